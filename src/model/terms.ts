@@ -1,0 +1,632 @@
+// The OWL 2 structural model: immutable, hash-consed nodes.
+//
+// Every node is built through the factory functions below, which intern it: structurally equal nodes are
+// the same object, so `===`, Set and Map are exact and cheap. Each node carries a small integer `id`
+// (unique per thread) used to build the intern keys of the nodes that contain it and to order set-like
+// operand lists canonically.
+
+import { OWL_THING, OWL_NOTHING, RDFS_LITERAL, XSD_STRING, RDF_LANG_STRING } from './vocab.js';
+
+export type IRI = string;
+
+interface NodeBase {
+  readonly id: number;
+}
+
+// ---------------------------------------------------------------- entities and leaves
+
+export interface Class extends NodeBase { readonly kind: 'Class'; readonly iri: IRI }
+export interface ObjectProperty extends NodeBase { readonly kind: 'ObjectProperty'; readonly iri: IRI }
+export interface DataProperty extends NodeBase { readonly kind: 'DataProperty'; readonly iri: IRI }
+export interface AnnotationProperty extends NodeBase { readonly kind: 'AnnotationProperty'; readonly iri: IRI }
+export interface NamedIndividual extends NodeBase { readonly kind: 'NamedIndividual'; readonly iri: IRI }
+export interface Datatype extends NodeBase { readonly kind: 'Datatype'; readonly iri: IRI }
+
+export type Entity = Class | ObjectProperty | DataProperty | AnnotationProperty | NamedIndividual | Datatype;
+export type EntityKind = Entity['kind'];
+export const ENTITY_KINDS: readonly EntityKind[] = [
+  'Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype',
+];
+
+/** A blank node that OWL treats as an individual; `nodeId` is unique within its ontology document. */
+export interface AnonymousIndividual extends NodeBase { readonly kind: 'AnonymousIndividual'; readonly nodeId: string }
+export type Individual = NamedIndividual | AnonymousIndividual;
+
+/** A literal: `lang` is '' unless the datatype is rdf:langString. */
+export interface Literal extends NodeBase {
+  readonly kind: 'Literal';
+  readonly lex: string;
+  readonly datatype: IRI;
+  readonly lang: string;
+}
+
+/** An IRI used as an annotation subject or value (not typed as an entity). */
+export interface IRINode extends NodeBase { readonly kind: 'IRI'; readonly iri: IRI }
+
+// ---------------------------------------------------------------- property expressions
+
+export interface ObjectInverseOf extends NodeBase { readonly kind: 'ObjectInverseOf'; readonly property: ObjectProperty }
+export type ObjectPropertyExpression = ObjectProperty | ObjectInverseOf;
+
+// ---------------------------------------------------------------- data ranges
+
+export interface DataIntersectionOf extends NodeBase { readonly kind: 'DataIntersectionOf'; readonly operands: readonly DataRange[] }
+export interface DataUnionOf extends NodeBase { readonly kind: 'DataUnionOf'; readonly operands: readonly DataRange[] }
+export interface DataComplementOf extends NodeBase { readonly kind: 'DataComplementOf'; readonly operand: DataRange }
+export interface DataOneOf extends NodeBase { readonly kind: 'DataOneOf'; readonly literals: readonly Literal[] }
+export interface FacetRestriction extends NodeBase { readonly kind: 'FacetRestriction'; readonly facet: IRI; readonly value: Literal }
+export interface DatatypeRestriction extends NodeBase {
+  readonly kind: 'DatatypeRestriction';
+  readonly datatype: Datatype;
+  readonly restrictions: readonly FacetRestriction[];
+}
+export type DataRange = Datatype | DataIntersectionOf | DataUnionOf | DataComplementOf | DataOneOf | DatatypeRestriction;
+
+// ---------------------------------------------------------------- class expressions
+
+export interface ObjectIntersectionOf extends NodeBase { readonly kind: 'ObjectIntersectionOf'; readonly operands: readonly ClassExpression[] }
+export interface ObjectUnionOf extends NodeBase { readonly kind: 'ObjectUnionOf'; readonly operands: readonly ClassExpression[] }
+export interface ObjectComplementOf extends NodeBase { readonly kind: 'ObjectComplementOf'; readonly operand: ClassExpression }
+export interface ObjectOneOf extends NodeBase { readonly kind: 'ObjectOneOf'; readonly individuals: readonly Individual[] }
+export interface ObjectSomeValuesFrom extends NodeBase {
+  readonly kind: 'ObjectSomeValuesFrom'; readonly property: ObjectPropertyExpression; readonly filler: ClassExpression;
+}
+export interface ObjectAllValuesFrom extends NodeBase {
+  readonly kind: 'ObjectAllValuesFrom'; readonly property: ObjectPropertyExpression; readonly filler: ClassExpression;
+}
+export interface ObjectHasValue extends NodeBase {
+  readonly kind: 'ObjectHasValue'; readonly property: ObjectPropertyExpression; readonly individual: Individual;
+}
+export interface ObjectHasSelf extends NodeBase { readonly kind: 'ObjectHasSelf'; readonly property: ObjectPropertyExpression }
+/** Cardinality restrictions; an unqualified restriction has the filler owl:Thing. */
+export interface ObjectCardinality<K extends string> extends NodeBase {
+  readonly kind: K; readonly cardinality: number; readonly property: ObjectPropertyExpression; readonly filler: ClassExpression;
+}
+export type ObjectMinCardinality = ObjectCardinality<'ObjectMinCardinality'>;
+export type ObjectMaxCardinality = ObjectCardinality<'ObjectMaxCardinality'>;
+export type ObjectExactCardinality = ObjectCardinality<'ObjectExactCardinality'>;
+export interface DataSomeValuesFrom extends NodeBase { readonly kind: 'DataSomeValuesFrom'; readonly property: DataProperty; readonly filler: DataRange }
+export interface DataAllValuesFrom extends NodeBase { readonly kind: 'DataAllValuesFrom'; readonly property: DataProperty; readonly filler: DataRange }
+export interface DataHasValue extends NodeBase { readonly kind: 'DataHasValue'; readonly property: DataProperty; readonly value: Literal }
+/** Data cardinality restrictions; an unqualified restriction has the filler rdfs:Literal. */
+export interface DataCardinality<K extends string> extends NodeBase {
+  readonly kind: K; readonly cardinality: number; readonly property: DataProperty; readonly filler: DataRange;
+}
+export type DataMinCardinality = DataCardinality<'DataMinCardinality'>;
+export type DataMaxCardinality = DataCardinality<'DataMaxCardinality'>;
+export type DataExactCardinality = DataCardinality<'DataExactCardinality'>;
+
+export type ClassExpression =
+  | Class | ObjectIntersectionOf | ObjectUnionOf | ObjectComplementOf | ObjectOneOf
+  | ObjectSomeValuesFrom | ObjectAllValuesFrom | ObjectHasValue | ObjectHasSelf
+  | ObjectMinCardinality | ObjectMaxCardinality | ObjectExactCardinality
+  | DataSomeValuesFrom | DataAllValuesFrom | DataHasValue
+  | DataMinCardinality | DataMaxCardinality | DataExactCardinality;
+
+// ---------------------------------------------------------------- annotations
+
+export type AnnotationSubject = IRINode | AnonymousIndividual;
+export type AnnotationValue = IRINode | AnonymousIndividual | Literal;
+export interface Annotation extends NodeBase {
+  readonly kind: 'Annotation';
+  readonly property: AnnotationProperty;
+  readonly value: AnnotationValue;
+  readonly annotations: readonly Annotation[];
+}
+
+// ---------------------------------------------------------------- SWRL
+
+export interface Variable extends NodeBase { readonly kind: 'Variable'; readonly iri: IRI }
+export type IArg = Individual | Variable;
+export type DArg = Literal | Variable;
+export interface ClassAtom extends NodeBase { readonly kind: 'ClassAtom'; readonly cls: ClassExpression; readonly arg: IArg }
+export interface DataRangeAtom extends NodeBase { readonly kind: 'DataRangeAtom'; readonly range: DataRange; readonly arg: DArg }
+export interface ObjectPropertyAtom extends NodeBase {
+  readonly kind: 'ObjectPropertyAtom'; readonly property: ObjectPropertyExpression; readonly first: IArg; readonly second: IArg;
+}
+export interface DataPropertyAtom extends NodeBase {
+  readonly kind: 'DataPropertyAtom'; readonly property: DataProperty; readonly first: IArg; readonly second: DArg;
+}
+export interface BuiltInAtom extends NodeBase { readonly kind: 'BuiltInAtom'; readonly iri: IRI; readonly args: readonly DArg[] }
+export interface SameIndividualAtom extends NodeBase { readonly kind: 'SameIndividualAtom'; readonly first: IArg; readonly second: IArg }
+export interface DifferentIndividualsAtom extends NodeBase { readonly kind: 'DifferentIndividualsAtom'; readonly first: IArg; readonly second: IArg }
+export type Atom = ClassAtom | DataRangeAtom | ObjectPropertyAtom | DataPropertyAtom | BuiltInAtom | SameIndividualAtom | DifferentIndividualsAtom;
+
+// ---------------------------------------------------------------- axioms
+
+interface AxiomBase extends NodeBase { readonly annotations: readonly Annotation[] }
+
+export interface Declaration extends AxiomBase { readonly kind: 'Declaration'; readonly entity: Entity }
+
+export interface SubClassOf extends AxiomBase { readonly kind: 'SubClassOf'; readonly sub: ClassExpression; readonly sup: ClassExpression }
+export interface EquivalentClasses extends AxiomBase { readonly kind: 'EquivalentClasses'; readonly classes: readonly ClassExpression[] }
+export interface DisjointClasses extends AxiomBase { readonly kind: 'DisjointClasses'; readonly classes: readonly ClassExpression[] }
+export interface DisjointUnion extends AxiomBase { readonly kind: 'DisjointUnion'; readonly cls: Class; readonly classes: readonly ClassExpression[] }
+
+export interface SubObjectPropertyOf extends AxiomBase {
+  readonly kind: 'SubObjectPropertyOf'; readonly sub: ObjectPropertyExpression; readonly sup: ObjectPropertyExpression;
+}
+export interface SubPropertyChainOf extends AxiomBase {
+  readonly kind: 'SubPropertyChainOf'; readonly chain: readonly ObjectPropertyExpression[]; readonly sup: ObjectPropertyExpression;
+}
+export interface EquivalentObjectProperties extends AxiomBase { readonly kind: 'EquivalentObjectProperties'; readonly properties: readonly ObjectPropertyExpression[] }
+export interface DisjointObjectProperties extends AxiomBase { readonly kind: 'DisjointObjectProperties'; readonly properties: readonly ObjectPropertyExpression[] }
+export interface InverseObjectProperties extends AxiomBase {
+  readonly kind: 'InverseObjectProperties'; readonly first: ObjectPropertyExpression; readonly second: ObjectPropertyExpression;
+}
+export interface ObjectPropertyDomain extends AxiomBase { readonly kind: 'ObjectPropertyDomain'; readonly property: ObjectPropertyExpression; readonly domain: ClassExpression }
+export interface ObjectPropertyRange extends AxiomBase { readonly kind: 'ObjectPropertyRange'; readonly property: ObjectPropertyExpression; readonly range: ClassExpression }
+export interface ObjectPropertyCharacteristic<K extends string> extends AxiomBase { readonly kind: K; readonly property: ObjectPropertyExpression }
+export type FunctionalObjectProperty = ObjectPropertyCharacteristic<'FunctionalObjectProperty'>;
+export type InverseFunctionalObjectProperty = ObjectPropertyCharacteristic<'InverseFunctionalObjectProperty'>;
+export type ReflexiveObjectProperty = ObjectPropertyCharacteristic<'ReflexiveObjectProperty'>;
+export type IrreflexiveObjectProperty = ObjectPropertyCharacteristic<'IrreflexiveObjectProperty'>;
+export type SymmetricObjectProperty = ObjectPropertyCharacteristic<'SymmetricObjectProperty'>;
+export type AsymmetricObjectProperty = ObjectPropertyCharacteristic<'AsymmetricObjectProperty'>;
+export type TransitiveObjectProperty = ObjectPropertyCharacteristic<'TransitiveObjectProperty'>;
+
+export interface SubDataPropertyOf extends AxiomBase { readonly kind: 'SubDataPropertyOf'; readonly sub: DataProperty; readonly sup: DataProperty }
+export interface EquivalentDataProperties extends AxiomBase { readonly kind: 'EquivalentDataProperties'; readonly properties: readonly DataProperty[] }
+export interface DisjointDataProperties extends AxiomBase { readonly kind: 'DisjointDataProperties'; readonly properties: readonly DataProperty[] }
+export interface DataPropertyDomain extends AxiomBase { readonly kind: 'DataPropertyDomain'; readonly property: DataProperty; readonly domain: ClassExpression }
+export interface DataPropertyRange extends AxiomBase { readonly kind: 'DataPropertyRange'; readonly property: DataProperty; readonly range: DataRange }
+export interface FunctionalDataProperty extends AxiomBase { readonly kind: 'FunctionalDataProperty'; readonly property: DataProperty }
+
+export interface DatatypeDefinition extends AxiomBase { readonly kind: 'DatatypeDefinition'; readonly datatype: Datatype; readonly range: DataRange }
+export interface HasKey extends AxiomBase {
+  readonly kind: 'HasKey';
+  readonly cls: ClassExpression;
+  readonly objectProperties: readonly ObjectPropertyExpression[];
+  readonly dataProperties: readonly DataProperty[];
+}
+
+export interface SameIndividual extends AxiomBase { readonly kind: 'SameIndividual'; readonly individuals: readonly Individual[] }
+export interface DifferentIndividuals extends AxiomBase { readonly kind: 'DifferentIndividuals'; readonly individuals: readonly Individual[] }
+export interface ClassAssertion extends AxiomBase { readonly kind: 'ClassAssertion'; readonly cls: ClassExpression; readonly individual: Individual }
+export interface ObjectPropertyAssertion extends AxiomBase {
+  readonly kind: 'ObjectPropertyAssertion'; readonly property: ObjectPropertyExpression; readonly subject: Individual; readonly object: Individual;
+}
+export interface NegativeObjectPropertyAssertion extends AxiomBase {
+  readonly kind: 'NegativeObjectPropertyAssertion'; readonly property: ObjectPropertyExpression; readonly subject: Individual; readonly object: Individual;
+}
+export interface DataPropertyAssertion extends AxiomBase {
+  readonly kind: 'DataPropertyAssertion'; readonly property: DataProperty; readonly subject: Individual; readonly value: Literal;
+}
+export interface NegativeDataPropertyAssertion extends AxiomBase {
+  readonly kind: 'NegativeDataPropertyAssertion'; readonly property: DataProperty; readonly subject: Individual; readonly value: Literal;
+}
+
+export interface AnnotationAssertion extends AxiomBase {
+  readonly kind: 'AnnotationAssertion'; readonly property: AnnotationProperty; readonly subject: AnnotationSubject; readonly value: AnnotationValue;
+}
+export interface SubAnnotationPropertyOf extends AxiomBase { readonly kind: 'SubAnnotationPropertyOf'; readonly sub: AnnotationProperty; readonly sup: AnnotationProperty }
+export interface AnnotationPropertyDomain extends AxiomBase { readonly kind: 'AnnotationPropertyDomain'; readonly property: AnnotationProperty; readonly domain: IRI }
+export interface AnnotationPropertyRange extends AxiomBase { readonly kind: 'AnnotationPropertyRange'; readonly property: AnnotationProperty; readonly range: IRI }
+
+export interface DLSafeRule extends AxiomBase { readonly kind: 'DLSafeRule'; readonly body: readonly Atom[]; readonly head: readonly Atom[] }
+
+export type Axiom =
+  | Declaration
+  | SubClassOf | EquivalentClasses | DisjointClasses | DisjointUnion
+  | SubObjectPropertyOf | SubPropertyChainOf | EquivalentObjectProperties | DisjointObjectProperties | InverseObjectProperties
+  | ObjectPropertyDomain | ObjectPropertyRange
+  | FunctionalObjectProperty | InverseFunctionalObjectProperty | ReflexiveObjectProperty | IrreflexiveObjectProperty
+  | SymmetricObjectProperty | AsymmetricObjectProperty | TransitiveObjectProperty
+  | SubDataPropertyOf | EquivalentDataProperties | DisjointDataProperties | DataPropertyDomain | DataPropertyRange | FunctionalDataProperty
+  | DatatypeDefinition | HasKey
+  | SameIndividual | DifferentIndividuals | ClassAssertion
+  | ObjectPropertyAssertion | NegativeObjectPropertyAssertion | DataPropertyAssertion | NegativeDataPropertyAssertion
+  | AnnotationAssertion | SubAnnotationPropertyOf | AnnotationPropertyDomain | AnnotationPropertyRange
+  | DLSafeRule;
+export type AxiomKind = Axiom['kind'];
+
+export const AXIOM_KINDS: readonly AxiomKind[] = [
+  'Declaration',
+  'SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'DisjointUnion',
+  'SubObjectPropertyOf', 'SubPropertyChainOf', 'EquivalentObjectProperties', 'DisjointObjectProperties', 'InverseObjectProperties',
+  'ObjectPropertyDomain', 'ObjectPropertyRange',
+  'FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'ReflexiveObjectProperty', 'IrreflexiveObjectProperty',
+  'SymmetricObjectProperty', 'AsymmetricObjectProperty', 'TransitiveObjectProperty',
+  'SubDataPropertyOf', 'EquivalentDataProperties', 'DisjointDataProperties', 'DataPropertyDomain', 'DataPropertyRange', 'FunctionalDataProperty',
+  'DatatypeDefinition', 'HasKey',
+  'SameIndividual', 'DifferentIndividuals', 'ClassAssertion',
+  'ObjectPropertyAssertion', 'NegativeObjectPropertyAssertion', 'DataPropertyAssertion', 'NegativeDataPropertyAssertion',
+  'AnnotationAssertion', 'SubAnnotationPropertyOf', 'AnnotationPropertyDomain', 'AnnotationPropertyRange',
+  'DLSafeRule',
+];
+
+/** Axioms that carry no logical meaning (OWL 2: declarations and annotation axioms). */
+export function isLogicalAxiom(a: Axiom): boolean {
+  switch (a.kind) {
+    case 'Declaration': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
+      return false;
+    default:
+      return true;
+  }
+}
+
+export type Node =
+  | Entity | AnonymousIndividual | Literal | IRINode | ObjectInverseOf | DataRange | FacetRestriction | ClassExpression
+  | Annotation | Variable | Atom | Axiom;
+
+// ---------------------------------------------------------------- interning
+
+let nextId = 1;
+const table = new Map<string, Node>();
+
+function intern<T extends Node>(key: string, make: (id: number) => T): T {
+  const found = table.get(key);
+  if (found !== undefined) return found as T;
+  const node = Object.freeze(make(nextId++));
+  table.set(key, node);
+  return node;
+}
+
+/** Number of distinct nodes interned in this thread (for diagnostics and benchmarks). */
+export function internedCount(): number {
+  return table.size;
+}
+
+const byId = (a: NodeBase, b: NodeBase) => a.id - b.id;
+
+/** Canonical order for set-like operands: sorted by id, duplicates removed. */
+function asSet<T extends NodeBase>(items: readonly T[]): readonly T[] {
+  if (items.length <= 1) return Object.freeze(items.slice());
+  const sorted = items.slice().sort(byId);
+  const out: T[] = [sorted[0]];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) out.push(sorted[i]);
+  return Object.freeze(out);
+}
+
+/** Canonical order for lists whose repetitions matter (DisjointClasses(A B A) makes A unsatisfiable). */
+function asBag<T extends NodeBase>(items: readonly T[]): readonly T[] {
+  return Object.freeze(items.slice().sort(byId));
+}
+
+function asList<T extends NodeBase>(items: readonly T[]): readonly T[] {
+  return Object.freeze(items.slice());
+}
+
+const ids = (items: readonly NodeBase[]) => {
+  let s = '';
+  for (let i = 0; i < items.length; i++) s += (i ? ',' : '') + items[i].id;
+  return s;
+};
+
+const NO_ANNOTATIONS: readonly Annotation[] = Object.freeze([]);
+const annotationSet = (anns: readonly Annotation[] | undefined) =>
+  anns === undefined || anns.length === 0 ? NO_ANNOTATIONS : asSet(anns);
+
+// ---------------------------------------------------------------- factory: leaves
+
+function entityFactory<K extends EntityKind>(kind: K, tag: string) {
+  const local = new Map<IRI, Extract<Entity, { kind: K }>>();
+  return (iri: IRI): Extract<Entity, { kind: K }> => {
+    let e = local.get(iri);
+    if (e === undefined) {
+      e = Object.freeze({ id: nextId++, kind, iri }) as unknown as Extract<Entity, { kind: K }>;
+      local.set(iri, e);
+      table.set(tag + iri, e);
+    }
+    return e;
+  };
+}
+
+export const cls = entityFactory('Class', 'C|');
+export const objectProperty = entityFactory('ObjectProperty', 'OP|');
+export const dataProperty = entityFactory('DataProperty', 'DP|');
+export const annotationProperty = entityFactory('AnnotationProperty', 'AP|');
+export const namedIndividual = entityFactory('NamedIndividual', 'NI|');
+export const datatype = entityFactory('Datatype', 'DT|');
+
+const entityMakers: Record<EntityKind, (iri: IRI) => Entity> = {
+  Class: cls, ObjectProperty: objectProperty, DataProperty: dataProperty,
+  AnnotationProperty: annotationProperty, NamedIndividual: namedIndividual, Datatype: datatype,
+};
+export function entity(kind: EntityKind, iri: IRI): Entity {
+  return entityMakers[kind](iri);
+}
+
+export const thing = () => cls(OWL_THING);
+export const nothing = () => cls(OWL_NOTHING);
+export const rdfsLiteral = () => datatype(RDFS_LITERAL);
+
+export const anonymousIndividual = (nodeId: string): AnonymousIndividual =>
+  intern('AI|' + nodeId, (id) => ({ id, kind: 'AnonymousIndividual', nodeId }));
+
+export const iriNode = (iri: IRI): IRINode => intern('I|' + iri, (id) => ({ id, kind: 'IRI', iri }));
+
+export const variable = (iri: IRI): Variable => intern('V|' + iri, (id) => ({ id, kind: 'Variable', iri }));
+
+/**
+ * A literal. A language tag makes it rdf:langString (tags are compared lower-cased, as RDF 1.1 says);
+ * without datatype or language it is an xsd:string.
+ */
+export function literal(lex: string, datatypeIri?: IRI, lang?: string): Literal {
+  const l = lang ? lang.toLowerCase() : '';
+  const dt = l ? RDF_LANG_STRING : datatypeIri || XSD_STRING;
+  return intern('L|' + dt + '|' + l + '|' + lex, (id) => ({ id, kind: 'Literal', lex, datatype: dt, lang: l }));
+}
+
+// ---------------------------------------------------------------- factory: expressions
+
+export const objectInverseOf = (property: ObjectProperty): ObjectInverseOf =>
+  intern('INV|' + property.id, (id) => ({ id, kind: 'ObjectInverseOf', property }));
+
+export function dataIntersectionOf(operands: readonly DataRange[]): DataIntersectionOf {
+  const ops = asSet(operands);
+  return intern('DI|' + ids(ops), (id) => ({ id, kind: 'DataIntersectionOf', operands: ops }));
+}
+export function dataUnionOf(operands: readonly DataRange[]): DataUnionOf {
+  const ops = asSet(operands);
+  return intern('DU|' + ids(ops), (id) => ({ id, kind: 'DataUnionOf', operands: ops }));
+}
+export const dataComplementOf = (operand: DataRange): DataComplementOf =>
+  intern('DC|' + operand.id, (id) => ({ id, kind: 'DataComplementOf', operand }));
+export function dataOneOf(literals: readonly Literal[]): DataOneOf {
+  const ls = asSet(literals);
+  return intern('DO|' + ids(ls), (id) => ({ id, kind: 'DataOneOf', literals: ls }));
+}
+export const facetRestriction = (facet: IRI, value: Literal): FacetRestriction =>
+  intern('FR|' + facet + '|' + value.id, (id) => ({ id, kind: 'FacetRestriction', facet, value }));
+export function datatypeRestriction(dt: Datatype, restrictions: readonly FacetRestriction[]): DatatypeRestriction {
+  const rs = asSet(restrictions);
+  return intern('DR|' + dt.id + '|' + ids(rs), (id) => ({ id, kind: 'DatatypeRestriction', datatype: dt, restrictions: rs }));
+}
+
+export function objectIntersectionOf(operands: readonly ClassExpression[]): ObjectIntersectionOf {
+  const ops = asSet(operands);
+  return intern('OI|' + ids(ops), (id) => ({ id, kind: 'ObjectIntersectionOf', operands: ops }));
+}
+export function objectUnionOf(operands: readonly ClassExpression[]): ObjectUnionOf {
+  const ops = asSet(operands);
+  return intern('OU|' + ids(ops), (id) => ({ id, kind: 'ObjectUnionOf', operands: ops }));
+}
+export const objectComplementOf = (operand: ClassExpression): ObjectComplementOf =>
+  intern('OC|' + operand.id, (id) => ({ id, kind: 'ObjectComplementOf', operand }));
+export function objectOneOf(individuals: readonly Individual[]): ObjectOneOf {
+  const is = asSet(individuals);
+  return intern('OO|' + ids(is), (id) => ({ id, kind: 'ObjectOneOf', individuals: is }));
+}
+export const objectSomeValuesFrom = (property: ObjectPropertyExpression, filler: ClassExpression): ObjectSomeValuesFrom =>
+  intern('OS|' + property.id + '|' + filler.id, (id) => ({ id, kind: 'ObjectSomeValuesFrom', property, filler }));
+export const objectAllValuesFrom = (property: ObjectPropertyExpression, filler: ClassExpression): ObjectAllValuesFrom =>
+  intern('OA|' + property.id + '|' + filler.id, (id) => ({ id, kind: 'ObjectAllValuesFrom', property, filler }));
+export const objectHasValue = (property: ObjectPropertyExpression, individual: Individual): ObjectHasValue =>
+  intern('OV|' + property.id + '|' + individual.id, (id) => ({ id, kind: 'ObjectHasValue', property, individual }));
+export const objectHasSelf = (property: ObjectPropertyExpression): ObjectHasSelf =>
+  intern('OSELF|' + property.id, (id) => ({ id, kind: 'ObjectHasSelf', property }));
+
+function objectCardinality<K extends 'ObjectMinCardinality' | 'ObjectMaxCardinality' | 'ObjectExactCardinality'>(kind: K) {
+  return (cardinality: number, property: ObjectPropertyExpression, filler: ClassExpression = thing()): ObjectCardinality<K> =>
+    intern(kind + '|' + cardinality + '|' + property.id + '|' + filler.id,
+      (id) => ({ id, kind, cardinality, property, filler }) as ObjectCardinality<K> as never);
+}
+export const objectMinCardinality = objectCardinality('ObjectMinCardinality');
+export const objectMaxCardinality = objectCardinality('ObjectMaxCardinality');
+export const objectExactCardinality = objectCardinality('ObjectExactCardinality');
+
+export const dataSomeValuesFrom = (property: DataProperty, filler: DataRange): DataSomeValuesFrom =>
+  intern('DS|' + property.id + '|' + filler.id, (id) => ({ id, kind: 'DataSomeValuesFrom', property, filler }));
+export const dataAllValuesFrom = (property: DataProperty, filler: DataRange): DataAllValuesFrom =>
+  intern('DA|' + property.id + '|' + filler.id, (id) => ({ id, kind: 'DataAllValuesFrom', property, filler }));
+export const dataHasValue = (property: DataProperty, value: Literal): DataHasValue =>
+  intern('DV|' + property.id + '|' + value.id, (id) => ({ id, kind: 'DataHasValue', property, value }));
+
+function dataCardinality<K extends 'DataMinCardinality' | 'DataMaxCardinality' | 'DataExactCardinality'>(kind: K) {
+  return (cardinality: number, property: DataProperty, filler: DataRange = rdfsLiteral()): DataCardinality<K> =>
+    intern(kind + '|' + cardinality + '|' + property.id + '|' + filler.id,
+      (id) => ({ id, kind, cardinality, property, filler }) as DataCardinality<K> as never);
+}
+export const dataMinCardinality = dataCardinality('DataMinCardinality');
+export const dataMaxCardinality = dataCardinality('DataMaxCardinality');
+export const dataExactCardinality = dataCardinality('DataExactCardinality');
+
+// ---------------------------------------------------------------- factory: annotations and SWRL
+
+export function annotation(property: AnnotationProperty, value: AnnotationValue, annotations?: readonly Annotation[]): Annotation {
+  const anns = annotationSet(annotations);
+  return intern('AN|' + property.id + '|' + value.id + '|' + ids(anns),
+    (id) => ({ id, kind: 'Annotation', property, value, annotations: anns }));
+}
+
+export const classAtom = (c: ClassExpression, arg: IArg): ClassAtom =>
+  intern('CA|' + c.id + '|' + arg.id, (id) => ({ id, kind: 'ClassAtom', cls: c, arg }));
+export const dataRangeAtom = (range: DataRange, arg: DArg): DataRangeAtom =>
+  intern('DRA|' + range.id + '|' + arg.id, (id) => ({ id, kind: 'DataRangeAtom', range, arg }));
+export const objectPropertyAtom = (property: ObjectPropertyExpression, first: IArg, second: IArg): ObjectPropertyAtom =>
+  intern('OPA|' + property.id + '|' + first.id + '|' + second.id, (id) => ({ id, kind: 'ObjectPropertyAtom', property, first, second }));
+export const dataPropertyAtom = (property: DataProperty, first: IArg, second: DArg): DataPropertyAtom =>
+  intern('DPA|' + property.id + '|' + first.id + '|' + second.id, (id) => ({ id, kind: 'DataPropertyAtom', property, first, second }));
+export function builtInAtom(iri: IRI, args: readonly DArg[]): BuiltInAtom {
+  const as = asList(args);
+  return intern('BIA|' + iri + '|' + ids(as), (id) => ({ id, kind: 'BuiltInAtom', iri, args: as }));
+}
+export const sameIndividualAtom = (first: IArg, second: IArg): SameIndividualAtom =>
+  intern('SIA|' + first.id + '|' + second.id, (id) => ({ id, kind: 'SameIndividualAtom', first, second }));
+export const differentIndividualsAtom = (first: IArg, second: IArg): DifferentIndividualsAtom =>
+  intern('DIA|' + first.id + '|' + second.id, (id) => ({ id, kind: 'DifferentIndividualsAtom', first, second }));
+
+// ---------------------------------------------------------------- factory: axioms
+
+type Anns = readonly Annotation[] | undefined;
+
+function axiom<T extends Axiom>(key: string, anns: Anns, make: (id: number, annotations: readonly Annotation[]) => T): T {
+  const a = annotationSet(anns);
+  return intern(key + (a.length ? '@' + ids(a) : ''), (id) => make(id, a));
+}
+
+export const declaration = (e: Entity, anns?: Anns): Declaration =>
+  axiom('Decl|' + e.id, anns, (id, annotations) => ({ id, kind: 'Declaration', entity: e, annotations }));
+
+export const subClassOf = (sub: ClassExpression, sup: ClassExpression, anns?: Anns): SubClassOf =>
+  axiom('Sub|' + sub.id + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubClassOf', sub, sup, annotations }));
+export function equivalentClasses(classes: readonly ClassExpression[], anns?: Anns): EquivalentClasses {
+  const cs = asSet(classes);
+  return axiom('Eq|' + ids(cs), anns, (id, annotations) => ({ id, kind: 'EquivalentClasses', classes: cs, annotations }));
+}
+export function disjointClasses(classes: readonly ClassExpression[], anns?: Anns): DisjointClasses {
+  const cs = asBag(classes);
+  return axiom('Dis|' + ids(cs), anns, (id, annotations) => ({ id, kind: 'DisjointClasses', classes: cs, annotations }));
+}
+export function disjointUnion(c: Class, classes: readonly ClassExpression[], anns?: Anns): DisjointUnion {
+  const cs = asBag(classes);
+  return axiom('DUn|' + c.id + '|' + ids(cs), anns, (id, annotations) => ({ id, kind: 'DisjointUnion', cls: c, classes: cs, annotations }));
+}
+
+export const subObjectPropertyOf = (sub: ObjectPropertyExpression, sup: ObjectPropertyExpression, anns?: Anns): SubObjectPropertyOf =>
+  axiom('SubOP|' + sub.id + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubObjectPropertyOf', sub, sup, annotations }));
+export function subPropertyChainOf(chain: readonly ObjectPropertyExpression[], sup: ObjectPropertyExpression, anns?: Anns): SubPropertyChainOf {
+  const ch = asList(chain);
+  return axiom('Chain|' + ids(ch) + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubPropertyChainOf', chain: ch, sup, annotations }));
+}
+export function equivalentObjectProperties(properties: readonly ObjectPropertyExpression[], anns?: Anns): EquivalentObjectProperties {
+  const ps = asSet(properties);
+  return axiom('EqOP|' + ids(ps), anns, (id, annotations) => ({ id, kind: 'EquivalentObjectProperties', properties: ps, annotations }));
+}
+export function disjointObjectProperties(properties: readonly ObjectPropertyExpression[], anns?: Anns): DisjointObjectProperties {
+  const ps = asBag(properties);
+  return axiom('DisOP|' + ids(ps), anns, (id, annotations) => ({ id, kind: 'DisjointObjectProperties', properties: ps, annotations }));
+}
+/** InverseObjectProperties is symmetric: (P, Q) and (Q, P) are one axiom, kept in id order. */
+export function inverseObjectProperties(p: ObjectPropertyExpression, q: ObjectPropertyExpression, anns?: Anns): InverseObjectProperties {
+  const [first, second] = p.id <= q.id ? [p, q] : [q, p];
+  return axiom('InvOP|' + first.id + '|' + second.id, anns, (id, annotations) => ({ id, kind: 'InverseObjectProperties', first, second, annotations }));
+}
+export const objectPropertyDomain = (property: ObjectPropertyExpression, domain: ClassExpression, anns?: Anns): ObjectPropertyDomain =>
+  axiom('OPD|' + property.id + '|' + domain.id, anns, (id, annotations) => ({ id, kind: 'ObjectPropertyDomain', property, domain, annotations }));
+export const objectPropertyRange = (property: ObjectPropertyExpression, range: ClassExpression, anns?: Anns): ObjectPropertyRange =>
+  axiom('OPR|' + property.id + '|' + range.id, anns, (id, annotations) => ({ id, kind: 'ObjectPropertyRange', property, range, annotations }));
+
+export type CharacteristicKind =
+  | 'FunctionalObjectProperty' | 'InverseFunctionalObjectProperty' | 'ReflexiveObjectProperty' | 'IrreflexiveObjectProperty'
+  | 'SymmetricObjectProperty' | 'AsymmetricObjectProperty' | 'TransitiveObjectProperty';
+export function objectPropertyCharacteristic<K extends CharacteristicKind>(kind: K, property: ObjectPropertyExpression, anns?: Anns): ObjectPropertyCharacteristic<K> {
+  return axiom(kind + '|' + property.id, anns, (id, annotations) => ({ id, kind, property, annotations }) as ObjectPropertyCharacteristic<K> as never);
+}
+
+export const subDataPropertyOf = (sub: DataProperty, sup: DataProperty, anns?: Anns): SubDataPropertyOf =>
+  axiom('SubDP|' + sub.id + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubDataPropertyOf', sub, sup, annotations }));
+export function equivalentDataProperties(properties: readonly DataProperty[], anns?: Anns): EquivalentDataProperties {
+  const ps = asSet(properties);
+  return axiom('EqDP|' + ids(ps), anns, (id, annotations) => ({ id, kind: 'EquivalentDataProperties', properties: ps, annotations }));
+}
+export function disjointDataProperties(properties: readonly DataProperty[], anns?: Anns): DisjointDataProperties {
+  const ps = asBag(properties);
+  return axiom('DisDP|' + ids(ps), anns, (id, annotations) => ({ id, kind: 'DisjointDataProperties', properties: ps, annotations }));
+}
+export const dataPropertyDomain = (property: DataProperty, domain: ClassExpression, anns?: Anns): DataPropertyDomain =>
+  axiom('DPD|' + property.id + '|' + domain.id, anns, (id, annotations) => ({ id, kind: 'DataPropertyDomain', property, domain, annotations }));
+export const dataPropertyRange = (property: DataProperty, range: DataRange, anns?: Anns): DataPropertyRange =>
+  axiom('DPR|' + property.id + '|' + range.id, anns, (id, annotations) => ({ id, kind: 'DataPropertyRange', property, range, annotations }));
+export const functionalDataProperty = (property: DataProperty, anns?: Anns): FunctionalDataProperty =>
+  axiom('FDP|' + property.id, anns, (id, annotations) => ({ id, kind: 'FunctionalDataProperty', property, annotations }));
+
+export const datatypeDefinition = (dt: Datatype, range: DataRange, anns?: Anns): DatatypeDefinition =>
+  axiom('DTD|' + dt.id + '|' + range.id, anns, (id, annotations) => ({ id, kind: 'DatatypeDefinition', datatype: dt, range, annotations }));
+export function hasKey(c: ClassExpression, objectProperties: readonly ObjectPropertyExpression[], dataProperties: readonly DataProperty[], anns?: Anns): HasKey {
+  const ops = asSet(objectProperties);
+  const dps = asSet(dataProperties);
+  return axiom('Key|' + c.id + '|' + ids(ops) + '|' + ids(dps), anns,
+    (id, annotations) => ({ id, kind: 'HasKey', cls: c, objectProperties: ops, dataProperties: dps, annotations }));
+}
+
+export function sameIndividual(individuals: readonly Individual[], anns?: Anns): SameIndividual {
+  const is = asSet(individuals);
+  return axiom('Same|' + ids(is), anns, (id, annotations) => ({ id, kind: 'SameIndividual', individuals: is, annotations }));
+}
+export function differentIndividuals(individuals: readonly Individual[], anns?: Anns): DifferentIndividuals {
+  const is = asBag(individuals);
+  return axiom('Diff|' + ids(is), anns, (id, annotations) => ({ id, kind: 'DifferentIndividuals', individuals: is, annotations }));
+}
+export const classAssertion = (c: ClassExpression, individual: Individual, anns?: Anns): ClassAssertion =>
+  axiom('CAs|' + c.id + '|' + individual.id, anns, (id, annotations) => ({ id, kind: 'ClassAssertion', cls: c, individual, annotations }));
+export const objectPropertyAssertion = (property: ObjectPropertyExpression, subject: Individual, object: Individual, anns?: Anns): ObjectPropertyAssertion =>
+  axiom('OPAs|' + property.id + '|' + subject.id + '|' + object.id, anns,
+    (id, annotations) => ({ id, kind: 'ObjectPropertyAssertion', property, subject, object, annotations }));
+export const negativeObjectPropertyAssertion = (property: ObjectPropertyExpression, subject: Individual, object: Individual, anns?: Anns): NegativeObjectPropertyAssertion =>
+  axiom('NOPAs|' + property.id + '|' + subject.id + '|' + object.id, anns,
+    (id, annotations) => ({ id, kind: 'NegativeObjectPropertyAssertion', property, subject, object, annotations }));
+export const dataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): DataPropertyAssertion =>
+  axiom('DPAs|' + property.id + '|' + subject.id + '|' + value.id, anns,
+    (id, annotations) => ({ id, kind: 'DataPropertyAssertion', property, subject, value, annotations }));
+export const negativeDataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): NegativeDataPropertyAssertion =>
+  axiom('NDPAs|' + property.id + '|' + subject.id + '|' + value.id, anns,
+    (id, annotations) => ({ id, kind: 'NegativeDataPropertyAssertion', property, subject, value, annotations }));
+
+export const annotationAssertion = (property: AnnotationProperty, subject: AnnotationSubject, value: AnnotationValue, anns?: Anns): AnnotationAssertion =>
+  axiom('AAs|' + property.id + '|' + subject.id + '|' + value.id, anns,
+    (id, annotations) => ({ id, kind: 'AnnotationAssertion', property, subject, value, annotations }));
+export const subAnnotationPropertyOf = (sub: AnnotationProperty, sup: AnnotationProperty, anns?: Anns): SubAnnotationPropertyOf =>
+  axiom('SubAP|' + sub.id + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubAnnotationPropertyOf', sub, sup, annotations }));
+export const annotationPropertyDomain = (property: AnnotationProperty, domain: IRI, anns?: Anns): AnnotationPropertyDomain =>
+  axiom('APD|' + property.id + '|' + domain, anns, (id, annotations) => ({ id, kind: 'AnnotationPropertyDomain', property, domain, annotations }));
+export const annotationPropertyRange = (property: AnnotationProperty, range: IRI, anns?: Anns): AnnotationPropertyRange =>
+  axiom('APR|' + property.id + '|' + range, anns, (id, annotations) => ({ id, kind: 'AnnotationPropertyRange', property, range, annotations }));
+
+export function dlSafeRule(body: readonly Atom[], head: readonly Atom[], anns?: Anns): DLSafeRule {
+  const b = asSet(body);
+  const h = asSet(head);
+  return axiom('Rule|' + ids(b) + '|' + ids(h), anns, (id, annotations) => ({ id, kind: 'DLSafeRule', body: b, head: h, annotations }));
+}
+
+// ---------------------------------------------------------------- structural helpers
+
+/** The same axiom without its annotations (the logical core used to match annotated and plain forms). */
+export function withAnnotations<A extends Axiom>(a: A, anns: readonly Annotation[]): A {
+  return rebuildAxiom(a, anns) as A;
+}
+export function axiomWithoutAnnotations<A extends Axiom>(a: A): A {
+  return a.annotations.length === 0 ? a : withAnnotations(a, NO_ANNOTATIONS);
+}
+
+function rebuildAxiom(a: Axiom, anns: readonly Annotation[]): Axiom {
+  switch (a.kind) {
+    case 'Declaration': return declaration(a.entity, anns);
+    case 'SubClassOf': return subClassOf(a.sub, a.sup, anns);
+    case 'EquivalentClasses': return equivalentClasses(a.classes, anns);
+    case 'DisjointClasses': return disjointClasses(a.classes, anns);
+    case 'DisjointUnion': return disjointUnion(a.cls, a.classes, anns);
+    case 'SubObjectPropertyOf': return subObjectPropertyOf(a.sub, a.sup, anns);
+    case 'SubPropertyChainOf': return subPropertyChainOf(a.chain, a.sup, anns);
+    case 'EquivalentObjectProperties': return equivalentObjectProperties(a.properties, anns);
+    case 'DisjointObjectProperties': return disjointObjectProperties(a.properties, anns);
+    case 'InverseObjectProperties': return inverseObjectProperties(a.first, a.second, anns);
+    case 'ObjectPropertyDomain': return objectPropertyDomain(a.property, a.domain, anns);
+    case 'ObjectPropertyRange': return objectPropertyRange(a.property, a.range, anns);
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty':
+      return objectPropertyCharacteristic(a.kind, a.property, anns);
+    case 'SubDataPropertyOf': return subDataPropertyOf(a.sub, a.sup, anns);
+    case 'EquivalentDataProperties': return equivalentDataProperties(a.properties, anns);
+    case 'DisjointDataProperties': return disjointDataProperties(a.properties, anns);
+    case 'DataPropertyDomain': return dataPropertyDomain(a.property, a.domain, anns);
+    case 'DataPropertyRange': return dataPropertyRange(a.property, a.range, anns);
+    case 'FunctionalDataProperty': return functionalDataProperty(a.property, anns);
+    case 'DatatypeDefinition': return datatypeDefinition(a.datatype, a.range, anns);
+    case 'HasKey': return hasKey(a.cls, a.objectProperties, a.dataProperties, anns);
+    case 'SameIndividual': return sameIndividual(a.individuals, anns);
+    case 'DifferentIndividuals': return differentIndividuals(a.individuals, anns);
+    case 'ClassAssertion': return classAssertion(a.cls, a.individual, anns);
+    case 'ObjectPropertyAssertion': return objectPropertyAssertion(a.property, a.subject, a.object, anns);
+    case 'NegativeObjectPropertyAssertion': return negativeObjectPropertyAssertion(a.property, a.subject, a.object, anns);
+    case 'DataPropertyAssertion': return dataPropertyAssertion(a.property, a.subject, a.value, anns);
+    case 'NegativeDataPropertyAssertion': return negativeDataPropertyAssertion(a.property, a.subject, a.value, anns);
+    case 'AnnotationAssertion': return annotationAssertion(a.property, a.subject, a.value, anns);
+    case 'SubAnnotationPropertyOf': return subAnnotationPropertyOf(a.sub, a.sup, anns);
+    case 'AnnotationPropertyDomain': return annotationPropertyDomain(a.property, a.domain, anns);
+    case 'AnnotationPropertyRange': return annotationPropertyRange(a.property, a.range, anns);
+    case 'DLSafeRule': return dlSafeRule(a.body, a.head, anns);
+  }
+}
+
+export function isEntity(n: Node): n is Entity {
+  switch (n.kind) {
+    case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty': case 'NamedIndividual': case 'Datatype':
+      return true;
+    default:
+      return false;
+  }
+}
