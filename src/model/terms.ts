@@ -258,7 +258,7 @@ const table = new Map<string, Node>();
 function intern<T extends Node>(key: string, make: (id: number) => T): T {
   const found = table.get(key);
   if (found !== undefined) return found as T;
-  const node = Object.freeze(make(nextId++));
+  const node = Object.freeze(make(nextId++)) as T;
   table.set(key, node);
   return node;
 }
