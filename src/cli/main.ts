@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// The `athene` command line.
+
+import { parseArgs } from 'node:util';
+import { convertCommand } from './convert.js';
+import { statsCommand } from './stats.js';
+import { axiomsCommand } from './axioms.js';
+
+const USAGE = `usage:
+  athene convert IN OUT [--format F]     convert an ontology document (format from --format or OUT's extension)
+  athene stats FILE [--base IRI]         counts per axiom type and signature, as JSON
+  athene axioms FILE [--base IRI]        every axiom, one canonical line each, sorted
+formats: turtle, ntriples, nquads, trig, rdfxml, jsonld, owlxml, ofn, manchester, obo`;
+
+type Command = (positionals: string[], values: Record<string, string | boolean | undefined>) => Promise<void>;
+
+const COMMANDS: Record<string, { run: Command; options: Record<string, { type: 'string' | 'boolean' }> }> = {
+  convert: { run: convertCommand, options: { format: { type: 'string' }, base: { type: 'string' } } },
+  stats: { run: statsCommand, options: { base: { type: 'string' } } },
+  axioms: { run: axiomsCommand, options: { base: { type: 'string' } } },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`athene: unknown command '${name}'\n${USAGE}\n`);
+    return 2;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
+  } catch (err) {
+    process.stderr.write(`athene ${name}: ${(err as Error).message}\n`);
+    return 2;
+  }
+  await command.run(parsed.positionals, parsed.values as Record<string, string | boolean | undefined>);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err: Error) => {
+    process.stderr.write(`athene: ${err.message}\n`);
+    process.exitCode = 1;
+  },
+);

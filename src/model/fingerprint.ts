@@ -1,0 +1,115 @@
+// Content fingerprints of an ontology: `sha256:` + hex digests that are identical across processes and
+// load orders.
+//
+// The semantic fingerprint covers the asserted content: ontology id, imports, ontology annotations and the
+// axioms. Axioms are folded into an order-independent multiset digest (eight 32-bit lanes, each the sum
+// modulo 2^32 of the corresponding word of the SHA-256 of the axiom's canonical line), so an edit updates
+// it in O(edit) instead of re-rendering and sorting the whole ontology. Axioms with anonymous individuals
+// are rendered together by `axiomLines`, whose blank-node naming depends on the whole set of them.
+// The document fingerprint additionally covers the prefix map and the document format.
+
+import { createHash } from 'node:crypto';
+import type { Axiom } from './terms.js';
+import type { Ontology } from './ontology.js';
+import { LineRenderer, axiomLines } from './render/axiom-lines.js';
+
+let sawAnonymous = false;
+/** Renders axioms without anonymous individuals canonically and flags any anonymous one it meets. */
+const lineRenderer = new LineRenderer(() => {
+  sawAnonymous = true;
+  return '_:?';
+});
+
+// Blank-node labels differ between loads, so anonymous annotation values are rendered without them.
+const annotationRenderer = new LineRenderer(() => '_:?');
+
+class AxiomDigest {
+  readonly lanes = new Uint32Array(8);
+  /** Axioms folded into the lanes. */
+  folded = 0;
+  readonly withAnonymous = new Set<Axiom>();
+  private anonymousHash: string | null = null;
+
+  constructor(o: Ontology) {
+    for (const a of o.axioms()) this.update(a, true);
+  }
+
+  get size(): number {
+    return this.folded + this.withAnonymous.size;
+  }
+
+  update(a: Axiom, added: boolean): void {
+    sawAnonymous = false;
+    const line = lineRenderer.axiom(a);
+    if (sawAnonymous) {
+      if (added) this.withAnonymous.add(a);
+      else this.withAnonymous.delete(a);
+      this.anonymousHash = null;
+      return;
+    }
+    const h = createHash('sha256').update(line, 'utf8').digest();
+    const lanes = this.lanes;
+    for (let i = 0; i < 8; i++) {
+      const w = h.readUInt32BE(i * 4);
+      lanes[i] = added ? lanes[i] + w : lanes[i] - w;
+    }
+    this.folded += added ? 1 : -1;
+  }
+
+  text(): string {
+    if (this.anonymousHash === null) {
+      this.anonymousHash = createHash('sha256').update(axiomLines(this.withAnonymous).join('\n'), 'utf8').digest('hex');
+    }
+    let lanes = '';
+    for (let i = 0; i < 8; i++) lanes += this.lanes[i].toString(16).padStart(8, '0');
+    return 'axioms ' + this.folded + ' ' + lanes + '\nanonymous ' + this.withAnonymous.size + ' ' + this.anonymousHash + '\n';
+  }
+}
+
+const digests = new WeakMap<Ontology, AxiomDigest>();
+
+function axiomDigest(o: Ontology): AxiomDigest {
+  let d = digests.get(o);
+  // A size mismatch means the ontology was edited without `noteAxiomChange`: start again.
+  if (d === undefined || d.size !== o.axiomCount) {
+    d = new AxiomDigest(o);
+    digests.set(o, d);
+  }
+  return d;
+}
+
+/**
+ * Keeps the cached digest of `o` current after an axiom was added to or removed from it. Every edit made
+ * after a fingerprint was computed must be reported here (the change engine does), or `forgetFingerprint`
+ * called.
+ */
+export function noteAxiomChange(o: Ontology, a: Axiom, added: boolean): void {
+  digests.get(o)?.update(a, added);
+}
+
+/** Drops the cached digest of `o` (after edits that bypassed `noteAxiomChange`). */
+export function forgetFingerprint(o: Ontology): void {
+  digests.delete(o);
+}
+
+const sha = (text: string) => 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex');
+
+function headerText(o: Ontology): string {
+  let s = 'ontology ' + (o.id.iri ?? '') + ' ' + (o.id.versionIri ?? '') + '\n';
+  for (const iri of [...o.imports].sort()) s += 'import ' + iri + '\n';
+  const anns = [...o.annotations].map((a) => annotationRenderer.annotation(a)).sort();
+  for (const a of anns) s += a + '\n';
+  return s;
+}
+
+/** Digest of the asserted content: ontology id, imports, ontology annotations and axioms. */
+export function semanticFingerprint(o: Ontology): string {
+  return sha('athene-semantic-1\n' + headerText(o) + axiomDigest(o).text());
+}
+
+/** Digest of the live document: the semantic content plus the prefix map and the document format. */
+export function documentFingerprint(o: Ontology): string {
+  let s = 'athene-document-1\n' + headerText(o) + axiomDigest(o).text() + 'format ' + o.format + '\n';
+  for (const [p, ns] of [...o.prefixes].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) s += 'prefix ' + p + ' ' + ns + '\n';
+  return sha(s);
+}

@@ -1,0 +1,83 @@
+// Document format detection: content sniffing first (extensions like .owl say little), the file
+// extension as the tie-breaker.
+
+import type { FormatId } from '../ontology.js';
+
+const BY_EXTENSION: Record<string, FormatId> = {
+  ttl: 'turtle', turtle: 'turtle', n3: 'turtle',
+  nt: 'ntriples', ntriples: 'ntriples',
+  nq: 'nquads', nquads: 'nquads',
+  trig: 'trig',
+  rdf: 'rdfxml', rdfs: 'rdfxml', xml: 'rdfxml', owl: 'rdfxml',
+  owx: 'owlxml', owlxml: 'owlxml',
+  ofn: 'ofn', fss: 'ofn', func: 'ofn',
+  omn: 'manchester', man: 'manchester',
+  obo: 'obo',
+  jsonld: 'jsonld', json: 'jsonld',
+};
+
+export const ALL_FORMATS: readonly FormatId[] = ['turtle', 'ntriples', 'nquads', 'trig', 'rdfxml', 'jsonld', 'owlxml', 'ofn', 'manchester', 'obo'];
+
+/** Canonical file extension per format (for writing). */
+export const EXTENSION: Record<FormatId, string> = {
+  turtle: 'ttl', ntriples: 'nt', nquads: 'nq', trig: 'trig', rdfxml: 'owl', jsonld: 'jsonld',
+  owlxml: 'owx', ofn: 'ofn', manchester: 'omn', obo: 'obo',
+};
+
+/** Accepts format names users type: ids, common aliases and extensions. */
+export function parseFormatName(name: string): FormatId | null {
+  const n = name.trim().toLowerCase().replace(/^\./, '');
+  const aliases: Record<string, FormatId> = {
+    'rdf/xml': 'rdfxml', 'rdf-xml': 'rdfxml', 'owl/xml': 'owlxml', 'owl-xml': 'owlxml',
+    functional: 'ofn', 'functional-syntax': 'ofn', fs: 'ofn', 'n-triples': 'ntriples', 'n-quads': 'nquads',
+    'json-ld': 'jsonld', mos: 'manchester', 'manchester-syntax': 'manchester',
+  };
+  if ((ALL_FORMATS as readonly string[]).includes(n)) return n as FormatId;
+  return aliases[n] ?? BY_EXTENSION[n] ?? null;
+}
+
+export function formatFromExtension(fileName: string): FormatId | null {
+  const m = /\.([A-Za-z0-9]+)$/.exec(fileName);
+  return m ? BY_EXTENSION[m[1].toLowerCase()] ?? null : null;
+}
+
+/** Skips a BOM, whitespace and `#` comment lines; returns the index of the first significant character. */
+function significantStart(text: string): number {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i])) i++;
+    if (text[i] !== '#') return i;
+    while (i < text.length && text[i] !== '\n') i++;
+  }
+}
+
+/** Sniffs the format from the first few kilobytes; null when the content says nothing clear. */
+export function sniffFormat(text: string): FormatId | null {
+  const start = significantStart(text);
+  const head = text.slice(start, start + 8192);
+  if (head.startsWith('<?xml') || head.startsWith('<!') || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(head)) {
+    const root = /<(?!\?|!)([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/.exec(head.replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[\s\S]*?(\]\s*)?>/, ''));
+    if (root && root[2] === 'Ontology' && !/rdf:RDF/.test(head.slice(0, root.index))) return 'owlxml';
+    return 'rdfxml';
+  }
+  if (/^(Prefix|Ontology)\s*\(/.test(head)) return 'ofn';
+  if (/^(Prefix|Ontology|Class|ObjectProperty|DataProperty|AnnotationProperty|Individual|Datatype|Import|Annotations)\s*:/.test(head)) return 'manchester';
+  if (/^(format-version|data-version|ontology|date|saved-by|auto-generated-by|default-namespace)\s*:/m.test(head.slice(0, 2048)) || head.startsWith('[Term]') || head.startsWith('[Typedef]')) return 'obo';
+  if (head.startsWith('{') || head.startsWith('[')) return 'jsonld';
+  if (/^(@prefix|@base|PREFIX|BASE)\b/i.test(head)) return /\bGRAPH\b|^\s*<[^>]*>\s*\{/m.test(head) ? 'trig' : 'turtle';
+  if (/^(<[^>\s]*>|_:\S+)\s/.test(head)) {
+    const firstLine = head.split('\n')[0];
+    if (/"\s*(\^\^<[^>]*>|@[A-Za-z-]+)?\s+<[^>]*>\s*\.\s*$|>\s+<[^>]*>\s+<[^>]*>\s+<[^>]*>\s*\.\s*$/.test(firstLine)) return 'nquads';
+    const strictNTriples = /^(<[^>]*>|_:\S+)\s+<[^>]*>\s+(<[^>]*>|_:\S+|"(?:[^"\\]|\\.)*"(\^\^<[^>]*>|@[A-Za-z-]+)?)\s*\.\s*$/;
+    return strictNTriples.test(firstLine) ? 'ntriples' : 'turtle';
+  }
+  return null;
+}
+
+/** The format of a document: explicit choice, else content, else extension, else Turtle. */
+export function detectFormat(text: string, fileName?: string): FormatId {
+  const sniffed = sniffFormat(text);
+  const byExt = fileName ? formatFromExtension(fileName) : null;
+  if (sniffed === 'ntriples' && byExt === 'turtle') return 'turtle';
+  return sniffed ?? byExt ?? 'turtle';
+}
