@@ -6,7 +6,7 @@ import type {
   Annotation, AnnotationAssertion, Axiom, AxiomKind, ClassAssertion, ClassExpression, Entity, EntityKind, Individual, IRI,
   ObjectPropertyExpression, DataProperty, AnnotationProperty, AnonymousIndividual,
 } from './terms.js';
-import { signature, anonymousIndividuals } from './walk.js';
+import { collect } from './walk.js';
 
 export interface OntologyId {
   readonly iri: IRI | null;
@@ -129,8 +129,9 @@ export class Indexes {
 
   private update(a: Axiom, op: <K, V>(m: Map<K, Set<V>>, k: K, v: V) => void): void {
     op(this.byKind, a.kind, a);
-    for (const e of signature(a)) op(this.referencing, e, a);
-    for (const ai of anonymousIndividuals(a)) op(this.referencing, ai, a);
+    const keys = new Set<Entity | AnonymousIndividual>();
+    collect(a, keys as Set<Entity>, keys as Set<AnonymousIndividual>);
+    for (const k of keys) op(this.referencing, k, a);
     switch (a.kind) {
       case 'AnnotationAssertion':
         op(this.annotationsBySubject, a.subject.kind === 'IRI' ? a.subject.iri : a.subject, a);

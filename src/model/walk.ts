@@ -63,47 +63,67 @@ export function children(n: Node): readonly Node[] {
   }
 }
 
-const signatureCache = new WeakMap<Node, readonly Entity[]>();
+/** Calls `visit` on each direct child of a node, without allocating (hot path of index builds). */
+export function forEachChild(n: Node, visit: (c: Node) => void): void {
+  if ('annotations' in n) for (const a of n.annotations) visit(a);
+  switch (n.kind) {
+    case 'Annotation': visit(n.property); visit(n.value); return;
+    case 'Declaration': visit(n.entity); return;
+    case 'ObjectInverseOf': visit(n.property); return;
+    case 'DataComplementOf': case 'ObjectComplementOf': visit(n.operand); return;
+    case 'FacetRestriction': visit(n.value); return;
+    case 'ObjectHasSelf': visit(n.property); return;
+    case 'ObjectHasValue': visit(n.property); visit(n.individual); return;
+    case 'DataHasValue': visit(n.property); visit(n.value); return;
+    case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'DataSomeValuesFrom': case 'DataAllValuesFrom':
+    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality':
+    case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
+      visit(n.property); visit(n.filler); return;
+    case 'SubClassOf': case 'SubObjectPropertyOf': case 'SubDataPropertyOf': case 'SubAnnotationPropertyOf':
+      visit(n.sub); visit(n.sup); return;
+    case 'ClassAssertion': visit(n.cls); visit(n.individual); return;
+    case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
+      visit(n.property); visit(n.subject); visit(n.object); return;
+    case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
+      visit(n.property); visit(n.subject); visit(n.value); return;
+    default:
+      for (const c of children(n)) if (c.kind !== 'Annotation') visit(c);
+  }
+}
 
 /**
  * The entities a node mentions (OWL 2 signature): every class, property, individual and datatype,
  * including annotation properties and the datatypes of literals. IRIs that are only annotation subjects
- * or values are not entities. Cached per node, since nodes are immutable and shared.
+ * or values are not entities.
  */
 export function signature(n: Node): readonly Entity[] {
-  const cached = signatureCache.get(n);
-  if (cached !== undefined) return cached;
-  let result: readonly Entity[];
-  switch (n.kind) {
-    case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty': case 'NamedIndividual': case 'Datatype':
-      result = [n];
-      break;
-    case 'Literal':
-      result = [datatype(n.datatype)];
-      break;
-    case 'AnonymousIndividual': case 'IRI': case 'Variable':
-      result = [];
-      break;
-    case 'BuiltInAtom': {
-      const set = new Set<Entity>();
-      for (const a of n.args) for (const e of signature(a)) set.add(e);
-      result = [...set];
-      break;
-    }
-    default: {
-      const set = new Set<Entity>();
-      for (const c of children(n)) for (const e of signature(c)) set.add(e);
-      if (n.kind === 'AnnotationPropertyDomain' || n.kind === 'AnnotationPropertyRange') set.add(annotationProperty(n.property.iri));
-      result = [...set];
-    }
-  }
-  signatureCache.set(n, result);
-  return result;
+  const set = new Set<Entity>();
+  collect(n, set, null);
+  return [...set];
 }
 
 /** Anonymous individuals mentioned anywhere in a node (annotation subjects and values included). */
 export function anonymousIndividuals(n: Node, into: Set<AnonymousIndividual> = new Set()): Set<AnonymousIndividual> {
-  if (n.kind === 'AnonymousIndividual') into.add(n);
-  else for (const c of children(n)) anonymousIndividuals(c, into);
+  collect(n, null, into);
   return into;
+}
+
+/** Signature and anonymous individuals of a node in one walk. */
+export function collect(n: Node, entities: Set<Entity> | null, anons: Set<AnonymousIndividual> | null): void {
+  switch (n.kind) {
+    case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty': case 'NamedIndividual': case 'Datatype':
+      entities?.add(n);
+      return;
+    case 'Literal':
+      entities?.add(datatype(n.datatype));
+      return;
+    case 'AnonymousIndividual':
+      anons?.add(n);
+      return;
+    case 'IRI': case 'Variable':
+      return;
+    case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
+      entities?.add(annotationProperty(n.property.iri));
+  }
+  forEachChild(n, (c) => collect(c, entities, anons));
 }

@@ -30,7 +30,13 @@ for (const c of [TAB, LF, CR, SPACE, QUOTE, LPAREN, RPAREN, LT, GT, EQUALS]) WOR
 const isLangChar = (c: number) =>
   (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
 
+export interface LexerState {
+  readonly type: Tok; readonly text: string; readonly colon: number; readonly line: number; readonly col: number;
+  readonly pos: number; readonly curLine: number; readonly lineStart: number;
+}
+
 export class Lexer {
+  /** The current token's type (a field read through tok(), so the parser's checks do not narrow it). */
   type: Tok = Tok.EOF;
   text = '';
   /** Index of the first ':' in a Word token, or -1. */
@@ -49,6 +55,21 @@ export class Lexer {
 
   error(detail: string, line = this.line, col = this.col): ParseError {
     return new ParseError('ofn', detail, line, col);
+  }
+
+  tok(): Tok {
+    return this.type;
+  }
+
+  /** The complete lexer state, to look one token further ahead and come back. */
+  snapshot(): LexerState {
+    return { type: this.type, text: this.text, colon: this.colon, line: this.line, col: this.col,
+      pos: this.pos, curLine: this.curLine, lineStart: this.lineStart };
+  }
+
+  restore(s: LexerState): void {
+    this.type = s.type; this.text = s.text; this.colon = s.colon; this.line = s.line; this.col = s.col;
+    this.pos = s.pos; this.curLine = s.curLine; this.lineStart = s.lineStart;
   }
 
   /** Advances to the next token. */

@@ -1,0 +1,367 @@
+// Writes an Ontology as a Manchester OWL Syntax document that readManchester reads back to the same
+// header and axioms.
+//
+// Layout: prefixes, ontology header, then one frame per declared entity (a frame is what declares an
+// entity in Manchester syntax, so only entities with a plain Declaration get one), frames for anonymous
+// individuals, misc frames (EquivalentClasses:, DisjointProperties:, SameIndividual: ...), Rule: frames,
+// and last the extension `Axiom: Kind(...)` lines (see reader.ts) for axioms with no frame form: general
+// class axioms, axioms about undeclared entities or inverse properties, annotated declarations. Every
+// section item is written on its own line with its keyword, and every list is sorted, so the output is
+// deterministic.
+
+import type {
+  Annotation, AnonymousIndividual, Axiom, ClassExpression, Entity, EntityKind, IRI, Individual,
+  ObjectPropertyExpression,
+} from '../../terms.js';
+import type { Ontology } from '../../ontology.js';
+import { anonymousIndividuals } from '../../walk.js';
+import {
+  BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING,
+  OWL_THING, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, STANDARD_PREFIXES,
+} from '../../vocab.js';
+import { ManchesterRenderer } from './render.js';
+
+const FRAME_ORDER: readonly EntityKind[] = ['AnnotationProperty', 'Datatype', 'ObjectProperty', 'DataProperty', 'Class', 'NamedIndividual'];
+const FRAME_WORDS: Readonly<Record<EntityKind, string>> = {
+  Class: 'Class:', ObjectProperty: 'ObjectProperty:', DataProperty: 'DataProperty:',
+  AnnotationProperty: 'AnnotationProperty:', NamedIndividual: 'Individual:', Datatype: 'Datatype:',
+};
+const SECTION_ORDER = [
+  'Annotations:', 'SubClassOf:', 'EquivalentTo:', 'DisjointWith:', 'DisjointUnionOf:', 'HasKey:', 'Domain:', 'Range:',
+  'Characteristics:', 'SubPropertyOf:', 'InverseOf:', 'SubPropertyChain:', 'Types:', 'Facts:', 'SameAs:', 'DifferentFrom:',
+];
+const CHARACTERISTIC: Readonly<Record<string, string>> = {
+  FunctionalObjectProperty: 'Functional', InverseFunctionalObjectProperty: 'InverseFunctional',
+  ReflexiveObjectProperty: 'Reflexive', IrreflexiveObjectProperty: 'Irreflexive', SymmetricObjectProperty: 'Symmetric',
+  AsymmetricObjectProperty: 'Asymmetric', TransitiveObjectProperty: 'Transitive', FunctionalDataProperty: 'Functional',
+};
+
+const BUILT_IN: ReadonlyArray<readonly [IRI, EntityKind]> = [
+  [OWL_THING, 'Class'], [OWL_NOTHING, 'Class'],
+  [OWL_TOP_OBJECT_PROPERTY, 'ObjectProperty'], [OWL_BOTTOM_OBJECT_PROPERTY, 'ObjectProperty'],
+  [OWL_TOP_DATA_PROPERTY, 'DataProperty'], [OWL_BOTTOM_DATA_PROPERTY, 'DataProperty'],
+  ...[...BUILT_IN_DATATYPES].map((i) => [i, 'Datatype'] as const),
+  ...[...BUILT_IN_ANNOTATION_PROPERTIES].map((i) => [i, 'AnnotationProperty'] as const),
+];
+
+/** A local name that can follow `prefix:` as a plain token. */
+function isSafeLocal(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f ||
+      (i > 0 && ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e));
+    if (!ok) return false;
+  }
+  return s[s.length - 1] !== '.';
+}
+
+/** Short names: `prefix:local` with the longest matching namespace, else `<IRI>`. */
+function curieNamer(prefixes: ReadonlyMap<string, string>): (e: Entity | IRI) => string {
+  const entries = [...prefixes].filter(([, ns]) => ns.length > 0).sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
+  const cache = new Map<IRI, string>();
+  return (e) => {
+    const iri = typeof e === 'string' ? e : e.iri;
+    let s = cache.get(iri);
+    if (s === undefined) {
+      s = '<' + iri + '>';
+      for (const [p, ns] of entries) {
+        if (iri.startsWith(ns) && isSafeLocal(iri.slice(ns.length))) { s = p + iri.slice(ns.length); break; }
+      }
+      cache.set(iri, s);
+    }
+    return s;
+  };
+}
+
+interface Frame { readonly head: string; readonly sections: Map<string, string[]> }
+
+export function writeManchester(o: Ontology): string {
+  return new ManchesterWriter(o).write();
+}
+
+class ManchesterWriter {
+  private readonly r: ManchesterRenderer;
+  private readonly kinds = new Map<IRI, Set<EntityKind>>();
+  /** Frames keyed by kind + IRI (entities) or node id (anonymous individuals). */
+  private readonly frames = new Map<string, Frame>();
+  private readonly misc: string[] = [];
+  private readonly general: string[] = [];
+
+  constructor(private readonly o: Ontology) {
+    const labels = anonymousLabels(o);
+    // the standard prefixes need no declaration: the reader knows them (a declared prefix wins)
+    this.r = new ManchesterRenderer(curieNamer(new Map([...STANDARD_PREFIXES, ...o.prefixes])), {
+      anonymous: (a) => labels.get(a) ?? '_:' + a.nodeId,
+      explicitLiteralFiller: true,
+    });
+    for (const [iri, k] of BUILT_IN) this.addKind(iri, k);
+  }
+
+  private addKind(iri: IRI, k: EntityKind): void {
+    let s = this.kinds.get(iri);
+    if (s === undefined) this.kinds.set(iri, (s = new Set()));
+    s.add(k);
+  }
+
+  write(): string {
+    const o = this.o;
+    for (const a of o.axioms()) if (a.kind === 'Declaration') this.addKind(a.entity.iri, a.entity.kind);
+    for (const a of o.axioms()) {
+      if (a.kind === 'Declaration' && a.annotations.length === 0) this.frame(a.entity);
+    }
+    for (const a of o.axioms()) this.place(a);
+
+    const out: string[] = [];
+    for (const [p, ns] of [...o.prefixes].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) out.push(`Prefix: ${p} <${ns}>`);
+    out.push('', 'Ontology:' + (o.id.iri ? ' <' + o.id.iri + '>' + (o.id.versionIri ? ' <' + o.id.versionIri + '>' : '') : ''));
+    for (const i of [...o.imports].sort()) out.push('Import: <' + i + '>');
+    for (const a of sorted([...o.annotations].map((x) => this.r.annotation(x)))) out.push('Annotations: ' + a);
+    const frames = [...this.frames.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [, f] of frames) {
+      out.push('', f.head);
+      for (const s of SECTION_ORDER) {
+        const items = f.sections.get(s);
+        if (items) for (const item of sorted(items)) out.push('    ' + s + ' ' + item);
+      }
+    }
+    if (this.misc.length) out.push('', ...sorted(this.misc));
+    if (this.general.length) out.push('', ...sorted(this.general));
+    return out.join('\n') + '\n';
+  }
+
+  private frameKey(kind: EntityKind, name: string): string {
+    return FRAME_ORDER.indexOf(kind) + ' ' + name;
+  }
+
+  private frame(e: Entity): Frame {
+    const name = this.r.name(e);
+    const key = this.frameKey(e.kind, name);
+    let f = this.frames.get(key);
+    if (f === undefined) this.frames.set(key, (f = { head: FRAME_WORDS[e.kind] + ' ' + name, sections: new Map() }));
+    return f;
+  }
+
+  private anonymousFrame(a: AnonymousIndividual): Frame {
+    const name = this.r.individual(a);
+    const key = '9 ' + name;
+    let f = this.frames.get(key);
+    if (f === undefined) this.frames.set(key, (f = { head: 'Individual: ' + name, sections: new Map() }));
+    return f;
+  }
+
+  /** The frame of a declared entity of this kind, or undefined. */
+  private declared(kind: EntityKind, iri: IRI): Frame | undefined {
+    const e = { kind, iri } as Entity;
+    const key = this.frameKey(kind, this.r.name(e));
+    return this.frames.get(key);
+  }
+
+  private has(iri: IRI, k: EntityKind): boolean {
+    return this.kinds.get(iri)?.has(k) ?? false;
+  }
+
+  /** Whether the reader's kind rules read a named property in object (or data) position as intended. */
+  private readsAsObject(p: ObjectPropertyExpression): boolean {
+    return p.kind === 'ObjectInverseOf' || this.has(p.iri, 'ObjectProperty') || !this.has(p.iri, 'DataProperty');
+  }
+
+  private readsAsData(iri: IRI): boolean {
+    return this.has(iri, 'DataProperty') && !this.has(iri, 'ObjectProperty');
+  }
+
+  private add(f: Frame, section: string, a: Axiom, item: string): void {
+    let list = f.sections.get(section);
+    if (list === undefined) f.sections.set(section, (list = []));
+    list.push(this.r.annotationsPrefix(a.annotations) + item);
+  }
+
+  private individualFrame(i: Individual): Frame | undefined {
+    return i.kind === 'AnonymousIndividual' ? this.anonymousFrame(i) : this.declared('NamedIndividual', i.iri);
+  }
+
+  /** Puts an axiom in a frame section, a misc frame, a Rule: frame or an `Axiom:` line. */
+  private place(a: Axiom): void {
+    const r = this.r;
+    const ce = (c: ClassExpression) => r.classExpression(c);
+    const anns = r.annotationsPrefix(a.annotations);
+    let f: Frame | undefined;
+    switch (a.kind) {
+      case 'Declaration':
+        if (a.annotations.length === 0) return;
+        break;
+      case 'SubClassOf':
+        if (a.sub.kind === 'Class' && (f = this.declared('Class', a.sub.iri))) return this.add(f, 'SubClassOf:', a, ce(a.sup));
+        break;
+      case 'EquivalentClasses': case 'DisjointClasses':
+        this.misc.push(a.kind + ': ' + anns + sorted(a.classes.map(ce)).join(', '));
+        return;
+      case 'DisjointUnion':
+        if ((f = this.declared('Class', a.cls.iri))) return this.add(f, 'DisjointUnionOf:', a, sorted(a.classes.map(ce)).join(', '));
+        break;
+      case 'HasKey':
+        if (a.cls.kind === 'Class' && (f = this.declared('Class', a.cls.iri)) && a.objectProperties.every((p) => this.readsAsObject(p)) &&
+          a.dataProperties.every((p) => this.readsAsData(p.iri))) {
+          const ps = [...a.objectProperties.map((p) => r.objectProperty(p)), ...a.dataProperties.map((p) => r.name(p))];
+          return this.add(f, 'HasKey:', a, sorted(ps).join(', '));
+        }
+        break;
+      case 'ObjectPropertyDomain': case 'ObjectPropertyRange':
+        if (a.property.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.property.iri))) {
+          return this.add(f, a.kind === 'ObjectPropertyDomain' ? 'Domain:' : 'Range:', a, ce(a.kind === 'ObjectPropertyDomain' ? a.domain : a.range));
+        }
+        break;
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+        if (a.property.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.property.iri))) {
+          return this.add(f, 'Characteristics:', a, CHARACTERISTIC[a.kind]);
+        }
+        break;
+      case 'SubObjectPropertyOf':
+        if (a.sub.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.sub.iri))) return this.add(f, 'SubPropertyOf:', a, r.objectProperty(a.sup));
+        break;
+      case 'InverseObjectProperties':
+        if (a.first.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.first.iri))) return this.add(f, 'InverseOf:', a, r.objectProperty(a.second));
+        if (a.second.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.second.iri))) return this.add(f, 'InverseOf:', a, r.objectProperty(a.first));
+        break;
+      case 'SubPropertyChainOf':
+        if (a.sup.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.sup.iri))) {
+          return this.add(f, 'SubPropertyChain:', a, a.chain.map((p) => r.objectProperty(p)).join(' o '));
+        }
+        break;
+      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': {
+        const ps = a.properties;
+        if (ps.some((p) => p.kind === 'ObjectInverseOf' || this.has(p.iri, 'ObjectProperty')) || ps.every((p) => p.kind === 'ObjectProperty' && !this.has(p.iri, 'DataProperty'))) {
+          this.misc.push((a.kind === 'EquivalentObjectProperties' ? 'EquivalentProperties: ' : 'DisjointProperties: ') + anns + sorted(ps.map((p) => r.objectProperty(p))).join(', '));
+          return;
+        }
+        break;
+      }
+      case 'EquivalentDataProperties': case 'DisjointDataProperties':
+        if (a.properties.some((p) => this.has(p.iri, 'DataProperty')) && a.properties.every((p) => !this.has(p.iri, 'ObjectProperty'))) {
+          this.misc.push((a.kind === 'EquivalentDataProperties' ? 'EquivalentProperties: ' : 'DisjointProperties: ') + anns + sorted(a.properties.map((p) => r.name(p))).join(', '));
+          return;
+        }
+        break;
+      case 'SubDataPropertyOf':
+        if ((f = this.declared('DataProperty', a.sub.iri))) return this.add(f, 'SubPropertyOf:', a, r.name(a.sup));
+        break;
+      case 'DataPropertyDomain':
+        if ((f = this.declared('DataProperty', a.property.iri))) return this.add(f, 'Domain:', a, ce(a.domain));
+        break;
+      case 'DataPropertyRange':
+        if ((f = this.declared('DataProperty', a.property.iri))) return this.add(f, 'Range:', a, r.dataRange(a.range));
+        break;
+      case 'FunctionalDataProperty':
+        if ((f = this.declared('DataProperty', a.property.iri))) return this.add(f, 'Characteristics:', a, 'Functional');
+        break;
+      case 'DatatypeDefinition':
+        if ((f = this.declared('Datatype', a.datatype.iri))) return this.add(f, 'EquivalentTo:', a, r.dataRange(a.range));
+        break;
+      case 'SameIndividual': case 'DifferentIndividuals':
+        this.misc.push(a.kind + ': ' + anns + sorted(a.individuals.map((i) => r.individual(i))).join(', '));
+        return;
+      case 'ClassAssertion':
+        if ((f = this.individualFrame(a.individual))) return this.add(f, 'Types:', a, ce(a.cls));
+        break;
+      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
+        if (a.property.kind === 'ObjectProperty' && !this.readsAsData(a.property.iri) && (f = this.individualFrame(a.subject))) {
+          const not = a.kind === 'NegativeObjectPropertyAssertion' ? 'not ' : '';
+          return this.add(f, 'Facts:', a, not + r.objectProperty(a.property) + ' ' + r.individual(a.object));
+        }
+        break;
+      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+        if (!(this.has(a.property.iri, 'ObjectProperty') && !this.has(a.property.iri, 'DataProperty')) && (f = this.individualFrame(a.subject))) {
+          const not = a.kind === 'NegativeDataPropertyAssertion' ? 'not ' : '';
+          return this.add(f, 'Facts:', a, not + r.name(a.property) + ' ' + r.literal(a.value));
+        }
+        break;
+      case 'AnnotationAssertion':
+        if ((f = a.subject.kind === 'AnonymousIndividual' ? this.anonymousFrame(a.subject) : this.anyFrame(a.subject.iri))) {
+          return this.add(f, 'Annotations:', a, r.name(a.property) + ' ' + r.annotationValue(a.value));
+        }
+        break;
+      case 'SubAnnotationPropertyOf':
+        if ((f = this.declared('AnnotationProperty', a.sub.iri))) return this.add(f, 'SubPropertyOf:', a, r.name(a.sup));
+        break;
+      case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
+        if ((f = this.declared('AnnotationProperty', a.property.iri))) {
+          return this.add(f, a.kind === 'AnnotationPropertyDomain' ? 'Domain:' : 'Range:', a, r.name(a.kind === 'AnnotationPropertyDomain' ? a.domain : a.range));
+        }
+        break;
+      case 'DLSafeRule':
+        this.misc.push('Rule: ' + anns + r.axiom(a).slice(anns.length));
+        return;
+    }
+    this.general.push('Axiom: ' + anns + this.generalForm(a));
+  }
+
+  private anyFrame(iri: IRI): Frame | undefined {
+    for (const k of FRAME_ORDER) {
+      const f = this.declared(k, iri);
+      if (f) return f;
+    }
+    return undefined;
+  }
+
+  /** The extension form `Kind(operand, ...)` read by reader.ts. */
+  private generalForm(a: Axiom): string {
+    const r = this.r;
+    const ce = (c: ClassExpression) => r.classExpression(c);
+    const ope = (p: ObjectPropertyExpression) => r.objectProperty(p);
+    const n = (e: Entity | IRI) => r.name(e);
+    const i = (x: Individual) => r.individual(x);
+    const args = ((): string[] => {
+      switch (a.kind) {
+        case 'Declaration': return [a.entity.kind + ' ' + n(a.entity)];
+        case 'SubClassOf': return [ce(a.sub), ce(a.sup)];
+        case 'EquivalentClasses': case 'DisjointClasses': return sorted(a.classes.map(ce));
+        case 'DisjointUnion': return [n(a.cls), ...sorted(a.classes.map(ce))];
+        case 'SubObjectPropertyOf': return [ope(a.sub), ope(a.sup)];
+        case 'SubPropertyChainOf': return [a.chain.map(ope).join(' o '), ope(a.sup)];
+        case 'EquivalentObjectProperties': case 'DisjointObjectProperties': return sorted(a.properties.map(ope));
+        case 'InverseObjectProperties': return [ope(a.first), ope(a.second)];
+        case 'ObjectPropertyDomain': return [ope(a.property), ce(a.domain)];
+        case 'ObjectPropertyRange': return [ope(a.property), ce(a.range)];
+        case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+        case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+        case 'TransitiveObjectProperty':
+          return [ope(a.property)];
+        case 'SubDataPropertyOf': case 'SubAnnotationPropertyOf': return [n(a.sub), n(a.sup)];
+        case 'EquivalentDataProperties': case 'DisjointDataProperties': return sorted(a.properties.map(n));
+        case 'DataPropertyDomain': return [n(a.property), ce(a.domain)];
+        case 'DataPropertyRange': return [n(a.property), r.dataRange(a.range)];
+        case 'FunctionalDataProperty': return [n(a.property)];
+        case 'DatatypeDefinition': return [n(a.datatype), r.dataRange(a.range)];
+        case 'HasKey':
+          return [ce(a.cls), '(' + sorted(a.objectProperties.map(ope)).join(', ') + ')', '(' + sorted(a.dataProperties.map(n)).join(', ') + ')'];
+        case 'SameIndividual': case 'DifferentIndividuals': return sorted(a.individuals.map(i));
+        case 'ClassAssertion': return [ce(a.cls), i(a.individual)];
+        case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': return [ope(a.property), i(a.subject), i(a.object)];
+        case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': return [n(a.property), i(a.subject), r.literal(a.value)];
+        case 'AnnotationAssertion': return [n(a.property), r.annotationValue(a.subject), r.annotationValue(a.value)];
+        case 'AnnotationPropertyDomain': return [n(a.property), n(a.domain)];
+        case 'AnnotationPropertyRange': return [n(a.property), n(a.range)];
+        case 'DLSafeRule': return [];
+      }
+    })();
+    return a.kind + '(' + args.join(', ') + ')';
+  }
+}
+
+const sorted = (xs: string[]) => xs.sort();
+
+/** `_:b1`, `_:b2`, ... in node-id order, so the labels do not depend on axiom order. */
+function anonymousLabels(o: Ontology): Map<AnonymousIndividual, string> {
+  const all = new Set<AnonymousIndividual>();
+  for (const a of o.axioms()) for (const x of anonymousIndividuals(a)) all.add(x);
+  for (const ann of o.annotations) collectAnnotationAnonymous(ann, all);
+  const list = [...all].sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
+  return new Map(list.map((x, k) => [x, '_:b' + (k + 1)]));
+}
+
+function collectAnnotationAnonymous(a: Annotation, out: Set<AnonymousIndividual>): void {
+  if (a.value.kind === 'AnonymousIndividual') out.add(a.value);
+  for (const n of a.annotations) collectAnnotationAnonymous(n, out);
+}

@@ -1,0 +1,90 @@
+// SWRL rules in RDF (swrl:Imp with swrl:body / swrl:head atom lists) → DLSafeRule axioms.
+
+import {
+  type Atom, type DArg, type IArg, builtInAtom, classAtom, dataPropertyAtom, dataRangeAtom, differentIndividualsAtom,
+  dlSafeRule, objectPropertyAtom, sameIndividualAtom, variable,
+} from '../terms.js';
+import { type ObjectTerm, type TermKey, isIri } from './rdf-graph-reader.js';
+import { RDF_TYPE, S } from './vocab-reader.js';
+import type { RdfToOwl } from './triples-to-owl.js';
+import { Unmappable } from './triples-to-owl.js';
+
+export class SwrlReader {
+  constructor(private readonly m: RdfToOwl) {}
+
+  /** Maps the rule node x; its annotation triples become the rule's annotations. */
+  mapRule(x: TermKey): boolean {
+    const m = this.m;
+    const body = this.atoms(m.use(x, S.body));
+    const head = this.atoms(m.use(x, S.head));
+    const anns = m.annotationsOf(x);
+    m.useStructure(x);
+    m.ontology.add(dlSafeRule(body, head, anns));
+    return true;
+  }
+
+  private atoms(list: ObjectTerm | undefined): Atom[] {
+    if (list === undefined) return [];
+    return this.m.list(this.m.ref(list)).map((a) => this.atom(a));
+  }
+
+  private atom(x: TermKey): Atom {
+    const m = this.m;
+    const type = m.use(x, RDF_TYPE);
+    const arg = (p: string) => m.use(x, p) ?? fail('SWRL atom without ' + p);
+    let atom: Atom;
+    switch (type) {
+      case S.ClassAtom:
+        atom = classAtom(m.ce(m.ref(arg(S.classPredicate))), this.iarg(arg(S.argument1)));
+        break;
+      case S.DataRangeAtom:
+        atom = dataRangeAtom(m.dataRange(m.ref(arg(S.dataRange))), this.darg(arg(S.argument1)));
+        break;
+      case S.IndividualPropertyAtom:
+        atom = objectPropertyAtom(m.ope(m.ref(arg(S.propertyPredicate))), this.iarg(arg(S.argument1)), this.iarg(arg(S.argument2)));
+        break;
+      case S.DatavaluedPropertyAtom:
+        atom = dataPropertyAtom(m.dataProp(m.ref(arg(S.propertyPredicate))), this.iarg(arg(S.argument1)), this.darg(arg(S.argument2)));
+        break;
+      case S.BuiltinAtom: {
+        const args = m.listOf(m.ref(arg(S.arguments)), (t) => this.darg(t));
+        atom = builtInAtom(m.named(m.ref(arg(S.builtin))), args);
+        break;
+      }
+      case S.SameIndividualAtom:
+        atom = sameIndividualAtom(this.iarg(arg(S.argument1)), this.iarg(arg(S.argument2)));
+        break;
+      case S.DifferentIndividualsAtom:
+        atom = differentIndividualsAtom(this.iarg(arg(S.argument1)), this.iarg(arg(S.argument2)));
+        break;
+      default:
+        return fail('unknown SWRL atom type');
+    }
+    m.useStructure(x);
+    return atom;
+  }
+
+  private isVariable(t: TermKey): boolean {
+    for (const i of this.m.triplesOf(t)) {
+      if (this.m.p[i] === RDF_TYPE && this.m.o[i] === S.Variable) {
+        this.m.useStructure(t);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private iarg(t: ObjectTerm): IArg {
+    const k = this.m.ref(t);
+    return isIri(k) && this.isVariable(k) ? variable(k) : this.m.individual(k);
+  }
+
+  private darg(t: ObjectTerm): DArg {
+    if (typeof t !== 'string') return t;
+    return isIri(t) && this.isVariable(t) ? variable(t) : fail('SWRL data argument is neither a literal nor a variable');
+  }
+}
+
+function fail(reason: string): never {
+  throw new Unmappable(reason);
+}
