@@ -251,21 +251,136 @@ export type Node =
   | Annotation | Variable | Atom | Axiom;
 
 // ---------------------------------------------------------------- interning
+//
+// Compound nodes are interned by a structural hash over their fields (child ids, numbers, strings) in one
+// Map from hash to node(s): no key strings are built, so interning allocates nothing but the candidate
+// node, and a hit leaves the candidate to the young-generation collector. Leaves keyed by strings use
+// Maps keyed by those strings (the engine caches string hashes).
 
 let nextId = 1;
-const table = new Map<string, Node>();
+let internedNodes = 0;
+const buckets = new Map<number, Node | Node[]>();
 
-function intern<T extends Node>(key: string, make: (id: number) => T): T {
-  const found = table.get(key);
-  if (found !== undefined) return found as T;
-  const node = Object.freeze(make(nextId++)) as T;
-  table.set(key, node);
-  return node;
+type FieldValue = Node | number | string | readonly Node[];
+type Shape = { readonly code: number; readonly fields: readonly string[] };
+
+const SHAPES: Record<string, Shape> = {};
+[
+  ['ObjectInverseOf', 'property'], ['DataIntersectionOf', 'operands'], ['DataUnionOf', 'operands'],
+  ['DataComplementOf', 'operand'], ['DataOneOf', 'literals'], ['FacetRestriction', 'facet', 'value'],
+  ['DatatypeRestriction', 'datatype', 'restrictions'], ['ObjectIntersectionOf', 'operands'], ['ObjectUnionOf', 'operands'],
+  ['ObjectComplementOf', 'operand'], ['ObjectOneOf', 'individuals'], ['ObjectSomeValuesFrom', 'property', 'filler'],
+  ['ObjectAllValuesFrom', 'property', 'filler'], ['ObjectHasValue', 'property', 'individual'], ['ObjectHasSelf', 'property'],
+  ['ObjectMinCardinality', 'cardinality', 'property', 'filler'], ['ObjectMaxCardinality', 'cardinality', 'property', 'filler'],
+  ['ObjectExactCardinality', 'cardinality', 'property', 'filler'], ['DataSomeValuesFrom', 'property', 'filler'],
+  ['DataAllValuesFrom', 'property', 'filler'], ['DataHasValue', 'property', 'value'],
+  ['DataMinCardinality', 'cardinality', 'property', 'filler'], ['DataMaxCardinality', 'cardinality', 'property', 'filler'],
+  ['DataExactCardinality', 'cardinality', 'property', 'filler'], ['Annotation', 'property', 'value', 'annotations'],
+  ['ClassAtom', 'cls', 'arg'], ['DataRangeAtom', 'range', 'arg'], ['ObjectPropertyAtom', 'property', 'first', 'second'],
+  ['DataPropertyAtom', 'property', 'first', 'second'], ['BuiltInAtom', 'iri', 'args'], ['SameIndividualAtom', 'first', 'second'],
+  ['DifferentIndividualsAtom', 'first', 'second'],
+  ['Declaration', 'entity', 'annotations'], ['SubClassOf', 'sub', 'sup', 'annotations'], ['EquivalentClasses', 'classes', 'annotations'],
+  ['DisjointClasses', 'classes', 'annotations'], ['DisjointUnion', 'cls', 'classes', 'annotations'],
+  ['SubObjectPropertyOf', 'sub', 'sup', 'annotations'], ['SubPropertyChainOf', 'chain', 'sup', 'annotations'],
+  ['EquivalentObjectProperties', 'properties', 'annotations'], ['DisjointObjectProperties', 'properties', 'annotations'],
+  ['InverseObjectProperties', 'first', 'second', 'annotations'], ['ObjectPropertyDomain', 'property', 'domain', 'annotations'],
+  ['ObjectPropertyRange', 'property', 'range', 'annotations'], ['FunctionalObjectProperty', 'property', 'annotations'],
+  ['InverseFunctionalObjectProperty', 'property', 'annotations'], ['ReflexiveObjectProperty', 'property', 'annotations'],
+  ['IrreflexiveObjectProperty', 'property', 'annotations'], ['SymmetricObjectProperty', 'property', 'annotations'],
+  ['AsymmetricObjectProperty', 'property', 'annotations'], ['TransitiveObjectProperty', 'property', 'annotations'],
+  ['SubDataPropertyOf', 'sub', 'sup', 'annotations'], ['EquivalentDataProperties', 'properties', 'annotations'],
+  ['DisjointDataProperties', 'properties', 'annotations'], ['DataPropertyDomain', 'property', 'domain', 'annotations'],
+  ['DataPropertyRange', 'property', 'range', 'annotations'], ['FunctionalDataProperty', 'property', 'annotations'],
+  ['DatatypeDefinition', 'datatype', 'range', 'annotations'], ['HasKey', 'cls', 'objectProperties', 'dataProperties', 'annotations'],
+  ['SameIndividual', 'individuals', 'annotations'], ['DifferentIndividuals', 'individuals', 'annotations'],
+  ['ClassAssertion', 'cls', 'individual', 'annotations'], ['ObjectPropertyAssertion', 'property', 'subject', 'object', 'annotations'],
+  ['NegativeObjectPropertyAssertion', 'property', 'subject', 'object', 'annotations'],
+  ['DataPropertyAssertion', 'property', 'subject', 'value', 'annotations'],
+  ['NegativeDataPropertyAssertion', 'property', 'subject', 'value', 'annotations'],
+  ['AnnotationAssertion', 'property', 'subject', 'value', 'annotations'], ['SubAnnotationPropertyOf', 'sub', 'sup', 'annotations'],
+  ['AnnotationPropertyDomain', 'property', 'domain', 'annotations'], ['AnnotationPropertyRange', 'property', 'range', 'annotations'],
+  ['DLSafeRule', 'body', 'head', 'annotations'],
+].forEach(([kind, ...fields], code) => { SHAPES[kind] = { code: code + 1, fields }; });
+
+const mix = (h: number, v: number) => {
+  const x = Math.imul(h ^ v, 0x5bd1e995);
+  return x ^ (x >>> 15);
+};
+
+function hashString(s: string): number {
+  let h = s.length;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+function hashValue(h: number, v: FieldValue): number {
+  if (typeof v === 'number') return mix(h, v);
+  if (typeof v === 'string') return mix(h, hashString(v));
+  if (Array.isArray(v)) {
+    h = mix(h, v.length);
+    for (let i = 0; i < v.length; i++) h = mix(h, (v as readonly Node[])[i].id);
+    return h;
+  }
+  return mix(h, (v as Node).id);
+}
+
+function sameValue(a: FieldValue, b: FieldValue): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameNode(a: Node, b: Node, fields: readonly string[]): boolean {
+  if (a.kind !== b.kind) return false;
+  for (const f of fields) {
+    if (!sameValue((a as unknown as Record<string, FieldValue>)[f], (b as unknown as Record<string, FieldValue>)[f])) return false;
+  }
+  return true;
+}
+
+/** The canonical node structurally equal to `candidate` (which gets an id and is frozen if it is new). */
+function intern<T extends Node>(candidate: T): T {
+  const shape = SHAPES[candidate.kind];
+  let h = shape.code;
+  for (const f of shape.fields) h = hashValue(h, (candidate as unknown as Record<string, FieldValue>)[f]);
+  const key = h >>> 1;
+  const found = buckets.get(key);
+  if (found !== undefined) {
+    if (!Array.isArray(found)) {
+      if (sameNode(found as Node, candidate, shape.fields)) return found as T;
+    } else {
+      for (const n of found) if (sameNode(n, candidate, shape.fields)) return n as T;
+    }
+  }
+  (candidate as { id: number }).id = nextId++;
+  Object.freeze(candidate);
+  internedNodes++;
+  if (found === undefined) buckets.set(key, candidate);
+  else if (Array.isArray(found)) found.push(candidate);
+  else buckets.set(key, [found as Node, candidate]);
+  return candidate;
+}
+
+/** Interns leaves keyed by one string. */
+function stringKeyed<T extends Node>(make: (key: string) => T): (key: string) => T {
+  const table = new Map<string, T>();
+  return (key) => {
+    let n = table.get(key);
+    if (n === undefined) {
+      n = make(key);
+      (n as { id: number }).id = nextId++;
+      Object.freeze(n);
+      internedNodes++;
+      table.set(key, n);
+    }
+    return n;
+  };
 }
 
 /** Number of distinct nodes interned in this thread (for diagnostics and benchmarks). */
 export function internedCount(): number {
-  return table.size;
+  return internedNodes;
 }
 
 const byId = (a: NodeBase, b: NodeBase) => a.id - b.id;
@@ -288,11 +403,6 @@ function asList<T extends NodeBase>(items: readonly T[]): readonly T[] {
   return Object.freeze(items.slice());
 }
 
-const ids = (items: readonly NodeBase[]) => {
-  let s = '';
-  for (let i = 0; i < items.length; i++) s += (i ? ',' : '') + items[i].id;
-  return s;
-};
 
 const NO_ANNOTATIONS: readonly Annotation[] = Object.freeze([]);
 const annotationSet = (anns: readonly Annotation[] | undefined) =>
@@ -300,25 +410,16 @@ const annotationSet = (anns: readonly Annotation[] | undefined) =>
 
 // ---------------------------------------------------------------- factory: leaves
 
-function entityFactory<K extends EntityKind>(kind: K, tag: string) {
-  const local = new Map<IRI, Extract<Entity, { kind: K }>>();
-  return (iri: IRI): Extract<Entity, { kind: K }> => {
-    let e = local.get(iri);
-    if (e === undefined) {
-      e = Object.freeze({ id: nextId++, kind, iri }) as unknown as Extract<Entity, { kind: K }>;
-      local.set(iri, e);
-      table.set(tag + iri, e);
-    }
-    return e;
-  };
+function entityFactory<K extends EntityKind>(kind: K): (iri: IRI) => Extract<Entity, { kind: K }> {
+  return stringKeyed((iri) => ({ id: 0, kind, iri }) as unknown as Extract<Entity, { kind: K }>);
 }
 
-export const cls = entityFactory('Class', 'C|');
-export const objectProperty = entityFactory('ObjectProperty', 'OP|');
-export const dataProperty = entityFactory('DataProperty', 'DP|');
-export const annotationProperty = entityFactory('AnnotationProperty', 'AP|');
-export const namedIndividual = entityFactory('NamedIndividual', 'NI|');
-export const datatype = entityFactory('Datatype', 'DT|');
+export const cls = entityFactory('Class');
+export const objectProperty = entityFactory('ObjectProperty');
+export const dataProperty = entityFactory('DataProperty');
+export const annotationProperty = entityFactory('AnnotationProperty');
+export const namedIndividual = entityFactory('NamedIndividual');
+export const datatype = entityFactory('Datatype');
 
 const entityMakers: Record<EntityKind, (iri: IRI) => Entity> = {
   Class: cls, ObjectProperty: objectProperty, DataProperty: dataProperty,
@@ -332,12 +433,14 @@ export const thing = () => cls(OWL_THING);
 export const nothing = () => cls(OWL_NOTHING);
 export const rdfsLiteral = () => datatype(RDFS_LITERAL);
 
-export const anonymousIndividual = (nodeId: string): AnonymousIndividual =>
-  intern('AI|' + nodeId, (id) => ({ id, kind: 'AnonymousIndividual', nodeId }));
+export const anonymousIndividual: (nodeId: string) => AnonymousIndividual =
+  stringKeyed((nodeId) => ({ id: 0, kind: 'AnonymousIndividual', nodeId }));
 
-export const iriNode = (iri: IRI): IRINode => intern('I|' + iri, (id) => ({ id, kind: 'IRI', iri }));
+export const iriNode: (iri: IRI) => IRINode = stringKeyed((iri) => ({ id: 0, kind: 'IRI', iri }));
 
-export const variable = (iri: IRI): Variable => intern('V|' + iri, (id) => ({ id, kind: 'Variable', iri }));
+export const variable: (iri: IRI) => Variable = stringKeyed((iri) => ({ id: 0, kind: 'Variable', iri }));
+
+const literalTables = new Map<string, (lex: string) => Literal>();
 
 /**
  * A literal. A language tag makes it rdf:langString (tags are compared lower-cased, as RDF 1.1 says);
@@ -346,78 +449,82 @@ export const variable = (iri: IRI): Variable => intern('V|' + iri, (id) => ({ id
 export function literal(lex: string, datatypeIri?: IRI, lang?: string): Literal {
   const l = lang ? lang.toLowerCase() : '';
   const dt = l ? RDF_LANG_STRING : datatypeIri || XSD_STRING;
-  return intern('L|' + dt + '|' + l + '|' + lex, (id) => ({ id, kind: 'Literal', lex, datatype: dt, lang: l }));
+  const tableKey = l ? '@' + l : dt;
+  let table = literalTables.get(tableKey);
+  if (table === undefined) {
+    table = stringKeyed((text) => ({ id: 0, kind: 'Literal', lex: text, datatype: dt, lang: l }));
+    literalTables.set(tableKey, table);
+  }
+  return table(lex);
 }
 
 // ---------------------------------------------------------------- factory: expressions
 
 export const objectInverseOf = (property: ObjectProperty): ObjectInverseOf =>
-  intern('INV|' + property.id, (id) => ({ id, kind: 'ObjectInverseOf', property }));
+  intern({ id: 0, kind: 'ObjectInverseOf', property });
 
 export function dataIntersectionOf(operands: readonly DataRange[]): DataIntersectionOf {
   const ops = asSet(operands);
-  return intern('DI|' + ids(ops), (id) => ({ id, kind: 'DataIntersectionOf', operands: ops }));
+  return intern({ id: 0, kind: 'DataIntersectionOf', operands: ops });
 }
 export function dataUnionOf(operands: readonly DataRange[]): DataUnionOf {
   const ops = asSet(operands);
-  return intern('DU|' + ids(ops), (id) => ({ id, kind: 'DataUnionOf', operands: ops }));
+  return intern({ id: 0, kind: 'DataUnionOf', operands: ops });
 }
 export const dataComplementOf = (operand: DataRange): DataComplementOf =>
-  intern('DC|' + operand.id, (id) => ({ id, kind: 'DataComplementOf', operand }));
+  intern({ id: 0, kind: 'DataComplementOf', operand });
 export function dataOneOf(literals: readonly Literal[]): DataOneOf {
   const ls = asSet(literals);
-  return intern('DO|' + ids(ls), (id) => ({ id, kind: 'DataOneOf', literals: ls }));
+  return intern({ id: 0, kind: 'DataOneOf', literals: ls });
 }
 export const facetRestriction = (facet: IRI, value: Literal): FacetRestriction =>
-  intern('FR|' + facet + '|' + value.id, (id) => ({ id, kind: 'FacetRestriction', facet, value }));
+  intern({ id: 0, kind: 'FacetRestriction', facet, value });
 export function datatypeRestriction(dt: Datatype, restrictions: readonly FacetRestriction[]): DatatypeRestriction {
   const rs = asSet(restrictions);
-  return intern('DR|' + dt.id + '|' + ids(rs), (id) => ({ id, kind: 'DatatypeRestriction', datatype: dt, restrictions: rs }));
+  return intern({ id: 0, kind: 'DatatypeRestriction', datatype: dt, restrictions: rs });
 }
 
 export function objectIntersectionOf(operands: readonly ClassExpression[]): ObjectIntersectionOf {
   const ops = asSet(operands);
-  return intern('OI|' + ids(ops), (id) => ({ id, kind: 'ObjectIntersectionOf', operands: ops }));
+  return intern({ id: 0, kind: 'ObjectIntersectionOf', operands: ops });
 }
 export function objectUnionOf(operands: readonly ClassExpression[]): ObjectUnionOf {
   const ops = asSet(operands);
-  return intern('OU|' + ids(ops), (id) => ({ id, kind: 'ObjectUnionOf', operands: ops }));
+  return intern({ id: 0, kind: 'ObjectUnionOf', operands: ops });
 }
 export const objectComplementOf = (operand: ClassExpression): ObjectComplementOf =>
-  intern('OC|' + operand.id, (id) => ({ id, kind: 'ObjectComplementOf', operand }));
+  intern({ id: 0, kind: 'ObjectComplementOf', operand });
 export function objectOneOf(individuals: readonly Individual[]): ObjectOneOf {
   const is = asSet(individuals);
-  return intern('OO|' + ids(is), (id) => ({ id, kind: 'ObjectOneOf', individuals: is }));
+  return intern({ id: 0, kind: 'ObjectOneOf', individuals: is });
 }
 export const objectSomeValuesFrom = (property: ObjectPropertyExpression, filler: ClassExpression): ObjectSomeValuesFrom =>
-  intern('OS|' + property.id + '|' + filler.id, (id) => ({ id, kind: 'ObjectSomeValuesFrom', property, filler }));
+  intern({ id: 0, kind: 'ObjectSomeValuesFrom', property, filler });
 export const objectAllValuesFrom = (property: ObjectPropertyExpression, filler: ClassExpression): ObjectAllValuesFrom =>
-  intern('OA|' + property.id + '|' + filler.id, (id) => ({ id, kind: 'ObjectAllValuesFrom', property, filler }));
+  intern({ id: 0, kind: 'ObjectAllValuesFrom', property, filler });
 export const objectHasValue = (property: ObjectPropertyExpression, individual: Individual): ObjectHasValue =>
-  intern('OV|' + property.id + '|' + individual.id, (id) => ({ id, kind: 'ObjectHasValue', property, individual }));
+  intern({ id: 0, kind: 'ObjectHasValue', property, individual });
 export const objectHasSelf = (property: ObjectPropertyExpression): ObjectHasSelf =>
-  intern('OSELF|' + property.id, (id) => ({ id, kind: 'ObjectHasSelf', property }));
+  intern({ id: 0, kind: 'ObjectHasSelf', property });
 
 function objectCardinality<K extends 'ObjectMinCardinality' | 'ObjectMaxCardinality' | 'ObjectExactCardinality'>(kind: K) {
   return (cardinality: number, property: ObjectPropertyExpression, filler: ClassExpression = thing()): ObjectCardinality<K> =>
-    intern(kind + '|' + cardinality + '|' + property.id + '|' + filler.id,
-      (id) => ({ id, kind, cardinality, property, filler }) as ObjectCardinality<K> as never);
+    intern({ id: 0, kind, cardinality, property, filler } as ObjectCardinality<K> as never);
 }
 export const objectMinCardinality = objectCardinality('ObjectMinCardinality');
 export const objectMaxCardinality = objectCardinality('ObjectMaxCardinality');
 export const objectExactCardinality = objectCardinality('ObjectExactCardinality');
 
 export const dataSomeValuesFrom = (property: DataProperty, filler: DataRange): DataSomeValuesFrom =>
-  intern('DS|' + property.id + '|' + filler.id, (id) => ({ id, kind: 'DataSomeValuesFrom', property, filler }));
+  intern({ id: 0, kind: 'DataSomeValuesFrom', property, filler });
 export const dataAllValuesFrom = (property: DataProperty, filler: DataRange): DataAllValuesFrom =>
-  intern('DA|' + property.id + '|' + filler.id, (id) => ({ id, kind: 'DataAllValuesFrom', property, filler }));
+  intern({ id: 0, kind: 'DataAllValuesFrom', property, filler });
 export const dataHasValue = (property: DataProperty, value: Literal): DataHasValue =>
-  intern('DV|' + property.id + '|' + value.id, (id) => ({ id, kind: 'DataHasValue', property, value }));
+  intern({ id: 0, kind: 'DataHasValue', property, value });
 
 function dataCardinality<K extends 'DataMinCardinality' | 'DataMaxCardinality' | 'DataExactCardinality'>(kind: K) {
   return (cardinality: number, property: DataProperty, filler: DataRange = rdfsLiteral()): DataCardinality<K> =>
-    intern(kind + '|' + cardinality + '|' + property.id + '|' + filler.id,
-      (id) => ({ id, kind, cardinality, property, filler }) as DataCardinality<K> as never);
+    intern({ id: 0, kind, cardinality, property, filler } as DataCardinality<K> as never);
 }
 export const dataMinCardinality = dataCardinality('DataMinCardinality');
 export const dataMaxCardinality = dataCardinality('DataMaxCardinality');
@@ -427,148 +534,137 @@ export const dataExactCardinality = dataCardinality('DataExactCardinality');
 
 export function annotation(property: AnnotationProperty, value: AnnotationValue, annotations?: readonly Annotation[]): Annotation {
   const anns = annotationSet(annotations);
-  return intern('AN|' + property.id + '|' + value.id + '|' + ids(anns),
-    (id) => ({ id, kind: 'Annotation', property, value, annotations: anns }));
+  return intern({ id: 0, kind: 'Annotation', property, value, annotations: anns });
 }
 
 export const classAtom = (c: ClassExpression, arg: IArg): ClassAtom =>
-  intern('CA|' + c.id + '|' + arg.id, (id) => ({ id, kind: 'ClassAtom', cls: c, arg }));
+  intern({ id: 0, kind: 'ClassAtom', cls: c, arg });
 export const dataRangeAtom = (range: DataRange, arg: DArg): DataRangeAtom =>
-  intern('DRA|' + range.id + '|' + arg.id, (id) => ({ id, kind: 'DataRangeAtom', range, arg }));
+  intern({ id: 0, kind: 'DataRangeAtom', range, arg });
 export const objectPropertyAtom = (property: ObjectPropertyExpression, first: IArg, second: IArg): ObjectPropertyAtom =>
-  intern('OPA|' + property.id + '|' + first.id + '|' + second.id, (id) => ({ id, kind: 'ObjectPropertyAtom', property, first, second }));
+  intern({ id: 0, kind: 'ObjectPropertyAtom', property, first, second });
 export const dataPropertyAtom = (property: DataProperty, first: IArg, second: DArg): DataPropertyAtom =>
-  intern('DPA|' + property.id + '|' + first.id + '|' + second.id, (id) => ({ id, kind: 'DataPropertyAtom', property, first, second }));
+  intern({ id: 0, kind: 'DataPropertyAtom', property, first, second });
 export function builtInAtom(iri: IRI, args: readonly DArg[]): BuiltInAtom {
   const as = asList(args);
-  return intern('BIA|' + iri + '|' + ids(as), (id) => ({ id, kind: 'BuiltInAtom', iri, args: as }));
+  return intern({ id: 0, kind: 'BuiltInAtom', iri, args: as });
 }
 export const sameIndividualAtom = (first: IArg, second: IArg): SameIndividualAtom =>
-  intern('SIA|' + first.id + '|' + second.id, (id) => ({ id, kind: 'SameIndividualAtom', first, second }));
+  intern({ id: 0, kind: 'SameIndividualAtom', first, second });
 export const differentIndividualsAtom = (first: IArg, second: IArg): DifferentIndividualsAtom =>
-  intern('DIA|' + first.id + '|' + second.id, (id) => ({ id, kind: 'DifferentIndividualsAtom', first, second }));
+  intern({ id: 0, kind: 'DifferentIndividualsAtom', first, second });
 
 // ---------------------------------------------------------------- factory: axioms
 
 type Anns = readonly Annotation[] | undefined;
 
-function axiom<T extends Axiom>(key: string, anns: Anns, make: (id: number, annotations: readonly Annotation[]) => T): T {
-  const a = annotationSet(anns);
-  return intern(key + (a.length ? '@' + ids(a) : ''), (id) => make(id, a));
-}
 
 export const declaration = (e: Entity, anns?: Anns): Declaration =>
-  axiom('Decl|' + e.id, anns, (id, annotations) => ({ id, kind: 'Declaration', entity: e, annotations }));
+  intern({ id: 0, kind: 'Declaration', entity: e, annotations: annotationSet(anns) });
 
 export const subClassOf = (sub: ClassExpression, sup: ClassExpression, anns?: Anns): SubClassOf =>
-  axiom('Sub|' + sub.id + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubClassOf', sub, sup, annotations }));
+  intern({ id: 0, kind: 'SubClassOf', sub, sup, annotations: annotationSet(anns) });
 export function equivalentClasses(classes: readonly ClassExpression[], anns?: Anns): EquivalentClasses {
   const cs = asSet(classes);
-  return axiom('Eq|' + ids(cs), anns, (id, annotations) => ({ id, kind: 'EquivalentClasses', classes: cs, annotations }));
+  return intern({ id: 0, kind: 'EquivalentClasses', classes: cs, annotations: annotationSet(anns) });
 }
 export function disjointClasses(classes: readonly ClassExpression[], anns?: Anns): DisjointClasses {
   const cs = asBag(classes);
-  return axiom('Dis|' + ids(cs), anns, (id, annotations) => ({ id, kind: 'DisjointClasses', classes: cs, annotations }));
+  return intern({ id: 0, kind: 'DisjointClasses', classes: cs, annotations: annotationSet(anns) });
 }
 export function disjointUnion(c: Class, classes: readonly ClassExpression[], anns?: Anns): DisjointUnion {
   const cs = asBag(classes);
-  return axiom('DUn|' + c.id + '|' + ids(cs), anns, (id, annotations) => ({ id, kind: 'DisjointUnion', cls: c, classes: cs, annotations }));
+  return intern({ id: 0, kind: 'DisjointUnion', cls: c, classes: cs, annotations: annotationSet(anns) });
 }
 
 export const subObjectPropertyOf = (sub: ObjectPropertyExpression, sup: ObjectPropertyExpression, anns?: Anns): SubObjectPropertyOf =>
-  axiom('SubOP|' + sub.id + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubObjectPropertyOf', sub, sup, annotations }));
+  intern({ id: 0, kind: 'SubObjectPropertyOf', sub, sup, annotations: annotationSet(anns) });
 export function subPropertyChainOf(chain: readonly ObjectPropertyExpression[], sup: ObjectPropertyExpression, anns?: Anns): SubPropertyChainOf {
   const ch = asList(chain);
-  return axiom('Chain|' + ids(ch) + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubPropertyChainOf', chain: ch, sup, annotations }));
+  return intern({ id: 0, kind: 'SubPropertyChainOf', chain: ch, sup, annotations: annotationSet(anns) });
 }
 export function equivalentObjectProperties(properties: readonly ObjectPropertyExpression[], anns?: Anns): EquivalentObjectProperties {
   const ps = asSet(properties);
-  return axiom('EqOP|' + ids(ps), anns, (id, annotations) => ({ id, kind: 'EquivalentObjectProperties', properties: ps, annotations }));
+  return intern({ id: 0, kind: 'EquivalentObjectProperties', properties: ps, annotations: annotationSet(anns) });
 }
 export function disjointObjectProperties(properties: readonly ObjectPropertyExpression[], anns?: Anns): DisjointObjectProperties {
   const ps = asBag(properties);
-  return axiom('DisOP|' + ids(ps), anns, (id, annotations) => ({ id, kind: 'DisjointObjectProperties', properties: ps, annotations }));
+  return intern({ id: 0, kind: 'DisjointObjectProperties', properties: ps, annotations: annotationSet(anns) });
 }
 /** InverseObjectProperties is symmetric: (P, Q) and (Q, P) are one axiom, kept in id order. */
 export function inverseObjectProperties(p: ObjectPropertyExpression, q: ObjectPropertyExpression, anns?: Anns): InverseObjectProperties {
   const [first, second] = p.id <= q.id ? [p, q] : [q, p];
-  return axiom('InvOP|' + first.id + '|' + second.id, anns, (id, annotations) => ({ id, kind: 'InverseObjectProperties', first, second, annotations }));
+  return intern({ id: 0, kind: 'InverseObjectProperties', first, second, annotations: annotationSet(anns) });
 }
 export const objectPropertyDomain = (property: ObjectPropertyExpression, domain: ClassExpression, anns?: Anns): ObjectPropertyDomain =>
-  axiom('OPD|' + property.id + '|' + domain.id, anns, (id, annotations) => ({ id, kind: 'ObjectPropertyDomain', property, domain, annotations }));
+  intern({ id: 0, kind: 'ObjectPropertyDomain', property, domain, annotations: annotationSet(anns) });
 export const objectPropertyRange = (property: ObjectPropertyExpression, range: ClassExpression, anns?: Anns): ObjectPropertyRange =>
-  axiom('OPR|' + property.id + '|' + range.id, anns, (id, annotations) => ({ id, kind: 'ObjectPropertyRange', property, range, annotations }));
+  intern({ id: 0, kind: 'ObjectPropertyRange', property, range, annotations: annotationSet(anns) });
 
 export type CharacteristicKind =
   | 'FunctionalObjectProperty' | 'InverseFunctionalObjectProperty' | 'ReflexiveObjectProperty' | 'IrreflexiveObjectProperty'
   | 'SymmetricObjectProperty' | 'AsymmetricObjectProperty' | 'TransitiveObjectProperty';
 export function objectPropertyCharacteristic<K extends CharacteristicKind>(kind: K, property: ObjectPropertyExpression, anns?: Anns): ObjectPropertyCharacteristic<K> {
-  return axiom(kind + '|' + property.id, anns, (id, annotations) => ({ id, kind, property, annotations }) as ObjectPropertyCharacteristic<K> as never);
+  return intern({ id: 0, kind, property, annotations: annotationSet(anns) } as ObjectPropertyCharacteristic<K> as never);
 }
 
 export const subDataPropertyOf = (sub: DataProperty, sup: DataProperty, anns?: Anns): SubDataPropertyOf =>
-  axiom('SubDP|' + sub.id + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubDataPropertyOf', sub, sup, annotations }));
+  intern({ id: 0, kind: 'SubDataPropertyOf', sub, sup, annotations: annotationSet(anns) });
 export function equivalentDataProperties(properties: readonly DataProperty[], anns?: Anns): EquivalentDataProperties {
   const ps = asSet(properties);
-  return axiom('EqDP|' + ids(ps), anns, (id, annotations) => ({ id, kind: 'EquivalentDataProperties', properties: ps, annotations }));
+  return intern({ id: 0, kind: 'EquivalentDataProperties', properties: ps, annotations: annotationSet(anns) });
 }
 export function disjointDataProperties(properties: readonly DataProperty[], anns?: Anns): DisjointDataProperties {
   const ps = asBag(properties);
-  return axiom('DisDP|' + ids(ps), anns, (id, annotations) => ({ id, kind: 'DisjointDataProperties', properties: ps, annotations }));
+  return intern({ id: 0, kind: 'DisjointDataProperties', properties: ps, annotations: annotationSet(anns) });
 }
 export const dataPropertyDomain = (property: DataProperty, domain: ClassExpression, anns?: Anns): DataPropertyDomain =>
-  axiom('DPD|' + property.id + '|' + domain.id, anns, (id, annotations) => ({ id, kind: 'DataPropertyDomain', property, domain, annotations }));
+  intern({ id: 0, kind: 'DataPropertyDomain', property, domain, annotations: annotationSet(anns) });
 export const dataPropertyRange = (property: DataProperty, range: DataRange, anns?: Anns): DataPropertyRange =>
-  axiom('DPR|' + property.id + '|' + range.id, anns, (id, annotations) => ({ id, kind: 'DataPropertyRange', property, range, annotations }));
+  intern({ id: 0, kind: 'DataPropertyRange', property, range, annotations: annotationSet(anns) });
 export const functionalDataProperty = (property: DataProperty, anns?: Anns): FunctionalDataProperty =>
-  axiom('FDP|' + property.id, anns, (id, annotations) => ({ id, kind: 'FunctionalDataProperty', property, annotations }));
+  intern({ id: 0, kind: 'FunctionalDataProperty', property, annotations: annotationSet(anns) });
 
 export const datatypeDefinition = (dt: Datatype, range: DataRange, anns?: Anns): DatatypeDefinition =>
-  axiom('DTD|' + dt.id + '|' + range.id, anns, (id, annotations) => ({ id, kind: 'DatatypeDefinition', datatype: dt, range, annotations }));
+  intern({ id: 0, kind: 'DatatypeDefinition', datatype: dt, range, annotations: annotationSet(anns) });
 export function hasKey(c: ClassExpression, objectProperties: readonly ObjectPropertyExpression[], dataProperties: readonly DataProperty[], anns?: Anns): HasKey {
   const ops = asSet(objectProperties);
   const dps = asSet(dataProperties);
-  return axiom('Key|' + c.id + '|' + ids(ops) + '|' + ids(dps), anns,
-    (id, annotations) => ({ id, kind: 'HasKey', cls: c, objectProperties: ops, dataProperties: dps, annotations }));
+  return intern({ id: 0, kind: 'HasKey', cls: c, objectProperties: ops, dataProperties: dps, annotations: annotationSet(anns) });
 }
 
 export function sameIndividual(individuals: readonly Individual[], anns?: Anns): SameIndividual {
   const is = asSet(individuals);
-  return axiom('Same|' + ids(is), anns, (id, annotations) => ({ id, kind: 'SameIndividual', individuals: is, annotations }));
+  return intern({ id: 0, kind: 'SameIndividual', individuals: is, annotations: annotationSet(anns) });
 }
 export function differentIndividuals(individuals: readonly Individual[], anns?: Anns): DifferentIndividuals {
   const is = asBag(individuals);
-  return axiom('Diff|' + ids(is), anns, (id, annotations) => ({ id, kind: 'DifferentIndividuals', individuals: is, annotations }));
+  return intern({ id: 0, kind: 'DifferentIndividuals', individuals: is, annotations: annotationSet(anns) });
 }
 export const classAssertion = (c: ClassExpression, individual: Individual, anns?: Anns): ClassAssertion =>
-  axiom('CAs|' + c.id + '|' + individual.id, anns, (id, annotations) => ({ id, kind: 'ClassAssertion', cls: c, individual, annotations }));
+  intern({ id: 0, kind: 'ClassAssertion', cls: c, individual, annotations: annotationSet(anns) });
 export const objectPropertyAssertion = (property: ObjectPropertyExpression, subject: Individual, object: Individual, anns?: Anns): ObjectPropertyAssertion =>
-  axiom('OPAs|' + property.id + '|' + subject.id + '|' + object.id, anns,
-    (id, annotations) => ({ id, kind: 'ObjectPropertyAssertion', property, subject, object, annotations }));
+  intern({ id: 0, kind: 'ObjectPropertyAssertion', property, subject, object, annotations: annotationSet(anns) });
 export const negativeObjectPropertyAssertion = (property: ObjectPropertyExpression, subject: Individual, object: Individual, anns?: Anns): NegativeObjectPropertyAssertion =>
-  axiom('NOPAs|' + property.id + '|' + subject.id + '|' + object.id, anns,
-    (id, annotations) => ({ id, kind: 'NegativeObjectPropertyAssertion', property, subject, object, annotations }));
+  intern({ id: 0, kind: 'NegativeObjectPropertyAssertion', property, subject, object, annotations: annotationSet(anns) });
 export const dataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): DataPropertyAssertion =>
-  axiom('DPAs|' + property.id + '|' + subject.id + '|' + value.id, anns,
-    (id, annotations) => ({ id, kind: 'DataPropertyAssertion', property, subject, value, annotations }));
+  intern({ id: 0, kind: 'DataPropertyAssertion', property, subject, value, annotations: annotationSet(anns) });
 export const negativeDataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): NegativeDataPropertyAssertion =>
-  axiom('NDPAs|' + property.id + '|' + subject.id + '|' + value.id, anns,
-    (id, annotations) => ({ id, kind: 'NegativeDataPropertyAssertion', property, subject, value, annotations }));
+  intern({ id: 0, kind: 'NegativeDataPropertyAssertion', property, subject, value, annotations: annotationSet(anns) });
 
 export const annotationAssertion = (property: AnnotationProperty, subject: AnnotationSubject, value: AnnotationValue, anns?: Anns): AnnotationAssertion =>
-  axiom('AAs|' + property.id + '|' + subject.id + '|' + value.id, anns,
-    (id, annotations) => ({ id, kind: 'AnnotationAssertion', property, subject, value, annotations }));
+  intern({ id: 0, kind: 'AnnotationAssertion', property, subject, value, annotations: annotationSet(anns) });
 export const subAnnotationPropertyOf = (sub: AnnotationProperty, sup: AnnotationProperty, anns?: Anns): SubAnnotationPropertyOf =>
-  axiom('SubAP|' + sub.id + '|' + sup.id, anns, (id, annotations) => ({ id, kind: 'SubAnnotationPropertyOf', sub, sup, annotations }));
+  intern({ id: 0, kind: 'SubAnnotationPropertyOf', sub, sup, annotations: annotationSet(anns) });
 export const annotationPropertyDomain = (property: AnnotationProperty, domain: IRI, anns?: Anns): AnnotationPropertyDomain =>
-  axiom('APD|' + property.id + '|' + domain, anns, (id, annotations) => ({ id, kind: 'AnnotationPropertyDomain', property, domain, annotations }));
+  intern({ id: 0, kind: 'AnnotationPropertyDomain', property, domain, annotations: annotationSet(anns) });
 export const annotationPropertyRange = (property: AnnotationProperty, range: IRI, anns?: Anns): AnnotationPropertyRange =>
-  axiom('APR|' + property.id + '|' + range, anns, (id, annotations) => ({ id, kind: 'AnnotationPropertyRange', property, range, annotations }));
+  intern({ id: 0, kind: 'AnnotationPropertyRange', property, range, annotations: annotationSet(anns) });
 
 export function dlSafeRule(body: readonly Atom[], head: readonly Atom[], anns?: Anns): DLSafeRule {
   const b = asSet(body);
   const h = asSet(head);
-  return axiom('Rule|' + ids(b) + '|' + ids(h), anns, (id, annotations) => ({ id, kind: 'DLSafeRule', body: b, head: h, annotations }));
+  return intern({ id: 0, kind: 'DLSafeRule', body: b, head: h, annotations: annotationSet(anns) });
 }
 
 // ---------------------------------------------------------------- structural helpers
