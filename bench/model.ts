@@ -1,79 +1,54 @@
 // bench/model: parse + model build of a generated ontology of >= 1,000,000 triples, in Turtle and in
 // RDF/XML, against the floor of n3's raw tokenizer on the same Turtle text, measured in the same run.
-// Usage: node --expose-gc dist/bench/model.js [triples]
+// Each measurement runs in a fresh process (bench/model-load.ts) so heap figures are its own.
+// Usage: npm run bench:model [-- triples]   (BENCH_RUNS=n for best of n, default 3)
 
-import { Lexer } from 'n3';
-import { performance } from 'node:perf_hooks';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { generateOntology } from './generate.js';
-import { readDocument } from '../src/model/formats/registry.js';
-import type { Ontology } from '../src/model/ontology.js';
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) {
-  console.error('run with node --expose-gc');
-  process.exit(2);
-}
+const run = promisify(execFile);
+const loader = path.join(path.dirname(fileURLToPath(import.meta.url)), 'model-load.js');
 
-const heapUsed = () => {
-  gc!();
-  gc!();
-  return process.memoryUsage().heapUsed;
-};
+interface Measurement { ms: number; heap: number; tokens: number; axioms?: number; entities?: number; indexMs?: number; heapWithIndex?: number }
 
-async function bestAsync<T>(runs: number, f: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  let ms = Infinity;
-  let value!: T;
-  for (let i = 0; i < runs; i++) {
-    value = undefined as T;
-    heapUsed();
-    const t0 = performance.now();
-    value = await f();
-    ms = Math.min(ms, performance.now() - t0);
-  }
-  return { ms, value };
+async function measure(file: string, mode: string, runs: number): Promise<Measurement> {
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--max-old-space-size=8192', loader, file, mode, String(runs)], { maxBuffer: 1 << 20 });
+  return JSON.parse(stdout);
 }
 
 async function main() {
   const target = Number(process.argv[2] ?? 1_000_000);
   const runs = Number(process.env.BENCH_RUNS ?? 3);
-  const gen = generateOntology(target);
-  const mb = (n: number) => (n / 1048576).toFixed(1) + ' MB';
-  console.log(`generated ${gen.triples} triples: Turtle ${mb(gen.turtle.length)}, RDF/XML ${mb(gen.rdfxml.length)}; best of ${runs} runs`);
-
-  const floor = await bestAsync(runs, () => new Promise<number>((resolve, reject) => {
-    let tokens = 0;
-    new Lexer().tokenize(gen.turtle, (err, token) => {
-      if (err) reject(err);
-      else if (token.type === 'eof') resolve(tokens);
-      else tokens++;
-    });
-  }));
-  console.log(`n3 Lexer tokenize (floor): ${floor.ms.toFixed(0)} ms, ${floor.value} tokens`);
-
-  for (const [name, text, format] of [['Turtle', gen.turtle, 'turtle'], ['RDF/XML', gen.rdfxml, 'rdfxml']] as const) {
-    const before = heapUsed();
-    let kept: Ontology | null = null;
-    const load = await bestAsync(runs, async () => {
-      kept = null;
-      return (await readDocument(text, { format, base: 'http://bench.athene.example.org/onto' })).ontology;
-    });
-    kept = load.value;
-    const after = heapUsed();
-    const heap = after - before;
-    const axioms = kept.axiomCount;
-    console.log(
-      `${name} full load: ${load.ms.toFixed(0)} ms, ${(gen.triples / (load.ms / 1000) / 1000).toFixed(0)}k triples/s, ` +
-      `${(load.ms / floor.ms).toFixed(2)}x the tokenizer floor; ${axioms} axioms; heap after load ${mb(heap)} ` +
-      `(${(heap / axioms).toFixed(0)} B/axiom, ${(heap / gen.triples).toFixed(0)} B/triple)`,
-    );
-    const t0 = performance.now();
-    const entities = kept.index.referencing.size;
-    const indexMs = performance.now() - t0;
-    const withIndex = heapUsed() - before;
-    console.log(`  indexes built on first query: ${indexMs.toFixed(0)} ms for ${entities} entities; heap with indexes ${mb(withIndex)} (${(withIndex / gen.triples).toFixed(0)} B/triple)`);
-    kept = null;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-'));
+  try {
+    const gen = generateOntology(target);
+    const ttl = path.join(dir, 'bench.ttl');
+    const xml = path.join(dir, 'bench.owl');
+    await writeFile(ttl, gen.turtle);
+    await writeFile(xml, gen.rdfxml);
+    const mb = (n: number) => (n / 1048576).toFixed(1) + ' MB';
+    console.log(`generated ${gen.triples} triples: Turtle ${mb(gen.turtle.length)}, RDF/XML ${mb(gen.rdfxml.length)}; best of ${runs} runs, fresh process each`);
+    const floor = await measure(ttl, 'tokenize', runs);
+    console.log(`n3 Lexer tokenize (floor): ${floor.ms.toFixed(0)} ms, ${floor.tokens} tokens`);
+    for (const [name, file, format] of [['Turtle', ttl, 'turtle'], ['RDF/XML', xml, 'rdfxml']] as const) {
+      const m = await measure(file, format, runs);
+      console.log(
+        `${name} full load: ${m.ms.toFixed(0)} ms = ${(m.ms / floor.ms).toFixed(2)}x the floor, ` +
+        `${(gen.triples / (m.ms / 1000) / 1000).toFixed(0)}k triples/s; ${m.axioms} axioms; ` +
+        `heap after load ${mb(m.heap)} (${(m.heap / m.axioms!).toFixed(0)} B/axiom, ${(m.heap / gen.triples).toFixed(0)} B/triple)`,
+      );
+      console.log(`  indexes built on first query: ${m.indexMs!.toFixed(0)} ms for ${m.entities} entities; heap with indexes ${mb(m.heapWithIndex!)} (${(m.heapWithIndex! / gen.triples).toFixed(0)} B/triple)`);
+    }
+    const owlApiTriplesPerSecond = 730_000 / 7.7;
+    console.log(`OWL API (Java) on this machine: 730,000-triple Turtle in ~7.7 s warm (~${(owlApiTriplesPerSecond / 1000).toFixed(0)}k triples/s), ~144 MB heap (~200 B/triple)`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
-  console.log('reference: OWL API (Java) loads a 730,000-triple Turtle file in ~7.7 s warm (~95k triples/s) with ~144 MB heap (~200 B/triple)');
 }
 
 main().catch((err) => {

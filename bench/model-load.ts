@@ -1,0 +1,57 @@
+// One measurement of bench/model, run in a fresh process so heap figures are not shared between formats:
+// node --expose-gc dist/bench/model-load.js FILE FORMAT RUNS → one JSON line on stdout.
+
+import { readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { Lexer } from 'n3';
+import { readDocument } from '../src/model/formats/registry.js';
+import type { FormatId, Ontology } from '../src/model/ontology.js';
+
+const gc = (globalThis as { gc?: () => void }).gc!;
+const heapUsed = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+const tokenize = (text: string) => new Promise<number>((resolve, reject) => {
+  let tokens = 0;
+  new Lexer().tokenize(text, (err, token) => {
+    if (err) reject(err);
+    else if (token.type === 'eof') resolve(tokens);
+    else tokens++;
+  });
+});
+
+async function main() {
+  const [file, mode, runsArg] = process.argv.slice(2);
+  const runs = Number(runsArg ?? 3);
+  const text = await readFile(file, 'utf8');
+  const before = heapUsed();
+  let best = Infinity;
+  let ontology: Ontology | null = null;
+  let tokens = 0;
+  for (let i = 0; i < runs; i++) {
+    ontology = null;
+    heapUsed();
+    const t0 = performance.now();
+    if (mode === 'tokenize') tokens = await tokenize(text);
+    else ontology = (await readDocument(text, { format: mode as FormatId, base: 'http://bench.athene.example.org/onto' })).ontology;
+    best = Math.min(best, performance.now() - t0);
+  }
+  const heap = heapUsed() - before;
+  const result: Record<string, number> = { ms: best, heap, tokens };
+  if (ontology) {
+    result.axioms = ontology.axiomCount;
+    const t0 = performance.now();
+    result.entities = ontology.index.referencing.size;
+    result.indexMs = performance.now() - t0;
+    result.heapWithIndex = heapUsed() - before;
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
