@@ -166,6 +166,8 @@ export const KIND_WORDS: ReadonlyMap<string, EntityKind> = new Map<string, Entit
 class DocumentParser extends ExpressionParser {
   private readonly o = new Ontology();
   private readonly out: Axiom[] = [];
+  /** Tokens of the arguments of the last atom parsed (for error positions). */
+  private argTokens: Token[] = [];
 
   constructor(tokens: Token[], private readonly docNames: DocumentNames, nodeId: (label: string) => string) {
     super(tokens, docNames, true, nodeId);
@@ -519,18 +521,18 @@ class DocumentParser extends ExpressionParser {
     if (this.isWord('SameAs') || this.isWord('DifferentFrom')) {
       const same = this.tok.value === 'SameAs';
       this.i++;
-      const [a, b] = this.atomArgs(2);
-      const x = this.iarg(a), y = this.iarg(b);
+      const args = this.atomArgs(2);
+      const x = this.iarg(args, 0), y = this.iarg(args, 1);
       return same ? T.sameIndividualAtom(x, y) : T.differentIndividualsAtom(x, y);
     }
     if (this.isPunct('(')) {
       const ce = this.atomic();
-      return T.classAtom(ce, this.iarg(this.atomArgs(1)[0]));
+      return T.classAtom(ce, this.iarg(this.atomArgs(1), 0));
     }
     if (this.isWord('inverse')) {
       const p = this.objectPropertyExpression();
-      const [a, b] = this.atomArgs(2);
-      return T.objectPropertyAtom(p, this.iarg(a), this.iarg(b));
+      const args = this.atomArgs(2);
+      return T.objectPropertyAtom(p, this.iarg(args, 0), this.iarg(args, 1));
     }
     const t = this.tok;
     const keywordDatatype = t.type === 'word' && (t.value === 'integer' || t.value === 'decimal' || t.value === 'float' || t.value === 'string');
@@ -538,19 +540,19 @@ class DocumentParser extends ExpressionParser {
     if (r === null || r.kinds.has('Datatype') && !r.kinds.has('Class') || this.isPunct('[', this.peek())) {
       if (r !== null) this.i--;
       const range = this.dataPrimary();
-      return T.dataRangeAtom(range, this.darg(this.atomArgs(1)[0]));
+      return T.dataRangeAtom(range, this.darg(this.atomArgs(1), 0));
     }
     const k = r.kinds;
     const args = this.atomArgs(k.has('Class') ? 1 : k.has('ObjectProperty') || k.has('DataProperty') ? 2 : -1);
-    if (k.has('Class') && args.length === 1) return T.classAtom(T.cls(r.iri), this.iarg(args[0]));
-    if (k.has('ObjectProperty') && args.length === 2) return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args[0]), this.iarg(args[1]));
-    if (k.has('DataProperty') && args.length === 2) return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args[0]), this.darg(args[1]));
+    if (k.has('Class') && args.length === 1) return T.classAtom(T.cls(r.iri), this.iarg(args, 0));
+    if (k.has('ObjectProperty') && args.length === 2) return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args, 0), this.iarg(args, 1));
+    if (k.has('DataProperty') && args.length === 2) return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args, 0), this.darg(args, 1));
     if (k.size === 0 && !r.iri.startsWith(SWRLB)) {
-      if (args.length === 1) return T.classAtom(T.cls(r.iri), this.iarg(args[0]));
-      if (args.length === 2 && args[1].kind !== 'Literal') return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args[0]), this.iarg(args[1]));
-      if (args.length === 2) return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args[0]), this.darg(args[1]));
+      if (args.length === 1) return T.classAtom(T.cls(r.iri), this.iarg(args, 0));
+      if (args.length === 2 && args[1].kind !== 'Literal') return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args, 0), this.iarg(args, 1));
+      if (args.length === 2) return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args, 0), this.darg(args, 1));
     }
-    return T.builtInAtom(r.iri, args.map((a) => this.darg(a, t)));
+    return T.builtInAtom(r.iri, args.map((_, k) => this.darg(args, k)));
   }
 
   private nameToken(): Token {
@@ -565,8 +567,12 @@ class DocumentParser extends ExpressionParser {
     const open = this.tok;
     this.expectPunct('(');
     const out: (T.Variable | T.Literal | Individual)[] = [];
+    this.argTokens = [];
     if (!this.isPunct(')')) {
-      do out.push(this.atomArg()); while (this.acceptPunct(','));
+      do {
+        this.argTokens.push(this.tok);
+        out.push(this.atomArg());
+      } while (this.acceptPunct(','));
     }
     this.expectPunct(')');
     if (n >= 0 && out.length !== n) this.error(`expected ${n} argument${n === 1 ? '' : 's'} but found ${out.length}`, open);
@@ -583,13 +589,17 @@ class DocumentParser extends ExpressionParser {
     return this.individual();
   }
 
-  private iarg(a: T.Variable | T.Literal | Individual, t: Token = this.tokens[this.i - 1]): IArg {
-    if (a.kind === 'Literal') this.error('expected a variable or an individual but found a literal', t);
+  /** Argument k of the last atom as an individual argument. */
+  private iarg(args: readonly (T.Variable | T.Literal | Individual)[], k: number): IArg {
+    const a = args[k];
+    if (a.kind === 'Literal') this.error('expected a variable or an individual but found a literal', this.argTokens[k]);
     return a;
   }
 
-  private darg(a: T.Variable | T.Literal | Individual, t: Token = this.tokens[this.i - 1]): DArg {
-    if (a.kind !== 'Literal' && a.kind !== 'Variable') this.error('expected a variable or a literal but found an individual', t);
+  /** Argument k of the last atom as a data argument. */
+  private darg(args: readonly (T.Variable | T.Literal | Individual)[], k: number): DArg {
+    const a = args[k];
+    if (a.kind !== 'Literal' && a.kind !== 'Variable') this.error('expected a variable or a literal but found an individual', this.argTokens[k]);
     return a;
   }
 

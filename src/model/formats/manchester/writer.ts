@@ -74,7 +74,7 @@ function curieNamer(prefixes: ReadonlyMap<string, string>): (e: Entity | IRI) =>
   };
 }
 
-interface Frame { readonly head: string; readonly sections: Map<string, string[]> }
+interface Frame { readonly sortKey: string; readonly head: string; readonly sections: Map<string, string[]> }
 
 export function writeManchester(o: Ontology): string {
   return new ManchesterWriter(o).write();
@@ -83,7 +83,7 @@ export function writeManchester(o: Ontology): string {
 class ManchesterWriter {
   private readonly r: ManchesterRenderer;
   private readonly kinds = new Map<IRI, Set<EntityKind>>();
-  /** Frames keyed by kind + IRI (entities) or node id (anonymous individuals). */
+  /** Frames keyed by kind + ' ' + IRI (entities) or node id (anonymous individuals). */
   private readonly frames = new Map<string, Frame>();
   private readonly misc: string[] = [];
   private readonly general: string[] = [];
@@ -117,8 +117,8 @@ class ManchesterWriter {
     out.push('', 'Ontology:' + (o.id.iri ? ' <' + o.id.iri + '>' + (o.id.versionIri ? ' <' + o.id.versionIri + '>' : '') : ''));
     for (const i of [...o.imports].sort()) out.push('Import: <' + i + '>');
     for (const a of sorted([...o.annotations].map((x) => this.r.annotation(x)))) out.push('Annotations: ' + a);
-    const frames = [...this.frames.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [, f] of frames) {
+    const frames = [...this.frames.values()].sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+    for (const f of frames) {
       out.push('', f.head);
       for (const s of SECTION_ORDER) {
         const items = f.sections.get(s);
@@ -130,31 +130,30 @@ class ManchesterWriter {
     return out.join('\n') + '\n';
   }
 
-  private frameKey(kind: EntityKind, name: string): string {
-    return FRAME_ORDER.indexOf(kind) + ' ' + name;
-  }
-
   private frame(e: Entity): Frame {
-    const name = this.r.name(e);
-    const key = this.frameKey(e.kind, name);
+    const key = e.kind + ' ' + e.iri;
     let f = this.frames.get(key);
-    if (f === undefined) this.frames.set(key, (f = { head: FRAME_WORDS[e.kind] + ' ' + name, sections: new Map() }));
+    if (f === undefined) {
+      const name = this.r.name(e);
+      f = { sortKey: FRAME_ORDER.indexOf(e.kind) + ' ' + name, head: FRAME_WORDS[e.kind] + ' ' + name, sections: new Map() };
+      this.frames.set(key, f);
+    }
     return f;
   }
 
   private anonymousFrame(a: AnonymousIndividual): Frame {
-    const name = this.r.individual(a);
-    const key = '9 ' + name;
+    const key = '_:' + a.nodeId;
     let f = this.frames.get(key);
-    if (f === undefined) this.frames.set(key, (f = { head: 'Individual: ' + name, sections: new Map() }));
+    if (f === undefined) {
+      const name = this.r.individual(a);
+      this.frames.set(key, (f = { sortKey: FRAME_ORDER.length + ' ' + name, head: 'Individual: ' + name, sections: new Map() }));
+    }
     return f;
   }
 
   /** The frame of a declared entity of this kind, or undefined. */
   private declared(kind: EntityKind, iri: IRI): Frame | undefined {
-    const e = { kind, iri } as Entity;
-    const key = this.frameKey(kind, this.r.name(e));
-    return this.frames.get(key);
+    return this.frames.get(kind + ' ' + iri);
   }
 
   private has(iri: IRI, k: EntityKind): boolean {
