@@ -17,9 +17,9 @@ import {
   subAnnotationPropertyOf, subClassOf, subObjectPropertyOf, subPropertyChainOf,
 } from '../../terms.js';
 import {
-  CHARACTERISTIC_TAGS, STRING_TAGS, IAO_DEFINITION, IAO_REPLACED_BY, OBO, OIO, OIO_ALT_ID, OIO_CONSIDER, OIO_CREATED_BY,
-  OIO_CREATION_DATE, OIO_FORMAT_VERSION, OIO_ID, OIO_IN_SUBSET, OIO_NAMESPACE, OIO_REVERSIBLE_CHAIN, OIO_SCOPE, OIO_SHORTHAND,
-  OIO_SUBSET_PROPERTY, OIO_SYNONYM_TYPE, OIO_SYNONYM_TYPE_PROPERTY, OIO_XREF, SYNONYM_SCOPES,
+  CHARACTERISTIC_TAGS, STRING_TAGS, IAO_DEFINITION, IAO_REPLACED_BY, OBO, OIO, OIO_FORMAT_VERSION, OIO_ID, OIO_IN_SUBSET,
+  OIO_REVERSIBLE_CHAIN, OIO_SCOPE, OIO_SHORTHAND, OIO_SUBSET_PROPERTY, OIO_SYNONYM_TYPE, OIO_SYNONYM_TYPE_PROPERTY, OIO_XREF,
+  SYNONYM_SCOPES,
 } from './vocab.js';
 import { type RawClause, type Qualifier, parseQualifiers, readQuoted, readXrefList, splitValue, tokens, unescape } from './syntax.js';
 
@@ -383,22 +383,19 @@ class OboReader {
     }
   }
 
+  /** `synonym: "text" SCOPE [TYPE] [xrefs]`; the scope defaults to RELATED. */
   private synonym(iri: string, c: RawClause, anns: Annotation[]): void {
     if (!c.value.startsWith('"')) throw new ParseError('obo', 'synonym text must be quoted', c.line, c.col);
     const [text, next] = readQuoted(c.value, 0, c.line, c.col);
-    let rest = c.value.slice(next).trim();
-    let scope = 'RELATED';
-    const extra: Annotation[] = [];
-    const words = rest.startsWith('[') ? [] : rest.slice(0, rest.indexOf('[') < 0 ? rest.length : rest.indexOf('[')).trim().split(/\s+/).filter(Boolean);
-    if (words.length > 0) {
-      scope = words[0];
-      if (!SYNONYM_SCOPES.has(scope)) throw new ParseError('obo', `unknown synonym scope "${scope}"`, c.line, c.col + next);
-      if (words.length > 1) extra.push(annotation(annotationProperty(OIO_SYNONYM_TYPE), iriNode(this.iri(unescape(words[1])))));
-      if (words.length > 2) throw new ParseError('obo', `unexpected "${words[2]}" in synonym`, c.line, c.col + next);
-    }
     const bracket = c.value.indexOf('[', next);
-    rest = bracket < 0 ? '' : c.value.slice(bracket);
-    this.annotate(SYNONYM_SCOPES.get(scope)!, iri, literal(text), [...anns, ...extra, ...this.xrefAnnotations(c, bracket < 0 ? c.value.length : bracket)]);
+    const xrefStart = bracket < 0 ? c.value.length : bracket;
+    const words = tokens(c.value.slice(next, xrefStart));
+    const scope = words[0] ?? 'RELATED';
+    const property = SYNONYM_SCOPES.get(scope);
+    if (property === undefined) throw new ParseError('obo', `unknown synonym scope "${scope}"`, c.line, c.col + next);
+    if (words.length > 2) throw new ParseError('obo', `unexpected "${words[2]}" in synonym`, c.line, c.col + next);
+    const type = words.length === 2 ? [annotation(annotationProperty(OIO_SYNONYM_TYPE), iriNode(this.iri(words[1])))] : [];
+    this.annotate(property, iri, literal(text), [...anns, ...type, ...this.xrefAnnotations(c, xrefStart)]);
   }
 
   /** The `[xref, ...]` list after a quoted text, as oboInOwl:hasDbXref annotations. */

@@ -52,9 +52,18 @@ const REVERSE_CHARACTERISTICS = new Map([...CHARACTERISTIC_TAGS].map(([tag, kind
 const isTagName = (s: string) => /^[A-Za-z][A-Za-z0-9_-]*$/.test(s);
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+export interface WriteOboOptions {
+  /**
+   * 'throw' (default): throw OboWriteError if anything has no OBO form. 'drop': write what OBO can say,
+   * language tags of text values dropped and axioms without an OBO form left out (the caller has been
+   * warned, e.g. by a first 'throw' attempt).
+   */
+  onLossy?: 'throw' | 'drop';
+}
+
 /** Writes the ontology as OBO 1.4; throws OboWriteError listing what OBO cannot express. */
-export function writeObo(o: Ontology): string {
-  return new OboWriter(o).write();
+export function writeObo(o: Ontology, options: WriteOboOptions = {}): string {
+  return new OboWriter(o, options.onLossy === 'drop').write();
 }
 
 class OboWriter {
@@ -67,7 +76,7 @@ class OboWriter {
   private readonly consumed = new Set<Axiom>();
   private readonly ids = new Map<string, string>();
 
-  constructor(private readonly o: Ontology) {
+  constructor(private readonly o: Ontology, private readonly approximate: boolean) {
     const iri = o.id.iri;
     const m = iri === null ? null : /^http:\/\/purl\.obolibrary\.org\/obo\/([^/#]+)\.owl$/.exec(iri);
     this.name = m ? m[1] : null;
@@ -81,7 +90,7 @@ class OboWriter {
     // annotations last, so every entity that gets a stanza has it by then
     for (const a of this.o.axioms()) if (a.kind !== 'Declaration' && a.kind !== 'AnnotationAssertion' && !this.consumed.has(a)) this.axiom(a);
     for (const a of this.o.axiomsOfKind('AnnotationAssertion')) if (!this.consumed.has(a)) this.axiom(a);
-    if (this.lossy.length > 0 || this.problems.length > 0) throw new OboWriteError(this.lossy, this.problems);
+    if (!this.approximate && (this.lossy.length > 0 || this.problems.length > 0)) throw new OboWriteError(this.lossy, this.problems);
     const out: string[] = [...this.header, ''];
     const order: StanzaType[] = ['Term', 'Typedef', 'Instance'];
     const stanzas = [...this.stanzas.values()].sort((a, b) =>
@@ -163,7 +172,7 @@ class OboWriter {
         continue;
       }
       const v = a.value;
-      const plain = v.kind === 'Literal' && v.datatype === XSD_STRING ? v.lex : null;
+      const plain = this.text(v);
       if (a.property.iri === OIO_FORMAT_VERSION && plain !== null) h.push('format-version: ' + escapeUnquoted(plain) + q);
       else if (a.property.iri === RDFS_COMMENT && plain !== null) tagged.push('remark: ' + escapeUnquoted(plain) + q);
       else if (plain !== null && isFreeTag(a.property.iri, true)) {
@@ -215,6 +224,12 @@ class OboWriter {
   }
 
   // ---------------------------------------------------------------- axioms
+
+  /** The text of a string value; language-tagged text only when approximating, since OBO has no tags. */
+  private text(v: AnnotationValue): string | null {
+    if (v.kind !== 'Literal') return null;
+    return v.datatype === XSD_STRING || (this.approximate && v.lang) ? v.lex : null;
+  }
 
   private lose(a: Axiom): void {
     this.lossy.push(a);
@@ -370,7 +385,7 @@ class OboWriter {
     if (s === undefined) return this.lose(a);
     const p = a.property.iri;
     const v = a.value;
-    const plain = isPlain(v) ? (v as Literal).lex : null;
+    const plain = this.text(v);
     if (p === OIO_ID && plain !== null && !a.annotations.length) {
       if (plain !== this.id(s.iri)) this.lose(a);
       return;

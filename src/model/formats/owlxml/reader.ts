@@ -4,7 +4,7 @@
 // values of its children into a model node, which goes to the parent frame (or, for axioms and
 // annotations directly under <Ontology>, into the ontology). Only the open path is held in memory.
 
-import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { Ontology } from '../../ontology.js';
 import { ParseError } from '../errors.js';
 import { OWL, RDF_PLAIN_LITERAL, STANDARD_PREFIXES, XSD_STRING } from '../../vocab.js';
@@ -43,7 +43,9 @@ interface RuleGroup { readonly kind: 'Body' | 'Head'; readonly atoms: readonly A
 
 interface Frame {
   readonly name: string;
-  readonly attrs: Record<string, SaxesAttributeNS>;
+  readonly attrs: Record<string, string>;
+  /** Namespace bindings in scope (prefix → IRI; '' is the default namespace). */
+  readonly ns: ReadonlyMap<string, string>;
   readonly kids: Value[];
   readonly base: string | null;
   readonly line: number;
@@ -85,7 +87,8 @@ export function readOwlXml(text: string, options: ReadOwlXmlOptions = {}): Ontol
 class OwlXmlReader {
   private readonly o = new Ontology();
   private readonly stack: Frame[] = [];
-  private readonly parser = new SaxesParser({ xmlns: true, position: true });
+  // namespaces are resolved here rather than by saxes: its namespace mode costs a sixth of the parse
+  private readonly parser = new SaxesParser({ position: true });
   /** Prefix elements only: XML namespace declarations are not OWL prefixes (the OWL API maps xmlns to ':'). */
   private readonly declaredPrefixes = new Map<string, string>();
   private sawRoot = false;
@@ -95,10 +98,10 @@ class OwlXmlReader {
   parse(text: string): Ontology {
     const p = this.parser;
     p.on('error', (e) => {
-      throw new ParseError('owlxml', e.message.replace(/^[^:]*:\d+:\d+: /, ''), p.line, p.column + 1);
+      throw new ParseError('owlxml', e.message.replace(/^(?:[^:]*:)?\d+:\d+: /, ''), p.line, p.column + 1);
     });
     p.on('doctype', (dt) => this.declareEntities(dt));
-    p.on('opentag', (tag) => this.open(tag as SaxesTagNS));
+    p.on('opentag', (tag) => this.open(tag as SaxesTagPlain));
     p.on('closetag', () => this.close());
     p.on('text', (t) => this.text(t));
     p.on('cdata', (t) => this.text(t));
@@ -122,29 +125,34 @@ class OwlXmlReader {
     throw new ParseError('owlxml', detail, f?.line ?? this.parser.line, f?.column ?? this.parser.column + 1);
   }
 
-  private open(tag: SaxesTagNS): void {
+  private open(tag: SaxesTagPlain): void {
     // saxes reports the position after the tag; the start line is close enough for large documents
     const line = this.parser.line;
     const column = this.parser.column + 1;
     const parent = this.stack.length ? this.stack[this.stack.length - 1] : null;
-    if (tag.uri !== OWL) this.fail(`element <${tag.name}> is not in the OWL namespace ${OWL}`, { line, column });
-    const xmlBase = tag.attributes['xml:base']?.value;
+    const ns = scope(parent ? parent.ns : ROOT_SCOPE, tag.attributes);
+    const colon = tag.name.indexOf(':');
+    const local = colon < 0 ? tag.name : tag.name.slice(colon + 1);
+    if (ns.get(colon < 0 ? '' : tag.name.slice(0, colon)) !== OWL) {
+      this.fail(`element <${tag.name}> is not in the OWL namespace ${OWL}`, { line, column });
+    }
+    const xmlBase = tag.attributes['xml:base'];
     const outer = parent ? parent.base : this.documentBase;
     const base = xmlBase !== undefined ? resolveIri(xmlBase, outer) : outer;
-    const frame: Frame = { name: tag.local, attrs: tag.attributes, kids: [], base, line, column, text: '' };
+    const frame: Frame = { name: local, attrs: tag.attributes, ns, kids: [], base, line, column, text: '' };
     if (parent === null) {
-      if (tag.local !== 'Ontology') this.fail(`root element must be Ontology, found ${tag.local}`, frame);
+      if (local !== 'Ontology') this.fail(`root element must be Ontology, found ${local}`, frame);
       this.openOntology(frame);
-    } else if (!BUILDERS.has(tag.local) && !CONTEXT_ONLY.has(tag.local)) {
-      this.fail(`unknown OWL/XML element <${tag.local}>`, frame);
+    } else if (!BUILDERS.has(local) && !CONTEXT_ONLY.has(local)) {
+      this.fail(`unknown OWL/XML element <${local}>`, frame);
     }
     this.stack.push(frame);
   }
 
   private openOntology(f: Frame): void {
     this.sawRoot = true;
-    const iri = f.attrs.ontologyIRI?.value;
-    const version = f.attrs.versionIRI?.value;
+    const iri = f.attrs.ontologyIRI;
+    const version = f.attrs.versionIRI;
     this.o.id = {
       iri: iri ? resolveIri(iri, f.base) : null,
       versionIri: version ? resolveIri(version, f.base) : null,
@@ -174,8 +182,8 @@ class OwlXmlReader {
   private ontologyChild(f: Frame): void {
     switch (f.name) {
       case 'Prefix': {
-        const name = f.attrs.name?.value;
-        const iri = f.attrs.IRI?.value;
+        const name = f.attrs.name;
+        const iri = f.attrs.IRI;
         if (name === undefined || iri === undefined) this.fail('Prefix needs the attributes name and IRI', f);
         this.declaredPrefixes.set(name + ':', iri);
         return;
@@ -196,9 +204,9 @@ class OwlXmlReader {
 
   /** The IRI named by an element's `IRI` or `abbreviatedIRI` attribute. */
   attrIri(f: Frame, attr = 'IRI'): string {
-    const full = f.attrs[attr]?.value;
+    const full = f.attrs[attr];
     if (full !== undefined) return resolveIri(full, f.base);
-    const abbreviated = f.attrs.abbreviatedIRI?.value;
+    const abbreviated = f.attrs.abbreviatedIRI;
     if (abbreviated !== undefined) return this.expand(abbreviated, f);
     this.fail(`<${f.name}> needs an ${attr} or abbreviatedIRI attribute`, f);
   }
@@ -222,6 +230,19 @@ class OwlXmlReader {
 }
 
 const STANDARD = new Map(STANDARD_PREFIXES);
+const ROOT_SCOPE: ReadonlyMap<string, string> = new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]);
+
+/** The namespace scope of an element: the parent's, extended by its own xmlns attributes if it has any. */
+function scope(outer: ReadonlyMap<string, string>, attrs: Record<string, string>): ReadonlyMap<string, string> {
+  let inner: Map<string, string> | null = null;
+  for (const name in attrs) {
+    if (!name.startsWith('xmlns')) continue;
+    if (name.length > 5 && name.charCodeAt(5) !== 58) continue;
+    inner ??= new Map(outer);
+    inner.set(name.length === 5 ? '' : name.slice(6), attrs[name]);
+  }
+  return inner ?? outer;
+}
 /** Elements only meaningful directly under <Ontology>. */
 const CONTEXT_ONLY = new Set(['Prefix', 'Import']);
 
@@ -282,7 +303,7 @@ function list<T>(r: R, f: Frame, ops: Value[], min: number, check: (r: R, f: Fra
 }
 
 function cardinality(r: R, f: Frame): number {
-  const s = f.attrs.cardinality?.value;
+  const s = f.attrs.cardinality;
   if (s === undefined) r.error(`<${f.name}> needs a cardinality attribute`, f);
   const t = s.trim();
   if (!/^\d+$/.test(t)) r.error(`<${f.name}>: cardinality "${s}" is not a non-negative integer`, f);
@@ -290,6 +311,9 @@ function cardinality(r: R, f: Frame): number {
 }
 
 // ---------------------------------------------------------------- builders
+
+// OWL 2 asks for two or more operands in n-ary constructs, but the model collapses duplicates
+// (EquivalentClasses(A A) is EquivalentClasses(A)), so one operand is accepted to read back what was written.
 
 type Builder = (r: R, f: Frame) => Value;
 
@@ -300,9 +324,9 @@ function buildAnnotation(r: R, f: Frame): Annotation {
 }
 
 function buildLiteral(r: R, f: Frame): Literal {
-  const lang = f.attrs['xml:lang']?.value;
+  const lang = f.attrs['xml:lang'];
   if (lang) return literal(f.text, undefined, lang);
-  const dt = f.attrs.datatypeIRI?.value;
+  const dt = f.attrs.datatypeIRI;
   if (dt === undefined) return literal(f.text, XSD_STRING);
   const iri = r.resolve(dt, f);
   // rdf:PlainLiteral without a language tag is an xsd:string (OWL 2 datatype map)
@@ -335,7 +359,7 @@ function dataCardinalityBuilder(make: DataCardinalityMaker): Builder {
   };
 }
 
-function naryAxiom<T>(check: (r: R, f: Frame, v: Value) => T, make: (items: T[], anns: Annotation[]) => Axiom, min = 2): Builder {
+function naryAxiom<T>(check: (r: R, f: Frame, v: Value) => T, make: (items: T[], anns: Annotation[]) => Axiom, min = 1): Builder {
   return (r, f) => {
     const { anns, ops } = split(f);
     return make(list(r, f, ops, min, check), anns);
@@ -374,7 +398,7 @@ const BUILDERS = new Map<string, Builder>([
   ['IRI', (r, f) => iriNode(r.resolve(f.text.trim(), f))],
   ['AbbreviatedIRI', (r, f) => iriNode(r.expand(f.text.trim(), f))],
   ['AnonymousIndividual', (r, f) => {
-    const id = f.attrs.nodeID?.value;
+    const id = f.attrs.nodeID;
     if (!id) r.error('<AnonymousIndividual> needs a nodeID attribute', f);
     return anonymousIndividual(id);
   }],
@@ -389,8 +413,8 @@ const BUILDERS = new Map<string, Builder>([
   ['ObjectPropertyChain', (r, f) => ({ kind: 'Chain', chain: list(r, f, f.kids, 2, ope) })],
 
   // data ranges
-  ['DataIntersectionOf', (r, f) => dataIntersectionOf(list(r, f, f.kids, 2, dr))],
-  ['DataUnionOf', (r, f) => dataUnionOf(list(r, f, f.kids, 2, dr))],
+  ['DataIntersectionOf', (r, f) => dataIntersectionOf(list(r, f, f.kids, 1, dr))],
+  ['DataUnionOf', (r, f) => dataUnionOf(list(r, f, f.kids, 1, dr))],
   ['DataComplementOf', (r, f) => {
     arity(r, f, f.kids, 1);
     return dataComplementOf(dr(r, f, f.kids[0]));
@@ -406,8 +430,8 @@ const BUILDERS = new Map<string, Builder>([
   }],
 
   // class expressions
-  ['ObjectIntersectionOf', (r, f) => objectIntersectionOf(list(r, f, f.kids, 2, ce))],
-  ['ObjectUnionOf', (r, f) => objectUnionOf(list(r, f, f.kids, 2, ce))],
+  ['ObjectIntersectionOf', (r, f) => objectIntersectionOf(list(r, f, f.kids, 1, ce))],
+  ['ObjectUnionOf', (r, f) => objectUnionOf(list(r, f, f.kids, 1, ce))],
   ['ObjectComplementOf', (r, f) => {
     arity(r, f, f.kids, 1);
     return objectComplementOf(ce(r, f, f.kids[0]));
@@ -460,8 +484,8 @@ const BUILDERS = new Map<string, Builder>([
   ['DisjointClasses', naryAxiom(ce, disjointClasses)],
   ['DisjointUnion', (r, f) => {
     const { anns, ops } = split(f);
-    arity(r, f, ops, 3, Infinity);
-    return disjointUnion(klass(r, f, ops[0]), list(r, f, ops.slice(1), 2, ce), anns);
+    arity(r, f, ops, 2, Infinity);
+    return disjointUnion(klass(r, f, ops[0]), list(r, f, ops.slice(1), 1, ce), anns);
   }],
   ['SubObjectPropertyOf', (r, f) => {
     const { anns, ops } = split(f);
