@@ -3,7 +3,8 @@
 import { Parser } from 'n3';
 import type { Ontology } from '../ontology.js';
 import { ParseError } from './errors.js';
-import { TripleTable } from '../rdf/rdf-graph-reader.js';
+import { TripleTable, termText } from '../rdf/rdf-graph-reader.js';
+import { XSD_STRING } from '../vocab.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
 
 export type TurtleSyntax = 'turtle' | 'ntriples' | 'nquads' | 'trig';
@@ -57,15 +58,95 @@ class LaxParser extends Parser {
   }
 }
 
-/** Streams each quad into the table as n3 produces it; resolves when the document has ended. */
+/**
+ * An RDF/JS data factory for n3 that writes straight into the triple table: each IRI and blank node becomes
+ * its table id once (the term object is cached per id), and `quad` records the ids instead of building a
+ * Quad. n3 passes what `quad` returns to the callback, or (for RDF 1.2 triple terms) uses it as a term; so
+ * `quad` only stages the triple and returns a marker, and the callback commits the staged triple when it
+ * receives the marker. Named-graph quads and triple terms are recorded as unmapped.
+ */
+class TableFactory {
+  private readonly terms: (FactoryTerm | undefined)[] = [];
+  private readonly graph = new FactoryTerm('DefaultGraph', '', -1);
+  private staged = false;
+  private ss = 0;
+  private sp = 0;
+  private so = 0;
+  private blanks = 0;
+
+  constructor(private readonly table: TripleTable) {}
+
+  private node(termType: string, value: string, id: number): FactoryTerm {
+    return this.terms[id] ?? (this.terms[id] = new FactoryTerm(termType, value, id));
+  }
+
+  namedNode = (iri: string): FactoryTerm => this.node('NamedNode', iri, this.table.iri(iri));
+  blankNode = (name?: string): FactoryTerm => {
+    const label = name ?? 'n3_' + this.blanks++;
+    return this.node('BlankNode', label, this.table.blank(label));
+  };
+  literal = (value: string, languageOrDatatype?: string | FactoryTerm | { language: string }): FactoryTerm => {
+    let lang = '', dt = XSD_STRING;
+    if (typeof languageOrDatatype === 'string') lang = languageOrDatatype;
+    else if (languageOrDatatype instanceof FactoryTerm) dt = languageOrDatatype.value;
+    else if (languageOrDatatype !== undefined) lang = languageOrDatatype.language;
+    return new FactoryTerm('Literal', value, this.table.literal(value, dt, lang));
+  };
+  variable = (name: string): FactoryTerm => new FactoryTerm('Variable', name, -1);
+  defaultGraph = (): FactoryTerm => this.graph;
+  quad = (s: FactoryTerm, p: FactoryTerm, o: FactoryTerm | object, g: FactoryTerm): object => {
+    this.staged = false;
+    if (!(o instanceof FactoryTerm) || o.id < 0 || s.id < 0 || p.termType !== 'NamedNode') {
+      this.table.unmapped.push({ text: this.text(s, p, o, g), reason: 'triple term or generalised RDF triple' });
+    } else if (g !== this.graph) {
+      this.table.unmapped.push({ text: this.text(s, p, o, g), reason: 'quad in a named graph; only the default graph is the ontology' });
+    } else {
+      this.staged = true;
+      this.ss = s.id;
+      this.sp = p.id;
+      this.so = o.id;
+    }
+    return STAGED;
+  };
+
+  /** Commits the staged triple when n3 emits it. */
+  commit(quad: object): void {
+    if (quad === STAGED && this.staged) this.table.add(this.ss, this.sp, this.so);
+    this.staged = false;
+  }
+
+  private text(s: FactoryTerm, p: FactoryTerm, o: FactoryTerm | object, g: FactoryTerm): string {
+    const graph = g === this.graph ? '' : ' ' + this.termValue(g);
+    return this.termValue(s) + ' ' + this.termValue(p) + ' ' + this.termValue(o) + graph + ' .';
+  }
+
+  private termValue(t: FactoryTerm | object): string {
+    if (!(t instanceof FactoryTerm)) return '<< triple term >>';
+    if (t.id >= 0) return termText(this.table.terms[t.id]);
+    return t.termType === 'Variable' ? '?' + t.value : '<' + t.value + '>';
+  }
+}
+
+const STAGED = Object.freeze({});
+
+/** The few members n3 reads from a term: termType, value and (in error messages) id. */
+class FactoryTerm {
+  constructor(readonly termType: string, readonly value: string, readonly id: number) {}
+  equals(other: unknown): boolean {
+    return other instanceof FactoryTerm && other.termType === this.termType && other.value === this.value;
+  }
+}
+
+/** Streams each triple into the table as n3 produces it; resolves when the document has ended. */
 function parseInto(text: string, syntax: TurtleSyntax, base: string | undefined, table: TripleTable, prefixes: Map<string, string>): Promise<void> {
-  const parser = new LaxParser({ format: N3_FORMAT[syntax], baseIRI: base });
+  const factory = new TableFactory(table);
+  const parser = new LaxParser({ format: N3_FORMAT[syntax], baseIRI: base, factory: factory as never });
   return new Promise((resolve, reject) => {
     parser.parse(
       text,
       (err, quad) => {
         if (err) reject(toParseError(syntax, err));
-        else if (quad) table.addQuad(quad);
+        else if (quad) factory.commit(quad);
         else resolve();
       },
       (prefix, iri) => {

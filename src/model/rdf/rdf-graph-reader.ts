@@ -1,42 +1,80 @@
 // The triple table every RDF reader fills before the RDF → OWL mapping runs.
 //
-// Terms are kept compact: an IRI is its string, a blank node is '_:' + a label made unique per document,
-// a literal is the interned model Literal. Triples are three parallel arrays, so a million-triple document
-// costs three arrays rather than a million objects.
+// Every term gets a small integer id once: an IRI or blank node through one map lookup, a literal by
+// position (literals are interned model Literals, so equal literals are the same object). The triples are
+// three growable Int32Arrays of ids, so a million-triple document costs a few typed arrays rather than a
+// million objects. The ids of the mapping vocabulary are fixed (see VOCABULARY in vocab-reader.ts).
 
 import type * as RDF from '@rdfjs/types';
 import { literal, type Literal } from '../terms.js';
 import type { UnmappedItem } from '../ontology.js';
-import { XSD_STRING, RDF_LANG_STRING } from '../vocab.js';
+import { XSD_STRING, RDF_LANG_STRING, RDF_PLAIN_LITERAL } from '../vocab.js';
 import { escapeLexical } from '../render/axiom-lines.js';
+import { VOCABULARY } from './vocab-reader.js';
 
-/** Subject or object term: an IRI, a blank node ('_:label') or (objects only) a literal. */
-export type TermKey = string;
-export type ObjectTerm = TermKey | Literal;
+/** A term id: index into `TripleTable.terms`. */
+export type TermId = number;
+/** What a term id stands for: an IRI, a blank node ('_:label') or a literal. */
+export type TermValue = string | Literal;
 
 /** Each document's blank nodes get their own label space, so equal labels in two documents never meet. */
 let documentCounter = 0;
 
 export class TripleTable {
-  readonly s: TermKey[] = [];
-  readonly p: string[] = [];
-  readonly o: ObjectTerm[] = [];
+  s = new Int32Array(1024);
+  p = new Int32Array(1024);
+  o = new Int32Array(1024);
+  size = 0;
+  /** Term values by id. */
+  readonly terms: TermValue[] = [];
   /** Input dropped before mapping (quads in named graphs, generalised RDF), with the reason. */
   readonly unmapped: UnmappedItem[] = [];
+  private readonly ids = new Map<string, TermId>();
   private readonly bnodePrefix = '_:d' + ++documentCounter + '_';
 
-  get size(): number {
-    return this.s.length;
+  constructor() {
+    for (const iri of VOCABULARY) this.iri(iri);
   }
 
-  add(s: TermKey, p: string, o: ObjectTerm): void {
-    this.s.push(s);
-    this.p.push(p);
-    this.o.push(o);
+  /** The id of an IRI. */
+  iri(iri: string): TermId {
+    let id = this.ids.get(iri);
+    if (id === undefined) {
+      id = this.terms.push(iri) - 1;
+      this.ids.set(iri, id);
+    }
+    return id;
   }
 
-  blank(label: string): TermKey {
-    return this.bnodePrefix + label;
+  /** The id of a blank node by its label in the document. */
+  blank(label: string): TermId {
+    return this.iri(this.bnodePrefix + label);
+  }
+
+  /** A new id for a literal occurrence; equal literals compare equal through their interned value. */
+  literal(lex: string, datatypeIri: string, lang: string): TermId {
+    return this.terms.push(readLiteral(lex, datatypeIri, lang)) - 1;
+  }
+
+  add(s: TermId, p: TermId, o: TermId): void {
+    const i = this.size;
+    if (i === this.s.length) this.grow();
+    this.s[i] = s;
+    this.p[i] = p;
+    this.o[i] = o;
+    this.size = i + 1;
+  }
+
+  private grow(): void {
+    const n = this.s.length * 2;
+    const widen = (a: Int32Array) => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.s = widen(this.s);
+    this.p = widen(this.p);
+    this.o = widen(this.o);
   }
 
   /** Adds an RDF/JS quad of the default graph; anything else is recorded as unmapped. */
@@ -50,36 +88,44 @@ export class TripleTable {
       this.unmapped.push({ text: quadText(q), reason: 'generalised RDF triple (subject or predicate not an IRI/blank node)' });
       return;
     }
-    let obj: ObjectTerm;
-    if (o.termType === 'NamedNode') obj = o.value;
+    let obj: TermId;
+    if (o.termType === 'NamedNode') obj = this.iri(o.value);
     else if (o.termType === 'BlankNode') obj = this.blank(o.value);
-    else if (o.termType === 'Literal') obj = literal(o.value, o.datatype.value, o.language);
+    else if (o.termType === 'Literal') obj = this.literal(o.value, o.datatype.value, o.language);
     else {
       this.unmapped.push({ text: quadText(q), reason: 'unsupported object term ' + o.termType });
       return;
     }
-    this.add(s.termType === 'NamedNode' ? s.value : this.blank(s.value), p.value, obj);
+    this.add(s.termType === 'NamedNode' ? this.iri(s.value) : this.blank(s.value), this.iri(p.value), obj);
   }
 }
 
-export function isBlank(t: ObjectTerm): t is TermKey {
+/**
+ * A literal as OWL reads it: an rdf:PlainLiteral "text@lang" is the language-tagged string "text"@lang, and
+ * "text@" the plain string "text" (OWL 2 RDF mapping, table 3 footnote; rdf:PlainLiteral spec section 3).
+ */
+export function readLiteral(lex: string, datatypeIri: string, lang: string): Literal {
+  if (datatypeIri === RDF_PLAIN_LITERAL) {
+    const at = lex.lastIndexOf('@');
+    if (at >= 0) return literal(lex.slice(0, at), XSD_STRING, lex.slice(at + 1));
+  }
+  return literal(lex, datatypeIri, lang);
+}
+
+export function isBlankValue(t: TermValue): boolean {
   return typeof t === 'string' && t.charCodeAt(0) === 95 && t.charCodeAt(1) === 58;
 }
 
-export function isIri(t: ObjectTerm): t is TermKey {
-  return typeof t === 'string' && !(t.charCodeAt(0) === 95 && t.charCodeAt(1) === 58);
-}
-
 /** N-Triples text of one term. */
-export function termText(t: ObjectTerm): string {
-  if (typeof t === 'string') return isBlank(t) ? t : '<' + t + '>';
+export function termText(t: TermValue): string {
+  if (typeof t === 'string') return isBlankValue(t) ? t : '<' + t + '>';
   const q = '"' + escapeLexical(t.lex) + '"';
   if (t.lang) return q + '@' + t.lang;
   return t.datatype === XSD_STRING ? q : q + '^^<' + t.datatype + '>';
 }
 
-export function tripleText(s: TermKey, p: string, o: ObjectTerm): string {
-  return termText(s) + ' <' + p + '> ' + termText(o) + ' .';
+export function tripleText(s: TermValue, p: TermValue, o: TermValue): string {
+  return termText(s) + ' ' + termText(p) + ' ' + termText(o) + ' .';
 }
 
 function rdfjsText(t: RDF.Term): string {
@@ -97,7 +143,7 @@ function rdfjsText(t: RDF.Term): string {
   }
 }
 
-function quadText(q: RDF.BaseQuad): string {
+export function quadText(q: RDF.BaseQuad): string {
   const g = q.graph.termType === 'DefaultGraph' ? '' : ' ' + rdfjsText(q.graph);
   return rdfjsText(q.subject) + ' ' + rdfjsText(q.predicate) + ' ' + rdfjsText(q.object) + g + ' .';
 }

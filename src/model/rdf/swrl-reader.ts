@@ -4,7 +4,7 @@ import {
   type Atom, type DArg, type IArg, builtInAtom, classAtom, dataPropertyAtom, dataRangeAtom, differentIndividualsAtom,
   dlSafeRule, objectPropertyAtom, sameIndividualAtom, variable,
 } from '../terms.js';
-import { type ObjectTerm, type TermKey, isIri } from './rdf-graph-reader.js';
+import type { TermId } from './rdf-graph-reader.js';
 import { RDF_TYPE, S } from './vocab-reader.js';
 import type { RdfToOwl } from './triples-to-owl.js';
 import { Unmappable } from './triples-to-owl.js';
@@ -13,7 +13,7 @@ export class SwrlReader {
   constructor(private readonly m: RdfToOwl) {}
 
   /** Maps the rule node x; its annotation triples become the rule's annotations. */
-  mapRule(x: TermKey): boolean {
+  mapRule(x: TermId): boolean {
     const m = this.m;
     const body = this.atoms(m.use(x, S.body));
     const head = this.atoms(m.use(x, S.head));
@@ -23,15 +23,18 @@ export class SwrlReader {
     return true;
   }
 
-  private atoms(list: ObjectTerm | undefined): Atom[] {
-    if (list === undefined) return [];
+  private atoms(list: TermId): Atom[] {
+    if (list < 0) return [];
     return this.m.list(this.m.ref(list)).map((a) => this.atom(a));
   }
 
-  private atom(x: TermKey): Atom {
+  private atom(x: TermId): Atom {
     const m = this.m;
     const type = m.use(x, RDF_TYPE);
-    const arg = (p: string) => m.use(x, p) ?? fail('SWRL atom without ' + p);
+    const arg = (p: TermId) => {
+      const v = m.use(x, p);
+      return v >= 0 ? v : fail('SWRL atom without <' + m.iri(p) + '>');
+    };
     let atom: Atom;
     switch (type) {
       case S.ClassAtom:
@@ -48,7 +51,7 @@ export class SwrlReader {
         break;
       case S.BuiltinAtom: {
         const args = m.listOf(m.ref(arg(S.arguments)), (t) => this.darg(t));
-        atom = builtInAtom(m.named(m.ref(arg(S.builtin))), args);
+        atom = builtInAtom(m.iri(m.named(m.ref(arg(S.builtin)))), args);
         break;
       }
       case S.SameIndividualAtom:
@@ -64,7 +67,7 @@ export class SwrlReader {
     return atom;
   }
 
-  private isVariable(t: TermKey): boolean {
+  private isVariable(t: TermId): boolean {
     for (const i of this.m.triplesOf(t)) {
       if (this.m.p[i] === RDF_TYPE && this.m.o[i] === S.Variable) {
         this.m.useStructure(t);
@@ -74,14 +77,15 @@ export class SwrlReader {
     return false;
   }
 
-  private iarg(t: ObjectTerm): IArg {
+  private iarg(t: TermId): IArg {
     const k = this.m.ref(t);
-    return isIri(k) && this.isVariable(k) ? variable(k) : this.m.individual(k);
+    return this.m.isIri(k) && this.isVariable(k) ? variable(this.m.iri(k)) : this.m.individual(k);
   }
 
-  private darg(t: ObjectTerm): DArg {
-    if (typeof t !== 'string') return t;
-    return isIri(t) && this.isVariable(t) ? variable(t) : fail('SWRL data argument is neither a literal nor a variable');
+  private darg(t: TermId): DArg {
+    const l = this.m.lit(t);
+    if (l !== undefined) return l;
+    return this.m.isIri(t) && this.isVariable(t) ? variable(this.m.iri(t)) : fail('SWRL data argument is neither a literal nor a variable');
   }
 }
 

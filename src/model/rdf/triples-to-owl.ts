@@ -12,7 +12,7 @@
 import {
   type Annotation, type AnnotationSubject, type AnnotationValue, type AnonymousIndividual, type Axiom,
   type ClassExpression, type DataProperty, type DataRange, type Individual, type Literal,
-  type ObjectPropertyExpression, type CharacteristicKind, type FacetRestriction,
+  type ObjectPropertyExpression, type FacetRestriction,
   annotation, annotationAssertion, annotationProperty, anonymousIndividual, classAssertion, cls, dataAllValuesFrom,
   dataComplementOf, dataExactCardinality, dataHasValue, dataIntersectionOf, dataMaxCardinality, dataMinCardinality,
   dataOneOf, dataProperty, dataPropertyAssertion, dataPropertyDomain, dataPropertyRange, dataSomeValuesFrom,
@@ -25,14 +25,15 @@ import {
   objectPropertyAssertion, objectPropertyCharacteristic, objectPropertyDomain, objectPropertyRange,
   objectSomeValuesFrom, objectUnionOf, sameIndividual, subAnnotationPropertyOf, subClassOf, subDataPropertyOf,
   subObjectPropertyOf, subPropertyChainOf, annotationPropertyDomain, annotationPropertyRange,
-  type EntityKind, axiomWithoutAnnotations,
+  type EntityKind, type Class, type AnnotationProperty, type NamedIndividual, type IRINode, axiomWithoutAnnotations,
+  withAnnotations,
 } from '../terms.js';
 import { Ontology } from '../ontology.js';
-import { type ObjectTerm, type TermKey, type TripleTable, isBlank, isIri, tripleText } from './rdf-graph-reader.js';
+import { type TermId, type TripleTable, type TermValue, isBlankValue, tripleText } from './rdf-graph-reader.js';
 import {
   RDF_TYPE, RDF_FIRST, RDF_REST, RDF_NIL, RDF_LIST, RDF_PROPERTY, RDFS_SUBCLASS_OF, RDFS_SUBPROPERTY_OF, RDFS_DOMAIN,
   RDFS_RANGE, RDFS_DATATYPE, RDFS_CLASS, O, S, K_CLASS, K_OP, K_DP, K_AP, K_IND, K_DT, DECLARING_TYPES,
-  CHARACTERISTICS, isReserved, isBuiltInDatatype,
+  CHARACTERISTICS, VOCABULARY, isReserved, isBuiltInDatatype,
 } from './vocab-reader.js';
 import { SwrlReader } from './swrl-reader.js';
 
@@ -49,29 +50,21 @@ const KIND_OF_BIT: ReadonlyMap<number, EntityKind> = new Map([
 ]);
 
 /** rdf:type objects that only mark structure (their subject is consumed as an expression, list, etc.). */
-const STRUCTURAL_TYPES = new Set<string>([
-  O.Restriction, O.DataRange, RDF_LIST, O.Axiom, O.Annotation, S.Variable, S.AtomList, S.ClassAtom, S.DataRangeAtom,
-  S.IndividualPropertyAtom, S.DatavaluedPropertyAtom, S.BuiltinAtom, S.SameIndividualAtom, S.DifferentIndividualsAtom,
+const STRUCTURAL_TYPES = new Set<TermId>([
+  O.Restriction, O.SelfRestriction, O.DataRange, RDF_LIST, O.Axiom, O.Annotation, S.Variable, S.AtomList, S.ClassAtom,
+  S.DataRangeAtom, S.IndividualPropertyAtom, S.DatavaluedPropertyAtom, S.BuiltinAtom, S.SameIndividualAtom,
+  S.DifferentIndividualsAtom,
 ]);
 
-/** Predicates that only occur inside structures translated on demand. */
-const STRUCTURAL_PREDICATES = new Set<string>([
-  RDF_FIRST, RDF_REST, O.onProperty, O.someValuesFrom, O.allValuesFrom, O.hasValue, O.hasSelf, O.minCardinality,
-  O.maxCardinality, O.cardinality, O.minQualifiedCardinality, O.maxQualifiedCardinality, O.qualifiedCardinality,
-  O.onClass, O.onDataRange, O.onDatatype, O.withRestrictions, O.datatypeComplementOf, O.members, O.distinctMembers,
-  O.annotatedSource, O.annotatedProperty, O.annotatedTarget, O.sourceIndividual, O.assertionProperty,
-  O.targetIndividual, O.targetValue,
-]);
-
-const OWL1_OBJECT_PROPERTY_TYPES = new Set([
-  'http://www.w3.org/2002/07/owl#TransitiveProperty', 'http://www.w3.org/2002/07/owl#SymmetricProperty',
-  'http://www.w3.org/2002/07/owl#InverseFunctionalProperty',
-]);
+const OWL1_OBJECT_PROPERTY_TYPES = new Set<TermId>([O.TransitiveProperty, O.SymmetricProperty, O.InverseFunctionalProperty]);
 
 const CARDINALITIES = [
   O.minCardinality, O.maxCardinality, O.cardinality, O.minQualifiedCardinality, O.maxQualifiedCardinality,
   O.qualifiedCardinality,
 ];
+
+/** Reserved-predicate cache states (per term id). */
+const UNKNOWN = 0, RESERVED = 1, NOT_RESERVED = 2;
 
 /** Maps the triples of one RDF document into a new Ontology. */
 export function triplesToOntology(table: TripleTable): Ontology {
@@ -80,42 +73,55 @@ export function triplesToOntology(table: TripleTable): Ontology {
 
 export class RdfToOwl {
   readonly ontology = new Ontology();
-  readonly s: TermKey[];
-  readonly p: string[];
-  readonly o: ObjectTerm[];
+  s: Int32Array;
+  p: Int32Array;
+  o: Int32Array;
+  readonly terms: readonly TermValue[];
   private n: number;
   private consumed = new Uint8Array(0);
-  /** Triple indexes by subject. */
-  private readonly bySubject = new Map<TermKey, number[]>();
-  /** Kind bits per IRI: declared by rdf:type, then widened by use. */
-  readonly kinds = new Map<string, number>();
-  private readonly declared = new Map<string, number>();
+  /** Triples by subject, as a compressed index: the triples of x are order[start[x] .. start[x + 1]). */
+  private start = new Int32Array(0);
+  private order = new Int32Array(0);
+  /** Triples added during mapping (for reifications of unasserted triples), by subject. */
+  private readonly addedBySubject = new Map<TermId, number[]>();
+  /** Kind bits per term: declared by rdf:type, then widened by use. */
+  private readonly kinds: Uint8Array;
+  private readonly reserved: Uint8Array;
   /** Nodes typed owl:Ontology, in document order. */
-  private readonly ontologyNodes: TermKey[] = [];
+  private readonly ontologyNodes: TermId[] = [];
   /** Reification nodes by the key of the triple they annotate. */
-  private readonly reifications = new Map<string, TermKey[]>();
-  private readonly reifiedSubjects = new Set<TermKey>();
+  private readonly reifications = new Map<string, TermId[]>();
+  private readonly reifiedSubjects = new Set<TermId>();
   /** Triple indexes used by the axiom being built; committed when it succeeds. */
   private pending: number[] = [];
   private readonly failures = new Map<number, string>();
-  private readonly ceCache = new Map<TermKey, ClassExpression>();
-  private readonly drCache = new Map<TermKey, DataRange>();
+  private readonly ceCache = new Map<TermId, ClassExpression>();
+  private readonly drCache = new Map<TermId, DataRange>();
   /** Blank nodes already translated as a structure (expression, list, atom): never individuals. */
-  private readonly structural = new Set<TermKey>();
-  private readonly anons = new Map<TermKey, AnonymousIndividual>();
-  private readonly predicateClass = new Map<string, boolean>();
+  private readonly structural = new Set<TermId>();
+  private readonly anons = new Map<TermId, AnonymousIndividual>();
+  /** Model nodes by term id, so each IRI is looked up in the model's intern table once per role. */
+  private readonly classes = new Map<TermId, Class>();
+  private readonly annotationProperties = new Map<TermId, AnnotationProperty>();
+  private readonly individuals = new Map<TermId, NamedIndividual>();
+  private readonly iriNodes = new Map<TermId, IRINode>();
   private readonly swrl: SwrlReader;
+  private readonly table: TripleTable;
   /** Triples from index `asserted` on were added for reifications whose triple the document lacks. */
   private readonly asserted: number;
   /** Annotated axioms built from such reifications: they replace the plain axiom of an equivalent triple. */
   private readonly replacing: Axiom[] = [];
 
   constructor(table: TripleTable) {
+    this.table = table;
     this.s = table.s;
     this.p = table.p;
     this.o = table.o;
+    this.terms = table.terms;
     this.n = table.size;
     this.asserted = table.size;
+    this.kinds = new Uint8Array(table.terms.length);
+    this.reserved = new Uint8Array(table.terms.length);
     this.ontology.unmapped.push(...table.unmapped);
     this.swrl = new SwrlReader(this);
   }
@@ -131,7 +137,7 @@ export class RdfToOwl {
     for (let i = 0; i < this.n; i++) {
       if (this.consumed[i] === 0) {
         this.ontology.unmapped.push({
-          text: tripleText(this.s[i], this.p[i], this.o[i]),
+          text: tripleText(this.terms[this.s[i]], this.terms[this.p[i]], this.terms[this.o[i]]),
           reason: this.failures.get(i) ?? 'not part of any OWL 2 construct',
         });
       }
@@ -139,46 +145,84 @@ export class RdfToOwl {
     return this.ontology;
   }
 
+  // ------------------------------------------------------------ terms
+
+  iri(t: TermId): string {
+    return this.terms[t] as string;
+  }
+
+  isIri(t: TermId): boolean {
+    const v = this.terms[t];
+    return typeof v === 'string' && !(v.charCodeAt(0) === 95 && v.charCodeAt(1) === 58);
+  }
+
+  isBlank(t: TermId): boolean {
+    return isBlankValue(this.terms[t]);
+  }
+
+  /** The literal a term stands for, or undefined for IRIs and blank nodes. */
+  lit(t: TermId): Literal | undefined {
+    const v = this.terms[t];
+    return typeof v === 'string' ? undefined : v;
+  }
+
+  /** Same RDF term: equal ids, or two occurrences of one literal. */
+  sameTerm(a: TermId, b: TermId): boolean {
+    return a === b || (this.lit(a) !== undefined && this.lit(a) === this.lit(b));
+  }
+
   // ------------------------------------------------------------ pass 1: indexes
 
   private indexTriples(): void {
-    const { s, p, o, bySubject } = this;
-    for (let i = 0; i < this.n; i++) {
+    const { s, p, o, n, kinds } = this;
+    const start = new Int32Array(this.terms.length + 1);
+    for (let i = 0; i < n; i++) start[s[i] + 1]++;
+    for (let t = 1; t < start.length; t++) start[t] += start[t - 1];
+    const fill = start.slice(0, start.length - 1);
+    const order = new Int32Array(n);
+    const ranges: number[] = [];
+    for (let i = 0; i < n; i++) {
       const subj = s[i];
-      const list = bySubject.get(subj);
-      if (list === undefined) bySubject.set(subj, [i]);
-      else list.push(i);
+      order[fill[subj]++] = i;
+      if (p[i] === RDFS_RANGE) ranges.push(i);
       if (p[i] !== RDF_TYPE) continue;
       const type = o[i];
-      if (typeof type !== 'string') continue;
       const bit = DECLARING_TYPES.get(type);
       if (bit !== undefined) {
-        if (isIri(subj)) {
-          this.declared.set(subj, (this.declared.get(subj) ?? 0) | bit);
-          this.addKind(subj, bit);
-        }
+        if (this.isIri(subj)) kinds[subj] |= bit;
       } else if (type === O.Ontology) {
         if (!this.ontologyNodes.includes(subj)) this.ontologyNodes.push(subj);
-      } else if (CHARACTERISTICS.has(type as never)) {
-        if (isIri(subj)) this.addKind(subj, K_OP);
-      } else if (type === O.DeprecatedClass) {
-        this.addKind(subj, K_CLASS);
+      } else if (CHARACTERISTICS.has(type)) {
+        if (this.isIri(subj)) kinds[subj] |= K_OP;
+      } else if (type === O.DeprecatedClass || type === RDFS_CLASS) {
+        kinds[subj] |= K_CLASS;
       }
     }
+    this.start = start;
+    this.order = order;
+    for (const i of ranges) this.typeByRange(s[i], o[i]);
   }
 
-  addKind(iri: string, bit: number): void {
-    this.kinds.set(iri, (this.kinds.get(iri) ?? 0) | bit);
+  /** Like the OWL API, a property of unknown kind is a data property if its range is a datatype, an object property if a class. */
+  private typeByRange(prop: TermId, range: TermId): void {
+    if (!this.isIri(prop) || (this.kinds[prop] & (K_OP | K_DP | K_AP)) !== 0 || !this.isIri(range)) return;
+    if ((this.kinds[range] & K_DT) !== 0 || isBuiltInDatatype(this.iri(range))) this.kinds[prop] |= K_DP;
+    else if ((this.kinds[range] & K_CLASS) !== 0) this.kinds[prop] |= K_OP;
   }
 
-  kindOf(iri: TermKey): number {
-    return this.kinds.get(iri) ?? 0;
+  addKind(t: TermId, bit: number): void {
+    this.kinds[t] |= bit;
+  }
+
+  kindOf(t: TermId): number {
+    return this.kinds[t];
   }
 
   // ------------------------------------------------------------ pass 2: reifications
 
   private indexReifications(): void {
-    for (let i = 0; i < this.n; i++) {
+    const n = this.n;
+    for (let i = 0; i < n; i++) {
       if (this.p[i] !== RDF_TYPE || (this.o[i] !== O.Axiom && this.o[i] !== O.Annotation)) continue;
       const x = this.s[i];
       this.structural.add(x);
@@ -187,8 +231,8 @@ export class RdfToOwl {
       const tgt = this.objectOf(x, O.annotatedTarget);
       if (src < 0 || prop < 0 || tgt < 0) continue;
       const source = this.o[src], property = this.o[prop], target = this.o[tgt];
-      if (typeof source !== 'string' || !isIri(property)) continue;
-      const key = tripleKey(source, property, target);
+      if (this.lit(source) !== undefined || !this.isIri(property)) continue;
+      const key = this.tripleKey(source, property, target);
       const list = this.reifications.get(key);
       if (list === undefined) this.reifications.set(key, [x]);
       else list.push(x);
@@ -198,58 +242,97 @@ export class RdfToOwl {
     }
   }
 
-  private addTriple(s: TermKey, p: string, o: ObjectTerm): void {
+  private addTriple(s: TermId, p: TermId, o: TermId): void {
     const i = this.n++;
-    this.s.push(s);
-    this.p.push(p);
-    this.o.push(o);
-    const list = this.bySubject.get(s);
-    if (list === undefined) this.bySubject.set(s, [i]);
+    this.table.add(s, p, o);
+    this.s = this.table.s;
+    this.p = this.table.p;
+    this.o = this.table.o;
+    const list = this.addedBySubject.get(s);
+    if (list === undefined) this.addedBySubject.set(s, [i]);
     else list.push(i);
+  }
+
+  private tripleKey(s: TermId, p: TermId, o: TermId): string {
+    const l = this.lit(o);
+    return s + ' ' + p + ' ' + (l === undefined ? o : 'L' + l.id);
   }
 
   // ------------------------------------------------------------ triple access
 
-  triplesOf(x: TermKey): readonly number[] {
-    return this.bySubject.get(x) ?? NO_TRIPLES;
+  /** Indexes of the triples with subject x (a fresh array: for the less frequent paths). */
+  triplesOf(x: TermId): number[] {
+    const out: number[] = [];
+    if (x + 1 < this.start.length) for (let k = this.start[x]; k < this.start[x + 1]; k++) out.push(this.order[k]);
+    const added = this.addedBySubject.get(x);
+    if (added !== undefined) out.push(...added);
+    return out;
   }
 
   /** Index of the first triple (x p ?), or -1. */
-  objectOf(x: TermKey, p: string): number {
-    const list = this.bySubject.get(x);
-    if (list === undefined) return -1;
-    for (let k = 0; k < list.length; k++) if (this.p[list[k]] === p) return list[k];
+  objectOf(x: TermId, p: TermId): number {
+    const { start, order } = this;
+    if (x + 1 < start.length) {
+      for (let k = start[x], end = start[x + 1]; k < end; k++) if (this.p[order[k]] === p) return order[k];
+    }
+    if (this.addedBySubject.size > 0) {
+      const added = this.addedBySubject.get(x);
+      if (added !== undefined) for (const i of added) if (this.p[i] === p) return i;
+    }
     return -1;
   }
 
-  private findTriple(s: TermKey, p: string, o: ObjectTerm): number {
-    const list = this.bySubject.get(s);
-    if (list === undefined) return -1;
-    for (const i of list) if (this.p[i] === p && this.o[i] === o) return i;
+  private findTriple(s: TermId, p: TermId, o: TermId): number {
+    for (const i of this.triplesOf(s)) if (this.p[i] === p && this.sameTerm(this.o[i], o)) return i;
     return -1;
   }
 
-  /** The object of (x p ?), marking the triple as used by the axiom being built; undefined if absent. */
-  use(x: TermKey, p: string): ObjectTerm | undefined {
+  /** The object of (x p ?), marking the triple as used by the axiom being built; -1 if absent. */
+  use(x: TermId, p: TermId): TermId {
     const i = this.objectOf(x, p);
-    if (i < 0) return undefined;
+    if (i < 0) return -1;
     this.pending.push(i);
     return this.o[i];
   }
 
   /** Marks a node as a structure (never an individual) and its rdf:type triples of reserved types as used. */
-  useStructure(x: TermKey): void {
-    for (const i of this.triplesOf(x)) {
-      const o = this.o[i];
-      if (this.p[i] === RDF_TYPE && typeof o === 'string' && this.isReservedPredicate(o)) this.pending.push(i);
+  useStructure(x: TermId): void {
+    const { start, order } = this;
+    if (x + 1 < start.length) {
+      for (let k = start[x], end = start[x + 1]; k < end; k++) {
+        const i = order[k];
+        if (this.p[i] === RDF_TYPE && this.isReservedPredicate(this.o[i])) this.pending.push(i);
+      }
     }
     this.structural.add(x);
   }
 
-  isReservedPredicate(p: string): boolean {
-    let r = this.predicateClass.get(p);
-    if (r === undefined) this.predicateClass.set(p, (r = isReserved(p)));
-    return r;
+  /** True for terms of the RDF/RDFS/OWL/SWRL vocabularies (other than built-in annotation properties). */
+  isReservedPredicate(t: TermId): boolean {
+    let r = this.reserved[t];
+    if (r === UNKNOWN) {
+      const v = this.terms[t];
+      r = this.reserved[t] = typeof v === 'string' && (t < VOCABULARY.length || isReserved(v)) ? RESERVED : NOT_RESERVED;
+    }
+    return r === RESERVED;
+  }
+
+  // ------------------------------------------------------------ model nodes by term id
+
+  cls(t: TermId): Class {
+    return cached(this.classes, t, this.iri(t), cls);
+  }
+
+  annotationProperty(t: TermId): AnnotationProperty {
+    return cached(this.annotationProperties, t, this.iri(t), annotationProperty);
+  }
+
+  namedIndividual(t: TermId): NamedIndividual {
+    return cached(this.individuals, t, this.iri(t), namedIndividual);
+  }
+
+  iriNode(t: TermId): IRINode {
+    return cached(this.iriNodes, t, this.iri(t), iriNode);
   }
 
   // ------------------------------------------------------------ emitting axioms
@@ -268,28 +351,28 @@ export class RdfToOwl {
     for (const k of this.pending) this.consumed[k] = 1;
   }
 
-  /** Adds the axiom(s) a triple stands for: one per reification (with its annotations), else one plain. */
-  private emit(i: number, build: (anns: readonly Annotation[]) => Axiom): true {
+  /** Adds the axiom a plain (unreified) triple stands for; else one per reification, with its annotations. */
+  private emit(i: number, axiom: Axiom): true {
     const nodes = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
     if (nodes === undefined) {
-      this.ontology.add(build(NO_ANNOTATIONS));
+      this.ontology.add(axiom);
       return true;
     }
     for (const x of nodes) {
-      const a = build(this.annotationsOf(x));
+      const a = withAnnotations(axiom, this.annotationsOf(x));
       this.ontology.add(a);
       if (i >= this.asserted) this.replacing.push(a);
     }
     return true;
   }
 
-  private reificationsOf(s: TermKey, p: string, o: ObjectTerm): TermKey[] | undefined {
+  private reificationsOf(s: TermId, p: TermId, o: TermId): TermId[] | undefined {
     if (this.reifications.size === 0 || !this.reifiedSubjects.has(s)) return undefined;
-    return this.reifications.get(tripleKey(s, p, o));
+    return this.reifications.get(this.tripleKey(s, p, o));
   }
 
   /** Annotations carried by a node (a reification, an n-ary axiom node, a rule): its annotation triples. */
-  annotationsOf(x: TermKey): Annotation[] {
+  annotationsOf(x: TermId): Annotation[] {
     const out: Annotation[] = [];
     for (const i of this.triplesOf(x)) {
       const p = this.p[i];
@@ -308,87 +391,72 @@ export class RdfToOwl {
     const nested = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
     const anns: Annotation[] = [];
     if (nested !== undefined) for (const y of nested) anns.push(...this.annotationsOf(y));
-    return annotation(annotationProperty(this.p[i]), this.annotationValue(this.o[i]), anns);
+    return annotation(this.annotationProperty(this.p[i]), this.annotationValue(this.o[i]), anns);
   }
 
   /** Lax: a non-reserved predicate not typed as an object or data property is an annotation property. */
-  isAnnotationPredicate(p: string): boolean {
-    const k = this.kindOf(p);
+  isAnnotationPredicate(p: TermId): boolean {
+    const k = this.kinds[p];
     return (k & K_AP) !== 0 || (k & (K_OP | K_DP)) === 0;
   }
 
   // ------------------------------------------------------------ pass 3: axiom triples
 
   private mapAxiomTriple(i: number): boolean {
+    const p = this.p[i];
+    // Only vocabulary predicates make axioms here; everything else is an assertion, mapped in pass 4.
+    if (p >= VOCABULARY.length) return false;
     const s = this.s[i], o = this.o[i];
-    switch (this.p[i]) {
+    switch (p) {
       case RDF_TYPE: return this.mapType(i);
-      case RDFS_SUBCLASS_OF: return this.emitWith(i, subClassOf, this.ce(s), this.ce(this.ref(o)));
+      case RDFS_SUBCLASS_OF: return this.emit(i, subClassOf(this.ce(s), this.ce(this.ref(o))));
       case O.equivalentClass: return this.mapEquivalentClass(i);
-      case O.disjointWith: {
-        const pair = [this.ce(s), this.ce(this.ref(o))];
-        return this.emit(i, (a) => disjointClasses(pair, a));
-      }
+      case O.disjointWith: return this.emit(i, disjointClasses([this.ce(s), this.ce(this.ref(o))]));
       case O.disjointUnionOf: {
-        const c = cls(this.named(s)), parts = this.list(this.ref(o)).map((x) => this.ce(x));
-        return this.emit(i, (a) => disjointUnion(c, parts, a));
+        const c = this.cls(this.named(s));
+        return this.emit(i, disjointUnion(c, this.list(this.ref(o)).map((x) => this.ce(x))));
       }
       case O.hasKey: return this.mapHasKey(i);
       case O.intersectionOf: case O.unionOf: case O.complementOf: case O.oneOf:
-        return isIri(s) && this.mapNamedExpression(i);
+        return this.isIri(s) && this.mapNamedExpression(i);
       case RDFS_SUBPROPERTY_OF: return this.mapSubProperty(i);
-      case O.equivalentProperty: case O.propertyDisjointWith: return this.mapPropertyPair(i);
+      // owl:disjointObjectProperties is the OWL 1.1 name of owl:propertyDisjointWith, still read by the OWL API.
+      case O.equivalentProperty: case O.propertyDisjointWith: case O.disjointObjectProperties: return this.mapPropertyPair(i);
       case O.inverseOf: {
-        if (!isIri(s)) return false;
-        const p = this.ope(s), q = this.ope(this.ref(o));
-        this.addKind(s, K_OP);
-        return this.emit(i, (a) => inverseObjectProperties(p, q, a));
+        if (!this.isIri(s)) return false;
+        const p1 = this.ope(s), q = this.ope(this.ref(o));
+        return this.emit(i, inverseObjectProperties(p1, q));
       }
       case RDFS_DOMAIN: return this.mapDomain(i);
       case RDFS_RANGE: return this.mapRange(i);
       case O.propertyChainAxiom: {
-        const sup = this.ope(s), chain = this.list(this.ref(o)).map((x) => this.ope(x));
-        return this.emit(i, (a) => subPropertyChainOf(chain, sup, a));
+        const sup = this.ope(s);
+        return this.emit(i, subPropertyChainOf(this.list(this.ref(o)).map((x) => this.ope(x)), sup));
       }
-      case O.sameAs: {
-        const pair = [this.individual(s), this.individual(this.ref(o))];
-        return this.emit(i, (a) => sameIndividual(pair, a));
-      }
-      case O.differentFrom: {
-        const pair = [this.individual(s), this.individual(this.ref(o))];
-        return this.emit(i, (a) => differentIndividuals(pair, a));
-      }
+      case O.sameAs: return this.emit(i, sameIndividual([this.individual(s), this.individual(this.ref(o))]));
+      case O.differentFrom: return this.emit(i, differentIndividuals([this.individual(s), this.individual(this.ref(o))]));
       default: return false;
     }
   }
 
-  private emitWith<A, B>(i: number, make: (a: A, b: B, anns: readonly Annotation[]) => Axiom, a: A, b: B): true {
-    return this.emit(i, (anns) => make(a, b, anns));
-  }
-
   private mapType(i: number): boolean {
     const s = this.s[i], t = this.o[i];
-    if (typeof t !== 'string') return fail('rdf:type with a literal object');
+    if (this.lit(t) !== undefined) return fail('rdf:type with a literal object');
     const bit = DECLARING_TYPES.get(t);
     if (bit !== undefined) {
-      if (!isIri(s)) return false;
-      const e = entity(KIND_OF_BIT.get(bit)!, s);
-      return this.emit(i, (a) => declaration(e, a));
+      if (!this.isIri(s)) return false;
+      return this.emit(i, declaration(bit === K_CLASS ? this.cls(s) : entity(KIND_OF_BIT.get(bit)!, this.iri(s))));
     }
     if (t === O.FunctionalProperty) {
-      if (isIri(s) && (this.kindOf(s) & (K_DP | K_OP)) === K_DP) {
-        const dp = dataProperty(s);
-        return this.emit(i, (a) => functionalDataProperty(dp, a));
-      }
-      const p = this.ope(s);
-      return this.emit(i, (a) => objectPropertyCharacteristic('FunctionalObjectProperty', p, a));
+      if (this.isIri(s) && (this.kinds[s] & (K_DP | K_OP)) === K_DP) return this.emit(i, functionalDataProperty(dataProperty(this.iri(s))));
+      return this.emit(i, objectPropertyCharacteristic('FunctionalObjectProperty', this.ope(s)));
     }
-    const characteristic = CHARACTERISTICS.get(t as never) as CharacteristicKind | undefined;
+    const characteristic = CHARACTERISTICS.get(t);
     if (characteristic !== undefined) {
       const p = this.ope(s);
       // OWL 1 made these types subclasses of owl:ObjectProperty; like the OWL API, they declare it.
       if (p.kind === 'ObjectProperty' && OWL1_OBJECT_PROPERTY_TYPES.has(t)) this.ontology.add(declaration(p));
-      return this.emit(i, (a) => objectPropertyCharacteristic(characteristic, p, a));
+      return this.emit(i, objectPropertyCharacteristic(characteristic, p));
     }
     switch (t) {
       case O.AllDisjointClasses: return this.mapAllDisjointClasses(s);
@@ -397,42 +465,34 @@ export class RdfToOwl {
       case O.NegativePropertyAssertion: return this.mapNegativeAssertion(s);
       case S.Imp: return this.swrl.mapRule(s);
       case O.Ontology: return false;
-      case RDF_PROPERTY: return isIri(s);
+      case RDF_PROPERTY: return this.isIri(s);
       case RDFS_CLASS: {
-        if (!isIri(s)) return false;
-        const c = cls(s);
+        if (!this.isIri(s)) return false;
         this.addKind(s, K_CLASS);
-        return this.emit(i, (a) => declaration(c, a));
+        return this.emit(i, declaration(this.cls(s)));
       }
-      case O.DeprecatedClass: case O.DeprecatedProperty: return isIri(s);
+      case O.DeprecatedClass: case O.DeprecatedProperty: return this.isIri(s);
     }
-    if (STRUCTURAL_TYPES.has(t) || (isBlank(s) && (t === O.Class || t === RDFS_DATATYPE))) return false;
-    const c = this.ce(t), x = this.individual(s);
-    return this.emit(i, (a) => classAssertion(c, x, a));
+    if (STRUCTURAL_TYPES.has(t) || (this.isBlank(s) && (t === O.Class || t === RDFS_DATATYPE))) return false;
+    return this.emit(i, classAssertion(this.ce(t), this.individual(s)));
   }
 
   private mapEquivalentClass(i: number): boolean {
     const s = this.s[i], o = this.ref(this.o[i]);
     if (this.isDataRange(s) || this.isDataRange(o)) {
-      const [named, other] = isIri(s) ? [s, o] : [o, s];
-      if (!isIri(named)) return fail('owl:equivalentClass between two anonymous data ranges');
-      const dt = datatype(named), range = this.dataRange(other);
-      return this.emit(i, (a) => datatypeDefinition(dt, range, a));
+      const [named, other] = this.isIri(s) ? [s, o] : [o, s];
+      if (!this.isIri(named)) return fail('owl:equivalentClass between two anonymous data ranges');
+      return this.emit(i, datatypeDefinition(datatype(this.iri(named)), this.dataRange(other)));
     }
-    if (isIri(s) && isIri(o) && this.kindOf(s) === 0 && this.kindOf(o) === 0) fail('equivalence of two IRIs of unknown kind');
-    const pair = [this.ce(s), this.ce(o)];
-    return this.emit(i, (a) => equivalentClasses(pair, a));
+    if (this.isIri(s) && this.isIri(o) && this.kinds[s] === 0 && this.kinds[o] === 0) fail('equivalence of two IRIs of unknown kind');
+    return this.emit(i, equivalentClasses([this.ce(s), this.ce(o)]));
   }
 
   /** OWL 1 style: a named class with owl:intersectionOf etc. is equivalent to that expression. */
   private mapNamedExpression(i: number): boolean {
     const s = this.s[i];
-    if (this.isDataRange(s)) {
-      const dt = datatype(s), range = this.dataRangeFrom(s, i);
-      return this.emit(i, (a) => datatypeDefinition(dt, range, a));
-    }
-    const pair = [cls(s), this.ceFrom(s, i)];
-    return this.emit(i, (a) => equivalentClasses(pair, a));
+    if (this.isDataRange(s)) return this.emit(i, datatypeDefinition(datatype(this.iri(s)), this.dataRangeFrom(s, i)));
+    return this.emit(i, equivalentClasses([this.cls(s), this.ceFrom(s, i)]));
   }
 
   private mapHasKey(i: number): boolean {
@@ -440,148 +500,171 @@ export class RdfToOwl {
     const ops: ObjectPropertyExpression[] = [], dps: DataProperty[] = [];
     for (const x of this.list(this.ref(this.o[i]))) {
       // Like the OWL API, a key property not known as an object property is a data property.
-      if (isIri(x) && (this.kindOf(x) & K_OP) === 0) dps.push(dataProperty(x));
+      if (this.isIri(x) && (this.kinds[x] & K_OP) === 0) dps.push(dataProperty(this.iri(x)));
       else ops.push(this.ope(x));
     }
-    return this.emit(i, (a) => hasKey(c, ops, dps, a));
+    return this.emit(i, hasKey(c, ops, dps));
   }
 
   private mapSubProperty(i: number): boolean {
     const s = this.s[i], o = this.ref(this.o[i]);
-    const k = (isIri(s) ? this.kindOf(s) : K_OP) | (isIri(o) ? this.kindOf(o) : K_OP);
-    if (k & K_OP) {
-      const sub = this.ope(s), sup = this.ope(o);
-      this.widen(s, o, K_OP);
-      return this.emit(i, (a) => subObjectPropertyOf(sub, sup, a));
+    // OWL 1.1 wrote a chain as a blank node with owl:propertyChain that is a subproperty; the OWL API reads it.
+    if (this.isBlank(s)) {
+      const chain = this.use(s, O.propertyChain);
+      if (chain >= 0) {
+        const ops = this.list(this.ref(chain)).map((x) => this.ope(x));
+        this.useStructure(s);
+        return this.emit(i, subPropertyChainOf(ops, this.ope(o)));
+      }
     }
-    const sub = this.named(s), sup = this.named(o);
-    if (k & K_DP) {
+    // An untyped Dublin Core 1.1 element makes it an annotation axiom: the OWL API has them built in as
+    // annotation properties (its DublinCoreVocabulary).
+    const annotationOnly = this.isUntypedDublinCore(s) || this.isUntypedDublinCore(o);
+    const k = (this.isIri(s) ? this.kinds[s] : K_OP) | (this.isIri(o) ? this.kinds[o] : K_OP);
+    if (!annotationOnly && k & K_OP) return this.emit(i, subObjectPropertyOf(this.ope(s), this.ope(o)));
+    const sub = this.iri(this.named(s)), sup = this.iri(this.named(o));
+    if (!annotationOnly && k & K_DP) {
       this.widen(s, o, K_DP);
-      return this.emitWith(i, subDataPropertyOf, dataProperty(sub), dataProperty(sup));
+      return this.emit(i, subDataPropertyOf(dataProperty(sub), dataProperty(sup)));
     }
-    return this.emitWith(i, subAnnotationPropertyOf, annotationProperty(sub), annotationProperty(sup));
+    return this.emit(i, subAnnotationPropertyOf(annotationProperty(sub), annotationProperty(sup)));
+  }
+
+  private isUntypedDublinCore(t: TermId): boolean {
+    return this.isIri(t) && this.kinds[t] === 0 && this.iri(t).startsWith(DC_ELEMENTS);
   }
 
   /** Like the OWL API, a property equivalence with an IRI of unknown kind (declared only in an import) is not mapped. */
-  private requireTyped(a: TermKey, b: TermKey): void {
-    for (const x of [a, b]) if (isIri(x) && this.kindOf(x) === 0) fail('equivalence with <' + x + '>, whose kind is unknown');
+  private requireTyped(a: TermId, b: TermId): void {
+    for (const x of [a, b]) if (this.isIri(x) && this.kinds[x] === 0) fail('equivalence with <' + this.iri(x) + '>, whose kind is unknown');
   }
 
-  private widen(a: TermKey, b: TermKey, bit: number): void {
-    if (isIri(a)) this.addKind(a, bit);
-    if (isIri(b)) this.addKind(b, bit);
+  private widen(a: TermId, b: TermId, bit: number): void {
+    if (this.isIri(a)) this.addKind(a, bit);
+    if (this.isIri(b)) this.addKind(b, bit);
   }
 
   private mapPropertyPair(i: number): boolean {
     const s = this.s[i], o = this.ref(this.o[i]), equivalent = this.p[i] === O.equivalentProperty;
     this.requireTyped(s, o);
-    const k = (isIri(s) ? this.kindOf(s) : K_OP) | (isIri(o) ? this.kindOf(o) : K_OP);
+    const k = (this.isIri(s) ? this.kinds[s] : K_OP) | (this.isIri(o) ? this.kinds[o] : K_OP);
     if ((k & (K_DP | K_OP)) === K_DP) {
-      const pair = [dataProperty(this.named(s)), dataProperty(this.named(o))];
+      const pair = [dataProperty(this.iri(this.named(s))), dataProperty(this.iri(this.named(o)))];
       this.widen(s, o, K_DP);
-      return this.emit(i, (a) => (equivalent ? equivalentDataProperties(pair, a) : disjointDataProperties(pair, a)));
+      return this.emit(i, equivalent ? equivalentDataProperties(pair) : disjointDataProperties(pair));
     }
     const pair = [this.ope(s), this.ope(o)];
-    this.widen(s, o, K_OP);
-    return this.emit(i, (a) => (equivalent ? equivalentObjectProperties(pair, a) : disjointObjectProperties(pair, a)));
+    return this.emit(i, equivalent ? equivalentObjectProperties(pair) : disjointObjectProperties(pair));
   }
 
   /** Domain by the property's kind: object, data, else (annotation or untyped) annotation property domain. */
   private mapDomain(i: number): boolean {
     const s = this.s[i], o = this.ref(this.o[i]);
-    const k = isIri(s) ? this.kindOf(s) : K_OP;
-    if (k & K_OP || (k & K_DP) === 0 && isBlank(o)) {
-      const p = this.ope(s), c = this.ce(o);
-      return this.emit(i, (a) => objectPropertyDomain(p, c, a));
+    const k = this.isIri(s) ? this.kinds[s] : K_OP;
+    if (k & K_OP || ((k & K_DP) === 0 && this.isBlank(o))) {
+      const p = this.ope(s);
+      return this.emit(i, objectPropertyDomain(p, this.ce(o)));
     }
-    if (k & K_DP) return this.emitWith(i, dataPropertyDomain, dataProperty(s), this.ce(o));
-    return this.emitWith(i, annotationPropertyDomain, annotationProperty(s), this.named(o));
+    if (k & K_DP) return this.emit(i, dataPropertyDomain(dataProperty(this.iri(s)), this.ce(o)));
+    return this.emit(i, annotationPropertyDomain(this.annotationProperty(s), this.iri(this.named(o))));
   }
 
   /** Range: an annotation property's range first (as the OWL API does for punned ones), else by kind or range. */
   private mapRange(i: number): boolean {
     const s = this.s[i], o = this.ref(this.o[i]);
-    const k = isIri(s) ? this.kindOf(s) : K_OP;
-    if (k & K_AP && isIri(o)) return this.emitWith(i, annotationPropertyRange, annotationProperty(s), o);
+    const k = this.isIri(s) ? this.kinds[s] : K_OP;
+    if (k & K_AP && this.isIri(o)) return this.emit(i, annotationPropertyRange(this.annotationProperty(s), this.iri(o)));
     if (k & K_OP || ((k & K_DP) === 0 && !this.isDataRange(o))) {
-      const p = this.ope(s), c = this.ce(o);
-      return this.emit(i, (a) => objectPropertyRange(p, c, a));
+      const p = this.ope(s);
+      return this.emit(i, objectPropertyRange(p, this.ce(o)));
     }
     this.addKind(s, K_DP);
-    return this.emitWith(i, dataPropertyRange, dataProperty(s), this.dataRange(o));
+    return this.emit(i, dataPropertyRange(dataProperty(this.iri(s)), this.dataRange(o)));
   }
 
-  private mapAllDisjointClasses(x: TermKey): boolean {
+  /** The axiom an n-ary axiom node stands for, with the node's annotations. */
+  private addNode(x: TermId, make: (anns: readonly Annotation[]) => Axiom): true {
+    const anns = this.annotationsOf(x);
+    this.useStructure(x);
+    this.ontology.add(make(anns));
+    return true;
+  }
+
+  private mapAllDisjointClasses(x: TermId): boolean {
     const members = this.list(this.members(x)).map((m) => this.ce(m));
-    const anns = this.annotationsOf(x);
-    this.useStructure(x);
-    this.ontology.add(disjointClasses(members, anns));
-    return true;
+    return this.addNode(x, (anns) => disjointClasses(members, anns));
   }
 
-  private mapAllDisjointProperties(x: TermKey): boolean {
+  private mapAllDisjointProperties(x: TermId): boolean {
     const members = this.list(this.members(x));
-    const anns = this.annotationsOf(x);
-    this.useStructure(x);
-    if (members.some((m) => isIri(m) && (this.kindOf(m) & (K_OP | K_DP)) === K_DP)) {
-      this.ontology.add(disjointDataProperties(members.map((m) => dataProperty(this.named(m))), anns));
-    } else {
-      this.ontology.add(disjointObjectProperties(members.map((m) => this.ope(m)), anns));
+    if (members.some((m) => this.isIri(m) && (this.kinds[m] & (K_OP | K_DP)) === K_DP)) {
+      const dps = members.map((m) => dataProperty(this.iri(this.named(m))));
+      return this.addNode(x, (anns) => disjointDataProperties(dps, anns));
     }
-    return true;
+    const ops = members.map((m) => this.ope(m));
+    return this.addNode(x, (anns) => disjointObjectProperties(ops, anns));
   }
 
-  private mapAllDifferent(x: TermKey): boolean {
-    const m = this.use(x, O.distinctMembers) ?? this.members(x);
-    const members = this.list(this.ref(m)).map((y) => this.individual(y));
-    const anns = this.annotationsOf(x);
-    this.useStructure(x);
-    this.ontology.add(differentIndividuals(members, anns));
-    return true;
+  private mapAllDifferent(x: TermId): boolean {
+    const distinct = this.use(x, O.distinctMembers);
+    const members = this.list(distinct >= 0 ? this.ref(distinct) : this.members(x)).map((y) => this.individual(y));
+    return this.addNode(x, (anns) => differentIndividuals(members, anns));
   }
 
-  private members(x: TermKey): TermKey {
-    return this.ref(this.use(x, O.members) ?? fail('n-ary axiom node without owl:members'));
+  private members(x: TermId): TermId {
+    const m = this.use(x, O.members);
+    return m >= 0 ? this.ref(m) : fail('n-ary axiom node without owl:members');
   }
 
-  private mapNegativeAssertion(x: TermKey): boolean {
-    const source = this.individual(this.ref(this.use(x, O.sourceIndividual) ?? fail('no owl:sourceIndividual')));
-    const prop = this.ref(this.use(x, O.assertionProperty) ?? fail('no owl:assertionProperty'));
+  private mapNegativeAssertion(x: TermId): boolean {
+    const src = this.use(x, O.sourceIndividual), prop = this.use(x, O.assertionProperty);
+    if (src < 0) fail('no owl:sourceIndividual');
+    if (prop < 0) fail('no owl:assertionProperty');
+    const source = this.individual(this.ref(src)), property = this.ref(prop);
     const target = this.use(x, O.targetIndividual);
     const value = this.use(x, O.targetValue);
-    const anns = this.annotationsOf(x);
-    this.useStructure(x);
-    if (target !== undefined) {
-      this.ontology.add(negativeObjectPropertyAssertion(this.ope(prop), source, this.individual(this.ref(target)), anns));
-    } else if (value !== undefined && typeof value !== 'string') {
-      this.addKind(prop, K_DP);
-      this.ontology.add(negativeDataPropertyAssertion(dataProperty(this.named(prop)), source, value, anns));
-    } else {
-      fail('negative property assertion without a valid target');
+    if (target >= 0) {
+      const ope = this.ope(property), object = this.individual(this.ref(target));
+      return this.addNode(x, (anns) => negativeObjectPropertyAssertion(ope, source, object, anns));
     }
-    return true;
+    const v = value >= 0 ? this.lit(value) : undefined;
+    if (v === undefined) return fail('negative property assertion without a valid target');
+    const dp = this.dataProp(property);
+    return this.addNode(x, (anns) => negativeDataPropertyAssertion(dp, source, v, anns));
   }
 
   // ------------------------------------------------------------ pass 4: header and assertions
 
+  /**
+   * The header: like the OWL API, the annotations and imports of every owl:Ontology node are the ontology's;
+   * the IRI and version IRI are those of the chosen node.
+   */
   private mapHeader(): void {
     const chosen = this.chooseOntologyNode();
     const ont = this.ontology;
     const imports: string[] = [];
-    for (const node of this.ontologyNodes) {
+    let versionIri: string | null = null;
+    // The OWL API also takes every import target for an ontology node, so the annotations on it are the ontology's.
+    const nodes = [...this.ontologyNodes];
+    for (let k = 0; k < nodes.length; k++) {
+      for (const i of this.triplesOf(nodes[k])) if (this.p[i] === O.imports && !nodes.includes(this.o[i])) nodes.push(this.o[i]);
+    }
+    for (const node of nodes) {
       for (const i of this.triplesOf(node)) {
         if (this.consumed[i]) continue;
         const p = this.p[i], o = this.o[i];
         if (p === RDF_TYPE && o === O.Ontology) this.consumed[i] = 1;
-        else if (p === O.imports && isIri(o)) {
-          imports.push(o);
+        else if (p === O.imports && this.isIri(o)) {
+          imports.push(this.iri(o));
           this.consumed[i] = 1;
-        } else if (p === O.versionIRI && isIri(o)) {
-          if (node === chosen) ont.id = { iri: ont.id.iri, versionIri: o };
+        } else if (p === O.versionIRI && this.isIri(o)) {
+          if (node === chosen) versionIri = this.iri(o);
           this.consumed[i] = 1;
-        } else if (!this.isReservedPredicate(p) && !this.isAnnotationPredicate(p)) {
+        } else if (this.isReservedPredicate(p)) {
+          continue;
+        } else if (!this.isAnnotationPredicate(p)) {
           this.attempt(i, this.mapRemainingTriple);
-        } else if (!this.isReservedPredicate(p)) {
+        } else {
           this.attempt(i, (k) => {
             ont.annotations.add(this.annotationFromTriple(k));
             return true;
@@ -589,16 +672,15 @@ export class RdfToOwl {
         }
       }
     }
-    if (chosen !== undefined && isIri(chosen)) ont.id = { iri: chosen, versionIri: ont.id.versionIri };
-    else ont.id = { iri: null, versionIri: null };
+    ont.id = { iri: chosen !== undefined && this.isIri(chosen) ? this.iri(chosen) : null, versionIri };
     for (const iri of imports) ont.imports.add(iri);
   }
 
   /** Like the OWL API: the only owl:Ontology node, else the first not used as an annotation value. */
-  private chooseOntologyNode(): TermKey | undefined {
+  private chooseOntologyNode(): TermId | undefined {
     const nodes = this.ontologyNodes;
     if (nodes.length <= 1) return nodes[0];
-    const referenced = new Set<ObjectTerm>();
+    const referenced = new Set<TermId>();
     for (const node of nodes) for (const i of this.triplesOf(node)) if (this.p[i] !== RDF_TYPE) referenced.add(this.o[i]);
     return nodes.find((x) => !referenced.has(x)) ?? nodes[0];
   }
@@ -607,82 +689,82 @@ export class RdfToOwl {
     const s = this.s[i], p = this.p[i], o = this.o[i];
     if (this.isReservedPredicate(p)) return false;
     if (this.structural.has(s)) return fail('annotation of a blank node that is not an individual');
-    const k = this.kindOf(p);
-    if (k & K_OP && typeof o === 'string') {
-      const prop = objectProperty(p), a = this.individual(s), b = this.individual(o);
-      return this.emit(i, (anns) => objectPropertyAssertion(prop, a, b, anns));
+    const k = this.kinds[p];
+    const value = this.lit(o);
+    if (k & K_OP && value === undefined) {
+      return this.emit(i, objectPropertyAssertion(objectProperty(this.iri(p)), this.individual(s), this.individual(o)));
     }
-    if (k & K_DP && typeof o !== 'string') {
-      const prop = dataProperty(p), a = this.individual(s);
-      return this.emit(i, (anns) => dataPropertyAssertion(prop, a, o, anns));
+    if (k & K_DP && value !== undefined) {
+      return this.emit(i, dataPropertyAssertion(dataProperty(this.iri(p)), this.individual(s), value));
     }
-    const prop = annotationProperty(p), subject = this.annotationSubject(s), value = this.annotationValue(o);
-    return this.emit(i, (anns) => annotationAssertion(prop, subject, value, anns));
+    return this.emit(i, annotationAssertion(this.annotationProperty(p), this.annotationSubject(s), this.annotationValue(o)));
   }
 
   // ------------------------------------------------------------ terms
 
   /** A subject/object used as a node (not a literal). */
-  ref(t: ObjectTerm | undefined): TermKey {
-    if (typeof t === 'string') return t;
-    return fail(t === undefined ? 'missing node' : 'literal where a node is required');
+  ref(t: TermId): TermId {
+    if (t >= 0 && this.lit(t) === undefined) return t;
+    return fail(t < 0 ? 'missing node' : 'literal where a node is required');
   }
 
-  named(t: TermKey): string {
-    return isIri(t) ? t : fail('blank node where an IRI is required');
+  named(t: TermId): TermId {
+    return this.isIri(t) ? t : fail('blank node where an IRI is required');
   }
 
-  individual(t: TermKey): Individual {
-    return isIri(t) ? namedIndividual(t) : this.anon(t);
+  individual(t: TermId): Individual {
+    return this.isIri(t) ? this.namedIndividual(t) : this.anon(t);
   }
 
-  anon(t: TermKey): AnonymousIndividual {
+  anon(t: TermId): AnonymousIndividual {
     let a = this.anons.get(t);
-    if (a === undefined) this.anons.set(t, (a = anonymousIndividual(t.slice(2))));
+    if (a === undefined) this.anons.set(t, (a = anonymousIndividual(this.iri(t).slice(2))));
     return a;
   }
 
-  private annotationSubject(t: TermKey): AnnotationSubject {
-    return isIri(t) ? iriNode(t) : this.anon(t);
+  private annotationSubject(t: TermId): AnnotationSubject {
+    return this.isIri(t) ? this.iriNode(t) : this.anon(t);
   }
 
-  annotationValue(t: ObjectTerm): AnnotationValue {
-    if (typeof t !== 'string') return t;
-    return isIri(t) ? iriNode(t) : this.anon(t);
+  annotationValue(t: TermId): AnnotationValue {
+    const l = this.lit(t);
+    if (l !== undefined) return l;
+    return this.isIri(t) ? this.iriNode(t) : this.anon(t);
   }
 
-  ope(t: TermKey): ObjectPropertyExpression {
-    if (isIri(t)) {
+  ope(t: TermId): ObjectPropertyExpression {
+    if (this.isIri(t)) {
       this.addKind(t, K_OP);
-      return objectProperty(t);
+      return objectProperty(this.iri(t));
     }
-    const inv = this.ref(this.use(t, O.inverseOf) ?? fail('blank node property without owl:inverseOf'));
+    const inv = this.use(t, O.inverseOf);
+    if (inv < 0) fail('blank node property without owl:inverseOf');
     this.useStructure(t);
-    return objectInverseOf(objectProperty(this.named(inv)));
+    return objectInverseOf(objectProperty(this.iri(this.named(this.ref(inv)))));
   }
 
   /** RDF list members, using the list's triples. */
-  list(head: TermKey): TermKey[] {
+  list(head: TermId): TermId[] {
     return this.listOf(head, (t) => this.ref(t));
   }
 
-  literalList(head: TermKey): Literal[] {
-    return this.listOf(head, (t) => (typeof t === 'string' ? fail('non-literal in a data value list') : t));
+  literalList(head: TermId): Literal[] {
+    return this.listOf(head, (t) => this.lit(t) ?? fail('non-literal in a data value list'));
   }
 
-  listOf<T>(head: TermKey, item: (t: ObjectTerm) => T): T[] {
+  listOf<T>(head: TermId, item: (t: TermId) => T): T[] {
     const out: T[] = [];
-    const seen = new Set<TermKey>();
+    const seen = new Set<TermId>();
     for (let x = head; x !== RDF_NIL;) {
-      if (!isBlank(x) || seen.has(x)) fail('malformed RDF list');
+      if (!this.isBlank(x) || seen.has(x)) fail('malformed RDF list');
       seen.add(x);
       const first = this.use(x, RDF_FIRST);
       const rest = this.use(x, RDF_REST);
-      if (first === undefined || rest === undefined) fail('RDF list node without rdf:first/rdf:rest');
+      if (first < 0 || rest < 0) fail('RDF list node without rdf:first/rdf:rest');
       const type = this.objectOf(x, RDF_TYPE);
       if (type >= 0 && (this.o[type] === RDF_LIST || this.o[type] === S.AtomList)) this.pending.push(type);
       this.structural.add(x);
-      out.push(item(first!));
+      out.push(item(first));
       x = this.ref(rest);
     }
     return out;
@@ -690,10 +772,10 @@ export class RdfToOwl {
 
   // ------------------------------------------------------------ class expressions
 
-  ce(t: TermKey): ClassExpression {
-    if (isIri(t)) {
+  ce(t: TermId): ClassExpression {
+    if (this.isIri(t)) {
       this.addKind(t, K_CLASS);
-      return cls(t);
+      return this.cls(t);
     }
     const cached = this.ceCache.get(t);
     if (cached !== undefined) return cached;
@@ -703,89 +785,111 @@ export class RdfToOwl {
     return c;
   }
 
+  /** The object of (x p ?) used by the expression being read; only triple `only` when given (a named class's OWL 1 definition). */
+  private part(x: TermId, p: TermId, only: number): TermId {
+    if (only >= 0) return this.p[only] === p ? this.o[only] : -1;
+    return this.use(x, p);
+  }
+
   /** The class expression node x describes; only triple `only` when given (a named class's OWL 1 definition). */
-  private ceFrom(x: TermKey, only: number): ClassExpression {
-    const get = (p: string): ObjectTerm | undefined => {
-      if (only >= 0) return this.p[only] === p ? this.o[only] : undefined;
-      return this.use(x, p);
-    };
-    let v: ObjectTerm | undefined;
-    if ((v = get(O.intersectionOf)) !== undefined) return objectIntersectionOf(this.list(this.ref(v)).map((y) => this.ce(y)));
-    if ((v = get(O.unionOf)) !== undefined) return objectUnionOf(this.list(this.ref(v)).map((y) => this.ce(y)));
-    if ((v = get(O.complementOf)) !== undefined) return objectComplementOf(this.ce(this.ref(v)));
-    if ((v = get(O.oneOf)) !== undefined) return objectOneOf(this.list(this.ref(v)).map((y) => this.individual(y)));
+  private ceFrom(x: TermId, only: number): ClassExpression {
+    let v: TermId;
+    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return objectIntersectionOf(this.list(this.ref(v)).map((y) => this.ce(y)));
+    if ((v = this.part(x, O.unionOf, only)) >= 0) return objectUnionOf(this.list(this.ref(v)).map((y) => this.ce(y)));
+    if ((v = this.part(x, O.complementOf, only)) >= 0) return objectComplementOf(this.ce(this.ref(v)));
+    if ((v = this.part(x, O.oneOf, only)) >= 0) return objectOneOf(this.list(this.ref(v)).map((y) => this.individual(y)));
     if (only < 0) {
       const p = this.use(x, O.onProperty);
-      if (p !== undefined) return this.restriction(x, this.ref(p));
+      if (p >= 0) return this.restriction(x, this.ref(p));
+      const ps = this.use(x, O.onProperties);
+      if (ps >= 0) return this.restriction(x, this.singleProperty(this.ref(ps)));
     }
     return fail('blank node is not a class expression');
   }
 
-  private restriction(x: TermKey, p: TermKey): ClassExpression {
-    const dataish = isIri(p) && (this.kindOf(p) & (K_OP | K_DP)) === K_DP;
-    let v: ObjectTerm | undefined;
+  /** owl:onProperties of an n-ary data restriction: OWL 2 has no n-ary data range, so only one property maps. */
+  private singleProperty(list: TermId): TermId {
+    const ps = this.list(list);
+    if (ps.length !== 1) fail('owl:onProperties with ' + ps.length + ' properties (n-ary data ranges are not supported)');
+    this.addKind(this.named(ps[0]), K_DP);
+    return ps[0];
+  }
+
+  private restriction(x: TermId, p: TermId): ClassExpression {
+    const dataish = this.isIri(p) && (this.kinds[p] & (K_OP | K_DP)) === K_DP;
+    let v: TermId;
     for (const some of [true, false]) {
-      if ((v = this.use(x, some ? O.someValuesFrom : O.allValuesFrom)) === undefined) continue;
+      if ((v = this.use(x, some ? O.someValuesFrom : O.allValuesFrom)) < 0) continue;
       const filler = this.ref(v);
-      if (dataish || (isIri(p) && (this.kindOf(p) & K_OP) === 0 && this.isDataRange(filler))) {
+      if (dataish || (this.isIri(p) && (this.kinds[p] & K_OP) === 0 && this.isDataRange(filler))) {
         const dp = this.dataProp(p), dr = this.dataRange(filler);
         return some ? dataSomeValuesFrom(dp, dr) : dataAllValuesFrom(dp, dr);
       }
       const op = this.ope(p), c = this.ce(filler);
       return some ? objectSomeValuesFrom(op, c) : objectAllValuesFrom(op, c);
     }
-    if ((v = this.use(x, O.hasValue)) !== undefined) {
-      if (typeof v !== 'string') return dataHasValue(this.dataProp(p), v);
+    if ((v = this.use(x, O.hasValue)) >= 0) {
+      const value = this.lit(v);
+      if (value !== undefined) return dataHasValue(this.dataProp(p), value);
       return objectHasValue(this.ope(p), this.individual(v));
     }
-    if ((v = this.use(x, O.hasSelf)) !== undefined) return objectHasSelf(this.ope(p));
+    if (this.use(x, O.hasSelf) >= 0) return objectHasSelf(this.ope(p));
     for (let k = 0; k < CARDINALITIES.length; k++) {
-      if ((v = this.use(x, CARDINALITIES[k])) === undefined) continue;
-      const n = cardinality(v);
+      if ((v = this.use(x, CARDINALITIES[k])) < 0) continue;
+      const n = this.cardinality(v);
       const which = k % 3;
       const onClass = this.use(x, O.onClass), onRange = this.use(x, O.onDataRange);
-      if (onRange !== undefined || (onClass === undefined && dataish)) {
+      if (onRange >= 0 || (onClass < 0 && dataish)) {
         const dp = this.dataProp(p);
-        const dr = onRange === undefined ? undefined : this.dataRange(this.ref(onRange));
+        const dr = onRange < 0 ? undefined : this.dataRange(this.ref(onRange));
         return which === 0 ? dataMinCardinality(n, dp, dr) : which === 1 ? dataMaxCardinality(n, dp, dr) : dataExactCardinality(n, dp, dr);
       }
       const op = this.ope(p);
-      const c = onClass === undefined ? undefined : this.ce(this.ref(onClass));
+      const c = onClass < 0 ? undefined : this.ce(this.ref(onClass));
       return which === 0 ? objectMinCardinality(n, op, c) : which === 1 ? objectMaxCardinality(n, op, c) : objectExactCardinality(n, op, c);
     }
+    // OWL 1.1's owl:SelfRestriction (a type, not a predicate) is the OWL 2 owl:hasSelf.
+    const type = this.objectOf(x, RDF_TYPE);
+    if (type >= 0 && this.o[type] === O.SelfRestriction) return objectHasSelf(this.ope(p));
     return fail('owl:Restriction without a supported restriction predicate');
   }
 
-  dataProp(p: TermKey): DataProperty {
+  private cardinality(v: TermId): number {
+    const l = this.lit(v) ?? fail('cardinality is not a literal');
+    const n = Number(l.lex.trim());
+    return Number.isInteger(n) && n >= 0 ? n : fail('cardinality "' + l.lex + '" is not a non-negative integer');
+  }
+
+  dataProp(p: TermId): DataProperty {
     this.addKind(this.named(p), K_DP);
-    return dataProperty(p);
+    return dataProperty(this.iri(p));
   }
 
   // ------------------------------------------------------------ data ranges
 
-  isDataRange(t: TermKey): boolean {
-    if (isIri(t)) return (this.kindOf(t) & K_DT) !== 0 || isBuiltInDatatype(t);
+  isDataRange(t: TermId): boolean {
+    if (this.isIri(t)) return (this.kinds[t] & K_DT) !== 0 || isBuiltInDatatype(this.iri(t));
     if (this.drCache.has(t)) return true;
     for (const i of this.triplesOf(t)) {
       const p = this.p[i], o = this.o[i];
       if (p === O.onDatatype || p === O.datatypeComplementOf) return true;
       if (p === RDF_TYPE && (o === RDFS_DATATYPE || o === O.DataRange)) return true;
-      if (p === O.oneOf && typeof o === 'string') {
+      if (p === O.oneOf && this.lit(o) === undefined) {
         const first = this.objectOf(o, RDF_FIRST);
-        return first >= 0 && typeof this.o[first] !== 'string';
+        return first >= 0 && this.lit(this.o[first]) !== undefined;
       }
-      if ((p === O.intersectionOf || p === O.unionOf) && typeof o === 'string') {
+      if ((p === O.intersectionOf || p === O.unionOf) && this.lit(o) === undefined) {
         const first = this.objectOf(o, RDF_FIRST);
-        return first >= 0 && typeof this.o[first] === 'string' && this.isDataRange(this.o[first] as string);
+        return first >= 0 && this.lit(this.o[first]) === undefined && this.isDataRange(this.o[first]);
       }
     }
     return false;
   }
 
-  dataRange(t: TermKey): DataRange {
-    if (isIri(t)) {
+  dataRange(t: TermId): DataRange {
+    if (this.isIri(t)) {
       this.addKind(t, K_DT);
-      return datatype(t);
+      return datatype(this.iri(t));
     }
     const cached = this.drCache.get(t);
     if (cached !== undefined) return cached;
@@ -795,47 +899,38 @@ export class RdfToOwl {
     return d;
   }
 
-  private dataRangeFrom(x: TermKey, only: number): DataRange {
-    const get = (p: string): ObjectTerm | undefined => {
-      if (only >= 0) return this.p[only] === p ? this.o[only] : undefined;
-      return this.use(x, p);
-    };
-    let v: ObjectTerm | undefined;
-    if ((v = get(O.intersectionOf)) !== undefined) return dataIntersectionOf(this.list(this.ref(v)).map((y) => this.dataRange(y)));
-    if ((v = get(O.unionOf)) !== undefined) return dataUnionOf(this.list(this.ref(v)).map((y) => this.dataRange(y)));
-    if ((v = get(O.datatypeComplementOf)) !== undefined) return dataComplementOf(this.dataRange(this.ref(v)));
-    if ((v = get(O.complementOf)) !== undefined) return dataComplementOf(this.dataRange(this.ref(v)));
-    if ((v = get(O.oneOf)) !== undefined) return dataOneOf(this.literalList(this.ref(v)));
-    if (only < 0 && (v = this.use(x, O.onDatatype)) !== undefined) {
-      const dt = datatype(this.named(this.ref(v)));
-      const facets = this.list(this.ref(this.use(x, O.withRestrictions) ?? fail('owl:onDatatype without owl:withRestrictions')));
-      return datatypeRestriction(dt, facets.map((f) => this.facet(f)));
+  private dataRangeFrom(x: TermId, only: number): DataRange {
+    let v: TermId;
+    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return dataIntersectionOf(this.list(this.ref(v)).map((y) => this.dataRange(y)));
+    if ((v = this.part(x, O.unionOf, only)) >= 0) return dataUnionOf(this.list(this.ref(v)).map((y) => this.dataRange(y)));
+    if ((v = this.part(x, O.datatypeComplementOf, only)) >= 0) return dataComplementOf(this.dataRange(this.ref(v)));
+    if ((v = this.part(x, O.complementOf, only)) >= 0) return dataComplementOf(this.dataRange(this.ref(v)));
+    if ((v = this.part(x, O.oneOf, only)) >= 0) return dataOneOf(this.literalList(this.ref(v)));
+    if (only < 0 && (v = this.use(x, O.onDatatype)) >= 0) {
+      const dt = datatype(this.iri(this.named(this.ref(v))));
+      const w = this.use(x, O.withRestrictions);
+      if (w < 0) fail('owl:onDatatype without owl:withRestrictions');
+      return datatypeRestriction(dt, this.list(this.ref(w)).map((f) => this.facet(f)));
     }
     return fail('blank node is not a data range');
   }
 
-  private facet(f: TermKey): FacetRestriction {
+  private facet(f: TermId): FacetRestriction {
     for (const i of this.triplesOf(f)) {
-      const v = this.o[i];
-      if (this.p[i] === RDF_TYPE || typeof v === 'string') continue;
+      const v = this.lit(this.o[i]);
+      if (this.p[i] === RDF_TYPE || v === undefined) continue;
       this.pending.push(i);
       this.structural.add(f);
-      return facetRestriction(this.p[i], v);
+      return facetRestriction(this.iri(this.p[i]), v);
     }
     return fail('facet restriction without a literal value');
   }
-
 }
 
-const NO_TRIPLES: readonly number[] = [];
-const NO_ANNOTATIONS: readonly Annotation[] = [];
+const DC_ELEMENTS = 'http://purl.org/dc/elements/1.1/';
 
-function tripleKey(s: TermKey, p: string, o: ObjectTerm): string {
-  return s + '\u0000' + p + '\u0000' + (typeof o === 'string' ? o : '"' + o.id);
-}
-
-function cardinality(v: ObjectTerm): number {
-  if (typeof v === 'string') return fail('cardinality is not a literal');
-  const n = Number(v.lex.trim());
-  return Number.isInteger(n) && n >= 0 ? n : fail('cardinality "' + v.lex + '" is not a non-negative integer');
+function cached<T>(m: Map<TermId, T>, t: TermId, iri: string, make: (iri: string) => T): T {
+  let v = m.get(t);
+  if (v === undefined) m.set(t, (v = make(iri)));
+  return v;
 }

@@ -1,124 +1,145 @@
-// The RDF vocabulary of the OWL 2 RDF mapping, as the reader needs it: IRIs and the sets it dispatches on.
+// The RDF vocabulary of the OWL 2 RDF mapping, as the reader needs it. Every vocabulary IRI is a small
+// integer: its index in VOCABULARY, which every TripleTable registers first, so the mapping dispatches on
+// term ids with integer compares instead of string compares.
 
+import type { CharacteristicKind } from '../terms.js';
 import { RDF, RDFS, OWL, SWRL, BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, XSD } from '../vocab.js';
 
-export const RDF_TYPE = RDF + 'type';
-export const RDF_FIRST = RDF + 'first';
-export const RDF_REST = RDF + 'rest';
-export const RDF_NIL = RDF + 'nil';
-export const RDF_LIST = RDF + 'List';
-export const RDF_PROPERTY = RDF + 'Property';
+const iris: string[] = [];
+const v = (iri: string): number => iris.push(iri) - 1;
 
-export const RDFS_SUBCLASS_OF = RDFS + 'subClassOf';
-export const RDFS_SUBPROPERTY_OF = RDFS + 'subPropertyOf';
-export const RDFS_DOMAIN = RDFS + 'domain';
-export const RDFS_RANGE = RDFS + 'range';
-export const RDFS_DATATYPE = RDFS + 'Datatype';
-export const RDFS_CLASS = RDFS + 'Class';
+export const RDF_TYPE = v(RDF + 'type');
+export const RDF_FIRST = v(RDF + 'first');
+export const RDF_REST = v(RDF + 'rest');
+export const RDF_NIL = v(RDF + 'nil');
+export const RDF_LIST = v(RDF + 'List');
+export const RDF_PROPERTY = v(RDF + 'Property');
+
+export const RDFS_SUBCLASS_OF = v(RDFS + 'subClassOf');
+export const RDFS_SUBPROPERTY_OF = v(RDFS + 'subPropertyOf');
+export const RDFS_DOMAIN = v(RDFS + 'domain');
+export const RDFS_RANGE = v(RDFS + 'range');
+export const RDFS_DATATYPE = v(RDFS + 'Datatype');
+export const RDFS_CLASS = v(RDFS + 'Class');
 
 export const O = {
-  Ontology: OWL + 'Ontology',
-  imports: OWL + 'imports',
-  versionIRI: OWL + 'versionIRI',
-  Class: OWL + 'Class',
-  ObjectProperty: OWL + 'ObjectProperty',
-  DatatypeProperty: OWL + 'DatatypeProperty',
-  AnnotationProperty: OWL + 'AnnotationProperty',
-  NamedIndividual: OWL + 'NamedIndividual',
-  Restriction: OWL + 'Restriction',
-  DataRange: OWL + 'DataRange',
-  Axiom: OWL + 'Axiom',
-  Annotation: OWL + 'Annotation',
-  annotatedSource: OWL + 'annotatedSource',
-  annotatedProperty: OWL + 'annotatedProperty',
-  annotatedTarget: OWL + 'annotatedTarget',
-  AllDisjointClasses: OWL + 'AllDisjointClasses',
-  AllDisjointProperties: OWL + 'AllDisjointProperties',
-  AllDifferent: OWL + 'AllDifferent',
-  members: OWL + 'members',
-  distinctMembers: OWL + 'distinctMembers',
-  NegativePropertyAssertion: OWL + 'NegativePropertyAssertion',
-  sourceIndividual: OWL + 'sourceIndividual',
-  assertionProperty: OWL + 'assertionProperty',
-  targetIndividual: OWL + 'targetIndividual',
-  targetValue: OWL + 'targetValue',
-  FunctionalProperty: OWL + 'FunctionalProperty',
-  equivalentClass: OWL + 'equivalentClass',
-  disjointWith: OWL + 'disjointWith',
-  disjointUnionOf: OWL + 'disjointUnionOf',
-  hasKey: OWL + 'hasKey',
-  equivalentProperty: OWL + 'equivalentProperty',
-  propertyDisjointWith: OWL + 'propertyDisjointWith',
-  inverseOf: OWL + 'inverseOf',
-  propertyChainAxiom: OWL + 'propertyChainAxiom',
-  sameAs: OWL + 'sameAs',
-  differentFrom: OWL + 'differentFrom',
-  intersectionOf: OWL + 'intersectionOf',
-  unionOf: OWL + 'unionOf',
-  complementOf: OWL + 'complementOf',
-  oneOf: OWL + 'oneOf',
-  onProperty: OWL + 'onProperty',
-  someValuesFrom: OWL + 'someValuesFrom',
-  allValuesFrom: OWL + 'allValuesFrom',
-  hasValue: OWL + 'hasValue',
-  hasSelf: OWL + 'hasSelf',
-  minCardinality: OWL + 'minCardinality',
-  maxCardinality: OWL + 'maxCardinality',
-  cardinality: OWL + 'cardinality',
-  minQualifiedCardinality: OWL + 'minQualifiedCardinality',
-  maxQualifiedCardinality: OWL + 'maxQualifiedCardinality',
-  qualifiedCardinality: OWL + 'qualifiedCardinality',
-  onClass: OWL + 'onClass',
-  onDataRange: OWL + 'onDataRange',
-  onDatatype: OWL + 'onDatatype',
-  withRestrictions: OWL + 'withRestrictions',
-  datatypeComplementOf: OWL + 'datatypeComplementOf',
-  DeprecatedClass: OWL + 'DeprecatedClass',
-  DeprecatedProperty: OWL + 'DeprecatedProperty',
-} as const;
+  Ontology: v(OWL + 'Ontology'),
+  imports: v(OWL + 'imports'),
+  versionIRI: v(OWL + 'versionIRI'),
+  Class: v(OWL + 'Class'),
+  ObjectProperty: v(OWL + 'ObjectProperty'),
+  DatatypeProperty: v(OWL + 'DatatypeProperty'),
+  AnnotationProperty: v(OWL + 'AnnotationProperty'),
+  NamedIndividual: v(OWL + 'NamedIndividual'),
+  Restriction: v(OWL + 'Restriction'),
+  DataRange: v(OWL + 'DataRange'),
+  Axiom: v(OWL + 'Axiom'),
+  Annotation: v(OWL + 'Annotation'),
+  annotatedSource: v(OWL + 'annotatedSource'),
+  annotatedProperty: v(OWL + 'annotatedProperty'),
+  annotatedTarget: v(OWL + 'annotatedTarget'),
+  AllDisjointClasses: v(OWL + 'AllDisjointClasses'),
+  AllDisjointProperties: v(OWL + 'AllDisjointProperties'),
+  AllDifferent: v(OWL + 'AllDifferent'),
+  members: v(OWL + 'members'),
+  distinctMembers: v(OWL + 'distinctMembers'),
+  NegativePropertyAssertion: v(OWL + 'NegativePropertyAssertion'),
+  sourceIndividual: v(OWL + 'sourceIndividual'),
+  assertionProperty: v(OWL + 'assertionProperty'),
+  targetIndividual: v(OWL + 'targetIndividual'),
+  targetValue: v(OWL + 'targetValue'),
+  FunctionalProperty: v(OWL + 'FunctionalProperty'),
+  equivalentClass: v(OWL + 'equivalentClass'),
+  disjointWith: v(OWL + 'disjointWith'),
+  disjointUnionOf: v(OWL + 'disjointUnionOf'),
+  hasKey: v(OWL + 'hasKey'),
+  equivalentProperty: v(OWL + 'equivalentProperty'),
+  propertyDisjointWith: v(OWL + 'propertyDisjointWith'),
+  inverseOf: v(OWL + 'inverseOf'),
+  propertyChainAxiom: v(OWL + 'propertyChainAxiom'),
+  sameAs: v(OWL + 'sameAs'),
+  differentFrom: v(OWL + 'differentFrom'),
+  intersectionOf: v(OWL + 'intersectionOf'),
+  unionOf: v(OWL + 'unionOf'),
+  complementOf: v(OWL + 'complementOf'),
+  oneOf: v(OWL + 'oneOf'),
+  onProperty: v(OWL + 'onProperty'),
+  someValuesFrom: v(OWL + 'someValuesFrom'),
+  allValuesFrom: v(OWL + 'allValuesFrom'),
+  hasValue: v(OWL + 'hasValue'),
+  hasSelf: v(OWL + 'hasSelf'),
+  minCardinality: v(OWL + 'minCardinality'),
+  maxCardinality: v(OWL + 'maxCardinality'),
+  cardinality: v(OWL + 'cardinality'),
+  minQualifiedCardinality: v(OWL + 'minQualifiedCardinality'),
+  maxQualifiedCardinality: v(OWL + 'maxQualifiedCardinality'),
+  qualifiedCardinality: v(OWL + 'qualifiedCardinality'),
+  onClass: v(OWL + 'onClass'),
+  onDataRange: v(OWL + 'onDataRange'),
+  onDatatype: v(OWL + 'onDatatype'),
+  withRestrictions: v(OWL + 'withRestrictions'),
+  datatypeComplementOf: v(OWL + 'datatypeComplementOf'),
+  DeprecatedClass: v(OWL + 'DeprecatedClass'),
+  DeprecatedProperty: v(OWL + 'DeprecatedProperty'),
+  InverseFunctionalProperty: v(OWL + 'InverseFunctionalProperty'),
+  TransitiveProperty: v(OWL + 'TransitiveProperty'),
+  SymmetricProperty: v(OWL + 'SymmetricProperty'),
+  AsymmetricProperty: v(OWL + 'AsymmetricProperty'),
+  AntisymmetricProperty: v(OWL + 'AntisymmetricProperty'),
+  ReflexiveProperty: v(OWL + 'ReflexiveProperty'),
+  IrreflexiveProperty: v(OWL + 'IrreflexiveProperty'),
+  SelfRestriction: v(OWL + 'SelfRestriction'),
+  onProperties: v(OWL + 'onProperties'),
+  propertyChain: v(OWL + 'propertyChain'),
+  disjointObjectProperties: v(OWL + 'disjointObjectProperties'),
+  Thing: v(OWL + 'Thing'),
+};
 
 export const S = {
-  Imp: SWRL + 'Imp',
-  Variable: SWRL + 'Variable',
-  body: SWRL + 'body',
-  head: SWRL + 'head',
-  ClassAtom: SWRL + 'ClassAtom',
-  DataRangeAtom: SWRL + 'DataRangeAtom',
-  IndividualPropertyAtom: SWRL + 'IndividualPropertyAtom',
-  DatavaluedPropertyAtom: SWRL + 'DatavaluedPropertyAtom',
-  BuiltinAtom: SWRL + 'BuiltinAtom',
-  SameIndividualAtom: SWRL + 'SameIndividualAtom',
-  DifferentIndividualsAtom: SWRL + 'DifferentIndividualsAtom',
-  AtomList: SWRL + 'AtomList',
-  classPredicate: SWRL + 'classPredicate',
-  propertyPredicate: SWRL + 'propertyPredicate',
-  dataRange: SWRL + 'dataRange',
-  builtin: SWRL + 'builtin',
-  arguments: SWRL + 'arguments',
-  argument1: SWRL + 'argument1',
-  argument2: SWRL + 'argument2',
-} as const;
+  Imp: v(SWRL + 'Imp'),
+  Variable: v(SWRL + 'Variable'),
+  body: v(SWRL + 'body'),
+  head: v(SWRL + 'head'),
+  ClassAtom: v(SWRL + 'ClassAtom'),
+  DataRangeAtom: v(SWRL + 'DataRangeAtom'),
+  IndividualPropertyAtom: v(SWRL + 'IndividualPropertyAtom'),
+  DatavaluedPropertyAtom: v(SWRL + 'DatavaluedPropertyAtom'),
+  BuiltinAtom: v(SWRL + 'BuiltinAtom'),
+  SameIndividualAtom: v(SWRL + 'SameIndividualAtom'),
+  DifferentIndividualsAtom: v(SWRL + 'DifferentIndividualsAtom'),
+  AtomList: v(SWRL + 'AtomList'),
+  classPredicate: v(SWRL + 'classPredicate'),
+  propertyPredicate: v(SWRL + 'propertyPredicate'),
+  dataRange: v(SWRL + 'dataRange'),
+  builtin: v(SWRL + 'builtin'),
+  arguments: v(SWRL + 'arguments'),
+  argument1: v(SWRL + 'argument1'),
+  argument2: v(SWRL + 'argument2'),
+};
+
+/** The vocabulary IRIs, indexed by their term id. */
+export const VOCABULARY: readonly string[] = iris;
 
 /** Entity kinds as bits, so an IRI's (possibly punned) kinds fit in one small integer. */
 export const K_CLASS = 1, K_OP = 2, K_DP = 4, K_AP = 8, K_IND = 16, K_DT = 32;
 
 /** rdf:type objects that declare an entity, with the kind bit each declares. */
-export const DECLARING_TYPES: ReadonlyMap<string, number> = new Map([
+export const DECLARING_TYPES: ReadonlyMap<number, number> = new Map([
   [O.Class, K_CLASS], [O.ObjectProperty, K_OP], [O.DatatypeProperty, K_DP], [O.AnnotationProperty, K_AP],
   [O.NamedIndividual, K_IND], [RDFS_DATATYPE, K_DT],
 ]);
 
 /** Object property characteristics: rdf:type object → axiom kind. */
-export const CHARACTERISTICS = new Map([
-  [OWL + 'InverseFunctionalProperty', 'InverseFunctionalObjectProperty'],
-  [OWL + 'TransitiveProperty', 'TransitiveObjectProperty'],
-  [OWL + 'SymmetricProperty', 'SymmetricObjectProperty'],
-  [OWL + 'AsymmetricProperty', 'AsymmetricObjectProperty'],
+export const CHARACTERISTICS: ReadonlyMap<number, CharacteristicKind> = new Map<number, CharacteristicKind>([
+  [O.InverseFunctionalProperty, 'InverseFunctionalObjectProperty'],
+  [O.TransitiveProperty, 'TransitiveObjectProperty'],
+  [O.SymmetricProperty, 'SymmetricObjectProperty'],
+  [O.AsymmetricProperty, 'AsymmetricObjectProperty'],
   // The OWL 1.1 name of owl:AsymmetricProperty, still found in older files.
-  [OWL + 'AntisymmetricProperty', 'AsymmetricObjectProperty'],
-  [OWL + 'ReflexiveProperty', 'ReflexiveObjectProperty'],
-  [OWL + 'IrreflexiveProperty', 'IrreflexiveObjectProperty'],
-] as const);
+  [O.AntisymmetricProperty, 'AsymmetricObjectProperty'],
+  [O.ReflexiveProperty, 'ReflexiveObjectProperty'],
+  [O.IrreflexiveProperty, 'IrreflexiveObjectProperty'],
+]);
 
 const RESERVED_NAMESPACES = [RDF, RDFS, OWL, SWRL];
 
