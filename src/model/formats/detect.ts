@@ -64,7 +64,7 @@ export function sniffFormat(text: string): FormatId | null {
   if (/^(Prefix|Ontology|Class|ObjectProperty|DataProperty|AnnotationProperty|Individual|Datatype|Import|Annotations)\s*:/.test(head)) return 'manchester';
   if (/^(format-version|data-version|ontology|date|saved-by|auto-generated-by|default-namespace)\s*:/m.test(head.slice(0, 2048)) || head.startsWith('[Term]') || head.startsWith('[Typedef]')) return 'obo';
   if (head.startsWith('{') || head.startsWith('[')) return 'jsonld';
-  if (/^(@prefix|@base|PREFIX|BASE)\b/i.test(head)) return /\bGRAPH\b|^\s*<[^>]*>\s*\{/m.test(head) ? 'trig' : 'turtle';
+  if (/^(@prefix|@base|PREFIX|BASE)\b/i.test(head)) return /\bGRAPH\b|^\s*(<[^>]*>\s*)?\{/m.test(head) ? 'trig' : 'turtle';
   if (/^(<[^>\s]*>|_:\S+)\s/.test(head)) {
     const firstLine = head.split('\n')[0];
     if (/"\s*(\^\^<[^>]*>|@[A-Za-z-]+)?\s+<[^>]*>\s*\.\s*$|>\s+<[^>]*>\s+<[^>]*>\s+<[^>]*>\s*\.\s*$/.test(firstLine)) return 'nquads';
@@ -78,6 +78,8 @@ export function sniffFormat(text: string): FormatId | null {
 export function detectFormat(text: string, fileName?: string): FormatId {
   const sniffed = sniffFormat(text);
   const byExt = fileName ? formatFromExtension(fileName) : null;
-  if (sniffed === 'ntriples' && byExt === 'turtle') return 'turtle';
+  // Turtle content is valid TriG and N-Triples content valid N-Quads or Turtle: the extension refines it.
+  if (sniffed === 'turtle' && byExt === 'trig') return 'trig';
+  if (sniffed === 'ntriples' && (byExt === 'turtle' || byExt === 'nquads' || byExt === 'trig')) return byExt;
   return sniffed ?? byExt ?? 'turtle';
 }

@@ -7,6 +7,7 @@ import { ParseError } from './errors.js';
 import { TripleTable } from '../rdf/rdf-graph-reader.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
 import { stripBom } from './turtle-reader.js';
+import { jsonErrorPosition } from '../../util/json-error-position.js';
 
 /** A document loader that refuses to load anything: Athene never fetches remote contexts. */
 const refuseRemote = async (url: string): Promise<never> => {
@@ -17,19 +18,44 @@ export async function readJsonLd(text: string, options: { base?: string } = {}):
   const doc = parseJson(stripBom(text));
   let quads: RDF.Quad[];
   try {
-    quads = (await jsonld.toRDF(doc as jsonld.JsonLdDocument, {
-      base: options.base,
+    const expanded = await jsonld.expand(doc as jsonld.JsonLdDocument, { base: options.base, documentLoader: refuseRemote as never });
+    quads = (await jsonld.toRDF(shieldDoubles(expanded) as jsonld.JsonLdDocument, {
       documentLoader: refuseRemote as never,
     })) as unknown as RDF.Quad[];
   } catch (e) {
     throw new ParseError('jsonld', jsonLdMessage(e));
   }
   const table = new TripleTable();
-  for (const q of quads) table.addQuad(q);
+  for (const q of quads) {
+    const o = q.object;
+    if (o.termType === 'Literal' && o.datatype.value === SHIELDED_DOUBLE) {
+      table.addQuad({ ...q, object: { ...o, datatype: { termType: 'NamedNode', value: XSD_DOUBLE } } } as RDF.Quad);
+    } else {
+      table.addQuad(q);
+    }
+  }
   const ontology = triplesToOntology(table);
   ontology.format = 'jsonld';
   for (const [k, v] of contextPrefixes(doc)) ontology.prefixes.set(k, v);
   return ontology;
+}
+
+const XSD_DOUBLE = 'http://www.w3.org/2001/XMLSchema#double';
+const SHIELDED_DOUBLE = 'urn:athene:jsonld:xsd-double-lexical-form';
+
+/**
+ * jsonld.js rewrites the lexical form of every xsd:double value (toExponential(15)), which changes and can
+ * round the literal. Typed string values are retyped to a private datatype for toRDF and back afterwards,
+ * so the document's lexical form survives; native JSON numbers keep the JSON-LD canonical form.
+ */
+function shieldDoubles(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(shieldDoubles);
+  if (node === null || typeof node !== 'object') return node;
+  const obj = node as Record<string, unknown>;
+  if (obj['@type'] === XSD_DOUBLE && typeof obj['@value'] === 'string') return { ...obj, '@type': SHIELDED_DOUBLE };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) out[k] = k === '@value' ? v : shieldDoubles(v);
+  return out;
 }
 
 /** JSON.parse with the line and column of a syntax error. */
@@ -37,13 +63,10 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    const msg = (e as Error).message;
-    const pos = /position (\d+)/.exec(msg);
-    if (!pos) throw new ParseError('jsonld', msg);
-    const offset = Number(pos[1]);
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    throw new ParseError('jsonld', msg.replace(/ in JSON at position \d+.*$/s, ''), line, offset - before.lastIndexOf('\n'));
+    const at = jsonErrorPosition(text);
+    if (at === null) throw new ParseError('jsonld', (e as Error).message);
+    const found = at.offset < text.length ? `'${text[at.offset]}'` : 'the end of the document';
+    throw new ParseError('jsonld', `expected ${at.expected}, found ${found}`, at.line, at.column);
   }
 }
 

@@ -1,0 +1,78 @@
+// Test support: a real server on port 0 with real window workers, in a private temporary home, and SDK
+// clients connected to it over Streamable HTTP.
+
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import type { RawSettings } from '../../src/settings/settings.js';
+
+/** test/fixtures/server, resolved from the compiled file in dist/test/server. */
+export function fixture(name: string): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (path.basename(dir) !== 'dist') dir = path.dirname(dir);
+  return path.join(path.dirname(dir), 'test', 'fixtures', 'server', name);
+}
+
+export interface TestServer {
+  server: RunningServer;
+  token: string;
+  home: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(files: string[], flags: RawSettings = {}, home?: string): Promise<TestServer> {
+  const dir = home ?? (await mkdtemp(path.join(os.tmpdir(), 'athene-test-')));
+  const server = await startServer({ home: dir, files, flags: { port: '0', ...flags }, env: {} });
+  const token = (await readFile(server.tokenFile, 'utf8')).trim();
+  return {
+    server,
+    token,
+    home: dir,
+    stop: async () => {
+      await server.close(1000);
+      if (home === undefined) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function connect(t: TestServer, token = t.token, endpoint = '/mcp'): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint, t.server.url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name: 'athene-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+export interface CallOutcome {
+  isError: boolean;
+  body: Record<string, unknown>;
+}
+
+/** Calls a tool and checks that the text block mirrors the structured content. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
+  const result = await client.callTool({ name, arguments: args });
+  const body = result.structuredContent as Record<string, unknown>;
+  const content = result.content as { type: string; text: string }[];
+  if (content.length !== 1 || JSON.stringify(JSON.parse(content[0].text)) !== JSON.stringify(body)) {
+    throw new Error(`text block does not mirror structuredContent for ${name}`);
+  }
+  return { isError: result.isError === true, body };
+}
+
+/** A raw HTTP request to the server, for the checks the SDK client cannot make. */
+export function raw(t: TestServer, init: RequestInit & { path?: string } = {}): Promise<Response> {
+  const url = new URL(init.path ?? '/mcp', t.server.url);
+  return fetch(url, init);
+}
+
+export const INIT_BODY = JSON.stringify({
+  jsonrpc: '2.0', id: 1, method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+
+export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
