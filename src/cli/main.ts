@@ -5,11 +5,17 @@ import { parseArgs } from 'node:util';
 import { convertCommand } from './convert.js';
 import { statsCommand } from './stats.js';
 import { axiomsCommand } from './axioms.js';
+import { UsageError } from './args.js';
+import { serveCommand, SERVE_OPTIONS } from './serve.js';
+import { tokenCommand, TOKEN_OPTIONS } from './token.js';
 
 const USAGE = `usage:
   athene convert IN OUT [--format F]     convert an ontology document (format from --format or OUT's extension)
   athene stats FILE [--base IRI]         counts per axiom type and signature, as JSON
   athene axioms FILE [--base IRI]        every axiom, one canonical line each, sorted
+  athene serve [FILE...] [--port N] [--bind ADDR] [--read-only] [--confirm-writes] [--home DIR]
+                                         run the MCP server (one window per FILE, else the demo ontology)
+  athene token [--regenerate] [--home DIR]  print (or replace) the static bearer token
 formats: turtle, ntriples, nquads, trig, rdfxml, jsonld, owlxml, ofn, manchester, obo`;
 
 type Command = (positionals: string[], values: Record<string, string | boolean | undefined>) => Promise<void>;
@@ -18,6 +24,8 @@ const COMMANDS: Record<string, { run: Command; options: Record<string, { type: '
   convert: { run: convertCommand, options: { format: { type: 'string' }, base: { type: 'string' } } },
   stats: { run: statsCommand, options: { base: { type: 'string' } } },
   axioms: { run: axiomsCommand, options: { base: { type: 'string' } } },
+  serve: { run: serveCommand, options: SERVE_OPTIONS },
+  token: { run: tokenCommand, options: TOKEN_OPTIONS },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -46,6 +54,6 @@ main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err: Error) => {
     process.stderr.write(`athene: ${err.message}\n`);
-    process.exitCode = 1;
+    process.exitCode = err instanceof UsageError ? 2 : 1;
   },
 );

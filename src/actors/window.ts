@@ -1,0 +1,173 @@
+// The front door's handle on one window actor: starts its Worker, forwards requests and routes the
+// streamed responses back, and restarts the Worker from its last saved documents when it crashes.
+
+import { Worker } from 'node:worker_threads';
+import type { ApprovalEntry } from '../tools/approvals.js';
+import type { WindowSettings } from '../tools/tool.js';
+import type { ForwardedRequest, FromWindow, ToWindow, WindowInit } from './protocol.js';
+
+/** Where a forwarded request's response goes. */
+export interface ResponseSink {
+  head(status: number, headers: [string, string][]): void;
+  chunk(data: Uint8Array): void;
+  end(): void;
+  /** The window failed before or while answering (crash, shutdown). */
+  fail(status: number, message: string): void;
+}
+
+export interface WindowEvents {
+  /** The window's worker died; its sessions are gone. */
+  crashed(window: WindowHandle, error: Error): void;
+  sessionClosed(window: WindowHandle, sessionId: string): void;
+}
+
+const WORKER_URL = new URL('./window-worker.js', import.meta.url);
+
+export class WindowHandle {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly inFlight = new Map<number, ResponseSink>();
+  private readonly replies = new Map<number, (m: FromWindow) => void>();
+  private files: string[];
+  private stopping = false;
+  label = '';
+  /** When the window (re)connected; the newest window takes new sessions. */
+  connectedAt = 0;
+
+  constructor(readonly id: string, files: readonly string[], private readonly settings: WindowSettings, private readonly events: WindowEvents) {
+    this.files = [...files];
+  }
+
+  get documents(): readonly string[] {
+    return this.files;
+  }
+
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  /** Starts the worker and resolves once its documents are loaded. */
+  start(): Promise<void> {
+    const init: WindowInit = { windowId: this.id, files: this.files, settings: this.settings };
+    const worker = new Worker(WORKER_URL, { workerData: init });
+    this.worker = worker;
+    return new Promise<void>((resolve, reject) => {
+      let ready = false;
+      const failStart = (err: Error) => {
+        if (this.worker === worker) this.worker = null;
+        reject(err);
+      };
+      worker.once('message', (m: FromWindow) => {
+        if (m.type === 'ready') {
+          ready = true;
+          this.label = m.label;
+          // a restart keeps its place in the routing order
+          if (this.connectedAt === 0) this.connectedAt = performance.now();
+          worker.on('message', (msg: FromWindow) => this.receive(msg));
+          resolve();
+        } else if (m.type === 'start-failed') {
+          void worker.terminate();
+          failStart(new Error(`window ${this.id}: ${m.message}`));
+        }
+      });
+      worker.once('error', (err) => (ready ? this.crash(worker, err) : failStart(err)));
+      worker.once('exit', (code) => (ready ? this.crash(worker, new Error(`window worker exited with code ${code}`)) : failStart(new Error(`window ${this.id}: worker exited with code ${code} while starting`))));
+    });
+  }
+
+  forward(request: ForwardedRequest, sink: ResponseSink): () => void {
+    const id = this.nextId++;
+    if (this.worker === null) {
+      sink.fail(503, 'The window is restarting; retry shortly');
+      return () => undefined;
+    }
+    this.inFlight.set(id, sink);
+    this.send({ type: 'request', id, request });
+    return () => {
+      if (this.inFlight.delete(id)) this.send({ type: 'abort', id });
+    };
+  }
+
+  listApprovals(): Promise<ApprovalEntry[]> {
+    return this.ask({ type: 'list-approvals', id: 0 }).then((m) => (m.type === 'approvals' ? m.entries : []));
+  }
+
+  decide(approvalId: string, approve: boolean): Promise<boolean> {
+    return this.ask({ type: 'decide', id: 0, approvalId, approve }).then((m) => m.type === 'decided' && m.found);
+  }
+
+  closeSession(sessionId: string): void {
+    this.send({ type: 'close-session', sessionId });
+  }
+
+  /** Asks the worker to close its sessions and exit; terminates it after `graceMs`. */
+  async stop(graceMs = 2000): Promise<void> {
+    this.stopping = true;
+    const worker = this.worker;
+    if (worker === null) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    this.send({ type: 'shutdown' });
+    const timer = setTimeout(() => void worker.terminate(), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private ask(m: ToWindow & { id: number }): Promise<FromWindow> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      if (this.worker === null) {
+        resolve({ type: 'decided', id, found: false });
+        return;
+      }
+      this.replies.set(id, resolve);
+      this.send({ ...m, id } as ToWindow);
+    });
+  }
+
+  private send(m: ToWindow): void {
+    this.worker?.postMessage(m);
+  }
+
+  private receive(m: FromWindow): void {
+    switch (m.type) {
+      case 'head': this.inFlight.get(m.id)?.head(m.status, m.headers); break;
+      case 'response': {
+        const sink = this.inFlight.get(m.id);
+        this.inFlight.delete(m.id);
+        sink?.head(m.status, m.headers);
+        if (m.body.byteLength > 0) sink?.chunk(m.body);
+        sink?.end();
+        break;
+      }
+      case 'chunk': this.inFlight.get(m.id)?.chunk(m.data); break;
+      case 'end': {
+        const sink = this.inFlight.get(m.id);
+        this.inFlight.delete(m.id);
+        sink?.end();
+        break;
+      }
+      case 'session-closed': this.events.sessionClosed(this, m.sessionId); break;
+      case 'approvals': case 'decided': {
+        const reply = this.replies.get(m.id);
+        this.replies.delete(m.id);
+        reply?.(m);
+        break;
+      }
+      case 'documents': if (m.files.length > 0) this.files = m.files; break;
+      case 'ready': case 'start-failed': break;
+    }
+  }
+
+  /** Fails everything in flight, tells the owner, and restarts from the last saved documents. */
+  private crash(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    for (const sink of this.inFlight.values()) sink.fail(500, `The window crashed (${error.message}); its sessions ended`);
+    this.inFlight.clear();
+    for (const reply of this.replies.values()) reply({ type: 'decided', id: 0, found: false });
+    this.replies.clear();
+    if (this.stopping) return;
+    this.events.crashed(this, error);
+    this.start().catch((err: Error) => process.stderr.write(`athene: window ${this.id} could not restart: ${err.message}\n`));
+  }
+}

@@ -1,0 +1,276 @@
+// The front door: a uWebSockets.js app in the main thread. Every request is checked (DNS rebinding, then
+// the bearer token) before it is routed: `/mcp` is forwarded to the session's window actor and the
+// response streamed back; `/health`, `/instances` and the pending-write admin API are answered here.
+
+import uWS from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { Settings } from '../settings/settings.js';
+import type { WindowRegistry } from '../actors/registry.js';
+import type { ResponseSink, WindowHandle } from '../actors/window.js';
+import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
+import { staticPrincipal, type Principal } from '../auth/principal.js';
+import { rebindingRefusal } from './guard.js';
+import { sendJson, sendRpcError, statusLine, type Exchange } from './respond.js';
+
+/** Client headers never forwarded to a window: the credential, and anything posing as a principal. */
+function forwardable(name: string): boolean {
+  return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && name !== 'connection';
+}
+
+/** Response headers uWS computes itself. */
+function writable(name: string): boolean {
+  return name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection';
+}
+
+interface Incoming {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: Map<string, string>;
+}
+
+function readRequest(req: HttpRequest): Incoming {
+  const headers = new Map<string, string>();
+  req.forEach((k, v) => headers.set(k, v));
+  return { method: req.getCaseSensitiveMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
+}
+
+export interface ListenResult {
+  readonly port: number;
+  readonly url: string;
+  /** True when the configured port was taken and an ephemeral one was bound instead. */
+  readonly fellBack: boolean;
+}
+
+const APPROVAL_ROUTE = /^\/admin\/api\/pending\/([^/]+)\/(approve|deny)$/;
+const INSTANCE_ROUTE = /^\/instances\/([^/]+)\/mcp$/;
+
+export class FrontDoor {
+  private readonly app: TemplatedApp;
+  private listenSocket: us_listen_socket | null = null;
+  private port = 0;
+  private readonly principal: Principal = staticPrincipal();
+  /** Forwarded calls not yet answered (SSE streams excluded), for a bounded drain on shutdown. */
+  private inFlight = 0;
+  private readonly streams = new Set<Exchange>();
+  private draining = false;
+
+  constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier) {
+    this.app = uWS.App().any('/*', (res, req) => this.route(res, req));
+  }
+
+  listen(): Promise<ListenResult> {
+    return new Promise((resolve, reject) => {
+      const bind = this.settings.bind_address;
+      const done = (socket: us_listen_socket | false, fellBack: boolean) => {
+        if (socket === false) {
+          if (!fellBack && this.settings.port !== 0) {
+            this.app.listen(bind, 0, (s) => done(s, true));
+            return;
+          }
+          reject(new Error(`cannot listen on ${bind}`));
+          return;
+        }
+        this.listenSocket = socket;
+        this.port = uWS.us_socket_local_port(socket);
+        const host = bind.includes(':') ? `[${bind}]` : bind;
+        resolve({ port: this.port, url: `http://${host}:${this.port}/mcp`, fellBack });
+      };
+      this.app.listen(bind, this.settings.port, (s) => done(s, false));
+    });
+  }
+
+  /** Stops accepting, lets in-flight calls finish (at most `graceMs`), then ends open streams. */
+  async close(graceMs = 5000): Promise<void> {
+    this.draining = true;
+    if (this.listenSocket !== null) {
+      uWS.us_listen_socket_close(this.listenSocket);
+      this.listenSocket = null;
+    }
+    const deadline = Date.now() + graceMs;
+    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const x of this.streams) {
+      if (!x.aborted && !x.done) {
+        x.done = true;
+        x.res.cork(() => x.res.end());
+      }
+    }
+    this.streams.clear();
+  }
+
+  private route(res: HttpResponse, req: HttpRequest): void {
+    const x: Exchange = { res, aborted: false, done: false };
+    const r = readRequest(req);
+    res.onAborted(() => {
+      x.aborted = true;
+    });
+    const refusal = rebindingRefusal(this.settings.bind_address, this.port, r.headers.get('host') ?? '', r.headers.get('origin') ?? '');
+    if (refusal !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${refusal}`);
+    const token = bearerToken(r.headers.get('authorization'));
+    if (token === null || !this.verifier.verify(token)) {
+      return sendRpcError(x, 401, -32001, token === null ? 'Unauthorized: a bearer token is required' : 'Unauthorized: invalid bearer token',
+        [['www-authenticate', 'Bearer realm="athene"' + (token === null ? '' : ', error="invalid_token"')]]);
+    }
+    if (this.draining) return sendRpcError(x, 503, -32000, 'The server is shutting down');
+    if (r.path === '/mcp') return this.mcp(x, r, null);
+    const instance = INSTANCE_ROUTE.exec(r.path);
+    if (instance !== null) return this.mcp(x, r, decodeURIComponent(instance[1]));
+    if (r.path === '/health' && r.method === 'GET') {
+      return sendJson(x, 200, { status: 'ok', windows: this.registry.all.length, sessions: this.registry.sessionCount });
+    }
+    if (r.path === '/instances' && r.method === 'GET') return sendJson(x, 200, { instances: this.instances() });
+    if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
+    const m = APPROVAL_ROUTE.exec(r.path);
+    if (m !== null && r.method === 'POST') return void this.decide(x, decodeURIComponent(m[1]), m[2] === 'approve');
+    sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}`);
+  }
+
+  private instances() {
+    const newest = this.registry.newest();
+    return this.registry.all.map((w) => ({ id: w.id, label: w.label, documents: w.documents, newest: w === newest }));
+  }
+
+  private async listPending(x: Exchange): Promise<void> {
+    const lists = await Promise.all(this.registry.all.map((w) => w.listApprovals()));
+    sendJson(x, 200, { pending: lists.flat() });
+  }
+
+  private async decide(x: Exchange, approvalId: string, approve: boolean): Promise<void> {
+    const found = await Promise.all(this.registry.all.map((w) => w.decide(approvalId, approve)));
+    if (found.some(Boolean)) sendJson(x, 200, { approval_id: approvalId, decision: approve ? 'approved' : 'denied' });
+    else sendJson(x, 404, { error: `No pending write ${approvalId}` });
+  }
+
+  /** `/mcp` (instanceId null: new sessions go to the newest window) or `/instances/{id}/mcp` (that window). */
+  private mcp(x: Exchange, r: Incoming, instanceId: string | null): void {
+    if (r.method !== 'POST' && r.method !== 'GET' && r.method !== 'DELETE') {
+      return sendRpcError(x, 405, -32000, 'Method not allowed', [['allow', 'GET, POST, DELETE']]);
+    }
+    const sessionId = r.headers.get('mcp-session-id');
+    let window: WindowHandle | undefined;
+    if (sessionId !== undefined) {
+      const pin = this.registry.pinOf(sessionId);
+      if (pin === undefined) return sendRpcError(x, 404, -32001, 'Session not found');
+      if (pin.kind === 'crashed') {
+        this.registry.unpin(sessionId);
+        return sendRpcError(x, 404, -32001, pin.message);
+      }
+      window = pin.window;
+      if (instanceId !== null && window.id !== instanceId) return sendRpcError(x, 404, -32001, 'Session not found on this instance');
+    } else if (instanceId !== null) {
+      window = this.registry.byId(instanceId);
+      if (window === undefined) return sendRpcError(x, 404, -32001, `No instance ${instanceId}; see GET /instances`);
+    } else {
+      window = this.registry.newest();
+      if (window === undefined) return sendRpcError(x, 503, -32000, 'No window is open');
+    }
+    if (r.method !== 'POST') return this.forward(x, r, window, null);
+    const type = r.headers.get('content-type') ?? '';
+    if (!type.toLowerCase().includes('application/json')) {
+      return sendRpcError(x, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const limit = this.settings.max_body_bytes;
+    const declared = Number(r.headers.get('content-length') ?? '0');
+    if (declared > limit) return this.tooLarge(x, limit);
+    this.readBody(x, limit, (body) => {
+      // Only a session-less request is parsed here (it must be an initialize); the window parses the rest.
+      if (sessionId === undefined && !isJson(body)) return sendRpcError(x, 400, -32700, 'Parse error: the body is not valid JSON');
+      this.forward(x, r, window, body);
+    });
+  }
+
+  private tooLarge(x: Exchange, limit: number): void {
+    if (x.aborted || x.done) return;
+    x.done = true;
+    x.res.cork(() => {
+      x.res.writeStatus(statusLine(413)).writeHeader('content-type', 'application/json');
+      x.res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: the limit is ${limit} bytes` }, id: null }), true);
+    });
+  }
+
+  private readBody(x: Exchange, limit: number, then: (body: string) => void): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    x.res.onData((chunk, isLast) => {
+      if (x.done) return;
+      size += chunk.byteLength;
+      if (size > limit) return this.tooLarge(x, limit);
+      // uWS reuses the chunk's memory after this callback returns
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast) then(Buffer.concat(chunks, size).toString('utf8'));
+    });
+  }
+
+  private forward(x: Exchange, r: Incoming, window: WindowHandle, body: string | null): void {
+    if (x.aborted) return;
+    const headers: [string, string][] = [];
+    for (const [k, v] of r.headers) if (forwardable(k)) headers.push([k, v]);
+    const isStream = r.method === 'GET';
+    if (isStream) this.streams.add(x);
+    else this.inFlight++;
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      if (isStream) this.streams.delete(x);
+      else this.inFlight--;
+    };
+    const sink = this.sink(x, window, r, settle);
+    const cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal: this.principal }, sink);
+    x.res.onAborted(() => {
+      x.aborted = true;
+      settle();
+      cancel();
+    });
+  }
+
+  /** Writes a window's response: JSON bodies in one piece, event streams as they come. */
+  private sink(x: Exchange, window: WindowHandle, r: Incoming, settle: () => void): ResponseSink {
+    let buffered: Buffer[] | null = null;
+    let headWritten = false;
+    const registry = this.registry;
+    return {
+      head: (status, headers) => {
+        const sessionId = headers.find(([k]) => k === 'mcp-session-id')?.[1];
+        if (sessionId !== undefined && r.headers.get('mcp-session-id') === undefined && status < 300) registry.pin(sessionId, window);
+        const streaming = headers.some(([k, v]) => k === 'content-type' && v.startsWith('text/event-stream'));
+        if (!streaming) buffered = [];
+        if (x.aborted || x.done) return;
+        headWritten = true;
+        x.res.cork(() => {
+          x.res.writeStatus(statusLine(status));
+          for (const [k, v] of headers) if (writable(k)) x.res.writeHeader(k, v);
+        });
+      },
+      chunk: (data) => {
+        if (buffered !== null) buffered.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        else if (!x.aborted && !x.done) x.res.cork(() => x.res.write(data));
+      },
+      end: () => {
+        settle();
+        if (x.aborted || x.done) return;
+        x.done = true;
+        const body = buffered === null ? undefined : Buffer.concat(buffered);
+        x.res.cork(() => x.res.end(body));
+      },
+      fail: (status, message) => {
+        settle();
+        if (x.aborted || x.done) return;
+        if (!headWritten) sendRpcError(x, status, -32603, message);
+        else {
+          x.done = true;
+          x.res.cork(() => x.res.end());
+        }
+      },
+    };
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

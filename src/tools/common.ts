@@ -1,0 +1,53 @@
+// Shared result shapes of the tools (TOOLS.md 1.5): entity rows, axiom renderings, ontology counts.
+
+import { isLogicalAxiom, type Axiom, type Entity, type EntityKind } from '../model/terms.js';
+import type { Ontology } from '../model/ontology.js';
+import type { Workspace } from '../model/workspace.js';
+import { displayName } from '../model/display.js';
+import { ManchesterRenderer } from '../model/formats/manchester/render.js';
+import type { ToolContext } from './tool.js';
+
+export const ENTITY_TYPE_NAMES: Readonly<Record<EntityKind, string>> = {
+  Class: 'Class', ObjectProperty: 'ObjectProperty', DataProperty: 'DataProperty',
+  AnnotationProperty: 'AnnotationProperty', NamedIndividual: 'NamedIndividual', Datatype: 'Datatype',
+};
+
+/** Entity-type input enum → entity kind. */
+export const ENTITY_TYPE_INPUT: Readonly<Record<string, EntityKind>> = {
+  class: 'Class', object_property: 'ObjectProperty', data_property: 'DataProperty',
+  annotation_property: 'AnnotationProperty', individual: 'NamedIndividual', datatype: 'Datatype',
+};
+
+export interface EntityRow {
+  iri: string;
+  display: string;
+  type: string;
+}
+
+export function entityRow(e: Entity, ctx: ToolContext): EntityRow {
+  return { iri: e.iri, display: displayName(e, ctx.resolver.closure, ctx.settings.label_language), type: ENTITY_TYPE_NAMES[e.kind] };
+}
+
+/** One axiom in Manchester syntax with display names (TOOLS.md 1.5 axiom rows). */
+export function renderAxiom(a: Axiom, ctx: ToolContext): string {
+  const closure = ctx.resolver.closure;
+  const lang = ctx.settings.label_language;
+  return new ManchesterRenderer((e) => displayName(e, closure, lang)).axiom(a);
+}
+
+/** Logical-axiom counts, cached per ontology until the workspace revision moves. */
+const logicalCache = new WeakMap<Ontology, { revision: number; count: number }>();
+
+export function logicalAxiomCount(o: Ontology, ws: Workspace): number {
+  const hit = logicalCache.get(o);
+  if (hit !== undefined && hit.revision === ws.revision) return hit.count;
+  let count = 0;
+  for (const a of o.axioms()) if (isLogicalAxiom(a)) count++;
+  logicalCache.set(o, { revision: ws.revision, count });
+  return count;
+}
+
+export function activeCounts(ws: Workspace): { axioms: number; logical_axioms: number; direct_imports: number; ontology_annotations: number } {
+  const o = ws.active;
+  return { axioms: o.axiomCount, logical_axioms: logicalAxiomCount(o, ws), direct_imports: o.imports.size, ontology_annotations: o.annotations.size };
+}

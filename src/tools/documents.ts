@@ -1,0 +1,229 @@
+// Document tools: save_ontology (TOOLS.md 3.10) and load_ontology (3.6). Saves are atomic (temp file,
+// fsync, rename); a save-as rebinds the ontology to the new file and format.
+
+import * as v from 'valibot';
+import { createHash } from 'node:crypto';
+import { copyFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FormatId, Ontology } from '../model/ontology.js';
+import { ontologyLabel, type Workspace } from '../model/workspace.js';
+import { readDocument, writeDocument } from '../model/formats/registry.js';
+import { formatFromExtension } from '../model/formats/detect.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
+import { anonymousIndividuals } from '../model/walk.js';
+import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { activeCounts } from './common.js';
+
+/** The local file an ontology saves to, or null when it has none (untitled, or loaded from the web). */
+function localDocument(o: Ontology): string | null {
+  const doc = o.documentIri;
+  if (doc === null) return null;
+  if (doc.startsWith('file:')) return fileURLToPath(doc);
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(doc) ? null : doc;
+}
+
+function sameSet<T>(a: Iterable<T>, b: ReadonlySet<T>, size: number): boolean {
+  let n = 0;
+  for (const x of a) {
+    if (!b.has(x)) return false;
+    n++;
+  }
+  return n === size;
+}
+
+/** Re-reads the serialized text and compares it with the ontology (interned nodes compare by identity). */
+async function roundTrip(o: Ontology, text: string, format: FormatId, file: string): Promise<JsonObject> {
+  for (const a of o.axioms()) {
+    if (anonymousIndividuals(a).size > 0) throw new ToolFailure('verify_round_trip refuses ontologies with anonymous individuals', 'round_trip_unsupported');
+  }
+  const { ontology: back } = await readDocument(text, { format, base: pathToFileURL(file).href });
+  const axioms = new Set(back.axioms());
+  const checks = {
+    ontology_id: back.id.iri === o.id.iri && back.id.versionIri === o.id.versionIri,
+    direct_imports: sameSet(o.imports, back.imports, back.imports.size),
+    ontology_annotations: sameSet(o.annotations, back.annotations, back.annotations.size),
+    axioms: sameSet(o.axioms(), axioms, axioms.size),
+  };
+  if (!Object.values(checks).every(Boolean)) {
+    throw new ToolFailure(`Round-trip verification failed for ${file}; the target is untouched`, 'round_trip_mismatch', { saved: false, round_trip: checks });
+  }
+  return { ...checks, round_trip_class: 'axiom_identical' };
+}
+
+interface SaveArgs {
+  path?: string;
+  all: boolean;
+  verify_round_trip: boolean;
+  atomic: boolean;
+  backup: boolean;
+  on_lossy: 'warn' | 'fail';
+  policy_bootstrap: boolean;
+}
+
+async function saveOne(o: Ontology, target: string, format: FormatId, args: SaveArgs, ws: Workspace): Promise<JsonObject> {
+  const text = writeDocument(o, format);
+  const verify = args.verify_round_trip || args.atomic || args.backup;
+  const round = verify ? await roundTrip(o, text, format, target) : null;
+  let backupPath: string | null = null;
+  if (args.backup) {
+    backupPath = target + '.bak';
+    await copyFile(target, backupPath).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+      backupPath = null;
+    });
+  }
+  await writeFileAtomic(target, text);
+  o.documentIri = target;
+  o.format = format;
+  ws.markSaved(o);
+  if (round === null) return {};
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return {
+    verified: true,
+    bytes,
+    sha256: 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex'),
+    round_trip: round,
+    atomic: true,
+    ...(backupPath === null ? {} : { backup_path: backupPath }),
+    revision: ws.revision,
+  };
+}
+
+async function saveAll(ws: Workspace, args: SaveArgs): Promise<JsonObject> {
+  const saved: JsonObject[] = [];
+  const skipped: JsonObject[] = [];
+  for (const o of ws.ontologies) {
+    if (!ws.isDirty(o)) continue;
+    const file = localDocument(o);
+    if (file === null) {
+      skipped.push({ ontology: ontologyLabel(o), reason: 'no local document (untitled or remote); save it with path' });
+      continue;
+    }
+    await saveOne(o, file, o.format, args, ws);
+    saved.push({ ontology: ontologyLabel(o), path: file });
+  }
+  return { saved, skipped, message: `Saved ${saved.length} ontolog${saved.length === 1 ? 'y' : 'ies'}, skipped ${skipped.length}.` };
+}
+
+export const saveOntology = defineTool({
+  name: 'save_ontology',
+  description: 'Save the active ontology to its document (atomic write), save it as `path` (format from the extension), or save every dirty ontology with all=true.',
+  input: v.strictObject({
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save-as target; format from its extension.'))),
+    all: v.optional(v.boolean(), false),
+    verify_round_trip: v.optional(v.boolean(), false),
+    atomic: v.optional(v.boolean(), false),
+    backup: v.optional(v.boolean(), false),
+    on_lossy: v.optional(v.picklist(['warn', 'fail']), 'warn'),
+    policy_bootstrap: v.optional(v.boolean(), false),
+  }),
+  capabilities: ['ontology:admin', 'filesystem:project:write'],
+  mutating: always,
+  undoable: false,
+  summary: (args) => (args.all ? 'save_ontology all=true' : `save_ontology ${args.path ?? '(own document)'}`),
+  handler: async (args, ctx) => {
+    if (args.all && args.path !== undefined) throw new ToolFailure('all=true cannot be combined with path', 'invalid_argument');
+    if (args.policy_bootstrap && args.path === undefined) throw new ToolFailure('policy_bootstrap needs path', 'invalid_argument');
+    const ws = ctx.workspace;
+    if (args.all) return saveAll(ws, args);
+    const o = ws.active;
+    let target: string;
+    let format = o.format;
+    if (args.path !== undefined) {
+      target = path.resolve(args.path);
+      const ext = path.extname(target);
+      if (ext !== '') {
+        const f = formatFromExtension(target);
+        if (f === null) throw new ToolFailure(`Unknown file extension '${ext}': use .ttl, .owl/.rdf/.xml, .omn, .ofn/.fss, .owx or .obo`, 'invalid_argument');
+        format = f;
+      }
+    } else {
+      const file = localDocument(o);
+      if (file === null) throw new ToolFailure('The active ontology has no local document: give path to save it', 'invalid_argument');
+      target = file;
+    }
+    const extra = await saveOne(o, target, format, args, ws);
+    return { saved: true, path: target, ...(args.path !== undefined ? { format } : {}), ...extra };
+  },
+});
+
+/** Reads a local path, `file:` IRI or http(s) IRI (GitHub blob URLs become raw-content URLs). */
+async function fetchSource(source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined): Promise<{ text: string; document: string; base: string }> {
+  if (/^https?:\/\//i.test(source)) {
+    if (network === 'deny') throw new ToolFailure(`Remote fetch of ${source} refused by the request setting network=deny`, 'network_denied');
+    const url = source.replace(/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/blob\//, 'https://raw.githubusercontent.com/$1/$2/');
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) throw new ToolFailure(`Cannot fetch ${source}: HTTP ${response.status}`, 'load_failed');
+    return { text: await response.text(), document: source, base: url };
+  }
+  const file = source.startsWith('file:') ? fileURLToPath(source) : path.resolve(source);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ToolFailure(`Cannot read ${file}: ${(err as Error).message}`, 'load_failed');
+  }
+  return { text, document: file, base: pathToFileURL(file).href };
+}
+
+export const loadOntology = defineTool({
+  name: 'load_ontology',
+  description: 'Load a document (local path, file: IRI, http(s) IRI) as its own ontology in this window; by default it becomes the active ontology. Not undoable.',
+  input: v.strictObject({
+    source: v.pipe(v.string(), v.nonEmpty(), v.description('Local path, file: IRI, http(s) IRI or GitHub blob URL.')),
+    keep_active: v.optional(v.boolean(), false),
+    connection_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 15000),
+    missing_imports: v.optional(v.picklist(['warn', 'error', 'silent']), 'warn'),
+    network: v.optional(v.picklist(['deny', 'allow'])),
+    lock_mode: v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore'),
+  }),
+  capabilities: ['ontology:admin', 'filesystem:project:read'],
+  mutating: always,
+  undoable: false,
+  summary: (args) => `load_ontology ${args.source}`,
+  handler: async (args, ctx) => load(args, ctx),
+});
+
+async function load(args: { source: string; keep_active: boolean; connection_timeout_ms: number; missing_imports: 'warn' | 'error' | 'silent'; network?: 'deny' | 'allow' }, ctx: ToolContext): Promise<JsonObject> {
+  const ws = ctx.workspace;
+  const { text, document, base } = await fetchSource(args.source, args.connection_timeout_ms, args.network);
+  const existing = ws.ontologies.find((o) => o.documentIri === document);
+  let o: Ontology;
+  if (existing !== undefined) {
+    o = existing;
+  } else {
+    let parsed: Ontology;
+    try {
+      parsed = (await readDocument(text, { base, fileName: document })).ontology;
+    } catch (err) {
+      throw new ToolFailure(`Cannot parse ${document}: ${(err as Error).message}`, 'parse_error');
+    }
+    parsed.documentIri = document;
+    const missing = [...parsed.imports].filter((iri) => ws.find(iri) === undefined).sort();
+    if (args.missing_imports === 'error' && missing.length > 0) {
+      throw new ToolFailure(`Unresolved imports of ${document}: ${missing.join(', ')}`, 'missing_imports', { unresolved_imports: missing });
+    }
+    ws.load(parsed, !args.keep_active);
+    o = parsed;
+  }
+  if (!args.keep_active) ws.setActive(o);
+  const unresolved = args.missing_imports === 'silent' ? [] : ws.missingImports(o);
+  const resolved = ws.importsClosure(o).slice(1).map((target) => ({ target_ontology: ontologyLabel(target), target_document: target.documentIri }));
+  return {
+    loaded_document: document,
+    loaded_ontology: ontologyLabel(o),
+    loaded_axioms: o.axiomCount,
+    active_ontology: ontologyLabel(ws.active),
+    kept_active: args.keep_active,
+    ...(o.documentIri === null ? {} : { document_iri: o.documentIri }),
+    active: activeCounts(ws),
+    added_ontologies: existing === undefined ? 1 : 0,
+    already_loaded: existing !== undefined,
+    workspace_ontologies: ws.ontologies.length,
+    missing_imports_mode: args.missing_imports,
+    resolved_imports: resolved,
+    unresolved_imports: unresolved,
+    note: 'Loading is not undoable.',
+  };
+}

@@ -1,0 +1,95 @@
+// Axiom editing tools (TOOLS.md 3.4): add_axiom and remove_axiom, both through the shared operand builder,
+// so adding and removing the same operand set are symmetric. One call = one undo unit.
+
+import * as v from 'valibot';
+import { AxiomOperandsSchema, AXIOM_TYPES, ENTITY_TYPES, FIELD_DESCRIPTIONS, LIST_FIELDS, STRING_FIELDS } from '../model/operands/schema.js';
+import { buildAxiom } from '../model/operands/builder.js';
+import type { Change } from '../model/changes.js';
+import { defineTool, always, ToolFailure, type JsonObject } from './tool.js';
+import { entityRow, renderAxiom } from './common.js';
+
+/** The operand-set variant with extra top-level fields merged into every member (still closed). */
+function withFields(extra: Record<string, v.GenericSchema>) {
+  const options = AxiomOperandsSchema.options.map((o) => v.strictObject({ ...o.entries, ...extra }));
+  return v.variant('axiom_type', options);
+}
+
+/** One annotation object; nested annotations are listed without a recursive reference, which would dangle here. */
+const ANNOTATION_JSON: JsonObject = {
+  type: 'object',
+  properties: {
+    property: { type: 'string', description: 'Annotation property: rdfs:label, rdfs:comment, or an IRI/name. Default rdfs:label.' },
+    value: { type: 'string', description: 'Literal text; omit when value_iri is given.' },
+    value_iri: { type: 'string', description: 'IRI value; takes precedence over value.' },
+    lang: { type: 'string', description: 'Language tag.' },
+    datatype: { type: 'string', description: 'Datatype IRI or name.' },
+    annotations: { type: 'array', items: { type: 'object' }, description: 'Nested annotations (same shape).' },
+  },
+  additionalProperties: false,
+};
+
+/**
+ * The operand set as one flat closed object for `tools/list`: clients such as the Claude API refuse a
+ * top-level oneOf. Which operands each axiom_type takes is still enforced by `input` (and named in errors).
+ */
+function flatSchema(extra: JsonObject): JsonObject {
+  const properties: JsonObject = {
+    axiom_type: { type: 'string', enum: [...AXIOM_TYPES], description: 'The kind of axiom; it decides which operands are required.' },
+  };
+  for (const f of STRING_FIELDS) properties[f] = { type: 'string', description: FIELD_DESCRIPTIONS[f] };
+  properties.entity_type = { type: 'string', enum: [...ENTITY_TYPES], description: FIELD_DESCRIPTIONS.entity_type };
+  for (const f of LIST_FIELDS) properties[f] = { type: 'array', items: { type: 'string' }, description: FIELD_DESCRIPTIONS[f] };
+  properties.annotations = { type: 'array', items: ANNOTATION_JSON, description: 'Axiom annotations.' };
+  return { type: 'object', properties: { ...properties, ...extra }, required: ['axiom_type'], additionalProperties: false };
+}
+
+const AddInput = withFields({ strict: v.optional(v.pipe(v.boolean(), v.description('Refuse operands that would mint a new entity.'))) });
+const RemoveInput = withFields({});
+
+function operandsOf(args: JsonObject): JsonObject {
+  const { strict: _strict, ...operands } = args;
+  return operands;
+}
+
+export const addAxiom = defineTool({
+  name: 'add_axiom',
+  description: 'Add one axiom to the active ontology from an axiom operand set (axiom_type plus its operands); entities it introduces are declared. One undo entry.',
+  input: AddInput,
+  listedSchema: flatSchema({ strict: { type: 'boolean', description: 'Refuse operands that would mint a new entity.' } }),
+  capabilities: ['ontology:curate'],
+  mutating: always,
+  undoable: true,
+  handler: (args, ctx) => {
+    const ws = ctx.workspace;
+    const active = ws.active;
+    const built = buildAxiom(operandsOf(args as JsonObject), ctx.resolver, { strict: (args as JsonObject).strict === true });
+    const present = active.has(built.axiom);
+    const changes: Change[] = built.declarations.filter((d) => !active.has(d)).map((d) => ({ kind: 'AddAxiom', ontology: active, axiom: d }));
+    if (!present) changes.push({ kind: 'AddAxiom', ontology: active, axiom: built.axiom });
+    if (changes.length > 0) ws.apply(changes);
+    return {
+      applied: !present,
+      axiom: renderAxiom(built.axiom, ctx),
+      ...(built.newEntities.length > 0 ? { new_entities: built.newEntities.map((e) => entityRow(e, ctx)) } : {}),
+      ...(present ? { note: 'The axiom was already present; nothing changed.' } : {}),
+    };
+  },
+});
+
+export const removeAxiom = defineTool({
+  name: 'remove_axiom',
+  description: 'Remove one asserted axiom of the active ontology, rebuilt from the same axiom operand set add_axiom takes. One undo entry.',
+  input: RemoveInput,
+  listedSchema: flatSchema({}),
+  capabilities: ['ontology:curate'],
+  mutating: always,
+  undoable: true,
+  handler: (args, ctx) => {
+    const active = ctx.workspace.active;
+    const { axiom } = buildAxiom(args, ctx.resolver);
+    const rendering = renderAxiom(axiom, ctx);
+    if (!active.has(axiom)) throw new ToolFailure(`Axiom not asserted in the active ontology: ${rendering}`, 'not_found', { axiom: rendering });
+    ctx.workspace.apply([{ kind: 'RemoveAxiom', ontology: active, axiom }]);
+    return { removed: true, axiom: rendering };
+  },
+});

@@ -1,0 +1,104 @@
+// Explore & search tools (TOOLS.md 3.1): list_ontologies, get_active_ontology, get_entity.
+
+import * as v from 'valibot';
+import { ontologyLabel } from '../model/workspace.js';
+import { NameError } from '../model/names.js';
+import { entity as makeEntity, type EntityKind } from '../model/terms.js';
+import { defineTool, never, ToolFailure, type ToolContext } from './tool.js';
+import { entityRow, logicalAxiomCount, type EntityRow } from './common.js';
+
+const NoArgs = v.strictObject({});
+
+export const listOntologies = defineTool({
+  name: 'list_ontologies',
+  description: 'Every ontology loaded in this window (the active one, its imports closure, others), with axiom counts, dirty flags and documents.',
+  input: NoArgs,
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: (_args, { workspace: ws }) => {
+    const active = ws.hasActive ? ws.active : null;
+    const ontologies = ws.ontologies.map((o) => ({
+      id: ontologyLabel(o),
+      anonymous: o.id.iri === null,
+      active: o === active,
+      dirty: ws.isDirty(o),
+      axioms: o.axiomCount,
+      logical_axioms: logicalAxiomCount(o, ws),
+      document: o.documentIri,
+    }));
+    return {
+      count: ontologies.length,
+      active: active === null ? null : ontologyLabel(active),
+      dirty_count: ws.dirtyCount,
+      ontologies,
+      note: 'The active ontology is the edit target; save_ontology all=true saves every dirty one.',
+    };
+  },
+});
+
+export const getActiveOntology = defineTool({
+  name: 'get_active_ontology',
+  description: 'The active ontology (the edit target): id, version, axiom counts, direct imports and write protection.',
+  input: NoArgs,
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: (_args, { workspace: ws, settings }) => {
+    const o = ws.active;
+    return {
+      ontology_iri: o.id.iri,
+      version_iri: o.id.versionIri,
+      anonymous: o.id.iri === null,
+      axioms: o.axiomCount,
+      logical_axioms: logicalAxiomCount(o, ws),
+      direct_imports: [...o.imports].sort(),
+      write_protection: settings.read_only ? 'read-only (server setting)' : 'writable',
+    };
+  },
+});
+
+const KIND_ORDER: readonly EntityKind[] = ['Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype'];
+
+/** Every entity (one per kind) a reference names; an ambiguous display name yields every candidate. */
+function lookUp(ref: string, ctx: ToolContext): EntityRow[] {
+  let iris: readonly string[];
+  try {
+    iris = [ctx.resolver.resolve(ref).iri];
+  } catch (err) {
+    if (!(err instanceof NameError) || err.candidates.length === 0) throw err;
+    iris = err.candidates;
+  }
+  const rows: EntityRow[] = [];
+  for (const iri of iris) {
+    const kinds = ctx.resolver.kindsOf(iri);
+    for (const kind of KIND_ORDER) if (kinds.has(kind)) rows.push(entityRow(makeEntity(kind, iri), ctx));
+  }
+  return rows;
+}
+
+export const getEntity = defineTool({
+  name: 'get_entity',
+  description: 'Look up an entity by IRI, CURIE or display name; a punned IRI yields one match per entity type.',
+  input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.')) }),
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: (args, ctx) => {
+    let matches: EntityRow[];
+    try {
+      matches = lookUp(args.entity, ctx);
+    } catch (err) {
+      if (err instanceof NameError) throw new ToolFailure(`No entity found for '${args.entity}'.`, 'not_found');
+      throw err;
+    }
+    if (matches.length === 0) throw new ToolFailure(`No entity found for '${args.entity}'.`, 'not_found');
+    const distinct = new Set(matches.map((m) => m.iri)).size;
+    return {
+      query: args.entity,
+      count: matches.length,
+      matches,
+      ...(matches.length > 1 ? { note: distinct === 1 ? 'The IRI is punned: one match per entity type.' : 'The name is shared by several IRIs: every candidate is listed.' } : {}),
+    };
+  },
+});

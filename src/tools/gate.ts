@@ -1,0 +1,101 @@
+// The tool gate (TOOLS.md 1.2): arguments → static capabilities → read-only → confirm-each-write → handler.
+// Every outcome is one JSON object delivered as structuredContent and mirrored as one text block.
+
+import * as v from 'valibot';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { missingCapabilities } from '../auth/principal.js';
+import type { ApprovalQueue } from './approvals.js';
+import { ToolFailure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
+import { NameError } from '../model/names.js';
+import { WorkspaceError } from '../model/workspace.js';
+import { ChangeError } from '../model/changes.js';
+import { OperandError } from '../model/operands/builder.js';
+import { ParseError } from '../model/formats/errors.js';
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent: JsonObject;
+  isError: boolean;
+}
+
+export interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean };
+}
+
+export function success(body: JsonObject): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: false };
+}
+
+export function failure(message: string, code?: string, context: JsonObject = {}): ToolResult {
+  const body: JsonObject = { error: message, ...(code === undefined ? {} : { error_code: code }), ...context };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
+}
+
+/** The tool as `tools/list` shows it; the JSON Schema is derived from the valibot schema. */
+export function listTool(def: ToolDefinition): ListedTool {
+  const schema = def.listedSchema ?? (toJsonSchema(def.input, { errorMode: 'ignore' }) as JsonObject);
+  delete schema.$schema;
+  const mutatingAlways = def.mutating({} as JsonObject);
+  return {
+    name: def.name,
+    description: def.description,
+    inputSchema: { ...schema, type: 'object' },
+    annotations: { readOnlyHint: !mutatingAlways, destructiveHint: mutatingAlways },
+  };
+}
+
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  const where = v.getDotPath(issue);
+  return where === null ? issue.message : `${where}: ${issue.message}`;
+}
+
+/** Runs one call through the gate. Never throws: every failure becomes a tool failure result. */
+export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue): Promise<ToolResult> {
+  const parsed = v.safeParse(def.input, rawArgs ?? {});
+  if (!parsed.success) {
+    return failure(`Invalid arguments for ${def.name}: ${parsed.issues.map(describeIssue).join('; ')}`, 'invalid_argument');
+  }
+  const args = parsed.output;
+  const missing = missingCapabilities(ctx.principal, def.capabilities);
+  if (missing.length > 0) {
+    return failure(`${def.name} requires capabilities the caller lacks: ${missing.join(', ')}`, 'authorization_denied',
+      { missing_capabilities: missing, effects_prevented: true });
+  }
+  const mutating = def.mutating(args);
+  if (mutating && ctx.settings.read_only) {
+    return failure(`${def.name} is refused: the server is in read-only mode`, 'read_only', { effects_prevented: true });
+  }
+  if (mutating && ctx.settings.confirm_each_write) {
+    const approved = await approvals.request({
+      session_id: ctx.sessionId,
+      tool: def.name,
+      client: ctx.principal.display_name,
+      summary: def.summary?.(args) ?? `${def.name} ${JSON.stringify(args)}`,
+    }, ctx.settings.approval_timeout_s * 1000);
+    if (!approved) return failure(`${def.name} was not approved; nothing was applied`, 'write_declined', { effects_prevented: true });
+  }
+  try {
+    return success(await def.handler(args, ctx));
+  } catch (err) {
+    return failureOf(err);
+  }
+}
+
+/** Maps the model's refusals to tool failures; anything else is an internal error (message kept). */
+function failureOf(err: unknown): ToolResult {
+  if (err instanceof ToolFailure) return failure(err.message, err.code, err.context);
+  if (err instanceof NameError) {
+    const ambiguous = err.candidates.length > 0;
+    return failure(err.message, ambiguous ? 'ambiguous_reference' : 'invalid_argument', ambiguous ? { candidates: [...err.candidates] } : {});
+  }
+  if (err instanceof WorkspaceError) return failure(err.message, err.code);
+  if (err instanceof ChangeError) return failure(err.message, 'invalid_change');
+  const e = err as Error;
+  if (err instanceof OperandError) return failure(err.message, err.code, err.operand === undefined ? {} : { operand: err.operand });
+  if (err instanceof ParseError) return failure(err.message, 'parse_error');
+  return failure(e?.message ?? String(err), 'internal_error');
+}

@@ -1,0 +1,81 @@
+// History tools (TOOLS.md 3.10): undo_change and redo_change over the window's undo stack.
+
+import * as v from 'valibot';
+import type { Change } from '../model/changes.js';
+import { WorkspaceError, type Workspace } from '../model/workspace.js';
+import { defineTool, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { renderAxiom } from './common.js';
+
+const PEEK_SAMPLE = 20;
+
+function stackState(ws: Workspace): JsonObject {
+  return { undo_depth: ws.undoDepth, can_undo: ws.undoDepth > 0, can_redo: ws.redoDepth > 0 };
+}
+
+function peek(ctx: ToolContext): JsonObject {
+  const ws = ctx.workspace;
+  const next = ws.undoDepth > 0 ? ctx.journal.nextUndo() : null;
+  const axiomChanges = next?.filter((c): c is Extract<Change, { kind: 'AddAxiom' | 'RemoveAxiom' }> => c.kind === 'AddAxiom' || c.kind === 'RemoveAxiom') ?? [];
+  const others = next === null ? 0 : next.length - axiomChanges.length;
+  return {
+    peek: true,
+    ...stackState(ws),
+    ...(next === null ? {} : {
+      next_undo: {
+        changes: next.length,
+        sample: axiomChanges.slice(0, PEEK_SAMPLE).map((c) => ({ op: c.kind === 'AddAxiom' ? 'add' : 'remove', axiom: renderAxiom(c.axiom, ctx) })),
+        ...(others > 0 ? { non_axiom_changes: others } : {}),
+      },
+    }),
+    note: ws.undoDepth === 0 ? 'Nothing to undo.' : 'Peek only: nothing was undone. Undo reverts this unit as a whole.',
+  };
+}
+
+/** Runs an undo or redo and reports the axiom count of the active ontology before and after. */
+function step(ctx: ToolContext, direction: 'undo' | 'redo'): JsonObject {
+  const ws = ctx.workspace;
+  const before = ws.active.axiomCount;
+  try {
+    if (direction === 'undo') ws.undo();
+    else ws.redo();
+  } catch (err) {
+    if (err instanceof WorkspaceError) throw new ToolFailure(direction === 'undo' ? 'Nothing to undo.' : 'Nothing to redo.', err.code);
+    throw err;
+  }
+  const after = ws.active.axiomCount;
+  return {
+    [direction === 'undo' ? 'undone' : 'redone']: true,
+    message: direction === 'undo' ? 'Undid the last change.' : 'Redid the last undone change.',
+    axioms_before: before,
+    axioms_after: after,
+    net_axiom_change: after - before,
+    ...stackState(ws),
+  };
+}
+
+export const undoChange = defineTool({
+  name: 'undo_change',
+  description: 'Undo the last change of this window\'s undo stack (one tool call = one unit); peek=true only reports what would be undone.',
+  input: v.strictObject({ peek: v.optional(v.pipe(v.boolean(), v.description('Report the next undo without undoing.')), false) }),
+  capabilities: ['ontology:curate'],
+  mutating: (args) => args.peek !== true,
+  undoable: false,
+  summary: () => 'undo_change',
+  handler: (args, ctx) => {
+    if (args.peek) return peek(ctx);
+    const result = step(ctx, 'undo');
+    const dirty = ctx.workspace.isDirty(ctx.workspace.active);
+    return { ...result, dirty, dirty_note: 'The dirty flag is cleared only by a save; it stays set after an undo.' };
+  },
+});
+
+export const redoChange = defineTool({
+  name: 'redo_change',
+  description: 'Redo the last undone change.',
+  input: v.strictObject({}),
+  capabilities: ['ontology:curate'],
+  mutating: () => true,
+  undoable: false,
+  summary: () => 'redo_change',
+  handler: (_args, ctx) => step(ctx, 'redo'),
+});

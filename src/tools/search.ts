@@ -1,0 +1,205 @@
+// search_entities (TOOLS.md 3.1): ranked, synonym-aware lookup across the loaded ontologies.
+// Tiers exact → prefix → substring → fuzzy over display text, IRI / local name, preferred labels and
+// synonyms, after folding case, whitespace and diacritics. A `*` makes the query a wildcard pattern.
+
+import * as v from 'valibot';
+import { declaration, type Entity, type EntityKind, type IRI } from '../model/terms.js';
+import { isBuiltIn } from '../model/resolver.js';
+import type { Ontology } from '../model/ontology.js';
+import { RDFS_LABEL, RDF_LANG_STRING } from '../model/vocab.js';
+import { displayName, localName } from '../model/display.js';
+import { defineTool, never, type ToolContext } from './tool.js';
+import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES } from './common.js';
+
+const SKOS = 'http://www.w3.org/2004/02/skos/core#';
+const OBO_IN_OWL = 'http://www.geneontology.org/formats/oboInOwl#';
+const PREFERRED = [RDFS_LABEL, SKOS + 'prefLabel'];
+const SYNONYMS = [SKOS + 'altLabel', OBO_IN_OWL + 'hasExactSynonym', OBO_IN_OWL + 'hasRelatedSynonym'];
+const MATCH_PROPS: ReadonlySet<string> = new Set([...PREFERRED, ...SYNONYMS]);
+
+const TIER_SCORE = { exact: 100, prefix: 80, substring: 60, wildcard: 60, fuzzy: 30 } as const;
+type MatchKind = keyof typeof TIER_SCORE;
+type MatchSource = 'iri' | 'local_name' | 'display' | 'preferred_label' | 'synonym';
+const SOURCE_PENALTY: Readonly<Record<MatchSource, number>> = { iri: 0, display: 0, local_name: 1, preferred_label: 0, synonym: 5 };
+
+/** Folds case, diacritics and runs of whitespace / separators. */
+export function normalize(s: string): string {
+  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[\s_]+/g, ' ').trim();
+}
+
+/** Levenshtein distance, bounded: returns max+1 as soon as it must exceed max. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(d);
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+interface Candidate {
+  value: string;
+  source: MatchSource;
+  property: IRI | null;
+  language: string | null;
+}
+
+interface Hit {
+  entity: Entity;
+  display: string;
+  kind: MatchKind;
+  candidate: Candidate;
+  score: number;
+}
+
+function wildcardRegex(query: string): RegExp {
+  const body = normalize(query).split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp('^' + body + '$');
+}
+
+function classify(query: string, value: string, wildcard: RegExp | null): MatchKind | null {
+  if (wildcard !== null) return wildcard.test(value) ? 'wildcard' : null;
+  if (value === query) return 'exact';
+  if (value.startsWith(query)) return 'prefix';
+  if (value.includes(query)) return 'substring';
+  if (query.length >= 4 && editDistance(query, value, query.length >= 8 ? 2 : 1) <= (query.length >= 8 ? 2 : 1)) return 'fuzzy';
+  return null;
+}
+
+function candidatesOf(iri: IRI, display: string, closure: readonly Ontology[]): Candidate[] {
+  const out: Candidate[] = [
+    { value: display, source: 'display', property: null, language: null },
+    { value: localName(iri), source: 'local_name', property: null, language: null },
+    { value: iri, source: 'iri', property: null, language: null },
+  ];
+  for (const o of closure) {
+    for (const a of o.index.annotationsBySubject.get(iri) ?? []) {
+      if (!MATCH_PROPS.has(a.property.iri) || a.value.kind !== 'Literal') continue;
+      out.push({
+        value: a.value.lex,
+        source: PREFERRED.includes(a.property.iri) ? 'preferred_label' : 'synonym',
+        property: a.property.iri,
+        language: a.value.datatype === RDF_LANG_STRING ? a.value.lang : null,
+      });
+    }
+  }
+  return out;
+}
+
+function languageAdjustment(c: Candidate, preferred: string): number {
+  if (c.property === null || c.language === null) return c.property === null ? 0 : 4;
+  return c.language === preferred ? 9 : -9;
+}
+
+function bestHit(e: Entity, query: string, wildcard: RegExp | null, ctx: ToolContext): Hit | null {
+  const display = displayName(e, ctx.resolver.closure, ctx.settings.label_language);
+  let best: Hit | null = null;
+  for (const c of candidatesOf(e.iri, display, ctx.workspace.ontologies)) {
+    const kind = classify(query, normalize(c.value), wildcard);
+    if (kind === null) continue;
+    const score = TIER_SCORE[kind] - SOURCE_PENALTY[c.source] + languageAdjustment(c, ctx.settings.label_language);
+    if (best === null || score > best.score) best = { entity: e, display, kind, candidate: c, score };
+  }
+  return best;
+}
+
+/** Every entity of the loaded ontologies (or only the active one's own signature), of the wanted kinds. */
+function universe(ontologies: readonly Ontology[], kinds: ReadonlySet<EntityKind>): Entity[] {
+  const seen = new Set<Entity>();
+  for (const o of ontologies) for (const kind of kinds) for (const e of o.entities(kind)) seen.add(e);
+  return [...seen];
+}
+
+/** A single plain name: not blank, a wildcard, several words, a full IRI or a Manchester expression. */
+function isMintCandidate(query: string): boolean {
+  const t = query.trim();
+  if (normalize(t) === '' || /[\s*()<>{}[\],'"]/.test(t)) return false;
+  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(t) && !t.startsWith('urn:');
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const TYPES = ['all', 'class', 'object_property', 'data_property', 'annotation_property', 'individual', 'datatype'] as const;
+
+export const searchEntities = defineTool({
+  name: 'search_entities',
+  description: 'Ranked, synonym-aware entity lookup across loaded ontologies (exact → prefix → substring → fuzzy; `*` wildcard). An empty query lists the active ontology\'s own signature.',
+  input: v.strictObject({
+    query: v.pipe(v.string(), v.description('Fragment (substring match) or pattern with * wildcards.')),
+    type: v.optional(v.picklist(TYPES), 'all'),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 50),
+    offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+  }),
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: (args, ctx) => {
+    const kinds = new Set<EntityKind>(args.type === 'all' ? Object.values(ENTITY_TYPE_INPUT) : [ENTITY_TYPE_INPUT[args.type]]);
+    const q = normalize(args.query);
+    const wildcardOnly = q.replace(/\*/g, '').trim() === '';
+    const hits: Hit[] = [];
+    if (wildcardOnly) {
+      const active = ctx.workspace.active;
+      for (const e of universe([active], kinds)) {
+        // built-in datatypes that only type literals are listed for type=datatype, not for type=all
+        if (args.type === 'all' && e.kind === 'Datatype' && isBuiltIn(e) && !active.has(declaration(e))) continue;
+        const display = displayName(e, ctx.resolver.closure, ctx.settings.label_language);
+        hits.push({ entity: e, display, kind: 'wildcard', candidate: { value: display, source: 'display', property: null, language: null }, score: TIER_SCORE.wildcard });
+      }
+    } else {
+      const wildcard = q.includes('*') ? wildcardRegex(args.query) : null;
+      for (const e of universe(ctx.workspace.ontologies, kinds)) {
+        const h = bestHit(e, q, wildcard, ctx);
+        if (h !== null) hits.push(h);
+      }
+    }
+    hits.sort((a, b) => b.score - a.score || cmp(a.display, b.display) || cmp(a.entity.iri, b.entity.iri) || cmp(a.entity.kind, b.entity.kind));
+
+    // Grounding: exact hits on a name the entity goes by (never a synonym) pick a winner, or collide.
+    const exactIris = [...new Set(hits.filter((h) => h.kind === 'exact' && h.candidate.source !== 'synonym').map((h) => h.entity.iri))].sort();
+    const collision = exactIris.length > 1;
+    const mintable = isMintCandidate(args.query);
+    const reuse = exactIris.length === 0 ? hits.find((h) => h.kind === 'fuzzy' || h.candidate.source === 'synonym') ?? null : null;
+    const page = hits.slice(args.offset, args.offset + args.limit);
+    const items = page.map((h) => ({
+      iri: h.entity.iri,
+      display: h.display,
+      type: ENTITY_TYPE_NAMES[h.entity.kind],
+      score: h.score,
+      match_kind: h.kind,
+      match_source: h.candidate.source,
+      matched_value: h.candidate.value,
+      matched_property: h.candidate.property,
+      language: h.candidate.language,
+      normalization: 'nfkd-casefold-whitespace',
+      score_explanation: `${h.kind} match on ${h.candidate.source}${h.candidate.language === null ? '' : ' @' + h.candidate.language} (score ${h.score})`,
+      collision: collision && exactIris.includes(h.entity.iri),
+      ...(collision && exactIris.includes(h.entity.iri) ? { collision_iris: exactIris } : {}),
+      needs_review: h.kind === 'fuzzy' || h.candidate.source === 'synonym',
+    }));
+    const next = args.offset + page.length;
+    return {
+      count: hits.length,
+      offset: args.offset,
+      returned: items.length,
+      items,
+      ...(next < hits.length ? { next_offset: next } : {}),
+      would_mint: mintable && exactIris.length === 0,
+      best_match: exactIris.length === 1 ? exactIris[0] : null,
+      mint_blocked_by_collision: collision,
+      reuse_candidate: reuse === null ? null : { iri: reuse.entity.iri, display: reuse.display, type: ENTITY_TYPE_NAMES[reuse.entity.kind], match_kind: reuse.kind, matched_value: reuse.candidate.value },
+      collisions: collision ? [{ name: args.query, iris: exactIris }] : [],
+      lexical_policy: { preferred_properties: PREFERRED, synonym_properties: SYNONYMS, preferred_languages: [ctx.settings.label_language], fallback_languages: ['und'] },
+      query: args.query,
+      type: args.type,
+    };
+  },
+});

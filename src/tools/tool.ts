@@ -1,0 +1,61 @@
+// How a tool is declared: once, with its name, description, closed valibot input schema, required
+// capabilities, mutating/undoable flags and handler. The gate (gate.ts) reads nothing else.
+
+import type * as v from 'valibot';
+import type { Capability, Principal } from '../auth/principal.js';
+import type { Workspace } from '../model/workspace.js';
+import type { WorkspaceResolver } from '../model/resolver.js';
+import type { UndoJournal } from './journal.js';
+
+/** Window-level settings the tools and the gate see. */
+export interface WindowSettings {
+  readonly read_only: boolean;
+  readonly confirm_each_write: boolean;
+  readonly approval_timeout_s: number;
+  readonly label_language: string;
+}
+
+/** Everything a handler may touch: the window's workspace and the caller. */
+export interface ToolContext {
+  readonly workspace: Workspace;
+  readonly resolver: WorkspaceResolver;
+  /** What each undo/redo unit changed, for `undo_change peek`. */
+  readonly journal: UndoJournal;
+  readonly settings: WindowSettings;
+  readonly principal: Principal;
+  readonly sessionId: string | null;
+  readonly windowId: string;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+export interface ToolDefinition<I = JsonObject> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: v.GenericSchema<unknown, I>;
+  /** The JSON Schema `tools/list` shows, when the one derived from `input` would not suit clients. */
+  readonly listedSchema?: JsonObject;
+  readonly capabilities: readonly Capability[];
+  /** Whether this call mutates (some tools are read-only in a preview/peek mode). */
+  readonly mutating: (args: I) => boolean;
+  readonly undoable: boolean;
+  /** One-line description of a held write, for the approval queue. */
+  readonly summary?: (args: I) => string;
+  readonly handler: (args: I, ctx: ToolContext) => JsonObject | Promise<JsonObject>;
+}
+
+/** A tool's reported failure: `{error, error_code?, ...context}` with isError. */
+export class ToolFailure extends Error {
+  constructor(message: string, readonly code?: string, readonly context: JsonObject = {}) {
+    super(message);
+    this.name = 'ToolFailure';
+  }
+}
+
+/** Erases the input type so tools of different shapes share one list. */
+export function defineTool<I>(def: ToolDefinition<I>): ToolDefinition<JsonObject> {
+  return def as unknown as ToolDefinition<JsonObject>;
+}
+
+export const always = (): boolean => true;
+export const never = (): boolean => false;
