@@ -6,11 +6,20 @@ import { searchEntities } from './search.js';
 import { addAxiom, removeAxiom } from './edit.js';
 import { undoChange, redoChange } from './history.js';
 import { saveOntology, loadOntology } from './documents.js';
+import { setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation } from './header.js';
+import { previewChanges, applyChanges } from './changes.js';
+import { setActiveOntology, createOntology } from './workspace-tools.js';
+import { summarizeOntology, listClasses, getAxiomsForEntity, getOntologyContext, getEntityContext } from './context.js';
+import { createClass, createEntity, addSubclassOf, addAnnotation, setLabel } from './authoring.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
-  listOntologies, getActiveOntology, searchEntities, getEntity,
+  listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
+  getOntologyContext, getEntityContext,
+  previewChanges, applyChanges,
+  createClass, createEntity, addSubclassOf, addAnnotation, setLabel,
   addAxiom, removeAxiom,
-  loadOntology,
+  setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,
+  loadOntology, setActiveOntology, createOntology,
   undoChange, redoChange, saveOntology,
 ];
 

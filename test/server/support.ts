@@ -9,6 +9,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import type { RawSettings } from '../../src/settings/settings.js';
+import { PRINCIPAL_VERSION, staticPrincipal, type Principal } from '../../src/auth/principal.js';
+import { Workspace } from '../../src/model/workspace.js';
+import { WorkspaceResolver } from '../../src/model/resolver.js';
+import type { Ontology } from '../../src/model/ontology.js';
+import { UndoJournal } from '../../src/tools/journal.js';
+import { ApprovalQueue } from '../../src/tools/approvals.js';
+import { runTool } from '../../src/tools/gate.js';
+import { TOOLS_BY_NAME } from '../../src/tools/catalog.js';
+import type { ToolContext, WindowSettings } from '../../src/tools/tool.js';
 
 /** test/fixtures/server, resolved from the compiled file in dist/test/server. */
 export function fixture(name: string): string {
@@ -76,3 +85,31 @@ export const INIT_BODY = JSON.stringify({
 });
 
 export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** A principal holding exactly `capabilities`, for gate checks the static token (all ten) cannot make. */
+export function principalWith(capabilities: readonly string[]): Principal {
+  return { version: PRINCIPAL_VERSION, type: 'oauth', client_id: 'limited', display_name: 'limited client', grant_id: 'g-limited', capabilities: [...capabilities] };
+}
+
+/** A window context without the server: a workspace holding `ontologies` (the first active). */
+export function toolContext(ontologies: Ontology[], principal: Principal = staticPrincipal(), settings: Partial<WindowSettings> = {}): ToolContext {
+  const workspace = new Workspace();
+  for (const o of ontologies) workspace.load(o);
+  return {
+    workspace,
+    resolver: new WorkspaceResolver(workspace),
+    journal: new UndoJournal(workspace),
+    settings: { read_only: false, confirm_each_write: false, approval_timeout_s: 5, label_language: 'en', ...settings },
+    principal,
+    sessionId: 's-unit',
+    windowId: 'w-unit',
+  };
+}
+
+/** Runs one tool through the real gate in a server-less context; returns its structured body. */
+export async function runInContext(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<CallOutcome> {
+  const def = TOOLS_BY_NAME.get(tool);
+  if (def === undefined) throw new Error(`unknown tool ${tool}`);
+  const result = await runTool(def, args, ctx, new ApprovalQueue(ctx.windowId));
+  return { isError: result.isError, body: result.structuredContent };
+}

@@ -309,6 +309,10 @@ class FunctionalParser {
     return out;
   }
 
+  /**
+   * N-ary constructs are read with one operand too (the grammar wants two): other formats' lax readers
+   * produce them, e.g. owl:unionOf with a one-element list, and a document Athene wrote must read back.
+   */
   private atLeast(items: unknown[], min: number, what: string): void {
     if (items.length < min) throw this.lx.error(`expected at least ${min} ${what}`);
   }
@@ -320,8 +324,8 @@ class FunctionalParser {
     const k = this.openConstruct('a data range');
     let d: DataRange;
     switch (k) {
-      case 'DataIntersectionOf': d = dataIntersectionOf(this.dataRanges(2)); break;
-      case 'DataUnionOf': d = dataUnionOf(this.dataRanges(2)); break;
+      case 'DataIntersectionOf': d = dataIntersectionOf(this.dataRanges(1)); break;
+      case 'DataUnionOf': d = dataUnionOf(this.dataRanges(1)); break;
       case 'DataComplementOf': d = dataComplementOf(this.dataRange()); break;
       case 'DataOneOf': {
         const ls: Literal[] = [];
@@ -361,8 +365,8 @@ class FunctionalParser {
     const k = this.openConstruct('a class expression');
     let c: ClassExpression;
     switch (k) {
-      case 'ObjectIntersectionOf': c = objectIntersectionOf(this.classExpressions(2)); break;
-      case 'ObjectUnionOf': c = objectUnionOf(this.classExpressions(2)); break;
+      case 'ObjectIntersectionOf': c = objectIntersectionOf(this.classExpressions(1)); break;
+      case 'ObjectUnionOf': c = objectUnionOf(this.classExpressions(1)); break;
       case 'ObjectComplementOf': c = objectComplementOf(this.classExpression()); break;
       case 'ObjectOneOf': {
         const is: Individual[] = [];
@@ -493,9 +497,9 @@ class FunctionalParser {
     switch (k) {
       case 'Declaration': a = declaration(this.entity(), anns); break;
       case 'SubClassOf': { const sub = this.classExpression(); a = subClassOf(sub, this.classExpression(), anns); break; }
-      case 'EquivalentClasses': a = equivalentClasses(this.classExpressions(2), anns); break;
-      case 'DisjointClasses': a = disjointClasses(this.classExpressions(2), anns); break;
-      case 'DisjointUnion': { const c = cls(this.iri()); a = disjointUnion(c, this.classExpressions(2), anns); break; }
+      case 'EquivalentClasses': a = equivalentClasses(this.classExpressions(1), anns); break;
+      case 'DisjointClasses': a = disjointClasses(this.classExpressions(1), anns); break;
+      case 'DisjointUnion': { const c = cls(this.iri()); a = disjointUnion(c, this.classExpressions(1), anns); break; }
       case 'SubObjectPropertyOf': {
         if (this.atKeyword('ObjectPropertyChain')) {
           lx.next();
@@ -509,14 +513,14 @@ class FunctionalParser {
         }
         break;
       }
-      case 'EquivalentObjectProperties': a = equivalentObjectProperties(this.opes(2), anns); break;
-      case 'DisjointObjectProperties': a = disjointObjectProperties(this.opes(2), anns); break;
+      case 'EquivalentObjectProperties': a = equivalentObjectProperties(this.opes(1), anns); break;
+      case 'DisjointObjectProperties': a = disjointObjectProperties(this.opes(1), anns); break;
       case 'InverseObjectProperties': { const p = this.ope(); a = inverseObjectProperties(p, this.ope(), anns); break; }
       case 'ObjectPropertyDomain': { const p = this.ope(); a = objectPropertyDomain(p, this.classExpression(), anns); break; }
       case 'ObjectPropertyRange': { const p = this.ope(); a = objectPropertyRange(p, this.classExpression(), anns); break; }
       case 'SubDataPropertyOf': { const sub = this.dp(); a = subDataPropertyOf(sub, this.dp(), anns); break; }
-      case 'EquivalentDataProperties': a = equivalentDataProperties(this.dps(2), anns); break;
-      case 'DisjointDataProperties': a = disjointDataProperties(this.dps(2), anns); break;
+      case 'EquivalentDataProperties': a = equivalentDataProperties(this.dps(1), anns); break;
+      case 'DisjointDataProperties': a = disjointDataProperties(this.dps(1), anns); break;
       case 'DataPropertyDomain': { const p = this.dp(); a = dataPropertyDomain(p, this.classExpression(), anns); break; }
       case 'DataPropertyRange': { const p = this.dp(); a = dataPropertyRange(p, this.dataRange(), anns); break; }
       case 'FunctionalDataProperty': a = functionalDataProperty(this.dp(), anns); break;
@@ -533,8 +537,8 @@ class FunctionalParser {
         a = hasKey(c, ops, dps, anns);
         break;
       }
-      case 'SameIndividual': a = sameIndividual(this.individuals(2), anns); break;
-      case 'DifferentIndividuals': a = differentIndividuals(this.individuals(2), anns); break;
+      case 'SameIndividual': a = sameIndividual(this.individuals(1), anns); break;
+      case 'DifferentIndividuals': a = differentIndividuals(this.individuals(1), anns); break;
       case 'ClassAssertion': { const c = this.classExpression(); a = classAssertion(c, this.individual(), anns); break; }
       case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': {
         const p = this.ope();

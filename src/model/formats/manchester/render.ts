@@ -93,6 +93,8 @@ function escapeString(s: string): string {
 }
 
 const sortedJoin = (parts: string[], sep: string) => parts.sort().join(sep);
+/** A one-operand n-ary expression (lax input makes them) is written with its operand twice, which reads back as the same set. */
+const naryOperands = (parts: string[]) => (parts.length === 1 ? [parts[0], parts[0]] : parts);
 
 export class ManchesterRenderer {
   private readonly anonymous: (a: AnonymousIndividual) => string;
@@ -135,8 +137,8 @@ export class ManchesterRenderer {
   classExpression(c: ClassExpression): string {
     switch (c.kind) {
       case 'Class': return this.name(c);
-      case 'ObjectIntersectionOf': return sortedJoin(c.operands.map((o) => this.operand(o, true)), ' and ');
-      case 'ObjectUnionOf': return sortedJoin(c.operands.map((o) => this.operand(o, false)), ' or ');
+      case 'ObjectIntersectionOf': return sortedJoin(naryOperands(c.operands.map((o) => this.operand(o, true))), ' and ');
+      case 'ObjectUnionOf': return sortedJoin(naryOperands(c.operands.map((o) => this.operand(o, false))), ' or ');
       case 'ObjectComplementOf': return 'not ' + this.primary(c.operand, true);
       case 'ObjectOneOf': return '{' + sortedJoin(c.individuals.map((i) => this.individual(i)), ', ') + '}';
       case 'ObjectSomeValuesFrom': return this.objectProperty(c.property) + ' some ' + this.primary(c.filler, false);
@@ -171,9 +173,9 @@ export class ManchesterRenderer {
     switch (d.kind) {
       case 'Datatype': return this.name(d);
       case 'DataIntersectionOf':
-        return sortedJoin(d.operands.map((o) => (o.kind === 'DataUnionOf' || o.kind === 'DataIntersectionOf' ? '(' + this.dataRange(o) + ')' : this.dataRange(o))), ' and ');
+        return sortedJoin(naryOperands(d.operands.map((o) => (o.kind === 'DataUnionOf' || o.kind === 'DataIntersectionOf' ? '(' + this.dataRange(o) + ')' : this.dataRange(o)))), ' and ');
       case 'DataUnionOf':
-        return sortedJoin(d.operands.map((o) => (o.kind === 'DataUnionOf' ? '(' + this.dataRange(o) + ')' : this.dataRange(o))), ' or ');
+        return sortedJoin(naryOperands(d.operands.map((o) => (o.kind === 'DataUnionOf' ? '(' + this.dataRange(o) + ')' : this.dataRange(o)))), ' or ');
       case 'DataComplementOf':
         return 'not ' + (d.operand.kind === 'DataIntersectionOf' || d.operand.kind === 'DataUnionOf' || d.operand.kind === 'DataComplementOf'
           ? '(' + this.dataRange(d.operand) + ')' : this.dataRange(d.operand));

@@ -1,0 +1,445 @@
+// Ontology header tools (TOOLS.md 3.5, INTERFACE.md 4.3): set_ontology_id, set_prefix, remove_prefix,
+// add_import, remove_import, add_ontology_annotation, remove_ontology_annotation. All act on the active
+// ontology. Prefix edits are document-format changes (not undoable); the others are one undo unit each.
+//
+// Also the access rules for caller-selected documents (TOOLS.md 1.2 step 2 and 1.9), shared with
+// create_ontology: conditional capabilities, project-policy discovery, path confinement, network rules.
+
+import * as v from 'valibot';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Annotation } from '../model/terms.js';
+import * as t from '../model/terms.js';
+import type { Ontology } from '../model/ontology.js';
+import type { Change } from '../model/changes.js';
+import { hasPrefixMap } from '../model/changes.js';
+import { ontologyLabel } from '../model/workspace.js';
+import { displayName } from '../model/display.js';
+import { buildAxiom } from '../model/operands/builder.js';
+import { AnnotationSchema, type AnnotationInput } from '../model/operands/schema.js';
+import { readDocument } from '../model/formats/registry.js';
+import { XSD_STRING, RDF_LANG_STRING } from '../model/vocab.js';
+import type { Capability } from '../auth/principal.js';
+import { missingCapabilities } from '../auth/principal.js';
+import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+
+// ---------------------------------------------------------------- access rules
+
+/** Throws the §1.2 authorization failure when the caller lacks a conditional capability. */
+export function requireCapabilities(ctx: ToolContext, tool: string, required: readonly Capability[], why: string): void {
+  const missing = missingCapabilities(ctx.principal, required);
+  if (missing.length === 0) return;
+  throw new ToolFailure(`${tool} requires capabilities the caller lacks to ${why}: ${missing.join(', ')}`, 'authorization_denied',
+    { missing_capabilities: missing, effects_prevented: true });
+}
+
+/** A discovered project policy: its file and the project root it anchors. */
+export interface ProjectPolicy {
+  readonly file: string;
+  readonly root: string;
+}
+
+const exists = (p: string) => stat(p).then(() => true, () => false);
+
+/** The local file an ontology was loaded from or is bound to, or null (untitled, remote). */
+export function localDocumentOf(o: Ontology): string | null {
+  const doc = o.documentIri;
+  if (doc === null) return null;
+  if (doc.startsWith('file:')) return fileURLToPath(doc);
+  return path.isAbsolute(doc) ? doc : null;
+}
+
+/**
+ * The nearest `.athene/project.yaml` walking up from the active ontology's local document (TOOLS.md 1.9);
+ * null when there is none (legacy local-admin mode). A policy inside `.athene/` anchors at its parent.
+ */
+export async function discoverPolicy(ctx: ToolContext): Promise<ProjectPolicy | null> {
+  const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
+  if (doc === null) return null;
+  let dir = path.dirname(doc);
+  for (;;) {
+    const file = path.join(dir, '.athene', 'project.yaml');
+    if (await exists(file)) return { file, root: await realpath(dir) };
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/** The real path of `p`, resolving symlinks of its nearest existing ancestor (the target may not exist yet). */
+async function realTarget(p: string): Promise<string> {
+  const rest: string[] = [];
+  let cur = p;
+  for (;;) {
+    try {
+      return path.join(await realpath(cur), ...rest.reverse());
+    } catch {
+      const up = path.dirname(cur);
+      if (up === cur) return p;
+      rest.push(path.basename(cur));
+      cur = up;
+    }
+  }
+}
+
+const isInside = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+
+/**
+ * Authorizes a caller-selected local path: `filesystem:project:<mode>`, and under a project policy
+ * containment in its project root after resolving symlinks. This server does not interpret policy
+ * contents yet, so `filesystem.allow_external_paths` keeps its default (false) and outside paths are refused.
+ */
+export async function authorizeLocalPath(ctx: ToolContext, tool: string, file: string, mode: 'read' | 'write'): Promise<void> {
+  requireCapabilities(ctx, tool, [mode === 'read' ? 'filesystem:project:read' : 'filesystem:project:write'], `${mode} ${file}`);
+  const policy = await discoverPolicy(ctx);
+  if (policy === null) return;
+  const real = await realTarget(file);
+  if (!isInside(policy.root, real)) {
+    throw new ToolFailure(`Path ${file} is outside the project root ${policy.root} of the project policy ${policy.file}`, 'path_outside_project',
+      { path: file, project_root: policy.root, policy_path: policy.file, effects_prevented: true });
+  }
+}
+
+/**
+ * Authorizes a remote fetch (TOOLS.md 1.8/1.9), most restrictive first: the request's `network=deny`,
+ * then `network:access`, then the project policy. A policy's `network.default` is deny unless it says
+ * allow; this server does not interpret policy contents yet, so any discovered policy denies. Without a
+ * policy the legacy local-admin mode (the default) allows the fetch.
+ */
+export async function authorizeRemote(ctx: ToolContext, tool: string, url: string, network: 'deny' | 'allow' | undefined): Promise<void> {
+  if (network === 'deny') {
+    throw new ToolFailure(`Remote fetch of ${url} refused by the request setting network=deny`, 'network_denied',
+      { denied_by: 'request network=deny', effects_prevented: true });
+  }
+  requireCapabilities(ctx, tool, ['network:access'], `fetch ${url}`);
+  const policy = await discoverPolicy(ctx);
+  if (policy !== null) {
+    throw new ToolFailure(`Remote fetch of ${url} refused by the project policy ${policy.file} (network.default: deny)`, 'network_denied',
+      { denied_by: 'project policy', policy_path: policy.file, effects_prevented: true });
+  }
+}
+
+/** A document source: a remote URL, or a local file (plain path or `file:` URL). */
+type Source = { readonly remote: true; readonly url: string } | { readonly remote: false; readonly file: string };
+
+/** Accepts only `file:`, `http:`, `https:` and plain paths (a one-letter "scheme" is a Windows drive). */
+export function classifySource(source: string): Source {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]+):/.exec(source)?.[1]?.toLowerCase();
+  if (scheme === 'http' || scheme === 'https') {
+    // GitHub blob pages become the raw content they show
+    const url = source.replace(/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/blob\//, 'https://raw.githubusercontent.com/$1/$2/');
+    return { remote: true, url };
+  }
+  if (scheme === 'file') return { remote: false, file: fileURLToPath(source) };
+  if (scheme !== undefined) throw new ToolFailure(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
+  return { remote: false, file: path.resolve(source) };
+}
+
+/** Fetches and parses a document after authorizing it; nothing in the workspace changes. */
+export async function fetchDocument(ctx: ToolContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined): Promise<Ontology> {
+  const src = classifySource(source);
+  let text: string;
+  let base: string;
+  let document: string;
+  if (src.remote) {
+    await authorizeRemote(ctx, tool, src.url, network);
+    let response: Response;
+    try {
+      response = await fetch(src.url, { signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      throw new ToolFailure(`Cannot fetch ${source}: ${(err as Error).message}`, 'load_failed');
+    }
+    if (!response.ok) throw new ToolFailure(`Cannot fetch ${source}: HTTP ${response.status}`, 'load_failed');
+    text = await response.text();
+    base = src.url;
+    document = source;
+  } else {
+    await authorizeLocalPath(ctx, tool, src.file, 'read');
+    try {
+      text = await readFile(src.file, 'utf8');
+    } catch (err) {
+      throw new ToolFailure(`Cannot read ${src.file}: ${(err as Error).message}`, 'load_failed');
+    }
+    base = pathToFileURL(src.file).href;
+    document = src.file;
+  }
+  let o: Ontology;
+  try {
+    o = (await readDocument(text, { base, fileName: document })).ontology;
+  } catch (err) {
+    throw new ToolFailure(`Cannot parse ${document}: ${(err as Error).message}`, 'parse_error');
+  }
+  o.documentIri = document;
+  return o;
+}
+
+// ---------------------------------------------------------------- shared pieces
+
+/** `prefix` with exactly one trailing ':' (':' alone is the default namespace). */
+export function normalizePrefix(prefix: string): string {
+  const p = prefix.trim();
+  return p.endsWith(':') ? p : p + ':';
+}
+
+/** A prefix name as Turtle and SPARQL accept it (PN_PREFIX, ASCII subset): empty, or a letter first and no final '.'. */
+const PREFIX_NAME = /^(?:[A-Za-z](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?)?:$/;
+
+function requirePrefixMap(o: Ontology): void {
+  if (!hasPrefixMap(o)) throw new ToolFailure(`The active ontology's document format (${o.format}) has no prefix map`, 'no_prefix_map');
+}
+
+/** The prefix map as an object with keys in sorted order, so unchanged maps serialize identically. */
+export function prefixObject(o: Ontology): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of [...o.prefixes.keys()].sort()) out[key] = o.prefixes.get(key)!;
+  return out;
+}
+
+const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
+
+/** An absolute IRI argument, `<…>` brackets allowed. */
+export function absoluteIri(value: string, argument: string): string {
+  const s = value.trim();
+  const iri = s.startsWith('<') && s.endsWith('>') ? s.slice(1, -1).trim() : s;
+  if (!ABSOLUTE_IRI.test(iri)) throw new ToolFailure(`${argument} must be an absolute IRI (got ${JSON.stringify(value)})`, 'invalid_argument');
+  return iri;
+}
+
+/** Annotation row (TOOLS.md 1.5): `datatype` only for literals that are neither strings nor language-tagged. */
+export function annotationRow(a: Annotation, ctx: ToolContext): JsonObject {
+  const closure = ctx.resolver.closure;
+  const row: JsonObject = { property: displayName(a.property, closure, ctx.settings.label_language), property_iri: a.property.iri };
+  const value = a.value;
+  if (value.kind === 'IRI') row.value_iri = value.iri;
+  else if (value.kind === 'AnonymousIndividual') row.value = '_:' + value.nodeId;
+  else {
+    row.value = value.lex;
+    if (value.lang !== '') row.lang = value.lang;
+    else if (value.datatype !== XSD_STRING && value.datatype !== RDF_LANG_STRING) row.datatype = value.datatype;
+  }
+  if (a.annotations.length > 0) row.annotations = a.annotations.map((n) => annotationRow(n, ctx));
+  return row;
+}
+
+/** `property = value` for messages: the property's display name, a quoted literal or an `<IRI>`. */
+function describeAnnotation(a: Annotation, ctx: ToolContext): string {
+  const property = displayName(a.property, ctx.resolver.closure, ctx.settings.label_language);
+  const value = a.value;
+  if (value.kind === 'IRI') return `${property} = <${value.iri}>`;
+  if (value.kind === 'AnonymousIndividual') return `${property} = _:${value.nodeId}`;
+  const suffix = value.lang !== '' ? '@' + value.lang : value.datatype === XSD_STRING ? '' : `^^<${value.datatype}>`;
+  return `${property} = ${JSON.stringify(value.lex)}${suffix}`;
+}
+
+/** Placeholder subject: the header annotation is built as an annotation assertion and then unwrapped. */
+const HEADER_SUBJECT = '<urn:x-athene:ontology-header>';
+
+interface AnnotationArgs {
+  property?: string;
+  value?: string;
+  value_iri?: string;
+  lang?: string;
+  datatype?: string;
+  annotations?: AnnotationInput[];
+}
+
+/**
+ * Builds an ontology annotation with the shared operand builder, so it resolves names, mints and checks
+ * exactly as an `annotation_assertion` operand set does; returns it with the declarations a write adds.
+ */
+function buildHeaderAnnotation(args: AnnotationArgs, ctx: ToolContext): { annotation: Annotation; declarations: readonly t.Declaration[] } {
+  const built = buildAxiom({ axiom_type: 'annotation_assertion', subject: HEADER_SUBJECT, ...args }, ctx.resolver);
+  const a = built.axiom as t.AnnotationAssertion;
+  return { annotation: t.annotation(a.property, a.value, a.annotations), declarations: built.declarations };
+}
+
+// ---------------------------------------------------------------- tools
+
+export const setOntologyId = defineTool({
+  name: 'set_ontology_id',
+  description: 'Set the active ontology\'s IRI and optional version IRI (no version_iri clears the version). Undoable.',
+  input: v.strictObject({
+    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('New ontology IRI (absolute).')),
+    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI (absolute).'))),
+  }),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: true,
+  summary: (args) => `set_ontology_id ${args.ontology_iri}${args.version_iri === undefined ? '' : ' version ' + args.version_iri}`,
+  handler: (args, ctx) => {
+    const iri = absoluteIri(args.ontology_iri, 'ontology_iri');
+    const versionIri = args.version_iri === undefined ? null : absoluteIri(args.version_iri, 'version_iri');
+    const o = ctx.workspace.active;
+    // the workspace refuses an id another loaded ontology holds (WorkspaceError id_in_use); nothing changes then
+    ctx.workspace.apply([{ kind: 'SetOntologyId', ontology: o, id: { iri, versionIri } }]);
+    return {
+      ontology_iri: o.id.iri,
+      ...(versionIri === null ? {} : { version_iri: versionIri }),
+      message: `Set ontology id to ${iri}${versionIri === null ? '' : ' version ' + versionIri}.`,
+    };
+  },
+});
+
+export const setPrefix = defineTool({
+  name: 'set_prefix',
+  description: 'Register or update one prefix of the active ontology\'s document prefix map (":" alone is the default namespace). No axiom changes; not undoable.',
+  input: v.strictObject({
+    prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')),
+    namespace: v.pipe(v.string(), v.nonEmpty(), v.description('Namespace IRI the prefix expands to.')),
+  }),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: false,
+  summary: (args) => `set_prefix ${normalizePrefix(args.prefix)} ${args.namespace}`,
+  handler: (args, ctx) => {
+    const o = ctx.workspace.active;
+    requirePrefixMap(o);
+    const prefix = normalizePrefix(args.prefix);
+    if (!PREFIX_NAME.test(prefix)) throw new ToolFailure(`Not a valid prefix name: ${JSON.stringify(args.prefix)}`, 'invalid_argument');
+    const namespace = absoluteIri(args.namespace, 'namespace');
+    ctx.workspace.apply([{ kind: 'SetPrefix', ontology: o, prefix, namespace }]);
+    return { prefix, namespace, prefixes: prefixObject(o) };
+  },
+});
+
+export const removePrefix = defineTool({
+  name: 'remove_prefix',
+  description: 'Remove exactly one prefix binding from the active ontology\'s prefix map; every other binding is kept and axioms keep their full IRIs. Not undoable.',
+  input: v.strictObject({ prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')) }),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: false,
+  summary: (args) => `remove_prefix ${normalizePrefix(args.prefix)}`,
+  handler: (args, ctx) => {
+    const o = ctx.workspace.active;
+    requirePrefixMap(o);
+    const prefix = normalizePrefix(args.prefix);
+    const namespace = o.prefixes.get(prefix);
+    if (namespace === undefined) throw new ToolFailure(`Prefix not registered in the active ontology's prefix map: ${prefix}`, 'not_found', { prefix });
+    ctx.workspace.apply([{ kind: 'RemovePrefix', ontology: o, prefix }]);
+    return {
+      removed: true,
+      prefix,
+      namespace,
+      prefixes: prefixObject(o),
+      note: `Not undoable: CURIEs using ${prefix} no longer parse or render; re-add it with set_prefix.`,
+    };
+  },
+});
+
+const UNRESOLVED_NOTE = 'The import is declared but no loaded ontology satisfies it: its terms stay invisible to lookups and reasoning until it is loaded. ' +
+  'Pass document, use load_ontology with keep_active=true, or add a catalog mapping.';
+
+export const addImport = defineTool({
+  name: 'add_import',
+  description: 'Add an owl:imports declaration to the active ontology (undoable); with document, load the imported document now (if the import does not resolve yet) so it resolves. The active ontology stays the same.',
+  input: v.strictObject({
+    iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')),
+    document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Path, file: URL or http(s) URL of the imported document.'))),
+    connection_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 15000),
+    network: v.optional(v.picklist(['deny', 'allow'])),
+  }),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: true,
+  summary: (args) => `add_import ${args.iri}${args.document === undefined ? '' : ' from ' + args.document}`,
+  handler: async (args, ctx) => {
+    const ws = ctx.workspace;
+    const active = ws.active;
+    const iri = absoluteIri(args.iri, 'iri');
+    let loaded: Ontology | null = null;
+    if (args.document !== undefined && ws.find(iri) === undefined) {
+      loaded = await fetchDocument(ctx, 'add_import', args.document, args.connection_timeout_ms, args.network);
+      if (loaded.id.iri !== iri && loaded.id.versionIri !== iri) {
+        throw new ToolFailure(`The document ${args.document} holds ontology ${ontologyLabel(loaded)}, not ${iri}: the import would not resolve`, 'load_failed');
+      }
+      if (ws.active !== active) throw new ToolFailure('The active ontology changed while the document was loading; nothing was changed', 'revision_conflict');
+    }
+    // read after the fetch: other calls of this window may have run meanwhile
+    const alreadyPresent = active.imports.has(iri);
+    if (loaded !== null) ws.load(loaded, false);
+    try {
+      if (!alreadyPresent) ws.apply([{ kind: 'AddImport', ontology: active, iri }]);
+    } catch (err) {
+      if (loaded !== null) ws.unload(loaded);
+      throw err;
+    }
+    const resolved = ws.find(iri) !== undefined;
+    return {
+      added: !alreadyPresent,
+      iri,
+      already_present: alreadyPresent,
+      resolved,
+      ...(args.document === undefined ? {} : { document: args.document }),
+      ...(resolved ? {} : { note: UNRESOLVED_NOTE }),
+    };
+  },
+});
+
+export const removeImport = defineTool({
+  name: 'remove_import',
+  description: 'Remove an owl:imports declaration from the active ontology (the imported ontology stays loaded). Undoable.',
+  input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')) }),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: true,
+  summary: (args) => `remove_import ${args.iri}`,
+  handler: (args, ctx) => {
+    const o = ctx.workspace.active;
+    const iri = args.iri.trim().replace(/^<(.*)>$/, '$1');
+    if (!o.imports.has(iri)) throw new ToolFailure(`Import not present in the active ontology: ${iri}`, 'not_found', { iri });
+    ctx.workspace.apply([{ kind: 'RemoveImport', ontology: o, iri }]);
+    return { removed: true, iri };
+  },
+});
+
+const AnnotationArgsSchema = {
+  property: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Annotation property: rdfs:label (default), rdfs:comment, or an IRI/name.'))),
+  value: v.optional(v.pipe(v.string(), v.description('Literal text; omit when value_iri is given.'))),
+  value_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('IRI value; takes precedence over value.'))),
+  lang: v.optional(v.pipe(v.string(), v.description('Language tag.'))),
+  datatype: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Datatype IRI or name.'))),
+  annotations: v.optional(v.pipe(v.array(AnnotationSchema), v.description('Nested annotations on this annotation.'))),
+};
+
+export const addOntologyAnnotation = defineTool({
+  name: 'add_ontology_annotation',
+  description: 'Add an ontology-level annotation (literal or IRI value, optional nested annotations) to the active ontology; an undeclared non-built-in property is declared in the same change. Undoable.',
+  input: v.strictObject(AnnotationArgsSchema),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: true,
+  summary: (args) => `add_ontology_annotation ${args.property ?? 'rdfs:label'} = ${args.value_iri ?? args.value ?? ''}`,
+  handler: (args, ctx) => {
+    const o = ctx.workspace.active;
+    const { annotation, declarations } = buildHeaderAnnotation(args, ctx);
+    const present = o.annotations.has(annotation);
+    const changes: Change[] = [];
+    if (!present) {
+      for (const d of declarations) if (!o.has(d)) changes.push({ kind: 'AddAxiom', ontology: o, axiom: d });
+      changes.push({ kind: 'AddOntologyAnnotation', ontology: o, annotation });
+      ctx.workspace.apply(changes);
+    }
+    return { added: !present, annotation: annotationRow(annotation, ctx), already_present: present };
+  },
+});
+
+export const removeOntologyAnnotation = defineTool({
+  name: 'remove_ontology_annotation',
+  description: 'Remove an ontology-level annotation of the active ontology, rebuilt from the same arguments add_ontology_annotation takes; it must equal an existing one. Undoable.',
+  input: v.strictObject(AnnotationArgsSchema),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: true,
+  summary: (args) => `remove_ontology_annotation ${args.property ?? 'rdfs:label'} = ${args.value_iri ?? args.value ?? ''}`,
+  handler: (args, ctx) => {
+    const o = ctx.workspace.active;
+    const { annotation } = buildHeaderAnnotation(args, ctx);
+    if (!o.annotations.has(annotation)) {
+      throw new ToolFailure(`Ontology annotation not present: ${describeAnnotation(annotation, ctx)}`, 'not_found', { annotation: annotationRow(annotation, ctx) });
+    }
+    ctx.workspace.apply([{ kind: 'RemoveOntologyAnnotation', ontology: o, annotation }]);
+    return { removed: true, annotation: annotationRow(annotation, ctx) };
+  },
+});

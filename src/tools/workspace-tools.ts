@@ -1,0 +1,101 @@
+// Workspace tools (TOOLS.md 3.6): set_active_ontology (switch the edit target) and create_ontology (a new
+// empty ontology, optionally bound to a file). Neither is undoable.
+
+import * as v from 'valibot';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Ontology } from '../model/ontology.js';
+import { ontologyLabel } from '../model/workspace.js';
+import { formatFromExtension } from '../model/formats/detect.js';
+import { STANDARD_PREFIXES } from '../model/vocab.js';
+import { defineTool, always, ToolFailure } from './tool.js';
+import { logicalAxiomCount } from './common.js';
+import { absoluteIri, authorizeLocalPath } from './header.js';
+
+export const setActiveOntology = defineTool({
+  name: 'set_active_ontology',
+  description: 'Make another loaded ontology (named by its ontology IRI or version IRI) the active edit target. Loads nothing; not undoable.',
+  input: v.strictObject({
+    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI or version IRI of a loaded ontology.')),
+  }),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: false,
+  summary: (args) => `set_active_ontology ${args.ontology_iri}`,
+  handler: (args, ctx) => {
+    const ws = ctx.workspace;
+    const ref = args.ontology_iri.trim().replace(/^<(.*)>$/, '$1');
+    const target = ws.find(ref);
+    if (target === undefined) throw new ToolFailure(`No loaded ontology matches '${args.ontology_iri}'. See list_ontologies.`, 'not_found');
+    const changed = !ws.hasActive || ws.active !== target;
+    ws.setActive(target);
+    return {
+      active_ontology: ontologyLabel(target),
+      changed,
+      axioms: target.axiomCount,
+      logical_axioms: logicalAxiomCount(target, ws),
+      direct_imports: target.imports.size,
+    };
+  },
+});
+
+/** The file an ontology is bound to and its format (from the extension; none: Turtle). */
+function bindingOf(file: string) {
+  const target = path.resolve(file);
+  const ext = path.extname(target);
+  if (ext === '') return { target, format: 'turtle' as const };
+  const format = formatFromExtension(target);
+  if (format === null) throw new ToolFailure(`Unknown file extension '${ext}': use .ttl, .owl/.rdf/.xml, .omn, .ofn/.fss, .owx or .obo`, 'invalid_argument');
+  return { target, format };
+}
+
+export const createOntology = defineTool({
+  name: 'create_ontology',
+  description: 'Create a new empty ontology in this window, active unless keep_active=true; with path, bind it to that file now (parent directories created) so a plain save works. Not undoable.',
+  input: v.strictObject({
+    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('IRI of the new ontology.')),
+    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI.'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('File to bind the ontology to; format from its extension.'))),
+    keep_active: v.optional(v.pipe(v.boolean(), v.description('Keep the current active ontology.')), false),
+  }),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: false,
+  summary: (args) => `create_ontology ${args.ontology_iri}${args.path === undefined ? '' : ' at ' + args.path}`,
+  handler: async (args, ctx) => {
+    const ws = ctx.workspace;
+    const iri = absoluteIri(args.ontology_iri, 'ontology_iri');
+    const versionIri = args.version_iri === undefined ? null : absoluteIri(args.version_iri, 'version_iri');
+    for (const id of [iri, versionIri]) {
+      const other = id === null ? undefined : ws.find(id);
+      if (other !== undefined) throw new ToolFailure(`Ontology id ${id} is already in use by a loaded ontology (${ontologyLabel(other)})`, 'id_in_use');
+    }
+    const binding = args.path === undefined ? null : bindingOf(args.path);
+    if (binding !== null) {
+      await authorizeLocalPath(ctx, 'create_ontology', binding.target, 'write');
+      try {
+        await mkdir(path.dirname(binding.target), { recursive: true });
+      } catch (err) {
+        throw new ToolFailure(`Cannot create the directory of ${binding.target}: ${(err as Error).message}`, 'io_error');
+      }
+    }
+    const o = new Ontology();
+    o.id = Object.freeze({ iri, versionIri });
+    for (const [prefix, ns] of STANDARD_PREFIXES) o.prefixes.set(prefix, ns);
+    o.prefixes.set(':', iri.endsWith('#') || iri.endsWith('/') ? iri : iri + '#');
+    if (binding !== null) {
+      o.documentIri = binding.target;
+      o.format = binding.format;
+    }
+    // the workspace re-checks the id, covering a load that raced with the directory creation
+    ws.load(o, !args.keep_active);
+    return {
+      created_ontology: ontologyLabel(o),
+      active_ontology: ontologyLabel(ws.active),
+      kept_active: args.keep_active,
+      ...(o.documentIri === null ? {} : { document_iri: o.documentIri }),
+      workspace_ontologies: ws.ontologies.length,
+      note: 'Creating an ontology is not undoable; save it with save_ontology.',
+    };
+  },
+});
