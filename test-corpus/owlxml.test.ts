@@ -1,10 +1,9 @@
-// OWL/XML reader against the OWL API references of the corpus's .owx files, plus header checks
-// against their stats.json and a write → read round trip of each.
+// OWL/XML reader against the stats.json of the corpus's .owx files (axiom lines and round trips are checked
+// for every format by conformance.test.ts and roundtrip.test.ts), and the files without a reference.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readOwlXml } from '../src/model/formats/owlxml/reader.js';
-import { writeOwlXml } from '../src/model/formats/owlxml/writer.js';
 import { axiomLines } from '../src/model/render/axiom-lines.js';
 import type { Ontology } from '../src/model/ontology.js';
 import { compareWithReference, corpusBase, readCorpusFile, referenceStats } from './support/reference.js';
@@ -29,11 +28,8 @@ function expectedPrefixes(stats: Record<string, unknown>, o: Ontology): Record<s
 }
 
 for (const rel of WITH_REFERENCE) {
-  test(`${rel} gives exactly the reference lines and header`, () => {
+  test(`${rel} gives the reference's axiom count, header and prefixes`, () => {
     const o = load(rel);
-    const { missing, extra } = compareWithReference(rel, axiomLines(o.axioms()));
-    assert.deepEqual(missing, []);
-    assert.deepEqual(extra, []);
     const stats = referenceStats(rel)!;
     assert.equal(o.id.iri, stats.ontologyIRI);
     assert.equal(o.id.versionIri, stats.versionIRI);
@@ -69,13 +65,3 @@ test('owlapi/apitest/declareDatatypes.owx (no reference) reads its datatypes and
   assert.ok(lines.includes(`AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#comment> <http://www.w3.org/2002/07/owl#Thing> "comment with datatype myDatatype2"^^<${NS}#myDatatype2>)`));
   assert.equal(o.id.iri, NS);
 });
-
-for (const rel of [...WITH_REFERENCE, 'owlapi/primer/primer.owx', 'owlapi/apitest/declareDatatypes.owx']) {
-  test(`${rel} survives write → read`, () => {
-    const o = load(rel);
-    const back = readOwlXml(writeOwlXml(o), { base: 'http://roundtrip.invalid/doc' });
-    assert.deepEqual(axiomLines(back.axioms()), axiomLines(o.axioms()));
-    assert.deepEqual(back.id, o.id);
-    assert.deepEqual([...back.annotations], [...o.annotations]);
-  });
-}
