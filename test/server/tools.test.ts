@@ -1,9 +1,9 @@
-// The ten tools through the real server: success paths, error conditions, argument validation,
-// undo/redo, save and load.
+// The first tools through the real server (the tool list as a whole; explore, search, edit, history and
+// document tools): success paths, error conditions, argument validation, undo/redo, save and load.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -27,12 +27,19 @@ after(async () => {
 
 const axiomCount = async () => (await call(c, 'get_active_ontology')).body.axioms as number;
 
-test('tools/list lists the ten tools with closed JSON Schemas', async () => {
+test('tools/list lists the thirty-one tools of the server issue with closed JSON Schemas', async () => {
   const { tools } = await c.listTools();
   assert.deepEqual(tools.map((x) => x.name).sort(), [
-    'add_axiom', 'get_active_ontology', 'get_entity', 'list_ontologies', 'load_ontology', 'redo_change', 'remove_axiom',
-    'save_ontology', 'search_entities', 'undo_change',
+    'add_annotation', 'add_axiom', 'add_import', 'add_ontology_annotation', 'add_subclass_of', 'apply_changes',
+    'create_class', 'create_entity', 'create_ontology', 'get_active_ontology', 'get_axioms_for_entity', 'get_entity',
+    'get_entity_context', 'get_ontology_context', 'list_classes', 'list_ontologies', 'load_ontology', 'preview_changes',
+    'redo_change', 'remove_axiom', 'remove_import', 'remove_ontology_annotation', 'remove_prefix', 'save_ontology',
+    'search_entities', 'set_active_ontology', 'set_label', 'set_ontology_id', 'set_prefix', 'summarize_ontology', 'undo_change',
   ]);
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, 'object', tool.name);
+    assert.equal((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, false, tool.name + ' has a closed schema');
+  }
   const getEntity = tools.find((x) => x.name === 'get_entity')!;
   assert.equal(getEntity.inputSchema.type, 'object');
   assert.deepEqual(getEntity.inputSchema.required, ['entity']);
@@ -201,4 +208,12 @@ test('load_ontology opens another document as active and reports unreadable sour
   const missing = await call(c, 'load_ontology', { source: path.join(scratch, 'nope.ttl') });
   assert.equal(missing.isError, true);
   assert.equal(missing.body.error_code, 'load_failed');
+
+  const before = (await call(c, 'list_ontologies')).body;
+  const broken = path.join(scratch, 'broken.ttl');
+  await writeFile(broken, '@prefix : <http://example.org/b#> .\n:A a <http://www.w3.org/2002/07/owl#Class> .\n:B :p [ :q ;; ] .\n');
+  const refused = await call(c, 'load_ontology', { source: broken });
+  assert.equal(refused.isError, true);
+  assert.match(refused.body.error as string, /line 3/);
+  assert.deepEqual((await call(c, 'list_ontologies')).body, before, 'a broken document leaves the workspace unchanged');
 });
