@@ -2,6 +2,7 @@
 // Turtle groups triples by subject with ';' and ',', nests blank nodes used once as [ ... ] and writes
 // RDF lists as ( ... ), abbreviating IRIs with the document's prefix map.
 
+import { escapeLexical } from '../render/axiom-lines.js';
 import type { Literal } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { STANDARD_PREFIXES, XSD, XSD_STRING } from '../vocab.js';
@@ -39,24 +40,7 @@ function needsIriEscape(c: number): boolean {
 
 /** A lexical form as a double-quoted string (ECHAR for the usual controls, UCHAR for the others). */
 export function quoted(s: string): string {
-  let clean = true;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f) { clean = false; break; }
-  }
-  if (clean) return '"' + s + '"';
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22) out += '\\"';
-    else if (c === 0x5c) out += '\\\\';
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c < 0x20 || c === 0x7f) out += '\\u' + hex4(c);
-    else out += s[i];
-  }
-  return out + '"';
+  return '"' + escapeLexical(s) + '"';
 }
 
 // ---------------------------------------------------------------- names

@@ -3,20 +3,27 @@
 // renamed _:b1, _:b2, ... by a content hash so the output does not depend on blank-node labels.
 
 import { createHash } from 'node:crypto';
-import type {
-  Annotation, AnonymousIndividual, Atom, Axiom, ClassExpression, DataRange, Entity, Individual, Literal,
-  Node, ObjectPropertyExpression, DArg, IArg, AnnotationValue, AnnotationSubject,
-} from '../terms.js';
-import { OWL_THING, RDFS_LITERAL } from '../vocab.js';
+import type { AnonymousIndividual, Axiom, Literal, Node } from '../terms.js';
 import { anonymousIndividuals } from '../walk.js';
+import { FunctionalRenderer } from '../formats/functional/renderer.js';
 
 /** Names anonymous individuals while rendering. */
 export type AnonNamer = (a: AnonymousIndividual) => string;
 
-/** Escapes a lexical form for the quoted form of the line format. */
+/**
+ * Escapes a lexical form for a double-quoted string of the line format (the same escapes Turtle and
+ * N-Triples use): \\ and \" , \n \r \t, \uXXXX for the other C0 controls and DEL.
+ */
 export function escapeLexical(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
+  let i = 0;
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f) break;
+    i++;
+  }
+  if (i === s.length) return s;
+  let out = s.slice(0, i);
+  for (; i < s.length; i++) {
     const ch = s.charCodeAt(i);
     if (ch === 0x5c) out += '\\\\';
     else if (ch === 0x22) out += '\\"';
@@ -33,143 +40,17 @@ export function renderLiteral(l: Literal): string {
   return '"' + escapeLexical(l.lex) + '"' + (l.lang ? '@' + l.lang : '^^<' + l.datatype + '>');
 }
 
-const sortedJoin = (parts: string[]) => parts.sort().join(' ');
-
-export class LineRenderer {
-  constructor(private readonly anon: AnonNamer) {}
-
-  entity(e: Entity): string {
-    return '<' + e.iri + '>';
+/**
+ * Functional syntax in the canonical line form: full IRIs (no prefix map) and every literal written with
+ * its datatype or language tag, control characters escaped.
+ */
+export class LineRenderer extends FunctionalRenderer {
+  constructor(anon: AnonNamer) {
+    super(new Map(), anon);
   }
 
-  individual(i: Individual): string {
-    return i.kind === 'AnonymousIndividual' ? this.anon(i) : '<' + i.iri + '>';
-  }
-
-  ope(p: ObjectPropertyExpression): string {
-    return p.kind === 'ObjectProperty' ? '<' + p.iri + '>' : 'ObjectInverseOf(<' + p.property.iri + '>)';
-  }
-
-  dataRange(d: DataRange): string {
-    switch (d.kind) {
-      case 'Datatype': return '<' + d.iri + '>';
-      case 'DataIntersectionOf': return 'DataIntersectionOf(' + sortedJoin(d.operands.map((o) => this.dataRange(o))) + ')';
-      case 'DataUnionOf': return 'DataUnionOf(' + sortedJoin(d.operands.map((o) => this.dataRange(o))) + ')';
-      case 'DataComplementOf': return 'DataComplementOf(' + this.dataRange(d.operand) + ')';
-      case 'DataOneOf': return 'DataOneOf(' + sortedJoin(d.literals.map(renderLiteral)) + ')';
-      case 'DatatypeRestriction':
-        return 'DatatypeRestriction(<' + d.datatype.iri + '> ' +
-          sortedJoin(d.restrictions.map((r) => '<' + r.facet + '> ' + renderLiteral(r.value))) + ')';
-    }
-  }
-
-  classExpression(c: ClassExpression): string {
-    switch (c.kind) {
-      case 'Class': return '<' + c.iri + '>';
-      case 'ObjectIntersectionOf': return 'ObjectIntersectionOf(' + sortedJoin(c.operands.map((o) => this.classExpression(o))) + ')';
-      case 'ObjectUnionOf': return 'ObjectUnionOf(' + sortedJoin(c.operands.map((o) => this.classExpression(o))) + ')';
-      case 'ObjectComplementOf': return 'ObjectComplementOf(' + this.classExpression(c.operand) + ')';
-      case 'ObjectOneOf': return 'ObjectOneOf(' + sortedJoin(c.individuals.map((i) => this.individual(i))) + ')';
-      case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom':
-        return c.kind + '(' + this.ope(c.property) + ' ' + this.classExpression(c.filler) + ')';
-      case 'ObjectHasValue': return 'ObjectHasValue(' + this.ope(c.property) + ' ' + this.individual(c.individual) + ')';
-      case 'ObjectHasSelf': return 'ObjectHasSelf(' + this.ope(c.property) + ')';
-      case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality':
-        return c.kind + '(' + c.cardinality + ' ' + this.ope(c.property) +
-          (c.filler.kind === 'Class' && c.filler.iri === OWL_THING ? '' : ' ' + this.classExpression(c.filler)) + ')';
-      case 'DataSomeValuesFrom': case 'DataAllValuesFrom':
-        return c.kind + '(<' + c.property.iri + '> ' + this.dataRange(c.filler) + ')';
-      case 'DataHasValue': return 'DataHasValue(<' + c.property.iri + '> ' + renderLiteral(c.value) + ')';
-      case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
-        return c.kind + '(' + c.cardinality + ' <' + c.property.iri + '>' +
-          (c.filler.kind === 'Datatype' && c.filler.iri === RDFS_LITERAL ? '' : ' ' + this.dataRange(c.filler)) + ')';
-    }
-  }
-
-  annotationValue(v: AnnotationValue | AnnotationSubject): string {
-    switch (v.kind) {
-      case 'IRI': return '<' + v.iri + '>';
-      case 'AnonymousIndividual': return this.anon(v);
-      case 'Literal': return renderLiteral(v);
-    }
-  }
-
-  annotation(a: Annotation): string {
-    return 'Annotation(' + this.annotationPrefix(a.annotations) + '<' + a.property.iri + '> ' + this.annotationValue(a.value) + ')';
-  }
-
-  /** Sorted annotations followed by a space, or '' when there are none. */
-  annotationPrefix(anns: readonly Annotation[]): string {
-    return anns.length === 0 ? '' : sortedJoin(anns.map((a) => this.annotation(a))) + ' ';
-  }
-
-  private iarg(a: IArg): string {
-    return a.kind === 'Variable' ? 'Variable(<' + a.iri + '>)' : this.individual(a);
-  }
-
-  private darg(a: DArg): string {
-    return a.kind === 'Variable' ? 'Variable(<' + a.iri + '>)' : renderLiteral(a);
-  }
-
-  atom(a: Atom): string {
-    switch (a.kind) {
-      case 'ClassAtom': return 'ClassAtom(' + this.classExpression(a.cls) + ' ' + this.iarg(a.arg) + ')';
-      case 'DataRangeAtom': return 'DataRangeAtom(' + this.dataRange(a.range) + ' ' + this.darg(a.arg) + ')';
-      case 'ObjectPropertyAtom': return 'ObjectPropertyAtom(' + this.ope(a.property) + ' ' + this.iarg(a.first) + ' ' + this.iarg(a.second) + ')';
-      case 'DataPropertyAtom': return 'DataPropertyAtom(<' + a.property.iri + '> ' + this.iarg(a.first) + ' ' + this.darg(a.second) + ')';
-      case 'BuiltInAtom': return 'BuiltInAtom(<' + a.iri + '>' + a.args.map((x) => ' ' + this.darg(x)).join('') + ')';
-      case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
-        return a.kind + '(' + this.iarg(a.first) + ' ' + this.iarg(a.second) + ')';
-    }
-  }
-
-  axiom(a: Axiom): string {
-    const p = this.annotationPrefix(a.annotations);
-    const ce = (c: ClassExpression) => this.classExpression(c);
-    switch (a.kind) {
-      case 'Declaration': return 'Declaration(' + p + a.entity.kind + '(<' + a.entity.iri + '>))';
-      case 'SubClassOf': return 'SubClassOf(' + p + ce(a.sub) + ' ' + ce(a.sup) + ')';
-      case 'EquivalentClasses': case 'DisjointClasses':
-        return a.kind + '(' + p + sortedJoin(a.classes.map(ce)) + ')';
-      case 'DisjointUnion': return 'DisjointUnion(' + p + '<' + a.cls.iri + '> ' + sortedJoin(a.classes.map(ce)) + ')';
-      case 'SubObjectPropertyOf': return 'SubObjectPropertyOf(' + p + this.ope(a.sub) + ' ' + this.ope(a.sup) + ')';
-      case 'SubPropertyChainOf':
-        return 'SubObjectPropertyOf(' + p + 'ObjectPropertyChain(' + a.chain.map((x) => this.ope(x)).join(' ') + ') ' + this.ope(a.sup) + ')';
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties':
-        return a.kind + '(' + p + sortedJoin(a.properties.map((x) => this.ope(x))) + ')';
-      case 'InverseObjectProperties': return a.kind + '(' + p + sortedJoin([this.ope(a.first), this.ope(a.second)]) + ')';
-      case 'ObjectPropertyDomain': return a.kind + '(' + p + this.ope(a.property) + ' ' + ce(a.domain) + ')';
-      case 'ObjectPropertyRange': return a.kind + '(' + p + this.ope(a.property) + ' ' + ce(a.range) + ')';
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-        return a.kind + '(' + p + this.ope(a.property) + ')';
-      case 'SubDataPropertyOf': return a.kind + '(' + p + '<' + a.sub.iri + '> <' + a.sup.iri + '>)';
-      case 'EquivalentDataProperties': case 'DisjointDataProperties':
-        return a.kind + '(' + p + sortedJoin(a.properties.map((x) => '<' + x.iri + '>')) + ')';
-      case 'DataPropertyDomain': return a.kind + '(' + p + '<' + a.property.iri + '> ' + ce(a.domain) + ')';
-      case 'DataPropertyRange': return a.kind + '(' + p + '<' + a.property.iri + '> ' + this.dataRange(a.range) + ')';
-      case 'FunctionalDataProperty': return a.kind + '(' + p + '<' + a.property.iri + '>)';
-      case 'DatatypeDefinition': return a.kind + '(' + p + '<' + a.datatype.iri + '> ' + this.dataRange(a.range) + ')';
-      case 'HasKey':
-        return 'HasKey(' + p + ce(a.cls) + ' (' + sortedJoin(a.objectProperties.map((x) => this.ope(x))) + ') (' +
-          sortedJoin(a.dataProperties.map((x) => '<' + x.iri + '>')) + '))';
-      case 'SameIndividual': case 'DifferentIndividuals':
-        return a.kind + '(' + p + sortedJoin(a.individuals.map((i) => this.individual(i))) + ')';
-      case 'ClassAssertion': return 'ClassAssertion(' + p + ce(a.cls) + ' ' + this.individual(a.individual) + ')';
-      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
-        return a.kind + '(' + p + this.ope(a.property) + ' ' + this.individual(a.subject) + ' ' + this.individual(a.object) + ')';
-      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-        return a.kind + '(' + p + '<' + a.property.iri + '> ' + this.individual(a.subject) + ' ' + renderLiteral(a.value) + ')';
-      case 'AnnotationAssertion':
-        return 'AnnotationAssertion(' + p + '<' + a.property.iri + '> ' + this.annotationValue(a.subject) + ' ' + this.annotationValue(a.value) + ')';
-      case 'SubAnnotationPropertyOf': return a.kind + '(' + p + '<' + a.sub.iri + '> <' + a.sup.iri + '>)';
-      case 'AnnotationPropertyDomain': return a.kind + '(' + p + '<' + a.property.iri + '> <' + a.domain + '>)';
-      case 'AnnotationPropertyRange': return a.kind + '(' + p + '<' + a.property.iri + '> <' + a.range + '>)';
-      case 'DLSafeRule':
-        return 'DLSafeRule(' + p + 'Body(' + sortedJoin(a.body.map((x) => this.atom(x))) + ') Head(' +
-          sortedJoin(a.head.map((x) => this.atom(x))) + '))';
-    }
+  override literal(l: Literal): string {
+    return renderLiteral(l);
   }
 }
 
