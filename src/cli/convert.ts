@@ -2,6 +2,7 @@
 
 import { loadOntologyFile, saveOntologyFile } from '../model/io.js';
 import { formatFromExtension, parseFormatName } from '../model/formats/detect.js';
+import { reportUnmapped } from './unmapped.js';
 import { optionalString, requirePositionals, UsageError } from './args.js';
 
 export async function convertCommand(positionals: string[], values: Record<string, string | boolean | undefined>): Promise<void> {
@@ -12,6 +13,7 @@ export async function convertCommand(positionals: string[], values: Record<strin
     throw new UsageError(formatName !== undefined ? `unknown format '${formatName}'` : `cannot tell the format from '${output}'; pass --format`);
   }
   const ontology = await loadOntologyFile(input, { base: optionalString(values.base) });
+  reportUnmapped(ontology, input);
   await saveOntologyFile(ontology, output, format);
   process.stderr.write(`wrote ${ontology.axiomCount} axioms as ${format} to ${output}\n`);
 }

@@ -91,3 +91,17 @@ test('usage errors exit with status 2', async () => {
   });
   await assert.rejects(athene('frobnicate'), (err: { code: number }) => err.code === 2);
 });
+
+test('what cannot be mapped to OWL is reported on stderr, not silently dropped', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-cli-'));
+  try {
+    const odd = path.join(dir, 'odd.ttl');
+    await writeFile(odd, (await readFile(fixture, 'utf8')) + '_:l <http://www.w3.org/1999/02/22-rdf-syntax-ns#first> :Dog .\n');
+    const { stdout, stderr } = await athene('axioms', odd);
+    assert.match(stderr, /1 item\(s\) could not be mapped to OWL/);
+    assert.match(stderr, /rdf-syntax-ns#first/);
+    assert.equal(stdout.trimEnd().split('\n').length, 12, 'the mappable axioms are all there');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
