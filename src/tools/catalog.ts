@@ -11,6 +11,8 @@ import { previewChanges, applyChanges } from './changes.js';
 import { setActiveOntology, createOntology } from './workspace-tools.js';
 import { summarizeOntology, listClasses, getAxiomsForEntity, getOntologyContext, getEntityContext } from './context.js';
 import { createClass, createEntity, addSubclassOf, addAnnotation, setLabel } from './authoring.js';
+import { listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery, getReasonerCapabilities } from './reasoning.js';
+import { explainEntailment, getExplanations, explainInconsistency } from './explanations.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
@@ -21,6 +23,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,
   loadOntology, setActiveOntology, createOntology,
   undoChange, redoChange, saveOntology,
+  getReasonerCapabilities, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
+  explainEntailment, getExplanations, explainInconsistency,
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));

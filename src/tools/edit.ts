@@ -9,7 +9,7 @@ import { defineTool, always, ToolFailure, type JsonObject } from './tool.js';
 import { entityRow, renderAxiom } from './common.js';
 
 /** The operand-set variant with extra top-level fields merged into every member (still closed). */
-function withFields(extra: Record<string, v.GenericSchema>) {
+export function withFields(extra: Record<string, v.GenericSchema>) {
   const options = AxiomOperandsSchema.options.map((o) => v.strictObject({ ...o.entries, ...extra }));
   return v.variant('axiom_type', options);
 }
@@ -32,7 +32,7 @@ const ANNOTATION_JSON: JsonObject = {
  * The operand set as one flat closed object for `tools/list`: clients such as the Claude API refuse a
  * top-level oneOf. Which operands each axiom_type takes is still enforced by `input` (and named in errors).
  */
-function flatSchema(extra: JsonObject): JsonObject {
+export function flatSchema(extra: JsonObject): JsonObject {
   const properties: JsonObject = {
     axiom_type: { type: 'string', enum: [...AXIOM_TYPES], description: 'The kind of axiom; it decides which operands are required.' },
   };

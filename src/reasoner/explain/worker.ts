@@ -1,0 +1,87 @@
+// The explanation thread (a piscina worker): reads a snapshot document, runs one entailment check,
+// justification search or inconsistency contraction on it and returns functional-syntax lines (full
+// IRIs), never model objects. The last snapshot read is kept with its module index, so repeated
+// explanations at one revision parse and index it once.
+
+import type { Axiom } from '../../model/terms.js';
+import { classify } from '../el-reasoner.js';
+import { classifyStructural } from '../structural.js';
+import { readSnapshotAxioms, snapshotRenderer } from '../snapshot.js';
+import type { ReasonerId } from '../registry.js';
+import { ExplainTimeout, inconsistencyGoal, EntailmentChecker, type Classifier } from './entailment.js';
+import { checkEntailment, explainInconsistency, justify } from './explain.js';
+import { ModuleExtractor } from './module.js';
+
+export interface ExplainTask {
+  /** Identifies the snapshot text (workspace and revision), for the per-thread cache. */
+  readonly key: string;
+  readonly text: string;
+  readonly reasoner: ReasonerId;
+  readonly timeoutMs: number;
+  readonly type: 'entail' | 'justify' | 'inconsistency';
+  /** The goal axiom as one functional-syntax line (entail, justify). */
+  readonly goal?: string;
+  /** Justifications wanted, 0 = all (justify). */
+  readonly max?: number;
+}
+
+export type ExplainData =
+  | { readonly kind: 'inconsistent_ontology' }
+  | { readonly kind: 'entailment'; readonly entailed: boolean; readonly decided: boolean; readonly calls: number }
+  | {
+    readonly kind: 'justifications'; readonly entailed: boolean; readonly decided: boolean;
+    readonly justifications: readonly (readonly string[])[]; readonly complete: boolean; readonly moduleSize: number; readonly calls: number;
+  }
+  | { readonly kind: 'inconsistency'; readonly inconsistent: boolean; readonly axioms: readonly string[]; readonly minimal: boolean; readonly calls: number }
+  | { readonly kind: 'timeout' };
+
+interface Loaded { readonly key: string; readonly axioms: readonly Axiom[]; readonly extractor: ModuleExtractor }
+let loaded: Loaded | null = null;
+
+function load(task: ExplainTask): Loaded {
+  if (loaded !== null && loaded.key === task.key) return loaded;
+  const axioms = readSnapshotAxioms(task.text);
+  loaded = { key: task.key, axioms, extractor: new ModuleExtractor(axioms) };
+  return loaded;
+}
+
+const CLASSIFIERS: Readonly<Record<ReasonerId, Classifier>> = { el: classify, structural: classifyStructural };
+
+/** Whether the whole snapshot is inconsistent, from its ⊥-module for the empty signature (usually small). */
+function inconsistent(l: Loaded, classifier: Classifier, deadline: number): boolean {
+  const checker = new EntailmentChecker(inconsistencyGoal(), classifier, deadline);
+  return checker.entailed(l.extractor.module([]));
+}
+
+function work(task: ExplainTask): ExplainData {
+  const l = load(task);
+  const classifier = CLASSIFIERS[task.reasoner];
+  const start = Date.now();
+  const remaining = () => Math.max(1, task.timeoutMs - (Date.now() - start));
+  const lines = snapshotRenderer();
+  const options = () => ({ classifier, extractor: l.extractor, timeoutMs: remaining() });
+  if (task.type === 'inconsistency') {
+    const r = explainInconsistency(l.axioms, options());
+    return { kind: 'inconsistency', inconsistent: r.inconsistent, axioms: r.axioms.map((a) => lines.axiom(a)), minimal: r.minimal, calls: r.consistencyChecks };
+  }
+  if (inconsistent(l, classifier, start + task.timeoutMs)) return { kind: 'inconsistent_ontology' };
+  const [goal] = readSnapshotAxioms('Ontology(\n' + task.goal + '\n)');
+  if (task.type === 'entail') {
+    const r = checkEntailment(l.axioms, goal, options());
+    return { kind: 'entailment', entailed: r.entailed, decided: r.decided, calls: r.reasonerCalls };
+  }
+  const r = justify(l.axioms, goal, task.max ?? 0, options());
+  return {
+    kind: 'justifications', entailed: r.entailed, decided: r.decided, complete: r.complete, moduleSize: r.moduleSize, calls: r.reasonerCalls,
+    justifications: r.justifications.map((j) => j.map((a) => lines.axiom(a))),
+  };
+}
+
+export default function run(task: ExplainTask): ExplainData {
+  try {
+    return work(task);
+  } catch (err) {
+    if (err instanceof ExplainTimeout) return { kind: 'timeout' };
+    throw err;
+  }
+}

@@ -1,0 +1,199 @@
+// The reasoning thread (a piscina worker): reads a snapshot document, classifies it with the requested
+// reasoner and returns plain data (IRIs and node indexes), never model objects. The last snapshot read is
+// kept, so repeated queries at one revision parse it once.
+
+import type { Axiom, IRI } from '../model/terms.js';
+import { namedIndividual } from '../model/terms.js';
+import { signature } from '../model/walk.js';
+import { OWL_NOTHING } from '../model/vocab.js';
+import { classify, type ElResult } from './el-reasoner.js';
+import { classifyStructural } from './structural.js';
+import { ReasonerTimeout } from './saturation.js';
+import type { TaxonomyNode } from './taxonomy.js';
+import { readSnapshotAxioms, snapshotRenderer } from './snapshot.js';
+import type { ReasonerId } from './registry.js';
+
+interface TaskBase {
+  /** Identifies the snapshot text (workspace and revision), for the per-thread parse cache. */
+  readonly key: string;
+  readonly text: string;
+  readonly reasoner: ReasonerId;
+  readonly timeLimitMs: number;
+}
+
+export interface ClassifyTask extends TaskBase { readonly type: 'classify' }
+export interface QueryTask extends TaskBase { readonly type: 'dl-query'; readonly queryIri: IRI; readonly queryAxiom: string }
+export type PoolTask = ClassifyTask | QueryTask;
+
+export interface UnsupportedData {
+  readonly count: number;
+  /** Functional-syntax lines (full IRIs). */
+  readonly sample: readonly string[];
+}
+
+/**
+ * A classification, flat so that the copy back to the window is cheap: strings joined by '\n' (IRIs hold no
+ * whitespace) and integer lists with per-item counts.
+ */
+export interface ClassificationData {
+  readonly timedOut: false;
+  readonly consistent: boolean;
+  readonly unsatisfiable: readonly IRI[];
+  /** Taxonomy nodes (top first, bottom last): their members, node after node. */
+  readonly members: string;
+  readonly memberCounts: Int32Array;
+  /** Direct parents of each node, as node indexes. */
+  readonly parents: Int32Array;
+  readonly parentCounts: Int32Array;
+  /** Named individuals, sorted. */
+  readonly individuals: string;
+  /** Node indexes of each individual's direct types. */
+  readonly directTypes: Int32Array;
+  readonly directTypeCounts: Int32Array;
+  readonly unsupported: UnsupportedData;
+  readonly complete: boolean;
+  readonly elapsedMs: number;
+}
+
+export interface QueryData {
+  readonly timedOut: false;
+  readonly consistent: boolean;
+  /** The query axiom itself was outside the reasoner's constructs. */
+  readonly queryUnsupported: boolean;
+  readonly equivalent: readonly IRI[];
+  readonly superDirect: readonly IRI[];
+  readonly superAll: readonly IRI[];
+  readonly subDirect: readonly IRI[];
+  readonly subAll: readonly IRI[];
+  readonly instancesDirect: readonly IRI[];
+  readonly instancesAll: readonly IRI[];
+  readonly unsupported: UnsupportedData;
+  readonly complete: boolean;
+  readonly elapsedMs: number;
+}
+
+export interface TimedOut { readonly timedOut: true; readonly elapsedMs: number }
+
+interface Parsed { readonly key: string; readonly axioms: readonly Axiom[]; readonly individuals: readonly IRI[] }
+let parsed: Parsed | null = null;
+
+function load(task: TaskBase): Parsed {
+  if (parsed !== null && parsed.key === task.key) return parsed;
+  const axioms = readSnapshotAxioms(task.text);
+  const individuals = new Set<IRI>();
+  for (const a of axioms) for (const e of signature(a)) if (e.kind === 'NamedIndividual') individuals.add(e.iri);
+  parsed = { key: task.key, axioms, individuals: [...individuals].sort() };
+  return parsed;
+}
+
+function reason(reasoner: ReasonerId, axioms: Iterable<Axiom>, timeLimitMs: number): ElResult {
+  return reasoner === 'el' ? classify(axioms, { timeLimitMs }) : classifyStructural(axioms, { timeLimitMs });
+}
+
+function unsupportedData(r: ElResult): UnsupportedData {
+  const fn = snapshotRenderer();
+  return { count: r.unsupported.count, sample: r.unsupported.sample.map((a) => fn.axiom(a)) };
+}
+
+function classificationData(p: Parsed, r: ElResult, started: number): ClassificationData {
+  const nodes = r.taxonomy.nodes;
+  const index = new Map<TaxonomyNode, number>(nodes.map((n, i) => [n, i]));
+  const members: IRI[] = [];
+  const memberCounts = new Int32Array(nodes.length);
+  const parents: number[] = [];
+  const parentCounts = new Int32Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    for (const m of n.members) members.push(m);
+    memberCounts[i] = n.members.length;
+    for (const x of n.parents) parents.push(index.get(x)!);
+    parentCounts[i] = n.parents.length;
+  }
+  const types: number[] = [];
+  const typeCounts = new Int32Array(p.individuals.length);
+  for (let i = 0; i < p.individuals.length; i++) {
+    const direct = r.types(namedIndividual(p.individuals[i]), true);
+    for (const n of direct) types.push(index.get(n)!);
+    typeCounts[i] = direct.length;
+  }
+  return {
+    timedOut: false,
+    consistent: r.consistent,
+    unsatisfiable: r.unsatisfiable,
+    members: members.join('\n'),
+    memberCounts,
+    parents: Int32Array.from(parents),
+    parentCounts,
+    individuals: p.individuals.join('\n'),
+    directTypes: Int32Array.from(types),
+    directTypeCounts: typeCounts,
+    unsupported: unsupportedData(r),
+    complete: r.complete,
+    elapsedMs: Date.now() - started,
+  };
+}
+
+/** Nodes reachable from `start` along `next` (start excluded). */
+function reachable(start: TaxonomyNode, next: (n: TaxonomyNode) => readonly TaxonomyNode[]): TaxonomyNode[] {
+  const seen = new Set<TaxonomyNode>([start]);
+  const out: TaxonomyNode[] = [];
+  const visit = (n: TaxonomyNode) => {
+    for (const m of next(n)) {
+      if (seen.has(m)) continue;
+      seen.add(m);
+      out.push(m);
+    }
+  };
+  visit(start);
+  for (let i = 0; i < out.length; i++) visit(out[i]);
+  return out;
+}
+
+function members(nodes: readonly TaxonomyNode[], skip: IRI, nothing: boolean): IRI[] {
+  const out: IRI[] = [];
+  for (const n of nodes) for (const m of n.members) if (m !== skip && (nothing || m !== OWL_NOTHING)) out.push(m);
+  return out.sort();
+}
+
+function queryData(p: Parsed, task: QueryTask, started: number): QueryData {
+  const [q] = readSnapshotAxioms('Ontology(\n' + task.queryAxiom + '\n)');
+  // the query axiom goes first, so when unsupported it is at the head of the bounded sample
+  const r = reason(task.reasoner, [q, ...p.axioms], task.timeLimitMs);
+  const node = r.taxonomy.nodeOf(task.queryIri)!;
+  // an individual is an instance of Q exactly when one of its direct types is Q or below it
+  const below = new Set([node, ...reachable(node, (n) => n.children)]);
+  const inDirect: IRI[] = [];
+  const inAll: IRI[] = [];
+  for (const iri of p.individuals) {
+    const types = r.types(namedIndividual(iri), true);
+    if (types.includes(node)) inDirect.push(iri);
+    if (types.some((t) => below.has(t))) inAll.push(iri);
+  }
+  return {
+    timedOut: false,
+    consistent: r.consistent,
+    queryUnsupported: r.unsupported.sample.includes(q),
+    equivalent: members([node], task.queryIri, true),
+    superDirect: members(node.parents, task.queryIri, true),
+    superAll: members(reachable(node, (n) => n.parents), task.queryIri, true),
+    subDirect: members(node.children, task.queryIri, false),
+    subAll: members(reachable(node, (n) => n.children), task.queryIri, false),
+    instancesDirect: inDirect,
+    instancesAll: inAll,
+    unsupported: unsupportedData(r),
+    complete: r.complete,
+    elapsedMs: Date.now() - started,
+  };
+}
+
+export default function run(task: PoolTask): ClassificationData | QueryData | TimedOut {
+  const started = Date.now();
+  try {
+    const p = load(task);
+    if (task.type === 'dl-query') return queryData(p, task, started);
+    return classificationData(p, reason(task.reasoner, p.axioms, task.timeLimitMs), started);
+  } catch (err) {
+    if (err instanceof ReasonerTimeout) return { timedOut: true, elapsedMs: Date.now() - started };
+    throw err;
+  }
+}

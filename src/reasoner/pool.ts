@@ -1,0 +1,286 @@
+// Reasoning off the window actor: a small piscina pool runs classifications and DL queries over snapshots
+// (snapshot.ts), and each workspace has a ReasoningSession holding its reasoner selection, its current run
+// and its last result, tagged with the revision it was computed from, so an old result is never reported as
+// current. Every run has a time bound and can be cancelled (the pool then terminates the thread).
+
+import { Piscina } from 'piscina';
+import type { IRI } from '../model/terms.js';
+import { OWL_NOTHING } from '../model/vocab.js';
+import type { Workspace } from '../model/workspace.js';
+import type { ClassificationData, PoolTask, QueryData, TimedOut } from './pool-worker.js';
+import { takeSnapshot, type Snapshot } from './snapshot.js';
+import type { ReasonerInfo } from './registry.js';
+
+let pool: Piscina<PoolTask, ClassificationData | QueryData | TimedOut> | null = null;
+
+function thePool(): Piscina<PoolTask, ClassificationData | QueryData | TimedOut> {
+  // idle threads end soon: every window actor has its own pool
+  pool ??= new Piscina({ filename: new URL('./pool-worker.js', import.meta.url).href, minThreads: 0, maxThreads: 2, idleTimeout: 5_000 });
+  return pool;
+}
+
+export type PoolOutcome<T> =
+  | { readonly kind: 'done'; readonly value: T }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** Runs one task on the pool, bounded by `timeoutMs` (cooperatively in the saturation, by abort otherwise). */
+async function runTask<T extends ClassificationData | QueryData>(task: PoolTask, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T>> {
+  const timer = AbortSignal.timeout(timeoutMs);
+  try {
+    const out = await thePool().run(task, { signal: AbortSignal.any([cancel, timer]) });
+    return out.timedOut ? { kind: 'timeout' } : { kind: 'done', value: out as T };
+  } catch (err) {
+    if (cancel.aborted) return { kind: 'cancelled' };
+    if (timer.aborted) return { kind: 'timeout' };
+    return { kind: 'error', message: (err as Error).message };
+  }
+}
+
+const snapshotKey = (s: Snapshot) => s.workspaceId + '@' + s.revision;
+
+/** Splits a flat list by per-item counts. */
+function groups<T>(flat: ArrayLike<T>, counts: Int32Array): T[][] {
+  const out: T[][] = new Array(counts.length);
+  let at = 0;
+  for (let i = 0; i < counts.length; i++) {
+    const g: T[] = new Array(counts[i]);
+    for (let k = 0; k < counts[i]; k++) g[k] = flat[at++];
+    out[i] = g;
+  }
+  return out;
+}
+
+const lines = (s: string): string[] => (s === '' ? [] : s.split('\n'));
+
+/** A finished classification as the window reads it: taxonomy navigation over IRIs. */
+export class Classification {
+  private readonly members: readonly (readonly IRI[])[];
+  private readonly parents: readonly (readonly number[])[];
+  private readonly children: number[][];
+  private readonly individuals: readonly IRI[];
+  private readonly directTypes: readonly (readonly number[])[];
+  private readonly directInstances: number[][];
+  private readonly nodeOf = new Map<IRI, number>();
+  private readonly individualOf = new Map<IRI, number>();
+
+  constructor(readonly data: ClassificationData, readonly revision: number, readonly reasoner: ReasonerInfo, readonly ruleCount: number) {
+    this.members = groups(lines(data.members), data.memberCounts);
+    this.parents = groups(data.parents, data.parentCounts);
+    this.individuals = lines(data.individuals);
+    this.directTypes = groups(data.directTypes, data.directTypeCounts);
+    this.children = this.members.map(() => []);
+    this.directInstances = this.members.map(() => []);
+    for (let i = 0; i < this.members.length; i++) {
+      for (const m of this.members[i]) this.nodeOf.set(m, i);
+      for (const p of this.parents[i]) this.children[p].push(i);
+    }
+    for (let i = 0; i < this.individuals.length; i++) {
+      this.individualOf.set(this.individuals[i], i);
+      for (const t of this.directTypes[i]) this.directInstances[t].push(i);
+    }
+  }
+
+  get consistent(): boolean {
+    return this.data.consistent;
+  }
+
+  hasClass(iri: IRI): boolean {
+    return this.nodeOf.has(iri);
+  }
+
+  hasIndividual(iri: IRI): boolean {
+    return this.individualOf.has(iri);
+  }
+
+  /** Named classes equivalent to `cls` (itself excluded). */
+  equivalents(cls: IRI): IRI[] {
+    const n = this.nodeOf.get(cls);
+    return n === undefined ? [] : this.members[n].filter((m) => m !== cls);
+  }
+
+  superclasses(cls: IRI, direct: boolean): IRI[] {
+    const n = this.nodeOf.get(cls);
+    if (n === undefined) return [];
+    const start = this.parents[n];
+    return this.membersOf(direct ? start : this.closure(start, (i) => this.parents[i]), null);
+  }
+
+  /** Subclasses, owl:Nothing and unsatisfiable classes left out. */
+  subclasses(cls: IRI, direct: boolean): IRI[] {
+    const n = this.nodeOf.get(cls);
+    if (n === undefined) return [];
+    const start = this.children[n];
+    return this.membersOf(direct ? start : this.closure(start, (i) => this.children[i]), this.members.length - 1);
+  }
+
+  types(individual: IRI, direct: boolean): IRI[] {
+    const i = this.individualOf.get(individual);
+    if (i === undefined) return [];
+    const start = this.directTypes[i];
+    return this.membersOf(direct ? start : this.closure(start, (k) => this.parents[k]), null);
+  }
+
+  instances(cls: IRI, direct: boolean): IRI[] {
+    const n = this.nodeOf.get(cls);
+    if (n === undefined) return [];
+    const nodes = direct ? [n] : this.closure([n], (i) => this.children[i]);
+    const out = new Set<IRI>();
+    for (const k of nodes) for (const i of this.directInstances[k]) out.add(this.individuals[i]);
+    return [...out].sort();
+  }
+
+  /** Node indexes reachable from `start` along `next`, `start` included. */
+  private closure(start: readonly number[], next: (i: number) => readonly number[]): number[] {
+    const seen = new Set<number>();
+    const out: number[] = [];
+    const queue = [...start];
+    while (queue.length > 0) {
+      const i = queue.pop()!;
+      if (seen.has(i)) continue;
+      seen.add(i);
+      out.push(i);
+      for (const j of next(i)) queue.push(j);
+    }
+    return out;
+  }
+
+  private membersOf(nodes: readonly number[], skipNode: number | null): IRI[] {
+    const out: IRI[] = [];
+    for (const i of nodes) if (i !== skipNode) for (const m of this.members[i]) if (m !== OWL_NOTHING) out.push(m);
+    return out;
+  }
+}
+
+export type ReasonerStatus = 'no_reasoner' | 'not_initialized' | 'classifying' | 'classified' | 'out_of_sync' | 'inconsistent' | 'error';
+
+export type RunOutcome =
+  | { readonly started: false }
+  | { readonly started: true; readonly completed: true; readonly classification: Classification; readonly cached: boolean }
+  | { readonly started: true; readonly completed: false; readonly reason: 'timeout' | 'cancelled' | 'error'; readonly message: string };
+
+interface Run {
+  readonly revision: number;
+  readonly reasoner: ReasonerInfo;
+  readonly controller: AbortController;
+  readonly done: Promise<RunOutcome>;
+}
+
+export type QueryOutcome = PoolOutcome<QueryData>;
+
+/** One workspace's reasoner selection, running classification and last result. */
+export class ReasoningSession {
+  private chosen: ReasonerInfo | null = null;
+  private last: Classification | null = null;
+  private running: Run | null = null;
+  private failed: { revision: number; reasoner: ReasonerInfo; message: string } | null = null;
+  private readonly queries = new Map<string, QueryData>();
+  private queryRevision = -1;
+
+  constructor(private readonly ws: Workspace) {}
+
+  get selected(): ReasonerInfo | null {
+    return this.chosen;
+  }
+
+  /** The last finished classification by the selected reasoner, whatever revision it was computed at. */
+  get result(): Classification | null {
+    return this.last !== null && this.last.reasoner === this.chosen ? this.last : null;
+  }
+
+  /** Selects a reasoner; a run by another one is cancelled. */
+  select(r: ReasonerInfo): void {
+    if (this.running !== null && this.running.reasoner !== r) this.cancel();
+    this.chosen = r;
+  }
+
+  status(): ReasonerStatus {
+    const r = this.chosen;
+    if (r === null) return 'no_reasoner';
+    if (this.running !== null && this.running.reasoner === r) return 'classifying';
+    if (this.failed !== null && this.failed.reasoner === r && this.failed.revision === this.ws.revision) return 'error';
+    const res = this.result;
+    if (res === null) return 'not_initialized';
+    if (res.revision !== this.ws.revision) return 'out_of_sync';
+    return res.consistent ? 'classified' : 'inconsistent';
+  }
+
+  /** Stops the running classification, if any. */
+  cancel(): boolean {
+    if (this.running === null) return false;
+    this.running.controller.abort();
+    return true;
+  }
+
+  /**
+   * Classifies the current revision with the selected reasoner, waiting at most `timeoutMs` (the run is
+   * cancelled then). A result for this revision is reused; a run already under way for this revision and
+   * reasoner is not duplicated; one for an older revision is superseded.
+   */
+  async classify(timeoutMs: number): Promise<RunOutcome> {
+    const reasoner = this.chosen;
+    if (reasoner === null) throw new Error('no reasoner selected');
+    const revision = this.ws.revision;
+    const known = this.result;
+    if (known !== null && known.revision === revision) return { started: true, completed: true, classification: known, cached: true };
+    if (this.running !== null) {
+      if (this.running.revision === revision && this.running.reasoner === reasoner) return { started: false };
+      this.cancel();
+      await this.running?.done;
+    }
+    const snap = takeSnapshot(this.ws);
+    const controller = new AbortController();
+    const task: PoolTask = { type: 'classify', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs };
+    const done = runTask<ClassificationData>(task, timeoutMs, controller.signal).then((out) => this.finish(run, out, snap));
+    const run: Run = { revision, reasoner, controller, done };
+    this.running = run;
+    return done;
+  }
+
+  private finish(run: Run, out: PoolOutcome<ClassificationData>, snap: Snapshot): RunOutcome {
+    if (this.running === run) this.running = null;
+    switch (out.kind) {
+      case 'done': {
+        const c = new Classification(out.value, run.revision, run.reasoner, snap.ruleCount);
+        this.last = c;
+        this.failed = null;
+        return { started: true, completed: true, classification: c, cached: false };
+      }
+      case 'timeout':
+        return { started: true, completed: false, reason: 'timeout', message: 'Classification did not finish within the time bound and was cancelled.' };
+      case 'cancelled':
+        return { started: true, completed: false, reason: 'cancelled', message: 'Classification was cancelled.' };
+      case 'error':
+        this.failed = { revision: run.revision, reasoner: run.reasoner, message: out.message };
+        return { started: true, completed: false, reason: 'error', message: `The reasoner failed: ${out.message}` };
+    }
+  }
+
+  /** Answers a DL query (its `EquivalentClasses(<q> expr)` axiom) over the current revision; cached per revision. */
+  async query(queryIri: IRI, queryAxiom: string, timeoutMs: number): Promise<{ outcome: QueryOutcome; ruleCount: number; revision: number }> {
+    const reasoner = this.chosen;
+    if (reasoner === null) throw new Error('no reasoner selected');
+    const snap = takeSnapshot(this.ws);
+    if (this.queryRevision !== snap.revision) {
+      this.queries.clear();
+      this.queryRevision = snap.revision;
+    }
+    const cacheKey = reasoner.id + ' ' + queryAxiom;
+    const hit = this.queries.get(cacheKey);
+    if (hit !== undefined) return { outcome: { kind: 'done', value: hit }, ruleCount: snap.ruleCount, revision: snap.revision };
+    const task: PoolTask = { type: 'dl-query', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs, queryIri, queryAxiom };
+    const out = await runTask<QueryData>(task, timeoutMs, new AbortController().signal);
+    if (out.kind === 'done' && this.queryRevision === snap.revision) this.queries.set(cacheKey, out.value);
+    return { outcome: out, ruleCount: snap.ruleCount, revision: snap.revision };
+  }
+}
+
+const sessions = new WeakMap<Workspace, ReasoningSession>();
+
+/** The workspace's reasoning state (one per window actor). */
+export function reasoningSession(ws: Workspace): ReasoningSession {
+  let s = sessions.get(ws);
+  if (s === undefined) sessions.set(ws, (s = new ReasoningSession(ws)));
+  return s;
+}

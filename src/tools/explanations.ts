@@ -1,0 +1,190 @@
+// Explanation tools (TOOLS.md 3.8): explain_entailment, get_explanations, explain_inconsistency. The
+// work runs on an explanation thread over a revision-tagged snapshot of the active imports closure
+// (src/reasoner/explain/pool.ts), with the selected reasoner; justifications come back as
+// functional-syntax lines and are rendered here with display names.
+
+import * as v from 'valibot';
+import type { Axiom } from '../model/terms.js';
+import { axiomWithoutAnnotations, isLogicalAxiom } from '../model/terms.js';
+import { signature } from '../model/walk.js';
+import { displayName } from '../model/display.js';
+import { buildAxiom } from '../model/operands/builder.js';
+import { ManchesterRenderer } from '../model/formats/manchester/render.js';
+import { FunctionalRenderer } from '../model/formats/functional/renderer.js';
+import { reasoningSession } from '../reasoner/pool.js';
+import { sortedReasoners, type ReasonerInfo } from '../reasoner/registry.js';
+import { readAxiomLines } from '../reasoner/snapshot.js';
+import { asserts, JUSTIFIED_KINDS } from '../reasoner/explain/entailment.js';
+import { runExplanation, type ExplainOutcome } from '../reasoner/explain/pool.js';
+import { axiomRows, justificationRows, type Renderers } from '../reasoner/explain/render.js';
+import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { renderAxiom } from './common.js';
+import { flatSchema, withFields } from './edit.js';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const INCONSISTENCY_CAP = 100;
+const RELATED_CAP = 50;
+const METHOD = 'black-box over the reasoner: syntactic ⊥-locality module, expand then divide-and-conquer shrink (QuickXplain), '
+  + 'Reiter hitting-set tree with justification reuse and early path termination';
+
+const timeoutField = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound in milliseconds.')), DEFAULT_TIMEOUT_MS);
+const maxField = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Justifications wanted (0 = all).')), 3);
+
+const EXTRA_JSON = {
+  max: { type: 'integer', minimum: 0, default: 3, description: 'Justifications wanted (0 = all).' },
+  timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, default: DEFAULT_TIMEOUT_MS, description: 'Time bound in milliseconds.' },
+};
+
+function requireSelected(ctx: ToolContext): ReasonerInfo {
+  const r = reasoningSession(ctx.workspace).selected;
+  if (r === null) {
+    const installed = sortedReasoners().map((x) => `${x.name} [${x.id}]`).join(', ');
+    throw new ToolFailure(`No reasoner is selected: call set_reasoner first (installed: ${installed}).`, 'no_reasoner_selected');
+  }
+  return r;
+}
+
+function renderers(ctx: ToolContext): Renderers {
+  const closure = ctx.resolver.closure;
+  const lang = ctx.settings.label_language;
+  return { manchester: new ManchesterRenderer((e) => displayName(e, closure, lang)), functional: new FunctionalRenderer() };
+}
+
+/** The goal axiom of an operand set (extra tool arguments removed). */
+function goalOf(args: JsonObject, ctx: ToolContext): Axiom {
+  const { max: _max, timeout_ms: _timeout, ...operands } = args;
+  return buildAxiom(operands, ctx.resolver).axiom;
+}
+
+/** Fails on the outcomes every explanation tool treats alike; returns the data otherwise. */
+function settle<K extends ExplainOutcome['kind']>(out: ExplainOutcome, reasoner: ReasonerInfo, want: K, timeoutMs: number): Extract<ExplainOutcome, { kind: K }> {
+  if (out.kind === want) return out as Extract<ExplainOutcome, { kind: K }>;
+  switch (out.kind) {
+    case 'timeout':
+      throw new ToolFailure(`The explanation did not finish within ${timeoutMs} ms.`, 'timeout', { timeout_ms: timeoutMs });
+    case 'inconsistent_ontology':
+      throw new ToolFailure('The ontology is inconsistent: every entailment holds. Call explain_inconsistency to find the axioms responsible.',
+        'inconsistent_ontology', { see: 'explain_inconsistency' });
+    case 'error':
+      throw new ToolFailure(`${reasoner.name} cannot evaluate the ontology: ${out.message}`, 'reasoner_error');
+    default:
+      throw new ToolFailure(`Unexpected explanation outcome '${out.kind}'.`, 'internal_error');
+  }
+}
+
+function configuration(reasoner: ReasonerInfo, calls: number, extra: JsonObject = {}): JsonObject {
+  return { reasoner: reasoner.name, reasoner_id: reasoner.id, method: METHOD, reasoner_calls: calls, snapshot: 'private copy of the imports closure at the current revision', ...extra };
+}
+
+/**
+ * The entailment answer; for an axiom type the reasoner cannot decide it is an asserted copy anywhere in
+ * the imports closure (the snapshot leaves annotation axioms out, so this looks at the ontologies).
+ */
+function entailedAnswer(out: { entailed: boolean; decided: boolean }, goal: Axiom, ctx: ToolContext): boolean {
+  if (out.decided) return out.entailed;
+  const plain = axiomWithoutAnnotations(goal);
+  return ctx.resolver.closure.some((o) => asserts(o.axioms(), plain));
+}
+
+const axiomRow = (a: Axiom, ctx: ToolContext) => ({ axiom_type: a.kind, rendering: renderAxiom(a, ctx) });
+
+/** Asserted logical axioms of the imports closure that mention the goal's entities (capped, by rendering). */
+function relatedAxioms(goal: Axiom, ctx: ToolContext): JsonObject {
+  const found = new Set<Axiom>();
+  for (const e of signature(goal)) {
+    for (const o of ctx.resolver.closure) for (const a of o.index.referencing.get(e) ?? []) if (isLogicalAxiom(a)) found.add(a);
+  }
+  const rows = [...found].map((a) => axiomRow(a, ctx)).sort((x, y) => (x.rendering < y.rendering ? -1 : x.rendering > y.rendering ? 1 : 0));
+  return { count: rows.length, items: rows.slice(0, RELATED_CAP), ...(rows.length > RELATED_CAP ? { truncated: rows.length - RELATED_CAP } : {}) };
+}
+
+export const explainEntailment = defineTool({
+  name: 'explain_entailment',
+  description: 'Whether the active ontology (with its imports) entails an axiom given as an axiom operand set, according to the selected reasoner.',
+  input: withFields({}),
+  listedSchema: flatSchema({}),
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: async (args, ctx) => {
+    const reasoner = requireSelected(ctx);
+    const goal = goalOf(args as JsonObject, ctx);
+    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
+    return {
+      entailed: entailedAnswer(out, goal, ctx),
+      axiom: axiomRow(goal, ctx),
+      ...(out.decided ? {} : { note: `${reasoner.name} cannot decide ${goal.kind} axioms: only an asserted copy counts as entailed.` }),
+    };
+  },
+});
+
+export const getExplanations = defineTool({
+  name: 'get_explanations',
+  description: 'Justifications (minimal sets of asserted axioms) for an entailed axiom given as an axiom operand set; for an unsatisfiable class C use subclass_of with sub=C, super=owl:Nothing.',
+  input: withFields({ max: maxField, timeout_ms: timeoutField }),
+  listedSchema: flatSchema(EXTRA_JSON),
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: async (args, ctx) => {
+    const a = args as JsonObject & { max: number; timeout_ms: number };
+    const reasoner = requireSelected(ctx);
+    const goal = goalOf(a, ctx);
+    const row = axiomRow(goal, ctx);
+    if (!JUSTIFIED_KINDS.has(goal.kind)) {
+      const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, a.timeout_ms), reasoner, 'entailment', a.timeout_ms);
+      const entailed = entailedAnswer(out, goal, ctx);
+      return {
+        axiom: row,
+        entailed,
+        justification_available: false,
+        note: `Justifications are computed for class, assertion, domain and range axioms; for ${goal.kind} this reports the entailment check`
+          + (entailed ? ' and the asserted axioms about its entities.' : '.'),
+        ...(entailed ? { related_axioms: relatedAxioms(goal, ctx) } : {}),
+      };
+    }
+    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms), reasoner, 'justifications', a.timeout_ms);
+    const justifications = out.justifications.map((lines) => readAxiomLines(lines));
+    return {
+      axiom: row,
+      entailed: out.entailed,
+      justification_count: justifications.length,
+      justifications: justificationRows(justifications, renderers(ctx)),
+      reasoner_configuration: configuration(reasoner, out.calls, {
+        module_axioms: out.moduleSize,
+        all_found: out.complete,
+        ...(out.decided ? {} : { note: `${reasoner.name} cannot decide ${goal.kind} axioms: an asserted copy is the only justification.` }),
+      }),
+    };
+  },
+});
+
+export const explainInconsistency = defineTool({
+  name: 'explain_inconsistency',
+  description: 'Contract a private copy of the active imports closure to a jointly inconsistent set of asserted logical axioms (minimal unless the time bound stops the search).',
+  input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound in milliseconds; on expiry the current (non-minimal) set is returned.')), DEFAULT_TIMEOUT_MS) }),
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: async (args, ctx) => {
+    const reasoner = requireSelected(ctx);
+    const timeoutMs = args.timeout_ms;
+    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'inconsistency' }, timeoutMs), reasoner, 'inconsistency', timeoutMs);
+    if (!out.inconsistent) {
+      return { inconsistent: false, reasoner: reasoner.name, note: `${reasoner.name} finds the active ontology and its imports consistent.` };
+    }
+    const rows = axiomRows(readAxiomLines(out.axioms), renderers(ctx));
+    return {
+      inconsistent: true,
+      reasoner: reasoner.name,
+      minimal: out.minimal,
+      consistency_checks: out.calls,
+      axiom_count: rows.length,
+      justification: { count: rows.length, items: rows.slice(0, INCONSISTENCY_CAP), ...(rows.length > INCONSISTENCY_CAP ? { truncated: rows.length - INCONSISTENCY_CAP } : {}) },
+      note: out.minimal
+        ? 'These axioms are jointly inconsistent and minimal: removing any one of them restores consistency of this set.'
+        : 'The time bound stopped the contraction: these axioms are jointly inconsistent but may not be minimal (raise timeout_ms).',
+      reasoner_configuration: configuration(reasoner, out.calls),
+    };
+  },
+});

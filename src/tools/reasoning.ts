@@ -1,0 +1,342 @@
+// Reasoning tools (TOOLS.md 3.8): list_reasoners, set_reasoner, run_reasoner, get_unsatisfiable_classes,
+// get_inferred_superclasses, execute_dl_query, get_reasoner_capabilities. Classification runs on the pool
+// over a snapshot (src/reasoner/pool.ts); every answer says whether it is complete, which axioms the
+// reasoner could not handle, and from which revision it was computed.
+
+import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import type { Axiom, ClassExpression, IRI } from '../model/terms.js';
+import { cls, namedIndividual } from '../model/terms.js';
+import { signature } from '../model/walk.js';
+import { ManchesterParseError } from '../model/formats/manchester/expression.js';
+import { reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
+import { implementationDigest, REASONERS, resolveReasoner, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
+import { readAxiomLines } from '../reasoner/snapshot.js';
+import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
+import type { UnsupportedData } from '../reasoner/pool-worker.js';
+import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { entityRow, renderAxiom, type EntityRow } from './common.js';
+
+const NoArgs = v.strictObject({});
+const ITEM_CAP = 1000;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const TimeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('How long to wait, in milliseconds (the run is cancelled then).')), DEFAULT_TIMEOUT_MS);
+
+const RULE_WARNING = 'The ontology has SWRL rules; this reasoner ignores them, so rule inferences are missing.';
+
+function installedList(): string {
+  return sortedReasoners().map((r) => `${r.name} [${r.id}]`).join(', ');
+}
+
+function requireSelected(session: ReasoningSession): ReasonerInfo {
+  const r = session.selected;
+  if (r === null) throw new ToolFailure(`No reasoner is selected: call set_reasoner first (installed: ${installedList()}).`, 'no_reasoner_selected');
+  return r;
+}
+
+const INCONSISTENT = 'The ontology is inconsistent: every class is unsatisfiable and every entailment holds. Call explain_inconsistency to find the axioms responsible.';
+
+/** The selected reasoner's last results (§1.10: fails with none, and over an inconsistent ontology). */
+function requireResults(session: ReasoningSession): Classification {
+  const r = requireSelected(session);
+  const res = session.result;
+  if (res === null) {
+    throw new ToolFailure(`${r.name} has no results (status ${session.status()}): call run_reasoner first.`, 'no_reasoner_results', { status: session.status() });
+  }
+  if (!res.consistent) throw new ToolFailure(INCONSISTENT, 'inconsistent_ontology', { status: session.status(), see: 'explain_inconsistency' });
+  return res;
+}
+
+/** The unsupported-axiom sample as axiom rows (cached per result: the sample is immutable). */
+const sampleRows = new WeakMap<UnsupportedData, { axiom_type: string; rendering: string }[]>();
+
+function unsupportedReport(u: UnsupportedData, ctx: ToolContext): JsonObject {
+  let rows = sampleRows.get(u);
+  if (rows === undefined) {
+    rows = readAxiomLines(u.sample).map((a: Axiom) => ({ axiom_type: a.kind, rendering: renderAxiom(a, ctx) }));
+    rows.sort((a, b) => (a.rendering < b.rendering ? -1 : a.rendering > b.rendering ? 1 : 0));
+    sampleRows.set(u, rows);
+  }
+  return { count: u.count, sample: rows, ...(u.count > rows.length ? { truncated: u.count - rows.length } : {}) };
+}
+
+/** The honesty fields every inference answer carries: completeness, unsupported axioms, freshness. */
+function provenance(session: ReasoningSession, res: Classification, ctx: ToolContext): JsonObject {
+  const status = session.status();
+  return {
+    reasoner: res.reasoner.name,
+    status,
+    complete: res.data.complete,
+    unsupported_axioms: unsupportedReport(res.data.unsupported, ctx),
+    result_revision: res.revision,
+    ...(status === 'out_of_sync' || status === 'classifying'
+      ? { note: `These results were computed at revision ${res.revision}; the model is now at revision ${ctx.workspace.revision}. Call run_reasoner to refresh them.` }
+      : {}),
+    ...(res.ruleCount > 0 ? { warning: RULE_WARNING } : {}),
+  };
+}
+
+const byDisplay = (a: EntityRow, b: EntityRow) => (a.display < b.display ? -1 : a.display > b.display ? 1 : a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : 0);
+
+function cappedRows(iris: readonly IRI[], ctx: ToolContext, individuals = false): JsonObject {
+  const rows = iris.map((iri) => entityRow(individuals ? namedIndividual(iri) : cls(iri), ctx)).sort(byDisplay);
+  return { count: rows.length, items: rows.slice(0, ITEM_CAP), ...(rows.length > ITEM_CAP ? { truncated: rows.length - ITEM_CAP } : {}) };
+}
+
+export const listReasoners = defineTool({
+  name: 'list_reasoners',
+  description: 'The installed reasoners (name with version, stable id), which one is selected, and its status.',
+  input: NoArgs,
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: (_args, ctx) => {
+    const session = reasoningSession(ctx.workspace);
+    const current = session.selected;
+    const reasoners = sortedReasoners().map((r) => ({ name: r.name, id: r.id, current: r === current }));
+    // `status` (TOOLS.md 1.10 vocabulary) is this server's addition: the one place a client can poll it
+    return { count: reasoners.length, reasoners, ...(current !== null ? { current_id: current.id } : {}), status: session.status() };
+  },
+});
+
+export const setReasoner = defineTool({
+  name: 'set_reasoner',
+  description: 'Select (not run) a reasoner by id, full display name, or a version-less name that identifies exactly one reasoner.',
+  input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
+  capabilities: ['ontology:admin'],
+  mutating: always,
+  undoable: false,
+  summary: (args) => `select reasoner ${args.reasoner}`,
+  handler: (args, ctx) => {
+    const found = resolveReasoner(args.reasoner);
+    if (found.kind === 'none') {
+      throw new ToolFailure(`No installed reasoner matches '${args.reasoner}'. Installed: ${installedList()}.`, 'unknown_reasoner',
+        { installed: sortedReasoners().map((r) => ({ name: r.name, id: r.id })) });
+    }
+    if (found.kind === 'ambiguous') {
+      const names = found.candidates.map((r) => `${r.name} [${r.id}]`);
+      throw new ToolFailure(`'${args.reasoner}' matches several reasoners: ${names.join(', ')}. Give an id or a full name.`, 'ambiguous_reference', { candidates: names });
+    }
+    reasoningSession(ctx.workspace).select(found.reasoner);
+    return {
+      selected: { name: found.reasoner.name, id: found.reasoner.id },
+      message: `${found.reasoner.name} is selected. Call run_reasoner to classify.`,
+    };
+  },
+});
+
+export const runReasoner = defineTool({
+  name: 'run_reasoner',
+  description: 'Classify the active ontology and its imports with the selected reasoner and wait (at most timeout_ms; the run is cancelled then).',
+  input: v.strictObject({ timeout_ms: TimeoutMs }),
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: async (args, ctx) => {
+    const session = reasoningSession(ctx.workspace);
+    const reasoner = requireSelected(session);
+    const out = await session.classify(args.timeout_ms);
+    if (!out.started) return { started: false, message: `${reasoner.name} is already classifying this revision; list_reasoners shows its status until it finishes.` };
+    if (!out.completed) {
+      // consistency is unknown when the run did not finish
+      return { started: true, completed: false, reasoner: reasoner.name, status: session.status(), inconsistent: null, message: out.message };
+    }
+    const res = out.classification;
+    const unsatisfiable = res.consistent ? res.data.unsatisfiable.length : undefined;
+    return {
+      started: true,
+      completed: true,
+      reasoner: reasoner.name,
+      status: session.status(),
+      inconsistent: !res.consistent,
+      ...(unsatisfiable !== undefined ? { unsatisfiable_count: unsatisfiable } : {}),
+      complete: res.data.complete,
+      unsupported_axioms: unsupportedReport(res.data.unsupported, ctx),
+      result_revision: res.revision,
+      cached: out.cached,
+      elapsed_ms: res.data.elapsedMs,
+      message: res.consistent
+        ? (out.cached ? 'Already classified at this revision' : `Classified in ${res.data.elapsedMs} ms`) + `: ${unsatisfiable} unsatisfiable class(es).` + (res.data.complete ? '' : ' Some axioms are outside what this reasoner handles: inferences may be missing.')
+        : 'The ontology is inconsistent. Call explain_inconsistency to find the axioms responsible.',
+      ...(res.ruleCount > 0 ? { warning: RULE_WARNING } : {}),
+    };
+  },
+});
+
+export const getUnsatisfiableClasses = defineTool({
+  name: 'get_unsatisfiable_classes',
+  description: 'Named classes the last classification found unsatisfiable (owl:Nothing excluded).',
+  input: NoArgs,
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: (_args, ctx) => {
+    const session = reasoningSession(ctx.workspace);
+    const res = requireResults(session);
+    return { ...cappedRows(res.data.unsatisfiable, ctx), coherent: res.data.unsatisfiable.length === 0, ...provenance(session, res, ctx) };
+  },
+});
+
+const RELATIONS = ['superclasses', 'subclasses', 'equivalent', 'types', 'instances'] as const;
+
+function inferred(res: Classification, iri: IRI, relation: (typeof RELATIONS)[number], direct: boolean): IRI[] {
+  switch (relation) {
+    case 'superclasses': return res.superclasses(iri, direct);
+    case 'subclasses': return res.subclasses(iri, direct);
+    case 'equivalent': return res.equivalents(iri);
+    case 'types': return res.types(iri, direct);
+    case 'instances': return res.instances(iri, direct);
+  }
+}
+
+export const getInferredSuperclasses = defineTool({
+  name: 'get_inferred_superclasses',
+  description: 'Inferred superclasses, subclasses or equivalent classes of a class, types of an individual, or instances of a class, from the last classification.',
+  input: v.strictObject({
+    entity: v.pipe(v.string(), v.nonEmpty(), v.description('Class (or individual for relation=types): IRI, CURIE or display name.')),
+    relation: v.optional(v.picklist(RELATIONS), 'superclasses'),
+    direct: v.optional(v.boolean(), true),
+  }),
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: (args, ctx) => {
+    const session = reasoningSession(ctx.workspace);
+    const res = requireResults(session);
+    const { iri } = ctx.resolver.resolve(args.entity);
+    const individual = args.relation === 'types';
+    const known = individual ? res.hasIndividual(iri) : res.hasClass(iri);
+    if (!known) {
+      const what = individual ? 'individual' : 'class';
+      throw new ToolFailure(`No ${what} <${iri}> ('${args.entity}') in the classification at revision ${res.revision}.`, 'not_found', { iri });
+    }
+    return {
+      ...cappedRows(inferred(res, iri, args.relation, args.direct), ctx, args.relation === 'instances'),
+      relation: args.relation,
+      entity: args.entity,
+      direct: args.direct,
+      ...provenance(session, res, ctx),
+    };
+  },
+});
+
+/** Names in the query the imports closure does not know: a query over them would silently answer nothing. */
+function unknownNames(expr: ClassExpression, ctx: ToolContext): string[] {
+  return signature(expr).filter((e) => !ctx.resolver.knows(e)).map((e) => e.iri).sort();
+}
+
+export const executeDlQuery = defineTool({
+  name: 'execute_dl_query',
+  description: 'Answer a Manchester class expression: equivalent classes, super/subclasses and instances, by classifying with a fresh class equivalent to it.',
+  input: v.strictObject({
+    query: v.pipe(v.string(), v.nonEmpty(), v.description('Manchester class expression, e.g. "Animal and (eats some Plant)".')),
+    relation: v.optional(v.picklist(['all', 'equivalent', 'subclasses', 'superclasses', 'instances']), 'all'),
+    direct: v.optional(v.boolean(), true),
+    complete: v.optional(v.boolean(), false),
+    timeout_ms: TimeoutMs,
+  }),
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: async (args, ctx) => {
+    const session = reasoningSession(ctx.workspace);
+    const reasoner = requireSelected(session);
+    let expr: ClassExpression;
+    try {
+      expr = parseDlQuery(args.query, ctx.resolver);
+    } catch (err) {
+      if (err instanceof ManchesterParseError) throw new ToolFailure(`Cannot parse the query: ${err.message}`, 'parse_error');
+      throw err;
+    }
+    const unknown = unknownNames(expr, ctx);
+    if (unknown.length > 0) throw new ToolFailure(`The query names entities the ontology does not have: ${unknown.join(', ')}`, 'not_found', { unknown });
+    const out = await runDlQuery(session, expr, args.relation as DlRelation, args.direct, args.timeout_ms);
+    const ruleWarning = out.ruleCount > 0 ? [RULE_WARNING] : [];
+    if (out.kind !== 'answered') {
+      if (out.kind === 'error') throw new ToolFailure(out.message, 'reasoner_error');
+      return { query: args.query, direct: args.direct, completed: false, note: out.message, ...(ruleWarning.length > 0 ? { warning: ruleWarning.join(' ') } : {}) };
+    }
+    if (!out.consistent) throw new ToolFailure(INCONSISTENT, 'inconsistent_ontology', { see: 'explain_inconsistency' });
+    const warnings = [...ruleWarning];
+    if (reasoner.id === 'el' && out.anonymous && !args.direct && !args.complete) {
+      warnings.push('EL++ classifier with an anonymous expression and direct=false: pass complete=true to also union each direct answer with its named ancestors/descendants.');
+    }
+    const notes: string[] = [];
+    if (out.queryUnsupported) notes.push(`The query uses constructs ${reasoner.name} does not handle: the answer is sound but may be incomplete.`);
+    if (args.complete) notes.push('complete=true: this server computes transitive answers from the full taxonomy, which already includes every named ancestor/descendant of the direct answers.');
+    const a = out.answer;
+    return {
+      query: args.query,
+      direct: args.direct,
+      ...(a.equivalent !== undefined ? { equivalent: cappedRows(a.equivalent, ctx) } : {}),
+      ...(a.superclasses !== undefined ? { superclasses: cappedRows(a.superclasses, ctx) } : {}),
+      ...(a.subclasses !== undefined ? { subclasses: cappedRows(a.subclasses, ctx) } : {}),
+      ...(a.instances !== undefined ? { instances: cappedRows(a.instances, ctx, true) } : {}),
+      completed: true,
+      reasoner: reasoner.name,
+      complete: out.complete,
+      unsupported_axioms: unsupportedReport(out.unsupported, ctx),
+      result_revision: out.revision,
+      ...(out.revision !== ctx.workspace.revision ? { status: 'out_of_sync' } : {}),
+      ...(warnings.length > 0 ? { warning: warnings.join(' ') } : {}),
+      ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
+    };
+  },
+});
+
+const digest = (value: unknown) => 'sha256:' + createHash('sha256').update(JSON.stringify(value)).digest('hex');
+const byConstruct = (a: CapabilityRow, b: CapabilityRow) => (a.construct < b.construct ? -1 : a.construct > b.construct ? 1 : 0);
+
+const SWRL_ATOMS = ['BuiltInAtom', 'ClassAtom', 'DataPropertyAtom', 'DataRangeAtom', 'DifferentIndividualsAtom', 'ObjectPropertyAtom', 'SameIndividualAtom'];
+const SWRL_BUILTINS = ['swrlb:add', 'swrlb:equal', 'swrlb:greaterThan', 'swrlb:greaterThanOrEqual', 'swrlb:lessThan', 'swrlb:lessThanOrEqual',
+  'swrlb:multiply', 'swrlb:notEqual', 'swrlb:stringConcat', 'swrlb:subtract'];
+
+export const getReasonerCapabilities = defineTool({
+  name: 'get_reasoner_capabilities',
+  description: 'Evidence of what the selected reasoner handles (and what it does with the rest), without creating or running it.',
+  input: NoArgs,
+  capabilities: ['ontology:read'],
+  mutating: never,
+  undoable: false,
+  handler: (_args, ctx) => {
+    const r = requireSelected(reasoningSession(ctx.workspace));
+    const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };
+    const configuration = { ...semantic, execution: 'piscina-pool', snapshot: 'functional-syntax', default_timeout_ms: DEFAULT_TIMEOUT_MS };
+    const identity = {
+      id: r.id,
+      name: r.name,
+      version: r.version,
+      implementation_digest: implementationDigest(r),
+      configuration_digest: digest(configuration),
+      semantic_configuration_digest: digest(semantic),
+      configuration_profile: 'recognized',
+      // each run reads an immutable snapshot of one revision: changes are buffered until the next run
+      buffering_mode: 'buffering',
+      timeout_ms: -1,
+      fresh_entity_policy: 'allow',
+      individual_node_policy: 'named_individuals_only',
+      profile_key: `${r.id}@${r.version}`,
+    };
+    const unsupported = (evidence: string) => (construct: string): CapabilityRow => ({ construct, status: 'unsupported', evidence });
+    const evidence = {
+      owl_capabilities: [...r.owl].sort(byConstruct),
+      rule_capabilities: [unsupported('SWRL rules are ignored by every installed reasoner')('DLSafeRule')],
+      swrl_atom_capabilities: SWRL_ATOMS.map(unsupported('rules are ignored')),
+      swrl_builtin_capabilities: SWRL_BUILTINS.map(unsupported('side-effect-free allowlist; rules are ignored, so no built-in is evaluated')),
+      known_incompatibilities: [
+        { id: 'swrl_rules_ignored', description: 'SWRL rules are ignored: rule inferences are missing (classifying tools warn).' },
+        { id: 'datatype_reasoning', description: 'Data ranges and data property semantics are not reasoned with; such axioms are reported unsupported.' },
+      ],
+    };
+    return {
+      identity,
+      capability_digest: digest({ identity, ...evidence, statuses: ['supported', 'unsupported', 'unknown', 'untested'] }),
+      profile_status: 'reviewed',
+      exact_profile_match: true,
+      ...evidence,
+      unsupported_handling: r.unsupportedHandling,
+      absence_means_supported: false,
+      installed: REASONERS.length,
+    };
+  },
+});
