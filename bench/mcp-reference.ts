@@ -1,6 +1,6 @@
 // The reference server of bench/mcp: the SDK's McpServer with its node:http Streamable HTTP transport,
-// one per session, serving the same get_entity tool logic over a workspace on the demo ontology, with the
-// same bearer check. Prints its URL on stdout once listening.
+// one per session, serving the same get_entity, add_axiom and remove_axiom tool logic over a workspace on
+// the demo ontology, with the same bearer check. Prints its URL on stdout once listening.
 
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +15,7 @@ import { ApprovalQueue } from '../src/tools/approvals.js';
 import { UndoJournal } from '../src/tools/journal.js';
 import { runTool } from '../src/tools/gate.js';
 import { getEntity } from '../src/tools/explore.js';
+import { addAxiom, removeAxiom } from '../src/tools/edit.js';
 import type { ToolContext } from '../src/tools/tool.js';
 
 const [file, token] = process.argv.slice(2);
@@ -36,6 +37,9 @@ function session(): McpServer {
   const server = new McpServer({ name: 'reference', version: '1.0.0' });
   server.registerTool('get_entity', { description: getEntity.description, inputSchema: { entity: z.string() } },
     async (args) => runTool(getEntity, args, ctx, approvals));
+  const operands = { axiom_type: z.string(), sub: z.string(), super: z.string() };
+  server.registerTool('add_axiom', { description: addAxiom.description, inputSchema: operands }, async (args) => runTool(addAxiom, args, ctx, approvals));
+  server.registerTool('remove_axiom', { description: removeAxiom.description, inputSchema: operands }, async (args) => runTool(removeAxiom, args, ctx, approvals));
   return server;
 }
 

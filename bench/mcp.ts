@@ -1,26 +1,28 @@
-// bench/mcp: N concurrent MCP sessions (1, 16, 64, 256), each initializing and then looping
-// `tools/call get_entity`, against Athene (`athene serve`, uWS front door + window actor) and, in the same
-// run, against a minimal reference server (SDK McpServer + node:http Streamable HTTP transport, same tool
-// logic). Each server runs in its own process; the load comes from this process.
-// Usage: npm run build && node dist/bench/mcp.js [seconds-per-level]   (BENCH_LEVELS=1,16,64,256)
+// bench/mcp: N concurrent MCP sessions (1, 16, 64, 256) against Athene (`athene serve`: uWS front door and
+// window actor) and, in the same run, a minimal reference server (SDK McpServer and its node:http
+// Streamable HTTP transport, same tool logic). Two workloads: `read` loops `tools/call get_entity`;
+// `write` loops `add_axiom` then `remove_axiom` (each session its own axiom). Each server runs in its own
+// process; the load comes from this one. Prints calls/s, p50/p99 latency, and CPU µs per call of the
+// server process (all threads) and of the load generator.
+// Usage: npm run build && node dist/bench/mcp.js [seconds-per-level]
+//   BENCH_LEVELS=1,16,64,256  BENCH_WORKLOADS=read,write  BENCH_TARGETS=athene,reference
+//   ATHENE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  (node flags for the Athene process, e.g. to profile it)
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import http from 'node:http';
+import { RawSession, type RawReply, type Target } from './mcp-load.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAIN = path.resolve(here, '../src/cli/main.js');
 const REFERENCE = path.resolve(here, 'mcp-reference.js');
 const DEMO = path.resolve(here, '../../examples/demo.ttl');
+const TICK_US = 1e6 / 100; // /proc/<pid>/stat counts CPU in USER_HZ ticks (100 on Linux)
 
-interface Target {
-  name: string;
-  url: string;
-  token: string;
-  child: ChildProcess;
+interface Server extends Target {
+  readonly child: ChildProcess;
 }
 
 /** Spawns a server and resolves with the first URL it prints. */
@@ -37,100 +39,106 @@ function spawnServer(args: string[], pattern: RegExp): Promise<{ child: ChildPro
   });
 }
 
-/** A minimal MCP client over keep-alive node:http, so the load generator costs little next to the servers. */
-class RawSession {
-  private sessionId = '';
-  private nextId = 1;
+/** User + system CPU of a process (all its threads), in µs. */
+async function processCpu(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
 
-  constructor(private readonly t: Target, private readonly agent: http.Agent) {}
+type Workload = 'read' | 'write';
 
-  post(message: object): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
-    const url = new URL(this.t.url);
-    const payload = JSON.stringify(message);
-    return new Promise((resolve, reject) => {
-      const req = http.request({
-        host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: this.agent,
-        headers: {
-          authorization: `Bearer ${this.t.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-06-18', 'content-length': Buffer.byteLength(payload),
-          ...(this.sessionId === '' ? {} : { 'mcp-session-id': this.sessionId }),
-        },
-      }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
+/** One session's loop body: the calls of one iteration, each checked. */
+function iteration(workload: Workload, session: RawSession, index: number): Array<() => Promise<RawReply>> {
+  if (workload === 'read') return [() => session.call('get_entity', '{"entity":"person"}')];
+  const axiom = `{"axiom_type":"subclass_of","sub":"BenchClass${index}","super":"Work"}`;
+  return [() => session.call('add_axiom', axiom), () => session.call('remove_axiom', axiom)];
+}
 
-  async initialize(): Promise<void> {
-    const res = await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
-    const sid = res.headers['mcp-session-id'];
-    if (res.status !== 200 || typeof sid !== 'string') throw new Error(`initialize failed on ${this.t.name}: ${res.status} ${res.body}`);
-    this.sessionId = sid;
-    await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  }
-
-  async getEntity(): Promise<void> {
-    const res = await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'tools/call', params: { name: 'get_entity', arguments: { entity: 'person' } } });
-    if (res.status !== 200 || res.body.includes('"isError":true')) throw new Error(`get_entity failed on ${this.t.name}: ${res.status} ${res.body}`);
-  }
+function check(t: Target, reply: RawReply): void {
+  if (reply.status !== 200 || reply.body.includes('"isError":true')) throw new Error(`call failed on ${t.name}: ${reply.status} ${reply.body}`);
 }
 
 interface Result {
-  calls: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly serverCpu: number;
+  readonly loaderCpu: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-async function load(t: Target, sessions: number, seconds: number): Promise<Result> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: sessions });
-  const clients = Array.from({ length: sessions }, () => new RawSession(t, agent));
-  await Promise.all(clients.map((c) => c.initialize()));
-  const latencies: number[] = [];
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  await Promise.all(clients.map(async (client) => {
+async function drive(t: Target, sessions: RawSession[], workload: Workload, ms: number, latencies: number[] | null): Promise<number> {
+  let calls = 0;
+  const end = performance.now() + ms;
+  await Promise.all(sessions.map(async (s, i) => {
+    const steps = iteration(workload, s, i);
     while (performance.now() < end) {
-      const t0 = performance.now();
-      await client.getEntity();
-      latencies.push(performance.now() - t0);
+      for (const step of steps) {
+        const t0 = performance.now();
+        check(t, await step());
+        latencies?.push(performance.now() - t0);
+        calls++;
+      }
     }
   }));
-  const elapsed = (performance.now() - start) / 1000;
-  agent.destroy();
-  const sorted = Float64Array.from(latencies).sort();
-  return { calls: latencies.length, perSecond: latencies.length / elapsed, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+  return calls;
+}
+
+async function load(t: Server, n: number, workload: Workload, seconds: number): Promise<Result> {
+  const sessions: RawSession[] = [];
+  for (let i = 0; i < n; i += 16) sessions.push(...await Promise.all(Array.from({ length: Math.min(16, n - i) }, () => RawSession.open(t))));
+  try {
+    await drive(t, sessions, workload, 500, null);
+    const latencies: number[] = [];
+    const [server0, loader0, start] = [await processCpu(t.child.pid!), process.cpuUsage(), performance.now()];
+    const calls = await drive(t, sessions, workload, seconds * 1000, latencies);
+    const elapsed = (performance.now() - start) / 1000;
+    const [server1, loader1] = [await processCpu(t.child.pid!), process.cpuUsage(loader0)];
+    const sorted = Float64Array.from(latencies).sort();
+    return {
+      perSecond: calls / elapsed, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99),
+      serverCpu: (server1 - server0) / calls, loaderCpu: (loader1.user + loader1.system) / calls,
+    };
+  } finally {
+    for (const s of sessions) s.close();
+  }
+}
+
+function row(r: Result): string {
+  const f = (x: number, w: number, d = 2) => x.toFixed(d).padStart(w);
+  return `${f(r.perSecond, 8, 0)} ${f(r.p50, 6)} ${f(r.p99, 6)} ${f(r.serverCpu, 6, 0)} ${f(r.loaderCpu, 5, 0)}`;
 }
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 3);
   const levels = (process.env.BENCH_LEVELS ?? '1,16,64,256').split(',').map(Number);
+  const workloads = (process.env.BENCH_WORKLOADS ?? 'read,write').split(',') as Workload[];
+  const wanted = (process.env.BENCH_TARGETS ?? 'athene,reference').split(',');
   const home = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-mcp-'));
-  const targets: Target[] = [];
+  const servers: Server[] = [];
   try {
-    const athene = await spawnServer([MAIN, 'serve', DEMO, '--port', '0', '--home', home], /listening on (\S+)/);
+    const athene = await spawnServer([...(process.env.ATHENE_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'serve', DEMO, '--port', '0', '--home', home], /listening on (\S+)/);
     const token = (await readFile(path.join(home, 'token'), 'utf8')).trim();
-    targets.push({ name: 'athene', url: athene.url, token, child: athene.child });
+    servers.push({ name: 'athene', url: athene.url, token, child: athene.child });
     const reference = await spawnServer([REFERENCE, DEMO, token], /^(http:\/\/\S+)/m);
-    targets.push({ name: 'reference', url: reference.url, token, child: reference.child });
-    console.log(`get_entity, ${seconds} s per level; Athene ${athene.url} vs reference ${reference.url}`);
-    console.log('sessions | athene calls/s  p50 ms  p99 ms | reference calls/s  p50 ms  p99 ms | throughput ratio');
-    for (const n of levels) {
-      const [a, r] = [await load(targets[0], n, seconds), await load(targets[1], n, seconds)];
-      const f = (x: number) => x.toFixed(2).padStart(7);
-      console.log(`${String(n).padStart(8)} | ${a.perSecond.toFixed(0).padStart(14)} ${f(a.p50)} ${f(a.p99)} | ${r.perSecond.toFixed(0).padStart(17)} ${f(r.p50)} ${f(r.p99)} | ${(a.perSecond / r.perSecond).toFixed(2)}x`);
+    servers.push({ name: 'reference', url: reference.url, token, child: reference.child });
+    const targets = servers.filter((s) => wanted.includes(s.name));
+    console.log(`${seconds} s per level; CPU in µs per call (server: all threads of its process; load: this generator)`);
+    console.log(`workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${targets.length === 2 ? ' | ratio' : ''}`);
+    for (const workload of workloads) {
+      for (const n of levels) {
+        const results: Result[] = [];
+        for (const t of targets) results.push(await load(t, n, workload, seconds));
+        const ratio = results.length === 2 ? ` | ${(results[0].perSecond / results[1].perSecond).toFixed(2)}x` : '';
+        console.log(`${workload.padEnd(8)} ${String(n).padStart(8)} | ${results.map((r) => `${' '.repeat(9)}  ${row(r)}`).join(' | ')}${ratio}`);
+      }
     }
   } finally {
-    for (const t of targets) t.child.kill('SIGTERM');
+    for (const s of servers) s.child.kill('SIGTERM');
     await rm(home, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,8 @@
 // Messages between the front door (main thread) and a window actor (Worker), over the Worker's port.
+// Each postMessage carries one batch (see Outbox): a flat array of records, each a tag then its fields.
+// The two per-call records, a forwarded request and a whole JSON reply, are flat runs of strings and
+// numbers, which cost the structured clone a fraction of what nested objects do; the rest travel as
+// message objects.
 
 import type { Principal } from '../auth/principal.js';
 import type { WindowSettings } from '../tools/tool.js';
@@ -15,13 +19,13 @@ export interface ForwardedRequest {
   readonly method: string;
   /** Path and query, e.g. `/mcp`. */
   readonly url: string;
-  readonly headers: readonly (readonly [string, string])[];
+  /** Flat name/value list (lower-case names). */
+  readonly headers: readonly string[];
   readonly body: string | null;
   readonly principal: Principal;
 }
 
 export type ToWindow =
-  | { readonly type: 'request'; readonly id: number; readonly request: ForwardedRequest }
   | { readonly type: 'abort'; readonly id: number }
   | { readonly type: 'list-approvals'; readonly id: number }
   | { readonly type: 'decide'; readonly id: number; readonly approvalId: string; readonly approve: boolean }
@@ -32,8 +36,8 @@ export type FromWindow =
   | { readonly type: 'ready'; readonly label: string }
   | { readonly type: 'start-failed'; readonly message: string }
   | { readonly type: 'head'; readonly id: number; readonly status: number; readonly headers: [string, string][] }
-  /** A complete (non-streamed) response in one message: the common JSON case. */
-  | { readonly type: 'response'; readonly id: number; readonly status: number; readonly headers: [string, string][]; readonly body: Uint8Array }
+  /** A complete (non-streamed) response in one message. */
+  | { readonly type: 'response'; readonly id: number; readonly status: number; readonly headers: [string, string][]; readonly body: string }
   | { readonly type: 'chunk'; readonly id: number; readonly data: Uint8Array }
   | { readonly type: 'end'; readonly id: number }
   | { readonly type: 'session-closed'; readonly sessionId: string }
@@ -41,3 +45,69 @@ export type FromWindow =
   | { readonly type: 'decided'; readonly id: number; readonly found: boolean }
   /** The local documents a restart would reopen (active first), sent after loads and saves. */
   | { readonly type: 'documents'; readonly files: string[] };
+
+/** Record tags. A message record is [MESSAGE, object]; the others are described at their writers. */
+const MESSAGE = 0;
+const REQUEST = 1;
+const REPLY = 2;
+
+export type Batch = unknown[];
+
+export function putMessage(batch: Batch, m: ToWindow | FromWindow): void {
+  batch.push(MESSAGE, m);
+}
+
+/**
+ * [REQUEST, id, method, url, body, principal JSON, header count, ...name/value]. The principal goes as the
+ * JSON text the sender cached for it: one string instead of an object and its capability list.
+ */
+export function putRequest(batch: Batch, id: number, r: ForwardedRequest, principalJson: string): void {
+  batch.push(REQUEST, id, r.method, r.url, r.body, principalJson, r.headers.length);
+  for (let i = 0; i < r.headers.length; i++) batch.push(r.headers[i]);
+}
+
+/** [REPLY, id, status, body]: a whole JSON answer (body null: none, as for 202). */
+export function putReply(batch: Batch, id: number, status: number, body: string | null): void {
+  batch.push(REPLY, id, status, body);
+}
+
+export interface WindowReceiver {
+  message(m: ToWindow): void;
+  request(id: number, r: ForwardedRequest): void;
+}
+
+export interface FrontReceiver {
+  message(m: FromWindow): void;
+  reply(id: number, status: number, body: string | null): void;
+}
+
+/** Reads a batch sent to a window; `principal` turns the principal JSON back into a principal. */
+export function readToWindow(batch: Batch, to: WindowReceiver, principal: (json: string) => Principal): void {
+  let i = 0;
+  while (i < batch.length) {
+    if (batch[i] === MESSAGE) {
+      to.message(batch[i + 1] as ToWindow);
+      i += 2;
+      continue;
+    }
+    const count = batch[i + 6] as number;
+    const headers = batch.slice(i + 7, i + 7 + count) as string[];
+    to.request(batch[i + 1] as number, {
+      method: batch[i + 2] as string, url: batch[i + 3] as string, body: batch[i + 4] as string | null, principal: principal(batch[i + 5] as string), headers,
+    });
+    i += 7 + count;
+  }
+}
+
+export function readFromWindow(batch: Batch, to: FrontReceiver): void {
+  let i = 0;
+  while (i < batch.length) {
+    if (batch[i] === MESSAGE) {
+      to.message(batch[i + 1] as FromWindow);
+      i += 2;
+    } else {
+      to.reply(batch[i + 1] as number, batch[i + 2] as number, batch[i + 3] as string | null);
+      i += 4;
+    }
+  }
+}

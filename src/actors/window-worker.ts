@@ -1,6 +1,7 @@
 // A window actor: a Worker that owns one workspace (its ontologies, active ontology and undo stack) and
-// serves MCP sessions on it. Each session is an SDK `Server` on a web-standard Streamable HTTP transport;
-// the front door forwards HTTP requests here over the port and receives the responses as a stream.
+// serves MCP sessions on it. Each session is an SDK `Server` on a web-standard Streamable HTTP transport
+// (wrapped by SessionTransport, which serves plain calls without the transport's per-request machinery);
+// the front door forwards HTTP requests here over the port and receives the responses, whole or streamed.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
@@ -9,6 +10,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Workspace, ontologyLabel } from '../model/workspace.js';
 import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
@@ -18,7 +20,10 @@ import { UndoJournal } from '../tools/journal.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/catalog.js';
 import { failure, listTool, runTool } from '../tools/gate.js';
 import type { ToolContext } from '../tools/tool.js';
-import type { ForwardedRequest, FromWindow, ToWindow, WindowInit } from './protocol.js';
+import { putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type ToWindow, type WindowInit, type WindowReceiver } from './protocol.js';
+import type { Principal } from '../auth/principal.js';
+import { Outbox } from './outbox.js';
+import { SessionTransport, type FastReply, type PlainPost } from './session-transport.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -26,10 +31,26 @@ const init = workerData as WindowInit;
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
 const LISTED_TOOLS = TOOLS.map(listTool);
+/** One validator for every session's Server: each would otherwise build its own Ajv instance. */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 /** Tools whose success changes which documents a restart should reopen. */
 const DOCUMENT_TOOLS: ReadonlySet<string> = new Set(['save_ontology', 'load_ontology']);
 
-const post = (m: FromWindow, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
+const outbox = new Outbox((batch) => port.postMessage(batch));
+const post = (m: FromWindow) => putMessage(outbox.open(), m);
+
+/** Principals by the JSON text requests carry; a few distinct ones at most, so a small cache. */
+const principals = new Map<string, Principal>();
+
+function principalOf(json: string): Principal {
+  let p = principals.get(json);
+  if (p === undefined) {
+    if (principals.size >= 64) principals.clear();
+    p = JSON.parse(json) as Principal;
+    principals.set(json, p);
+  }
+  return p;
+}
 
 interface WindowState {
   readonly workspace: Workspace;
@@ -55,7 +76,7 @@ function localDocuments(ws: Workspace): string[] {
 }
 
 function sessionServer(state: WindowState): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: SCHEMA_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED_TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
@@ -82,14 +103,70 @@ function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
 }
 
+/** The value of `name` in a flat name/value header list. */
+function header(headers: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < headers.length; i += 2) if (headers[i] === name) return headers[i + 1];
+  return undefined;
+}
+
+function headerRecord(headers: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i < headers.length; i += 2) record[headers[i]] = headers[i + 1];
+  return record;
+}
+
+function headerPairs(headers: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i], headers[i + 1]]);
+  return pairs;
+}
+
+/** Each principal's AuthInfo, made once: principalOf hands out the same principal object for a text. */
+const authInfos = new WeakMap<Principal, AuthInfo>();
+
+function authInfoOf(principal: Principal): AuthInfo {
+  let info = authInfos.get(principal);
+  if (info === undefined) {
+    info = { token: '', clientId: principal.client_id, scopes: [...principal.capabilities], extra: { principal } };
+    authInfos.set(principal, info);
+  }
+  return info;
+}
+
 class WindowActor {
-  private readonly sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  private readonly sessions = new Map<string, SessionTransport>();
   private readonly readers = new Map<number, ReadableStreamDefaultReader<Uint8Array>>();
   private readonly aborted = new Set<number>();
 
   constructor(private readonly state: WindowState) {}
 
-  async handle(id: number, fwd: ForwardedRequest): Promise<void> {
+  handle(id: number, fwd: ForwardedRequest): void {
+    const fast = this.fast(fwd);
+    if (fast === undefined) void this.handleBySdk(id, fwd);
+    else void fast.then((reply) => this.replyFast(id, reply));
+  }
+
+  /** The plain in-session POST, served without the SDK transport; undefined when it is not that case. */
+  private fast(fwd: ForwardedRequest): Promise<FastReply> | undefined {
+    if (fwd.method !== 'POST' || fwd.body === null) return undefined;
+    const sessionId = header(fwd.headers, 'mcp-session-id');
+    const transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (transport === undefined) return undefined;
+    const post: PlainPost = {
+      accept: header(fwd.headers, 'accept'),
+      contentType: header(fwd.headers, 'content-type'),
+      protocolVersion: header(fwd.headers, 'mcp-protocol-version'),
+      body: fwd.body,
+    };
+    return transport.tryFast(post, authInfoOf(fwd.principal), headerRecord(fwd.headers));
+  }
+
+  private replyFast(id: number, reply: FastReply): void {
+    if (this.aborted.delete(id)) return;
+    putReply(outbox.open(), id, reply.status, reply.body);
+  }
+
+  private async handleBySdk(id: number, fwd: ForwardedRequest): Promise<void> {
     let response: Response;
     try {
       response = await this.respond(fwd);
@@ -102,8 +179,7 @@ class WindowActor {
     }
     const headers = [...response.headers];
     if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      const body = new Uint8Array(await response.arrayBuffer());
-      post({ type: 'response', id, status: response.status, headers, body }, [body.buffer]);
+      post({ type: 'response', id, status: response.status, headers, body: await response.text() });
       return;
     }
     post({ type: 'head', id, status: response.status, headers });
@@ -111,21 +187,21 @@ class WindowActor {
   }
 
   private async respond(fwd: ForwardedRequest): Promise<Response> {
-    const headers = new Headers(fwd.headers as [string, string][]);
+    const headers = new Headers(headerPairs(fwd.headers));
     const request = new Request('http://window.invalid' + fwd.url, { method: fwd.method, headers, body: fwd.body });
-    const authInfo: AuthInfo = { token: '', clientId: fwd.principal.client_id, scopes: [...fwd.principal.capabilities], extra: { principal: fwd.principal } };
+    const authInfo = authInfoOf(fwd.principal);
     const sessionId = headers.get('mcp-session-id');
     if (sessionId !== null) {
       const transport = this.sessions.get(sessionId);
       if (transport === undefined) return jsonRpcError(404, -32001, 'Session not found');
-      return transport.handleRequest(request, { authInfo });
+      return transport.inner.handleRequest(request, { authInfo });
     }
     return this.newSession(request, authInfo);
   }
 
   /** A request without a session id must be an initialize; the SDK transport enforces that. */
   private async newSession(request: Request, authInfo: AuthInfo): Promise<Response> {
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const inner: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       enableJsonResponse: true,
       onsessioninitialized: (sid) => {
@@ -133,9 +209,10 @@ class WindowActor {
       },
       onsessionclosed: (sid) => this.forget(sid),
     });
+    const transport = new SessionTransport(inner);
     const server = sessionServer(this.state);
     await server.connect(transport);
-    const response = await transport.handleRequest(request, { authInfo });
+    const response = await inner.handleRequest(request, { authInfo });
     if (transport.sessionId === undefined || !this.sessions.has(transport.sessionId)) await server.close();
     return response;
   }
@@ -155,8 +232,7 @@ class WindowActor {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        const copy = value.slice();
-        post({ type: 'chunk', id, data: copy }, [copy.buffer]);
+        post({ type: 'chunk', id, data: value.slice() });
       }
     } catch {
       // the client went away and the stream was cancelled
@@ -186,13 +262,15 @@ class WindowActor {
 
   dispatch(m: ToWindow): void {
     switch (m.type) {
-      case 'request': void this.handle(m.id, m.request); break;
       case 'abort': this.abort(m.id); break;
       case 'list-approvals': post({ type: 'approvals', id: m.id, entries: this.state.approvals.list() }); break;
       case 'decide': post({ type: 'decided', id: m.id, found: this.state.approvals.decide(m.approvalId, m.approve) }); break;
       case 'close-session': void this.closeSession(m.sessionId); break;
       // process.exit in a worker ends only this thread, without waiting for idle transports' timers
-      case 'shutdown': void this.shutdown().then(() => process.exit(0)); break;
+      case 'shutdown': void this.shutdown().then(() => {
+        outbox.flush();
+        process.exit(0);
+      }); break;
     }
   }
 }
@@ -200,7 +278,8 @@ class WindowActor {
 openWindow().then(
   (state) => {
     const actor = new WindowActor(state);
-    port.on('message', (m: ToWindow) => actor.dispatch(m));
+    const receiver: WindowReceiver = { message: (m) => actor.dispatch(m), request: (id, r) => actor.handle(id, r) };
+    port.on('message', (batch: Batch) => readToWindow(batch, receiver, principalOf));
     post({ type: 'ready', label: state.workspace.hasActive ? ontologyLabel(state.workspace.active) : '(no ontology)' });
   },
   (err: Error) => post({ type: 'start-failed', message: err.message }),

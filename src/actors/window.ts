@@ -4,10 +4,16 @@
 import { Worker } from 'node:worker_threads';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { WindowSettings } from '../tools/tool.js';
-import type { ForwardedRequest, FromWindow, ToWindow, WindowInit } from './protocol.js';
+import { putMessage, putRequest, readFromWindow, type Batch, type ForwardedRequest, type FrontReceiver, type FromWindow, type ToWindow, type WindowInit } from './protocol.js';
+import type { Principal } from '../auth/principal.js';
+import { Outbox } from './outbox.js';
 
 /** Where a forwarded request's response goes. */
 export interface ResponseSink {
+  /** A whole response at once. */
+  complete(status: number, headers: [string, string][], body: string): void;
+  /** A window's direct answer to an in-session POST: a JSON body for the request's session, or none. */
+  reply(status: number, body: string | null): void;
   head(status: number, headers: [string, string][]): void;
   chunk(data: Uint8Array): void;
   end(): void;
@@ -23,11 +29,28 @@ export interface WindowEvents {
 
 const WORKER_URL = new URL('./window-worker.js', import.meta.url);
 
+/** Each principal's JSON text, made once per principal object (requests carry it as one string). */
+const principalTexts = new WeakMap<Principal, string>();
+
+function principalJson(p: Principal): string {
+  let text = principalTexts.get(p);
+  if (text === undefined) {
+    text = JSON.stringify(p);
+    principalTexts.set(p, text);
+  }
+  return text;
+}
+
 export class WindowHandle {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly inFlight = new Map<number, ResponseSink>();
   private readonly replies = new Map<number, (m: FromWindow) => void>();
+  private readonly outbox = new Outbox((batch) => this.worker?.postMessage(batch));
+  private readonly receiver: FrontReceiver = {
+    message: (m) => this.receive(m),
+    reply: (id, status, body) => this.reply(id, status, body),
+  };
   private files: string[];
   private stopping = false;
   label = '';
@@ -57,13 +80,15 @@ export class WindowHandle {
         if (this.worker === worker) this.worker = null;
         reject(err);
       };
-      worker.once('message', (m: FromWindow) => {
+      // nothing else is sent before the worker's first message, so that batch holds it alone
+      worker.once('message', (batch: Batch) => {
+        const m = batch[1] as FromWindow;
         if (m.type === 'ready') {
           ready = true;
           this.label = m.label;
           // a restart keeps its place in the routing order
           if (this.connectedAt === 0) this.connectedAt = performance.now();
-          worker.on('message', (msg: FromWindow) => this.receive(msg));
+          worker.on('message', (next: Batch) => readFromWindow(next, this.receiver));
           resolve();
         } else if (m.type === 'start-failed') {
           void worker.terminate();
@@ -82,7 +107,7 @@ export class WindowHandle {
       return () => undefined;
     }
     this.inFlight.set(id, sink);
-    this.send({ type: 'request', id, request });
+    putRequest(this.outbox.open(), id, request, principalJson(request.principal));
     return () => {
       if (this.inFlight.delete(id)) this.send({ type: 'abort', id });
     };
@@ -125,7 +150,13 @@ export class WindowHandle {
   }
 
   private send(m: ToWindow): void {
-    this.worker?.postMessage(m);
+    if (this.worker !== null) putMessage(this.outbox.open(), m);
+  }
+
+  private reply(id: number, status: number, body: string | null): void {
+    const sink = this.inFlight.get(id);
+    this.inFlight.delete(id);
+    sink?.reply(status, body);
   }
 
   private receive(m: FromWindow): void {
@@ -134,9 +165,7 @@ export class WindowHandle {
       case 'response': {
         const sink = this.inFlight.get(m.id);
         this.inFlight.delete(m.id);
-        sink?.head(m.status, m.headers);
-        if (m.body.byteLength > 0) sink?.chunk(m.body);
-        sink?.end();
+        sink?.complete(m.status, m.headers, m.body);
         break;
       }
       case 'chunk': this.inFlight.get(m.id)?.chunk(m.data); break;
@@ -162,6 +191,7 @@ export class WindowHandle {
   private crash(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = null;
+    this.outbox.clear();
     for (const sink of this.inFlight.values()) sink.fail(500, `The window crashed (${error.message}); its sessions ended`);
     this.inFlight.clear();
     for (const reply of this.replies.values()) reply({ type: 'decided', id: 0, found: false });

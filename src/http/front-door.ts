@@ -6,20 +6,16 @@ import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
-import type { ResponseSink, WindowHandle } from '../actors/window.js';
+import type { WindowHandle } from '../actors/window.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { rebindingRefusal } from './guard.js';
 import { sendJson, sendRpcError, statusLine, type Exchange } from './respond.js';
+import { WindowSink } from './window-sink.js';
 
 /** Client headers never forwarded to a window: the credential, and anything posing as a principal. */
 function forwardable(name: string): boolean {
   return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && name !== 'connection';
-}
-
-/** Response headers uWS computes itself. */
-function writable(name: string): boolean {
-  return name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection';
 }
 
 interface Incoming {
@@ -203,67 +199,25 @@ export class FrontDoor {
 
   private forward(x: Exchange, r: Incoming, window: WindowHandle, body: string | null): void {
     if (x.aborted) return;
-    const headers: [string, string][] = [];
-    for (const [k, v] of r.headers) if (forwardable(k)) headers.push([k, v]);
+    const headers: string[] = [];
+    for (const [k, v] of r.headers) if (forwardable(k)) headers.push(k, v);
     const isStream = r.method === 'GET';
     if (isStream) this.streams.add(x);
     else this.inFlight++;
-    let settled = false;
-    const settle = () => {
-      if (settled) return;
-      settled = true;
-      if (isStream) this.streams.delete(x);
-      else this.inFlight--;
-    };
-    const sink = this.sink(x, window, r, settle);
+    const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), this.settled);
     const cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal: this.principal }, sink);
     x.res.onAborted(() => {
       x.aborted = true;
-      settle();
+      sink.settle();
       cancel();
     });
   }
 
-  /** Writes a window's response: JSON bodies in one piece, event streams as they come. */
-  private sink(x: Exchange, window: WindowHandle, r: Incoming, settle: () => void): ResponseSink {
-    let buffered: Buffer[] | null = null;
-    let headWritten = false;
-    const registry = this.registry;
-    return {
-      head: (status, headers) => {
-        const sessionId = headers.find(([k]) => k === 'mcp-session-id')?.[1];
-        if (sessionId !== undefined && r.headers.get('mcp-session-id') === undefined && status < 300) registry.pin(sessionId, window);
-        const streaming = headers.some(([k, v]) => k === 'content-type' && v.startsWith('text/event-stream'));
-        if (!streaming) buffered = [];
-        if (x.aborted || x.done) return;
-        headWritten = true;
-        x.res.cork(() => {
-          x.res.writeStatus(statusLine(status));
-          for (const [k, v] of headers) if (writable(k)) x.res.writeHeader(k, v);
-        });
-      },
-      chunk: (data) => {
-        if (buffered !== null) buffered.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-        else if (!x.aborted && !x.done) x.res.cork(() => x.res.write(data));
-      },
-      end: () => {
-        settle();
-        if (x.aborted || x.done) return;
-        x.done = true;
-        const body = buffered === null ? undefined : Buffer.concat(buffered);
-        x.res.cork(() => x.res.end(body));
-      },
-      fail: (status, message) => {
-        settle();
-        if (x.aborted || x.done) return;
-        if (!headWritten) sendRpcError(x, status, -32603, message);
-        else {
-          x.done = true;
-          x.res.cork(() => x.res.end());
-        }
-      },
-    };
-  }
+  /** A forwarded request is over: stop counting it for the drain. */
+  private readonly settled = (sink: WindowSink): void => {
+    if (sink.isStream) this.streams.delete(sink.x);
+    else this.inFlight--;
+  };
 }
 
 function isJson(text: string): boolean {

@@ -5,9 +5,16 @@ import { isLoopbackAddress } from '../settings/settings.js';
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
 
-/** The Host values a loopback-bound server answers to. */
-export function loopbackHosts(port: number): Set<string> {
-  return new Set(LOOPBACK_NAMES.map((n) => `${n}:${port}`));
+let cachedPort = -1;
+let cachedHosts: ReadonlySet<string> = new Set();
+
+/** The Host values a loopback-bound server answers to (kept for the last port asked: it is checked per request). */
+export function loopbackHosts(port: number): ReadonlySet<string> {
+  if (port !== cachedPort) {
+    cachedHosts = new Set(LOOPBACK_NAMES.map((n) => `${n}:${port}`));
+    cachedPort = port;
+  }
+  return cachedHosts;
 }
 
 /**

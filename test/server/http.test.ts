@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { regenerateToken } from '../../src/auth/static-token.js';
 import { startTestServer, fixture, raw, INIT_BODY, MCP_HEADERS, type TestServer, connect, call } from './support.js';
+import { plainMessage } from '../../src/actors/session-transport.js';
+import { putMessage, putReply, putRequest, readFromWindow, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type ToWindow } from '../../src/actors/protocol.js';
+import { staticPrincipal } from '../../src/auth/principal.js';
 
 let t: TestServer;
 before(async () => {
@@ -108,4 +111,121 @@ test('a regenerated token replaces the old one within a second', async () => {
   assert.equal(oldStatus, 401);
   assert.equal((await raw(t, { path: '/health', headers: { authorization: `Bearer ${fresh}` } })).status, 200);
   t.token = fresh;
+});
+
+/** Opens a session with a raw initialize; returns the headers for requests in it. */
+async function rawSession(): Promise<Record<string, string>> {
+  const init = await raw(t, { method: 'POST', headers: { ...MCP_HEADERS, ...auth() }, body: INIT_BODY });
+  assert.equal(init.status, 200);
+  await init.text();
+  const sid = init.headers.get('mcp-session-id');
+  assert.ok(sid);
+  return { ...MCP_HEADERS, ...auth(), 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+}
+
+const TOOL_CALL = (id: number | string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_entity', arguments: { entity: 'Mammal' } } });
+
+test('an in-session tool call answers with the JSON-RPC response, its id and the session header', async () => {
+  const h = await rawSession();
+  const notified = await raw(t, { method: 'POST', headers: h, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  assert.equal(notified.status, 202);
+  assert.equal(await notified.text(), '');
+  for (const id of [7, 'seven']) {
+    const res = await raw(t, { method: 'POST', headers: h, body: TOOL_CALL(id) });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/json');
+    assert.equal(res.headers.get('mcp-session-id'), h['mcp-session-id']);
+    const body = await res.json() as { jsonrpc: string; id: unknown; result: { isError?: boolean; structuredContent: { matches: { iri: string }[] } } };
+    assert.equal(body.jsonrpc, '2.0');
+    assert.equal(body.id, id);
+    assert.notEqual(body.result.isError, true);
+    assert.equal(body.result.structuredContent.matches[0].iri, 'http://example.org/zoo#Mammal');
+  }
+  const batch = await raw(t, { method: 'POST', headers: h, body: `[${TOOL_CALL(8)},${TOOL_CALL(9)}]` });
+  assert.equal(batch.status, 200);
+  assert.deepEqual((await batch.json() as { id: number }[]).map((r) => r.id), [8, 9]);
+});
+
+test('in-session requests the SDK would refuse are refused as it does', async () => {
+  const h = await rawSession();
+  const cases: [Record<string, string>, string, number, number][] = [
+    [{ ...h, accept: 'application/json' }, TOOL_CALL(1), 406, -32000],
+    [{ ...h, 'mcp-protocol-version': '1999-01-01' }, TOOL_CALL(2), 400, -32000],
+    [h, INIT_BODY, 400, -32600],
+    [h, '{"jsonrpc":"2.0","id":3,"method":"tools/list","extra":true}', 400, -32700],
+    [h, '{"jsonrpc":"1.0","id":4,"method":"tools/list"}', 400, -32700],
+    [h, '{"jsonrpc":"2.0","id":5.5,"method":"tools/list"}', 400, -32700],
+  ];
+  for (const [headers, body, status, code] of cases) {
+    const res = await raw(t, { method: 'POST', headers, body });
+    assert.equal(res.status, status, body);
+    assert.equal((await res.json() as { error: { code: number } }).error.code, code, body);
+  }
+  const still = await raw(t, { method: 'POST', headers: h, body: TOOL_CALL(6) });
+  assert.equal(still.status, 200, 'the session survives refused requests');
+  await still.text();
+});
+
+test('a GET in a session opens an event stream at once, and calls answer while it is open', async () => {
+  const h = await rawSession();
+  const controller = new AbortController();
+  const opened = performance.now();
+  const stream = await raw(t, { method: 'GET', headers: { ...auth(), accept: 'text/event-stream', 'mcp-session-id': h['mcp-session-id'] }, signal: controller.signal });
+  assert.equal(stream.status, 200);
+  assert.match(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
+  assert.ok(performance.now() - opened < 5000, 'the head arrives before the first keep-alive event');
+  const res = await raw(t, { method: 'POST', headers: h, body: TOOL_CALL(1) });
+  assert.equal(res.status, 200);
+  await res.text();
+  controller.abort();
+});
+
+test('concurrent calls in many sessions each get their own answer', async () => {
+  const sessions = await Promise.all(Array.from({ length: 8 }, () => rawSession()));
+  const calls = sessions.flatMap((h, s) => Array.from({ length: 5 }, (_, k) => ({ h, id: s * 100 + k })));
+  const answers = await Promise.all(calls.map(async ({ h, id }) => {
+    const res = await raw(t, { method: 'POST', headers: h, body: TOOL_CALL(id) });
+    return { id, session: res.headers.get('mcp-session-id'), body: await res.json() as { id: number } };
+  }));
+  for (const [i, a] of answers.entries()) {
+    assert.equal(a.body.id, a.id);
+    assert.equal(a.session, calls[i].h['mcp-session-id']);
+  }
+});
+
+test('the fast path takes only messages the SDK schemas certainly accept', () => {
+  assert.ok(plainMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }));
+  assert.ok(plainMessage({ jsonrpc: '2.0', id: 'a', method: 'tools/list' }));
+  assert.ok(plainMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  for (const m of [
+    null, [], 'x', { jsonrpc: '2.0', id: 1 }, { jsonrpc: '2.0', id: 1.5, method: 'm' }, { jsonrpc: '2.0', id: null, method: 'm' },
+    { jsonrpc: '2.0', id: 1, method: 'm', extra: 1 }, { jsonrpc: '2.0', id: 1, method: 'm', params: [] },
+    { jsonrpc: '2.0', id: 1, method: 'm', params: { _meta: { progressToken: 1 } } }, { id: 1, method: 'm' },
+  ]) assert.equal(plainMessage(m), null, JSON.stringify(m));
+});
+
+test('batches between the threads carry requests, replies and messages in order', () => {
+  const principal = staticPrincipal();
+  const request: ForwardedRequest = { method: 'POST', url: '/mcp', headers: ['accept', 'application/json', 'mcp-session-id', 's1'], body: '{}', principal };
+  const toWindow: Batch = [];
+  putRequest(toWindow, 1, request, JSON.stringify(principal));
+  putMessage(toWindow, { type: 'abort', id: 1 });
+  putRequest(toWindow, 2, { ...request, method: 'GET', headers: [], body: null }, JSON.stringify(principal));
+  const seen: unknown[] = [];
+  readToWindow(structuredClone(toWindow), {
+    message: (m: ToWindow) => seen.push(m),
+    request: (id, r) => seen.push([id, r.method, r.url, r.headers, r.body, r.principal.client_id]),
+  }, (json) => JSON.parse(json));
+  assert.deepEqual(seen, [
+    [1, 'POST', '/mcp', ['accept', 'application/json', 'mcp-session-id', 's1'], '{}', principal.client_id],
+    { type: 'abort', id: 1 },
+    [2, 'GET', '/mcp', [], null, principal.client_id],
+  ]);
+  const fromWindow: Batch = [];
+  putReply(fromWindow, 1, 200, '{"ok":1}');
+  putMessage(fromWindow, { type: 'session-closed', sessionId: 's1' });
+  putReply(fromWindow, 2, 202, null);
+  const back: unknown[] = [];
+  readFromWindow(structuredClone(fromWindow), { message: (m: FromWindow) => back.push(m), reply: (id, status, body) => back.push([id, status, body]) });
+  assert.deepEqual(back, [[1, 200, '{"ok":1}'], { type: 'session-closed', sessionId: 's1' }, [2, 202, null]]);
 });

@@ -1,0 +1,112 @@
+// Where a window's answer to one forwarded request is written: whole JSON bodies in one corked write,
+// event streams as their chunks come. One object per request (no per-request closures).
+
+import type { WindowRegistry } from '../actors/registry.js';
+import type { ResponseSink, WindowHandle } from '../actors/window.js';
+import { sendRpcError, statusLine, type Exchange } from './respond.js';
+
+/** Response headers uWS computes itself. */
+function writable(name: string): boolean {
+  return name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection';
+}
+
+export class WindowSink implements ResponseSink {
+  private buffered: Buffer[] | null = null;
+  private headWritten = false;
+  private settled = false;
+
+  /**
+   * `sessionId` is the request's Mcp-Session-Id (undefined for an initialize); `onSettled` is told once,
+   * when the answer is over or the window failed.
+   */
+  constructor(
+    readonly x: Exchange,
+    readonly isStream: boolean,
+    private readonly window: WindowHandle,
+    private readonly registry: WindowRegistry,
+    private readonly sessionId: string | undefined,
+    private readonly onSettled: (sink: WindowSink) => void,
+  ) {}
+
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onSettled(this);
+  }
+
+  complete(status: number, headers: [string, string][], body: string): void {
+    this.settle();
+    this.pinNewSession(status, headers);
+    const x = this.x;
+    if (x.aborted || x.done) return;
+    x.done = true;
+    x.res.cork(() => {
+      this.writeHead(status, headers);
+      x.res.end(body);
+    });
+  }
+
+  reply(status: number, body: string | null): void {
+    this.settle();
+    const x = this.x;
+    if (x.aborted || x.done) return;
+    x.done = true;
+    x.res.cork(() => {
+      x.res.writeStatus(statusLine(status));
+      if (body === null) x.res.end();
+      else x.res.writeHeader('content-type', 'application/json').writeHeader('mcp-session-id', this.sessionId ?? '').end(body);
+    });
+  }
+
+  head(status: number, headers: [string, string][]): void {
+    this.pinNewSession(status, headers);
+    const streaming = headers.some(([k, v]) => k === 'content-type' && v.startsWith('text/event-stream'));
+    if (!streaming) this.buffered = [];
+    const x = this.x;
+    if (x.aborted || x.done) return;
+    this.headWritten = true;
+    x.res.cork(() => {
+      this.writeHead(status, headers);
+      // uWS ends the head only with body bytes, and an event stream may stay quiet for long: an SSE
+      // comment (which clients ignore) lets the client see the head now
+      if (streaming) x.res.write(': stream open\n\n');
+    });
+  }
+
+  chunk(data: Uint8Array): void {
+    if (this.buffered !== null) this.buffered.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    else if (!this.x.aborted && !this.x.done) this.x.res.cork(() => this.x.res.write(data));
+  }
+
+  end(): void {
+    this.settle();
+    const x = this.x;
+    if (x.aborted || x.done) return;
+    x.done = true;
+    const body = this.buffered === null ? undefined : Buffer.concat(this.buffered);
+    x.res.cork(() => x.res.end(body));
+  }
+
+  fail(status: number, message: string): void {
+    this.settle();
+    const x = this.x;
+    if (x.aborted || x.done) return;
+    if (!this.headWritten) sendRpcError(x, status, -32603, message);
+    else {
+      x.done = true;
+      x.res.cork(() => x.res.end());
+    }
+  }
+
+  /** An initialize's answer names the new session: pin it to this window. */
+  private pinNewSession(status: number, headers: [string, string][]): void {
+    if (status >= 300 || this.sessionId !== undefined) return;
+    const created = headers.find(([k]) => k === 'mcp-session-id')?.[1];
+    if (created !== undefined) this.registry.pin(created, this.window);
+  }
+
+  private writeHead(status: number, headers: [string, string][]): void {
+    this.x.res.writeStatus(statusLine(status));
+    for (const [k, v] of headers) if (writable(k)) this.x.res.writeHeader(k, v);
+  }
+}
