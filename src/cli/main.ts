@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { convertCommand } from './convert.js';
 import { statsCommand } from './stats.js';
 import { axiomsCommand } from './axioms.js';
+import { classifyCommand } from './classify.js';
 import { UsageError } from './args.js';
 import { serveCommand, SERVE_OPTIONS } from './serve.js';
 import { tokenCommand, TOKEN_OPTIONS } from './token.js';
@@ -13,6 +14,8 @@ const USAGE = `usage:
   athene convert IN OUT [--format F]     convert an ontology document (format from --format or OUT's extension)
   athene stats FILE [--base IRI]         counts per axiom type and signature, as JSON
   athene axioms FILE [--base IRI]        every axiom, one canonical line each, sorted
+  athene classify FILE [--base IRI] [--reasoner el|structural]
+                                         the class taxonomy, one sorted line per statement
   athene serve [FILE...] [--port N] [--bind ADDR] [--read-only] [--confirm-writes] [--home DIR]
                                          run the MCP server (one window per FILE, else the demo ontology)
   athene token [--regenerate] [--home DIR]  print (or replace) the static bearer token
@@ -24,6 +27,7 @@ const COMMANDS: Record<string, { run: Command; options: Record<string, { type: '
   convert: { run: convertCommand, options: { format: { type: 'string' }, base: { type: 'string' } } },
   stats: { run: statsCommand, options: { base: { type: 'string' } } },
   axioms: { run: axiomsCommand, options: { base: { type: 'string' } } },
+  classify: { run: classifyCommand, options: { base: { type: 'string' }, reasoner: { type: 'string' } } },
   serve: { run: serveCommand, options: SERVE_OPTIONS },
   token: { run: tokenCommand, options: TOKEN_OPTIONS },
 };

@@ -11,7 +11,9 @@ import { isLogicalAxiom } from '../model/terms.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import { NOTHING, OntologyIndex, THING } from './normalize.js';
 import { Saturation } from './saturation.js';
-import { buildTaxonomy, compareUtf8, consistentSaturation, type Realization, type Taxonomy, type TaxonomyNode } from './taxonomy.js';
+import {
+  buildTaxonomy, compareUtf8, consistentSaturation, type Realization, type Taxonomy, type TaxonomyNode, type TaxonomyState,
+} from './taxonomy.js';
 
 export interface ElOptions {
   /** Stop with a ReasonerTimeout after this many milliseconds of saturation. */
@@ -38,6 +40,8 @@ export class ElReasoner {
   private saturation = new Saturation(this.index);
   private readonly axioms = new Set<Axiom>();
   private pending: Axiom[] = [];
+  /** The previous taxonomy, reused for classes whose subsumers did not change (null after a restart). */
+  private taxonomyState: TaxonomyState | null = null;
 
   constructor(axioms: Iterable<Axiom> = []) {
     this.add(axioms);
@@ -58,6 +62,7 @@ export class ElReasoner {
     if (!changed) return;
     this.index = new OntologyIndex();
     this.saturation = new Saturation(this.index);
+    this.taxonomyState = null;
     this.pending = [...this.axioms];
   }
 
@@ -66,8 +71,10 @@ export class ElReasoner {
     if (this.pending.length > 0) {
       const delta = ix.add(this.pending.filter(isRelevant));
       this.pending = [];
-      if (delta.rolesChanged) this.saturation = new Saturation(ix);
-      else this.saturation.refire(delta.concepts);
+      if (delta.rolesChanged) {
+        this.saturation = new Saturation(ix);
+        this.taxonomyState = null;
+      } else this.saturation.refire(delta.concepts);
     }
     const sat = this.saturation;
     sat.context(THING);
@@ -75,7 +82,21 @@ export class ElReasoner {
     for (const id of ix.individuals.values()) sat.context(id);
     const limit = options.timeLimitMs ?? 0;
     sat.saturate(limit > 0 ? Date.now() + limit : Infinity, limit);
-    return makeResult(ix, sat);
+    const { taxonomy, realization, state } = buildTaxonomy(ix, sat, this.taxonomyState);
+    this.taxonomyState = state;
+    return makeResult(ix, sat, taxonomy, realization);
+  }
+
+  /** Size of the current saturation: contexts, derived subsumers (c ∈ S(X)) and links (X -r-> Y). */
+  statistics(): { contexts: number; subsumers: number; links: number } {
+    let subsumers = 0;
+    let links = 0;
+    for (const root of this.saturation.roots) {
+      const ctx = this.saturation.contexts[root]!;
+      subsumers += ctx.subs.size;
+      for (const s of ctx.backSources) links += s.size;
+    }
+    return { contexts: this.saturation.roots.length, subsumers, links };
   }
 }
 
@@ -83,8 +104,7 @@ function isRelevant(a: Axiom): boolean {
   return isLogicalAxiom(a) || (a.kind === 'Declaration' && (a.entity.kind === 'Class' || a.entity.kind === 'NamedIndividual'));
 }
 
-function makeResult(ix: OntologyIndex, sat: Saturation): ElResult {
-  const { taxonomy, realization } = buildTaxonomy(ix, sat);
+function makeResult(ix: OntologyIndex, sat: Saturation, taxonomy: Taxonomy, realization: Realization): ElResult {
   const consistent = consistentSaturation(ix, sat);
   const unsupported = [...ix.unsupported, ...ix.ignoredDataAxioms()];
   const named = [...ix.classes].filter(([, id]) => id !== THING && id !== NOTHING).map(([iri]) => iri);

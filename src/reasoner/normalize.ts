@@ -7,8 +7,11 @@
 //   negative (left of ⊑):  composed when its parts are (C, D → C ⊓ D;  link + C → ∃r.C)
 // The normal forms are thus A ⊑ B (told), A1 ⊓ A2 ⊑ B, A ⊑ ∃r.B, ∃r.A ⊑ B, r ⊑ s, r1∘r2 ⊑ s, ranges and ⊥.
 // Roles are integers too; chains longer than two are binarized with fresh roles.
-// Constructors outside EL are kept as opaque concepts (sound: an abstraction of the ontology) and the axiom
-// is recorded as unsupported, so the result is known to be possibly incomplete.
+// As in ELK 0.6, an axiom (or one direction of an equivalence) with a constructor outside its fragment
+// (ObjectAllValuesFrom, cardinalities, inverses, ...) is left out whole; the partially supported ones
+// (ObjectUnionOf and ObjectOneOf on the right, ObjectComplementOf on the left) are kept as opaque concepts,
+// which is sound. Either way the axiom is recorded as unsupported, so the result is known to be possibly
+// incomplete. Matching ELK's choice exactly is what lets the corpus taxonomies be compared line for line.
 
 import type {
   Axiom, ClassExpression, DataProperty, DataRange, Individual, Literal, ObjectPropertyExpression, ObjectProperty,
@@ -70,6 +73,67 @@ function rangeBelow(a: DataRange, b: DataRange): boolean {
   return false;
 }
 
+const isInverse = (p: ObjectPropertyExpression) => p.kind === 'ObjectInverseOf';
+
+/**
+ * Whether a class expression with polarity `pol` is within what is indexed (ELK 0.6's EL fragment). An
+ * axiom with any other expression is left out whole, as ELK does, rather than abstracted: abstracting
+ * would be sound but would give more than the EL reasoners agree on.
+ */
+function supportedConcept(ce: ClassExpression, pol: number): boolean {
+  switch (ce.kind) {
+    case 'Class': case 'DataHasValue':
+      return true;
+    case 'ObjectIntersectionOf':
+      return ce.operands.every((o) => supportedConcept(o, pol));
+    case 'ObjectMinCardinality':
+      return ce.cardinality === 1 && supportedExistential(ce.property, ce.filler, pol);
+    case 'ObjectSomeValuesFrom':
+      return supportedExistential(ce.property, ce.filler, pol);
+    case 'ObjectHasValue': case 'ObjectHasSelf':
+      return !isInverse(ce.property);
+    case 'ObjectOneOf':
+      return true;
+    case 'ObjectUnionOf':
+      return ce.operands.every((o) => supportedConcept(o, ce.operands.length === 1 ? pol : NEG));
+    case 'ObjectComplementOf':
+      return supportedConcept(ce.operand, NEG);
+    case 'DataSomeValuesFrom':
+      return simpleRange(ce.filler);
+    default:
+      return false;
+  }
+}
+
+function supportedExistential(p: ObjectPropertyExpression, filler: ClassExpression, pol: number): boolean {
+  return !isInverse(p) && ((filler.kind === 'ObjectOneOf' && filler.individuals.length === 1) || supportedConcept(filler, pol));
+}
+
+function supportedAxiom(ax: Axiom): boolean {
+  switch (ax.kind) {
+    case 'DisjointClasses':
+      return ax.classes.every((c) => supportedConcept(c, NEG));
+    case 'DisjointUnion':
+      return supportedConcept(ax.cls, NEG) && ax.classes.every((c) => supportedConcept(c, NEG));
+    case 'SubObjectPropertyOf':
+      return !isInverse(ax.sub) && !isInverse(ax.sup);
+    case 'EquivalentObjectProperties':
+      return !ax.properties.some(isInverse);
+    case 'SubPropertyChainOf':
+      return !isInverse(ax.sup) && !ax.chain.some(isInverse);
+    case 'TransitiveObjectProperty': case 'ReflexiveObjectProperty': case 'ObjectPropertyAssertion':
+      return !isInverse(ax.property);
+    case 'ObjectPropertyDomain':
+      return !isInverse(ax.property) && supportedConcept(ax.domain, POS);
+    case 'ObjectPropertyRange':
+      return !isInverse(ax.property) && supportedConcept(ax.range, POS);
+    case 'ClassAssertion':
+      return supportedConcept(ax.cls, POS);
+    default:
+      return true; // the remaining kinds are handled, or reported, by OntologyIndex.axiom
+  }
+}
+
 export class OntologyIndex {
   // ---- concepts (parallel arrays indexed by concept id)
   readonly kind: Kind[] = [];
@@ -77,12 +141,13 @@ export class OntologyIndex {
   readonly left: number[] = [];   // Conj: first operand; Exist/Self: role; Compl: operand; Nominal/Atom: -1
   readonly right: number[] = [];  // Conj: second operand; Exist: filler
   // ---- rules indexed by concept
-  readonly told: number[][] = [];
-  readonly negConj: number[][] = [];         // [other, conj, other, conj, ...]
-  readonly negExistByFiller: number[][] = [];
-  readonly complOf: number[][] = [];         // positive ¬C concepts, by C
-  readonly disjoint: number[][] = [];        // disjointness groups containing the concept
-  readonly topExistByFiller: number[] = [];  // negative ∃topObjectProperty.C, by C
+  // (dense: one entry per concept, undefined when empty, so lookups in the saturation stay in bounds)
+  readonly told: (number[] | undefined)[] = [];
+  readonly negConj: (number[] | undefined)[] = [];         // [other, conj, other, conj, ...]
+  readonly negExistByFiller: (number[] | undefined)[] = [];
+  readonly complOf: (number[] | undefined)[] = [];         // positive ¬C concepts, by C
+  readonly disjoint: (number[] | undefined)[] = [];        // disjointness groups containing the concept
+  readonly topExistByFiller: (number | undefined)[] = [];  // negative ∃topObjectProperty.C, by C
   // ---- roles
   readonly roleName: (ObjectProperty | null)[] = [];
   readonly negExistByRole: number[][] = [];
@@ -93,6 +158,9 @@ export class OntologyIndex {
   // derived role tables (rebuilt when roles change)
   superRoles: number[][] = [];
   superRoleSet: Set<number>[] = [];
+  /** The super-role relation as a bit matrix: row r holds bit s when r ⊑ s (see isSubRole). */
+  private supBits = new Uint32Array(0);
+  private roleWords = 0;
   ranges: number[][] = [];
   comp: Map<number, Map<number, number[]>> = new Map();
   /** By second role r2: the first roles r1 with r1∘r2 ⊑ s for some s. */
@@ -126,8 +194,8 @@ export class OntologyIndex {
   /** Adds axioms; returns what changed since the previous call (the saturation uses it to continue). */
   add(axioms: Iterable<Axiom>): IndexDelta {
     for (const ax of axioms) {
-      this.axiomUnsupported = false;
-      this.axiom(ax);
+      this.axiomUnsupported = !supportedAxiom(ax);
+      if (!this.axiomUnsupported) this.axiom(ax);
       if (this.axiomUnsupported) {
         this.unsupported.push(ax);
         this.declareSignature(ax); // classes of a dropped axiom still belong to the taxonomy
@@ -149,6 +217,11 @@ export class OntologyIndex {
 
   get conceptCount(): number {
     return this.kind.length;
+  }
+
+  /** Whether r ⊑ s in the role closure (both roles known when the role tables were built). */
+  isSubRole(r: number, s: number): boolean {
+    return (this.supBits[r * this.roleWords + (s >>> 5)] & (1 << (s & 31))) !== 0;
   }
 
   /** The context a positive ∃r.C leads to: C, or C ⊓ ranges(r) when r (or a super-role) has ranges. */
@@ -180,13 +253,15 @@ export class OntologyIndex {
         else if (ax.entity.kind === 'NamedIndividual') this.nominal(ax.entity);
         return;
       case 'SubClassOf':
-        this.addTold(this.concept(ax.sub, NEG), this.concept(ax.sup, POS));
+        this.subsumption(ax.sub, ax.sup);
         return;
-      case 'EquivalentClasses': {
-        const cs = ax.classes.map((c) => this.concept(c, POS | NEG));
-        for (let i = 0; i < cs.length; i++) this.addTold(cs[i], cs[(i + 1) % cs.length]);
+      case 'EquivalentClasses':
+        // Both directions between the first class and each other one, each kept or left out alone.
+        for (let i = 1; i < ax.classes.length; i++) {
+          this.subsumption(ax.classes[0], ax.classes[i]);
+          this.subsumption(ax.classes[i], ax.classes[0]);
+        }
         return;
-      }
       case 'DisjointClasses':
         this.disjointness(ax.classes.map((c) => this.concept(c, NEG)));
         return;
@@ -257,9 +332,6 @@ export class OntologyIndex {
         this.dataAsserted.push(ax.property);
         this.addTold(this.nominal(ax.subject), this.data(ax.property, ax.value, null, POS));
         return;
-      case 'DataPropertyDomain':
-        this.addTold(this.data(ax.property, null, null, NEG), this.concept(ax.domain, POS));
-        return;
       case 'SubDataPropertyOf':
         this.subData(ax.sub, ax.sup);
         return;
@@ -272,9 +344,20 @@ export class OntologyIndex {
       case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
         return;
       default:
-        // Property characteristics outside EL, keys, negative assertions, datatype definitions, rules.
+        // Property characteristics outside EL, keys, negative assertions, datatype definitions, rules, and
+        // DataPropertyDomain, which ELK 0.6 leaves out too (with it, koala's Koala is unsatisfiable, as HermiT finds).
         this.axiomUnsupported = true;
     }
+  }
+
+  /** sub ⊑ sup, leaving out (and reporting) what is outside the indexed fragment. */
+  private subsumption(sub: ClassExpression, sup: ClassExpression): void {
+    if (!supportedConcept(sub, NEG)) {
+      this.axiomUnsupported = true;
+      return;
+    }
+    if (supportedConcept(sup, POS)) this.addTold(this.concept(sub, NEG), this.concept(sup, POS));
+    else this.axiomUnsupported = true;
   }
 
   private addTold(sub: number, sup: number): void {
@@ -303,6 +386,12 @@ export class OntologyIndex {
     this.polarity.push(0);
     this.left.push(l);
     this.right.push(r);
+    this.told.push(undefined);
+    this.negConj.push(undefined);
+    this.negExistByFiller.push(undefined);
+    this.complOf.push(undefined);
+    this.disjoint.push(undefined);
+    this.topExistByFiller.push(undefined);
     return id;
   }
 
@@ -545,6 +634,9 @@ export class OntologyIndex {
       this.superRoleSet.push(seen);
       this.superRoles.push([...seen]);
     }
+    this.roleWords = (n + 31) >>> 5;
+    this.supBits = new Uint32Array(n * this.roleWords);
+    for (let r = 0; r < n; r++) for (const s of this.superRoles[r]) this.supBits[r * this.roleWords + (s >>> 5)] |= 1 << (s & 31);
     const subRoles: number[][] = Array.from({ length: n }, () => []);
     for (let r = 0; r < n; r++) for (const s of this.superRoles[r]) subRoles[s].push(r);
     // Only compositions into roles that can matter are kept: roles with negative existentials (or their
@@ -570,6 +662,7 @@ export class OntologyIndex {
         }
       }
     }
+    for (const m of this.comp.values()) for (const [r2, sups] of m) m.set(r2, this.mostSpecific(sups));
     this.ranges = [];
     this.bottomRole = new Uint8Array(n);
     for (let r = 0; r < n; r++) {
@@ -589,6 +682,16 @@ export class OntologyIndex {
       if (this.kind[c] !== Kind.Self || (this.polarity[c] & POS) === 0) continue;
       for (const d of this.ranges[this.left[c]]) if (!(this.told[c] ?? []).includes(d)) this.addTold(c, d);
     }
+  }
+
+  /**
+   * The roles of a list that have no other member below them (one of each set of equivalent roles): a link
+   * with role s1 ⊑ s2 does all a link with s2 would (rules look super-roles up, and the composition table is
+   * closed under sub-roles), so composing into both would only derive redundant links.
+   */
+  private mostSpecific(roles: number[]): number[] {
+    const sups = this.superRoleSet;
+    return roles.filter((s, i) => !roles.some((t, j) => j !== i && sups[t].has(s) && (!sups[s].has(t) || j < i)));
   }
 
   private bottomProperty(): object {

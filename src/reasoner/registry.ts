@@ -27,7 +27,7 @@ export interface ReasonerInfo {
 }
 
 const VERSION = '0.1.0';
-const EL_FILES = ['normalize.js', 'saturation.js', 'taxonomy.js', 'el-reasoner.js'];
+const EL_FILES = ['normalize.js', 'saturation.js', 'taxonomy.js', 'el-reasoner.js', 'int-set.js'];
 
 const row = (construct: string, status: CapabilityStatus, evidence: string): CapabilityRow => ({ construct, status, evidence });
 
@@ -54,15 +54,17 @@ const EL_OWL: readonly CapabilityRow[] = [
     'ObjectInverseOf', 'FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'SymmetricObjectProperty',
     'AsymmetricObjectProperty', 'IrreflexiveObjectProperty', 'InverseObjectProperties', 'DisjointObjectProperties',
     'HasKey', 'NegativeObjectPropertyAssertion', 'NegativeDataPropertyAssertion']
-    .map((c) => row(c, 'unsupported', 'abstracted as an opaque concept; the axiom is reported unsupported (answers stay sound, may be incomplete)')),
-  row('data property axioms and restrictions', 'unsupported', 'ignored unless a data restriction or assertion uses the property; then reported unsupported'),
+    .map((c) => row(c, 'unsupported', 'the axiom is left out whole and reported unsupported (unions and multi-individual ObjectOneOf on the right and complements on the left are kept as opaque concepts); answers stay sound, may be incomplete')),
+  row('DataPropertyDomain', 'unsupported', 'left out and reported unsupported, as in ELK 0.6'),
+  row('DataHasValue, DataSomeValuesFrom over EL datatypes', 'supported', 'opaque data restrictions with value, datatype and sub-property entailments'),
+  row('other data property axioms and restrictions', 'unsupported', 'ignored unless a data restriction or assertion uses the property; then reported unsupported'),
   row('DLSafeRule (SWRL)', 'unsupported', 'silently ignored; classifying tools add a warning when rules exist'),
 ];
 
 export const REASONERS: readonly ReasonerInfo[] = [
   {
     id: 'el', name: `Athene EL++ Classifier ${VERSION}`, version: VERSION, codeFiles: EL_FILES, owl: EL_OWL,
-    unsupportedHandling: 'Constructs outside EL++ become opaque concepts; their axioms are counted and sampled as unsupported and every answer is marked complete:false.',
+    unsupportedHandling: 'Axioms outside EL++ are left out whole (a few constructs are kept as opaque concepts); they are counted and sampled as unsupported and every answer is marked complete:false.',
   },
   {
     id: 'structural', name: `Athene Structural Reasoner ${VERSION}`, version: VERSION, codeFiles: [...EL_FILES, 'structural.js'], owl: STRUCTURAL_OWL,

@@ -1,5 +1,8 @@
 // From a finished saturation to the class taxonomy: equivalence classes of named classes, direct parents
 // (transitive reduction), unsatisfiable classes, consistency and realization of named individuals.
+// After an incremental saturation only the classes whose answer can have changed are recomputed: those
+// whose context grew, and everything below them in the previous taxonomy (a new subsumer of a class can
+// change which subsumers of its descendants are direct).
 
 import type { IRI, Individual } from '../model/terms.js';
 import { OWL_NOTHING, OWL_THING } from '../model/vocab.js';
@@ -49,9 +52,19 @@ export function compareUtf8(a: string, b: string): number {
 interface MutableNode {
   representative: IRI;
   members: IRI[];
+  /** Class ids of the members. */
+  ids: number[];
+  /** The member whose direct parents were computed (the first one met). */
+  key: number;
   parents: MutableNode[];
   children: MutableNode[];
-  ctx: Context;
+}
+
+/** What a taxonomy build keeps for the next one. */
+export interface TaxonomyState {
+  /** By class id: ids of one member of each direct parent node (owl:Thing's id for the top). */
+  readonly direct: (number[] | undefined)[];
+  readonly nodeOfId: ReadonlyMap<number, MutableNode>;
 }
 
 export function consistentSaturation(ix: OntologyIndex, sat: Saturation): boolean {
@@ -60,14 +73,49 @@ export function consistentSaturation(ix: OntologyIndex, sat: Saturation): boolea
   return true;
 }
 
+/**
+ * The classes to recompute after the saturation grew since `previous` was built (null: all of them): the
+ * classes whose context grew, new classes, and every member of their previous nodes and of the nodes below.
+ */
+function affectedClasses(ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null): Set<number> | null {
+  const grown = sat.takeGrown();
+  if (previous === null) return null;
+  const affected = new Set<number>();
+  const stack: MutableNode[] = [];
+  const seen = new Set<MutableNode>();
+  const visit = (n: MutableNode | undefined) => {
+    if (n !== undefined && !seen.has(n)) {
+      seen.add(n);
+      stack.push(n);
+    }
+  };
+  for (const root of grown) {
+    if (root === THING) return null; // a class became equivalent to owl:Thing: rebuild everything
+    if (ix.kind[root] !== Kind.Atom) continue;
+    affected.add(root);
+    visit(previous.nodeOfId.get(root));
+  }
+  for (const id of ix.classes.values()) if (!previous.nodeOfId.has(id)) affected.add(id);
+  while (stack.length) {
+    const n = stack.pop()!;
+    for (const id of n.ids) affected.add(id);
+    for (const c of n.children) visit(c);
+  }
+  return affected;
+}
+
 /** The taxonomy of the named classes of the index (all contexts must be saturated). */
-export function buildTaxonomy(ix: OntologyIndex, sat: Saturation): { taxonomy: Taxonomy; realization: Realization } {
+export function buildTaxonomy(
+  ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null = null,
+): { taxonomy: Taxonomy; realization: Realization; state: TaxonomyState } {
+  const affected = affectedClasses(ix, sat, previous);
   const iriOf: IRI[] = [];
   for (const [iri, id] of ix.classes) iriOf[id] = iri;
   const thingCtx = sat.contexts[THING]!;
-  const top: MutableNode = { representative: OWL_THING, members: [OWL_THING], parents: [], children: [], ctx: thingCtx };
-  const bottom: MutableNode = { representative: OWL_NOTHING, members: [OWL_NOTHING], parents: [], children: [], ctx: thingCtx };
+  const top: MutableNode = { representative: OWL_THING, members: [OWL_THING], ids: [THING], key: THING, parents: [], children: [] };
+  const bottom: MutableNode = { representative: OWL_NOTHING, members: [OWL_NOTHING], ids: [NOTHING], key: NOTHING, parents: [], children: [] };
   const nodeOfId = new Map<number, MutableNode>([[THING, top], [NOTHING, bottom]]);
+  const direct: (number[] | undefined)[] = previous === null ? [] : previous.direct.slice();
   const nodes: MutableNode[] = [];
 
   for (const [iri, id] of ix.classes) {
@@ -75,26 +123,29 @@ export function buildTaxonomy(ix: OntologyIndex, sat: Saturation): { taxonomy: T
     const ctx = sat.contexts[id]!;
     if (ctx.bottom) {
       bottom.members.push(iri);
+      bottom.ids.push(id);
       nodeOfId.set(id, bottom);
-    } else if (thingCtx.subs.has(id)) {
-      top.members.push(iri);
-      nodeOfId.set(id, top);
-    } else {
-      const node: MutableNode = { representative: iri, members: [], parents: [], children: [], ctx };
-      for (const d of ctx.subs) {
-        if (ix.kind[d] === Kind.Atom && d > NOTHING && sat.contexts[d]!.subs.has(id)) {
-          node.members.push(iriOf[d]);
-          nodeOfId.set(d, node);
-        }
-      }
-      node.members.sort(compareUtf8);
-      node.representative = node.members[0];
-      nodes.push(node);
+      continue;
     }
+    if (thingCtx.subs.has(id)) {
+      top.members.push(iri);
+      top.ids.push(id);
+      nodeOfId.set(id, top);
+      continue;
+    }
+    const fresh = affected === null || affected.has(id) || direct[id] === undefined;
+    const ids = fresh ? equivalents(ix, sat, id) : previous!.nodeOfId.get(id)!.ids;
+    const node: MutableNode = { representative: iri, members: ids.map((d) => iriOf[d]), ids, key: id, parents: [], children: [] };
+    node.members.sort(compareUtf8);
+    node.representative = node.members[0];
+    for (const d of ids) nodeOfId.set(d, node);
+    if (fresh) direct[id] = directIds(ix, sat, ctx, id);
+    nodes.push(node);
   }
 
   for (const node of nodes) {
-    node.parents = directNodes(node.ctx, ix, nodeOfId, node);
+    const ps = direct[node.key]!;
+    node.parents = ps.length === 1 ? [nodeOfId.get(ps[0])!] : [...new Set(ps.map((p) => nodeOfId.get(p)!))];
     for (const p of node.parents) p.children.push(node);
   }
   top.members.sort((a, b) => (a === OWL_THING ? -1 : b === OWL_THING ? 1 : compareUtf8(a, b)));
@@ -111,18 +162,18 @@ export function buildTaxonomy(ix: OntologyIndex, sat: Saturation): { taxonomy: T
     directTypes(ind) {
       const ctx = contextOf(ix, sat, ind);
       if (ctx === undefined) return [];
-      return ctx.bottom ? [bottom] : directNodes(ctx, ix, nodeOfId, null);
+      return ctx.bottom ? [bottom] : directIds(ix, sat, ctx, -1).map((d) => nodeOfId.get(d)!);
     },
     allTypes(ind) {
       const ctx = contextOf(ix, sat, ind);
       if (ctx === undefined) return [];
       if (ctx.bottom) return all;
       const out = new Set<MutableNode>([top]);
-      for (const d of ctx.subs) if (ix.kind[d] === Kind.Atom) out.add(nodeOfId.get(d)!);
+      for (const d of ctx.subs.values()) if (ix.kind[d] === Kind.Atom) out.add(nodeOfId.get(d)!);
       return [...out];
     },
   };
-  return { taxonomy, realization };
+  return { taxonomy, realization, state: { direct, nodeOfId } };
 }
 
 function contextOf(ix: OntologyIndex, sat: Saturation, ind: Individual): Context | undefined {
@@ -130,24 +181,37 @@ function contextOf(ix: OntologyIndex, sat: Saturation, ind: Individual): Context
   return n === undefined ? undefined : sat.contexts[n];
 }
 
+/** The named classes equivalent to a satisfiable class that is not equivalent to owl:Thing (itself included). */
+function equivalents(ix: OntologyIndex, sat: Saturation, id: number): number[] {
+  const out: number[] = [];
+  for (const d of sat.contexts[id]!.subs.values()) {
+    if (ix.kind[d] === Kind.Atom && d > NOTHING && (d === id || sat.contexts[d]!.subs.has(id))) out.push(d);
+  }
+  return out;
+}
+
 /**
- * The most specific nodes among the named subsumers of a context (excluding `self`). A subsumer's context
- * holds strictly more conclusions than any of its own strict subsumers, so scanning candidates by decreasing
- * size, a candidate is direct unless it subsumes one already chosen.
+ * One class id for each node of the most specific named subsumers of a context, other than the node of
+ * `self` (owl:Thing's id when there are none). A subsumer's context holds strictly more conclusions than
+ * any of its own strict subsumers, so scanning candidates by decreasing size, a candidate is direct unless
+ * it subsumes one already chosen (equivalent candidates subsume each other, so one per node is kept).
  */
-function directNodes(ctx: Context, ix: OntologyIndex, nodeOfId: Map<number, MutableNode>, self: MutableNode | null): MutableNode[] {
-  const candidates = new Set<MutableNode>();
-  for (const d of ctx.subs) {
-    if (ix.kind[d] !== Kind.Atom) continue;
-    const n = nodeOfId.get(d);
-    if (n !== undefined && n !== self) candidates.add(n);
+function directIds(ix: OntologyIndex, sat: Saturation, ctx: Context, self: number): number[] {
+  const thing = sat.contexts[THING]!.subs;
+  const candidates: number[] = [];
+  for (const d of ctx.subs.values()) {
+    if (ix.kind[d] !== Kind.Atom || d <= NOTHING || d === self || thing.has(d)) continue;
+    if (self >= 0 && sat.contexts[d]!.subs.has(self)) continue;
+    candidates.push(d);
   }
-  if (candidates.size === 0) return [nodeOfId.get(THING)!];
-  const sorted = [...candidates].sort((a, b) => b.ctx.subs.size - a.ctx.subs.size);
-  const direct: MutableNode[] = [];
-  for (const c of sorted) {
-    const id = ix.classes.get(c.representative)!;
-    if (!direct.some((d) => d.ctx.subs.has(id))) direct.push(c);
+  if (candidates.length === 0) return [THING];
+  const size = (d: number) => sat.contexts[d]!.subs.size;
+  candidates.sort((a, b) => size(b) - size(a));
+  const chosen: number[] = [];
+  for (const d of candidates) {
+    let below = false;
+    for (const c of chosen) if (sat.contexts[c]!.subs.has(d)) { below = true; break; }
+    if (!below) chosen.push(d);
   }
-  return direct;
+  return chosen;
 }

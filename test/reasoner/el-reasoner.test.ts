@@ -125,7 +125,9 @@ test('data restrictions are opaque concepts with value, range and sub-property e
   const ax = [subClassOf(A, dataHasValue(p, one)), subDataPropertyOf(p, q),
     subClassOf(dataSomeValuesFrom(q, datatype('http://www.w3.org/2001/XMLSchema#decimal')), B), dataPropertyDomain(p, C)];
   assert.ok(sub(ax, A, B));
-  assert.ok(sub(ax, A, C));
+  // ELK 0.6 leaves DataPropertyDomain out: no A ⊑ C, and the answer is marked incomplete.
+  assert.ok(!sub(ax, A, C));
+  assert.equal(classify(ax).complete, false);
   assert.ok(!sub([subClassOf(A, dataHasValue(p, one)), subClassOf(dataSomeValuesFrom(q, datatype('http://www.w3.org/2001/XMLSchema#decimal')), B)], A, B));
   const types = classify([dataPropertyAssertion(p, a, one), subClassOf(dataHasValue(p, one), D)]).types(a);
   assert.deepEqual(types.map((n) => n.representative), [D.iri]);
@@ -158,12 +160,21 @@ test('property ranges apply to the objects of assertions', () => {
   assert.deepEqual(res.types(b).map((n) => n.representative), [B.iri]);
 });
 
-test('unsupported axioms and constructors make the result incomplete but stay sound', () => {
+test('unsupported axioms and constructors make the result incomplete; such axioms are left out whole, as ELK does', () => {
   const res = classify([subClassOf(A, objectAllValuesFrom(r, B)), subClassOf(objectAllValuesFrom(r, B), C),
     objectPropertyCharacteristic('FunctionalObjectProperty', r)]);
   assert.equal(res.complete, false);
   assert.equal(res.unsupported.count, 3);
-  assert.ok(subsumes(res, A.iri, C.iri));
+  assert.ok(!subsumes(res, A.iri, C.iri));
+  assert.ok(res.taxonomy.nodeOf(A.iri) !== undefined, 'classes of a left-out axiom stay in the taxonomy');
+  // Each direction of an equivalence is kept or left out alone.
+  const eq = classify([equivalentClasses([A, objectIntersectionOf([B, objectAllValuesFrom(r, C)])]), subClassOf(D, A)]);
+  assert.equal(eq.complete, false);
+  assert.ok(!subsumes(eq, A.iri, B.iri));
+  // Positive unions and nominals are partially supported: kept as opaque concepts, sound and incomplete.
+  const country = classify([equivalentClasses([A, objectIntersectionOf([B, objectUnionOf([C, D])])])]);
+  assert.equal(country.complete, false);
+  assert.ok(subsumes(country, A.iri, B.iri));
   const union = classify([subClassOf(objectUnionOf([A, B]), C)]);
   assert.ok(union.complete);
   assert.ok(subsumes(union, B.iri, C.iri));

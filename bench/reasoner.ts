@@ -1,0 +1,104 @@
+// bench/reasoner: the EL classifier on generated ontologies of the synthetic family (bench/el-generator.ts)
+// at 10,000, 50,000 and 200,000 classes, each in a fresh process so the heap and max RSS are its own, then
+// an incremental reclassification after adding one axiom to the largest, against ELK's figures.
+// The shared syn-el-10000.ofn (the file ELK's 1.0 s is measured on) is classified first when it is there.
+// Usage: node dist/bench/reasoner.js [sizes...]   (default 10000 50000 200000)
+//        node dist/bench/reasoner.js --child SIZE|FILE [check]  (one measurement, printed as JSON)
+
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { readFunctional } from '../src/model/formats/functional/reader.js';
+import { cls, objectProperty, objectSomeValuesFrom, subClassOf, type Axiom } from '../src/model/terms.js';
+import { ElReasoner } from '../src/reasoner/el-reasoner.js';
+import { generateElOntology, SYN_NS } from './el-generator.js';
+
+const run = promisify(execFile);
+
+interface Measurement {
+  classes: number;
+  axioms: number;
+  ms: number;
+  subsumers: number;
+  links: number;
+  unsatisfiable: number;
+  heapMb: number;
+  maxRssMb: number;
+  incrementalMs: number;
+  incrementalEqual: boolean | null;
+}
+
+const ELK: Readonly<Record<number, { s: number; gb: number }>> = { 10000: { s: 1.0, gb: 0.19 }, 50000: { s: 13, gb: 2.1 }, 200000: { s: 153, gb: 6.7 } };
+
+function measure(sizeOrFile: string, checkIncremental: boolean): Measurement {
+  const axioms: Axiom[] = /^\d+$/.test(sizeOrFile)
+    ? generateElOntology(Number(sizeOrFile))
+    : [...readFunctional(readFileSync(sizeOrFile, 'utf8'), { base: 'http://example.org/' }).axioms()];
+  const classes = axioms.filter((a) => a.kind === 'Declaration' && a.entity.kind === 'Class').length;
+  const reasoner = new ElReasoner(axioms);
+  const t0 = performance.now();
+  const result = reasoner.classify();
+  const ms = performance.now() - t0;
+  const stats = reasoner.statistics();
+  const heapMb = process.memoryUsage().heapUsed / 1048576;
+  // One new axiom: a finding gets a site (the worst ordinary case: it reaches contexts through chains).
+  const added = subClassOf(cls(`${SYN_NS}C${Math.floor(classes / 3)}`), objectSomeValuesFrom(objectProperty(`${SYN_NS}findingSite`), cls(`${SYN_NS}C${Math.floor(classes * 0.56)}`)));
+  reasoner.add([added]);
+  const t1 = performance.now();
+  const after = reasoner.classify();
+  const incrementalMs = performance.now() - t1;
+  let incrementalEqual: boolean | null = null;
+  if (checkIncremental) incrementalEqual = sameTaxonomy(after, new ElReasoner([...axioms, added]).classify());
+  return {
+    classes, axioms: axioms.length, ms, subsumers: stats.subsumers, links: stats.links,
+    unsatisfiable: result.unsatisfiable.length, heapMb, maxRssMb: process.resourceUsage().maxRSS / 1024, incrementalMs, incrementalEqual,
+  };
+}
+
+function sameTaxonomy(a: ReturnType<ElReasoner['classify']>, b: ReturnType<ElReasoner['classify']>): boolean {
+  const lines = (r: typeof a) => r.taxonomy.nodes.map((n) => n.members.join(' ') + ' < ' + n.parents.map((p) => p.representative).join(' ')).sort().join('\n');
+  return lines(a) === lines(b);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === '--child') {
+    process.stdout.write(JSON.stringify(measure(args[1], args[2] === 'check')));
+    return;
+  }
+  const self = fileURLToPath(import.meta.url);
+  let repo = path.dirname(self);
+  while (!existsSync(path.join(repo, 'package.json'))) repo = path.dirname(repo);
+  const reference = path.resolve(repo, '../shared/reasoning/synthetic/syn-el-10000.ofn');
+  const runs = args.length ? args : [...(existsSync(reference) ? [reference] : []), '10000', '50000', '200000'];
+  for (const what of runs) {
+    const label = /^\d+$/.test(what) ? `generated, ${what}` : path.basename(what);
+    let m: Measurement;
+    try {
+      const check = /^\d+$/.test(what) && Number(what) > 50000 ? '' : 'check';
+      const { stdout } = await run(process.execPath, ['--max-old-space-size=16384', self, '--child', what, check], { maxBuffer: 1 << 20 });
+      m = JSON.parse(stdout);
+    } catch (err) {
+      console.log(`${label}: failed (${(err as Error).message.split('\n')[0]})`);
+      continue;
+    }
+    const elk = ELK[/^\d+$/.test(what) ? Number(what) : 10000];
+    console.log(
+      `${label}: ${m.classes} classes, ${m.axioms} axioms: ${m.ms.toFixed(0)} ms, ${m.subsumers} subsumers + ${m.links} links ` +
+      `(${(m.subsumers / (m.ms / 1000) / 1e6).toFixed(2)}M subsumptions/s), ${m.unsatisfiable} unsatisfiable; ` +
+      `heap ${m.heapMb.toFixed(0)} MB, max RSS ${m.maxRssMb.toFixed(0)} MB` +
+      (elk ? `; ELK ~${elk.s} s, ${elk.gb} GB` : ''),
+    );
+    console.log(
+      `  incremental after one added axiom: ${m.incrementalMs.toFixed(0)} ms = ${((100 * m.incrementalMs) / m.ms).toFixed(1)}% of the full run` +
+      (m.incrementalEqual === null ? '' : m.incrementalEqual ? ' (equal to a full run)' : ' (DIFFERS from a full run)'),
+    );
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
