@@ -235,14 +235,7 @@ function describeAnnotation(a: Annotation, ctx: ToolContext): string {
 /** Placeholder subject: the header annotation is built as an annotation assertion and then unwrapped. */
 const HEADER_SUBJECT = '<urn:x-athene:ontology-header>';
 
-interface AnnotationArgs {
-  property?: string;
-  value?: string;
-  value_iri?: string;
-  lang?: string;
-  datatype?: string;
-  annotations?: AnnotationInput[];
-}
+type AnnotationArgs = AnnotationInput;
 
 /**
  * Builds an ontology annotation with the shared operand builder, so it resolves names, mints and checks

@@ -8,8 +8,9 @@ import {
   objectSomeValuesFrom, objectUnionOf, sameIndividual, subClassOf, subDataPropertyOf, subObjectPropertyOf, subPropertyChainOf,
   thing, type Axiom,
 } from '../../src/model/terms.js';
-import { classify, ElReasoner, renderTaxonomy, type ElResult } from '../../src/reasoner/el-reasoner.js';
+import { classify, ElReasoner, renderTaxonomy } from '../../src/reasoner/el-reasoner.js';
 import { classifyStructural } from '../../src/reasoner/structural.js';
+import { subsumes } from './support.js';
 
 const E = 'http://e.org/';
 const A = cls(E + 'A'), B = cls(E + 'B'), C = cls(E + 'C'), D = cls(E + 'D'), X = cls(E + 'X');
@@ -17,18 +18,6 @@ const r = objectProperty(E + 'r'), s = objectProperty(E + 's'), t = objectProper
 const a = namedIndividual(E + 'a'), b = namedIndividual(E + 'b'), c = namedIndividual(E + 'c');
 const THING = 'http://www.w3.org/2002/07/owl#Thing';
 
-/** Whether the taxonomy has `sub` below (or equal to) `sup`. */
-function subsumes(res: ElResult, sub: string, sup: string): boolean {
-  const target = res.taxonomy.nodeOf(sup);
-  const stack = [res.taxonomy.nodeOf(sub)];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n === undefined) continue;
-    if (n === target) return true;
-    stack.push(...n.parents);
-  }
-  return false;
-}
 
 const sub = (axioms: Axiom[], x: { iri: string }, y: { iri: string }) => subsumes(classify(axioms), x.iri, y.iri);
 

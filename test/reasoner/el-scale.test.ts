@@ -8,24 +8,14 @@ import {
   objectSomeValuesFrom, subClassOf, subPropertyChainOf, type Axiom,
 } from '../../src/model/terms.js';
 import { IntSet, IntStack } from '../../src/reasoner/int-set.js';
-import { classify, ElReasoner, renderTaxonomy, type ElResult } from '../../src/reasoner/el-reasoner.js';
+import { classify, ElReasoner, renderTaxonomy } from '../../src/reasoner/el-reasoner.js';
 import { classifyAxioms } from '../../src/cli/classify.js';
 import { generateElOntology, SYN_NS } from '../../bench/el-generator.js';
+import { subsumes } from './support.js';
 
 const E = 'http://e.org/';
 const c = (n: string) => cls(E + n);
 
-function subsumes(res: ElResult, sub: string, sup: string): boolean {
-  const target = res.taxonomy.nodeOf(sup);
-  const stack = [res.taxonomy.nodeOf(sub)];
-  while (stack.length) {
-    const n = stack.pop();
-    if (n === undefined) continue;
-    if (n === target) return true;
-    stack.push(...n.parents);
-  }
-  return false;
-}
 
 test('IntSet agrees with Set through growth, including 0 and large values', () => {
   const ours = new IntSet();

@@ -8,30 +8,18 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { runTool } from '../../src/tools/gate.js';
 import { ApprovalQueue } from '../../src/tools/approvals.js';
-import { UndoJournal } from '../../src/tools/journal.js';
 import { defineTool, type ToolContext, type WindowSettings } from '../../src/tools/tool.js';
-import { Workspace } from '../../src/model/workspace.js';
-import { WorkspaceResolver } from '../../src/model/resolver.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { staticPrincipal, PRINCIPAL_VERSION, type Principal } from '../../src/auth/principal.js';
 import { loadSettings, ensureHome, DEFAULT_SETTINGS, SettingsError } from '../../src/settings/settings.js';
 import { StaticTokenVerifier, ensureToken, bearerToken } from '../../src/auth/static-token.js';
 import { rebindingRefusal } from '../../src/http/guard.js';
+import { toolContext } from './support.js';
 
 const reader: Principal = { version: PRINCIPAL_VERSION, type: 'oauth', client_id: 'c1', display_name: 'reader', grant_id: 'g1', capabilities: ['ontology:read'] };
 
 function context(settings: Partial<WindowSettings>, principal: Principal = staticPrincipal()): ToolContext {
-  const workspace = new Workspace();
-  workspace.load(new Ontology());
-  return {
-    workspace,
-    resolver: new WorkspaceResolver(workspace),
-    journal: new UndoJournal(workspace),
-    settings: { read_only: false, confirm_each_write: false, approval_timeout_s: 5, label_language: 'en', ...settings },
-    principal,
-    sessionId: 's1',
-    windowId: 'w1',
-  };
+  return toolContext([new Ontology()], principal, settings);
 }
 
 function probe() {
@@ -79,7 +67,7 @@ test('a held call runs only after approval', async () => {
   const [entry] = q.list();
   assert.equal(entry.tool, 'probe');
   assert.equal(entry.instance_id, 'w1');
-  assert.equal(entry.session_id, 's1');
+  assert.equal(entry.session_id, 's-unit');
   assert.deepEqual(calls, []);
   assert.equal(q.decide(entry.approval_id, true), true);
   assert.equal((await pending).isError, false);

@@ -12,7 +12,7 @@ export type AnonNamer = (a: AnonymousIndividual) => string;
 
 /**
  * Escapes a lexical form for a double-quoted string of the line format (the same escapes Turtle and
- * N-Triples use): \\ and \" , \n \r \t, \uXXXX for the other C0 controls and DEL.
+ * N-Triples use): \\ and \" , \n \r \t, and \u with four hex digits for the other C0 controls and DEL.
  */
 export function escapeLexical(s: string): string {
   let i = 0;
