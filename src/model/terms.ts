@@ -5,6 +5,7 @@
 // (unique per thread) used to build the intern keys of the nodes that contain it and to order set-like
 // operand lists canonically.
 
+import { randomBytes } from 'node:crypto';
 import { OWL_THING, OWL_NOTHING, RDFS_LITERAL, XSD_STRING, RDF_LANG_STRING } from './vocab.js';
 
 export type IRI = string;
@@ -432,6 +433,17 @@ export function entity(kind: EntityKind, iri: IRI): Entity {
 export const thing = () => cls(OWL_THING);
 export const nothing = () => cls(OWL_NOTHING);
 export const rdfsLiteral = () => datatype(RDFS_LITERAL);
+
+const threadScope = randomBytes(4).toString('hex');
+let documentScopes = 0;
+
+/**
+ * A label prefix unique to one parsed document in this process, whatever thread parses it: blank-node
+ * labels are local to their document, so readers prefix them with this before making anonymous individuals.
+ */
+export function documentScope(): string {
+  return threadScope + '.' + ++documentScopes;
+}
 
 export const anonymousIndividual: (nodeId: string) => AnonymousIndividual =
   stringKeyed((nodeId) => ({ id: 0, kind: 'AnonymousIndividual', nodeId }));

@@ -6,7 +6,7 @@
 // million objects. The ids of the mapping vocabulary are fixed (see VOCABULARY in vocab-reader.ts).
 
 import type * as RDF from '@rdfjs/types';
-import { literal, type Literal } from '../terms.js';
+import { documentScope, literal, type Literal } from '../terms.js';
 import type { UnmappedItem } from '../ontology.js';
 import { XSD_STRING, RDF_LANG_STRING, RDF_PLAIN_LITERAL } from '../vocab.js';
 import { escapeLexical } from '../render/axiom-lines.js';
@@ -17,8 +17,6 @@ export type TermId = number;
 /** What a term id stands for: an IRI, a blank node ('_:label') or a literal. */
 export type TermValue = string | Literal;
 
-/** Each document's blank nodes get their own label space, so equal labels in two documents never meet. */
-let documentCounter = 0;
 
 export class TripleTable {
   s = new Int32Array(1024);
@@ -30,7 +28,7 @@ export class TripleTable {
   /** Input dropped before mapping (quads in named graphs, generalised RDF), with the reason. */
   readonly unmapped: UnmappedItem[] = [];
   private readonly ids = new Map<string, TermId>();
-  private readonly bnodePrefix = '_:d' + ++documentCounter + '_';
+  private readonly bnodePrefix = '_:d' + documentScope() + '_';
 
   constructor() {
     for (const iri of VOCABULARY) this.iri(iri);

@@ -22,7 +22,7 @@ import {
   objectInverseOf, objectMaxCardinality, objectMinCardinality, objectOneOf, objectProperty,
   objectPropertyAssertion, objectPropertyAtom, objectPropertyCharacteristic, objectPropertyDomain,
   objectPropertyRange, objectSomeValuesFrom, objectUnionOf, sameIndividual, sameIndividualAtom,
-  subAnnotationPropertyOf, subClassOf, subDataPropertyOf, subObjectPropertyOf, subPropertyChainOf, variable, ENTITY_KINDS,
+  subAnnotationPropertyOf, subClassOf, subDataPropertyOf, subObjectPropertyOf, subPropertyChainOf, variable, ENTITY_KINDS, documentScope,
 } from '../../terms.js';
 import { Ontology } from '../../ontology.js';
 import { RDF_PLAIN_LITERAL, STANDARD_PREFIXES } from '../../vocab.js';
@@ -38,8 +38,6 @@ export function readFunctional(text: string, options: ReadFunctionalOptions = {}
   return new FunctionalParser(text, options.base).document();
 }
 
-/** Distinguishes the blank-node scopes of documents, since the model interns anonymous individuals by id. */
-let documentCounter = 0;
 
 const ENTITY_KEYWORDS = new Set<string>(ENTITY_KINDS);
 
@@ -64,7 +62,7 @@ class FunctionalParser {
   private readonly lx: Lexer;
   private readonly prefixes = new Map<string, string>(STANDARD_PREFIXES);
   private readonly anons = new Map<string, AnonymousIndividual>();
-  private readonly scope = 'ofn' + ++documentCounter + '_';
+  private readonly scope = 'ofn' + documentScope() + '_';
   private readonly o = new Ontology();
   private keywordLine = 0;
   private keywordCol = 0;

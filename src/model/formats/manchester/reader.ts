@@ -56,7 +56,6 @@ const BUILT_IN_KINDS: ReadonlyArray<readonly [IRI, EntityKind]> = [
   ...[...BUILT_IN_ANNOTATION_PROPERTIES].map((i) => [i, 'AnnotationProperty'] as const),
 ];
 
-let documentCounter = 0;
 
 const hasScheme = (s: string) => {
   const c = s.indexOf(':');
@@ -127,7 +126,7 @@ export function readManchester(text: string, options: ManchesterReadOptions = {}
   const tokens = tokenize(text);
   const names = new DocumentNames(options.base);
   collectKinds(tokens, names);
-  const scope = '~m' + ++documentCounter;
+  const scope = '~m' + T.documentScope();
   const parser = new DocumentParser(tokens, names, (label) => label + scope);
   return parser.document();
 }

@@ -25,7 +25,7 @@ import {
   objectMaxCardinality, objectMinCardinality, objectOneOf, objectProperty, objectPropertyAssertion,
   objectPropertyAtom, objectPropertyCharacteristic, objectPropertyDomain, objectPropertyRange, objectSomeValuesFrom,
   objectUnionOf, sameIndividual, sameIndividualAtom, subAnnotationPropertyOf, subClassOf, subDataPropertyOf,
-  subObjectPropertyOf, subPropertyChainOf, variable, type CharacteristicKind,
+  subObjectPropertyOf, subPropertyChainOf, variable, documentScope, type CharacteristicKind,
 } from '../../terms.js';
 import { resolveIri } from './resolve-iri.js';
 
@@ -92,6 +92,9 @@ class OwlXmlReader {
   /** Prefix elements only: XML namespace declarations are not OWL prefixes (the OWL API maps xmlns to ':'). */
   private readonly declaredPrefixes = new Map<string, string>();
   private sawRoot = false;
+
+  /** Prefix of this document's blank-node labels (nodeIDs are local to their document). */
+  readonly scope = 'owx' + documentScope() + '_';
 
   constructor(private readonly documentBase: string | null) {}
 
@@ -400,7 +403,7 @@ const BUILDERS = new Map<string, Builder>([
   ['AnonymousIndividual', (r, f) => {
     const id = f.attrs.nodeID;
     if (!id) r.error('<AnonymousIndividual> needs a nodeID attribute', f);
-    return anonymousIndividual(id);
+    return anonymousIndividual(r.scope + id);
   }],
   ['Literal', buildLiteral],
   ['Annotation', buildAnnotation],

@@ -1,0 +1,63 @@
+// Parses documents on a one-thread piscina pool, so the thread that asked (a window actor) keeps
+// answering other requests while a large document is read. Only the compact transfer encoding crosses
+// back; the ontology is rebuilt here, where its nodes must be interned.
+
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { FormatId, Ontology } from '../model/ontology.js';
+import type { ReadDocumentOptions, ReadDocumentResult } from '../model/formats/registry.js';
+import { ParseError } from '../model/formats/errors.js';
+import { decodeOntologyYielding } from '../model/transfer.js';
+import type { ParseOutcome, ParseTask } from './parse-worker.js';
+
+const WORKER_URL = new URL('./parse-worker.js', import.meta.url).href;
+
+/** An idle parse thread exits after this long; the next parse starts a new one. */
+const IDLE_TIMEOUT_MS = 30_000;
+
+let pool: Piscina<ParseTask, ParseOutcome> | null = null;
+
+function thePool(): Piscina<ParseTask, ParseOutcome> {
+  pool ??= new Piscina<ParseTask, ParseOutcome>({ filename: WORKER_URL, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_TIMEOUT_MS });
+  return pool;
+}
+
+/** Rebuilds the worker's failure as the error the in-thread parse would have thrown. */
+function failure(outcome: Exclude<ParseOutcome, { ok: true }>): Error {
+  if ('parse' in outcome) {
+    const p = outcome.parse;
+    return new ParseError(p.format, p.detail, p.line, p.column);
+  }
+  const err = new Error(outcome.error.message) as Error & { code?: string };
+  err.name = outcome.error.name;
+  if (outcome.error.code !== undefined) err.code = outcome.error.code;
+  return err;
+}
+
+async function run(task: ParseTask): Promise<Ontology> {
+  const outcome = await thePool().run(task);
+  if (!outcome.ok) throw failure(outcome);
+  return decodeOntologyYielding(outcome.encoded);
+}
+
+/** `readDocument` on the parse thread: same result, same errors. */
+export async function readDocumentOffThread(text: string, options: ReadDocumentOptions = {}): Promise<ReadDocumentResult> {
+  const ontology = await run({ text, base: options.base, format: options.format, fileName: options.fileName });
+  return { ontology, format: ontology.format };
+}
+
+/** `loadOntologyFile` on the parse thread (the file is read there too). */
+export async function loadOntologyOffThread(file: string, options: { base?: string; format?: FormatId } = {}): Promise<Ontology> {
+  const abs = path.resolve(file);
+  const ontology = await run({ file: abs, base: options.base ?? pathToFileURL(abs).href, format: options.format, fileName: abs });
+  ontology.documentIri = abs;
+  return ontology;
+}
+
+/** Stops the parse thread (shutdown, tests); a later parse starts a new pool. */
+export async function closeParsePool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  await p?.destroy();
+}
