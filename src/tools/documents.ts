@@ -9,9 +9,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FormatId, Ontology } from '../model/ontology.js';
 import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { readDocument, writeDocument } from '../model/formats/registry.js';
+import { readDocumentOffThread } from '../actors/parse-pool.js';
 import { formatFromExtension } from '../model/formats/detect.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { anonymousIndividuals } from '../model/walk.js';
+import type { IRI } from '../model/terms.js';
+import { catalogLocalFile, readSiblingCatalog, type Catalog } from '../model/catalog.js';
+import { writeObo } from '../model/formats/obo/writer.js';
+import { lossyReasons, oboCompatibility } from '../model/formats/obo/compatibility.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { activeCounts } from './common.js';
 
@@ -61,8 +66,28 @@ interface SaveArgs {
   policy_bootstrap: boolean;
 }
 
+const OBO_RECOMMENDATION = 'Keep the OWL source of truth in a lossless format (.owl, .ofn, .ttl, .owx) and export OBO from it; or fix the listed issues first.';
+
+/**
+ * The document text and, for OBO, the compatibility report: a lossy OBO save either drops what OBO cannot
+ * hold (warn) or is refused before anything is written (fail).
+ */
+function serialize(o: Ontology, format: FormatId, onLossy: 'warn' | 'fail'): { text: string; report: JsonObject } {
+  if (format !== 'obo') return { text: writeDocument(o, format), report: {} };
+  const compatibility = oboCompatibility(o);
+  if (compatibility.compatible) return { text: writeDocument(o, format), report: { obo_compatibility: compatibility } };
+  const report = {
+    lossy_format_warning: { format: 'obo', reasons: lossyReasons(compatibility), recommendation: OBO_RECOMMENDATION },
+    obo_compatibility: compatibility,
+  };
+  if (onLossy === 'fail') {
+    throw new ToolFailure('OBO cannot hold this ontology without loss (on_lossy=fail); nothing was written', 'lossy_format_refused', { saved: false, ...report });
+  }
+  return { text: writeObo(o, { onLossy: 'drop' }), report };
+}
+
 async function saveOne(o: Ontology, target: string, format: FormatId, args: SaveArgs, ws: Workspace): Promise<JsonObject> {
-  const text = writeDocument(o, format);
+  const { text, report } = serialize(o, format, args.on_lossy);
   const verify = args.verify_round_trip || args.atomic || args.backup;
   const round = verify ? await roundTrip(o, text, format, target) : null;
   let backupPath: string | null = null;
@@ -77,9 +102,10 @@ async function saveOne(o: Ontology, target: string, format: FormatId, args: Save
   o.documentIri = target;
   o.format = format;
   ws.markSaved(o);
-  if (round === null) return {};
+  if (round === null) return report;
   const bytes = Buffer.byteLength(text, 'utf8');
   return {
+    ...report,
     verified: true,
     bytes,
     sha256: 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex'),
@@ -100,8 +126,9 @@ async function saveAll(ws: Workspace, args: SaveArgs): Promise<JsonObject> {
       skipped.push({ ontology: ontologyLabel(o), reason: 'no local document (untitled or remote); save it with path' });
       continue;
     }
-    await saveOne(o, file, o.format, args, ws);
-    saved.push({ ontology: ontologyLabel(o), path: file });
+    // on_lossy governs single-ontology saves only; a save of everything warns per ontology
+    const { lossy_format_warning } = await saveOne(o, file, o.format, { ...args, on_lossy: 'warn' }, ws);
+    saved.push({ ontology: ontologyLabel(o), path: file, ...(lossy_format_warning === undefined ? {} : { lossy_format_warning }) });
   }
   return { saved, skipped, message: `Saved ${saved.length} ontolog${saved.length === 1 ? 'y' : 'ies'}, skipped ${skipped.length}.` };
 }
@@ -185,31 +212,159 @@ export const loadOntology = defineTool({
   handler: async (args, ctx) => load(args, ctx),
 });
 
-async function load(args: { source: string; keep_active: boolean; connection_timeout_ms: number; missing_imports: 'warn' | 'error' | 'silent'; network?: 'deny' | 'allow' }, ctx: ToolContext): Promise<JsonObject> {
+type MissingMode = 'warn' | 'error' | 'silent';
+
+async function parseDocument(text: string, base: string, document: string): Promise<Ontology> {
+  let parsed: Ontology;
+  try {
+    parsed = (await readDocumentOffThread(text, { base, fileName: document })).ontology;
+  } catch (err) {
+    throw new ToolFailure(`Cannot parse ${document}: ${(err as Error).message}`, 'parse_error');
+  }
+  parsed.documentIri = document;
+  return parsed;
+}
+
+const isRemote = (doc: string) => /^https?:\/\//i.test(doc);
+
+function ids(o: Ontology): IRI[] {
+  return [o.id.iri, o.id.versionIri].filter((x): x is IRI => x !== null);
+}
+
+/** The imported documents to attach with a new root, and why the other imports stay unresolved. */
+interface ImportPlan {
+  readonly attach: Ontology[];
+  readonly reasons: Map<IRI, string>;
+}
+
+/** Sibling catalogs by folder, read once per load. */
+class Catalogs {
+  private readonly byDir = new Map<string, Catalog | null>();
+
+  async of(document: string): Promise<Catalog | null> {
+    const dir = path.dirname(document);
+    if (!this.byDir.has(dir)) {
+      try {
+        this.byDir.set(dir, await readSiblingCatalog(document));
+      } catch (err) {
+        throw new ToolFailure(`Cannot read the import catalog: ${(err as Error).message}`, 'catalog_invalid');
+      }
+    }
+    return this.byDir.get(dir) ?? null;
+  }
+}
+
+/**
+ * Resolves the imports closure of a freshly parsed root offline: an import is satisfied by a loaded ontology,
+ * one already planned, or the local file a `catalog-v001.xml` beside the importing (else the root) document
+ * maps it to. Nothing is attached here, so a refusal leaves the workspace untouched.
+ */
+async function planImports(root: Ontology, rootFile: string | null, ws: Workspace): Promise<ImportPlan> {
+  const attach: Ontology[] = [];
+  const reasons = new Map<IRI, string>();
+  const planned = new Map<IRI, Ontology>(ids(root).map((iri) => [iri, root]));
+  const catalogs = new Catalogs();
+  const queue: { o: Ontology; file: string | null }[] = [{ o: root, file: rootFile }];
+  for (let i = 0; i < queue.length; i++) {
+    const { o, file } = queue[i];
+    for (const iri of [...o.imports].sort()) {
+      if (ws.find(iri) !== undefined || planned.has(iri) || reasons.has(iri)) continue;
+      const own = file === null ? null : await catalogs.of(file);
+      const fallback = rootFile === null ? null : await catalogs.of(rootFile);
+      const target = (own && catalogLocalFile(own, iri)) ?? (fallback && catalogLocalFile(fallback, iri));
+      if (target === null) {
+        reasons.set(iri, rootFile === null ? 'not loaded; remote documents resolve no imports' : 'not loaded and not mapped to a local file by a catalog-v001.xml');
+        continue;
+      }
+      let text: string;
+      try {
+        text = await readFile(target, 'utf8');
+      } catch (err) {
+        reasons.set(iri, `the catalog maps it to ${target}, which cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        continue;
+      }
+      const parsed = await parseDocument(text, pathToFileURL(target).href, target);
+      if (!ids(parsed).includes(iri)) {
+        reasons.set(iri, `the catalog maps it to ${target}, which holds ${ontologyLabel(parsed)}`);
+        continue;
+      }
+      if (ids(parsed).some((x) => ws.find(x) !== undefined || planned.has(x))) {
+        reasons.set(iri, `the catalog maps it to ${target}, whose ontology id is already in use`);
+        continue;
+      }
+      for (const x of ids(parsed)) planned.set(x, parsed);
+      attach.push(parsed);
+      queue.push({ o: parsed, file: target });
+    }
+  }
+  return { attach, reasons };
+}
+
+function locality(document: string | null): 'local' | 'remote' | 'memory' {
+  if (document === null) return 'memory';
+  return isRemote(document) ? 'remote' : 'local';
+}
+
+/** Every import edge of the closure of `root` in the workspace, breadth first, with the importer's depth + 1. */
+function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<IRI, string>): { resolved: JsonObject[]; unresolved: JsonObject[] } {
+  const resolved: JsonObject[] = [];
+  const unresolved: JsonObject[] = [];
+  const queue: { o: Ontology; depth: number }[] = [{ o: root, depth: 0 }];
+  const seen = new Set([root]);
+  for (let i = 0; i < queue.length; i++) {
+    const { o, depth } = queue[i];
+    const source = { source_ontology: ontologyLabel(o), source_document: o.documentIri };
+    for (const iri of [...o.imports].sort()) {
+      const target = ws.find(iri);
+      if (target === undefined) {
+        unresolved.push({ import_iri: iri, ...source, depth: depth + 1, reason: reasons.get(iri) ?? 'not loaded in the workspace' });
+        continue;
+      }
+      resolved.push({
+        import_iri: iri, ...source, target_ontology: ontologyLabel(target), target_document: target.documentIri,
+        depth: depth + 1, location: locality(target.documentIri),
+      });
+      if (!seen.has(target)) {
+        seen.add(target);
+        queue.push({ o: target, depth: depth + 1 });
+      }
+    }
+  }
+  return { resolved, unresolved };
+}
+
+/** Parses the source and its catalog-resolved imports, then attaches them all at once (or nothing). */
+async function attachNew(text: string, document: string, base: string, args: LoadArgs, ws: Workspace): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string> }> {
+  const parsed = await parseDocument(text, base, document);
+  const clash = ids(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
+  if (clash !== undefined) throw new ToolFailure(`Ontology id ${ids(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
+  const plan = await planImports(parsed, isRemote(document) ? null : document, ws);
+  if (args.missing_imports === 'error' && plan.reasons.size > 0) {
+    const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
+    throw new ToolFailure(`Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was loaded`, 'missing_imports', { unresolved_imports: missing });
+  }
+  ws.load(parsed, !args.keep_active);
+  for (const imported of plan.attach) ws.load(imported, false);
+  return { o: parsed, added: 1 + plan.attach.length, reasons: plan.reasons };
+}
+
+interface LoadArgs {
+  source: string;
+  keep_active: boolean;
+  connection_timeout_ms: number;
+  missing_imports: MissingMode;
+  network?: 'deny' | 'allow';
+}
+
+async function load(args: LoadArgs, ctx: ToolContext): Promise<JsonObject> {
   const ws = ctx.workspace;
   const { text, document, base } = await fetchSource(args.source, args.connection_timeout_ms, args.network);
   const existing = ws.ontologies.find((o) => o.documentIri === document);
-  let o: Ontology;
-  if (existing !== undefined) {
-    o = existing;
-  } else {
-    let parsed: Ontology;
-    try {
-      parsed = (await readDocument(text, { base, fileName: document })).ontology;
-    } catch (err) {
-      throw new ToolFailure(`Cannot parse ${document}: ${(err as Error).message}`, 'parse_error');
-    }
-    parsed.documentIri = document;
-    const missing = [...parsed.imports].filter((iri) => ws.find(iri) === undefined).sort();
-    if (args.missing_imports === 'error' && missing.length > 0) {
-      throw new ToolFailure(`Unresolved imports of ${document}: ${missing.join(', ')}`, 'missing_imports', { unresolved_imports: missing });
-    }
-    ws.load(parsed, !args.keep_active);
-    o = parsed;
-  }
+  const { o, added, reasons } = existing !== undefined
+    ? { o: existing, added: 0, reasons: new Map<IRI, string>() }
+    : await attachNew(text, document, base, args, ws);
   if (!args.keep_active) ws.setActive(o);
-  const unresolved = args.missing_imports === 'silent' ? [] : ws.missingImports(o);
-  const resolved = ws.importsClosure(o).slice(1).map((target) => ({ target_ontology: ontologyLabel(target), target_document: target.documentIri }));
+  const edges = importEdges(ws, o, reasons);
   return {
     loaded_document: document,
     loaded_ontology: ontologyLabel(o),
@@ -218,12 +373,12 @@ async function load(args: { source: string; keep_active: boolean; connection_tim
     kept_active: args.keep_active,
     ...(o.documentIri === null ? {} : { document_iri: o.documentIri }),
     active: activeCounts(ws),
-    added_ontologies: existing === undefined ? 1 : 0,
+    added_ontologies: added,
     already_loaded: existing !== undefined,
     workspace_ontologies: ws.ontologies.length,
     missing_imports_mode: args.missing_imports,
-    resolved_imports: resolved,
-    unresolved_imports: unresolved,
+    resolved_imports: edges.resolved,
+    unresolved_imports: args.missing_imports === 'silent' ? [] : edges.unresolved,
     note: 'Loading is not undoable.',
   };
 }

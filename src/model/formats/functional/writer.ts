@@ -2,13 +2,11 @@
 // name, imports and ontology annotations sorted, axioms grouped by kind (in AXIOM_KINDS order) and sorted
 // by their text within a kind, anonymous individuals labelled from the content around them.
 
-import { createHash } from 'node:crypto';
-import type { Annotation, AnonymousIndividual, Axiom, AxiomKind, Node } from '../../terms.js';
+import type { AxiomKind } from '../../terms.js';
 import { AXIOM_KINDS } from '../../terms.js';
 import type { Ontology } from '../../ontology.js';
 import { STANDARD_PREFIXES } from '../../vocab.js';
-import { anonymousIndividuals } from '../../walk.js';
-import { LineRenderer } from '../../render/axiom-lines.js';
+import { anonymousLabels } from '../../render/anonymous-labels.js';
 import { FunctionalRenderer, isPrefixName } from './renderer.js';
 
 const KIND_ORDER = new Map<AxiomKind, number>(AXIOM_KINDS.map((k, i) => [k, i]));
@@ -19,7 +17,7 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function writeFunctional(o: Ontology): string {
   const prefixes = new Map<string, string>(STANDARD_PREFIXES);
   for (const [name, ns] of o.prefixes) if (isPrefixName(name) && name !== '_:') prefixes.set(name, ns);
-  const labels = anonymousLabels(o);
+  const labels = anonymousLabels(o, '_:a');
   const r = new FunctionalRenderer(prefixes, (a) => labels.get(a)!);
 
   const out: string[] = [];
@@ -39,29 +37,3 @@ export function writeFunctional(o: Ontology): string {
   return out.join('\n') + '\n';
 }
 
-/**
- * Labels `_:a1`, `_:a2`, ... for the anonymous individuals of the ontology, numbered in the order of a
- * hash of the full-IRI renderings of the axioms and ontology annotations that mention each one, so the
- * labels do not depend on node ids or insertion order. Individuals with equal hashes are interchangeable
- * in the output (they have identical surroundings).
- */
-function anonymousLabels(o: Ontology): Map<AnonymousIndividual, string> {
-  const mentions = new Map<AnonymousIndividual, (Axiom | Annotation)[]>();
-  const collect = (n: Axiom | Annotation) => {
-    for (const x of anonymousIndividuals(n as Node)) {
-      let list = mentions.get(x);
-      if (list === undefined) mentions.set(x, (list = []));
-      list.push(n);
-    }
-  };
-  for (const a of o.axioms()) collect(a);
-  for (const a of o.annotations) collect(a);
-  const hashed: { x: AnonymousIndividual; h: string }[] = [];
-  for (const [x, list] of mentions) {
-    const lr = new LineRenderer((y) => (y === x ? '_:SELF' : '_:*'));
-    const text = list.map((n) => (n.kind === 'Annotation' ? 'Ontology' + lr.annotation(n) : lr.axiom(n))).sort().join('\n');
-    hashed.push({ x, h: createHash('sha256').update(text, 'utf8').digest('hex') });
-  }
-  hashed.sort((a, b) => compareText(a.h, b.h));
-  return new Map(hashed.map(({ x }, i) => [x, '_:a' + (i + 1)]));
-}

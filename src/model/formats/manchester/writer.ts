@@ -10,16 +10,16 @@
 // deterministic.
 
 import type {
-  Annotation, AnonymousIndividual, Axiom, ClassExpression, Entity, EntityKind, IRI, Individual,
+  AnonymousIndividual, Axiom, ClassExpression, Entity, EntityKind, IRI, Individual,
   ObjectPropertyExpression,
 } from '../../terms.js';
 import type { Ontology } from '../../ontology.js';
-import { anonymousIndividuals } from '../../walk.js';
 import {
   BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING,
   OWL_THING, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, STANDARD_PREFIXES,
 } from '../../vocab.js';
 import { ManchesterRenderer } from './render.js';
+import { anonymousLabels } from '../../render/anonymous-labels.js';
 
 const FRAME_ORDER: readonly EntityKind[] = ['AnnotationProperty', 'Datatype', 'ObjectProperty', 'DataProperty', 'Class', 'NamedIndividual'];
 const FRAME_WORDS: Readonly<Record<EntityKind, string>> = {
@@ -89,7 +89,7 @@ class ManchesterWriter {
   private readonly general: string[] = [];
 
   constructor(private readonly o: Ontology) {
-    const labels = anonymousLabels(o);
+    const labels = anonymousLabels(o, '_:b');
     // the standard prefixes need no declaration: the reader knows them (a declared prefix wins)
     this.r = new ManchesterRenderer(curieNamer(new Map([...STANDARD_PREFIXES, ...o.prefixes])), {
       anonymous: (a) => labels.get(a) ?? '_:' + a.nodeId,
@@ -351,16 +351,3 @@ class ManchesterWriter {
 
 const sorted = (xs: string[]) => xs.sort();
 
-/** `_:b1`, `_:b2`, ... in node-id order, so the labels do not depend on axiom order. */
-function anonymousLabels(o: Ontology): Map<AnonymousIndividual, string> {
-  const all = new Set<AnonymousIndividual>();
-  for (const a of o.axioms()) for (const x of anonymousIndividuals(a)) all.add(x);
-  for (const ann of o.annotations) collectAnnotationAnonymous(ann, all);
-  const list = [...all].sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
-  return new Map(list.map((x, k) => [x, '_:b' + (k + 1)]));
-}
-
-function collectAnnotationAnonymous(a: Annotation, out: Set<AnonymousIndividual>): void {
-  if (a.value.kind === 'AnonymousIndividual') out.add(a.value);
-  for (const n of a.annotations) collectAnnotationAnonymous(n, out);
-}

@@ -4,14 +4,15 @@
 
 import type { Ontology } from '../../ontology.js';
 import type {
-  Annotation, AnnotationValue, AnnotationSubject, Atom, Axiom, ClassExpression, DArg, DataRange, Entity, IArg,
+  Annotation, AnnotationValue, AnonymousIndividual, AnnotationSubject, Atom, Axiom, ClassExpression, DArg, DataRange, Entity, IArg,
   Individual, Literal, ObjectPropertyExpression,
 } from '../../terms.js';
 import { OWL, OWL_THING, RDFS_LITERAL, XSD_STRING } from '../../vocab.js';
+import { anonymousLabels } from '../../render/anonymous-labels.js';
 
 /** Serialises the ontology (header and axioms) as OWL/XML. */
 export function writeOwlXml(o: Ontology): string {
-  const w = new OwlXmlWriter(o.prefixes);
+  const w = new OwlXmlWriter(o.prefixes, anonymousLabels(o, 'a'));
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   let root = '<Ontology xmlns="' + OWL + '"';
   if (o.id.iri !== null) root += ' ontologyIRI="' + escapeAttr(o.id.iri) + '"';
@@ -72,7 +73,7 @@ class OwlXmlWriter {
   private readonly namespaces: [string, string][];
   private readonly abbreviations = new Map<string, string>();
 
-  constructor(prefixes: ReadonlyMap<string, string>) {
+  constructor(prefixes: ReadonlyMap<string, string>, private readonly anonymous: ReadonlyMap<AnonymousIndividual, string>) {
     this.namespaces = [...prefixes]
       .filter(([name]) => name !== ':' && isNcName(name.slice(0, -1)))
       .map(([name, ns]) => [ns, name] as [string, string])
@@ -105,7 +106,7 @@ class OwlXmlWriter {
 
   individual(i: Individual): string {
     return i.kind === 'AnonymousIndividual'
-      ? '<AnonymousIndividual nodeID="' + escapeAttr(i.nodeId) + '"/>'
+      ? '<AnonymousIndividual nodeID="' + escapeAttr(this.anonymous.get(i)!) + '"/>'
       : this.el('NamedIndividual', i.iri);
   }
 
