@@ -7,9 +7,8 @@ import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import { ParseError } from '../../src/model/formats/errors.js';
 import { axiomLines, LineRenderer } from '../../src/model/render/axiom-lines.js';
 import { AXIOM_KINDS, cls, literal, namedIndividual, subClassOf } from '../../src/model/terms.js';
-import type { Node } from '../../src/model/terms.js';
-import { children } from '../../src/model/walk.js';
 import { RDF_LANG_STRING, XSD, XSD_STRING } from '../../src/model/vocab.js';
+import { kindsIn } from '../support/node-kinds.js';
 
 function fixture(name: string): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -19,15 +18,6 @@ function fixture(name: string): string {
 
 const doc = (body: string, prefixes = 'Prefix(:=<http://ex.org/>)\n') => prefixes + 'Ontology(\n' + body + '\n)\n';
 
-function kindsIn(nodes: Iterable<Node>): Set<string> {
-  const seen = new Set<string>();
-  const visit = (n: Node) => {
-    seen.add(n.kind);
-    for (const c of children(n)) visit(c);
-  };
-  for (const n of nodes) visit(n);
-  return seen;
-}
 
 test('every axiom type, expression, data range and atom parses to the expected structure', () => {
   const o = readFunctional(fixture('all-constructs.ofn'));

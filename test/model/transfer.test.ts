@@ -7,9 +7,8 @@ import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
 import { Ontology } from '../../src/model/ontology.js';
 import * as t from '../../src/model/terms.js';
-import type { Node } from '../../src/model/terms.js';
-import { children } from '../../src/model/walk.js';
 import { decodeOntology, decodeOntologyYielding, encodeOntology, transferables, type EncodedOntology } from '../../src/model/transfer.js';
+import { kindsIn } from '../support/node-kinds.js';
 
 function allConstructs(): Ontology {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -18,15 +17,6 @@ function allConstructs(): Ontology {
   return readFunctional(text, { base: 'http://ex.org/doc' });
 }
 
-function kindsIn(nodes: Iterable<Node>): Set<string> {
-  const seen = new Set<string>();
-  const visit = (n: Node) => {
-    seen.add(n.kind);
-    for (const c of children(n)) visit(c);
-  };
-  for (const n of nodes) visit(n);
-  return seen;
-}
 
 /** What a postMessage with the transfer list does: a structured clone that moves the buffers. */
 function acrossThreads(e: EncodedOntology): EncodedOntology {

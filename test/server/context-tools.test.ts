@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, fixture, connect, call, toolContext, runInContext, principalWith, type TestServer } from './support.js';
+import { startTestServer, fixture, connect, call, callOk, toolContext, runInContext, principalWith, type TestServer } from './support.js';
 import { Ontology } from '../../src/model/ontology.js';
 import {
   annotationAssertion, annotationProperty, dataProperty, dataPropertyRange, datatype, declaration, iriNode, literal,
@@ -31,11 +31,7 @@ after(async () => {
   await t.stop();
 });
 
-const ok = async (name: string, args: Row = {}): Promise<Row> => {
-  const r = await call(c, name, args);
-  assert.equal(r.isError, false, `${name}: ${JSON.stringify(r.body)}`);
-  return r.body;
-};
+const ok = (name: string, args: Row = {}): Promise<Row> => callOk(c, name, args);
 const iris = (list: unknown) => (list as Capped).items.map((x) => (x.iri ?? x.expression) as string);
 const card = (body: Row, i = 0) => (body.entities as Row[])[i];
 

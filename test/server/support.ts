@@ -73,6 +73,13 @@ export async function call(client: Client, name: string, args: Record<string, un
   return { isError: result.isError === true, body };
 }
 
+/** Calls a tool that must succeed and returns its result object. */
+export async function callOk(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const r = await call(client, name, args);
+  if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
 /** A raw HTTP request to the server, for the checks the SDK client cannot make. */
 export function raw(t: TestServer, init: RequestInit & { path?: string } = {}): Promise<Response> {
   const url = new URL(init.path ?? '/mcp', t.server.url);
