@@ -5,10 +5,9 @@
 // set-like operands in the order of their rendered text, so blank-node labels, list orders and the whole
 // output depend only on the ontology's content, never on insertion order or interned node ids.
 
-import { createHash } from 'node:crypto';
 import type {
   Annotation, AnnotationSubject, AnnotationValue, AnonymousIndividual, Atom, Axiom, ClassExpression, DArg, DataRange,
-  Declaration, Entity, EntityKind, IArg, Individual, IRI, Literal, Node, ObjectPropertyExpression,
+  Declaration, Entity, EntityKind, IArg, Individual, IRI, Literal, ObjectPropertyExpression,
 } from '../terms.js';
 import { declaration, literal } from '../terms.js';
 import type { Ontology } from '../ontology.js';
@@ -16,8 +15,8 @@ import {
   BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, OWL, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY,
   OWL_NOTHING, OWL_THING, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, RDF, RDFS, SWRL, XSD, XSD_BOOLEAN,
 } from '../vocab.js';
-import { LineRenderer } from '../render/axiom-lines.js';
-import { anonymousIndividuals, signature } from '../walk.js';
+import { anonymousHashes, LineRenderer } from '../render/axiom-lines.js';
+import { signature } from '../walk.js';
 
 // ---------------------------------------------------------------- RDF terms
 
@@ -105,27 +104,11 @@ export function implicitDeclarations(o: Ontology): Declaration[] {
 
 // ---------------------------------------------------------------- canonical ordering
 
-const sha16 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 const byText = (a: { text: string }, b: { text: string }) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
 
-/**
- * A renderer whose anonymous individuals are named by a hash of the axioms around them (the first step of
- * the corpus README's procedure), so the canonical text does not depend on document blank-node labels.
- */
+/** A renderer naming anonymous individuals by the hash of the axioms around them, not by their labels. */
 function canonicalRenderer(axioms: readonly Axiom[]): LineRenderer {
-  const byAnon = new Map<AnonymousIndividual, Axiom[]>();
-  for (const a of axioms) {
-    for (const x of anonymousIndividuals(a as Node)) {
-      const list = byAnon.get(x);
-      if (list === undefined) byAnon.set(x, [a]);
-      else list.push(a);
-    }
-  }
-  const hash = new Map<AnonymousIndividual, string>();
-  for (const [x, list] of byAnon) {
-    const r = new LineRenderer((y) => (y === x ? '_:SELF' : '_:*'));
-    hash.set(x, sha16(list.map((a) => r.axiom(a)).sort().join('\n')));
-  }
+  const hash = anonymousHashes(axioms);
   return new LineRenderer((y) => '_:h' + (hash.get(y) ?? 'n' + y.nodeId));
 }
 

@@ -3,7 +3,7 @@
 // renamed _:b1, _:b2, ... by a content hash so the output does not depend on blank-node labels.
 
 import { createHash } from 'node:crypto';
-import type { AnonymousIndividual, Axiom, Literal, Node } from '../terms.js';
+import type { Annotation, AnonymousIndividual, Axiom, Literal, Node } from '../terms.js';
 import { anonymousIndividuals } from '../walk.js';
 import { FunctionalRenderer } from '../formats/functional/renderer.js';
 
@@ -57,13 +57,35 @@ export class LineRenderer extends FunctionalRenderer {
 const sha16 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 
 /**
+ * Step 1 of the corpus README's procedure: for each anonymous individual the nodes mention, the first 16
+ * hex digits of SHA-256 over the sorted renderings of the nodes that mention it, itself written `_:SELF`
+ * and every other anonymous individual `_:*`. Ontology annotations are rendered with an `Ontology` prefix.
+ * The result depends on content only, never on blank-node labels or order.
+ */
+export function anonymousHashes(nodes: Iterable<Axiom | Annotation>): Map<AnonymousIndividual, string> {
+  const mentions = new Map<AnonymousIndividual, (Axiom | Annotation)[]>();
+  for (const n of nodes) {
+    for (const x of anonymousIndividuals(n as Node)) {
+      let list = mentions.get(x);
+      if (list === undefined) mentions.set(x, (list = []));
+      list.push(n);
+    }
+  }
+  const hash = new Map<AnonymousIndividual, string>();
+  for (const [x, list] of mentions) {
+    const r = new LineRenderer((y) => (y === x ? '_:SELF' : '_:*'));
+    hash.set(x, sha16(list.map((n) => (n.kind === 'Annotation' ? 'Ontology' + r.annotation(n) : r.axiom(n))).sort().join('\n')));
+  }
+  return hash;
+}
+
+/**
  * Every axiom as one canonical line, sorted (JavaScript default order = Java String.compareTo).
  * Anonymous individuals are numbered by the content-hash procedure of the corpus README.
  */
 export function axiomLines(axioms: Iterable<Axiom>): string[] {
   const plain: string[] = [];
   const withAnon: { axiom: Axiom; anons: Set<AnonymousIndividual> }[] = [];
-  const byAnon = new Map<AnonymousIndividual, Axiom[]>();
   const fixed = new LineRenderer(() => '_:?');
   for (const a of axioms) {
     const anons = anonymousIndividuals(a as Node);
@@ -72,20 +94,10 @@ export function axiomLines(axioms: Iterable<Axiom>): string[] {
       continue;
     }
     withAnon.push({ axiom: a, anons });
-    for (const x of anons) {
-      let list = byAnon.get(x);
-      if (!list) byAnon.set(x, (list = []));
-      list.push(a);
-    }
   }
   if (withAnon.length === 0) return plain.sort();
 
-  // Step 1: a hash per anonymous individual from the axioms around it.
-  const hash = new Map<AnonymousIndividual, string>();
-  for (const [x, list] of byAnon) {
-    const r = new LineRenderer((y) => (y === x ? '_:SELF' : '_:*'));
-    hash.set(x, sha16(list.map((a) => r.axiom(a)).sort().join('\n')));
-  }
+  const hash = anonymousHashes(withAnon.map((w) => w.axiom));
   // Step 2: number individuals in order of first appearance in the sorted hash-labelled lines.
   const hashed = new LineRenderer((y) => '_:h' + hash.get(y));
   const labelled = withAnon.map((w) => ({ line: hashed.axiom(w.axiom), anons: w.anons })).sort((a, b) => (a.line < b.line ? -1 : a.line > b.line ? 1 : 0));
