@@ -55,8 +55,8 @@ export class Ontology {
 
   /** Adds an axiom; returns false if it was already present. */
   add(a: Axiom): boolean {
-    if (this.axiomSet.has(a)) return false;
-    this.axiomSet.add(a);
+    const size = this.axiomSet.size;
+    if (this.axiomSet.add(a).size === size) return false;
     this.idx?.add(a);
     return true;
   }

@@ -253,14 +253,38 @@ export type Node =
 
 // ---------------------------------------------------------------- interning
 //
-// Compound nodes are interned by a structural hash over their fields (child ids, numbers, strings) in one
-// Map from hash to node(s): no key strings are built, so interning allocates nothing but the candidate
-// node, and a hit leaves the candidate to the young-generation collector. Leaves keyed by strings use
-// Maps keyed by those strings (the engine caches string hashes).
+// Every node is interned in one open-addressing table (linear probing). A slot is a pair of int32s, the
+// node's hash and its position in `nodes` plus one (0: free), so a probe reads one cache line and touches
+// a node only when the hash matches. Compound nodes hash their fields (child ids, numbers, strings),
+// leaves their key string: no key strings are built, a lookup is one probe sequence that also finds the
+// free slot for an insert, and a hit leaves a compound candidate to the young-generation collector. One
+// table costs far less memory per node than a Map per kind of leaf.
 
 let nextId = 1;
-let internedNodes = 0;
-const buckets = new Map<number, Node | Node[]>();
+/** Every interned node, in the order interned. */
+const nodes: Node[] = [];
+/** The slots, kept at most half full: `table[2i]` the hash, `table[2i + 1]` the node's position + 1. */
+let table = new Int32Array(2 << 12);
+
+/** Doubles the table, placing every node again by its stored hash. */
+function growTable(): void {
+  const old = table;
+  const size = old.length, mask = size - 1;
+  table = new Int32Array(size * 2);
+  for (let i = 1; i < old.length; i += 2) {
+    const at = old[i];
+    if (at === 0) continue;
+    const h = old[i - 1];
+    let j = h & mask;
+    while (table[2 * j + 1] !== 0) j = (j + 1) & mask;
+    table[2 * j] = h;
+    table[2 * j + 1] = at;
+  }
+}
+
+/** The first slot of hash h's probe sequence, and the slot after slot i. */
+const firstSlot = (h: number) => h & ((table.length >> 1) - 1);
+const nextSlot = (i: number) => (i + 1) & ((table.length >> 1) - 1);
 
 type FieldValue = Node | number | string | readonly Node[];
 type Shape = { readonly code: number; readonly fields: readonly string[] };
@@ -314,6 +338,22 @@ function hashString(s: string): number {
   return h;
 }
 
+/** Final avalanche: linear probing uses the low bits. */
+function finish(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+  return h ^ (h >>> 16);
+}
+
+/** Stores a new node in free slot i (found by the probe that missed it), growing the table when half full. */
+function place<T extends Node>(i: number, h: number, node: T): T {
+  (node as { id: number }).id = nextId++;
+  Object.freeze(node);
+  table[2 * i] = h;
+  table[2 * i + 1] = nodes.push(node);
+  if (nodes.length * 4 > table.length) growTable();
+  return node;
+}
+
 function hashValue(h: number, v: FieldValue): number {
   if (typeof v === 'number') return mix(h, v);
   if (typeof v === 'string') return mix(h, hashString(v));
@@ -345,43 +385,48 @@ function intern<T extends Node>(candidate: T): T {
   const shape = SHAPES[candidate.kind];
   let h = shape.code;
   for (const f of shape.fields) h = hashValue(h, (candidate as unknown as Record<string, FieldValue>)[f]);
-  const key = h >>> 1;
-  const found = buckets.get(key);
-  if (found !== undefined) {
-    if (!Array.isArray(found)) {
-      if (sameNode(found as Node, candidate, shape.fields)) return found as T;
-    } else {
-      for (const n of found) if (sameNode(n, candidate, shape.fields)) return n as T;
-    }
+  h = finish(h);
+  let i = firstSlot(h);
+  for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
+    if (table[2 * i] === h && sameNode(nodes[at - 1], candidate, shape.fields)) return nodes[at - 1] as T;
+    i = nextSlot(i);
   }
-  (candidate as { id: number }).id = nextId++;
-  Object.freeze(candidate);
-  internedNodes++;
-  if (found === undefined) buckets.set(key, candidate);
-  else if (Array.isArray(found)) found.push(candidate);
-  else buckets.set(key, [found as Node, candidate]);
-  return candidate;
+  return place(i, h, candidate);
 }
 
-/** Interns leaves keyed by one string. */
-function stringKeyed<T extends Node>(make: (key: string) => T): (key: string) => T {
-  const table = new Map<string, T>();
+/** Codes of the leaf tables, after the compound shapes' codes. */
+let nextLeafCode = 1000;
+
+/**
+ * Interns leaves keyed by one string; `same` tells whether a node of the table has that key. With `own`,
+ * a new leaf keeps its own copy of the string (see ownString); entities and IRIs share their strings
+ * between roles, so for them the readers own the strings.
+ */
+function stringKeyed<T extends Node>(make: (key: string) => T, same: (n: Node, key: string) => boolean, own = false): (key: string) => T {
+  const code = nextLeafCode++;
   return (key) => {
-    let n = table.get(key);
-    if (n === undefined) {
-      n = make(key);
-      (n as { id: number }).id = nextId++;
-      Object.freeze(n);
-      internedNodes++;
-      table.set(key, n);
+    const h = finish(mix(code, hashString(key)));
+    let i = firstSlot(h);
+    for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
+      if (table[2 * i] === h && same(nodes[at - 1], key)) return nodes[at - 1] as T;
+      i = nextSlot(i);
     }
-    return n;
+    return place(i, h, make(own ? ownString(key) : key));
   };
+}
+
+/**
+ * A flat copy of a string. V8 keeps a substring of 13 or more characters as a view into its parent, and a
+ * concatenation as a pair of parts: a literal or IRI sliced from a parsed document would keep the whole
+ * document text alive for as long as the model holds it. Joining two parts builds one new flat string.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : [s.slice(0, 1), s.slice(1)].join('');
 }
 
 /** Number of distinct nodes interned in this thread (for diagnostics and benchmarks). */
 export function internedCount(): number {
-  return internedNodes;
+  return nodes.length;
 }
 
 const byId = (a: NodeBase, b: NodeBase) => a.id - b.id;
@@ -412,7 +457,10 @@ const annotationSet = (anns: readonly Annotation[] | undefined) =>
 // ---------------------------------------------------------------- factory: leaves
 
 function entityFactory<K extends EntityKind>(kind: K): (iri: IRI) => Extract<Entity, { kind: K }> {
-  return stringKeyed((iri) => ({ id: 0, kind, iri }) as unknown as Extract<Entity, { kind: K }>);
+  return stringKeyed(
+    (iri) => ({ id: 0, kind, iri }) as unknown as Extract<Entity, { kind: K }>,
+    (n, iri) => n.kind === kind && (n as Entity).iri === iri,
+  );
 }
 
 export const cls = entityFactory('Class');
@@ -446,26 +494,45 @@ export function documentScope(): string {
 }
 
 export const anonymousIndividual: (nodeId: string) => AnonymousIndividual =
-  stringKeyed((nodeId) => ({ id: 0, kind: 'AnonymousIndividual', nodeId }));
+  stringKeyed((nodeId) => ({ id: 0, kind: 'AnonymousIndividual', nodeId }), (n, nodeId) => n.kind === 'AnonymousIndividual' && n.nodeId === nodeId);
 
-export const iriNode: (iri: IRI) => IRINode = stringKeyed((iri) => ({ id: 0, kind: 'IRI', iri }));
+export const iriNode: (iri: IRI) => IRINode = stringKeyed((iri) => ({ id: 0, kind: 'IRI', iri }), (n, iri) => n.kind === 'IRI' && n.iri === iri);
 
-export const variable: (iri: IRI) => Variable = stringKeyed((iri) => ({ id: 0, kind: 'Variable', iri }));
+export const variable: (iri: IRI) => Variable = stringKeyed((iri) => ({ id: 0, kind: 'Variable', iri }), (n, iri) => n.kind === 'Variable' && n.iri === iri);
 
-const literalTables = new Map<string, (lex: string) => Literal>();
+/** Literal tables by datatype, and by language tag as written (tags differing in case share one table). */
+const typedLiterals = new Map<string, (lex: string) => Literal>();
+const taggedLiterals = new Map<string, (lex: string) => Literal>();
+
+function literalTable(dt: IRI, lang: string): (lex: string) => Literal {
+  return stringKeyed(
+    (text) => ({ id: 0, kind: 'Literal', lex: text, datatype: dt, lang }),
+    (n, text) => n.kind === 'Literal' && n.lex === text && n.datatype === dt && n.lang === lang,
+    true,
+  );
+}
 
 /**
  * A literal. A language tag makes it rdf:langString (tags are compared lower-cased, as RDF 1.1 says);
  * without datatype or language it is an xsd:string.
  */
 export function literal(lex: string, datatypeIri?: IRI, lang?: string): Literal {
-  const l = lang ? lang.toLowerCase() : '';
-  const dt = l ? RDF_LANG_STRING : datatypeIri || XSD_STRING;
-  const tableKey = l ? '@' + l : dt;
-  let table = literalTables.get(tableKey);
-  if (table === undefined) {
-    table = stringKeyed((text) => ({ id: 0, kind: 'Literal', lex: text, datatype: dt, lang: l }));
-    literalTables.set(tableKey, table);
+  let table: ((lex: string) => Literal) | undefined;
+  if (lang) {
+    table = taggedLiterals.get(lang);
+    if (table === undefined) {
+      // The tables live as long as the thread: they keep their own copies of the strings.
+      const lower = ownString(lang.toLowerCase());
+      table = taggedLiterals.get(lower) ?? literalTable(RDF_LANG_STRING, lower);
+      taggedLiterals.set(lower, table);
+      taggedLiterals.set(ownString(lang), table);
+    }
+  } else {
+    table = typedLiterals.get(datatypeIri || XSD_STRING);
+    if (table === undefined) {
+      const dt = ownString(datatypeIri || XSD_STRING);
+      typedLiterals.set(dt, (table = literalTable(dt, '')));
+    }
   }
   return table(lex);
 }

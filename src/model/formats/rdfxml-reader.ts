@@ -5,15 +5,18 @@ import type { Ontology } from '../ontology.js';
 import { ParseError } from './errors.js';
 import { TripleTable } from '../rdf/rdf-graph-reader.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
+import { ownString } from '../terms.js';
 import { stripBom } from './turtle-reader.js';
 
 export async function readRdfXml(text: string, options: { base?: string } = {}): Promise<Ontology> {
   const doc = stripBom(text);
   const table = new TripleTable();
   await parseInto(doc, options.base, table);
+  // Before the mapping, which releases the regexp engine's hold on the document text.
+  const prefixes = rootNamespaces(doc);
   const ontology = triplesToOntology(table);
   ontology.format = 'rdfxml';
-  for (const [k, v] of rootNamespaces(doc)) ontology.prefixes.set(k, v);
+  for (const [k, v] of prefixes) ontology.prefixes.set(ownString(k), ownString(v));
   return ontology;
 }
 

@@ -1,11 +1,14 @@
-// Turtle, N-Triples, N-Quads and TriG → Ontology, through n3's streaming parser and the RDF → OWL mapping.
+// Turtle, N-Triples, N-Quads and TriG → Ontology, through n3 and the RDF → OWL mapping. Turtle and
+// N-Triples take the lean token grammar (turtle-grammar.ts) and fall back to n3's Parser for the rest.
 
 import { Parser } from 'n3';
 import type { Ontology } from '../ontology.js';
 import { ParseError } from './errors.js';
 import { TripleTable, termText } from '../rdf/rdf-graph-reader.js';
 import { XSD_STRING } from '../vocab.js';
+import { ownString } from '../terms.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
+import { readTurtleTokens } from './turtle-grammar.js';
 
 export type TurtleSyntax = 'turtle' | 'ntriples' | 'nquads' | 'trig';
 
@@ -15,9 +18,15 @@ const N3_FORMAT: Record<TurtleSyntax, string> = {
 
 export async function readTurtle(text: string, options: { base?: string; syntax?: TurtleSyntax } = {}): Promise<Ontology> {
   const syntax = options.syntax ?? 'turtle';
-  const table = new TripleTable();
-  const prefixes = new Map<string, string>();
-  await parseInto(stripBom(text), syntax, options.base, table, prefixes);
+  const source = stripBom(text);
+  let table = new TripleTable();
+  let prefixes = new Map<string, string>();
+  const lean = (syntax === 'turtle' || syntax === 'ntriples') && await readTurtleTokens(source, syntax, options.base, table, prefixes);
+  if (!lean) {
+    table = new TripleTable();
+    prefixes = new Map();
+    await parseInto(source, syntax, options.base, table, prefixes);
+  }
   const ontology = triplesToOntology(table);
   ontology.format = syntax;
   for (const [k, v] of prefixes) ontology.prefixes.set(k, v);
@@ -117,7 +126,7 @@ class TableFactory {
 
   private text(s: FactoryTerm, p: FactoryTerm, o: FactoryTerm | object, g: FactoryTerm): string {
     const graph = g === this.graph ? '' : ' ' + this.termValue(g);
-    return this.termValue(s) + ' ' + this.termValue(p) + ' ' + this.termValue(o) + graph + ' .';
+    return ownString(this.termValue(s) + ' ' + this.termValue(p) + ' ' + this.termValue(o) + graph + ' .');
   }
 
   private termValue(t: FactoryTerm | object): string {
@@ -137,8 +146,8 @@ class FactoryTerm {
   }
 }
 
-/** Streams each triple into the table as n3 produces it; resolves when the document has ended. */
-function parseInto(text: string, syntax: TurtleSyntax, base: string | undefined, table: TripleTable, prefixes: Map<string, string>): Promise<void> {
+/** Streams each triple into the table as n3's Parser produces it; resolves when the document has ended. */
+export function parseInto(text: string, syntax: TurtleSyntax, base: string | undefined, table: TripleTable, prefixes: Map<string, string>): Promise<void> {
   const factory = new TableFactory(table);
   const parser = new LaxParser({ format: N3_FORMAT[syntax], baseIRI: base, factory: factory as never });
   return new Promise((resolve, reject) => {
@@ -150,7 +159,7 @@ function parseInto(text: string, syntax: TurtleSyntax, base: string | undefined,
         else resolve();
       },
       (prefix, iri) => {
-        prefixes.set(prefix + ':', iri.value);
+        prefixes.set(ownString(prefix + ':'), ownString(iri.value));
       },
     );
   });

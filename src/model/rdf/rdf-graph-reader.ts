@@ -6,7 +6,7 @@
 // million objects. The ids of the mapping vocabulary are fixed (see VOCABULARY in vocab-reader.ts).
 
 import type * as RDF from '@rdfjs/types';
-import { documentScope, literal, type Literal } from '../terms.js';
+import { documentScope, literal, ownString, type Literal } from '../terms.js';
 import type { UnmappedItem } from '../ontology.js';
 import { XSD_STRING, RDF_LANG_STRING, RDF_PLAIN_LITERAL } from '../vocab.js';
 import { escapeLexical } from '../render/axiom-lines.js';
@@ -29,15 +29,22 @@ export class TripleTable {
   readonly unmapped: UnmappedItem[] = [];
   private readonly ids = new Map<string, TermId>();
   private readonly bnodePrefix = '_:d' + documentScope() + '_';
+  private freshBlanks = 0;
+  private lastSubject: RDF.Term | null = null;
+  private lastSubjectId: TermId = -1;
 
   constructor() {
     for (const iri of VOCABULARY) this.iri(iri);
   }
 
-  /** The id of an IRI. */
-  iri(iri: string): TermId {
+  /**
+   * The id of an IRI. The table keeps its own flat copy of a new IRI, not a view into the document, unless
+   * the caller says the string is already its own.
+   */
+  iri(iri: string, owned = false): TermId {
     let id = this.ids.get(iri);
     if (id === undefined) {
+      if (!owned) iri = ownString(iri);
       id = this.terms.push(iri) - 1;
       this.ids.set(iri, id);
     }
@@ -47,6 +54,11 @@ export class TripleTable {
   /** The id of a blank node by its label in the document. */
   blank(label: string): TermId {
     return this.iri(this.bnodePrefix + label);
+  }
+
+  /** A new blank node, distinct from every labelled one (labels never start with '.'). */
+  freshBlank(): TermId {
+    return this.terms.push(this.bnodePrefix + '.' + this.freshBlanks++) - 1;
   }
 
   /** A new id for a literal occurrence; equal literals compare equal through their interned value. */
@@ -79,11 +91,11 @@ export class TripleTable {
   addQuad(q: RDF.Quad): void {
     const s = q.subject, p = q.predicate, o = q.object;
     if (q.graph.termType !== 'DefaultGraph') {
-      this.unmapped.push({ text: quadText(q), reason: 'quad in a named graph; only the default graph is the ontology' });
+      this.unmapped.push({ text: ownString(quadText(q)), reason: 'quad in a named graph; only the default graph is the ontology' });
       return;
     }
     if ((s.termType !== 'NamedNode' && s.termType !== 'BlankNode') || p.termType !== 'NamedNode') {
-      this.unmapped.push({ text: quadText(q), reason: 'generalised RDF triple (subject or predicate not an IRI/blank node)' });
+      this.unmapped.push({ text: ownString(quadText(q)), reason: 'generalised RDF triple (subject or predicate not an IRI/blank node)' });
       return;
     }
     let obj: TermId;
@@ -91,10 +103,19 @@ export class TripleTable {
     else if (o.termType === 'BlankNode') obj = this.blank(o.value);
     else if (o.termType === 'Literal') obj = this.literal(o.value, o.datatype.value, o.language);
     else {
-      this.unmapped.push({ text: quadText(q), reason: 'unsupported object term ' + o.termType });
+      this.unmapped.push({ text: ownString(quadText(q)), reason: 'unsupported object term ' + o.termType });
       return;
     }
-    this.add(s.termType === 'NamedNode' ? this.iri(s.value) : this.blank(s.value), this.iri(p.value), obj);
+    this.add(this.subjectId(s), this.iri(p.value), obj);
+  }
+
+  /** Streaming parsers hand out one subject term for all the triples of a node: its id is looked up once. */
+  private subjectId(s: RDF.Quad_Subject): TermId {
+    if (s !== this.lastSubject) {
+      this.lastSubject = s;
+      this.lastSubjectId = s.termType === 'NamedNode' ? this.iri(s.value) : this.blank(s.value);
+    }
+    return this.lastSubjectId;
   }
 }
 

@@ -26,6 +26,7 @@ import {
   objectSomeValuesFrom, objectUnionOf, sameIndividual, subAnnotationPropertyOf, subClassOf, subDataPropertyOf,
   subObjectPropertyOf, subPropertyChainOf, annotationPropertyDomain, annotationPropertyRange,
   type EntityKind, type Class, type AnnotationProperty, type NamedIndividual, type IRINode, axiomWithoutAnnotations,
+  type Entity, type ObjectProperty,
   withAnnotations,
 } from '../terms.js';
 import { Ontology } from '../ontology.js';
@@ -68,8 +69,13 @@ const UNKNOWN = 0, RESERVED = 1, NOT_RESERVED = 2;
 
 /** Maps the triples of one RDF document into a new Ontology. */
 export function triplesToOntology(table: TripleTable): Ontology {
+  // V8 keeps the subject of the last successful regexp match alive (for RegExp.lastMatch): after a
+  // parser's last match on the document text, that is the whole document. A match on '' releases it.
+  RELEASE_LAST_MATCH.exec('');
   return new RdfToOwl(table).run();
 }
+
+const RELEASE_LAST_MATCH = /^/;
 
 export class RdfToOwl {
   readonly ontology = new Ontology();
@@ -97,14 +103,16 @@ export class RdfToOwl {
   private readonly failures = new Map<number, string>();
   private readonly ceCache = new Map<TermId, ClassExpression>();
   private readonly drCache = new Map<TermId, DataRange>();
-  /** Blank nodes already translated as a structure (expression, list, atom): never individuals. */
-  private readonly structural = new Set<TermId>();
+  /** Flags by term id: blank nodes already translated as a structure (expression, list, atom), never individuals. */
+  private readonly structural: Uint8Array;
   private readonly anons = new Map<TermId, AnonymousIndividual>();
   /** Model nodes by term id, so each IRI is looked up in the model's intern table once per role. */
-  private readonly classes = new Map<TermId, Class>();
-  private readonly annotationProperties = new Map<TermId, AnnotationProperty>();
-  private readonly individuals = new Map<TermId, NamedIndividual>();
-  private readonly iriNodes = new Map<TermId, IRINode>();
+  private readonly classes: (Class | undefined)[];
+  private readonly objectProperties: (ObjectProperty | undefined)[];
+  private readonly dataProperties: (DataProperty | undefined)[];
+  private readonly annotationProperties: (AnnotationProperty | undefined)[];
+  private readonly individuals: (NamedIndividual | undefined)[];
+  private readonly iriNodes: (IRINode | undefined)[];
   private readonly swrl: SwrlReader;
   private readonly table: TripleTable;
   /** Triples from index `asserted` on were added for reifications whose triple the document lacks. */
@@ -122,6 +130,14 @@ export class RdfToOwl {
     this.asserted = table.size;
     this.kinds = new Uint8Array(table.terms.length);
     this.reserved = new Uint8Array(table.terms.length);
+    this.structural = new Uint8Array(table.terms.length);
+    const n = table.terms.length;
+    this.classes = emptySlots(n);
+    this.objectProperties = emptySlots(n);
+    this.dataProperties = emptySlots(n);
+    this.annotationProperties = emptySlots(n);
+    this.individuals = emptySlots(n);
+    this.iriNodes = emptySlots(n);
     this.ontology.unmapped.push(...table.unmapped);
     this.swrl = new SwrlReader(this);
   }
@@ -130,7 +146,8 @@ export class RdfToOwl {
     this.indexTriples();
     this.indexReifications();
     this.consumed = new Uint8Array(this.n);
-    for (let i = 0; i < this.n; i++) if (this.consumed[i] === 0) this.attempt(i, this.mapAxiomTriple);
+    // Only vocabulary predicates make axioms in this pass.
+    for (let i = 0; i < this.n; i++) if (this.consumed[i] === 0 && this.p[i] < VOCABULARY.length) this.attempt(i, this.mapAxiomTriple);
     this.mapHeader();
     for (let i = 0; i < this.n; i++) if (this.consumed[i] === 0) this.attempt(i, this.mapRemainingTriple);
     for (const a of this.replacing) if (a.annotations.length > 0) this.ontology.remove(axiomWithoutAnnotations(a));
@@ -225,7 +242,7 @@ export class RdfToOwl {
     for (let i = 0; i < n; i++) {
       if (this.p[i] !== RDF_TYPE || (this.o[i] !== O.Axiom && this.o[i] !== O.Annotation)) continue;
       const x = this.s[i];
-      this.structural.add(x);
+      this.structural[x] = 1;
       const src = this.objectOf(x, O.annotatedSource);
       const prop = this.objectOf(x, O.annotatedProperty);
       const tgt = this.objectOf(x, O.annotatedTarget);
@@ -304,7 +321,7 @@ export class RdfToOwl {
         if (this.p[i] === RDF_TYPE && this.isReservedPredicate(this.o[i])) this.pending.push(i);
       }
     }
-    this.structural.add(x);
+    this.structural[x] = 1;
   }
 
   /** True for terms of the RDF/RDFS/OWL/SWRL vocabularies (other than built-in annotation properties). */
@@ -320,26 +337,46 @@ export class RdfToOwl {
   // ------------------------------------------------------------ model nodes by term id
 
   cls(t: TermId): Class {
-    return cached(this.classes, t, this.iri(t), cls);
+    return this.classes[t] ??= cls(this.iri(t));
+  }
+
+  objectProperty(t: TermId): ObjectProperty {
+    return this.objectProperties[t] ??= objectProperty(this.iri(t));
+  }
+
+  dataProperty(t: TermId): DataProperty {
+    return this.dataProperties[t] ??= dataProperty(this.iri(t));
   }
 
   annotationProperty(t: TermId): AnnotationProperty {
-    return cached(this.annotationProperties, t, this.iri(t), annotationProperty);
+    return this.annotationProperties[t] ??= annotationProperty(this.iri(t));
   }
 
   namedIndividual(t: TermId): NamedIndividual {
-    return cached(this.individuals, t, this.iri(t), namedIndividual);
+    return this.individuals[t] ??= namedIndividual(this.iri(t));
   }
 
   iriNode(t: TermId): IRINode {
-    return cached(this.iriNodes, t, this.iri(t), iriNode);
+    return this.iriNodes[t] ??= iriNode(this.iri(t));
+  }
+
+  /** The entity of a declaration. */
+  private declared(bit: number, t: TermId): Entity {
+    switch (bit) {
+      case K_CLASS: return this.cls(t);
+      case K_OP: return this.objectProperty(t);
+      case K_DP: return this.dataProperty(t);
+      case K_AP: return this.annotationProperty(t);
+      case K_IND: return this.namedIndividual(t);
+      default: return entity(KIND_OF_BIT.get(bit)!, this.iri(t));
+    }
   }
 
   // ------------------------------------------------------------ emitting axioms
 
   /** Runs a mapping step for triple i; its triples are consumed only if it succeeds. */
   private attempt(i: number, step: (i: number) => boolean): void {
-    this.pending.length = 0;
+    if (this.pending.length !== 0) this.pending.length = 0;
     try {
       if (!step.call(this, i)) return;
     } catch (e) {
@@ -445,10 +482,10 @@ export class RdfToOwl {
     const bit = DECLARING_TYPES.get(t);
     if (bit !== undefined) {
       if (!this.isIri(s)) return false;
-      return this.emit(i, declaration(bit === K_CLASS ? this.cls(s) : entity(KIND_OF_BIT.get(bit)!, this.iri(s))));
+      return this.emit(i, declaration(this.declared(bit, s)));
     }
     if (t === O.FunctionalProperty) {
-      if (this.isIri(s) && (this.kinds[s] & (K_DP | K_OP)) === K_DP) return this.emit(i, functionalDataProperty(dataProperty(this.iri(s))));
+      if (this.isIri(s) && (this.kinds[s] & (K_DP | K_OP)) === K_DP) return this.emit(i, functionalDataProperty(this.dataProperty(s)));
       return this.emit(i, objectPropertyCharacteristic('FunctionalObjectProperty', this.ope(s)));
     }
     const characteristic = CHARACTERISTICS.get(t);
@@ -500,7 +537,7 @@ export class RdfToOwl {
     const ops: ObjectPropertyExpression[] = [], dps: DataProperty[] = [];
     for (const x of this.list(this.ref(this.o[i]))) {
       // Like the OWL API, a key property not known as an object property is a data property.
-      if (this.isIri(x) && (this.kinds[x] & K_OP) === 0) dps.push(dataProperty(this.iri(x)));
+      if (this.isIri(x) && (this.kinds[x] & K_OP) === 0) dps.push(this.dataProperty(x));
       else ops.push(this.ope(x));
     }
     return this.emit(i, hasKey(c, ops, dps));
@@ -565,7 +602,7 @@ export class RdfToOwl {
       const p = this.ope(s);
       return this.emit(i, objectPropertyDomain(p, this.ce(o)));
     }
-    if (k & K_DP) return this.emit(i, dataPropertyDomain(dataProperty(this.iri(s)), this.ce(o)));
+    if (k & K_DP) return this.emit(i, dataPropertyDomain(this.dataProperty(s), this.ce(o)));
     return this.emit(i, annotationPropertyDomain(this.annotationProperty(s), this.iri(this.named(o))));
   }
 
@@ -579,7 +616,7 @@ export class RdfToOwl {
       return this.emit(i, objectPropertyRange(p, this.ce(o)));
     }
     this.addKind(s, K_DP);
-    return this.emit(i, dataPropertyRange(dataProperty(this.iri(s)), this.dataRange(o)));
+    return this.emit(i, dataPropertyRange(this.dataProperty(s), this.dataRange(o)));
   }
 
   /** The axiom an n-ary axiom node stands for, with the node's annotations. */
@@ -688,14 +725,14 @@ export class RdfToOwl {
   private mapRemainingTriple(i: number): boolean {
     const s = this.s[i], p = this.p[i], o = this.o[i];
     if (this.isReservedPredicate(p)) return false;
-    if (this.structural.has(s)) return fail('annotation of a blank node that is not an individual');
+    if (this.structural[s] === 1) return fail('annotation of a blank node that is not an individual');
     const k = this.kinds[p];
     const value = this.lit(o);
     if (k & K_OP && value === undefined) {
-      return this.emit(i, objectPropertyAssertion(objectProperty(this.iri(p)), this.individual(s), this.individual(o)));
+      return this.emit(i, objectPropertyAssertion(this.objectProperty(p), this.individual(s), this.individual(o)));
     }
     if (k & K_DP && value !== undefined) {
-      return this.emit(i, dataPropertyAssertion(dataProperty(this.iri(p)), this.individual(s), value));
+      return this.emit(i, dataPropertyAssertion(this.dataProperty(p), this.individual(s), value));
     }
     return this.emit(i, annotationAssertion(this.annotationProperty(p), this.annotationSubject(s), this.annotationValue(o)));
   }
@@ -735,7 +772,7 @@ export class RdfToOwl {
   ope(t: TermId): ObjectPropertyExpression {
     if (this.isIri(t)) {
       this.addKind(t, K_OP);
-      return objectProperty(this.iri(t));
+      return this.objectProperty(t);
     }
     const inv = this.use(t, O.inverseOf);
     if (inv < 0) fail('blank node property without owl:inverseOf');
@@ -763,7 +800,7 @@ export class RdfToOwl {
       if (first < 0 || rest < 0) fail('RDF list node without rdf:first/rdf:rest');
       const type = this.objectOf(x, RDF_TYPE);
       if (type >= 0 && (this.o[type] === RDF_LIST || this.o[type] === S.AtomList)) this.pending.push(type);
-      this.structural.add(x);
+      this.structural[x] = 1;
       out.push(item(first));
       x = this.ref(rest);
     }
@@ -862,7 +899,7 @@ export class RdfToOwl {
 
   dataProp(p: TermId): DataProperty {
     this.addKind(this.named(p), K_DP);
-    return dataProperty(this.iri(p));
+    return this.dataProperty(p);
   }
 
   // ------------------------------------------------------------ data ranges
@@ -920,7 +957,7 @@ export class RdfToOwl {
       const v = this.lit(this.o[i]);
       if (this.p[i] === RDF_TYPE || v === undefined) continue;
       this.pending.push(i);
-      this.structural.add(f);
+      this.structural[f] = 1;
       return facetRestriction(this.iri(this.p[i]), v);
     }
     return fail('facet restriction without a literal value');
@@ -929,8 +966,7 @@ export class RdfToOwl {
 
 const DC_ELEMENTS = 'http://purl.org/dc/elements/1.1/';
 
-function cached<T>(m: Map<TermId, T>, t: TermId, iri: string, make: (iri: string) => T): T {
-  let v = m.get(t);
-  if (v === undefined) m.set(t, (v = make(iri)));
-  return v;
+/** An array of n empty slots, filled so that it is a fast elements array. */
+function emptySlots<T>(n: number): (T | undefined)[] {
+  return new Array<T | undefined>(n).fill(undefined);
 }
