@@ -1,6 +1,6 @@
 // bench/reasoner: the EL classifier on generated ontologies of the synthetic family (bench/el-generator.ts)
 // at 10,000, 50,000 and 200,000 classes, each in a fresh process so the heap and max RSS are its own, then
-// an incremental reclassification after adding one axiom to the largest, against ELK's figures.
+// incremental reclassifications after adding one axiom and after removing one, against ELK's figures.
 // The shared syn-el-10000.ofn (the file ELK's 1.0 s is measured on) is classified first when it is there.
 // Usage: node dist/bench/reasoner.js [sizes...]   (default 10000 50000 200000)
 //        node dist/bench/reasoner.js --child SIZE|FILE [check]  (one measurement, printed as JSON)
@@ -28,6 +28,9 @@ interface Measurement {
   maxRssMb: number;
   incrementalMs: number;
   incrementalEqual: boolean | null;
+  removalMs: number;
+  removal: string;
+  removalEqual: boolean | null;
 }
 
 const ELK: Readonly<Record<number, { s: number; gb: number }>> = { 10000: { s: 1.0, gb: 0.19 }, 50000: { s: 13, gb: 2.1 }, 200000: { s: 153, gb: 6.7 } };
@@ -42,18 +45,29 @@ function measure(sizeOrFile: string, checkIncremental: boolean): Measurement {
   const result = reasoner.classify();
   const ms = performance.now() - t0;
   const stats = reasoner.statistics();
-  const heapMb = process.memoryUsage().heapUsed / 1048576;
+  const memory = process.memoryUsage();
+  const heapMb = (memory.heapUsed + memory.external) / 1048576; // typed arrays live outside the JS heap
   // One new axiom: a finding gets a site (the worst ordinary case: it reaches contexts through chains).
   const added = subClassOf(cls(`${SYN_NS}C${Math.floor(classes / 3)}`), objectSomeValuesFrom(objectProperty(`${SYN_NS}findingSite`), cls(`${SYN_NS}C${Math.floor(classes * 0.56)}`)));
-  reasoner.add([added]);
   const t1 = performance.now();
+  reasoner.add([added]);
   const after = reasoner.classify();
   const incrementalMs = performance.now() - t1;
   let incrementalEqual: boolean | null = null;
   if (checkIncremental) incrementalEqual = sameTaxonomy(after, new ElReasoner([...axioms, added]).classify());
+  // One removed axiom: a told subsumption in the middle of the findings (what an agent undoing an edit does).
+  const told = axioms.filter((a) => a.kind === 'SubClassOf' && a.sub.kind === 'Class' && a.sup.kind === 'Class');
+  const removed = told[Math.floor(told.length / 2)];
+  const t2 = performance.now();
+  reasoner.remove([removed]);
+  const afterRemoval = reasoner.classify();
+  const removalMs = performance.now() - t2;
+  let removalEqual: boolean | null = null;
+  if (checkIncremental) removalEqual = sameTaxonomy(afterRemoval, new ElReasoner([...axioms, added].filter((a) => a !== removed)).classify());
   return {
     classes, axioms: axioms.length, ms, subsumers: stats.subsumers, links: stats.links,
     unsatisfiable: result.unsatisfiable.length, heapMb, maxRssMb: process.resourceUsage().maxRSS / 1024, incrementalMs, incrementalEqual,
+    removalMs, removal: reasoner.lastRemoval, removalEqual,
   };
 }
 
@@ -94,6 +108,10 @@ async function main(): Promise<void> {
     console.log(
       `  incremental after one added axiom: ${m.incrementalMs.toFixed(0)} ms = ${((100 * m.incrementalMs) / m.ms).toFixed(1)}% of the full run` +
       (m.incrementalEqual === null ? '' : m.incrementalEqual ? ' (equal to a full run)' : ' (DIFFERS from a full run)'),
+    );
+    console.log(
+      `  ${m.removal} after one removed axiom: ${m.removalMs.toFixed(0)} ms = ${((100 * m.removalMs) / m.ms).toFixed(1)}% of the full run` +
+      (m.removalEqual === null ? '' : m.removalEqual ? ' (equal to a full run)' : ' (DIFFERS from a full run)'),
     );
   }
 }

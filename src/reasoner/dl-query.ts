@@ -53,8 +53,10 @@ export function selectAnswer(data: QueryData, relation: DlRelation, direct: bool
   };
 }
 
-export async function runDlQuery(session: ReasoningSession, expr: ClassExpression, relation: DlRelation, direct: boolean, timeoutMs: number): Promise<DlQueryOutcome> {
-  const { outcome, ruleCount, revision } = await session.query(QUERY_CLASS_IRI, queryAxiomText(QUERY_CLASS_IRI, expr), timeoutMs);
+export async function runDlQuery(
+  session: ReasoningSession, expr: ClassExpression, relation: DlRelation, direct: boolean, timeoutMs: number, signal?: AbortSignal,
+): Promise<DlQueryOutcome> {
+  const { outcome, ruleCount, revision } = await session.query(QUERY_CLASS_IRI, queryAxiomText(QUERY_CLASS_IRI, expr), timeoutMs, signal);
   switch (outcome.kind) {
     case 'done': {
       const d = outcome.value;

@@ -2,15 +2,17 @@
 //
 // ElReasoner keeps the index and the saturation between calls. Added axioms are indexed and the saturation
 // continues from where it stopped: rules of concepts whose index entries grew are re-applied in the contexts
-// that hold them, which yields exactly the closure a full run would. Changes to the role box (property
-// inclusions, chains, ranges, reflexivity, property assertions) change the precomputed role tables, so they
-// restart the saturation over the same index; removals rebuild the index from the remaining axioms.
+// that hold them, which yields exactly the closure a full run would. Removed axioms have their index entries
+// taken back, the contexts that may depend on them are reset (Saturation.retract) and saturated again.
+// Changes to the role box (property inclusions, chains, ranges, reflexivity, property assertions) change the
+// precomputed role tables: adding them restarts the saturation over the same index, removing them (or data
+// property axioms) rebuilds the index from the remaining axioms.
 
 import type { Axiom, Individual, IRI } from '../model/terms.js';
 import { isLogicalAxiom } from '../model/terms.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import { NOTHING, OntologyIndex, THING } from './normalize.js';
-import { Saturation } from './saturation.js';
+import { Saturation, type CancelFlag } from './saturation.js';
 import {
   buildTaxonomy, compareUtf8, consistentSaturation, type Realization, type Taxonomy, type TaxonomyNode, type TaxonomyState,
 } from './taxonomy.js';
@@ -18,6 +20,8 @@ import {
 export interface ElOptions {
   /** Stop with a ReasonerTimeout after this many milliseconds of saturation. */
   readonly timeLimitMs?: number;
+  /** Stop with a ReasonerCancelled once this flag is raised (from any thread). */
+  readonly cancel?: CancelFlag;
 }
 
 export interface ElResult {
@@ -40,6 +44,12 @@ export class ElReasoner {
   private saturation = new Saturation(this.index);
   private readonly axioms = new Set<Axiom>();
   private pending: Axiom[] = [];
+  /** Indexed axioms removed since the last classification. */
+  private removed: Axiom[] = [];
+  /** Whether axioms were ever removed (then classes no axiom mentions any more leave the taxonomy). */
+  private everRemoved = false;
+  /** How the last classification after removals took them back. */
+  lastRemoval: 'none' | 'incremental' | 'rebuild' = 'none';
   /** The previous taxonomy, reused for classes whose subsumers did not change (null after a restart). */
   private taxonomyState: TaxonomyState | null = null;
 
@@ -55,18 +65,41 @@ export class ElReasoner {
     }
   }
 
-  /** Removal is not incremental: the index and the saturation are rebuilt from the remaining axioms. */
+  /** Removes axioms; the next classification takes them back incrementally where their kinds allow. */
   remove(axioms: Iterable<Axiom>): void {
-    let changed = false;
-    for (const a of axioms) changed = this.axioms.delete(a) || changed;
-    if (!changed) return;
+    const gone = new Set<Axiom>();
+    for (const a of axioms) if (this.axioms.delete(a)) gone.add(a);
+    if (gone.size === 0) return;
+    this.everRemoved = true;
+    const unindexed = this.pending.filter((a) => gone.has(a));
+    if (unindexed.length > 0) this.pending = this.pending.filter((a) => !gone.has(a));
+    for (const a of gone) if (!unindexed.includes(a) && isRelevant(a)) this.removed.push(a);
+  }
+
+  /** Takes the removed axioms back: incrementally when possible, otherwise by rebuilding from the rest. */
+  private retractRemoved(): void {
+    const delta = this.index.remove(this.removed);
+    this.removed = [];
+    this.lastRemoval = 'incremental';
+    if (!delta.rebuild && this.saturation.retract(delta.concepts)) return;
+    this.lastRemoval = 'rebuild';
     this.index = new OntologyIndex();
     this.saturation = new Saturation(this.index);
     this.taxonomyState = null;
     this.pending = [...this.axioms];
   }
 
+  /** Ids of the classes of the index that no axiom mentions any more. */
+  private hiddenClasses(): Set<number> {
+    const hidden = new Set<number>();
+    if (!this.everRemoved) return hidden;
+    const ix = this.index;
+    for (const id of ix.classes.values()) if (id > NOTHING && ix.unused(id)) hidden.add(id);
+    return hidden;
+  }
+
   classify(options: ElOptions = {}): ElResult {
+    if (this.removed.length > 0) this.retractRemoved();
     const ix = this.index;
     if (this.pending.length > 0) {
       const delta = ix.add(this.pending.filter(isRelevant));
@@ -81,10 +114,11 @@ export class ElReasoner {
     for (const id of ix.classes.values()) sat.context(id);
     for (const id of ix.individuals.values()) sat.context(id);
     const limit = options.timeLimitMs ?? 0;
-    sat.saturate(limit > 0 ? Date.now() + limit : Infinity, limit);
-    const { taxonomy, realization, state } = buildTaxonomy(ix, sat, this.taxonomyState);
+    sat.saturate(limit > 0 ? Date.now() + limit : Infinity, limit, options.cancel ?? null);
+    const hidden = this.hiddenClasses();
+    const { taxonomy, realization, state } = buildTaxonomy(ix, sat, this.taxonomyState, hidden);
     this.taxonomyState = state;
-    return makeResult(ix, sat, taxonomy, realization);
+    return makeResult(ix, sat, taxonomy, realization, hidden);
   }
 
   /** Size of the current saturation: contexts, derived subsumers (c ∈ S(X)) and links (X -r-> Y). */
@@ -104,10 +138,10 @@ function isRelevant(a: Axiom): boolean {
   return isLogicalAxiom(a) || (a.kind === 'Declaration' && (a.entity.kind === 'Class' || a.entity.kind === 'NamedIndividual'));
 }
 
-function makeResult(ix: OntologyIndex, sat: Saturation, taxonomy: Taxonomy, realization: Realization): ElResult {
+function makeResult(ix: OntologyIndex, sat: Saturation, taxonomy: Taxonomy, realization: Realization, hidden: ReadonlySet<number>): ElResult {
   const consistent = consistentSaturation(ix, sat);
   const unsupported = [...ix.unsupported, ...ix.ignoredDataAxioms()];
-  const named = [...ix.classes].filter(([, id]) => id !== THING && id !== NOTHING).map(([iri]) => iri);
+  const named = [...ix.classes].filter(([, id]) => id !== THING && id !== NOTHING && !hidden.has(id)).map(([iri]) => iri);
   return {
     consistent,
     unsatisfiable: consistent

@@ -56,6 +56,20 @@ export class IntSet {
     return true;
   }
 
+  /**
+   * Removes x; false when it was not there. The last member takes its place in `items` (so the order is no
+   * longer that of insertion); a hash slot is refilled by shifting later entries of its probe run back.
+   */
+  delete(x: number): boolean {
+    if (!this.has(x)) return false;
+    const items = this.items;
+    const at = items.subarray(0, this.size).indexOf(x);
+    items[at] = items[--this.size];
+    if (this.bits !== null) this.bits[x >>> 5] &= ~(1 << (x & 31));
+    else if (this.table !== null) this.unhash(x + 1);
+    return true;
+  }
+
   /** The members, in insertion order (a view: valid until the next add). */
   values(): Int32Array {
     return this.items.subarray(0, this.size);
@@ -112,6 +126,22 @@ export class IntSet {
       while (t[i] !== EMPTY) i = (i + 1) & mask;
       t[i] = v;
     }
+  }
+
+  /** Empties the slot holding v, moving back each later entry of the run that may not sit past the hole. */
+  private unhash(v: number): void {
+    const t = this.table!;
+    const mask = t.length - 1;
+    let hole = Math.imul(v, 0x9e3779b1) >>> this.shift;
+    while (t[hole] !== v) hole = (hole + 1) & mask;
+    for (let j = (hole + 1) & mask; t[j] !== EMPTY; j = (j + 1) & mask) {
+      const home = Math.imul(t[j], 0x9e3779b1) >>> this.shift;
+      if (((j - home) & mask) >= ((j - hole) & mask)) {
+        t[hole] = t[j];
+        hole = j;
+      }
+    }
+    t[hole] = EMPTY;
   }
 
   private setBit(x: number): boolean {

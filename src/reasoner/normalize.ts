@@ -32,6 +32,21 @@ export interface IndexDelta {
   rolesChanged: boolean;
 }
 
+/** What removing axioms changed: the concepts whose rules lost entries, or that a rebuild is needed. */
+export interface RemovalDelta {
+  readonly concepts: Set<number>;
+  readonly rebuild: boolean;
+}
+
+/**
+ * The axiom kinds whose index entries (told subsumptions and disjointness groups) can be taken back one by
+ * one; removing any other kind (role and data axioms change precomputed tables) needs a rebuild.
+ */
+const RETRACTABLE: ReadonlySet<Axiom['kind']> = new Set<Axiom['kind']>([
+  'Declaration', 'SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'DisjointUnion', 'ClassAssertion',
+  'ObjectPropertyDomain', 'SameIndividual', 'DifferentIndividuals', 'AnnotationAssertion',
+]);
+
 interface DataInfo { readonly property: DataProperty; readonly value: Literal | null; readonly range: DataRange | null }
 
 const NUMERIC_PARENT: Readonly<Record<string, string>> = {
@@ -163,8 +178,15 @@ export class OntologyIndex {
   private roleWords = 0;
   ranges: number[][] = [];
   comp: Map<number, Map<number, number[]>> = new Map();
+  /** The same table in arrays for the saturation's inner loop: compOf[r1][r2] = the roles s of r1∘r2 ⊑ s. */
+  compOf: ((number[] | undefined)[] | undefined)[] = [];
   /** By second role r2: the first roles r1 with r1∘r2 ⊑ s for some s. */
   firstRoles: (number[] | undefined)[] = [];
+  /**
+   * By role r: a transitive role t (t∘t ⊑ t) with r∘t ⊑ r, or -1. A link x -r-> z derived from x -r-> y -t-> z
+   * is "absorbed": the saturation need not compose it with t-links again (see Saturation.addLink).
+   */
+  absorbing: Int32Array = new Int32Array(0);
   bottomRole: Uint8Array = new Uint8Array(0);
   // ---- signature and bookkeeping
   readonly classes = new Map<string, number>();
@@ -184,6 +206,12 @@ export class OntologyIndex {
   private readonly nominalRanges: number[] = []; // [role, nominal, ...] from property assertions
   private axiomUnsupported = false;
   private delta: IndexDelta = { concepts: new Set(), rolesChanged: false };
+  /** While axioms are removed: the concepts that lost entries (addTold and disjointness then take back). */
+  private retracted: Set<number> | null = null;
+  private current: Axiom | null = null;
+  private readonly groupOf = new Map<Axiom, number>();
+  /** By atom id: how many times indexed axioms mention the class (up with each axiom added, down when removed). */
+  private readonly atomUses: number[] = [];
   private topRole = -1;
 
   constructor() {
@@ -194,6 +222,7 @@ export class OntologyIndex {
   /** Adds axioms; returns what changed since the previous call (the saturation uses it to continue). */
   add(axioms: Iterable<Axiom>): IndexDelta {
     for (const ax of axioms) {
+      this.current = ax;
       this.axiomUnsupported = !supportedAxiom(ax);
       if (!this.axiomUnsupported) this.axiom(ax);
       if (this.axiomUnsupported) {
@@ -206,6 +235,32 @@ export class OntologyIndex {
     const d = this.delta;
     this.delta = { concepts: new Set(), rolesChanged: false };
     return d;
+  }
+
+  /**
+   * Takes back the entries of axioms added earlier, by indexing them again in a mode where each entry added
+   * is removed instead (interning finds the same concepts). Concepts and their polarities stay: a concept
+   * rule with nothing left to match, or a kept decomposition of a derived concept, is still sound.
+   */
+  remove(axioms: readonly Axiom[]): RemovalDelta {
+    const concepts = new Set<number>();
+    for (const ax of axioms) if (!RETRACTABLE.has(ax.kind)) return { concepts, rebuild: true };
+    this.retracted = concepts;
+    try {
+      for (const ax of axioms) {
+        this.current = ax;
+        this.axiomUnsupported = !supportedAxiom(ax);
+        if (!this.axiomUnsupported) this.axiom(ax);
+        if (this.axiomUnsupported) {
+          const i = this.unsupported.indexOf(ax);
+          if (i >= 0) this.unsupported.splice(i, 1);
+          this.declareSignature(ax);
+        }
+      }
+    } finally {
+      this.retracted = null;
+    }
+    return { concepts, rebuild: this.delta.rolesChanged };
   }
 
   private declareSignature(ax: Axiom): void {
@@ -361,16 +416,30 @@ export class OntologyIndex {
   }
 
   private addTold(sub: number, sup: number): void {
+    if (this.retracted !== null) {
+      const list = this.told[sub];
+      const i = list === undefined ? -1 : list.indexOf(sup);
+      if (i >= 0) list!.splice(i, 1);
+      this.retracted.add(sub);
+      return;
+    }
     (this.told[sub] ??= []).push(sup);
     this.delta.concepts.add(sub);
   }
 
   private disjointness(members: number[]): void {
-    const g = this.disjointGroups++;
+    const removing = this.retracted !== null;
+    const g = removing ? this.groupOf.get(this.current!)! : this.disjointGroups++;
+    if (!removing) this.groupOf.set(this.current!, g);
     const seen = new Set<number>();
     for (const m of members) {
       if (seen.has(m)) this.addTold(m, NOTHING); // DisjointClasses(A B A): A is disjoint with itself
-      else {
+      else if (removing) {
+        seen.add(m);
+        const groups = this.disjoint[m]!;
+        groups.splice(groups.indexOf(g), 1);
+        this.retracted!.add(m);
+      } else {
         seen.add(m);
         (this.disjoint[m] ??= []).push(g);
         this.delta.concepts.add(m);
@@ -400,8 +469,15 @@ export class OntologyIndex {
     if (id === undefined) {
       id = this.newConcept(Kind.Atom, -1, -1);
       this.classes.set(iri, id);
+      this.atomUses[id] = 0;
     }
+    this.atomUses[id] += this.retracted === null ? 1 : -1;
     return id;
+  }
+
+  /** Whether a named class occurs in no indexed axiom any more (after removals; it then leaves the taxonomy). */
+  unused(id: number): boolean {
+    return this.atomUses[id] === 0;
   }
 
   private nominal(ind: Individual): number {
@@ -663,6 +739,13 @@ export class OntologyIndex {
       }
     }
     for (const m of this.comp.values()) for (const [r2, sups] of m) m.set(r2, this.mostSpecific(sups));
+    this.compOf = [];
+    for (const [r1, m] of this.comp) {
+      const row: (number[] | undefined)[] = (this.compOf[r1] = new Array(n).fill(undefined));
+      for (const [r2, sups] of m) row[r2] = sups;
+    }
+    while (this.compOf.length < n) this.compOf.push(undefined);
+    this.absorbing = this.absorbingRoles(n);
     this.ranges = [];
     this.bottomRole = new Uint8Array(n);
     for (let r = 0; r < n; r++) {
@@ -682,6 +765,17 @@ export class OntologyIndex {
       if (this.kind[c] !== Kind.Self || (this.polarity[c] & POS) === 0) continue;
       for (const d of this.ranges[this.left[c]]) if (!(this.told[c] ?? []).includes(d)) this.addTold(c, d);
     }
+  }
+
+  /** The table `absorbing` (a role is its own absorbing role when transitive). */
+  private absorbingRoles(n: number): Int32Array {
+    const keeps = (r: number, t: number) => this.comp.get(r)?.get(t)?.includes(r) === true;
+    const out = new Int32Array(n).fill(-1);
+    for (let r = 0; r < n; r++) {
+      if (keeps(r, r)) out[r] = r;
+      else for (const t of this.comp.get(r)?.keys() ?? []) if (keeps(t, t) && keeps(r, t)) { out[r] = t; break; }
+    }
+    return out;
   }
 
   /**

@@ -1,14 +1,16 @@
 // The reasoning thread (a piscina worker): reads a snapshot document, classifies it with the requested
 // reasoner and returns plain data (IRIs and node indexes), never model objects. The last snapshot read is
-// kept, so repeated queries at one revision parse it once.
+// kept, so repeated queries at one revision parse it once, and so is the EL reasoner of the last workspace
+// classified here: the next revision of that workspace is classified incrementally, by the axioms added
+// and removed since (parsing interns axioms, so equal axioms are the same objects).
 
 import type { Axiom, IRI } from '../model/terms.js';
 import { namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { OWL_NOTHING } from '../model/vocab.js';
-import { classify, type ElResult } from './el-reasoner.js';
+import { classify, ElReasoner, type ElResult } from './el-reasoner.js';
 import { classifyStructural } from './structural.js';
-import { ReasonerTimeout } from './saturation.js';
+import { ReasonerCancelled, ReasonerTimeout, type CancelFlag } from './saturation.js';
 import type { TaxonomyNode } from './taxonomy.js';
 import { readSnapshotAxioms, snapshotRenderer } from './snapshot.js';
 import type { ReasonerId } from './registry.js';
@@ -19,6 +21,8 @@ interface TaskBase {
   readonly text: string;
   readonly reasoner: ReasonerId;
   readonly timeLimitMs: number;
+  /** Raised by the window when the run is cancelled or its time bound passes (shared memory). */
+  readonly cancel: CancelFlag;
 }
 
 export interface ClassifyTask extends TaskBase { readonly type: 'classify' }
@@ -72,6 +76,7 @@ export interface QueryData {
   readonly elapsedMs: number;
 }
 
+/** The run stopped early: by its own time limit or because the window raised the cancellation flag. */
 export interface TimedOut { readonly timedOut: true; readonly elapsedMs: number }
 
 interface Parsed { readonly key: string; readonly axioms: readonly Axiom[]; readonly individuals: readonly IRI[] }
@@ -86,8 +91,9 @@ function load(task: TaskBase): Parsed {
   return parsed;
 }
 
-function reason(reasoner: ReasonerId, axioms: Iterable<Axiom>, timeLimitMs: number): ElResult {
-  return reasoner === 'el' ? classify(axioms, { timeLimitMs }) : classifyStructural(axioms, { timeLimitMs });
+function reason(task: TaskBase, axioms: Iterable<Axiom>): ElResult {
+  const options = { timeLimitMs: task.timeLimitMs, cancel: task.cancel };
+  return task.reasoner === 'el' ? classify(axioms, options) : classifyStructural(axioms, options);
 }
 
 function unsupportedData(r: ElResult): UnsupportedData {
@@ -158,7 +164,7 @@ function members(nodes: readonly TaxonomyNode[], skip: IRI, nothing: boolean): I
 function queryData(p: Parsed, task: QueryTask, started: number): QueryData {
   const [q] = readSnapshotAxioms('Ontology(\n' + task.queryAxiom + '\n)');
   // the query axiom goes first, so when unsupported it is at the head of the bounded sample
-  const r = reason(task.reasoner, [q, ...p.axioms], task.timeLimitMs);
+  const r = reason(task, [q, ...p.axioms]);
   const node = r.taxonomy.nodeOf(task.queryIri)!;
   // an individual is an instance of Q exactly when one of its direct types is Q or below it
   const below = new Set([node, ...reachable(node, (n) => n.children)]);
@@ -186,14 +192,30 @@ function queryData(p: Parsed, task: QueryTask, started: number): QueryData {
   };
 }
 
+interface Kept { readonly workspace: string; readonly reasoner: ElReasoner; axioms: ReadonlySet<Axiom> }
+let kept: Kept | null = null;
+
+/** A classification with the EL reasoner kept for the task's workspace, brought up to this snapshot's axioms. */
+function classifyKept(task: ClassifyTask, p: Parsed): ElResult {
+  const workspace = task.key.slice(0, task.key.lastIndexOf('@'));
+  if (kept === null || kept.workspace !== workspace) kept = { workspace, reasoner: new ElReasoner(), axioms: new Set() };
+  const now = new Set(p.axioms);
+  const before = kept.axioms;
+  kept.reasoner.remove([...before].filter((a) => !now.has(a)));
+  kept.reasoner.add(p.axioms.filter((a) => !before.has(a)));
+  kept.axioms = now;
+  // a stopped run leaves the reasoner consistent: the next task continues it
+  return kept.reasoner.classify({ timeLimitMs: task.timeLimitMs, cancel: task.cancel });
+}
+
 export default function run(task: PoolTask): ClassificationData | QueryData | TimedOut {
   const started = Date.now();
   try {
     const p = load(task);
     if (task.type === 'dl-query') return queryData(p, task, started);
-    return classificationData(p, reason(task.reasoner, p.axioms, task.timeLimitMs), started);
+    return classificationData(p, task.reasoner === 'el' ? classifyKept(task, p) : reason(task, p.axioms), started);
   } catch (err) {
-    if (err instanceof ReasonerTimeout) return { timedOut: true, elapsedMs: Date.now() - started };
+    if (err instanceof ReasonerTimeout || err instanceof ReasonerCancelled) return { timedOut: true, elapsedMs: Date.now() - started };
     throw err;
   }
 }

@@ -7,7 +7,8 @@ import { Piscina } from 'piscina';
 import type { IRI } from '../model/terms.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ClassificationData, PoolTask, QueryData, TimedOut } from './pool-worker.js';
+import type { ClassificationData, ClassifyTask, PoolTask, QueryData, QueryTask, TimedOut } from './pool-worker.js';
+import { cancelFlag, raiseFlag } from './saturation.js';
 import { takeSnapshot, type Snapshot } from './snapshot.js';
 import type { ReasonerInfo } from './registry.js';
 
@@ -25,16 +26,46 @@ export type PoolOutcome<T> =
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'error'; readonly message: string };
 
-/** Runs one task on the pool, bounded by `timeoutMs` (cooperatively in the saturation, by abort otherwise). */
-async function runTask<T extends ClassificationData | QueryData>(task: PoolTask, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T>> {
+/** How long a stopped task may take to notice its cancellation flag before its thread is terminated. */
+const GRACE_MS = 2_000;
+
+type TaskInput = Omit<ClassifyTask, 'cancel'> | Omit<QueryTask, 'cancel'>;
+
+/**
+ * Runs one task on the pool, bounded by `timeoutMs` and by `cancel`. Either way the answer comes at once: the
+ * task's shared cancellation flag is raised, so its saturation stops within a few thousand rule applications
+ * and the thread is free again; a task still running after GRACE_MS (say, parsing) is aborted, which
+ * terminates its thread.
+ */
+async function runTask<T extends ClassificationData | QueryData>(task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T>> {
   const timer = AbortSignal.timeout(timeoutMs);
+  const stop = AbortSignal.any([cancel, timer]);
+  const flag = cancelFlag();
+  const hard = new AbortController();
+  let grace: NodeJS.Timeout | undefined;
+  let onStop = (): void => {};
+  const stopped = new Promise<'stopped'>((resolve) => {
+    onStop = () => {
+      raiseFlag(flag);
+      grace = setTimeout(() => hard.abort(), GRACE_MS).unref();
+      resolve('stopped');
+    };
+  });
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
+  const running = thePool().run({ ...task, cancel: flag } as PoolTask, { signal: hard.signal });
+  const settle = () => clearTimeout(grace);
+  running.then(settle, settle);
   try {
-    const out = await thePool().run(task, { signal: AbortSignal.any([cancel, timer]) });
-    return out.timedOut ? { kind: 'timeout' } : { kind: 'done', value: out as T };
+    const out = await Promise.race([running, stopped]);
+    if (out === 'stopped' || out.timedOut) return cancel.aborted ? { kind: 'cancelled' } : { kind: 'timeout' };
+    return { kind: 'done', value: out as T };
   } catch (err) {
     if (cancel.aborted) return { kind: 'cancelled' };
     if (timer.aborted) return { kind: 'timeout' };
     return { kind: 'error', message: (err as Error).message };
+  } finally {
+    stop.removeEventListener('abort', onStop);
   }
 }
 
@@ -215,10 +246,11 @@ export class ReasoningSession {
 
   /**
    * Classifies the current revision with the selected reasoner, waiting at most `timeoutMs` (the run is
-   * cancelled then). A result for this revision is reused; a run already under way for this revision and
-   * reasoner is not duplicated; one for an older revision is superseded.
+   * cancelled then, as it is when `signal` aborts: the caller went away). A result for this revision is
+   * reused; a run already under way for this revision and reasoner is not duplicated; one for an older
+   * revision is superseded.
    */
-  async classify(timeoutMs: number): Promise<RunOutcome> {
+  async classify(timeoutMs: number, signal?: AbortSignal): Promise<RunOutcome> {
     const reasoner = this.chosen;
     if (reasoner === null) throw new Error('no reasoner selected');
     const revision = this.ws.revision;
@@ -231,8 +263,9 @@ export class ReasoningSession {
     }
     const snap = takeSnapshot(this.ws);
     const controller = new AbortController();
-    const task: PoolTask = { type: 'classify', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs };
-    const done = runTask<ClassificationData>(task, timeoutMs, controller.signal).then((out) => this.finish(run, out, snap));
+    const task: TaskInput = { type: 'classify', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs };
+    const cancel = signal === undefined ? controller.signal : AbortSignal.any([controller.signal, signal]);
+    const done = runTask<ClassificationData>(task, timeoutMs, cancel).then((out) => this.finish(run, out, snap));
     const run: Run = { revision, reasoner, controller, done };
     this.running = run;
     return done;
@@ -258,7 +291,7 @@ export class ReasoningSession {
   }
 
   /** Answers a DL query (its `EquivalentClasses(<q> expr)` axiom) over the current revision; cached per revision. */
-  async query(queryIri: IRI, queryAxiom: string, timeoutMs: number): Promise<{ outcome: QueryOutcome; ruleCount: number; revision: number }> {
+  async query(queryIri: IRI, queryAxiom: string, timeoutMs: number, signal?: AbortSignal): Promise<{ outcome: QueryOutcome; ruleCount: number; revision: number }> {
     const reasoner = this.chosen;
     if (reasoner === null) throw new Error('no reasoner selected');
     const snap = takeSnapshot(this.ws);
@@ -269,8 +302,8 @@ export class ReasoningSession {
     const cacheKey = reasoner.id + ' ' + queryAxiom;
     const hit = this.queries.get(cacheKey);
     if (hit !== undefined) return { outcome: { kind: 'done', value: hit }, ruleCount: snap.ruleCount, revision: snap.revision };
-    const task: PoolTask = { type: 'dl-query', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs, queryIri, queryAxiom };
-    const out = await runTask<QueryData>(task, timeoutMs, new AbortController().signal);
+    const task: TaskInput = { type: 'dl-query', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs, queryIri, queryAxiom };
+    const out = await runTask<QueryData>(task, timeoutMs, signal ?? new AbortController().signal);
     if (out.kind === 'done' && this.queryRevision === snap.revision) this.queries.set(cacheKey, out.value);
     return { outcome: out, ruleCount: snap.ruleCount, revision: snap.revision };
   }

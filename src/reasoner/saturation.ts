@@ -11,7 +11,10 @@
 // worklists stay short and nothing is allocated per conclusion. Negative existentials ∃s.C whose filler C
 // is a subsumer of a context are grouped there by s: a new link r into the context then visits only the
 // groups of super-roles of r.
-// Saturation is monotone, so more axioms can be indexed later and the saturation continued (see refire).
+// Two redundancies are avoided, as in ELK: concepts derived only by composition are not decomposed again
+// (see apply), and links absorbed by a transitive role are not composed with it again (see addLink).
+// Saturation is monotone, so more axioms can be indexed later and the saturation continued (see refire);
+// after removals, the part that may depend on them is reset and saturated again (see retract).
 
 import { IntSet, IntStack } from './int-set.js';
 import { Kind, NOTHING, OntologyIndex, POS, THING } from './normalize.js';
@@ -21,13 +24,11 @@ export class Context {
   /** Backward links, grouped by role: sources X with X -backRoles[i]-> this are in backSources[i]. */
   readonly backRoles: number[] = [];
   readonly backSources: IntSet[] = [];
-  /**
-   * Forward links for roles that end chains: targets Y with this -fwdRoles[i]-> Y, split into the links
-   * derived by a transitivity step (fwdStepped: t∘t ⊑ t on two t-links) and all others (fwdBase).
-   */
+  /** For roles with an absorbing role (OntologyIndex.absorbing): the sources of the links not absorbed. */
+  readonly backBase: (IntSet | null)[] = [];
+  /** Forward links for roles that end chains: targets Y with this -fwdRoles[i]-> Y in fwdTargets[i]. */
   fwdRoles: number[] | null = null;
-  fwdBase: number[][] | null = null;
-  fwdStepped: number[][] | null = null;
+  fwdTargets: number[][] | null = null;
   /** Negative existentials ∃s.C with C a subsumer of this context, grouped by s. */
   negRoles: number[] | null = null;
   negExists: number[][] | null = null;
@@ -44,6 +45,13 @@ export class Context {
     for (let i = 0; i < roles.length; i++) if (roles[i] === r) return this.backSources[i];
     return undefined;
   }
+
+  /** The sources of backward links with role r that were not absorbed (undefined when there are none). */
+  baseSourcesOf(r: number): IntSet | undefined {
+    const roles = this.backRoles;
+    for (let i = 0; i < roles.length; i++) if (roles[i] === r) return this.backBase[i] ?? undefined;
+    return undefined;
+  }
 }
 
 export class ReasonerTimeout extends Error {
@@ -51,6 +59,24 @@ export class ReasonerTimeout extends Error {
     super(`reasoning stopped after the time limit of ${ms} ms`);
     this.name = 'ReasonerTimeout';
   }
+}
+
+export class ReasonerCancelled extends Error {
+  constructor() {
+    super('reasoning was cancelled');
+    this.name = 'ReasonerCancelled';
+  }
+}
+
+/** A cancellation flag another thread can raise: element 0 of an Int32Array over a SharedArrayBuffer. */
+export type CancelFlag = Int32Array;
+
+export function cancelFlag(): CancelFlag {
+  return new Int32Array(new SharedArrayBuffer(4));
+}
+
+export function raiseFlag(flag: CancelFlag): void {
+  Atomics.store(flag, 0, 1);
 }
 
 export class Saturation {
@@ -76,9 +102,9 @@ export class Saturation {
       ctx = new Context(root, root === THING || this.ix.kind[root] === Kind.Nominal);
       this.contexts[root] = ctx;
       this.roots.push(root);
-      this.concepts.push2(root, root);
-      this.concepts.push2(root, THING);
-      for (const e of this.globalTop) this.concepts.push2(root, e);
+      this.concepts.push2(root, root << 1);
+      this.concepts.push2(root, THING << 1);
+      for (const e of this.globalTop) this.concepts.push2(root, e << 1);
     }
     return ctx;
   }
@@ -92,8 +118,82 @@ export class Saturation {
     }
   }
 
-  /** Runs the worklists to a fixpoint; throws ReasonerTimeout past the deadline (then the state is partial). */
-  saturate(deadline = Infinity, limitMs = 0): void {
+  /**
+   * Takes back what may depend on rules that lost entries (`changed`: the concepts whose index entries were
+   * removed), so that saturating again gives exactly the closure of the remaining axioms. The contexts
+   * holding a changed concept are reset, and with them every context linked into a reset one (its
+   * conclusions may come over that link), transitively; the links they sent into kept contexts are
+   * removed there. Kept contexts depend on kept contexts only, so their conclusions stand. Returns false
+   * when this is not possible (the last saturation was interrupted, or ∃topObjectProperty facts hold
+   * everywhere): the caller then starts over.
+   */
+  retract(changed: ReadonlySet<number>): boolean {
+    if (this.concepts.length > 0 || this.links.length > 0 || this.refires.length > 0 || this.globalTop.length > 0) return false;
+    if (changed.size === 0) return true;
+    const contexts = this.contexts;
+    const reset = new Uint8Array(contexts.length);
+    const queue: number[] = [];
+    const mark = (root: number) => {
+      if (reset[root] === 0) {
+        reset[root] = 1;
+        queue.push(root);
+      }
+    };
+    for (const root of this.roots) {
+      const subs = contexts[root]!.subs;
+      for (const c of changed) if (subs.has(c)) { mark(root); break; }
+    }
+    for (let i = 0; i < queue.length; i++) {
+      for (const sources of contexts[queue[i]]!.backSources) {
+        const items = sources.items;
+        for (let k = 0; k < sources.size; k++) mark(items[k]);
+      }
+    }
+    for (const target of this.linkTargets(queue)) if (reset[target] === 0) dropSources(contexts[target]!, reset, queue);
+    for (const root of queue) {
+      contexts[root] = new Context(root, contexts[root]!.individual);
+      this.concepts.push2(root, root << 1);
+      this.concepts.push2(root, THING << 1);
+    }
+    return true;
+  }
+
+  /**
+   * Every context some context of `sources` has a link into: the fillers of its positive existentials, and
+   * from those on, transitively, the targets of forward links (a composed link x -s-> z comes from
+   * x -r1-> y -r2-> z, which is kept as y's forward link).
+   */
+  private linkTargets(sources: readonly number[]): number[] {
+    const ix = this.ix;
+    const seen = new Uint8Array(this.contexts.length);
+    const out: number[] = [];
+    const visit = (root: number) => {
+      if (seen[root] === 0) {
+        seen[root] = 1;
+        out.push(root);
+      }
+    };
+    for (const root of sources) {
+      const subs = this.contexts[root]!.subs;
+      const items = subs.items;
+      for (let k = 0; k < subs.size; k++) {
+        const c = items[k];
+        if (ix.kind[c] === Kind.Exist && (ix.polarity[c] & POS) !== 0) visit(this.fillerRoot(c));
+      }
+    }
+    for (let i = 0; i < out.length; i++) {
+      const fwd = this.contexts[out[i]]!.fwdTargets;
+      if (fwd !== null) for (const targets of fwd) for (const t of targets) visit(t);
+    }
+    return out;
+  }
+
+  /**
+   * Runs the worklists to a fixpoint; throws ReasonerTimeout past the deadline and ReasonerCancelled once
+   * `cancel` is raised (both are checked every few thousand steps). The state is then partial but consistent:
+   * a later call continues from where this one stopped.
+   */
+  saturate(deadline = Infinity, limitMs = 0, cancel: CancelFlag | null = null): void {
     const concepts = this.concepts;
     const links = this.links;
     const refires = this.refires;
@@ -103,13 +203,17 @@ export class Saturation {
       if (concepts.length > 0) {
         const n = (concepts.length -= 2);
         const ctx = contexts[concepts.data[n]]!;
-        const c = concepts.data[n + 1];
-        if (!ctx.bottom && ctx.subs.add(c)) {
+        const v = concepts.data[n + 1];
+        const c = v >> 1;
+        if (ctx.bottom) continue;
+        if (ctx.subs.add(c)) {
           if (!ctx.grown) {
             ctx.grown = true;
             this.grownRoots.push(ctx.root);
           }
-          this.apply(ctx, c, false);
+          this.apply(ctx, c, false, (v & 1) === 1);
+        } else if ((v & 1) === 0 && this.skippable(c)) {
+          this.decompose(ctx, c); // it may have arrived by composition first, undecomposed
         }
       } else if (links.length > 0) {
         const n = (links.length -= 3);
@@ -118,9 +222,13 @@ export class Saturation {
       } else if (refires.length > 0) {
         const n = (refires.length -= 2);
         const ctx = contexts[refires.data[n]]!;
-        if (!ctx.bottom) this.apply(ctx, refires.data[n + 1], true);
+        const c = refires.data[n + 1];
+        if (!ctx.bottom) this.apply(ctx, c, true, false);
       } else break;
-      if ((++steps & 0xffff) === 0 && Date.now() > deadline) throw new ReasonerTimeout(limitMs);
+      if ((++steps & 0x3fff) === 0) {
+        if (cancel !== null && Atomics.load(cancel, 0) !== 0) throw new ReasonerCancelled();
+        if (Date.now() > deadline) throw new ReasonerTimeout(limitMs);
+      }
     }
   }
 
@@ -132,28 +240,53 @@ export class Saturation {
     return roots;
   }
 
-  /** Queues c ∈ S(x) unless it is known already. */
+  /**
+   * Queues c ∈ S(x) unless it is known already. An existential whose decomposition is skipped when composed
+   * is queued again all the same: whether it was decomposed is not recorded (that would cost a set per
+   * context), and decomposing twice only derives a link that is known.
+   */
   private derive(x: number, c: number): void {
     const ctx = this.contexts[x]!;
-    if (!ctx.bottom && !ctx.subs.has(c)) this.concepts.push2(x, c);
+    if (!ctx.bottom && (!ctx.subs.has(c) || this.skippable(c))) this.concepts.push2(x, c << 1);
   }
 
-  /** All rules triggered by c ∈ S(ctx); `again` when re-applied after the index grew. */
-  private apply(ctx: Context, c: number, again: boolean): void {
+  /** Whether c is decomposed only when it arrives otherwise than by composition (see apply). */
+  private skippable(c: number): boolean {
+    const ix = this.ix;
+    return ix.kind[c] === Kind.Exist && (ix.polarity[c] & POS) !== 0 && ix.kind[ix.right[c]] !== Kind.Nominal;
+  }
+
+  /** Queues c ∈ S(x), derived by a composition rule, unless it is known already. */
+  private deriveComposed(x: number, c: number): void {
+    const ctx = this.contexts[x]!;
+    if (!ctx.bottom && !ctx.subs.has(c)) this.concepts.push2(x, (c << 1) | 1);
+  }
+
+  /**
+   * All rules triggered by c ∈ S(ctx); `again` when re-applied after the index grew; `composed` when c was
+   * derived only by a composition rule. Decomposing such a c is redundant, as in ELK: a conjunction composed
+   * from its conjuncts gives them back, and ∃s.C composed from a link x -r-> y (r ⊑ s, C ∈ S(y)) would add a
+   * link x -s-> C whose every consequence the link to y (whose subsumers include all of C's) has already.
+   * Fillers that are nominals are decomposed all the same (their contexts are individuals').
+   */
+  private apply(ctx: Context, c: number, again: boolean, composed: boolean): void {
     const ix = this.ix;
     const x = ctx.root;
     if (c === NOTHING) {
       ctx.bottom = true;
-      for (const sources of ctx.backSources) this.deriveAll(sources, NOTHING);
+      for (const sources of ctx.backSources) this.deriveAll(sources, NOTHING, false);
       return;
     }
     const told = ix.told[c];
     if (told !== undefined) for (let i = 0; i < told.length; i++) this.derive(x, told[i]);
-    if (ix.polarity[c] & POS) this.decompose(ctx, c);
+    if (ix.polarity[c] & POS) {
+      const k = ix.kind[c];
+      if (!composed || !(k === Kind.Conj || this.skippable(c))) this.decompose(ctx, c);
+    }
     const conj = ix.negConj[c];
     if (conj !== undefined) {
       const subs = ctx.subs;
-      for (let i = 0; i < conj.length; i += 2) if (subs.has(conj[i])) this.derive(x, conj[i + 1]);
+      for (let i = 0; i < conj.length; i += 2) if (subs.has(conj[i])) this.deriveComposed(x, conj[i + 1]);
     }
     const exists = ix.negExistByFiller[c];
     if (exists !== undefined) for (let i = 0; i < exists.length; i++) this.negativeExistential(ctx, exists[i], again);
@@ -186,12 +319,13 @@ export class Saturation {
       ctx.negExists.push([e]);
     } else if (!again || !ctx.negExists[i].includes(e)) ctx.negExists[i].push(e);
     const backRoles = ctx.backRoles;
-    for (let j = 0; j < backRoles.length; j++) if (ix.isSubRole(backRoles[j], s)) this.deriveAll(ctx.backSources[j], e);
+    for (let j = 0; j < backRoles.length; j++) if (ix.isSubRole(backRoles[j], s)) this.deriveAll(ctx.backSources[j], e, true);
   }
 
-  private deriveAll(sources: IntSet, c: number): void {
+  private deriveAll(sources: IntSet, c: number, composed: boolean): void {
     const items = sources.items;
-    for (let k = 0; k < sources.size; k++) this.derive(items[k], c);
+    if (composed) for (let k = 0; k < sources.size; k++) this.deriveComposed(items[k], c);
+    else for (let k = 0; k < sources.size; k++) this.derive(items[k], c);
   }
 
   /** Decomposition of a positively occurring concept. */
@@ -234,16 +368,20 @@ export class Saturation {
     return root;
   }
 
-  /** The link `source -r-> ctx`; `stepped` when it was derived by a transitivity step t∘t ⊑ t. */
-  private addLink(ctx: Context, source: number, r: number, stepped: boolean): void {
+  /** The link `source -r-> ctx`; `absorbed` when derived from source -r-> y -t-> ctx with t = absorbing[r]. */
+  private addLink(ctx: Context, source: number, r: number, absorbed: boolean): void {
     const ix = this.ix;
-    let sources = ctx.sourcesOf(r);
-    if (sources === undefined) {
-      sources = new IntSet();
-      ctx.backRoles.push(r);
-      ctx.backSources.push(sources);
+    const roles = ctx.backRoles;
+    let at = 0;
+    while (at < roles.length && roles[at] !== r) at++;
+    if (at === roles.length) {
+      roles.push(r);
+      ctx.backSources.push(new IntSet());
+      ctx.backBase.push(null);
     }
-    if (!sources.add(source)) return;
+    if (!ctx.backSources[at].add(source)) return;
+    const t = ix.absorbing[r];
+    if (t >= 0 && !absorbed) (ctx.backBase[at] ??= new IntSet()).add(source);
     if (ctx.bottom || ix.bottomRole[r]) {
       this.derive(source, NOTHING);
       return;
@@ -253,43 +391,40 @@ export class Saturation {
       for (let i = 0; i < negRoles.length; i++) {
         if (!ix.isSubRole(r, negRoles[i])) continue;
         const es = ctx.negExists![i];
-        for (let j = 0; j < es.length; j++) this.derive(source, es[j]);
+        for (let j = 0; j < es.length; j++) this.deriveComposed(source, es[j]);
       }
     }
     // r as the first role of a chain: source -r-> ctx -r2-> z  gives  source -s-> z
-    const byFirst = ix.comp.get(r);
+    const byFirst = ix.compOf[r];
     if (byFirst !== undefined && ctx.fwdRoles !== null) {
       const fwdRoles = ctx.fwdRoles;
       for (let i = 0; i < fwdRoles.length; i++) {
         const r2 = fwdRoles[i];
-        const sups = byFirst.get(r2);
-        if (sups === undefined) continue;
-        this.compose(ctx.fwdBase![i], source, r, r2, sups);
-        if (!sups.includes(r)) this.compose(ctx.fwdStepped![i], source, r, r2, sups);
+        const sups = byFirst[r2];
+        if (sups === undefined || (absorbed && r2 === t)) continue;
+        this.compose(ctx.fwdTargets![i], source, r, r2, sups);
       }
     }
     // r as the second role: w -r1-> source -r-> ctx  gives  w -s-> ctx
     const firsts = ix.firstRoles[r];
     if (firsts !== undefined) {
       const src = this.contexts[source]!;
-      addForward(src, r, ctx.root, stepped);
+      addForward(src, r, ctx.root);
       for (const r1 of firsts) {
-        const ws = src.sourcesOf(r1);
+        const ws = ix.absorbing[r1] === r ? src.baseSourcesOf(r1) : src.sourcesOf(r1);
         if (ws === undefined) continue;
-        const sups = ix.comp.get(r1)!.get(r)!;
-        if (stepped && sups.includes(r1)) continue;
-        const items = ws.items;
-        for (let k = 0; k < ws.size; k++) this.compose1(ctx.root, items[k], r1, r, sups);
+        this.composeFrom(ws, ctx.root, r1, r, ix.compOf[r1]![r]!);
       }
     }
   }
 
   /*
-   * Why stepped links may be skipped: a link y -t-> z derived by the step t∘t ⊑ t came from earlier t-links
-   * y -t-> m -t-> z, so (by induction on arrival) a path of non-stepped t-links joins y to z. When
-   * r1∘t ⊑ r1 as well, x -r1-> y walks that path link by link (x -r1-> m, ...) and reaches x -s-> z for
-   * every s with r1∘t ⊑ s. This removes the redundant derivations of transitive closures (each closure link
-   * would otherwise be derived once per intermediate node).
+   * Why absorbed links need not be composed with t-links (t = absorbing[r], so t∘t ⊑ t and r∘t ⊑ r): an
+   * absorbed x -r-> y came from an earlier x -r-> y' and y' -t-> y, so (by induction on arrival) some link
+   * x -r-> b that is not absorbed has a path of t-links from b to y. By the same argument for t itself, the
+   * t-links are closed under composition, so b -t-> z for every t-link y -t-> z, and x -r-> b composed with
+   * b -t-> z derives everything x -r-> y composed with y -t-> z would. Each link of a transitive closure is
+   * then derived about once per link that is not absorbed, instead of once per intermediate node.
    */
 
   /** source -r1-> (a context) -r2-> each target: the links source -s-> target. */
@@ -297,11 +432,29 @@ export class Saturation {
     for (let k = 0; k < targets.length; k++) this.compose1(targets[k], source, r1, r2, sups);
   }
 
-  private compose1(target: number, source: number, r1: number, r2: number, sups: number[]): void {
-    const step = r1 === r2;
+  /** Each w of `sources` -r1-> (a context) -r2-> target: the links w -s-> target not known already. */
+  private composeFrom(sources: IntSet, target: number, r1: number, r2: number, sups: number[]): void {
+    const absorbs = this.ix.absorbing[r1] === r2;
+    const ctx = this.contexts[target]!;
+    const items = sources.items;
+    const n = sources.size;
     for (let i = 0; i < sups.length; i++) {
       const s = sups[i];
-      this.links.push3(target, source, (s << 1) | (step && s === r1 ? 1 : 0));
+      const flagged = (s << 1) | (absorbs && s === r1 ? 1 : 0);
+      const known = ctx.sourcesOf(s);
+      if (known === undefined) for (let k = 0; k < n; k++) this.links.push3(target, items[k], flagged);
+      else for (let k = 0; k < n; k++) if (!known.has(items[k])) this.links.push3(target, items[k], flagged);
+    }
+  }
+
+  /** Queues the links source -s-> target for s in sups, unless known already (most are, in closures). */
+  private compose1(target: number, source: number, r1: number, r2: number, sups: number[]): void {
+    const absorbs = this.ix.absorbing[r1] === r2;
+    const ctx = this.contexts[target]!;
+    for (let i = 0; i < sups.length; i++) {
+      const s = sups[i];
+      const known = ctx.sourcesOf(s);
+      if (known === undefined || !known.has(source)) this.links.push3(target, source, (s << 1) | (absorbs && s === r1 ? 1 : 0));
     }
   }
 
@@ -313,16 +466,41 @@ export class Saturation {
   }
 }
 
-function addForward(ctx: Context, r: number, target: number, stepped: boolean): void {
+/** Removes the link sources marked in `reset` (listed in `marked`) from a context's backward links. */
+function dropSources(ctx: Context, reset: Uint8Array, marked: readonly number[]): void {
+  for (let i = 0; i < ctx.backSources.length; i++) {
+    ctx.backSources[i] = withoutMarked(ctx.backSources[i], reset, marked);
+    const base = ctx.backBase[i];
+    if (base !== null) ctx.backBase[i] = withoutMarked(base, reset, marked);
+  }
+}
+
+/**
+ * The set without the marked members: deleted one by one when they are few, else by building a new set
+ * (the cheaper way for sets smaller than the list of marked roots).
+ */
+function withoutMarked(set: IntSet, reset: Uint8Array, marked: readonly number[]): IntSet {
+  if (marked.length < set.size) {
+    for (const m of marked) set.delete(m);
+    return set;
+  }
+  const items = set.items;
+  let any = false;
+  for (let k = 0; k < set.size && !any; k++) any = reset[items[k]] === 1;
+  if (!any) return set;
+  const out = new IntSet();
+  for (let k = 0; k < set.size; k++) if (reset[items[k]] === 0) out.add(items[k]);
+  return out;
+}
+
+function addForward(ctx: Context, r: number, target: number): void {
   ctx.fwdRoles ??= [];
-  ctx.fwdBase ??= [];
-  ctx.fwdStepped ??= [];
+  ctx.fwdTargets ??= [];
   let i = ctx.fwdRoles.indexOf(r);
   if (i < 0) {
     i = ctx.fwdRoles.length;
     ctx.fwdRoles.push(r);
-    ctx.fwdBase.push([]);
-    ctx.fwdStepped.push([]);
+    ctx.fwdTargets.push([]);
   }
-  (stepped ? ctx.fwdStepped : ctx.fwdBase)[i].push(target);
+  ctx.fwdTargets[i].push(target);
 }

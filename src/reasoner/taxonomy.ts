@@ -77,8 +77,8 @@ export function consistentSaturation(ix: OntologyIndex, sat: Saturation): boolea
  * The classes to recompute after the saturation grew since `previous` was built (null: all of them): the
  * classes whose context grew, new classes, and every member of their previous nodes and of the nodes below.
  */
-function affectedClasses(ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null): Set<number> | null {
-  const grown = sat.takeGrown();
+function affectedClasses(ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null, hidden: ReadonlySet<number>): Set<number> | null {
+  const grown = [...sat.takeGrown(), ...[...hidden].filter((id) => previous?.nodeOfId.has(id))];
   if (previous === null) return null;
   const affected = new Set<number>();
   const stack: MutableNode[] = [];
@@ -104,11 +104,14 @@ function affectedClasses(ix: OntologyIndex, sat: Saturation, previous: TaxonomyS
   return affected;
 }
 
-/** The taxonomy of the named classes of the index (all contexts must be saturated). */
+/**
+ * The taxonomy of the named classes of the index (all contexts must be saturated), leaving out `hidden`
+ * ones (no axiom mentions them any more; they are subsumers of no other context).
+ */
 export function buildTaxonomy(
-  ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null = null,
+  ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null = null, hidden: ReadonlySet<number> = new Set(),
 ): { taxonomy: Taxonomy; realization: Realization; state: TaxonomyState } {
-  const affected = affectedClasses(ix, sat, previous);
+  const affected = affectedClasses(ix, sat, previous, hidden);
   const iriOf: IRI[] = [];
   for (const [iri, id] of ix.classes) iriOf[id] = iri;
   const thingCtx = sat.contexts[THING]!;
@@ -119,7 +122,7 @@ export function buildTaxonomy(
   const nodes: MutableNode[] = [];
 
   for (const [iri, id] of ix.classes) {
-    if (nodeOfId.has(id)) continue;
+    if (nodeOfId.has(id) || hidden.has(id)) continue;
     const ctx = sat.contexts[id]!;
     if (ctx.bottom) {
       bottom.members.push(iri);
@@ -134,12 +137,13 @@ export function buildTaxonomy(
       continue;
     }
     const fresh = affected === null || affected.has(id) || direct[id] === undefined;
-    const ids = fresh ? equivalents(ix, sat, id) : previous!.nodeOfId.get(id)!.ids;
+    const atoms = fresh ? namedSubsumers(ix, ctx) : [];
+    const ids = fresh ? equivalents(sat, id, atoms) : previous!.nodeOfId.get(id)!.ids;
     const node: MutableNode = { representative: iri, members: ids.map((d) => iriOf[d]), ids, key: id, parents: [], children: [] };
     node.members.sort(compareUtf8);
     node.representative = node.members[0];
     for (const d of ids) nodeOfId.set(d, node);
-    if (fresh) direct[id] = directIds(ix, sat, ctx, id);
+    if (fresh) direct[id] = directIds(sat, atoms, id);
     nodes.push(node);
   }
 
@@ -162,7 +166,7 @@ export function buildTaxonomy(
     directTypes(ind) {
       const ctx = contextOf(ix, sat, ind);
       if (ctx === undefined) return [];
-      return ctx.bottom ? [bottom] : directIds(ix, sat, ctx, -1).map((d) => nodeOfId.get(d)!);
+      return ctx.bottom ? [bottom] : directIds(sat, namedSubsumers(ix, ctx), -1).map((d) => nodeOfId.get(d)!);
     },
     allTypes(ind) {
       const ctx = contextOf(ix, sat, ind);
@@ -181,37 +185,61 @@ function contextOf(ix: OntologyIndex, sat: Saturation, ind: Individual): Context
   return n === undefined ? undefined : sat.contexts[n];
 }
 
-/** The named classes equivalent to a satisfiable class that is not equivalent to owl:Thing (itself included). */
-function equivalents(ix: OntologyIndex, sat: Saturation, id: number): number[] {
+/** The named classes among the subsumers of a context, owl:Thing and owl:Nothing left out (one pass over them). */
+function namedSubsumers(ix: OntologyIndex, ctx: Context): number[] {
   const out: number[] = [];
-  for (const d of sat.contexts[id]!.subs.values()) {
-    if (ix.kind[d] === Kind.Atom && d > NOTHING && (d === id || sat.contexts[d]!.subs.has(id))) out.push(d);
+  const subs = ctx.subs;
+  const items = subs.items;
+  const kind = ix.kind;
+  for (let k = 0; k < subs.size; k++) {
+    const d = items[k];
+    if (d > NOTHING && kind[d] === Kind.Atom) out.push(d);
   }
   return out;
 }
 
+/** The named classes equivalent to a satisfiable class that is not equivalent to owl:Thing (itself included). */
+function equivalents(sat: Saturation, id: number, atoms: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const d of atoms) if (d === id || sat.contexts[d]!.subs.has(id)) out.push(d);
+  return out;
+}
+
 /**
- * One class id for each node of the most specific named subsumers of a context, other than the node of
- * `self` (owl:Thing's id when there are none). A subsumer's context holds strictly more conclusions than
- * any of its own strict subsumers, so scanning candidates by decreasing size, a candidate is direct unless
- * it subsumes one already chosen (equivalent candidates subsume each other, so one per node is kept).
+ * One class id for each node of the most specific named subsumers (`atoms`) of a context, other than the
+ * node of `self` (owl:Thing's id when there are none). A subsumer's context holds strictly more conclusions
+ * than any of its own strict subsumers, so scanning candidates by decreasing size, a candidate is direct
+ * unless it subsumes one already chosen (equivalent candidates subsume each other, so one per node is kept).
  */
-function directIds(ix: OntologyIndex, sat: Saturation, ctx: Context, self: number): number[] {
+function directIds(sat: Saturation, atoms: readonly number[], self: number): number[] {
   const thing = sat.contexts[THING]!.subs;
   const candidates: number[] = [];
-  for (const d of ctx.subs.values()) {
-    if (ix.kind[d] !== Kind.Atom || d <= NOTHING || d === self || thing.has(d)) continue;
+  for (const d of atoms) {
+    if (d === self || thing.has(d)) continue;
     if (self >= 0 && sat.contexts[d]!.subs.has(self)) continue;
     candidates.push(d);
   }
   if (candidates.length === 0) return [THING];
-  const size = (d: number) => sat.contexts[d]!.subs.size;
-  candidates.sort((a, b) => size(b) - size(a));
   const chosen: number[] = [];
-  for (const d of candidates) {
+  for (const d of bySizeDescending(sat, candidates)) {
     let below = false;
     for (const c of chosen) if (sat.contexts[c]!.subs.has(d)) { below = true; break; }
     if (!below) chosen.push(d);
   }
   return chosen;
+}
+
+/**
+ * Context roots sorted by decreasing number of subsumers. Size and root are packed into one exact double
+ * (size · 2^31 + root, below 2^53 while sizes stay under 2^22) so a plain numeric sort does it.
+ */
+function bySizeDescending(sat: Saturation, roots: readonly number[]): number[] {
+  const size = (d: number) => sat.contexts[d]!.subs.size;
+  if (roots.some((d) => size(d) >= 0x400000)) return [...roots].sort((a, b) => size(b) - size(a));
+  const keys = new Float64Array(roots.length);
+  for (let i = 0; i < roots.length; i++) keys[i] = size(roots[i]) * 0x80000000 + roots[i];
+  keys.sort();
+  const out = new Array<number>(roots.length);
+  for (let i = 0; i < keys.length; i++) out[i] = keys[keys.length - 1 - i] % 0x80000000;
+  return out;
 }

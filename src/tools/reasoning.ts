@@ -135,7 +135,7 @@ export const runReasoner = defineTool({
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
-    const out = await session.classify(args.timeout_ms);
+    const out = await session.classify(args.timeout_ms, ctx.signal);
     if (!out.started) return { started: false, message: `${reasoner.name} is already classifying this revision; list_reasoners shows its status until it finishes.` };
     if (!out.completed) {
       // consistency is unknown when the run did not finish
@@ -250,7 +250,7 @@ export const executeDlQuery = defineTool({
     }
     const unknown = unknownNames(expr, ctx);
     if (unknown.length > 0) throw new ToolFailure(`The query names entities the ontology does not have: ${unknown.join(', ')}`, 'not_found', { unknown });
-    const out = await runDlQuery(session, expr, args.relation as DlRelation, args.direct, args.timeout_ms);
+    const out = await runDlQuery(session, expr, args.relation as DlRelation, args.direct, args.timeout_ms, ctx.signal);
     const ruleWarning = out.ruleCount > 0 ? [RULE_WARNING] : [];
     if (out.kind !== 'answered') {
       if (out.kind === 'error') throw new ToolFailure(out.message, 'reasoner_error');

@@ -323,3 +323,72 @@ test('a long classification: the window keeps serving, duplicates are refused, t
   assert.equal(structural.status, 'classified');
   assert.equal(structural.warning, undefined, 'no SWRL rules, no warning');
 });
+
+/** Polls list_reasoners until the status is no longer `classifying`. */
+async function settledStatus(client: Client): Promise<string> {
+  for (;;) {
+    const status = (await call(client, 'list_reasoners')).body.status as string;
+    if (status !== 'classifying') return status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function untilClassifying(client: Client): Promise<void> {
+  let status = '';
+  for (let i = 0; i < 200 && status !== 'classifying'; i++) status = (await call(client, 'list_reasoners')).body.status as string;
+  assert.equal(status, 'classifying');
+}
+
+test('a client cancelling run_reasoner stops the run; earlier results stay as they were, not reported as current', async () => {
+  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'structural' })).isError, false);
+  const structural = (await call(cb, 'run_reasoner')).body;
+  assert.equal(structural.completed, true);
+  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'el' })).isError, false);
+
+  const abort = new AbortController();
+  const run = cb.callTool({ name: 'run_reasoner', arguments: { timeout_ms: 600_000 } }, undefined, { signal: abort.signal });
+  await untilClassifying(cb);
+  abort.abort();
+  await assert.rejects(run);
+  assert.equal(await settledStatus(cb), 'not_initialized', 'the cancelled run left no result');
+  const reads = await call(cb, 'get_unsatisfiable_classes');
+  assert.equal(reads.isError, true, 'no classification to read from');
+
+  // the structural result of this revision is untouched
+  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'structural' })).isError, false);
+  assert.equal((await call(cb, 'list_reasoners')).body.status, 'classified');
+  const again = (await call(cb, 'run_reasoner')).body;
+  assert.equal(again.cached, true);
+});
+
+test('a run that finishes after an edit reports its own revision and out_of_sync, never current', async () => {
+  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'el' })).isError, false);
+  const run = call(cb, 'run_reasoner', { timeout_ms: 600_000 });
+  await untilClassifying(cb);
+  const edited = await call(cb, 'add_axiom', { axiom_type: 'subclass_of', sub: 'A1', super: 'B0' });
+  assert.equal(edited.isError, false);
+  const out = (await run).body;
+  assert.equal(out.completed, true);
+  assert.equal(out.status, 'out_of_sync');
+  assert.equal(await settledStatus(cb), 'out_of_sync');
+  const read = (await call(cb, 'get_unsatisfiable_classes')).body;
+  assert.equal(read.status, 'out_of_sync');
+  assert.equal(read.result_revision, out.result_revision);
+  assert.match(read.note as string, /revision/);
+});
+
+test('classifying after an addition and after its undo answers as a fresh classification would', async () => {
+  assert.equal((await call(c, 'set_reasoner', { reasoner: 'el' })).isError, false);
+  const unsatisfiable = async () => {
+    assert.equal((await call(c, 'run_reasoner')).body.completed, true);
+    return iris((await call(c, 'get_unsatisfiable_classes')).body);
+  };
+  assert.deepEqual(await unsatisfiable(), [P + 'Chimera']);
+  assert.equal((await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Herbivore', super: 'Chimera' })).isError, false);
+  assert.deepEqual(await unsatisfiable(), [P + 'Chimera', P + 'Herbivore']);
+  assert.equal((await call(c, 'undo_change')).isError, false);
+  assert.deepEqual(await unsatisfiable(), [P + 'Chimera']);
+  assert.equal((await call(c, 'redo_change')).isError, false);
+  assert.deepEqual(await unsatisfiable(), [P + 'Chimera', P + 'Herbivore']);
+  assert.equal((await call(c, 'undo_change')).isError, false);
+});
