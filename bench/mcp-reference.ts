@@ -29,6 +29,7 @@ const ctx: ToolContext = {
   principal: staticPrincipal(),
   sessionId: null,
   windowId: 'reference',
+  signal: new AbortController().signal,
 };
 const approvals = new ApprovalQueue('reference');
 const sessions = new Map<string, StreamableHTTPServerTransport>();

@@ -35,22 +35,28 @@ function failure(outcome: Exclude<ParseOutcome, { ok: true }>): Error {
   return err;
 }
 
-async function run(task: ParseTask): Promise<Ontology> {
-  const outcome = await thePool().run(task);
+/** Options of an off-thread parse: an abort of `signal` stops the parse thread and rejects with an AbortError. */
+export interface OffThreadOptions {
+  readonly signal?: AbortSignal;
+}
+
+async function run(task: ParseTask, signal: AbortSignal | undefined): Promise<Ontology> {
+  const outcome = await thePool().run(task, signal === undefined ? {} : { signal });
   if (!outcome.ok) throw failure(outcome);
+  signal?.throwIfAborted();
   return decodeOntologyYielding(outcome.encoded);
 }
 
 /** `readDocument` on the parse thread: same result, same errors. */
-export async function readDocumentOffThread(text: string, options: ReadDocumentOptions = {}): Promise<ReadDocumentResult> {
-  const ontology = await run({ text, base: options.base, format: options.format, fileName: options.fileName });
+export async function readDocumentOffThread(text: string, options: ReadDocumentOptions & OffThreadOptions = {}): Promise<ReadDocumentResult> {
+  const ontology = await run({ text, base: options.base, format: options.format, fileName: options.fileName }, options.signal);
   return { ontology, format: ontology.format };
 }
 
 /** `loadOntologyFile` on the parse thread (the file is read there too). */
-export async function loadOntologyOffThread(file: string, options: { base?: string; format?: FormatId } = {}): Promise<Ontology> {
+export async function loadOntologyOffThread(file: string, options: { base?: string; format?: FormatId } & OffThreadOptions = {}): Promise<Ontology> {
   const abs = path.resolve(file);
-  const ontology = await run({ file: abs, base: options.base ?? pathToFileURL(abs).href, format: options.format, fileName: abs });
+  const ontology = await run({ file: abs, base: options.base ?? pathToFileURL(abs).href, format: options.format, fileName: abs }, options.signal);
   ontology.documentIri = abs;
   return ontology;
 }

@@ -24,6 +24,13 @@ export interface FastReply {
   readonly body: string | null;
 }
 
+/** A fast-path call in flight: its reply, and how to cancel it when its HTTP request goes away. */
+export interface FastCall {
+  readonly reply: Promise<FastReply>;
+  /** Absent for a notification, which has nothing to cancel. */
+  readonly cancel?: () => void;
+}
+
 const ACCEPTED: FastReply = { status: 202, body: null };
 const GONE: FastReply = { status: 404, body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }) };
 
@@ -60,6 +67,11 @@ export class SessionTransport implements Transport {
   onerror?: (error: Error) => void;
   /** Fast-path requests awaiting the server's response, by JSON-RPC id. */
   private readonly waiting = new Map<RequestId, (reply: FastReply) => void>();
+  /**
+   * Cancelled fast-path requests, already answered 202: the server sends nothing for a cancelled request,
+   * unless its handler finished just before the cancellation reached it; that late response is dropped.
+   */
+  private readonly withdrawn = new Set<RequestId>();
 
   constructor(readonly inner: WebStandardStreamableHTTPServerTransport) {}
 
@@ -68,7 +80,7 @@ export class SessionTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    this.inner.onmessage = (m, extra) => this.onmessage?.(m, extra);
+    this.inner.onmessage = (m, extra) => this.deliver(m, extra);
     this.inner.onclose = () => this.closed();
     this.inner.onerror = (e) => this.onerror?.(e);
     await this.inner.start();
@@ -82,6 +94,7 @@ export class SessionTransport implements Transport {
         reply({ status: 200, body: JSON.stringify(message) });
         return;
       }
+      if (this.withdrawn.delete(message.id)) return;
     } else if (options?.relatedRequestId !== undefined && this.waiting.has(options.relatedRequestId)) {
       // A JSON response has no room for notifications about its request; the SDK transport drops them too.
       return;
@@ -97,7 +110,7 @@ export class SessionTransport implements Transport {
    * Serves `post` directly if it is the plain case; undefined when it is not (the caller then hands the
    * whole request to the SDK transport). A request whose id is already awaited is not plain either.
    */
-  tryFast(post: PlainPost, authInfo: AuthInfo, headers: Record<string, string>): Promise<FastReply> | undefined {
+  tryFast(post: PlainPost, authInfo: AuthInfo, headers: Record<string, string>): FastCall | undefined {
     if (!headersAcceptable(post)) return undefined;
     let raw: unknown;
     try {
@@ -109,14 +122,39 @@ export class SessionTransport implements Transport {
     if (message === null || !('method' in message) || message.method === 'initialize') return undefined;
     const extra: MessageExtraInfo = { authInfo, requestInfo: { headers } };
     if (!('id' in message)) {
-      this.onmessage?.(message, extra);
-      return Promise.resolve(ACCEPTED);
+      this.deliver(message, extra);
+      return { reply: Promise.resolve(ACCEPTED) };
     }
-    if (this.waiting.has(message.id)) return undefined;
-    return new Promise<FastReply>((resolve) => {
-      this.waiting.set(message.id, resolve);
-      this.onmessage?.(message, extra);
+    const id = message.id;
+    if (this.waiting.has(id)) return undefined;
+    this.withdrawn.delete(id);
+    const reply = new Promise<FastReply>((resolve) => {
+      this.waiting.set(id, resolve);
+      this.deliver(message, extra);
     });
+    return { reply, cancel: () => this.cancel(id, 'The HTTP request was aborted') };
+  }
+
+  /** Cancels a request being served, as the client's `notifications/cancelled` would: its handler's signal aborts. */
+  cancel(requestId: RequestId, reason: string): void {
+    this.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason } });
+  }
+
+  /**
+   * Hands a message to the server. A cancellation of a fast-path request also answers its HTTP request
+   * (202, no body), which would otherwise wait for a response the server never sends.
+   */
+  private deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
+      const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      const reply = typeof requestId === 'string' || typeof requestId === 'number' ? this.waiting.get(requestId) : undefined;
+      if (reply !== undefined) {
+        this.waiting.delete(requestId as RequestId);
+        this.withdrawn.add(requestId as RequestId);
+        reply(ACCEPTED);
+      }
+    }
+    this.onmessage?.(message, extra);
   }
 
   /** The session ended: answers what is still waiting as the SDK would a request on a gone session. */

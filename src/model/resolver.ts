@@ -8,6 +8,14 @@
 //
 // The lookup tables are built once per workspace revision and kept current incrementally for axiom edits,
 // so resolving stays cheap while an agent edits a large ontology.
+//
+// Minted IRIs (TOOLS.md 1.7): a bare name becomes `<namespace><name>`, or, with `newEntityIds: 'generated'`,
+// `<namespace>id-<random UUID>` (e.g. `…#id-3b0c…-…`), unique without consulting the closure. The name is then
+// kept only as the entity's label, which the write adds (see operands/builder.ts), so every mention of the
+// same name within one tool call (`inCall`) must reach the same generated IRI.
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 
 import type { Axiom, Entity, EntityKind, IRI } from './terms.js';
 import { declaration, entity as makeEntity } from './terms.js';
@@ -25,6 +33,19 @@ import {
 export interface ResolverOptions {
   /** Namespace of minted entities; default: the active ontology IRI + '#' (settings `new_entity_namespace`). */
   readonly newEntityNamespace?: string;
+  /** How a bare name becomes a minted local part (settings `new_entity_ids`); default `name`. */
+  readonly newEntityIds?: 'name' | 'generated';
+}
+
+/** The generated IRIs one tool call minted, by namespace + name, and the name of each. */
+interface MintScope {
+  readonly iris: Map<string, IRI>;
+  readonly names: Map<IRI, string>;
+}
+
+/** The local part of a generated IRI: a letter first, so it also reads as a CURIE local name. */
+export function generatedLocalName(): string {
+  return 'id-' + randomUUID();
 }
 
 export interface EntityResolution {
@@ -159,6 +180,7 @@ export class WorkspaceResolver implements NameResolver {
   private index: ClosureIndex | null = null;
   private indexRevision = -1;
   private readonly unsubscribe: () => void;
+  private readonly mintScope = new AsyncLocalStorage<MintScope>();
 
   constructor(private readonly workspace: Workspace, private readonly options: ResolverOptions = {}) {
     this.unsubscribe = workspace.onChange((e) => this.onChange(e));
@@ -231,6 +253,39 @@ export class WorkspaceResolver implements NameResolver {
     return iri.endsWith('#') || iri.endsWith('/') ? iri : iri + '#';
   }
 
+  /** True when bare names mint generated ids labelled with the name (settings `new_entity_ids: generated`). */
+  get generatesIds(): boolean {
+    return this.options.newEntityIds === 'generated';
+  }
+
+  /**
+   * Runs one tool call. With generated ids, every mention of a bare name inside `f` (across awaits too)
+   * mints the same IRI, and `generatedName` knows the names; outside a call each mention mints anew.
+   */
+  inCall<T>(f: () => T): T {
+    return this.generatesIds ? this.mintScope.run({ iris: new Map(), names: new Map() }, f) : f();
+  }
+
+  /** The IRI a bare name mints: the new-entity namespace followed by the name or by a generated id. */
+  mintIri(name: string): IRI {
+    const namespace = this.newEntityNamespace();
+    if (!this.generatesIds) return namespace + name;
+    const scope = this.mintScope.getStore();
+    const key = namespace + name;
+    let iri = scope?.iris.get(key);
+    if (iri === undefined) {
+      iri = namespace + generatedLocalName();
+      scope?.iris.set(key, iri);
+      scope?.names.set(iri, name);
+    }
+    return iri;
+  }
+
+  /** The bare name a generated IRI was minted for in the current tool call; undefined for any other IRI. */
+  generatedName(iri: IRI): string | undefined {
+    return this.generatesIds ? this.mintScope.getStore()?.names.get(iri) : undefined;
+  }
+
   private resolveIri(raw: string): IRI {
     let token = raw.trim();
     // Manchester quotes names that are not plain tokens: 'has topping'
@@ -253,7 +308,7 @@ export class WorkspaceResolver implements NameResolver {
     const named = this.byDisplayName(token);
     if (named !== null) return named;
     if (!isIriSafe(token)) throw new NameError(`Unknown name '${token}'`);
-    return this.newEntityNamespace() + token;
+    return this.mintIri(token);
   }
 
   private namespaceOf(prefix: string): string | undefined {

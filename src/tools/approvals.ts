@@ -25,8 +25,11 @@ export class ApprovalQueue {
 
   constructor(private readonly instanceId: string) {}
 
-  /** Resolves true when approved, false when declined or after `timeoutMs`. */
-  request(req: { session_id: string | null; tool: string; client: string; summary: string }, timeoutMs: number): Promise<boolean> {
+  /**
+   * Resolves true when approved, false when declined or after `timeoutMs`. An abort of `signal` (the call
+   * was cancelled) withdraws the entry and resolves false, so a later approval finds nothing to approve.
+   */
+  request(req: { session_id: string | null; tool: string; client: string; summary: string }, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     const now = Date.now();
     const entry: ApprovalEntry = {
       approval_id: randomUUID(),
@@ -43,8 +46,13 @@ export class ApprovalQueue {
         this.pending.delete(entry.approval_id);
         resolve(approved);
       };
+      if (signal?.aborted) {
+        resolve(false);
+        return;
+      }
       const timer = setTimeout(() => settle(false), timeoutMs);
       this.pending.set(entry.approval_id, { entry, settle, timer });
+      signal?.addEventListener('abort', () => settle(false), { once: true });
     });
   }
 

@@ -13,7 +13,7 @@ import { AnnotationSchema, ENTITY_TYPES } from '../model/operands/schema.js';
 import { RDFS_LABEL, STANDARD_PREFIXES } from '../model/vocab.js';
 import type { Change } from '../model/changes.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT, entityRow, renderAxiom } from './common.js';
+import { ENTITY_TYPE_INPUT, entityRow, newEntityRow, renderAxiom } from './common.js';
 
 const LANG_TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 /** Characters RFC 3987 forbids in an IRI. */
@@ -70,8 +70,15 @@ function targetIri(args: IdentityArgs, ctx: ToolContext): IRI {
   if (NOT_IN_IRI.test(name)) {
     throw new ToolFailure(`'name' cannot be the local part of an IRI (${JSON.stringify(name)}): give iri, or a name without spaces and use label`, 'invalid_argument', { operand: 'name' });
   }
-  const namespace = args.namespace === undefined ? ctx.resolver.newEntityNamespace() : fullIri(args.namespace, ctx, 'namespace');
-  return namespace + name;
+  if (args.namespace !== undefined) return fullIri(args.namespace, ctx, 'namespace') + name;
+  if (!ctx.resolver.generatesIds) return ctx.resolver.newEntityNamespace() + name;
+  // With generated ids a name lives on only as a label, so a name that already labels an entity names it
+  // (creating it again is a no-op, as namespace + name is in name mode); a new name mints a generated id.
+  const iri = ctx.resolver.resolve(name).iri;
+  if (args.no_label && ctx.resolver.generatedName(iri) !== undefined) {
+    throw new ToolFailure(`no_label would lose the name '${name}': new entities get generated ids (settings new_entity_ids=generated), so the name is kept as the label; drop no_label, or give iri or namespace`, 'invalid_argument', { operand: 'no_label' });
+  }
+  return iri;
 }
 
 /** Declaration plus, unless no_label, the rdfs:label (default: the name). */
@@ -93,7 +100,7 @@ function addAll(ctx: ToolContext, axioms: Iterable<Axiom>): boolean {
 }
 
 function newEntitiesField(entities: Iterable<Entity>, ctx: ToolContext): JsonObject {
-  const rows = [...new Set(entities)].map((e) => entityRow(e, ctx));
+  const rows = [...new Set(entities)].map((e) => newEntityRow(e, ctx));
   return rows.length === 0 ? {} : { new_entities: rows };
 }
 
@@ -120,7 +127,7 @@ function renamed(err: unknown, names: Readonly<Record<string, string>>): unknown
 /** The add_axiom pattern: declarations of what the axiom introduces, then the axiom itself, one undo entry. */
 function applyBuilt(built: BuiltAxiom, ctx: ToolContext): JsonObject {
   const present = ctx.workspace.active.has(built.axiom);
-  addAll(ctx, [...built.declarations, built.axiom]);
+  addAll(ctx, [...built.declarations, ...built.labels, built.axiom]);
   return {
     applied: !present,
     axiom: renderAxiom(built.axiom, ctx),
@@ -165,7 +172,9 @@ export const createClass = defineTool({
     if (args.parent !== undefined) {
       const parent = args.parent;
       const built = buildAs({ super: 'parent' }, () => buildAxiom({ axiom_type: 'subclass_of', sub: `<${c.iri}>`, super: parent }, ctx.resolver));
-      axioms.push(...built.declarations, built.axiom);
+      // the class's own label is identityAxioms', even when its IRI was generated
+      const ownLabel = (a: Axiom) => a.kind === 'AnnotationAssertion' && a.subject.kind === 'IRI' && a.subject.iri === c.iri;
+      axioms.push(...built.declarations, ...built.labels.filter((a) => !ownLabel(a)), built.axiom);
       introduced.push(...built.newEntities);
     }
     const changed = addAll(ctx, axioms);

@@ -11,7 +11,7 @@ import { AXIOM_TYPES } from '../model/operands/schema.js';
 import { NameError } from '../model/names.js';
 import { ParseError } from '../model/formats/errors.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { entityRow, renderAxiom } from './common.js';
+import { newEntityRow, renderAxiom } from './common.js';
 
 /** The change-set limit of TOOLS.md 1.11. */
 const MAX_OPERATIONS = 2000;
@@ -83,7 +83,7 @@ function plan(ops: readonly JsonObject[], ctx: ToolContext, strict: boolean): Pl
       state.set(built.axiom, false);
       return { index, op, axiom: built.axiom, present, newEntities: [] };
     }
-    for (const d of built.declarations) state.set(d, true);
+    for (const d of [...built.declarations, ...built.labels]) state.set(d, true);
     state.set(built.axiom, true);
     return { index, op, axiom: built.axiom, present, newEntities: built.newEntities };
   });
@@ -109,7 +109,7 @@ function previewRow(r: PlannedRow, ctx: ToolContext): JsonObject {
   return {
     ...base,
     already_present: r.present,
-    new_entities: r.newEntities.map((e) => entityRow(e, ctx)),
+    new_entities: r.newEntities.map((e) => newEntityRow(e, ctx)),
     effect: r.present ? 'no-op (already present)' : 'would add',
   };
 }
@@ -118,7 +118,7 @@ function applyRow(r: PlannedRow, ctx: ToolContext): JsonObject {
   if (r.axiom === undefined) return { index: r.index, op: r.op, error: r.error };
   const base = { index: r.index, op: r.op, axiom: renderAxiom(r.axiom, ctx) };
   if (r.op === 'remove') return { ...base, removed: r.present, ...(r.present ? {} : { note: 'not present' }) };
-  return { ...base, applied: !r.present, ...(r.present ? { note: 'already present' } : {}), new_entities: r.newEntities.map((e) => entityRow(e, ctx)) };
+  return { ...base, applied: !r.present, ...(r.present ? { note: 'already present' } : {}), new_entities: r.newEntities.map((e) => newEntityRow(e, ctx)) };
 }
 
 function counts(rows: readonly PlannedRow[]) {

@@ -86,7 +86,7 @@ function serialize(o: Ontology, format: FormatId, onLossy: 'warn' | 'fail'): { t
   return { text: writeObo(o, { onLossy: 'drop' }), report };
 }
 
-async function saveOne(o: Ontology, target: string, format: FormatId, args: SaveArgs, ws: Workspace): Promise<JsonObject> {
+async function saveOne(o: Ontology, target: string, format: FormatId, args: SaveArgs, ws: Workspace, signal: AbortSignal): Promise<JsonObject> {
   const { text, report } = serialize(o, format, args.on_lossy);
   const verify = args.verify_round_trip || args.atomic || args.backup;
   const round = verify ? await roundTrip(o, text, format, target) : null;
@@ -98,6 +98,8 @@ async function saveOne(o: Ontology, target: string, format: FormatId, args: Save
       backupPath = null;
     });
   }
+  // a cancelled call writes nothing; once the write starts it completes (it is atomic either way)
+  signal.throwIfAborted();
   await writeFileAtomic(target, text);
   o.documentIri = target;
   o.format = format;
@@ -116,7 +118,7 @@ async function saveOne(o: Ontology, target: string, format: FormatId, args: Save
   };
 }
 
-async function saveAll(ws: Workspace, args: SaveArgs): Promise<JsonObject> {
+async function saveAll(ws: Workspace, args: SaveArgs, signal: AbortSignal): Promise<JsonObject> {
   const saved: JsonObject[] = [];
   const skipped: JsonObject[] = [];
   for (const o of ws.ontologies) {
@@ -127,7 +129,7 @@ async function saveAll(ws: Workspace, args: SaveArgs): Promise<JsonObject> {
       continue;
     }
     // on_lossy governs single-ontology saves only; a save of everything warns per ontology
-    const { lossy_format_warning } = await saveOne(o, file, o.format, { ...args, on_lossy: 'warn' }, ws);
+    const { lossy_format_warning } = await saveOne(o, file, o.format, { ...args, on_lossy: 'warn' }, ws, signal);
     saved.push({ ontology: ontologyLabel(o), path: file, ...(lossy_format_warning === undefined ? {} : { lossy_format_warning }) });
   }
   return { saved, skipped, message: `Saved ${saved.length} ontolog${saved.length === 1 ? 'y' : 'ies'}, skipped ${skipped.length}.` };
@@ -153,7 +155,7 @@ export const saveOntology = defineTool({
     if (args.all && args.path !== undefined) throw new ToolFailure('all=true cannot be combined with path', 'invalid_argument');
     if (args.policy_bootstrap && args.path === undefined) throw new ToolFailure('policy_bootstrap needs path', 'invalid_argument');
     const ws = ctx.workspace;
-    if (args.all) return saveAll(ws, args);
+    if (args.all) return saveAll(ws, args, ctx.signal);
     const o = ws.active;
     let target: string;
     let format = o.format;
@@ -170,25 +172,26 @@ export const saveOntology = defineTool({
       if (file === null) throw new ToolFailure('The active ontology has no local document: give path to save it', 'invalid_argument');
       target = file;
     }
-    const extra = await saveOne(o, target, format, args, ws);
+    const extra = await saveOne(o, target, format, args, ws, ctx.signal);
     return { saved: true, path: target, ...(args.path !== undefined ? { format } : {}), ...extra };
   },
 });
 
 /** Reads a local path, `file:` IRI or http(s) IRI (GitHub blob URLs become raw-content URLs). */
-async function fetchSource(source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined): Promise<{ text: string; document: string; base: string }> {
+async function fetchSource(source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, signal: AbortSignal): Promise<{ text: string; document: string; base: string }> {
   if (/^https?:\/\//i.test(source)) {
     if (network === 'deny') throw new ToolFailure(`Remote fetch of ${source} refused by the request setting network=deny`, 'network_denied');
     const url = source.replace(/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/blob\//, 'https://raw.githubusercontent.com/$1/$2/');
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, { signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]) });
     if (!response.ok) throw new ToolFailure(`Cannot fetch ${source}: HTTP ${response.status}`, 'load_failed');
     return { text: await response.text(), document: source, base: url };
   }
   const file = source.startsWith('file:') ? fileURLToPath(source) : path.resolve(source);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(file, { encoding: 'utf8', signal });
   } catch (err) {
+    if (signal.aborted) throw err;
     throw new ToolFailure(`Cannot read ${file}: ${(err as Error).message}`, 'load_failed');
   }
   return { text, document: file, base: pathToFileURL(file).href };
@@ -214,11 +217,13 @@ export const loadOntology = defineTool({
 
 type MissingMode = 'warn' | 'error' | 'silent';
 
-async function parseDocument(text: string, base: string, document: string): Promise<Ontology> {
+/** Parses on the parse pool; an abort of `signal` stops the parse there (the cancellation, not a parse error, is thrown). */
+async function parseDocument(text: string, base: string, document: string, signal: AbortSignal): Promise<Ontology> {
   let parsed: Ontology;
   try {
-    parsed = (await readDocumentOffThread(text, { base, fileName: document })).ontology;
+    parsed = (await readDocumentOffThread(text, { base, fileName: document, signal })).ontology;
   } catch (err) {
+    if (signal.aborted) throw err;
     throw new ToolFailure(`Cannot parse ${document}: ${(err as Error).message}`, 'parse_error');
   }
   parsed.documentIri = document;
@@ -259,7 +264,7 @@ class Catalogs {
  * one already planned, or the local file a `catalog-v001.xml` beside the importing (else the root) document
  * maps it to. Nothing is attached here, so a refusal leaves the workspace untouched.
  */
-async function planImports(root: Ontology, rootFile: string | null, ws: Workspace): Promise<ImportPlan> {
+async function planImports(root: Ontology, rootFile: string | null, ws: Workspace, signal: AbortSignal): Promise<ImportPlan> {
   const attach: Ontology[] = [];
   const reasons = new Map<IRI, string>();
   const planned = new Map<IRI, Ontology>(ids(root).map((iri) => [iri, root]));
@@ -283,7 +288,7 @@ async function planImports(root: Ontology, rootFile: string | null, ws: Workspac
         reasons.set(iri, `the catalog maps it to ${target}, which cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         continue;
       }
-      const parsed = await parseDocument(text, pathToFileURL(target).href, target);
+      const parsed = await parseDocument(text, pathToFileURL(target).href, target, signal);
       if (!ids(parsed).includes(iri)) {
         reasons.set(iri, `the catalog maps it to ${target}, which holds ${ontologyLabel(parsed)}`);
         continue;
@@ -334,15 +339,17 @@ function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<IRI, st
 }
 
 /** Parses the source and its catalog-resolved imports, then attaches them all at once (or nothing). */
-async function attachNew(text: string, document: string, base: string, args: LoadArgs, ws: Workspace): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string> }> {
-  const parsed = await parseDocument(text, base, document);
+async function attachNew(text: string, document: string, base: string, args: LoadArgs, ws: Workspace, signal: AbortSignal): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string> }> {
+  const parsed = await parseDocument(text, base, document, signal);
   const clash = ids(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
   if (clash !== undefined) throw new ToolFailure(`Ontology id ${ids(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
-  const plan = await planImports(parsed, isRemote(document) ? null : document, ws);
+  const plan = await planImports(parsed, isRemote(document) ? null : document, ws, signal);
   if (args.missing_imports === 'error' && plan.reasons.size > 0) {
     const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
     throw new ToolFailure(`Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was loaded`, 'missing_imports', { unresolved_imports: missing });
   }
+  // the last point a cancelled load can stop: nothing is attached yet
+  signal.throwIfAborted();
   ws.load(parsed, !args.keep_active);
   for (const imported of plan.attach) ws.load(imported, false);
   return { o: parsed, added: 1 + plan.attach.length, reasons: plan.reasons };
@@ -358,11 +365,11 @@ interface LoadArgs {
 
 async function load(args: LoadArgs, ctx: ToolContext): Promise<JsonObject> {
   const ws = ctx.workspace;
-  const { text, document, base } = await fetchSource(args.source, args.connection_timeout_ms, args.network);
+  const { text, document, base } = await fetchSource(args.source, args.connection_timeout_ms, args.network, ctx.signal);
   const existing = ws.ontologies.find((o) => o.documentIri === document);
   const { o, added, reasons } = existing !== undefined
     ? { o: existing, added: 0, reasons: new Map<IRI, string>() }
-    : await attachNew(text, document, base, args, ws);
+    : await attachNew(text, document, base, args, ws, ctx.signal);
   if (!args.keep_active) ws.setActive(o);
   const edges = importEdges(ws, o, reasons);
   return {

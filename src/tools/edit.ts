@@ -6,7 +6,7 @@ import { AxiomOperandsSchema, AXIOM_TYPES, ENTITY_TYPES, FIELD_DESCRIPTIONS, LIS
 import { buildAxiom } from '../model/operands/builder.js';
 import type { Change } from '../model/changes.js';
 import { defineTool, always, ToolFailure, type JsonObject } from './tool.js';
-import { entityRow, renderAxiom } from './common.js';
+import { newEntityRow, renderAxiom } from './common.js';
 
 /** The operand-set variant with extra top-level fields merged into every member (still closed). */
 export function withFields(extra: Record<string, v.GenericSchema>) {
@@ -64,13 +64,13 @@ export const addAxiom = defineTool({
     const active = ws.active;
     const built = buildAxiom(operandsOf(args as JsonObject), ctx.resolver, { strict: (args as JsonObject).strict === true });
     const present = active.has(built.axiom);
-    const changes: Change[] = built.declarations.filter((d) => !active.has(d)).map((d) => ({ kind: 'AddAxiom', ontology: active, axiom: d }));
+    const changes: Change[] = [...built.declarations, ...built.labels].filter((d) => !active.has(d)).map((d) => ({ kind: 'AddAxiom', ontology: active, axiom: d }));
     if (!present) changes.push({ kind: 'AddAxiom', ontology: active, axiom: built.axiom });
     if (changes.length > 0) ws.apply(changes);
     return {
       applied: !present,
       axiom: renderAxiom(built.axiom, ctx),
-      ...(built.newEntities.length > 0 ? { new_entities: built.newEntities.map((e) => entityRow(e, ctx)) } : {}),
+      ...(built.newEntities.length > 0 ? { new_entities: built.newEntities.map((e) => newEntityRow(e, ctx)) } : {}),
       ...(present ? { note: 'The axiom was already present; nothing changed.' } : {}),
     };
   },

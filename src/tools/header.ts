@@ -239,12 +239,13 @@ type AnnotationArgs = AnnotationInput;
 
 /**
  * Builds an ontology annotation with the shared operand builder, so it resolves names, mints and checks
- * exactly as an `annotation_assertion` operand set does; returns it with the declarations a write adds.
+ * exactly as an `annotation_assertion` operand set does; returns it with the declarations (and labels of
+ * generated ids) a write adds.
  */
-function buildHeaderAnnotation(args: AnnotationArgs, ctx: ToolContext): { annotation: Annotation; declarations: readonly t.Declaration[] } {
+function buildHeaderAnnotation(args: AnnotationArgs, ctx: ToolContext): { annotation: Annotation; declarations: readonly t.Axiom[] } {
   const built = buildAxiom({ axiom_type: 'annotation_assertion', subject: HEADER_SUBJECT, ...args }, ctx.resolver);
   const a = built.axiom as t.AnnotationAssertion;
-  return { annotation: t.annotation(a.property, a.value, a.annotations), declarations: built.declarations };
+  return { annotation: t.annotation(a.property, a.value, a.annotations), declarations: [...built.declarations, ...built.labels] };
 }
 
 // ---------------------------------------------------------------- tools
@@ -349,6 +350,8 @@ export const addImport = defineTool({
       }
       if (ws.active !== active) throw new ToolFailure('The active ontology changed while the document was loading; nothing was changed', 'revision_conflict');
     }
+    // a call cancelled while its document loaded changes nothing
+    ctx.signal.throwIfAborted();
     // read after the fetch: other calls of this window may have run meanwhile
     const alreadyPresent = active.imports.has(iri);
     if (loaded !== null) ws.load(loaded, false);

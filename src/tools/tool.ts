@@ -13,6 +13,10 @@ export interface WindowSettings {
   readonly confirm_each_write: boolean;
   readonly approval_timeout_s: number;
   readonly label_language: string;
+  /** Namespace of entities minted from bare names (TOOLS.md 1.7); absent or null: the active ontology IRI + '#'. */
+  readonly new_entity_namespace?: string | null;
+  /** `generated`: minted local parts are generated ids labelled with the name; absent: `name`. */
+  readonly new_entity_ids?: 'name' | 'generated';
 }
 
 /** Everything a handler may touch: the window's workspace and the caller. */
@@ -25,6 +29,8 @@ export interface ToolContext {
   readonly principal: Principal;
   readonly sessionId: string | null;
   readonly windowId: string;
+  /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
+  readonly signal: AbortSignal;
 }
 
 export type JsonObject = Record<string, unknown>;

@@ -2,25 +2,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, fixture, connect, call, raw, type TestServer } from './support.js';
+import { startTestServer, fixture, connect, call, pendingWrites, decideWrite, eventually, type PendingWrite, type TestServer } from './support.js';
 
-async function pending(t: TestServer): Promise<{ approval_id: string; tool: string; summary: string }[]> {
-  const res = await raw(t, { path: '/admin/api/pending', headers: { authorization: `Bearer ${t.token}` } });
-  assert.equal(res.status, 200);
-  return ((await res.json()) as { pending: { approval_id: string; tool: string; summary: string }[] }).pending;
-}
-
-async function waitForPending(t: TestServer): Promise<{ approval_id: string; tool: string; summary: string }> {
-  for (let i = 0; i < 100; i++) {
-    const list = await pending(t);
-    if (list.length > 0) return list[0];
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('no pending write appeared');
-}
-
-function decide(t: TestServer, id: string, verb: 'approve' | 'deny'): Promise<Response> {
-  return raw(t, { method: 'POST', path: `/admin/api/pending/${id}/${verb}`, headers: { authorization: `Bearer ${t.token}` } });
+async function waitForPending(t: TestServer): Promise<PendingWrite> {
+  let first: PendingWrite | undefined;
+  await eventually('a pending write', async () => (first = (await pendingWrites(t))[0]) !== undefined);
+  return first!;
 }
 
 test('read-only mode rejects every mutating tool and still serves reads', async () => {
@@ -51,14 +38,14 @@ test('confirm-each-write holds a write until approved, and a denied or expired o
     const entry = await waitForPending(t);
     assert.equal(entry.tool, 'add_axiom');
     assert.equal((await call(c, 'get_entity', { entity: 'Dog' })).isError, true, 'nothing applied while held');
-    assert.equal((await decide(t, entry.approval_id, 'approve')).status, 200);
+    assert.equal((await decideWrite(t, entry.approval_id, 'approve')).status, 200);
     const approved = await approvedCall;
     assert.equal(approved.body.applied, true);
     assert.equal((await call(c, 'get_entity', { entity: 'Dog' })).isError, false);
 
     const deniedCall = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cat', super: 'Animal' });
     const second = await waitForPending(t);
-    assert.equal((await decide(t, second.approval_id, 'deny')).status, 200);
+    assert.equal((await decideWrite(t, second.approval_id, 'deny')).status, 200);
     const denied = await deniedCall;
     assert.equal(denied.isError, true);
     assert.equal(denied.body.error_code, 'write_declined');
@@ -67,8 +54,8 @@ test('confirm-each-write holds a write until approved, and a denied or expired o
     const expired = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cow', super: 'Animal' });
     assert.equal(expired.body.error_code, 'write_declined');
     assert.equal((await call(c, 'get_entity', { entity: 'Cow' })).isError, true);
-    assert.equal((await decide(t, second.approval_id, 'approve')).status, 404, 'a decided entry is gone');
-    assert.deepEqual(await pending(t), []);
+    assert.equal((await decideWrite(t, second.approval_id, 'approve')).status, 404, 'a decided entry is gone');
+    assert.deepEqual(await pendingWrites(t), []);
   } finally {
     await c.close();
     await t.stop();

@@ -27,6 +27,8 @@ export interface OperandResolver extends NameResolver {
   knows(e: Entity): boolean;
   /** True when the imports closure declares the entity (built-ins count as declared). */
   isDeclared(e: Entity): boolean;
+  /** The bare name a generated IRI was minted for (settings `new_entity_ids: generated`), else undefined. */
+  generatedName(iri: string): string | undefined;
 }
 
 export interface BuildOptions {
@@ -40,6 +42,11 @@ export interface BuiltAxiom {
   readonly newEntities: readonly Entity[];
   /** Declarations a write adds with the axiom: new entities and undeclared non-built-in annotation properties. */
   readonly declarations: readonly Declaration[];
+  /**
+   * Labels a write also adds: a new entity minted with a generated id gets the name it was mentioned by
+   * as its (untagged) rdfs:label, since its IRI no longer carries it.
+   */
+  readonly labels: readonly Axiom[];
 }
 
 export type OperandErrorCode = 'unknown_axiom_type' | 'invalid_argument';
@@ -148,7 +155,16 @@ class Builder {
       const [[e, operand]] = this.minted;
       throw new OperandError(`Operand '${operand}' names no existing ${e.kind} (<${e.iri}>), and strict mode refuses to mint it`, 'invalid_argument', operand);
     }
-    return { axiom, newEntities: [...this.minted.keys()], declarations: this.declarations(axiom) };
+    return { axiom, newEntities: [...this.minted.keys()], declarations: this.declarations(axiom), labels: this.labels() };
+  }
+
+  private labels(): Axiom[] {
+    const out = new Set<Axiom>();
+    for (const e of this.minted.keys()) {
+      const name = this.names.generatedName(e.iri);
+      if (name !== undefined) out.add(t.annotationAssertion(t.annotationProperty(RDFS_LABEL), t.iriNode(e.iri), t.literal(name)));
+    }
+    return [...out];
   }
 
   private declarations(axiom: Axiom): Declaration[] {
