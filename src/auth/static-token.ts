@@ -73,6 +73,11 @@ export class StaticTokenVerifier {
     return timingSafeEqual(digest(presented), this.current);
   }
 
+  /** Takes a token this process just wrote, so the old one is refused at once rather than at the next poll. */
+  adopt(token: string): void {
+    this.current = digest(token);
+  }
+
   /** Follows replacements of the token file (polling survives the atomic rename). */
   watch(): void {
     if (this.watching) return;

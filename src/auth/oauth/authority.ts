@@ -95,3 +95,12 @@ export interface Authority {
   onRevoked(listener: (revoked: Revoked) => void | Promise<void>): void;
   close(): Promise<void>;
 }
+
+/** A write the operation needed (registry save, journal append) failed; nothing changed. Answer 503. */
+export class AuthorityUnavailableError extends Error {
+  readonly error = 'temporarily_unavailable';
+  constructor(message: string) {
+    super(message);
+    this.name = 'AuthorityUnavailableError';
+  }
+}

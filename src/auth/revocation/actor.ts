@@ -1,0 +1,431 @@
+// The main thread's handle on the revocation actor, implementing Authority. It starts the actor's Worker,
+// forwards every state transition to it, and keeps the read view the front door consults per request:
+// live access tokens by SHA-256 digest, and the client registrations. Each reply's view change is applied
+// before the call resolves, and revocation listeners run in between, so a revoked client's tokens stop
+// working before anyone is told the revocation succeeded.
+
+import { Worker } from 'node:worker_threads';
+import {
+  AuthorityUnavailableError,
+  type Authority, type ClientMetadata, type ClientRegistration, type ClientSummary, type CodeRequest, type IssuedTokens, type OAuthError, type RevocationResult, type Revoked,
+} from '../oauth/authority.js';
+import { PRINCIPAL_VERSION, type Principal } from '../principal.js';
+import { hashToken, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
+import { acquireRegistryLock, type RegistryLock } from './registry-lock.js';
+import type { ActorFaults, ActorRequest, ActorResult, FromActor, GrantView, ToActor, ViewDelta } from './protocol.js';
+
+const WORKER_URL = new URL('./actor-worker.js', import.meta.url);
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+const TOUCH_INTERVAL_MS = 5_000;
+
+export interface RevocationActorOptions {
+  /** The private directory holding clients.json and revocations.journal. */
+  readonly home: string;
+  /** Clock (epoch ms) for expiry, last-seen and cleanup; injected by tests. */
+  readonly now?: () => number;
+  readonly sweepIntervalMs?: number;
+  /** How often last-seen times are handed to the actor. */
+  readonly touchIntervalMs?: number;
+  /** Fault injection for tests. */
+  readonly faults?: ActorFaults;
+}
+
+export interface RevocationActor extends Authority {
+  /** Runs the cleanup rules now (they also run at start and every 10 minutes). */
+  sweep(): Promise<void>;
+  /** Hands the last-seen times recorded so far to the actor. */
+  flushLastSeen(): Promise<void>;
+  /** Test hook: makes the real journal append or registry save fail from now on (or stop failing). */
+  injectFaults(faults: ActorFaults): Promise<void>;
+  /** While held, the journal is never compacted (a quarantined endpoint may still hold revoked work). */
+  holdCompaction(hold: boolean): Promise<void>;
+  /** The PID of the process owning this home's registry when it is not this one (OAuth then fails closed). */
+  readonly standbyFor: number | null;
+  /** Takes the registry over once its owner has exited; true when this process now owns it. */
+  promote(): Promise<boolean>;
+}
+
+interface LiveToken {
+  readonly principal: Principal;
+  readonly expiresAt: number;
+}
+
+interface Pending {
+  resolve(result: ActorResult): void;
+  reject(err: Error): void;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function registrationOf(c: ClientRecord): ClientRegistration {
+  return {
+    client_id: c.client_id,
+    client_id_issued_at: c.client_id_issued_at,
+    client_name: c.client_name,
+    redirect_uris: c.redirect_uris,
+    grant_types: c.grant_types,
+    response_types: c.response_types,
+    token_endpoint_auth_method: 'none',
+    ...(c.scope === undefined ? {} : { scope: c.scope }),
+  };
+}
+
+/** The main thread's copy of what requests need: tokens by digest, registrations, grant summaries. */
+class ReadView {
+  readonly tokens = new Map<string, LiveToken>();
+  readonly clients = new Map<string, ClientRecord>();
+  readonly grants = new Map<string, GrantView>();
+
+  apply(delta: ViewDelta): void {
+    for (const c of delta.clients) this.clients.set(c.client_id, c);
+    for (const g of delta.grants) this.putGrant(g);
+    for (const id of delta.removedGrants) this.removeGrant(id);
+    for (const id of delta.removedClients) this.clients.delete(id);
+  }
+
+  private putGrant(g: GrantView): void {
+    this.removeGrant(g.grant_id);
+    this.grants.set(g.grant_id, g);
+    const principal: Principal = Object.freeze({
+      version: PRINCIPAL_VERSION,
+      type: 'oauth',
+      client_id: g.client_id,
+      display_name: this.clients.get(g.client_id)?.client_name ?? g.client_id,
+      grant_id: g.grant_id,
+      capabilities: Object.freeze([...g.capabilities]),
+    });
+    this.tokens.set(g.access_hash, { principal, expiresAt: g.access_expires_at });
+  }
+
+  private removeGrant(id: string): void {
+    const old = this.grants.get(id);
+    if (old === undefined) return;
+    this.tokens.delete(old.access_hash);
+    this.grants.delete(id);
+  }
+}
+
+class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'promote'> {
+  private readonly view = new ReadView();
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners: ((revoked: Revoked) => void | Promise<void>)[] = [];
+  /** Last-seen times recorded by principalFor, not yet handed to the actor. */
+  private seen = new Map<string, number>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private nextId = 1;
+  /** Set when the worker is gone: every call fails and no token is accepted (fail closed). */
+  private down: string | null = null;
+
+  private constructor(private readonly worker: Worker, private readonly now: () => number) {}
+
+  static async start(options: RevocationActorOptions): Promise<RevocationActorHandle> {
+    const worker = new Worker(WORKER_URL, { workerData: { home: options.home, faults: options.faults ?? {} } });
+    const handle = new RevocationActorHandle(worker, options.now ?? Date.now);
+    await new Promise<void>((resolve, reject) => {
+      const onExit = (code: number) => reject(new Error(`The revocation actor exited with code ${code} while starting`));
+      worker.once('error', reject);
+      worker.once('exit', onExit);
+      worker.once('message', (m: FromActor) => {
+        worker.off('error', reject);
+        worker.off('exit', onExit);
+        if (m.type === 'ready') {
+          handle.view.apply(m.view);
+          handle.listen();
+          resolve();
+        } else {
+          void worker.terminate();
+          reject(new Error(m.type === 'start-failed' ? `The revocation actor could not start: ${m.message}` : `Unexpected first message ${m.type}`));
+        }
+      });
+    });
+    await handle.sweep();
+    handle.every(options.sweepIntervalMs ?? SWEEP_INTERVAL_MS, () => handle.sweep());
+    handle.every(options.touchIntervalMs ?? TOUCH_INTERVAL_MS, () => handle.flushLastSeen());
+    return handle;
+  }
+
+  async register(metadata: ClientMetadata): Promise<ClientRegistration> {
+    return (await this.value({ op: 'register', metadata })) as ClientRegistration;
+  }
+
+  client(clientId: string): ClientRegistration | undefined {
+    const c = this.view.clients.get(clientId);
+    return c === undefined ? undefined : registrationOf(c);
+  }
+
+  async issueCode(request: CodeRequest): Promise<string> {
+    const value = (await this.value({ op: 'issueCode', request })) as string | OAuthError;
+    if (typeof value !== 'string') throw new Error(value.error_description);
+    return value;
+  }
+
+  async exchangeCode(input: { client_id: string; code: string; redirect_uri: string; code_verifier: string }): Promise<IssuedTokens | OAuthError> {
+    return this.tokenCall({ op: 'exchangeCode', input });
+  }
+
+  async refresh(input: { client_id: string; refresh_token: string; scope?: string }): Promise<IssuedTokens | OAuthError> {
+    return this.tokenCall({ op: 'refresh', input });
+  }
+
+  revokeToken(token: string, clientId?: string): Promise<RevocationResult> {
+    return this.revocation(clientId === undefined ? { op: 'revokeToken', token } : { op: 'revokeToken', token, client_id: clientId });
+  }
+
+  revokeClient(clientId: string): Promise<RevocationResult> {
+    return this.revocation({ op: 'revokeClient', client_id: clientId });
+  }
+
+  listClients(): readonly ClientSummary[] {
+    const grantsOf = new Map<string, GrantView[]>();
+    for (const g of this.view.grants.values()) {
+      const list = grantsOf.get(g.client_id) ?? [];
+      list.push(g);
+      grantsOf.set(g.client_id, list);
+    }
+    return [...this.view.clients.values()].map((c) => {
+      const seen = Math.max(c.last_seen ?? -Infinity, this.seen.get(c.client_id) ?? -Infinity);
+      return {
+        client_id: c.client_id,
+        client_name: c.client_name,
+        redirect_uris: c.redirect_uris,
+        registered_at: iso(c.registered_at)!,
+        last_seen_at: Number.isFinite(seen) ? iso(seen) : null,
+        authorized: c.authorized_at !== null,
+        grants: (grantsOf.get(c.client_id) ?? []).map((g) => ({ grant_id: g.grant_id, scope: g.scope, capabilities: g.capabilities, created_at: iso(g.created_at)! })),
+      };
+    });
+  }
+
+  principalFor(accessToken: string): Principal | null {
+    if (this.down !== null) return null;
+    // looked up by digest: the lookup's timing depends on the hash, never on the secret's characters
+    const live = this.view.tokens.get(hashToken(accessToken));
+    if (live === undefined) return null;
+    const now = this.now();
+    if (live.expiresAt <= now) return null;
+    this.seen.set(live.principal.client_id, now);
+    return live.principal;
+  }
+
+  onRevoked(listener: (revoked: Revoked) => void | Promise<void>): void {
+    this.listeners.push(listener);
+  }
+
+  async sweep(): Promise<void> {
+    await this.call({ op: 'sweep' });
+  }
+
+  async flushLastSeen(): Promise<void> {
+    if (this.seen.size === 0 || this.down !== null) return;
+    const seen = [...this.seen];
+    this.seen = new Map();
+    await this.call({ op: 'touch', seen });
+  }
+
+  async injectFaults(faults: ActorFaults): Promise<void> {
+    await this.call({ op: 'faults', faults });
+  }
+
+  async holdCompaction(hold: boolean): Promise<void> {
+    await this.call({ op: 'holdCompaction', hold });
+  }
+
+
+  async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    if (this.down !== null) return;
+    await this.flushLastSeen().catch(() => undefined);
+    await this.call({ op: 'shutdown' }).catch(() => undefined);
+    this.down = 'The revocation actor is closed';
+    await this.worker.terminate();
+  }
+
+  private every(ms: number, task: () => Promise<void>): void {
+    const timer = setInterval(() => void task().catch(() => undefined), ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  private listen(): void {
+    this.worker.on('message', (m: FromActor) => {
+      if (m.type !== 'reply') return;
+      // the view changes synchronously, before any other reply or request is handled
+      this.view.apply(m.delta);
+      const pending = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      void this.announce(m.revoked).then(() => pending?.resolve(m.result));
+    });
+    const fail = (reason: string) => {
+      this.down ??= reason;
+      for (const p of this.pending.values()) p.reject(new AuthorityUnavailableError(this.down));
+      this.pending.clear();
+    };
+    this.worker.on('error', (err) => fail(`The revocation actor failed: ${err.message}`));
+    this.worker.on('exit', (code) => fail(`The revocation actor exited with code ${code}`));
+  }
+
+  /** Runs every listener on every revoked group; a failing listener does not undo a durable revocation. */
+  private async announce(revoked: readonly Revoked[]): Promise<void> {
+    if (revoked.length === 0 || this.listeners.length === 0) return;
+    await Promise.allSettled(revoked.flatMap((r) => this.listeners.map(async (l) => l(r))));
+  }
+
+  private call(request: ActorRequest): Promise<ActorResult> {
+    if (this.down !== null) return Promise.reject(new AuthorityUnavailableError(this.down));
+    const id = this.nextId++;
+    return new Promise<ActorResult>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      const message: ToActor = { id, now: this.now(), request };
+      this.worker.postMessage(message);
+    });
+  }
+
+  /** The operation's value; a failed write rejects with AuthorityUnavailableError. */
+  private async value(request: ActorRequest): Promise<unknown> {
+    const result = await this.call(request);
+    if (!result.ok) throw new AuthorityUnavailableError(result.message);
+    return result.value;
+  }
+
+  private async tokenCall(request: ActorRequest): Promise<IssuedTokens | OAuthError> {
+    try {
+      return (await this.value(request)) as IssuedTokens | OAuthError;
+    } catch (err) {
+      if (err instanceof AuthorityUnavailableError) return { error: 'temporarily_unavailable', error_description: err.message };
+      throw err;
+    }
+  }
+
+  private async revocation(request: ActorRequest): Promise<RevocationResult> {
+    try {
+      const outcome = (await this.value(request)) as RevocationOutcome;
+      return { ok: true, client_id: outcome.client_id, grant_ids: outcome.grant_ids };
+    } catch (err) {
+      if (err instanceof AuthorityUnavailableError) return { ok: false, error: 'temporarily_unavailable', message: err.message };
+      throw err;
+    }
+  }
+}
+
+/**
+ * The authority of one process: the actor when this process owns the home's registry, else a standby that
+ * fails closed (no OAuth token is accepted, every operation is unavailable) until `promote` takes over.
+ */
+class RegistryAuthority implements RevocationActor {
+  private actor: RevocationActorHandle | null = null;
+  private lock: RegistryLock | null = null;
+  private readonly listeners: ((revoked: Revoked) => void | Promise<void>)[] = [];
+  private held = false;
+  private closed = false;
+  standbyFor: number | null = null;
+
+  constructor(private readonly options: RevocationActorOptions) {}
+
+  async promote(): Promise<boolean> {
+    if (this.actor !== null) return true;
+    if (this.closed) return false;
+    const outcome = await acquireRegistryLock(this.options.home);
+    if (!outcome.held) {
+      this.standbyFor = outcome.owner;
+      return false;
+    }
+    try {
+      this.actor = await RevocationActorHandle.start(this.options);
+    } catch (err) {
+      await outcome.lock.release();
+      throw err;
+    }
+    this.lock = outcome.lock;
+    this.standbyFor = null;
+    for (const l of this.listeners) this.actor.onRevoked(l);
+    if (this.held) await this.actor.holdCompaction(true);
+    return true;
+  }
+
+  private get unavailable(): string {
+    return `OAuth is served by the process that owns ${this.options.home} (pid ${this.standbyFor ?? '?'}); use the static bearer token here`;
+  }
+
+  private live(): RevocationActorHandle {
+    if (this.actor === null) throw new AuthorityUnavailableError(this.unavailable);
+    return this.actor;
+  }
+
+  async register(metadata: ClientMetadata): Promise<ClientRegistration> {
+    return this.live().register(metadata);
+  }
+
+  client(clientId: string): ClientRegistration | undefined {
+    return this.actor?.client(clientId);
+  }
+
+  async issueCode(request: CodeRequest): Promise<string> {
+    return this.live().issueCode(request);
+  }
+
+  async exchangeCode(input: { client_id: string; code: string; redirect_uri: string; code_verifier: string }): Promise<IssuedTokens | OAuthError> {
+    return this.actor?.exchangeCode(input) ?? { error: 'temporarily_unavailable', error_description: this.unavailable };
+  }
+
+  async refresh(input: { client_id: string; refresh_token: string; scope?: string }): Promise<IssuedTokens | OAuthError> {
+    return this.actor?.refresh(input) ?? { error: 'temporarily_unavailable', error_description: this.unavailable };
+  }
+
+  async revokeToken(token: string, clientId?: string): Promise<RevocationResult> {
+    return this.actor?.revokeToken(token, clientId) ?? { ok: false, error: 'temporarily_unavailable', message: this.unavailable };
+  }
+
+  async revokeClient(clientId: string): Promise<RevocationResult> {
+    return this.actor?.revokeClient(clientId) ?? { ok: false, error: 'temporarily_unavailable', message: this.unavailable };
+  }
+
+  listClients(): readonly ClientSummary[] {
+    return this.actor?.listClients() ?? [];
+  }
+
+  principalFor(accessToken: string): Principal | null {
+    return this.actor?.principalFor(accessToken) ?? null;
+  }
+
+  onRevoked(listener: (revoked: Revoked) => void | Promise<void>): void {
+    this.listeners.push(listener);
+    this.actor?.onRevoked(listener);
+  }
+
+  async sweep(): Promise<void> {
+    await this.actor?.sweep();
+  }
+
+  async flushLastSeen(): Promise<void> {
+    await this.actor?.flushLastSeen();
+  }
+
+  async injectFaults(faults: ActorFaults): Promise<void> {
+    await this.live().injectFaults(faults);
+  }
+
+  async holdCompaction(hold: boolean): Promise<void> {
+    this.held = hold;
+    await this.actor?.holdCompaction(hold);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.actor?.close();
+    await this.lock?.release();
+    this.actor = null;
+    this.lock = null;
+  }
+}
+
+/**
+ * Starts the revocation actor on `home` (loads clients.json, replays the journal, sweeps, then serves), or
+ * a standby when another live process owns that home's registry.
+ */
+export async function startRevocationActor(options: RevocationActorOptions): Promise<RevocationActor> {
+  const authority = new RegistryAuthority(options);
+  await authority.promote();
+  return authority;
+}

@@ -1,0 +1,68 @@
+// The admin API for OAuth clients and the static token. Every `/admin/` route needs a principal with
+// `server:admin` (the static token has it); the front door checks that before dispatching here.
+
+import type { Authority } from '../auth/oauth/authority.js';
+import type { Principal } from '../auth/principal.js';
+import { regenerateToken, type StaticTokenVerifier } from '../auth/static-token.js';
+import { sendJson, type Exchange } from './respond.js';
+
+const CLIENTS = '/admin/api/clients';
+const REGENERATE = '/admin/api/token/regenerate';
+const REVOKE_CLIENT = /^\/admin\/api\/clients\/([^/]+)\/revoke$/;
+
+/** Why a principal may not use the admin API, or null when it may. */
+export function adminRefusal(principal: Principal): string | null {
+  return principal.capabilities.includes('server:admin') ? null : 'The admin API requires the server:admin capability';
+}
+
+export class AdminRoutes {
+  constructor(private readonly authority: Authority, private readonly home: string, private readonly verifier: StaticTokenVerifier) {}
+
+  /** Answers the request when it is one of these routes; false leaves it to the caller. */
+  handle(x: Exchange, method: string, path: string): boolean {
+    if (path === CLIENTS) {
+      if (method !== 'GET') return this.notAllowed(x, 'GET');
+      sendJson(x, 200, { clients: this.authority.listClients() }, [['cache-control', 'no-store']]);
+      return true;
+    }
+    const revoke = REVOKE_CLIENT.exec(path);
+    if (revoke !== null) {
+      if (method !== 'POST') return this.notAllowed(x, 'POST');
+      void this.revokeClient(x, decodeURIComponent(revoke[1]));
+      return true;
+    }
+    if (path === REGENERATE) {
+      if (method !== 'POST') return this.notAllowed(x, 'POST');
+      void this.regenerate(x);
+      return true;
+    }
+    return false;
+  }
+
+  private notAllowed(x: Exchange, allow: string): true {
+    sendJson(x, 405, { error: `Method not allowed; use ${allow}` }, [['allow', allow]]);
+    return true;
+  }
+
+  private async revokeClient(x: Exchange, clientId: string): Promise<void> {
+    if (this.authority.client(clientId) === undefined) return sendJson(x, 404, { error: `No OAuth client ${clientId}` });
+    try {
+      const result = await this.authority.revokeClient(clientId);
+      if (!result.ok) return sendJson(x, 503, { error: result.message, error_code: result.error, revoked: false });
+      sendJson(x, 200, { revoked: true, client_id: clientId, grant_ids: result.grant_ids });
+    } catch (err) {
+      sendJson(x, 503, { error: `The revocation could not be recorded: ${(err as Error).message}`, error_code: 'temporarily_unavailable', revoked: false });
+    }
+  }
+
+  /** Shown once: the token file is private, and the response is never cached. */
+  private async regenerate(x: Exchange): Promise<void> {
+    try {
+      const token = await regenerateToken(this.home);
+      this.verifier.adopt(token);
+      sendJson(x, 200, { token }, [['cache-control', 'no-store']]);
+    } catch (err) {
+      sendJson(x, 500, { error: `The token could not be replaced: ${(err as Error).message}` });
+    }
+  }
+}

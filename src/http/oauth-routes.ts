@@ -1,0 +1,277 @@
+// The OAuth 2.1 endpoints of the front door, answered before bearer authentication: discovery metadata,
+// dynamic registration, the authorization endpoint with its consent page, the token endpoint and RFC 7009
+// revocation. State transitions go to the Authority; this module only validates and renders.
+
+import type { Authority, IssuedTokens, OAuthError } from '../auth/oauth/authority.js';
+import { ConsentRequests } from '../auth/oauth/consent-requests.js';
+import { isS256Challenge } from '../auth/oauth/pkce.js';
+import { MCP_RESOURCE_METADATA_PATH, OAUTH_PATHS, authorizationServerMetadata, protectedResourceMetadata } from '../auth/oauth/metadata.js';
+import { REGISTRATION_BODY_LIMIT, isRegistrationError, validateClientMetadata } from '../auth/oauth/registration.js';
+import { isScopeError, resolveScope } from '../auth/oauth/scopes.js';
+import { consentPage, errorPage, pageHeaders } from '../web/consent-page.js';
+import { isLocalPeer, peerAddress } from './peer.js';
+import { sendJson, statusLine, type Exchange } from './respond.js';
+
+/** Form bodies of the token, revocation and consent endpoints are small; anything bigger is refused. */
+const FORM_BODY_LIMIT = 16 * 1024;
+const NO_STORE: readonly (readonly [string, string])[] = [['cache-control', 'no-store'], ['pragma', 'no-cache']];
+
+export interface OAuthRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: ReadonlyMap<string, string>;
+}
+
+/** Reads a whole request body of at most `limit` bytes (the front door's reader, which answers 413 itself). */
+export type BodyReader = (x: Exchange, limit: number, then: (body: string) => void) => void;
+
+/** Whether a path belongs to these routes (they are answered without a bearer token). */
+export function isOAuthPath(path: string): boolean {
+  return path.startsWith('/.well-known/') || path.startsWith('/oauth/');
+}
+
+/**
+ * The Origin the DNS-rebinding guard judges. The consent page's `no-referrer` policy makes a browser send
+ * `Origin: null` when the page's own form posts back; that post, and only it, is let through when the
+ * browser marks it same-origin (Sec-Fetch-Site). Its single-use CSRF token is what authenticates it.
+ */
+export function guardedOrigin(method: string, path: string, origin: string, fetchSite: string): string {
+  const ownConsentPost = method === 'POST' && path === OAUTH_PATHS.authorize && origin === 'null' && fetchSite === 'same-origin';
+  return ownConsentPost ? '' : origin;
+}
+
+/** The body a remote peer gets instead of a consent page. */
+export const REMOTE_CONSENT_MESSAGE = 'OAuth consent can only be given from the machine this server runs on. ' +
+  'From elsewhere, connect with the static bearer token: run `athene token` on the server machine and send it as `Authorization: Bearer <token>`.';
+
+/** Whether a peer may see or answer the consent page: only the local machine, whatever the bind address. */
+export function consentRefusal(peer: string): string | null {
+  return isLocalPeer(peer) ? null : REMOTE_CONSENT_MESSAGE;
+}
+
+/** An HTML page; `formTarget` is the redirect URI the page's form may lead to (the consent page only). */
+function sendPage(x: Exchange, status: number, html: string, formTarget: string | null = null): void {
+  if (x.aborted || x.done) return;
+  x.done = true;
+  x.res.cork(() => {
+    x.res.writeStatus(statusLine(status));
+    for (const [k, v] of pageHeaders(formTarget)) x.res.writeHeader(k, v);
+    x.res.end(html);
+  });
+}
+
+function redirect(x: Exchange, location: string): void {
+  if (x.aborted || x.done) return;
+  x.done = true;
+  x.res.cork(() => {
+    x.res.writeStatus(statusLine(302)).writeHeader('location', location);
+    for (const [k, v] of NO_STORE) x.res.writeHeader(k, v);
+    x.res.end();
+  });
+}
+
+/** `redirect_uri` with the response parameters added to its query (RFC 6749 §4.1.2). */
+export function redirectWith(redirectUri: string, params: Readonly<Record<string, string | null>>): string {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== null) url.searchParams.set(k, v);
+  return url.href;
+}
+
+function oauthError(x: Exchange, error: string, description: string, status = 400): void {
+  sendJson(x, status, { error, error_description: description }, NO_STORE);
+}
+
+/** HTTP status of a token-endpoint error (RFC 6749 §5.2; a service failure is 503). */
+function tokenErrorStatus(error: OAuthError['error']): number {
+  if (error === 'invalid_client') return 401;
+  if (error === 'temporarily_unavailable') return 503;
+  return 400;
+}
+
+/** Parameters of a query or form body, or the name of one that is repeated (RFC 6749 §3.1 forbids it). */
+export function singleParams(text: string): { params: Map<string, string> } | { repeated: string } {
+  const params = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (params.has(k)) return { repeated: k };
+    params.set(k, v);
+  }
+  return { params };
+}
+
+function isOAuthError(value: IssuedTokens | OAuthError): value is OAuthError {
+  return 'error' in value;
+}
+
+export class OAuthRoutes {
+  private readonly consents = new ConsentRequests();
+
+  constructor(private readonly authority: Authority, private readonly readBody: BodyReader) {}
+
+  /** Answers a request whose path satisfies isOAuthPath. `base` is the server's origin for this request. */
+  handle(x: Exchange, r: OAuthRequest, base: string): void {
+    const get = r.method === 'GET';
+    switch (r.path) {
+      case OAUTH_PATHS.protectedResource:
+        return get ? sendJson(x, 200, protectedResourceMetadata(base, '')) : this.notAllowed(x, 'GET');
+      case MCP_RESOURCE_METADATA_PATH:
+        return get ? sendJson(x, 200, protectedResourceMetadata(base, '/mcp')) : this.notAllowed(x, 'GET');
+      case OAUTH_PATHS.authorizationServer:
+        return get ? sendJson(x, 200, authorizationServerMetadata(base)) : this.notAllowed(x, 'GET');
+      case OAUTH_PATHS.register:
+        return r.method === 'POST' ? this.register(x, r) : this.notAllowed(x, 'POST');
+      case OAUTH_PATHS.authorize: {
+        const refusal = consentRefusal(peerAddress(x.res));
+        if (refusal !== null) return sendPage(x, 403, errorPage('Consent is local only', refusal));
+        if (r.method === 'GET') return this.authorize(x, r);
+        if (r.method === 'POST') return this.withForm(x, r, (form) => void this.decide(x, form));
+        return this.notAllowed(x, 'GET, POST');
+      }
+      case OAUTH_PATHS.token:
+        return r.method === 'POST' ? this.withForm(x, r, (form) => void this.token(x, form)) : this.notAllowed(x, 'POST');
+      case OAUTH_PATHS.revoke:
+        return r.method === 'POST' ? this.withForm(x, r, (form) => void this.revoke(x, form)) : this.notAllowed(x, 'POST');
+      default:
+        return sendJson(x, 404, { error: 'not_found', error_description: `No OAuth endpoint at ${r.path}` });
+    }
+  }
+
+  private notAllowed(x: Exchange, allow: string): void {
+    sendJson(x, 405, { error: 'invalid_request', error_description: `Method not allowed; use ${allow}` }, [['allow', allow]]);
+  }
+
+  private tooLarge(x: Exchange, r: OAuthRequest, limit: number): boolean {
+    if (Number(r.headers.get('content-length') ?? '0') <= limit) return false;
+    oauthError(x, 'invalid_request', `The request body exceeds ${limit} bytes`, 413);
+    return true;
+  }
+
+  private register(x: Exchange, r: OAuthRequest): void {
+    if (this.tooLarge(x, r, REGISTRATION_BODY_LIMIT)) return;
+    this.readBody(x, REGISTRATION_BODY_LIMIT, (body) => {
+      const metadata = validateClientMetadata(body);
+      if (isRegistrationError(metadata)) return oauthError(x, metadata.error, metadata.error_description);
+      this.authority.register(metadata).then(
+        (registration) => sendJson(x, 201, registration, NO_STORE),
+        (err: unknown) => oauthError(x, 'temporarily_unavailable', `The registration could not be stored: ${(err as Error).message}`, 503),
+      );
+    });
+  }
+
+  /** Reads an `application/x-www-form-urlencoded` body with every parameter at most once. */
+  private withForm(x: Exchange, r: OAuthRequest, then: (form: Map<string, string>) => void): void {
+    const type = (r.headers.get('content-type') ?? '').toLowerCase();
+    if (!type.startsWith('application/x-www-form-urlencoded')) {
+      return oauthError(x, 'invalid_request', 'The body must be application/x-www-form-urlencoded');
+    }
+    if (this.tooLarge(x, r, FORM_BODY_LIMIT)) return;
+    this.readBody(x, FORM_BODY_LIMIT, (body) => {
+      const parsed = singleParams(body);
+      if ('repeated' in parsed) return oauthError(x, 'invalid_request', `Parameter '${parsed.repeated}' is repeated`);
+      then(parsed.params);
+    });
+  }
+
+  private authorize(x: Exchange, r: OAuthRequest): void {
+    const parsed = singleParams(r.query);
+    if ('repeated' in parsed) return sendPage(x, 400, errorPage('Invalid authorization request', `Parameter '${parsed.repeated}' is repeated.`));
+    const q = parsed.params;
+    const clientId = q.get('client_id') ?? '';
+    const client = clientId === '' ? undefined : this.authority.client(clientId);
+    if (client === undefined) {
+      return sendPage(x, 400, errorPage('Unknown client', clientId === '' ? 'The request names no client_id.' : `No client is registered as '${clientId}'.`));
+    }
+    const redirectUri = q.get('redirect_uri') ?? '';
+    if (!client.redirect_uris.includes(redirectUri)) {
+      return sendPage(x, 400, errorPage('Invalid redirect URI', redirectUri === ''
+        ? 'The request names no redirect_uri.'
+        : `The redirect URI '${redirectUri}' is not one the client registered.`));
+    }
+    // From here on the redirect URI is trusted: errors go back to the client, with its state.
+    const state = q.get('state') ?? null;
+    const fail = (error: string, description: string) => redirect(x, redirectWith(redirectUri, { error, error_description: description, state }));
+    if (q.get('response_type') !== 'code') return fail('unsupported_response_type', "response_type must be 'code'");
+    const challenge = q.get('code_challenge');
+    if (challenge === undefined) return fail('invalid_request', 'code_challenge is required (PKCE with S256)');
+    if (q.get('code_challenge_method') !== 'S256') return fail('invalid_request', "code_challenge_method must be 'S256'");
+    if (!isS256Challenge(challenge)) return fail('invalid_request', 'code_challenge must be 43 base64url characters (S256)');
+    const granted = resolveScope(q.get('scope'));
+    if (isScopeError(granted)) return fail(granted.error, granted.error_description);
+    const csrf = this.consents.open({
+      client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge,
+      scope: granted.scope, capabilities: granted.capabilities, state,
+    });
+    sendPage(x, 200, consentPage({
+      clientName: client.client_name, clientId: client.client_id, redirectUri,
+      scope: granted.scope, capabilities: granted.capabilities, action: OAUTH_PATHS.authorize, csrf,
+    }), redirectUri);
+  }
+
+  private async decide(x: Exchange, form: Map<string, string>): Promise<void> {
+    const decision = form.get('decision');
+    if (decision !== 'allow' && decision !== 'deny') {
+      return sendPage(x, 400, errorPage('Invalid consent', "The form must answer 'allow' or 'deny'."));
+    }
+    const pending = this.consents.take(form.get('csrf') ?? '');
+    if (pending === null) {
+      return sendPage(x, 400, errorPage('Consent expired', 'This consent request expired or was already answered. Start the authorization again from the client.'));
+    }
+    const { client_id, redirect_uri, code_challenge, scope, capabilities, state } = pending;
+    if (decision === 'deny') {
+      return redirect(x, redirectWith(redirect_uri, { error: 'access_denied', error_description: 'The user denied the request', state }));
+    }
+    try {
+      const code = await this.authority.issueCode({ client_id, redirect_uri, code_challenge, scope, capabilities });
+      redirect(x, redirectWith(redirect_uri, { code, state }));
+    } catch (err) {
+      redirect(x, redirectWith(redirect_uri, { error: 'temporarily_unavailable', error_description: `No code could be issued: ${(err as Error).message}`, state }));
+    }
+  }
+
+  private async token(x: Exchange, form: Map<string, string>): Promise<void> {
+    const grant = form.get('grant_type');
+    const clientId = form.get('client_id');
+    let result: IssuedTokens | OAuthError;
+    if (grant === 'authorization_code') {
+      const code = form.get('code');
+      const redirectUri = form.get('redirect_uri');
+      const verifier = form.get('code_verifier');
+      const missing = [['client_id', clientId], ['code', code], ['redirect_uri', redirectUri], ['code_verifier', verifier]].filter(([, v]) => v === undefined || v === '').map(([k]) => k);
+      if (missing.length > 0) return oauthError(x, 'invalid_request', `Missing parameters: ${missing.join(', ')}`);
+      result = await this.settle(this.authority.exchangeCode({ client_id: clientId!, code: code!, redirect_uri: redirectUri!, code_verifier: verifier! }));
+    } else if (grant === 'refresh_token') {
+      const refreshToken = form.get('refresh_token');
+      const missing = [['client_id', clientId], ['refresh_token', refreshToken]].filter(([, v]) => v === undefined || v === '').map(([k]) => k);
+      if (missing.length > 0) return oauthError(x, 'invalid_request', `Missing parameters: ${missing.join(', ')}`);
+      const scope = form.get('scope');
+      if (scope !== undefined) {
+        const granted = resolveScope(scope);
+        if (isScopeError(granted)) return oauthError(x, granted.error, granted.error_description);
+      }
+      result = await this.settle(this.authority.refresh({ client_id: clientId!, refresh_token: refreshToken!, ...(scope !== undefined ? { scope } : {}) }));
+    } else {
+      return oauthError(x, grant === undefined ? 'invalid_request' : 'unsupported_grant_type',
+        grant === undefined ? 'grant_type is required' : `grant_type '${grant}' is not supported; use authorization_code or refresh_token`);
+    }
+    if (isOAuthError(result)) return oauthError(x, result.error, result.error_description, tokenErrorStatus(result.error));
+    sendJson(x, 200, result, NO_STORE);
+  }
+
+  /** A rejected authority call is a service failure of the token endpoint, never an unhandled rejection. */
+  private settle(p: Promise<IssuedTokens | OAuthError>): Promise<IssuedTokens | OAuthError> {
+    return p.catch((err: unknown): OAuthError => ({ error: 'temporarily_unavailable', error_description: (err as Error).message }));
+  }
+
+  private async revoke(x: Exchange, form: Map<string, string>): Promise<void> {
+    const token = form.get('token');
+    if (token === undefined || token === '') return oauthError(x, 'invalid_request', 'token is required');
+    let result;
+    try {
+      result = await this.authority.revokeToken(token, form.get('client_id'));
+    } catch (err) {
+      return oauthError(x, 'temporarily_unavailable', `The revocation could not be recorded: ${(err as Error).message}`, 503);
+    }
+    if (!result.ok) return oauthError(x, result.error, result.message, 503);
+    sendJson(x, 200, {}, NO_STORE);
+  }
+}
