@@ -2,7 +2,10 @@
 // POSTs of JSON-RPC, with one request in flight per connection. The sessions are opened by the SDK client
 // (a conformant initialize); the hot loop then costs the generator only a few microseconds per call, so
 // the two cores go to the servers.
+// Also the helpers bench/mcp and bench/broker share: spawning a server, opening sessions, checking
+// replies, percentiles.
 
+import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -108,4 +111,34 @@ export class RawSession {
     this.waiter = null;
     waiter?.({ status, body: buf.toString('latin1', headEnd + 4, end) });
   }
+}
+
+/** Opens `n` sessions, 16 at a time. */
+export async function openSessions(t: Target, n: number): Promise<RawSession[]> {
+  const sessions: RawSession[] = [];
+  for (let i = 0; i < n; i += 16) sessions.push(...await Promise.all(Array.from({ length: Math.min(16, n - i) }, () => RawSession.open(t))));
+  return sessions;
+}
+
+/** A call counts only when it succeeded at the HTTP and the tool level. */
+export function checkReply(t: Target, reply: RawReply): void {
+  if (reply.status !== 200 || reply.body.includes('"isError":true')) throw new Error(`call failed on ${t.name}: ${reply.status} ${reply.body}`);
+}
+
+export function percentile(sorted: Float64Array, p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/** Spawns a server and resolves with the first URL it prints. */
+export function spawnServer(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = pattern.exec(out);
+      if (m !== null) resolve({ child, url: m[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${out}`)));
+  });
 }

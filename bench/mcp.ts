@@ -8,12 +8,12 @@
 //   BENCH_LEVELS=1,16,64,256  BENCH_WORKLOADS=read,write  BENCH_TARGETS=athene,reference
 //   ATHENE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  (node flags for the Athene process, e.g. to profile it)
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RawSession, type RawReply, type Target } from './mcp-load.js';
+import { RawSession, checkReply, openSessions, percentile, spawnServer, type RawReply, type Target } from './mcp-load.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAIN = path.resolve(here, '../src/cli/main.js');
@@ -23,20 +23,6 @@ const TICK_US = 1e6 / 100; // /proc/<pid>/stat counts CPU in USER_HZ ticks (100 
 
 interface Server extends Target {
   readonly child: ChildProcess;
-}
-
-/** Spawns a server and resolves with the first URL it prints. */
-function spawnServer(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = pattern.exec(out);
-      if (m !== null) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${out}`)));
-  });
 }
 
 /** User + system CPU of a process (all its threads), in µs. */
@@ -55,20 +41,12 @@ function iteration(workload: Workload, session: RawSession, index: number): Arra
   return [() => session.call('add_axiom', axiom), () => session.call('remove_axiom', axiom)];
 }
 
-function check(t: Target, reply: RawReply): void {
-  if (reply.status !== 200 || reply.body.includes('"isError":true')) throw new Error(`call failed on ${t.name}: ${reply.status} ${reply.body}`);
-}
-
 interface Result {
   readonly perSecond: number;
   readonly p50: number;
   readonly p99: number;
   readonly serverCpu: number;
   readonly loaderCpu: number;
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
 async function drive(t: Target, sessions: RawSession[], workload: Workload, ms: number, latencies: number[] | null): Promise<number> {
@@ -79,7 +57,7 @@ async function drive(t: Target, sessions: RawSession[], workload: Workload, ms: 
     while (performance.now() < end) {
       for (const step of steps) {
         const t0 = performance.now();
-        check(t, await step());
+        checkReply(t, await step());
         latencies?.push(performance.now() - t0);
         calls++;
       }
@@ -89,8 +67,7 @@ async function drive(t: Target, sessions: RawSession[], workload: Workload, ms: 
 }
 
 async function load(t: Server, n: number, workload: Workload, seconds: number): Promise<Result> {
-  const sessions: RawSession[] = [];
-  for (let i = 0; i < n; i += 16) sessions.push(...await Promise.all(Array.from({ length: Math.min(16, n - i) }, () => RawSession.open(t))));
+  const sessions = await openSessions(t, n);
   try {
     await drive(t, sessions, workload, 500, null);
     const latencies: number[] = [];

@@ -7,12 +7,15 @@
 import type { Principal } from '../auth/principal.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
+import type { Fence } from './fences.js';
 
 export interface WindowInit {
   readonly windowId: string;
   /** Documents to open; the first becomes active. */
   readonly files: readonly string[];
   readonly settings: WindowSettings;
+  /** Every commit fence issued so far: held before the window serves anything. */
+  readonly fences: readonly Fence[];
 }
 
 export interface ForwardedRequest {
@@ -30,6 +33,8 @@ export type ToWindow =
   | { readonly type: 'list-approvals'; readonly id: number }
   | { readonly type: 'decide'; readonly id: number; readonly approvalId: string; readonly approve: boolean }
   | { readonly type: 'close-session'; readonly sessionId: string }
+  /** A commit fence: answered with `fenced` once the window holds it. */
+  | { readonly type: 'fence'; readonly id: number; readonly fence: Fence }
   | { readonly type: 'shutdown' };
 
 export type FromWindow =
@@ -43,6 +48,7 @@ export type FromWindow =
   | { readonly type: 'session-closed'; readonly sessionId: string }
   | { readonly type: 'approvals'; readonly id: number; readonly entries: ApprovalEntry[] }
   | { readonly type: 'decided'; readonly id: number; readonly found: boolean }
+  | { readonly type: 'fenced'; readonly id: number; readonly fenceId: string }
   /** The local documents a restart would reopen (active first), sent after loads and saves. */
   | { readonly type: 'documents'; readonly files: string[] };
 

@@ -1,15 +1,67 @@
 // Windows and session pins: a new session goes to the most recently connected window and stays pinned to
-// it for its lifetime; sessions of a crashed window are answered with an error once, then forgotten.
+// it for its lifetime, and only to the principal (client and grant) that created it; sessions of a crashed
+// window are answered with an error once, then forgotten.
 
 import { randomUUID } from 'node:crypto';
 import type { WindowSettings } from '../tools/tool.js';
-import { WindowHandle } from './window.js';
+import type { Principal } from '../auth/principal.js';
+import { WindowHandle, type ResponseSink } from './window.js';
+import { covers, FenceLedger, type FenceTarget, type RevokedIds } from './fences.js';
+import type { ForwardedRequest } from './protocol.js';
+import type { ApprovalEntry } from '../tools/approvals.js';
 
-export type Pin = { kind: 'live'; window: WindowHandle } | { kind: 'crashed'; message: string };
+/**
+ * A window the front door routes to: an in-process WindowHandle, or a window of another athene process
+ * reached through the broker (src/broker/remote-window.ts).
+ */
+export interface RoutedWindow extends FenceTarget {
+  readonly id: string;
+  readonly label: string;
+  /** Its documents, the active one first. */
+  readonly documents: readonly string[];
+  /** Monotonic time it connected; the newest routable window takes new sessions. */
+  readonly connectedAt: number;
+  /** True for a quarantined remote window: never routed to, only fenced. */
+  readonly quarantined?: boolean;
+  /** Forwards one request; the returned function cancels it. */
+  forward(request: ForwardedRequest, sink: ResponseSink): () => void;
+  listApprovals(): Promise<ApprovalEntry[]>;
+  decide(approvalId: string, approve: boolean): Promise<boolean>;
+  closeSession(sessionId: string): void;
+}
+
+/** Who created a session: a later request on it must come from the same kind of credential, client and grant. */
+export interface PinOwner {
+  readonly type: Principal['type'];
+  readonly client_id: string;
+  readonly grant_id: string | null;
+}
+
+export type Pin = { kind: 'live'; window: RoutedWindow; owner: PinOwner } | { kind: 'crashed'; message: string; owner: PinOwner };
+
+export function pinOwner(p: Principal): PinOwner {
+  return { type: p.type, client_id: p.client_id, grant_id: p.grant_id };
+}
+
+/** Null when `p` may use a session pinned to `owner`; else why not. */
+export function pinRefusal(owner: PinOwner, p: Principal): string | null {
+  if (owner.type !== p.type) return `this session was created with ${owner.type === 'oauth' ? 'an OAuth access token' : 'the static bearer token'}`;
+  if (owner.client_id !== p.client_id) return 'this session belongs to another OAuth client';
+  if (owner.grant_id !== p.grant_id) return 'this session belongs to another authorization grant of this client';
+  return null;
+}
 
 export class WindowRegistry {
   private readonly windows: WindowHandle[] = [];
+  /** Windows of other processes, attached by the broker (live and quarantined). */
+  private readonly remote: RoutedWindow[] = [];
   private readonly pins = new Map<string, Pin>();
+  /** Every commit fence of this process: windows get them all when they (re)start. */
+  readonly fences = new FenceLedger();
+  /** Told when a window starts or restarts, so fences it missed can be confirmed on it. */
+  onWindowStarted: ((window: FenceTarget) => void) | null = null;
+  /** Told when a window is gone for good (closed, or its process exited): it owes no fence any more. */
+  onWindowGone: ((windowId: string) => void) | null = null;
 
   constructor(private readonly settings: WindowSettings) {}
 
@@ -18,29 +70,89 @@ export class WindowRegistry {
     const w = new WindowHandle(randomUUID(), files, this.settings, {
       crashed: (win, err) => this.crashed(win, err),
       sessionClosed: (_win, sid) => this.pins.delete(sid),
-    });
+      started: (win) => this.onWindowStarted?.(win),
+    }, () => this.fences.all());
     await w.start();
     this.windows.push(w);
     return w;
   }
 
-  get all(): readonly WindowHandle[] {
+  /** Every window, this process's and other processes' (quarantined ones included). */
+  get all(): readonly RoutedWindow[] {
+    return this.remote.length === 0 ? this.windows : [...this.windows, ...this.remote];
+  }
+
+  /** This process's own windows. */
+  get local(): readonly WindowHandle[] {
     return this.windows;
   }
 
-  byId(id: string): WindowHandle | undefined {
-    return this.windows.find((w) => w.id === id);
+  byId(id: string): RoutedWindow | undefined {
+    return this.windows.find((w) => w.id === id) ?? this.remote.find((w) => w.id === id);
   }
 
-  /** The window new sessions go to: the most recently connected one. */
-  newest(): WindowHandle | undefined {
-    let best: WindowHandle | undefined;
-    for (const w of this.windows) if (best === undefined || w.connectedAt >= best.connectedAt) best = w;
+  /** The window new sessions go to: the most recently connected routable one. */
+  newest(): RoutedWindow | undefined {
+    let best: RoutedWindow | undefined;
+    for (const w of this.all) if (w.quarantined !== true && (best === undefined || w.connectedAt >= best.connectedAt)) best = w;
     return best;
   }
 
-  pin(sessionId: string, window: WindowHandle): void {
-    this.pins.set(sessionId, { kind: 'live', window });
+  /** Adds another process's window (the broker registered it); fences it missed are confirmed on it. */
+  attach(window: RoutedWindow): void {
+    this.remote.push(window);
+    this.onWindowStarted?.(window);
+  }
+
+  /** Removes another process's window and forgets the sessions pinned to it. */
+  detach(window: RoutedWindow): void {
+    const i = this.remote.indexOf(window);
+    if (i >= 0) this.remote.splice(i, 1);
+    for (const [sid, pin] of [...this.pins]) if (pin.kind === 'live' && pin.window === window) this.pins.delete(sid);
+    this.onWindowGone?.(window.id);
+  }
+
+  /** Live sessions pinned to `window`. */
+  sessionsOn(window: RoutedWindow): number {
+    let n = 0;
+    for (const p of this.pins.values()) if (p.kind === 'live' && p.window === window) n++;
+    return n;
+  }
+
+  /** Every window a commit fence must reach, quarantined ones included. */
+  fenceTargets(): readonly FenceTarget[] {
+    return this.all;
+  }
+
+  pin(sessionId: string, window: RoutedWindow, owner: PinOwner): void {
+    this.pins.set(sessionId, { kind: 'live', window, owner });
+  }
+
+  /** Ids of the live sessions an OAuth client created, for the internal client list. */
+  sessionsOfClient(clientId: string): string[] {
+    const out: string[] = [];
+    for (const [sid, pin] of this.pins) if (pin.kind === 'live' && pin.owner.type === 'oauth' && pin.owner.client_id === clientId) out.push(sid);
+    return out;
+  }
+
+  /** Ends one session at its window and forgets its pin; false when no such session is pinned. */
+  terminate(sessionId: string): boolean {
+    const pin = this.pins.get(sessionId);
+    if (pin === undefined) return false;
+    this.pins.delete(sessionId);
+    if (pin.kind === 'live') pin.window.closeSession(sessionId);
+    return true;
+  }
+
+  /** Ends every session a revocation covers; returns how many. */
+  dropSessions(revoked: RevokedIds): number {
+    let n = 0;
+    for (const [sid, pin] of [...this.pins]) {
+      if (!covers(revoked, pin.owner)) continue;
+      this.terminate(sid);
+      n++;
+    }
+    return n;
   }
 
   pinOf(sessionId: string): Pin | undefined {
@@ -62,10 +174,19 @@ export class WindowRegistry {
     await Promise.all(this.windows.map((w) => w.stop()));
   }
 
+  /** Stops this process's windows and stops routing to them (a lingering broker serves other processes only). */
+  async closeLocal(): Promise<void> {
+    const closing = this.windows.splice(0, this.windows.length);
+    const gone = new Set<RoutedWindow>(closing);
+    for (const [sid, pin] of [...this.pins]) if (pin.kind === 'live' && gone.has(pin.window)) this.pins.delete(sid);
+    await Promise.all(closing.map((w) => w.stop()));
+    for (const w of closing) this.onWindowGone?.(w.id);
+  }
+
   private crashed(window: WindowHandle, err: Error): void {
     process.stderr.write(`athene: window ${window.id} crashed (${err.message}); restarting from ${window.documents.join(', ') || 'nothing'}\n`);
     for (const [sid, pin] of this.pins) {
-      if (pin.kind === 'live' && pin.window === window) this.pins.set(sid, { kind: 'crashed', message: `The window of this session crashed (${err.message}) and was restarted; start a new session` });
+      if (pin.kind === 'live' && pin.window === window) this.pins.set(sid, { kind: 'crashed', message: `The window of this session crashed (${err.message}) and was restarted; start a new session`, owner: pin.owner });
     }
   }
 }

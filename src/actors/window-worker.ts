@@ -4,6 +4,7 @@
 // the front door forwards HTTP requests here over the port and receives the responses, whole or streamed.
 
 import { parentPort, workerData } from 'node:worker_threads';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -19,11 +20,12 @@ import { ApprovalQueue } from '../tools/approvals.js';
 import { UndoJournal } from '../tools/journal.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/catalog.js';
 import { failure, listTool, runTool } from '../tools/gate.js';
-import type { ToolContext } from '../tools/tool.js';
+import { ToolFailure, type ToolContext } from '../tools/tool.js';
 import { putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type ToWindow, type WindowInit, type WindowReceiver } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
-import { SessionTransport, type FastReply, type PlainPost } from './session-transport.js';
+import { FenceSet, REVOKED_MESSAGE } from './fences.js';
+import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -38,6 +40,40 @@ const DOCUMENT_TOOLS: ReadonlySet<string> = new Set(['save_ontology', 'load_onto
 
 const outbox = new Outbox((batch) => port.postMessage(batch));
 const post = (m: FromWindow) => putMessage(outbox.open(), m);
+
+/** The commit fence: revoked grant ids, all held before the first request is served. */
+const fences = new FenceSet();
+for (const f of init.fences) fences.add(f);
+
+/** The principal of the tool call running in the current async context, for the commit-time check. */
+const callPrincipal = new AsyncLocalStorage<Principal>();
+/** OAuth calls running now; the static token cannot be revoked, so its calls need no store. */
+let fenceableCalls = 0;
+
+/**
+ * Runs a tool call with its principal in `callPrincipal` when a fence could ever cover it. The store costs
+ * a hook on every promise of the thread, so it is disabled again whenever no such call is running.
+ */
+function runAs<T>(principal: Principal, call: () => Promise<T>): Promise<T> {
+  if (principal.type !== 'oauth') return call();
+  fenceableCalls++;
+  return callPrincipal.run(principal, call).finally(() => {
+    if (--fenceableCalls === 0) callPrincipal.disable();
+  });
+}
+
+function revokedRefusal(principal: Principal): string | null {
+  return fences.blocks(principal) ? REVOKED_MESSAGE : null;
+}
+
+/**
+ * Refuses a workspace change made by a fenced call, whenever it commits: a handler that awaited (parse
+ * pool, reasoner) after its gate check cannot commit once the fence arrived.
+ */
+function fenceCommit(): void {
+  const principal = callPrincipal.getStore();
+  if (principal !== undefined && fences.blocks(principal)) throw new ToolFailure(REVOKED_MESSAGE, 'authorization_revoked', { effects_prevented: true });
+}
 
 /** Principals by the JSON text requests carry; a few distinct ones at most, so a small cache. */
 const principals = new Map<string, Principal>();
@@ -62,9 +98,13 @@ interface WindowState {
 async function openWindow(): Promise<WindowState> {
   const workspace = new Workspace();
   for (const file of init.files) workspace.load(await loadOntologyFile(file), workspace.ontologies.length === 0);
+  workspace.beforeCommit = fenceCommit;
   return {
     workspace,
-    resolver: new WorkspaceResolver(workspace),
+    resolver: new WorkspaceResolver(workspace, {
+      newEntityNamespace: init.settings.new_entity_namespace ?? undefined,
+      newEntityIds: init.settings.new_entity_ids,
+    }),
     journal: new UndoJournal(workspace),
     approvals: new ApprovalQueue(init.windowId),
   };
@@ -91,8 +131,9 @@ function sessionServer(state: WindowState): Server {
       principal,
       sessionId: extra.sessionId ?? null,
       windowId: init.windowId,
+      signal: extra.signal,
     };
-    const result = await runTool(tool, request.params.arguments, ctx, state.approvals);
+    const result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
     if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
     return result;
   });
@@ -121,6 +162,22 @@ function headerPairs(headers: readonly string[]): [string, string][] {
   return pairs;
 }
 
+/** The ids of the JSON-RPC requests in a POST body (one message or a batch); none when it does not parse. */
+function requestIds(body: string): (string | number)[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const ids: (string | number)[] = [];
+  for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+    const r = m as { method?: unknown; id?: unknown } | null;
+    if (r !== null && typeof r === 'object' && typeof r.method === 'string' && (typeof r.id === 'string' || typeof r.id === 'number')) ids.push(r.id);
+  }
+  return ids;
+}
+
 /** Each principal's AuthInfo, made once: principalOf hands out the same principal object for a text. */
 const authInfos = new WeakMap<Principal, AuthInfo>();
 
@@ -137,17 +194,23 @@ class WindowActor {
   private readonly sessions = new Map<string, SessionTransport>();
   private readonly readers = new Map<number, ReadableStreamDefaultReader<Uint8Array>>();
   private readonly aborted = new Set<number>();
+  /** How to cancel the MCP requests of each forwarded request still being served (its HTTP request may abort). */
+  private readonly cancels = new Map<number, () => void>();
 
   constructor(private readonly state: WindowState) {}
 
   handle(id: number, fwd: ForwardedRequest): void {
     const fast = this.fast(fwd);
-    if (fast === undefined) void this.handleBySdk(id, fwd);
-    else void fast.then((reply) => this.replyFast(id, reply));
+    if (fast === undefined) {
+      void this.handleBySdk(id, fwd);
+      return;
+    }
+    if (fast.cancel !== undefined) this.cancels.set(id, fast.cancel);
+    void fast.reply.then((reply) => this.replyFast(id, reply));
   }
 
   /** The plain in-session POST, served without the SDK transport; undefined when it is not that case. */
-  private fast(fwd: ForwardedRequest): Promise<FastReply> | undefined {
+  private fast(fwd: ForwardedRequest): FastCall | undefined {
     if (fwd.method !== 'POST' || fwd.body === null) return undefined;
     const sessionId = header(fwd.headers, 'mcp-session-id');
     const transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
@@ -162,16 +225,21 @@ class WindowActor {
   }
 
   private replyFast(id: number, reply: FastReply): void {
+    this.cancels.delete(id);
     if (this.aborted.delete(id)) return;
     putReply(outbox.open(), id, reply.status, reply.body);
   }
 
   private async handleBySdk(id: number, fwd: ForwardedRequest): Promise<void> {
+    const cancel = this.sdkCancel(fwd);
+    if (cancel !== undefined) this.cancels.set(id, cancel);
     let response: Response;
     try {
       response = await this.respond(fwd);
     } catch (err) {
       response = jsonRpcError(500, -32603, `Internal error: ${(err as Error).message}`);
+    } finally {
+      this.cancels.delete(id);
     }
     if (this.aborted.delete(id)) {
       await response.body?.cancel();
@@ -184,6 +252,18 @@ class WindowActor {
     }
     post({ type: 'head', id, status: response.status, headers });
     await this.stream(id, response);
+  }
+
+  /** Cancels the requests an in-session POST carries (one message or a batch); undefined when it carries none. */
+  private sdkCancel(fwd: ForwardedRequest): (() => void) | undefined {
+    const sessionId = header(fwd.headers, 'mcp-session-id');
+    const transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (fwd.method !== 'POST' || fwd.body === null || transport === undefined) return undefined;
+    const ids = requestIds(fwd.body);
+    if (ids.length === 0) return undefined;
+    return () => {
+      for (const rid of ids) transport.cancel(rid, 'The HTTP request was aborted');
+    };
   }
 
   private async respond(fwd: ForwardedRequest): Promise<Response> {
@@ -243,6 +323,8 @@ class WindowActor {
   }
 
   abort(id: number): void {
+    this.cancels.get(id)?.();
+    this.cancels.delete(id);
     const reader = this.readers.get(id);
     if (reader === undefined) this.aborted.add(id);
     else void reader.cancel();
@@ -266,6 +348,10 @@ class WindowActor {
       case 'list-approvals': post({ type: 'approvals', id: m.id, entries: this.state.approvals.list() }); break;
       case 'decide': post({ type: 'decided', id: m.id, found: this.state.approvals.decide(m.approvalId, m.approve) }); break;
       case 'close-session': void this.closeSession(m.sessionId); break;
+      case 'fence':
+        fences.add(m.fence);
+        post({ type: 'fenced', id: m.id, fenceId: m.fence.fence_id });
+        break;
       // process.exit in a worker ends only this thread, without waiting for idle transports' timers
       case 'shutdown': void this.shutdown().then(() => {
         outbox.flush();
@@ -281,6 +367,8 @@ openWindow().then(
     const receiver: WindowReceiver = { message: (m) => actor.dispatch(m), request: (id, r) => actor.handle(id, r) };
     port.on('message', (batch: Batch) => readToWindow(batch, receiver, principalOf));
     post({ type: 'ready', label: state.workspace.hasActive ? ontologyLabel(state.workspace.active) : '(no ontology)' });
+    // the front door reads `ready` as the first batch's only record: it must leave before any reply
+    outbox.flush();
   },
   (err: Error) => post({ type: 'start-failed', message: err.message }),
 );

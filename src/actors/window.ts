@@ -7,6 +7,7 @@ import type { WindowSettings } from '../tools/tool.js';
 import { putMessage, putRequest, readFromWindow, type Batch, type ForwardedRequest, type FrontReceiver, type FromWindow, type ToWindow, type WindowInit } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
+import type { Fence, FenceTarget } from './fences.js';
 
 /** Where a forwarded request's response goes. */
 export interface ResponseSink {
@@ -25,6 +26,8 @@ export interface WindowEvents {
   /** The window's worker died; its sessions are gone. */
   crashed(window: WindowHandle, error: Error): void;
   sessionClosed(window: WindowHandle, sessionId: string): void;
+  /** The worker is serving (first start or a restart after a crash); it holds every fence given at start. */
+  started?(window: WindowHandle): void;
 }
 
 const WORKER_URL = new URL('./window-worker.js', import.meta.url);
@@ -41,7 +44,7 @@ function principalJson(p: Principal): string {
   return text;
 }
 
-export class WindowHandle {
+export class WindowHandle implements FenceTarget {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly inFlight = new Map<number, ResponseSink>();
@@ -57,7 +60,9 @@ export class WindowHandle {
   /** When the window (re)connected; the newest window takes new sessions. */
   connectedAt = 0;
 
-  constructor(readonly id: string, files: readonly string[], private readonly settings: WindowSettings, private readonly events: WindowEvents) {
+  /** `fences` gives the commit fences a (re)started worker must hold before it serves. */
+  constructor(readonly id: string, files: readonly string[], private readonly settings: WindowSettings, private readonly events: WindowEvents,
+    private readonly fences: () => readonly Fence[] = () => []) {
     this.files = [...files];
   }
 
@@ -71,7 +76,7 @@ export class WindowHandle {
 
   /** Starts the worker and resolves once its documents are loaded. */
   start(): Promise<void> {
-    const init: WindowInit = { windowId: this.id, files: this.files, settings: this.settings };
+    const init: WindowInit = { windowId: this.id, files: this.files, settings: this.settings, fences: this.fences() };
     const worker = new Worker(WORKER_URL, { workerData: init });
     this.worker = worker;
     return new Promise<void>((resolve, reject) => {
@@ -90,6 +95,7 @@ export class WindowHandle {
           if (this.connectedAt === 0) this.connectedAt = performance.now();
           worker.on('message', (next: Batch) => readFromWindow(next, this.receiver));
           resolve();
+          this.events.started?.(this);
         } else if (m.type === 'start-failed') {
           void worker.terminate();
           failStart(new Error(`window ${this.id}: ${m.message}`));
@@ -119,6 +125,11 @@ export class WindowHandle {
 
   decide(approvalId: string, approve: boolean): Promise<boolean> {
     return this.ask({ type: 'decide', id: 0, approvalId, approve }).then((m) => m.type === 'decided' && m.found);
+  }
+
+  /** Resolves true once the worker holds the fence; false when the window is not running or crashed first. */
+  fence(fence: Fence): Promise<boolean> {
+    return this.ask({ type: 'fence', id: 0, fence }).then((m) => m.type === 'fenced' && m.fenceId === fence.fence_id);
   }
 
   closeSession(sessionId: string): void {
@@ -176,7 +187,7 @@ export class WindowHandle {
         break;
       }
       case 'session-closed': this.events.sessionClosed(this, m.sessionId); break;
-      case 'approvals': case 'decided': {
+      case 'approvals': case 'decided': case 'fenced': {
         const reply = this.replies.get(m.id);
         this.replies.delete(m.id);
         reply?.(m);

@@ -1,4 +1,5 @@
-// athene serve [FILE…] [--port N] [--bind ADDR] [--read-only] [--confirm-writes] [--home DIR]
+// athene serve [FILE…] [--port N] [--bind ADDR] [--read-only] [--confirm-writes] [--no-share] [--linger S] [--home DIR]
+//   [--new-entity-namespace IRI] [--new-entity-ids name|generated]
 
 import { readFile } from 'node:fs/promises';
 import { startServer } from '../http/server.js';
@@ -11,6 +12,10 @@ export const SERVE_OPTIONS = {
   'read-only': { type: 'boolean' },
   'confirm-writes': { type: 'boolean' },
   home: { type: 'string' },
+  'no-share': { type: 'boolean' },
+  linger: { type: 'string' },
+  'new-entity-namespace': { type: 'string' },
+  'new-entity-ids': { type: 'string' },
 } as const;
 
 function flagsOf(values: Record<string, string | boolean | undefined>): RawSettings {
@@ -19,6 +24,10 @@ function flagsOf(values: Record<string, string | boolean | undefined>): RawSetti
   if (values.bind !== undefined) flags.bind_address = String(values.bind);
   if (values['read-only'] === true) flags.read_only = true;
   if (values['confirm-writes'] === true) flags.confirm_each_write = true;
+  if (values['no-share'] === true) flags.share_endpoint = false;
+  if (values.linger !== undefined) flags.broker_idle_linger_s = String(values.linger);
+  if (values['new-entity-namespace'] !== undefined) flags.new_entity_namespace = String(values['new-entity-namespace']);
+  if (values['new-entity-ids'] !== undefined) flags.new_entity_ids = String(values['new-entity-ids']);
   return flags;
 }
 
@@ -26,7 +35,11 @@ export async function serveCommand(positionals: string[], values: Record<string,
   const server = await startServer({ files: positionals, home: optionalString(values.home), flags: flagsOf(values) });
   const token = (await readFile(server.tokenFile, 'utf8')).trim();
   const out = process.stdout;
+  const role = server.role;
+  if (role.kind === 'standalone' && role.reason !== null) out.write(`Standalone: ${role.reason}.\n`);
   if (server.fellBack) out.write(`Port ${server.settings.port} is in use; bound an ephemeral port instead.\n`);
+  if (role.kind === 'broker') out.write(`Shared broker: other athene processes on ${server.home} register their windows here.\n`);
+  if (role.kind === 'registered') out.write(`Registered with the broker (pid ${role.link.broker.pid}); windows served from loopback port ${role.backend.port}.\n`);
   out.write(`Athene MCP server listening on ${server.url}\n`);
   out.write(`Windows: ${server.registry.all.map((w) => w.label).join('; ')}\n`);
   out.write(`Bearer token file: ${server.tokenFile}\n`);
@@ -38,9 +51,17 @@ export async function serveCommand(positionals: string[], values: Record<string,
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       out.write(`${signal}: finishing in-flight calls and stopping\n`);
+      if (server.willLinger()) {
+        out.write(`Other processes' windows are registered: staying up as broker until none has been for ${server.settings.broker_idle_linger_s} s\n`);
+      }
       void server.close().then(resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    void server.closed.then(() => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    });
   });
 }

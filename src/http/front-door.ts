@@ -1,24 +1,38 @@
 // The front door: a uWebSockets.js app in the main thread. Every request is checked (DNS rebinding, then
-// the bearer token) before it is routed: `/mcp` is forwarded to the session's window actor and the
-// response streamed back; `/health`, `/instances` and the pending-write admin API are answered here.
+// the bearer token: the static one or an OAuth access token, resolved to a Principal) before it is routed:
+// `/mcp` is forwarded to the session's window actor and the response streamed back; `/health`,
+// `/instances` and the admin API are answered here. The OAuth endpoints (`/.well-known/*`, `/oauth/*`)
+// come before the bearer check: they are how a client obtains a token.
 
 import uWS from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
-import type { WindowHandle } from '../actors/window.js';
+import type { RoutedWindow } from '../actors/registry.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { rebindingRefusal } from './guard.js';
-import { sendJson, sendRpcError, statusLine, type Exchange } from './respond.js';
+import { sendJson, sendRpcError, type Exchange } from './respond.js';
 import { WindowSink } from './window-sink.js';
+import { readBody, sendTooLarge } from './read-body.js';
+import { listenExclusive } from './listen.js';
+import type { BrokerHost } from '../broker/broker-host.js';
+import { describeInstances } from '../broker/instances.js';
+import { pinRefusal } from '../actors/registry.js';
+import type { RevokedIds } from '../actors/fences.js';
+import { InFlightRequests, QueuedRequest } from './in-flight.js';
+import type { InternalRoutes } from './internal-routes.js';
+import type { Authority } from '../auth/oauth/authority.js';
+import { baseUrl, bearerChallenge } from '../auth/oauth/metadata.js';
+import { OAuthRoutes, guardedOrigin, isOAuthPath } from './oauth-routes.js';
+import { AdminRoutes, adminRefusal } from './admin-routes.js';
 
 /** Client headers never forwarded to a window: the credential, and anything posing as a principal. */
 function forwardable(name: string): boolean {
   return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && name !== 'connection';
 }
 
-interface Incoming {
+export interface Incoming {
   readonly method: string;
   readonly path: string;
   readonly query: string;
@@ -50,17 +64,36 @@ export class FrontDoor {
   private inFlight = 0;
   private readonly streams = new Set<Exchange>();
   private draining = false;
+  /** OAuth requests accepted and not yet answered, for cutting them on revocation. */
+  private readonly open = new InFlightRequests();
+  /** The `/internal/` API; served only while this front door owns the configured endpoint. */
+  private internal: InternalRoutes | null = null;
+  private ownsEndpoint = false;
+  /** The broker role, when this process owns the shared endpoint. */
+  private broker: BrokerHost | null = null;
 
-  constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier) {
+  private readonly oauth: OAuthRoutes;
+  private readonly admin: AdminRoutes;
+
+  constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
+    private readonly authority: Authority, home: string) {
+    this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
+    this.admin = new AdminRoutes(authority, home, verifier);
     this.app = uWS.App().any('/*', (res, req) => this.route(res, req));
   }
 
-  listen(): Promise<ListenResult> {
+  /** The principal of a bearer token: the static token's local admin, or a live OAuth access token's. */
+  private authenticate(token: string): Principal | null {
+    return this.verifier.verify(token) ? this.principal : this.authority.principalFor(token);
+  }
+
+  /** Binds the configured port; when it is taken, an ephemeral one unless `fallback` is false (then it rejects). */
+  listen(fallback = true): Promise<ListenResult> {
     return new Promise((resolve, reject) => {
       const bind = this.settings.bind_address;
       const done = (socket: us_listen_socket | false, fellBack: boolean) => {
         if (socket === false) {
-          if (!fellBack && this.settings.port !== 0) {
+          if (!fellBack && this.settings.port !== 0 && fallback) {
             this.app.listen(bind, 0, (s) => done(s, true));
             return;
           }
@@ -69,10 +102,11 @@ export class FrontDoor {
         }
         this.listenSocket = socket;
         this.port = uWS.us_socket_local_port(socket);
+        this.ownsEndpoint = !fellBack;
         const host = bind.includes(':') ? `[${bind}]` : bind;
         resolve({ port: this.port, url: `http://${host}:${this.port}/mcp`, fellBack });
       };
-      this.app.listen(bind, this.settings.port, (s) => done(s, false));
+      listenExclusive(this.app, bind, this.settings.port, (s) => done(s, false));
     });
   }
 
@@ -100,17 +134,27 @@ export class FrontDoor {
     res.onAborted(() => {
       x.aborted = true;
     });
-    const refusal = rebindingRefusal(this.settings.bind_address, this.port, r.headers.get('host') ?? '', r.headers.get('origin') ?? '');
+    const origin = guardedOrigin(r.method, r.path, r.headers.get('origin') ?? '', r.headers.get('sec-fetch-site') ?? '');
+    const refusal = rebindingRefusal(this.settings.bind_address, this.port, r.headers.get('host') ?? '', origin);
     if (refusal !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${refusal}`);
+    if (r.path.startsWith('/internal/')) return this.routeInternal(x, r);
+    const base = baseUrl(r.headers.get('host') ?? '', this.settings.bind_address, this.port);
+    if (isOAuthPath(r.path)) return this.oauth.handle(x, r, base);
     const token = bearerToken(r.headers.get('authorization'));
-    if (token === null || !this.verifier.verify(token)) {
+    const principal = token === null ? null : this.authenticate(token);
+    if (principal === null) {
       return sendRpcError(x, 401, -32001, token === null ? 'Unauthorized: a bearer token is required' : 'Unauthorized: invalid bearer token',
-        [['www-authenticate', 'Bearer realm="athene"' + (token === null ? '' : ', error="invalid_token"')]]);
+        [['www-authenticate', bearerChallenge(base, token !== null)]]);
     }
     if (this.draining) return sendRpcError(x, 503, -32000, 'The server is shutting down');
-    if (r.path === '/mcp') return this.mcp(x, r, null);
+    if (r.path === '/mcp') return this.mcp(x, r, null, principal);
     const instance = INSTANCE_ROUTE.exec(r.path);
-    if (instance !== null) return this.mcp(x, r, decodeURIComponent(instance[1]));
+    if (instance !== null) return this.mcp(x, r, decodeURIComponent(instance[1]), principal);
+    if (r.path.startsWith('/admin/')) {
+      const denied = adminRefusal(principal);
+      if (denied !== null) return sendJson(x, 403, { error: denied, error_code: 'authorization_denied' });
+      if (this.admin.handle(x, r.method, r.path)) return;
+    }
     if (r.path === '/health' && r.method === 'GET') {
       return sendJson(x, 200, { status: 'ok', windows: this.registry.all.length, sessions: this.registry.sessionCount });
     }
@@ -121,9 +165,32 @@ export class FrontDoor {
     sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}`);
   }
 
+  /** Serves the broker's registration API under `/internal/` (this process owns the shared endpoint). */
+  serveBroker(host: BrokerHost): void {
+    this.broker = host;
+  }
+
+  /** Serves `/internal/` with `routes` (same-OS-user API; no bearer token). */
+  serveInternal(routes: InternalRoutes): void {
+    this.internal = routes;
+  }
+
+  /**
+   * Revocation: answers every accepted, unanswered request the revocation covers with 401 and aborts it at
+   * its window; returns how many calls were cut (event streams are ended too, but not counted).
+   */
+  cutInFlight(revoked: RevokedIds): number {
+    return this.open.cut(revoked);
+  }
+
+  private routeInternal(x: Exchange, r: Incoming): void {
+    if (this.broker !== null && this.ownsEndpoint && this.broker.route(x, r, (limit, then) => this.readBody(x, limit, then))) return;
+    if (this.internal === null || !this.ownsEndpoint) return sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}: the internal API exists only where the endpoint is owned`);
+    this.internal.route(x, r);
+  }
+
   private instances() {
-    const newest = this.registry.newest();
-    return this.registry.all.map((w) => ({ id: w.id, label: w.label, documents: w.documents, newest: w === newest }));
+    return describeInstances(this.registry, this.broker?.registry ?? null);
   }
 
   private async listPending(x: Exchange): Promise<void> {
@@ -138,12 +205,12 @@ export class FrontDoor {
   }
 
   /** `/mcp` (instanceId null: new sessions go to the newest window) or `/instances/{id}/mcp` (that window). */
-  private mcp(x: Exchange, r: Incoming, instanceId: string | null): void {
+  private mcp(x: Exchange, r: Incoming, instanceId: string | null, principal: Principal): void {
     if (r.method !== 'POST' && r.method !== 'GET' && r.method !== 'DELETE') {
       return sendRpcError(x, 405, -32000, 'Method not allowed', [['allow', 'GET, POST, DELETE']]);
     }
     const sessionId = r.headers.get('mcp-session-id');
-    let window: WindowHandle | undefined;
+    let window: RoutedWindow | undefined;
     if (sessionId !== undefined) {
       const pin = this.registry.pinOf(sessionId);
       if (pin === undefined) return sendRpcError(x, 404, -32001, 'Session not found');
@@ -151,6 +218,8 @@ export class FrontDoor {
         this.registry.unpin(sessionId);
         return sendRpcError(x, 404, -32001, pin.message);
       }
+      const foreign = pinRefusal(pin.owner, principal);
+      if (foreign !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${foreign}`);
       window = pin.window;
       if (instanceId !== null && window.id !== instanceId) return sendRpcError(x, 404, -32001, 'Session not found on this instance');
     } else if (instanceId !== null) {
@@ -160,7 +229,10 @@ export class FrontDoor {
       window = this.registry.newest();
       if (window === undefined) return sendRpcError(x, 503, -32000, 'No window is open');
     }
-    if (r.method !== 'POST') return this.forward(x, r, window, null);
+    if (window.quarantined === true) {
+      return sendRpcError(x, 503, -32000, `Instance ${window.id} is quarantined (its process stopped heartbeating or left the broker); it takes no requests`);
+    }
+    if (r.method !== 'POST') return this.forward(x, r, window, null, principal);
     const type = r.headers.get('content-type') ?? '';
     if (!type.toLowerCase().includes('application/json')) {
       return sendRpcError(x, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -168,53 +240,48 @@ export class FrontDoor {
     const limit = this.settings.max_body_bytes;
     const declared = Number(r.headers.get('content-length') ?? '0');
     if (declared > limit) return this.tooLarge(x, limit);
+    const queued = new QueuedRequest(x, principal);
+    this.open.add(queued);
+    x.res.onAborted(() => {
+      x.aborted = true;
+      this.open.delete(queued);
+    });
     this.readBody(x, limit, (body) => {
+      this.open.delete(queued);
       // Only a session-less request is parsed here (it must be an initialize); the window parses the rest.
       if (sessionId === undefined && !isJson(body)) return sendRpcError(x, 400, -32700, 'Parse error: the body is not valid JSON');
-      this.forward(x, r, window, body);
+      this.forward(x, r, window, body, principal);
     });
   }
 
   private tooLarge(x: Exchange, limit: number): void {
-    if (x.aborted || x.done) return;
-    x.done = true;
-    x.res.cork(() => {
-      x.res.writeStatus(statusLine(413)).writeHeader('content-type', 'application/json');
-      x.res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: the limit is ${limit} bytes` }, id: null }), true);
-    });
+    sendTooLarge(x, limit);
   }
 
   private readBody(x: Exchange, limit: number, then: (body: string) => void): void {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    x.res.onData((chunk, isLast) => {
-      if (x.done) return;
-      size += chunk.byteLength;
-      if (size > limit) return this.tooLarge(x, limit);
-      // uWS reuses the chunk's memory after this callback returns
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast) then(Buffer.concat(chunks, size).toString('utf8'));
-    });
+    readBody(x, limit, then);
   }
 
-  private forward(x: Exchange, r: Incoming, window: WindowHandle, body: string | null): void {
-    if (x.aborted) return;
+  private forward(x: Exchange, r: Incoming, window: RoutedWindow, body: string | null, principal: Principal): void {
+    if (x.aborted || x.done) return;
     const headers: string[] = [];
     for (const [k, v] of r.headers) if (forwardable(k)) headers.push(k, v);
     const isStream = r.method === 'GET';
     if (isStream) this.streams.add(x);
     else this.inFlight++;
-    const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), this.settled);
-    const cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal: this.principal }, sink);
+    const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled);
+    this.open.add(sink);
+    sink.cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal }, sink);
     x.res.onAborted(() => {
       x.aborted = true;
       sink.settle();
-      cancel();
+      sink.cancel();
     });
   }
 
   /** A forwarded request is over: stop counting it for the drain. */
   private readonly settled = (sink: WindowSink): void => {
+    this.open.delete(sink);
     if (sink.isStream) this.streams.delete(sink.x);
     else this.inFlight--;
   };

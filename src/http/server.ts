@@ -8,6 +8,15 @@ import { defaultHome, ensureHome, loadSettings, type RawSettings, type Settings 
 import { StaticTokenVerifier, tokenPath } from '../auth/static-token.js';
 import { WindowRegistry } from '../actors/registry.js';
 import { FrontDoor } from './front-door.js';
+import { startRevocationActor, type RevocationActor } from '../auth/revocation/actor.js';
+import { WindowHandle } from '../actors/window.js';
+import { RevocationFanout } from '../actors/revocation-fanout.js';
+import { DirectorySecret } from '../auth/directory-secret.js';
+import { InternalRoutes } from './internal-routes.js';
+import { takeEndpointRole, type EndpointRole } from '../broker/endpoint-role.js';
+import type { RegistryLimits } from '../broker/broker-registry.js';
+
+const QUARANTINE_POLL_MS = 500;
 
 export interface ServerOptions {
   /** Private directory; default `$ATHENE_HOME` or `~/.athene`. */
@@ -17,6 +26,8 @@ export interface ServerOptions {
   /** Command-line settings (highest precedence). */
   flags?: RawSettings;
   env?: NodeJS.ProcessEnv;
+  /** Registration limits should this process become the broker (default 32 processes, 128 windows each). */
+  brokerLimits?: RegistryLimits;
 }
 
 export interface RunningServer {
@@ -27,6 +38,21 @@ export interface RunningServer {
   readonly tokenFile: string;
   readonly settings: Settings;
   readonly registry: WindowRegistry;
+  /** What a revocation does to sessions, in-flight requests and windows; its pending fences. */
+  readonly fanout: RevocationFanout;
+  /** OAuth registrations, grants and tokens (the revocation actor's handle). */
+  readonly authority: RevocationActor;
+  /**
+   * How the endpoint is served: `broker` (this process owns the shared port), `registered` (its windows are
+   * served through another process's broker), or `standalone`.
+   */
+  readonly role: EndpointRole;
+  /** Resolves once the server stopped, including on its own (a version takeover, the end of a linger). */
+  readonly closed: Promise<void>;
+  /** True when stopping now would linger: this process is the broker and other processes are registered. */
+  willLinger(): boolean;
+  /** True while this process's broker holds an endpoint in revocation-only quarantine: journal compaction must wait. */
+  hasQuarantine(): boolean;
   /** Opens another window; it becomes the target of new sessions. */
   openWindow(files: readonly string[]): Promise<void>;
   /** Stops accepting, drains in-flight calls (bounded), stops the windows. */
@@ -54,36 +80,140 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await ensureHome(home);
   const settings = await loadSettings(home, options.flags, env);
   const verifier = await StaticTokenVerifier.open(home);
+  // The journal is replayed before anything is served: a revoked token never works after a restart.
+  const authority = await startRevocationActor({ home });
   const registry = new WindowRegistry(settings);
+  let fanout: RevocationFanout;
+  let secret: DirectorySecret;
+  try {
+    // pending fences enter the ledger before any window starts, so every window holds them from the first request
+    fanout = await RevocationFanout.open({
+      home, ledger: registry.fences, targets: () => registry.fenceTargets(),
+      cutInFlight: (revoked) => door.cutInFlight(revoked), dropSessions: (revoked) => registry.dropSessions(revoked),
+    });
+    secret = await DirectorySecret.open(home);
+  } catch (err) {
+    await authority.close();
+    throw err;
+  }
+  // a restarted local window started with every fence; a window joining from another process needs them sent
+  registry.onWindowStarted = (w) => void (w instanceof WindowHandle ? fanout.started(w) : fanout.admit(w));
+  registry.onWindowGone = (id) => void fanout.forget([id]);
   const files = options.files !== undefined && options.files.length > 0 ? options.files.map((f) => path.resolve(f)) : [demoOntologyPath()];
   try {
     for (const file of files) await registry.open([file]);
   } catch (err) {
     await registry.stopAll();
+    await fanout.close();
+    await authority.close();
     throw err;
   }
-  const door = new FrontDoor(settings, registry, verifier);
-  let listening;
+  const door = new FrontDoor(settings, registry, verifier, authority, home);
+  door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout }));
+  authority.onRevoked(fanout.listener);
+  let role: EndpointRole;
   try {
-    listening = await door.listen();
+    role = await takeEndpointRole({ home, settings, door, windows: registry, secret, limits: options.brokerLimits });
   } catch (err) {
     await registry.stopAll();
+    await fanout.close();
+    await authority.close();
     throw err;
   }
   verifier.watch();
+  let stopping: Promise<void> | null = null;
+  let markClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  const stop = (graceMs: number, linger: boolean): Promise<void> => {
+    stopping ??= (async () => {
+      if (role.kind === 'broker' && linger && !role.host.registry.empty) {
+        // other processes' windows stay reachable through this endpoint until none has been registered for the linger
+        await registry.closeLocal();
+        await role.host.idleFor(settings.broker_idle_linger_s * 1000);
+      }
+      verifier.stop();
+      clearInterval(quarantineWatch);
+      if (role.kind === 'registered') {
+        // the broker stops routing here first; calls already forwarded then drain
+        await role.link.close();
+        await role.backend.close(graceMs);
+      }
+      await door.close(graceMs);
+      await registry.stopAll();
+      if (role.kind === 'broker') await role.host.close();
+      // this process's windows are gone: they owe no fence
+      await fanout.forget(registry.local.map((w) => w.id));
+      await fanout.close();
+      await authority.close();
+      markClosed();
+    })();
+    return stopping;
+  };
+  /**
+   * The broker this process registered with is gone: take the endpoint again (bind the port and become the
+   * broker, or register with whichever process did, or stand alone), after a short random delay so the
+   * orphaned processes do not all race for the port at once.
+   */
+  const relocate = async (): Promise<void> => {
+    if (role.kind !== 'registered' || stopping !== null) return;
+    await role.backend.close(0);
+    await new Promise((r) => setTimeout(r, Math.random() * 500));
+    if (stopping !== null) return;
+    const next = await takeEndpointRole({ home, settings, door, windows: registry, secret, limits: options.brokerLimits });
+    adopt(next);
+    process.stderr.write(`athene: now ${next.kind === 'standalone' ? 'standalone' : next.kind === 'broker' ? 'the broker' : 'registered with a new broker'} at ${next.listening.url}\n`);
+  };
+  const adopt = (next: EndpointRole): void => {
+    role = next;
+    // a process that serves the endpoint itself needs the OAuth registry; one behind a broker does not
+    if (role.kind !== 'registered') void authority.promote().then((owned) => {
+      if (!owned) process.stderr.write(`athene: ${authority.standbyFor === process.pid ? 'another server in this process' : `process ${authority.standbyFor}`} owns the OAuth registry in ${home}; OAuth tokens are refused here, the static bearer token works\n`);
+    });
+    if (role.kind === 'broker') role.host.onTakeover = () => void stop(1000, false);
+    if (role.kind === 'registered') role.link.onLost = () => void relocate();
+  };
+  adopt(role);
+  // revocations stay in the journal while a quarantined endpoint may still hold revoked work
+  let compactionHeld = false;
+  const quarantineWatch = setInterval(() => {
+    const held = role.kind === 'broker' && role.host.hasQuarantine();
+    if (held !== compactionHeld) {
+      compactionHeld = held;
+      void authority.holdCompaction(held).catch(() => undefined);
+    }
+  }, QUARANTINE_POLL_MS);
+  quarantineWatch.unref();
   return {
-    ...listening,
+    get url() {
+      return role.listening.url;
+    },
+    get port() {
+      return role.listening.port;
+    },
+    get fellBack() {
+      return role.listening.fellBack;
+    },
+    get role() {
+      return role;
+    },
+    closed,
+    willLinger: () => role.kind === 'broker' && !role.host.registry.empty,
+    hasQuarantine: () => role.kind === 'broker' && role.host.hasQuarantine(),
     home,
     tokenFile: tokenPath(home),
     settings,
     registry,
+    authority,
+    fanout,
     openWindow: async (more) => {
-      await registry.open(more.map((f) => path.resolve(f)));
+      const w = await registry.open(more.map((f) => path.resolve(f)));
+      if (role.kind === 'registered') {
+        role.backend.add(w);
+        await role.link.heartbeat();
+      }
     },
-    close: async (graceMs = 5000) => {
-      verifier.stop();
-      await door.close(graceMs);
-      await registry.stopAll();
-    },
+    close: (graceMs = 5000) => stop(graceMs, true),
   };
 }

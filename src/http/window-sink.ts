@@ -1,32 +1,48 @@
 // Where a window's answer to one forwarded request is written: whole JSON bodies in one corked write,
 // event streams as their chunks come. One object per request (no per-request closures).
 
-import type { WindowRegistry } from '../actors/registry.js';
-import type { ResponseSink, WindowHandle } from '../actors/window.js';
+import { pinOwner, type RoutedWindow, type WindowRegistry } from '../actors/registry.js';
+import type { ResponseSink } from '../actors/window.js';
+import type { Principal } from '../auth/principal.js';
 import { sendRpcError, statusLine, type Exchange } from './respond.js';
+import { sendRevoked, type Cuttable } from './in-flight.js';
 
 /** Response headers uWS computes itself. */
 function writable(name: string): boolean {
   return name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection';
 }
 
-export class WindowSink implements ResponseSink {
+export class WindowSink implements ResponseSink, Cuttable {
   private buffered: Buffer[] | null = null;
   private headWritten = false;
   private settled = false;
+  /** Aborts the request at the window (set once it was forwarded). */
+  cancel: () => void = () => undefined;
 
   /**
-   * `sessionId` is the request's Mcp-Session-Id (undefined for an initialize); `onSettled` is told once,
-   * when the answer is over or the window failed.
+   * `sessionId` is the request's Mcp-Session-Id (undefined for an initialize); a session this request
+   * creates is pinned to `principal`; `onSettled` is told once, when the answer is over or the window failed.
    */
   constructor(
     readonly x: Exchange,
     readonly isStream: boolean,
-    private readonly window: WindowHandle,
+    private readonly window: RoutedWindow,
     private readonly registry: WindowRegistry,
     private readonly sessionId: string | undefined,
+    readonly principal: Principal,
     private readonly onSettled: (sink: WindowSink) => void,
   ) {}
+
+  /** Revocation: 401 when no answer was started (a stream is just ended), and the window stops the work. */
+  cut(): void {
+    this.settle();
+    this.cancel();
+    const x = this.x;
+    if (x.aborted || x.done) return;
+    if (!this.headWritten) return sendRevoked(x);
+    x.done = true;
+    x.res.cork(() => x.res.end());
+  }
 
   settle(): void {
     if (this.settled) return;
@@ -102,7 +118,7 @@ export class WindowSink implements ResponseSink {
   private pinNewSession(status: number, headers: [string, string][]): void {
     if (status >= 300 || this.sessionId !== undefined) return;
     const created = headers.find(([k]) => k === 'mcp-session-id')?.[1];
-    if (created !== undefined) this.registry.pin(created, this.window);
+    if (created !== undefined) this.registry.pin(created, this.window, pinOwner(this.principal));
   }
 
   private writeHead(status: number, headers: [string, string][]): void {

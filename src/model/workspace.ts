@@ -53,6 +53,12 @@ export class Workspace {
   private undoStack: UndoEntry[] = [];
   private redoStack: UndoEntry[] = [];
   private readonly listeners = new Set<ChangeListener>();
+  /**
+   * Called before any change to the workspace is made (apply, undo, redo, load, unload, switching the
+   * active ontology); throwing refuses the change with nothing applied. The window actor uses it for its
+   * commit fence.
+   */
+  beforeCommit: (() => void) | null = null;
 
   /** Increases with every model change, undo, redo, load, unload and switch of the active ontology. */
   get revision(): number {
@@ -74,6 +80,7 @@ export class Workspace {
 
   /** Adds a loaded ontology (not undoable); the first one, or any with `activate`, becomes active. */
   load(o: Ontology, activate = false): void {
+    this.beforeCommit?.();
     if (this.loaded.includes(o)) throw new WorkspaceError(`Ontology already loaded: ${ontologyLabel(o)}`, 'already_loaded');
     this.checkIdFree(o, o.id);
     this.loaded.push(o);
@@ -83,6 +90,7 @@ export class Workspace {
 
   /** Removes an ontology and the undo/redo entries that touch it; the first remaining one becomes active. */
   unload(o: Ontology): void {
+    this.beforeCommit?.();
     const i = this.requireLoaded(o);
     this.loaded.splice(i, 1);
     this.dirty.delete(o);
@@ -94,6 +102,7 @@ export class Workspace {
   }
 
   setActive(o: Ontology): void {
+    this.beforeCommit?.();
     this.requireLoaded(o);
     if (this.activeOntology === o) return;
     this.activeOntology = o;
@@ -166,6 +175,7 @@ export class Workspace {
    * A batch whose undoable changes had an effect clears the redo stack.
    */
   apply(changes: readonly Change[]): BatchResult {
+    this.beforeCommit?.();
     const results = this.run(changes);
     const entry = undoEntry(results);
     if (entry !== null) {
@@ -177,6 +187,7 @@ export class Workspace {
 
   /** Undoes the last undo unit (its undoable part); throws a WorkspaceError when there is none. */
   undo(): BatchResult {
+    this.beforeCommit?.();
     const entry = this.undoStack.at(-1);
     if (entry === undefined) throw new WorkspaceError('Nothing to undo', 'nothing_to_undo');
     const results = this.run(entry.inverse);
@@ -187,6 +198,7 @@ export class Workspace {
 
   /** Re-applies the last undone unit; throws a WorkspaceError when there is none. */
   redo(): BatchResult {
+    this.beforeCommit?.();
     const entry = this.redoStack.at(-1);
     if (entry === undefined) throw new WorkspaceError('Nothing to redo', 'nothing_to_redo');
     const results = this.run(entry.forward);

@@ -6,6 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 
+/** How a bare name becomes the local part of a minted IRI (TOOLS.md 1.7). */
+export type NewEntityIds = 'name' | 'generated';
+
 export interface Settings {
   port: number;
   bind_address: string;
@@ -16,6 +19,14 @@ export interface Settings {
   label_language: string;
   /** Largest accepted request body. */
   max_body_bytes: number;
+  /** Keep the configured port on a shared broker so one URL serves every process's windows (INTERFACE.md 1.2). */
+  share_endpoint: boolean;
+  /** Seconds the broker outlives the last registered process once its own process was asked to stop. */
+  broker_idle_linger_s: number;
+  /** Namespace of entities minted from bare names; null: the active ontology IRI + '#'. */
+  new_entity_namespace: string | null;
+  /** `generated`: a minted entity's local part is a generated id, and the name becomes its rdfs:label. */
+  new_entity_ids: NewEntityIds;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -26,7 +37,19 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   approval_timeout_s: 300,
   label_language: 'en',
   max_body_bytes: 4 * 1024 * 1024,
+  share_endpoint: true,
+  broker_idle_linger_s: 15,
+  new_entity_namespace: null,
+  new_entity_ids: 'name',
 });
+
+/** Scheme, then no character RFC 3987 forbids, ending in '#' or '/'. */
+const NAMESPACE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*[#/]$/;
+const NAMESPACE_EXPECTED = "an absolute IRI ending in '#' or '/'";
+
+export function isNamespaceIri(text: string): boolean {
+  return NAMESPACE_IRI.test(text);
+}
 
 const SettingsFileSchema = v.partial(v.strictObject({
   port: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)),
@@ -36,6 +59,10 @@ const SettingsFileSchema = v.partial(v.strictObject({
   approval_timeout_s: v.pipe(v.number(), v.minValue(0)),
   label_language: v.string(),
   max_body_bytes: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  share_endpoint: v.boolean(),
+  broker_idle_linger_s: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3600)),
+  new_entity_namespace: v.nullable(v.pipe(v.string(), v.check(isNamespaceIri, `expected ${NAMESPACE_EXPECTED}`))),
+  new_entity_ids: v.picklist(['name', 'generated'], "expected 'name' or 'generated'"),
 }));
 
 export class SettingsError extends Error {
@@ -89,6 +116,16 @@ function parseInteger(name: string, text: string, min: number, max: number): num
   return n;
 }
 
+function parseNamespace(name: string, text: string): string {
+  if (!isNamespaceIri(text)) throw new SettingsError(`${name}: expected ${NAMESPACE_EXPECTED}, got '${text}'`);
+  return text;
+}
+
+function parseNewEntityIds(name: string, text: string): NewEntityIds {
+  if (text !== 'name' && text !== 'generated') throw new SettingsError(`${name}: expected 'name' or 'generated', got '${text}'`);
+  return text;
+}
+
 /** Settings given as strings (environment variables, flags), keyed like Settings. */
 export type RawSettings = Partial<Record<keyof Settings, string | boolean>>;
 
@@ -105,6 +142,10 @@ function applyRaw(into: Settings, raw: RawSettings, origin: (key: string) => str
       case 'approval_timeout_s': into.approval_timeout_s = parseInteger(name, text, 0, 86400); break;
       case 'label_language': into.label_language = text; break;
       case 'max_body_bytes': into.max_body_bytes = parseInteger(name, text, 1, 2 ** 31 - 1); break;
+      case 'share_endpoint': into.share_endpoint = typeof value === 'boolean' ? value : parseBool(name, text); break;
+      case 'broker_idle_linger_s': into.broker_idle_linger_s = parseInteger(name, text, 0, 3600); break;
+      case 'new_entity_namespace': into.new_entity_namespace = parseNamespace(name, text); break;
+      case 'new_entity_ids': into.new_entity_ids = parseNewEntityIds(name, text); break;
     }
   }
 }

@@ -3,7 +3,7 @@
 
 import * as v from 'valibot';
 import { toJsonSchema } from '@valibot/to-json-schema';
-import { missingCapabilities } from '../auth/principal.js';
+import { missingCapabilities, type Principal } from '../auth/principal.js';
 import type { ApprovalQueue } from './approvals.js';
 import { ToolFailure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
 import { NameError } from '../model/names.js';
@@ -53,8 +53,17 @@ function describeIssue(issue: v.BaseIssue<unknown>): string {
   return where === null ? issue.message : `${where}: ${issue.message}`;
 }
 
-/** Runs one call through the gate. Never throws: every failure becomes a tool failure result. */
-export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue): Promise<ToolResult> {
+/** The failure of a call whose principal's authorization was revoked (a commit fence holds it). */
+export function revokedFailure(message: string): ToolResult {
+  return failure(message, 'authorization_revoked', { effects_prevented: true });
+}
+
+/**
+ * Runs one call through the gate. Never throws: every failure becomes a tool failure result. `revoked`
+ * (the window's commit fence) is asked before the handler and again after a held write was approved.
+ */
+export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue,
+  revoked: (principal: Principal) => string | null = () => null): Promise<ToolResult> {
   const parsed = v.safeParse(def.input, rawArgs ?? {});
   if (!parsed.success) {
     return failure(`Invalid arguments for ${def.name}: ${parsed.issues.map(describeIssue).join('; ')}`, 'invalid_argument');
@@ -69,20 +78,31 @@ export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolCo
   if (mutating && ctx.settings.read_only) {
     return failure(`${def.name} is refused: the server is in read-only mode`, 'read_only', { effects_prevented: true });
   }
+  const refusal = revoked(ctx.principal);
+  if (refusal !== null) return revokedFailure(refusal);
   if (mutating && ctx.settings.confirm_each_write) {
     const approved = await approvals.request({
       session_id: ctx.sessionId,
       tool: def.name,
       client: ctx.principal.display_name,
       summary: def.summary?.(args) ?? `${def.name} ${JSON.stringify(args)}`,
-    }, ctx.settings.approval_timeout_s * 1000);
+    }, ctx.settings.approval_timeout_s * 1000, ctx.signal);
+    if (ctx.signal.aborted) return cancelled(def.name);
     if (!approved) return failure(`${def.name} was not approved; nothing was applied`, 'write_declined', { effects_prevented: true });
+    const late = revoked(ctx.principal);
+    if (late !== null) return revokedFailure(late);
   }
+  if (ctx.signal.aborted) return cancelled(def.name);
   try {
-    return success(await def.handler(args, ctx));
+    return success(await ctx.resolver.inCall(() => def.handler(args, ctx)));
   } catch (err) {
-    return failureOf(err);
+    return ctx.signal.aborted ? cancelled(def.name) : failureOf(err);
   }
+}
+
+/** The client cancelled the call (or its HTTP request went away) before it committed. */
+function cancelled(tool: string): ToolResult {
+  return failure(`${tool} was cancelled by the client; nothing was applied`, 'cancelled', { effects_prevented: true });
 }
 
 /** Maps the model's refusals to tool failures; anything else is an internal error (message kept). */

@@ -110,6 +110,7 @@ export function toolContext(ontologies: Ontology[], principal: Principal = stati
     principal,
     sessionId: 's-unit',
     windowId: 'w-unit',
+    signal: new AbortController().signal,
   };
 }
 
@@ -119,4 +120,32 @@ export async function runInContext(tool: string, args: Record<string, unknown>, 
   if (def === undefined) throw new Error(`unknown tool ${tool}`);
   const result = await runTool(def, args, ctx, new ApprovalQueue(ctx.windowId));
   return { isError: result.isError, body: result.structuredContent };
+}
+
+/** An entry of a window's pending-write approval queue, as the admin API lists it. */
+export interface PendingWrite {
+  approval_id: string;
+  tool: string;
+  summary: string;
+}
+
+/** The held writes the admin API lists. */
+export async function pendingWrites(t: TestServer): Promise<PendingWrite[]> {
+  const res = await raw(t, { path: '/admin/api/pending', headers: { authorization: `Bearer ${t.token}` } });
+  if (res.status !== 200) throw new Error(`GET /admin/api/pending answered ${res.status}`);
+  return ((await res.json()) as { pending: PendingWrite[] }).pending;
+}
+
+/** Approves or denies a held write through the admin API. */
+export function decideWrite(t: TestServer, id: string, verb: 'approve' | 'deny'): Promise<Response> {
+  return raw(t, { method: 'POST', path: `/admin/api/pending/${id}/${verb}`, headers: { authorization: `Bearer ${t.token}` } });
+}
+
+/** Polls `ready` (a server round trip each time) until it holds; fails after `attempts` tries. */
+export async function eventually(what: string, ready: () => Promise<boolean>, attempts = 200): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    if (await ready()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`never happened: ${what}`);
 }

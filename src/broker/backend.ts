@@ -1,0 +1,211 @@
+// A registered process's backend: a small uWS app on an ephemeral loopback port serving this process's
+// windows to the broker, one route per window (`/w/{window_id}/…`). A request is accepted only with that
+// window's broker secret (constant-time digest comparison); the principal comes in its header and the
+// request is handed to the window exactly as the front door hands it. A request through a version-1
+// broker carries no principal: it gets the legacy local-admin profile and is counted (INTERFACE.md 9).
+
+import uWS from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import * as v from 'valibot';
+import type { Settings } from '../settings/settings.js';
+import type { WindowRegistry } from '../actors/registry.js';
+import type { WindowHandle } from '../actors/window.js';
+import { staticPrincipal, type Principal } from '../auth/principal.js';
+import { sendJson, sendRpcError, type Exchange } from '../http/respond.js';
+import { readBody } from '../http/read-body.js';
+import { WindowSink } from '../http/window-sink.js';
+import { generateEndpointSecret, secretDigest, secretMatches } from './endpoint-secret.js';
+import { FIRST_PRINCIPAL_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, decodePrincipal, protocolOf } from './wire.js';
+import { parseBody, type WindowSpec } from './registration.js';
+
+interface Served {
+  readonly handle: WindowHandle;
+  secret: string;
+  digest: Buffer;
+  /**
+   * Digests of secrets replaced by `rotate`: the broker keeps their endpoints quarantined and still sends
+   * them fences, so they admit fences and nothing else.
+   */
+  readonly replaced: Buffer[];
+  legacyRequests: number;
+}
+
+/** Replaced secrets kept per window; older ones are forgotten (their fences then wait for the PID to exit). */
+const REPLACED_KEPT = 16;
+
+const ROUTE = /^\/w\/([^/]+)\/(mcp|fence|approvals|sessions)(?:\/([^/]+)\/(approve|deny|close))?$/;
+
+const FenceSchema = v.looseObject({
+  fence_id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  client_id: v.nullable(v.pipe(v.string(), v.maxLength(1000))),
+  grant_ids: v.pipe(v.array(v.pipe(v.string(), v.maxLength(200))), v.maxLength(10_000)),
+  issued_at: v.string(),
+});
+
+/** A path segment decoded; null when its percent-encoding is malformed. */
+function segment(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Headers the window gets: what the broker forwarded, minus the broker's own. */
+function windowHeaders(req: HttpRequest): { flat: string[]; map: Map<string, string> } {
+  const flat: string[] = [];
+  const map = new Map<string, string>();
+  req.forEach((k, val) => {
+    map.set(k, val);
+    if (!k.startsWith('x-athene-') && k !== 'content-length' && k !== 'connection') flat.push(k, val);
+  });
+  return { flat, map };
+}
+
+export class Backend {
+  private readonly app: TemplatedApp;
+  private socket: us_listen_socket | null = null;
+  private readonly windows = new Map<string, Served>();
+  private inFlight = 0;
+  private readonly streams = new Set<Exchange>();
+  port = 0;
+
+  constructor(private readonly settings: Settings, private readonly registry: WindowRegistry) {
+    this.app = uWS.App().any('/*', (res, req) => this.route(res, req));
+  }
+
+  listen(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen('127.0.0.1', 0, (socket) => {
+        if (socket === false) return reject(new Error('cannot bind a loopback port for the broker backend'));
+        this.socket = socket;
+        this.port = uWS.us_socket_local_port(socket);
+        resolve(this.port);
+      });
+    });
+  }
+
+  /** Serves a window behind a fresh broker secret. */
+  add(handle: WindowHandle): void {
+    const secret = generateEndpointSecret();
+    this.windows.set(handle.id, { handle, secret, digest: secretDigest(secret), replaced: [], legacyRequests: 0 });
+  }
+
+  /** New secrets for every window (the broker retired the old endpoints). */
+  rotate(): void {
+    for (const w of this.windows.values()) {
+      w.replaced.push(w.digest);
+      if (w.replaced.length > REPLACED_KEPT) w.replaced.shift();
+      w.secret = generateEndpointSecret();
+      w.digest = secretDigest(w.secret);
+    }
+  }
+
+  /** What registration and heartbeats tell the broker. */
+  specs(): WindowSpec[] {
+    return [...this.windows.values()].map((w) => ({
+      window_id: w.handle.id, secret: w.secret, label: w.handle.label, documents: [...w.handle.documents], legacy_requests: w.legacyRequests,
+    }));
+  }
+
+  /** Stops accepting and lets forwarded calls finish (at most `graceMs`); open streams are ended. */
+  async close(graceMs = 5000): Promise<void> {
+    if (this.socket !== null) {
+      uWS.us_listen_socket_close(this.socket);
+      this.socket = null;
+    }
+    const deadline = Date.now() + graceMs;
+    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const x of this.streams) {
+      if (!x.aborted && !x.done) {
+        x.done = true;
+        x.res.cork(() => x.res.end());
+      }
+    }
+    this.streams.clear();
+  }
+
+  private route(res: HttpResponse, req: HttpRequest): void {
+    const x: Exchange = { res, aborted: false, done: false };
+    res.onAborted(() => {
+      x.aborted = true;
+    });
+    const method = req.getCaseSensitiveMethod().toUpperCase();
+    const url = req.getUrl();
+    const query = req.getQuery() ?? '';
+    const headers = windowHeaders(req);
+    const m = ROUTE.exec(url);
+    const id = m === null ? null : segment(m[1]);
+    const served = id === null ? undefined : this.windows.get(id);
+    const presented = headers.map.get(SECRET_HEADER);
+    const admitted = served !== undefined && m !== null
+      && (secretMatches(presented, served.digest) || (m[2] === 'fence' && served.replaced.some((d) => secretMatches(presented, d))));
+    // the same answer for an unknown window and a wrong secret: the port reveals nothing without one
+    if (m === null || served === undefined || !admitted) {
+      return sendRpcError(x, 403, -32000, 'Forbidden: this port serves the broker only, with a window\'s broker secret');
+    }
+    const protocol = protocolOf(headers.map.get(PROTOCOL_HEADER));
+    switch (m[2]) {
+      case 'mcp': return this.mcp(x, served, method, query === '' ? '/mcp' : `/mcp?${query}`, headers, protocol);
+      case 'fence': return method === 'POST' ? this.fence(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
+      case 'approvals': {
+        if (m[3] === undefined && method === 'GET') return void served.handle.listApprovals().then((pending) => sendJson(x, 200, { pending }));
+        if (m[3] !== undefined && m[4] !== 'close' && method === 'POST') {
+          return void served.handle.decide(segment(m[3]) ?? '', m[4] === 'approve').then((found) => sendJson(x, found ? 200 : 404, { found }));
+        }
+        return sendRpcError(x, 405, -32000, 'Method not allowed');
+      }
+      case 'sessions': {
+        const sessionId = m[3] === undefined ? null : segment(m[3]);
+        if (sessionId === null || m[4] !== 'close' || method !== 'POST') return sendRpcError(x, 405, -32000, 'Method not allowed');
+        served.handle.closeSession(sessionId);
+        this.registry.unpin(sessionId);
+        return sendJson(x, 200, { closed: true });
+      }
+    }
+  }
+
+  /** The forwarded principal; a version-1 broker's request gets the legacy local-admin profile. */
+  private principalOf(served: Served, headers: Map<string, string>, protocol: number): Principal | null {
+    if (protocol >= FIRST_PRINCIPAL_PROTOCOL) return decodePrincipal(headers.get(PRINCIPAL_HEADER));
+    if (served.legacyRequests++ === 0) {
+      process.stderr.write(`athene: window ${served.handle.id} is served through a broker older than protocol ${FIRST_PRINCIPAL_PROTOCOL}: `
+        + 'its requests use the legacy local-admin profile; restart or upgrade that broker before relying on a restricted scope\n');
+    }
+    return staticPrincipal();
+  }
+
+  private mcp(x: Exchange, served: Served, method: string, url: string, headers: { flat: string[]; map: Map<string, string> }, protocol: number): void {
+    const principal = this.principalOf(served, headers.map, protocol);
+    if (principal === null) return sendRpcError(x, 400, -32000, 'Bad Request: the broker forwarded no valid principal');
+    if (method !== 'POST') return this.forward(x, served, method, url, headers, null, principal);
+    readBody(x, this.settings.max_body_bytes, (body) => this.forward(x, served, method, url, headers, body, principal));
+  }
+
+  private forward(x: Exchange, served: Served, method: string, url: string, headers: { flat: string[]; map: Map<string, string> }, body: string | null, principal: Principal): void {
+    if (x.aborted || x.done) return;
+    const isStream = method === 'GET';
+    if (isStream) this.streams.add(x);
+    else this.inFlight++;
+    const sink = new WindowSink(x, isStream, served.handle, this.registry, headers.map.get('mcp-session-id'), principal, this.settled);
+    sink.cancel = served.handle.forward({ method, url, headers: headers.flat, body, principal }, sink);
+    x.res.onAborted(() => {
+      x.aborted = true;
+      sink.settle();
+      sink.cancel();
+    });
+  }
+
+  private readonly settled = (sink: WindowSink): void => {
+    if (sink.isStream) this.streams.delete(sink.x);
+    else this.inFlight--;
+  };
+
+  private fence(x: Exchange, served: Served): void {
+    readBody(x, 1024 * 1024, (text) => {
+      const parsed = parseBody(FenceSchema, text);
+      if (!parsed.ok) return sendJson(x, 400, { error: parsed.message });
+      void served.handle.fence(parsed.value).then((held) => sendJson(x, held ? 200 : 503, held ? { fenced: parsed.value.fence_id } : { error: 'the window is not running' }));
+    });
+  }
+}

@@ -1,0 +1,149 @@
+// The broker role of the process that owns the configured port: the registration API under `/internal/`
+// (directory secret required), the sweep that finds stale processes and retires endpoints whose PID is
+// gone, the RemoteWindows it keeps attached to the window registry, and the idle linger before exit.
+
+import http from 'node:http';
+import type { WindowRegistry } from '../actors/registry.js';
+import { DIRECTORY_SECRET_HEADER, type DirectorySecret } from '../auth/directory-secret.js';
+import type { Incoming } from '../http/front-door.js';
+import { sendJson, type Exchange } from '../http/respond.js';
+import { BrokerRegistry, DEFAULT_LIMITS, type Outcome, type RegistryLimits } from './broker-registry.js';
+import { removeBrokerRecord, writeBrokerRecord, type BrokerRecord } from './broker-file.js';
+import { pidAlive } from '../util/pid-alive.js';
+import { DeregisterSchema, HeartbeatSchema, MAX_REGISTRATION_BYTES, RegisterSchema, parseBody } from './registration.js';
+import { RemoteWindow } from './remote-window.js';
+import { BROKER_PROTOCOL, HEARTBEAT_MS } from './wire.js';
+
+export const BROKER_PATHS: ReadonlySet<string> = new Set(['/internal/broker', '/internal/register', '/internal/heartbeat', '/internal/deregister', '/internal/takeover']);
+
+export type BodyReader = (limit: number, then: (body: string) => void) => void;
+
+export interface BrokerHostOptions {
+  readonly home: string;
+  readonly port: number;
+  readonly windows: WindowRegistry;
+  readonly secret: DirectorySecret;
+  readonly limits?: RegistryLimits;
+  readonly isAlive?: (pid: number) => boolean;
+}
+
+export class BrokerHost {
+  readonly registry: BrokerRegistry;
+  readonly record: BrokerRecord;
+  private readonly remotes = new Map<string, RemoteWindow>();
+  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  private readonly isAlive: (pid: number) => boolean;
+  private timer: NodeJS.Timeout | null = null;
+  /** Told when a newer athene was granted the port: the hosting process shuts down. */
+  onTakeover: (() => void) | null = null;
+
+  constructor(private readonly options: BrokerHostOptions) {
+    this.registry = new BrokerRegistry(options.limits ?? { ...DEFAULT_LIMITS });
+    this.isAlive = options.isAlive ?? pidAlive;
+    this.record = { pid: process.pid, port: options.port, protocol: BROKER_PROTOCOL, started_at: new Date().toISOString() };
+  }
+
+  async start(): Promise<void> {
+    await writeBrokerRecord(this.options.home, this.record);
+    this.timer = setInterval(() => {
+      if (this.registry.sweep(this.isAlive)) this.sync();
+    }, HEARTBEAT_MS);
+  }
+
+  /** Whether any endpoint is in revocation-only quarantine (journal compaction must wait). */
+  hasQuarantine(): boolean {
+    return this.registry.hasQuarantine();
+  }
+
+  /** Handles a broker path of the internal API; false when `r` is not one. */
+  route(x: Exchange, r: Incoming, read: BodyReader): boolean {
+    if (!BROKER_PATHS.has(r.path)) return false;
+    if (!this.options.secret.matches(r.headers.get(DIRECTORY_SECRET_HEADER))) {
+      sendJson(x, 403, { error: 'forbidden', message: 'The internal API needs the directory secret header' });
+      return true;
+    }
+    if (r.path === '/internal/broker') {
+      if (r.method !== 'GET') sendJson(x, 405, { error: 'method_not_allowed' });
+      else sendJson(x, 200, { ...this.record, processes: this.registry.processCount, quarantine: this.registry.hasQuarantine(), sealed: this.registry.isSealed });
+      return true;
+    }
+    if (r.method !== 'POST') {
+      sendJson(x, 405, { error: 'method_not_allowed' });
+      return true;
+    }
+    read(MAX_REGISTRATION_BYTES, (text) => this.post(x, r.path, text));
+    return true;
+  }
+
+  private post(x: Exchange, path: string, text: string): void {
+    if (path === '/internal/takeover') return this.takeover(x);
+    if (path === '/internal/register') {
+      const body = parseBody(RegisterSchema, text);
+      if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
+      return this.answer(x, this.registry.register(body.value), 201);
+    }
+    if (path === '/internal/heartbeat') {
+      const body = parseBody(HeartbeatSchema, text);
+      if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
+      return this.answer(x, this.registry.heartbeat(body.value), 200);
+    }
+    const body = parseBody(DeregisterSchema, text);
+    if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
+    this.answer(x, this.registry.deregister(body.value.process_id), 200);
+  }
+
+  private answer(x: Exchange, outcome: Outcome<{ id: string; live: Map<string, { id: string; windowId: string }> }>, status: number): void {
+    if (!outcome.ok) return sendJson(x, outcome.refusal.status, { error: outcome.refusal.error, message: outcome.refusal.message });
+    this.sync();
+    const instances = Object.fromEntries([...outcome.value.live.values()].map((e) => [e.windowId, e.id]));
+    sendJson(x, status, { process_id: outcome.value.id, instances, protocol: BROKER_PROTOCOL, heartbeat_ms: HEARTBEAT_MS, stale_after_ms: this.registry.limits.staleAfterMs });
+  }
+
+  /** A newer athene asks for the port: refused while any endpoint is quarantined. */
+  private takeover(x: Exchange): void {
+    if (this.registry.hasQuarantine()) {
+      return sendJson(x, 409, { error: 'quarantine', message: 'A quarantined endpoint remains (its process has not exited); the broker keeps the port until it does' });
+    }
+    this.registry.seal();
+    sendJson(x, 202, { accepted: true, pid: process.pid });
+    setImmediate(() => this.onTakeover?.());
+  }
+
+  /** Keeps one RemoteWindow attached per endpoint the registry still reaches (live or quarantined). */
+  private sync(): void {
+    const present = new Set<string>();
+    for (const e of this.registry.endpoints()) {
+      present.add(e.id);
+      if (this.remotes.has(e.id)) continue;
+      const w = new RemoteWindow(e, this.agent, { sessionClosed: (_w, sid) => this.options.windows.unpin(sid) });
+      this.remotes.set(e.id, w);
+      this.options.windows.attach(w);
+    }
+    for (const [id, w] of this.remotes) {
+      if (present.has(id)) continue;
+      this.remotes.delete(id);
+      this.options.windows.detach(w);
+    }
+  }
+
+  /** Resolves once no process has been registered (live or quarantined) for `ms`; then registration is sealed. */
+  async idleFor(ms: number): Promise<void> {
+    let emptySince: number | null = null;
+    for (;;) {
+      const now = Date.now();
+      if (!this.registry.empty) emptySince = null;
+      else if (emptySince === null) emptySince = now;
+      if (emptySince !== null && now - emptySince >= ms) break;
+      await new Promise((r) => setTimeout(r, Math.min(250, Math.max(10, ms))));
+    }
+    this.registry.seal();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.registry.seal();
+    this.agent.destroy();
+    await removeBrokerRecord(this.options.home, process.pid);
+  }
+}
