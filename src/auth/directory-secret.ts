@@ -3,8 +3,9 @@
 // caller to the `/internal/` API; processes sharing the directory use it to reach each other's broker.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, link, open, readFile, unlink } from 'node:fs/promises';
+import { link, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { readSecretFile } from './secret-file.js';
 
 export const DIRECTORY_SECRET_FILE = 'directory-secret';
 export const DIRECTORY_SECRET_HEADER = 'x-athene-directory-secret';
@@ -24,7 +25,7 @@ function digest(secret: string): Buffer {
  */
 export async function ensureDirectorySecret(home: string): Promise<string> {
   const file = directorySecretPath(home);
-  const existing = await readSecret(file);
+  const existing = await readSecretFile(file);
   if (existing !== null) return existing;
   const secret = randomBytes(SECRET_BYTES).toString('base64url');
   const tmp = path.join(home, `.${DIRECTORY_SECRET_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
@@ -48,24 +49,11 @@ export async function ensureDirectorySecret(home: string): Promise<string> {
   } finally {
     await dir.close();
   }
-  const settled = await readSecret(file);
+  const settled = await readSecretFile(file);
   if (settled === null) throw new Error(`${file} is empty`);
   return settled;
 }
 
-async function readSecret(file: string): Promise<string | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  const secret = text.trim();
-  if (secret === '') return null;
-  await chmod(file, 0o600);
-  return secret;
-}
 
 /** Checks presented secrets against the secret's digest in constant time; only the digest is kept. */
 export class DirectorySecret {

@@ -3,10 +3,10 @@
 // file, so `athene token --regenerate` retires the old token within a second.
 
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile, chmod } from 'node:fs/promises';
 import { watchFile, unwatchFile, type Stats } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { readSecretFile } from './secret-file.js';
 
 export const TOKEN_FILE = 'token';
 const TOKEN_BYTES = 32;
@@ -27,7 +27,7 @@ function digest(token: string): Buffer {
 /** Reads the token, creating it (0600) when the file is missing or empty. */
 export async function ensureToken(home: string): Promise<string> {
   const file = tokenPath(home);
-  const existing = await readTokenFile(file);
+  const existing = await readSecretFile(file);
   if (existing !== null) return existing;
   const token = generateToken();
   await writeFileAtomic(file, token + '\n', { mode: 0o600 });
@@ -41,19 +41,6 @@ export async function regenerateToken(home: string): Promise<string> {
   return token;
 }
 
-async function readTokenFile(file: string): Promise<string | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  const token = text.trim();
-  if (token === '') return null;
-  await chmod(file, 0o600);
-  return token;
-}
 
 /** Verifies presented bearer tokens against the digest of the current token file. */
 export class StaticTokenVerifier {
@@ -95,7 +82,7 @@ export class StaticTokenVerifier {
 
   /** A vanished or unreadable file keeps the last token: the server never falls open. */
   private async reload(): Promise<void> {
-    const token = await readTokenFile(this.file).catch(() => null);
+    const token = await readSecretFile(this.file).catch(() => null);
     if (token !== null) this.current = digest(token);
   }
 }

@@ -11,7 +11,7 @@ import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { WindowHandle } from '../actors/window.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
-import { sendJson, sendRpcError, type Exchange } from '../http/respond.js';
+import { sendJson, sendRpcError, type Exchange, drainExchanges } from '../http/respond.js';
 import { readBody } from '../http/read-body.js';
 import { WindowSink } from '../http/window-sink.js';
 import { generateEndpointSecret, secretDigest, secretMatches } from './endpoint-secret.js';
@@ -114,15 +114,7 @@ export class Backend {
       uWS.us_listen_socket_close(this.socket);
       this.socket = null;
     }
-    const deadline = Date.now() + graceMs;
-    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    for (const x of this.streams) {
-      if (!x.aborted && !x.done) {
-        x.done = true;
-        x.res.cork(() => x.res.end());
-      }
-    }
-    this.streams.clear();
+    await drainExchanges(() => this.inFlight, this.streams, graceMs);
   }
 
   private route(res: HttpResponse, req: HttpRequest): void {

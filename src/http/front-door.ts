@@ -12,7 +12,7 @@ import type { RoutedWindow } from '../actors/registry.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { rebindingRefusal } from './guard.js';
-import { sendJson, sendRpcError, type Exchange } from './respond.js';
+import { sendJson, sendRpcError, type Exchange, drainExchanges } from './respond.js';
 import { WindowSink } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
 import { listenExclusive } from './listen.js';
@@ -117,15 +117,7 @@ export class FrontDoor {
       uWS.us_listen_socket_close(this.listenSocket);
       this.listenSocket = null;
     }
-    const deadline = Date.now() + graceMs;
-    while (this.inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    for (const x of this.streams) {
-      if (!x.aborted && !x.done) {
-        x.done = true;
-        x.res.cork(() => x.res.end());
-      }
-    }
-    this.streams.clear();
+    await drainExchanges(() => this.inFlight, this.streams, graceMs);
   }
 
   private route(res: HttpResponse, req: HttpRequest): void {

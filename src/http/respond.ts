@@ -28,3 +28,16 @@ export function sendJson(x: Exchange, status: number, body: unknown, headers: re
 export function sendRpcError(x: Exchange, status: number, code: number, message: string, headers: readonly (readonly [string, string])[] = []): void {
   sendJson(x, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
+
+/** Waits until no forwarded call is in flight (at most `graceMs`), then ends the open SSE streams. */
+export async function drainExchanges(inFlight: () => number, streams: Set<Exchange>, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  for (const x of streams) {
+    if (!x.aborted && !x.done) {
+      x.done = true;
+      x.res.cork(() => x.res.end());
+    }
+  }
+  streams.clear();
+}
