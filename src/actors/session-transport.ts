@@ -61,6 +61,9 @@ function headersAcceptable(post: PlainPost): boolean {
   return post.protocolVersion === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(post.protocolVersion);
 }
 
+/** Cancelled requests whose late response would still be dropped. */
+const MAX_WITHDRAWN = 1024;
+
 export class SessionTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   onclose?: () => void;
@@ -151,6 +154,8 @@ export class SessionTransport implements Transport {
       if (reply !== undefined) {
         this.waiting.delete(requestId as RequestId);
         this.withdrawn.add(requestId as RequestId);
+        // most cancelled handlers never answer: remember only the latest, oldest forgotten first
+        if (this.withdrawn.size > MAX_WITHDRAWN) this.withdrawn.delete(this.withdrawn.values().next().value as RequestId);
         reply(ACCEPTED);
       }
     }
