@@ -98,6 +98,10 @@ export class ElReasoner {
     return hidden;
   }
 
+  /**
+   * Classifies the axioms added so far. The result reads the reasoner's state: the next classify() updates
+   * its taxonomy and types in place, so use it (or copy what is needed) before changing the axioms.
+   */
   classify(options: ElOptions = {}): ElResult {
     if (this.removed.length > 0) this.retractRemoved();
     const ix = this.index;
@@ -141,12 +145,12 @@ function isRelevant(a: Axiom): boolean {
 function makeResult(ix: OntologyIndex, sat: Saturation, taxonomy: Taxonomy, realization: Realization, hidden: ReadonlySet<number>): ElResult {
   const consistent = consistentSaturation(ix, sat);
   const unsupported = [...ix.unsupported, ...ix.ignoredDataAxioms()];
-  const named = [...ix.classes].filter(([, id]) => id !== THING && id !== NOTHING && !hidden.has(id)).map(([iri]) => iri);
+  const named = () => [...ix.classes].filter(([, id]) => id !== THING && id !== NOTHING && !hidden.has(id)).map(([iri]) => iri);
   return {
     consistent,
     unsatisfiable: consistent
       ? taxonomy.bottom.members.filter((m) => m !== OWL_NOTHING)
-      : named.sort(compareUtf8),
+      : named().sort(compareUtf8),
     taxonomy,
     types: (ind, direct = true) => typesOf(realization, taxonomy, consistent, ind, direct),
     unsupported: { count: unsupported.length, sample: unsupported.slice(0, SAMPLE_SIZE) },

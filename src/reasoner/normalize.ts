@@ -190,6 +190,8 @@ export class OntologyIndex {
   bottomRole: Uint8Array = new Uint8Array(0);
   // ---- signature and bookkeeping
   readonly classes = new Map<string, number>();
+  /** The IRI of each named class, by id. */
+  private readonly classIris = new Map<number, string>();
   readonly individuals = new Map<Individual, number>();
   disjointGroups = 0;
   readonly unsupported: Axiom[] = [];
@@ -210,8 +212,11 @@ export class OntologyIndex {
   private retracted: Set<number> | null = null;
   private current: Axiom | null = null;
   private readonly groupOf = new Map<Axiom, number>();
-  /** By atom id: how many times indexed axioms mention the class (up with each axiom added, down when removed). */
-  private readonly atomUses: number[] = [];
+  /**
+   * By atom and nominal id: how many times indexed axioms mention the class or individual (up with each
+   * axiom added, down when removed).
+   */
+  private readonly uses: number[] = [];
   private topRole = -1;
 
   constructor() {
@@ -469,15 +474,24 @@ export class OntologyIndex {
     if (id === undefined) {
       id = this.newConcept(Kind.Atom, -1, -1);
       this.classes.set(iri, id);
-      this.atomUses[id] = 0;
+      this.classIris.set(id, iri);
+      this.uses[id] = 0;
     }
-    this.atomUses[id] += this.retracted === null ? 1 : -1;
+    this.uses[id] += this.retracted === null ? 1 : -1;
     return id;
   }
 
-  /** Whether a named class occurs in no indexed axiom any more (after removals; it then leaves the taxonomy). */
+  /** The IRI of a named class. */
+  iriOf(id: number): string {
+    return this.classIris.get(id)!;
+  }
+
+  /**
+   * Whether a named class or individual occurs in no indexed axiom any more (after removals; a class then
+   * leaves the taxonomy, an individual is no longer known).
+   */
   unused(id: number): boolean {
-    return this.atomUses[id] === 0;
+    return this.uses[id] === 0;
   }
 
   private nominal(ind: Individual): number {
@@ -485,7 +499,9 @@ export class OntologyIndex {
     if (id === undefined) {
       id = this.newConcept(Kind.Nominal, -1, -1);
       this.individuals.set(ind, id);
+      this.uses[id] = 0;
     }
+    this.uses[id] += this.retracted === null ? 1 : -1;
     return id;
   }
 

@@ -112,9 +112,12 @@ export class Saturation {
   /** Re-applies the rules of concepts whose index entries grew, in every context that holds them. */
   refire(concepts: ReadonlySet<number>): void {
     if (concepts.size === 0) return;
-    for (const root of this.roots) {
-      const subs = this.contexts[root]!.subs;
-      for (const c of concepts) if (subs.has(c)) this.refires.push2(root, c);
+    const cs = [...concepts];
+    const roots = this.roots;
+    const contexts = this.contexts;
+    for (let i = 0; i < roots.length; i++) {
+      const subs = contexts[roots[i]]!.subs;
+      for (let j = 0; j < cs.length; j++) if (subs.has(cs[j])) this.refires.push2(roots[i], cs[j]);
     }
   }
 

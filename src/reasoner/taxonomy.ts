@@ -1,8 +1,9 @@
 // From a finished saturation to the class taxonomy: equivalence classes of named classes, direct parents
 // (transitive reduction), unsatisfiable classes, consistency and realization of named individuals.
-// After an incremental saturation only the classes whose answer can have changed are recomputed: those
-// whose context grew, and everything below them in the previous taxonomy (a new subsumer of a class can
-// change which subsumers of its descendants are direct).
+// The taxonomy is kept and, after an incremental saturation, updated in place: only the classes whose
+// answer can have changed get new nodes (those whose context changed, and everything below them in the
+// previous taxonomy: a new subsumer of a class can change which subsumers of its descendants are direct),
+// so the cost follows the size of the change, not of the ontology.
 
 import type { IRI, Individual } from '../model/terms.js';
 import { OWL_NOTHING, OWL_THING } from '../model/vocab.js';
@@ -54,17 +55,26 @@ interface MutableNode {
   members: IRI[];
   /** Class ids of the members. */
   ids: number[];
-  /** The member whose direct parents were computed (the first one met). */
-  key: number;
   parents: MutableNode[];
   children: MutableNode[];
+  /** Stamps of the direct-parent computation (see Candidates): last candidate set seen in, last covered in. */
+  seen: number;
+  covered: number;
 }
 
-/** What a taxonomy build keeps for the next one. */
+/**
+ * The taxonomy kept between builds and updated in place: after an incremental saturation only the nodes
+ * of the classes whose answer can have changed are rebuilt, and the children lists of their parents edited.
+ */
 export interface TaxonomyState {
-  /** By class id: ids of one member of each direct parent node (owl:Thing's id for the top). */
-  readonly direct: (number[] | undefined)[];
-  readonly nodeOfId: ReadonlyMap<number, MutableNode>;
+  readonly top: MutableNode;
+  readonly bottom: MutableNode;
+  /** By class id: its node (undefined for hidden classes and ids that are no class). */
+  readonly nodeOfId: (MutableNode | undefined)[];
+  /** The nodes other than top and bottom. */
+  readonly inner: Set<MutableNode>;
+  /** Last stamp handed out (see Candidates). */
+  stamp: number;
 }
 
 export function consistentSaturation(ix: OntologyIndex, sat: Saturation): boolean {
@@ -73,173 +83,220 @@ export function consistentSaturation(ix: OntologyIndex, sat: Saturation): boolea
   return true;
 }
 
+function newNode(members: IRI[], ids: number[]): MutableNode {
+  return { representative: members[0], members, ids, parents: [], children: [], seen: 0, covered: 0 };
+}
+
+function emptyState(): TaxonomyState {
+  const top = newNode([OWL_THING], [THING]);
+  const bottom = newNode([OWL_NOTHING], [NOTHING]);
+  const nodeOfId: (MutableNode | undefined)[] = [];
+  nodeOfId[THING] = top;
+  nodeOfId[NOTHING] = bottom;
+  return { top, bottom, nodeOfId, inner: new Set(), stamp: 0 };
+}
+
+/** What an update rebuilds: these classes, which were members of the `old` nodes (or new, or in the bottom node). */
+interface Change {
+  readonly classes: Set<number>;
+  readonly old: Set<MutableNode>;
+}
+
 /**
- * The classes to recompute after the saturation grew since `previous` was built (null: all of them): the
- * classes whose context grew, new classes, and every member of their previous nodes and of the nodes below.
+ * What to rebuild after the saturation changed since `state` was built (null: everything): the classes whose
+ * context grew or that became hidden, new classes, and every member of their nodes and of the nodes below
+ * (a new subsumer of a class can change which subsumers of its descendants are direct). A class whose
+ * subsumers and whose subsumers' subsumers are unchanged keeps its direct parents, and those are kept nodes.
  */
-function affectedClasses(ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null, hidden: ReadonlySet<number>): Set<number> | null {
-  const grown = [...sat.takeGrown(), ...[...hidden].filter((id) => previous?.nodeOfId.has(id))];
-  if (previous === null) return null;
-  const affected = new Set<number>();
+function changeSince(ix: OntologyIndex, state: TaxonomyState, grown: readonly number[], hidden: ReadonlySet<number>): Change | null {
+  const classes = new Set<number>();
+  const old = new Set<MutableNode>();
   const stack: MutableNode[] = [];
-  const seen = new Set<MutableNode>();
-  const visit = (n: MutableNode | undefined) => {
-    if (n !== undefined && !seen.has(n)) {
-      seen.add(n);
+  const visit = (n: MutableNode | undefined): boolean => {
+    if (n === state.top) return false; // the top node changes: rebuild everything
+    if (n !== undefined && n !== state.bottom && !old.has(n)) {
+      old.add(n);
       stack.push(n);
     }
+    return true;
   };
-  for (const root of grown) {
-    if (root === THING) return null; // a class became equivalent to owl:Thing: rebuild everything
-    if (ix.kind[root] !== Kind.Atom) continue;
-    affected.add(root);
-    visit(previous.nodeOfId.get(root));
-  }
-  for (const id of ix.classes.values()) if (!previous.nodeOfId.has(id)) affected.add(id);
+  const root = (id: number): boolean => {
+    if (id === THING) return false; // a class became equivalent to owl:Thing
+    if (ix.kind[id] !== Kind.Atom) return true;
+    classes.add(id);
+    return visit(state.nodeOfId[id]);
+  };
+  for (const id of grown) if (!root(id)) return null;
+  for (const id of hidden) if (state.nodeOfId[id] !== undefined && !root(id)) return null;
+  for (const id of ix.classes.values()) if (id > NOTHING && state.nodeOfId[id] === undefined && !hidden.has(id)) classes.add(id);
   while (stack.length) {
     const n = stack.pop()!;
-    for (const id of n.ids) affected.add(id);
-    for (const c of n.children) visit(c);
+    for (const id of n.ids) classes.add(id);
+    for (const c of n.children) if (!visit(c)) return null;
   }
-  return affected;
+  return { classes, old };
 }
 
 /**
  * The taxonomy of the named classes of the index (all contexts must be saturated), leaving out `hidden`
- * ones (no axiom mentions them any more; they are subsumers of no other context).
+ * ones (no axiom mentions them any more; they are subsumers of no other context). With a `previous`
+ * state, that state is updated in place (taxonomies handed out before stay valid only until then).
  */
 export function buildTaxonomy(
   ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null = null, hidden: ReadonlySet<number> = new Set(),
 ): { taxonomy: Taxonomy; realization: Realization; state: TaxonomyState } {
-  const affected = affectedClasses(ix, sat, previous, hidden);
-  const iriOf: IRI[] = [];
-  for (const [iri, id] of ix.classes) iriOf[id] = iri;
-  const thingCtx = sat.contexts[THING]!;
-  const top: MutableNode = { representative: OWL_THING, members: [OWL_THING], ids: [THING], key: THING, parents: [], children: [] };
-  const bottom: MutableNode = { representative: OWL_NOTHING, members: [OWL_NOTHING], ids: [NOTHING], key: NOTHING, parents: [], children: [] };
-  const nodeOfId = new Map<number, MutableNode>([[THING, top], [NOTHING, bottom]]);
-  const direct: (number[] | undefined)[] = previous === null ? [] : previous.direct.slice();
-  const nodes: MutableNode[] = [];
+  const grown = sat.takeGrown();
+  const change = previous === null ? null : changeSince(ix, previous, grown, hidden);
+  const state = change === null ? emptyState() : previous!;
+  const classes = change?.classes ?? new Set([...ix.classes.values()].filter((id) => id > NOTHING && !hidden.has(id)));
+  const old = change?.old ?? new Set<MutableNode>();
+  rebuild(ix, sat, state, classes, old, hidden, change === null);
 
-  for (const [iri, id] of ix.classes) {
-    if (nodeOfId.has(id) || hidden.has(id)) continue;
-    const ctx = sat.contexts[id]!;
-    if (ctx.bottom) {
-      bottom.members.push(iri);
-      bottom.ids.push(id);
-      nodeOfId.set(id, bottom);
-      continue;
-    }
-    if (thingCtx.subs.has(id)) {
-      top.members.push(iri);
-      top.ids.push(id);
-      nodeOfId.set(id, top);
-      continue;
-    }
-    const fresh = affected === null || affected.has(id) || direct[id] === undefined;
-    const atoms = fresh ? namedSubsumers(ix, ctx) : [];
-    const ids = fresh ? equivalents(sat, id, atoms) : previous!.nodeOfId.get(id)!.ids;
-    const node: MutableNode = { representative: iri, members: ids.map((d) => iriOf[d]), ids, key: id, parents: [], children: [] };
-    node.members.sort(compareUtf8);
-    node.representative = node.members[0];
-    for (const d of ids) nodeOfId.set(d, node);
-    if (fresh) direct[id] = directIds(sat, atoms, id);
-    nodes.push(node);
-  }
-
-  for (const node of nodes) {
-    const ps = direct[node.key]!;
-    node.parents = ps.length === 1 ? [nodeOfId.get(ps[0])!] : [...new Set(ps.map((p) => nodeOfId.get(p)!))];
-    for (const p of node.parents) p.children.push(node);
-  }
-  top.members.sort((a, b) => (a === OWL_THING ? -1 : b === OWL_THING ? 1 : compareUtf8(a, b)));
-  bottom.members.sort((a, b) => (a === OWL_NOTHING ? -1 : b === OWL_NOTHING ? 1 : compareUtf8(a, b)));
-  const leaves = nodes.filter((n) => n.children.length === 0);
-  bottom.parents = leaves.length ? leaves : [top];
-
-  const all = [top, ...nodes, bottom];
-  const byIri = new Map<IRI, MutableNode>();
-  for (const n of all) for (const m of n.members) byIri.set(m, n);
-  const taxonomy: Taxonomy = { top, bottom, nodes: all, nodeOf: (iri) => byIri.get(iri) };
-
+  const { top, bottom, nodeOfId } = state;
+  const nodes = [top, ...state.inner, bottom];
+  const nodeOf = (iri: IRI) => {
+    const id = ix.classes.get(iri);
+    return id === undefined ? undefined : nodeOfId[id];
+  };
+  const taxonomy: Taxonomy = { top, bottom, nodes, nodeOf };
   const realization: Realization = {
     directTypes(ind) {
       const ctx = contextOf(ix, sat, ind);
       if (ctx === undefined) return [];
-      return ctx.bottom ? [bottom] : directIds(sat, namedSubsumers(ix, ctx), -1).map((d) => nodeOfId.get(d)!);
+      if (ctx.bottom) return [bottom];
+      const candidates = new Candidates(state);
+      const subs = ctx.subs;
+      for (let k = 0; k < subs.size; k++) {
+        const d = subs.items[k];
+        if (d > NOTHING && ix.kind[d] === Kind.Atom) candidates.add(nodeOfId[d]!);
+      }
+      return candidates.direct();
     },
     allTypes(ind) {
       const ctx = contextOf(ix, sat, ind);
       if (ctx === undefined) return [];
-      if (ctx.bottom) return all;
+      if (ctx.bottom) return nodes;
       const out = new Set<MutableNode>([top]);
-      for (const d of ctx.subs.values()) if (ix.kind[d] === Kind.Atom) out.add(nodeOfId.get(d)!);
+      for (const d of ctx.subs.values()) if (ix.kind[d] === Kind.Atom) out.add(nodeOfId[d]!);
       return [...out];
     },
   };
-  return { taxonomy, realization, state: { direct, nodeOfId } };
+  return { taxonomy, realization, state };
+}
+
+/**
+ * Replaces the nodes of `classes` (the members of the `old` nodes, new classes and bottom ones; with `full`,
+ * every class) by fresh ones, leaving out the `hidden` ones. A subsumer's context holds a subset of the
+ * conclusions of the context below it, so taking classes by increasing number of subsumers, the nodes of
+ * the strict subsumers of a class are final when it comes, and its equivalents are the ones not placed yet.
+ */
+function rebuild(
+  ix: OntologyIndex, sat: Saturation, state: TaxonomyState, classes: ReadonlySet<number>, old: ReadonlySet<MutableNode>,
+  hidden: ReadonlySet<number>, full: boolean,
+): void {
+  const { top, bottom, nodeOfId } = state;
+  const iriOf = (id: number) => ix.iriOf(id);
+  while (nodeOfId.length < ix.kind.length) nodeOfId.push(undefined); // dense, so the array keeps fast elements
+  for (const n of old) state.inner.delete(n);
+  if (!full) for (const id of classes) nodeOfId[id] = undefined;
+  const thing = sat.contexts[THING]!.subs;
+  const fresh: MutableNode[] = [];
+  const bottomIds = bottom.ids.filter((id) => !classes.has(id));
+  for (const id of bySize(sat, [...classes])) {
+    if (nodeOfId[id] !== undefined || hidden.has(id)) continue;
+    const ctx = sat.contexts[id]!;
+    if (ctx.bottom) {
+      bottomIds.push(id);
+      nodeOfId[id] = bottom;
+      continue;
+    }
+    if (thing.has(id)) { // only in a full build (otherwise owl:Thing's context did not grow)
+      top.ids.push(id);
+      top.members.push(iriOf(id));
+      nodeOfId[id] = top;
+      continue;
+    }
+    const ids: number[] = [];
+    const candidates = new Candidates(state);
+    const subs = ctx.subs;
+    const items = subs.items;
+    for (let k = 0; k < subs.size; k++) {
+      const d = items[k];
+      if (d <= NOTHING || ix.kind[d] !== Kind.Atom) continue;
+      const n = nodeOfId[d];
+      if (n !== undefined) candidates.add(n);
+      else if (d === id || sat.contexts[d]!.subs.has(id)) ids.push(d); // not placed yet: an equivalent
+      else throw new Error(`taxonomy: subsumer ${d} of class ${id} has at least as many subsumers`);
+    }
+    const node = newNode(ids.length === 1 ? [iriOf(id)] : ids.map(iriOf).sort(compareUtf8), ids);
+    for (const d of ids) nodeOfId[d] = node;
+    node.parents = candidates.direct();
+    fresh.push(node);
+  }
+
+  const edited = new Set<MutableNode>();
+  for (const n of old) for (const p of n.parents) if (!old.has(p)) edited.add(p);
+  for (const p of edited) p.children = p.children.filter((c) => !old.has(c));
+  for (const n of fresh) {
+    state.inner.add(n);
+    for (const p of n.parents) p.children.push(n);
+  }
+  if (full) top.members.sort((a, b) => (a === OWL_THING ? -1 : b === OWL_THING ? 1 : compareUtf8(a, b)));
+  bottom.ids = bottomIds;
+  bottom.members = bottomIds.map(iriOf).sort((a, b) => (a === OWL_NOTHING ? -1 : b === OWL_NOTHING ? 1 : compareUtf8(a, b)));
+  const leaves: MutableNode[] = [];
+  for (const n of state.inner) if (n.children.length === 0) leaves.push(n);
+  bottom.parents = leaves.length ? leaves : [top];
 }
 
 function contextOf(ix: OntologyIndex, sat: Saturation, ind: Individual): Context | undefined {
   const n = ix.individuals.get(ind);
-  return n === undefined ? undefined : sat.contexts[n];
-}
-
-/** The named classes among the subsumers of a context, owl:Thing and owl:Nothing left out (one pass over them). */
-function namedSubsumers(ix: OntologyIndex, ctx: Context): number[] {
-  const out: number[] = [];
-  const subs = ctx.subs;
-  const items = subs.items;
-  const kind = ix.kind;
-  for (let k = 0; k < subs.size; k++) {
-    const d = items[k];
-    if (d > NOTHING && kind[d] === Kind.Atom) out.push(d);
-  }
-  return out;
-}
-
-/** The named classes equivalent to a satisfiable class that is not equivalent to owl:Thing (itself included). */
-function equivalents(sat: Saturation, id: number, atoms: readonly number[]): number[] {
-  const out: number[] = [];
-  for (const d of atoms) if (d === id || sat.contexts[d]!.subs.has(id)) out.push(d);
-  return out;
+  return n === undefined || ix.unused(n) ? undefined : sat.contexts[n];
 }
 
 /**
- * One class id for each node of the most specific named subsumers (`atoms`) of a context, other than the
- * node of `self` (owl:Thing's id when there are none). A subsumer's context holds strictly more conclusions
- * than any of its own strict subsumers, so scanning candidates by decreasing size, a candidate is direct
- * unless it subsumes one already chosen (equivalent candidates subsume each other, so one per node is kept).
+ * The direct parents of a class (or the direct types of an individual) from the nodes of its named
+ * subsumers, each node final, the class's own node and the top node left out. A candidate node is direct
+ * unless it is a direct parent of another candidate: a strict subsumer of a candidate is reached from it
+ * through direct parents, all of which lie between, so are candidates too. Nodes are marked with a stamp
+ * instead of being put in sets.
  */
-function directIds(sat: Saturation, atoms: readonly number[], self: number): number[] {
-  const thing = sat.contexts[THING]!.subs;
-  const candidates: number[] = [];
-  for (const d of atoms) {
-    if (d === self || thing.has(d)) continue;
-    if (self >= 0 && sat.contexts[d]!.subs.has(self)) continue;
-    candidates.push(d);
+class Candidates {
+  private readonly stamp: number;
+  private readonly nodes: MutableNode[] = [];
+
+  constructor(private readonly state: TaxonomyState) {
+    this.stamp = ++state.stamp;
   }
-  if (candidates.length === 0) return [THING];
-  const chosen: number[] = [];
-  for (const d of bySizeDescending(sat, candidates)) {
-    let below = false;
-    for (const c of chosen) if (sat.contexts[c]!.subs.has(d)) { below = true; break; }
-    if (!below) chosen.push(d);
+
+  add(n: MutableNode): void {
+    const stamp = this.stamp;
+    if (n === this.state.top || n.seen === stamp) return;
+    n.seen = stamp;
+    this.nodes.push(n);
+    for (const p of n.parents) p.covered = stamp;
   }
-  return chosen;
+
+  /** The uncovered candidates, sorted by representative (so the same after any update); the top node if none. */
+  direct(): MutableNode[] {
+    const out: MutableNode[] = [];
+    for (const n of this.nodes) if (n.covered !== this.stamp) out.push(n);
+    if (out.length > 1) out.sort((a, b) => compareUtf8(a.representative, b.representative));
+    return out.length ? out : [this.state.top];
+  }
 }
 
 /**
- * Context roots sorted by decreasing number of subsumers. Size and root are packed into one exact double
+ * Context roots sorted by increasing number of subsumers. Size and root are packed into one exact double
  * (size · 2^31 + root, below 2^53 while sizes stay under 2^22) so a plain numeric sort does it.
  */
-function bySizeDescending(sat: Saturation, roots: readonly number[]): number[] {
+function bySize(sat: Saturation, roots: readonly number[]): number[] {
   const size = (d: number) => sat.contexts[d]!.subs.size;
-  if (roots.some((d) => size(d) >= 0x400000)) return [...roots].sort((a, b) => size(b) - size(a));
+  if (roots.some((d) => size(d) >= 0x400000)) return [...roots].sort((a, b) => size(a) - size(b));
   const keys = new Float64Array(roots.length);
   for (let i = 0; i < roots.length; i++) keys[i] = size(roots[i]) * 0x80000000 + roots[i];
   keys.sort();
   const out = new Array<number>(roots.length);
-  for (let i = 0; i < keys.length; i++) out[i] = keys[keys.length - 1 - i] % 0x80000000;
+  for (let i = 0; i < keys.length; i++) out[i] = keys[i] % 0x80000000;
   return out;
 }
