@@ -13,6 +13,7 @@ import type { WindowHandle } from '../actors/window.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from '../http/respond.js';
 import { readBody } from '../http/read-body.js';
+import { closeApp } from '../http/listen.js';
 import { WindowSink } from '../http/window-sink.js';
 import { generateEndpointSecret, secretDigest, secretMatches } from './endpoint-secret.js';
 import { FIRST_PRINCIPAL_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, decodePrincipal, protocolOf } from './wire.js';
@@ -108,13 +109,17 @@ export class Backend {
     }));
   }
 
-  /** Stops accepting and lets forwarded calls finish (at most `graceMs`); open streams are ended. */
+  /**
+   * Stops accepting, lets forwarded calls finish (at most `graceMs`), ends open streams, then closes every
+   * connection: the broker keeps idle ones open, and they would keep this process from exiting.
+   */
   async close(graceMs = 5000): Promise<void> {
     if (this.socket !== null) {
       uWS.us_listen_socket_close(this.socket);
       this.socket = null;
     }
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
+    closeApp(this.app);
   }
 
   private route(res: HttpResponse, req: HttpRequest): void {

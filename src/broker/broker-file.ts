@@ -10,6 +10,8 @@ export interface BrokerRecord {
   readonly pid: number;
   readonly port: number;
   readonly protocol: number;
+  /** The broker's package version (absent in records of releases that did not write it). */
+  readonly version?: string;
   readonly started_at: string;
 }
 
@@ -17,6 +19,7 @@ const BrokerRecordSchema = v.object({
   pid: v.pipe(v.number(), v.integer(), v.minValue(1)),
   port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
   protocol: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  version: v.optional(v.pipe(v.string(), v.maxLength(100))),
   started_at: v.string(),
 });
 

@@ -2,10 +2,12 @@
 // deregisters when it stops. An eviction (the broker marked it stale) is answered by registering again
 // under fresh window secrets: the old endpoints stay quarantined at the broker until this process exits.
 
+import http from 'node:http';
 import { DIRECTORY_SECRET_HEADER } from '../auth/directory-secret.js';
 import { readBrokerRecord, type BrokerRecord } from './broker-file.js';
 import type { Backend } from './backend.js';
 import { BROKER_PROTOCOL, HEARTBEAT_MS, loopbackFor } from './wire.js';
+import type { Release } from './version.js';
 
 const REQUEST_TIMEOUT_MS = 3000;
 /** Heartbeats in a row the broker may miss before this process counts it as gone. */
@@ -29,25 +31,51 @@ export async function findBroker(home: string, bind: string, directorySecret: st
   return { ...record, protocol: typeof answer.body.protocol === 'number' ? answer.body.protocol : record.protocol };
 }
 
+export type TakeoverAnswer = { readonly granted: true } | { readonly granted: false; readonly reason: string };
+
+/** Asks the live broker `record` to hand over its port to this (newer) release. */
+export async function requestTakeover(record: BrokerRecord, bind: string, directorySecret: string, release: Release): Promise<TakeoverAnswer> {
+  const answer = await call(baseOf(bind, record.port), 'POST', '/internal/takeover', directorySecret, { pid: process.pid, ...release })
+    .catch((err: Error): Answer => ({ status: 0, body: { message: `it could not be reached (${err.message})` } }));
+  if (answer.status === 202) return { granted: true };
+  return { granted: false, reason: String(answer.body.message ?? answer.body.error ?? `it answered ${answer.status}`) };
+}
+
 function baseOf(bind: string, port: number): string {
   return `http://${loopbackFor(bind)}:${port}`;
 }
 
-async function call(base: string, method: string, path: string, directorySecret: string, body: unknown): Promise<Answer> {
-  const res = await fetch(base + path, {
-    method,
-    headers: { [DIRECTORY_SECRET_HEADER]: directorySecret, 'content-type': 'application/json' },
-    body: body === null ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await res.text();
+function parseAnswer(status: number, text: string): Answer {
   let parsed: unknown = {};
   try {
     parsed = JSON.parse(text);
   } catch {
     parsed = { message: text };
   }
-  return { status: res.status, body: (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown> };
+  return { status, body: (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown> };
+}
+
+/**
+ * One request to the broker on a connection of its own (no pooling): after a version takeover the next
+ * heartbeat reaches whichever process owns the port now, and no idle connection keeps the old broker
+ * answering, or running.
+ */
+function call(base: string, method: string, path: string, directorySecret: string, body: unknown): Promise<Answer> {
+  const text = body === null ? '' : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(base + path, {
+      method, agent: false, timeout: REQUEST_TIMEOUT_MS,
+      headers: { [DIRECTORY_SECRET_HEADER]: directorySecret, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(parseAnswer(res.statusCode ?? 502, Buffer.concat(chunks).toString('utf8'))));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(text);
+  });
 }
 
 export class BrokerLink {

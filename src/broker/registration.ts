@@ -1,6 +1,6 @@
 // Bodies of the broker's registration API (`/internal/register`, `/internal/heartbeat`,
-// `/internal/deregister`), validated with valibot. Sizes are bounded so a body cannot grow the registry
-// past its limits by other means than the counted ones.
+// `/internal/deregister`, `/internal/takeover`), validated with valibot. Sizes are bounded so a body
+// cannot grow the registry past its limits by other means than the counted ones.
 
 import * as v from 'valibot';
 
@@ -36,6 +36,13 @@ export const HeartbeatSchema = v.strictObject({
 
 export const DeregisterSchema = v.strictObject({
   process_id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+});
+
+/** A newer athene asking the broker for the port (`/internal/takeover`): who it is and which release. */
+export const TakeoverSchema = v.strictObject({
+  pid: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  protocol: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  version: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
 });
 
 export type RegisterBody = v.InferOutput<typeof RegisterSchema>;

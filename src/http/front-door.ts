@@ -15,7 +15,7 @@ import { rebindingRefusal } from './guard.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from './respond.js';
 import { WindowSink } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
-import { listenExclusive } from './listen.js';
+import { closeApp, listenExclusive } from './listen.js';
 import type { BrokerHost } from '../broker/broker-host.js';
 import { describeInstances } from '../broker/instances.js';
 import { pinRefusal } from '../actors/registry.js';
@@ -118,6 +118,8 @@ export class FrontDoor {
       this.listenSocket = null;
     }
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
+    // clients' idle keep-alive connections would keep a stopped front door (and its process) alive
+    closeApp(this.app);
   }
 
   private route(res: HttpResponse, req: HttpRequest): void {

@@ -2,6 +2,7 @@
 // (or the bundled demo ontology), and the front door.
 
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultHome, ensureHome, loadSettings, type RawSettings, type Settings } from '../settings/settings.js';
@@ -11,10 +12,12 @@ import { FrontDoor } from './front-door.js';
 import { startRevocationActor, type RevocationActor } from '../auth/revocation/actor.js';
 import { WindowHandle } from '../actors/window.js';
 import { RevocationFanout } from '../actors/revocation-fanout.js';
+import type { FenceTarget } from '../actors/fences.js';
 import { DirectorySecret } from '../auth/directory-secret.js';
 import { InternalRoutes } from './internal-routes.js';
 import { takeEndpointRole, type EndpointRole } from '../broker/endpoint-role.js';
 import type { RegistryLimits } from '../broker/broker-registry.js';
+import { ownRelease } from '../broker/version.js';
 
 const QUARANTINE_POLL_MS = 500;
 
@@ -70,6 +73,11 @@ function packageRoot(): string {
   return dir;
 }
 
+/** This package's version, from its package.json. */
+async function packageVersion(): Promise<string> {
+  return (JSON.parse(await readFile(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 export function demoOntologyPath(): string {
   return path.join(packageRoot(), 'examples', 'demo.ttl');
 }
@@ -79,6 +87,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const home = options.home ?? defaultHome(env);
   await ensureHome(home);
   const settings = await loadSettings(home, options.flags, env);
+  const release = ownRelease(await packageVersion(), env);
   const verifier = await StaticTokenVerifier.open(home);
   // The journal is replayed before anything is served: a revoked token never works after a restart.
   const authority = await startRevocationActor({ home });
@@ -96,8 +105,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await authority.close();
     throw err;
   }
-  // a restarted local window started with every fence; a window joining from another process needs them sent
-  registry.onWindowStarted = (w) => void (w instanceof WindowHandle ? fanout.started(w) : fanout.admit(w));
+  // a restarted local window started with every fence; a window joining from another process is sent them
+  // by the broker as it attaches (roleOptions.admit)
+  registry.onWindowStarted = (w) => {
+    if (w instanceof WindowHandle) void fanout.started(w);
+  };
   registry.onWindowGone = (id) => void fanout.forget([id]);
   const files = options.files !== undefined && options.files.length > 0 ? options.files.map((f) => path.resolve(f)) : [demoOntologyPath()];
   try {
@@ -111,9 +123,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const door = new FrontDoor(settings, registry, verifier, authority, home);
   door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout }));
   authority.onRevoked(fanout.listener);
+  const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
   let role: EndpointRole;
   try {
-    role = await takeEndpointRole({ home, settings, door, windows: registry, secret, limits: options.brokerLimits });
+    role = await takeEndpointRole(roleOptions);
   } catch (err) {
     await registry.stopAll();
     await fanout.close();
@@ -161,7 +174,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await role.backend.close(0);
     await new Promise((r) => setTimeout(r, Math.random() * 500));
     if (stopping !== null) return;
-    const next = await takeEndpointRole({ home, settings, door, windows: registry, secret, limits: options.brokerLimits });
+    const next = await takeEndpointRole(roleOptions);
     adopt(next);
     process.stderr.write(`athene: now ${next.kind === 'standalone' ? 'standalone' : next.kind === 'broker' ? 'the broker' : 'registered with a new broker'} at ${next.listening.url}\n`);
   };

@@ -9,23 +9,9 @@ import assert from 'node:assert/strict';
 import { fenceFor } from '../../src/actors/fences.js';
 import { PRINCIPAL_VERSION, CAPABILITIES, type Principal } from '../../src/auth/principal.js';
 import { encodePrincipal, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER } from '../../src/broker/wire.js';
-import { brokerFixture, eventually, freePort, listInstances, spawnAthene, stopAthene } from './support.js';
+import { INIT, brokerFixture, eventually, freePort, listInstances, postToBackend as post, spawnAthene, stopAthene } from './support.js';
 import { startTestServer } from '../server/support.js';
 import { authorize, registerClient } from '../server/oauth-grant.js';
-
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-
-/** One MCP exchange straight to a backend window, as a broker would send it. */
-async function post(url: string, headers: Record<string, string>, body: string, sessionId?: string): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18',
-      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }), ...headers,
-    },
-    body,
-  });
-}
 
 test('across the hop: pins refuse another OAuth client, the forwarded principal is honoured, an old broker\'s requests get the legacy profile, fences hold, also on a quarantined endpoint', async () => {
   const port = await freePort();

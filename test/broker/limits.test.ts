@@ -104,7 +104,12 @@ test('lowered limits: the next process and window are refused; a secret in use i
   },
 ));
 
-test('a version takeover is refused while an endpoint is quarantined, and granted once its process exited', () => withBroker(undefined, async (base, secret, server) => {
+test('a version takeover is refused to a release that is not newer and while an endpoint is quarantined, and granted once its process exited', () => withBroker(undefined, async (base, secret, server) => {
+  const newer = { pid: process.pid, protocol: BROKER_PROTOCOL + 1, version: '0.0.1' };
+  const same = await internal(base, secret, '/internal/takeover', { pid: process.pid, protocol: BROKER_PROTOCOL, version: (await internal(base, secret, '/internal/broker')).body.version });
+  assert.equal(same.status, 409);
+  assert.equal(same.body.error, 'not_newer');
+  assert.equal((await internal(base, secret, '/internal/takeover', {})).status, 400, 'a request must say which release asks');
   const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
   const gone = new Promise((resolve) => sleeper.once('exit', resolve));
   try {
@@ -112,13 +117,13 @@ test('a version takeover is refused while an endpoint is quarantined, and grante
     assert.equal(reg.status, 201);
     await deregisterAll(base, secret, [reg.body.process_id]);
     assert.equal((await internal(base, secret, '/internal/broker')).body.quarantine, true, 'a deregistered process whose PID lives is quarantined');
-    const refused = await internal(base, secret, '/internal/takeover', {});
+    const refused = await internal(base, secret, '/internal/takeover', newer);
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error, 'quarantine');
     sleeper.kill('SIGKILL');
     await gone;
     await eventually(async () => ((await internal(base, secret, '/internal/broker')).body.quarantine === false ? true : undefined), 'the quarantine to end');
-    const granted = await internal(base, secret, '/internal/takeover', {});
+    const granted = await internal(base, secret, '/internal/takeover', newer);
     assert.equal(granted.status, 202);
     await server.closed;
     // the port is free for the newer process

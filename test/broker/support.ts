@@ -33,14 +33,18 @@ export interface Athene {
   readonly pid: number;
   /** Everything printed on stdout so far. */
   output(): string;
+  /** Everything printed on stderr so far. */
+  errors(): string;
   readonly exited: Promise<number | null>;
   /** Resolves with the first match of `pattern` in stdout. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
 }
 
-/** Spawns `athene serve FILE --home HOME --port PORT …` and waits until it serves. */
-export async function spawnAthene(home: string, port: number, file: string, extra: string[] = []): Promise<Athene> {
-  const child = spawn(process.execPath, [MAIN, 'serve', file, '--home', home, '--port', String(port), ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns `athene serve FILE --home HOME --port PORT …` (this environment plus `env`) and waits until it serves. */
+export async function spawnAthene(home: string, port: number, file: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Athene> {
+  const child = spawn(process.execPath, [MAIN, 'serve', file, '--home', home, '--port', String(port), ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => {
@@ -54,6 +58,7 @@ export async function spawnAthene(home: string, port: number, file: string, extr
     child,
     pid: child.pid!,
     output: () => out,
+    errors: () => err,
     exited,
     waitFor: async (pattern, timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;
@@ -112,6 +117,20 @@ export async function internal(base: string, secret: string, path: string, body?
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+export const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+/** One MCP POST straight to a backend window (`headers` carry what a broker would send). */
+export async function postToBackend(url: string, headers: Record<string, string>, body: string, sessionId?: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18',
+      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }), ...headers,
+    },
+    body,
+  });
 }
 
 /** Polls `probe` until it returns a value (not undefined) or `timeoutMs` passes. */
