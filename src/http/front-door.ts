@@ -132,13 +132,14 @@ export class FrontDoor {
     const refusal = rebindingRefusal(this.settings.bind_address, this.port, r.headers.get('host') ?? '', origin);
     if (refusal !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${refusal}`);
     if (r.path.startsWith('/internal/')) return this.routeInternal(x, r);
-    const base = baseUrl(r.headers.get('host') ?? '', this.settings.bind_address, this.port);
-    if (isOAuthPath(r.path)) return this.oauth.handle(x, r, base);
+    // the public base URL is needed only by the OAuth routes and the 401 challenge, not per /mcp call
+    const base = () => baseUrl(r.headers.get('host') ?? '', this.settings.bind_address, this.port);
+    if (isOAuthPath(r.path)) return this.oauth.handle(x, r, base());
     const token = bearerToken(r.headers.get('authorization'));
     const principal = token === null ? null : this.authenticate(token);
     if (principal === null) {
       return sendRpcError(x, 401, -32001, token === null ? 'Unauthorized: a bearer token is required' : 'Unauthorized: invalid bearer token',
-        [['www-authenticate', bearerChallenge(base, token !== null)]]);
+        [['www-authenticate', bearerChallenge(base(), token !== null)]]);
     }
     if (this.draining) return sendRpcError(x, 503, -32000, 'The server is shutting down');
     if (r.path === '/mcp') return this.mcp(x, r, null, principal);
