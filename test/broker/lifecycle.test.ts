@@ -5,25 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { callOk } from '../server/support.js';
-import { brokerFixture, connectTo, eventually, freePort, internal, listInstances, readDirectorySecret, readToken, spawnAthene, stopAthene, type Athene } from './support.js';
+import { brokerFixture, connectTo, eventually, internal, listInstances, readDirectorySecret, readToken, spawnAthene, withHome } from './support.js';
 
 const ALPHA = 'http://example.org/alpha';
 const BETA = 'http://example.org/beta';
-
-async function withHome(body: (home: string, port: number, procs: Athene[]) => Promise<void>): Promise<void> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'athene-broker-'));
-  const procs: Athene[] = [];
-  try {
-    await body(home, await freePort(), procs);
-  } finally {
-    for (const p of procs.reverse()) await stopAthene(p);
-    await rm(home, { recursive: true, force: true });
-  }
-}
 
 test('a stopped process is quarantined within the heartbeat bound and leaves quarantine only once its PID is gone', () => withHome(async (home, port, procs) => {
   const a = await spawnAthene(home, port, brokerFixture('alpha.ttl'), ['--linger', '0']);

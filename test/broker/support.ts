@@ -2,7 +2,8 @@
 // spawned from the compiled CLI, and helpers to reach them over HTTP and MCP.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,5 +142,17 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Runs `body` with a fresh private directory and a free port; every process it spawned is stopped after. */
+export async function withHome(body: (home: string, port: number, procs: Athene[]) => Promise<void>): Promise<void> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'athene-broker-'));
+  const procs: Athene[] = [];
+  try {
+    await body(home, await freePort(), procs);
+  } finally {
+    for (const p of procs.reverse()) await stopAthene(p);
+    await rm(home, { recursive: true, force: true });
   }
 }

@@ -6,28 +6,14 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { readBrokerRecord } from '../../src/broker/broker-file.js';
 import { BROKER_PROTOCOL } from '../../src/broker/wire.js';
 import { PROTOCOL_OVERRIDE_ENV } from '../../src/broker/version.js';
 import { callOk } from '../server/support.js';
-import { brokerFixture, connectTo, eventually, freePort, internal, listInstances, readDirectorySecret, readToken, spawnAthene, stopAthene, type Athene } from './support.js';
+import { brokerFixture, connectTo, eventually, internal, listInstances, readDirectorySecret, readToken, spawnAthene, stopAthene, withHome } from './support.js';
 
 const NEWER = { [PROTOCOL_OVERRIDE_ENV]: String(BROKER_PROTOCOL + 1) };
 const GAMMA = 'http://example.org/gamma';
-
-async function withHome(body: (home: string, port: number, procs: Athene[]) => Promise<void>): Promise<void> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'athene-takeover-'));
-  const procs: Athene[] = [];
-  try {
-    await body(home, await freePort(), procs);
-  } finally {
-    for (const p of procs.reverse()) await stopAthene(p);
-    await rm(home, { recursive: true, force: true });
-  }
-}
 
 test('a newer athene takes the port over from an older broker, which exits; the older broker\'s registered process moves to it', () => withHome(async (home, port, procs) => {
   const a = await spawnAthene(home, port, brokerFixture('alpha.ttl'), ['--linger', '0']);
