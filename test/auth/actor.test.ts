@@ -1,15 +1,17 @@
 // The revocation actor in its real Worker, on real files: the token flow as the front door sees it,
 // persistence across restarts, linearizable refresh/revoke under 1,000 concurrent calls, write faults
-// answered as temporarily_unavailable with the token still live, and a revocation surviving SIGKILL.
+// answered as temporarily_unavailable with the token still live, a revocation surviving SIGKILL, and the
+// actor's worker restarted after it dies.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startRevocationActor, type RevocationActor } from '../../src/auth/revocation/actor.js';
+import { startRevocationActor, type RestartPolicy, type RevocationActor } from '../../src/auth/revocation/actor.js';
 import { JOURNAL_MAX_ENTRIES, entryLine, journalPath, parseJournal } from '../../src/auth/revocation/journal.js';
+import { registryLockPath } from '../../src/auth/revocation/registry-lock.js';
 import { clientsPath } from '../../src/auth/oauth/store.js';
 import { PRINCIPAL_VERSION } from '../../src/auth/principal.js';
 import type { IssuedTokens, Revoked } from '../../src/auth/oauth/authority.js';
@@ -18,9 +20,9 @@ import { authorize, authorizeClient, isTokens, registerClient, removeHome, tempH
 const DAY_MS = 24 * 3600_000;
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'revoke-and-wait.js');
 
-async function withActor(run: (actor: RevocationActor, home: string) => Promise<void>, clock?: () => number): Promise<void> {
+async function withActor(run: (actor: RevocationActor, home: string) => Promise<void>, clock?: () => number, restart?: RestartPolicy): Promise<void> {
   const home = await tempHome();
-  const actor = await startRevocationActor(clock === undefined ? { home } : { home, now: clock });
+  const actor = await startRevocationActor({ home, ...(clock === undefined ? {} : { now: clock }), ...(restart === undefined ? {} : { restart }) });
   try {
     await run(actor, home);
   } finally {
@@ -32,6 +34,24 @@ async function withActor(run: (actor: RevocationActor, home: string) => Promise<
 async function journalGrants(home: string): Promise<Set<string>> {
   const entries = parseJournal(await readFile(journalPath(home), 'utf8')).entries;
   return new Set(entries.flatMap((e) => e.grant_ids));
+}
+
+/** Polls until `ready` holds, a bounded number of times: the restart's timing is not part of the assertion. */
+async function eventually(ready: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (ready()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.fail(`never: ${what}`);
+}
+
+/** Worker threads alive in this process (the report lists each running one). */
+function liveWorkers(): number {
+  return (process.report.getReport() as { workers: unknown[] }).workers.length;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(() => true, () => false);
 }
 
 async function storedGrants(home: string): Promise<string[]> {
@@ -444,4 +464,92 @@ test('while compaction is held (a quarantined endpoint), revocations stay in the
   } finally {
     await removeHome(home);
   }
+});
+
+test('a crashed actor worker is restarted: failing closed meanwhile, revocations hold, listeners and the hold carry over', async () => {
+  await withActor(async (actor, home) => {
+    const kept = await authorizeClient(actor, 'Kept');
+    const gone = await authorizeClient(actor, 'Gone');
+    const racing = await authorizeClient(actor, 'Racing');
+    const whileHeld = await authorizeClient(actor, 'WhileHeld');
+    const heldGrant = actor.principalFor(whileHeld.tokens.access_token)!.grant_id!;
+    const heardBefore: Revoked[] = [];
+    actor.onRevoked((r) => void heardBefore.push(r));
+    assert.ok((await actor.revokeToken(gone.tokens.access_token)).ok);
+    await actor.holdCompaction(true);
+    assert.ok((await actor.revokeToken(whileHeld.tokens.access_token)).ok);
+
+    // a revocation in flight when the thread dies: either acknowledged (and then it holds) or unavailable
+    const inFlight = actor.revokeToken(racing.tokens.access_token);
+    await actor.crashForTest();
+    const raced = await inFlight;
+    assert.ok(raced.ok || raced.error === 'temporarily_unavailable');
+
+    assert.equal(actor.principalFor(kept.tokens.access_token), null, 'fails closed while restarting');
+    const during = await actor.revokeToken(kept.tokens.access_token);
+    assert.ok(!during.ok && during.error === 'temporarily_unavailable' && /restarting/.test(during.message), 'never a false success');
+    const refreshDuring = await actor.refresh({ client_id: kept.clientId, refresh_token: kept.tokens.refresh_token });
+    assert.ok(!isTokens(refreshDuring) && refreshDuring.error === 'temporarily_unavailable');
+    await assert.rejects(registerClient(actor, 'Late'), { name: 'AuthorityUnavailableError' });
+    const heardAfter: Revoked[] = [];
+    actor.onRevoked((r) => void heardAfter.push(r));
+
+    await eventually(() => actor.principalFor(kept.tokens.access_token) !== null, 'the restarted actor serves the live token');
+    assert.equal(actor.standbyFor, null);
+    assert.equal(actor.principalFor(gone.tokens.access_token), null, 'revoked before the crash: still revoked');
+    const reuse = await actor.refresh({ client_id: gone.clientId, refresh_token: gone.tokens.refresh_token });
+    assert.ok(!isTokens(reuse) && reuse.error === 'invalid_grant');
+    if (raced.ok) assert.equal(actor.principalFor(racing.tokens.access_token), null, 'an acknowledged revocation holds');
+
+    const grantId = actor.principalFor(kept.tokens.access_token)!.grant_id!;
+    const after = await actor.revokeToken(kept.tokens.access_token);
+    assert.deepEqual(after, { ok: true, client_id: kept.clientId, grant_ids: [grantId] });
+    assert.equal(actor.principalFor(kept.tokens.access_token), null);
+    const expected = [{ client_id: kept.clientId, grant_ids: [grantId] }];
+    assert.deepEqual(heardBefore.slice(-1), expected, 'a listener from before the crash hears the new revocation');
+    assert.deepEqual(heardAfter, expected, 'so does one added while restarting');
+
+    await actor.close();
+    const journaled = await journalGrants(home);
+    assert.ok(journaled.has(grantId), 'the compaction hold was carried over to the new actor');
+    assert.ok(journaled.has(heldGrant), 'the restarted worker did not compact what was journaled under the hold');
+  });
+});
+
+test('close() during a restart leaves no worker running and releases the registry lock', async () => {
+  const home = await tempHome();
+  try {
+    for (const wait of [false, true]) {
+      const actor = await startRevocationActor({ home, restart: { firstDelayMs: 1, maxDelayMs: 1, perMinute: 10 } });
+      const { tokens } = await authorizeClient(actor);
+      await actor.crashForTest();
+      assert.equal(liveWorkers(), 0);
+      // at once (the restart is waiting), or once its new worker thread exists (it is starting or serving)
+      if (wait) await eventually(() => liveWorkers() > 0, 'a new worker starts');
+      await actor.close();
+      assert.equal(liveWorkers(), 0, 'no worker left running');
+      assert.equal(await exists(registryLockPath(home)), false, 'the registry lock is released');
+      assert.equal(actor.principalFor(tokens.access_token), null);
+      const next = await startRevocationActor({ home });
+      assert.equal(next.standbyFor, null, 'the next authority owns the registry');
+      assert.ok(next.principalFor(tokens.access_token) !== null);
+      await next.close();
+    }
+  } finally {
+    await removeHome(home);
+  }
+});
+
+test('past the restart cap the authority stays down, failing closed, and keeps the registry', async () => {
+  await withActor(async (actor) => {
+    const { tokens } = await authorizeClient(actor);
+    await actor.crashForTest();
+    await eventually(() => actor.principalFor(tokens.access_token) !== null, 'the first restart');
+    await actor.crashForTest();
+    const revoke = await actor.revokeToken(tokens.access_token);
+    assert.ok(!revoke.ok && revoke.error === 'temporarily_unavailable' && /stays unavailable/.test(revoke.message));
+    assert.equal(actor.principalFor(tokens.access_token), null);
+    assert.equal(await actor.promote(), true, 'this process still owns the registry');
+    assert.equal(liveWorkers(), 0, 'no restart is attempted');
+  }, undefined, { firstDelayMs: 1, maxDelayMs: 1, perMinute: 1 });
 });

@@ -40,7 +40,7 @@ function setFaults(f: ActorInit['faults']): void {
 
 class Actor {
   /** Set while a quarantined endpoint may still hold revoked work: its revocations stay in the journal. */
-  private compactionHeld = false;
+  private compactionHeld = init.holdCompaction;
 
   /**
    * @param dirty whether the state holds changes clients.json does not: journaled revocations (the

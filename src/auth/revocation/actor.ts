@@ -12,11 +12,27 @@ import {
 import { PRINCIPAL_VERSION, type Principal } from '../principal.js';
 import { hashToken, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
 import { acquireRegistryLock, type RegistryLock } from './registry-lock.js';
-import type { ActorFaults, ActorRequest, ActorResult, FromActor, GrantView, ToActor, ViewDelta } from './protocol.js';
+import type { ActorFaults, ActorInit, ActorRequest, ActorResult, FromActor, GrantView, ToActor, ViewDelta } from './protocol.js';
 
 const WORKER_URL = new URL('./actor-worker.js', import.meta.url);
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 const TOUCH_INTERVAL_MS = 5_000;
+const MINUTE_MS = 60_000;
+
+/** How a crashed actor is restarted: a doubling wait between attempts, and a cap per minute. */
+export interface RestartPolicy {
+  readonly firstDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Restart attempts allowed within a minute; past that the authority stays down. */
+  readonly perMinute: number;
+}
+
+const DEFAULT_RESTART_POLICY: RestartPolicy = { firstDelayMs: 100, maxDelayMs: 5_000, perMinute: 10 };
+
+/** The wait before the n-th restart attempt (1-based) of the last minute. */
+function restartDelay(policy: RestartPolicy, attempt: number): number {
+  return Math.min(policy.firstDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
+}
 
 export interface RevocationActorOptions {
   /** The private directory holding clients.json and revocations.journal. */
@@ -28,6 +44,8 @@ export interface RevocationActorOptions {
   readonly touchIntervalMs?: number;
   /** Fault injection for tests. */
   readonly faults?: ActorFaults;
+  /** How a crashed actor is restarted; DEFAULT_RESTART_POLICY unless given. */
+  readonly restart?: RestartPolicy;
 }
 
 export interface RevocationActor extends Authority {
@@ -43,6 +61,8 @@ export interface RevocationActor extends Authority {
   readonly standbyFor: number | null;
   /** Takes the registry over once its owner has exited; true when this process now owns it. */
   promote(): Promise<boolean>;
+  /** Test hook: terminates the actor's worker thread (a real thread death), as a crash would. */
+  crashForTest(): Promise<void>;
 }
 
 interface LiveToken {
@@ -117,11 +137,15 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
   private nextId = 1;
   /** Set when the worker is gone: every call fails and no token is accepted (fail closed). */
   private down: string | null = null;
+  /** Set by close(): the worker's exit is then expected, not a crash. */
+  private closing = false;
+  private onCrash: ((reason: string) => void) | null = null;
 
   private constructor(private readonly worker: Worker, private readonly now: () => number) {}
 
-  static async start(options: RevocationActorOptions): Promise<RevocationActorHandle> {
-    const worker = new Worker(WORKER_URL, { workerData: { home: options.home, faults: options.faults ?? {} } });
+  static async start(options: RevocationActorOptions, holdCompaction = false): Promise<RevocationActorHandle> {
+    const init: ActorInit = { home: options.home, faults: options.faults ?? {}, holdCompaction };
+    const worker = new Worker(WORKER_URL, { workerData: init });
     const handle = new RevocationActorHandle(worker, options.now ?? Date.now);
     await new Promise<void>((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`The revocation actor exited with code ${code} while starting`));
@@ -232,9 +256,19 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
     await this.call({ op: 'holdCompaction', hold });
   }
 
+  async crashForTest(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  /** Tells `onCrash` once when the worker dies other than through close(), at once if it already has. */
+  superviseBy(onCrash: (reason: string) => void): void {
+    if (this.down !== null && !this.closing) onCrash(this.down);
+    else this.onCrash = onCrash;
+  }
 
   async close(): Promise<void> {
-    for (const t of this.timers) clearInterval(t);
+    this.closing = true;
+    this.stopTimers();
     if (this.down !== null) return;
     await this.flushLastSeen().catch(() => undefined);
     await this.call({ op: 'shutdown' }).catch(() => undefined);
@@ -248,6 +282,11 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
     this.timers.push(timer);
   }
 
+  private stopTimers(): void {
+    for (const t of this.timers) clearInterval(t);
+    this.timers.length = 0;
+  }
+
   private listen(): void {
     this.worker.on('message', (m: FromActor) => {
       if (m.type !== 'reply') return;
@@ -259,11 +298,17 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
     });
     const fail = (reason: string) => {
       this.down ??= reason;
+      this.stopTimers();
       for (const p of this.pending.values()) p.reject(new AuthorityUnavailableError(this.down));
       this.pending.clear();
     };
     this.worker.on('error', (err) => fail(`The revocation actor failed: ${err.message}`));
-    this.worker.on('exit', (code) => fail(`The revocation actor exited with code ${code}`));
+    // an 'error' is always followed by 'exit': the crash is reported once, with the first reason
+    this.worker.on('exit', (code) => {
+      fail(`The revocation actor exited with code ${code}`);
+      if (!this.closing) this.onCrash?.(this.down!);
+      this.onCrash = null;
+    });
   }
 
   /** Runs every listener on every revoked group; a failing listener does not undo a durable revocation. */
@@ -309,9 +354,32 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
   }
 }
 
+/** A wait that close() can cut short. */
+class Pause {
+  private timer: NodeJS.Timeout | null = null;
+  private done: (() => void) | null = null;
+
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.done = resolve;
+      this.timer = setTimeout(resolve, ms);
+      this.timer.unref();
+    });
+  }
+
+  cancel(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.done?.();
+    this.timer = null;
+    this.done = null;
+  }
+}
+
 /**
  * The authority of one process: the actor when this process owns the home's registry, else a standby that
  * fails closed (no OAuth token is accepted, every operation is unavailable) until `promote` takes over.
+ * It supervises the actor: a worker that dies is replaced by a new one on the same home (which reloads
+ * clients.json and replays the journal), failing closed meanwhile, with the registry lock kept.
  */
 class RegistryAuthority implements RevocationActor {
   private actor: RevocationActorHandle | null = null;
@@ -319,33 +387,95 @@ class RegistryAuthority implements RevocationActor {
   private readonly listeners: ((revoked: Revoked) => void | Promise<void>)[] = [];
   private held = false;
   private closed = false;
+  /** Why OAuth is unavailable while this process owns the registry: the actor is restarting, or gave up. */
+  private outage: string | null = null;
+  /** Start times (epoch ms) of the restart attempts of the last minute. */
+  private attempts: number[] = [];
+  private restarting: Promise<void> | null = null;
+  private readonly pause = new Pause();
   standbyFor: number | null = null;
 
   constructor(private readonly options: RevocationActorOptions) {}
 
   async promote(): Promise<boolean> {
-    if (this.actor !== null) return true;
+    if (this.lock !== null) return true;
     if (this.closed) return false;
     const outcome = await acquireRegistryLock(this.options.home);
     if (!outcome.held) {
       this.standbyFor = outcome.owner;
       return false;
     }
+    let actor: RevocationActorHandle;
     try {
-      this.actor = await RevocationActorHandle.start(this.options);
+      actor = await RevocationActorHandle.start(this.options, this.held);
     } catch (err) {
       await outcome.lock.release();
       throw err;
     }
     this.lock = outcome.lock;
     this.standbyFor = null;
-    for (const l of this.listeners) this.actor.onRevoked(l);
-    if (this.held) await this.actor.holdCompaction(true);
+    await this.attach(actor);
     return true;
   }
 
+  /** Hands a started actor the listeners and the compaction hold, serves from it, and watches it for a crash. */
+  private async attach(actor: RevocationActorHandle): Promise<void> {
+    for (const l of this.listeners) actor.onRevoked(l);
+    // the hold fails only when the worker has died, which superviseBy below then reports as a crash
+    const held = this.held;
+    if (held) await actor.holdCompaction(true).catch(() => undefined);
+    if (this.held !== held) await actor.holdCompaction(this.held).catch(() => undefined);
+    this.actor = actor;
+    this.outage = null;
+    actor.superviseBy((reason) => this.crashed(actor, reason));
+  }
+
+  private crashed(actor: RevocationActorHandle, reason: string): void {
+    if (this.actor !== actor || this.closed) return;
+    // fail closed from here: no token is accepted and every operation is temporarily unavailable
+    this.actor = null;
+    this.outage = `${reason}; OAuth is restarting`;
+    process.stderr.write(`athene: ${reason}; restarting it\n`);
+    const run = this.restart();
+    this.restarting = run;
+    void run.finally(() => {
+      if (this.restarting === run) this.restarting = null;
+    });
+  }
+
+  /** Starts a new actor on the same home, with a doubling wait, until one runs or the cap is reached. */
+  private async restart(): Promise<void> {
+    const policy = this.options.restart ?? DEFAULT_RESTART_POLICY;
+    while (!this.closed) {
+      const now = Date.now();
+      this.attempts = this.attempts.filter((t) => now - t < MINUTE_MS);
+      if (this.attempts.length >= policy.perMinute) {
+        this.outage = `The revocation actor died again after ${policy.perMinute} restart attempts within a minute; OAuth stays unavailable until the server restarts (the static bearer token works)`;
+        process.stderr.write(`athene: ${this.outage}\n`);
+        return;
+      }
+      this.attempts.push(now);
+      await this.pause.wait(restartDelay(policy, this.attempts.length));
+      if (this.closed) return;
+      let actor: RevocationActorHandle;
+      try {
+        actor = await RevocationActorHandle.start(this.options, this.held);
+      } catch (err) {
+        process.stderr.write(`athene: the revocation actor could not restart: ${(err as Error).message}\n`);
+        continue;
+      }
+      if (this.closed) {
+        await actor.close();
+        return;
+      }
+      process.stderr.write('athene: the revocation actor restarted\n');
+      await this.attach(actor);
+      return;
+    }
+  }
+
   private get unavailable(): string {
-    return `OAuth is served by the process that owns ${this.options.home} (pid ${this.standbyFor ?? '?'}); use the static bearer token here`;
+    return this.outage ?? `OAuth is served by the process that owns ${this.options.home} (pid ${this.standbyFor ?? '?'}); use the static bearer token here`;
   }
 
   private live(): RevocationActorHandle {
@@ -411,8 +541,14 @@ class RegistryAuthority implements RevocationActor {
     await this.actor?.holdCompaction(hold);
   }
 
+  async crashForTest(): Promise<void> {
+    await this.live().crashForTest();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.pause.cancel();
+    await this.restarting;
     await this.actor?.close();
     await this.lock?.release();
     this.actor = null;

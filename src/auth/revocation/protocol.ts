@@ -16,6 +16,8 @@ export interface ActorFaults {
 export interface ActorInit {
   readonly home: string;
   readonly faults: ActorFaults;
+  /** Whether compaction is held from the start (a restart while a quarantine lasts). */
+  readonly holdCompaction: boolean;
 }
 
 export type ActorRequest =
