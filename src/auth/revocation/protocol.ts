@@ -40,16 +40,8 @@ export interface ToActor {
   readonly request: ActorRequest;
 }
 
-/** What the main thread keeps of a grant: no refresh token hash. */
-export interface GrantView {
-  readonly grant_id: string;
-  readonly client_id: string;
-  readonly scope: string;
-  readonly capabilities: readonly string[];
-  readonly created_at: number;
-  readonly access_hash: string;
-  readonly access_expires_at: number;
-}
+/** What the main thread keeps of a grant: no refresh token hashes. */
+export type GrantView = Omit<GrantRecord, 'refresh_hash' | 'rotated'>;
 
 export interface ViewDelta {
   readonly clients: readonly ClientRecord[];
