@@ -1,5 +1,5 @@
 // Turtle, N-Triples, N-Quads and TriG → Ontology, through n3 and the RDF → OWL mapping. Turtle and
-// N-Triples take the lean token grammar (turtle-grammar.ts) and fall back to n3's Parser for the rest.
+// N-Triples take the character-level scanner (turtle-scanner.ts) and fall back to n3's Parser for the rest.
 
 import { Parser } from 'n3';
 import type { Ontology } from '../ontology.js';
@@ -8,7 +8,7 @@ import { TripleTable, termText } from '../rdf/rdf-graph-reader.js';
 import { XSD_STRING } from '../vocab.js';
 import { ownString } from '../terms.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
-import { readTurtleTokens } from './turtle-grammar.js';
+import { scanTurtle } from './turtle-scanner.js';
 
 export type TurtleSyntax = 'turtle' | 'ntriples' | 'nquads' | 'trig';
 
@@ -21,7 +21,7 @@ export async function readTurtle(text: string, options: { base?: string; syntax?
   const source = stripBom(text);
   let table = new TripleTable();
   let prefixes = new Map<string, string>();
-  const lean = (syntax === 'turtle' || syntax === 'ntriples') && await readTurtleTokens(source, syntax, options.base, table, prefixes);
+  const lean = (syntax === 'turtle' || syntax === 'ntriples') && scanTurtle(source, syntax, options.base, table, prefixes);
   if (!lean) {
     table = new TripleTable();
     prefixes = new Map();

@@ -27,7 +27,13 @@ export class TripleTable {
   readonly terms: TermValue[] = [];
   /** Input dropped before mapping (quads in named graphs, generalised RDF), with the reason. */
   readonly unmapped: UnmappedItem[] = [];
-  private readonly ids = new Map<string, TermId>();
+  /**
+   * IRIs (and blank-node labels) by their hash: open addressing over pairs (hash, id + 1). The hash is
+   * FNV-1a over the characters, so a reader can compute it while scanning the document and find a name
+   * in place (`findIri`, `findPrefixed`) before making any string.
+   */
+  private slots = new Int32Array(1 << 16);
+  private named = 0;
   private readonly bnodePrefix = '_:d' + documentScope() + '_';
   private freshBlanks = 0;
   private lastSubject: RDF.Term | null = null;
@@ -42,13 +48,70 @@ export class TripleTable {
    * the caller says the string is already its own.
    */
   iri(iri: string, owned = false): TermId {
-    let id = this.ids.get(iri);
-    if (id === undefined) {
-      if (!owned) iri = ownString(iri);
-      id = this.terms.push(iri) - 1;
-      this.ids.set(iri, id);
+    let h = FNV_START;
+    for (let i = 0; i < iri.length; i++) h = fnvStep(h, iri.charCodeAt(i));
+    const slots = this.slots, mask = (slots.length >> 1) - 1;
+    for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
+      const e = slots[2 * i + 1];
+      if (e === 0) break;
+      if (slots[2 * i] === h && this.terms[e - 1] === iri) return e - 1;
     }
+    return this.addIri(owned ? iri : ownString(iri), h);
+  }
+
+  /** The id of the IRI text[start, end) whose FNV-1a hash is h, or -1 if the table has not seen it. */
+  findIri(text: string, start: number, end: number, h: number): TermId {
+    const slots = this.slots, mask = (slots.length >> 1) - 1, len = end - start;
+    for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
+      const e = slots[2 * i + 1];
+      if (e === 0) return -1;
+      if (slots[2 * i] === h) {
+        const known = this.terms[e - 1] as string;
+        if (known.length === len && text.startsWith(known, start)) return e - 1;
+      }
+    }
+  }
+
+  /**
+   * The id of the IRI namespace + text[start, end) whose hash is h (the namespace's hash continued over
+   * the local part), or -1.
+   */
+  findPrefixed(namespace: string, text: string, start: number, end: number, h: number): TermId {
+    const slots = this.slots, mask = (slots.length >> 1) - 1, ns = namespace.length, len = ns + end - start;
+    for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
+      const e = slots[2 * i + 1];
+      if (e === 0) return -1;
+      if (slots[2 * i] === h) {
+        const known = this.terms[e - 1] as string;
+        if (known.length === len && sameChars(known, ns, text, start, end) && known.startsWith(namespace)) return e - 1;
+      }
+    }
+  }
+
+  /** Records a new IRI (flat, owned) with its FNV-1a hash. */
+  addIri(iri: string, h: number): TermId {
+    if (4 * (this.named + 1) > this.slots.length) this.growSlots();
+    const slots = this.slots, mask = (slots.length >> 1) - 1;
+    let i = fnvFinish(h) & mask;
+    while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+    const id = this.terms.push(iri) - 1;
+    slots[2 * i] = h;
+    slots[2 * i + 1] = id + 1;
+    this.named++;
     return id;
+  }
+
+  private growSlots(): void {
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2), mask = (slots.length >> 1) - 1;
+    for (let j = 1; j < old.length; j += 2) {
+      if (old[j] === 0) continue;
+      let i = fnvFinish(old[j - 1]) & mask;
+      while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+      slots[2 * i] = old[j - 1];
+      slots[2 * i + 1] = old[j];
+    }
+    this.slots = slots;
   }
 
   /** The id of a blank node by its label in the document. */
@@ -117,6 +180,23 @@ export class TripleTable {
     }
     return this.lastSubjectId;
   }
+}
+
+/** FNV-1a over UTF-16 code units: the start value and one step. */
+export const FNV_START = 0x811c9dc5 | 0;
+export const fnvStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
+
+/** Spreads an FNV-1a hash's bits over its low bits (they choose the slot). */
+function fnvFinish(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
+}
+
+/** Whether a[from, from + (end - start)) equals b[start, end). */
+function sameChars(a: string, from: number, b: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (a.charCodeAt(from++) !== b.charCodeAt(i)) return false;
+  return true;
 }
 
 /**

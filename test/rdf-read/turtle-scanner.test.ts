@@ -1,10 +1,10 @@
-// The lean Turtle / N-Triples grammar must read exactly what n3's Parser reads — the same triples in the
+// The Turtle / N-Triples scanner must read exactly what n3's Parser reads — the same triples in the
 // same order, the same prefixes — and hand every document it does not cover back to n3's Parser.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TripleTable, termText } from '../../src/model/rdf/rdf-graph-reader.js';
-import { readTurtleTokens, type LeanSyntax } from '../../src/model/formats/turtle-grammar.js';
+import { scanTurtle, type ScannedSyntax } from '../../src/model/formats/turtle-scanner.js';
 import { parseInto, readTurtle } from '../../src/model/formats/turtle-reader.js';
 import { ParseError } from '../../src/model/formats/errors.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
@@ -26,13 +26,13 @@ function lines(table: TripleTable): string[] {
   return out;
 }
 
-async function lean(text: string, syntax: LeanSyntax = 'turtle', base = 'http://base.org/doc') {
+async function scanned(text: string, syntax: ScannedSyntax = 'turtle', base = 'http://base.org/doc') {
   const table = new TripleTable(), prefixes = new Map<string, string>();
-  const covered = await readTurtleTokens(text, syntax, base, table, prefixes);
+  const covered = scanTurtle(text, syntax, base, table, prefixes);
   return { covered, lines: lines(table), prefixes: [...prefixes] };
 }
 
-async function byN3(text: string, syntax: LeanSyntax = 'turtle', base = 'http://base.org/doc') {
+async function byN3(text: string, syntax: ScannedSyntax = 'turtle', base = 'http://base.org/doc') {
   const table = new TripleTable(), prefixes = new Map<string, string>();
   await parseInto(text, syntax, base, table, prefixes);
   return { lines: lines(table), prefixes: [...prefixes] };
@@ -58,25 +58,25 @@ const SAME_AS_N3: [string, string][] = [
 ];
 
 for (const [name, body] of SAME_AS_N3) {
-  test(`lean grammar reads like n3's Parser: ${name}`, async () => {
+  test(`scanner reads like n3's Parser: ${name}`, async () => {
     const text = HEAD + body;
-    const ours = await lean(text);
-    assert.equal(ours.covered, true, 'the lean grammar covers this document');
+    const ours = await scanned(text);
+    assert.equal(ours.covered, true, 'the scanner covers this document');
     const theirs = await byN3(text);
     assert.deepEqual(ours.lines, theirs.lines);
     assert.deepEqual(ours.prefixes, theirs.prefixes);
   });
 }
 
-test('lean grammar reads N-Triples like n3', async () => {
+test('scanner reads N-Triples like n3', async () => {
   const text = '<http://ex.org/a> <http://ex.org/p> "x"@en .\n_:b1 <http://ex.org/p> "1"^^<http://www.w3.org/2001/XMLSchema#int> .\n' +
     '<http://ex.org/a> <http://ex.org/q> _:b1 .\n';
-  const ours = await lean(text, 'ntriples');
+  const ours = await scanned(text, 'ntriples');
   assert.equal(ours.covered, true);
   assert.deepEqual(ours.lines, (await byN3(text, 'ntriples')).lines);
 });
 
-const LEFT_TO_N3: [string, string, LeanSyntax][] = [
+const LEFT_TO_N3: [string, string, ScannedSyntax][] = [
   ['a syntax error', HEAD + ':a :p :b ;; , .', 'turtle'],
   ['an undefined prefix', HEAD + 'nope:a :p :b .', 'turtle'],
   ['a truncated document', HEAD + ':a :p [ :q :r ', 'turtle'],
@@ -88,8 +88,8 @@ const LEFT_TO_N3: [string, string, LeanSyntax][] = [
 ];
 
 for (const [name, text, syntax] of LEFT_TO_N3) {
-  test(`lean grammar hands the document to n3's Parser: ${name}`, async () => {
-    assert.equal((await lean(text, syntax)).covered, false);
+  test(`scanner hands the document to n3's Parser: ${name}`, async () => {
+    assert.equal((await scanned(text, syntax)).covered, false);
   });
 }
 
@@ -105,7 +105,7 @@ test('readTurtle still gives n3 errors with their line, and reads what only n3 c
   assert.ok(o.unmapped.length > 0, 'the reified triple is reported, not dropped');
 });
 
-test('blank nodes of the lean grammar are scoped to their document', async () => {
+test('blank nodes of the scanner are scoped to their document', async () => {
   const text = HEAD + ':p a owl:ObjectProperty . :i :p _:x . _:x :p [ :r :s ] .';
   const [a, b] = [await readTurtle(text, {}), await readTurtle(text, {})];
   const anon = (o: typeof a) => new Set([...o.axioms()].flatMap((x) => 'object' in x && x.object.kind === 'AnonymousIndividual' ? [x.object] : []));
