@@ -38,7 +38,7 @@ export class Ontology {
   /** Unmappable input kept from the parse (triples, frames, stanzas). */
   unmapped: UnmappedItem[] = [];
 
-  private readonly axiomSet = new Set<Axiom>();
+  private axiomSet = new Set<Axiom>();
   private idx: Indexes | null = null;
 
   get axiomCount(): number {
@@ -59,6 +59,12 @@ export class Ontology {
     if (this.axiomSet.add(a).size === size) return false;
     this.idx?.add(a);
     return true;
+  }
+
+  /** Adds many axioms; a reader building a new ontology hands over its whole content in one step. */
+  addAll(axioms: readonly Axiom[]): void {
+    if (this.axiomSet.size === 0 && this.idx === null) this.axiomSet = new Set(axioms);
+    else for (const a of axioms) this.add(a);
   }
 
   /** Removes an axiom; returns false if it was absent. */

@@ -79,6 +79,8 @@ const RELEASE_LAST_MATCH = /^/;
 
 export class RdfToOwl {
   readonly ontology = new Ontology();
+  /** The axioms mapped so far (duplicates allowed), added to the ontology in one step at the end. */
+  readonly axioms: Axiom[] = [];
   s: Int32Array;
   p: Int32Array;
   o: Int32Array;
@@ -150,6 +152,7 @@ export class RdfToOwl {
     for (let i = 0; i < this.n; i++) if (this.consumed[i] === 0 && this.p[i] < VOCABULARY.length) this.attempt(i, this.mapAxiomTriple);
     this.mapHeader();
     for (let i = 0; i < this.n; i++) if (this.consumed[i] === 0) this.attempt(i, this.mapRemainingTriple);
+    this.ontology.addAll(this.axioms);
     for (const a of this.replacing) if (a.annotations.length > 0) this.ontology.remove(axiomWithoutAnnotations(a));
     for (let i = 0; i < this.n; i++) {
       if (this.consumed[i] === 0) {
@@ -392,12 +395,12 @@ export class RdfToOwl {
   private emit(i: number, axiom: Axiom): true {
     const nodes = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
     if (nodes === undefined) {
-      this.ontology.add(axiom);
+      this.axioms.push(axiom);
       return true;
     }
     for (const x of nodes) {
       const a = withAnnotations(axiom, this.annotationsOf(x));
-      this.ontology.add(a);
+      this.axioms.push(a);
       if (i >= this.asserted) this.replacing.push(a);
     }
     return true;
@@ -492,7 +495,7 @@ export class RdfToOwl {
     if (characteristic !== undefined) {
       const p = this.ope(s);
       // OWL 1 made these types subclasses of owl:ObjectProperty; like the OWL API, they declare it.
-      if (p.kind === 'ObjectProperty' && OWL1_OBJECT_PROPERTY_TYPES.has(t)) this.ontology.add(declaration(p));
+      if (p.kind === 'ObjectProperty' && OWL1_OBJECT_PROPERTY_TYPES.has(t)) this.axioms.push(declaration(p));
       return this.emit(i, objectPropertyCharacteristic(characteristic, p));
     }
     switch (t) {
@@ -623,7 +626,7 @@ export class RdfToOwl {
   private addNode(x: TermId, make: (anns: readonly Annotation[]) => Axiom): true {
     const anns = this.annotationsOf(x);
     this.useStructure(x);
-    this.ontology.add(make(anns));
+    this.axioms.push(make(anns));
     return true;
   }
 
