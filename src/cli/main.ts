@@ -18,6 +18,7 @@ const USAGE = `usage:
                                          the class taxonomy, one sorted line per statement
   athene serve [FILE...] [--port N] [--bind ADDR] [--read-only] [--confirm-writes] [--home DIR]
                [--no-share] [--linger S] [--new-entity-namespace IRI] [--new-entity-ids name|generated]
+               [--no-unrestricted-paths]
                                          run the MCP server (one window per FILE, else the demo ontology)
   athene token [--regenerate] [--home DIR]  print (or replace) the static bearer token
 formats: turtle, ntriples, nquads, trig, rdfxml, jsonld, owlxml, ofn, manchester, obo`;

@@ -1,5 +1,5 @@
 // athene serve [FILE…] [--port N] [--bind ADDR] [--read-only] [--confirm-writes] [--no-share] [--linger S] [--home DIR]
-//   [--new-entity-namespace IRI] [--new-entity-ids name|generated]
+//   [--new-entity-namespace IRI] [--new-entity-ids name|generated] [--no-unrestricted-paths]
 
 import { readFile } from 'node:fs/promises';
 import { startServer } from '../http/server.js';
@@ -16,6 +16,7 @@ export const SERVE_OPTIONS = {
   linger: { type: 'string' },
   'new-entity-namespace': { type: 'string' },
   'new-entity-ids': { type: 'string' },
+  'no-unrestricted-paths': { type: 'boolean' },
 } as const;
 
 function flagsOf(values: Record<string, string | boolean | undefined>): RawSettings {
@@ -28,6 +29,7 @@ function flagsOf(values: Record<string, string | boolean | undefined>): RawSetti
   if (values.linger !== undefined) flags.broker_idle_linger_s = String(values.linger);
   if (values['new-entity-namespace'] !== undefined) flags.new_entity_namespace = String(values['new-entity-namespace']);
   if (values['new-entity-ids'] !== undefined) flags.new_entity_ids = String(values['new-entity-ids']);
+  if (values['no-unrestricted-paths'] === true) flags.allow_unrestricted_paths_without_policy = false;
   return flags;
 }
 

@@ -27,6 +27,8 @@ export interface Settings {
   new_entity_namespace: string | null;
   /** `generated`: a minted entity's local part is a generated id, and the name becomes its rdfs:label. */
   new_entity_ids: NewEntityIds;
+  /** Without a project policy, caller-selected paths and URLs are allowed (legacy local-admin mode); false: refused. */
+  allow_unrestricted_paths_without_policy: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -41,6 +43,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   broker_idle_linger_s: 15,
   new_entity_namespace: null,
   new_entity_ids: 'name',
+  allow_unrestricted_paths_without_policy: true,
 });
 
 /** Scheme, then no character RFC 3987 forbids, ending in '#' or '/'. */
@@ -63,6 +66,7 @@ const SettingsFileSchema = v.partial(v.strictObject({
   broker_idle_linger_s: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3600)),
   new_entity_namespace: v.nullable(v.pipe(v.string(), v.check(isNamespaceIri, `expected ${NAMESPACE_EXPECTED}`))),
   new_entity_ids: v.picklist(['name', 'generated'], "expected 'name' or 'generated'"),
+  allow_unrestricted_paths_without_policy: v.boolean(),
 }));
 
 export class SettingsError extends Error {
@@ -146,6 +150,7 @@ function applyRaw(into: Settings, raw: RawSettings, origin: (key: string) => str
       case 'broker_idle_linger_s': into.broker_idle_linger_s = parseInteger(name, text, 0, 3600); break;
       case 'new_entity_namespace': into.new_entity_namespace = parseNamespace(name, text); break;
       case 'new_entity_ids': into.new_entity_ids = parseNewEntityIds(name, text); break;
+      case 'allow_unrestricted_paths_without_policy': into.allow_unrestricted_paths_without_policy = typeof value === 'boolean' ? value : parseBool(name, text); break;
     }
   }
 }

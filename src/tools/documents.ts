@@ -19,6 +19,11 @@ import { writeObo } from '../model/formats/obo/writer.js';
 import { lossyReasons, oboCompatibility } from '../model/formats/obo/compatibility.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { activeCounts } from './common.js';
+import { classifySource } from './header.js';
+import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
+import { authorizeSave } from '../policy/save-authorization.js';
+import { checkLoadLock } from './import-tools.js';
+import type { ImportLockVerification } from '../imports/lock-mode.js';
 
 /** The local file an ontology saves to, or null when it has none (untitled, or loaded from the web). */
 function localDocument(o: Ontology): string | null {
@@ -118,13 +123,21 @@ async function saveOne(o: Ontology, target: string, format: FormatId, args: Save
   };
 }
 
-async function saveAll(ws: Workspace, args: SaveArgs, signal: AbortSignal): Promise<JsonObject> {
+async function saveAll(ws: Workspace, args: SaveArgs, ctx: ToolContext): Promise<JsonObject> {
+  const signal = ctx.signal;
   const saved: JsonObject[] = [];
   const skipped: JsonObject[] = [];
+  const targets = new Map<Ontology, string>();
+  for (const o of ws.ontologies) {
+    const file = ws.isDirty(o) ? localDocument(o) : null;
+    if (file !== null) targets.set(o, file);
+  }
+  // every target is authorized before the first write, so a refusal writes nothing
+  for (const file of targets.values()) await authorizeSave(ctx, file, false, false);
   for (const o of ws.ontologies) {
     if (!ws.isDirty(o)) continue;
-    const file = localDocument(o);
-    if (file === null) {
+    const file = targets.get(o);
+    if (file === undefined) {
       skipped.push({ ontology: ontologyLabel(o), reason: 'no local document (untitled or remote); save it with path' });
       continue;
     }
@@ -155,7 +168,7 @@ export const saveOntology = defineTool({
     if (args.all && args.path !== undefined) throw new ToolFailure('all=true cannot be combined with path', 'invalid_argument');
     if (args.policy_bootstrap && args.path === undefined) throw new ToolFailure('policy_bootstrap needs path', 'invalid_argument');
     const ws = ctx.workspace;
-    if (args.all) return saveAll(ws, args, ctx.signal);
+    if (args.all) return saveAll(ws, args, ctx);
     const o = ws.active;
     let target: string;
     let format = o.format;
@@ -172,21 +185,25 @@ export const saveOntology = defineTool({
       if (file === null) throw new ToolFailure('The active ontology has no local document: give path to save it', 'invalid_argument');
       target = file;
     }
+    const bootstrap = await authorizeSave(ctx, target, args.path !== undefined, args.policy_bootstrap);
     const extra = await saveOne(o, target, format, args, ws, ctx.signal);
-    return { saved: true, path: target, ...(args.path !== undefined ? { format } : {}), ...extra };
+    return { saved: true, path: target, ...(args.path !== undefined ? { format } : {}), ...extra, ...(bootstrap === null ? {} : { policy_bootstrap: bootstrap }) };
   },
 });
 
 /** Reads a local path, `file:` IRI or http(s) IRI (GitHub blob URLs become raw-content URLs). */
-async function fetchSource(source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, signal: AbortSignal): Promise<{ text: string; document: string; base: string }> {
-  if (/^https?:\/\//i.test(source)) {
-    if (network === 'deny') throw new ToolFailure(`Remote fetch of ${source} refused by the request setting network=deny`, 'network_denied');
-    const url = source.replace(/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/blob\//, 'https://raw.githubusercontent.com/$1/$2/');
+async function fetchSource(ctx: ToolContext, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined): Promise<{ text: string; document: string; base: string }> {
+  const signal = ctx.signal;
+  const src = classifySource(source);
+  if (src.remote) {
+    const url = src.url;
+    await authorizeRemote(ctx, 'load_ontology', url, network);
     const response = await fetch(url, { signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]) });
     if (!response.ok) throw new ToolFailure(`Cannot fetch ${source}: HTTP ${response.status}`, 'load_failed');
     return { text: await response.text(), document: source, base: url };
   }
-  const file = source.startsWith('file:') ? fileURLToPath(source) : path.resolve(source);
+  const file = src.file;
+  await authorizeLocalPath(ctx, 'load_ontology', file, 'read');
   let text: string;
   try {
     text = await readFile(file, { encoding: 'utf8', signal });
@@ -339,7 +356,8 @@ function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<IRI, st
 }
 
 /** Parses the source and its catalog-resolved imports, then attaches them all at once (or nothing). */
-async function attachNew(text: string, document: string, base: string, args: LoadArgs, ws: Workspace, signal: AbortSignal): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string> }> {
+async function attachNew(text: string, document: string, base: string, args: LoadArgs, ctx: ToolContext): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string>; lock: ImportLockVerification | null }> {
+  const { workspace: ws, signal } = ctx;
   const parsed = await parseDocument(text, base, document, signal);
   const clash = ids(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
   if (clash !== undefined) throw new ToolFailure(`Ontology id ${ids(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
@@ -348,11 +366,13 @@ async function attachNew(text: string, document: string, base: string, args: Loa
     const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
     throw new ToolFailure(`Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was loaded`, 'missing_imports', { unresolved_imports: missing });
   }
+  // lock_mode judges the closure as it would be attached; a refusal throws here, before any workspace change
+  const lock = await checkLoadLock(ctx, args.lock_mode, parsed, plan.attach);
   // the last point a cancelled load can stop: nothing is attached yet
   signal.throwIfAborted();
   ws.load(parsed, !args.keep_active);
   for (const imported of plan.attach) ws.load(imported, false);
-  return { o: parsed, added: 1 + plan.attach.length, reasons: plan.reasons };
+  return { o: parsed, added: 1 + plan.attach.length, reasons: plan.reasons, lock };
 }
 
 interface LoadArgs {
@@ -361,15 +381,16 @@ interface LoadArgs {
   connection_timeout_ms: number;
   missing_imports: MissingMode;
   network?: 'deny' | 'allow';
+  lock_mode: 'ignore' | 'verify' | 'required';
 }
 
 async function load(args: LoadArgs, ctx: ToolContext): Promise<JsonObject> {
   const ws = ctx.workspace;
-  const { text, document, base } = await fetchSource(args.source, args.connection_timeout_ms, args.network, ctx.signal);
+  const { text, document, base } = await fetchSource(ctx, args.source, args.connection_timeout_ms, args.network);
   const existing = ws.ontologies.find((o) => o.documentIri === document);
-  const { o, added, reasons } = existing !== undefined
-    ? { o: existing, added: 0, reasons: new Map<IRI, string>() }
-    : await attachNew(text, document, base, args, ws, ctx.signal);
+  const { o, added, reasons, lock } = existing !== undefined
+    ? { o: existing, added: 0, reasons: new Map<IRI, string>(), lock: await checkLoadLock(ctx, args.lock_mode, existing, []) }
+    : await attachNew(text, document, base, args, ctx);
   if (!args.keep_active) ws.setActive(o);
   const edges = importEdges(ws, o, reasons);
   return {
@@ -386,6 +407,7 @@ async function load(args: LoadArgs, ctx: ToolContext): Promise<JsonObject> {
     missing_imports_mode: args.missing_imports,
     resolved_imports: edges.resolved,
     unresolved_imports: args.missing_imports === 'silent' ? [] : edges.unresolved,
+    ...(lock === null ? {} : { import_lock_verification: lock }),
     note: 'Loading is not undoable.',
   };
 }

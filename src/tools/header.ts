@@ -2,11 +2,10 @@
 // add_import, remove_import, add_ontology_annotation, remove_ontology_annotation. All act on the active
 // ontology. Prefix edits are document-format changes (not undoable); the others are one undo unit each.
 //
-// Also the access rules for caller-selected documents (TOOLS.md 1.2 step 2 and 1.9), shared with
-// create_ontology: conditional capabilities, project-policy discovery, path confinement, network rules.
+// Also the reading of caller-selected documents, authorized by the project policy rules (src/policy).
 
 import * as v from 'valibot';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Annotation } from '../model/terms.js';
@@ -20,130 +19,37 @@ import { buildAxiom } from '../model/operands/builder.js';
 import { AnnotationSchema, type AnnotationInput } from '../model/operands/schema.js';
 import { readDocument } from '../model/formats/registry.js';
 import { XSD_STRING, RDF_LANG_STRING } from '../model/vocab.js';
-import type { Capability } from '../auth/principal.js';
-import { missingCapabilities } from '../auth/principal.js';
+import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
+import type { FetchPurpose } from '../policy/path-rules.js';
+import { urlScheme } from '../policy/paths.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 
-// ---------------------------------------------------------------- access rules
-
-/** Throws the §1.2 authorization failure when the caller lacks a conditional capability. */
-export function requireCapabilities(ctx: ToolContext, tool: string, required: readonly Capability[], why: string): void {
-  const missing = missingCapabilities(ctx.principal, required);
-  if (missing.length === 0) return;
-  throw new ToolFailure(`${tool} requires capabilities the caller lacks to ${why}: ${missing.join(', ')}`, 'authorization_denied',
-    { missing_capabilities: missing, effects_prevented: true });
-}
-
-/** A discovered project policy: its file and the project root it anchors. */
-export interface ProjectPolicy {
-  readonly file: string;
-  readonly root: string;
-}
-
-const exists = (p: string) => stat(p).then(() => true, () => false);
-
-/** The local file an ontology was loaded from or is bound to, or null (untitled, remote). */
-export function localDocumentOf(o: Ontology): string | null {
-  const doc = o.documentIri;
-  if (doc === null) return null;
-  if (doc.startsWith('file:')) return fileURLToPath(doc);
-  return path.isAbsolute(doc) ? doc : null;
-}
-
-/**
- * The nearest `.athene/project.yaml` walking up from the active ontology's local document (TOOLS.md 1.9);
- * null when there is none (legacy local-admin mode). A policy inside `.athene/` anchors at its parent.
- */
-export async function discoverPolicy(ctx: ToolContext): Promise<ProjectPolicy | null> {
-  const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
-  if (doc === null) return null;
-  let dir = path.dirname(doc);
-  for (;;) {
-    const file = path.join(dir, '.athene', 'project.yaml');
-    if (await exists(file)) return { file, root: await realpath(dir) };
-    const up = path.dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
-
-/** The real path of `p`, resolving symlinks of its nearest existing ancestor (the target may not exist yet). */
-async function realTarget(p: string): Promise<string> {
-  const rest: string[] = [];
-  let cur = p;
-  for (;;) {
-    try {
-      return path.join(await realpath(cur), ...rest.reverse());
-    } catch {
-      const up = path.dirname(cur);
-      if (up === cur) return p;
-      rest.push(path.basename(cur));
-      cur = up;
-    }
-  }
-}
-
-const isInside = (root: string, p: string) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-
-/**
- * Authorizes a caller-selected local path: `filesystem:project:<mode>`, and under a project policy
- * containment in its project root after resolving symlinks. This server does not interpret policy
- * contents yet, so `filesystem.allow_external_paths` keeps its default (false) and outside paths are refused.
- */
-export async function authorizeLocalPath(ctx: ToolContext, tool: string, file: string, mode: 'read' | 'write'): Promise<void> {
-  requireCapabilities(ctx, tool, [mode === 'read' ? 'filesystem:project:read' : 'filesystem:project:write'], `${mode} ${file}`);
-  const policy = await discoverPolicy(ctx);
-  if (policy === null) return;
-  const real = await realTarget(file);
-  if (!isInside(policy.root, real)) {
-    throw new ToolFailure(`Path ${file} is outside the project root ${policy.root} of the project policy ${policy.file}`, 'path_outside_project',
-      { path: file, project_root: policy.root, policy_path: policy.file, effects_prevented: true });
-  }
-}
-
-/**
- * Authorizes a remote fetch (TOOLS.md 1.8/1.9), most restrictive first: the request's `network=deny`,
- * then `network:access`, then the project policy. A policy's `network.default` is deny unless it says
- * allow; this server does not interpret policy contents yet, so any discovered policy denies. Without a
- * policy the legacy local-admin mode (the default) allows the fetch.
- */
-export async function authorizeRemote(ctx: ToolContext, tool: string, url: string, network: 'deny' | 'allow' | undefined): Promise<void> {
-  if (network === 'deny') {
-    throw new ToolFailure(`Remote fetch of ${url} refused by the request setting network=deny`, 'network_denied',
-      { denied_by: 'request network=deny', effects_prevented: true });
-  }
-  requireCapabilities(ctx, tool, ['network:access'], `fetch ${url}`);
-  const policy = await discoverPolicy(ctx);
-  if (policy !== null) {
-    throw new ToolFailure(`Remote fetch of ${url} refused by the project policy ${policy.file} (network.default: deny)`, 'network_denied',
-      { denied_by: 'project policy', policy_path: policy.file, effects_prevented: true });
-  }
-}
+// ---------------------------------------------------------------- caller-selected documents
 
 /** A document source: a remote URL, or a local file (plain path or `file:` URL). */
 type Source = { readonly remote: true; readonly url: string } | { readonly remote: false; readonly file: string };
 
 /** Accepts only `file:`, `http:`, `https:` and plain paths (a one-letter "scheme" is a Windows drive). */
 export function classifySource(source: string): Source {
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]+):/.exec(source)?.[1]?.toLowerCase();
+  const scheme = urlScheme(source);
   if (scheme === 'http' || scheme === 'https') {
     // GitHub blob pages become the raw content they show
     const url = source.replace(/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/blob\//, 'https://raw.githubusercontent.com/$1/$2/');
     return { remote: true, url };
   }
   if (scheme === 'file') return { remote: false, file: fileURLToPath(source) };
-  if (scheme !== undefined) throw new ToolFailure(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
+  if (scheme !== null) throw new ToolFailure(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
   return { remote: false, file: path.resolve(source) };
 }
 
-/** Fetches and parses a document after authorizing it; nothing in the workspace changes. */
-export async function fetchDocument(ctx: ToolContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined): Promise<Ontology> {
+/** Fetches and parses a document after authorizing it (as an import or a plain document); nothing in the workspace changes. */
+export async function fetchDocument(ctx: ToolContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, purpose: FetchPurpose): Promise<Ontology> {
   const src = classifySource(source);
   let text: string;
   let base: string;
   let document: string;
   if (src.remote) {
-    await authorizeRemote(ctx, tool, src.url, network);
+    await authorizeRemote(ctx, tool, src.url, network, { purpose });
     let response: Response;
     try {
       response = await fetch(src.url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -344,7 +250,7 @@ export const addImport = defineTool({
     const iri = absoluteIri(args.iri, 'iri');
     let loaded: Ontology | null = null;
     if (args.document !== undefined && ws.find(iri) === undefined) {
-      loaded = await fetchDocument(ctx, 'add_import', args.document, args.connection_timeout_ms, args.network);
+      loaded = await fetchDocument(ctx, 'add_import', args.document, args.connection_timeout_ms, args.network, 'import');
       if (loaded.id.iri !== iri && loaded.id.versionIri !== iri) {
         throw new ToolFailure(`The document ${args.document} holds ontology ${ontologyLabel(loaded)}, not ${iri}: the import would not resolve`, 'load_failed');
       }

@@ -1,21 +1,18 @@
 // search_entities (TOOLS.md 3.1): ranked, synonym-aware lookup across the loaded ontologies.
 // Tiers exact → prefix → substring → fuzzy over display text, IRI / local name, preferred labels and
-// synonyms, after folding case, whitespace and diacritics. A `*` makes the query a wildcard pattern.
+// synonyms, after folding case, whitespace and diacritics. A `*` makes the query a wildcard pattern. Which
+// properties are names and synonyms, and the language priorities, come from the lexical policy.
 
 import * as v from 'valibot';
 import { declaration, type Entity, type EntityKind, type IRI } from '../model/terms.js';
 import { isBuiltIn } from '../model/resolver.js';
 import type { Ontology } from '../model/ontology.js';
-import { RDFS_LABEL, RDF_LANG_STRING } from '../model/vocab.js';
+import { RDF_LANG_STRING } from '../model/vocab.js';
 import { displayName, localName } from '../model/display.js';
 import { defineTool, never, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES } from './common.js';
-
-const SKOS = 'http://www.w3.org/2004/02/skos/core#';
-const OBO_IN_OWL = 'http://www.geneontology.org/formats/oboInOwl#';
-const PREFERRED = [RDFS_LABEL, SKOS + 'prefLabel'];
-const SYNONYMS = [SKOS + 'altLabel', OBO_IN_OWL + 'hasExactSynonym', OBO_IN_OWL + 'hasRelatedSynonym'];
-const MATCH_PROPS: ReadonlySet<string> = new Set([...PREFERRED, ...SYNONYMS]);
+import { languageAdjustment, lexicalPolicy, type LexicalPolicy } from '../policy/lexical.js';
+import { resolvePolicy } from '../policy/resolve.js';
 
 const TIER_SCORE = { exact: 100, prefix: 80, substring: 60, wildcard: 60, fuzzy: 30 } as const;
 type MatchKind = keyof typeof TIER_SCORE;
@@ -74,7 +71,7 @@ function classify(query: string, value: string, wildcard: RegExp | null): MatchK
   return null;
 }
 
-function candidatesOf(iri: IRI, display: string, closure: readonly Ontology[]): Candidate[] {
+function candidatesOf(iri: IRI, display: string, closure: readonly Ontology[], lexical: LexicalPolicy): Candidate[] {
   const out: Candidate[] = [
     { value: display, source: 'display', property: null, language: null },
     { value: localName(iri), source: 'local_name', property: null, language: null },
@@ -82,10 +79,12 @@ function candidatesOf(iri: IRI, display: string, closure: readonly Ontology[]): 
   ];
   for (const o of closure) {
     for (const a of o.index.annotationsBySubject.get(iri) ?? []) {
-      if (!MATCH_PROPS.has(a.property.iri) || a.value.kind !== 'Literal') continue;
+      if (a.value.kind !== 'Literal') continue;
+      const preferred = lexical.preferredProperties.includes(a.property.iri);
+      if (!preferred && !lexical.synonymProperties.includes(a.property.iri)) continue;
       out.push({
         value: a.value.lex,
-        source: PREFERRED.includes(a.property.iri) ? 'preferred_label' : 'synonym',
+        source: preferred ? 'preferred_label' : 'synonym',
         property: a.property.iri,
         language: a.value.datatype === RDF_LANG_STRING ? a.value.lang : null,
       });
@@ -94,18 +93,16 @@ function candidatesOf(iri: IRI, display: string, closure: readonly Ontology[]): 
   return out;
 }
 
-function languageAdjustment(c: Candidate, preferred: string): number {
-  if (c.property === null || c.language === null) return c.property === null ? 0 : 4;
-  return c.language === preferred ? 9 : -9;
-}
+/** Only annotation literals carry a language; display text, IRI and local name are not adjusted. */
+const adjustment = (c: Candidate, lexical: LexicalPolicy) => (c.property === null ? 0 : languageAdjustment(lexical, c.language));
 
-function bestHit(e: Entity, query: string, wildcard: RegExp | null, ctx: ToolContext): Hit | null {
+function bestHit(e: Entity, query: string, wildcard: RegExp | null, ctx: ToolContext, lexical: LexicalPolicy): Hit | null {
   const display = displayName(e, ctx.resolver.closure, ctx.settings.label_language);
   let best: Hit | null = null;
-  for (const c of candidatesOf(e.iri, display, ctx.workspace.ontologies)) {
+  for (const c of candidatesOf(e.iri, display, ctx.workspace.ontologies, lexical)) {
     const kind = classify(query, normalize(c.value), wildcard);
     if (kind === null) continue;
-    const score = TIER_SCORE[kind] - SOURCE_PENALTY[c.source] + languageAdjustment(c, ctx.settings.label_language);
+    const score = TIER_SCORE[kind] - SOURCE_PENALTY[c.source] + adjustment(c, lexical);
     if (best === null || score > best.score) best = { entity: e, display, kind, candidate: c, score };
   }
   return best;
@@ -141,7 +138,8 @@ export const searchEntities = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   undoable: false,
-  handler: (args, ctx) => {
+  handler: async (args, ctx) => {
+    const lexical = lexicalPolicy(await resolvePolicy(ctx), ctx.settings.label_language);
     const kinds = new Set<EntityKind>(args.type === 'all' ? Object.values(ENTITY_TYPE_INPUT) : [ENTITY_TYPE_INPUT[args.type]]);
     const q = normalize(args.query);
     const wildcardOnly = q.replace(/\*/g, '').trim() === '';
@@ -157,7 +155,7 @@ export const searchEntities = defineTool({
     } else {
       const wildcard = q.includes('*') ? wildcardRegex(args.query) : null;
       for (const e of universe(ctx.workspace.ontologies, kinds)) {
-        const h = bestHit(e, q, wildcard, ctx);
+        const h = bestHit(e, q, wildcard, ctx, lexical);
         if (h !== null) hits.push(h);
       }
     }
@@ -197,7 +195,14 @@ export const searchEntities = defineTool({
       mint_blocked_by_collision: collision,
       reuse_candidate: reuse === null ? null : { iri: reuse.entity.iri, display: reuse.display, type: ENTITY_TYPE_NAMES[reuse.entity.kind], match_kind: reuse.kind, matched_value: reuse.candidate.value },
       collisions: collision ? [{ name: args.query, iris: exactIris }] : [],
-      lexical_policy: { preferred_properties: PREFERRED, synonym_properties: SYNONYMS, preferred_languages: [ctx.settings.label_language], fallback_languages: ['und'] },
+      lexical_policy: {
+        source: lexical.source,
+        preferred_properties: lexical.preferredProperties,
+        synonym_properties: lexical.synonymProperties,
+        preferred_languages: lexical.preferredLanguages,
+        fallback_languages: lexical.fallbackLanguages,
+        ...(lexical.fallbackReason === null ? {} : { fallback_reason: lexical.fallbackReason }),
+      },
       query: args.query,
       type: args.type,
     };

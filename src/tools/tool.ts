@@ -17,6 +17,8 @@ export interface WindowSettings {
   readonly new_entity_namespace?: string | null;
   /** `generated`: minted local parts are generated ids labelled with the name; absent: `name`. */
   readonly new_entity_ids?: 'name' | 'generated';
+  /** Without a project policy, caller-selected paths and URLs are allowed (TOOLS.md 1.9); absent: true. */
+  readonly allow_unrestricted_paths_without_policy?: boolean;
 }
 
 /** Everything a handler may touch: the window's workspace and the caller. */

@@ -10,7 +10,8 @@ import { formatFromExtension } from '../model/formats/detect.js';
 import { STANDARD_PREFIXES } from '../model/vocab.js';
 import { defineTool, always, ToolFailure } from './tool.js';
 import { logicalAxiomCount } from './common.js';
-import { absoluteIri, authorizeLocalPath } from './header.js';
+import { absoluteIri } from './header.js';
+import { authorizeLocalPath } from '../policy/authorize.js';
 
 export const setActiveOntology = defineTool({
   name: 'set_active_ontology',

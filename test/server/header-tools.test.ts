@@ -299,7 +299,7 @@ test('under a project policy, remote imports are refused and local documents mus
   const project = path.join(scratch, 'project');
   await mkdir(path.join(project, '.athene'), { recursive: true });
   await mkdir(path.join(project, 'src'), { recursive: true });
-  await writeFile(path.join(project, '.athene', 'project.yaml'), 'version: 1\n');
+  await writeFile(path.join(project, '.athene', 'project.yaml'), 'version: 1\nproject_id: p\nroot_ontology: http://example.org/main\n');
   await writeFile(path.join(project, 'src', 'inner.ttl'), extraTtl('http://example.org/inner', 'In'));
   const main = new Ontology();
   main.id = { iri: 'http://example.org/main', versionIri: null };
@@ -311,7 +311,9 @@ test('under a project policy, remote imports are refused and local documents mus
   assert.match(remote.body.error as string, /project policy/);
   assert.equal(webHits, hits);
   const outside = await runInContext('add_import', { iri: EXTRA, document: path.join(scratch, 'extra.ttl') }, ctx);
-  assert.equal(outside.body.error_code, 'path_outside_project');
+  assert.equal(outside.body.error_code, 'authorization_denied');
+  assert.equal(outside.body.effects_prevented, true);
+  assert.match(outside.body.error as string, /outside the project root .*filesystem\.allow_external_paths: true/);
   assert.equal(main.imports.size, 0);
   const inside = await runInContext('add_import', { iri: 'http://example.org/inner', document: path.join(project, 'src', 'inner.ttl') }, ctx);
   assert.equal(inside.isError, false, JSON.stringify(inside.body));

@@ -115,13 +115,15 @@ test('workspace tools need ontology:admin, are refused in read-only mode, and a 
 test('under a project policy create_ontology binds only paths inside the project root', async () => {
   const project = path.join(scratch, 'project');
   await mkdir(path.join(project, '.athene'), { recursive: true });
-  await writeFile(path.join(project, '.athene', 'project.yaml'), 'version: 1\n');
+  await writeFile(path.join(project, '.athene', 'project.yaml'), 'version: 1\nproject_id: p\nroot_ontology: http://example.org/main\n');
   const main = new Ontology();
   main.id = { iri: 'http://example.org/main', versionIri: null };
   main.documentIri = path.join(project, 'main.ttl');
   const ctx = toolContext([main]);
   const outside = await runInContext('create_ontology', { ontology_iri: 'http://example.org/out', path: path.join(scratch, 'out', 'o.ttl') }, ctx);
-  assert.equal(outside.body.error_code, 'path_outside_project');
+  assert.equal(outside.body.error_code, 'authorization_denied');
+  assert.equal(outside.body.effects_prevented, true);
+  assert.match(outside.body.error as string, /outside the project root .*filesystem\.allow_external_paths: true/);
   await assert.rejects(access(path.join(scratch, 'out')));
   const inside = await runInContext('create_ontology', { ontology_iri: 'http://example.org/in', path: path.join(project, 'sub', 'in.ttl') }, ctx);
   assert.equal(inside.isError, false, JSON.stringify(inside.body));

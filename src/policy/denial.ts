@@ -1,0 +1,17 @@
+// The one failure shape of every authorization refusal (TOOLS.md 1.2): `authorization_denied` (or
+// `network_denied` for the network rules) with the missing capabilities and `effects_prevented: true`, so a
+// client can tell a refusal that changed nothing from a failure part-way through.
+
+import { missingCapabilities, type Capability } from '../auth/principal.js';
+import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
+
+export function denied(message: string, missing: readonly string[], context: JsonObject = {}, code = 'authorization_denied'): ToolFailure {
+  return new ToolFailure(message, code, { missing_capabilities: [...missing], effects_prevented: true, ...context });
+}
+
+/** Throws the refusal when the caller lacks a conditional capability. */
+export function requireCapabilities(ctx: ToolContext, tool: string, required: readonly Capability[], why: string): void {
+  const missing = missingCapabilities(ctx.principal, required);
+  if (missing.length === 0) return;
+  throw denied(`${tool} requires capabilities the caller lacks to ${why}: ${missing.join(', ')}`, missing);
+}
