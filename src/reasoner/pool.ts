@@ -37,7 +37,7 @@ type TaskInput = Omit<ClassifyTask, 'cancel'> | Omit<QueryTask, 'cancel'>;
  * and the thread is free again; a task still running after GRACE_MS (say, parsing) is aborted, which
  * terminates its thread.
  */
-async function runTask<T extends ClassificationData | QueryData>(task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T>> {
+export async function runTask<T extends ClassificationData | QueryData>(task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T>> {
   const timer = AbortSignal.timeout(timeoutMs);
   const stop = AbortSignal.any([cancel, timer]);
   const flag = cancelFlag();
@@ -235,6 +235,12 @@ export class ReasoningSession {
     if (res === null) return 'not_initialized';
     if (res.revision !== this.ws.revision) return 'out_of_sync';
     return res.consistent ? 'classified' : 'inconsistent';
+  }
+
+  /** Why the selected reasoner failed at the current revision (status `error`), else null. */
+  get failure(): string | null {
+    const f = this.failed;
+    return f !== null && f.reasoner === this.chosen && f.revision === this.ws.revision ? f.message : null;
   }
 
   /** Stops the running classification, if any. */

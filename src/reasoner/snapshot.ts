@@ -5,6 +5,7 @@
 import type { AnonymousIndividual, Axiom, ClassExpression } from '../model/terms.js';
 import { isLogicalAxiom } from '../model/terms.js';
 import type { Workspace } from '../model/workspace.js';
+import type { Ontology } from '../model/ontology.js';
 import { FunctionalRenderer } from '../model/formats/functional/renderer.js';
 import { readFunctional } from '../model/formats/functional/reader.js';
 
@@ -35,15 +36,13 @@ export function snapshotRenderer(): FunctionalRenderer {
 
 const cache = new WeakMap<Workspace, Snapshot>();
 
-/** The snapshot of the workspace's active imports closure at its current revision (cached per revision). */
-export function takeSnapshot(ws: Workspace): Snapshot {
-  const hit = cache.get(ws);
-  if (hit !== undefined && hit.revision === ws.revision) return hit;
+/** The reasoning input of an imports closure as one snapshot document (each axiom once). */
+export function renderClosure(closure: Iterable<Ontology>): Pick<Snapshot, 'text' | 'axiomCount' | 'ruleCount'> {
   const seen = new Set<Axiom>();
   const r = snapshotRenderer();
   const lines: string[] = ['Ontology('];
   let rules = 0;
-  for (const o of ws.importsClosure(ws.active)) {
+  for (const o of closure) {
     for (const a of o.axioms()) {
       if (!isReasoningInput(a) || seen.has(a)) continue;
       seen.add(a);
@@ -52,7 +51,14 @@ export function takeSnapshot(ws: Workspace): Snapshot {
     }
   }
   lines.push(')');
-  const snap: Snapshot = { workspaceId: ws.id, revision: ws.revision, text: lines.join('\n'), axiomCount: seen.size, ruleCount: rules };
+  return { text: lines.join('\n'), axiomCount: seen.size, ruleCount: rules };
+}
+
+/** The snapshot of the workspace's active imports closure at its current revision (cached per revision). */
+export function takeSnapshot(ws: Workspace): Snapshot {
+  const hit = cache.get(ws);
+  if (hit !== undefined && hit.revision === ws.revision) return hit;
+  const snap: Snapshot = { workspaceId: ws.id, revision: ws.revision, ...renderClosure(ws.importsClosure(ws.active)) };
   cache.set(ws, snap);
   return snap;
 }
