@@ -8,20 +8,27 @@ import { undoChange, redoChange } from './history.js';
 import { saveOntology, loadOntology } from './documents.js';
 import { setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation } from './header.js';
 import { previewChanges, applyChanges } from './changes.js';
+import { previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet } from './change-sets.js';
 import { setActiveOntology, createOntology } from './workspace-tools.js';
+import { inspectImports, writeImportLock, verifyImportLock } from './import-tools.js';
 import { summarizeOntology, listClasses, getAxiomsForEntity, getOntologyContext, getEntityContext } from './context.js';
 import { createClass, createEntity, addSubclassOf, addAnnotation, setLabel } from './authoring.js';
 import { listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery, getReasonerCapabilities } from './reasoning.js';
 import { explainEntailment, getExplanations, explainInconsistency } from './explanations.js';
+import { validateOntology } from './validation.js';
+import { validateGovernance } from './governance.js';
+import { getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate, getModelRevision } from './policy-tools.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
-  getOntologyContext, getEntityContext,
-  previewChanges, applyChanges,
+  getOntologyContext, getEntityContext, getModelRevision,
+  validateOntology, validateGovernance,
+  getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate,
+  previewChanges, applyChanges, previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet,
   createClass, createEntity, addSubclassOf, addAnnotation, setLabel,
   addAxiom, removeAxiom,
   setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,
-  loadOntology, setActiveOntology, createOntology,
+  loadOntology, setActiveOntology, createOntology, inspectImports, writeImportLock, verifyImportLock,
   undoChange, redoChange, saveOntology,
   getReasonerCapabilities, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
   explainEntailment, getExplanations, explainInconsistency,

@@ -1,5 +1,5 @@
 // preview_changes and apply_changes through the real server: per-row planning, one undo unit per batch,
-// row errors, strict mode, net-zero batches, verification refusal, argument validation, gates.
+// row errors, strict mode, net-zero batches, verify=rollback refusal, argument validation, gates.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -117,14 +117,12 @@ test('apply_changes strict=true skips adds that would mint, and a net-zero batch
   assert.equal(await undoDepth(), depth, 'no undo unit for a batch that changed nothing');
 });
 
-test('apply_changes verify=report|rollback is refused before any change', async () => {
+test('apply_changes verify=rollback without a policy or a selected reasoner is refused before any change', async () => {
   const count = await axiomCount();
-  for (const verify of ['report', 'rollback']) {
-    const refused = await call(c, 'apply_changes', { verify, operations: [{ axiom_type: 'subclass_of', sub: 'bird', super: 'mammal' }] });
-    assert.equal(refused.isError, true);
-    assert.equal(refused.body.error_code, 'verification_unavailable');
-    assert.equal(refused.body.effects_prevented, true);
-  }
+  const refused = await call(c, 'apply_changes', { verify: 'rollback', operations: [{ axiom_type: 'subclass_of', sub: 'bird', super: 'mammal' }] });
+  assert.equal(refused.isError, true);
+  assert.equal(refused.body.error_code, 'verification_unavailable');
+  assert.equal(refused.body.effects_prevented, true);
   assert.equal(await axiomCount(), count);
 });
 

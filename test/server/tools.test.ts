@@ -38,6 +38,14 @@ test('tools/list lists every tool built so far with closed JSON Schemas', async 
     // reasoning
     'execute_dl_query', 'explain_entailment', 'explain_inconsistency', 'get_explanations', 'get_inferred_superclasses',
     'get_reasoner_capabilities', 'get_unsatisfiable_classes', 'list_reasoners', 'run_reasoner', 'set_reasoner',
+    // validation
+    'validate_ontology', 'validate_governance',
+    // change sets
+    'commit_change_set', 'discard_change_set', 'preview_change_set', 'rebase_change_set',
+    // imports
+    'inspect_imports', 'verify_import_lock', 'write_import_lock',
+    // project policy
+    'get_model_revision', 'get_project_policy', 'validate_project_policy', 'write_project_policy_template',
   ].sort());
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
