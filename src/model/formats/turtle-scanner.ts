@@ -260,28 +260,27 @@ class TurtleScanner {
     return this.prefixedName(false);
   }
 
-  /**
-   * verb objectList (';' (verb objectList)?)*, ending before '.' or ']' (left for the caller). In a
-   * blank-node property list a '.' acts as ';' unless ']' follows (lax, like the OWL API).
-   */
+  /** verb objectList (';' (verb objectList)?)*, ending before '.' or ']' (left for the caller). */
   private predicateObjectList(s: TermId, inBlank: boolean): void {
     for (;;) {
       const p = this.verb(this.skip());
       this.objectList(s, p);
       let c = this.skip();
-      if (inBlank && c === 46) {
-        this.pos++;
-        c = this.skip();
-        if (c === 93) return;
-        continue;
-      }
-      if (c !== 59) return;
+      // In a blank-node property list n3 reads a '.' as it reads ';' (lax, like the OWL API).
+      const separator = c === 59 || (inBlank && c === 46);
+      if (!separator) return;
       if (this.nt) throw GIVE_UP;
+      this.pos++;
+      c = this.skip();
       while (c === 59) {
         this.pos++;
         c = this.skip();
       }
-      if (c === 46 || c === 93) return;
+      if (c === 93) return;
+      if (c === 46) {
+        if (inBlank) throw GIVE_UP;
+        return;
+      }
     }
   }
 
@@ -669,6 +668,9 @@ class TurtleScanner {
       datatype = XSD_DECIMAL;
     } else if (intDigits === 0) {
       throw GIVE_UP;
+    } else if (t.charCodeAt(p) === 46 && isExponent(t, p + 1)) {
+      // "8.E-2": a double whose fraction is empty.
+      p++;
     }
     const e = t.charCodeAt(p);
     if (e === 101 || e === 69) {
@@ -679,14 +681,21 @@ class TurtleScanner {
       datatype = XSD_DOUBLE;
     }
     const next = t.charCodeAt(p);
-    // "1.e5" and similar forms n3 reads differently are left to it.
-    if (!isDelimiter(next) || (next === 46 && (isDigit(t.charCodeAt(p + 1)) || t.charCodeAt(p + 1) === 101 || t.charCodeAt(p + 1) === 69))) throw GIVE_UP;
+    if (!isDelimiter(next) || (next === 46 && (isDigit(t.charCodeAt(p + 1)) || isExponent(t, p + 1)))) throw GIVE_UP;
     this.pos = p;
     return this.table.literal(t.slice(start, p), datatype, '');
   }
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** An exponent at p: [eE] [+-]? digit. */
+function isExponent(t: string, p: number): boolean {
+  const e = t.charCodeAt(p);
+  if (e !== 101 && e !== 69) return false;
+  const s = t.charCodeAt(p + 1);
+  return isDigit(s) || ((s === 43 || s === 45) && isDigit(t.charCodeAt(p + 2)));
+}
 
 /** Whether text[start, colon) is a URI scheme, making the IRI absolute. */
 function isScheme(t: string, start: number, colon: number): boolean {
