@@ -5,7 +5,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TripleTable, termText } from '../../src/model/rdf/rdf-graph-reader.js';
+import { TripleTable } from '../../src/model/rdf/rdf-graph-reader.js';
+import { tripleLines as lines } from '../support/triple-lines.js';
 import { scanTurtle } from '../../src/model/formats/turtle-scanner.js';
 import { parseInto } from '../../src/model/formats/turtle-reader.js';
 
@@ -77,20 +78,6 @@ function generator(seed: number) {
     for (let i = 1 + Math.floor(r() * 6); i > 0; i--) out.push(statement());
     return out.join('\n') + '\n';
   };
-}
-
-/** N-Triples lines of a table, blank nodes renamed by first appearance so two tables compare. */
-function lines(table: TripleTable): string[] {
-  const names = new Map<number, string>();
-  const term = (id: number) => {
-    const v = table.terms[id];
-    if (typeof v !== 'string' || !v.startsWith('_:')) return termText(v);
-    if (!names.has(id)) names.set(id, '_:b' + names.size);
-    return names.get(id)!;
-  };
-  const out: string[] = [];
-  for (let i = 0; i < table.size; i++) out.push(`${term(table.s[i])} ${term(table.p[i])} ${term(table.o[i])}`);
-  return out;
 }
 
 test('the scanner reads generated documents exactly as n3 does, or leaves them to n3', async () => {

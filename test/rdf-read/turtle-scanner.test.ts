@@ -3,7 +3,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TripleTable, termText } from '../../src/model/rdf/rdf-graph-reader.js';
+import { TripleTable } from '../../src/model/rdf/rdf-graph-reader.js';
+import { tripleLines as lines } from '../support/triple-lines.js';
 import { scanTurtle, type ScannedSyntax } from '../../src/model/formats/turtle-scanner.js';
 import { parseInto, readTurtle } from '../../src/model/formats/turtle-reader.js';
 import { ParseError } from '../../src/model/formats/errors.js';
@@ -11,20 +12,6 @@ import { axiomLines } from '../../src/model/render/axiom-lines.js';
 
 const HEAD = '@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> . ' +
   '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n';
-
-/** N-Triples lines of a table, blank nodes renamed by first appearance so two tables compare. */
-function lines(table: TripleTable): string[] {
-  const names = new Map<number, string>();
-  const term = (id: number) => {
-    const v = table.terms[id];
-    if (typeof v !== 'string' || !v.startsWith('_:')) return termText(v);
-    if (!names.has(id)) names.set(id, '_:b' + names.size);
-    return names.get(id)!;
-  };
-  const out: string[] = [];
-  for (let i = 0; i < table.size; i++) out.push(`${term(table.s[i])} ${term(table.p[i])} ${term(table.o[i])}`);
-  return out;
-}
 
 async function scanned(text: string, syntax: ScannedSyntax = 'turtle', base = 'http://base.org/doc') {
   const table = new TripleTable(), prefixes = new Map<string, string>();
