@@ -13,10 +13,8 @@ import {
 import { identityDigest } from '../qc/identity.js';
 import type { Finding, QcSnapshot } from '../qc/finding.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
 import { entityRow } from './common.js';
-
-const DEFAULT_LIMIT = 25;
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 const PROFILE_VALUES = [...OWL_PROFILES, ...SKIPPING_PROFILES] as [string, ...string[]];
 
@@ -127,10 +125,8 @@ export const validateGovernance = defineTool({
     required_annotations: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())),
       v.description('Annotation properties (IRI, CURIE or name; specials label and definition) every owned class and property must carry.'))),
     check_ownership: v.optional(v.pipe(v.boolean(), v.description('Flag logical axioms whose subject is an imported term.')), true),
-    // limit's range is not documented: enforced 1–10000 so samples stay bounded
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000), v.description('Examples per check.')), DEFAULT_LIMIT),
-    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.maxValue(3_600_000),
-      v.transform((n) => (n <= 0 ? DEFAULT_TIMEOUT_MS : n)), v.description('Time bound in milliseconds (≤0: default).')), DEFAULT_TIMEOUT_MS),
+    limit: checkSampleLimit('Examples per check.'),
+    timeout_ms: auditTimeout,
   }),
   capabilities: ['ontology:read'],
   mutating: never,

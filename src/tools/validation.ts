@@ -8,10 +8,8 @@ import { cls } from '../model/terms.js';
 import { reasoningSession } from '../reasoner/pool.js';
 import { auditStructure, AuditTimeout, STRUCTURAL_CHECKS, type CheckReport } from '../qc/stages/structural.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
-
-const DEFAULT_LIMIT = 25;
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The samples of one check: distinct focus entities and rendered details, each capped at `limit`. */
 function checkRow(report: CheckReport, limit: number, ctx: ToolContext): JsonObject {
@@ -86,10 +84,8 @@ export const validateOntology = defineTool({
     include_imports: v.optional(v.boolean(), false),
     checks: v.optional(v.pipe(v.array(v.picklist(STRUCTURAL_CHECKS)), v.minLength(1), v.description('Checks to run (default: all), reported in the fixed check order.'))),
     with_reasoner: v.optional(v.boolean(), false),
-    // limit's range is not documented: enforced 1–10000 so samples stay bounded
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000), v.description('Samples per check.')), DEFAULT_LIMIT),
-    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.maxValue(3_600_000),
-      v.transform((n) => (n <= 0 ? DEFAULT_TIMEOUT_MS : n)), v.description('Time bound in milliseconds (≤0: default).')), DEFAULT_TIMEOUT_MS),
+    limit: checkSampleLimit('Samples per check.'),
+    timeout_ms: auditTimeout,
   }),
   capabilities: ['ontology:read'],
   mutating: never,
