@@ -286,27 +286,37 @@ export class WorkspaceResolver implements NameResolver {
     return this.generatesIds ? this.mintScope.getStore()?.names.get(iri) : undefined;
   }
 
+  /**
+   * The IRI a token spells in IRI form (`<IRI>`, an absolute IRI, a CURIE of a known prefix), looked up
+   * nowhere; null for a name, an unknown prefix or an empty `<>`.
+   */
+  asIri(raw: string): IRI | null {
+    const iri = this.iriForm(raw.trim());
+    return iri === '' ? null : iri;
+  }
+
+  /** As asIri, but '' for an empty `<>`. */
+  private iriForm(token: string): IRI | null {
+    if (token.startsWith('<') && token.endsWith('>')) return token.slice(1, -1).trim();
+    const colon = token.indexOf(':');
+    if (colon < 0) return null;
+    const ns = this.namespaceOf(token.slice(0, colon + 1));
+    if (ns !== undefined) return ns + token.slice(colon + 1);
+    return isScheme(token.slice(0, colon)) && isIriSafe(token) ? token : null;
+  }
+
   private resolveIri(raw: string): IRI {
     let token = raw.trim();
     // Manchester quotes names that are not plain tokens: 'has topping'
     if (token.length >= 2 && token.startsWith("'") && token.endsWith("'")) token = token.slice(1, -1).trim();
     if (token === '') throw new NameError('Empty name');
-    if (token.startsWith('<') && token.endsWith('>')) {
-      const iri = token.slice(1, -1).trim();
-      if (iri === '') throw new NameError('Empty IRI <>');
-      return iri;
-    }
-    const colon = token.indexOf(':');
-    if (colon >= 0) {
-      const ns = this.namespaceOf(token.slice(0, colon + 1));
-      if (ns !== undefined) return ns + token.slice(colon + 1);
-      if (isScheme(token.slice(0, colon)) && isIriSafe(token)) return token;
-      const named = this.byDisplayName(token);
-      if (named !== null) return named;
-      throw new NameError(`Unknown prefix '${token.slice(0, colon + 1)}' in '${token}'`);
-    }
+    const iri = this.iriForm(token);
+    if (iri === '') throw new NameError('Empty IRI <>');
+    if (iri !== null) return iri;
     const named = this.byDisplayName(token);
     if (named !== null) return named;
+    const colon = token.indexOf(':');
+    if (colon >= 0) throw new NameError(`Unknown prefix '${token.slice(0, colon + 1)}' in '${token}'`);
     if (!isIriSafe(token)) throw new NameError(`Unknown name '${token}'`);
     return this.mintIri(token);
   }

@@ -124,12 +124,15 @@ function renamed(err: unknown, names: Readonly<Record<string, string>>): unknown
   return err;
 }
 
-/** The add_axiom pattern: declarations of what the axiom introduces, then the axiom itself, one undo entry. */
+/**
+ * The add_axiom pattern: declarations of what the axiom introduces, then the axiom itself, one undo entry.
+ * `applied` says the axiom is now present (TOOLS.md 3.4); `note` says when the call changed nothing.
+ */
 function applyBuilt(built: BuiltAxiom, ctx: ToolContext): JsonObject {
   const present = ctx.workspace.active.has(built.axiom);
   addAll(ctx, [...built.declarations, ...built.labels, built.axiom]);
   return {
-    applied: !present,
+    applied: ctx.workspace.active.has(built.axiom),
     axiom: renderAxiom(built.axiom, ctx),
     ...newEntitiesField(built.newEntities, ctx),
     ...(present ? { note: 'The axiom was already present; nothing changed.' } : {}),

@@ -16,6 +16,7 @@ import { displayName } from '../model/display.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
+import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_NAMES, logicalAxiomCount, type EntityRow } from './common.js';
 
@@ -359,6 +360,19 @@ function rootClasses(ctx: ToolContext): Entity[] {
   return roots;
 }
 
+/** The window's reasoner selection as get_ontology_context reports it; `stale` only when out of sync. */
+function reasonerState(ctx: ToolContext): JsonObject {
+  const session = reasoningSession(ctx.workspace);
+  const status = session.status();
+  return {
+    selected_id: session.selected?.id ?? null,
+    selected_name: session.selected?.name ?? null,
+    status,
+    results_available: session.result !== null,
+    ...(status === 'out_of_sync' ? { stale: true } : {}),
+  };
+}
+
 export const getOntologyContext = defineTool({
   name: 'get_ontology_context',
   description: 'One-call orientation on the active ontology (asserted structure only): id, counts, imports, ontology annotations, root classes, properties, reasoner state, prefixes and write protection.',
@@ -389,8 +403,7 @@ export const getOntologyContext = defineTool({
       root_classes: cappedOf(view.rows(rootClasses(ctx)), args.limit),
       object_properties: cappedOf(view.rows(o.entities('ObjectProperty')), args.limit),
       data_properties: cappedOf(view.rows(o.entities('DataProperty')), args.limit),
-      // no reasoner is selectable in this window yet
-      reasoner: { selected_id: null, selected_name: null, status: 'no_reasoner', results_available: false },
+      reasoner: reasonerState(ctx),
       prefixes: Object.fromEntries([...o.prefixes].sort(([a], [b]) => cmp(a, b))),
       write_protection: ctx.settings.read_only ? 'read-only' : 'writable',
       note: 'Asserted structure only. root_classes are the classes without an asserted named superclass other than owl:Thing; lists hold at most `limit` rows each (truncated = rows omitted).',

@@ -2,16 +2,15 @@
 
 import * as v from 'valibot';
 import { ontologyLabel } from '../model/workspace.js';
-import { NameError } from '../model/names.js';
-import { entity as makeEntity, type EntityKind } from '../model/terms.js';
-import { defineTool, never, ToolFailure, type ToolContext } from './tool.js';
-import { entityRow, logicalAxiomCount, type EntityRow } from './common.js';
+import { defineTool, never, ToolFailure } from './tool.js';
+import { entityRow, logicalAxiomCount } from './common.js';
+import { lookUpEntities } from './context.js';
 
 const NoArgs = v.strictObject({});
 
 export const listOntologies = defineTool({
   name: 'list_ontologies',
-  description: 'Every ontology loaded in this window (the active one, its imports closure, others), with axiom counts, dirty flags and documents.',
+  description: 'Every ontology loaded in this window (the active one, its imports closure, others) in load order, with axiom counts, dirty flags and documents.',
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
@@ -58,25 +57,6 @@ export const getActiveOntology = defineTool({
   },
 });
 
-const KIND_ORDER: readonly EntityKind[] = ['Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype'];
-
-/** Every entity (one per kind) a reference names; an ambiguous display name yields every candidate. */
-function lookUp(ref: string, ctx: ToolContext): EntityRow[] {
-  let iris: readonly string[];
-  try {
-    iris = [ctx.resolver.resolve(ref).iri];
-  } catch (err) {
-    if (!(err instanceof NameError) || err.candidates.length === 0) throw err;
-    iris = err.candidates;
-  }
-  const rows: EntityRow[] = [];
-  for (const iri of iris) {
-    const kinds = ctx.resolver.kindsOf(iri);
-    for (const kind of KIND_ORDER) if (kinds.has(kind)) rows.push(entityRow(makeEntity(kind, iri), ctx));
-  }
-  return rows;
-}
-
 export const getEntity = defineTool({
   name: 'get_entity',
   description: 'Look up an entity by IRI, CURIE or display name; a punned IRI yields one match per entity type.',
@@ -85,13 +65,8 @@ export const getEntity = defineTool({
   mutating: never,
   undoable: false,
   handler: (args, ctx) => {
-    let matches: EntityRow[];
-    try {
-      matches = lookUp(args.entity, ctx);
-    } catch (err) {
-      if (err instanceof NameError) throw new ToolFailure(`No entity found for '${args.entity}'.`, 'not_found');
-      throw err;
-    }
+    // every sense of the IRI, or every candidate of a shared display name; an unknown prefix names nothing
+    const matches = lookUpEntities(args.entity, ctx).map((e) => entityRow(e, ctx));
     if (matches.length === 0) throw new ToolFailure(`No entity found for '${args.entity}'.`, 'not_found');
     const distinct = new Set(matches.map((m) => m.iri)).size;
     return {

@@ -4,8 +4,7 @@
 // properties are names and synonyms, and the language priorities, come from the lexical policy.
 
 import * as v from 'valibot';
-import { declaration, type Entity, type EntityKind, type IRI } from '../model/terms.js';
-import { isBuiltIn } from '../model/resolver.js';
+import type { Entity, EntityKind, IRI } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
 import { RDF_LANG_STRING } from '../model/vocab.js';
 import { displayName, localName } from '../model/display.js';
@@ -13,6 +12,7 @@ import { defineTool, never, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES } from './common.js';
 import { languageAdjustment, lexicalPolicy, type LexicalPolicy } from '../policy/lexical.js';
 import { resolvePolicy } from '../policy/resolve.js';
+import { scopeSignature } from './context.js';
 
 const TIER_SCORE = { exact: 100, prefix: 80, substring: 60, wildcard: 60, fuzzy: 30 } as const;
 type MatchKind = keyof typeof TIER_SCORE;
@@ -55,6 +55,15 @@ interface Hit {
   kind: MatchKind;
   candidate: Candidate;
   score: number;
+  /** An exact match on a name the entity goes by (IRI, display, local name, preferred label), whichever candidate scored best. */
+  grounds: boolean;
+}
+
+/** The query as matched: folded, as a wildcard pattern, and as the IRI it spells (`<…>`, absolute, CURIE). */
+interface Query {
+  folded: string;
+  wildcard: RegExp | null;
+  iri: IRI | null;
 }
 
 function wildcardRegex(query: string): RegExp {
@@ -69,6 +78,14 @@ function classify(query: string, value: string, wildcard: RegExp | null): MatchK
   if (value.includes(query)) return 'substring';
   if (query.length >= 4 && editDistance(query, value, query.length >= 8 ? 2 : 1) <= (query.length >= 8 ? 2 : 1)) return 'fuzzy';
   return null;
+}
+
+/** IRIs are case-sensitive: only the IRI itself (or a CURIE / `<…>` spelling it) is an exact IRI match. */
+function classifyCandidate(q: Query, c: Candidate): MatchKind | null {
+  if (c.source !== 'iri') return classify(q.folded, normalize(c.value), q.wildcard);
+  if (q.wildcard === null && q.iri === c.value) return 'exact';
+  const kind = classify(q.folded, normalize(c.value), q.wildcard);
+  return kind === 'exact' ? 'substring' : kind;
 }
 
 function candidatesOf(iri: IRI, display: string, closure: readonly Ontology[], lexical: LexicalPolicy): Candidate[] {
@@ -96,16 +113,18 @@ function candidatesOf(iri: IRI, display: string, closure: readonly Ontology[], l
 /** Only annotation literals carry a language; display text, IRI and local name are not adjusted. */
 const adjustment = (c: Candidate, lexical: LexicalPolicy) => (c.property === null ? 0 : languageAdjustment(lexical, c.language));
 
-function bestHit(e: Entity, query: string, wildcard: RegExp | null, ctx: ToolContext, lexical: LexicalPolicy): Hit | null {
+function bestHit(e: Entity, q: Query, ctx: ToolContext, lexical: LexicalPolicy): Hit | null {
   const display = displayName(e, ctx.resolver.closure, ctx.settings.label_language);
   let best: Hit | null = null;
+  let grounds = false;
   for (const c of candidatesOf(e.iri, display, ctx.workspace.ontologies, lexical)) {
-    const kind = classify(query, normalize(c.value), wildcard);
+    const kind = classifyCandidate(q, c);
     if (kind === null) continue;
+    if (kind === 'exact' && c.source !== 'synonym') grounds = true;
     const score = TIER_SCORE[kind] - SOURCE_PENALTY[c.source] + adjustment(c, lexical);
-    if (best === null || score > best.score) best = { entity: e, display, kind, candidate: c, score };
+    if (best === null || score > best.score) best = { entity: e, display, kind, candidate: c, score, grounds: false };
   }
-  return best;
+  return best === null ? null : { ...best, grounds };
 }
 
 /** Every entity of the loaded ontologies (or only the active one's own signature), of the wanted kinds. */
@@ -115,12 +134,15 @@ function universe(ontologies: readonly Ontology[], kinds: ReadonlySet<EntityKind
   return [...seen];
 }
 
-/** A single plain name: not blank, a wildcard, several words, a full IRI or a Manchester expression. */
-function isMintCandidate(query: string): boolean {
+/** A single plain name: not blank, a wildcard, several words, an IRI / CURIE or a Manchester expression. */
+function isMintCandidate(query: string, asIri: IRI | null): boolean {
   const t = query.trim();
-  if (normalize(t) === '' || /[\s*()<>{}[\],'"]/.test(t)) return false;
+  if (asIri !== null || normalize(t) === '' || /[\s*()<>{}[\],'"]/.test(t)) return false;
   return !/^[a-z][a-z0-9+.-]*:\/\//i.test(t) && !t.startsWith('urn:');
 }
+
+/** Beyond this many matches a search (not a listing) keeps only the best ranked ones. */
+const MAX_LEXICAL_CANDIDATES = 1000;
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -128,11 +150,11 @@ const TYPES = ['all', 'class', 'object_property', 'data_property', 'annotation_p
 
 export const searchEntities = defineTool({
   name: 'search_entities',
-  description: 'Ranked, synonym-aware entity lookup across loaded ontologies (exact → prefix → substring → fuzzy; `*` wildcard). An empty query lists the active ontology\'s own signature.',
+  description: 'Ranked, synonym-aware entity lookup across loaded ontologies (exact → prefix → substring → fuzzy; `*` wildcard), with grounding (best_match, would_mint, collisions). A search keeps its best 1,000 matches (lexical_match_count says how many there were); an empty or wildcard-only query lists the active ontology\'s whole own signature.',
   input: v.strictObject({
     query: v.pipe(v.string(), v.description('Fragment (substring match) or pattern with * wildcards.')),
     type: v.optional(v.picklist(TYPES), 'all'),
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 50),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 50),
     offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   }),
   capabilities: ['ontology:read'],
@@ -143,29 +165,36 @@ export const searchEntities = defineTool({
     const kinds = new Set<EntityKind>(args.type === 'all' ? Object.values(ENTITY_TYPE_INPUT) : [ENTITY_TYPE_INPUT[args.type]]);
     const q = normalize(args.query);
     const wildcardOnly = q.replace(/\*/g, '').trim() === '';
+    const asIri = ctx.resolver.asIri(args.query);
     const hits: Hit[] = [];
     if (wildcardOnly) {
       const active = ctx.workspace.active;
+      // type=all lists the own signature as summarize_ontology counts it: the datatypes plain literals carry
+      // implicitly (xsd:string, rdf:langString) only where named; type=datatype lists them too
+      const own = args.type === 'all' ? scopeSignature([active]) : null;
       for (const e of universe([active], kinds)) {
-        // built-in datatypes that only type literals are listed for type=datatype, not for type=all
-        if (args.type === 'all' && e.kind === 'Datatype' && isBuiltIn(e) && !active.has(declaration(e))) continue;
+        if (own !== null && e.kind === 'Datatype' && !own.has(e)) continue;
         const display = displayName(e, ctx.resolver.closure, ctx.settings.label_language);
-        hits.push({ entity: e, display, kind: 'wildcard', candidate: { value: display, source: 'display', property: null, language: null }, score: TIER_SCORE.wildcard });
+        hits.push({ entity: e, display, kind: 'wildcard', candidate: { value: display, source: 'display', property: null, language: null }, score: TIER_SCORE.wildcard, grounds: false });
       }
     } else {
-      const wildcard = q.includes('*') ? wildcardRegex(args.query) : null;
+      const query: Query = { folded: q, wildcard: q.includes('*') ? wildcardRegex(args.query) : null, iri: asIri };
       for (const e of universe(ctx.workspace.ontologies, kinds)) {
-        const h = bestHit(e, q, wildcard, ctx, lexical);
+        const h = bestHit(e, query, ctx, lexical);
         if (h !== null) hits.push(h);
       }
     }
     hits.sort((a, b) => b.score - a.score || cmp(a.display, b.display) || cmp(a.entity.iri, b.entity.iri) || cmp(a.entity.kind, b.entity.kind));
 
-    // Grounding: exact hits on a name the entity goes by (never a synonym) pick a winner, or collide.
-    const exactIris = [...new Set(hits.filter((h) => h.kind === 'exact' && h.candidate.source !== 'synonym').map((h) => h.entity.iri))].sort();
+    // Grounding over every match: exact hits on a name the entity goes by (never a synonym) pick a winner, or collide.
+    const exactIris = [...new Set(hits.filter((h) => h.grounds).map((h) => h.entity.iri))].sort();
     const collision = exactIris.length > 1;
-    const mintable = isMintCandidate(args.query);
+    const mintable = isMintCandidate(args.query, asIri);
     const reuse = exactIris.length === 0 ? hits.find((h) => h.kind === 'fuzzy' || h.candidate.source === 'synonym') ?? null : null;
+    // a search keeps its best MAX_LEXICAL_CANDIDATES matches; a listing of the signature keeps everything
+    const omitted = wildcardOnly ? 0 : Math.max(0, hits.length - MAX_LEXICAL_CANDIDATES);
+    const matchCount = hits.length;
+    if (omitted > 0) hits.length = MAX_LEXICAL_CANDIDATES;
     const page = hits.slice(args.offset, args.offset + args.limit);
     const items = page.map((h) => ({
       iri: h.entity.iri,
@@ -190,6 +219,7 @@ export const searchEntities = defineTool({
       returned: items.length,
       items,
       ...(next < hits.length ? { next_offset: next } : {}),
+      ...(omitted > 0 ? { lexical_match_count: matchCount, lexical_candidates_truncated: omitted } : {}),
       would_mint: mintable && exactIris.length === 0,
       best_match: exactIris.length === 1 ? exactIris[0] : null,
       mint_blocked_by_collision: collision,

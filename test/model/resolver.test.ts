@@ -24,6 +24,14 @@ test('full IRI, <IRI> and CURIE resolve, with the kinds known in the closure', (
   assert.equal(r.resolve('urn:isbn:123').iri, 'urn:isbn:123');
 });
 
+test('asIri reads IRI spellings only, looking nothing up', () => {
+  const { r } = setup();
+  assert.equal(r.asIri(' <' + ex('Dog') + '> '), ex('Dog'));
+  assert.equal(r.asIri('zoo:Unicorn'), ex('Unicorn'), 'a CURIE of a known prefix, entity or not');
+  assert.equal(r.asIri('urn:isbn:123'), 'urn:isbn:123');
+  for (const name of ['dog', 'Dog', 'nope:Dog', '<>', 'has owner']) assert.equal(r.asIri(name), null, name);
+});
+
 test('an unknown prefix is a NameError', () => {
   const { r } = setup();
   assert.throws(() => r.resolve('nope:Dog'), (e: unknown) => e instanceof NameError && /Unknown prefix 'nope:'/.test(e.message));
