@@ -10,7 +10,6 @@ import type { FormatId, Ontology } from '../model/ontology.js';
 import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { readDocument, writeDocument } from '../model/formats/registry.js';
 import { readDocumentOffThread } from '../actors/parse-pool.js';
-import { formatFromExtension } from '../model/formats/detect.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { anonymousIndividuals } from '../model/walk.js';
 import type { IRI } from '../model/terms.js';
@@ -19,7 +18,8 @@ import { writeObo } from '../model/formats/obo/writer.js';
 import { lossyReasons, oboCompatibility } from '../model/formats/obo/compatibility.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { activeCounts } from './common.js';
-import { classifySource } from './header.js';
+import { revisionEnvelope } from './revision.js';
+import { classifySource, fetchText } from './header.js';
 import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
 import { authorizeSave } from '../policy/save-authorization.js';
 import { checkLoadLock } from './import-tools.js';
@@ -58,7 +58,34 @@ async function roundTrip(o: Ontology, text: string, format: FormatId, file: stri
   if (!Object.values(checks).every(Boolean)) {
     throw new ToolFailure(`Round-trip verification failed for ${file}; the target is untouched`, 'round_trip_mismatch', { saved: false, round_trip: checks });
   }
-  return { ...checks, round_trip_class: 'axiom_identical' };
+  // byte_for_byte: the re-read ontology serializes to exactly the text written, so the file is a fixed point
+  return { ...checks, round_trip_class: writeDocument(back, format) === text ? 'byte_for_byte' : 'axiom_identical' };
+}
+
+/** The extensions a save accepts (TOOLS.md 3.10) and the format each writes; every other extension fails. */
+const SAVE_FORMATS: Readonly<Record<string, FormatId>> = {
+  '.ttl': 'turtle', '.turtle': 'turtle', '.owl': 'rdfxml', '.rdf': 'rdfxml', '.xml': 'rdfxml',
+  '.omn': 'manchester', '.ofn': 'ofn', '.fss': 'ofn', '.owx': 'owlxml', '.obo': 'obo',
+};
+
+/** The format a save to `file` writes: from its extension, or `current` when it has none. */
+export function saveFormatOf(file: string, current: FormatId): FormatId {
+  const ext = path.extname(file);
+  if (ext === '') return current;
+  const format = SAVE_FORMATS[ext.toLowerCase()];
+  if (format === undefined) {
+    throw new ToolFailure(`Unknown file extension '${ext}': use .ttl/.turtle, .owl/.rdf/.xml, .omn, .ofn/.fss, .owx or .obo`, 'invalid_argument');
+  }
+  return format;
+}
+
+/** Writes a document atomically; a directory that cannot be created or a failed write is `io_error`. */
+async function writeTarget(target: string, text: string): Promise<void> {
+  try {
+    await writeFileAtomic(target, text);
+  } catch (err) {
+    throw new ToolFailure(`Cannot write ${target}: ${(err as Error).message}`, 'io_error', { saved: false });
+  }
 }
 
 interface SaveArgs {
@@ -93,22 +120,33 @@ function serialize(o: Ontology, format: FormatId, onLossy: 'warn' | 'fail'): { t
 
 async function saveOne(o: Ontology, target: string, format: FormatId, args: SaveArgs, ws: Workspace, signal: AbortSignal): Promise<JsonObject> {
   const { text, report } = serialize(o, format, args.on_lossy);
+  // other calls of the window may run while this one awaits: what was serialized must still be current when written
+  const baseRevision = ws.revision;
+  const baseEnvelope = revisionEnvelope(ws);
+  const unchanged = () => {
+    if (ws.revision === baseRevision) return;
+    throw new ToolFailure(`The workspace changed while the save of ${target} was being verified; nothing was written`, 'revision_conflict',
+      { saved: false, base_revision: baseEnvelope, current_revision: revisionEnvelope(ws) });
+  };
   const verify = args.verify_round_trip || args.atomic || args.backup;
   const round = verify ? await roundTrip(o, text, format, target) : null;
+  unchanged();
   let backupPath: string | null = null;
   if (args.backup) {
     backupPath = target + '.bak';
     await copyFile(target, backupPath).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
+      if (err.code !== 'ENOENT') throw new ToolFailure(`Cannot keep a backup of ${target}: ${err.message}`, 'io_error', { saved: false });
       backupPath = null;
     });
+    unchanged();
   }
   // a cancelled call writes nothing; once the write starts it completes (it is atomic either way)
   signal.throwIfAborted();
-  await writeFileAtomic(target, text);
+  await writeTarget(target, text);
   o.documentIri = target;
   o.format = format;
-  ws.markSaved(o);
+  // a change that landed during the write is not in the file, so the ontology stays dirty
+  if (ws.revision === baseRevision) ws.markSaved(o);
   if (round === null) return report;
   const bytes = Buffer.byteLength(text, 'utf8');
   return {
@@ -119,7 +157,7 @@ async function saveOne(o: Ontology, target: string, format: FormatId, args: Save
     round_trip: round,
     atomic: true,
     ...(backupPath === null ? {} : { backup_path: backupPath }),
-    revision: ws.revision,
+    revision: revisionEnvelope(ws),
   };
 }
 
@@ -174,12 +212,7 @@ export const saveOntology = defineTool({
     let format = o.format;
     if (args.path !== undefined) {
       target = path.resolve(args.path);
-      const ext = path.extname(target);
-      if (ext !== '') {
-        const f = formatFromExtension(target);
-        if (f === null) throw new ToolFailure(`Unknown file extension '${ext}': use .ttl, .owl/.rdf/.xml, .omn, .ofn/.fss, .owx or .obo`, 'invalid_argument');
-        format = f;
-      }
+      format = saveFormatOf(target, o.format);
     } else {
       const file = localDocument(o);
       if (file === null) throw new ToolFailure('The active ontology has no local document: give path to save it', 'invalid_argument');
@@ -198,9 +231,7 @@ async function fetchSource(ctx: ToolContext, source: string, timeoutMs: number, 
   if (src.remote) {
     const url = src.url;
     await authorizeRemote(ctx, 'load_ontology', url, network);
-    const response = await fetch(url, { signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), signal]) });
-    if (!response.ok) throw new ToolFailure(`Cannot fetch ${source}: HTTP ${response.status}`, 'load_failed');
-    return { text: await response.text(), document: source, base: url };
+    return { text: await fetchText(url, source, timeoutMs, signal), document: source, base: url };
   }
   const file = src.file;
   await authorizeLocalPath(ctx, 'load_ontology', file, 'read');
@@ -281,7 +312,7 @@ class Catalogs {
  * one already planned, or the local file a `catalog-v001.xml` beside the importing (else the root) document
  * maps it to. Nothing is attached here, so a refusal leaves the workspace untouched.
  */
-async function planImports(root: Ontology, rootFile: string | null, ws: Workspace, signal: AbortSignal): Promise<ImportPlan> {
+async function planImports(root: Ontology, rootFile: string | null, ws: Workspace, strict: boolean, signal: AbortSignal): Promise<ImportPlan> {
   const attach: Ontology[] = [];
   const reasons = new Map<IRI, string>();
   const planned = new Map<IRI, Ontology>(ids(root).map((iri) => [iri, root]));
@@ -290,7 +321,14 @@ async function planImports(root: Ontology, rootFile: string | null, ws: Workspac
   for (let i = 0; i < queue.length; i++) {
     const { o, file } = queue[i];
     for (const iri of [...o.imports].sort()) {
-      if (ws.find(iri) !== undefined || planned.has(iri) || reasons.has(iri)) continue;
+      if (planned.has(iri) || reasons.has(iri)) continue;
+      const loaded = ws.find(iri);
+      // a strict load needs documents: an untitled in-memory ontology satisfies only a lenient one
+      if (loaded !== undefined && strict && loaded.documentIri === null) {
+        reasons.set(iri, 'satisfied only by an untitled in-memory ontology, which never satisfies missing_imports=error');
+        continue;
+      }
+      if (loaded !== undefined) continue;
       const own = file === null ? null : await catalogs.of(file);
       const fallback = rootFile === null ? null : await catalogs.of(rootFile);
       const target = (own && catalogLocalFile(own, iri)) ?? (fallback && catalogLocalFile(fallback, iri));
@@ -361,7 +399,7 @@ async function attachNew(text: string, document: string, base: string, args: Loa
   const parsed = await parseDocument(text, base, document, signal);
   const clash = ids(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
   if (clash !== undefined) throw new ToolFailure(`Ontology id ${ids(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
-  const plan = await planImports(parsed, isRemote(document) ? null : document, ws, signal);
+  const plan = await planImports(parsed, isRemote(document) ? null : document, ws, args.missing_imports === 'error', signal);
   if (args.missing_imports === 'error' && plan.reasons.size > 0) {
     const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
     throw new ToolFailure(`Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was loaded`, 'missing_imports', { unresolved_imports: missing });

@@ -42,6 +42,25 @@ export function classifySource(source: string): Source {
   return { remote: false, file: path.resolve(source) };
 }
 
+/**
+ * The body of a remote document. An unreachable host, a refused connection, a timeout or an HTTP error is
+ * `load_failed` naming the cause; the caller's cancellation passes through as itself.
+ */
+export async function fetchText(url: string, source: string, timeoutMs: number, signal: AbortSignal): Promise<string> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await fetch(url, { signal: AbortSignal.any([timeout, signal]) });
+    if (!response.ok) throw new ToolFailure(`Cannot fetch ${source}: HTTP ${response.status}`, 'load_failed');
+    return await response.text();
+  } catch (err) {
+    if (err instanceof ToolFailure || signal.aborted) throw err;
+    if (timeout.aborted) throw new ToolFailure(`Cannot fetch ${source}: no complete answer within ${timeoutMs} ms (connection_timeout_ms)`, 'load_failed');
+    // undici reports "fetch failed" and keeps the reason (ECONNREFUSED, ENOTFOUND, ...) in `cause`
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    throw new ToolFailure(`Cannot fetch ${source}: ${cause ?? (err as Error).message}`, 'load_failed');
+  }
+}
+
 /** Fetches and parses a document after authorizing it (as an import or a plain document); nothing in the workspace changes. */
 export async function fetchDocument(ctx: ToolContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, purpose: FetchPurpose): Promise<Ontology> {
   const src = classifySource(source);
@@ -50,14 +69,7 @@ export async function fetchDocument(ctx: ToolContext, tool: string, source: stri
   let document: string;
   if (src.remote) {
     await authorizeRemote(ctx, tool, src.url, network, { purpose });
-    let response: Response;
-    try {
-      response = await fetch(src.url, { signal: AbortSignal.timeout(timeoutMs) });
-    } catch (err) {
-      throw new ToolFailure(`Cannot fetch ${source}: ${(err as Error).message}`, 'load_failed');
-    }
-    if (!response.ok) throw new ToolFailure(`Cannot fetch ${source}: HTTP ${response.status}`, 'load_failed');
-    text = await response.text();
+    text = await fetchText(src.url, source, timeoutMs, ctx.signal);
     base = src.url;
     document = source;
   } else {

@@ -6,11 +6,11 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Ontology } from '../model/ontology.js';
 import { ontologyLabel } from '../model/workspace.js';
-import { formatFromExtension } from '../model/formats/detect.js';
 import { STANDARD_PREFIXES } from '../model/vocab.js';
 import { defineTool, always, ToolFailure } from './tool.js';
 import { logicalAxiomCount } from './common.js';
 import { absoluteIri } from './header.js';
+import { saveFormatOf } from './documents.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 
 export const setActiveOntology = defineTool({
@@ -40,14 +40,10 @@ export const setActiveOntology = defineTool({
   },
 });
 
-/** The file an ontology is bound to and its format (from the extension; none: Turtle). */
+/** The file an ontology is bound to and its format: the one a save there writes (no extension: Turtle). */
 function bindingOf(file: string) {
   const target = path.resolve(file);
-  const ext = path.extname(target);
-  if (ext === '') return { target, format: 'turtle' as const };
-  const format = formatFromExtension(target);
-  if (format === null) throw new ToolFailure(`Unknown file extension '${ext}': use .ttl, .owl/.rdf/.xml, .omn, .ofn/.fss, .owx or .obo`, 'invalid_argument');
-  return { target, format };
+  return { target, format: saveFormatOf(target, 'turtle') };
 }
 
 export const createOntology = defineTool({
