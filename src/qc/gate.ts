@@ -1,16 +1,20 @@
 // The gate that combines QC stages (TOOLS.md 1.11, run_qc_suite, preview_change_set, apply_changes verify):
 // every requested or required stage reads the same private snapshot; the gate is the worst ran stage judged
 // against `fail_on`, and a required stage that was skipped or failed to run makes it `error` (error wins).
+// A project policy's waivers mark the findings they cover, which then no longer count (waivers.ts).
 
 import * as v from 'valibot';
 import type { ReasonerInfo } from '../reasoner/registry.js';
-import { STAGE_IDS, type Finding, type Gate, type QcSnapshot, type Severity, type StageId, type StageOutcome, type Verdict } from './finding.js';
+import { STAGE_IDS, type Finding, type Gate, type QcSnapshot, type Severity, type StageId, type StageOutcome, type Verdict, type Waiver } from './finding.js';
 import { identityDigest } from './identity.js';
 import { structuralStage } from './stages/structural.js';
 import { reasonerStage } from './stages/reasoner.js';
 import { profileStage } from './stages/profile.js';
 import { governanceStage, type GovernanceOptions } from './stages/governance.js';
 import { rulesStage } from './stages/rules.js';
+import { interoperabilityStage, type InteroperabilityOptions } from './stages/interoperability.js';
+import { policyReasonerProblem } from './policy-options.js';
+import { waiveOutcome, withExpiredWaivers } from './waivers.js';
 
 /** The known stage names: an unknown one is `invalid_argument` at the tool boundary. */
 export const StageIdSchema = v.picklist(STAGE_IDS as [StageId, ...StageId[]]);
@@ -25,6 +29,12 @@ export interface StageOptions {
   readonly governance?: GovernanceOptions;
   /** `structural` stage: audit imported terms too. */
   readonly includeImports?: boolean;
+  /** `interoperability` stage: the formats to round-trip (a project policy's; absent: the stage is skipped). */
+  readonly interoperability?: InteroperabilityOptions;
+  /** `reasoner` stage: the policy's `reasoning.reasoner`; the window's selection must match it. */
+  readonly policyReasoner?: string;
+  /** `reasoner` stage: the policy's `reasoning.timeout_ms`, a bound within the run's budget. */
+  readonly reasonerTimeoutMs?: number;
 }
 
 export interface GateInput {
@@ -42,6 +52,10 @@ export interface GateInput {
   /** Default `error`: a stage verdict `fail` fails the gate; `warn` also fails on verdict `warn`; `none` never fails. */
   readonly failOn?: FailOn;
   readonly options?: StageOptions;
+  /** A project policy's waivers (focus IRIs expanded). */
+  readonly waivers?: readonly Waiver[];
+  /** The clock reading waivers are judged at (ms since the epoch; default: now). */
+  readonly now?: number;
 }
 
 export interface FindingsSummary {
@@ -97,8 +111,17 @@ export interface StageContext {
 
 type StageRunner = (snapshot: QcSnapshot, ctx: StageContext) => StageOutcome | Promise<StageOutcome>;
 
+/** The reasoner stage under a policy: the captured selection must be the policy's reasoner, within its time bound. */
+function policyReasonerStage(s: QcSnapshot, ctx: StageContext): StageOutcome | Promise<StageOutcome> {
+  const problem = ctx.options.policyReasoner === undefined ? null : policyReasonerProblem(ctx.options.policyReasoner, ctx.reasoner);
+  if (problem !== null) return { stage: 'reasoner', status: 'error', reason: problem, findings: [] };
+  const bound = ctx.options.reasonerTimeoutMs;
+  return reasonerStage(s, bound === undefined ? ctx : { ...ctx, deadline: Math.min(ctx.deadline, Date.now() + bound) });
+}
+
 const RUNNERS: Partial<Record<StageId, StageRunner>> = {
-  reasoner: (s, ctx) => reasonerStage(s, ctx),
+  interoperability: (s, ctx) => interoperabilityStage(s, ctx.options.interoperability, ctx.deadline),
+  reasoner: policyReasonerStage,
   profile: (s, ctx) => profileStage(s, ctx.options.owlProfile ?? 'DL'),
   structural: (s, ctx) => structuralStage(s, { includeImports: ctx.options.includeImports ?? false, deadline: ctx.deadline }),
   governance: (s, ctx) => governanceStage(s, ctx.options.governance ?? {}),
@@ -107,7 +130,6 @@ const RUNNERS: Partial<Record<StageId, StageRunner>> = {
 
 /** Why a stage without a runner here cannot run: it needs data only a project policy (or its caller) supplies. */
 const UNAVAILABLE: Partial<Record<StageId, string>> = {
-  interoperability: 'needs a project policy (interoperability block)',
   invariants: 'no invariants given',
   cqs: 'no competency questions given',
   shacl: 'no SHACL shapes given',
@@ -173,11 +195,14 @@ export async function runGate(input: GateInput): Promise<GateReport> {
   const failOn = input.failOn ?? 'error';
   const required = new Set(input.required);
   const ctx: StageContext = { reasoner: input.reasoner, deadline: Date.now() + input.timeoutMs, signal: input.signal, options: input.options ?? {} };
+  const waivers = input.waivers ?? [];
+  const now = input.now ?? Date.now();
   const reports: GateStageReport[] = [];
   const findings: Finding[] = [];
   const all: Finding[] = [];
   for (const stage of schedule(input.stages, input.required)) {
-    const outcome = await runStage(stage, input.snapshot, ctx);
+    const run = waiveOutcome(await runStage(stage, input.snapshot, ctx), waivers, now);
+    const outcome = stage === 'governance' ? withExpiredWaivers(run, waivers, now) : run;
     const ran = outcome.status === 'completed';
     if (ran) {
       for (const f of outcome.findings) all.push(f);

@@ -1,6 +1,7 @@
 // The change-set preflight (TOOLS.md 1.11, 3.4), shared by preview_change_set, rebase_change_set and
 // apply_changes verify: the exact normalized delta is applied to a private snapshot and the QC gate judges
-// the result. With a valid project policy its required stages and fail_on decide; without one the default
+// the result. With a valid project policy its required stages (plus interoperability in version 1 and rules,
+// as run_project_qc), its stage options, waivers and fail_on decide; without one the default
 // gates run (reasoner only when one is selected, profile, governance, structural) and explicitly listed
 // gates become required. The live workspace is never touched; if it changes while the gate runs, the
 // preflight is invalid and says so.
@@ -10,7 +11,7 @@ import type { Axiom } from '../model/terms.js';
 import type { Change } from '../model/changes.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
 import { reasoningSession } from '../reasoner/pool.js';
-import { implementationDigest, resolveReasoner, type ReasonerInfo } from '../reasoner/registry.js';
+import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
@@ -18,8 +19,9 @@ import { revisionEnvelope, type RevisionEnvelope } from '../tools/revision.js';
 import { checkImportLock, resolveLockTarget, type ImportLockVerification, type LockMode, type LockPolicy } from '../imports/lock-mode.js';
 import { importGraph, localFileOf } from '../imports/closure.js';
 import { captureSnapshot } from './snapshot.js';
-import { runGate, verdictFails, type FailOn, type GateReport } from './gate.js';
-import type { Finding, Gate, StageId } from './finding.js';
+import { runGate, verdictFails, type FailOn, type GateReport, type StageOptions } from './gate.js';
+import type { Finding, Gate, StageId, Waiver } from './finding.js';
+import { policyGateConfig } from './policy-options.js';
 
 /** Budget of a preflight when neither the caller nor a policy gives one (TOOLS.md preview_change_set). */
 export const DEFAULT_PREFLIGHT_TIMEOUT_MS = 120_000;
@@ -45,6 +47,9 @@ export interface PreflightContract {
   readonly failOn: FailOn;
   readonly reasoner: ReasonerInfo | null;
   readonly timeoutMs: number;
+  /** What a valid policy configures in the stages (empty without one). */
+  readonly options: StageOptions;
+  readonly waivers: readonly Waiver[];
 }
 
 export interface Preflight {
@@ -74,30 +79,26 @@ export class PreflightInvalidated extends Error {
 
 const DEFAULT_STAGES: readonly StageId[] = ['profile', 'governance', 'structural'];
 
-/** The reasoner a valid policy names, else the window's selection; a name matching no installed reasoner gives none. */
-function reasonerFor(ctx: ToolContext, policy: PolicyResolution): ReasonerInfo | null {
-  const ref = policy.valid ? policy.policy?.reasoning.reasoner : undefined;
-  if (ref === undefined || ref === null) return reasoningSession(ctx.workspace).selected;
-  const found = resolveReasoner(ref);
-  return found.kind === 'match' ? found.reasoner : null;
-}
-
 /** The stages, requirements and budget of one preflight (TOOLS.md 1.11). */
 function contractFor(request: PreflightRequest, ctx: ToolContext, policy: PolicyResolution): PreflightContract {
-  const reasoner = reasonerFor(ctx, policy);
+  // The captured selection; a policy's `reasoning.reasoner` is checked against it by the reasoner stage.
+  const reasoner = reasoningSession(ctx.workspace).selected;
   const effective = policy.valid ? policy.policy : null;
   const policyTimeout = effective?.reasoning.timeout_ms;
   let timeoutMs = request.timeoutMs ?? policyTimeout ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
   if (request.tightenOnly === true && policyTimeout !== undefined) timeoutMs = Math.min(timeoutMs, policyTimeout);
   if (effective !== null) {
     // The policy's verdict is absolute; explicitly listed gates can only add required stages to it.
-    const required = new Set<StageId>([...effective.validation.required_stages, ...request.gates]);
+    // As run_project_qc: interoperability always in version 1, rules always.
+    const required = new Set<StageId>([...effective.validation.required_stages, ...request.gates, 'rules']);
+    if (effective.version === 1) required.add('interoperability');
     if (effective.reasoning.required) required.add('reasoner');
-    return { stages: [...required], required: [...required], failOn: effective.validation.fail_on, reasoner, timeoutMs };
+    const { options, waivers } = policyGateConfig(effective);
+    return { stages: [...required], required: [...required], failOn: effective.validation.fail_on, reasoner, timeoutMs, options, waivers };
   }
   const stages = new Set<StageId>(reasoner === null ? DEFAULT_STAGES : ['reasoner', ...DEFAULT_STAGES]);
   for (const g of request.gates) stages.add(g);
-  return { stages: [...stages], required: [...request.gates], failOn: 'error', reasoner, timeoutMs };
+  return { stages: [...stages], required: [...request.gates], failOn: 'error', reasoner, timeoutMs, options: {}, waivers: [] };
 }
 
 function sha256(text: string): string {
@@ -169,7 +170,7 @@ export async function baselineFindings(ctx: ToolContext, contract: PreflightCont
   const snapshot = captureSnapshot(ctx.workspace, [], ctx.settings.label_language);
   const report = await runGate({
     snapshot, stages: contract.stages, required: contract.required, reasoner: contract.reasoner, timeoutMs,
-    signal, limit: Number.MAX_SAFE_INTEGER, failOn: contract.failOn,
+    signal, limit: Number.MAX_SAFE_INTEGER, failOn: contract.failOn, options: contract.options, waivers: contract.waivers,
   });
   return { report, revision: snapshot.revision };
 }
@@ -218,6 +219,8 @@ export async function runPreflight(ctx: ToolContext, delta: readonly Change[], r
     signal,
     limit: Number.MAX_SAFE_INTEGER,
     failOn: contract.failOn,
+    options: contract.options,
+    waivers: contract.waivers,
   });
   const lock = await verifyLock(ctx, policy, request.lockMode);
   if (expired()) throw timeoutFailure(contract.timeoutMs);

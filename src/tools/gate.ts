@@ -64,22 +64,23 @@ export function revokedFailure(message: string): ToolResult {
  */
 export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue,
   revoked: (principal: Principal) => string | null = () => null): Promise<ToolResult> {
+  const refuse = (result: ToolResult) => (def.refusalContext === undefined ? result : withContext(result, def.refusalContext));
   const parsed = v.safeParse(def.input, rawArgs ?? {});
   if (!parsed.success) {
-    return failure(`Invalid arguments for ${def.name}: ${parsed.issues.map(describeIssue).join('; ')}`, 'invalid_argument');
+    return refuse(failure(`Invalid arguments for ${def.name}: ${parsed.issues.map(describeIssue).join('; ')}`, 'invalid_argument'));
   }
   const args = parsed.output;
   const missing = missingCapabilities(ctx.principal, def.capabilities);
   if (missing.length > 0) {
-    return failure(`${def.name} requires capabilities the caller lacks: ${missing.join(', ')}`, 'authorization_denied',
-      { missing_capabilities: missing, effects_prevented: true });
+    return refuse(failure(`${def.name} requires capabilities the caller lacks: ${missing.join(', ')}`, 'authorization_denied',
+      { missing_capabilities: missing, effects_prevented: true }));
   }
   const mutating = def.mutating(args);
   if (mutating && ctx.settings.read_only) {
-    return failure(`${def.name} is refused: the server is in read-only mode`, 'read_only', { effects_prevented: true });
+    return refuse(failure(`${def.name} is refused: the server is in read-only mode`, 'read_only', { effects_prevented: true }));
   }
   const refusal = revoked(ctx.principal);
-  if (refusal !== null) return revokedFailure(refusal);
+  if (refusal !== null) return refuse(revokedFailure(refusal));
   if (mutating && ctx.settings.confirm_each_write) {
     const approved = await approvals.request({
       session_id: ctx.sessionId,
@@ -87,17 +88,23 @@ export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolCo
       client: ctx.principal.display_name,
       summary: def.summary?.(args) ?? `${def.name} ${JSON.stringify(args)}`,
     }, ctx.settings.approval_timeout_s * 1000, ctx.signal);
-    if (ctx.signal.aborted) return cancelled(def.name);
-    if (!approved) return failure(`${def.name} was not approved; nothing was applied`, 'write_declined', { effects_prevented: true });
+    if (ctx.signal.aborted) return refuse(cancelled(def.name));
+    if (!approved) return refuse(failure(`${def.name} was not approved; nothing was applied`, 'write_declined', { effects_prevented: true }));
     const late = revoked(ctx.principal);
-    if (late !== null) return revokedFailure(late);
+    if (late !== null) return refuse(revokedFailure(late));
   }
-  if (ctx.signal.aborted) return cancelled(def.name);
+  if (ctx.signal.aborted) return refuse(cancelled(def.name));
   try {
     return success(await ctx.resolver.inCall(() => def.handler(args, ctx)));
   } catch (err) {
     return ctx.signal.aborted ? cancelled(def.name) : failureOf(err);
   }
+}
+
+/** A gate refusal with the tool's refusal context (e.g. `committed:false`) added. */
+function withContext(result: ToolResult, context: JsonObject): ToolResult {
+  const { error, error_code, ...rest } = result.structuredContent;
+  return failure(String(error), typeof error_code === 'string' ? error_code : undefined, { ...rest, ...context });
 }
 
 /** The client cancelled the call (or its HTTP request went away) before it committed. */

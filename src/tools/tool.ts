@@ -49,6 +49,8 @@ export interface ToolDefinition<I = JsonObject> {
   readonly undoable: boolean;
   /** One-line description of a held write, for the approval queue. */
   readonly summary?: (args: I) => string;
+  /** Fields every refusal by the gate (arguments, capabilities, read-only, approval, cancellation) adds, e.g. `committed:false`. */
+  readonly refusalContext?: JsonObject;
   readonly handler: (args: I, ctx: ToolContext) => JsonObject | Promise<JsonObject>;
 }
 

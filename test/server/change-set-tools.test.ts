@@ -328,8 +328,9 @@ test('with a project policy its stages decide, and a changed, pinned or removed 
     const p = await preview([sub('kitten', 'animal')]);
     assert.equal(p.policy_loaded, true);
     assert.match(p.policy_digest as string, /^sha256:[0-9a-f]{64}$/);
-    assert.deepEqual((p.preflight as Row).required_stages, ['structural']);
-    assert.deepEqual((p.preflight as Row).stages_ran, ['structural']);
+    // run_project_qc semantics: a version-1 policy always requires interoperability, and rules always
+    assert.deepEqual((p.preflight as Row).required_stages, ['interoperability', 'structural', 'rules']);
+    assert.deepEqual((p.preflight as Row).stages_ran, ['interoperability', 'structural', 'rules']);
     assert.equal(p.committable, true, JSON.stringify(p.committable_reasons));
     const pinned = await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision, confirm_policy_digest: 'sha256:' + '1'.repeat(64) });
     assert.equal(pinned.body.error_code, 'policy_digest_conflict');
