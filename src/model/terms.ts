@@ -221,6 +221,14 @@ export type Axiom =
   | DLSafeRule;
 export type AxiomKind = Axiom['kind'];
 
+/**
+ * The OWL 2 functional-syntax name of an axiom's type: a property chain is a SubObjectPropertyOf whose
+ * sub-property is an ObjectPropertyChain (the model keeps it as its own kind, as the OWL API does).
+ */
+export function axiomTypeName(a: Axiom): string {
+  return a.kind === 'SubPropertyChainOf' ? 'SubObjectPropertyOf' : a.kind;
+}
+
 export const AXIOM_KINDS: readonly AxiomKind[] = [
   'Declaration',
   'SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'DisjointUnion',

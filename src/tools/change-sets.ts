@@ -17,6 +17,7 @@ import { counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations
 import { renderAxiom } from './common.js';
 import { revisionEnvelope, sameRevision, type RevisionEnvelope } from './revision.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { axiomTypeName } from '../model/terms.js';
 
 /** What a preview was asked for; rebase replays it. */
 export interface PreviewRequest {
@@ -97,7 +98,7 @@ function normalizedRows(delta: readonly Change[], ctx: ToolContext): JsonObject[
   const rows: { op: string; axiom_type: string; axiom: string; line: string }[] = [];
   for (const c of delta) {
     if (c.kind !== 'AddAxiom' && c.kind !== 'RemoveAxiom') continue;
-    rows.push({ op: c.kind === 'AddAxiom' ? 'add' : 'remove', axiom_type: c.axiom.kind, axiom: renderAxiom(c.axiom, ctx), line: axiomLines([c.axiom])[0] });
+    rows.push({ op: c.kind === 'AddAxiom' ? 'add' : 'remove', axiom_type: axiomTypeName(c.axiom), axiom: renderAxiom(c.axiom, ctx), line: axiomLines([c.axiom])[0] });
   }
   const key = (r: (typeof rows)[number]) => (r.op === 'add' ? '0' : '1') + r.axiom + '\u0000' + r.line;
   rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -225,6 +226,8 @@ export const commitChangeSet = defineTool({
   mutating: always,
   undoable: true,
   summary: (args) => `commit change set ${args.change_set_id}`,
+  // TOOLS.md: every refusal, the gate's included, answers committed:false
+  refusalContext: { committed: false },
   handler: async (args, ctx) => {
     const id = args.change_set_id;
     const store = changeSetStore(ctx.workspace);

@@ -5,7 +5,7 @@
 
 import * as v from 'valibot';
 import {
-  datatype as makeDatatype, entity as makeEntity, isLogicalAxiom,
+  axiomTypeName, datatype as makeDatatype, entity as makeEntity, isLogicalAxiom,
   type Annotation, type AnnotationValue, type AnonymousIndividual, type Axiom, type AxiomKind, type ClassExpression, type DataRange,
   type Datatype, type Entity, type EntityKind, type Individual, type IRI, type Literal, type Node, type ObjectPropertyExpression,
 } from '../model/terms.js';
@@ -336,7 +336,7 @@ export const getAxiomsForEntity = defineTool({
     const canonical = new LineRenderer((x: AnonymousIndividual) => '_:' + x.nodeId);
     // ties (e.g. two IRIs sharing a label) fall back to the canonical full-IRI line
     rendered.sort((a, b) => cmp(a.rendering, b.rendering) || cmp(canonical.axiom(a.axiom), canonical.axiom(b.axiom)));
-    const rows = rendered.map((r) => ({ axiom_type: r.axiom.kind, rendering: r.rendering }));
+    const rows = rendered.map((r) => ({ axiom_type: axiomTypeName(r.axiom), rendering: r.rendering }));
     return {
       entity: view.row(senses[0]),
       include_imports: args.include_imports,

@@ -5,7 +5,7 @@
 
 import * as v from 'valibot';
 import type { Axiom } from '../model/terms.js';
-import { axiomWithoutAnnotations, isLogicalAxiom } from '../model/terms.js';
+import { axiomTypeName, axiomWithoutAnnotations, isLogicalAxiom } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { displayName } from '../model/display.js';
 import { buildAxiom } from '../model/operands/builder.js';
@@ -86,7 +86,7 @@ function entailedAnswer(out: { entailed: boolean; decided: boolean }, goal: Axio
   return ctx.resolver.closure.some((o) => asserts(o.axioms(), plain));
 }
 
-const axiomRow = (a: Axiom, ctx: ToolContext) => ({ axiom_type: a.kind, rendering: renderAxiom(a, ctx) });
+const axiomRow = (a: Axiom, ctx: ToolContext) => ({ axiom_type: axiomTypeName(a), rendering: renderAxiom(a, ctx) });
 
 /** Asserted logical axioms of the imports closure that mention the goal's entities (capped, by rendering). */
 function relatedAxioms(goal: Axiom, ctx: ToolContext): JsonObject {

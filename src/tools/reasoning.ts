@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import type { Axiom, ClassExpression, IRI } from '../model/terms.js';
-import { cls, namedIndividual } from '../model/terms.js';
+import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { ManchesterParseError } from '../model/formats/manchester/expression.js';
 import { reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
@@ -53,7 +53,7 @@ const sampleRows = new WeakMap<UnsupportedData, { axiom_type: string; rendering:
 function unsupportedReport(u: UnsupportedData, ctx: ToolContext): JsonObject {
   let rows = sampleRows.get(u);
   if (rows === undefined) {
-    rows = readAxiomLines(u.sample).map((a: Axiom) => ({ axiom_type: a.kind, rendering: renderAxiom(a, ctx) }));
+    rows = readAxiomLines(u.sample).map((a: Axiom) => ({ axiom_type: axiomTypeName(a), rendering: renderAxiom(a, ctx) }));
     rows.sort((a, b) => (a.rendering < b.rendering ? -1 : a.rendering > b.rendering ? 1 : 0));
     sampleRows.set(u, rows);
   }

@@ -1,17 +1,19 @@
 // The `governance` QC stage (TOOLS.md validate_governance, run_qc_suite): project conventions over the
 // terms the audited scope owns (declares): IRI policy (required namespaces, an IRI pattern), required
-// annotations on classes and properties, and import layering (logical axioms about imported terms).
+// annotations on classes and properties, and import layering (logical axioms about imported terms). Under a
+// project policy it also checks label language and cardinality, definition presence, language, datatype and
+// placeholders, lifecycle status values and replacements of deprecated terms (TOOLS.md run_project_qc).
 //
 // Severities: a configured IRI policy or required annotation that is not met is an `error` (the caller asked
 // for it explicitly); import layering is a `warn` (re-axiomatizing an imported term is sometimes deliberate,
 // and it is checked by default).
 
-import { isEntity, isLogicalAxiom, type Axiom, type Entity, type EntityKind, type IRI, type Node } from '../../model/terms.js';
+import { axiomTypeName, isEntity, isLogicalAxiom, type AnnotationAssertion, type Axiom, type Entity, type EntityKind, type IRI, type Node } from '../../model/terms.js';
 import type { Ontology } from '../../model/ontology.js';
 import { FunctionalRenderer } from '../../model/formats/functional/renderer.js';
 import { displayName, localName } from '../../model/display.js';
 import { IAO_DEFINITION } from '../../model/formats/obo/vocab.js';
-import { BUILT_IN_ANNOTATION_PROPERTIES, RDFS_LABEL, STANDARD_PREFIXES } from '../../model/vocab.js';
+import { BUILT_IN_ANNOTATION_PROPERTIES, OWL_DEPRECATED, RDF_LANG_STRING, RDFS_LABEL, STANDARD_PREFIXES } from '../../model/vocab.js';
 import { isReserved } from '../../model/profiles/closure-facts.js';
 import type { Finding, QcSnapshot, Severity, StageOutcome } from '../finding.js';
 import { findingId } from '../identity.js';
@@ -27,7 +29,54 @@ export interface GovernanceOptions {
   readonly check_ownership?: boolean;
   /** The whole imports closure is the audited scope (default false: the snapshot's own ontology). */
   readonly include_imports?: boolean;
+  /** Policy `annotations.label` (IRIs expanded); absent: not checked. */
+  readonly label_rules?: LabelRules;
+  /** Policy `annotations.definition` (IRIs expanded); absent: not checked. */
+  readonly definition_rules?: DefinitionRules;
+  /** Policy `lifecycle` (IRIs expanded); absent: not checked. */
+  readonly lifecycle_rules?: LifecycleRules;
 }
+
+/**
+ * Label conventions of a project policy. `languages`: a term that has (or must have) a label needs one in each
+ * (untagged labels count as `und`); `max_per_language` bounds the labels of one language.
+ */
+export interface LabelRules {
+  readonly property: IRI;
+  readonly required: boolean;
+  readonly languages: readonly string[];
+  readonly max_per_language: number;
+}
+
+/**
+ * Definition conventions of a project policy. `languages`: a term that has (or must have) a definition needs
+ * one in each; `placeholders` are compared trimmed and case-insensitively.
+ */
+export interface DefinitionRules {
+  readonly property: IRI;
+  readonly required: boolean;
+  readonly languages: readonly string[];
+  readonly datatype: IRI | null;
+  readonly placeholders: readonly string[];
+}
+
+/** Lifecycle conventions of a project policy: status values, and replacements for deprecated terms. */
+export interface LifecycleRules {
+  readonly status_property: IRI | null;
+  /** Literal lexical forms or full IRIs; empty: any status is allowed. */
+  readonly allowed_statuses: readonly string[];
+  readonly replacement_property: IRI;
+  readonly deprecated_requires_replacement: boolean;
+}
+
+/** Rule ids of the policy-only checks (every one an `error`: the policy asks for it explicitly). */
+export const POLICY_GOVERNANCE_RULES = [
+  'annotations.label_missing', 'annotations.label_language', 'annotations.label_cardinality',
+  'annotations.definition_missing', 'annotations.definition_language', 'annotations.definition_datatype', 'annotations.definition_placeholder',
+  'lifecycle.status_invalid', 'lifecycle.replacement_missing',
+] as const;
+
+export type PolicyGovernanceRule = (typeof POLICY_GOVERNANCE_RULES)[number];
 
 export type GovernanceCheckId = 'iri_policy' | 'required_annotations' | 'import_layering';
 
@@ -187,10 +236,141 @@ function importLayering(own: Ownership): Finding[] {
       if (subjects.length === 0 || !subjects.every((e) => own.imported.has(e))) continue;
       const focus = subjects.map((e) => e.iri).sort()[0];
       const text = renderer.axiom(a);
-      out.push(finding('import_layering', `${a.kind} axiom about imported term <${focus}> is asserted in the audited ontology.`, focus, text, { axiom_type: a.kind }));
+      out.push(finding('import_layering', `${a.kind} axiom about imported term <${focus}> is asserted in the audited ontology.`, focus, text, { axiom_type: axiomTypeName(a) }));
     }
   }
   return out.sort((x, y) => (x.focus_iri! < y.focus_iri! ? -1 : x.focus_iri! > y.focus_iri! ? 1 : x.axiom! < y.axiom! ? -1 : x.axiom! > y.axiom! ? 1 : 0));
+}
+
+const FULL_IRIS = new FunctionalRenderer();
+
+/** A policy finding about one owned term; `axiom` is the annotation assertion concerned, if one. */
+function policyFinding(rule: PolicyGovernanceRule, message: string, focus: IRI, axiom: AnnotationAssertion | null, details: Record<string, unknown>, discriminator?: string): Finding {
+  const text = axiom === null ? null : FULL_IRIS.axiom(axiom);
+  return {
+    id: findingId('governance', rule, focus, text, discriminator),
+    source: 'governance', severity: 'error', message, focus_iri: focus, axiom: text, path: null, rule_id: rule, waiver: null, details,
+  };
+}
+
+/** The assertions of `property` on `iri` anywhere in the closure, each once. */
+function valuesOf(s: QcSnapshot, iri: IRI, property: IRI): AnnotationAssertion[] {
+  const out = new Set<AnnotationAssertion>();
+  for (const o of s.closure) for (const a of o.index.annotationsBySubject.get(iri) ?? []) if (a.property.iri === property) out.add(a);
+  return [...out];
+}
+
+/** The language tag of a value, lower-cased; untagged literals and IRIs are `und`. */
+const languageOf = (a: AnnotationAssertion): string => (a.value.kind === 'Literal' && a.value.lang !== '' ? a.value.lang.toLowerCase() : 'und');
+
+/** Languages of `wanted` with no value among `values`. */
+function missingLanguages(values: readonly AnnotationAssertion[], wanted: readonly string[]): string[] {
+  const have = new Set(values.map(languageOf));
+  return wanted.filter((l) => !have.has(l.toLowerCase()));
+}
+
+/** Owned terms that carry labels and definitions (classes and properties), sorted by IRI. */
+function annotatedTerms(own: Ownership): { iri: IRI; kinds: string }[] {
+  const out: { iri: IRI; kinds: string }[] = [];
+  for (const iri of sortedIris(own.owned)) {
+    const kinds = own.owned.get(iri)!.map((e) => e.kind).filter((k) => KINDS_NEEDING_ANNOTATIONS.has(k));
+    if (kinds.length > 0) out.push({ iri, kinds: kinds.sort().join('/') });
+  }
+  return out;
+}
+
+function labelChecks(own: Ownership, s: QcSnapshot, rules: LabelRules): Finding[] {
+  const out: Finding[] = [];
+  for (const { iri, kinds } of annotatedTerms(own)) {
+    const labels = valuesOf(s, iri, rules.property);
+    if (labels.length === 0) {
+      if (rules.required) out.push(policyFinding('annotations.label_missing', `${kinds} <${iri}> has no label (${rules.property}).`, iri, null, { property: rules.property }));
+      continue;
+    }
+    for (const lang of missingLanguages(labels, rules.languages)) {
+      out.push(policyFinding('annotations.label_language', `${kinds} <${iri}> has no label in language ${lang} (${rules.property}).`, iri, null, { property: rules.property, language: lang }, lang));
+    }
+    const perLanguage = new Map<string, AnnotationAssertion[]>();
+    for (const a of labels) {
+      const list = perLanguage.get(languageOf(a));
+      if (list === undefined) perLanguage.set(languageOf(a), [a]);
+      else list.push(a);
+    }
+    for (const [lang, list] of [...perLanguage].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+      if (list.length <= rules.max_per_language) continue;
+      out.push(policyFinding('annotations.label_cardinality', `${kinds} <${iri}> has ${list.length} labels in language ${lang}; the policy allows ${rules.max_per_language}.`, iri, null,
+        { property: rules.property, language: lang, count: list.length, max_per_language: rules.max_per_language, labels: list.map((a) => FULL_IRIS.axiom(a)).sort() }, lang));
+    }
+  }
+  return out;
+}
+
+/** The datatype of a definition value (null for an IRI or anonymous value). */
+function datatypeOf(a: AnnotationAssertion): IRI | null {
+  if (a.value.kind !== 'Literal') return null;
+  return a.value.lang !== '' ? RDF_LANG_STRING : a.value.datatype;
+}
+
+function definitionChecks(own: Ownership, s: QcSnapshot, rules: DefinitionRules): Finding[] {
+  const placeholders = new Set(rules.placeholders.map((p) => p.trim().toLowerCase()));
+  const out: Finding[] = [];
+  for (const { iri, kinds } of annotatedTerms(own)) {
+    const definitions = valuesOf(s, iri, rules.property);
+    if (definitions.length === 0) {
+      if (rules.required) out.push(policyFinding('annotations.definition_missing', `${kinds} <${iri}> has no definition (${rules.property}).`, iri, null, { property: rules.property }));
+      continue;
+    }
+    for (const lang of missingLanguages(definitions, rules.languages)) {
+      out.push(policyFinding('annotations.definition_language', `${kinds} <${iri}> has no definition in language ${lang} (${rules.property}).`, iri, null, { property: rules.property, language: lang }, lang));
+    }
+    for (const a of definitions) {
+      const datatype = datatypeOf(a);
+      if (rules.datatype !== null && datatype !== rules.datatype) {
+        out.push(policyFinding('annotations.definition_datatype', `A definition of <${iri}> is ${datatype === null ? 'not a literal' : `typed ${datatype}`}; the policy requires ${rules.datatype}.`, iri, a,
+          { property: rules.property, datatype, required_datatype: rules.datatype }));
+      }
+      if (a.value.kind === 'Literal' && placeholders.has(a.value.lex.trim().toLowerCase())) {
+        out.push(policyFinding('annotations.definition_placeholder', `The definition of <${iri}> is the placeholder "${a.value.lex.trim()}".`, iri, a, { property: rules.property }));
+      }
+    }
+  }
+  return out;
+}
+
+/** The status value as the policy lists it: a literal's lexical form or an IRI. */
+function statusText(a: AnnotationAssertion): string | null {
+  if (a.value.kind === 'Literal') return a.value.lex;
+  return a.value.kind === 'IRI' ? a.value.iri : null;
+}
+
+const isTrue = (a: AnnotationAssertion) => a.value.kind === 'Literal' && (a.value.lex.trim() === 'true' || a.value.lex.trim() === '1');
+
+function lifecycleChecks(own: Ownership, s: QcSnapshot, rules: LifecycleRules): Finding[] {
+  const allowed = new Set(rules.allowed_statuses);
+  const out: Finding[] = [];
+  for (const iri of sortedIris(own.owned)) {
+    if (rules.status_property !== null && allowed.size > 0) {
+      for (const a of valuesOf(s, iri, rules.status_property)) {
+        const status = statusText(a);
+        if (status !== null && allowed.has(status)) continue;
+        out.push(policyFinding('lifecycle.status_invalid', `<${iri}> has status ${status ?? '(an anonymous value)'}, which the policy does not allow (${rules.allowed_statuses.join(', ')}).`, iri, a,
+          { property: rules.status_property, status, allowed_statuses: rules.allowed_statuses }));
+      }
+    }
+    if (rules.deprecated_requires_replacement && valuesOf(s, iri, OWL_DEPRECATED).some(isTrue) && valuesOf(s, iri, rules.replacement_property).length === 0) {
+      out.push(policyFinding('lifecycle.replacement_missing', `Deprecated <${iri}> names no replacement (${rules.replacement_property}).`, iri, null, { replacement_property: rules.replacement_property }));
+    }
+  }
+  return out;
+}
+
+/** The policy-only checks that are configured, in POLICY_GOVERNANCE_RULES order per family. */
+function policyChecks(own: Ownership, s: QcSnapshot, options: GovernanceOptions): Finding[] {
+  return [
+    ...(options.label_rules === undefined ? [] : labelChecks(own, s, options.label_rules)),
+    ...(options.definition_rules === undefined ? [] : definitionChecks(own, s, options.definition_rules)),
+    ...(options.lifecycle_rules === undefined ? [] : lifecycleChecks(own, s, options.lifecycle_rules)),
+  ];
 }
 
 export interface GovernanceResult {
@@ -213,6 +393,7 @@ export function runGovernance(s: QcSnapshot, options: GovernanceOptions): Govern
     ...iriPolicy(own, options.required_namespaces, pattern),
     ...requiredAnnotations(own, s, required),
     ...((options.check_ownership ?? true) ? importLayering(own) : []),
+    ...policyChecks(own, s, options),
   ];
   return { findings, notes };
 }
@@ -226,7 +407,8 @@ export function governanceStage(snapshot: QcSnapshot, options: GovernanceOptions
   }
   const { findings, notes } = result;
   const verdict = findings.some((f) => f.severity === 'error') ? 'fail' : findings.length > 0 ? 'warn' : 'pass';
-  const counts = Object.fromEntries(GOVERNANCE_CHECKS.map((c) => [c, findings.filter((f) => f.rule_id === c).length]));
+  const policyConfigured = options.label_rules !== undefined || options.definition_rules !== undefined || options.lifecycle_rules !== undefined;
+  const counts = Object.fromEntries([...GOVERNANCE_CHECKS, ...(policyConfigured ? POLICY_GOVERNANCE_RULES : [])].map((c) => [c, findings.filter((f) => f.rule_id === c).length]));
   return {
     stage: 'governance', status: 'completed', verdict, findings,
     details: { scope: options.include_imports ? 'imports_closure' : 'active_ontology', counts, ...(notes.length > 0 ? { notes } : {}) },

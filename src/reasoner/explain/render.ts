@@ -2,6 +2,7 @@
 // row) and in functional syntax with IRIs, so a client can both read it and act on it exactly.
 
 import type { Axiom } from '../../model/terms.js';
+import { axiomTypeName } from '../../model/terms.js';
 import type { ManchesterRenderer } from '../../model/formats/manchester/render.js';
 import type { FunctionalRenderer } from '../../model/formats/functional/renderer.js';
 
@@ -26,7 +27,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Rows sorted by rendering (then by functional syntax, which is unique per axiom). */
 export function axiomRows(axioms: readonly Axiom[], r: Renderers): JustificationAxiomRow[] {
   return axioms
-    .map((a) => ({ axiom_type: a.kind, rendering: r.manchester.axiom(a), functional: r.functional.axiom(a) }))
+    .map((a) => ({ axiom_type: axiomTypeName(a), rendering: r.manchester.axiom(a), functional: r.functional.axiom(a) }))
     .sort((x, y) => byText(x.rendering, y.rendering) || byText(x.functional, y.functional));
 }
 

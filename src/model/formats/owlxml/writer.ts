@@ -7,6 +7,7 @@ import type {
   Annotation, AnnotationValue, AnonymousIndividual, AnnotationSubject, Atom, Axiom, ClassExpression, DArg, DataRange, Entity, IArg,
   Individual, Literal, ObjectPropertyExpression,
 } from '../../terms.js';
+import { axiomTypeName } from '../../terms.js';
 import { OWL, OWL_THING, RDFS_LITERAL, XSD_STRING } from '../../vocab.js';
 import { anonymousLabels } from '../../render/anonymous-labels.js';
 
@@ -213,7 +214,7 @@ class OwlXmlWriter {
 
   axiom(a: Axiom): string {
     const body = this.annotations(a.annotations) + this.operands(a);
-    const name = a.kind === 'SubPropertyChainOf' ? 'SubObjectPropertyOf' : a.kind;
+    const name = axiomTypeName(a);
     return wrap(name, body);
   }
 
