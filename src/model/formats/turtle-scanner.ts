@@ -105,6 +105,7 @@ class TurtleScanner {
   private readonly prefixNames: string[] = [];
   private readonly namespaces: string[] = [];
   private readonly namespaceHashes: number[] = [];
+  private readonly namespaceTags: number[] = [];
   /** The scope of each prefix name in force (a redefinition makes a new scope). */
   private readonly scopeOf = new Map<string, number>();
   private readonly blanks = new Map<string, TermId>();
@@ -211,6 +212,7 @@ class TurtleScanner {
     for (let i = 0; i < namespace.length; i++) h = fnvStep(h, namespace.charCodeAt(i));
     const scope = this.namespaces.push(namespace) - 1;
     this.namespaceHashes.push(h);
+    this.namespaceTags.push(this.table.namespaceTag(namespace));
     this.prefixNames.push(ownString(name));
     this.scopeOf.set(ownString(name), scope);
     this.prefixes.set(ownString(name + ':'), namespace);
@@ -430,7 +432,7 @@ class TurtleScanner {
     this.pos = p + 1;
     if (!absolute) return this.table.iri(this.resolved(t.slice(start, p)));
     const known = this.table.findIri(t, start, p, h);
-    return known >= 0 ? known : this.table.addIri(ownString(t.slice(start, p)), h);
+    return known >= 0 ? known : this.table.addIri(ownString(t.slice(start, p)), h, 0);
   }
 
   /**
@@ -493,9 +495,10 @@ class TurtleScanner {
       h = this.namespaceHashes[scope];
       for (let i = localStart; i < p; i++) h = fnvStep(h, t.charCodeAt(i));
     }
-    const known = this.table.findPrefixed(namespace, t, localStart, p, h);
+    const tag = this.namespaceTags[scope];
+    const known = this.table.findPrefixed(namespace, tag, t, localStart, p, h);
     // Joined, the IRI is one new flat string (a '+' would be a pair of parts, one a view into the text).
-    return known >= 0 ? known : this.table.addIri([namespace, t.slice(localStart, p)].join(''), h);
+    return known >= 0 ? known : this.table.addIri([namespace, t.slice(localStart, p)].join(''), h, tag);
   }
 
   /** The scope of the prefix text[start, end): a scan over the few declared names, else the map. */

@@ -28,12 +28,14 @@ export class TripleTable {
   /** Input dropped before mapping (quads in named graphs, generalised RDF), with the reason. */
   readonly unmapped: UnmappedItem[] = [];
   /**
-   * IRIs (and blank-node labels) by their hash: open addressing over pairs (hash, id + 1). The hash is
-   * FNV-1a over the characters, so a reader can compute it while scanning the document and find a name
-   * in place (`findIri`, `findPrefixed`) before making any string.
+   * IRIs (and blank-node labels) by their hash: open addressing over triples (hash, id + 1, namespace tag).
+   * The hash is FNV-1a over the characters, so a reader can compute it while scanning the document and find
+   * a name in place (`findIri`, `findPrefixed`) before making any string. The tag says which registered
+   * namespace an IRI was made from (0: none), so a prefixed name found again need not compare its namespace.
    */
-  private slots = new Int32Array(1 << 16);
+  private slots = new Int32Array(3 << 15);
   private named = 0;
+  private readonly namespaceTags = new Map<string, number>();
   private readonly bnodePrefix = '_:d' + documentScope() + '_';
   private freshBlanks = 0;
   private lastSubject: RDF.Term | null = null;
@@ -43,6 +45,13 @@ export class TripleTable {
     for (const iri of VOCABULARY) this.iri(iri);
   }
 
+  /** A tag (≥ 1) for a namespace that prefixed names are made from: one per distinct namespace string. */
+  namespaceTag(namespace: string): number {
+    let tag = this.namespaceTags.get(namespace);
+    if (tag === undefined) this.namespaceTags.set(namespace, (tag = this.namespaceTags.size + 1));
+    return tag;
+  }
+
   /**
    * The id of an IRI. The table keeps its own flat copy of a new IRI, not a view into the document, unless
    * the caller says the string is already its own.
@@ -50,22 +59,22 @@ export class TripleTable {
   iri(iri: string, owned = false): TermId {
     let h = FNV_START;
     for (let i = 0; i < iri.length; i++) h = fnvStep(h, iri.charCodeAt(i));
-    const slots = this.slots, mask = (slots.length >> 1) - 1;
+    const slots = this.slots, capacity = slots.length / 3, mask = capacity - 1;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
-      const e = slots[2 * i + 1];
+      const e = slots[3 * i + 1];
       if (e === 0) break;
-      if (slots[2 * i] === h && this.terms[e - 1] === iri) return e - 1;
+      if (slots[3 * i] === h && this.terms[e - 1] === iri) return e - 1;
     }
-    return this.addIri(owned ? iri : ownString(iri), h);
+    return this.addIri(owned ? iri : ownString(iri), h, 0);
   }
 
   /** The id of the IRI text[start, end) whose FNV-1a hash is h, or -1 if the table has not seen it. */
   findIri(text: string, start: number, end: number, h: number): TermId {
-    const slots = this.slots, mask = (slots.length >> 1) - 1, len = end - start;
+    const slots = this.slots, mask = slots.length / 3 - 1, len = end - start;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
-      const e = slots[2 * i + 1];
+      const e = slots[3 * i + 1];
       if (e === 0) return -1;
-      if (slots[2 * i] === h) {
+      if (slots[3 * i] === h) {
         const known = this.terms[e - 1] as string;
         if (known.length === len && text.startsWith(known, start)) return e - 1;
       }
@@ -74,45 +83,48 @@ export class TripleTable {
 
   /**
    * The id of the IRI namespace + text[start, end) whose hash is h (the namespace's hash continued over
-   * the local part), or -1.
+   * the local part), or -1; `tag` is the namespace's tag.
    */
-  findPrefixed(namespace: string, text: string, start: number, end: number, h: number): TermId {
-    const slots = this.slots, mask = (slots.length >> 1) - 1, ns = namespace.length, len = ns + end - start;
+  findPrefixed(namespace: string, tag: number, text: string, start: number, end: number, h: number): TermId {
+    const slots = this.slots, mask = slots.length / 3 - 1, ns = namespace.length, len = ns + end - start;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
-      const e = slots[2 * i + 1];
+      const e = slots[3 * i + 1];
       if (e === 0) return -1;
-      if (slots[2 * i] === h) {
+      if (slots[3 * i] === h) {
         const known = this.terms[e - 1] as string;
-        if (known.length === len && sameChars(known, ns, text, start, end) && known.startsWith(namespace)) return e - 1;
+        if (known.length === len && sameChars(known, ns, text, start, end) && (slots[3 * i + 2] === tag || known.startsWith(namespace))) return e - 1;
       }
     }
   }
 
-  /** Records a new IRI (flat, owned) with its FNV-1a hash. */
-  addIri(iri: string, h: number): TermId {
-    if (4 * (this.named + 1) > this.slots.length) this.growSlots();
-    const slots = this.slots, mask = (slots.length >> 1) - 1;
+  /** Records a new IRI (flat, owned) with its FNV-1a hash and the tag of the namespace it was made from (or 0). */
+  addIri(iri: string, h: number, tag: number): TermId {
+    if (2 * (this.named + 1) > this.slots.length / 3) this.growSlots();
+    const slots = this.slots, mask = slots.length / 3 - 1;
     let i = fnvFinish(h) & mask;
-    while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+    while (slots[3 * i + 1] !== 0) i = (i + 1) & mask;
     const id = this.terms.push(iri) - 1;
-    slots[2 * i] = h;
-    slots[2 * i + 1] = id + 1;
+    slots[3 * i] = h;
+    slots[3 * i + 1] = id + 1;
+    slots[3 * i + 2] = tag;
     this.named++;
     return id;
   }
 
   private growSlots(): void {
     const old = this.slots;
-    const slots = new Int32Array(old.length * 2), mask = (slots.length >> 1) - 1;
-    for (let j = 1; j < old.length; j += 2) {
-      if (old[j] === 0) continue;
-      let i = fnvFinish(old[j - 1]) & mask;
-      while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
-      slots[2 * i] = old[j - 1];
-      slots[2 * i + 1] = old[j];
+    const slots = new Int32Array(old.length * 2), mask = slots.length / 3 - 1;
+    for (let j = 0; j < old.length; j += 3) {
+      if (old[j + 1] === 0) continue;
+      let i = fnvFinish(old[j]) & mask;
+      while (slots[3 * i + 1] !== 0) i = (i + 1) & mask;
+      slots[3 * i] = old[j];
+      slots[3 * i + 1] = old[j + 1];
+      slots[3 * i + 2] = old[j + 2];
     }
     this.slots = slots;
   }
+
 
   /** The id of a blank node by its label in the document. */
   blank(label: string): TermId {
