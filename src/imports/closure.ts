@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { IRI } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
 import { ontologyLabel } from '../model/workspace.js';
+import { stronglyConnectedComponents } from '../util/strongly-connected.js';
 
 export type SourceType = 'local' | 'remote' | 'memory';
 
@@ -123,54 +124,7 @@ export function importCycles(g: ImportGraph): ImportCycle[] {
     successors.get(e.source)!.push(e.target);
     if (e.target === e.source) selfLoops.add(e.source);
   }
-  const index = new Map<ClosureNode, number>();
-  const low = new Map<ClosureNode, number>();
-  const stack: ClosureNode[] = [];
-  const onStack = new Set<ClosureNode>();
-  const components: ClosureNode[][] = [];
-  let counter = 0;
-  // iterative Tarjan: deep import chains must not overflow the call stack
-  for (const start of g.nodes) {
-    if (index.has(start)) continue;
-    const work: { n: ClosureNode; next: number }[] = [{ n: start, next: 0 }];
-    index.set(start, counter);
-    low.set(start, counter++);
-    stack.push(start);
-    onStack.add(start);
-    while (work.length > 0) {
-      const frame = work[work.length - 1];
-      const succ = successors.get(frame.n)!;
-      if (frame.next < succ.length) {
-        const m = succ[frame.next++];
-        if (!index.has(m)) {
-          index.set(m, counter);
-          low.set(m, counter++);
-          stack.push(m);
-          onStack.add(m);
-          work.push({ n: m, next: 0 });
-        } else if (onStack.has(m)) {
-          low.set(frame.n, Math.min(low.get(frame.n)!, index.get(m)!));
-        }
-        continue;
-      }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1].n;
-        low.set(parent, Math.min(low.get(parent)!, low.get(frame.n)!));
-      }
-      if (low.get(frame.n) === index.get(frame.n)) {
-        const component: ClosureNode[] = [];
-        let m: ClosureNode;
-        do {
-          m = stack.pop()!;
-          onStack.delete(m);
-          component.push(m);
-        } while (m !== frame.n);
-        components.push(component);
-      }
-    }
-  }
-  return components
+  return stronglyConnectedComponents(g.nodes, (n) => successors.get(n)!)
     .filter((c) => c.length > 1 || selfLoops.has(c[0]))
     .map((c) => {
       const refs = c.map((n) => n.ref).sort(cmp);

@@ -27,7 +27,7 @@ export interface TempDir {
   remove(): Promise<void>;
 }
 
-export async function tempDir(): Promise<TempDir> {
+async function tempDir(): Promise<TempDir> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-imports-'));
   return {
     dir,
@@ -39,4 +39,14 @@ export async function tempDir(): Promise<TempDir> {
     },
     remove: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/** Runs `body` with a fresh temporary directory, removed afterwards whether `body` succeeds or not. */
+export async function withTempDir<T>(body: (t: TempDir) => Promise<T>): Promise<T> {
+  const t = await tempDir();
+  try {
+    return await body(t);
+  } finally {
+    await t.remove();
+  }
 }

@@ -5,15 +5,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AXIOM_TYPES } from '../../src/model/operands/schema.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { startTestServer, connect, call, callOk, toolContext, runInContext, type TestServer } from './support.js';
+import { call, callOk, toolContext, runInContext, serveTempOntology, startOrigin, axiomCount, type Row, type ServedTempOntology, type TestOrigin } from './support.js';
 
 const ZOO = 'http://example.org/zoo';
 const Z = ZOO + '#';
@@ -31,38 +28,23 @@ const ZOO_TTL = PREFIXES + `<${ZOO}> a owl:Ontology .
 :Age a rdfs:Datatype .
 `;
 
-let t: TestServer;
+let served: ServedTempOntology;
 let c: Client;
 let scratch: string;
-let web: Server;
-let webBase: string;
-let webHits = 0;
+let web: TestOrigin;
 
 before(async () => {
-  scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-audit-editing-'));
-  await writeFile(path.join(scratch, 'zoo.ttl'), ZOO_TTL);
-  web = createServer((req, res) => {
-    webHits++;
-    // a server that accepts the request and never answers, for connection_timeout_ms
-    if (req.url === '/silent.ttl') return;
-    res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
-  webBase = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
-  t = await startTestServer([path.join(scratch, 'zoo.ttl')]);
-  c = await connect(t);
+  // /silent.ttl accepts the request and never answers, for connection_timeout_ms
+  web = await startOrigin({}, ['/silent.ttl']);
+  served = await serveTempOntology('athene-audit-editing-', 'zoo.ttl', ZOO_TTL);
+  ({ dir: scratch, c } = served);
 });
 after(async () => {
-  await c.close();
-  await t.stop();
-  web.closeAllConnections();
-  await new Promise((resolve) => web.close(resolve));
-  await rm(scratch, { recursive: true, force: true });
+  await served.close();
+  await web.close();
 });
 
-type Body = Record<string, unknown>;
 const active = async () => callOk(c, 'get_active_ontology');
-const axiomCount = async () => (await active()).axioms as number;
 const peek = async () => callOk(c, 'undo_change', { peek: true });
 
 // ---------------------------------------------------------------- undo_change / redo_change (run first: empty stack)
@@ -81,7 +63,7 @@ test('undo_change and redo_change on an empty stack: peek says so, undo and redo
 });
 
 test('undo_change and redo_change report every documented field; a new edit clears the redo stack', async () => {
-  const base = await axiomCount();
+  const base = await axiomCount(c);
   const names = Array.from({ length: 25 }, (_, i) => `${Z}Extra${String(i).padStart(2, '0')}`);
   await callOk(c, 'apply_changes', { operations: names.map((entity) => ({ axiom_type: 'declaration', entity, entity_type: 'class' })) });
   const next = (await peek()).next_undo as { changes: number; sample: { op: string; axiom: string }[]; non_axiom_changes?: number };
@@ -133,7 +115,7 @@ test('undo_change peek runs in read-only mode; undo_change and redo_change are r
 // ---------------------------------------------------------------- add_axiom / remove_axiom: every axiom_type
 
 /** One operand set per axiom_type, the entity whose axioms show it, its functional-syntax name and Manchester rendering. */
-const CASES: { operands: Body; focus: string; type: string; rendering: string; minted?: Body[] }[] = [
+const CASES: { operands: Row; focus: string; type: string; rendering: string; minted?: Row[] }[] = [
   { operands: { axiom_type: 'subclass_of', sub: 'Cat', super: 'Mammal and (eats some Bird)' }, focus: 'Cat', type: 'SubClassOf', rendering: 'Cat SubClassOf Mammal and eats some Bird' },
   { operands: { axiom_type: 'equivalent_classes', classes: ['Cat', 'Dog'] }, focus: 'Cat', type: 'EquivalentClasses', rendering: 'Cat EquivalentTo Dog' },
   { operands: { axiom_type: 'disjoint_classes', classes: ['Cat', 'Dog', 'Bird'] }, focus: 'Cat', type: 'DisjointClasses', rendering: 'DisjointClasses: Bird, Cat, Dog' },
@@ -184,7 +166,7 @@ test('every axiom_type of §2.2 has a case here', () => {
 });
 
 test('add_axiom and remove_axiom handle every axiom_type symmetrically, with the documented results and errors', async () => {
-  const base = await axiomCount();
+  const base = await axiomCount(c);
   for (const { operands, focus, type, rendering, minted } of CASES) {
     const label = operands.axiom_type as string;
     const added = await callOk(c, 'add_axiom', operands);
@@ -204,24 +186,24 @@ test('add_axiom and remove_axiom handle every axiom_type symmetrically, with the
     const absent = await call(c, 'remove_axiom', operands);
     assert.equal(absent.isError, true, label);
     assert.equal(absent.body.error, `Axiom not asserted in the active ontology: ${rendering}`, label);
-    assert.equal(await axiomCount(), base, `${label}: nothing left behind`);
+    assert.equal(await axiomCount(c), base, `${label}: nothing left behind`);
   }
 });
 
 test('add_axiom reports new_entities and declares them; remove_axiom leaves the declarations', async () => {
-  const base = await axiomCount();
+  const base = await axiomCount(c);
   const added = await callOk(c, 'add_axiom', { axiom_type: 'object_property_assertion', property: 'hunts', subject: 'tom', object: 'jerry' });
   assert.deepEqual(added.new_entities, [
     { iri: Z + 'hunts', display: 'hunts', type: 'ObjectProperty' },
     { iri: Z + 'jerry', display: 'jerry', type: 'NamedIndividual' },
   ]);
-  assert.equal(await axiomCount(), base + 3, 'the assertion and two declarations');
+  assert.equal(await axiomCount(c), base + 3, 'the assertion and two declarations');
   assert.equal(((await peek()).next_undo as { changes: number }).changes, 3, 'one undo unit');
   await callOk(c, 'remove_axiom', { axiom_type: 'object_property_assertion', property: 'hunts', subject: 'tom', object: 'jerry' });
-  assert.equal(await axiomCount(), base + 2);
+  assert.equal(await axiomCount(c), base + 2);
   await callOk(c, 'undo_change');
   await callOk(c, 'undo_change');
-  assert.equal(await axiomCount(), base);
+  assert.equal(await axiomCount(c), base);
 
   const strict = await call(c, 'add_axiom', { axiom_type: 'class_assertion', class: 'Cat', individual: 'garfield', strict: true });
   assert.equal(strict.isError, true);
@@ -230,11 +212,11 @@ test('add_axiom reports new_entities and declares them; remove_axiom leaves the 
   assert.match(strict.body.error as string, /'individual'.*garfield.*strict/);
   assert.equal((await callOk(c, 'add_axiom', { axiom_type: 'class_assertion', class: 'Cat', individual: 'tom', strict: true })).applied, true, 'strict allows known entities');
   await callOk(c, 'undo_change');
-  assert.equal(await axiomCount(), base);
+  assert.equal(await axiomCount(c), base);
 });
 
 test('builder rules 1–3 through add_axiom and remove_axiom: value_iri wins, datatype wins, annotations are part of the axiom', async () => {
-  const base = await axiomCount();
+  const base = await axiomCount(c);
   const both = await callOk(c, 'add_axiom', { axiom_type: 'annotation_assertion', property: 'rdfs:seeAlso', subject: 'Cat', value: 'ignored', value_iri: 'Dog' });
   assert.equal(both.axiom, 'Cat rdfs:seeAlso Dog');
   assert.equal((await callOk(c, 'remove_axiom', { axiom_type: 'annotation_assertion', property: 'rdfs:seeAlso', subject: 'Cat', value_iri: Z + 'Dog' })).removed, true,
@@ -261,20 +243,20 @@ test('builder rules 1–3 through add_axiom and remove_axiom: value_iri wins, da
   const partly = await call(c, 'remove_axiom', { ...annotated, annotations: [{ property: 'rdfs:comment', value: 'by observation' }] });
   assert.equal(partly.isError, true, 'nested annotations are part of the identity');
   assert.equal((await callOk(c, 'remove_axiom', annotated)).removed, true);
-  assert.equal(await axiomCount(), base);
+  assert.equal(await axiomCount(c), base);
 });
 
 test('builder rules 4–5: an unknown axiom_type names every supported type; operand problems are invalid_argument and change nothing', async () => {
-  const base = await axiomCount();
+  const base = await axiomCount(c);
   for (const tool of ['add_axiom', 'remove_axiom']) {
     const unknown = await call(c, tool, { axiom_type: 'subclass', sub: 'Cat', super: 'Mammal' });
     assert.equal(unknown.body.error_code, 'invalid_argument', tool);
     for (const type of AXIOM_TYPES) assert.ok((unknown.body.error as string).includes(`"${type}"`), `${tool} names ${type}`);
   }
-  const row = ((await callOk(c, 'preview_changes', { operations: [{ axiom_type: 'subclass' }] })).operations as Body[])[0];
+  const row = ((await callOk(c, 'preview_changes', { operations: [{ axiom_type: 'subclass' }] })).operations as Row[])[0];
   assert.match(row.error as string, /Unknown axiom_type "subclass"; supported types: subclass_of, .*datatype_definition$/);
 
-  const bad: [string, Body][] = [
+  const bad: [string, Row][] = [
     ['list below its minimum', { axiom_type: 'equivalent_classes', classes: ['Cat'] }],
     ['has_key with no property', { axiom_type: 'has_key', class: 'Cat', properties: [] }],
     ['chain of one', { axiom_type: 'sub_property_chain_of', chain: ['hasParent'], super_property: 'hasGrandparent' }],
@@ -298,7 +280,7 @@ test('builder rules 4–5: an unknown axiom_type names every supported type; ope
   }
   const parse = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cat', super: 'eats some (' });
   assert.match(parse.body.error as string, /^super: /, 'a parse error quotes the parser message and names the operand');
-  assert.equal(await axiomCount(), base);
+  assert.equal(await axiomCount(c), base);
 });
 
 test('add_axiom and remove_axiom refuse a display name two IRIs share, listing both (TOOLS.md 1.4)', async () => {
@@ -308,14 +290,14 @@ test('add_axiom and remove_axiom refuse a display name two IRIs share, listing b
       { axiom_type: 'annotation_assertion', subject: 'Dog', value: 'moggy', lang: 'en' },
     ],
   });
-  const base = await axiomCount();
+  const base = await axiomCount(c);
   for (const tool of ['add_axiom', 'remove_axiom']) {
     const r = await call(c, tool, { axiom_type: 'subclass_of', sub: 'moggy', super: 'Animal' });
     assert.equal(r.body.error_code, 'ambiguous_reference', tool);
     assert.deepEqual([...(r.body.candidates as string[])].sort(), [Z + 'Cat', Z + 'Dog'], tool);
     assert.match(r.body.error as string, /^sub: /, tool);
   }
-  assert.equal(await axiomCount(), base);
+  assert.equal(await axiomCount(c), base);
   await callOk(c, 'undo_change');
 });
 
@@ -393,7 +375,7 @@ test('add_import with a document loads nothing when the declaration already reso
   assert.deepEqual(r, { added: true, iri: 'http://example.org/other', already_present: false, resolved: true, document: path.join(scratch, 'does-not-exist.ttl') });
   assert.equal((await callOk(c, 'list_ontologies')).count, count);
   await callOk(c, 'undo_change');
-  const silent = await call(c, 'add_import', { iri: 'http://example.org/silent', document: `${webBase}/silent.ttl`, connection_timeout_ms: 200 });
+  const silent = await call(c, 'add_import', { iri: 'http://example.org/silent', document: `${web.base}/silent.ttl`, connection_timeout_ms: 200 });
   assert.equal(silent.body.error_code, 'load_failed');
   assert.match(silent.body.error as string, /within 200 ms \(connection_timeout_ms\)/);
   assert.ok(!((await active()).direct_imports as string[]).includes('http://example.org/silent'), 'nothing was declared');
@@ -429,7 +411,7 @@ test('save_ontology atomic=true verifies the round trip and reports bytes, sha25
     assert.equal(saved.atomic, true, ext);
     assert.equal(saved.bytes, file.length, ext);
     assert.equal(saved.sha256, sha256(file), ext);
-    const round = saved.round_trip as Body;
+    const round = saved.round_trip as Row;
     assert.deepEqual({ ...round, round_trip_class: undefined },
       { ontology_id: true, direct_imports: true, ontology_annotations: true, axioms: true, round_trip_class: undefined }, ext);
     assert.ok(['byte_for_byte', 'axiom_identical'].includes(round.round_trip_class as string), ext);
@@ -441,7 +423,7 @@ test('save_ontology atomic=true verifies the round trip and reports bytes, sha25
   assert.equal(kept.format, 'manchester', 'a path without an extension keeps the current format');
   assert.match(await readFile(bare, 'utf8'), /^Prefix: /m);
   const turtle = await callOk(c, 'save_ontology', { path: path.join(scratch, 'verified.ttl'), verify_round_trip: true });
-  assert.equal((turtle.round_trip as Body).round_trip_class, 'byte_for_byte', 'Athene reads back its own Turtle to the same bytes');
+  assert.equal((turtle.round_trip as Row).round_trip_class, 'byte_for_byte', 'Athene reads back its own Turtle to the same bytes');
   assert.equal((await active()).ontology_iri, ZOO);
   await callOk(c, 'undo_change');
 });
@@ -549,24 +531,23 @@ test('load_ontology keep_active=true reports the loaded ontology and the unchang
 
 test('load_ontology reports unreachable, silent and refused remote sources as failures and bounds its arguments', async () => {
   const count = (await callOk(c, 'list_ontologies')).count;
-  const refusedPort = createServer();
-  await new Promise<void>((resolve) => refusedPort.listen(0, '127.0.0.1', resolve));
-  const closedUrl = `http://127.0.0.1:${(refusedPort.address() as AddressInfo).port}/x.ttl`;
-  await new Promise((resolve) => refusedPort.close(resolve));
+  const refusedPort = await startOrigin({});
+  const closedUrl = `${refusedPort.base}/x.ttl`;
+  await refusedPort.close();
   const unreachable = await call(c, 'load_ontology', { source: closedUrl });
   assert.equal(unreachable.body.error_code, 'load_failed');
   assert.match(unreachable.body.error as string, new RegExp(`^Cannot fetch ${closedUrl.replace(/[.]/g, '\\.')}: .*ECONNREFUSED`));
 
-  const silent = await call(c, 'load_ontology', { source: `${webBase}/silent.ttl`, connection_timeout_ms: 200 });
+  const silent = await call(c, 'load_ontology', { source: `${web.base}/silent.ttl`, connection_timeout_ms: 200 });
   assert.equal(silent.body.error_code, 'load_failed');
   assert.match(silent.body.error as string, /within 200 ms \(connection_timeout_ms\)/);
-  const hits = webHits;
-  const denied = await call(c, 'load_ontology', { source: `${webBase}/x.ttl`, network: 'deny' });
+  const hits = web.hits;
+  const denied = await call(c, 'load_ontology', { source: `${web.base}/x.ttl`, network: 'deny' });
   assert.equal(denied.body.error_code, 'network_denied');
-  assert.equal(webHits, hits, 'nothing was fetched');
+  assert.equal(web.hits, hits, 'nothing was fetched');
   const scheme = await call(c, 'load_ontology', { source: 'ftp://example.org/x.ttl' });
   assert.equal(scheme.body.error_code, 'invalid_argument');
-  for (const args of [{ source: `${webBase}/x.ttl`, connection_timeout_ms: 0 }, { source: 'x.ttl', lock_mode: 'strict' }, { source: 'x.ttl', keep_active: 'no' }, { source: '' }]) {
+  for (const args of [{ source: `${web.base}/x.ttl`, connection_timeout_ms: 0 }, { source: 'x.ttl', lock_mode: 'strict' }, { source: 'x.ttl', keep_active: 'no' }, { source: '' }]) {
     assert.equal((await call(c, 'load_ontology', args)).body.error_code, 'invalid_argument', JSON.stringify(args));
   }
   assert.equal((await callOk(c, 'list_ontologies')).count, count);

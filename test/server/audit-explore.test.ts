@@ -3,18 +3,16 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, connect, call, callOk, toolContext, runInContext, principalWith, type TestServer } from './support.js';
+import { call, callOk, toolContext, runInContext, principalWith, serveTempOntology, type Row, type ServedTempOntology } from './support.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { cls, declaration } from '../../src/model/terms.js';
 
 const A = 'http://example.org/audit#';
 const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 const SKOS_PREF = 'http://www.w3.org/2004/02/skos/core#prefLabel';
-type Row = Record<string, unknown>;
 
 const AUDIT_TTL = `@prefix :     <${A}> .
 @prefix owl:  <http://www.w3.org/2002/07/owl#> .
@@ -48,23 +46,17 @@ const bulkTtl = () => `@prefix owl: <http://www.w3.org/2002/07/owl#> .
 ${Array.from({ length: BULK }, (_, i) => `<http://example.org/bulk#B${i}> a owl:Class ; rdfs:label "bulk term ${i}" .`).join('\n')}
 `;
 
+let served: ServedTempOntology;
 let scratch: string;
-let t: TestServer;
 let c: Client;
 
 before(async () => {
-  scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-audit-explore-'));
-  await writeFile(path.join(scratch, 'audit.ttl'), AUDIT_TTL);
+  served = await serveTempOntology('athene-audit-explore-', 'audit.ttl', AUDIT_TTL);
+  ({ dir: scratch, c } = served);
   await writeFile(path.join(scratch, 'anonymous.ttl'), ANONYMOUS_TTL);
   await writeFile(path.join(scratch, 'bulk.ttl'), bulkTtl());
-  t = await startTestServer([path.join(scratch, 'audit.ttl')]);
-  c = await connect(t);
 });
-after(async () => {
-  await c.close();
-  await t.stop();
-  await rm(scratch, { recursive: true, force: true });
-});
+after(() => served.close());
 
 const ok = (name: string, args: Row = {}): Promise<Row> => callOk(c, name, args);
 const failed = async (name: string, args: Row): Promise<Row> => {

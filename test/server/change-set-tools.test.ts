@@ -4,11 +4,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, connect, call, callOk, toolContext, runInContext, type TestServer } from './support.js';
+import { connect, call, callOk, toolContext, runInContext, serveAndConnect, serveTempOntology, withProjectPolicy, axiomCount, undoDepth, type Row, type ServedTempOntology, type TestServer } from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 import { reasoningSession } from '../../src/reasoner/pool.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
@@ -29,27 +28,16 @@ const ONTOLOGY = `@prefix : <${CS}> .
 :Kitten a owl:Class ; rdfs:subClassOf :Cat ; rdfs:label "kitten"@en .
 `;
 
+let served: ServedTempOntology;
 let dir: string;
 let t: TestServer;
 let c: Client;
 
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'athene-change-sets-'));
-  const file = path.join(dir, 'cs.ttl');
-  await writeFile(file, ONTOLOGY);
-  t = await startTestServer([file]);
-  c = await connect(t);
+  served = await serveTempOntology('athene-change-sets-', 'cs.ttl', ONTOLOGY);
+  ({ dir, t, c } = served);
 });
-after(async () => {
-  await c.close();
-  await t.stop();
-  await rm(dir, { recursive: true, force: true });
-});
-
-type Row = Record<string, unknown>;
-
-const axiomCount = async () => (await callOk(c, 'get_active_ontology')).axioms as number;
-const undoDepth = async () => (await callOk(c, 'undo_change', { peek: true })).undo_depth as number;
+after(() => served.close());
 
 const sub = (s: string, sup: string, op: 'add' | 'remove' = 'add') => ({ op, axiom_type: 'subclass_of', sub: s, super: sup });
 
@@ -58,8 +46,8 @@ async function preview(operations: Row[], extra: Row = {}): Promise<Row> {
 }
 
 test('preview_change_set evaluates a private snapshot and caches a committable preview; the live ontology is untouched', async () => {
-  const count = await axiomCount();
-  const depth = await undoDepth();
+  const count = await axiomCount(c);
+  const depth = await undoDepth(c);
   const p = await preview([sub('kitten', 'animal'), { axiom_type: 'disjoint_classes', classes: ['puppy', 'kitten'] }, sub('puppy', 'dog', 'remove')]);
   assert.match(p.change_set_id as string, /^cs_/);
   assert.ok(Date.parse(p.expires_at as string) > Date.now());
@@ -84,8 +72,8 @@ test('preview_change_set evaluates a private snapshot and caches a committable p
   assert.equal(pre.gate, 'pass');
   assert.deepEqual(pre.stages_ran, ['profile', 'structural', 'governance'], 'no reasoner selected: the reasoner stage does not run');
   assert.deepEqual(pre.required_stages, []);
-  assert.equal(await axiomCount(), count);
-  assert.equal(await undoDepth(), depth);
+  assert.equal(await axiomCount(c), count);
+  assert.equal(await undoDepth(c), depth);
   const none = await preview([sub('kitten', 'animal')], { include_impact: 'none' });
   assert.equal(none.operations, undefined);
   assert.equal(none.include_impact, 'none');
@@ -94,8 +82,8 @@ test('preview_change_set evaluates a private snapshot and caches a committable p
 });
 
 test('commit_change_set applies the preview once as one undo unit; a second commit is refused', async () => {
-  const count = await axiomCount();
-  const depth = await undoDepth();
+  const count = await axiomCount(c);
+  const depth = await undoDepth(c);
   const p = await preview([sub('kitten', 'animal'), { axiom_type: 'disjoint_classes', classes: ['puppy', 'kitten'] }, sub('puppy', 'dog', 'remove')]);
   const done = await callOk(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
   assert.equal(done.committed, true);
@@ -108,15 +96,15 @@ test('commit_change_set applies the preview once as one undo unit; a second comm
   assert.equal(done.undo_log_warning, undefined);
   assert.deepEqual(done.normalized_changes, p.normalized_changes);
   assert.equal((done.new_revision as Row).session_revision, (p.base_revision as Row).session_revision as number + 1);
-  assert.equal(await axiomCount(), count + 1);
+  assert.equal(await axiomCount(c), count + 1);
   const again = await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
   assert.equal(again.isError, true);
   assert.equal(again.body.error_code, 'unknown_change_set');
   assert.equal(again.body.committed, false);
-  assert.equal(await axiomCount(), count + 1);
+  assert.equal(await axiomCount(c), count + 1);
   await callOk(c, 'undo_change');
-  assert.equal(await axiomCount(), count, 'one undo restores the whole change set');
-  assert.equal(await undoDepth(), depth);
+  assert.equal(await axiomCount(c), count, 'one undo restores the whole change set');
+  assert.equal(await undoDepth(c), depth);
 });
 
 test('a stale or altered revision envelope is a revision_conflict and commits nothing; rebase makes a new preview', async () => {
@@ -126,14 +114,14 @@ test('a stale or altered revision envelope is a revision_conflict and commits no
   assert.equal(wrong.body.error_code, 'revision_conflict');
   assert.equal(wrong.body.committed, false);
   await callOk(c, 'apply_changes', { operations: [sub('puppy', 'animal')] });
-  const count = await axiomCount();
+  const count = await axiomCount(c);
   const stale = await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
   assert.equal(stale.isError, true);
   assert.equal(stale.body.error_code, 'revision_conflict');
   assert.equal(stale.body.committed, false);
   assert.deepEqual(stale.body.base_revision, p.base_revision);
   assert.equal((stale.body.current_revision as Row).session_revision, (p.base_revision as Row).session_revision as number + 1);
-  assert.equal(await axiomCount(), count);
+  assert.equal(await axiomCount(c), count);
   const r = await callOk(c, 'rebase_change_set', { change_set_id: p.change_set_id });
   assert.equal(r.rebased_from, p.change_set_id);
   assert.equal(r.resolution_verified, true);
@@ -142,7 +130,7 @@ test('a stale or altered revision envelope is a revision_conflict and commits no
   assert.equal(r.committable, true);
   const done = await callOk(c, 'commit_change_set', { change_set_id: r.change_set_id, expected_revision: r.base_revision });
   assert.equal(done.committed, true);
-  assert.equal(await axiomCount(), count + 1);
+  assert.equal(await axiomCount(c), count + 1);
   // The original stays cached until discarded; it is still stale.
   assert.equal((await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision })).body.error_code, 'revision_conflict');
   await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id });
@@ -171,7 +159,7 @@ test('rebase after a conflicting edit lists what resolves differently and caches
 });
 
 test('discard drops a preview; discarded, unknown and expired previews are unknown_change_set', async () => {
-  const count = await axiomCount();
+  const count = await axiomCount(c);
   const p = await preview([sub('kitten', 'animal')]);
   assert.deepEqual(await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id }), { change_set_id: p.change_set_id, discarded: true });
   for (const [tool, args] of [
@@ -189,7 +177,7 @@ test('discard drops a preview; discarded, unknown and expired previews are unkno
   const expired = await call(c, 'commit_change_set', { change_set_id: short.change_set_id, expected_revision: short.base_revision });
   assert.equal(expired.body.error_code, 'unknown_change_set');
   assert.equal(expired.body.committed, false);
-  assert.equal(await axiomCount(), count);
+  assert.equal(await axiomCount(c), count);
 });
 
 test('oversized and malformed change sets are refused before any QC', async () => {
@@ -220,18 +208,18 @@ test('an explicitly listed gate that cannot run makes the preview uncommittable'
 });
 
 test('apply_changes verify=rollback without a policy or a selected reasoner is refused up front', async () => {
-  const count = await axiomCount();
+  const count = await axiomCount(c);
   const r = await call(c, 'apply_changes', { verify: 'rollback', operations: [sub('puppy', 'cat')] });
   assert.equal(r.isError, true);
   assert.equal(r.body.error_code, 'verification_unavailable');
   assert.equal(r.body.prevented_before_apply, true);
-  assert.equal(await axiomCount(), count);
+  assert.equal(await axiomCount(c), count);
 });
 
 test('with the EL reasoner, verify=rollback prevents a batch that makes a class unsatisfiable before any change', async () => {
   await callOk(c, 'set_reasoner', { reasoner: 'el' });
-  const count = await axiomCount();
-  const depth = await undoDepth();
+  const count = await axiomCount(c);
+  const depth = await undoDepth(c);
   const r = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('puppy', 'cat')] });
   const verify = r.verify as Row;
   assert.equal(verify.mode, 'rollback');
@@ -251,8 +239,8 @@ test('with the EL reasoner, verify=rollback prevents a batch that makes a class 
   assert.deepEqual((r.operations as Row[])[0].applied, false);
   assert.equal((r.summary as Row).added, 0);
   assert.equal((r.summary as Row).single_undo, false);
-  assert.equal(await axiomCount(), count, 'ontology unchanged');
-  assert.equal(await undoDepth(), depth, 'undo depth unchanged: nothing was applied and undone');
+  assert.equal(await axiomCount(c), count, 'ontology unchanged');
+  assert.equal(await undoDepth(c), depth, 'undo depth unchanged: nothing was applied and undone');
   const p = await preview([sub('puppy', 'cat')]);
   assert.equal(p.committable, false, 'the reasoner gate judges the result state');
   assert.equal(p.satisfiability_checked, true);
@@ -260,8 +248,8 @@ test('with the EL reasoner, verify=rollback prevents a batch that makes a class 
 });
 
 test('verify=report commits a failing batch and reports the verdict', async () => {
-  const count = await axiomCount();
-  const depth = await undoDepth();
+  const count = await axiomCount(c);
+  const depth = await undoDepth(c);
   const r = await callOk(c, 'apply_changes', { verify: 'report', operations: [sub('puppy', 'cat')] });
   const verify = r.verify as Row;
   assert.equal(verify.mode, 'report');
@@ -272,13 +260,13 @@ test('verify=report commits a failing batch and reports the verdict', async () =
   assert.equal(verify.prevented_before_apply, undefined);
   assert.equal((r.summary as Row).added, 1);
   assert.equal((r.summary as Row).single_undo, true);
-  assert.equal(await axiomCount(), count + 1);
-  assert.equal(await undoDepth(), depth + 1);
+  assert.equal(await axiomCount(c), count + 1);
+  assert.equal(await undoDepth(c), depth + 1);
 });
 
 test('findings the unchanged ontology already has do not block verify=rollback', async () => {
   // The previous test left Puppy unsatisfiable; an unrelated batch fails the gate on that alone.
-  const count = await axiomCount();
+  const count = await axiomCount(c);
   const r = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
   const verify = r.verify as Row;
   assert.equal(verify.gate, 'fail');
@@ -289,15 +277,15 @@ test('findings the unchanged ontology already has do not block verify=rollback',
   assert.equal(baseline.gate, 'fail');
   assert.equal(baseline.preexisting_count, 1);
   assert.equal((baseline.preexisting_findings as Row[])[0].focus_iri, `${CS}Puppy`);
-  assert.equal(await axiomCount(), count + 1);
+  assert.equal(await axiomCount(c), count + 1);
   // A batch that adds a new unsatisfiable class on top is still prevented.
   const worse = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'dog')] });
   assert.equal((worse.verify as Row).applied, false);
   assert.deepEqual((worse.verify as Row).newly_unsatisfiable, [`${CS}Kitten`]);
-  assert.equal(await axiomCount(), count + 1);
+  assert.equal(await axiomCount(c), count + 1);
   await callOk(c, 'undo_change');
   await callOk(c, 'undo_change');
-  assert.equal(await axiomCount(), count - 1, 'both verified commits undone, one unit each');
+  assert.equal(await axiomCount(c), count - 1, 'both verified commits undone, one unit each');
 });
 
 test('a workspace change while the preflight runs invalidates the preview and caches nothing', async () => {
@@ -335,10 +323,10 @@ test('with a project policy its stages decide, and a changed, pinned or removed 
     const pinned = await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision, confirm_policy_digest: 'sha256:' + '1'.repeat(64) });
     assert.equal(pinned.body.error_code, 'policy_digest_conflict');
     assert.equal(pinned.body.committed, false);
-    const count = await axiomCount();
+    const count = await axiomCount(c);
     const done = await callOk(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision, confirm_policy_digest: p.policy_digest });
     assert.equal(done.committed, true, 'a refused commit leaves the preview committable');
-    assert.equal(await axiomCount(), count + 1);
+    assert.equal(await axiomCount(c), count + 1);
     await callOk(c, 'undo_change');
 
     const q = await preview([sub('kitten', 'animal')]);
@@ -350,7 +338,7 @@ test('with a project policy its stages decide, and a changed, pinned or removed 
     assert.equal(removed.body.error_code, 'policy_conflict');
     assert.match(removed.body.pinned_policy_path as string, /\.athene[/\\]project\.yaml$/);
     assert.equal(removed.body.effective_policy_path, null);
-    assert.equal(await axiomCount(), count);
+    assert.equal(await axiomCount(c), count);
   } finally {
     await rm(policyDir, { recursive: true, force: true });
   }
@@ -376,11 +364,8 @@ test('lock_mode: verify without a lockfile is skipped, required without one make
 test('with a policy its verdict is absolute for verify=rollback; without one, pre-existing findings do not block', async () => {
   // An unlabelled class: a structural smell the ontology has before the verified batches below.
   await callOk(c, 'apply_changes', { operations: [sub('Wolf', 'animal')] });
-  const count = await axiomCount();
-  const policyDir = path.join(dir, '.athene');
-  await mkdir(policyDir);
-  await writeFile(path.join(policyDir, 'project.yaml'), 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n');
-  try {
+  const count = await axiomCount(c);
+  await withProjectPolicy(dir, 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n', async () => {
     const governed = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
     const verify = governed.verify as Row;
     assert.equal(verify.gate, 'fail');
@@ -388,24 +373,21 @@ test('with a policy its verdict is absolute for verify=rollback; without one, pr
     assert.equal(verify.prevented_before_apply, true);
     assert.match(verify.policy_digest as string, /^sha256:/);
     assert.equal(verify.baseline_gate, undefined, 'a policy verdict is not softened by the baseline');
-    assert.equal(await axiomCount(), count);
-  } finally {
-    await rm(policyDir, { recursive: true, force: true });
-  }
+    assert.equal(await axiomCount(c), count);
+  });
   const free = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
   const verify = free.verify as Row;
   assert.equal(verify.gate, 'fail');
   assert.equal(verify.applied, true);
   assert.equal(verify.regression, false);
   assert.ok(((verify.baseline_gate as Row).preexisting_findings as Row[]).some((f) => f.rule_id === 'missing_label' && f.focus_iri === `${CS}Wolf`));
-  assert.equal(await axiomCount(), count + 1);
+  assert.equal(await axiomCount(c), count + 1);
   await callOk(c, 'undo_change');
   await callOk(c, 'undo_change');
 });
 
 test('in read-only mode previews still run and commits are refused', async () => {
-  const ro = await startTestServer([path.join(dir, 'cs.ttl')], { read_only: true });
-  const client = await connect(ro);
+  const { c: client, close } = await serveAndConnect([path.join(dir, 'cs.ttl')], { read_only: true });
   try {
     const p = await callOk(client, 'preview_change_set', { operations: [sub('kitten', 'animal')] });
     assert.equal(p.committable, true);
@@ -413,14 +395,12 @@ test('in read-only mode previews still run and commits are refused', async () =>
     assert.equal(refused.body.error_code, 'read_only');
     assert.equal((await callOk(client, 'discard_change_set', { change_set_id: p.change_set_id })).discarded, true);
   } finally {
-    await client.close();
-    await ro.stop();
+    await close();
   }
 });
 
 test('with generated ids a commit lands the previewed IRIs, and a rebase cannot reproduce them', async () => {
-  const gen = await startTestServer([path.join(dir, 'cs.ttl')], { new_entity_ids: 'generated' });
-  const client = await connect(gen);
+  const { c: client, close } = await serveAndConnect([path.join(dir, 'cs.ttl')], { new_entity_ids: 'generated' });
   try {
     const p = await callOk(client, 'preview_change_set', { operations: [sub('Wolf', 'animal')] });
     const minted = ((p.operations as Row[])[0].new_entities as Row[])[0].iri as string;
@@ -431,16 +411,15 @@ test('with generated ids a commit lands the previewed IRIs, and a rebase cannot 
     assert.deepEqual(done.normalized_changes, p.normalized_changes);
     assert.equal((await call(client, 'get_entity', { entity: minted })).isError, false, 'the previewed IRI is the committed one');
   } finally {
-    await client.close();
-    await gen.stop();
+    await close();
   }
 });
 
 test('concurrent commits of one preview from several sessions commit it exactly once', async () => {
   const other = await connect(t);
   try {
-    const count = await axiomCount();
-    const depth = await undoDepth();
+    const count = await axiomCount(c);
+    const depth = await undoDepth(c);
     const p = await preview([sub('kitten', 'animal')]);
     const args = { change_set_id: p.change_set_id, expected_revision: p.base_revision };
     const outcomes = await Promise.all([c, other, c, other, c].map((client) => call(client, 'commit_change_set', args)));
@@ -449,8 +428,8 @@ test('concurrent commits of one preview from several sessions commit it exactly 
       assert.ok(['change_set_in_progress', 'unknown_change_set'].includes(o.body.error_code as string), JSON.stringify(o.body));
       assert.equal(o.body.committed, false);
     }
-    assert.equal(await axiomCount(), count + 1);
-    assert.equal(await undoDepth(), depth + 1);
+    assert.equal(await axiomCount(c), count + 1);
+    assert.equal(await undoDepth(c), depth + 1);
     await callOk(c, 'undo_change');
   } finally {
     await other.close();
@@ -472,26 +451,21 @@ test('a commit while another commit of the same preview is under way is change_s
 });
 
 test('an invalid project policy makes the preflight an error: previews are uncommittable, verify=report still commits', async () => {
-  const policyDir = path.join(dir, '.athene');
-  await mkdir(policyDir);
-  await writeFile(path.join(policyDir, 'project.yaml'), 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nno_such_block: true\n');
-  try {
+  await withProjectPolicy(dir, 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nno_such_block: true\n', async () => {
     const p = await preview([sub('kitten', 'animal')]);
     assert.equal(p.policy_loaded, true);
     assert.equal(p.policy_digest, null);
     assert.equal((p.preflight as Row).gate, 'error');
     assert.equal(p.committable, false);
     assert.ok((p.committable_reasons as string[]).some((r) => r.startsWith('policy_invalid')));
-    const count = await axiomCount();
+    const count = await axiomCount(c);
     const prevented = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
     assert.equal((prevented.verify as Row).error_code, 'preflight_error');
-    assert.equal(await axiomCount(), count);
+    assert.equal(await axiomCount(c), count);
     const reported = await callOk(c, 'apply_changes', { verify: 'report', operations: [sub('kitten', 'animal')] });
     assert.equal((reported.verify as Row).gate, 'error');
     assert.equal((reported.verify as Row).applied, true);
-    assert.equal(await axiomCount(), count + 1);
+    assert.equal(await axiomCount(c), count + 1);
     await callOk(c, 'undo_change');
-  } finally {
-    await rm(policyDir, { recursive: true, force: true });
-  }
+  });
 });

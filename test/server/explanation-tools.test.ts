@@ -4,14 +4,11 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import type { Axiom } from '../../src/model/terms.js';
 import { checkEntailment, explainInconsistency } from '../../src/reasoner/explain/explain.js';
-import { call, connect, principalWith, runInContext, startTestServer, toolContext, type TestServer } from './support.js';
+import { call, principalWith, runInContext, serveTempOntology, toolContext, type ServedTempOntology } from './support.js';
 
 const EX = 'http://example.org/ex#';
 const CHAIN_LENGTH = 3000;
@@ -37,22 +34,14 @@ ${chain.join('\n')}
 )`;
 }
 
-let t: TestServer;
+let served: ServedTempOntology;
 let c: Client;
-let dir: string;
 
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'athene-explain-'));
-  const file = path.join(dir, 'ex.ofn');
-  await writeFile(file, fixtureText());
-  t = await startTestServer([file]);
-  c = await connect(t);
+  served = await serveTempOntology('athene-explain-', 'ex.ofn', fixtureText());
+  c = served.c;
 });
-after(async () => {
-  await c.close();
-  await t.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => served.close());
 
 interface Row { axiom_type: string; rendering: string; functional: string }
 interface Justification { size: number; axioms: Row[] }

@@ -5,25 +5,21 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, fixture, connect, call, callOk, type TestServer } from './support.js';
+import { fixture, call, callOk, serveAndConnect, type Row, type ServedClient } from './support.js';
 
 const GOV = 'http://example.org/gov#';
 const BASE = 'http://example.org/gov-base#';
-type Row = Record<string, unknown>;
 
-let t: TestServer;
+let served: ServedClient;
 let c: Client;
 
 before(async () => {
-  t = await startTestServer([fixture('governance.ofn')]);
-  c = await connect(t);
+  served = await serveAndConnect([fixture('governance.ofn')]);
+  c = served.c;
   const loaded = await call(c, 'load_ontology', { source: fixture('governance-base.ofn'), keep_active: true });
   assert.equal(loaded.isError, false, JSON.stringify(loaded.body));
 });
-after(async () => {
-  await c.close();
-  await t.stop();
-});
+after(() => served.close());
 
 const run = (args: Row = {}): Promise<Row> => callOk(c, 'validate_governance', args);
 const row = (body: Row, id: string) => (body.checks as Row[]).find((r) => r.id === id);

@@ -3,14 +3,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { startTestServer, fixture, connect, call, toolContext, runInContext, principalWith, type TestServer } from './support.js';
+import { fixture, call, toolContext, runInContext, principalWith, serveAndConnect, startOrigin, undoDepth, type ServedClient, type TestOrigin } from './support.js';
 
 const ZOO = 'http://example.org/zoo';
 const EXTRA = 'http://example.org/extra';
@@ -18,36 +16,26 @@ const REMOTE = 'http://example.org/remote';
 const extraTtl = (iri: string, cls: string) =>
   `@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<${iri}> a owl:Ontology .\n<${iri}#${cls}> a owl:Class .\n`;
 
-let t: TestServer;
+let served: ServedClient;
 let c: Client;
 let scratch: string;
-let web: Server;
-let webBase: string;
-let webHits = 0;
+let web: TestOrigin;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-header-'));
   await writeFile(path.join(scratch, 'extra.ttl'), extraTtl(EXTRA, 'Extra'));
   await writeFile(path.join(scratch, 'broken.ttl'), '@prefix : <http://x#> .\n:a :b ');
-  web = createServer((req, res) => {
-    webHits++;
-    if (req.url === '/remote.ttl') res.writeHead(200, { 'content-type': 'text/turtle' }).end(extraTtl(REMOTE, 'Far'));
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
-  webBase = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
-  t = await startTestServer([fixture('zoo.ttl')]);
-  c = await connect(t);
+  web = await startOrigin({ '/remote.ttl': extraTtl(REMOTE, 'Far') });
+  served = await serveAndConnect([fixture('zoo.ttl')]);
+  c = served.c;
 });
 after(async () => {
-  await c.close();
-  await t.stop();
-  await new Promise((resolve) => web.close(resolve));
+  await served.close();
+  await web.close();
   await rm(scratch, { recursive: true, force: true });
 });
 
 const active = async () => (await call(c, 'get_active_ontology')).body;
-const undoDepth = async () => (await call(c, 'undo_change', { peek: true })).body.undo_depth as number;
 
 test('tools/list shows the header tools as mutating with closed schemas', async () => {
   const { tools } = await c.listTools();
@@ -62,7 +50,7 @@ test('tools/list shows the header tools as mutating with closed schemas', async 
 });
 
 test('set_prefix registers and updates a binding; remove_prefix removes exactly that one', async () => {
-  const depth = await undoDepth();
+  const depth = await undoDepth(c);
   const set = await call(c, 'set_prefix', { prefix: 'ex', namespace: 'http://example.org/ex#' });
   assert.equal(set.isError, false, JSON.stringify(set.body));
   assert.equal(set.body.prefix, 'ex:');
@@ -77,7 +65,7 @@ test('set_prefix registers and updates a binding; remove_prefix removes exactly 
   await call(c, 'undo_change');
   const updated = await call(c, 'set_prefix', { prefix: 'ex:', namespace: 'http://example.org/ex2#' });
   assert.equal((updated.body.prefixes as Record<string, string>)['ex:'], 'http://example.org/ex2#');
-  assert.equal(await undoDepth(), depth, 'prefix edits are not undoable');
+  assert.equal(await undoDepth(c), depth, 'prefix edits are not undoable');
 
   const removed = await call(c, 'remove_prefix', { prefix: 'ex' });
   assert.equal(removed.isError, false);
@@ -177,19 +165,19 @@ test('add_import leaves the workspace unchanged when the document fails to load 
 });
 
 test('add_import fetches a remote document in legacy mode, and network=deny refuses it without fetching', async () => {
-  const hits = webHits;
-  const denied = await call(c, 'add_import', { iri: REMOTE, document: `${webBase}/remote.ttl`, network: 'deny' });
+  const hits = web.hits;
+  const denied = await call(c, 'add_import', { iri: REMOTE, document: `${web.base}/remote.ttl`, network: 'deny' });
   assert.equal(denied.isError, true);
   assert.equal(denied.body.error_code, 'network_denied');
   assert.match(denied.body.error as string, /request setting network=deny/);
-  assert.equal(webHits, hits, 'nothing was fetched');
+  assert.equal(web.hits, hits, 'nothing was fetched');
   assert.ok(!((await active()).direct_imports as string[]).includes(REMOTE));
 
-  const fetched = await call(c, 'add_import', { iri: REMOTE, document: `${webBase}/remote.ttl`, network: 'allow' });
+  const fetched = await call(c, 'add_import', { iri: REMOTE, document: `${web.base}/remote.ttl`, network: 'allow' });
   assert.equal(fetched.isError, false, JSON.stringify(fetched.body));
   assert.equal(fetched.body.resolved, true);
-  assert.equal(webHits, hits + 1);
-  const notFound = await call(c, 'add_import', { iri: 'http://example.org/gone', document: `${webBase}/gone.ttl` });
+  assert.equal(web.hits, hits + 1);
+  const notFound = await call(c, 'add_import', { iri: 'http://example.org/gone', document: `${web.base}/gone.ttl` });
   assert.equal(notFound.body.error_code, 'load_failed');
   assert.match(notFound.body.error as string, /HTTP 404/);
 });
@@ -275,7 +263,7 @@ test('header tools need ontology:admin, and document loads their conditional cap
   assert.equal(local.body.error_code, 'authorization_denied');
   assert.deepEqual(local.body.missing_capabilities, ['filesystem:project:read']);
   assert.equal(local.body.effects_prevented, true);
-  const remote = await runInContext('add_import', { iri: REMOTE, document: `${webBase}/remote.ttl` }, admin);
+  const remote = await runInContext('add_import', { iri: REMOTE, document: `${web.base}/remote.ttl` }, admin);
   assert.deepEqual(remote.body.missing_capabilities, ['network:access']);
   assert.equal(zoo.imports.size, 0);
   assert.equal(admin.workspace.ontologies.length, 1);
@@ -305,11 +293,11 @@ test('under a project policy, remote imports are refused and local documents mus
   main.id = { iri: 'http://example.org/main', versionIri: null };
   main.documentIri = path.join(project, 'src', 'main.ttl');
   const ctx = toolContext([main]);
-  const hits = webHits;
-  const remote = await runInContext('add_import', { iri: REMOTE, document: `${webBase}/remote.ttl`, network: 'allow' }, ctx);
+  const hits = web.hits;
+  const remote = await runInContext('add_import', { iri: REMOTE, document: `${web.base}/remote.ttl`, network: 'allow' }, ctx);
   assert.equal(remote.body.error_code, 'network_denied');
   assert.match(remote.body.error as string, /project policy/);
-  assert.equal(webHits, hits);
+  assert.equal(web.hits, hits);
   const outside = await runInContext('add_import', { iri: EXTRA, document: path.join(scratch, 'extra.ttl') }, ctx);
   assert.equal(outside.body.error_code, 'authorization_denied');
   assert.equal(outside.body.effects_prevented, true);

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { startTestServer, connect, call, callOk, principalWith, runInContext, toolContext, type TestServer } from './support.js';
+import { call, callOk, principalWith, runInContext, serveAndConnect, toolContext, type ServedClient } from './support.js';
 
 const PREFIXES = '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n';
 const ontologyTtl = (iri: string, imports: string[] = []) =>
@@ -22,18 +22,17 @@ const catalogXml = (entries: [string, string][]) =>
 const sha = (b: string | Buffer) => 'sha256:' + createHash('sha256').update(b).digest('hex');
 
 let scratch: string;
-let t: TestServer;
+let served: ServedClient;
 let c: Client;
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-import-lock-'));
-  t = await startTestServer([]);
-  c = await connect(t);
+  served = await serveAndConnect([]);
+  c = served.c;
 });
 
 after(async () => {
-  await c.close();
-  await t.stop();
+  await served.close();
   await rm(scratch, { recursive: true, force: true });
 });
 
@@ -202,8 +201,7 @@ test('a policy-declared lockfile under imports.mode locked: bootstrap with path,
   ].join('\n'));
   const anchor = await put('pol/anchor.ttl', ontologyTtl(ns + 'anchor'));
   const other = await put('pol/sub/other.ttl', ontologyTtl(ns + 'other', [ns + 'leaf']));
-  const server = await startTestServer([anchor]);
-  const client = await connect(server);
+  const { c: client, close } = await serveAndConnect([anchor]);
   try {
     // the locked policy verifies even with lock_mode ignore; no lock yet: skipped, so the first lock can be written
     const first = await callOk(client, 'load_ontology', { source: p.root });
@@ -224,8 +222,7 @@ test('a policy-declared lockfile under imports.mode locked: bootstrap with path,
     const sv = second.import_lock_verification as Record<string, unknown>;
     assert.deepEqual([sv.skipped, sv.path, sv.lockfile_source], [true, path.join(scratch, 'pol', 'sub', 'imports.lock.json'), 'beside_document']);
   } finally {
-    await client.close();
-    await server.stop();
+    await close();
   }
 });
 

@@ -5,11 +5,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, connect, call, callOk, decideWrite, eventually, pendingWrites, principalWith, runInContext, toolContext, type PendingWrite, type TestServer } from './support.js';
+import { call, callOk, decideWrite, eventually, pendingWrites, principalWith, runInContext, serveAndConnect, serveTempOntology, toolContext, withProjectPolicy, axiomCount, type PendingWrite, type Row, type ServedTempOntology } from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
 const PP = 'http://example.org/pp#';
@@ -25,42 +22,24 @@ const ONTOLOGY = `@prefix : <${PP}> .
 :Cat a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "cat"@en .
 `;
 
+let served: ServedTempOntology;
 let dir: string;
 let file: string;
-let t: TestServer;
 let c: Client;
 
 before(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'athene-policy-preflight-'));
-  file = path.join(dir, 'pp.ttl');
-  await writeFile(file, ONTOLOGY);
-  t = await startTestServer([file]);
-  c = await connect(t);
+  served = await serveTempOntology('athene-policy-preflight-', 'pp.ttl', ONTOLOGY);
+  ({ dir, file, c } = served);
 });
-after(async () => {
-  await c.close();
-  await t.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => served.close());
 
-type Row = Record<string, unknown>;
-
-/** Runs `body` with `.athene/project.yaml` holding a version-1 policy for the ontology plus `extra` YAML. */
-async function withPolicy(extra: string, body: () => Promise<void>): Promise<void> {
-  const policyDir = path.join(dir, '.athene');
-  await mkdir(policyDir, { recursive: true });
-  await writeFile(path.join(policyDir, 'project.yaml'), `version: 1\nproject_id: pp\nroot_ontology: http://example.org/pp\n${extra}`);
-  try {
-    await body();
-  } finally {
-    await rm(policyDir, { recursive: true, force: true });
-  }
-}
+/** Runs `body` with a version-1 policy for the ontology plus `extra` YAML. */
+const withPolicy = (extra: string, body: () => Promise<void>) =>
+  withProjectPolicy(dir, `version: 1\nproject_id: pp\nroot_ontology: http://example.org/pp\n${extra}`, body);
 
 const wolf = [{ axiom_type: 'subclass_of', sub: 'Wolf', super: 'animal' }];
 const stageOf = (p: Row, stage: string) => ((p.preflight as Row).stages as Row[]).find((s) => s.stage === stage)!;
 const findingsOf = (p: Row) => (p.preflight as Row).findings as Row[];
-const axiomCount = async () => (await callOk(c, 'get_active_ontology')).axioms as number;
 
 test('a v1 policy: the interoperability stage round-trips the changed snapshot through its formats and the gate passes', async () => {
   await withPolicy('interoperability:\n  format: turtle\n  round_trip_formats: [ofn, owlxml, rdfxml]\n', async () => {
@@ -136,14 +115,14 @@ test('the policy reasoner must be the window selection: a mismatch errors the ga
     assert.match(stage.reason as string, /requires Athene EL\+\+ Classifier .*\[el\] but the window's selected reasoner is Athene Structural Reasoner .*\[structural\]/);
     assert.ok((p.committable_reasons as string[]).some((r) => r.startsWith('stage_error: reasoner')));
 
-    const count = await axiomCount();
+    const count = await axiomCount(c);
     const applied = await callOk(c, 'apply_changes', { operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] }], verify: 'rollback' });
     const verify = applied.verify as Row;
     assert.equal(verify.gate, 'error');
     assert.equal(verify.prevented_before_apply, true);
     assert.equal(verify.error_code, 'preflight_error');
     assert.equal(verify.applied, false);
-    assert.equal(await axiomCount(), count, 'nothing landed');
+    assert.equal(await axiomCount(c), count, 'nothing landed');
 
     // With the policy's reasoner selected the stage classifies, bounded by reasoning.timeout_ms.
     await callOk(c, 'set_reasoner', { reasoner: 'el' });
@@ -158,8 +137,7 @@ test('the policy reasoner must be the window selection: a mismatch errors the ga
 });
 
 test('commit_change_set refused by the tool gate answers committed:false (read-only, declined, unauthorized)', async () => {
-  const ro = await startTestServer([file], { read_only: true });
-  const roClient = await connect(ro);
+  const { c: roClient, close: closeRo } = await serveAndConnect([file], { read_only: true });
   try {
     const p = await callOk(roClient, 'preview_change_set', { operations: wolf });
     const refused = await call(roClient, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
@@ -168,12 +146,10 @@ test('commit_change_set refused by the tool gate answers committed:false (read-o
     assert.equal(refused.body.committed, false);
     assert.equal(refused.body.effects_prevented, true);
   } finally {
-    await roClient.close();
-    await ro.stop();
+    await closeRo();
   }
 
-  const confirm = await startTestServer([file], { confirm_each_write: true, approval_timeout_s: '30' });
-  const confirmClient = await connect(confirm);
+  const { t: confirm, c: confirmClient, close: closeConfirm } = await serveAndConnect([file], { confirm_each_write: true, approval_timeout_s: '30' });
   try {
     const p = await callOk(confirmClient, 'preview_change_set', { operations: wolf });
     const pending = call(confirmClient, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
@@ -184,8 +160,7 @@ test('commit_change_set refused by the tool gate answers committed:false (read-o
     assert.equal(declined.body.error_code, 'write_declined');
     assert.equal(declined.body.committed, false);
   } finally {
-    await confirmClient.close();
-    await confirm.stop();
+    await closeConfirm();
   }
 
   const reader = toolContext([await loadOntologyFile(file)], principalWith(['ontology:read']));

@@ -6,14 +6,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readDocument } from '../../src/model/formats/registry.js';
-import { startTestServer, connect, call, callOk, toolContext, runInContext, principalWith, type TestServer } from './support.js';
+import { call, callOk, toolContext, runInContext, principalWith, serveAndConnect, startOrigin, type ServedClient, type TestOrigin } from './support.js';
 
 const ZOO = 'http://example.org/zoo';
 const REMOTE = 'http://example.org/remote';
@@ -31,10 +29,8 @@ let scratch: string;
 let project: string;
 let policyFile: string;
 let outsideFile: string;
-let web: Server;
-let webBase: string;
-let webHits = 0;
-let t: TestServer;
+let web: TestOrigin;
+let served: ServedClient;
 let c: Client;
 
 before(async () => {
@@ -46,21 +42,14 @@ before(async () => {
   await writeFile(path.join(project, 'inside.ttl'), ontologyTtl('http://example.org/inside'));
   outsideFile = path.join(scratch, 'outside.ttl');
   await writeFile(outsideFile, ontologyTtl('http://example.org/outside'));
-  web = createServer((req, res) => {
-    webHits++;
-    if (req.url === '/remote.ttl') res.writeHead(200, { 'content-type': 'text/turtle' }).end(ontologyTtl(REMOTE));
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
-  webBase = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
-  t = await startTestServer([path.join(project, 'zoo.ttl')]);
-  c = await connect(t);
+  web = await startOrigin({ '/remote.ttl': ontologyTtl(REMOTE) });
+  served = await serveAndConnect([path.join(project, 'zoo.ttl')]);
+  c = served.c;
 });
 
 after(async () => {
-  await c.close();
-  await t.stop();
-  await new Promise((resolve) => web.close(resolve));
+  await served.close();
+  await web.close();
   await rm(scratch, { recursive: true, force: true });
 });
 
@@ -189,12 +178,12 @@ test('under a valid policy, paths are confined to the project root unless the po
 });
 
 test('network rules: request deny, network.default, imports.network, allowed_hosts', async () => {
-  const url = `${webBase}/remote.ttl`;
+  const url = `${web.base}/remote.ttl`;
   await writeFile(policyFile, validPolicy());
-  let hits = webHits;
+  let hits = web.hits;
   const denied = await call(c, 'load_ontology', { source: url, keep_active: true, network: 'allow' });
   assert.deepEqual([denied.body.error_code, denied.body.denied_by], ['network_denied', 'project policy network.default'], 'allow never overrides a policy deny');
-  assert.equal(webHits, hits);
+  assert.equal(web.hits, hits);
 
   await writeFile(policyFile, validPolicy('network: {default: allow, allowed_hosts: [example.org]}\n'));
   const host = await call(c, 'load_ontology', { source: url, keep_active: true });
@@ -206,16 +195,16 @@ test('network rules: request deny, network.default, imports.network, allowed_hos
   assert.match(request.body.error as string, /request setting network=deny/);
   const asImport = await call(c, 'add_import', { iri: REMOTE, document: url });
   assert.deepEqual([asImport.body.error_code, asImport.body.denied_by], ['network_denied', 'project policy imports.network']);
-  assert.equal(webHits, hits, 'nothing was fetched');
+  assert.equal(web.hits, hits, 'nothing was fetched');
   const fetched = await call(c, 'load_ontology', { source: url, keep_active: true });
   assert.equal(fetched.isError, false, JSON.stringify(fetched.body));
-  assert.equal(webHits, hits + 1);
+  assert.equal(web.hits, hits + 1);
 
   await writeFile(policyFile, validPolicy('network: {default: allow}\nunknown_block: {}\n'));
-  hits = webHits;
-  const invalid = await call(c, 'load_ontology', { source: `${webBase}/other.ttl`, keep_active: true });
+  hits = web.hits;
+  const invalid = await call(c, 'load_ontology', { source: `${web.base}/other.ttl`, keep_active: true });
   assert.deepEqual([invalid.body.error_code, invalid.body.denied_by], ['network_denied', 'invalid project policy']);
-  assert.equal(webHits, hits);
+  assert.equal(web.hits, hits);
 });
 
 test('search_entities uses a valid policy\'s entity_search block and falls back to defaults otherwise', async () => {
@@ -255,14 +244,13 @@ test('policy_required: caller-selected paths and URLs are refused, a plain save 
   await mkdir(dir);
   const doc = path.join(dir, 'zoo.ttl');
   await writeFile(doc, ZOO_TTL);
-  const strict = await startTestServer([doc], { allow_unrestricted_paths_without_policy: false });
-  const s = await connect(strict);
+  const { c: s, close } = await serveAndConnect([doc], { allow_unrestricted_paths_without_policy: false });
   try {
     const got = await callOk(s, 'get_project_policy');
     assert.deepEqual([got.policy_loaded, got.path_mode], [false, 'policy_required']);
     const load = await call(s, 'load_ontology', { source: path.join(project, 'inside.ttl') });
     assert.deepEqual([load.body.error_code, load.body.denied_by, load.body.effects_prevented], ['authorization_denied', 'path_mode=policy_required', true]);
-    const remote = await call(s, 'load_ontology', { source: `${webBase}/remote.ttl` });
+    const remote = await call(s, 'load_ontology', { source: `${web.base}/remote.ttl` });
     assert.deepEqual([remote.body.error_code, remote.body.denied_by], ['network_denied', 'path_mode=policy_required']);
     const saveAs = await call(s, 'save_ontology', { path: path.join(dir, 'copy.ttl') });
     assert.equal(saveAs.body.error_code, 'authorization_denied');
@@ -273,8 +261,7 @@ test('policy_required: caller-selected paths and URLs are refused, a plain save 
     const template = await callOk(s, 'write_project_policy_template');
     assert.equal(template.written, true, 'the default template path is derived from the open document');
   } finally {
-    await s.close();
-    await strict.stop();
+    await close();
   }
 });
 
@@ -286,7 +273,7 @@ test('outside-root paths need filesystem:external as well as the policy opt-in; 
   const limited = toolContext([ontology], principalWith(['ontology:admin', 'filesystem:project:read']));
   const load = await runInContext('load_ontology', { source: outsideFile, keep_active: true }, limited);
   assert.deepEqual([load.body.error_code, load.body.missing_capabilities, load.body.effects_prevented], ['authorization_denied', ['filesystem:external'], true]);
-  const remote = await runInContext('load_ontology', { source: `${webBase}/remote.ttl`, keep_active: true }, limited);
+  const remote = await runInContext('load_ontology', { source: `${web.base}/remote.ttl`, keep_active: true }, limited);
   assert.deepEqual([remote.body.error_code, remote.body.missing_capabilities], ['authorization_denied', ['network:access']]);
   const reader = toolContext([ontology], principalWith(['ontology:read']));
   const policy = await runInContext('get_project_policy', {}, reader);

@@ -1,7 +1,9 @@
 // Test support: a real server on port 0 with real window workers, in a private temporary home, and SDK
 // clients connected to it over Streamable HTTP.
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +59,102 @@ export async function connect(t: TestServer, token = t.token, endpoint = '/mcp')
   return client;
 }
 
+/** A started server with one client connected; `close` disconnects and stops it. */
+export interface ServedClient {
+  t: TestServer;
+  c: Client;
+  close(): Promise<void>;
+}
+
+export async function serveAndConnect(files: string[], flags: RawSettings = {}): Promise<ServedClient> {
+  const t = await startTestServer(files, flags);
+  const c = await connect(t).catch(async (err: unknown) => {
+    await t.stop();
+    throw err;
+  });
+  return {
+    t,
+    c,
+    close: async () => {
+      await c.close();
+      await t.stop();
+    },
+  };
+}
+
+/** A served ontology written to `dir/fileName` in a fresh temp dir; `close` also removes the dir. */
+export interface ServedTempOntology extends ServedClient {
+  dir: string;
+  file: string;
+}
+
+export async function serveTempOntology(prefix: string, fileName: string, text: string, flags: RawSettings = {}): Promise<ServedTempOntology> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const file = path.join(dir, fileName);
+  const served = await writeFile(file, text)
+    .then(() => serveAndConnect([file], flags))
+    .catch(async (err: unknown) => {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    });
+  return {
+    ...served,
+    dir,
+    file,
+    close: async () => {
+      await served.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `body` with `dir/.athene/project.yaml` holding `yaml`; the policy directory is removed afterwards. */
+export async function withProjectPolicy(dir: string, yaml: string, body: () => Promise<void>): Promise<void> {
+  const policyDir = path.join(dir, '.athene');
+  await mkdir(policyDir, { recursive: true });
+  await writeFile(path.join(policyDir, 'project.yaml'), yaml);
+  try {
+    await body();
+  } finally {
+    await rm(policyDir, { recursive: true, force: true });
+  }
+}
+
+/** A local HTTP origin for remote sources; `hits` counts every request it receives. */
+export interface TestOrigin {
+  base: string;
+  readonly hits: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Answers each path of `pages` with its Turtle text, never answers a path of `silent` (to make a client's
+ * connection timeout fire), and 404 to anything else.
+ */
+export async function startOrigin(pages: Record<string, string>, silent: readonly string[] = []): Promise<TestOrigin> {
+  let hits = 0;
+  const web = createServer((req, res) => {
+    hits++;
+    const url = req.url ?? '';
+    if (silent.includes(url)) return;
+    const page = pages[url];
+    if (page !== undefined) res.writeHead(200, { 'content-type': 'text/turtle' }).end(page);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(web.address() as AddressInfo).port}`,
+    get hits() {
+      return hits;
+    },
+    close: async () => {
+      // a silent path holds its connection open, and close waits for every connection to end
+      web.closeAllConnections();
+      await new Promise((resolve) => web.close(resolve));
+    },
+  };
+}
+
 export interface CallOutcome {
   isError: boolean;
   body: Record<string, unknown>;
@@ -73,11 +171,24 @@ export async function call(client: Client, name: string, args: Record<string, un
   return { isError: result.isError === true, body };
 }
 
+/** A tool result object, read field by field. */
+export type Row = Record<string, unknown>;
+
 /** Calls a tool that must succeed and returns its result object. */
 export async function callOk(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const r = await call(client, name, args);
   if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.body)}`);
   return r.body;
+}
+
+/** The active ontology's axiom count. */
+export async function axiomCount(client: Client): Promise<number> {
+  return (await callOk(client, 'get_active_ontology')).axioms as number;
+}
+
+/** How many changes undo_change could undo. */
+export async function undoDepth(client: Client): Promise<number> {
+  return (await callOk(client, 'undo_change', { peek: true })).undo_depth as number;
 }
 
 /** A raw HTTP request to the server, for the checks the SDK client cannot make. */

@@ -3,11 +3,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, connect, call, callOk, type TestServer } from './support.js';
+import { call, callOk, serveTempOntology, type ServedTempOntology } from './support.js';
 
 const X = 'http://example.org/smells#';
 const ALL = ['missing_label', 'missing_definition', 'duplicate_label', 'multiple_labels', 'deprecated_in_use', 'undeclared_entity',
@@ -29,23 +26,14 @@ SubClassOf(:Cat :Animal)
 )
 `;
 
-let t: TestServer;
+let served: ServedTempOntology;
 let c: Client;
-let scratch: string;
 
 before(async () => {
-  scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-validation-'));
-  const file = path.join(scratch, 'smells.ofn');
-  await writeFile(file, SMELLS);
-  t = await startTestServer([file]);
-  c = await connect(t);
+  served = await serveTempOntology('athene-validation-', 'smells.ofn', SMELLS);
+  c = served.c;
 });
-
-after(async () => {
-  await c.close();
-  await t.stop();
-  await rm(scratch, { recursive: true, force: true });
-});
+after(() => served.close());
 
 type Check = { id: string; severity: string; count: number; examples: { iri: string; display: string; type: string }[]; details?: string[]; truncated?: number; title: string; suggestion: string };
 const byId = (body: Record<string, unknown>) => new Map((body.checks as Check[]).map((k) => [k.id, k]));

@@ -2,7 +2,7 @@
 // leaves of an axiom's logical content (datatypes, literals, data ranges, anonymous individuals, inverse
 // properties) are judged by one walk configured per profile.
 
-import type { Axiom, AxiomKind, IRI, Node } from '../terms.js';
+import type { Axiom, AxiomKind, ClassExpression, IRI, Node } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { BUILT_IN_DATATYPES, OWL, RDF, RDF_LANG_STRING, RDF_PLAIN_LITERAL, RDFS_LITERAL, XSD } from '../vocab.js';
 import { isReserved } from './closure-facts.js';
@@ -80,6 +80,24 @@ export function checkLeaves(a: Axiom, o: Ontology, sink: ViolationSink, rules: L
     const kind = rules.classExpression?.(n) ?? null;
     if (kind !== null) sink.add(o, kind, `Class expression ${sink.expr(n)} is not allowed in OWL 2 ${p}.`, a);
   });
+}
+
+/** QL and RL data ranges: datatypes (judged as leaves) and their intersections (Profiles §3.2.4, §4.2.4). */
+export const intersectionsOnly = (n: Node): string | null => (n.kind === 'DataIntersectionOf' ? null : 'illegal_data_range');
+
+/** The class expression positions a profile grammar distinguishes, with the violation kind of each. */
+const POSITION_KINDS = {
+  'sub-class': 'non_subclass_expression',
+  'super-class': 'non_superclass_expression',
+  'equivalent-class': 'non_equivalent_class_expression',
+} as const;
+
+/** A check of the class expressions of axiom `a` in one position: each that `fits` rejects is a violation. */
+export function positionCheck(profile: Exclude<OwlProfile, 'DL'>, position: keyof typeof POSITION_KINDS, fits: (c: ClassExpression) => boolean,
+  a: Axiom, o: Ontology, sink: ViolationSink): (c: ClassExpression) => void {
+  return (c) => {
+    if (!fits(c)) sink.add(o, POSITION_KINDS[position], `${sink.expr(c)} is not an OWL 2 ${profile} ${position} expression.`, a);
+  };
 }
 
 export function illegalAxiom(a: Axiom, o: Ontology, sink: ViolationSink, profile: string): void {

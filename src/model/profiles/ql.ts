@@ -2,10 +2,10 @@
 // expressions add intersections, complements of sub-class expressions and existentials with a named filler;
 // no anonymous individuals, no property chains, no functionality or transitivity; the datatypes of §3.2.1.
 
-import type { Axiom, AxiomKind, ClassExpression, Node } from '../terms.js';
+import type { Axiom, AxiomKind, ClassExpression } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { OWL_THING } from '../vocab.js';
-import { checkLeaves, EL_QL_DATATYPES, illegalAxiom, NON_LOGICAL, type LeafRules, type ProfileGrammar } from './grammar.js';
+import { checkLeaves, EL_QL_DATATYPES, illegalAxiom, intersectionsOnly, NON_LOGICAL, positionCheck, type LeafRules, type ProfileGrammar } from './grammar.js';
 import type { ViolationSink } from './report.js';
 
 const QL_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>([
@@ -42,16 +42,12 @@ const RULES: LeafRules = {
   datatypes: EL_QL_DATATYPES,
   anonymousIndividuals: false,
   inverseProperties: true,
-  dataRange: (n: Node) => (n.kind === 'DataIntersectionOf' ? null : 'illegal_data_range'),
+  dataRange: intersectionsOnly,
 };
 
 function positions(a: Axiom, o: Ontology, sink: ViolationSink): void {
-  const sub = (c: ClassExpression) => {
-    if (!qlSub(c)) sink.add(o, 'non_subclass_expression', `${sink.expr(c)} is not an OWL 2 QL sub-class expression.`, a);
-  };
-  const sup = (c: ClassExpression) => {
-    if (!qlSuper(c)) sink.add(o, 'non_superclass_expression', `${sink.expr(c)} is not an OWL 2 QL super-class expression.`, a);
-  };
+  const sub = positionCheck('QL', 'sub-class', qlSub, a, o, sink);
+  const sup = positionCheck('QL', 'super-class', qlSuper, a, o, sink);
   switch (a.kind) {
     case 'SubClassOf': sub(a.sub); sup(a.sup); return;
     case 'EquivalentClasses': case 'DisjointClasses': a.classes.forEach(sub); return;

@@ -2,10 +2,10 @@
 // positions (owl:Thing in none of them), no reflexivity and no disjoint unions; the datatype map without
 // owl:real and owl:rational; data ranges are datatypes and their intersections.
 
-import type { Axiom, AxiomKind, ClassExpression, Node } from '../terms.js';
+import type { Axiom, AxiomKind, ClassExpression } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { OWL_THING } from '../vocab.js';
-import { checkLeaves, illegalAxiom, NON_LOGICAL, RL_DATATYPES, type LeafRules, type ProfileGrammar } from './grammar.js';
+import { checkLeaves, illegalAxiom, intersectionsOnly, NON_LOGICAL, positionCheck, RL_DATATYPES, type LeafRules, type ProfileGrammar } from './grammar.js';
 import type { ViolationSink } from './report.js';
 
 const RL_FORBIDDEN_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>(['DisjointUnion', 'ReflexiveObjectProperty', 'DLSafeRule']);
@@ -49,23 +49,15 @@ const RULES: LeafRules = {
   datatypes: RL_DATATYPES,
   anonymousIndividuals: true,
   inverseProperties: true,
-  dataRange: (n: Node) => (n.kind === 'DataIntersectionOf' ? null : 'illegal_data_range'),
+  dataRange: intersectionsOnly,
 };
 
 function positions(a: Axiom, o: Ontology, sink: ViolationSink): void {
-  const sub = (c: ClassExpression) => {
-    if (!rlSub(c)) sink.add(o, 'non_subclass_expression', `${sink.expr(c)} is not an OWL 2 RL sub-class expression.`, a);
-  };
-  const sup = (c: ClassExpression) => {
-    if (!rlSuper(c)) sink.add(o, 'non_superclass_expression', `${sink.expr(c)} is not an OWL 2 RL super-class expression.`, a);
-  };
+  const sub = positionCheck('RL', 'sub-class', rlSub, a, o, sink);
+  const sup = positionCheck('RL', 'super-class', rlSuper, a, o, sink);
   switch (a.kind) {
     case 'SubClassOf': sub(a.sub); sup(a.sup); return;
-    case 'EquivalentClasses':
-      for (const c of a.classes) {
-        if (!rlEquivalent(c)) sink.add(o, 'non_equivalent_class_expression', `${sink.expr(c)} is not an OWL 2 RL equivalent-class expression.`, a);
-      }
-      return;
+    case 'EquivalentClasses': a.classes.forEach(positionCheck('RL', 'equivalent-class', rlEquivalent, a, o, sink)); return;
     case 'DisjointClasses': a.classes.forEach(sub); return;
     case 'ObjectPropertyDomain': sup(a.domain); return;
     case 'ObjectPropertyRange': sup(a.range); return;

@@ -279,30 +279,47 @@ function annotatedTerms(own: Ownership): { iri: IRI; kinds: string }[] {
   return out;
 }
 
-function labelChecks(own: Ownership, s: QcSnapshot, rules: LabelRules): Finding[] {
+/** The rules of the checks labels and definitions share, with their rule ids. */
+const PRESENCE_RULES = {
+  label: { missing: 'annotations.label_missing', language: 'annotations.label_language' },
+  definition: { missing: 'annotations.definition_missing', language: 'annotations.definition_language' },
+} as const;
+
+/**
+ * Over each owned annotated term, the checks labels and definitions share: none at all (when required) and
+ * none in a required language; `more` adds the checks of the one kind over a term that has some.
+ */
+function presenceChecks(own: Ownership, s: QcSnapshot, what: keyof typeof PRESENCE_RULES, rules: LabelRules | DefinitionRules,
+  more: (iri: IRI, values: readonly AnnotationAssertion[], kinds: string) => Finding[]): Finding[] {
+  const ids = PRESENCE_RULES[what];
   const out: Finding[] = [];
   for (const { iri, kinds } of annotatedTerms(own)) {
-    const labels = valuesOf(s, iri, rules.property);
-    if (labels.length === 0) {
-      if (rules.required) out.push(policyFinding('annotations.label_missing', `${kinds} <${iri}> has no label (${rules.property}).`, iri, null, { property: rules.property }));
+    const values = valuesOf(s, iri, rules.property);
+    if (values.length === 0) {
+      if (rules.required) out.push(policyFinding(ids.missing, `${kinds} <${iri}> has no ${what} (${rules.property}).`, iri, null, { property: rules.property }));
       continue;
     }
-    for (const lang of missingLanguages(labels, rules.languages)) {
-      out.push(policyFinding('annotations.label_language', `${kinds} <${iri}> has no label in language ${lang} (${rules.property}).`, iri, null, { property: rules.property, language: lang }, lang));
+    for (const lang of missingLanguages(values, rules.languages)) {
+      out.push(policyFinding(ids.language, `${kinds} <${iri}> has no ${what} in language ${lang} (${rules.property}).`, iri, null, { property: rules.property, language: lang }, lang));
     }
+    out.push(...more(iri, values, kinds));
+  }
+  return out;
+}
+
+function labelChecks(own: Ownership, s: QcSnapshot, rules: LabelRules): Finding[] {
+  return presenceChecks(own, s, 'label', rules, (iri, labels, kinds) => {
     const perLanguage = new Map<string, AnnotationAssertion[]>();
     for (const a of labels) {
       const list = perLanguage.get(languageOf(a));
       if (list === undefined) perLanguage.set(languageOf(a), [a]);
       else list.push(a);
     }
-    for (const [lang, list] of [...perLanguage].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
-      if (list.length <= rules.max_per_language) continue;
-      out.push(policyFinding('annotations.label_cardinality', `${kinds} <${iri}> has ${list.length} labels in language ${lang}; the policy allows ${rules.max_per_language}.`, iri, null,
+    return [...perLanguage].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+      .filter(([, list]) => list.length > rules.max_per_language)
+      .map(([lang, list]) => policyFinding('annotations.label_cardinality', `${kinds} <${iri}> has ${list.length} labels in language ${lang}; the policy allows ${rules.max_per_language}.`, iri, null,
         { property: rules.property, language: lang, count: list.length, max_per_language: rules.max_per_language, labels: list.map((a) => FULL_IRIS.axiom(a)).sort() }, lang));
-    }
-  }
-  return out;
+  });
 }
 
 /** The datatype of a definition value (null for an IRI or anonymous value). */
@@ -313,16 +330,8 @@ function datatypeOf(a: AnnotationAssertion): IRI | null {
 
 function definitionChecks(own: Ownership, s: QcSnapshot, rules: DefinitionRules): Finding[] {
   const placeholders = new Set(rules.placeholders.map((p) => p.trim().toLowerCase()));
-  const out: Finding[] = [];
-  for (const { iri, kinds } of annotatedTerms(own)) {
-    const definitions = valuesOf(s, iri, rules.property);
-    if (definitions.length === 0) {
-      if (rules.required) out.push(policyFinding('annotations.definition_missing', `${kinds} <${iri}> has no definition (${rules.property}).`, iri, null, { property: rules.property }));
-      continue;
-    }
-    for (const lang of missingLanguages(definitions, rules.languages)) {
-      out.push(policyFinding('annotations.definition_language', `${kinds} <${iri}> has no definition in language ${lang} (${rules.property}).`, iri, null, { property: rules.property, language: lang }, lang));
-    }
+  return presenceChecks(own, s, 'definition', rules, (iri, definitions) => {
+    const out: Finding[] = [];
     for (const a of definitions) {
       const datatype = datatypeOf(a);
       if (rules.datatype !== null && datatype !== rules.datatype) {
@@ -333,8 +342,8 @@ function definitionChecks(own: Ownership, s: QcSnapshot, rules: DefinitionRules)
         out.push(policyFinding('annotations.definition_placeholder', `The definition of <${iri}> is the placeholder "${a.value.lex.trim()}".`, iri, a, { property: rules.property }));
       }
     }
-  }
-  return out;
+    return out;
+  });
 }
 
 /** The status value as the policy lists it: a literal's lexical form or an IRI. */

@@ -18,6 +18,7 @@ import { OWL_DEPRECATED, OWL_THING, RDFS_LABEL, RDF_LANG_STRING } from '../../mo
 import type { Finding, QcSnapshot, Severity, StageOutcome } from '../finding.js';
 import { findingId } from '../identity.js';
 import { DEFINITION_PROPERTIES } from './governance.js';
+import { stronglyConnectedComponents } from '../../util/strongly-connected.js';
 
 export const STRUCTURAL_CHECKS = [
   'missing_label', 'missing_definition', 'duplicate_label', 'multiple_labels', 'deprecated_in_use', 'undeclared_entity',
@@ -321,52 +322,6 @@ function selfSubclass(au: Audit): StructuralIssue[] {
   return out.sort((x, y) => byIri(x.entities[0], y.entities[0]));
 }
 
-/** Strongly connected components of size ≥ 2 of the told named-class hierarchy (iterative Tarjan). */
-function components(edges: ReadonlyMap<Entity, readonly Entity[]>, clock: Clock): Entity[][] {
-  const index = new Map<Entity, number>();
-  const low = new Map<Entity, number>();
-  const onStack = new Set<Entity>();
-  const stack: Entity[] = [];
-  const out: Entity[][] = [];
-  let next = 0;
-  for (const root of edges.keys()) {
-    if (index.has(root)) continue;
-    const work: { node: Entity; child: number }[] = [{ node: root, child: 0 }];
-    index.set(root, next); low.set(root, next++); stack.push(root); onStack.add(root);
-    while (work.length > 0) {
-      clock.tick();
-      const top = work[work.length - 1];
-      const succ = edges.get(top.node) ?? [];
-      if (top.child < succ.length) {
-        const w = succ[top.child++];
-        if (!index.has(w)) {
-          index.set(w, next); low.set(w, next++); stack.push(w); onStack.add(w);
-          work.push({ node: w, child: 0 });
-        } else if (onStack.has(w)) {
-          low.set(top.node, Math.min(low.get(top.node)!, index.get(w)!));
-        }
-        continue;
-      }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1].node;
-        low.set(parent, Math.min(low.get(parent)!, low.get(top.node)!));
-      }
-      if (low.get(top.node) === index.get(top.node)) {
-        const comp: Entity[] = [];
-        let w: Entity;
-        do {
-          w = stack.pop()!;
-          onStack.delete(w);
-          comp.push(w);
-        } while (w !== top.node);
-        if (comp.length > 1) out.push(comp);
-      }
-    }
-  }
-  return out;
-}
-
 /** One cycle through the component's first member (by IRI), found by breadth-first search inside it. */
 function cycleThrough(comp: readonly Entity[], edges: ReadonlyMap<Entity, readonly Entity[]>): Entity[] {
   const members = new Set(comp);
@@ -401,7 +356,9 @@ function subclassCycle(au: Audit): StructuralIssue[] {
     }
   }
   for (const list of edges.values()) list.sort(byIri);
-  return components(edges, au.clock)
+  // a hierarchy cycle is a component of two or more classes; a told self-subclass is selfSubclass's finding
+  return stronglyConnectedComponents(edges.keys(), (n) => edges.get(n) ?? [], () => au.clock.tick())
+    .filter((comp) => comp.length > 1)
     .map((comp) => {
       const path = cycleThrough(comp, edges);
       const rendered = path.map((e) => name(au, e.iri)).join(' → ');
