@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { Fence } from './fences.js';
+import type { ServerView } from '../broker/server-view.js';
 
 export interface WindowInit {
   readonly windowId: string;
@@ -35,6 +36,8 @@ export type ToWindow =
   | { readonly type: 'close-session'; readonly sessionId: string }
   /** A commit fence: answered with `fenced` once the window holds it. */
   | { readonly type: 'fence'; readonly id: number; readonly fence: Fence }
+  /** The answer to the window's `describe-server` of the same id. */
+  | { readonly type: 'server-view'; readonly id: number; readonly view: ServerView | null }
   | { readonly type: 'shutdown' };
 
 export type FromWindow =
@@ -50,7 +53,9 @@ export type FromWindow =
   | { readonly type: 'decided'; readonly id: number; readonly found: boolean }
   | { readonly type: 'fenced'; readonly id: number; readonly fenceId: string }
   /** The local documents a restart would reopen (active first), sent after loads and saves. */
-  | { readonly type: 'documents'; readonly files: string[] };
+  | { readonly type: 'documents'; readonly files: string[] }
+  /** The window asks how the endpoint is served (get_session_info); answered by `server-view`. */
+  | { readonly type: 'describe-server'; readonly id: number };
 
 /** Record tags. A message record is [MESSAGE, object]; the others are described at their writers. */
 const MESSAGE = 0;

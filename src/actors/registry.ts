@@ -9,6 +9,7 @@ import { WindowHandle, type ResponseSink } from './window.js';
 import { covers, FenceLedger, type FenceTarget, type RevokedIds } from './fences.js';
 import type { ForwardedRequest } from './protocol.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
+import type { ServerView } from '../broker/server-view.js';
 
 /**
  * A window the front door routes to: an in-process WindowHandle, or a window of another athene process
@@ -62,6 +63,8 @@ export class WindowRegistry {
   onWindowStarted: ((window: FenceTarget) => void) | null = null;
   /** Told when a window is gone for good (closed, or its process exited): it owes no fence any more. */
   onWindowGone: ((windowId: string) => void) | null = null;
+  /** Answers a window's question how the endpoint is served (set by the server once its role is known). */
+  describeServer: ((windowId: string) => Promise<ServerView>) | null = null;
 
   constructor(private readonly settings: WindowSettings) {}
 
@@ -71,6 +74,7 @@ export class WindowRegistry {
       crashed: (win, err) => this.crashed(win, err),
       sessionClosed: (_win, sid) => this.pins.delete(sid),
       started: (win) => this.onWindowStarted?.(win),
+      describeServer: (win) => this.describeServer?.(win.id) ?? Promise.resolve(null),
     }, () => this.fences.all());
     await w.start();
     this.windows.push(w);

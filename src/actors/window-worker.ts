@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Workspace, ontologyLabel } from '../model/workspace.js';
@@ -20,7 +20,10 @@ import { ApprovalQueue } from '../tools/approvals.js';
 import { UndoJournal } from '../tools/journal.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/catalog.js';
 import { failure, listTool, runTool } from '../tools/gate.js';
-import { ToolFailure, type ToolContext } from '../tools/tool.js';
+import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
+import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
+import { expandPrompt, listPrompt } from '../prompts/prompt.js';
+import type { ServerView } from '../broker/server-view.js';
 import { putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type ToWindow, type WindowInit, type WindowReceiver } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
@@ -33,6 +36,7 @@ const init = workerData as WindowInit;
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
 const LISTED_TOOLS = TOOLS.map(listTool);
+const LISTED_PROMPTS = PROMPTS.map(listPrompt);
 /** One validator for every session's Server: each would otherwise build its own Ajv instance. */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 /** Tools whose success changes which documents a restart should reopen. */
@@ -75,6 +79,18 @@ function fenceCommit(): void {
   if (principal !== undefined && fences.blocks(principal)) throw new ToolFailure(REVOKED_MESSAGE, 'authorization_revoked', { effects_prevented: true });
 }
 
+/** Questions to the main thread how the endpoint is served, by request id. */
+const serverViews = new Map<number, (view: ServerView | null) => void>();
+let nextServerQuestion = 1;
+
+function askServerView(): Promise<ServerView | null> {
+  const id = nextServerQuestion++;
+  return new Promise((resolve) => {
+    serverViews.set(id, resolve);
+    post({ type: 'describe-server', id });
+  });
+}
+
 /** Principals by the JSON text requests carry; a few distinct ones at most, so a small cache. */
 const principals = new Map<string, Principal>();
 
@@ -115,9 +131,28 @@ function localDocuments(ws: Workspace): string[] {
   return ordered.map((o) => o.documentIri).filter((d): d is string => d !== null && path.isAbsolute(d));
 }
 
+/** What get_session_info reads beyond the workspace; `protocolVersion` is the header every post-initialize request carries. */
+function sessionFacts(state: WindowState, protocolVersion: string | string[] | undefined): SessionFacts {
+  return {
+    serverInfo: SERVER_INFO,
+    // a request without the header is from a client of the protocol version that predates it
+    protocolVersion: typeof protocolVersion === 'string' ? protocolVersion : DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+    toolCount: LISTED_TOOLS.length,
+    promptCount: LISTED_PROMPTS.length,
+    approvals: () => state.approvals.list(),
+    server: askServerView,
+  };
+}
+
 function sessionServer(state: WindowState): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: SCHEMA_VALIDATOR });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, jsonSchemaValidator: SCHEMA_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED_TOOLS }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: LISTED_PROMPTS }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const prompt = PROMPTS_BY_NAME.get(request.params.name);
+    if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt '${request.params.name}'`);
+    return expandPrompt(prompt, request.params.arguments);
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
     if (tool === undefined) return failure(`Unknown tool '${request.params.name}'`, 'unknown_tool');
@@ -132,6 +167,7 @@ function sessionServer(state: WindowState): Server {
       sessionId: extra.sessionId ?? null,
       windowId: init.windowId,
       signal: extra.signal,
+      session: sessionFacts(state, extra.requestInfo?.headers['mcp-protocol-version']),
     };
     const result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
     if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
@@ -348,6 +384,12 @@ class WindowActor {
       case 'list-approvals': post({ type: 'approvals', id: m.id, entries: this.state.approvals.list() }); break;
       case 'decide': post({ type: 'decided', id: m.id, found: this.state.approvals.decide(m.approvalId, m.approve) }); break;
       case 'close-session': void this.closeSession(m.sessionId); break;
+      case 'server-view': {
+        const answer = serverViews.get(m.id);
+        serverViews.delete(m.id);
+        answer?.(m.view);
+        break;
+      }
       case 'fence':
         fences.add(m.fence);
         post({ type: 'fenced', id: m.id, fenceId: m.fence.fence_id });

@@ -8,6 +8,7 @@ import { putMessage, putRequest, readFromWindow, type Batch, type ForwardedReque
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
 import type { Fence, FenceTarget } from './fences.js';
+import type { ServerView } from '../broker/server-view.js';
 
 /** Where a forwarded request's response goes. */
 export interface ResponseSink {
@@ -28,6 +29,8 @@ export interface WindowEvents {
   sessionClosed(window: WindowHandle, sessionId: string): void;
   /** The worker is serving (first start or a restart after a crash); it holds every fence given at start. */
   started?(window: WindowHandle): void;
+  /** How the endpoint is served, for the window's `describe-server`; null when nothing can say. */
+  describeServer?(window: WindowHandle): Promise<ServerView | null>;
 }
 
 const WORKER_URL = new URL('./window-worker.js', import.meta.url);
@@ -194,8 +197,16 @@ export class WindowHandle implements FenceTarget {
         break;
       }
       case 'documents': if (m.files.length > 0) this.files = m.files; break;
+      case 'describe-server': void this.answerServerView(m.id); break;
       case 'ready': case 'start-failed': break;
     }
+  }
+
+  /** Always answers: a window's question left unanswered would hang its get_session_info call. */
+  private async answerServerView(id: number): Promise<void> {
+    const ask = this.events.describeServer;
+    const view = ask === undefined ? null : await ask(this).catch(() => null);
+    this.send({ type: 'server-view', id, view });
   }
 
   /** Fails everything in flight, tells the owner, and restarts from the last saved documents. */

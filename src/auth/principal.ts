@@ -20,6 +20,10 @@ export interface Principal {
   /** The OAuth grant the token belongs to; null for the static token. */
   readonly grant_id: string | null;
   readonly capabilities: readonly string[];
+  /** The OAuth scope as granted (space-separated); absent for the static token. */
+  readonly scope?: string;
+  /** True when a broker older than principal forwarding served the request: the local-admin profile was assumed. */
+  readonly legacy_profile?: boolean;
 }
 
 /** The local-admin profile carried by the static bearer token: all ten capabilities. */

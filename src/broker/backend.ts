@@ -169,7 +169,7 @@ export class Backend {
       process.stderr.write(`athene: window ${served.handle.id} is served through a broker older than protocol ${FIRST_PRINCIPAL_PROTOCOL}: `
         + 'its requests use the legacy local-admin profile; restart or upgrade that broker before relying on a restricted scope\n');
     }
-    return staticPrincipal();
+    return { ...staticPrincipal(), legacy_profile: true };
   }
 
   private mcp(x: Exchange, served: Served, method: string, url: string, headers: { flat: string[]; map: Map<string, string> }, protocol: number): void {

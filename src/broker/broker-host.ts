@@ -12,6 +12,7 @@ import { removeBrokerRecord, writeBrokerRecord, type BrokerRecord } from './brok
 import { pidAlive } from '../util/pid-alive.js';
 import { DeregisterSchema, HeartbeatSchema, MAX_REGISTRATION_BYTES, RegisterSchema, TakeoverSchema, parseBody } from './registration.js';
 import { RemoteWindow } from './remote-window.js';
+import { describeInstances } from './instances.js';
 import { BROKER_PROTOCOL, HEARTBEAT_MS } from './wire.js';
 import { compareReleases, describeRelease, type Release } from './version.js';
 
@@ -22,7 +23,7 @@ import { compareReleases, describeRelease, type Release } from './version.js';
  */
 const ADMISSION_WAIT_MS = 2000;
 
-export const BROKER_PATHS: ReadonlySet<string> = new Set(['/internal/broker', '/internal/register', '/internal/heartbeat', '/internal/deregister', '/internal/takeover']);
+export const BROKER_PATHS: ReadonlySet<string> = new Set(['/internal/broker', '/internal/instances', '/internal/register', '/internal/heartbeat', '/internal/deregister', '/internal/takeover']);
 
 export type BodyReader = (limit: number, then: (body: string) => void) => void;
 
@@ -80,6 +81,12 @@ export class BrokerHost {
     if (r.path === '/internal/broker') {
       if (r.method !== 'GET') sendJson(x, 405, { error: 'method_not_allowed' });
       else sendJson(x, 200, { ...this.record, processes: this.registry.processCount, quarantine: this.registry.hasQuarantine(), sealed: this.registry.isSealed });
+      return true;
+    }
+    // what `GET /instances` lists, for a registered process's get_session_info
+    if (r.path === '/internal/instances') {
+      if (r.method !== 'GET') sendJson(x, 405, { error: 'method_not_allowed' });
+      else sendJson(x, 200, { instances: describeInstances(this.options.windows, this.registry) });
       return true;
     }
     if (r.method !== 'POST') {

@@ -8,6 +8,7 @@ import { readBrokerRecord, type BrokerRecord } from './broker-file.js';
 import type { Backend } from './backend.js';
 import { BROKER_PROTOCOL, HEARTBEAT_MS, loopbackFor } from './wire.js';
 import type { Release } from './version.js';
+import type { InstanceEntry } from './instances.js';
 
 const REQUEST_TIMEOUT_MS = 3000;
 /** Heartbeats in a row the broker may miss before this process counts it as gone. */
@@ -95,6 +96,12 @@ export class BrokerLink {
 
   get url(): string {
     return `${this.base}/mcp`;
+  }
+
+  /** Every window the broker routes to, as its `/instances` lists them; null when the broker does not answer. */
+  async listInstances(): Promise<InstanceEntry[] | null> {
+    const answer = await call(this.base, 'GET', '/internal/instances', this.directorySecret, null).catch(() => null);
+    return answer !== null && answer.status === 200 && Array.isArray(answer.body.instances) ? answer.body.instances as InstanceEntry[] : null;
   }
 
   /** Registers every window; throws BrokerRefused with the broker's reason (limits, sealed, …). */

@@ -18,6 +18,7 @@ import { InternalRoutes } from './internal-routes.js';
 import { takeEndpointRole, type EndpointRole } from '../broker/endpoint-role.js';
 import type { RegistryLimits } from '../broker/broker-registry.js';
 import { ownRelease } from '../broker/version.js';
+import { describeServer } from '../broker/server-view.js';
 
 const QUARANTINE_POLL_MS = 500;
 
@@ -188,6 +189,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (role.kind === 'registered') role.link.onLost = () => void relocate();
   };
   adopt(role);
+  registry.describeServer = (windowId) => describeServer(role, registry, windowId);
   // revocations stay in the journal while a quarantined endpoint may still hold revoked work
   let compactionHeld = false;
   const quarantineWatch = setInterval(() => {

@@ -83,6 +83,12 @@ export class ChangeSetStore<P> {
     return this.slots.size;
   }
 
+  /** Every live entry, soonest expiry first (then id): what a session can still commit or is waiting on. */
+  entries(): ChangeSetEntry<P>[] {
+    this.sweep();
+    return [...this.slots.values()].map(view).sort((a, b) => a.expiresAt - b.expiresAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   /**
    * Reserves an entry in state `previewing` for a preview about to run. Makes room by evicting the ready or
    * committed entries that expire first; previews and commits under way are never evicted.

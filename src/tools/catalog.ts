@@ -13,25 +13,30 @@ import { setActiveOntology, createOntology } from './workspace-tools.js';
 import { inspectImports, writeImportLock, verifyImportLock } from './import-tools.js';
 import { summarizeOntology, listClasses, getAxiomsForEntity, getOntologyContext, getEntityContext } from './context.js';
 import { createClass, createEntity, addSubclassOf, addAnnotation, setLabel } from './authoring.js';
+import { renameEntity, deleteEntity, deprecateEntity, moveClass } from './refactoring.js';
 import { listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery, getReasonerCapabilities } from './reasoning.js';
 import { explainEntailment, getExplanations, explainInconsistency } from './explanations.js';
 import { validateOntology } from './validation.js';
 import { validateGovernance } from './governance.js';
+import { diffOntologies, analyzeChangeImpact } from './diff.js';
 import { getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate, getModelRevision } from './policy-tools.js';
+import { getSessionInfo } from './session.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
   getOntologyContext, getEntityContext, getModelRevision,
-  validateOntology, validateGovernance,
+  validateOntology, validateGovernance, diffOntologies, analyzeChangeImpact,
   getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate,
   previewChanges, applyChanges, previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet,
   createClass, createEntity, addSubclassOf, addAnnotation, setLabel,
   addAxiom, removeAxiom,
+  renameEntity, deleteEntity, deprecateEntity, moveClass,
   setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,
   loadOntology, setActiveOntology, createOntology, inspectImports, writeImportLock, verifyImportLock,
   undoChange, redoChange, saveOntology,
   getReasonerCapabilities, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
   explainEntailment, getExplanations, explainInconsistency,
+  getSessionInfo,
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));

@@ -6,6 +6,8 @@ import type { Capability, Principal } from '../auth/principal.js';
 import type { Workspace } from '../model/workspace.js';
 import type { WorkspaceResolver } from '../model/resolver.js';
 import type { UndoJournal } from './journal.js';
+import type { ApprovalEntry } from './approvals.js';
+import type { ServerView } from '../broker/server-view.js';
 
 /** Window-level settings the tools and the gate see. */
 export interface WindowSettings {
@@ -21,6 +23,20 @@ export interface WindowSettings {
   readonly allow_unrestricted_paths_without_policy?: boolean;
 }
 
+/** What the serving MCP session knows beyond the workspace (read by `get_session_info`). */
+export interface SessionFacts {
+  /** What `initialize` reported as serverInfo. */
+  readonly serverInfo: { readonly name: string; readonly version: string };
+  /** The MCP protocol version the session negotiated. */
+  readonly protocolVersion: string;
+  readonly toolCount: number;
+  readonly promptCount: number;
+  /** The window's pending-write queue (every session's entries). */
+  readonly approvals: () => readonly ApprovalEntry[];
+  /** Asks the main thread how the endpoint is served; null when no front door answers (a bare registry). */
+  readonly server: () => Promise<ServerView | null>;
+}
+
 /** Everything a handler may touch: the window's workspace and the caller. */
 export interface ToolContext {
   readonly workspace: Workspace;
@@ -33,6 +49,8 @@ export interface ToolContext {
   readonly windowId: string;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
   readonly signal: AbortSignal;
+  /** Present in a window actor's MCP sessions; absent in a server-less context. */
+  readonly session?: SessionFacts;
 }
 
 export type JsonObject = Record<string, unknown>;

@@ -67,7 +67,7 @@ test('register, consent, exchange, principal, refresh, revoke: the revoked token
     const principal = actor.principalFor(first.access_token);
     assert.ok(principal !== null);
     assert.deepEqual({ ...principal, grant_id: typeof principal.grant_id }, {
-      version: PRINCIPAL_VERSION, type: 'oauth', client_id: clientId, display_name: 'Claude Code', grant_id: 'string', capabilities: ['ontology:read'],
+      version: PRINCIPAL_VERSION, type: 'oauth', client_id: clientId, display_name: 'Claude Code', grant_id: 'string', capabilities: ['ontology:read'], scope: 'read',
     });
     assert.equal(actor.principalFor(first.access_token + 'x'), null);
 

@@ -40,12 +40,18 @@ test('tools/list lists every tool built so far with closed JSON Schemas', async 
     'get_reasoner_capabilities', 'get_unsatisfiable_classes', 'list_reasoners', 'run_reasoner', 'set_reasoner',
     // validation
     'validate_ontology', 'validate_governance',
+    // diff and impact
+    'analyze_change_impact', 'diff_ontologies',
     // change sets
     'commit_change_set', 'discard_change_set', 'preview_change_set', 'rebase_change_set',
     // imports
     'inspect_imports', 'verify_import_lock', 'write_import_lock',
     // project policy
     'get_model_revision', 'get_project_policy', 'validate_project_policy', 'write_project_policy_template',
+    // server & session
+    'get_session_info',
+    // refactoring
+    'delete_entity', 'deprecate_entity', 'move_class', 'rename_entity',
   ].sort());
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);

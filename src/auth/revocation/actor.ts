@@ -115,6 +115,7 @@ class ReadView {
       display_name: this.clients.get(g.client_id)?.client_name ?? g.client_id,
       grant_id: g.grant_id,
       capabilities: Object.freeze([...g.capabilities]),
+      scope: g.scope,
     });
     this.tokens.set(g.access_hash, { principal, expiresAt: g.access_expires_at });
   }
