@@ -20,12 +20,12 @@ const LANG_TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 const NOT_IN_IRI = /[\s<>"{}|^`\\]/;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
-const Text = (description: string) => v.pipe(v.string(), v.nonEmpty(), v.description(description));
-const LangTag = v.pipe(v.string(), v.regex(LANG_TAG, 'must be a language tag such as en or en-GB'), v.description('Language tag.'));
-const Strict = v.optional(v.pipe(v.boolean(), v.description('Refuse operands that would mint a new entity.')), false);
+export const Text = (description: string) => v.pipe(v.string(), v.nonEmpty(), v.description(description));
+export const LangTag = v.pipe(v.string(), v.regex(LANG_TAG, 'must be a language tag such as en or en-GB'), v.description('Language tag.'));
+export const Strict = v.optional(v.pipe(v.boolean(), v.description('Refuse operands that would mint a new entity.')), false);
 
 /** The identity fields create_class and create_entity share. */
-const IDENTITY = {
+export const IDENTITY = {
   name: v.optional(Text('Local part of the new IRI when minting; also the default label.')),
   iri: v.optional(Text('Full IRI (or CURIE of a known prefix); overrides namespace and name.')),
   namespace: v.optional(Text('Namespace IRI the name is appended to (default: the new-entity namespace, the active ontology IRI + #).')),
@@ -34,7 +34,7 @@ const IDENTITY = {
   no_label: v.optional(v.pipe(v.boolean(), v.description('Add no label.')), false),
 };
 
-interface IdentityArgs {
+export interface IdentityArgs {
   name?: string;
   iri?: string;
   namespace?: string;
@@ -43,8 +43,8 @@ interface IdentityArgs {
   no_label: boolean;
 }
 
-const hasNameOrIri = <T extends { name?: string; iri?: string }>(a: T): boolean => a.name !== undefined || a.iri !== undefined;
-const NAME_OR_IRI = 'give name or iri';
+export const hasNameOrIri = <T extends { name?: string; iri?: string }>(a: T): boolean => a.name !== undefined || a.iri !== undefined;
+export const NAME_OR_IRI = 'give name or iri';
 
 function prefixNamespace(ctx: ToolContext, prefix: string): string | undefined {
   return ctx.workspace.active.prefixes.get(prefix) ?? STANDARD_PREFIXES.find(([p]) => p === prefix)?.[1];
@@ -64,7 +64,7 @@ function fullIri(token: string, ctx: ToolContext, operand: string): IRI {
 }
 
 /** The IRI of the entity to create: `iri`, else namespace + name (the new-entity namespace by default). */
-function targetIri(args: IdentityArgs, ctx: ToolContext): IRI {
+export function targetIri(args: IdentityArgs, ctx: ToolContext): IRI {
   if (args.iri !== undefined) return fullIri(args.iri, ctx, 'iri');
   const name = args.name!;
   if (NOT_IN_IRI.test(name)) {
@@ -82,7 +82,7 @@ function targetIri(args: IdentityArgs, ctx: ToolContext): IRI {
 }
 
 /** Declaration plus, unless no_label, the rdfs:label (default: the name). */
-function identityAxioms(e: Entity, args: IdentityArgs): Axiom[] {
+export function identityAxioms(e: Entity, args: IdentityArgs): Axiom[] {
   const axioms: Axiom[] = [declaration(e)];
   const label = args.no_label ? undefined : args.label ?? args.name;
   if (label !== undefined) axioms.push(annotationAssertion(annotationProperty(RDFS_LABEL), iriNode(e.iri), literal(label, undefined, args.label_lang)));
@@ -99,7 +99,7 @@ function addAll(ctx: ToolContext, axioms: Iterable<Axiom>): boolean {
   return true;
 }
 
-function newEntitiesField(entities: Iterable<Entity>, ctx: ToolContext): JsonObject {
+export function newEntitiesField(entities: Iterable<Entity>, ctx: ToolContext): JsonObject {
   const rows = [...new Set(entities)].map((e) => newEntityRow(e, ctx));
   return rows.length === 0 ? {} : { new_entities: rows };
 }

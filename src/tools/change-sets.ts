@@ -28,6 +28,8 @@ export interface PreviewRequest {
   readonly includeImpact: 'asserted' | 'none';
   readonly lockMode: LockMode;
   readonly policyPath?: string;
+  /** How many request items the size limit counts when they are not `operations` one to one (create_terms: terms). */
+  readonly items?: number;
 }
 
 /** A cached preview: the exact delta it evaluated and what a commit must find unchanged. */
@@ -117,16 +119,17 @@ function rowReasons(rows: readonly PlannedRow[]): string[] {
  * Plans `request` at the current revision, runs the preflight and caches the result. Size limits are
  * checked before any QC runs; a workspace change during the preflight caches nothing.
  */
-async function createPreview(ctx: ToolContext, request: PreviewRequest, ttlSeconds: number, invalidatedContext: JsonObject = {}): Promise<JsonObject> {
+export async function createPreview(ctx: ToolContext, request: PreviewRequest, ttlSeconds: number, invalidatedContext: JsonObject = {}): Promise<JsonObject> {
   const requestBytes = utf8Bytes(request.operations);
-  checkOrFail(() => checkEntrySize(request.operations.length, 0, requestBytes));
+  const items = request.items ?? request.operations.length;
+  checkOrFail(() => checkEntrySize(items, 0, requestBytes));
   const policy = await resolvePolicy(ctx, request.policyPath);
   // Planned after the last await before the preflight, so the delta and the preflight's base are one state.
   const target = ctx.workspace.active;
   const planned = plan(request.operations, ctx, request.strict);
   const normalized = normalizedRows(planned.delta, ctx);
   const bytes = requestBytes + utf8Bytes(normalized);
-  checkOrFail(() => checkEntrySize(request.operations.length, planned.delta.length, bytes));
+  checkOrFail(() => checkEntrySize(items, planned.delta.length, bytes));
   const store = changeSetStore(ctx.workspace);
   let id: string;
   try {
