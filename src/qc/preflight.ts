@@ -22,6 +22,7 @@ import { captureSnapshot } from './snapshot.js';
 import { runGate, verdictFails, type FailOn, type GateReport, type StageOptions } from './gate.js';
 import type { Finding, Gate, StageId, Waiver } from './finding.js';
 import { policyGateConfig } from './policy-options.js';
+import type { EffectivePolicy } from '../policy/schema.js';
 
 /** Budget of a preflight when neither the caller nor a policy gives one (TOOLS.md preview_change_set). */
 export const DEFAULT_PREFLIGHT_TIMEOUT_MS = 120_000;
@@ -79,6 +80,22 @@ export class PreflightInvalidated extends Error {
 
 const DEFAULT_STAGES: readonly StageId[] = ['profile', 'governance', 'structural'];
 
+/** The stage part of a policy contract: which stages run and must complete, how verdicts gate, with what configuration. */
+export type PolicyStages = Pick<PreflightContract, 'stages' | 'required' | 'failOn' | 'options' | 'waivers'>;
+
+/**
+ * The stages a valid policy requires (run_project_qc, TOOLS.md 3.3): `validation.required_stages`, `reasoner`
+ * when `reasoning.required`, `interoperability` always in version 1, `rules` always; every one must complete.
+ * `extra` (explicitly listed gates) can only add required stages: the policy's verdict is absolute.
+ */
+export function policyStages(effective: EffectivePolicy, extra: readonly StageId[] = []): PolicyStages {
+  const required = new Set<StageId>([...effective.validation.required_stages, ...extra, 'rules']);
+  if (effective.version === 1) required.add('interoperability');
+  if (effective.reasoning.required) required.add('reasoner');
+  const { options, waivers } = policyGateConfig(effective);
+  return { stages: [...required], required: [...required], failOn: effective.validation.fail_on, options, waivers };
+}
+
 /** The stages, requirements and budget of one preflight (TOOLS.md 1.11). */
 function contractFor(request: PreflightRequest, ctx: ToolContext, policy: PolicyResolution): PreflightContract {
   // The captured selection; a policy's `reasoning.reasoner` is checked against it by the reasoner stage.
@@ -87,15 +104,7 @@ function contractFor(request: PreflightRequest, ctx: ToolContext, policy: Policy
   const policyTimeout = effective?.reasoning.timeout_ms;
   let timeoutMs = request.timeoutMs ?? policyTimeout ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
   if (request.tightenOnly === true && policyTimeout !== undefined) timeoutMs = Math.min(timeoutMs, policyTimeout);
-  if (effective !== null) {
-    // The policy's verdict is absolute; explicitly listed gates can only add required stages to it.
-    // As run_project_qc: interoperability always in version 1, rules always.
-    const required = new Set<StageId>([...effective.validation.required_stages, ...request.gates, 'rules']);
-    if (effective.version === 1) required.add('interoperability');
-    if (effective.reasoning.required) required.add('reasoner');
-    const { options, waivers } = policyGateConfig(effective);
-    return { stages: [...required], required: [...required], failOn: effective.validation.fail_on, reasoner, timeoutMs, options, waivers };
-  }
+  if (effective !== null) return { ...policyStages(effective, request.gates), reasoner, timeoutMs };
   const stages = new Set<StageId>(reasoner === null ? DEFAULT_STAGES : ['reasoner', ...DEFAULT_STAGES]);
   for (const g of request.gates) stages.add(g);
   return { stages: [...stages], required: [...request.gates], failOn: 'error', reasoner, timeoutMs, options: {}, waivers: [] };

@@ -37,7 +37,7 @@ async function existsAs(p: string): Promise<'file' | 'directory' | null> {
 }
 
 /** Each asset the policy names, resolved against the project root (symlinks resolved) with what is there. */
-async function resolvedAssets(policy: EffectivePolicy, root: string): Promise<JsonObject> {
+export async function resolvedAssets(policy: EffectivePolicy, root: string): Promise<JsonObject> {
   const rows = await Promise.all(assetPaths(policy).map(async (a) => {
     const absolute = await realTarget(path.resolve(root, a.path));
     const contained = isInside(root, absolute);
@@ -248,7 +248,7 @@ export const writeProjectPolicyTemplate = defineTool({
 const MAX_WARNINGS = 16;
 
 /** Anonymous individuals get fresh node ids on every load, so digests over them hold for this session only. */
-function fingerprintStability(o: Ontology): { stability: 'stable' | 'session_only'; warnings: string[] } {
+export function fingerprintStability(o: Ontology): { stability: 'stable' | 'session_only'; warnings: string[] } {
   let count = 0;
   for (const a of o.axioms()) if (anonymousIndividuals(a).size > 0) count++;
   if (count === 0) return { stability: 'stable', warnings: [] };
