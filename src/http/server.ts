@@ -92,7 +92,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const verifier = await StaticTokenVerifier.open(home);
   // The journal is replayed before anything is served: a revoked token never works after a restart.
   const authority = await startRevocationActor({ home });
-  const registry = new WindowRegistry(settings);
+  const registry = new WindowRegistry({ ...settings, audit_home: home });
   let fanout: RevocationFanout;
   let secret: DirectorySecret;
   try {

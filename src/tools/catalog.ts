@@ -13,6 +13,7 @@ import { setActiveOntology, createOntology } from './workspace-tools.js';
 import { inspectImports, writeImportLock, verifyImportLock } from './import-tools.js';
 import { summarizeOntology, listClasses, getAxiomsForEntity, getOntologyContext, getEntityContext } from './context.js';
 import { createClass, createEntity, addSubclassOf, addAnnotation, setLabel } from './authoring.js';
+import { createTerm, createTerms, createProperty, createProperties } from './term-creation.js';
 import { renameEntity, deleteEntity, deprecateEntity, moveClass } from './refactoring.js';
 import { listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery, getReasonerCapabilities } from './reasoning.js';
 import { explainEntailment, getExplanations, explainInconsistency } from './explanations.js';
@@ -21,14 +22,16 @@ import { validateGovernance } from './governance.js';
 import { diffOntologies, analyzeChangeImpact } from './diff.js';
 import { getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate, getModelRevision } from './policy-tools.js';
 import { getSessionInfo } from './session.js';
+import { exportAuditLog } from './audit-tools.js';
+import { runProjectQcTool, runQcSuite } from './qc-tools.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
   getOntologyContext, getEntityContext, getModelRevision,
   validateOntology, validateGovernance, diffOntologies, analyzeChangeImpact,
-  getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate,
+  getProjectPolicy, validateProjectPolicy, runProjectQcTool, writeProjectPolicyTemplate, runQcSuite, exportAuditLog,
   previewChanges, applyChanges, previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet,
-  createClass, createEntity, addSubclassOf, addAnnotation, setLabel,
+  createClass, createEntity, createTerm, createTerms, createProperty, createProperties, addSubclassOf, addAnnotation, setLabel,
   addAxiom, removeAxiom,
   renameEntity, deleteEntity, deprecateEntity, moveClass,
   setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,

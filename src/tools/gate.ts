@@ -11,6 +11,7 @@ import { WorkspaceError } from '../model/workspace.js';
 import { ChangeError } from '../model/changes.js';
 import { OperandError } from '../model/operands/builder.js';
 import { ParseError } from '../model/formats/errors.js';
+import { auditCall, newGateTrace, type GateTrace } from '../audit/call-audit.js';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -61,9 +62,30 @@ export function revokedFailure(message: string): ToolResult {
 /**
  * Runs one call through the gate. Never throws: every failure becomes a tool failure result. `revoked`
  * (the window's commit fence) is asked before the handler and again after a held write was approved.
+ * Every call, allowed or denied, is then queued for the project audit stream.
  */
 export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue,
   revoked: (principal: Principal) => string | null = () => null): Promise<ToolResult> {
+  const trace = newGateTrace();
+  const result = await gateCall(def, rawArgs, ctx, approvals, revoked, trace);
+  auditCall(def.name, declaredArguments(def), rawArgs, ctx, result.structuredContent, result.isError, trace);
+  return result;
+}
+
+const declaredNames = new WeakMap<ToolDefinition, ReadonlySet<string>>();
+
+/** The argument names a tool's listed schema declares (computed once per tool). */
+function declaredArguments(def: ToolDefinition): ReadonlySet<string> {
+  let names = declaredNames.get(def);
+  if (names === undefined) {
+    names = new Set(Object.keys((listTool(def).inputSchema.properties ?? {}) as object));
+    declaredNames.set(def, names);
+  }
+  return names;
+}
+
+async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue,
+  revoked: (principal: Principal) => string | null, trace: GateTrace): Promise<ToolResult> {
   const refuse = (result: ToolResult) => (def.refusalContext === undefined ? result : withContext(result, def.refusalContext));
   const parsed = v.safeParse(def.input, rawArgs ?? {});
   if (!parsed.success) {
@@ -76,6 +98,7 @@ export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolCo
       { missing_capabilities: missing, effects_prevented: true }));
   }
   const mutating = def.mutating(args);
+  trace.mutating = mutating;
   if (mutating && ctx.settings.read_only) {
     return refuse(failure(`${def.name} is refused: the server is in read-only mode`, 'read_only', { effects_prevented: true }));
   }
@@ -89,11 +112,13 @@ export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolCo
       summary: def.summary?.(args) ?? `${def.name} ${JSON.stringify(args)}`,
     }, ctx.settings.approval_timeout_s * 1000, ctx.signal);
     if (ctx.signal.aborted) return refuse(cancelled(def.name));
+    trace.confirmation = approved ? 'approved' : 'declined';
     if (!approved) return refuse(failure(`${def.name} was not approved; nothing was applied`, 'write_declined', { effects_prevented: true }));
     const late = revoked(ctx.principal);
     if (late !== null) return refuse(revokedFailure(late));
   }
   if (ctx.signal.aborted) return refuse(cancelled(def.name));
+  trace.handlerRan = true;
   try {
     return success(await ctx.resolver.inCall(() => def.handler(args, ctx)));
   } catch (err) {

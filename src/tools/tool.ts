@@ -21,6 +21,8 @@ export interface WindowSettings {
   readonly new_entity_ids?: 'name' | 'generated';
   /** Without a project policy, caller-selected paths and URLs are allowed (TOOLS.md 1.9); absent: true. */
   readonly allow_unrestricted_paths_without_policy?: boolean;
+  /** The private directory whose `audit/` holds the project audit streams; absent: calls are not audited (server-less contexts). */
+  readonly audit_home?: string;
 }
 
 /** What the serving MCP session knows beyond the workspace (read by `get_session_info`). */

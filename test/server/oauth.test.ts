@@ -248,6 +248,10 @@ function sample(schema: Record<string, unknown>): unknown {
 const ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   create_class: { name: 'Lion' },
   create_entity: { entity_type: 'class', name: 'Lion' },
+  create_term: { name: 'Lion' },
+  create_terms: { terms: [{ name: 'Lion' }] },
+  create_property: { name: 'hunts' },
+  create_properties: { properties: [{ name: 'hunts' }] },
   add_annotation: { entity: 'Animal', property: 'rdfs:comment', value: 'x' },
   add_axiom: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' },
   remove_axiom: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' },

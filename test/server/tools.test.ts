@@ -42,12 +42,18 @@ test('tools/list lists every tool built so far with closed JSON Schemas', async 
     'validate_ontology', 'validate_governance',
     // diff and impact
     'analyze_change_impact', 'diff_ontologies',
+    // term creation
+    'create_properties', 'create_property', 'create_term', 'create_terms',
     // change sets
     'commit_change_set', 'discard_change_set', 'preview_change_set', 'rebase_change_set',
     // imports
     'inspect_imports', 'verify_import_lock', 'write_import_lock',
     // project policy
     'get_model_revision', 'get_project_policy', 'validate_project_policy', 'write_project_policy_template',
+    // QC gates
+    'run_project_qc', 'run_qc_suite',
+    // audit
+    'export_audit_log',
     // server & session
     'get_session_info',
     // refactoring
