@@ -6,19 +6,16 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { startTestServer, fixture, connect, type TestServer } from './support.js';
+import { fixture, serveAndConnect, type ServedClient } from './support.js';
 
-let t: TestServer;
+let served: ServedClient;
 let c: Client;
 
 before(async () => {
-  t = await startTestServer([fixture('zoo.ttl')]);
-  c = await connect(t);
+  served = await serveAndConnect([fixture('zoo.ttl')]);
+  c = served.c;
 });
-after(async () => {
-  await c.close();
-  await t.stop();
-});
+after(() => served.close());
 
 interface Expected {
   readonly args: Record<string, boolean>;
@@ -125,7 +122,7 @@ test('each prompt expands to one user message naming its flow\'s tools in the ta
     const body = await text(name, expected.sample);
     assertFlow(name, body, expected.flow);
     for (const value of Object.values(expected.sample)) assert.ok(body.includes(JSON.stringify(value)), `${name} quotes ${value}`);
-    assert.equal(body.includes(t.token), false);
+    assert.equal(body.includes(served.t.token), false);
   }
 });
 
