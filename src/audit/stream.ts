@@ -212,15 +212,19 @@ export class AuditRecorder {
     return projectStreamsDir(this.home, projectHash);
   }
 
+  /**
+   * Writes what is queued now; events that arrive during the write wait for the next delayed flush (unless
+   * a full batch is already waiting), so a steady trickle of calls is not an fsync per call.
+   */
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
+    do {
       const batch = this.queue.splice(0, BATCH_EVENTS);
       try {
         await this.writeBatch(batch);
       } catch (err) {
         this.fail(err, batch.length);
       }
-    }
+    } while (this.queue.length >= BATCH_EVENTS);
   }
 
   private async writeBatch(batch: readonly Queued[]): Promise<void> {
