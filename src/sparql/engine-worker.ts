@@ -1,0 +1,98 @@
+// The SPARQL evaluation thread: keeps one oxigraph Store for the latest snapshot it was given and answers
+// queries over it. Oxigraph evaluates synchronously inside wasm and cannot be interrupted, so evaluation
+// lives here, where the engine can bound it by terminating the thread.
+
+import { parentPort } from 'node:worker_threads';
+import oxigraph from 'oxigraph';
+import type { EvaluationReply, EvaluationRequest, EvaluationResult, ResultRow, ResultTerm } from './engine-protocol.js';
+
+const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
+const EMPTY = new oxigraph.Store();
+let loaded: { key: string; store: oxigraph.Store } | null = null;
+
+interface JsonTerm {
+  type: 'uri' | 'bnode' | 'literal' | 'typed-literal';
+  value: string;
+  'xml:lang'?: string;
+  datatype?: string;
+}
+
+interface JsonResults {
+  head: { vars?: string[] };
+  boolean?: boolean;
+  results?: { bindings: Record<string, JsonTerm>[] };
+}
+
+/** Blank-node labels are the store's random ids; results renumber them in order of appearance. */
+class BlankLabels {
+  private readonly labels = new Map<string, string>();
+  label(id: string): string {
+    let l = this.labels.get(id);
+    if (l === undefined) this.labels.set(id, (l = `b${this.labels.size}`));
+    return l;
+  }
+}
+
+function resultTerm(t: JsonTerm, blanks: BlankLabels): ResultTerm {
+  if (t.type === 'uri') return { type: 'uri', value: t.value };
+  if (t.type === 'bnode') return { type: 'bnode', value: blanks.label(t.value) };
+  const lang = t['xml:lang'];
+  if (lang !== undefined) return { type: 'literal', value: t.value, lang };
+  if (t.datatype !== undefined && t.datatype !== XSD_STRING) return { type: 'literal', value: t.value, datatype: t.datatype };
+  return { type: 'literal', value: t.value };
+}
+
+function selectResult(json: JsonResults, limit: number): EvaluationResult {
+  const all = json.results?.bindings ?? [];
+  const blanks = new BlankLabels();
+  const rows: ResultRow[] = all.slice(0, limit).map((b) => {
+    const row: Record<string, ResultTerm> = {};
+    for (const name of Object.keys(b).sort()) row[name] = resultTerm(b[name], blanks);
+    return row;
+  });
+  return { kind: 'select', vars: json.head.vars ?? [], total: all.length, rows };
+}
+
+function graphResult(ntriples: string, limit: number): EvaluationResult {
+  const blanks = new BlankLabels();
+  const lines = ntriples.split('\n').filter((l) => l.length > 0)
+    .map((l) => l.replace(/_:([A-Za-z0-9]+)/g, (_m, id: string) => `_:${blanks.label(id)}`))
+    .sort();
+  return { kind: 'graph', total: lines.length, lines: lines.slice(0, limit) };
+}
+
+function storeFor(req: EvaluationRequest): oxigraph.Store | null {
+  if (req.parseOnly === true) return EMPTY;
+  if (req.documents !== undefined) {
+    loaded = null;
+    const store = new oxigraph.Store();
+    for (const doc of req.documents) store.load(doc, { format: 'application/n-triples', lenient: true, no_transaction: true });
+    loaded = { key: req.snapshotKey, store };
+  }
+  return loaded !== null && loaded.key === req.snapshotKey ? loaded.store : null;
+}
+
+function evaluate(req: EvaluationRequest): EvaluationReply {
+  const store = storeFor(req);
+  if (store === null) return { id: req.id, ok: false, reason: 'snapshot_missing', message: 'The snapshot is not loaded' };
+  let raw: unknown;
+  try {
+    if (req.form === 'UPDATE') {
+      new oxigraph.Store().update(req.query);
+      return { id: req.id, ok: true, result: { kind: 'ask', boolean: true } };
+    }
+    const graph = req.form === 'CONSTRUCT' || req.form === 'DESCRIBE';
+    raw = store.query(req.query, { results_format: graph ? 'application/n-triples' : 'application/sparql-results+json' });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return { id: req.id, ok: false, reason: /^error at \d+:\d+/.test(message) ? 'syntax' : 'evaluation', message };
+  }
+  if (req.form === 'CONSTRUCT' || req.form === 'DESCRIBE') return { id: req.id, ok: true, result: graphResult(String(raw), req.limit) };
+  const json = JSON.parse(String(raw)) as JsonResults;
+  if (typeof json.boolean === 'boolean') return { id: req.id, ok: true, result: { kind: 'ask', boolean: json.boolean } };
+  return { id: req.id, ok: true, result: selectResult(json, req.limit) };
+}
+
+parentPort?.on('message', (req: EvaluationRequest) => {
+  parentPort?.postMessage(evaluate(req));
+});
