@@ -24,6 +24,9 @@ import { getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate, ge
 import { getSessionInfo } from './session.js';
 import { exportAuditLog } from './audit-tools.js';
 import { runProjectQcTool, runQcSuite } from './qc-tools.js';
+import { listRules, addRule, removeRule } from './rules.js';
+import { validateRules } from './rule-validation.js';
+import { sparqlQuery, sparqlSchema, sparqlValidate, verifyOntology } from './sparql-tools.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
@@ -39,6 +42,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   undoChange, redoChange, saveOntology,
   getReasonerCapabilities, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
   explainEntailment, getExplanations, explainInconsistency,
+  listRules, addRule, removeRule, validateRules,
+  verifyOntology, sparqlQuery, sparqlSchema, sparqlValidate,
   getSessionInfo,
 ];
 

@@ -58,6 +58,10 @@ test('tools/list lists every tool built so far with closed JSON Schemas', async 
     'get_session_info',
     // refactoring
     'delete_entity', 'deprecate_entity', 'move_class', 'rename_entity',
+    // SWRL rules
+    'add_rule', 'list_rules', 'remove_rule', 'validate_rules',
+    // SPARQL
+    'sparql_query', 'sparql_schema', 'sparql_validate', 'verify_ontology',
   ].sort());
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
