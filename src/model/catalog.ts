@@ -98,6 +98,20 @@ export async function readSiblingCatalog(document: string): Promise<Catalog | nu
   return parseCatalog(text, file);
 }
 
+/**
+ * Sibling catalogs by folder, each read once during one import resolution. A malformed catalog is kept as
+ * its error, so each caller decides whether that fails the whole call or leaves the import unresolved.
+ */
+export class SiblingCatalogs {
+  private readonly byDir = new Map<string, Catalog | Error | null>();
+
+  async of(document: string): Promise<Catalog | Error | null> {
+    const dir = path.dirname(document);
+    if (!this.byDir.has(dir)) this.byDir.set(dir, await readSiblingCatalog(document).catch((err: Error) => err));
+    return this.byDir.get(dir) ?? null;
+  }
+}
+
 /** The local file a catalog maps `iri` to (first matching entry, as OASIS resolution does), or null. */
 export function catalogLocalFile(catalog: Catalog, iri: string): string | null {
   for (const e of catalog.entries) {

@@ -15,6 +15,11 @@ export interface OntologyId {
 
 export const ANONYMOUS_ID: OntologyId = Object.freeze({ iri: null, versionIri: null });
 
+/** The IRIs an ontology answers to: its ontology IRI and version IRI, when present. */
+export function ontologyIds(o: { readonly id: OntologyId }): IRI[] {
+  return [o.id.iri, o.id.versionIri].filter((x): x is IRI => x !== null);
+}
+
 /** Document formats Athene reads and writes. */
 export type FormatId = 'turtle' | 'ntriples' | 'nquads' | 'trig' | 'rdfxml' | 'jsonld' | 'owlxml' | 'ofn' | 'manchester' | 'obo';
 

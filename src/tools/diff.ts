@@ -10,12 +10,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Axiom, Entity, IRI } from '../model/terms.js';
 import { axiomTypeName } from '../model/terms.js';
-import type { Ontology } from '../model/ontology.js';
+import { ontologyIds, type Ontology } from '../model/ontology.js';
 import { ontologyLabel } from '../model/workspace.js';
 import { displayName } from '../model/display.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
-import { catalogLocalFile, readSiblingCatalog, type Catalog } from '../model/catalog.js';
+import { catalogLocalFile, SiblingCatalogs } from '../model/catalog.js';
 import { readDocumentOffThread } from '../actors/parse-pool.js';
 import {
   attributeModules, deprecatedTermsInUse, diffAxiomSets, directlyAffected, downstreamTerms, foreignReaxiomatization,
@@ -91,18 +91,6 @@ function loadedSide(ctx: ToolContext, o: Ontology, includeImports: boolean): Sid
   return { label: ontologyLabel(o), root: o, closure, scope: includeImports ? closure : [o], missing };
 }
 
-const idsOf = (o: Ontology): IRI[] => [o.id.iri, o.id.versionIri].filter((x): x is IRI => x !== null);
-
-/** Sibling catalogs by folder, each read once; a malformed one is reported as the reason its imports stay unresolved. */
-class Catalogs {
-  private readonly byDir = new Map<string, Catalog | Error | null>();
-
-  async of(document: string): Promise<Catalog | Error | null> {
-    const dir = path.dirname(document);
-    if (!this.byDir.has(dir)) this.byDir.set(dir, await readSiblingCatalog(document).catch((err: Error) => err));
-    return this.byDir.get(dir) ?? null;
-  }
-}
 
 /**
  * The imports closure of a privately read document, offline: an import is satisfied by the document itself,
@@ -111,16 +99,16 @@ class Catalogs {
  */
 async function privateClosure(ctx: ToolContext, root: Ontology, rootFile: string | null, policy: PolicyResolution): Promise<{ closure: Ontology[]; missing: UnresolvedImport[] }> {
   const closure = [root];
-  const byId = new Map<IRI, Ontology>(idsOf(root).map((iri) => [iri, root]));
+  const byId = new Map<IRI, Ontology>(ontologyIds(root).map((iri) => [iri, root]));
   const files = new Map<Ontology, string | null>([[root, rootFile]]);
   const missing: UnresolvedImport[] = [];
   const reasons = new Set<IRI>();
-  const catalogs = new Catalogs();
+  const catalogs = new SiblingCatalogs();
   const add = (o: Ontology, file: string | null) => {
     if (closure.includes(o)) return;
     closure.push(o);
     files.set(o, file);
-    for (const iri of idsOf(o)) byId.set(iri, o);
+    for (const iri of ontologyIds(o)) byId.set(iri, o);
   };
   const unresolved = (iri: IRI, reason: string) => {
     reasons.add(iri);
@@ -163,7 +151,7 @@ async function privateClosure(ctx: ToolContext, root: Ontology, rootFile: string
         continue;
       }
       parsed.documentIri = mapped;
-      if (!idsOf(parsed).includes(iri)) {
+      if (!ontologyIds(parsed).includes(iri)) {
         unresolved(iri, `the catalog maps it to ${mapped}, which holds ${ontologyLabel(parsed)}`);
         continue;
       }

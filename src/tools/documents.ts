@@ -6,14 +6,14 @@ import { createHash } from 'node:crypto';
 import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { FormatId, Ontology } from '../model/ontology.js';
+import { ontologyIds, type FormatId, type Ontology } from '../model/ontology.js';
 import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { readDocument, writeDocument } from '../model/formats/registry.js';
 import { readDocumentOffThread } from '../actors/parse-pool.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { anonymousIndividuals } from '../model/walk.js';
 import type { IRI } from '../model/terms.js';
-import { catalogLocalFile, readSiblingCatalog, type Catalog } from '../model/catalog.js';
+import { catalogLocalFile, SiblingCatalogs, type Catalog } from '../model/catalog.js';
 import { writeObo } from '../model/formats/obo/writer.js';
 import { lossyReasons, oboCompatibility } from '../model/formats/obo/compatibility.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
@@ -280,31 +280,17 @@ async function parseDocument(text: string, base: string, document: string, signa
 
 const isRemote = (doc: string) => /^https?:\/\//i.test(doc);
 
-function ids(o: Ontology): IRI[] {
-  return [o.id.iri, o.id.versionIri].filter((x): x is IRI => x !== null);
-}
-
 /** The imported documents to attach with a new root, and why the other imports stay unresolved. */
 interface ImportPlan {
   readonly attach: Ontology[];
   readonly reasons: Map<IRI, string>;
 }
 
-/** Sibling catalogs by folder, read once per load. */
-class Catalogs {
-  private readonly byDir = new Map<string, Catalog | null>();
-
-  async of(document: string): Promise<Catalog | null> {
-    const dir = path.dirname(document);
-    if (!this.byDir.has(dir)) {
-      try {
-        this.byDir.set(dir, await readSiblingCatalog(document));
-      } catch (err) {
-        throw new ToolFailure(`Cannot read the import catalog: ${(err as Error).message}`, 'catalog_invalid');
-      }
-    }
-    return this.byDir.get(dir) ?? null;
-  }
+/** A load cannot proceed past a malformed catalog: its imports could not be resolved as the project intends. */
+async function loadCatalog(catalogs: SiblingCatalogs, document: string): Promise<Catalog | null> {
+  const c = await catalogs.of(document);
+  if (c instanceof Error) throw new ToolFailure(`Cannot read the import catalog: ${c.message}`, 'catalog_invalid');
+  return c;
 }
 
 /**
@@ -315,8 +301,8 @@ class Catalogs {
 async function planImports(root: Ontology, rootFile: string | null, ws: Workspace, strict: boolean, signal: AbortSignal): Promise<ImportPlan> {
   const attach: Ontology[] = [];
   const reasons = new Map<IRI, string>();
-  const planned = new Map<IRI, Ontology>(ids(root).map((iri) => [iri, root]));
-  const catalogs = new Catalogs();
+  const planned = new Map<IRI, Ontology>(ontologyIds(root).map((iri) => [iri, root]));
+  const catalogs = new SiblingCatalogs();
   const queue: { o: Ontology; file: string | null }[] = [{ o: root, file: rootFile }];
   for (let i = 0; i < queue.length; i++) {
     const { o, file } = queue[i];
@@ -329,8 +315,8 @@ async function planImports(root: Ontology, rootFile: string | null, ws: Workspac
         continue;
       }
       if (loaded !== undefined) continue;
-      const own = file === null ? null : await catalogs.of(file);
-      const fallback = rootFile === null ? null : await catalogs.of(rootFile);
+      const own = file === null ? null : await loadCatalog(catalogs, file);
+      const fallback = rootFile === null ? null : await loadCatalog(catalogs, rootFile);
       const target = (own && catalogLocalFile(own, iri)) ?? (fallback && catalogLocalFile(fallback, iri));
       if (target === null) {
         reasons.set(iri, rootFile === null ? 'not loaded; remote documents resolve no imports' : 'not loaded and not mapped to a local file by a catalog-v001.xml');
@@ -344,15 +330,15 @@ async function planImports(root: Ontology, rootFile: string | null, ws: Workspac
         continue;
       }
       const parsed = await parseDocument(text, pathToFileURL(target).href, target, signal);
-      if (!ids(parsed).includes(iri)) {
+      if (!ontologyIds(parsed).includes(iri)) {
         reasons.set(iri, `the catalog maps it to ${target}, which holds ${ontologyLabel(parsed)}`);
         continue;
       }
-      if (ids(parsed).some((x) => ws.find(x) !== undefined || planned.has(x))) {
+      if (ontologyIds(parsed).some((x) => ws.find(x) !== undefined || planned.has(x))) {
         reasons.set(iri, `the catalog maps it to ${target}, whose ontology id is already in use`);
         continue;
       }
-      for (const x of ids(parsed)) planned.set(x, parsed);
+      for (const x of ontologyIds(parsed)) planned.set(x, parsed);
       attach.push(parsed);
       queue.push({ o: parsed, file: target });
     }
@@ -397,8 +383,8 @@ function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<IRI, st
 async function attachNew(text: string, document: string, base: string, args: LoadArgs, ctx: ToolContext): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string>; lock: ImportLockVerification | null }> {
   const { workspace: ws, signal } = ctx;
   const parsed = await parseDocument(text, base, document, signal);
-  const clash = ids(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
-  if (clash !== undefined) throw new ToolFailure(`Ontology id ${ids(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
+  const clash = ontologyIds(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
+  if (clash !== undefined) throw new ToolFailure(`Ontology id ${ontologyIds(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
   const plan = await planImports(parsed, isRemote(document) ? null : document, ws, args.missing_imports === 'error', signal);
   if (args.missing_imports === 'error' && plan.reasons.size > 0) {
     const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
