@@ -3,7 +3,7 @@
 
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { sha256Digest } from './lockfile.js';
+import { sha256Digest } from '../util/digest.js';
 
 /** `file` lies strictly below `dir` (both real paths). */
 export function isBelow(dir: string, file: string): boolean {

@@ -3,9 +3,9 @@
 // the SHA-256 of that document. Entries are sorted and serialized canonically, so the same closure always
 // gives the same bytes (and the same digest); parsing is strict so a hand-edited lock cannot hide anything.
 
-import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { parseDocument } from 'yaml';
+import { sha256Digest } from '../util/digest.js';
 
 export const LOCKFILE_NAME = 'imports.lock.json';
 
@@ -35,7 +35,6 @@ export class LockParseError extends Error {
   }
 }
 
-export const sha256Digest = (data: string | Uint8Array): string => 'sha256:' + createHash('sha256').update(data).digest('hex');
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;

@@ -7,7 +7,8 @@ import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { importedNodes, missingEdges, type ClosureNode, type ImportGraph } from './closure.js';
 import { isBelow, lockRelative, readLockedDocument } from './lock-documents.js';
-import { LockParseError, MAX_LOCK_BYTES, compareEntries, parseLock, sha256Digest, type ImportLock, type LockEntry } from './lockfile.js';
+import { LockParseError, MAX_LOCK_BYTES, compareEntries, parseLock, type ImportLock, type LockEntry } from './lockfile.js';
+import { sha256Digest } from '../util/digest.js';
 
 export interface MissingEntry {
   readonly ontology_iri: string;

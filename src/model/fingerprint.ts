@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Axiom } from './terms.js';
 import type { Ontology } from './ontology.js';
 import { LineRenderer, axiomLines } from './render/axiom-lines.js';
+import { sha256Digest } from '../util/digest.js';
 
 let sawAnonymous = false;
 /** Renders axioms without anonymous individuals canonically and flags any anonymous one it meets. */
@@ -92,7 +93,7 @@ export function forgetFingerprint(o: Ontology): void {
   digests.delete(o);
 }
 
-const sha = (text: string) => 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex');
+const sha = (text: string) => sha256Digest(text);
 
 function headerText(o: Ontology): string {
   let s = 'ontology ' + (o.id.iri ?? '') + ' ' + (o.id.versionIri ?? '') + '\n';

@@ -4,10 +4,10 @@
 // whether a default was spelled out.
 
 import * as v from 'valibot';
-import { createHash } from 'node:crypto';
 import { STAGE_IDS, type StageId } from '../qc/finding.js';
 import type { FormatId } from '../model/ontology.js';
 import type { PolicyIssue } from './resolution.js';
+import { sha256Digest } from '../util/digest.js';
 
 // ---------------------------------------------------------------- bounded scalars
 
@@ -337,7 +337,7 @@ export function canonicalJson(value: unknown): string {
 
 /** `sha256:` digest of the canonical effective policy. */
 export function policyDigest(policy: EffectivePolicy): string {
-  return 'sha256:' + createHash('sha256').update(canonicalJson(policy), 'utf8').digest('hex');
+  return sha256Digest(canonicalJson(policy));
 }
 
 /** Every relative asset path the policy names, with the dotted field that names it. */

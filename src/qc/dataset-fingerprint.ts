@@ -3,10 +3,10 @@
 // Canonicalization, the `rdf-canonize` implementation) and hashed with SHA-256. Blank nodes get canonical
 // labels, so the digest depends only on the graph, not on serialization, load order or session node ids.
 
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Ontology } from '../model/ontology.js';
 import { writeNQuads } from '../model/formats/rdf-writers.js';
+import { sha256Digest } from '../util/digest.js';
 
 interface Canonizer {
   canonize(input: string, options: { algorithm: 'RDFC-1.0'; inputFormat: 'application/n-quads'; format: 'application/n-quads'; maxWorkFactor: number; signal?: AbortSignal }): Promise<string>;
@@ -59,7 +59,7 @@ export async function rdfDatasetFingerprint(o: Ontology, profile: string | null,
   }
   return {
     ok: true,
-    fingerprint: 'sha256:' + createHash('sha256').update(canonical, 'utf8').digest('hex'),
+    fingerprint: sha256Digest(canonical),
     identity: {
       ontology_iri: o.id.iri,
       version_iri: o.id.versionIri,

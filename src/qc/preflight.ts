@@ -6,7 +6,6 @@
 // gates become required. The live workspace is never touched; if it changes while the gate runs, the
 // preflight is invalid and says so.
 
-import { createHash } from 'node:crypto';
 import type { Axiom } from '../model/terms.js';
 import type { Change } from '../model/changes.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
@@ -23,6 +22,7 @@ import { runGate, verdictFails, type FailOn, type GateReport, type StageOptions 
 import type { Finding, Gate, StageId, Waiver } from './finding.js';
 import { policyGateConfig } from './policy-options.js';
 import type { EffectivePolicy } from '../policy/schema.js';
+import { sha256Digest } from '../util/digest.js';
 
 /** Budget of a preflight when neither the caller nor a policy gives one (TOOLS.md preview_change_set). */
 export const DEFAULT_PREFLIGHT_TIMEOUT_MS = 120_000;
@@ -111,7 +111,7 @@ function contractFor(request: PreflightRequest, ctx: ToolContext, policy: Policy
 }
 
 function sha256(text: string): string {
-  return 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex');
+  return sha256Digest(text);
 }
 
 /** Canonical full-IRI lines of a delta: additions then removals, each sorted. */

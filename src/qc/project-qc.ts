@@ -3,7 +3,6 @@
 // assembly as the change-set preflight), the §1.8 import-lock rule, and the fingerprints identifying exactly
 // what was judged. Without a valid policy validation cannot start: the report says why in `errors`.
 
-import { createHash } from 'node:crypto';
 import type { Ontology } from '../model/ontology.js';
 import type { Workspace } from '../model/workspace.js';
 import { semanticFingerprint } from '../model/fingerprint.js';
@@ -23,6 +22,7 @@ import type { Finding, Gate, StageId } from './finding.js';
 import { budget, DEFAULT_PREFLIGHT_TIMEOUT_MS, policyStages, verifyLock } from './preflight.js';
 import { policyReasonerProblem } from './policy-options.js';
 import { rdfDatasetFingerprint, type DatasetFingerprint } from './dataset-fingerprint.js';
+import { sha256Digest } from '../util/digest.js';
 
 export type QcSurface = 'run_project_qc' | 'run_qc_suite';
 
@@ -72,7 +72,7 @@ export function reasonerRow(selected: ReasonerInfo | null, policy: EffectivePoli
 export function closureFingerprint(ws: Workspace, closure: readonly Ontology[], rootFingerprint: string): string | null {
   for (const member of closure) for (const iri of member.imports) if (ws.find(iri) === undefined) return null;
   const parts = closure.map((o, i) => (i === 0 ? rootFingerprint : semanticFingerprint(o)));
-  return 'sha256:' + createHash('sha256').update(JSON.stringify(parts), 'utf8').digest('hex');
+  return sha256Digest(JSON.stringify(parts));
 }
 
 /** A stage row as results show it: the reasoner stage's configuration lifted beside its status. */

@@ -2,7 +2,6 @@
 // JSONL file inside the project's `.athene/`. A dry run checks every source and the target and writes nothing.
 
 import * as v from 'valibot';
-import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolvePolicy } from '../policy/resolve.js';
@@ -13,6 +12,7 @@ import { AuditMergeError, exportText, mergeStreams, withProjectLock, type Merged
 import { documentProjectHash, policyProjectHash } from '../audit/project.js';
 import { auditRecorder, ensurePrivateDir } from '../audit/stream.js';
 import { defineTool, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { sha256Digest } from '../util/digest.js';
 
 const TOOL = 'export_audit_log';
 const DEFAULT_OUTPUT = '.athene/audit-export.jsonl';
@@ -103,7 +103,7 @@ export const exportAuditLog = defineTool({
       exported: true,
       dry_run: false,
       path: target,
-      sha256: 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex'),
+      sha256: sha256Digest(text),
       bytes: Buffer.byteLength(text, 'utf8'),
       event_count: m.events.length,
       source_count: m.sourceCount,

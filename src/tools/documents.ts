@@ -2,7 +2,6 @@
 // fsync, rename); a save-as rebinds the ontology to the new file and format.
 
 import * as v from 'valibot';
-import { createHash } from 'node:crypto';
 import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +23,7 @@ import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
 import { authorizeSave } from '../policy/save-authorization.js';
 import { checkLoadLock } from './import-tools.js';
 import type { ImportLockVerification } from '../imports/lock-mode.js';
+import { sha256Digest } from '../util/digest.js';
 
 /** The local file an ontology saves to, or null when it has none (untitled, or loaded from the web). */
 function localDocument(o: Ontology): string | null {
@@ -153,7 +153,7 @@ async function saveOne(o: Ontology, target: string, format: FormatId, args: Save
     ...report,
     verified: true,
     bytes,
-    sha256: 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex'),
+    sha256: sha256Digest(text),
     round_trip: round,
     atomic: true,
     ...(backupPath === null ? {} : { backup_path: backupPath }),

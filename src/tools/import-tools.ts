@@ -17,13 +17,14 @@ import {
 } from '../imports/closure.js';
 import { captureLock } from '../imports/capture.js';
 import { verifyLock } from '../imports/verify.js';
-import { serializeLock, sha256Digest } from '../imports/lockfile.js';
+import { serializeLock } from '../imports/lockfile.js';
 import {
   BESIDE_DOCUMENT_NOTE, checkImportLock, lockPolicyOf, resolveDeclaredLockfile, resolveLockTarget,
   type ImportLockVerification, type LockMode, type LockfileSource,
 } from '../imports/lock-mode.js';
 import { revisionEnvelope, sameRevision } from './revision.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { sha256Digest } from '../util/digest.js';
 
 // ---------------------------------------------------------------- lock_mode for load_ontology
 

@@ -3,7 +3,6 @@
 // (they are among the few things an invalid policy still allows); none of them edits the ontology.
 
 import * as v from 'valibot';
-import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormatId, Ontology } from '../model/ontology.js';
@@ -19,6 +18,7 @@ import { assetPaths, canonicalJson, validatePolicyData, type EffectivePolicy, ty
 import { policyTemplate, type TemplateProfile } from '../policy/template.js';
 import { revisionEnvelope } from './revision.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { sha256Digest } from '../util/digest.js';
 
 const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit local project-policy file (no URL scheme); otherwise discovery from the active document.')));
 
@@ -172,7 +172,7 @@ function templateReasoner(profile: TemplateProfile): { name: string; note: strin
   return { name, note: profile === 'general' ? 'No full OWL 2 DL reasoner is installed, so reasoning.reasoner names the EL++ classifier; change it when one is.' : null };
 }
 
-const sha256 = (text: string) => 'sha256:' + createHash('sha256').update(text, 'utf8').digest('hex');
+const sha256 = (text: string) => sha256Digest(text);
 
 export const writeProjectPolicyTemplate = defineTool({
   name: 'write_project_policy_template',
@@ -265,7 +265,7 @@ async function importLockDigest(res: PolicyResolution): Promise<string | null> {
   const file = await realTarget(path.resolve(res.projectRoot, lockfile));
   if (!isInside(res.projectRoot, file)) return null;
   try {
-    return 'sha256:' + createHash('sha256').update(await readFile(file)).digest('hex');
+    return sha256Digest(await readFile(file));
   } catch {
     return null;
   }

@@ -3,7 +3,6 @@
 // over a snapshot (src/reasoner/pool.ts); every answer says whether it is complete, which axioms the
 // reasoner could not handle, and from which revision it was computed.
 
-import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import type { Axiom, ClassExpression, IRI } from '../model/terms.js';
 import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
@@ -16,6 +15,7 @@ import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
+import { sha256Digest } from '../util/digest.js';
 
 const NoArgs = v.strictObject({});
 const ITEM_CAP = 1000;
@@ -284,7 +284,7 @@ export const executeDlQuery = defineTool({
   },
 });
 
-const digest = (value: unknown) => 'sha256:' + createHash('sha256').update(JSON.stringify(value)).digest('hex');
+const digest = (value: unknown) => sha256Digest(JSON.stringify(value));
 const byConstruct = (a: CapabilityRow, b: CapabilityRow) => (a.construct < b.construct ? -1 : a.construct > b.construct ? 1 : 0);
 
 const SWRL_ATOMS = ['BuiltInAtom', 'ClassAtom', 'DataPropertyAtom', 'DataRangeAtom', 'DifferentIndividualsAtom', 'ObjectPropertyAtom', 'SameIndividualAtom'];

@@ -2,7 +2,6 @@
 // profile, without executing a rule or creating a reasoner. The corpus is captured within fixed budgets,
 // fingerprinted, and paged; a later page must name the fingerprint of the capture it continues.
 
-import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import type { Atom, DLSafeRule } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
@@ -15,6 +14,7 @@ import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } fro
 import { View } from './context.js';
 import { atomArgs, atomOut } from './rule-atoms.js';
 import { orderedRules, type ListedRule } from './rules.js';
+import { sha256Digest } from '../util/digest.js';
 
 /** Capture limits: exceeding any fails the whole call (rule_validation_budget_exceeded). */
 export const RULE_BUDGET = {
@@ -74,7 +74,7 @@ function budgetExceeded(what: string, limit: number, value: number): never {
   throw new ToolFailure(`The SWRL corpus exceeds the validation budget: ${what} ${value} > ${limit}.`, 'rule_validation_budget_exceeded', { limit_name: what, limit, value });
 }
 
-const sha256 = (text: string): string => 'sha256:' + createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string): string => sha256Digest(text);
 
 /** The canonical (IRI-only) JSON object of a rule, checked against the per-object limits. */
 const CANONICAL = new ManchesterRenderer((e) => '<' + (typeof e === 'string' ? e : e.iri) + '>');

@@ -3,7 +3,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isLockRelativePath, makeLock, parseLock, serializeLock, sha256Digest, LockParseError, MAX_LOCK_BYTES, type LockEntry } from '../../src/imports/lockfile.js';
+import { isLockRelativePath, makeLock, parseLock, serializeLock, LockParseError, MAX_LOCK_BYTES, type LockEntry } from '../../src/imports/lockfile.js';
+import { sha256Digest } from '../../src/util/digest.js';
 
 const D1 = 'sha256:' + '1'.repeat(64);
 const D2 = 'sha256:' + 'a'.repeat(64);

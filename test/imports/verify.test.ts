@@ -8,9 +8,10 @@ import path from 'node:path';
 import { captureLock } from '../../src/imports/capture.js';
 import { importGraph } from '../../src/imports/closure.js';
 import { verifyLock } from '../../src/imports/verify.js';
-import { makeLock, serializeLock, sha256Digest, type ImportLock } from '../../src/imports/lockfile.js';
+import { makeLock, serializeLock, type ImportLock } from '../../src/imports/lockfile.js';
 import type { Ontology } from '../../src/model/ontology.js';
 import { finder, ontology, withTempDir, type TempDir } from './support.js';
+import { sha256Digest } from '../../src/util/digest.js';
 
 const clean = () => false;
 
