@@ -1,7 +1,7 @@
 // bench/model: parse + model build of a generated ontology of >= 1,000,000 triples, in Turtle and in
 // RDF/XML, against the floor of n3's raw tokenizer on the same Turtle text, measured in the same run.
 // Each measurement runs in a fresh process (bench/model-load.ts) so heap figures are its own; heap after
-// load counts whatever the model keeps of the document text. CPU time is printed beside wall time: on a
+// load counts whatever the model keeps of the document text, and the typed arrays of its hash tables. CPU time is printed beside wall time: on a
 // shared machine it is the steadier of the two.
 // Usage: npm run bench:model [-- triples]   (BENCH_RUNS=n for best of n, default 3)
 

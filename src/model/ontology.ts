@@ -7,6 +7,7 @@ import type {
   ObjectPropertyExpression, DataProperty, AnnotationProperty, AnonymousIndividual,
 } from './terms.js';
 import { collect } from './walk.js';
+import { AxiomSet } from './axiom-set.js';
 
 export interface OntologyId {
   readonly iri: IRI | null;
@@ -43,7 +44,7 @@ export class Ontology {
   /** Unmappable input kept from the parse (triples, frames, stanzas). */
   unmapped: UnmappedItem[] = [];
 
-  private axiomSet = new Set<Axiom>();
+  private axiomSet = new AxiomSet();
   private idx: Indexes | null = null;
 
   get axiomCount(): number {
@@ -60,15 +61,14 @@ export class Ontology {
 
   /** Adds an axiom; returns false if it was already present. */
   add(a: Axiom): boolean {
-    const size = this.axiomSet.size;
-    if (this.axiomSet.add(a).size === size) return false;
+    if (!this.axiomSet.add(a)) return false;
     this.idx?.add(a);
     return true;
   }
 
-  /** Adds many axioms; a reader building a new ontology hands over its whole content in one step. */
-  addAll(axioms: readonly Axiom[]): void {
-    if (this.axiomSet.size === 0 && this.idx === null) this.axiomSet = new Set(axioms);
+  /** Adds many axioms; a reader building a new ontology hands over its whole content in one step (an AxiomSet is taken as is: the caller gives it up). */
+  addAll(axioms: readonly Axiom[] | AxiomSet): void {
+    if (this.axiomSet.size === 0 && this.idx === null) this.axiomSet = axioms instanceof AxiomSet ? axioms : new AxiomSet(axioms, axioms.length);
     else for (const a of axioms) this.add(a);
   }
 

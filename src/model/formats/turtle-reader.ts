@@ -9,6 +9,7 @@ import { XSD_STRING } from '../vocab.js';
 import { ownString } from '../terms.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
 import { scanTurtle } from './turtle-scanner.js';
+import { scanTurtleOnThread } from './turtle-scan-thread.js';
 
 export type TurtleSyntax = 'turtle' | 'ntriples' | 'nquads' | 'trig';
 
@@ -16,12 +17,29 @@ const N3_FORMAT: Record<TurtleSyntax, string> = {
   turtle: 'text/turtle', ntriples: 'application/n-triples', nquads: 'application/n-quads', trig: 'application/trig',
 };
 
-export async function readTurtle(text: string, options: { base?: string; syntax?: TurtleSyntax } = {}): Promise<Ontology> {
+/**
+ * Documents at least this long (in UTF-16 units) are scanned on a second thread while this one interns
+ * their literals; below it, starting the hand-over costs more than it saves.
+ */
+const SCAN_THREAD_MIN_LENGTH = 4 << 20;
+
+export interface ReadTurtleOptions {
+  readonly base?: string;
+  readonly syntax?: TurtleSyntax;
+  /** Overrides SCAN_THREAD_MIN_LENGTH (tests read small documents both ways). */
+  readonly scanThreadMinLength?: number;
+}
+
+export async function readTurtle(text: string, options: ReadTurtleOptions = {}): Promise<Ontology> {
   const syntax = options.syntax ?? 'turtle';
   const source = stripBom(text);
-  let table = new TripleTable();
-  let prefixes = new Map<string, string>();
-  const lean = (syntax === 'turtle' || syntax === 'ntriples') && scanTurtle(source, syntax, options.base, table, prefixes);
+  const scannable = syntax === 'turtle' || syntax === 'ntriples';
+  const scanned = scannable && source.length >= (options.scanThreadMinLength ?? SCAN_THREAD_MIN_LENGTH)
+    ? await scanTurtleOnThread(source, syntax, options.base)
+    : null;
+  let table = scanned?.table ?? new TripleTable();
+  let prefixes = scanned?.prefixes ?? new Map<string, string>();
+  const lean = scanned !== null || (scannable && scanTurtle(source, syntax, options.base, table, prefixes));
   if (!lean) {
     table = new TripleTable();
     prefixes = new Map();

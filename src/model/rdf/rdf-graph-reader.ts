@@ -36,12 +36,15 @@ export class TripleTable {
   private slots = new Int32Array(3 << 15);
   private named = 0;
   private readonly namespaceTags = new Map<string, number>();
-  private readonly bnodePrefix = '_:d' + documentScope() + '_';
   private freshBlanks = 0;
   private lastSubject: RDF.Term | null = null;
   private lastSubjectId: TermId = -1;
 
-  constructor() {
+  /**
+   * `bnodePrefix` names this document's blank nodes; a table filled on another thread for this one is
+   * given this thread's prefix, so its blank nodes are this document's.
+   */
+  constructor(readonly bnodePrefix = '_:d' + documentScope() + '_') {
     for (const iri of VOCABULARY) this.iri(iri);
   }
 
@@ -138,7 +141,12 @@ export class TripleTable {
 
   /** A new id for a literal occurrence; equal literals compare equal through their interned value. */
   literal(lex: string, datatypeIri: string, lang: string): TermId {
-    return this.terms.push(readLiteral(lex, datatypeIri, lang)) - 1;
+    return this.terms.push(this.literalValue(lex, datatypeIri, lang)) - 1;
+  }
+
+  /** The value a literal occurrence stands for (a table filled for another thread records it instead). */
+  protected literalValue(lex: string, datatypeIri: string, lang: string): TermValue {
+    return readLiteral(lex, datatypeIri, lang);
   }
 
   add(s: TermId, p: TermId, o: TermId): void {

@@ -19,7 +19,7 @@ export class SwrlReader {
     const head = this.atoms(m.use(x, S.head));
     const anns = m.annotationsOf(x);
     m.useStructure(x);
-    m.axioms.push(dlSafeRule(body, head, anns));
+    m.axioms.add(dlSafeRule(body, head, anns));
     return true;
   }
 

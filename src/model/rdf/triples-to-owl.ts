@@ -30,6 +30,7 @@ import {
   withAnnotations,
 } from '../terms.js';
 import { Ontology } from '../ontology.js';
+import { AxiomSet } from '../axiom-set.js';
 import { type TermId, type TripleTable, type TermValue, isBlankValue, tripleText } from './rdf-graph-reader.js';
 import {
   RDF_TYPE, RDF_FIRST, RDF_REST, RDF_NIL, RDF_LIST, RDF_PROPERTY, RDFS_SUBCLASS_OF, RDFS_SUBPROPERTY_OF, RDFS_DOMAIN,
@@ -79,8 +80,8 @@ const RELEASE_LAST_MATCH = /^/;
 
 export class RdfToOwl {
   readonly ontology = new Ontology();
-  /** The axioms mapped so far (duplicates allowed), added to the ontology in one step at the end. */
-  readonly axioms: Axiom[] = [];
+  /** The axioms mapped so far, collected while each is fresh in cache and handed to the ontology at the end. */
+  readonly axioms: AxiomSet;
   s: Int32Array;
   p: Int32Array;
   o: Int32Array;
@@ -130,6 +131,7 @@ export class RdfToOwl {
     this.terms = table.terms;
     this.n = table.size;
     this.asserted = table.size;
+    this.axioms = new AxiomSet([], table.size);
     this.kinds = new Uint8Array(table.terms.length);
     this.reserved = new Uint8Array(table.terms.length);
     this.structural = new Uint8Array(table.terms.length);
@@ -395,12 +397,12 @@ export class RdfToOwl {
   private emit(i: number, axiom: Axiom): true {
     const nodes = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
     if (nodes === undefined) {
-      this.axioms.push(axiom);
+      this.axioms.add(axiom);
       return true;
     }
     for (const x of nodes) {
       const a = withAnnotations(axiom, this.annotationsOf(x));
-      this.axioms.push(a);
+      this.axioms.add(a);
       if (i >= this.asserted) this.replacing.push(a);
     }
     return true;
@@ -495,7 +497,7 @@ export class RdfToOwl {
     if (characteristic !== undefined) {
       const p = this.ope(s);
       // OWL 1 made these types subclasses of owl:ObjectProperty; like the OWL API, they declare it.
-      if (p.kind === 'ObjectProperty' && OWL1_OBJECT_PROPERTY_TYPES.has(t)) this.axioms.push(declaration(p));
+      if (p.kind === 'ObjectProperty' && OWL1_OBJECT_PROPERTY_TYPES.has(t)) this.axioms.add(declaration(p));
       return this.emit(i, objectPropertyCharacteristic(characteristic, p));
     }
     switch (t) {
@@ -626,7 +628,7 @@ export class RdfToOwl {
   private addNode(x: TermId, make: (anns: readonly Annotation[]) => Axiom): true {
     const anns = this.annotationsOf(x);
     this.useStructure(x);
-    this.axioms.push(make(anns));
+    this.axioms.add(make(anns));
     return true;
   }
 

@@ -1,0 +1,165 @@
+// Reading a large Turtle / N-Triples document on two threads.
+//
+// The model's nodes are interned per thread, so the RDF → OWL mapping has to run where the ontology will
+// live; the scan of the text does not. A scanning thread reads the document and streams its triple table
+// in chunks (names as strings, literals as their parts, triples as term ids, which stay valid here); this
+// thread interns the literals of each chunk as it arrives, while the scanner reads on. What is left for
+// this thread after the last chunk is the mapping.
+//
+// The scanning thread is kept for a while between documents and serves one document at a time.
+
+import { Worker } from 'node:worker_threads';
+import { TripleTable, readLiteral } from '../rdf/rdf-graph-reader.js';
+import type { ScannedSyntax } from './turtle-scanner.js';
+
+/** One document for the scanning thread. */
+export interface ScanTask {
+  readonly task: number;
+  readonly text: string;
+  readonly syntax: ScannedSyntax;
+  readonly base: string | undefined;
+  readonly bnodePrefix: string;
+}
+
+/**
+ * Terms firstTerm… in id order (each either the next of `names` or, at the ids in `literalAt`, the next
+ * literal of `lex` with its datatype and language from the words sent so far), and the triples (s, p, o)*.
+ */
+export interface ScanChunk {
+  readonly kind: 'chunk';
+  readonly task: number;
+  readonly firstTerm: number;
+  readonly names: readonly string[];
+  readonly literalAt: Int32Array;
+  readonly lex: readonly string[];
+  readonly datatypes: Int32Array;
+  readonly langs: Int32Array;
+  /** Datatype IRIs and language tags first used in this chunk, appended to the words of earlier chunks. */
+  readonly words: readonly string[];
+  readonly triples: Int32Array;
+}
+
+/** The end of a document: `ok:false` when the scanner leaves the document to n3's Parser (or failed). */
+export interface ScanEnd {
+  readonly kind: 'end';
+  readonly task: number;
+  readonly ok: boolean;
+  readonly prefixes: readonly (readonly [string, string])[];
+  readonly error?: string;
+}
+
+/** A scanning thread with nothing to do exits after this long. */
+const IDLE_MS = 30_000;
+
+const WORKER_URL = new URL('./turtle-scan-worker.js', import.meta.url);
+
+/** The table being rebuilt on this thread from one document's chunks. */
+class Mirror {
+  readonly table: TripleTable;
+  private words: string[] = [];
+
+  constructor() {
+    this.table = new TripleTable();
+  }
+
+  take(chunk: ScanChunk): void {
+    const terms = this.table.terms;
+    if (chunk.firstTerm !== terms.length) throw new Error(`scan chunk out of order: term ${chunk.firstTerm}, expected ${terms.length}`);
+    const words = this.words;
+    for (const w of chunk.words) words.push(w);
+    const { names, literalAt, lex, datatypes, langs } = chunk;
+    const count = names.length + lex.length;
+    let ni = 0, li = 0;
+    for (let t = chunk.firstTerm, end = t + count; t < end; t++) {
+      if (li < literalAt.length && literalAt[li] === t) {
+        terms.push(readLiteral(lex[li], words[datatypes[li]], words[langs[li]]));
+        li++;
+      } else {
+        terms.push(names[ni++]);
+      }
+    }
+    const triples = chunk.triples;
+    for (let k = 0; k < triples.length; k += 3) this.table.add(triples[k], triples[k + 1], triples[k + 2]);
+  }
+}
+
+interface Pending {
+  readonly mirror: Mirror;
+  readonly resolve: (result: { table: TripleTable; prefixes: Map<string, string> } | null) => void;
+  failure: Error | null;
+}
+
+let worker: Worker | null = null;
+let idleTimer: NodeJS.Timeout | null = null;
+let nextTask = 1;
+const pending = new Map<number, Pending>();
+/** Documents wait for the one before them: the scanning thread reads one at a time. */
+let queue: Promise<unknown> = Promise.resolve();
+
+function onMessage(message: ScanChunk | ScanEnd): void {
+  const job = pending.get(message.task);
+  if (job === undefined) return;
+  if (message.kind === 'chunk') {
+    if (job.failure === null) {
+      try {
+        job.mirror.take(message);
+      } catch (err) {
+        job.failure = err as Error;
+      }
+    }
+    return;
+  }
+  pending.delete(message.task);
+  if (pending.size === 0) idle();
+  job.resolve(message.ok && job.failure === null ? { table: job.mirror.table, prefixes: new Map(message.prefixes) } : null);
+}
+
+function failAll(): void {
+  worker = null;
+  for (const job of pending.values()) job.resolve(null);
+  pending.clear();
+}
+
+/** With no document in hand the thread does not keep the process alive, and ends after IDLE_MS. */
+function idle(): void {
+  worker?.unref();
+  idleTimer = setTimeout(() => {
+    const w = worker;
+    worker = null;
+    void w?.terminate();
+  }, IDLE_MS);
+  idleTimer.unref();
+}
+
+function scanningThread(): Worker {
+  if (idleTimer !== null) clearTimeout(idleTimer);
+  idleTimer = null;
+  if (worker === null) {
+    const w = new Worker(WORKER_URL);
+    w.on('message', onMessage);
+    w.on('error', failAll);
+    w.on('exit', () => {
+      if (worker === w) failAll();
+    });
+    worker = w;
+  }
+  worker.ref();
+  return worker;
+}
+
+/**
+ * Scans `text` on the scanning thread into a triple table of this thread (blank nodes named for a new
+ * document here). Null when the scanner leaves the document to n3's Parser, or the thread failed: the
+ * caller then reads the document on its own thread, which gives the precise error if there is one.
+ */
+export function scanTurtleOnThread(text: string, syntax: ScannedSyntax, base: string | undefined): Promise<{ table: TripleTable; prefixes: Map<string, string> } | null> {
+  const run = queue.then(() => new Promise<{ table: TripleTable; prefixes: Map<string, string> } | null>((resolve) => {
+    const mirror = new Mirror();
+    const task = nextTask++;
+    pending.set(task, { mirror, resolve, failure: null });
+    const message: ScanTask = { task, text, syntax, base, bnodePrefix: mirror.table.bnodePrefix };
+    scanningThread().postMessage(message);
+  }));
+  queue = run;
+  return run;
+}

@@ -1,0 +1,97 @@
+// The scanning thread of a large Turtle / N-Triples document (see turtle-scan-thread.ts): it runs the
+// scanner over the whole text and streams the triple table to the asking thread in chunks. Literals are
+// recorded, not interned: model nodes belong to the thread that uses them, which interns them while this
+// thread reads on.
+
+import { parentPort } from 'node:worker_threads';
+import { TripleTable, type TermValue } from '../rdf/rdf-graph-reader.js';
+import { VOCABULARY } from '../rdf/vocab-reader.js';
+import { scanTurtle } from './turtle-scanner.js';
+import type { ScanChunk, ScanEnd, ScanTask } from './turtle-scan-thread.js';
+
+/** Triples per chunk: small enough that the asking thread starts early, large enough that messages stay few. */
+const CHUNK_TRIPLES = 1 << 15;
+
+class StreamedTable extends TripleTable {
+  private sentTerms = VOCABULARY.length;
+  private sentTriples = 0;
+  private literalAt: number[] = [];
+  private lex: string[] = [];
+  private datatypes: number[] = [];
+  private langs: number[] = [];
+  /** Datatype IRIs and language tags by index; `words.length - newWords` of them were sent before. */
+  private readonly wordIndex = new Map<string, number>();
+  private newWords: string[] = [];
+
+  constructor(bnodePrefix: string, private readonly task: number) {
+    super(bnodePrefix);
+  }
+
+  protected override literalValue(lex: string, datatypeIri: string, lang: string): TermValue {
+    this.literalAt.push(this.terms.length);
+    this.lex.push(lex);
+    this.datatypes.push(this.word(datatypeIri));
+    this.langs.push(this.word(lang));
+    // Only the position matters here: the asking thread puts the interned literal there.
+    return '';
+  }
+
+  override add(s: number, p: number, o: number): void {
+    super.add(s, p, o);
+    if (this.size - this.sentTriples >= CHUNK_TRIPLES) this.flush();
+  }
+
+  private word(w: string): number {
+    let i = this.wordIndex.get(w);
+    if (i === undefined) {
+      this.wordIndex.set(w, (i = this.wordIndex.size));
+      this.newWords.push(w);
+    }
+    return i;
+  }
+
+  /** Sends the terms and triples made since the last chunk. */
+  flush(): void {
+    const names: string[] = [];
+    let li = 0;
+    for (let t = this.sentTerms; t < this.terms.length; t++) {
+      if (li < this.literalAt.length && this.literalAt[li] === t) li++;
+      else names.push(this.terms[t] as string);
+    }
+    const triples = new Int32Array(3 * (this.size - this.sentTriples));
+    for (let i = this.sentTriples, k = 0; i < this.size; i++, k += 3) {
+      triples[k] = this.s[i];
+      triples[k + 1] = this.p[i];
+      triples[k + 2] = this.o[i];
+    }
+    const literalAt = new Int32Array(this.literalAt), datatypes = new Int32Array(this.datatypes), langs = new Int32Array(this.langs);
+    const chunk: ScanChunk = {
+      kind: 'chunk', task: this.task, firstTerm: this.sentTerms, names, literalAt, lex: this.lex, datatypes, langs, words: this.newWords, triples,
+    };
+    parentPort!.postMessage(chunk, [triples.buffer, literalAt.buffer, datatypes.buffer, langs.buffer]);
+    this.sentTerms = this.terms.length;
+    this.sentTriples = this.size;
+    this.literalAt = [];
+    this.lex = [];
+    this.datatypes = [];
+    this.langs = [];
+    this.newWords = [];
+  }
+}
+
+parentPort!.on('message', (task: ScanTask) => {
+  let end: ScanEnd;
+  try {
+    const table = new StreamedTable(task.bnodePrefix, task.task);
+    const prefixes = new Map<string, string>();
+    if (scanTurtle(task.text, task.syntax, task.base, table, prefixes)) {
+      table.flush();
+      end = { kind: 'end', task: task.task, ok: true, prefixes: [...prefixes] };
+    } else {
+      end = { kind: 'end', task: task.task, ok: false, prefixes: [] };
+    }
+  } catch (err) {
+    end = { kind: 'end', task: task.task, ok: false, prefixes: [], error: (err as Error).message };
+  }
+  parentPort!.postMessage(end);
+});
