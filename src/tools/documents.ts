@@ -21,7 +21,7 @@ import { revisionEnvelope } from './revision.js';
 import { classifySource, fetchText } from './header.js';
 import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
 import { authorizeSave } from '../policy/save-authorization.js';
-import { checkLoadLock } from './import-tools.js';
+import { checkLoadLock, lockRefusal } from './import-tools.js';
 import type { ImportLockVerification } from '../imports/lock-mode.js';
 import { sha256Digest } from '../util/digest.js';
 
@@ -224,17 +224,17 @@ export const saveOntology = defineTool({
   },
 });
 
-/** Reads a local path, `file:` IRI or http(s) IRI (GitHub blob URLs become raw-content URLs). */
-async function fetchSource(ctx: ToolContext, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined): Promise<{ text: string; document: string; base: string }> {
+/** Reads a local path, `file:` IRI or http(s) IRI (GitHub blob URLs become raw-content URLs), authorized for `tool`. */
+export async function fetchSource(ctx: ToolContext, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, tool = 'load_ontology'): Promise<{ text: string; document: string; base: string }> {
   const signal = ctx.signal;
   const src = classifySource(source);
   if (src.remote) {
     const url = src.url;
-    await authorizeRemote(ctx, 'load_ontology', url, network);
+    await authorizeRemote(ctx, tool, url, network);
     return { text: await fetchText(url, source, timeoutMs, signal), document: source, base: url };
   }
   const file = src.file;
-  await authorizeLocalPath(ctx, 'load_ontology', file, 'read');
+  await authorizeLocalPath(ctx, tool, file, 'read');
   let text: string;
   try {
     text = await readFile(file, { encoding: 'utf8', signal });
@@ -263,10 +263,10 @@ export const loadOntology = defineTool({
   handler: async (args, ctx) => load(args, ctx),
 });
 
-type MissingMode = 'warn' | 'error' | 'silent';
+export type MissingMode = 'warn' | 'error' | 'silent';
 
 /** Parses on the parse pool; an abort of `signal` stops the parse there (the cancellation, not a parse error, is thrown). */
-async function parseDocument(text: string, base: string, document: string, signal: AbortSignal): Promise<Ontology> {
+export async function parseDocument(text: string, base: string, document: string, signal: AbortSignal): Promise<Ontology> {
   let parsed: Ontology;
   try {
     parsed = (await readDocumentOffThread(text, { base, fileName: document, signal })).ontology;
@@ -281,7 +281,7 @@ async function parseDocument(text: string, base: string, document: string, signa
 const isRemote = (doc: string) => /^https?:\/\//i.test(doc);
 
 /** The imported documents to attach with a new root, and why the other imports stay unresolved. */
-interface ImportPlan {
+export interface ImportPlan {
   readonly attach: Ontology[];
   readonly reasons: Map<IRI, string>;
 }
@@ -352,7 +352,7 @@ function locality(document: string | null): 'local' | 'remote' | 'memory' {
 }
 
 /** Every import edge of the closure of `root` in the workspace, breadth first, with the importer's depth + 1. */
-function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<IRI, string>): { resolved: JsonObject[]; unresolved: JsonObject[] } {
+export function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<IRI, string>): { resolved: JsonObject[]; unresolved: JsonObject[] } {
   const resolved: JsonObject[] = [];
   const unresolved: JsonObject[] = [];
   const queue: { o: Ontology; depth: number }[] = [{ o: root, depth: 0 }];
@@ -379,19 +379,35 @@ function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<IRI, st
   return { resolved, unresolved };
 }
 
+/**
+ * Plans the imports of a parsed document (nothing is attached) and applies the refusals of `missing_imports=error`
+ * and `lock_mode` (the closure judged as it would be attached), so a refused call changes nothing.
+ */
+export async function prepareImports(
+  parsed: Ontology, document: string, args: { missing_imports: MissingMode; lock_mode: LoadArgs['lock_mode'] }, ctx: ToolContext, what: string,
+): Promise<{ plan: ImportPlan; lock: ImportLockVerification | null }> {
+  const plan = await planImports(parsed, isRemote(document) ? null : document, ctx.workspace, args.missing_imports === 'error', ctx.signal);
+  if (args.missing_imports === 'error' && plan.reasons.size > 0) {
+    const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
+    throw new ToolFailure(`Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was ${what}`, 'missing_imports', { unresolved_imports: missing });
+  }
+  try {
+    return { plan, lock: await checkLoadLock(ctx, args.lock_mode, parsed, plan.attach) };
+  } catch (err) {
+    // the refusal names what did not happen to this call's document
+    const verification = err instanceof ToolFailure ? err.context.import_lock_verification : undefined;
+    if (verification !== undefined && what !== 'loaded') throw lockRefusal(verification as ImportLockVerification, what);
+    throw err;
+  }
+}
+
 /** Parses the source and its catalog-resolved imports, then attaches them all at once (or nothing). */
 async function attachNew(text: string, document: string, base: string, args: LoadArgs, ctx: ToolContext): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string>; lock: ImportLockVerification | null }> {
   const { workspace: ws, signal } = ctx;
   const parsed = await parseDocument(text, base, document, signal);
   const clash = ontologyIds(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
   if (clash !== undefined) throw new ToolFailure(`Ontology id ${ontologyIds(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
-  const plan = await planImports(parsed, isRemote(document) ? null : document, ws, args.missing_imports === 'error', signal);
-  if (args.missing_imports === 'error' && plan.reasons.size > 0) {
-    const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
-    throw new ToolFailure(`Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was loaded`, 'missing_imports', { unresolved_imports: missing });
-  }
-  // lock_mode judges the closure as it would be attached; a refusal throws here, before any workspace change
-  const lock = await checkLoadLock(ctx, args.lock_mode, parsed, plan.attach);
+  const { plan, lock } = await prepareImports(parsed, document, args, ctx, 'loaded');
   // the last point a cancelled load can stop: nothing is attached yet
   signal.throwIfAborted();
   ws.load(parsed, !args.keep_active);
