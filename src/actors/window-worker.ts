@@ -29,6 +29,7 @@ import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
 import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
+import { closeJobs } from '../jobs/actor-jobs.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -375,7 +376,10 @@ class WindowActor {
 
   async shutdown(): Promise<void> {
     this.state.approvals.declineAll();
+    // jobs stop and their private artifacts go first: the worker may be terminated if closing takes too long
+    const jobs = closeJobs(this.state.workspace);
     await Promise.all([...this.sessions.keys()].map((sid) => this.closeSession(sid)));
+    await jobs;
   }
 
   dispatch(m: ToWindow): void {

@@ -11,6 +11,7 @@ import { changeSetStore } from './change-sets.js';
 import { revisionEnvelope } from './revision.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type WindowSettings } from './tool.js';
 import type { ServerView } from '../broker/server-view.js';
+import { jobCounts } from '../jobs/actor-jobs.js';
 
 const Args = v.strictObject({
   include_instances: v.optional(v.pipe(v.boolean(), v.description('Also list every window actor of this server.')), false),
@@ -101,8 +102,7 @@ export const getSessionInfo = defineTool({
       session: sessionOf(ctx.principal, ctx.sessionId, instanceId),
       gates: gatesOf(ctx.settings),
       pending_writes: pendingOf(facts.approvals(), ctx.sessionId, args.include_pending),
-      // no tool creates jobs yet: these stay zero until the job store exists
-      jobs: { queued: 0, running: 0 },
+      jobs: jobCounts(ctx),
       change_sets: changeSetsOf(ctx.workspace),
       ...(args.include_instances ? { instances: view?.instances ?? [] } : {}),
     };
