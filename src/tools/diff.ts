@@ -39,7 +39,7 @@ const RIGHT_DOCUMENT_TIMEOUT_MS = 15_000;
 
 const OntologyRef = (what: string) => v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description(what)));
 
-const PairArgs = {
+export const PairArgs = {
   left: OntologyRef('Ontology IRI or version IRI of a loaded ontology (default: the active ontology).'),
   right: OntologyRef('Ontology IRI or version IRI of another loaded ontology.'),
   right_document: OntologyRef('Path, file: URL or http(s) URL of a document read privately (never added to the workspace).'),
@@ -50,7 +50,7 @@ const PairArgs = {
 
 type Network = 'deny' | 'allow' | undefined;
 
-interface PairInput {
+export interface PairInput {
   left?: string;
   right?: string;
   right_document?: string;
@@ -60,13 +60,13 @@ interface PairInput {
 
 // ---------------------------------------------------------------- sides
 
-interface UnresolvedImport {
+export interface UnresolvedImport {
   readonly import_iri: IRI;
   readonly reason: string;
 }
 
 /** One side of a comparison: its root, its whole imports closure (for names and ownership) and what is compared. */
-interface Side {
+export interface Side {
   readonly label: string;
   readonly root: Ontology;
   readonly closure: readonly Ontology[];
@@ -170,14 +170,19 @@ async function documentSide(ctx: ToolContext, tool: string, source: string, netw
   return { label: ontologyLabel(root), root, closure, scope: includeImports ? closure : [root], missing, document: root.documentIri ?? source };
 }
 
-/** Both sides of a pair: the right one first (it may load), then the left one as the workspace is now. */
-async function resolvePair(ctx: ToolContext, tool: string, args: PairInput): Promise<{ left: Side; right: Side }> {
+/** Exactly one of right / right_document, else `invalid_argument`. */
+export function requireOneRightForm(args: Pick<PairInput, 'right' | 'right_document'>): void {
   if (args.right !== undefined && args.right_document !== undefined) {
     throw new ToolFailure('Give right (a loaded ontology) or right_document (a document), not both', 'invalid_argument');
   }
   if (args.right === undefined && args.right_document === undefined) {
     throw new ToolFailure('Give right (a loaded ontology) or right_document (a path or URL) to compare with', 'invalid_argument');
   }
+}
+
+/** Both sides of a pair: the right one first (it may load), then the left one as the workspace is now. */
+export async function resolvePair(ctx: ToolContext, tool: string, args: PairInput): Promise<{ left: Side; right: Side }> {
+  requireOneRightForm(args);
   const leftOf = () => (args.left === undefined ? ctx.workspace.active : loadedOntology(ctx, args.left, 'left'));
   // refuse an unknown reference before anything is read
   leftOf();
@@ -188,7 +193,7 @@ async function resolvePair(ctx: ToolContext, tool: string, args: PairInput): Pro
 }
 
 /** The pair-form fields shared by both tools. */
-function pairFields(left: Side, right: Side, includeImports: boolean): JsonObject {
+export function pairFields(left: Side, right: Side, includeImports: boolean): JsonObject {
   const missing = left.missing.length + right.missing.length;
   return {
     left: left.label,
@@ -203,7 +208,7 @@ function pairFields(left: Side, right: Side, includeImports: boolean): JsonObjec
 // ---------------------------------------------------------------- rendering
 
 /** Display names and renderings over given ontologies (a side's closure), each name computed once. */
-class Renderings {
+export class Renderings {
   private readonly names = new Map<IRI, string>();
   private readonly manchester: ManchesterRenderer;
   private readonly lines = new LineRenderer(() => '_:?');
@@ -472,7 +477,7 @@ function pairInput(left: Side, right: Side, diff: AxiomSetDiff, includeImports: 
 }
 
 /** The policy for module attribution and asset search; a refused or unreadable one is reported in those fields. */
-async function impactPolicy(ctx: ToolContext, policyPath: string | undefined): Promise<PolicyResolution | Error> {
+export async function impactPolicy(ctx: ToolContext, policyPath: string | undefined): Promise<PolicyResolution | Error> {
   try {
     return await resolvePolicy(ctx, policyPath);
   } catch (err) {
