@@ -227,6 +227,8 @@ const Materialization = v.strictObject({
   allowed_categories: v.optional(list(v.picklist(MATERIALIZATION_CATEGORIES), MATERIALIZATION_CATEGORIES.length), [...MATERIALIZATION_CATEGORIES]),
   max_axioms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(500)), 500),
   output_dir: v.optional(relativePath),
+  /** Whether commit_materialization may write inferred axioms into the active ontology (kind active_source). */
+  allow_source_write: v.optional(v.boolean(), false),
 });
 
 // ---------------------------------------------------------------- whole files

@@ -46,6 +46,7 @@ jobs:
 
 materialization:
   max_axioms: 500
+  allow_source_write: false   # true lets commit_materialization write inferred axioms into the active ontology
 `;
 
 /** The template text; `version`, `project_id`, `root_ontology` and `interoperability` are filled in. */

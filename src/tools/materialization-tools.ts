@@ -1,0 +1,42 @@
+// Materialization tools (TOOLS.md 3.8): `materialize_inferences` previews inferred axioms into a private
+// artifact (src/materialization/preview.ts); `commit_materialization` publishes one after re-verifying it
+// (src/materialization/commit.ts).
+
+import * as v from 'valibot';
+import { always, defineTool } from './tool.js';
+import { previewMaterialization } from '../materialization/preview.js';
+import { MaterializationRequestSchema } from '../materialization/request.js';
+import { commitMaterialization } from '../materialization/commit.js';
+
+export const materializeInferences = defineTool({
+  name: 'materialize_inferences',
+  description: 'Preview inferred axioms (by category) with one disposable reasoner over an isolated snapshot, bounded by limits; keeps a private 30-minute artifact for commit_materialization. Changes nothing.',
+  input: MaterializationRequestSchema,
+  capabilities: ['ontology:read', 'filesystem:project:read'],
+  mutating: () => false,
+  undoable: false,
+  handler: (args, ctx) => previewMaterialization(ctx, args, ctx.signal),
+});
+
+const Digest = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'must be sha256: followed by 64 lowercase hex digits'));
+
+export const commitMaterializationTool = defineTool({
+  name: 'commit_materialization',
+  description: 'Publish a materialize_inferences preview after re-verifying it: into the active ontology (allow_source=true; one undo entry), as a new loaded ontology, or as a verified functional-syntax project file (no-clobber; overwrite needs expected_target_digest).',
+  input: v.strictObject({
+    artifact_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,128}$/, 'must match [A-Za-z0-9._-]{1,128}'), v.description('artifact.artifact_id of the preview.')),
+    artifact_fingerprint: v.pipe(Digest, v.description('artifact.artifact_fingerprint of the preview.')),
+    confirm: v.pipe(v.literal(true), v.description('Must be true.')),
+    allow_source: v.optional(v.pipe(v.boolean(), v.description('Must be true to commit into the active ontology.'))),
+    collision_mode: v.optional(v.picklist(['reject', 'merge', 'replace']), 'reject'),
+    overwrite: v.optional(v.pipe(v.boolean(), v.description('Replace an existing project_file target (with expected_target_digest).')), false),
+    expected_target_digest: v.optional(v.pipe(Digest, v.description('Digest of the existing project_file target being replaced.'))),
+    policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Explicit local project-policy file.'))),
+  }),
+  capabilities: ['ontology:admin', 'ontology:curate', 'filesystem:project:read'],
+  mutating: always,
+  undoable: true,
+  summary: (args) => `commit_materialization ${args.artifact_id}`,
+  refusalContext: { committed: false },
+  handler: (args, ctx) => commitMaterialization(ctx, args),
+});
