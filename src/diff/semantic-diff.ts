@@ -12,7 +12,7 @@ import type { Ontology, OntologyId } from '../model/ontology.js';
 import { diffAxiomSets, scopeAxioms, type AxiomSetDiff } from '../model/diff.js';
 import { OWL_NOTHING, OWL_THING, RDFS_LABEL } from '../model/vocab.js';
 import { reasoningSession } from '../reasoner/pool.js';
-import { implementationDigest, resolveReasoner, sortedReasoners, type ReasonerInfo } from '../reasoner/registry.js';
+import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import type { QcSnapshot } from '../qc/finding.js';
 import { captureSnapshot } from '../qc/snapshot.js';
@@ -29,6 +29,7 @@ import {
 } from './inferred-changes.js';
 import { classifySide, isPairClass } from './side-reasoning.js';
 import { ownershipChanges, stageDeltas } from './policy-deltas.js';
+import { installedReasoners, referencedReasoner } from '../tools/reasoner-reference.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -48,29 +49,17 @@ export type SemanticDiffRequest = v.InferOutput<typeof SemanticDiffArgs>;
 
 // ---------------------------------------------------------------- reasoner
 
-function installedLabel(r: ReasonerInfo): string {
-  return `${r.name} [${r.id}]`;
-}
 
 /** The reasoner of the inferred modes: the argument by the §1.10 reference rule, else the window's selection. */
 function diffReasoner(ctx: ToolContext, reference: string | undefined): { reasoner: ReasonerInfo; selection: 'argument' | 'window_selection' } {
   if (reference === undefined) {
     const selected = reasoningSession(ctx.workspace).selected;
     if (selected === null) {
-      throw new ToolFailure(`No reasoner given and none selected: pass reasoner or call set_reasoner (installed: ${sortedReasoners().map(installedLabel).join(', ')}).`, 'no_reasoner_selected');
+      throw new ToolFailure(`No reasoner given and none selected: pass reasoner or call set_reasoner (installed: ${installedReasoners()}).`, 'no_reasoner_selected');
     }
     return { reasoner: selected, selection: 'window_selection' };
   }
-  const found = resolveReasoner(reference);
-  if (found.kind === 'none') {
-    throw new ToolFailure(`No installed reasoner matches '${reference}'. Installed: ${sortedReasoners().map(installedLabel).join(', ')}.`, 'unknown_reasoner',
-      { installed: sortedReasoners().map((r) => ({ name: r.name, id: r.id })) });
-  }
-  if (found.kind === 'ambiguous') {
-    const names = found.candidates.map(installedLabel);
-    throw new ToolFailure(`'${reference}' matches several reasoners: ${names.join(', ')}. Give an id or a full name.`, 'ambiguous_reference', { candidates: names });
-  }
-  return { reasoner: found.reasoner, selection: 'argument' };
+  return { reasoner: referencedReasoner(reference), selection: 'argument' };
 }
 
 // ---------------------------------------------------------------- asserted part

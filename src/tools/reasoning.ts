@@ -9,13 +9,14 @@ import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { ManchesterParseError } from '../model/formats/manchester/expression.js';
 import { reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
-import { implementationDigest, REASONERS, resolveReasoner, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
+import { implementationDigest, REASONERS, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
+import { installedReasoners, referencedReasoner } from './reasoner-reference.js';
 
 const NoArgs = v.strictObject({});
 const ITEM_CAP = 1000;
@@ -24,13 +25,9 @@ const TimeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.ma
 
 const RULE_WARNING = 'The ontology has SWRL rules; this reasoner ignores them, so rule inferences are missing.';
 
-function installedList(): string {
-  return sortedReasoners().map((r) => `${r.name} [${r.id}]`).join(', ');
-}
-
 function requireSelected(session: ReasoningSession): ReasonerInfo {
   const r = session.selected;
-  if (r === null) throw new ToolFailure(`No reasoner is selected: call set_reasoner first (installed: ${installedList()}).`, 'no_reasoner_selected');
+  if (r === null) throw new ToolFailure(`No reasoner is selected: call set_reasoner first (installed: ${installedReasoners()}).`, 'no_reasoner_selected');
   return r;
 }
 
@@ -108,19 +105,11 @@ export const setReasoner = defineTool({
   undoable: false,
   summary: (args) => `select reasoner ${args.reasoner}`,
   handler: (args, ctx) => {
-    const found = resolveReasoner(args.reasoner);
-    if (found.kind === 'none') {
-      throw new ToolFailure(`No installed reasoner matches '${args.reasoner}'. Installed: ${installedList()}.`, 'unknown_reasoner',
-        { installed: sortedReasoners().map((r) => ({ name: r.name, id: r.id })) });
-    }
-    if (found.kind === 'ambiguous') {
-      const names = found.candidates.map((r) => `${r.name} [${r.id}]`);
-      throw new ToolFailure(`'${args.reasoner}' matches several reasoners: ${names.join(', ')}. Give an id or a full name.`, 'ambiguous_reference', { candidates: names });
-    }
-    reasoningSession(ctx.workspace).select(found.reasoner);
+    const reasoner = referencedReasoner(args.reasoner);
+    reasoningSession(ctx.workspace).select(reasoner);
     return {
-      selected: { name: found.reasoner.name, id: found.reasoner.id },
-      message: `${found.reasoner.name} is selected. Call run_reasoner to classify.`,
+      selected: { name: reasoner.name, id: reasoner.id },
+      message: `${reasoner.name} is selected. Call run_reasoner to classify.`,
     };
   },
 });
