@@ -41,7 +41,7 @@ const LISTED_PROMPTS = PROMPTS.map(listPrompt);
 /** One validator for every session's Server: each would otherwise build its own Ajv instance. */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 /** Tools whose success changes which documents a restart should reopen. */
-const DOCUMENT_TOOLS: ReadonlySet<string> = new Set(['save_ontology', 'load_ontology', 'add_import', 'create_ontology']);
+const DOCUMENT_TOOLS: ReadonlySet<string> = new Set(['save_ontology', 'load_ontology', 'add_import', 'create_ontology', 'merge_ontology_document']);
 
 const outbox = new Outbox((batch) => port.postMessage(batch));
 const post = (m: FromWindow) => putMessage(outbox.open(), m);

@@ -91,6 +91,20 @@ test('the ⊥-module keeps what matters for the signature and drops the rest', (
   assert.ok(!shown.includes('SubClassOf(:Q :D)'), 'Q ⊑ D is ⊥-local for a signature without Q');
 });
 
+
+test('the ⊥-module leaves out axioms that hold whatever Σ is (the shared locality rules)', () => {
+  const o = load(`${CHAIN}
+ObjectPropertyAssertion(owl:topObjectProperty :a :b) SymmetricObjectProperty(owl:topObjectProperty)
+SubClassOf(:A ObjectAllValuesFrom(:s :H)) SubClassOf(:H :Nowhere) ClassAssertion(owl:Thing :a)`);
+  const goal = ax('SubClassOf(:A :D)');
+  const shown = show(new ModuleExtractor(o).module(signature(goal)));
+  // the full relation relates everything and is symmetric; ∀s.H is everything while s is empty
+  assert.ok(!shown.some((a) => a.includes('topObjectProperty')), shown.join(' '));
+  assert.ok(!shown.includes('SubClassOf(:A ObjectAllValuesFrom(:s :H))'));
+  assert.ok(!shown.includes('SubClassOf(:H :Nowhere)'));
+  assert.ok(shown.includes('SubClassOf(:A :B)'));
+  assertJustification(justify(o, goal, 1).justifications[0], goal);
+});
 test('unsatisfiable class: justifications of C ⊑ owl:Nothing', () => {
   const o = load(`
 DisjointClasses(:B :C) SubClassOf(:A :B) SubClassOf(:A :C)

@@ -178,49 +178,45 @@ export class Locality {
 
   /** Whether the axiom is local with respect to Σ. Declarations and annotation axioms always are. */
   local(a: Axiom): boolean {
-    const bot = (c: ClassExpression) => this.bottom(c);
-    const top = (c: ClassExpression) => this.top(c);
-    const op = (p: ObjectPropertyExpression) => this.objectProperty(p);
-    const dp = (p: DataProperty) => this.dataProperty(p);
     switch (a.kind) {
       case 'Declaration': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
       case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
         return true;
-      case 'SubClassOf': return bot(a.sub) || top(a.sup);
-      case 'EquivalentClasses': return a.classes.every(bot) || a.classes.every(top);
-      case 'DisjointClasses': return atMostOne(a.classes, (c) => !bot(c));
+      case 'SubClassOf': return this.bottom(a.sub) || this.top(a.sup);
+      case 'EquivalentClasses': return a.classes.every((c) => this.bottom(c)) || a.classes.every((c) => this.top(c));
+      case 'DisjointClasses': return atMostOne(a.classes, (c) => !this.bottom(c));
       case 'DisjointUnion':
         // A ≡ C1 ⊔ … ⊔ Cn with the Ci pairwise disjoint
-        return atMostOne(a.classes, (c) => !bot(c)) &&
-          ((bot(a.cls) && a.classes.every(bot)) || (top(a.cls) && a.classes.some(top)));
-      case 'SubObjectPropertyOf': return op(a.sub) === 'empty' || op(a.sup) === 'full';
-      case 'SubPropertyChainOf': return a.chain.some((p) => op(p) === 'empty') || op(a.sup) === 'full';
-      case 'EquivalentObjectProperties': return this.allSame(a.properties.map(op));
-      case 'DisjointObjectProperties': return atMostOne(a.properties, (p) => op(p) !== 'empty');
-      case 'InverseObjectProperties': return this.allSame([op(a.first), op(a.second)]);
-      case 'ObjectPropertyDomain': return op(a.property) === 'empty' || top(a.domain);
-      case 'ObjectPropertyRange': return op(a.property) === 'empty' || top(a.range);
+        return atMostOne(a.classes, (c) => !this.bottom(c)) &&
+          ((this.bottom(a.cls) && a.classes.every((c) => this.bottom(c))) || (this.top(a.cls) && a.classes.some((c) => this.top(c))));
+      case 'SubObjectPropertyOf': return this.objectProperty(a.sub) === 'empty' || this.objectProperty(a.sup) === 'full';
+      case 'SubPropertyChainOf': return a.chain.some((p) => this.objectProperty(p) === 'empty') || this.objectProperty(a.sup) === 'full';
+      case 'EquivalentObjectProperties': return this.allSame(a.properties.map((p) => this.objectProperty(p)));
+      case 'DisjointObjectProperties': return atMostOne(a.properties, (p) => this.objectProperty(p) !== 'empty');
+      case 'InverseObjectProperties': return this.allSame([this.objectProperty(a.first), this.objectProperty(a.second)]);
+      case 'ObjectPropertyDomain': return this.objectProperty(a.property) === 'empty' || this.top(a.domain);
+      case 'ObjectPropertyRange': return this.objectProperty(a.property) === 'empty' || this.top(a.range);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'AsymmetricObjectProperty':
       case 'IrreflexiveObjectProperty':
-        return op(a.property) === 'empty';
-      case 'ReflexiveObjectProperty': return op(a.property) === 'full';
-      case 'SymmetricObjectProperty': case 'TransitiveObjectProperty': return op(a.property) !== 'free';
-      case 'SubDataPropertyOf': return dp(a.sub) === 'empty' || dp(a.sup) === 'full';
-      case 'EquivalentDataProperties': return this.allSame(a.properties.map(dp));
-      case 'DisjointDataProperties': return atMostOne(a.properties, (p) => dp(p) !== 'empty');
-      case 'DataPropertyDomain': return dp(a.property) === 'empty' || top(a.domain);
-      case 'DataPropertyRange': return dp(a.property) === 'empty' || this.topRange(a.range);
-      case 'FunctionalDataProperty': return dp(a.property) === 'empty';
+        return this.objectProperty(a.property) === 'empty';
+      case 'ReflexiveObjectProperty': return this.objectProperty(a.property) === 'full';
+      case 'SymmetricObjectProperty': case 'TransitiveObjectProperty': return this.objectProperty(a.property) !== 'free';
+      case 'SubDataPropertyOf': return this.dataProperty(a.sub) === 'empty' || this.dataProperty(a.sup) === 'full';
+      case 'EquivalentDataProperties': return this.allSame(a.properties.map((p) => this.dataProperty(p)));
+      case 'DisjointDataProperties': return atMostOne(a.properties, (p) => this.dataProperty(p) !== 'empty');
+      case 'DataPropertyDomain': return this.dataProperty(a.property) === 'empty' || this.top(a.domain);
+      case 'DataPropertyRange': return this.dataProperty(a.property) === 'empty' || this.topRange(a.range);
+      case 'FunctionalDataProperty': return this.dataProperty(a.property) === 'empty';
       // naming a datatype outside Σ constrains nothing Σ can see
       case 'DatatypeDefinition': return !this.sig.has(a.datatype);
       case 'HasKey':
-        return bot(a.cls) || a.objectProperties.some((p) => op(p) === 'empty') || a.dataProperties.some((p) => dp(p) === 'empty');
+        return this.bottom(a.cls) || a.objectProperties.some((p) => this.objectProperty(p) === 'empty') || a.dataProperties.some((p) => this.dataProperty(p) === 'empty');
       case 'SameIndividual': case 'DifferentIndividuals': return false;
-      case 'ClassAssertion': return top(a.cls);
-      case 'ObjectPropertyAssertion': return op(a.property) === 'full';
-      case 'NegativeObjectPropertyAssertion': return op(a.property) === 'empty';
-      case 'DataPropertyAssertion': return dp(a.property) === 'full';
-      case 'NegativeDataPropertyAssertion': return dp(a.property) === 'empty';
+      case 'ClassAssertion': return this.top(a.cls);
+      case 'ObjectPropertyAssertion': return this.objectProperty(a.property) === 'full';
+      case 'NegativeObjectPropertyAssertion': return this.objectProperty(a.property) === 'empty';
+      case 'DataPropertyAssertion': return this.dataProperty(a.property) === 'full';
+      case 'NegativeDataPropertyAssertion': return this.dataProperty(a.property) === 'empty';
       case 'DLSafeRule':
         return a.body.some((x) => this.unsatisfiableAtom(x)) || (a.head.length > 0 && a.head.every((x) => this.validAtom(x)));
     }
