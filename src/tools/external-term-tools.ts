@@ -41,6 +41,9 @@ function isAbsoluteIri(s: string): boolean {
   }
 }
 
+/** Filesystem identities are bound only as digests. */
+const digestOrNull = (s: string | null): string | null => (s === null ? null : sha256Digest(s));
+
 /** NFC, trimmed, inner whitespace collapsed; bounded in code points. */
 function normalizedQuery(q: string): string {
   const n = q.normalize('NFC').replace(/\s+/g, ' ').trim();
@@ -153,7 +156,7 @@ const ENTITY_TYPES: Readonly<Record<string, EntityKind>> = {
 };
 
 const MappingRow = v.pipe(
-  v.record(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'an SSSOM column name')), v.pipe(v.string(), v.maxLength(65_536, 'a cell of at most 64 KiB'))),
+  v.record(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'an SSSOM column name')), v.pipe(v.string(), v.check((cell) => Buffer.byteLength(cell, 'utf8') <= 65_536, 'a cell of at most 64 KiB'))),
   v.check((r) => Object.keys(r).length <= 128, 'at most 128 columns'),
   v.check((r) => Buffer.byteLength(JSON.stringify(r), 'utf8') <= 256 * 1024, 'at most 256 KiB in all'),
   v.description('One SSSOM row: subject_id, predicate_id, object_id required; one endpoint is the external IRI.'),
@@ -234,11 +237,11 @@ export const proposeTermReuse = defineTool({
       model_revision: ctx.workspace.revision,
       workspace_id: ctx.workspace.id,
       mapping_revision: mappingStore?.state.revision ?? null,
-      mapping_target_digest: mappingStore === null ? null : sha256Digest(mappingStore.state.path),
+      mapping_target_digest: digestOrNull(mappingStore?.state.path ?? null),
       mapping_target_exists: mappingStore?.state.exists ?? null,
       policy_digest: access.policyDigest,
-      policy_source_digest: res.file === null ? null : sha256Digest(res.file),
-      project_root_digest: res.projectRoot === null ? null : sha256Digest(res.projectRoot),
+      policy_source_digest: digestOrNull(res.file),
+      project_root_digest: digestOrNull(res.projectRoot),
       principal_digest: ownerKey(ctx),
     };
     const operations = suggestedOperations(args.action, record, args.mapping, args.local_entity);
@@ -321,7 +324,10 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   const body = p.body as {
     provider_result: ProviderRecord; action: Action; policy_path: string | null;
     mapping: Record<string, string> | null; local_entity: v.InferOutput<typeof LocalEntity> | null;
-    input_identity: { model_revision: number; mapping_revision: string | null; mapping_target_exists: boolean | null; policy_digest: string };
+    input_identity: {
+      model_revision: number; mapping_revision: string | null; mapping_target_digest: string | null; mapping_target_exists: boolean | null; policy_digest: string;
+      policy_source_digest: string | null; project_root_digest: string | null;
+    };
   };
   const stale = (message: string, code: string): never => {
     throw new ToolFailure(message, code, { committed: false, effects_prevented: true });
@@ -329,6 +335,9 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   if ((args.policy_path ?? null) !== body.policy_path) stale('policy_path: must be the one given when proposing', 'invalid_argument');
   const res = await resolvePolicy(ctx, args.policy_path);
   if (res.digest !== body.input_identity.policy_digest) stale('the project policy changed since the proposal; propose again', 'provider_policy_changed');
+  if (digestOrNull(res.file) !== body.input_identity.policy_source_digest || digestOrNull(res.projectRoot) !== body.input_identity.project_root_digest) {
+    stale('the project (policy file or project root) changed since the proposal; propose again', 'provider_policy_changed');
+  }
   if (p.minted === null && ctx.workspace.revision !== body.input_identity.model_revision) {
     stale(`the model changed since the proposal (revision ${body.input_identity.model_revision} → ${ctx.workspace.revision}); propose again`, 'stale_model_revision');
   }
@@ -345,6 +354,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
     };
   }
   const mappingState = await readStore(ctx, 'accept_reuse_proposal', { policyPath: args.policy_path });
+  if (sha256Digest(mappingState.state.path) !== body.input_identity.mapping_target_digest) stale('the mapping store is another file than when proposed; propose again', 'stale_mapping_revision');
   if (p.minted === null && (mappingState.state.revision !== body.input_identity.mapping_revision || mappingState.state.exists !== body.input_identity.mapping_target_exists)) {
     stale('the mapping store changed since the proposal; propose again', 'stale_mapping_revision');
   }
@@ -355,6 +365,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
     return { ...base, status: 'accepted', committed: true, mapping: commit };
   }
   let mint = p.minted;
+  const mintsNow = mint === null;
   if (mint === null) {
     const local = body.local_entity!;
     const e = entity(ENTITY_TYPES[local.type], local.iri);
@@ -363,7 +374,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
     const baseRevision = ctx.workspace.revision;
     const active = ctx.workspace.active;
     const changes = axioms.filter((a) => !active.has(a)).map((axiom) => ({ kind: 'AddAxiom' as const, ontology: active, axiom }));
-    if (changes.length > 0) ctx.workspace.apply(changes);
+    if (changes.length > 0) applyMint(ctx, p, changes, local.iri, baseRevision);
     const receipt = {
       proposal_fingerprint: p.fingerprint, entity_iri: local.iri, base_revision: baseRevision, minted_revision: ctx.workspace.revision,
       ...(args.mapping_set_id === undefined ? {} : { mapping_set_id: args.mapping_set_id }),
@@ -378,12 +389,14 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
     return { ...base, status: 'accepted', committed: true, mint_receipt: mint, mapping: commit };
   } catch (err) {
     if (!(err instanceof ToolFailure)) throw err;
-    // The mint stays; the proposal gets one renewed window so the same call can finish the mapping step.
-    p.minted = mint;
-    p.expires = Date.now() + PROPOSAL_TTL_MS;
+    // The mint stays; the proposal gets one renewed window (on the mint, not on each retry) so the same call can finish the mapping step.
+    if (mintsNow) {
+      p.minted = mint;
+      p.expires = Date.now() + PROPOSAL_TTL_MS;
+    }
     return {
       ...base, status: 'partial', committed: true, mint_receipt: mint,
-      mapping_error: { code: err.code ?? 'mapping_failed', message: err.message, retryable: true, details: err.context },
+      mapping_error: { code: err.code ?? 'mapping_failed', message: err.message, retryable: err.code === 'mapping_revision_conflict' || err.context.retryable === true, details: err.context },
       continuation: {
         retry: { tool: 'accept_reuse_proposal', arguments: { ...args, confirm: true }, note: 'never mints again' },
         manual_recovery: {
@@ -396,3 +409,21 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   }
 }
 
+/**
+ * The mint's one undoable change. The workspace applies a batch atomically, so a refusal with the revision
+ * unchanged is `mint_commit_reverted`; any other outcome cannot be vouched for. Either way the proposal is spent.
+ */
+function applyMint(ctx: ToolContext, p: Proposal, changes: Parameters<ToolContext['workspace']['apply']>[0], entityIri: string, baseRevision: number): void {
+  try {
+    ctx.workspace.apply(changes);
+  } catch (err) {
+    externalTermStore(ctx).proposals.delete(p.id);
+    const cause = (err as Error).message;
+    if (ctx.workspace.revision === baseRevision) {
+      throw new ToolFailure(`the mint was refused and nothing changed (${cause}); the proposal is invalidated: propose again`, 'mint_commit_reverted',
+        { committed: false, effects_prevented: true, entity_iri: entityIri });
+    }
+    throw new ToolFailure(`the mint of ${entityIri} failed part-way (${cause}); check the model, clean up by hand, and propose again`, 'mint_commit_incomplete',
+      { outcome_unknown: true, manual_cleanup_required: true, entity_iri: entityIri, new_proposal_required: true });
+  }
+}

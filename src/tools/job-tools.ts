@@ -178,9 +178,6 @@ export const exportJobArtifact = defineTool({
   summary: (args) => `export job artifact ${args.artifact_id} to ${args.destination}`,
   refusalContext: { exported: false },
   handler: async (args, ctx) => {
-    if (args.overwrite && args.expected_target_digest === undefined) {
-      throw new ToolFailure('expected_target_digest is required to overwrite: pass the sha256 digest of the file being replaced', 'invalid_argument', { argument: 'expected_target_digest', exported: false });
-    }
     const artifact = store(ctx, (m, owner) => m.artifact(owner, args.job_id, args.artifact_id));
     const res = await resolvePolicy(ctx, args.policy_path);
     const target = await authorizeLocalPath(ctx, 'export_job_artifact', args.destination, 'write', { resolution: res });
@@ -196,6 +193,11 @@ export const exportJobArtifact = defineTool({
     const existing = await currentTarget(target);
     if (existing !== null && !args.overwrite) {
       throw new ToolFailure(`${target} already exists; pass overwrite=true with its expected_target_digest to replace it`, 'target_exists', { exported: false, path: target });
+    }
+    // the digest is required only when something is there to overwrite: overwrite=true onto a new file just writes it
+    if (existing !== null && args.expected_target_digest === undefined) {
+      throw new ToolFailure('expected_target_digest is required to overwrite: pass the sha256 digest of the file being replaced', 'invalid_argument',
+        { argument: 'expected_target_digest', exported: false, actual_target_digest: sha256Digest(existing) });
     }
     if (args.expected_target_digest !== undefined) {
       const actual = existing === null ? null : sha256Digest(existing);

@@ -245,3 +245,124 @@ test('the owner binding must be owner-only: a world-readable binding file refuse
     await chmod(config, 0o600);
   }
 });
+
+const POLICY_FILE = () => path.join(dir, '.athene', 'project.yaml');
+const BINDING_FILE = () => path.join(home, 'providers', 'config.json');
+const SET = { mapping_set_id: 'http://example.org/zoo/mappings', license: LICENSE };
+
+/** Runs `body` with the project policy (and optionally the owner's binding) replaced, restoring both after. */
+async function withReplaced(files: { policy?: string; binding?: (current: Record<string, unknown>) => Record<string, unknown> }, body: () => Promise<void>): Promise<void> {
+  const oldPolicy = await readFile(POLICY_FILE(), 'utf8');
+  const oldBinding = await readFile(BINDING_FILE(), 'utf8');
+  try {
+    if (files.policy !== undefined) await writeFile(POLICY_FILE(), files.policy);
+    if (files.binding !== undefined) await writeFile(BINDING_FILE(), JSON.stringify(files.binding(JSON.parse(oldBinding) as Record<string, unknown>)), { mode: 0o600 });
+    await body();
+  } finally {
+    await writeFile(POLICY_FILE(), oldPolicy);
+    await writeFile(BINDING_FILE(), oldBinding, { mode: 0o600 });
+  }
+}
+
+test('a search cursor dies when the policy or the owner\'s binding changes, and under fresh_required once older than ttl_seconds', async () => {
+  const page = async () => (await callOk(c, 'search_external_terms', { provider_id: 'ols', query: 'organ of the body', limit: 1 })).next_cursor as string;
+  const policyCursor = await page();
+  const mixed = await call(c, 'search_external_terms', { cursor: policyCursor, query: 'other' });
+  assert.equal(mixed.body.error_code, 'invalid_argument', 'a continuation takes the cursor alone');
+  const foreign = await call(c, 'search_external_terms', { provider_id: 'ols', query: 'x', ontologies: ['uberon', 'chebi'] });
+  assert.equal(foreign.body.error_code, 'invalid_argument', 'every ontology must be policy-allowed');
+  await withReplaced({ policy: policy().replace('languages: [en]', 'languages: [en, fr]') }, async () => {
+    const r = await call(c, 'search_external_terms', { cursor: policyCursor });
+    assert.equal(r.body.error_code, 'provider_policy_changed');
+    assert.equal(r.body.provider_id, 'ols');
+  });
+  const bindingCursor = await page();
+  await withReplaced({ binding: (b) => ({ ...b, credentials: [{ id: 'spare', header: 'x-api-key', secret_file: 'spare.key' }] }) }, async () => {
+    assert.equal((await call(c, 'search_external_terms', { cursor: bindingCursor })).body.error_code, 'provider_authority_changed');
+  });
+  await withReplaced({ policy: policy('\n      freshness: fresh_required').replace('ttl_seconds: 600', 'ttl_seconds: 0') }, async () => {
+    const first = await callOk(c, 'search_external_terms', { provider_id: 'ols', query: 'organ of the body', limit: 1 });
+    assert.equal(first.cache_hit, false, 'ttl_seconds 0 disables the cache');
+    const late = await call(c, 'search_external_terms', { cursor: first.next_cursor });
+    assert.equal(late.body.error_code, 'provider_acquisition_stale');
+  });
+});
+
+test('a provider naming a credential needs it bound, with its secret present and owner-only', async () => {
+  await withReplaced({ policy: policy('\n      credential_id: key1') }, async () => {
+    const unbound = await call(c, 'search_external_terms', { provider_id: 'ols', query: 'x' });
+    assert.equal(unbound.body.error_code, 'provider_credential_unbound');
+    assert.equal(unbound.body.effects_prevented, true);
+  });
+  await withReplaced({ policy: policy('\n      credential_id: key1'), binding: (b) => ({ ...b, credentials: [{ id: 'key1', header: 'x-api-key', secret_file: 'key1.secret' }] }) }, async () => {
+    const missing = await call(c, 'inspect_external_term', { provider_id: 'ols', ontology: 'uberon', iri: HEART });
+    assert.equal(missing.body.error_code, 'provider_credential_missing');
+  });
+});
+
+test('accepting checks the proposal fingerprint, and refuses once the policy or the mapping store changed', async () => {
+  const fp = await inspected(LIVER);
+  const reuse = await callOk(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'reuse_iri' });
+  const reuseFp = (reuse.proposal as Record<string, unknown>).proposal_fingerprint;
+  const wrong = await call(c, 'accept_reuse_proposal', { proposal_id: reuse.proposal_id, proposal_fingerprint: 'sha256:' + '2'.repeat(64), confirm: true });
+  assert.equal(wrong.body.error_code, 'proposal_fingerprint_mismatch');
+  assert.equal(wrong.body.committed, false);
+  await withReplaced({ policy: policy().replace('languages: [en]', 'languages: [en, fr]') }, async () => {
+    const changed = await call(c, 'accept_reuse_proposal', { proposal_id: reuse.proposal_id, proposal_fingerprint: reuseFp, confirm: true });
+    assert.equal(changed.body.error_code, 'provider_policy_changed');
+    assert.equal(changed.body.effects_prevented, true);
+  });
+  const receipt = await callOk(c, 'accept_reuse_proposal', { proposal_id: reuse.proposal_id, proposal_fingerprint: reuseFp, confirm: true });
+  assert.deepEqual(Object.keys(receipt.receipt as object).sort(),
+    ['entity_iri', 'mapping_revision', 'model_revision', 'policy_digest', 'provider_id', 'source_ontology', 'target_fingerprint', 'term_fingerprint']);
+  assert.equal(receipt.interactive_confirmation, false);
+
+  const mapping = { subject_id: 'http://example.org/zoo#Organ', predicate_id: 'skos:relatedMatch', object_id: LIVER, mapping_justification: 'semapv:ManualMappingCuration' };
+  const wide = await call(c, 'propose_term_reuse', {
+    provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'add_mapping', mapping: { ...mapping, comment: '€'.repeat(30_000) },
+  });
+  assert.equal(wide.body.error_code, 'invalid_argument', 'a cell is bounded at 64 KiB of UTF-8, not in characters');
+  const p = await callOk(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'add_mapping', mapping });
+  const listed = await callOk(c, 'list_mappings');
+  await callOk(c, 'add_mapping', {
+    expected_mapping_revision: listed.mapping_revision, confirm: true, ...SET,
+    mapping: { subject_id: 'http://example.org/zoo#Heart', predicate_id: 'skos:relatedMatch', object_id: LUNG, mapping_justification: 'semapv:ManualMappingCuration' },
+  });
+  const stale = await call(c, 'accept_reuse_proposal', { proposal_id: p.proposal_id, proposal_fingerprint: (p.proposal as Record<string, unknown>).proposal_fingerprint, confirm: true });
+  assert.equal(stale.body.error_code, 'stale_mapping_revision');
+  assert.equal(stale.body.committed, false);
+  assert.equal((await callOk(c, 'list_mappings')).record_count, (listed.record_count as number) + 1, 'nothing more was written');
+});
+
+test('a mint whose mapping step fails is partial: the entity stays, the retry never mints again, the manual recovery is an add_mapping', async () => {
+  const fp = await inspected(LIVER);
+  const local = 'http://example.org/zoo#Liver';
+  const p = await callOk(c, 'propose_term_reuse', {
+    provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'mint_local_with_mapping',
+    local_entity: { iri: local, type: 'class', labels: [{ value: 'Liver', language: 'en' }] },
+    mapping: { subject_id: local, predicate_id: 'skos:exactMatch', object_id: LIVER, mapping_justification: 'semapv:Guessing' },
+  });
+  const args = { proposal_id: p.proposal_id, proposal_fingerprint: (p.proposal as Record<string, unknown>).proposal_fingerprint, confirm: true, ...SET };
+  const partial = await callOk(c, 'accept_reuse_proposal', args);
+  assert.equal(partial.status, 'partial');
+  assert.equal(partial.committed, true);
+  const receipt = partial.mint_receipt as Record<string, unknown>;
+  assert.equal(receipt.entity_iri, local);
+  assert.ok((receipt.minted_revision as number) > (receipt.base_revision as number));
+  assert.equal(receipt.mapping_set_license, LICENSE);
+  assert.match(receipt.receipt_fingerprint as string, /^sha256:[0-9a-f]{64}$/);
+  const error = partial.mapping_error as Record<string, unknown>;
+  assert.equal(error.code, 'mappings_invalid');
+  assert.equal(error.retryable, false, 'the same row fails the same way');
+  const continuation = partial.continuation as Record<string, Record<string, unknown>>;
+  assert.equal(continuation.retry.tool, 'accept_reuse_proposal');
+  assert.equal(continuation.manual_recovery.tool, 'add_mapping');
+  assert.equal((continuation.manual_recovery.arguments as Record<string, unknown>).expected_mapping_revision, (await callOk(c, 'list_mappings')).mapping_revision);
+  assert.deepEqual((await callOk(c, 'get_entity', { entity: 'Liver' })).matches, [{ iri: local, display: 'Liver', type: 'Class' }]);
+
+  const retried = await callOk(c, 'accept_reuse_proposal', args);
+  assert.equal(retried.status, 'partial');
+  assert.deepEqual(retried.mint_receipt, receipt, 'the retry does not mint again');
+  await callOk(c, 'undo_change');
+  assert.equal((await call(c, 'get_entity', { entity: local })).isError, true);
+});

@@ -140,6 +140,7 @@ test('list_jobs pages the owner\'s jobs newest first; a cursor is refused once t
     page = await callOk(c, 'list_jobs', { limit: 1, cursor: page.next_cursor });
   }
   assert.deepEqual(seen, all.map((j) => j.job_id));
+  for (const limit of [0, 101]) assert.equal((await call(c, 'list_jobs', { limit })).body.error_code, 'invalid_argument', `limit ${limit} is out of range`);
   await callOk(c, 'start_job', { type: 'classification', idempotency_key: 'zoo-paging', request: {} });
   const stale = await call(c, 'list_jobs', { limit: 1, cursor: firstCursor });
   assert.equal(stale.body.error_code, 'cursor_invalid');
@@ -178,12 +179,16 @@ test('export_job_artifact copies atomically, never clobbers, overwrites only the
   assert.equal(await readFile(target + '.bak', 'utf8'), 'edited by hand\n');
   assert.deepEqual(await readFile(target), text);
 
+  const onto = await callOk(c, 'export_job_artifact', { ...base, destination: path.join(outDir, 'fresh.json'), overwrite: true });
+  assert.deepEqual([onto.overwritten, onto.backup_path], [false, null], 'overwrite onto a new file needs no digest: nothing is replaced');
+  assert.deepEqual(await readFile(path.join(outDir, 'fresh.json')), text);
+
   const noParent = await call(c, 'export_job_artifact', { ...base, destination: path.join(dir, 'missing', 'x.json') });
   assert.equal(noParent.body.error_code, 'parent_not_found');
   await assert.rejects(stat(path.join(dir, 'missing')), { code: 'ENOENT' });
   assert.equal((await call(c, 'export_job_artifact', { ...base, confirm: false })).body.error_code, 'invalid_argument');
   assert.equal((await call(c, 'export_job_artifact', { ...base, artifact_id: '00000000-0000-4000-8000-000000000001' })).body.error_code, 'unknown_artifact');
-  assert.deepEqual((await readdir(outDir)).sort(), ['taxonomy.json', 'taxonomy.json.bak'], 'no temp file is left behind');
+  assert.deepEqual((await readdir(outDir)).sort(), ['fresh.json', 'taxonomy.json', 'taxonomy.json.bak'], 'no temp file is left behind');
 });
 
 test('a project_qc job runs the policy gate and keeps the report; a v2 policy can narrow the job types', async () => {
@@ -269,6 +274,8 @@ test('a job of another principal answers like an unknown one', async () => {
       assert.equal(r.body.error_code, 'unknown_job', `${tool}: ${JSON.stringify(r.body)}`);
     }
     assert.deepEqual((await callOk(other, 'list_jobs')).jobs, []);
+    const mine = await callOk(c, 'list_jobs', { limit: 1 });
+    assert.equal((await call(other, 'list_jobs', { limit: 1, cursor: mine.next_cursor })).body.error_code, 'cursor_invalid', 'a cursor is bound to its owner');
     await assert.rejects(stat(path.join(dir, 'stolen.json')), { code: 'ENOENT' });
   } finally {
     await other.close();

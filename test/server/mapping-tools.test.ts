@@ -270,3 +270,42 @@ test('policy v1 needs an explicit path inside the project; the policy_required m
     await strict.close();
   }
 });
+
+test('listing and validation: limits enforced, canonical_bytes, finding rows, validation pages with its own cursors', async () => {
+  await withProjectPolicy(served.dir, POLICY, async () => {
+    const c = served.c;
+    for (const limit of [0, 201]) {
+      assert.equal((await call(c, 'list_mappings', { limit })).body.error_code, 'invalid_argument', `list_mappings limit ${limit}`);
+      assert.equal((await call(c, 'validate_mappings', { limit })).body.error_code, 'invalid_argument', `validate_mappings limit ${limit}`);
+    }
+    const ghosts = [
+      '#curie_map:', `#  zoo: "${PREFIXES.zoo}"`, `#  other: ${PREFIXES.other}`, `#mapping_set_id: ${SET_ID}`, `#license: ${LICENSE}`,
+      'mapping_id\tsubject_id\tpredicate_id\tobject_id\tmapping_justification',
+      ...['g1', 'g2', 'g3'].map((id) => `${id}\tzoo:Ghost${id}\tskos:closeMatch\tother:Ghost${id}\tsemapv:LexicalMatching`), '',
+    ].join('\n');
+    await writeFile(path.join(served.dir, 'ghosts.sssom.tsv'), ghosts);
+    await callOk(c, 'import_sssom', { expected_mapping_revision: await revisionOf(), source: 'ghosts.sssom.tsv', mode: 'replace', confirm: true });
+
+    const listed = await callOk(c, 'list_mappings');
+    assert.equal(listed.canonical_bytes, (await readFile(store())).byteLength);
+    assert.equal(listed.findings_truncated, false);
+    assert.equal(listed.warning_count, 3);
+    assert.equal(listed.error_count, 0);
+
+    const first = await callOk(c, 'validate_mappings', { limit: 2 });
+    assert.equal(first.mapping_revision, listed.mapping_revision, 'the store identity fields, as list_mappings');
+    assert.equal(first.canonical_bytes, listed.canonical_bytes);
+    assert.equal(first.returned, 2);
+    const rows = first.findings as Record<string, unknown>[];
+    for (const f of rows) {
+      assert.equal(f.severity, 'warn');
+      assert.deepEqual(Object.keys(f).filter((k) => !['severity', 'code', 'mapping_id', 'column', 'message'].includes(k)), []);
+    }
+    assert.deepEqual(rows.map((f) => f.mapping_id), ['g1', 'g2']);
+    const wrongListing = await call(c, 'list_mappings', { cursor: first.next_cursor });
+    assert.equal(wrongListing.body.error_code, 'cursor_invalid', 'a validation cursor does not page the listing');
+    const rest = await callOk(c, 'validate_mappings', { limit: 2, cursor: first.next_cursor });
+    assert.deepEqual((rest.findings as Record<string, unknown>[]).map((f) => f.mapping_id), ['g3']);
+    assert.equal(rest.next_cursor, undefined);
+  });
+});
