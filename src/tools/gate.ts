@@ -87,16 +87,17 @@ function declaredArguments(def: ToolDefinition): ReadonlySet<string> {
 async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue,
   revoked: (principal: Principal) => string | null, trace: GateTrace): Promise<ToolResult> {
   const refuse = (result: ToolResult) => (def.refusalContext === undefined ? result : withContext(result, def.refusalContext));
-  const parsed = v.safeParse(def.input, rawArgs ?? {});
-  if (!parsed.success) {
-    return refuse(failure(`Invalid arguments for ${def.name}: ${parsed.issues.map(describeIssue).join('; ')}`, 'invalid_argument'));
-  }
-  const args = parsed.output;
+  // TOOLS.md 1.2: static capabilities come first, so a caller without them learns nothing about the arguments.
   const missing = missingCapabilities(ctx.principal, def.capabilities);
   if (missing.length > 0) {
     return refuse(failure(`${def.name} requires capabilities the caller lacks: ${missing.join(', ')}`, 'authorization_denied',
       { missing_capabilities: missing, effects_prevented: true }));
   }
+  const parsed = v.safeParse(def.input, rawArgs ?? {});
+  if (!parsed.success) {
+    return refuse(failure(`Invalid arguments for ${def.name}: ${parsed.issues.map(describeIssue).join('; ')}`, 'invalid_argument'));
+  }
+  const args = parsed.output;
   const mutating = def.mutating(args);
   trace.mutating = mutating;
   if (mutating && ctx.settings.read_only) {

@@ -255,6 +255,19 @@ const ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   add_annotation: { entity: 'Animal', property: 'rdfs:comment', value: 'x' },
   add_axiom: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' },
   remove_axiom: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' },
+  materialize_inferences: {
+    categories: ['subclass_axioms'], destination: { kind: 'new_ontology', identifier: 'http://example.org/inferred' },
+    provenance: { generator: 'test', purpose: 'test' }, limits: { max_axioms_per_category: 10, max_axioms_total: 10, max_bytes: 4096, timeout_ms: 1000 },
+  },
+  commit_materialization: { artifact_id: 'mat-0', artifact_fingerprint: 'sha256:' + '0'.repeat(64), confirm: true },
+  export_job_artifact: { job_id: '00000000-0000-4000-8000-000000000000', artifact_id: '00000000-0000-4000-8000-000000000001', destination: 'taxonomy.json', confirm: true },
+  add_mapping: { expected_mapping_revision: 'sha256:' + '0'.repeat(64), mapping: { subject_id: 'zoo:Dog' }, confirm: true },
+  remove_mapping: { expected_mapping_revision: 'sha256:' + '0'.repeat(64), mapping_id: 'm1', confirm: true },
+  import_sssom: { expected_mapping_revision: 'sha256:' + '0'.repeat(64), source: 'in.sssom.tsv', mode: 'merge', confirm: true },
+  export_sssom: { expected_mapping_revision: 'sha256:' + '0'.repeat(64), destination: 'out.sssom.tsv', confirm: true },
+  inspect_external_term: { provider_id: 'ols', ontology: 'uberon', iri: 'http://purl.obolibrary.org/obo/UBERON_0000948' },
+  propose_term_reuse: { provider_id: 'ols', ontology: 'uberon', iri: 'http://purl.obolibrary.org/obo/UBERON_0000948', term_fingerprint: 'sha256:' + '0'.repeat(64), action: 'reuse_iri' },
+  accept_reuse_proposal: { proposal_id: 'a'.repeat(43), proposal_fingerprint: 'sha256:' + '0'.repeat(64), confirm: true },
 };
 
 /** What a window shows of its state; byte-identical JSON when nothing changed. */
@@ -283,6 +296,8 @@ test('a read grant calls read tools and is refused every other tool before its h
       if (!refused) wrong.push(`${def.name}: ${JSON.stringify(r.body)}`);
     }
     assert.deepEqual(wrong, [], 'every tool beyond ontology:read is refused with authorization_denied');
+    const malformed = await call(client, 'add_axiom', { bogus: 1 });
+    assert.equal(malformed.body.error_code, 'authorization_denied', 'capabilities are checked before the arguments');
     assert.equal(await snapshot(admin), before, 'no refused call changed the window');
     const adminApi = await raw(t, { path: '/admin/api/clients', headers: bearer(provider.saved!.access_token) });
     assert.equal(adminApi.status, 403, 'a read grant is not a server admin');
