@@ -95,8 +95,10 @@ async function existingCatalog(file: string): Promise<Catalog | null> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new ToolFailure(`Cannot read the existing catalog ${file}: ${(err as Error).message}; nothing was written`, 'io_error');
+    // ENOTDIR: a path component is a file, so there is no catalog there (the write then names the folder problem)
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw new ToolFailure(`Cannot read the existing catalog ${file}: ${(err as Error).message}; nothing was written`, 'io_error', { written: false });
   }
   try {
     return parseCatalog(text, file);

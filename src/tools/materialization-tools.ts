@@ -22,7 +22,7 @@ const Digest = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'must be sha2
 
 export const commitMaterializationTool = defineTool({
   name: 'commit_materialization',
-  description: 'Publish a materialize_inferences preview after re-verifying it: into the active ontology (allow_source=true; one undo entry), as a new loaded ontology, or as a verified functional-syntax project file (no-clobber; overwrite needs expected_target_digest).',
+  description: 'Publish a materialize_inferences preview after re-verifying it: into the active ontology (allow_source=true; one undo entry), or, not undoable, as a new loaded ontology or a verified functional-syntax project file (no-clobber; overwrite needs expected_target_digest).',
   input: v.strictObject({
     artifact_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,128}$/, 'must match [A-Za-z0-9._-]{1,128}'), v.description('artifact.artifact_id of the preview.')),
     artifact_fingerprint: v.pipe(Digest, v.description('artifact.artifact_fingerprint of the preview.')),
@@ -35,6 +35,7 @@ export const commitMaterializationTool = defineTool({
   }),
   capabilities: ['ontology:admin', 'ontology:curate', 'filesystem:project:read'],
   mutating: always,
+  // TOOLS.md: M·U for active_source only; the kind is bound to the artifact, not the arguments, so the flag states the undoable case
   undoable: true,
   summary: (args) => `commit_materialization ${args.artifact_id}`,
   refusalContext: { committed: false },

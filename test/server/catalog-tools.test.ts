@@ -124,3 +124,58 @@ test('under a project policy a catalog path outside the project root is refused'
     await rm(elsewhere, { recursive: true, force: true });
   }
 });
+
+test('validate_catalog reports a missing local target, a uri that names no location, a missing and a malformed catalog as errors of a valid:false verdict', async () => {
+  const file = await put('statuses/catalog-v001.xml', catalogXml([
+    `    <uri name="${A}" uri="../imports/a.ttl"/>`,
+    '    <uri name="http://example.org/cat/gone" uri="gone.ttl"/>',
+    '    <uri name="http://example.org/cat/elsewhere" uri="file://fileserver/share/x.owl"/>',
+  ].join('\n')));
+  const r = await callOk(served.c, 'validate_catalog', { path: file });
+  assert.equal(r.catalog, file);
+  assert.deepEqual((r.entries as Row[]).map((e) => [e.name, e.status]), [
+    [A, 'local_ok'], ['http://example.org/cat/gone', 'local_missing'], ['http://example.org/cat/elsewhere', 'invalid_uri'],
+  ]);
+  assert.equal(r.valid, false);
+  assert.deepEqual((r.errors as Row[]).map((e) => e.code).sort(), ['entry_invalid', 'entry_missing']);
+  assert.deepEqual([r.next_catalogs, r.unmapped_imports, r.delegated_imports], [[], [], []], 'without compare_imports no import is judged');
+  const absent = await callOk(served.c, 'validate_catalog', { path: path.join(dir, 'nowhere', 'catalog-v001.xml') });
+  assert.deepEqual([absent.valid, (absent.errors as Row[]).map((e) => e.code), absent.entries], [false, ['catalog_missing'], []]);
+  const malformed = await put('malformed/catalog-v001.xml', '<catalog><uri name="x"');
+  const bad = await callOk(served.c, 'validate_catalog', { path: malformed });
+  assert.deepEqual([bad.valid, (bad.errors as Row[]).map((e) => e.code)], [false, ['catalog_malformed']], 'a malformed catalog is a verdict, not a failure');
+});
+
+test('no folder to write in: an active ontology without a local document (and no path), or a folder that cannot be created', async () => {
+  await callOk(served.c, 'create_ontology', { ontology_iri: 'http://example.org/cat/untitled' });
+  try {
+    for (const tool of ['validate_catalog', 'write_catalog']) {
+      const r = await call(served.c, tool, {});
+      assert.deepEqual([r.isError, r.body.error_code], [true, 'invalid_argument'], tool);
+      assert.match(String(r.body.error), /no local document; give path/);
+    }
+  } finally {
+    await callOk(served.c, 'set_active_ontology', { ontology_iri: ROOT });
+  }
+  const underFile = await call(served.c, 'write_catalog', { path: path.join(root, 'sub') });
+  assert.deepEqual([underFile.isError, underFile.body.error_code, underFile.body.written], [true, 'io_error', false], 'a folder that cannot be created');
+});
+
+test('direct_imports_only maps only the active ontology\'s own imports; by default the whole closure is mapped', async () => {
+  const MID = 'http://example.org/cat/mid';
+  const LEAF = 'http://example.org/cat/leaf';
+  await put('chain/leaf.ttl', PREFIXES + `<${LEAF}> a owl:Ontology .\n`);
+  await put('chain/mid.ttl', PREFIXES + `<${MID}> a owl:Ontology ; owl:imports <${LEAF}> .\n`);
+  await put('chain/catalog-v001.xml', catalogXml(`    <uri name="${MID}" uri="mid.ttl"/>\n    <uri name="${LEAF}" uri="leaf.ttl"/>`));
+  const top = await put('chain/top.ttl', PREFIXES + `<${ROOT}/top> a owl:Ontology ; owl:imports <${MID}> .\n`);
+  await callOk(served.c, 'load_ontology', { source: top, missing_imports: 'error' });
+  try {
+    const direct = await callOk(served.c, 'write_catalog', { path: path.join(dir, 'chain', 'direct'), direct_imports_only: true });
+    assert.deepEqual(direct.entries, [{ name: MID, uri: '../mid.ttl' }]);
+    assert.deepEqual([direct.entry_count, direct.skipped], [1, []]);
+    const all = await callOk(served.c, 'write_catalog', { path: path.join(dir, 'chain', 'all') });
+    assert.deepEqual(all.entries, [{ name: LEAF, uri: '../leaf.ttl' }, { name: MID, uri: '../mid.ttl' }]);
+  } finally {
+    await callOk(served.c, 'set_active_ontology', { ontology_iri: ROOT });
+  }
+});

@@ -152,3 +152,29 @@ test('under a project policy a module path outside the project root is refused a
     await rm(elsewhere, { recursive: true, force: true });
   }
 });
+
+test('a save that cannot be written fails with io_error and saved:false, loading nothing; malformed arguments are refused', async () => {
+  await callOk(s.c, 'set_active_ontology', { ontology_iri: 'http://example.org/mod' });
+  const before = (await ontologies()).length;
+  const r = await call(s.c, 'extract_module', { signature: ['A'], path: path.join(s.dir, 'root.ofn', 'm.ofn') });
+  assert.deepEqual([r.isError, r.body.error_code, r.body.saved], [true, 'io_error', false]);
+  assert.equal((await ontologies()).length, before);
+  for (const bad of [{ signature: [] }, { signature: ['A'], module_type: 'star' }, { signature: ['A'], source: 'closure' }, { signature: ['A'], timeout_ms: 0 }]) {
+    assert.equal((await call(s.c, 'extract_module', bad)).body.error_code, 'invalid_argument', JSON.stringify(bad));
+  }
+});
+
+test('a TOP module holds what uses the seeds', async () => {
+  const r = await callOk(s.c, 'extract_module', { signature: ['C'], module_type: 'TOP', source: 'active', path: path.join(s.dir, 'out', 'top.ofn') });
+  assert.deepEqual([r.module_type, r.source, r.saved, r.format], ['TOP', 'active', true, 'ofn']);
+  const { ontology } = await readDocument(await readFile(path.join(s.dir, 'out', 'top.ofn'), 'utf8'));
+  // D ⊑ A ⊑ B ⊑ C all lead to C; E ⊑ r some F says nothing about C
+  for (const [sub, sup] of [['B', 'C'], ['A', 'B'], ['D', 'A']]) assert.ok(ontology.has(t.subClassOf(c(sub), c(sup))), `${sub} ⊑ ${sup}`);
+  assert.equal(ontology.has(t.subClassOf(c('E'), t.objectSomeValuesFrom(t.objectProperty(NS + 'r'), c('F')))), false);
+});
+
+test('entities counts the module\'s signature: the seeds and what its axioms name', async () => {
+  const r = await callOk(s.c, 'extract_module', { signature: ['A', ':C'], path: path.join(s.dir, 'out', 'star.ofn') });
+  // A ⊑ B, B ⊑ C, C(P) name A, B, C and the individual P; A's label that follows adds rdfs:label and xsd:string
+  assert.deepEqual([r.axioms, r.entities], [8, 6]);
+});

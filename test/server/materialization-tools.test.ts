@@ -238,3 +238,63 @@ test('re-materializing unchanged knowledge is a noop; replace swaps earlier prov
   assert.equal(await axioms(), before + 6 - 3);
   for (let i = 0; i < 3; i++) await callOk(s.c, 'undo_change');
 });
+
+test('refusals before any reasoner exists: an unsupported category, an ontology-destination limit above 500, malformed arguments', async () => {
+  const unsupported = await call(s.c, 'materialize_inferences', previewArgs('new_ontology', 'http://example.org/m-dp', ['subclass_axioms', 'data_property_assertions']));
+  assert.equal(unsupported.body.error_code, 'unsupported_category');
+  assert.deepEqual((unsupported.body.unsupported_categories as Row[]).map((u) => u.category), ['data_property_assertions']);
+  assert.ok((unsupported.body.supported_categories as string[]).includes('subclass_axioms'));
+  const big = { ...LIMITS, max_axioms_total: 501 };
+  const capped = await call(s.c, 'materialize_inferences', { ...previewArgs('new_ontology', 'http://example.org/m-big'), limits: big });
+  assert.deepEqual([capped.body.error_code, capped.body.argument], ['invalid_argument', 'limits.max_axioms_total']);
+  const fileOk = await callOk(s.c, 'materialize_inferences', { ...previewArgs('project_file', 'inferred/big.ofn'), limits: { ...LIMITS, max_axioms_total: 50_000 } });
+  assert.equal(fileOk.status, 'ready', 'a project_file destination allows up to 50,000');
+  for (const bad of [
+    { ...previewArgs('new_ontology', 'http://example.org/m-x'), categories: ['subclass_axioms', 'subclass_axioms'] },
+    { ...previewArgs('new_ontology', 'http://example.org/m-x'), categories: [] },
+    { ...previewArgs('new_ontology', 'http://example.org/m-x'), limits: { ...LIMITS, max_bytes: 1023 } },
+    { ...previewArgs('new_ontology', 'http://example.org/m-x'), provenance: { generator: '', purpose: 'p' } },
+  ]) {
+    assert.equal((await call(s.c, 'materialize_inferences', bad)).body.error_code, 'invalid_argument', JSON.stringify(bad));
+  }
+  const a = await preview('new_ontology', 'http://example.org/m-unconfirmed');
+  const unconfirmed = await call(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: false });
+  assert.deepEqual([unconfirmed.body.error_code, unconfirmed.body.committed], ['invalid_argument', false]);
+  const badId = await call(s.c, 'commit_materialization', { artifact_id: 'no/slash', artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+  assert.equal(badId.body.error_code, 'invalid_argument');
+});
+
+test('a preview while another holds the server\'s preview-reasoner slot fails with materialization_busy, retryable, and keeps nothing', async () => {
+  const slot = path.join(s.t.home, 'materialization-preview.lock');
+  await writeFile(slot, JSON.stringify({ pid: process.pid, thread: -1, token: 'other', deadline: Date.now() + 600_000 }));
+  try {
+    const before = await axioms();
+    const r = await call(s.c, 'materialize_inferences', previewArgs('new_ontology', 'http://example.org/m-busy'));
+    assert.deepEqual([r.isError, r.body.error_code, r.body.retryable], [true, 'materialization_busy', true]);
+    assert.equal(await axioms(), before);
+    assert.equal(JSON.parse(await readFile(slot, 'utf8')).token, 'other', 'the holder\'s slot is left alone');
+  } finally {
+    await rm(slot, { force: true });
+  }
+  assert.equal((await callOk(s.c, 'materialize_inferences', previewArgs('new_ontology', 'http://example.org/m-busy'))).status, 'ready');
+});
+
+test('a category that would break a limit is discarded whole: partial and discarded previews say which and why', async () => {
+  const args = (limits: Row) => ({ ...previewArgs('new_ontology', 'http://example.org/m-limits'), limits: { ...LIMITS, ...limits } });
+  const partial = await callOk(s.c, 'materialize_inferences', args({ max_axioms_total: 4 }));
+  assert.deepEqual([partial.status, partial.complete], ['partial', false]);
+  assert.deepEqual(partial.requested_categories, ['subclass_axioms', 'class_assertions']);
+  assert.deepEqual(partial.produced_categories, ['subclass_axioms']);
+  assert.deepEqual((partial.skipped_categories as Row[]).map((c) => [c.category, c.reason]), [['class_assertions', 'overflow_total']]);
+  assert.deepEqual((partial.categories as Row[]).map((c) => [c.category, c.produced, c.count]), [['subclass_axioms', true, 3], ['class_assertions', false, 0]]);
+  assert.equal((partial.artifact as Row).axiom_count, 3);
+  assert.deepEqual(partial.limits, { ...LIMITS, max_axioms_total: 4 });
+  assert.deepEqual([(partial.destination_plan as Row).kind, (partial.destination_plan as Row).single_undo], ['new_ontology', false]);
+  const artifact = partial.artifact as Row;
+  for (const k of ['artifact_fingerprint', 'artifact_digest', 'materialization_digest']) assert.match(String(artifact[k]), /^sha256:[0-9a-f]{64}$/, k);
+  assert.ok((artifact.canonical_bytes as number) > 0);
+  const discarded = await callOk(s.c, 'materialize_inferences', args({ max_axioms_per_category: 2 }));
+  assert.deepEqual([discarded.status, discarded.complete, discarded.produced_categories], ['discarded', false, []]);
+  assert.deepEqual((discarded.skipped_categories as Row[]).map((c) => c.reason), ['overflow_per_category', 'overflow_per_category']);
+  assert.equal((discarded.artifact as Row).axiom_count, 0);
+});

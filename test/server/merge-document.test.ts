@@ -126,3 +126,41 @@ test('lock_mode=required without a lockfile refuses the merge before anything ch
   assert.match(String(r.body.error), /nothing was merged/);
   assert.equal(await state(), before);
 });
+
+test('a replace_active preview reports what would be removed and copied, the id included, and changes nothing', async () => {
+  const before = await state();
+  const current = await active();
+  const r = await callOk(s.c, 'merge_ontology_document', { source: path.join(s.dir, 'doc.ttl'), replace_active: true, preview: true });
+  assert.deepEqual([r.preview, r.replace_active], [true, true]);
+  assert.deepEqual(r.would_remove, { axioms: current.axioms, imports: 0, ontology_annotations: 1 });
+  assert.deepEqual(r.would_copy, { axioms: 5, imports: 1, ontology_annotations: 1, ontology_id: true });
+  assert.equal(r.already_present_axioms, undefined, 'reported for a plain merge only');
+  assert.equal(typeof r.total_changes, 'number');
+  assert.match(String(r.note), /nothing was merged/);
+  assert.equal(await state(), before);
+});
+
+test('replace_active with copy_ontology_id=false keeps the active id; lock_mode=verify without a lockfile reports a skipped verification', async () => {
+  const r = await callOk(s.c, 'merge_ontology_document', { source: path.join(s.dir, 'doc.ttl'), replace_active: true, copy_ontology_id: false, lock_mode: 'verify' });
+  try {
+    assert.equal((r.copied as Row).ontology_id, false);
+    assert.equal(r.skipped_ontology_id, undefined, 'not asked for, so not skipped');
+    assert.equal(r.active_ontology, ACTIVE);
+    const lock = r.import_lock_verification as Row;
+    assert.deepEqual([lock.verified, lock.skipped], [false, true], JSON.stringify(lock));
+  } finally {
+    await callOk(s.c, 'undo_change');
+  }
+});
+
+test('missing_imports=silent lists no unresolved import; the plain merge still reports its mode', async () => {
+  const orphan = await put('orphan2.ttl', P + `<${DOC}/orphan2> a owl:Ontology ; owl:imports <http://example.org/nowhere> .\n:Y a owl:Class .\n`);
+  const r = await callOk(s.c, 'merge_ontology_document', { source: orphan, missing_imports: 'silent' });
+  try {
+    assert.equal(r.missing_imports_mode, 'silent');
+    assert.deepEqual(r.unresolved_imports, []);
+    assert.deepEqual(r.copied, { axioms: 1, imports: 1, ontology_annotations: 0, ontology_id: false });
+  } finally {
+    await callOk(s.c, 'undo_change');
+  }
+});

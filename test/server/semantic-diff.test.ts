@@ -312,3 +312,25 @@ test('semantic_diff errors: both or neither right form, an unknown or ambiguous 
   const badMode = await call(c, 'semantic_diff', { right_document: served.file, mode: 'entailed' });
   assert.equal(badMode.body.error_code, 'invalid_argument');
 });
+
+test('policy_path is refused with mode=asserted (it drives only the inferred parts); timeout_ms ≤0 takes the default', async () => {
+  const refused = await call(c, 'semantic_diff', { right_document: served.file, policy_path: doc('project.yaml') });
+  assert.deepEqual([refused.isError, refused.body.error_code, refused.body.argument], [true, 'invalid_argument', 'policy_path']);
+  const zero = await callOk(c, 'semantic_diff', { right_document: served.file, timeout_ms: 0 });
+  assert.equal(zero.identical, true);
+  const negative = await callOk(c, 'semantic_diff', { right_document: doc('inferred.ttl'), mode: 'inferred', reasoner: 'el', timeout_ms: -5 });
+  assert.equal((negative.inferred as Row).error, undefined, 'a non-positive bound is the 120000 ms default, not an instant expiry');
+  assert.equal((negative.inferred as Row).entailment_set, 'inferred-diff-v1');
+});
+
+test('an entity added with no logical axiom is non_breaking; one-sided axioms about anonymous individuals are counted as churn', async () => {
+  const added = await callOk(c, 'semantic_diff', { right_document: doc('unlabelled.ttl') });
+  const compat = added.compatibility as Row;
+  assert.deepEqual([added.identical, compat.classification, compat.policy_driven], [false, 'non_breaking', false]);
+  assert.deepEqual(((added.entities as Row).added as Row).count, 1);
+  await writeFile(doc('blank.ttl'), LEFT + ':hasOwner a owl:ObjectProperty .\n:rex :hasOwner [ a :Animal ] .\n');
+  const blank = await callOk(c, 'semantic_diff', { right_document: doc('blank.ttl') });
+  const churn = (blank.compatibility as Row).anonymous_individual_churn as number;
+  assert.ok(churn > 0, JSON.stringify(blank.compatibility));
+  assert.match(String((blank.compatibility as Row).caveat), /anonymous individuals/);
+});
