@@ -8,6 +8,7 @@ import { scanTurtle } from '../../src/model/formats/turtle-scanner.js';
 import { scanTurtleOnThread } from '../../src/model/formats/turtle-scan-thread.js';
 import { readTurtle } from '../../src/model/formats/turtle-reader.js';
 import { tripleLines } from '../support/triple-lines.js';
+import { axiomLines } from '../../src/model/render/axiom-lines.js';
 
 /** A document of several scan chunks: labels in several languages, typed literals, blank nodes, lists. */
 function document(individuals: number): string {
@@ -67,4 +68,37 @@ test('readTurtle gives the same ontology whether the document is scanned here or
   assert.deepEqual(named(two), named(one));
   assert.equal(two.axiomCount, one.axiomCount);
   assert.deepEqual([...two.prefixes], [...one.prefixes]);
+});
+
+/** Filler triples that push what follows into a later scan chunk. */
+const filler = (n: number) => Array.from({ length: n }, (_, i) => `:f${i} rdfs:comment "filler ${i}" .`).join('\n');
+
+test('axioms built while the document streams in are rechecked: later declarations, ranges, reifications, rules and the header win', async () => {
+  const text = [
+    '@prefix : <http://ex.org/late#> .', '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
+    '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .', '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .',
+    '@prefix swrl: <http://www.w3.org/2003/11/swrl#> .', '@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .',
+    '<http://ex.org/late> a owl:Ontology ; rdfs:label "the header" .',
+    ':a :p :b .', ':a :d "7" .', ':X rdfs:subClassOf :Y .', ':a rdfs:label "reified label" .', ':a :q "plain" .',
+    ':r a swrl:Imp ; rdfs:label "a rule" ; swrl:body () ; swrl:head () .', ':dp a owl:DatatypeProperty .', ':r :dp "not an annotation of a rule node" .',
+    filler(40_000),
+    ':p a owl:ObjectProperty .', ':d rdfs:range xsd:string .',
+    '[] a owl:Axiom ; owl:annotatedSource :a ; owl:annotatedProperty rdfs:label ; owl:annotatedTarget "reified label" ; rdfs:comment "why" .',
+    '[] a owl:Axiom ; owl:annotatedSource :X ; owl:annotatedProperty rdfs:subClassOf ; owl:annotatedTarget :Y ; rdfs:comment "because" .',
+  ].join('\n') + '\n';
+  const streamed = await readTurtle(text, { base: 'http://ex.org/late', scanThreadMinLength: 0 });
+  const here = await readTurtle(text, { base: 'http://ex.org/late', scanThreadMinLength: Infinity });
+  const lines = (o: typeof here) => new Set(axiomLines(o.axioms()));
+  assert.deepEqual(lines(streamed), lines(here));
+  const all = [...lines(streamed)];
+  const has = (re: RegExp) => all.some((l) => re.test(l));
+  assert.ok(has(/^ObjectPropertyAssertion\(<http:\/\/ex\.org\/late#p> <http:\/\/ex\.org\/late#a> <http:\/\/ex\.org\/late#b>\)$/), 'declared later: still an object property assertion');
+  assert.ok(has(/^DataPropertyAssertion\(<http:\/\/ex\.org\/late#d>/), 'typed by its range later: a data property assertion');
+  assert.ok(has(/^AnnotationAssertion\(Annotation\(<http:\/\/www\.w3\.org\/2000\/01\/rdf-schema#comment> "why"/), 'reified later: the annotated axiom');
+  assert.ok(has(/^SubClassOf\(Annotation\(<http:\/\/www\.w3\.org\/2000\/01\/rdf-schema#comment> "because"/), 'a reified subclass axiom carries its annotation');
+  assert.ok(!has(/AnnotationAssertion\(<http:\/\/www\.w3\.org\/2000\/01\/rdf-schema#label> <http:\/\/ex\.org\/late#r>/), 'a rule\'s label annotates the rule');
+  assert.ok(!has(/AnnotationAssertion\(<http:\/\/www\.w3\.org\/2000\/01\/rdf-schema#label> <http:\/\/ex\.org\/late>/), 'the header\'s label annotates the ontology');
+  assert.deepEqual([...streamed.annotations].length, [...here.annotations].length);
+  assert.deepEqual(streamed.unmapped, here.unmapped);
+  assert.ok(here.unmapped.some((u) => u.text.includes('not an annotation of a rule node')), 'a structure\'s other triples stay unmapped');
 });

@@ -45,7 +45,7 @@ export async function readTurtle(text: string, options: ReadTurtleOptions = {}):
     prefixes = new Map();
     await parseInto(source, syntax, options.base, table, prefixes);
   }
-  const ontology = triplesToOntology(table);
+  const ontology = triplesToOntology(table, scanned?.early ?? null);
   ontology.format = syntax;
   for (const [k, v] of prefixes) ontology.prefixes.set(k, v);
   return ontology;

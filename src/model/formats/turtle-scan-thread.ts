@@ -3,13 +3,14 @@
 // The model's nodes are interned per thread, so the RDF → OWL mapping has to run where the ontology will
 // live; the scan of the text does not. A scanning thread reads the document and streams its triple table
 // in chunks (names as strings, literals as their parts, triples as term ids, which stay valid here); this
-// thread interns the literals of each chunk as it arrives, while the scanner reads on. What is left for
-// this thread after the last chunk is the mapping.
+// thread interns the literals of each chunk as it arrives and builds the axioms of its simple triples
+// (early-mapping.ts), while the scanner reads on. What is left after the last chunk is the rest of the mapping.
 //
 // The scanning thread is kept for a while between documents and serves one document at a time.
 
 import { Worker } from 'node:worker_threads';
 import { TripleTable, readLiteral } from '../rdf/rdf-graph-reader.js';
+import { EarlyMapper, type EarlyAxioms } from '../rdf/early-mapping.js';
 import type { ScannedSyntax } from './turtle-scanner.js';
 
 /** One document for the scanning thread. */
@@ -48,18 +49,27 @@ export interface ScanEnd {
   readonly error?: string;
 }
 
+/** A document read on two threads: its triple table, prefixes, and the axioms built while it was read. */
+export interface ScannedDocument {
+  readonly table: TripleTable;
+  readonly prefixes: Map<string, string>;
+  readonly early: EarlyAxioms;
+}
+
 /** A scanning thread with nothing to do exits after this long. */
 const IDLE_MS = 30_000;
 
 const WORKER_URL = new URL('./turtle-scan-worker.js', import.meta.url);
 
-/** The table being rebuilt on this thread from one document's chunks. */
+/** The table being rebuilt on this thread from one document's chunks, with the axioms of its simple triples. */
 class Mirror {
   readonly table: TripleTable;
+  readonly early: EarlyMapper;
   private words: string[] = [];
 
   constructor() {
     this.table = new TripleTable();
+    this.early = new EarlyMapper(this.table.terms);
   }
 
   take(chunk: ScanChunk): void {
@@ -80,12 +90,13 @@ class Mirror {
     }
     const triples = chunk.triples;
     for (let k = 0; k < triples.length; k += 3) this.table.add(triples[k], triples[k + 1], triples[k + 2]);
+    this.early.take(triples);
   }
 }
 
 interface Pending {
   readonly mirror: Mirror;
-  readonly resolve: (result: { table: TripleTable; prefixes: Map<string, string> } | null) => void;
+  readonly resolve: (result: ScannedDocument | null) => void;
   failure: Error | null;
 }
 
@@ -111,7 +122,7 @@ function onMessage(message: ScanChunk | ScanEnd): void {
   }
   pending.delete(message.task);
   if (pending.size === 0) idle();
-  job.resolve(message.ok && job.failure === null ? { table: job.mirror.table, prefixes: new Map(message.prefixes) } : null);
+  job.resolve(message.ok && job.failure === null ? { table: job.mirror.table, prefixes: new Map(message.prefixes), early: job.mirror.early.result() } : null);
 }
 
 function failAll(): void {
@@ -152,8 +163,8 @@ function scanningThread(): Worker {
  * document here). Null when the scanner leaves the document to n3's Parser, or the thread failed: the
  * caller then reads the document on its own thread, which gives the precise error if there is one.
  */
-export function scanTurtleOnThread(text: string, syntax: ScannedSyntax, base: string | undefined): Promise<{ table: TripleTable; prefixes: Map<string, string> } | null> {
-  const run = queue.then(() => new Promise<{ table: TripleTable; prefixes: Map<string, string> } | null>((resolve) => {
+export function scanTurtleOnThread(text: string, syntax: ScannedSyntax, base: string | undefined): Promise<ScannedDocument | null> {
+  const run = queue.then(() => new Promise<ScannedDocument | null>((resolve) => {
     const mirror = new Mirror();
     const task = nextTask++;
     pending.set(task, { mirror, resolve, failure: null });

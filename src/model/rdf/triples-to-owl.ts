@@ -38,6 +38,7 @@ import {
   CHARACTERISTICS, VOCABULARY, isReserved, isBuiltInDatatype,
 } from './vocab-reader.js';
 import { SwrlReader } from './swrl-reader.js';
+import type { EarlyAxioms } from './early-mapping.js';
 
 /** Thrown while mapping one axiom when its triples do not form an OWL 2 construct. */
 export class Unmappable extends Error {}
@@ -68,12 +69,12 @@ const CARDINALITIES = [
 /** Reserved-predicate cache states (per term id). */
 const UNKNOWN = 0, RESERVED = 1, NOT_RESERVED = 2;
 
-/** Maps the triples of one RDF document into a new Ontology. */
-export function triplesToOntology(table: TripleTable): Ontology {
+/** Maps the triples of one RDF document into a new Ontology; `early` holds axioms built while it was read. */
+export function triplesToOntology(table: TripleTable, early: EarlyAxioms | null = null): Ontology {
   // V8 keeps the subject of the last successful regexp match alive (for RegExp.lastMatch): after a
   // parser's last match on the document text, that is the whole document. A match on '' releases it.
   RELEASE_LAST_MATCH.exec('');
-  return new RdfToOwl(table).run();
+  return new RdfToOwl(table, early).run();
 }
 
 const RELEASE_LAST_MATCH = /^/;
@@ -123,7 +124,7 @@ export class RdfToOwl {
   /** Annotated axioms built from such reifications: they replace the plain axiom of an equivalent triple. */
   private readonly replacing: Axiom[] = [];
 
-  constructor(table: TripleTable) {
+  constructor(table: TripleTable, private readonly early: EarlyAxioms | null = null) {
     this.table = table;
     this.s = table.s;
     this.p = table.p;
@@ -150,10 +151,19 @@ export class RdfToOwl {
     this.indexTriples();
     this.indexReifications();
     this.consumed = new Uint8Array(this.n);
+    const early = this.early?.axioms;
     // Only vocabulary predicates make axioms in this pass.
-    for (let i = 0; i < this.n; i++) if (this.consumed[i] === 0 && this.p[i] < VOCABULARY.length) this.attempt(i, this.mapAxiomTriple);
+    for (let i = 0; i < this.n; i++) {
+      if (this.consumed[i] !== 0 || this.p[i] >= VOCABULARY.length) continue;
+      const a = early?.[i];
+      if (a == null || !this.takeEarlyAxiom(i, a)) this.attempt(i, this.mapAxiomTriple);
+    }
     this.mapHeader();
-    for (let i = 0; i < this.n; i++) if (this.consumed[i] === 0) this.attempt(i, this.mapRemainingTriple);
+    for (let i = 0; i < this.n; i++) {
+      if (this.consumed[i] !== 0) continue;
+      const a = early?.[i];
+      if (a == null || !this.takeEarlyAssertion(i, a)) this.attempt(i, this.mapRemainingTriple);
+    }
     this.ontology.addAll(this.axioms);
     for (const a of this.replacing) if (a.annotations.length > 0) this.ontology.remove(axiomWithoutAnnotations(a));
     for (let i = 0; i < this.n; i++) {
@@ -440,6 +450,35 @@ export class RdfToOwl {
   isAnnotationPredicate(p: TermId): boolean {
     const k = this.kinds[p];
     return (k & K_AP) !== 0 || (k & (K_OP | K_DP)) === 0;
+  }
+
+  // ------------------------------------------------------------ axioms built while the document was read
+
+  /**
+   * Takes the early axiom of triple i (a declaration, class assertion or subclass axiom between IRIs) at its
+   * place in document order, unless the triple is reified; the classes it names widen as mapping them here would.
+   */
+  private takeEarlyAxiom(i: number, a: Axiom): boolean {
+    const s = this.s[i], o = this.o[i];
+    if (this.reificationsOf(s, this.p[i], o) !== undefined) return false;
+    if (this.p[i] === RDFS_SUBCLASS_OF) {
+      this.addKind(s, K_CLASS);
+      this.addKind(o, K_CLASS);
+    } else if (!DECLARING_TYPES.has(o)) {
+      this.addKind(o, K_CLASS);
+    }
+    this.axioms.add(a);
+    this.consumed[i] = 1;
+    return true;
+  }
+
+  /** Takes the early assertion of triple i if its predicate's kind is the one it was built for, its subject no structure, and it is not reified. */
+  private takeEarlyAssertion(i: number, a: Axiom): boolean {
+    const s = this.s[i], p = this.p[i];
+    if (this.kinds[p] !== this.early!.seenKinds[p] || this.structural[s] === 1 || this.reificationsOf(s, p, this.o[i]) !== undefined) return false;
+    this.axioms.add(a);
+    this.consumed[i] = 1;
+    return true;
   }
 
   // ------------------------------------------------------------ pass 3: axiom triples
