@@ -2,8 +2,8 @@
 //
 // A JS Set of a million objects spends most of its time on cache misses: every insert lands in a random
 // bucket. Interned ids are handed out in creation order, so an ontology's axioms mostly have increasing
-// ids; with the id itself as the home slot, a bulk insert walks the table nearly sequentially. The slots
-// are pairs of int32 (id, position in `items` + 1), so a lookup never touches an axiom object.
+// ids; with the id itself as the home slot, a bulk insert walks the table nearly sequentially and finds
+// its slot free. A slot holds the axiom's position in `items` + 1 (0: free): four bytes per slot.
 //
 // Iteration follows insertion order, as a Set's does: removal leaves a hole in `items` that iteration
 // skips; holes are squeezed out when they outnumber the live axioms.
@@ -13,13 +13,13 @@ import type { Axiom } from './terms.js';
 const MIN_CAPACITY = 16;
 
 export class AxiomSet implements Iterable<Axiom> {
-  /** Open addressing, linear probing, at most half full: slots[2i] the id, slots[2i + 1] position + 1 (0: free). */
+  /** Open addressing, linear probing, at most half full. */
   private slots: Int32Array;
   private items: (Axiom | undefined)[] = [];
   private live = 0;
 
   constructor(axioms: Iterable<Axiom> = [], expected = 0) {
-    this.slots = new Int32Array(2 * capacityFor(expected));
+    this.slots = new Int32Array(capacityFor(expected));
     for (const a of axioms) this.add(a);
   }
 
@@ -33,16 +33,15 @@ export class AxiomSet implements Iterable<Axiom> {
 
   /** Adds an axiom; false if it was already present. */
   add(a: Axiom): boolean {
-    const id = a.id;
-    const slots = this.slots, mask = (slots.length >> 1) - 1;
+    const id = a.id, items = this.items;
+    const slots = this.slots, mask = slots.length - 1;
     let i = id & mask;
-    for (let at = slots[2 * i + 1]; at !== 0; at = slots[2 * i + 1]) {
-      if (slots[2 * i] === id) return false;
+    for (let at = slots[i]; at !== 0; at = slots[i]) {
+      if (items[at - 1]!.id === id) return false;
       i = (i + 1) & mask;
     }
-    if (2 * (this.items.length + 1) > slots.length >> 1) return this.addAfterResize(a);
-    slots[2 * i] = id;
-    slots[2 * i + 1] = this.items.push(a);
+    if (2 * (items.length + 1) > slots.length) return this.addAfterResize(a);
+    slots[i] = items.push(a);
     this.live++;
     return true;
   }
@@ -51,7 +50,7 @@ export class AxiomSet implements Iterable<Axiom> {
   delete(a: Axiom): boolean {
     const i = this.find(a.id);
     if (i < 0) return false;
-    this.items[this.slots[2 * i + 1] - 1] = undefined;
+    this.items[this.slots[i] - 1] = undefined;
     this.live--;
     this.vacate(i);
     if (this.items.length > 64 && this.live < this.items.length >> 1) this.rebuild(capacityFor(this.live));
@@ -73,28 +72,26 @@ export class AxiomSet implements Iterable<Axiom> {
 
   /** Slot of an id, or -1. */
   private find(id: number): number {
-    const slots = this.slots, mask = (slots.length >> 1) - 1;
-    for (let i = id & mask; slots[2 * i + 1] !== 0; i = (i + 1) & mask) if (slots[2 * i] === id) return i;
+    const slots = this.slots, items = this.items, mask = slots.length - 1;
+    for (let i = id & mask; slots[i] !== 0; i = (i + 1) & mask) if (items[slots[i] - 1]!.id === id) return i;
     return -1;
   }
 
   /** Empties slot i and moves later entries of its probe run back, so lookups need no tombstones. */
   private vacate(i: number): void {
-    const slots = this.slots, mask = (slots.length >> 1) - 1;
+    const slots = this.slots, items = this.items, mask = slots.length - 1;
     let j = i;
     for (;;) {
       j = (j + 1) & mask;
-      if (slots[2 * j + 1] === 0) break;
-      const home = slots[2 * j] & mask;
+      if (slots[j] === 0) break;
+      const home = items[slots[j] - 1]!.id & mask;
       // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
       if (i <= j ? home <= i || home > j : home <= i && home > j) {
-        slots[2 * i] = slots[2 * j];
-        slots[2 * i + 1] = slots[2 * j + 1];
+        slots[i] = slots[j];
         i = j;
       }
     }
-    slots[2 * i] = 0;
-    slots[2 * i + 1] = 0;
+    slots[i] = 0;
   }
 
   private addAfterResize(a: Axiom): boolean {
@@ -104,15 +101,13 @@ export class AxiomSet implements Iterable<Axiom> {
 
   /** Re-lays the live axioms, in order and without holes, in a table of the given capacity. */
   private rebuild(capacity: number): void {
-    const old = this.items;
     const items: Axiom[] = [];
-    const slots = new Int32Array(2 * capacity), mask = capacity - 1;
-    for (const a of old) {
+    const slots = new Int32Array(capacity), mask = capacity - 1;
+    for (const a of this.items) {
       if (a === undefined) continue;
       let i = a.id & mask;
-      while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
-      slots[2 * i] = a.id;
-      slots[2 * i + 1] = items.push(a);
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = items.push(a);
     }
     this.items = items;
     this.slots = slots;

@@ -307,6 +307,12 @@ interface Shape {
   readonly hash: (candidate: FieldRecord) => number;
   /** Whether two nodes of this kind have equal fields. */
   readonly same: (a: FieldRecord, b: FieldRecord) => boolean;
+  /** The same hash of the fields given as arguments, in field order. */
+  readonly hashFields: (...fields: FieldValue[]) => number;
+  /** Whether a node is of this kind with exactly these fields. */
+  readonly sameFields: (n: Node, ...fields: FieldValue[]) => boolean;
+  /** A new node of this kind (properties in the order the factories write them, so all share one hidden class). */
+  readonly make: (...fields: FieldValue[]) => Node;
 }
 
 const SHAPES: Record<string, Shape> = {};
@@ -345,7 +351,7 @@ const SHAPES: Record<string, Shape> = {};
   ['AnnotationAssertion', 'property', 'subject', 'value', 'annotations'], ['SubAnnotationPropertyOf', 'sub', 'sup', 'annotations'],
   ['AnnotationPropertyDomain', 'property', 'domain', 'annotations'], ['AnnotationPropertyRange', 'property', 'range', 'annotations'],
   ['DLSafeRule', 'body', 'head', 'annotations'],
-].forEach(([kind, ...fields], code) => { SHAPES[kind] = shape(code + 1, fields); });
+].forEach(([kind, ...fields], code) => { SHAPES[kind] = shape(code + 1, kind, fields); });
 
 const mix = (h: number, v: number) => {
   const x = Math.imul(h ^ v, 0x5bd1e995);
@@ -397,11 +403,15 @@ function sameValue(a: FieldValue, b: FieldValue): boolean {
  * every field of every kind through one megamorphic access site; a function per shape reads each field at
  * a site that only ever sees that shape, which makes interning several times faster.
  */
-function shape(code: number, fields: readonly string[]): Shape {
+function shape(code: number, kind: string, fields: readonly string[]): Shape {
   const names = fields.map((f) => JSON.stringify(f));
+  const args = fields.map((_, i) => 'f' + i);
   const hash = new Function('hashValue', `return (c) => { let h = ${code}; ${names.map((f) => `h = hashValue(h, c[${f}]);`).join(' ')} return h; };`);
   const same = new Function('sameValue', `return (a, b) => a.kind === b.kind${names.map((f) => ` && sameValue(a[${f}], b[${f}])`).join('')};`);
-  return { code, fields, hash: hash(hashValue), same: same(sameValue) };
+  const hashFields = new Function('hashValue', `return (${args}) => { let h = ${code}; ${args.map((a) => `h = hashValue(h, ${a});`).join(' ')} return h; };`);
+  const sameFields = new Function('sameValue', `return (n, ${args}) => n.kind === ${JSON.stringify(kind)}${names.map((f, i) => ` && sameValue(n[${f}], ${args[i]})`).join('')};`);
+  const make = new Function(`return (${args}) => ({ id: 0, kind: ${JSON.stringify(kind)}${names.map((f, i) => `, ${f}: ${args[i]}`).join('')} });`);
+  return { code, fields, hash: hash(hashValue), same: same(sameValue), hashFields: hashFields(hashValue), sameFields: sameFields(sameValue), make: make() };
 }
 
 /** The canonical node structurally equal to `candidate` (which gets an id and is frozen if it is new). */
@@ -415,6 +425,20 @@ function intern<T extends Node>(candidate: T): T {
     i = nextSlot(i);
   }
   return place(i, h, candidate);
+}
+
+/**
+ * `intern` for fields given as arguments: the node is allocated only when it is new, so the common case of
+ * a bulk load that meets nodes it already has makes no garbage. Used by the factories of frequent axioms.
+ */
+function internFields<T extends Node>(shape: Shape, a: FieldValue, b: FieldValue, c?: FieldValue, d?: FieldValue): T {
+  const h = finish(shape.hashFields(a, b, c!, d!));
+  let i = firstSlot(h);
+  for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
+    if (table[2 * i] === h && shape.sameFields(nodes[at - 1], a, b, c!, d!)) return nodes[at - 1] as T;
+    i = nextSlot(i);
+  }
+  return place(i, h, shape.make(a, b, c!, d!) as T);
 }
 
 /** Codes of the leaf tables, after the compound shapes' codes. */
@@ -661,11 +685,10 @@ export const differentIndividualsAtom = (first: IArg, second: IArg): DifferentIn
 type Anns = readonly Annotation[] | undefined;
 
 
-export const declaration = (e: Entity, anns?: Anns): Declaration =>
-  intern({ id: 0, kind: 'Declaration', entity: e, annotations: annotationSet(anns) });
+export const declaration = (e: Entity, anns?: Anns): Declaration => internFields(SHAPES.Declaration, e, annotationSet(anns));
 
 export const subClassOf = (sub: ClassExpression, sup: ClassExpression, anns?: Anns): SubClassOf =>
-  intern({ id: 0, kind: 'SubClassOf', sub, sup, annotations: annotationSet(anns) });
+  internFields(SHAPES.SubClassOf, sub, sup, annotationSet(anns));
 export function equivalentClasses(classes: readonly ClassExpression[], anns?: Anns): EquivalentClasses {
   const cs = asSet(classes);
   return intern({ id: 0, kind: 'EquivalentClasses', classes: cs, annotations: annotationSet(anns) });
@@ -744,18 +767,18 @@ export function differentIndividuals(individuals: readonly Individual[], anns?: 
   return intern({ id: 0, kind: 'DifferentIndividuals', individuals: is, annotations: annotationSet(anns) });
 }
 export const classAssertion = (c: ClassExpression, individual: Individual, anns?: Anns): ClassAssertion =>
-  intern({ id: 0, kind: 'ClassAssertion', cls: c, individual, annotations: annotationSet(anns) });
+  internFields(SHAPES.ClassAssertion, c, individual, annotationSet(anns));
 export const objectPropertyAssertion = (property: ObjectPropertyExpression, subject: Individual, object: Individual, anns?: Anns): ObjectPropertyAssertion =>
-  intern({ id: 0, kind: 'ObjectPropertyAssertion', property, subject, object, annotations: annotationSet(anns) });
+  internFields(SHAPES.ObjectPropertyAssertion, property, subject, object, annotationSet(anns));
 export const negativeObjectPropertyAssertion = (property: ObjectPropertyExpression, subject: Individual, object: Individual, anns?: Anns): NegativeObjectPropertyAssertion =>
   intern({ id: 0, kind: 'NegativeObjectPropertyAssertion', property, subject, object, annotations: annotationSet(anns) });
 export const dataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): DataPropertyAssertion =>
-  intern({ id: 0, kind: 'DataPropertyAssertion', property, subject, value, annotations: annotationSet(anns) });
+  internFields(SHAPES.DataPropertyAssertion, property, subject, value, annotationSet(anns));
 export const negativeDataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): NegativeDataPropertyAssertion =>
   intern({ id: 0, kind: 'NegativeDataPropertyAssertion', property, subject, value, annotations: annotationSet(anns) });
 
 export const annotationAssertion = (property: AnnotationProperty, subject: AnnotationSubject, value: AnnotationValue, anns?: Anns): AnnotationAssertion =>
-  intern({ id: 0, kind: 'AnnotationAssertion', property, subject, value, annotations: annotationSet(anns) });
+  internFields(SHAPES.AnnotationAssertion, property, subject, value, annotationSet(anns));
 export const subAnnotationPropertyOf = (sub: AnnotationProperty, sup: AnnotationProperty, anns?: Anns): SubAnnotationPropertyOf =>
   intern({ id: 0, kind: 'SubAnnotationPropertyOf', sub, sup, annotations: annotationSet(anns) });
 export const annotationPropertyDomain = (property: AnnotationProperty, domain: IRI, anns?: Anns): AnnotationPropertyDomain =>

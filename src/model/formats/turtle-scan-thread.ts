@@ -24,7 +24,7 @@ export interface ScanTask {
 
 /**
  * Terms firstTerm… in id order (each either the next of `names` or, at the ids in `literalAt`, the next
- * literal of `lex` with its datatype and language from the words sent so far), and the triples (s, p, o)*.
+ * literal of `lex` with its datatype and language from the words sent so far), and the triples as three columns.
  */
 export interface ScanChunk {
   readonly kind: 'chunk';
@@ -37,7 +37,9 @@ export interface ScanChunk {
   readonly langs: Int32Array;
   /** Datatype IRIs and language tags first used in this chunk, appended to the words of earlier chunks. */
   readonly words: readonly string[];
-  readonly triples: Int32Array;
+  readonly s: Int32Array;
+  readonly p: Int32Array;
+  readonly o: Int32Array;
 }
 
 /** The end of a document: `ok:false` when the scanner leaves the document to n3's Parser (or failed). */
@@ -88,9 +90,8 @@ class Mirror {
         terms.push(names[ni++]);
       }
     }
-    const triples = chunk.triples;
-    for (let k = 0; k < triples.length; k += 3) this.table.add(triples[k], triples[k + 1], triples[k + 2]);
-    this.early.take(triples);
+    this.table.addColumns(chunk.s, chunk.p, chunk.o);
+    this.early.take(chunk.s, chunk.p, chunk.o);
   }
 }
 
@@ -105,7 +106,7 @@ let idleTimer: NodeJS.Timeout | null = null;
 let nextTask = 1;
 const pending = new Map<number, Pending>();
 /** Documents wait for the one before them: the scanning thread reads one at a time. */
-let queue: Promise<unknown> = Promise.resolve();
+let queue: Promise<void> = Promise.resolve();
 
 function onMessage(message: ScanChunk | ScanEnd): void {
   const job = pending.get(message.task);
@@ -171,6 +172,7 @@ export function scanTurtleOnThread(text: string, syntax: ScannedSyntax, base: st
     const message: ScanTask = { task, text, syntax, base, bnodePrefix: mirror.table.bnodePrefix };
     scanningThread().postMessage(message);
   }));
-  queue = run;
+  // The queue waits for this document without holding on to its table once it is read.
+  queue = run.then(() => undefined);
   return run;
 }

@@ -58,17 +58,12 @@ class StreamedTable extends TripleTable {
       if (li < this.literalAt.length && this.literalAt[li] === t) li++;
       else names.push(this.terms[t] as string);
     }
-    const triples = new Int32Array(3 * (this.size - this.sentTriples));
-    for (let i = this.sentTriples, k = 0; i < this.size; i++, k += 3) {
-      triples[k] = this.s[i];
-      triples[k + 1] = this.p[i];
-      triples[k + 2] = this.o[i];
-    }
+    const s = this.s.slice(this.sentTriples, this.size), p = this.p.slice(this.sentTriples, this.size), o = this.o.slice(this.sentTriples, this.size);
     const literalAt = new Int32Array(this.literalAt), datatypes = new Int32Array(this.datatypes), langs = new Int32Array(this.langs);
     const chunk: ScanChunk = {
-      kind: 'chunk', task: this.task, firstTerm: this.sentTerms, names, literalAt, lex: this.lex, datatypes, langs, words: this.newWords, triples,
+      kind: 'chunk', task: this.task, firstTerm: this.sentTerms, names, literalAt, lex: this.lex, datatypes, langs, words: this.newWords, s, p, o,
     };
-    parentPort!.postMessage(chunk, [triples.buffer, literalAt.buffer, datatypes.buffer, langs.buffer]);
+    parentPort!.postMessage(chunk, [s.buffer, p.buffer, o.buffer, literalAt.buffer, datatypes.buffer, langs.buffer]);
     this.sentTerms = this.terms.length;
     this.sentTriples = this.size;
     this.literalAt = [];

@@ -49,10 +49,10 @@ export class EarlyMapper {
 
   constructor(private readonly terms: readonly TermValue[]) {}
 
-  /** Builds what it can for triples (s, p, o) of `triples` (flat), which are the table's next triples. */
-  take(triples: Int32Array): void {
+  /** Builds what it can for the triples (s[k], p[k], o[k]), which are the table's next triples. */
+  take(s: Int32Array, p: Int32Array, o: Int32Array): void {
     this.fit(this.terms.length);
-    for (let k = 0; k < triples.length; k += 3) this.axioms.push(this.axiomOf(triples[k], triples[k + 1], triples[k + 2]));
+    for (let k = 0; k < s.length; k++) this.axioms.push(this.axiomOf(s[k], p[k], o[k]));
   }
 
   result(): EarlyAxioms {

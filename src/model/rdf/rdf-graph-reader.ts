@@ -158,6 +158,16 @@ export class TripleTable {
     this.size = i + 1;
   }
 
+  /** Appends triples given as three columns of term ids. */
+  addColumns(s: Int32Array, p: Int32Array, o: Int32Array): void {
+    const at = this.size, n = s.length;
+    while (at + n > this.s.length) this.grow();
+    this.s.set(s, at);
+    this.p.set(p, at);
+    this.o.set(o, at);
+    this.size = at + n;
+  }
+
   private grow(): void {
     const n = this.s.length * 2;
     const widen = (a: Int32Array) => {

@@ -110,13 +110,13 @@ export class RdfToOwl {
   /** Flags by term id: blank nodes already translated as a structure (expression, list, atom), never individuals. */
   private readonly structural: Uint8Array;
   private readonly anons = new Map<TermId, AnonymousIndividual>();
-  /** Model nodes by term id, so each IRI is looked up in the model's intern table once per role. */
-  private readonly classes: (Class | undefined)[];
-  private readonly objectProperties: (ObjectProperty | undefined)[];
-  private readonly dataProperties: (DataProperty | undefined)[];
-  private readonly annotationProperties: (AnnotationProperty | undefined)[];
-  private readonly individuals: (NamedIndividual | undefined)[];
-  private readonly iriNodes: (IRINode | undefined)[];
+  /** Model nodes by term id, so each IRI is looked up in the model's intern table once per role (each made on first use). */
+  private classes: (Class | undefined)[] | null = null;
+  private objectProperties: (ObjectProperty | undefined)[] | null = null;
+  private dataProperties: (DataProperty | undefined)[] | null = null;
+  private annotationProperties: (AnnotationProperty | undefined)[] | null = null;
+  private individuals: (NamedIndividual | undefined)[] | null = null;
+  private iriNodes: (IRINode | undefined)[] | null = null;
   private readonly swrl: SwrlReader;
   private readonly table: TripleTable;
   /** Triples from index `asserted` on were added for reifications whose triple the document lacks. */
@@ -136,13 +136,6 @@ export class RdfToOwl {
     this.kinds = new Uint8Array(table.terms.length);
     this.reserved = new Uint8Array(table.terms.length);
     this.structural = new Uint8Array(table.terms.length);
-    const n = table.terms.length;
-    this.classes = emptySlots(n);
-    this.objectProperties = emptySlots(n);
-    this.dataProperties = emptySlots(n);
-    this.annotationProperties = emptySlots(n);
-    this.individuals = emptySlots(n);
-    this.iriNodes = emptySlots(n);
     this.ontology.unmapped.push(...table.unmapped);
     this.swrl = new SwrlReader(this);
   }
@@ -352,27 +345,27 @@ export class RdfToOwl {
   // ------------------------------------------------------------ model nodes by term id
 
   cls(t: TermId): Class {
-    return this.classes[t] ??= cls(this.iri(t));
+    return (this.classes ??= emptySlots(this.terms.length))[t] ??= cls(this.iri(t));
   }
 
   objectProperty(t: TermId): ObjectProperty {
-    return this.objectProperties[t] ??= objectProperty(this.iri(t));
+    return (this.objectProperties ??= emptySlots(this.terms.length))[t] ??= objectProperty(this.iri(t));
   }
 
   dataProperty(t: TermId): DataProperty {
-    return this.dataProperties[t] ??= dataProperty(this.iri(t));
+    return (this.dataProperties ??= emptySlots(this.terms.length))[t] ??= dataProperty(this.iri(t));
   }
 
   annotationProperty(t: TermId): AnnotationProperty {
-    return this.annotationProperties[t] ??= annotationProperty(this.iri(t));
+    return (this.annotationProperties ??= emptySlots(this.terms.length))[t] ??= annotationProperty(this.iri(t));
   }
 
   namedIndividual(t: TermId): NamedIndividual {
-    return this.individuals[t] ??= namedIndividual(this.iri(t));
+    return (this.individuals ??= emptySlots(this.terms.length))[t] ??= namedIndividual(this.iri(t));
   }
 
   iriNode(t: TermId): IRINode {
-    return this.iriNodes[t] ??= iriNode(this.iri(t));
+    return (this.iriNodes ??= emptySlots(this.terms.length))[t] ??= iriNode(this.iri(t));
   }
 
   /** The entity of a declaration. */
