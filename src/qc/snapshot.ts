@@ -45,10 +45,17 @@ function closureOf(root: Ontology, ws: Workspace, copies: ReadonlyMap<Ontology, 
   return out;
 }
 
-/** Which workspace a snapshot came from: the reasoner stage shares that workspace's incremental reasoner. */
-const origins = new WeakMap<QcSnapshot, string>();
+/**
+ * Which workspace a snapshot came from: the reasoner stage shares that workspace's incremental reasoner,
+ * the SPARQL stages its engine thread.
+ */
+const origins = new WeakMap<QcSnapshot, Workspace>();
 
 export function snapshotWorkspaceId(s: QcSnapshot): string | undefined {
+  return origins.get(s)?.id;
+}
+
+export function snapshotWorkspace(s: QcSnapshot): Workspace | undefined {
   return origins.get(s);
 }
 
@@ -63,6 +70,6 @@ export function captureSnapshot(ws: Workspace, delta: readonly Change[], labelLa
   applyBatch(delta.map((c) => retarget(c, copies)));
   const ontology = copies.get(active)!;
   const snapshot: QcSnapshot = { ontology, closure: closureOf(ontology, ws, copies), revision: ws.revision, labelLanguage };
-  origins.set(snapshot, ws.id);
+  origins.set(snapshot, ws);
   return snapshot;
 }

@@ -26,19 +26,30 @@ export interface EvaluateOptions {
   readonly parseOnly?: boolean;
   /** A further N-Triples document in the snapshot (materialized inferences), named by `key`. */
   readonly extra?: { readonly key: string; readonly document: string };
+  /** Evaluate over these ontologies (a private QC snapshot's closure) instead of the live active closure. */
+  readonly closure?: readonly Ontology[];
 }
 
 const closureIds = new WeakMap<Ontology, number>();
 let nextClosureId = 0;
 
-/** Names a model state: the revision and which ontologies form the closure (ids stable per object). */
-function snapshotKey(ws: Workspace, closure: readonly Ontology[]): string {
-  const ids = closure.map((o) => {
+/** The closure members' ids, in order (stable per object). */
+function closureKey(closure: readonly Ontology[]): string {
+  return closure.map((o) => {
     let id = closureIds.get(o);
     if (id === undefined) closureIds.set(o, (id = nextClosureId++));
     return id;
-  });
-  return `${ws.revision}:${ids.join(',')}`;
+  }).join(',');
+}
+
+/** Names a model state: the revision and which ontologies form the closure (ids stable per object). */
+function snapshotKey(ws: Workspace, closure: readonly Ontology[]): string {
+  return `${ws.revision}:${closureKey(closure)}`;
+}
+
+/** Names a private snapshot: its root is a private copy, so the objects alone identify it. */
+function privateKey(closure: readonly Ontology[]): string {
+  return `private:${closureKey(closure)}`;
 }
 
 interface Pending {
@@ -64,9 +75,10 @@ export class SparqlEngine {
 
   private async evaluateNow(query: string, options: EvaluateOptions): Promise<EvaluationResult> {
     const deadline = Date.now() + options.timeoutMs;
-    const closure = options.parseOnly === true ? [] : this.workspace.importsClosure(this.workspace.active);
+    const closure = options.parseOnly === true ? [] : options.closure ?? this.workspace.importsClosure(this.workspace.active);
     const extra = options.extra;
-    const key = options.parseOnly === true ? 'empty' : snapshotKey(this.workspace, closure) + (extra === undefined ? '' : `|${extra.key}`);
+    const state = options.closure === undefined ? snapshotKey(this.workspace, closure) : privateKey(closure);
+    const key = options.parseOnly === true ? 'empty' : state + (extra === undefined ? '' : `|${extra.key}`);
     const base = { snapshotKey: key, query, form: options.form, limit: options.limit, parseOnly: options.parseOnly };
     const documents = (): string[] => [...closure.map(writeNTriples), ...(extra === undefined ? [] : [extra.document])];
     let reply = await this.send({ ...base, id: 0 }, deadline, options.signal, key !== this.heldKey && options.parseOnly !== true ? documents : null);
@@ -78,7 +90,6 @@ export class SparqlEngine {
   private thread(): Worker {
     if (this.worker !== null) return this.worker;
     const w = new Worker(new URL('./engine-worker.js', import.meta.url));
-    w.unref();
     w.on('message', (reply: EvaluationReply) => {
       const p = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -90,6 +101,8 @@ export class SparqlEngine {
     w.on('exit', () => {
       if (this.worker === w) this.drop('The SPARQL thread stopped');
     });
+    // After the listeners: attaching a 'message' listener refs the worker's port again.
+    w.unref();
     this.worker = w;
     return w;
   }

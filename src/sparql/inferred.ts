@@ -41,6 +41,11 @@ export function inferredDocument(ws: Workspace): InferredSnapshot {
   if (status === 'no_reasoner') return { kind: 'unavailable', code: 'no_reasoner', message: 'include_inferred needs a reasoner: select one with set_reasoner and run run_reasoner' };
   if (status === 'inconsistent') return { kind: 'unavailable', code: 'inconsistent_ontology', message: 'The ontology is inconsistent, so every statement is entailed: see explain_inconsistency' };
   if (status !== 'classified' || result === null) return { kind: 'unavailable', code: 'reasoner_not_ready', message: `${NOT_MATERIALIZED} (reasoner status: ${status})` };
+  return readyInferences(result);
+}
+
+/** The materialized inferences of a finished classification of a consistent ontology (the window's, or a private one). */
+export function readyInferences(result: Classification): InferredSnapshot {
   let id = ids.get(result);
   if (id === undefined) ids.set(result, (id = nextId++));
   let document = documents.get(result);

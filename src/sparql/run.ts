@@ -2,6 +2,7 @@
 // refused before evaluation, and the `sparql_query` result shape (TOOLS.md 3.9).
 
 import type { Workspace } from '../model/workspace.js';
+import type { Ontology } from '../model/ontology.js';
 import { OWL, RDF, RDFS, XSD } from '../model/vocab.js';
 import { ToolFailure, type JsonObject } from '../tools/tool.js';
 import { isReadForm, type PrefixTable, type QueryScan } from './query-form.js';
@@ -15,8 +16,13 @@ const PREFIX_NAME = /^(?:\p{L}(?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_-])?)?$/u;
 
 /** The active ontology's prefixes plus rdf/rdfs/owl/xsd (which win: their meaning is fixed). */
 export function queryPrefixes(ws: Workspace): PrefixTable {
+  return ontologyPrefixes(ws.active);
+}
+
+/** `o`'s prefixes plus rdf/rdfs/owl/xsd (which win: their meaning is fixed). */
+export function ontologyPrefixes(o: Ontology): PrefixTable {
   const table = new Map<string, string>();
-  for (const [name, ns] of ws.active.prefixes) {
+  for (const [name, ns] of o.prefixes) {
     const bare = name.endsWith(':') ? name.slice(0, -1) : name;
     if (PREFIX_NAME.test(bare) && !/[<>"\s]/.test(ns)) table.set(bare, ns);
   }
@@ -41,6 +47,13 @@ export interface ReadOptions {
   readonly limit: number;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
+  /** A private snapshot (a QC snapshot's closure and its root's prefixes) instead of the live active closure. */
+  readonly snapshot?: PrivateSnapshot;
+}
+
+export interface PrivateSnapshot {
+  readonly closure: readonly Ontology[];
+  readonly prefixes: PrefixTable;
 }
 
 /** Refuses what must never be evaluated; the message says why. */
@@ -57,7 +70,10 @@ export async function evaluateRead(ws: Workspace, query: string, scan: QueryScan
   // A request without a form keyword is handed over as SELECT only to obtain the parser's message.
   const form = isReadForm(scan.form) ? scan.form : 'SELECT';
   try {
-    return await sparqlEngine(ws).evaluate(prologue(queryPrefixes(ws)) + query, { form, limit: options.limit, timeoutMs: options.timeoutMs, signal: options.signal, extra: inferred });
+    const prefixes = options.snapshot?.prefixes ?? queryPrefixes(ws);
+    return await sparqlEngine(ws).evaluate(prologue(prefixes) + query, {
+      form, limit: options.limit, timeoutMs: options.timeoutMs, signal: options.signal, extra: inferred, closure: options.snapshot?.closure,
+    });
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
     if (e.reason === 'syntax') throw new ToolFailure(`SPARQL syntax error: ${callerPosition(e.message)}`, 'parse_error');
