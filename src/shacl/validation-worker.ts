@@ -1,0 +1,98 @@
+// The SHACL validation thread: keeps the data graph it was last given (an n3 Store, keyed by the model state
+// it was built from) and validates it against each request's shapes graph with shacl-engine. Validation is
+// CPU-bound and cannot be interrupted, so it lives here, where the engine bounds it by terminating the thread.
+
+import { parentPort } from 'node:worker_threads';
+import { DataFactory, Store } from 'n3';
+import type * as RDF from '@rdfjs/types';
+import { Validator } from 'shacl-engine';
+import { parseRdf, RdfSyntaxError } from './rdf-parse.js';
+import { isValidationResult, resultRow, SH } from './result-rows.js';
+import type { ShaclResult, ShapesDocument, ValidationReply, ValidationRequest } from './protocol.js';
+
+const factory = { ...DataFactory, dataset: (): RDF.DatasetCore => new Store() as unknown as RDF.DatasetCore };
+
+let loaded: { key: string; store: Store } | null = null;
+
+class Refusal extends Error {
+  constructor(readonly reason: 'shapes' | 'data', message: string) {
+    super(message);
+  }
+}
+
+async function dataStore(req: ValidationRequest): Promise<Store | null> {
+  if (req.documents !== undefined) {
+    loaded = null;
+    const store = new Store();
+    for (let i = 0; i < req.documents.length; i++) {
+      try {
+        store.addQuads(await parseRdf(req.documents[i], 'ntriples', undefined, `d${i}b`) as never);
+      } catch (e) {
+        throw new Refusal('data', `The data graph (document ${i + 1} of the imports closure) does not parse: ${(e as Error).message}`);
+      }
+    }
+    loaded = { key: req.dataKey, store };
+  }
+  return loaded !== null && loaded.key === req.dataKey ? loaded.store : null;
+}
+
+async function shapesStore(shapes: readonly ShapesDocument[]): Promise<Store> {
+  const store = new Store();
+  for (let i = 0; i < shapes.length; i++) {
+    const doc = shapes[i];
+    try {
+      store.addQuads(await parseRdf(doc.text, doc.format, doc.base, `s${i}b`) as never);
+    } catch (e) {
+      const detail = e instanceof RdfSyntaxError ? e.message : (e as Error).message;
+      throw new Refusal('shapes', `${doc.origin}: the SHACL shapes (${doc.format}) do not parse: ${detail}`);
+    }
+  }
+  return store;
+}
+
+/** SPARQL-based constraints and targets need a SPARQL engine (comunica), loaded only for shapes that use them. */
+async function sparqlPlugins(shapes: Store): Promise<{ validations?: unknown; targetResolvers?: unknown }> {
+  const uses = shapes.countQuads(null, DataFactory.namedNode(SH + 'sparql'), null, null) > 0
+    || shapes.countQuads(null, DataFactory.namedNode(SH + 'target'), null, null) > 0;
+  if (!uses) return {};
+  const plugin = await import('shacl-engine/sparql.js');
+  return { validations: plugin.validations, targetResolvers: plugin.targetResolvers };
+}
+
+const origins = (shapes: readonly ShapesDocument[]): string => shapes.map((s) => s.origin).join(', ');
+
+async function validate(req: ValidationRequest): Promise<readonly ShaclResult[] | null> {
+  const data = await dataStore(req);
+  if (data === null) return null;
+  const shapes = await shapesStore(req.shapes);
+  let validator: Validator;
+  try {
+    validator = new Validator(shapes as unknown as RDF.DatasetCore, { factory, ...(await sparqlPlugins(shapes)) });
+  } catch (e) {
+    throw new Refusal('shapes', `${origins(req.shapes)}: the shapes graph is not valid SHACL: ${(e as Error).message}`);
+  }
+  if (validator.shapes.size === 0) {
+    throw new Refusal('shapes', `${origins(req.shapes)}: the graph declares no SHACL shapes (no sh:NodeShape, sh:PropertyShape or shape with a target)`);
+  }
+  try {
+    const report = await validator.validate({ dataset: data as unknown as RDF.DatasetCore });
+    return report.results.filter(isValidationResult).map((r) => resultRow(r, req.language));
+  } catch (e) {
+    throw new Refusal('shapes', `${origins(req.shapes)}: the shapes could not be evaluated: ${(e as Error).message}`);
+  }
+}
+
+async function answer(req: ValidationRequest): Promise<ValidationReply> {
+  try {
+    const results = await validate(req);
+    if (results === null) return { id: req.id, ok: false, reason: 'data_missing', message: 'The data graph is not loaded' };
+    return { id: req.id, ok: true, results };
+  } catch (e) {
+    if (e instanceof Refusal) return { id: req.id, ok: false, reason: e.reason, message: e.message };
+    return { id: req.id, ok: false, reason: 'engine', message: `The SHACL engine failed: ${(e as Error).message}` };
+  }
+}
+
+parentPort?.on('message', (req: ValidationRequest) => {
+  void answer(req).then((reply) => parentPort?.postMessage(reply));
+});
