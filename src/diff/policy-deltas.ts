@@ -66,6 +66,8 @@ export const DELTA_STAGES: readonly StageId[] = ['cqs', 'invariants', 'shacl', '
 
 export interface StageDeltaInput {
   readonly policy: EffectivePolicy;
+  /** Where the policy's SHACL, invariant and CQ assets resolve. */
+  readonly projectRoot: string | null;
   readonly left: QcSnapshot;
   readonly right: QcSnapshot;
   readonly reasoner: ReasonerInfo | null;
@@ -78,7 +80,7 @@ const byId = (a: Finding, b: Finding) => cmp(a.id, b.id);
 
 /** Every finding of one required stage over one side, or why the stage did not complete. */
 async function stageFindings(stage: StageId, snapshot: QcSnapshot, input: StageDeltaInput): Promise<Finding[] | { error: string }> {
-  const contract = policyStages(input.policy);
+  const contract = policyStages(input.policy, input.projectRoot);
   const report = await runGate({
     snapshot, stages: [stage], required: [stage], reasoner: input.reasoner, timeoutMs: input.timeoutMs, signal: input.signal,
     limit: Number.MAX_SAFE_INTEGER, failOn: contract.failOn, options: contract.options, waivers: contract.waivers,
@@ -102,7 +104,7 @@ function entered(a: readonly Finding[], b: readonly Finding[], limit: number): J
  * the policy's own rules only (`scope: "policy_rules_only"`). `errored` names the stages with an error.
  */
 export async function stageDeltas(input: StageDeltaInput): Promise<{ json: JsonObject; errored: StageId[] }> {
-  const required = new Set(policyStages(input.policy).required);
+  const required = new Set(policyStages(input.policy, input.projectRoot).required);
   const json: JsonObject = {};
   const errored: StageId[] = [];
   for (const stage of DELTA_STAGES) {

@@ -297,7 +297,7 @@ export async function semanticDiff(ctx: ToolContext, request: SemanticDiffReques
     if (policy.kind === 'valid') {
       const remaining = deadline - Date.now();
       const deltas = await stageDeltas({
-        policy: policy.resolution.policy!, left: sideSnapshot(c, left), right: sideSnapshot(c, right), reasoner: chosen.reasoner,
+        policy: policy.resolution.policy!, projectRoot: policy.resolution.projectRoot, left: sideSnapshot(c, left), right: sideSnapshot(c, right), reasoner: chosen.reasoner,
         timeoutMs: remaining, signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, remaining))]), limit: request.limit,
       });
       out.stage_deltas = deltas.json;

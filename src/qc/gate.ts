@@ -13,6 +13,11 @@ import { profileStage } from './stages/profile.js';
 import { governanceStage, type GovernanceOptions } from './stages/governance.js';
 import { rulesStage } from './stages/rules.js';
 import { interoperabilityStage, type InteroperabilityOptions } from './stages/interoperability.js';
+import { shaclStage, type ShaclShapesSource } from './stages/shacl.js';
+import { invariantsStage } from './stages/invariants.js';
+import { cqsStage } from './stages/cqs.js';
+import type { PolicyAssets } from './stages/policy-assets.js';
+import type { InvariantSpec } from '../sparql/invariants.js';
 import { policyReasonerProblem } from './policy-options.js';
 import { waiveOutcome, withExpiredWaivers } from './waivers.js';
 
@@ -35,6 +40,14 @@ export interface StageOptions {
   readonly policyReasoner?: string;
   /** `reasoner` stage: the policy's `reasoning.timeout_ms`, a bound within the run's budget. */
   readonly reasonerTimeoutMs?: number;
+  /** `shacl` stage: the caller's shapes or a policy's `shacl.paths` (absent: the stage is skipped). */
+  readonly shacl?: ShaclShapesSource;
+  /** `invariants` stage: run_qc_suite's inline invariants. */
+  readonly invariants?: readonly InvariantSpec[];
+  /** `invariants` stage: a policy's `invariants.paths`. */
+  readonly invariantAssets?: PolicyAssets;
+  /** `cqs` stage: a policy's `cqs.paths` (the stores beside the snapshot's document are always read). */
+  readonly cqAssets?: PolicyAssets;
 }
 
 export interface GateInput {
@@ -126,13 +139,13 @@ const RUNNERS: Partial<Record<StageId, StageRunner>> = {
   structural: (s, ctx) => structuralStage(s, { includeImports: ctx.options.includeImports ?? false, deadline: ctx.deadline }),
   governance: (s, ctx) => governanceStage(s, ctx.options.governance ?? {}),
   rules: (s, ctx) => rulesStage(s, ctx.reasoner),
+  shacl: (s, ctx) => shaclStage(s, ctx.options.shacl, ctx.deadline, ctx.signal),
+  invariants: (s, ctx) => invariantsStage(s, { ...ctx, inline: ctx.options.invariants, assets: ctx.options.invariantAssets }),
+  cqs: (s, ctx) => cqsStage(s, { ...ctx, assets: ctx.options.cqAssets }),
 };
 
 /** Why a stage without a runner here cannot run: it needs data only a project policy (or its caller) supplies. */
 const UNAVAILABLE: Partial<Record<StageId, string>> = {
-  invariants: 'no invariants given',
-  cqs: 'no competency questions given',
-  shacl: 'no SHACL shapes given',
   provider_evidence: 'provider_evidence_unavailable',
 };
 

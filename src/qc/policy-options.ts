@@ -9,6 +9,8 @@ import { resolveReasoner, sortedReasoners, type ReasonerInfo } from '../reasoner
 import type { Waiver } from './finding.js';
 import type { StageOptions } from './gate.js';
 import type { GovernanceOptions } from './stages/governance.js';
+import { policyShaclSource } from './stages/shacl.js';
+import { policyAssetOptions } from './stages/policy-assets.js';
 
 export interface PolicyGateConfig {
   readonly options: StageOptions;
@@ -69,10 +71,12 @@ export function policyWaivers(policy: EffectivePolicy): Waiver[] {
   }));
 }
 
-/** Stage options and waivers of a valid policy. */
-export function policyGateConfig(policy: EffectivePolicy): PolicyGateConfig {
+/** Stage options and waivers of a valid policy; its SHACL, invariant and CQ assets resolve against `projectRoot`. */
+export function policyGateConfig(policy: EffectivePolicy, projectRoot: string | null): PolicyGateConfig {
   return {
     options: {
+      shacl: policyShaclSource(policy, projectRoot),
+      ...policyAssetOptions(policy, projectRoot),
       owlProfile: policy.interoperability.owl_profile,
       governance: policyGovernance(policy),
       includeImports: false,

@@ -88,11 +88,11 @@ export type PolicyStages = Pick<PreflightContract, 'stages' | 'required' | 'fail
  * when `reasoning.required`, `interoperability` always in version 1, `rules` always; every one must complete.
  * `extra` (explicitly listed gates) can only add required stages: the policy's verdict is absolute.
  */
-export function policyStages(effective: EffectivePolicy, extra: readonly StageId[] = []): PolicyStages {
+export function policyStages(effective: EffectivePolicy, projectRoot: string | null, extra: readonly StageId[] = []): PolicyStages {
   const required = new Set<StageId>([...effective.validation.required_stages, ...extra, 'rules']);
   if (effective.version === 1) required.add('interoperability');
   if (effective.reasoning.required) required.add('reasoner');
-  const { options, waivers } = policyGateConfig(effective);
+  const { options, waivers } = policyGateConfig(effective, projectRoot);
   return { stages: [...required], required: [...required], failOn: effective.validation.fail_on, options, waivers };
 }
 
@@ -104,7 +104,7 @@ function contractFor(request: PreflightRequest, ctx: ToolContext, policy: Policy
   const policyTimeout = effective?.reasoning.timeout_ms;
   let timeoutMs = request.timeoutMs ?? policyTimeout ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
   if (request.tightenOnly === true && policyTimeout !== undefined) timeoutMs = Math.min(timeoutMs, policyTimeout);
-  if (effective !== null) return { ...policyStages(effective, request.gates), reasoner, timeoutMs };
+  if (effective !== null) return { ...policyStages(effective, policy.projectRoot, request.gates), reasoner, timeoutMs };
   const stages = new Set<StageId>(reasoner === null ? DEFAULT_STAGES : ['reasoner', ...DEFAULT_STAGES]);
   for (const g of request.gates) stages.add(g);
   return { stages: [...stages], required: [...request.gates], failOn: 'error', reasoner, timeoutMs, options: {}, waivers: [] };

@@ -18,7 +18,7 @@ import { revisionEnvelope } from '../tools/revision.js';
 import { fingerprintStability, resolvedAssets } from '../tools/policy-tools.js';
 import { captureSnapshot } from './snapshot.js';
 import { runGate, type GateReport, type GateStageReport } from './gate.js';
-import type { Finding, Gate, StageId } from './finding.js';
+import type { Finding, Gate, QcSnapshot, StageId } from './finding.js';
 import { budget, DEFAULT_PREFLIGHT_TIMEOUT_MS, policyStages, verifyLock } from './preflight.js';
 import { policyReasonerProblem } from './policy-options.js';
 import { rdfDatasetFingerprint, type DatasetFingerprint } from './dataset-fingerprint.js';
@@ -39,14 +39,10 @@ export interface ProjectQcRequest {
 }
 
 /**
- * Stages this build has no engine for (SPARQL invariants and competency questions, SHACL): they are skipped
- * with this reason, and a required one makes the gate `error`.
+ * Stages this build has no engine for: they are skipped with this reason, and a required one makes the
+ * gate `error` (every stage has its engine now).
  */
-export const NO_ENGINE: Readonly<Partial<Record<StageId, string>>> = {
-  invariants: 'no SPARQL engine in this build: invariants cannot be evaluated',
-  cqs: 'no SPARQL engine in this build: competency questions cannot be evaluated',
-  shacl: 'no SHACL engine in this build: shapes cannot be validated',
-};
+export const NO_ENGINE: Readonly<Partial<Record<StageId, string>>> = {};
 
 /** `stages` with the skip reason of each engine-less stage replaced by the precise one. */
 export function withEngineReasons(stages: readonly GateStageReport[]): GateStageReport[] {
@@ -221,8 +217,19 @@ function runBudget(policy: EffectivePolicy): number {
   return policy.reasoning.timeout_ms + DEFAULT_PREFLIGHT_TIMEOUT_MS;
 }
 
+/** One strict run with the snapshot it judged (the release gate checks that same snapshot), or the report of why it could not start. */
+export type ProjectQcExecution =
+  | { readonly started: false; readonly report: JsonObject; readonly res: PolicyResolution }
+  | { readonly started: true; readonly run: StrictRun; readonly snapshot: QcSnapshot };
+
 /** Runs the strict policy gate over the current revision (TOOLS.md run_project_qc). */
 export async function runProjectQc(ctx: ToolContext, request: ProjectQcRequest): Promise<JsonObject> {
+  const execution = await executeProjectQc(ctx, request);
+  return execution.started ? strictReport(execution.run) : execution.report;
+}
+
+/** The strict gate's run over the current revision, before it is shaped into a report. */
+export async function executeProjectQc(ctx: ToolContext, request: ProjectQcRequest): Promise<ProjectQcExecution> {
   const res = await resolvePolicy(ctx, request.policyPath);
   const ws = ctx.workspace;
   const selected = reasoningSession(ws).selected;
@@ -232,8 +239,8 @@ export async function runProjectQc(ctx: ToolContext, request: ProjectQcRequest):
   const facts: ContentFacts = {
     semanticFingerprint: base.semantic_fingerprint, stability, stabilityWarnings: warnings, dirty: ws.isDirty(ws.active), reasoner: reasonerRow(selected, effective),
   };
-  if (effective === null) return notStartedReport(request.surface, res, facts, startErrors(res, localDocumentOf(ws.active)));
-  const contract = policyStages(effective, request.extraRequired);
+  if (effective === null) return { started: false, res, report: notStartedReport(request.surface, res, facts, startErrors(res, localDocumentOf(ws.active))) };
+  const contract = policyStages(effective, res.projectRoot, request.extraRequired);
   const timeoutMs = request.timeoutMs ?? runBudget(effective);
   const snapshot = captureSnapshot(ws, [], ctx.settings.label_language);
   const closure = closureFingerprint(ws, snapshot.closure, base.semantic_fingerprint);
@@ -246,10 +253,11 @@ export async function runProjectQc(ctx: ToolContext, request: ProjectQcRequest):
   const dataset = await rdfDatasetFingerprint(snapshot.ontology, effective.interoperability.owl_profile, signal);
   if (expired()) throw timeoutFailure(request.surface, timeoutMs);
   const current = revisionEnvelope(ws);
-  return strictReport({
+  const run: StrictRun = {
     surface: request.surface, res, policy: effective, report, lock, dataset, facts, closureFingerprint: closure,
     consistent: current.workspace_id === base.workspace_id && current.session_revision === base.session_revision,
     limit: request.limit,
     resolvedAssets: res.projectRoot === null ? null : await resolvedAssets(effective, res.projectRoot),
-  });
+  };
+  return { started: true, run, snapshot };
 }

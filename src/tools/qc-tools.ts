@@ -1,10 +1,11 @@
 // run_project_qc and run_qc_suite (TOOLS.md 3.3): the strict policy gate (src/qc/project-qc.ts), and
 // run_qc_suite's legacy branch: the caller's stages over one isolated snapshot, judged against `fail_on`,
-// with the governance options of validate_governance. Stages this build has no engine for (invariants, cqs,
-// shacl) are skipped with that reason; a required one makes the gate `error`.
+// with the governance options of validate_governance, the caller's SHACL shapes and SPARQL invariants
+// (competency questions come from the active ontology's stores). A stage without data is skipped with the
+// reason; a required one makes the gate `error`.
 
-import { stat } from 'node:fs/promises';
 import * as v from 'valibot';
+import { duplicateId, invariantSpec, type InvariantSpec } from '../sparql/invariants.js';
 import { OWL_PROFILES } from '../model/profiles/report.js';
 import { SKIPPING_PROFILES } from '../qc/stages/profile.js';
 import { compileIriPattern, type GovernanceOptions } from '../qc/stages/governance.js';
@@ -17,6 +18,8 @@ import { reasoningSession } from '../reasoner/pool.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { checkLocalPath } from '../policy/path-rules.js';
 import { urlScheme } from '../policy/paths.js';
+import { inlineShapes, readShapesFile } from '../shacl/shapes.js';
+import type { ShaclShapesSource } from '../qc/stages/shacl.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 
 const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),
@@ -103,13 +106,14 @@ export function legacyReport(report: GateReport): JsonObject {
   };
 }
 
-/** Authorizes the shapes file as a caller-selected read; no engine reads it in this build, but a bad path is still an error. */
-async function checkShapesPath(ctx: ToolContext, file: string): Promise<void> {
+/** The shacl stage's shapes: inline Turtle, or a local file authorized as a caller-selected read (URLs refused). */
+async function legacyShapes(ctx: ToolContext, args: SuiteArgs): Promise<ShaclShapesSource | undefined> {
+  if (args.shacl_shapes !== undefined) return { kind: 'documents', documents: [inlineShapes(args.shacl_shapes, 'shacl_shapes')] };
+  const file = args.shacl_shapes_path;
+  if (file === undefined) return undefined;
   if (urlScheme(file) !== null) throw new ToolFailure('shacl_shapes_path must be a local file path (URLs are refused)', 'invalid_argument', { argument: 'shacl_shapes_path' });
   const absolute = await checkLocalPath(ctx, 'run_qc_suite', file, 'read', await resolvePolicy(ctx));
-  if (!(await stat(absolute).then((s) => s.isFile(), () => false))) {
-    throw new ToolFailure(`shacl_shapes_path ${absolute} is not a readable file`, 'not_found', { shacl_shapes_path: absolute });
-  }
+  return { kind: 'documents', documents: [await readShapesFile(absolute, 'shacl_shapes_path')] };
 }
 
 /** The governance stage's options (validate_governance arguments and defaults). */
@@ -127,6 +131,14 @@ function legacyGovernance(args: SuiteArgs): GovernanceOptions {
   };
 }
 
+/** The inline invariants with verify_ontology's defaults; ids must be unique, as there. */
+function legacyInvariants(args: SuiteArgs): InvariantSpec[] | undefined {
+  const specs = args.invariants?.map(invariantSpec);
+  const duplicate = specs === undefined ? undefined : duplicateId(specs);
+  if (duplicate !== undefined) throw new ToolFailure(`Two invariants share the id '${duplicate}'`, 'invalid_argument', { argument: 'invariants' });
+  return specs;
+}
+
 async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObject> {
   if (args.lock_mode !== 'ignore') {
     throw new ToolFailure(`lock_mode=${args.lock_mode} is honoured only with policy_path (the inline run_qc_suite branch has no lockfile contract)`, 'invalid_argument', { argument: 'lock_mode' });
@@ -135,7 +147,8 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
     throw new ToolFailure('give at most one of shacl_shapes and shacl_shapes_path', 'invalid_argument', { argument: 'shacl_shapes_path' });
   }
   const governance = legacyGovernance(args);
-  if (args.shacl_shapes_path !== undefined) await checkShapesPath(ctx, args.shacl_shapes_path);
+  const invariants = legacyInvariants(args);
+  const shacl = await legacyShapes(ctx, args);
   // Invariants or shapes given are a request to check them: the stage is scheduled (and reports why it cannot run).
   const stages = [...(args.stages ?? DEFAULT_STAGES), ...(args.invariants === undefined ? [] : ['invariants' as const]),
     ...(args.shacl_shapes === undefined && args.shacl_shapes_path === undefined ? [] : ['shacl' as const])];
@@ -146,7 +159,7 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
   const report = await runGate({
     snapshot, stages, required, reasoner: reasoningSession(ctx.workspace).selected, timeoutMs, signal, limit: args.limit,
     failOn: (args.fail_on ?? 'error') as FailOn,
-    options: { owlProfile: args.owl_profile ?? 'DL', governance, includeImports: false },
+    options: { owlProfile: args.owl_profile ?? 'DL', governance, includeImports: false, shacl, ...(invariants === undefined ? {} : { invariants }) },
   });
   if (expired()) throw new ToolFailure(`run_qc_suite did not finish within ${timeoutMs} ms`, 'timeout', { timeout_ms: timeoutMs, retryable: true });
   return legacyReport(report);
@@ -154,7 +167,7 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
 
 export const runQcSuite = defineTool({
   name: 'run_qc_suite',
-  description: 'Aggregate QC gate over one isolated snapshot: reasoner, profile, structural, governance (and invariants, cqs, shacl, which this build cannot evaluate: skipped with the reason). With policy_path it runs the strict run_project_qc gate (surface run_qc_suite).',
+  description: 'Aggregate QC gate over one isolated snapshot: reasoner, profile, structural, governance, shacl (inline shapes or a shapes file), invariants (SPARQL, inline) and cqs (the competency questions of the active ontology). With policy_path it runs the strict run_project_qc gate (surface run_qc_suite).',
   input: SuiteInput,
   capabilities: ['ontology:read'],
   mutating: never,

@@ -8,6 +8,8 @@ import { callerPosition, evaluateRead, prologue, queryPrefixes, queryResult, ref
 import { SparqlFailure, sparqlEngine } from '../sparql/engine.js';
 import { inferredDocument } from '../sparql/inferred.js';
 import { describeSchema } from '../sparql/schema.js';
+import { checkInvariants, duplicateId, invariantSpec } from '../sparql/invariants.js';
+import { liveTarget } from '../sparql/target.js';
 import { OWL, RDF, RDFS, XSD } from '../model/vocab.js';
 
 const DEFAULT_LIMIT = 1000;
@@ -185,32 +187,6 @@ const Invariant = v.strictObject({
   include_inferred: v.optional(v.boolean(), false),
 });
 
-type InvariantInput = v.InferOutput<typeof Invariant>;
-
-/** One invariant's row: violations are the query's answers (any row, or ASK true). */
-async function checkInvariant(ctx: ToolContext, item: InvariantInput, id: string, limit: number, timeoutMs: number): Promise<JsonObject> {
-  const base = { id, severity: item.severity, message: item.message ?? `Invariant '${id}' violated.` };
-  const scan = scanQuery(item.sparql, queryPrefixes(ctx.workspace));
-  const refused = refusal(scan) ?? (scan.form === 'CONSTRUCT' || scan.form === 'DESCRIBE'
-    ? new ToolFailure(`${scan.form} cannot express an invariant: use SELECT (violating rows) or ASK (true = violated)`, 'forbidden_query_form')
-    : null);
-  try {
-    if (refused !== null) throw refused;
-    const result = await runQuery(ctx, item.sparql, scan, item.include_inferred, readOptions(ctx, limit, timeoutMs));
-    if (result.query_type === 'ASK') return { ...base, violated: result.boolean === true, ...(result.boolean === true ? { violation_count: 1 } : {}) };
-    const count = result.count as number;
-    return {
-      ...base, violated: count > 0,
-      ...(count > 0 ? { violation_count: count, violations: result.bindings } : {}),
-      ...(result.truncated !== undefined ? { truncated: result.truncated } : {}),
-    };
-  } catch (e) {
-    if (!(e instanceof ToolFailure)) throw e;
-    if (e.code === 'cancelled') throw e;
-    return { ...base, violated: false, error: e.message };
-  }
-}
-
 export const verifyOntology = defineTool({
   name: 'verify_ontology',
   description: 'Check SPARQL invariants: each query\'s answers are violations (any SELECT row, or ASK true); gate pass/fail against fail_on.',
@@ -228,15 +204,14 @@ export const verifyOntology = defineTool({
     if (args.profile !== undefined) {
       throw new ToolFailure(`profile '${args.profile}' is not available: persisted invariant sets are not supported; pass the invariants in queries`, 'profile_not_found');
     }
-    const ids = args.queries.map((q, i) => q.id ?? `invariant-${i + 1}`);
-    const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+    const specs = args.queries.map(invariantSpec);
+    const duplicate = duplicateId(specs);
     if (duplicate !== undefined) throw new ToolFailure(`Two invariants share the id '${duplicate}'`, 'invalid_argument');
-    const invariants: JsonObject[] = [];
     // Items run one after another over the same snapshot (the engine reuses it while the model is unchanged).
-    for (let i = 0; i < args.queries.length; i++) invariants.push(await checkInvariant(ctx, args.queries[i], ids[i], args.limit, args.timeout_ms));
+    const invariants = await checkInvariants(liveTarget(ctx.workspace, ctx.signal), specs, args.limit, args.timeout_ms);
     const errors = invariants.filter((r) => r.error !== undefined).length;
-    const violated = invariants.filter((r) => r.violated === true);
-    const gating = violated.some((r) => RANK[r.severity as string] >= RANK[args.fail_on]);
+    const violated = invariants.filter((r) => r.violated);
+    const gating = violated.some((r) => RANK[r.severity] >= RANK[args.fail_on]);
     return {
       checked: invariants.length, violations: violated.length, errors, fail_on: args.fail_on,
       gate: errors > 0 || gating ? 'fail' : 'pass', invariants,

@@ -32,7 +32,7 @@ test('the gate options follow the policy: profile, interoperability formats, rea
     lifecycle: { status_property: 'ex:status', allowed_statuses: ['ready', 'ex:Released'] },
     validation: { waivers: [{ rule_id: 'iri_policy', focus_iri: 'ex:A', reason: 'legacy', expires: '2027-01-01' }] },
   });
-  const { options, waivers } = policyGateConfig(p);
+  const { options, waivers } = policyGateConfig(p, null);
   assert.equal(options.owlProfile, 'EL');
   assert.deepEqual(options.interoperability, { format: 'rdfxml', roundTripFormats: ['ofn'] });
   assert.equal(options.policyReasoner, 'el');
@@ -48,7 +48,7 @@ test('the gate options follow the policy: profile, interoperability formats, rea
   assert.equal(g.lifecycle_rules?.replacement_property, `${IAO}0100001`);
   assert.deepEqual(waivers, [{ rule_id: 'iri_policy', focus_iri: `${EX}A`, reason: 'legacy', expires: '2027-01-01' }]);
   assert.deepEqual(policyWaivers(policy()), []);
-  assert.equal(policyGateConfig(policy()).options.policyReasoner, undefined);
+  assert.equal(policyGateConfig(policy(), null).options.policyReasoner, undefined);
 });
 
 test('labels: required by default, one per language by default, each listed language present', () => {
@@ -127,7 +127,7 @@ test('the policy reasoner must be the captured selection: mismatch, none selecte
 
 test('in the gate: a mismatching selection makes the reasoner stage error without classifying', async () => {
   const snapshot = captureSnapshot(workspace(ontology('Declaration(Class(:A))')), [], 'en');
-  const { options } = policyGateConfig(policy({ reasoning: { reasoner: 'el', required: true } }));
+  const { options } = policyGateConfig(policy({ reasoning: { reasoner: 'el', required: true } }), null);
   const r = await runGate({
     snapshot, stages: ['reasoner'], required: ['reasoner'], reasoner: reasonerById('structural'), timeoutMs: 60_000,
     signal: new AbortController().signal, limit: 25, options,
@@ -142,7 +142,7 @@ test('in the gate: a mismatching selection makes the reasoner stage error withou
 test('in the gate: the policy profile is enforced', async () => {
   const snapshot = captureSnapshot(workspace(ontology('Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A ObjectUnionOf(:A :B))')), [], 'en');
   const gate = (p: EffectivePolicy) => runGate({
-    snapshot, stages: ['profile'], required: ['profile'], reasoner: null, timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, options: policyGateConfig(p).options,
+    snapshot, stages: ['profile'], required: ['profile'], reasoner: null, timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, options: policyGateConfig(p, null).options,
   });
   assert.equal((await gate(policy({ interoperability: { owl_profile: 'EL' } }))).gate, 'fail');
   assert.equal((await gate(policy())).gate, 'pass', 'the default DL profile allows unions');

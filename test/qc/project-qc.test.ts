@@ -47,7 +47,7 @@ test('a blocking import-lock verification turns pass into fail and never hides a
   assert.equal(gateWithLock('pass', null), 'pass');
 });
 
-test('strictReport: engine-less required stages are skipped with the precise reason and listed as missing', async () => {
+test('strictReport: required stages without data are skipped with the reason and listed as missing', async () => {
   const report = await gateOver(LABELLED, ['profile', 'shacl', 'invariants']);
   const p = policy();
   const out = strictReport({
@@ -57,8 +57,8 @@ test('strictReport: engine-less required stages are skipped with the precise rea
   });
   assert.deepEqual([out.gate, out.surface, out.policy_version, out.project_id], ['error', 'run_qc_suite', 1, 'p']);
   const stages = out.stages as { stage: string; reason?: string }[];
-  assert.match(stages.find((s) => s.stage === 'shacl')!.reason!, /no SHACL engine/);
-  assert.match(stages.find((s) => s.stage === 'invariants')!.reason!, /no SPARQL engine/);
+  assert.match(stages.find((s) => s.stage === 'shacl')!.reason!, /no SHACL shapes given/);
+  assert.match(stages.find((s) => s.stage === 'invariants')!.reason!, /no invariants given/);
   assert.deepEqual(out.details, { fail_on: 'error', missing_required_stages: ['invariants', 'shacl'] });
   assert.ok((out.findings as Finding[]).some((f) => f.rule_id === 'imports.lock_missing'), 'lock findings are reported');
   assert.equal(out.release_stable, false, 'no dataset fingerprint, no release stability');
@@ -122,7 +122,7 @@ test('legacyReport rows are {stage, ran, verdict?, findings_summary?, reason?} a
   const rows = out.stages as Record<string, unknown>[];
   assert.deepEqual(Object.keys(rows[0]).sort(), ['findings_summary', 'ran', 'stage', 'verdict']);
   assert.deepEqual(Object.keys(rows[1]).sort(), ['ran', 'reason', 'stage']);
-  assert.match(rows[1].reason as string, /no SHACL engine/);
+  assert.match(rows[1].reason as string, /no SHACL shapes given/);
   assert.deepEqual(withEngineReasons(report.stages).map((s) => s.status), ['completed', 'skipped']);
 });
 

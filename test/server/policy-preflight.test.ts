@@ -168,7 +168,9 @@ test('commit_change_set refused by the tool gate answers committed:false (read-o
   assert.equal(denied.body.error_code, 'authorization_denied');
   assert.equal(denied.body.committed, false);
   assert.deepEqual(denied.body.missing_capabilities, ['ontology:curate']);
-  const malformed = await runInContext('commit_change_set', { change_set_id: 'cs_x' }, reader);
+  assert.equal((await runInContext('commit_change_set', { change_set_id: 'cs_x' }, reader)).body.error_code, 'authorization_denied', 'capabilities before arguments');
+  const curator = toolContext([await loadOntologyFile(file)], principalWith(['ontology:read', 'ontology:curate']));
+  const malformed = await runInContext('commit_change_set', { change_set_id: 'cs_x' }, curator);
   assert.equal(malformed.body.error_code, 'invalid_argument');
   assert.equal(malformed.body.committed, false);
   const other = await runInContext('apply_changes', { operations: wolf }, reader);

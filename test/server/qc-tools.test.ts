@@ -132,7 +132,7 @@ test('a completed policy violation fails the gate; a live waiver passes it and s
   });
 });
 
-test('a required stage this build cannot run is skipped with the reason and makes the gate error (over a fail)', async () => {
+test('a required stage without data is skipped with the reason and makes the gate error (over a fail)', async () => {
   await withUnlabelledWolf(async () => {
     await withPolicy('validation:\n  required_stages: [governance, shacl, cqs]\n', async () => {
       const r = await callOk(c, 'run_project_qc');
@@ -140,8 +140,8 @@ test('a required stage this build cannot run is skipped with the reason and make
       assert.equal(stageOf(r, 'governance').verdict, 'fail', 'the violation is still reported');
       const shacl = stageOf(r, 'shacl');
       assert.deepEqual([shacl.status, shacl.required, shacl.ran], ['skipped', true, false]);
-      assert.match(shacl.reason as string, /no SHACL engine/);
-      assert.match(stageOf(r, 'cqs').reason as string, /no SPARQL engine/);
+      assert.match(shacl.reason as string, /no SHACL shapes given/);
+      assert.match(stageOf(r, 'cqs').reason as string, /no competency questions given/);
       assert.deepEqual(r.stages_skipped, ['cqs', 'shacl']);
       assert.deepEqual((r.details as Row).missing_required_stages, ['cqs', 'shacl']);
     });
@@ -200,16 +200,18 @@ test('run_qc_suite legacy: governance options fail the gate; fail_on none passes
   assert.ok((capped.finding_count as number) > 1);
 });
 
-test('run_qc_suite legacy: invariants and shapes are scheduled but cannot run; required (or error_on_missing_required) → gate error', async () => {
+test('run_qc_suite legacy: inline invariants run over the snapshot; a required stage without data → gate error', async () => {
   const invariants = [{ sparql: 'ASK { ?s ?p ?o }' }];
-  const optional = await callOk(c, 'run_qc_suite', { stages: ['profile'], invariants });
-  assert.equal(optional.gate, 'pass');
-  assert.match(stageOf(optional, 'invariants').reason as string, /no SPARQL engine/);
-  const strict = await callOk(c, 'run_qc_suite', { stages: ['profile'], invariants, error_on_missing_required: true });
+  const violated = await callOk(c, 'run_qc_suite', { stages: ['profile'], invariants });
+  assert.equal(violated.gate, 'fail');
+  assert.equal(stageOf(violated, 'invariants').verdict, 'fail');
+  assert.ok(findings(violated).some((f) => f.rule_id === 'invariant:invariant-1'));
+  const strict = await callOk(c, 'run_qc_suite', { stages: ['profile', 'cqs'], error_on_missing_required: true });
   assert.equal(strict.gate, 'error');
+  assert.match(stageOf(strict, 'cqs').reason as string, /no competency questions given/);
   const shacl = await callOk(c, 'run_qc_suite', { stages: ['profile'], required_stages: ['shacl'], shacl_shapes: '@prefix sh: <http://www.w3.org/ns/shacl#> .' });
   assert.equal(shacl.gate, 'error');
-  assert.match(stageOf(shacl, 'shacl').reason as string, /no SHACL engine/);
+  assert.match(stageOf(shacl, 'shacl').reason as string, /declares no SHACL shapes/);
 });
 
 test('run_qc_suite with policy_path runs the strict gate with surface run_qc_suite', async () => {
