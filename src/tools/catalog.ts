@@ -11,6 +11,9 @@ import { previewChanges, applyChanges } from './changes.js';
 import { previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet } from './change-sets.js';
 import { setActiveOntology, createOntology } from './workspace-tools.js';
 import { inspectImports, writeImportLock, verifyImportLock } from './import-tools.js';
+import { validateCatalog, writeCatalog } from './catalog-tools.js';
+import { extractModule } from './module-tools.js';
+import { mergeOntologyDocument } from './merge-document.js';
 import { summarizeOntology, listClasses, getAxiomsForEntity, getOntologyContext, getEntityContext } from './context.js';
 import { createClass, createEntity, addSubclassOf, addAnnotation, setLabel } from './authoring.js';
 import { createTerm, createTerms, createProperty, createProperties } from './term-creation.js';
@@ -20,30 +23,43 @@ import { explainEntailment, getExplanations, explainInconsistency } from './expl
 import { validateOntology } from './validation.js';
 import { validateGovernance } from './governance.js';
 import { diffOntologies, analyzeChangeImpact } from './diff.js';
+import { semanticDiffTool } from './semantic-diff-tool.js';
 import { getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate, getModelRevision } from './policy-tools.js';
 import { getSessionInfo } from './session.js';
 import { exportAuditLog } from './audit-tools.js';
 import { runProjectQcTool, runQcSuite } from './qc-tools.js';
+import { runReleaseGateTool, prepareRelease } from './release-tools.js';
+import { shaclValidate } from './shacl-tools.js';
+import { addCompetencyQuestion, listCompetencyQuestions, removeCompetencyQuestion, runCompetencyQuestions } from './competency-questions.js';
 import { listRules, addRule, removeRule } from './rules.js';
 import { validateRules } from './rule-validation.js';
 import { sparqlQuery, sparqlSchema, sparqlValidate, verifyOntology } from './sparql-tools.js';
+import { startJob, getJob, cancelJob, listJobs, exportJobArtifact } from './job-tools.js';
+import { materializeInferences, commitMaterializationTool } from './materialization-tools.js';
+import { listMappings, addMappingTool, removeMappingTool, importSssomTool, exportSssomTool, validateMappings } from './mapping-tools.js';
+import { searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuseProposal } from './external-term-tools.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
   getOntologyContext, getEntityContext, getModelRevision,
-  validateOntology, validateGovernance, diffOntologies, analyzeChangeImpact,
-  getProjectPolicy, validateProjectPolicy, runProjectQcTool, writeProjectPolicyTemplate, runQcSuite, exportAuditLog,
+  validateOntology, validateGovernance, diffOntologies, semanticDiffTool, analyzeChangeImpact,
+  getProjectPolicy, validateProjectPolicy, runProjectQcTool, writeProjectPolicyTemplate, runQcSuite, runReleaseGateTool, prepareRelease, shaclValidate,
+  addCompetencyQuestion, listCompetencyQuestions, removeCompetencyQuestion, runCompetencyQuestions, exportAuditLog,
   previewChanges, applyChanges, previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet,
   createClass, createEntity, createTerm, createTerms, createProperty, createProperties, addSubclassOf, addAnnotation, setLabel,
   addAxiom, removeAxiom,
   renameEntity, deleteEntity, deprecateEntity, moveClass,
   setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,
-  loadOntology, setActiveOntology, createOntology, inspectImports, writeImportLock, verifyImportLock,
+  loadOntology, setActiveOntology, mergeOntologyDocument, createOntology, inspectImports, writeImportLock, verifyImportLock,
+  validateCatalog, writeCatalog, extractModule,
   undoChange, redoChange, saveOntology,
-  getReasonerCapabilities, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
+  getReasonerCapabilities, materializeInferences, commitMaterializationTool, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
   explainEntailment, getExplanations, explainInconsistency,
   listRules, addRule, removeRule, validateRules,
   verifyOntology, sparqlQuery, sparqlSchema, sparqlValidate,
+  listMappings, addMappingTool, removeMappingTool, importSssomTool, exportSssomTool, validateMappings,
+  searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuseProposal,
+  startJob, getJob, cancelJob, listJobs, exportJobArtifact,
   getSessionInfo,
 ];
 

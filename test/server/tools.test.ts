@@ -38,22 +38,32 @@ test('tools/list lists every tool built so far with closed JSON Schemas', async 
     // reasoning
     'execute_dl_query', 'explain_entailment', 'explain_inconsistency', 'get_explanations', 'get_inferred_superclasses',
     'get_reasoner_capabilities', 'get_unsatisfiable_classes', 'list_reasoners', 'run_reasoner', 'set_reasoner',
+    // materialization
+    'commit_materialization', 'materialize_inferences',
     // validation
     'validate_ontology', 'validate_governance',
     // diff and impact
-    'analyze_change_impact', 'diff_ontologies',
+    'analyze_change_impact', 'diff_ontologies', 'semantic_diff',
     // term creation
     'create_properties', 'create_property', 'create_term', 'create_terms',
     // change sets
     'commit_change_set', 'discard_change_set', 'preview_change_set', 'rebase_change_set',
     // imports
     'inspect_imports', 'verify_import_lock', 'write_import_lock',
+    // documents: catalogs, modules, merges
+    'extract_module', 'merge_ontology_document', 'validate_catalog', 'write_catalog',
     // project policy
     'get_model_revision', 'get_project_policy', 'validate_project_policy', 'write_project_policy_template',
     // QC gates
-    'run_project_qc', 'run_qc_suite',
+    'run_project_qc', 'run_qc_suite', 'shacl_validate',
+    // competency questions
+    'add_competency_question', 'list_competency_questions', 'remove_competency_question', 'run_competency_questions',
+    // releases
+    'prepare_release', 'run_release_gate',
     // audit
     'export_audit_log',
+    // asynchronous jobs
+    'cancel_job', 'export_job_artifact', 'get_job', 'list_jobs', 'start_job',
     // server & session
     'get_session_info',
     // refactoring
@@ -62,6 +72,10 @@ test('tools/list lists every tool built so far with closed JSON Schemas', async 
     'add_rule', 'list_rules', 'remove_rule', 'validate_rules',
     // SPARQL
     'sparql_query', 'sparql_schema', 'sparql_validate', 'verify_ontology',
+    // SSSOM mappings
+    'add_mapping', 'export_sssom', 'import_sssom', 'list_mappings', 'remove_mapping', 'validate_mappings',
+    // external terms
+    'accept_reuse_proposal', 'inspect_external_term', 'propose_term_reuse', 'search_external_terms',
   ].sort());
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
