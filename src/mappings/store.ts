@@ -18,7 +18,7 @@ import { isInside, localDocumentOf, realTarget, urlScheme } from '../policy/path
 import type { PolicyResolution } from '../policy/resolution.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
-import { writeFileAtomic } from '../util/atomic-file.js';
+import { syncDirectory, writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Digest } from '../util/digest.js';
 import { EMPTY_DOCUMENT, type MappingDocument } from './document.js';
 import { report, type FindingReport, type MappingFinding } from './finding.js';
@@ -243,15 +243,6 @@ async function withStoreLock<T>(file: string, body: () => Promise<T>): Promise<T
     return await run;
   } finally {
     if (queues.get(dir) === run) queues.delete(dir);
-  }
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 

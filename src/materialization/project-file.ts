@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { pidAlive } from '../util/pid-alive.js';
 import { sha256Digest } from '../util/digest.js';
 import { ToolFailure, type JsonObject } from '../tools/tool.js';
+import { syncDirectory } from '../util/atomic-file.js';
 
 export const LOCK_DIR = '.athene-workspace-lock';
 
@@ -29,14 +30,6 @@ export interface PublishOutcome {
   readonly backup?: { readonly path: string; readonly sha256: string };
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const h = await open(dir, 'r');
-  try {
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-}
 
 async function readIfExists(file: string): Promise<Buffer | null> {
   try {
@@ -115,7 +108,7 @@ export async function publishProjectFile(req: PublishRequest): Promise<PublishOu
             receipt: { staged_path: staged, displaced_path: backup?.path ?? null, target: req.target, target_state_known: true, target_preserved: true },
           });
       }
-      await syncDir(path.dirname(req.target));
+      await syncDirectory(path.dirname(req.target));
       return { status: 'committed', targetDigest: digest, ...(backup !== undefined ? { backup } : {}) };
     } finally {
       await unlink(staged).catch(() => undefined);
@@ -130,7 +123,7 @@ async function displace(target: string, expected: string): Promise<{ path: strin
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const backupPath = `${target}.${stamp}.bak`;
   await rename(target, backupPath);
-  await syncDir(path.dirname(target));
+  await syncDirectory(path.dirname(target));
   const moved = await readIfExists(backupPath);
   const movedDigest = moved === null ? null : sha256Digest(moved);
   if (movedDigest !== expected) {

@@ -5,7 +5,8 @@ import type { Workspace } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { writeNTriples } from '../model/formats/rdf-writers.js';
 import type { InferredSnapshot } from '../sparql/inferred.js';
-import { closureKey, type DataGraph } from './engine.js';
+import type { DataGraph } from './engine.js';
+import { snapshotKey } from '../sparql/engine.js';
 
 type Ready = Extract<InferredSnapshot, { kind: 'ready' }>;
 
@@ -13,7 +14,7 @@ type Ready = Extract<InferredSnapshot, { kind: 'ready' }>;
 export function workspaceDataGraph(ws: Workspace, inferred: Ready | null): DataGraph {
   const closure = ws.importsClosure(ws.active);
   return {
-    key: closureKey(ws, closure) + (inferred === null ? '' : `|${inferred.key}`),
+    key: snapshotKey(ws, closure) + (inferred === null ? '' : `|${inferred.key}`),
     documents: () => [...closure.map(writeNTriples), ...(inferred === null ? [] : [inferred.document])],
   };
 }

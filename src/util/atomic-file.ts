@@ -33,7 +33,8 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   await syncDirectory(dir);
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+/** Flushes a directory's entries (a created, renamed or removed name) to disk. */
+export async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();

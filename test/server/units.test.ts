@@ -39,10 +39,12 @@ function probe() {
   return { tool, calls };
 }
 
-test('the gate checks arguments, then capabilities, then read-only, then confirmation', async () => {
+test('the gate checks capabilities, then arguments, then read-only, then confirmation', async () => {
   const { tool, calls } = probe();
   const q = new ApprovalQueue('w1');
-  const badArgs = await runTool(tool, { n: 'x' }, context({ read_only: true }, reader), q);
+  const deniedFirst = await runTool(tool, { n: 'x' }, context({ read_only: true }, reader), q);
+  assert.equal(deniedFirst.structuredContent.error_code, 'authorization_denied', 'a caller without the capabilities learns nothing about its arguments');
+  const badArgs = await runTool(tool, { n: 'x' }, context({ read_only: true }), q);
   assert.equal(badArgs.structuredContent.error_code, 'invalid_argument');
   const denied = await runTool(tool, { n: 1 }, context({ read_only: true }, reader), q);
   assert.equal(denied.structuredContent.error_code, 'authorization_denied');
