@@ -5,7 +5,6 @@
 
 import * as v from 'valibot';
 import { parseDocument } from 'yaml';
-import { sha256Digest } from '../util/digest.js';
 
 export const LOCKFILE_NAME = 'imports.lock.json';
 

@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { AuditMergeError, exportText, LOCK_FILE, MAX_SOURCE_BYTES, mergeStreams, withProjectLock } from '../../src/audit/merge.js';
-import type { AuditEvent } from '../../src/audit/event.js';
 
 async function withStreams(body: (dir: string) => Promise<void>): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'athene-audit-merge-'));

@@ -9,7 +9,6 @@ import os from 'node:os';
 import path from 'node:path';
 import * as t from '../../src/model/terms.js';
 import { readDocument } from '../../src/model/formats/registry.js';
-import { RDFS_LABEL } from '../../src/model/vocab.js';
 import { serveTempOntology, withProjectPolicy, call, callOk, type ServedTempOntology, type Row } from './support.js';
 
 const NS = 'http://example.org/mod#';
