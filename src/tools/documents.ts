@@ -352,7 +352,7 @@ function locality(document: string | null): 'local' | 'remote' | 'memory' {
 }
 
 /** Every import edge of the closure of `root` in the workspace, breadth first, with the importer's depth + 1. */
-export function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<IRI, string>): { resolved: JsonObject[]; unresolved: JsonObject[] } {
+export function importEdges(find: (iri: IRI) => Ontology | undefined, root: Ontology, reasons: ReadonlyMap<IRI, string>): { resolved: JsonObject[]; unresolved: JsonObject[] } {
   const resolved: JsonObject[] = [];
   const unresolved: JsonObject[] = [];
   const queue: { o: Ontology; depth: number }[] = [{ o: root, depth: 0 }];
@@ -361,7 +361,7 @@ export function importEdges(ws: Workspace, root: Ontology, reasons: ReadonlyMap<
     const { o, depth } = queue[i];
     const source = { source_ontology: ontologyLabel(o), source_document: o.documentIri };
     for (const iri of [...o.imports].sort()) {
-      const target = ws.find(iri);
+      const target = find(iri);
       if (target === undefined) {
         unresolved.push({ import_iri: iri, ...source, depth: depth + 1, reason: reasons.get(iri) ?? 'not loaded in the workspace' });
         continue;
@@ -432,7 +432,7 @@ async function load(args: LoadArgs, ctx: ToolContext): Promise<JsonObject> {
     ? { o: existing, added: 0, reasons: new Map<IRI, string>(), lock: await checkLoadLock(ctx, args.lock_mode, existing, []) }
     : await attachNew(text, document, base, args, ctx);
   if (!args.keep_active) ws.setActive(o);
-  const edges = importEdges(ws, o, reasons);
+  const edges = importEdges((iri) => ws.find(iri), o, reasons);
   return {
     loaded_document: document,
     loaded_ontology: ontologyLabel(o),

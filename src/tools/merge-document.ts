@@ -87,6 +87,10 @@ export const mergeOntologyDocument = defineTool({
       ...(lock === null ? {} : { import_lock_verification: lock }),
     };
     const removed = args.replace_active ? countsOf(active) : null;
+    const previewEdges = (): JsonObject => {
+      const edges = importEdges((iri) => ws.find(iri) ?? plan.attach.find((o) => ontologyIds(o).includes(iri)), doc, plan.reasons);
+      return { resolved_imports: edges.resolved, unresolved_imports: args.missing_imports === 'silent' ? [] : edges.unresolved };
+    };
     if (args.preview) {
       return {
         ...header,
@@ -96,8 +100,8 @@ export const mergeOntologyDocument = defineTool({
         ...(args.replace_active ? {} : { already_present_axioms: alreadyPresent(active, doc) }),
         ...(obstacle === null || !wantId ? {} : { skipped_ontology_id: obstacle }),
         total_changes: changes.length,
-        // what the merge would leave unresolved in the document's closure (nothing is attached by a preview)
-        unresolved_imports: args.missing_imports === 'silent' ? [] : [...plan.reasons].sort(([a], [b]) => (a < b ? -1 : 1)).map(([iri, reason]) => ({ import_iri: iri, reason })),
+        // the document's import edges as the merge would resolve them: loaded ontologies, or the documents it would attach
+        ...previewEdges(),
         note: 'Preview only: nothing was merged and no import was attached.',
       };
     }
@@ -105,7 +109,7 @@ export const mergeOntologyDocument = defineTool({
     ctx.signal.throwIfAborted();
     for (const imported of plan.attach) if (ontologyIds(imported).every((iri) => ws.find(iri) === undefined)) ws.load(imported, false);
     const batch = ws.apply(changes);
-    const edges = importEdges(ws, active, plan.reasons);
+    const edges = importEdges((iri) => ws.find(iri), active, plan.reasons);
     const result: JsonObject = {
       ...header,
       ...(removed === null ? {} : { removed }),

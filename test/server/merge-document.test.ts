@@ -44,6 +44,8 @@ test('preview reports what a merge would copy and changes nothing', async () => 
   assert.deepEqual(r.would_copy, { axioms: 5, imports: 1, ontology_annotations: 1, ontology_id: false });
   assert.equal(r.already_present_axioms, 2, 'Declaration(A) and A ⊑ B are already there');
   assert.equal(r.total_changes, 3 + 1 + 1);
+  assert.deepEqual((r.resolved_imports as Row[]).map((e) => [e.import_iri, e.target_document]), [[LIB, path.join(s.dir, 'lib.ttl')]], 'the import the merge would attach');
+  assert.deepEqual(r.unresolved_imports, []);
   assert.equal(await state(), before);
 });
 
