@@ -29,7 +29,8 @@ import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
 import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
-import { closeJobs } from '../jobs/actor-jobs.js';
+import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
+import { revokeExternalTerms } from '../external-terms/actor-store.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -394,10 +395,15 @@ class WindowActor {
         answer?.(m.view);
         break;
       }
-      case 'fence':
+      case 'fence': {
         fences.add(m.fence);
+        // what the revoked grants made here goes too: their jobs stop, their cursors and proposals are erased
+        const revoked = new Set(m.fence.grant_ids);
+        cancelRevokedJobs(this.state.workspace, revoked);
+        revokeExternalTerms(this.state.workspace, revoked);
         post({ type: 'fenced', id: m.id, fenceId: m.fence.fence_id });
         break;
+      }
       // process.exit in a worker ends only this thread, without waiting for idle transports' timers
       case 'shutdown': void this.shutdown().then(() => {
         outbox.flush();

@@ -19,6 +19,8 @@ export interface CacheEntry {
 
 export interface SearchCursor {
   readonly owner: string;
+  /** The OAuth grant of the owner (null: the static token), so a revocation erases what it made. */
+  readonly grantId: string | null;
   readonly providerId: string;
   readonly query: string;
   readonly ontologies: readonly string[];
@@ -34,6 +36,7 @@ export interface SearchCursor {
 export interface Proposal {
   readonly id: string;
   readonly owner: string;
+  readonly grantId: string | null;
   readonly fingerprint: string;
   readonly body: Record<string, unknown>;
   expires: number;
@@ -61,6 +64,12 @@ export class ExternalTermStore {
     this.cache.set(key, entry);
   }
 
+  /** Erases the cursors and proposals of revoked grants. */
+  revoke(grantIds: ReadonlySet<string>): void {
+    for (const [k, c] of this.cursors) if (c.grantId !== null && grantIds.has(c.grantId)) this.cursors.delete(k);
+    for (const [k, p] of this.proposals) if (p.grantId !== null && grantIds.has(p.grantId)) this.proposals.delete(k);
+  }
+
   /** Drops expired cursors and proposals (called on every use, so memory stays bounded by live ones). */
   sweep(now: number): void {
     for (const [k, c] of this.cursors) if (c.expires <= now) this.cursors.delete(k);
@@ -74,6 +83,16 @@ export function externalTermStore(ctx: ToolContext): ExternalTermStore {
   let s = stores.get(ctx.workspace);
   if (s === undefined) stores.set(ctx.workspace, (s = new ExternalTermStore()));
   return s;
+}
+
+/** Grants were revoked: their cursors and proposals in this actor are erased. */
+export function revokeExternalTerms(ws: Workspace, grantIds: ReadonlySet<string>): void {
+  stores.get(ws)?.revoke(grantIds);
+}
+
+/** The caller's OAuth grant, or null for the static token. */
+export function grantOf(ctx: ToolContext): string | null {
+  return ctx.principal.type === 'oauth' ? ctx.principal.grant_id : null;
 }
 
 /** Who may use a cursor or proposal: the principal's client and grant, in this actor. */

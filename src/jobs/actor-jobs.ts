@@ -23,6 +23,11 @@ export async function closeJobs(ws: Workspace): Promise<void> {
   await m?.close();
 }
 
+/** Grants were revoked: their unfinished jobs in this actor are cancelled. */
+export function cancelRevokedJobs(ws: Workspace, grantIds: ReadonlySet<string>): void {
+  managers.get(ws)?.cancelGrants(grantIds);
+}
+
 /** The caller's principal's jobs waiting and running in this actor (get_session_info `jobs`). */
 export function jobCounts(ctx: Pick<ToolContext, 'workspace' | 'settings' | 'principal'>): { queued: number; running: number } {
   return jobManager(ctx).counts(jobOwner(ctx.workspace.id, ctx.principal).principalFingerprint);

@@ -21,6 +21,8 @@ export interface JobOwner {
   readonly principalFingerprint: string;
   readonly clientFingerprint: string;
   readonly grantFingerprint: string;
+  /** The OAuth grant itself (null for the static token): kept in memory only, so a revocation can reach its jobs. */
+  readonly grantId: string | null;
 }
 
 /** Why a job ended without a result. */

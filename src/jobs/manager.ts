@@ -184,6 +184,13 @@ export class JobManager {
     return { ref, read: () => this.files.read(ref.artifact_id) };
   }
 
+  /** Cancels every unfinished job of the revoked grants (their owners can no longer ask for them). */
+  cancelGrants(grantIds: ReadonlySet<string>): void {
+    for (const r of [...this.jobs.values()]) {
+      if (r.owner.grantId !== null && grantIds.has(r.owner.grantId) && !isTerminal(r.state)) this.cancel(r.owner, r.id);
+    }
+  }
+
   /** This principal's jobs waiting and under way (cancel-pending ones still hold a worker). */
   counts(principalFingerprint: string): { queued: number; running: number } {
     let queued = 0;

@@ -17,6 +17,7 @@ export function jobOwner(workspaceId: string, principal: Principal): JobOwner {
     principalFingerprint,
     clientFingerprint,
     grantFingerprint,
+    grantId: principal.type === 'oauth' ? principal.grant_id : null,
     ownerFingerprint: digestOf('owner', [workspaceId, principalFingerprint, clientFingerprint, grantFingerprint]),
   };
 }

@@ -13,7 +13,7 @@ import { resolvePolicy } from '../policy/resolve.js';
 import { sha256Digest } from '../util/digest.js';
 import { searchProvider, inspectTerm } from '../external-terms/acquire.js';
 import { allowedLanguage, allowedOntology, providerAccess, type ProviderAccess } from '../external-terms/authority.js';
-import { externalTermStore, opaqueId, ownerKey, type Proposal } from '../external-terms/actor-store.js';
+import { externalTermStore, grantOf, opaqueId, ownerKey, type Proposal } from '../external-terms/actor-store.js';
 import type { ProviderRecord } from '../external-terms/record.js';
 import { ToolFailure, defineTool, always, never, type JsonObject, type ToolContext } from './tool.js';
 
@@ -115,7 +115,7 @@ async function searchPage(ctx: ToolContext, access: ProviderAccess, query: strin
   if (got.records.length > 0 && next < got.total) {
     const id = opaqueId();
     externalTermStore(ctx).cursors.set(id, {
-      owner: ownerKey(ctx), providerId: access.provider.id, query, ontologies, language: lang, limit, start: next,
+      owner: ownerKey(ctx), grantId: grantOf(ctx), providerId: access.provider.id, query, ontologies, language: lang, limit, start: next,
       expires: Date.now() + CURSOR_TTL_MS, policyDigest: access.policyDigest, bindingGeneration: access.bindingGeneration, acquiredAt,
     });
     out.next_cursor = id;
@@ -251,7 +251,7 @@ export const proposeTermReuse = defineTool({
     store.sweep(Date.now());
     const id = opaqueId();
     store.proposals.set(id, {
-      id, owner: ownerKey(ctx), fingerprint, body: { ...body, policy_path: args.policy_path ?? null, mapping: args.mapping ?? null, local_entity: args.local_entity ?? null },
+      id, owner: ownerKey(ctx), grantId: grantOf(ctx), fingerprint, body: { ...body, policy_path: args.policy_path ?? null, mapping: args.mapping ?? null, local_entity: args.local_entity ?? null },
       expires: Date.now() + PROPOSAL_TTL_MS, claimed: false, minted: null,
     });
     return { proposal_id: id, expires_in_seconds: PROPOSAL_TTL_MS / 1000, proposal: { ...body, proposal_fingerprint: fingerprint } };

@@ -326,3 +326,27 @@ test('closing the store cancels running jobs, forgets every id and deletes the a
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('revoking a grant cancels its unfinished jobs (queued and running), and no one else\'s', async () => {
+  await withManager(async (m) => {
+    const alice = jobOwner(WS, oauth('alice')), bob = jobOwner(WS, oauth('bob')), local = jobOwner(WS, staticPrincipal());
+    const running = new Gate(), queued = new Gate(), other = new Gate();
+    const a1 = m.start(alice, spec(running.run)).job;
+    const b1 = m.start(bob, spec(other.run)).job;
+    await running.handle();
+    const a2 = m.start(alice, spec(queued.run)).job;
+    const done = new Gate();
+    const l1 = m.start(local, spec(done.run)).job;
+    m.cancelGrants(new Set(['g-alice']));
+    assert.equal(m.get(alice, a2.job_id).state, 'cancelled', 'the queued job never starts');
+    assert.equal(m.get(alice, a1.job_id).state, 'cancel_pending', 'the running job is told to stop');
+    assert.equal(m.get(alice, a1.job_id).cancellation_requested, true);
+    assert.equal(m.get(bob, b1.job_id).cancellation_requested, false);
+    assert.equal(m.get(local, l1.job_id).cancellation_requested, false, 'the static token has no grant to revoke');
+    running.fail(new Error('stopped'));
+    other.finish();
+    await until('alice\'s job ends', () => m.get(alice, a1.job_id).state === 'cancelled');
+    await until('bob\'s job succeeds', () => m.get(bob, b1.job_id).state === 'succeeded');
+    done.finish();
+  });
+});
