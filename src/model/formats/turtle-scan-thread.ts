@@ -48,7 +48,6 @@ export interface ScanEnd {
   readonly task: number;
   readonly ok: boolean;
   readonly prefixes: readonly (readonly [string, string])[];
-  readonly error?: string;
 }
 
 /** A document read on two threads: its triple table, prefixes, and the axioms built while it was read. */

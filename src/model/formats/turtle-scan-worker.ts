@@ -85,8 +85,9 @@ parentPort!.on('message', (task: ScanTask) => {
     } else {
       end = { kind: 'end', task: task.task, ok: false, prefixes: [] };
     }
-  } catch (err) {
-    end = { kind: 'end', task: task.task, ok: false, prefixes: [], error: (err as Error).message };
+  } catch {
+    // the asking thread reads the document itself and reports the failure precisely
+    end = { kind: 'end', task: task.task, ok: false, prefixes: [] };
   }
   parentPort!.postMessage(end);
 });
