@@ -5,6 +5,7 @@
 
 import * as v from 'valibot';
 import { parseDocument } from 'yaml';
+import { ABSOLUTE_IRI } from '../model/iri.js';
 
 export const LOCKFILE_NAME = 'imports.lock.json';
 
@@ -36,7 +37,6 @@ export class LockParseError extends Error {
 
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
-const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
 
 /** A lock-relative path: '/'-separated, relative, no empty, '.' or '..' segments, no backslashes or NULs. */
 export function isLockRelativePath(p: string): boolean {

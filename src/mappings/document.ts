@@ -4,6 +4,7 @@
 
 import { sha256Digest } from '../util/digest.js';
 import { BUILT_IN_PREFIXES } from './slots.js';
+import { isAbsoluteIri } from '../model/iri.js';
 
 export type MetadataValue = string | readonly string[];
 
@@ -36,15 +37,11 @@ export const MAPPING_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 /** A prefix name (an NCName without dots at the ends). */
 export const PREFIX_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
 const IRI_LOCAL = /^[^\s<>"{}|\\^`]*$/;
 
 /** URI schemes a cell may use as a full IRI even though it looks like `prefix:local`. */
 const IRI_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'urn', 'ftp', 'mailto', 'tag', 'info', 'doi', 'file']);
 
-export function isAbsoluteIri(s: string): boolean {
-  return ABSOLUTE_IRI.test(s);
-}
 
 /** The prefix map a document's CURIEs expand through: its curie_map over the built-ins. */
 export function effectivePrefixes(doc: Pick<MappingDocument, 'prefixes'>): Readonly<Record<string, string>> {

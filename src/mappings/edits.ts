@@ -3,10 +3,8 @@
 // refuses with a ToolFailure naming what is wrong; nothing here touches the disk.
 
 import { ToolFailure } from '../tools/tool.js';
-import {
-  MAPPING_ID_PATTERN, PREFIX_NAME, effectivePrefixes, expanderFor, isAbsoluteIri, sortRecords,
-  type ExtensionDefinition, type MappingDocument, type MappingRecord, type MetadataValue,
-} from './document.js';
+import { MAPPING_ID_PATTERN, PREFIX_NAME, effectivePrefixes, expanderFor, sortRecords, type ExtensionDefinition, type MappingDocument, type MappingRecord, type MetadataValue } from './document.js';
+import { isAbsoluteIri } from '../model/iri.js';
 import { MAPPING_ID, BUILT_IN_PREFIXES } from './slots.js';
 import { MAX_CELL_BYTES, MAX_COLUMNS, MAX_RECORDS, columnProblem, recordOf } from './tsv.js';
 

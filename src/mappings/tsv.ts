@@ -7,10 +7,8 @@
 
 import { stringify } from 'yaml';
 import { parseStrictYaml } from '../policy/yaml.js';
-import {
-  EMPTY_DOCUMENT, MAPPING_ID_PATTERN, PREFIX_NAME, effectivePrefixes, expanderFor, isAbsoluteIri, sortRecords, stableMappingId,
-  type Expand, type ExtensionDefinition, type MappingDocument, type MappingRecord, type MetadataValue,
-} from './document.js';
+import { EMPTY_DOCUMENT, MAPPING_ID_PATTERN, PREFIX_NAME, effectivePrefixes, expanderFor, sortRecords, stableMappingId, type Expand, type ExtensionDefinition, type MappingDocument, type MappingRecord, type MetadataValue } from './document.js';
+import { isAbsoluteIri } from '../model/iri.js';
 import { finding, type MappingFinding } from './finding.js';
 import { BUILT_IN_PREFIXES, MAPPING_ID, MAPPING_ID_DEFINITION, MAPPING_SLOTS, MAPPING_SLOT_SET, MULTIVALUED, SET_SLOTS, SET_SLOT_SET } from './slots.js';
 

@@ -5,7 +5,8 @@
 // and directional cycles. Pure: the caller supplies the closure lookup and the policy rules.
 
 import { stronglyConnectedComponents } from '../util/strongly-connected.js';
-import { effectivePrefixes, expanderFor, identityFields, isAbsoluteIri, type Expand, type MappingDocument, type MappingRecord } from './document.js';
+import { effectivePrefixes, expanderFor, identityFields, type Expand, type MappingDocument, type MappingRecord } from './document.js';
+import { isAbsoluteIri } from '../model/iri.js';
 import { finding, type MappingFinding } from './finding.js';
 import {
   BROADER_PREDICATES, DATE_SLOTS, ENTITY_REFERENCES, ENTITY_TYPE_KINDS, ENUMS, EXACT_PREDICATES, JUSTIFICATIONS, MULTIVALUED,

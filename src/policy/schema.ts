@@ -8,6 +8,7 @@ import { STAGE_IDS, type StageId } from '../qc/finding.js';
 import type { FormatId } from '../model/ontology.js';
 import type { PolicyIssue } from './resolution.js';
 import { sha256Digest } from '../util/digest.js';
+import { ABSOLUTE_IRI } from '../model/iri.js';
 
 // ---------------------------------------------------------------- bounded scalars
 
@@ -16,7 +17,6 @@ const text = (max: number) => v.pipe(v.string(), v.nonEmpty('must not be empty')
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const identifier = v.pipe(text(128), v.regex(IDENTIFIER, 'letters, digits, ".", "_" or "-", starting with a letter or digit'));
 
-const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
 const iri = v.pipe(text(2048), v.regex(ABSOLUTE_IRI, 'an absolute IRI'));
 
 /** A full IRI or a CURIE (`prefix:local`); CURIEs are expanded against `prefixes` by the live checks. */

@@ -16,6 +16,7 @@ import { allowedLanguage, allowedOntology, providerAccess, type ProviderAccess }
 import { externalTermStore, grantOf, opaqueId, ownerKey, type Proposal } from '../external-terms/actor-store.js';
 import type { ProviderRecord } from '../external-terms/record.js';
 import { ToolFailure, defineTool, always, never, type JsonObject, type ToolContext } from './tool.js';
+import { isAbsoluteIri } from '../model/iri.js';
 
 const CURSOR_TTL_MS = 5 * 60_000;
 const PROPOSAL_TTL_MS = 15 * 60_000;
@@ -31,15 +32,6 @@ const digest = (what: string) => v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64
 
 const READ = ['ontology:read', 'filesystem:project:read', 'network:access', 'external-terms:read'] as const;
 
-function isAbsoluteIri(s: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s)) return false;
-  try {
-    new URL(s);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Filesystem identities are bound only as digests. */
 const digestOrNull = (s: string | null): string | null => (s === null ? null : sha256Digest(s));

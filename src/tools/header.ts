@@ -23,6 +23,7 @@ import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
 import type { FetchPurpose } from '../policy/path-rules.js';
 import { urlScheme } from '../policy/paths.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { ABSOLUTE_IRI } from '../model/iri.js';
 
 // ---------------------------------------------------------------- caller-selected documents
 
@@ -114,7 +115,6 @@ export function prefixObject(o: Ontology): Record<string, string> {
   return out;
 }
 
-const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]*$/;
 
 /** An absolute IRI argument, `<…>` brackets allowed. */
 export function absoluteIri(value: string, argument: string): string {
