@@ -34,12 +34,14 @@ export async function readTurtle(text: string, options: ReadTurtleOptions = {}):
   const syntax = options.syntax ?? 'turtle';
   const source = stripBom(text);
   const scannable = syntax === 'turtle' || syntax === 'ntriples';
-  const scanned = scannable && source.length >= (options.scanThreadMinLength ?? SCAN_THREAD_MIN_LENGTH)
+  const outcome = scannable && source.length >= (options.scanThreadMinLength ?? SCAN_THREAD_MIN_LENGTH)
     ? await scanTurtleOnThread(source, syntax, options.base)
     : null;
+  const scanned = outcome === 'parser' ? null : outcome;
   let table = scanned?.table ?? new TripleTable();
   let prefixes = scanned?.prefixes ?? new Map<string, string>();
-  const lean = scanned !== null || (scannable && scanTurtle(source, syntax, options.base, table, prefixes));
+  // A document the scanner left to n3 on the other thread is not scanned again here.
+  const lean = scanned !== null || (scannable && outcome !== 'parser' && scanTurtle(source, syntax, options.base, table, prefixes));
   if (!lean) {
     table = new TripleTable();
     prefixes = new Map();

@@ -42,13 +42,16 @@ export interface ScanChunk {
   readonly o: Int32Array;
 }
 
-/** The end of a document: `ok:false` when the scanner leaves the document to n3's Parser (or failed). */
+/** The end of a document: scanned, left to n3's Parser (the scanner does not read it), or failed. */
 export interface ScanEnd {
   readonly kind: 'end';
   readonly task: number;
-  readonly ok: boolean;
+  readonly outcome: 'scanned' | 'parser' | 'failed';
   readonly prefixes: readonly (readonly [string, string])[];
 }
+
+/** What a two-thread read gives: the document, `parser` (read it with n3's Parser), or null (read it on this thread). */
+export type ScanOutcome = ScannedDocument | 'parser' | null;
 
 /** A document read on two threads: its triple table, prefixes, and the axioms built while it was read. */
 export interface ScannedDocument {
@@ -96,7 +99,7 @@ class Mirror {
 
 interface Pending {
   readonly mirror: Mirror;
-  readonly resolve: (result: ScannedDocument | null) => void;
+  readonly resolve: (result: ScanOutcome) => void;
   failure: Error | null;
 }
 
@@ -122,7 +125,8 @@ function onMessage(message: ScanChunk | ScanEnd): void {
   }
   pending.delete(message.task);
   if (pending.size === 0) idle();
-  job.resolve(message.ok && job.failure === null ? { table: job.mirror.table, prefixes: new Map(message.prefixes), early: job.mirror.early.result() } : null);
+  if (message.outcome === 'parser') job.resolve('parser');
+  else job.resolve(message.outcome === 'scanned' && job.failure === null ? { table: job.mirror.table, prefixes: new Map(message.prefixes), early: job.mirror.early.result() } : null);
 }
 
 function failAll(): void {
@@ -160,11 +164,11 @@ function scanningThread(): Worker {
 
 /**
  * Scans `text` on the scanning thread into a triple table of this thread (blank nodes named for a new
- * document here). Null when the scanner leaves the document to n3's Parser, or the thread failed: the
- * caller then reads the document on its own thread, which gives the precise error if there is one.
+ * document here). `parser` when the scanner leaves the document to n3's Parser; null when the thread failed:
+ * the caller then reads the document on its own thread, which gives the precise error if there is one.
  */
-export function scanTurtleOnThread(text: string, syntax: ScannedSyntax, base: string | undefined): Promise<ScannedDocument | null> {
-  const run = queue.then(() => new Promise<ScannedDocument | null>((resolve) => {
+export function scanTurtleOnThread(text: string, syntax: ScannedSyntax, base: string | undefined): Promise<ScanOutcome> {
+  const run = queue.then(() => new Promise<ScanOutcome>((resolve) => {
     const mirror = new Mirror();
     const task = nextTask++;
     pending.set(task, { mirror, resolve, failure: null });

@@ -81,13 +81,13 @@ parentPort!.on('message', (task: ScanTask) => {
     const prefixes = new Map<string, string>();
     if (scanTurtle(task.text, task.syntax, task.base, table, prefixes)) {
       table.flush();
-      end = { kind: 'end', task: task.task, ok: true, prefixes: [...prefixes] };
+      end = { kind: 'end', task: task.task, outcome: 'scanned', prefixes: [...prefixes] };
     } else {
-      end = { kind: 'end', task: task.task, ok: false, prefixes: [] };
+      end = { kind: 'end', task: task.task, outcome: 'parser', prefixes: [] };
     }
   } catch {
     // the asking thread reads the document itself and reports the failure precisely
-    end = { kind: 'end', task: task.task, ok: false, prefixes: [] };
+    end = { kind: 'end', task: task.task, outcome: 'failed', prefixes: [] };
   }
   parentPort!.postMessage(end);
 });

@@ -56,5 +56,5 @@ export const isBuiltIn = (e: Entity): boolean => RESERVED_ALLOWED[e.kind].has(e.
 /** A reserved IRI used as an entity of a kind that may not use it. */
 export const misusesReservedVocabulary = (e: Entity): boolean => isReserved(e.iri) && !RESERVED_ALLOWED[e.kind].has(e.iri);
 
-/** An absolute IRI starts with a scheme (RFC 3987: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"). */
-export const isAbsoluteIri = (iri: IRI): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri);
+/** Whether an IRI starts with a scheme (RFC 3987: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"), i.e. is absolute for the DL checks. */
+export const hasScheme = (iri: IRI): boolean => /^[A-Za-z][A-Za-z0-9+.-]*:/.test(iri);

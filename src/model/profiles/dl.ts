@@ -6,7 +6,7 @@ import { entity as makeEntity, type Annotation, type AnonymousIndividual, type A
 import type { Ontology } from '../ontology.js';
 import { forEachChild } from '../walk.js';
 import { BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, FACETS, OWL_TOP_DATA_PROPERTY } from '../vocab.js';
-import { isAbsoluteIri, isBuiltIn, isReserved, misusesReservedVocabulary, type ClosureFacts } from './closure-facts.js';
+import { hasScheme, isBuiltIn, isReserved, misusesReservedVocabulary, type ClosureFacts } from './closure-facts.js';
 import { displayKey, simplePositions } from './property-hierarchy.js';
 import type { ViolationSink } from './report.js';
 
@@ -76,7 +76,7 @@ function checkSignature(o: Ontology, facts: ClosureFacts, sink: ViolationSink): 
   for (const [k, axioms] of o.index.referencing) {
     if (k.kind === 'AnonymousIndividual') continue;
     const e = k;
-    if (!isAbsoluteIri(e.iri)) {
+    if (!hasScheme(e.iri)) {
       sink.add(o, 'non_absolute_iri', `${KIND_NAMES[e.kind]} IRI <${e.iri}> is not absolute (§2.3).`, sink.witness(axioms), e.iri);
     }
     if (misusesReservedVocabulary(e)) {
@@ -106,7 +106,7 @@ function checkHeader(o: Ontology, facts: ClosureFacts, sink: ViolationSink): voi
   const ids: readonly [string, IRI | null][] = [['ontology', o.id.iri], ['version', o.id.versionIri]];
   for (const [what, iri] of ids) {
     if (iri === null) continue;
-    if (!isAbsoluteIri(iri)) sink.add(o, what + '_iri_not_absolute', `The ${what} IRI <${iri}> is not absolute (§3.1).`, null, iri);
+    if (!hasScheme(iri)) sink.add(o, what + '_iri_not_absolute', `The ${what} IRI <${iri}> is not absolute (§3.1).`, null, iri);
     else if (isReserved(iri)) sink.add(o, what + '_iri_reserved', `The ${what} IRI <${iri}> is in the reserved vocabulary (§3.1).`, null, iri);
   }
   const visit = (anns: Iterable<Annotation>) => {

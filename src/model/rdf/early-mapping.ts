@@ -11,11 +11,11 @@
 import {
   type Axiom, type AnnotationProperty, type Class, type DataProperty, type Entity, type IRINode, type NamedIndividual,
   type ObjectProperty, annotationAssertion, annotationProperty, classAssertion, cls, dataProperty, dataPropertyAssertion,
-  declaration, entity, iriNode, namedIndividual, objectProperty, objectPropertyAssertion, subClassOf, type EntityKind,
+  declaration, entity, iriNode, namedIndividual, objectProperty, objectPropertyAssertion, subClassOf,
 } from '../terms.js';
-import type { TermValue } from './rdf-graph-reader.js';
+import { isBlankValue, type TermValue } from './rdf-graph-reader.js';
 import {
-  CHARACTERISTICS, DECLARING_TYPES, K_AP, K_CLASS, K_DP, K_DT, K_IND, K_OP, O, RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, VOCABULARY, isReserved,
+  CHARACTERISTICS, DECLARING_TYPES, KIND_OF_BIT, K_AP, K_CLASS, K_DP, K_IND, K_OP, O, RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, VOCABULARY, isReserved,
 } from './vocab-reader.js';
 
 /** No kind bits were used for this predicate yet. */
@@ -28,11 +28,8 @@ export interface EarlyAxioms {
   readonly seenKinds: Uint8Array;
 }
 
-const KIND_OF_BIT: Readonly<Record<number, EntityKind>> = {
-  [K_CLASS]: 'Class', [K_OP]: 'ObjectProperty', [K_DP]: 'DataProperty', [K_AP]: 'AnnotationProperty', [K_IND]: 'NamedIndividual', [K_DT]: 'Datatype',
-};
-
-const isName = (v: TermValue): v is string => typeof v === 'string' && !(v.charCodeAt(0) === 95 && v.charCodeAt(1) === 58);
+/** An IRI (not a blank node, not a literal). */
+const isName = (v: TermValue): v is string => typeof v === 'string' && !isBlankValue(v);
 
 export class EarlyMapper {
   private kinds = new Uint8Array(0);
@@ -126,7 +123,7 @@ export class EarlyMapper {
       case K_OP: return this.objectProperties.get(t, iri);
       case K_DP: return this.dataProperties.get(t, iri);
       case K_AP: return this.annotationProperties.get(t, iri);
-      default: return entity(KIND_OF_BIT[bit], iri);
+      default: return entity(KIND_OF_BIT.get(bit)!, iri);
     }
   }
 }

@@ -25,7 +25,7 @@ import {
   objectPropertyAssertion, objectPropertyCharacteristic, objectPropertyDomain, objectPropertyRange,
   objectSomeValuesFrom, objectUnionOf, sameIndividual, subAnnotationPropertyOf, subClassOf, subDataPropertyOf,
   subObjectPropertyOf, subPropertyChainOf, annotationPropertyDomain, annotationPropertyRange,
-  type EntityKind, type Class, type AnnotationProperty, type NamedIndividual, type IRINode, axiomWithoutAnnotations,
+  type Class, type AnnotationProperty, type NamedIndividual, type IRINode, axiomWithoutAnnotations,
   type Entity, type ObjectProperty,
   withAnnotations,
 } from '../terms.js';
@@ -35,7 +35,7 @@ import { type TermId, type TripleTable, type TermValue, isBlankValue, tripleText
 import {
   RDF_TYPE, RDF_FIRST, RDF_REST, RDF_NIL, RDF_LIST, RDF_PROPERTY, RDFS_SUBCLASS_OF, RDFS_SUBPROPERTY_OF, RDFS_DOMAIN,
   RDFS_RANGE, RDFS_DATATYPE, RDFS_CLASS, O, S, K_CLASS, K_OP, K_DP, K_AP, K_IND, K_DT, DECLARING_TYPES,
-  CHARACTERISTICS, VOCABULARY, isReserved, isBuiltInDatatype,
+  CHARACTERISTICS, KIND_OF_BIT, VOCABULARY, isReserved, isBuiltInDatatype,
 } from './vocab-reader.js';
 import { SwrlReader } from './swrl-reader.js';
 import type { EarlyAxioms } from './early-mapping.js';
@@ -46,11 +46,6 @@ export class Unmappable extends Error {}
 const fail = (reason: string): never => {
   throw new Unmappable(reason);
 };
-
-const KIND_OF_BIT: ReadonlyMap<number, EntityKind> = new Map([
-  [K_CLASS, 'Class'], [K_OP, 'ObjectProperty'], [K_DP, 'DataProperty'], [K_AP, 'AnnotationProperty'],
-  [K_IND, 'NamedIndividual'], [K_DT, 'Datatype'],
-]);
 
 /** rdf:type objects that only mark structure (their subject is consumed as an expression, list, etc.). */
 const STRUCTURAL_TYPES = new Set<TermId>([

@@ -2,7 +2,7 @@
 // integer: its index in VOCABULARY, which every TripleTable registers first, so the mapping dispatches on
 // term ids with integer compares instead of string compares.
 
-import type { CharacteristicKind } from '../terms.js';
+import type { CharacteristicKind, EntityKind } from '../terms.js';
 import { RDF, RDFS, OWL, SWRL, BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, XSD } from '../vocab.js';
 
 const iris: string[] = [];
@@ -122,6 +122,12 @@ export const VOCABULARY: readonly string[] = iris;
 
 /** Entity kinds as bits, so an IRI's (possibly punned) kinds fit in one small integer. */
 export const K_CLASS = 1, K_OP = 2, K_DP = 4, K_AP = 8, K_IND = 16, K_DT = 32;
+
+/** The entity kind of each kind bit. */
+export const KIND_OF_BIT: ReadonlyMap<number, EntityKind> = new Map([
+  [K_CLASS, 'Class'], [K_OP, 'ObjectProperty'], [K_DP, 'DataProperty'], [K_AP, 'AnnotationProperty'],
+  [K_IND, 'NamedIndividual'], [K_DT, 'Datatype'],
+]);
 
 /** rdf:type objects that declare an entity, with the kind bit each declares. */
 export const DECLARING_TYPES: ReadonlyMap<number, number> = new Map([
