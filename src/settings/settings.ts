@@ -98,6 +98,7 @@ export const SETTINGS = [
   row('broker_idle_linger_s', integer(0, 3600, 'S'), 15, 'seconds a stopping broker outlives the last registered process', ['--linger']),
   row('new_entity_namespace', namespace, null, 'namespace of entities minted from bare names (default: the active ontology IRI + #)'),
   row('new_entity_ids', choice(['name', 'generated'] as const), 'name', 'local part of a minted IRI: the name, or a generated id with the name as label'),
+  row('http_server', choice(['auto', 'uws', 'node'] as const), 'auto', 'HTTP transport: uWebSockets.js where its binary loads (auto), or node:http'),
   row('allow_unrestricted_paths_without_policy', boolean, true, 'without a project policy, allow caller-selected paths and URLs', ['--no-unrestricted-paths']),
 ] as const;
 
