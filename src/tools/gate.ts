@@ -119,7 +119,6 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
     if (late !== null) return refuse(revokedFailure(late));
   }
   if (ctx.signal.aborted) return refuse(cancelled(def.name));
-  trace.handlerRan = true;
   try {
     return success(await ctx.resolver.inCall(() => def.handler(args, ctx)));
   } catch (err) {
