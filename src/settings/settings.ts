@@ -9,6 +9,10 @@ import * as v from 'valibot';
 /** How a bare name becomes the local part of a minted IRI (TOOLS.md 1.7). */
 export type NewEntityIds = 'name' | 'generated';
 
+/** Which tools `tools/list` offers: all, about 30 to explore and edit, curation's, or the read-only ones. */
+export const TOOL_PROFILES = ['full', 'core', 'curation', 'review'] as const;
+export type ToolProfile = (typeof TOOL_PROFILES)[number];
+
 export interface Settings {
   port: number;
   bind_address: string;
@@ -29,6 +33,8 @@ export interface Settings {
   new_entity_ids: NewEntityIds;
   /** Without a project policy, caller-selected paths and URLs are allowed (legacy local-admin mode); false: refused. */
   allow_unrestricted_paths_without_policy: boolean;
+  /** The tool subset sessions see; the owner may change it while serving. */
+  tool_profile: ToolProfile;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -44,6 +50,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   new_entity_namespace: null,
   new_entity_ids: 'name',
   allow_unrestricted_paths_without_policy: true,
+  tool_profile: 'full',
 });
 
 /** Scheme, then no character RFC 3987 forbids, ending in '#' or '/'. */
@@ -67,6 +74,7 @@ const SettingsFileSchema = v.partial(v.strictObject({
   new_entity_namespace: v.nullable(v.pipe(v.string(), v.check(isNamespaceIri, `expected ${NAMESPACE_EXPECTED}`))),
   new_entity_ids: v.picklist(['name', 'generated'], "expected 'name' or 'generated'"),
   allow_unrestricted_paths_without_policy: v.boolean(),
+  tool_profile: v.picklist(TOOL_PROFILES, `expected one of ${TOOL_PROFILES.join(', ')}`),
 }));
 
 export class SettingsError extends Error {
@@ -130,6 +138,12 @@ function parseNewEntityIds(name: string, text: string): NewEntityIds {
   return text;
 }
 
+function parseToolProfile(name: string, text: string): ToolProfile {
+  const profile = TOOL_PROFILES.find((p) => p === text);
+  if (profile === undefined) throw new SettingsError(`${name}: expected one of ${TOOL_PROFILES.join(', ')}, got '${text}'`);
+  return profile;
+}
+
 /** Settings given as strings (environment variables, flags), keyed like Settings. */
 export type RawSettings = Partial<Record<keyof Settings, string | boolean>>;
 
@@ -150,6 +164,7 @@ function applyRaw(into: Settings, raw: RawSettings, origin: (key: string) => str
       case 'broker_idle_linger_s': into.broker_idle_linger_s = parseInteger(name, text, 0, 3600); break;
       case 'new_entity_namespace': into.new_entity_namespace = parseNamespace(name, text); break;
       case 'new_entity_ids': into.new_entity_ids = parseNewEntityIds(name, text); break;
+      case 'tool_profile': into.tool_profile = parseToolProfile(name, text); break;
       case 'allow_unrestricted_paths_without_policy': into.allow_unrestricted_paths_without_policy = typeof value === 'boolean' ? value : parseBool(name, text); break;
     }
   }

@@ -259,7 +259,6 @@ export const summarizeOntology = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const scope = scopeOf(ctx, args.include_imports);
     const byKind = new Map<AxiomKind, number>();
@@ -305,7 +304,6 @@ export const listClasses = defineTool({
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const view = new View(ctx);
     return { ...pageOf(view.rows(ctx.workspace.active.entities('Class')), args.offset, args.limit) };
@@ -325,7 +323,6 @@ export const getAxiomsForEntity = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const senses = requireOneIri(args.entity, ctx);
     const scope = scopeOf(ctx, args.include_imports);
@@ -379,7 +376,6 @@ export const getOntologyContext = defineTool({
   input: v.strictObject({ limit: Limit(50) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
     const view = new View(ctx);
@@ -619,7 +615,6 @@ export const getEntityContext = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const found = lookUpEntities(args.entity, ctx);
     if (found.length === 0) {

@@ -86,7 +86,6 @@ export const listReasoners = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const current = session.selected;
@@ -102,7 +101,7 @@ export const setReasoner = defineTool({
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
+  idempotent: true,
   summary: (args) => `select reasoner ${args.reasoner}`,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
@@ -120,7 +119,6 @@ export const runReasoner = defineTool({
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -158,7 +156,6 @@ export const getUnsatisfiableClasses = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -188,7 +185,6 @@ export const getInferredSuperclasses = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -226,7 +222,6 @@ export const executeDlQuery = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -286,7 +281,6 @@ export const getReasonerCapabilities = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const r = requireSelected(reasoningSession(ctx.workspace));
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };
