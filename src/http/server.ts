@@ -1,10 +1,8 @@
 // Starting and stopping a whole server: private directory, settings, token, one window per document
 // (or the bundled demo ontology), and the front door.
 
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot, packageVersion } from '../util/package.js';
 import { defaultHome, ensureHome, loadSettings, type RawSettings, type Settings } from '../settings/settings.js';
 import { StaticTokenVerifier, tokenPath } from '../auth/static-token.js';
 import { WindowRegistry } from '../actors/registry.js';
@@ -61,22 +59,6 @@ export interface RunningServer {
   openWindow(files: readonly string[]): Promise<void>;
   /** Stops accepting, drains in-flight calls (bounded), stops the windows. */
   close(graceMs?: number): Promise<void>;
-}
-
-/** The folder holding package.json, found by walking up from this module. */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the package root');
-    dir = up;
-  }
-  return dir;
-}
-
-/** This package's version, from its package.json. */
-async function packageVersion(): Promise<string> {
-  return (JSON.parse(await readFile(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export function demoOntologyPath(): string {

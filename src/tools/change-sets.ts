@@ -9,7 +9,7 @@ import type { Workspace } from '../model/workspace.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { ChangeSetError, ChangeSetStore, checkEntrySize, TTL_SECONDS } from '../qc/change-set-store.js';
-import { PreflightInvalidated, reportJson, runPreflight, verifyLock, type Preflight } from '../qc/preflight.js';
+import { baselineGateJson, PreflightInvalidated, reportJson, runPreflight, verifyLock, type Preflight } from '../qc/preflight.js';
 import { StageIdSchema } from '../qc/gate.js';
 import type { StageId } from '../qc/finding.js';
 import type { LockMode } from '../imports/lock-mode.js';
@@ -168,6 +168,7 @@ export async function createPreview(ctx: ToolContext, request: PreviewRequest, t
       new_entities: distinctNewEntities(planned.rows).length, normalized_changes: normalized.length,
     },
     preflight: reportJson(pf),
+    ...(pf.baseline !== null ? { baseline_gate: baselineGateJson(pf.baseline) } : {}),
     committable,
     committable_reasons: reasons,
     satisfiability_checked: pf.report.satisfiability_checked,

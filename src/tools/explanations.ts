@@ -50,10 +50,16 @@ function renderers(ctx: ToolContext): Renderers {
   return { manchester: new ManchesterRenderer((e) => displayName(e, closure, lang)), functional: new FunctionalRenderer() };
 }
 
-/** The goal axiom of an operand set (extra tool arguments removed). */
+/** The goal axiom of an operand set (extra tool arguments removed); a name the closure lacks is `not_found`. */
 function goalOf(args: JsonObject, ctx: ToolContext): Axiom {
   const { max: _max, timeout_ms: _timeout, ...operands } = args;
-  return buildAxiom(operands, ctx.resolver).axiom;
+  const built = buildAxiom(operands, ctx.resolver);
+  if (built.newEntities.length > 0) {
+    const unknown = built.newEntities.map((e) => e.iri);
+    throw new ToolFailure(`The axiom names entities the active ontology and its imports do not have: ${unknown.map((iri) => '<' + iri + '>').join(', ')} (search_entities finds existing names).`,
+      'not_found', { unknown });
+  }
+  return built.axiom;
 }
 
 /** Fails on the outcomes every explanation tool treats alike; returns the data otherwise. */

@@ -101,7 +101,6 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
   }
   if (ctx.signal.aborted) return refuse(cancelled(def.name));
   ctx.progress?.(`${def.name}: running`);
-  trace.handlerRan = true;
   try {
     return success(await ctx.resolver.inCall(() => def.handler(args, ctx)));
   } catch (err) {

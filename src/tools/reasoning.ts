@@ -13,7 +13,7 @@ import { implementationDigest, REASONERS, sortedReasoners, type CapabilityRow, t
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
-import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { installedReasoners, referencedReasoner } from './reasoner-reference.js';
@@ -100,9 +100,8 @@ export const setReasoner = defineTool({
   description: 'Select (not run) a reasoner by id, full display name, or a version-less name that identifies exactly one reasoner.',
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
   capabilities: ['ontology:admin'],
-  mutating: always,
-  idempotent: true,
-  summary: (args) => `select reasoner ${args.reasoner}`,
+  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
+  mutating: never,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
     reasoningSession(ctx.workspace).select(reasoner);
