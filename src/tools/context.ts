@@ -260,7 +260,6 @@ export const summarizeOntology = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const scope = scopeOf(ctx, args.include_imports);
     const byKind = new Map<AxiomKind, number>();
@@ -306,7 +305,6 @@ export const listClasses = defineTool({
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const view = new View(ctx);
     return { ...pageOf(view.rows(ctx.workspace.active.entities('Class')), args.offset, args.limit) };
@@ -326,7 +324,6 @@ export const getAxiomsForEntity = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const senses = requireOneIri(args.entity, ctx);
     const scope = scopeOf(ctx, args.include_imports);
@@ -380,7 +377,6 @@ export const getOntologyContext = defineTool({
   input: v.strictObject({ limit: Limit(50) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
     const view = new View(ctx);
@@ -620,7 +616,6 @@ export const getEntityContext = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const found = lookUpEntities(args.entity, ctx);
     if (found.length === 0) {
