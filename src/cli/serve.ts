@@ -24,6 +24,8 @@ export async function serveCommand(positionals: string[], values: Record<string,
   if (server.fellBack) out.write(`Port ${server.settings.port} is in use; bound an ephemeral port instead.\n`);
   if (role.kind === 'broker') out.write(`Shared broker: other athene processes on ${server.home} register their windows here.\n`);
   if (role.kind === 'registered') out.write(`Registered with the broker (pid ${role.link.broker.pid}); windows served from loopback port ${role.backend.port}.\n`);
+  const t = server.transport;
+  out.write(`HTTP transport: ${t.kind === 'uws' ? 'uWebSockets.js' : 'node:http'}${t.fallback !== null ? ` (${t.fallback})` : ''}\n`);
   out.write(`Athene MCP server listening on ${server.url}\n`);
   out.write(`Windows: ${server.registry.all.map((w) => w.label).join('; ')}\n`);
   out.write(`Bearer token file: ${server.tokenFile}\n`);

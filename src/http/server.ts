@@ -7,6 +7,7 @@ import { defaultHome, ensureHome, loadSettings, type RawSettings, type Settings 
 import { StaticTokenVerifier, tokenPath } from '../auth/static-token.js';
 import { WindowRegistry } from '../actors/registry.js';
 import { FrontDoor } from './front-door.js';
+import { chooseTransport, type TransportChoice } from './transport.js';
 import { startRevocationActor, type RevocationActor } from '../auth/revocation/actor.js';
 import { WindowHandle } from '../actors/window.js';
 import { RevocationFanout } from '../actors/revocation-fanout.js';
@@ -39,6 +40,8 @@ export interface RunningServer {
   readonly home: string;
   readonly tokenFile: string;
   readonly settings: Settings;
+  /** The HTTP transport serving, and why node:http serves when uWS was preferred. */
+  readonly transport: TransportChoice;
   readonly registry: WindowRegistry;
   /** What a revocation does to sessions, in-flight requests and windows; its pending fences. */
   readonly fanout: RevocationFanout;
@@ -70,6 +73,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const home = options.home ?? defaultHome(env);
   await ensureHome(home);
   const settings = await loadSettings(home, options.flags, env);
+  const transport = chooseTransport(settings.http_server);
   const release = ownRelease(await packageVersion(), env);
   const verifier = await StaticTokenVerifier.open(home);
   // The journal is replayed before anything is served: a revoked token never works after a restart.
@@ -103,7 +107,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await authority.close();
     throw err;
   }
-  const door = new FrontDoor(settings, registry, verifier, authority, home);
+  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind);
   door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout }));
   authority.onRevoked(fanout.listener);
   const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
@@ -201,6 +205,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     home,
     tokenFile: tokenPath(home),
     settings,
+    transport,
     registry,
     authority,
     fanout,

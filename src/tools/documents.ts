@@ -198,7 +198,8 @@ export const saveOntology = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => (args.all ? 'save_ontology all=true' : `save_ontology ${args.path ?? '(own document)'}`),
   handler: async (args, ctx) => {
     if (args.all && args.path !== undefined) throw new ToolFailure('all=true cannot be combined with path', 'invalid_argument');
@@ -256,7 +257,7 @@ export const loadOntology = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:read'],
   mutating: always,
-  undoable: false,
+  openWorld: true,
   summary: (args) => `load_ontology ${args.source}`,
   handler: async (args, ctx) => load(args, ctx),
 });

@@ -14,7 +14,6 @@ export const listOntologies = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, { workspace: ws }) => {
     const active = ws.hasActive ? ws.active : null;
     const ontologies = ws.ontologies.map((o) => ({
@@ -42,7 +41,6 @@ export const getActiveOntology = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, { workspace: ws, settings }) => {
     const o = ws.active;
     return {
@@ -63,7 +61,6 @@ export const getEntity = defineTool({
   input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.')) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     // every sense of the IRI, or every candidate of a shared display name; an unknown prefix names nothing
     const matches = lookUpEntities(args.entity, ctx).map((e) => entityRow(e, ctx));

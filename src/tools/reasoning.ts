@@ -86,7 +86,6 @@ export const listReasoners = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const current = session.selected;
@@ -103,7 +102,6 @@ export const setReasoner = defineTool({
   capabilities: ['ontology:admin'],
   // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
     reasoningSession(ctx.workspace).select(reasoner);
@@ -120,7 +118,6 @@ export const runReasoner = defineTool({
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -158,7 +155,6 @@ export const getUnsatisfiableClasses = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -188,7 +184,6 @@ export const getInferredSuperclasses = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -226,7 +221,6 @@ export const executeDlQuery = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -286,7 +280,6 @@ export const getReasonerCapabilities = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const r = requireSelected(reasoningSession(ctx.workspace));
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };
