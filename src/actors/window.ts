@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { WindowSettings } from '../tools/tool.js';
+import type { ToolProfile } from '../settings/settings.js';
 import { putMessage, putRequest, readFromWindow, type Batch, type ForwardedRequest, type FrontReceiver, type FromWindow, type ToWindow, type WindowInit } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
@@ -88,7 +89,7 @@ export class WindowHandle implements FenceTarget {
   connectedAt = 0;
 
   /** `fences` gives the commit fences a (re)started worker must hold before it serves. */
-  constructor(readonly id: string, files: readonly string[], private readonly settings: WindowSettings, private readonly events: WindowEvents,
+  constructor(readonly id: string, files: readonly string[], private settings: WindowSettings, private readonly events: WindowEvents,
     private readonly fences: () => readonly Fence[] = () => []) {
     this.files = [...files];
   }
@@ -177,6 +178,12 @@ export class WindowHandle implements FenceTarget {
 
   closeSession(sessionId: string): void {
     this.send({ type: 'close-session', sessionId });
+  }
+
+  /** The owner picked another tool profile: the worker tells its sessions; a restarted worker starts with it. */
+  setToolProfile(profile: ToolProfile): void {
+    this.settings = { ...this.settings, tool_profile: profile };
+    this.send({ type: 'tool-profile', profile });
   }
 
   /** Asks the worker to close its sessions and exit; terminates it after `graceMs`. */

@@ -66,7 +66,7 @@ export class FrontDoor {
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
     private readonly authority: Authority, home: string, transport: TransportKind) {
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
-    this.admin = new AdminRoutes(authority, home, verifier);
+    this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
     this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
 
