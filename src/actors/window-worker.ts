@@ -19,7 +19,7 @@ import { asPrincipal } from '../auth/principal.js';
 import { ApprovalQueue } from '../tools/approvals.js';
 import { UndoJournal } from '../tools/journal.js';
 import { TOOLS, TOOLS_BY_NAME } from '../tools/catalog.js';
-import { failure, listTool, runTool } from '../tools/gate.js';
+import { failure, listTool, runTool, type ToolResult } from '../tools/gate.js';
 import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
@@ -31,6 +31,8 @@ import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
 import { revokeExternalTerms } from '../external-terms/actor-store.js';
+import { FileChangeStore } from '../journal/file-store.js';
+import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -53,6 +55,8 @@ for (const f of init.fences) fences.add(f);
 
 /** The principal of the tool call running in the current async context, for the commit-time check. */
 const callPrincipal = new AsyncLocalStorage<Principal>();
+/** The tool call running in the current async context, for the change journal's attribution. */
+const callRecords = new AsyncLocalStorage<CallRecord>();
 /** OAuth calls running now; the static token cannot be revoked, so its calls need no store. */
 let fenceableCalls = 0;
 
@@ -111,12 +115,49 @@ interface WindowState {
   readonly resolver: WorkspaceResolver;
   readonly journal: UndoJournal;
   readonly approvals: ApprovalQueue;
+  readonly changes: ChangeRecorder | null;
+}
+
+/** The change journal of this window when it is on: unsaved entries are replayed (or set aside) before anything is served. */
+async function openChangeJournal(workspace: Workspace): Promise<ChangeRecorder | null> {
+  const home = init.settings.audit_home;
+  if (init.settings.journal_enabled !== true || home === undefined) return null;
+  const store = new FileChangeStore(home, {
+    maxAgeDays: init.settings.journal_retention_days ?? 90,
+    maxBytes: (init.settings.journal_retention_mib ?? 256) * 1024 * 1024,
+  });
+  const recorder = new ChangeRecorder(workspace, store, () => callRecords.getStore());
+  await recorder.open();
+  for (const n of recorder.recoveryNotices) process.stderr.write(`athene: ${n.document}: ${n.message}\n`);
+  return recorder;
+}
+
+function postJournalCounts(recorder: ChangeRecorder | null): void {
+  if (recorder === null) return;
+  post({ type: 'journal', recovered: recorder.recovered, pending: recorder.recoveryNotices.reduce((n, r) => n + r.count, 0) });
+}
+
+/** A call whose changes were applied but not journaled fails: it was not made durable. */
+async function durableResult(result: ToolResult, call: CallRecord): Promise<ToolResult> {
+  try {
+    await call.durable;
+    return result;
+  } catch (err) {
+    return failure(`${call.tool} was applied, but the change journal could not be written: ${(err as Error).message}`, 'journal_write_failed', { committed: true, journaled: false });
+  }
 }
 
 async function openWindow(): Promise<WindowState> {
   const workspace = new Workspace();
   for (const file of init.files) workspace.load(await loadOntologyFile(file), workspace.ontologies.length === 0);
   workspace.beforeCommit = fenceCommit;
+  const changes = await openChangeJournal(workspace);
+  if (changes !== null) {
+    workspace.beforeCommit = () => {
+      fenceCommit();
+      changes.prepare();
+    };
+  }
   return {
     workspace,
     resolver: new WorkspaceResolver(workspace, {
@@ -125,6 +166,7 @@ async function openWindow(): Promise<WindowState> {
     }),
     journal: new UndoJournal(workspace),
     approvals: new ApprovalQueue(init.windowId),
+    changes,
   };
 }
 
@@ -164,6 +206,7 @@ function sessionServer(state: WindowState): Server {
       workspace: state.workspace,
       resolver: state.resolver,
       journal: state.journal,
+      ...(state.changes === null ? {} : { changes: state.changes }),
       settings: init.settings,
       principal,
       sessionId: extra.sessionId ?? null,
@@ -171,11 +214,20 @@ function sessionServer(state: WindowState): Server {
       signal: extra.signal,
       session: sessionFacts(state, extra.requestInfo?.headers['mcp-protocol-version']),
     };
-    const result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
-    if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
-    return result;
+    const run = () => runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
+    if (state.changes === null) return finishCall(state, tool.name, await run());
+    const client = server.getClientVersion();
+    const call: CallRecord = { principal, sessionId: ctx.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
+    const result = await callRecords.run(call, run);
+    return finishCall(state, tool.name, call.durable === undefined ? result : await durableResult(result, call));
   });
   return server;
+}
+
+function finishCall(state: WindowState, tool: string, result: ToolResult): ToolResult {
+  if (!result.isError && DOCUMENT_TOOLS.has(tool)) post({ type: 'documents', files: localDocuments(state.workspace) });
+  if (tool === 'recover_unsaved_changes') postJournalCounts(state.changes);
+  return result;
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -421,6 +473,7 @@ openWindow().then(
     post({ type: 'ready', label: state.workspace.hasActive ? ontologyLabel(state.workspace.active) : '(no ontology)' });
     // the front door reads `ready` as the first batch's only record: it must leave before any reply
     outbox.flush();
+    postJournalCounts(state.changes);
   },
   (err: Error) => post({ type: 'start-failed', message: err.message }),
 );

@@ -60,6 +60,8 @@ export class WindowHandle implements FenceTarget {
   private files: string[];
   private stopping = false;
   label = '';
+  /** The change journal's counts as the worker last reported them. */
+  journal = { recovered: 0, pending_recovery: 0 };
   /** When the window (re)connected; the newest window takes new sessions. */
   connectedAt = 0;
 
@@ -198,6 +200,7 @@ export class WindowHandle implements FenceTarget {
       }
       case 'documents': if (m.files.length > 0) this.files = m.files; break;
       case 'describe-server': void this.answerServerView(m.id); break;
+      case 'journal': this.journal = { recovered: m.recovered, pending_recovery: m.pending }; break;
       case 'ready': case 'start-failed': break;
     }
   }

@@ -9,6 +9,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { RoutedWindow } from '../actors/registry.js';
+import type { WindowHandle } from '../actors/window.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { rebindingRefusal } from './guard.js';
@@ -151,7 +152,7 @@ export class FrontDoor {
       if (this.admin.handle(x, r.method, r.path)) return;
     }
     if (r.path === '/health' && r.method === 'GET') {
-      return sendJson(x, 200, { status: 'ok', windows: this.registry.all.length, sessions: this.registry.sessionCount });
+      return sendJson(x, 200, { status: 'ok', windows: this.registry.all.length, sessions: this.registry.sessionCount, journal: journalCounts(this.registry.local) });
     }
     if (r.path === '/instances' && r.method === 'GET') return sendJson(x, 200, { instances: this.instances() });
     if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
@@ -280,6 +281,16 @@ export class FrontDoor {
     if (sink.isStream) this.streams.delete(sink.x);
     else this.inFlight--;
   };
+}
+
+/** This process's windows' change-journal recovery counts, summed. */
+function journalCounts(windows: readonly WindowHandle[]): { recovered: number; pending_recovery: number } {
+  let recovered = 0, pending = 0;
+  for (const w of windows) {
+    recovered += w.journal.recovered;
+    pending += w.journal.pending_recovery;
+  }
+  return { recovered, pending_recovery: pending };
 }
 
 function isJson(text: string): boolean {

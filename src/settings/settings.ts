@@ -29,6 +29,12 @@ export interface Settings {
   new_entity_ids: NewEntityIds;
   /** Without a project policy, caller-selected paths and URLs are allowed (legacy local-admin mode); false: refused. */
   allow_unrestricted_paths_without_policy: boolean;
+  /** The change journal (issue 16): every committed batch is journaled before the call is answered. */
+  journal_enabled: boolean;
+  /** How long the history log keeps applied entries. */
+  journal_retention_days: number;
+  /** Largest history log per document, in MiB; the oldest entries go first. */
+  journal_retention_mib: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -44,6 +50,9 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   new_entity_namespace: null,
   new_entity_ids: 'name',
   allow_unrestricted_paths_without_policy: true,
+  journal_enabled: true,
+  journal_retention_days: 90,
+  journal_retention_mib: 256,
 });
 
 /** Scheme, then no character RFC 3987 forbids, ending in '#' or '/'. */
@@ -67,6 +76,9 @@ const SettingsFileSchema = v.partial(v.strictObject({
   new_entity_namespace: v.nullable(v.pipe(v.string(), v.check(isNamespaceIri, `expected ${NAMESPACE_EXPECTED}`))),
   new_entity_ids: v.picklist(['name', 'generated'], "expected 'name' or 'generated'"),
   allow_unrestricted_paths_without_policy: v.boolean(),
+  journal_enabled: v.boolean(),
+  journal_retention_days: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(36500)),
+  journal_retention_mib: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1 << 20)),
 }));
 
 export class SettingsError extends Error {
@@ -151,6 +163,9 @@ function applyRaw(into: Settings, raw: RawSettings, origin: (key: string) => str
       case 'new_entity_namespace': into.new_entity_namespace = parseNamespace(name, text); break;
       case 'new_entity_ids': into.new_entity_ids = parseNewEntityIds(name, text); break;
       case 'allow_unrestricted_paths_without_policy': into.allow_unrestricted_paths_without_policy = typeof value === 'boolean' ? value : parseBool(name, text); break;
+      case 'journal_enabled': into.journal_enabled = typeof value === 'boolean' ? value : parseBool(name, text); break;
+      case 'journal_retention_days': into.journal_retention_days = parseInteger(name, text, 1, 36500); break;
+      case 'journal_retention_mib': into.journal_retention_mib = parseInteger(name, text, 1, 1 << 20); break;
     }
   }
 }
