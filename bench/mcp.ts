@@ -3,9 +3,11 @@
 // Streamable HTTP transport, same tool logic). Two workloads: `read` loops `tools/call get_entity`;
 // `write` loops `add_axiom` then `remove_axiom` (each session its own axiom). Each server runs in its own
 // process; the load comes from this one. Prints calls/s, p50/p99 latency, and CPU µs per call of the
-// server process (all threads) and of the load generator.
+// server process (all threads) and of the load generator. `athene` runs with the change journal (every
+// write fsynced before it is answered); `athene-nojournal` is the same server with it off, the same-run
+// baseline of the journal's cost (the `on/off` column).
 // Usage: npm run build && node dist/bench/mcp.js [seconds-per-level]
-//   BENCH_LEVELS=1,16,64,256  BENCH_WORKLOADS=read,write  BENCH_TARGETS=athene,reference
+//   BENCH_LEVELS=1,16,64,256  BENCH_WORKLOADS=read,write  BENCH_TARGETS=athene,athene-nojournal,reference
 //   ATHENE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  (node flags for the Athene process, e.g. to profile it)
 
 import type { ChildProcess } from 'node:child_process';
@@ -33,6 +35,9 @@ async function processCpu(pid: number): Promise<number> {
 }
 
 type Workload = 'read' | 'write';
+
+/** The throughput ratios printed: Athene against the reference server, and the journal on against off. */
+const RATIOS: readonly (readonly [string, string, string])[] = [['athene', 'reference', 'vs ref'], ['athene', 'athene-nojournal', 'on/off']];
 
 /** One session's loop body: the calls of one iteration, each checked. */
 function iteration(workload: Workload, session: RawSession, index: number): Array<() => Promise<RawReply>> {
@@ -94,29 +99,40 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 3);
   const levels = (process.env.BENCH_LEVELS ?? '1,16,64,256').split(',').map(Number);
   const workloads = (process.env.BENCH_WORKLOADS ?? 'read,write').split(',') as Workload[];
-  const wanted = (process.env.BENCH_TARGETS ?? 'athene,reference').split(',');
-  const home = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-mcp-'));
+  const wanted = (process.env.BENCH_TARGETS ?? 'athene,athene-nojournal,reference').split(',');
+  const homes: string[] = [];
   const servers: Server[] = [];
+  const athene = async (name: string, journal: boolean): Promise<Server> => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-mcp-'));
+    homes.push(home);
+    const args = [...(process.env.ATHENE_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'serve', DEMO, '--port', '0', '--no-share', '--home', home];
+    const { child, url } = await spawnServer(args, /listening on (\S+)/, { ...process.env, ATHENE_JOURNAL_ENABLED: String(journal) });
+    const server = { name, url, token: (await readFile(path.join(home, 'token'), 'utf8')).trim(), child };
+    servers.push(server);
+    return server;
+  };
   try {
-    const athene = await spawnServer([...(process.env.ATHENE_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'serve', DEMO, '--port', '0', '--home', home], /listening on (\S+)/);
-    const token = (await readFile(path.join(home, 'token'), 'utf8')).trim();
-    servers.push({ name: 'athene', url: athene.url, token, child: athene.child });
-    const reference = await spawnServer([REFERENCE, DEMO, token], /^(http:\/\/\S+)/m);
-    servers.push({ name: 'reference', url: reference.url, token, child: reference.child });
+    const on = await athene('athene', true);
+    if (wanted.includes('athene-nojournal')) await athene('athene-nojournal', false);
+    if (wanted.includes('reference')) {
+      const reference = await spawnServer([REFERENCE, DEMO, on.token], /^(http:\/\/\S+)/m);
+      servers.push({ name: 'reference', url: reference.url, token: on.token, child: reference.child });
+    }
     const targets = servers.filter((s) => wanted.includes(s.name));
+    const ratios = RATIOS.filter(([a, b]) => targets.some((t) => t.name === a) && targets.some((t) => t.name === b));
     console.log(`${seconds} s per level; CPU in µs per call (server: all threads of its process; load: this generator)`);
-    console.log(`workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${targets.length === 2 ? ' | ratio' : ''}`);
+    console.log(`workload sessions | ${targets.map((t) => `${t.name.padEnd(16)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${ratios.map(([, , label]) => ` | ${label}`).join('')}`);
     for (const workload of workloads) {
       for (const n of levels) {
-        const results: Result[] = [];
-        for (const t of targets) results.push(await load(t, n, workload, seconds));
-        const ratio = results.length === 2 ? ` | ${(results[0].perSecond / results[1].perSecond).toFixed(2)}x` : '';
-        console.log(`${workload.padEnd(8)} ${String(n).padStart(8)} | ${results.map((r) => `${' '.repeat(9)}  ${row(r)}`).join(' | ')}${ratio}`);
+        const results = new Map<string, Result>();
+        for (const t of targets) results.set(t.name, await load(t, n, workload, seconds));
+        const ratio = ratios.map(([a, b]) => ` | ${(results.get(a)!.perSecond / results.get(b)!.perSecond).toFixed(2)}x`).join('');
+        console.log(`${workload.padEnd(8)} ${String(n).padStart(8)} | ${[...results.values()].map((r) => `${' '.repeat(16)}  ${row(r)}`).join(' | ')}${ratio}`);
       }
     }
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');
-    await rm(home, { recursive: true, force: true });
+    for (const home of homes) await rm(home, { recursive: true, force: true });
   }
 }
 

@@ -6,6 +6,7 @@
 // queued while a write and fsync are under way goes out in the next one (group commit).
 
 import { createHash } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, stat, chmod, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -131,7 +132,8 @@ export class FileChangeStore implements ChangeStore {
     await Promise.all([...batch].map(async ([document, q]) => {
       try {
         const handle = await this.handle(document);
-        await handle.write(q.lines);
+        // the write only copies into the page cache: done on this thread, it leaves the thread pool to the fsync
+        writeSync(handle.fd, q.lines);
         await handle.datasync();
         for (const w of q.waiters) w.resolve();
       } catch (err) {
