@@ -270,3 +270,18 @@ async function cutTornTail(file: string): Promise<void> {
     await handle.close();
   }
 }
+
+/** The documents of `home`'s journal with unsaved or set-aside entries (retention plays no part in reading). */
+export function unsavedJournalDocuments(home: string): Promise<string[]> {
+  return new FileChangeStore(home, { maxAgeDays: Infinity, maxBytes: Infinity }).unsavedDocuments();
+}
+
+/** Documents a start reopens beyond those it was given: unsaved journal entries, a file still there. */
+export async function documentsToReopen(home: string, given: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const d of await unsavedJournalDocuments(home)) {
+    if (given.includes(d)) continue;
+    if (await stat(d).then((s) => s.isFile(), () => false)) out.push(d);
+  }
+  return out;
+}
