@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { Fence } from './fences.js';
+import type { ToolProfile } from '../settings/settings.js';
 import type { ServerView } from '../broker/server-view.js';
 
 export interface WindowInit {
@@ -38,6 +39,8 @@ export type ToWindow =
   | { readonly type: 'fence'; readonly id: number; readonly fence: Fence }
   /** The answer to the window's `describe-server` of the same id. */
   | { readonly type: 'server-view'; readonly id: number; readonly view: ServerView | null }
+  /** The owner changed the tool profile: sessions are told their tool list changed. */
+  | { readonly type: 'tool-profile'; readonly profile: ToolProfile }
   | { readonly type: 'shutdown' };
 
 export type FromWindow =

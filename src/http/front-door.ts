@@ -1,11 +1,9 @@
-// The front door: a uWebSockets.js app in the main thread. Every request is checked (DNS rebinding, then
+// The front door, in the main thread, served by uWebSockets.js or node:http (transport.ts). Every request is checked (DNS rebinding, then
 // the bearer token: the static one or an OAuth access token, resolved to a Principal) before it is routed:
 // `/mcp` is forwarded to the session's window actor and the response streamed back; `/health`,
 // `/instances` and the admin API are answered here. The OAuth endpoints (`/.well-known/*`, `/oauth/*`)
 // come before the bearer check: they are how a client obtains a token.
 
-import uWS from 'uWebSockets.js';
-import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { RoutedWindow } from '../actors/registry.js';
@@ -16,7 +14,9 @@ import { rebindingRefusal } from './guard.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from './respond.js';
 import { WindowSink } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
-import { closeApp, listenExclusive } from './listen.js';
+import type { Incoming, Reply, Transport, TransportKind } from './transport.js';
+import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './transport.js';
+import { createTransport } from './transports.js';
 import type { BrokerHost } from '../broker/broker-host.js';
 import { describeInstances } from '../broker/instances.js';
 import { pinRefusal } from '../actors/registry.js';
@@ -33,18 +33,7 @@ function forwardable(name: string): boolean {
   return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && name !== 'connection';
 }
 
-export interface Incoming {
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly headers: Map<string, string>;
-}
-
-function readRequest(req: HttpRequest): Incoming {
-  const headers = new Map<string, string>();
-  req.forEach((k, v) => headers.set(k, v));
-  return { method: req.getCaseSensitiveMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
-}
+export type { Incoming } from './transport.js';
 
 export interface ListenResult {
   readonly port: number;
@@ -57,8 +46,7 @@ const APPROVAL_ROUTE = /^\/admin\/api\/pending\/([^/]+)\/(approve|deny)$/;
 const INSTANCE_ROUTE = /^\/instances\/([^/]+)\/mcp$/;
 
 export class FrontDoor {
-  private readonly app: TemplatedApp;
-  private listenSocket: us_listen_socket | null = null;
+  private readonly transport: Transport;
   private port = 0;
   private readonly principal: Principal = staticPrincipal();
   /** Forwarded calls not yet answered (SSE streams excluded), for a bounded drain on shutdown. */
@@ -77,10 +65,10 @@ export class FrontDoor {
   private readonly admin: AdminRoutes;
 
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
-    private readonly authority: Authority, home: string) {
+    private readonly authority: Authority, home: string, transport: TransportKind) {
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
     this.admin = new AdminRoutes(authority, home, verifier);
-    this.app = uWS.App().any('/*', (res, req) => this.route(res, req));
+    this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
 
   /** The principal of a bearer token: the static token's local admin, or a live OAuth access token's. */
@@ -89,46 +77,35 @@ export class FrontDoor {
   }
 
   /** Binds the configured port; when it is taken, an ephemeral one unless `fallback` is false (then it rejects). */
-  listen(fallback = true): Promise<ListenResult> {
-    return new Promise((resolve, reject) => {
-      const bind = this.settings.bind_address;
-      const done = (socket: us_listen_socket | false, fellBack: boolean) => {
-        if (socket === false) {
-          if (!fellBack && this.settings.port !== 0 && fallback) {
-            this.app.listen(bind, 0, (s) => done(s, true));
-            return;
-          }
-          reject(new Error(`cannot listen on ${bind}`));
-          return;
-        }
-        this.listenSocket = socket;
-        this.port = uWS.us_socket_local_port(socket);
-        this.ownsEndpoint = !fellBack;
-        const host = bind.includes(':') ? `[${bind}]` : bind;
-        resolve({ port: this.port, url: `http://${host}:${this.port}/mcp`, fellBack });
-      };
-      listenExclusive(this.app, bind, this.settings.port, (s) => done(s, false));
-    });
+  async listen(fallback = true): Promise<ListenResult> {
+    const bind = this.settings.bind_address;
+    let port = await this.transport.listen(bind, this.settings.port);
+    const fellBack = port === null && this.settings.port !== 0 && fallback;
+    if (fellBack) port = await this.transport.listen(bind, 0);
+    if (port === null) throw new Error(`cannot listen on ${bind}`);
+    this.port = port;
+    this.ownsEndpoint = !fellBack;
+    const host = bind.includes(':') ? `[${bind}]` : bind;
+    return { port, url: `http://${host}:${port}/mcp`, fellBack };
   }
 
   /** Stops accepting, lets in-flight calls finish (at most `graceMs`), then ends open streams. */
   async close(graceMs = 5000): Promise<void> {
     this.draining = true;
-    if (this.listenSocket !== null) {
-      uWS.us_listen_socket_close(this.listenSocket);
-      this.listenSocket = null;
-    }
+    this.transport.stopListening();
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
     // clients' idle keep-alive connections would keep a stopped front door (and its process) alive
-    closeApp(this.app);
+    this.transport.closeAll();
   }
 
-  private route(res: HttpResponse, req: HttpRequest): void {
+  private route(r: Incoming, res: Reply): void {
     const x: Exchange = { res, aborted: false, done: false };
-    const r = readRequest(req);
     res.onAborted(() => {
       x.aborted = true;
     });
+    if (r.headerCount > MAX_HEADER_COUNT || r.headerBytes > MAX_HEADER_BYTES) {
+      return sendRpcError(x, 431, -32000, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`);
+    }
     const origin = guardedOrigin(r.method, r.path, r.headers.get('origin') ?? '', r.headers.get('sec-fetch-site') ?? '');
     const refusal = rebindingRefusal(this.settings.bind_address, this.port, r.headers.get('host') ?? '', origin);
     if (refusal !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${refusal}`);

@@ -1,14 +1,13 @@
 // Starting and stopping a whole server: private directory, settings, token, one window per document
 // (or the bundled demo ontology), and the front door.
 
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot, packageVersion } from '../util/package.js';
 import { defaultHome, ensureHome, loadSettings, type RawSettings, type Settings } from '../settings/settings.js';
 import { StaticTokenVerifier, tokenPath } from '../auth/static-token.js';
 import { WindowRegistry } from '../actors/registry.js';
 import { FrontDoor } from './front-door.js';
+import { chooseTransport, type TransportChoice } from './transport.js';
 import { startRevocationActor, type RevocationActor } from '../auth/revocation/actor.js';
 import { WindowHandle } from '../actors/window.js';
 import { RevocationFanout } from '../actors/revocation-fanout.js';
@@ -42,6 +41,8 @@ export interface RunningServer {
   readonly home: string;
   readonly tokenFile: string;
   readonly settings: Settings;
+  /** The HTTP transport serving, and why node:http serves when uWS was preferred. */
+  readonly transport: TransportChoice;
   readonly registry: WindowRegistry;
   /** What a revocation does to sessions, in-flight requests and windows; its pending fences. */
   readonly fanout: RevocationFanout;
@@ -64,22 +65,6 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The folder holding package.json, found by walking up from this module. */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the package root');
-    dir = up;
-  }
-  return dir;
-}
-
-/** This package's version, from its package.json. */
-async function packageVersion(): Promise<string> {
-  return (JSON.parse(await readFile(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
-
 export function demoOntologyPath(): string {
   return path.join(packageRoot(), 'examples', 'demo.ttl');
 }
@@ -89,6 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const home = options.home ?? defaultHome(env);
   await ensureHome(home);
   const settings = await loadSettings(home, options.flags, env);
+  const transport = chooseTransport(settings.http_server);
   const release = ownRelease(await packageVersion(), env);
   const verifier = await StaticTokenVerifier.open(home);
   // The journal is replayed before anything is served: a revoked token never works after a restart.
@@ -124,7 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await authority.close();
     throw err;
   }
-  const door = new FrontDoor(settings, registry, verifier, authority, home);
+  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind);
   door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout }));
   authority.onRevoked(fanout.listener);
   const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
@@ -222,6 +208,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     home,
     tokenFile: tokenPath(home),
     settings,
+    transport,
     registry,
     authority,
     fanout,

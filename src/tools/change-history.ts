@@ -12,7 +12,7 @@ import { asideEntries, type JournalState } from '../journal/store.js';
 import { journalDocument, type ChangeRecorder } from '../journal/recorder.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { displayName } from '../model/display.js';
-import { defineTool, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { renderAxiom } from './common.js';
 import { revisionEnvelope } from './revision.js';
 
@@ -136,8 +136,7 @@ export const getChangeHistory = defineTool({
   description: 'The change journal of a document: who changed what and when (principal, MCP client and session, tool), each change in Manchester syntax with display names and in functional syntax with IRIs; filters by entity, client, tool, time range, revision or since the last save; paged oldest first.',
   input: HistoryArgs,
   capabilities: ['ontology:read'],
-  mutating: () => false,
-  undoable: false,
+  mutating: never,
   handler: async (args, ctx) => {
     const recorder = recorderOf(ctx);
     const { document } = documentArg(ctx, args.document);
@@ -203,7 +202,6 @@ export const revertChanges = defineTool({
   input: RevertArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
-  undoable: true,
   summary: (args) => `revert_changes ${args.seqs?.join(',') ?? `${args.from_seq}..${args.to_seq ?? ''}`}`,
   handler: async (args, ctx) => {
     const recorder = recorderOf(ctx);
@@ -241,7 +239,8 @@ export const recoverUnsavedChanges = defineTool({
   input: RecoverArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.action !== 'inspect',
-  undoable: true,
+  // discarding drops journal entries that undo_change cannot bring back
+  destructive: true,
   summary: (args) => `recover_unsaved_changes ${args.action}`,
   handler: async (args, ctx) => {
     const recorder = recorderOf(ctx);

@@ -20,6 +20,7 @@ import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_NAMES, logicalAxiomCount, type EntityRow } from './common.js';
 import { lastChangeField } from './change-history.js';
+import { prefixObject } from './header.js';
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -260,7 +261,6 @@ export const summarizeOntology = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const scope = scopeOf(ctx, args.include_imports);
     const byKind = new Map<AxiomKind, number>();
@@ -306,7 +306,6 @@ export const listClasses = defineTool({
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const view = new View(ctx);
     return { ...pageOf(view.rows(ctx.workspace.active.entities('Class')), args.offset, args.limit) };
@@ -326,7 +325,6 @@ export const getAxiomsForEntity = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const senses = requireOneIri(args.entity, ctx);
     const scope = scopeOf(ctx, args.include_imports);
@@ -380,7 +378,6 @@ export const getOntologyContext = defineTool({
   input: v.strictObject({ limit: Limit(50) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
     const view = new View(ctx);
@@ -405,7 +402,7 @@ export const getOntologyContext = defineTool({
       object_properties: cappedOf(view.rows(o.entities('ObjectProperty')), args.limit),
       data_properties: cappedOf(view.rows(o.entities('DataProperty')), args.limit),
       reasoner: reasonerState(ctx),
-      prefixes: Object.fromEntries([...o.prefixes].sort(([a], [b]) => cmp(a, b))),
+      prefixes: prefixObject(o),
       write_protection: ctx.settings.read_only ? 'read-only' : 'writable',
       note: 'Asserted structure only. root_classes are the classes without an asserted named superclass other than owl:Thing; lists hold at most `limit` rows each (truncated = rows omitted).',
     };
@@ -620,7 +617,6 @@ export const getEntityContext = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const found = lookUpEntities(args.entity, ctx);
     if (found.length === 0) {

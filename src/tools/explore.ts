@@ -15,7 +15,6 @@ export const listOntologies = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const ws = ctx.workspace;
     const active = ws.hasActive ? ws.active : null;
@@ -45,7 +44,6 @@ export const getActiveOntology = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, { workspace: ws, settings }) => {
     const o = ws.active;
     return {
@@ -66,7 +64,6 @@ export const getEntity = defineTool({
   input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.')) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     // every sense of the IRI, or every candidate of a shared display name; an unknown prefix names nothing
     const matches = lookUpEntities(args.entity, ctx).map((e) => ({ ...entityRow(e, ctx), ...lastChangeField(e.iri, ctx) }));

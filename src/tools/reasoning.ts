@@ -13,7 +13,7 @@ import { implementationDigest, REASONERS, sortedReasoners, type CapabilityRow, t
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
-import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { installedReasoners, referencedReasoner } from './reasoner-reference.js';
@@ -86,7 +86,6 @@ export const listReasoners = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const current = session.selected;
@@ -101,9 +100,8 @@ export const setReasoner = defineTool({
   description: 'Select (not run) a reasoner by id, full display name, or a version-less name that identifies exactly one reasoner.',
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
   capabilities: ['ontology:admin'],
-  mutating: always,
-  undoable: false,
-  summary: (args) => `select reasoner ${args.reasoner}`,
+  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
+  mutating: never,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
     reasoningSession(ctx.workspace).select(reasoner);
@@ -120,7 +118,6 @@ export const runReasoner = defineTool({
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -158,7 +155,6 @@ export const getUnsatisfiableClasses = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -188,7 +184,6 @@ export const getInferredSuperclasses = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -226,7 +221,6 @@ export const executeDlQuery = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -286,7 +280,6 @@ export const getReasonerCapabilities = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const r = requireSelected(reasoningSession(ctx.workspace));
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };

@@ -83,7 +83,6 @@ export const getSessionInfo = defineTool({
   input: Args,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx: ToolContext) => {
     const facts = ctx.session;
     if (facts === undefined) throw new ToolFailure('get_session_info is answered only inside an MCP session', 'no_session');
