@@ -85,6 +85,8 @@ export class WindowHandle implements FenceTarget {
   private startedAt = 0;
   private restartTimer: NodeJS.Timeout | null = null;
   label = '';
+  /** The change journal's counts as the worker last reported them. */
+  journal = { recovered: 0, pending_recovery: 0 };
   /** When the window (re)connected; the newest window takes new sessions. */
   connectedAt = 0;
 
@@ -246,6 +248,7 @@ export class WindowHandle implements FenceTarget {
       }
       case 'documents': if (m.files.length > 0) this.files = m.files; break;
       case 'describe-server': void this.answerServerView(m.id); break;
+      case 'journal': this.journal = { recovered: m.recovered, pending_recovery: m.pending }; break;
       case 'ready': case 'start-failed': break;
     }
   }

@@ -7,6 +7,7 @@
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { RoutedWindow } from '../actors/registry.js';
+import type { WindowHandle } from '../actors/window.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { rebindingRefusal } from './guard.js';
@@ -167,7 +168,10 @@ export class FrontDoor {
   private health() {
     const windows = this.instances().map((i) => ({ id: i.id, label: i.label, state: i.state, reason: i.reason, restarts: i.restarts }));
     const degraded = windows.some((w) => w.state === 'restarting' || w.state === 'failed');
-    return { status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount, instances: windows };
+    return {
+      status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount, instances: windows,
+      journal: journalCounts(this.registry.local),
+    };
   }
 
   private async listPending(x: Exchange): Promise<void> {
@@ -271,6 +275,16 @@ export class FrontDoor {
     if (sink.isStream) this.streams.delete(sink.x);
     else this.inFlight--;
   };
+}
+
+/** This process's windows' change-journal recovery counts, summed. */
+function journalCounts(windows: readonly WindowHandle[]): { recovered: number; pending_recovery: number } {
+  let recovered = 0, pending = 0;
+  for (const w of windows) {
+    recovered += w.journal.recovered;
+    pending += w.journal.pending_recovery;
+  }
+  return { recovered, pending_recovery: pending };
 }
 
 function isJson(text: string): boolean {
