@@ -594,10 +594,13 @@ function entityCard(e: Entity, scope: readonly Ontology[], view: View, limit: nu
   const annotations = annotationsOn(scope, e.iri);
   const axioms = referencingAxioms(scope, e);
   const usage = new Set<Axiom>([...axioms, ...annotations]);
+  // bounded by `limit` like the neighbour lists: a well-annotated property (RO `part of`) has hundreds of rows
+  const rows = view.annotationRows([...annotations].map((a) => [a.property, a.value, a.annotations] as const));
   const card: JsonObject = {
     ...view.row(e),
     deprecated: isDeprecated(annotations),
-    annotations: view.annotationRows([...annotations].map((a) => [a.property, a.value, a.annotations] as const)),
+    annotations: rows.slice(0, limit),
+    ...(rows.length > limit ? { annotation_count: rows.length, annotations_truncated: rows.length - limit } : {}),
     referencing_axioms: usage.size,
   };
   switch (e.kind) {

@@ -178,7 +178,12 @@ test('get_entity_context builds a class card with named and anonymous neighbours
   assert.deepEqual(mammal.sub_classes, {
     count: 3, truncated: 1, items: [{ iri: CTX + 'Cat', display: 'cat', type: 'Class' }, { iri: CTX + 'Dog', display: 'dog', type: 'Class' }],
   });
-  assert.ok((mammal.annotations as Row[]).some((a) => a.property === 'skos:definition' && a.value === 'A warm-blooded animal.'));
+  // the annotation list is bounded by limit too: two labels and a definition, two shown
+  assert.equal((mammal.annotations as Row[]).length, 2);
+  assert.deepEqual([mammal.annotation_count, mammal.annotations_truncated], [3, 1]);
+  const full = card(await ok('get_entity_context', { entity: 'Säugetier', limit: 3 }));
+  assert.equal(full.annotations_truncated, undefined);
+  assert.ok((full.annotations as Row[]).some((a) => a.property === 'skos:definition' && a.value === 'A warm-blooded animal.'));
   const pet = card(await ok('get_entity_context', { entity: 'pet' }));
   assert.deepEqual((pet.equivalent_classes as Capped).items, [{ expression: "'has owner' some person and animal", anonymous: true }]);
   assert.equal(card(await ok('get_entity_context', { entity: 'old thing' })).deprecated, true);
