@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, fixture, connect, call, callOk, toolContext, runInContext, principalWith, type TestServer } from './support.js';
+import { startTestServer, fixture, connect, call, callOk, serveTempOntology, toolContext, runInContext, principalWith, type TestServer } from './support.js';
 import { Ontology } from '../../src/model/ontology.js';
 import {
   annotationAssertion, annotationProperty, dataProperty, dataPropertyRange, datatype, declaration, iriNode, literal,
@@ -283,4 +283,19 @@ test('the context tools need only ontology:read and run in read-only mode', asyn
   const denied = await runInContext('get_entity_context', { entity: 'p' }, nobody);
   assert.equal(denied.body.error_code, 'authorization_denied');
   assert.deepEqual(denied.body.missing_capabilities, ['ontology:read']);
+});
+
+test('summarize_ontology names a property chain SubObjectPropertyOf, as the axiom rows do', async () => {
+  const chained = await serveTempOntology('athene-chain-', 'chain.ofn',
+    'Prefix(:=<http://example.org/chain#>)\nOntology(<http://example.org/chain>\nDeclaration(ObjectProperty(:p))\nDeclaration(ObjectProperty(:q))\n' +
+    'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :p)\nSubObjectPropertyOf(:q :p)\n)\n');
+  try {
+    const summary = await callOk(chained.c, 'summarize_ontology');
+    assert.deepEqual(summary.axiom_types, { Declaration: 2, SubObjectPropertyOf: 2 });
+    const rows = ((await callOk(chained.c, 'get_axioms_for_entity', { entity: 'p' })).axioms as Capped).items;
+    const types = rows.filter((r) => r.axiom_type !== 'Declaration').map((r) => r.axiom_type);
+    assert.deepEqual(types, ['SubObjectPropertyOf', 'SubObjectPropertyOf']);
+  } finally {
+    await chained.close();
+  }
 });
