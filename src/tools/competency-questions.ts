@@ -109,7 +109,6 @@ export const addCompetencyQuestion = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => `add_competency_question ${args.id ?? '(new id)'}${args.convention === undefined ? '' : ' in ' + args.convention}`,
   handler: async (args, ctx) => {
     const o = ctx.workspace.active;
@@ -147,7 +146,6 @@ export const listCompetencyQuestions = defineTool({
   input: v.strictObject({}),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (_args, ctx) => {
     const catalog = await loadQuestions(ctx.workspace.active);
     return {
@@ -168,7 +166,6 @@ export const removeCompetencyQuestion = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => `remove_competency_question ${args.id}${args.convention === undefined ? '' : ' from ' + args.convention}`,
   handler: async (args, ctx) => {
     const o = ctx.workspace.active;
@@ -214,7 +211,6 @@ export const runCompetencyQuestions = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
     const revision = ws.revision;

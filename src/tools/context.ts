@@ -19,6 +19,7 @@ import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, X
 import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_NAMES, logicalAxiomCount, type EntityRow } from './common.js';
+import { lastChangeField } from './change-history.js';
 import { prefixObject } from './header.js';
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -260,7 +261,6 @@ export const summarizeOntology = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const scope = scopeOf(ctx, args.include_imports);
     // by OWL 2 type name, as axiom rows name them (a property chain is a SubObjectPropertyOf)
@@ -309,7 +309,6 @@ export const listClasses = defineTool({
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const view = new View(ctx);
     return { ...pageOf(view.rows(ctx.workspace.active.entities('Class')), args.offset, args.limit) };
@@ -329,7 +328,6 @@ export const getAxiomsForEntity = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const senses = requireOneIri(args.entity, ctx);
     const scope = scopeOf(ctx, args.include_imports);
@@ -383,7 +381,6 @@ export const getOntologyContext = defineTool({
   input: v.strictObject({ limit: Limit(50) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
     const view = new View(ctx);
@@ -626,7 +623,6 @@ export const getEntityContext = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const found = lookUpEntities(args.entity, ctx);
     if (found.length === 0) {
@@ -634,7 +630,7 @@ export const getEntityContext = defineTool({
     }
     const scope = scopeOf(ctx, args.include_imports);
     const view = new View(ctx);
-    const entities = found.map((e) => entityCard(e, scope, view, args.limit));
+    const entities = found.map((e) => ({ ...entityCard(e, scope, view, args.limit), ...lastChangeField(e.iri, ctx) }));
     const iris = new Set(found.map((e) => e.iri)).size;
     return {
       query: args.entity,

@@ -262,7 +262,6 @@ export const diffOntologies = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const { left, right } = await resolvePair(ctx, 'diff_ontologies', args);
     const diff = diffAxiomSets(scopeAxioms(left.scope, args.logical_only), scopeAxioms(right.scope, args.logical_only));
@@ -497,7 +496,6 @@ export const analyzeChangeImpact = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const pair = args.left !== undefined || args.right !== undefined || args.right_document !== undefined;
     if (args.change_set_id !== undefined && pair) {

@@ -58,7 +58,7 @@ export const addAxiom = defineTool({
   listedSchema: flatSchema({ strict: { type: 'boolean', description: 'Refuse operands that would mint a new entity.' } }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   handler: (args, ctx) => {
     const ws = ctx.workspace;
     const active = ws.active;
@@ -84,7 +84,7 @@ export const removeAxiom = defineTool({
   listedSchema: flatSchema({}),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
     const { axiom } = buildAxiom(args, ctx.resolver);

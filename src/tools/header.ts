@@ -187,7 +187,7 @@ export const setOntologyId = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `set_ontology_id ${args.ontology_iri}${args.version_iri === undefined ? '' : ' version ' + args.version_iri}`,
   handler: (args, ctx) => {
     const iri = absoluteIri(args.ontology_iri, 'ontology_iri');
@@ -212,7 +212,8 @@ export const setPrefix = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => `set_prefix ${normalizePrefix(args.prefix)} ${args.namespace}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
@@ -232,7 +233,8 @@ export const removePrefix = defineTool({
   input: v.strictObject({ prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')) }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => `remove_prefix ${normalizePrefix(args.prefix)}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
@@ -266,7 +268,7 @@ export const addImport = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `add_import ${args.iri}${args.document === undefined ? '' : ' from ' + args.document}`,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
@@ -309,7 +311,7 @@ export const removeImport = defineTool({
   input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')) }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `remove_import ${args.iri}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
@@ -335,7 +337,7 @@ export const addOntologyAnnotation = defineTool({
   input: v.strictObject(AnnotationArgsSchema),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `add_ontology_annotation ${args.property ?? 'rdfs:label'} = ${args.value_iri ?? args.value ?? ''}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
@@ -357,7 +359,7 @@ export const removeOntologyAnnotation = defineTool({
   input: v.strictObject(AnnotationArgsSchema),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `remove_ontology_annotation ${args.property ?? 'rdfs:label'} = ${args.value_iri ?? args.value ?? ''}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;

@@ -94,7 +94,6 @@ export const listReasoners = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const current = session.selected;
@@ -111,7 +110,6 @@ export const setReasoner = defineTool({
   capabilities: ['ontology:admin'],
   // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
     reasoningSession(ctx.workspace).select(reasoner);
@@ -128,7 +126,6 @@ export const runReasoner = defineTool({
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -166,7 +163,6 @@ export const getUnsatisfiableClasses = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -196,7 +192,6 @@ export const getInferredSuperclasses = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -234,7 +229,6 @@ export const executeDlQuery = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -294,7 +288,6 @@ export const getReasonerCapabilities = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const r = requireSelected(reasoningSession(ctx.workspace));
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };

@@ -169,7 +169,6 @@ export const searchEntities = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const lexical = lexicalPolicy(await resolveDiscoveredPolicy(ctx), ctx.settings.label_language);
     const kinds = new Set<EntityKind>(args.type === 'all' ? Object.values(ENTITY_TYPE_INPUT) : [ENTITY_TYPE_INPUT[args.type]]);

@@ -51,7 +51,6 @@ export const sparqlQuery = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const scan = scanQuery(args.query, queryPrefixes(ctx.workspace));
     return runQuery(ctx, args.query, scan, args.include_inferred, readOptions(ctx, args.limit, args.timeout_ms));
@@ -108,7 +107,6 @@ export const sparqlValidate = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const scan = scanQuery(args.query, queryPrefixes(ctx.workspace));
     const parsed = await parse(ctx, args.query, scan, args.timeout_ms);
@@ -152,7 +150,6 @@ export const sparqlSchema = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
     const scope = args.include_imports ? ctx.resolver.closure : [active];
@@ -199,7 +196,6 @@ export const verifyOntology = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     if (args.profile !== undefined) {
       throw new ToolFailure(`profile '${args.profile}' is not available: persisted invariant sets are not supported; pass the invariants in queries`, 'profile_not_found');

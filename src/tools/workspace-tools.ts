@@ -50,7 +50,7 @@ export const setActiveOntology = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
+  idempotent: true,
   summary: (args) => `set_active_ontology ${args.ontology_iri}`,
   handler: (args, ctx) => {
     const ws = ctx.workspace;
@@ -84,7 +84,6 @@ export const createOntology = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
   summary: (args) => `create_ontology ${args.ontology_iri}${args.path === undefined ? '' : ' at ' + args.path}`,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
