@@ -20,7 +20,7 @@ import { asPrincipal, missingCapabilities } from '../auth/principal.js';
 import { ApprovalQueue } from '../tools/approvals.js';
 import { UndoJournal } from '../tools/journal.js';
 import { TOOLS_BY_NAME, profileTools } from '../tools/catalog.js';
-import { failure, runTool } from '../tools/gate.js';
+import { failure, runTool, type ToolResult } from '../tools/gate.js';
 import { listTools, type ListedTool } from '../tools/listing.js';
 import { getEntity } from '../tools/explore.js';
 import { searchEntities } from '../tools/search.js';
@@ -38,6 +38,8 @@ import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
 import { revokeExternalTerms } from '../external-terms/actor-store.js';
+import { FileChangeStore } from '../journal/file-store.js';
+import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -77,6 +79,8 @@ for (const f of init.fences) fences.add(f);
 
 /** The principal of the tool call running in the current async context, for the commit-time check. */
 const callPrincipal = new AsyncLocalStorage<Principal>();
+/** The tool call running in the current async context, for the change journal's attribution. */
+const callRecords = new AsyncLocalStorage<CallRecord>();
 /** OAuth calls running now; the static token cannot be revoked, so its calls need no store. */
 let fenceableCalls = 0;
 
@@ -135,6 +139,36 @@ interface WindowState {
   readonly resolver: WorkspaceResolver;
   readonly journal: UndoJournal;
   readonly approvals: ApprovalQueue;
+  readonly changes: ChangeRecorder | null;
+}
+
+/** The change journal of this window when it is on: unsaved entries are replayed (or set aside) before anything is served. */
+async function openChangeJournal(workspace: Workspace): Promise<ChangeRecorder | null> {
+  const home = init.settings.audit_home;
+  if (init.settings.journal_enabled !== true || home === undefined) return null;
+  const store = new FileChangeStore(home, {
+    maxAgeDays: init.settings.journal_retention_days ?? 90,
+    maxBytes: (init.settings.journal_retention_mib ?? 256) * 1024 * 1024,
+  });
+  const recorder = new ChangeRecorder(workspace, store, () => callRecords.getStore());
+  await recorder.open();
+  for (const n of recorder.recoveryNotices) process.stderr.write(`athene: ${n.document}: ${n.message}\n`);
+  return recorder;
+}
+
+function postJournalCounts(recorder: ChangeRecorder | null): void {
+  if (recorder === null) return;
+  post({ type: 'journal', recovered: recorder.recovered, pending: recorder.recoveryNotices.reduce((n, r) => n + r.count, 0) });
+}
+
+/** A call whose changes were applied but not journaled fails: it was not made durable. */
+async function durableResult(result: ToolResult, call: CallRecord): Promise<ToolResult> {
+  try {
+    await call.durable;
+    return result;
+  } catch (err) {
+    return failure(`${call.tool} was applied, but the change journal could not be written: ${(err as Error).message}`, 'journal_write_failed', { committed: true, journaled: false });
+  }
 }
 
 async function openWindow(): Promise<WindowState> {
@@ -146,6 +180,13 @@ async function openWindow(): Promise<WindowState> {
     const uris = new Set(event.changes.map((r) => ontologyKeys.uri(r.change.ontology)));
     for (const notices of audience.values()) for (const uri of uris) notices.ontologyChanged(uri);
   });
+  const changes = await openChangeJournal(workspace);
+  if (changes !== null) {
+    workspace.beforeCommit = () => {
+      fenceCommit();
+      changes.prepare();
+    };
+  }
   return {
     workspace,
     resolver: new WorkspaceResolver(workspace, {
@@ -154,6 +195,7 @@ async function openWindow(): Promise<WindowState> {
     }),
     journal: new UndoJournal(workspace),
     approvals: new ApprovalQueue(init.windowId),
+    changes,
   };
 }
 
@@ -182,6 +224,7 @@ function toolContext(state: WindowState, principal: Principal, extra: Extra): To
     workspace: state.workspace,
     resolver: state.resolver,
     journal: state.journal,
+    ...(state.changes === null ? {} : { changes: state.changes }),
     settings: init.settings,
     principal,
     sessionId: extra.sessionId ?? null,
@@ -300,13 +343,19 @@ function sessionServer(state: WindowState): Server {
       (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
       `${tool.name}: running`);
     const ctx: ToolContext = { ...toolContext(state, principal, extra), ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }) };
-    let result;
+    const client = server.getClientVersion();
+    const call: CallRecord | null = state.changes === null ? null
+      : { principal, sessionId: ctx.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
+    const run = () => runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
+    let result: ToolResult;
     try {
-      result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
+      result = call === null ? await run() : await callRecords.run(call, run);
+      if (call?.durable !== undefined) result = await durableResult(result, call);
     } finally {
       beat?.stop();
     }
     if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
+    if (tool.name === 'recover_unsaved_changes') postJournalCounts(state.changes);
     const caller = audience.get(extra.sessionId ?? '');
     announceOntologies(state.workspace, caller);
     if (!result.isError) for (const notice of resultNotices(tool.name, result.structuredContent)) caller?.log(notice);
@@ -593,6 +642,7 @@ openWindow().then(
     post({ type: 'ready', label: state.workspace.hasActive ? ontologyLabel(state.workspace.active) : '(no ontology)' });
     // the front door reads `ready` as the first batch's only record: it must leave before any reply
     outbox.flush();
+    postJournalCounts(state.changes);
   },
   (err: Error) => post({ type: 'start-failed', message: err.message }),
 );

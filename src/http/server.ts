@@ -7,6 +7,7 @@ import { defaultHome, ensureHome, loadSettings, type RawSettings, type Settings 
 import { StaticTokenVerifier, tokenPath } from '../auth/static-token.js';
 import { WindowRegistry } from '../actors/registry.js';
 import { FrontDoor } from './front-door.js';
+import { chooseTransport, type TransportChoice } from './transport.js';
 import { startRevocationActor, type RevocationActor } from '../auth/revocation/actor.js';
 import { WindowHandle } from '../actors/window.js';
 import { RevocationFanout } from '../actors/revocation-fanout.js';
@@ -17,6 +18,7 @@ import { takeEndpointRole, type EndpointRole } from '../broker/endpoint-role.js'
 import type { RegistryLimits } from '../broker/broker-registry.js';
 import { ownRelease } from '../broker/version.js';
 import { describeServer } from '../broker/server-view.js';
+import { documentsToReopen } from '../journal/file-store.js';
 
 const QUARANTINE_POLL_MS = 500;
 
@@ -39,6 +41,8 @@ export interface RunningServer {
   readonly home: string;
   readonly tokenFile: string;
   readonly settings: Settings;
+  /** The HTTP transport serving, and why node:http serves when uWS was preferred. */
+  readonly transport: TransportChoice;
   readonly registry: WindowRegistry;
   /** What a revocation does to sessions, in-flight requests and windows; its pending fences. */
   readonly fanout: RevocationFanout;
@@ -70,6 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const home = options.home ?? defaultHome(env);
   await ensureHome(home);
   const settings = await loadSettings(home, options.flags, env);
+  const transport = chooseTransport(settings.http_server);
   const release = ownRelease(await packageVersion(), env);
   const verifier = await StaticTokenVerifier.open(home);
   // The journal is replayed before anything is served: a revoked token never works after a restart.
@@ -95,15 +100,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   registry.onWindowGone = (id) => void fanout.forget([id]);
   const files = options.files !== undefined && options.files.length > 0 ? options.files.map((f) => path.resolve(f)) : [demoOntologyPath()];
+  // documents with unsaved journaled changes are reopened (each in its own window) so they are replayed
+  const reopened = settings.journal_enabled ? await documentsToReopen(home, files) : [];
   try {
-    for (const file of files) await registry.open([file]);
+    for (const file of [...files, ...reopened]) await registry.open([file]);
   } catch (err) {
     await registry.stopAll();
     await fanout.close();
     await authority.close();
     throw err;
   }
-  const door = new FrontDoor(settings, registry, verifier, authority, home);
+  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind);
   door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout }));
   authority.onRevoked(fanout.listener);
   const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
@@ -201,6 +208,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     home,
     tokenFile: tokenPath(home),
     settings,
+    transport,
     registry,
     authority,
     fanout,

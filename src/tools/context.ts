@@ -19,6 +19,8 @@ import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, X
 import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_NAMES, logicalAxiomCount, type EntityRow } from './common.js';
+import { lastChangeField } from './change-history.js';
+import { prefixObject } from './header.js';
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -400,7 +402,7 @@ export const getOntologyContext = defineTool({
       object_properties: cappedOf(view.rows(o.entities('ObjectProperty')), args.limit),
       data_properties: cappedOf(view.rows(o.entities('DataProperty')), args.limit),
       reasoner: reasonerState(ctx),
-      prefixes: Object.fromEntries([...o.prefixes].sort(([a], [b]) => cmp(a, b))),
+      prefixes: prefixObject(o),
       write_protection: ctx.settings.read_only ? 'read-only' : 'writable',
       note: 'Asserted structure only. root_classes are the classes without an asserted named superclass other than owl:Thing; lists hold at most `limit` rows each (truncated = rows omitted).',
     };
@@ -622,7 +624,7 @@ export const getEntityContext = defineTool({
     }
     const scope = scopeOf(ctx, args.include_imports);
     const view = new View(ctx);
-    const entities = found.map((e) => entityCard(e, scope, view, args.limit));
+    const entities = found.map((e) => ({ ...entityCard(e, scope, view, args.limit), ...lastChangeField(e.iri, ctx) }));
     const iris = new Set(found.map((e) => e.iri)).size;
     return {
       query: args.entity,

@@ -282,7 +282,7 @@ export const diffOntologies = defineTool({
 
 // ---------------------------------------------------------------- analyze_change_impact
 
-const IMPACT_NOTE = 'Syntactic analysis: terms and axioms that co-occur with the change are reachable from it, which proves no logical impact. ' +
+const IMPACT_NOTE = 'Syntactic analysis: terms and axioms that co-occur with the change are reachable from it; co-occurrence proves reachability, not logical impact. ' +
   'For entailment changes use semantic_diff with mode=inferred.';
 
 /** What a change-impact analysis runs over, whichever form named it. */

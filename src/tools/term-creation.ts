@@ -118,7 +118,7 @@ const PREVIEW_ONLY = ['policy_path', 'gates', 'ttl_seconds', 'include_impact'] a
 
 const BATCH_FIELDS = {
   namespace: v.optional(Text('Default namespace for items lacking their own.')),
-  definition_property: v.optional(Text('Default definition property for items lacking their own (default rdfs:comment).')),
+  definition_property: v.optional(Text('Default definition property for items lacking their own (default obo:IAO_0000115).')),
   strict: v.optional(v.pipe(v.boolean(), v.description('Refuse the whole batch when an operand would mint an entity the batch does not create.')), false),
   verify: v.optional(v.pipe(v.picklist(['none', 'report', 'rollback']), v.description('Live-verify with the selected reasoner after applying; rollback undoes a batch that makes a class unsatisfiable or the ontology inconsistent.')), 'none'),
   timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000),

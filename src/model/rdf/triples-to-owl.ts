@@ -4,7 +4,8 @@
 //
 // The work is done in a few linear passes over the table:
 //   1. index triples by subject and collect rdf:type facts (declared kinds, special nodes);
-//   2. index reifications (owl:Axiom / owl:Annotation) by the triple they annotate;
+//   2. index reifications (owl:Axiom / owl:Annotation) by the triple they annotate, and type every IRI from
+//      the whole graph (graph-typing.ts), so no decision below depends on the order of the triples;
 //   3. map axiom triples; class expressions, data ranges and lists behind blank nodes are translated on
 //      demand, and a triple is marked consumed only when the axiom using it is built;
 //   4. map what is left: ontology header, property and annotation assertions, else `unmapped`.
@@ -35,10 +36,11 @@ import { type TermId, type TripleTable, type TermValue, isBlankValue, tripleText
 import {
   RDF_TYPE, RDF_FIRST, RDF_REST, RDF_NIL, RDF_LIST, RDF_PROPERTY, RDFS_SUBCLASS_OF, RDFS_SUBPROPERTY_OF, RDFS_DOMAIN,
   RDFS_RANGE, RDFS_DATATYPE, RDFS_CLASS, O, S, K_CLASS, K_OP, K_DP, K_AP, K_IND, K_DT, DECLARING_TYPES,
-  CHARACTERISTICS, KIND_OF_BIT, VOCABULARY, isReserved, isBuiltInDatatype,
+  CHARACTERISTICS, KIND_OF_BIT, RESERVED_COUNT, isReserved, isBuiltInDatatype,
 } from './vocab-reader.js';
 import { SwrlReader } from './swrl-reader.js';
 import type { EarlyAxioms } from './early-mapping.js';
+import { type ImportedKinds, typeGraph } from './graph-typing.js';
 
 /** Thrown while mapping one axiom when its triples do not form an OWL 2 construct. */
 export class Unmappable extends Error {}
@@ -64,12 +66,15 @@ const CARDINALITIES = [
 /** Reserved-predicate cache states (per term id). */
 const UNKNOWN = 0, RESERVED = 1, NOT_RESERVED = 2;
 
-/** Maps the triples of one RDF document into a new Ontology; `early` holds axioms built while it was read. */
-export function triplesToOntology(table: TripleTable, early: EarlyAxioms | null = null): Ontology {
+/**
+ * Maps the triples of one RDF document into a new Ontology; `early` holds axioms built while it was read,
+ * `imported` the kinds its loaded imports closure declares.
+ */
+export function triplesToOntology(table: TripleTable, early: EarlyAxioms | null = null, imported: ImportedKinds | null = null): Ontology {
   // V8 keeps the subject of the last successful regexp match alive (for RegExp.lastMatch): after a
   // parser's last match on the document text, that is the whole document. A match on '' releases it.
   RELEASE_LAST_MATCH.exec('');
-  return new RdfToOwl(table, early).run();
+  return new RdfToOwl(table, early, imported).run();
 }
 
 const RELEASE_LAST_MATCH = /^/;
@@ -89,8 +94,10 @@ export class RdfToOwl {
   private order = new Int32Array(0);
   /** Triples added during mapping (for reifications of unasserted triples), by subject. */
   private readonly addedBySubject = new Map<TermId, number[]>();
-  /** Kind bits per term: declared by rdf:type, then widened by use. */
+  /** Kind bits per term: declared by rdf:type, then completed from the whole graph before mapping (never changed after). */
   private readonly kinds: Uint8Array;
+  /** 1 for the IRIs that can only be annotation properties. */
+  private annotationOnly: Uint8Array = new Uint8Array(0);
   private readonly reserved: Uint8Array;
   /** Nodes typed owl:Ontology, in document order. */
   private readonly ontologyNodes: TermId[] = [];
@@ -119,7 +126,7 @@ export class RdfToOwl {
   /** Annotated axioms built from such reifications: they replace the plain axiom of an equivalent triple. */
   private readonly replacing: Axiom[] = [];
 
-  constructor(table: TripleTable, private readonly early: EarlyAxioms | null = null) {
+  constructor(table: TripleTable, private readonly early: EarlyAxioms | null = null, private readonly imported: ImportedKinds | null = null) {
     this.table = table;
     this.s = table.s;
     this.p = table.p;
@@ -138,11 +145,12 @@ export class RdfToOwl {
   run(): Ontology {
     this.indexTriples();
     this.indexReifications();
+    this.annotationOnly = typeGraph(this, this.kinds, this.n, this.imported);
     this.consumed = new Uint8Array(this.n);
     const early = this.early?.axioms;
     // Only vocabulary predicates make axioms in this pass.
     for (let i = 0; i < this.n; i++) {
-      if (this.consumed[i] !== 0 || this.p[i] >= VOCABULARY.length) continue;
+      if (this.consumed[i] !== 0 || this.p[i] >= RESERVED_COUNT) continue;
       const a = early?.[i];
       if (a == null || !this.takeEarlyAxiom(i, a)) this.attempt(i, this.mapAxiomTriple);
     }
@@ -200,11 +208,9 @@ export class RdfToOwl {
     for (let t = 1; t < start.length; t++) start[t] += start[t - 1];
     const fill = start.slice(0, start.length - 1);
     const order = new Int32Array(n);
-    const ranges: number[] = [];
     for (let i = 0; i < n; i++) {
       const subj = s[i];
       order[fill[subj]++] = i;
-      if (p[i] === RDFS_RANGE) ranges.push(i);
       if (p[i] !== RDF_TYPE) continue;
       const type = o[i];
       const bit = DECLARING_TYPES.get(type);
@@ -220,22 +226,15 @@ export class RdfToOwl {
     }
     this.start = start;
     this.order = order;
-    for (const i of ranges) this.typeByRange(s[i], o[i]);
   }
 
-  /** Like the OWL API, a property of unknown kind is a data property if its range is a datatype, an object property if a class. */
-  private typeByRange(prop: TermId, range: TermId): void {
-    if (!this.isIri(prop) || (this.kinds[prop] & (K_OP | K_DP | K_AP)) !== 0 || !this.isIri(range)) return;
-    if ((this.kinds[range] & K_DT) !== 0 || isBuiltInDatatype(this.iri(range))) this.kinds[prop] |= K_DP;
-    else if ((this.kinds[range] & K_CLASS) !== 0) this.kinds[prop] |= K_OP;
+  isLiteral(t: TermId): boolean {
+    return this.lit(t) !== undefined;
   }
 
-  addKind(t: TermId, bit: number): void {
-    this.kinds[t] |= bit;
-  }
-
-  kindOf(t: TermId): number {
-    return this.kinds[t];
+  /** A built-in annotation property or an undeclared Dublin Core 1.1 element: never an object or data property. */
+  private isAnnotationOnly(t: TermId): boolean {
+    return this.annotationOnly[t] === 1;
   }
 
   // ------------------------------------------------------------ pass 2: reifications
@@ -332,7 +331,7 @@ export class RdfToOwl {
     let r = this.reserved[t];
     if (r === UNKNOWN) {
       const v = this.terms[t];
-      r = this.reserved[t] = typeof v === 'string' && (t < VOCABULARY.length || isReserved(v)) ? RESERVED : NOT_RESERVED;
+      r = this.reserved[t] = typeof v === 'string' && (t < RESERVED_COUNT || isReserved(v)) ? RESERVED : NOT_RESERVED;
     }
     return r === RESERVED;
   }
@@ -444,17 +443,11 @@ export class RdfToOwl {
 
   /**
    * Takes the early axiom of triple i (a declaration, class assertion or subclass axiom between IRIs) at its
-   * place in document order, unless the triple is reified; the classes it names widen as mapping them here would.
+   * place in document order, unless the triple is reified or declares a built-in annotation property as something else.
    */
   private takeEarlyAxiom(i: number, a: Axiom): boolean {
     const s = this.s[i], o = this.o[i];
-    if (this.reificationsOf(s, this.p[i], o) !== undefined) return false;
-    if (this.p[i] === RDFS_SUBCLASS_OF) {
-      this.addKind(s, K_CLASS);
-      this.addKind(o, K_CLASS);
-    } else if (!DECLARING_TYPES.has(o)) {
-      this.addKind(o, K_CLASS);
-    }
+    if (this.reificationsOf(s, this.p[i], o) !== undefined || (this.isAnnotationOnly(s) && a.kind === 'Declaration')) return false;
     this.axioms.add(a);
     this.consumed[i] = 1;
     return true;
@@ -474,7 +467,7 @@ export class RdfToOwl {
   private mapAxiomTriple(i: number): boolean {
     const p = this.p[i];
     // Only vocabulary predicates make axioms here; everything else is an assertion, mapped in pass 4.
-    if (p >= VOCABULARY.length) return false;
+    if (p >= RESERVED_COUNT) return false;
     const s = this.s[i], o = this.o[i];
     switch (p) {
       case RDF_TYPE: return this.mapType(i);
@@ -514,6 +507,8 @@ export class RdfToOwl {
     const bit = DECLARING_TYPES.get(t);
     if (bit !== undefined) {
       if (!this.isIri(s)) return false;
+      // Structural Specification §5.8.1 (typing constraints): the built-in annotation properties are annotation properties only.
+      if (bit !== K_AP && this.isAnnotationOnly(s)) return fail('<' + this.iri(s) + '> is a built-in annotation property');
       return this.emit(i, declaration(this.declared(bit, s)));
     }
     if (t === O.FunctionalProperty) {
@@ -537,7 +532,6 @@ export class RdfToOwl {
       case RDF_PROPERTY: return this.isIri(s);
       case RDFS_CLASS: {
         if (!this.isIri(s)) return false;
-        this.addKind(s, K_CLASS);
         return this.emit(i, declaration(this.cls(s)));
       }
       case O.DeprecatedClass: case O.DeprecatedProperty: return this.isIri(s);
@@ -586,31 +580,27 @@ export class RdfToOwl {
         return this.emit(i, subPropertyChainOf(ops, this.ope(o)));
       }
     }
-    // An untyped Dublin Core 1.1 element makes it an annotation axiom: the OWL API has them built in as
-    // annotation properties (its DublinCoreVocabulary).
-    const annotationOnly = this.isUntypedDublinCore(s) || this.isUntypedDublinCore(o);
-    const k = (this.isIri(s) ? this.kinds[s] : K_OP) | (this.isIri(o) ? this.kinds[o] : K_OP);
-    if (!annotationOnly && k & K_OP) return this.emit(i, subObjectPropertyOf(this.ope(s), this.ope(o)));
-    const sub = this.iri(this.named(s)), sup = this.iri(this.named(o));
-    if (!annotationOnly && k & K_DP) {
-      this.widen(s, o, K_DP);
-      return this.emit(i, subDataPropertyOf(dataProperty(sub), dataProperty(sup)));
+    if (this.isBlank(s) || this.isBlank(o)) return this.emit(i, subObjectPropertyOf(this.ope(s), this.ope(o)));
+    // A built-in annotation property, or an untyped Dublin Core 1.1 element (the OWL API has them built in as
+    // annotation properties, its DublinCoreVocabulary), makes it an annotation axiom.
+    const sub = this.named(s), sup = this.named(o);
+    if (this.isAnnotationOnly(sub) || this.isAnnotationOnly(sup)) {
+      return this.emit(i, subAnnotationPropertyOf(this.annotationProperty(sub), this.annotationProperty(sup)));
     }
-    return this.emit(i, subAnnotationPropertyOf(annotationProperty(sub), annotationProperty(sup)));
+    // Structural Specification §9.2.1, §9.3.1, §10.2.1: both properties of a subproperty axiom are of one kind.
+    // Like the OWL API, the superproperty's kind decides (an untyped one takes the subproperty's); object and
+    // data property never mix.
+    const ks = this.kinds[sub] & (K_OP | K_DP), ko = this.kinds[sup] & (K_OP | K_DP | K_AP);
+    const kind = ko === 0 ? ks : ko & (K_OP | K_DP);
+    if ((kind & K_OP) !== 0 && (ks & K_DP) === 0) return this.emit(i, subObjectPropertyOf(this.ope(sub), this.ope(sup)));
+    if ((kind & K_DP) !== 0 && (ks & K_OP) === 0) return this.emit(i, subDataPropertyOf(this.dataProperty(sub), this.dataProperty(sup)));
+    if (kind !== 0) return fail('rdfs:subPropertyOf between an object and a data property');
+    return this.emit(i, subAnnotationPropertyOf(this.annotationProperty(sub), this.annotationProperty(sup)));
   }
 
-  private isUntypedDublinCore(t: TermId): boolean {
-    return this.isIri(t) && this.kinds[t] === 0 && this.iri(t).startsWith(DC_ELEMENTS);
-  }
-
-  /** Like the OWL API, a property equivalence with an IRI of unknown kind (declared only in an import) is not mapped. */
+  /** Like the OWL API, a property equivalence with an IRI of unknown kind (declared only in an import not loaded) is not mapped. */
   private requireTyped(a: TermId, b: TermId): void {
     for (const x of [a, b]) if (this.isIri(x) && this.kinds[x] === 0) fail('equivalence with <' + this.iri(x) + '>, whose kind is unknown');
-  }
-
-  private widen(a: TermId, b: TermId, bit: number): void {
-    if (this.isIri(a)) this.addKind(a, bit);
-    if (this.isIri(b)) this.addKind(b, bit);
   }
 
   private mapPropertyPair(i: number): boolean {
@@ -618,8 +608,7 @@ export class RdfToOwl {
     this.requireTyped(s, o);
     const k = (this.isIri(s) ? this.kinds[s] : K_OP) | (this.isIri(o) ? this.kinds[o] : K_OP);
     if ((k & (K_DP | K_OP)) === K_DP) {
-      const pair = [dataProperty(this.iri(this.named(s))), dataProperty(this.iri(this.named(o)))];
-      this.widen(s, o, K_DP);
+      const pair = [this.dataProperty(this.named(s)), this.dataProperty(this.named(o))];
       return this.emit(i, equivalent ? equivalentDataProperties(pair) : disjointDataProperties(pair));
     }
     const pair = [this.ope(s), this.ope(o)];
@@ -647,7 +636,6 @@ export class RdfToOwl {
       const p = this.ope(s);
       return this.emit(i, objectPropertyRange(p, this.ce(o)));
     }
-    this.addKind(s, K_DP);
     return this.emit(i, dataPropertyRange(this.dataProperty(s), this.dataRange(o)));
   }
 
@@ -803,7 +791,7 @@ export class RdfToOwl {
 
   ope(t: TermId): ObjectPropertyExpression {
     if (this.isIri(t)) {
-      this.addKind(t, K_OP);
+      if (this.isAnnotationOnly(t)) fail('<' + this.iri(t) + '> is an annotation property, used as an object property');
       return this.objectProperty(t);
     }
     const inv = this.use(t, O.inverseOf);
@@ -842,10 +830,7 @@ export class RdfToOwl {
   // ------------------------------------------------------------ class expressions
 
   ce(t: TermId): ClassExpression {
-    if (this.isIri(t)) {
-      this.addKind(t, K_CLASS);
-      return this.cls(t);
-    }
+    if (this.isIri(t)) return this.cls(t);
     const cached = this.ceCache.get(t);
     if (cached !== undefined) return cached;
     const c = this.ceFrom(t, -1);
@@ -880,8 +865,7 @@ export class RdfToOwl {
   private singleProperty(list: TermId): TermId {
     const ps = this.list(list);
     if (ps.length !== 1) fail('owl:onProperties with ' + ps.length + ' properties (n-ary data ranges are not supported)');
-    this.addKind(this.named(ps[0]), K_DP);
-    return ps[0];
+    return this.named(ps[0]);
   }
 
   private restriction(x: TermId, p: TermId): ClassExpression {
@@ -930,36 +914,46 @@ export class RdfToOwl {
   }
 
   dataProp(p: TermId): DataProperty {
-    this.addKind(this.named(p), K_DP);
+    if (this.isAnnotationOnly(this.named(p))) fail('<' + this.iri(p) + '> is an annotation property, used as a data property');
     return this.dataProperty(p);
   }
 
   // ------------------------------------------------------------ data ranges
 
-  isDataRange(t: TermId): boolean {
+  /**
+   * Whether a node is a data range: a datatype, or a blank node typed as one or built like one. An explicit
+   * type decides wherever its triple stands; else a boolean combination or enumeration is a data range when
+   * one of its members is (a literal, for an enumeration). `visiting` guards cyclic lists and expressions.
+   */
+  isDataRange(t: TermId, visiting: Set<TermId> = new Set()): boolean {
     if (this.isIri(t)) return (this.kinds[t] & K_DT) !== 0 || isBuiltInDatatype(this.iri(t));
-    if (this.drCache.has(t)) return true;
+    if (visiting.has(t)) return false;
+    visiting.add(t);
+    let built = false;
     for (const i of this.triplesOf(t)) {
       const p = this.p[i], o = this.o[i];
       if (p === O.onDatatype || p === O.datatypeComplementOf) return true;
       if (p === RDF_TYPE && (o === RDFS_DATATYPE || o === O.DataRange)) return true;
-      if (p === O.oneOf && this.lit(o) === undefined) {
-        const first = this.objectOf(o, RDF_FIRST);
-        return first >= 0 && this.lit(this.o[first]) !== undefined;
-      }
-      if ((p === O.intersectionOf || p === O.unionOf) && this.lit(o) === undefined) {
-        const first = this.objectOf(o, RDF_FIRST);
-        return first >= 0 && this.lit(this.o[first]) === undefined && this.isDataRange(this.o[first]);
-      }
+      if (p === RDF_TYPE && (o === O.Class || o === O.Restriction)) return false;
+      if (p === O.oneOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) !== undefined);
+      if (p === O.intersectionOf || p === O.unionOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) === undefined && this.isDataRange(m, visiting));
+    }
+    return built;
+  }
+
+  private someListMember(head: TermId, visiting: Set<TermId>, test: (m: TermId) => boolean): boolean {
+    for (let x = head; this.isBlank(x) && !visiting.has(x);) {
+      visiting.add(x);
+      const first = this.objectOf(x, RDF_FIRST), rest = this.objectOf(x, RDF_REST);
+      if (first < 0 || rest < 0) return false;
+      if (test(this.o[first])) return true;
+      x = this.o[rest];
     }
     return false;
   }
 
   dataRange(t: TermId): DataRange {
-    if (this.isIri(t)) {
-      this.addKind(t, K_DT);
-      return datatype(this.iri(t));
-    }
+    if (this.isIri(t)) return datatype(this.iri(t));
     const cached = this.drCache.get(t);
     if (cached !== undefined) return cached;
     const d = this.dataRangeFrom(t, -1);
@@ -995,8 +989,6 @@ export class RdfToOwl {
     return fail('facet restriction without a literal value');
   }
 }
-
-const DC_ELEMENTS = 'http://purl.org/dc/elements/1.1/';
 
 /** An array of n empty slots, filled so that it is a fast elements array. */
 function emptySlots<T>(n: number): (T | undefined)[] {

@@ -117,7 +117,11 @@ export const S = {
   argument2: v(SWRL + 'argument2'),
 };
 
-/** The vocabulary IRIs, indexed by their term id. */
+/** Term ids below this are the reserved vocabulary; from it on, the built-in annotation properties. */
+export const RESERVED_COUNT = iris.length;
+for (const iri of BUILT_IN_ANNOTATION_PROPERTIES) v(iri);
+
+/** The vocabulary IRIs, indexed by their term id: the reserved vocabulary, then the built-in annotation properties. */
 export const VOCABULARY: readonly string[] = iris;
 
 /** Entity kinds as bits, so an IRI's (possibly punned) kinds fit in one small integer. */
