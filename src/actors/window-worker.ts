@@ -16,15 +16,14 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { Workspace, ontologyLabel } from '../model/workspace.js';
 import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
-import { asPrincipal } from '../auth/principal.js';
+import { asPrincipal, missingCapabilities } from '../auth/principal.js';
 import { ApprovalQueue } from '../tools/approvals.js';
 import { UndoJournal } from '../tools/journal.js';
 import { TOOLS_BY_NAME, profileTools } from '../tools/catalog.js';
-import { failure, runTool } from '../tools/gate.js';
+import { failure, runTool, type ToolResult } from '../tools/gate.js';
 import { listTools, type ListedTool } from '../tools/listing.js';
 import { getEntity } from '../tools/explore.js';
 import { searchEntities } from '../tools/search.js';
-import { missingCapabilities } from '../auth/principal.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
 import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
@@ -39,6 +38,8 @@ import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
 import { revokeExternalTerms } from '../external-terms/actor-store.js';
+import { FileChangeStore } from '../journal/file-store.js';
+import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -136,6 +137,36 @@ interface WindowState {
   readonly resolver: WorkspaceResolver;
   readonly journal: UndoJournal;
   readonly approvals: ApprovalQueue;
+  readonly changes: ChangeRecorder | null;
+}
+
+/** The change journal of this window when it is on: unsaved entries are replayed (or set aside) before anything is served. */
+async function openChangeJournal(workspace: Workspace): Promise<ChangeRecorder | null> {
+  const home = init.settings.audit_home;
+  if (init.settings.journal_enabled !== true || home === undefined) return null;
+  const store = new FileChangeStore(home, {
+    maxAgeDays: init.settings.journal_retention_days ?? 90,
+    maxBytes: (init.settings.journal_retention_mib ?? 256) * 1024 * 1024,
+  });
+  const recorder = new ChangeRecorder(workspace, store);
+  await recorder.open();
+  for (const n of recorder.recoveryNotices) process.stderr.write(`athene: ${n.document}: ${n.message}\n`);
+  return recorder;
+}
+
+function postJournalCounts(recorder: ChangeRecorder | null): void {
+  if (recorder === null) return;
+  post({ type: 'journal', recovered: recorder.recovered, pending: recorder.recoveryNotices.reduce((n, r) => n + r.count, 0) });
+}
+
+/** A call whose changes were applied but not journaled fails: it was not made durable. */
+async function durableResult(result: ToolResult, call: CallRecord): Promise<ToolResult> {
+  try {
+    await call.durable;
+    return result;
+  } catch (err) {
+    return failure(`${call.tool} was applied, but the change journal could not be written: ${(err as Error).message}`, 'journal_write_failed', { committed: true, journaled: false });
+  }
 }
 
 async function openWindow(): Promise<WindowState> {
@@ -147,6 +178,13 @@ async function openWindow(): Promise<WindowState> {
     const uris = new Set(event.changes.map((r) => ontologyKeys.uri(r.change.ontology)));
     for (const notices of audience.values()) for (const uri of uris) notices.ontologyChanged(uri);
   });
+  const changes = await openChangeJournal(workspace);
+  if (changes !== null) {
+    workspace.beforeCommit = () => {
+      fenceCommit();
+      changes.prepare();
+    };
+  }
   return {
     workspace,
     resolver: new WorkspaceResolver(workspace, {
@@ -155,6 +193,7 @@ async function openWindow(): Promise<WindowState> {
     }),
     journal: new UndoJournal(workspace),
     approvals: new ApprovalQueue(init.windowId),
+    changes,
   };
 }
 
@@ -183,6 +222,7 @@ function toolContext(state: WindowState, principal: Principal, extra: Extra): To
     workspace: state.workspace,
     resolver: state.resolver,
     journal: state.journal,
+    ...(state.changes === null ? {} : { changes: state.changes }),
     settings: init.settings,
     principal,
     sessionId: extra.sessionId ?? null,
@@ -300,14 +340,25 @@ function sessionServer(state: WindowState): Server {
     const beat = token === undefined ? undefined : new ProgressBeat(
       (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
       `${tool.name}: running`);
-    const ctx: ToolContext = { ...toolContext(state, principal, extra), ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }) };
-    let result;
+    const base = toolContext(state, principal, extra);
+    const client = server.getClientVersion();
+    const changes = state.changes;
+    const call: CallRecord | null = changes === null ? null
+      : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
+    const ctx: ToolContext = {
+      ...base,
+      ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }),
+      ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
+    };
+    let result: ToolResult;
     try {
       result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
+      if (call?.durable !== undefined) result = await durableResult(result, call);
     } finally {
       beat?.stop();
     }
     if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
+    if (tool.name === 'recover_unsaved_changes') postJournalCounts(state.changes);
     const caller = audience.get(extra.sessionId ?? '');
     announceOntologies(state.workspace, caller);
     if (!result.isError) for (const notice of resultNotices(tool.name, result.structuredContent)) caller?.log(notice);
@@ -594,6 +645,7 @@ openWindow().then(
     post({ type: 'ready', label: state.workspace.hasActive ? ontologyLabel(state.workspace.active) : '(no ontology)' });
     // the front door reads `ready` as the first batch's only record: it must leave before any reply
     outbox.flush();
+    postJournalCounts(state.changes);
   },
   (err: Error) => post({ type: 'start-failed', message: err.message }),
 );

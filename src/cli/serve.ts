@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { startServer } from '../http/server.js';
 import { flagSettings, settingFlags, settingsHelp } from '../settings/settings.js';
 import { optionalString } from './args.js';
+import { unsavedJournalDocuments } from '../journal/file-store.js';
 
 export const SERVE_OPTIONS = { ...settingFlags().options, home: { type: 'string' } } as const;
 
@@ -40,7 +41,11 @@ export async function serveCommand(positionals: string[], values: Record<string,
       if (server.willLinger()) {
         out.write(`Other processes' windows are registered: staying up as broker until none has been for ${server.settings.broker_idle_linger_s} s\n`);
       }
-      void server.close().then(resolve);
+      void server.close().then(async () => {
+        const unsaved = server.settings.journal_enabled ? await unsavedJournalDocuments(server.home) : [];
+        if (unsaved.length > 0) out.write(`Unsaved changes are kept in the change journal and replayed at the next start: ${unsaved.join(', ')}\n`);
+        resolve();
+      });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

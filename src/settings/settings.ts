@@ -105,6 +105,9 @@ export const SETTINGS = [
   row('http_server', choice(['auto', 'uws', 'node'] as const), 'auto', 'HTTP transport: uWebSockets.js where its binary loads (auto), or node:http'),
   row('allow_unrestricted_paths_without_policy', boolean, true, 'without a project policy, allow caller-selected paths and URLs', ['--no-unrestricted-paths']),
   row('tool_profile', choice(TOOL_PROFILES), 'full', 'tools sessions are offered: full, core (about 30 to explore and edit), curation, review (read-only)'),
+  row('journal_enabled', boolean, true, 'journal every committed change (fsynced before the call is answered) and replay unsaved ones at start', ['--no-journal']),
+  row('journal_retention_days', integer(1, 36500, 'DAYS'), 90, 'days the change history keeps applied entries'),
+  row('journal_retention_mib', integer(1, 1 << 20, 'MIB'), 256, 'largest change history per document, in MiB (the oldest entries go first)'),
 ] as const;
 
 type Row = (typeof SETTINGS)[number];

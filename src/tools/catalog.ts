@@ -27,6 +27,7 @@ import { diffOntologies, analyzeChangeImpact } from './diff.js';
 import { semanticDiffTool } from './semantic-diff-tool.js';
 import { getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate, getModelRevision } from './policy-tools.js';
 import { getSessionInfo } from './session.js';
+import { getChangeHistory, revertChanges, recoverUnsavedChanges } from './change-history.js';
 import { exportAuditLog } from './audit-tools.js';
 import { runProjectQcTool, runQcSuite } from './qc-tools.js';
 import { runReleaseGateTool, prepareRelease } from './release-tools.js';
@@ -53,7 +54,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,
   loadOntology, setActiveOntology, mergeOntologyDocument, createOntology, inspectImports, writeImportLock, verifyImportLock,
   validateCatalog, writeCatalog, extractModule,
-  undoChange, redoChange, saveOntology,
+  undoChange, redoChange, saveOntology, getChangeHistory, revertChanges, recoverUnsavedChanges,
   getReasonerCapabilities, materializeInferences, commitMaterializationTool, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
   explainEntailment, getExplanations, explainInconsistency,
   listRules, addRule, removeRule, validateRules,
@@ -84,6 +85,7 @@ const CURATION: readonly ToolDefinition[] = [
   getInferredSuperclasses, explainEntailment, getExplanations, listRules, addRule, removeRule, validateRules, sparqlQuery,
   listMappings, addMappingTool, removeMappingTool, validateMappings,
   searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuseProposal,
+  getChangeHistory, revertChanges, recoverUnsavedChanges,
 ];
 
 /** The tools a session on `profile` is offered, in catalog order; `review` is every read-only tool. */

@@ -8,6 +8,7 @@ import type { WorkspaceResolver } from '../model/resolver.js';
 import type { UndoJournal } from './journal.js';
 import type { ApprovalEntry } from './approvals.js';
 import type { ServerView } from '../broker/server-view.js';
+import type { ChangeRecorder } from '../journal/recorder.js';
 import type { ToolProfile } from '../settings/settings.js';
 
 /** Window-level settings the tools and the gate see. */
@@ -24,6 +25,10 @@ export interface WindowSettings {
   readonly allow_unrestricted_paths_without_policy?: boolean;
   /** The private directory whose `audit/` holds the project audit streams; absent: calls are not audited (server-less contexts). */
   readonly audit_home?: string;
+  /** The change journal (in `audit_home`); absent: off. */
+  readonly journal_enabled?: boolean;
+  readonly journal_retention_days?: number;
+  readonly journal_retention_mib?: number;
   /** The tool subset `tools/list` offers; absent: every tool. */
   readonly tool_profile?: ToolProfile;
 }
@@ -52,6 +57,10 @@ export interface ToolContext {
   readonly principal: Principal;
   readonly sessionId: string | null;
   readonly windowId: string;
+  /** The window's change journal; absent when it is off or in a server-less context. */
+  readonly changes?: ChangeRecorder;
+  /** Runs the handler so that the change journal attributes its commits to this call. */
+  readonly attribute?: <T>(handler: () => T) => T;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
   readonly signal: AbortSignal;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */
