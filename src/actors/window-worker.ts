@@ -79,8 +79,6 @@ for (const f of init.fences) fences.add(f);
 
 /** The principal of the tool call running in the current async context, for the commit-time check. */
 const callPrincipal = new AsyncLocalStorage<Principal>();
-/** The tool call running in the current async context, for the change journal's attribution. */
-const callRecords = new AsyncLocalStorage<CallRecord>();
 /** OAuth calls running now; the static token cannot be revoked, so its calls need no store. */
 let fenceableCalls = 0;
 
@@ -150,7 +148,7 @@ async function openChangeJournal(workspace: Workspace): Promise<ChangeRecorder |
     maxAgeDays: init.settings.journal_retention_days ?? 90,
     maxBytes: (init.settings.journal_retention_mib ?? 256) * 1024 * 1024,
   });
-  const recorder = new ChangeRecorder(workspace, store, () => callRecords.getStore());
+  const recorder = new ChangeRecorder(workspace, store);
   await recorder.open();
   for (const n of recorder.recoveryNotices) process.stderr.write(`athene: ${n.document}: ${n.message}\n`);
   return recorder;
@@ -342,14 +340,19 @@ function sessionServer(state: WindowState): Server {
     const beat = token === undefined ? undefined : new ProgressBeat(
       (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
       `${tool.name}: running`);
-    const ctx: ToolContext = { ...toolContext(state, principal, extra), ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }) };
+    const base = toolContext(state, principal, extra);
     const client = server.getClientVersion();
-    const call: CallRecord | null = state.changes === null ? null
-      : { principal, sessionId: ctx.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
-    const run = () => runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
+    const changes = state.changes;
+    const call: CallRecord | null = changes === null ? null
+      : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
+    const ctx: ToolContext = {
+      ...base,
+      ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }),
+      ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
+    };
     let result: ToolResult;
     try {
-      result = call === null ? await run() : await callRecords.run(call, run);
+      result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
       if (call?.durable !== undefined) result = await durableResult(result, call);
     } finally {
       beat?.stop();

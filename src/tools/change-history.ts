@@ -275,12 +275,12 @@ export const recoverUnsavedChanges = defineTool({
   },
 });
 
-/** `last_change`: when and by whom the journal last saw the entity changed; absent when the journal is off. */
+/** `last_change`: when and by whom the journal last saw the entity changed; absent when it has not (or is off). */
 export function lastChangeField(iri: string, ctx: ToolContext): JsonObject {
-  if (ctx.changes === undefined) return {};
-  const last = ctx.changes.lastChange(iri);
+  const last = ctx.changes?.lastChange(iri) ?? null;
+  if (last === null) return {};
   return {
-    last_change: last === null ? null : {
+    last_change: {
       time: last.time, seq: last.seq, document: last.document, tool: last.tool,
       principal: last.principal, client: last.client, session_id: last.session_id,
     },

@@ -59,6 +59,8 @@ export interface ToolContext {
   readonly windowId: string;
   /** The window's change journal; absent when it is off or in a server-less context. */
   readonly changes?: ChangeRecorder;
+  /** Runs the handler so that the change journal attributes its commits to this call. */
+  readonly attribute?: <T>(handler: () => T) => T;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
   readonly signal: AbortSignal;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */
