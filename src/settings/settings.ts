@@ -29,6 +29,12 @@ export interface Settings {
   new_entity_ids: NewEntityIds;
   /** Without a project policy, caller-selected paths and URLs are allowed (legacy local-admin mode); false: refused. */
   allow_unrestricted_paths_without_policy: boolean;
+  /** Konclude's executable; null: `Konclude` on the PATH. */
+  konclude_path: string | null;
+  /** Address-space bound of one Konclude process, in MiB. */
+  konclude_memory_mb: number;
+  /** Upper bound on one Konclude run, in seconds (a tool's own timeout may be shorter). */
+  konclude_timeout_s: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
@@ -44,6 +50,9 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   new_entity_namespace: null,
   new_entity_ids: 'name',
   allow_unrestricted_paths_without_policy: true,
+  konclude_path: null,
+  konclude_memory_mb: 4096,
+  konclude_timeout_s: 600,
 });
 
 /** Scheme, then no character RFC 3987 forbids, ending in '#' or '/'. */
@@ -67,6 +76,9 @@ const SettingsFileSchema = v.partial(v.strictObject({
   new_entity_namespace: v.nullable(v.pipe(v.string(), v.check(isNamespaceIri, `expected ${NAMESPACE_EXPECTED}`))),
   new_entity_ids: v.picklist(['name', 'generated'], "expected 'name' or 'generated'"),
   allow_unrestricted_paths_without_policy: v.boolean(),
+  konclude_path: v.nullable(v.pipe(v.string(), v.nonEmpty())),
+  konclude_memory_mb: v.pipe(v.number(), v.integer(), v.minValue(64), v.maxValue(1 << 20)),
+  konclude_timeout_s: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(86400)),
 }));
 
 export class SettingsError extends Error {
@@ -151,6 +163,9 @@ function applyRaw(into: Settings, raw: RawSettings, origin: (key: string) => str
       case 'new_entity_namespace': into.new_entity_namespace = parseNamespace(name, text); break;
       case 'new_entity_ids': into.new_entity_ids = parseNewEntityIds(name, text); break;
       case 'allow_unrestricted_paths_without_policy': into.allow_unrestricted_paths_without_policy = typeof value === 'boolean' ? value : parseBool(name, text); break;
+      case 'konclude_path': into.konclude_path = text === '' ? null : text; break;
+      case 'konclude_memory_mb': into.konclude_memory_mb = parseInteger(name, text, 64, 1 << 20); break;
+      case 'konclude_timeout_s': into.konclude_timeout_s = parseInteger(name, text, 1, 86400); break;
     }
   }
 }

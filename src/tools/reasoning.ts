@@ -9,7 +9,7 @@ import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { ManchesterParseError } from '../model/formats/manchester/expression.js';
 import { reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
-import { implementationDigest, REASONERS, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
+import { implementationDigest, reasoners, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
@@ -325,7 +325,7 @@ export const getReasonerCapabilities = defineTool({
       ...evidence,
       unsupported_handling: r.unsupportedHandling,
       absence_means_supported: false,
-      installed: REASONERS.length,
+      installed: reasoners().length,
     };
   },
 });
