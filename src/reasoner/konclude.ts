@@ -65,7 +65,7 @@ function inputOf(axioms: Iterable<Axiom>): Input {
 
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
-/** One OWLlink request: load, consistency, the class hierarchy, then each individual's direct types. */
+/** One OWLlink request: load, consistency, the class hierarchy, owl:Thing's equivalents, then each individual's direct types. */
 function requestOf(ontologyFile: string, individuals: readonly IRI[]): string {
   const kb = 'urn:athene:kb';
   const parts = [
@@ -75,6 +75,8 @@ function requestOf(ontologyFile: string, individuals: readonly IRI[]): string {
     `<LoadOntologies kb="${kb}"><OntologyIRI IRI="${escapeAttr(pathToFileURL(ontologyFile).href)}"/></LoadOntologies>`,
     `<IsKBSatisfiable kb="${kb}"/>`,
     `<GetSubClassHierarchy kb="${kb}"/>`,
+    // the hierarchy leaves out classes equivalent to owl:Thing when the top node has no children
+    `<GetEquivalentClasses kb="${kb}"><owl:Class IRI="${OWL_THING}"/></GetEquivalentClasses>`,
   ];
   for (const i of individuals) parts.push(`<GetFlattenedTypes kb="${kb}" direct="true"><owl:NamedIndividual IRI="${escapeAttr(i)}"/></GetFlattenedTypes>`);
   parts.push('</RequestMessage>');
@@ -86,6 +88,8 @@ interface Response {
   /** The bottom synset, then each (parent synset, child synsets) pair of the hierarchy. */
   readonly bottom: readonly IRI[];
   readonly pairs: readonly { parent: readonly IRI[]; children: (readonly IRI[])[] }[];
+  /** Classes equivalent to owl:Thing. */
+  readonly top: readonly IRI[];
   /** Direct types per requested individual, in request order. */
   readonly types: (readonly IRI[])[];
 }
@@ -98,6 +102,7 @@ export function parseResponse(xml: string): Response {
   const bottom: IRI[] = [];
   const pairs: { parent: IRI[]; children: IRI[][] }[] = [];
   const types: IRI[][] = [];
+  const top: IRI[] = [];
   let error: string | null = null;
   let synset: IRI[] | null = null;
   parser.on('opentag', (tag) => {
@@ -108,6 +113,7 @@ export function parseResponse(xml: string): Response {
     if (depth === 2) {
       if (name === 'BooleanResponse' && consistent === null) consistent = attr('result') === 'true';
       else if (name === 'Classes') types.push((synset = []));
+      else if (name === 'SetOfClasses') synset = top;
       else if (name.endsWith('Error') && name !== 'UnsatisfiableKBError') error ??= attr('error') || name;
       return;
     }
@@ -124,12 +130,12 @@ export function parseResponse(xml: string): Response {
   });
   parser.on('closetag', () => {
     const name = stack.pop();
-    if (name === 'ClassSynset' || name === 'Classes') synset = null;
+    if (name === 'ClassSynset' || name === 'Classes' || name === 'SetOfClasses') synset = null;
   });
   parser.write(xml).close();
   if (error !== null) throw new KoncludeFailure(error);
   if (consistent === null) throw new KoncludeFailure('no consistency answer in the response');
-  return { consistent, bottom, pairs, types };
+  return { consistent, bottom, pairs, top, types };
 }
 
 interface Node {
@@ -155,13 +161,23 @@ function taxonomyOf(res: Response, classes: readonly IRI[]): Taxonomy {
   const bottom = makeNode([OWL_NOTHING, ...res.bottom], OWL_NOTHING);
   for (const m of bottom.members) nodeOf.set(m, bottom);
   const nodeFor = (synset: readonly IRI[]): Node => {
-    const known = synset.length > 0 ? nodeOf.get(synset[0]) : undefined;
-    if (known !== undefined) return known;
-    const n = makeNode(synset, synset.includes(OWL_THING) ? OWL_THING : null);
-    for (const m of n.members) nodeOf.set(m, n);
-    return n;
+    const known = synset.map((m) => nodeOf.get(m)).find((n) => n !== undefined);
+    if (known === undefined) {
+      const n = makeNode(synset, synset.includes(OWL_THING) ? OWL_THING : null);
+      for (const m of n.members) nodeOf.set(m, n);
+      return n;
+    }
+    // a synset repeats its node's members; the first one seen may have been the owl:Thing node alone
+    const added = synset.filter((m) => !nodeOf.has(m));
+    if (added.length > 0) {
+      const first = known.members[0] === OWL_THING || known.members[0] === OWL_NOTHING ? known.members[0] : null;
+      known.members = [...known.members, ...added].sort(first === null ? compareUtf8 : memberOrder(first));
+      known.representative = known.members[0];
+      for (const m of added) nodeOf.set(m, known);
+    }
+    return known;
   };
-  const top = nodeFor([OWL_THING]);
+  const top = nodeFor([OWL_THING, ...res.top]);
   for (const { parent, children } of res.pairs) {
     const p = nodeFor(parent);
     for (const c of children) {
