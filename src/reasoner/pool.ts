@@ -207,7 +207,8 @@ export type QueryOutcome = PoolOutcome<QueryData>;
 
 /** One workspace's reasoner selection, running classification and last result. */
 export class ReasoningSession {
-  private chosen: ReasonerInfo | null = null;
+  // `auto` until set_reasoner picks another (EL within the EL profile, else Konclude when installed)
+  private chosen: ReasonerInfo | null = reasonerById('auto');
   private last: Classification | null = null;
   private running: Run | null = null;
   private failed: { revision: number; reasoner: ReasonerInfo; message: string } | null = null;
