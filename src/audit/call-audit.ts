@@ -10,15 +10,20 @@ import { auditRecorder } from './stream.js';
 
 /** How the gate decided, filled in as the call passes it. */
 export interface GateTrace {
-  /** The handler was reached: the call was allowed (its own failure is still an allowed call). */
-  handlerRan: boolean;
   mutating: boolean;
   confirmation: AuditEvent['gate']['confirmation'];
 }
 
-export const newGateTrace = (): GateTrace => ({ handlerRan: false, mutating: false, confirmation: 'not_required' });
+export const newGateTrace = (): GateTrace => ({ mutating: false, confirmation: 'not_required' });
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * The failures that are refusals of the call, by the gate or by a policy the handler applies (a path
+ * outside the project root, a network rule): the audit outcome `denied`. Every other outcome, a mistyped
+ * argument included, is an `allowed` call that succeeded or failed with its error code.
+ */
+const DENIALS: ReadonlySet<string> = new Set(['authorization_denied', 'network_denied', 'read_only', 'write_declined', 'authorization_revoked']);
 
 /** The active document; a `file:` IRI that names no local path (another host) audits as none rather than failing the call. */
 function documentOf(o: Ontology): string | null {
@@ -45,7 +50,7 @@ export function auditCall(operation: string, declaredArguments: ReadonlySet<stri
     document: active === null ? null : documentOf(active),
     rawArgs,
     declaredArguments,
-    outcome: { status: trace.handlerRan ? 'allowed' : 'denied', ...(errorCode === undefined ? {} : { error_code: errorCode }) },
+    outcome: { status: errorCode !== undefined && DENIALS.has(errorCode) ? 'denied' : 'allowed', ...(errorCode === undefined ? {} : { error_code: errorCode }) },
     gate: { mutating: trace.mutating, confirmation: trace.confirmation },
     ...(typeof body.change_set_id === 'string' ? { changeSetId: body.change_set_id } : {}),
     ...(typeof body.policy_digest === 'string' && DIGEST.test(body.policy_digest) ? { policyDigest: body.policy_digest } : {}),

@@ -1,11 +1,9 @@
-// A registered process's backend: a small uWS app on an ephemeral loopback port serving this process's
+// A registered process's backend: a small HTTP server (the front door's transport) on an ephemeral loopback port serving this process's
 // windows to the broker, one route per window (`/w/{window_id}/…`). A request is accepted only with that
 // window's broker secret (constant-time digest comparison); the principal comes in its header and the
 // request is handed to the window exactly as the front door hands it. A request through a version-1
 // broker carries no principal: it gets the legacy local-admin profile and is counted (INTERFACE.md 9).
 
-import uWS from 'uWebSockets.js';
-import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import * as v from 'valibot';
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
@@ -13,7 +11,8 @@ import type { WindowHandle } from '../actors/window.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from '../http/respond.js';
 import { readBody } from '../http/read-body.js';
-import { closeApp } from '../http/listen.js';
+import { chooseTransport, type Incoming, type Reply, type Transport } from '../http/transport.js';
+import { createTransport } from '../http/transports.js';
 import { WindowSink } from '../http/window-sink.js';
 import { generateEndpointSecret, secretDigest, secretMatches } from './endpoint-secret.js';
 import { FIRST_PRINCIPAL_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, decodePrincipal, protocolOf } from './wire.js';
@@ -53,37 +52,28 @@ function segment(text: string): string | null {
 }
 
 /** Headers the window gets: what the broker forwarded, minus the broker's own. */
-function windowHeaders(req: HttpRequest): { flat: string[]; map: Map<string, string> } {
+function windowHeaders(req: Incoming): { flat: string[]; map: Map<string, string> } {
   const flat: string[] = [];
-  const map = new Map<string, string>();
-  req.forEach((k, val) => {
-    map.set(k, val);
-    if (!k.startsWith('x-athene-') && k !== 'content-length' && k !== 'connection') flat.push(k, val);
-  });
-  return { flat, map };
+  for (const [k, val] of req.headers) if (!k.startsWith('x-athene-') && k !== 'content-length' && k !== 'connection') flat.push(k, val);
+  return { flat, map: req.headers };
 }
 
 export class Backend {
-  private readonly app: TemplatedApp;
-  private socket: us_listen_socket | null = null;
+  private readonly transport: Transport;
   private readonly windows = new Map<string, Served>();
   private inFlight = 0;
   private readonly streams = new Set<Exchange>();
   port = 0;
 
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry) {
-    this.app = uWS.App().any('/*', (res, req) => this.route(res, req));
+    this.transport = createTransport(chooseTransport(settings.http_server).kind, (req, res) => this.route(req, res));
   }
 
-  listen(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.app.listen('127.0.0.1', 0, (socket) => {
-        if (socket === false) return reject(new Error('cannot bind a loopback port for the broker backend'));
-        this.socket = socket;
-        this.port = uWS.us_socket_local_port(socket);
-        resolve(this.port);
-      });
-    });
+  async listen(): Promise<number> {
+    const port = await this.transport.listen('127.0.0.1', 0);
+    if (port === null) throw new Error('cannot bind a loopback port for the broker backend');
+    this.port = port;
+    return port;
   }
 
   /** Serves a window behind a fresh broker secret. */
@@ -114,22 +104,19 @@ export class Backend {
    * connection: the broker keeps idle ones open, and they would keep this process from exiting.
    */
   async close(graceMs = 5000): Promise<void> {
-    if (this.socket !== null) {
-      uWS.us_listen_socket_close(this.socket);
-      this.socket = null;
-    }
+    this.transport.stopListening();
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
-    closeApp(this.app);
+    this.transport.closeAll();
   }
 
-  private route(res: HttpResponse, req: HttpRequest): void {
+  private route(req: Incoming, res: Reply): void {
     const x: Exchange = { res, aborted: false, done: false };
     res.onAborted(() => {
       x.aborted = true;
     });
-    const method = req.getCaseSensitiveMethod().toUpperCase();
-    const url = req.getUrl();
-    const query = req.getQuery() ?? '';
+    const method = req.method;
+    const url = req.path;
+    const query = req.query;
     const headers = windowHeaders(req);
     const m = ROUTE.exec(url);
     const id = m === null ? null : segment(m[1]);
@@ -185,12 +172,13 @@ export class Backend {
     if (isStream) this.streams.add(x);
     else this.inFlight++;
     const sink = new WindowSink(x, isStream, served.handle, this.registry, headers.map.get('mcp-session-id'), principal, this.settled);
-    sink.cancel = served.handle.forward({ method, url, headers: headers.flat, body, principal }, sink);
+    // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
     x.res.onAborted(() => {
       x.aborted = true;
       sink.settle();
       sink.cancel();
     });
+    sink.cancel = served.handle.forward({ method, url, headers: headers.flat, body, principal }, sink);
   }
 
   private readonly settled = (sink: WindowSink): void => {

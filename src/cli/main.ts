@@ -7,7 +7,8 @@ import { statsCommand } from './stats.js';
 import { axiomsCommand } from './axioms.js';
 import { classifyCommand } from './classify.js';
 import { UsageError } from './args.js';
-import { serveCommand, SERVE_OPTIONS } from './serve.js';
+import { serveCommand, SERVE_OPTIONS, SERVE_HELP } from './serve.js';
+import { packageVersion } from '../util/package.js';
 import { tokenCommand, TOKEN_OPTIONS } from './token.js';
 
 const USAGE = `usage:
@@ -16,21 +17,22 @@ const USAGE = `usage:
   athene axioms FILE [--base IRI]        every axiom, one canonical line each, sorted
   athene classify FILE [--base IRI] [--reasoner el|structural]
                                          the class taxonomy, one sorted line per statement
-  athene serve [FILE...] [--port N] [--bind ADDR] [--read-only] [--confirm-writes] [--home DIR]
-               [--no-share] [--linger S] [--new-entity-namespace IRI] [--new-entity-ids name|generated]
-               [--no-unrestricted-paths]
-                                         run the MCP server (one window per FILE, else the demo ontology)
+  athene serve [FILE...] [--home DIR] [flags]
+                                         run the MCP server (one window per FILE, else the demo ontology);
+                                         'athene serve --help' lists every flag
+  athene help                            this text
+  athene --version                       the version
   athene token [--regenerate] [--home DIR]  print (or replace) the static bearer token
 formats: turtle, ntriples, nquads, trig, rdfxml, jsonld, owlxml, ofn, manchester, obo`;
 
 type Command = (positionals: string[], values: Record<string, string | boolean | undefined>) => Promise<void>;
 
-const COMMANDS: Record<string, { run: Command; options: Record<string, { type: 'string' | 'boolean' }> }> = {
+const COMMANDS: Record<string, { run: Command; options: Record<string, { type: 'string' | 'boolean' }>; help?: string }> = {
   convert: { run: convertCommand, options: { format: { type: 'string' }, base: { type: 'string' } } },
   stats: { run: statsCommand, options: { base: { type: 'string' } } },
   axioms: { run: axiomsCommand, options: { base: { type: 'string' } } },
   classify: { run: classifyCommand, options: { base: { type: 'string' }, reasoner: { type: 'string' } } },
-  serve: { run: serveCommand, options: SERVE_OPTIONS },
+  serve: { run: serveCommand, options: SERVE_OPTIONS, help: SERVE_HELP },
   token: { run: tokenCommand, options: TOKEN_OPTIONS },
 };
 
@@ -40,10 +42,18 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return name === undefined ? 2 : 0;
   }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`athene ${await packageVersion()}\n`);
+    return 0;
+  }
   const command = COMMANDS[name];
   if (!command) {
     process.stderr.write(`athene: unknown command '${name}'\n${USAGE}\n`);
     return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write((command.help ?? USAGE) + '\n');
+    return 0;
   }
   let parsed;
   try {

@@ -1,40 +1,23 @@
-// athene serve [FILE…] [--port N] [--bind ADDR] [--read-only] [--confirm-writes] [--no-share] [--linger S] [--home DIR]
-//   [--new-entity-namespace IRI] [--new-entity-ids name|generated] [--no-unrestricted-paths]
+// athene serve [FILE…] [--home DIR] [setting flags…]: the flags come from the settings table.
 
 import { readFile } from 'node:fs/promises';
 import { startServer } from '../http/server.js';
-import type { RawSettings } from '../settings/settings.js';
+import { flagSettings, settingFlags, settingsHelp } from '../settings/settings.js';
 import { optionalString } from './args.js';
+import { unsavedJournalDocuments } from '../journal/file-store.js';
 
-export const SERVE_OPTIONS = {
-  port: { type: 'string' },
-  bind: { type: 'string' },
-  'read-only': { type: 'boolean' },
-  'confirm-writes': { type: 'boolean' },
-  home: { type: 'string' },
-  'no-share': { type: 'boolean' },
-  linger: { type: 'string' },
-  'new-entity-namespace': { type: 'string' },
-  'new-entity-ids': { type: 'string' },
-  'no-unrestricted-paths': { type: 'boolean' },
-} as const;
+export const SERVE_OPTIONS = { ...settingFlags().options, home: { type: 'string' } } as const;
 
-function flagsOf(values: Record<string, string | boolean | undefined>): RawSettings {
-  const flags: RawSettings = {};
-  if (values.port !== undefined) flags.port = String(values.port);
-  if (values.bind !== undefined) flags.bind_address = String(values.bind);
-  if (values['read-only'] === true) flags.read_only = true;
-  if (values['confirm-writes'] === true) flags.confirm_each_write = true;
-  if (values['no-share'] === true) flags.share_endpoint = false;
-  if (values.linger !== undefined) flags.broker_idle_linger_s = String(values.linger);
-  if (values['new-entity-namespace'] !== undefined) flags.new_entity_namespace = String(values['new-entity-namespace']);
-  if (values['new-entity-ids'] !== undefined) flags.new_entity_ids = String(values['new-entity-ids']);
-  if (values['no-unrestricted-paths'] === true) flags.allow_unrestricted_paths_without_policy = false;
-  return flags;
-}
+export const SERVE_HELP = `usage: athene serve [FILE...] [--home DIR] [flags]
+  Runs the MCP server: one window per FILE, else the bundled demo ontology.
+  Each setting comes from its flag, else its ATHENE_* variable, else $ATHENE_HOME/settings.json, else its default.
+
+  --home DIR
+      the private directory (env ATHENE_HOME, default ~/.athene)
+${settingsHelp()}`;
 
 export async function serveCommand(positionals: string[], values: Record<string, string | boolean | undefined>): Promise<void> {
-  const server = await startServer({ files: positionals, home: optionalString(values.home), flags: flagsOf(values) });
+  const server = await startServer({ files: positionals, home: optionalString(values.home), flags: flagSettings(values) });
   const token = (await readFile(server.tokenFile, 'utf8')).trim();
   const out = process.stdout;
   const role = server.role;
@@ -42,6 +25,8 @@ export async function serveCommand(positionals: string[], values: Record<string,
   if (server.fellBack) out.write(`Port ${server.settings.port} is in use; bound an ephemeral port instead.\n`);
   if (role.kind === 'broker') out.write(`Shared broker: other athene processes on ${server.home} register their windows here.\n`);
   if (role.kind === 'registered') out.write(`Registered with the broker (pid ${role.link.broker.pid}); windows served from loopback port ${role.backend.port}.\n`);
+  const t = server.transport;
+  out.write(`HTTP transport: ${t.kind === 'uws' ? 'uWebSockets.js' : 'node:http'}${t.fallback !== null ? ` (${t.fallback})` : ''}\n`);
   out.write(`Athene MCP server listening on ${server.url}\n`);
   out.write(`Windows: ${server.registry.all.map((w) => w.label).join('; ')}\n`);
   out.write(`Bearer token file: ${server.tokenFile}\n`);
@@ -56,7 +41,11 @@ export async function serveCommand(positionals: string[], values: Record<string,
       if (server.willLinger()) {
         out.write(`Other processes' windows are registered: staying up as broker until none has been for ${server.settings.broker_idle_linger_s} s\n`);
       }
-      void server.close().then(resolve);
+      void server.close().then(async () => {
+        const unsaved = server.settings.journal_enabled ? await unsavedJournalDocuments(server.home) : [];
+        if (unsaved.length > 0) out.write(`Unsaved changes are kept in the change journal and replayed at the next start: ${unsaved.join(', ')}\n`);
+        resolve();
+      });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -1,21 +1,22 @@
-// The front door: a uWebSockets.js app in the main thread. Every request is checked (DNS rebinding, then
+// The front door, in the main thread, served by uWebSockets.js or node:http (transport.ts). Every request is checked (DNS rebinding, then
 // the bearer token: the static one or an OAuth access token, resolved to a Principal) before it is routed:
 // `/mcp` is forwarded to the session's window actor and the response streamed back; `/health`,
 // `/instances` and the admin API are answered here. The OAuth endpoints (`/.well-known/*`, `/oauth/*`)
 // come before the bearer check: they are how a client obtains a token.
 
-import uWS from 'uWebSockets.js';
-import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { RoutedWindow } from '../actors/registry.js';
+import type { WindowHandle } from '../actors/window.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { rebindingRefusal } from './guard.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from './respond.js';
 import { WindowSink } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
-import { closeApp, listenExclusive } from './listen.js';
+import type { Incoming, Reply, Transport, TransportKind } from './transport.js';
+import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './transport.js';
+import { createTransport } from './transports.js';
 import type { BrokerHost } from '../broker/broker-host.js';
 import { describeInstances } from '../broker/instances.js';
 import { pinRefusal } from '../actors/registry.js';
@@ -32,18 +33,7 @@ function forwardable(name: string): boolean {
   return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && name !== 'connection';
 }
 
-export interface Incoming {
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly headers: Map<string, string>;
-}
-
-function readRequest(req: HttpRequest): Incoming {
-  const headers = new Map<string, string>();
-  req.forEach((k, v) => headers.set(k, v));
-  return { method: req.getCaseSensitiveMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
-}
+export type { Incoming } from './transport.js';
 
 export interface ListenResult {
   readonly port: number;
@@ -56,8 +46,7 @@ const APPROVAL_ROUTE = /^\/admin\/api\/pending\/([^/]+)\/(approve|deny)$/;
 const INSTANCE_ROUTE = /^\/instances\/([^/]+)\/mcp$/;
 
 export class FrontDoor {
-  private readonly app: TemplatedApp;
-  private listenSocket: us_listen_socket | null = null;
+  private readonly transport: Transport;
   private port = 0;
   private readonly principal: Principal = staticPrincipal();
   /** Forwarded calls not yet answered (SSE streams excluded), for a bounded drain on shutdown. */
@@ -76,10 +65,10 @@ export class FrontDoor {
   private readonly admin: AdminRoutes;
 
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
-    private readonly authority: Authority, home: string) {
+    private readonly authority: Authority, home: string, transport: TransportKind) {
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
-    this.admin = new AdminRoutes(authority, home, verifier);
-    this.app = uWS.App().any('/*', (res, req) => this.route(res, req));
+    this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
+    this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
 
   /** The principal of a bearer token: the static token's local admin, or a live OAuth access token's. */
@@ -88,46 +77,35 @@ export class FrontDoor {
   }
 
   /** Binds the configured port; when it is taken, an ephemeral one unless `fallback` is false (then it rejects). */
-  listen(fallback = true): Promise<ListenResult> {
-    return new Promise((resolve, reject) => {
-      const bind = this.settings.bind_address;
-      const done = (socket: us_listen_socket | false, fellBack: boolean) => {
-        if (socket === false) {
-          if (!fellBack && this.settings.port !== 0 && fallback) {
-            this.app.listen(bind, 0, (s) => done(s, true));
-            return;
-          }
-          reject(new Error(`cannot listen on ${bind}`));
-          return;
-        }
-        this.listenSocket = socket;
-        this.port = uWS.us_socket_local_port(socket);
-        this.ownsEndpoint = !fellBack;
-        const host = bind.includes(':') ? `[${bind}]` : bind;
-        resolve({ port: this.port, url: `http://${host}:${this.port}/mcp`, fellBack });
-      };
-      listenExclusive(this.app, bind, this.settings.port, (s) => done(s, false));
-    });
+  async listen(fallback = true): Promise<ListenResult> {
+    const bind = this.settings.bind_address;
+    let port = await this.transport.listen(bind, this.settings.port);
+    const fellBack = port === null && this.settings.port !== 0 && fallback;
+    if (fellBack) port = await this.transport.listen(bind, 0);
+    if (port === null) throw new Error(`cannot listen on ${bind}`);
+    this.port = port;
+    this.ownsEndpoint = !fellBack;
+    const host = bind.includes(':') ? `[${bind}]` : bind;
+    return { port, url: `http://${host}:${port}/mcp`, fellBack };
   }
 
   /** Stops accepting, lets in-flight calls finish (at most `graceMs`), then ends open streams. */
   async close(graceMs = 5000): Promise<void> {
     this.draining = true;
-    if (this.listenSocket !== null) {
-      uWS.us_listen_socket_close(this.listenSocket);
-      this.listenSocket = null;
-    }
+    this.transport.stopListening();
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
     // clients' idle keep-alive connections would keep a stopped front door (and its process) alive
-    closeApp(this.app);
+    this.transport.closeAll();
   }
 
-  private route(res: HttpResponse, req: HttpRequest): void {
+  private route(r: Incoming, res: Reply): void {
     const x: Exchange = { res, aborted: false, done: false };
-    const r = readRequest(req);
     res.onAborted(() => {
       x.aborted = true;
     });
+    if (r.headerCount > MAX_HEADER_COUNT || r.headerBytes > MAX_HEADER_BYTES) {
+      return sendRpcError(x, 431, -32000, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`);
+    }
     const origin = guardedOrigin(r.method, r.path, r.headers.get('origin') ?? '', r.headers.get('sec-fetch-site') ?? '');
     const refusal = rebindingRefusal(this.settings.bind_address, this.port, r.headers.get('host') ?? '', origin);
     if (refusal !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${refusal}`);
@@ -150,9 +128,7 @@ export class FrontDoor {
       if (denied !== null) return sendJson(x, 403, { error: denied, error_code: 'authorization_denied' });
       if (this.admin.handle(x, r.method, r.path)) return;
     }
-    if (r.path === '/health' && r.method === 'GET') {
-      return sendJson(x, 200, { status: 'ok', windows: this.registry.all.length, sessions: this.registry.sessionCount });
-    }
+    if (r.path === '/health' && r.method === 'GET') return sendJson(x, 200, this.health());
     if (r.path === '/instances' && r.method === 'GET') return sendJson(x, 200, { instances: this.instances() });
     if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
     const m = APPROVAL_ROUTE.exec(r.path);
@@ -186,6 +162,16 @@ export class FrontDoor {
 
   private instances() {
     return describeInstances(this.registry, this.broker?.registry ?? null);
+  }
+
+  /** `degraded` while any window is restarting or failed; each window's state, reason and restart count. */
+  private health() {
+    const windows = this.instances().map((i) => ({ id: i.id, label: i.label, state: i.state, reason: i.reason, restarts: i.restarts }));
+    const degraded = windows.some((w) => w.state === 'restarting' || w.state === 'failed');
+    return {
+      status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount, instances: windows,
+      journal: journalCounts(this.registry.local),
+    };
   }
 
   private async listPending(x: Exchange): Promise<void> {
@@ -222,8 +208,10 @@ export class FrontDoor {
       if (window === undefined) return sendRpcError(x, 404, -32001, `No instance ${instanceId}; see GET /instances`);
     } else {
       window = this.registry.newest();
-      if (window === undefined) return sendRpcError(x, 503, -32000, 'No window is open');
+      if (window === undefined) return sendRpcError(x, 503, -32000, this.noWindow());
     }
+    const unavailable = window.unavailable?.() ?? null;
+    if (unavailable !== null) return sendRpcError(x, 503, -32000, unavailable);
     if (window.quarantined === true) {
       return sendRpcError(x, 503, -32000, `Instance ${window.id} is quarantined (its process stopped heartbeating or left the broker); it takes no requests`);
     }
@@ -266,12 +254,19 @@ export class FrontDoor {
     else this.inFlight++;
     const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled);
     this.open.add(sink);
-    sink.cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal }, sink);
+    // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
     x.res.onAborted(() => {
       x.aborted = true;
       sink.settle();
       sink.cancel();
     });
+    sink.cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal }, sink);
+  }
+
+  /** Why no window takes a new session: none open, or each one's reason. */
+  private noWindow(): string {
+    const reasons = this.registry.all.map((w) => w.unavailable?.() ?? null).filter((m): m is string => m !== null);
+    return reasons.length === 0 ? 'No window is open' : `No window is serving: ${reasons.join('; ')}`;
   }
 
   /** A forwarded request is over: stop counting it for the drain. */
@@ -280,6 +275,16 @@ export class FrontDoor {
     if (sink.isStream) this.streams.delete(sink.x);
     else this.inFlight--;
   };
+}
+
+/** This process's windows' change-journal recovery counts, summed. */
+function journalCounts(windows: readonly WindowHandle[]): { recovered: number; pending_recovery: number } {
+  let recovered = 0, pending = 0;
+  for (const w of windows) {
+    recovered += w.journal.recovered;
+    pending += w.journal.pending_recovery;
+  }
+  return { recovered, pending_recovery: pending };
 }
 
 function isJson(text: string): boolean {

@@ -3,15 +3,15 @@
 // approve a client (it uses the static bearer token instead).
 
 import net from 'node:net';
-import type { HttpResponse } from 'uWebSockets.js';
+import type { Reply } from './transport.js';
 
 const LOCAL = new net.BlockList();
 LOCAL.addSubnet('127.0.0.0', 8, 'ipv4');
 LOCAL.addAddress('::1', 'ipv6');
 
-/** The peer's address as text (uWS writes IPv6 unabbreviated); read it before the response is ended. */
-export function peerAddress(res: HttpResponse): string {
-  return Buffer.from(res.getRemoteAddressAsText()).toString('utf8');
+/** The peer's address as text; read it before the response is ended. */
+export function peerAddress(res: Reply): string {
+  return res.remoteAddress();
 }
 
 /** True for a loopback peer: 127.0.0.0/8, ::1, or an IPv4-mapped loopback address (::ffff:127.x.y.z). */

@@ -1,4 +1,4 @@
-// Reading a uWS request body with a size limit: past the limit the request is answered 413 and the rest
+// Reading a request body with a size limit: past the limit the request is answered 413 and the rest
 // is ignored. Shared by the front door and the broker backend.
 
 import { statusLine, type Exchange } from './respond.js';
@@ -20,8 +20,7 @@ export function readBody(x: Exchange, limit: number, then: (body: string) => voi
     if (x.done) return;
     size += chunk.byteLength;
     if (size > limit) return sendTooLarge(x, limit);
-    // uWS reuses the chunk's memory after this callback returns
-    chunks.push(Buffer.from(chunk.slice(0)));
+    chunks.push(chunk);
     if (isLast) then(Buffer.concat(chunks, size).toString('utf8'));
   });
 }

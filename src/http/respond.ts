@@ -1,7 +1,7 @@
-// Small helpers for writing uWS responses: status lines, JSON bodies, JSON-RPC error bodies.
+// Small helpers for writing responses: status lines, JSON bodies, JSON-RPC error bodies.
 
 import { STATUS_CODES } from 'node:http';
-import type { HttpResponse } from 'uWebSockets.js';
+import type { Reply } from './transport.js';
 
 export function statusLine(status: number): string {
   return `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
@@ -9,7 +9,7 @@ export function statusLine(status: number): string {
 
 /** A response that tracks whether the client went away, so nothing is written to a dead socket. */
 export interface Exchange {
-  readonly res: HttpResponse;
+  readonly res: Reply;
   aborted: boolean;
   done: boolean;
 }

@@ -1,14 +1,13 @@
 // Starting and stopping a whole server: private directory, settings, token, one window per document
 // (or the bundled demo ontology), and the front door.
 
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot, packageVersion } from '../util/package.js';
 import { defaultHome, ensureHome, loadSettings, type RawSettings, type Settings } from '../settings/settings.js';
 import { StaticTokenVerifier, tokenPath } from '../auth/static-token.js';
 import { WindowRegistry } from '../actors/registry.js';
 import { FrontDoor } from './front-door.js';
+import { chooseTransport, type TransportChoice } from './transport.js';
 import { startRevocationActor, type RevocationActor } from '../auth/revocation/actor.js';
 import { WindowHandle } from '../actors/window.js';
 import { RevocationFanout } from '../actors/revocation-fanout.js';
@@ -19,6 +18,7 @@ import { takeEndpointRole, type EndpointRole } from '../broker/endpoint-role.js'
 import type { RegistryLimits } from '../broker/broker-registry.js';
 import { ownRelease } from '../broker/version.js';
 import { describeServer } from '../broker/server-view.js';
+import { documentsToReopen } from '../journal/file-store.js';
 
 const QUARANTINE_POLL_MS = 500;
 
@@ -41,6 +41,8 @@ export interface RunningServer {
   readonly home: string;
   readonly tokenFile: string;
   readonly settings: Settings;
+  /** The HTTP transport serving, and why node:http serves when uWS was preferred. */
+  readonly transport: TransportChoice;
   readonly registry: WindowRegistry;
   /** What a revocation does to sessions, in-flight requests and windows; its pending fences. */
   readonly fanout: RevocationFanout;
@@ -63,22 +65,6 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The folder holding package.json, found by walking up from this module. */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the package root');
-    dir = up;
-  }
-  return dir;
-}
-
-/** This package's version, from its package.json. */
-async function packageVersion(): Promise<string> {
-  return (JSON.parse(await readFile(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
-
 export function demoOntologyPath(): string {
   return path.join(packageRoot(), 'examples', 'demo.ttl');
 }
@@ -88,6 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const home = options.home ?? defaultHome(env);
   await ensureHome(home);
   const settings = await loadSettings(home, options.flags, env);
+  const transport = chooseTransport(settings.http_server);
   const release = ownRelease(await packageVersion(), env);
   const verifier = await StaticTokenVerifier.open(home);
   // The journal is replayed before anything is served: a revoked token never works after a restart.
@@ -113,15 +100,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   registry.onWindowGone = (id) => void fanout.forget([id]);
   const files = options.files !== undefined && options.files.length > 0 ? options.files.map((f) => path.resolve(f)) : [demoOntologyPath()];
+  // documents with unsaved journaled changes are reopened (each in its own window) so they are replayed
+  const reopened = settings.journal_enabled ? await documentsToReopen(home, files) : [];
   try {
-    for (const file of files) await registry.open([file]);
+    for (const file of [...files, ...reopened]) await registry.open([file]);
   } catch (err) {
     await registry.stopAll();
     await fanout.close();
     await authority.close();
     throw err;
   }
-  const door = new FrontDoor(settings, registry, verifier, authority, home);
+  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind);
   door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout }));
   authority.onRevoked(fanout.listener);
   const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
@@ -219,6 +208,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     home,
     tokenFile: tokenPath(home),
     settings,
+    transport,
     registry,
     authority,
     fanout,

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import { sendRpcError, statusLine, type Exchange } from './respond.js';
 import { sendRevoked, type Cuttable } from './in-flight.js';
 
-/** Response headers uWS computes itself. */
+/** Response headers the transport computes itself. */
 function writable(name: string): boolean {
   return name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection';
 }
@@ -83,7 +83,7 @@ export class WindowSink implements ResponseSink, Cuttable {
     this.headWritten = true;
     x.res.cork(() => {
       this.writeHead(status, headers);
-      // uWS ends the head only with body bytes, and an event stream may stay quiet for long: an SSE
+      // a transport may send the head only with body bytes, and an event stream may stay quiet for long: an SSE
       // comment (which clients ignore) lets the client see the head now
       if (streaming) x.res.write(': stream open\n\n');
     });

@@ -61,6 +61,9 @@ export interface JobDescriptor {
   readonly error: JobErrorBody | null;
 }
 
+/** A job as list_jobs shows it: the descriptor without its result (get_job returns that), saying whether there is one. */
+export type JobSummary = Omit<JobDescriptor, 'result'> & { readonly result_available: boolean };
+
 export type JobStoreErrorCode =
   | 'unknown_job' | 'unknown_artifact' | 'idempotency_conflict' | 'job_queue_full' | 'job_quota_exceeded' | 'cursor_invalid' | 'jobs_closed';
 

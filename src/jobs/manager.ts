@@ -8,7 +8,7 @@ import type { RevisionEnvelope } from '../tools/revision.js';
 import type { JsonObject } from '../tools/tool.js';
 import { ArtifactFiles } from './artifacts.js';
 import { CursorSeal } from './cursor.js';
-import { isTerminal, JobRunError, JobStoreError, type JobDescriptor, type JobErrorBody, type JobOwner, type JobState } from './job.js';
+import { isTerminal, JobRunError, JobStoreError, type JobDescriptor, type JobSummary, type JobErrorBody, type JobOwner, type JobState } from './job.js';
 import { JOB_LIMITS, type JobLimits } from './limits.js';
 
 /** A private artifact as results reference it: by opaque id, never by path. */
@@ -163,13 +163,13 @@ export class JobManager {
   }
 
   /** The owner's jobs, newest first, `limit` at a time. */
-  list(owner: JobOwner, limit: number, cursor?: string): { jobs: JobDescriptor[]; next_cursor?: string } {
+  list(owner: JobOwner, limit: number, cursor?: string): { jobs: JobSummary[]; next_cursor?: string } {
     this.sweep();
     const fp = owner.ownerFingerprint;
     const revision = this.ownerRevisions.get(fp) ?? 0;
     const offset = cursor === undefined ? 0 : this.seal.open(cursor, fp, revision);
     const mine = [...this.jobs.values()].filter((r) => r.owner.ownerFingerprint === fp).sort((a, b) => b.seq - a.seq);
-    const page = mine.slice(offset, offset + limit).map(describe);
+    const page = mine.slice(offset, offset + limit).map(summarize);
     const end = offset + page.length;
     return end < mine.length ? { jobs: page, next_cursor: this.seal.seal(fp, revision, end) } : { jobs: page };
   }
@@ -375,6 +375,12 @@ export class JobManager {
   private bump(ownerFingerprint: string): void {
     this.ownerRevisions.set(ownerFingerprint, (this.ownerRevisions.get(ownerFingerprint) ?? 0) + 1);
   }
+}
+
+/** A list row: results can be large (a classification's is), so only get_job returns them. */
+function summarize(r: JobRecord): JobSummary {
+  const { result, ...rest } = describe(r);
+  return { ...rest, result_available: result !== null };
 }
 
 function describe(r: JobRecord): JobDescriptor {

@@ -1,10 +1,11 @@
 // The name resolver of a workspace: turns the name tokens of tool arguments and Manchester expressions into
 // IRIs over the active ontology and its imports closure, and tells which names would mint a new entity.
 //
-// Accepted tokens: `<IRI>`, an absolute IRI, a CURIE of the active ontology's prefix map (or a standard
-// prefix), or a display name: an exact rdfs:label (any language), then an IRI local name, each first
-// case-sensitively and then case-insensitively. A name shared by several IRIs is ambiguous (NameError
-// listing them). A bare name matching nothing resolves to the IRI it would mint.
+// Accepted tokens: `<IRI>`, an absolute IRI, a CURIE of the active ontology's prefix map (or a standard or
+// well-known prefix such as skos: or obo:), or a display name: an exact rdfs:label (any language) or the local name of an unlabelled IRI
+// (whose display name it is, TOOLS.md 1.4), then any IRI local name, each first case-sensitively and then
+// case-insensitively. A name shared by several IRIs, own or imported, is ambiguous (NameError listing
+// them). A bare name matching nothing resolves to the IRI it would mint.
 //
 // The lookup tables are built once per workspace revision and kept current incrementally for axiom edits,
 // so resolving stays cheap while an agent edits a large ontology.
@@ -26,7 +27,7 @@ import type { Workspace, ChangeEvent } from './workspace.js';
 import { signature } from './walk.js';
 import { localName } from './display.js';
 import {
-  RDFS_LABEL, STANDARD_PREFIXES, BUILT_IN_DATATYPES, BUILT_IN_ANNOTATION_PROPERTIES, OWL_THING, OWL_NOTHING,
+  RDFS_LABEL, STANDARD_PREFIXES, WELL_KNOWN_PREFIXES, BUILT_IN_DATATYPES, BUILT_IN_ANNOTATION_PROPERTIES, OWL_THING, OWL_NOTHING,
   OWL_TOP_OBJECT_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_DATA_PROPERTY, OWL_BOTTOM_DATA_PROPERTY,
 } from './vocab.js';
 
@@ -104,6 +105,8 @@ class ClosureIndex {
   readonly labelsLower = new CountingIndex();
   readonly locals = new CountingIndex();
   readonly localsLower = new CountingIndex();
+  /** How many rdfs:label assertions each IRI has in the closure. */
+  private readonly labelCount = new Map<IRI, number>();
 
   constructor(readonly closure: readonly Ontology[]) {
     for (const o of closure) {
@@ -145,10 +148,18 @@ class ClosureIndex {
     this.localsLower.remove(local.toLowerCase(), e.iri);
   }
 
+  /** True when the IRI has an rdfs:label, so its display name is a label, not its short form. */
+  isLabelled(iri: IRI): boolean {
+    return this.labelCount.has(iri);
+  }
+
   private annotationChanged(a: Extract<Axiom, { kind: 'AnnotationAssertion' }>, added: boolean): void {
     if (a.property.iri !== RDFS_LABEL || a.subject.kind !== 'IRI' || a.value.kind !== 'Literal') return;
     const lex = a.value.lex;
     const iri = a.subject.iri;
+    const n = (this.labelCount.get(iri) ?? 0) + (added ? 1 : -1);
+    if (n > 0) this.labelCount.set(iri, n);
+    else this.labelCount.delete(iri);
     if (added) {
       this.labels.add(lex, iri);
       this.labelsLower.add(lex.toLowerCase(), iri);
@@ -325,14 +336,22 @@ export class WorkspaceResolver implements NameResolver {
     const ns = this.workspace.active.prefixes.get(prefix);
     if (ns !== undefined) return ns;
     for (const [p, standard] of STANDARD_PREFIXES) if (p === prefix) return standard;
-    return undefined;
+    const name = prefix.slice(0, -1);
+    return Object.hasOwn(WELL_KNOWN_PREFIXES, name) ? WELL_KNOWN_PREFIXES[name] : undefined;
   }
 
-  /** Exact label, then local name; case-sensitive before case-insensitive; null when nothing matches. */
+  /**
+   * Display names (labels, and the local names of unlabelled IRIs), then any local name; case-sensitive
+   * before case-insensitive; null when nothing matches.
+   */
   private byDisplayName(name: string): IRI | null {
     const t = this.tables();
     const lower = name.toLowerCase();
-    const stages = [t.labels.get(name), t.locals.get(name), t.labelsLower.get(lower), t.localsLower.get(lower)];
+    const displays = (labelled: IRI[], locals: IRI[]) => [...new Set([...labelled, ...locals.filter((iri) => !t.isLabelled(iri))])];
+    const stages = [
+      displays(t.labels.get(name), t.locals.get(name)), t.locals.get(name),
+      displays(t.labelsLower.get(lower), t.localsLower.get(lower)), t.localsLower.get(lower),
+    ];
     for (const found of stages) {
       if (found.length === 1) return found[0];
       if (found.length > 1) {

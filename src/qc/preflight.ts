@@ -3,8 +3,9 @@
 // the result. With a valid project policy its required stages (plus interoperability in version 1 and rules,
 // as run_project_qc), its stage options, waivers and fail_on decide; without one the default
 // gates run (reasoner only when one is selected, profile, governance, structural) and explicitly listed
-// gates become required. The live workspace is never touched; if it changes while the gate runs, the
-// preflight is invalid and says so.
+// gates become required. Without a policy a failing gate is judged against the unchanged baseline: findings
+// already present there are reported in `baseline` and do not block (TOOLS.md apply_changes `verify`). The
+// live workspace is never touched; if it changes while the gate runs, the preflight is invalid and says so.
 
 import type { Axiom } from '../model/terms.js';
 import type { Change } from '../model/changes.js';
@@ -65,6 +66,10 @@ export interface Preflight {
   readonly lock: ImportLockVerification | null;
   /** Every finding of every ran stage (the report samples them). */
   readonly findings: readonly Finding[];
+  /** Without a policy, a failing gate judged against the unchanged baseline (null: not needed, or a policy governs). */
+  readonly baseline: BaselineJudgement | null;
+  /** Whether the verdict blocks the batch: an error, a policy's fail, or a fail the baseline does not explain. */
+  readonly blocking: boolean;
   readonly committable: boolean;
   readonly reasons: readonly string[];
   readonly contractDigest: string;
@@ -142,19 +147,60 @@ function contractDigest(base: RevisionEnvelope, delta: readonly Change[], contra
   return sha256(JSON.stringify(canonical));
 }
 
-/** Why a preflight does not allow a commit (empty: it does). */
-function reasonsOf(report: GateReport, policy: PolicyResolution, lock: ImportLockVerification | null): string[] {
+/** Whether a batch's failing gate is explained by findings the unchanged baseline already has. */
+export interface BaselineJudgement {
+  readonly blocking: boolean;
+  readonly baseline: GateReport;
+  /** Gating findings of the preflight that the baseline has too (by finding id). */
+  readonly preexisting: readonly Finding[];
+}
+
+const failingStages = (report: GateReport) =>
+  new Set(report.stages.filter((s) => s.status === 'completed' && verdictFails(s.verdict ?? 'pass', report.fail_on)).map((s) => s.stage));
+
+/**
+ * Compares the failing stages of a gate with a gate run over the unchanged baseline: the batch blocks when a
+ * failing stage has a gating finding the baseline lacks, or fails where the baseline passed.
+ */
+function judgeAgainstBaseline(report: GateReport, findings: readonly Finding[], baseline: GateReport): BaselineJudgement {
+  const failing = failingStages(report);
+  const baseFailing = failingStages(baseline);
+  // The findings that can fail a stage under fail_on: errors, and warnings when fail_on is `warn`.
+  const gating = (f: Finding) => failing.has(f.source) && (f.severity === 'error' || (f.severity === 'warn' && report.fail_on === 'warn'));
+  const baseIds = new Set(baseline.findings.map((f) => f.id));
+  const relevant = findings.filter(gating);
+  const preexisting = relevant.filter((f) => baseIds.has(f.id));
+  const newlyFailing = [...failing].some((s) => !baseFailing.has(s));
+  return { blocking: relevant.length > preexisting.length || newlyFailing, baseline, preexisting };
+}
+
+const FINDING_SAMPLE = 50;
+
+/** The `baseline_gate` block of a result. */
+export function baselineGateJson(j: BaselineJudgement): JsonObject {
+  return {
+    gate: j.baseline.gate,
+    finding_count: j.baseline.finding_count,
+    identity_digest: j.baseline.identity_digest,
+    preexisting_count: j.preexisting.length,
+    preexisting_findings: j.preexisting.slice(0, FINDING_SAMPLE),
+    ...(j.preexisting.length > FINDING_SAMPLE ? { preexisting_truncated: j.preexisting.length - FINDING_SAMPLE } : {}),
+  };
+}
+
+/** Why a preflight does not allow a commit (empty: it does); failing stages the baseline explains are not reasons. */
+function reasonsOf(report: GateReport, policy: PolicyResolution, lock: ImportLockVerification | null, explained: boolean): string[] {
   const reasons: string[] = [];
   if (lock?.blocking === true) reasons.push(`import_lock: ${lock.note ?? lock.findings.map((f) => f.message).join('; ')}`);
   if (policy.loaded && !policy.valid) reasons.push(`policy_invalid: ${policy.file ?? 'the project policy'} does not validate (${policy.errors.length} error${policy.errors.length === 1 ? '' : 's'})`);
   for (const s of report.stages) {
     if (s.status === 'error') reasons.push(`stage_error: ${s.stage} failed to run (${s.reason ?? 'unknown error'})`);
     else if (s.required && s.status !== 'completed') reasons.push(`required_stage_not_run: ${s.stage} (${s.reason ?? 'unavailable'})`);
-    else if (s.status === 'completed' && verdictFails(s.verdict ?? 'pass', report.fail_on)) {
+    else if (!explained && s.status === 'completed' && verdictFails(s.verdict ?? 'pass', report.fail_on)) {
       reasons.push(`stage_failed: ${s.stage} (verdict ${s.verdict}; ${s.findings_summary.error} error, ${s.findings_summary.warn} warn finding${s.findings_summary.error + s.findings_summary.warn === 1 ? '' : 's'})`);
     }
   }
-  if (reasons.length === 0 && report.gate !== 'pass') reasons.push(`gate=${report.gate}`);
+  if (reasons.length === 0 && report.gate !== 'pass' && !explained) reasons.push(`gate=${report.gate}`);
   return reasons;
 }
 
@@ -207,6 +253,12 @@ export async function verifyLock(ctx: ToolContext, policy: PolicyResolution, mod
   return checkImportLock(mode, lockPolicy, target, graph);
 }
 
+/** Throws PreflightInvalidated when the live workspace is no longer at `base`. */
+function checkUnchanged(ctx: ToolContext, base: RevisionEnvelope): void {
+  const current = revisionEnvelope(ctx.workspace);
+  if (current.session_revision !== base.session_revision || current.workspace_id !== base.workspace_id) throw new PreflightInvalidated(base, current);
+}
+
 /**
  * Evaluates `delta` (the exact normalized changes) against the current live state. Throws PreflightInvalidated
  * when the workspace changed meanwhile, and the `timeout` failure when the budget ran out.
@@ -217,6 +269,7 @@ export async function runPreflight(ctx: ToolContext, delta: readonly Change[], r
   const base = revisionEnvelope(ctx.workspace);
   const snapshot = captureSnapshot(ctx.workspace, delta, ctx.settings.label_language);
   const invalidPolicy = policy.loaded && !policy.valid;
+  const deadline = Date.now() + contract.timeoutMs;
   const { signal, expired } = budget(ctx, contract.timeoutMs);
   const gated = await runGate({
     snapshot,
@@ -233,15 +286,27 @@ export async function runPreflight(ctx: ToolContext, delta: readonly Change[], r
   });
   const lock = await verifyLock(ctx, policy, request.lockMode);
   if (expired()) throw timeoutFailure(contract.timeoutMs);
-  const current = revisionEnvelope(ctx.workspace);
-  if (current.session_revision !== base.session_revision || current.workspace_id !== base.workspace_id) throw new PreflightInvalidated(base, current);
+  checkUnchanged(ctx, base);
   const report: GateReport = invalidPolicy ? { ...gated, gate: 'error' } : gated;
   const gate: Gate = report.gate === 'pass' && lock?.blocking === true ? 'fail' : report.gate;
-  const reasons = reasonsOf(report, policy, lock);
+  // Without a policy a failing gate is judged against the unchanged state; a policy's verdict is absolute.
+  let baseline: BaselineJudgement | null = null;
+  if (!policy.loaded && report.gate === 'fail') {
+    const unchanged = await baselineFindings(ctx, contract, Math.max(1, deadline - Date.now()), signal);
+    if (expired()) throw timeoutFailure(contract.timeoutMs);
+    checkUnchanged(ctx, base);
+    if (unchanged.revision !== base.session_revision) throw new PreflightInvalidated(base, revisionEnvelope(ctx.workspace));
+    baseline = judgeAgainstBaseline(report, gated.findings, unchanged.report);
+  }
+  const explained = baseline !== null && !baseline.blocking;
+  const blocking = gate === 'error' || (gate === 'fail' && !explained) || lock?.blocking === true;
+  const reasons = reasonsOf(report, policy, lock, explained);
   return {
     base, policy, contract, report, gate, lock,
     findings: [...gated.findings, ...(lock?.findings ?? [])],
-    committable: gate === 'pass' && reasons.length === 0,
+    baseline,
+    blocking,
+    committable: !blocking && reasons.length === 0,
     reasons,
     contractDigest: contractDigest(base, delta, contract, policy, request.lockMode),
   };

@@ -17,7 +17,10 @@ import type {
   Axiom, ClassExpression, DataProperty, DataRange, Individual, Literal, ObjectPropertyExpression, ObjectProperty,
 } from '../model/terms.js';
 import { signature } from '../model/walk.js';
-import { OWL, OWL_NOTHING, OWL_THING, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_OBJECT_PROPERTY, RDFS_LITERAL, XSD } from '../model/vocab.js';
+import {
+  OWL, OWL_NOTHING, OWL_THING, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY,
+  RDF_LANG_STRING, RDFS_LITERAL, XSD, XSD_STRING,
+} from '../model/vocab.js';
 
 export const THING = 0;
 export const NOTHING = 1;
@@ -72,6 +75,15 @@ function datatypeBelow(sub: string, sup: string): boolean {
 /** Ranges of the EL profile that the data entailment below understands: datatypes and literal enumerations. */
 function simpleRange(r: DataRange): boolean {
   return r.kind === 'Datatype' || r.kind === 'DataOneOf';
+}
+
+/**
+ * Literals whose identity is their value: strings, with or without a language tag. Other values are
+ * compared by lexical form and datatype, which misses equal values written differently, ill-typed forms
+ * (an inconsistency) and membership in a narrower datatype, so an answer that uses them may be incomplete.
+ */
+function exactValue(v: Literal): boolean {
+  return v.datatype === XSD_STRING || v.datatype === RDF_LANG_STRING;
 }
 
 function valueIn(v: Literal, r: DataRange): boolean {
@@ -587,6 +599,10 @@ export class OntologyIndex {
 
   /** A data restriction as an opaque concept: DataHasValue(p v), or DataSomeValuesFrom(p range) (null: rdfs:Literal). */
   private data(p: DataProperty, value: Literal | null, range: DataRange | null, pol: number): number {
+    // owl:topDataProperty relates every individual to every literal: a restriction on it is not an opaque
+    // concept, and entailing it is not done
+    if (p.iri === OWL_TOP_DATA_PROPERTY) this.axiomUnsupported = true;
+    if ((value !== null && !exactValue(value)) || (range?.kind === 'DataOneOf' && !range.literals.every(exactValue))) this.axiomUnsupported = true;
     const key = p.id + (value !== null ? '|v' + value.id : range !== null ? '|r' + range.id : '|*');
     let id = this.dataKeys.get(key);
     if (id === undefined) {
@@ -825,7 +841,10 @@ export class OntologyIndex {
     return seen;
   }
 
-  /** Told subsumptions between data restrictions (treated as opaque concepts): value ⊑ range, sub-property ⊑ super. */
+  /**
+   * Told subsumptions between data restrictions (treated as opaque concepts): value ⊑ range, sub-property ⊑
+   * super, and ⊥ for a restriction on owl:bottomDataProperty or a sub-property of it (it relates nothing).
+   */
   private linkDataRestrictions(): void {
     if (!this.dataDirty) return;
     this.dataDirty = false;
@@ -833,6 +852,7 @@ export class OntologyIndex {
     for (const [x, ix] of this.dataInfo) {
       if ((this.polarity[x] & POS) === 0) continue;
       const sup = this.dataSuper(ix.property);
+      if ([...sup].some((q) => q.iri === OWL_BOTTOM_DATA_PROPERTY) && !(this.told[x] ?? []).includes(NOTHING)) this.addTold(x, NOTHING);
       for (const y of negs) {
         const iy = this.dataInfo.get(y)!;
         if (x === y || !sup.has(iy.property) || (this.told[x] ?? []).includes(y)) continue;

@@ -1,5 +1,9 @@
 // Server settings (INTERFACE.md 1.1, TOOLS.md 1.2): defaults, overridden by `<home>/settings.json`, then by
 // `ATHENE_<KEY>` environment variables, then by command-line flags. The private directory is 0700.
+//
+// SETTINGS below is the single source: each row names its settings.json key, environment variable, flag
+// (plus older flag spellings still accepted), default, value type and one-line help. The file schema, the
+// environment and flag parsing, `athene serve --help` and the README's settings list are derived from it.
 
 import { mkdir, readFile, chmod } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,51 +13,9 @@ import * as v from 'valibot';
 /** How a bare name becomes the local part of a minted IRI (TOOLS.md 1.7). */
 export type NewEntityIds = 'name' | 'generated';
 
-export interface Settings {
-  port: number;
-  bind_address: string;
-  read_only: boolean;
-  confirm_each_write: boolean;
-  /** Seconds a held write waits for a decision before it is declined. */
-  approval_timeout_s: number;
-  label_language: string;
-  /** Largest accepted request body. */
-  max_body_bytes: number;
-  /** Keep the configured port on a shared broker so one URL serves every process's windows (INTERFACE.md 1.2). */
-  share_endpoint: boolean;
-  /** Seconds the broker outlives the last registered process once its own process was asked to stop. */
-  broker_idle_linger_s: number;
-  /** Namespace of entities minted from bare names; null: the active ontology IRI + '#'. */
-  new_entity_namespace: string | null;
-  /** `generated`: a minted entity's local part is a generated id, and the name becomes its rdfs:label. */
-  new_entity_ids: NewEntityIds;
-  /** Without a project policy, caller-selected paths and URLs are allowed (legacy local-admin mode); false: refused. */
-  allow_unrestricted_paths_without_policy: boolean;
-  /** Konclude's executable; null: `Konclude` on the PATH. */
-  konclude_path: string | null;
-  /** Address-space bound of one Konclude process, in MiB. */
-  konclude_memory_mb: number;
-  /** Upper bound on one Konclude run, in seconds (a tool's own timeout may be shorter). */
-  konclude_timeout_s: number;
-}
-
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
-  port: 8123,
-  bind_address: '127.0.0.1',
-  read_only: false,
-  confirm_each_write: false,
-  approval_timeout_s: 300,
-  label_language: 'en',
-  max_body_bytes: 4 * 1024 * 1024,
-  share_endpoint: true,
-  broker_idle_linger_s: 15,
-  new_entity_namespace: null,
-  new_entity_ids: 'name',
-  allow_unrestricted_paths_without_policy: true,
-  konclude_path: null,
-  konclude_memory_mb: 4096,
-  konclude_timeout_s: 600,
-});
+/** Which tools `tools/list` offers: all, about 30 to explore and edit, curation's, or the read-only ones. */
+export const TOOL_PROFILES = ['full', 'core', 'curation', 'review'] as const;
+export type ToolProfile = (typeof TOOL_PROFILES)[number];
 
 /** Scheme, then no character RFC 3987 forbids, ending in '#' or '/'. */
 const NAMESPACE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*[#/]$/;
@@ -63,23 +25,106 @@ export function isNamespaceIri(text: string): boolean {
   return NAMESPACE_IRI.test(text);
 }
 
-const SettingsFileSchema = v.partial(v.strictObject({
-  port: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)),
-  bind_address: v.pipe(v.string(), v.nonEmpty()),
-  read_only: v.boolean(),
-  confirm_each_write: v.boolean(),
-  approval_timeout_s: v.pipe(v.number(), v.minValue(0)),
-  label_language: v.string(),
-  max_body_bytes: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  share_endpoint: v.boolean(),
-  broker_idle_linger_s: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3600)),
-  new_entity_namespace: v.nullable(v.pipe(v.string(), v.check(isNamespaceIri, `expected ${NAMESPACE_EXPECTED}`))),
-  new_entity_ids: v.picklist(['name', 'generated'], "expected 'name' or 'generated'"),
-  allow_unrestricted_paths_without_policy: v.boolean(),
-  konclude_path: v.nullable(v.pipe(v.string(), v.nonEmpty())),
-  konclude_memory_mb: v.pipe(v.number(), v.integer(), v.minValue(64), v.maxValue(1 << 20)),
-  konclude_timeout_s: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(86400)),
-}));
+/** A value type: its file schema, how text (environment, flag) becomes a candidate value, and its help placeholder. */
+interface Kind<T> {
+  readonly schema: v.GenericSchema<unknown, T>;
+  readonly fromText: (text: string) => unknown;
+  /** Shown after the flag in help; null for a boolean switch. */
+  readonly placeholder: string | null;
+}
+
+const BOOL_TEXT: Record<string, boolean> = { 1: true, true: true, yes: true, on: true, 0: false, false: false, no: false, off: false };
+
+const boolean: Kind<boolean> = {
+  schema: v.boolean('expected a boolean'),
+  fromText: (t) => BOOL_TEXT[t.trim().toLowerCase()] ?? t,
+  placeholder: null,
+};
+
+function integer(min: number, max: number, placeholder = 'N'): Kind<number> {
+  const expected = `expected an integer in ${min}..${max}`;
+  return {
+    schema: v.pipe(v.number(expected), v.integer(expected), v.minValue(min, expected), v.maxValue(max, expected)),
+    fromText: (t) => (t.trim() === '' ? t : Number(t)),
+    placeholder,
+  };
+}
+
+function text(placeholder: string): Kind<string> {
+  return { schema: v.pipe(v.string('expected a string'), v.nonEmpty('expected a non-empty string')), fromText: (t) => t, placeholder };
+}
+
+function choice<const C extends string>(choices: readonly C[]): Kind<C> {
+  const expected = `expected ${choices.map((c) => `'${c}'`).join(' or ')}`;
+  return { schema: v.picklist(choices, expected), fromText: (t) => t, placeholder: choices.join('|') };
+}
+
+/** A comma-separated list in the environment and on the command line, an array in settings.json. */
+function list(placeholder: string): Kind<string[]> {
+  return {
+    schema: v.array(v.pipe(v.string(), v.nonEmpty()), 'expected a list of names'),
+    fromText: (t) => t.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    placeholder,
+  };
+}
+
+const namespace: Kind<string | null> = {
+  schema: v.nullable(v.pipe(v.string(`expected ${NAMESPACE_EXPECTED}`), v.check(isNamespaceIri, `expected ${NAMESPACE_EXPECTED}`))),
+  fromText: (t) => t,
+  placeholder: 'IRI',
+};
+
+const executable: Kind<string | null> = {
+  schema: v.nullable(v.pipe(v.string('expected a path'), v.nonEmpty('expected a path'))),
+  fromText: (t) => t,
+  placeholder: 'PATH',
+};
+
+export interface SettingRow<K extends string = string, T = unknown> {
+  readonly key: K;
+  readonly kind: Kind<T>;
+  readonly default: T;
+  /** The flag, `--` + the key with hyphens; a boolean also takes `--no-…`. */
+  readonly flag: string;
+  /** Older spellings still accepted; a boolean alias starting `--no-` sets false. */
+  readonly aliases: readonly string[];
+  readonly env: string;
+  readonly help: string;
+}
+
+function row<const K extends string, T>(key: K, kind: Kind<T>, def: T, help: string, aliases: readonly string[] = []): SettingRow<K, T> {
+  return { key, kind, default: def, flag: '--' + key.replaceAll('_', '-'), aliases, env: 'ATHENE_' + key.toUpperCase(), help };
+}
+
+export const SETTINGS = [
+  row('port', integer(0, 65535), 8123, 'TCP port of the MCP endpoint (0: an ephemeral port)'),
+  row('bind_address', text('ADDR'), '127.0.0.1', 'address the endpoint binds', ['--bind']),
+  row('read_only', boolean, false, 'refuse every mutating tool'),
+  row('confirm_each_write', boolean, false, 'hold each write until it is approved at /admin/api/pending', ['--confirm-writes']),
+  row('approval_timeout_s', integer(0, 86400, 'S'), 300, 'seconds a held write waits for a decision before it is declined'),
+  row('label_language', text('LANG'), 'en', 'language tag of labels written for new entities'),
+  row('max_body_bytes', integer(1, 2 ** 31 - 1, 'BYTES'), 4 * 1024 * 1024, 'largest accepted request body'),
+  row('share_endpoint', boolean, true, 'share the port through a broker so one URL serves every process\'s windows', ['--no-share']),
+  row('broker_idle_linger_s', integer(0, 3600, 'S'), 15, 'seconds a stopping broker outlives the last registered process', ['--linger']),
+  row('new_entity_namespace', namespace, null, 'namespace of entities minted from bare names (default: the active ontology IRI + #)'),
+  row('new_entity_ids', choice(['name', 'generated'] as const), 'name', 'local part of a minted IRI: the name, or a generated id with the name as label'),
+  row('http_server', choice(['auto', 'uws', 'node'] as const), 'auto', 'HTTP transport: uWebSockets.js where its binary loads (auto), or node:http'),
+  row('allow_unrestricted_paths_without_policy', boolean, true, 'without a project policy, allow caller-selected paths and URLs', ['--no-unrestricted-paths']),
+  row('tool_profile', choice(TOOL_PROFILES), 'full', 'tools sessions are offered: full, core (about 30 to explore and edit), curation, review (read-only)'),
+  row('journal_enabled', boolean, true, 'journal every committed change (fsynced before the call is answered) and replay unsaved ones at start', ['--no-journal']),
+  row('journal_retention_days', integer(1, 36500, 'DAYS'), 90, 'days the change history keeps applied entries'),
+  row('journal_retention_mib', integer(1, 1 << 20, 'MIB'), 256, 'largest change history per document, in MiB (the oldest entries go first)'),
+  row('konclude_path', executable, null, 'Konclude executable for complete OWL 2 DL reasoning (default: Konclude on the PATH)'),
+  row('konclude_memory_mb', integer(64, 1 << 20, 'MIB'), 4096, 'address-space bound of one Konclude process, in MiB'),
+  row('konclude_timeout_s', integer(1, 86400, 'S'), 600, 'upper bound on one Konclude run, in seconds (a tool\'s own timeout may be shorter)'),
+] as const;
+
+type Row = (typeof SETTINGS)[number];
+export type Settings = { -readonly [R in Row as R['key']]: R['default'] extends null ? string | null : R extends SettingRow<string, infer T> ? T : never };
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Object.fromEntries(SETTINGS.map((r) => [r.key, r.default])) as Settings);
+
+const SettingsFileSchema = v.partial(v.strictObject(Object.fromEntries(SETTINGS.map((r) => [r.key, r.kind.schema])) as Record<keyof Settings, v.GenericSchema>));
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
@@ -98,16 +143,16 @@ export async function ensureHome(home: string): Promise<void> {
 
 async function readSettingsFile(home: string): Promise<Partial<Settings>> {
   const file = path.join(home, 'settings.json');
-  let text: string;
+  let body: string;
   try {
-    text = await readFile(file, 'utf8');
+    body = await readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw err;
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(body);
   } catch (err) {
     throw new SettingsError(`${file}: ${(err as Error).message}`);
   }
@@ -116,65 +161,36 @@ async function readSettingsFile(home: string): Promise<Partial<Settings>> {
     const issue = parsed.issues[0];
     throw new SettingsError(`${file}: ${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`);
   }
+  return parsed.output as Partial<Settings>;
+}
+
+/** Settings given as strings (environment variables, flags), keyed like Settings; a switch flag gives a boolean. */
+export type RawSettings = Partial<Record<keyof Settings, string | boolean>>;
+
+const ROWS = new Map<string, Row>(SETTINGS.map((r) => [r.key, r]));
+
+/** One setting from text (or a switch's boolean); `name` is how the user spelled it, for the error. */
+function parseRaw(r: Row, name: string, value: string | boolean): unknown {
+  const candidate = typeof value === 'boolean' ? value : r.kind.fromText(value);
+  const parsed = v.safeParse(r.kind.schema as v.GenericSchema, candidate);
+  if (!parsed.success) throw new SettingsError(`${name}: ${parsed.issues[0].message}, got '${String(value)}'`);
   return parsed.output;
 }
 
-function parseBool(name: string, text: string): boolean {
-  const t = text.trim().toLowerCase();
-  if (t === '1' || t === 'true' || t === 'yes' || t === 'on') return true;
-  if (t === '0' || t === 'false' || t === 'no' || t === 'off') return false;
-  throw new SettingsError(`${name}: expected a boolean, got '${text}'`);
-}
-
-function parseInteger(name: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw new SettingsError(`${name}: expected an integer in ${min}..${max}, got '${text}'`);
-  return n;
-}
-
-function parseNamespace(name: string, text: string): string {
-  if (!isNamespaceIri(text)) throw new SettingsError(`${name}: expected ${NAMESPACE_EXPECTED}, got '${text}'`);
-  return text;
-}
-
-function parseNewEntityIds(name: string, text: string): NewEntityIds {
-  if (text !== 'name' && text !== 'generated') throw new SettingsError(`${name}: expected 'name' or 'generated', got '${text}'`);
-  return text;
-}
-
-/** Settings given as strings (environment variables, flags), keyed like Settings. */
-export type RawSettings = Partial<Record<keyof Settings, string | boolean>>;
-
-function applyRaw(into: Settings, raw: RawSettings, origin: (key: string) => string): void {
-  for (const [key, value] of Object.entries(raw) as [keyof Settings, string | boolean | undefined][]) {
+function applyRaw(into: Settings, raw: RawSettings, origin: (r: Row) => string): void {
+  for (const [key, value] of Object.entries(raw)) {
+    const r = ROWS.get(key);
+    if (r === undefined) throw new SettingsError(`unknown setting '${key}'`);
     if (value === undefined) continue;
-    const name = origin(key);
-    const text = String(value);
-    switch (key) {
-      case 'port': into.port = parseInteger(name, text, 0, 65535); break;
-      case 'bind_address': into.bind_address = text; break;
-      case 'read_only': into.read_only = typeof value === 'boolean' ? value : parseBool(name, text); break;
-      case 'confirm_each_write': into.confirm_each_write = typeof value === 'boolean' ? value : parseBool(name, text); break;
-      case 'approval_timeout_s': into.approval_timeout_s = parseInteger(name, text, 0, 86400); break;
-      case 'label_language': into.label_language = text; break;
-      case 'max_body_bytes': into.max_body_bytes = parseInteger(name, text, 1, 2 ** 31 - 1); break;
-      case 'share_endpoint': into.share_endpoint = typeof value === 'boolean' ? value : parseBool(name, text); break;
-      case 'broker_idle_linger_s': into.broker_idle_linger_s = parseInteger(name, text, 0, 3600); break;
-      case 'new_entity_namespace': into.new_entity_namespace = parseNamespace(name, text); break;
-      case 'new_entity_ids': into.new_entity_ids = parseNewEntityIds(name, text); break;
-      case 'allow_unrestricted_paths_without_policy': into.allow_unrestricted_paths_without_policy = typeof value === 'boolean' ? value : parseBool(name, text); break;
-      case 'konclude_path': into.konclude_path = text === '' ? null : text; break;
-      case 'konclude_memory_mb': into.konclude_memory_mb = parseInteger(name, text, 64, 1 << 20); break;
-      case 'konclude_timeout_s': into.konclude_timeout_s = parseInteger(name, text, 1, 86400); break;
-    }
+    (into as Record<string, unknown>)[key] = parseRaw(r, origin(r), value);
   }
 }
 
 function envSettings(env: NodeJS.ProcessEnv): RawSettings {
   const raw: RawSettings = {};
-  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]) {
-    const value = env['ATHENE_' + key.toUpperCase()];
-    if (value !== undefined && value !== '') raw[key] = value;
+  for (const r of SETTINGS) {
+    const value = env[r.env];
+    if (value !== undefined && value !== '') raw[r.key] = value;
   }
   return raw;
 }
@@ -182,9 +198,67 @@ function envSettings(env: NodeJS.ProcessEnv): RawSettings {
 /** Effective settings: defaults < settings.json < environment < flags. */
 export async function loadSettings(home: string, flags: RawSettings = {}, env: NodeJS.ProcessEnv = process.env): Promise<Settings> {
   const settings: Settings = { ...DEFAULT_SETTINGS, ...(await readSettingsFile(home)) };
-  applyRaw(settings, envSettings(env), (k) => 'ATHENE_' + k.toUpperCase());
-  applyRaw(settings, flags, (k) => '--' + k);
+  applyRaw(settings, envSettings(env), (r) => r.env);
+  applyRaw(settings, flags, (r) => r.flag);
   return settings;
+}
+
+/** A parseArgs option per flag spelling, and what each spelling sets. */
+export function settingFlags(): { options: Record<string, { type: 'string' | 'boolean' }>; meaning: Map<string, { key: keyof Settings; value: boolean | null }> } {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {};
+  const meaning = new Map<string, { key: keyof Settings; value: boolean | null }>();
+  for (const r of SETTINGS) {
+    const isSwitch = r.kind.placeholder === null;
+    const spellings = isSwitch ? [r.flag, '--no-' + r.flag.slice(2), ...r.aliases] : [r.flag, ...r.aliases];
+    for (const spelling of spellings) {
+      const name = spelling.slice(2);
+      options[name] = { type: isSwitch ? 'boolean' : 'string' };
+      meaning.set(name, { key: r.key, value: isSwitch ? !name.startsWith('no-') : null });
+    }
+  }
+  return { options, meaning };
+}
+
+/** Command-line values (as parseArgs gives them) as raw settings; other options are ignored. */
+export function flagSettings(values: Record<string, string | boolean | undefined>): RawSettings {
+  const { meaning } = settingFlags();
+  const raw: RawSettings = {};
+  for (const [name, value] of Object.entries(values)) {
+    const m = meaning.get(name);
+    if (m === undefined || value === undefined) continue;
+    raw[m.key] = m.value === null ? String(value) : m.value;
+  }
+  return raw;
+}
+
+function shownDefault(r: Row): string {
+  const d: unknown = r.default;
+  if (d === null) return '(none)';
+  if (Array.isArray(d)) return d.length === 0 ? '(none)' : d.join(',');
+  return String(d);
+}
+
+function flagSpellings(r: Row): string[] {
+  return r.kind.placeholder === null ? [r.flag, `--no-${r.flag.slice(2)}`] : [`${r.flag} ${r.kind.placeholder}`];
+}
+
+/** The settings part of `athene serve --help`: every flag, its environment variable, settings.json key and default. */
+export function settingsHelp(): string {
+  return SETTINGS.map((r) => {
+    const also = r.aliases.length > 0 ? ` (also ${r.aliases.join(', ')})` : '';
+    return `  ${flagSpellings(r).join(' / ')}${also}\n      ${r.help}\n      env ${r.env}, settings.json "${r.key}", default ${shownDefault(r)}`;
+  }).join('\n');
+}
+
+/** The README's settings table (a test keeps the README equal to it). */
+export function settingsMarkdown(): string {
+  const lines = ['| settings.json | flag | environment | default | meaning |', '|---|---|---|---|---|'];
+  for (const r of SETTINGS) {
+    const flags = [...flagSpellings(r), ...r.aliases].map((f) => `\`${f}\``).join(', ');
+    // a '|' inside a table cell must be escaped, even within code
+    lines.push(`| \`${r.key}\` | ${flags.replaceAll('|', '\\|')} | \`${r.env}\` | \`${shownDefault(r)}\` | ${r.help} |`);
+  }
+  return lines.join('\n');
 }
 
 export function isLoopbackAddress(address: string): boolean {

@@ -9,7 +9,7 @@ import type { Workspace } from '../model/workspace.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { ChangeSetError, ChangeSetStore, checkEntrySize, TTL_SECONDS } from '../qc/change-set-store.js';
-import { PreflightInvalidated, reportJson, runPreflight, verifyLock, type Preflight } from '../qc/preflight.js';
+import { baselineGateJson, PreflightInvalidated, reportJson, runPreflight, verifyLock, type Preflight } from '../qc/preflight.js';
 import { StageIdSchema } from '../qc/gate.js';
 import type { StageId } from '../qc/finding.js';
 import type { LockMode } from '../imports/lock-mode.js';
@@ -168,6 +168,7 @@ export async function createPreview(ctx: ToolContext, request: PreviewRequest, t
       new_entities: distinctNewEntities(planned.rows).length, normalized_changes: normalized.length,
     },
     preflight: reportJson(pf),
+    ...(pf.baseline !== null ? { baseline_gate: baselineGateJson(pf.baseline) } : {}),
     committable,
     committable_reasons: reasons,
     satisfiability_checked: pf.report.satisfiability_checked,
@@ -198,7 +199,6 @@ export const previewChangeSet = defineTool({
   listedSchema: PREVIEW_LISTED,
   capabilities: ['ontology:curate'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => createPreview(ctx, {
     operations: args.operations, strict: args.strict, gates: args.gates, timeoutMs: args.timeout_ms,
     includeImpact: args.include_impact, lockMode: args.lock_mode, policyPath: args.policy_path,
@@ -227,7 +227,6 @@ export const commitChangeSet = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => `commit change set ${args.change_set_id}`,
   // TOOLS.md: every refusal, the gate's included, answers committed:false
   refusalContext: { committed: false },
@@ -299,7 +298,6 @@ export const discardChangeSet = defineTool({
   input: v.strictObject({ change_set_id: ChangeSetId }),
   capabilities: ['ontology:curate'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     try {
       changeSetStore(ctx.workspace).discard(args.change_set_id);
@@ -324,7 +322,6 @@ export const rebaseChangeSet = defineTool({
   input: v.strictObject({ change_set_id: ChangeSetId, ttl_seconds: Ttl }),
   capabilities: ['ontology:curate'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const id = args.change_set_id;
     let cached: CachedPreview;

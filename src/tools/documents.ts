@@ -10,7 +10,7 @@ import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { readDocument, writeDocument } from '../model/formats/registry.js';
 import { readDocumentOffThread } from '../actors/parse-pool.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
-import { anonymousIndividuals } from '../model/walk.js';
+import { compareContent, ontologyContent, type RoundTripRule } from '../qc/stages/interoperability.js';
 import type { IRI } from '../model/terms.js';
 import { catalogLocalFile, SiblingCatalogs, type Catalog } from '../model/catalog.js';
 import { writeObo } from '../model/formats/obo/writer.js';
@@ -33,30 +33,28 @@ function localDocument(o: Ontology): string | null {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(doc) ? null : doc;
 }
 
-function sameSet<T>(a: Iterable<T>, b: ReadonlySet<T>, size: number): boolean {
-  let n = 0;
-  for (const x of a) {
-    if (!b.has(x)) return false;
-    n++;
-  }
-  return n === size;
-}
+/** The round-trip check of one kind of content passes when no difference of its rules was found. */
+const ROUND_TRIP_CHECKS: Readonly<Record<string, readonly RoundTripRule[]>> = {
+  ontology_id: ['interoperability.ontology_id_changed'],
+  direct_imports: ['interoperability.imports_changed'],
+  ontology_annotations: ['interoperability.annotations_changed'],
+  axioms: ['interoperability.axioms_lost', 'interoperability.axioms_added'],
+};
 
-/** Re-reads the serialized text and compares it with the ontology (interned nodes compare by identity). */
+/**
+ * Re-reads the serialized text and compares it with the ontology in canonical form: anonymous individuals
+ * up to renaming, declarations the writer adds for undeclared entities allowed. A mismatch names samples
+ * of what differs.
+ */
 async function roundTrip(o: Ontology, text: string, format: FormatId, file: string): Promise<JsonObject> {
-  for (const a of o.axioms()) {
-    if (anonymousIndividuals(a).size > 0) throw new ToolFailure('verify_round_trip refuses ontologies with anonymous individuals', 'round_trip_unsupported');
-  }
   const { ontology: back } = await readDocument(text, { format, base: pathToFileURL(file).href });
-  const axioms = new Set(back.axioms());
-  const checks = {
-    ontology_id: back.id.iri === o.id.iri && back.id.versionIri === o.id.versionIri,
-    direct_imports: sameSet(o.imports, back.imports, back.imports.size),
-    ontology_annotations: sameSet(o.annotations, back.annotations, back.annotations.size),
-    axioms: sameSet(o.axioms(), axioms, axioms.size),
-  };
-  if (!Object.values(checks).every(Boolean)) {
-    throw new ToolFailure(`Round-trip verification failed for ${file}; the target is untouched`, 'round_trip_mismatch', { saved: false, round_trip: checks });
+  const differences = compareContent(format, ontologyContent(o, true), ontologyContent(back));
+  const failed = new Set(differences.map((d) => d.rule));
+  const checks = Object.fromEntries(Object.entries(ROUND_TRIP_CHECKS).map(([check, rules]) => [check, !rules.some((r) => failed.has(r))]));
+  if (differences.length > 0) {
+    const rows = differences.map((d) => ({ rule: d.rule.slice('interoperability.'.length), message: d.message, ...(d.details as JsonObject) }));
+    throw new ToolFailure(`Round-trip verification failed for ${file}: ${differences.map((d) => d.message).join('; ')}; the target is untouched`, 'round_trip_mismatch',
+      { saved: false, round_trip: { ...checks, differences: rows } });
   }
   // byte_for_byte: the re-read ontology serializes to exactly the text written, so the file is a fixed point
   return { ...checks, round_trip_class: writeDocument(back, format) === text ? 'byte_for_byte' : 'axiom_identical' };
@@ -101,8 +99,9 @@ interface SaveArgs {
 const OBO_RECOMMENDATION = 'Keep the OWL source of truth in a lossless format (.owl, .ofn, .ttl, .owx) and export OBO from it; or fix the listed issues first.';
 
 /**
- * The document text and, for OBO, the compatibility report: a lossy OBO save either drops what OBO cannot
- * hold (warn) or is refused before anything is written (fail).
+ * The document text and, for OBO, the compatibility report (what has no OBO tag travels in owl-axioms): a
+ * lossy OBO save, one with IRIs that have no OBO id form, either writes them as they are (warn) or is
+ * refused before anything is written (fail).
  */
 function serialize(o: Ontology, format: FormatId, onLossy: 'warn' | 'fail'): { text: string; report: JsonObject } {
   if (format !== 'obo') return { text: writeDocument(o, format), report: {} };
@@ -200,7 +199,8 @@ export const saveOntology = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => (args.all ? 'save_ontology all=true' : `save_ontology ${args.path ?? '(own document)'}`),
   handler: async (args, ctx) => {
     if (args.all && args.path !== undefined) throw new ToolFailure('all=true cannot be combined with path', 'invalid_argument');
@@ -258,7 +258,7 @@ export const loadOntology = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:read'],
   mutating: always,
-  undoable: false,
+  openWorld: true,
   summary: (args) => `load_ontology ${args.source}`,
   handler: async (args, ctx) => load(args, ctx),
 });

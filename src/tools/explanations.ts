@@ -50,10 +50,16 @@ function renderers(ctx: ToolContext): Renderers {
   return { manchester: new ManchesterRenderer((e) => displayName(e, closure, lang)), functional: new FunctionalRenderer() };
 }
 
-/** The goal axiom of an operand set (extra tool arguments removed). */
+/** The goal axiom of an operand set (extra tool arguments removed); a name the closure lacks is `not_found`. */
 function goalOf(args: JsonObject, ctx: ToolContext): Axiom {
   const { max: _max, timeout_ms: _timeout, ...operands } = args;
-  return buildAxiom(operands, ctx.resolver).axiom;
+  const built = buildAxiom(operands, ctx.resolver);
+  if (built.newEntities.length > 0) {
+    const unknown = built.newEntities.map((e) => e.iri);
+    throw new ToolFailure(`The axiom names entities the active ontology and its imports do not have: ${unknown.map((iri) => '<' + iri + '>').join(', ')} (search_entities finds existing names).`,
+      'not_found', { unknown });
+  }
+  return built.axiom;
 }
 
 /** Fails on the outcomes every explanation tool treats alike; returns the data otherwise. */
@@ -105,7 +111,6 @@ export const explainEntailment = defineTool({
   listedSchema: flatSchema({}),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const reasoner = requireSelected(ctx);
     const goal = goalOf(args as JsonObject, ctx);
@@ -125,7 +130,6 @@ export const getExplanations = defineTool({
   listedSchema: flatSchema(EXTRA_JSON),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const a = args as JsonObject & { max: number; timeout_ms: number };
     const reasoner = requireSelected(ctx);
@@ -165,7 +169,6 @@ export const explainInconsistency = defineTool({
   input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound in milliseconds; on expiry the current (non-minimal) set is returned.')), DEFAULT_TIMEOUT_MS) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const reasoner = requireSelected(ctx);
     const timeoutMs = args.timeout_ms;

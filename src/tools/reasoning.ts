@@ -13,7 +13,7 @@ import { implementationDigest, reasonerById, reasoners, sortedReasoners, type Ca
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
-import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { installedReasoners, referencedReasoner } from './reasoner-reference.js';
@@ -67,6 +67,14 @@ function answeredBy(res: Classification): JsonObject {
   };
 }
 
+/**
+ * The unsupported axioms as an inference read reports them: the count, and where the sample is. The sample
+ * belongs to the reasoner run (run_reasoner returns it), so reads of the same result do not repeat it.
+ */
+function unsupportedReference(u: UnsupportedData, revision: number): JsonObject {
+  return u.count === 0 ? { count: 0 } : { count: u.count, sample_in: `the run_reasoner result of revision ${revision} (run_reasoner again to see it)` };
+}
+
 /** The honesty fields every inference answer carries: completeness, unsupported axioms, freshness. */
 function provenance(session: ReasoningSession, res: Classification, ctx: ToolContext): JsonObject {
   const status = session.status();
@@ -74,7 +82,7 @@ function provenance(session: ReasoningSession, res: Classification, ctx: ToolCon
     ...answeredBy(res),
     status,
     complete: res.data.complete,
-    unsupported_axioms: unsupportedReport(res.data.unsupported, ctx),
+    unsupported_axioms: unsupportedReference(res.data.unsupported, res.revision),
     result_revision: res.revision,
     ...(status === 'out_of_sync' || status === 'classifying'
       ? { note: `These results were computed at revision ${res.revision}; the model is now at revision ${ctx.workspace.revision}. Call run_reasoner to refresh them.` }
@@ -96,7 +104,6 @@ export const listReasoners = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const current = session.selected;
@@ -111,9 +118,8 @@ export const setReasoner = defineTool({
   description: 'Select (not run) a reasoner by id, full display name, or a version-less name that identifies exactly one reasoner.',
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
   capabilities: ['ontology:admin'],
-  mutating: always,
-  undoable: false,
-  summary: (args) => `select reasoner ${args.reasoner}`,
+  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
+  mutating: never,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
     reasoningSession(ctx.workspace).select(reasoner);
@@ -130,7 +136,6 @@ export const runReasoner = defineTool({
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -168,7 +173,6 @@ export const getUnsatisfiableClasses = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -198,7 +202,6 @@ export const getInferredSuperclasses = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -236,7 +239,6 @@ export const executeDlQuery = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -298,7 +300,6 @@ export const getReasonerCapabilities = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const r = requireSelected(reasoningSession(ctx.workspace));
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };

@@ -6,8 +6,7 @@
 
 import type { Finding } from '../qc/finding.js';
 import { checkEntrySize } from '../qc/change-set-store.js';
-import { verdictFails, type GateReport } from '../qc/gate.js';
-import { baselineFindings, budget, PreflightInvalidated, reportJson, runPreflight, timeoutFailure, verifyLock, type Preflight } from '../qc/preflight.js';
+import { baselineGateJson, PreflightInvalidated, reportJson, runPreflight, verifyLock, type Preflight } from '../qc/preflight.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { reasoningSession } from '../reasoner/pool.js';
 import { appliedResult, plan, unappliedResult, type PlannedRow } from './batch-plan.js';
@@ -21,8 +20,6 @@ export interface VerifiedApply {
   readonly verify: 'report' | 'rollback';
   readonly timeoutMs: number;
 }
-
-const FINDING_SAMPLE = 50;
 
 /** The verify block fields every outcome carries (TOOLS.md apply_changes `verify`). */
 interface VerifyFacts {
@@ -67,43 +64,6 @@ const isInconsistency = (f: Finding) => f.source === 'reasoner' && f.rule_id ===
 const unsatisfiableIris = (findings: readonly Finding[]) =>
   findings.filter((f) => f.source === 'reasoner' && f.rule_id === 'unsatisfiable_class' && f.focus_iri !== null).map((f) => f.focus_iri as string);
 
-/** Whether a batch's failing gate is explained by findings the unchanged baseline already has. */
-interface BaselineJudgement {
-  readonly blocking: boolean;
-  readonly baseline: GateReport;
-  /** Gating findings of the preflight that the baseline has too (by finding id). */
-  readonly preexisting: readonly Finding[];
-}
-
-/**
- * Compares the failing stages of the preflight with a gate run over the unchanged baseline: the batch
- * blocks when a failing stage has a gating finding the baseline lacks, or fails where the baseline passed.
- */
-function judgeAgainstBaseline(pf: Preflight, baseline: GateReport): BaselineJudgement {
-  const failOn = pf.report.fail_on;
-  const failing = new Set(pf.report.stages.filter((s) => s.status === 'completed' && verdictFails(s.verdict ?? 'pass', failOn)).map((s) => s.stage));
-  const baseFailing = new Set(baseline.stages.filter((s) => s.status === 'completed' && verdictFails(s.verdict ?? 'pass', failOn)).map((s) => s.stage));
-  // info findings never fail a stage; warn ones do in some (structural smells), so both warn and error count.
-  const gating = (f: Finding) => failing.has(f.source) && f.severity !== 'info';
-  const baseIds = new Set(baseline.findings.map((f) => f.id));
-  const relevant = pf.findings.filter(gating);
-  const preexisting = relevant.filter((f) => baseIds.has(f.id));
-  const introduced = relevant.length - preexisting.length;
-  const newlyFailing = [...failing].some((s) => !baseFailing.has(s));
-  return { blocking: introduced > 0 || newlyFailing, baseline, preexisting };
-}
-
-function baselineGateJson(j: BaselineJudgement): JsonObject {
-  return {
-    gate: j.baseline.gate,
-    finding_count: j.baseline.finding_count,
-    identity_digest: j.baseline.identity_digest,
-    preexisting_count: j.preexisting.length,
-    preexisting_findings: j.preexisting.slice(0, FINDING_SAMPLE),
-    ...(j.preexisting.length > FINDING_SAMPLE ? { preexisting_truncated: j.preexisting.length - FINDING_SAMPLE } : {}),
-  };
-}
-
 function concurrent(mode: VerifiedApply['verify'], pf: Preflight | null, rows: readonly PlannedRow[], ctx: ToolContext, what: string): JsonObject {
   const note = `${what}; nothing was applied (run the batch again)`;
   return {
@@ -116,7 +76,6 @@ function concurrent(mode: VerifiedApply['verify'], pf: Preflight | null, rows: r
 }
 
 export async function applyVerified(args: VerifiedApply, ctx: ToolContext): Promise<JsonObject> {
-  const started = Date.now();
   const mode = args.verify;
   const policy = await resolvePolicy(ctx);
   if (mode === 'rollback' && !policy.loaded && reasoningSession(ctx.workspace).selected === null) {
@@ -133,21 +92,9 @@ export async function applyVerified(args: VerifiedApply, ctx: ToolContext): Prom
     if (err instanceof PreflightInvalidated) return concurrent(mode, null, rows, ctx, err.message);
     throw err;
   }
-  const policyGoverns = policy.loaded;
-  let judgement: BaselineJudgement | null = null;
-  if (pf.gate === 'fail') {
-    const left = pf.contract.timeoutMs - (Date.now() - started);
-    if (left <= 0) throw timeoutFailure(pf.contract.timeoutMs);
-    const { signal, expired } = budget(ctx, left);
-    const base = await baselineFindings(ctx, pf.contract, left, signal);
-    if (expired()) throw timeoutFailure(pf.contract.timeoutMs);
-    if (base.revision !== pf.base.session_revision || ctx.workspace.revision !== pf.base.session_revision) {
-      return concurrent(mode, pf, rows, ctx, 'The workspace changed while the baseline was evaluated');
-    }
-    judgement = judgeAgainstBaseline(pf, base.report);
-  }
   // With a policy its verdict is absolute; without one only what the batch introduced blocks.
-  const blocking = pf.gate === 'error' || (pf.gate === 'fail' && (policyGoverns || judgement === null || judgement.blocking));
+  const judgement = pf.baseline;
+  const blocking = pf.blocking;
   const afterUnsat = unsatisfiableIris(pf.findings);
   const beforeUnsat = new Set(judgement === null ? [] : unsatisfiableIris(judgement.baseline.findings));
   const facts = {
@@ -157,7 +104,7 @@ export async function applyVerified(args: VerifiedApply, ctx: ToolContext): Prom
   };
   const extra: JsonObject = {
     ...(judgement !== null ? { was_inconsistent: judgement.baseline.findings.some(isInconsistency) } : {}),
-    ...(judgement !== null && !policyGoverns ? { baseline_gate: baselineGateJson(judgement) } : {}),
+    ...(judgement !== null ? { baseline_gate: baselineGateJson(judgement) } : {}),
   };
   if (mode === 'rollback' && blocking) {
     const code = pf.gate === 'error' ? 'preflight_error' : 'preflight_failed';

@@ -17,7 +17,16 @@ function findRepoRoot(): string {
 }
 
 export const repoRoot = findRepoRoot();
-export const sharedDir = path.resolve(repoRoot, '../shared');
+/** The nearest `shared` directory beside the repository or one of its parents (a worktree sits one level deeper). */
+function findSharedDir(): string {
+  for (let dir = repoRoot; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const candidate = path.join(path.dirname(dir), 'shared');
+    if (existsSync(candidate)) return candidate;
+  }
+  return path.resolve(repoRoot, '../shared');
+}
+
+export const sharedDir = findSharedDir();
 export const corpusDir = path.join(sharedDir, 'corpus');
 
 export interface ManifestEntry {

@@ -44,7 +44,8 @@ test('athene convert writes every format and each reads back to the same axioms'
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-cli-'));
   try {
     const { stdout: expected } = await athene('axioms', fixture);
-    for (const ext of ['ttl', 'nt', 'nq', 'trig', 'owl', 'jsonld', 'owx', 'ofn', 'omn']) {
+    // OBO too (OBO 1.4 → OWL mapping): what has no OBO tag travels in the owl-axioms header line
+    for (const ext of ['ttl', 'nt', 'nq', 'trig', 'owl', 'jsonld', 'owx', 'ofn', 'omn', 'obo']) {
       const out = path.join(dir, 'out.' + ext);
       await athene('convert', fixture, out);
       const { stdout } = await athene('axioms', out);

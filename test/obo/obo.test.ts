@@ -8,6 +8,7 @@ import { OboWriteError, writeObo } from '../../src/model/formats/obo/writer.js';
 import { ParseError } from '../../src/model/formats/errors.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
 import { Ontology } from '../../src/model/ontology.js';
+import { checkProfile } from '../../src/model/profiles/check.js';
 import {
   annotationAssertion, annotationProperty, cls, dataProperty, declaration, iriNode, literal, objectUnionOf, subClassOf,
 } from '../../src/model/terms.js';
@@ -68,14 +69,41 @@ test('reads every tag of the GO-like fixture into the standard OWL mapping', () 
     "AnnotationAssertion(Annotation(<oio:hasDbXref> \"GOC:pdt\"^^<xsd:string>) Annotation(Annotation(<rdfs:label> \"a paper\"^^<xsd:string>) <oio:hasDbXref> \"PMID:123\"^^<xsd:string>) <obo:IAO_0000115> <obo:GO_0008150> \"A biological process is the execution of a genetically-encoded biological module.\"^^<xsd:string>)",
     "AsymmetricObjectProperty(<obo:go#has_part>)",
     "ClassAssertion(<obo:GO_0008150> <obo:GO_INST1>)",
+    "Declaration(AnnotationProperty(<obo:IAO_0000115>))",
+    "Declaration(AnnotationProperty(<obo:IAO_0000233>))",
+    "Declaration(AnnotationProperty(<obo:IAO_0100001>))",
     "Declaration(AnnotationProperty(<obo:go#goslim_generic>))",
     "Declaration(AnnotationProperty(<obo:go#shorthand>))",
     "Declaration(AnnotationProperty(<obo:go#systematic_synonym>))",
+    "Declaration(AnnotationProperty(<http://purl.org/dc/terms/license>))",
+    "Declaration(AnnotationProperty(<oio:SubsetProperty>))",
+    "Declaration(AnnotationProperty(<oio:SynonymTypeProperty>))",
+    "Declaration(AnnotationProperty(<oio:consider>))",
+    "Declaration(AnnotationProperty(<oio:created_by>))",
+    "Declaration(AnnotationProperty(<oio:creation_date>))",
+    "Declaration(AnnotationProperty(<oio:custom_tag>))",
+    "Declaration(AnnotationProperty(<oio:default-namespace>))",
+    "Declaration(AnnotationProperty(<oio:hasAlternativeId>))",
+    "Declaration(AnnotationProperty(<oio:hasDbXref>))",
+    "Declaration(AnnotationProperty(<oio:hasExactSynonym>))",
+    "Declaration(AnnotationProperty(<oio:hasNarrowSynonym>))",
+    "Declaration(AnnotationProperty(<oio:hasOBOFormatVersion>))",
+    "Declaration(AnnotationProperty(<oio:hasOBONamespace>))",
+    "Declaration(AnnotationProperty(<oio:hasScope>))",
+    "Declaration(AnnotationProperty(<oio:hasSynonymType>))",
+    "Declaration(AnnotationProperty(<oio:id>))",
+    "Declaration(AnnotationProperty(<oio:inSubset>))",
+    "Declaration(AnnotationProperty(<oio:is_class_level>))",
+    "Declaration(AnnotationProperty(<oio:is_reversible_property_chain>))",
+    "Declaration(AnnotationProperty(<oio:shorthand>))",
+    "Declaration(AnnotationProperty(<oio:source>))",
     "Declaration(Class(<obo:GO_0000003>))",
+    "Declaration(Class(<obo:GO_0000004>))",
     "Declaration(Class(<obo:GO_0000005>))",
     "Declaration(Class(<obo:GO_0008150>))",
     "Declaration(Class(<obo:GO_0009987>))",
     "Declaration(NamedIndividual(<obo:GO_INST1>))",
+    "Declaration(NamedIndividual(<obo:GO_INST2>))",
     "Declaration(ObjectProperty(<obo:BFO_0000050>))",
     "Declaration(ObjectProperty(<obo:go#has_part>))",
     "Declaration(ObjectProperty(<obo:go#overlaps>))",
@@ -124,6 +152,8 @@ test('unprefixed ids without an ontology tag use the base option; idspaces expan
   const o = readObo('idspace: EX http://ex.org/terms#\n\n[Term]\nid: EX:1\nis_a: local\n', { base: 'http://ex.org/doc' });
   assert.deepEqual(axiomLines(o.axioms()), [
     'AnnotationAssertion(<http://www.geneontology.org/formats/oboInOwl#id> <http://ex.org/terms#1> "EX:1"^^<http://www.w3.org/2001/XMLSchema#string>)',
+    'Declaration(AnnotationProperty(<http://www.geneontology.org/formats/oboInOwl#id>))',
+    'Declaration(Class(<http://ex.org/doc#local>))',
     'Declaration(Class(<http://ex.org/terms#1>))',
     'SubClassOf(<http://ex.org/terms#1> <http://ex.org/doc#local>)',
   ]);
@@ -203,41 +233,47 @@ test('writer produces conventional OBO lines', () => {
   assert.ok(lines.indexOf('[Term]') < lines.indexOf('[Typedef]') && lines.indexOf('[Typedef]') < lines.indexOf('[Instance]'));
 });
 
-test('axioms with no OBO form are reported before anything is written', () => {
+test('OBO 1.4 → OWL mapping, owl-axioms header tag: axioms with no OBO tag are written as functional syntax and read back', () => {
   const o = new Ontology();
   o.id = { iri: 'http://purl.obolibrary.org/obo/t.owl', versionIri: null };
   const a = cls('http://purl.obolibrary.org/obo/T_1');
   o.add(declaration(a));
   const union = subClassOf(a, objectUnionOf([cls('http://purl.obolibrary.org/obo/T_2'), cls('http://purl.obolibrary.org/obo/T_3')]));
   const dp = declaration(dataProperty('http://purl.obolibrary.org/obo/T_4'));
+  const tagged = annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(a.iri), literal('thing "one"', undefined, 'en'));
   o.add(union);
   o.add(dp);
-  try {
-    writeObo(o);
-    assert.fail('no error');
-  } catch (e) {
-    assert.ok(e instanceof OboWriteError);
-    assert.deepEqual(new Set(e.axioms), new Set([union, dp]));
-    assert.match(e.message, /ObjectUnionOf/);
-  }
+  o.add(tagged);
+  const text = writeObo(o);
+  const line = text.split('\n').find((l) => l.startsWith('owl-axioms: '));
+  assert.ok(line !== undefined, text);
+  assert.match(line, /ObjectUnionOf/);
+  assert.ok(line.includes('\\\\\\"one\\\\\\"'), 'quotes inside owl-axioms are escaped, backslashes doubled');
+  const back = readObo(text);
+  for (const ax of [union, dp, tagged]) assert.ok(back.has(ax), `read back: ${axiomLines([ax])[0]}`);
 });
 
-test('an ontology IRI that is not an OBO PURL is reported', () => {
-  const o = new Ontology();
-  o.id = { iri: 'http://example.org/onto', versionIri: null };
-  assert.throws(() => writeObo(o), (e: unknown) => e instanceof OboWriteError && /not an OBO PURL/.test(e.message));
+test('a second name, def or comment goes to owl-axioms: OBO 1.4 allows one per stanza', () => {
+  const o = readObo('ontology: t\n\n[Term]\nid: T:1\nname: b\nname: a\n');
+  const text = writeObo(o);
+  assert.match(text, /^name: a$/m);
+  assert.doesNotMatch(text, /^name: b$/m);
+  assert.deepEqual(axiomLines(readObo(text).axioms()), axiomLines(o.axioms()));
 });
 
-test("onLossy 'drop' writes what OBO can say, dropping language tags and unmappable axioms", () => {
+test('an ontology IRI that is not an OBO PURL is written whole, and a version IRI travels in owl-axioms', () => {
   const o = new Ontology();
-  o.id = { iri: 'http://purl.obolibrary.org/obo/t.owl', versionIri: null };
-  const a = cls('http://purl.obolibrary.org/obo/T_1');
-  o.add(declaration(a));
-  o.add(annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(a.iri), literal('thing one', undefined, 'en')));
-  o.add(subClassOf(a, objectUnionOf([cls('http://purl.obolibrary.org/obo/T_2'), cls('http://purl.obolibrary.org/obo/T_3')])));
-  assert.throws(() => writeObo(o), OboWriteError);
-  const text = writeObo(o, { onLossy: 'drop' });
-  assert.deepEqual(text.split('\n').filter((l) => l && !l.startsWith('ontology')), ['[Term]', 'id: T:1', 'name: thing one']);
+  o.id = { iri: 'http://example.org/onto', versionIri: 'http://example.org/onto/v1' };
+  const text = writeObo(o);
+  assert.match(text, /^ontology: http:\/\/example.org\/onto$/m);
+  assert.deepEqual(readObo(text).id, o.id);
+});
+
+test('an IRI with no OBO id form is reported before anything is written', () => {
+  const o = new Ontology();
+  o.add(declaration(cls('relative-name')));
+  assert.throws(() => writeObo(o), (e: unknown) => e instanceof OboWriteError && /no OBO id form/.test(e.message) && e.iris[0] === 'relative-name');
+  assert.match(writeObo(o, { onLossy: 'drop' }), /^id: relative-name$/m);
 });
 
 test('a synonym without scope is RELATED; escapes in ids and text are undone', () => {
@@ -245,4 +281,58 @@ test('a synonym without scope is RELATED; escapes in ids and text are undone', (
   const lines = short(o);
   assert.ok(lines.includes('AnnotationAssertion(<oio:hasRelatedSynonym> <obo:T_1> "tab\\there"^^<xsd:string>)'), lines.join('\n'));
   assert.ok(lines.includes('AnnotationAssertion(<rdfs:label> <obo:T_1> "a b"^^<xsd:string>)'));
+});
+
+test('§5.8.1 typing: the reader declares the annotation properties it introduces and the entities only referenced', () => {
+  for (const name of ['mini-go.obo', 'go-style-edit.obo']) {
+    const o = readObo(fixture(name));
+    const undeclared = checkProfile([o], 'DL', o).violations.filter((v) => v.kind === 'undeclared_entity');
+    assert.deepEqual(undeclared.map((v) => v.message), [], name);
+  }
+  const lines = short(readObo(fixture('go-style-edit.obo')));
+  for (const expected of [
+    'Declaration(AnnotationProperty(<obo:IAO_0000115>))', 'Declaration(AnnotationProperty(<oio:hasDbXref>))',
+    'Declaration(AnnotationProperty(<oio:hasExactSynonym>))', 'Declaration(AnnotationProperty(<oio:source>))',
+    'Declaration(AnnotationProperty(<http://purl.org/dc/terms/license>))', 'Declaration(Class(<obo:CHEBI_15377>))',
+    'Declaration(Class(<obo:NCBITaxon_131567>))', 'Declaration(NamedIndividual(<obo:GOX_INST2>))',
+  ]) assert.ok(lines.includes(expected), `missing ${expected}`);
+});
+
+test('OBO 1.4 → OWL: a relationship whose relation is_metadata_tag is an annotation, not an existential restriction', () => {
+  const lines = short(readObo(fixture('go-style-edit.obo')));
+  assert.ok(lines.includes('AnnotationAssertion(<obo:IAO_0000233> <obo:GOX_0000002> <obo:GOX_0000005>)'), lines.join('\n'));
+  assert.ok(!lines.some((l) => l.includes('ObjectSomeValuesFrom(<obo:IAO_0000233>')));
+  assert.ok(lines.includes('SubClassOf(<obo:GOX_0000002> ObjectSomeValuesFrom(<obo:RO_0002160> <obo:NCBITaxon_131567>))'));
+  const text = writeObo(readObo(fixture('go-style-edit.obo')));
+  assert.match(text, /^relationship: term_tracker_item GOX:0000005$/m);
+});
+
+test('OBO 1.4 → OWL: expand_expression_to is IAO:0000424 with a quoted text; escaped quotes are written back escaped inside the quotes', () => {
+  const o = readObo(fixture('go-style-edit.obo'));
+  const lines = short(o);
+  assert.ok(lines.includes('AnnotationAssertion(Annotation(<oio:hasDbXref> "GOC:cjm"^^<xsd:string>) <obo:IAO_0000424> <obo:RO_0002160> ' +
+    '"GOX:0000001 and (\\"has part\\" some (RO:0002162 only ?Y))"^^<xsd:string>)'), lines.filter((l) => l.includes('IAO_0000424')).join('\n'));
+  const text = writeObo(o);
+  assert.ok(text.split('\n').includes('expand_expression_to: "GOX:0000001 and (\\"has part\\" some (RO:0002162 only ?Y))" [GOC:cjm]'), text);
+  assert.ok(text.split('\n').includes('expand_assertion_to: "Class: ?X SubClassOf: RO:0002162 only ?Y" []'));
+});
+
+test('the writer writes back everything the reader reads: a GO-style -edit.obo round-trips losslessly', () => {
+  const o = readObo(fixture('go-style-edit.obo'));
+  const text = writeObo(o);
+  const back = readObo(text);
+  assert.deepEqual(axiomLines(back.axioms()), axiomLines(o.axioms()));
+  assert.deepEqual(back.id, o.id);
+  assert.deepEqual([...back.imports], [...o.imports]);
+  assert.deepEqual([...back.annotations].map((a) => a.id).sort(), [...o.annotations].map((a) => a.id).sort());
+  assert.equal(writeObo(back), text);
+  for (const expected of [
+    'def: "Any constituent part of a cell, with a \\"quoted\\" word." []',
+    'synonym: "bio process" RELATED syngo_official_label [] {source="SynGO:1"}',
+    'xref: Wikipedia:Biological_process "Wikipedia entry"',
+    'intersection_of: GOX:0000001 {source="GOC:y"}', 'intersection_of: part_of GOX:0000002',
+    'relationship: part_of CL:0000000 {all_only="true"}',
+    'is_obsolete: true', 'replaced_by: GOX:0000002', 'consider: GOX:0000003', 'subset: gocheck_do_not_annotate',
+    'property_value: term_tracker_item "https://github.com/geneontology/go-ontology/issues/1" xsd:anyURI',
+  ]) assert.ok(text.split('\n').includes(expected), `missing line: ${expected}`);
 });

@@ -88,6 +88,14 @@ test('§5.8.1 declarations: an entity used without a declaration anywhere in the
   assert.deepEqual(checkProfile([o, imported], 'DL', o).violations, []);
 });
 
+test('§5.8.1 typing constraints name classes, datatypes and properties only: an undeclared named individual is fine', () => {
+  for (const profile of ['DL', 'EL', 'QL', 'RL'] as const) {
+    assert.deepEqual(kinds('ClassAssertion(:A :undeclared)\nObjectPropertyAssertion(:p :a :other)', profile), [], profile);
+  }
+  assert.deepEqual(kinds('ClassAssertion(:Z :undeclared)'), ['undeclared_entity']);
+  assert.equal(check('ClassAssertion(:Z :undeclared)').violations[0].entity, 'http://ex.org/Z');
+});
+
 test('§2.4 reserved vocabulary: reserved IRIs may not name ordinary entities', () => {
   assert.deepEqual(kinds('Declaration(Class(owl:Foo))\nSubClassOf(owl:Foo :A)'), ['reserved_vocabulary']);
   assert.deepEqual(kinds('Declaration(NamedIndividual(rdf:x))\nClassAssertion(:A rdf:x)'), ['reserved_vocabulary']);

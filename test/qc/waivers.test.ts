@@ -56,7 +56,7 @@ test('the stage keeps its own judgement of the worst remaining severity, else th
   const err = finding('x', `${EX}A`, 'error');
   const warn = finding('y', `${EX}A`, 'warn');
   const info = finding('z', `${EX}A`, 'info');
-  // structural judges warn smells `fail`: still so while a warn finding remains
+  // a stage that judges warn findings `fail` stays so while a warn finding remains
   assert.equal(verdictWithout('fail', [warn, info], [warn]), 'fail');
   assert.equal(verdictWithout('fail', [warn, info], [info]), 'info');
   assert.equal(verdictWithout('fail', [err, warn], [warn]), 'warn');

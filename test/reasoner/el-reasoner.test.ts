@@ -11,6 +11,7 @@ import {
 import { classify, ElReasoner, renderTaxonomy } from '../../src/reasoner/el-reasoner.js';
 import { classifyStructural } from '../../src/reasoner/structural.js';
 import { subsumes } from './support.js';
+import { readFunctional } from '../../src/model/formats/functional/reader.js';
 
 const E = 'http://e.org/';
 const A = cls(E + 'A'), B = cls(E + 'B'), C = cls(E + 'C'), D = cls(E + 'D'), X = cls(E + 'X');
@@ -128,6 +129,41 @@ test('inconsistency: DifferentIndividuals against SameIndividual, and an empty r
   assert.deepEqual(res.unsatisfiable, [A.iri]);
   assert.equal(renderTaxonomy(res), '');
   assert.equal(classify([differentIndividuals([a, b]), sameIndividual([a, c])]).consistent, true);
+});
+
+test('W3C New-Feature-BottomDataProperty-001: an assertion of owl:bottomDataProperty is inconsistent (Direct Semantics: it relates nothing)', () => {
+  const o = readFunctional(`Prefix(:=<http://example.org/>)
+Prefix(owl:=<http://www.w3.org/2002/07/owl#>)
+Prefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)
+Ontology(
+  Declaration(NamedIndividual(:a))
+  DataPropertyAssertion(owl:bottomDataProperty :a "1"^^xsd:integer)
+)`);
+  const res = classify(o.axioms());
+  assert.equal(res.consistent, false);
+  // a restriction on it, or on a sub-property of it, is unsatisfiable
+  const bottom = dataProperty('http://www.w3.org/2002/07/owl#bottomDataProperty'), p = dataProperty(E + 'p');
+  const one = literal('1', 'http://www.w3.org/2001/XMLSchema#integer');
+  const viaSub = classify([subDataPropertyOf(p, bottom), subClassOf(A, dataSomeValuesFrom(p, datatype('http://www.w3.org/2000/01/rdf-schema#Literal'))), declaration(B)]);
+  assert.deepEqual(viaSub.unsatisfiable, [A.iri]);
+  assert.equal(classify([subClassOf(A, dataHasValue(p, one))]).unsatisfiable.length, 0);
+});
+
+test('what the reasoner does not handle makes the answer incomplete: values compared by lexical form', () => {
+  const p = dataProperty(E + 'p');
+  const str = classify([subClassOf(A, dataHasValue(p, literal('x'))), subClassOf(dataHasValue(p, literal('x')), B)]);
+  assert.ok(subsumes(str, A.iri, B.iri));
+  assert.equal(str.complete, true, 'strings are compared by value');
+  // "1"^^xsd:int and "01"^^xsd:integer are one value: value-space equality is not decided
+  const num = classify([subClassOf(A, dataHasValue(p, literal('1', 'http://www.w3.org/2001/XMLSchema#int'))),
+    subClassOf(dataHasValue(p, literal('01', 'http://www.w3.org/2001/XMLSchema#integer')), B)]);
+  assert.equal(num.complete, false);
+});
+
+test('what the reasoner does not handle makes the answer incomplete: owl:topDataProperty restrictions', () => {
+  const top = dataProperty('http://www.w3.org/2002/07/owl#topDataProperty');
+  const res = classify([subClassOf(dataSomeValuesFrom(top, datatype('http://www.w3.org/2000/01/rdf-schema#Literal')), A), declaration(B)]);
+  assert.equal(res.complete, false);
 });
 
 test('inconsistency through an individual in an unsatisfiable class', () => {

@@ -43,25 +43,30 @@ async function projectEvents(): Promise<AuditEvent[]> {
   return [...(await mergeStreams(projectStreamsDir(served.t.home, await policyProjectHash(policyFile)))).events];
 }
 
-test('allowed and denied calls are recorded with names and sizes, never values or the token', async () => {
+test('allowed and denied calls (a path-policy refusal denied, a mistyped argument allowed) are recorded with names and sizes, never values or the token', async () => {
   const c = served.c;
   assert.equal((await callOk(c, 'get_project_policy')).valid, true);
   await callOk(c, 'set_label', { entity: `${IRI}#Cat`, value: SECRET_LABEL });
   const bad = await call(c, 'get_entity', { entity: 'Cat', [SECRET_LABEL]: 1 });
   assert.equal(bad.body.error_code, 'invalid_argument');
   const missing = await call(c, 'get_entity', { entity: 'NoSuchThing' });
+  // A path outside the policy's project root: the handler's policy refusal is a denial.
+  const outside = await call(c, 'save_ontology', { path: path.join(scratch, 'outside.ttl') });
+  assert.equal(outside.body.error_code, 'authorization_denied', JSON.stringify(outside.body));
   await call(c, 'export_audit_log', { dry_run: true });
   let events: AuditEvent[] = [];
-  for (let i = 0; i < 100 && events.length < 5; i++) {
+  for (let i = 0; i < 100 && events.length < 6; i++) {
     events = await projectEvents().catch(() => []);
-    if (events.length < 5) await new Promise((r) => setTimeout(r, 20));
+    if (events.length < 6) await new Promise((r) => setTimeout(r, 20));
   }
   const byOp = events.map((e) => [e.operation, e.outcome.status, e.outcome.error_code ?? null]);
-  assert.deepEqual(byOp.slice(0, 4), [
+  assert.deepEqual(byOp.slice(0, 5), [
     ['get_project_policy', 'allowed', null],
     ['set_label', 'allowed', null],
-    ['get_entity', 'denied', 'invalid_argument'],
+    // a mistyped argument is a failed call, not a refused one
+    ['get_entity', 'allowed', 'invalid_argument'],
     ['get_entity', 'allowed', missing.isError ? (missing.body.error_code as string) : null],
+    ['save_ontology', 'denied', 'authorization_denied'],
   ]);
   const label = events[1];
   assert.equal(label.gate.mutating, true);

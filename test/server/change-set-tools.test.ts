@@ -361,11 +361,11 @@ test('lock_mode: verify without a lockfile is skipped, required without one make
   for (const p of [skipped, required]) await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id });
 });
 
-test('with a policy its verdict is absolute for verify=rollback; without one, pre-existing findings do not block', async () => {
+test('with a policy its verdict is absolute for verify=rollback and its fail_on decides; without one, warnings do not block', async () => {
   // An unlabelled class: a structural smell the ontology has before the verified batches below.
   await callOk(c, 'apply_changes', { operations: [sub('Wolf', 'animal')] });
   const count = await axiomCount(c);
-  await withProjectPolicy(dir, 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n', async () => {
+  await withProjectPolicy(dir, 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n  fail_on: warn\n', async () => {
     const governed = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
     const verify = governed.verify as Row;
     assert.equal(verify.gate, 'fail');
@@ -375,12 +375,21 @@ test('with a policy its verdict is absolute for verify=rollback; without one, pr
     assert.equal(verify.baseline_gate, undefined, 'a policy verdict is not softened by the baseline');
     assert.equal(await axiomCount(c), count);
   });
+  // The policy's fail_on is honoured: structural smells are warnings, which fail_on error does not block.
+  await withProjectPolicy(dir, 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n  fail_on: error\n', async () => {
+    const p = await preview([sub('kitten', 'animal')]);
+    const structural = ((p.preflight as Row).stages as Row[]).find((s) => s.stage === 'structural')!;
+    assert.equal(structural.verdict, 'warn');
+    assert.equal(p.committable, true, JSON.stringify(p.committable_reasons));
+    await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id });
+  });
+  // Without a policy the default fail_on is error: the warning does not fail the gate at all.
   const free = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
   const verify = free.verify as Row;
-  assert.equal(verify.gate, 'fail');
+  assert.equal(verify.gate, 'pass');
   assert.equal(verify.applied, true);
   assert.equal(verify.regression, false);
-  assert.ok(((verify.baseline_gate as Row).preexisting_findings as Row[]).some((f) => f.rule_id === 'missing_label' && f.focus_iri === `${CS}Wolf`));
+  assert.ok(((verify.preflight as Row).findings as Row[]).some((f) => f.rule_id === 'missing_label' && f.focus_iri === `${CS}Wolf`));
   assert.equal(await axiomCount(c), count + 1);
   await callOk(c, 'undo_change');
   await callOk(c, 'undo_change');
@@ -468,4 +477,44 @@ test('an invalid project policy makes the preflight an error: previews are uncom
     assert.equal(await axiomCount(c), count + 1);
     await callOk(c, 'undo_change');
   });
+});
+
+// A transitive (non-simple) property under a cardinality restriction violates OWL 2 DL (§11.2): a finding
+// the ontology has before any batch.
+const NOT_DL = `@prefix : <${CS}> .
+@prefix owl:  <http://www.w3.org/2002/07/owl#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd:  <http://www.w3.org/2001/XMLSchema#> .
+
+<http://example.org/cs> a owl:Ontology .
+:partOf a owl:ObjectProperty, owl:TransitiveProperty ; rdfs:label "part of"@en .
+:Animal a owl:Class ; rdfs:label "animal"@en .
+:Dog a owl:Class ; rdfs:label "dog"@en ; rdfs:subClassOf :Animal,
+  [ a owl:Restriction ; owl:onProperty :partOf ; owl:maxCardinality "1"^^xsd:nonNegativeInteger ] .
+:Cat a owl:Class ; rdfs:label "cat"@en ; rdfs:subClassOf :Animal .
+`;
+
+test('without a policy a preview is judged against the baseline: findings already there do not block, new ones do', async () => {
+  const s = await serveTempOntology('athene-change-sets-baseline-', 'not-dl.ttl', NOT_DL);
+  try {
+    const count = await axiomCount(s.c);
+    const harmless = await callOk(s.c, 'preview_change_set', { operations: [{ axiom_type: 'annotation_assertion', subject: 'cat', value: 'a cat', property: 'rdfs:comment' }] });
+    assert.equal((harmless.preflight as Row).gate, 'fail', 'the profile stage fails on the pre-existing violation');
+    assert.equal(harmless.committable, true, JSON.stringify(harmless.committable_reasons));
+    assert.deepEqual(harmless.committable_reasons, []);
+    const baseline = harmless.baseline_gate as Row;
+    assert.equal(baseline.gate, 'fail');
+    assert.ok((baseline.preexisting_count as number) >= 1);
+    assert.ok((baseline.preexisting_findings as Row[]).every((f) => f.source === 'profile'));
+    const done = await callOk(s.c, 'commit_change_set', { change_set_id: harmless.change_set_id, expected_revision: harmless.base_revision });
+    assert.equal(done.committed, true);
+    assert.equal(await axiomCount(s.c), count + 1);
+    // A second non-simple use is a violation the baseline lacks: the preview blocks.
+    const worse = await callOk(s.c, 'preview_change_set', { operations: [sub('cat', 'partOf max 1 animal')] });
+    assert.equal(worse.committable, false);
+    assert.ok((worse.committable_reasons as string[]).some((r) => r.startsWith('stage_failed: profile')), JSON.stringify(worse.committable_reasons));
+    assert.equal(await axiomCount(s.c), count + 1);
+  } finally {
+    await s.close();
+  }
 });

@@ -45,45 +45,42 @@ after(async () => {
 
 const ontologyIds = async () => ((await call(c, 'list_ontologies')).body.ontologies as { id: string }[]).map((o) => o.id).sort();
 
-test('save_ontology to OBO with on_lossy=warn writes what OBO holds and reports what it could not', async () => {
+test('save_ontology to OBO keeps what OBO has no tag for in owl-axioms (OBO 1.4 → OWL mapping): nothing is dropped', async () => {
   const source = await put('lossy/x.ttl', ontologyTtl(OBO + 'x.owl', [], [
-    `<${OBO}X_1> a owl:Class ; rdfs:label "one" , "uno" .`,
+    `<${OBO}X_1> a owl:Class ; rdfs:label "one" , "uno" ; <${OBO}IAO_0000115> "the first" ; rdfs:comment "a comment" .`,
     `<${OBO}X_2> a owl:Class ; rdfs:label "two" ; rdfs:subClassOf [ owl:unionOf ( <${OBO}X_1> <${OBO}X_3> ) ] .`,
     `<${OBO}X_3> a owl:Class ; rdfs:label "three"@en .`,
   ].join('\n')));
   assert.equal((await call(c, 'load_ontology', { source })).isError, false);
+  const before = (await readDocument(await readFile(source, 'utf8'), { format: 'turtle' })).ontology;
   const target = path.join(scratch, 'lossy', 'x.obo');
-  const saved = await call(c, 'save_ontology', { path: target });
+  const saved = await call(c, 'save_ontology', { path: target, on_lossy: 'fail' });
   assert.equal(saved.isError, false, JSON.stringify(saved.body));
   assert.equal(saved.body.saved, true);
   assert.equal(saved.body.format, 'obo');
-  const warning = saved.body.lossy_format_warning as { format: string; reasons: string[]; recommendation: string };
-  assert.equal(warning.format, 'obo');
-  assert.equal(warning.reasons.length, 3);
-  assert.match(warning.recommendation, /lossless/);
+  assert.equal(saved.body.lossy_format_warning, undefined);
   const compat = saved.body.obo_compatibility as { compatible: boolean; issues: { kind: string; focus_iri: string; detail: string }[]; counts: Record<string, number> };
-  assert.equal(compat.compatible, false);
-  assert.deepEqual(compat.counts, { axiom_not_expressible: 1, header_not_expressible: 0, language_tag_dropped: 1, multiple_single_value_tag: 1 });
+  assert.equal(compat.compatible, true);
+  assert.deepEqual(compat.counts, { iri_not_expressible: 0, version_iri_in_owl_axioms: 0, axiom_in_owl_axioms: 3, annotation_in_owl_axioms: 0 });
   assert.deepEqual(compat.issues.map((i) => [i.kind, i.focus_iri]), [
-    ['axiom_not_expressible', OBO + 'X_2'],
-    ['multiple_single_value_tag', OBO + 'X_1'],
-    ['language_tag_dropped', OBO + 'X_3'],
+    ['axiom_in_owl_axioms', OBO + 'X_1'], ['axiom_in_owl_axioms', OBO + 'X_2'], ['axiom_in_owl_axioms', OBO + 'X_3'],
   ]);
   const text = await readFile(target, 'utf8');
-  assert.match(text, /^name: three$/m);
-  assert.doesNotMatch(text, /unionOf|union_of/);
+  assert.match(text, /^def: "the first" \[\]$/m);
+  assert.match(text, /^comment: a comment$/m);
+  assert.match(text, /^owl-axioms: .*ObjectUnionOf/m);
 
   const back = (await readDocument(text, { format: 'obo' })).ontology;
   assert.equal(back.id.iri, OBO + 'x.owl');
-  assert.equal(back.axiomsOfKind('SubClassOf').size, 0, 'the union superclass was dropped');
-  const labels = [...back.axiomsOfKind('AnnotationAssertion')].filter((a) => a.property.iri === 'http://www.w3.org/2000/01/rdf-schema#label');
-  assert.equal(labels.length, 4, 'both labels of X_1 and the (untagged) labels of X_2, X_3 survive');
+  for (const a of before.axioms()) assert.ok(back.has(a), `kept: ${a.kind}`);
   const reloaded = await call(c, 'load_ontology', { source: target, keep_active: true });
   assert.equal(reloaded.isError, false, JSON.stringify(reloaded.body));
   assert.equal(reloaded.body.already_loaded, true, 'the save-as rebound the ontology to the OBO file');
 });
 
 test('save_ontology with on_lossy=fail refuses a lossy OBO save and leaves the target untouched', async () => {
+  const source = await put('lossy/tag.ttl', ontologyTtl(OBO + 'tag.owl', [], '<tag:example.org,2024:thing> a owl:Class .\n'));
+  assert.equal((await call(c, 'load_ontology', { source })).isError, false);
   const target = await put('lossy/kept.obo', 'format-version: 1.2\n');
   const refused = await call(c, 'save_ontology', { path: target, on_lossy: 'fail' });
   assert.equal(refused.isError, true);

@@ -102,6 +102,15 @@ test('explain_entailment answers entailed and not entailed, with the axiom row',
   assert.equal(noLabel.body.entailed, false);
 });
 
+test('an unknown name is not_found for explain_entailment and get_explanations, as for get_inferred_superclasses', async () => {
+  for (const name of ['explain_entailment', 'get_explanations']) {
+    const r = await call(c, name, { axiom_type: 'subclass_of', sub: 'CheesyPizza', super: 'Animal' });
+    assert.equal(r.isError, true, name);
+    assert.equal(r.body.error_code, 'not_found', `${name}: ${JSON.stringify(r.body)}`);
+    assert.deepEqual(r.body.unknown, [`${EX}CheesyPizza`], name);
+  }
+});
+
 test('get_explanations returns every minimal justification (three for dog ⊑ Animal)', async () => {
   const all = await call(c, 'get_explanations', { axiom_type: 'subclass_of', sub: 'dog', super: 'Animal', max: 0 });
   assert.equal(all.isError, false, JSON.stringify(all.body));

@@ -140,6 +140,14 @@ test('list_jobs pages the owner\'s jobs newest first; a cursor is refused once t
     page = await callOk(c, 'list_jobs', { limit: 1, cursor: page.next_cursor });
   }
   assert.deepEqual(seen, all.map((j) => j.job_id));
+  // Rows are summaries: a classification's result (taxonomy and all) comes only from get_job.
+  for (const row of all) {
+    assert.equal('result' in row, false, JSON.stringify(row).slice(0, 200));
+    const job = (await callOk(c, 'get_job', { job_id: row.job_id })).job as Row;
+    assert.equal(row.result_available, job.result !== null);
+    assert.equal(row.state, job.state);
+  }
+  assert.ok(all.some((j) => j.result_available === true), 'a finished job with a result is listed as having one');
   for (const limit of [0, 101]) assert.equal((await call(c, 'list_jobs', { limit })).body.error_code, 'invalid_argument', `limit ${limit} is out of range`);
   await callOk(c, 'start_job', { type: 'classification', idempotency_key: 'zoo-paging', request: {} });
   const stale = await call(c, 'list_jobs', { limit: 1, cursor: firstCursor });

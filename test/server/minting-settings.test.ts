@@ -229,10 +229,10 @@ test('an invalid minting setting is a precise settings error', async () => {
     const refused = (e: unknown, re: RegExp) => e instanceof SettingsError && re.test(e.message);
     await assert.rejects(loadSettings(home, {}, { ATHENE_NEW_ENTITY_NAMESPACE: 'http://example.org/no-separator' }),
       (e) => refused(e, /^ATHENE_NEW_ENTITY_NAMESPACE: expected an absolute IRI ending in '#' or '\/', got 'http:\/\/example.org\/no-separator'$/));
-    await assert.rejects(loadSettings(home, { new_entity_namespace: 'terms#' }, {}), (e) => refused(e, /new_entity_namespace: expected an absolute IRI/));
+    await assert.rejects(loadSettings(home, { new_entity_namespace: 'terms#' }, {}), (e) => refused(e, /^--new-entity-namespace: expected an absolute IRI/));
     await assert.rejects(loadSettings(home, { new_entity_namespace: 'http://example.org/a b#' }, {}), (e) => refused(e, /expected an absolute IRI/));
-    await assert.rejects(loadSettings(home, { new_entity_ids: 'uuid' }, {}), (e) => refused(e, /new_entity_ids: expected 'name' or 'generated', got 'uuid'/));
-    await assert.rejects(startTestServer([fixture('zoo.ttl')], { new_entity_namespace: 'zoo' }, home), (e) => refused(e, /new_entity_namespace/),
+    await assert.rejects(loadSettings(home, { new_entity_ids: 'uuid' }, {}), (e) => refused(e, /^--new-entity-ids: expected 'name' or 'generated', got 'uuid'$/));
+    await assert.rejects(startTestServer([fixture('zoo.ttl')], { new_entity_namespace: 'zoo' }, home), (e) => refused(e, /^--new-entity-namespace: /),
       'the server does not start on an invalid setting');
     await writeFile(path.join(home, 'settings.json'), JSON.stringify({ new_entity_namespace: 'example.org#' }));
     await assert.rejects(loadSettings(home, {}, {}), (e) => refused(e, /settings\.json: new_entity_namespace: expected an absolute IRI ending in '#' or '\/'/));

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, connect, call, fixture, principalWith, toolContext, runInContext, type TestServer } from './support.js';
+import { startTestServer, connect, call, fixture, principalWith, toolContext, runInContext, type Row, type TestServer } from './support.js';
 import { resolveReasoner } from '../../src/reasoner/registry.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
@@ -51,13 +51,13 @@ after(async () => {
 const iris = (list: unknown) => ((list as { items: { iri: string }[] }).items).map((r) => r.iri);
 const displays = (list: unknown) => ((list as { items: { display: string }[] }).items).map((r) => r.display);
 
-test('the seven reasoning tools are listed with closed schemas; only set_reasoner mutates', async () => {
+test('the seven reasoning tools are listed with closed schemas; none mutates an ontology', async () => {
   const { tools } = await c.listTools();
   const mine = tools.filter((x) => REASONING.includes(x.name));
   assert.deepEqual(mine.map((x) => x.name).sort(), REASONING);
   for (const tool of mine) {
     assert.equal((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, false, tool.name);
-    assert.equal(tool.annotations?.readOnlyHint, tool.name !== 'set_reasoner', tool.name);
+    assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
   }
 });
 
@@ -147,6 +147,13 @@ test('run_reasoner classifies off the window and reports completeness, unsupport
   assert.equal(unsat.coherent, false);
   assert.equal(unsat.status, 'classified');
   assert.equal(unsat.complete, false);
+  // the sample is said once per run; inference reads give the count and refer to the run
+  const read = unsat.unsupported_axioms as Row;
+  assert.equal(read.count, 2);
+  assert.equal(read.sample, undefined);
+  assert.match(read.sample_in as string, new RegExp(`run_reasoner result of revision ${run.body.result_revision}`));
+  const supers = (await call(c, 'get_inferred_superclasses', { entity: 'Puppy' })).body;
+  assert.equal((supers.unsupported_axioms as Row).sample, undefined);
 });
 
 test('get_inferred_superclasses answers every relation, direct and transitive', async () => {
@@ -284,12 +291,20 @@ test('get_reasoner_capabilities gives stable identity, digests and closed capabi
   assert.notEqual(s.capability_digest, a.capability_digest);
 });
 
-test('set_reasoner is gated like a write (capability, read-only mode); reads are not', async () => {
-  const o = await loadOntologyFile(pets());
-  const readOnly = toolContext([o], undefined, { read_only: true });
-  assert.equal((await runInContext('set_reasoner', { reasoner: 'el' }, readOnly)).body.error_code, 'read_only');
-  assert.equal((await runInContext('list_reasoners', {}, readOnly)).isError, false);
-  const reader = toolContext([o], principalWith(['ontology:read']));
+test('set_reasoner needs ontology:admin but changes no ontology, so a read-only server can select a reasoner and classify', async () => {
+  const readOnly = await startTestServer([pets()], { read_only: true });
+  try {
+    const client = await connect(readOnly);
+    const selected = await call(client, 'set_reasoner', { reasoner: 'el' });
+    assert.equal(selected.isError, false, JSON.stringify(selected.body));
+    assert.equal((await call(client, 'run_reasoner')).body.completed, true);
+    assert.equal((await call(client, 'get_inferred_superclasses', { entity: 'Dog' })).isError, false);
+    assert.equal((await call(client, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Cat' })).body.error_code, 'read_only', 'edits stay refused');
+    await client.close();
+  } finally {
+    await readOnly.stop();
+  }
+  const reader = toolContext([await loadOntologyFile(pets())], principalWith(['ontology:read']));
   const denied = await runInContext('set_reasoner', { reasoner: 'el' }, reader);
   assert.equal(denied.body.error_code, 'authorization_denied');
   assert.deepEqual(denied.body.missing_capabilities, ['ontology:admin']);

@@ -186,15 +186,12 @@ test('a failed gate: release_gate_not_passed with the findings, nothing written 
   });
 });
 
-test('the release format must be written and read back: a format that cannot hold the ontology fails; an unrequired round trip is skipped', async () => {
+test('the release format must be written and read back: OBO holds a non-OBO ontology (its IRI whole, the rest in owl-axioms); an unrequired round trip is skipped', async () => {
   await withPolicy(async () => {
     const r = await callOk(c, 'run_release_gate');
     const round = r.round_trip as Row;
-    assert.deepEqual([round.format, round.clean], ['obo', false]);
-    assert.match(String(round.error), /no OBO form/, 'the OBO writer refuses a non-OBO ontology IRI');
-    assert.equal(r.gate, 'fail');
-    assert.deepEqual(codes(r), ['release.round_trip_failed']);
-    assert.equal((r.manifest_preview as Row).manifest_available, false);
+    assert.deepEqual([round.format, round.clean], ['obo', true], JSON.stringify(round));
+    assert.ok(!codes(r).includes('release.round_trip_failed'));
   }, 'release:\n  format: obo\n');
   await withPolicy(async () => {
     const r = await callOk(c, 'run_release_gate');

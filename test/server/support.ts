@@ -35,9 +35,15 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The HTTP transport the server tests run through: `ATHENE_HTTP_SERVER` (auto, uws, node), so `npm test` runs
+ * this suite once per transport; spawned `athene` processes read the same variable.
+ */
+export const TEST_TRANSPORT = process.env.ATHENE_HTTP_SERVER ?? 'auto';
+
 export async function startTestServer(files: string[], flags: RawSettings = {}, home?: string): Promise<TestServer> {
   const dir = home ?? (await mkdtemp(path.join(os.tmpdir(), 'athene-test-')));
-  const server = await startServer({ home: dir, files, flags: { port: '0', ...flags }, env: {} });
+  const server = await startServer({ home: dir, files, flags: { port: '0', http_server: TEST_TRANSPORT, ...flags }, env: {} });
   const token = (await readFile(server.tokenFile, 'utf8')).trim();
   return {
     server,

@@ -85,7 +85,8 @@ function checkSignature(o: Ontology, facts: ClosureFacts, sink: ViolationSink): 
       } else {
         sink.add(o, 'reserved_vocabulary', `Reserved IRI <${e.iri}> used as a ${KIND_NAMES[e.kind]} (§2.4, §5).`, sink.witness(axioms), e.iri);
       }
-    } else if (!isBuiltIn(e) && !facts.declared.has(e)) {
+    } else if (e.kind !== 'NamedIndividual' && !isBuiltIn(e) && !facts.declared.has(e)) {
+      // §5.8.1 asks declarations of classes, datatypes and properties only; individuals may go undeclared
       sink.add(o, 'undeclared_entity', `${KIND_NAMES[e.kind]} <${e.iri}> is used but not declared in the imports closure (§5.8.1).`, sink.witness(axioms), e.iri);
     }
     const kinds = facts.kindsByIri.get(e.iri);

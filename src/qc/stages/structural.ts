@@ -5,8 +5,9 @@
 //
 // Severities: `warn` marks a smell that is a defect in any curated ontology (the term cannot be named or
 // told apart, a retired term is still used, an entity has no declaration, the told hierarchy loops); those
-// are the smells that gate (the stage verdict is `fail` when one is found). `info` marks advice whose
-// absence is often deliberate (definitions, domains and ranges, classes kept only as annotated terms).
+// are the smells that gate (the stage verdict is `warn` when one is found, so `fail_on` decides whether they
+// block). `info` marks advice whose absence is often deliberate (definitions, domains and ranges, classes
+// kept only as annotated terms).
 
 import type { Axiom, DataProperty, Entity, EntityKind, IRI, ObjectProperty, ObjectPropertyExpression } from '../../model/terms.js';
 import type { Ontology } from '../../model/ontology.js';
@@ -445,11 +446,11 @@ export interface StructuralStageOptions {
   readonly deadline: number;
 }
 
-/** The `structural` stage: only warn-severity smells gate (verdict `fail`); info advice alone is verdict `info`. */
+/** The `structural` stage: only warn-severity smells gate (verdict `warn`, judged by `fail_on`); info advice alone is verdict `info`. */
 export function structuralStage(s: QcSnapshot, options: StructuralStageOptions): StageOutcome {
   const reports = auditStructure(s, { includeImports: options.includeImports, deadline: options.deadline });
   const findings = reports.flatMap((r) => r.issues.map((i) => toFinding(r, i)));
   const counts = Object.fromEntries(reports.map((r) => [r.id, r.issues.length]));
-  const verdict = findings.some((f) => f.severity === 'warn') ? 'fail' : findings.length > 0 ? 'info' : 'pass';
+  const verdict = findings.some((f) => f.severity === 'warn') ? 'warn' : findings.length > 0 ? 'info' : 'pass';
   return { stage: 'structural', status: 'completed', verdict, findings, details: { checks: counts, include_imports: options.includeImports } };
 }

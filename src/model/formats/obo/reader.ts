@@ -2,13 +2,19 @@
 // OBO parser and the OBO Foundry tools use): ids `PREFIX:LOCAL` become `http://purl.obolibrary.org/obo/
 // PREFIX_LOCAL`, [Term] stanzas classes, [Typedef] stanzas object (or, with is_metadata_tag, annotation)
 // properties, [Instance] stanzas named individuals; tags without a logical meaning become oboInOwl / IAO
-// annotation assertions, and tags this mapping does not know become `oboInOwl:<tag>` annotations.
+// annotation assertions, and tags this mapping does not know become `oboInOwl:<tag>` annotations. A
+// `relationship:` whose relation is an `is_metadata_tag` Typedef is an annotation, not a restriction; the
+// header's `owl-axioms:` holds functional-syntax axioms OBO has no tag for. Every entity the document
+// introduces or only refers to is declared (Structural Specification §5.8.1), so the result is OWL 2 DL.
 
 import { Ontology } from '../../ontology.js';
 import { ParseError } from '../errors.js';
+import { readFunctional } from '../functional/reader.js';
+import { isBuiltIn } from '../../profiles/closure-facts.js';
+import { signature } from '../../walk.js';
 import { OWL_DEPRECATED, RDFS_COMMENT, RDFS_LABEL, STANDARD_PREFIXES, XSD, XSD_BOOLEAN, XSD_STRING } from '../../vocab.js';
 import {
-  type Annotation, type AnnotationValue, type Axiom, type ClassExpression, type CharacteristicKind,
+  type Annotation, type AnnotationValue, type Axiom, type ClassExpression, type CharacteristicKind, type Entity,
   annotation, annotationAssertion, annotationProperty, annotationPropertyDomain, annotationPropertyRange, classAssertion,
   cls, declaration, disjointClasses, disjointObjectProperties, equivalentClasses, equivalentObjectProperties,
   inverseObjectProperties, iriNode, literal, namedIndividual, objectAllValuesFrom, objectExactCardinality,
@@ -19,7 +25,7 @@ import {
 import {
   CHARACTERISTIC_TAGS, STRING_TAGS, IAO_DEFINITION, IAO_REPLACED_BY, OBO, OIO, OIO_FORMAT_VERSION, OIO_ID, OIO_IN_SUBSET,
   OIO_REVERSIBLE_CHAIN, OIO_SCOPE, OIO_SHORTHAND, OIO_SUBSET_PROPERTY, OIO_SYNONYM_TYPE, OIO_SYNONYM_TYPE_PROPERTY, OIO_XREF,
-  SYNONYM_SCOPES,
+  OWL_AXIOMS_TAG, QUOTED_TEXT_TAGS, SYNONYM_SCOPES,
 } from './vocab.js';
 import { type RawClause, type Qualifier, parseQualifiers, readQuoted, readXrefList, splitValue, tokens, unescape } from './syntax.js';
 
@@ -46,10 +52,16 @@ const SHAPE_QUALIFIERS = new Set(['cardinality', 'minCardinality', 'maxCardinali
 class OboReader {
   private readonly o = new Ontology();
   private ontologyName: string | null = null;
+  /** An `ontology:` value with a colon is the ontology IRI itself (as the OWL API's OBO parser reads it). */
+  private ontologyIri: string | null = null;
+  /** The version IRI of the owl-axioms document: the writer's place for one that is no OBO data-version. */
+  private owlAxiomsVersionIri: string | null = null;
   private readonly idspaces = new Map<string, string>();
   private headerDone = false;
   private readonly header: RawClause[] = [];
   private readonly shorthands = new Map<string, string>();
+  /** Relation ids whose [Typedef] says `is_metadata_tag: true`: their relationship lines are annotations. */
+  private readonly metadataTags = new Set<string>();
 
   constructor(private readonly base: string | null) {}
 
@@ -87,8 +99,9 @@ class OboReader {
     }
     // translation waits for the whole document: relation ids may be used before their [Typedef]
     this.finishHeader();
-    for (const st of stanzas) if (st.type === 'Typedef') this.noteShorthand(st);
+    for (const st of stanzas) if (st.type === 'Typedef') this.noteTypedef(st);
     for (const st of stanzas) this.stanza(st);
+    this.declareSignature();
     this.o.format = 'obo';
     return this.o;
   }
@@ -112,11 +125,12 @@ class OboReader {
   }
 
   /**
-   * A [Typedef] with an unprefixed id (`part_of`) and a prefixed xref (`BFO:0000050`) names the xref's
-   * relation: the shorthand convention of OBO Foundry ontologies.
+   * Notes a metadata tag, and the shorthand convention of OBO Foundry ontologies: a [Typedef] with an
+   * unprefixed id (`part_of`) and a prefixed xref (`BFO:0000050`) names the xref's relation.
    */
-  private noteShorthand(s: Stanza): void {
+  private noteTypedef(s: Stanza): void {
     const id = s.clauses.find((c) => c.tag === 'id');
+    if (id !== undefined && s.clauses.some((c) => c.tag === 'is_metadata_tag' && this.bool(c))) this.metadataTags.add(unescape(id.value));
     if (id === undefined || id.value.includes(':')) return;
     const xref = s.clauses.find((c) => c.tag === 'xref' && tokens(c.value)[0]?.includes(':'));
     if (xref !== undefined) this.shorthands.set(unescape(id.value), tokens(xref.value)[0]);
@@ -124,6 +138,14 @@ class OboReader {
 
   private add(a: Axiom): void {
     this.o.add(a);
+  }
+
+  /** Declares every entity the axioms and the header use that is neither declared nor built in. */
+  private declareSignature(): void {
+    const used = new Set<Entity>();
+    for (const a of this.o.axioms()) if (a.kind !== 'Declaration') for (const e of signature(a)) used.add(e);
+    for (const a of this.o.annotations) for (const e of signature(a)) used.add(e);
+    for (const e of used) if (!isBuiltIn(e)) this.add(declaration(e));
   }
 
   private annotate(p: string, subject: string, value: AnnotationValue, anns: Annotation[] = []): void {
@@ -147,7 +169,11 @@ class OboReader {
     if (this.headerDone) return;
     this.headerDone = true;
     for (const c of this.header) {
-      if (c.tag === 'ontology') this.ontologyName = unescape(c.value);
+      if (c.tag === 'ontology') {
+        const v = unescape(c.value);
+        if (v.includes(':')) this.ontologyIri = v;
+        else this.ontologyName = v;
+      }
       else if (c.tag === 'idspace') {
         const [prefix, ns] = tokens(c.value);
         if (!prefix || !ns) throw new ParseError('obo', 'idspace needs a prefix and an IRI', c.line, c.col);
@@ -189,11 +215,28 @@ class OboReader {
           this.o.annotations.add(annotation(annotationProperty(p), v, anns));
           break;
         }
+        case OWL_AXIOMS_TAG: this.owlAxioms(c); break;
         default:
           this.o.annotations.add(annotation(annotationProperty(OIO + c.tag), literal(unescape(c.value)), anns));
       }
     }
-    if (this.ontologyName !== null) this.o.id = { iri: OBO + this.ontologyName + '.owl', versionIri };
+    if (this.ontologyName !== null) this.o.id = { iri: OBO + this.ontologyName + '.owl', versionIri: versionIri ?? this.owlAxiomsVersionIri };
+    else if (this.ontologyIri !== null) this.o.id = { iri: this.ontologyIri, versionIri: this.owlAxiomsVersionIri };
+  }
+
+  /** `owl-axioms:` holds a functional-syntax document; its axioms belong to this ontology. */
+  private owlAxioms(c: RawClause): void {
+    let doc: Ontology;
+    try {
+      doc = readFunctional(unescape(c.value), { base: this.o.id.iri ?? undefined });
+    } catch (err) {
+      const detail = err instanceof ParseError ? err.detail : String(err);
+      throw new ParseError('obo', `owl-axioms is not an OWL functional-syntax document: ${detail}`, c.line, c.col);
+    }
+    for (const a of doc.axioms()) this.add(a);
+    for (const a of doc.annotations) this.o.annotations.add(a);
+    if (doc.id.versionIri !== null) this.owlAxiomsVersionIri = doc.id.versionIri;
+    for (const [k, v] of doc.prefixes) if (!this.o.prefixes.has(k)) this.o.prefixes.set(k, v);
   }
 
   private subsetdef(c: RawClause): void {
@@ -237,7 +280,8 @@ class OboReader {
         this.o.unmapped.push({ text: `[${s.type}] id: ${id}`, reason: `stanza type ${s.type} has no OWL mapping (line ${s.line})` });
         return;
     }
-    this.annotate(OIO_ID, iri, literal(id));
+    // an id that is the IRI itself says nothing oboInOwl:id would add
+    if (id !== iri) this.annotate(OIO_ID, iri, literal(id));
     if (this.shorthands.has(id)) this.annotate(OIO_SHORTHAND, iri, literal(id));
   }
 
@@ -263,7 +307,9 @@ class OboReader {
           break;
         case 'disjoint_from': this.add(disjointClasses([c0, cls(this.iri(this.single(c)))], anns)); break;
         case 'equivalent_to': this.add(equivalentClasses([c0, cls(this.iri(this.single(c)))], anns)); break;
-        case 'relationship': this.add(subClassOf(c0, this.restriction(c, qs), anns)); break;
+        case 'relationship':
+          if (!this.metadataRelationship(iri, c, qs)) this.add(subClassOf(c0, this.restriction(c, qs), anns));
+          break;
         default: this.common(iri, c, anns);
       }
     }
@@ -336,12 +382,21 @@ class OboReader {
         case 'relationship': {
           const ts = tokens(c.value);
           if (ts.length !== 2) throw new ParseError('obo', 'relationship needs a relation id and a target id', c.line, c.col);
+          if (this.metadataRelationship(iri, c, this.qualifiers(c))) break;
           this.add(objectPropertyAssertion(objectProperty(this.iri(ts[0])), i, namedIndividual(this.iri(ts[1])), anns));
           break;
         }
         default: this.common(iri, c, anns);
       }
     }
+  }
+
+  /** `relationship: R X` with R a metadata tag: the annotation R of the subject with value X. */
+  private metadataRelationship(subject: string, c: RawClause, qs: readonly Qualifier[]): boolean {
+    const ts = tokens(c.value);
+    if (ts.length !== 2 || !this.metadataTags.has(ts[0])) return false;
+    this.annotate(this.iri(ts[0]), subject, iriNode(this.iri(ts[1])), this.qualifierAnnotations(qs));
+    return true;
   }
 
   /** Tags shared by every stanza type: annotations of the entity. */
@@ -353,10 +408,10 @@ class OboReader {
     }
     switch (c.tag) {
       case 'id': break;
-      case 'def': {
-        if (!c.value.startsWith('"')) throw new ParseError('obo', 'def text must be quoted', c.line, c.col);
+      case 'def': case 'expand_expression_to': case 'expand_assertion_to': {
+        if (!c.value.startsWith('"')) throw new ParseError('obo', `${c.tag} text must be quoted`, c.line, c.col);
         const [text, next] = readQuoted(c.value, 0, c.line, c.col);
-        this.annotate(IAO_DEFINITION, iri, literal(text), [...anns, ...this.xrefAnnotations(c, next)]);
+        this.annotate(c.tag === 'def' ? IAO_DEFINITION : QUOTED_TEXT_TAGS.get(c.tag)!, iri, literal(text), [...anns, ...this.xrefAnnotations(c, next)]);
         break;
       }
       case 'synonym': this.synonym(iri, c, anns); break;

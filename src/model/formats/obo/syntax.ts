@@ -153,11 +153,15 @@ export function tokens(s: string): string[] {
 
 // ---------------------------------------------------------------- writing
 
-/** Escapes text for an unquoted position (ids, plain values). */
+/** Escapes text for an unquoted position (ids, plain values); edge spaces as `\W`, since values are trimmed. */
 export function escapeUnquoted(s: string): string {
   let out = '';
-  for (const c of s) {
-    if (c === '\n') out += '\\n';
+  const first = s.length - s.trimStart().length;
+  const last = s.trimEnd().length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === ' ' && (i < first || i >= last)) out += '\\W';
+    else if (c === '\n') out += '\\n';
     else if (c === '\t') out += '\\t';
     else if (c === '\r') out += '\\r';
     else if (c === '\\' || c === '!' || c === '{' || c === '}' || c === '"') out += '\\' + c;

@@ -7,6 +7,10 @@ export const OIO = 'http://www.geneontology.org/formats/oboInOwl#';
 
 export const IAO_DEFINITION = OBO + 'IAO_0000115';
 export const IAO_REPLACED_BY = OBO + 'IAO_0100001';
+export const IAO_EXPAND_EXPRESSION_TO = OBO + 'IAO_0000424';
+export const IAO_EXPAND_ASSERTION_TO = OBO + 'IAO_0000425';
+/** The header tag whose value is a functional-syntax document of the axioms OBO has no tag for. */
+export const OWL_AXIOMS_TAG = 'owl-axioms';
 export const OIO_ID = OIO + 'id';
 export const OIO_SHORTHAND = OIO + 'shorthand';
 export const OIO_NAMESPACE = OIO + 'hasOBONamespace';
@@ -51,4 +55,10 @@ export const STRING_TAGS: ReadonlyMap<string, string> = new Map([
   ['consider', OIO_CONSIDER],
   ['created_by', OIO_CREATED_BY],
   ['creation_date', OIO_CREATION_DATE],
+]);
+
+/** Typedef macro tags written like def: a quoted text, then a dbxref list. */
+export const QUOTED_TEXT_TAGS: ReadonlyMap<string, string> = new Map([
+  ['expand_expression_to', IAO_EXPAND_EXPRESSION_TO],
+  ['expand_assertion_to', IAO_EXPAND_ASSERTION_TO],
 ]);

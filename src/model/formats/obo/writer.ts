@@ -1,27 +1,30 @@
-// OBO 1.4 writer: the inverse of the reader's OBO-to-OWL mapping. OBO is lossy, so every axiom is first
-// assigned to a stanza line; if any axiom (or the ontology id) has no OBO form, an OboWriteError naming
-// them is thrown before any text is produced.
+// OBO 1.4 writer: the inverse of the reader's OBO-to-OWL mapping. Every axiom is first assigned to a
+// stanza line; the axioms (and ontology annotations) with no tag of their own go, as the OWL API's OBO
+// writer does, into the header's `owl-axioms:` line as an OWL functional-syntax document, so nothing the
+// reader reads is lost. A declaration the reader makes again (of an entity the axioms use) is left
+// implicit; a version IRI that is no OBO data-version is the owl-axioms document's. Only an IRI with no
+// OBO id form raises an OboWriteError, before any text is produced.
 
-import type { Ontology } from '../../ontology.js';
-import type {
-  Annotation, AnnotationAssertion, AnnotationValue, Axiom, ClassExpression, Entity, Literal, ObjectPropertyExpression,
+import { Ontology } from '../../ontology.js';
+import {
+  entity, type Annotation, type AnnotationAssertion, type AnnotationValue, type Axiom, type ClassExpression, type Entity,
+  type EntityKind, type Literal, type ObjectPropertyExpression,
 } from '../../terms.js';
-import { LineRenderer } from '../../render/axiom-lines.js';
+import { signature } from '../../walk.js';
+import { isBuiltIn } from '../../profiles/closure-facts.js';
+import { writeFunctional } from '../functional/writer.js';
 import { OWL_DEPRECATED, RDFS_COMMENT, RDFS_LABEL, XSD, XSD_BOOLEAN, XSD_STRING } from '../../vocab.js';
 import {
   CHARACTERISTIC_TAGS, IAO_DEFINITION, IAO_REPLACED_BY, OBO, OIO, OIO_FORMAT_VERSION, OIO_ID, OIO_IN_SUBSET,
   OIO_REVERSIBLE_CHAIN, OIO_SCOPE, OIO_SHORTHAND, OIO_SUBSET_PROPERTY, OIO_SYNONYM_TYPE, OIO_SYNONYM_TYPE_PROPERTY,
-  OIO_XREF, STRING_TAGS, SYNONYM_SCOPES,
+  OIO_XREF, OWL_AXIOMS_TAG, QUOTED_TEXT_TAGS, STRING_TAGS, SYNONYM_SCOPES,
 } from './vocab.js';
 import { escapeToken, escapeUnquoted, quote } from './syntax.js';
 
-/** Thrown by writeObo when part of the ontology cannot be expressed in OBO. */
+/** Thrown by writeObo when an IRI of the ontology has no OBO id form. */
 export class OboWriteError extends Error {
-  constructor(readonly axioms: readonly Axiom[], readonly problems: readonly string[]) {
-    const render = new LineRenderer((a) => '_:' + a.nodeId);
-    const shown = [...problems, ...axioms.map((a) => render.axiom(a))].slice(0, 5);
-    const total = problems.length + axioms.length;
-    super(`obo: ${total} item(s) have no OBO form, e.g.:\n  ${shown.join('\n  ')}`);
+  constructor(readonly iris: readonly string[]) {
+    super(`obo: ${iris.length} IRI(s) have no OBO id form, e.g.:\n  ${iris.slice(0, 5).map((i) => '<' + i + '>').join('\n  ')}`);
     this.name = 'OboWriteError';
   }
 }
@@ -48,49 +51,83 @@ const RESERVED_TAGS = new Set([...TAG_ORDER, 'ontology', 'data-version', 'format
 const REVERSE_STRING_TAGS = new Map([...STRING_TAGS].map(([tag, p]) => [p, tag]));
 const REVERSE_SCOPES = new Map([...SYNONYM_SCOPES].map(([scope, p]) => [p, scope]));
 const REVERSE_CHARACTERISTICS = new Map([...CHARACTERISTIC_TAGS].map(([tag, kind]) => [kind, tag]));
+const REVERSE_QUOTED_TEXT_TAGS = new Map([...QUOTED_TEXT_TAGS].map(([tag, p]) => [p, tag]));
+/** Properties OBO allows once per stanza (name, def, comment): further values go to owl-axioms. */
+const SINGLE_VALUE_PROPERTIES: ReadonlySet<string> = new Set([RDFS_LABEL, IAO_DEFINITION, RDFS_COMMENT]);
+/** The stanza an entity of each kind gets, by preference when one IRI has several kinds. */
+const STANZA_KINDS: readonly [EntityKind, StanzaType][] = [
+  ['Class', 'Term'], ['ObjectProperty', 'Typedef'], ['AnnotationProperty', 'Typedef'], ['NamedIndividual', 'Instance'],
+];
 
 const isTagName = (s: string) => /^[A-Za-z][A-Za-z0-9_-]*$/.test(s);
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export interface WriteOboOptions {
   /**
-   * 'throw' (default): throw OboWriteError if anything has no OBO form. 'drop': write what OBO can say,
-   * language tags of text values dropped and axioms without an OBO form left out (the caller has been
-   * warned, e.g. by a first 'throw' attempt).
+   * 'throw' (default): throw OboWriteError if an IRI has no OBO id form. 'drop': write it as it is (the
+   * caller has been warned, e.g. by oboCompatibility).
    */
   onLossy?: 'throw' | 'drop';
 }
 
-/** Writes the ontology as OBO 1.4; throws OboWriteError listing what OBO cannot express. */
+/** Writes the ontology as OBO 1.4; throws OboWriteError listing the IRIs OBO cannot spell. */
 export function writeObo(o: Ontology, options: WriteOboOptions = {}): string {
   return new OboWriter(o, options.onLossy === 'drop').write();
+}
+
+/** What OBO tags cannot hold: axioms and ontology annotations the `owl-axioms:` line carries. */
+export interface OboOverflow {
+  readonly axioms: readonly Axiom[];
+  readonly annotations: readonly Annotation[];
+  /** Whether the version IRI, having no data-version form, is the owl-axioms document's. */
+  readonly versionIri: boolean;
+  /** IRIs with no OBO id form (written as they are when not refused). */
+  readonly unspellable: readonly string[];
+}
+
+/** The axioms and ontology annotations a write puts into `owl-axioms:`, and the IRIs it cannot spell. */
+export function oboOverflow(o: Ontology): OboOverflow {
+  const w = new OboWriter(o, true);
+  w.write();
+  return { axioms: w.overflowAxioms, annotations: w.overflowAnnotations, versionIri: w.versionInOwlAxioms, unspellable: w.unspellable };
 }
 
 class OboWriter {
   private readonly name: string | null;
   private readonly stanzas = new Map<string, Stanza>();
   private readonly header: string[] = [];
-  private readonly lossy: Axiom[] = [];
-  private readonly problems: string[] = [];
+  readonly overflowAxioms: Axiom[] = [];
+  readonly overflowAnnotations: Annotation[] = [];
+  readonly unspellable: string[] = [];
+  /** A version IRI that is no OBO data-version travels as the owl-axioms document's version IRI. */
+  versionInOwlAxioms = false;
   /** Axioms already written as part of a header construct (subsetdef, synonymtypedef). */
   private readonly consumed = new Set<Axiom>();
   private readonly ids = new Map<string, string>();
+  /** Kinds of each IRI: declared, then used (the reader declares what the axioms use). */
+  private readonly declaredKinds = new Map<string, Set<EntityKind>>();
+  private readonly usedKinds = new Map<string, Set<EntityKind>>();
+  /** Annotation properties with a [Typedef] of their own (an oboInOwl:id): written as `relationship:` values. */
+  private readonly metadataTypedefs = new Set<string>();
 
   constructor(private readonly o: Ontology, private readonly approximate: boolean) {
     const iri = o.id.iri;
     const m = iri === null ? null : /^http:\/\/purl\.obolibrary\.org\/obo\/([^/#]+)\.owl$/.exec(iri);
     this.name = m ? m[1] : null;
-    if (iri !== null && m === null) this.problems.push(`ontology IRI <${iri}> is not an OBO PURL (http://purl.obolibrary.org/obo/NAME.owl)`);
   }
 
   write(): string {
+    this.survey();
     this.chooseShorthandIds();
+    this.chooseSingleValues();
     this.writeHeader();
-    for (const d of this.o.axiomsOfKind('Declaration')) if (!this.consumed.has(d)) this.axiom(d);
-    // annotations last, so every entity that gets a stanza has it by then
     for (const a of this.o.axioms()) if (a.kind !== 'Declaration' && a.kind !== 'AnnotationAssertion' && !this.consumed.has(a)) this.axiom(a);
     for (const a of this.o.axiomsOfKind('AnnotationAssertion')) if (!this.consumed.has(a)) this.axiom(a);
-    if (!this.approximate && (this.lossy.length > 0 || this.problems.length > 0)) throw new OboWriteError(this.lossy, this.problems);
+    // declarations last: one of an entity that has a stanza, or that the axioms use, is implicit
+    for (const d of this.o.axiomsOfKind('Declaration')) if (!this.consumed.has(d)) this.axiom(d);
+    for (const st of this.stanzas.values()) this.id(st.iri);
+    if (!this.approximate && this.unspellable.length > 0) throw new OboWriteError(this.unspellable);
+    this.writeOwlAxioms();
     const out: string[] = [...this.header, ''];
     const order: StanzaType[] = ['Term', 'Typedef', 'Instance'];
     const stanzas = [...this.stanzas.values()].sort((a, b) =>
@@ -103,6 +140,60 @@ class OboWriter {
       out.push('');
     }
     return out.join('\n');
+  }
+
+  /** Declared kinds, the entities the axioms and header use, and the metadata Typedefs. */
+  private survey(): void {
+    for (const d of this.o.axiomsOfKind('Declaration')) {
+      let ks = this.declaredKinds.get(d.entity.iri);
+      if (ks === undefined) this.declaredKinds.set(d.entity.iri, (ks = new Set()));
+      ks.add(d.entity.kind);
+    }
+    const use = (e: Entity) => {
+      let ks = this.usedKinds.get(e.iri);
+      if (ks === undefined) this.usedKinds.set(e.iri, (ks = new Set()));
+      ks.add(e.kind);
+    };
+    for (const a of this.o.axioms()) if (a.kind !== 'Declaration') signature(a).forEach(use);
+    for (const a of this.o.annotations) signature(a).forEach(use);
+    for (const a of this.o.axiomsOfKind('AnnotationAssertion')) {
+      if (a.property.iri === OIO_ID && a.subject.kind === 'IRI' && this.declaredKinds.get(a.subject.iri)?.has('AnnotationProperty') &&
+        !this.isRelation(a.subject.iri)) {
+        this.metadataTypedefs.add(a.subject.iri);
+      }
+    }
+  }
+
+  /** OBO has one name, def and comment per stanza: the first value in text order stays, the others overflow. */
+  private chooseSingleValues(): void {
+    const seen = new Map<string, AnnotationAssertion[]>();
+    for (const a of this.o.axiomsOfKind('AnnotationAssertion')) {
+      if (!SINGLE_VALUE_PROPERTIES.has(a.property.iri) || a.subject.kind !== 'IRI' || this.text(a.value) === null) continue;
+      const key = a.subject.iri + ' ' + a.property.iri;
+      const list = seen.get(key);
+      if (list === undefined) seen.set(key, [a]);
+      else list.push(a);
+    }
+    for (const list of seen.values()) {
+      if (list.length < 2) continue;
+      const keyOf = (a: AnnotationAssertion) => (a.value as Literal).lex + '\u0000' + a.annotations.length;
+      list.sort((x, y) => cmp(keyOf(x), keyOf(y)));
+      for (const extra of list.slice(1)) {
+        this.overflow(extra);
+        this.consumed.add(extra);
+      }
+    }
+  }
+
+  /** The axioms and ontology annotations with no OBO tag, as one `owl-axioms:` functional-syntax document. */
+  private writeOwlAxioms(): void {
+    if (this.overflowAxioms.length === 0 && this.overflowAnnotations.length === 0 && !this.versionInOwlAxioms) return;
+    const doc = new Ontology();
+    if (this.versionInOwlAxioms) doc.id = this.o.id;
+    for (const [k, v] of this.o.prefixes) doc.prefixes.set(k, v);
+    for (const a of this.overflowAxioms) doc.add(a);
+    for (const a of this.overflowAnnotations) doc.annotations.add(a);
+    this.header.push(OWL_AXIOMS_TAG + ': ' + escapeUnquoted(writeFunctional(doc).trimEnd()));
   }
 
   // ---------------------------------------------------------------- ids
@@ -118,7 +209,7 @@ class OboWriter {
       if (m) id = m[1] + ':' + m[2];
     }
     if (id === iri && !iri.includes('://') && !iri.startsWith('urn:') && !iri.startsWith('mailto:')) {
-      this.problems.push(`IRI <${iri}> has no OBO id form`);
+      this.unspellable.push(iri);
     }
     this.ids.set(iri, id);
     return id;
@@ -148,16 +239,28 @@ class OboWriter {
     return s;
   }
 
+  /** The stanza an annotated IRI gets: its own, else one for the kind it is declared (or used) as; null if none fits. */
+  private stanzaForIri(iri: string): Stanza | null {
+    const s = this.stanzas.get(iri);
+    if (s !== undefined) return s;
+    const kinds = this.declaredKinds.get(iri) ?? this.usedKinds.get(iri) ?? new Set();
+    for (const [kind] of STANZA_KINDS) if (kinds.has(kind)) return this.stanzaFor(entity(kind, iri));
+    return null;
+  }
+
   /** The stanza of an entity that already has (or may get) one of the given type; null if it is another type. */
   private stanzaFor(e: Entity): Stanza | null {
-    const type: StanzaType | null = e.kind === 'Class' ? 'Term'
-      : e.kind === 'ObjectProperty' || e.kind === 'AnnotationProperty' ? 'Typedef'
-        : e.kind === 'NamedIndividual' ? 'Instance' : null;
-    if (type === null) return null;
+    const type = stanzaType(e.kind);
+    // one [Typedef] is either a relation or a metadata tag: a punned IRI's is the relation's
+    if (type === null || (e.kind === 'AnnotationProperty' && this.isRelation(e.iri))) return null;
     const s = this.stanza(e.iri, type);
     if (s.type !== type) return null;
     if (e.kind === 'AnnotationProperty') s.metadata = true;
     return s;
+  }
+
+  private isRelation(iri: string): boolean {
+    return (this.declaredKinds.get(iri)?.has('ObjectProperty') || this.usedKinds.get(iri)?.has('ObjectProperty')) ?? false;
   }
 
   // ---------------------------------------------------------------- header
@@ -168,7 +271,7 @@ class OboWriter {
     for (const a of this.o.annotations) {
       const q = this.qualifiers(a.annotations);
       if (q === null) {
-        this.problems.push(`ontology annotation <${a.property.iri}> has annotations without an OBO form`);
+        this.overflowAnnotations.push(a);
         continue;
       }
       const v = a.value;
@@ -179,7 +282,7 @@ class OboWriter {
         tagged.push(a.property.iri.slice(OIO.length) + ': ' + escapeUnquoted(plain) + q);
       } else {
         const pv = this.propertyValue(a.property.iri, v);
-        if (pv === null) this.problems.push(`ontology annotation <${a.property.iri}> has no OBO form`);
+        if (pv === null) this.overflowAnnotations.push(a);
         else tagged.push('property_value: ' + pv + q);
       }
     }
@@ -190,12 +293,14 @@ class OboWriter {
       if (v.startsWith(prefix) && v.endsWith(suffix) && v.length > prefix.length + suffix.length) {
         h.push('data-version: ' + escapeUnquoted(v.slice(prefix.length, -suffix.length)));
       } else {
-        this.problems.push(`version IRI <${v}> is not an OBO data-version IRI`);
+        this.versionInOwlAxioms = true;
       }
     } else if (this.o.id.versionIri !== null) {
-      this.problems.push(`version IRI <${this.o.id.versionIri}> needs an OBO ontology IRI`);
+      this.versionInOwlAxioms = true;
     }
+    // an ontology IRI that is not an OBO PURL is written whole; the reader takes an `ontology:` with a colon as an IRI
     if (this.name !== null) h.push('ontology: ' + escapeUnquoted(this.name));
+    else if (this.o.id.iri !== null) h.push('ontology: ' + escapeUnquoted(this.o.id.iri));
     for (const i of [...this.o.imports].sort()) tagged.push('import: ' + escapeUnquoted(i));
     for (const sub of this.o.axiomsOfKind('SubAnnotationPropertyOf')) {
       if (sub.annotations.length) continue;
@@ -225,20 +330,24 @@ class OboWriter {
 
   // ---------------------------------------------------------------- axioms
 
-  /** The text of a string value; language-tagged text only when approximating, since OBO has no tags. */
+  /** The text of a plain string value (OBO has no language tags). */
   private text(v: AnnotationValue): string | null {
-    if (v.kind !== 'Literal') return null;
-    return v.datatype === XSD_STRING || (this.approximate && v.lang) ? v.lex : null;
+    return v.kind === 'Literal' && v.datatype === XSD_STRING ? v.lex : null;
   }
 
-  private lose(a: Axiom): void {
-    this.lossy.push(a);
+  private overflow(a: Axiom): void {
+    this.overflowAxioms.push(a);
   }
 
   private axiom(a: Axiom): void {
     switch (a.kind) {
       case 'Declaration': {
-        if (a.annotations.length || this.stanzaFor(a.entity) === null) this.lose(a);
+        // a built-in gets no stanza and the reader does not declare it
+        if (a.annotations.length || isBuiltIn(a.entity)) return this.overflow(a);
+        const existing = this.stanzas.get(a.entity.iri);
+        if (existing !== undefined && stanzaKind(existing) === a.entity.kind) return;
+        if (this.usedKinds.get(a.entity.iri)?.has(a.entity.kind)) return; // the reader declares what the axioms use
+        if (this.stanzaFor(a.entity) === null) this.overflow(a);
         return;
       }
       case 'AnnotationAssertion': this.annotationAssertion(a); return;
@@ -246,18 +355,18 @@ class OboWriter {
         const s = a.sub.kind === 'Class' ? this.stanzaFor(a.sub) : null;
         const line = s ? this.superClassLine(a.sup, a.annotations) : null;
         if (s && line) s.lines.push(line);
-        else this.lose(a);
+        else this.overflow(a);
         return;
       }
       case 'EquivalentClasses': this.equivalentClasses(a); return;
       case 'DisjointClasses': {
         const [x, y] = a.classes;
-        if (a.classes.length !== 2 || x.kind !== 'Class' || y.kind !== 'Class') return this.lose(a);
+        if (a.classes.length !== 2 || x.kind !== 'Class' || y.kind !== 'Class') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(x), 'disjoint_from: ' + escapeToken(this.id(y.iri)));
         return;
       }
       case 'SubObjectPropertyOf':
-        if (a.sub.kind !== 'ObjectProperty' || a.sup.kind !== 'ObjectProperty') return this.lose(a);
+        if (a.sub.kind !== 'ObjectProperty' || a.sup.kind !== 'ObjectProperty') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.sub), 'is_a: ' + escapeToken(this.id(a.sup.iri)));
         return;
       case 'SubAnnotationPropertyOf':
@@ -269,54 +378,54 @@ class OboWriter {
         return;
       case 'ObjectPropertyDomain': case 'ObjectPropertyRange': {
         const c = a.kind === 'ObjectPropertyDomain' ? a.domain : a.range;
-        if (a.property.kind !== 'ObjectProperty' || c.kind !== 'Class') return this.lose(a);
+        if (a.property.kind !== 'ObjectProperty' || c.kind !== 'Class') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.property), (a.kind === 'ObjectPropertyDomain' ? 'domain: ' : 'range: ') + escapeToken(this.id(c.iri)));
         return;
       }
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
       case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty':
-        if (a.property.kind !== 'ObjectProperty') return this.lose(a);
+        if (a.property.kind !== 'ObjectProperty') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.property), REVERSE_CHARACTERISTICS.get(a.kind) + ': true');
         return;
       case 'InverseObjectProperties': case 'EquivalentObjectProperties': case 'DisjointObjectProperties': {
         const ps = a.kind === 'InverseObjectProperties' ? [a.first, a.second] : a.properties;
         const [p, q] = ps;
-        if (ps.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty') return this.lose(a);
+        if (ps.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty') return this.overflow(a);
         const tag = a.kind === 'InverseObjectProperties' ? 'inverse_of' : a.kind === 'EquivalentObjectProperties' ? 'equivalent_to' : 'disjoint_from';
         this.tagLine(a, this.stanzaFor(p), tag + ': ' + escapeToken(this.id(q.iri)));
         return;
       }
       case 'SubPropertyChainOf': this.chain(a); return;
       case 'ClassAssertion':
-        if (a.cls.kind !== 'Class' || a.individual.kind !== 'NamedIndividual') return this.lose(a);
+        if (a.cls.kind !== 'Class' || a.individual.kind !== 'NamedIndividual') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.individual), 'instance_of: ' + escapeToken(this.id(a.cls.iri)));
         return;
       case 'ObjectPropertyAssertion':
-        if (a.property.kind !== 'ObjectProperty' || a.subject.kind !== 'NamedIndividual' || a.object.kind !== 'NamedIndividual') return this.lose(a);
+        if (a.property.kind !== 'ObjectProperty' || a.subject.kind !== 'NamedIndividual' || a.object.kind !== 'NamedIndividual') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.subject), 'relationship: ' + escapeToken(this.id(a.property.iri)) + ' ' + escapeToken(this.id(a.object.iri)));
         return;
       default:
-        this.lose(a);
+        this.overflow(a);
     }
   }
 
-  /** Adds `line` plus the axiom's annotations as qualifiers, or records the axiom as lossy. */
+  /** Adds `line` plus the axiom's annotations as qualifiers, or sends the axiom to owl-axioms. */
   private tagLine(a: Axiom, s: Stanza | null, line: string): void {
     const q = this.qualifiers(a.annotations);
-    if (s === null || q === null) this.lose(a);
+    if (s === null || q === null) this.overflow(a);
     else s.lines.push(line + q);
   }
 
   private chain(a: Axiom & { kind: 'SubPropertyChainOf' }): void {
     const [p, q] = a.chain;
     const sup = a.sup;
-    if (a.chain.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty' || sup.kind !== 'ObjectProperty') return this.lose(a);
+    if (a.chain.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty' || sup.kind !== 'ObjectProperty') return this.overflow(a);
     const reversible = a.annotations.filter((x) => x.property.iri === OIO_REVERSIBLE_CHAIN && isPlain(x.value) && (x.value as Literal).lex === 'true');
     const rest = a.annotations.filter((x) => !reversible.includes(x));
     const q2 = this.qualifiers(rest);
     const s = this.stanzaFor(sup);
-    if (q2 === null || s === null) return this.lose(a);
+    if (q2 === null || s === null) return this.overflow(a);
     if (reversible.length) s.lines.push('equivalent_to_chain: ' + escapeToken(this.id(p.iri)) + ' ' + escapeToken(this.id(q.iri)) + q2);
     else if (p === sup) s.lines.push('transitive_over: ' + escapeToken(this.id(q.iri)) + q2);
     else s.lines.push('holds_over_chain: ' + escapeToken(this.id(p.iri)) + ' ' + escapeToken(this.id(q.iri)) + q2);
@@ -342,19 +451,19 @@ class OboWriter {
   }
 
   private equivalentClasses(a: Axiom & { kind: 'EquivalentClasses' }): void {
-    if (a.classes.length !== 2) return this.lose(a);
+    if (a.classes.length !== 2) return this.overflow(a);
     const [x, y] = a.classes;
     const named = x.kind === 'Class' ? x : y.kind === 'Class' ? y : null;
-    if (named === null || named.kind !== 'Class') return this.lose(a);
+    if (named === null || named.kind !== 'Class') return this.overflow(a);
     const other = named === x ? y : x;
     const s = this.stanzaFor(named);
-    if (s === null) return this.lose(a);
+    if (s === null) return this.overflow(a);
     if (other.kind === 'Class') {
       this.tagLine(a, s, 'equivalent_to: ' + escapeToken(this.id(other.iri)));
       return;
     }
     // the reader builds one intersection and one union equivalence per class from all their lines
-    if (s.lines.some((l) => l.startsWith(other.kind === 'ObjectUnionOf' ? 'union_of:' : 'intersection_of:'))) return this.lose(a);
+    if (s.lines.some((l) => l.startsWith(other.kind === 'ObjectUnionOf' ? 'union_of:' : 'intersection_of:'))) return this.overflow(a);
     const q = this.qualifiers(a.annotations);
     if (other.kind === 'ObjectUnionOf' && other.operands.every((c) => c.kind === 'Class') && q !== null) {
       const lines = other.operands.map((c) => 'union_of: ' + escapeToken(this.id((c as Entity).iri))).sort(cmp);
@@ -368,7 +477,7 @@ class OboWriter {
         if (c.kind === 'Class') lines.push('intersection_of: ' + escapeToken(this.id(c.iri)));
         else if (c.kind === 'ObjectSomeValuesFrom' && c.property.kind === 'ObjectProperty' && c.filler.kind === 'Class') {
           lines.push('intersection_of: ' + escapeToken(this.id(c.property.iri)) + ' ' + escapeToken(this.id(c.filler.iri)));
-        } else return this.lose(a);
+        } else return this.overflow(a);
       }
       // the axiom's annotations ride on one line; the reader gathers them from all of them
       lines.sort(cmp);
@@ -376,42 +485,48 @@ class OboWriter {
       s.lines.push(...lines);
       return;
     }
-    this.lose(a);
+    this.overflow(a);
   }
 
   private annotationAssertion(a: AnnotationAssertion): void {
-    if (a.subject.kind !== 'IRI') return this.lose(a);
-    const s = this.stanzas.get(a.subject.iri);
-    if (s === undefined) return this.lose(a);
+    if (a.subject.kind !== 'IRI') return this.overflow(a);
+    const s = this.stanzaForIri(a.subject.iri);
+    if (s === null) return this.overflow(a);
     const p = a.property.iri;
     const v = a.value;
     const plain = this.text(v);
-    if (p === OIO_ID && plain !== null && !a.annotations.length) {
-      if (plain !== this.id(s.iri)) this.lose(a);
+    // the reader gives each stanza its oboInOwl:id, unless the id is the IRI itself
+    if (p === OIO_ID && plain !== null && !a.annotations.length && plain !== s.iri) {
+      if (plain !== this.id(s.iri)) this.overflow(a);
       return;
     }
     if (p === IAO_DEFINITION && plain !== null) return this.withXrefs(a, s, 'def: ' + quote(plain), null);
+    const quotedTag = REVERSE_QUOTED_TEXT_TAGS.get(p);
+    if (quotedTag !== undefined && plain !== null) return this.withXrefs(a, s, quotedTag + ': ' + quote(plain), null);
     const scope = REVERSE_SCOPES.get(p);
     if (scope !== undefined && plain !== null) return this.withXrefs(a, s, 'synonym: ' + quote(plain) + ' ' + scope, OIO_SYNONYM_TYPE);
     if (p === OIO_XREF && plain !== null) {
       const label = a.annotations.filter((x) => x.property.iri === RDFS_LABEL && isPlain(x.value) && !x.annotations.length);
       const q = this.qualifiers(a.annotations.filter((x) => !label.includes(x)));
-      if (q === null || label.length > 1) return this.lose(a);
+      if (q === null || label.length > 1) return this.overflow(a);
       s.lines.push('xref: ' + escapeToken(plain) + (label.length ? ' ' + quote((label[0].value as Literal).lex) : '') + q);
       return;
     }
     const q = this.qualifiers(a.annotations);
-    if (q === null) return this.lose(a);
+    if (q === null) return this.overflow(a);
     const tag = REVERSE_STRING_TAGS.get(p);
     if (tag !== undefined && plain !== null) s.lines.push(tag + ': ' + escapeUnquoted(plain) + q);
     else if (p === OIO_IN_SUBSET && v.kind === 'IRI') s.lines.push('subset: ' + escapeToken(this.id(v.iri)) + q);
     else if (p === OWL_DEPRECATED && v.kind === 'Literal' && v.datatype === XSD_BOOLEAN && v.lex === 'true') s.lines.push('is_obsolete: true' + q);
     else if (p === IAO_REPLACED_BY && v.kind === 'IRI') s.lines.push('replaced_by: ' + escapeToken(this.id(v.iri)) + q);
+    else if (this.metadataTypedefs.has(p) && v.kind === 'IRI' && s.type !== 'Typedef') {
+      s.lines.push('relationship: ' + escapeToken(this.id(p)) + ' ' + escapeToken(this.id(v.iri)) + q);
+    }
     else if (plain !== null && isFreeTag(p, false)) {
       s.lines.push(p.slice(OIO.length) + ': ' + escapeUnquoted(plain) + q);
     } else {
       const pv = this.propertyValue(p, v);
-      if (pv === null) this.lose(a);
+      if (pv === null) this.overflow(a);
       else s.lines.push('property_value: ' + pv + q);
     }
   }
@@ -425,7 +540,7 @@ class OboWriter {
       if (x.property.iri === OIO_XREF && isPlain(x.value)) {
         const label = x.annotations.length === 1 && x.annotations[0].property.iri === RDFS_LABEL && isPlain(x.annotations[0].value)
           ? ' ' + quote((x.annotations[0].value as Literal).lex) : null;
-        if (x.annotations.length && label === null) return this.lose(a);
+        if (x.annotations.length && label === null) return this.overflow(a);
         xrefs.push(escapeToken((x.value as Literal).lex) + (label ?? ''));
       } else if (typeProp !== null && x.property.iri === typeProp && x.value.kind === 'IRI' && type === null && !x.annotations.length) {
         type = this.id(x.value.iri);
@@ -434,7 +549,7 @@ class OboWriter {
       }
     }
     const q = this.qualifiers(rest);
-    if (q === null) return this.lose(a);
+    if (q === null) return this.overflow(a);
     s.lines.push(head + (type !== null ? ' ' + escapeToken(type) : '') + ' [' + xrefs.sort().join(', ') + ']' + q);
   }
 
@@ -463,6 +578,15 @@ class OboWriter {
     }
     return out.sort((x, y) => cmp(x[0], y[0]) || cmp(x[1], y[1]));
   }
+}
+
+function stanzaType(kind: EntityKind): StanzaType | null {
+  return STANZA_KINDS.find(([k]) => k === kind)?.[1] ?? null;
+}
+
+/** The kind of entity a stanza declares when read. */
+function stanzaKind(s: Stanza): EntityKind {
+  return s.type === 'Term' ? 'Class' : s.type === 'Instance' ? 'NamedIndividual' : s.metadata ? 'AnnotationProperty' : 'ObjectProperty';
 }
 
 function renderQualifiers(pairs: readonly [string, string][]): string {
