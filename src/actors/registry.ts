@@ -4,8 +4,9 @@
 
 import { randomUUID } from 'node:crypto';
 import type { WindowSettings } from '../tools/tool.js';
+import type { ToolProfile } from '../settings/settings.js';
 import type { Principal } from '../auth/principal.js';
-import { WindowHandle, type ResponseSink } from './window.js';
+import { WindowHandle, type ResponseSink, type WindowHealth } from './window.js';
 import { covers, FenceLedger, type FenceTarget, type RevokedIds } from './fences.js';
 import type { ForwardedRequest } from './protocol.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
@@ -24,6 +25,10 @@ export interface RoutedWindow extends FenceTarget {
   readonly connectedAt: number;
   /** True for a quarantined remote window: never routed to, only fenced. */
   readonly quarantined?: boolean;
+  /** A local window's state (live, restarting after a crash, failed); remote windows report none. */
+  readonly health?: WindowHealth;
+  /** Why the window takes no requests now (restarting, failed); null or absent while it is serving. */
+  unavailable?(): string | null;
   /** Forwards one request; the returned function cancels it. */
   forward(request: ForwardedRequest, sink: ResponseSink): () => void;
   listApprovals(): Promise<ApprovalEntry[]>;
@@ -66,7 +71,17 @@ export class WindowRegistry {
   /** Answers a window's question how the endpoint is served (set by the server once its role is known). */
   describeServer: ((windowId: string) => Promise<ServerView>) | null = null;
 
-  constructor(private readonly settings: WindowSettings) {}
+  constructor(private settings: WindowSettings) {}
+
+  get toolProfile(): ToolProfile {
+    return this.settings.tool_profile ?? 'full';
+  }
+
+  /** The owner's choice of tool profile, for this process's windows now and for windows it opens later. */
+  setToolProfile(profile: ToolProfile): void {
+    this.settings = { ...this.settings, tool_profile: profile };
+    for (const w of this.windows) w.setToolProfile(profile);
+  }
 
   /** Opens a window on `files` and makes it the target of new sessions. */
   async open(files: readonly string[]): Promise<WindowHandle> {
@@ -95,10 +110,13 @@ export class WindowRegistry {
     return this.windows.find((w) => w.id === id) ?? this.remote.find((w) => w.id === id);
   }
 
-  /** The window new sessions go to: the most recently connected routable one. */
+  /** The window new sessions go to: the most recently connected one that is serving. */
   newest(): RoutedWindow | undefined {
     let best: RoutedWindow | undefined;
-    for (const w of this.all) if (w.quarantined !== true && (best === undefined || w.connectedAt >= best.connectedAt)) best = w;
+    for (const w of this.all) {
+      if (w.quarantined === true || (w.unavailable?.() ?? null) !== null) continue;
+      if (best === undefined || w.connectedAt >= best.connectedAt) best = w;
+    }
     return best;
   }
 

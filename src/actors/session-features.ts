@@ -4,12 +4,10 @@
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingLevel, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { Workspace } from '../model/workspace.js';
-import { ontologyLabel } from '../model/workspace.js';
-import type { Ontology } from '../model/ontology.js';
+import { ontologyLabel, type Workspace } from '../model/workspace.js';
+import type { FormatId, Ontology } from '../model/ontology.js';
 import { ALL_FORMATS, parseFormatName } from '../model/formats/detect.js';
 import { writeDocument } from '../model/formats/registry.js';
-import type { FormatId } from '../model/ontology.js';
 import type { JsonObject } from '../tools/tool.js';
 
 export const INSTRUCTIONS = [
@@ -105,6 +103,7 @@ export interface Notice {
 }
 
 const WARNING_KEY = /(^|_)warnings?$/;
+const MAX_LISTED_WARNINGS = 10;
 
 /** What a finished call's result tells the agent to heed: incomplete reasoning and any warnings it carries. */
 export function resultNotices(tool: string, body: JsonObject): Notice[] {
@@ -114,7 +113,10 @@ export function resultNotices(tool: string, body: JsonObject): Notice[] {
   for (const [key, value] of Object.entries(body)) {
     if (!WARNING_KEY.test(key)) continue;
     const empty = value === null || value === undefined || (Array.isArray(value) && value.length === 0);
-    if (!empty) notices.push({ level: 'warning', logger: tool, data: { [key]: value } as JsonObject });
+    if (empty) continue;
+    // a long warning list is already in the result: the message carries its head and its size
+    const shown = Array.isArray(value) && value.length > MAX_LISTED_WARNINGS ? { [key]: value.slice(0, MAX_LISTED_WARNINGS), [`${key}_count`]: value.length } : { [key]: value };
+    notices.push({ level: 'warning', logger: tool, data: shown as JsonObject });
   }
   return notices;
 }

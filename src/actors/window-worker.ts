@@ -16,7 +16,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { Workspace, ontologyLabel } from '../model/workspace.js';
 import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
-import { asPrincipal } from '../auth/principal.js';
+import { asPrincipal, missingCapabilities } from '../auth/principal.js';
 import { ApprovalQueue } from '../tools/approvals.js';
 import { UndoJournal } from '../tools/journal.js';
 import { TOOLS_BY_NAME, profileTools } from '../tools/catalog.js';
@@ -24,7 +24,6 @@ import { failure, runTool, type ToolResult } from '../tools/gate.js';
 import { listTools, type ListedTool } from '../tools/listing.js';
 import { getEntity } from '../tools/explore.js';
 import { searchEntities } from '../tools/search.js';
-import { missingCapabilities } from '../auth/principal.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
 import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';

@@ -1,9 +1,11 @@
 // The front door's handle on one window actor: starts its Worker, forwards requests and routes the
-// streamed responses back, and restarts the Worker from its last saved documents when it crashes.
+// streamed responses back, and restarts the Worker from its last saved documents when it crashes, backing
+// off between attempts; a window that keeps failing is marked failed and no longer retried.
 
 import { Worker } from 'node:worker_threads';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { WindowSettings } from '../tools/tool.js';
+import type { ToolProfile } from '../settings/settings.js';
 import { putMessage, putRequest, readFromWindow, type Batch, type ForwardedRequest, type FrontReceiver, type FromWindow, type ToWindow, type WindowInit } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
@@ -35,6 +37,22 @@ export interface WindowEvents {
 
 const WORKER_URL = new URL('./window-worker.js', import.meta.url);
 
+/** A window's real state, for routing, `/instances` and `/health`. */
+export interface WindowHealth {
+  readonly state: 'live' | 'restarting' | 'failed';
+  /** Why it last crashed or failed to start; null when it never did. */
+  readonly reason: string | null;
+  /** Restart attempts so far. */
+  readonly restarts: number;
+}
+
+/** The first restart waits this long; each failed attempt in a row doubles it, up to RESTART_MAX_MS. */
+const RESTART_BASE_MS = 250;
+const RESTART_MAX_MS = 5000;
+/** Failed starts (or crashes within STABLE_MS of a start) in a row after which the window is marked failed. */
+const MAX_FAILURES_IN_A_ROW = 4;
+const STABLE_MS = 30_000;
+
 /** Each principal's JSON text, made once per principal object (requests carry it as one string). */
 const principalTexts = new WeakMap<Principal, string>();
 
@@ -59,6 +77,13 @@ export class WindowHandle implements FenceTarget {
   };
   private files: string[];
   private stopping = false;
+  private state: WindowHealth['state'] = 'live';
+  private reason: string | null = null;
+  private restarts = 0;
+  /** Failed starts and early crashes in a row. */
+  private failures = 0;
+  private startedAt = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
   label = '';
   /** The change journal's counts as the worker last reported them. */
   journal = { recovered: 0, pending_recovery: 0 };
@@ -66,7 +91,7 @@ export class WindowHandle implements FenceTarget {
   connectedAt = 0;
 
   /** `fences` gives the commit fences a (re)started worker must hold before it serves. */
-  constructor(readonly id: string, files: readonly string[], private readonly settings: WindowSettings, private readonly events: WindowEvents,
+  constructor(readonly id: string, files: readonly string[], private settings: WindowSettings, private readonly events: WindowEvents,
     private readonly fences: () => readonly Fence[] = () => []) {
     this.files = [...files];
   }
@@ -77,6 +102,19 @@ export class WindowHandle implements FenceTarget {
 
   get pending(): number {
     return this.inFlight.size;
+  }
+
+  get health(): WindowHealth {
+    return { state: this.state, reason: this.reason, restarts: this.restarts };
+  }
+
+  /** Why the window takes no requests now; null while it is live. */
+  unavailable(): string | null {
+    if (this.worker !== null) return null;
+    if (this.state === 'failed') {
+      return `Window ${this.id} failed: it could not be restarted after ${this.restarts} attempt(s) (${this.reason ?? 'unknown reason'}); it takes no requests`;
+    }
+    return `Window ${this.id} is restarting after a crash (${this.reason ?? 'unknown reason'}); retry shortly`;
   }
 
   /** Starts the worker and resolves once its documents are loaded. */
@@ -96,6 +134,8 @@ export class WindowHandle implements FenceTarget {
         if (m.type === 'ready') {
           ready = true;
           this.label = m.label;
+          this.state = 'live';
+          this.startedAt = performance.now();
           // a restart keeps its place in the routing order
           if (this.connectedAt === 0) this.connectedAt = performance.now();
           worker.on('message', (next: Batch) => readFromWindow(next, this.receiver));
@@ -113,8 +153,9 @@ export class WindowHandle implements FenceTarget {
 
   forward(request: ForwardedRequest, sink: ResponseSink): () => void {
     const id = this.nextId++;
-    if (this.worker === null) {
-      sink.fail(503, 'The window is restarting; retry shortly');
+    const unavailable = this.unavailable();
+    if (unavailable !== null) {
+      sink.fail(503, unavailable);
       return () => undefined;
     }
     this.inFlight.set(id, sink);
@@ -141,9 +182,16 @@ export class WindowHandle implements FenceTarget {
     this.send({ type: 'close-session', sessionId });
   }
 
+  /** The owner picked another tool profile: the worker tells its sessions; a restarted worker starts with it. */
+  setToolProfile(profile: ToolProfile): void {
+    this.settings = { ...this.settings, tool_profile: profile };
+    this.send({ type: 'tool-profile', profile });
+  }
+
   /** Asks the worker to close its sessions and exit; terminates it after `graceMs`. */
   async stop(graceMs = 2000): Promise<void> {
     this.stopping = true;
+    if (this.restartTimer !== null) clearTimeout(this.restartTimer);
     const worker = this.worker;
     if (worker === null) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
@@ -223,6 +271,30 @@ export class WindowHandle implements FenceTarget {
     this.replies.clear();
     if (this.stopping) return;
     this.events.crashed(this, error);
-    this.start().catch((err: Error) => process.stderr.write(`athene: window ${this.id} could not restart: ${err.message}\n`));
+    this.failures = performance.now() - this.startedAt < STABLE_MS ? this.failures + 1 : 0;
+    this.scheduleRestart(error.message);
+  }
+
+  /** Restarts after a backoff, or gives up once starts keep failing. */
+  private scheduleRestart(reason: string): void {
+    this.reason = reason;
+    if (this.failures >= MAX_FAILURES_IN_A_ROW) {
+      this.state = 'failed';
+      process.stderr.write(`athene: window ${this.id} failed ${this.failures} time(s) in a row and is not restarted again (${reason})\n`);
+      return;
+    }
+    this.state = 'restarting';
+    const delay = Math.min(RESTART_BASE_MS * 2 ** this.failures, RESTART_MAX_MS);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopping) return;
+      this.restarts++;
+      this.start().catch((err: Error) => {
+        process.stderr.write(`athene: window ${this.id} could not restart: ${err.message}\n`);
+        this.failures++;
+        this.scheduleRestart(err.message);
+      });
+    }, delay);
+    this.restartTimer.unref();
   }
 }

@@ -172,12 +172,13 @@ export class Backend {
     if (isStream) this.streams.add(x);
     else this.inFlight++;
     const sink = new WindowSink(x, isStream, served.handle, this.registry, headers.map.get('mcp-session-id'), principal, this.settled);
-    sink.cancel = served.handle.forward({ method, url, headers: headers.flat, body, principal }, sink);
+    // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
     x.res.onAborted(() => {
       x.aborted = true;
       sink.settle();
       sink.cancel();
     });
+    sink.cancel = served.handle.forward({ method, url, headers: headers.flat, body, principal }, sink);
   }
 
   private readonly settled = (sink: WindowSink): void => {

@@ -21,7 +21,10 @@ export interface InstanceEntry {
   /** Null for this process's own windows (they need none). */
   readonly last_heartbeat: string | null;
   readonly sessions: number;
-  readonly state: 'live' | 'quarantined';
+  readonly state: 'live' | 'quarantined' | 'restarting' | 'failed';
+  /** Why a window last crashed or failed to start (null when it never did, and for other processes' windows). */
+  readonly reason: string | null;
+  readonly restarts: number;
   /** Requests the window served without a forwarded principal, through a broker older than protocol 2. */
   readonly legacy_principal_requests: number;
   readonly behind_legacy_broker: boolean;
@@ -50,7 +53,9 @@ export function describeInstances(windows: WindowRegistry, brokered: BrokerRegis
       connected_at: isoOfMonotonic(w.connectedAt),
       last_heartbeat: owner === undefined ? null : new Date(owner.lastHeartbeat).toISOString(),
       sessions: windows.sessionsOn(w),
-      state: w.quarantined === true ? 'quarantined' : 'live',
+      state: w.quarantined === true ? 'quarantined' : w.health?.state ?? 'live',
+      reason: w.health?.reason ?? null,
+      restarts: w.health?.restarts ?? 0,
       legacy_principal_requests: legacy,
       behind_legacy_broker: legacy > 0,
       newest: w === newest,

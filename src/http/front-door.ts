@@ -67,7 +67,7 @@ export class FrontDoor {
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
     private readonly authority: Authority, home: string, transport: TransportKind) {
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
-    this.admin = new AdminRoutes(authority, home, verifier);
+    this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
     this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
 
@@ -128,9 +128,7 @@ export class FrontDoor {
       if (denied !== null) return sendJson(x, 403, { error: denied, error_code: 'authorization_denied' });
       if (this.admin.handle(x, r.method, r.path)) return;
     }
-    if (r.path === '/health' && r.method === 'GET') {
-      return sendJson(x, 200, { status: 'ok', windows: this.registry.all.length, sessions: this.registry.sessionCount, journal: journalCounts(this.registry.local) });
-    }
+    if (r.path === '/health' && r.method === 'GET') return sendJson(x, 200, this.health());
     if (r.path === '/instances' && r.method === 'GET') return sendJson(x, 200, { instances: this.instances() });
     if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
     const m = APPROVAL_ROUTE.exec(r.path);
@@ -164,6 +162,16 @@ export class FrontDoor {
 
   private instances() {
     return describeInstances(this.registry, this.broker?.registry ?? null);
+  }
+
+  /** `degraded` while any window is restarting or failed; each window's state, reason and restart count. */
+  private health() {
+    const windows = this.instances().map((i) => ({ id: i.id, label: i.label, state: i.state, reason: i.reason, restarts: i.restarts }));
+    const degraded = windows.some((w) => w.state === 'restarting' || w.state === 'failed');
+    return {
+      status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount, instances: windows,
+      journal: journalCounts(this.registry.local),
+    };
   }
 
   private async listPending(x: Exchange): Promise<void> {
@@ -200,8 +208,10 @@ export class FrontDoor {
       if (window === undefined) return sendRpcError(x, 404, -32001, `No instance ${instanceId}; see GET /instances`);
     } else {
       window = this.registry.newest();
-      if (window === undefined) return sendRpcError(x, 503, -32000, 'No window is open');
+      if (window === undefined) return sendRpcError(x, 503, -32000, this.noWindow());
     }
+    const unavailable = window.unavailable?.() ?? null;
+    if (unavailable !== null) return sendRpcError(x, 503, -32000, unavailable);
     if (window.quarantined === true) {
       return sendRpcError(x, 503, -32000, `Instance ${window.id} is quarantined (its process stopped heartbeating or left the broker); it takes no requests`);
     }
@@ -244,12 +254,19 @@ export class FrontDoor {
     else this.inFlight++;
     const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled);
     this.open.add(sink);
-    sink.cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal }, sink);
+    // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
     x.res.onAborted(() => {
       x.aborted = true;
       sink.settle();
       sink.cancel();
     });
+    sink.cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal }, sink);
+  }
+
+  /** Why no window takes a new session: none open, or each one's reason. */
+  private noWindow(): string {
+    const reasons = this.registry.all.map((w) => w.unavailable?.() ?? null).filter((m): m is string => m !== null);
+    return reasons.length === 0 ? 'No window is open' : `No window is serving: ${reasons.join('; ')}`;
   }
 
   /** A forwarded request is over: stop counting it for the drain. */

@@ -277,13 +277,11 @@ function undoEntry(results: readonly ChangeResult[]): UndoEntry | null {
   return forward.length === 0 ? null : { forward, inverse: inverse.reverse() };
 }
 
-/** A failing listener must not undo or hide a committed batch: its error is rethrown outside this call. */
+/** A listener that throws is reported, never rethrown: one bad listener must not take its window down. */
 function notify<E>(listener: (event: E) => void, event: E): void {
   try {
     listener(event);
   } catch (err) {
-    queueMicrotask(() => {
-      throw err;
-    });
+    process.emitWarning(`a change listener threw: ${err instanceof Error ? err.message : String(err)}`, 'AtheneListenerWarning');
   }
 }

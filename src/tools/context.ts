@@ -263,7 +263,8 @@ export const summarizeOntology = defineTool({
   mutating: never,
   handler: (args, ctx) => {
     const scope = scopeOf(ctx, args.include_imports);
-    const byKind = new Map<AxiomKind, number>();
+    // by OWL 2 type name, as axiom rows name them (a property chain is a SubObjectPropertyOf)
+    const byKind = new Map<string, number>();
     let axioms = 0;
     let logical = 0;
     let annotations = 0;
@@ -272,11 +273,13 @@ export const summarizeOntology = defineTool({
       axioms += o.axiomCount;
       annotations += o.annotations.size;
       imports += o.imports.size;
-      for (const [kind, set] of o.index.byKind) {
+      for (const set of o.index.byKind.values()) {
         if (set.size === 0) continue;
-        byKind.set(kind, (byKind.get(kind) ?? 0) + set.size);
+        const first = set.values().next().value as Axiom;
+        const name = axiomTypeName(first);
+        byKind.set(name, (byKind.get(name) ?? 0) + set.size);
         // logical-ness depends on the kind only
-        if (isLogicalAxiom(set.values().next().value as Axiom)) logical += set.size;
+        if (isLogicalAxiom(first)) logical += set.size;
       }
     }
     const signature = scopeSignature(scope);
@@ -591,10 +594,13 @@ function entityCard(e: Entity, scope: readonly Ontology[], view: View, limit: nu
   const annotations = annotationsOn(scope, e.iri);
   const axioms = referencingAxioms(scope, e);
   const usage = new Set<Axiom>([...axioms, ...annotations]);
+  // bounded by `limit` like the neighbour lists: a well-annotated property (RO `part of`) has hundreds of rows
+  const rows = view.annotationRows([...annotations].map((a) => [a.property, a.value, a.annotations] as const));
   const card: JsonObject = {
     ...view.row(e),
     deprecated: isDeprecated(annotations),
-    annotations: view.annotationRows([...annotations].map((a) => [a.property, a.value, a.annotations] as const)),
+    annotations: rows.slice(0, limit),
+    ...(rows.length > limit ? { annotation_count: rows.length, annotations_truncated: rows.length - limit } : {}),
     referencing_axioms: usage.size,
   };
   switch (e.kind) {

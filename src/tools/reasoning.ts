@@ -57,6 +57,14 @@ function unsupportedReport(u: UnsupportedData, ctx: ToolContext): JsonObject {
   return { count: u.count, sample: rows, ...(u.count > rows.length ? { truncated: u.count - rows.length } : {}) };
 }
 
+/**
+ * The unsupported axioms as an inference read reports them: the count, and where the sample is. The sample
+ * belongs to the reasoner run (run_reasoner returns it), so reads of the same result do not repeat it.
+ */
+function unsupportedReference(u: UnsupportedData, revision: number): JsonObject {
+  return u.count === 0 ? { count: 0 } : { count: u.count, sample_in: `the run_reasoner result of revision ${revision} (run_reasoner again to see it)` };
+}
+
 /** The honesty fields every inference answer carries: completeness, unsupported axioms, freshness. */
 function provenance(session: ReasoningSession, res: Classification, ctx: ToolContext): JsonObject {
   const status = session.status();
@@ -64,7 +72,7 @@ function provenance(session: ReasoningSession, res: Classification, ctx: ToolCon
     reasoner: res.reasoner.name,
     status,
     complete: res.data.complete,
-    unsupported_axioms: unsupportedReport(res.data.unsupported, ctx),
+    unsupported_axioms: unsupportedReference(res.data.unsupported, res.revision),
     result_revision: res.revision,
     ...(status === 'out_of_sync' || status === 'classifying'
       ? { note: `These results were computed at revision ${res.revision}; the model is now at revision ${ctx.workspace.revision}. Call run_reasoner to refresh them.` }

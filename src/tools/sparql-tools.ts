@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { isReadForm, scanQuery, type QueryScan } from '../sparql/query-form.js';
-import { callerPosition, evaluateRead, prologue, queryPrefixes, queryResult, refusal, type ReadOptions } from '../sparql/run.js';
+import { syntaxProblem, evaluateRead, prologue, queryPrefixes, queryResult, refusal, type ReadOptions } from '../sparql/run.js';
 import { SparqlFailure, sparqlEngine } from '../sparql/engine.js';
 import { inferredDocument } from '../sparql/inferred.js';
 import { describeSchema } from '../sparql/schema.js';
@@ -88,7 +88,7 @@ async function parse(ctx: ToolContext, query: string, scan: QueryScan, timeoutMs
     return { valid: true, vars: result.kind === 'select' ? result.vars : [] };
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
-    if (e.reason === 'syntax') return { valid: false, vars: [], parseError: callerPosition(e.message) };
+    if (e.reason === 'syntax') return { valid: false, vars: [], parseError: syntaxProblem(e.message) };
     if (e.reason === 'timeout') throw new ToolFailure(e.message, 'timeout', { retryable: true });
     if (e.reason === 'cancelled') throw new ToolFailure(e.message, 'cancelled');
     // Parsed, but evaluating it over an empty store failed (e.g. a SERVICE it may not call): still valid.

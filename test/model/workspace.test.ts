@@ -147,3 +147,27 @@ test('unload drops the ontology, its undo entries and moves the active one', () 
   assert.equal(ws.undoDepth, 1);
   assert.throws(() => ws.apply([{ kind: 'AddImport', ontology: b, iri: 'http://y/' }]), (e: unknown) => e instanceof WorkspaceError && e.code === 'not_loaded');
 });
+
+test('a listener that throws is reported as a warning; the change and the other listeners go on', async () => {
+  const o = zoo();
+  const ws = workspaceWith(o);
+  const seen: number[] = [];
+  ws.onChange(() => {
+    throw new Error('listener bug');
+  });
+  ws.onChange((e) => seen.push(e.revision));
+  const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
+  const uncaught: unknown[] = [];
+  const onUncaught = (err: unknown) => uncaught.push(err);
+  process.on('uncaughtException', onUncaught);
+  try {
+    ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('A') }]);
+    assert.equal(o.has(ax('A')), true);
+    assert.deepEqual(seen, [ws.revision]);
+    assert.match((await warned).message, /a change listener threw: listener bug/);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(uncaught, []);
+  } finally {
+    process.off('uncaughtException', onUncaught);
+  }
+});

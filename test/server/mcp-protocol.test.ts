@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS_BY_NAME, profileTools } from '../../src/tools/catalog.js';
 import { never } from '../../src/tools/tool.js';
 import { listTools } from '../../src/tools/listing.js';
-import { call, callOk, connect, decideWrite, eventually, fixture, pendingWrites, serveAndConnect, startTestServer } from './support.js';
+import { call, callOk, connect, decideWrite, eventually, fixture, pendingWrites, raw, serveAndConnect, startTestServer } from './support.js';
 
 /** A chain of `n` classes, each also with an existential on one property: enough work to classify for a while. */
 function generatedOntology(n: number): string {
@@ -83,6 +83,28 @@ test('the core profile lists about 30 tools, refuses the others, and the server 
     const outside = await call(s.c, 'sparql_query', { query: 'SELECT * WHERE { ?s ?p ?o }' });
     assert.equal(outside.body.error_code, 'unknown_tool');
     assert.match(s.c.getInstructions() ?? '', /search_entities/);
+  } finally {
+    await s.close();
+  }
+});
+
+test('the owner changes the tool profile while serving: sessions hear tools/list_changed and list the subset', async () => {
+  const s = await serveAndConnect([fixture('zoo.ttl')]);
+  try {
+    let changed = 0;
+    s.c.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed++;
+    });
+    const put = (body: string) => raw(s.t, { method: 'PUT', path: '/admin/api/tool-profile', headers: { authorization: `Bearer ${s.t.token}`, 'content-type': 'application/json' }, body });
+    assert.equal((await put('{"tool_profile":"everything"}')).status, 400);
+    assert.equal((await s.c.listTools()).tools.length, TOOLS_BY_NAME.size, 'a refused change changes nothing');
+    const res = await put('{"tool_profile":"review"}');
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { tool_profile: 'review' });
+    await eventually('the list_changed notification', async () => changed > 0);
+    const { tools } = await s.c.listTools();
+    assert.deepEqual(tools.map((t) => t.name), profileTools('review').map((t) => t.name));
+    assert.ok(tools.every((t) => t.annotations?.readOnlyHint === true));
   } finally {
     await s.close();
   }
