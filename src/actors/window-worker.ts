@@ -26,7 +26,7 @@ import { getEntity } from '../tools/explore.js';
 import { searchEntities } from '../tools/search.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
-import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
+import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, recoveryNotice, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
 import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
@@ -38,12 +38,14 @@ import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
 import { revokeExternalTerms } from '../external-terms/actor-store.js';
+import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
 const init = workerData as WindowInit;
+configureKonclude(init.settings);
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
 /** The tool profile sessions are offered now, and each profile's listing, made when first asked for. */
@@ -545,7 +547,9 @@ class WindowActor {
       enableJsonResponse: true,
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, transport);
-        audience.set(sid, new SessionNotices(server, sid));
+        const notices = new SessionNotices(server, sid);
+        for (const n of this.state.changes?.recoveryNotices ?? []) notices.log(recoveryNotice(n));
+        audience.set(sid, notices);
       },
       onsessionclosed: (sid) => this.forget(sid),
     });

@@ -23,6 +23,10 @@ export interface WindowSettings {
   readonly new_entity_ids?: 'name' | 'generated';
   /** Without a project policy, caller-selected paths and URLs are allowed (TOOLS.md 1.9); absent: true. */
   readonly allow_unrestricted_paths_without_policy?: boolean;
+  /** Where Konclude is and how its runs are bounded (settings `konclude_*`); absent: defaults. */
+  readonly konclude_path?: string | null;
+  readonly konclude_memory_mb?: number;
+  readonly konclude_timeout_s?: number;
   /** The private directory whose `audit/` holds the project audit streams; absent: calls are not audited (server-less contexts). */
   readonly audit_home?: string;
   /** The change journal (in `audit_home`); absent: off. */
