@@ -22,7 +22,7 @@ export async function readRdfXml(text: string, options: { base?: string } = {}):
 
 /** Streams quads into the table; any parser error (a truncated document included) rejects the whole read. */
 export function parseRdfXmlInto(text: string, base: string | undefined, table: TripleTable): Promise<void> {
-  const parser = new RdfXmlParser({ baseIRI: base, trackPosition: true });
+  const parser = new CanonicalLiteralParser({ baseIRI: base, trackPosition: true });
   return new Promise((resolve, reject) => {
     let failed = false;
     parser.on('data', (q) => table.addQuad(q));
@@ -41,6 +41,52 @@ export function parseRdfXmlInto(text: string, base: string | undefined, table: T
     parser.end();
   });
 }
+
+interface SaxAttribute { readonly name: string; readonly value: string; readonly prefix: string; readonly local: string; readonly uri: string }
+interface SaxTag { readonly name: string; readonly prefix: string; readonly uri: string; readonly attributes: Record<string, SaxAttribute> }
+/** The parser's frame for an element inside an rdf:parseType="Literal" value; `ns` holds the namespaces rendered above. */
+interface LiteralFrame { childrenStringTags?: string[]; childrenStringEmitClosingTag?: string; ns?: Map<string, string> }
+
+/**
+ * rdf:parseType="Literal" content as exclusive canonical XML (RDF 1.1 XML literals; Exclusive XML
+ * Canonicalization 1.0): text and attribute values escaped, attributes sorted, and each element declaring
+ * the namespaces it visibly uses that no rendered ancestor declares. The streaming parser hands the raw,
+ * unescaped text, which is not even well-formed when it holds '&' or '<'.
+ */
+class CanonicalLiteralParser extends RdfXmlParser {
+  override onTag(tag: SaxTag): void {
+    const stack = (this as unknown as { activeTagStack: LiteralFrame[] }).activeTagStack;
+    const parent = stack.at(-1);
+    if (parent?.childrenStringTags === undefined) return super.onTag(tag as never);
+    const above = parent.ns ?? new Map<string, string>();
+    const ns = new Map(above);
+    const decls: [string, string][] = [];
+    const use = (prefix: string, uri: string) => {
+      if (prefix === 'xml' || ns.get(prefix) === uri) return;
+      ns.set(prefix, uri);
+      decls.push([prefix, uri]);
+    };
+    use(tag.prefix, tag.uri);
+    const attrs = Object.values(tag.attributes).filter((a) => a.prefix !== 'xmlns' && a.name !== 'xmlns');
+    for (const a of attrs) if (a.prefix !== '') use(a.prefix, a.uri);
+    decls.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    attrs.sort((a, b) => (a.prefix === '' ? '' : a.uri).localeCompare(b.prefix === '' ? '' : b.uri) || (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
+    let open = '<' + tag.name;
+    for (const [prefix, uri] of decls) open += (prefix === '' ? ' xmlns' : ' xmlns:' + prefix) + '="' + escapeAttribute(uri) + '"';
+    for (const a of attrs) open += ' ' + a.name + '="' + escapeAttribute(a.value) + '"';
+    parent.childrenStringTags.push(open + '>');
+    stack.push({ childrenStringTags: parent.childrenStringTags, childrenStringEmitClosingTag: '</' + tag.name + '>', ns });
+  }
+
+  override onText(text: string): void {
+    const top = (this as unknown as { activeTagStack: LiteralFrame[] }).activeTagStack.at(-1);
+    super.onText(top?.childrenStringTags === undefined ? text : escapeText(text));
+  }
+}
+
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#xD;');
+const escapeAttribute = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;').replace(/\r/g, '&#xD;');
 
 function lineCount(text: string): number {
   let n = 1;
