@@ -4,13 +4,12 @@
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingLevel, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { Workspace } from '../model/workspace.js';
-import { ontologyLabel } from '../model/workspace.js';
-import type { Ontology } from '../model/ontology.js';
+import { ontologyLabel, type Workspace } from '../model/workspace.js';
+import type { FormatId, Ontology } from '../model/ontology.js';
 import { ALL_FORMATS, parseFormatName } from '../model/formats/detect.js';
 import { writeDocument } from '../model/formats/registry.js';
-import type { FormatId } from '../model/ontology.js';
 import type { JsonObject } from '../tools/tool.js';
+import type { RecoveryNotice } from '../journal/recorder.js';
 
 export const INSTRUCTIONS = [
   'Athene edits OWL 2 ontologies loaded in this window; the active ontology is the target of every edit (list_ontologies, set_active_ontology).',
@@ -105,6 +104,7 @@ export interface Notice {
 }
 
 const WARNING_KEY = /(^|_)warnings?$/;
+const MAX_LISTED_WARNINGS = 10;
 
 /** What a finished call's result tells the agent to heed: incomplete reasoning and any warnings it carries. */
 export function resultNotices(tool: string, body: JsonObject): Notice[] {
@@ -114,7 +114,10 @@ export function resultNotices(tool: string, body: JsonObject): Notice[] {
   for (const [key, value] of Object.entries(body)) {
     if (!WARNING_KEY.test(key)) continue;
     const empty = value === null || value === undefined || (Array.isArray(value) && value.length === 0);
-    if (!empty) notices.push({ level: 'warning', logger: tool, data: { [key]: value } as JsonObject });
+    if (empty) continue;
+    // a long warning list is already in the result: the message carries its head and its size
+    const shown = Array.isArray(value) && value.length > MAX_LISTED_WARNINGS ? { [key]: value.slice(0, MAX_LISTED_WARNINGS), [`${key}_count`]: value.length } : { [key]: value };
+    notices.push({ level: 'warning', logger: tool, data: shown as JsonObject });
   }
   return notices;
 }
@@ -127,6 +130,11 @@ export function unmappedNotice(o: Ontology): Notice | null {
     logger: 'load_ontology',
     data: { message: `${o.unmapped.length} triple(s) or item(s) of ${ontologyLabel(o)} were not mapped to axioms`, ontology: ontologyLabel(o), unmapped_count: o.unmapped.length, first: o.unmapped.slice(0, 5) },
   };
+}
+
+/** Journaled changes of a document that were recovered or set aside when the window opened: each new session hears of them. */
+export function recoveryNotice(n: RecoveryNotice): Notice {
+  return { level: 'warning', logger: 'change_journal', data: { message: n.message, document: n.document, count: n.count, from: n.from } };
 }
 
 /** Most distinct resource URIs a session's queue holds; beyond it the session is told to re-list instead. */

@@ -16,7 +16,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { Workspace, ontologyLabel } from '../model/workspace.js';
 import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
-import { asPrincipal } from '../auth/principal.js';
+import { asPrincipal, missingCapabilities } from '../auth/principal.js';
 import { ApprovalQueue } from '../tools/approvals.js';
 import { UndoJournal } from '../tools/journal.js';
 import { TOOLS_BY_NAME, profileTools } from '../tools/catalog.js';
@@ -24,10 +24,9 @@ import { failure, runTool, type ToolResult } from '../tools/gate.js';
 import { listTools, type ListedTool } from '../tools/listing.js';
 import { getEntity } from '../tools/explore.js';
 import { searchEntities } from '../tools/search.js';
-import { missingCapabilities } from '../auth/principal.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
-import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
+import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, recoveryNotice, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
 import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
@@ -39,12 +38,14 @@ import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
 import { revokeExternalTerms } from '../external-terms/actor-store.js';
+import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
 const init = workerData as WindowInit;
+configureKonclude(init.settings);
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
 /** The tool profile sessions are offered now, and each profile's listing, made when first asked for. */
@@ -80,8 +81,6 @@ for (const f of init.fences) fences.add(f);
 
 /** The principal of the tool call running in the current async context, for the commit-time check. */
 const callPrincipal = new AsyncLocalStorage<Principal>();
-/** The tool call running in the current async context, for the change journal's attribution. */
-const callRecords = new AsyncLocalStorage<CallRecord>();
 /** OAuth calls running now; the static token cannot be revoked, so its calls need no store. */
 let fenceableCalls = 0;
 
@@ -151,7 +150,7 @@ async function openChangeJournal(workspace: Workspace): Promise<ChangeRecorder |
     maxAgeDays: init.settings.journal_retention_days ?? 90,
     maxBytes: (init.settings.journal_retention_mib ?? 256) * 1024 * 1024,
   });
-  const recorder = new ChangeRecorder(workspace, store, () => callRecords.getStore());
+  const recorder = new ChangeRecorder(workspace, store);
   await recorder.open();
   for (const n of recorder.recoveryNotices) process.stderr.write(`athene: ${n.document}: ${n.message}\n`);
   return recorder;
@@ -343,14 +342,19 @@ function sessionServer(state: WindowState): Server {
     const beat = token === undefined ? undefined : new ProgressBeat(
       (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
       `${tool.name}: running`);
-    const ctx: ToolContext = { ...toolContext(state, principal, extra), ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }) };
+    const base = toolContext(state, principal, extra);
     const client = server.getClientVersion();
-    const call: CallRecord | null = state.changes === null ? null
-      : { principal, sessionId: ctx.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
-    const run = () => runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
+    const changes = state.changes;
+    const call: CallRecord | null = changes === null ? null
+      : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
+    const ctx: ToolContext = {
+      ...base,
+      ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }),
+      ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
+    };
     let result: ToolResult;
     try {
-      result = call === null ? await run() : await callRecords.run(call, run);
+      result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
       if (call?.durable !== undefined) result = await durableResult(result, call);
     } finally {
       beat?.stop();
@@ -543,7 +547,9 @@ class WindowActor {
       enableJsonResponse: true,
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, transport);
-        audience.set(sid, new SessionNotices(server, sid));
+        const notices = new SessionNotices(server, sid);
+        for (const n of this.state.changes?.recoveryNotices ?? []) notices.log(recoveryNotice(n));
+        audience.set(sid, notices);
       },
       onsessionclosed: (sid) => this.forget(sid),
     });

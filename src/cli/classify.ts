@@ -1,15 +1,17 @@
-// athene classify FILE [--base IRI] [--reasoner el|structural]: the class taxonomy in the format of the
+// athene classify FILE [--base IRI] [--reasoner el|structural|konclude|auto]: the class taxonomy in the format of the
 // reasoning README (sorted lines, full IRIs) on stdout; consistency and completeness notes on stderr, so
 // stdout is exactly the taxonomy (empty for an inconsistent ontology).
 
 import type { Axiom } from '../model/terms.js';
 import { loadOntologyFile } from '../model/io.js';
-import { classify, renderTaxonomy, type ElResult } from '../reasoner/el-reasoner.js';
-import { classifyStructural } from '../reasoner/structural.js';
+import { renderTaxonomy, type ElResult } from '../reasoner/el-reasoner.js';
+import { answerSync } from '../reasoner/engines.js';
+import { koncludeConfig } from '../reasoner/registry.js';
 import { reportUnmapped } from './unmapped.js';
 import { optionalString, requirePositionals, UsageError } from './args.js';
 
-export type ReasonerName = 'el' | 'structural';
+const REASONER_NAMES = ['el', 'structural', 'konclude', 'auto'] as const;
+export type ReasonerName = (typeof REASONER_NAMES)[number];
 
 export interface ClassifyOutput {
   readonly stdout: string;
@@ -19,17 +21,20 @@ export interface ClassifyOutput {
 
 /** What the command prints for an axiom set (pure: the command and the tests share it). */
 export function classifyAxioms(axioms: Iterable<Axiom>, reasoner: ReasonerName = 'el'): ClassifyOutput {
-  const result = reasoner === 'structural' ? classifyStructural(axioms) : classify(axioms);
+  const answer = answerSync(reasoner, [...axioms], reasoner === 'konclude' || reasoner === 'auto' ? koncludeConfig() : null);
+  const result = answer.result;
   const notes: string[] = [];
   if (!result.consistent) notes.push('consistent: false');
-  if (!result.complete) notes.push(`complete: false (${result.unsupported.count} axiom(s) outside what the ${reasoner} reasoner handles)`);
+  if (!result.complete) notes.push(`complete: false (${result.unsupported.count} axiom(s) outside what the ${answer.engine} reasoner handles)`);
+  if (answer.note !== undefined) notes.push(answer.note);
   return { stdout: renderTaxonomy(result), stderr: notes.map((n) => n + '\n').join(''), result };
 }
 
 function reasonerOption(v: string | boolean | undefined): ReasonerName {
   const name = optionalString(v) ?? 'el';
-  if (name !== 'el' && name !== 'structural') throw new UsageError(`--reasoner must be el or structural, got '${name}'`);
-  return name;
+  const known = REASONER_NAMES.find((r) => r === name);
+  if (known === undefined) throw new UsageError(`--reasoner must be one of ${REASONER_NAMES.join(', ')}, got '${name}'`);
+  return known;
 }
 
 export async function classifyCommand(positionals: string[], values: Record<string, string | boolean | undefined>): Promise<void> {

@@ -4,6 +4,7 @@
 // saved, undo/redo stacks included, when the document on disk is still the one the journal started
 // from, and otherwise sets those entries aside for the recovery tool.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Principal } from '../auth/principal.js';
@@ -52,6 +53,10 @@ interface Track {
 
 type Unit = Map<string, ChangeEntry>;
 
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
+}
+
 /** An absolute local path: the documents the journal can reopen. */
 export function journalDocument(o: Ontology): string | null {
   const d = o.documentIri;
@@ -70,11 +75,62 @@ export class ChangeRecorder {
   private readonly notices = new Map<string, RecoveryNotice>();
   private readonly links = new WeakMap<ChangeEntry, { undoes?: ChangeEntry; redoes?: ChangeEntry }>();
   private lastWrite: Promise<unknown> = Promise.resolve();
+  /** The call whose handler is running synchronously now. */
+  private current: CallRecord | undefined;
+  /**
+   * Carries the call across the awaits of handlers that commit after one. An async-context store costs a
+   * hook on every promise of the thread, so it runs only for tools seen to return a promise (and for a
+   * tool's first call), and is disabled whenever none of those is running.
+   */
+  private readonly scope = new AsyncLocalStorage<CallRecord>();
+  private scopedCalls = 0;
+  private readonly syncTools = new Set<string>();
+  private readonly asyncTools = new Set<string>();
   recovered = 0;
   /** Replayed entries whose result did not have the recorded fingerprint. */
   replayMismatches = 0;
 
-  constructor(private readonly ws: Workspace, readonly store: ChangeStore, readonly currentCall: () => CallRecord | undefined) {}
+  constructor(private readonly ws: Workspace, readonly store: ChangeStore) {}
+
+  /** The tool call a commit made now belongs to. */
+  currentCall(): CallRecord | undefined {
+    return this.current ?? this.scope.getStore();
+  }
+
+  /** Runs a tool's handler as `call`: the batches it commits are attributed to the call. */
+  attribute<T>(call: CallRecord, handler: () => T): T {
+    if (this.syncTools.has(call.tool) && !this.asyncTools.has(call.tool)) return this.runSync(call, handler);
+    this.scopedCalls++;
+    let result: T;
+    try {
+      result = this.scope.run(call, () => this.runSync(call, handler));
+    } catch (err) {
+      this.releaseScope();
+      throw err;
+    }
+    if (!isThenable(result)) {
+      this.syncTools.add(call.tool);
+      this.releaseScope();
+      return result;
+    }
+    return Promise.resolve(result).finally(() => this.releaseScope()) as T;
+  }
+
+  private runSync<T>(call: CallRecord, handler: () => T): T {
+    const previous = this.current;
+    this.current = call;
+    try {
+      const result = handler();
+      if (isThenable(result)) this.asyncTools.add(call.tool);
+      return result;
+    } finally {
+      this.current = previous;
+    }
+  }
+
+  private releaseScope(): void {
+    if (--this.scopedCalls === 0) this.scope.disable();
+  }
 
   /** Reads the journal of every loaded document, replays or sets aside what is unsaved, then follows the workspace. */
   async open(now: Date = new Date()): Promise<void> {
@@ -99,7 +155,13 @@ export class ChangeRecorder {
     }
     this.ws.onChange((e) => this.follow(e));
     this.ws.onSaved((o) => this.saved(o));
-    this.replay(replay);
+    const failed = this.replay(replay);
+    // what could not be replayed waits for the recovery tool, like entries that did not fit the file
+    for (const document of new Set(failed.map((f) => f.document))) {
+      const seqs = failed.filter((f) => f.document === document).map((f) => f.seq);
+      await this.store.append(document, [{ type: 'aside', from: Math.min(...seqs) - 1, upto: Math.max(...seqs), time: now.toISOString() }]);
+      this.noteAside(await this.store.readSince(document, 0));
+    }
   }
 
   /** Before every commit: the fingerprint of an ontology loaded since is taken while it is still unchanged. */
@@ -151,8 +213,11 @@ export class ChangeRecorder {
     });
   }
 
-  /** Re-applies unsaved entries in their order; an undo or redo replays as one when the stacks agree. */
-  private replay(items: readonly { entry: ChangeEntry; ontology: Ontology }[]): void {
+  /**
+   * Re-applies unsaved entries in their order; an undo or redo replays as one when the stacks agree. Stops at
+   * the first batch that cannot be applied and returns it with everything after it.
+   */
+  private replay(items: readonly { entry: ChangeEntry; ontology: Ontology }[]): ChangeEntry[] {
     const sorted = [...items].sort((a, b) => (a.entry.time < b.entry.time ? -1 : a.entry.time > b.entry.time ? 1 : a.entry.seq - b.entry.seq));
     for (let i = 0; i < sorted.length;) {
       let j = i + 1;
@@ -163,6 +228,8 @@ export class ChangeRecorder {
       this.replayUnit = unit;
       try {
         this.replayGroup(group);
+      } catch {
+        return sorted.slice(i - group.length).map((x) => x.entry);
       } finally {
         this.replayUnit = null;
       }
@@ -172,6 +239,7 @@ export class ChangeRecorder {
       }
       this.recovered += group.length;
     }
+    return [];
   }
 
   private replayGroup(group: readonly { entry: ChangeEntry; ontology: Ontology }[]): void {

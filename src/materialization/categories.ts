@@ -27,6 +27,8 @@ const EVIDENCE: Readonly<Record<Category, readonly string[]>> = {
 const ENUMERATED: Readonly<Record<ReasonerId, readonly Category[]>> = {
   el: ['subclass_axioms', 'equivalent_class_axioms', 'class_assertions', 'property_hierarchy_axioms', 'object_property_assertions'],
   structural: ['subclass_axioms', 'equivalent_class_axioms', 'class_assertions'],
+  konclude: ['subclass_axioms', 'equivalent_class_axioms', 'class_assertions', 'object_property_assertions'],
+  auto: ['subclass_axioms', 'equivalent_class_axioms', 'class_assertions', 'object_property_assertions'],
 };
 
 export interface CategorySupport {

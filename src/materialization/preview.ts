@@ -7,7 +7,7 @@
 import type { Axiom } from '../model/terms.js';
 import { axiomTypeName } from '../model/terms.js';
 import { reasoningSession } from '../reasoner/pool.js';
-import { resolveReasoner, sortedReasoners, type ReasonerInfo } from '../reasoner/registry.js';
+import { koncludeConfig, resolveReasoner, sortedReasoners, type ReasonerInfo } from '../reasoner/registry.js';
 import { takeSnapshot } from '../reasoner/snapshot.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyResolution } from '../policy/resolution.js';
@@ -203,7 +203,7 @@ export async function previewMaterialization(ctx: ToolContext, request: Material
   const identity = await inputIdentity(ws, reasoner, res);
   let run: ReasonerRun;
   try {
-    run = await runDisposableReasoner({ text: snap.text, reasoner: reasoner.id, categories, cap: request.limits.max_axioms_per_category + 1 }, request.limits.timeout_ms, signal,
+    run = await runDisposableReasoner({ text: snap.text, reasoner: reasoner.id, konclude: koncludeConfig(), timeLimitMs: request.limits.timeout_ms, categories, cap: request.limits.max_axioms_per_category + 1 }, request.limits.timeout_ms, signal,
       ctx.settings.audit_home);
   } catch (err) {
     if (err instanceof MaterializationBusy) throw new ToolFailure(err.message, 'materialization_busy', { retryable: true });

@@ -8,8 +8,9 @@ import type { Axiom, IRI, Node } from '../model/terms.js';
 import { cls, equivalentClasses, isLogicalAxiom, namedIndividual, objectOneOf, objectProperty, objectSomeValuesFrom } from '../model/terms.js';
 import { forEachChild, signature } from '../model/walk.js';
 import { OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING, OWL_THING, OWL_TOP_OBJECT_PROPERTY } from '../model/vocab.js';
-import { classify, type ElResult } from '../reasoner/el-reasoner.js';
-import { classifyStructural } from '../reasoner/structural.js';
+import type { ElResult } from '../reasoner/el-reasoner.js';
+import { answerSync } from '../reasoner/engines.js';
+import type { KoncludeConfig } from '../reasoner/konclude.js';
 import { OntologyIndex } from '../reasoner/normalize.js';
 import { compareUtf8, type TaxonomyNode } from '../reasoner/taxonomy.js';
 import { readSnapshotAxioms } from '../reasoner/snapshot.js';
@@ -19,6 +20,10 @@ import type { Category } from './categories.js';
 export interface EnumerationRequest {
   readonly text: string;
   readonly reasoner: ReasonerId;
+  /** How to run Konclude (null: not installed). */
+  readonly konclude: KoncludeConfig | null;
+  /** Bound on each reasoner run (the thread is terminated at the same bound). */
+  readonly timeLimitMs: number;
   /** Supported categories to enumerate, in canonical order. */
   readonly categories: readonly Category[];
   /** Most tuples posted per category; reaching it marks the category overflowing. */
@@ -178,7 +183,7 @@ function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], o
 }
 
 function reason(req: EnumerationRequest, axioms: readonly Axiom[]): ElResult {
-  return req.reasoner === 'el' ? classify(axioms) : classifyStructural(axioms);
+  return answerSync(req.reasoner, axioms, req.konclude, { timeLimitMs: req.timeLimitMs }).result;
 }
 
 function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: ElResult, category: Category): Bounded {

@@ -7,6 +7,7 @@ import type { NameResolver } from '../model/names.js';
 import { parseClassExpression } from '../model/formats/manchester/expression.js';
 import type { QueryData, UnsupportedData } from './pool-worker.js';
 import type { ReasoningSession } from './pool.js';
+import type { EngineId } from './engines.js';
 import { queryAxiomText } from './snapshot.js';
 
 /** The fresh class standing for the query expression (a URN no ontology uses). */
@@ -24,6 +25,9 @@ export interface DlAnswer {
 export type DlQueryOutcome =
   | {
     readonly kind: 'answered';
+    /** The engine that answered (for `auto`, the one it chose) and, when incomplete for want of one, why. */
+    readonly engine: EngineId;
+    readonly note?: string;
     readonly consistent: boolean;
     readonly anonymous: boolean;
     /** The query axiom used constructs the reasoner does not handle: the answer may miss entailments. */
@@ -61,7 +65,7 @@ export async function runDlQuery(
     case 'done': {
       const d = outcome.value;
       return {
-        kind: 'answered', consistent: d.consistent, anonymous: expr.kind !== 'Class', queryUnsupported: d.queryUnsupported,
+        kind: 'answered', engine: d.engine, ...(d.note !== undefined ? { note: d.note } : {}), consistent: d.consistent, anonymous: expr.kind !== 'Class', queryUnsupported: d.queryUnsupported,
         answer: selectAnswer(d, relation, direct), unsupported: d.unsupported, complete: d.complete, ruleCount, revision,
       };
     }

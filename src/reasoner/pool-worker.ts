@@ -1,5 +1,6 @@
 // The reasoning thread (a piscina worker): reads a snapshot document, classifies it with the requested
-// reasoner and returns plain data (IRIs and node indexes), never model objects. The last snapshot read is
+// reasoner (engines.ts; Konclude runs as a child process while this thread waits) and returns plain data
+// (IRIs and node indexes), never model objects. The last snapshot read is
 // kept, so repeated queries at one revision parse it once, and so is the EL reasoner of the last workspace
 // classified here: the next revision of that workspace is classified incrementally, by the axioms added
 // and removed since (parsing interns axioms, so equal axioms are the same objects).
@@ -9,7 +10,8 @@ import { namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import { classify, ElReasoner, type ElResult } from './el-reasoner.js';
-import { classifyStructural } from './structural.js';
+import { answer, type EngineAnswer, type EngineId } from './engines.js';
+import { KoncludeFailure, type KoncludeConfig } from './konclude.js';
 import { ReasonerCancelled, ReasonerTimeout, type CancelFlag } from './saturation.js';
 import type { TaxonomyNode } from './taxonomy.js';
 import { readSnapshotAxioms, snapshotRenderer } from './snapshot.js';
@@ -23,6 +25,8 @@ interface TaskBase {
   readonly timeLimitMs: number;
   /** Raised by the window when the run is cancelled or its time bound passes (shared memory). */
   readonly cancel: CancelFlag;
+  /** How to run Konclude (null: not installed). */
+  readonly konclude: KoncludeConfig | null;
 }
 
 export interface ClassifyTask extends TaskBase { readonly type: 'classify' }
@@ -41,6 +45,10 @@ export interface UnsupportedData {
  */
 export interface ClassificationData {
   readonly timedOut: false;
+  /** The engine that answered (for `auto`, the one it chose). */
+  readonly engine: EngineId;
+  /** Why the answer is incomplete when `auto` had no complete engine. */
+  readonly note?: string;
   readonly consistent: boolean;
   readonly unsatisfiable: readonly IRI[];
   /** Taxonomy nodes (top first, bottom last): their members, node after node. */
@@ -61,6 +69,10 @@ export interface ClassificationData {
 
 export interface QueryData {
   readonly timedOut: false;
+  /** The engine that answered (for `auto`, the one it chose). */
+  readonly engine: EngineId;
+  /** Why the answer is incomplete when `auto` had no complete engine. */
+  readonly note?: string;
   readonly consistent: boolean;
   /** The query axiom itself was outside the reasoner's constructs. */
   readonly queryUnsupported: boolean;
@@ -91,17 +103,20 @@ function load(task: TaskBase): Parsed {
   return parsed;
 }
 
-function reason(task: TaskBase, axioms: Iterable<Axiom>): ElResult {
+function reason(task: TaskBase, axioms: readonly Axiom[], el?: () => ElResult): Promise<EngineAnswer> {
   const options = { timeLimitMs: task.timeLimitMs, cancel: task.cancel };
-  return task.reasoner === 'el' ? classify(axioms, options) : classifyStructural(axioms, options);
+  return answer(task.reasoner, axioms, task.konclude, options, el ?? (() => classify(axioms, options)));
 }
+
+const provenance = (a: EngineAnswer) => ({ engine: a.engine, ...(a.note !== undefined ? { note: a.note } : {}) });
 
 function unsupportedData(r: ElResult): UnsupportedData {
   const fn = snapshotRenderer();
   return { count: r.unsupported.count, sample: r.unsupported.sample.map((a) => fn.axiom(a)) };
 }
 
-function classificationData(p: Parsed, r: ElResult, started: number): ClassificationData {
+function classificationData(p: Parsed, a: EngineAnswer, started: number): ClassificationData {
+  const r = a.result;
   const nodes = r.taxonomy.nodes;
   const index = new Map<TaxonomyNode, number>(nodes.map((n, i) => [n, i]));
   const members: IRI[] = [];
@@ -124,6 +139,7 @@ function classificationData(p: Parsed, r: ElResult, started: number): Classifica
   }
   return {
     timedOut: false,
+    ...provenance(a),
     consistent: r.consistent,
     unsatisfiable: r.unsatisfiable,
     members: members.join('\n'),
@@ -161,10 +177,11 @@ function members(nodes: readonly TaxonomyNode[], skip: IRI, nothing: boolean): I
   return out.sort();
 }
 
-function queryData(p: Parsed, task: QueryTask, started: number): QueryData {
+async function queryData(p: Parsed, task: QueryTask, started: number): Promise<QueryData> {
   const [q] = readSnapshotAxioms('Ontology(\n' + task.queryAxiom + '\n)');
   // the query axiom goes first, so when unsupported it is at the head of the bounded sample
-  const r = reason(task, [q, ...p.axioms]);
+  const a = await reason(task, [q, ...p.axioms]);
+  const r = a.result;
   const node = r.taxonomy.nodeOf(task.queryIri)!;
   // an individual is an instance of Q exactly when one of its direct types is Q or below it
   const below = new Set([node, ...reachable(node, (n) => n.children)]);
@@ -177,6 +194,7 @@ function queryData(p: Parsed, task: QueryTask, started: number): QueryData {
   }
   return {
     timedOut: false,
+    ...provenance(a),
     consistent: r.consistent,
     queryUnsupported: r.unsupported.sample.includes(q),
     equivalent: members([node], task.queryIri, true),
@@ -208,14 +226,16 @@ function classifyKept(task: ClassifyTask, p: Parsed): ElResult {
   return kept.reasoner.classify({ timeLimitMs: task.timeLimitMs, cancel: task.cancel });
 }
 
-export default function run(task: PoolTask): ClassificationData | QueryData | TimedOut {
+export default async function run(task: PoolTask): Promise<ClassificationData | QueryData | TimedOut> {
   const started = Date.now();
   try {
     const p = load(task);
-    if (task.type === 'dl-query') return queryData(p, task, started);
-    return classificationData(p, task.reasoner === 'el' ? classifyKept(task, p) : reason(task, p.axioms), started);
+    if (task.type === 'dl-query') return await queryData(p, task, started);
+    return classificationData(p, await reason(task, p.axioms, () => classifyKept(task, p)), started);
   } catch (err) {
     if (err instanceof ReasonerTimeout || err instanceof ReasonerCancelled) return { timedOut: true, elapsedMs: Date.now() - started };
+    // a plain error crosses the thread boundary with its message
+    if (err instanceof KoncludeFailure) throw new Error(err.message);
     throw err;
   }
 }

@@ -10,7 +10,7 @@ import type { Workspace } from '../model/workspace.js';
 import type { ClassificationData, ClassifyTask, PoolTask, QueryData, QueryTask, TimedOut } from './pool-worker.js';
 import { cancelFlag, raiseFlag } from './saturation.js';
 import { takeSnapshot, type Snapshot } from './snapshot.js';
-import type { ReasonerInfo } from './registry.js';
+import { koncludeConfig, reasonerById, type ReasonerInfo } from './registry.js';
 
 let pool: Piscina<PoolTask, ClassificationData | QueryData | TimedOut> | null = null;
 
@@ -29,7 +29,7 @@ export type PoolOutcome<T> =
 /** How long a stopped task may take to notice its cancellation flag before its thread is terminated. */
 const GRACE_MS = 2_000;
 
-type TaskInput = Omit<ClassifyTask, 'cancel'> | Omit<QueryTask, 'cancel'>;
+type TaskInput = Omit<ClassifyTask, 'cancel' | 'konclude'> | Omit<QueryTask, 'cancel' | 'konclude'>;
 
 /**
  * Runs one task on the pool, bounded by `timeoutMs` and by `cancel`. Either way the answer comes at once: the
@@ -53,7 +53,7 @@ export async function runTask<T extends ClassificationData | QueryData>(task: Ta
   });
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
-  const running = thePool().run({ ...task, cancel: flag } as PoolTask, { signal: hard.signal });
+  const running = thePool().run({ ...task, cancel: flag, konclude: koncludeConfig() } as PoolTask, { signal: hard.signal });
   const settle = () => clearTimeout(grace);
   running.then(settle, settle);
   try {
@@ -115,6 +115,11 @@ export class Classification {
 
   get consistent(): boolean {
     return this.data.consistent;
+  }
+
+  /** The reasoner that gave the answer: the selected one, or the engine `auto` chose. */
+  get answeredBy(): ReasonerInfo {
+    return reasonerById(this.data.engine) ?? this.reasoner;
   }
 
   hasClass(iri: IRI): boolean {
@@ -202,7 +207,8 @@ export type QueryOutcome = PoolOutcome<QueryData>;
 
 /** One workspace's reasoner selection, running classification and last result. */
 export class ReasoningSession {
-  private chosen: ReasonerInfo | null = null;
+  // `auto` until set_reasoner picks another (EL within the EL profile, else Konclude when installed)
+  private chosen: ReasonerInfo | null = reasonerById('auto');
   private last: Classification | null = null;
   private running: Run | null = null;
   private failed: { revision: number; reasoner: ReasonerInfo; message: string } | null = null;

@@ -1,11 +1,13 @@
 // The installed reasoners (TOOLS.md 1.10): stable ids, display names carrying the version, the reasoner
 // reference rule, and each reasoner's declared capabilities (which constructs it handles and what becomes
-// of the rest) for `get_reasoner_capabilities`.
+// of the rest) for `get_reasoner_capabilities`. Konclude is installed when its executable runs (the
+// configured path, else `Konclude` on the PATH); it is looked for once per thread, on first use.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { probeKonclude, type KoncludeConfig, type KoncludeInstall } from './konclude.js';
 
-export type ReasonerId = 'structural' | 'el';
+export type ReasonerId = 'structural' | 'el' | 'konclude' | 'auto';
 
 export type CapabilityStatus = 'supported' | 'unsupported' | 'unknown' | 'untested';
 
@@ -61,7 +63,22 @@ const EL_OWL: readonly CapabilityRow[] = [
   row('DLSafeRule (SWRL)', 'unsupported', 'left out and reported unsupported; classifying tools add a warning when rules exist'),
 ];
 
-export const REASONERS: readonly ReasonerInfo[] = [
+const KONCLUDE_OWL: readonly CapabilityRow[] = [
+  row('OWL 2 DL (SROIQV(D)) axioms and class expressions', 'supported', 'Konclude, a complete tableau-saturation reasoner, run as a subprocess over functional syntax'),
+  row('DLSafeRule (SWRL)', 'unsupported', 'not sent to Konclude; classifying tools add a warning when rules exist'),
+];
+
+const AUTO_OWL: readonly CapabilityRow[] = [
+  ...EL_OWL.filter((r) => r.status === 'supported'),
+  row('axioms outside what the EL++ classifier handles', 'supported', 'answered by Konclude when it is installed; otherwise by the EL++ classifier, marked complete:false'),
+  row('DLSafeRule (SWRL)', 'unsupported', 'ignored; classifying tools add a warning when rules exist'),
+];
+
+const BUILT_IN: readonly ReasonerInfo[] = [
+  {
+    id: 'auto', name: `Athene Automatic Reasoner ${VERSION}`, version: VERSION, codeFiles: [...EL_FILES, 'konclude.js'], owl: AUTO_OWL,
+    unsupportedHandling: 'The EL++ classifier answers when it handles every axiom (the EL profile); otherwise Konclude answers when it is installed; otherwise the EL++ classifier answers, marked complete:false, with a note on installing Konclude.',
+  },
   {
     id: 'el', name: `Athene EL++ Classifier ${VERSION}`, version: VERSION, codeFiles: EL_FILES, owl: EL_OWL,
     unsupportedHandling: 'Axioms outside EL++ are left out whole (a few constructs are kept as opaque concepts); they are counted and sampled as unsupported and every answer is marked complete:false.',
@@ -72,13 +89,67 @@ export const REASONERS: readonly ReasonerInfo[] = [
   },
 ];
 
-export function reasonerById(id: ReasonerId): ReasonerInfo {
-  return REASONERS.find((r) => r.id === id)!;
+/** Where Konclude is looked for and how each run is bounded (the `konclude_*` settings). */
+export interface KoncludeSettings {
+  readonly konclude_path: string | null;
+  readonly konclude_memory_mb: number;
+  readonly konclude_timeout_s: number;
+}
+
+const KONCLUDE_DEFAULTS: KoncludeSettings = { konclude_path: null, konclude_memory_mb: 4096, konclude_timeout_s: 600 };
+let koncludeSettings = KONCLUDE_DEFAULTS;
+let koncludeFound: { install: KoncludeInstall; info: ReasonerInfo } | null | undefined;
+
+/** Takes the settings of this thread's server (absent ones keep their defaults); Konclude is looked for again. */
+export function configureKonclude(settings: Partial<KoncludeSettings>): void {
+  koncludeSettings = {
+    konclude_path: settings.konclude_path ?? KONCLUDE_DEFAULTS.konclude_path,
+    konclude_memory_mb: settings.konclude_memory_mb ?? KONCLUDE_DEFAULTS.konclude_memory_mb,
+    konclude_timeout_s: settings.konclude_timeout_s ?? KONCLUDE_DEFAULTS.konclude_timeout_s,
+  };
+  koncludeFound = undefined;
+}
+
+function koncludeInstall(): { install: KoncludeInstall; info: ReasonerInfo } | null {
+  if (koncludeFound === undefined) {
+    const install = probeKonclude(koncludeSettings.konclude_path);
+    koncludeFound = install === null ? null : {
+      install,
+      info: {
+        id: 'konclude', name: `Konclude ${install.version}`, version: install.version, codeFiles: ['konclude.js'], owl: KONCLUDE_OWL,
+        unsupportedHandling: 'Konclude is complete for OWL 2 DL; SWRL rules are not sent to it (answers stay complete for the rest, and tools warn).',
+      },
+    };
+  }
+  return koncludeFound;
+}
+
+/** How to run Konclude, or null when it is not installed. */
+export function koncludeConfig(): KoncludeConfig | null {
+  const k = koncludeInstall();
+  if (k === null) return null;
+  return { path: k.install.path, memoryMb: koncludeSettings.konclude_memory_mb, maxTimeMs: koncludeSettings.konclude_timeout_s * 1000 };
+}
+
+/** What a user does to get complete OWL 2 DL answers when Konclude is missing. */
+export const KONCLUDE_HINT = 'For complete OWL 2 DL answers install Konclude (`apt install konclude`) or set `konclude_path` to its executable, then restart the server.';
+
+/** The installed reasoners. */
+export function reasoners(): readonly ReasonerInfo[] {
+  const k = koncludeInstall();
+  return k === null ? BUILT_IN : [...BUILT_IN, k.info];
+}
+
+/** The reasoner with this id; Konclude's entry exists only when it is installed. */
+export function reasonerById(id: Exclude<ReasonerId, 'konclude'>): ReasonerInfo;
+export function reasonerById(id: ReasonerId): ReasonerInfo | undefined;
+export function reasonerById(id: ReasonerId): ReasonerInfo | undefined {
+  return reasoners().find((r) => r.id === id);
 }
 
 /** The reasoners sorted by display name, then id (so same-name reasoners stay separate and ordered). */
 export function sortedReasoners(): ReasonerInfo[] {
-  return [...REASONERS].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...reasoners()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 export type ReferenceOutcome =
@@ -104,7 +175,7 @@ function containsRun(hay: readonly string[], needle: readonly string[]): boolean
  * version-less name matches when its tokens are a contiguous whole-token run of a name without its version
  * (so a partial version never matches) and exactly one reasoner matches.
  */
-export function resolveReasoner(reference: string, installed: readonly ReasonerInfo[] = REASONERS): ReferenceOutcome {
+export function resolveReasoner(reference: string, installed: readonly ReasonerInfo[] = reasoners()): ReferenceOutcome {
   const ref = reference.trim().toLowerCase();
   const exact = installed.filter((r) => r.id.toLowerCase() === ref || r.name.toLowerCase() === ref);
   if (exact.length === 1) return { kind: 'match', reasoner: exact[0] };

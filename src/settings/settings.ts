@@ -74,6 +74,12 @@ const namespace: Kind<string | null> = {
   placeholder: 'IRI',
 };
 
+const executable: Kind<string | null> = {
+  schema: v.nullable(v.pipe(v.string('expected a path'), v.nonEmpty('expected a path'))),
+  fromText: (t) => t,
+  placeholder: 'PATH',
+};
+
 export interface SettingRow<K extends string = string, T = unknown> {
   readonly key: K;
   readonly kind: Kind<T>;
@@ -108,6 +114,9 @@ export const SETTINGS = [
   row('journal_enabled', boolean, true, 'journal every committed change (fsynced before the call is answered) and replay unsaved ones at start', ['--no-journal']),
   row('journal_retention_days', integer(1, 36500, 'DAYS'), 90, 'days the change history keeps applied entries'),
   row('journal_retention_mib', integer(1, 1 << 20, 'MIB'), 256, 'largest change history per document, in MiB (the oldest entries go first)'),
+  row('konclude_path', executable, null, 'Konclude executable for complete OWL 2 DL reasoning (default: Konclude on the PATH)'),
+  row('konclude_memory_mb', integer(64, 1 << 20, 'MIB'), 4096, 'address-space bound of one Konclude process, in MiB'),
+  row('konclude_timeout_s', integer(1, 86400, 'S'), 600, 'upper bound on one Konclude run, in seconds (a tool\'s own timeout may be shorter)'),
 ] as const;
 
 type Row = (typeof SETTINGS)[number];

@@ -102,7 +102,8 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
   if (ctx.signal.aborted) return refuse(cancelled(def.name));
   ctx.progress?.(`${def.name}: running`);
   try {
-    return success(await ctx.resolver.inCall(() => def.handler(args, ctx)));
+    const handler = () => def.handler(args, ctx);
+    return success(await ctx.resolver.inCall(() => (ctx.attribute === undefined ? handler() : ctx.attribute(handler))));
   } catch (err) {
     return ctx.signal.aborted ? cancelled(def.name) : failureOf(err);
   }

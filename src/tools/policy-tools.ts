@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FormatId, Ontology } from '../model/ontology.js';
 import { anonymousIndividuals } from '../model/walk.js';
 import { reasoningSession } from '../reasoner/pool.js';
-import { REASONERS } from '../reasoner/registry.js';
+import { reasonerById } from '../reasoner/registry.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { isInside, localDocumentOf, realTarget } from '../policy/paths.js';
@@ -164,10 +164,11 @@ function templateFormat(o: Ontology | null, profile: TemplateProfile): PolicyFor
 
 /** The installed reasoner a profile calls for, named without its version so the policy survives upgrades. */
 function templateReasoner(profile: TemplateProfile): { name: string; note: string | null } {
-  // general asks for a full OWL 2 DL reasoner; none is installed here, so it names the EL++ classifier and says so
-  const el = REASONERS.find((r) => r.id === 'el')!;
-  const name = el.name.endsWith(' ' + el.version) ? el.name.slice(0, -(el.version.length + 1)) : el.name;
-  return { name, note: profile === 'general' ? 'No full OWL 2 DL reasoner is installed, so reasoning.reasoner names the EL++ classifier; change it when one is.' : null };
+  // general asks for a full OWL 2 DL reasoner: Konclude when installed, else the EL++ classifier, saying so
+  const dl = profile === 'general' ? reasonerById('konclude') : undefined;
+  const r = dl ?? reasonerById('el')!;
+  const name = r.name.endsWith(' ' + r.version) ? r.name.slice(0, -(r.version.length + 1)) : r.name;
+  return { name, note: profile === 'general' && dl === undefined ? 'No full OWL 2 DL reasoner is installed, so reasoning.reasoner names the EL++ classifier; change it when one is.' : null };
 }
 
 const sha256 = (text: string) => sha256Digest(text);

@@ -9,7 +9,7 @@ import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { ManchesterParseError } from '../model/formats/manchester/expression.js';
 import { reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
-import { implementationDigest, REASONERS, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
+import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
@@ -57,6 +57,16 @@ function unsupportedReport(u: UnsupportedData, ctx: ToolContext): JsonObject {
   return { count: u.count, sample: rows, ...(u.count > rows.length ? { truncated: u.count - rows.length } : {}) };
 }
 
+/** Which reasoner answered: the selected one, or the engine `auto` chose (and why it may be incomplete). */
+function answeredBy(res: Classification): JsonObject {
+  const by = res.answeredBy;
+  return {
+    reasoner: by.name,
+    ...(by !== res.reasoner ? { selected_reasoner: res.reasoner.name } : {}),
+    ...(res.data.note !== undefined ? { completeness_note: res.data.note } : {}),
+  };
+}
+
 /**
  * The unsupported axioms as an inference read reports them: the count, and where the sample is. The sample
  * belongs to the reasoner run (run_reasoner returns it), so reads of the same result do not repeat it.
@@ -69,7 +79,7 @@ function unsupportedReference(u: UnsupportedData, revision: number): JsonObject 
 function provenance(session: ReasoningSession, res: Classification, ctx: ToolContext): JsonObject {
   const status = session.status();
   return {
-    reasoner: res.reasoner.name,
+    ...answeredBy(res),
     status,
     complete: res.data.complete,
     unsupported_axioms: unsupportedReference(res.data.unsupported, res.revision),
@@ -140,7 +150,7 @@ export const runReasoner = defineTool({
     return {
       started: true,
       completed: true,
-      reasoner: reasoner.name,
+      ...answeredBy(res),
       status: session.status(),
       inconsistent: !res.consistent,
       ...(unsatisfiable !== undefined ? { unsatisfiable_count: unsatisfiable } : {}),
@@ -264,7 +274,9 @@ export const executeDlQuery = defineTool({
       ...(a.subclasses !== undefined ? { subclasses: cappedRows(a.subclasses, ctx) } : {}),
       ...(a.instances !== undefined ? { instances: cappedRows(a.instances, ctx, true) } : {}),
       completed: true,
-      reasoner: reasoner.name,
+      reasoner: reasonerById(out.engine)?.name ?? reasoner.name,
+      ...(out.engine !== reasoner.id ? { selected_reasoner: reasoner.name } : {}),
+      ...(out.note !== undefined ? { completeness_note: out.note } : {}),
       complete: out.complete,
       unsupported_axioms: unsupportedReport(out.unsupported, ctx),
       result_revision: out.revision,
@@ -326,7 +338,7 @@ export const getReasonerCapabilities = defineTool({
       ...evidence,
       unsupported_handling: r.unsupportedHandling,
       absence_means_supported: false,
-      installed: REASONERS.length,
+      installed: reasoners().length,
     };
   },
 });

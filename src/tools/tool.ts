@@ -23,6 +23,10 @@ export interface WindowSettings {
   readonly new_entity_ids?: 'name' | 'generated';
   /** Without a project policy, caller-selected paths and URLs are allowed (TOOLS.md 1.9); absent: true. */
   readonly allow_unrestricted_paths_without_policy?: boolean;
+  /** Where Konclude is and how its runs are bounded (settings `konclude_*`); absent: defaults. */
+  readonly konclude_path?: string | null;
+  readonly konclude_memory_mb?: number;
+  readonly konclude_timeout_s?: number;
   /** The private directory whose `audit/` holds the project audit streams; absent: calls are not audited (server-less contexts). */
   readonly audit_home?: string;
   /** The change journal (in `audit_home`); absent: off. */
@@ -59,6 +63,8 @@ export interface ToolContext {
   readonly windowId: string;
   /** The window's change journal; absent when it is off or in a server-less context. */
   readonly changes?: ChangeRecorder;
+  /** Runs the handler so that the change journal attributes its commits to this call. */
+  readonly attribute?: <T>(handler: () => T) => T;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
   readonly signal: AbortSignal;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */

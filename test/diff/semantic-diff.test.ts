@@ -108,9 +108,9 @@ test('disjointness candidates: named pairs of DisjointClasses and DisjointUnion 
 });
 
 /** A side classified in-process by the pool worker's own task function, candidate pairs decided in the same run. */
-function classified(o: Ontology, reasoner: ReasonerId, pairs: readonly [string, string][] = []): InferredSide {
+async function classified(o: Ontology, reasoner: 'el' | 'structural', pairs: readonly [string, string][] = []): Promise<InferredSide> {
   const doc = sideDocument([o], pairs);
-  const data = run({ type: 'classify', key: 'pure-' + Math.random() + '@0', text: doc.text, reasoner, timeLimitMs: 60_000, cancel: cancelFlag() }) as ClassificationData;
+  const data = await run({ type: 'classify', key: 'pure-' + Math.random() + '@0', text: doc.text, reasoner, timeLimitMs: 60_000, cancel: cancelFlag(), konclude: null }) as ClassificationData;
   const classes = new Set<string>();
   const individuals = new Set<string>();
   for (const k of o.index.referencing.keys()) {
@@ -131,7 +131,7 @@ SubClassOf(:C :B)
 SubClassOf(:D :A)
 ClassAssertion(:C :i)`);
 
-test('inferred: the reduced hierarchy changes with direct and indirect labels; equivalence and types', () => {
+test('inferred: the reduced hierarchy changes with direct and indirect labels; equivalence and types', async () => {
   // E slides in between B and A (B ⊑ A stays entailed); F ≡ D; C ⊑ D is new; i gains type D indirectly (via C)
   const right = doc('<http://example.org/x>', `Declaration(Class(:A))
 SubClassOf(:B :E)
@@ -142,7 +142,7 @@ SubClassOf(:D :A)
 EquivalentClasses(:D :F)
 ClassAssertion(:C :i)
 ClassAssertion(:A :j)`);
-  const d = inferredDiff(classified(LEFT, 'el'), classified(right, 'el'), false, NO_CANDIDATES, 50);
+  const d = inferredDiff(await classified(LEFT, 'el'), await classified(right, 'el'), false, NO_CANDIDATES, 50);
   const j = d.json as Record<string, Record<string, unknown>>;
   assert.deepEqual(j.subsumption.removed, { count: 1, items: [{ sub: X + 'B', super: X + 'A', label: 'indirect' }], direct: 0, indirect: 1 });
   assert.deepEqual((j.subsumption.added as { items: unknown[] }).items, [
@@ -161,11 +161,11 @@ ClassAssertion(:A :j)`);
   assert.deepEqual(d.errored, []);
   assert.equal(d.consistencyTransition, false);
 
-  const limited = inferredDiff(classified(LEFT, 'el'), classified(right, 'el'), false, NO_CANDIDATES, 2).json as Record<string, Record<string, Record<string, unknown>>>;
+  const limited = inferredDiff(await classified(LEFT, 'el'), await classified(right, 'el'), false, NO_CANDIDATES, 2).json as Record<string, Record<string, Record<string, unknown>>>;
   assert.deepEqual([limited.subsumption.added.count, (limited.subsumption.added.items as unknown[]).length, limited.subsumption.added.truncated], [5, 2, 3]);
 });
 
-test('inferred: satisfiability transitions and disjointness over the checked candidates', () => {
+test('inferred: satisfiability transitions and disjointness over the checked candidates', async () => {
   const right = doc('<http://example.org/x>', `Declaration(Class(:A))
 SubClassOf(:B :A)
 SubClassOf(:C :B)
@@ -175,7 +175,7 @@ SubClassOf(:W :B)
 SubClassOf(:W :D)
 ClassAssertion(:C :i)`);
   const scope = { candidates: 2, checked: [[X + 'B', X + 'D']] as [string, string][] };
-  const d = inferredDiff(classified(LEFT, 'el', scope.checked), classified(right, 'el', scope.checked), false, scope, 50);
+  const d = inferredDiff(await classified(LEFT, 'el', scope.checked), await classified(right, 'el', scope.checked), false, scope, 50);
   const j = d.json as Record<string, Record<string, unknown>>;
   assert.deepEqual(j.satisfiability.newly_unsatisfiable, { count: 1, items: [X + 'W'] });
   assert.equal(d.newlyUnsatisfiable, 1);
@@ -183,28 +183,28 @@ ClassAssertion(:C :i)`);
     scope: 'asserted_candidates', candidates: 2, checked: 1, cap: 1000, truncated: 1,
     added: { count: 1, items: [{ classes: [X + 'B', X + 'D'] }] }, removed: { count: 0, items: [] },
   });
-  const undecided = inferredDiff(classified(LEFT, 'el'), { ...classified(right, 'el'), disjoint: { error: 'boom' } }, false, scope, 50);
+  const undecided = inferredDiff(await classified(LEFT, 'el'), { ...(await classified(right, 'el')), disjoint: { error: 'boom' } }, false, scope, 50);
   assert.deepEqual(undecided.errored, ['disjointness']);
   assert.equal((undecided.json.disjointness as Record<string, unknown>).error, 'boom');
 });
 
-test('inferred: an inconsistent side suppresses member categories; a failed side errs every category; told-only errs what it cannot decide', () => {
+test('inferred: an inconsistent side suppresses member categories; a failed side errs every category; told-only errs what it cannot decide', async () => {
   const inconsistent = doc('<http://example.org/x>', 'DisjointClasses(:A :B)\nClassAssertion(:A :i)\nClassAssertion(:B :i)');
-  const d = inferredDiff(classified(LEFT, 'el'), classified(inconsistent, 'el'), false, NO_CANDIDATES, 50);
+  const d = inferredDiff(await classified(LEFT, 'el'), await classified(inconsistent, 'el'), false, NO_CANDIDATES, 50);
   assert.equal(d.consistencyTransition, true);
   assert.deepEqual((d.json.consistency as Record<string, unknown>).transition, 'became_inconsistent');
   assert.deepEqual(d.suppressed, ['satisfiability', 'subsumption', 'equivalence', 'types', 'disjointness']);
   assert.equal((d.json.types as Record<string, unknown>).categories_suppressed, true);
 
-  const failed = inferredDiff(classified(LEFT, 'el'), { error: 'parse failure' }, false, NO_CANDIDATES, 50);
+  const failed = inferredDiff(await classified(LEFT, 'el'), { error: 'parse failure' }, false, NO_CANDIDATES, 50);
   assert.deepEqual(failed.errored, ['consistency', 'satisfiability', 'subsumption', 'equivalence', 'types', 'disjointness']);
   assert.match((failed.json.subsumption as Record<string, string>).error, /right side could not be classified: parse failure/);
 
-  const told = inferredDiff(classified(LEFT, 'structural'), classified(inconsistent, 'structural'), true, NO_CANDIDATES, 50);
+  const told = inferredDiff(await classified(LEFT, 'structural'), await classified(inconsistent, 'structural'), true, NO_CANDIDATES, 50);
   assert.deepEqual(told.errored, ['consistency', 'satisfiability', 'disjointness']);
   assert.deepEqual(told.suppressed, [], 'the structural reasoner does not read the disjointness');
   const toldBottom = doc('<http://example.org/x>', 'SubClassOf(:A <http://www.w3.org/2002/07/owl#Nothing>)\nClassAssertion(:A :i)');
-  const bottom = inferredDiff(classified(LEFT, 'structural'), classified(toldBottom, 'structural'), true, NO_CANDIDATES, 50);
+  const bottom = inferredDiff(await classified(LEFT, 'structural'), await classified(toldBottom, 'structural'), true, NO_CANDIDATES, 50);
   assert.deepEqual(bottom.suppressed, ['satisfiability', 'subsumption', 'equivalence', 'types', 'disjointness'], 'a told inconsistency still suppresses');
   assert.deepEqual(bottom.errored, ['consistency']);
   assert.deepEqual((told.json.errored_categories as string[]), ['consistency', 'satisfiability', 'disjointness']);
@@ -224,7 +224,7 @@ test('module ownership: a term moving between module ontologies changes owner; n
   assert.deepEqual(changes, [{ iri: X + 'T', was_module: 'all,core', now_module: 'all,ext' }]);
 });
 
-test('auxiliary pair classes decided in the same run change no reported entailment', () => {
+test('auxiliary pair classes decided in the same run change no reported entailment', async () => {
   const o = doc('<http://example.org/x>', `SubClassOf(:C :A)
 SubClassOf(:C :B)
 SubClassOf(:C :X)
@@ -233,8 +233,8 @@ SubClassOf(:G :H)
 ClassAssertion(:A :j)
 ClassAssertion(:B :j)`);
   const pairs: [string, string][] = [[X + 'A', X + 'B'], [X + 'A', X + 'X'], [X + 'G', X + 'H']];
-  const plain = classified(o, 'el');
-  const withPairs = classified(o, 'el', pairs);
+  const plain = await classified(o, 'el');
+  const withPairs = await classified(o, 'el', pairs);
   assert.ok(withPairs.classification.superclasses(X + 'C', true).some(isPairClass), 'the raw taxonomy places C under the auxiliary A ⊓ B');
   assert.ok(withPairs.classification.types(X + 'j', true).some(isPairClass), 'and j directly in it');
   assert.ok(withPairs.classification.equivalents(X + 'G').some(isPairClass), 'G ⊓ H is equivalent to G');
@@ -248,7 +248,7 @@ ClassAssertion(:B :j)`);
   assert.deepEqual(own.errored, []);
   // what the side reports: C directly under X and B (A is above X), j directly in A and B
   const empty = doc('<http://example.org/x>', '');
-  const fromEmpty = inferredDiff(classified(empty, 'el'), withPairs, false, { candidates: 0, checked: [] }, 50).json as Record<string, Record<string, Record<string, unknown>>>;
+  const fromEmpty = inferredDiff(await classified(empty, 'el'), withPairs, false, { candidates: 0, checked: [] }, 50).json as Record<string, Record<string, Record<string, unknown>>>;
   assert.deepEqual((fromEmpty.subsumption.added.items as Record<string, unknown>[]).map((r) => [r.sub, r.super]),
     [[X + 'C', X + 'B'], [X + 'C', X + 'X'], [X + 'G', X + 'H'], [X + 'X', X + 'A']]);
   assert.deepEqual((fromEmpty.types.added.items as Record<string, unknown>[]).map((r) => [r.individual, r.class]), [[X + 'j', X + 'A'], [X + 'j', X + 'B']]);

@@ -137,11 +137,11 @@ test('an inconsistent ontology is refused', async () => {
 });
 
 test('a second preview reasoner while one exists is refused with materialization_busy', async () => {
-  const first = runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', categories: ['subclass_axioms'], cap: 10 }, 60_000, signal());
-  assert.throws(() => runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', categories: [], cap: 1 }, 60_000, signal()), MaterializationBusy);
+  const first = runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: ['subclass_axioms'], cap: 10 }, 60_000, signal());
+  assert.throws(() => runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 }, 60_000, signal()), MaterializationBusy);
   const done = await first;
   assert.equal(done.ending, 'finished');
-  const again = await runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', categories: [], cap: 1 }, 60_000, signal());
+  const again = await runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 }, 60_000, signal());
   assert.equal(again.ending, 'finished');
 });
 

@@ -51,7 +51,7 @@ test('a snapshot holds the logical axioms and declarations once, reads back to t
 });
 
 const DATA: QueryData = {
-  timedOut: false, consistent: true, queryUnsupported: false,
+  timedOut: false, engine: 'el', consistent: true, queryUnsupported: false,
   equivalent: ['e'], superDirect: ['sd'], superAll: ['sd', 'sa'], subDirect: ['bd'], subAll: ['bd', 'ba'],
   instancesDirect: ['id'], instancesAll: ['id', 'ia'], unsupported: { count: 0, sample: [] }, complete: true, elapsedMs: 0,
 };

@@ -231,7 +231,7 @@ test('search_entities pages a total order and validates its arguments', async ()
 
 test('get_ontology_context reports the selected reasoner, its results and staleness', async () => {
   const before = (await ok('get_ontology_context')).reasoner as Row;
-  assert.deepEqual(before, { selected_id: null, selected_name: null, status: 'no_reasoner', results_available: false });
+  assert.deepEqual(before, { selected_id: 'auto', selected_name: 'Athene Automatic Reasoner 0.1.0', status: 'not_initialized', results_available: false });
   await ok('set_reasoner', { reasoner: 'el' });
   const selected = (await ok('get_ontology_context')).reasoner as Row;
   assert.deepEqual([selected.selected_id, selected.status, selected.results_available, selected.stale], ['el', 'not_initialized', false, undefined]);

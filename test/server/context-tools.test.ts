@@ -151,7 +151,7 @@ test('get_ontology_context orients on the active ontology with capped lists', as
   assert.deepEqual(iris(roots), [CTX + 'JaguarCar', BASE + 'LivingThing', CTX + 'OldThing']);
   assert.deepEqual([(body.object_properties as Capped).count, (body.object_properties as Capped).truncated], [4, 1]);
   assert.deepEqual(iris(body.data_properties), [CTX + 'age', CTX + 'weight']);
-  assert.deepEqual(body.reasoner, { selected_id: null, selected_name: null, status: 'no_reasoner', results_available: false });
+  assert.deepEqual(body.reasoner, { selected_id: 'auto', selected_name: 'Athene Automatic Reasoner 0.1.0', status: 'not_initialized', results_available: false });
   assert.equal((body.prefixes as Record<string, string>)['base:'], BASE);
   assert.equal(body.write_protection, 'writable');
   assert.equal(typeof body.note, 'string');

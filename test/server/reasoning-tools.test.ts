@@ -61,21 +61,25 @@ test('the seven reasoning tools are listed with closed schemas; none mutates an 
   }
 });
 
-test('without a selected reasoner every inference tool fails and list_reasoners reports no_reasoner', async () => {
+test('auto is selected from the start: inference tools ask for run_reasoner, list_reasoners reports not_initialized', async () => {
   const list = (await call(c, 'list_reasoners')).body;
-  assert.equal(list.count, 2);
-  assert.deepEqual(list.reasoners, [
+  const installed = [
+    { name: 'Athene Automatic Reasoner 0.1.0', id: 'auto', current: true },
     { name: 'Athene EL++ Classifier 0.1.0', id: 'el', current: false },
     { name: 'Athene Structural Reasoner 0.1.0', id: 'structural', current: false },
-  ]);
-  assert.equal(list.current_id, undefined);
-  assert.equal(list.status, 'no_reasoner');
-  for (const [tool, args] of [['run_reasoner', {}], ['get_unsatisfiable_classes', {}], ['get_inferred_superclasses', { entity: 'Dog' }],
-    ['execute_dl_query', { query: 'Dog' }], ['get_reasoner_capabilities', {}]] as const) {
+  ];
+  // Konclude is listed when installed (its name sorts after Athene's)
+  const konclude = (list.reasoners as { id: string; name: string; current: boolean }[]).find((r) => r.id === 'konclude');
+  assert.deepEqual(list.reasoners, konclude === undefined ? installed : [...installed, konclude]);
+  if (konclude !== undefined) assert.match(konclude.name, /^Konclude \d/);
+  assert.equal(list.count, installed.length + (konclude === undefined ? 0 : 1));
+  assert.equal(list.current_id, 'auto');
+  assert.equal(list.status, 'not_initialized');
+  for (const [tool, args] of [['get_unsatisfiable_classes', {}], ['get_inferred_superclasses', { entity: 'Dog' }]] as const) {
     const r = await call(c, tool, args);
     assert.equal(r.isError, true, tool);
-    assert.equal(r.body.error_code, 'no_reasoner_selected', tool);
-    assert.match(r.body.error as string, /set_reasoner/);
+    assert.equal(r.body.error_code, 'no_reasoner_results', tool);
+    assert.match(r.body.error as string, /run_reasoner/);
   }
 });
 
@@ -100,7 +104,7 @@ test('set_reasoner reports no match and ambiguity as failures, and selects by na
   assert.match(none.body.error as string, /Athene EL\+\+ Classifier 0\.1\.0 \[el\]/);
   const ambiguous = await call(c, 'set_reasoner', { reasoner: 'athene' });
   assert.equal(ambiguous.body.error_code, 'ambiguous_reference');
-  assert.deepEqual(ambiguous.body.candidates, ['Athene EL++ Classifier 0.1.0 [el]', 'Athene Structural Reasoner 0.1.0 [structural]']);
+  assert.deepEqual(ambiguous.body.candidates, ['Athene Automatic Reasoner 0.1.0 [auto]', 'Athene EL++ Classifier 0.1.0 [el]', 'Athene Structural Reasoner 0.1.0 [structural]']);
   const bad = await call(c, 'set_reasoner', {});
   assert.equal(bad.body.error_code, 'invalid_argument');
   const ok = await call(c, 'set_reasoner', { reasoner: 'EL++ classifier' });

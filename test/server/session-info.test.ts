@@ -59,7 +59,7 @@ test('a static-token session sees the server, its window, itself and the default
     assert.deepEqual(Object.keys(revision).sort(), ['document_fingerprint', 'semantic_fingerprint', 'session_revision', 'workspace_id']);
     assert.match(revision.semantic_fingerprint as string, DIGEST);
     assert.match(revision.document_fingerprint as string, DIGEST);
-    assert.deepEqual(instance.reasoner, { selected_id: null, selected_name: null, status: 'no_reasoner' });
+    assert.deepEqual(instance.reasoner, { selected_id: 'auto', selected_name: 'Athene Automatic Reasoner 0.1.0', status: 'not_initialized' });
 
     assert.deepEqual(body.session, {
       session_id: sessionIdOf(c),

@@ -117,7 +117,7 @@ test('a prefix added to the ontology is predeclared in the next query; a query P
 
 test('include_inferred needs a classification and then adds the inferred taxonomy and types', async () => {
   const q = { query: 'ASK { :rex a :Animal . :Puppy rdfs:subClassOf :Animal }', include_inferred: true };
-  assert.equal((await failure('sparql_query', q)).error_code, 'no_reasoner');
+  assert.equal((await failure('sparql_query', q)).error_code, 'reasoner_not_ready', 'auto is selected from the start, not yet run');
   await callOk(s.c, 'set_reasoner', { reasoner: 'el' });
   assert.equal((await failure('sparql_query', q)).error_code, 'reasoner_not_ready');
   await callOk(s.c, 'run_reasoner');

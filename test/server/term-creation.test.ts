@@ -168,11 +168,11 @@ test('preview=true caches a change set that commit_change_set commits as one und
   assert.match(stray.body.error as string, /preview=true/);
 });
 
-test('verify without a selected reasoner is refused up front; verify=rollback undoes a batch that makes a class unsatisfiable', async () => {
+test('verify runs with the default auto reasoner; verify=rollback undoes a batch that makes a class unsatisfiable', async () => {
   const base = await axiomCount(s.c);
-  const refused = await call(s.c, 'create_terms', { verify: 'rollback', terms: [{ name: 'Chimera', parents: ['Animal', 'Plant'] }] });
-  assert.equal(refused.body.error_code, 'no_reasoner_selected');
-  assert.equal(await axiomCount(s.c), base);
+  const byAuto = await ok('create_terms', { verify: 'rollback', terms: [{ name: 'Chimera', parents: ['Animal', 'Plant'] }] });
+  assert.equal((byAuto.verify as Row).mode, 'rollback');
+  assert.equal(await axiomCount(s.c), base, 'auto is selected from the start: the unsatisfiable Chimera is rolled back');
   await ok('set_reasoner', { reasoner: 'el' });
   const depth = await undoDepth(s.c);
   const rolled = await ok('create_terms', { verify: 'rollback', terms: [{ name: 'Chimera', parents: ['Animal', 'Plant'] }, { name: 'Tree', parents: ['Plant'] }] });

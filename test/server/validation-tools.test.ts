@@ -78,7 +78,7 @@ test('checks filters (reported in check order) and limit caps samples with a tru
 
 test('with_reasoner folds in the current verdict without classifying', async () => {
   const none = await callOk(c, 'validate_ontology', { checks: ['self_subclass'], with_reasoner: true });
-  assert.deepEqual(none.reasoner, { status: 'no_reasoner', results_available: false, note: 'No reasoner is selected: call set_reasoner, then run_reasoner.' });
+  assert.deepEqual(none.reasoner, { status: 'not_initialized', results_available: false, note: 'The selected reasoner has no results: call run_reasoner.' });
   await callOk(c, 'set_reasoner', { reasoner: 'el' });
   const unrun = (await callOk(c, 'validate_ontology', { checks: ['self_subclass'], with_reasoner: true })).reasoner as Record<string, unknown>;
   assert.deepEqual([unrun.status, unrun.results_available], ['not_initialized', false]);

@@ -109,6 +109,8 @@ export class RdfToOwl {
   private readonly failures = new Map<number, string>();
   private readonly ceCache = new Map<TermId, ClassExpression>();
   private readonly drCache = new Map<TermId, DataRange>();
+  /** Blank nodes whose structure is being read (a cycle guard). */
+  private readonly reading = new Set<TermId>();
   /** Flags by term id: blank nodes already translated as a structure (expression, list, atom), never individuals. */
   private readonly structural: Uint8Array;
   private readonly anons = new Map<TermId, AnonymousIndividual>();
@@ -392,6 +394,7 @@ export class RdfToOwl {
 
   /** Adds the axiom a plain (unreified) triple stands for; else one per reification, with its annotations. */
   private emit(i: number, axiom: Axiom): true {
+    checkArity(axiom);
     const nodes = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
     if (nodes === undefined) {
       this.axioms.add(axiom);
@@ -429,7 +432,7 @@ export class RdfToOwl {
   private annotationFromTriple(i: number): Annotation {
     const nested = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
     const anns: Annotation[] = [];
-    if (nested !== undefined) for (const y of nested) anns.push(...this.annotationsOf(y));
+    if (nested !== undefined) for (const y of nested) anns.push(...this.within(y, () => this.annotationsOf(y)));
     return annotation(this.annotationProperty(this.p[i]), this.annotationValue(this.o[i]), anns);
   }
 
@@ -481,6 +484,7 @@ export class RdfToOwl {
       case O.hasKey: return this.mapHasKey(i);
       case O.intersectionOf: case O.unionOf: case O.complementOf: case O.oneOf:
         return this.isIri(s) && this.mapNamedExpression(i);
+      case O.onDatatype: return this.isIri(s) && this.mapNamedDatatypeRestriction(i);
       case RDFS_SUBPROPERTY_OF: return this.mapSubProperty(i);
       // owl:disjointObjectProperties is the OWL 1.1 name of owl:propertyDisjointWith, still read by the OWL API.
       case O.equivalentProperty: case O.propertyDisjointWith: case O.disjointObjectProperties: return this.mapPropertyPair(i);
@@ -493,7 +497,7 @@ export class RdfToOwl {
       case RDFS_RANGE: return this.mapRange(i);
       case O.propertyChainAxiom: {
         const sup = this.ope(s);
-        return this.emit(i, subPropertyChainOf(this.list(this.ref(o)).map((x) => this.ope(x)), sup));
+        return this.emit(i, chainAxiom(this.list(this.ref(o)).map((x) => this.ope(x)), sup));
       }
       case O.sameAs: return this.emit(i, sameIndividual([this.individual(s), this.individual(this.ref(o))]));
       case O.differentFrom: return this.emit(i, differentIndividuals([this.individual(s), this.individual(this.ref(o))]));
@@ -558,6 +562,19 @@ export class RdfToOwl {
     return this.emit(i, equivalentClasses([this.cls(s), this.ceFrom(s, i)]));
   }
 
+  /**
+   * A named datatype carrying owl:onDatatype and owl:withRestrictions itself (OWL-Time's generalDay) is
+   * defined by that restriction, as a named class carrying owl:intersectionOf is equivalent to it.
+   */
+  private mapNamedDatatypeRestriction(i: number): boolean {
+    const s = this.s[i];
+    const base = datatype(this.iri(this.named(this.ref(this.o[i]))));
+    const w = this.use(s, O.withRestrictions);
+    if (w < 0) fail('owl:onDatatype without owl:withRestrictions');
+    const facets = this.list(this.ref(w)).map((f) => this.facet(f));
+    return this.emit(i, datatypeDefinition(datatype(this.iri(s)), datatypeRestriction(base, facets)));
+  }
+
   private mapHasKey(i: number): boolean {
     const c = this.ce(this.s[i]);
     const ops: ObjectPropertyExpression[] = [], dps: DataProperty[] = [];
@@ -577,7 +594,7 @@ export class RdfToOwl {
       if (chain >= 0) {
         const ops = this.list(this.ref(chain)).map((x) => this.ope(x));
         this.useStructure(s);
-        return this.emit(i, subPropertyChainOf(ops, this.ope(o)));
+        return this.emit(i, chainAxiom(ops, this.ope(o)));
       }
     }
     if (this.isBlank(s) || this.isBlank(o)) return this.emit(i, subObjectPropertyOf(this.ope(s), this.ope(o)));
@@ -642,8 +659,9 @@ export class RdfToOwl {
   /** The axiom an n-ary axiom node stands for, with the node's annotations. */
   private addNode(x: TermId, make: (anns: readonly Annotation[]) => Axiom): true {
     const anns = this.annotationsOf(x);
+    const axiom = checkArity(make(anns));
     this.useStructure(x);
-    this.axioms.add(make(anns));
+    this.axioms.add(axiom);
     return true;
   }
 
@@ -833,10 +851,24 @@ export class RdfToOwl {
     if (this.isIri(t)) return this.cls(t);
     const cached = this.ceCache.get(t);
     if (cached !== undefined) return cached;
-    const c = this.ceFrom(t, -1);
+    const c = this.within(t, () => this.ceFrom(t, -1));
     this.useStructure(t);
     this.ceCache.set(t, c);
     return c;
+  }
+
+  /**
+   * Reads the structure behind blank node x; x met again while it is being read is a cycle, which no OWL 2
+   * construct is (expressions and annotations are trees): the axiom using it is reported as unmappable.
+   */
+  private within<T>(x: TermId, read: () => T): T {
+    if (this.reading.has(x)) fail('cyclic blank-node structure');
+    this.reading.add(x);
+    try {
+      return read();
+    } finally {
+      this.reading.delete(x);
+    }
   }
 
   /** The object of (x p ?) used by the expression being read; only triple `only` when given (a named class's OWL 1 definition). */
@@ -848,10 +880,10 @@ export class RdfToOwl {
   /** The class expression node x describes; only triple `only` when given (a named class's OWL 1 definition). */
   private ceFrom(x: TermId, only: number): ClassExpression {
     let v: TermId;
-    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return objectIntersectionOf(this.list(this.ref(v)).map((y) => this.ce(y)));
-    if ((v = this.part(x, O.unionOf, only)) >= 0) return objectUnionOf(this.list(this.ref(v)).map((y) => this.ce(y)));
+    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return combined(objectIntersectionOf(this.list(this.ref(v)).map((y) => this.ce(y))), 'owl:intersectionOf');
+    if ((v = this.part(x, O.unionOf, only)) >= 0) return combined(objectUnionOf(this.list(this.ref(v)).map((y) => this.ce(y))), 'owl:unionOf');
     if ((v = this.part(x, O.complementOf, only)) >= 0) return objectComplementOf(this.ce(this.ref(v)));
-    if ((v = this.part(x, O.oneOf, only)) >= 0) return objectOneOf(this.list(this.ref(v)).map((y) => this.individual(y)));
+    if ((v = this.part(x, O.oneOf, only)) >= 0) return objectOneOf(nonEmpty(this.list(this.ref(v)).map((y) => this.individual(y))));
     if (only < 0) {
       const p = this.use(x, O.onProperty);
       if (p >= 0) return this.restriction(x, this.ref(p));
@@ -956,7 +988,7 @@ export class RdfToOwl {
     if (this.isIri(t)) return datatype(this.iri(t));
     const cached = this.drCache.get(t);
     if (cached !== undefined) return cached;
-    const d = this.dataRangeFrom(t, -1);
+    const d = this.within(t, () => this.dataRangeFrom(t, -1));
     this.useStructure(t);
     this.drCache.set(t, d);
     return d;
@@ -964,11 +996,11 @@ export class RdfToOwl {
 
   private dataRangeFrom(x: TermId, only: number): DataRange {
     let v: TermId;
-    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return dataIntersectionOf(this.list(this.ref(v)).map((y) => this.dataRange(y)));
-    if ((v = this.part(x, O.unionOf, only)) >= 0) return dataUnionOf(this.list(this.ref(v)).map((y) => this.dataRange(y)));
+    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return combined(dataIntersectionOf(this.list(this.ref(v)).map((y) => this.dataRange(y))), 'owl:intersectionOf');
+    if ((v = this.part(x, O.unionOf, only)) >= 0) return combined(dataUnionOf(this.list(this.ref(v)).map((y) => this.dataRange(y))), 'owl:unionOf');
     if ((v = this.part(x, O.datatypeComplementOf, only)) >= 0) return dataComplementOf(this.dataRange(this.ref(v)));
     if ((v = this.part(x, O.complementOf, only)) >= 0) return dataComplementOf(this.dataRange(this.ref(v)));
-    if ((v = this.part(x, O.oneOf, only)) >= 0) return dataOneOf(this.literalList(this.ref(v)));
+    if ((v = this.part(x, O.oneOf, only)) >= 0) return dataOneOf(nonEmpty(this.literalList(this.ref(v))));
     if (only < 0 && (v = this.use(x, O.onDatatype)) >= 0) {
       const dt = datatype(this.iri(this.named(this.ref(v))));
       const w = this.use(x, O.withRestrictions);
@@ -988,6 +1020,45 @@ export class RdfToOwl {
     }
     return fail('facet restriction without a literal value');
   }
+}
+
+// The arity rules of the Structural Specification. The RDF graph can state what no OWL 2 construct is: a
+// one-member list, an equivalence of a class with itself. Where the meaning is the same, the construct is
+// normalised; where no construct exists, the triples are reported as unmappable.
+
+/**
+ * ObjectIntersectionOf, ObjectUnionOf, DataIntersectionOf and DataUnionOf take at least two operands (§8.1.1,
+ * §8.1.2, §7.1, §7.2); over one operand they mean that operand, so they are read as it.
+ */
+function combined<T, C extends T & { readonly operands: readonly T[] }>(c: C, what: string): T {
+  if (c.operands.length >= 2) return c;
+  if (c.operands.length === 1) return c.operands[0];
+  return fail(what + ' with an empty list (Structural Specification §7.1, §8.1.1: at least two operands)');
+}
+
+/** ObjectOneOf and DataOneOf name at least one individual or literal (§8.1.4, §7.4). */
+function nonEmpty<T>(members: T[]): T[] {
+  return members.length > 0 ? members : fail('owl:oneOf with an empty list (Structural Specification §7.4, §8.1.4: at least one member)');
+}
+
+/** A property chain has at least two links (§9.2.1); a one-link chain is the plain subproperty axiom. */
+function chainAxiom(chain: ObjectPropertyExpression[], sup: ObjectPropertyExpression): Axiom {
+  if (chain.length >= 2) return subPropertyChainOf(chain, sup);
+  if (chain.length === 1) return subObjectPropertyOf(chain[0], sup);
+  return fail('property chain with an empty list (Structural Specification §9.2.1: at least two properties)');
+}
+
+/** The n-ary axioms relate at least two distinct operands (§9.1.2–9.1.4, §9.2.2–9.2.3, §9.3.2–9.3.3, §9.6.1–9.6.2); a key has a property (§9.5). */
+function checkArity<A extends Axiom>(a: A): A {
+  let n = 2;
+  switch (a.kind) {
+    case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion': n = a.classes.length; break;
+    case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'EquivalentDataProperties':
+    case 'DisjointDataProperties': n = a.properties.length; break;
+    case 'SameIndividual': case 'DifferentIndividuals': n = a.individuals.length; break;
+    case 'HasKey': n = a.objectProperties.length + a.dataProperties.length > 0 ? 2 : 0; break;
+  }
+  return n >= 2 ? a : fail(a.kind + ' needs ' + (a.kind === 'HasKey' ? 'a property' : 'two distinct operands') + ' (Structural Specification §9)');
 }
 
 /** An array of n empty slots, filled so that it is a fast elements array. */

@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import type { Axiom } from '../../model/terms.js';
 import type { Workspace } from '../../model/workspace.js';
 import { takeSnapshot, snapshotRenderer } from '../snapshot.js';
-import type { ReasonerInfo } from '../registry.js';
+import { koncludeConfig, type ReasonerInfo } from '../registry.js';
 import type { ExplainData, ExplainTask } from './worker.js';
 
 const GRACE_MS = 2_000;
@@ -32,6 +32,7 @@ export async function runExplanation(ws: Workspace, reasoner: ReasonerInfo, requ
     key: snap.workspaceId + '@' + snap.revision,
     text: snap.text,
     reasoner: reasoner.id,
+    konclude: koncludeConfig(),
     timeoutMs,
     type: request.type,
     ...(request.type === 'inconsistency' ? {} : { goal: snapshotRenderer().axiom(request.goal) }),

@@ -4,8 +4,8 @@
 // explanations at one revision parse and index it once.
 
 import type { Axiom } from '../../model/terms.js';
-import { classify } from '../el-reasoner.js';
-import { classifyStructural } from '../structural.js';
+import { classifierFor } from '../engines.js';
+import type { KoncludeConfig } from '../konclude.js';
 import { readSnapshotAxioms, snapshotRenderer } from '../snapshot.js';
 import type { ReasonerId } from '../registry.js';
 import { ExplainTimeout, inconsistencyGoal, EntailmentChecker, type Classifier } from './entailment.js';
@@ -17,6 +17,8 @@ export interface ExplainTask {
   readonly key: string;
   readonly text: string;
   readonly reasoner: ReasonerId;
+  /** How to run Konclude (null: not installed). */
+  readonly konclude: KoncludeConfig | null;
   readonly timeoutMs: number;
   readonly type: 'entail' | 'justify' | 'inconsistency';
   /** The goal axiom as one functional-syntax line (entail, justify). */
@@ -45,8 +47,6 @@ function load(task: ExplainTask): Loaded {
   return loaded;
 }
 
-const CLASSIFIERS: Readonly<Record<ReasonerId, Classifier>> = { el: classify, structural: classifyStructural };
-
 /** Whether the whole snapshot is inconsistent, from its ⊥-module for the empty signature (usually small). */
 function inconsistent(l: Loaded, classifier: Classifier, deadline: number): boolean {
   const checker = new EntailmentChecker(inconsistencyGoal(), classifier, deadline);
@@ -55,7 +55,7 @@ function inconsistent(l: Loaded, classifier: Classifier, deadline: number): bool
 
 function work(task: ExplainTask): ExplainData {
   const l = load(task);
-  const classifier = CLASSIFIERS[task.reasoner];
+  const classifier: Classifier = classifierFor(task.reasoner, task.konclude);
   const start = Date.now();
   const remaining = () => Math.max(1, task.timeoutMs - (Date.now() - start));
   const lines = snapshotRenderer();
