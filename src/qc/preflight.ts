@@ -221,7 +221,7 @@ export function reportJson(pf: Pick<Preflight, 'report' | 'gate' | 'lock'>): Jso
 }
 
 /** A gate run over the unchanged live state, for telling findings a batch introduced from ones already there. */
-export async function baselineFindings(ctx: ToolContext, contract: PreflightContract, timeoutMs: number, signal: AbortSignal): Promise<{ report: GateReport; revision: number }> {
+async function baselineFindings(ctx: ToolContext, contract: PreflightContract, timeoutMs: number, signal: AbortSignal): Promise<{ report: GateReport; revision: number }> {
   const snapshot = captureSnapshot(ctx.workspace, [], ctx.settings.label_language);
   const report = await runGate({
     snapshot, stages: contract.stages, required: contract.required, reasoner: contract.reasoner, timeoutMs,
@@ -236,7 +236,7 @@ export function budget(ctx: ToolContext, timeoutMs: number): { signal: AbortSign
   return { signal: AbortSignal.any([ctx.signal, timer]), expired: () => timer.aborted && !ctx.signal.aborted };
 }
 
-export function timeoutFailure(timeoutMs: number): ToolFailure {
+function timeoutFailure(timeoutMs: number): ToolFailure {
   return new ToolFailure(`The preflight did not finish within timeout_ms=${timeoutMs}; nothing was cached or applied`, 'timeout',
     { effects_prevented: true, timeout_ms: timeoutMs, retryable: true });
 }
