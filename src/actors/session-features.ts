@@ -9,6 +9,7 @@ import type { FormatId, Ontology } from '../model/ontology.js';
 import { ALL_FORMATS, parseFormatName } from '../model/formats/detect.js';
 import { writeDocument } from '../model/formats/registry.js';
 import type { JsonObject } from '../tools/tool.js';
+import type { RecoveryNotice } from '../journal/recorder.js';
 
 export const INSTRUCTIONS = [
   'Athene edits OWL 2 ontologies loaded in this window; the active ontology is the target of every edit (list_ontologies, set_active_ontology).',
@@ -129,6 +130,11 @@ export function unmappedNotice(o: Ontology): Notice | null {
     logger: 'load_ontology',
     data: { message: `${o.unmapped.length} triple(s) or item(s) of ${ontologyLabel(o)} were not mapped to axioms`, ontology: ontologyLabel(o), unmapped_count: o.unmapped.length, first: o.unmapped.slice(0, 5) },
   };
+}
+
+/** Journaled changes of a document that were recovered or set aside when the window opened: each new session hears of them. */
+export function recoveryNotice(n: RecoveryNotice): Notice {
+  return { level: 'warning', logger: 'change_journal', data: { message: n.message, document: n.document, count: n.count, from: n.from } };
 }
 
 /** Most distinct resource URIs a session's queue holds; beyond it the session is told to re-list instead. */

@@ -26,7 +26,7 @@ import { getEntity } from '../tools/explore.js';
 import { searchEntities } from '../tools/search.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
-import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
+import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, recoveryNotice, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
 import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
@@ -547,7 +547,9 @@ class WindowActor {
       enableJsonResponse: true,
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, transport);
-        audience.set(sid, new SessionNotices(server, sid));
+        const notices = new SessionNotices(server, sid);
+        for (const n of this.state.changes?.recoveryNotices ?? []) notices.log(recoveryNotice(n));
+        audience.set(sid, notices);
       },
       onsessionclosed: (sid) => this.forget(sid),
     });

@@ -1,7 +1,7 @@
 // The change journal's tools (issue 16; product additions to TOOLS.md §3.14): get_change_history (who
 // changed what, when, with which tool), revert_changes (a past entry or range taken back as a new change)
 // and recover_unsaved_changes (unsaved changes that could not be replayed because the document changed on
-// disk). `lastChangeField` adds "last changed when and by whom" to get_entity and get_entity_context.
+// disk). `lastChangesField` adds "last changed when and by whom" to get_entity and get_entity_context.
 
 import * as v from 'valibot';
 import type { Ontology } from '../model/ontology.js';
@@ -275,16 +275,21 @@ export const recoverUnsavedChanges = defineTool({
   },
 });
 
-/** `last_change`: when and by whom the journal last saw the entity changed; absent when it has not (or is off). */
-export function lastChangeField(iri: string, ctx: ToolContext): JsonObject {
-  const last = ctx.changes?.lastChange(iri) ?? null;
-  if (last === null) return {};
-  return {
-    last_change: {
-      time: last.time, seq: last.seq, document: last.document, tool: last.tool,
+/**
+ * `last_changes`: for each IRI the journal saw changed, when and by whom it last was (one row per IRI);
+ * absent when it saw none of them changed, or is off.
+ */
+export function lastChangesField(iris: readonly string[], ctx: ToolContext): JsonObject {
+  const rows: JsonObject[] = [];
+  for (const iri of new Set(iris)) {
+    const last = ctx.changes?.lastChange(iri) ?? null;
+    if (last === null) continue;
+    rows.push({
+      iri, time: last.time, seq: last.seq, document: last.document, tool: last.tool,
       principal: last.principal, client: last.client, session_id: last.session_id,
-    },
-  };
+    });
+  }
+  return rows.length === 0 ? {} : { last_changes: rows };
 }
 
 /** `journal`: entries recovered at the window's start and those waiting for recover_unsaved_changes, with their notices. */

@@ -19,7 +19,7 @@ import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, X
 import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_NAMES, logicalAxiomCount, type EntityRow } from './common.js';
-import { lastChangeField } from './change-history.js';
+import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -630,13 +630,14 @@ export const getEntityContext = defineTool({
     }
     const scope = scopeOf(ctx, args.include_imports);
     const view = new View(ctx);
-    const entities = found.map((e) => ({ ...entityCard(e, scope, view, args.limit), ...lastChangeField(e.iri, ctx) }));
+    const entities = found.map((e) => entityCard(e, scope, view, args.limit));
     const iris = new Set(found.map((e) => e.iri)).size;
     return {
       query: args.entity,
       count: entities.length,
       include_imports: args.include_imports,
       entities,
+      ...lastChangesField(found.map((e) => e.iri), ctx),
       ...(entities.length > 1 ? {
         note: iris === 1 ? 'The IRI is punned: one card per entity type.' : 'The name is shared by several IRIs: one card per candidate and type.',
       } : {}),

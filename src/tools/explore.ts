@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { ontologyLabel } from '../model/workspace.js';
 import { defineTool, never, ToolFailure } from './tool.js';
 import { entityRow, logicalAxiomCount } from './common.js';
-import { journalSummary, lastChangeField } from './change-history.js';
+import { journalSummary, lastChangesField } from './change-history.js';
 import { lookUpEntities } from './context.js';
 
 const NoArgs = v.strictObject({});
@@ -66,13 +66,14 @@ export const getEntity = defineTool({
   mutating: never,
   handler: (args, ctx) => {
     // every sense of the IRI, or every candidate of a shared display name; an unknown prefix names nothing
-    const matches = lookUpEntities(args.entity, ctx).map((e) => ({ ...entityRow(e, ctx), ...lastChangeField(e.iri, ctx) }));
+    const matches = lookUpEntities(args.entity, ctx).map((e) => entityRow(e, ctx));
     if (matches.length === 0) throw new ToolFailure(`No entity found for '${args.entity}'.`, 'not_found');
     const distinct = new Set(matches.map((m) => m.iri)).size;
     return {
       query: args.entity,
       count: matches.length,
       matches,
+      ...lastChangesField(matches.map((m) => m.iri), ctx),
       ...(matches.length > 1 ? { note: distinct === 1 ? 'The IRI is punned: one match per entity type.' : 'The name is shared by several IRIs: every candidate is listed.' } : {}),
     };
   },

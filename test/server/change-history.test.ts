@@ -1,12 +1,14 @@
 // The change journal's tools over a real server and SDK client: revert_changes (preview, conflicts
 // reported, reverting a revert restores, undoable), get_change_history filters (since the last save,
-// entity, tool), last_change on entities, and the journal switched off.
+// entity, tool), last_changes on entities, the journal switched off, and a window restart replaying it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import type { Worker } from 'node:worker_threads';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, callOk, fixture, serveTempOntology, type Row } from './support.js';
+import { call, callOk, connect, fixture, serveTempOntology, type Row } from './support.js';
+import type { WindowHandle } from '../../src/actors/window.js';
 
 const sub = (name: string) => ({ axiom_type: 'subclass_of', sub: name, super: 'Animal' });
 
@@ -84,12 +86,13 @@ test('history since the last save, entries marked saved, and last_change on get_
     assert.equal((await seqsOf(s.c, { tool: 'add_axiom' })).length, 2);
     assert.deepEqual(await seqsOf(s.c, { tool: 'remove_axiom' }), []);
     const card = await callOk(s.c, 'get_entity_context', { entity: 'Pony' });
-    const last = (card.entities as Row[])[0].last_change as Row;
+    const last = (card.last_changes as Row[])[0];
+    assert.equal(last.iri, 'http://example.org/zoo#Pony');
     assert.equal(last.seq, 2);
     assert.equal(last.tool, 'add_axiom');
     assert.equal((last.principal as Row).kind, 'static token');
     const untouched = await callOk(s.c, 'get_entity', { entity: 'Bird' });
-    assert.equal('last_change' in (untouched.matches as Row[])[0], false, 'an entity the journal never saw changed has none');
+    assert.equal('last_changes' in untouched, false, 'an entity the journal never saw changed has none');
     const paged = await callOk(s.c, 'get_change_history', { limit: 1 });
     assert.equal(paged.next_cursor, 1);
     assert.deepEqual(await seqsOf(s.c, { after_seq: 1 }), [2]);
@@ -106,7 +109,34 @@ test('with the journal off the history tools say so and nothing is journaled', a
     assert.equal(h.isError, true);
     assert.equal(h.body.error_code, 'journal_disabled');
     assert.deepEqual((await callOk(s.c, 'list_ontologies')).journal, { enabled: false });
-    assert.equal('last_change' in ((await callOk(s.c, 'get_entity', { entity: 'Cow' })).matches as Row[])[0], false);
+    assert.equal('last_changes' in (await callOk(s.c, 'get_entity', { entity: 'Cow' })), false);
+  } finally {
+    await s.close();
+  }
+});
+
+test('a window whose worker dies restarts with its unsaved journaled changes replayed', async () => {
+  const s = await serveTempOntology('athene-history-', 'zoo.ttl', await readFile(fixture('zoo.ttl'), 'utf8'));
+  try {
+    for (const name of ['Owl', 'Hawk', 'Crow']) await callOk(s.c, 'add_axiom', sub(name));
+    const before = await fingerprint(s.c);
+    const [window] = s.t.server.registry.local as WindowHandle[];
+    // the test's one reach into the handle: the worker a crash would take down
+    await (window as unknown as { worker: Worker }).worker.terminate();
+    const deadline = Date.now() + 120_000;
+    let recovered = 0;
+    while (Date.now() < deadline) {
+      const health = await (await fetch(new URL('/health', s.t.server.url), { headers: { authorization: `Bearer ${s.t.token}` } })).json() as Row;
+      recovered = (health.journal as Row).recovered as number;
+      if (recovered > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(recovered, 3);
+    const c = await connect(s.t);
+    assert.equal(await fingerprint(c), before);
+    await callOk(c, 'undo_change');
+    assert.equal((await callOk(c, 'get_change_history', { tool: 'undo_change' })).total_matched, 1);
+    await c.close();
   } finally {
     await s.close();
   }

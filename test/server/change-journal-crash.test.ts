@@ -144,7 +144,7 @@ test('200 acknowledged edits from 8 sessions survive kill -9: same ontology, und
     assert.match(String(change.functional), /^SubClassOf\(<http:\/\/example\.org\/zoo#C3x7> <http:\/\/example\.org\/zoo#Animal>\)$/);
     assert.match(String(change.manchester), /C3x7 SubClassOf animal/);
     const got = await call(c, 'get_entity', { entity: 'C3x7' });
-    const last = (got.matches as Body[])[0].last_change as Body;
+    const last = (got.last_changes as Body[])[0];
     assert.equal((last.client as Body).name, 'client-3');
     // private files: 0700 directories, 0600 logs
     const root = path.join(home, 'journal');

@@ -58,7 +58,9 @@ test('a v1 policy: the interoperability stage round-trips the changed snapshot t
 
 test('a round-trip format that cannot hold the ontology fails the gate with a finding naming the format', async () => {
   await withPolicy('interoperability:\n  round_trip_formats: [obo]\n', async () => {
-    const p = await callOk(c, 'preview_change_set', { operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] }] });
+    // OBO keeps what it has no tag for in owl-axioms, but an IRI with no OBO id form has no OBO spelling
+    const p = await callOk(c, 'preview_change_set', { operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] },
+      { axiom_type: 'subclass_of', sub: '<tag:example.org,2024:x>', super: 'animal' }] });
     assert.equal((p.preflight as Row).gate, 'fail');
     assert.equal(p.committable, false);
     assert.ok((p.committable_reasons as string[]).some((r) => r.startsWith('stage_failed: interoperability')), JSON.stringify(p.committable_reasons));

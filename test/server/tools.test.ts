@@ -35,6 +35,8 @@ test('tools/list lists every tool built so far with closed JSON Schemas', async 
     'get_entity_context', 'get_ontology_context', 'list_classes', 'list_ontologies', 'load_ontology', 'preview_changes',
     'redo_change', 'remove_axiom', 'remove_import', 'remove_ontology_annotation', 'remove_prefix', 'save_ontology',
     'search_entities', 'set_active_ontology', 'set_label', 'set_ontology_id', 'set_prefix', 'summarize_ontology', 'undo_change',
+    // change journal: history, revert, recovery
+    'get_change_history', 'recover_unsaved_changes', 'revert_changes',
     // reasoning
     'execute_dl_query', 'explain_entailment', 'explain_inconsistency', 'get_explanations', 'get_inferred_superclasses',
     'get_reasoner_capabilities', 'get_unsatisfiable_classes', 'list_reasoners', 'run_reasoner', 'set_reasoner',

@@ -51,14 +51,52 @@ function significantStart(text: string): number {
   }
 }
 
-/** Sniffs the format from the first few kilobytes; null when the content says nothing clear. */
+/**
+ * A first line that is a triple: an IRI, then an IRI, `a` or a prefixed name, then more. No XML start tag
+ * looks like that (an IRI has no whitespace, a tag with attributes has), though `<urn:x>` alone is both.
+ */
+const TRIPLE_START = /^<[^>\s]*>[ \t]+(<[^>\s]*>|a|[A-Za-z][\w.-]*:\S*)[ \t]+\S/;
+
+/**
+ * The qualified name of the document element, skipping the prolog (XML declaration, comments, processing
+ * instructions and the DOCTYPE with its internal subset, however long), or null.
+ */
+function rootElement(text: string, from: number): string | null {
+  for (let i = text.indexOf('<', from); i >= 0; i = text.indexOf('<', i)) {
+    if (text.startsWith('<?', i)) i = text.indexOf('?>', i) + 2;
+    else if (text.startsWith('<!--', i)) i = text.indexOf('-->', i) + 3;
+    else if (text.startsWith('<!DOCTYPE', i)) i = doctypeEnd(text, i);
+    else return /^<([A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?)/.exec(text.slice(i, i + 256))?.[1] ?? null;
+    if (i <= 1) return null;
+  }
+  return null;
+}
+
+/** The index after a DOCTYPE declaration; its internal subset may hold '>' in declarations and quoted values. */
+function doctypeEnd(text: string, start: number): number {
+  let quote = '';
+  let subset = false;
+  for (let i = start + 9; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== '') {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[') subset = true;
+    else if (c === ']') subset = false;
+    else if (c === '>' && !subset) return i + 1;
+  }
+  return 0;
+}
+
+/** Sniffs the format from the first few kilobytes (the XML root element from the whole prolog); null when the content says nothing clear. */
 export function sniffFormat(text: string): FormatId | null {
   const start = significantStart(text);
   const head = text.slice(start, start + 8192);
-  if (head.startsWith('<?xml') || head.startsWith('<!') || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(head)) {
-    const root = /<(?!\?|!)([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/.exec(head.replace(/<!--[\s\S]*?-->/g, '').replace(/<!DOCTYPE[\s\S]*?(\]\s*)?>/, ''));
-    if (root && root[2] === 'Ontology' && !/rdf:RDF/.test(head.slice(0, root.index))) return 'owlxml';
-    return 'rdfxml';
+  const firstLine = head.split('\n')[0];
+  const xml = head.startsWith('<?xml') || head.startsWith('<!') || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(head);
+  if (xml && !TRIPLE_START.test(firstLine)) {
+    const root = rootElement(text, start);
+    return root !== null && /(^|:)Ontology$/.test(root) ? 'owlxml' : 'rdfxml';
   }
   if (/^(Prefix|Ontology)\s*\(/.test(head)) return 'ofn';
   if (/^(Prefix|Ontology|Class|ObjectProperty|DataProperty|AnnotationProperty|Individual|Datatype|Import|Annotations)\s*:/.test(head)) return 'manchester';
@@ -66,7 +104,6 @@ export function sniffFormat(text: string): FormatId | null {
   if (head.startsWith('{') || head.startsWith('[')) return 'jsonld';
   if (/^(@prefix|@base|PREFIX|BASE)\b/i.test(head)) return /\bGRAPH\b|^\s*(<[^>]*>\s*)?\{/m.test(head) ? 'trig' : 'turtle';
   if (/^(<[^>\s]*>|_:\S+)\s/.test(head)) {
-    const firstLine = head.split('\n')[0];
     if (/"\s*(\^\^<[^>]*>|@[A-Za-z-]+)?\s+<[^>]*>\s*\.\s*$|>\s+<[^>]*>\s+<[^>]*>\s+<[^>]*>\s*\.\s*$/.test(firstLine)) return 'nquads';
     const strictNTriples = /^(<[^>]*>|_:\S+)\s+<[^>]*>\s+(<[^>]*>|_:\S+|"(?:[^"\\]|\\.)*"(\^\^<[^>]*>|@[A-Za-z-]+)?)\s*\.\s*$/;
     return strictNTriples.test(firstLine) ? 'ntriples' : 'turtle';
