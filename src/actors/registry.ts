@@ -10,6 +10,7 @@ import { covers, FenceLedger, type FenceTarget, type RevokedIds } from './fences
 import type { ForwardedRequest } from './protocol.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { ServerView } from '../broker/server-view.js';
+import { log } from '../util/log.js';
 
 /**
  * A window the front door routes to: an in-process WindowHandle, or a window of another athene process
@@ -195,7 +196,7 @@ export class WindowRegistry {
   }
 
   private crashed(window: WindowHandle, err: Error): void {
-    process.stderr.write(`athene: window ${window.id} crashed (${err.message}); restarting from ${window.documents.join(', ') || 'nothing'}\n`);
+    log.warn({ window: window.id, reason: err.message, documents: window.documents }, 'window crashed; restarting from its saved documents');
     for (const [sid, pin] of this.pins) {
       if (pin.kind === 'live' && pin.window === window) this.pins.set(sid, { kind: 'crashed', message: `The window of this session crashed (${err.message}) and was restarted; start a new session`, owner: pin.owner });
     }

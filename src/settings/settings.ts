@@ -99,6 +99,8 @@ export const SETTINGS = [
   row('new_entity_namespace', namespace, null, 'namespace of entities minted from bare names (default: the active ontology IRI + #)'),
   row('new_entity_ids', choice(['name', 'generated'] as const), 'name', 'local part of a minted IRI: the name, or a generated id with the name as label'),
   row('http_server', choice(['auto', 'uws', 'node'] as const), 'auto', 'HTTP transport: uWebSockets.js where its binary loads (auto), or node:http'),
+  row('log_format', choice(['pretty', 'json'] as const), 'pretty', 'log lines on stderr: pretty text or one JSON object per event'),
+  row('log_level', choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info', 'lowest level logged'),
   row('allow_unrestricted_paths_without_policy', boolean, true, 'without a project policy, allow caller-selected paths and URLs', ['--no-unrestricted-paths']),
 ] as const;
 
