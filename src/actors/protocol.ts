@@ -55,7 +55,9 @@ export type FromWindow =
   /** The local documents a restart would reopen (active first), sent after loads and saves. */
   | { readonly type: 'documents'; readonly files: string[] }
   /** The window asks how the endpoint is served (get_session_info); answered by `server-view`. */
-  | { readonly type: 'describe-server'; readonly id: number };
+  | { readonly type: 'describe-server'; readonly id: number }
+  /** Sent as the window shuts down: how many ontologies hold changes not saved to their documents. */
+  | { readonly type: 'unsaved'; readonly ontologies: number };
 
 /** Record tags. A message record is [MESSAGE, object]; the others are described at their writers. */
 const MESSAGE = 0;

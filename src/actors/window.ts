@@ -240,6 +240,7 @@ export class WindowHandle implements FenceTarget {
       }
       case 'documents': if (m.files.length > 0) this.files = m.files; break;
       case 'describe-server': void this.answerServerView(m.id); break;
+      case 'unsaved': if (m.ontologies > 0) log.warn({ window: this.id, unsaved_ontologies: m.ontologies, documents: this.files }, 'window stops with unsaved changes'); break;
       case 'ready': case 'start-failed': break;
     }
   }

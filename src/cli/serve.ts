@@ -53,11 +53,12 @@ export async function serveCommand(positionals: string[], values: Record<string,
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      out.write(`${signal}: finishing in-flight calls and stopping\n`);
+      // a second signal meets the default handler and ends the process at once
+      out.write(`${signal}: finishing in-flight calls (at most ${server.settings.shutdown_grace_s} s) and stopping; signal again to quit at once\n`);
       if (server.willLinger()) {
         out.write(`Other processes' windows are registered: staying up as broker until none has been for ${server.settings.broker_idle_linger_s} s\n`);
       }
-      void server.close().then(resolve);
+      void server.close(server.settings.shutdown_grace_s * 1000).then(resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -18,7 +18,8 @@ import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './transport.js';
 import { createTransport } from './transports.js';
 import type { BrokerHost } from '../broker/broker-host.js';
 import { describeInstances } from '../broker/instances.js';
-import { pinRefusal } from '../actors/registry.js';
+import { ownerKey, pinOwner, pinRefusal } from '../actors/registry.js';
+import { log } from '../util/log.js';
 import type { RevokedIds } from '../actors/fences.js';
 import { InFlightRequests, QueuedRequest } from './in-flight.js';
 import type { InternalRoutes } from './internal-routes.js';
@@ -50,6 +51,9 @@ export class FrontDoor {
   private readonly principal: Principal = staticPrincipal();
   /** Forwarded calls not yet answered (SSE streams excluded), for a bounded drain on shutdown. */
   private inFlight = 0;
+  /** The same calls, answered with an error when the drain's grace period ends. */
+  private readonly calls = new Set<WindowSink>();
+  private expiry: NodeJS.Timeout | null = null;
   private readonly streams = new Set<Exchange>();
   private draining = false;
   /** OAuth requests accepted and not yet answered, for cutting them on revocation. */
@@ -84,15 +88,41 @@ export class FrontDoor {
     if (port === null) throw new Error(`cannot listen on ${bind}`);
     this.port = port;
     this.ownsEndpoint = !fellBack;
+    this.watchIdleSessions();
     const host = bind.includes(':') ? `[${bind}]` : bind;
     return { port, url: `http://${host}:${port}/mcp`, fellBack };
   }
 
-  /** Stops accepting, lets in-flight calls finish (at most `graceMs`), then ends open streams. */
+  /** Ends idle sessions every half timeout (at most every minute). */
+  private watchIdleSessions(): void {
+    if (this.expiry !== null) return;
+    const idleMs = this.settings.session_idle_timeout_s * 1000;
+    this.expiry = setInterval(() => {
+      const n = this.registry.expireIdle(idleMs);
+      if (n > 0) log.info({ sessions: n, idle_timeout_s: this.settings.session_idle_timeout_s }, 'idle sessions ended');
+    }, Math.max(250, Math.min(idleMs / 2, 60_000)));
+    this.expiry.unref();
+  }
+
+  /**
+   * Stops accepting, lets in-flight calls finish (at most `graceMs`), then answers the calls still running
+   * with a JSON-RPC error (rather than dropping their connections) and ends open streams.
+   */
   async close(graceMs = 5000): Promise<void> {
     this.draining = true;
+    if (this.expiry !== null) clearInterval(this.expiry);
     this.transport.stopListening();
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
+    const cut = [...this.calls];
+    for (const sink of cut) {
+      sink.fail(503, `The server is shutting down: this call did not finish within the ${graceMs / 1000} s grace period`);
+      sink.cancel();
+    }
+    if (cut.length > 0) {
+      log.warn({ calls: cut.length, grace_s: graceMs / 1000 }, 'calls cut at shutdown');
+      // let the answers leave before the connections are closed
+      await new Promise((r) => setTimeout(r, 50));
+    }
     // clients' idle keep-alive connections would keep a stopped front door (and its process) alive
     this.transport.closeAll();
   }
@@ -163,11 +193,27 @@ export class FrontDoor {
     return describeInstances(this.registry, this.broker?.registry ?? null);
   }
 
-  /** `degraded` while any window is restarting or failed; each window's state, reason and restart count. */
+  /** `degraded` while any window is restarting or failed; each window's state, reason and restart count; session expiry. */
   private health() {
     const windows = this.instances().map((i) => ({ id: i.id, label: i.label, state: i.state, reason: i.reason, restarts: i.restarts }));
     const degraded = windows.some((w) => w.state === 'restarting' || w.state === 'failed');
-    return { status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount, instances: windows };
+    return {
+      status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount,
+      session_idle_timeout_s: this.settings.session_idle_timeout_s, sessions_expired: this.registry.expired,
+      max_sessions: this.settings.max_sessions, max_sessions_per_principal: this.settings.max_sessions_per_principal,
+      instances: windows,
+    };
+  }
+
+  /** Null when `principal` may open another session; else the refusal (429 for its own cap, 503 for the server's). */
+  private sessionCap(principal: Principal): { status: number; message: string } | null {
+    if (this.registry.sessionCount >= this.settings.max_sessions) {
+      return { status: 503, message: `The server holds its maximum of ${this.settings.max_sessions} sessions; close one (DELETE) or retry later` };
+    }
+    if (this.registry.sessionsOf(ownerKey(pinOwner(principal))) >= this.settings.max_sessions_per_principal) {
+      return { status: 429, message: `This client holds its maximum of ${this.settings.max_sessions_per_principal} sessions; close one (DELETE) before opening another` };
+    }
+    return null;
   }
 
   private async listPending(x: Exchange): Promise<void> {
@@ -197,6 +243,7 @@ export class FrontDoor {
       }
       const foreign = pinRefusal(pin.owner, principal);
       if (foreign !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${foreign}`);
+      pin.lastUsed = performance.now();
       window = pin.window;
       if (instanceId !== null && window.id !== instanceId) return sendRpcError(x, 404, -32001, 'Session not found on this instance');
     } else if (instanceId !== null) {
@@ -212,6 +259,10 @@ export class FrontDoor {
       return sendRpcError(x, 503, -32000, `Instance ${window.id} is quarantined (its process stopped heartbeating or left the broker); it takes no requests`);
     }
     if (r.method !== 'POST') return this.forward(x, r, window, null, principal);
+    if (sessionId === undefined) {
+      const capped = this.sessionCap(principal);
+      if (capped !== null) return sendRpcError(x, capped.status, -32000, capped.message);
+    }
     const type = r.headers.get('content-type') ?? '';
     if (!type.toLowerCase().includes('application/json')) {
       return sendRpcError(x, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -246,9 +297,14 @@ export class FrontDoor {
     const headers: string[] = [];
     for (const [k, v] of r.headers) if (forwardable(k)) headers.push(k, v);
     const isStream = r.method === 'GET';
-    if (isStream) this.streams.add(x);
-    else this.inFlight++;
     const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled);
+    if (isStream) {
+      this.streams.add(x);
+      this.streamOpened(sink.sessionId, 1);
+    } else {
+      this.inFlight++;
+      this.calls.add(sink);
+    }
     this.open.add(sink);
     // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
     x.res.onAborted(() => {
@@ -268,9 +324,22 @@ export class FrontDoor {
   /** A forwarded request is over: stop counting it for the drain. */
   private readonly settled = (sink: WindowSink): void => {
     this.open.delete(sink);
-    if (sink.isStream) this.streams.delete(sink.x);
-    else this.inFlight--;
+    if (sink.isStream) {
+      this.streams.delete(sink.x);
+      this.streamOpened(sink.sessionId, -1);
+    } else {
+      this.inFlight--;
+      this.calls.delete(sink);
+    }
   };
+
+  /** A session with an open event stream is in use: it does not expire while the stream lasts. */
+  private streamOpened(sessionId: string | undefined, delta: 1 | -1): void {
+    const pin = sessionId === undefined ? undefined : this.registry.pinOf(sessionId);
+    if (pin?.kind !== 'live') return;
+    pin.streams = Math.max(0, pin.streams + delta);
+    pin.lastUsed = performance.now();
+  }
 }
 
 function isJson(text: string): boolean {

@@ -28,7 +28,7 @@ export class WindowSink implements ResponseSink, Cuttable {
     readonly isStream: boolean,
     private readonly window: RoutedWindow,
     private readonly registry: WindowRegistry,
-    private readonly sessionId: string | undefined,
+    readonly sessionId: string | undefined,
     readonly principal: Principal,
     private readonly onSettled: (sink: WindowSink) => void,
   ) {}
