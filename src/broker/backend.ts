@@ -14,6 +14,7 @@ import { readBody } from '../http/read-body.js';
 import { chooseTransport, type Incoming, type Reply, type Transport } from '../http/transport.js';
 import { createTransport } from '../http/transports.js';
 import { log } from '../util/log.js';
+import { connectionNamed, isHopByHop } from '../http/hop-by-hop.js';
 import { WindowSink } from '../http/window-sink.js';
 import { generateEndpointSecret, secretDigest, secretMatches } from './endpoint-secret.js';
 import { FIRST_PRINCIPAL_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, decodePrincipal, protocolOf } from './wire.js';
@@ -55,7 +56,8 @@ function segment(text: string): string | null {
 /** Headers the window gets: what the broker forwarded, minus the broker's own. */
 function windowHeaders(req: Incoming): { flat: string[]; map: Map<string, string> } {
   const flat: string[] = [];
-  for (const [k, val] of req.headers) if (!k.startsWith('x-athene-') && k !== 'content-length' && k !== 'connection') flat.push(k, val);
+  const named = connectionNamed(req.headers.get('connection'));
+  for (const [k, val] of req.headers) if (!k.startsWith('x-athene-') && k !== 'content-length' && !isHopByHop(k, named)) flat.push(k, val);
   return { flat, map: req.headers };
 }
 

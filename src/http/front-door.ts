@@ -9,7 +9,9 @@ import type { WindowRegistry } from '../actors/registry.js';
 import type { RoutedWindow } from '../actors/registry.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
-import { rebindingRefusal } from './guard.js';
+import { HostGuard } from './guard.js';
+import { isEmptyBatch, nestedDeeperThan } from './json-depth.js';
+import { connectionNamed, isHopByHop } from './hop-by-hop.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from './respond.js';
 import { WindowSink } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
@@ -28,9 +30,9 @@ import { baseUrl, bearerChallenge } from '../auth/oauth/metadata.js';
 import { OAuthRoutes, guardedOrigin, isOAuthPath } from './oauth-routes.js';
 import { AdminRoutes, adminRefusal } from './admin-routes.js';
 
-/** Client headers never forwarded to a window: the credential, and anything posing as a principal. */
-function forwardable(name: string): boolean {
-  return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && name !== 'connection';
+/** Client headers never forwarded to a window: the credential, anything posing as a principal, the body's framing and hop-by-hop ones. */
+function forwardable(name: string, named: ReadonlySet<string> | null): boolean {
+  return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && !isHopByHop(name, named);
 }
 
 export type { Incoming } from './transport.js';
@@ -47,6 +49,7 @@ const INSTANCE_ROUTE = /^\/instances\/([^/]+)\/mcp$/;
 
 export class FrontDoor {
   private readonly transport: Transport;
+  private readonly guard: HostGuard;
   private port = 0;
   private readonly principal: Principal = staticPrincipal();
   /** Forwarded calls not yet answered (SSE streams excluded), for a bounded drain on shutdown. */
@@ -71,6 +74,7 @@ export class FrontDoor {
     private readonly authority: Authority, home: string, transport: TransportKind) {
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
     this.admin = new AdminRoutes(authority, home, verifier);
+    this.guard = new HostGuard(settings.bind_address, settings.allowed_hosts, settings.allowed_origins);
     this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
 
@@ -136,7 +140,7 @@ export class FrontDoor {
       return sendRpcError(x, 431, -32000, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`);
     }
     const origin = guardedOrigin(r.method, r.path, r.headers.get('origin') ?? '', r.headers.get('sec-fetch-site') ?? '');
-    const refusal = rebindingRefusal(this.settings.bind_address, this.port, r.headers.get('host') ?? '', origin);
+    const refusal = this.guard.refusal(r.headers.get('host') ?? '', origin);
     if (refusal !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${refusal}`);
     if (r.path.startsWith('/internal/')) return this.routeInternal(x, r);
     // the public base URL is needed only by the OAuth routes and the 401 challenge, not per /mcp call
@@ -278,6 +282,9 @@ export class FrontDoor {
     });
     this.readBody(x, limit, (body) => {
       this.open.delete(queued);
+      if (isEmptyBatch(body)) return sendRpcError(x, 400, -32600, 'Invalid Request: an empty batch');
+      const depth = this.settings.max_json_depth;
+      if (nestedDeeperThan(body, depth)) return sendRpcError(x, 400, -32600, `Invalid Request: JSON nested deeper than ${depth} levels`);
       // Only a session-less request is parsed here (it must be an initialize); the window parses the rest.
       if (sessionId === undefined && !isJson(body)) return sendRpcError(x, 400, -32700, 'Parse error: the body is not valid JSON');
       this.forward(x, r, window, body, principal);
@@ -295,7 +302,8 @@ export class FrontDoor {
   private forward(x: Exchange, r: Incoming, window: RoutedWindow, body: string | null, principal: Principal): void {
     if (x.aborted || x.done) return;
     const headers: string[] = [];
-    for (const [k, v] of r.headers) if (forwardable(k)) headers.push(k, v);
+    const named = connectionNamed(r.headers.get('connection'));
+    for (const [k, v] of r.headers) if (forwardable(k, named)) headers.push(k, v);
     const isStream = r.method === 'GET';
     const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled);
     if (isStream) {
