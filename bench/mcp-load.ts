@@ -130,8 +130,8 @@ export function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Spawns a server and resolves with the first URL it prints. */
-export function spawnServer(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+export function spawnServer(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

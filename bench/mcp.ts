@@ -3,9 +3,11 @@
 // Streamable HTTP transport, same tool logic). Two workloads: `read` loops `tools/call get_entity`;
 // `write` loops `add_axiom` then `remove_axiom` (each session its own axiom). Each server runs in its own
 // process; the load comes from this one. Prints calls/s, p50/p99 latency, and CPU µs per call of the
-// server process (all threads) and of the load generator.
+// server process (all threads) and of the load generator. `uws` and `node` run with the change journal
+// (every write fsynced before it is answered); `nojournal` is uws with it off, the same-run baseline of the
+// journal's cost (the `journal on/off` column).
 // Usage: npm run build && node dist/bench/mcp.js [seconds-per-level]
-//   BENCH_LEVELS=1,16,64,256  BENCH_WORKLOADS=read,write  BENCH_TARGETS=uws,node,reference
+//   BENCH_LEVELS=1,16,64,256  BENCH_WORKLOADS=read,write  BENCH_TARGETS=uws,node,nojournal,reference
 //   (each Athene transport's ratio is against the reference server of the same run)
 //   ATHENE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  (node flags for the Athene process, e.g. to profile it)
 
@@ -91,41 +93,55 @@ function row(r: Result): string {
   return `${f(r.perSecond, 8, 0)} ${f(r.p50, 6)} ${f(r.p99, 6)} ${f(r.serverCpu, 6, 0)} ${f(r.loaderCpu, 5, 0)}`;
 }
 
+/** The Athene targets: a transport, and whether the change journal is on (`nojournal`: uws with it off). */
+const ATHENE_TARGETS: Readonly<Record<string, { transport: string; journal: boolean }>> = {
+  uws: { transport: 'uws', journal: true },
+  node: { transport: 'node', journal: true },
+  nojournal: { transport: 'uws', journal: false },
+};
+
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 3);
   const levels = (process.env.BENCH_LEVELS ?? '1,16,64,256').split(',').map(Number);
   const workloads = (process.env.BENCH_WORKLOADS ?? 'read,write').split(',') as Workload[];
-  const wanted = (process.env.BENCH_TARGETS ?? 'uws,node,reference').split(',');
-  const home = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-mcp-'));
+  const wanted = (process.env.BENCH_TARGETS ?? 'uws,node,nojournal,reference').split(',');
+  const homes: string[] = [];
   const servers: Server[] = [];
   try {
     const nodeArgs = (process.env.ATHENE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    for (const transport of ['uws', 'node'].filter((t) => wanted.includes(t))) {
-      const athene = await spawnServer([...nodeArgs, MAIN, 'serve', DEMO, '--port', '0', '--home', home, '--http-server', transport], /listening on (\S+)/);
+    for (const [name, { transport, journal }] of Object.entries(ATHENE_TARGETS).filter(([n]) => wanted.includes(n))) {
+      // each server its own home: journals of one document in one home would be shared
+      const home = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-mcp-'));
+      homes.push(home);
+      const athene = await spawnServer([...nodeArgs, MAIN, 'serve', DEMO, '--port', '0', '--no-share', '--home', home, '--http-server', transport],
+        /listening on (\S+)/, { ...process.env, ATHENE_JOURNAL_ENABLED: String(journal) });
       const token = (await readFile(path.join(home, 'token'), 'utf8')).trim();
-      servers.push({ name: transport, url: athene.url, token, child: athene.child });
+      servers.push({ name, url: athene.url, token, child: athene.child });
     }
     if (wanted.includes('reference')) {
-      const token = (await readFile(path.join(home, 'token'), 'utf8')).trim();
+      const token = servers[0]?.token ?? 'bench-token';
       const reference = await spawnServer([REFERENCE, DEMO, token], /^(http:\/\/\S+)/m);
       servers.push({ name: 'reference', url: reference.url, token, child: reference.child });
     }
     const targets = servers;
     const reference = targets.findIndex((t) => t.name === 'reference');
     const compared = targets.filter((t) => t.name !== 'reference');
+    const onOff = targets.some((t) => t.name === 'uws') && targets.some((t) => t.name === 'nojournal');
     console.log(`${seconds} s per level; CPU in µs per call (server: all threads of its process; load: this generator)`);
-    console.log(`workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}`);
+    console.log(`workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}${onOff ? ' | journal on/off' : ''}`);
     for (const workload of workloads) {
       for (const n of levels) {
         const results: Result[] = [];
         for (const t of targets) results.push(await load(t, n, workload, seconds));
         const ratios = reference < 0 ? '' : results.filter((_, i) => i !== reference).map((r) => ` | ${(r.perSecond / results[reference].perSecond).toFixed(2).padStart(7)}x`).join('');
-        console.log(`${workload.padEnd(8)} ${String(n).padStart(8)} | ${results.map((r) => `${' '.repeat(9)}  ${row(r)}`).join(' | ')}${ratios}`);
+        const by = (name: string) => results[targets.findIndex((t) => t.name === name)];
+        const journal = onOff ? ` | ${(by('uws').perSecond / by('nojournal').perSecond).toFixed(2).padStart(7)}x` : '';
+        console.log(`${workload.padEnd(8)} ${String(n).padStart(8)} | ${results.map((r) => `${' '.repeat(9)}  ${row(r)}`).join(' | ')}${ratios}${journal}`);
       }
     }
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');
-    await rm(home, { recursive: true, force: true });
+    for (const home of homes) await rm(home, { recursive: true, force: true });
   }
 }
 

@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { Fence } from './fences.js';
+import type { ToolProfile } from '../settings/settings.js';
 import type { ServerView } from '../broker/server-view.js';
 
 export interface WindowInit {
@@ -38,6 +39,8 @@ export type ToWindow =
   | { readonly type: 'fence'; readonly id: number; readonly fence: Fence }
   /** The answer to the window's `describe-server` of the same id. */
   | { readonly type: 'server-view'; readonly id: number; readonly view: ServerView | null }
+  /** The owner changed the tool profile: sessions are told their tool list changed. */
+  | { readonly type: 'tool-profile'; readonly profile: ToolProfile }
   | { readonly type: 'shutdown' };
 
 export type FromWindow =
@@ -57,7 +60,9 @@ export type FromWindow =
   /** The window asks how the endpoint is served (get_session_info); answered by `server-view`. */
   | { readonly type: 'describe-server'; readonly id: number }
   /** Sent as the window shuts down: how many ontologies hold changes not saved to their documents. */
-  | { readonly type: 'unsaved'; readonly ontologies: number };
+  | { readonly type: 'unsaved'; readonly ontologies: number }
+  /** The change journal's recovery counts: entries replayed at start, entries waiting for the recovery tool. */
+  | { readonly type: 'journal'; readonly recovered: number; readonly pending: number };
 
 /** Record tags. A message record is [MESSAGE, object]; the others are described at their writers. */
 const MESSAGE = 0;

@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { WindowSettings } from '../tools/tool.js';
+import type { ToolProfile } from '../settings/settings.js';
 import type { Principal } from '../auth/principal.js';
 import { WindowHandle, type ResponseSink, type WindowHealth } from './window.js';
 import { covers, FenceLedger, type FenceTarget, type RevokedIds } from './fences.js';
@@ -77,7 +78,17 @@ export class WindowRegistry {
   /** Answers a window's question how the endpoint is served (set by the server once its role is known). */
   describeServer: ((windowId: string) => Promise<ServerView>) | null = null;
 
-  constructor(private readonly settings: WindowSettings) {}
+  constructor(private settings: WindowSettings) {}
+
+  get toolProfile(): ToolProfile {
+    return this.settings.tool_profile ?? 'full';
+  }
+
+  /** The owner's choice of tool profile, for this process's windows now and for windows it opens later. */
+  setToolProfile(profile: ToolProfile): void {
+    this.settings = { ...this.settings, tool_profile: profile };
+    for (const w of this.windows) w.setToolProfile(profile);
+  }
 
   /** Opens a window on `files` and makes it the target of new sessions. */
   async open(files: readonly string[]): Promise<WindowHandle> {

@@ -2,8 +2,10 @@
 // everything (initialize, GET streams, DELETE, batches, every error), but builds a Request, a Response and
 // a stream per call and re-validates each message several times. The plain case, a single JSON-RPC request
 // or notification POSTed in an initialized session with well-formed headers, goes straight to the SDK
-// `Server` instead, and its response comes back as the one JSON text the HTTP answer carries. Anything
-// this fast path does not recognise is left to the SDK transport, so its answers stay the SDK's.
+// `Server` instead, and its response comes back as the one JSON text the HTTP answer carries; a request
+// asking for progress (`_meta.progressToken`) is answered as an SSE stream carrying its notifications, then
+// its response. Anything this fast path does not recognise is left to the SDK transport, so its answers stay
+// the SDK's.
 
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -18,10 +20,14 @@ export interface PlainPost {
   readonly body: string;
 }
 
-/** A fast-path answer: the response's JSON text (200), nothing for a notification (202), or an error. */
+/**
+ * A fast-path answer: the response's JSON text (200), nothing for a notification (202), an error, or an
+ * SSE stream (200) of the request's notifications ending with its response.
+ */
 export interface FastReply {
   readonly status: number;
   readonly body: string | null;
+  readonly stream?: ReadableStream<Uint8Array>;
 }
 
 /** A fast-path call in flight: its reply, and how to cancel it when its HTTP request goes away. */
@@ -40,18 +46,41 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+function isRequestId(v: unknown): v is RequestId {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+}
+
+/** A `_meta` the fast path understands: absent, or exactly a progress token. */
+function plainMeta(meta: unknown): boolean {
+  if (meta === undefined) return true;
+  if (!isPlainObject(meta)) return false;
+  const keys = Object.keys(meta);
+  return keys.length === 1 && keys[0] === 'progressToken' && isRequestId(meta.progressToken);
+}
+
 /**
  * The message if it is a request or notification the SDK's schemas certainly accept (they are strict
- * about keys); null for anything else, including params carrying `_meta`, which only the schemas check.
+ * about keys); null for anything else, including params carrying any `_meta` but a progress token.
  */
 export function plainMessage(raw: unknown): JSONRPCMessage | null {
   if (!isPlainObject(raw) || raw.jsonrpc !== '2.0' || typeof raw.method !== 'string') return null;
   for (const k in raw) if (!REQUEST_KEYS.has(k)) return null;
-  const id = raw.id;
-  if (id !== undefined && typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return null;
+  if (raw.id !== undefined && !isRequestId(raw.id)) return null;
   const params = raw.params;
-  if (params !== undefined && (!isPlainObject(params) || params._meta !== undefined)) return null;
+  if (params !== undefined && (!isPlainObject(params) || !plainMeta(params._meta))) return null;
   return raw as JSONRPCMessage;
+}
+
+/** Whether a request asks for progress notifications, which a JSON answer has no room for. */
+function wantsProgress(message: JSONRPCMessage): boolean {
+  const params = (message as { params?: { _meta?: unknown } }).params;
+  return params?._meta !== undefined;
+}
+
+const encoder = new TextEncoder();
+
+function sseEvent(message: JSONRPCMessage): Uint8Array {
+  return encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 }
 
 function headersAcceptable(post: PlainPost): boolean {
@@ -70,6 +99,8 @@ export class SessionTransport implements Transport {
   onerror?: (error: Error) => void;
   /** Fast-path requests awaiting the server's response, by JSON-RPC id. */
   private readonly waiting = new Map<RequestId, (reply: FastReply) => void>();
+  /** Fast-path requests answered as SSE streams, by JSON-RPC id: their notifications go there too. */
+  private readonly streams = new Map<RequestId, ReadableStreamDefaultController<Uint8Array>>();
   /**
    * Cancelled fast-path requests, already answered 202: the server sends nothing for a cancelled request,
    * unless its handler finished just before the cancellation reached it; that late response is dropped.
@@ -90,6 +121,7 @@ export class SessionTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.sendOnStream(message, options)) return;
     if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) {
       const reply = this.waiting.get(message.id);
       if (reply !== undefined) {
@@ -103,6 +135,22 @@ export class SessionTransport implements Transport {
       return;
     }
     return this.inner.send(message, options);
+  }
+
+  /** Writes to a streamed fast-path request's SSE answer what belongs there; false when nothing does. */
+  private sendOnStream(message: JSONRPCMessage, options?: TransportSendOptions): boolean {
+    const isResponse = 'id' in message && message.id !== undefined && ('result' in message || 'error' in message);
+    const id = isResponse ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    const controller = id === undefined ? undefined : this.streams.get(id);
+    if (controller === undefined || id === undefined) return false;
+    try {
+      controller.enqueue(sseEvent(message));
+      if (isResponse) controller.close();
+    } catch {
+      // the client went away: the stream is already closed
+    }
+    if (isResponse) this.streams.delete(id);
+    return true;
   }
 
   close(): Promise<void> {
@@ -129,13 +177,39 @@ export class SessionTransport implements Transport {
       return { reply: Promise.resolve(ACCEPTED) };
     }
     const id = message.id;
-    if (this.waiting.has(id)) return undefined;
+    if (this.waiting.has(id) || this.streams.has(id)) return undefined;
     this.withdrawn.delete(id);
+    if (wantsProgress(message)) return this.streamed(id, message, extra);
     const reply = new Promise<FastReply>((resolve) => {
       this.waiting.set(id, resolve);
       this.deliver(message, extra);
     });
     return { reply, cancel: () => this.cancel(id, 'The HTTP request was aborted') };
+  }
+
+  /** Serves a request as an SSE stream: its progress and other notifications, then its response. */
+  private streamed(id: RequestId, message: JSONRPCMessage, extra: MessageExtraInfo): FastCall {
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.streams.set(id, controller);
+      },
+      cancel: () => this.abandon(id),
+    });
+    this.deliver(message, extra);
+    return { reply: Promise.resolve({ status: 200, body: null, stream }), cancel: () => this.abandon(id) };
+  }
+
+  /** A streamed request whose client went away is cancelled; its late response is dropped. */
+  private abandon(id: RequestId): void {
+    if (!this.streams.delete(id)) return;
+    this.withdraw(id);
+    this.cancel(id, 'The HTTP request was aborted');
+  }
+
+  private withdraw(id: RequestId): void {
+    this.withdrawn.add(id);
+    // most cancelled handlers never answer: remember only the latest, oldest forgotten first
+    if (this.withdrawn.size > MAX_WITHDRAWN) this.withdrawn.delete(this.withdrawn.values().next().value as RequestId);
   }
 
   /** Cancels a request being served, as the client's `notifications/cancelled` would: its handler's signal aborts. */
@@ -153,10 +227,15 @@ export class SessionTransport implements Transport {
       const reply = typeof requestId === 'string' || typeof requestId === 'number' ? this.waiting.get(requestId) : undefined;
       if (reply !== undefined) {
         this.waiting.delete(requestId as RequestId);
-        this.withdrawn.add(requestId as RequestId);
-        // most cancelled handlers never answer: remember only the latest, oldest forgotten first
-        if (this.withdrawn.size > MAX_WITHDRAWN) this.withdrawn.delete(this.withdrawn.values().next().value as RequestId);
+        this.withdraw(requestId as RequestId);
         reply(ACCEPTED);
+      }
+      const stream = typeof requestId === 'string' || typeof requestId === 'number' ? this.streams.get(requestId) : undefined;
+      if (stream !== undefined) {
+        // a cancelled request gets no response: its stream ends here
+        this.streams.delete(requestId as RequestId);
+        this.withdraw(requestId as RequestId);
+        stream.close();
       }
     }
     this.onmessage?.(message, extra);
@@ -166,6 +245,14 @@ export class SessionTransport implements Transport {
   private closed(): void {
     for (const reply of this.waiting.values()) reply(GONE);
     this.waiting.clear();
+    for (const controller of this.streams.values()) {
+      try {
+        controller.close();
+      } catch {
+        // already closed by its reader
+      }
+    }
+    this.streams.clear();
     this.onclose?.();
   }
 }

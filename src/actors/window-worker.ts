@@ -9,17 +9,24 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CompleteRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Workspace, ontologyLabel } from '../model/workspace.js';
 import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
-import { asPrincipal } from '../auth/principal.js';
+import { asPrincipal, missingCapabilities } from '../auth/principal.js';
 import { ApprovalQueue } from '../tools/approvals.js';
 import { UndoJournal } from '../tools/journal.js';
-import { TOOLS, TOOLS_BY_NAME } from '../tools/catalog.js';
-import { failure, listTool, runTool } from '../tools/gate.js';
+import { TOOLS_BY_NAME, profileTools } from '../tools/catalog.js';
+import { failure, runTool, type ToolResult } from '../tools/gate.js';
+import { listTools, type ListedTool } from '../tools/listing.js';
+import { getEntity } from '../tools/explore.js';
+import { searchEntities } from '../tools/search.js';
+import type { ToolProfile } from '../settings/settings.js';
+import type { Ontology } from '../model/ontology.js';
+import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
 import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
@@ -31,13 +38,32 @@ import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
 import { revokeExternalTerms } from '../external-terms/actor-store.js';
+import { FileChangeStore } from '../journal/file-store.js';
+import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
 const init = workerData as WindowInit;
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
-const LISTED_TOOLS = TOOLS.map(listTool);
+/** The tool profile sessions are offered now, and each profile's listing, made when first asked for. */
+let toolProfile: ToolProfile = init.settings.tool_profile ?? 'full';
+const listings = new Map<ToolProfile, { tools: ListedTool[]; names: ReadonlySet<string> }>();
+
+function listing(profile: ToolProfile): { tools: ListedTool[]; names: ReadonlySet<string> } {
+  let l = listings.get(profile);
+  if (l === undefined) {
+    const tools = listTools(profileTools(profile));
+    l = { tools, names: new Set(tools.map((t) => t.name)) };
+    listings.set(profile, l);
+  }
+  return l;
+}
+
+/** Each initialized session's out-of-request notifications, by session id. */
+const audience = new Map<string, SessionNotices>();
+/** Resource keys of the window's ontologies. */
+const ontologyKeys = new OntologyKeys();
 const LISTED_PROMPTS = PROMPTS.map(listPrompt);
 /** One validator for every session's Server: each would otherwise build its own Ajv instance. */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
@@ -111,12 +137,54 @@ interface WindowState {
   readonly resolver: WorkspaceResolver;
   readonly journal: UndoJournal;
   readonly approvals: ApprovalQueue;
+  readonly changes: ChangeRecorder | null;
+}
+
+/** The change journal of this window when it is on: unsaved entries are replayed (or set aside) before anything is served. */
+async function openChangeJournal(workspace: Workspace): Promise<ChangeRecorder | null> {
+  const home = init.settings.audit_home;
+  if (init.settings.journal_enabled !== true || home === undefined) return null;
+  const store = new FileChangeStore(home, {
+    maxAgeDays: init.settings.journal_retention_days ?? 90,
+    maxBytes: (init.settings.journal_retention_mib ?? 256) * 1024 * 1024,
+  });
+  const recorder = new ChangeRecorder(workspace, store);
+  await recorder.open();
+  for (const n of recorder.recoveryNotices) process.stderr.write(`athene: ${n.document}: ${n.message}\n`);
+  return recorder;
+}
+
+function postJournalCounts(recorder: ChangeRecorder | null): void {
+  if (recorder === null) return;
+  post({ type: 'journal', recovered: recorder.recovered, pending: recorder.recoveryNotices.reduce((n, r) => n + r.count, 0) });
+}
+
+/** A call whose changes were applied but not journaled fails: it was not made durable. */
+async function durableResult(result: ToolResult, call: CallRecord): Promise<ToolResult> {
+  try {
+    await call.durable;
+    return result;
+  } catch (err) {
+    return failure(`${call.tool} was applied, but the change journal could not be written: ${(err as Error).message}`, 'journal_write_failed', { committed: true, journaled: false });
+  }
 }
 
 async function openWindow(): Promise<WindowState> {
   const workspace = new Workspace();
   for (const file of init.files) workspace.load(await loadOntologyFile(file), workspace.ontologies.length === 0);
   workspace.beforeCommit = fenceCommit;
+  // subscribers hear of every commit, whoever made it; recording it is all the writer pays
+  workspace.onChange((event) => {
+    const uris = new Set(event.changes.map((r) => ontologyKeys.uri(r.change.ontology)));
+    for (const notices of audience.values()) for (const uri of uris) notices.ontologyChanged(uri);
+  });
+  const changes = await openChangeJournal(workspace);
+  if (changes !== null) {
+    workspace.beforeCommit = () => {
+      fenceCommit();
+      changes.prepare();
+    };
+  }
   return {
     workspace,
     resolver: new WorkspaceResolver(workspace, {
@@ -125,6 +193,7 @@ async function openWindow(): Promise<WindowState> {
     }),
     journal: new UndoJournal(workspace),
     approvals: new ApprovalQueue(init.windowId),
+    changes,
   };
 }
 
@@ -139,43 +208,170 @@ function sessionFacts(state: WindowState, protocolVersion: string | string[] | u
     serverInfo: SERVER_INFO,
     // a request without the header is from a client of the protocol version that predates it
     protocolVersion: typeof protocolVersion === 'string' ? protocolVersion : DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-    toolCount: LISTED_TOOLS.length,
+    toolCount: listing(toolProfile).tools.length,
     promptCount: LISTED_PROMPTS.length,
     approvals: () => state.approvals.list(),
     server: askServerView,
   };
 }
 
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+function toolContext(state: WindowState, principal: Principal, extra: Extra): ToolContext {
+  return {
+    workspace: state.workspace,
+    resolver: state.resolver,
+    journal: state.journal,
+    ...(state.changes === null ? {} : { changes: state.changes }),
+    settings: init.settings,
+    principal,
+    sessionId: extra.sessionId ?? null,
+    windowId: init.windowId,
+    signal: extra.signal,
+    session: sessionFacts(state, extra.requestInfo?.headers['mcp-protocol-version']),
+  };
+}
+
+/** The request's verified principal, which must hold ontology:read to see resources and completions. */
+function reader(extra: Extra): Principal {
+  const principal = asPrincipal(extra.authInfo?.extra?.principal);
+  if (principal === null) throw new McpError(ErrorCode.InvalidRequest, 'No verified principal came with this request');
+  const missing = missingCapabilities(principal, ['ontology:read']);
+  if (missing.length > 0) throw new McpError(ErrorCode.InvalidRequest, `Reading resources requires capabilities the caller lacks: ${missing.join(', ')}`);
+  return principal;
+}
+
+/** The ontologies the window had when its sessions last heard of the list. */
+let announcedOntologies: readonly Ontology[] = [];
+
+/**
+ * After a call: a changed ontology list is announced to every session, and an ontology that arrived with
+ * unmapped content is reported to the session whose call loaded it.
+ */
+function announceOntologies(ws: Workspace, caller: SessionNotices | undefined): void {
+  const now = ws.ontologies;
+  if (now.length === announcedOntologies.length && now.every((o, i) => o === announcedOntologies[i])) return;
+  const before = new Set(announcedOntologies);
+  announcedOntologies = [...now];
+  for (const notices of audience.values()) notices.resourceListChanged();
+  for (const o of now) {
+    const notice = before.has(o) ? null : unmappedNotice(o);
+    if (notice !== null) caller?.log(notice);
+  }
+}
+
+/** Ranked entity names for a completion, found as search_entities finds them (at most 100). */
+async function completeEntity(state: WindowState, value: string, type: 'class' | 'all', field: 'display' | 'iri', extra: Extra): Promise<{ values: string[]; total: number; hasMore: boolean }> {
+  const ctx = toolContext(state, reader(extra), extra);
+  const result = await runTool(searchEntities, { query: value, type, limit: 100 }, ctx, state.approvals, revokedRefusal);
+  if (result.isError) return { values: [], total: 0, hasMore: false };
+  const body = result.structuredContent as { count: number; items: { iri: string; display: string }[] };
+  const values = [...new Set(body.items.map((i) => i[field]))];
+  return { values, total: body.count, hasMore: body.count > body.items.length };
+}
+
+async function readResource(state: WindowState, uri: string, extra: Extra): Promise<ReadResourceResult> {
+  const principal = reader(extra);
+  const target = resourceTarget(uri, state.workspace, ontologyKeys);
+  if (target === null) throw new McpError(-32002, `Resource not found: ${uri}`);
+  if (target.kind === 'document') return { contents: [documentContents(uri, target.ontology, target.format)] };
+  const result = await runTool(getEntity, { entity: target.iri }, toolContext(state, principal, extra), state.approvals, revokedRefusal);
+  return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.structuredContent) }] };
+}
+
 function sessionServer(state: WindowState): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, jsonSchemaValidator: SCHEMA_VALIDATOR });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED_TOOLS }));
+  const server = new Server(SERVER_INFO, {
+    capabilities: {
+      tools: { listChanged: true },
+      prompts: { listChanged: false },
+      resources: { subscribe: true, listChanged: true },
+      logging: {},
+      completions: {},
+    },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: SCHEMA_VALIDATOR,
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing(toolProfile).tools }));
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: LISTED_PROMPTS }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     const prompt = PROMPTS_BY_NAME.get(request.params.name);
     if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt '${request.params.name}'`);
     return expandPrompt(prompt, request.params.arguments);
   });
+  server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) => {
+    reader(extra);
+    return { resources: listResources(state.workspace, ontologyKeys) };
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (_request, extra) => {
+    reader(extra);
+    return { resourceTemplates: [...RESOURCE_TEMPLATES] };
+  });
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => readResource(state, request.params.uri, extra));
+  server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
+    reader(extra);
+    if (resourceTarget(request.params.uri, state.workspace, ontologyKeys) === null) throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
+    audience.get(extra.sessionId ?? '')?.subscribe(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (request, extra) => {
+    audience.get(extra.sessionId ?? '')?.unsubscribe(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+    const { ref, argument } = request.params;
+    const none = { completion: { values: [] as string[] } };
+    if (ref.type === 'ref/prompt') {
+      const names = PROMPTS_BY_NAME.get(ref.name)?.arguments.find((a) => a.name === argument.name)?.names;
+      if (names === undefined) return none;
+      return { completion: await completeEntity(state, argument.value, names === 'class' ? 'class' : 'all', 'display', extra) };
+    }
+    if (ref.uri !== ENTITY_TEMPLATE && ref.uri !== FORMAT_TEMPLATE) return none;
+    if (argument.name === 'iri' && ref.uri === ENTITY_TEMPLATE) return { completion: await completeEntity(state, argument.value, 'all', 'iri', extra) };
+    reader(extra);
+    return { completion: { values: completeTemplateVariable(argument.name, argument.value, state.workspace, ontologyKeys) } };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
     if (tool === undefined) return failure(`Unknown tool '${request.params.name}'`, 'unknown_tool');
+    if (!listing(toolProfile).names.has(tool.name)) return failure(`${tool.name} is not offered in the '${toolProfile}' tool profile`, 'unknown_tool');
     const principal = asPrincipal(extra.authInfo?.extra?.principal);
     if (principal === null) return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
+    const token = request.params._meta?.progressToken;
+    const beat = token === undefined ? undefined : new ProgressBeat(
+      (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+      `${tool.name}: running`);
+    const base = toolContext(state, principal, extra);
+    const client = server.getClientVersion();
+    const changes = state.changes;
+    const call: CallRecord | null = changes === null ? null
+      : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
     const ctx: ToolContext = {
-      workspace: state.workspace,
-      resolver: state.resolver,
-      journal: state.journal,
-      settings: init.settings,
-      principal,
-      sessionId: extra.sessionId ?? null,
-      windowId: init.windowId,
-      signal: extra.signal,
-      session: sessionFacts(state, extra.requestInfo?.headers['mcp-protocol-version']),
+      ...base,
+      ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }),
+      ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
     };
-    const result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
+    let result: ToolResult;
+    try {
+      result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
+      if (call?.durable !== undefined) result = await durableResult(result, call);
+    } finally {
+      beat?.stop();
+    }
     if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
+    if (tool.name === 'recover_unsaved_changes') postJournalCounts(state.changes);
+    const caller = audience.get(extra.sessionId ?? '');
+    announceOntologies(state.workspace, caller);
+    if (!result.isError) for (const notice of resultNotices(tool.name, result.structuredContent)) caller?.log(notice);
     return result;
   });
   return server;
+}
+
+/** Tells every session the tool list changed when the owner picks another profile. */
+function setToolProfile(profile: ToolProfile): void {
+  if (profile === toolProfile) return;
+  toolProfile = profile;
+  for (const notices of audience.values()) notices.toolListChanged();
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -263,9 +459,25 @@ class WindowActor {
   }
 
   private replyFast(id: number, reply: FastReply): void {
+    if (reply.stream !== undefined) {
+      this.replyStreamed(id, reply.stream);
+      return;
+    }
     this.cancels.delete(id);
     if (this.aborted.delete(id)) return;
     putReply(outbox.open(), id, reply.status, reply.body);
+  }
+
+  /** A fast-path request that asked for progress: its SSE answer is streamed like the SDK transport's. */
+  private replyStreamed(id: number, body: ReadableStream<Uint8Array>): void {
+    if (this.aborted.delete(id)) {
+      this.cancels.get(id)?.();
+      this.cancels.delete(id);
+      return;
+    }
+    this.cancels.delete(id);
+    post({ type: 'head', id, status: 200, headers: [['content-type', 'text/event-stream'], ['cache-control', 'no-cache']] });
+    void this.stream(id, new Response(body));
   }
 
   private async handleBySdk(id: number, fwd: ForwardedRequest): Promise<void> {
@@ -289,7 +501,15 @@ class WindowActor {
       return;
     }
     post({ type: 'head', id, status: response.status, headers });
-    await this.stream(id, response);
+    // a session's standalone GET stream carries its notifications: they wait while none is open
+    const sessionId = fwd.method === 'GET' && response.status === 200 ? header(fwd.headers, 'mcp-session-id') : undefined;
+    const notices = sessionId === undefined ? undefined : audience.get(sessionId);
+    notices?.streamOpened();
+    try {
+      await this.stream(id, response);
+    } finally {
+      notices?.streamClosed();
+    }
   }
 
   /** Cancels the requests an in-session POST carries (one message or a batch); undefined when it carries none. */
@@ -319,16 +539,17 @@ class WindowActor {
 
   /** A request without a session id must be an initialize; the SDK transport enforces that. */
   private async newSession(request: Request, authInfo: AuthInfo): Promise<Response> {
+    const server = sessionServer(this.state);
     const inner: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       enableJsonResponse: true,
       onsessioninitialized: (sid) => {
         this.sessions.set(sid, transport);
+        audience.set(sid, new SessionNotices(server, sid));
       },
       onsessionclosed: (sid) => this.forget(sid),
     });
     const transport = new SessionTransport(inner);
-    const server = sessionServer(this.state);
     await server.connect(transport);
     const response = await inner.handleRequest(request, { authInfo });
     if (transport.sessionId === undefined || !this.sessions.has(transport.sessionId)) await server.close();
@@ -336,6 +557,7 @@ class WindowActor {
   }
 
   private forget(sessionId: string): void {
+    audience.delete(sessionId);
     if (this.sessions.delete(sessionId)) post({ type: 'session-closed', sessionId });
   }
 
@@ -390,6 +612,7 @@ class WindowActor {
       case 'list-approvals': post({ type: 'approvals', id: m.id, entries: this.state.approvals.list() }); break;
       case 'decide': post({ type: 'decided', id: m.id, found: this.state.approvals.decide(m.approvalId, m.approve) }); break;
       case 'close-session': void this.closeSession(m.sessionId); break;
+      case 'tool-profile': setToolProfile(m.profile); break;
       case 'server-view': {
         const answer = serverViews.get(m.id);
         serverViews.delete(m.id);
@@ -416,12 +639,14 @@ class WindowActor {
 
 openWindow().then(
   (state) => {
+    announcedOntologies = [...state.workspace.ontologies];
     const actor = new WindowActor(state);
     const receiver: WindowReceiver = { message: (m) => actor.dispatch(m), request: (id, r) => actor.handle(id, r) };
     port.on('message', (batch: Batch) => readToWindow(batch, receiver, principalOf));
     post({ type: 'ready', label: state.workspace.hasActive ? ontologyLabel(state.workspace.active) : '(no ontology)' });
     // the front door reads `ready` as the first batch's only record: it must leave before any reply
     outbox.flush();
+    postJournalCounts(state.changes);
   },
   (err: Error) => post({ type: 'start-failed', message: err.message }),
 );

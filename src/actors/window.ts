@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { WindowSettings } from '../tools/tool.js';
+import type { ToolProfile } from '../settings/settings.js';
 import { putMessage, putRequest, readFromWindow, type Batch, type ForwardedRequest, type FrontReceiver, type FromWindow, type ToWindow, type WindowInit } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
@@ -85,11 +86,13 @@ export class WindowHandle implements FenceTarget {
   private startedAt = 0;
   private restartTimer: NodeJS.Timeout | null = null;
   label = '';
+  /** The change journal's counts as the worker last reported them. */
+  journal = { recovered: 0, pending_recovery: 0 };
   /** When the window (re)connected; the newest window takes new sessions. */
   connectedAt = 0;
 
   /** `fences` gives the commit fences a (re)started worker must hold before it serves. */
-  constructor(readonly id: string, files: readonly string[], private readonly settings: WindowSettings, private readonly events: WindowEvents,
+  constructor(readonly id: string, files: readonly string[], private settings: WindowSettings, private readonly events: WindowEvents,
     private readonly fences: () => readonly Fence[] = () => []) {
     this.files = [...files];
   }
@@ -180,6 +183,12 @@ export class WindowHandle implements FenceTarget {
     this.send({ type: 'close-session', sessionId });
   }
 
+  /** The owner picked another tool profile: the worker tells its sessions; a restarted worker starts with it. */
+  setToolProfile(profile: ToolProfile): void {
+    this.settings = { ...this.settings, tool_profile: profile };
+    this.send({ type: 'tool-profile', profile });
+  }
+
   /** Asks the worker to close its sessions and exit; terminates it after `graceMs`. */
   async stop(graceMs = 2000): Promise<void> {
     this.stopping = true;
@@ -241,6 +250,7 @@ export class WindowHandle implements FenceTarget {
       case 'documents': if (m.files.length > 0) this.files = m.files; break;
       case 'describe-server': void this.answerServerView(m.id); break;
       case 'unsaved': if (m.ontologies > 0) log.warn({ window: this.id, unsaved_ontologies: m.ontologies, documents: this.files }, 'window stops with unsaved changes'); break;
+      case 'journal': this.journal = { recovered: m.recovered, pending_recovery: m.pending }; break;
       case 'ready': case 'start-failed': break;
     }
   }

@@ -4,6 +4,7 @@ import { startServer } from '../http/server.js';
 import { defaultHome, flagSettings, settingFlags, settingsHelp } from '../settings/settings.js';
 import { log } from '../util/log.js';
 import { optionalString } from './args.js';
+import { unsavedJournalDocuments } from '../journal/file-store.js';
 
 export const SERVE_OPTIONS = { ...settingFlags().options, home: { type: 'string' } } as const;
 
@@ -58,7 +59,11 @@ export async function serveCommand(positionals: string[], values: Record<string,
       if (server.willLinger()) {
         out.write(`Other processes' windows are registered: staying up as broker until none has been for ${server.settings.broker_idle_linger_s} s\n`);
       }
-      void server.close(server.settings.shutdown_grace_s * 1000).then(resolve);
+      void server.close(server.settings.shutdown_grace_s * 1000).then(async () => {
+        const unsaved = server.settings.journal_enabled ? await unsavedJournalDocuments(server.home) : [];
+        if (unsaved.length > 0) out.write(`Unsaved changes are kept in the change journal and replayed at the next start: ${unsaved.join(', ')}\n`);
+        resolve();
+      });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -5,10 +5,20 @@ import type { Authority } from '../auth/oauth/authority.js';
 import type { Principal } from '../auth/principal.js';
 import { regenerateToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { sendJson, type Exchange } from './respond.js';
+import { TOOL_PROFILES, type ToolProfile } from '../settings/settings.js';
 
 const CLIENTS = '/admin/api/clients';
 const REGENERATE = '/admin/api/token/regenerate';
 const REVOKE_CLIENT = /^\/admin\/api\/clients\/([^/]+)\/revoke$/;
+const TOOL_PROFILE = '/admin/api/tool-profile';
+/** A tool-profile body is one short JSON object. */
+const TOOL_PROFILE_BODY_LIMIT = 1024;
+
+/** Where the owner's tool profile lives: the window registry. */
+export interface ToolProfileHolder {
+  readonly toolProfile: ToolProfile;
+  setToolProfile(profile: ToolProfile): void;
+}
 
 /** Why a principal may not use the admin API, or null when it may. */
 export function adminRefusal(principal: Principal): string | null {
@@ -16,7 +26,8 @@ export function adminRefusal(principal: Principal): string | null {
 }
 
 export class AdminRoutes {
-  constructor(private readonly authority: Authority, private readonly home: string, private readonly verifier: StaticTokenVerifier) {}
+  constructor(private readonly authority: Authority, private readonly home: string, private readonly verifier: StaticTokenVerifier,
+    private readonly profiles: ToolProfileHolder, private readonly readBody: (x: Exchange, limit: number, then: (body: string) => void) => void) {}
 
   /** Answers the request when it is one of these routes; false leaves it to the caller. */
   handle(x: Exchange, method: string, path: string): boolean {
@@ -29,6 +40,12 @@ export class AdminRoutes {
     if (revoke !== null) {
       if (method !== 'POST') return this.notAllowed(x, 'POST');
       void this.revokeClient(x, decodeURIComponent(revoke[1]));
+      return true;
+    }
+    if (path === TOOL_PROFILE) {
+      if (method === 'GET') sendJson(x, 200, { tool_profile: this.profiles.toolProfile });
+      else if (method === 'PUT') this.readBody(x, TOOL_PROFILE_BODY_LIMIT, (body) => this.setToolProfile(x, body));
+      else return this.notAllowed(x, 'GET, PUT');
       return true;
     }
     if (path === REGENERATE) {
@@ -53,6 +70,20 @@ export class AdminRoutes {
     } catch (err) {
       sendJson(x, 503, { error: `The revocation could not be recorded: ${(err as Error).message}`, error_code: 'temporarily_unavailable', revoked: false });
     }
+  }
+
+  /** `{"tool_profile": "core"}`: every session of this process's windows is told its tool list changed. */
+  private setToolProfile(x: Exchange, body: string): void {
+    let requested: unknown;
+    try {
+      requested = (JSON.parse(body) as { tool_profile?: unknown } | null)?.tool_profile;
+    } catch {
+      requested = undefined;
+    }
+    const profile = TOOL_PROFILES.find((p) => p === requested);
+    if (profile === undefined) return sendJson(x, 400, { error: `tool_profile must be one of ${TOOL_PROFILES.join(', ')}`, error_code: 'invalid_argument' });
+    this.profiles.setToolProfile(profile);
+    sendJson(x, 200, { tool_profile: profile });
   }
 
   /** Shown once: the token file is private, and the response is never cached. */

@@ -7,6 +7,7 @@
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { RoutedWindow } from '../actors/registry.js';
+import type { WindowHandle } from '../actors/window.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { HostGuard } from './guard.js';
@@ -73,7 +74,7 @@ export class FrontDoor {
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
     private readonly authority: Authority, home: string, transport: TransportKind) {
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
-    this.admin = new AdminRoutes(authority, home, verifier);
+    this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
     this.guard = new HostGuard(settings.bind_address, settings.allowed_hosts, settings.allowed_origins);
     this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
@@ -205,7 +206,7 @@ export class FrontDoor {
       status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount,
       session_idle_timeout_s: this.settings.session_idle_timeout_s, sessions_expired: this.registry.expired,
       max_sessions: this.settings.max_sessions, max_sessions_per_principal: this.settings.max_sessions_per_principal,
-      instances: windows,
+      instances: windows, journal: journalCounts(this.registry.local),
     };
   }
 
@@ -348,6 +349,16 @@ export class FrontDoor {
     pin.streams = Math.max(0, pin.streams + delta);
     pin.lastUsed = performance.now();
   }
+}
+
+/** This process's windows' change-journal recovery counts, summed. */
+function journalCounts(windows: readonly WindowHandle[]): { recovered: number; pending_recovery: number } {
+  let recovered = 0, pending = 0;
+  for (const w of windows) {
+    recovered += w.journal.recovered;
+    pending += w.journal.pending_recovery;
+  }
+  return { recovered, pending_recovery: pending };
 }
 
 function isJson(text: string): boolean {

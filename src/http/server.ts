@@ -19,6 +19,7 @@ import type { RegistryLimits } from '../broker/broker-registry.js';
 import { ownRelease } from '../broker/version.js';
 import { describeServer } from '../broker/server-view.js';
 import { configureLog, log } from '../util/log.js';
+import { documentsToReopen } from '../journal/file-store.js';
 
 const QUARANTINE_POLL_MS = 500;
 
@@ -101,8 +102,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   registry.onWindowGone = (id) => void fanout.forget([id]);
   const files = options.files !== undefined && options.files.length > 0 ? options.files.map((f) => path.resolve(f)) : [demoOntologyPath()];
+  // documents with unsaved journaled changes are reopened (each in its own window) so they are replayed
+  const reopened = settings.journal_enabled ? await documentsToReopen(home, files) : [];
   try {
-    for (const file of files) await registry.open([file]);
+    for (const file of [...files, ...reopened]) await registry.open([file]);
   } catch (err) {
     await registry.stopAll();
     await fanout.close();

@@ -1,8 +1,8 @@
 // The name resolver of a workspace: turns the name tokens of tool arguments and Manchester expressions into
 // IRIs over the active ontology and its imports closure, and tells which names would mint a new entity.
 //
-// Accepted tokens: `<IRI>`, an absolute IRI, a CURIE of the active ontology's prefix map (or a standard
-// prefix), or a display name: an exact rdfs:label (any language) or the local name of an unlabelled IRI
+// Accepted tokens: `<IRI>`, an absolute IRI, a CURIE of the active ontology's prefix map (or a standard or
+// well-known prefix such as skos: or obo:), or a display name: an exact rdfs:label (any language) or the local name of an unlabelled IRI
 // (whose display name it is, TOOLS.md 1.4), then any IRI local name, each first case-sensitively and then
 // case-insensitively. A name shared by several IRIs, own or imported, is ambiguous (NameError listing
 // them). A bare name matching nothing resolves to the IRI it would mint.
@@ -27,7 +27,7 @@ import type { Workspace, ChangeEvent } from './workspace.js';
 import { signature } from './walk.js';
 import { localName } from './display.js';
 import {
-  RDFS_LABEL, STANDARD_PREFIXES, BUILT_IN_DATATYPES, BUILT_IN_ANNOTATION_PROPERTIES, OWL_THING, OWL_NOTHING,
+  RDFS_LABEL, STANDARD_PREFIXES, WELL_KNOWN_PREFIXES, BUILT_IN_DATATYPES, BUILT_IN_ANNOTATION_PROPERTIES, OWL_THING, OWL_NOTHING,
   OWL_TOP_OBJECT_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_DATA_PROPERTY, OWL_BOTTOM_DATA_PROPERTY,
 } from './vocab.js';
 
@@ -336,7 +336,8 @@ export class WorkspaceResolver implements NameResolver {
     const ns = this.workspace.active.prefixes.get(prefix);
     if (ns !== undefined) return ns;
     for (const [p, standard] of STANDARD_PREFIXES) if (p === prefix) return standard;
-    return undefined;
+    const name = prefix.slice(0, -1);
+    return Object.hasOwn(WELL_KNOWN_PREFIXES, name) ? WELL_KNOWN_PREFIXES[name] : undefined;
   }
 
   /**

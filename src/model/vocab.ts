@@ -33,6 +33,25 @@ export const STANDARD_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['xsd:', XSD],
 ];
 
+/**
+ * Well-known vocabularies by their customary prefix (without the colon): a CURIE with one of these prefixes
+ * resolves even where the document's prefix map does not declare it (the map always wins).
+ */
+export const WELL_KNOWN_PREFIXES: Readonly<Record<string, string>> = Object.freeze({
+  rdf: RDF,
+  rdfs: RDFS,
+  owl: OWL,
+  xsd: XSD,
+  skos: 'http://www.w3.org/2004/02/skos/core#',
+  dc: 'http://purl.org/dc/elements/1.1/',
+  dcterms: 'http://purl.org/dc/terms/',
+  oboInOwl: 'http://www.geneontology.org/formats/oboInOwl#',
+  obo: 'http://purl.obolibrary.org/obo/',
+  prov: 'http://www.w3.org/ns/prov#',
+  schema: 'http://schema.org/',
+  foaf: 'http://xmlns.com/foaf/0.1/',
+});
+
 /** Datatypes of the OWL 2 datatype map (plus rdfs:Literal), which are built in and need no declaration. */
 export const BUILT_IN_DATATYPES: ReadonlySet<string> = new Set([
   RDFS_LITERAL,

@@ -53,6 +53,7 @@ export class Workspace {
   private undoStack: UndoEntry[] = [];
   private redoStack: UndoEntry[] = [];
   private readonly listeners = new Set<ChangeListener>();
+  private readonly saveListeners = new Set<(o: Ontology) => void>();
   /**
    * Called before any change to the workspace is made (apply, undo, redo, load, unload, switching the
    * active ontology); throwing refuses the change with nothing applied. The window actor uses it for its
@@ -149,9 +150,18 @@ export class Workspace {
     return this.dirty.size;
   }
 
-  /** Clears the dirty flag after the ontology was saved. */
+  /** Clears the dirty flag after the ontology was saved, and tells the save listeners. */
   markSaved(o: Ontology): void {
     this.dirty.delete(o);
+    for (const listener of [...this.saveListeners]) notify(() => listener(o), null);
+  }
+
+  /** Called after an ontology was saved with everything applied so far (the change journal records it). */
+  onSaved(listener: (o: Ontology) => void): () => void {
+    this.saveListeners.add(listener);
+    return () => {
+      this.saveListeners.delete(listener);
+    };
   }
 
   get undoDepth(): number {
@@ -267,9 +277,8 @@ function undoEntry(results: readonly ChangeResult[]): UndoEntry | null {
   return forward.length === 0 ? null : { forward, inverse: inverse.reverse() };
 }
 
-/** A failing listener must not undo or hide a committed batch: its error is rethrown outside this call. */
 /** A listener that throws is reported, never rethrown: one bad listener must not take its window down. */
-function notify(listener: ChangeListener, event: ChangeEvent): void {
+function notify<E>(listener: (event: E) => void, event: E): void {
   try {
     listener(event);
   } catch (err) {

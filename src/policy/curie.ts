@@ -2,20 +2,9 @@
 // policies name most (so `rdfs:label` or `oboInOwl:hasExactSynonym` work without a prefixes block). A value
 // whose prefix is neither is read as a full IRI only when its scheme is a real IRI scheme.
 
-export const WELL_KNOWN_PREFIXES: Readonly<Record<string, string>> = Object.freeze({
-  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
-  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
-  owl: 'http://www.w3.org/2002/07/owl#',
-  xsd: 'http://www.w3.org/2001/XMLSchema#',
-  skos: 'http://www.w3.org/2004/02/skos/core#',
-  dc: 'http://purl.org/dc/elements/1.1/',
-  dcterms: 'http://purl.org/dc/terms/',
-  oboInOwl: 'http://www.geneontology.org/formats/oboInOwl#',
-  obo: 'http://purl.obolibrary.org/obo/',
-  prov: 'http://www.w3.org/ns/prov#',
-  schema: 'http://schema.org/',
-  foaf: 'http://xmlns.com/foaf/0.1/',
-});
+import { WELL_KNOWN_PREFIXES } from '../model/vocab.js';
+
+export { WELL_KNOWN_PREFIXES };
 
 const IRI_SCHEMES = new Set(['http', 'https', 'urn', 'file', 'tag', 'mailto', 'info', 'ftp']);
 

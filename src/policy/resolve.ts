@@ -28,6 +28,7 @@ function none(settings: WindowSettings): PolicyResolution {
 }
 
 const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
+const isDirectory = (p: string) => stat(p).then((s) => s.isDirectory(), () => false);
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
 /** The nearest `.athene/project.yaml` above the active ontology's local document, or null. */
@@ -118,7 +119,7 @@ async function liveChecks(ctx: ToolContext, policy: EffectivePolicy, root: strin
       continue;
     }
     if (asset.kind === 'directory' || asset.kind === 'store') continue;
-    if (await isFile(target)) continue;
+    if (await isFile(target) || (asset.kind === 'file_or_directory' && await isDirectory(target))) continue;
     if (asset.field === 'root_artifact') errors.push(error('root_artifact_missing', `root_artifact ${asset.path} does not exist (create it with save_ontology policy_bootstrap=true)`, asset.field));
     else warnings.push(warn(asset.kind === 'lockfile' ? 'lockfile_missing' : 'asset_missing', `${asset.field}: ${asset.path} does not exist`, asset.field));
   }

@@ -342,14 +342,18 @@ export function policyDigest(policy: EffectivePolicy): string {
   return sha256Digest(canonicalJson(policy));
 }
 
+/** What a policy asset path must name. */
+export type AssetKind = 'file' | 'file_or_directory' | 'directory' | 'lockfile' | 'store';
+
 /** Every relative asset path the policy names, with the dotted field that names it. */
-export function assetPaths(policy: EffectivePolicy): { field: string; path: string; kind: 'file' | 'directory' | 'lockfile' | 'store' }[] {
-  const out: { field: string; path: string; kind: 'file' | 'directory' | 'lockfile' | 'store' }[] = [];
+export function assetPaths(policy: EffectivePolicy): { field: string; path: string; kind: AssetKind }[] {
+  const out: { field: string; path: string; kind: AssetKind }[] = [];
   if (policy.root_artifact !== undefined) out.push({ field: 'root_artifact', path: policy.root_artifact, kind: 'file' });
   policy.modules.forEach((m, i) => out.push({ field: `modules.${i}.path`, path: m.path, kind: 'file' }));
   if (policy.imports.lockfile !== undefined) out.push({ field: 'imports.lockfile', path: policy.imports.lockfile, kind: 'lockfile' });
+  // invariant and CQ assets may be directories of query files (a `cqs/` folder); SHACL shapes are files
   for (const block of ['invariants', 'shacl', 'cqs'] as const) {
-    policy[block]?.paths.forEach((p, i) => out.push({ field: `${block}.paths.${i}`, path: p, kind: 'file' }));
+    policy[block]?.paths.forEach((p, i) => out.push({ field: `${block}.paths.${i}`, path: p, kind: block === 'shacl' ? 'file' : 'file_or_directory' }));
   }
   out.push({ field: 'release.output_dir', path: policy.release.output_dir, kind: 'directory' });
   if (policy.version === 2) {

@@ -38,7 +38,7 @@ export const auditOntology = definePrompt({
 export const explainClass = definePrompt({
   name: 'explain_class',
   description: 'Explain a class in plain language: its asserted definition, usage and inferred superclasses, including unexpected inferences.',
-  arguments: [{ name: 'class', description: 'The class: full IRI, CURIE or display name.', required: true }],
+  arguments: [{ name: 'class', description: 'The class: full IRI, CURIE or display name.', required: true, names: 'class' }],
   message: (a: PromptArguments) => flow(`Explain the class ${q(a.class)} in plain language.`, [
     `Call \`get_entity_context\` for ${q(a.class)}; if the reference is ambiguous or unknown, show me the candidates and stop.`,
     'Call `get_axioms_for_entity` for its asserted axioms.',
@@ -52,8 +52,8 @@ export const addSubclassSafely = definePrompt({
   name: 'add_subclass_safely',
   description: 'Add "child SubClassOf parent" through a previewed, gated change set committed only after approval.',
   arguments: [
-    { name: 'child', description: 'The subclass: full IRI, CURIE or display name.', required: true },
-    { name: 'parent', description: 'The superclass: full IRI, CURIE or display name.', required: true },
+    { name: 'child', description: 'The subclass: full IRI, CURIE or display name.', required: true, names: 'class' },
+    { name: 'parent', description: 'The superclass: full IRI, CURIE or display name.', required: true, names: 'class' },
   ],
   message: (a: PromptArguments) => flow(`Make ${q(a.child)} a subclass of ${q(a.parent)}, safely.`, [
     `Ground both terms: call \`get_entity\` for ${q(a.child)} and for ${q(a.parent)}; if either is unknown or ambiguous, use \`search_entities\` and ask me which one I mean.`,
@@ -142,7 +142,7 @@ export const refactorEntitySafely = definePrompt({
   name: 'refactor_entity_safely',
   description: 'Refactor an entity (rename, deprecate, delete or move) after measuring its blast radius, then verify.',
   arguments: [
-    { name: 'entity', description: 'The entity: full IRI, CURIE or display name.', required: true },
+    { name: 'entity', description: 'The entity: full IRI, CURIE or display name.', required: true, names: 'entity' },
     { name: 'goal', description: 'What the refactoring should achieve.', required: true },
   ],
   message: (a: PromptArguments) => flow(`Refactor ${q(a.entity)} to achieve: ${q(a.goal)}`, [

@@ -9,6 +9,8 @@ export interface PromptArgument {
   readonly name: string;
   readonly description: string;
   readonly required: boolean;
+  /** The argument names an entity (of this kind): completion/complete offers entity names for it. */
+  readonly names?: 'class' | 'entity';
 }
 
 export type PromptArguments = Readonly<Record<string, string | undefined>>;

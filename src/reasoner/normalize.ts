@@ -19,7 +19,7 @@ import type {
 import { signature } from '../model/walk.js';
 import {
   OWL, OWL_NOTHING, OWL_THING, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY,
-  RDFS_LITERAL, XSD,
+  RDF_LANG_STRING, RDFS_LITERAL, XSD, XSD_STRING,
 } from '../model/vocab.js';
 
 export const THING = 0;
@@ -75,6 +75,15 @@ function datatypeBelow(sub: string, sup: string): boolean {
 /** Ranges of the EL profile that the data entailment below understands: datatypes and literal enumerations. */
 function simpleRange(r: DataRange): boolean {
   return r.kind === 'Datatype' || r.kind === 'DataOneOf';
+}
+
+/**
+ * Literals whose identity is their value: strings, with or without a language tag. Other values are
+ * compared by lexical form and datatype, which misses equal values written differently, ill-typed forms
+ * (an inconsistency) and membership in a narrower datatype, so an answer that uses them may be incomplete.
+ */
+function exactValue(v: Literal): boolean {
+  return v.datatype === XSD_STRING || v.datatype === RDF_LANG_STRING;
 }
 
 function valueIn(v: Literal, r: DataRange): boolean {
@@ -593,6 +602,7 @@ export class OntologyIndex {
     // owl:topDataProperty relates every individual to every literal: a restriction on it is not an opaque
     // concept, and entailing it is not done
     if (p.iri === OWL_TOP_DATA_PROPERTY) this.axiomUnsupported = true;
+    if ((value !== null && !exactValue(value)) || (range?.kind === 'DataOneOf' && !range.literals.every(exactValue))) this.axiomUnsupported = true;
     const key = p.id + (value !== null ? '|v' + value.id : range !== null ? '|r' + range.id : '|*');
     let id = this.dataKeys.get(key);
     if (id === undefined) {

@@ -56,9 +56,9 @@ const EL_OWL: readonly CapabilityRow[] = [
     'HasKey', 'NegativeObjectPropertyAssertion', 'NegativeDataPropertyAssertion']
     .map((c) => row(c, 'unsupported', 'the axiom is left out whole and reported unsupported (unions and multi-individual ObjectOneOf on the right and complements on the left are kept as opaque concepts); answers stay sound, may be incomplete')),
   row('DataPropertyDomain', 'unsupported', 'left out and reported unsupported, as in ELK 0.6'),
-  row('DataHasValue, DataSomeValuesFrom over EL datatypes', 'supported', 'opaque data restrictions with value, datatype and sub-property entailments'),
+  row('DataHasValue, DataSomeValuesFrom over EL datatypes', 'supported', 'opaque data restrictions with value, datatype and sub-property entailments; unsatisfiable on owl:bottomDataProperty; values other than strings are compared by lexical form and reported unsupported, as are owl:topDataProperty restrictions'),
   row('other data property axioms and restrictions', 'unsupported', 'ignored unless a data restriction or assertion uses the property; then reported unsupported'),
-  row('DLSafeRule (SWRL)', 'unsupported', 'silently ignored; classifying tools add a warning when rules exist'),
+  row('DLSafeRule (SWRL)', 'unsupported', 'left out and reported unsupported; classifying tools add a warning when rules exist'),
 ];
 
 export const REASONERS: readonly ReasonerInfo[] = [

@@ -13,6 +13,10 @@ import * as v from 'valibot';
 /** How a bare name becomes the local part of a minted IRI (TOOLS.md 1.7). */
 export type NewEntityIds = 'name' | 'generated';
 
+/** Which tools `tools/list` offers: all, about 30 to explore and edit, curation's, or the read-only ones. */
+export const TOOL_PROFILES = ['full', 'core', 'curation', 'review'] as const;
+export type ToolProfile = (typeof TOOL_PROFILES)[number];
+
 /** Scheme, then no character RFC 3987 forbids, ending in '#' or '/'. */
 const NAMESPACE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*[#/]$/;
 const NAMESPACE_EXPECTED = "an absolute IRI ending in '#' or '/'";
@@ -109,6 +113,10 @@ export const SETTINGS = [
   row('log_format', choice(['pretty', 'json'] as const), 'pretty', 'log lines on stderr: pretty text or one JSON object per event'),
   row('log_level', choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info', 'lowest level logged'),
   row('allow_unrestricted_paths_without_policy', boolean, true, 'without a project policy, allow caller-selected paths and URLs', ['--no-unrestricted-paths']),
+  row('tool_profile', choice(TOOL_PROFILES), 'full', 'tools sessions are offered: full, core (about 30 to explore and edit), curation, review (read-only)'),
+  row('journal_enabled', boolean, true, 'journal every committed change (fsynced before the call is answered) and replay unsaved ones at start', ['--no-journal']),
+  row('journal_retention_days', integer(1, 36500, 'DAYS'), 90, 'days the change history keeps applied entries'),
+  row('journal_retention_mib', integer(1, 1 << 20, 'MIB'), 256, 'largest change history per document, in MiB (the oldest entries go first)'),
 ] as const;
 
 type Row = (typeof SETTINGS)[number];

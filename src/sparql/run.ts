@@ -38,9 +38,50 @@ export function prologue(prefixes: PrefixTable): string {
   return [...prefixes].map(([name, ns]) => `PREFIX ${name}: <${ns}>`).join(' ') + '\n';
 }
 
-/** Parser messages say `error at L:C`; L counts the prologue line, which the caller did not write. */
-export function callerPosition(message: string): string {
-  return message.replace(/^error at (\d+):(\d+)/, (_m, line: string, col: string) => `error at ${Math.max(1, Number(line) - 1)}:${col}`);
+/** Alternatives shown of a parser's "expected one of …" list; the rest are counted. */
+const EXPECTED_SHOWN = 8;
+
+/** The top-level items of a parser's comma-separated alternatives (character classes `[…]` hold commas too). */
+function alternatives(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const ch = list[i];
+    if (ch === '[') depth++;
+    else if (ch === ']') depth--;
+    else if (ch === ',' && depth === 0) {
+      out.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(list.slice(start).trim());
+  return out.filter((x) => x !== '');
+}
+
+/** A character class of the grammar in words; `[_]` (any other token) says nothing and is dropped. */
+function describeAlternative(item: string): string | null {
+  if (!item.startsWith('[')) return item;
+  if (item === '[_]') return null;
+  if (item.includes("'A'")) return 'a name';
+  if (item.includes("'0'")) return 'a digit';
+  return 'another character';
+}
+
+/**
+ * A parser message (`error at L:C: expected …`, possibly listing the grammar's character classes over several
+ * lines) as one sentence: the caller's line (L counts the prologue line, which the caller did not write),
+ * the column, and what was expected, with long lists cut short.
+ */
+export function syntaxProblem(message: string): string {
+  const m = /^error at (\d+):(\d+):\s*([\s\S]*)$/.exec(message.trim());
+  if (m === null) return message.replace(/\s+/g, ' ').trim();
+  const where = `line ${Math.max(1, Number(m[1]) - 1)}, column ${m[2]}`;
+  const list = /^expected one of ([\s\S]*)$/.exec(m[3]);
+  if (list === null) return `${where}: ${m[3].replace(/\s+/g, ' ').trim()}`;
+  const items = [...new Set(alternatives(list[1]).map(describeAlternative).filter((x): x is string => x !== null))];
+  const shown = items.slice(0, EXPECTED_SHOWN).join(', ');
+  return `${where}: expected one of ${shown}${items.length > EXPECTED_SHOWN ? ` or ${items.length - EXPECTED_SHOWN} more` : ''}`;
 }
 
 export interface ReadOptions {
@@ -76,7 +117,7 @@ export async function evaluateRead(ws: Workspace, query: string, scan: QueryScan
     });
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
-    if (e.reason === 'syntax') throw new ToolFailure(`SPARQL syntax error: ${callerPosition(e.message)}`, 'parse_error');
+    if (e.reason === 'syntax') throw new ToolFailure(`SPARQL syntax error at ${syntaxProblem(e.message)}`, 'parse_error');
     if (e.reason === 'timeout') throw new ToolFailure(e.message, 'timeout', { retryable: true });
     if (e.reason === 'cancelled') throw new ToolFailure(e.message, 'cancelled');
     throw new ToolFailure(`The query failed: ${e.message}`, 'query_error');

@@ -77,7 +77,7 @@ export const exportAuditLog = defineTool({
   input: Input,
   capabilities: ['server:admin', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,
-  undoable: false,
+  destructive: true,
   summary: (args) => `${TOOL} to ${args.output}`,
   refusalContext: { exported: false },
   handler: async (args, ctx): Promise<JsonObject> => {

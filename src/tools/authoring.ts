@@ -166,7 +166,6 @@ export const createClass = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (a) => `create_class ${a.iri ?? a.name}${a.parent === undefined ? '' : ' SubClassOf ' + a.parent}`,
   handler: (args, ctx) => {
     const c = cls(targetIri(args, ctx));
@@ -200,7 +199,6 @@ export const createEntity = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (a) => `create_entity ${a.entity_type} ${a.iri ?? a.name}`,
   handler: (args, ctx) => {
     const e = makeEntity(ENTITY_TYPE_INPUT[args.entity_type], targetIri(args, ctx));
@@ -226,7 +224,7 @@ export const addSubclassOf = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (a) => `add_subclass_of ${a.child} SubClassOf ${a.parent}`,
   handler: (args, ctx) => {
     const built = buildAs({ sub: 'child', super: 'parent' },
@@ -255,7 +253,7 @@ export const addAnnotation = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (a) => `add_annotation ${a.entity} ${a.property ?? 'rdfs:label'} ${a.value_iri ?? JSON.stringify(a.value)}`,
   handler: (args, ctx) => {
     const { entity, strict, ...rest } = args;
@@ -277,7 +275,7 @@ export const setLabel = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (a) => `set_label ${a.entity} ${JSON.stringify(a.value)}${a.lang === undefined ? '' : '@' + a.lang}`,
   handler: (args, ctx) => {
     const iri = subjectIri(args.entity, ctx);

@@ -38,7 +38,6 @@ export const validateCatalog = defineTool({
   }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const file = args.path !== undefined ? await catalogFile(args.path) : path.join(documentFolder(ctx, 'validate_catalog'), CATALOG_FILE_NAME);
     const authorized = await authorizeLocalPath(ctx, 'validate_catalog', file, 'read', { derived: args.path === undefined });
@@ -121,7 +120,8 @@ export const writeCatalog = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => `write_catalog ${args.path ?? '(beside the active document)'}`,
   handler: async (args, ctx) => {
     const chosen = args.path !== undefined ? await catalogFile(args.path) : path.join(documentFolder(ctx, 'write_catalog'), CATALOG_FILE_NAME);

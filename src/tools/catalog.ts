@@ -1,6 +1,7 @@
 // The tools this server offers, in `tools/list` order.
 
-import type { ToolDefinition } from './tool.js';
+import { never, type ToolDefinition } from './tool.js';
+import type { ToolProfile } from '../settings/settings.js';
 import { listOntologies, getActiveOntology, getEntity } from './explore.js';
 import { searchEntities } from './search.js';
 import { addAxiom, removeAxiom } from './edit.js';
@@ -26,6 +27,7 @@ import { diffOntologies, analyzeChangeImpact } from './diff.js';
 import { semanticDiffTool } from './semantic-diff-tool.js';
 import { getProjectPolicy, validateProjectPolicy, writeProjectPolicyTemplate, getModelRevision } from './policy-tools.js';
 import { getSessionInfo } from './session.js';
+import { getChangeHistory, revertChanges, recoverUnsavedChanges } from './change-history.js';
 import { exportAuditLog } from './audit-tools.js';
 import { runProjectQcTool, runQcSuite } from './qc-tools.js';
 import { runReleaseGateTool, prepareRelease } from './release-tools.js';
@@ -52,7 +54,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,
   loadOntology, setActiveOntology, mergeOntologyDocument, createOntology, inspectImports, writeImportLock, verifyImportLock,
   validateCatalog, writeCatalog, extractModule,
-  undoChange, redoChange, saveOntology,
+  undoChange, redoChange, saveOntology, getChangeHistory, revertChanges, recoverUnsavedChanges,
   getReasonerCapabilities, materializeInferences, commitMaterializationTool, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
   explainEntailment, getExplanations, explainInconsistency,
   listRules, addRule, removeRule, validateRules,
@@ -64,3 +66,39 @@ export const TOOLS: readonly ToolDefinition[] = [
 ];
 
 export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.map((t) => [t.name, t]));
+
+/** What an agent needs to explore, edit, check and save an ontology. */
+const CORE: readonly ToolDefinition[] = [
+  listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity, getEntityContext,
+  validateOntology, previewChanges, applyChanges,
+  createClass, createTerm, createTerms, createProperty, addSubclassOf, addAnnotation, setLabel, addAxiom, removeAxiom,
+  renameEntity, deleteEntity, deprecateEntity, moveClass,
+  loadOntology, setActiveOntology, undoChange, redoChange, saveOntology,
+  runReasoner, getUnsatisfiableClasses, executeDlQuery, getSessionInfo,
+];
+
+/** Core, and what curating with change sets, policy, external terms, mappings, rules and questions takes. */
+const CURATION: readonly ToolDefinition[] = [
+  ...CORE, getOntologyContext, getModelRevision, validateGovernance, getProjectPolicy, validateProjectPolicy,
+  previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet, createEntity, createProperties,
+  addCompetencyQuestion, listCompetencyQuestions, removeCompetencyQuestion, runCompetencyQuestions,
+  getInferredSuperclasses, explainEntailment, getExplanations, listRules, addRule, removeRule, validateRules, sparqlQuery,
+  listMappings, addMappingTool, removeMappingTool, validateMappings,
+  searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuseProposal,
+  getChangeHistory, revertChanges, recoverUnsavedChanges,
+];
+
+/** The tools a session on `profile` is offered, in catalog order; `review` is every read-only tool. */
+export function profileTools(profile: ToolProfile = 'full'): readonly ToolDefinition[] {
+  switch (profile) {
+    case 'full': return TOOLS;
+    case 'core': return inOrder(CORE);
+    case 'curation': return inOrder(CURATION);
+    case 'review': return TOOLS.filter((t) => t.mutating === never);
+  }
+}
+
+function inOrder(members: readonly ToolDefinition[]): readonly ToolDefinition[] {
+  const set = new Set(members);
+  return TOOLS.filter((t) => set.has(t));
+}

@@ -199,7 +199,6 @@ export const previewChangeSet = defineTool({
   listedSchema: PREVIEW_LISTED,
   capabilities: ['ontology:curate'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => createPreview(ctx, {
     operations: args.operations, strict: args.strict, gates: args.gates, timeoutMs: args.timeout_ms,
     includeImpact: args.include_impact, lockMode: args.lock_mode, policyPath: args.policy_path,
@@ -228,7 +227,6 @@ export const commitChangeSet = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => `commit change set ${args.change_set_id}`,
   // TOOLS.md: every refusal, the gate's included, answers committed:false
   refusalContext: { committed: false },
@@ -300,7 +298,6 @@ export const discardChangeSet = defineTool({
   input: v.strictObject({ change_set_id: ChangeSetId }),
   capabilities: ['ontology:curate'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     try {
       changeSetStore(ctx.workspace).discard(args.change_set_id);
@@ -325,7 +322,6 @@ export const rebaseChangeSet = defineTool({
   input: v.strictObject({ change_set_id: ChangeSetId, ttl_seconds: Ttl }),
   capabilities: ['ontology:curate'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const id = args.change_set_id;
     let cached: CachedPreview;

@@ -18,7 +18,6 @@ export const previewChanges = defineTool({
   },
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const { rows } = plan(args.operations, ctx, false);
     const c = counts(rows);
@@ -52,7 +51,6 @@ export const applyChanges = defineTool({
   },
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => `apply_changes: ${args.operations.length} operation${args.operations.length === 1 ? '' : 's'}`,
   handler: (args, ctx: ToolContext) => {
     if (args.verify !== 'none') return applyVerified({ operations: args.operations, strict: args.strict, verify: args.verify, timeoutMs: args.timeout_ms }, ctx);

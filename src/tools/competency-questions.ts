@@ -10,7 +10,7 @@ import { authorizeLocalPath } from '../policy/authorize.js';
 import { localDocumentOf } from '../policy/paths.js';
 import { sparqlEngine, SparqlFailure } from '../sparql/engine.js';
 import { scanQuery } from '../sparql/query-form.js';
-import { callerPosition, prologue, queryPrefixes, refusal } from '../sparql/run.js';
+import { prologue, queryPrefixes, refusal, syntaxProblem } from '../sparql/run.js';
 import { liveTarget } from '../sparql/target.js';
 import { addChanges, ANNOTATION_TARGET, removeChange } from '../cq/annotation-store.js';
 import { addToManifest, removeFromManifest, removeRq, robotDirOf, rqTarget, sidecarOf, writeRq } from '../cq/file-stores.js';
@@ -63,7 +63,7 @@ async function checkSyntax(ctx: ToolContext, query: string): Promise<void> {
     });
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
-    if (e.reason === 'syntax') throw new ToolFailure(`SPARQL syntax error: ${callerPosition(e.message)}`, 'parse_error', { argument: 'query' });
+    if (e.reason === 'syntax') throw new ToolFailure(`SPARQL syntax error at ${syntaxProblem(e.message)}`, 'parse_error', { argument: 'query' });
     if (e.reason === 'cancelled') throw new ToolFailure(e.message, 'cancelled');
   }
 }
@@ -109,7 +109,6 @@ export const addCompetencyQuestion = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => `add_competency_question ${args.id ?? '(new id)'}${args.convention === undefined ? '' : ' in ' + args.convention}`,
   handler: async (args, ctx) => {
     const o = ctx.workspace.active;
@@ -147,7 +146,6 @@ export const listCompetencyQuestions = defineTool({
   input: v.strictObject({}),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (_args, ctx) => {
     const catalog = await loadQuestions(ctx.workspace.active);
     return {
@@ -168,7 +166,6 @@ export const removeCompetencyQuestion = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => `remove_competency_question ${args.id}${args.convention === undefined ? '' : ' from ' + args.convention}`,
   handler: async (args, ctx) => {
     const o = ctx.workspace.active;
@@ -214,7 +211,6 @@ export const runCompetencyQuestions = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
     const revision = ws.revision;

@@ -19,6 +19,8 @@ import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, X
 import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_NAMES, logicalAxiomCount, type EntityRow } from './common.js';
+import { lastChangeField } from './change-history.js';
+import { prefixObject } from './header.js';
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -259,10 +261,10 @@ export const summarizeOntology = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const scope = scopeOf(ctx, args.include_imports);
-    const byKind = new Map<AxiomKind, number>();
+    // by OWL 2 type name, as axiom rows name them (a property chain is a SubObjectPropertyOf)
+    const byKind = new Map<string, number>();
     let axioms = 0;
     let logical = 0;
     let annotations = 0;
@@ -271,11 +273,13 @@ export const summarizeOntology = defineTool({
       axioms += o.axiomCount;
       annotations += o.annotations.size;
       imports += o.imports.size;
-      for (const [kind, set] of o.index.byKind) {
+      for (const set of o.index.byKind.values()) {
         if (set.size === 0) continue;
-        byKind.set(kind, (byKind.get(kind) ?? 0) + set.size);
+        const first = set.values().next().value as Axiom;
+        const name = axiomTypeName(first);
+        byKind.set(name, (byKind.get(name) ?? 0) + set.size);
         // logical-ness depends on the kind only
-        if (isLogicalAxiom(set.values().next().value as Axiom)) logical += set.size;
+        if (isLogicalAxiom(first)) logical += set.size;
       }
     }
     const signature = scopeSignature(scope);
@@ -305,7 +309,6 @@ export const listClasses = defineTool({
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const view = new View(ctx);
     return { ...pageOf(view.rows(ctx.workspace.active.entities('Class')), args.offset, args.limit) };
@@ -325,7 +328,6 @@ export const getAxiomsForEntity = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const senses = requireOneIri(args.entity, ctx);
     const scope = scopeOf(ctx, args.include_imports);
@@ -379,7 +381,6 @@ export const getOntologyContext = defineTool({
   input: v.strictObject({ limit: Limit(50) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
     const view = new View(ctx);
@@ -404,7 +405,7 @@ export const getOntologyContext = defineTool({
       object_properties: cappedOf(view.rows(o.entities('ObjectProperty')), args.limit),
       data_properties: cappedOf(view.rows(o.entities('DataProperty')), args.limit),
       reasoner: reasonerState(ctx),
-      prefixes: Object.fromEntries([...o.prefixes].sort(([a], [b]) => cmp(a, b))),
+      prefixes: prefixObject(o),
       write_protection: ctx.settings.read_only ? 'read-only' : 'writable',
       note: 'Asserted structure only. root_classes are the classes without an asserted named superclass other than owl:Thing; lists hold at most `limit` rows each (truncated = rows omitted).',
     };
@@ -593,10 +594,13 @@ function entityCard(e: Entity, scope: readonly Ontology[], view: View, limit: nu
   const annotations = annotationsOn(scope, e.iri);
   const axioms = referencingAxioms(scope, e);
   const usage = new Set<Axiom>([...axioms, ...annotations]);
+  // bounded by `limit` like the neighbour lists: a well-annotated property (RO `part of`) has hundreds of rows
+  const rows = view.annotationRows([...annotations].map((a) => [a.property, a.value, a.annotations] as const));
   const card: JsonObject = {
     ...view.row(e),
     deprecated: isDeprecated(annotations),
-    annotations: view.annotationRows([...annotations].map((a) => [a.property, a.value, a.annotations] as const)),
+    annotations: rows.slice(0, limit),
+    ...(rows.length > limit ? { annotation_count: rows.length, annotations_truncated: rows.length - limit } : {}),
     referencing_axioms: usage.size,
   };
   switch (e.kind) {
@@ -619,7 +623,6 @@ export const getEntityContext = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const found = lookUpEntities(args.entity, ctx);
     if (found.length === 0) {
@@ -627,7 +630,7 @@ export const getEntityContext = defineTool({
     }
     const scope = scopeOf(ctx, args.include_imports);
     const view = new View(ctx);
-    const entities = found.map((e) => entityCard(e, scope, view, args.limit));
+    const entities = found.map((e) => ({ ...entityCard(e, scope, view, args.limit), ...lastChangeField(e.iri, ctx) }));
     const iris = new Set(found.map((e) => e.iri)).size;
     return {
       query: args.entity,

@@ -262,7 +262,6 @@ export const diffOntologies = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const { left, right } = await resolvePair(ctx, 'diff_ontologies', args);
     const diff = diffAxiomSets(scopeAxioms(left.scope, args.logical_only), scopeAxioms(right.scope, args.logical_only));
@@ -283,7 +282,7 @@ export const diffOntologies = defineTool({
 
 // ---------------------------------------------------------------- analyze_change_impact
 
-const IMPACT_NOTE = 'Syntactic analysis: terms and axioms that co-occur with the change are reachable from it, which proves no logical impact. ' +
+const IMPACT_NOTE = 'Syntactic analysis: terms and axioms that co-occur with the change are reachable from it; co-occurrence proves reachability, not logical impact. ' +
   'For entailment changes use semantic_diff with mode=inferred.';
 
 /** What a change-impact analysis runs over, whichever form named it. */
@@ -497,7 +496,6 @@ export const analyzeChangeImpact = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const pair = args.left !== undefined || args.right !== undefined || args.right_document !== undefined;
     if (args.change_set_id !== undefined && pair) {

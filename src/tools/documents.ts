@@ -99,8 +99,9 @@ interface SaveArgs {
 const OBO_RECOMMENDATION = 'Keep the OWL source of truth in a lossless format (.owl, .ofn, .ttl, .owx) and export OBO from it; or fix the listed issues first.';
 
 /**
- * The document text and, for OBO, the compatibility report: a lossy OBO save either drops what OBO cannot
- * hold (warn) or is refused before anything is written (fail).
+ * The document text and, for OBO, the compatibility report (what has no OBO tag travels in owl-axioms): a
+ * lossy OBO save, one with IRIs that have no OBO id form, either writes them as they are (warn) or is
+ * refused before anything is written (fail).
  */
 function serialize(o: Ontology, format: FormatId, onLossy: 'warn' | 'fail'): { text: string; report: JsonObject } {
   if (format !== 'obo') return { text: writeDocument(o, format), report: {} };
@@ -198,7 +199,8 @@ export const saveOntology = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => (args.all ? 'save_ontology all=true' : `save_ontology ${args.path ?? '(own document)'}`),
   handler: async (args, ctx) => {
     if (args.all && args.path !== undefined) throw new ToolFailure('all=true cannot be combined with path', 'invalid_argument');
@@ -256,7 +258,7 @@ export const loadOntology = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:read'],
   mutating: always,
-  undoable: false,
+  openWorld: true,
   summary: (args) => `load_ontology ${args.source}`,
   handler: async (args, ctx) => load(args, ctx),
 });

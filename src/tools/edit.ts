@@ -58,7 +58,7 @@ export const addAxiom = defineTool({
   listedSchema: flatSchema({ strict: { type: 'boolean', description: 'Refuse operands that would mint a new entity.' } }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   handler: (args, ctx) => {
     const ws = ctx.workspace;
     const active = ws.active;
@@ -67,8 +67,9 @@ export const addAxiom = defineTool({
     const changes: Change[] = [...built.declarations, ...built.labels].filter((d) => !active.has(d)).map((d) => ({ kind: 'AddAxiom', ontology: active, axiom: d }));
     if (!present) changes.push({ kind: 'AddAxiom', ontology: active, axiom: built.axiom });
     if (changes.length > 0) ws.apply(changes);
+    // as add_subclass_of and the other authoring tools (TOOLS.md 3.4): applied = the axiom is now present
     return {
-      applied: !present,
+      applied: active.has(built.axiom),
       axiom: renderAxiom(built.axiom, ctx),
       ...(built.newEntities.length > 0 ? { new_entities: built.newEntities.map((e) => newEntityRow(e, ctx)) } : {}),
       ...(present ? { note: 'The axiom was already present; nothing changed.' } : {}),
@@ -83,7 +84,7 @@ export const removeAxiom = defineTool({
   listedSchema: flatSchema({}),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
     const { axiom } = buildAxiom(args, ctx.resolver);

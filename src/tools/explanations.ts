@@ -111,7 +111,6 @@ export const explainEntailment = defineTool({
   listedSchema: flatSchema({}),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const reasoner = requireSelected(ctx);
     const goal = goalOf(args as JsonObject, ctx);
@@ -131,7 +130,6 @@ export const getExplanations = defineTool({
   listedSchema: flatSchema(EXTRA_JSON),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const a = args as JsonObject & { max: number; timeout_ms: number };
     const reasoner = requireSelected(ctx);
@@ -171,7 +169,6 @@ export const explainInconsistency = defineTool({
   input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound in milliseconds; on expiry the current (non-minimal) set is returned.')), DEFAULT_TIMEOUT_MS) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const reasoner = requireSelected(ctx);
     const timeoutMs = args.timeout_ms;

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { ontologyLabel } from '../model/workspace.js';
 import { defineTool, never, ToolFailure } from './tool.js';
 import { entityRow, logicalAxiomCount } from './common.js';
+import { journalSummary, lastChangeField } from './change-history.js';
 import { lookUpEntities } from './context.js';
 
 const NoArgs = v.strictObject({});
@@ -14,8 +15,8 @@ export const listOntologies = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
-  handler: (_args, { workspace: ws }) => {
+  handler: (_args, ctx) => {
+    const ws = ctx.workspace;
     const active = ws.hasActive ? ws.active : null;
     const ontologies = ws.ontologies.map((o) => ({
       id: ontologyLabel(o),
@@ -31,6 +32,7 @@ export const listOntologies = defineTool({
       active: active === null ? null : ontologyLabel(active),
       dirty_count: ws.dirtyCount,
       ontologies,
+      ...journalSummary(ctx),
       note: 'The active ontology is the edit target; save_ontology all=true saves every dirty one.',
     };
   },
@@ -42,7 +44,6 @@ export const getActiveOntology = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, { workspace: ws, settings }) => {
     const o = ws.active;
     return {
@@ -63,10 +64,9 @@ export const getEntity = defineTool({
   input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.')) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     // every sense of the IRI, or every candidate of a shared display name; an unknown prefix names nothing
-    const matches = lookUpEntities(args.entity, ctx).map((e) => entityRow(e, ctx));
+    const matches = lookUpEntities(args.entity, ctx).map((e) => ({ ...entityRow(e, ctx), ...lastChangeField(e.iri, ctx) }));
     if (matches.length === 0) throw new ToolFailure(`No entity found for '${args.entity}'.`, 'not_found');
     const distinct = new Set(matches.map((m) => m.iri)).size;
     return {

@@ -61,7 +61,6 @@ export const searchExternalTerms = defineTool({
   }),
   capabilities: [...READ],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx): Promise<JsonObject> => {
     const store = externalTermStore(ctx);
     const now = Date.now();
@@ -132,7 +131,6 @@ export const inspectExternalTerm = defineTool({
   }),
   capabilities: [...READ],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx): Promise<JsonObject> => {
     const access = await providerAccess(ctx, 'inspect_external_term', args.provider_id, args.policy_path, args.network);
     const got = await inspectTerm(ctx, access, { ontology: allowedOntology(access, args.ontology), iri: args.iri, language: allowedLanguage(access, args.language), fresh: args.fresh });
@@ -212,7 +210,6 @@ export const proposeTermReuse = defineTool({
   }),
   capabilities: [...READ],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx): Promise<JsonObject> => {
     checkedInputs(ctx, args.action, args.iri, args.mapping, args.local_entity);
     const access = await providerAccess(ctx, 'propose_term_reuse', args.provider_id, args.policy_path, args.network);
@@ -284,7 +281,6 @@ export const acceptReuseProposal = defineTool({
   }),
   capabilities: ['ontology:curate', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,
-  undoable: true,
   refusalContext: { committed: false },
   handler: async (args, ctx): Promise<JsonObject> => {
     const store = externalTermStore(ctx);

@@ -2,7 +2,6 @@
 // Every outcome is one JSON object delivered as structuredContent and mirrored as one text block.
 
 import * as v from 'valibot';
-import { toJsonSchema } from '@valibot/to-json-schema';
 import { missingCapabilities, type Principal } from '../auth/principal.js';
 import type { ApprovalQueue } from './approvals.js';
 import { ToolFailure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
@@ -11,6 +10,7 @@ import { WorkspaceError } from '../model/workspace.js';
 import { ChangeError } from '../model/changes.js';
 import { OperandError } from '../model/operands/builder.js';
 import { ParseError } from '../model/formats/errors.js';
+import { inputJsonSchema } from './listing.js';
 import { auditCall, newGateTrace, type GateTrace } from '../audit/call-audit.js';
 
 export interface ToolResult {
@@ -20,13 +20,6 @@ export interface ToolResult {
   isError: boolean;
 }
 
-export interface ListedTool {
-  name: string;
-  description: string;
-  inputSchema: { type: 'object'; [key: string]: unknown };
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean };
-}
-
 export function success(body: JsonObject): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: false };
 }
@@ -34,19 +27,6 @@ export function success(body: JsonObject): ToolResult {
 export function failure(message: string, code?: string, context: JsonObject = {}): ToolResult {
   const body: JsonObject = { error: message, ...(code === undefined ? {} : { error_code: code }), ...context };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
-}
-
-/** The tool as `tools/list` shows it; the JSON Schema is derived from the valibot schema. */
-export function listTool(def: ToolDefinition): ListedTool {
-  const schema = def.listedSchema ?? (toJsonSchema(def.input, { errorMode: 'ignore' }) as JsonObject);
-  delete schema.$schema;
-  const mutatingAlways = def.mutating({} as JsonObject);
-  return {
-    name: def.name,
-    description: def.description,
-    inputSchema: { ...schema, type: 'object' },
-    annotations: { readOnlyHint: !mutatingAlways, destructiveHint: mutatingAlways },
-  };
 }
 
 function describeIssue(issue: v.BaseIssue<unknown>): string {
@@ -78,7 +58,7 @@ const declaredNames = new WeakMap<ToolDefinition, ReadonlySet<string>>();
 function declaredArguments(def: ToolDefinition): ReadonlySet<string> {
   let names = declaredNames.get(def);
   if (names === undefined) {
-    names = new Set(Object.keys((listTool(def).inputSchema.properties ?? {}) as object));
+    names = new Set(Object.keys((inputJsonSchema(def).properties ?? {}) as object));
     declaredNames.set(def, names);
   }
   return names;
@@ -106,6 +86,7 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
   const refusal = revoked(ctx.principal);
   if (refusal !== null) return refuse(revokedFailure(refusal));
   if (mutating && ctx.settings.confirm_each_write) {
+    ctx.progress?.(`${def.name}: waiting for the owner's approval`);
     const approved = await approvals.request({
       session_id: ctx.sessionId,
       tool: def.name,
@@ -119,8 +100,10 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
     if (late !== null) return refuse(revokedFailure(late));
   }
   if (ctx.signal.aborted) return refuse(cancelled(def.name));
+  ctx.progress?.(`${def.name}: running`);
   try {
-    return success(await ctx.resolver.inCall(() => def.handler(args, ctx)));
+    const handler = () => def.handler(args, ctx);
+    return success(await ctx.resolver.inCall(() => (ctx.attribute === undefined ? handler() : ctx.attribute(handler))));
   } catch (err) {
     return ctx.signal.aborted ? cancelled(def.name) : failureOf(err);
   }

@@ -130,7 +130,6 @@ export const validateGovernance = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     if (args.iri_pattern !== undefined) {
       try {

@@ -18,7 +18,7 @@ import { displayName } from '../model/display.js';
 import { buildAxiom } from '../model/operands/builder.js';
 import { AnnotationSchema, type AnnotationInput } from '../model/operands/schema.js';
 import { readDocument } from '../model/formats/registry.js';
-import { XSD_STRING, RDF_LANG_STRING } from '../model/vocab.js';
+import { XSD_STRING, RDF_LANG_STRING, STANDARD_PREFIXES } from '../model/vocab.js';
 import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
 import type { FetchPurpose } from '../policy/path-rules.js';
 import { urlScheme } from '../policy/paths.js';
@@ -110,9 +110,19 @@ function requirePrefixMap(o: Ontology): void {
 
 /** The prefix map as an object with keys in sorted order, so unchanged maps serialize identically. */
 export function prefixObject(o: Ontology): Record<string, string> {
+  // the standard five are always there: every writer binds them and set_prefix/remove_prefix keep them
+  const map = new Map<string, string>([...STANDARD_PREFIXES, ...o.prefixes]);
   const out: Record<string, string> = {};
-  for (const key of [...o.prefixes.keys()].sort()) out[key] = o.prefixes.get(key)!;
+  for (const key of [...map.keys()].sort()) out[key] = map.get(key)!;
   return out;
+}
+
+/** Refuses an edit of a standard binding (`rdf:`, `rdfs:`, `owl:`, `xsd:`, `xml:`) other than to its own namespace. */
+function keepStandard(prefix: string, namespace: string | null): void {
+  const standard = STANDARD_PREFIXES.find(([p]) => p === prefix)?.[1];
+  if (standard === undefined || namespace === standard) return;
+  throw new ToolFailure(`${prefix} is a standard binding (${standard}) and cannot be ${namespace === null ? 'removed' : 'rebound'}`, 'invalid_argument',
+    { prefix, standard_namespace: standard });
 }
 
 
@@ -177,7 +187,7 @@ export const setOntologyId = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `set_ontology_id ${args.ontology_iri}${args.version_iri === undefined ? '' : ' version ' + args.version_iri}`,
   handler: (args, ctx) => {
     const iri = absoluteIri(args.ontology_iri, 'ontology_iri');
@@ -202,7 +212,8 @@ export const setPrefix = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => `set_prefix ${normalizePrefix(args.prefix)} ${args.namespace}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
@@ -210,6 +221,7 @@ export const setPrefix = defineTool({
     const prefix = normalizePrefix(args.prefix);
     if (!PREFIX_NAME.test(prefix)) throw new ToolFailure(`Not a valid prefix name: ${JSON.stringify(args.prefix)}`, 'invalid_argument');
     const namespace = absoluteIri(args.namespace, 'namespace');
+    keepStandard(prefix, namespace);
     ctx.workspace.apply([{ kind: 'SetPrefix', ontology: o, prefix, namespace }]);
     return { prefix, namespace, prefixes: prefixObject(o) };
   },
@@ -221,12 +233,14 @@ export const removePrefix = defineTool({
   input: v.strictObject({ prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')) }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => `remove_prefix ${normalizePrefix(args.prefix)}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
     requirePrefixMap(o);
     const prefix = normalizePrefix(args.prefix);
+    keepStandard(prefix, null);
     const namespace = o.prefixes.get(prefix);
     if (namespace === undefined) throw new ToolFailure(`Prefix not registered in the active ontology's prefix map: ${prefix}`, 'not_found', { prefix });
     ctx.workspace.apply([{ kind: 'RemovePrefix', ontology: o, prefix }]);
@@ -254,7 +268,7 @@ export const addImport = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `add_import ${args.iri}${args.document === undefined ? '' : ' from ' + args.document}`,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
@@ -297,7 +311,7 @@ export const removeImport = defineTool({
   input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')) }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `remove_import ${args.iri}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
@@ -323,7 +337,7 @@ export const addOntologyAnnotation = defineTool({
   input: v.strictObject(AnnotationArgsSchema),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `add_ontology_annotation ${args.property ?? 'rdfs:label'} = ${args.value_iri ?? args.value ?? ''}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;
@@ -345,7 +359,7 @@ export const removeOntologyAnnotation = defineTool({
   input: v.strictObject(AnnotationArgsSchema),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (args) => `remove_ontology_annotation ${args.property ?? 'rdfs:label'} = ${args.value_iri ?? args.value ?? ''}`,
   handler: (args, ctx) => {
     const o = ctx.workspace.active;

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import type { Change } from '../model/changes.js';
 import { WorkspaceError, type Workspace } from '../model/workspace.js';
-import { defineTool, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { always, defineTool, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { renderAxiom } from './common.js';
 
 const PEEK_SAMPLE = 20;
@@ -59,7 +59,6 @@ export const undoChange = defineTool({
   input: v.strictObject({ peek: v.optional(v.pipe(v.boolean(), v.description('Report the next undo without undoing.')), false) }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.peek !== true,
-  undoable: false,
   summary: () => 'undo_change',
   handler: (args, ctx) => {
     if (args.peek) return peek(ctx);
@@ -74,8 +73,7 @@ export const redoChange = defineTool({
   description: 'Redo the last undone change.',
   input: v.strictObject({}),
   capabilities: ['ontology:curate'],
-  mutating: () => true,
-  undoable: false,
+  mutating: always,
   summary: () => 'redo_change',
   handler: (_args, ctx) => step(ctx, 'redo'),
 });

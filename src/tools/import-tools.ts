@@ -131,7 +131,8 @@ export const writeImportLock = defineTool({
   input: v.strictObject(LockArgs),
   capabilities: ['ontology:admin', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,
-  undoable: false,
+  destructive: true,
+  idempotent: true,
   summary: (args) => `write_import_lock ${args.path ?? '(policy or default lockfile)'}`,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
@@ -167,7 +168,6 @@ export const verifyImportLock = defineTool({
   input: v.strictObject(LockArgs),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
     const res = await resolvePolicy(ctx, args.policy_path);
@@ -238,6 +238,5 @@ export const inspectImports = defineTool({
   input: v.strictObject({}),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => importReport(importGraph(ctx.workspace.active, (iri) => ctx.workspace.find(iri))),
 });

@@ -66,7 +66,6 @@ export const startJob = defineTool({
   }),
   capabilities: [...START_CAPABILITIES],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const type = JOB_TYPES_BY_NAME.get(args.type)!;
     const parsed = v.safeParse(type.request, args.request);
@@ -104,7 +103,6 @@ export const getJob = defineTool({
   input: v.strictObject({ job_id: JobId }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => ({ job: store(ctx, (m, owner) => m.get(owner, args.job_id)) } as JsonObject),
 });
 
@@ -114,7 +112,6 @@ export const cancelJob = defineTool({
   input: v.strictObject({ job_id: JobId }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => store(ctx, (m, owner) => m.cancel(owner, args.job_id)) as unknown as JsonObject,
 });
 
@@ -127,7 +124,6 @@ export const listJobs = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => store(ctx, (m, owner) => m.list(owner, args.limit, args.cursor)) as unknown as JsonObject,
 });
 
@@ -174,7 +170,7 @@ export const exportJobArtifact = defineTool({
   }),
   capabilities: ['ontology:read', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,
-  undoable: false,
+  destructive: true,
   summary: (args) => `export job artifact ${args.artifact_id} to ${args.destination}`,
   refusalContext: { exported: false },
   handler: async (args, ctx) => {

@@ -54,7 +54,6 @@ export const listMappings = defineTool({
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx): Promise<JsonObject> => {
     const { state, findings } = await readStore(ctx, 'list_mappings', where(args));
     const binding = { kind: 'list_mappings', scope: JSON.stringify([state.path, state.revision]) };
@@ -72,7 +71,6 @@ export const validateMappings = defineTool({
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx): Promise<JsonObject> => {
     const { target, state, findings } = await readStore(ctx, 'validate_mappings', where(args));
     // the findings also depend on the loaded ontology and the policy, so the cursor is bound to them too
@@ -99,7 +97,6 @@ export const addMappingTool = defineTool({
   }),
   capabilities: WRITE,
   mutating: always,
-  undoable: false,
   summary: (args) => `add_mapping ${args.mapping.subject_id ?? '?'} ${args.mapping.predicate_id ?? '?'} ${args.mapping.object_id ?? '?'}`,
   refusalContext: COMMITTED_FALSE,
   handler: async (args, ctx): Promise<JsonObject> => ({
@@ -120,7 +117,7 @@ export const removeMappingTool = defineTool({
   }),
   capabilities: WRITE,
   mutating: always,
-  undoable: false,
+  destructive: true,
   summary: (args) => `remove_mapping ${args.mapping_id}`,
   refusalContext: COMMITTED_FALSE,
   handler: async (args, ctx): Promise<JsonObject> => ({ ...await removeMapping(ctx, 'remove_mapping', where(args), args.expected_mapping_revision, args.mapping_id) }),
@@ -138,7 +135,7 @@ export const importSssomTool = defineTool({
   }),
   capabilities: WRITE,
   mutating: always,
-  undoable: false,
+  destructive: true,
   summary: (args) => `import_sssom ${args.mode} from ${args.source}`,
   refusalContext: COMMITTED_FALSE,
   handler: async (args, ctx): Promise<JsonObject> => ({ ...await importSssom(ctx, 'import_sssom', where(args), args.expected_mapping_revision, args.source, args.mode) }),
@@ -158,7 +155,7 @@ export const exportSssomTool = defineTool({
   }),
   capabilities: ['ontology:read', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,
-  undoable: false,
+  destructive: true,
   summary: (args) => `export_sssom to ${args.destination}${args.overwrite ? ' (overwrite)' : ''}`,
   refusalContext: COMMITTED_FALSE,
   handler: async (args, ctx): Promise<JsonObject> => ({

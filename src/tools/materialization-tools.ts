@@ -3,7 +3,7 @@
 // (src/materialization/commit.ts).
 
 import * as v from 'valibot';
-import { always, defineTool } from './tool.js';
+import { always, defineTool, never } from './tool.js';
 import { previewMaterialization } from '../materialization/preview.js';
 import { MaterializationRequestSchema } from '../materialization/request.js';
 import { commitMaterialization } from '../materialization/commit.js';
@@ -13,8 +13,7 @@ export const materializeInferences = defineTool({
   description: 'Preview inferred axioms (by category) with one disposable reasoner over an isolated snapshot, bounded by limits; keeps a private 30-minute artifact for commit_materialization. Changes nothing.',
   input: MaterializationRequestSchema,
   capabilities: ['ontology:read', 'filesystem:project:read'],
-  mutating: () => false,
-  undoable: false,
+  mutating: never,
   handler: (args, ctx) => previewMaterialization(ctx, args, ctx.signal),
 });
 
@@ -35,8 +34,7 @@ export const commitMaterializationTool = defineTool({
   }),
   capabilities: ['ontology:admin', 'ontology:curate', 'filesystem:project:read'],
   mutating: always,
-  // TOOLS.md: M·U for active_source only; the kind is bound to the artifact, not the arguments, so the flag states the undoable case
-  undoable: true,
+  destructive: true,
   summary: (args) => `commit_materialization ${args.artifact_id}`,
   refusalContext: { committed: false },
   handler: (args, ctx) => commitMaterialization(ctx, args),

@@ -99,7 +99,7 @@ export const extractModule = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
+  destructive: true,
   summary: (args) => `extract_module ${args.module_type} of ${args.signature.length} seed(s)${args.path === undefined ? '' : ' to ' + args.path}`,
   handler: async (args, ctx) => {
     const started = performance.now();

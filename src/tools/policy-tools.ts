@@ -123,7 +123,6 @@ export const getProjectPolicy = defineTool({
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => policyReport(ctx, args.policy_path, false),
 });
 
@@ -133,7 +132,6 @@ export const validateProjectPolicy = defineTool({
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => policyReport(ctx, args.policy_path, true),
 });
 
@@ -186,7 +184,7 @@ export const writeProjectPolicyTemplate = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
-  undoable: false,
+  destructive: true,
   summary: (args) => `write_project_policy_template ${args.path ?? `${POLICY_DIR}/${POLICY_FILE}`}`,
   handler: async (args, ctx) => {
     const active = ctx.workspace.hasActive ? ctx.workspace.active : null;
@@ -277,7 +275,6 @@ export const getModelRevision = defineTool({
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
     const o = ws.active;

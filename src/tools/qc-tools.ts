@@ -38,7 +38,6 @@ export const runProjectQcTool = defineTool({
   input: v.strictObject({ policy_path: PolicyPath, limit: Limit, lock_mode: LockModeArg }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => runProjectQc(ctx, { surface: 'run_project_qc', policyPath: args.policy_path, limit: args.limit, lockMode: args.lock_mode }),
 });
 
@@ -171,7 +170,6 @@ export const runQcSuite = defineTool({
   input: SuiteInput,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     if (args.policy_path === undefined) return legacySuite(args, ctx);
     const overridden = POLICY_DECIDED.filter((k) => args[k] !== undefined);

@@ -57,6 +57,14 @@ function unsupportedReport(u: UnsupportedData, ctx: ToolContext): JsonObject {
   return { count: u.count, sample: rows, ...(u.count > rows.length ? { truncated: u.count - rows.length } : {}) };
 }
 
+/**
+ * The unsupported axioms as an inference read reports them: the count, and where the sample is. The sample
+ * belongs to the reasoner run (run_reasoner returns it), so reads of the same result do not repeat it.
+ */
+function unsupportedReference(u: UnsupportedData, revision: number): JsonObject {
+  return u.count === 0 ? { count: 0 } : { count: u.count, sample_in: `the run_reasoner result of revision ${revision} (run_reasoner again to see it)` };
+}
+
 /** The honesty fields every inference answer carries: completeness, unsupported axioms, freshness. */
 function provenance(session: ReasoningSession, res: Classification, ctx: ToolContext): JsonObject {
   const status = session.status();
@@ -64,7 +72,7 @@ function provenance(session: ReasoningSession, res: Classification, ctx: ToolCon
     reasoner: res.reasoner.name,
     status,
     complete: res.data.complete,
-    unsupported_axioms: unsupportedReport(res.data.unsupported, ctx),
+    unsupported_axioms: unsupportedReference(res.data.unsupported, res.revision),
     result_revision: res.revision,
     ...(status === 'out_of_sync' || status === 'classifying'
       ? { note: `These results were computed at revision ${res.revision}; the model is now at revision ${ctx.workspace.revision}. Call run_reasoner to refresh them.` }
@@ -86,7 +94,6 @@ export const listReasoners = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const current = session.selected;
@@ -103,7 +110,6 @@ export const setReasoner = defineTool({
   capabilities: ['ontology:admin'],
   // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
     reasoningSession(ctx.workspace).select(reasoner);
@@ -120,7 +126,6 @@ export const runReasoner = defineTool({
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -158,7 +163,6 @@ export const getUnsatisfiableClasses = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -188,7 +192,6 @@ export const getInferredSuperclasses = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const res = requireResults(session);
@@ -226,7 +229,6 @@ export const executeDlQuery = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
@@ -286,7 +288,6 @@ export const getReasonerCapabilities = defineTool({
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (_args, ctx) => {
     const r = requireSelected(reasoningSession(ctx.workspace));
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };

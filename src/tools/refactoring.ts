@@ -151,7 +151,6 @@ export const renameEntity = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
-  undoable: true,
   summary: (a) => `rename_entity ${a.entity} -> ${a.new_iri}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
@@ -225,7 +224,6 @@ export const deleteEntity = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
-  undoable: true,
   summary: (a) => `delete_entity ${a.entity}${a.entity_type === undefined ? '' : ' (' + a.entity_type + ')'}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
@@ -301,7 +299,7 @@ export const deprecateEntity = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
+  idempotent: true,
   summary: (a) => `deprecate_entity ${a.entity}${a.replaced_by === undefined ? '' : ' replaced by ' + a.replaced_by}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
@@ -371,7 +369,6 @@ export const moveClass = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (a) => `move_class ${a.entity} under ${a.new_parent ?? '(root)'}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;

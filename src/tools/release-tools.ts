@@ -79,7 +79,6 @@ export const runReleaseGateTool = defineTool({
   input: GateInput,
   capabilities: ['ontology:release', 'filesystem:project:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const run = await runReleaseGate(ctx, request('run_release_gate', args));
     const g = run.result;
@@ -169,7 +168,7 @@ export const prepareRelease = defineTool({
   input: PrepareInput,
   capabilities: ['ontology:release', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,
-  undoable: false,
+  destructive: true,
   summary: (args) => `prepare_release: write a release into ${args.output_dir ?? 'the policy\'s release.output_dir'}`,
   refusalContext: { prepared: false },
   handler: prepare,

@@ -272,6 +272,5 @@ export const validateRules = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => validate(args, ctx),
 });

@@ -136,7 +136,6 @@ export const listRules = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const view = new View(ctx);
     const rules = orderedRules(scopeOf(ctx, args.include_imports === true), view)
@@ -154,7 +153,6 @@ export const addRule = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => `add a SWRL rule (${args.body?.length ?? 0} body, ${args.head.length} head atoms)`,
   handler: (args, ctx) => {
     const built = buildRule(args, ctx);
@@ -189,7 +187,6 @@ export const removeRule = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (args) => args.head !== undefined ? 'remove a SWRL rule by structure' : `remove SWRL rules by ${[args.index !== undefined ? `index ${args.index}` : '', args.label !== undefined ? `label ${JSON.stringify(args.label)}` : ''].filter(Boolean).join(' and ')}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;

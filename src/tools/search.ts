@@ -4,7 +4,8 @@
 // properties are names and synonyms, and the language priorities, come from the lexical policy.
 
 import * as v from 'valibot';
-import type { Entity, EntityKind, IRI } from '../model/terms.js';
+import { declaration, type Entity, type EntityKind, type IRI } from '../model/terms.js';
+import { ontologyLabel } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { RDF_LANG_STRING } from '../model/vocab.js';
 import { displayName, localName } from '../model/display.js';
@@ -134,6 +135,15 @@ function universe(ontologies: readonly Ontology[], kinds: ReadonlySet<EntityKind
   return [...seen];
 }
 
+/** The loaded ontology an entity comes from: the first (active first) that declares it, else the first that uses it. */
+function sourceOntology(e: Entity, ctx: ToolContext): string | null {
+  const ws = ctx.workspace;
+  const order = ws.hasActive ? [ws.active, ...ws.ontologies.filter((o) => o !== ws.active)] : ws.ontologies;
+  const plain = declaration(e);
+  const found = order.find((o) => o.has(plain)) ?? order.find((o) => o.index.referencing.has(e));
+  return found === undefined ? null : ontologyLabel(found);
+}
+
 /** A single plain name: not blank, a wildcard, several words, an IRI / CURIE or a Manchester expression. */
 function isMintCandidate(query: string, asIri: IRI | null): boolean {
   const t = query.trim();
@@ -159,7 +169,6 @@ export const searchEntities = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const lexical = lexicalPolicy(await resolveDiscoveredPolicy(ctx), ctx.settings.label_language);
     const kinds = new Set<EntityKind>(args.type === 'all' ? Object.values(ENTITY_TYPE_INPUT) : [ENTITY_TYPE_INPUT[args.type]]);
@@ -200,6 +209,7 @@ export const searchEntities = defineTool({
       iri: h.entity.iri,
       display: h.display,
       type: ENTITY_TYPE_NAMES[h.entity.kind],
+      ontology: sourceOntology(h.entity, ctx),
       score: h.score,
       match_kind: h.kind,
       match_source: h.candidate.source,

@@ -10,6 +10,5 @@ export const semanticDiffTool = defineTool({
   input: SemanticDiffArgs,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => semanticDiff(ctx, args, ctx.signal),
 });

@@ -12,6 +12,7 @@ import { revisionEnvelope } from './revision.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type WindowSettings } from './tool.js';
 import type { ServerView } from '../broker/server-view.js';
 import { jobCounts } from '../jobs/actor-jobs.js';
+import { journalSummary } from './change-history.js';
 
 const Args = v.strictObject({
   include_instances: v.optional(v.pipe(v.boolean(), v.description('Also list every window actor of this server.')), false),
@@ -82,7 +83,6 @@ export const getSessionInfo = defineTool({
   input: Args,
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx: ToolContext) => {
     const facts = ctx.session;
     if (facts === undefined) throw new ToolFailure('get_session_info is answered only inside an MCP session', 'no_session');
@@ -98,7 +98,7 @@ export const getSessionInfo = defineTool({
         mode: view?.mode ?? null,
         base_url: view?.base_url ?? null,
       },
-      instance: instanceOf(ctx.workspace, instanceId, view),
+      instance: { ...instanceOf(ctx.workspace, instanceId, view), ...journalSummary(ctx) },
       session: sessionOf(ctx.principal, ctx.sessionId, instanceId),
       gates: gatesOf(ctx.settings),
       pending_writes: pendingOf(facts.approvals(), ctx.sessionId, args.include_pending),

@@ -50,7 +50,6 @@ export const shaclValidate = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx): Promise<JsonObject> => {
     const shapes = await callerShapes(ctx, args.shapes, args.shapes_path);
     const inferred = args.include_inferred ? inferredDocument(ctx.workspace) : null;

@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { isReadForm, scanQuery, type QueryScan } from '../sparql/query-form.js';
-import { callerPosition, evaluateRead, prologue, queryPrefixes, queryResult, refusal, type ReadOptions } from '../sparql/run.js';
+import { syntaxProblem, evaluateRead, prologue, queryPrefixes, queryResult, refusal, type ReadOptions } from '../sparql/run.js';
 import { SparqlFailure, sparqlEngine } from '../sparql/engine.js';
 import { inferredDocument } from '../sparql/inferred.js';
 import { describeSchema } from '../sparql/schema.js';
@@ -51,7 +51,6 @@ export const sparqlQuery = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const scan = scanQuery(args.query, queryPrefixes(ctx.workspace));
     return runQuery(ctx, args.query, scan, args.include_inferred, readOptions(ctx, args.limit, args.timeout_ms));
@@ -89,7 +88,7 @@ async function parse(ctx: ToolContext, query: string, scan: QueryScan, timeoutMs
     return { valid: true, vars: result.kind === 'select' ? result.vars : [] };
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
-    if (e.reason === 'syntax') return { valid: false, vars: [], parseError: callerPosition(e.message) };
+    if (e.reason === 'syntax') return { valid: false, vars: [], parseError: syntaxProblem(e.message) };
     if (e.reason === 'timeout') throw new ToolFailure(e.message, 'timeout', { retryable: true });
     if (e.reason === 'cancelled') throw new ToolFailure(e.message, 'cancelled');
     // Parsed, but evaluating it over an empty store failed (e.g. a SERVICE it may not call): still valid.
@@ -108,7 +107,6 @@ export const sparqlValidate = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     const scan = scanQuery(args.query, queryPrefixes(ctx.workspace));
     const parsed = await parse(ctx, args.query, scan, args.timeout_ms);
@@ -152,7 +150,6 @@ export const sparqlSchema = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
     const scope = args.include_imports ? ctx.resolver.closure : [active];
@@ -199,7 +196,6 @@ export const verifyOntology = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: async (args, ctx) => {
     if (args.profile !== undefined) {
       throw new ToolFailure(`profile '${args.profile}' is not available: persisted invariant sets are not supported; pass the invariants in queries`, 'profile_not_found');

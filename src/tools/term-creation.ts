@@ -118,7 +118,7 @@ const PREVIEW_ONLY = ['policy_path', 'gates', 'ttl_seconds', 'include_impact'] a
 
 const BATCH_FIELDS = {
   namespace: v.optional(Text('Default namespace for items lacking their own.')),
-  definition_property: v.optional(Text('Default definition property for items lacking their own (default rdfs:comment).')),
+  definition_property: v.optional(Text('Default definition property for items lacking their own (default obo:IAO_0000115).')),
   strict: v.optional(v.pipe(v.boolean(), v.description('Refuse the whole batch when an operand would mint an entity the batch does not create.')), false),
   verify: v.optional(v.pipe(v.picklist(['none', 'report', 'rollback']), v.description('Live-verify with the selected reasoner after applying; rollback undoes a batch that makes a class unsatisfiable or the ontology inconsistent.')), 'none'),
   timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000),
@@ -184,7 +184,6 @@ export const createTerm = defineTool({
   input: v.pipe(v.strictObject({ ...TERM_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (a) => `create_term ${itemSummary(a)}`,
   handler: (args, ctx) => createOne<TermArgs>(args, expandTerm, ctx),
 });
@@ -202,7 +201,6 @@ export const createTerms = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: (a) => !a.preview,
-  undoable: true,
   summary: (a) => `create_terms ${a.terms.length}: ${a.terms.slice(0, 5).map(itemSummary).join(', ')}${a.terms.length > 5 ? ', …' : ''}`,
   handler: (args, ctx) => createMany<TermArgs>(args.terms, args,
     { namespace: args.namespace, definition_property: args.definition_property }, expandTerm, ctx, 'terms'),
@@ -214,7 +212,6 @@ export const createProperty = defineTool({
   input: v.pipe(v.strictObject({ ...PROPERTY_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
   capabilities: ['ontology:curate'],
   mutating: always,
-  undoable: true,
   summary: (a) => `create_property ${a.property_type ?? 'object'} ${itemSummary(a)}`,
   handler: (args, ctx) => createOne<PropertyArgs>(args, expandProperty, ctx),
 });
@@ -233,7 +230,6 @@ export const createProperties = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: (a) => !a.preview,
-  undoable: true,
   summary: (a) => `create_properties ${a.properties.length}: ${a.properties.slice(0, 5).map(itemSummary).join(', ')}${a.properties.length > 5 ? ', …' : ''}`,
   handler: (args, ctx) => createMany<PropertyArgs>(args.properties, args,
     { namespace: args.namespace, definition_property: args.definition_property, property_type: args.property_type }, expandProperty, ctx, 'properties'),

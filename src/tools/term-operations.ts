@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { entity as makeEntity, type Entity } from '../model/terms.js';
 import { NameError } from '../model/names.js';
+import { IAO_DEFINITION } from '../model/formats/obo/vocab.js';
 import { AnnotationSchema, type AnnotationInput } from '../model/operands/schema.js';
 import { IDENTITY, LangTag, targetIri, Text, type IdentityArgs } from './authoring.js';
 import { ToolFailure, type JsonObject, type ToolContext } from './tool.js';
@@ -14,7 +15,7 @@ const TextList = (description: string) => v.pipe(v.array(Text('One entry.')), v.
 
 const DEFINITION = {
   definition: v.optional(Text('Definition text.')),
-  definition_property: v.optional(Text('Annotation property of the definition (default rdfs:comment), e.g. skos:definition.')),
+  definition_property: v.optional(Text('Annotation property of the definition (default obo:IAO_0000115), e.g. skos:definition.')),
   definition_lang: v.optional(LangTag),
   annotations: v.optional(v.pipe(v.array(AnnotationSchema), v.description('Further annotations of the entity; each may carry nested annotations.'))),
 };
@@ -103,7 +104,7 @@ function identityOperations(e: Entity, args: IdentityArgs & DefinitionArgs, defa
   }
   if (args.definition !== undefined) {
     out.push({ field: 'definition', operation: {
-      axiom_type: 'annotation_assertion', subject: self, property: args.definition_property ?? defaults.definition_property ?? 'rdfs:comment',
+      axiom_type: 'annotation_assertion', subject: self, property: args.definition_property ?? defaults.definition_property ?? `<${IAO_DEFINITION}>`,
       value: args.definition, ...(args.definition_lang === undefined ? {} : { lang: args.definition_lang }),
     } });
   }

@@ -1,5 +1,5 @@
 // How a tool is declared: once, with its name, description, closed valibot input schema, required
-// capabilities, mutating/undoable flags and handler. The gate (gate.ts) reads nothing else.
+// capabilities, effect flags and handler. The gate (gate.ts) and the listing (listing.ts) read nothing else.
 
 import type * as v from 'valibot';
 import type { Capability, Principal } from '../auth/principal.js';
@@ -8,6 +8,8 @@ import type { WorkspaceResolver } from '../model/resolver.js';
 import type { UndoJournal } from './journal.js';
 import type { ApprovalEntry } from './approvals.js';
 import type { ServerView } from '../broker/server-view.js';
+import type { ChangeRecorder } from '../journal/recorder.js';
+import type { ToolProfile } from '../settings/settings.js';
 
 /** Window-level settings the tools and the gate see. */
 export interface WindowSettings {
@@ -23,6 +25,12 @@ export interface WindowSettings {
   readonly allow_unrestricted_paths_without_policy?: boolean;
   /** The private directory whose `audit/` holds the project audit streams; absent: calls are not audited (server-less contexts). */
   readonly audit_home?: string;
+  /** The change journal (in `audit_home`); absent: off. */
+  readonly journal_enabled?: boolean;
+  readonly journal_retention_days?: number;
+  readonly journal_retention_mib?: number;
+  /** The tool subset `tools/list` offers; absent: every tool. */
+  readonly tool_profile?: ToolProfile;
 }
 
 /** What the serving MCP session knows beyond the workspace (read by `get_session_info`). */
@@ -49,10 +57,16 @@ export interface ToolContext {
   readonly principal: Principal;
   readonly sessionId: string | null;
   readonly windowId: string;
+  /** The window's change journal; absent when it is off or in a server-less context. */
+  readonly changes?: ChangeRecorder;
+  /** Runs the handler so that the change journal attributes its commits to this call. */
+  readonly attribute?: <T>(handler: () => T) => T;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
   readonly signal: AbortSignal;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */
   readonly session?: SessionFacts;
+  /** Tells a client that asked for progress what a long call is doing now; the session repeats it every second. */
+  readonly progress?: (message: string) => void;
 }
 
 export type JsonObject = Record<string, unknown>;
@@ -64,9 +78,17 @@ export interface ToolDefinition<I = JsonObject> {
   /** The JSON Schema `tools/list` shows, when the one derived from `input` would not suit clients. */
   readonly listedSchema?: JsonObject;
   readonly capabilities: readonly Capability[];
-  /** Whether this call mutates (some tools are read-only in a preview/peek mode). */
+  /**
+   * Whether this call mutates (some tools are read-only in a preview/peek mode). `never` lists the tool
+   * as read-only; any other function as one that may write.
+   */
   readonly mutating: (args: I) => boolean;
-  readonly undoable: boolean;
+  /** Deletes or overwrites what undo_change cannot restore (a file, a mapping store row, a prefix binding). */
+  readonly destructive?: boolean;
+  /** Repeating a call with the same arguments has no further effect. */
+  readonly idempotent?: boolean;
+  /** Reaches documents or services outside the project (http(s) fetches); implied by `network:access`. */
+  readonly openWorld?: boolean;
   /** One-line description of a held write, for the approval queue. */
   readonly summary?: (args: I) => string;
   /** Fields every refusal by the gate (arguments, capabilities, read-only, approval, cancellation) adds, e.g. `committed:false`. */

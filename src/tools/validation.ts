@@ -89,7 +89,6 @@ export const validateOntology = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
-  undoable: false,
   handler: (args, ctx) => {
     const ws = ctx.workspace;
     const view = { ontology: ws.active, closure: ws.importsClosure(ws.active), labelLanguage: ctx.settings.label_language };

@@ -4,8 +4,9 @@
 import * as v from 'valibot';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ontology } from '../model/ontology.js';
-import { ontologyLabel } from '../model/workspace.js';
+import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { STANDARD_PREFIXES } from '../model/vocab.js';
 import { defineTool, always, ToolFailure } from './tool.js';
 import { logicalAxiomCount } from './common.js';
@@ -13,21 +14,47 @@ import { absoluteIri } from './header.js';
 import { saveFormatOf } from './documents.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 
+/** The local path a document IRI names (a `file:` URL or a plain path), or null for a remote or no document. */
+function documentPath(doc: string | null): string | null {
+  if (doc === null) return null;
+  if (doc.startsWith('file:')) return fileURLToPath(doc);
+  return path.isAbsolute(doc) ? path.normalize(doc) : null;
+}
+
+/**
+ * The loaded ontology a reference names: its ontology or version IRI, the label list_ontologies shows
+ * (an anonymous ontology has no IRI to give), or its document (as listed, a `file:` URL or an absolute path).
+ */
+function loadedOntology(ws: Workspace, raw: string): Ontology {
+  const ref = raw.trim().replace(/^<(.*)>$/, '$1');
+  const byIri = ws.find(ref);
+  if (byIri !== undefined) return byIri;
+  const asPath = documentPath(ref);
+  const byLabel = ws.ontologies.filter((o) => ontologyLabel(o) === ref);
+  const byDocument = ws.ontologies.filter((o) => o.documentIri === ref || (asPath !== null && documentPath(o.documentIri) === asPath));
+  for (const found of [byLabel, byDocument]) {
+    if (found.length === 1) return found[0];
+    if (found.length > 1) {
+      const candidates = found.map((o) => o.documentIri ?? ontologyLabel(o));
+      throw new ToolFailure(`'${raw}' names ${found.length} loaded ontologies; give the document instead: ${candidates.join(', ')}`, 'ambiguous_reference', { candidates });
+    }
+  }
+  throw new ToolFailure(`No loaded ontology matches '${raw}'. See list_ontologies.`, 'not_found');
+}
+
 export const setActiveOntology = defineTool({
   name: 'set_active_ontology',
   description: 'Make another loaded ontology (named by its ontology IRI or version IRI) the active edit target. Loads nothing; not undoable.',
   input: v.strictObject({
-    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI or version IRI of a loaded ontology.')),
+    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI or version IRI of a loaded ontology, or the label or document list_ontologies shows.')),
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
+  idempotent: true,
   summary: (args) => `set_active_ontology ${args.ontology_iri}`,
   handler: (args, ctx) => {
     const ws = ctx.workspace;
-    const ref = args.ontology_iri.trim().replace(/^<(.*)>$/, '$1');
-    const target = ws.find(ref);
-    if (target === undefined) throw new ToolFailure(`No loaded ontology matches '${args.ontology_iri}'. See list_ontologies.`, 'not_found');
+    const target = loadedOntology(ws, args.ontology_iri);
     const changed = !ws.hasActive || ws.active !== target;
     ws.setActive(target);
     return {
@@ -57,7 +84,6 @@ export const createOntology = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
-  undoable: false,
   summary: (args) => `create_ontology ${args.ontology_iri}${args.path === undefined ? '' : ' at ' + args.path}`,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;

@@ -132,7 +132,7 @@ test('search_entities items carry every documented field; the default lexical po
   const [cat] = items(body);
   assert.deepEqual(Object.keys(cat).sort(), [
     'collision', 'display', 'iri', 'language', 'match_kind', 'match_source', 'matched_property', 'matched_value',
-    'needs_review', 'normalization', 'score', 'score_explanation', 'type',
+    'needs_review', 'normalization', 'ontology', 'score', 'score_explanation', 'type',
   ]);
   assert.equal(cat.iri, A + 'Cat');
   assert.equal(cat.match_kind, 'exact');

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, fixture, connect, call, callOk, toolContext, runInContext, principalWith, type TestServer } from './support.js';
+import { startTestServer, fixture, connect, call, callOk, serveTempOntology, toolContext, runInContext, principalWith, type TestServer } from './support.js';
 import { Ontology } from '../../src/model/ontology.js';
 import {
   annotationAssertion, annotationProperty, dataProperty, dataPropertyRange, datatype, declaration, iriNode, literal,
@@ -178,7 +178,12 @@ test('get_entity_context builds a class card with named and anonymous neighbours
   assert.deepEqual(mammal.sub_classes, {
     count: 3, truncated: 1, items: [{ iri: CTX + 'Cat', display: 'cat', type: 'Class' }, { iri: CTX + 'Dog', display: 'dog', type: 'Class' }],
   });
-  assert.ok((mammal.annotations as Row[]).some((a) => a.property === 'skos:definition' && a.value === 'A warm-blooded animal.'));
+  // the annotation list is bounded by limit too: two labels and a definition, two shown
+  assert.equal((mammal.annotations as Row[]).length, 2);
+  assert.deepEqual([mammal.annotation_count, mammal.annotations_truncated], [3, 1]);
+  const full = card(await ok('get_entity_context', { entity: 'Säugetier', limit: 3 }));
+  assert.equal(full.annotations_truncated, undefined);
+  assert.ok((full.annotations as Row[]).some((a) => a.property === 'skos:definition' && a.value === 'A warm-blooded animal.'));
   const pet = card(await ok('get_entity_context', { entity: 'pet' }));
   assert.deepEqual((pet.equivalent_classes as Capped).items, [{ expression: "'has owner' some person and animal", anonymous: true }]);
   assert.equal(card(await ok('get_entity_context', { entity: 'old thing' })).deprecated, true);
@@ -278,4 +283,19 @@ test('the context tools need only ontology:read and run in read-only mode', asyn
   const denied = await runInContext('get_entity_context', { entity: 'p' }, nobody);
   assert.equal(denied.body.error_code, 'authorization_denied');
   assert.deepEqual(denied.body.missing_capabilities, ['ontology:read']);
+});
+
+test('summarize_ontology names a property chain SubObjectPropertyOf, as the axiom rows do', async () => {
+  const chained = await serveTempOntology('athene-chain-', 'chain.ofn',
+    'Prefix(:=<http://example.org/chain#>)\nOntology(<http://example.org/chain>\nDeclaration(ObjectProperty(:p))\nDeclaration(ObjectProperty(:q))\n' +
+    'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :p)\nSubObjectPropertyOf(:q :p)\n)\n');
+  try {
+    const summary = await callOk(chained.c, 'summarize_ontology');
+    assert.deepEqual(summary.axiom_types, { Declaration: 2, SubObjectPropertyOf: 2 });
+    const rows = ((await callOk(chained.c, 'get_axioms_for_entity', { entity: 'p' })).axioms as Capped).items;
+    const types = rows.filter((r) => r.axiom_type !== 'Declaration').map((r) => r.axiom_type);
+    assert.deepEqual(types, ['SubObjectPropertyOf', 'SubObjectPropertyOf']);
+  } finally {
+    await chained.close();
+  }
 });

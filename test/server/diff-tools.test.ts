@@ -207,6 +207,9 @@ test('analyze_change_impact of a cached preview: delta, affected terms, referenc
   const r = await callOk(c, 'analyze_change_impact', { change_set_id: id });
   assert.equal(r.analysis, 'syntactic');
   assert.match(r.note as string, /semantic_diff/);
+  // TOOLS.md: co-occurrence proves reachability, not logical impact (it does not prove the absence of one)
+  assert.match(r.note as string, /proves reachability, not logical impact/);
+  assert.doesNotMatch(r.note as string, /proves no logical impact/);
   assert.equal(r.change_set_id, id);
   assert.deepEqual(r.base_revision, p.base_revision);
   assert.equal(r.left, undefined);

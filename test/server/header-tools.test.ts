@@ -88,6 +88,26 @@ test('set_prefix registers and updates a binding; remove_prefix removes exactly 
   assert.equal((await call(c, 'set_prefix', { prefix: 'ex' })).body.error_code, 'invalid_argument');
 });
 
+test('the standard bindings cannot be rebound or removed, and the prefix map always shows all five, xml: included', async () => {
+  const standard = {
+    'owl:': 'http://www.w3.org/2002/07/owl#', 'rdf:': 'http://www.w3.org/1999/02/22-rdf-syntax-ns#', 'rdfs:': 'http://www.w3.org/2000/01/rdf-schema#',
+    'xml:': 'http://www.w3.org/XML/1998/namespace', 'xsd:': 'http://www.w3.org/2001/XMLSchema#',
+  };
+  for (const [prefix, namespace] of Object.entries(standard)) {
+    const rebound = await call(c, 'set_prefix', { prefix, namespace: 'http://example.org/hijack#' });
+    assert.equal(rebound.body.error_code, 'invalid_argument', `${prefix}: ${JSON.stringify(rebound.body)}`);
+    assert.match(rebound.body.error as string, /standard binding/);
+    assert.equal((await call(c, 'remove_prefix', { prefix })).body.error_code, 'invalid_argument', prefix);
+    assert.equal((await call(c, 'set_prefix', { prefix, namespace })).isError, false, `${prefix}: binding it to its own namespace changes nothing`);
+  }
+  const set = await call(c, 'set_prefix', { prefix: 'ex3', namespace: 'http://example.org/ex3#' });
+  const context = await call(c, 'get_ontology_context');
+  for (const map of [set.body.prefixes, context.body.prefixes] as Record<string, string>[]) {
+    for (const [prefix, namespace] of Object.entries(standard)) assert.equal(map[prefix], namespace, prefix);
+  }
+  await call(c, 'remove_prefix', { prefix: 'ex3' });
+});
+
 test('set_prefix and remove_prefix fail when the document format has no prefix map', async () => {
   const o = new Ontology();
   o.format = 'ntriples';

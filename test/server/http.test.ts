@@ -197,10 +197,12 @@ test('the fast path takes only messages the SDK schemas certainly accept', () =>
   assert.ok(plainMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }));
   assert.ok(plainMessage({ jsonrpc: '2.0', id: 'a', method: 'tools/list' }));
   assert.ok(plainMessage({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  assert.ok(plainMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', _meta: { progressToken: 'p' } } }), 'a progress token is answered as a stream');
   for (const m of [
     null, [], 'x', { jsonrpc: '2.0', id: 1 }, { jsonrpc: '2.0', id: 1.5, method: 'm' }, { jsonrpc: '2.0', id: null, method: 'm' },
     { jsonrpc: '2.0', id: 1, method: 'm', extra: 1 }, { jsonrpc: '2.0', id: 1, method: 'm', params: [] },
-    { jsonrpc: '2.0', id: 1, method: 'm', params: { _meta: { progressToken: 1 } } }, { id: 1, method: 'm' },
+    { jsonrpc: '2.0', id: 1, method: 'm', params: { _meta: { progressToken: 1, other: 1 } } }, { jsonrpc: '2.0', id: 1, method: 'm', params: { _meta: { progressToken: 1.5 } } },
+    { jsonrpc: '2.0', id: 1, method: 'm', params: { _meta: { other: 1 } } }, { id: 1, method: 'm' },
   ]) assert.equal(plainMessage(m), null, JSON.stringify(m));
 });
 

@@ -56,3 +56,10 @@ test('a local name that is not a display name does not compete with a label', as
   const dog = await callOk(served.c, 'get_entity', { entity: 'dog' });
   assert.deepEqual((dog.matches as Row[]).map((e) => e.iri), [`${IMPORTED}Dog`]);
 });
+
+test('search_entities rows name the ontology each entity comes from', async () => {
+  const found = await callOk(served.c, 'search_entities', { query: 'Person' });
+  const rows = new Map((found.items as Row[]).map((r) => [r.iri, r.ontology]));
+  assert.equal(rows.get(`${OWN}Human`), 'http://example.org/people');
+  assert.equal(rows.get(`${IMPORTED}Person`), 'http://example.org/koala');
+});

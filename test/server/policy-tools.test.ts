@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readDocument } from '../../src/model/formats/registry.js';
-import { call, callOk, toolContext, runInContext, principalWith, serveAndConnect, startOrigin, type ServedClient, type TestOrigin } from './support.js';
+import { call, callOk, toolContext, runInContext, principalWith, serveAndConnect, serveTempOntology, startOrigin, withProjectPolicy, type ServedClient, type TestOrigin } from './support.js';
 
 const ZOO = 'http://example.org/zoo';
 const REMOTE = 'http://example.org/remote';
@@ -279,4 +279,21 @@ test('outside-root paths need filesystem:external as well as the policy opt-in; 
   const policy = await runInContext('get_project_policy', {}, reader);
   assert.deepEqual(policy.body.missing_capabilities, ['filesystem:project:read']);
   await writeFile(policyFile, validPolicy());
+});
+
+test('a cqs/ (or invariants) directory that exists is no missing asset; one that does not exist is', async () => {
+  const own = await serveTempOntology('athene-policy-assets-', 'a.ttl', ontologyTtl('http://example.org/a'));
+  try {
+    await mkdir(path.join(own.dir, 'cqs'));
+    await mkdir(path.join(own.dir, 'qc', 'invariants'), { recursive: true });
+    const yaml = 'version: 1\nproject_id: a\nroot_ontology: http://example.org/a\ncqs:\n  paths: [cqs, missing-cqs]\ninvariants:\n  paths: [qc/invariants]\n';
+    await withProjectPolicy(own.dir, yaml, async () => {
+      const got = await callOk(own.c, 'get_project_policy');
+      assert.equal(got.valid, true, JSON.stringify(got.errors));
+      const missing = (got.warnings as { code: string; path: string }[]).filter((w) => w.code === 'asset_missing').map((w) => w.path);
+      assert.deepEqual(missing, ['cqs.paths.1'], JSON.stringify(got.warnings));
+    });
+  } finally {
+    await own.close();
+  }
 });

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, connect, call, fixture, principalWith, toolContext, runInContext, type TestServer } from './support.js';
+import { startTestServer, connect, call, fixture, principalWith, toolContext, runInContext, type Row, type TestServer } from './support.js';
 import { resolveReasoner } from '../../src/reasoner/registry.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
@@ -143,6 +143,13 @@ test('run_reasoner classifies off the window and reports completeness, unsupport
   assert.equal(unsat.coherent, false);
   assert.equal(unsat.status, 'classified');
   assert.equal(unsat.complete, false);
+  // the sample is said once per run; inference reads give the count and refer to the run
+  const read = unsat.unsupported_axioms as Row;
+  assert.equal(read.count, 2);
+  assert.equal(read.sample, undefined);
+  assert.match(read.sample_in as string, new RegExp(`run_reasoner result of revision ${run.body.result_revision}`));
+  const supers = (await call(c, 'get_inferred_superclasses', { entity: 'Puppy' })).body;
+  assert.equal((supers.unsupported_axioms as Row).sample, undefined);
 });
 
 test('get_inferred_superclasses answers every relation, direct and transitive', async () => {

@@ -68,8 +68,8 @@ test('create_property writes object and data properties with domain, range (incl
   assert.deepEqual(obj.created, { iri: ZOO + 'eatenBy', display: 'eatenBy', type: 'ObjectProperty' });
   assert.equal(obj.applied, true);
   assert.deepEqual(await axiomsOf(ZOO + 'eatenBy'), [
-    'InverseFunctional: eatenBy', 'Irreflexive: eatenBy', 'ObjectProperty: eatenBy', 'eatenBy Domain plant', 'eatenBy InverseOf eats',
-    'eatenBy Range animal', 'eatenBy SubPropertyOf topObjectProperty', 'eatenBy rdfs:comment "Inverse of eats."', 'eatenBy rdfs:label "eatenBy"',
+    'InverseFunctional: eatenBy', 'Irreflexive: eatenBy', 'ObjectProperty: eatenBy', 'eatenBy Domain plant', 'eatenBy IAO_0000115 "Inverse of eats."',
+    'eatenBy InverseOf eats', 'eatenBy Range animal', 'eatenBy SubPropertyOf topObjectProperty', 'eatenBy rdfs:label "eatenBy"',
   ]);
   const data = await ok('create_property', { name: 'weightKg', property_type: 'data', domain: 'Animal', range: 'xsd:decimal[>= 0.0]', characteristics: ['functional'] });
   assert.deepEqual(data.created, { iri: ZOO + 'weightKg', display: 'weightKg', type: 'DataProperty' });
@@ -155,7 +155,8 @@ test('preview=true caches a change set that commit_change_set commits as one und
   const committed = await ok('commit_change_set', { change_set_id: rebased.change_set_id, expected_revision: rebased.base_revision });
   assert.equal(committed.committed, true);
   assert.equal(committed.undo_depth_after, (committed.undo_depth_before as number) + 1);
-  assert.equal(await axiomCount(s.c), base + 8);
+  // two classes × (declaration, label, definition, parent) + the declaration of the definition property IAO:0000115
+  assert.equal(await axiomCount(s.c), base + 9);
   await ok('undo_change');
   const props = await ok('create_properties', { preview: true, properties: [{ name: 'swimsIn' }] });
   assert.equal(props.committable, true);
@@ -235,4 +236,28 @@ test('a preview takes at most 2000 items and says so before evaluating anything'
   const tooMany = await call(s.c, 'create_terms', { preview: true, terms });
   assert.equal(tooMany.body.error_code, 'change_set_too_large');
   assert.equal(tooMany.body.limit, 2000);
+});
+
+test('create_term defines with IAO:0000115 by default, which validate_ontology accepts; well-known prefixes resolve undeclared', async () => {
+  // A document that declares neither obo: nor skos:.
+  const bare = await serveTempOntology('athene-terms-bare-', 'bare.ttl',
+    '@prefix : <http://example.org/bare#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/bare> a owl:Ontology .\n');
+  try {
+    await callOk(bare.c, 'create_term', { name: 'Rock', definition: 'A solid mineral mass.' });
+    await callOk(bare.c, 'create_term', { name: 'Sand', definition: 'Loose grains of rock.', definition_property: 'skos:definition' });
+    await callOk(bare.c, 'create_term', { name: 'Pebble', definition: 'A small stone.', definition_property: 'dcterms:description' });
+    const rock = ((await callOk(bare.c, 'get_axioms_for_entity', { entity: 'Rock', limit: 100 })).axioms as Row).items as Row[];
+    assert.ok(rock.some((r) => r.axiom_type === 'AnnotationAssertion' && /IAO_0000115/.test(JSON.stringify(r)) && /A solid mineral mass/.test(r.rendering as string)), JSON.stringify(rock));
+    const checks = (await callOk(bare.c, 'validate_ontology', { checks: ['missing_definition'], limit: 100 })).checks as Row[];
+    const undefined_ = ((checks[0].examples as Row[]) ?? []).map((e) => e.iri);
+    assert.ok(!undefined_.includes('http://example.org/bare#Rock'), 'the default definition property counts as a definition');
+    assert.ok(!undefined_.includes('http://example.org/bare#Sand'), 'skos:definition counts as a definition');
+    assert.ok(undefined_.includes('http://example.org/bare#Pebble'), 'dcterms:description is no definition');
+    const sand = await callOk(bare.c, 'get_axioms_for_entity', { entity: 'http://example.org/bare#Sand', limit: 100 });
+    assert.ok(((sand.axioms as Row).items as Row[]).some((r) => r.rendering === 'Sand definition "Loose grains of rock."'));
+    assert.deepEqual((await callOk(bare.c, 'get_entity', { entity: 'skos:definition' })).matches, [
+      { iri: 'http://www.w3.org/2004/02/skos/core#definition', display: 'definition', type: 'AnnotationProperty' }]);
+  } finally {
+    await bare.close();
+  }
 });

@@ -179,8 +179,12 @@ test('add_axiom applies once, declares new entities, and reports an already pres
   assert.deepEqual(added.body.new_entities, [{ iri: ZOO + 'Dog', display: 'Dog', type: 'Class' }]);
   assert.equal(await axiomCount(), before + 2);
   const again = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'mammal' });
-  assert.equal(again.body.applied, false);
+  // applied = the axiom is now present, as add_subclass_of says it; the note tells that nothing changed
+  assert.equal(again.body.applied, true);
   assert.match(again.body.note as string, /already present/);
+  assert.equal(await axiomCount(), before + 2);
+  const viaAuthoring = await call(c, 'add_subclass_of', { child: 'Dog', parent: 'mammal' });
+  assert.deepEqual([viaAuthoring.body.applied, viaAuthoring.body.note], [again.body.applied, again.body.note], 'add_subclass_of and add_axiom agree on a no-op');
   const strict = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Wolf', super: 'mammal', strict: true });
   assert.equal(strict.isError, true);
   assert.equal(await axiomCount(), before + 2);

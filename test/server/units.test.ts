@@ -30,7 +30,6 @@ function probe() {
     input: v.strictObject({ n: v.number() }),
     capabilities: ['ontology:curate'],
     mutating: () => true,
-    undoable: true,
     handler: (args) => {
       calls.push(args);
       return { ok: true };

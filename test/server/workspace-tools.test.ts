@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { startTestServer, fixture, connect, call, toolContext, runInContext, principalWith, type TestServer } from './support.js';
@@ -88,6 +89,32 @@ test('set_active_ontology switches by ontology or version IRI and reports unknow
   assert.equal(unknown.body.error, "No loaded ontology matches 'http://example.org/none'. See list_ontologies.");
   assert.equal((await call(c, 'set_active_ontology', {})).body.error_code, 'invalid_argument');
   assert.equal(await activeIri(), NEW);
+});
+
+test('an anonymous ontology is made active again by the label list_ontologies shows, or by its document', async () => {
+  const anon = path.join(scratch, 'anon-1.ttl');
+  const other = path.join(scratch, 'anon-2.ttl');
+  for (const file of [anon, other]) await writeFile(file, '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n[] a owl:Ontology .\n<http://example.org/a#C> a owl:Class .\n');
+  assert.equal((await call(c, 'load_ontology', { source: anon })).isError, false);
+  await call(c, 'set_active_ontology', { ontology_iri: ZOO });
+  const listed = ((await call(c, 'list_ontologies')).body.ontologies as { id: string; anonymous: boolean; document: string }[]).find((o) => o.anonymous)!;
+  const byLabel = await call(c, 'set_active_ontology', { ontology_iri: listed.id });
+  assert.equal(byLabel.isError, false, JSON.stringify(byLabel.body));
+  assert.equal(byLabel.body.changed, true);
+  assert.equal((await call(c, 'get_active_ontology')).body.anonymous, true);
+  await call(c, 'set_active_ontology', { ontology_iri: ZOO });
+  // A second anonymous ontology shares the label: the label is ambiguous, the document is not.
+  assert.equal((await call(c, 'load_ontology', { source: other, keep_active: true })).isError, false);
+  const ambiguous = await call(c, 'set_active_ontology', { ontology_iri: listed.id });
+  assert.equal(ambiguous.body.error_code, 'ambiguous_reference', JSON.stringify(ambiguous.body));
+  assert.equal((ambiguous.body.candidates as string[]).length, 2);
+  for (const ref of [listed.document, pathToFileURL(anon).href]) {
+    await call(c, 'set_active_ontology', { ontology_iri: ZOO });
+    const byDocument = await call(c, 'set_active_ontology', { ontology_iri: ref });
+    assert.equal(byDocument.isError, false, `${ref}: ${JSON.stringify(byDocument.body)}`);
+    assert.equal((await call(c, 'get_active_ontology')).body.anonymous, true);
+  }
+  await call(c, 'set_active_ontology', { ontology_iri: ZOO });
 });
 
 test('workspace tools need ontology:admin, are refused in read-only mode, and a path needs filesystem:project:write', async () => {

@@ -11,7 +11,7 @@ import { stripBom } from './turtle-reader.js';
 export async function readRdfXml(text: string, options: { base?: string } = {}): Promise<Ontology> {
   const doc = stripBom(text);
   const table = new TripleTable();
-  await parseInto(doc, options.base, table);
+  await parseRdfXmlInto(doc, options.base, table);
   // Before the mapping, which releases the regexp engine's hold on the document text.
   const prefixes = rootNamespaces(doc);
   const ontology = triplesToOntology(table);
@@ -21,7 +21,7 @@ export async function readRdfXml(text: string, options: { base?: string } = {}):
 }
 
 /** Streams quads into the table; any parser error (a truncated document included) rejects the whole read. */
-function parseInto(text: string, base: string | undefined, table: TripleTable): Promise<void> {
+export function parseRdfXmlInto(text: string, base: string | undefined, table: TripleTable): Promise<void> {
   const parser = new RdfXmlParser({ baseIRI: base, trackPosition: true });
   return new Promise((resolve, reject) => {
     let failed = false;

@@ -15,7 +15,7 @@ import {
 } from '../terms.js';
 import { isBlankValue, type TermValue } from './rdf-graph-reader.js';
 import {
-  CHARACTERISTICS, DECLARING_TYPES, KIND_OF_BIT, K_AP, K_CLASS, K_DP, K_IND, K_OP, O, RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, VOCABULARY, isReserved,
+  CHARACTERISTICS, DECLARING_TYPES, KIND_OF_BIT, K_AP, K_CLASS, K_DP, K_IND, K_OP, O, RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, RESERVED_COUNT, isReserved,
 } from './vocab-reader.js';
 
 /** No kind bits were used for this predicate yet. */
@@ -85,11 +85,11 @@ export class EarlyMapper {
       }
       if (CHARACTERISTICS.has(o)) this.kinds[s] |= K_OP;
       else if (o === O.DeprecatedClass || o === RDFS_CLASS) this.kinds[s] |= K_CLASS;
-      if (o < VOCABULARY.length) return null;
+      if (o < RESERVED_COUNT) return null;
       return classAssertion(this.cls(o, object), this.individual(s, subject));
     }
     if (p === RDFS_SUBCLASS_OF) return isName(object) ? subClassOf(this.cls(s, subject), this.cls(o, object)) : null;
-    if (p < VOCABULARY.length || this.isReserved(p)) return null;
+    if (p < RESERVED_COUNT || this.isReserved(p)) return null;
     if (typeof object === 'string' && !isName(object)) return null;
     let k = this.seen[p];
     if (k === UNSEEN) k = this.seen[p] = this.kinds[p];

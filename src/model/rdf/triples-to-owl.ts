@@ -4,7 +4,8 @@
 //
 // The work is done in a few linear passes over the table:
 //   1. index triples by subject and collect rdf:type facts (declared kinds, special nodes);
-//   2. index reifications (owl:Axiom / owl:Annotation) by the triple they annotate;
+//   2. index reifications (owl:Axiom / owl:Annotation) by the triple they annotate, and type every IRI from
+//      the whole graph (graph-typing.ts), so no decision below depends on the order of the triples;
 //   3. map axiom triples; class expressions, data ranges and lists behind blank nodes are translated on
 //      demand, and a triple is marked consumed only when the axiom using it is built;
 //   4. map what is left: ontology header, property and annotation assertions, else `unmapped`.
@@ -35,10 +36,11 @@ import { type TermId, type TripleTable, type TermValue, isBlankValue, tripleText
 import {
   RDF_TYPE, RDF_FIRST, RDF_REST, RDF_NIL, RDF_LIST, RDF_PROPERTY, RDFS_SUBCLASS_OF, RDFS_SUBPROPERTY_OF, RDFS_DOMAIN,
   RDFS_RANGE, RDFS_DATATYPE, RDFS_CLASS, O, S, K_CLASS, K_OP, K_DP, K_AP, K_IND, K_DT, DECLARING_TYPES,
-  CHARACTERISTICS, KIND_OF_BIT, VOCABULARY, isReserved, isBuiltInDatatype,
+  CHARACTERISTICS, KIND_OF_BIT, RESERVED_COUNT, isReserved, isBuiltInDatatype,
 } from './vocab-reader.js';
 import { SwrlReader } from './swrl-reader.js';
 import type { EarlyAxioms } from './early-mapping.js';
+import { type ImportedKinds, typeGraph } from './graph-typing.js';
 
 /** Thrown while mapping one axiom when its triples do not form an OWL 2 construct. */
 export class Unmappable extends Error {}
@@ -64,12 +66,15 @@ const CARDINALITIES = [
 /** Reserved-predicate cache states (per term id). */
 const UNKNOWN = 0, RESERVED = 1, NOT_RESERVED = 2;
 
-/** Maps the triples of one RDF document into a new Ontology; `early` holds axioms built while it was read. */
-export function triplesToOntology(table: TripleTable, early: EarlyAxioms | null = null): Ontology {
+/**
+ * Maps the triples of one RDF document into a new Ontology; `early` holds axioms built while it was read,
+ * `imported` the kinds its loaded imports closure declares.
+ */
+export function triplesToOntology(table: TripleTable, early: EarlyAxioms | null = null, imported: ImportedKinds | null = null): Ontology {
   // V8 keeps the subject of the last successful regexp match alive (for RegExp.lastMatch): after a
   // parser's last match on the document text, that is the whole document. A match on '' releases it.
   RELEASE_LAST_MATCH.exec('');
-  return new RdfToOwl(table, early).run();
+  return new RdfToOwl(table, early, imported).run();
 }
 
 const RELEASE_LAST_MATCH = /^/;
@@ -89,8 +94,10 @@ export class RdfToOwl {
   private order = new Int32Array(0);
   /** Triples added during mapping (for reifications of unasserted triples), by subject. */
   private readonly addedBySubject = new Map<TermId, number[]>();
-  /** Kind bits per term: declared by rdf:type, then widened by use. */
+  /** Kind bits per term: declared by rdf:type, then completed from the whole graph before mapping (never changed after). */
   private readonly kinds: Uint8Array;
+  /** 1 for the IRIs that can only be annotation properties. */
+  private annotationOnly: Uint8Array = new Uint8Array(0);
   private readonly reserved: Uint8Array;
   /** Nodes typed owl:Ontology, in document order. */
   private readonly ontologyNodes: TermId[] = [];
@@ -102,6 +109,8 @@ export class RdfToOwl {
   private readonly failures = new Map<number, string>();
   private readonly ceCache = new Map<TermId, ClassExpression>();
   private readonly drCache = new Map<TermId, DataRange>();
+  /** Blank nodes whose structure is being read (a cycle guard). */
+  private readonly reading = new Set<TermId>();
   /** Flags by term id: blank nodes already translated as a structure (expression, list, atom), never individuals. */
   private readonly structural: Uint8Array;
   private readonly anons = new Map<TermId, AnonymousIndividual>();
@@ -119,7 +128,7 @@ export class RdfToOwl {
   /** Annotated axioms built from such reifications: they replace the plain axiom of an equivalent triple. */
   private readonly replacing: Axiom[] = [];
 
-  constructor(table: TripleTable, private readonly early: EarlyAxioms | null = null) {
+  constructor(table: TripleTable, private readonly early: EarlyAxioms | null = null, private readonly imported: ImportedKinds | null = null) {
     this.table = table;
     this.s = table.s;
     this.p = table.p;
@@ -138,11 +147,12 @@ export class RdfToOwl {
   run(): Ontology {
     this.indexTriples();
     this.indexReifications();
+    this.annotationOnly = typeGraph(this, this.kinds, this.n, this.imported);
     this.consumed = new Uint8Array(this.n);
     const early = this.early?.axioms;
     // Only vocabulary predicates make axioms in this pass.
     for (let i = 0; i < this.n; i++) {
-      if (this.consumed[i] !== 0 || this.p[i] >= VOCABULARY.length) continue;
+      if (this.consumed[i] !== 0 || this.p[i] >= RESERVED_COUNT) continue;
       const a = early?.[i];
       if (a == null || !this.takeEarlyAxiom(i, a)) this.attempt(i, this.mapAxiomTriple);
     }
@@ -200,11 +210,9 @@ export class RdfToOwl {
     for (let t = 1; t < start.length; t++) start[t] += start[t - 1];
     const fill = start.slice(0, start.length - 1);
     const order = new Int32Array(n);
-    const ranges: number[] = [];
     for (let i = 0; i < n; i++) {
       const subj = s[i];
       order[fill[subj]++] = i;
-      if (p[i] === RDFS_RANGE) ranges.push(i);
       if (p[i] !== RDF_TYPE) continue;
       const type = o[i];
       const bit = DECLARING_TYPES.get(type);
@@ -220,22 +228,15 @@ export class RdfToOwl {
     }
     this.start = start;
     this.order = order;
-    for (const i of ranges) this.typeByRange(s[i], o[i]);
   }
 
-  /** Like the OWL API, a property of unknown kind is a data property if its range is a datatype, an object property if a class. */
-  private typeByRange(prop: TermId, range: TermId): void {
-    if (!this.isIri(prop) || (this.kinds[prop] & (K_OP | K_DP | K_AP)) !== 0 || !this.isIri(range)) return;
-    if ((this.kinds[range] & K_DT) !== 0 || isBuiltInDatatype(this.iri(range))) this.kinds[prop] |= K_DP;
-    else if ((this.kinds[range] & K_CLASS) !== 0) this.kinds[prop] |= K_OP;
+  isLiteral(t: TermId): boolean {
+    return this.lit(t) !== undefined;
   }
 
-  addKind(t: TermId, bit: number): void {
-    this.kinds[t] |= bit;
-  }
-
-  kindOf(t: TermId): number {
-    return this.kinds[t];
+  /** A built-in annotation property or an undeclared Dublin Core 1.1 element: never an object or data property. */
+  private isAnnotationOnly(t: TermId): boolean {
+    return this.annotationOnly[t] === 1;
   }
 
   // ------------------------------------------------------------ pass 2: reifications
@@ -332,7 +333,7 @@ export class RdfToOwl {
     let r = this.reserved[t];
     if (r === UNKNOWN) {
       const v = this.terms[t];
-      r = this.reserved[t] = typeof v === 'string' && (t < VOCABULARY.length || isReserved(v)) ? RESERVED : NOT_RESERVED;
+      r = this.reserved[t] = typeof v === 'string' && (t < RESERVED_COUNT || isReserved(v)) ? RESERVED : NOT_RESERVED;
     }
     return r === RESERVED;
   }
@@ -393,6 +394,7 @@ export class RdfToOwl {
 
   /** Adds the axiom a plain (unreified) triple stands for; else one per reification, with its annotations. */
   private emit(i: number, axiom: Axiom): true {
+    checkArity(axiom);
     const nodes = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
     if (nodes === undefined) {
       this.axioms.add(axiom);
@@ -430,7 +432,7 @@ export class RdfToOwl {
   private annotationFromTriple(i: number): Annotation {
     const nested = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
     const anns: Annotation[] = [];
-    if (nested !== undefined) for (const y of nested) anns.push(...this.annotationsOf(y));
+    if (nested !== undefined) for (const y of nested) anns.push(...this.within(y, () => this.annotationsOf(y)));
     return annotation(this.annotationProperty(this.p[i]), this.annotationValue(this.o[i]), anns);
   }
 
@@ -444,17 +446,11 @@ export class RdfToOwl {
 
   /**
    * Takes the early axiom of triple i (a declaration, class assertion or subclass axiom between IRIs) at its
-   * place in document order, unless the triple is reified; the classes it names widen as mapping them here would.
+   * place in document order, unless the triple is reified or declares a built-in annotation property as something else.
    */
   private takeEarlyAxiom(i: number, a: Axiom): boolean {
     const s = this.s[i], o = this.o[i];
-    if (this.reificationsOf(s, this.p[i], o) !== undefined) return false;
-    if (this.p[i] === RDFS_SUBCLASS_OF) {
-      this.addKind(s, K_CLASS);
-      this.addKind(o, K_CLASS);
-    } else if (!DECLARING_TYPES.has(o)) {
-      this.addKind(o, K_CLASS);
-    }
+    if (this.reificationsOf(s, this.p[i], o) !== undefined || (this.isAnnotationOnly(s) && a.kind === 'Declaration')) return false;
     this.axioms.add(a);
     this.consumed[i] = 1;
     return true;
@@ -474,7 +470,7 @@ export class RdfToOwl {
   private mapAxiomTriple(i: number): boolean {
     const p = this.p[i];
     // Only vocabulary predicates make axioms here; everything else is an assertion, mapped in pass 4.
-    if (p >= VOCABULARY.length) return false;
+    if (p >= RESERVED_COUNT) return false;
     const s = this.s[i], o = this.o[i];
     switch (p) {
       case RDF_TYPE: return this.mapType(i);
@@ -488,6 +484,7 @@ export class RdfToOwl {
       case O.hasKey: return this.mapHasKey(i);
       case O.intersectionOf: case O.unionOf: case O.complementOf: case O.oneOf:
         return this.isIri(s) && this.mapNamedExpression(i);
+      case O.onDatatype: return this.isIri(s) && this.mapNamedDatatypeRestriction(i);
       case RDFS_SUBPROPERTY_OF: return this.mapSubProperty(i);
       // owl:disjointObjectProperties is the OWL 1.1 name of owl:propertyDisjointWith, still read by the OWL API.
       case O.equivalentProperty: case O.propertyDisjointWith: case O.disjointObjectProperties: return this.mapPropertyPair(i);
@@ -500,7 +497,7 @@ export class RdfToOwl {
       case RDFS_RANGE: return this.mapRange(i);
       case O.propertyChainAxiom: {
         const sup = this.ope(s);
-        return this.emit(i, subPropertyChainOf(this.list(this.ref(o)).map((x) => this.ope(x)), sup));
+        return this.emit(i, chainAxiom(this.list(this.ref(o)).map((x) => this.ope(x)), sup));
       }
       case O.sameAs: return this.emit(i, sameIndividual([this.individual(s), this.individual(this.ref(o))]));
       case O.differentFrom: return this.emit(i, differentIndividuals([this.individual(s), this.individual(this.ref(o))]));
@@ -514,6 +511,8 @@ export class RdfToOwl {
     const bit = DECLARING_TYPES.get(t);
     if (bit !== undefined) {
       if (!this.isIri(s)) return false;
+      // Structural Specification §5.8.1 (typing constraints): the built-in annotation properties are annotation properties only.
+      if (bit !== K_AP && this.isAnnotationOnly(s)) return fail('<' + this.iri(s) + '> is a built-in annotation property');
       return this.emit(i, declaration(this.declared(bit, s)));
     }
     if (t === O.FunctionalProperty) {
@@ -537,7 +536,6 @@ export class RdfToOwl {
       case RDF_PROPERTY: return this.isIri(s);
       case RDFS_CLASS: {
         if (!this.isIri(s)) return false;
-        this.addKind(s, K_CLASS);
         return this.emit(i, declaration(this.cls(s)));
       }
       case O.DeprecatedClass: case O.DeprecatedProperty: return this.isIri(s);
@@ -564,6 +562,19 @@ export class RdfToOwl {
     return this.emit(i, equivalentClasses([this.cls(s), this.ceFrom(s, i)]));
   }
 
+  /**
+   * A named datatype carrying owl:onDatatype and owl:withRestrictions itself (OWL-Time's generalDay) is
+   * defined by that restriction, as a named class carrying owl:intersectionOf is equivalent to it.
+   */
+  private mapNamedDatatypeRestriction(i: number): boolean {
+    const s = this.s[i];
+    const base = datatype(this.iri(this.named(this.ref(this.o[i]))));
+    const w = this.use(s, O.withRestrictions);
+    if (w < 0) fail('owl:onDatatype without owl:withRestrictions');
+    const facets = this.list(this.ref(w)).map((f) => this.facet(f));
+    return this.emit(i, datatypeDefinition(datatype(this.iri(s)), datatypeRestriction(base, facets)));
+  }
+
   private mapHasKey(i: number): boolean {
     const c = this.ce(this.s[i]);
     const ops: ObjectPropertyExpression[] = [], dps: DataProperty[] = [];
@@ -583,34 +594,30 @@ export class RdfToOwl {
       if (chain >= 0) {
         const ops = this.list(this.ref(chain)).map((x) => this.ope(x));
         this.useStructure(s);
-        return this.emit(i, subPropertyChainOf(ops, this.ope(o)));
+        return this.emit(i, chainAxiom(ops, this.ope(o)));
       }
     }
-    // An untyped Dublin Core 1.1 element makes it an annotation axiom: the OWL API has them built in as
-    // annotation properties (its DublinCoreVocabulary).
-    const annotationOnly = this.isUntypedDublinCore(s) || this.isUntypedDublinCore(o);
-    const k = (this.isIri(s) ? this.kinds[s] : K_OP) | (this.isIri(o) ? this.kinds[o] : K_OP);
-    if (!annotationOnly && k & K_OP) return this.emit(i, subObjectPropertyOf(this.ope(s), this.ope(o)));
-    const sub = this.iri(this.named(s)), sup = this.iri(this.named(o));
-    if (!annotationOnly && k & K_DP) {
-      this.widen(s, o, K_DP);
-      return this.emit(i, subDataPropertyOf(dataProperty(sub), dataProperty(sup)));
+    if (this.isBlank(s) || this.isBlank(o)) return this.emit(i, subObjectPropertyOf(this.ope(s), this.ope(o)));
+    // A built-in annotation property, or an untyped Dublin Core 1.1 element (the OWL API has them built in as
+    // annotation properties, its DublinCoreVocabulary), makes it an annotation axiom.
+    const sub = this.named(s), sup = this.named(o);
+    if (this.isAnnotationOnly(sub) || this.isAnnotationOnly(sup)) {
+      return this.emit(i, subAnnotationPropertyOf(this.annotationProperty(sub), this.annotationProperty(sup)));
     }
-    return this.emit(i, subAnnotationPropertyOf(annotationProperty(sub), annotationProperty(sup)));
+    // Structural Specification §9.2.1, §9.3.1, §10.2.1: both properties of a subproperty axiom are of one kind.
+    // Like the OWL API, the superproperty's kind decides (an untyped one takes the subproperty's); object and
+    // data property never mix.
+    const ks = this.kinds[sub] & (K_OP | K_DP), ko = this.kinds[sup] & (K_OP | K_DP | K_AP);
+    const kind = ko === 0 ? ks : ko & (K_OP | K_DP);
+    if ((kind & K_OP) !== 0 && (ks & K_DP) === 0) return this.emit(i, subObjectPropertyOf(this.ope(sub), this.ope(sup)));
+    if ((kind & K_DP) !== 0 && (ks & K_OP) === 0) return this.emit(i, subDataPropertyOf(this.dataProperty(sub), this.dataProperty(sup)));
+    if (kind !== 0) return fail('rdfs:subPropertyOf between an object and a data property');
+    return this.emit(i, subAnnotationPropertyOf(this.annotationProperty(sub), this.annotationProperty(sup)));
   }
 
-  private isUntypedDublinCore(t: TermId): boolean {
-    return this.isIri(t) && this.kinds[t] === 0 && this.iri(t).startsWith(DC_ELEMENTS);
-  }
-
-  /** Like the OWL API, a property equivalence with an IRI of unknown kind (declared only in an import) is not mapped. */
+  /** Like the OWL API, a property equivalence with an IRI of unknown kind (declared only in an import not loaded) is not mapped. */
   private requireTyped(a: TermId, b: TermId): void {
     for (const x of [a, b]) if (this.isIri(x) && this.kinds[x] === 0) fail('equivalence with <' + this.iri(x) + '>, whose kind is unknown');
-  }
-
-  private widen(a: TermId, b: TermId, bit: number): void {
-    if (this.isIri(a)) this.addKind(a, bit);
-    if (this.isIri(b)) this.addKind(b, bit);
   }
 
   private mapPropertyPair(i: number): boolean {
@@ -618,8 +625,7 @@ export class RdfToOwl {
     this.requireTyped(s, o);
     const k = (this.isIri(s) ? this.kinds[s] : K_OP) | (this.isIri(o) ? this.kinds[o] : K_OP);
     if ((k & (K_DP | K_OP)) === K_DP) {
-      const pair = [dataProperty(this.iri(this.named(s))), dataProperty(this.iri(this.named(o)))];
-      this.widen(s, o, K_DP);
+      const pair = [this.dataProperty(this.named(s)), this.dataProperty(this.named(o))];
       return this.emit(i, equivalent ? equivalentDataProperties(pair) : disjointDataProperties(pair));
     }
     const pair = [this.ope(s), this.ope(o)];
@@ -647,15 +653,15 @@ export class RdfToOwl {
       const p = this.ope(s);
       return this.emit(i, objectPropertyRange(p, this.ce(o)));
     }
-    this.addKind(s, K_DP);
     return this.emit(i, dataPropertyRange(this.dataProperty(s), this.dataRange(o)));
   }
 
   /** The axiom an n-ary axiom node stands for, with the node's annotations. */
   private addNode(x: TermId, make: (anns: readonly Annotation[]) => Axiom): true {
     const anns = this.annotationsOf(x);
+    const axiom = checkArity(make(anns));
     this.useStructure(x);
-    this.axioms.add(make(anns));
+    this.axioms.add(axiom);
     return true;
   }
 
@@ -803,7 +809,7 @@ export class RdfToOwl {
 
   ope(t: TermId): ObjectPropertyExpression {
     if (this.isIri(t)) {
-      this.addKind(t, K_OP);
+      if (this.isAnnotationOnly(t)) fail('<' + this.iri(t) + '> is an annotation property, used as an object property');
       return this.objectProperty(t);
     }
     const inv = this.use(t, O.inverseOf);
@@ -842,16 +848,27 @@ export class RdfToOwl {
   // ------------------------------------------------------------ class expressions
 
   ce(t: TermId): ClassExpression {
-    if (this.isIri(t)) {
-      this.addKind(t, K_CLASS);
-      return this.cls(t);
-    }
+    if (this.isIri(t)) return this.cls(t);
     const cached = this.ceCache.get(t);
     if (cached !== undefined) return cached;
-    const c = this.ceFrom(t, -1);
+    const c = this.within(t, () => this.ceFrom(t, -1));
     this.useStructure(t);
     this.ceCache.set(t, c);
     return c;
+  }
+
+  /**
+   * Reads the structure behind blank node x; x met again while it is being read is a cycle, which no OWL 2
+   * construct is (expressions and annotations are trees): the axiom using it is reported as unmappable.
+   */
+  private within<T>(x: TermId, read: () => T): T {
+    if (this.reading.has(x)) fail('cyclic blank-node structure');
+    this.reading.add(x);
+    try {
+      return read();
+    } finally {
+      this.reading.delete(x);
+    }
   }
 
   /** The object of (x p ?) used by the expression being read; only triple `only` when given (a named class's OWL 1 definition). */
@@ -863,10 +880,10 @@ export class RdfToOwl {
   /** The class expression node x describes; only triple `only` when given (a named class's OWL 1 definition). */
   private ceFrom(x: TermId, only: number): ClassExpression {
     let v: TermId;
-    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return objectIntersectionOf(this.list(this.ref(v)).map((y) => this.ce(y)));
-    if ((v = this.part(x, O.unionOf, only)) >= 0) return objectUnionOf(this.list(this.ref(v)).map((y) => this.ce(y)));
+    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return combined(objectIntersectionOf(this.list(this.ref(v)).map((y) => this.ce(y))), 'owl:intersectionOf');
+    if ((v = this.part(x, O.unionOf, only)) >= 0) return combined(objectUnionOf(this.list(this.ref(v)).map((y) => this.ce(y))), 'owl:unionOf');
     if ((v = this.part(x, O.complementOf, only)) >= 0) return objectComplementOf(this.ce(this.ref(v)));
-    if ((v = this.part(x, O.oneOf, only)) >= 0) return objectOneOf(this.list(this.ref(v)).map((y) => this.individual(y)));
+    if ((v = this.part(x, O.oneOf, only)) >= 0) return objectOneOf(nonEmpty(this.list(this.ref(v)).map((y) => this.individual(y))));
     if (only < 0) {
       const p = this.use(x, O.onProperty);
       if (p >= 0) return this.restriction(x, this.ref(p));
@@ -880,8 +897,7 @@ export class RdfToOwl {
   private singleProperty(list: TermId): TermId {
     const ps = this.list(list);
     if (ps.length !== 1) fail('owl:onProperties with ' + ps.length + ' properties (n-ary data ranges are not supported)');
-    this.addKind(this.named(ps[0]), K_DP);
-    return ps[0];
+    return this.named(ps[0]);
   }
 
   private restriction(x: TermId, p: TermId): ClassExpression {
@@ -930,39 +946,49 @@ export class RdfToOwl {
   }
 
   dataProp(p: TermId): DataProperty {
-    this.addKind(this.named(p), K_DP);
+    if (this.isAnnotationOnly(this.named(p))) fail('<' + this.iri(p) + '> is an annotation property, used as a data property');
     return this.dataProperty(p);
   }
 
   // ------------------------------------------------------------ data ranges
 
-  isDataRange(t: TermId): boolean {
+  /**
+   * Whether a node is a data range: a datatype, or a blank node typed as one or built like one. An explicit
+   * type decides wherever its triple stands; else a boolean combination or enumeration is a data range when
+   * one of its members is (a literal, for an enumeration). `visiting` guards cyclic lists and expressions.
+   */
+  isDataRange(t: TermId, visiting: Set<TermId> = new Set()): boolean {
     if (this.isIri(t)) return (this.kinds[t] & K_DT) !== 0 || isBuiltInDatatype(this.iri(t));
-    if (this.drCache.has(t)) return true;
+    if (visiting.has(t)) return false;
+    visiting.add(t);
+    let built = false;
     for (const i of this.triplesOf(t)) {
       const p = this.p[i], o = this.o[i];
       if (p === O.onDatatype || p === O.datatypeComplementOf) return true;
       if (p === RDF_TYPE && (o === RDFS_DATATYPE || o === O.DataRange)) return true;
-      if (p === O.oneOf && this.lit(o) === undefined) {
-        const first = this.objectOf(o, RDF_FIRST);
-        return first >= 0 && this.lit(this.o[first]) !== undefined;
-      }
-      if ((p === O.intersectionOf || p === O.unionOf) && this.lit(o) === undefined) {
-        const first = this.objectOf(o, RDF_FIRST);
-        return first >= 0 && this.lit(this.o[first]) === undefined && this.isDataRange(this.o[first]);
-      }
+      if (p === RDF_TYPE && (o === O.Class || o === O.Restriction)) return false;
+      if (p === O.oneOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) !== undefined);
+      if (p === O.intersectionOf || p === O.unionOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) === undefined && this.isDataRange(m, visiting));
+    }
+    return built;
+  }
+
+  private someListMember(head: TermId, visiting: Set<TermId>, test: (m: TermId) => boolean): boolean {
+    for (let x = head; this.isBlank(x) && !visiting.has(x);) {
+      visiting.add(x);
+      const first = this.objectOf(x, RDF_FIRST), rest = this.objectOf(x, RDF_REST);
+      if (first < 0 || rest < 0) return false;
+      if (test(this.o[first])) return true;
+      x = this.o[rest];
     }
     return false;
   }
 
   dataRange(t: TermId): DataRange {
-    if (this.isIri(t)) {
-      this.addKind(t, K_DT);
-      return datatype(this.iri(t));
-    }
+    if (this.isIri(t)) return datatype(this.iri(t));
     const cached = this.drCache.get(t);
     if (cached !== undefined) return cached;
-    const d = this.dataRangeFrom(t, -1);
+    const d = this.within(t, () => this.dataRangeFrom(t, -1));
     this.useStructure(t);
     this.drCache.set(t, d);
     return d;
@@ -970,11 +996,11 @@ export class RdfToOwl {
 
   private dataRangeFrom(x: TermId, only: number): DataRange {
     let v: TermId;
-    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return dataIntersectionOf(this.list(this.ref(v)).map((y) => this.dataRange(y)));
-    if ((v = this.part(x, O.unionOf, only)) >= 0) return dataUnionOf(this.list(this.ref(v)).map((y) => this.dataRange(y)));
+    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return combined(dataIntersectionOf(this.list(this.ref(v)).map((y) => this.dataRange(y))), 'owl:intersectionOf');
+    if ((v = this.part(x, O.unionOf, only)) >= 0) return combined(dataUnionOf(this.list(this.ref(v)).map((y) => this.dataRange(y))), 'owl:unionOf');
     if ((v = this.part(x, O.datatypeComplementOf, only)) >= 0) return dataComplementOf(this.dataRange(this.ref(v)));
     if ((v = this.part(x, O.complementOf, only)) >= 0) return dataComplementOf(this.dataRange(this.ref(v)));
-    if ((v = this.part(x, O.oneOf, only)) >= 0) return dataOneOf(this.literalList(this.ref(v)));
+    if ((v = this.part(x, O.oneOf, only)) >= 0) return dataOneOf(nonEmpty(this.literalList(this.ref(v))));
     if (only < 0 && (v = this.use(x, O.onDatatype)) >= 0) {
       const dt = datatype(this.iri(this.named(this.ref(v))));
       const w = this.use(x, O.withRestrictions);
@@ -996,7 +1022,44 @@ export class RdfToOwl {
   }
 }
 
-const DC_ELEMENTS = 'http://purl.org/dc/elements/1.1/';
+// The arity rules of the Structural Specification. The RDF graph can state what no OWL 2 construct is: a
+// one-member list, an equivalence of a class with itself. Where the meaning is the same, the construct is
+// normalised; where no construct exists, the triples are reported as unmappable.
+
+/**
+ * ObjectIntersectionOf, ObjectUnionOf, DataIntersectionOf and DataUnionOf take at least two operands (§8.1.1,
+ * §8.1.2, §7.1, §7.2); over one operand they mean that operand, so they are read as it.
+ */
+function combined<T, C extends T & { readonly operands: readonly T[] }>(c: C, what: string): T {
+  if (c.operands.length >= 2) return c;
+  if (c.operands.length === 1) return c.operands[0];
+  return fail(what + ' with an empty list (Structural Specification §7.1, §8.1.1: at least two operands)');
+}
+
+/** ObjectOneOf and DataOneOf name at least one individual or literal (§8.1.4, §7.4). */
+function nonEmpty<T>(members: T[]): T[] {
+  return members.length > 0 ? members : fail('owl:oneOf with an empty list (Structural Specification §7.4, §8.1.4: at least one member)');
+}
+
+/** A property chain has at least two links (§9.2.1); a one-link chain is the plain subproperty axiom. */
+function chainAxiom(chain: ObjectPropertyExpression[], sup: ObjectPropertyExpression): Axiom {
+  if (chain.length >= 2) return subPropertyChainOf(chain, sup);
+  if (chain.length === 1) return subObjectPropertyOf(chain[0], sup);
+  return fail('property chain with an empty list (Structural Specification §9.2.1: at least two properties)');
+}
+
+/** The n-ary axioms relate at least two distinct operands (§9.1.2–9.1.4, §9.2.2–9.2.3, §9.3.2–9.3.3, §9.6.1–9.6.2); a key has a property (§9.5). */
+function checkArity<A extends Axiom>(a: A): A {
+  let n = 2;
+  switch (a.kind) {
+    case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion': n = a.classes.length; break;
+    case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'EquivalentDataProperties':
+    case 'DisjointDataProperties': n = a.properties.length; break;
+    case 'SameIndividual': case 'DifferentIndividuals': n = a.individuals.length; break;
+    case 'HasKey': n = a.objectProperties.length + a.dataProperties.length > 0 ? 2 : 0; break;
+  }
+  return n >= 2 ? a : fail(a.kind + ' needs ' + (a.kind === 'HasKey' ? 'a property' : 'two distinct operands') + ' (Structural Specification §9)');
+}
 
 /** An array of n empty slots, filled so that it is a fast elements array. */
 function emptySlots<T>(n: number): (T | undefined)[] {

@@ -3,7 +3,7 @@
 // term ids with integer compares instead of string compares.
 
 import type { CharacteristicKind, EntityKind } from '../terms.js';
-import { RDF, RDFS, OWL, SWRL, BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, XSD } from '../vocab.js';
+import { RDF, RDFS, OWL, SWRL, BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, FACETS, XSD } from '../vocab.js';
 
 const iris: string[] = [];
 const v = (iri: string): number => iris.push(iri) - 1;
@@ -117,7 +117,11 @@ export const S = {
   argument2: v(SWRL + 'argument2'),
 };
 
-/** The vocabulary IRIs, indexed by their term id. */
+/** Term ids below this are the reserved vocabulary; from it on, the built-in annotation properties. */
+export const RESERVED_COUNT = iris.length;
+for (const iri of BUILT_IN_ANNOTATION_PROPERTIES) v(iri);
+
+/** The vocabulary IRIs, indexed by their term id: the reserved vocabulary, then the built-in annotation properties. */
 export const VOCABULARY: readonly string[] = iris;
 
 /** Entity kinds as bits, so an IRI's (possibly punned) kinds fit in one small integer. */
@@ -149,9 +153,14 @@ export const CHARACTERISTICS: ReadonlyMap<number, CharacteristicKind> = new Map<
 
 const RESERVED_NAMESPACES = [RDF, RDFS, OWL, SWRL];
 
-/** True for IRIs of the RDF/RDFS/OWL/SWRL vocabularies other than the built-in annotation properties. */
+/**
+ * True for IRIs of the RDF/RDFS/OWL/SWRL vocabularies other than the built-in annotation properties, and for
+ * the constraining facets (xsd:pattern, xsd:minInclusive, …), which only restrict datatypes (Structural
+ * Specification §2.4, reserved vocabulary; §7.5).
+ */
 export function isReserved(iri: string): boolean {
   if (BUILT_IN_ANNOTATION_PROPERTIES.has(iri)) return false;
+  if (FACETS.has(iri)) return true;
   for (const ns of RESERVED_NAMESPACES) if (iri.startsWith(ns)) return true;
   return false;
 }

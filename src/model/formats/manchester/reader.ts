@@ -4,9 +4,10 @@
 // (anywhere in the document, as the OWL API does, so a property may be used before its frame); the second
 // parses the document. Each entity frame (`Class: C`, ...) adds its Declaration, as the OWL API does.
 //
-// Extension (written by writeManchester for axioms that have no frame form, never needed for hand-written
-// documents): `Axiom: [Annotations: ...] Kind(operand, ...)` with Kind an OWL 2 functional-syntax axiom
-// name and Manchester operands, e.g. `Axiom: SubClassOf(p some A, B)`; it declares nothing.
+// Extension, read so that documents earlier Athene versions wrote still load (the writer now writes
+// standard Manchester syntax only): `Axiom: [Annotations: ...] Kind(operand, ...)` with Kind an OWL 2
+// functional-syntax axiom name and Manchester operands, e.g. `Axiom: SubClassOf(p some A, B)`; it
+// declares nothing.
 
 import type {
   Annotation, AnnotationValue, Atom, Axiom, ClassExpression, DArg, DataProperty, EntityKind, IArg, Individual,

@@ -1,13 +1,12 @@
-// Writes an Ontology as a Manchester OWL Syntax document that readManchester reads back to the same
-// header and axioms.
-//
-// Layout: prefixes, ontology header, then one frame per declared entity (a frame is what declares an
-// entity in Manchester syntax, so only entities with a plain Declaration get one), frames for anonymous
-// individuals, misc frames (EquivalentClasses:, DisjointProperties:, SameIndividual: ...), Rule: frames,
-// and last the extension `Axiom: Kind(...)` lines (see reader.ts) for axioms with no frame form: general
-// class axioms, axioms about undeclared entities or inverse properties, annotated declarations. Every
-// section item is written on its own line with its keyword, and every list is sorted, so the output is
-// deterministic.
+// Writes an Ontology as a standard Manchester OWL Syntax document (W3C Manchester syntax note), the way
+// the OWL API's Manchester writer does: prefixes, the ontology header, one frame for every entity the
+// ontology declares or uses (a frame declares its entity, so the document read back declares them all),
+// frames for anonymous individuals, misc frames (EquivalentClasses:, DisjointProperties:, SameIndividual:
+// ...) and Rule: frames. Axiom annotations are written as `Annotations:` before the section item they
+// annotate. What Manchester syntax has no form for is left out, as the OWL API leaves it out: general
+// class axioms, axioms whose subject is an inverse property, annotations of IRIs that name no entity,
+// declaration annotations; manchesterOmissions lists them. Every section item is written on its own line
+// with its keyword, and every list is sorted, so the output is deterministic.
 
 import type {
   AnonymousIndividual, Axiom, ClassExpression, Entity, EntityKind, IRI, Individual,
@@ -19,6 +18,8 @@ import {
   OWL_THING, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, STANDARD_PREFIXES,
 } from '../../vocab.js';
 import { ManchesterRenderer } from './render.js';
+import { signature } from '../../walk.js';
+import { isBuiltIn } from '../../profiles/closure-facts.js';
 import { anonymousLabels } from '../../render/anonymous-labels.js';
 
 const FRAME_ORDER: readonly EntityKind[] = ['AnnotationProperty', 'Datatype', 'ObjectProperty', 'DataProperty', 'Class', 'NamedIndividual'];
@@ -80,13 +81,20 @@ export function writeManchester(o: Ontology): string {
   return new ManchesterWriter(o).write();
 }
 
+/** The axioms a Manchester document of `o` leaves out (annotated declarations: written without their annotations). */
+export function manchesterOmissions(o: Ontology): Axiom[] {
+  const w = new ManchesterWriter(o);
+  w.write();
+  return w.omitted;
+}
+
 class ManchesterWriter {
   private readonly r: ManchesterRenderer;
   private readonly kinds = new Map<IRI, Set<EntityKind>>();
   /** Frames keyed by kind + ' ' + IRI (entities) or node id (anonymous individuals). */
   private readonly frames = new Map<string, Frame>();
   private readonly misc: string[] = [];
-  private readonly general: string[] = [];
+  readonly omitted: Axiom[] = [];
 
   constructor(private readonly o: Ontology) {
     const labels = anonymousLabels(o, '_:b');
@@ -106,9 +114,17 @@ class ManchesterWriter {
 
   write(): string {
     const o = this.o;
-    for (const a of o.axioms()) if (a.kind === 'Declaration') this.addKind(a.entity.iri, a.entity.kind);
     for (const a of o.axioms()) {
-      if (a.kind === 'Declaration' && a.annotations.length === 0) this.frame(a.entity);
+      if (a.kind === 'Declaration') {
+        this.addKind(a.entity.iri, a.entity.kind);
+        this.frame(a.entity);
+        continue;
+      }
+      for (const e of signature(a)) {
+        if (isBuiltIn(e)) continue;
+        this.addKind(e.iri, e.kind);
+        this.frame(e);
+      }
     }
     for (const a of o.axioms()) this.place(a);
 
@@ -126,7 +142,6 @@ class ManchesterWriter {
       }
     }
     if (this.misc.length) out.push('', ...sorted(this.misc));
-    if (this.general.length) out.push('', ...sorted(this.general));
     return out.join('\n') + '\n';
   }
 
@@ -179,7 +194,7 @@ class ManchesterWriter {
     return i.kind === 'AnonymousIndividual' ? this.anonymousFrame(i) : this.declared('NamedIndividual', i.iri);
   }
 
-  /** Puts an axiom in a frame section, a misc frame, a Rule: frame or an `Axiom:` line. */
+  /** Puts an axiom in a frame section, a misc frame or a Rule: frame, or records it as omitted. */
   private place(a: Axiom): void {
     const r = this.r;
     const ce = (c: ClassExpression) => r.classExpression(c);
@@ -187,8 +202,9 @@ class ManchesterWriter {
     let f: Frame | undefined;
     switch (a.kind) {
       case 'Declaration':
-        if (a.annotations.length === 0) return;
-        break;
+        // the frame declares the entity; Manchester syntax has no place for a declaration's annotations
+        if (a.annotations.length > 0) this.omitted.push(a);
+        return;
       case 'SubClassOf':
         if (a.sub.kind === 'Class' && (f = this.declared('Class', a.sub.iri))) return this.add(f, 'SubClassOf:', a, ce(a.sup));
         break;
@@ -293,7 +309,7 @@ class ManchesterWriter {
         this.misc.push('Rule: ' + anns + r.axiom(a).slice(anns.length));
         return;
     }
-    this.general.push('Axiom: ' + anns + this.generalForm(a));
+    this.omitted.push(a);
   }
 
   private anyFrame(iri: IRI): Frame | undefined {
@@ -302,50 +318,6 @@ class ManchesterWriter {
       if (f) return f;
     }
     return undefined;
-  }
-
-  /** The extension form `Kind(operand, ...)` read by reader.ts. */
-  private generalForm(a: Axiom): string {
-    const r = this.r;
-    const ce = (c: ClassExpression) => r.classExpression(c);
-    const ope = (p: ObjectPropertyExpression) => r.objectProperty(p);
-    const n = (e: Entity | IRI) => r.name(e);
-    const i = (x: Individual) => r.individual(x);
-    const args = ((): string[] => {
-      switch (a.kind) {
-        case 'Declaration': return [a.entity.kind + ' ' + n(a.entity)];
-        case 'SubClassOf': return [ce(a.sub), ce(a.sup)];
-        case 'EquivalentClasses': case 'DisjointClasses': return sorted(a.classes.map(ce));
-        case 'DisjointUnion': return [n(a.cls), ...sorted(a.classes.map(ce))];
-        case 'SubObjectPropertyOf': return [ope(a.sub), ope(a.sup)];
-        case 'SubPropertyChainOf': return [a.chain.map(ope).join(' o '), ope(a.sup)];
-        case 'EquivalentObjectProperties': case 'DisjointObjectProperties': return sorted(a.properties.map(ope));
-        case 'InverseObjectProperties': return [ope(a.first), ope(a.second)];
-        case 'ObjectPropertyDomain': return [ope(a.property), ce(a.domain)];
-        case 'ObjectPropertyRange': return [ope(a.property), ce(a.range)];
-        case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-        case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-        case 'TransitiveObjectProperty':
-          return [ope(a.property)];
-        case 'SubDataPropertyOf': case 'SubAnnotationPropertyOf': return [n(a.sub), n(a.sup)];
-        case 'EquivalentDataProperties': case 'DisjointDataProperties': return sorted(a.properties.map(n));
-        case 'DataPropertyDomain': return [n(a.property), ce(a.domain)];
-        case 'DataPropertyRange': return [n(a.property), r.dataRange(a.range)];
-        case 'FunctionalDataProperty': return [n(a.property)];
-        case 'DatatypeDefinition': return [n(a.datatype), r.dataRange(a.range)];
-        case 'HasKey':
-          return [ce(a.cls), '(' + sorted(a.objectProperties.map(ope)).join(', ') + ')', '(' + sorted(a.dataProperties.map(n)).join(', ') + ')'];
-        case 'SameIndividual': case 'DifferentIndividuals': return sorted(a.individuals.map(i));
-        case 'ClassAssertion': return [ce(a.cls), i(a.individual)];
-        case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': return [ope(a.property), i(a.subject), i(a.object)];
-        case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': return [n(a.property), i(a.subject), r.literal(a.value)];
-        case 'AnnotationAssertion': return [n(a.property), r.annotationValue(a.subject), r.annotationValue(a.value)];
-        case 'AnnotationPropertyDomain': return [n(a.property), n(a.domain)];
-        case 'AnnotationPropertyRange': return [n(a.property), n(a.range)];
-        case 'DLSafeRule': return [];
-      }
-    })();
-    return a.kind + '(' + args.join(', ') + ')';
   }
 }
 

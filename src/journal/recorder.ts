@@ -1,0 +1,401 @@
+// A window's change recorder: follows the workspace's committed batches (edits, undo, redo, header
+// changes, merges, materialization commits) and appends one entry per batch and document to the store,
+// attributed to the tool call that made it; records saves; at the window's start replays what was not
+// saved, undo/redo stacks included, when the document on disk is still the one the journal started
+// from, and otherwise sets those entries aside for the recovery tool.
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Principal } from '../auth/principal.js';
+import type { ChangeResult } from '../model/changes.js';
+import type { Ontology } from '../model/ontology.js';
+import type { ChangeEvent, Workspace } from '../model/workspace.js';
+import { documentFingerprint } from '../model/fingerprint.js';
+import { signature } from '../model/walk.js';
+import { loadChange, principalRecord, storeChange, type ChangeEntry, type PrincipalRecord, type StoredChange } from './records.js';
+import { asideEntries, unsavedEntries, type ChangeStore, type JournalState } from './store.js';
+
+/** The tool call a batch belongs to; `durable` collects the appends the call must wait for. */
+export interface CallRecord {
+  readonly principal: Principal;
+  readonly sessionId: string | null;
+  readonly tool: string;
+  readonly client: { readonly name: string; readonly version: string } | null;
+  /** Set by revert_changes before it applies: the entries it reverts. */
+  reverts?: readonly number[];
+  durable?: Promise<unknown>;
+}
+
+/** Who last changed an entity, for get_entity and get_entity_context. */
+export interface LastChange {
+  readonly seq: number;
+  readonly time: string;
+  readonly document: string;
+  readonly tool: string | null;
+  readonly principal: PrincipalRecord | null;
+  readonly client: { readonly name: string; readonly version: string } | null;
+  readonly session_id: string | null;
+}
+
+export interface RecoveryNotice {
+  readonly document: string;
+  readonly count: number;
+  readonly from: string;
+  readonly message: string;
+}
+
+interface Track {
+  lastSeq: number;
+  /** Entries made before the document's journal was read (a document loaded after the window started). */
+  waiting: ChangeEntry[] | null;
+}
+
+type Unit = Map<string, ChangeEntry>;
+
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
+}
+
+/** An absolute local path: the documents the journal can reopen. */
+export function journalDocument(o: Ontology): string | null {
+  const d = o.documentIri;
+  return d !== null && path.isAbsolute(d) ? d : null;
+}
+
+export class ChangeRecorder {
+  private readonly tracks = new Map<string, Track>();
+  private readonly fingerprints = new WeakMap<Ontology, string>();
+  /** The document each ontology was last journaled under (a save to another path moves it). */
+  private readonly documentOf = new WeakMap<Ontology, string>();
+  private undoUnits: Unit[] = [];
+  private redoUnits: Unit[] = [];
+  private replayUnit: Unit | null = null;
+  private readonly blame = new Map<string, LastChange>();
+  private readonly notices = new Map<string, RecoveryNotice>();
+  private readonly links = new WeakMap<ChangeEntry, { undoes?: ChangeEntry; redoes?: ChangeEntry }>();
+  private lastWrite: Promise<unknown> = Promise.resolve();
+  /** The call whose handler is running synchronously now. */
+  private current: CallRecord | undefined;
+  /**
+   * Carries the call across the awaits of handlers that commit after one. An async-context store costs a
+   * hook on every promise of the thread, so it runs only for tools seen to return a promise (and for a
+   * tool's first call), and is disabled whenever none of those is running.
+   */
+  private readonly scope = new AsyncLocalStorage<CallRecord>();
+  private scopedCalls = 0;
+  private readonly syncTools = new Set<string>();
+  private readonly asyncTools = new Set<string>();
+  recovered = 0;
+  /** Replayed entries whose result did not have the recorded fingerprint. */
+  replayMismatches = 0;
+
+  constructor(private readonly ws: Workspace, readonly store: ChangeStore) {}
+
+  /** The tool call a commit made now belongs to. */
+  currentCall(): CallRecord | undefined {
+    return this.current ?? this.scope.getStore();
+  }
+
+  /** Runs a tool's handler as `call`: the batches it commits are attributed to the call. */
+  attribute<T>(call: CallRecord, handler: () => T): T {
+    if (this.syncTools.has(call.tool) && !this.asyncTools.has(call.tool)) return this.runSync(call, handler);
+    this.scopedCalls++;
+    let result: T;
+    try {
+      result = this.scope.run(call, () => this.runSync(call, handler));
+    } catch (err) {
+      this.releaseScope();
+      throw err;
+    }
+    if (!isThenable(result)) {
+      this.syncTools.add(call.tool);
+      this.releaseScope();
+      return result;
+    }
+    return Promise.resolve(result).finally(() => this.releaseScope()) as T;
+  }
+
+  private runSync<T>(call: CallRecord, handler: () => T): T {
+    const previous = this.current;
+    this.current = call;
+    try {
+      const result = handler();
+      if (isThenable(result)) this.asyncTools.add(call.tool);
+      return result;
+    } finally {
+      this.current = previous;
+    }
+  }
+
+  private releaseScope(): void {
+    if (--this.scopedCalls === 0) this.scope.disable();
+  }
+
+  /** Reads the journal of every loaded document, replays or sets aside what is unsaved, then follows the workspace. */
+  async open(now: Date = new Date()): Promise<void> {
+    const replay: { entry: ChangeEntry; ontology: Ontology }[] = [];
+    for (const o of this.ws.ontologies) {
+      const document = journalDocument(o);
+      if (document === null || this.tracks.has(document)) continue;
+      this.fingerprints.set(o, documentFingerprint(o));
+      this.documentOf.set(o, document);
+      const state = await this.store.readSince(document, 0);
+      this.tracks.set(document, { lastSeq: state.lastSeq, waiting: null });
+      for (const e of state.entries) this.noteBlame(e);
+      this.noteAside(state);
+      const unsaved = unsavedEntries(state);
+      if (unsaved.length === 0) continue;
+      if (unsaved[0].fingerprint_before === this.fingerprints.get(o)) {
+        for (const entry of unsaved) replay.push({ entry, ontology: o });
+      } else {
+        await this.store.append(document, [{ type: 'aside', from: unsaved[0].seq - 1, upto: unsaved.at(-1)!.seq, time: now.toISOString() }]);
+        this.noteAside(await this.store.readSince(document, 0));
+      }
+    }
+    this.ws.onChange((e) => this.follow(e));
+    this.ws.onSaved((o) => this.saved(o));
+    const failed = this.replay(replay);
+    // what could not be replayed waits for the recovery tool, like entries that did not fit the file
+    for (const document of new Set(failed.map((f) => f.document))) {
+      const seqs = failed.filter((f) => f.document === document).map((f) => f.seq);
+      await this.store.append(document, [{ type: 'aside', from: Math.min(...seqs) - 1, upto: Math.max(...seqs), time: now.toISOString() }]);
+      this.noteAside(await this.store.readSince(document, 0));
+    }
+  }
+
+  /** Before every commit: the fingerprint of an ontology loaded since is taken while it is still unchanged. */
+  prepare(): void {
+    for (const o of this.ws.ontologies) if (!this.fingerprints.has(o)) this.fingerprints.set(o, documentFingerprint(o));
+  }
+
+  /** What the calls made so far still have to write. */
+  durable(): Promise<unknown> {
+    return this.lastWrite;
+  }
+
+  lastChange(iri: string): LastChange | null {
+    return this.blame.get(iri) ?? null;
+  }
+
+  get recoveryNotices(): readonly RecoveryNotice[] {
+    return [...this.notices.values()];
+  }
+
+  notice(document: string): RecoveryNotice | null {
+    return this.notices.get(document) ?? null;
+  }
+
+  /** Every document this window has journaled. */
+  get documents(): readonly string[] {
+    return [...this.tracks.keys()];
+  }
+
+  /** The set-aside entries of a document were applied or discarded. */
+  async resolve(document: string, state: JournalState, action: 'applied' | 'discarded'): Promise<void> {
+    if (state.aside === null) return;
+    await this.store.append(document, [{ type: 'resolved', upto: state.aside.upto, time: new Date().toISOString(), action }]);
+    this.notices.delete(document);
+  }
+
+  private noteAside(state: JournalState): void {
+    const aside = asideEntries(state);
+    if (aside.length === 0) {
+      this.notices.delete(state.document);
+      return;
+    }
+    const from = aside[0].time;
+    this.notices.set(state.document, {
+      document: state.document,
+      count: aside.length,
+      from,
+      message: `${aside.length} unsaved change${aside.length === 1 ? '' : 's'} from ${from} could not be applied automatically (the document changed on disk); recover_unsaved_changes inspects, applies or discards them`,
+    });
+  }
+
+  /**
+   * Re-applies unsaved entries in their order; an undo or redo replays as one when the stacks agree. Stops at
+   * the first batch that cannot be applied and returns it with everything after it.
+   */
+  private replay(items: readonly { entry: ChangeEntry; ontology: Ontology }[]): ChangeEntry[] {
+    const sorted = [...items].sort((a, b) => (a.entry.time < b.entry.time ? -1 : a.entry.time > b.entry.time ? 1 : a.entry.seq - b.entry.seq));
+    for (let i = 0; i < sorted.length;) {
+      let j = i + 1;
+      while (j < sorted.length && sorted[j].entry.batch === sorted[i].entry.batch) j++;
+      const group = sorted.slice(i, j);
+      i = j;
+      const unit: Unit = new Map(group.map((g) => [g.entry.document, g.entry]));
+      this.replayUnit = unit;
+      try {
+        this.replayGroup(group);
+      } catch {
+        return sorted.slice(i - group.length).map((x) => x.entry);
+      } finally {
+        this.replayUnit = null;
+      }
+      for (const g of group) {
+        if (documentFingerprint(g.ontology) !== g.entry.fingerprint_after) this.replayMismatches++;
+        this.fingerprints.set(g.ontology, g.entry.fingerprint_after);
+      }
+      this.recovered += group.length;
+    }
+    return [];
+  }
+
+  private replayGroup(group: readonly { entry: ChangeEntry; ontology: Ontology }[]): void {
+    const cause = group[0].entry.cause;
+    const matches = (stack: Unit[], link: 'undoes' | 'redoes') => {
+      const top = stack.at(-1);
+      return top !== undefined && group.every((g) => top.get(g.entry.document)?.seq === g.entry[link]);
+    };
+    if (cause === 'undo' && this.ws.undoDepth === this.undoUnits.length && matches(this.undoUnits, 'undoes')) {
+      this.ws.undo();
+      return;
+    }
+    if (cause === 'redo' && this.ws.redoDepth === this.redoUnits.length && matches(this.redoUnits, 'redoes')) {
+      this.ws.redo();
+      return;
+    }
+    // an undo or redo whose unit was saved before the crash is replayed as the change it made
+    this.ws.apply(group.flatMap((g) => g.entry.changes.map((s) => loadChange(s, g.ontology))));
+  }
+
+  private follow(e: ChangeEvent): void {
+    const replaying = this.replayUnit;
+    const unit: Unit = replaying ?? this.record(e);
+    const undoable = e.changes.some((r) => r.effective && r.change.kind !== 'SetPrefix' && r.change.kind !== 'RemovePrefix');
+    if (e.cause === 'apply') {
+      if (undoable) {
+        this.undoUnits.push(unit);
+        this.redoUnits = [];
+      }
+    } else if (e.cause === 'undo') {
+      const top = this.undoUnits.pop();
+      if (top !== undefined) this.redoUnits.push(top);
+    } else {
+      this.redoUnits.pop();
+      this.undoUnits.push(unit);
+    }
+    // a mirror out of step (an unloaded ontology took its units along) links nothing rather than the wrong entry
+    if (this.undoUnits.length !== this.ws.undoDepth || this.redoUnits.length !== this.ws.redoDepth) {
+      this.undoUnits = [];
+      this.redoUnits = [];
+    }
+  }
+
+  /** Builds and appends the entries of a live batch; returns its unit for the undo/redo mirror. */
+  private record(e: ChangeEvent): Unit {
+    const call = this.currentCall();
+    const byDocument = new Map<Ontology, ChangeResult[]>();
+    for (const r of e.changes) {
+      if (!r.effective) continue;
+      let list = byDocument.get(r.change.ontology);
+      if (list === undefined) byDocument.set(r.change.ontology, (list = []));
+      list.push(r);
+    }
+    const linked = e.cause === 'undo' ? this.undoUnits.at(-1) : e.cause === 'redo' ? this.redoUnits.at(-1) : undefined;
+    const unit: Unit = new Map();
+    const batch = randomUUID();
+    const time = new Date().toISOString();
+    for (const [o, results] of byDocument) {
+      const document = journalDocument(o);
+      if (document === null) continue;
+      const before = this.fingerprints.get(o) ?? documentFingerprint(o);
+      const after = documentFingerprint(o);
+      this.fingerprints.set(o, after);
+      this.documentOf.set(o, document);
+      const entities = new Set<string>();
+      const changes: StoredChange[] = results.map((r) => {
+        const c = r.change;
+        if (c.kind === 'AddAxiom' || c.kind === 'RemoveAxiom') for (const x of signature(c.axiom)) entities.add(x.iri);
+        return storeChange(c, r.restore);
+      });
+      const entry: ChangeEntry = {
+        type: 'change', seq: 0, time, document, batch,
+        principal: call === undefined ? null : principalRecord(call.principal),
+        client: call?.client ?? null,
+        session_id: call?.sessionId ?? null,
+        tool: call?.tool ?? null,
+        cause: e.cause,
+        ...(call?.reverts === undefined ? {} : { reverts: [...call.reverts] }),
+        changes,
+        entities: [...entities],
+        revision_before: e.revision - 1,
+        revision_after: e.revision,
+        fingerprint_before: before,
+        fingerprint_after: after,
+      };
+      const target = linked?.get(document);
+      if (target !== undefined) this.links.set(entry, e.cause === 'undo' ? { undoes: target } : { redoes: target });
+      unit.set(document, entry);
+      this.write(document, entry, call);
+    }
+    return unit;
+  }
+
+  private write(document: string, entry: ChangeEntry, call: CallRecord | undefined): void {
+    let track = this.tracks.get(document);
+    let written: Promise<unknown>;
+    if (track === undefined) {
+      track = { lastSeq: 0, waiting: [entry] };
+      this.tracks.set(document, track);
+      const t = track;
+      written = this.store.readSince(document, Number.MAX_SAFE_INTEGER).then((state) => {
+        t.lastSeq = state.lastSeq;
+        const waiting = t.waiting ?? [];
+        t.waiting = null;
+        for (const w of waiting) this.number(w, t);
+        return this.store.append(document, waiting);
+      });
+    } else if (track.waiting !== null) {
+      track.waiting.push(entry);
+      written = this.lastWrite;
+    } else {
+      this.number(entry, track);
+      written = this.store.append(document, [entry]);
+    }
+    this.settle(written, call);
+  }
+
+  private number(entry: ChangeEntry, track: Track): void {
+    entry.seq = ++track.lastSeq;
+    const link = this.links.get(entry);
+    if (link?.undoes !== undefined && link.undoes.seq > 0) entry.undoes = link.undoes.seq;
+    if (link?.redoes !== undefined && link.redoes.seq > 0) entry.redoes = link.redoes.seq;
+    this.noteBlame(entry);
+  }
+
+  private settle(written: Promise<unknown>, call: CallRecord | undefined): void {
+    const all = Promise.all([this.lastWrite.catch(() => undefined), written]);
+    this.lastWrite = all;
+    if (call !== undefined) call.durable = call.durable === undefined ? written : Promise.all([call.durable, written]);
+    else written.catch((err: Error) => process.stderr.write(`athene: the change journal could not be written: ${err.message}\n`));
+  }
+
+  private noteBlame(e: ChangeEntry): void {
+    const last: LastChange = { seq: e.seq, time: e.time, document: e.document, tool: e.tool, principal: e.principal, client: e.client, session_id: e.session_id };
+    for (const iri of e.entities) this.blame.set(iri, last);
+  }
+
+  /** A save: the entries so far are in the file; a save to another path also settles the old document. */
+  private saved(o: Ontology): void {
+    const document = journalDocument(o);
+    if (document === null) return;
+    const fingerprint = documentFingerprint(o);
+    this.fingerprints.set(o, fingerprint);
+    const previous = this.documentOf.get(o);
+    this.documentOf.set(o, document);
+    const targets = previous !== undefined && previous !== document ? [previous, document] : [document];
+    const call = this.currentCall();
+    for (const target of targets) {
+      const written = this.lastWrite.catch(() => undefined).then(async () => {
+        const track = this.tracks.get(target);
+        const seq = track?.lastSeq ?? (await this.store.readSince(target, Number.MAX_SAFE_INTEGER)).lastSeq;
+        if (track === undefined) this.tracks.set(target, { lastSeq: seq, waiting: null });
+        await this.store.markSaved(target, { type: 'save', seq, time: new Date().toISOString(), fingerprint });
+        await this.store.compact(target, new Date());
+      });
+      this.settle(written, call);
+    }
+  }
+}

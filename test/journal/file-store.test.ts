@@ -1,0 +1,113 @@
+// The file journal: checksummed lines, a torn last line tolerated and cut before the next append, saves
+// moving entries to the history, retention by age and size, group commit, private file modes.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { FileChangeStore, decodeRecords, encodeRecord } from '../../src/journal/file-store.js';
+import { unsavedEntries } from '../../src/journal/store.js';
+import type { ChangeEntry } from '../../src/journal/records.js';
+
+const DOC = '/projects/zoo.ttl';
+
+function entry(seq: number, time = new Date().toISOString()): ChangeEntry {
+  return {
+    type: 'change', seq, time, document: DOC, batch: `b${seq}`, principal: null, client: null, session_id: null, tool: 'add_axiom',
+    cause: 'apply', changes: [{ op: 'add_axiom', axiom: `Declaration(Class(<http://example.org/C${seq}>))` }], entities: [`http://example.org/C${seq}`],
+    revision_before: seq, revision_after: seq + 1, fingerprint_before: `f${seq - 1}`, fingerprint_after: `f${seq}`,
+  };
+}
+
+async function withStore(f: (store: FileChangeStore, home: string) => Promise<void>, maxBytes = 1 << 30): Promise<void> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'athene-journal-store-'));
+  const store = new FileChangeStore(home, { maxAgeDays: 90, maxBytes });
+  try {
+    await f(store, home);
+  } finally {
+    await store.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+async function journalFile(home: string, name = 'journal.log'): Promise<string> {
+  const [dir] = await readdir(path.join(home, 'journal'));
+  return path.join(home, 'journal', dir, name);
+}
+
+test('concurrent appends share writes and all come back in order, in private files', () => withStore(async (store, home) => {
+  await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(DOC, [entry(i + 1)])));
+  const state = await store.readSince(DOC, 0);
+  assert.deepEqual(state.entries.map((e) => e.seq), Array.from({ length: 50 }, (_, i) => i + 1));
+  assert.equal(state.lastSeq, 50);
+  assert.deepEqual(await store.unsavedDocuments(), [DOC]);
+  const file = await journalFile(home);
+  assert.equal((await stat(file)).mode & 0o777, 0o600);
+  assert.equal((await stat(path.dirname(file))).mode & 0o777, 0o700);
+  assert.equal((await stat(path.join(home, 'journal'))).mode & 0o777, 0o700);
+  assert.equal((await readFile(path.join(path.dirname(file), 'document'), 'utf8')), DOC);
+}));
+
+test('a torn last line is not read and is cut off before the next append', () => withStore(async (store, home) => {
+  await store.append(DOC, [entry(1), entry(2)]);
+  await store.close();
+  const file = await journalFile(home);
+  const third = encodeRecord(entry(3));
+  await appendFile(file, third.slice(0, third.length - 20));
+  const reopened = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
+  assert.deepEqual((await reopened.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2]);
+  await reopened.append(DOC, [entry(3)]);
+  assert.deepEqual((await reopened.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3]);
+  await reopened.close();
+}));
+
+test('a line whose checksum fails is skipped', () => {
+  const lines = encodeRecord(entry(1)) + encodeRecord(entry(2)).replace('C2', 'C9') + encodeRecord(entry(3));
+  assert.deepEqual(decodeRecords(lines).map((r) => (r as ChangeEntry).seq), [1, 3]);
+});
+
+test('a save moves the entries to the history; the journal keeps what came after', () => withStore(async (store, home) => {
+  await store.append(DOC, [entry(1), entry(2), entry(3)]);
+  await store.markSaved(DOC, { type: 'save', seq: 2, time: new Date().toISOString(), fingerprint: 'f2' });
+  const state = await store.readSince(DOC, 0);
+  assert.deepEqual(state.entries.map((e) => e.seq), [1, 2, 3]);
+  assert.equal(state.saved?.seq, 2);
+  assert.deepEqual(unsavedEntries(state).map((e) => e.seq), [3]);
+  const journal = decodeRecords(await readFile(await journalFile(home), 'utf8'));
+  assert.deepEqual(journal.map((r) => r.type), ['save', 'change']);
+  await store.markSaved(DOC, { type: 'save', seq: 3, time: new Date().toISOString(), fingerprint: 'f3' });
+  assert.deepEqual(await store.unsavedDocuments(), []);
+  assert.equal((await stat(await journalFile(home, 'history.log'))).mode & 0o777, 0o600);
+}));
+
+test('set-aside entries are neither replayed nor saved away until resolved', () => withStore(async (store) => {
+  await store.append(DOC, [entry(1), entry(2)]);
+  await store.append(DOC, [{ type: 'aside', from: 0, upto: 2, time: new Date().toISOString() }]);
+  await store.append(DOC, [entry(3)]);
+  let state = await store.readSince(DOC, 0);
+  assert.deepEqual(state.aside && [state.aside.from, state.aside.upto], [0, 2]);
+  assert.deepEqual(unsavedEntries(state).map((e) => e.seq), [3]);
+  await store.markSaved(DOC, { type: 'save', seq: 3, time: new Date().toISOString(), fingerprint: 'f3' });
+  state = await store.readSince(DOC, 0);
+  assert.ok(state.aside !== null, 'a save does not settle set-aside entries');
+  assert.deepEqual(await store.unsavedDocuments(), [DOC]);
+  await store.append(DOC, [{ type: 'resolved', upto: 2, time: new Date().toISOString(), action: 'discarded' }]);
+  assert.equal((await store.readSince(DOC, 0)).aside, null);
+  assert.deepEqual(await store.unsavedDocuments(), []);
+}));
+
+test('retention drops history entries older than the age limit, then the oldest beyond the size limit', () => withStore(async (store, home) => {
+  const old = new Date(Date.now() - 100 * 86_400_000).toISOString();
+  await store.append(DOC, [entry(1, old), entry(2), entry(3), entry(4)]);
+  await store.markSaved(DOC, { type: 'save', seq: 4, time: new Date().toISOString(), fingerprint: 'f4' });
+  await store.compact(DOC, new Date());
+  assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => e.seq), [2, 3, 4]);
+  const history = await journalFile(home, 'history.log');
+  const lineBytes = Buffer.byteLength(encodeRecord(entry(3)));
+  const small = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 2 * lineBytes + 200 });
+  await small.compact(DOC, new Date());
+  const kept = decodeRecords(await readFile(history, 'utf8'));
+  assert.deepEqual(kept.filter((r) => r.type === 'change').map((r) => (r as ChangeEntry).seq), [3, 4]);
+  await small.close();
+}));
