@@ -59,6 +59,8 @@ export type FromWindow =
   | { readonly type: 'documents'; readonly files: string[] }
   /** The window asks how the endpoint is served (get_session_info); answered by `server-view`. */
   | { readonly type: 'describe-server'; readonly id: number }
+  /** Sent as the window shuts down: how many ontologies hold changes not saved to their documents. */
+  | { readonly type: 'unsaved'; readonly ontologies: number }
   /** The change journal's recovery counts: entries replayed at start, entries waiting for the recovery tool. */
   | { readonly type: 'journal'; readonly recovered: number; readonly pending: number };
 

@@ -11,6 +11,7 @@ import { covers, FenceLedger, type FenceTarget, type RevokedIds } from './fences
 import type { ForwardedRequest } from './protocol.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { ServerView } from '../broker/server-view.js';
+import { log } from '../util/log.js';
 
 /**
  * A window the front door routes to: an in-process WindowHandle, or a window of another athene process
@@ -43,7 +44,13 @@ export interface PinOwner {
   readonly grant_id: string | null;
 }
 
-export type Pin = { kind: 'live'; window: RoutedWindow; owner: PinOwner } | { kind: 'crashed'; message: string; owner: PinOwner };
+/** A live pin's `lastUsed` (monotonic ms) and open event streams decide when it is idle. */
+export type Pin = { kind: 'live'; window: RoutedWindow; owner: PinOwner; lastUsed: number; streams: number } | { kind: 'crashed'; message: string; owner: PinOwner };
+
+/** One key per principal for the session caps: the static token is one principal, an OAuth grant another. */
+export function ownerKey(o: PinOwner): string {
+  return `${o.type} ${o.client_id} ${o.grant_id ?? ''}`;
+}
 
 export function pinOwner(p: Principal): PinOwner {
   return { type: p.type, client_id: p.client_id, grant_id: p.grant_id };
@@ -146,8 +153,30 @@ export class WindowRegistry {
     return this.all;
   }
 
+  /** Sessions ended for being idle since the start. */
+  expired = 0;
+
   pin(sessionId: string, window: RoutedWindow, owner: PinOwner): void {
-    this.pins.set(sessionId, { kind: 'live', window, owner });
+    this.pins.set(sessionId, { kind: 'live', window, owner, lastUsed: performance.now(), streams: 0 });
+  }
+
+  /** Live sessions of one principal (ownerKey). */
+  sessionsOf(key: string): number {
+    let n = 0;
+    for (const p of this.pins.values()) if (p.kind === 'live' && ownerKey(p.owner) === key) n++;
+    return n;
+  }
+
+  /** Ends sessions unused for `idleMs` with no open event stream; returns how many. */
+  expireIdle(idleMs: number, now = performance.now()): number {
+    let n = 0;
+    for (const [sid, pin] of [...this.pins]) {
+      if (pin.kind !== 'live' || pin.streams > 0 || now - pin.lastUsed < idleMs) continue;
+      this.terminate(sid);
+      n++;
+    }
+    this.expired += n;
+    return n;
   }
 
   /** Ids of the live sessions an OAuth client created, for the internal client list. */
@@ -206,7 +235,7 @@ export class WindowRegistry {
   }
 
   private crashed(window: WindowHandle, err: Error): void {
-    process.stderr.write(`athene: window ${window.id} crashed (${err.message}); restarting from ${window.documents.join(', ') || 'nothing'}\n`);
+    log.warn({ window: window.id, reason: err.message, documents: window.documents }, 'window crashed; restarting from its saved documents');
     for (const [sid, pin] of this.pins) {
       if (pin.kind === 'live' && pin.window === window) this.pins.set(sid, { kind: 'crashed', message: `The window of this session crashed (${err.message}) and was restarted; start a new session`, owner: pin.owner });
     }

@@ -5,6 +5,7 @@
 
 import { fenceFor, type Fence, type FenceLedger, type FenceTarget, type RevokedIds } from './fences.js';
 import { loadPendingFences, savePendingFences, MAX_PENDING_FENCES, type PendingFence } from './pending-fences.js';
+import { log } from '../util/log.js';
 
 export interface FanoutResult {
   readonly fence_id: string;
@@ -197,14 +198,14 @@ export class RevocationFanout {
     for (const [id, old] of this.pending) {
       if (this.pending.size <= MAX_PENDING_FENCES) break;
       this.pending.delete(id);
-      process.stderr.write(`athene: more than ${MAX_PENDING_FENCES} unconfirmed commit fences; dropped the oldest (${old.fence.fence_id}, windows ${[...old.windows].join(', ')})\n`);
+      log.warn(`more than ${MAX_PENDING_FENCES} unconfirmed commit fences; dropped the oldest (${old.fence.fence_id}, windows ${[...old.windows].join(', ')})`);
     }
   }
 
   /** Writes the pending set; writes are serialized, each one of the state when it runs. */
   private save(): Promise<void> {
     this.saving = this.saving.then(() => savePendingFences(this.options.home, this.pending.values())).catch((err: Error) => {
-      process.stderr.write(`athene: cannot persist pending commit fences: ${err.message}\n`);
+      log.warn(`cannot persist pending commit fences: ${err.message}`);
     });
     return this.saving;
   }

@@ -602,6 +602,7 @@ class WindowActor {
   }
 
   async shutdown(): Promise<void> {
+    post({ type: 'unsaved', ontologies: this.state.workspace.dirtyCount });
     this.state.approvals.declineAll();
     // jobs stop and their private artifacts go first: the worker may be terminated if closing takes too long
     const jobs = closeJobs(this.state.workspace);

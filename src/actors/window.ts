@@ -11,6 +11,7 @@ import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
 import type { Fence, FenceTarget } from './fences.js';
 import type { ServerView } from '../broker/server-view.js';
+import { log } from '../util/log.js';
 
 /** Where a forwarded request's response goes. */
 export interface ResponseSink {
@@ -248,6 +249,7 @@ export class WindowHandle implements FenceTarget {
       }
       case 'documents': if (m.files.length > 0) this.files = m.files; break;
       case 'describe-server': void this.answerServerView(m.id); break;
+      case 'unsaved': if (m.ontologies > 0) log.warn({ window: this.id, unsaved_ontologies: m.ontologies, documents: this.files }, 'window stops with unsaved changes'); break;
       case 'journal': this.journal = { recovered: m.recovered, pending_recovery: m.pending }; break;
       case 'ready': case 'start-failed': break;
     }
@@ -280,7 +282,7 @@ export class WindowHandle implements FenceTarget {
     this.reason = reason;
     if (this.failures >= MAX_FAILURES_IN_A_ROW) {
       this.state = 'failed';
-      process.stderr.write(`athene: window ${this.id} failed ${this.failures} time(s) in a row and is not restarted again (${reason})\n`);
+      log.error({ window: this.id, failures: this.failures, restarts: this.restarts, reason }, 'window failed repeatedly and is not restarted again');
       return;
     }
     this.state = 'restarting';
@@ -290,7 +292,7 @@ export class WindowHandle implements FenceTarget {
       if (this.stopping) return;
       this.restarts++;
       this.start().catch((err: Error) => {
-        process.stderr.write(`athene: window ${this.id} could not restart: ${err.message}\n`);
+        log.warn({ window: this.id, restarts: this.restarts, reason: err.message }, 'window could not restart');
         this.failures++;
         this.scheduleRestart(err.message);
       });

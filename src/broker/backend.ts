@@ -13,6 +13,8 @@ import { sendJson, sendRpcError, type Exchange, drainExchanges } from '../http/r
 import { readBody } from '../http/read-body.js';
 import { chooseTransport, type Incoming, type Reply, type Transport } from '../http/transport.js';
 import { createTransport } from '../http/transports.js';
+import { log } from '../util/log.js';
+import { connectionNamed, isHopByHop } from '../http/hop-by-hop.js';
 import { WindowSink } from '../http/window-sink.js';
 import { generateEndpointSecret, secretDigest, secretMatches } from './endpoint-secret.js';
 import { FIRST_PRINCIPAL_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, decodePrincipal, protocolOf } from './wire.js';
@@ -54,7 +56,8 @@ function segment(text: string): string | null {
 /** Headers the window gets: what the broker forwarded, minus the broker's own. */
 function windowHeaders(req: Incoming): { flat: string[]; map: Map<string, string> } {
   const flat: string[] = [];
-  for (const [k, val] of req.headers) if (!k.startsWith('x-athene-') && k !== 'content-length' && k !== 'connection') flat.push(k, val);
+  const named = connectionNamed(req.headers.get('connection'));
+  for (const [k, val] of req.headers) if (!k.startsWith('x-athene-') && k !== 'content-length' && !isHopByHop(k, named)) flat.push(k, val);
   return { flat, map: req.headers };
 }
 
@@ -153,8 +156,7 @@ export class Backend {
   private principalOf(served: Served, headers: Map<string, string>, protocol: number): Principal | null {
     if (protocol >= FIRST_PRINCIPAL_PROTOCOL) return decodePrincipal(headers.get(PRINCIPAL_HEADER));
     if (served.legacyRequests++ === 0) {
-      process.stderr.write(`athene: window ${served.handle.id} is served through a broker older than protocol ${FIRST_PRINCIPAL_PROTOCOL}: `
-        + 'its requests use the legacy local-admin profile; restart or upgrade that broker before relying on a restricted scope\n');
+      log.warn({ window: served.handle.id, protocol: FIRST_PRINCIPAL_PROTOCOL }, 'window served through a broker older than this protocol: its requests use the legacy local-admin profile; restart or upgrade that broker before relying on a restricted scope');
     }
     return { ...staticPrincipal(), legacy_profile: true };
   }

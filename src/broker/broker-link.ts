@@ -9,6 +9,7 @@ import type { Backend } from './backend.js';
 import { BROKER_PROTOCOL, HEARTBEAT_MS, loopbackFor } from './wire.js';
 import type { Release } from './version.js';
 import type { InstanceEntry } from './instances.js';
+import { log } from '../util/log.js';
 
 const REQUEST_TIMEOUT_MS = 3000;
 /** Heartbeats in a row the broker may miss before this process counts it as gone. */
@@ -123,13 +124,13 @@ export class BrokerLink {
       this.failures = 0;
       if (answer.status === 200) this.accept(answer);
       else if (answer.status === 410) {
-        process.stderr.write('athene: the broker no longer knows this process; registering again under fresh window secrets\n');
+        log.warn('the broker no longer knows this process; registering again under fresh window secrets');
         this.backend.rotate();
         await this.register();
-      } else process.stderr.write(`athene: the broker refused a heartbeat (${answer.status}): ${String(answer.body.message ?? '')}\n`);
+      } else log.warn(`the broker refused a heartbeat (${answer.status}): ${String(answer.body.message ?? '')}`);
     } catch (err) {
       if (++this.failures === LOST_AFTER_FAILURES) {
-        process.stderr.write(`athene: the broker at ${this.base} is gone (${(err as Error).message})\n`);
+        log.warn(`the broker at ${this.base} is gone (${(err as Error).message})`);
         this.stopBeating();
         this.onLost?.();
       }

@@ -17,6 +17,7 @@ import type { RegistryLimits } from './broker-registry.js';
 import type { RemoteWindow } from './remote-window.js';
 import { compareReleases, describeRelease, type Release } from './version.js';
 import { pidAlive } from '../util/pid-alive.js';
+import { log } from '../util/log.js';
 
 /** How long a granted takeover waits for the old broker's process to exit before binding regardless. */
 const TAKEOVER_EXIT_WAIT_MS = 15_000;
@@ -89,18 +90,18 @@ async function takeOver(o: RoleOptions, record: BrokerRecord, directorySecret: s
   const theirs = `pid ${record.pid}, ${describeRelease(releaseOf(record))}`;
   const answer = await requestTakeover(record, o.settings.bind_address, directorySecret, o.release);
   if (!answer.granted) {
-    process.stderr.write(`athene: the broker (${theirs}) runs an older release than this one (${describeRelease(o.release)}) `
-      + `but refused to hand over the port: ${answer.reason}. Registering with it instead.\n`);
+    log.warn(`the broker (${theirs}) runs an older release than this one (${describeRelease(o.release)}) `
+      + `but refused to hand over the port: ${answer.reason}. Registering with it instead.`);
     return null;
   }
   const deadline = Date.now() + TAKEOVER_EXIT_WAIT_MS;
   while (pidAlive(record.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const owned = await o.door.listen(false).catch(() => null);
   if (owned === null) {
-    process.stderr.write(`athene: the older broker (${theirs}) handed over the port, but another process bound it first\n`);
+    log.warn(`the older broker (${theirs}) handed over the port, but another process bound it first`);
     return null;
   }
-  process.stderr.write(`athene: took the shared endpoint over from the older broker (${theirs})\n`);
+  log.warn(`took the shared endpoint over from the older broker (${theirs})`);
   return becomeBroker(o, owned);
 }
 

@@ -12,12 +12,14 @@ import type { ApprovalEntry } from '../tools/approvals.js';
 import type { Principal } from '../auth/principal.js';
 import type { Endpoint } from './broker-registry.js';
 import { BROKER_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, encodePrincipal } from './wire.js';
+import { isHopByHop } from '../http/hop-by-hop.js';
 
 /** How long a fence, decision or listing may take before the window counts as unavailable. */
 const CONTROL_TIMEOUT_MS = 5000;
 
 /** Response headers not passed on (the front door computes its own framing). */
-const HOP_BY_HOP: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+/** Response headers the front door's transport writes itself. */
+const FRAMING: ReadonlySet<string> = new Set(['content-length', 'date']);
 
 const encoded = new WeakMap<Principal, string>();
 
@@ -34,7 +36,7 @@ function responseHeaders(raw: readonly string[]): [string, string][] {
   const out: [string, string][] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    if (!HOP_BY_HOP.has(name)) out.push([name, raw[i + 1]]);
+    if (!FRAMING.has(name) && !isHopByHop(name)) out.push([name, raw[i + 1]]);
   }
   return out;
 }
@@ -70,7 +72,7 @@ export class RemoteWindow implements RoutedWindow {
   forward(request: ForwardedRequest, sink: ResponseSink): () => void {
     const q = request.url.indexOf('?');
     const headers: Record<string, string> = {};
-    for (let i = 0; i < request.headers.length; i += 2) headers[request.headers[i]] = request.headers[i + 1];
+    for (let i = 0; i < request.headers.length; i += 2) if (!isHopByHop(request.headers[i])) headers[request.headers[i]] = request.headers[i + 1];
     headers[SECRET_HEADER] = this.endpoint.secret;
     headers[PRINCIPAL_HEADER] = principalHeader(request.principal);
     headers[PROTOCOL_HEADER] = String(BROKER_PROTOCOL);

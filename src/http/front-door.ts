@@ -10,7 +10,9 @@ import type { RoutedWindow } from '../actors/registry.js';
 import type { WindowHandle } from '../actors/window.js';
 import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
-import { rebindingRefusal } from './guard.js';
+import { HostGuard } from './guard.js';
+import { isEmptyBatch, nestedDeeperThan } from './json-depth.js';
+import { connectionNamed, isHopByHop } from './hop-by-hop.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from './respond.js';
 import { WindowSink } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
@@ -19,7 +21,8 @@ import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './transport.js';
 import { createTransport } from './transports.js';
 import type { BrokerHost } from '../broker/broker-host.js';
 import { describeInstances } from '../broker/instances.js';
-import { pinRefusal } from '../actors/registry.js';
+import { ownerKey, pinOwner, pinRefusal } from '../actors/registry.js';
+import { log } from '../util/log.js';
 import type { RevokedIds } from '../actors/fences.js';
 import { InFlightRequests, QueuedRequest } from './in-flight.js';
 import type { InternalRoutes } from './internal-routes.js';
@@ -28,9 +31,9 @@ import { baseUrl, bearerChallenge } from '../auth/oauth/metadata.js';
 import { OAuthRoutes, guardedOrigin, isOAuthPath } from './oauth-routes.js';
 import { AdminRoutes, adminRefusal } from './admin-routes.js';
 
-/** Client headers never forwarded to a window: the credential, and anything posing as a principal. */
-function forwardable(name: string): boolean {
-  return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && name !== 'connection';
+/** Client headers never forwarded to a window: the credential, anything posing as a principal, the body's framing and hop-by-hop ones. */
+function forwardable(name: string, named: ReadonlySet<string> | null): boolean {
+  return name !== 'authorization' && !name.startsWith('x-athene-') && name !== 'content-length' && !isHopByHop(name, named);
 }
 
 export type { Incoming } from './transport.js';
@@ -47,10 +50,14 @@ const INSTANCE_ROUTE = /^\/instances\/([^/]+)\/mcp$/;
 
 export class FrontDoor {
   private readonly transport: Transport;
+  private readonly guard: HostGuard;
   private port = 0;
   private readonly principal: Principal = staticPrincipal();
   /** Forwarded calls not yet answered (SSE streams excluded), for a bounded drain on shutdown. */
   private inFlight = 0;
+  /** The same calls, answered with an error when the drain's grace period ends. */
+  private readonly calls = new Set<WindowSink>();
+  private expiry: NodeJS.Timeout | null = null;
   private readonly streams = new Set<Exchange>();
   private draining = false;
   /** OAuth requests accepted and not yet answered, for cutting them on revocation. */
@@ -68,6 +75,7 @@ export class FrontDoor {
     private readonly authority: Authority, home: string, transport: TransportKind) {
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
     this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
+    this.guard = new HostGuard(settings.bind_address, settings.allowed_hosts, settings.allowed_origins);
     this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
 
@@ -85,15 +93,41 @@ export class FrontDoor {
     if (port === null) throw new Error(`cannot listen on ${bind}`);
     this.port = port;
     this.ownsEndpoint = !fellBack;
+    this.watchIdleSessions();
     const host = bind.includes(':') ? `[${bind}]` : bind;
     return { port, url: `http://${host}:${port}/mcp`, fellBack };
   }
 
-  /** Stops accepting, lets in-flight calls finish (at most `graceMs`), then ends open streams. */
+  /** Ends idle sessions every half timeout (at most every minute). */
+  private watchIdleSessions(): void {
+    if (this.expiry !== null) return;
+    const idleMs = this.settings.session_idle_timeout_s * 1000;
+    this.expiry = setInterval(() => {
+      const n = this.registry.expireIdle(idleMs);
+      if (n > 0) log.info({ sessions: n, idle_timeout_s: this.settings.session_idle_timeout_s }, 'idle sessions ended');
+    }, Math.max(250, Math.min(idleMs / 2, 60_000)));
+    this.expiry.unref();
+  }
+
+  /**
+   * Stops accepting, lets in-flight calls finish (at most `graceMs`), then answers the calls still running
+   * with a JSON-RPC error (rather than dropping their connections) and ends open streams.
+   */
   async close(graceMs = 5000): Promise<void> {
     this.draining = true;
+    if (this.expiry !== null) clearInterval(this.expiry);
     this.transport.stopListening();
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
+    const cut = [...this.calls];
+    for (const sink of cut) {
+      sink.fail(503, `The server is shutting down: this call did not finish within the ${graceMs / 1000} s grace period`);
+      sink.cancel();
+    }
+    if (cut.length > 0) {
+      log.warn({ calls: cut.length, grace_s: graceMs / 1000 }, 'calls cut at shutdown');
+      // let the answers leave before the connections are closed
+      await new Promise((r) => setTimeout(r, 50));
+    }
     // clients' idle keep-alive connections would keep a stopped front door (and its process) alive
     this.transport.closeAll();
   }
@@ -107,7 +141,7 @@ export class FrontDoor {
       return sendRpcError(x, 431, -32000, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`);
     }
     const origin = guardedOrigin(r.method, r.path, r.headers.get('origin') ?? '', r.headers.get('sec-fetch-site') ?? '');
-    const refusal = rebindingRefusal(this.settings.bind_address, this.port, r.headers.get('host') ?? '', origin);
+    const refusal = this.guard.refusal(r.headers.get('host') ?? '', origin);
     if (refusal !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${refusal}`);
     if (r.path.startsWith('/internal/')) return this.routeInternal(x, r);
     // the public base URL is needed only by the OAuth routes and the 401 challenge, not per /mcp call
@@ -164,14 +198,27 @@ export class FrontDoor {
     return describeInstances(this.registry, this.broker?.registry ?? null);
   }
 
-  /** `degraded` while any window is restarting or failed; each window's state, reason and restart count. */
+  /** `degraded` while any window is restarting or failed; each window's state, reason and restart count; session expiry. */
   private health() {
     const windows = this.instances().map((i) => ({ id: i.id, label: i.label, state: i.state, reason: i.reason, restarts: i.restarts }));
     const degraded = windows.some((w) => w.state === 'restarting' || w.state === 'failed');
     return {
-      status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount, instances: windows,
-      journal: journalCounts(this.registry.local),
+      status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount,
+      session_idle_timeout_s: this.settings.session_idle_timeout_s, sessions_expired: this.registry.expired,
+      max_sessions: this.settings.max_sessions, max_sessions_per_principal: this.settings.max_sessions_per_principal,
+      instances: windows, journal: journalCounts(this.registry.local),
     };
+  }
+
+  /** Null when `principal` may open another session; else the refusal (429 for its own cap, 503 for the server's). */
+  private sessionCap(principal: Principal): { status: number; message: string } | null {
+    if (this.registry.sessionCount >= this.settings.max_sessions) {
+      return { status: 503, message: `The server holds its maximum of ${this.settings.max_sessions} sessions; close one (DELETE) or retry later` };
+    }
+    if (this.registry.sessionsOf(ownerKey(pinOwner(principal))) >= this.settings.max_sessions_per_principal) {
+      return { status: 429, message: `This client holds its maximum of ${this.settings.max_sessions_per_principal} sessions; close one (DELETE) before opening another` };
+    }
+    return null;
   }
 
   private async listPending(x: Exchange): Promise<void> {
@@ -201,6 +248,7 @@ export class FrontDoor {
       }
       const foreign = pinRefusal(pin.owner, principal);
       if (foreign !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${foreign}`);
+      pin.lastUsed = performance.now();
       window = pin.window;
       if (instanceId !== null && window.id !== instanceId) return sendRpcError(x, 404, -32001, 'Session not found on this instance');
     } else if (instanceId !== null) {
@@ -216,6 +264,10 @@ export class FrontDoor {
       return sendRpcError(x, 503, -32000, `Instance ${window.id} is quarantined (its process stopped heartbeating or left the broker); it takes no requests`);
     }
     if (r.method !== 'POST') return this.forward(x, r, window, null, principal);
+    if (sessionId === undefined) {
+      const capped = this.sessionCap(principal);
+      if (capped !== null) return sendRpcError(x, capped.status, -32000, capped.message);
+    }
     const type = r.headers.get('content-type') ?? '';
     if (!type.toLowerCase().includes('application/json')) {
       return sendRpcError(x, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -231,6 +283,9 @@ export class FrontDoor {
     });
     this.readBody(x, limit, (body) => {
       this.open.delete(queued);
+      if (isEmptyBatch(body)) return sendRpcError(x, 400, -32600, 'Invalid Request: an empty batch');
+      const depth = this.settings.max_json_depth;
+      if (nestedDeeperThan(body, depth)) return sendRpcError(x, 400, -32600, `Invalid Request: JSON nested deeper than ${depth} levels`);
       // Only a session-less request is parsed here (it must be an initialize); the window parses the rest.
       if (sessionId === undefined && !isJson(body)) return sendRpcError(x, 400, -32700, 'Parse error: the body is not valid JSON');
       this.forward(x, r, window, body, principal);
@@ -248,11 +303,17 @@ export class FrontDoor {
   private forward(x: Exchange, r: Incoming, window: RoutedWindow, body: string | null, principal: Principal): void {
     if (x.aborted || x.done) return;
     const headers: string[] = [];
-    for (const [k, v] of r.headers) if (forwardable(k)) headers.push(k, v);
+    const named = connectionNamed(r.headers.get('connection'));
+    for (const [k, v] of r.headers) if (forwardable(k, named)) headers.push(k, v);
     const isStream = r.method === 'GET';
-    if (isStream) this.streams.add(x);
-    else this.inFlight++;
     const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled);
+    if (isStream) {
+      this.streams.add(x);
+      this.streamOpened(sink.sessionId, 1);
+    } else {
+      this.inFlight++;
+      this.calls.add(sink);
+    }
     this.open.add(sink);
     // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
     x.res.onAborted(() => {
@@ -272,9 +333,22 @@ export class FrontDoor {
   /** A forwarded request is over: stop counting it for the drain. */
   private readonly settled = (sink: WindowSink): void => {
     this.open.delete(sink);
-    if (sink.isStream) this.streams.delete(sink.x);
-    else this.inFlight--;
+    if (sink.isStream) {
+      this.streams.delete(sink.x);
+      this.streamOpened(sink.sessionId, -1);
+    } else {
+      this.inFlight--;
+      this.calls.delete(sink);
+    }
   };
+
+  /** A session with an open event stream is in use: it does not expire while the stream lasts. */
+  private streamOpened(sessionId: string | undefined, delta: 1 | -1): void {
+    const pin = sessionId === undefined ? undefined : this.registry.pinOf(sessionId);
+    if (pin?.kind !== 'live') return;
+    pin.streams = Math.max(0, pin.streams + delta);
+    pin.lastUsed = performance.now();
+  }
 }
 
 /** This process's windows' change-journal recovery counts, summed. */

@@ -18,6 +18,7 @@ import { takeEndpointRole, type EndpointRole } from '../broker/endpoint-role.js'
 import type { RegistryLimits } from '../broker/broker-registry.js';
 import { ownRelease } from '../broker/version.js';
 import { describeServer } from '../broker/server-view.js';
+import { configureLog, log } from '../util/log.js';
 import { documentsToReopen } from '../journal/file-store.js';
 
 const QUARANTINE_POLL_MS = 500;
@@ -74,6 +75,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const home = options.home ?? defaultHome(env);
   await ensureHome(home);
   const settings = await loadSettings(home, options.flags, env);
+  configureLog(settings.log_format, settings.log_level);
   const transport = chooseTransport(settings.http_server);
   const release = ownRelease(await packageVersion(), env);
   const verifier = await StaticTokenVerifier.open(home);
@@ -166,13 +168,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (stopping !== null) return;
     const next = await takeEndpointRole(roleOptions);
     adopt(next);
-    process.stderr.write(`athene: now ${next.kind === 'standalone' ? 'standalone' : next.kind === 'broker' ? 'the broker' : 'registered with a new broker'} at ${next.listening.url}\n`);
+    log.warn(`now ${next.kind === 'standalone' ? 'standalone' : next.kind === 'broker' ? 'the broker' : 'registered with a new broker'} at ${next.listening.url}`);
   };
   const adopt = (next: EndpointRole): void => {
     role = next;
     // a process that serves the endpoint itself needs the OAuth registry; one behind a broker does not
     if (role.kind !== 'registered') void authority.promote().then((owned) => {
-      if (!owned) process.stderr.write(`athene: ${authority.standbyFor === process.pid ? 'another server in this process' : `process ${authority.standbyFor}`} owns the OAuth registry in ${home}; OAuth tokens are refused here, the static bearer token works\n`);
+      if (!owned) log.warn(`${authority.standbyFor === process.pid ? 'another server in this process' : `process ${authority.standbyFor}`} owns the OAuth registry in ${home}; OAuth tokens are refused here, the static bearer token works`);
     });
     if (role.kind === 'broker') role.host.onTakeover = () => void stop(1000, false);
     if (role.kind === 'registered') role.link.onLost = () => void relocate();

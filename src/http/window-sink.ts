@@ -6,10 +6,11 @@ import type { ResponseSink } from '../actors/window.js';
 import type { Principal } from '../auth/principal.js';
 import { sendRpcError, statusLine, type Exchange } from './respond.js';
 import { sendRevoked, type Cuttable } from './in-flight.js';
+import { isHopByHop } from './hop-by-hop.js';
 
-/** Response headers the transport computes itself. */
+/** Response headers the transport computes itself, and hop-by-hop ones, are not passed on. */
 function writable(name: string): boolean {
-  return name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection';
+  return name !== 'content-length' && !isHopByHop(name);
 }
 
 export class WindowSink implements ResponseSink, Cuttable {
@@ -28,7 +29,7 @@ export class WindowSink implements ResponseSink, Cuttable {
     readonly isStream: boolean,
     private readonly window: RoutedWindow,
     private readonly registry: WindowRegistry,
-    private readonly sessionId: string | undefined,
+    readonly sessionId: string | undefined,
     readonly principal: Principal,
     private readonly onSettled: (sink: WindowSink) => void,
   ) {}

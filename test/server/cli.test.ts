@@ -13,7 +13,7 @@ import { startTestServer, fixture } from './support.js';
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli/main.js');
 const run = promisify(execFile);
 
-test('serve prints the URL, token file and connect command, and exits 0 on SIGTERM', async () => {
+test('serve prints the URL, token file and connect commands (never the token), and exits 0 on SIGTERM', async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), 'athene-cli-'));
   try {
     const child = spawn(process.execPath, [MAIN, 'serve', fixture('zoo.ttl'), '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,7 +29,12 @@ test('serve prints the URL, token file and connect command, and exits 0 on SIGTE
     assert.ok(url, out);
     assert.ok(out.includes(path.join(home, 'token')));
     const { stdout: token } = await run(process.execPath, [MAIN, 'token', '--home', home]);
-    assert.ok(out.includes(`claude mcp add --transport http athene ${url} --header "Authorization: Bearer ${token.trim()}"`));
+    assert.ok(!out.includes(token.trim()), 'the static token is never printed');
+    assert.ok(out.includes(`claude mcp add --transport http athene ${url} --header "Authorization: Bearer $(npx athene token --home ${home})"`), out);
+    assert.match(out, /\.vscode\/mcp\.json: .*"Bearer \$\{input:athene-token\}"/);
+    assert.match(out, /Cursor, .*"Bearer \$\{env:ATHENE_TOKEN\}"/);
+    assert.match(out, /OAuth, no header: {2}claude mcp add --transport http athene \S+ {3}/);
+    assert.match(out, /HTTP transport: (uWebSockets\.js|node:http)/);
     const health = await fetch(new URL('/health', url), { headers: { authorization: `Bearer ${token.trim()}` } });
     assert.equal(health.status, 200);
     const code = await new Promise<number | null>((resolve) => {

@@ -1,10 +1,12 @@
 // The front door's transport-level rules, through whichever transport ATHENE_HTTP_SERVER selects (npm test
-// runs this file once per transport): the transport in use, header limits (431).
+// runs this file once per transport): the transport in use, header limits (431), Host and Origin checks,
+// nesting depth, empty batches, and hop-by-hop headers on the way to another process's window.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { startTestServer, fixture, TEST_TRANSPORT, type TestServer } from './support.js';
+import { startTestServer, fixture, TEST_TRANSPORT, INIT_BODY, type TestServer } from './support.js';
+import { freePort, spawnAthene, stopAthene } from '../broker/support.js';
 
 let t: TestServer;
 before(async () => {
@@ -56,4 +58,84 @@ test('too many or too large request headers get 431 with a JSON-RPC error', asyn
   assert.equal(tooLarge.status, 431);
   const fine = await request(t.server.port, { headers: [auth(), ['x-some', 's'.repeat(2000)]] });
   assert.equal(fine.status, 200);
+});
+
+const MCP: [string, string][] = [['content-type', 'application/json'], ['accept', 'application/json, text/event-stream']];
+
+test('a loopback Host with any port is accepted; a foreign Host or Origin gets 403 before anything else', async () => {
+  for (const host of ['localhost:1', `localhost:${t.server.port}`, '127.0.0.9:8080', '[::1]:9', 'LOCALHOST']) {
+    assert.equal((await request(t.server.port, { host, headers: [auth()] })).status, 200, host);
+  }
+  for (const host of [`evil.example:${t.server.port}`, 'localhost.evil.example', '', '127.0.0.1.evil.example']) {
+    const refused = await request(t.server.port, { host, headers: [auth()] });
+    assert.equal(refused.status, 403, host);
+    assert.match((JSON.parse(refused.body) as { error: { message: string } }).error.message, /not a name of this server/);
+  }
+  const noToken = await request(t.server.port, { host: 'evil.example', path: '/mcp', method: 'POST', headers: MCP, body: INIT_BODY });
+  assert.equal(noToken.status, 403, 'refused before the bearer check');
+  assert.equal((await request(t.server.port, { headers: [auth(), ['origin', 'http://localhost:3000']] })).status, 200);
+  assert.equal((await request(t.server.port, { headers: [auth(), ['origin', 'http://evil.example']] })).status, 403);
+  assert.equal((await request(t.server.port, { headers: [auth(), ['origin', `http://evil.example:${t.server.port}`]] })).status, 403);
+});
+
+test('a server bound to 127.0.0.2 accepts its own URL and still refuses foreign names', async () => {
+  const other = await startTestServer([fixture('zoo.ttl')], { bind_address: '127.0.0.2', allowed_hosts: 'ontology.test' });
+  try {
+    const url = new URL(other.server.url);
+    assert.equal(url.hostname, '127.0.0.2');
+    const own = await fetch(new URL('/health', url), { headers: { authorization: `Bearer ${other.token}`, origin: url.origin } });
+    assert.equal(own.status, 200);
+    const get = (host: string) => new Promise<number>((resolve, reject) => {
+      http.get({ host: '127.0.0.2', port: other.server.port, path: '/health', headers: { host, authorization: `Bearer ${other.token}` }, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject);
+    });
+    assert.equal(await get('ontology.test:443'), 200, 'a name from allowed_hosts');
+    assert.equal(await get('evil.example'), 403);
+  } finally {
+    await other.stop();
+  }
+});
+
+test('JSON nested deeper than max_json_depth and an empty batch get one JSON-RPC -32600 error', async () => {
+  const deep = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { x: JSON.parse('['.repeat(70) + ']'.repeat(70)) } });
+  const refused = await request(t.server.port, { method: 'POST', path: '/mcp', headers: [auth(), ...MCP], body: deep });
+  assert.equal(refused.status, 400);
+  const body = JSON.parse(refused.body) as { error: { code: number; message: string }; id: null };
+  assert.equal(body.error.code, -32600);
+  assert.match(body.error.message, /nested deeper than 64 levels/);
+  const hugeDepth = '['.repeat(100_000) + ']'.repeat(100_000);
+  assert.equal((await request(t.server.port, { method: 'POST', path: '/mcp', headers: [auth(), ...MCP], body: hugeDepth })).status, 400);
+  const init = await request(t.server.port, { method: 'POST', path: '/mcp', headers: [auth(), ...MCP], body: INIT_BODY });
+  assert.equal(init.status, 200);
+  const session: [string, string][] = [['mcp-session-id', String(init.headers['mcp-session-id'])], ['mcp-protocol-version', '2025-06-18']];
+  const empty = await request(t.server.port, { method: 'POST', path: '/mcp', headers: [auth(), ...MCP, ...session], body: ' [ ] ' });
+  assert.equal(empty.status, 400);
+  const one = JSON.parse(empty.body) as { jsonrpc: string; error: { code: number }; id: null };
+  assert.ok(!Array.isArray(one), 'one error, not a batch');
+  assert.equal(one.error.code, -32600);
+  assert.equal(one.id, null);
+});
+
+test('hop-by-hop headers are not forwarded: a chunked request reaches a window of another process', async () => {
+  const port = await freePort();
+  const broker = await startTestServer([fixture('zoo.ttl')], { port: String(port), broker_idle_linger_s: '0' });
+  const registered = await spawnAthene(broker.home, port, fixture('context.ttl'));
+  try {
+    const listed = await request(port, { path: '/instances', headers: [['authorization', `Bearer ${broker.token}`]] });
+    const ids = (JSON.parse(listed.body) as { instances: { id: string }[] }).instances.map((i) => i.id);
+    const remote = ids.find((id) => id !== broker.server.registry.local[0].id)!;
+    const half = Math.floor(INIT_BODY.length / 2);
+    const chunked = await request(port, {
+      method: 'POST', path: `/instances/${remote}/mcp`, body: [INIT_BODY.slice(0, half), INIT_BODY.slice(half)],
+      headers: [['authorization', `Bearer ${broker.token}`], ...MCP, ['transfer-encoding', 'chunked'], ['te', 'trailers'],
+        ['connection', 'keep-alive, x-hop'], ['x-hop', 'only for this connection'], ['keep-alive', 'timeout=5'], ['proxy-authorization', 'Basic eDp5']],
+    });
+    assert.equal(chunked.status, 200, chunked.body);
+    assert.ok(chunked.headers['mcp-session-id'], 'the remote window answered the initialize');
+  } finally {
+    await stopAthene(registered);
+    await broker.stop();
+  }
 });

@@ -13,7 +13,7 @@ import { Ontology } from '../../src/model/ontology.js';
 import { staticPrincipal, PRINCIPAL_VERSION, type Principal } from '../../src/auth/principal.js';
 import { loadSettings, ensureHome, DEFAULT_SETTINGS, SettingsError } from '../../src/settings/settings.js';
 import { StaticTokenVerifier, ensureToken, bearerToken } from '../../src/auth/static-token.js';
-import { rebindingRefusal } from '../../src/http/guard.js';
+import { HostGuard } from '../../src/http/guard.js';
 import { toolContext } from './support.js';
 
 const reader: Principal = { version: PRINCIPAL_VERSION, type: 'oauth', client_id: 'c1', display_name: 'reader', grant_id: 'g1', capabilities: ['ontology:read'] };
@@ -122,12 +122,20 @@ test('the static token is a private 256-bit URL-safe secret, compared by digest'
   }
 });
 
-test('DNS-rebinding checks: loopback Host names only, and only the server\'s own Origin', () => {
-  assert.equal(rebindingRefusal('127.0.0.1', 8123, 'localhost:8123', ''), null);
-  assert.equal(rebindingRefusal('127.0.0.1', 8123, '[::1]:8123', 'http://127.0.0.1:8123'), null);
-  assert.notEqual(rebindingRefusal('127.0.0.1', 8123, 'evil.example:8123', ''), null);
-  assert.notEqual(rebindingRefusal('127.0.0.1', 8123, 'localhost:8124', ''), null);
-  assert.notEqual(rebindingRefusal('127.0.0.1', 8123, 'localhost:8123', 'http://evil.example'), null);
-  assert.equal(rebindingRefusal('0.0.0.0', 8123, 'host.lan:8123', 'http://host.lan:8123'), null);
-  assert.notEqual(rebindingRefusal('0.0.0.0', 8123, 'host.lan:8123', 'http://other.lan:8123'), null);
+test('DNS-rebinding checks: names of this server (loopback with any port, bind address, allowed_hosts) and its own or allowed origins', () => {
+  const loopback = new HostGuard('127.0.0.1', [], []);
+  assert.equal(loopback.refusal('localhost:8123', ''), null);
+  assert.equal(loopback.refusal('[::1]:8123', 'http://127.0.0.1:8123'), null);
+  assert.equal(loopback.refusal('localhost:9999', ''), null, 'a loopback name with any port (port forwarding, tunnels)');
+  assert.equal(loopback.refusal('127.0.0.2', ''), null);
+  assert.notEqual(loopback.refusal('evil.example:8123', ''), null);
+  assert.notEqual(loopback.refusal('localhost:8123', 'http://evil.example'), null);
+  assert.notEqual(loopback.refusal('localhost.evil.example:8123', ''), null);
+  assert.notEqual(loopback.refusal('', ''), null);
+  const wide = new HostGuard('0.0.0.0', ['host.lan'], ['https://app.example']);
+  assert.equal(wide.refusal('host.lan:8123', 'http://host.lan:8123'), null);
+  assert.equal(wide.refusal('host.lan:8123', 'https://app.example'), null);
+  assert.notEqual(wide.refusal('host.lan:8123', 'http://other.lan:8123'), null);
+  assert.notEqual(wide.refusal('evil.example:8123', 'http://evil.example:8123'), null, 'a rebinding page on a wildcard bind');
+  assert.equal(new HostGuard('127.0.0.2', [], []).refusal('127.0.0.2:8123', 'http://127.0.0.2:8123'), null);
 });

@@ -13,6 +13,7 @@ import { PRINCIPAL_VERSION, type Principal } from '../principal.js';
 import { hashToken, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
 import { acquireRegistryLock, type RegistryLock } from './registry-lock.js';
 import type { ActorFaults, ActorInit, ActorRequest, ActorResult, FromActor, GrantView, ToActor, ViewDelta } from './protocol.js';
+import { log } from '../../util/log.js';
 
 const WORKER_URL = new URL('./actor-worker.js', import.meta.url);
 const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -436,7 +437,7 @@ class RegistryAuthority implements RevocationActor {
     // fail closed from here: no token is accepted and every operation is temporarily unavailable
     this.actor = null;
     this.outage = `${reason}; OAuth is restarting`;
-    process.stderr.write(`athene: ${reason}; restarting it\n`);
+    log.warn(`${reason}; restarting it`);
     const run = this.restart();
     this.restarting = run;
     void run.finally(() => {
@@ -452,7 +453,7 @@ class RegistryAuthority implements RevocationActor {
       this.attempts = this.attempts.filter((t) => now - t < MINUTE_MS);
       if (this.attempts.length >= policy.perMinute) {
         this.outage = `The revocation actor died again after ${policy.perMinute} restart attempts within a minute; OAuth stays unavailable until the server restarts (the static bearer token works)`;
-        process.stderr.write(`athene: ${this.outage}\n`);
+        log.warn(`${this.outage}`);
         return;
       }
       this.attempts.push(now);
@@ -462,14 +463,14 @@ class RegistryAuthority implements RevocationActor {
       try {
         actor = await RevocationActorHandle.start(this.options, this.held);
       } catch (err) {
-        process.stderr.write(`athene: the revocation actor could not restart: ${(err as Error).message}\n`);
+        log.warn(`the revocation actor could not restart: ${(err as Error).message}`);
         continue;
       }
       if (this.closed) {
         await actor.close();
         return;
       }
-      process.stderr.write('athene: the revocation actor restarted\n');
+      log.warn('the revocation actor restarted');
       await this.attach(actor);
       return;
     }
