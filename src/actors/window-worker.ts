@@ -27,6 +27,7 @@ import type { ServerView } from '../broker/server-view.js';
 import { putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type ToWindow, type WindowInit, type WindowReceiver } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
+import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
 import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
@@ -35,6 +36,7 @@ import { revokeExternalTerms } from '../external-terms/actor-store.js';
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
 const init = workerData as WindowInit;
+configureFileReads({ protected: init.settings.private_home === undefined ? [] : [init.settings.private_home], limits: readLimitsFrom(init.settings) });
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
 const LISTED_TOOLS = TOOLS.map(listTool);

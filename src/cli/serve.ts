@@ -46,7 +46,8 @@ export async function serveCommand(positionals: string[], values: Record<string,
   out.write(`Windows: ${server.registry.all.map((w) => w.label).join('; ')}\n`);
   out.write(`Bearer token file: ${server.tokenFile}\n`);
   if (server.settings.read_only) out.write('Read-only mode: every mutating tool is refused.\n');
-  if (server.settings.confirm_each_write) out.write('Confirm each write: writes wait for approval at /admin/api/pending.\n');
+  if (server.settings.confirm_each_write) out.write('Confirm each write: writes wait for the owner (athene pending list|approve ID|deny ID).\n');
+  out.write(`Owner login (single use, 10 minutes; later ones: athene open): ${server.ownerLoginUrl()}\n`);
   out.write(`Connect Claude Code with:\n  claude mcp add --transport http athene ${server.url} --header "Authorization: Bearer ${token}"\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

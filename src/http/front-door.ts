@@ -26,6 +26,9 @@ import type { Authority } from '../auth/oauth/authority.js';
 import { baseUrl, bearerChallenge } from '../auth/oauth/metadata.js';
 import { OAuthRoutes, guardedOrigin, isOAuthPath } from './oauth-routes.js';
 import { AdminRoutes, adminRefusal } from './admin-routes.js';
+import { OwnerRoutes } from './owner-routes.js';
+import { OwnerSessions } from '../auth/owner-session.js';
+import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
 
 /** Client headers never forwarded to a window: the credential, and anything posing as a principal. */
 function forwardable(name: string): boolean {
@@ -52,7 +55,6 @@ export interface ListenResult {
   readonly fellBack: boolean;
 }
 
-const APPROVAL_ROUTE = /^\/admin\/api\/pending\/([^/]+)\/(approve|deny)$/;
 const INSTANCE_ROUTE = /^\/instances\/([^/]+)\/mcp$/;
 
 export class FrontDoor {
@@ -74,11 +76,15 @@ export class FrontDoor {
 
   private readonly oauth: OAuthRoutes;
   private readonly admin: AdminRoutes;
+  private readonly owner: OwnerRoutes;
 
+  /** `owner`: the owner-login key (from the directory secret) and the consent requests the CLI also answers. */
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
-    private readonly authority: Authority, home: string) {
-    this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
+    private readonly authority: Authority, home: string, owner: { readonly key: Buffer; readonly consents: ConsentRequests }) {
+    const sessions = new OwnerSessions(owner.key, () => this.port);
+    this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then), owner.consents, sessions);
     this.admin = new AdminRoutes(authority, home, verifier);
+    this.owner = new OwnerRoutes(sessions, { decide: (id, approve) => this.decideHeld(id, approve), regenerate: () => this.admin.regenerateToken() });
     this.app = uWS.App().any('/*', (res, req) => this.route(res, req));
   }
 
@@ -135,6 +141,7 @@ export class FrontDoor {
     // the public base URL is needed only by the OAuth routes and the 401 challenge, not per /mcp call
     const base = () => baseUrl(r.headers.get('host') ?? '', this.settings.bind_address, this.port);
     if (isOAuthPath(r.path)) return this.oauth.handle(x, r, base());
+    if (this.owner.handle(x, r)) return;
     const token = bearerToken(r.headers.get('authorization'));
     const principal = token === null ? null : this.authenticate(token);
     if (principal === null) {
@@ -155,8 +162,6 @@ export class FrontDoor {
     }
     if (r.path === '/instances' && r.method === 'GET') return sendJson(x, 200, { instances: this.instances() });
     if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
-    const m = APPROVAL_ROUTE.exec(r.path);
-    if (m !== null && r.method === 'POST') return void this.decide(x, decodeURIComponent(m[1]), m[2] === 'approve');
     sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}`);
   }
 
@@ -189,14 +194,17 @@ export class FrontDoor {
   }
 
   private async listPending(x: Exchange): Promise<void> {
-    const lists = await Promise.all(this.registry.all.map((w) => w.listApprovals()));
-    sendJson(x, 200, { pending: lists.flat() });
+    sendJson(x, 200, { pending: await this.pendingWrites() });
   }
 
-  private async decide(x: Exchange, approvalId: string, approve: boolean): Promise<void> {
-    const found = await Promise.all(this.registry.all.map((w) => w.decide(approvalId, approve)));
-    if (found.some(Boolean)) sendJson(x, 200, { approval_id: approvalId, decision: approve ? 'approved' : 'denied' });
-    else sendJson(x, 404, { error: `No pending write ${approvalId}` });
+  /** Decides a held write in whichever window holds it; false when none does. */
+  decideHeld(approvalId: string, approve: boolean): Promise<boolean> {
+    return Promise.all(this.registry.all.map((w) => w.decide(approvalId, approve))).then((found) => found.some(Boolean));
+  }
+
+  /** Every held write of every window. */
+  async pendingWrites(): Promise<unknown[]> {
+    return (await Promise.all(this.registry.all.map((w) => w.listApprovals()))).flat();
   }
 
   /** `/mcp` (instanceId null: new sessions go to the newest window) or `/instances/{id}/mcp` (that window). */

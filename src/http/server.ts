@@ -19,6 +19,9 @@ import { takeEndpointRole, type EndpointRole } from '../broker/endpoint-role.js'
 import type { RegistryLimits } from '../broker/broker-registry.js';
 import { ownRelease } from '../broker/version.js';
 import { describeServer } from '../broker/server-view.js';
+import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
+import { ConsentRequests } from '../auth/oauth/consent-requests.js';
+import { ownerLoginUrl } from '../auth/owner-session.js';
 
 const QUARANTINE_POLL_MS = 500;
 
@@ -57,6 +60,8 @@ export interface RunningServer {
   willLinger(): boolean;
   /** True while this process's broker holds an endpoint in revocation-only quarantine: journal compaction must wait. */
   hasQuarantine(): boolean;
+  /** A fresh single-use owner login URL for this endpoint (the startup line, tests). */
+  ownerLoginUrl(): string;
   /** Opens another window; it becomes the target of new sessions. */
   openWindow(files: readonly string[]): Promise<void>;
   /** Stops accepting, drains in-flight calls (bounded), stops the windows. */
@@ -92,7 +97,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const verifier = await StaticTokenVerifier.open(home);
   // The journal is replayed before anything is served: a revoked token never works after a restart.
   const authority = await startRevocationActor({ home });
-  const registry = new WindowRegistry({ ...settings, audit_home: home });
+  configureFileReads({ protected: [home], limits: readLimitsFrom(settings) });
+  const registry = new WindowRegistry({ ...settings, audit_home: home, private_home: home });
   let fanout: RevocationFanout;
   let secret: DirectorySecret;
   try {
@@ -121,8 +127,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await authority.close();
     throw err;
   }
-  const door = new FrontDoor(settings, registry, verifier, authority, home);
-  door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout }));
+  const consents = new ConsentRequests();
+  const door = new FrontDoor(settings, registry, verifier, authority, home, { key: secret.ownerKey, consents });
+  door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout, consents, held: door }));
   authority.onRevoked(fanout.listener);
   const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
   let role: EndpointRole;
@@ -222,6 +229,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     registry,
     authority,
     fanout,
+    ownerLoginUrl: () => ownerLoginUrl(new URL(role.listening.url).origin, secret.ownerKey),
     openWindow: async (more) => {
       const w = await registry.open(more.map((f) => path.resolve(f)));
       if (role.kind === 'registered') {

@@ -9,7 +9,44 @@ import * as v from 'valibot';
 /** How a bare name becomes the local part of a minted IRI (TOOLS.md 1.7). */
 export type NewEntityIds = 'name' | 'generated';
 
-export interface Settings {
+// Security limits (one block: the size limits of files tools read, and the caps of dynamic client registration).
+export interface SecurityLimits {
+  /** Largest ontology document a tool reads. */
+  max_document_bytes: number;
+  max_policy_bytes: number;
+  max_catalog_bytes: number;
+  max_shapes_bytes: number;
+  /** Largest SPARQL query / competency-question / invariant file. */
+  max_query_bytes: number;
+  /** Dynamic client registrations accepted per minute. */
+  registration_rate_per_minute: number;
+  /** Registered OAuth clients kept at most (older unfinished ones are dropped first). */
+  max_registered_clients: number;
+  /** Seconds a registered client that never obtained a token is kept. */
+  unfinished_registration_ttl_s: number;
+}
+
+const SECURITY_RANGES: Readonly<Record<keyof SecurityLimits, readonly [number, number, number]>> = {
+  max_document_bytes: [1024 ** 3, 1, 2 ** 53 - 1],
+  max_policy_bytes: [1024 * 1024, 1, 2 ** 31 - 1],
+  max_catalog_bytes: [16 * 1024 * 1024, 1, 2 ** 31 - 1],
+  max_shapes_bytes: [256 * 1024 * 1024, 1, 2 ** 53 - 1],
+  max_query_bytes: [1024 * 1024, 1, 2 ** 31 - 1],
+  registration_rate_per_minute: [20, 1, 100000],
+  max_registered_clients: [200, 1, 1000000],
+  unfinished_registration_ttl_s: [3600, 1, 31 * 86400],
+};
+
+const SECURITY_KEYS = Object.keys(SECURITY_RANGES) as (keyof SecurityLimits)[];
+const SECURITY_DEFAULTS = Object.fromEntries(SECURITY_KEYS.map((k) => [k, SECURITY_RANGES[k][0]])) as unknown as SecurityLimits;
+const SECURITY_SCHEMA = Object.fromEntries(SECURITY_KEYS.map((k) => [k, v.pipe(v.number(), v.integer(), v.minValue(SECURITY_RANGES[k][1]), v.maxValue(SECURITY_RANGES[k][2]))]));
+const isSecurityKey = (key: string): key is keyof SecurityLimits => Object.hasOwn(SECURITY_RANGES, key);
+
+function applySecurityRaw(into: Settings, key: keyof SecurityLimits, name: string, text: string): void {
+  into[key] = parseInteger(name, text, SECURITY_RANGES[key][1], SECURITY_RANGES[key][2]);
+}
+
+export interface Settings extends SecurityLimits {
   port: number;
   bind_address: string;
   read_only: boolean;
@@ -44,6 +81,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   new_entity_namespace: null,
   new_entity_ids: 'name',
   allow_unrestricted_paths_without_policy: true,
+  ...SECURITY_DEFAULTS,
 });
 
 /** Scheme, then no character RFC 3987 forbids, ending in '#' or '/'. */
@@ -67,6 +105,7 @@ const SettingsFileSchema = v.partial(v.strictObject({
   new_entity_namespace: v.nullable(v.pipe(v.string(), v.check(isNamespaceIri, `expected ${NAMESPACE_EXPECTED}`))),
   new_entity_ids: v.picklist(['name', 'generated'], "expected 'name' or 'generated'"),
   allow_unrestricted_paths_without_policy: v.boolean(),
+  ...SECURITY_SCHEMA,
 }));
 
 export class SettingsError extends Error {
@@ -151,6 +190,7 @@ function applyRaw(into: Settings, raw: RawSettings, origin: (key: string) => str
       case 'new_entity_namespace': into.new_entity_namespace = parseNamespace(name, text); break;
       case 'new_entity_ids': into.new_entity_ids = parseNewEntityIds(name, text); break;
       case 'allow_unrestricted_paths_without_policy': into.allow_unrestricted_paths_without_policy = typeof value === 'boolean' ? value : parseBool(name, text); break;
+      default: if (isSecurityKey(key)) applySecurityRaw(into, key, name, text);
     }
   }
 }

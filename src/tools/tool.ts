@@ -23,6 +23,13 @@ export interface WindowSettings {
   readonly allow_unrestricted_paths_without_policy?: boolean;
   /** The private directory whose `audit/` holds the project audit streams; absent: calls are not audited (server-less contexts). */
   readonly audit_home?: string;
+  /** The private directory: no tool reads or writes inside it; absent in server-less contexts. */
+  readonly private_home?: string;
+  readonly max_document_bytes?: number;
+  readonly max_policy_bytes?: number;
+  readonly max_catalog_bytes?: number;
+  readonly max_shapes_bytes?: number;
+  readonly max_query_bytes?: number;
 }
 
 /** What the serving MCP session knows beyond the workspace (read by `get_session_info`). */
