@@ -28,6 +28,7 @@ import { putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, 
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
 import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
+import { auditEventsLost } from '../audit/stream.js';
 import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
@@ -389,6 +390,7 @@ class WindowActor {
     switch (m.type) {
       case 'abort': this.abort(m.id); break;
       case 'list-approvals': post({ type: 'approvals', id: m.id, entries: this.state.approvals.list() }); break;
+      case 'audit-lost': post({ type: 'audit-lost-count', id: m.id, lost: auditEventsLost() }); break;
       case 'decide': post({ type: 'decided', id: m.id, found: this.state.approvals.decide(m.approvalId, m.approve) }); break;
       case 'close-session': void this.closeSession(m.sessionId); break;
       case 'server-view': {

@@ -29,6 +29,7 @@ import { AdminRoutes, adminRefusal } from './admin-routes.js';
 import { OwnerRoutes } from './owner-routes.js';
 import { OwnerSessions } from '../auth/owner-session.js';
 import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
+import { auditEventsLost } from '../audit/stream.js';
 
 /** Client headers never forwarded to a window: the credential, and anything posing as a principal. */
 function forwardable(name: string): boolean {
@@ -158,7 +159,7 @@ export class FrontDoor {
       if (this.admin.handle(x, r.method, r.path)) return;
     }
     if (r.path === '/health' && r.method === 'GET') {
-      return sendJson(x, 200, { status: 'ok', windows: this.registry.all.length, sessions: this.registry.sessionCount });
+      return void this.health(x);
     }
     if (r.path === '/instances' && r.method === 'GET') return sendJson(x, 200, { instances: this.instances() });
     if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
@@ -195,6 +196,11 @@ export class FrontDoor {
 
   private async listPending(x: Exchange): Promise<void> {
     sendJson(x, 200, { pending: await this.pendingWrites() });
+  }
+
+  private async health(x: Exchange): Promise<void> {
+    const lost = (await Promise.all(this.registry.local.map((w) => w.auditLost()))).reduce((a, b) => a + b, auditEventsLost());
+    sendJson(x, 200, { status: 'ok', windows: this.registry.all.length, sessions: this.registry.sessionCount, audit_events_lost: lost });
   }
 
   /** Decides a held write in whichever window holds it; false when none does. */
