@@ -17,7 +17,7 @@ import { WindowSink } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
 import { closeApp, listenExclusive } from './listen.js';
 import type { BrokerHost } from '../broker/broker-host.js';
-import { describeInstances } from '../broker/instances.js';
+import { describeInstances, withoutHostDetails } from '../broker/instances.js';
 import { pinRefusal } from '../actors/registry.js';
 import type { RevokedIds } from '../actors/fences.js';
 import { InFlightRequests, QueuedRequest } from './in-flight.js';
@@ -161,7 +161,10 @@ export class FrontDoor {
     if (r.path === '/health' && r.method === 'GET') {
       return void this.health(x);
     }
-    if (r.path === '/instances' && r.method === 'GET') return sendJson(x, 200, { instances: this.instances() });
+    if (r.path === '/instances' && r.method === 'GET') {
+      const instances = this.instances();
+      return sendJson(x, 200, { instances: principal.capabilities.includes('server:admin') ? instances : instances.map(withoutHostDetails) });
+    }
     if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
     sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}`);
   }

@@ -7,7 +7,7 @@ import type { ConsentEntry, ConsentRequests } from '../auth/oauth/consent-reques
 import type { OwnerSessions } from '../auth/owner-session.js';
 import { isS256Challenge } from '../auth/oauth/pkce.js';
 import { MCP_RESOURCE_METADATA_PATH, OAUTH_PATHS, authorizationServerMetadata, protectedResourceMetadata } from '../auth/oauth/metadata.js';
-import { REGISTRATION_BODY_LIMIT, isRegistrationError, validateClientMetadata } from '../auth/oauth/registration.js';
+import { REGISTRATION_BODY_LIMIT, isRegistrationError, redirectMatches, validateClientMetadata } from '../auth/oauth/registration.js';
 import { isScopeError, resolveScope } from '../auth/oauth/scopes.js';
 import { consentPage, errorPage, pageHeaders, waitingPage } from '../web/consent-page.js';
 import { isLocalPeer, peerAddress } from './peer.js';
@@ -190,7 +190,7 @@ export class OAuthRoutes {
       return sendPage(x, 400, errorPage('Unknown client', clientId === '' ? 'The request names no client_id.' : `No client is registered as '${clientId}'.`));
     }
     const redirectUri = q.get('redirect_uri') ?? '';
-    if (!client.redirect_uris.includes(redirectUri)) {
+    if (!redirectMatches(client.redirect_uris, redirectUri)) {
       return sendPage(x, 400, errorPage('Invalid redirect URI', redirectUri === ''
         ? 'The request names no redirect_uri.'
         : `The redirect URI '${redirectUri}' is not one the client registered.`));

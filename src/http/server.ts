@@ -22,6 +22,7 @@ import { describeServer } from '../broker/server-view.js';
 import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
 import { ConsentRequests } from '../auth/oauth/consent-requests.js';
 import { ownerLoginUrl } from '../auth/owner-session.js';
+import { removeStaleTemps } from '../util/atomic-file.js';
 
 const QUARANTINE_POLL_MS = 500;
 
@@ -119,6 +120,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   registry.onWindowGone = (id) => void fanout.forget([id]);
   const files = options.files !== undefined && options.files.length > 0 ? options.files.map((f) => path.resolve(f)) : [demoOntologyPath()];
+  // a save interrupted by a crash leaves its temporary file beside the document
+  for (const file of files) await removeStaleTemps(file);
   try {
     for (const file of files) await registry.open([file]);
   } catch (err) {
