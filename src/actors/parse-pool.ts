@@ -10,6 +10,7 @@ import type { ReadDocumentOptions, ReadDocumentResult } from '../model/formats/r
 import { ParseError } from '../model/formats/errors.js';
 import { decodeOntologyYielding } from '../model/transfer.js';
 import type { ParseOutcome, ParseTask } from './parse-worker.js';
+import { FileReadError, fileReadConfig, type FileReadErrorCode } from '../util/file-read.js';
 
 const WORKER_URL = new URL('./parse-worker.js', import.meta.url).href;
 
@@ -29,6 +30,7 @@ function failure(outcome: Exclude<ParseOutcome, { ok: true }>): Error {
     const p = outcome.parse;
     return new ParseError(p.format, p.detail, p.line, p.column);
   }
+  if (outcome.error.name === 'FileReadError') return new FileReadError(outcome.error.message, outcome.error.code as FileReadErrorCode, outcome.error.file ?? '');
   const err = new Error(outcome.error.message) as Error & { code?: string };
   err.name = outcome.error.name;
   if (outcome.error.code !== undefined) err.code = outcome.error.code;
@@ -56,7 +58,7 @@ export async function readDocumentOffThread(text: string, options: ReadDocumentO
 /** `loadOntologyFile` on the parse thread (the file is read there too). */
 export async function loadOntologyOffThread(file: string, options: { base?: string; format?: FormatId } & OffThreadOptions = {}): Promise<Ontology> {
   const abs = path.resolve(file);
-  const ontology = await run({ file: abs, base: options.base ?? pathToFileURL(abs).href, format: options.format, fileName: abs }, options.signal);
+  const ontology = await run({ file: abs, reads: fileReadConfig(), base: options.base ?? pathToFileURL(abs).href, format: options.format, fileName: abs }, options.signal);
   ontology.documentIri = abs;
   return ontology;
 }

@@ -2,12 +2,13 @@
 // nodes are interned on this thread and cannot cross). Failures come back as plain data, because a thrown
 // error loses its class and fields (ParseError's format, line, column) on the way.
 
-import { readFile } from 'node:fs/promises';
+
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { FormatId } from '../model/ontology.js';
 import { readDocument } from '../model/formats/registry.js';
 import { ParseError } from '../model/formats/errors.js';
 import { encodeOntology, transferables, type EncodedOntology } from '../model/transfer.js';
+import { configureFileReads, readRegularFile, type FileReadConfig } from '../util/file-read.js';
 
 /** One parse: either the document text or a file to read here. */
 export interface ParseTask {
@@ -16,24 +17,27 @@ export interface ParseTask {
   readonly base?: string;
   readonly format?: FormatId;
   readonly fileName?: string;
+  /** The asking thread's read configuration (protected directories, size limits), for a file read here. */
+  readonly reads?: FileReadConfig;
 }
 
 export type ParseOutcome =
   | { readonly ok: true; readonly encoded: EncodedOntology }
   | { readonly ok: false; readonly parse: { format: FormatId; detail: string; line?: number; column?: number } }
-  | { readonly ok: false; readonly error: { name: string; message: string; code?: string } };
+  | { readonly ok: false; readonly error: { name: string; message: string; code?: string; file?: string } };
 
 async function parse(task: ParseTask): Promise<ParseOutcome> {
   try {
-    const text = task.text ?? (await readFile(task.file!, 'utf8'));
+    if (task.reads !== undefined) configureFileReads(task.reads);
+    const text = task.text ?? (await readRegularFile(task.file!, 'document', 'utf8'));
     const { ontology } = await readDocument(text, { base: task.base, format: task.format, fileName: task.fileName });
     return { ok: true, encoded: encodeOntology(ontology) };
   } catch (err) {
     if (err instanceof ParseError) {
       return { ok: false, parse: { format: err.format, detail: err.detail, line: err.line, column: err.column } };
     }
-    const e = err as Error & { code?: unknown };
-    return { ok: false, error: { name: e.name, message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}) } };
+    const e = err as Error & { code?: unknown; file?: unknown };
+    return { ok: false, error: { name: e.name, message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}), ...(typeof e.file === 'string' ? { file: e.file } : {}) } };
   }
 }
 

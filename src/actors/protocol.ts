@@ -33,6 +33,7 @@ export interface ForwardedRequest {
 export type ToWindow =
   | { readonly type: 'abort'; readonly id: number }
   | { readonly type: 'list-approvals'; readonly id: number }
+  | { readonly type: 'audit-lost'; readonly id: number }
   | { readonly type: 'decide'; readonly id: number; readonly approvalId: string; readonly approve: boolean }
   | { readonly type: 'close-session'; readonly sessionId: string }
   /** A commit fence: answered with `fenced` once the window holds it. */
@@ -54,6 +55,8 @@ export type FromWindow =
   | { readonly type: 'session-closed'; readonly sessionId: string }
   | { readonly type: 'approvals'; readonly id: number; readonly entries: ApprovalEntry[] }
   | { readonly type: 'decided'; readonly id: number; readonly found: boolean }
+  /** Audit events the window's thread lost (each unwritable event is skipped alone and counted). */
+  | { readonly type: 'audit-lost-count'; readonly id: number; readonly lost: number }
   | { readonly type: 'fenced'; readonly id: number; readonly fenceId: string }
   /** The local documents a restart would reopen (active first), sent after loads and saves. */
   | { readonly type: 'documents'; readonly files: string[] }

@@ -34,6 +34,8 @@ import type { ServerView } from '../broker/server-view.js';
 import { putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type ToWindow, type WindowInit, type WindowReceiver } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
+import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
+import { auditEventsLost } from '../audit/stream.js';
 import { FenceSet, REVOKED_MESSAGE } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
@@ -46,6 +48,7 @@ const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
 const init = workerData as WindowInit;
 configureKonclude(init.settings);
+configureFileReads({ protected: init.settings.private_home === undefined ? [] : [init.settings.private_home], limits: readLimitsFrom(init.settings) });
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
 /** The tool profile sessions are offered now, and each profile's listing, made when first asked for. */
@@ -614,6 +617,7 @@ class WindowActor {
     switch (m.type) {
       case 'abort': this.abort(m.id); break;
       case 'list-approvals': post({ type: 'approvals', id: m.id, entries: this.state.approvals.list() }); break;
+      case 'audit-lost': post({ type: 'audit-lost-count', id: m.id, lost: auditEventsLost() }); break;
       case 'decide': post({ type: 'decided', id: m.id, found: this.state.approvals.decide(m.approvalId, m.approve) }); break;
       case 'close-session': void this.closeSession(m.sessionId); break;
       case 'tool-profile': setToolProfile(m.profile); break;

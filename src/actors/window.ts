@@ -170,6 +170,11 @@ export class WindowHandle implements FenceTarget {
     return this.ask({ type: 'list-approvals', id: 0 }).then((m) => (m.type === 'approvals' ? m.entries : []));
   }
 
+  /** Audit events this window's thread lost. */
+  auditLost(): Promise<number> {
+    return this.ask({ type: 'audit-lost', id: 0 }).then((m) => (m.type === 'audit-lost-count' ? m.lost : 0));
+  }
+
   decide(approvalId: string, approve: boolean): Promise<boolean> {
     return this.ask({ type: 'decide', id: 0, approvalId, approve }).then((m) => m.type === 'decided' && m.found);
   }
@@ -241,7 +246,7 @@ export class WindowHandle implements FenceTarget {
         break;
       }
       case 'session-closed': this.events.sessionClosed(this, m.sessionId); break;
-      case 'approvals': case 'decided': case 'fenced': {
+      case 'approvals': case 'decided': case 'fenced': case 'audit-lost-count': {
         const reply = this.replies.get(m.id);
         this.replies.delete(m.id);
         reply?.(m);

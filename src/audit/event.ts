@@ -44,8 +44,55 @@ export function redactArguments(raw: unknown, declared: ReadonlySet<string>): Au
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
   return Object.keys(raw).map((key) => ({
     name: declared.has(key) ? key : UNDECLARED_ARGUMENT,
-    bytes: Buffer.byteLength(JSON.stringify((raw as Record<string, unknown>)[key]) ?? 'null', 'utf8'),
+    bytes: jsonBytes((raw as Record<string, unknown>)[key]),
   })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.bytes - b.bytes));
+}
+
+/** The bytes of a scalar's JSON text; null for what JSON drops (undefined, functions, symbols). */
+function scalarBytes(value: unknown): number | null {
+  if (value === null) return 4;
+  switch (typeof value) {
+    case 'string': return Buffer.byteLength(JSON.stringify(value), 'utf8');
+    case 'number': return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean': return value ? 4 : 5;
+    case 'bigint': return String(value).length;
+    default: return null;
+  }
+}
+
+/**
+ * The UTF-8 length of `JSON.stringify(value)` ('null' when it has none), computed with an explicit stack: an
+ * argument nested 100,000 deep is measured, never a stack overflow that would lose the audit event.
+ */
+export function jsonBytes(value: unknown): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) {
+      total += scalarBytes(v) ?? 4;
+      continue;
+    }
+    if (seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      total += 2 + Math.max(0, v.length - 1);
+      for (const item of v) {
+        if (typeof item === 'object' && item !== null) stack.push(item);
+        else total += scalarBytes(item) ?? 4;
+      }
+      continue;
+    }
+    const entries = Object.entries(v).filter(([, x]) => (typeof x === 'object' && x !== null) || scalarBytes(x) !== null);
+    total += 2 + Math.max(0, entries.length - 1);
+    for (const [k, x] of entries) {
+      total += Buffer.byteLength(JSON.stringify(k), 'utf8') + 1;
+      if (typeof x === 'object' && x !== null) stack.push(x);
+      else total += scalarBytes(x)!;
+    }
+  }
+  return total;
 }
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['event_id', 'timestamp', 'workspace_id', 'sequence', 'client', 'provider',

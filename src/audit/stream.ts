@@ -227,17 +227,30 @@ export class AuditRecorder {
     } while (this.queue.length >= BATCH_EVENTS);
   }
 
+  /** Writes a batch; an event that cannot be made into a line or a stream that cannot be written loses only itself. */
   private async writeBatch(batch: readonly Queued[]): Promise<void> {
-    const byWriter = new Map<string, { writer: StreamWriter; text: string }>();
+    const byWriter = new Map<string, { writer: StreamWriter; text: string; count: number }>();
     for (const q of batch) {
-      const dir = this.cachedDir(q.call.document) ?? (await this.resolveDir(q.call.document));
-      const key = `${dir}\n${q.call.workspaceId}`;
-      const line = eventLine(q);
-      const slot = byWriter.get(key);
-      if (slot === undefined) byWriter.set(key, { writer: this.writer(key, dir, q.call.workspaceId), text: line });
-      else slot.text += line;
+      try {
+        const dir = this.cachedDir(q.call.document) ?? (await this.resolveDir(q.call.document));
+        const key = `${dir}\n${q.call.workspaceId}`;
+        const line = eventLine(q);
+        const slot = byWriter.get(key);
+        if (slot === undefined) byWriter.set(key, { writer: this.writer(key, dir, q.call.workspaceId), text: line, count: 1 });
+        else {
+          slot.text += line;
+          slot.count++;
+        }
+      } catch (err) {
+        this.fail(err, 1);
+      }
     }
-    for (const { writer, text } of byWriter.values()) await writer.append(text);
+    for (const { writer, text, count } of byWriter.values()) await writer.append(text).catch((err: unknown) => this.fail(err, count));
+  }
+
+  /** Events lost so far (unwritable, or refused because too many were waiting). */
+  get lostEvents(): number {
+    return this.lost;
   }
 
   private writer(key: string, dir: string, workspaceId: string): StreamWriter {
@@ -279,6 +292,13 @@ export class AuditRecorder {
 }
 
 const recorders = new Map<string, AuditRecorder>();
+
+/** Audit events this thread's recorders lost. */
+export function auditEventsLost(): number {
+  let n = 0;
+  for (const r of recorders.values()) n += r.lostEvents;
+  return n;
+}
 
 /** The recorder of a private directory (one per thread). */
 export function auditRecorder(home: string): AuditRecorder {

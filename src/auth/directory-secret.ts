@@ -63,6 +63,11 @@ export class DirectorySecret {
     return new DirectorySecret(digest(await ensureDirectorySecret(home)));
   }
 
+  /** The owner-login HMAC key (owner-session.ts ownerKey of the secret). */
+  get ownerKey(): Buffer {
+    return this.expected;
+  }
+
   matches(presented: string | undefined): boolean {
     if (presented === undefined || presented === '') return false;
     return timingSafeEqual(digest(presented), this.expected);

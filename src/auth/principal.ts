@@ -38,6 +38,11 @@ export function staticPrincipal(): Principal {
   };
 }
 
+/** The local-admin profile: every capability (the static token, an OAuth grant of scope `mcp`). */
+export function isLocalAdminProfile(principal: Principal): boolean {
+  return missingCapabilities(principal, CAPABILITIES).length === 0;
+}
+
 /** The capabilities of `required` the principal lacks, in the order given. */
 export function missingCapabilities(principal: Principal, required: readonly string[]): string[] {
   const held = new Set(principal.capabilities);

@@ -32,6 +32,13 @@ export interface InstanceEntry {
   readonly url: string;
 }
 
+/** An entry as a principal without `server:admin` sees it: no process id, documents by file name only. */
+export function withoutHostDetails(entry: InstanceEntry): Omit<InstanceEntry, 'pid'> {
+  const { pid: _pid, ...rest } = entry;
+  const name = (p: string) => p.split(/[\\/]/).pop() ?? p;
+  return { ...rest, active_document: entry.active_document === null ? null : name(entry.active_document), documents: entry.documents.map(name) };
+}
+
 function isoOfMonotonic(t: number): string {
   return new Date(performance.timeOrigin + t).toISOString();
 }

@@ -10,6 +10,7 @@ import { UsageError } from './args.js';
 import { serveCommand, SERVE_OPTIONS, SERVE_HELP } from './serve.js';
 import { packageVersion } from '../util/package.js';
 import { tokenCommand, TOKEN_OPTIONS } from './token.js';
+import { OWNER_OPTIONS, clientsCommand, consentCommand, openCommand, pendingCommand } from './owner.js';
 
 const USAGE = `usage:
   athene convert IN OUT [--format F]     convert an ontology document (format from --format or OUT's extension)
@@ -23,6 +24,14 @@ const USAGE = `usage:
   athene help                            this text
   athene --version                       the version
   athene token [--regenerate] [--home DIR]  print (or replace) the static bearer token
+  athene open [--print-url] [--home DIR] [--url URL]
+                                         a single-use owner login URL (signs this browser in as the owner)
+  athene consent list|approve ID|deny ID [--home DIR] [--url URL]
+                                         OAuth consent requests waiting for the owner
+  athene pending list|approve ID|deny ID [--home DIR] [--url URL]
+                                         held writes (--confirm-writes) waiting for the owner
+  athene clients list|revoke ID [--home DIR] [--url URL]
+                                         registered OAuth clients
 formats: turtle, ntriples, nquads, trig, rdfxml, jsonld, owlxml, ofn, manchester, obo`;
 
 type Command = (positionals: string[], values: Record<string, string | boolean | undefined>) => Promise<void>;
@@ -34,6 +43,10 @@ const COMMANDS: Record<string, { run: Command; options: Record<string, { type: '
   classify: { run: classifyCommand, options: { base: { type: 'string' }, reasoner: { type: 'string' } } },
   serve: { run: serveCommand, options: SERVE_OPTIONS, help: SERVE_HELP },
   token: { run: tokenCommand, options: TOKEN_OPTIONS },
+  open: { run: openCommand, options: OWNER_OPTIONS },
+  consent: { run: consentCommand, options: OWNER_OPTIONS },
+  pending: { run: pendingCommand, options: OWNER_OPTIONS },
+  clients: { run: clientsCommand, options: OWNER_OPTIONS },
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -3,11 +3,12 @@
 // bare array of entries). Loading skips what is malformed, naming the source and the reason; writing keeps
 // every other entry byte-for-byte as it was (malformed ones included) and replaces files atomically.
 
-import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { CqFormatError, questionFrom, questionJson, type CompetencyQuestion } from './question.js';
 import { questionFromRq, questionToRq } from './rq-file.js';
+import { readRegularFile } from '../util/file-read.js';
 
 export interface FileQuestion {
   readonly question: CompetencyQuestion;
@@ -47,7 +48,7 @@ async function readBounded(file: string): Promise<string> {
   const s = await stat(file);
   if (!s.isFile()) throw new CqFormatError('not a regular file');
   if (s.size > MAX_STORE_FILE_BYTES) throw new CqFormatError(`larger than ${MAX_STORE_FILE_BYTES} bytes`);
-  return readFile(file, 'utf8');
+  return readRegularFile(file, 'query', 'utf8');
 }
 
 const isQueryFile = (name: string): boolean => /\.(rq|sparql)$/i.test(name) && !name.startsWith('.');

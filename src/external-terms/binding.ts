@@ -3,10 +3,11 @@
 // secret come from here, so neither a policy nor a caller can point the server at another host or make it
 // send a secret elsewhere. Nothing read here is ever logged or returned.
 
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import { sha256Digest } from '../util/digest.js';
+import { readRegularFile } from '../util/file-read.js';
 
 const MAX_CONFIG_BYTES = 64 * 1024;
 const MAX_SECRET_BYTES = 8 * 1024;
@@ -83,7 +84,7 @@ async function readOwnerOnly(file: string, max: number, what: string): Promise<B
   if ((st.mode & 0o077) !== 0) throw new BindingError(`${what} is readable by others than its owner (mode ${(st.mode & 0o777).toString(8)}); it must be 0600`);
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new BindingError(`${what} is not owned by the server's user`);
   if (st.size > max) throw new BindingError(`${what} exceeds ${max} bytes`);
-  return readFile(file);
+  return readRegularFile(file, 'document');
 }
 
 async function ownerOnlyDirectory(dir: string): Promise<boolean> {

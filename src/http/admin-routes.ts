@@ -1,5 +1,6 @@
-// The admin API for OAuth clients and the static token. Every `/admin/` route needs a principal with
-// `server:admin` (the static token has it); the front door checks that before dispatching here.
+// The admin API for OAuth clients. Every `/admin/` route here needs a principal with `server:admin` (the
+// front door checks that before dispatching here); replacing the static token needs the owner
+// (owner-routes.ts), never a bearer token.
 
 import type { Authority } from '../auth/oauth/authority.js';
 import type { Principal } from '../auth/principal.js';
@@ -8,7 +9,6 @@ import { sendJson, type Exchange } from './respond.js';
 import { TOOL_PROFILES, type ToolProfile } from '../settings/settings.js';
 
 const CLIENTS = '/admin/api/clients';
-const REGENERATE = '/admin/api/token/regenerate';
 const REVOKE_CLIENT = /^\/admin\/api\/clients\/([^/]+)\/revoke$/;
 const TOOL_PROFILE = '/admin/api/tool-profile';
 /** A tool-profile body is one short JSON object. */
@@ -48,11 +48,6 @@ export class AdminRoutes {
       else return this.notAllowed(x, 'GET, PUT');
       return true;
     }
-    if (path === REGENERATE) {
-      if (method !== 'POST') return this.notAllowed(x, 'POST');
-      void this.regenerate(x);
-      return true;
-    }
     return false;
   }
 
@@ -86,14 +81,10 @@ export class AdminRoutes {
     sendJson(x, 200, { tool_profile: profile });
   }
 
-  /** Shown once: the token file is private, and the response is never cached. */
-  private async regenerate(x: Exchange): Promise<void> {
-    try {
-      const token = await regenerateToken(this.home);
-      this.verifier.adopt(token);
-      sendJson(x, 200, { token }, [['cache-control', 'no-store']]);
-    } catch (err) {
-      sendJson(x, 500, { error: `The token could not be replaced: ${(err as Error).message}` });
-    }
+  /** Replaces the static token; the running verifier accepts only the new one from now on. */
+  async regenerateToken(): Promise<string> {
+    const token = await regenerateToken(this.home);
+    this.verifier.adopt(token);
+    return token;
   }
 }

@@ -20,7 +20,7 @@ import type { Incoming, Reply, Transport, TransportKind } from './transport.js';
 import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './transport.js';
 import { createTransport } from './transports.js';
 import type { BrokerHost } from '../broker/broker-host.js';
-import { describeInstances } from '../broker/instances.js';
+import { describeInstances, withoutHostDetails } from '../broker/instances.js';
 import { ownerKey, pinOwner, pinRefusal } from '../actors/registry.js';
 import { log } from '../util/log.js';
 import type { RevokedIds } from '../actors/fences.js';
@@ -30,6 +30,10 @@ import type { Authority } from '../auth/oauth/authority.js';
 import { baseUrl, bearerChallenge } from '../auth/oauth/metadata.js';
 import { OAuthRoutes, guardedOrigin, isOAuthPath } from './oauth-routes.js';
 import { AdminRoutes, adminRefusal } from './admin-routes.js';
+import { OwnerRoutes } from './owner-routes.js';
+import { OwnerSessions } from '../auth/owner-session.js';
+import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
+import { auditEventsLost } from '../audit/stream.js';
 
 /** Client headers never forwarded to a window: the credential, anything posing as a principal, the body's framing and hop-by-hop ones. */
 function forwardable(name: string, named: ReadonlySet<string> | null): boolean {
@@ -45,7 +49,6 @@ export interface ListenResult {
   readonly fellBack: boolean;
 }
 
-const APPROVAL_ROUTE = /^\/admin\/api\/pending\/([^/]+)\/(approve|deny)$/;
 const INSTANCE_ROUTE = /^\/instances\/([^/]+)\/mcp$/;
 
 export class FrontDoor {
@@ -70,11 +73,15 @@ export class FrontDoor {
 
   private readonly oauth: OAuthRoutes;
   private readonly admin: AdminRoutes;
+  private readonly owner: OwnerRoutes;
 
+  /** `owner`: the owner-login key (from the directory secret) and the consent requests the CLI also answers. */
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
-    private readonly authority: Authority, home: string, transport: TransportKind) {
-    this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then));
+    private readonly authority: Authority, home: string, transport: TransportKind, owner: { readonly key: Buffer; readonly consents: ConsentRequests }) {
+    const sessions = new OwnerSessions(owner.key, () => this.port);
+    this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then), owner.consents, sessions);
     this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
+    this.owner = new OwnerRoutes(sessions, { decide: (id, approve) => this.decideHeld(id, approve), regenerate: () => this.admin.regenerateToken() });
     this.guard = new HostGuard(settings.bind_address, settings.allowed_hosts, settings.allowed_origins);
     this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
@@ -147,6 +154,7 @@ export class FrontDoor {
     // the public base URL is needed only by the OAuth routes and the 401 challenge, not per /mcp call
     const base = () => baseUrl(r.headers.get('host') ?? '', this.settings.bind_address, this.port);
     if (isOAuthPath(r.path)) return this.oauth.handle(x, r, base());
+    if (this.owner.handle(x, r)) return;
     const token = bearerToken(r.headers.get('authorization'));
     const principal = token === null ? null : this.authenticate(token);
     if (principal === null) {
@@ -162,11 +170,12 @@ export class FrontDoor {
       if (denied !== null) return sendJson(x, 403, { error: denied, error_code: 'authorization_denied' });
       if (this.admin.handle(x, r.method, r.path)) return;
     }
-    if (r.path === '/health' && r.method === 'GET') return sendJson(x, 200, this.health());
-    if (r.path === '/instances' && r.method === 'GET') return sendJson(x, 200, { instances: this.instances() });
+    if (r.path === '/health' && r.method === 'GET') return void this.health(x);
+    if (r.path === '/instances' && r.method === 'GET') {
+      const instances = this.instances();
+      return sendJson(x, 200, { instances: principal.capabilities.includes('server:admin') ? instances : instances.map(withoutHostDetails) });
+    }
     if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
-    const m = APPROVAL_ROUTE.exec(r.path);
-    if (m !== null && r.method === 'POST') return void this.decide(x, decodeURIComponent(m[1]), m[2] === 'approve');
     sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}`);
   }
 
@@ -198,16 +207,17 @@ export class FrontDoor {
     return describeInstances(this.registry, this.broker?.registry ?? null);
   }
 
-  /** `degraded` while any window is restarting or failed; each window's state, reason and restart count; session expiry. */
-  private health() {
+  /** `degraded` while any window is restarting or failed; each window's state, reason and restart count; session expiry; audit events lost. */
+  private async health(x: Exchange): Promise<void> {
+    const lost = (await Promise.all(this.registry.local.map((w) => w.auditLost()))).reduce((a, b) => a + b, auditEventsLost());
     const windows = this.instances().map((i) => ({ id: i.id, label: i.label, state: i.state, reason: i.reason, restarts: i.restarts }));
     const degraded = windows.some((w) => w.state === 'restarting' || w.state === 'failed');
-    return {
+    sendJson(x, 200, {
       status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount,
       session_idle_timeout_s: this.settings.session_idle_timeout_s, sessions_expired: this.registry.expired,
       max_sessions: this.settings.max_sessions, max_sessions_per_principal: this.settings.max_sessions_per_principal,
-      instances: windows, journal: journalCounts(this.registry.local),
-    };
+      instances: windows, journal: journalCounts(this.registry.local), audit_events_lost: lost,
+    });
   }
 
   /** Null when `principal` may open another session; else the refusal (429 for its own cap, 503 for the server's). */
@@ -222,14 +232,17 @@ export class FrontDoor {
   }
 
   private async listPending(x: Exchange): Promise<void> {
-    const lists = await Promise.all(this.registry.all.map((w) => w.listApprovals()));
-    sendJson(x, 200, { pending: lists.flat() });
+    sendJson(x, 200, { pending: await this.pendingWrites() });
   }
 
-  private async decide(x: Exchange, approvalId: string, approve: boolean): Promise<void> {
-    const found = await Promise.all(this.registry.all.map((w) => w.decide(approvalId, approve)));
-    if (found.some(Boolean)) sendJson(x, 200, { approval_id: approvalId, decision: approve ? 'approved' : 'denied' });
-    else sendJson(x, 404, { error: `No pending write ${approvalId}` });
+  /** Decides a held write in whichever window holds it; false when none does. */
+  decideHeld(approvalId: string, approve: boolean): Promise<boolean> {
+    return Promise.all(this.registry.all.map((w) => w.decide(approvalId, approve))).then((found) => found.some(Boolean));
+  }
+
+  /** Every held write of every window. */
+  async pendingWrites(): Promise<unknown[]> {
+    return (await Promise.all(this.registry.all.map((w) => w.listApprovals()))).flat();
   }
 
   /** `/mcp` (instanceId null: new sessions go to the newest window) or `/instances/{id}/mcp` (that window). */

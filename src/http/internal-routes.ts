@@ -1,10 +1,12 @@
 // The same-OS-user management API under `/internal/`: list OAuth clients with their connected sessions,
-// revoke a client (with the fan-out's report), terminate a session. Every request must carry the private
+// revoke a client (with the fan-out's report), terminate a session, list and answer consent requests and
+// held writes (the `athene consent|pending|clients` commands). Every request must carry the private
 // directory secret (constant-time check); bearer tokens play no part. Served only while this process's
 // front door owns the configured endpoint (the front door checks that before calling in here).
 
 import * as v from 'valibot';
 import type { Authority } from '../auth/oauth/authority.js';
+import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
 import { DIRECTORY_SECRET_HEADER, type DirectorySecret } from '../auth/directory-secret.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { RevocationFanout } from '../actors/revocation-fanout.js';
@@ -18,16 +20,27 @@ export const INTERNAL_BODY_LIMIT = 16 * 1024;
 /** Answers one internal request; `body` is the parsed JSON of a POST, undefined for a GET. */
 type InternalHandler = (x: Exchange, body: unknown) => void | Promise<void>;
 
+/** The held writes of every window (the front door). */
+export interface HeldWrites {
+  pendingWrites(): Promise<unknown[]>;
+  decideHeld(approvalId: string, approve: boolean): Promise<boolean>;
+}
+
 export interface InternalDeps {
   readonly secret: DirectorySecret;
   readonly authority: Authority;
   readonly registry: WindowRegistry;
   readonly fanout: RevocationFanout;
+  /** Consent requests waiting for the owner (`athene consent`). */
+  readonly consents: ConsentRequests;
+  /** `athene pending`. */
+  readonly held: HeldWrites;
 }
 
 const ID = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'));
 const RevokeClientBody = v.strictObject({ client_id: ID }, 'the body must be an object holding only client_id');
 const TerminateSessionBody = v.strictObject({ session_id: ID }, 'the body must be an object holding only session_id');
+const DecideBody = v.strictObject({ id: ID, approve: v.boolean('must be a boolean') }, 'the body must be an object holding only id and approve');
 
 function sendError(x: Exchange, status: number, error: string, description: string): void {
   sendJson(x, status, { error, error_description: description }, [['cache-control', 'no-store']]);
@@ -50,6 +63,10 @@ export class InternalRoutes {
     this.handle('GET', '/internal/clients', (x) => this.clients(x));
     this.handle('POST', '/internal/revoke-client', (x, body) => this.revokeClient(x, body));
     this.handle('POST', '/internal/terminate-session', (x, body) => this.terminateSession(x, body));
+    this.handle('GET', '/internal/consents', (x) => this.listConsents(x));
+    this.handle('POST', '/internal/consents/decide', (x, body) => this.decideConsent(x, body));
+    this.handle('GET', '/internal/pending', (x) => this.listPending(x));
+    this.handle('POST', '/internal/pending/decide', (x, body) => this.decidePending(x, body));
   }
 
   private handle(method: 'GET' | 'POST', path: string, handler: InternalHandler): void {
@@ -119,6 +136,32 @@ export class InternalRoutes {
       fenced_windows: fan?.fenced_windows ?? [],
       pending_windows: fan?.pending_windows ?? [],
     }, [['cache-control', 'no-store']]);
+  }
+
+  private listConsents(x: Exchange): void {
+    const consents = this.deps.consents.pending().map((e) => ({
+      id: e.id, client_id: e.request.client_id, client_name: this.deps.authority.client(e.request.client_id)?.client_name ?? null,
+      scope: e.request.scope, redirect_uri: e.request.redirect_uri, expires_at: new Date(e.expires).toISOString(),
+    }));
+    sendJson(x, 200, { consents }, [['cache-control', 'no-store']]);
+  }
+
+  private decideConsent(x: Exchange, raw: unknown): void {
+    const body = validBody(x, DecideBody, raw);
+    if (body === undefined) return;
+    if (!this.deps.consents.decide(body.id, body.approve)) return sendError(x, 404, 'unknown_consent', `No pending consent request ${body.id}`);
+    sendJson(x, 200, { id: body.id, decision: body.approve ? 'approved' : 'denied' }, [['cache-control', 'no-store']]);
+  }
+
+  private async listPending(x: Exchange): Promise<void> {
+    sendJson(x, 200, { pending: await this.deps.held.pendingWrites() }, [['cache-control', 'no-store']]);
+  }
+
+  private async decidePending(x: Exchange, raw: unknown): Promise<void> {
+    const body = validBody(x, DecideBody, raw);
+    if (body === undefined) return;
+    if (!(await this.deps.held.decideHeld(body.id, body.approve))) return sendError(x, 404, 'unknown_pending_write', `No pending write ${body.id}`);
+    sendJson(x, 200, { approval_id: body.id, decision: body.approve ? 'approved' : 'denied' }, [['cache-control', 'no-store']]);
   }
 
   private terminateSession(x: Exchange, raw: unknown): void {

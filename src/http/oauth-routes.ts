@@ -3,12 +3,13 @@
 // revocation. State transitions go to the Authority; this module only validates and renders.
 
 import type { Authority, IssuedTokens, OAuthError } from '../auth/oauth/authority.js';
-import { ConsentRequests } from '../auth/oauth/consent-requests.js';
+import type { ConsentEntry, ConsentRequests } from '../auth/oauth/consent-requests.js';
+import type { OwnerSessions } from '../auth/owner-session.js';
 import { isS256Challenge } from '../auth/oauth/pkce.js';
 import { MCP_RESOURCE_METADATA_PATH, OAUTH_PATHS, authorizationServerMetadata, protectedResourceMetadata } from '../auth/oauth/metadata.js';
-import { REGISTRATION_BODY_LIMIT, isRegistrationError, validateClientMetadata } from '../auth/oauth/registration.js';
+import { REGISTRATION_BODY_LIMIT, isRegistrationError, redirectMatches, validateClientMetadata } from '../auth/oauth/registration.js';
 import { isScopeError, resolveScope } from '../auth/oauth/scopes.js';
-import { consentPage, errorPage, pageHeaders } from '../web/consent-page.js';
+import { consentPage, errorPage, pageHeaders, waitingPage } from '../web/consent-page.js';
 import { isLocalPeer, peerAddress } from './peer.js';
 import { sendJson, statusLine, type Exchange } from './respond.js';
 
@@ -103,10 +104,12 @@ function isOAuthError(value: IssuedTokens | OAuthError): value is OAuthError {
   return 'error' in value;
 }
 
-export class OAuthRoutes {
-  private readonly consents = new ConsentRequests();
+/** Where a waiting consent page polls for the owner's answer. */
+export const CONSENT_WAIT_PATH = '/oauth/authorize/wait';
 
-  constructor(private readonly authority: Authority, private readonly readBody: BodyReader) {}
+export class OAuthRoutes {
+  constructor(private readonly authority: Authority, private readonly readBody: BodyReader,
+    private readonly consents: ConsentRequests, private readonly owner: OwnerSessions) {}
 
   /** Answers a request whose path satisfies isOAuthPath. `base` is the server's origin for this request. */
   handle(x: Exchange, r: OAuthRequest, base: string): void {
@@ -124,8 +127,13 @@ export class OAuthRoutes {
         const refusal = consentRefusal(peerAddress(x.res));
         if (refusal !== null) return sendPage(x, 403, errorPage('Consent is local only', refusal));
         if (r.method === 'GET') return this.authorize(x, r);
-        if (r.method === 'POST') return this.withForm(x, r, (form) => void this.decide(x, form));
+        if (r.method === 'POST') return this.withForm(x, r, (form) => void this.decide(x, r, form));
         return this.notAllowed(x, 'GET, POST');
+      }
+      case CONSENT_WAIT_PATH: {
+        const refusal = consentRefusal(peerAddress(x.res));
+        if (refusal !== null) return sendPage(x, 403, errorPage('Consent is local only', refusal));
+        return r.method === 'GET' ? void this.wait(x, r) : this.notAllowed(x, 'GET');
       }
       case OAUTH_PATHS.token:
         return r.method === 'POST' ? this.withForm(x, r, (form) => void this.token(x, form)) : this.notAllowed(x, 'POST');
@@ -182,7 +190,7 @@ export class OAuthRoutes {
       return sendPage(x, 400, errorPage('Unknown client', clientId === '' ? 'The request names no client_id.' : `No client is registered as '${clientId}'.`));
     }
     const redirectUri = q.get('redirect_uri') ?? '';
-    if (!client.redirect_uris.includes(redirectUri)) {
+    if (!redirectMatches(client.redirect_uris, redirectUri)) {
       return sendPage(x, 400, errorPage('Invalid redirect URI', redirectUri === ''
         ? 'The request names no redirect_uri.'
         : `The redirect URI '${redirectUri}' is not one the client registered.`));
@@ -197,28 +205,46 @@ export class OAuthRoutes {
     if (!isS256Challenge(challenge)) return fail('invalid_request', 'code_challenge must be 43 base64url characters (S256)');
     const granted = resolveScope(q.get('scope'));
     if (isScopeError(granted)) return fail(granted.error, granted.error_description);
-    const csrf = this.consents.open({
+    const opened = this.consents.open({
       client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge,
       scope: granted.scope, capabilities: granted.capabilities, state,
     });
-    sendPage(x, 200, consentPage({
-      clientName: client.client_name, clientId: client.client_id, redirectUri,
-      scope: granted.scope, capabilities: granted.capabilities, action: OAUTH_PATHS.authorize, csrf,
-    }), redirectUri);
+    this.showPending(x, r, this.consents.get(opened.id)!, opened.wait);
   }
 
-  private async decide(x: Exchange, form: Map<string, string>): Promise<void> {
-    const decision = form.get('decision');
-    if (decision !== 'allow' && decision !== 'deny') {
-      return sendPage(x, 400, errorPage('Invalid consent', "The form must answer 'allow' or 'deny'."));
+  /** The owner's consent form (owner session), else the self-refreshing page that says how the owner approves. */
+  private showPending(x: Exchange, r: OAuthRequest, entry: ConsentEntry, wait: string): void {
+    const req = entry.request;
+    const client = this.authority.client(req.client_id);
+    const clientName = client?.client_name ?? req.client_id;
+    const session = this.owner.session(r.headers.get('cookie') ?? '');
+    if (session === null) {
+      const refresh = `${CONSENT_WAIT_PATH}?${new URLSearchParams({ id: entry.id, w: wait }).toString()}`;
+      return sendPage(x, 200, waitingPage({ clientName, clientId: req.client_id, scope: req.scope, capabilities: req.capabilities, consentId: entry.id, refresh }));
     }
-    const pending = this.consents.take(form.get('csrf') ?? '');
-    if (pending === null) {
+    sendPage(x, 200, consentPage({
+      clientName, clientId: req.client_id, redirectUri: req.redirect_uri, scope: req.scope, capabilities: req.capabilities,
+      action: OAUTH_PATHS.authorize, csrf: session.csrf, consentId: entry.id, wait,
+    }), req.redirect_uri);
+  }
+
+  /** The waiting browser's poll: the redirect once the owner answered, else the pending page again. */
+  private async wait(x: Exchange, r: OAuthRequest): Promise<void> {
+    const q = new URLSearchParams(r.query);
+    const wait = q.get('w') ?? '';
+    const entry = this.consents.poll(q.get('id') ?? '', wait);
+    if (entry === null) {
       return sendPage(x, 400, errorPage('Consent expired', 'This consent request expired or was already answered. Start the authorization again from the client.'));
     }
-    const { client_id, redirect_uri, code_challenge, scope, capabilities, state } = pending;
-    if (decision === 'deny') {
-      return redirect(x, redirectWith(redirect_uri, { error: 'access_denied', error_description: 'The user denied the request', state }));
+    if (entry.status === 'pending') return this.showPending(x, r, entry, wait);
+    await this.deliver(x, entry);
+  }
+
+  /** Redirects to the client with a code (approved) or access_denied. */
+  private async deliver(x: Exchange, entry: ConsentEntry): Promise<void> {
+    const { client_id, redirect_uri, code_challenge, scope, capabilities, state } = entry.request;
+    if (entry.status === 'denied') {
+      return redirect(x, redirectWith(redirect_uri, { error: 'access_denied', error_description: 'The owner denied the request', state }));
     }
     try {
       const code = await this.authority.issueCode({ client_id, redirect_uri, code_challenge, scope, capabilities });
@@ -226,6 +252,24 @@ export class OAuthRoutes {
     } catch (err) {
       redirect(x, redirectWith(redirect_uri, { error: 'temporarily_unavailable', error_description: `No code could be issued: ${(err as Error).message}`, state }));
     }
+  }
+
+  /** The owner's answer from the consent form: needs the owner session and its CSRF token. */
+  private async decide(x: Exchange, r: OAuthRequest, form: Map<string, string>): Promise<void> {
+    const decision = form.get('decision');
+    if (decision !== 'allow' && decision !== 'deny') {
+      return sendPage(x, 400, errorPage('Invalid consent', "The form must answer 'allow' or 'deny'."));
+    }
+    if (this.owner.authorize(r.headers.get('cookie') ?? '', form.get('csrf') ?? '') === null) {
+      return sendPage(x, 403, errorPage('Only the owner can approve', 'Approving needs the owner session (run `athene open` and follow the login link) or `athene consent approve ID` on the command line.'));
+    }
+    const id = form.get('consent') ?? '';
+    if (!this.consents.decide(id, decision === 'allow')) {
+      return sendPage(x, 400, errorPage('Consent expired', 'This consent request expired or was already answered. Start the authorization again from the client.'));
+    }
+    const entry = this.consents.poll(id, form.get('wait') ?? '');
+    if (entry === null) return sendPage(x, 200, errorPage('Answered', `Request ${id} was ${decision === 'allow' ? 'approved' : 'denied'}; the browser that asked continues by itself.`));
+    await this.deliver(x, entry);
   }
 
   private async token(x: Exchange, form: Map<string, string>): Promise<void> {

@@ -20,6 +20,10 @@ import { ownRelease } from '../broker/version.js';
 import { describeServer } from '../broker/server-view.js';
 import { configureLog, log } from '../util/log.js';
 import { documentsToReopen } from '../journal/file-store.js';
+import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
+import { ConsentRequests } from '../auth/oauth/consent-requests.js';
+import { ownerLoginUrl } from '../auth/owner-session.js';
+import { removeStaleTemps } from '../util/atomic-file.js';
 
 const QUARANTINE_POLL_MS = 500;
 
@@ -60,6 +64,8 @@ export interface RunningServer {
   willLinger(): boolean;
   /** True while this process's broker holds an endpoint in revocation-only quarantine: journal compaction must wait. */
   hasQuarantine(): boolean;
+  /** A fresh single-use owner login URL for this endpoint (the startup line, tests). */
+  ownerLoginUrl(): string;
   /** Opens another window; it becomes the target of new sessions. */
   openWindow(files: readonly string[]): Promise<void>;
   /** Stops accepting, drains in-flight calls (bounded), stops the windows. */
@@ -81,7 +87,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const verifier = await StaticTokenVerifier.open(home);
   // The journal is replayed before anything is served: a revoked token never works after a restart.
   const authority = await startRevocationActor({ home });
-  const registry = new WindowRegistry({ ...settings, audit_home: home });
+  configureFileReads({ protected: [home], limits: readLimitsFrom(settings) });
+  const registry = new WindowRegistry({ ...settings, audit_home: home, private_home: home });
   let fanout: RevocationFanout;
   let secret: DirectorySecret;
   try {
@@ -104,6 +111,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const files = options.files !== undefined && options.files.length > 0 ? options.files.map((f) => path.resolve(f)) : [demoOntologyPath()];
   // documents with unsaved journaled changes are reopened (each in its own window) so they are replayed
   const reopened = settings.journal_enabled ? await documentsToReopen(home, files) : [];
+  // a save interrupted by a crash leaves its temporary file beside the document
+  for (const file of files) await removeStaleTemps(file);
   try {
     for (const file of [...files, ...reopened]) await registry.open([file]);
   } catch (err) {
@@ -112,8 +121,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await authority.close();
     throw err;
   }
-  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind);
-  door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout }));
+  const consents = new ConsentRequests();
+  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind, { key: secret.ownerKey, consents });
+  door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout, consents, held: door }));
   authority.onRevoked(fanout.listener);
   const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
   let role: EndpointRole;
@@ -214,6 +224,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     registry,
     authority,
     fanout,
+    ownerLoginUrl: () => ownerLoginUrl(new URL(role.listening.url).origin, secret.ownerKey),
     openWindow: async (more) => {
       const w = await registry.open(more.map((f) => path.resolve(f)));
       if (role.kind === 'registered') {

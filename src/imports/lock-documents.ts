@@ -1,9 +1,10 @@
 // Reading the documents a lock names, confined below the lock's directory: containment is decided on real
 // paths (symlinks resolved), so a link inside the directory cannot smuggle in a file from elsewhere.
 
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Digest } from '../util/digest.js';
+import { readRegularFile } from '../util/file-read.js';
 
 /** `file` lies strictly below `dir` (both real paths). */
 export function isBelow(dir: string, file: string): boolean {
@@ -33,7 +34,7 @@ export async function readLockedDocument(lockDir: string, file: string): Promise
     return { ok: false, real, problem: 'outside_lock_directory', detail: `${real} is not below the lock directory ${lockDir}` };
   }
   try {
-    return { ok: true, real, sha256: sha256Digest(await readFile(real)) };
+    return { ok: true, real, sha256: sha256Digest(await readRegularFile(real, 'document')) };
   } catch (err) {
     return { ok: false, real, problem: 'unreadable', detail: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
   }

@@ -3,7 +3,8 @@
 // files, and the full coordinate set compared: what the closure has and the lock lacks (missing), what the
 // lock has and the closure lacks (extra), and what differs field by field (mismatched).
 
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { openRegularFile } from '../util/file-read.js';
 import path from 'node:path';
 import { importedNodes, missingEdges, type ClosureNode, type ImportGraph } from './closure.js';
 import { isBelow, lockRelative, readLockedDocument } from './lock-documents.js';
@@ -48,7 +49,7 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Reads at most MAX_LOCK_BYTES + 1 bytes, so an oversized file is refused without reading it whole. */
 async function readBounded(file: string): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
+  const { handle } = await openRegularFile(file, 'catalog');
   try {
     const buffer = Buffer.alloc(MAX_LOCK_BYTES + 1);
     let length = 0;

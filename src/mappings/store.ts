@@ -14,7 +14,7 @@ import { AuditMergeError, withProjectLock } from '../audit/merge.js';
 import { expandTerm } from '../policy/curie.js';
 import { denied } from '../policy/denial.js';
 import { checkLocalPath } from '../policy/path-rules.js';
-import { isInside, localDocumentOf, realTarget, urlScheme } from '../policy/paths.js';
+import { activeDocumentDir, isInside, realTarget, urlScheme } from '../policy/paths.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
@@ -71,11 +71,6 @@ export function callerPath(value: string, base: string, argument: string): strin
   return path.resolve(base, value);
 }
 
-function activeDocumentDir(ctx: ToolContext): string | null {
-  const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
-  return doc === null ? null : path.dirname(doc);
-}
-
 /** Finds and authorizes the store for reading (and writing) under the governing policy. */
 export async function resolveStore(ctx: ToolContext, tool: string, where: StoreLocation, mode: 'read' | 'write'): Promise<StoreTarget> {
   const res = await resolvePolicy(ctx, where.policyPath);
@@ -120,7 +115,7 @@ export async function resolveStore(ctx: ToolContext, tool: string, where: StoreL
 export async function readSnapshot(file: string, max = MAX_STORE_BYTES): Promise<Uint8Array | null> {
   let handle;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;

@@ -3,7 +3,7 @@
 // imports that did not resolve), the exact reasoner configuration, the governing policy and the revision of
 // its mapping set.
 
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import type { Workspace } from '../model/workspace.js';
 import { ontologyLabel } from '../model/workspace.js';
@@ -14,6 +14,7 @@ import { revisionEnvelope, type RevisionEnvelope } from '../tools/revision.js';
 import { sha256Digest } from '../util/digest.js';
 import { takeSnapshot } from '../reasoner/snapshot.js';
 import { PROVENANCE_PREFIX, PROVENANCE_PROPERTY } from './provenance.js';
+import { readRegularFile } from '../util/file-read.js';
 
 export interface ReasonerIdentity {
   readonly id: string;
@@ -29,7 +30,7 @@ async function mappingRevision(policy: PolicyResolution): Promise<string | null>
   const p = policy.policy;
   if (p === null || p.version !== 2 || p.mappings === undefined || policy.projectRoot === null) return null;
   try {
-    return sha256Digest(await readFile(path.resolve(policy.projectRoot, p.mappings.path)));
+    return sha256Digest(await readRegularFile(path.resolve(policy.projectRoot, p.mappings.path), 'document'));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
     throw err;

@@ -3,10 +3,11 @@
 // followed); here each `<uri>` target is classified, direct imports are compared with the mapped names,
 // and a catalog is written deterministically: sorted entries, URIs relative to the catalog's folder.
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CatalogError, parseCatalog, type Catalog } from './catalog.js';
+import { readRegularFile } from '../util/file-read.js';
 
 export type EntryStatus = 'local_ok' | 'local_missing' | 'remote_forbidden' | 'invalid_uri';
 
@@ -60,7 +61,7 @@ export async function checkCatalog(file: string, directImports: readonly string[
   const empty = { catalog: file, entries: [], nextCatalogs: [], unmappedImports: [], delegatedImports: [] };
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file, 'catalog', 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const message = code === 'ENOENT' ? `${file} does not exist` : `${file} cannot be read: ${(err as Error).message}`;

@@ -3,10 +3,11 @@
 // read; a DOCTYPE is ignored (saxes never fetches external entities) and `<nextCatalog>` is reported, never
 // followed, so reading a catalog touches no other file.
 
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { readRegularFile } from '../util/file-read.js';
 
 export const CATALOG_FILE_NAME = 'catalog-v001.xml';
 
@@ -90,7 +91,7 @@ export async function readSiblingCatalog(document: string): Promise<Catalog | nu
   const file = path.join(path.dirname(path.resolve(document)), CATALOG_FILE_NAME);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file, 'catalog', 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new CatalogError(file, (err as Error).message);

@@ -1,11 +1,12 @@
 // Loading ontology documents from files and saving them back atomically.
 
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FormatId, Ontology } from './ontology.js';
 import { readDocument, writeDocument } from './formats/registry.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { readRegularFile } from '../util/file-read.js';
 
 export interface LoadFileOptions {
   base?: string;
@@ -15,7 +16,7 @@ export interface LoadFileOptions {
 /** Reads and parses a file; the ontology remembers its path and format (so a save writes the same format). */
 export async function loadOntologyFile(file: string, options: LoadFileOptions = {}): Promise<Ontology> {
   const abs = path.resolve(file);
-  const text = await readFile(abs, 'utf8');
+  const text = await readRegularFile(abs, 'document', 'utf8');
   const { ontology } = await readDocument(text, {
     base: options.base ?? pathToFileURL(abs).href,
     format: options.format,

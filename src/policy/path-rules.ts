@@ -4,10 +4,11 @@
 // network by request, capability, `network.default` / `imports.network` and `allowed_hosts`).
 
 import path from 'node:path';
-import { missingCapabilities } from '../auth/principal.js';
+import { isLocalAdminProfile, missingCapabilities } from '../auth/principal.js';
+import { isProtectedPath } from '../util/file-read.js';
 import type { JsonObject, ToolContext } from '../tools/tool.js';
 import { denied, requireCapabilities } from './denial.js';
-import { isInside, realTarget } from './paths.js';
+import { activeDocumentDir, isInside, realTarget } from './paths.js';
 import type { PolicyResolution } from './resolution.js';
 
 export interface PathOptions {
@@ -25,22 +26,50 @@ function where(res: PolicyResolution, file: string): JsonObject {
 
 const INVALID_HINT = 'every file and network access is refused until it is fixed (get_project_policy lists its errors)';
 
+/** The directory relative caller paths resolve against, the same for every tool: the project root, else the active document's directory. */
+export function callerBase(ctx: ToolContext, res: PolicyResolution): string {
+  return res.projectRoot ?? activeDocumentDir(ctx) ?? process.cwd();
+}
+
+/** A caller-selected path made absolute by the one rule of callerBase. */
+export function resolveCallerPath(ctx: ToolContext, res: PolicyResolution, file: string): string {
+  return path.resolve(callerBase(ctx, res), file);
+}
+
+/**
+ * Without a policy, a principal other than the local-admin profile is confined to the active document's
+ * directory tree (its implicit project root).
+ */
+async function checkImplicitRoot(ctx: ToolContext, tool: string, absolute: string, real: string, res: PolicyResolution): Promise<void> {
+  if (isLocalAdminProfile(ctx.principal)) return;
+  const dir = activeDocumentDir(ctx);
+  const root = dir === null ? null : await realTarget(dir);
+  if (root !== null && isInside(root, real)) return;
+  throw denied(`${tool}: ${absolute} is refused: without a project policy this client may only use paths below the active document's directory` +
+    (root === null ? ' (the active ontology has no local document)' : ` ${root}`), [], { ...where(res, absolute), ...(root === null ? {} : { implicit_project_root: root }), denied_by: 'no policy: outside the implicit project root' });
+}
+
 /**
  * Authorizes a local path for reading or writing and returns it, absolute and (under a policy) with symlinks
- * resolved; throws the refusal otherwise.
+ * resolved; throws the refusal otherwise. A relative path resolves against callerBase. The private
+ * directory is refused under every policy and to every principal.
  */
 export async function checkLocalPath(ctx: ToolContext, tool: string, file: string, mode: 'read' | 'write', res: PolicyResolution, options: PathOptions = {}): Promise<string> {
-  const absolute = path.resolve(file);
+  const absolute = resolveCallerPath(ctx, res, file);
   requireCapabilities(ctx, tool, [mode === 'read' ? 'filesystem:project:read' : 'filesystem:project:write'], `${mode} ${absolute}`);
+  const real = await realTarget(absolute);
+  if (isProtectedPath(real)) {
+    throw denied(`${tool}: ${absolute} is inside the server's private directory, which no tool may ${mode}`, [], { path: absolute, denied_by: 'private directory' });
+  }
   if (!res.loaded) {
     if (res.pathMode === 'policy_required' && options.derived !== true) {
       throw denied(`${tool}: ${absolute} is refused: no project policy governs this workspace and the server requires one for caller-selected paths ` +
         '(path_mode policy_required; settings allow_unrestricted_paths_without_policy is false)', [], { ...where(res, absolute), denied_by: 'path_mode=policy_required' });
     }
+    await checkImplicitRoot(ctx, tool, absolute, real, res);
     return absolute;
   }
   const root = res.projectRoot;
-  const real = await realTarget(absolute);
   const inside = root !== null && isInside(root, real);
   if (!res.valid) {
     if ((options.bootstrap === true || options.diagnostic === true) && inside) return real;

@@ -5,6 +5,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ontology } from '../model/ontology.js';
+import type { ToolContext } from '../tools/tool.js';
 
 /** The local file an ontology was loaded from or is bound to, or null (untitled, remote). */
 export function localDocumentOf(o: Ontology): string | null {
@@ -12,6 +13,12 @@ export function localDocumentOf(o: Ontology): string | null {
   if (doc === null) return null;
   if (doc.startsWith('file:')) return fileURLToPath(doc);
   return path.isAbsolute(doc) ? doc : null;
+}
+
+/** The directory of the active ontology's local document, or null. */
+export function activeDocumentDir(ctx: Pick<ToolContext, 'workspace'>): string | null {
+  const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
+  return doc === null ? null : path.dirname(doc);
 }
 
 /** The real path of `p`, resolving the symlinks of its nearest existing ancestor (the rest may not exist yet). */

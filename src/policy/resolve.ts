@@ -4,7 +4,7 @@
 // live facts checked (project root and assets contained with symlinks resolved, the root artifact present,
 // the reasoner installed, CURIEs and regular expressions usable, the active ontology the root one).
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveReasoner, sortedReasoners } from '../reasoner/registry.js';
 import { ToolFailure, type ToolContext, type WindowSettings } from '../tools/tool.js';
@@ -14,6 +14,7 @@ import { isInside, localDocumentOf, realTarget, urlScheme } from './paths.js';
 import type { Discovery, PathMode, PolicyIssue, PolicyResolution } from './resolution.js';
 import { assetPaths, policyDigest, termReferences, validatePolicyData, type EffectivePolicy } from './schema.js';
 import { MAX_POLICY_BYTES, parseStrictYaml } from './yaml.js';
+import { readRegularFile } from '../util/file-read.js';
 
 export const POLICY_DIR = '.athene';
 export const POLICY_FILE = 'project.yaml';
@@ -86,7 +87,7 @@ async function inspectPolicyFile(ctx: ToolContext, file: string, discovery: Excl
   try {
     const size = (await stat(file)).size;
     if (size > MAX_POLICY_BYTES) return invalid([error('yaml_too_large', `the policy file is larger than ${MAX_POLICY_BYTES} bytes`)]);
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file, 'policy', 'utf8');
   } catch (err) {
     return invalid([error('policy_unreadable', `the policy file cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`)]);
   }
@@ -181,6 +182,6 @@ export async function inspectPolicy(ctx: ToolContext, policyPath?: string): Prom
     throw new ToolFailure('policy_path must be a local file path (URL schemes are not accepted)', 'invalid_argument', { argument: 'policy_path' });
   }
   const file = await checkLocalPath(ctx, 'policy_path', policyPath, 'read', governing, { diagnostic: true });
-  if (!(await isFile(file))) throw new ToolFailure(`policy_path ${path.resolve(policyPath)} is not a readable file`, 'policy_not_found', { policy_path: path.resolve(policyPath) });
+  if (!(await isFile(file))) throw new ToolFailure(`policy_path ${file} is not a readable file`, 'policy_not_found', { policy_path: file });
   return inspectPolicyFile(ctx, file, 'explicit');
 }

@@ -4,7 +4,7 @@
 // asserted axiom diff of the current root ontology against the baseline serialization, parsed from exactly
 // the bytes that were verified (never re-read). Anything wrong is `release.baseline_invalid`, failing the gate.
 
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ontology } from '../model/ontology.js';
 import { readDocument } from '../model/formats/registry.js';
@@ -19,6 +19,7 @@ import { sha256Digest } from '../util/digest.js';
 import { releaseFinding, type ReleaseFinding } from './finding.js';
 import { parseManifest, type Manifest, type ManifestArtifact } from './manifest.js';
 import { projectRelative } from './provenance.js';
+import { readRegularFile } from '../util/file-read.js';
 
 /** A manifest is small; anything larger is not one of ours. */
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -67,7 +68,7 @@ async function readContained(file: string, dir: string, root: string, max: numbe
   if (info === null) throw new BaselineProblem(`${what} does not exist`);
   if (!info.isFile()) throw new BaselineProblem(`${what} is not a regular file`);
   if (info.size > max) throw new BaselineProblem(`${what} is larger than ${max} bytes`);
-  return readFile(real);
+  return readRegularFile(real, 'document');
 }
 
 /** Verifies one recorded artifact and returns its bytes. */

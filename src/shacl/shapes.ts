@@ -2,11 +2,12 @@
 // its extension. Callers authorize a caller-selected path before it is read here (policy asset paths are
 // confined by the policy); URLs never reach this module.
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolFailure } from '../tools/tool.js';
 import type { ShapesDocument, ShapesFormat } from './protocol.js';
+import { readRegularFile } from '../util/file-read.js';
 
 /** Bound on one shapes document: a shapes graph is schema, not data; this keeps one request bounded. */
 export const MAX_SHAPES_BYTES = 32 * 1024 * 1024;
@@ -40,6 +41,6 @@ export async function readShapesFile(absolute: string, argument?: string): Promi
   const info = await stat(absolute).catch(() => null);
   if (info === null || !info.isFile()) throw new ToolFailure(`${absolute} is not a readable file`, 'not_found', context);
   if (info.size > MAX_SHAPES_BYTES) throw new ToolFailure(`${absolute} is larger than ${MAX_SHAPES_BYTES} bytes`, 'invalid_argument', context);
-  const text = await readFile(absolute, 'utf8');
+  const text = await readRegularFile(absolute, 'shapes', 'utf8');
   return { text, format, origin: absolute, base: pathToFileURL(absolute).href };
 }

@@ -3,7 +3,7 @@
 // active ontology's closure that a local file satisfies, atomically and deterministically.
 
 import * as v from 'valibot';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOG_FILE_NAME, parseCatalog, type Catalog } from '../model/catalog.js';
@@ -13,6 +13,7 @@ import { localDocumentOf } from '../policy/paths.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { readRegularFile } from '../util/file-read.js';
 
 /** The folder of the active ontology's local document, or the refusal naming why there is none. */
 function documentFolder(ctx: ToolContext, tool: string): string {
@@ -92,7 +93,7 @@ function planCatalog(ctx: ToolContext, directOnly: boolean): CatalogPlan {
 async function existingCatalog(file: string): Promise<Catalog | null> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file, 'catalog', 'utf8');
   } catch (err) {
     // ENOTDIR: a path component is a file, so there is no catalog there (the write then names the folder problem)
     const code = (err as NodeJS.ErrnoException).code;

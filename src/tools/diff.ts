@@ -5,7 +5,7 @@
 // inputs and shapes the results.
 
 import * as v from 'valibot';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Axiom, Entity, IRI } from '../model/terms.js';
@@ -29,6 +29,7 @@ import { changeSetStore, type CachedPreview } from './change-sets.js';
 import { cappedOf, type Capped } from './context.js';
 import { classifySource, fetchDocument } from './header.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { readRegularFile } from '../util/file-read.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -136,7 +137,7 @@ async function privateClosure(ctx: ToolContext, root: Ontology, rootFile: string
       let text: string;
       try {
         await authorizeLocalPath(ctx, 'right_document', mapped, 'read', { resolution: policy });
-        text = await readFile(mapped, 'utf8');
+        text = await readRegularFile(mapped, 'document', 'utf8');
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         unresolved(iri, `the catalog maps it to ${mapped}, which cannot be read: ${(err as Error).message}`);
@@ -166,7 +167,7 @@ async function documentSide(ctx: ToolContext, tool: string, source: string, netw
   const root = await fetchDocument(ctx, tool, source, RIGHT_DOCUMENT_TIMEOUT_MS, network, 'document');
   const src = classifySource(source);
   // the imports are read under the same policy fetchDocument authorized the document with
-  const { closure, missing } = await privateClosure(ctx, root, src.remote ? null : src.file, await resolvePolicy(ctx));
+  const { closure, missing } = await privateClosure(ctx, root, src.remote ? null : root.documentIri, await resolvePolicy(ctx));
   return { label: ontologyLabel(root), root, closure, scope: includeImports ? closure : [root], missing, document: root.documentIri ?? source };
 }
 
@@ -369,7 +370,7 @@ async function validationReferences(ctx: ToolContext, iris: readonly IRI[], poli
             skipped.push(`${ref}: larger than ${VALIDATION_LIMITS.bytes} bytes`);
             continue;
           }
-          text = await readFile(file, 'utf8');
+          text = await readRegularFile(file, 'document', 'utf8');
         } catch (err) {
           if (ctx.signal.aborted) throw err;
           skipped.push(`${ref}: ${(err as Error).message}`);

@@ -2,7 +2,7 @@
 // fsync, rename); a save-as rebinds the ontology to the new file and format.
 
 import * as v from 'valibot';
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ontologyIds, type FormatId, type Ontology } from '../model/ontology.js';
@@ -21,9 +21,12 @@ import { revisionEnvelope } from './revision.js';
 import { classifySource, fetchText } from './header.js';
 import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
 import { authorizeSave } from '../policy/save-authorization.js';
+import { resolveCallerPath } from '../policy/path-rules.js';
+import { resolvePolicy } from '../policy/resolve.js';
 import { checkLoadLock, lockRefusal } from './import-tools.js';
 import type { ImportLockVerification } from '../imports/lock-mode.js';
 import { sha256Digest } from '../util/digest.js';
+import { FileReadError, readRegularFile } from '../util/file-read.js';
 
 /** The local file an ontology saves to, or null when it has none (untitled, or loaded from the web). */
 function localDocument(o: Ontology): string | null {
@@ -211,7 +214,7 @@ export const saveOntology = defineTool({
     let target: string;
     let format = o.format;
     if (args.path !== undefined) {
-      target = path.resolve(args.path);
+      target = resolveCallerPath(ctx, await resolvePolicy(ctx), args.path);
       format = saveFormatOf(target, o.format);
     } else {
       const file = localDocument(o);
@@ -233,13 +236,14 @@ export async function fetchSource(ctx: ToolContext, source: string, timeoutMs: n
     await authorizeRemote(ctx, tool, url, network);
     return { text: await fetchText(url, source, timeoutMs, signal), document: source, base: url };
   }
-  const file = src.file;
-  await authorizeLocalPath(ctx, tool, file, 'read');
+  const res = await resolvePolicy(ctx);
+  const file = resolveCallerPath(ctx, res, src.file);
+  await authorizeLocalPath(ctx, tool, file, 'read', { resolution: res });
   let text: string;
   try {
-    text = await readFile(file, { encoding: 'utf8', signal });
+    text = await readRegularFile(file, 'document', 'utf8');
   } catch (err) {
-    if (signal.aborted) throw err;
+    if (signal.aborted || err instanceof FileReadError) throw err;
     throw new ToolFailure(`Cannot read ${file}: ${(err as Error).message}`, 'load_failed');
   }
   return { text, document: file, base: pathToFileURL(file).href };
@@ -324,7 +328,7 @@ async function planImports(root: Ontology, rootFile: string | null, ws: Workspac
       }
       let text: string;
       try {
-        text = await readFile(target, 'utf8');
+        text = await readRegularFile(target, 'document', 'utf8');
       } catch (err) {
         reasons.set(iri, `the catalog maps it to ${target}, which cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         continue;

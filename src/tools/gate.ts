@@ -12,6 +12,7 @@ import { OperandError } from '../model/operands/builder.js';
 import { ParseError } from '../model/formats/errors.js';
 import { inputJsonSchema } from './listing.js';
 import { auditCall, newGateTrace, type GateTrace } from '../audit/call-audit.js';
+import { FileReadError } from '../util/file-read.js';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -132,5 +133,6 @@ function failureOf(err: unknown): ToolResult {
   const e = err as Error;
   if (err instanceof OperandError) return failure(err.message, err.code, err.operand === undefined ? {} : { operand: err.operand });
   if (err instanceof ParseError) return failure(err.message, 'parse_error');
+  if (err instanceof FileReadError) return failure(err.message, err.code, { path: err.file });
   return failure(e?.message ?? String(err), 'internal_error');
 }

@@ -5,7 +5,7 @@
 // Also the reading of caller-selected documents, authorized by the project policy rules (src/policy).
 
 import * as v from 'valibot';
-import { readFile } from 'node:fs/promises';
+
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Annotation } from '../model/terms.js';
@@ -24,10 +24,13 @@ import type { FetchPurpose } from '../policy/path-rules.js';
 import { urlScheme } from '../policy/paths.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { ABSOLUTE_IRI } from '../model/iri.js';
+import { FileReadError, readRegularFile } from '../util/file-read.js';
+import { resolveCallerPath } from '../policy/path-rules.js';
+import { resolvePolicy } from '../policy/resolve.js';
 
 // ---------------------------------------------------------------- caller-selected documents
 
-/** A document source: a remote URL, or a local file (plain path or `file:` URL). */
+/** A document source: a remote URL, or a local file (plain path, relative ones resolved by the caller against callerBase, or `file:` URL). */
 type Source = { readonly remote: true; readonly url: string } | { readonly remote: false; readonly file: string };
 
 /** Accepts only `file:`, `http:`, `https:` and plain paths (a one-letter "scheme" is a Windows drive). */
@@ -40,7 +43,7 @@ export function classifySource(source: string): Source {
   }
   if (scheme === 'file') return { remote: false, file: fileURLToPath(source) };
   if (scheme !== null) throw new ToolFailure(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
-  return { remote: false, file: path.resolve(source) };
+  return { remote: false, file: source };
 }
 
 /**
@@ -74,14 +77,17 @@ export async function fetchDocument(ctx: ToolContext, tool: string, source: stri
     base = src.url;
     document = source;
   } else {
-    await authorizeLocalPath(ctx, tool, src.file, 'read');
+    const res = await resolvePolicy(ctx);
+    const file = resolveCallerPath(ctx, res, src.file);
+    await authorizeLocalPath(ctx, tool, file, 'read', { resolution: res });
     try {
-      text = await readFile(src.file, 'utf8');
+      text = await readRegularFile(file, 'document', 'utf8');
     } catch (err) {
-      throw new ToolFailure(`Cannot read ${src.file}: ${(err as Error).message}`, 'load_failed');
+      if (err instanceof FileReadError) throw err;
+      throw new ToolFailure(`Cannot read ${file}: ${(err as Error).message}`, 'load_failed');
     }
-    base = pathToFileURL(src.file).href;
-    document = src.file;
+    base = pathToFileURL(file).href;
+    document = file;
   }
   let o: Ontology;
   try {

@@ -3,7 +3,7 @@
 // (they are among the few things an invalid policy still allows); none of them edits the ontology.
 
 import * as v from 'valibot';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormatId, Ontology } from '../model/ontology.js';
 import { anonymousIndividuals } from '../model/walk.js';
@@ -19,6 +19,7 @@ import { policyTemplate, type TemplateProfile } from '../policy/template.js';
 import { revisionEnvelope } from './revision.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { sha256Digest } from '../util/digest.js';
+import { readRegularFile } from '../util/file-read.js';
 
 const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit local project-policy file (no URL scheme); otherwise discovery from the active document.')));
 
@@ -264,7 +265,7 @@ async function importLockDigest(res: PolicyResolution): Promise<string | null> {
   const file = await realTarget(path.resolve(res.projectRoot, lockfile));
   if (!isInside(res.projectRoot, file)) return null;
   try {
-    return sha256Digest(await readFile(file));
+    return sha256Digest(await readRegularFile(file, 'document'));
   } catch {
     return null;
   }

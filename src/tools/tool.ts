@@ -35,6 +35,13 @@ export interface WindowSettings {
   readonly journal_retention_mib?: number;
   /** The tool subset `tools/list` offers; absent: every tool. */
   readonly tool_profile?: ToolProfile;
+  /** The private directory: no tool reads or writes inside it; absent in server-less contexts. */
+  readonly private_home?: string;
+  readonly max_document_bytes?: number;
+  readonly max_policy_bytes?: number;
+  readonly max_catalog_bytes?: number;
+  readonly max_shapes_bytes?: number;
+  readonly max_query_bytes?: number;
 }
 
 /** What the serving MCP session knows beyond the workspace (read by `get_session_info`). */

@@ -69,7 +69,40 @@ export interface ConsentView {
   readonly capabilities: readonly Capability[];
   /** Where the form posts (the authorization endpoint's path). */
   readonly action: string;
+  /** The owner session's CSRF token. */
   readonly csrf: string;
+  /** The consent request's id, and the requesting browser's wait key (so the answer can redirect it). */
+  readonly consentId: string;
+  readonly wait: string;
+}
+
+export interface WaitingView {
+  readonly clientName: string;
+  readonly clientId: string;
+  readonly scope: string;
+  readonly capabilities: readonly Capability[];
+  readonly consentId: string;
+  /** Where the page refreshes to (the poll URL). */
+  readonly refresh: string;
+}
+
+/** Seconds between refreshes of the waiting page. */
+export const WAIT_REFRESH_S = 3;
+
+/**
+ * The page a consent request gets without an owner session: what is asked and how the owner approves it.
+ * It refreshes itself and turns into the redirect once the owner has answered; it never approves anything.
+ */
+export function waitingPage(view: WaitingView): string {
+  const lines = view.capabilities.map((c) => `<li>${escapeHtml(CAPABILITY_WORDS[c])} <span class="muted">(${escapeHtml(c)})</span></li>`).join('');
+  return page('Waiting for the owner', `<meta http-equiv="refresh" content="${WAIT_REFRESH_S};url=${escapeHtml(view.refresh)}">
+<h1><strong id="client-name">${escapeHtml(view.clientName)}</strong> asks to use Athene</h1>
+<p>It asks for the scope <code id="scope">${escapeHtml(view.scope)}</code>, which allows it to:</p>
+<ul id="capabilities">${lines}</ul>
+<p>Only the owner of this server (the OS user who can read its private directory) can approve it, in one of two ways:</p>
+<ul><li>on the command line: <code id="approve-command">athene consent approve ${escapeHtml(view.consentId)}</code> (or <code>athene consent deny ${escapeHtml(view.consentId)}</code>);</li>
+<li>in this browser: run <code>athene open</code>, follow the single-use login link it prints, and come back to this page.</li></ul>
+<p class="muted">Request <span id="consent-id">${escapeHtml(view.consentId)}</span> of client ${escapeHtml(view.clientId)}. This page refreshes every ${WAIT_REFRESH_S} seconds and continues by itself once the owner has answered.</p>`);
 }
 
 export function consentPage(view: ConsentView): string {
@@ -78,9 +111,11 @@ export function consentPage(view: ConsentView): string {
 <p>It will be sent back to <strong id="redirect-host">${escapeHtml(redirectHost(view.redirectUri))}</strong>.</p>
 <p>It asks for the scope <code id="scope">${escapeHtml(view.scope)}</code>, which allows it to:</p>
 <ul id="capabilities">${lines}</ul>
-<p class="muted">Client id ${escapeHtml(view.clientId)}. You can revoke access later from the admin API.</p>
+<p class="muted">Client id ${escapeHtml(view.clientId)}. You can revoke access later with <code>athene clients revoke</code>.</p>
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
+<input type="hidden" name="consent" value="${escapeHtml(view.consentId)}">
+<input type="hidden" name="wait" value="${escapeHtml(view.wait)}">
 <button type="submit" name="decision" value="allow" id="allow">Allow</button>
 <button type="submit" name="decision" value="deny" id="deny">Deny</button>
 </form>`);

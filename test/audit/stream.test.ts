@@ -147,3 +147,37 @@ test('a write failure is logged once and never thrown; recording resumes once wr
   const events = await streamLines(home, null);
   assert.deepEqual(events.map((e) => e.sequence), [3], 'events of failed batches are lost, later ones recorded');
 }));
+
+/** `{"a":{"a":…}}` nested `depth` deep, built without recursion. */
+function deep(depth: number): unknown {
+  let v: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+}
+
+test('a 100,000-deep argument is sized, never thrown on, and loses no other event of its batch (issue 13 §4)', () => withTemp(async (dir) => {
+  const home = path.join(dir, 'home');
+  const doc = path.join(dir, 'onto.ttl');
+  const r = new AuditRecorder(home, () => undefined);
+  r.record(call(doc, { operation: 'add_axiom', workspaceId: 'ws-other' }));
+  r.record(call(doc, { rawArgs: { entity: deep(100_000) } }));
+  r.record(call(doc, { operation: 'add_axiom', workspaceId: 'ws-other' }));
+  await r.flushed();
+  assert.equal(r.lostEvents, 0);
+  const [deepEvent] = await streamLines(home, doc);
+  assert.equal(deepEvent.change.arguments[0].bytes, 100_000 * 6 + 6, 'the exact size of its JSON text');
+  assert.equal((await streamLines(home, doc, 'ws-other')).length, 2, 'the other client\'s events were written');
+}));
+
+test('one event that cannot be written is skipped alone and counted; the rest of the batch is written', () => withTemp(async (dir) => {
+  const home = path.join(dir, 'home');
+  const doc = path.join(dir, 'onto.ttl');
+  const r = new AuditRecorder(home, () => undefined);
+  const hostile = { get entity(): unknown { throw new Error('unreadable argument'); } };
+  r.record(call(doc, { operation: 'add_axiom' }));
+  r.record(call(doc, { rawArgs: hostile }));
+  r.record(call(doc, { operation: 'remove_axiom' }));
+  await r.flushed();
+  assert.equal(r.lostEvents, 1);
+  assert.deepEqual((await streamLines(home, doc)).map((e) => e.operation), ['add_axiom', 'remove_axiom']);
+}));

@@ -133,27 +133,30 @@ const pending: PendingConsent = {
   client_id: 'c1', redirect_uri: 'http://127.0.0.1:1/cb', code_challenge: 'x'.repeat(43), scope: 'read', capabilities: ['ontology:read'], state: 's',
 };
 
-test('a consent CSRF token is single use, expires, and is bounded in number', () => {
+test('a consent request is answered once, only through decide, and its outcome reaches only the waiting browser', () => {
   let now = 1_000_000;
   const store = new ConsentRequests(() => now);
-  const token = store.open(pending);
-  assert.match(token, /^[A-Za-z0-9_-]{43}$/);
-  assert.equal(store.take('not-the-token'), null);
-  assert.deepEqual(store.take(token), pending);
-  assert.equal(store.take(token), null, 'single use');
+  const opened = store.open(pending);
+  assert.match(opened.wait, /^[A-Za-z0-9_-]{43}$/);
+  assert.equal(store.poll(opened.id, 'not-the-key'), null);
+  assert.equal(store.poll(opened.id, opened.wait)?.status, 'pending', 'polling never approves');
+  assert.equal(store.decide(opened.id, true), true);
+  assert.equal(store.decide(opened.id, false), false, 'answered once');
+  assert.deepEqual(store.poll(opened.id, opened.wait)?.request, pending);
+  assert.equal(store.poll(opened.id, opened.wait), null, 'delivered once');
   const late = store.open(pending);
   now += CONSENT_TTL_MS;
-  assert.equal(store.take(late), null, 'expired');
+  assert.equal(store.decide(late.id, true), false, 'expired');
   const first = store.open(pending);
   for (let i = 0; i < MAX_PENDING_CONSENTS; i++) store.open(pending);
   assert.equal(store.size, MAX_PENDING_CONSENTS);
-  assert.equal(store.take(first), null, 'the oldest was dropped');
+  assert.equal(store.get(first.id), null, 'the oldest was dropped');
 });
 
 test('the consent page escapes what the client chose and describes every capability in words', () => {
   const html = consentPage({
     clientName: '<script>alert("x")</script>', clientId: 'id&1', redirectUri: 'http://127.0.0.1:4000/cb', scope: 'ontology:read ontology:curate',
-    capabilities: ['ontology:read', 'ontology:curate'], action: '/oauth/authorize', csrf: 'tok"en',
+    capabilities: ['ontology:read', 'ontology:curate'], action: '/oauth/authorize', csrf: 'tok"en', consentId: 'c1', wait: 'w',
   });
   assert.ok(!html.includes('<script>'));
   assert.ok(html.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'));

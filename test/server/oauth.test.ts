@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { startTestServer, fixture, raw, call, connect, INIT_BODY, MCP_HEADERS, type TestServer } from './support.js';
+import { startTestServer, fixture, raw, call, connect, ownerLogin, consentFields, INIT_BODY, MCP_HEADERS, type TestServer } from './support.js';
 import { TOOLS } from '../../src/tools/catalog.js';
 import { CAPABILITIES } from '../../src/auth/principal.js';
 import { s256Challenge } from '../../src/auth/oauth/pkce.js';
@@ -29,16 +29,17 @@ after(async () => {
 const base = () => new URL(t.server.url).origin;
 const adminAuth = () => ({ authorization: `Bearer ${t.token}` });
 
-/** Approves a consent page from this (loopback) process as a user would: read the form, post Allow. */
+/** Approves a consent page as the owner would in a signed-in browser: read the form, post Allow. */
 async function consent(authorizationUrl: URL | string, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
-  const page = await fetch(authorizationUrl, { redirect: 'manual' });
+  const owner = await ownerLogin(t);
+  const page = await fetch(authorizationUrl, { redirect: 'manual', headers: { cookie: owner.cookie } });
   assert.equal(page.status, 200, `consent page: ${page.status} ${await page.clone().text()}`);
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1];
-  assert.ok(csrf !== undefined, 'the consent page carries a CSRF token');
+  const fields = consentFields(await page.text());
+  assert.ok(fields !== null, 'the owner\'s consent page carries the form fields');
   const answer = await fetch(new URL('/oauth/authorize', base()), {
     method: 'POST', redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrf, decision }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie },
+    body: new URLSearchParams({ ...fields, decision }),
   });
   assert.equal(answer.status, 302);
   return new URL(answer.headers.get('location')!);
@@ -364,22 +365,27 @@ test('the authorization endpoint refuses before consent: unknown scope, no PKCE,
   const unknownClient = await fetch(authorizeUrl({ ...good, client_id: 'nobody' }), { redirect: 'manual' });
   assert.equal(unknownClient.status, 400);
 
-  const page = await fetch(authorizeUrl({ ...good, scope: 'read' }), { redirect: 'manual' });
+  const owner = await ownerLogin(t);
+  const page = await fetch(authorizeUrl({ ...good, scope: 'read' }), { redirect: 'manual', headers: { cookie: owner.cookie } });
   assert.equal(page.status, 200);
   assert.equal(page.headers.get('x-frame-options'), 'DENY');
   assert.equal(page.headers.get('cache-control'), 'no-store');
   assert.match(page.headers.get('content-security-policy')!, /frame-ancestors 'none'/);
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
-  const forged = await form('/oauth/authorize', { csrf: 'forged', decision: 'allow' });
-  assert.equal(forged.status, 400, 'a post without the page token is refused');
+  const fields = consentFields(await page.text())!;
+  const forged = await fetch(new URL('/oauth/authorize', base()), {
+    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie }, body: new URLSearchParams({ ...fields, csrf: 'forged', decision: 'allow' }),
+  });
+  assert.equal(forged.status, 403, 'a post without the session\'s CSRF token is refused');
   const denied = await fetch(new URL('/oauth/authorize', base()), {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, decision: 'deny' }),
+    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie }, body: new URLSearchParams({ ...fields, decision: 'deny' }),
   });
   const deniedAt = new URL(denied.headers.get('location')!);
   assert.equal(deniedAt.searchParams.get('error'), 'access_denied');
   assert.equal(deniedAt.searchParams.get('state'), 'xyz');
-  const replay = await form('/oauth/authorize', { csrf, decision: 'allow' });
-  assert.equal(replay.status, 400, 'the CSRF token is single use');
+  const replay = await fetch(new URL('/oauth/authorize', base()), {
+    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie }, body: new URLSearchParams({ ...fields, decision: 'allow' }),
+  });
+  assert.equal(replay.status, 400, 'a request is answered once');
 });
 
 test('codes are bound to the PKCE verifier and used once', async () => {
@@ -429,7 +435,10 @@ test('the admin API lists clients without tokens, revokes a client, and regenera
   assert.equal((await raw(t, { path: '/admin/api/clients/nobody/revoke', method: 'POST', headers: adminAuth() })).status, 404);
   await client.close().catch(() => undefined);
 
-  const regen = await raw(t, { path: '/admin/api/token/regenerate', method: 'POST', headers: adminAuth() });
+  const byBearer = await raw(t, { path: '/admin/api/token/regenerate', method: 'POST', headers: adminAuth() });
+  assert.equal(byBearer.status, 403, 'a bearer token never mints a static token');
+  const owner = await ownerLogin(t);
+  const regen = await raw(t, { path: '/admin/api/token/regenerate', method: 'POST', headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf } });
   assert.equal(regen.status, 200);
   assert.equal(regen.headers.get('cache-control'), 'no-store');
   const fresh = (await regen.json() as { token: string }).token;
@@ -492,9 +501,10 @@ test('a consent request from another machine gets 403 pointing at the static tok
     });
     const clientId = (await reg.json() as { client_id: string }).client_id;
     const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: s256Challenge(VERIFIER), code_challenge_method: 'S256' });
-    const local = await fetch(`http://127.0.0.1:${port}/oauth/authorize?${query}`);
+    const owner = await ownerLogin(open);
+    const local = await fetch(`http://127.0.0.1:${port}/oauth/authorize?${query}`, { headers: { cookie: owner.cookie } });
     assert.equal(local.status, 200, 'the same request from this machine reaches the consent page');
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await local.text())![1];
+    const { csrf } = consentFields(await local.text())!;
 
     const ask = async (method: string, path: string, body = '') =>
       JSON.parse(await remote.exec([process.execPath, '-e', REMOTE_FETCH, `http://${remote.hostAddress}:${port}${path}`, method, body])) as { status: number; body: string };

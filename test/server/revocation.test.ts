@@ -4,16 +4,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { staticPrincipal } from '../../src/auth/principal.js';
 import { DIRECTORY_SECRET_HEADER, directorySecretPath } from '../../src/auth/directory-secret.js';
 import type { WindowHandle } from '../../src/actors/window.js';
-import { startTestServer, fixture, connect, call, raw, INIT_BODY, MCP_HEADERS, type TestServer } from './support.js';
+import { startTestServer, fixture, connect, call, raw, decideWrite, startOrigin, INIT_BODY, MCP_HEADERS, type TestServer } from './support.js';
 import { authorize, registerClient } from './oauth-grant.js';
 import { DirectSession, oauthPrincipal } from './direct-window.js';
 import { openSession } from './raw-session.js';
@@ -43,7 +40,7 @@ async function heldWrite(t: TestServer, tool: string): Promise<string> {
 }
 
 function decide(t: TestServer, id: string, verb: 'approve' | 'deny'): Promise<Response> {
-  return raw(t, { method: 'POST', path: `/admin/api/pending/${id}/${verb}`, headers: { authorization: `Bearer ${t.token}` } });
+  return decideWrite(t, id, verb);
 }
 
 test('a pinned session refuses another client, another grant and another kind of credential; forged principal headers change nothing', async () => {
@@ -91,9 +88,9 @@ test('a pinned session refuses another client, another grant and another kind of
 });
 
 test('revoke-client cuts the call in flight and the held write, neither commits, later calls are 401, and every window is fenced', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-revoke-'));
   const t = await startTestServer([fixture('zoo.ttl')], { confirm_each_write: true, approval_timeout_s: '120' });
-  let writer: Awaited<ReturnType<typeof open>> | null = null;
+  // the slow call: a load from an origin that never answers (a FIFO is refused at once: issue 13 §2)
+  const origin = await startOrigin({}, ['/slow.ttl']);
   try {
     await t.server.openWindow([fixture('zoo.ttl')]);
     const [first, second] = t.server.registry.local as WindowHandle[];
@@ -104,12 +101,9 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
     const bystander = await connect(t, bystanderGrant.accessToken);
     const admin = await connect(t, t.token, `/instances/${second.id}/mcp`);
 
-    // the slow call: a load reading a named pipe, approved, then blocked in the handler until the test writes
-    const pipe = path.join(dir, 'slow.ttl');
-    execFileSync('mkfifo', [pipe]);
-    const loading = call(c, 'load_ontology', { source: pipe }).then(() => null, (err: Error) => err);
+    const loading = call(c, 'load_ontology', { source: `${origin.base}/slow.ttl`, connection_timeout_ms: 600_000 }).then(() => null, (err: Error) => err);
     assert.equal((await decide(t, await heldWrite(t, 'load_ontology'), 'approve')).status, 200);
-    writer = await open(pipe, 'w');
+    for (let i = 0; i < 400 && origin.hits === 0; i++) await new Promise((r) => setTimeout(r, 25));
     // the held write
     const holding = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' }).then(() => null, (err: Error) => err);
     const held = await heldWrite(t, 'add_axiom');
@@ -136,9 +130,6 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
     // the cut call withdrew its approval entry; were it still there, approving it would meet the fence
     assert.ok([200, 404].includes((await decide(t, held, 'approve')).status));
     assert.equal((await call(admin, 'get_entity', { entity: 'Dog' })).isError, true, 'the held write never committed');
-    await writer.writeFile(`@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/late> a owl:Ontology .\n`);
-    await writer.close();
-    writer = null;
 
     const later = await raw(t, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${grant.accessToken}` }, body: INIT_BODY });
     assert.equal(later.status, 401);
@@ -154,9 +145,8 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
     assert.equal((await call(bystander, 'get_entity', { entity: 'Animal' })).isError, false, 'another client is untouched');
     await Promise.all([bystander.close(), admin.close(), c.close().catch(() => undefined)]);
   } finally {
-    await writer?.close();
+    await origin.close();
     await t.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 });
 

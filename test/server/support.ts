@@ -253,9 +253,43 @@ export async function pendingWrites(t: TestServer): Promise<PendingWrite[]> {
   return ((await res.json()) as { pending: PendingWrite[] }).pending;
 }
 
-/** Approves or denies a held write through the admin API. */
-export function decideWrite(t: TestServer, id: string, verb: 'approve' | 'deny'): Promise<Response> {
-  return raw(t, { method: 'POST', path: `/admin/api/pending/${id}/${verb}`, headers: { authorization: `Bearer ${t.token}` } });
+/** A browser signed in as the owner: its session cookie and the session's CSRF token. */
+export interface OwnerBrowser {
+  readonly cookie: string;
+  readonly csrf: string;
+}
+
+const owners = new WeakMap<TestServer, Promise<OwnerBrowser>>();
+
+/** Signs in as the owner with a fresh single-use login URL (once per server; later calls reuse the session). */
+export function ownerLogin(t: TestServer): Promise<OwnerBrowser> {
+  let browser = owners.get(t);
+  if (browser === undefined) {
+    browser = (async () => {
+      const login = await fetch(t.server.ownerLoginUrl(), { redirect: 'manual' });
+      if (login.status !== 303) throw new Error(`owner login answered ${login.status}`);
+      const cookie = login.headers.get('set-cookie')!.split(';')[0];
+      const home = await fetch(new URL('/owner/', t.server.url), { headers: { cookie } });
+      const csrf = /name="athene-csrf" content="([^"]+)"/.exec(await home.text())?.[1];
+      if (csrf === undefined) throw new Error('the owner page carries no CSRF token');
+      return { cookie, csrf };
+    })();
+    owners.set(t, browser);
+  }
+  return browser;
+}
+
+/** The hidden fields of an owner's consent form, or null when the page is not one. */
+export function consentFields(html: string): { csrf: string; consent: string; wait: string } | null {
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1];
+  const [csrf, consent, wait] = [field('csrf'), field('consent'), field('wait')];
+  return csrf === undefined || consent === undefined || wait === undefined ? null : { csrf, consent, wait };
+}
+
+/** Approves or denies a held write as the owner (session cookie and CSRF token; a bearer token is refused). */
+export async function decideWrite(t: TestServer, id: string, verb: 'approve' | 'deny'): Promise<Response> {
+  const owner = await ownerLogin(t);
+  return raw(t, { method: 'POST', path: `/admin/api/pending/${id}/${verb}`, headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf } });
 }
 
 /** Polls `ready` (a server round trip each time) until it holds; fails after `attempts` tries. */

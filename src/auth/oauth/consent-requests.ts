@@ -1,6 +1,7 @@
-// Authorization requests waiting for the user's Allow / Deny. Each is bound to a random CSRF token that
-// the consent form posts back: single use, short-lived, and kept only as a SHA-256 digest (a lookup by
-// digest leaks nothing about the token through timing).
+// Authorization requests waiting for the owner's Allow / Deny. Each has a short id (what `athene consent
+// approve ID` names) and a wait key the requesting browser polls with, kept only as a SHA-256 digest (the
+// owner's form is protected by the owner session's CSRF token). A request is answered once: by the
+// owner's form (owner session) or by the command line, never by the browser that asked.
 
 import { createHash, randomBytes } from 'node:crypto';
 import type { Capability } from '../principal.js';
@@ -19,39 +20,75 @@ export interface PendingConsent {
   readonly state: string | null;
 }
 
+export type ConsentStatus = 'pending' | 'approved' | 'denied';
+
+export interface ConsentEntry {
+  readonly id: string;
+  readonly request: PendingConsent;
+  status: ConsentStatus;
+  readonly expires: number;
+  readonly wait: string;
+}
+
+export interface OpenedConsent {
+  readonly id: string;
+  /** Presented by the requesting browser when it polls for the outcome. */
+  readonly wait: string;
+}
+
 function digest(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('base64url');
 }
 
 export class ConsentRequests {
-  private readonly pending = new Map<string, { request: PendingConsent; expires: number }>();
+  private readonly entries = new Map<string, ConsentEntry>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Holds a request and returns the CSRF token the consent form must post back. */
-  open(request: PendingConsent): string {
+  /** Holds a request; returns its id and the browser's wait key. */
+  open(request: PendingConsent): OpenedConsent {
     this.sweep();
-    while (this.pending.size >= MAX_PENDING_CONSENTS) this.pending.delete(this.pending.keys().next().value as string);
-    const token = randomBytes(32).toString('base64url');
-    this.pending.set(digest(token), { request, expires: this.now() + CONSENT_TTL_MS });
-    return token;
+    while (this.entries.size >= MAX_PENDING_CONSENTS) this.entries.delete(this.entries.keys().next().value as string);
+    const id = randomBytes(6).toString('hex');
+    const wait = randomBytes(32).toString('base64url');
+    this.entries.set(id, { id, request, status: 'pending', expires: this.now() + CONSENT_TTL_MS, wait: digest(wait) });
+    return { id, wait };
   }
 
-  /** The request bound to `token`, removed so it cannot be answered twice; null when unknown or expired. */
-  take(token: string): PendingConsent | null {
-    const key = digest(token);
-    const entry = this.pending.get(key);
-    if (entry === undefined) return null;
-    this.pending.delete(key);
-    return entry.expires > this.now() ? entry.request : null;
+  /** The live entry `id` names, or null. */
+  get(id: string): ConsentEntry | null {
+    const e = this.entries.get(id);
+    return e === undefined || e.expires <= this.now() ? null : e;
+  }
+
+  /** Records the owner's decision on a pending request; false when there is none to decide. */
+  decide(id: string, approve: boolean): boolean {
+    const e = this.get(id);
+    if (e === null || e.status !== 'pending') return false;
+    e.status = approve ? 'approved' : 'denied';
+    return true;
+  }
+
+  /** The entry, when `wait` is its key; a decided one is removed (its outcome is delivered once). */
+  poll(id: string, wait: string): ConsentEntry | null {
+    const e = this.get(id);
+    if (e === null || e.wait !== digest(wait)) return null;
+    if (e.status !== 'pending') this.entries.delete(id);
+    return e;
+  }
+
+  /** The requests still waiting for the owner. */
+  pending(): ConsentEntry[] {
+    this.sweep();
+    return [...this.entries.values()].filter((e) => e.status === 'pending');
   }
 
   get size(): number {
-    return this.pending.size;
+    return this.entries.size;
   }
 
   private sweep(): void {
     const now = this.now();
-    for (const [key, entry] of this.pending) if (entry.expires <= now) this.pending.delete(key);
+    for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
   }
 }

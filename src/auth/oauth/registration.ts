@@ -99,3 +99,23 @@ export function validateClientMetadata(body: string): ClientMetadata | Registrat
 export function isRegistrationError(value: ClientMetadata | RegistrationError): value is RegistrationError {
   return 'error' in value;
 }
+
+/**
+ * Whether a requested redirect URI is one the client registered: exactly, or, for an http loopback URI,
+ * equal in everything but the port (RFC 8252 §7.3: native apps bind an ephemeral port at request time).
+ */
+export function redirectMatches(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  let want: URL;
+  try {
+    want = new URL(requested);
+  } catch {
+    return false;
+  }
+  if (want.protocol !== 'http:' || !LOOPBACK_HOSTS.has(want.hostname)) return false;
+  return registered.some((r) => {
+    const have = URL.canParse(r) ? new URL(r) : null;
+    if (have === null || have.protocol !== 'http:' || have.hostname !== want.hostname) return false;
+    return have.pathname === want.pathname && have.search === want.search && have.username === want.username && have.password === want.password;
+  });
+}

@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ClientMetadata, ClientRegistration, CodeRequest, IssuedTokens, OAuthError } from './authority.js';
 import { isS256Challenge, verifyS256 } from './pkce.js';
 import { isScopeError, resolveScope } from './scopes.js';
+import { redirectMatches } from './registration.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -269,7 +270,7 @@ export function register(state: OAuthState, metadata: ClientMetadata, now: numbe
 export function issueCode(state: OAuthState, request: CodeRequest, now: number, code: string): Transition<true | OAuthError> {
   const client = state.clients.get(request.client_id);
   if (client === undefined) return unchanged(state, oauthError('invalid_client', `Unknown client '${request.client_id}'`));
-  if (!client.redirect_uris.includes(request.redirect_uri)) {
+  if (!redirectMatches(client.redirect_uris, request.redirect_uri)) {
     return unchanged(state, oauthError('invalid_request', 'The redirect_uri is not one the client registered'));
   }
   if (!isS256Challenge(request.code_challenge)) {

@@ -3,7 +3,7 @@
 // be unchanged when the job runs, as must the window's revision.
 
 import * as v from 'valibot';
-import { readFile } from 'node:fs/promises';
+
 import { semanticDiff, DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS } from '../../diff/semantic-diff.js';
 import { authorizeLocalPath } from '../../policy/authorize.js';
 import { urlScheme } from '../../policy/paths.js';
@@ -11,6 +11,7 @@ import { sha256Digest } from '../../util/digest.js';
 import { ToolFailure } from '../../tools/tool.js';
 import { JobRunError } from '../job.js';
 import { defineJobType, jobContext, PolicyPathField, requireRevision } from './job-type.js';
+import { readRegularFile } from '../../util/file-read.js';
 
 const Request = v.strictObject({
   right_document: v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local path of the document to compare with (inside the project).')),
@@ -23,7 +24,7 @@ type SemanticDiffJobRequest = v.InferOutput<typeof Request>;
 
 async function digestOf(file: string): Promise<string> {
   try {
-    return sha256Digest(await readFile(file));
+    return sha256Digest(await readRegularFile(file, 'document'));
   } catch (err) {
     throw new ToolFailure(`Cannot read right_document ${file}: ${(err as Error).message}`, 'document_not_found', { right_document: file });
   }

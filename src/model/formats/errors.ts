@@ -2,14 +2,36 @@
 
 import type { FormatId } from '../ontology.js';
 
+/** The longest excerpt of the offending text an error quotes (a file's secret must not leak through it). */
+export const MAX_EXCERPT = 40;
+
+const clip = (text: string): string => (text.length > MAX_EXCERPT ? text.slice(0, MAX_EXCERPT) + '…' : text);
+
+/**
+ * A parser's message with every quoted passage and every long unbroken run of characters cut to
+ * MAX_EXCERPT: parsers quote the offending line or token, and that text may be anything the file held.
+ */
+export function boundExcerpts(detail: string): string {
+  return detail
+    .replace(/"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`/g, (m, a?: string, b?: string, c?: string) => {
+      const inner = a ?? b ?? c ?? '';
+      return inner.length > MAX_EXCERPT ? m[0] + clip(inner) + m[0] : m;
+    })
+    .replace(/[^\s"'`]{41,}/g, clip)
+    .split('\n')[0];
+}
+
 export class ParseError extends Error {
+  readonly detail: string;
   constructor(
     readonly format: FormatId,
-    readonly detail: string,
+    detail: string,
     readonly line?: number,
     readonly column?: number,
   ) {
-    super(`${format}: ${line !== undefined ? `line ${line}${column !== undefined ? `, column ${column}` : ''}: ` : ''}${detail}`);
+    const bounded = boundExcerpts(detail);
+    super(`${format}: ${line !== undefined ? `line ${line}${column !== undefined ? `, column ${column}` : ''}: ` : ''}${bounded}`);
+    this.detail = bounded;
     this.name = 'ParseError';
   }
 }

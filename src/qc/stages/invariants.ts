@@ -6,7 +6,7 @@
 // row is a finding (rule `invariant:<id>`, focus = the row's first IRI), so a waiver can name one focus. An
 // invariant that cannot run, or an asset that is missing or malformed, makes the stage `error`.
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkInvariant, duplicateId, invariantSpec, type InvariantResult, type InvariantSeverity, type InvariantSpec } from '../../sparql/invariants.js';
 import type { ResultTerm } from '../../sparql/engine-protocol.js';
@@ -17,6 +17,7 @@ import type { Finding, QcSnapshot, Severity, StageOutcome, Verdict } from '../fi
 import { findingId } from '../identity.js';
 import { resolveAsset, type PolicyAssets } from './policy-assets.js';
 import { qcQueryTarget, remainingMs, type SnapshotQueryContext } from './sparql-snapshot.js';
+import { readRegularFile } from '../../util/file-read.js';
 
 /** Violating rows kept per invariant (each a finding); the count is always exact. */
 export const ROWS_PER_INVARIANT = 10_000;
@@ -89,7 +90,7 @@ export function invariantsFromJson(text: string, file: string): InvariantSpec[] 
 
 async function readAsset(file: string): Promise<string> {
   if ((await stat(file)).size > MAX_STORE_FILE_BYTES) throw new CqFormatError(`larger than ${MAX_STORE_FILE_BYTES} bytes`);
-  return readFile(file, 'utf8');
+  return readRegularFile(file, 'query', 'utf8');
 }
 
 async function loadFile(file: string, label: string, out: AssetLoad): Promise<void> {

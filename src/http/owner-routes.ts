@@ -1,0 +1,92 @@
+// The routes that need the owner, answered before any bearer token is looked at: the owner login (a
+// single-use URL from `athene open` or the startup line sets the session cookie), the signed-in page, and
+// the state-changing actions no agent may take with a bearer token (deciding a held write, replacing the
+// static token). Each action needs the owner session's cookie and its CSRF token (`x-athene-csrf`).
+
+import { OWNER_CSRF_HEADER, OWNER_HOME_PATH, OWNER_LOGIN_PATH, type OwnerSessions } from '../auth/owner-session.js';
+import { errorPage, escapeHtml, pageHeaders } from '../web/consent-page.js';
+import type { Incoming } from './front-door.js';
+import { sendJson, statusLine, type Exchange } from './respond.js';
+
+export const APPROVAL_ROUTE = /^\/admin\/api\/pending\/([^/]+)\/(approve|deny)$/;
+export const REGENERATE_ROUTE = '/admin/api/token/regenerate';
+
+export interface OwnerActions {
+  /** Decides a held write; false when no window holds it. */
+  decide(approvalId: string, approve: boolean): Promise<boolean>;
+  /** Replaces the static token and returns the new one. */
+  regenerate(): Promise<string>;
+}
+
+export const OWNER_REQUIRED = 'This action needs the owner: sign in with the single-use link `athene open` prints (then send the session\'s CSRF token ' +
+  `in ${OWNER_CSRF_HEADER}), or use the command line (athene pending approve|deny ID, athene token --regenerate). A bearer token is not accepted here.`;
+
+function html(x: Exchange, status: number, body: string, extra: readonly (readonly [string, string])[] = []): void {
+  if (x.aborted || x.done) return;
+  x.done = true;
+  x.res.cork(() => {
+    x.res.writeStatus(statusLine(status));
+    for (const [k, v] of [...pageHeaders(), ...extra]) x.res.writeHeader(k, v);
+    x.res.end(body);
+  });
+}
+
+export class OwnerRoutes {
+  constructor(private readonly sessions: OwnerSessions, private readonly actions: OwnerActions) {}
+
+  /** Answers the request when it is one of these routes; false leaves it to the caller. */
+  handle(x: Exchange, r: Incoming): boolean {
+    if (r.path === OWNER_LOGIN_PATH) {
+      if (r.method !== 'GET') return this.notAllowed(x, 'GET');
+      const cookie = this.sessions.login(new URLSearchParams(r.query));
+      if (cookie === null) {
+        html(x, 403, errorPage('Login link not valid', 'This owner login link is invalid, expired or already used. Run `athene open` for a new one.'));
+        return true;
+      }
+      if (x.aborted || x.done) return true;
+      x.done = true;
+      x.res.cork(() => {
+        x.res.writeStatus(statusLine(303)).writeHeader('location', OWNER_HOME_PATH).writeHeader('set-cookie', cookie).writeHeader('cache-control', 'no-store');
+        x.res.end();
+      });
+      return true;
+    }
+    if (r.path === OWNER_HOME_PATH) {
+      if (r.method !== 'GET') return this.notAllowed(x, 'GET');
+      const session = this.sessions.session(r.headers.get('cookie') ?? '');
+      if (session === null) html(x, 401, errorPage('Not signed in', 'Run `athene open` on this machine and follow the single-use login link it prints.'));
+      else html(x, 200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="athene-csrf" content="${escapeHtml(session.csrf)}"><title>Athene owner</title></head>` +
+        '<body><h1>Signed in as the owner</h1><p>Consent pages waiting in this browser now show Allow and Deny.</p></body></html>');
+      return true;
+    }
+    const approval = APPROVAL_ROUTE.exec(r.path);
+    if (approval === null && r.path !== REGENERATE_ROUTE) return false;
+    if (r.method !== 'POST') return this.notAllowed(x, 'POST');
+    if (this.sessions.authorize(r.headers.get('cookie') ?? '', r.headers.get(OWNER_CSRF_HEADER) ?? '') === null) {
+      sendJson(x, 403, { error: OWNER_REQUIRED, error_code: 'owner_required' }, [['cache-control', 'no-store']]);
+      return true;
+    }
+    if (approval !== null) void this.decide(x, decodeURIComponent(approval[1]), approval[2] === 'approve');
+    else void this.regenerate(x);
+    return true;
+  }
+
+  private notAllowed(x: Exchange, allow: string): true {
+    sendJson(x, 405, { error: `Method not allowed; use ${allow}` }, [['allow', allow]]);
+    return true;
+  }
+
+  private async decide(x: Exchange, approvalId: string, approve: boolean): Promise<void> {
+    if (await this.actions.decide(approvalId, approve)) sendJson(x, 200, { approval_id: approvalId, decision: approve ? 'approved' : 'denied' });
+    else sendJson(x, 404, { error: `No pending write ${approvalId}` });
+  }
+
+  /** Shown once: the response is never cached. */
+  private async regenerate(x: Exchange): Promise<void> {
+    try {
+      sendJson(x, 200, { token: await this.actions.regenerate() }, [['cache-control', 'no-store']]);
+    } catch (err) {
+      sendJson(x, 500, { error: `The token could not be replaced: ${(err as Error).message}` });
+    }
+  }
+}
