@@ -6,7 +6,6 @@
 
 import * as v from 'valibot';
 
-import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Annotation } from '../model/terms.js';
 import * as t from '../model/terms.js';

@@ -16,7 +16,7 @@ import { disjointnessCandidates, inferredDiff, pairKey, type InferredSide } from
 import { ownershipChanges } from '../../src/diff/policy-deltas.js';
 import run, { type ClassificationData } from '../../src/reasoner/pool-worker.js';
 import { Classification } from '../../src/reasoner/pool.js';
-import { reasonerById, type ReasonerId } from '../../src/reasoner/registry.js';
+import { reasonerById } from '../../src/reasoner/registry.js';
 import { disjointFrom, isPairClass, sideDocument } from '../../src/diff/side-reasoning.js';
 import { cancelFlag } from '../../src/reasoner/saturation.js';
 

@@ -1,6 +1,7 @@
 // The release reports as pure functions of the gate result: JUnit XML well-formed (parsed by saxes) with
 // consistent counts, SARIF 2.1.0 shape, an RO-Crate 1.1 graph whose every part is described, bounded and
 // escaped Markdown, and every report deterministic except its created_at.
+/* eslint-disable @typescript-eslint/no-explicit-any -- the SARIF and RO-Crate documents are walked as untyped JSON */
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
