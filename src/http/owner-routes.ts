@@ -6,6 +6,7 @@
 import { OWNER_CSRF_HEADER, OWNER_HOME_PATH, OWNER_LOGIN_PATH, type OwnerSessions } from '../auth/owner-session.js';
 import { errorPage, escapeHtml, pageHeaders } from '../web/consent-page.js';
 import type { Incoming } from './front-door.js';
+import { isLocalPeer, peerAddress } from './peer.js';
 import { sendJson, statusLine, type Exchange } from './respond.js';
 
 export const APPROVAL_ROUTE = /^\/admin\/api\/pending\/([^/]+)\/(approve|deny)$/;
@@ -38,6 +39,11 @@ export class OwnerRoutes {
   handle(x: Exchange, r: Incoming): boolean {
     if (r.path === OWNER_LOGIN_PATH) {
       if (r.method !== 'GET') return this.notAllowed(x, 'GET');
+      // checked before the nonce is spent: a link that leaked to another machine still works for the owner here
+      if (!isLocalPeer(peerAddress(x.res))) {
+        html(x, 403, errorPage('Owner login only on this machine', 'Open the owner login link in a browser on the machine this server runs on.'));
+        return true;
+      }
       const cookie = this.sessions.login(new URLSearchParams(r.query));
       if (cookie === null) {
         html(x, 403, errorPage('Login link not valid', 'This owner login link is invalid, expired or already used. Run `athene open` for a new one.'));

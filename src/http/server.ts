@@ -27,6 +27,17 @@ import { removeStaleTemps } from '../util/atomic-file.js';
 
 const QUARANTINE_POLL_MS = 500;
 
+/**
+ * The origin a login URL names: a wildcard bind is no host a browser may send (the Host check refuses it),
+ * so the URL names loopback, as `athene open` does.
+ */
+function loginOrigin(listening: string): string {
+  const url = new URL(listening);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  else if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.origin;
+}
+
 export interface ServerOptions {
   /** Private directory; default `$ATHENE_HOME` or `~/.athene`. */
   home?: string;
@@ -224,7 +235,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     registry,
     authority,
     fanout,
-    ownerLoginUrl: () => ownerLoginUrl(new URL(role.listening.url).origin, secret.ownerKey),
+    ownerLoginUrl: () => ownerLoginUrl(loginOrigin(role.listening.url), secret.ownerKey),
     openWindow: async (more) => {
       const w = await registry.open(more.map((f) => path.resolve(f)));
       if (role.kind === 'registered') {

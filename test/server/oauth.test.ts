@@ -514,6 +514,11 @@ test('a consent request from another machine gets 403 pointing at the static tok
     assert.ok(!page.body.includes('name="csrf"'));
     const post = await ask('POST', '/oauth/authorize', new URLSearchParams({ csrf, decision: 'allow' }).toString());
     assert.equal(post.status, 403, 'a remote peer cannot answer a consent page either');
+    const login = new URL(open.server.ownerLoginUrl());
+    const remoteLogin = await ask('GET', `${login.pathname}${login.search}`);
+    assert.equal(remoteLogin.status, 403, 'the owner login works only on this machine, even with a valid link');
+    assert.match(remoteLogin.body, /on the machine this server runs on/);
+    assert.equal((await fetch(login, { redirect: 'manual' })).status, 303, 'the refused link was not spent');
     const meta = await ask('GET', '/.well-known/oauth-authorization-server');
     assert.equal(meta.status, 200, 'discovery stays open to remote clients');
   } finally {

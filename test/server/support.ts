@@ -266,10 +266,12 @@ export function ownerLogin(t: TestServer): Promise<OwnerBrowser> {
   let browser = owners.get(t);
   if (browser === undefined) {
     browser = (async () => {
-      const login = await fetch(t.server.ownerLoginUrl(), { redirect: 'manual' });
+      const url = t.server.ownerLoginUrl();
+      const login = await fetch(url, { redirect: 'manual' });
       if (login.status !== 303) throw new Error(`owner login answered ${login.status}`);
       const cookie = login.headers.get('set-cookie')!.split(';')[0];
-      const home = await fetch(new URL('/owner/', t.server.url), { headers: { cookie } });
+      // the cookie is host-only: the browser follows the redirect on the login URL's host
+      const home = await fetch(new URL(login.headers.get('location')!, url), { headers: { cookie } });
       const csrf = /name="athene-csrf" content="([^"]+)"/.exec(await home.text())?.[1];
       if (csrf === undefined) throw new Error('the owner page carries no CSRF token');
       return { cookie, csrf };
