@@ -61,8 +61,8 @@ test('preview_change_set evaluates a private snapshot and caches a committable p
   assert.equal((p.summary as Row).no_ops, 0);
   assert.equal(p.committable, true, JSON.stringify(p.committable_reasons));
   assert.deepEqual(p.committable_reasons, []);
-  assert.equal(p.satisfiability_checked, false);
-  assert.match(p.satisfiability_note as string, /not requested|no reasoner/);
+  assert.equal(p.satisfiability_checked, true, 'auto is selected from the start: the preview is classified');
+  assert.equal(p.satisfiability_note, undefined);
   assert.equal(p.policy_loaded, false);
   assert.equal(p.policy_digest, null);
   assert.match(p.preflight_contract_digest as string, /^sha256:[0-9a-f]{64}$/);
@@ -70,7 +70,7 @@ test('preview_change_set evaluates a private snapshot and caches a committable p
   assert.equal(p.live_mutated, false);
   const pre = p.preflight as Row;
   assert.equal(pre.gate, 'pass');
-  assert.deepEqual(pre.stages_ran, ['profile', 'structural', 'governance'], 'no reasoner selected: the reasoner stage does not run');
+  assert.deepEqual(pre.stages_ran, ['reasoner', 'profile', 'structural', 'governance'], 'auto is selected from the start: the reasoner stage runs');
   assert.deepEqual(pre.required_stages, []);
   assert.equal(await axiomCount(c), count);
   assert.equal(await undoDepth(c), depth);
