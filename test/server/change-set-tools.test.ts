@@ -196,10 +196,11 @@ test('oversized and malformed change sets are refused before any QC', async () =
 });
 
 test('an explicitly listed gate that cannot run makes the preview uncommittable', async () => {
-  const p = await preview([sub('kitten', 'animal')], { gates: ['reasoner'] });
+  // A reasoner is always selected now (auto by default), so the listed gate without backing data is shacl.
+  const p = await preview([sub('kitten', 'animal')], { gates: ['shacl'] });
   assert.equal(p.committable, false);
   assert.equal((p.preflight as Row).gate, 'error');
-  assert.ok((p.committable_reasons as string[]).some((r) => r.includes('reasoner')));
+  assert.ok((p.committable_reasons as string[]).some((r) => r.includes('shacl')));
   const refused = await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
   assert.equal(refused.body.error_code, 'change_set_not_committable');
   assert.equal(refused.body.committed, false);
