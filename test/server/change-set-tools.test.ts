@@ -208,13 +208,18 @@ test('an explicitly listed gate that cannot run makes the preview uncommittable'
   await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id });
 });
 
-test('apply_changes verify=rollback without a policy or a selected reasoner is refused up front', async () => {
+// set_reasoner cannot deselect, so "no policy and no reasoner" cannot arise: auto judges the batch from the start.
+test('apply_changes verify=rollback without a policy is judged by the default auto reasoner before any change', async () => {
   const count = await axiomCount(c);
-  const r = await call(c, 'apply_changes', { verify: 'rollback', operations: [sub('puppy', 'cat')] });
-  assert.equal(r.isError, true);
-  assert.equal(r.body.error_code, 'verification_unavailable');
-  assert.equal(r.body.prevented_before_apply, true);
+  const depth = await undoDepth(c);
+  const r = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('puppy', 'cat')] });
+  const verify = r.verify as Row;
+  assert.equal(verify.prevented_before_apply, true);
+  assert.equal(verify.applied, false);
+  assert.equal(verify.error_code, 'preflight_failed');
+  assert.deepEqual(verify.newly_unsatisfiable, [`${CS}Puppy`]);
   assert.equal(await axiomCount(c), count);
+  assert.equal(await undoDepth(c), depth);
 });
 
 test('with the EL reasoner, verify=rollback prevents a batch that makes a class unsatisfiable before any change', async () => {
