@@ -138,8 +138,14 @@ test('a window restarted after a crash holds every fence again before it serves'
       registry.onWindowStarted = () => resolve();
     });
     const worker = Reflect.get(window, 'worker') as { terminate(): Promise<number> };
-    await worker.terminate();
-    await restarted;
+    // the restart timer is unref'd (a server's listener keeps its process alive); here nothing else would
+    const alive = setInterval(() => undefined, 1000);
+    try {
+      await worker.terminate();
+      await restarted;
+    } finally {
+      clearInterval(alive);
+    }
     const session = await DirectSession.open(window, oauth('client-c', 'grant-c'));
     assert.equal((await session.call('get_entity', { entity: 'Animal' })).body.error_code, 'authorization_revoked');
     const other = await DirectSession.open(window, oauth('client-c', 'grant-new'));
