@@ -127,6 +127,8 @@ export class WindowHandle implements FenceTarget {
       let ready = false;
       const failStart = (err: Error) => {
         if (this.worker === worker) this.worker = null;
+        // a question asked while it was starting (health, approvals) must not wait for a worker that is gone
+        this.answerPendingAsks();
         reject(err);
       };
       // nothing else is sent before the worker's first message, so that batch holds it alone
@@ -274,12 +276,17 @@ export class WindowHandle implements FenceTarget {
     this.outbox.clear();
     for (const sink of this.inFlight.values()) sink.fail(500, `The window crashed (${error.message}); its sessions ended`);
     this.inFlight.clear();
-    for (const reply of this.replies.values()) reply({ type: 'decided', id: 0, found: false });
-    this.replies.clear();
+    this.answerPendingAsks();
     if (this.stopping) return;
     this.events.crashed(this, error);
     this.failures = performance.now() - this.startedAt < STABLE_MS ? this.failures + 1 : 0;
     this.scheduleRestart(error.message);
+  }
+
+  /** Answers every question still waiting for the worker as a worker that is not running would. */
+  private answerPendingAsks(): void {
+    for (const reply of this.replies.values()) reply({ type: 'decided', id: 0, found: false });
+    this.replies.clear();
   }
 
   /** Restarts after a backoff, or gives up once starts keep failing. */

@@ -7,7 +7,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
 import { sha256Digest } from '../util/digest.js';
-import { readRegularFile } from '../util/file-read.js';
+import { readServerPrivateFile } from '../util/file-read.js';
 
 const MAX_CONFIG_BYTES = 64 * 1024;
 const MAX_SECRET_BYTES = 8 * 1024;
@@ -84,7 +84,7 @@ async function readOwnerOnly(file: string, max: number, what: string): Promise<B
   if ((st.mode & 0o077) !== 0) throw new BindingError(`${what} is readable by others than its owner (mode ${(st.mode & 0o777).toString(8)}); it must be 0600`);
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new BindingError(`${what} is not owned by the server's user`);
   if (st.size > max) throw new BindingError(`${what} exceeds ${max} bytes`);
-  return readRegularFile(file, 'document');
+  return readServerPrivateFile(file, max);
 }
 
 async function ownerOnlyDirectory(dir: string): Promise<boolean> {

@@ -97,29 +97,31 @@ function kindOfNode(s: import('node:fs').Stats): string {
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
-/** Opens `file` for a tool read and checks it; the caller closes the handle. */
-export async function openRegularFile(file: string, kind: FileKind): Promise<{ handle: FileHandle; size: number; limit: number }> {
+/** How a read is checked: the size limit (named for its message) and whether protected directories are refused. */
+interface ReadRule {
+  readonly what: string;
+  readonly limit: number;
+  readonly refuseProtected: boolean;
+}
+
+async function openChecked(file: string, rule: ReadRule): Promise<{ handle: FileHandle; size: number }> {
   const handle = await open(file, OPEN_FLAGS);
   try {
     const real = await realOf(handle, file);
-    if (isProtectedPath(real)) throw new FileReadError(`${file} is inside the server's private directory, which no tool may read`, 'protected_path', file);
+    if (rule.refuseProtected && isProtectedPath(real)) throw new FileReadError(`${file} is inside the server's private directory, which no tool may read`, 'protected_path', file);
     if (PSEUDO_ROOTS.some((r) => inside(r, real))) throw new FileReadError(`${file} is a kernel pseudo-file (${real.split(path.sep).slice(0, 2).join(path.sep)}), not a regular file`, 'not_regular_file', file);
     const stats = await handle.stat();
     if (!stats.isFile()) throw new FileReadError(`${file} is ${kindOfNode(stats)}; only regular files are read`, 'not_regular_file', file);
-    const limit = limits[kind];
-    if (stats.size > limit) throw new FileReadError(`${file} is ${stats.size} bytes, over the ${kind} size limit of ${limit} bytes`, 'file_too_large', file);
-    return { handle, size: stats.size, limit };
+    if (stats.size > rule.limit) throw new FileReadError(`${file} is ${stats.size} bytes, over the ${rule.what} size limit of ${rule.limit} bytes`, 'file_too_large', file);
+    return { handle, size: stats.size };
   } catch (err) {
     await handle.close();
     throw err;
   }
 }
 
-/** Reads a whole regular file of the given kind (see the module comment); a file that grows past the limit is refused. */
-export async function readRegularFile(file: string, kind: FileKind): Promise<Buffer>;
-export async function readRegularFile(file: string, kind: FileKind, encoding: 'utf8'): Promise<string>;
-export async function readRegularFile(file: string, kind: FileKind, encoding?: 'utf8'): Promise<Buffer | string> {
-  const { handle, size, limit } = await openRegularFile(file, kind);
+async function readChecked(file: string, rule: ReadRule): Promise<Buffer> {
+  const { handle, size } = await openChecked(file, rule);
   try {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -129,12 +131,36 @@ export async function readRegularFile(file: string, kind: FileKind, encoding?: '
       const { bytesRead } = await handle.read(buffer, 0, want, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > limit) throw new FileReadError(`${file} grew over the ${kind} size limit of ${limit} bytes while it was read`, 'file_too_large', file);
+      if (total > rule.limit) throw new FileReadError(`${file} grew over the ${rule.what} size limit of ${rule.limit} bytes while it was read`, 'file_too_large', file);
       chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
     }
-    const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
-    return encoding === 'utf8' ? bytes.toString('utf8') : bytes;
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
   } finally {
     await handle.close();
   }
+}
+
+const toolRule = (kind: FileKind): ReadRule => ({ what: kind, limit: limits[kind], refuseProtected: true });
+
+/** Opens `file` for a tool read and checks it; the caller closes the handle. */
+export async function openRegularFile(file: string, kind: FileKind): Promise<{ handle: FileHandle; size: number; limit: number }> {
+  const rule = toolRule(kind);
+  return { ...(await openChecked(file, rule)), limit: rule.limit };
+}
+
+/** Reads a whole regular file of the given kind (see the module comment); a file that grows past the limit is refused. */
+export async function readRegularFile(file: string, kind: FileKind): Promise<Buffer>;
+export async function readRegularFile(file: string, kind: FileKind, encoding: 'utf8'): Promise<string>;
+export async function readRegularFile(file: string, kind: FileKind, encoding?: 'utf8'): Promise<Buffer | string> {
+  const bytes = await readChecked(file, toolRule(kind));
+  return encoding === 'utf8' ? bytes.toString('utf8') : bytes;
+}
+
+/**
+ * Reads one of the server's own files (its configuration in the private directory, named by the server, never
+ * by a caller) with the same non-blocking open and regular-file check, within `maxBytes`. It is the only read
+ * not refused inside the private directory: a path a caller chose must go through readRegularFile.
+ */
+export async function readServerPrivateFile(file: string, maxBytes: number): Promise<Buffer> {
+  return readChecked(file, { what: 'private file', limit: maxBytes, refuseProtected: false });
 }

@@ -6,12 +6,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { encodePrincipal, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER } from '../../src/broker/wire.js';
-import { call, decideWrite, pendingWrites, startTestServer, type TestServer } from '../server/support.js';
+import { call, decideWrite, pendingWrites, startOrigin, startTestServer, type TestServer } from '../server/support.js';
 import { authorize, registerClient } from '../server/oauth-grant.js';
 import { oauthPrincipal } from '../server/direct-window.js';
 import { INIT, brokerFixture, connectTo, freePort, internal, listInstances, postToBackend, readDirectorySecret, spawnAthene, stopAthene, type Athene } from './support.js';
@@ -28,11 +24,10 @@ async function heldWrite(t: TestServer, tool: string): Promise<string> {
 }
 
 test('revoke-client across processes: the slow call and the held write are cut and counted, nothing commits, later calls are 401, and a process registering afterwards refuses the grant', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-broker-revoke-'));
   const port = await freePort();
   const t = await startTestServer([brokerFixture('alpha.ttl')], { port: String(port), broker_idle_linger_s: '0' });
   const procs: Athene[] = [];
-  let writer: Awaited<ReturnType<typeof open>> | null = null;
+  const origin = await startOrigin({}, ['/slow.ttl']);
   try {
     assert.equal(t.server.role.kind, 'broker');
     if (t.server.role.kind !== 'broker') return;
@@ -48,12 +43,11 @@ test('revoke-client across processes: the slow call and the held write are cut a
     assert.equal((await call(c, 'get_active_ontology')).body.ontology_iri, BETA, 'the session is on the other process\'s window');
     const admin = await connectTo(base, t.token, betaWindow.url);
 
-    // the slow call: a load reading a named pipe, approved, then blocked in the other process until the test writes
-    const pipe = path.join(dir, 'slow.ttl');
-    execFileSync('mkfifo', [pipe]);
-    const loading = call(c, 'load_ontology', { source: pipe }).then(() => null, (err: Error) => err);
+    // the slow call: a load from an origin that never answers, approved, then awaiting it in the other process
+    const loading = call(c, 'load_ontology', { source: `${origin.base}/slow.ttl`, connection_timeout_ms: 600_000 }).then(() => null, (err: Error) => err);
     assert.equal((await decideWrite(t, await heldWrite(t, 'load_ontology'), 'approve')).status, 200);
-    writer = await open(pipe, 'w');
+    for (let i = 0; i < 400 && origin.hits === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(origin.hits, 1, 'the load reached the origin');
     const holding = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'ThingBeta' }).then(() => null, (err: Error) => err);
     const held = await heldWrite(t, 'add_axiom');
 
@@ -75,9 +69,6 @@ test('revoke-client across processes: the slow call and the held write are cut a
     // the cut write was withdrawn in the other process; were it still queued, approving it would meet the fence
     assert.ok([200, 404].includes((await decideWrite(t, held, 'approve')).status));
     assert.equal((await call(admin, 'get_entity', { entity: 'Dog' })).isError, true, 'the held write never committed');
-    await writer.writeFile('@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/late> a owl:Ontology .\n');
-    await writer.close();
-    writer = null;
 
     const later = await postToBackend(new URL('/mcp', base).href, { authorization: `Bearer ${grant.accessToken}` }, INIT);
     assert.equal(later.status, 401);
@@ -115,9 +106,8 @@ test('revoke-client across processes: the slow call and the held write are cut a
 
     await Promise.all([admin.close(), gammaAdmin.close(), c.close().catch(() => undefined)]);
   } finally {
-    await writer?.close();
+    await origin.close();
     for (const p of procs.reverse()) await stopAthene(p);
     await t.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 });

@@ -79,15 +79,17 @@ async function health(s: Served): Promise<Body> {
 
 const sub = (k: number, j: number) => ({ axiom_type: 'subclass_of', sub: `C${k}x${j}`, super: 'Animal' });
 
-async function setUp(): Promise<{ home: string; doc: string }> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'athene-journal-'));
-  const doc = path.join(home, 'zoo.ttl');
+async function setUp(): Promise<{ dir: string; home: string; doc: string }> {
+  // the document lives beside the private directory, never inside it (no tool reads there)
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-journal-'));
+  const home = path.join(dir, 'home');
+  const doc = path.join(dir, 'zoo.ttl');
   await copyFile(fixture('zoo.ttl'), doc);
-  return { home, doc };
+  return { dir, home, doc };
 }
 
 test('200 acknowledged edits from 8 sessions survive kill -9: same ontology, undo/redo go on, history names each client', async () => {
-  const { home, doc } = await setUp();
+  const { dir, home, doc } = await setUp();
   let s = await serve(home, doc);
   try {
     const clients = await Promise.all(Array.from({ length: 8 }, (_, k) => client(s, `client-${k}`)));
@@ -155,12 +157,12 @@ test('200 acknowledged edits from 8 sessions survive kill -9: same ontology, und
     await c.close();
   } finally {
     await kill9(s).catch(() => undefined);
-    await rm(home, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 });
 
 test('a document edited on disk before the restart is opened as it is; the recovery tool applies what still applies', async () => {
-  const { home, doc } = await setUp();
+  const { dir, home, doc } = await setUp();
   let s = await serve(home, doc);
   try {
     const clients = await Promise.all([client(s, 'alpha'), client(s, 'beta')]);
@@ -202,12 +204,12 @@ test('a document edited on disk before the restart is opened as it is; the recov
     await c.close();
   } finally {
     await kill9(s).catch(() => undefined);
-    await rm(home, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 });
 
 test('a torn last entry (killed mid-append) loses only that entry', async () => {
-  const { home, doc } = await setUp();
+  const { dir, home, doc } = await setUp();
   let s = await serve(home, doc);
   try {
     const c0 = await client(s, 'writer');
@@ -233,6 +235,6 @@ test('a torn last entry (killed mid-append) loses only that entry', async () => 
     await c.close();
   } finally {
     await kill9(s).catch(() => undefined);
-    await rm(home, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 });

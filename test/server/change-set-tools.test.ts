@@ -61,8 +61,8 @@ test('preview_change_set evaluates a private snapshot and caches a committable p
   assert.equal((p.summary as Row).no_ops, 0);
   assert.equal(p.committable, true, JSON.stringify(p.committable_reasons));
   assert.deepEqual(p.committable_reasons, []);
-  assert.equal(p.satisfiability_checked, false);
-  assert.match(p.satisfiability_note as string, /not requested|no reasoner/);
+  assert.equal(p.satisfiability_checked, true, 'auto is selected from the start: the preview is classified');
+  assert.equal(p.satisfiability_note, undefined);
   assert.equal(p.policy_loaded, false);
   assert.equal(p.policy_digest, null);
   assert.match(p.preflight_contract_digest as string, /^sha256:[0-9a-f]{64}$/);
@@ -70,7 +70,7 @@ test('preview_change_set evaluates a private snapshot and caches a committable p
   assert.equal(p.live_mutated, false);
   const pre = p.preflight as Row;
   assert.equal(pre.gate, 'pass');
-  assert.deepEqual(pre.stages_ran, ['profile', 'structural', 'governance'], 'no reasoner selected: the reasoner stage does not run');
+  assert.deepEqual(pre.stages_ran, ['reasoner', 'profile', 'structural', 'governance'], 'auto is selected from the start: the reasoner stage runs');
   assert.deepEqual(pre.required_stages, []);
   assert.equal(await axiomCount(c), count);
   assert.equal(await undoDepth(c), depth);
@@ -196,10 +196,11 @@ test('oversized and malformed change sets are refused before any QC', async () =
 });
 
 test('an explicitly listed gate that cannot run makes the preview uncommittable', async () => {
-  const p = await preview([sub('kitten', 'animal')], { gates: ['reasoner'] });
+  // A reasoner is always selected now (auto by default), so the listed gate without backing data is shacl.
+  const p = await preview([sub('kitten', 'animal')], { gates: ['shacl'] });
   assert.equal(p.committable, false);
   assert.equal((p.preflight as Row).gate, 'error');
-  assert.ok((p.committable_reasons as string[]).some((r) => r.includes('reasoner')));
+  assert.ok((p.committable_reasons as string[]).some((r) => r.includes('shacl')));
   const refused = await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
   assert.equal(refused.body.error_code, 'change_set_not_committable');
   assert.equal(refused.body.committed, false);
@@ -207,13 +208,18 @@ test('an explicitly listed gate that cannot run makes the preview uncommittable'
   await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id });
 });
 
-test('apply_changes verify=rollback without a policy or a selected reasoner is refused up front', async () => {
+// set_reasoner cannot deselect, so "no policy and no reasoner" cannot arise: auto judges the batch from the start.
+test('apply_changes verify=rollback without a policy is judged by the default auto reasoner before any change', async () => {
   const count = await axiomCount(c);
-  const r = await call(c, 'apply_changes', { verify: 'rollback', operations: [sub('puppy', 'cat')] });
-  assert.equal(r.isError, true);
-  assert.equal(r.body.error_code, 'verification_unavailable');
-  assert.equal(r.body.prevented_before_apply, true);
+  const depth = await undoDepth(c);
+  const r = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('puppy', 'cat')] });
+  const verify = r.verify as Row;
+  assert.equal(verify.prevented_before_apply, true);
+  assert.equal(verify.applied, false);
+  assert.equal(verify.error_code, 'preflight_failed');
+  assert.deepEqual(verify.newly_unsatisfiable, [`${CS}Puppy`]);
   assert.equal(await axiomCount(c), count);
+  assert.equal(await undoDepth(c), depth);
 });
 
 test('with the EL reasoner, verify=rollback prevents a batch that makes a class unsatisfiable before any change', async () => {

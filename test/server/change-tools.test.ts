@@ -117,13 +117,21 @@ test('apply_changes strict=true skips adds that would mint, and a net-zero batch
   assert.equal(await undoDepth(), depth, 'no undo unit for a batch that changed nothing');
 });
 
-test('apply_changes verify=rollback without a policy or a selected reasoner is refused before any change', async () => {
+// set_reasoner cannot deselect, so "no policy and no reasoner" cannot arise: auto judges the batch from the start.
+test('apply_changes verify=rollback without a policy is judged by the default auto reasoner before any change', async () => {
   const count = await axiomCount();
-  const refused = await call(c, 'apply_changes', { verify: 'rollback', operations: [{ axiom_type: 'subclass_of', sub: 'bird', super: 'mammal' }] });
-  assert.equal(refused.isError, true);
-  assert.equal(refused.body.error_code, 'verification_unavailable');
-  assert.equal(refused.body.effects_prevented, true);
+  const depth = await undoDepth();
+  const r = await call(c, 'apply_changes', { verify: 'rollback', operations: [
+    { axiom_type: 'disjoint_classes', classes: ['bird', 'mammal'] },
+    { axiom_type: 'subclass_of', sub: 'bird', super: 'mammal' },
+  ] });
+  assert.equal(r.isError, false, JSON.stringify(r.body));
+  const verify = r.body.verify as Row;
+  assert.equal(verify.prevented_before_apply, true);
+  assert.equal(verify.applied, false);
+  assert.deepEqual(verify.newly_unsatisfiable, [`${ZOO}Bird`]);
   assert.equal(await axiomCount(), count);
+  assert.equal(await undoDepth(), depth);
 });
 
 test('invalid batch arguments are rejected before the handler runs', async () => {

@@ -4,8 +4,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { WindowRegistry } from '../../src/actors/registry.js';
@@ -21,6 +22,28 @@ const SETTINGS: WindowSettings = { read_only: false, confirm_each_write: false, 
 
 const EXTRA_IRI = 'http://example.org/fenced-extra';
 const EXTRA_TTL = `@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<${EXTRA_IRI}> a owl:Ontology .\n<${EXTRA_IRI}#Thing> a owl:Class .\n`;
+
+/** An origin on a real socket that holds the first request until `release` sends the page. */
+async function startHeldOrigin(): Promise<{ base: string; requested: Promise<void>; release: (page: string) => void; close: () => Promise<void> }> {
+  let requested!: () => void;
+  let answer!: (page: string) => void;
+  const arrived = new Promise<void>((resolve) => (requested = resolve));
+  const page = new Promise<string>((resolve) => (answer = resolve));
+  const web = createServer((_req, res) => {
+    requested();
+    void page.then((body) => res.writeHead(200, { 'content-type': 'text/turtle' }).end(body));
+  });
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(web.address() as AddressInfo).port}`,
+    requested: arrived,
+    release: answer,
+    close: async () => {
+      web.closeAllConnections();
+      await new Promise((resolve) => web.close(resolve));
+    },
+  };
+}
 
 async function loadedIris(s: DirectSession): Promise<string[]> {
   const listed = await s.call('list_ontologies');
@@ -42,6 +65,7 @@ test('a fence set blocks OAuth principals of its grants only, never the static t
 test('a handler that awaited I/O cannot commit after the fence, later calls are refused before the handler, others still commit', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-fence-'));
   const registry = new WindowRegistry(SETTINGS);
+  const origin = await startHeldOrigin();
   try {
     const window = await registry.open([fixture('zoo.ttl')]);
     const revoked = oauth('client-r', 'grant-r');
@@ -49,14 +73,11 @@ test('a handler that awaited I/O cannot commit after the fence, later calls are 
     const victim = await DirectSession.open(window, revoked);
     const bystander = await DirectSession.open(window, other);
 
-    // a named pipe: the load blocks reading it until the test writes, so the handler is past the gate
-    const pipe = path.join(dir, 'slow.ttl');
-    execFileSync('mkfifo', [pipe]);
-    const loading = victim.call('load_ontology', { source: pipe });
-    const writer = await open(pipe, 'w');
+    // an origin that answers only when the test releases it: the load awaits real I/O past the gate
+    const loading = victim.call('load_ontology', { source: `${origin.base}/slow.ttl`, connection_timeout_ms: 600_000 });
+    await origin.requested;
     assert.equal(await window.fence(fenceFor({ client_id: 'client-r', grant_ids: ['grant-r'] })), true);
-    await writer.writeFile(EXTRA_TTL);
-    await writer.close();
+    origin.release(EXTRA_TTL);
     const refused = await loading;
     assert.equal(refused.isError, true);
     assert.equal(refused.body.error_code, 'authorization_revoked');
@@ -72,6 +93,7 @@ test('a handler that awaited I/O cannot commit after the fence, later calls are 
     assert.equal((await bystander.call('load_ontology', { source: file })).isError, false, 'another client still commits');
     assert.deepEqual(await loadedIris(bystander), [EXTRA_IRI]);
   } finally {
+    await origin.close();
     await registry.stopAll();
     await rm(dir, { recursive: true, force: true });
   }
@@ -116,8 +138,14 @@ test('a window restarted after a crash holds every fence again before it serves'
       registry.onWindowStarted = () => resolve();
     });
     const worker = Reflect.get(window, 'worker') as { terminate(): Promise<number> };
-    await worker.terminate();
-    await restarted;
+    // the restart timer is unref'd (a server's listener keeps its process alive); here nothing else would
+    const alive = setInterval(() => undefined, 1000);
+    try {
+      await worker.terminate();
+      await restarted;
+    } finally {
+      clearInterval(alive);
+    }
     const session = await DirectSession.open(window, oauth('client-c', 'grant-c'));
     assert.equal((await session.call('get_entity', { entity: 'Animal' })).body.error_code, 'authorization_revoked');
     const other = await DirectSession.open(window, oauth('client-c', 'grant-new'));

@@ -94,7 +94,7 @@ test('run_project_qc under a valid v1 policy passes and reports the policy, stag
     assert.equal(r.import_lock_verification, null);
     assert.deepEqual(r.errors, []);
     assert.equal(((r.resolved_assets as Row).root_artifact), null);
-    assert.deepEqual(r.reasoner, { selected_id: null, selected_name: null, policy_reasoner: null, required: false, matches_policy: null });
+    assert.deepEqual(r.reasoner, { selected_id: 'auto', selected_name: 'Athene Automatic Reasoner 0.1.0', policy_reasoner: null, required: false, matches_policy: null }, 'a new window selects the automatic reasoner');
   });
 });
 
@@ -178,13 +178,13 @@ test('lock_mode: verify without a lockfile is skipped and passes; required makes
   });
 });
 
-test('run_qc_suite legacy branch: default stages, no reasoner selected → skipped; legacy stage rows', async () => {
+test('run_qc_suite legacy branch: default stages, the default automatic reasoner runs the reasoner stage; legacy stage rows', async () => {
   const r = await callOk(c, 'run_qc_suite');
   assert.deepEqual([r.gate, r.fail_on], ['pass', 'error']);
-  assert.deepEqual(r.stages_ran, ['profile', 'structural']);
+  assert.deepEqual(r.stages_ran, ['reasoner', 'profile', 'structural']);
   const reasoner = stageOf(r, 'reasoner');
-  assert.equal(reasoner.ran, false);
-  assert.equal(typeof reasoner.reason, 'string');
+  assert.deepEqual([reasoner.ran, reasoner.verdict, reasoner.reason], [true, 'pass', undefined], 'the consistent ontology classifies under auto');
+  assert.deepEqual((reasoner.findings_summary as Row).total, 0);
   assert.deepEqual(Object.keys(stageOf(r, 'profile')).sort(), ['findings_summary', 'ran', 'stage', 'verdict']);
   assert.equal(r.policy_loaded, undefined, 'strict-mode fields only with policy_path');
 });

@@ -186,11 +186,13 @@ test('remove_rule errors: no identifier, absent rule, index out of range, unknow
 });
 
 test('validate_rules reports against the selected reasoner without executing, paged under a snapshot fingerprint', async () => {
-  const unselected = await ok('validate_rules');
-  assert.equal(unselected.executed_rules, false);
-  assert.equal(unselected.parsed_every_atom, true);
-  assert.equal(unselected.coverage_complete, false, 'no reasoner: support unknown');
-  assert.deepEqual(unselected.totals, { supported: 0, unsupported: 0, unknown: 4 });
+  const auto = await ok('validate_rules');
+  assert.equal(auto.executed_rules, false);
+  assert.equal(auto.parsed_every_atom, true);
+  assert.deepEqual(auto.reasoner, { id: 'auto', name: 'Athene Automatic Reasoner 0.1.0' }, 'a new window selects the automatic reasoner');
+  assert.equal(auto.coverage_complete, true, 'auto: support known');
+  assert.deepEqual(auto.totals, { supported: 0, unsupported: 4, unknown: 0 }, 'auto ignores SWRL rules');
+  assert.equal(auto.compatible, false);
   await ok('set_reasoner', { reasoner: 'el' });
   await ok('add_rule', { head: [{ type: 'builtin', builtin: 'http://example.org/custom#magic', args: ['?q'] }], body: [{ type: 'class', predicate: 'Person', arg1: '?q' }] });
   const first = await ok('validate_rules', { limit: 3 });
