@@ -5,7 +5,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ontology } from '../model/ontology.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { Workspace } from '../model/workspace.js';
 
 /** The local file an ontology was loaded from or is bound to, or null (untitled, remote). */
 export function localDocumentOf(o: Ontology): string | null {
@@ -16,7 +16,7 @@ export function localDocumentOf(o: Ontology): string | null {
 }
 
 /** The directory of the active ontology's local document, or null. */
-export function activeDocumentDir(ctx: Pick<ToolContext, 'workspace'>): string | null {
+export function activeDocumentDir(ctx: { readonly workspace: Workspace }): string | null {
   const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
   return doc === null ? null : path.dirname(doc);
 }
