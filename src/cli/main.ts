@@ -16,7 +16,7 @@ const USAGE = `usage:
   athene convert IN OUT [--format F]     convert an ontology document (format from --format or OUT's extension)
   athene stats FILE [--base IRI]         counts per axiom type and signature, as JSON
   athene axioms FILE [--base IRI]        every axiom, one canonical line each, sorted
-  athene classify FILE [--base IRI] [--reasoner el|structural]
+  athene classify FILE [--base IRI] [--reasoner el|structural|konclude|auto]
                                          the class taxonomy, one sorted line per statement
   athene serve [FILE...] [--home DIR] [flags]
                                          run the MCP server (one window per FILE, else the demo ontology);
