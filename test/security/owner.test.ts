@@ -166,14 +166,21 @@ test('held writes are decided only by the owner: a bearer token is refused, the 
   try {
     const { connect, call, pendingWrites } = await import('../server/support.js');
     const c = await connect(t);
-    const held = [call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Mammal', super: 'Bird' }), call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: 'Mammal' })];
-    let pending: { approval_id: string }[] = [];
-    for (let i = 0; i < 200 && pending.length < 2; i++) {
-      pending = await pendingWrites(t);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    assert.equal(pending.length, 2);
-    const [one, two] = pending.map((p) => p.approval_id);
+    // one write held at a time, so each approval id is known to belong to its call
+    const heldIds = async (count: number): Promise<string[]> => {
+      let pending: { approval_id: string }[] = [];
+      for (let i = 0; i < 400 && pending.length < count; i++) {
+        pending = await pendingWrites(t);
+        if (pending.length < count) await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.equal(pending.length, count);
+      return pending.map((p) => p.approval_id);
+    };
+    const first = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Mammal', super: 'Bird' });
+    const [one] = await heldIds(1);
+    const second = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: 'Mammal' });
+    const two = (await heldIds(2)).find((id) => id !== one)!;
+    const held = [first, second];
     const byBearer = await raw(t, { method: 'POST', path: `/admin/api/pending/${one}/approve`, headers: { authorization: `Bearer ${t.token}` } });
     assert.equal(byBearer.status, 403, 'an agent holding the static token cannot approve its own write');
     assert.equal(((await byBearer.json()) as { error_code: string }).error_code, 'owner_required');
