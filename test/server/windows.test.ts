@@ -42,9 +42,11 @@ test('sessions go to the newest window, stay pinned, and do not see other window
 test('a saved edit is there after a restart', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-restart-'));
   const doc = path.join(dir, 'zoo.ttl');
+  // the document lives beside the private directory, never inside it (no tool reads there)
+  const home = path.join(dir, 'home');
   await copyFile(fixture('zoo.ttl'), doc);
   try {
-    const first = await startTestServer([doc], {}, dir);
+    const first = await startTestServer([doc], {}, home);
     const c1 = await connect(first);
     await call(c1, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Mammal' });
     const before = (await call(c1, 'get_active_ontology')).body.axioms;
@@ -54,7 +56,7 @@ test('a saved edit is there after a restart', async () => {
     await c1.close();
     await first.stop();
 
-    const second = await startTestServer([doc], {}, dir);
+    const second = await startTestServer([doc], {}, home);
     assert.equal(second.token, first.token, 'the token survives a restart');
     const c2 = await connect(second);
     assert.equal((await call(c2, 'get_active_ontology')).body.axioms, before);
@@ -67,7 +69,7 @@ test('a saved edit is there after a restart', async () => {
   }
 });
 
-test('a crashed window is reported to its sessions and restarted from its saved document', async () => {
+test('a crashed window is reported to its sessions and restarted with its journaled unsaved edits', async () => {
   const t = await startTestServer([fixture('zoo.ttl')]);
   try {
     const c = await connect(t);
@@ -83,7 +85,7 @@ test('a crashed window is reported to its sessions and restarted from its saved 
     }
     assert.ok(fresh !== null, 'a new session reaches the restarted window');
     assert.equal((await call(fresh, 'get_active_ontology')).body.ontology_iri, ZOO);
-    assert.equal((await call(fresh, 'get_entity', { entity: 'Dog' })).isError, true, 'the unsaved edit is gone');
+    assert.equal((await call(fresh, 'get_entity', { entity: 'Dog' })).isError, false, 'the acknowledged, unsaved edit is replayed from the journal');
     await fresh.close();
     await c.close().catch(() => undefined);
   } finally {
