@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, fixture, connect, call, type TestServer } from '../test/server/support.js';
 import { s256Challenge } from '../src/auth/oauth/pkce.js';
 import { CAPABILITY_WORDS } from '../src/web/consent-page.js';
@@ -68,6 +68,14 @@ before(async () => {
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 });
 
+/** A page signed in as the owner (the single-use login URL sets the owner cookie): only the owner answers consent. */
+async function ownerPage(): Promise<Page> {
+  const page = await browser.newPage();
+  const login = await page.goto(t.server.ownerLoginUrl());
+  assert.equal(login?.ok(), true, 'the owner login URL signs the browser in');
+  return page;
+}
+
 after(async () => {
   await browser?.close();
   await callback.close();
@@ -96,7 +104,7 @@ function authorizeUrl(clientId: string, verifier: string, scope: string, state: 
 
 test('the page shows the client and its scope in words; Deny returns access_denied with the state', async () => {
   const clientId = await registerClient('Browser <Test> Client');
-  const page = await browser.newPage();
+  const page = await ownerPage();
   try {
     await page.goto(authorizeUrl(clientId, randomBytes(32).toString('base64url'), 'read ontology:curate', 'deny-state'));
     assert.equal(await page.textContent('#client-name'), 'Browser <Test> Client');
@@ -120,7 +128,7 @@ test('the page shows the client and its scope in words; Deny returns access_deni
 test('Allow completes the flow: the code becomes a token that works on /mcp', async () => {
   const clientId = await registerClient('Browser Allow Client');
   const verifier = randomBytes(32).toString('base64url');
-  const page = await browser.newPage();
+  const page = await ownerPage();
   let code: string;
   try {
     await page.goto(authorizeUrl(clientId, verifier, 'read', 'allow-state'));
