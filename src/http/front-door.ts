@@ -319,7 +319,7 @@ export class FrontDoor {
     const named = connectionNamed(r.headers.get('connection'));
     for (const [k, v] of r.headers) if (forwardable(k, named)) headers.push(k, v);
     const isStream = r.method === 'GET';
-    const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled);
+    const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled, body);
     if (isStream) {
       this.streams.add(x);
       this.streamOpened(sink.sessionId, 1);
