@@ -156,7 +156,8 @@ export class WindowSink implements ResponseSink, Cuttable {
   private pinNewSession(status: number, headers: [string, string][]): void {
     if (status >= 300 || this.sessionId !== undefined) return;
     const created = headers.find(([k]) => k === 'mcp-session-id')?.[1];
-    if (created !== undefined) this.registry.pin(created, this.window, pinOwner(this.principal));
+    if (created !== undefined) this.registry.pin(created, this.window, pinOwner(this.principal),
+      { name: this.principal.display_name, capabilities: this.principal.capabilities, since: Date.now() });
   }
 
   private writeHead(status: number, headers: [string, string][]): void {
