@@ -6,15 +6,16 @@ import { TripleTable } from '../rdf/rdf-graph-reader.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
 import { ownString } from '../terms.js';
 import { stripBom } from './turtle-reader.js';
+import type { ImportedKinds } from '../rdf/graph-typing.js';
 import { BoundedRdfXmlParser } from './rdfxml-parser.js';
 
-export async function readRdfXml(text: string, options: { base?: string } = {}): Promise<Ontology> {
+export async function readRdfXml(text: string, options: { base?: string; imported?: ImportedKinds } = {}): Promise<Ontology> {
   const doc = stripBom(text);
   const table = new TripleTable();
   await parseRdfXmlInto(doc, options.base, table);
   // Before the mapping, which releases the regexp engine's hold on the document text.
   const prefixes = rootNamespaces(doc);
-  const ontology = triplesToOntology(table);
+  const ontology = triplesToOntology(table, null, options.imported ?? null);
   ontology.format = 'rdfxml';
   for (const [k, v] of prefixes) ontology.prefixes.set(ownString(k), ownString(v));
   return ontology;
