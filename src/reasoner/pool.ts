@@ -260,9 +260,9 @@ export class ReasoningSession {
    * Classifies the current revision with the selected reasoner, waiting at most `timeoutMs` (the run is
    * cancelled then, as it is when `signal` aborts: the caller went away). A result for this revision is
    * reused; a run already under way for this revision and reasoner is not duplicated; one for an older
-   * revision is superseded.
+   * revision is superseded. `classifying` hears when the snapshot is taken and the reasoner starts on it.
    */
-  async classify(timeoutMs: number, signal?: AbortSignal): Promise<RunOutcome> {
+  async classify(timeoutMs: number, signal?: AbortSignal, classifying?: (axioms: number) => void): Promise<RunOutcome> {
     const reasoner = this.chosen;
     if (reasoner === null) throw new Error('no reasoner selected');
     const revision = this.ws.revision;
@@ -274,6 +274,7 @@ export class ReasoningSession {
       await this.running?.done;
     }
     const snap = takeSnapshot(this.ws);
+    classifying?.(snap.axiomCount);
     const controller = new AbortController();
     const task: TaskInput = { type: 'classify', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs };
     const cancel = signal === undefined ? controller.signal : AbortSignal.any([controller.signal, signal]);

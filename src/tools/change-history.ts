@@ -202,6 +202,7 @@ export const revertChanges = defineTool({
   input: RevertArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
+  destructive: true,
   summary: (args) => `revert_changes ${args.seqs?.join(',') ?? `${args.from_seq}..${args.to_seq ?? ''}`}`,
   handler: async (args, ctx) => {
     const recorder = recorderOf(ctx);

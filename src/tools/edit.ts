@@ -84,6 +84,7 @@ export const removeAxiom = defineTool({
   listedSchema: flatSchema({}),
   capabilities: ['ontology:curate'],
   mutating: always,
+  destructive: true,
   idempotent: true,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;

@@ -13,7 +13,7 @@ import { implementationDigest, reasonerById, reasoners, sortedReasoners, type Ca
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
-import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { installedReasoners, referencedReasoner } from './reasoner-reference.js';
@@ -139,7 +139,11 @@ export const runReasoner = defineTool({
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
-    const out = await session.classify(args.timeout_ms, ctx.signal);
+    // three phases: snapshot, classification, report
+    ctx.progress?.('run_reasoner: taking a snapshot of the ontology', stepMeasure(0, 3));
+    const out = await session.classify(args.timeout_ms, ctx.signal,
+      (axioms) => ctx.progress?.(`run_reasoner: classifying ${axioms.toLocaleString('en')} axioms with ${reasoner.name}`, stepMeasure(1, 3)));
+    ctx.progress?.('run_reasoner: reporting', stepMeasure(2, 3));
     if (!out.started) return { started: false, message: `${reasoner.name} is already classifying this revision; list_reasoners shows its status until it finishes.` };
     if (!out.completed) {
       // consistency is unknown when the run did not finish
