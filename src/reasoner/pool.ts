@@ -189,7 +189,9 @@ export class Classification {
   }
 }
 
-export type ReasonerStatus = 'no_reasoner' | 'not_initialized' | 'classifying' | 'classified' | 'out_of_sync' | 'inconsistent' | 'error';
+/** TOOLS.md 1.10's status vocabulary. */
+export const REASONER_STATUSES = ['no_reasoner', 'not_initialized', 'classifying', 'classified', 'out_of_sync', 'inconsistent', 'error'] as const;
+export type ReasonerStatus = (typeof REASONER_STATUSES)[number];
 
 export type RunOutcome =
   | { readonly started: false }

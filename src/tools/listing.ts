@@ -16,6 +16,7 @@ export interface ListedTool {
   title: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema?: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations;
 }
 
@@ -44,6 +45,18 @@ export function inputJsonSchema(def: ToolDefinition): JsonObject {
   const schema = def.listedSchema ?? (toJsonSchema(def.input, { errorMode: 'ignore' }) as JsonObject);
   const { $schema: _dialect, ...rest } = schema;
   return { ...rest, type: 'object' };
+}
+
+/**
+ * The outputSchema of a tool that declares its result shape. A failure is delivered as structuredContent
+ * too (`{error, error_code?, …}`, which clients validate as well), so the schema's required fields are
+ * required of a success only: either they are all there, or `error` is.
+ */
+export function outputJsonSchema(def: ToolDefinition): JsonObject | undefined {
+  if (def.output === undefined) return undefined;
+  const { $schema: _dialect, required, ...rest } = tidy(toJsonSchema(def.output, { errorMode: 'ignore' })) as JsonObject;
+  const success = Array.isArray(required) ? required : [];
+  return { ...rest, type: 'object', ...(success.length === 0 ? {} : { anyOf: [{ required: success }, { required: ['error'] }] }) };
 }
 
 /** Schema keywords whose value maps argument names to schemas, not a schema itself. */
@@ -217,11 +230,15 @@ export function listTools(defs: readonly ToolDefinition[]): ListedTool[] {
   const homes = sharedHomes(schemas);
   const names = defs.map((def) => def.name);
   const shown = new Set<string>();
-  return defs.map((def, i) => ({
-    name: def.name,
-    title: toolTitle(def.name),
-    description: def.description,
-    inputSchema: listedSchema(schemas[i], i, homes, names, shown) as ListedTool['inputSchema'],
-    annotations: toolAnnotations(def),
-  }));
+  return defs.map((def, i) => {
+    const output = outputJsonSchema(def);
+    return {
+      name: def.name,
+      title: toolTitle(def.name),
+      description: def.description,
+      inputSchema: listedSchema(schemas[i], i, homes, names, shown) as ListedTool['inputSchema'],
+      ...(output === undefined ? {} : { outputSchema: output as ListedTool['inputSchema'] }),
+      annotations: toolAnnotations(def),
+    };
+  });
 }

@@ -8,7 +8,7 @@ import type { Axiom, ClassExpression, IRI } from '../model/terms.js';
 import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { ManchesterParseError } from '../model/formats/manchester/expression.js';
-import { reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
+import { REASONER_STATUSES, reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
 import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
@@ -102,6 +102,12 @@ export const listReasoners = defineTool({
   name: 'list_reasoners',
   description: 'The installed reasoners (name with version, stable id), which one is selected, and its status.',
   input: NoArgs,
+  output: v.object({
+    count: v.number(),
+    reasoners: v.array(v.object({ name: v.string(), id: v.string(), current: v.boolean() })),
+    current_id: v.optional(v.string()),
+    status: v.picklist(REASONER_STATUSES),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
@@ -117,6 +123,7 @@ export const setReasoner = defineTool({
   name: 'set_reasoner',
   description: 'Select (not run) a reasoner by id, full display name, or a version-less name that identifies exactly one reasoner.',
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
+  output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
   // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
   mutating: never,

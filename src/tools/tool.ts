@@ -103,10 +103,15 @@ export function waitMeasure(totalSeconds: number): ProgressMeasure {
 
 export type JsonObject = Record<string, unknown>;
 
-export interface ToolDefinition<I = JsonObject> {
+export interface ToolDefinition<I = JsonObject, O extends JsonObject = JsonObject> {
   readonly name: string;
   readonly description: string;
   readonly input: v.GenericSchema<unknown, I>;
+  /**
+   * The shape of a successful result, for a tool whose result shape is stable: listed as its outputSchema,
+   * and the type the handler must return (so the two cannot drift apart).
+   */
+  readonly output?: v.GenericSchema<unknown, O>;
   /** The JSON Schema `tools/list` shows, when the one derived from `input` would not suit clients. */
   readonly listedSchema?: JsonObject;
   readonly capabilities: readonly Capability[];
@@ -128,7 +133,7 @@ export interface ToolDefinition<I = JsonObject> {
   readonly summary?: (args: I) => string;
   /** Fields every refusal by the gate (arguments, capabilities, read-only, approval, cancellation) adds, e.g. `committed:false`. */
   readonly refusalContext?: JsonObject;
-  readonly handler: (args: I, ctx: ToolContext) => JsonObject | Promise<JsonObject>;
+  readonly handler: (args: I, ctx: ToolContext) => NoInfer<O> | Promise<NoInfer<O>>;
 }
 
 /** A tool's reported failure: `{error, error_code?, ...context}` with isError. */
@@ -140,7 +145,7 @@ export class ToolFailure extends Error {
 }
 
 /** Erases the input type so tools of different shapes share one list. */
-export function defineTool<I>(def: ToolDefinition<I>): ToolDefinition<JsonObject> {
+export function defineTool<I, O extends JsonObject = JsonObject>(def: ToolDefinition<I, O>): ToolDefinition<JsonObject> {
   return def as unknown as ToolDefinition<JsonObject>;
 }
 
