@@ -27,7 +27,7 @@ import { searchEntities } from '../tools/search.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
 import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, recoveryNotice, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
-import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
+import { ToolFailure, type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
 import type { ServerView } from '../broker/server-view.js';
@@ -347,7 +347,7 @@ function sessionServer(state: WindowState): Server {
     if (principal === null) return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
     const token = request.params._meta?.progressToken;
     const beat = token === undefined ? undefined : new ProgressBeat(
-      (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+      (value, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
       `${tool.name}: running`);
     const base = toolContext(state, principal, extra);
     const client = server.getClientVersion();
@@ -356,7 +356,7 @@ function sessionServer(state: WindowState): Server {
       : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
     const ctx: ToolContext = {
       ...base,
-      ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }),
+      ...(beat === undefined ? {} : { progress: (m: string, measure?: ProgressMeasure) => beat.phase(m, measure) }),
       ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
     };
     let result: ToolResult;
