@@ -2,6 +2,8 @@
 // reasoning pool or its kept EL state) that reads the snapshot document, classifies it, and posts each
 // category's inferred tuples (IRIs only) as soon as that category is enumerated, or why it could not be. Each category stops at
 // `cap` tuples (the caller's per-category limit plus one), so an overflow is known without enumerating it all.
+// Konclude runs as a child process while the thread watches the cancellation flag, so a stopped preview
+// kills it at once; the thread then ends without posting more.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Axiom, IRI, Node } from '../model/terms.js';
@@ -9,12 +11,14 @@ import { cls, equivalentClasses, isLogicalAxiom, namedIndividual, objectOneOf, o
 import { forEachChild, signature } from '../model/walk.js';
 import { OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING, OWL_THING, OWL_TOP_OBJECT_PROPERTY } from '../model/vocab.js';
 import type { ElResult } from '../reasoner/el-reasoner.js';
-import { answerSync } from '../reasoner/engines.js';
+import { answer } from '../reasoner/engines.js';
+import { classify } from '../reasoner/el-reasoner.js';
 import type { KoncludeConfig } from '../reasoner/konclude.js';
 import { OntologyIndex } from '../reasoner/normalize.js';
 import { compareUtf8, type TaxonomyNode } from '../reasoner/taxonomy.js';
 import { readSnapshotAxioms } from '../reasoner/snapshot.js';
 import type { ReasonerId } from '../reasoner/registry.js';
+import { ReasonerCancelled, type CancelFlag } from '../reasoner/saturation.js';
 import type { Category } from './categories.js';
 
 export interface EnumerationRequest {
@@ -28,6 +32,8 @@ export interface EnumerationRequest {
   readonly categories: readonly Category[];
   /** Most tuples posted per category; reaching it marks the category overflowing. */
   readonly cap: number;
+  /** Raised when the preview stops (cancelled, timed out): shared memory. */
+  readonly cancel: CancelFlag;
 }
 
 export type EnumerationMessage =
@@ -144,7 +150,7 @@ function assertionObjects(axioms: readonly Axiom[]): { objects: Set<IRI>; everyo
  * one run; a is p-related to b exactly when Q is among a's types. Objects are the individuals some axiom
  * puts in a filler position (every individual when reflexivity or self restrictions exist).
  */
-function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], out: Bounded): void {
+async function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], out: Bounded): Promise<void> {
   const properties = new Set<IRI>();
   const individuals = new Set<IRI>();
   for (const a of axioms) {
@@ -167,7 +173,7 @@ function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], o
     extra.push(equivalentClasses([cls(q), objectSomeValuesFrom(objectProperty(p), objectOneOf([namedIndividual(b)]))]));
   }
   if (queries.size === 0) return;
-  const r = reason(req, [...axioms, ...extra]);
+  const r = await reason(req, [...axioms, ...extra]);
   for (const a of [...individuals].sort(compareUtf8)) {
     const pairs: (readonly [IRI, IRI])[] = [];
     for (const n of r.types(namedIndividual(a), false)) for (const m of n.members) {
@@ -182,11 +188,12 @@ function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], o
   }
 }
 
-function reason(req: EnumerationRequest, axioms: readonly Axiom[]): ElResult {
-  return answerSync(req.reasoner, axioms, req.konclude, { timeLimitMs: req.timeLimitMs }).result;
+async function reason(req: EnumerationRequest, axioms: readonly Axiom[]): Promise<ElResult> {
+  const options = { timeLimitMs: req.timeLimitMs, cancel: req.cancel };
+  return (await answer(req.reasoner, axioms, req.konclude, options, () => classify(axioms, options))).result;
 }
 
-function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: ElResult, category: Category): Bounded {
+async function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: ElResult, category: Category): Promise<Bounded> {
   const out = new Bounded(req.cap);
   switch (category) {
     case 'subclass_axioms': subclasses(r, out); break;
@@ -198,21 +205,21 @@ function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: ElResul
       break;
     }
     case 'property_hierarchy_axioms': propertyHierarchy(axioms, out); break;
-    case 'object_property_assertions': propertyAssertions(req, axioms, out); break;
+    case 'object_property_assertions': await propertyAssertions(req, axioms, out); break;
     default: throw new EnumerationFailed(`no enumerator for ${category}`);
   }
   return out;
 }
 
-function main(req: EnumerationRequest): void {
+async function main(req: EnumerationRequest): Promise<void> {
   const post = (m: EnumerationMessage) => parentPort!.postMessage(m);
   const axioms = readSnapshotAxioms(req.text);
-  const r = reason(req, axioms);
+  const r = await reason(req, axioms);
   post({ type: 'classified', consistent: r.consistent, complete: r.complete, unsupportedCount: r.unsupported.count });
   if (r.consistent) {
     for (const category of req.categories) {
       try {
-        const out = enumerate(req, axioms, r, category);
+        const out = await enumerate(req, axioms, r, category);
         post({ type: 'category', category, tuples: out.tuples, overflow: out.full });
       } catch (err) {
         if (!(err instanceof EnumerationFailed)) throw err;
@@ -223,4 +230,7 @@ function main(req: EnumerationRequest): void {
   post({ type: 'end' });
 }
 
-main(workerData as EnumerationRequest);
+main(workerData as EnumerationRequest).catch((err: unknown) => {
+  // a stopped preview has already been answered; anything else is the thread's error
+  if (!(err instanceof ReasonerCancelled)) throw err;
+});
