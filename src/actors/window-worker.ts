@@ -43,7 +43,7 @@ import { revokeExternalTerms } from '../external-terms/actor-store.js';
 import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
-import { answerView, type ViewWindow } from './window-view.js';
+import { answerView, warmView, type ViewWindow } from './window-view.js';
 import type { WindowSettings } from '../tools/tool.js';
 
 const port = parentPort;
@@ -194,12 +194,16 @@ async function openWindow(): Promise<WindowState> {
       changes.prepare();
     };
   }
+  const resolver = new WorkspaceResolver(workspace, {
+    newEntityNamespace: init.settings.new_entity_namespace ?? undefined,
+    newEntityIds: init.settings.new_entity_ids,
+  });
+  // the indexes and name tables are built before the window serves: the first call (or the owner's class tree) does not pay for them
+  for (const o of workspace.ontologies) void o.index;
+  if (workspace.hasActive) void resolver.closure;
   return {
     workspace,
-    resolver: new WorkspaceResolver(workspace, {
-      newEntityNamespace: init.settings.new_entity_namespace ?? undefined,
-      newEntityIds: init.settings.new_entity_ids,
-    }),
+    resolver,
     journal: new UndoJournal(workspace),
     approvals: new ApprovalQueue(init.windowId),
     changes,
@@ -454,6 +458,7 @@ class WindowActor {
         settings = { ...settings, ...modes };
       },
     };
+    warmView(this.view);
   }
 
   handle(id: number, fwd: ForwardedRequest): void {
