@@ -10,6 +10,7 @@ import type { ApprovalEntry } from '../tools/approvals.js';
 import type { Fence } from './fences.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { ServerView } from '../broker/server-view.js';
+import type { ViewQuery } from './window-view.js';
 
 export interface WindowInit {
   readonly windowId: string;
@@ -42,6 +43,8 @@ export type ToWindow =
   | { readonly type: 'server-view'; readonly id: number; readonly view: ServerView | null }
   /** The owner changed the tool profile: sessions are told their tool list changed. */
   | { readonly type: 'tool-profile'; readonly profile: ToolProfile }
+  /** A question of the owner's server view (window-view.ts), answered by `view-answer`. */
+  | { readonly type: 'view'; readonly id: number; readonly query: ViewQuery }
   | { readonly type: 'shutdown' };
 
 export type FromWindow =
@@ -65,7 +68,8 @@ export type FromWindow =
   /** Sent as the window shuts down: how many ontologies hold changes not saved to their documents. */
   | { readonly type: 'unsaved'; readonly ontologies: number }
   /** The change journal's recovery counts: entries replayed at start, entries waiting for the recovery tool. */
-  | { readonly type: 'journal'; readonly recovered: number; readonly pending: number };
+  | { readonly type: 'journal'; readonly recovered: number; readonly pending: number }
+  | { readonly type: 'view-answer'; readonly id: number; readonly answer: unknown };
 
 /** Record tags. A message record is [MESSAGE, object]; the others are described at their writers. */
 const MESSAGE = 0;

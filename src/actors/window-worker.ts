@@ -43,6 +43,8 @@ import { revokeExternalTerms } from '../external-terms/actor-store.js';
 import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
+import { answerView, type ViewWindow } from './window-view.js';
+import type { WindowSettings } from '../tools/tool.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -51,6 +53,8 @@ configureKonclude(init.settings);
 configureFileReads({ protected: init.settings.private_home === undefined ? [] : [init.settings.private_home], limits: readLimitsFrom(init.settings) });
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
+/** The window's settings; the owner may switch read-only and confirm-each-write while it runs. */
+let settings: WindowSettings = init.settings;
 /** The tool profile sessions are offered now, and each profile's listing, made when first asked for. */
 let toolProfile: ToolProfile = init.settings.tool_profile ?? 'full';
 const listings = new Map<ToolProfile, { tools: ListedTool[]; names: ReadonlySet<string> }>();
@@ -228,7 +232,7 @@ function toolContext(state: WindowState, principal: Principal, extra: Extra): To
     resolver: state.resolver,
     journal: state.journal,
     ...(state.changes === null ? {} : { changes: state.changes }),
-    settings: init.settings,
+    settings,
     principal,
     sessionId: extra.sessionId ?? null,
     windowId: init.windowId,
@@ -436,7 +440,21 @@ class WindowActor {
   /** How to cancel the MCP requests of each forwarded request still being served (its HTTP request may abort). */
   private readonly cancels = new Map<number, () => void>();
 
-  constructor(private readonly state: WindowState) {}
+  /** The window as the owner's server view sees it. */
+  private readonly view: ViewWindow;
+
+  constructor(private readonly state: WindowState) {
+    this.view = {
+      workspace: state.workspace, approvals: state.approvals, changes: state.changes,
+      context: (principal) => ({
+        workspace: state.workspace, resolver: state.resolver, journal: state.journal, settings, principal, sessionId: null,
+        windowId: init.windowId, signal: new AbortController().signal, ...(state.changes === null ? {} : { changes: state.changes }),
+      }),
+      setWriteModes: (modes) => {
+        settings = { ...settings, ...modes };
+      },
+    };
+  }
 
   handle(id: number, fwd: ForwardedRequest): void {
     const fast = this.fast(fwd);
@@ -621,6 +639,9 @@ class WindowActor {
       case 'decide': post({ type: 'decided', id: m.id, found: this.state.approvals.decide(m.approvalId, m.approve) }); break;
       case 'close-session': void this.closeSession(m.sessionId); break;
       case 'tool-profile': setToolProfile(m.profile); break;
+      case 'view': void answerView(this.view, m.query).then(
+        (answer) => post({ type: 'view-answer', id: m.id, answer }),
+        (err: Error) => post({ type: 'view-answer', id: m.id, answer: { error: err.message, error_code: 'internal_error' } })); break;
       case 'server-view': {
         const answer = serverViews.get(m.id);
         serverViews.delete(m.id);

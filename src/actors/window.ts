@@ -12,6 +12,7 @@ import { Outbox } from './outbox.js';
 import type { Fence, FenceTarget } from './fences.js';
 import type { ServerView } from '../broker/server-view.js';
 import { log } from '../util/log.js';
+import type { ViewQuery } from './window-view.js';
 
 /** Where a forwarded request's response goes. */
 export interface ResponseSink {
@@ -181,6 +182,17 @@ export class WindowHandle implements FenceTarget {
     return this.ask({ type: 'decide', id: 0, approvalId, approve }).then((m) => m.type === 'decided' && m.found);
   }
 
+  /** Asks the window a question of the owner's server view; an error object when the window is not running. */
+  view(query: ViewQuery): Promise<unknown> {
+    return this.ask({ type: 'view', id: 0, query }).then((m) => (m.type === 'view-answer' ? m.answer : { error: this.unavailable() ?? 'The window is not running', error_code: 'window_unavailable' }));
+  }
+
+  /** The owner switched read-only or confirm-each-write: the worker applies it; a restarted worker starts with it. */
+  setWriteModes(modes: { read_only: boolean; confirm_each_write: boolean }): Promise<unknown> {
+    this.settings = { ...this.settings, ...modes };
+    return this.view({ kind: 'write-modes', ...modes });
+  }
+
   /** Resolves true once the worker holds the fence; false when the window is not running or crashed first. */
   fence(fence: Fence): Promise<boolean> {
     return this.ask({ type: 'fence', id: 0, fence }).then((m) => m.type === 'fenced' && m.fenceId === fence.fence_id);
@@ -248,7 +260,7 @@ export class WindowHandle implements FenceTarget {
         break;
       }
       case 'session-closed': this.events.sessionClosed(this, m.sessionId); break;
-      case 'approvals': case 'decided': case 'fenced': case 'audit-lost-count': {
+      case 'approvals': case 'decided': case 'fenced': case 'audit-lost-count': case 'view-answer': {
         const reply = this.replies.get(m.id);
         this.replies.delete(m.id);
         reply?.(m);

@@ -173,7 +173,7 @@ export class Backend {
     const isStream = method === 'GET';
     if (isStream) this.streams.add(x);
     else this.inFlight++;
-    const sink = new WindowSink(x, isStream, served.handle, this.registry, headers.map.get('mcp-session-id'), principal, this.settled);
+    const sink = new WindowSink(x, isStream, served.handle, this.registry, headers.map.get('mcp-session-id'), principal, this.settled, body);
     // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
     x.res.onAborted(() => {
       x.aborted = true;

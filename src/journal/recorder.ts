@@ -12,6 +12,7 @@ import type { ChangeResult } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
 import type { ChangeEvent, Workspace } from '../model/workspace.js';
 import { documentFingerprint } from '../model/fingerprint.js';
+import { UndoMirror } from '../model/undo-mirror.js';
 import { signature } from '../model/walk.js';
 import { loadChange, principalRecord, storeChange, type ChangeEntry, type PrincipalRecord, type StoredChange } from './records.js';
 import { asideEntries, unsavedEntries, type ChangeStore, type JournalState } from './store.js';
@@ -68,8 +69,8 @@ export class ChangeRecorder {
   private readonly fingerprints = new WeakMap<Ontology, string>();
   /** The document each ontology was last journaled under (a save to another path moves it). */
   private readonly documentOf = new WeakMap<Ontology, string>();
-  private undoUnits: Unit[] = [];
-  private redoUnits: Unit[] = [];
+  /** The journal entries of the workspace's undo units, for the links of undo and redo entries. */
+  private readonly units: UndoMirror<Unit>;
   private replayUnit: Unit | null = null;
   private readonly blame = new Map<string, LastChange>();
   private readonly notices = new Map<string, RecoveryNotice>();
@@ -90,7 +91,9 @@ export class ChangeRecorder {
   /** Replayed entries whose result did not have the recorded fingerprint. */
   replayMismatches = 0;
 
-  constructor(private readonly ws: Workspace, readonly store: ChangeStore) {}
+  constructor(private readonly ws: Workspace, readonly store: ChangeStore) {
+    this.units = new UndoMirror(ws);
+  }
 
   /** The tool call a commit made now belongs to. */
   currentCall(): CallRecord | undefined {
@@ -244,15 +247,15 @@ export class ChangeRecorder {
 
   private replayGroup(group: readonly { entry: ChangeEntry; ontology: Ontology }[]): void {
     const cause = group[0].entry.cause;
-    const matches = (stack: Unit[], link: 'undoes' | 'redoes') => {
-      const top = stack.at(-1);
-      return top !== undefined && group.every((g) => top.get(g.entry.document)?.seq === g.entry[link]);
+    const matches = (stack: 'undo' | 'redo', link: 'undoes' | 'redoes') => {
+      const top = this.units.next(stack);
+      return top !== null && group.every((g) => top.get(g.entry.document)?.seq === g.entry[link]);
     };
-    if (cause === 'undo' && this.ws.undoDepth === this.undoUnits.length && matches(this.undoUnits, 'undoes')) {
+    if (cause === 'undo' && matches('undo', 'undoes')) {
       this.ws.undo();
       return;
     }
-    if (cause === 'redo' && this.ws.redoDepth === this.redoUnits.length && matches(this.redoUnits, 'redoes')) {
+    if (cause === 'redo' && matches('redo', 'redoes')) {
       this.ws.redo();
       return;
     }
@@ -261,26 +264,7 @@ export class ChangeRecorder {
   }
 
   private follow(e: ChangeEvent): void {
-    const replaying = this.replayUnit;
-    const unit: Unit = replaying ?? this.record(e);
-    const undoable = e.changes.some((r) => r.effective && r.change.kind !== 'SetPrefix' && r.change.kind !== 'RemovePrefix');
-    if (e.cause === 'apply') {
-      if (undoable) {
-        this.undoUnits.push(unit);
-        this.redoUnits = [];
-      }
-    } else if (e.cause === 'undo') {
-      const top = this.undoUnits.pop();
-      if (top !== undefined) this.redoUnits.push(top);
-    } else {
-      this.redoUnits.pop();
-      this.undoUnits.push(unit);
-    }
-    // a mirror out of step (an unloaded ontology took its units along) links nothing rather than the wrong entry
-    if (this.undoUnits.length !== this.ws.undoDepth || this.redoUnits.length !== this.ws.redoDepth) {
-      this.undoUnits = [];
-      this.redoUnits = [];
-    }
+    this.units.follow(e, this.replayUnit ?? this.record(e));
   }
 
   /** Builds and appends the entries of a live batch; returns its unit for the undo/redo mirror. */
@@ -293,7 +277,8 @@ export class ChangeRecorder {
       if (list === undefined) byDocument.set(r.change.ontology, (list = []));
       list.push(r);
     }
-    const linked = e.cause === 'undo' ? this.undoUnits.at(-1) : e.cause === 'redo' ? this.redoUnits.at(-1) : undefined;
+    // a unit the mirror does not know links nothing rather than the wrong entry
+    const linked = e.cause === 'apply' ? null : this.units.moving(e.cause);
     const unit: Unit = new Map();
     const batch = randomUUID();
     const time = new Date().toISOString();

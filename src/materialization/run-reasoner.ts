@@ -1,5 +1,7 @@
 // Runs the disposable reasoner of one preview (worker.ts) and disposes of it: the worker is terminated when
-// it has answered everything, when the time bound passes, when the caller cancels, or when it fails. Only one
+// it has answered everything or fails; when the time bound passes or the caller cancels, its cancellation
+// flag is raised first (a running Konclude process is killed and its files removed) and the thread is
+// terminated once its call has ended, or after a grace period. Only one
 // preview reasoner exists at a time per server (slot.ts); a second preview while one is computing or being
 // disposed of is refused with `materialization_busy`.
 
@@ -7,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { Category } from './categories.js';
 import type { CategoryTuples, Classified, EnumerationRequest, EnumeratorApi } from './worker.js';
 import { claimSlot } from './slot.js';
+import { cancelFlag, raiseFlag } from '../reasoner/saturation.js';
 import { ThreadLink } from '../util/thread-link.js';
 
 export type { CategoryTuples } from './worker.js';
@@ -21,6 +24,9 @@ export interface ReasonerRun {
   readonly elapsedMs: number;
 }
 
+/** How long a stopped worker may take to notice its cancellation flag before it is terminated. */
+const GRACE_MS = 2_000;
+
 export class MaterializationBusy extends Error {
   constructor() {
     super('A previous materialization preview has not finished computing or disposing of its reasoner; retry when it has.');
@@ -33,10 +39,11 @@ export class MaterializationBusy extends Error {
  * both get it) and runs the request; the slot is released only after the worker thread has exited. `home`
  * is the server's private directory (absent: the slot is this thread's).
  */
-export function runDisposableReasoner(req: EnumerationRequest, timeoutMs: number, signal: AbortSignal, home?: string): Promise<ReasonerRun> {
+export function runDisposableReasoner(req: Omit<EnumerationRequest, 'cancel'>, timeoutMs: number, signal: AbortSignal, home?: string): Promise<ReasonerRun> {
   const release = claimSlot(home, timeoutMs);
   if (release === null) throw new MaterializationBusy();
   const started = Date.now();
+  const cancel = cancelFlag();
   let worker: Worker;
   try {
     worker = new Worker(new URL('./worker.js', import.meta.url));
@@ -59,7 +66,13 @@ export function runDisposableReasoner(req: EnumerationRequest, timeoutMs: number
       message = why;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      if (how === 'finished' || how === 'error') {
+        void worker.terminate();
+        return;
+      }
+      raiseFlag(cancel);
+      const grace = setTimeout(() => void worker.terminate(), GRACE_MS);
+      worker.once('exit', () => clearTimeout(grace));
     }
     worker.on('error', (err) => stop('error', `the reasoner failed: ${err.message}`));
     worker.on('exit', () => {
@@ -71,7 +84,7 @@ export function runDisposableReasoner(req: EnumerationRequest, timeoutMs: number
     if (signal.aborted) onAbort();
     // answers that come after the run stopped are dropped: what it had by then is what it reports
     const drive = async (): Promise<void> => {
-      const c = await link.call((r) => r.classify(req));
+      const c = await link.call((r) => r.classify({ ...req, cancel }));
       if (ending !== null) return;
       classified = c;
       if (c.consistent) {
@@ -83,6 +96,7 @@ export function runDisposableReasoner(req: EnumerationRequest, timeoutMs: number
       }
       stop('finished');
     };
-    drive().catch((err: Error) => stop('error', `the reasoner failed: ${err.message}`));
+    // a stopped run's call ends once the thread has seen the flag (Konclude killed): the thread may go then
+    drive().catch((err: Error) => stop('error', `the reasoner failed: ${err.message}`)).finally(() => void worker.terminate());
   });
 }

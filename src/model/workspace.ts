@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IRI } from './terms.js';
 import type { Ontology, OntologyId } from './ontology.js';
 import { applyBatch, invertChange, type Change, type ChangeResult } from './changes.js';
-import { noteAxiomChange } from './fingerprint.js';
+import { noteAxiomChange, noteHeaderChange } from './fingerprint.js';
 
 export type ChangeCause = 'apply' | 'undo' | 'redo';
 
@@ -231,6 +231,8 @@ export class Workspace {
       this.dirty.add(r.change.ontology);
       if (r.change.kind === 'AddAxiom' || r.change.kind === 'RemoveAxiom') {
         noteAxiomChange(r.change.ontology, r.change.axiom, r.change.kind === 'AddAxiom');
+      } else {
+        noteHeaderChange(r.change.ontology);
       }
     }
     return results;
