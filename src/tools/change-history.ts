@@ -6,7 +6,8 @@
 import * as v from 'valibot';
 import type { Ontology } from '../model/ontology.js';
 import { NameError } from '../model/names.js';
-import { inverseOf, parseAnnotation, parseAxiom, type ChangeEntry, type StoredChange } from '../journal/records.js';
+import { inverseOf, parseAnnotation, type ChangeEntry, type StoredChange } from '../journal/records.js';
+import { parseAxiom } from '../journal/blank-nodes.js';
 import { planChanges, type Conflict, type PlannedChange } from '../journal/plan.js';
 import { asideEntries, type JournalState } from '../journal/store.js';
 import { journalDocument, type ChangeRecorder } from '../journal/recorder.js';
@@ -121,7 +122,7 @@ const HistoryArgs = v.strictObject({
   tool: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Only entries made by this tool.'))),
   from: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description('Only entries at or after this time (ISO 8601).'))),
   to: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description('Only entries at or before this time (ISO 8601).'))),
-  since_revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Only entries that moved the window past this revision (revision_after greater than it).'))),
+  since_revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Only entries that moved the window past this revision (revision_after greater than it); revisions go on from the journaled ones after a restart.'))),
   since_last_save: v.optional(v.pipe(v.boolean(), v.description('Only entries not yet saved.')), false),
   after_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paging cursor: only entries with a greater seq (next_cursor of the previous page).')), 0),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE), v.description(`Entries per page (1..${MAX_PAGE}, default 50).`)), 50),

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import type { Axiom, ClassExpression, IRI } from '../model/terms.js';
 import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
-import { ManchesterParseError } from '../model/formats/manchester/expression.js';
+import { ManchesterParseError, ExpressionNestingError } from '../model/formats/manchester/expression.js';
 import { REASONER_STATUSES, reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
 import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
@@ -257,6 +257,7 @@ export const executeDlQuery = defineTool({
     try {
       expr = parseDlQuery(args.query, ctx.resolver);
     } catch (err) {
+      if (err instanceof ExpressionNestingError) throw new ToolFailure(`The query is nested too deeply: ${err.message}`, 'invalid_argument');
       if (err instanceof ManchesterParseError) throw new ToolFailure(`Cannot parse the query: ${err.message}`, 'parse_error');
       throw err;
     }

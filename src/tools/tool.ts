@@ -103,6 +103,12 @@ export function waitMeasure(totalSeconds: number): ProgressMeasure {
 
 export type JsonObject = Record<string, unknown>;
 
+/** One change a held write would make: `add_axiom` or `remove_axiom`, rendered with display names. */
+export interface PendingChange {
+  readonly op: string;
+  readonly manchester: string;
+}
+
 export interface ToolDefinition<I = JsonObject, O extends JsonObject = JsonObject> {
   readonly name: string;
   readonly description: string;
@@ -131,6 +137,8 @@ export interface ToolDefinition<I = JsonObject, O extends JsonObject = JsonObjec
   readonly openWorld?: boolean;
   /** One-line description of a held write, for the approval queue. */
   readonly summary?: (args: I) => string;
+  /** The changes a held write would make, in Manchester syntax, shown to the owner who decides it (server view). */
+  readonly preview?: (args: I, ctx: ToolContext) => readonly PendingChange[];
   /** Fields every refusal by the gate (arguments, capabilities, read-only, approval, cancellation) adds, e.g. `committed:false`. */
   readonly refusalContext?: JsonObject;
   readonly handler: (args: I, ctx: ToolContext) => NoInfer<O> | Promise<NoInfer<O>>;
