@@ -45,7 +45,14 @@ export interface PinOwner {
 }
 
 /** A live pin's `lastUsed` (monotonic ms) and open event streams decide when it is idle. */
-export type Pin = { kind: 'live'; window: RoutedWindow; owner: PinOwner; lastUsed: number; streams: number } | { kind: 'crashed'; message: string; owner: PinOwner };
+export type Pin = { kind: 'live'; window: RoutedWindow; owner: PinOwner; lastUsed: number; streams: number; readonly about: SessionAbout } | { kind: 'crashed'; message: string; owner: PinOwner };
+
+/** What the owner's server view shows of a session: who opened it, with which capabilities, since when (epoch ms). */
+export interface SessionAbout {
+  readonly name: string;
+  readonly capabilities: readonly string[];
+  readonly since: number;
+}
 
 /** One key per principal for the session caps: the static token is one principal, an OAuth grant another. */
 export function ownerKey(o: PinOwner): string {
@@ -88,6 +95,16 @@ export class WindowRegistry {
   setToolProfile(profile: ToolProfile): void {
     this.settings = { ...this.settings, tool_profile: profile };
     for (const w of this.windows) w.setToolProfile(profile);
+  }
+
+  get writeModes(): { read_only: boolean; confirm_each_write: boolean } {
+    return { read_only: this.settings.read_only, confirm_each_write: this.settings.confirm_each_write };
+  }
+
+  /** The owner switched read-only or confirm-each-write (server view): this process's windows now and later. */
+  async setWriteModes(modes: { read_only: boolean; confirm_each_write: boolean }): Promise<void> {
+    this.settings = { ...this.settings, ...modes };
+    await Promise.all(this.windows.map((w) => w.setWriteModes(modes)));
   }
 
   /** Opens a window on `files` and makes it the target of new sessions. */
@@ -156,8 +173,15 @@ export class WindowRegistry {
   /** Sessions ended for being idle since the start. */
   expired = 0;
 
-  pin(sessionId: string, window: RoutedWindow, owner: PinOwner): void {
-    this.pins.set(sessionId, { kind: 'live', window, owner, lastUsed: performance.now(), streams: 0 });
+  pin(sessionId: string, window: RoutedWindow, owner: PinOwner, about: SessionAbout): void {
+    this.pins.set(sessionId, { kind: 'live', window, owner, lastUsed: performance.now(), streams: 0, about });
+  }
+
+  /** Every live session: id, window, owner, what the server view shows, and when it was last used (monotonic ms). */
+  liveSessions(): { session_id: string; window_id: string; owner: PinOwner; about: SessionAbout; lastUsed: number }[] {
+    const out: { session_id: string; window_id: string; owner: PinOwner; about: SessionAbout; lastUsed: number }[] = [];
+    for (const [sid, p] of this.pins) if (p.kind === 'live') out.push({ session_id: sid, window_id: p.window.id, owner: p.owner, about: p.about, lastUsed: p.lastUsed });
+    return out;
   }
 
   /** Live sessions of one principal (ownerKey). */

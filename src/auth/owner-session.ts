@@ -7,7 +7,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const OWNER_LOGIN_PATH = '/owner/login';
-export const OWNER_HOME_PATH = '/owner/';
+/** Where a login lands: the server view (view-routes.ts). */
+export const OWNER_HOME_PATH = '/';
 /** The header (or form field `owner_csrf`) carrying the session's CSRF token. */
 export const OWNER_CSRF_HEADER = 'x-athene-csrf';
 /** A login URL is valid this long after it was made. */

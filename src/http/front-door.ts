@@ -14,7 +14,7 @@ import { HostGuard } from './guard.js';
 import { isEmptyBatch, nestedDeeperThan } from './json-depth.js';
 import { connectionNamed, isHopByHop } from './hop-by-hop.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from './respond.js';
-import { WindowSink } from './window-sink.js';
+import { WindowSink, cutAtShutdown } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
 import type { Incoming, Reply, Transport, TransportKind } from './transport.js';
 import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './transport.js';
@@ -32,6 +32,8 @@ import { OAuthRoutes, guardedOrigin, isOAuthPath } from './oauth-routes.js';
 import { AdminRoutes, adminRefusal } from './admin-routes.js';
 import { OwnerRoutes } from './owner-routes.js';
 import { OwnerSessions } from '../auth/owner-session.js';
+import { ViewRoutes } from './view-routes.js';
+import { ensureToken } from '../auth/static-token.js';
 import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
 import { auditEventsLost } from '../audit/stream.js';
 
@@ -74,14 +76,23 @@ export class FrontDoor {
   private readonly oauth: OAuthRoutes;
   private readonly admin: AdminRoutes;
   private readonly owner: OwnerRoutes;
+  private readonly view: ViewRoutes;
+  private url = '';
+  private readonly started = Date.now();
 
   /** `owner`: the owner-login key (from the directory secret) and the consent requests the CLI also answers. */
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
-    private readonly authority: Authority, home: string, transport: TransportKind, owner: { readonly key: Buffer; readonly consents: ConsentRequests }) {
+    private readonly authority: Authority, home: string, transport: TransportKind, owner: { readonly key: Buffer; readonly consents: ConsentRequests; readonly version: string }) {
     const sessions = new OwnerSessions(owner.key, () => this.port);
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then), owner.consents, sessions);
     this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
     this.owner = new OwnerRoutes(sessions, { decide: (id, approve) => this.decideHeld(id, approve), regenerate: () => this.admin.regenerateToken() });
+    this.view = new ViewRoutes({
+      sessions, registry, brokered: () => this.broker?.registry ?? null, authority, consents: owner.consents,
+      facts: () => ({ url: this.url, transport, version: owner.version, bind: settings.bind_address, started: this.started }),
+      token: () => ensureToken(home), pending: () => this.pendingWrites(), streams: this.streams,
+      readBody: (x, limit, then) => this.readBody(x, limit, then),
+    });
     this.guard = new HostGuard(settings.bind_address, settings.allowed_hosts, settings.allowed_origins);
     this.transport = createTransport(transport, (r, res) => this.route(r, res));
   }
@@ -102,7 +113,8 @@ export class FrontDoor {
     this.ownsEndpoint = !fellBack;
     this.watchIdleSessions();
     const host = bind.includes(':') ? `[${bind}]` : bind;
-    return { port, url: `http://${host}:${port}/mcp`, fellBack };
+    this.url = `http://${host}:${port}/mcp`;
+    return { port, url: this.url, fellBack };
   }
 
   /** Ends idle sessions every half timeout (at most every minute). */
@@ -125,16 +137,8 @@ export class FrontDoor {
     if (this.expiry !== null) clearInterval(this.expiry);
     this.transport.stopListening();
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
-    const cut = [...this.calls];
-    for (const sink of cut) {
-      sink.fail(503, `The server is shutting down: this call did not finish within the ${graceMs / 1000} s grace period`);
-      sink.cancel();
-    }
-    if (cut.length > 0) {
-      log.warn({ calls: cut.length, grace_s: graceMs / 1000 }, 'calls cut at shutdown');
-      // let the answers leave before the connections are closed
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const cut = await cutAtShutdown(this.calls, graceMs);
+    if (cut > 0) log.warn({ calls: cut, grace_s: graceMs / 1000 }, 'calls cut at shutdown');
     // clients' idle keep-alive connections would keep a stopped front door (and its process) alive
     this.transport.closeAll();
   }
@@ -155,6 +159,7 @@ export class FrontDoor {
     const base = () => baseUrl(r.headers.get('host') ?? '', this.settings.bind_address, this.port);
     if (isOAuthPath(r.path)) return this.oauth.handle(x, r, base());
     if (this.owner.handle(x, r)) return;
+    if (this.view.handle(x, r)) return;
     const token = bearerToken(r.headers.get('authorization'));
     const principal = token === null ? null : this.authenticate(token);
     if (principal === null) {
@@ -319,7 +324,7 @@ export class FrontDoor {
     const named = connectionNamed(r.headers.get('connection'));
     for (const [k, v] of r.headers) if (forwardable(k, named)) headers.push(k, v);
     const isStream = r.method === 'GET';
-    const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled);
+    const sink = new WindowSink(x, isStream, window, this.registry, r.headers.get('mcp-session-id'), principal, this.settled, body);
     if (isStream) {
       this.streams.add(x);
       this.streamOpened(sink.sessionId, 1);

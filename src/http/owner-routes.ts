@@ -1,10 +1,10 @@
 // The routes that need the owner, answered before any bearer token is looked at: the owner login (a
-// single-use URL from `athene open` or the startup line sets the session cookie), the signed-in page, and
+// single-use URL from `athene open` or the startup line sets the session cookie and opens the server view), and
 // the state-changing actions no agent may take with a bearer token (deciding a held write, replacing the
 // static token). Each action needs the owner session's cookie and its CSRF token (`x-athene-csrf`).
 
 import { OWNER_CSRF_HEADER, OWNER_HOME_PATH, OWNER_LOGIN_PATH, type OwnerSessions } from '../auth/owner-session.js';
-import { errorPage, escapeHtml, pageHeaders } from '../web/consent-page.js';
+import { errorPage, pageHeaders } from '../web/consent-page.js';
 import type { Incoming } from './front-door.js';
 import { isLocalPeer, peerAddress } from './peer.js';
 import { sendJson, statusLine, type Exchange } from './respond.js';
@@ -55,14 +55,6 @@ export class OwnerRoutes {
         x.res.writeStatus(statusLine(303)).writeHeader('location', OWNER_HOME_PATH).writeHeader('set-cookie', cookie).writeHeader('cache-control', 'no-store');
         x.res.end();
       });
-      return true;
-    }
-    if (r.path === OWNER_HOME_PATH) {
-      if (r.method !== 'GET') return this.notAllowed(x, 'GET');
-      const session = this.sessions.session(r.headers.get('cookie') ?? '');
-      if (session === null) html(x, 401, errorPage('Not signed in', 'Run `athene open` on this machine and follow the single-use login link it prints.'));
-      else html(x, 200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="athene-csrf" content="${escapeHtml(session.csrf)}"><title>Athene owner</title></head>` +
-        '<body><h1>Signed in as the owner</h1><p>Consent pages waiting in this browser now show Allow and Deny.</p></body></html>');
       return true;
     }
     const approval = APPROVAL_ROUTE.exec(r.path);

@@ -133,7 +133,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw err;
   }
   const consents = new ConsentRequests();
-  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind, { key: secret.ownerKey, consents });
+  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind, { key: secret.ownerKey, consents, version: release.version });
   door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout, consents, held: door }));
   authority.onRevoked(fanout.listener);
   const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
