@@ -192,7 +192,8 @@ export class FileChangeStore implements ChangeStore {
 
   /** Numbers and writes queued records under the document's lock; the fsync is left to the caller. */
   private async write(document: string, q: Queued): Promise<OpenLog> {
-    const dir = await this.ensureDir(document);
+    // an open journal's directory is there: the lock's creation would fail otherwise, and drop the journal
+    const dir = this.logs.has(document) ? this.dir(document) : await this.ensureDir(document);
     return locked(dir, async () => {
       const log = await this.current(document, path.join(dir, JOURNAL));
       let lines = '';
