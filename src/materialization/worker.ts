@@ -1,11 +1,11 @@
 // The disposable reasoner of one materialization preview: a worker thread of its own (never the window's
-// reasoning pool or its kept EL state) that reads the snapshot document, classifies it, and posts each
-// category's inferred tuples (IRIs only) as soon as that category is enumerated, or why it could not be. Each category stops at
-// `cap` tuples (the caller's per-category limit plus one), so an overflow is known without enumerating it all.
-// Konclude runs as a child process while the thread watches the cancellation flag, so a stopped preview
-// kills it at once; the thread then ends without posting more.
+// reasoning pool or its kept EL state), driven through comlink: `classify` reads the snapshot document and
+// classifies it, then `enumerate` answers one category's inferred tuples (IRIs only) at a time, or why it
+// could not. Each category stops at `cap` tuples (the caller's per-category limit plus one), so an overflow is
+// known without enumerating it all. Konclude runs as a child process while the thread watches the
+// cancellation flag, so a stopped preview kills it at once; the call then rejects with ReasonerCancelled.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { exposeToParent } from '../util/thread-link.js';
 import type { Axiom, IRI, Node } from '../model/terms.js';
 import { cls, equivalentClasses, isLogicalAxiom, namedIndividual, objectOneOf, objectProperty, objectSomeValuesFrom } from '../model/terms.js';
 import { forEachChild, signature } from '../model/walk.js';
@@ -18,7 +18,7 @@ import { OntologyIndex } from '../reasoner/normalize.js';
 import { compareUtf8, type TaxonomyNode } from '../reasoner/taxonomy.js';
 import { readSnapshotAxioms } from '../reasoner/snapshot.js';
 import type { ReasonerId } from '../reasoner/registry.js';
-import { ReasonerCancelled, type CancelFlag } from '../reasoner/saturation.js';
+import type { CancelFlag } from '../reasoner/saturation.js';
 import type { Category } from './categories.js';
 
 export interface EnumerationRequest {
@@ -36,11 +36,25 @@ export interface EnumerationRequest {
   readonly cancel: CancelFlag;
 }
 
-export type EnumerationMessage =
-  | { readonly type: 'classified'; readonly consistent: boolean; readonly complete: boolean; readonly unsupportedCount: number }
-  | { readonly type: 'category'; readonly category: Category; readonly tuples: readonly (readonly IRI[])[]; readonly overflow: boolean }
-  | { readonly type: 'failed'; readonly category: Category; readonly message: string }
-  | { readonly type: 'end' };
+export interface Classified {
+  readonly consistent: boolean;
+  readonly complete: boolean;
+  readonly unsupportedCount: number;
+}
+
+export interface CategoryTuples {
+  readonly tuples: readonly (readonly IRI[])[];
+  readonly overflow: boolean;
+  /** Why the enumeration of this category failed (then it has no tuples). */
+  readonly failure?: string;
+}
+
+export interface EnumeratorApi {
+  /** Reads and classifies the snapshot; the categories are enumerated from this classification. */
+  classify(req: EnumerationRequest): Promise<Classified>;
+  /** One category's tuples, after `classify` found the snapshot consistent. */
+  enumerate(category: Category): Promise<CategoryTuples>;
+}
 
 /** Most (property, object) pairs the property-assertion enumeration asks the reasoner about. */
 export const MAX_ASSERTION_QUERIES = 100_000;
@@ -211,26 +225,25 @@ async function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: E
   return out;
 }
 
-async function main(req: EnumerationRequest): Promise<void> {
-  const post = (m: EnumerationMessage) => parentPort!.postMessage(m);
-  const axioms = readSnapshotAxioms(req.text);
-  const r = await reason(req, axioms);
-  post({ type: 'classified', consistent: r.consistent, complete: r.complete, unsupportedCount: r.unsupported.count });
-  if (r.consistent) {
-    for (const category of req.categories) {
-      try {
-        const out = await enumerate(req, axioms, r, category);
-        post({ type: 'category', category, tuples: out.tuples, overflow: out.full });
-      } catch (err) {
-        if (!(err instanceof EnumerationFailed)) throw err;
-        post({ type: 'failed', category, message: err.message });
-      }
-    }
-  }
-  post({ type: 'end' });
-}
+let classified: { readonly req: EnumerationRequest; readonly axioms: readonly Axiom[]; readonly result: ElResult } | null = null;
 
-main(workerData as EnumerationRequest).catch((err: unknown) => {
-  // a stopped preview has already been answered; anything else is the thread's error
-  if (!(err instanceof ReasonerCancelled)) throw err;
-});
+const api: EnumeratorApi = {
+  async classify(req) {
+    const axioms = readSnapshotAxioms(req.text);
+    const result = await reason(req, axioms);
+    classified = { req, axioms, result };
+    return { consistent: result.consistent, complete: result.complete, unsupportedCount: result.unsupported.count };
+  },
+  async enumerate(category) {
+    if (classified === null) throw new Error('enumerate before classify');
+    try {
+      const out = await enumerate(classified.req, classified.axioms, classified.result, category);
+      return { tuples: out.tuples, overflow: out.full };
+    } catch (err) {
+      if (!(err instanceof EnumerationFailed)) throw err;
+      return { tuples: [], overflow: false, failure: err.message };
+    }
+  },
+};
+
+exposeToParent(api);

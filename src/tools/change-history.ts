@@ -203,6 +203,7 @@ export const revertChanges = defineTool({
   input: RevertArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
+  destructive: true,
   summary: (args) => `revert_changes ${args.seqs?.join(',') ?? `${args.from_seq}..${args.to_seq ?? ''}`}`,
   handler: async (args, ctx) => {
     const recorder = recorderOf(ctx);
@@ -293,8 +294,16 @@ export function lastChangesField(iris: readonly string[], ctx: ToolContext): Jso
   return rows.length === 0 ? {} : { last_changes: rows };
 }
 
+/** The `journal` field's shape, for tools that declare their result. */
+export const JournalSummaryOutput = v.object({
+  enabled: v.boolean(),
+  recovered: v.optional(v.number()),
+  pending_recovery: v.optional(v.number()),
+  notices: v.optional(v.array(v.object({ document: v.string(), count: v.number(), from: v.string(), message: v.string() }))),
+});
+
 /** `journal`: entries recovered at the window's start and those waiting for recover_unsaved_changes, with their notices. */
-export function journalSummary(ctx: ToolContext): JsonObject {
+export function journalSummary(ctx: ToolContext): { journal: v.InferOutput<typeof JournalSummaryOutput> } {
   if (ctx.changes === undefined) return { journal: { enabled: false } };
   const notices = ctx.changes.recoveryNotices;
   return {

@@ -3,6 +3,7 @@
 // lexer.ts. It builds every node through the model's factories and adds the axioms to a fresh Ontology,
 // which is returned only when the whole document parsed.
 
+import { MAX_EXPRESSION_NESTING, nestingLimitDetail } from '../nesting.js';
 import type {
   Annotation, AnnotationSubject, AnnotationValue, AnonymousIndividual, Atom, Axiom, ClassExpression, DArg,
   DataProperty, DataRange, Entity, EntityKind, FacetRestriction, IArg, Individual, IRI, Literal,
@@ -70,6 +71,8 @@ class FunctionalParser {
   private readonly o = new Ontology();
   private keywordLine = 0;
   private keywordCol = 0;
+  /** Open parentheses: past the nesting limit the document is refused before recursion can overflow. */
+  private depth = 0;
 
   constructor(text: string, private readonly base: string | undefined, private readonly scope: string) {
     this.lx = new Lexer(text);
@@ -129,11 +132,14 @@ class FunctionalParser {
   }
 
   private open(): void {
+    if (this.depth === MAX_EXPRESSION_NESTING) throw this.lx.error(nestingLimitDetail('constructs'));
     this.expect(Tok.LParen, "'('");
+    this.depth++;
   }
 
   private close(): void {
     this.expect(Tok.RParen, "')'");
+    this.depth--;
   }
 
   private atKeyword(k: string): boolean {
