@@ -51,7 +51,7 @@ async function run(task: ParseTask, signal: AbortSignal | undefined): Promise<On
 
 /** `readDocument` on the parse thread: same result, same errors. */
 export async function readDocumentOffThread(text: string, options: ReadDocumentOptions & OffThreadOptions = {}): Promise<ReadDocumentResult> {
-  const ontology = await run({ text, base: options.base, format: options.format, fileName: options.fileName }, options.signal);
+  const ontology = await run({ text, base: options.base, format: options.format, fileName: options.fileName, importedKinds: options.importedKinds }, options.signal);
   return { ontology, format: ontology.format };
 }
 

@@ -5,6 +5,7 @@
 
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { FormatId } from '../model/ontology.js';
+import type { ImportedKinds } from '../model/rdf/graph-typing.js';
 import { readDocument } from '../model/formats/registry.js';
 import { ParseError } from '../model/formats/errors.js';
 import { encodeOntology, transferables, type EncodedOntology } from '../model/transfer.js';
@@ -17,6 +18,7 @@ export interface ParseTask {
   readonly base?: string;
   readonly format?: FormatId;
   readonly fileName?: string;
+  readonly importedKinds?: ImportedKinds;
   /** The asking thread's read configuration (protected directories, size limits), for a file read here. */
   readonly reads?: FileReadConfig;
 }
@@ -30,7 +32,7 @@ async function parse(task: ParseTask): Promise<ParseOutcome> {
   try {
     if (task.reads !== undefined) configureFileReads(task.reads);
     const text = task.text ?? (await readRegularFile(task.file!, 'document', 'utf8'));
-    const { ontology } = await readDocument(text, { base: task.base, format: task.format, fileName: task.fileName });
+    const { ontology } = await readDocument(text, { base: task.base, format: task.format, fileName: task.fileName, importedKinds: task.importedKinds });
     return { ok: true, encoded: encodeOntology(ontology) };
   } catch (err) {
     if (err instanceof ParseError) {

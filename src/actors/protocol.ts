@@ -1,8 +1,10 @@
-// Messages between the front door (main thread) and a window actor (Worker), over the Worker's port.
-// Each postMessage carries one batch (see Outbox): a flat array of records, each a tag then its fields.
-// The two per-call records, a forwarded request and a whole JSON reply, are flat runs of strings and
-// numbers, which cost the structured clone a fraction of what nested objects do; the rest travel as
-// message objects.
+// What crosses between the front door (main thread) and a window actor (Worker).
+// The MCP traffic and one-way notices go over the Worker's port in batches (see Outbox): each postMessage
+// carries a flat array of records, each a tag then its fields. The two per-call records, a forwarded request
+// and a whole JSON reply, are flat runs of strings and numbers, which cost the structured clone a fraction
+// of what nested objects do; the rest travel as message objects.
+// Questions with an answer (the control plane: start, approvals, fences, audit counts, the owner's view, and
+// the window's own question how the endpoint is served) go through comlink, each way on a port of its own.
 
 import type { Principal } from '../auth/principal.js';
 import type { WindowSettings } from '../tools/tool.js';
@@ -11,6 +13,7 @@ import type { Fence } from './fences.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { ServerView } from '../broker/server-view.js';
 import type { ViewQuery } from './window-view.js';
+import type { MessagePort } from 'node:worker_threads';
 
 export interface WindowInit {
   readonly windowId: string;
@@ -19,6 +22,31 @@ export interface WindowInit {
   readonly settings: WindowSettings;
   /** Every commit fence issued so far: held before the window serves anything. */
   readonly fences: readonly Fence[];
+  /** Where the window serves WindowControl. */
+  readonly control: MessagePort;
+  /** Where the front door serves FrontControl. */
+  readonly front: MessagePort;
+}
+
+/** What a window answers the front door. */
+export interface WindowControl {
+  /** The active ontology's label, once the documents are open and the window serves; rejects when it could not start. */
+  ready(): Promise<string>;
+  listApprovals(): Promise<ApprovalEntry[]>;
+  /** Audit events the window's thread lost (each unwritable event is skipped alone and counted). */
+  auditLost(): Promise<number>;
+  /** Whether the approval was pending (and is now decided). */
+  decide(approvalId: string, approve: boolean): Promise<boolean>;
+  /** Resolves once the window holds the commit fence. */
+  fence(fence: Fence): Promise<void>;
+  /** A question of the owner's server view (window-view.ts); a failure is answered as an error object. */
+  view(query: ViewQuery): Promise<unknown>;
+}
+
+/** What the front door answers a window. */
+export interface FrontControl {
+  /** How the endpoint is served (get_session_info); null when nothing can say. */
+  describeServer(): Promise<ServerView | null>;
 }
 
 export interface ForwardedRequest {
@@ -33,43 +61,24 @@ export interface ForwardedRequest {
 
 export type ToWindow =
   | { readonly type: 'abort'; readonly id: number }
-  | { readonly type: 'list-approvals'; readonly id: number }
-  | { readonly type: 'audit-lost'; readonly id: number }
-  | { readonly type: 'decide'; readonly id: number; readonly approvalId: string; readonly approve: boolean }
   | { readonly type: 'close-session'; readonly sessionId: string }
-  /** A commit fence: answered with `fenced` once the window holds it. */
-  | { readonly type: 'fence'; readonly id: number; readonly fence: Fence }
-  /** The answer to the window's `describe-server` of the same id. */
-  | { readonly type: 'server-view'; readonly id: number; readonly view: ServerView | null }
   /** The owner changed the tool profile: sessions are told their tool list changed. */
   | { readonly type: 'tool-profile'; readonly profile: ToolProfile }
-  /** A question of the owner's server view (window-view.ts), answered by `view-answer`. */
-  | { readonly type: 'view'; readonly id: number; readonly query: ViewQuery }
   | { readonly type: 'shutdown' };
 
 export type FromWindow =
-  | { readonly type: 'ready'; readonly label: string }
-  | { readonly type: 'start-failed'; readonly message: string }
   | { readonly type: 'head'; readonly id: number; readonly status: number; readonly headers: [string, string][] }
   /** A complete (non-streamed) response in one message. */
   | { readonly type: 'response'; readonly id: number; readonly status: number; readonly headers: [string, string][]; readonly body: string }
   | { readonly type: 'chunk'; readonly id: number; readonly data: Uint8Array }
   | { readonly type: 'end'; readonly id: number }
   | { readonly type: 'session-closed'; readonly sessionId: string }
-  | { readonly type: 'approvals'; readonly id: number; readonly entries: ApprovalEntry[] }
-  | { readonly type: 'decided'; readonly id: number; readonly found: boolean }
-  /** Audit events the window's thread lost (each unwritable event is skipped alone and counted). */
-  | { readonly type: 'audit-lost-count'; readonly id: number; readonly lost: number }
-  | { readonly type: 'fenced'; readonly id: number; readonly fenceId: string }
   /** The local documents a restart would reopen (active first), sent after loads and saves. */
   | { readonly type: 'documents'; readonly files: string[] }
-  /** The window asks how the endpoint is served (get_session_info); answered by `server-view`. */
-  | { readonly type: 'describe-server'; readonly id: number }
   /** Sent as the window shuts down: how many ontologies hold changes not saved to their documents. */
   | { readonly type: 'unsaved'; readonly ontologies: number }
   /** The change journal's recovery counts: entries replayed at start, entries waiting for the recovery tool. */
-  | { readonly type: 'journal'; readonly recovered: number; readonly pending: number }
-  | { readonly type: 'view-answer'; readonly id: number; readonly answer: unknown };
+  | { readonly type: 'journal'; readonly recovered: number; readonly pending: number };
 
 /** Record tags. A message record is [MESSAGE, object]; the others are described at their writers. */
 const MESSAGE = 0;

@@ -27,16 +27,18 @@ import { searchEntities } from '../tools/search.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
 import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, recoveryNotice, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
-import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
+import { ToolFailure, type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
 import type { ServerView } from '../broker/server-view.js';
-import { putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type ToWindow, type WindowInit, type WindowReceiver } from './protocol.js';
+import {
+  putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type FrontControl, type ToWindow, type WindowControl, type WindowInit, type WindowReceiver,
+} from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
 import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
 import { auditEventsLost } from '../audit/stream.js';
-import { FenceSet, REVOKED_MESSAGE } from './fences.js';
+import { FenceSet, REVOKED_MESSAGE, type Fence } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
 import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
 import { revokeExternalTerms } from '../external-terms/actor-store.js';
@@ -45,6 +47,8 @@ import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 import { answerView, warmView, type ViewWindow } from './window-view.js';
 import type { WindowSettings } from '../tools/tool.js';
+import type { ApprovalEntry } from '../tools/approvals.js';
+import { ThreadLink, exposeOn } from '../util/thread-link.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -116,16 +120,12 @@ function fenceCommit(): void {
   if (principal !== undefined && fences.blocks(principal)) throw new ToolFailure(REVOKED_MESSAGE, 'authorization_revoked', { effects_prevented: true });
 }
 
-/** Questions to the main thread how the endpoint is served, by request id. */
-const serverViews = new Map<number, (view: ServerView | null) => void>();
-let nextServerQuestion = 1;
+/** The front door's answers to this window's questions. */
+const front = new ThreadLink<FrontControl>(init.front);
 
+/** How the endpoint is served, as the front door says. */
 function askServerView(): Promise<ServerView | null> {
-  const id = nextServerQuestion++;
-  return new Promise((resolve) => {
-    serverViews.set(id, resolve);
-    post({ type: 'describe-server', id });
-  });
+  return front.call((f) => f.describeServer());
 }
 
 /** Principals by the JSON text requests carry; a few distinct ones at most, so a small cache. */
@@ -351,7 +351,7 @@ function sessionServer(state: WindowState): Server {
     if (principal === null) return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
     const token = request.params._meta?.progressToken;
     const beat = token === undefined ? undefined : new ProgressBeat(
-      (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+      (value, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
       `${tool.name}: running`);
     const base = toolContext(state, principal, extra);
     const client = server.getClientVersion();
@@ -360,7 +360,7 @@ function sessionServer(state: WindowState): Server {
       : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
     const ctx: ToolContext = {
       ...base,
-      ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }),
+      ...(beat === undefined ? {} : { progress: (m: string, measure?: ProgressMeasure) => beat.phase(m, measure) }),
       ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
     };
     let result: ToolResult;
@@ -639,29 +639,8 @@ class WindowActor {
   dispatch(m: ToWindow): void {
     switch (m.type) {
       case 'abort': this.abort(m.id); break;
-      case 'list-approvals': post({ type: 'approvals', id: m.id, entries: this.state.approvals.list() }); break;
-      case 'audit-lost': post({ type: 'audit-lost-count', id: m.id, lost: auditEventsLost() }); break;
-      case 'decide': post({ type: 'decided', id: m.id, found: this.state.approvals.decide(m.approvalId, m.approve) }); break;
       case 'close-session': void this.closeSession(m.sessionId); break;
       case 'tool-profile': setToolProfile(m.profile); break;
-      case 'view': void answerView(this.view, m.query).then(
-        (answer) => post({ type: 'view-answer', id: m.id, answer }),
-        (err: Error) => post({ type: 'view-answer', id: m.id, answer: { error: err.message, error_code: 'internal_error' } })); break;
-      case 'server-view': {
-        const answer = serverViews.get(m.id);
-        serverViews.delete(m.id);
-        answer?.(m.view);
-        break;
-      }
-      case 'fence': {
-        fences.add(m.fence);
-        // what the revoked grants made here goes too: their jobs stop, their cursors and proposals are erased
-        const revoked = new Set(m.fence.grant_ids);
-        cancelRevokedJobs(this.state.workspace, revoked);
-        revokeExternalTerms(this.state.workspace, revoked);
-        post({ type: 'fenced', id: m.id, fenceId: m.fence.fence_id });
-        break;
-      }
       // process.exit in a worker ends only this thread, without waiting for idle transports' timers
       case 'shutdown': void this.shutdown().then(() => {
         outbox.flush();
@@ -669,18 +648,50 @@ class WindowActor {
       }); break;
     }
   }
+
+  get label(): string {
+    return this.state.workspace.hasActive ? ontologyLabel(this.state.workspace.active) : '(no ontology)';
+  }
+
+  listApprovals(): ApprovalEntry[] {
+    return this.state.approvals.list();
+  }
+
+  decide(approvalId: string, approve: boolean): boolean {
+    return this.state.approvals.decide(approvalId, approve);
+  }
+
+  holdFence(fence: Fence): void {
+    fences.add(fence);
+    // what the revoked grants made here goes too: their jobs stop, their cursors and proposals are erased
+    const revoked = new Set(fence.grant_ids);
+    cancelRevokedJobs(this.state.workspace, revoked);
+    revokeExternalTerms(this.state.workspace, revoked);
+  }
+
+  answerView(query: Parameters<WindowControl['view']>[0]): Promise<unknown> {
+    return answerView(this.view, query).catch((err: Error) => ({ error: err.message, error_code: 'internal_error' }));
+  }
 }
 
-openWindow().then(
-  (state) => {
-    announcedOntologies = [...state.workspace.ontologies];
-    const actor = new WindowActor(state);
-    const receiver: WindowReceiver = { message: (m) => actor.dispatch(m), request: (id, r) => actor.handle(id, r) };
-    port.on('message', (batch: Batch) => readToWindow(batch, receiver, principalOf));
-    post({ type: 'ready', label: state.workspace.hasActive ? ontologyLabel(state.workspace.active) : '(no ontology)' });
-    // the front door reads `ready` as the first batch's only record: it must leave before any reply
-    outbox.flush();
-    postJournalCounts(state.changes);
-  },
-  (err: Error) => post({ type: 'start-failed', message: err.message }),
-);
+const opened = openWindow().then((state) => {
+  announcedOntologies = [...state.workspace.ontologies];
+  const actor = new WindowActor(state);
+  const receiver: WindowReceiver = { message: (m) => actor.dispatch(m), request: (id, r) => actor.handle(id, r) };
+  port.on('message', (batch: Batch) => readToWindow(batch, receiver, principalOf));
+  postJournalCounts(state.changes);
+  return actor;
+});
+// a window that could not open says why to `ready`
+opened.catch(() => undefined);
+
+/** The front door's questions: each waits until the window serves, and fails when it could not start. */
+const control: WindowControl = {
+  ready: async () => (await opened).label,
+  listApprovals: async () => (await opened).listApprovals(),
+  auditLost: async () => auditEventsLost(),
+  decide: async (approvalId, approve) => (await opened).decide(approvalId, approve),
+  fence: async (fence) => (await opened).holdFence(fence),
+  view: async (query) => (await opened).answerView(query),
+};
+exposeOn(init.control, control);

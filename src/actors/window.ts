@@ -1,17 +1,21 @@
 // The front door's handle on one window actor: starts its Worker, forwards requests and routes the
-// streamed responses back, and restarts the Worker from its last saved documents when it crashes, backing
-// off between attempts; a window that keeps failing is marked failed and no longer retried.
+// streamed responses back, asks it the control plane's questions (through comlink), and restarts the
+// Worker from its last saved documents when it crashes, backing off between attempts; a window that keeps
+// failing is marked failed and no longer retried.
 
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ToolProfile } from '../settings/settings.js';
-import { putMessage, putRequest, readFromWindow, type Batch, type ForwardedRequest, type FrontReceiver, type FromWindow, type ToWindow, type WindowInit } from './protocol.js';
+import {
+  putMessage, putRequest, readFromWindow, type Batch, type ForwardedRequest, type FrontControl, type FrontReceiver, type FromWindow, type ToWindow, type WindowControl, type WindowInit,
+} from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
 import type { Fence, FenceTarget } from './fences.js';
 import type { ServerView } from '../broker/server-view.js';
 import { log } from '../util/log.js';
+import { ThreadLink, exposeOn, type Remote } from '../util/thread-link.js';
 import type { ViewQuery } from './window-view.js';
 
 /** Where a forwarded request's response goes. */
@@ -33,7 +37,7 @@ export interface WindowEvents {
   sessionClosed(window: WindowHandle, sessionId: string): void;
   /** The worker is serving (first start or a restart after a crash); it holds every fence given at start. */
   started?(window: WindowHandle): void;
-  /** How the endpoint is served, for the window's `describe-server`; null when nothing can say. */
+  /** How the endpoint is served, for the window's question (FrontControl); null when nothing can say. */
   describeServer?(window: WindowHandle): Promise<ServerView | null>;
 }
 
@@ -69,9 +73,10 @@ function principalJson(p: Principal): string {
 
 export class WindowHandle implements FenceTarget {
   private worker: Worker | null = null;
+  /** The running worker's control plane. */
+  private control: ThreadLink<WindowControl> | null = null;
   private nextId = 1;
   private readonly inFlight = new Map<number, ResponseSink>();
-  private readonly replies = new Map<number, (m: FromWindow) => void>();
   private readonly outbox = new Outbox((batch) => this.worker?.postMessage(batch));
   private readonly receiver: FrontReceiver = {
     message: (m) => this.receive(m),
@@ -121,38 +126,56 @@ export class WindowHandle implements FenceTarget {
 
   /** Starts the worker and resolves once its documents are loaded. */
   start(): Promise<void> {
-    const init: WindowInit = { windowId: this.id, files: this.files, settings: this.settings, fences: this.fences() };
-    const worker = new Worker(WORKER_URL, { workerData: init });
+    const control = new MessageChannel();
+    const front = new MessageChannel();
+    const init: WindowInit = { windowId: this.id, files: this.files, settings: this.settings, fences: this.fences(), control: control.port2, front: front.port2 };
+    const worker = new Worker(WORKER_URL, { workerData: init, transferList: [control.port2, front.port2] });
+    const link = new ThreadLink<WindowControl>(control.port1);
+    this.serveFront(front.port1);
     this.worker = worker;
+    this.control = link;
+    let ready = false;
+    worker.on('message', (batch: Batch) => readFromWindow(batch, this.receiver));
+    worker.once('exit', () => {
+      link.fail(new Error(`window ${this.id}: the worker is gone`));
+      control.port1.close();
+      front.port1.close();
+    });
     return new Promise<void>((resolve, reject) => {
-      let ready = false;
       const failStart = (err: Error) => {
-        if (this.worker === worker) this.worker = null;
-        // a question asked while it was starting (health, approvals) must not wait for a worker that is gone
-        this.answerPendingAsks();
+        if (this.worker === worker) {
+          this.worker = null;
+          this.control = null;
+        }
         reject(err);
       };
-      // nothing else is sent before the worker's first message, so that batch holds it alone
-      worker.once('message', (batch: Batch) => {
-        const m = batch[1] as FromWindow;
-        if (m.type === 'ready') {
-          ready = true;
-          this.label = m.label;
-          this.state = 'live';
-          this.startedAt = performance.now();
-          // a restart keeps its place in the routing order
-          if (this.connectedAt === 0) this.connectedAt = performance.now();
-          worker.on('message', (next: Batch) => readFromWindow(next, this.receiver));
-          resolve();
-          this.events.started?.(this);
-        } else if (m.type === 'start-failed') {
-          void worker.terminate();
-          failStart(new Error(`window ${this.id}: ${m.message}`));
-        }
+      link.call((w) => w.ready()).then((label) => {
+        ready = true;
+        this.label = label;
+        this.state = 'live';
+        this.startedAt = performance.now();
+        // a restart keeps its place in the routing order
+        if (this.connectedAt === 0) this.connectedAt = performance.now();
+        resolve();
+        this.events.started?.(this);
+      }, (err: Error) => {
+        void worker.terminate();
+        failStart(new Error(`window ${this.id}: ${err.message}`));
       });
       worker.once('error', (err) => (ready ? this.crash(worker, err) : failStart(err)));
       worker.once('exit', (code) => (ready ? this.crash(worker, new Error(`window worker exited with code ${code}`)) : failStart(new Error(`window ${this.id}: worker exited with code ${code} while starting`))));
     });
+  }
+
+  /** Answers the window's own questions on `port`. Always answers: one left unanswered would hang its get_session_info call. */
+  private serveFront(port: MessagePort): void {
+    const api: FrontControl = {
+      describeServer: async () => {
+        const ask = this.events.describeServer;
+        return ask === undefined ? null : ask(this).catch(() => null);
+      },
+    };
+    exposeOn(port, api);
   }
 
   forward(request: ForwardedRequest, sink: ResponseSink): () => void {
@@ -170,21 +193,21 @@ export class WindowHandle implements FenceTarget {
   }
 
   listApprovals(): Promise<ApprovalEntry[]> {
-    return this.ask({ type: 'list-approvals', id: 0 }).then((m) => (m.type === 'approvals' ? m.entries : []));
+    return this.ask((w) => w.listApprovals(), () => []);
   }
 
   /** Audit events this window's thread lost. */
   auditLost(): Promise<number> {
-    return this.ask({ type: 'audit-lost', id: 0 }).then((m) => (m.type === 'audit-lost-count' ? m.lost : 0));
+    return this.ask((w) => w.auditLost(), () => 0);
   }
 
   decide(approvalId: string, approve: boolean): Promise<boolean> {
-    return this.ask({ type: 'decide', id: 0, approvalId, approve }).then((m) => m.type === 'decided' && m.found);
+    return this.ask((w) => w.decide(approvalId, approve), () => false);
   }
 
   /** Asks the window a question of the owner's server view; an error object when the window is not running. */
   view(query: ViewQuery): Promise<unknown> {
-    return this.ask({ type: 'view', id: 0, query }).then((m) => (m.type === 'view-answer' ? m.answer : { error: this.unavailable() ?? 'The window is not running', error_code: 'window_unavailable' }));
+    return this.ask((w) => w.view(query), () => ({ error: this.unavailable() ?? 'The window is not running', error_code: 'window_unavailable' }));
   }
 
   /** The owner switched read-only or confirm-each-write: the worker applies it; a restarted worker starts with it. */
@@ -195,7 +218,7 @@ export class WindowHandle implements FenceTarget {
 
   /** Resolves true once the worker holds the fence; false when the window is not running or crashed first. */
   fence(fence: Fence): Promise<boolean> {
-    return this.ask({ type: 'fence', id: 0, fence }).then((m) => m.type === 'fenced' && m.fenceId === fence.fence_id);
+    return this.ask((w) => w.fence(fence).then(() => true), () => false);
   }
 
   closeSession(sessionId: string): void {
@@ -221,16 +244,10 @@ export class WindowHandle implements FenceTarget {
     clearTimeout(timer);
   }
 
-  private ask(m: ToWindow & { id: number }): Promise<FromWindow> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      if (this.worker === null) {
-        resolve({ type: 'decided', id, found: false });
-        return;
-      }
-      this.replies.set(id, resolve);
-      this.send({ ...m, id } as ToWindow);
-    });
+  /** The window's answer; `otherwise` when the window is not running, or stops before it answers. */
+  private ask<T>(question: (w: Remote<WindowControl>) => Promise<T>, otherwise: () => T): Promise<T> {
+    if (this.worker === null || this.control === null) return Promise.resolve(otherwise());
+    return this.control.call(question).catch(() => otherwise());
   }
 
   private send(m: ToWindow): void {
@@ -260,45 +277,24 @@ export class WindowHandle implements FenceTarget {
         break;
       }
       case 'session-closed': this.events.sessionClosed(this, m.sessionId); break;
-      case 'approvals': case 'decided': case 'fenced': case 'audit-lost-count': case 'view-answer': {
-        const reply = this.replies.get(m.id);
-        this.replies.delete(m.id);
-        reply?.(m);
-        break;
-      }
       case 'documents': if (m.files.length > 0) this.files = m.files; break;
-      case 'describe-server': void this.answerServerView(m.id); break;
       case 'unsaved': if (m.ontologies > 0) log.warn({ window: this.id, unsaved_ontologies: m.ontologies, documents: this.files }, 'window stops with unsaved changes'); break;
       case 'journal': this.journal = { recovered: m.recovered, pending_recovery: m.pending }; break;
-      case 'ready': case 'start-failed': break;
     }
-  }
-
-  /** Always answers: a window's question left unanswered would hang its get_session_info call. */
-  private async answerServerView(id: number): Promise<void> {
-    const ask = this.events.describeServer;
-    const view = ask === undefined ? null : await ask(this).catch(() => null);
-    this.send({ type: 'server-view', id, view });
   }
 
   /** Fails everything in flight, tells the owner, and restarts from the last saved documents. */
   private crash(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = null;
+    this.control = null;
     this.outbox.clear();
     for (const sink of this.inFlight.values()) sink.fail(500, `The window crashed (${error.message}); its sessions ended`);
     this.inFlight.clear();
-    this.answerPendingAsks();
     if (this.stopping) return;
     this.events.crashed(this, error);
     this.failures = performance.now() - this.startedAt < STABLE_MS ? this.failures + 1 : 0;
     this.scheduleRestart(error.message);
-  }
-
-  /** Answers every question still waiting for the worker as a worker that is not running would. */
-  private answerPendingAsks(): void {
-    for (const reply of this.replies.values()) reply({ type: 'decided', id: 0, found: false });
-    this.replies.clear();
   }
 
   /** Restarts after a backoff, or gives up once starts keep failing. */

@@ -13,6 +13,37 @@ function writable(name: string): boolean {
   return name !== 'content-length' && !isHopByHop(name);
 }
 
+/** The ids of the JSON-RPC requests in a POST body (one message or a batch); none when it is not JSON. */
+export function requestIds(body: string | null): (string | number)[] {
+  if (body === null) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const ids: (string | number)[] = [];
+  for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+    const id = typeof m === 'object' && m !== null && 'method' in m ? (m as { id?: unknown }).id : undefined;
+    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * The end of a drain's grace: answers each call still running with a JSON-RPC 503 (rather than a dropped
+ * connection) and stops its work at the window; resolves, with how many were cut, once the answers could leave.
+ */
+export async function cutAtShutdown(calls: ReadonlySet<WindowSink>, graceMs: number): Promise<number> {
+  const cut = [...calls];
+  for (const sink of cut) {
+    sink.fail(503, `The server is shutting down: this call did not finish within the ${graceMs / 1000} s grace period`);
+    sink.cancel();
+  }
+  if (cut.length > 0) await new Promise((r) => setTimeout(r, 50));
+  return cut.length;
+}
+
 export class WindowSink implements ResponseSink, Cuttable {
   private buffered: Buffer[] | null = null;
   private headWritten = false;
@@ -32,6 +63,8 @@ export class WindowSink implements ResponseSink, Cuttable {
     readonly sessionId: string | undefined,
     readonly principal: Principal,
     private readonly onSettled: (sink: WindowSink) => void,
+    /** The POST body forwarded (null for GET and DELETE): a failure after the head answers its request ids. */
+    private readonly requestBody: string | null,
   ) {}
 
   /** Revocation: 401 when no answer was started (a stream is just ended), and the window stops the work. */
@@ -108,11 +141,15 @@ export class WindowSink implements ResponseSink, Cuttable {
     this.settle();
     const x = this.x;
     if (x.aborted || x.done) return;
-    if (!this.headWritten) sendRpcError(x, status, -32603, message);
-    else {
-      x.done = true;
-      x.res.cork(() => x.res.end());
-    }
+    if (!this.headWritten) return sendRpcError(x, status, -32603, message);
+    x.done = true;
+    // the head is out, so the status cannot carry the failure: each request of the body gets its JSON-RPC error,
+    // as an event on a stream, else as the JSON body (what was buffered of the window's answer is dropped)
+    const errors = requestIds(this.requestBody).map((id) => JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }));
+    x.res.cork(() => {
+      if (this.buffered === null) x.res.end(errors.map((e) => `event: message\ndata: ${e}\n\n`).join(''));
+      else x.res.end(errors.length === 0 ? undefined : errors.length === 1 ? errors[0] : `[${errors.join(',')}]`);
+    });
   }
 
   /** An initialize's answer names the new session: pin it to this window. */

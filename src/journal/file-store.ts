@@ -5,11 +5,11 @@
 // next append first cuts a torn tail off. Appends queue and are written by one writer: every record
 // queued while a write and fsync are under way goes out in the next one (group commit).
 
-import { createHash } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, stat, chmod, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { sha256Hex } from '../util/digest.js';
 import type { AsideMarker, ChangeEntry, JournalRecord, ResolvedMarker, SaveMarker } from './records.js';
 import type { ChangeStore, JournalState } from './store.js';
 
@@ -23,7 +23,7 @@ const HISTORY = 'history.log';
 const DOCUMENT = 'document';
 
 function checksum(json: string): string {
-  return createHash('sha256').update(json, 'utf8').digest('hex').slice(0, 16);
+  return sha256Hex(json).slice(0, 16);
 }
 
 export function encodeRecord(r: JournalRecord): string {
@@ -103,7 +103,7 @@ export class FileChangeStore implements ChangeStore {
   }
 
   private dir(document: string): string {
-    return path.join(this.root, createHash('sha256').update(document, 'utf8').digest('hex').slice(0, 32));
+    return path.join(this.root, sha256Hex(document).slice(0, 32));
   }
 
   append(document: string, records: readonly JournalRecord[]): Promise<void> {

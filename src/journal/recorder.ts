@@ -12,7 +12,9 @@ import type { ChangeResult } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
 import type { ChangeEvent, Workspace } from '../model/workspace.js';
 import { documentFingerprint } from '../model/fingerprint.js';
+import { UndoMirror } from '../model/undo-mirror.js';
 import { signature } from '../model/walk.js';
+import { BlankNodes } from './blank-nodes.js';
 import { loadChange, principalRecord, storeChange, type ChangeEntry, type PrincipalRecord, type StoredChange } from './records.js';
 import { asideEntries, unsavedEntries, type ChangeStore, type JournalState } from './store.js';
 
@@ -68,8 +70,8 @@ export class ChangeRecorder {
   private readonly fingerprints = new WeakMap<Ontology, string>();
   /** The document each ontology was last journaled under (a save to another path moves it). */
   private readonly documentOf = new WeakMap<Ontology, string>();
-  private undoUnits: Unit[] = [];
-  private redoUnits: Unit[] = [];
+  /** The journal entries of the workspace's undo units, for the links of undo and redo entries. */
+  private readonly units: UndoMirror<Unit>;
   private replayUnit: Unit | null = null;
   private readonly blame = new Map<string, LastChange>();
   private readonly notices = new Map<string, RecoveryNotice>();
@@ -90,7 +92,9 @@ export class ChangeRecorder {
   /** Replayed entries whose result did not have the recorded fingerprint. */
   replayMismatches = 0;
 
-  constructor(private readonly ws: Workspace, readonly store: ChangeStore) {}
+  constructor(private readonly ws: Workspace, readonly store: ChangeStore) {
+    this.units = new UndoMirror(ws);
+  }
 
   /** The tool call a commit made now belongs to. */
   currentCall(): CallRecord | undefined {
@@ -135,6 +139,7 @@ export class ChangeRecorder {
   /** Reads the journal of every loaded document, replays or sets aside what is unsaved, then follows the workspace. */
   async open(now: Date = new Date()): Promise<void> {
     const replay: { entry: ChangeEntry; ontology: Ontology }[] = [];
+    let lastRevision = 0;
     for (const o of this.ws.ontologies) {
       const document = journalDocument(o);
       if (document === null || this.tracks.has(document)) continue;
@@ -142,7 +147,10 @@ export class ChangeRecorder {
       this.documentOf.set(o, document);
       const state = await this.store.readSince(document, 0);
       this.tracks.set(document, { lastSeq: state.lastSeq, waiting: null });
-      for (const e of state.entries) this.noteBlame(e);
+      for (const e of state.entries) {
+        this.noteBlame(e);
+        lastRevision = Math.max(lastRevision, e.revision_after);
+      }
       this.noteAside(state);
       const unsaved = unsavedEntries(state);
       if (unsaved.length === 0) continue;
@@ -153,6 +161,8 @@ export class ChangeRecorder {
         this.noteAside(await this.store.readSince(document, 0));
       }
     }
+    // revisions go on from the journaled ones, so since_revision of get_change_history holds across restarts
+    this.ws.continueRevisionsAfter(lastRevision);
     this.ws.onChange((e) => this.follow(e));
     this.ws.onSaved((o) => this.saved(o));
     const failed = this.replay(replay);
@@ -218,6 +228,7 @@ export class ChangeRecorder {
    * the first batch that cannot be applied and returns it with everything after it.
    */
   private replay(items: readonly { entry: ChangeEntry; ontology: Ontology }[]): ChangeEntry[] {
+    const blanks = new BlankNodes();
     const sorted = [...items].sort((a, b) => (a.entry.time < b.entry.time ? -1 : a.entry.time > b.entry.time ? 1 : a.entry.seq - b.entry.seq));
     for (let i = 0; i < sorted.length;) {
       let j = i + 1;
@@ -227,7 +238,7 @@ export class ChangeRecorder {
       const unit: Unit = new Map(group.map((g) => [g.entry.document, g.entry]));
       this.replayUnit = unit;
       try {
-        this.replayGroup(group);
+        this.replayGroup(group, blanks);
       } catch {
         return sorted.slice(i - group.length).map((x) => x.entry);
       } finally {
@@ -242,45 +253,26 @@ export class ChangeRecorder {
     return [];
   }
 
-  private replayGroup(group: readonly { entry: ChangeEntry; ontology: Ontology }[]): void {
+  private replayGroup(group: readonly { entry: ChangeEntry; ontology: Ontology }[], blanks: BlankNodes): void {
     const cause = group[0].entry.cause;
-    const matches = (stack: Unit[], link: 'undoes' | 'redoes') => {
-      const top = stack.at(-1);
-      return top !== undefined && group.every((g) => top.get(g.entry.document)?.seq === g.entry[link]);
+    const matches = (stack: 'undo' | 'redo', link: 'undoes' | 'redoes') => {
+      const top = this.units.next(stack);
+      return top !== null && group.every((g) => top.get(g.entry.document)?.seq === g.entry[link]);
     };
-    if (cause === 'undo' && this.ws.undoDepth === this.undoUnits.length && matches(this.undoUnits, 'undoes')) {
+    if (cause === 'undo' && matches('undo', 'undoes')) {
       this.ws.undo();
       return;
     }
-    if (cause === 'redo' && this.ws.redoDepth === this.redoUnits.length && matches(this.redoUnits, 'redoes')) {
+    if (cause === 'redo' && matches('redo', 'redoes')) {
       this.ws.redo();
       return;
     }
     // an undo or redo whose unit was saved before the crash is replayed as the change it made
-    this.ws.apply(group.flatMap((g) => g.entry.changes.map((s) => loadChange(s, g.ontology))));
+    this.ws.apply(group.flatMap((g) => g.entry.changes.map((s) => loadChange(s, g.ontology, blanks))));
   }
 
   private follow(e: ChangeEvent): void {
-    const replaying = this.replayUnit;
-    const unit: Unit = replaying ?? this.record(e);
-    const undoable = e.changes.some((r) => r.effective && r.change.kind !== 'SetPrefix' && r.change.kind !== 'RemovePrefix');
-    if (e.cause === 'apply') {
-      if (undoable) {
-        this.undoUnits.push(unit);
-        this.redoUnits = [];
-      }
-    } else if (e.cause === 'undo') {
-      const top = this.undoUnits.pop();
-      if (top !== undefined) this.redoUnits.push(top);
-    } else {
-      this.redoUnits.pop();
-      this.undoUnits.push(unit);
-    }
-    // a mirror out of step (an unloaded ontology took its units along) links nothing rather than the wrong entry
-    if (this.undoUnits.length !== this.ws.undoDepth || this.redoUnits.length !== this.ws.redoDepth) {
-      this.undoUnits = [];
-      this.redoUnits = [];
-    }
+    this.units.follow(e, this.replayUnit ?? this.record(e));
   }
 
   /** Builds and appends the entries of a live batch; returns its unit for the undo/redo mirror. */
@@ -293,7 +285,8 @@ export class ChangeRecorder {
       if (list === undefined) byDocument.set(r.change.ontology, (list = []));
       list.push(r);
     }
-    const linked = e.cause === 'undo' ? this.undoUnits.at(-1) : e.cause === 'redo' ? this.redoUnits.at(-1) : undefined;
+    // a unit the mirror does not know links nothing rather than the wrong entry
+    const linked = e.cause === 'apply' ? null : this.units.moving(e.cause);
     const unit: Unit = new Map();
     const batch = randomUUID();
     const time = new Date().toISOString();

@@ -1,20 +1,24 @@
 // The disposable reasoner of one materialization preview: a worker thread of its own (never the window's
-// reasoning pool or its kept EL state) that reads the snapshot document, classifies it, and posts each
-// category's inferred tuples (IRIs only) as soon as that category is enumerated, or why it could not be. Each category stops at
-// `cap` tuples (the caller's per-category limit plus one), so an overflow is known without enumerating it all.
+// reasoning pool or its kept EL state), driven through comlink: `classify` reads the snapshot document and
+// classifies it, then `enumerate` answers one category's inferred tuples (IRIs only) at a time, or why it
+// could not. Each category stops at `cap` tuples (the caller's per-category limit plus one), so an overflow is
+// known without enumerating it all. Konclude runs as a child process while the thread watches the
+// cancellation flag, so a stopped preview kills it at once; the call then rejects with ReasonerCancelled.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { exposeToParent } from '../util/thread-link.js';
 import type { Axiom, IRI, Node } from '../model/terms.js';
 import { cls, equivalentClasses, isLogicalAxiom, namedIndividual, objectOneOf, objectProperty, objectSomeValuesFrom } from '../model/terms.js';
 import { forEachChild, signature } from '../model/walk.js';
 import { OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING, OWL_THING, OWL_TOP_OBJECT_PROPERTY } from '../model/vocab.js';
 import type { ElResult } from '../reasoner/el-reasoner.js';
-import { answerSync } from '../reasoner/engines.js';
+import { answer } from '../reasoner/engines.js';
+import { classify } from '../reasoner/el-reasoner.js';
 import type { KoncludeConfig } from '../reasoner/konclude.js';
 import { OntologyIndex } from '../reasoner/normalize.js';
 import { compareUtf8, type TaxonomyNode } from '../reasoner/taxonomy.js';
 import { readSnapshotAxioms } from '../reasoner/snapshot.js';
 import type { ReasonerId } from '../reasoner/registry.js';
+import type { CancelFlag } from '../reasoner/saturation.js';
 import type { Category } from './categories.js';
 
 export interface EnumerationRequest {
@@ -28,13 +32,29 @@ export interface EnumerationRequest {
   readonly categories: readonly Category[];
   /** Most tuples posted per category; reaching it marks the category overflowing. */
   readonly cap: number;
+  /** Raised when the preview stops (cancelled, timed out): shared memory. */
+  readonly cancel: CancelFlag;
 }
 
-export type EnumerationMessage =
-  | { readonly type: 'classified'; readonly consistent: boolean; readonly complete: boolean; readonly unsupportedCount: number }
-  | { readonly type: 'category'; readonly category: Category; readonly tuples: readonly (readonly IRI[])[]; readonly overflow: boolean }
-  | { readonly type: 'failed'; readonly category: Category; readonly message: string }
-  | { readonly type: 'end' };
+export interface Classified {
+  readonly consistent: boolean;
+  readonly complete: boolean;
+  readonly unsupportedCount: number;
+}
+
+export interface CategoryTuples {
+  readonly tuples: readonly (readonly IRI[])[];
+  readonly overflow: boolean;
+  /** Why the enumeration of this category failed (then it has no tuples). */
+  readonly failure?: string;
+}
+
+export interface EnumeratorApi {
+  /** Reads and classifies the snapshot; the categories are enumerated from this classification. */
+  classify(req: EnumerationRequest): Promise<Classified>;
+  /** One category's tuples, after `classify` found the snapshot consistent. */
+  enumerate(category: Category): Promise<CategoryTuples>;
+}
 
 /** Most (property, object) pairs the property-assertion enumeration asks the reasoner about. */
 export const MAX_ASSERTION_QUERIES = 100_000;
@@ -144,7 +164,7 @@ function assertionObjects(axioms: readonly Axiom[]): { objects: Set<IRI>; everyo
  * one run; a is p-related to b exactly when Q is among a's types. Objects are the individuals some axiom
  * puts in a filler position (every individual when reflexivity or self restrictions exist).
  */
-function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], out: Bounded): void {
+async function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], out: Bounded): Promise<void> {
   const properties = new Set<IRI>();
   const individuals = new Set<IRI>();
   for (const a of axioms) {
@@ -167,7 +187,7 @@ function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], o
     extra.push(equivalentClasses([cls(q), objectSomeValuesFrom(objectProperty(p), objectOneOf([namedIndividual(b)]))]));
   }
   if (queries.size === 0) return;
-  const r = reason(req, [...axioms, ...extra]);
+  const r = await reason(req, [...axioms, ...extra]);
   for (const a of [...individuals].sort(compareUtf8)) {
     const pairs: (readonly [IRI, IRI])[] = [];
     for (const n of r.types(namedIndividual(a), false)) for (const m of n.members) {
@@ -182,11 +202,12 @@ function propertyAssertions(req: EnumerationRequest, axioms: readonly Axiom[], o
   }
 }
 
-function reason(req: EnumerationRequest, axioms: readonly Axiom[]): ElResult {
-  return answerSync(req.reasoner, axioms, req.konclude, { timeLimitMs: req.timeLimitMs }).result;
+async function reason(req: EnumerationRequest, axioms: readonly Axiom[]): Promise<ElResult> {
+  const options = { timeLimitMs: req.timeLimitMs, cancel: req.cancel };
+  return (await answer(req.reasoner, axioms, req.konclude, options, () => classify(axioms, options))).result;
 }
 
-function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: ElResult, category: Category): Bounded {
+async function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: ElResult, category: Category): Promise<Bounded> {
   const out = new Bounded(req.cap);
   switch (category) {
     case 'subclass_axioms': subclasses(r, out); break;
@@ -198,29 +219,31 @@ function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: ElResul
       break;
     }
     case 'property_hierarchy_axioms': propertyHierarchy(axioms, out); break;
-    case 'object_property_assertions': propertyAssertions(req, axioms, out); break;
+    case 'object_property_assertions': await propertyAssertions(req, axioms, out); break;
     default: throw new EnumerationFailed(`no enumerator for ${category}`);
   }
   return out;
 }
 
-function main(req: EnumerationRequest): void {
-  const post = (m: EnumerationMessage) => parentPort!.postMessage(m);
-  const axioms = readSnapshotAxioms(req.text);
-  const r = reason(req, axioms);
-  post({ type: 'classified', consistent: r.consistent, complete: r.complete, unsupportedCount: r.unsupported.count });
-  if (r.consistent) {
-    for (const category of req.categories) {
-      try {
-        const out = enumerate(req, axioms, r, category);
-        post({ type: 'category', category, tuples: out.tuples, overflow: out.full });
-      } catch (err) {
-        if (!(err instanceof EnumerationFailed)) throw err;
-        post({ type: 'failed', category, message: err.message });
-      }
-    }
-  }
-  post({ type: 'end' });
-}
+let classified: { readonly req: EnumerationRequest; readonly axioms: readonly Axiom[]; readonly result: ElResult } | null = null;
 
-main(workerData as EnumerationRequest);
+const api: EnumeratorApi = {
+  async classify(req) {
+    const axioms = readSnapshotAxioms(req.text);
+    const result = await reason(req, axioms);
+    classified = { req, axioms, result };
+    return { consistent: result.consistent, complete: result.complete, unsupportedCount: result.unsupported.count };
+  },
+  async enumerate(category) {
+    if (classified === null) throw new Error('enumerate before classify');
+    try {
+      const out = await enumerate(classified.req, classified.axioms, classified.result, category);
+      return { tuples: out.tuples, overflow: out.full };
+    } catch (err) {
+      if (!(err instanceof EnumerationFailed)) throw err;
+      return { tuples: [], overflow: false, failure: err.message };
+    }
+  },
+};
+
+exposeToParent(api);

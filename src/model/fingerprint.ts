@@ -8,11 +8,10 @@
 // are rendered together by `axiomLines`, whose blank-node naming depends on the whole set of them.
 // The document fingerprint additionally covers the prefix map and the document format.
 
-import { createHash } from 'node:crypto';
 import type { Axiom } from './terms.js';
 import type { Ontology } from './ontology.js';
 import { LineRenderer, axiomLines } from './render/axiom-lines.js';
-import { sha256Digest } from '../util/digest.js';
+import { sha256Bytes, sha256Digest, sha256Hex } from '../util/digest.js';
 
 let sawAnonymous = false;
 /** Renders axioms without anonymous individuals canonically and flags any anonymous one it meets. */
@@ -48,7 +47,7 @@ class AxiomDigest {
       this.anonymousHash = null;
       return;
     }
-    const h = createHash('sha256').update(line, 'utf8').digest();
+    const h = sha256Bytes(line);
     const lanes = this.lanes;
     for (let i = 0; i < 8; i++) {
       const w = h.readUInt32BE(i * 4);
@@ -59,7 +58,7 @@ class AxiomDigest {
 
   text(): string {
     if (this.anonymousHash === null) {
-      this.anonymousHash = createHash('sha256').update(axiomLines(this.withAnonymous).join('\n'), 'utf8').digest('hex');
+      this.anonymousHash = sha256Hex(axiomLines(this.withAnonymous).join('\n'));
     }
     let lanes = '';
     for (let i = 0; i < 8; i++) lanes += this.lanes[i].toString(16).padStart(8, '0');
@@ -88,6 +87,11 @@ export function noteAxiomChange(o: Ontology, a: Axiom, added: boolean): void {
   digests.get(o)?.update(a, added);
 }
 
+/** The axioms of `o` that mention an anonymous individual (kept current with the fingerprint's digest). */
+export function axiomsWithAnonymous(o: Ontology): ReadonlySet<Axiom> {
+  return axiomDigest(o).withAnonymous;
+}
+
 /** Drops the cached digest of `o` (after edits that bypassed `noteAxiomChange`). */
 export function forgetFingerprint(o: Ontology): void {
   digests.delete(o);
@@ -103,14 +107,53 @@ function headerText(o: Ontology): string {
   return s;
 }
 
+function prefixText(o: Ontology): string {
+  let s = 'format ' + o.format + '\n';
+  for (const [p, ns] of [...o.prefixes].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) s += 'prefix ' + p + ' ' + ns + '\n';
+  return s;
+}
+
+/**
+ * The header and prefix texts of an ontology as last rendered. An axiom edit leaves them as they were, so a
+ * fingerprint per commit renders only the axiom digest; the change engine reports header edits
+ * (`noteHeaderChange`), and the id object, format and set sizes guard against edits made around it.
+ */
+interface HeaderCache {
+  readonly id: Ontology['id'];
+  readonly format: string;
+  readonly imports: number;
+  readonly annotations: number;
+  readonly prefixCount: number;
+  readonly header: string;
+  readonly prefixes: string;
+}
+
+const headers = new WeakMap<Ontology, HeaderCache>();
+
+function headerCache(o: Ontology): HeaderCache {
+  const c = headers.get(o);
+  if (c !== undefined && c.id === o.id && c.format === o.format && c.imports === o.imports.size
+    && c.annotations === o.annotations.size && c.prefixCount === o.prefixes.size) return c;
+  const fresh: HeaderCache = {
+    id: o.id, format: o.format, imports: o.imports.size, annotations: o.annotations.size, prefixCount: o.prefixes.size,
+    header: headerText(o), prefixes: prefixText(o),
+  };
+  headers.set(o, fresh);
+  return fresh;
+}
+
+/** Drops the cached header text of `o`: its id, imports, annotations or prefix map were edited. */
+export function noteHeaderChange(o: Ontology): void {
+  headers.delete(o);
+}
+
 /** Digest of the asserted content: ontology id, imports, ontology annotations and axioms. */
 export function semanticFingerprint(o: Ontology): string {
-  return sha('athene-semantic-1\n' + headerText(o) + axiomDigest(o).text());
+  return sha('athene-semantic-1\n' + headerCache(o).header + axiomDigest(o).text());
 }
 
 /** Digest of the live document: the semantic content plus the prefix map and the document format. */
 export function documentFingerprint(o: Ontology): string {
-  let s = 'athene-document-1\n' + headerText(o) + axiomDigest(o).text() + 'format ' + o.format + '\n';
-  for (const [p, ns] of [...o.prefixes].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) s += 'prefix ' + p + ' ' + ns + '\n';
-  return sha(s);
+  const h = headerCache(o);
+  return sha('athene-document-1\n' + h.header + axiomDigest(o).text() + h.prefixes);
 }

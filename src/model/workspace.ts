@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IRI } from './terms.js';
 import type { Ontology, OntologyId } from './ontology.js';
 import { applyBatch, invertChange, type Change, type ChangeResult } from './changes.js';
-import { noteAxiomChange } from './fingerprint.js';
+import { noteAxiomChange, noteHeaderChange } from './fingerprint.js';
 
 export type ChangeCause = 'apply' | 'undo' | 'redo';
 
@@ -64,6 +64,11 @@ export class Workspace {
   /** Increases with every model change, undo, redo, load, unload and switch of the active ontology. */
   get revision(): number {
     return this.rev;
+  }
+
+  /** Continues the revisions past `revision` (the last one a restored history recorded), so they never repeat. */
+  continueRevisionsAfter(revision: number): void {
+    this.rev = Math.max(this.rev, revision);
   }
 
   get ontologies(): readonly Ontology[] {
@@ -231,6 +236,8 @@ export class Workspace {
       this.dirty.add(r.change.ontology);
       if (r.change.kind === 'AddAxiom' || r.change.kind === 'RemoveAxiom') {
         noteAxiomChange(r.change.ontology, r.change.axiom, r.change.kind === 'AddAxiom');
+      } else {
+        noteHeaderChange(r.change.ontology);
       }
     }
     return results;

@@ -1,12 +1,13 @@
 // Which engine answers for a reasoner id. `auto` lets the EL++ classifier answer when it handles every
 // axiom (the EL profile), Konclude otherwise when installed, and else the EL++ classifier marked
-// incomplete with a note on how to get complete answers. Two forms: a blocking one (the explanation
-// search, materialization, the command line) and one that leaves the thread free while Konclude runs.
+// incomplete with a note on how to get complete answers. Two forms: a blocking one (the command line)
+// and one that leaves the thread free, and able to cancel, while Konclude runs.
 
 import type { Axiom } from '../model/terms.js';
 import { classify, type ElOptions, type ElResult } from './el-reasoner.js';
 import { konclude, koncludeSync, type KoncludeConfig } from './konclude.js';
 import { KONCLUDE_HINT, type ReasonerId } from './registry.js';
+import type { CancelFlag } from './saturation.js';
 import { classifyStructural } from './structural.js';
 
 /** The engine that gave an answer (never `auto`). */
@@ -58,7 +59,14 @@ export async function answer(id: ReasonerId, axioms: readonly Axiom[], k: Konclu
   }
 }
 
-/** A blocking classifier for the explanation search. */
-export function classifierFor(id: ReasonerId, k: KoncludeConfig | null): (axioms: Iterable<Axiom>, options?: ElOptions) => ElResult {
-  return (axioms, options) => answerSync(id, [...axioms], k, options).result;
+/**
+ * The classifier of the explanation search. Konclude runs as a child process while the thread watches
+ * `cancel`, so a cancelled explanation kills it at once instead of at the time bound.
+ */
+export function classifierFor(id: ReasonerId, k: KoncludeConfig | null, cancel: CancelFlag): (axioms: Iterable<Axiom>, options?: ElOptions) => Promise<ElResult> {
+  return async (axioms, options = {}) => {
+    const all = [...axioms];
+    const bounded = { ...options, cancel };
+    return (await answer(id, all, k, bounded, () => classify(all, bounded))).result;
+  };
 }

@@ -2,15 +2,13 @@
 // graph of the last call and reuses it while the model state is unchanged (a data graph with a key). A call
 // that outlives `timeout_ms`, or whose caller goes away, terminates the thread; the next call starts a fresh one.
 
-import type { FailureReason, ShaclResult, ShapesDocument, ValidationReply, ValidationRequest } from './protocol.js';
+import { ShaclFailure, type ShaclResult, type ShapesDocument, type ValidationRequest } from './protocol.js';
 import { HeldDataWorker } from '../util/held-data-worker.js';
+import { crossesThreads } from '../util/thread-link.js';
 
-export class ShaclFailure extends Error {
-  constructor(message: string, readonly reason: Exclude<FailureReason, 'data_missing'> | 'timeout' | 'cancelled') {
-    super(message);
-    this.name = 'ShaclFailure';
-  }
-}
+export { ShaclFailure } from './protocol.js';
+
+crossesThreads(ShaclFailure);
 
 /** The data graph: N-Triples documents, built only when the thread does not already hold them. */
 export interface DataGraph {
@@ -32,12 +30,10 @@ export interface ValidateOptions {
 let nextPrivateKey = 0;
 
 export class ShaclEngine {
-  private readonly thread = new HeldDataWorker<Omit<ValidationRequest, 'id' | 'documents'>, ValidationReply>({
+  private readonly thread = new HeldDataWorker<Omit<ValidationRequest, 'documents'>, readonly ShaclResult[]>({
     url: new URL('./validation-worker.js', import.meta.url),
     work: 'SHACL validation',
-    lost: (id, message) => ({ id, ok: false, reason: 'engine', message }),
-    missing: 'data_missing',
-    failure: (message, kind) => new ShaclFailure(message, kind),
+    failure: (message, kind) => new ShaclFailure(message, kind === 'lost' ? 'engine' : kind),
   });
 
   validate(options: ValidateOptions): Promise<readonly ShaclResult[]> {
@@ -46,16 +42,14 @@ export class ShaclEngine {
 
   private async validateNow(options: ValidateOptions): Promise<readonly ShaclResult[]> {
     const key = options.data.key ?? `private-${nextPrivateKey++}`;
-    const reply = await this.thread.request({ dataKey: key, shapes: options.shapes, language: options.language }, {
+    return this.thread.request({ dataKey: key, shapes: options.shapes, language: options.language }, {
       key,
       documents: options.data.documents,
       // The thread keeps a data graph it parsed even when the shapes were refused.
-      keeps: (r) => r.ok || r.reason === 'shapes',
+      keeps: (failure) => failure instanceof ShaclFailure && failure.reason === 'shapes',
       deadline: Date.now() + options.timeoutMs,
       signal: options.signal,
     });
-    if (reply.ok) return reply.results;
-    throw new ShaclFailure(reply.message, reply.reason === 'data_missing' ? 'engine' : reply.reason);
   }
 }
 

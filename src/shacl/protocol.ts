@@ -1,5 +1,6 @@
-// Messages between the SHACL engine (on the window actor) and its validation thread, and the result row
-// every SHACL surface reports (shacl_validate, the QC stage `shacl`).
+// What the SHACL engine (on the window actor) and its validation thread exchange (the thread exposes
+// `HeldDataApi<ValidationRequest, readonly ShaclResult[]>` and throws ShaclFailure when it produces no
+// results), and the result row every SHACL surface reports (shacl_validate, the QC stage `shacl`).
 
 /** A serialization a shapes graph may come in (a shapes file's format comes from its extension). */
 export type ShapesFormat = 'turtle' | 'ntriples' | 'nquads' | 'trig' | 'jsonld' | 'rdfxml';
@@ -33,7 +34,6 @@ export interface ShaclResult {
 }
 
 export interface ValidationRequest {
-  readonly id: number;
   /** Names the data graph; `documents` is present when the thread must (re)load it. */
   readonly dataKey: string;
   /** N-Triples documents, one per imports-closure member (plus the inferred one); blank nodes stay distinct per document. */
@@ -44,8 +44,11 @@ export interface ValidationRequest {
 }
 
 /** Why a validation did not produce results. */
-export type FailureReason = 'shapes' | 'data' | 'engine' | 'data_missing';
+export type FailureReason = 'shapes' | 'data' | 'engine' | 'timeout' | 'cancelled';
 
-export type ValidationReply =
-  | { readonly id: number; readonly ok: true; readonly results: readonly ShaclResult[] }
-  | { readonly id: number; readonly ok: false; readonly reason: FailureReason; readonly message: string };
+export class ShaclFailure extends Error {
+  constructor(message: string, readonly reason: FailureReason) {
+    super(message);
+    this.name = 'ShaclFailure';
+  }
+}

@@ -5,7 +5,7 @@
 // Nothing is fetched: remote JSON-LD contexts are refused.
 
 import { DataFactory, Parser } from 'n3';
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import { BoundedRdfXmlParser } from '../model/formats/rdfxml-parser.js';
 import jsonld from 'jsonld';
 import type * as RDF from '@rdfjs/types';
 import { jsonErrorPosition } from '../util/json-error-position.js';
@@ -51,7 +51,8 @@ function parseN3(text: string, format: string, base: string | undefined, factory
 }
 
 function parseRdfXml(text: string, base: string | undefined, factory: RDF.DataFactory): Promise<RDF.Quad[]> {
-  const parser = new RdfXmlParser({ baseIRI: base, dataFactory: factory, trackPosition: true });
+  const parser = new BoundedRdfXmlParser({ baseIRI: base, dataFactory: factory, trackPosition: true });
+  parser.documentLength = text.length;
   const quads: RDF.Quad[] = [];
   return new Promise((resolve, reject) => {
     let failed = false;

@@ -2,25 +2,22 @@
 // it was built from) and validates it against each request's shapes graph with shacl-engine. Validation is
 // CPU-bound and cannot be interrupted, so it lives here, where the engine bounds it by terminating the thread.
 
-import { parentPort } from 'node:worker_threads';
 import { DataFactory, Store } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { Validator } from 'shacl-engine';
 import { parseRdf, RdfSyntaxError } from './rdf-parse.js';
 import { isValidationResult, resultRow, SH } from './result-rows.js';
-import type { ShaclResult, ShapesDocument, ValidationReply, ValidationRequest } from './protocol.js';
+import { ShaclFailure, type ShaclResult, type ShapesDocument, type ValidationRequest } from './protocol.js';
+import { HeldDataMissing, type HeldDataApi } from '../util/held-data-worker.js';
+import { crossesThreads, exposeToParent } from '../util/thread-link.js';
+
+crossesThreads(ShaclFailure);
 
 const factory = { ...DataFactory, dataset: (): RDF.DatasetCore => new Store() as unknown as RDF.DatasetCore };
 
 let loaded: { key: string; store: Store } | null = null;
 
-class Refusal extends Error {
-  constructor(readonly reason: 'shapes' | 'data', message: string) {
-    super(message);
-  }
-}
-
-async function dataStore(req: ValidationRequest): Promise<Store | null> {
+async function dataStore(req: ValidationRequest): Promise<Store> {
   if (req.documents !== undefined) {
     loaded = null;
     const store = new Store();
@@ -28,12 +25,13 @@ async function dataStore(req: ValidationRequest): Promise<Store | null> {
       try {
         store.addQuads(await parseRdf(req.documents[i], 'ntriples', undefined, `d${i}b`) as never);
       } catch (e) {
-        throw new Refusal('data', `The data graph (document ${i + 1} of the imports closure) does not parse: ${(e as Error).message}`);
+        throw new ShaclFailure(`The data graph (document ${i + 1} of the imports closure) does not parse: ${(e as Error).message}`, 'data');
       }
     }
     loaded = { key: req.dataKey, store };
   }
-  return loaded !== null && loaded.key === req.dataKey ? loaded.store : null;
+  if (loaded === null || loaded.key !== req.dataKey) throw new HeldDataMissing();
+  return loaded.store;
 }
 
 async function shapesStore(shapes: readonly ShapesDocument[]): Promise<Store> {
@@ -44,7 +42,7 @@ async function shapesStore(shapes: readonly ShapesDocument[]): Promise<Store> {
       store.addQuads(await parseRdf(doc.text, doc.format, doc.base, `s${i}b`) as never);
     } catch (e) {
       const detail = e instanceof RdfSyntaxError ? e.message : (e as Error).message;
-      throw new Refusal('shapes', `${doc.origin}: the SHACL shapes (${doc.format}) do not parse: ${detail}`);
+      throw new ShaclFailure(`${doc.origin}: the SHACL shapes (${doc.format}) do not parse: ${detail}`, 'shapes');
     }
   }
   return store;
@@ -61,38 +59,34 @@ async function sparqlPlugins(shapes: Store): Promise<{ validations?: unknown; ta
 
 const origins = (shapes: readonly ShapesDocument[]): string => shapes.map((s) => s.origin).join(', ');
 
-async function validate(req: ValidationRequest): Promise<readonly ShaclResult[] | null> {
+async function validate(req: ValidationRequest): Promise<readonly ShaclResult[]> {
   const data = await dataStore(req);
-  if (data === null) return null;
   const shapes = await shapesStore(req.shapes);
   let validator: Validator;
   try {
     validator = new Validator(shapes as unknown as RDF.DatasetCore, { factory, ...(await sparqlPlugins(shapes)) });
   } catch (e) {
-    throw new Refusal('shapes', `${origins(req.shapes)}: the shapes graph is not valid SHACL: ${(e as Error).message}`);
+    throw new ShaclFailure(`${origins(req.shapes)}: the shapes graph is not valid SHACL: ${(e as Error).message}`, 'shapes');
   }
   if (validator.shapes.size === 0) {
-    throw new Refusal('shapes', `${origins(req.shapes)}: the graph declares no SHACL shapes (no sh:NodeShape, sh:PropertyShape or shape with a target)`);
+    throw new ShaclFailure(`${origins(req.shapes)}: the graph declares no SHACL shapes (no sh:NodeShape, sh:PropertyShape or shape with a target)`, 'shapes');
   }
   try {
     const report = await validator.validate({ dataset: data as unknown as RDF.DatasetCore });
     return report.results.filter(isValidationResult).map((r) => resultRow(r, req.language));
   } catch (e) {
-    throw new Refusal('shapes', `${origins(req.shapes)}: the shapes could not be evaluated: ${(e as Error).message}`);
+    throw new ShaclFailure(`${origins(req.shapes)}: the shapes could not be evaluated: ${(e as Error).message}`, 'shapes');
   }
 }
 
-async function answer(req: ValidationRequest): Promise<ValidationReply> {
-  try {
-    const results = await validate(req);
-    if (results === null) return { id: req.id, ok: false, reason: 'data_missing', message: 'The data graph is not loaded' };
-    return { id: req.id, ok: true, results };
-  } catch (e) {
-    if (e instanceof Refusal) return { id: req.id, ok: false, reason: e.reason, message: e.message };
-    return { id: req.id, ok: false, reason: 'engine', message: `The SHACL engine failed: ${(e as Error).message}` };
-  }
-}
-
-parentPort?.on('message', (req: ValidationRequest) => {
-  void answer(req).then((reply) => parentPort?.postMessage(reply));
-});
+const api: HeldDataApi<ValidationRequest, readonly ShaclResult[]> = {
+  async run(req) {
+    try {
+      return await validate(req);
+    } catch (e) {
+      if (e instanceof ShaclFailure || e instanceof HeldDataMissing) throw e;
+      throw new ShaclFailure(`The SHACL engine failed: ${(e as Error).message}`, 'engine');
+    }
+  },
+};
+exposeToParent(api);

@@ -1,4 +1,12 @@
-// Messages between the SPARQL engine (on the window actor) and its evaluation thread.
+// What the SPARQL engine (on the window actor) and its evaluation thread exchange: the thread exposes
+// `HeldDataApi<EvaluationRequest, EvaluationResult>` and throws SparqlFailure for a refused query.
+
+export class SparqlFailure extends Error {
+  constructor(message: string, readonly reason: 'syntax' | 'evaluation' | 'timeout' | 'cancelled') {
+    super(message);
+    this.name = 'SparqlFailure';
+  }
+}
 
 /** An RDF term in a result row (TOOLS.md 3.9): `datatype` omitted for xsd:string and language-tagged literals. */
 export type ResultTerm =
@@ -13,7 +21,6 @@ export type EvaluationResult =
   | { readonly kind: 'graph'; readonly total: number; readonly lines: readonly string[] };
 
 export interface EvaluationRequest {
-  readonly id: number;
   /** Identifies the snapshot the query runs over; `documents` is present when the thread must (re)load it. */
   readonly snapshotKey: string;
   /** N-Triples documents, one per imports-closure member (blank nodes stay distinct per document). */
@@ -26,7 +33,3 @@ export interface EvaluationRequest {
   /** Only parse (against an empty store; an UPDATE against a fresh throwaway one) and report the projected variables. */
   readonly parseOnly?: boolean;
 }
-
-export type EvaluationReply =
-  | { readonly id: number; readonly ok: true; readonly result: EvaluationResult }
-  | { readonly id: number; readonly ok: false; readonly reason: 'syntax' | 'evaluation' | 'snapshot_missing'; readonly message: string };

@@ -2,9 +2,12 @@
 // queries over it. Oxigraph evaluates synchronously inside wasm and cannot be interrupted, so evaluation
 // lives here, where the engine can bound it by terminating the thread.
 
-import { parentPort } from 'node:worker_threads';
 import oxigraph from 'oxigraph';
-import type { EvaluationReply, EvaluationRequest, EvaluationResult, ResultRow, ResultTerm } from './engine-protocol.js';
+import { SparqlFailure, type EvaluationRequest, type EvaluationResult, type ResultRow, type ResultTerm } from './engine-protocol.js';
+import { HeldDataMissing, type HeldDataApi } from '../util/held-data-worker.js';
+import { crossesThreads, exposeToParent } from '../util/thread-link.js';
+
+crossesThreads(SparqlFailure);
 
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const EMPTY = new oxigraph.Store();
@@ -61,7 +64,7 @@ function graphResult(ntriples: string, limit: number): EvaluationResult {
   return { kind: 'graph', total: lines.length, lines: lines.slice(0, limit) };
 }
 
-function storeFor(req: EvaluationRequest): oxigraph.Store | null {
+function storeFor(req: EvaluationRequest): oxigraph.Store {
   if (req.parseOnly === true) return EMPTY;
   if (req.documents !== undefined) {
     loaded = null;
@@ -69,30 +72,38 @@ function storeFor(req: EvaluationRequest): oxigraph.Store | null {
     for (const doc of req.documents) store.load(doc, { format: 'application/n-triples', lenient: true, no_transaction: true });
     loaded = { key: req.snapshotKey, store };
   }
-  return loaded !== null && loaded.key === req.snapshotKey ? loaded.store : null;
+  if (loaded === null || loaded.key !== req.snapshotKey) throw new HeldDataMissing();
+  return loaded.store;
 }
 
-function evaluate(req: EvaluationRequest): EvaluationReply {
+function evaluate(req: EvaluationRequest): EvaluationResult {
   const store = storeFor(req);
-  if (store === null) return { id: req.id, ok: false, reason: 'snapshot_missing', message: 'The snapshot is not loaded' };
   let raw: unknown;
   try {
     if (req.form === 'UPDATE') {
       new oxigraph.Store().update(req.query);
-      return { id: req.id, ok: true, result: { kind: 'ask', boolean: true } };
+      return { kind: 'ask', boolean: true };
     }
     const graph = req.form === 'CONSTRUCT' || req.form === 'DESCRIBE';
     raw = store.query(req.query, { results_format: graph ? 'application/n-triples' : 'application/sparql-results+json' });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    return { id: req.id, ok: false, reason: /^error at \d+:\d+/.test(message) ? 'syntax' : 'evaluation', message };
+    throw new SparqlFailure(message, /^error at \d+:\d+/.test(message) ? 'syntax' : 'evaluation');
   }
-  if (req.form === 'CONSTRUCT' || req.form === 'DESCRIBE') return { id: req.id, ok: true, result: graphResult(String(raw), req.limit) };
+  if (req.form === 'CONSTRUCT' || req.form === 'DESCRIBE') return graphResult(String(raw), req.limit);
   const json = JSON.parse(String(raw)) as JsonResults;
-  if (typeof json.boolean === 'boolean') return { id: req.id, ok: true, result: { kind: 'ask', boolean: json.boolean } };
-  return { id: req.id, ok: true, result: selectResult(json, req.limit) };
+  if (typeof json.boolean === 'boolean') return { kind: 'ask', boolean: json.boolean };
+  return selectResult(json, req.limit);
 }
 
-parentPort?.on('message', (req: EvaluationRequest) => {
-  parentPort?.postMessage(evaluate(req));
-});
+const api: HeldDataApi<EvaluationRequest, EvaluationResult> = {
+  async run(req) {
+    try {
+      return evaluate(req);
+    } catch (e) {
+      if (e instanceof SparqlFailure || e instanceof HeldDataMissing) throw e;
+      throw new SparqlFailure(`The SPARQL evaluation thread failed: ${e instanceof Error ? e.message : String(e)}`, 'evaluation');
+    }
+  },
+};
+exposeToParent(api);

@@ -7,15 +7,13 @@
 import type { Workspace } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { writeNTriples } from '../model/formats/rdf-writers.js';
-import type { EvaluationReply, EvaluationRequest, EvaluationResult } from './engine-protocol.js';
+import { SparqlFailure, type EvaluationRequest, type EvaluationResult } from './engine-protocol.js';
 import { HeldDataWorker } from '../util/held-data-worker.js';
+import { crossesThreads } from '../util/thread-link.js';
 
-export class SparqlFailure extends Error {
-  constructor(message: string, readonly reason: 'syntax' | 'evaluation' | 'timeout' | 'cancelled') {
-    super(message);
-    this.name = 'SparqlFailure';
-  }
-}
+export { SparqlFailure } from './engine-protocol.js';
+
+crossesThreads(SparqlFailure);
 
 export interface EvaluateOptions {
   readonly form: EvaluationRequest['form'];
@@ -53,12 +51,10 @@ function privateKey(closure: readonly Ontology[]): string {
 }
 
 export class SparqlEngine {
-  private readonly thread = new HeldDataWorker<Omit<EvaluationRequest, 'id' | 'documents'>, EvaluationReply>({
+  private readonly thread = new HeldDataWorker<Omit<EvaluationRequest, 'documents'>, EvaluationResult>({
     url: new URL('./engine-worker.js', import.meta.url),
     work: 'SPARQL evaluation',
-    lost: (id, message) => ({ id, ok: false, reason: 'evaluation', message }),
-    missing: 'snapshot_missing',
-    failure: (message, kind) => new SparqlFailure(message, kind),
+    failure: (message, kind) => new SparqlFailure(message, kind === 'lost' ? 'evaluation' : kind),
   });
 
   constructor(private readonly workspace: Workspace) {}
@@ -72,16 +68,14 @@ export class SparqlEngine {
     const extra = options.extra;
     const state = options.closure === undefined ? snapshotKey(this.workspace, closure) : privateKey(closure);
     const key = options.parseOnly === true ? 'empty' : state + (extra === undefined ? '' : `|${extra.key}`);
-    const reply = await this.thread.request({ snapshotKey: key, query, form: options.form, limit: options.limit, parseOnly: options.parseOnly }, {
+    return this.thread.request({ snapshotKey: key, query, form: options.form, limit: options.limit, parseOnly: options.parseOnly }, {
       key,
       documents: options.parseOnly === true ? null : () => [...closure.map(writeNTriples), ...(extra === undefined ? [] : [extra.document])],
       // The thread keeps a snapshot it loaded even when the query was refused.
-      keeps: (r) => r.ok || r.reason === 'syntax',
+      keeps: (failure) => failure instanceof SparqlFailure && failure.reason === 'syntax',
       deadline: Date.now() + options.timeoutMs,
       signal: options.signal,
     });
-    if (reply.ok) return reply.result;
-    throw new SparqlFailure(reply.message, reply.reason === 'syntax' ? 'syntax' : 'evaluation');
   }
 }
 

@@ -27,6 +27,8 @@ import { checkLoadLock, lockRefusal } from './import-tools.js';
 import type { ImportLockVerification } from '../imports/lock-mode.js';
 import { sha256Digest } from '../util/digest.js';
 import { FileReadError, readRegularFile } from '../util/file-read.js';
+import { declaredKinds, importsRetype } from '../model/rdf/imported-kinds.js';
+import type { ImportedKinds } from '../model/rdf/graph-typing.js';
 
 /** The local file an ontology saves to, or null when it has none (untitled, or loaded from the web). */
 function localDocument(o: Ontology): string | null {
@@ -269,11 +271,14 @@ export const loadOntology = defineTool({
 
 export type MissingMode = 'warn' | 'error' | 'silent';
 
-/** Parses on the parse pool; an abort of `signal` stops the parse there (the cancellation, not a parse error, is thrown). */
-export async function parseDocument(text: string, base: string, document: string, signal: AbortSignal): Promise<Ontology> {
+/**
+ * Parses on the parse pool; an abort of `signal` stops the parse there (the cancellation, not a parse error, is thrown).
+ * `importedKinds`: what the document's loaded imports closure declares.
+ */
+export async function parseDocument(text: string, base: string, document: string, signal: AbortSignal, importedKinds?: ImportedKinds): Promise<Ontology> {
   let parsed: Ontology;
   try {
-    parsed = (await readDocumentOffThread(text, { base, fileName: document, signal })).ontology;
+    parsed = (await readDocumentOffThread(text, { base, fileName: document, signal, importedKinds })).ontology;
   } catch (err) {
     if (signal.aborted) throw err;
     throw new ToolFailure(`Cannot parse ${document}: ${(err as Error).message}`, 'parse_error');
@@ -286,8 +291,51 @@ const isRemote = (doc: string) => /^https?:\/\//i.test(doc);
 
 /** The imported documents to attach with a new root, and why the other imports stay unresolved. */
 export interface ImportPlan {
+  /** The root as read with its imports closure's declarations (the parsed root itself when they change nothing). */
+  readonly root: Ontology;
   readonly attach: Ontology[];
   readonly reasons: Map<IRI, string>;
+}
+
+/** A document's text as read, for reading it again with its imports closure's declarations. */
+export interface ReadSource {
+  readonly text: string;
+  readonly base: string;
+  readonly document: string;
+}
+
+const RDF_FORMATS: ReadonlySet<FormatId> = new Set(['turtle', 'ntriples', 'nquads', 'trig', 'rdfxml', 'jsonld']);
+
+/** The ontologies `o` imports, directly or not, that `find` knows (`o` itself excluded). */
+function closureOf(o: Ontology, find: (iri: IRI) => Ontology | undefined): Ontology[] {
+  const seen = new Set<Ontology>([o]);
+  const queue = [o];
+  for (let i = 0; i < queue.length; i++) {
+    for (const iri of queue[i].imports) {
+      const target = find(iri);
+      if (target !== undefined && !seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return queue.slice(1);
+}
+
+/**
+ * Reads again each RDF document of a planned closure whose mapping its imports closure's declarations change
+ * (OWL 2 Mapping to RDF Graphs §3.1: a cardinality restriction on a data property declared only in an
+ * import is a data restriction). The declarations come from the first readings: a declaration is an
+ * explicit triple, which no typing changes, so one pass suffices.
+ */
+async function retypeWithImports(read: ReadonlyMap<Ontology, ReadSource>, find: (iri: IRI) => Ontology | undefined, signal: AbortSignal): Promise<Map<Ontology, Ontology>> {
+  const again = new Map<Ontology, Ontology>();
+  for (const [o, source] of read) {
+    if (!RDF_FORMATS.has(o.format)) continue;
+    const kinds = declaredKinds(closureOf(o, find));
+    if (importsRetype(o, kinds)) again.set(o, await parseDocument(source.text, source.base, source.document, signal, kinds));
+  }
+  return again;
 }
 
 /** A load cannot proceed past a malformed catalog: its imports could not be resolved as the project intends. */
@@ -302,8 +350,10 @@ async function loadCatalog(catalogs: SiblingCatalogs, document: string): Promise
  * one already planned, or the local file a `catalog-v001.xml` beside the importing (else the root) document
  * maps it to. Nothing is attached here, so a refusal leaves the workspace untouched.
  */
-async function planImports(root: Ontology, rootFile: string | null, ws: Workspace, strict: boolean, signal: AbortSignal): Promise<ImportPlan> {
+async function planImports(root: Ontology, rootSource: ReadSource, ws: Workspace, strict: boolean, signal: AbortSignal): Promise<ImportPlan> {
+  const rootFile = isRemote(rootSource.document) ? null : rootSource.document;
   const attach: Ontology[] = [];
+  const read = new Map<Ontology, ReadSource>([[root, rootSource]]);
   const reasons = new Map<IRI, string>();
   const planned = new Map<IRI, Ontology>(ontologyIds(root).map((iri) => [iri, root]));
   const catalogs = new SiblingCatalogs();
@@ -333,7 +383,8 @@ async function planImports(root: Ontology, rootFile: string | null, ws: Workspac
         reasons.set(iri, `the catalog maps it to ${target}, which cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         continue;
       }
-      const parsed = await parseDocument(text, pathToFileURL(target).href, target, signal);
+      const source = { text, base: pathToFileURL(target).href, document: target };
+      const parsed = await parseDocument(source.text, source.base, target, signal);
       if (!ontologyIds(parsed).includes(iri)) {
         reasons.set(iri, `the catalog maps it to ${target}, which holds ${ontologyLabel(parsed)}`);
         continue;
@@ -344,10 +395,12 @@ async function planImports(root: Ontology, rootFile: string | null, ws: Workspac
       }
       for (const x of ontologyIds(parsed)) planned.set(x, parsed);
       attach.push(parsed);
+      read.set(parsed, source);
       queue.push({ o: parsed, file: target });
     }
   }
-  return { attach, reasons };
+  const again = await retypeWithImports(read, (iri) => planned.get(iri) ?? ws.find(iri), signal);
+  return { root: again.get(root) ?? root, attach: attach.map((o) => again.get(o) ?? o), reasons };
 }
 
 function locality(document: string | null): 'local' | 'remote' | 'memory' {
@@ -388,15 +441,16 @@ export function importEdges(find: (iri: IRI) => Ontology | undefined, root: Onto
  * and `lock_mode` (the closure judged as it would be attached), so a refused call changes nothing.
  */
 export async function prepareImports(
-  parsed: Ontology, document: string, args: { missing_imports: MissingMode; lock_mode: LoadArgs['lock_mode'] }, ctx: ToolContext, what: string,
+  parsed: Ontology, source: ReadSource, args: { missing_imports: MissingMode; lock_mode: LoadArgs['lock_mode'] }, ctx: ToolContext, what: string,
 ): Promise<{ plan: ImportPlan; lock: ImportLockVerification | null }> {
-  const plan = await planImports(parsed, isRemote(document) ? null : document, ctx.workspace, args.missing_imports === 'error', ctx.signal);
+  const document = source.document;
+  const plan = await planImports(parsed, source, ctx.workspace, args.missing_imports === 'error', ctx.signal);
   if (args.missing_imports === 'error' && plan.reasons.size > 0) {
     const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
     throw new ToolFailure(`Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was ${what}`, 'missing_imports', { unresolved_imports: missing });
   }
   try {
-    return { plan, lock: await checkLoadLock(ctx, args.lock_mode, parsed, plan.attach) };
+    return { plan, lock: await checkLoadLock(ctx, args.lock_mode, plan.root, plan.attach) };
   } catch (err) {
     // the refusal names what did not happen to this call's document
     const verification = err instanceof ToolFailure ? err.context.import_lock_verification : undefined;
@@ -411,12 +465,12 @@ async function attachNew(text: string, document: string, base: string, args: Loa
   const parsed = await parseDocument(text, base, document, signal);
   const clash = ontologyIds(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
   if (clash !== undefined) throw new ToolFailure(`Ontology id ${ontologyIds(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
-  const { plan, lock } = await prepareImports(parsed, document, args, ctx, 'loaded');
+  const { plan, lock } = await prepareImports(parsed, { text, base, document }, args, ctx, 'loaded');
   // the last point a cancelled load can stop: nothing is attached yet
   signal.throwIfAborted();
-  ws.load(parsed, !args.keep_active);
+  ws.load(plan.root, !args.keep_active);
   for (const imported of plan.attach) ws.load(imported, false);
-  return { o: parsed, added: 1 + plan.attach.length, reasons: plan.reasons, lock };
+  return { o: plan.root, added: 1 + plan.attach.length, reasons: plan.reasons, lock };
 }
 
 interface LoadArgs {

@@ -68,6 +68,8 @@ function settle<K extends ExplainOutcome['kind']>(out: ExplainOutcome, reasoner:
   switch (out.kind) {
     case 'timeout':
       throw new ToolFailure(`The explanation did not finish within ${timeoutMs} ms.`, 'timeout', { timeout_ms: timeoutMs });
+    case 'cancelled':
+      throw new ToolFailure('The explanation was cancelled.', 'cancelled');
     case 'inconsistent_ontology':
       throw new ToolFailure('The ontology is inconsistent: every entailment holds. Call explain_inconsistency to find the axioms responsible.',
         'inconsistent_ontology', { see: 'explain_inconsistency' });
@@ -114,7 +116,7 @@ export const explainEntailment = defineTool({
   handler: async (args, ctx) => {
     const reasoner = requireSelected(ctx);
     const goal = goalOf(args as JsonObject, ctx);
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
+    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
     return {
       entailed: entailedAnswer(out, goal, ctx),
       axiom: axiomRow(goal, ctx),
@@ -136,7 +138,7 @@ export const getExplanations = defineTool({
     const goal = goalOf(a, ctx);
     const row = axiomRow(goal, ctx);
     if (!JUSTIFIED_KINDS.has(goal.kind)) {
-      const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, a.timeout_ms), reasoner, 'entailment', a.timeout_ms);
+      const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal), reasoner, 'entailment', a.timeout_ms);
       const entailed = entailedAnswer(out, goal, ctx);
       return {
         axiom: row,
@@ -147,7 +149,7 @@ export const getExplanations = defineTool({
         ...(entailed ? { related_axioms: relatedAxioms(goal, ctx) } : {}),
       };
     }
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms), reasoner, 'justifications', a.timeout_ms);
+    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal), reasoner, 'justifications', a.timeout_ms);
     const justifications = out.justifications.map((lines) => readAxiomLines(lines));
     return {
       axiom: row,
@@ -172,7 +174,7 @@ export const explainInconsistency = defineTool({
   handler: async (args, ctx) => {
     const reasoner = requireSelected(ctx);
     const timeoutMs = args.timeout_ms;
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'inconsistency' }, timeoutMs), reasoner, 'inconsistency', timeoutMs);
+    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
     if (!out.inconsistent) {
       return { inconsistent: false, reasoner: reasoner.name, note: `${reasoner.name} finds the active ontology and its imports consistent.` };
     }

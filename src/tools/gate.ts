@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { missingCapabilities, type Principal } from '../auth/principal.js';
 import type { ApprovalQueue } from './approvals.js';
-import { ToolFailure, type JsonObject, type PendingChange, type ToolContext, type ToolDefinition } from './tool.js';
+import { ToolFailure, waitMeasure, type JsonObject, type PendingChange, type ToolContext, type ToolDefinition } from './tool.js';
 import { NameError } from '../model/names.js';
 import { WorkspaceError } from '../model/workspace.js';
 import { ChangeError } from '../model/changes.js';
@@ -87,7 +87,7 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
   const refusal = revoked(ctx.principal);
   if (refusal !== null) return refuse(revokedFailure(refusal));
   if (mutating && ctx.settings.confirm_each_write) {
-    ctx.progress?.(`${def.name}: waiting for the owner's approval`);
+    ctx.progress?.(`${def.name}: waiting for the owner's approval (at most ${ctx.settings.approval_timeout_s} s)`, waitMeasure(ctx.settings.approval_timeout_s));
     const approved = await approvals.request({
       session_id: ctx.sessionId,
       tool: def.name,

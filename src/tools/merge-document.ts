@@ -67,13 +67,14 @@ export const mergeOntologyDocument = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:read'],
   mutating: (args) => !args.preview,
+  destructive: true,
   openWorld: true,
   summary: (args) => `merge_ontology_document ${args.source}${args.replace_active ? ' (replace active)' : ''}`,
   handler: async (args, ctx: ToolContext) => {
     const ws = ctx.workspace;
     const { text, document, base } = await fetchSource(ctx, args.source, args.connection_timeout_ms, args.network, 'merge_ontology_document');
-    const doc = await parseDocument(text, base, document, ctx.signal);
-    const { plan, lock } = await prepareImports(doc, document, args, ctx, 'merged');
+    const { plan, lock } = await prepareImports(await parseDocument(text, base, document, ctx.signal), { text, base, document }, args, ctx, 'merged');
+    const doc = plan.root;
     const active = ws.active;
     const wantId = args.copy_ontology_id ?? args.replace_active;
     const obstacle = wantId ? idObstacle(ws, active, doc.id) : null;

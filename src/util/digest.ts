@@ -1,8 +1,21 @@
 // The one spelling of a content digest in results and files (TOOLS.md 1.5): `sha256:` + 64 lowercase hex.
 
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
+
+// The one-shot `crypto.hash` (Node 20.12+) skips a Hash object per digest; older Node 20 lines lack it.
+const oneShot = typeof crypto.hash === 'function';
+
+/** Hex SHA-256 of `data` (strings hashed as UTF-8). */
+export function sha256Hex(data: string | Uint8Array): string {
+  return oneShot ? crypto.hash('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex');
+}
+
+/** SHA-256 of `data` as bytes. */
+export function sha256Bytes(data: string | Uint8Array): Buffer {
+  return oneShot ? crypto.hash('sha256', data, 'buffer') : crypto.createHash('sha256').update(data).digest();
+}
 
 /** `sha256:` + hex SHA-256 of `data` (strings hashed as UTF-8). */
 export function sha256Digest(data: string | Uint8Array): string {
-  return 'sha256:' + createHash('sha256').update(data).digest('hex');
+  return 'sha256:' + sha256Hex(data);
 }

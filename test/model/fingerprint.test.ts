@@ -73,3 +73,29 @@ test('document fingerprint also covers prefixes and format; the semantic one doe
   assert.notEqual(documentFingerprint(o), d1);
   assert.equal(semanticFingerprint(o), s0);
 });
+
+test('header edits through the workspace that keep every size (a prefix rebound) change the cached document fingerprint', () => {
+  const o = build([0, 1, 2, 3], 'x');
+  o.prefixes.set('ex:', EX + '#');
+  const ws = workspaceWith(o);
+  const d0 = documentFingerprint(o);
+  ws.apply([{ kind: 'SetPrefix', ontology: o, prefix: 'ex:', namespace: EX + '/other#' }]);
+  const d1 = documentFingerprint(o);
+  assert.notEqual(d1, d0);
+  const first = t.annotation(t.annotationProperty(ex('note')), t.literal('one'));
+  ws.apply([{ kind: 'AddOntologyAnnotation', ontology: o, annotation: first }]);
+  const d2 = documentFingerprint(o);
+  ws.apply([
+    { kind: 'RemoveOntologyAnnotation', ontology: o, annotation: first },
+    { kind: 'AddOntologyAnnotation', ontology: o, annotation: t.annotation(t.annotationProperty(ex('note')), t.literal('two')) },
+  ]);
+  const d3 = documentFingerprint(o);
+  assert.notEqual(d3, d2);
+  // each equals a fingerprint of the same content computed afresh
+  const fresh = build([0, 1, 2, 3], 'y');
+  fresh.prefixes.set('ex:', EX + '/other#');
+  fresh.annotations.add(t.annotation(t.annotationProperty(ex('note')), t.literal('two')));
+  assert.equal(documentFingerprint(fresh), d3);
+  ws.undo();
+  assert.equal(documentFingerprint(o), d2);
+});

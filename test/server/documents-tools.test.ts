@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readDocument } from '../../src/model/formats/registry.js';
+import { axiomLines } from '../../src/model/render/axiom-lines.js';
 import { startTestServer, fixture, connect, call, type TestServer } from './support.js';
 
 const OBO = 'http://purl.obolibrary.org/obo/';
@@ -139,6 +140,26 @@ test('load_ontology resolves a two-level import chain offline through sibling ca
   // the imported terms are visible through the closure
   const found = await call(c, 'get_entity_context', { entity: 'http://example.org/leaf#L' });
   assert.equal(found.isError, false, JSON.stringify(found.body));
+});
+
+test('load_ontology reads a document with its imports closure declarations: restrictions on a data property declared only in the import are data restrictions (OWL 2 Mapping to RDF Graphs §3.1)', async () => {
+  const source = path.join(path.dirname(fixture('zoo.ttl')), '..', 'imports', 'people.ttl');
+  const loaded = await call(c, 'load_ontology', { source });
+  assert.equal(loaded.isError, false, JSON.stringify(loaded.body));
+  assert.equal(loaded.body.added_ontologies, 2, 'people-base.ttl attached through the sibling catalog');
+  assert.deepEqual(loaded.body.unresolved_imports, []);
+  const target = path.join(scratch, 'people', 'people.ofn');
+  await mkdir(path.dirname(target), { recursive: true });
+  const saved = await call(c, 'save_ontology', { path: target });
+  assert.equal(saved.isError, false, JSON.stringify(saved.body));
+  const lines = axiomLines((await readDocument(await readFile(target, 'utf8'), { format: 'ofn' })).ontology.axioms());
+  const P = 'http://example.org/people#', B = 'http://example.org/people-base#';
+  for (const expected of [
+    `SubClassOf(<${P}Person> DataMaxCardinality(1 <${B}age>))`,
+    `SubClassOf(<${P}Person> DataSomeValuesFrom(<${B}age> <${B}Years>))`,
+    `DataPropertyAssertion(<${B}age> <${P}alice> "42"^^<http://www.w3.org/2001/XMLSchema#integer>)`,
+  ]) assert.ok(lines.includes(expected), `${expected} in\n${lines.join('\n')}`);
+  assert.ok(!lines.some((l) => /Object(MaxCardinality|SomeValuesFrom)|AnnotationAssertion\(<http:\/\/example\.org\/people-base#age>/.test(l)), lines.join('\n'));
 });
 
 test('load_ontology missing_imports=error refuses before attaching anything, even the resolvable imports', async () => {

@@ -3,34 +3,29 @@
 // A revocation is journaled durably before it is applied and acknowledged; every other change is
 // persisted before it is acknowledged, and a failed write leaves the state as it was.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import {
   applyRevocation, exchangeCode, issueCode, mintGrant, mintToken, mintTokens, refresh, register, revokeClient, revokeToken, sweep, touch,
   type OAuthState, type Transition,
 } from '../oauth/state.js';
 import { LowdbOAuthStore, clientsPath, type OAuthStore, type StoreFaults } from '../oauth/store.js';
 import { JournalFullError, RevocationJournal, journalPath, type JournalFaults } from './journal.js';
-import { EMPTY_DELTA, deltaOf, fullView, removedGrants, type ActorInit, type ActorRequest, type ActorResult, type FromActor, type ToActor, type ViewDelta } from './protocol.js';
-import type { Revoked } from '../oauth/authority.js';
+import { EMPTY_DELTA, deltaOf, fullView, removedGrants, type ActorApi, type ActorInit, type ActorReply, type ActorRequest, type ViewDelta } from './protocol.js';
+import { AuthorityUnavailableError, type Revoked } from '../oauth/authority.js';
+import { exposeToParent } from '../../util/thread-link.js';
 
 /** Entries that trigger a save and compaction; well under the journal's bound. */
 const COMPACT_AT = 256;
 /** Quiet time after which revocations (durable in the journal) are saved to clients.json. */
 const SAVE_DELAY_MS = 100;
 
-const port = parentPort!;
 const init = workerData as ActorInit;
 const storeFaults: StoreFaults = {};
 const journalFaults: JournalFaults = {};
 
-interface Reply {
-  readonly result: ActorResult;
-  readonly delta: ViewDelta;
-  readonly revoked: readonly Revoked[];
-}
-
-function post(m: FromActor): void {
-  port.postMessage(m);
+/** An answer that changed nothing. */
+function unchanged(value: unknown): ActorReply {
+  return { value, delta: EMPTY_DELTA, revoked: [] };
 }
 
 function setFaults(f: ActorInit['faults']): void {
@@ -52,7 +47,7 @@ class Actor {
     return this.state;
   }
 
-  async handle(request: ActorRequest, now: number): Promise<Reply> {
+  async handle(request: ActorRequest, now: number): Promise<ActorReply> {
     switch (request.op) {
       case 'register':
         return this.persisted(register(this.state, request.metadata, now, mintToken()));
@@ -76,18 +71,18 @@ class Actor {
         const t = touch(this.state, new Map(request.seen));
         if (t.state !== this.state) this.dirty = true;
         this.adopt(t);
-        return { result: { ok: true, value: null }, delta: deltaOf(t.state, t.changes), revoked: [] };
+        return { value: null, delta: deltaOf(t.state, t.changes), revoked: [] };
       }
       case 'faults':
         setFaults(request.faults);
-        return { result: { ok: true, value: null }, delta: EMPTY_DELTA, revoked: [] };
+        return unchanged(null);
       case 'holdCompaction':
         this.compactionHeld = request.hold;
-        return { result: { ok: true, value: null }, delta: EMPTY_DELTA, revoked: [] };
+        return unchanged(null);
       case 'shutdown':
         await this.settle(true);
         await this.journal.close();
-        return { result: { ok: true, value: null }, delta: EMPTY_DELTA, revoked: [] };
+        return unchanged(null);
     }
   }
 
@@ -119,44 +114,47 @@ class Actor {
   }
 
   /** A change acknowledged only once saved; a revocation it carries (code or token reuse) is journaled first. */
-  private async persisted(t: Transition<unknown>): Promise<Reply> {
-    if (t.state === this.state) return { result: { ok: true, value: t.outcome }, delta: EMPTY_DELTA, revoked: [] };
+  private async persisted(t: Transition<unknown>): Promise<ActorReply> {
+    if (t.state === this.state) return unchanged(t.outcome);
     if (t.revocation !== undefined) {
       const failed = await this.journalFailure(t);
-      if (failed !== null) return { result: { ok: false, message: failed }, delta: EMPTY_DELTA, revoked: [] };
+      if (failed !== null) throw new AuthorityUnavailableError(failed);
     }
     let saved = true;
     try {
       await this.store.save(t.state);
     } catch (err) {
-      if (t.revocation === undefined) return { result: { ok: false, message: `The client registry could not be saved: ${(err as Error).message}` }, delta: EMPTY_DELTA, revoked: [] };
+      if (t.revocation === undefined) throw new AuthorityUnavailableError(`The client registry could not be saved: ${(err as Error).message}`);
       // the journal holds the revocation: adopt it and save later
       saved = false;
     }
     const revoked = this.adopt(t);
     this.dirty = !saved;
     if (saved) await this.settle(false);
-    return { result: { ok: true, value: t.outcome }, delta: deltaOf(t.state, t.changes), revoked };
+    return { value: t.outcome, delta: deltaOf(t.state, t.changes), revoked };
   }
 
   /** Token endpoint operations answer a failed write as the OAuth error `temporarily_unavailable`. */
-  private async tokenOperation(t: Transition<unknown>): Promise<Reply> {
-    const reply = await this.persisted(t);
-    if (reply.result.ok) return reply;
-    return { ...reply, result: { ok: true, value: { error: 'temporarily_unavailable', error_description: reply.result.message } } };
+  private async tokenOperation(t: Transition<unknown>): Promise<ActorReply> {
+    try {
+      return await this.persisted(t);
+    } catch (err) {
+      if (!(err instanceof AuthorityUnavailableError)) throw err;
+      return unchanged({ error: 'temporarily_unavailable', error_description: err.message });
+    }
   }
 
   /** Journal (durably), then apply; the save follows when the actor is idle. */
-  private async revocation(t: Transition<unknown>): Promise<Reply> {
-    if (t.revocation === undefined) return { result: { ok: true, value: t.outcome }, delta: EMPTY_DELTA, revoked: [] };
+  private async revocation(t: Transition<unknown>): Promise<ActorReply> {
+    if (t.revocation === undefined) return unchanged(t.outcome);
     const failed = await this.journalFailure(t);
-    if (failed !== null) return { result: { ok: false, message: failed }, delta: EMPTY_DELTA, revoked: [] };
+    if (failed !== null) throw new AuthorityUnavailableError(failed);
     this.dirty = true;
     const revoked = this.adopt(t);
     if (this.journal.entries >= COMPACT_AT) await this.settle(false);
     // an admin "revoke client" is announced even when the client held no grant
     const announced = revoked.length === 0 && t.revocation.kind === 'revoke-client' && t.revocation.client_id !== null ? [{ client_id: t.revocation.client_id, grant_ids: [] }] : revoked;
-    return { result: { ok: true, value: t.outcome }, delta: deltaOf(t.state, t.changes), revoked: announced };
+    return { value: t.outcome, delta: deltaOf(t.state, t.changes), revoked: announced };
   }
 
   /** Appends the transition's revocation; the reason it could not, or null once it is durable. */
@@ -190,54 +188,66 @@ async function start(): Promise<Actor> {
   return actor;
 }
 
-async function main(): Promise<void> {
-  let actor: Actor;
-  try {
-    actor = await start();
-  } catch (err) {
-    post({ type: 'start-failed', message: (err as Error).message });
-    return;
+/** Runs tasks strictly one at a time, in the order they were given. */
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+
+  /** Tasks given and not finished yet. */
+  get length(): number {
+    return this.queued;
   }
-  // requests, and the deferred save of what revocations changed: handled strictly one at a time
-  const queue: (ToActor | 'settle')[] = [];
-  let running = false;
-  let saveTimer: NodeJS.Timeout | null = null;
-  const enqueue = (task: ToActor | 'settle'): void => {
-    queue.push(task);
-    if (!running) void drain();
-  };
-  const drain = async (): Promise<void> => {
-    running = true;
-    while (queue.length > 0) {
-      const m = queue.shift()!;
-      if (m === 'settle') {
-        await actor.settle(false);
-        continue;
-      }
-      let reply: Reply;
-      try {
-        reply = await actor.handle(m.request, m.now);
-      } catch (err) {
-        reply = { result: { ok: false, message: (err as Error).message }, delta: EMPTY_DELTA, revoked: [] };
-      }
-      post({ type: 'reply', id: m.id, ...reply });
-      if (m.request.op === 'shutdown') {
-        if (saveTimer !== null) clearTimeout(saveTimer);
-        port.close();
-        return;
-      }
-    }
-    running = false;
-    // the journal keeps revocations durable meanwhile, so the save waits for a pause and covers many
-    if (actor.owesSave && saveTimer === null) {
-      saveTimer = setTimeout(() => {
-        saveTimer = null;
-        enqueue('settle');
-      }, SAVE_DELAY_MS);
-    }
-  };
-  port.on('message', (m: ToActor) => enqueue(m));
-  post({ type: 'ready', view: fullView(actor.current) });
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    this.queued++;
+    const run = this.tail.then(task).finally(() => this.queued--);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
 }
 
-void main();
+/**
+ * Serves the actor: requests, and the deferred save of what revocations changed, handled strictly one at
+ * a time. A request that throws changed nothing; the caller hears AuthorityUnavailableError.
+ */
+function serve(started: Promise<Actor>): ActorApi {
+  const queue = new SerialQueue();
+  let saveTimer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  // the journal keeps revocations durable meanwhile, so the save waits for a pause and covers many
+  const saveWhenIdle = (actor: Actor): void => {
+    if (stopped || queue.length > 0 || !actor.owesSave || saveTimer !== null) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = null;
+      void queue.run(() => actor.settle(false)).then(() => saveWhenIdle(actor));
+    }, SAVE_DELAY_MS);
+  };
+  const answer = async (actor: Actor, now: number, request: ActorRequest): Promise<ActorReply> => {
+    try {
+      return await actor.handle(request, now);
+    } catch (err) {
+      if (err instanceof AuthorityUnavailableError) throw err;
+      throw new AuthorityUnavailableError((err as Error).message);
+    }
+  };
+  return {
+    async ready(): Promise<ViewDelta> {
+      return fullView((await started).current);
+    },
+    async handle(now: number, request: ActorRequest): Promise<ActorReply> {
+      const actor = await started;
+      const reply = queue.run(() => answer(actor, now, request));
+      if (request.op === 'shutdown') {
+        stopped = true;
+        if (saveTimer !== null) clearTimeout(saveTimer);
+      }
+      void reply.catch(() => undefined).then(() => saveWhenIdle(actor));
+      return reply;
+    },
+  };
+}
+
+const started = start();
+// a start that failed is reported by `ready`
+started.catch(() => undefined);
+exposeToParent(serve(started));

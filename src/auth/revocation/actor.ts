@@ -12,8 +12,11 @@ import {
 import { PRINCIPAL_VERSION, type Principal } from '../principal.js';
 import { hashToken, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
 import { acquireRegistryLock, type RegistryLock } from './registry-lock.js';
-import type { ActorFaults, ActorInit, ActorRequest, ActorResult, FromActor, GrantView, ToActor, ViewDelta } from './protocol.js';
+import type { ActorApi, ActorFaults, ActorInit, ActorReply, ActorRequest, GrantView, ViewDelta } from './protocol.js';
 import { log } from '../../util/log.js';
+import { ThreadLink, crossesThreads } from '../../util/thread-link.js';
+
+crossesThreads(AuthorityUnavailableError);
 
 const WORKER_URL = new URL('./actor-worker.js', import.meta.url);
 const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -71,11 +74,6 @@ interface LiveToken {
   readonly expiresAt: number;
 }
 
-interface Pending {
-  resolve(result: ActorResult): void;
-  reject(err: Error): void;
-}
-
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
@@ -131,41 +129,44 @@ class ReadView {
 
 class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'promote'> {
   private readonly view = new ReadView();
-  private readonly pending = new Map<number, Pending>();
   private readonly listeners: ((revoked: Revoked) => void | Promise<void>)[] = [];
   /** Last-seen times recorded by principalFor, not yet handed to the actor. */
   private seen = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
-  private nextId = 1;
   /** Set when the worker is gone: every call fails and no token is accepted (fail closed). */
   private down: string | null = null;
   /** Set by close(): the worker's exit is then expected, not a crash. */
   private closing = false;
   private onCrash: ((reason: string) => void) | null = null;
 
-  private constructor(private readonly worker: Worker, private readonly now: () => number) {}
+  private readonly link: ThreadLink<ActorApi>;
+
+  private constructor(private readonly worker: Worker, private readonly now: () => number) {
+    this.link = new ThreadLink<ActorApi>(worker);
+  }
 
   static async start(options: RevocationActorOptions, holdCompaction = false): Promise<RevocationActorHandle> {
     const init: ActorInit = { home: options.home, faults: options.faults ?? {}, holdCompaction };
     const worker = new Worker(WORKER_URL, { workerData: init });
     const handle = new RevocationActorHandle(worker, options.now ?? Date.now);
-    await new Promise<void>((resolve, reject) => {
-      const onExit = (code: number) => reject(new Error(`The revocation actor exited with code ${code} while starting`));
-      worker.once('error', reject);
-      worker.once('exit', onExit);
-      worker.once('message', (m: FromActor) => {
-        worker.off('error', reject);
-        worker.off('exit', onExit);
-        if (m.type === 'ready') {
-          handle.view.apply(m.view);
-          handle.listen();
-          resolve();
-        } else {
-          void worker.terminate();
-          reject(new Error(m.type === 'start-failed' ? `The revocation actor could not start: ${m.message}` : `Unexpected first message ${m.type}`));
-        }
+    let died: Error | null = null;
+    const onError = (err: Error) => handle.link.fail((died ??= err));
+    const onExit = (code: number) => handle.link.fail((died ??= new Error(`The revocation actor exited with code ${code} while starting`)));
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    let view: ViewDelta;
+    try {
+      view = await handle.link.call((actor) => actor.ready()).catch((err: Error) => {
+        if (err === died) throw err;
+        void worker.terminate();
+        throw new Error(`The revocation actor could not start: ${err.message}`);
       });
-    });
+    } finally {
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    }
+    handle.view.apply(view);
+    handle.listen();
     await handle.sweep();
     handle.every(options.sweepIntervalMs ?? SWEEP_INTERVAL_MS, () => handle.sweep());
     handle.every(options.touchIntervalMs ?? TOUCH_INTERVAL_MS, () => handle.flushLastSeen());
@@ -290,19 +291,10 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
   }
 
   private listen(): void {
-    this.worker.on('message', (m: FromActor) => {
-      if (m.type !== 'reply') return;
-      // the view changes synchronously, before any other reply or request is handled
-      this.view.apply(m.delta);
-      const pending = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      void this.announce(m.revoked).then(() => pending?.resolve(m.result));
-    });
     const fail = (reason: string) => {
       this.down ??= reason;
       this.stopTimers();
-      for (const p of this.pending.values()) p.reject(new AuthorityUnavailableError(this.down));
-      this.pending.clear();
+      this.link.fail(new AuthorityUnavailableError(this.down));
     };
     this.worker.on('error', (err) => fail(`The revocation actor failed: ${err.message}`));
     // an 'error' is always followed by 'exit': the crash is reported once, with the first reason
@@ -319,21 +311,27 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
     await Promise.allSettled(revoked.flatMap((r) => this.listeners.map(async (l) => l(r))));
   }
 
-  private call(request: ActorRequest): Promise<ActorResult> {
-    if (this.down !== null) return Promise.reject(new AuthorityUnavailableError(this.down));
-    const id = this.nextId++;
-    return new Promise<ActorResult>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      const message: ToActor = { id, now: this.now(), request };
-      this.worker.postMessage(message);
-    });
+  /**
+   * The actor's answer to `request`, once its view change is applied and the revocation listeners have run
+   * (the view changes in the order the actor answered: every answer takes the same steps to get here).
+   * A failed write rejects with AuthorityUnavailableError, as does a call to an actor that is gone.
+   */
+  private async value(request: ActorRequest): Promise<unknown> {
+    if (this.down !== null) throw new AuthorityUnavailableError(this.down);
+    const now = this.now();
+    const reply: ActorReply = await this.link.call((actor) => actor.handle(now, request));
+    this.view.apply(reply.delta);
+    await this.announce(reply.revoked);
+    return reply.value;
   }
 
-  /** The operation's value; a failed write rejects with AuthorityUnavailableError. */
-  private async value(request: ActorRequest): Promise<unknown> {
-    const result = await this.call(request);
-    if (!result.ok) throw new AuthorityUnavailableError(result.message);
-    return result.value;
+  /** Runs a request whose answer the caller does not need; a failed write is not an error here. */
+  private async call(request: ActorRequest): Promise<void> {
+    try {
+      await this.value(request);
+    } catch (err) {
+      if (this.down !== null) throw err;
+    }
   }
 
   private async tokenCall(request: ActorRequest): Promise<IssuedTokens | OAuthError> {

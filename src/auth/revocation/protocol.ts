@@ -1,6 +1,7 @@
-// Messages between the main thread's Authority handle and the revocation actor (its own Worker). Every
-// request carries the caller's clock, so one injected clock drives both sides. Every reply carries the
-// change to the main thread's read view, which the handle applies before it resolves the call.
+// The API the revocation actor (its own Worker) exposes to the main thread's Authority handle, through
+// comlink. Every request carries the caller's clock, so one injected clock drives both sides. Every reply
+// carries the change to the main thread's read view, which the handle applies before it resolves the call;
+// a write that failed, changing nothing, throws AuthorityUnavailableError instead.
 
 import type { ClientMetadata, CodeRequest, Revoked } from '../oauth/authority.js';
 import type { ClientRecord, ExchangeInput, GrantRecord, OAuthState, RefreshInput, Changes } from '../oauth/state.js';
@@ -33,13 +34,6 @@ export type ActorRequest =
   | { readonly op: 'holdCompaction'; readonly hold: boolean }
   | { readonly op: 'shutdown' };
 
-export interface ToActor {
-  readonly id: number;
-  /** The caller's clock (epoch ms). */
-  readonly now: number;
-  readonly request: ActorRequest;
-}
-
 /** What the main thread keeps of a grant: no refresh token hashes. */
 export type GrantView = Omit<GrantRecord, 'refresh_hash' | 'rotated'>;
 
@@ -50,13 +44,19 @@ export interface ViewDelta {
   readonly removedGrants: readonly string[];
 }
 
-/** An operation's answer: `unavailable` when a write it needed failed and nothing changed. */
-export type ActorResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+/** An operation's answer, the view change it made, and the grants it removed. */
+export interface ActorReply {
+  readonly value: unknown;
+  readonly delta: ViewDelta;
+  readonly revoked: readonly Revoked[];
+}
 
-export type FromActor =
-  | { readonly type: 'ready'; readonly view: ViewDelta }
-  | { readonly type: 'start-failed'; readonly message: string }
-  | { readonly type: 'reply'; readonly id: number; readonly result: ActorResult; readonly delta: ViewDelta; readonly revoked: readonly Revoked[] };
+export interface ActorApi {
+  /** The whole read view once the state is loaded; rejects when the actor could not start. */
+  ready(): Promise<ViewDelta>;
+  /** Handles `request` after every request before it, at the caller's clock `now` (epoch ms). */
+  handle(now: number, request: ActorRequest): Promise<ActorReply>;
+}
 
 export function grantView(g: GrantRecord): GrantView {
   return { grant_id: g.grant_id, client_id: g.client_id, scope: g.scope, capabilities: g.capabilities, created_at: g.created_at, access_hash: g.access_hash, access_expires_at: g.access_expires_at };

@@ -7,6 +7,7 @@ import { ParseError } from './errors.js';
 import { TripleTable } from '../rdf/rdf-graph-reader.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
 import { stripBom } from './turtle-reader.js';
+import type { ImportedKinds } from '../rdf/graph-typing.js';
 import { jsonErrorPosition } from '../../util/json-error-position.js';
 
 /** A document loader that refuses to load anything: Athene never fetches remote contexts. */
@@ -14,7 +15,7 @@ const refuseRemote = async (url: string): Promise<never> => {
   throw new Error(`remote JSON-LD context <${url}> refused: Athene does not load documents from the network`);
 };
 
-export async function readJsonLd(text: string, options: { base?: string } = {}): Promise<Ontology> {
+export async function readJsonLd(text: string, options: { base?: string; imported?: ImportedKinds } = {}): Promise<Ontology> {
   const doc = parseJson(stripBom(text));
   let quads: RDF.Quad[];
   try {
@@ -34,7 +35,7 @@ export async function readJsonLd(text: string, options: { base?: string } = {}):
       table.addQuad(q);
     }
   }
-  const ontology = triplesToOntology(table);
+  const ontology = triplesToOntology(table, null, options.imported ?? null);
   ontology.format = 'jsonld';
   for (const [k, v] of contextPrefixes(doc)) ontology.prefixes.set(k, v);
   return ontology;

@@ -1,20 +1,21 @@
 // RDF/XML → Ontology, through rdfxml-streaming-parser and the RDF → OWL mapping.
 
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import type { Ontology } from '../ontology.js';
 import { ParseError } from './errors.js';
 import { TripleTable } from '../rdf/rdf-graph-reader.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
 import { ownString } from '../terms.js';
 import { stripBom } from './turtle-reader.js';
+import type { ImportedKinds } from '../rdf/graph-typing.js';
+import { BoundedRdfXmlParser } from './rdfxml-parser.js';
 
-export async function readRdfXml(text: string, options: { base?: string } = {}): Promise<Ontology> {
+export async function readRdfXml(text: string, options: { base?: string; imported?: ImportedKinds } = {}): Promise<Ontology> {
   const doc = stripBom(text);
   const table = new TripleTable();
   await parseRdfXmlInto(doc, options.base, table);
   // Before the mapping, which releases the regexp engine's hold on the document text.
   const prefixes = rootNamespaces(doc);
-  const ontology = triplesToOntology(table);
+  const ontology = triplesToOntology(table, null, options.imported ?? null);
   ontology.format = 'rdfxml';
   for (const [k, v] of prefixes) ontology.prefixes.set(ownString(k), ownString(v));
   return ontology;
@@ -23,6 +24,7 @@ export async function readRdfXml(text: string, options: { base?: string } = {}):
 /** Streams quads into the table; any parser error (a truncated document included) rejects the whole read. */
 export function parseRdfXmlInto(text: string, base: string | undefined, table: TripleTable): Promise<void> {
   const parser = new CanonicalLiteralParser({ baseIRI: base, trackPosition: true });
+  parser.documentLength = text.length;
   return new Promise((resolve, reject) => {
     let failed = false;
     parser.on('data', (q) => table.addQuad(q));
@@ -53,7 +55,7 @@ interface LiteralFrame { childrenStringTags?: string[]; childrenStringEmitClosin
  * the namespaces it visibly uses that no rendered ancestor declares. The streaming parser hands the raw,
  * unescaped text, which is not even well-formed when it holds '&' or '<'.
  */
-class CanonicalLiteralParser extends RdfXmlParser {
+class CanonicalLiteralParser extends BoundedRdfXmlParser {
   override onTag(tag: SaxTag): void {
     const stack = (this as unknown as { activeTagStack: LiteralFrame[] }).activeTagStack;
     const parent = stack.at(-1);

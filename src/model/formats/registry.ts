@@ -14,6 +14,7 @@ import { writeOwlXml } from './owlxml/writer.js';
 import { readObo } from './obo/reader.js';
 import { writeObo } from './obo/writer.js';
 import { writeTurtle, writeNTriples, writeNQuads, writeTriG, writeRdfXml, writeJsonLd } from './rdf-writers.js';
+import type { ImportedKinds } from '../rdf/graph-typing.js';
 
 export interface ReadDocumentOptions {
   /** Base IRI for relative IRIs (normally the document's own IRI or file URL). */
@@ -22,6 +23,11 @@ export interface ReadDocumentOptions {
   format?: FormatId;
   /** File name or path, used as a detection hint. */
   fileName?: string;
+  /**
+   * The entity kinds the document's loaded imports closure declares: an RDF document maps what it leaves
+   * undeclared with them (OWL 2 Mapping to RDF Graphs §3.1). The other syntaxes type every entity themselves.
+   */
+  importedKinds?: ImportedKinds;
 }
 
 export interface ReadDocumentResult {
@@ -32,13 +38,14 @@ export interface ReadDocumentResult {
 export async function readDocument(text: string, options: ReadDocumentOptions = {}): Promise<ReadDocumentResult> {
   const format = options.format ?? detectFormat(text, options.fileName);
   const base = options.base;
+  const imported = options.importedKinds;
   let ontology: Ontology;
   switch (format) {
     case 'turtle': case 'ntriples': case 'nquads': case 'trig':
-      ontology = await readTurtle(text, { base, syntax: format });
+      ontology = await readTurtle(text, { base, syntax: format, imported });
       break;
-    case 'rdfxml': ontology = await readRdfXml(text, { base }); break;
-    case 'jsonld': ontology = await readJsonLd(text, { base }); break;
+    case 'rdfxml': ontology = await readRdfXml(text, { base, imported }); break;
+    case 'jsonld': ontology = await readJsonLd(text, { base, imported }); break;
     case 'ofn': ontology = readFunctional(text, { base }); break;
     case 'manchester': ontology = readManchester(text, { base }); break;
     case 'owlxml': ontology = readOwlXml(text, { base }); break;

@@ -10,6 +10,7 @@ import { ownString } from '../terms.js';
 import { triplesToOntology } from '../rdf/triples-to-owl.js';
 import { scanTurtle } from './turtle-scanner.js';
 import { scanTurtleOnThread } from './turtle-scan-thread.js';
+import type { ImportedKinds } from '../rdf/graph-typing.js';
 
 export type TurtleSyntax = 'turtle' | 'ntriples' | 'nquads' | 'trig';
 
@@ -28,6 +29,8 @@ export interface ReadTurtleOptions {
   readonly syntax?: TurtleSyntax;
   /** Overrides SCAN_THREAD_MIN_LENGTH (tests read small documents both ways). */
   readonly scanThreadMinLength?: number;
+  /** The entity kinds the document's loaded imports closure declares. */
+  readonly imported?: ImportedKinds;
 }
 
 export async function readTurtle(text: string, options: ReadTurtleOptions = {}): Promise<Ontology> {
@@ -47,7 +50,7 @@ export async function readTurtle(text: string, options: ReadTurtleOptions = {}):
     prefixes = new Map();
     await parseInto(source, syntax, options.base, table, prefixes);
   }
-  const ontology = triplesToOntology(table, scanned?.early ?? null);
+  const ontology = triplesToOntology(table, scanned?.early ?? null, options.imported ?? null);
   ontology.format = syntax;
   for (const [k, v] of prefixes) ontology.prefixes.set(k, v);
   return ontology;

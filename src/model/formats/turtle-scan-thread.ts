@@ -6,16 +6,17 @@
 // thread interns the literals of each chunk as it arrives and builds the axioms of its simple triples
 // (early-mapping.ts), while the scanner reads on. What is left after the last chunk is the rest of the mapping.
 //
-// The scanning thread is kept for a while between documents and serves one document at a time.
+// The scanning thread is kept for a while between documents and serves one document at a time, through
+// comlink: `scan` gets the text and a port of its own for the document's chunks, and answers with the end.
 
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { ThreadLink, transfer } from '../../util/thread-link.js';
 import { TripleTable, readLiteral } from '../rdf/rdf-graph-reader.js';
 import { EarlyMapper, type EarlyAxioms } from '../rdf/early-mapping.js';
 import type { ScannedSyntax } from './turtle-scanner.js';
 
 /** One document for the scanning thread. */
 export interface ScanTask {
-  readonly task: number;
   readonly text: string;
   readonly syntax: ScannedSyntax;
   readonly base: string | undefined;
@@ -27,8 +28,6 @@ export interface ScanTask {
  * literal of `lex` with its datatype and language from the words sent so far), and the triples as three columns.
  */
 export interface ScanChunk {
-  readonly kind: 'chunk';
-  readonly task: number;
   readonly firstTerm: number;
   readonly names: readonly string[];
   readonly literalAt: Int32Array;
@@ -44,10 +43,10 @@ export interface ScanChunk {
 
 /** The end of a document: scanned, left to n3's Parser (the scanner does not read it), or failed. */
 export interface ScanEnd {
-  readonly kind: 'end';
-  readonly task: number;
   readonly outcome: 'scanned' | 'parser' | 'failed';
   readonly prefixes: readonly (readonly [string, string])[];
+  /** How many chunks the document's port carried: the end and the chunks travel on different ports. */
+  readonly chunks: number;
 }
 
 /** What a two-thread read gives: the document, `parser` (read it with n3's Parser), or null (read it on this thread). */
@@ -97,69 +96,80 @@ class Mirror {
   }
 }
 
-interface Pending {
-  readonly mirror: Mirror;
-  readonly resolve: (result: ScanOutcome) => void;
-  failure: Error | null;
+/** What the scanning thread exposes. */
+export interface ScannerApi {
+  /** Scans `task` into chunks posted on `chunks`. */
+  scan(task: ScanTask, chunks: MessagePort): Promise<ScanEnd>;
 }
 
-let worker: Worker | null = null;
+let scanner: { readonly worker: Worker; readonly link: ThreadLink<ScannerApi> } | null = null;
 let idleTimer: NodeJS.Timeout | null = null;
-let nextTask = 1;
-const pending = new Map<number, Pending>();
 /** Documents wait for the one before them: the scanning thread reads one at a time. */
 let queue: Promise<void> = Promise.resolve();
 
-function onMessage(message: ScanChunk | ScanEnd): void {
-  const job = pending.get(message.task);
-  if (job === undefined) return;
-  if (message.kind === 'chunk') {
-    if (job.failure === null) {
-      try {
-        job.mirror.take(message);
-      } catch (err) {
-        job.failure = err as Error;
-      }
-    }
-    return;
-  }
-  pending.delete(message.task);
-  if (pending.size === 0) idle();
-  if (message.outcome === 'parser') job.resolve('parser');
-  else job.resolve(message.outcome === 'scanned' && job.failure === null ? { table: job.mirror.table, prefixes: new Map(message.prefixes), early: job.mirror.early.result() } : null);
-}
-
-function failAll(): void {
-  worker = null;
-  for (const job of pending.values()) job.resolve(null);
-  pending.clear();
-}
-
 /** With no document in hand the thread does not keep the process alive, and ends after IDLE_MS. */
 function idle(): void {
-  worker?.unref();
+  scanner?.worker.unref();
   idleTimer = setTimeout(() => {
-    const w = worker;
-    worker = null;
+    const w = scanner?.worker;
+    scanner = null;
     void w?.terminate();
   }, IDLE_MS);
   idleTimer.unref();
 }
 
-function scanningThread(): Worker {
+function scanningThread(): ThreadLink<ScannerApi> {
   if (idleTimer !== null) clearTimeout(idleTimer);
   idleTimer = null;
-  if (worker === null) {
-    const w = new Worker(WORKER_URL);
-    w.on('message', onMessage);
-    w.on('error', failAll);
-    w.on('exit', () => {
-      if (worker === w) failAll();
-    });
-    worker = w;
+  if (scanner === null) {
+    const worker = new Worker(WORKER_URL);
+    const s = { worker, link: new ThreadLink<ScannerApi>(worker) };
+    const gone = (): void => {
+      if (scanner === s) scanner = null;
+      s.link.fail(new Error('The scanning thread stopped'));
+    };
+    worker.on('error', gone);
+    worker.on('exit', gone);
+    scanner = s;
   }
-  worker.ref();
-  return worker;
+  scanner.worker.ref();
+  return scanner.link;
+}
+
+/** Reads one document on the scanning thread: chunks arrive on a port of their own while the scan goes on. */
+async function scanOne(text: string, syntax: ScannedSyntax, base: string | undefined): Promise<ScanOutcome> {
+  const mirror = new Mirror();
+  const { port1, port2 } = new MessageChannel();
+  let failure: Error | null = null;
+  let received = 0;
+  let expected = Infinity;
+  let allReceived = (): void => undefined;
+  const complete = new Promise<void>((resolve) => (allReceived = resolve));
+  port1.on('message', (chunk: ScanChunk) => {
+    if (failure === null) {
+      try {
+        mirror.take(chunk);
+      } catch (err) {
+        failure = err as Error;
+      }
+    }
+    if (++received === expected) allReceived();
+  });
+  try {
+    const task: ScanTask = { text, syntax, base, bnodePrefix: mirror.table.bnodePrefix };
+    const end = await scanningThread().call((s) => s.scan(task, transfer(port2, [port2])));
+    if (end.outcome === 'parser') return 'parser';
+    if (end.outcome !== 'scanned') return null;
+    expected = end.chunks;
+    if (received === expected) allReceived();
+    await complete;
+    return failure === null ? { table: mirror.table, prefixes: new Map(end.prefixes), early: mirror.early.result() } : null;
+  } catch {
+    return null;
+  } finally {
+    port1.close();
+    idle();
+  }
 }
 
 /**
@@ -168,13 +178,7 @@ function scanningThread(): Worker {
  * the caller then reads the document on its own thread, which gives the precise error if there is one.
  */
 export function scanTurtleOnThread(text: string, syntax: ScannedSyntax, base: string | undefined): Promise<ScanOutcome> {
-  const run = queue.then(() => new Promise<ScanOutcome>((resolve) => {
-    const mirror = new Mirror();
-    const task = nextTask++;
-    pending.set(task, { mirror, resolve, failure: null });
-    const message: ScanTask = { task, text, syntax, base, bnodePrefix: mirror.table.bnodePrefix };
-    scanningThread().postMessage(message);
-  }));
+  const run = queue.then(() => scanOne(text, syntax, base));
   // The queue waits for this document without holding on to its table once it is read.
   queue = run.then(() => undefined);
   return run;

@@ -3,11 +3,12 @@
 // recorded, not interned: model nodes belong to the thread that uses them, which interns them while this
 // thread reads on.
 
-import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { TripleTable, type TermValue } from '../rdf/rdf-graph-reader.js';
 import { VOCABULARY } from '../rdf/vocab-reader.js';
 import { scanTurtle } from './turtle-scanner.js';
-import type { ScanChunk, ScanEnd, ScanTask } from './turtle-scan-thread.js';
+import type { ScanChunk, ScannerApi } from './turtle-scan-thread.js';
+import { exposeToParent } from '../../util/thread-link.js';
 
 /** Triples per chunk: small enough that the asking thread starts early, large enough that messages stay few. */
 const CHUNK_TRIPLES = 1 << 15;
@@ -23,7 +24,10 @@ class StreamedTable extends TripleTable {
   private readonly wordIndex = new Map<string, number>();
   private newWords: string[] = [];
 
-  constructor(bnodePrefix: string, private readonly task: number) {
+  /** Chunks posted so far. */
+  chunks = 0;
+
+  constructor(bnodePrefix: string, private readonly port: MessagePort) {
     super(bnodePrefix);
   }
 
@@ -60,10 +64,9 @@ class StreamedTable extends TripleTable {
     }
     const s = this.s.slice(this.sentTriples, this.size), p = this.p.slice(this.sentTriples, this.size), o = this.o.slice(this.sentTriples, this.size);
     const literalAt = new Int32Array(this.literalAt), datatypes = new Int32Array(this.datatypes), langs = new Int32Array(this.langs);
-    const chunk: ScanChunk = {
-      kind: 'chunk', task: this.task, firstTerm: this.sentTerms, names, literalAt, lex: this.lex, datatypes, langs, words: this.newWords, s, p, o,
-    };
-    parentPort!.postMessage(chunk, [s.buffer, p.buffer, o.buffer, literalAt.buffer, datatypes.buffer, langs.buffer]);
+    const chunk: ScanChunk = { firstTerm: this.sentTerms, names, literalAt, lex: this.lex, datatypes, langs, words: this.newWords, s, p, o };
+    this.port.postMessage(chunk, [s.buffer, p.buffer, o.buffer, literalAt.buffer, datatypes.buffer, langs.buffer]);
+    this.chunks++;
     this.sentTerms = this.terms.length;
     this.sentTriples = this.size;
     this.literalAt = [];
@@ -74,20 +77,19 @@ class StreamedTable extends TripleTable {
   }
 }
 
-parentPort!.on('message', (task: ScanTask) => {
-  let end: ScanEnd;
-  try {
-    const table = new StreamedTable(task.bnodePrefix, task.task);
-    const prefixes = new Map<string, string>();
-    if (scanTurtle(task.text, task.syntax, task.base, table, prefixes)) {
+const api: ScannerApi = {
+  async scan(task, port) {
+    try {
+      const table = new StreamedTable(task.bnodePrefix, port);
+      const prefixes = new Map<string, string>();
+      if (!scanTurtle(task.text, task.syntax, task.base, table, prefixes)) return { outcome: 'parser', prefixes: [], chunks: table.chunks };
       table.flush();
-      end = { kind: 'end', task: task.task, outcome: 'scanned', prefixes: [...prefixes] };
-    } else {
-      end = { kind: 'end', task: task.task, outcome: 'parser', prefixes: [] };
+      return { outcome: 'scanned', prefixes: [...prefixes], chunks: table.chunks };
+    } catch {
+      // the asking thread reads the document itself and reports the failure precisely
+      return { outcome: 'failed', prefixes: [], chunks: 0 };
     }
-  } catch {
-    // the asking thread reads the document itself and reports the failure precisely
-    end = { kind: 'end', task: task.task, outcome: 'failed', prefixes: [] };
-  }
-  parentPort!.postMessage(end);
-});
+  },
+};
+
+exposeToParent(api);

@@ -14,8 +14,11 @@ import { OWL_THING } from '../../model/vocab.js';
 import type { ElOptions, ElResult } from '../el-reasoner.js';
 import type { TaxonomyNode } from '../taxonomy.js';
 
-/** A reasoner run over an axiom set (the EL classifier or the structural one). */
-export type Classifier = (axioms: Iterable<Axiom>, options?: ElOptions) => ElResult;
+/**
+ * A reasoner run over an axiom set: the EL classifier or the structural one answer at once, Konclude
+ * through a promise (its process runs while the thread can still notice a cancellation).
+ */
+export type Classifier = (axioms: Iterable<Axiom>, options?: ElOptions) => ElResult | Promise<ElResult>;
 
 export interface CheckGroup {
   /** Fresh-name axioms added to the axioms under test for this classification. */
@@ -257,7 +260,7 @@ export class EntailmentChecker {
 
   constructor(readonly goal: Goal, private readonly classifier: Classifier, readonly deadline = Infinity) {}
 
-  entailed(axioms: readonly Axiom[]): boolean {
+  async entailed(axioms: readonly Axiom[]): Promise<boolean> {
     const groups = this.goal.groups;
     if (groups === null) return asserts(axioms, this.goal.axiom!);
     for (const g of groups) {
@@ -265,15 +268,15 @@ export class EntailmentChecker {
       if (remaining <= 0) throw new ExplainTimeout();
       this.calls++;
       const input = g.extra.length === 0 ? axioms : [...axioms, ...g.extra];
-      const result = this.runClassifier(input, remaining);
+      const result = await this.runClassifier(input, remaining);
       if (!g.holds(result)) return false;
     }
     return true;
   }
 
-  private runClassifier(axioms: readonly Axiom[], remaining: number): ElResult {
+  private async runClassifier(axioms: readonly Axiom[], remaining: number): Promise<ElResult> {
     try {
-      return this.classifier(axioms, Number.isFinite(remaining) ? { timeLimitMs: Math.max(1, Math.ceil(remaining)) } : {});
+      return await this.classifier(axioms, Number.isFinite(remaining) ? { timeLimitMs: Math.max(1, Math.ceil(remaining)) } : {});
     } catch (err) {
       if (Date.now() >= this.deadline) throw new ExplainTimeout();
       throw err;

@@ -33,12 +33,12 @@ export interface EntailmentAnswer {
 }
 
 /** Whether the axioms entail `axiom` (annotations ignored). */
-export function checkEntailment(axioms: Iterable<Axiom>, axiom: Axiom, options: ExplainOptions = {}): EntailmentAnswer {
+export async function checkEntailment(axioms: Iterable<Axiom>, axiom: Axiom, options: ExplainOptions = {}): Promise<EntailmentAnswer> {
   const goal = axiomGoal(axiom);
   // an undecided goal is only looked up, among all axioms: declarations and annotations never reach a module
   if (goal.groups === null) return { entailed: asserts(axioms, goal.axiom!), decided: false, reasonerCalls: 0 };
   const checker = checkerFor(goal, options);
-  const entailed = checker.entailed(moduleOf(axioms, goal, options));
+  const entailed = await checker.entailed(moduleOf(axioms, goal, options));
   return { entailed, decided: true, reasonerCalls: checker.calls };
 }
 
@@ -54,16 +54,16 @@ export interface Justifications {
 }
 
 /** Up to `max` justifications (0 = all) of `axiom` in the axioms. */
-export function justify(axioms: Iterable<Axiom>, axiom: Axiom, max: number, options: ExplainOptions = {}): Justifications {
+export async function justify(axioms: Iterable<Axiom>, axiom: Axiom, max: number, options: ExplainOptions = {}): Promise<Justifications> {
   const goal = axiomGoal(axiom);
   const checker = checkerFor(goal, options);
   const module = moduleOf(axioms, goal, options);
   const base = { decided: goal.groups !== null, moduleSize: module.length };
   if (max === 1) {
-    const j = oneJustification(checker, module);
+    const j = await oneJustification(checker, module);
     return { ...base, entailed: j !== null, justifications: j === null ? [] : [j], complete: j === null, reasonerCalls: checker.calls };
   }
-  const all = allJustifications(checker, module, max);
+  const all = await allJustifications(checker, module, max);
   return {
     ...base, entailed: all.justifications.length > 0, justifications: all.justifications, complete: all.complete,
     reasonerCalls: checker.calls,
@@ -79,12 +79,12 @@ export interface InconsistencyExplanation {
 }
 
 /** Contracts inconsistent axioms to a jointly inconsistent subset; minimal unless the deadline stopped it. */
-export function explainInconsistency(axioms: Iterable<Axiom>, options: ExplainOptions = {}): InconsistencyExplanation {
+export async function explainInconsistency(axioms: Iterable<Axiom>, options: ExplainOptions = {}): Promise<InconsistencyExplanation> {
   const goal = inconsistencyGoal();
   const checker = checkerFor(goal, options);
   const module = moduleOf(axioms, goal, options);
   // One check of the whole module first: a consistent ontology then costs a single classification.
-  const found = checker.entailed(module) ? contract(checker, module) : null;
+  const found = (await checker.entailed(module)) ? await contract(checker, module) : null;
   if (found === null) return { inconsistent: false, axioms: [], minimal: true, consistencyChecks: checker.calls };
   return { inconsistent: true, axioms: found.axioms, minimal: found.minimal, consistencyChecks: checker.calls };
 }

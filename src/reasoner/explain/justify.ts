@@ -13,11 +13,11 @@ import { EntailmentChecker, ExplainTimeout } from './entailment.js';
 const FIRST_PREFIX = 16;
 
 /** The shortest prefix (doubling) of `ordered` that entails the goal, or null if none does. */
-function expand(checker: EntailmentChecker, ordered: readonly Axiom[]): Axiom[] | null {
+async function expand(checker: EntailmentChecker, ordered: readonly Axiom[]): Promise<Axiom[] | null> {
   let n = Math.min(FIRST_PREFIX, ordered.length);
   for (;;) {
     const prefix = ordered.slice(0, n);
-    if (checker.entailed(prefix)) return prefix;
+    if (await checker.entailed(prefix)) return prefix;
     if (n === ordered.length) return null;
     n = Math.min(n * 2, ordered.length);
   }
@@ -27,20 +27,20 @@ function expand(checker: EntailmentChecker, ordered: readonly Axiom[]): Axiom[] 
  * QuickXplain: a minimal subset D of `candidates` with background ∪ D entailing the goal, given that
  * background ∪ candidates does. `tested` says whether background alone still has to be tested.
  */
-function quickXplain(checker: EntailmentChecker, background: Axiom[], tested: boolean, candidates: Axiom[]): Axiom[] {
-  if (tested && checker.entailed(background)) return [];
+async function quickXplain(checker: EntailmentChecker, background: Axiom[], tested: boolean, candidates: Axiom[]): Promise<Axiom[]> {
+  if (tested && (await checker.entailed(background))) return [];
   if (candidates.length === 1) return candidates;
   const half = candidates.length >> 1;
   const first = candidates.slice(0, half);
   const second = candidates.slice(half);
-  const fromSecond = quickXplain(checker, background.concat(first), first.length > 0, second);
-  const fromFirst = quickXplain(checker, background.concat(fromSecond), fromSecond.length > 0, first);
+  const fromSecond = await quickXplain(checker, background.concat(first), first.length > 0, second);
+  const fromFirst = await quickXplain(checker, background.concat(fromSecond), fromSecond.length > 0, first);
   return fromFirst.concat(fromSecond);
 }
 
 /** Shrinks an entailing set to a minimal one (empty when the goal holds with no axioms at all). */
-export function shrink(checker: EntailmentChecker, entailing: Axiom[]): Axiom[] {
-  if (checker.entailed([])) return [];
+export async function shrink(checker: EntailmentChecker, entailing: Axiom[]): Promise<Axiom[]> {
+  if (await checker.entailed([])) return [];
   return quickXplain(checker, [], false, entailing);
 }
 
@@ -48,8 +48,8 @@ export function shrink(checker: EntailmentChecker, entailing: Axiom[]): Axiom[] 
  * One justification of the goal within `axioms`, or null. The axioms are a module in relevance order
  * (ModuleExtractor.module), so the expansion meets the needed axioms early.
  */
-export function oneJustification(checker: EntailmentChecker, axioms: readonly Axiom[]): Axiom[] | null {
-  const prefix = expand(checker, axioms);
+export async function oneJustification(checker: EntailmentChecker, axioms: readonly Axiom[]): Promise<Axiom[] | null> {
+  const prefix = await expand(checker, axioms);
   return prefix === null ? null : shrink(checker, prefix);
 }
 
@@ -63,17 +63,17 @@ export interface Contraction {
  * An anytime justification for explain_inconsistency: on the deadline the current entailing set is
  * returned unminimized. Null when the axioms do not entail the goal.
  */
-export function contract(checker: EntailmentChecker, axioms: readonly Axiom[]): Contraction | null {
+export async function contract(checker: EntailmentChecker, axioms: readonly Axiom[]): Promise<Contraction | null> {
   let prefix: Axiom[] | null;
   try {
-    prefix = expand(checker, axioms);
+    prefix = await expand(checker, axioms);
   } catch (err) {
     if (err instanceof ExplainTimeout) return { axioms, minimal: false };
     throw err;
   }
   if (prefix === null) return null;
   try {
-    return { axioms: shrink(checker, prefix), minimal: true };
+    return { axioms: await shrink(checker, prefix), minimal: true };
   } catch (err) {
     if (err instanceof ExplainTimeout) return { axioms: prefix, minimal: false };
     throw err;
@@ -100,7 +100,7 @@ function containsAll(path: ReadonlySet<Axiom>, subset: ReadonlySet<Axiom>): bool
 }
 
 /** Up to `max` justifications (0 = all) of the goal within `axioms` (a module), breadth first. */
-export function allJustifications(checker: EntailmentChecker, axioms: readonly Axiom[], max: number): AllJustifications {
+export async function allJustifications(checker: EntailmentChecker, axioms: readonly Axiom[], max: number): Promise<AllJustifications> {
   const found: Axiom[][] = [];
   const closed: Set<Axiom>[] = [];
   const seen = new Set<string>(['']);
@@ -111,7 +111,7 @@ export function allJustifications(checker: EntailmentChecker, axioms: readonly A
     if (closed.some((c) => containsAll(removed, c))) continue;
     let j = found.find((f) => disjoint(f, removed));
     if (j === undefined) {
-      const next = oneJustification(checker, path.length === 0 ? axioms : axioms.filter((a) => !removed.has(a)));
+      const next = await oneJustification(checker, path.length === 0 ? axioms : axioms.filter((a) => !removed.has(a)));
       if (next === null) {
         closed.push(removed);
         continue;

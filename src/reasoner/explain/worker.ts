@@ -1,6 +1,7 @@
 // The explanation thread (a piscina worker): reads a snapshot document, runs one entailment check,
 // justification search or inconsistency contraction on it and returns functional-syntax lines (full
-// IRIs), never model objects. The last snapshot read is kept with its module index, so repeated
+// IRIs), never model objects. A raised cancellation flag stops the search at its next reasoner step
+// (a running Konclude process is killed, its files removed). The last snapshot read is kept with its module index, so repeated
 // explanations at one revision parse and index it once.
 
 import type { Axiom } from '../../model/terms.js';
@@ -8,6 +9,7 @@ import { classifierFor } from '../engines.js';
 import type { KoncludeConfig } from '../konclude.js';
 import { readSnapshotAxioms, snapshotRenderer } from '../snapshot.js';
 import type { ReasonerId } from '../registry.js';
+import { ReasonerCancelled, type CancelFlag } from '../saturation.js';
 import { ExplainTimeout, inconsistencyGoal, EntailmentChecker, type Classifier } from './entailment.js';
 import { checkEntailment, explainInconsistency, justify } from './explain.js';
 import { ModuleExtractor } from './module.js';
@@ -20,6 +22,8 @@ export interface ExplainTask {
   /** How to run Konclude (null: not installed). */
   readonly konclude: KoncludeConfig | null;
   readonly timeoutMs: number;
+  /** Raised by the window when the call is cancelled (shared memory). */
+  readonly cancel: CancelFlag;
   readonly type: 'entail' | 'justify' | 'inconsistency';
   /** The goal axiom as one functional-syntax line (entail, justify). */
   readonly goal?: string;
@@ -35,7 +39,8 @@ export type ExplainData =
     readonly justifications: readonly (readonly string[])[]; readonly complete: boolean; readonly moduleSize: number; readonly calls: number;
   }
   | { readonly kind: 'inconsistency'; readonly inconsistent: boolean; readonly axioms: readonly string[]; readonly minimal: boolean; readonly calls: number }
-  | { readonly kind: 'timeout' };
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'cancelled' };
 
 interface Loaded { readonly key: string; readonly axioms: readonly Axiom[]; readonly extractor: ModuleExtractor }
 let loaded: Loaded | null = null;
@@ -48,40 +53,41 @@ function load(task: ExplainTask): Loaded {
 }
 
 /** Whether the whole snapshot is inconsistent, from its ⊥-module for the empty signature (usually small). */
-function inconsistent(l: Loaded, classifier: Classifier, deadline: number): boolean {
+function inconsistent(l: Loaded, classifier: Classifier, deadline: number): Promise<boolean> {
   const checker = new EntailmentChecker(inconsistencyGoal(), classifier, deadline);
   return checker.entailed(l.extractor.module([]));
 }
 
-function work(task: ExplainTask): ExplainData {
+async function work(task: ExplainTask): Promise<ExplainData> {
   const l = load(task);
-  const classifier: Classifier = classifierFor(task.reasoner, task.konclude);
+  const classifier: Classifier = classifierFor(task.reasoner, task.konclude, task.cancel);
   const start = Date.now();
   const remaining = () => Math.max(1, task.timeoutMs - (Date.now() - start));
   const lines = snapshotRenderer();
   const options = () => ({ classifier, extractor: l.extractor, timeoutMs: remaining() });
   if (task.type === 'inconsistency') {
-    const r = explainInconsistency(l.axioms, options());
+    const r = await explainInconsistency(l.axioms, options());
     return { kind: 'inconsistency', inconsistent: r.inconsistent, axioms: r.axioms.map((a) => lines.axiom(a)), minimal: r.minimal, calls: r.consistencyChecks };
   }
-  if (inconsistent(l, classifier, start + task.timeoutMs)) return { kind: 'inconsistent_ontology' };
+  if (await inconsistent(l, classifier, start + task.timeoutMs)) return { kind: 'inconsistent_ontology' };
   const [goal] = readSnapshotAxioms('Ontology(\n' + task.goal + '\n)');
   if (task.type === 'entail') {
-    const r = checkEntailment(l.axioms, goal, options());
+    const r = await checkEntailment(l.axioms, goal, options());
     return { kind: 'entailment', entailed: r.entailed, decided: r.decided, calls: r.reasonerCalls };
   }
-  const r = justify(l.axioms, goal, task.max ?? 0, options());
+  const r = await justify(l.axioms, goal, task.max ?? 0, options());
   return {
     kind: 'justifications', entailed: r.entailed, decided: r.decided, complete: r.complete, moduleSize: r.moduleSize, calls: r.reasonerCalls,
     justifications: r.justifications.map((j) => j.map((a) => lines.axiom(a))),
   };
 }
 
-export default function run(task: ExplainTask): ExplainData {
+export default async function run(task: ExplainTask): Promise<ExplainData> {
   try {
-    return work(task);
+    return await work(task);
   } catch (err) {
     if (err instanceof ExplainTimeout) return { kind: 'timeout' };
+    if (err instanceof ReasonerCancelled) return { kind: 'cancelled' };
     throw err;
   }
 }

@@ -28,6 +28,8 @@ import {
   subObjectPropertyOf, subPropertyChainOf, variable, documentScope, type CharacteristicKind,
 } from '../../terms.js';
 import { resolveIri } from './resolve-iri.js';
+import { declareBoundedEntities } from '../xml-entities.js';
+import { MAX_EXPRESSION_NESTING, nestingLimitDetail } from '../nesting.js';
 
 export interface ReadOwlXmlOptions {
   /** Document base IRI, used when the document has no xml:base. */
@@ -103,7 +105,7 @@ class OwlXmlReader {
     p.on('error', (e) => {
       throw new ParseError('owlxml', e.message.replace(/^(?:[^:]*:)?\d+:\d+: /, ''), p.line, p.column + 1);
     });
-    p.on('doctype', (dt) => this.declareEntities(dt));
+    p.on('doctype', (dt) => this.declareEntities(dt, text.length));
     p.on('opentag', (tag) => this.open(tag as SaxesTagPlain));
     p.on('closetag', () => this.close());
     p.on('text', (t) => this.text(t));
@@ -117,11 +119,8 @@ class OwlXmlReader {
   }
 
   /** Internal DTD subset entities (`<!ENTITY xsd "...">`), which OWL/XML documents use in IRIs. */
-  private declareEntities(doctype: string): void {
-    const re = /<!ENTITY\s+([^\s%]+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g;
-    for (let m = re.exec(doctype); m !== null; m = re.exec(doctype)) {
-      this.parser.ENTITIES[m[1]] = m[2] ?? m[3];
-    }
+  private declareEntities(doctype: string, documentLength: number): void {
+    declareBoundedEntities(doctype, this.parser.ENTITIES, documentLength, (detail) => this.fail(detail));
   }
 
   private fail(detail: string, f?: { line: number; column: number }): never {
@@ -133,6 +132,7 @@ class OwlXmlReader {
     const line = this.parser.line;
     const column = this.parser.column + 1;
     const parent = this.stack.length ? this.stack[this.stack.length - 1] : null;
+    if (this.stack.length === MAX_EXPRESSION_NESTING) this.fail(nestingLimitDetail('elements'), { line, column });
     const ns = scope(parent ? parent.ns : ROOT_SCOPE, tag.attributes);
     const colon = tag.name.indexOf(':');
     const local = colon < 0 ? tag.name : tag.name.slice(colon + 1);
