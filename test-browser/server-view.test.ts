@@ -9,6 +9,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +23,8 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { startTestServer, fixture, connect, call, type TestServer } from '../test/server/support.js';
 import { registerClient, authorize } from '../test/server/oauth-grant.js';
 
+const run = promisify(execFile);
+const MAIN = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'cli', 'main.js');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOTS = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'test-browser', 'screenshots');
@@ -67,8 +71,10 @@ async function screenshots(page: Page, section: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test('the single-use login URL signs the browser in once; a second use fails', async () => {
-  const url = t.server.ownerLoginUrl();
+test('the single-use login URL of `athene open --print-url` signs the browser in once; a second use fails', async () => {
+  const { stdout } = await run(process.execPath, [MAIN, 'open', '--print-url', '--home', t.home, '--url', t.server.url]);
+  const url = stdout.trim();
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/owner\/login\?/);
   const page = await owner.newPage();
   try {
     const first = await page.goto(url);
