@@ -8,7 +8,7 @@ import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import type { FormatId, Ontology } from '../model/ontology.js';
 import { ALL_FORMATS, parseFormatName } from '../model/formats/detect.js';
 import { writeDocument } from '../model/formats/registry.js';
-import type { JsonObject } from '../tools/tool.js';
+import type { JsonObject, ProgressMeasure } from '../tools/tool.js';
 import type { RecoveryNotice } from '../journal/recorder.js';
 
 export const INSTRUCTIONS = [
@@ -231,23 +231,34 @@ export class SessionNotices {
 
 /** How often a long call's progress is repeated: well within the 2 s a client may wait for a sign of life. */
 const BEAT_MS = 1000;
+/** The least step between two progress values: MCP wants every notification's progress above the last one. */
+const MIN_STEP = 0.001;
+
+/** One progress notification's numbers. */
+export interface ProgressValue {
+  readonly progress: number;
+  readonly total?: number;
+}
 
 /**
  * Progress notifications for one call whose request carried a progress token: the current phase, repeated
- * every second with a rising count (the total of a call's work is not known in advance).
+ * every second. A phase with a measure reports `done` of its `total`; one without counts its beats. Either
+ * way each value is above the one before, as MCP requires, and a measured one never passes its total.
  */
 export class ProgressBeat {
-  private count = 0;
+  private last = 0;
+  private measure: ProgressMeasure | undefined;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly send: (progress: number, message: string) => Promise<void>, private message: string) {
+  constructor(private readonly send: (value: ProgressValue, message: string) => Promise<void>, private message: string) {
     this.beat();
     this.timer = setInterval(() => this.beat(), BEAT_MS);
   }
 
-  phase(message: string): void {
-    if (message === this.message) return;
+  phase(message: string, measure?: ProgressMeasure): void {
+    if (message === this.message && measure === this.measure) return;
     this.message = message;
+    this.measure = measure;
     this.beat();
   }
 
@@ -256,7 +267,20 @@ export class ProgressBeat {
   }
 
   private beat(): void {
-    this.count++;
-    this.send(this.count, this.message).catch(() => this.stop());
+    const value = nextProgress(this.last, this.measure);
+    this.last = value.progress;
+    this.send(value, this.message).catch(() => this.stop());
   }
+}
+
+/**
+ * The progress after `last`: with a measure, how far it has come, kept above `last` and at most its total;
+ * without one, or once the total is reached, one beat more.
+ */
+export function nextProgress(last: number, measure: ProgressMeasure | undefined): ProgressValue {
+  if (measure !== undefined) {
+    const done = Math.min(measure.total, Math.max(measure.done(), last + MIN_STEP));
+    if (done > last) return { progress: done, total: measure.total };
+  }
+  return { progress: Math.floor(last) + 1 };
 }

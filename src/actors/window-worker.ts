@@ -27,7 +27,7 @@ import { searchEntities } from '../tools/search.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
 import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, recoveryNotice, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
-import { ToolFailure, type SessionFacts, type ToolContext } from '../tools/tool.js';
+import { ToolFailure, type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
 import type { ServerView } from '../broker/server-view.js';
@@ -45,7 +45,7 @@ import { revokeExternalTerms } from '../external-terms/actor-store.js';
 import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
-import { answerView, type ViewWindow } from './window-view.js';
+import { answerView, warmView, type ViewWindow } from './window-view.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
@@ -194,12 +194,16 @@ async function openWindow(): Promise<WindowState> {
       changes.prepare();
     };
   }
+  const resolver = new WorkspaceResolver(workspace, {
+    newEntityNamespace: init.settings.new_entity_namespace ?? undefined,
+    newEntityIds: init.settings.new_entity_ids,
+  });
+  // the indexes and name tables are built before the window serves: the first call (or the owner's class tree) does not pay for them
+  for (const o of workspace.ontologies) void o.index;
+  if (workspace.hasActive) void resolver.closure;
   return {
     workspace,
-    resolver: new WorkspaceResolver(workspace, {
-      newEntityNamespace: init.settings.new_entity_namespace ?? undefined,
-      newEntityIds: init.settings.new_entity_ids,
-    }),
+    resolver,
     journal: new UndoJournal(workspace),
     approvals: new ApprovalQueue(init.windowId),
     changes,
@@ -347,7 +351,7 @@ function sessionServer(state: WindowState): Server {
     if (principal === null) return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
     const token = request.params._meta?.progressToken;
     const beat = token === undefined ? undefined : new ProgressBeat(
-      (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+      (value, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
       `${tool.name}: running`);
     const base = toolContext(state, principal, extra);
     const client = server.getClientVersion();
@@ -356,7 +360,7 @@ function sessionServer(state: WindowState): Server {
       : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
     const ctx: ToolContext = {
       ...base,
-      ...(beat === undefined ? {} : { progress: (m: string) => beat.phase(m) }),
+      ...(beat === undefined ? {} : { progress: (m: string, measure?: ProgressMeasure) => beat.phase(m, measure) }),
       ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
     };
     let result: ToolResult;
@@ -454,6 +458,7 @@ class WindowActor {
         settings = { ...settings, ...modes };
       },
     };
+    warmView(this.view);
   }
 
   handle(id: number, fwd: ForwardedRequest): void {

@@ -15,7 +15,7 @@ import { chooseTransport, type Incoming, type Reply, type Transport } from '../h
 import { createTransport } from '../http/transports.js';
 import { log } from '../util/log.js';
 import { connectionNamed, isHopByHop } from '../http/hop-by-hop.js';
-import { WindowSink } from '../http/window-sink.js';
+import { WindowSink, cutAtShutdown } from '../http/window-sink.js';
 import { generateEndpointSecret, secretDigest, secretMatches } from './endpoint-secret.js';
 import { FIRST_PRINCIPAL_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, decodePrincipal, protocolOf } from './wire.js';
 import { parseBody, type WindowSpec } from './registration.js';
@@ -65,6 +65,8 @@ export class Backend {
   private readonly transport: Transport;
   private readonly windows = new Map<string, Served>();
   private inFlight = 0;
+  /** Forwarded calls not yet answered: those still running when the drain's grace period ends get an error. */
+  private readonly calls = new Set<WindowSink>();
   private readonly streams = new Set<Exchange>();
   port = 0;
 
@@ -109,6 +111,9 @@ export class Backend {
   async close(graceMs = 5000): Promise<void> {
     this.transport.stopListening();
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
+    // the broker passes the answers on; a dropped connection would reach the client as an unreachable window
+    const cut = await cutAtShutdown(this.calls, graceMs);
+    if (cut > 0) log.warn({ calls: cut, grace_s: graceMs / 1000 }, 'calls cut at shutdown');
     this.transport.closeAll();
   }
 
@@ -171,9 +176,12 @@ export class Backend {
   private forward(x: Exchange, served: Served, method: string, url: string, headers: { flat: string[]; map: Map<string, string> }, body: string | null, principal: Principal): void {
     if (x.aborted || x.done) return;
     const isStream = method === 'GET';
-    if (isStream) this.streams.add(x);
-    else this.inFlight++;
     const sink = new WindowSink(x, isStream, served.handle, this.registry, headers.map.get('mcp-session-id'), principal, this.settled, body);
+    if (isStream) this.streams.add(x);
+    else {
+      this.inFlight++;
+      this.calls.add(sink);
+    }
     // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
     x.res.onAborted(() => {
       x.aborted = true;
@@ -185,7 +193,10 @@ export class Backend {
 
   private readonly settled = (sink: WindowSink): void => {
     if (sink.isStream) this.streams.delete(sink.x);
-    else this.inFlight--;
+    else {
+      this.inFlight--;
+      this.calls.delete(sink);
+    }
   };
 
   private fence(x: Exchange, served: Served): void {

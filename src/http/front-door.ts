@@ -14,7 +14,7 @@ import { HostGuard } from './guard.js';
 import { isEmptyBatch, nestedDeeperThan } from './json-depth.js';
 import { connectionNamed, isHopByHop } from './hop-by-hop.js';
 import { sendJson, sendRpcError, type Exchange, drainExchanges } from './respond.js';
-import { WindowSink } from './window-sink.js';
+import { WindowSink, cutAtShutdown } from './window-sink.js';
 import { readBody, sendTooLarge } from './read-body.js';
 import type { Incoming, Reply, Transport, TransportKind } from './transport.js';
 import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './transport.js';
@@ -137,16 +137,8 @@ export class FrontDoor {
     if (this.expiry !== null) clearInterval(this.expiry);
     this.transport.stopListening();
     await drainExchanges(() => this.inFlight, this.streams, graceMs);
-    const cut = [...this.calls];
-    for (const sink of cut) {
-      sink.fail(503, `The server is shutting down: this call did not finish within the ${graceMs / 1000} s grace period`);
-      sink.cancel();
-    }
-    if (cut.length > 0) {
-      log.warn({ calls: cut.length, grace_s: graceMs / 1000 }, 'calls cut at shutdown');
-      // let the answers leave before the connections are closed
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const cut = await cutAtShutdown(this.calls, graceMs);
+    if (cut > 0) log.warn({ calls: cut, grace_s: graceMs / 1000 }, 'calls cut at shutdown');
     // clients' idle keep-alive connections would keep a stopped front door (and its process) alive
     this.transport.closeAll();
   }

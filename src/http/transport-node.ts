@@ -3,8 +3,14 @@
 
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Handler, Incoming, Reply, Transport } from './transport.js';
-import { MAX_HEADER_BYTES } from './transport.js';
+import { MAX_HEADER_BYTES, MAX_HEADER_COUNT } from './transport.js';
+import { statusLine } from './respond.js';
+
+/** Connections with a response under way: a parse error there cannot be answered in the same stream. */
+const answering = new WeakSet<Socket>();
 
 class NodeReply implements Reply {
   private status = 200;
@@ -12,7 +18,9 @@ class NodeReply implements Reply {
   private aborted: (() => void) | null = null;
 
   constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse) {
+    answering.add(req.socket);
     res.on('close', () => {
+      answering.delete(req.socket);
       if (!res.writableEnded) this.aborted?.();
     });
     // a write racing a dropped connection is reported through the close above, not as an error
@@ -90,15 +98,33 @@ function incoming(req: IncomingMessage): Incoming {
   };
 }
 
+/** The status and message of a request node's parser refused before any handler saw it. */
+function clientErrorAnswer(err: NodeJS.ErrnoException): [number, string] {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return [431, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`];
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout: the request did not arrive in time'];
+  return [400, `Bad Request: malformed HTTP/1.1 request (${err.code ?? err.message})`];
+}
+
+/** Answers a request node's parser refused as the front door answers (a JSON-RPC error), then closes the connection. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable || answering.has(socket as Socket)) return void socket.destroy();
+  const [status, message] = clientErrorAnswer(err);
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  socket.end(`HTTP/1.1 ${statusLine(status)}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
 export class NodeTransport implements Transport {
   readonly kind = 'node';
   private readonly server: http.Server;
 
   constructor(handler: Handler) {
     // the parser's own limit sits above the front door's, which answers with a JSON-RPC 431 like uWS does
-    this.server = http.createServer({ maxHeaderSize: 4 * MAX_HEADER_BYTES, keepAliveTimeout: 10_000 }, (req, res) => handler(incoming(req), new NodeReply(req, res)));
+    // a request without Host goes to the front door's Host check (403), not node's bare 400
+    this.server = http.createServer({ maxHeaderSize: 4 * MAX_HEADER_BYTES, keepAliveTimeout: 10_000, requireHostHeader: false },
+      (req, res) => handler(incoming(req), new NodeReply(req, res)));
     // the front door counts header lines itself: node would silently drop the ones past its own cap
     this.server.maxHeadersCount = 0;
+    this.server.on('clientError', answerClientError);
   }
 
   listen(host: string, port: number): Promise<number | null> {

@@ -39,8 +39,8 @@ export type Handler = (req: Incoming, res: Reply) => void;
 export type TransportKind = 'uws' | 'node';
 
 /**
- * Header limits the front door answers with 431 (RFC 6585) on either transport. uWS's own parser drops the
- * connection at 50 header lines, so the count stays below that.
+ * Header limits the front door answers with 431 (RFC 6585) on either transport. The count stays below what
+ * uWS's own parser takes (transport-uws.ts says what it drops unanswered).
  */
 export const MAX_HEADER_COUNT = 40;
 export const MAX_HEADER_BYTES = 16 * 1024;

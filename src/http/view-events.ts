@@ -26,7 +26,7 @@ export class ViewEvents {
   private readonly listeners = new Set<Listener>();
   private readonly last = new Map<Topic, string>();
   private timer: NodeJS.Timeout | null = null;
-  private running = false;
+  private current: Promise<void> | null = null;
   private again = false;
   private ticks = 0;
 
@@ -45,12 +45,16 @@ export class ViewEvents {
     x.res.cork(() => {
       x.res.writeStatus(statusLine(200)).writeHeader('content-type', 'text/event-stream').writeHeader('cache-control', 'no-store')
         .writeHeader('x-content-type-options', 'nosniff');
-      x.res.write('retry: 1000\n\nevent: hello\ndata: {}\n\n');
+      x.res.write('retry: 1000\n\n');
     });
     if (this.timer === null) {
       this.timer = setInterval(() => void this.tick(), TICK_MS);
       this.timer.unref();
     }
+    // `hello` leaves once the fingerprints it is compared against are taken: a change right after it is announced
+    void this.tick().then(() => {
+      if (!x.aborted && !x.done) x.res.cork(() => x.res.write('event: hello\ndata: {}\n\n'));
+    });
   }
 
   /** Something changed by the page's own action: look now rather than at the next tick. */
@@ -68,20 +72,23 @@ export class ViewEvents {
     }
   }
 
-  private async tick(): Promise<void> {
-    if (this.running) {
+  /** Compares now; resolves when a comparison that started after this call has finished. */
+  private tick(): Promise<void> {
+    if (this.current !== null) {
       this.again = true;
-      return;
+      return this.current;
     }
-    this.running = true;
-    try {
-      do {
-        this.again = false;
-        await this.compare();
-      } while (this.again);
-    } finally {
-      this.running = false;
-    }
+    this.current = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.compare();
+        } while (this.again);
+      } finally {
+        this.current = null;
+      }
+    })();
+    return this.current;
   }
 
   private async compare(): Promise<void> {
@@ -103,8 +110,8 @@ export class ViewEvents {
         this.drop(l);
         continue;
       }
-      if (moved.length > 0) l.x.res.write(`event: changed\ndata: ${JSON.stringify({ topics: moved })}\n\n`);
-      else if (keepalive) l.x.res.write(': keepalive\n\n');
+      const message = moved.length > 0 ? `event: changed\ndata: ${JSON.stringify({ topics: moved })}\n\n` : keepalive ? ': keepalive\n\n' : null;
+      if (message !== null) l.x.res.cork(() => l.x.res.write(message));
     }
   }
 

@@ -30,6 +30,20 @@ export function requestIds(body: string | null): (string | number)[] {
   return ids;
 }
 
+/**
+ * The end of a drain's grace: answers each call still running with a JSON-RPC 503 (rather than a dropped
+ * connection) and stops its work at the window; resolves, with how many were cut, once the answers could leave.
+ */
+export async function cutAtShutdown(calls: ReadonlySet<WindowSink>, graceMs: number): Promise<number> {
+  const cut = [...calls];
+  for (const sink of cut) {
+    sink.fail(503, `The server is shutting down: this call did not finish within the ${graceMs / 1000} s grace period`);
+    sink.cancel();
+  }
+  if (cut.length > 0) await new Promise((r) => setTimeout(r, 50));
+  return cut.length;
+}
+
 export class WindowSink implements ResponseSink, Cuttable {
   private buffered: Buffer[] | null = null;
   private headWritten = false;

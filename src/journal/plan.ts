@@ -4,6 +4,7 @@
 
 import type { Change } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
+import { BlankNodes } from './blank-nodes.js';
 import { loadChange, type StoredChange } from './records.js';
 
 export interface PlannedChange {
@@ -26,11 +27,12 @@ export function planChanges(items: readonly PlannedChange[], ontology: (seq: num
   const overlay = new Map<string, boolean>();
   const ids = new Map<Ontology, { iri: string | null; versionIri: string | null }>();
   const plan: Plan = { changes: [], applied: [], conflicts: [] };
+  const blanks = new BlankNodes();
   for (const item of items) {
     const o = ontology(item.seq);
     let change: Change;
     try {
-      change = loadChange(item.stored, o);
+      change = loadChange(item.stored, o, blanks);
     } catch (err) {
       plan.conflicts.push({ ...item, reason: `cannot be read: ${(err as Error).message}` });
       continue;

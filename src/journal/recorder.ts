@@ -14,6 +14,7 @@ import type { ChangeEvent, Workspace } from '../model/workspace.js';
 import { documentFingerprint } from '../model/fingerprint.js';
 import { UndoMirror } from '../model/undo-mirror.js';
 import { signature } from '../model/walk.js';
+import { BlankNodes } from './blank-nodes.js';
 import { loadChange, principalRecord, storeChange, type ChangeEntry, type PrincipalRecord, type StoredChange } from './records.js';
 import { asideEntries, unsavedEntries, type ChangeStore, type JournalState } from './store.js';
 
@@ -138,6 +139,7 @@ export class ChangeRecorder {
   /** Reads the journal of every loaded document, replays or sets aside what is unsaved, then follows the workspace. */
   async open(now: Date = new Date()): Promise<void> {
     const replay: { entry: ChangeEntry; ontology: Ontology }[] = [];
+    let lastRevision = 0;
     for (const o of this.ws.ontologies) {
       const document = journalDocument(o);
       if (document === null || this.tracks.has(document)) continue;
@@ -145,7 +147,10 @@ export class ChangeRecorder {
       this.documentOf.set(o, document);
       const state = await this.store.readSince(document, 0);
       this.tracks.set(document, { lastSeq: state.lastSeq, waiting: null });
-      for (const e of state.entries) this.noteBlame(e);
+      for (const e of state.entries) {
+        this.noteBlame(e);
+        lastRevision = Math.max(lastRevision, e.revision_after);
+      }
       this.noteAside(state);
       const unsaved = unsavedEntries(state);
       if (unsaved.length === 0) continue;
@@ -156,6 +161,8 @@ export class ChangeRecorder {
         this.noteAside(await this.store.readSince(document, 0));
       }
     }
+    // revisions go on from the journaled ones, so since_revision of get_change_history holds across restarts
+    this.ws.continueRevisionsAfter(lastRevision);
     this.ws.onChange((e) => this.follow(e));
     this.ws.onSaved((o) => this.saved(o));
     const failed = this.replay(replay);
@@ -221,6 +228,7 @@ export class ChangeRecorder {
    * the first batch that cannot be applied and returns it with everything after it.
    */
   private replay(items: readonly { entry: ChangeEntry; ontology: Ontology }[]): ChangeEntry[] {
+    const blanks = new BlankNodes();
     const sorted = [...items].sort((a, b) => (a.entry.time < b.entry.time ? -1 : a.entry.time > b.entry.time ? 1 : a.entry.seq - b.entry.seq));
     for (let i = 0; i < sorted.length;) {
       let j = i + 1;
@@ -230,7 +238,7 @@ export class ChangeRecorder {
       const unit: Unit = new Map(group.map((g) => [g.entry.document, g.entry]));
       this.replayUnit = unit;
       try {
-        this.replayGroup(group);
+        this.replayGroup(group, blanks);
       } catch {
         return sorted.slice(i - group.length).map((x) => x.entry);
       } finally {
@@ -245,7 +253,7 @@ export class ChangeRecorder {
     return [];
   }
 
-  private replayGroup(group: readonly { entry: ChangeEntry; ontology: Ontology }[]): void {
+  private replayGroup(group: readonly { entry: ChangeEntry; ontology: Ontology }[], blanks: BlankNodes): void {
     const cause = group[0].entry.cause;
     const matches = (stack: 'undo' | 'redo', link: 'undoes' | 'redoes') => {
       const top = this.units.next(stack);
@@ -260,7 +268,7 @@ export class ChangeRecorder {
       return;
     }
     // an undo or redo whose unit was saved before the crash is replayed as the change it made
-    this.ws.apply(group.flatMap((g) => g.entry.changes.map((s) => loadChange(s, g.ontology))));
+    this.ws.apply(group.flatMap((g) => g.entry.changes.map((s) => loadChange(s, g.ontology, blanks))));
   }
 
   private follow(e: ChangeEvent): void {

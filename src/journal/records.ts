@@ -4,11 +4,12 @@
 // IRIs, so a replay is deterministic.
 
 import type { Principal } from '../auth/principal.js';
-import type { Annotation, Axiom } from '../model/terms.js';
+import type { Annotation } from '../model/terms.js';
 import type { Change } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { readFunctional } from '../model/formats/functional/reader.js';
+import type { BlankNodes } from './blank-nodes.js';
 
 export type StoredChange =
   | { readonly op: 'add_axiom' | 'remove_axiom'; readonly axiom: string }
@@ -113,23 +114,20 @@ export function storeChange(c: Change, restore: Change | null): StoredChange {
   }
 }
 
-export function parseAxiom(text: string): Axiom {
-  const [axiom] = readFunctional('Ontology(' + text + ')').axioms();
-  if (axiom === undefined) throw new Error(`not an axiom: ${text}`);
-  return axiom;
-}
-
 export function parseAnnotation(text: string): Annotation {
-  const [annotation] = readFunctional('Ontology(' + text + ')').annotations;
+  const [annotation] = readFunctional('Ontology(' + text + ')', { keepBlankNodeLabels: true }).annotations;
   if (annotation === undefined) throw new Error(`not an annotation: ${text}`);
   return annotation;
 }
 
-/** The stored change as a change of `o` (parsing its functional syntax). */
-export function loadChange(s: StoredChange, o: Ontology): Change {
+/**
+ * The stored change as a change of `o` (parsing its functional syntax); `blanks` carries what the earlier
+ * changes of the same replay or plan found out about anonymous individuals.
+ */
+export function loadChange(s: StoredChange, o: Ontology, blanks: BlankNodes): Change {
   switch (s.op) {
-    case 'add_axiom': return { kind: 'AddAxiom', ontology: o, axiom: parseAxiom(s.axiom) };
-    case 'remove_axiom': return { kind: 'RemoveAxiom', ontology: o, axiom: parseAxiom(s.axiom) };
+    case 'add_axiom': return { kind: 'AddAxiom', ontology: o, axiom: blanks.axiom(s.axiom, o, false) };
+    case 'remove_axiom': return { kind: 'RemoveAxiom', ontology: o, axiom: blanks.axiom(s.axiom, o, true) };
     case 'set_ontology_id': return { kind: 'SetOntologyId', ontology: o, id: { iri: s.iri, versionIri: s.version_iri } };
     case 'add_import': return { kind: 'AddImport', ontology: o, iri: s.iri };
     case 'remove_import': return { kind: 'RemoveImport', ontology: o, iri: s.iri };

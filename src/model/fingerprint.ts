@@ -87,6 +87,11 @@ export function noteAxiomChange(o: Ontology, a: Axiom, added: boolean): void {
   digests.get(o)?.update(a, added);
 }
 
+/** The axioms of `o` that mention an anonymous individual (kept current with the fingerprint's digest). */
+export function axiomsWithAnonymous(o: Ontology): ReadonlySet<Axiom> {
+  return axiomDigest(o).withAnonymous;
+}
+
 /** Drops the cached digest of `o` (after edits that bypassed `noteAxiomChange`). */
 export function forgetFingerprint(o: Ontology): void {
   digests.delete(o);

@@ -66,6 +66,11 @@ export class Workspace {
     return this.rev;
   }
 
+  /** Continues the revisions past `revision` (the last one a restored history recorded), so they never repeat. */
+  continueRevisionsAfter(revision: number): void {
+    this.rev = Math.max(this.rev, revision);
+  }
+
   get ontologies(): readonly Ontology[] {
     return this.loaded;
   }

@@ -189,7 +189,9 @@ export class Classification {
   }
 }
 
-export type ReasonerStatus = 'no_reasoner' | 'not_initialized' | 'classifying' | 'classified' | 'out_of_sync' | 'inconsistent' | 'error';
+/** TOOLS.md 1.10's status vocabulary. */
+export const REASONER_STATUSES = ['no_reasoner', 'not_initialized', 'classifying', 'classified', 'out_of_sync', 'inconsistent', 'error'] as const;
+export type ReasonerStatus = (typeof REASONER_STATUSES)[number];
 
 export type RunOutcome =
   | { readonly started: false }
@@ -260,9 +262,9 @@ export class ReasoningSession {
    * Classifies the current revision with the selected reasoner, waiting at most `timeoutMs` (the run is
    * cancelled then, as it is when `signal` aborts: the caller went away). A result for this revision is
    * reused; a run already under way for this revision and reasoner is not duplicated; one for an older
-   * revision is superseded.
+   * revision is superseded. `classifying` hears when the snapshot is taken and the reasoner starts on it.
    */
-  async classify(timeoutMs: number, signal?: AbortSignal): Promise<RunOutcome> {
+  async classify(timeoutMs: number, signal?: AbortSignal, classifying?: (axioms: number) => void): Promise<RunOutcome> {
     const reasoner = this.chosen;
     if (reasoner === null) throw new Error('no reasoner selected');
     const revision = this.ws.revision;
@@ -274,6 +276,7 @@ export class ReasoningSession {
       await this.running?.done;
     }
     const snap = takeSnapshot(this.ws);
+    classifying?.(snap.axiomCount);
     const controller = new AbortController();
     const task: TaskInput = { type: 'classify', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs };
     const cancel = signal === undefined ? controller.signal : AbortSignal.any([controller.signal, signal]);

@@ -10,6 +10,8 @@ export interface ApprovalEntry {
   readonly tool: string;
   readonly client: string;
   readonly summary: string;
+  /** What the write would change, when its tool can say (add_axiom, remove_axiom). */
+  readonly changes?: readonly { readonly op: string; readonly manchester: string }[];
   readonly created_at: string;
   readonly expires_at: string;
 }
@@ -29,7 +31,7 @@ export class ApprovalQueue {
    * Resolves true when approved, false when declined or after `timeoutMs`. An abort of `signal` (the call
    * was cancelled) withdraws the entry and resolves false, so a later approval finds nothing to approve.
    */
-  request(req: { session_id: string | null; tool: string; client: string; summary: string }, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  request(req: { session_id: string | null; tool: string; client: string; summary: string; changes?: readonly { op: string; manchester: string }[] }, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     const now = Date.now();
     const entry: ApprovalEntry = {
       approval_id: randomUUID(),

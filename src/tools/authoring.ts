@@ -275,6 +275,7 @@ export const setLabel = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  destructive: true,
   idempotent: true,
   summary: (a) => `set_label ${a.entity} ${JSON.stringify(a.value)}${a.lang === undefined ? '' : '@' + a.lang}`,
   handler: (args, ctx) => {

@@ -6,7 +6,8 @@
 import * as v from 'valibot';
 import type { Ontology } from '../model/ontology.js';
 import { NameError } from '../model/names.js';
-import { inverseOf, parseAnnotation, parseAxiom, type ChangeEntry, type StoredChange } from '../journal/records.js';
+import { inverseOf, parseAnnotation, type ChangeEntry, type StoredChange } from '../journal/records.js';
+import { parseAxiom } from '../journal/blank-nodes.js';
 import { planChanges, type Conflict, type PlannedChange } from '../journal/plan.js';
 import { asideEntries, type JournalState } from '../journal/store.js';
 import { journalDocument, type ChangeRecorder } from '../journal/recorder.js';
@@ -121,7 +122,7 @@ const HistoryArgs = v.strictObject({
   tool: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Only entries made by this tool.'))),
   from: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description('Only entries at or after this time (ISO 8601).'))),
   to: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description('Only entries at or before this time (ISO 8601).'))),
-  since_revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Only entries that moved the window past this revision (revision_after greater than it).'))),
+  since_revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Only entries that moved the window past this revision (revision_after greater than it); revisions go on from the journaled ones after a restart.'))),
   since_last_save: v.optional(v.pipe(v.boolean(), v.description('Only entries not yet saved.')), false),
   after_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paging cursor: only entries with a greater seq (next_cursor of the previous page).')), 0),
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE), v.description(`Entries per page (1..${MAX_PAGE}, default 50).`)), 50),
@@ -202,6 +203,7 @@ export const revertChanges = defineTool({
   input: RevertArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
+  destructive: true,
   summary: (args) => `revert_changes ${args.seqs?.join(',') ?? `${args.from_seq}..${args.to_seq ?? ''}`}`,
   handler: async (args, ctx) => {
     const recorder = recorderOf(ctx);
@@ -292,8 +294,16 @@ export function lastChangesField(iris: readonly string[], ctx: ToolContext): Jso
   return rows.length === 0 ? {} : { last_changes: rows };
 }
 
+/** The `journal` field's shape, for tools that declare their result. */
+export const JournalSummaryOutput = v.object({
+  enabled: v.boolean(),
+  recovered: v.optional(v.number()),
+  pending_recovery: v.optional(v.number()),
+  notices: v.optional(v.array(v.object({ document: v.string(), count: v.number(), from: v.string(), message: v.string() }))),
+});
+
 /** `journal`: entries recovered at the window's start and those waiting for recover_unsaved_changes, with their notices. */
-export function journalSummary(ctx: ToolContext): JsonObject {
+export function journalSummary(ctx: ToolContext): { journal: v.InferOutput<typeof JournalSummaryOutput> } {
   if (ctx.changes === undefined) return { journal: { enabled: false } };
   const notices = ctx.changes.recoveryNotices;
   return {

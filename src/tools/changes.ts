@@ -51,6 +51,7 @@ export const applyChanges = defineTool({
   },
   capabilities: ['ontology:curate'],
   mutating: always,
+  destructive: true,
   summary: (args) => `apply_changes: ${args.operations.length} operation${args.operations.length === 1 ? '' : 's'}`,
   handler: (args, ctx: ToolContext) => {
     if (args.verify !== 'none') return applyVerified({ operations: args.operations, strict: args.strict, verify: args.verify, timeoutMs: args.timeout_ms }, ctx);

@@ -1,5 +1,6 @@
 // Shared result shapes of the tools (TOOLS.md 1.5): entity rows, axiom renderings, ontology counts.
 
+import * as v from 'valibot';
 import { isLogicalAxiom, type Axiom, type Entity, type EntityKind, type IRI } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
 import type { Workspace } from '../model/workspace.js';
@@ -23,6 +24,9 @@ export interface EntityRow {
   display: string;
   type: string;
 }
+
+/** An entity row (TOOLS.md 1.5) in a declared result shape; `generated_id` marks a minted generated id. */
+export const EntityRowOutput = v.object({ iri: v.string(), display: v.string(), type: v.string(), generated_id: v.optional(v.literal(true)) });
 
 /**
  * The display name (TOOLS.md 1.4). An entity this call minted with a generated id and that has no label

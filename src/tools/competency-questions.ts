@@ -109,6 +109,8 @@ export const addCompetencyQuestion = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  // a file store's question of the same id is replaced, which undo cannot restore
+  destructive: true,
   summary: (args) => `add_competency_question ${args.id ?? '(new id)'}${args.convention === undefined ? '' : ' in ' + args.convention}`,
   handler: async (args, ctx) => {
     const o = ctx.workspace.active;
@@ -166,6 +168,8 @@ export const removeCompetencyQuestion = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  // removal from a file store is not undoable
+  destructive: true,
   summary: (args) => `remove_competency_question ${args.id}${args.convention === undefined ? '' : ' from ' + args.convention}`,
   handler: async (args, ctx) => {
     const o = ctx.workspace.active;

@@ -263,6 +263,8 @@ export const diffOntologies = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
+  // right_document may be an http(s) URL
+  openWorld: true,
   handler: async (args, ctx) => {
     const { left, right } = await resolvePair(ctx, 'diff_ontologies', args);
     const diff = diffAxiomSets(scopeAxioms(left.scope, args.logical_only), scopeAxioms(right.scope, args.logical_only));
@@ -497,6 +499,7 @@ export const analyzeChangeImpact = defineTool({
   }),
   capabilities: ['ontology:read'],
   mutating: never,
+  openWorld: true,
   handler: async (args, ctx) => {
     const pair = args.left !== undefined || args.right !== undefined || args.right_document !== undefined;
     if (args.change_set_id !== undefined && pair) {

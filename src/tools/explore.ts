@@ -4,15 +4,25 @@ import * as v from 'valibot';
 import { ontologyLabel } from '../model/workspace.js';
 import { defineTool, never, ToolFailure } from './tool.js';
 import { entityRow, logicalAxiomCount } from './common.js';
-import { journalSummary, lastChangesField } from './change-history.js';
+import { JournalSummaryOutput, journalSummary, lastChangesField } from './change-history.js';
 import { lookUpEntities } from './context.js';
 
 const NoArgs = v.strictObject({});
+
+const Nullable = v.nullable(v.string());
 
 export const listOntologies = defineTool({
   name: 'list_ontologies',
   description: 'Every ontology loaded in this window (the active one, its imports closure, others) in load order, with axiom counts, dirty flags and documents.',
   input: NoArgs,
+  output: v.object({
+    count: v.number(),
+    active: Nullable,
+    dirty_count: v.number(),
+    ontologies: v.array(v.object({ id: v.string(), anonymous: v.boolean(), active: v.boolean(), dirty: v.boolean(), axioms: v.number(), logical_axioms: v.number(), document: Nullable })),
+    journal: JournalSummaryOutput,
+    note: v.string(),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
@@ -42,6 +52,10 @@ export const getActiveOntology = defineTool({
   name: 'get_active_ontology',
   description: 'The active ontology (the edit target): id, version, axiom counts, direct imports and write protection.',
   input: NoArgs,
+  output: v.object({
+    ontology_iri: Nullable, version_iri: Nullable, anonymous: v.boolean(), axioms: v.number(), logical_axioms: v.number(),
+    direct_imports: v.array(v.string()), write_protection: v.string(),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, { workspace: ws, settings }) => {

@@ -192,6 +192,7 @@ export const setOntologyId = defineTool({
   }),
   capabilities: ['ontology:admin'],
   mutating: always,
+  destructive: true,
   idempotent: true,
   summary: (args) => `set_ontology_id ${args.ontology_iri}${args.version_iri === undefined ? '' : ' version ' + args.version_iri}`,
   handler: (args, ctx) => {
@@ -274,6 +275,8 @@ export const addImport = defineTool({
   capabilities: ['ontology:admin'],
   mutating: always,
   idempotent: true,
+  // document may be an http(s) URL
+  openWorld: true,
   summary: (args) => `add_import ${args.iri}${args.document === undefined ? '' : ' from ' + args.document}`,
   handler: async (args, ctx) => {
     const ws = ctx.workspace;
@@ -316,6 +319,7 @@ export const removeImport = defineTool({
   input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')) }),
   capabilities: ['ontology:admin'],
   mutating: always,
+  destructive: true,
   idempotent: true,
   summary: (args) => `remove_import ${args.iri}`,
   handler: (args, ctx) => {
@@ -364,6 +368,7 @@ export const removeOntologyAnnotation = defineTool({
   input: v.strictObject(AnnotationArgsSchema),
   capabilities: ['ontology:admin'],
   mutating: always,
+  destructive: true,
   idempotent: true,
   summary: (args) => `remove_ontology_annotation ${args.property ?? 'rdfs:label'} = ${args.value_iri ?? args.value ?? ''}`,
   handler: (args, ctx) => {

@@ -16,6 +16,7 @@ export interface ListedTool {
   title: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema?: { type: 'object'; [key: string]: unknown };
   annotations: ToolAnnotations;
 }
 
@@ -35,7 +36,8 @@ export function toolTitle(name: string): string {
 export function toolAnnotations(def: ToolDefinition): ToolAnnotations {
   const openWorldHint = def.openWorld === true || def.capabilities.includes('network:access');
   if (def.mutating === never) return { readOnlyHint: true, openWorldHint };
-  return { readOnlyHint: false, destructiveHint: def.destructive === true, idempotentHint: def.idempotent === true, openWorldHint };
+  // idempotentHint defaults to false in MCP: listed only when true
+  return { readOnlyHint: false, destructiveHint: def.destructive === true, ...(def.idempotent === true ? { idempotentHint: true } : {}), openWorldHint };
 }
 
 /** The full JSON Schema of a tool's arguments, as derived from its valibot input (or its listed override). */
@@ -46,41 +48,197 @@ export function inputJsonSchema(def: ToolDefinition): JsonObject {
 }
 
 /**
- * A schema without what repeats: a property description already shown by an earlier tool of the same list
- * (recorded in `shown`), an empty `required`, and `type: string` beside an enum of strings.
+ * The outputSchema of a tool that declares its result shape. A failure is delivered as structuredContent
+ * too (`{error, error_code?, …}`, which clients validate as well), so the schema's required fields are
+ * required of a success only: either they are all there, or `error` is.
  */
-function compact(node: unknown, shown: Set<string>): unknown {
-  if (Array.isArray(node)) return node.map((n) => compact(n, shown));
+export function outputJsonSchema(def: ToolDefinition): JsonObject | undefined {
+  if (def.output === undefined) return undefined;
+  const { $schema: _dialect, required, ...rest } = tidy(toJsonSchema(def.output, { errorMode: 'ignore' })) as JsonObject;
+  const success = Array.isArray(required) ? required : [];
+  return { ...rest, type: 'object', ...(success.length === 0 ? {} : { anyOf: [{ required: success }, { required: ['error'] }] }) };
+}
+
+/** Schema keywords whose value maps argument names to schemas, not a schema itself. */
+const NAME_MAPS = new Set(['properties', '$defs']);
+/** Schema keywords whose value is a schema, or a list of schemas. */
+const SUBSCHEMAS = new Set(['items', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not']);
+/**
+ * Shortest shared subschema (in bytes, descriptions left out) that is listed once and referred to elsewhere:
+ * below it a reference costs about as much as the schema it replaces.
+ */
+const SHARED_MIN_BYTES = 120;
+/** How a listed schema refers to a subschema listed in full elsewhere in the same list. */
+const SAME_SCHEMA = 'Same schema as ';
+
+/** Longest string limit worth listing: beyond it the limit guards the server, and no agent's argument meets it. */
+const LISTED_MAX_LENGTH = 1000;
+
+/**
+ * A schema without what tells an agent nothing: an empty `required`, a `type: string` beside an enum of
+ * strings, a `minLength: 1`, and string limits no real argument reaches. The server still validates them all.
+ */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
   if (node === null || typeof node !== 'object') return node;
   const source = node as JsonObject;
+  const stringEnum = Array.isArray(source.enum) && source.enum.every((e) => typeof e === 'string');
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(source)) {
-    if (key === 'description' && typeof value === 'string') {
-      if (shown.has(value)) continue;
-      shown.add(value);
-      out[key] = value;
-    } else if (key === 'required' && Array.isArray(value) && value.length === 0) {
-      continue;
-    } else if (key === 'type' && value === 'string' && Array.isArray(source.enum) && source.enum.every((e) => typeof e === 'string')) {
-      continue;
-    } else if (key === 'properties' || key === '$defs') {
-      // names under these keys are argument names, not schema keywords
-      out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => [name, compact(sub, shown)]));
-    } else {
-      out[key] = compact(value, shown);
-    }
+    if (key === 'required' && Array.isArray(value) && value.length === 0) continue;
+    if (key === 'type' && value === 'string' && stringEnum) continue;
+    if (key === 'minLength' && value === 1) continue;
+    if (key === 'maxLength' && typeof value === 'number' && value > LISTED_MAX_LENGTH) continue;
+    if (key === 'enum' || key === 'default' || key === 'const') out[key] = value;
+    else if (NAME_MAPS.has(key)) out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => [name, tidy(sub)]));
+    else out[key] = tidy(value);
   }
   return out;
 }
 
-/** The tools as `tools/list` shows them, in order; an argument description appears once per list. */
+/** The shape of a subschema: what it accepts, whatever its descriptions say. */
+function shapeKey(node: unknown): string {
+  return JSON.stringify(node, (key, value: unknown) => (key === 'description' && typeof value === 'string' ? undefined : value));
+}
+
+/** One place a subschema appears: how deep, in which listed tool, and in what order within it. */
+interface Place {
+  readonly depth: number;
+  readonly tool: number;
+  readonly order: number;
+  readonly path: string;
+}
+
+const before = (a: Place, b: Place): boolean => a.depth !== b.depth ? a.depth < b.depth : a.tool !== b.tool ? a.tool < b.tool : a.order < b.order;
+
+/**
+ * Calls `visit` on every subschema below `schema` (not on `schema` itself), parents before children. What
+ * `$defs` holds is left out: it is the target of local `$ref`s, kept as it is.
+ */
+function eachSubschema(schema: JsonObject, visit: (node: JsonObject, path: string, depth: number) => void): void {
+  const walk = (node: JsonObject, path: string, depth: number): void => {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties') {
+        for (const [name, sub] of Object.entries(value as JsonObject)) {
+          const at = path === '' ? name : `${path}.${name}`;
+          visit(sub as JsonObject, at, depth + 1);
+          walk(sub as JsonObject, at, depth + 1);
+        }
+      } else if (SUBSCHEMAS.has(key) && value !== null && typeof value === 'object') {
+        const subs = Array.isArray(value) ? (value as JsonObject[]) : [value as JsonObject];
+        subs.forEach((sub, i) => {
+          const at = key === 'items' ? `${path}[]` : `${path} (${key}${Array.isArray(value) ? ` ${i + 1}` : ''})`;
+          visit(sub, at, depth + 1);
+          walk(sub, at, depth + 1);
+        });
+      }
+    }
+  };
+  walk(schema, '', 0);
+}
+
+/**
+ * Where each shared subschema is listed in full: its shallowest appearance, earliest in the list. Every
+ * other appearance refers there; a home is never inside another shared subschema's reference, since
+ * whatever holds it is itself shallower at its own home.
+ */
+function sharedHomes(schemas: readonly JsonObject[]): Map<string, Place> {
+  const places = new Map<string, Place[]>();
+  schemas.forEach((schema, tool) => {
+    let order = 0;
+    eachSubschema(schema, (node, path, depth) => {
+      const key = shapeKey(node);
+      if (key.length < SHARED_MIN_BYTES) return;
+      const list = places.get(key) ?? [];
+      list.push({ depth, tool, order: order++, path });
+      places.set(key, list);
+    });
+  });
+  const homes = new Map<string, Place>();
+  for (const [key, list] of places) {
+    if (list.length < 2) continue;
+    homes.set(key, list.reduce((best, p) => (before(p, best) ? p : best)));
+  }
+  return homes;
+}
+
+/**
+ * A tool's schema as listed: a shared subschema not at its home becomes a reference to it, and a property
+ * description already shown by an earlier tool of the list (recorded in `shown`) is left out.
+ */
+function listedSchema(schema: JsonObject, tool: number, homes: ReadonlyMap<string, Place>, names: readonly string[], shown: Set<string>): JsonObject {
+  const emit = (node: unknown, path: string, shareable: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n, i) => emit(n, `${path} ${i + 1}`, shareable));
+    if (node === null || typeof node !== 'object') return node;
+    const source = node as JsonObject;
+    if (shareable && path !== '') {
+      const home = homes.get(shapeKey(source));
+      if (home !== undefined && (home.tool !== tool || home.path !== path)) return reference(source, `${names[home.tool]}'s ${home.path}`);
+    }
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(source)) {
+      if (key === 'description' && typeof value === 'string') {
+        if (shown.has(value)) continue;
+        shown.add(value);
+        out[key] = value;
+      } else if (key === 'enum' || key === 'default' || key === 'const') {
+        out[key] = value;
+      } else if (NAME_MAPS.has(key)) {
+        out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => {
+          const at = key === '$defs' ? `${path}$defs/${name}` : path === '' ? name : `${path}.${name}`;
+          return [name, emit(sub, at, shareable && key === 'properties')];
+        }));
+      } else if (SUBSCHEMAS.has(key)) {
+        out[key] = Array.isArray(value)
+          ? value.map((sub, i) => emit(sub, `${path} (${key} ${i + 1})`, shareable))
+          : emit(value, key === 'items' ? `${path}[]` : `${path} (${key})`, shareable);
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  };
+  const { $defs, ...rest } = schema;
+  const listed = emit(rest, '', true) as JsonObject;
+  if ($defs === undefined) return listed;
+  const defs = Object.fromEntries(Object.entries($defs as JsonObject).map(([name, def]) => [name, emit(def, `$defs/${name}`, false)]));
+  return dropUnusedDefs({ ...listed, $defs: defs });
+}
+
+/** A reference in place of a subschema: its type, and where the list shows it in full. */
+function reference(node: JsonObject, where: string): JsonObject {
+  const type = node.type ?? (Array.isArray(node.enum) && node.enum.every((e) => typeof e === 'string') ? 'string' : undefined);
+  return { ...(type === undefined ? {} : { type }), description: `${SAME_SCHEMA}${where}.` };
+}
+
+/** Drops `$defs` entries no `$ref` points to any more (their users became references). */
+function dropUnusedDefs(schema: JsonObject): JsonObject {
+  if (schema.$defs === undefined) return schema;
+  const { $defs, ...rest } = schema;
+  const text = JSON.stringify(rest);
+  const used = Object.entries($defs as JsonObject).filter(([name]) => text.includes(`"#/$defs/${name}"`));
+  return used.length === 0 ? rest : { ...rest, $defs: Object.fromEntries(used) };
+}
+
+/**
+ * The tools as `tools/list` shows them, in order. A subschema shared by several tools (the axiom operand
+ * set, the annotation object, a rule atom) is listed in full once and referred to elsewhere; an argument
+ * description appears once per list.
+ */
 export function listTools(defs: readonly ToolDefinition[]): ListedTool[] {
+  const schemas = defs.map((def) => tidy(inputJsonSchema(def)) as JsonObject);
+  const homes = sharedHomes(schemas);
+  const names = defs.map((def) => def.name);
   const shown = new Set<string>();
-  return defs.map((def) => ({
-    name: def.name,
-    title: toolTitle(def.name),
-    description: def.description,
-    inputSchema: compact(inputJsonSchema(def), shown) as ListedTool['inputSchema'],
-    annotations: toolAnnotations(def),
-  }));
+  return defs.map((def, i) => {
+    const output = outputJsonSchema(def);
+    return {
+      name: def.name,
+      title: toolTitle(def.name),
+      description: def.description,
+      inputSchema: listedSchema(schemas[i], i, homes, names, shown) as ListedTool['inputSchema'],
+      ...(output === undefined ? {} : { outputSchema: output as ListedTool['inputSchema'] }),
+      annotations: toolAnnotations(def),
+    };
+  });
 }

@@ -7,13 +7,13 @@ import * as v from 'valibot';
 import type { Axiom, ClassExpression, IRI } from '../model/terms.js';
 import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
-import { ManchesterParseError } from '../model/formats/manchester/expression.js';
-import { reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
+import { ManchesterParseError, ExpressionNestingError } from '../model/formats/manchester/expression.js';
+import { REASONER_STATUSES, reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
 import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
-import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { installedReasoners, referencedReasoner } from './reasoner-reference.js';
@@ -102,6 +102,12 @@ export const listReasoners = defineTool({
   name: 'list_reasoners',
   description: 'The installed reasoners (name with version, stable id), which one is selected, and its status.',
   input: NoArgs,
+  output: v.object({
+    count: v.number(),
+    reasoners: v.array(v.object({ name: v.string(), id: v.string(), current: v.boolean() })),
+    current_id: v.optional(v.string()),
+    status: v.picklist(REASONER_STATUSES),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
@@ -117,6 +123,7 @@ export const setReasoner = defineTool({
   name: 'set_reasoner',
   description: 'Select (not run) a reasoner by id, full display name, or a version-less name that identifies exactly one reasoner.',
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
+  output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
   // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
   mutating: never,
@@ -139,7 +146,11 @@ export const runReasoner = defineTool({
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
     const reasoner = requireSelected(session);
-    const out = await session.classify(args.timeout_ms, ctx.signal);
+    // three phases: snapshot, classification, report
+    ctx.progress?.('run_reasoner: taking a snapshot of the ontology', stepMeasure(0, 3));
+    const out = await session.classify(args.timeout_ms, ctx.signal,
+      (axioms) => ctx.progress?.(`run_reasoner: classifying ${axioms.toLocaleString('en')} axioms with ${reasoner.name}`, stepMeasure(1, 3)));
+    ctx.progress?.('run_reasoner: reporting', stepMeasure(2, 3));
     if (!out.started) return { started: false, message: `${reasoner.name} is already classifying this revision; list_reasoners shows its status until it finishes.` };
     if (!out.completed) {
       // consistency is unknown when the run did not finish
@@ -246,6 +257,7 @@ export const executeDlQuery = defineTool({
     try {
       expr = parseDlQuery(args.query, ctx.resolver);
     } catch (err) {
+      if (err instanceof ExpressionNestingError) throw new ToolFailure(`The query is nested too deeply: ${err.message}`, 'invalid_argument');
       if (err instanceof ManchesterParseError) throw new ToolFailure(`Cannot parse the query: ${err.message}`, 'parse_error');
       throw err;
     }

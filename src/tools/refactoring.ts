@@ -151,6 +151,7 @@ export const renameEntity = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
+  destructive: true,
   summary: (a) => `rename_entity ${a.entity} -> ${a.new_iri}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
@@ -224,6 +225,7 @@ export const deleteEntity = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
+  destructive: true,
   summary: (a) => `delete_entity ${a.entity}${a.entity_type === undefined ? '' : ' (' + a.entity_type + ')'}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
@@ -369,6 +371,7 @@ export const moveClass = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
+  destructive: true,
   summary: (a) => `move_class ${a.entity} under ${a.new_parent ?? '(root)'}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;

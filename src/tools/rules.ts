@@ -187,6 +187,7 @@ export const removeRule = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  destructive: true,
   summary: (args) => args.head !== undefined ? 'remove a SWRL rule by structure' : `remove SWRL rules by ${[args.index !== undefined ? `index ${args.index}` : '', args.label !== undefined ? `label ${JSON.stringify(args.label)}` : ''].filter(Boolean).join(' and ')}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;

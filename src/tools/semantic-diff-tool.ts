@@ -10,5 +10,6 @@ export const semanticDiffTool = defineTool({
   input: SemanticDiffArgs,
   capabilities: ['ontology:read'],
   mutating: never,
+  openWorld: true,
   handler: (args, ctx) => semanticDiff(ctx, args, ctx.signal),
 });

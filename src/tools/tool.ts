@@ -76,16 +76,48 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */
   readonly session?: SessionFacts;
-  /** Tells a client that asked for progress what a long call is doing now; the session repeats it every second. */
-  readonly progress?: (message: string) => void;
+  /**
+   * Tells a client that asked for progress what a long call is doing now; the session repeats it every
+   * second, with `measure` (how far along of a known total) when the phase has one.
+   */
+  readonly progress?: (message: string, measure?: ProgressMeasure) => void;
+}
+
+/** How far a phase of a call has come, read at every progress beat: `done` of `total` (same unit). */
+export interface ProgressMeasure {
+  readonly total: number;
+  readonly done: () => number;
+}
+
+/** A phase of unknown length as step `step` (from 0) of `total`: each read creeps on, never reaching the next step. */
+export function stepMeasure(step: number, total: number): ProgressMeasure {
+  let reads = 0;
+  return { total, done: () => step + 1 - 1 / (++reads + 1) };
+}
+
+/** Seconds waited, from now, out of a bound of `totalSeconds`. */
+export function waitMeasure(totalSeconds: number): ProgressMeasure {
+  const start = Date.now();
+  return { total: totalSeconds, done: () => (Date.now() - start) / 1000 };
 }
 
 export type JsonObject = Record<string, unknown>;
 
-export interface ToolDefinition<I = JsonObject> {
+/** One change a held write would make: `add_axiom` or `remove_axiom`, rendered with display names. */
+export interface PendingChange {
+  readonly op: string;
+  readonly manchester: string;
+}
+
+export interface ToolDefinition<I = JsonObject, O extends JsonObject = JsonObject> {
   readonly name: string;
   readonly description: string;
   readonly input: v.GenericSchema<unknown, I>;
+  /**
+   * The shape of a successful result, for a tool whose result shape is stable: listed as its outputSchema,
+   * and the type the handler must return (so the two cannot drift apart).
+   */
+  readonly output?: v.GenericSchema<unknown, O>;
   /** The JSON Schema `tools/list` shows, when the one derived from `input` would not suit clients. */
   readonly listedSchema?: JsonObject;
   readonly capabilities: readonly Capability[];
@@ -94,7 +126,10 @@ export interface ToolDefinition<I = JsonObject> {
    * as read-only; any other function as one that may write.
    */
   readonly mutating: (args: I) => boolean;
-  /** Deletes or overwrites what undo_change cannot restore (a file, a mapping store row, a prefix binding). */
+  /**
+   * May delete or overwrite what exists (an axiom, a label, a file, a store row, a prefix binding), whether
+   * or not undo_change restores it: MCP's destructiveHint is false only for purely additive tools.
+   */
   readonly destructive?: boolean;
   /** Repeating a call with the same arguments has no further effect. */
   readonly idempotent?: boolean;
@@ -102,9 +137,11 @@ export interface ToolDefinition<I = JsonObject> {
   readonly openWorld?: boolean;
   /** One-line description of a held write, for the approval queue. */
   readonly summary?: (args: I) => string;
+  /** The changes a held write would make, in Manchester syntax, shown to the owner who decides it (server view). */
+  readonly preview?: (args: I, ctx: ToolContext) => readonly PendingChange[];
   /** Fields every refusal by the gate (arguments, capabilities, read-only, approval, cancellation) adds, e.g. `committed:false`. */
   readonly refusalContext?: JsonObject;
-  readonly handler: (args: I, ctx: ToolContext) => JsonObject | Promise<JsonObject>;
+  readonly handler: (args: I, ctx: ToolContext) => NoInfer<O> | Promise<NoInfer<O>>;
 }
 
 /** A tool's reported failure: `{error, error_code?, ...context}` with isError. */
@@ -116,7 +153,7 @@ export class ToolFailure extends Error {
 }
 
 /** Erases the input type so tools of different shapes share one list. */
-export function defineTool<I>(def: ToolDefinition<I>): ToolDefinition<JsonObject> {
+export function defineTool<I, O extends JsonObject = JsonObject>(def: ToolDefinition<I, O>): ToolDefinition<JsonObject> {
   return def as unknown as ToolDefinition<JsonObject>;
 }
 

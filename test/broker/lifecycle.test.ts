@@ -1,13 +1,14 @@
 // A registered process that stops answering (quarantine until its PID is gone), the broker's linger after
 // the last registered process leaves, the standalone fallback when sharing is off, and a registered
-// process taking the endpoint over when the broker dies.
+// process taking the endpoint over when the broker dies, and a registered process's shutdown answering the
+// call it cuts through the broker.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { callOk } from '../server/support.js';
-import { brokerFixture, connectTo, eventually, internal, listInstances, readDirectorySecret, readToken, spawnAthene, withHome } from './support.js';
+import { callOk, startOrigin } from '../server/support.js';
+import { INIT, brokerFixture, connectTo, eventually, internal, listInstances, readDirectorySecret, readToken, spawnAthene, withHome } from './support.js';
 
 const ALPHA = 'http://example.org/alpha';
 const BETA = 'http://example.org/beta';
@@ -111,4 +112,41 @@ test('when the broker dies, a registered process takes the endpoint over and lat
   procs.push(c);
   assert.match(c.output(), new RegExp(`Registered with the broker \\(pid ${b.pid}\\)`));
   assert.equal((await listInstances(base, token)).length, 2);
+}));
+
+test('a registered process asked to stop answers its call still running after the grace through the broker with a JSON-RPC error, and exits 0', () => withHome(async (home, port, procs) => {
+  const a = await spawnAthene(home, port, brokerFixture('alpha.ttl'), ['--linger', '0']);
+  procs.push(a);
+  const b = await spawnAthene(home, port, brokerFixture('beta.ttl'), ['--shutdown-grace-s', '2']);
+  procs.push(b);
+  const base = `http://127.0.0.1:${port}`;
+  const token = await readToken(home);
+  const origin = await startOrigin({}, ['/slow.ttl']);
+  try {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(new URL('/mcp', base), { method: 'POST', headers, body: INIT });
+    assert.equal(init.status, 200);
+    await init.text();
+    const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+    await (await fetch(new URL('/mcp', base), { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    const active = await fetch(new URL('/mcp', base), { method: 'POST', headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_active_ontology', arguments: {} } }) });
+    assert.match(await active.text(), new RegExp(BETA), 'the session is on the registered process\'s window');
+
+    const loading = fetch(new URL('/mcp', base), { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call',
+      params: { name: 'load_ontology', arguments: { source: `${origin.base}/slow.ttl`, connection_timeout_ms: 600_000 } } }) });
+    await eventually(async () => (origin.hits > 0 ? true : undefined), 'the load to reach the origin');
+    b.child.kill('SIGTERM');
+    const answer = await loading;
+    const body = await answer.text();
+    assert.equal(answer.status, 503, body);
+    const error = (JSON.parse(body) as { id: unknown; error: { code: number; message: string } }).error;
+    assert.match(error.message, /shutting down: this call did not finish within the 2 s grace period/, body);
+    assert.equal(await b.exited, 0);
+    const s = await connectTo(base, token);
+    assert.equal((await callOk(s, 'get_active_ontology')).ontology_iri, ALPHA, 'the broker keeps serving its own window');
+    await s.close();
+  } finally {
+    await origin.close();
+  }
 }));

@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import net from 'node:net';
 import { startTestServer, fixture, TEST_TRANSPORT, INIT_BODY, type TestServer } from './support.js';
 import { freePort, spawnAthene, stopAthene } from '../broker/support.js';
 
@@ -58,6 +59,83 @@ test('too many or too large request headers get 431 with a JSON-RPC error', asyn
   assert.equal(tooLarge.status, 431);
   const fine = await request(t.server.port, { headers: [auth(), ['x-some', 's'.repeat(2000)]] });
   assert.equal(fine.status, 200);
+});
+
+/**
+ * Sends `parts` on a fresh connection (pausing between them, so each arrives in its own read) and resolves
+ * with the answer: its status and body, or null when the server closed the connection without one.
+ */
+function rawExchange(port: number, parts: string[]): Promise<{ status: number; body: string } | null> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let data = Buffer.alloc(0);
+    const answer = (): { status: number; body: string } | null => {
+      const text = data.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return null;
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1] ?? NaN);
+      if (!(data.length - end - 4 >= length)) return null;
+      return { status: Number(text.slice(9, 12)), body: data.subarray(end + 4, end + 4 + length).toString('utf8') };
+    };
+    socket.on('data', (d: Buffer) => {
+      data = Buffer.concat([data, d]);
+      const a = answer();
+      if (a !== null) {
+        socket.destroy();
+        resolve(a);
+      }
+    });
+    socket.on('close', () => resolve(answer()));
+    socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? resolve(null) : reject(err)));
+    void (async () => {
+      for (const [i, part] of parts.entries()) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 200));
+        if (!socket.destroyed) socket.write(part);
+      }
+    })();
+  });
+}
+
+const head = (lines: string[]) => `GET /health HTTP/1.1\r\n${lines.map((l) => l + '\r\n').join('')}\r\n`;
+
+test("requests uWS's parser refuses are closed unanswered there and answered with a JSON-RPC 4xx by node:http; the server keeps serving", async () => {
+  const port = t.server.port;
+  const host = `host: 127.0.0.1:${port}`;
+  const authLine = `authorization: Bearer ${t.token}`;
+  const onNode = t.server.transport.kind === 'node';
+  const fillers = (n: number) => Array.from({ length: n }, (_, i) => `x-filler-${i}: x`);
+  const cases: { what: string; parts: string[]; node: number }[] = [
+    { what: '60 header fields', parts: [head([host, authLine, ...fillers(58)])], node: 431 },
+    { what: 'a header line without a colon', parts: [head([host, authLine, 'no-colon-here'])], node: 400 },
+    { what: 'a malformed request line', parts: ['NOT HTTP AT ALL\r\n\r\n'], node: 400 },
+    { what: 'no Host header', parts: [head([authLine])], node: 403 },
+    // a 5 KB head whose first bytes come in a read of their own: over uWS's 4 KB buffer for a head in pieces
+    { what: 'a 5 KB head in two reads', parts: (() => {
+      const text = head([host, authLine, `x-some: ${'s'.repeat(5000)}`]);
+      return [text.slice(0, 100), text.slice(100)];
+    })(), node: 200 },
+  ];
+  // 48 header fields, the most uWS's parser takes: the front door's 431 on both transports
+  const most = await rawExchange(port, [head([host, authLine, ...fillers(46)])]);
+  assert.equal(most?.status, 431);
+  assert.equal((JSON.parse(most.body) as { error: { code: number } }).error.code, -32000);
+  for (const c of cases) {
+    const answer = await rawExchange(port, c.parts);
+    if (onNode) {
+      assert.equal(answer?.status, c.node, c.what);
+      if (c.node !== 200) assert.equal((JSON.parse(answer!.body) as { error: { code: number } }).error.code, -32000, c.what);
+    } else {
+      assert.equal(answer, null, `uWS closes the connection without an answer: ${c.what}`);
+    }
+    assert.equal((await request(port, { headers: [auth()] })).status, 200, `the next request is served after ${c.what}`);
+  }
+  // over node's own parser limit (4 × 16 KB): its 431 is a JSON-RPC error too
+  const huge = await rawExchange(port, [head([host, authLine, `x-huge: ${'h'.repeat(100_000)}`])]);
+  if (onNode) {
+    assert.equal(huge?.status, 431);
+    assert.match((JSON.parse(huge!.body) as { error: { message: string } }).error.message, /Request Header Fields Too Large/);
+  }
+  assert.equal((await request(port, { headers: [auth()] })).status, 200);
 });
 
 const MCP: [string, string][] = [['content-type', 'application/json'], ['accept', 'application/json, text/event-stream']];

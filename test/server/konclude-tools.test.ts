@@ -4,7 +4,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { callOk, fixture, serveTempOntology, type Row, type ServedTempOntology } from './support.js';
 
 const P = 'http://example.org/pizza#';
@@ -44,4 +45,92 @@ test('with el selected the same ontology is answered incompletely', async () => 
   assert.equal(run.complete, false);
   const sup = await callOk(s.c, 'get_inferred_superclasses', { entity: P + 'Margherita', direct: false });
   assert.ok(!iris(sup).includes(P + 'VegetarianPizza'));
+});
+
+const CHAIN_NS = 'http://example.org/chain#';
+
+/** A subclass chain C0 ⊑ C1 ⊑ … ⊑ Cn: Konclude's time grows about quadratically with n (5,000 take it ~15 s). */
+function chain(n: number): string {
+  const lines = [`Prefix(:=<${CHAIN_NS}>)`, 'Ontology(<http://example.org/chain>'];
+  for (let i = 0; i < n; i++) lines.push(`SubClassOf(:C${i} :C${i + 1})`);
+  return lines.join('\n') + '\n)\n';
+}
+
+interface KoncludeRun {
+  readonly pid: number;
+  /** The run's private directory (where its request file is). */
+  readonly dir: string;
+  /** Lines of the ontology it was given (gone once the directory is removed). */
+  readonly lines: number;
+}
+
+/** The Konclude processes descended from this test process (the server's threads spawn them). */
+function koncludeRuns(): KoncludeRun[] {
+  const parent = new Map<number, number>();
+  const konclude: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    parent.set(Number(entry), Number(stat.slice(close + 2).split(' ')[1]));
+    if (stat.slice(stat.indexOf('(') + 1, close) === 'Konclude') konclude.push(Number(entry));
+  }
+  const ours = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  const runs: KoncludeRun[] = [];
+  for (const pid of konclude.filter(ours)) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const dir = path.dirname(args[args.indexOf('-i') + 1]);
+      runs.push({ pid, dir, lines: readFileSync(path.join(dir, 'ontology.ofn'), 'utf8').split('\n').length });
+    } catch {
+      continue; // the run ended meanwhile
+    }
+  }
+  return runs;
+}
+
+async function until<T>(what: string, limitMs: number, probe: () => T | undefined): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`not within ${limitMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('a cancelled explanation kills its Konclude process at once and removes its files; the next call works', async () => {
+  const n = 6000;
+  const served = await serveTempOntology('athene-konclude-chain-', 'chain.ofn', chain(n));
+  try {
+    await callOk(served.c, 'set_reasoner', { reasoner: 'konclude' });
+    const controller = new AbortController();
+    const args = { axiom_type: 'subclass_of', sub: `${CHAIN_NS}C0`, super: `${CHAIN_NS}C${n}`, max: 1, timeout_ms: 3_600_000 };
+    const pending = served.c.callTool({ name: 'get_explanations', arguments: args }, undefined, { signal: controller.signal, timeout: 3_600_000 });
+    pending.catch(() => {});
+    // the expansion doubles its prefix of the chain: wait for a run on 4,096 or more axioms (≥10 s on its own)
+    const long = await until('a Konclude run on a long prefix of the chain', 600_000, () => koncludeRuns().find((r) => r.lines > 4096));
+    controller.abort('the user changed their mind');
+    await assert.rejects(pending);
+    await until('the cancelled Konclude process is gone', 3_000, () => (existsSync(`/proc/${long.pid}`) ? undefined : true));
+    await until('its private directory is removed', 3_000, () => (existsSync(long.dir) ? undefined : true));
+
+    // the explanation thread is free again: a short explanation on the same chain is answered
+    const next = await served.c.callTool({ name: 'get_explanations', arguments: { ...args, super: `${CHAIN_NS}C2` } }, undefined, { timeout: 600_000 });
+    const body = next.structuredContent as Row;
+    assert.equal(next.isError, false, JSON.stringify(body));
+    assert.equal(body.entailed, true);
+    assert.equal(body.justification_count, 1);
+    assert.deepEqual(koncludeRuns(), [], 'no Konclude process is left behind');
+  } finally {
+    await served.close();
+  }
 });

@@ -10,6 +10,7 @@
 //      demand, and a triple is marked consumed only when the axiom using it is built;
 //   4. map what is left: ontology header, property and annotation assertions, else `unmapped`.
 
+import { MAX_EXPRESSION_NESTING, NestingLimitError } from '../formats/nesting.js';
 import {
   type Annotation, type AnnotationSubject, type AnnotationValue, type AnonymousIndividual, type Axiom,
   type ClassExpression, type DataProperty, type DataRange, type Individual, type Literal,
@@ -111,6 +112,10 @@ export class RdfToOwl {
   private readonly drCache = new Map<TermId, DataRange>();
   /** Blank nodes whose structure is being read (a cycle guard). */
   private readonly reading = new Set<TermId>();
+  /** Height of each blank-node structure read, so one met again still counts its full depth. */
+  private readonly heights = new Map<TermId, number>();
+  /** The tallest structure met so far inside the one being read. */
+  private tallest = 0;
   /** Flags by term id: blank nodes already translated as a structure (expression, list, atom), never individuals. */
   private readonly structural: Uint8Array;
   private readonly anons = new Map<TermId, AnonymousIndividual>();
@@ -850,7 +855,7 @@ export class RdfToOwl {
   ce(t: TermId): ClassExpression {
     if (this.isIri(t)) return this.cls(t);
     const cached = this.ceCache.get(t);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return this.reused(t, cached);
     const c = this.within(t, () => this.ceFrom(t, -1));
     this.useStructure(t);
     this.ceCache.set(t, c);
@@ -863,12 +868,26 @@ export class RdfToOwl {
    */
   private within<T>(x: TermId, read: () => T): T {
     if (this.reading.has(x)) fail('cyclic blank-node structure');
+    if (this.reading.size === MAX_EXPRESSION_NESTING) throw new NestingLimitError('blank-node structures');
     this.reading.add(x);
+    const outer = this.tallest;
+    this.tallest = 0;
     try {
-      return read();
+      const value = read();
+      this.heights.set(x, this.tallest + 1);
+      return value;
     } finally {
       this.reading.delete(x);
+      this.tallest = Math.max(outer, this.heights.get(x) ?? 0);
     }
+  }
+
+  /** A structure read before, used again: its whole height counts where it is used now. */
+  private reused<T>(x: TermId, value: T): T {
+    const height = this.heights.get(x) ?? 1;
+    if (this.reading.size + height > MAX_EXPRESSION_NESTING) throw new NestingLimitError('blank-node structures');
+    this.tallest = Math.max(this.tallest, height);
+    return value;
   }
 
   /** The object of (x p ?) used by the expression being read; only triple `only` when given (a named class's OWL 1 definition). */
@@ -957,9 +976,10 @@ export class RdfToOwl {
    * type decides wherever its triple stands; else a boolean combination or enumeration is a data range when
    * one of its members is (a literal, for an enumeration). `visiting` guards cyclic lists and expressions.
    */
-  isDataRange(t: TermId, visiting: Set<TermId> = new Set()): boolean {
+  isDataRange(t: TermId, visiting: Set<TermId> = new Set(), depth = 0): boolean {
     if (this.isIri(t)) return (this.kinds[t] & K_DT) !== 0 || isBuiltInDatatype(this.iri(t));
     if (visiting.has(t)) return false;
+    if (depth === MAX_EXPRESSION_NESTING) throw new NestingLimitError('blank-node structures');
     visiting.add(t);
     let built = false;
     for (const i of this.triplesOf(t)) {
@@ -968,7 +988,7 @@ export class RdfToOwl {
       if (p === RDF_TYPE && (o === RDFS_DATATYPE || o === O.DataRange)) return true;
       if (p === RDF_TYPE && (o === O.Class || o === O.Restriction)) return false;
       if (p === O.oneOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) !== undefined);
-      if (p === O.intersectionOf || p === O.unionOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) === undefined && this.isDataRange(m, visiting));
+      if (p === O.intersectionOf || p === O.unionOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) === undefined && this.isDataRange(m, visiting, depth + 1));
     }
     return built;
   }
@@ -987,7 +1007,7 @@ export class RdfToOwl {
   dataRange(t: TermId): DataRange {
     if (this.isIri(t)) return datatype(this.iri(t));
     const cached = this.drCache.get(t);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return this.reused(t, cached);
     const d = this.within(t, () => this.dataRangeFrom(t, -1));
     this.useStructure(t);
     this.drCache.set(t, d);

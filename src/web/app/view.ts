@@ -298,8 +298,7 @@ function refresh(topics: readonly string[]): void {
 async function refreshAll(): Promise<void> {
   await loadWindows().catch(showError);
   refresh(['overview', 'pending', 'consent', 'clients']);
-  await renderChanges().catch(showError);
-  await ontology.reset().catch(showError);
+  await Promise.all([renderChanges().catch(showError), ontology.reset().catch(showError)]);
 }
 
 function showSection(id: string): void {
@@ -329,12 +328,18 @@ whenSignedOut(() => {
   banner.textContent = 'The owner session ended. Run `athene open` for a new login link.';
 });
 
+/** The page loads its data at once; a `hello` after the first means the stream reconnected and anything may have changed. */
+let greeted = false;
+
 function connect(): void {
   const events = new EventSource('/admin/view/events');
   events.addEventListener('hello', () => {
     live.textContent = 'live';
     live.classList.add('on');
-    void refreshAll();
+    // the first `hello` also catches what changed between the page's first fetches and the stream's start
+    if (greeted) void refreshAll();
+    else refresh(['overview', 'pending', 'consent', 'clients', 'changes']);
+    greeted = true;
   });
   events.addEventListener('changed', (e) => refresh((JSON.parse((e as MessageEvent<string>).data) as { topics: string[] }).topics));
   events.addEventListener('signed-out', () => {
@@ -356,4 +361,5 @@ function whenSignedOutNow(): void {
   banner.textContent = 'The owner session ended. Run `athene open` for a new login link.';
 }
 
+void refreshAll();
 connect();

@@ -3,6 +3,7 @@
 // lexer.ts. It builds every node through the model's factories and adds the axioms to a fresh Ontology,
 // which is returned only when the whole document parsed.
 
+import { MAX_EXPRESSION_NESTING, nestingLimitDetail } from '../nesting.js';
 import type {
   Annotation, AnnotationSubject, AnnotationValue, AnonymousIndividual, Atom, Axiom, ClassExpression, DArg,
   DataProperty, DataRange, Entity, EntityKind, FacetRestriction, IArg, Individual, IRI, Literal,
@@ -31,11 +32,16 @@ import { Lexer, Tok, describe } from './lexer.js';
 export interface ReadFunctionalOptions {
   /** Base IRI against which relative full IRIs are resolved. */
   base?: string;
+  /**
+   * Blank-node labels are local to their document, so by default each parse prefixes them afresh; true
+   * keeps them as written, for text that names this process's anonymous individuals (the change journal).
+   */
+  keepBlankNodeLabels?: boolean;
 }
 
 /** Parses a functional-syntax document; throws ParseError('ofn', ...) with line and column on bad input. */
 export function readFunctional(text: string, options: ReadFunctionalOptions = {}): Ontology {
-  return new FunctionalParser(text, options.base).document();
+  return new FunctionalParser(text, options.base, options.keepBlankNodeLabels === true ? '' : 'ofn' + documentScope() + '_').document();
 }
 
 
@@ -62,12 +68,13 @@ class FunctionalParser {
   private readonly lx: Lexer;
   private readonly prefixes = new Map<string, string>(STANDARD_PREFIXES);
   private readonly anons = new Map<string, AnonymousIndividual>();
-  private readonly scope = 'ofn' + documentScope() + '_';
   private readonly o = new Ontology();
   private keywordLine = 0;
   private keywordCol = 0;
+  /** Open parentheses: past the nesting limit the document is refused before recursion can overflow. */
+  private depth = 0;
 
-  constructor(text: string, private readonly base: string | undefined) {
+  constructor(text: string, private readonly base: string | undefined, private readonly scope: string) {
     this.lx = new Lexer(text);
   }
 
@@ -125,11 +132,14 @@ class FunctionalParser {
   }
 
   private open(): void {
+    if (this.depth === MAX_EXPRESSION_NESTING) throw this.lx.error(nestingLimitDetail('constructs'));
     this.expect(Tok.LParen, "'('");
+    this.depth++;
   }
 
   private close(): void {
     this.expect(Tok.RParen, "')'");
+    this.depth--;
   }
 
   private atKeyword(k: string): boolean {

@@ -20,8 +20,20 @@ import type { NameResolver, ResolvedName } from '../../names.js';
 import { NameError } from '../../names.js';
 import { BUILT_IN_DATATYPES, RDF, XSD } from '../../vocab.js';
 import { ManchesterParseError, describe, tokenize, type Token } from './lexer.js';
+import { MAX_EXPRESSION_NESTING, nestingLimitDetail } from '../nesting.js';
 
 export { ManchesterParseError } from './lexer.js';
+
+/**
+ * An expression nested past MAX_EXPRESSION_NESTING, counting each `not`, parenthesis, restriction and
+ * `inverse` as a level (`not (A)` is two): a bad argument, whatever tool it was given to.
+ */
+export class ExpressionNestingError extends ManchesterParseError {
+  constructor(line: number, column: number) {
+    super(nestingLimitDetail('expression'), line, column);
+    this.name = 'ExpressionNestingError';
+  }
+}
 
 /** The four datatype keywords of the Manchester grammar (`Datatype ::= datatypeIRI | 'integer' | ...`). */
 const DATATYPE_KEYWORDS: ReadonlyMap<string, string> = new Map([
@@ -79,6 +91,8 @@ export function numberKind(w: string): NumberKind {
  */
 export class ExpressionParser {
   protected i = 0;
+  /** Open `not`s, parentheses, restrictions and `inverse`s; a parse error abandons the parser, so no unwinding. */
+  private depth = 0;
 
   constructor(
     protected readonly tokens: Token[],
@@ -195,14 +209,26 @@ export class ExpressionParser {
     return namedIndividual(this.name('an individual name').iri);
   }
 
+  /** Counts one level of nesting; past the limit the expression is refused before it can overflow the stack. */
+  private enter(): void {
+    if (++this.depth > MAX_EXPRESSION_NESTING) throw new ExpressionNestingError(this.tok.line, this.tok.col);
+  }
+
+  private leave<T>(parsed: T): T {
+    this.depth--;
+    return parsed;
+  }
+
   /** `p`, `inverse p`, `inverse (p)`. */
   objectPropertyExpression(): ObjectPropertyExpression {
-    if (this.acceptWord('inverse')) {
+    if (this.isWord('inverse')) {
+      this.enter();
+      this.i++;
       const paren = this.acceptPunct('(');
       const p = this.objectPropertyExpression();
       if (paren) this.expectPunct(')');
       // inverse (inverse p) is p
-      return p.kind === 'ObjectInverseOf' ? p.property : objectInverseOf(p);
+      return this.leave(p.kind === 'ObjectInverseOf' ? p.property : objectInverseOf(p));
     }
     return objectProperty(this.name('an object property name').iri);
   }
@@ -234,17 +260,29 @@ export class ExpressionParser {
   }
 
   primary(): ClassExpression {
-    if (this.acceptWord('not')) return objectComplementOf(this.primary());
-    if (this.isWord('inverse')) return this.objectRestriction(this.objectPropertyExpression());
-    if (this.isName() && this.peek().type === 'word' && RESTRICTION_WORDS.has(this.peek().value)) return this.restriction();
+    if (this.isWord('not')) {
+      this.enter();
+      this.i++;
+      return this.leave(objectComplementOf(this.primary()));
+    }
+    if (this.isWord('inverse')) {
+      this.enter();
+      return this.leave(this.objectRestriction(this.objectPropertyExpression()));
+    }
+    if (this.isName() && this.peek().type === 'word' && RESTRICTION_WORDS.has(this.peek().value)) {
+      this.enter();
+      return this.leave(this.restriction());
+    }
     return this.atomic();
   }
 
   protected atomic(): ClassExpression {
-    if (this.acceptPunct('(')) {
+    if (this.isPunct('(')) {
+      this.enter();
+      this.i++;
       const d = this.description();
       this.expectPunct(')');
-      return d;
+      return this.leave(d);
     }
     if (this.acceptPunct('{')) {
       const inds = [this.individual()];
@@ -356,11 +394,17 @@ export class ExpressionParser {
   }
 
   dataPrimary(): DataRange {
-    if (this.acceptWord('not')) return dataComplementOf(this.dataPrimary());
-    if (this.acceptPunct('(')) {
+    if (this.isWord('not')) {
+      this.enter();
+      this.i++;
+      return this.leave(dataComplementOf(this.dataPrimary()));
+    }
+    if (this.isPunct('(')) {
+      this.enter();
+      this.i++;
       const d = this.dataRange();
       this.expectPunct(')');
-      return d;
+      return this.leave(d);
     }
     if (this.acceptPunct('{')) {
       const lits = [this.literal()];

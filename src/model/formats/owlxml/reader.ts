@@ -29,6 +29,7 @@ import {
 } from '../../terms.js';
 import { resolveIri } from './resolve-iri.js';
 import { declareBoundedEntities } from '../xml-entities.js';
+import { MAX_EXPRESSION_NESTING, nestingLimitDetail } from '../nesting.js';
 
 export interface ReadOwlXmlOptions {
   /** Document base IRI, used when the document has no xml:base. */
@@ -131,6 +132,7 @@ class OwlXmlReader {
     const line = this.parser.line;
     const column = this.parser.column + 1;
     const parent = this.stack.length ? this.stack[this.stack.length - 1] : null;
+    if (this.stack.length === MAX_EXPRESSION_NESTING) this.fail(nestingLimitDetail('elements'), { line, column });
     const ns = scope(parent ? parent.ns : ROOT_SCOPE, tag.attributes);
     const colon = tag.name.indexOf(':');
     const local = colon < 0 ? tag.name : tag.name.slice(colon + 1);
