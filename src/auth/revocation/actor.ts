@@ -10,7 +10,7 @@ import {
   type Authority, type ClientMetadata, type ClientRegistration, type ClientSummary, type CodeRequest, type IssuedTokens, type OAuthError, type RevocationResult, type Revoked,
 } from '../oauth/authority.js';
 import { PRINCIPAL_VERSION, type Principal } from '../principal.js';
-import { hashToken, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
+import { hashToken, registrationExpired, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
 import { acquireRegistryLock, type RegistryLock } from './registry-lock.js';
 import type { ActorApi, ActorFaults, ActorInit, ActorReply, ActorRequest, GrantView, ViewDelta } from './protocol.js';
 import { log } from '../../util/log.js';
@@ -156,7 +156,7 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
     worker.once('exit', onExit);
     let view: ViewDelta;
     try {
-      view = await handle.link.call((actor) => actor.ready()).catch((err: Error) => {
+      view = await handle.link.call('ready').catch((err: Error) => {
         if (err === died) throw err;
         void worker.terminate();
         throw new Error(`The revocation actor could not start: ${err.message}`);
@@ -179,7 +179,14 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
 
   client(clientId: string): ClientRegistration | undefined {
     const c = this.view.clients.get(clientId);
-    return c === undefined ? undefined : registrationOf(c);
+    return c === undefined || registrationExpired(c, this.now()) ? undefined : registrationOf(c);
+  }
+
+  unfinishedRegistrations(): number {
+    const now = this.now();
+    let n = 0;
+    for (const c of this.view.clients.values()) if (c.authorized_at === null && !registrationExpired(c, now)) n++;
+    return n;
   }
 
   async issueCode(request: CodeRequest): Promise<string> {
@@ -319,7 +326,7 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
   private async value(request: ActorRequest): Promise<unknown> {
     if (this.down !== null) throw new AuthorityUnavailableError(this.down);
     const now = this.now();
-    const reply: ActorReply = await this.link.call((actor) => actor.handle(now, request));
+    const reply: ActorReply = await this.link.call('handle', now, request);
     this.view.apply(reply.delta);
     await this.announce(reply.revoked);
     return reply.value;
@@ -489,6 +496,10 @@ class RegistryAuthority implements RevocationActor {
 
   client(clientId: string): ClientRegistration | undefined {
     return this.actor?.client(clientId);
+  }
+
+  unfinishedRegistrations(): number {
+    return this.actor?.unfinishedRegistrations() ?? 0;
   }
 
   async issueCode(request: CodeRequest): Promise<string> {
