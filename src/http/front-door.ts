@@ -84,7 +84,7 @@ export class FrontDoor {
   constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
     private readonly authority: Authority, home: string, transport: TransportKind, owner: { readonly key: Buffer; readonly consents: ConsentRequests; readonly version: string }) {
     const sessions = new OwnerSessions(owner.key, () => this.port);
-    this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then), owner.consents, sessions);
+    this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then), owner.consents, sessions, settings);
     this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
     this.owner = new OwnerRoutes(sessions, { decide: (id, approve) => this.decideHeld(id, approve), regenerate: () => this.admin.regenerateToken() });
     this.view = new ViewRoutes({

@@ -9,6 +9,7 @@ import { isS256Challenge } from '../auth/oauth/pkce.js';
 import { MCP_RESOURCE_METADATA_PATH, OAUTH_PATHS, authorizationServerMetadata, protectedResourceMetadata } from '../auth/oauth/metadata.js';
 import { REGISTRATION_BODY_LIMIT, isRegistrationError, redirectMatches, validateClientMetadata } from '../auth/oauth/registration.js';
 import { isScopeError, resolveScope } from '../auth/oauth/scopes.js';
+import { RegistrationLimiter } from '../auth/oauth/registration-limits.js';
 import { consentPage, errorPage, pageHeaders, waitingPage } from '../web/consent-page.js';
 import { isLocalPeer, peerAddress } from './peer.js';
 import { sendJson, statusLine, type Exchange } from './respond.js';
@@ -79,8 +80,8 @@ export function redirectWith(redirectUri: string, params: Readonly<Record<string
   return url.href;
 }
 
-function oauthError(x: Exchange, error: string, description: string, status = 400): void {
-  sendJson(x, status, { error, error_description: description }, NO_STORE);
+function oauthError(x: Exchange, error: string, description: string, status = 400, headers: readonly (readonly [string, string])[] = []): void {
+  sendJson(x, status, { error, error_description: description }, [...NO_STORE, ...headers]);
 }
 
 /** HTTP status of a token-endpoint error (RFC 6749 §5.2; a service failure is 503). */
@@ -107,9 +108,21 @@ function isOAuthError(value: IssuedTokens | OAuthError): value is OAuthError {
 /** Where a waiting consent page polls for the owner's answer. */
 export const CONSENT_WAIT_PATH = '/oauth/authorize/wait';
 
+/** The registration limits of the settings table. */
+export interface RegistrationSettings {
+  readonly oauth_registrations_per_minute: number;
+  readonly oauth_max_unfinished_clients: number;
+}
+
 export class OAuthRoutes {
+  private readonly limiter: RegistrationLimiter;
+  /** Registrations admitted but not yet in the authority's view: the cap counts them too. */
+  private registering = 0;
+
   constructor(private readonly authority: Authority, private readonly readBody: BodyReader,
-    private readonly consents: ConsentRequests, private readonly owner: OwnerSessions) {}
+    private readonly consents: ConsentRequests, private readonly owner: OwnerSessions, private readonly limits: RegistrationSettings) {
+    this.limiter = new RegistrationLimiter(limits.oauth_registrations_per_minute);
+  }
 
   /** Answers a request whose path satisfies isOAuthPath. `base` is the server's origin for this request. */
   handle(x: Exchange, r: OAuthRequest, base: string): void {
@@ -159,10 +172,21 @@ export class OAuthRoutes {
     this.readBody(x, REGISTRATION_BODY_LIMIT, (body) => {
       const metadata = validateClientMetadata(body);
       if (isRegistrationError(metadata)) return oauthError(x, metadata.error, metadata.error_description);
+      const max = this.limits.oauth_max_unfinished_clients;
+      if (this.authority.unfinishedRegistrations() + this.registering >= max) {
+        return oauthError(x, 'temporarily_unavailable', `${max} registered clients are still waiting to authorize (the oauth_max_unfinished_clients limit); ` +
+          'an unfinished registration expires an hour after it was made', 429);
+      }
+      const retryAfter = this.limiter.admit(peerAddress(x.res), Date.now());
+      if (retryAfter !== null) {
+        return oauthError(x, 'temporarily_unavailable', `Too many registrations from this address: at most ${this.limits.oauth_registrations_per_minute} a minute ` +
+          '(the oauth_registrations_per_minute limit)', 429, [['retry-after', String(retryAfter)]]);
+      }
+      this.registering++;
       this.authority.register(metadata).then(
         (registration) => sendJson(x, 201, registration, NO_STORE),
         (err: unknown) => oauthError(x, 'temporarily_unavailable', `The registration could not be stored: ${(err as Error).message}`, 503),
-      );
+      ).finally(() => this.registering--);
     });
   }
 

@@ -120,6 +120,8 @@ export const SETTINGS = [
   row('session_idle_timeout_s', integer(1, 7 * 86400, 'S'), 1800, 'an MCP session unused this long (and with no open event stream) ends; its next request gets 404'),
   row('max_sessions_per_principal', integer(1, 1_000_000), 512, 'open MCP sessions one principal (the static token, or one OAuth grant) may hold; more get 429'),
   row('max_sessions', integer(1, 1_000_000), 2048, 'open MCP sessions in all; more get 503'),
+  row('oauth_registrations_per_minute', integer(1, 100_000), 10, 'OAuth client registrations (RFC 7591) one source address may make per minute; more get 429'),
+  row('oauth_max_unfinished_clients', integer(1, 100_000), 100, 'OAuth clients registered but not yet authorized (each expires an hour after registering); more registrations get 429'),
   row('shutdown_grace_s', integer(0, 3600, 'S'), 10, 'on SIGTERM or Ctrl-C, seconds in-flight calls may finish before they are answered with an error'),
   row('log_format', choice(['pretty', 'json'] as const), 'pretty', 'log lines on stderr: pretty text or one JSON object per event'),
   row('log_level', choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info', 'lowest level logged'),

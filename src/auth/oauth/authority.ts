@@ -78,6 +78,8 @@ export interface Authority {
   register(metadata: ClientMetadata): Promise<ClientRegistration>;
   /** A registration by id, from the main thread's view (for the authorization endpoint and consent page). */
   client(clientId: string): ClientRegistration | undefined;
+  /** Registrations that have not finished authorizing yet and have not expired (the cap on registration counts them). */
+  unfinishedRegistrations(): number;
   /** Records an approved consent; returns a single-use authorization code (valid 10 minutes). */
   issueCode(request: CodeRequest): Promise<string>;
   /** Exchanges a code (PKCE S256 verified, redirect URI and client matched exactly, single use). */

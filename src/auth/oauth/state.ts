@@ -20,6 +20,14 @@ export const SILENT_CLIENT_TTL_MS = 60 * DAY_MS;
 /** Rotated refresh tokens remembered per grant to detect reuse; older ones are simply unknown. */
 export const MAX_ROTATED_PER_GRANT = 32;
 
+/**
+ * A registration that never finished authorizing and is past its hour: gone from that moment, for every
+ * lookup, even before the next sweep removes it.
+ */
+export function registrationExpired(client: Pick<ClientRecord, 'authorized_at' | 'registered_at'>, now: number): boolean {
+  return client.authorized_at === null && client.registered_at + UNFINISHED_REGISTRATION_TTL_MS <= now;
+}
+
 /** An opaque 256-bit secret (tokens, codes) or identifier. */
 export function mintToken(): string {
   return randomBytes(32).toString('base64url');
@@ -269,7 +277,7 @@ export function register(state: OAuthState, metadata: ClientMetadata, now: numbe
 /** Records an approved consent under the hash of `code` (minted by the caller). */
 export function issueCode(state: OAuthState, request: CodeRequest, now: number, code: string): Transition<true | OAuthError> {
   const client = state.clients.get(request.client_id);
-  if (client === undefined) return unchanged(state, oauthError('invalid_client', `Unknown client '${request.client_id}'`));
+  if (client === undefined || registrationExpired(client, now)) return unchanged(state, oauthError('invalid_client', `Unknown client '${request.client_id}'`));
   if (!redirectMatches(client.redirect_uris, request.redirect_uri)) {
     return unchanged(state, oauthError('invalid_request', 'The redirect_uri is not one the client registered'));
   }
@@ -472,7 +480,7 @@ export function sweep(state: OAuthState, now: number): Transition<SweepOutcome> 
   const removedClients: string[] = [];
   const removedGrants: string[] = [];
   for (const client of state.clients.values()) {
-    const unfinished = client.authorized_at === null && client.registered_at + UNFINISHED_REGISTRATION_TTL_MS <= now;
+    const unfinished = registrationExpired(client, now);
     const lastActive = client.last_seen ?? client.authorized_at ?? client.registered_at;
     const silent = lastActive + SILENT_CLIENT_TTL_MS <= now;
     if (!unfinished && !silent) continue;

@@ -10,7 +10,7 @@ import {
   type Authority, type ClientMetadata, type ClientRegistration, type ClientSummary, type CodeRequest, type IssuedTokens, type OAuthError, type RevocationResult, type Revoked,
 } from '../oauth/authority.js';
 import { PRINCIPAL_VERSION, type Principal } from '../principal.js';
-import { hashToken, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
+import { hashToken, registrationExpired, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
 import { acquireRegistryLock, type RegistryLock } from './registry-lock.js';
 import type { ActorApi, ActorFaults, ActorInit, ActorReply, ActorRequest, GrantView, ViewDelta } from './protocol.js';
 import { log } from '../../util/log.js';
@@ -179,7 +179,14 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
 
   client(clientId: string): ClientRegistration | undefined {
     const c = this.view.clients.get(clientId);
-    return c === undefined ? undefined : registrationOf(c);
+    return c === undefined || registrationExpired(c, this.now()) ? undefined : registrationOf(c);
+  }
+
+  unfinishedRegistrations(): number {
+    const now = this.now();
+    let n = 0;
+    for (const c of this.view.clients.values()) if (c.authorized_at === null && !registrationExpired(c, now)) n++;
+    return n;
   }
 
   async issueCode(request: CodeRequest): Promise<string> {
@@ -489,6 +496,10 @@ class RegistryAuthority implements RevocationActor {
 
   client(clientId: string): ClientRegistration | undefined {
     return this.actor?.client(clientId);
+  }
+
+  unfinishedRegistrations(): number {
+    return this.actor?.unfinishedRegistrations() ?? 0;
   }
 
   async issueCode(request: CodeRequest): Promise<string> {
