@@ -2,7 +2,12 @@
 // at 10,000, 50,000 and 200,000 classes, each in a fresh process so the heap and max RSS are its own, then
 // incremental reclassifications after adding one axiom and after removing one, against ELK's figures.
 // The shared syn-el-10000.ofn (the file ELK's 1.0 s is measured on) is classified first when it is there.
-// Usage: node dist/bench/reasoner.js [sizes...]   (default 10000 50000 200000)
+// Then Konclude beside the EL classifier, when Konclude is installed: the generated 10k and 50k EL
+// ontologies and pizza-like DL ontologies (bench/dl-generator.ts) at three scales, each timed as a whole
+// run (for Konclude: our functional-syntax writing, the process, reading its answer), as a ratio to the
+// EL classifier on the same ontology in the same run.
+// Usage: node dist/bench/reasoner.js [sizes...]   (default 10000 50000 200000, then the side-by-side runs)
+//        node dist/bench/reasoner.js --konclude  (the side-by-side runs only)
 //        node dist/bench/reasoner.js --child SIZE|FILE [check]  (one measurement, printed as JSON)
 
 import { execFile } from 'node:child_process';
@@ -12,7 +17,10 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { readFunctional } from '../src/model/formats/functional/reader.js';
 import { cls, objectProperty, objectSomeValuesFrom, subClassOf, type Axiom } from '../src/model/terms.js';
-import { ElReasoner } from '../src/reasoner/el-reasoner.js';
+import { classify, ElReasoner, renderTaxonomy, type ElResult } from '../src/reasoner/el-reasoner.js';
+import { konclude, type KoncludeConfig } from '../src/reasoner/konclude.js';
+import { koncludeConfig } from '../src/reasoner/registry.js';
+import { generateDlOntology } from './dl-generator.js';
 import { generateElOntology, SYN_NS } from './el-generator.js';
 
 const run = promisify(execFile);
@@ -71,16 +79,66 @@ function measure(sizeOrFile: string, checkIncremental: boolean): Measurement {
   };
 }
 
-function sameTaxonomy(a: ReturnType<ElReasoner['classify']>, b: ReturnType<ElReasoner['classify']>): boolean {
+function sameTaxonomy(a: ElResult, b: ElResult): boolean {
   // the order of a node's parents carries no meaning (the bottom node's are the leaves, in no set order)
   const lines = (r: typeof a) => r.taxonomy.nodes.map((n) => n.members.join(' ') + ' < ' + n.parents.map((p) => p.representative).sort().join(' ')).sort().join('\n');
   return lines(a) === lines(b);
+}
+
+const REPEATS = 3;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+async function timed<T>(f: () => T | Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const value = await f();
+  return [value, performance.now() - t0];
+}
+
+/** Both reasoners on one ontology, REPEATS times each (alternating), with the median of each. */
+async function sideBySide(label: string, axioms: Axiom[], config: KoncludeConfig): Promise<void> {
+  const el: number[] = [];
+  const k: number[] = [];
+  let elResult: ElResult | null = null;
+  let kResult: ElResult | null = null;
+  for (let i = 0; i < REPEATS; i++) {
+    let ms: number;
+    [elResult, ms] = await timed(() => classify(axioms));
+    el.push(ms);
+    [kResult, ms] = await timed(() => konclude(axioms, config));
+    k.push(ms);
+  }
+  const lines = (r: ElResult) => renderTaxonomy(r).split('\n').length - 1;
+  const [e, kk] = [elResult!, kResult!];
+  const classes = axioms.filter((a) => a.kind === 'Declaration' && a.entity.kind === 'Class').length;
+  const agreement = e.complete
+    ? (sameTaxonomy(e, kk) ? 'taxonomies equal' : 'taxonomies DIFFER')
+    : `EL incomplete: ${lines(e)} taxonomy lines, Konclude ${lines(kk)}, ${kk.unsatisfiable.length} unsatisfiable (EL ${e.unsatisfiable.length})`;
+  console.log(
+    `${label}: ${classes} classes, ${axioms.length} axioms: EL ${median(el).toFixed(0)} ms, Konclude ${median(k).toFixed(0)} ms ` +
+    `= ${(median(k) / median(el)).toFixed(1)}× the EL classifier; ${agreement}`,
+  );
+}
+
+async function koncludeRuns(): Promise<void> {
+  const config = koncludeConfig();
+  if (config === null) {
+    console.log('Konclude beside the EL classifier: Konclude is not installed (apt install konclude), skipped');
+    return;
+  }
+  console.log(`Konclude beside the EL classifier (whole runs, median of ${REPEATS}; baseline: the EL classifier on the same ontology in this run)`);
+  for (const n of [10000, 50000]) await sideBySide(`generated EL, ${n}`, generateElOntology(n), config);
+  for (const scale of [1, 10, 50]) await sideBySide(`pizza-like DL, scale ${scale}`, generateDlOntology(scale), config);
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') {
     process.stdout.write(JSON.stringify(measure(args[1], args[2] === 'check')));
+    return;
+  }
+  if (args[0] === '--konclude') {
+    await koncludeRuns();
     return;
   }
   const self = fileURLToPath(import.meta.url);
@@ -115,6 +173,7 @@ async function main(): Promise<void> {
       (m.removalEqual === null ? '' : m.removalEqual ? ' (equal to a full run)' : ' (DIFFERS from a full run)'),
     );
   }
+  await koncludeRuns();
 }
 
 main().catch((err) => {

@@ -9,7 +9,7 @@ import { readAxiomLines } from '../src/reasoner/snapshot.js';
 import { answerSync } from '../src/reasoner/engines.js';
 import { koncludeConfig } from '../src/reasoner/registry.js';
 import { subsumed } from '../src/reasoner/explain/entailment.js';
-import { call, callOk, serveAndConnect, type Row, type ServedClient } from '../test/server/support.js';
+import { callOk, serveAndConnect, type Row, type ServedClient } from '../test/server/support.js';
 import { sharedDir } from './support/reference.js';
 
 const P = 'http://www.co-ode.org/ontologies/pizza/pizza.owl#';
@@ -53,10 +53,13 @@ test('execute_dl_query: Pizza and hasTopping some CheeseTopping is CheeseyPizza'
 });
 
 test('get_explanations of a DL-only entailment: the justification alone entails it (Konclude again)', async () => {
-  const out = await call(s.c, 'get_explanations', { axiom_type: 'subclass_of', sub: P + 'Margherita', super: P + 'VegetarianPizza', max: 1, timeout_ms: 600_000 });
-  assert.equal(out.isError, false, JSON.stringify(out.body));
-  assert.equal(out.body.entailed, true);
-  const [j] = out.body.justifications as { axioms: { functional: string }[] }[];
+  // one Konclude process per entailment check: allow for a loaded machine beyond the client's default 60 s
+  const args = { axiom_type: 'subclass_of', sub: P + 'Margherita', super: P + 'VegetarianPizza', max: 1, timeout_ms: 600_000 };
+  const out = await s.c.callTool({ name: 'get_explanations', arguments: args }, undefined, { timeout: 600_000 });
+  const body = out.structuredContent as Row;
+  assert.equal(out.isError, false, JSON.stringify(body));
+  assert.equal(body.entailed, true);
+  const [j] = body.justifications as { axioms: { functional: string }[] }[];
   const axioms = readAxiomLines(j.axioms.map((a) => a.functional));
   const again = answerSync('konclude', axioms, koncludeConfig()).result;
   assert.ok(subsumed(again, P + 'Margherita', P + 'VegetarianPizza'));

@@ -5,7 +5,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readFunctional } from '../src/model/formats/functional/reader.js';
 import { readDocument } from '../src/model/formats/registry.js';
 import type { Axiom } from '../src/model/terms.js';
@@ -13,14 +12,8 @@ import { classify, renderTaxonomy } from '../src/reasoner/el-reasoner.js';
 import { compareUtf8 } from '../src/reasoner/taxonomy.js';
 import { classifyAxioms } from '../src/cli/classify.js';
 import { koncludeConfig } from '../src/reasoner/registry.js';
+import { sharedDir as shared } from './support/reference.js';
 
-function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
-}
-
-const shared = path.resolve(repoRoot(), '../shared');
 const reasoning = path.join(shared, 'reasoning');
 const taxonomies = path.join(reasoning, 'taxonomies');
 

@@ -125,7 +125,7 @@ const front = new ThreadLink<FrontControl>(init.front);
 
 /** How the endpoint is served, as the front door says. */
 function askServerView(): Promise<ServerView | null> {
-  return front.call((f) => f.describeServer());
+  return front.call('describeServer');
 }
 
 /** Principals by the JSON text requests carry; a few distinct ones at most, so a small cache. */

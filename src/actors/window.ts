@@ -15,7 +15,7 @@ import { Outbox } from './outbox.js';
 import type { Fence, FenceTarget } from './fences.js';
 import type { ServerView } from '../broker/server-view.js';
 import { log } from '../util/log.js';
-import { ThreadLink, exposeOn, type Remote } from '../util/thread-link.js';
+import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import type { ViewQuery } from './window-view.js';
 
 /** Where a forwarded request's response goes. */
@@ -149,7 +149,7 @@ export class WindowHandle implements FenceTarget {
         }
         reject(err);
       };
-      link.call((w) => w.ready()).then((label) => {
+      link.call('ready').then((label) => {
         ready = true;
         this.label = label;
         this.state = 'live';
@@ -193,21 +193,21 @@ export class WindowHandle implements FenceTarget {
   }
 
   listApprovals(): Promise<ApprovalEntry[]> {
-    return this.ask((w) => w.listApprovals(), () => []);
+    return this.ask((w) => w.call('listApprovals'), () => []);
   }
 
   /** Audit events this window's thread lost. */
   auditLost(): Promise<number> {
-    return this.ask((w) => w.auditLost(), () => 0);
+    return this.ask((w) => w.call('auditLost'), () => 0);
   }
 
   decide(approvalId: string, approve: boolean): Promise<boolean> {
-    return this.ask((w) => w.decide(approvalId, approve), () => false);
+    return this.ask((w) => w.call('decide', approvalId, approve), () => false);
   }
 
   /** Asks the window a question of the owner's server view; an error object when the window is not running. */
   view(query: ViewQuery): Promise<unknown> {
-    return this.ask((w) => w.view(query), () => ({ error: this.unavailable() ?? 'The window is not running', error_code: 'window_unavailable' }));
+    return this.ask((w) => w.call('view', query), () => ({ error: this.unavailable() ?? 'The window is not running', error_code: 'window_unavailable' }));
   }
 
   /** The owner switched read-only or confirm-each-write: the worker applies it; a restarted worker starts with it. */
@@ -218,7 +218,7 @@ export class WindowHandle implements FenceTarget {
 
   /** Resolves true once the worker holds the fence; false when the window is not running or crashed first. */
   fence(fence: Fence): Promise<boolean> {
-    return this.ask((w) => w.fence(fence).then(() => true), () => false);
+    return this.ask((w) => w.call('fence', fence).then(() => true), () => false);
   }
 
   closeSession(sessionId: string): void {
@@ -245,9 +245,9 @@ export class WindowHandle implements FenceTarget {
   }
 
   /** The window's answer; `otherwise` when the window is not running, or stops before it answers. */
-  private ask<T>(question: (w: Remote<WindowControl>) => Promise<T>, otherwise: () => T): Promise<T> {
+  private ask<T>(question: (w: ThreadLink<WindowControl>) => Promise<T>, otherwise: () => T): Promise<T> {
     if (this.worker === null || this.control === null) return Promise.resolve(otherwise());
-    return this.control.call(question).catch(() => otherwise());
+    return question(this.control).catch(() => otherwise());
   }
 
   private send(m: ToWindow): void {

@@ -48,7 +48,7 @@ export async function serveCommand(positionals: string[], values: Record<string,
   out.write(`Bearer token file: ${server.tokenFile} (print it with: npx athene token)\n`);
   if (server.settings.read_only) out.write('Read-only mode: every mutating tool is refused.\n');
   if (server.settings.confirm_each_write) out.write('Confirm each write: writes wait for the owner (athene pending list|approve ID|deny ID).\n');
-  out.write(`Owner login (single use, 10 minutes; later ones: athene open): ${server.ownerLoginUrl()}\n`);
+  out.write(`Owner login to the server view (single use, 10 minutes; later ones: athene open): ${server.ownerLoginUrl()}\n`);
   out.write(connectHelp(server.url, server.home, defaultHome()));
   log.info({ url: server.url, transport: t.kind, role: role.kind, windows: server.registry.all.length }, 'serving');
   await new Promise<void>((resolve) => {

@@ -70,7 +70,7 @@ export interface StageDeltaInput {
   readonly projectRoot: string | null;
   readonly left: QcSnapshot;
   readonly right: QcSnapshot;
-  readonly reasoner: ReasonerInfo | null;
+  readonly reasoner: ReasonerInfo;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   readonly limit: number;

@@ -29,7 +29,7 @@ import {
 } from './inferred-changes.js';
 import { classifySide, isPairClass } from './side-reasoning.js';
 import { ownershipChanges, stageDeltas } from './policy-deltas.js';
-import { installedReasoners, referencedReasoner } from '../tools/reasoner-reference.js';
+import { referencedReasoner } from '../tools/reasoner-reference.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -53,11 +53,7 @@ export type SemanticDiffRequest = v.InferOutput<typeof SemanticDiffArgs>;
 /** The reasoner of the inferred modes: the argument by the §1.10 reference rule, else the window's selection. */
 function diffReasoner(ctx: ToolContext, reference: string | undefined): { reasoner: ReasonerInfo; selection: 'argument' | 'window_selection' } {
   if (reference === undefined) {
-    const selected = reasoningSession(ctx.workspace).selected;
-    if (selected === null) {
-      throw new ToolFailure(`No reasoner given and none selected: pass reasoner or call set_reasoner (installed: ${installedReasoners()}).`, 'no_reasoner_selected');
-    }
-    return { reasoner: selected, selection: 'window_selection' };
+    return { reasoner: reasoningSession(ctx.workspace).selected, selection: 'window_selection' };
   }
   return { reasoner: referencedReasoner(reference), selection: 'argument' };
 }

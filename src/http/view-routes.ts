@@ -27,6 +27,8 @@ const ASSETS = '/admin/assets/';
 const BODY_LIMIT = 4096;
 const CLASS_PAGE = 200;
 const FEED_LIMIT = 100;
+/** The HTTP status of a window's refusal; any other error code is the request's fault (400). */
+const ANSWER_STATUS: Readonly<Record<string, number>> = { not_found: 404, not_loaded: 404, window_unavailable: 503, internal_error: 500, read_only: 409, journal_disabled: 409 };
 
 export interface ViewDeps {
   readonly sessions: OwnerSessions;
@@ -146,7 +148,8 @@ export class ViewRoutes {
     const w = this.localWindow(windowId);
     if (w === undefined) return fail(x, 404, `No window ${windowId} in this process`, 'not_found');
     const answer = await w.view(query);
-    sendJson(x, 200, answer, NO_STORE);
+    const error = (answer as { error?: unknown; error_code?: unknown }).error_code;
+    sendJson(x, error === undefined ? 200 : ANSWER_STATUS[String(error)] ?? 400, answer, NO_STORE);
   }
 
   private async read(x: Exchange, route: string, q: URLSearchParams): Promise<void> {

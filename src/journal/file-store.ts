@@ -4,8 +4,11 @@
 // line whose checksum fails or that has no newline (the process died mid-append) is not read, and the
 // next append first cuts a torn tail off. Appends queue and are written by one writer: every record
 // queued while a write and fsync are under way goes out in the next one (group commit).
+// Several windows (threads or processes) may journal one document: a lock file in its directory covers
+// numbering and writing (not the fsync), and each writer first reads what others appended since its last
+// write, so sequence numbers never repeat.
 
-import { writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, stat, chmod, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -19,6 +22,9 @@ export interface Retention {
 }
 
 const JOURNAL = 'journal.log';
+const LOCK = 'journal.lock';
+/** A lock file older than this was left by a writer that died holding it (a hold lasts one write). */
+const STALE_LOCK_MS = 10_000;
 const HISTORY = 'history.log';
 const DOCUMENT = 'document';
 
@@ -86,13 +92,56 @@ export function journalState(document: string, records: readonly JournalRecord[]
 }
 
 interface Queued {
-  lines: string;
+  records: { record: JournalRecord; numbered?: (entry: ChangeEntry) => void }[];
   waiters: { resolve: () => void; reject: (err: Error) => void }[];
+}
+
+/** A document's journal as this writer has it open: where its own last write ended and the last seq. */
+interface OpenLog {
+  readonly handle: FileHandle;
+  readonly ino: number;
+  end: number;
+  lastSeq: number;
+}
+
+function lastSeqOf(records: readonly JournalRecord[], from: number): number {
+  let seq = from;
+  for (const r of records) if (r.type === 'change' || r.type === 'save') seq = Math.max(seq, r.seq);
+  return seq;
+}
+
+/** Runs `f` holding the document's lock. */
+async function locked<T>(dir: string, f: () => Promise<T>): Promise<T> {
+  const file = await lock(dir);
+  try {
+    return await f();
+  } finally {
+    unlinkSync(file);
+  }
+}
+
+/** Takes the document's lock file, waiting for another writer's (or breaking one its writer left behind). */
+async function lock(dir: string): Promise<string> {
+  const file = path.join(dir, LOCK);
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      closeSync(openSync(file, 'wx', 0o600));
+      return file;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    try {
+      if (Date.now() - statSync(file).mtimeMs > STALE_LOCK_MS) unlinkSync(file);
+    } catch {
+      // released meanwhile
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }
 
 export class FileChangeStore implements ChangeStore {
   private readonly root: string;
-  private readonly handles = new Map<string, FileHandle>();
+  private readonly logs = new Map<string, OpenLog>();
   private queue = new Map<string, Queued>();
   /** The one writer: every write, save and compaction runs after the previous one. */
   private chain: Promise<void> = Promise.resolve();
@@ -106,11 +155,11 @@ export class FileChangeStore implements ChangeStore {
     return path.join(this.root, sha256Hex(document).slice(0, 32));
   }
 
-  append(document: string, records: readonly JournalRecord[]): Promise<void> {
+  append(document: string, records: readonly JournalRecord[], numbered?: (entry: ChangeEntry) => void): Promise<void> {
     return new Promise((resolve, reject) => {
       let q = this.queue.get(document);
-      if (q === undefined) this.queue.set(document, (q = { lines: '', waiters: [] }));
-      for (const r of records) q.lines += encodeRecord(r);
+      if (q === undefined) this.queue.set(document, (q = { records: [], waiters: [] }));
+      for (const record of records) q.records.push({ record, numbered });
       q.waiters.push({ resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
@@ -131,29 +180,72 @@ export class FileChangeStore implements ChangeStore {
     this.queue = new Map();
     await Promise.all([...batch].map(async ([document, q]) => {
       try {
-        const handle = await this.handle(document);
-        // the write only copies into the page cache: done on this thread, it leaves the thread pool to the fsync
-        writeSync(handle.fd, q.lines);
-        await handle.datasync();
+        const log = await this.write(document, q);
+        await log.handle.datasync();
         for (const w of q.waiters) w.resolve();
       } catch (err) {
-        this.handles.get(document)?.close().catch(() => undefined);
-        this.handles.delete(document);
+        this.drop(document);
         for (const w of q.waiters) w.reject(err as Error);
       }
     }));
   }
 
-  /** The journal's append handle; a new one first makes the directory and cuts off a torn last line. */
-  private async handle(document: string): Promise<FileHandle> {
-    const cached = this.handles.get(document);
-    if (cached !== undefined) return cached;
-    const dir = await this.ensureDir(document);
-    const file = path.join(dir, JOURNAL);
+  /** Numbers and writes queued records under the document's lock; the fsync is left to the caller. */
+  private async write(document: string, q: Queued): Promise<OpenLog> {
+    // an open journal's directory is there: the lock's creation would fail otherwise, and drop the journal
+    const dir = this.logs.has(document) ? this.dir(document) : await this.ensureDir(document);
+    return locked(dir, async () => {
+      const log = await this.current(document, path.join(dir, JOURNAL));
+      let lines = '';
+      for (const { record, numbered } of q.records) {
+        if (record.type === 'change') {
+          if (record.seq === 0) {
+            record.seq = ++log.lastSeq;
+            numbered?.(record);
+          } else {
+            log.lastSeq = Math.max(log.lastSeq, record.seq);
+          }
+        }
+        lines += encodeRecord(record);
+      }
+      // the write only copies into the page cache: done on this thread, it leaves the thread pool to the fsync
+      log.end += writeSync(log.handle.fd, lines);
+      return log;
+    });
+  }
+
+  /**
+   * The document's journal, open for appending and caught up with what other writers did since this one
+   * last wrote (appended, or replaced the file when saving). A new handle first cuts off a torn last line,
+   * so does finding one another writer left (it died mid-write).
+   */
+  private async current(document: string, file: string): Promise<OpenLog> {
+    const cached = this.logs.get(document);
+    if (cached !== undefined && statSync(file, { throwIfNoEntry: false })?.ino === cached.ino) {
+      const size = fstatSync(cached.handle.fd).size;
+      if (size === cached.end) return cached;
+      if (size > cached.end) {
+        const added = Buffer.alloc(size - cached.end);
+        readSync(cached.handle.fd, added, 0, added.length, cached.end);
+        if (added[added.length - 1] === 0x0a) {
+          cached.lastSeq = lastSeqOf(decodeRecords(added.toString('utf8')), cached.lastSeq);
+          cached.end = size;
+          return cached;
+        }
+      }
+    }
+    if (cached !== undefined) this.drop(document);
     await cutTornTail(file);
-    const handle = await open(file, 'a', 0o600);
-    this.handles.set(document, handle);
-    return handle;
+    const handle = await open(file, 'a+', 0o600);
+    const text = await readText(file);
+    const log: OpenLog = { handle, ino: (await handle.stat()).ino, end: Buffer.byteLength(text), lastSeq: lastSeqOf(decodeRecords(text), 0) };
+    this.logs.set(document, log);
+    return log;
+  }
+
+  private drop(document: string): void {
+    this.logs.get(document)?.handle.close().catch(() => undefined);
+    this.logs.delete(document);
   }
 
   private async ensureDir(document: string): Promise<string> {
@@ -178,34 +270,38 @@ export class FileChangeStore implements ChangeStore {
   markSaved(document: string, marker: SaveMarker): Promise<void> {
     return this.serial(async () => {
       const dir = await this.ensureDir(document);
-      const journalFile = path.join(dir, JOURNAL);
-      const records = decodeRecords(await readText(journalFile));
-      const state = journalState(document, records, 0);
-      const asideFrom = state.aside?.from ?? Infinity;
-      const asideUpto = state.aside?.upto ?? -Infinity;
-      const pending = (e: ChangeEntry) => e.seq > asideFrom && e.seq <= asideUpto;
-      const saved = state.entries.filter((e) => e.seq <= marker.seq && !pending(e));
-      const history = await open(path.join(dir, HISTORY), 'a', 0o600);
-      try {
-        await history.write(saved.map(encodeRecord).join('') + encodeRecord(marker));
-        await history.datasync();
-      } finally {
-        await history.close();
-      }
-      const kept: JournalRecord[] = [];
-      if (state.aside !== null) {
-        kept.push({ type: 'aside', from: state.aside.from, upto: state.aside.upto, time: state.aside.time });
-        kept.push(...state.entries.filter(pending));
-      }
-      kept.push(marker, ...state.entries.filter((e) => e.seq > marker.seq && !pending(e)));
-      await this.handles.get(document)?.close();
-      this.handles.delete(document);
-      await writeFileAtomic(journalFile, kept.map(encodeRecord).join(''), { mode: 0o600 });
+      await locked(dir, () => this.moveSaved(document, dir, marker));
     });
   }
 
+  /** Moves the entries up to the save marker to the history and rewrites the journal without them. */
+  private async moveSaved(document: string, dir: string, marker: SaveMarker): Promise<void> {
+    const journalFile = path.join(dir, JOURNAL);
+    const records = decodeRecords(await readText(journalFile));
+    const state = journalState(document, records, 0);
+    const asideFrom = state.aside?.from ?? Infinity;
+    const asideUpto = state.aside?.upto ?? -Infinity;
+    const pending = (e: ChangeEntry) => e.seq > asideFrom && e.seq <= asideUpto;
+    const saved = state.entries.filter((e) => e.seq <= marker.seq && !pending(e));
+    const history = await open(path.join(dir, HISTORY), 'a', 0o600);
+    try {
+      await history.write(saved.map(encodeRecord).join('') + encodeRecord(marker));
+      await history.datasync();
+    } finally {
+      await history.close();
+    }
+    const kept: JournalRecord[] = [];
+    if (state.aside !== null) {
+      kept.push({ type: 'aside', from: state.aside.from, upto: state.aside.upto, time: state.aside.time });
+      kept.push(...state.entries.filter(pending));
+    }
+    kept.push(marker, ...state.entries.filter((e) => e.seq > marker.seq && !pending(e)));
+    this.drop(document);
+    await writeFileAtomic(journalFile, kept.map(encodeRecord).join(''), { mode: 0o600 });
+  }
+
   compact(document: string, now: Date): Promise<void> {
-    return this.serial(async () => {
+    return this.serial(() => locked(this.dir(document), async () => {
       const file = path.join(this.dir(document), HISTORY);
       const text = await readText(file);
       if (text === '') return;
@@ -221,7 +317,7 @@ export class FileChangeStore implements ChangeStore {
         keep = keep.slice(1);
       }
       if (keep.length !== lines.length) await writeFileAtomic(file, keep.map((l) => l + '\n').join(''), { mode: 0o600 });
-    });
+    }));
   }
 
   async unsavedDocuments(): Promise<string[]> {
@@ -245,8 +341,8 @@ export class FileChangeStore implements ChangeStore {
 
   async close(): Promise<void> {
     await this.chain;
-    for (const h of this.handles.values()) await h.close().catch(() => undefined);
-    this.handles.clear();
+    for (const log of this.logs.values()) await log.handle.close().catch(() => undefined);
+    this.logs.clear();
   }
 }
 

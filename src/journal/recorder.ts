@@ -48,9 +48,8 @@ export interface RecoveryNotice {
 }
 
 interface Track {
+  /** The last seq this window's entries (or the journal when it was read) reached. */
   lastSeq: number;
-  /** Entries made before the document's journal was read (a document loaded after the window started). */
-  waiting: ChangeEntry[] | null;
 }
 
 type Unit = Map<string, ChangeEntry>;
@@ -146,7 +145,7 @@ export class ChangeRecorder {
       this.fingerprints.set(o, documentFingerprint(o));
       this.documentOf.set(o, document);
       const state = await this.store.readSince(document, 0);
-      this.tracks.set(document, { lastSeq: state.lastSeq, waiting: null });
+      this.tracks.set(document, { lastSeq: state.lastSeq });
       for (const e of state.entries) {
         this.noteBlame(e);
         lastRevision = Math.max(lastRevision, e.revision_after);
@@ -326,32 +325,17 @@ export class ChangeRecorder {
     return unit;
   }
 
+  /** Appends an entry; the store numbers it (other windows of the document may append too). */
   private write(document: string, entry: ChangeEntry, call: CallRecord | undefined): void {
     let track = this.tracks.get(document);
-    let written: Promise<unknown>;
-    if (track === undefined) {
-      track = { lastSeq: 0, waiting: [entry] };
-      this.tracks.set(document, track);
-      const t = track;
-      written = this.store.readSince(document, Number.MAX_SAFE_INTEGER).then((state) => {
-        t.lastSeq = state.lastSeq;
-        const waiting = t.waiting ?? [];
-        t.waiting = null;
-        for (const w of waiting) this.number(w, t);
-        return this.store.append(document, waiting);
-      });
-    } else if (track.waiting !== null) {
-      track.waiting.push(entry);
-      written = this.lastWrite;
-    } else {
-      this.number(entry, track);
-      written = this.store.append(document, [entry]);
-    }
-    this.settle(written, call);
+    if (track === undefined) this.tracks.set(document, (track = { lastSeq: 0 }));
+    const t = track;
+    this.settle(this.store.append(document, [entry], (e) => this.numbered(e, t)), call);
   }
 
-  private number(entry: ChangeEntry, track: Track): void {
-    entry.seq = ++track.lastSeq;
+  /** The entry has its seq: its undo/redo link (the linked entry was numbered before it) and blame follow. */
+  private numbered(entry: ChangeEntry, track: Track): void {
+    track.lastSeq = Math.max(track.lastSeq, entry.seq);
     const link = this.links.get(entry);
     if (link?.undoes !== undefined && link.undoes.seq > 0) entry.undoes = link.undoes.seq;
     if (link?.redoes !== undefined && link.redoes.seq > 0) entry.redoes = link.redoes.seq;
@@ -384,7 +368,7 @@ export class ChangeRecorder {
       const written = this.lastWrite.catch(() => undefined).then(async () => {
         const track = this.tracks.get(target);
         const seq = track?.lastSeq ?? (await this.store.readSince(target, Number.MAX_SAFE_INTEGER)).lastSeq;
-        if (track === undefined) this.tracks.set(target, { lastSeq: seq, waiting: null });
+        if (track === undefined) this.tracks.set(target, { lastSeq: seq });
         await this.store.markSaved(target, { type: 'save', seq, time: new Date().toISOString(), fingerprint });
         await this.store.compact(target, new Date());
       });

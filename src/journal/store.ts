@@ -15,8 +15,12 @@ export interface JournalState {
 }
 
 export interface ChangeStore {
-  /** Resolves once the records are durable; appends made while a write is under way share the next one. */
-  append(document: string, records: readonly JournalRecord[]): Promise<void>;
+  /**
+   * Resolves once the records are durable; appends made while a write is under way share the next one.
+   * A change entry with seq 0 gets the next seq of the document's journal, whoever else appends to it
+   * (another window of the same document); `numbered` sees each entry once it has its seq, before it is written.
+   */
+  append(document: string, records: readonly JournalRecord[], numbered?: (entry: ChangeEntry) => void): Promise<void>;
   readSince(document: string, since: number): Promise<JournalState>;
   /** The document was saved with every entry up to the marker's seq: they move to the history. */
   markSaved(document: string, marker: SaveMarker): Promise<void>;

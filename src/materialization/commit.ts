@@ -24,7 +24,6 @@ import { artifactDigestOf, sameDigest } from './artifact.js';
 import { PROVENANCE_PREFIX, PROVENANCE_PROPERTY } from './provenance.js';
 import { publishProjectFile } from './project-file.js';
 import { artifactStore } from './store.js';
-import { resolveReasoner } from '../reasoner/registry.js';
 
 export const TOOL = 'commit_materialization';
 
@@ -63,14 +62,6 @@ function findArtifact(ctx: ToolContext, args: CommitArgs): MaterializationPayloa
   return p;
 }
 
-/** The reasoner the preview used must still be the one selected (or the policy's), with the same configuration. */
-function currentReasoner(ctx: ToolContext, p: MaterializationPayload) {
-  const selected = reasoningSession(ctx.workspace).selected;
-  if (selected !== null) return selected;
-  const found = resolveReasoner(p.identity.reasoner.id);
-  if (found.kind !== 'match') throw new ToolFailure(`The reasoner ${p.identity.reasoner.name} of the preview is not installed any more.`, 'precondition_changed', { changed: ['reasoner_configuration'] });
-  return found.reasoner;
-}
 
 const generated = (p: MaterializationPayload): GeneratedAxiom[] => p.categories.flatMap((c) => c.axioms);
 
@@ -183,7 +174,7 @@ export async function commitMaterialization(ctx: ToolContext, args: CommitArgs):
     }
     requireSourceWrite(TOOL, rules, res);
   }
-  const changed = changedFields(p.identity, await inputIdentity(ctx.workspace, currentReasoner(ctx, p), res));
+  const changed = changedFields(p.identity, await inputIdentity(ctx.workspace, reasoningSession(ctx.workspace).selected, res));
   if (changed.length > 0) {
     throw new ToolFailure(`The state the preview was computed from has changed (${changed.join(', ')}); nothing was committed. Preview again.`,
       'precondition_changed', { changed, committed: false });

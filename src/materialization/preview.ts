@@ -7,7 +7,7 @@
 import type { Axiom } from '../model/terms.js';
 import { axiomTypeName } from '../model/terms.js';
 import { reasoningSession } from '../reasoner/pool.js';
-import { koncludeConfig, resolveReasoner, sortedReasoners, type ReasonerInfo } from '../reasoner/registry.js';
+import { koncludeConfig, type ReasonerInfo } from '../reasoner/registry.js';
 import { takeSnapshot } from '../reasoner/snapshot.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyResolution } from '../policy/resolution.js';
@@ -52,22 +52,6 @@ export interface MaterializationPayload {
   readonly materializationDigest: string;
   readonly artifactDigest: string;
   readonly fingerprint: string;
-}
-
-function installedList(): string {
-  return sortedReasoners().map((r) => `${r.name} [${r.id}]`).join(', ');
-}
-
-/** The selected reasoner, else the policy's `reasoning.reasoner`. */
-function previewReasoner(ctx: ToolContext, res: PolicyResolution): ReasonerInfo {
-  const selected = reasoningSession(ctx.workspace).selected;
-  if (selected !== null) return selected;
-  const ref = res.policy?.reasoning.reasoner;
-  if (ref !== undefined && ref !== null) {
-    const found = resolveReasoner(ref);
-    if (found.kind === 'match') return found.reasoner;
-  }
-  throw new ToolFailure(`No reasoner is selected: call set_reasoner first (installed: ${installedList()}).`, 'no_reasoner_selected');
 }
 
 function checkLimits(request: MaterializationRequest, rules: MaterializationRules): void {
@@ -193,7 +177,7 @@ export async function previewMaterialization(ctx: ToolContext, request: Material
   const res = await resolvePolicy(ctx, request.policy_path);
   const rules = materializationRules(TOOL, res);
   const categories = canonicalOrder(request.categories);
-  const reasoner = previewReasoner(ctx, res);
+  const reasoner = reasoningSession(ctx.workspace).selected;
   refuseUnsupported(reasoner, categories, rules, res);
   checkLimits(request, rules);
   const plan = await destinationPlan(ctx, request, rules, res);

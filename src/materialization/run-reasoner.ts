@@ -84,12 +84,12 @@ export function runDisposableReasoner(req: Omit<EnumerationRequest, 'cancel'>, t
     if (signal.aborted) onAbort();
     // answers that come after the run stopped are dropped: what it had by then is what it reports
     const drive = async (): Promise<void> => {
-      const c = await link.call((r) => r.classify({ ...req, cancel }));
+      const c = await link.call('classify', { ...req, cancel });
       if (ending !== null) return;
       classified = c;
       if (c.consistent) {
         for (const category of req.categories) {
-          const tuples = await link.call((r) => r.enumerate(category));
+          const tuples = await link.call('enumerate', category);
           if (ending !== null) return;
           categories.set(category, tuples);
         }

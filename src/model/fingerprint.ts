@@ -23,6 +23,8 @@ const lineRenderer = new LineRenderer(() => {
 // Blank-node labels differ between loads, so anonymous annotation values are rendered without them.
 const annotationRenderer = new LineRenderer(() => '_:?');
 
+const laneBytes = Buffer.alloc(32);
+
 class AxiomDigest {
   readonly lanes = new Uint32Array(8);
   /** Axioms folded into the lanes. */
@@ -60,9 +62,9 @@ class AxiomDigest {
     if (this.anonymousHash === null) {
       this.anonymousHash = sha256Hex(axiomLines(this.withAnonymous).join('\n'));
     }
-    let lanes = '';
-    for (let i = 0; i < 8; i++) lanes += this.lanes[i].toString(16).padStart(8, '0');
-    return 'axioms ' + this.folded + ' ' + lanes + '\nanonymous ' + this.withAnonymous.size + ' ' + this.anonymousHash + '\n';
+    // each lane as 8 big-endian hex digits, written in one go
+    for (let i = 0; i < 8; i++) laneBytes.writeUInt32BE(this.lanes[i], i * 4);
+    return 'axioms ' + this.folded + ' ' + laneBytes.toString('hex') + '\nanonymous ' + this.withAnonymous.size + ' ' + this.anonymousHash + '\n';
   }
 }
 

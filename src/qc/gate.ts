@@ -55,8 +55,8 @@ export interface GateInput {
   readonly stages: readonly StageId[];
   /** Always scheduled, and must complete: skipped or errored → `gate:"error"`. */
   readonly required: readonly StageId[];
-  /** The window's selected reasoner (null: the reasoner stage is skipped). */
-  readonly reasoner: ReasonerInfo | null;
+  /** The window's selected reasoner (there always is one). */
+  readonly reasoner: ReasonerInfo;
   /** Budget of the whole run; the reasoner stage gets what is left of it. */
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
@@ -105,7 +105,7 @@ export interface GateReport {
   readonly finding_count: number;
   /** The reasoner stage completed and judged consistency and satisfiability of every named class. */
   readonly satisfiability_checked: boolean;
-  /** Why satisfiability was not checked (no reasoner selected, stage not requested, reasoner failure). */
+  /** Why satisfiability was not checked (stage not requested, reasoner failure). */
   readonly satisfiability_note?: string;
   /** Over the complete finding set of every ran stage. */
   readonly identity_digest: string;
@@ -115,7 +115,7 @@ export interface GateReport {
 
 /** What a stage needs besides the snapshot. */
 export interface StageContext {
-  readonly reasoner: ReasonerInfo | null;
+  readonly reasoner: ReasonerInfo;
   /** Absolute time (ms since the epoch) by which the stage must finish. */
   readonly deadline: number;
   readonly signal: AbortSignal;
@@ -193,7 +193,6 @@ function satisfiability(stages: readonly GateStageReport[]): { checked: boolean;
   const r = stages.find((s) => s.stage === 'reasoner');
   if (r === undefined) return { checked: false, note: 'the reasoner stage was not requested' };
   if (r.status === 'completed') return { checked: true };
-  if (r.status === 'skipped') return { checked: false, note: `reasoner stage skipped: ${r.reason ?? 'unavailable'}` };
   return { checked: false, note: `reasoner failure: ${r.reason ?? 'unknown error'}` };
 }
 

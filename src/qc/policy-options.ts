@@ -94,8 +94,8 @@ const label = (r: ReasonerInfo) => `${r.name} [${r.id}]`;
  * Why the window's captured reasoner selection cannot stand for the one the policy names (TOOLS.md 1.10
  * reference rule), naming both; null when it matches.
  */
-export function policyReasonerProblem(reference: string, selected: ReasonerInfo | null): string | null {
-  const window = selected === null ? 'the window has no reasoner selected' : `the window's selected reasoner is ${label(selected)}`;
+export function policyReasonerProblem(reference: string, selected: ReasonerInfo): string | null {
+  const window = `the window's selected reasoner is ${label(selected)}`;
   const found = resolveReasoner(reference);
   if (found.kind === 'none') {
     return `the policy's reasoning.reasoner "${reference}" names no installed reasoner (installed: ${sortedReasoners().map(label).join(', ')}); ${window}`;
@@ -103,6 +103,6 @@ export function policyReasonerProblem(reference: string, selected: ReasonerInfo 
   if (found.kind === 'ambiguous') {
     return `the policy's reasoning.reasoner "${reference}" matches several reasoners (${found.candidates.map(label).join(', ')}); ${window}`;
   }
-  if (selected !== null && selected.id === found.reasoner.id) return null;
-  return `the policy requires ${label(found.reasoner)} but ${window}${selected === null ? ' (select it with set_reasoner)' : ''}`;
+  if (selected.id === found.reasoner.id) return null;
+  return `the policy requires ${label(found.reasoner)} but ${window}`;
 }

@@ -47,7 +47,7 @@ export interface PreflightContract {
   readonly stages: readonly StageId[];
   readonly required: readonly StageId[];
   readonly failOn: FailOn;
-  readonly reasoner: ReasonerInfo | null;
+  readonly reasoner: ReasonerInfo;
   readonly timeoutMs: number;
   /** What a valid policy configures in the stages (empty without one). */
   readonly options: StageOptions;
@@ -110,7 +110,7 @@ function contractFor(request: PreflightRequest, ctx: ToolContext, policy: Policy
   let timeoutMs = request.timeoutMs ?? policyTimeout ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
   if (request.tightenOnly === true && policyTimeout !== undefined) timeoutMs = Math.min(timeoutMs, policyTimeout);
   if (effective !== null) return { ...policyStages(effective, policy.projectRoot, request.gates), reasoner, timeoutMs };
-  const stages = new Set<StageId>(reasoner === null ? DEFAULT_STAGES : ['reasoner', ...DEFAULT_STAGES]);
+  const stages = new Set<StageId>(['reasoner', ...DEFAULT_STAGES]);
   for (const g of request.gates) stages.add(g);
   return { stages: [...stages], required: [...request.gates], failOn: 'error', reasoner, timeoutMs, options: {}, waivers: [] };
 }
@@ -139,7 +139,7 @@ function contractDigest(base: RevisionEnvelope, delta: readonly Change[], contra
     stages: [...contract.stages].sort(),
     required: [...contract.required].sort(),
     fail_on: contract.failOn,
-    reasoner: contract.reasoner === null ? null : { id: contract.reasoner.id, implementation: implementationDigest(contract.reasoner) },
+    reasoner: { id: contract.reasoner.id, implementation: implementationDigest(contract.reasoner) },
     policy: { file: policy.file, digest: policy.digest, valid: policy.valid },
     timeout_ms: contract.timeoutMs,
     lock_mode: lockMode,

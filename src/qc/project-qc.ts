@@ -53,8 +53,8 @@ export function withEngineReasons(stages: readonly GateStageReport[]): GateStage
 }
 
 /** `{selected_id, selected_name}` of the captured selection, and how it compares with the policy's reasoner (§1.10). */
-export function reasonerRow(selected: ReasonerInfo | null, policy: EffectivePolicy | null): JsonObject {
-  const row: JsonObject = { selected_id: selected?.id ?? null, selected_name: selected?.name ?? null };
+export function reasonerRow(selected: ReasonerInfo, policy: EffectivePolicy | null): JsonObject {
+  const row: JsonObject = { selected_id: selected.id, selected_name: selected.name };
   if (policy === null) return row;
   const reference = policy.reasoning.reasoner ?? null;
   const problem = reference === null ? null : policyReasonerProblem(reference, selected);

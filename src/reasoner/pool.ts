@@ -189,8 +189,8 @@ export class Classification {
   }
 }
 
-/** TOOLS.md 1.10's status vocabulary. */
-export const REASONER_STATUSES = ['no_reasoner', 'not_initialized', 'classifying', 'classified', 'out_of_sync', 'inconsistent', 'error'] as const;
+/** TOOLS.md 1.10's status vocabulary, less `no_reasoner`: a window always has a reasoner selected. */
+export const REASONER_STATUSES = ['not_initialized', 'classifying', 'classified', 'out_of_sync', 'inconsistent', 'error'] as const;
 export type ReasonerStatus = (typeof REASONER_STATUSES)[number];
 
 export type RunOutcome =
@@ -209,8 +209,9 @@ export type QueryOutcome = PoolOutcome<QueryData>;
 
 /** One workspace's reasoner selection, running classification and last result. */
 export class ReasoningSession {
-  // `auto` until set_reasoner picks another (EL within the EL profile, else Konclude when installed)
-  private chosen: ReasonerInfo | null = reasonerById('auto');
+  // `auto` until set_reasoner picks another (EL within the EL profile, else Konclude when installed); there
+  // is always a selection (set_reasoner names an installed reasoner), so no tool meets "no reasoner"
+  private chosen: ReasonerInfo = reasonerById('auto');
   private last: Classification | null = null;
   private running: Run | null = null;
   private failed: { revision: number; reasoner: ReasonerInfo; message: string } | null = null;
@@ -219,7 +220,7 @@ export class ReasoningSession {
 
   constructor(private readonly ws: Workspace) {}
 
-  get selected(): ReasonerInfo | null {
+  get selected(): ReasonerInfo {
     return this.chosen;
   }
 
@@ -236,7 +237,6 @@ export class ReasoningSession {
 
   status(): ReasonerStatus {
     const r = this.chosen;
-    if (r === null) return 'no_reasoner';
     if (this.running !== null && this.running.reasoner === r) return 'classifying';
     if (this.failed !== null && this.failed.reasoner === r && this.failed.revision === this.ws.revision) return 'error';
     const res = this.result;
@@ -266,7 +266,6 @@ export class ReasoningSession {
    */
   async classify(timeoutMs: number, signal?: AbortSignal, classifying?: (axioms: number) => void): Promise<RunOutcome> {
     const reasoner = this.chosen;
-    if (reasoner === null) throw new Error('no reasoner selected');
     const revision = this.ws.revision;
     const known = this.result;
     if (known !== null && known.revision === revision) return { started: true, completed: true, classification: known, cached: true };
@@ -308,7 +307,6 @@ export class ReasoningSession {
   /** Answers a DL query (its `EquivalentClasses(<q> expr)` axiom) over the current revision; cached per revision. */
   async query(queryIri: IRI, queryAxiom: string, timeoutMs: number, signal?: AbortSignal): Promise<{ outcome: QueryOutcome; ruleCount: number; revision: number }> {
     const reasoner = this.chosen;
-    if (reasoner === null) throw new Error('no reasoner selected');
     const snap = takeSnapshot(this.ws);
     if (this.queryRevision !== snap.revision) {
       this.queries.clear();

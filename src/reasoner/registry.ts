@@ -63,8 +63,17 @@ const EL_OWL: readonly CapabilityRow[] = [
   row('DLSafeRule (SWRL)', 'unsupported', 'left out and reported unsupported; classifying tools add a warning when rules exist'),
 ];
 
+// one row per axiom type, as for the other reasoners: materialization looks its categories up by construct
 const KONCLUDE_OWL: readonly CapabilityRow[] = [
   row('OWL 2 DL (SROIQV(D)) axioms and class expressions', 'supported', 'Konclude, a complete tableau-saturation reasoner, run as a subprocess over functional syntax'),
+  ...['SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'DisjointUnion', 'SubObjectPropertyOf', 'SubPropertyChainOf',
+    'EquivalentObjectProperties', 'DisjointObjectProperties', 'InverseObjectProperties', 'ObjectPropertyDomain', 'ObjectPropertyRange',
+    'FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'ReflexiveObjectProperty', 'IrreflexiveObjectProperty',
+    'SymmetricObjectProperty', 'AsymmetricObjectProperty', 'TransitiveObjectProperty', 'SubDataPropertyOf', 'EquivalentDataProperties',
+    'DisjointDataProperties', 'DataPropertyDomain', 'DataPropertyRange', 'FunctionalDataProperty', 'DatatypeDefinition', 'HasKey',
+    'ClassAssertion', 'ObjectPropertyAssertion', 'DataPropertyAssertion', 'NegativeObjectPropertyAssertion',
+    'NegativeDataPropertyAssertion', 'SameIndividual', 'DifferentIndividuals']
+    .map((c) => row(c, 'supported', 'OWL 2 DL axiom: Konclude reasons with it completely')),
   row('DLSafeRule (SWRL)', 'unsupported', 'not sent to Konclude; classifying tools add a warning when rules exist'),
 ];
 

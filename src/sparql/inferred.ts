@@ -38,7 +38,6 @@ export function inferredDocument(ws: Workspace): InferredSnapshot {
   const session = reasoningSession(ws);
   const status = session.status();
   const result = session.result;
-  if (status === 'no_reasoner') return { kind: 'unavailable', code: 'no_reasoner', message: 'include_inferred needs a reasoner: select one with set_reasoner and run run_reasoner' };
   if (status === 'inconsistent') return { kind: 'unavailable', code: 'inconsistent_ontology', message: 'The ontology is inconsistent, so every statement is entailed: see explain_inconsistency' };
   if (status !== 'classified' || result === null) return { kind: 'unavailable', code: 'reasoner_not_ready', message: `${NOT_MATERIALIZED} (reasoner status: ${status})` };
   return readyInferences(result);

@@ -367,8 +367,8 @@ function reasonerState(ctx: ToolContext): JsonObject {
   const session = reasoningSession(ctx.workspace);
   const status = session.status();
   return {
-    selected_id: session.selected?.id ?? null,
-    selected_name: session.selected?.name ?? null,
+    selected_id: session.selected.id,
+    selected_name: session.selected.name,
     status,
     results_available: session.result !== null,
     ...(status === 'out_of_sync' ? { stale: true } : {}),

@@ -12,7 +12,7 @@ import { buildAxiom } from '../model/operands/builder.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { FunctionalRenderer } from '../model/formats/functional/renderer.js';
 import { reasoningSession } from '../reasoner/pool.js';
-import { sortedReasoners, type ReasonerInfo } from '../reasoner/registry.js';
+import type { ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { asserts, JUSTIFIED_KINDS } from '../reasoner/explain/entailment.js';
 import { runExplanation, type ExplainOutcome } from '../reasoner/explain/pool.js';
@@ -35,14 +35,7 @@ const EXTRA_JSON = {
   timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, default: DEFAULT_TIMEOUT_MS, description: 'Time bound in milliseconds.' },
 };
 
-function requireSelected(ctx: ToolContext): ReasonerInfo {
-  const r = reasoningSession(ctx.workspace).selected;
-  if (r === null) {
-    const installed = sortedReasoners().map((x) => `${x.name} [${x.id}]`).join(', ');
-    throw new ToolFailure(`No reasoner is selected: call set_reasoner first (installed: ${installed}).`, 'no_reasoner_selected');
-  }
-  return r;
-}
+const selected = (ctx: ToolContext): ReasonerInfo => reasoningSession(ctx.workspace).selected;
 
 function renderers(ctx: ToolContext): Renderers {
   const closure = ctx.resolver.closure;
@@ -114,7 +107,7 @@ export const explainEntailment = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const reasoner = requireSelected(ctx);
+    const reasoner = selected(ctx);
     const goal = goalOf(args as JsonObject, ctx);
     const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
     return {
@@ -134,7 +127,7 @@ export const getExplanations = defineTool({
   mutating: never,
   handler: async (args, ctx) => {
     const a = args as JsonObject & { max: number; timeout_ms: number };
-    const reasoner = requireSelected(ctx);
+    const reasoner = selected(ctx);
     const goal = goalOf(a, ctx);
     const row = axiomRow(goal, ctx);
     if (!JUSTIFIED_KINDS.has(goal.kind)) {
@@ -172,7 +165,7 @@ export const explainInconsistency = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const reasoner = requireSelected(ctx);
+    const reasoner = selected(ctx);
     const timeoutMs = args.timeout_ms;
     const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
     if (!out.inconsistent) {

@@ -96,9 +96,25 @@ function tidy(node: unknown): unknown {
   return out;
 }
 
-/** The shape of a subschema: what it accepts, whatever its descriptions say. */
-function shapeKey(node: unknown): string {
-  return JSON.stringify(node, (key, value: unknown) => (key === 'description' && typeof value === 'string' ? undefined : value));
+/**
+ * The shape of a subschema: what it accepts, whatever its descriptions say. A local `$ref` stands for the
+ * shape of the definition it names (`defs`: those of the subschema's tool), as another tool's `#/$defs/0`
+ * may be something else.
+ */
+function shapeKey(node: unknown, defs: ReadonlyMap<string, string>): string {
+  return JSON.stringify(node, (key, value: unknown) => {
+    if (key === 'description' && typeof value === 'string') return undefined;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(LOCAL_DEF)) return defs.get(value.slice(LOCAL_DEF.length)) ?? value;
+    return value;
+  });
+}
+
+const LOCAL_DEF = '#/$defs/';
+
+/** The shape of each of a schema's `$defs`, by name (local references inside them left as written). */
+function definitionShapes(schema: JsonObject): Map<string, string> {
+  const none = new Map<string, string>();
+  return new Map(Object.entries((schema.$defs ?? {}) as JsonObject).map(([name, def]) => [name, `$defs:${shapeKey(def, none)}`]));
 }
 
 /** One place a subschema appears: how deep, in which listed tool, and in what order within it. */
@@ -146,8 +162,9 @@ function sharedHomes(schemas: readonly JsonObject[]): Map<string, Place> {
   const places = new Map<string, Place[]>();
   schemas.forEach((schema, tool) => {
     let order = 0;
+    const defs = definitionShapes(schema);
     eachSubschema(schema, (node, path, depth) => {
-      const key = shapeKey(node);
+      const key = shapeKey(node, defs);
       if (key.length < SHARED_MIN_BYTES) return;
       const list = places.get(key) ?? [];
       list.push({ depth, tool, order: order++, path });
@@ -167,12 +184,13 @@ function sharedHomes(schemas: readonly JsonObject[]): Map<string, Place> {
  * description already shown by an earlier tool of the list (recorded in `shown`) is left out.
  */
 function listedSchema(schema: JsonObject, tool: number, homes: ReadonlyMap<string, Place>, names: readonly string[], shown: Set<string>): JsonObject {
+  const defShapes = definitionShapes(schema);
   const emit = (node: unknown, path: string, shareable: boolean): unknown => {
     if (Array.isArray(node)) return node.map((n, i) => emit(n, `${path} ${i + 1}`, shareable));
     if (node === null || typeof node !== 'object') return node;
     const source = node as JsonObject;
     if (shareable && path !== '') {
-      const home = homes.get(shapeKey(source));
+      const home = homes.get(shapeKey(source, defShapes));
       if (home !== undefined && (home.tool !== tool || home.path !== path)) return reference(source, `${names[home.tool]}'s ${home.path}`);
     }
     const out: JsonObject = {};

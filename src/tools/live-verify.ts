@@ -29,12 +29,8 @@ async function classifyBaseline(ctx: ToolContext, timeoutMs: number): Promise<{ 
   return { classification: null, why };
 }
 
-/** Refuses up front (nothing applied) what live verification cannot do: no reasoner, or no baseline for rollback. */
+/** Refuses up front (nothing applied) what live verification cannot do: rollback without a baseline. */
 export async function prepareLiveVerify(ctx: ToolContext, mode: VerifyMode, timeoutMs: number): Promise<{ baseline: Classification | null; why: string }> {
-  const session = reasoningSession(ctx.workspace);
-  if (session.selected === null) {
-    throw new ToolFailure(`verify=${mode} needs a selected reasoner: call set_reasoner first; nothing was applied`, 'no_reasoner_selected', { applied: false, effects_prevented: true });
-  }
   const { classification, why } = await classifyBaseline(ctx, timeoutMs);
   if (classification === null && mode === 'rollback') {
     throw new ToolFailure(`verify=rollback needs a baseline classification and none could be established (${why}); nothing was applied`,
@@ -57,7 +53,7 @@ export async function applyAndVerify(ctx: ToolContext, delta: readonly Change[],
     throw new ToolFailure(`verify=rollback needs a baseline classification of the state the batch applies to (${baselineWhy}); nothing was applied`,
       'verify_baseline_unavailable', { applied: false, effects_prevented: true, reason: baselineWhy });
   }
-  const reasoner = session.selected!.name;
+  const reasoner = session.selected.name;
   const result = ctx.workspace.apply(delta);
   const appliedRevision = ctx.workspace.revision;
   const out = await session.classify(timeoutMs, ctx.signal);

@@ -292,7 +292,7 @@ export const getModelRevision = defineTool({
       ontology: { ontology_iri: o.id.iri, version_iri: o.id.versionIri, document_iri: o.documentIri },
       dirty: ws.isDirty(o),
       dirty_semantics: 'dirty is set by any change and cleared only by a save; it stays true after undo even when semantic_fingerprint returns to the loaded value.',
-      reasoner: { selected_id: selected?.id ?? null, selected_name: selected?.name ?? null, status: session.status() },
+      reasoner: { selected_id: selected.id, selected_name: selected.name, status: session.status() },
       fingerprint_stability: stability,
       release_stable: stability === 'stable',
       fingerprint_warnings: warnings,

@@ -9,14 +9,14 @@ import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { ManchesterParseError, ExpressionNestingError } from '../model/formats/manchester/expression.js';
 import { REASONER_STATUSES, reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
-import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow, type ReasonerInfo } from '../reasoner/registry.js';
+import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
 import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
-import { installedReasoners, referencedReasoner } from './reasoner-reference.js';
+import { referencedReasoner } from './reasoner-reference.js';
 
 const NoArgs = v.strictObject({});
 const ITEM_CAP = 1000;
@@ -25,17 +25,11 @@ const TimeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.ma
 
 const RULE_WARNING = 'The ontology has SWRL rules; this reasoner ignores them, so rule inferences are missing.';
 
-function requireSelected(session: ReasoningSession): ReasonerInfo {
-  const r = session.selected;
-  if (r === null) throw new ToolFailure(`No reasoner is selected: call set_reasoner first (installed: ${installedReasoners()}).`, 'no_reasoner_selected');
-  return r;
-}
-
 const INCONSISTENT = 'The ontology is inconsistent: every class is unsatisfiable and every entailment holds. Call explain_inconsistency to find the axioms responsible.';
 
 /** The selected reasoner's last results (§1.10: fails with none, and over an inconsistent ontology). */
 function requireResults(session: ReasoningSession): Classification {
-  const r = requireSelected(session);
+  const r = session.selected;
   const res = session.result;
   if (res === null) {
     throw new ToolFailure(`${r.name} has no results (status ${session.status()}): call run_reasoner first.`, 'no_reasoner_results', { status: session.status() });
@@ -115,7 +109,7 @@ export const listReasoners = defineTool({
     const current = session.selected;
     const reasoners = sortedReasoners().map((r) => ({ name: r.name, id: r.id, current: r === current }));
     // `status` (TOOLS.md 1.10 vocabulary) is this server's addition: the one place a client can poll it
-    return { count: reasoners.length, reasoners, ...(current !== null ? { current_id: current.id } : {}), status: session.status() };
+    return { count: reasoners.length, reasoners, current_id: current.id, status: session.status() };
   },
 });
 
@@ -145,7 +139,7 @@ export const runReasoner = defineTool({
   mutating: never,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
-    const reasoner = requireSelected(session);
+    const reasoner = session.selected;
     // three phases: snapshot, classification, report
     ctx.progress?.('run_reasoner: taking a snapshot of the ontology', stepMeasure(0, 3));
     const out = await session.classify(args.timeout_ms, ctx.signal,
@@ -252,7 +246,7 @@ export const executeDlQuery = defineTool({
   mutating: never,
   handler: async (args, ctx) => {
     const session = reasoningSession(ctx.workspace);
-    const reasoner = requireSelected(session);
+    const reasoner = session.selected;
     let expr: ClassExpression;
     try {
       expr = parseDlQuery(args.query, ctx.resolver);
@@ -313,7 +307,7 @@ export const getReasonerCapabilities = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
-    const r = requireSelected(reasoningSession(ctx.workspace));
+    const r = reasoningSession(ctx.workspace).selected;
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };
     const configuration = { ...semantic, execution: 'piscina-pool', snapshot: 'functional-syntax', default_timeout_ms: DEFAULT_TIMEOUT_MS };
     const identity = {

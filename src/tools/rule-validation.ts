@@ -102,8 +102,7 @@ function shape(x: unknown, depth = 1): { nodes: number; depth: number } {
 }
 
 /** The reasoner's declared status for SWRL rules; a profile that does not mention them leaves it unknown. */
-function ruleCapability(r: ReasonerInfo | null): { status: CapabilityStatus | 'no_reasoner'; evidence: string } {
-  if (r === null) return { status: 'no_reasoner', evidence: 'no reasoner is selected' };
+function ruleCapability(r: ReasonerInfo): { status: CapabilityStatus; evidence: string } {
   const row = r.owl.find((c) => c.construct.startsWith('DLSafeRule'));
   return row === undefined ? { status: 'unknown', evidence: `${r.name} declares no capability for DLSafeRule` } : { status: row.status, evidence: row.evidence };
 }
@@ -131,7 +130,7 @@ function assess(rule: DLSafeRule, capability: ReturnType<typeof ruleCapability>)
     }
   }
   if (capability.status === 'unsupported') findings.push({ code: 'rules_unsupported', message: `The reasoner does not execute SWRL rules (${capability.evidence}).` });
-  else if (capability.status !== 'supported') findings.push({ code: 'capability_unknown', message: `Rule support is ${capability.status === 'no_reasoner' ? 'unknown' : capability.status}: ${capability.evidence}.` });
+  else if (capability.status !== 'supported') findings.push({ code: 'capability_unknown', message: `Rule support is ${capability.status}: ${capability.evidence}.` });
   const unsupported = findings.some((f) => f.code === 'unknown_builtin' || f.code === 'rules_unsupported');
   const state: SupportState = unsupported ? 'unsupported' : capability.status === 'supported' ? 'supported' : 'unknown';
   return { state, findings };
@@ -179,9 +178,9 @@ function capture(scope: readonly Ontology[], view: View, capability: ReturnType<
 }
 
 /** Digest of what a page depends on: the reasoner profile and every rule with its sources. */
-function snapshotFingerprint(rules: readonly CapturedRule[], reasoner: ReasonerInfo | null): string {
+function snapshotFingerprint(rules: readonly CapturedRule[], reasoner: ReasonerInfo): string {
   return sha256(JSON.stringify({
-    reasoner: reasoner === null ? null : { id: reasoner.id, name: reasoner.name },
+    reasoner: { id: reasoner.id, name: reasoner.name },
     rules: rules.map((r) => [r.digest, r.listed.sources.map(ontologyLabel)]),
   }));
 }
@@ -238,14 +237,13 @@ function validate(args: { include_imports?: boolean; offset?: number; limit?: nu
   const totals: Record<SupportState, number> = { supported: 0, unsupported: 0, unknown: 0 };
   for (const r of rules) totals[r.state]++;
   const warnings: string[] = [];
-  if (reasoner === null && rules.length > 0) warnings.push('No reasoner is selected: rule support is unknown. Call set_reasoner to check against one.');
-  if (capability.status === 'unsupported' && rules.length > 0) warnings.push(`${reasoner!.name} ignores SWRL rules: their inferences are missing from every reasoning answer.`);
+  if (capability.status === 'unsupported' && rules.length > 0) warnings.push(`${reasoner.name} ignores SWRL rules: their inferences are missing from every reasoning answer.`);
   const page = rules.slice(offset, offset + limit);
   const incompatible = rules.flatMap((r, index) => r.state === 'supported' ? [] : [{ index, digest: r.digest, support_state: r.state, finding_codes: [...new Set(r.findings.map((f) => f.code))] }]);
   return {
     executed_rules: false,
     parsed_every_atom: true,
-    reasoner: reasoner === null ? null : { id: reasoner.id, name: reasoner.name },
+    reasoner: { id: reasoner.id, name: reasoner.name },
     compatible: incompatible.length === 0,
     coverage_complete: capability.status === 'supported' || capability.status === 'unsupported',
     snapshot_fingerprint: fingerprint,

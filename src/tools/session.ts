@@ -33,7 +33,7 @@ function instanceOf(ws: Workspace, instanceId: string, view: ServerView | null):
     undo_depth: ws.undoDepth,
     redo_depth: ws.redoDepth,
     revision: ws.hasActive ? revisionEnvelope(ws) : null,
-    reasoner: { selected_id: selected?.id ?? null, selected_name: selected?.name ?? null, status: reasoning.status() },
+    reasoner: { selected_id: selected.id, selected_name: selected.name, status: reasoning.status() },
   };
 }
 

@@ -47,7 +47,6 @@ function checkRow(report: CheckReport, limit: number, ctx: ToolContext): JsonObj
 function reasonerVerdict(ctx: ToolContext, limit: number): JsonObject {
   const session = reasoningSession(ctx.workspace);
   const status = session.status();
-  if (session.selected === null) return { status, results_available: false, note: 'No reasoner is selected: call set_reasoner, then run_reasoner.' };
   const failure = session.failure;
   const res = session.result;
   if (res === null) {

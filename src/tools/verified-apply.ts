@@ -8,7 +8,6 @@ import type { Finding } from '../qc/finding.js';
 import { checkEntrySize } from '../qc/change-set-store.js';
 import { baselineGateJson, PreflightInvalidated, reportJson, runPreflight, verifyLock, type Preflight } from '../qc/preflight.js';
 import { resolvePolicy } from '../policy/resolve.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { appliedResult, plan, unappliedResult, type PlannedRow } from './batch-plan.js';
 import { checkOrFail } from './change-sets.js';
 import { revisionEnvelope, sameRevision } from './revision.js';
@@ -78,10 +77,6 @@ function concurrent(mode: VerifiedApply['verify'], pf: Preflight | null, rows: r
 export async function applyVerified(args: VerifiedApply, ctx: ToolContext): Promise<JsonObject> {
   const mode = args.verify;
   const policy = await resolvePolicy(ctx);
-  if (mode === 'rollback' && !policy.loaded && reasoningSession(ctx.workspace).selected === null) {
-    throw new ToolFailure('apply_changes verify=rollback needs a selected reasoner or a project policy to judge the batch, and there is neither; nothing was applied (select one with set_reasoner, or use verify=report)',
-      'verification_unavailable', { effects_prevented: true, prevented_before_apply: true });
-  }
   // Planned with no await before the preflight's snapshot: the evaluated delta is the one planned here.
   const { rows, delta } = plan(args.operations, ctx, args.strict);
   checkOrFail(() => checkEntrySize(args.operations.length, delta.length, Buffer.byteLength(JSON.stringify(args.operations), 'utf8')));

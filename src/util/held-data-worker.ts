@@ -117,8 +117,7 @@ export class HeldDataWorker<Q extends object, R> {
       const timer = setTimeout(() => abandon(failure(`The ${this.options.work} did not finish within timeout_ms (data + work)`, 'timeout')), remaining);
       const onAbort = (): void => abandon(failure('The request was cancelled', 'cancelled'));
       call.signal.addEventListener('abort', onAbort, { once: true });
-      // comlink's Remote<> of an API generic in Q and R does not resolve; the API's methods already return promises
-      link.call((thread) => (thread as unknown as HeldDataApi<Q, R>).run({ ...request, ...(documents === undefined ? {} : { documents }) })).then(
+      link.call('run', { ...request, ...(documents === undefined ? {} : { documents }) }).then(
         (result) => {
           finish();
           if (documents !== undefined) this.heldKey = call.key;

@@ -9,7 +9,6 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { parentPort, type MessagePort, type Worker } from 'node:worker_threads';
 
 export { transfer } from 'comlink/dist/esm/comlink.mjs';
-export type Remote<T> = Comlink.Remote<T>;
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -63,9 +62,16 @@ export function exposeOn(port: MessagePort, api: object): void {
   Comlink.expose(api, nodeEndpoint(port));
 }
 
+/** A method of T that answers with a promise. */
+type Method<T> = { [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never }[keyof T] & string;
+type Args<F> = F extends (...args: infer A) => unknown ? A : never;
+type Answer<F> = F extends (...args: never[]) => infer R ? R : never;
+
 /** Calls into the API a thread exposes. */
 export class ThreadLink<T> {
-  private readonly remote: Remote<T>;
+  private readonly remote: Comlink.Remote<T>;
+  /** comlink's proxy of each method called so far: made once, as each one costs a Proxy and a finalizer. */
+  private readonly methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   /** Rejecters of the calls not answered yet: called when the thread is gone. */
   private readonly waiting = new Set<(error: Error) => void>();
   private gone: Error | null = null;
@@ -74,12 +80,18 @@ export class ThreadLink<T> {
     this.remote = Comlink.wrap<T>(nodeEndpoint(endpoint));
   }
 
-  /** Runs `f` against the remote API; rejects at once when the thread is gone, or if it goes first. */
-  call<R>(f: (remote: Remote<T>) => Promise<R>): Promise<R> {
-    if (this.gone !== null) return Promise.reject(this.gone);
-    return new Promise<R>((resolve, reject) => {
+  /** Calls `method` of the remote API; rejects at once when the thread is gone, or if it goes first. */
+  call<K extends Method<T>>(method: K, ...args: Args<T[K]>): Answer<T[K]> {
+    if (this.gone !== null) return Promise.reject(this.gone) as Answer<T[K]>;
+    let f = this.methods.get(method);
+    if (f === undefined) {
+      f = (this.remote as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method];
+      this.methods.set(method, f);
+    }
+    const answer = f(...args);
+    return new Promise<unknown>((resolve, reject) => {
       this.waiting.add(reject);
-      f(this.remote).then(
+      answer.then(
         (value) => {
           this.waiting.delete(reject);
           resolve(value);
@@ -89,7 +101,7 @@ export class ThreadLink<T> {
           reject(error);
         },
       );
-    });
+    }) as Answer<T[K]>;
   }
 
   /** The thread is gone: every unanswered call and every later one rejects with `error`. */

@@ -111,7 +111,7 @@ export function consentPage(view: ConsentView): string {
 <p>It will be sent back to <strong id="redirect-host">${escapeHtml(redirectHost(view.redirectUri))}</strong>.</p>
 <p>It asks for the scope <code id="scope">${escapeHtml(view.scope)}</code>, which allows it to:</p>
 <ul id="capabilities">${lines}</ul>
-<p class="muted">Client id ${escapeHtml(view.clientId)}. You can revoke access later with <code>athene clients revoke</code>.</p>
+<p class="muted">Client id ${escapeHtml(view.clientId)}. You can revoke access later in the server view (Clients &amp; sessions) or with <code>athene clients revoke</code>.</p>
 <form method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
 <input type="hidden" name="consent" value="${escapeHtml(view.consentId)}">

@@ -1,12 +1,14 @@
 // The change recorder over the file journal and a real document, restarted as a new workspace loading the
 // same file: removals of axioms with anonymous individuals replay onto the reloaded individuals (whose
-// node ids differ from the first load's), and revisions go on past the journaled ones.
+// node ids differ from the first load's), and revisions go on past the journaled ones. Two writers of one
+// document (threads, windows) never share a sequence number.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { FileChangeStore } from '../../src/journal/file-store.js';
 import { ChangeRecorder } from '../../src/journal/recorder.js';
 import { documentFingerprint } from '../../src/model/fingerprint.js';
@@ -120,4 +122,45 @@ test('revisions go on past the journaled ones after a restart, so since_revision
   const after = state.entries.filter((e) => e.revision_after > reached);
   assert.deepEqual(after.map((e) => e.seq), [4]);
   await second.store.close();
+}));
+
+test('two writers of one document on their own threads never share a seq', () => withDocument(async (file, home) => {
+  const worker = (name: string) => new Promise<number[]>((resolve, reject) => {
+    const w = new Worker(new URL('./append-worker.js', import.meta.url), { workerData: { home, document: file, name, count: 60 } });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+  const [a, b] = await Promise.all([worker('a'), worker('b')]);
+  for (const seqs of [a, b]) assert.deepEqual(seqs, [...seqs].sort((x, y) => x - y), 'each writer numbers in its order');
+  const store = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
+  const state = await store.readSince(file, 0);
+  await store.close();
+  assert.equal(state.entries.length, 120);
+  assert.deepEqual(state.entries.map((e) => e.seq), Array.from({ length: 120 }, (_, i) => i + 1));
+  assert.deepEqual([...a, ...b].sort((x, y) => x - y), state.entries.map((e) => e.seq));
+}));
+
+test('two windows of one document number their entries apart, and each links its undo to its own entry', () => withDocument(async (file, home) => {
+  const one = await openWindow(file, home);
+  const two = await openWindow(file, home);
+  const c = (name: string) => t.declaration(t.cls(EX + name));
+  for (let i = 0; i < 4; i++) {
+    one.ws.apply([{ kind: 'AddAxiom', ontology: one.o, axiom: c(`One${i}`) }]);
+    two.ws.apply([{ kind: 'AddAxiom', ontology: two.o, axiom: c(`Two${i}`) }]);
+  }
+  one.ws.undo();
+  two.ws.undo();
+  await Promise.all([one.recorder.durable(), two.recorder.durable()]);
+  const state = await one.store.readSince(file, 0);
+  assert.deepEqual(state.entries.map((e) => e.seq), Array.from({ length: 10 }, (_, i) => i + 1));
+  const bySeq = new Map(state.entries.map((e) => [e.seq, e]));
+  for (const undo of state.entries.filter((e) => e.cause === 'undo')) {
+    const undone = bySeq.get(undo.undoes!);
+    assert.ok(undone !== undefined);
+    // the undo took back its own window's last add, not the other window's entry of the same seq range
+    assert.deepEqual(undo.changes, [{ ...undone.changes[0], op: 'remove_axiom' }]);
+    assert.equal(undone.changes[0].op, 'add_axiom');
+  }
+  await one.store.close();
+  await two.store.close();
 }));

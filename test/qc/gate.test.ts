@@ -6,6 +6,7 @@ import { identityDigest } from '../../src/qc/identity.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import type { StageId, Verdict } from '../../src/qc/finding.js';
 import { ontology, workspace } from './support.js';
+import { reasonerById } from '../../src/reasoner/registry.js';
 
 const NONE = { total: 0, error: 0, warn: 0, info: 0 };
 const report = (stage: StageId, status: GateStageReport['status'], verdict?: Verdict, required = false): GateStageReport =>
@@ -15,7 +16,7 @@ const LABELLED = 'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "A")'
 const SMELLY = `${LABELLED} Declaration(Class(:B)) AnnotationAssertion(rdfs:label :B "B") SubClassOf(:A :A) SubClassOf(:B :B) SubClassOf(:A :B)`;
 const snapshotOf = (body: string) => captureSnapshot(workspace(ontology(body)), [], 'en');
 const gate = (body: string, over: Partial<Parameters<typeof runGate>[0]> = {}) =>
-  runGate({ snapshot: snapshotOf(body), stages: ['structural'], required: [], reasoner: null, timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, ...over });
+  runGate({ snapshot: snapshotOf(body), stages: ['structural'], required: [], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, ...over });
 
 test('combine: error beats fail, a required stage that did not complete is error, fail_on decides the rest', () => {
   assert.equal(combine([report('structural', 'completed', 'fail'), report('reasoner', 'error')], 'error'), 'error');
@@ -30,15 +31,15 @@ test('combine: error beats fail, a required stage that did not complete is error
 });
 
 test('a required stage that is skipped makes the gate error and is listed as missing', async () => {
-  const r = await gate(LABELLED, { required: ['reasoner'] });
+  const r = await gate(LABELLED, { required: ['provider_evidence'] });
   assert.equal(r.gate, 'error');
-  assert.deepEqual(r.required_stages, ['reasoner']);
-  assert.deepEqual(r.stages_skipped, ['reasoner']);
-  assert.deepEqual(r.missing_required_stages, ['reasoner']);
-  const stage = r.stages.find((s) => s.stage === 'reasoner')!;
-  assert.deepEqual([stage.ran, stage.required, stage.status, stage.reason], [false, true, 'skipped', 'no reasoner selected']);
+  assert.deepEqual(r.required_stages, ['provider_evidence']);
+  assert.deepEqual(r.stages_skipped, ['provider_evidence']);
+  assert.deepEqual(r.missing_required_stages, ['provider_evidence']);
+  const stage = r.stages.find((s) => s.stage === 'provider_evidence')!;
+  assert.deepEqual([stage.ran, stage.required, stage.status, stage.reason], [false, true, 'skipped', 'provider_evidence_unavailable']);
   assert.equal(r.satisfiability_checked, false);
-  assert.match(r.satisfiability_note!, /no reasoner selected/);
+  assert.match(r.satisfiability_note!, /the reasoner stage was not requested/);
 });
 
 test('error wins over fail: failing structural smells with a required stage that cannot run', async () => {
@@ -52,11 +53,11 @@ test('fail_on decides what the worst ran stage means; a skipped optional stage d
   assert.equal((await gate(SMELLY)).gate, 'pass');
   assert.equal((await gate(SMELLY, { failOn: 'warn' })).gate, 'fail');
   assert.equal((await gate(SMELLY, { failOn: 'none' })).gate, 'pass');
-  const clean = await gate(LABELLED, { stages: ['reasoner', 'structural'], failOn: 'warn' });
+  const clean = await gate(LABELLED, { stages: ['provider_evidence', 'structural'], failOn: 'warn' });
   assert.equal(clean.stages.find((s) => s.stage === 'structural')!.verdict, 'info');
   assert.equal(clean.gate, 'pass');
   assert.deepEqual(clean.stages_ran, ['structural']);
-  assert.deepEqual(clean.stages_skipped, ['reasoner']);
+  assert.deepEqual(clean.stages_skipped, ['provider_evidence']);
 });
 
 test('findings are capped per stage while counts and digests cover the complete set', async () => {
@@ -85,7 +86,7 @@ test('the no-policy default stages run over one snapshot; profile and governance
   const stages = ['reasoner', 'profile', 'governance', 'structural'] as const;
   const dl = await gate(body, { stages });
   assert.deepEqual(dl.stages.map((s) => s.stage), ['reasoner', 'profile', 'structural', 'governance']);
-  assert.deepEqual(dl.stages_ran, ['profile', 'structural', 'governance']);
+  assert.deepEqual(dl.stages_ran, ['reasoner', 'profile', 'structural', 'governance']);
   assert.equal(dl.stages.find((s) => s.stage === 'profile')!.verdict, 'pass');
   assert.equal(dl.gate, 'pass');
   const el = await gate(body, { stages, options: { owlProfile: 'EL' } });
@@ -104,6 +105,6 @@ test('the rules stage passes an empty SWRL corpus and errors on rules no install
     DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:B Variable(<urn:x>))))`;
   const withRule = await gate(rule, { stages: ['rules'] });
   assert.equal(withRule.stages[0].status, 'error');
-  assert.match(withRule.stages[0].reason!, /1 SWRL rule\(s\) cannot be evaluated: no reasoner is selected/);
+  assert.match(withRule.stages[0].reason!, /1 SWRL rule\(s\) cannot be evaluated: Athene EL\+\+ Classifier [^ ]+ does not execute SWRL rules/);
   assert.equal(withRule.gate, 'error');
 });

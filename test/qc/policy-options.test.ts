@@ -120,7 +120,6 @@ test('the policy reasoner must be the captured selection: mismatch, none selecte
   assert.equal(policyReasonerProblem('el', el), null);
   assert.equal(policyReasonerProblem('Athene EL++ Classifier', el), null, 'a version-less name matches by the reference rule');
   assert.match(policyReasonerProblem('el', structural)!, /requires Athene EL\+\+ Classifier [^ ]+ \[el\] but the window's selected reasoner is Athene Structural Reasoner [^ ]+ \[structural\]/);
-  assert.match(policyReasonerProblem('el', null)!, /requires .*\[el\] but the window has no reasoner selected \(select it with set_reasoner\)/);
   assert.match(policyReasonerProblem('HermiT', el)!, /"HermiT" names no installed reasoner \(installed: .*\[el\].*\); the window's selected reasoner is .*\[el\]/);
   assert.match(policyReasonerProblem('Athene', el)!, /matches several reasoners/);
 });
@@ -142,7 +141,7 @@ test('in the gate: a mismatching selection makes the reasoner stage error withou
 test('in the gate: the policy profile is enforced', async () => {
   const snapshot = captureSnapshot(workspace(ontology('Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A ObjectUnionOf(:A :B))')), [], 'en');
   const gate = (p: EffectivePolicy) => runGate({
-    snapshot, stages: ['profile'], required: ['profile'], reasoner: null, timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, options: policyGateConfig(p, null).options,
+    snapshot, stages: ['profile'], required: ['profile'], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, options: policyGateConfig(p, null).options,
   });
   assert.equal((await gate(policy({ interoperability: { owl_profile: 'EL' } }))).gate, 'fail');
   assert.equal((await gate(policy())).gate, 'pass', 'the default DL profile allows unions');

@@ -63,10 +63,7 @@ test('SWRL rules add a non-gating warning', async () => {
   assert.equal(g.satisfiability_checked, true);
 });
 
-test('no selected reasoner skips the stage; cancellation is an error, and a required errored stage errors the gate', async () => {
-  const snap = captureSnapshot(workspace(ontology(BASE)), [], 'en');
-  const skipped = await reasonerStage(snap, { reasoner: null, deadline: Date.now() + 60_000, signal: new AbortController().signal });
-  assert.deepEqual([skipped.status, skipped.reason], ['skipped', 'no reasoner selected']);
+test('cancellation is an error, and a required errored stage errors the gate', async () => {
   const controller = new AbortController();
   const pending = run(BASE, controller.signal);
   controller.abort();
@@ -75,7 +72,7 @@ test('no selected reasoner skips the stage; cancellation is an error, and a requ
   assert.match(cancelled.reason!, /cancelled/);
   const aborted = new AbortController();
   aborted.abort();
-  const g = await runGate({ snapshot: snap, stages: ['reasoner'], required: ['reasoner'], reasoner: EL, timeoutMs: 60_000, signal: aborted.signal, limit: 10 });
+  const g = await runGate({ snapshot: captureSnapshot(workspace(ontology(BASE)), [], 'en'), stages: ['reasoner'], required: ['reasoner'], reasoner: EL, timeoutMs: 60_000, signal: aborted.signal, limit: 10 });
   assert.equal(g.gate, 'error');
   assert.equal(g.satisfiability_checked, false);
   assert.match(g.satisfiability_note!, /reasoner failure/);

@@ -5,6 +5,7 @@ import { covers, expiredWaiverFindings, expiryInstant, isLive, verdictWithout, w
 import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { EX, ontology, workspace } from './support.js';
+import { reasonerById } from '../../src/reasoner/registry.js';
 
 // A fixed clock: noon UTC on 2026-06-15.
 const NOW = Date.parse('2026-06-15T12:00:00Z');
@@ -64,7 +65,7 @@ test('the stage keeps its own judgement of the worst remaining severity, else th
 });
 
 test('skipped and errored stages pass through untouched', () => {
-  const skipped: StageOutcome = { stage: 'reasoner', status: 'skipped', reason: 'no reasoner selected', findings: [] };
+  const skipped: StageOutcome = { stage: 'provider_evidence', status: 'skipped', reason: 'provider_evidence_unavailable', findings: [] };
   assert.equal(waiveOutcome(skipped, [waiver('x', null)], NOW), skipped);
   assert.equal(withExpiredWaivers(skipped, [waiver('x', null, '2000-01-01')], NOW), skipped);
 });
@@ -89,7 +90,7 @@ test('an expired waiver is itself an error finding of the governance stage', () 
 test('in the gate: a live waiver passes a failing governance stage, an expired one fails it', async () => {
   const snapshot = captureSnapshot(workspace(ontology('Declaration(Class(<http://elsewhere.org/X>)) AnnotationAssertion(rdfs:label <http://elsewhere.org/X> "x")')), [], 'en');
   const run = (waivers: Waiver[]) => runGate({
-    snapshot, stages: ['governance'], required: ['governance'], reasoner: null, timeoutMs: 60_000, signal: new AbortController().signal, limit: 25,
+    snapshot, stages: ['governance'], required: ['governance'], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25,
     options: { governance: { required_namespaces: [EX] } }, waivers, now: NOW,
   });
   const unwaived = await run([]);

@@ -162,6 +162,22 @@ test('load_ontology reads a document with its imports closure declarations: rest
   assert.ok(!lines.some((l) => /Object(MaxCardinality|SomeValuesFrom)|AnnotationAssertion\(<http:\/\/example\.org\/people-base#age>/.test(l)), lines.join('\n'));
 });
 
+test('an import satisfied by an ontology already loaded types the new document too', async () => {
+  const base = path.join(path.dirname(fixture('zoo.ttl')), '..', 'imports', 'people-base.ttl');
+  assert.equal((await call(c, 'load_ontology', { source: base, keep_active: true })).isError, false);
+  const B = 'http://example.org/people-base#';
+  const source = await put('later/later.ttl', ontologyTtl('http://example.org/later', ['http://example.org/people-base'],
+    `<http://example.org/later#Adult> rdfs:subClassOf [ a owl:Restriction ; owl:onProperty <${B}age> ; owl:minCardinality 1 ] .\n`));
+  const loaded = await call(c, 'load_ontology', { source });
+  assert.equal(loaded.isError, false, JSON.stringify(loaded.body));
+  assert.equal(loaded.body.added_ontologies, 1, 'no catalog: the import is the loaded people-base');
+  assert.deepEqual(loaded.body.unresolved_imports, []);
+  const target = path.join(scratch, 'later', 'later.ofn');
+  assert.equal((await call(c, 'save_ontology', { path: target })).isError, false);
+  const lines = axiomLines((await readDocument(await readFile(target, 'utf8'), { format: 'ofn' })).ontology.axioms());
+  assert.ok(lines.includes(`SubClassOf(<http://example.org/later#Adult> DataMinCardinality(1 <${B}age>))`), lines.join('\n'));
+});
+
 test('load_ontology missing_imports=error refuses before attaching anything, even the resolvable imports', async () => {
   const source = await put('partial/p.ttl', ontologyTtl('http://example.org/p', ['http://example.org/q', 'http://example.org/absent']));
   await put('partial/catalog-v001.xml', catalogXml('  <uri name="http://example.org/q" uri="q.ttl"/>\n  <uri name="http://example.org/absent" uri="gone.ttl"/>'));

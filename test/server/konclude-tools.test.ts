@@ -134,3 +134,33 @@ test('a cancelled explanation kills its Konclude process at once and removes its
     await served.close();
   }
 });
+
+test('a cancelled materialization preview kills its Konclude process and frees the preview reasoner', async () => {
+  const n = 6000;
+  const served = await serveTempOntology('athene-konclude-chain-', 'chain.ofn', chain(n));
+  try {
+    await callOk(served.c, 'set_reasoner', { reasoner: 'konclude' });
+    const args = {
+      categories: ['subclass_axioms'], destination: { kind: 'new_ontology', identifier: 'http://example.org/chain-inferred' },
+      provenance: { generator: 'konclude test', purpose: 'cancellation' },
+      limits: { max_axioms_per_category: 100, max_axioms_total: 100, max_bytes: 100_000, timeout_ms: 3_600_000 },
+    };
+    const controller = new AbortController();
+    const pending = served.c.callTool({ name: 'materialize_inferences', arguments: args }, undefined, { signal: controller.signal, timeout: 3_600_000 });
+    pending.catch(() => {});
+    // the whole chain in one run: far longer than the 3 s allowed below
+    const run = await until('Konclude classifying the chain', 600_000, () => koncludeRuns().find((r) => r.lines > n));
+    controller.abort('the user changed their mind');
+    await assert.rejects(pending);
+    await until('the cancelled Konclude process is gone', 3_000, () => (existsSync(`/proc/${run.pid}`) ? undefined : true));
+    await until('its private directory is removed', 3_000, () => (existsSync(run.dir) ? undefined : true));
+
+    // the preview reasoner is free again: the next preview (EL this time) is not refused as busy
+    await callOk(served.c, 'set_reasoner', { reasoner: 'el' });
+    const next = await callOk(served.c, 'materialize_inferences', { ...args, limits: { ...args.limits, timeout_ms: 60_000 } });
+    assert.equal(next.preview_only, true, JSON.stringify(next));
+    assert.deepEqual(koncludeRuns(), [], 'no Konclude process is left behind');
+  } finally {
+    await served.close();
+  }
+});

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOLS_BY_NAME, profileTools } from '../../src/tools/catalog.js';
-import { never, stepMeasure } from '../../src/tools/tool.js';
+import * as v from 'valibot';
+import { defineTool, never, stepMeasure } from '../../src/tools/tool.js';
 import { nextProgress } from '../../src/actors/session-features.js';
 import { listTools } from '../../src/tools/listing.js';
 import { call, callOk, connect, decideWrite, eventually, fixture, pendingWrites, raw, serveAndConnect, startTestServer } from './support.js';
@@ -116,8 +117,8 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
   try {
     const { tools } = await s.c.listTools();
     const full = Buffer.byteLength(JSON.stringify({ tools }));
-    // the issue's 60 KB for every tool is not reached: names, titles, annotations and the argument schemas
-    // without a single description already take about 50 KB (see the report of issue 18)
+    // the issue's 60 KB for every tool is not reached: without a single tool or argument description, the
+    // names, titles, hints and schemas alone would take about 62 KB
     assert.ok(full <= 105 * 1024, `full tools/list is ${full} bytes`);
     const core = Buffer.byteLength(JSON.stringify({ tools: listTools(profileTools('core')) }));
     assert.ok(core <= 60 * 1024, `core tools/list is ${core} bytes`);
@@ -155,6 +156,25 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
   } finally {
     await s.close();
   }
+});
+
+test('a shared subschema is one whose local references name the same definitions', () => {
+  const tool = (name: string, leaf: Record<string, unknown>) => defineTool({
+    name, description: name, input: v.strictObject({}), capabilities: ['ontology:read'], mutating: never, handler: () => ({}),
+    listedSchema: {
+      type: 'object',
+      properties: { node: { type: 'object', properties: { label: { type: 'string' }, comment: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/0' } } } } },
+      $defs: { 0: leaf },
+    },
+  });
+  const word = { type: 'object', properties: { text: { type: 'string' } } };
+  const count = { type: 'object', properties: { n: { type: 'integer' } } };
+  const [a, b, c] = listTools([tool('a', word), tool('b', count), tool('c', word)]);
+  assert.ok(a.inputSchema.$defs !== undefined);
+  assert.deepEqual(b.inputSchema.properties, a.inputSchema.properties, 'b\'s node names another definition: listed in full');
+  assert.ok(b.inputSchema.$defs !== undefined);
+  assert.deepEqual((c.inputSchema.properties as Record<string, unknown>).node, { type: 'object', description: "Same schema as a's node." });
+  assert.equal(c.inputSchema.$defs, undefined, 'a definition nothing refers to any more is dropped');
 });
 
 test('a tool outside its profile\'s list is refused, and a shared subschema is listed in full in every profile', () => {

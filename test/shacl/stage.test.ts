@@ -11,6 +11,7 @@ import { shaclStage, type ShaclShapesSource } from '../../src/qc/stages/shacl.js
 import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { EX, ontology, workspace } from '../qc/support.js';
+import { reasonerById } from '../../src/reasoner/registry.js';
 
 const PEOPLE = `Declaration(Class(:Person)) Declaration(DataProperty(:age)) Declaration(NamedIndividual(:ann)) Declaration(NamedIndividual(:bob))
 ClassAssertion(:Person :ann) ClassAssertion(:Person :bob)
@@ -68,7 +69,7 @@ test('malformed shapes make the stage an error, never a pass', async () => {
 test('in the gate: a completed violation fails (not error), a waiver naming rule and focus lifts it', async () => {
   const shapes = inline(`${PREFIXES} :S sh:targetClass :Person ; sh:property [ sh:path :age ; sh:datatype xsd:integer ] .`);
   const gate = (waivers = [] as { rule_id: string; focus_iri: string | null; reason: string; expires: string | null }[]) => runGate({
-    snapshot: snapshot(), stages: [], required: ['shacl'], reasoner: null, timeoutMs: 60_000, signal: new AbortController().signal,
+    snapshot: snapshot(), stages: [], required: ['shacl'], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal,
     limit: 25, options: { shacl: shapes }, waivers,
   });
   const failing = await gate();

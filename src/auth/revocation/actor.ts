@@ -156,7 +156,7 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
     worker.once('exit', onExit);
     let view: ViewDelta;
     try {
-      view = await handle.link.call((actor) => actor.ready()).catch((err: Error) => {
+      view = await handle.link.call('ready').catch((err: Error) => {
         if (err === died) throw err;
         void worker.terminate();
         throw new Error(`The revocation actor could not start: ${err.message}`);
@@ -326,7 +326,7 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
   private async value(request: ActorRequest): Promise<unknown> {
     if (this.down !== null) throw new AuthorityUnavailableError(this.down);
     const now = this.now();
-    const reply: ActorReply = await this.link.call((actor) => actor.handle(now, request));
+    const reply: ActorReply = await this.link.call('handle', now, request);
     this.view.apply(reply.delta);
     await this.announce(reply.revoked);
     return reply.value;

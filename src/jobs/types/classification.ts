@@ -69,7 +69,7 @@ export const classificationJob = defineJobType<ClassificationRequest>({
   resultDiscriminator: 'classification.v1',
   runsUnderInvalidPolicy: false,
   prepare: async (ctx, request, res) => {
-    const reasoner = jobReasoner(ctx, res);
+    const reasoner = jobReasoner(ctx);
     const snap = takeSnapshot(ctx.workspace);
     const timeoutMs = res.policy?.reasoning.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     return {

@@ -23,8 +23,8 @@ export const materializationJob = defineJobType<MaterializationRequest>({
   capabilities: ['ontology:read', 'filesystem:project:read'],
   resultDiscriminator: 'inference_materialization.v1',
   runsUnderInvalidPolicy: false,
-  prepare: async (ctx, request, res) => {
-    const reasoner = jobReasoner(ctx, res);
+  prepare: async (ctx, request) => {
+    const reasoner = jobReasoner(ctx);
     const revision = ctx.workspace.revision;
     return {
       identity: { reasoner: reasoner.id, reasoner_version: reasoner.version },

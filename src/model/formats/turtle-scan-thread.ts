@@ -157,7 +157,7 @@ async function scanOne(text: string, syntax: ScannedSyntax, base: string | undef
   });
   try {
     const task: ScanTask = { text, syntax, base, bnodePrefix: mirror.table.bnodePrefix };
-    const end = await scanningThread().call((s) => s.scan(task, transfer(port2, [port2])));
+    const end = await scanningThread().call('scan', task, transfer(port2, [port2]));
     if (end.outcome === 'parser') return 'parser';
     if (end.outcome !== 'scanned') return null;
     expected = end.chunks;

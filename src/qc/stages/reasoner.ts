@@ -13,7 +13,7 @@ import { findingId } from '../identity.js';
 import { snapshotWorkspaceId } from '../snapshot.js';
 
 export interface ReasonerStageContext {
-  readonly reasoner: ReasonerInfo | null;
+  readonly reasoner: ReasonerInfo;
   /** Absolute time (ms since the epoch) by which the classification must finish. */
   readonly deadline: number;
   readonly signal: AbortSignal;
@@ -48,7 +48,6 @@ export function classificationFindings(data: Pick<ClassificationData, 'consisten
 
 export async function reasonerStage(s: QcSnapshot, ctx: ReasonerStageContext): Promise<StageOutcome> {
   const r = ctx.reasoner;
-  if (r === null) return { stage: 'reasoner', status: 'skipped', reason: 'no reasoner selected', findings: [] };
   const timeoutMs = Math.max(1, ctx.deadline - Date.now());
   const input = renderClosure(s.closure);
   const configuration = reasonerConfiguration(r, timeoutMs);

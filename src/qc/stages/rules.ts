@@ -12,9 +12,9 @@ export function ruleCount(s: QcSnapshot): number {
   return rules.size;
 }
 
-export function rulesStage(s: QcSnapshot, reasoner: ReasonerInfo | null): StageOutcome {
+export function rulesStage(s: QcSnapshot, reasoner: ReasonerInfo): StageOutcome {
   const n = ruleCount(s);
   if (n === 0) return { stage: 'rules', status: 'completed', verdict: 'pass', findings: [], details: { rule_count: 0 } };
-  const who = reasoner === null ? 'no reasoner is selected' : `${reasoner.name} does not execute SWRL rules (its reviewed profile marks every rule atom unsupported)`;
+  const who = `${reasoner.name} does not execute SWRL rules (its reviewed profile marks every rule atom unsupported)`;
   return { stage: 'rules', status: 'error', reason: `${n} SWRL rule(s) cannot be evaluated: ${who}`, findings: [], details: { rule_count: n } };
 }

@@ -15,7 +15,7 @@ import type { QcSnapshot } from '../finding.js';
 import { snapshotWorkspace, snapshotWorkspaceId } from '../snapshot.js';
 
 export interface SnapshotQueryContext {
-  readonly reasoner: ReasonerInfo | null;
+  readonly reasoner: ReasonerInfo;
   /** Absolute time (ms since the epoch) by which the stage must finish. */
   readonly deadline: number;
   readonly signal: AbortSignal;
@@ -28,7 +28,6 @@ const unavailable = (code: string, message: string): InferredSnapshot => ({ kind
 /** Classifies the snapshot privately and materializes the inferences (the pool key shares the workspace's incremental reasoner). */
 async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Promise<InferredSnapshot> {
   const r = ctx.reasoner;
-  if (r === null) return unavailable('no_reasoner', 'include_inferred needs a reasoner, and the window has none selected (set_reasoner)');
   const timeoutMs = Math.max(1, ctx.deadline - Date.now());
   const input = renderClosure(s.closure);
   const key = (snapshotWorkspaceId(s) ?? 'qc-private') + '@qc-' + s.revision + '-inferred-' + ++runs;
