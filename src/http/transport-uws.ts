@@ -1,12 +1,12 @@
 // The uWebSockets.js transport: one app, every request handed to the shared handler through a thin reply.
 //
-// What uWS refuses itself is never answered: the v20.30 parser (the last whose binaries load on glibc 2.36,
-// transport.ts) closes the connection without a response, before any handler runs, and has no hook for an
-// answer (an error response came only in later releases). That is, a request with 49 or more header fields
-// (its compiled-in UWS_HTTP_MAX_HEADERS_COUNT of 50 counts the request line), a header block over 4 KB
-// that arrives in more than one read (its compiled-in fallback buffer), a malformed request or header line,
-// and a request without a Host header. node:http answers each of these with a JSON-RPC 4xx (431, 400, or the
-// Host check's 403; transport-node.ts); below those limits both transports answer 431 from the front door.
+// What uWS refuses itself is never answered. The v20.30 parser (newer repackages need glibc 2.38) closes the
+// connection before any handler runs: its binary holds no error response and has no hook through which one
+// could be written. It refuses a request with 49 or more header fields (its compiled-in
+// UWS_HTTP_MAX_HEADERS_COUNT of 50 counts the request line), a head over 4 KB that arrives in more than one
+// read (its compiled-in fallback buffer), a malformed request or header line, and a request without a Host
+// header. node:http answers each of these with a JSON-RPC 4xx (431, 400, or the Host check's 403;
+// transport-node.ts); below those limits both transports answer 431 from the front door.
 
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Handler, Incoming, Reply, Transport, UwsModule } from './transport.js';

@@ -14,7 +14,7 @@ function writable(name: string): boolean {
 }
 
 /** The ids of the JSON-RPC requests in a POST body (one message or a batch); none when it is not JSON. */
-export function requestIds(body: string | null): (string | number)[] {
+function requestIds(body: string | null): (string | number)[] {
   if (body === null) return [];
   let parsed: unknown;
   try {

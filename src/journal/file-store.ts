@@ -216,23 +216,25 @@ export class FileChangeStore implements ChangeStore {
 
   /**
    * The document's journal, open for appending and caught up with what other writers did since this one
-   * last wrote (appended, or replaced the file when saving). A new handle first cuts off a torn last line.
+   * last wrote (appended, or replaced the file when saving). A new handle first cuts off a torn last line,
+   * so does finding one another writer left (it died mid-write).
    */
   private async current(document: string, file: string): Promise<OpenLog> {
     const cached = this.logs.get(document);
-    if (cached !== undefined) {
+    if (cached !== undefined && statSync(file, { throwIfNoEntry: false })?.ino === cached.ino) {
       const size = fstatSync(cached.handle.fd).size;
-      if (statSync(file, { throwIfNoEntry: false })?.ino === cached.ino && size >= cached.end) {
-        if (size > cached.end) {
-          const added = Buffer.alloc(size - cached.end);
-          readSync(cached.handle.fd, added, 0, added.length, cached.end);
+      if (size === cached.end) return cached;
+      if (size > cached.end) {
+        const added = Buffer.alloc(size - cached.end);
+        readSync(cached.handle.fd, added, 0, added.length, cached.end);
+        if (added[added.length - 1] === 0x0a) {
           cached.lastSeq = lastSeqOf(decodeRecords(added.toString('utf8')), cached.lastSeq);
           cached.end = size;
+          return cached;
         }
-        return cached;
       }
-      this.drop(document);
     }
+    if (cached !== undefined) this.drop(document);
     await cutTornTail(file);
     const handle = await open(file, 'a+', 0o600);
     const text = await readText(file);

@@ -9,7 +9,6 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { parentPort, type MessagePort, type Worker } from 'node:worker_threads';
 
 export { transfer } from 'comlink/dist/esm/comlink.mjs';
-export type Remote<T> = Comlink.Remote<T>;
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -70,7 +69,7 @@ type Answer<F> = F extends (...args: never[]) => infer R ? R : never;
 
 /** Calls into the API a thread exposes. */
 export class ThreadLink<T> {
-  private readonly remote: Remote<T>;
+  private readonly remote: Comlink.Remote<T>;
   /** comlink's proxy of each method called so far: made once, as each one costs a Proxy and a finalizer. */
   private readonly methods = new Map<string, (...args: unknown[]) => Promise<unknown>>();
   /** Rejecters of the calls not answered yet: called when the thread is gone. */

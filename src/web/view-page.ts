@@ -44,7 +44,7 @@ nav a{color:#dfe6ef;text-decoration:none;padding:.3rem .6rem;border-radius:4px}n
 main{max-width:72rem;margin:0 auto;padding:1rem}section h2{font-size:1.2rem;margin:.2rem 0 .8rem}
 .banner{background:#fbe9e9;color:var(--bad);padding:.6rem 1rem;border-bottom:1px solid #e6c1c1}
 .card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.7rem .9rem;margin:0 0 .7rem}
-.row{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:baseline}.grow{flex:1 1 12rem;min-width:0}
+.row{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:baseline}.row>*{min-width:0;overflow-wrap:anywhere}.grow{flex:1 1 12rem;min-width:0}
 .muted{color:var(--muted);font-size:.88rem}.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:0}
 .facts dt{color:var(--muted)}.facts dd{margin:0;overflow-wrap:anywhere}
 pre,code{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f0f2f5;padding:.5rem;border-radius:4px;overflow-x:auto;white-space:pre-wrap;overflow-wrap:anywhere;margin:.4rem 0}

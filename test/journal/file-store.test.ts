@@ -1,5 +1,6 @@
 // The file journal: checksummed lines, a torn last line tolerated and cut before the next append, saves
-// moving entries to the history, retention by age and size, group commit, private file modes.
+// moving entries to the history, retention by age and size, group commit, private file modes, numbering
+// shared with other writers of the document.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,6 +61,22 @@ test('a torn last line is not read and is cut off before the next append', () =>
   await reopened.append(DOC, [entry(3)]);
   assert.deepEqual((await reopened.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3]);
   await reopened.close();
+}));
+
+test('entries another writer appended are numbered past, and a torn line it left is cut before the next append', () => withStore(async (store, home) => {
+  const numbered = (e: ChangeEntry) => ({ ...e, seq: 0 });
+  await store.append(DOC, [numbered(entry(1))]);
+  const other = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
+  await other.append(DOC, [numbered(entry(2)), numbered(entry(3))]);
+  await other.close();
+  await store.append(DOC, [numbered(entry(4))]);
+  // a writer that died mid-write leaves half a line behind
+  const torn = encodeRecord({ ...entry(5), seq: 5 });
+  await appendFile(await journalFile(home), torn.slice(0, torn.length - 20));
+  const seqs: number[] = [];
+  await store.append(DOC, [numbered(entry(6))], (e) => seqs.push(e.seq));
+  assert.deepEqual(seqs, [5]);
+  assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => [e.seq, e.batch]), [[1, 'b1'], [2, 'b2'], [3, 'b3'], [4, 'b4'], [5, 'b6']]);
 }));
 
 test('a line whose checksum fails is skipped', () => {

@@ -9,6 +9,8 @@ import { triplesToOntology } from '../rdf/triples-to-owl.js';
 import { stripBom } from './turtle-reader.js';
 import type { ImportedKinds } from '../rdf/graph-typing.js';
 import { jsonErrorPosition } from '../../util/json-error-position.js';
+import { nestedDeeperThan } from '../../util/json-nesting.js';
+import { MAX_JSON_LD_NESTING } from './nesting.js';
 
 /** A document loader that refuses to load anything: Athene never fetches remote contexts. */
 const refuseRemote = async (url: string): Promise<never> => {
@@ -16,6 +18,9 @@ const refuseRemote = async (url: string): Promise<never> => {
 };
 
 export async function readJsonLd(text: string, options: { base?: string; imported?: ImportedKinds } = {}): Promise<Ontology> {
+  if (nestedDeeperThan(text, MAX_JSON_LD_NESTING)) {
+    throw new ParseError('jsonld', `JSON nested deeper than ${MAX_JSON_LD_NESTING} levels (the nesting limit of JSON-LD documents)`);
+  }
   const doc = parseJson(stripBom(text));
   let quads: RDF.Quad[];
   try {

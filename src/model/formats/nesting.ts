@@ -5,6 +5,12 @@
 /** How many levels an expression (or a document construct) may nest. */
 export const MAX_EXPRESSION_NESTING = 500;
 
+/**
+ * How deeply a JSON-LD document's JSON may nest: jsonld expands it by deep async recursion, which
+ * overflows the stack near a thousand levels.
+ */
+export const MAX_JSON_LD_NESTING = 200;
+
 /** The error detail naming the limit. */
 export const nestingLimitDetail = (what: string): string =>
   `${what} nested deeper than ${MAX_EXPRESSION_NESTING} levels (the nesting limit)`;

@@ -322,11 +322,6 @@ showSection(location.pathname.replace(/^\/admin\/?/, ''));
 
 const live = document.getElementById('live') as HTMLElement;
 let signedOut = false;
-whenSignedOut(() => {
-  signedOut = true;
-  banner.hidden = false;
-  banner.textContent = 'The owner session ended. Run `athene open` for a new login link.';
-});
 
 /** The page loads its data at once; a `hello` after the first means the stream reconnected and anything may have changed. */
 let greeted = false;
@@ -344,22 +339,28 @@ function connect(): void {
   events.addEventListener('changed', (e) => refresh((JSON.parse((e as MessageEvent<string>).data) as { topics: string[] }).topics));
   events.addEventListener('signed-out', () => {
     events.close();
-    whenSignedOutNow();
+    signOut();
   });
   events.addEventListener('error', () => {
     live.textContent = 'reconnecting…';
     live.classList.remove('on');
     // a closed stream (the server restarted, or said no) is reopened; the browser retries an interrupted one by itself
-    if (events.readyState === EventSource.CLOSED && !signedOut) setTimeout(connect, 2000);
+    if (events.readyState !== EventSource.CLOSED) return;
+    // a refused stream may mean the session ended: one API call tells (a 401 signs the page out)
+    const retry = () => {
+      if (!signedOut) setTimeout(connect, 2000);
+    };
+    api('/admin/view/overview').then(retry, retry);
   });
 }
 
-function whenSignedOutNow(): void {
+function signOut(): void {
   signedOut = true;
   live.textContent = 'signed out';
   banner.hidden = false;
   banner.textContent = 'The owner session ended. Run `athene open` for a new login link.';
 }
 
+whenSignedOut(signOut);
 void refreshAll();
 connect();
