@@ -49,6 +49,7 @@ import { answerView, warmView, type ViewWindow } from './window-view.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
+import { requestIds } from '../util/json-rpc-ids.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -407,22 +408,6 @@ function headerPairs(headers: readonly string[]): [string, string][] {
   const pairs: [string, string][] = [];
   for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i], headers[i + 1]]);
   return pairs;
-}
-
-/** The ids of the JSON-RPC requests in a POST body (one message or a batch); none when it does not parse. */
-function requestIds(body: string): (string | number)[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return [];
-  }
-  const ids: (string | number)[] = [];
-  for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
-    const r = m as { method?: unknown; id?: unknown } | null;
-    if (r !== null && typeof r === 'object' && typeof r.method === 'string' && (typeof r.id === 'string' || typeof r.id === 'number')) ids.push(r.id);
-  }
-  return ids;
 }
 
 /** Each principal's AuthInfo, made once: principalOf hands out the same principal object for a text. */

@@ -7,27 +7,11 @@ import type { Principal } from '../auth/principal.js';
 import { sendRpcError, statusLine, type Exchange } from './respond.js';
 import { sendRevoked, type Cuttable } from './in-flight.js';
 import { isHopByHop } from './hop-by-hop.js';
+import { requestIds } from '../util/json-rpc-ids.js';
 
 /** Response headers the transport computes itself, and hop-by-hop ones, are not passed on. */
 function writable(name: string): boolean {
   return name !== 'content-length' && !isHopByHop(name);
-}
-
-/** The ids of the JSON-RPC requests in a POST body (one message or a batch); none when it is not JSON. */
-function requestIds(body: string | null): (string | number)[] {
-  if (body === null) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return [];
-  }
-  const ids: (string | number)[] = [];
-  for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
-    const id = typeof m === 'object' && m !== null && 'method' in m ? (m as { id?: unknown }).id : undefined;
-    if (typeof id === 'string' || typeof id === 'number') ids.push(id);
-  }
-  return ids;
 }
 
 /**
@@ -145,7 +129,7 @@ export class WindowSink implements ResponseSink, Cuttable {
     x.done = true;
     // the head is out, so the status cannot carry the failure: each request of the body gets its JSON-RPC error,
     // as an event on a stream, else as the JSON body (what was buffered of the window's answer is dropped)
-    const errors = requestIds(this.requestBody).map((id) => JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }));
+    const errors = (this.requestBody === null ? [] : requestIds(this.requestBody)).map((id) => JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }));
     x.res.cork(() => {
       if (this.buffered === null) x.res.end(errors.map((e) => `event: message\ndata: ${e}\n\n`).join(''));
       else x.res.end(errors.length === 0 ? undefined : errors.length === 1 ? errors[0] : `[${errors.join(',')}]`);
