@@ -18,8 +18,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { MemoryAuth } from '../test/server/memory-auth.js';
 import { startTestServer, fixture, connect, call, type TestServer } from '../test/server/support.js';
 import { registerClient, authorize } from '../test/server/oauth-grant.js';
 
@@ -216,12 +216,10 @@ class Callback {
 }
 
 /** The SDK's OAuth client side, sending the user's (not the owner's) browser to the authorization URL. */
-class BrowserAuth implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-
-  constructor(private readonly callback: Callback, private readonly open: (url: URL) => Promise<void>) {}
+class BrowserAuth extends MemoryAuth {
+  constructor(private readonly callback: Callback, private readonly open: (url: URL) => Promise<void>) {
+    super();
+  }
 
   get redirectUrl(): string {
     return `${this.callback.origin}/callback`;
@@ -231,32 +229,8 @@ class BrowserAuth implements OAuthClientProvider {
     return { client_name: 'View Consent Client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'read' };
   }
 
-  clientInformation() {
-    return this.info;
-  }
-
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.info = info;
-  }
-
-  tokens() {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
   async redirectToAuthorization(url: URL): Promise<void> {
     await this.open(url);
-  }
-
-  saveCodeVerifier(v: string): void {
-    this.verifier = v;
-  }
-
-  codeVerifier(): string {
-    return this.verifier;
   }
 }
 

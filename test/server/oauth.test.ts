@@ -9,8 +9,9 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { MemoryAuth } from './memory-auth.js';
 import { startTestServer, fixture, raw, call, connect, ownerLogin, consentFields, INIT_BODY, MCP_HEADERS, type TestServer } from './support.js';
 import { TOOLS } from '../../src/tools/catalog.js';
 import { CAPABILITIES } from '../../src/auth/principal.js';
@@ -46,15 +47,14 @@ async function consent(authorizationUrl: URL | string, decision: 'allow' | 'deny
 }
 
 /** An OAuthClientProvider kept in memory; it answers the consent page itself while `approve` is true. */
-class TestProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
+class TestProvider extends MemoryAuth {
   code: string | undefined;
   consents = 0;
   approve = true;
 
-  constructor(private readonly scope: string | undefined, private readonly name = 'SDK test client') {}
+  constructor(private readonly scope: string | undefined, private readonly name = 'SDK test client') {
+    super();
+  }
 
   get redirectUrl(): string {
     return REDIRECT;
@@ -71,22 +71,6 @@ class TestProvider implements OAuthClientProvider {
     return 'state-' + this.consents;
   }
 
-  clientInformation() {
-    return this.info;
-  }
-
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.info = info;
-  }
-
-  tokens() {
-    return this.saved;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-
   async redirectToAuthorization(url: URL): Promise<void> {
     this.consents++;
     if (!this.approve) return;
@@ -94,14 +78,6 @@ class TestProvider implements OAuthClientProvider {
     const back = await consent(url);
     assert.equal(back.searchParams.get('state'), url.searchParams.get('state'), 'state is echoed');
     this.code = back.searchParams.get('code') ?? undefined;
-  }
-
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-
-  codeVerifier(): string {
-    return this.verifier;
   }
 }
 
