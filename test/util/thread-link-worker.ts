@@ -1,5 +1,6 @@
 // The thread behind thread-link.test.ts: an API whose calls answer, throw, hold, or take a transferred buffer.
 
+import { isMainThread } from 'node:worker_threads';
 import { crossesThreads, exposeToParent } from '../../src/util/thread-link.js';
 import { KindedError, type FixtureApi } from './thread-link-fixture.js';
 
@@ -26,4 +27,5 @@ const api: FixtureApi = {
   },
 };
 
-exposeToParent(api);
+// node --test loads every file under test/; there, off a thread, this module serves nothing.
+if (!isMainThread) exposeToParent(api);
