@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   ACCESS_TOKEN_TTL_MS, CODE_TTL_MS, SILENT_CLIENT_TTL_MS, UNFINISHED_REGISTRATION_TTL_MS,
-  applyRevocation, emptyState, exchangeCode, hashToken, isOAuthError, issueCode, mintGrant, mintToken, mintTokens, refresh, register,
+  applyRevocation, emptyState, exchangeCode, hashToken, isOAuthError, issueCode, mintGrant, mintIdentifier, mintToken, mintTokens, refresh, register,
   revokeClient, revokeToken, sweep, touch, type OAuthState,
 } from '../../src/auth/oauth/state.js';
 import { s256Challenge, verifyS256 } from '../../src/auth/oauth/pkce.js';
@@ -243,4 +243,12 @@ test('transitions never mutate the state they start from', () => {
   revokeClient(state, clientId, T0 + 1);
   sweep(state, T0 + SILENT_CLIENT_TTL_MS);
   assert.equal(JSON.stringify([[...state.clients], [...state.grants], [...state.codes], [...state.accessIndex], [...state.refreshIndex]]), snapshot);
+});
+
+test('client and grant identifiers never start with a dash, so the owner can type them after a CLI verb', () => {
+  for (let i = 0; i < 10_000; i++) {
+    const id = mintIdentifier();
+    assert.match(id, /^[A-Za-z0-9_][A-Za-z0-9_-]{42}$/);
+    assert.match(mintGrant().grant_id, /^[^-]/);
+  }
 });

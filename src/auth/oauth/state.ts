@@ -28,9 +28,20 @@ export function registrationExpired(client: Pick<ClientRecord, 'authorized_at' |
   return client.authorized_at === null && client.registered_at + UNFINISHED_REGISTRATION_TTL_MS <= now;
 }
 
-/** An opaque 256-bit secret (tokens, codes) or identifier. */
+/** An opaque 256-bit secret (tokens, codes). */
 export function mintToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * An opaque 256-bit identifier (clients, grants). The owner types these after CLI verbs (`athene clients revoke
+ * ID`), where a leading '-' would read as an option, so an identifier never starts with one.
+ */
+export function mintIdentifier(): string {
+  for (;;) {
+    const id = mintToken();
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 export function hashToken(token: string): string {
@@ -310,7 +321,7 @@ export interface MintedTokens {
 }
 
 export function mintGrant(): MintedGrant {
-  return { grant_id: mintToken(), access_token: mintToken(), refresh_token: mintToken() };
+  return { grant_id: mintIdentifier(), access_token: mintToken(), refresh_token: mintToken() };
 }
 
 export function mintTokens(): MintedTokens {

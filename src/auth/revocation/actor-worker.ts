@@ -5,7 +5,7 @@
 
 import { workerData } from 'node:worker_threads';
 import {
-  applyRevocation, exchangeCode, issueCode, mintGrant, mintToken, mintTokens, refresh, register, revokeClient, revokeToken, sweep, touch,
+  applyRevocation, exchangeCode, issueCode, mintGrant, mintIdentifier, mintToken, mintTokens, refresh, register, revokeClient, revokeToken, sweep, touch,
   type OAuthState, type Transition,
 } from '../oauth/state.js';
 import { LowdbOAuthStore, clientsPath, type OAuthStore, type StoreFaults } from '../oauth/store.js';
@@ -50,7 +50,7 @@ class Actor {
   async handle(request: ActorRequest, now: number): Promise<ActorReply> {
     switch (request.op) {
       case 'register':
-        return this.persisted(register(this.state, request.metadata, now, mintToken()));
+        return this.persisted(register(this.state, request.metadata, now, mintIdentifier()));
       case 'issueCode': {
         const code = mintToken();
         const t = issueCode(this.state, request.request, now, code);
