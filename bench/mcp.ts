@@ -10,6 +10,8 @@
 //   BENCH_LEVELS=1,16,64,256  BENCH_WORKLOADS=read,write  BENCH_TARGETS=uws,node,nojournal,reference
 //   (each Athene transport's ratio is against the reference server of the same run)
 //   ATHENE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  (node flags for the Athene process, e.g. to profile it)
+//   BENCH_BASELINE=/other/checkout/dist/src/cli/main.js  (adds `baseline`: that build on uws with the journal, and a
+//   uws/baseline column: a change measured before and after in the same run)
 
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -93,27 +95,29 @@ function row(r: Result): string {
   return `${f(r.perSecond, 8, 0)} ${f(r.p50, 6)} ${f(r.p99, 6)} ${f(r.serverCpu, 6, 0)} ${f(r.loaderCpu, 5, 0)}`;
 }
 
-/** The Athene targets: a transport, and whether the change journal is on (`nojournal`: uws with it off). */
-const ATHENE_TARGETS: Readonly<Record<string, { transport: string; journal: boolean }>> = {
-  uws: { transport: 'uws', journal: true },
-  node: { transport: 'node', journal: true },
-  nojournal: { transport: 'uws', journal: false },
+/** The Athene targets: a build, a transport, and whether the change journal is on (`nojournal`: uws with it off). */
+const BASELINE = process.env.BENCH_BASELINE;
+const ATHENE_TARGETS: Readonly<Record<string, { main: string; transport: string; journal: boolean }>> = {
+  uws: { main: MAIN, transport: 'uws', journal: true },
+  node: { main: MAIN, transport: 'node', journal: true },
+  nojournal: { main: MAIN, transport: 'uws', journal: false },
+  ...(BASELINE === undefined ? {} : { baseline: { main: path.resolve(BASELINE), transport: 'uws', journal: true } }),
 };
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 3);
   const levels = (process.env.BENCH_LEVELS ?? '1,16,64,256').split(',').map(Number);
   const workloads = (process.env.BENCH_WORKLOADS ?? 'read,write').split(',') as Workload[];
-  const wanted = (process.env.BENCH_TARGETS ?? 'uws,node,nojournal,reference').split(',');
+  const wanted = [...(process.env.BENCH_TARGETS ?? 'uws,node,nojournal,reference').split(','), ...(BASELINE === undefined ? [] : ['baseline'])];
   const homes: string[] = [];
   const servers: Server[] = [];
   try {
     const nodeArgs = (process.env.ATHENE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    for (const [name, { transport, journal }] of Object.entries(ATHENE_TARGETS).filter(([n]) => wanted.includes(n))) {
+    for (const [name, { main, transport, journal }] of Object.entries(ATHENE_TARGETS).filter(([n]) => wanted.includes(n))) {
       // each server its own home: journals of one document in one home would be shared
       const home = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-mcp-'));
       homes.push(home);
-      const athene = await spawnServer([...nodeArgs, MAIN, 'serve', DEMO, '--port', '0', '--no-share', '--home', home, '--http-server', transport],
+      const athene = await spawnServer([...nodeArgs, main, 'serve', DEMO, '--port', '0', '--no-share', '--home', home, '--http-server', transport],
         /listening on (\S+)/, { ...process.env, ATHENE_JOURNAL_ENABLED: String(journal) });
       const token = (await readFile(path.join(home, 'token'), 'utf8')).trim();
       servers.push({ name, url: athene.url, token, child: athene.child });
@@ -126,17 +130,21 @@ async function main(): Promise<void> {
     const targets = servers;
     const reference = targets.findIndex((t) => t.name === 'reference');
     const compared = targets.filter((t) => t.name !== 'reference');
-    const onOff = targets.some((t) => t.name === 'uws') && targets.some((t) => t.name === 'nojournal');
+    const has = (name: string) => targets.some((t) => t.name === name);
+    const onOff = has('uws') && has('nojournal');
+    const beforeAfter = has('uws') && has('baseline');
     console.log(`${seconds} s per level; CPU in µs per call (server: all threads of its process; load: this generator)`);
-    console.log(`workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}${onOff ? ' | journal on/off' : ''}`);
+    console.log(`workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}${onOff ? ' | journal on/off' : ''}${beforeAfter ? ' | uws/baseline' : ''}`);
     for (const workload of workloads) {
       for (const n of levels) {
         const results: Result[] = [];
         for (const t of targets) results.push(await load(t, n, workload, seconds));
         const ratios = reference < 0 ? '' : results.filter((_, i) => i !== reference).map((r) => ` | ${(r.perSecond / results[reference].perSecond).toFixed(2).padStart(7)}x`).join('');
         const by = (name: string) => results[targets.findIndex((t) => t.name === name)];
-        const journal = onOff ? ` | ${(by('uws').perSecond / by('nojournal').perSecond).toFixed(2).padStart(7)}x` : '';
-        console.log(`${workload.padEnd(8)} ${String(n).padStart(8)} | ${results.map((r) => `${' '.repeat(9)}  ${row(r)}`).join(' | ')}${ratios}${journal}`);
+        const ratio = (a: string, b: string) => ` | ${(by(a).perSecond / by(b).perSecond).toFixed(2).padStart(7)}x`;
+        const journal = onOff ? ratio('uws', 'nojournal') : '';
+        const change = beforeAfter ? ratio('uws', 'baseline') : '';
+        console.log(`${workload.padEnd(8)} ${String(n).padStart(8)} | ${results.map((r) => `${' '.repeat(9)}  ${row(r)}`).join(' | ')}${ratios}${journal}${change}`);
       }
     }
   } finally {
