@@ -229,23 +229,21 @@ export class AuditRecorder {
 
   /** Writes a batch; an event that cannot be made into a line or a stream that cannot be written loses only itself. */
   private async writeBatch(batch: readonly Queued[]): Promise<void> {
-    const byWriter = new Map<string, { writer: StreamWriter; text: string; count: number }>();
+    const byWriter = new Map<string, { writer: StreamWriter; lines: string[] }>();
     for (const q of batch) {
       try {
         const dir = this.cachedDir(q.call.document) ?? (await this.resolveDir(q.call.document));
         const key = `${dir}\n${q.call.workspaceId}`;
         const line = eventLine(q);
         const slot = byWriter.get(key);
-        if (slot === undefined) byWriter.set(key, { writer: this.writer(key, dir, q.call.workspaceId), text: line, count: 1 });
-        else {
-          slot.text += line;
-          slot.count++;
-        }
+        if (slot === undefined) byWriter.set(key, { writer: this.writer(key, dir, q.call.workspaceId), lines: [line] });
+        else slot.lines.push(line);
       } catch (err) {
         this.fail(err, 1);
       }
     }
-    for (const { writer, text, count } of byWriter.values()) await writer.append(text).catch((err: unknown) => this.fail(err, count));
+    // joined once: a string grown line by line is a deep rope that every later read (its byte length, the write) must flatten
+    for (const { writer, lines } of byWriter.values()) await writer.append(lines.join('')).catch((err: unknown) => this.fail(err, lines.length));
   }
 
   /** Events lost so far (unwritable, or refused because too many were waiting). */
