@@ -67,6 +67,7 @@ export const mergeOntologyDocument = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:read'],
   mutating: (args) => !args.preview,
+  rehearse: true,
   destructive: true,
   openWorld: true,
   summary: (args) => `merge_ontology_document ${args.source}${args.replace_active ? ' (replace active)' : ''}`,
