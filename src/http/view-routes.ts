@@ -10,6 +10,7 @@ import type { Authority } from '../auth/oauth/authority.js';
 import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { Pulse, ViewQuery } from '../actors/window-view.js';
+import type { WindowHandle } from '../actors/window.js';
 import { describeInstances } from '../broker/instances.js';
 import type { BrokerRegistry } from '../broker/broker-registry.js';
 import { CAPABILITY_WORDS, errorPage } from '../web/consent-page.js';
@@ -92,7 +93,7 @@ export class ViewRoutes {
     }
     if (page) {
       if (r.method !== 'GET') return this.notAllowed(x, 'GET');
-      text(x, 200, shellPage(session.csrf), viewHeaders());
+      text(x, 200, shellPage(session.csrf, this.firstWindow()), viewHeaders());
       return true;
     }
     if (r.path.startsWith(ASSETS)) {
@@ -116,6 +117,13 @@ export class ViewRoutes {
       this.act(x, route, args).catch((err: Error) => fail(x, 500, err.message, 'internal_error'));
     });
     return true;
+  }
+
+  /** The window the page opens its feed and ontology browser on: this process's newest serving one. */
+  private firstWindow(): string | null {
+    let best: WindowHandle | null = null;
+    for (const w of this.deps.registry.local) if (w.unavailable() === null && (best === null || w.connectedAt >= best.connectedAt)) best = w;
+    return best?.id ?? null;
   }
 
   private csrfOk(session: OwnerSession, r: Incoming): boolean {

@@ -191,8 +191,8 @@ async function renderClients(): Promise<void> {
 // ------------------------------------------------------------------ windows
 
 let windows: Json[] = [];
-/** The window the change feed and the ontology browser show. */
-let selected: string | null = null;
+/** The window the change feed and the ontology browser show: at first the one the shell names. */
+let selected: string | null = document.querySelector('meta[name="athene-window"]')?.getAttribute('content') || null;
 const windowListeners: (() => void)[] = [];
 
 /** Windows the feed and the ontology browser can show: this process's and other processes' that answer. */
@@ -228,7 +228,9 @@ function windowModes(w: Json, pulse: Json): HTMLElement {
 async function loadWindows(): Promise<void> {
   windows = (await api<{ windows: Json[] }>('/admin/view/windows')).windows;
   const open = browsable();
+  const before = selected;
   if (selected === null || !open.some((w) => w.id === selected)) selected = (open.find((w) => w.local === true && w.newest === true) ?? open.find((w) => w.local === true) ?? open[0])?.id as string ?? null;
+  if (selected !== before) for (const l of windowListeners) l();
   replace(body('windows'), windows.length === 0 ? empty('No window is open.') : windows.map((w) => {
     const pulse = w.pulse as Json | null;
     const journal = w.journal as Json | null;
@@ -317,10 +319,18 @@ function refresh(topics: readonly string[]): void {
   }
 }
 
+/** Everything, as at the start; the section in view first, so a large class tree does not wait behind the rest. */
 async function refreshAll(): Promise<void> {
-  await loadWindows().catch(showError);
+  const tree = ontology.refresh().catch(showError);
+  const listed = loadWindows().catch(showError);
+  if (visibleSection() === 'ontology') await tree;
+  await listed;
   refresh(['overview', 'pending', 'consent', 'clients']);
-  await Promise.all([renderChanges().catch(showError), ontology.reset().catch(showError)]);
+  await Promise.all([renderChanges().catch(showError), tree]);
+}
+
+function visibleSection(): string | undefined {
+  return document.querySelector<HTMLElement>('[data-section]:not([hidden])')?.dataset.section;
 }
 
 function showSection(id: string): void {
@@ -345,18 +355,14 @@ showSection(location.pathname.replace(/^\/admin\/?/, ''));
 const live = document.getElementById('live') as HTMLElement;
 let signedOut = false;
 
-/** The page loads its data at once; a `hello` after the first means the stream reconnected and anything may have changed. */
-let greeted = false;
-
 function connect(): void {
   const events = new EventSource('/admin/view/events');
+  // every `hello` (the first, and each after a reconnect) loads everything: what changed before the stream
+  // (re)started is in those answers, and every change after it is announced on the stream
   events.addEventListener('hello', () => {
     live.textContent = 'live';
     live.classList.add('on');
-    // the first `hello` also catches what changed between the page's first fetches and the stream's start
-    if (greeted) void refreshAll();
-    else refresh(['overview', 'pending', 'consent', 'clients', 'changes']);
-    greeted = true;
+    void refreshAll();
   });
   events.addEventListener('changed', (e) => refresh((JSON.parse((e as MessageEvent<string>).data) as { topics: string[] }).topics));
   events.addEventListener('signed-out', () => {
@@ -384,5 +390,6 @@ function signOut(): void {
 }
 
 whenSignedOut(signOut);
-void refreshAll();
+// a page opened on the ontology draws its tree without waiting for the event stream (whose `hello` reloads it)
+if (visibleSection() === 'ontology') void ontology.reset().catch(showError);
 connect();
