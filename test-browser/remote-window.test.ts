@@ -26,7 +26,8 @@ let browser: Browser;
 before(async () => {
   const port = await freePort();
   t = await startTestServer([brokerFixture('alpha.ttl')], { port: String(port), broker_idle_linger_s: '0' });
-  other = await spawnAthene(t.home, port, brokerFixture('beta.ttl'));
+  // a process starting on a busy 2-core machine may take a while
+  other = await spawnAthene(t.home, port, brokerFixture('beta.ttl'), [], {}, 90_000);
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   await mkdir(SCREENSHOTS, { recursive: true });
 });

@@ -68,7 +68,7 @@ class Events {
 test('a window of another process is first-class on the server view: state, feed, revert, tree, card, search, write modes and held writes, pushed live', async () => {
   const port = await freePort();
   const t = await startTestServer([brokerFixture('alpha.ttl')], { port: String(port), broker_idle_linger_s: '0' });
-  const b = await spawnAthene(t.home, port, brokerFixture('beta.ttl'));
+  const b = await spawnAthene(t.home, port, brokerFixture('beta.ttl'), [], {}, 60_000);
   const owner = await ownerLogin(t);
   const events = await Events.open(t, owner);
   const agent = await (async () => {
