@@ -72,7 +72,13 @@ export async function spawnAthene(home: string, port: number, file: string, extr
       }
     },
   };
-  await a.waitFor(/listening on (\S+)/, startMs);
+  try {
+    await a.waitFor(/listening on (\S+)/, startMs);
+  } catch (err) {
+    // a process that never came up is not left behind (its pipes would keep the test running)
+    child.kill('SIGKILL');
+    throw err;
+  }
   return a;
 }
 
