@@ -7,7 +7,7 @@
 import { runTask, Classification } from '../../reasoner/pool.js';
 import type { ClassificationData } from '../../reasoner/pool-worker.js';
 import type { ReasonerInfo } from '../../reasoner/registry.js';
-import { renderClosure } from '../../reasoner/snapshot.js';
+import { closureInput, shipAll } from '../../reasoner/snapshot.js';
 import { readyInferences, type InferredSnapshot } from '../../sparql/inferred.js';
 import { ontologyPrefixes } from '../../sparql/run.js';
 import { snapshotTarget, type QueryTarget } from '../../sparql/target.js';
@@ -29,9 +29,9 @@ const unavailable = (code: string, message: string): InferredSnapshot => ({ kind
 async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Promise<InferredSnapshot> {
   const r = ctx.reasoner;
   const timeoutMs = Math.max(1, ctx.deadline - Date.now());
-  const input = renderClosure(s.closure);
+  const input = closureInput(s.closure);
   const key = (snapshotWorkspaceId(s) ?? 'qc-private') + '@qc-' + s.revision + '-inferred-' + ++runs;
-  const out = await runTask<ClassificationData>({ type: 'classify', key, text: input.text, reasoner: r.id, timeLimitMs: timeoutMs }, timeoutMs, ctx.signal);
+  const out = await runTask<ClassificationData>({ type: 'classify', key, model: shipAll(input), reasoner: r.id, timeLimitMs: timeoutMs }, timeoutMs, ctx.signal);
   switch (out.kind) {
     case 'done': {
       const c = new Classification(out.value, s.revision, r, input.ruleCount);
