@@ -15,6 +15,7 @@ import type { ClassificationData, ClassifyTask, PoolTask, QueryData, QueryTask, 
 import { cancelFlag, raiseFlag } from './saturation.js';
 import { shipAll, takeSnapshot, type Shipment, type Snapshot } from './snapshot.js';
 import { koncludeConfig, reasonerById, type ReasonerInfo } from './registry.js';
+import { unreachable } from '../util/unreachable.js';
 
 type Pool = Piscina<PoolTask, ClassificationData | QueryData | TimedOut | Stale>;
 const WORKER = new URL('./pool-worker.js', import.meta.url).href;
@@ -348,6 +349,7 @@ export class ReasoningSession {
       case 'error':
         this.failed = { revision: run.revision, reasoner: run.reasoner, message: out.message };
         return { started: true, completed: false, reason: 'error', message: `The reasoner failed: ${out.message}` };
+      default: return unreachable(out);
     }
   }
 

@@ -11,6 +11,7 @@ import { displayName } from '../../model/display.js';
 import type { Finding, QcSnapshot, StageOutcome } from '../finding.js';
 import { findingId } from '../identity.js';
 import { snapshotWorkspaceId } from '../snapshot.js';
+import { unreachable } from '../../util/unreachable.js';
 
 export interface ReasonerStageContext {
   readonly reasoner: ReasonerInfo;
@@ -80,5 +81,6 @@ export async function reasonerStage(s: QcSnapshot, ctx: ReasonerStageContext): P
         },
       };
     }
+    default: return unreachable(out);
   }
 }

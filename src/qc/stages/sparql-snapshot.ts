@@ -13,6 +13,7 @@ import { ontologyPrefixes } from '../../sparql/run.js';
 import { snapshotTarget, type QueryTarget } from '../../sparql/target.js';
 import type { QcSnapshot } from '../finding.js';
 import { snapshotWorkspace, snapshotWorkspaceId } from '../snapshot.js';
+import { unreachable } from '../../util/unreachable.js';
 
 export interface SnapshotQueryContext {
   readonly reasoner: ReasonerInfo;
@@ -44,6 +45,7 @@ async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Prom
       return unavailable('cancelled', 'the private classification for include_inferred was cancelled');
     case 'error':
       return unavailable('reasoner_error', `the private classification for include_inferred failed: ${out.message}`);
+    default: return unreachable(out);
   }
 }
 
