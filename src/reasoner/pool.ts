@@ -97,10 +97,8 @@ const snapshotKey = (s: Snapshot) => s.workspaceId + '@' + s.revision;
 
 /** The axioms added and removed from `base` to `snap`, as a change shipment. */
 function changeSince(base: Snapshot, snap: Snapshot): Shipment {
-  const before = new Set(base.axioms);
-  const now = new Set(snap.axioms);
-  const added: Axiom[] = snap.axioms.filter((a) => !before.has(a));
-  const removed: Axiom[] = base.axioms.filter((a) => !now.has(a));
+  const added: Axiom[] = snap.axioms.filter((a) => !base.members.has(a));
+  const removed: Axiom[] = base.axioms.filter((a) => !snap.members.has(a));
   return { kind: 'delta', base: snapshotKey(base), added: encodeAxioms(added), removed: encodeAxioms(removed) };
 }
 

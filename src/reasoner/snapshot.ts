@@ -22,7 +22,12 @@ export class Snapshot implements ReasoningInput {
   private rendered: string | null = null;
   private encoded: EncodedAxioms | null = null;
 
-  constructor(readonly workspaceId: string, readonly revision: number, readonly axioms: readonly Axiom[], readonly ruleCount: number) {}
+  readonly axioms: readonly Axiom[];
+
+  /** `members`: the axioms as a set (what the next revision's change is computed against). */
+  constructor(readonly workspaceId: string, readonly revision: number, readonly members: ReadonlySet<Axiom>, readonly ruleCount: number) {
+    this.axioms = [...members];
+  }
 
   get axiomCount(): number {
     return this.axioms.length;
@@ -57,7 +62,7 @@ export function snapshotRenderer(): FunctionalRenderer {
 const cache = new WeakMap<Workspace, Snapshot>();
 
 /** The reasoning input of an imports closure (each axiom once). */
-export function closureInput(closure: Iterable<Ontology>): ReasoningInput {
+export function closureInput(closure: Iterable<Ontology>): ReasoningInput & { readonly members: ReadonlySet<Axiom> } {
   const seen = new Set<Axiom>();
   let rules = 0;
   for (const o of closure) {
@@ -67,7 +72,7 @@ export function closureInput(closure: Iterable<Ontology>): ReasoningInput {
       if (a.kind === 'DLSafeRule') rules++;
     }
   }
-  return { axioms: [...seen], ruleCount: rules };
+  return { axioms: [...seen], ruleCount: rules, members: seen };
 }
 
 /** Axioms as one `Ontology( ... )` document with full IRIs, one axiom a line. */
@@ -84,7 +89,7 @@ export function takeSnapshot(ws: Workspace): Snapshot {
   const hit = cache.get(ws);
   if (hit !== undefined && hit.revision === ws.revision) return hit;
   const input = closureInput(ws.importsClosure(ws.active));
-  const snap = new Snapshot(ws.id, ws.revision, input.axioms, input.ruleCount);
+  const snap = new Snapshot(ws.id, ws.revision, input.members, input.ruleCount);
   cache.set(ws, snap);
   return snap;
 }
