@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Hex } from '../util/digest.js';
 import type { AsideMarker, ChangeEntry, JournalRecord, ResolvedMarker, SaveMarker } from './records.js';
 import type { ChangeStore, JournalState } from './store.js';
+import { unreachable } from '../util/unreachable.js';
 
 export interface Retention {
   readonly maxAgeDays: number;
@@ -79,6 +80,7 @@ export function journalState(document: string, records: readonly JournalRecord[]
       case 'save': if (saved === null || r.seq >= saved.seq) saved = r; break;
       case 'aside': if (aside === null || r.upto >= aside.upto) aside = r; break;
       case 'resolved': if (resolved === null || r.upto >= resolved.upto) resolved = r; break;
+      default: return unreachable(r);
     }
   }
   const open = aside !== null && (resolved === null || resolved.upto < aside.upto);
