@@ -299,6 +299,8 @@ export const discardChangeSet = defineTool({
   input: v.strictObject({ change_set_id: ChangeSetId }),
   capabilities: ['ontology:curate'],
   mutating: never,
+  changesServerState: true,
+  destructive: true,
   handler: (args, ctx) => {
     try {
       changeSetStore(ctx.workspace).discard(args.change_set_id);

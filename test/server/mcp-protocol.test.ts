@@ -10,7 +10,7 @@ import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOLS_BY_NAME, profileTools } from '../../src/tools/catalog.js';
 import * as v from 'valibot';
-import { defineTool, never, stepMeasure } from '../../src/tools/tool.js';
+import { defineTool, never, readOnlyTool, stepMeasure } from '../../src/tools/tool.js';
 import { nextProgress } from '../../src/actors/session-features.js';
 import { listTools } from '../../src/tools/listing.js';
 import { call, callOk, connect, decideWrite, eventually, fixture, pendingWrites, raw, serveAndConnect, startTestServer } from './support.js';
@@ -37,15 +37,19 @@ const DESTRUCTIVE = new Set([
   'set_ontology_id', 'set_prefix', 'remove_prefix', 'remove_import', 'remove_ontology_annotation', 'merge_ontology_document',
   'write_import_lock', 'write_catalog', 'extract_module', 'undo_change', 'redo_change', 'save_ontology', 'revert_changes',
   'recover_unsaved_changes', 'commit_materialization', 'remove_rule', 'remove_mapping', 'import_sssom', 'export_sssom', 'export_job_artifact',
+  'set_reasoner', 'cancel_job', 'discard_change_set',
 ]);
 const IDEMPOTENT = new Set([
   'add_subclass_of', 'add_annotation', 'set_label', 'add_axiom', 'remove_axiom', 'deprecate_entity', 'set_ontology_id', 'set_prefix', 'remove_prefix',
-  'add_import', 'remove_import', 'add_ontology_annotation', 'remove_ontology_annotation', 'set_active_ontology', 'write_import_lock', 'write_catalog', 'save_ontology',
+  'add_import', 'remove_import', 'add_ontology_annotation', 'remove_ontology_annotation', 'set_active_ontology', 'write_import_lock', 'write_catalog', 'save_ontology', 'set_reasoner',
 ]);
 const OPEN_WORLD = new Set([
   'diff_ontologies', 'semantic_diff', 'analyze_change_impact', 'add_import', 'load_ontology', 'merge_ontology_document',
   'search_external_terms', 'inspect_external_term', 'propose_term_reuse',
 ]);
+
+/** What MCP assumes of a tool that does not list a hint. */
+const MCP_DEFAULT_HINTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
 
 /** MCP: each progress value is above the one before, and never above its total. */
 function assertRising(progress: readonly Progress[]): void {
@@ -74,24 +78,30 @@ test('every listed tool has a title and annotations derived from its declared fl
     assert.equal(tools.length, TOOLS_BY_NAME.size);
     for (const tool of tools) {
       const def = TOOLS_BY_NAME.get(tool.name)!;
-      const readOnly = def.mutating === never;
+      const readOnly = readOnlyTool(def);
       const hints = tool.annotations!;
       assert.ok(tool.title !== undefined && tool.title.length > 0, tool.name);
-      assert.equal(hints.readOnlyHint, readOnly, tool.name);
-      assert.equal(hints.destructiveHint, readOnly ? undefined : def.destructive === true, tool.name);
-      // MCP's default for idempotentHint is false, so only a true one is listed
-      assert.equal(hints.idempotentHint, readOnly || def.idempotent !== true ? undefined : true, tool.name);
-      assert.equal(hints.openWorldHint, def.openWorld === true || def.capabilities.includes('network:access'), tool.name);
-      if (!readOnly) {
-        assert.equal(hints.destructiveHint, DESTRUCTIVE.has(tool.name), `${tool.name}: destructiveHint`);
-        assert.equal(hints.idempotentHint === true, IDEMPOTENT.has(tool.name), `${tool.name}: idempotentHint`);
+      const hint = (key: keyof typeof MCP_DEFAULT_HINTS): boolean => {
+        const listed = hints[key];
+        // a hint is listed only where MCP's default would misstate the tool
+        assert.notEqual(listed, MCP_DEFAULT_HINTS[key], `${tool.name}: ${key} listed at its default`);
+        return listed ?? MCP_DEFAULT_HINTS[key];
+      };
+      assert.equal(hint('readOnlyHint'), readOnly, tool.name);
+      if (readOnly) assert.ok(hints.destructiveHint === undefined && hints.idempotentHint === undefined, `${tool.name}: write hints on a read-only tool`);
+      else {
+        assert.equal(hint('destructiveHint'), def.destructive === true, tool.name);
+        assert.equal(hint('idempotentHint'), def.idempotent === true, tool.name);
+        assert.equal(hint('destructiveHint'), DESTRUCTIVE.has(tool.name), `${tool.name}: destructiveHint`);
+        assert.equal(hint('idempotentHint'), IDEMPOTENT.has(tool.name), `${tool.name}: idempotentHint`);
       }
+      assert.equal(hints.openWorldHint, def.openWorld === true || def.capabilities.includes('network:access'), tool.name);
       assert.equal(hints.openWorldHint, OPEN_WORLD.has(tool.name), `${tool.name}: openWorldHint`);
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
     assert.equal(byName.get('add_axiom')!.annotations?.destructiveHint, false, 'adding an axiom is additive');
-    assert.equal(byName.get('remove_axiom')!.annotations?.destructiveHint, true, 'removing one is not, undoable or not');
-    assert.equal(byName.get('save_ontology')!.annotations?.destructiveHint, true, 'a saved file is overwritten');
+    assert.equal(byName.get('remove_axiom')!.annotations?.destructiveHint ?? true, true, 'removing one is not, undoable or not');
+    assert.equal(byName.get('save_ontology')!.annotations?.destructiveHint ?? true, true, 'a saved file is overwritten');
     assert.equal(byName.get('run_qc_suite')!.title, 'Run QC suite');
   } finally {
     await s.close();
