@@ -101,6 +101,9 @@ export class ChangeRecorder {
   private scopedCalls = 0;
   private readonly syncTools = new Set<string>();
   private readonly asyncTools = new Set<string>();
+  /** Batch ids: unique to this recorder (another window's or a restart's never match), cheaper than a UUID each. */
+  private readonly batchPrefix = randomUUID() + '.';
+  private batches = 0;
   recovered = 0;
   /** Replayed entries whose result did not have the recorded fingerprint. */
   replayMismatches = 0;
@@ -301,7 +304,7 @@ export class ChangeRecorder {
     // a unit the mirror does not know links nothing rather than the wrong entry
     const linked = e.cause === 'apply' ? null : this.units.moving(e.cause);
     const unit: Unit = new Map();
-    const batch = randomUUID();
+    const batch = this.batchPrefix + (++this.batches).toString(36);
     const time = new Date().toISOString();
     for (const [o, results] of byDocument) {
       const document = journalDocument(o);
