@@ -103,7 +103,7 @@ export function waitMeasure(totalSeconds: number): ProgressMeasure {
 
 export type JsonObject = Record<string, unknown>;
 
-/** One change a held write would make: `add_axiom` or `remove_axiom`, rendered with display names. */
+/** One change a held write would make (`add_axiom`, `remove_axiom`, `add_import`, …), in Manchester syntax with display names. */
 export interface PendingChange {
   readonly op: string;
   readonly manchester: string;
@@ -131,14 +131,25 @@ export interface ToolDefinition<I = JsonObject, O extends JsonObject = JsonObjec
    * or not undo_change restores it: MCP's destructiveHint is false only for purely additive tools.
    */
   readonly destructive?: boolean;
+  /**
+   * Changes shared window state that is neither an ontology nor a file (a job queued or cancelled, a cached
+   * preview dropped, the reasoner selection): read-only mode and approvals let it through, as they do the
+   * tools that read, yet a client is not told it is read-only.
+   */
+  readonly changesServerState?: boolean;
   /** Repeating a call with the same arguments has no further effect. */
   readonly idempotent?: boolean;
   /** Reaches documents or services outside the project (http(s) fetches); implied by `network:access`. */
   readonly openWorld?: boolean;
   /** One-line description of a held write, for the approval queue. */
   readonly summary?: (args: I) => string;
-  /** The changes a held write would make, in Manchester syntax, shown to the owner who decides it (server view). */
-  readonly preview?: (args: I, ctx: ToolContext) => readonly PendingChange[];
+  /**
+   * Whether the gate may rehearse a held write of this tool (run the handler up to its commit, apply
+   * nothing) to show the owner its exact changes: true when the tool changes ontology content and does
+   * nothing with effects of its own (files, stores, the journal) before its commit. A tool without it
+   * shows its summary.
+   */
+  readonly rehearse?: boolean | ((args: I) => boolean);
   /** Fields every refusal by the gate (arguments, capabilities, read-only, approval, cancellation) adds, e.g. `committed:false`. */
   readonly refusalContext?: JsonObject;
   readonly handler: (args: I, ctx: ToolContext) => NoInfer<O> | Promise<NoInfer<O>>;
@@ -155,6 +166,11 @@ export class ToolFailure extends Error {
 /** Erases the input type so tools of different shapes share one list. */
 export function defineTool<I, O extends JsonObject = JsonObject>(def: ToolDefinition<I, O>): ToolDefinition<JsonObject> {
   return def as unknown as ToolDefinition<JsonObject>;
+}
+
+/** Changes nothing a later call could notice: listed as read-only, and in the `review` profile. */
+export function readOnlyTool(def: ToolDefinition): boolean {
+  return def.mutating === never && def.changesServerState !== true;
 }
 
 export const always = (): boolean => true;
