@@ -167,6 +167,7 @@ export const createClass = defineTool({
   output: v.object({ created: EntityRowOutput, parent: v.optional(v.string()), present: v.boolean(), new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   summary: (a) => `create_class ${a.iri ?? a.name}${a.parent === undefined ? '' : ' SubClassOf ' + a.parent}`,
   handler: (args, ctx) => {
     const c = cls(targetIri(args, ctx));
@@ -201,6 +202,7 @@ export const createEntity = defineTool({
   output: v.object({ created: EntityRowOutput, new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   summary: (a) => `create_entity ${a.entity_type} ${a.iri ?? a.name}`,
   handler: (args, ctx) => {
     const e = makeEntity(ENTITY_TYPE_INPUT[args.entity_type], targetIri(args, ctx));
@@ -227,6 +229,7 @@ export const addSubclassOf = defineTool({
   output: AxiomWriteOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   idempotent: true,
   summary: (a) => `add_subclass_of ${a.child} SubClassOf ${a.parent}`,
   handler: (args, ctx) => {
@@ -257,6 +260,7 @@ export const addAnnotation = defineTool({
   output: AxiomWriteOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   idempotent: true,
   summary: (a) => `add_annotation ${a.entity} ${a.property ?? 'rdfs:label'} ${a.value_iri ?? JSON.stringify(a.value)}`,
   handler: (args, ctx) => {
@@ -280,6 +284,7 @@ export const setLabel = defineTool({
   output: v.object({ entity: v.string(), label: v.string(), lang: v.optional(v.string()), removed_previous: v.number() }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   destructive: true,
   idempotent: true,
   summary: (a) => `set_label ${a.entity} ${JSON.stringify(a.value)}${a.lang === undefined ? '' : '@' + a.lang}`,

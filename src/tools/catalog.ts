@@ -40,6 +40,7 @@ import { startJob, getJob, cancelJob, listJobs, exportJobArtifact } from './job-
 import { materializeInferences, commitMaterializationTool } from './materialization-tools.js';
 import { listMappings, addMappingTool, removeMappingTool, importSssomTool, exportSssomTool, validateMappings } from './mapping-tools.js';
 import { searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuseProposal } from './external-term-tools.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
@@ -95,6 +96,7 @@ export function profileTools(profile: ToolProfile = 'full'): readonly ToolDefini
     case 'core': return inOrder(CORE);
     case 'curation': return inOrder(CURATION);
     case 'review': return TOOLS.filter(readOnlyTool);
+    default: return unreachable(profile);
   }
 }
 

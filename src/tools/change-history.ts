@@ -16,6 +16,7 @@ import { displayName } from '../model/display.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { renderAxiom } from './common.js';
 import { revisionEnvelope } from './revision.js';
+import { unreachable } from '../util/unreachable.js';
 
 const MAX_PAGE = 200;
 const CHANGES_PER_ENTRY = 50;
@@ -69,6 +70,7 @@ function renderChange(s: StoredChange, ctx: ToolContext): JsonObject {
       return { op: s.op, functional: `Ontology(${[s.iri, s.version_iri].filter((x) => x !== null).map((x) => `<${x}>`).join(' ')})`, previous: s.previous };
     case 'set_prefix': return { op: s.op, functional: `Prefix(${s.prefix}=<${s.namespace}>)`, previous: s.previous };
     case 'remove_prefix': return { op: s.op, functional: `Prefix(${s.prefix}=<${s.previous}>)` };
+    default: return unreachable(s);
   }
 }
 
@@ -203,6 +205,7 @@ export const revertChanges = defineTool({
   input: RevertArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
+  rehearse: true,
   destructive: true,
   summary: (args) => `revert_changes ${args.seqs?.join(',') ?? `${args.from_seq}..${args.to_seq ?? ''}`}`,
   handler: async (args, ctx) => {
@@ -241,6 +244,8 @@ export const recoverUnsavedChanges = defineTool({
   input: RecoverArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.action !== 'inspect',
+  // discarding resolves the journal only; applying changes the ontology
+  rehearse: (args) => args.action === 'apply',
   // discarding drops journal entries that undo_change cannot bring back
   destructive: true,
   summary: (args) => `recover_unsaved_changes ${args.action}`,

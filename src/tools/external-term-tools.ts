@@ -17,6 +17,7 @@ import { externalTermStore, grantOf, opaqueId, ownerKey, type Proposal } from '.
 import type { ProviderRecord } from '../external-terms/record.js';
 import { ToolFailure, defineTool, always, never, type JsonObject, type ToolContext } from './tool.js';
 import { isAbsoluteIri } from '../model/iri.js';
+import { unreachable } from '../util/unreachable.js';
 
 const CURSOR_TTL_MS = 5 * 60_000;
 const PROPOSAL_TTL_MS = 15 * 60_000;
@@ -259,6 +260,7 @@ function suggestedOperations(action: Action, record: ProviderRecord, mapping: Re
         { operation: 'add_labels', iri: local!.iri, labels: local!.labels },
         { operation: 'add_mapping', mapping: mapping! },
       ];
+    default: return unreachable(action);
   }
 }
 

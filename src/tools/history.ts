@@ -83,6 +83,7 @@ export const undoChange = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.peek !== true,
+  rehearse: true,
   destructive: true,
   summary: () => 'undo_change',
   handler: (args, ctx) => {
@@ -100,6 +101,7 @@ export const redoChange = defineTool({
   output: v.object({ redone: v.boolean(), ...StepCounts, ...StackState }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   destructive: true,
   summary: () => 'redo_change',
   handler: (_args, ctx) => ({ redone: true, ...step(ctx, 'redo') }),

@@ -17,6 +17,7 @@ import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type Tool
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { referencedReasoner } from './reasoner-reference.js';
+import { unreachable } from '../util/unreachable.js';
 
 const NoArgs = v.strictObject({});
 const ITEM_CAP = 1000;
@@ -198,6 +199,7 @@ function inferred(res: Classification, iri: IRI, relation: (typeof RELATIONS)[nu
     case 'equivalent': return res.equivalents(iri);
     case 'types': return res.types(iri, direct);
     case 'instances': return res.instances(iri, direct);
+    default: return unreachable(relation);
   }
 }
 
