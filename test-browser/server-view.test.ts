@@ -427,6 +427,14 @@ test('the class tree of a 100k-class ontology opens in under a second', async ()
   await writeFile(file, lines.join('\n') + '\n');
   const big = await startTestServer([file]);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // the page's own clock: when the first class node enters the document, from the start of the navigation
+  await context.addInitScript(() => {
+    new MutationObserver((_records, observer) => {
+      if (document.querySelector('[data-test="class-node"]') === null) return;
+      (window as unknown as { treeDrawnAt: number }).treeDrawnAt = performance.now();
+      observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
   try {
     const page = await context.newPage();
     await page.goto(big.server.ownerLoginUrl());
@@ -435,7 +443,8 @@ test('the class tree of a 100k-class ontology opens in under a second', async ()
     await page.goto(`${new URL(big.server.url).origin}/admin/ontology`);
     await page.locator('[data-test="class-tree"] [data-test="class-node"]').first().waitFor({ timeout: LIVE_MS });
     const opened = Date.now() - started;
-    console.log(`# 100k-class tree opened in ${opened} ms (page load to the first level drawn)`);
+    const drawn = Math.round(await page.evaluate(() => (window as unknown as { treeDrawnAt: number }).treeDrawnAt));
+    console.log(`# 100k-class tree opened in ${opened} ms (goto to the first level seen by the test), drawn ${drawn} ms after navigation start (page clock); load average ${os.loadavg()[0].toFixed(1)}`);
     assert.equal(await page.locator('[data-test="class-tree"] > [data-test="class-node"]').count(), 19);
     const first = page.locator('[data-test="class-tree"] > [data-test="class-node"]').first();
     const before = Date.now();

@@ -12,7 +12,7 @@ import type { ApprovalEntry } from '../tools/approvals.js';
 import type { Fence } from './fences.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { ServerView } from '../broker/server-view.js';
-import type { ViewQuery } from './window-view.js';
+import type { ViewQuery, ViewTopic } from './window-view.js';
 import type { MessagePort } from 'node:worker_threads';
 
 export interface WindowInit {
@@ -78,7 +78,9 @@ export type FromWindow =
   /** Sent as the window shuts down: how many ontologies hold changes not saved to their documents. */
   | { readonly type: 'unsaved'; readonly ontologies: number }
   /** The change journal's recovery counts: entries replayed at start, entries waiting for the recovery tool. */
-  | { readonly type: 'journal'; readonly recovered: number; readonly pending: number };
+  | { readonly type: 'journal'; readonly recovered: number; readonly pending: number }
+  /** What the owner's server view shows of the window moved (a commit, a save, a held write): pages refetch these topics. */
+  | { readonly type: 'view-changed'; readonly topics: readonly ViewTopic[] };
 
 /** Record tags. A message record is [MESSAGE, object]; the others are described at their writers. */
 const MESSAGE = 0;

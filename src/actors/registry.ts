@@ -11,6 +11,7 @@ import { covers, FenceLedger, type FenceTarget, type RevokedIds } from './fences
 import type { ForwardedRequest } from './protocol.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { ServerView } from '../broker/server-view.js';
+import type { ViewQuery, ViewTopic } from './window-view.js';
 import { log } from '../util/log.js';
 
 /**
@@ -35,7 +36,17 @@ export interface RoutedWindow extends FenceTarget {
   listApprovals(): Promise<ApprovalEntry[]>;
   decide(approvalId: string, approve: boolean): Promise<boolean>;
   closeSession(sessionId: string): void;
+  /** Asks the window a question of the owner's server view (an error object when it cannot answer). */
+  view(query: ViewQuery): Promise<unknown>;
+  /**
+   * A window of another process: listens to its announcements to the server view until the returned stop
+   * is called or `ended` (its stream closed). A local window announces through the registry instead.
+   */
+  watch?(heard: (topics: readonly ViewTopic[]) => void, ended: () => void): () => void;
 }
+
+/** Hears what the server view shows moved: `windowId` names the window it moved in, null the front door's own state. */
+export type ViewWatcher = (windowId: string | null, topics: readonly ViewTopic[]) => void;
 
 /** Who created a session: a later request on it must come from the same kind of credential, client and grant. */
 export interface PinOwner {
@@ -85,7 +96,26 @@ export class WindowRegistry {
   /** Answers a window's question how the endpoint is served (set by the server once its role is known). */
   describeServer: ((windowId: string) => Promise<ServerView>) | null = null;
 
+  private readonly viewWatchers = new Set<ViewWatcher>();
+
   constructor(private settings: WindowSettings) {}
+
+  /** Subscribes to the server view's announcements (windows, sessions); returns the unsubscribe. */
+  watchView(watcher: ViewWatcher): () => void {
+    this.viewWatchers.add(watcher);
+    return () => {
+      this.viewWatchers.delete(watcher);
+    };
+  }
+
+  /** Tells the server view's watchers that `topics` moved (in window `windowId`, or in the front door's state when null). */
+  announce(windowId: string | null, topics: readonly ViewTopic[]): void {
+    for (const w of [...this.viewWatchers]) w(windowId, topics);
+  }
+
+  private sessionsMoved(windowId: string | null): void {
+    this.announce(windowId, ['windows', 'clients', 'overview']);
+  }
 
   get toolProfile(): ToolProfile {
     return this.settings.tool_profile ?? 'full';
@@ -104,15 +134,22 @@ export class WindowRegistry {
   /** The owner switched read-only or confirm-each-write (server view): this process's windows now and later. */
   async setWriteModes(modes: { read_only: boolean; confirm_each_write: boolean }): Promise<void> {
     this.settings = { ...this.settings, ...modes };
-    await Promise.all(this.windows.map((w) => w.setWriteModes(modes)));
+    await Promise.all(this.all.map((w) => w.view({ kind: 'write-modes', ...modes })));
+    this.announce(null, ['overview', 'windows']);
   }
 
   /** Opens a window on `files` and makes it the target of new sessions. */
   async open(files: readonly string[]): Promise<WindowHandle> {
     const w = new WindowHandle(randomUUID(), files, this.settings, {
       crashed: (win, err) => this.crashed(win, err),
-      sessionClosed: (_win, sid) => this.pins.delete(sid),
-      started: (win) => this.onWindowStarted?.(win),
+      sessionClosed: (win, sid) => {
+        if (this.pins.delete(sid)) this.sessionsMoved(win.id);
+      },
+      started: (win) => {
+        this.onWindowStarted?.(win);
+        this.announce(win.id, ['windows', 'changes', 'pending']);
+      },
+      viewChanged: (win, topics) => this.announce(win.id, topics),
       describeServer: (win) => this.describeServer?.(win.id) ?? Promise.resolve(null),
     }, () => this.fences.all());
     await w.start();
@@ -148,6 +185,7 @@ export class WindowRegistry {
   attach(window: RoutedWindow): void {
     this.remote.push(window);
     this.onWindowStarted?.(window);
+    this.announce(window.id, ['windows', 'overview']);
   }
 
   /** Removes another process's window and forgets the sessions pinned to it. */
@@ -156,6 +194,7 @@ export class WindowRegistry {
     if (i >= 0) this.remote.splice(i, 1);
     for (const [sid, pin] of [...this.pins]) if (pin.kind === 'live' && pin.window === window) this.pins.delete(sid);
     this.onWindowGone?.(window.id);
+    this.announce(window.id, ['windows', 'overview', 'clients', 'pending']);
   }
 
   /** Live sessions pinned to `window`. */
@@ -175,6 +214,7 @@ export class WindowRegistry {
 
   pin(sessionId: string, window: RoutedWindow, owner: PinOwner, about: SessionAbout): void {
     this.pins.set(sessionId, { kind: 'live', window, owner, lastUsed: performance.now(), streams: 0, about });
+    this.sessionsMoved(window.id);
   }
 
   /** Every live session: id, window, owner, what the server view shows, and when it was last used (monotonic ms). */
@@ -215,7 +255,10 @@ export class WindowRegistry {
     const pin = this.pins.get(sessionId);
     if (pin === undefined) return false;
     this.pins.delete(sessionId);
-    if (pin.kind === 'live') pin.window.closeSession(sessionId);
+    if (pin.kind === 'live') {
+      pin.window.closeSession(sessionId);
+      this.sessionsMoved(pin.window.id);
+    }
     return true;
   }
 
@@ -236,7 +279,9 @@ export class WindowRegistry {
 
   /** Drops a pin (session ended, or a crash was reported to it). */
   unpin(sessionId: string): void {
+    const pin = this.pins.get(sessionId);
     this.pins.delete(sessionId);
+    if (pin?.kind === 'live') this.sessionsMoved(pin.window.id);
   }
 
   get sessionCount(): number {
@@ -263,5 +308,6 @@ export class WindowRegistry {
     for (const [sid, pin] of this.pins) {
       if (pin.kind === 'live' && pin.window === window) this.pins.set(sid, { kind: 'crashed', message: `The window of this session crashed (${err.message}) and was restarted; start a new session`, owner: pin.owner });
     }
+    this.sessionsMoved(window.id);
   }
 }

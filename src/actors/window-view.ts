@@ -24,12 +24,22 @@ export type ViewQuery =
   | { readonly kind: 'search'; readonly query: string }
   | { readonly kind: 'write-modes'; readonly read_only: boolean; readonly confirm_each_write: boolean };
 
+/**
+ * What the server view's pages refetch when it moves. A window announces its change feed and tree
+ * (`changes`), its live state (`windows`) and its held writes (`pending`); the front door the rest.
+ */
+export type ViewTopic = 'overview' | 'pending' | 'consent' | 'clients' | 'windows' | 'changes';
+
 export interface Pulse {
   readonly revision: number;
   readonly label: string;
   readonly dirty: number;
   readonly pending: readonly string[];
   readonly journal: boolean;
+  /** The change journal's recovery: entries replayed at start, entries waiting for recover_unsaved_changes; null when the journal is off. */
+  readonly recovery: { readonly recovered: number; readonly pending_recovery: number } | null;
+  readonly read_only: boolean;
+  readonly confirm_each_write: boolean;
 }
 
 /** The owner acting from the server view: every capability, named as itself in the journal and audit. */
@@ -151,9 +161,11 @@ export async function answerView(w: ViewWindow, q: ViewQuery): Promise<unknown> 
   switch (q.kind) {
     case 'pulse': {
       const ws = w.workspace;
+      const { read_only, confirm_each_write } = w.context(OWNER).settings;
       const pulse: Pulse = {
         revision: ws.revision, label: ws.hasActive ? ontologyLabel(ws.active) : '(no ontology)', dirty: ws.dirtyCount,
-        pending: w.approvals.list().map((a) => a.approval_id), journal: w.changes !== null,
+        pending: w.approvals.list().map((a) => a.approval_id), journal: w.changes !== null, read_only, confirm_each_write,
+        recovery: w.changes === null ? null : { recovered: w.changes.recovered, pending_recovery: w.changes.recoveryNotices.reduce((n, r) => n + r.count, 0) },
       };
       return pulse;
     }

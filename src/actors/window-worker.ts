@@ -45,7 +45,7 @@ import { revokeExternalTerms } from '../external-terms/actor-store.js';
 import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
-import { answerView, warmView, type ViewWindow } from './window-view.js';
+import { answerView, warmView, type ViewTopic, type ViewWindow } from './window-view.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
@@ -87,6 +87,18 @@ const DOCUMENT_TOOLS: ReadonlySet<string> = new Set(['save_ontology', 'load_onto
 
 const outbox = new Outbox((batch) => port.postMessage(batch));
 const post = (m: FromWindow) => putMessage(outbox.open(), m);
+
+/** Topics announced to the server view, gathered for one turn: a batch of commits is one announcement. */
+const announced = new Set<ViewTopic>();
+function announce(...topics: ViewTopic[]): void {
+  if (announced.size === 0) {
+    setImmediate(() => {
+      post({ type: 'view-changed', topics: [...announced] });
+      announced.clear();
+    });
+  }
+  for (const t of topics) announced.add(t);
+}
 
 /** The commit fence: revoked grant ids, all held before the first request is served. */
 const fences = new FenceSet();
@@ -188,7 +200,9 @@ async function openWindow(): Promise<WindowState> {
   workspace.onChange((event) => {
     const uris = new Set(event.changes.map((r) => ontologyKeys.uri(r.change.ontology)));
     for (const notices of audience.values()) for (const uri of uris) notices.ontologyChanged(uri);
+    announce('changes', 'windows');
   });
+  workspace.onSaved(() => announce('windows', 'changes'));
   const changes = await openChangeJournal(workspace);
   if (changes !== null) {
     workspace.beforeCommit = () => {
@@ -207,7 +221,7 @@ async function openWindow(): Promise<WindowState> {
     workspace,
     resolver,
     journal: new UndoJournal(workspace),
-    approvals: new ApprovalQueue(init.windowId),
+    approvals: new ApprovalQueue(init.windowId, () => announce('pending')),
     changes,
   };
 }
@@ -442,6 +456,7 @@ class WindowActor {
       }),
       setWriteModes: (modes) => {
         settings = { ...settings, ...modes };
+        announce('windows');
       },
     };
     warmView(this.view);

@@ -16,7 +16,7 @@ import type { Fence, FenceTarget } from './fences.js';
 import type { ServerView } from '../broker/server-view.js';
 import { log } from '../util/log.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
-import type { ViewQuery } from './window-view.js';
+import type { ViewQuery, ViewTopic } from './window-view.js';
 import { unreachable } from '../util/unreachable.js';
 
 /** Where a forwarded request's response goes. */
@@ -38,6 +38,8 @@ export interface WindowEvents {
   sessionClosed(window: WindowHandle, sessionId: string): void;
   /** The worker is serving (first start or a restart after a crash); it holds every fence given at start. */
   started?(window: WindowHandle): void;
+  /** What the server view shows of the window moved (commit, save, held write, documents, write modes). */
+  viewChanged?(window: WindowHandle, topics: readonly ViewTopic[]): void;
   /** How the endpoint is served, for the window's question (FrontControl); null when nothing can say. */
   describeServer?(window: WindowHandle): Promise<ServerView | null>;
 }
@@ -206,15 +208,13 @@ export class WindowHandle implements FenceTarget {
     return this.ask((w) => w.call('decide', approvalId, approve), () => false);
   }
 
-  /** Asks the window a question of the owner's server view; an error object when the window is not running. */
+  /**
+   * Asks the window a question of the owner's server view; an error object when the window is not running.
+   * Switched write modes are kept here too, so a restarted worker starts with them.
+   */
   view(query: ViewQuery): Promise<unknown> {
+    if (query.kind === 'write-modes') this.settings = { ...this.settings, read_only: query.read_only, confirm_each_write: query.confirm_each_write };
     return this.ask((w) => w.call('view', query), () => ({ error: this.unavailable() ?? 'The window is not running', error_code: 'window_unavailable' }));
-  }
-
-  /** The owner switched read-only or confirm-each-write: the worker applies it; a restarted worker starts with it. */
-  setWriteModes(modes: { read_only: boolean; confirm_each_write: boolean }): Promise<unknown> {
-    this.settings = { ...this.settings, ...modes };
-    return this.view({ kind: 'write-modes', ...modes });
   }
 
   /** Resolves true once the worker holds the fence; false when the window is not running or crashed first. */
@@ -278,9 +278,13 @@ export class WindowHandle implements FenceTarget {
         break;
       }
       case 'session-closed': this.events.sessionClosed(this, m.sessionId); break;
-      case 'documents': if (m.files.length > 0) this.files = m.files; break;
+      case 'documents':
+        if (m.files.length > 0) this.files = m.files;
+        this.events.viewChanged?.(this, ['windows']);
+        break;
       case 'unsaved': if (m.ontologies > 0) log.warn({ window: this.id, unsaved_ontologies: m.ontologies, documents: this.files }, 'window stops with unsaved changes'); break;
       case 'journal': this.journal = { recovered: m.recovered, pending_recovery: m.pending }; break;
+      case 'view-changed': this.events.viewChanged?.(this, m.topics); break;
       default: return unreachable(m);
     }
   }

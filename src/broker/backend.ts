@@ -9,7 +9,7 @@ import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
 import type { WindowHandle } from '../actors/window.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
-import { sendJson, sendRpcError, type Exchange, drainExchanges } from '../http/respond.js';
+import { sendJson, sendRpcError, statusLine, type Exchange, drainExchanges } from '../http/respond.js';
 import { readBody } from '../http/read-body.js';
 import { chooseTransport, type Incoming, type Reply, type Transport } from '../http/transport.js';
 import { createTransport } from '../http/transports.js';
@@ -18,7 +18,7 @@ import { connectionNamed, isHopByHop } from '../http/hop-by-hop.js';
 import { WindowSink, cutAtShutdown } from '../http/window-sink.js';
 import { generateEndpointSecret, secretDigest, secretMatches } from './endpoint-secret.js';
 import { FIRST_PRINCIPAL_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, decodePrincipal, protocolOf } from './wire.js';
-import { parseBody, type WindowSpec } from './registration.js';
+import { ViewQuerySchema, parseBody, type WindowSpec } from './registration.js';
 
 interface Served {
   readonly handle: WindowHandle;
@@ -35,7 +35,10 @@ interface Served {
 /** Replaced secrets kept per window; older ones are forgotten (their fences then wait for the PID to exit). */
 const REPLACED_KEPT = 16;
 
-const ROUTE = /^\/w\/([^/]+)\/(mcp|fence|approvals|sessions)(?:\/([^/]+)\/(approve|deny|close))?$/;
+const ROUTE = /^\/w\/([^/]+)\/(mcp|fence|approvals|sessions|view|events)(?:\/([^/]+)\/(approve|deny|close))?$/;
+
+/** A comment line this often keeps the broker's idle announcement stream from timing out. */
+const KEEPALIVE_MS = 15_000;
 
 const FenceSchema = v.looseObject({
   fence_id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
@@ -147,6 +150,8 @@ export class Backend {
         }
         return sendRpcError(x, 405, -32000, 'Method not allowed');
       }
+      case 'view': return method === 'POST' ? this.view(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
+      case 'events': return method === 'GET' ? this.announcements(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
       case 'sessions': {
         const sessionId = m[3] === undefined ? null : segment(m[3]);
         if (sessionId === null || m[4] !== 'close' || method !== 'POST') return sendRpcError(x, 405, -32000, 'Method not allowed');
@@ -198,6 +203,44 @@ export class Backend {
       this.calls.delete(sink);
     }
   };
+
+  /** A question of the owner's server view (the broker's page asks it for a window of this process). */
+  private view(x: Exchange, served: Served): void {
+    readBody(x, 64 * 1024, (text) => {
+      const parsed = parseBody(ViewQuerySchema, text);
+      if (!parsed.ok) return sendJson(x, 400, { error: `Invalid server view question: ${parsed.message}`, error_code: 'invalid_argument' });
+      void served.handle.view(parsed.value).then((answer) => sendJson(x, 200, answer as object));
+    });
+  }
+
+  /** The window's announcements to the server view, one event per batch of topics, while the broker listens. */
+  private announcements(x: Exchange, served: Served): void {
+    if (x.aborted || x.done) return;
+    this.streams.add(x);
+    const end = () => {
+      stop();
+      clearInterval(keepalive);
+      this.streams.delete(x);
+    };
+    // a stream the shutdown ended (done) stops listening at its next write
+    const write = (text: string) => {
+      if (x.aborted || x.done) end();
+      else x.res.cork(() => x.res.write(text));
+    };
+    const stop = this.registry.watchView((windowId, topics) => {
+      if (windowId === served.handle.id) write(`data: ${JSON.stringify({ topics })}\n\n`);
+    });
+    const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    x.res.onAborted(() => {
+      x.aborted = true;
+      end();
+    });
+    x.res.cork(() => {
+      x.res.writeStatus(statusLine(200)).writeHeader('content-type', 'text/event-stream').writeHeader('cache-control', 'no-store');
+      x.res.write(': open\n\n');
+    });
+  }
 
   private fence(x: Exchange, served: Served): void {
     readBody(x, 1024 * 1024, (text) => {

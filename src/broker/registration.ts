@@ -34,6 +34,20 @@ export const HeartbeatSchema = v.strictObject({
   windows: Windows,
 });
 
+const Text = v.pipe(v.string(), v.maxLength(4096));
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+
+/** A question of the owner's server view the broker forwards to a window of this process (ViewQuery). */
+export const ViewQuerySchema = v.variant('kind', [
+  v.strictObject({ kind: v.literal('pulse') }),
+  v.strictObject({ kind: v.literal('changes'), client: v.optional(Text), entity: v.optional(Text), limit: v.pipe(Count, v.maxValue(1000)) }),
+  v.strictObject({ kind: v.literal('revert'), seq: v.pipe(Count, v.minValue(1)), document: v.pipe(Text, v.minLength(1)) }),
+  v.strictObject({ kind: v.literal('classes'), parent: v.nullable(Text), offset: Count, limit: v.pipe(Count, v.maxValue(1000)) }),
+  v.strictObject({ kind: v.literal('entity'), iri: Text }),
+  v.strictObject({ kind: v.literal('search'), query: Text }),
+  v.strictObject({ kind: v.literal('write-modes'), read_only: v.boolean(), confirm_each_write: v.boolean() }),
+]);
+
 export const DeregisterSchema = v.strictObject({
   process_id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
 });

@@ -10,6 +10,7 @@ import type { RoutedWindow } from '../actors/registry.js';
 import type { Fence } from '../actors/fences.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import type { Principal } from '../auth/principal.js';
+import type { ViewQuery, ViewTopic } from '../actors/window-view.js';
 import type { Endpoint } from './broker-registry.js';
 import { BROKER_PROTOCOL, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER, encodePrincipal } from './wire.js';
 import { isHopByHop } from '../http/hop-by-hop.js';
@@ -39,6 +40,18 @@ function responseHeaders(raw: readonly string[]): [string, string][] {
     if (!FRAMING.has(name) && !isHopByHop(name)) out.push([name, raw[i + 1]]);
   }
   return out;
+}
+
+/** The topics of one announcement event (`data: {"topics": [...]}`); null for a comment or a malformed event. */
+function announcedTopics(event: string): ViewTopic[] | null {
+  const data = event.split('\n').find((line) => line.startsWith('data: '));
+  if (data === undefined) return null;
+  try {
+    const topics = (JSON.parse(data.slice(6)) as { topics?: unknown }).topics;
+    return Array.isArray(topics) && topics.every((t) => typeof t === 'string') ? (topics as ViewTopic[]) : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface RemoteWindowEvents {
@@ -134,6 +147,54 @@ export class RemoteWindow implements RoutedWindow {
     if (this.quarantined) return false;
     const answer = await this.control('POST', `${this.path('approvals')}/${encodeURIComponent(approvalId)}/${approve ? 'approve' : 'deny'}`, null);
     return answer?.status === 200;
+  }
+
+  async view(query: ViewQuery): Promise<unknown> {
+    if (this.quarantined) return { error: 'The window\'s process was replaced; it takes no questions', error_code: 'window_unavailable' };
+    const answer = await this.control('POST', this.path('view'), query);
+    return answer === null ? { error: 'The window\'s process could not be reached', error_code: 'window_unavailable' } : answer.body;
+  }
+
+  /**
+   * Listens to the window's announcements to the server view: `heard` gets each batch of topics, `ended`
+   * is called once when the stream ends (the process went away or restarted its backend). Returns the stop.
+   */
+  watch(heard: (topics: readonly ViewTopic[]) => void, ended: () => void): () => void {
+    let over = false;
+    const finish = () => {
+      if (over) return;
+      over = true;
+      ended();
+    };
+    const req = http.request({
+      host: '127.0.0.1', port: this.endpoint.port, method: 'GET', path: this.path('events'), agent: this.agent,
+      headers: { [SECRET_HEADER]: this.endpoint.secret, [PROTOCOL_HEADER]: String(BROKER_PROTOCOL) },
+    }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        return finish();
+      }
+      let buffered = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffered += chunk;
+        let cut: number;
+        while ((cut = buffered.indexOf('\n\n')) >= 0) {
+          const event = buffered.slice(0, cut);
+          buffered = buffered.slice(cut + 2);
+          const topics = announcedTopics(event);
+          if (topics !== null) heard(topics);
+        }
+      });
+      res.on('end', finish);
+      res.on('error', finish);
+    });
+    req.on('error', finish);
+    req.end();
+    return () => {
+      over = true;
+      req.destroy();
+    };
   }
 
   closeSession(sessionId: string): void {

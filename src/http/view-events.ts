@@ -1,21 +1,21 @@
-// The server view's live updates: one Server-Sent Events stream per open page. While any page listens, a
-// short tick compares a fingerprint of each topic (held writes, consent requests, clients and sessions,
-// windows and their revisions, write modes) with the last one and sends `changed` naming the topics that
-// moved; the page refetches those. A reconnecting page gets `hello` and refetches everything, so nothing is
-// missed while it was away. A stream whose owner session ended is closed.
+// The server view's live updates: one Server-Sent Events stream per open page. Nothing is polled: windows
+// announce what moved (a commit, a save, a held write, their sessions) through the registry, windows of
+// other processes over a stream from their backend (through the broker), and the front door announces its
+// own state (consent requests, clients, write modes); each announcement goes out as `changed` naming the
+// topics, and the page refetches those. A reconnecting page gets `hello` and refetches everything, so
+// nothing is missed while it was away. A stream whose owner session ended is closed.
 
 import type { OwnerSessions } from '../auth/owner-session.js';
-import type { Authority } from '../auth/oauth/authority.js';
-import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
-import type { WindowRegistry } from '../actors/registry.js';
-import type { Pulse } from '../actors/window-view.js';
+import type { RoutedWindow, WindowRegistry } from '../actors/registry.js';
+import type { ViewTopic } from '../actors/window-view.js';
 import { statusLine, type Exchange } from './respond.js';
 
-export type Topic = 'overview' | 'pending' | 'consent' | 'clients' | 'windows' | 'changes';
-
-const TICK_MS = 250;
-/** A comment line this often keeps idle connections (and proxies) from timing the stream out. */
-const KEEPALIVE_TICKS = 60;
+/** Announcements within this long go out as one event: a burst of commits is one refetch. */
+const GATHER_MS = 30;
+/** A comment line this often keeps idle connections (and proxies) from timing the stream out, and finds ended sessions. */
+const KEEPALIVE_MS = 15_000;
+/** A remote window's announcement stream that ended while the window is still listed is reopened after this long. */
+const REWATCH_MS = 1000;
 
 interface Listener {
   readonly x: Exchange;
@@ -24,20 +24,18 @@ interface Listener {
 
 export class ViewEvents {
   private readonly listeners = new Set<Listener>();
-  private readonly last = new Map<Topic, string>();
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<void> | null = null;
-  private again = false;
-  private ticks = 0;
+  private readonly gathered = new Set<ViewTopic>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private keepalive: NodeJS.Timeout | null = null;
+  private unwatch: (() => void) | null = null;
+  /** The announcement streams of other processes' windows, open while a page listens. */
+  private readonly remote = new Map<RoutedWindow, () => void>();
 
-  constructor(private readonly sessions: OwnerSessions, private readonly registry: WindowRegistry, private readonly consents: ConsentRequests,
-    private readonly authority: Authority, private readonly streams: Set<Exchange>) {}
+  constructor(private readonly sessions: OwnerSessions, private readonly registry: WindowRegistry, private readonly streams: Set<Exchange>) {}
 
   open(x: Exchange, cookie: string): void {
     if (x.aborted || x.done) return;
     const listener = { x, cookie };
-    this.listeners.add(listener);
-    this.streams.add(x);
     x.res.onAborted(() => {
       x.aborted = true;
       this.drop(listener);
@@ -45,60 +43,82 @@ export class ViewEvents {
     x.res.cork(() => {
       x.res.writeStatus(statusLine(200)).writeHeader('content-type', 'text/event-stream').writeHeader('cache-control', 'no-store')
         .writeHeader('x-content-type-options', 'nosniff');
-      x.res.write('retry: 1000\n\n');
+      x.res.write('retry: 1000\n\nevent: hello\ndata: {}\n\n');
     });
-    if (this.timer === null) {
-      this.timer = setInterval(() => void this.tick(), TICK_MS);
-      this.timer.unref();
-    }
-    // `hello` leaves once the fingerprints it is compared against are taken: a change right after it is announced
-    void this.tick().then(() => {
-      if (!x.aborted && !x.done) x.res.cork(() => x.res.write('event: hello\ndata: {}\n\n'));
-    });
+    this.listeners.add(listener);
+    this.streams.add(x);
+    if (this.unwatch === null) this.start();
   }
 
-  /** Something changed by the page's own action: look now rather than at the next tick. */
-  poke(): void {
-    if (this.listeners.size > 0) void this.tick();
+  /** Something the front door owns changed (a consent request, a client, the write modes): tell the pages. */
+  announce(...topics: ViewTopic[]): void {
+    if (this.listeners.size === 0) return;
+    for (const t of topics) this.gathered.add(t);
+    if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.flush(), GATHER_MS);
+  }
+
+  private start(): void {
+    this.unwatch = this.registry.watchView((_windowId, topics) => {
+      if (topics.includes('windows')) this.watchRemote();
+      this.announce(...topics);
+    });
+    this.keepalive = setInterval(() => this.send(': keepalive\n\n'), KEEPALIVE_MS);
+    this.keepalive.unref();
+    this.watchRemote();
+  }
+
+  private stop(): void {
+    this.unwatch?.();
+    this.unwatch = null;
+    if (this.keepalive !== null) clearInterval(this.keepalive);
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.keepalive = this.flushTimer = null;
+    this.gathered.clear();
+    for (const stopWatching of this.remote.values()) stopWatching();
+    this.remote.clear();
+  }
+
+  /** Opens an announcement stream to each listed window of another process, and closes those of windows gone. */
+  private watchRemote(): void {
+    const listed = new Set(this.registry.all);
+    for (const [w, stopWatching] of this.remote) {
+      if (listed.has(w) && w.quarantined !== true) continue;
+      stopWatching();
+      this.remote.delete(w);
+    }
+    for (const w of listed) {
+      if (w.watch === undefined || w.quarantined === true || this.remote.has(w)) continue;
+      this.remote.set(w, w.watch((topics) => this.announce(...topics), () => this.rewatch(w)));
+    }
+  }
+
+  /** A remote window's stream ended: while it is still listed and a page listens, reopen it and refetch what it shows. */
+  private rewatch(w: RoutedWindow): void {
+    if (!this.remote.has(w)) return;
+    this.remote.delete(w);
+    setTimeout(() => {
+      if (this.unwatch === null) return;
+      this.watchRemote();
+      this.announce('windows', 'changes', 'pending');
+    }, REWATCH_MS).unref();
   }
 
   private drop(listener: Listener): void {
     this.listeners.delete(listener);
     this.streams.delete(listener.x);
-    if (this.listeners.size === 0 && this.timer !== null) {
-      clearInterval(this.timer);
-      this.timer = null;
-      this.last.clear();
-    }
+    if (this.listeners.size === 0) this.stop();
   }
 
-  /** Compares now; resolves when a comparison that started after this call has finished. */
-  private tick(): Promise<void> {
-    if (this.current !== null) {
-      this.again = true;
-      return this.current;
-    }
-    this.current = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.compare();
-        } while (this.again);
-      } finally {
-        this.current = null;
-      }
-    })();
-    return this.current;
+  private flush(): void {
+    this.flushTimer = null;
+    if (this.gathered.size === 0) return;
+    const topics = [...this.gathered];
+    this.gathered.clear();
+    this.send(`event: changed\ndata: ${JSON.stringify({ topics })}\n\n`);
   }
 
-  private async compare(): Promise<void> {
-    const prints = await this.fingerprints();
-    const moved: Topic[] = [];
-    for (const [topic, print] of prints) {
-      if (this.last.has(topic) && this.last.get(topic) !== print) moved.push(topic);
-      this.last.set(topic, print);
-    }
-    const keepalive = ++this.ticks % KEEPALIVE_TICKS === 0;
+  /** Writes to every open page; a page whose owner session ended is told so and closed. */
+  private send(message: string): void {
     for (const l of [...this.listeners]) {
       if (l.x.aborted || l.x.done) {
         this.drop(l);
@@ -110,30 +130,7 @@ export class ViewEvents {
         this.drop(l);
         continue;
       }
-      const message = moved.length > 0 ? `event: changed\ndata: ${JSON.stringify({ topics: moved })}\n\n` : keepalive ? ': keepalive\n\n' : null;
-      if (message !== null) l.x.res.cork(() => l.x.res.write(message));
+      l.x.res.cork(() => l.x.res.write(message));
     }
-  }
-
-  private async fingerprints(): Promise<Map<Topic, string>> {
-    const windows = this.registry.all;
-    const [approvals, pulses] = await Promise.all([
-      Promise.all(windows.map((w) => w.listApprovals().catch(() => []))),
-      Promise.all(this.registry.local.map((w) => (w.unavailable() === null ? w.view({ kind: 'pulse' }) : Promise.resolve(null)))),
-    ]);
-    const revisions = this.registry.local.map((w, i) => {
-      const p = pulses[i] as Pulse | null;
-      return `${w.id}:${p?.revision ?? '-'}:${p?.dirty ?? '-'}`;
-    });
-    const sessions = this.registry.liveSessions().map((s) => s.session_id).sort();
-    const modes = this.registry.writeModes;
-    return new Map<Topic, string>([
-      ['overview', `${modes.read_only}:${modes.confirm_each_write}:${sessions.length}:${windows.length}`],
-      ['pending', approvals.flat().map((a) => a.approval_id).join(',')],
-      ['consent', this.consents.pending().map((c) => c.id).join(',')],
-      ['clients', JSON.stringify([this.authority.listClients().map((c) => [c.client_id, c.grants.length, c.last_seen_at]), sessions])],
-      ['windows', JSON.stringify([windows.map((w) => [w.id, w.health?.state ?? 'live', w.label, w.documents.length]), revisions, sessions.length])],
-      ['changes', revisions.join(',')],
-    ]);
   }
 }

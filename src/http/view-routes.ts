@@ -9,8 +9,8 @@ import { OWNER_CSRF_HEADER, type OwnerSession, type OwnerSessions } from '../aut
 import type { Authority } from '../auth/oauth/authority.js';
 import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
 import type { WindowRegistry } from '../actors/registry.js';
+import type { Pulse, ViewQuery } from '../actors/window-view.js';
 import type { WindowHandle } from '../actors/window.js';
-import type { ViewQuery } from '../actors/window-view.js';
 import { describeInstances } from '../broker/instances.js';
 import type { BrokerRegistry } from '../broker/broker-registry.js';
 import { CAPABILITY_WORDS, errorPage } from '../web/consent-page.js';
@@ -75,7 +75,9 @@ export class ViewRoutes {
   private readonly assets = new Map<string, Promise<Buffer | null>>();
 
   constructor(private readonly deps: ViewDeps) {
-    this.events = new ViewEvents(deps.sessions, deps.registry, deps.consents, deps.authority, deps.streams);
+    this.events = new ViewEvents(deps.sessions, deps.registry, deps.streams);
+    deps.consents.onChange(() => this.events.announce('consent'));
+    deps.authority.onRevoked(() => this.events.announce('clients', 'windows', 'overview'));
   }
 
   /** Answers the request when it is the page, one of its assets or its API; false leaves it to the caller. */
@@ -91,7 +93,7 @@ export class ViewRoutes {
     }
     if (page) {
       if (r.method !== 'GET') return this.notAllowed(x, 'GET');
-      text(x, 200, shellPage(session.csrf), viewHeaders());
+      text(x, 200, shellPage(session.csrf, this.firstWindow()), viewHeaders());
       return true;
     }
     if (r.path.startsWith(ASSETS)) {
@@ -117,6 +119,13 @@ export class ViewRoutes {
     return true;
   }
 
+  /** The window the page opens its feed and ontology browser on: this process's newest serving one. */
+  private firstWindow(): string | null {
+    let best: WindowHandle | null = null;
+    for (const w of this.deps.registry.local) if (w.unavailable() === null && (best === null || w.connectedAt >= best.connectedAt)) best = w;
+    return best?.id ?? null;
+  }
+
   private csrfOk(session: OwnerSession, r: Incoming): boolean {
     return this.deps.sessions.authorize(r.headers.get('cookie') ?? '', r.headers.get(OWNER_CSRF_HEADER) ?? '') === session;
   }
@@ -139,14 +148,10 @@ export class ViewRoutes {
     text(x, 200, bytes, [['content-type', 'text/javascript; charset=utf-8'], ...viewHeaders().slice(1)]);
   }
 
-  private localWindow(id: string): WindowHandle | undefined {
-    return this.deps.registry.local.find((w) => w.id === id);
-  }
-
-  /** Asks a local window; a window of another process (behind the broker) cannot be browsed from here. */
+  /** Asks a window: one of this process, or of another process behind the broker (its backend answers for it). */
   private async ask(x: Exchange, windowId: string, query: ViewQuery): Promise<void> {
-    const w = this.localWindow(windowId);
-    if (w === undefined) return fail(x, 404, `No window ${windowId} in this process`, 'not_found');
+    const w = this.deps.registry.byId(windowId);
+    if (w === undefined) return fail(x, 404, `No window ${windowId}`, 'not_found');
     const answer = await w.view(query);
     const error = (answer as { error?: unknown; error_code?: unknown }).error_code;
     sendJson(x, error === undefined ? 200 : ANSWER_STATUS[String(error)] ?? 400, answer, NO_STORE);
@@ -185,13 +190,17 @@ export class ViewRoutes {
     if (m?.[1] === 'clients' && m[3] === 'revoke') return this.revoke(x, id);
     if (m?.[1] === 'sessions' && m[3] === 'terminate') {
       if (!this.deps.registry.terminate(id)) return fail(x, 404, `No session ${id}`, 'not_found');
-      this.events.poke();
       return sendJson(x, 200, { terminated: true, session_id: id }, NO_STORE);
     }
     if (m?.[1] === 'consents' && (m[3] === 'approve' || m[3] === 'deny')) {
       if (!this.deps.consents.decide(id, m[3] === 'approve')) return fail(x, 404, `No pending consent request ${id}`, 'not_found');
-      this.events.poke();
       return sendJson(x, 200, { id, decision: m[3] === 'approve' ? 'approved' : 'denied' }, NO_STORE);
+    }
+    const modes = /^windows\/([^/]+)\/write-modes$/.exec(route);
+    if (modes !== null) {
+      const { read_only, confirm_each_write } = args;
+      if (typeof read_only !== 'boolean' || typeof confirm_each_write !== 'boolean') return fail(x, 400, 'write-modes takes {"read_only": <boolean>, "confirm_each_write": <boolean>}', 'invalid_argument');
+      return this.ask(x, decodeURIComponent(modes[1]), { kind: 'write-modes', read_only, confirm_each_write });
     }
     const revert = /^windows\/([^/]+)\/revert$/.exec(route);
     if (revert !== null) {
@@ -221,19 +230,23 @@ export class ViewRoutes {
     const read_only = pick('read_only'), confirm_each_write = pick('confirm_each_write');
     if (read_only === null || confirm_each_write === null) return fail(x, 400, 'read_only and confirm_each_write must be booleans', 'invalid_argument');
     await this.deps.registry.setWriteModes({ read_only, confirm_each_write });
-    this.events.poke();
     sendJson(x, 200, { read_only, confirm_each_write }, NO_STORE);
   }
 
-  /** Every window (other processes' too), with each local window's dirty state and unsaved journal entries. */
+  /**
+   * Every window, other processes' too: each one's live state (dirty ontologies, write modes, recovery) and
+   * unsaved journal entries, asked of the window itself (through the broker for another process's).
+   */
   private async windows(): Promise<unknown[]> {
     const sessions = this.deps.registry.liveSessions();
+    const local = new Set<string>(this.deps.registry.local.map((w) => w.id));
     return Promise.all(describeInstances(this.deps.registry, this.deps.brokered()).map(async (e) => {
-      const w = this.localWindow(e.id);
-      const running = w !== undefined && w.unavailable() === null;
-      const [live, feed] = running ? await Promise.all([w.view({ kind: 'pulse' }), w.view({ kind: 'changes', limit: 1 })]) : [null, null];
+      const w = this.deps.registry.byId(e.id);
+      const running = w !== undefined && w.quarantined !== true && (w.unavailable?.() ?? null) === null;
+      const [pulse, feed] = running ? await Promise.all([w.view({ kind: 'pulse' }), w.view({ kind: 'changes', limit: 1 })]) : [null, null];
+      const live = pulse !== null && (pulse as { error?: unknown }).error === undefined ? pulse as Pulse : null;
       return {
-        ...e, local: w !== undefined, pulse: live, journal: w?.journal ?? null, unsaved: (feed as { unsaved?: number | null } | null)?.unsaved ?? null,
+        ...e, local: local.has(e.id), pulse: live, journal: live?.recovery ?? null, unsaved: (feed as { unsaved?: number | null } | null)?.unsaved ?? null,
         session_list: sessions.filter((s) => s.window_id === e.id).map((s) => ({ session_id: s.session_id, name: s.about.name })),
       };
     }));
@@ -254,7 +267,7 @@ export class ViewRoutes {
     if (authority.client(clientId) === undefined && !authority.listClients().some((c) => c.client_id === clientId)) return fail(x, 404, `No OAuth client ${clientId}`, 'not_found');
     const result = await authority.revokeClient(clientId);
     if (!result.ok) return fail(x, 503, result.message, result.error);
-    this.events.poke();
+    this.events.announce('clients');
     sendJson(x, 200, { revoked: true, client_id: clientId, grant_ids: result.grant_ids }, NO_STORE);
   }
 

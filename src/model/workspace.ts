@@ -3,6 +3,7 @@
 // applies a batch of changes atomically and makes it one undo unit.
 
 import { randomUUID } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IRI } from './terms.js';
 import type { Ontology, OntologyId } from './ontology.js';
 import { applyBatch, invertChange, type Change, type ChangeResult } from './changes.js';
@@ -44,6 +45,18 @@ export function ontologyLabel(o: Ontology): string {
   return o.id.versionIri === null ? o.id.iri : o.id.iri + ' ' + o.id.versionIri;
 }
 
+/**
+ * Thrown at the commit of a rehearsed call (`Workspace.rehearse`): the changes it would have applied, or
+ * null when it would have changed something other than ontology content (loaded an ontology, switched the
+ * active one). Nothing was applied.
+ */
+export class Rehearsed extends Error {
+  constructor(readonly changes: readonly Change[] | null) {
+    super('A rehearsal stops at its commit; nothing was applied');
+    this.name = 'Rehearsed';
+  }
+}
+
 export class Workspace {
   readonly id: string = randomUUID();
   private readonly loaded: Ontology[] = [];
@@ -60,6 +73,7 @@ export class Workspace {
    * commit fence.
    */
   beforeCommit: (() => void) | null = null;
+  private readonly rehearsing = new AsyncLocalStorage<true>();
 
   /** Increases with every model change, undo, redo, load, unload and switch of the active ontology. */
   get revision(): number {
@@ -86,6 +100,7 @@ export class Workspace {
 
   /** Adds a loaded ontology (not undoable); the first one, or any with `activate`, becomes active. */
   load(o: Ontology, activate = false): void {
+    this.stopRehearsal(null);
     this.beforeCommit?.();
     if (this.loaded.includes(o)) throw new WorkspaceError(`Ontology already loaded: ${ontologyLabel(o)}`, 'already_loaded');
     this.checkIdFree(o, o.id);
@@ -96,6 +111,7 @@ export class Workspace {
 
   /** Removes an ontology and the undo/redo entries that touch it; the first remaining one becomes active. */
   unload(o: Ontology): void {
+    this.stopRehearsal(null);
     this.beforeCommit?.();
     const i = this.requireLoaded(o);
     this.loaded.splice(i, 1);
@@ -108,6 +124,7 @@ export class Workspace {
   }
 
   setActive(o: Ontology): void {
+    this.stopRehearsal(null);
     this.beforeCommit?.();
     this.requireLoaded(o);
     if (this.activeOntology === o) return;
@@ -190,6 +207,7 @@ export class Workspace {
    * A batch whose undoable changes had an effect clears the redo stack.
    */
   apply(changes: readonly Change[]): BatchResult {
+    this.stopRehearsal(changes);
     this.beforeCommit?.();
     const results = this.run(changes);
     const entry = undoEntry(results);
@@ -202,9 +220,10 @@ export class Workspace {
 
   /** Undoes the last undo unit (its undoable part); throws a WorkspaceError when there is none. */
   undo(): BatchResult {
-    this.beforeCommit?.();
     const entry = this.undoStack.at(-1);
     if (entry === undefined) throw new WorkspaceError('Nothing to undo', 'nothing_to_undo');
+    this.stopRehearsal(entry.inverse);
+    this.beforeCommit?.();
     const results = this.run(entry.inverse);
     this.undoStack.pop();
     this.redoStack.push(entry);
@@ -213,14 +232,34 @@ export class Workspace {
 
   /** Re-applies the last undone unit; throws a WorkspaceError when there is none. */
   redo(): BatchResult {
-    this.beforeCommit?.();
     const entry = this.redoStack.at(-1);
     if (entry === undefined) throw new WorkspaceError('Nothing to redo', 'nothing_to_redo');
+    this.stopRehearsal(entry.forward);
+    this.beforeCommit?.();
     const results = this.run(entry.forward);
     this.redoStack.pop();
     // Inverses are recomputed: a restored ontology id or annotation may differ from the first application.
     this.undoStack.push(undoEntry(results) ?? entry);
     return this.finish('redo', results);
+  }
+
+  /**
+   * Runs `call` as a rehearsal: its first commit throws Rehearsed instead of applying, and this returns
+   * what that commit would have changed (null: something other than ontology content; empty: it committed
+   * nothing). Other calls running meanwhile commit as usual: the rehearsal is scoped to `call`'s async context.
+   */
+  async rehearse(call: () => unknown): Promise<readonly Change[] | null> {
+    try {
+      await this.rehearsing.run(true, call);
+      return [];
+    } catch (err) {
+      if (err instanceof Rehearsed) return err.changes;
+      throw err;
+    }
+  }
+
+  private stopRehearsal(changes: readonly Change[] | null): void {
+    if (this.rehearsing.getStore() === true) throw new Rehearsed(changes);
   }
 
   private run(changes: readonly Change[]): ChangeResult[] {

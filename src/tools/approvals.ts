@@ -25,7 +25,8 @@ interface Pending {
 export class ApprovalQueue {
   private readonly pending = new Map<string, Pending>();
 
-  constructor(private readonly instanceId: string) {}
+  /** `changed` hears of every entry held or settled (the server view shows held writes the moment they wait). */
+  constructor(private readonly instanceId: string, private readonly changed: () => void = () => undefined) {}
 
   /**
    * Resolves true when approved, false when declined or after `timeoutMs`. An abort of `signal` (the call
@@ -46,6 +47,7 @@ export class ApprovalQueue {
         if (p === undefined) return;
         clearTimeout(p.timer);
         this.pending.delete(entry.approval_id);
+        this.changed();
         resolve(approved);
       };
       if (signal?.aborted) {
@@ -54,6 +56,7 @@ export class ApprovalQueue {
       }
       const timer = setTimeout(() => settle(false), timeoutMs);
       this.pending.set(entry.approval_id, { entry, settle, timer });
+      this.changed();
       signal?.addEventListener('abort', () => settle(false), { once: true });
     });
   }

@@ -166,6 +166,7 @@ export const createClass = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   summary: (a) => `create_class ${a.iri ?? a.name}${a.parent === undefined ? '' : ' SubClassOf ' + a.parent}`,
   handler: (args, ctx) => {
     const c = cls(targetIri(args, ctx));
@@ -199,6 +200,7 @@ export const createEntity = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   summary: (a) => `create_entity ${a.entity_type} ${a.iri ?? a.name}`,
   handler: (args, ctx) => {
     const e = makeEntity(ENTITY_TYPE_INPUT[args.entity_type], targetIri(args, ctx));
@@ -224,6 +226,7 @@ export const addSubclassOf = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   idempotent: true,
   summary: (a) => `add_subclass_of ${a.child} SubClassOf ${a.parent}`,
   handler: (args, ctx) => {
@@ -253,6 +256,7 @@ export const addAnnotation = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   idempotent: true,
   summary: (a) => `add_annotation ${a.entity} ${a.property ?? 'rdfs:label'} ${a.value_iri ?? JSON.stringify(a.value)}`,
   handler: (args, ctx) => {
@@ -275,6 +279,7 @@ export const setLabel = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   destructive: true,
   idempotent: true,
   summary: (a) => `set_label ${a.entity} ${JSON.stringify(a.value)}${a.lang === undefined ? '' : '@' + a.lang}`,

@@ -205,6 +205,7 @@ export const revertChanges = defineTool({
   input: RevertArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
+  rehearse: true,
   destructive: true,
   summary: (args) => `revert_changes ${args.seqs?.join(',') ?? `${args.from_seq}..${args.to_seq ?? ''}`}`,
   handler: async (args, ctx) => {
@@ -243,6 +244,8 @@ export const recoverUnsavedChanges = defineTool({
   input: RecoverArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.action !== 'inspect',
+  // discarding resolves the journal only; applying changes the ontology
+  rehearse: (args) => args.action === 'apply',
   // discarding drops journal entries that undo_change cannot bring back
   destructive: true,
   summary: (args) => `recover_unsaved_changes ${args.action}`,

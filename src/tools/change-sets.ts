@@ -227,6 +227,7 @@ export const commitChangeSet = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   destructive: true,
   summary: (args) => `commit change set ${args.change_set_id}`,
   // TOOLS.md: every refusal, the gate's included, answers committed:false

@@ -51,6 +51,7 @@ export const applyChanges = defineTool({
   },
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   destructive: true,
   summary: (args) => `apply_changes: ${args.operations.length} operation${args.operations.length === 1 ? '' : 's'}`,
   handler: (args, ctx: ToolContext) => {

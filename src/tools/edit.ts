@@ -60,10 +60,7 @@ export const addAxiom = defineTool({
   capabilities: ['ontology:curate'],
   mutating: always,
   idempotent: true,
-  preview: (args, ctx) => {
-    const built = buildAxiom(operandsOf(args as JsonObject), ctx.resolver, { strict: (args as JsonObject).strict === true });
-    return ctx.workspace.active.has(built.axiom) ? [] : [{ op: 'add_axiom', manchester: renderAxiom(built.axiom, ctx) }];
-  },
+  rehearse: true,
   handler: (args, ctx) => {
     const ws = ctx.workspace;
     const active = ws.active;
@@ -91,7 +88,7 @@ export const removeAxiom = defineTool({
   mutating: always,
   destructive: true,
   idempotent: true,
-  preview: (args, ctx) => [{ op: 'remove_axiom', manchester: renderAxiom(buildAxiom(args, ctx.resolver).axiom, ctx) }],
+  rehearse: true,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
     const { axiom } = buildAxiom(args, ctx.resolver);

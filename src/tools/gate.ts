@@ -4,7 +4,8 @@
 import * as v from 'valibot';
 import { missingCapabilities, type Principal } from '../auth/principal.js';
 import type { ApprovalQueue } from './approvals.js';
-import { ToolFailure, waitMeasure, type JsonObject, type PendingChange, type ToolContext, type ToolDefinition } from './tool.js';
+import { ToolFailure, waitMeasure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
+import { rehearsedChanges } from './rehearsal.js';
 import { NameError } from '../model/names.js';
 import { WorkspaceError } from '../model/workspace.js';
 import { ChangeError } from '../model/changes.js';
@@ -87,13 +88,14 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
   const refusal = revoked(ctx.principal);
   if (refusal !== null) return refuse(revokedFailure(refusal));
   if (mutating && ctx.settings.confirm_each_write) {
+    const changes = await rehearsedChanges(def, args, ctx);
     ctx.progress?.(`${def.name}: waiting for the owner's approval (at most ${ctx.settings.approval_timeout_s} s)`, waitMeasure(ctx.settings.approval_timeout_s));
     const approved = await approvals.request({
       session_id: ctx.sessionId,
       tool: def.name,
       client: ctx.principal.display_name,
       summary: def.summary?.(args) ?? `${def.name} ${JSON.stringify(args)}`,
-      ...previewOf(def, args, ctx),
+      ...(changes === null ? {} : { changes }),
     }, ctx.settings.approval_timeout_s * 1000, ctx.signal);
     if (ctx.signal.aborted) return refuse(cancelled(def.name));
     trace.confirmation = approved ? 'approved' : 'declined';
@@ -108,16 +110,6 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
     return success(await ctx.resolver.inCall(() => (ctx.attribute === undefined ? handler() : ctx.attribute(handler))));
   } catch (err) {
     return ctx.signal.aborted ? cancelled(def.name) : failureOf(err);
-  }
-}
-
-/** The held write's changes for the owner, when the tool can preview them; a preview that fails shows none (the call itself will say why). */
-function previewOf(def: ToolDefinition, args: JsonObject, ctx: ToolContext): { changes?: readonly PendingChange[] } {
-  if (def.preview === undefined) return {};
-  try {
-    return { changes: ctx.resolver.inCall(() => def.preview!(args, ctx)) };
-  } catch {
-    return {};
   }
 }
 

@@ -59,6 +59,7 @@ export const undoChange = defineTool({
   input: v.strictObject({ peek: v.optional(v.pipe(v.boolean(), v.description('Report the next undo without undoing.')), false) }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.peek !== true,
+  rehearse: true,
   destructive: true,
   summary: () => 'undo_change',
   handler: (args, ctx) => {
@@ -75,6 +76,7 @@ export const redoChange = defineTool({
   input: v.strictObject({}),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   destructive: true,
   summary: () => 'redo_change',
   handler: (_args, ctx) => step(ctx, 'redo'),

@@ -67,6 +67,8 @@ export const mergeOntologyDocument = defineTool({
   }),
   capabilities: ['ontology:admin', 'filesystem:project:read'],
   mutating: (args) => !args.preview,
+  // a document to fetch over the network is fetched once, by the call itself
+  rehearse: (args) => !/^https?:/i.test(args.source),
   destructive: true,
   openWorld: true,
   summary: (args) => `merge_ontology_document ${args.source}${args.replace_active ? ' (replace active)' : ''}`,

@@ -151,6 +151,7 @@ export const renameEntity = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
+  rehearse: true,
   destructive: true,
   summary: (a) => `rename_entity ${a.entity} -> ${a.new_iri}`,
   handler: (args, ctx) => {
@@ -225,6 +226,7 @@ export const deleteEntity = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
+  rehearse: true,
   destructive: true,
   summary: (a) => `delete_entity ${a.entity}${a.entity_type === undefined ? '' : ' (' + a.entity_type + ')'}`,
   handler: (args, ctx) => {
@@ -301,6 +303,7 @@ export const deprecateEntity = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   idempotent: true,
   summary: (a) => `deprecate_entity ${a.entity}${a.replaced_by === undefined ? '' : ' replaced by ' + a.replaced_by}`,
   handler: (args, ctx) => {
@@ -371,6 +374,7 @@ export const moveClass = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   destructive: true,
   summary: (a) => `move_class ${a.entity} under ${a.new_parent ?? '(root)'}`,
   handler: (args, ctx) => {

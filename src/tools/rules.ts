@@ -153,6 +153,7 @@ export const addRule = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   summary: (args) => `add a SWRL rule (${args.body?.length ?? 0} body, ${args.head.length} head atoms)`,
   handler: (args, ctx) => {
     const built = buildRule(args, ctx);
@@ -187,6 +188,7 @@ export const removeRule = defineTool({
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   destructive: true,
   summary: (args) => args.head !== undefined ? 'remove a SWRL rule by structure' : `remove SWRL rules by ${[args.index !== undefined ? `index ${args.index}` : '', args.label !== undefined ? `label ${JSON.stringify(args.label)}` : ''].filter(Boolean).join(' and ')}`,
   handler: (args, ctx) => {

@@ -184,6 +184,7 @@ export const createTerm = defineTool({
   input: v.pipe(v.strictObject({ ...TERM_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   summary: (a) => `create_term ${itemSummary(a)}`,
   handler: (args, ctx) => createOne<TermArgs>(args, expandTerm, ctx),
 });
@@ -201,6 +202,7 @@ export const createTerms = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: (a) => !a.preview,
+  rehearse: true,
   summary: (a) => `create_terms ${a.terms.length}: ${a.terms.slice(0, 5).map(itemSummary).join(', ')}${a.terms.length > 5 ? ', …' : ''}`,
   handler: (args, ctx) => createMany<TermArgs>(args.terms, args,
     { namespace: args.namespace, definition_property: args.definition_property }, expandTerm, ctx, 'terms'),
@@ -212,6 +214,7 @@ export const createProperty = defineTool({
   input: v.pipe(v.strictObject({ ...PROPERTY_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
   capabilities: ['ontology:curate'],
   mutating: always,
+  rehearse: true,
   summary: (a) => `create_property ${a.property_type ?? 'object'} ${itemSummary(a)}`,
   handler: (args, ctx) => createOne<PropertyArgs>(args, expandProperty, ctx),
 });
@@ -230,6 +233,7 @@ export const createProperties = defineTool({
   ),
   capabilities: ['ontology:curate'],
   mutating: (a) => !a.preview,
+  rehearse: true,
   summary: (a) => `create_properties ${a.properties.length}: ${a.properties.slice(0, 5).map(itemSummary).join(', ')}${a.properties.length > 5 ? ', …' : ''}`,
   handler: (args, ctx) => createMany<PropertyArgs>(args.properties, args,
     { namespace: args.namespace, definition_property: args.definition_property, property_type: args.property_type }, expandProperty, ctx, 'properties'),

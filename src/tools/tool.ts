@@ -103,7 +103,7 @@ export function waitMeasure(totalSeconds: number): ProgressMeasure {
 
 export type JsonObject = Record<string, unknown>;
 
-/** One change a held write would make: `add_axiom` or `remove_axiom`, rendered with display names. */
+/** One change a held write would make (`add_axiom`, `remove_axiom`, `add_import`, …), in Manchester syntax with display names. */
 export interface PendingChange {
   readonly op: string;
   readonly manchester: string;
@@ -137,8 +137,13 @@ export interface ToolDefinition<I = JsonObject, O extends JsonObject = JsonObjec
   readonly openWorld?: boolean;
   /** One-line description of a held write, for the approval queue. */
   readonly summary?: (args: I) => string;
-  /** The changes a held write would make, in Manchester syntax, shown to the owner who decides it (server view). */
-  readonly preview?: (args: I, ctx: ToolContext) => readonly PendingChange[];
+  /**
+   * Whether the gate may rehearse a held write of this tool (run the handler up to its commit, apply
+   * nothing) to show the owner its exact changes: true when the tool changes ontology content and does
+   * nothing with effects of its own (files, stores, the journal) before its commit. A tool without it
+   * shows its summary.
+   */
+  readonly rehearse?: boolean | ((args: I) => boolean);
   /** Fields every refusal by the gate (arguments, capabilities, read-only, approval, cancellation) adds, e.g. `committed:false`. */
   readonly refusalContext?: JsonObject;
   readonly handler: (args: I, ctx: ToolContext) => NoInfer<O> | Promise<NoInfer<O>>;

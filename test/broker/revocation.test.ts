@@ -15,10 +15,14 @@ import { INIT, brokerFixture, connectTo, freePort, internal, listInstances, post
 const BETA = 'http://example.org/beta';
 
 /** The held write of `tool` once the broker's admin API lists it (it gathers every window's queue). */
+/** The approval id of the held `tool` call; fails (instead of hanging the run) if none is held within a minute. */
 async function heldWrite(t: TestServer, tool: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
   for (;;) {
-    const entry = (await pendingWrites(t)).find((p) => p.tool === tool);
+    const pending = await pendingWrites(t);
+    const entry = pending.find((p) => p.tool === tool);
     if (entry !== undefined) return entry.approval_id;
+    if (Date.now() > deadline) assert.fail(`no held ${tool} call within 60 s; pending: ${JSON.stringify(pending)}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

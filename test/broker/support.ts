@@ -41,8 +41,8 @@ export interface Athene {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
 }
 
-/** Spawns `athene serve FILE --home HOME --port PORT …` (this environment plus `env`) and waits until it serves. */
-export async function spawnAthene(home: string, port: number, file: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Athene> {
+/** Spawns `athene serve FILE --home HOME --port PORT …` (this environment plus `env`) and waits (at most `startMs`) until it serves. */
+export async function spawnAthene(home: string, port: number, file: string, extra: string[] = [], env: Record<string, string> = {}, startMs = 20_000): Promise<Athene> {
   const child = spawn(process.execPath, [MAIN, 'serve', file, '--home', home, '--port', String(port), ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
   });
@@ -72,7 +72,13 @@ export async function spawnAthene(home: string, port: number, file: string, extr
       }
     },
   };
-  await a.waitFor(/listening on (\S+)/);
+  try {
+    await a.waitFor(/listening on (\S+)/, startMs);
+  } catch (err) {
+    // a process that never came up is not left behind (its pipes would keep the test running)
+    child.kill('SIGKILL');
+    throw err;
+  }
   return a;
 }
 

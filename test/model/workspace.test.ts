@@ -171,3 +171,33 @@ test('a listener that throws is reported as a warning; the change and the other 
     process.off('uncaughtException', onUncaught);
   }
 });
+
+test('a rehearsal stops at its commit with what it would apply; calls running meanwhile commit as usual', async () => {
+  const o = zoo();
+  const ws = workspaceWith(o);
+  let release: () => void = () => undefined;
+  const paused = new Promise<void>((r) => {
+    release = r;
+  });
+  const rehearsal = ws.rehearse(async () => {
+    await paused;
+    ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('A') }]);
+    throw new Error('not reached: the commit stops the rehearsal');
+  });
+  // another call commits while the rehearsal waits: it is not caught by it
+  ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('B') }]);
+  release();
+  const changes = await rehearsal;
+  assert.deepEqual(changes?.map((c) => c.kind), ['AddAxiom']);
+  assert.equal(o.has(ax('A')), false, 'nothing of the rehearsal was applied');
+  assert.equal(o.has(ax('B')), true);
+  assert.equal(ws.undoDepth, 1);
+
+  assert.deepEqual((await ws.rehearse(() => ws.undo()))?.map((c) => c.kind), ['RemoveAxiom'], 'undo rehearses its inverse');
+  assert.equal(o.has(ax('B')), true);
+  assert.equal(await ws.rehearse(() => ws.setActive(o)), null, 'switching the active ontology is no content change');
+  assert.deepEqual(await ws.rehearse(() => 42), [], 'a call that commits nothing');
+  await assert.rejects(ws.rehearse(() => {
+    throw new WorkspaceError('refused', 'not_loaded');
+  }), WorkspaceError);
+});

@@ -42,8 +42,18 @@ function digest(token: string): string {
 
 export class ConsentRequests {
   private readonly entries = new Map<string, ConsentEntry>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** Hears of every request opened or decided (the owner's server view shows them live). */
+  onChange(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
 
   /** Holds a request; returns its id and the browser's wait key. */
   open(request: PendingConsent): OpenedConsent {
@@ -52,6 +62,7 @@ export class ConsentRequests {
     const id = randomBytes(6).toString('hex');
     const wait = randomBytes(32).toString('base64url');
     this.entries.set(id, { id, request, status: 'pending', expires: this.now() + CONSENT_TTL_MS, wait: digest(wait) });
+    this.changed();
     return { id, wait };
   }
 
@@ -66,6 +77,7 @@ export class ConsentRequests {
     const e = this.get(id);
     if (e === null || e.status !== 'pending') return false;
     e.status = approve ? 'approved' : 'denied';
+    this.changed();
     return true;
   }
 

@@ -33,7 +33,7 @@ export class OntologyBrowser {
     this.expanded.clear();
     this.loaded.clear();
     this.card = null;
-    if (this.window === null) return replace(this.container, empty('No window of this process is open.'));
+    if (this.window === null) return replace(this.container, empty('No window is open.'));
     const results = h('div', { 'data-test': 'search-results' });
     const search = h('input', { type: 'search', placeholder: 'Search entities', 'data-test': 'search', onchange: this.act(async () => {
       const q = search.value.trim();

@@ -191,35 +191,59 @@ async function renderClients(): Promise<void> {
 // ------------------------------------------------------------------ windows
 
 let windows: Json[] = [];
-/** The window the change feed and the ontology browser show. */
-let selected: string | null = null;
+/** The window the change feed and the ontology browser show: at first the one the shell names. */
+let selected: string | null = document.querySelector('meta[name="athene-window"]')?.getAttribute('content') || null;
 const windowListeners: (() => void)[] = [];
 
+/** Windows the feed and the ontology browser can show: this process's and other processes' that answer. */
+const browsable = (): Json[] => windows.filter((w) => w.pulse !== null);
+
 function windowPicker(): HTMLElement | null {
-  const local = windows.filter((w) => w.local === true);
-  if (local.length < 2) return null;
+  const open = browsable();
+  if (open.length < 2) return null;
   return h('select', { 'data-test': 'window-picker', onchange: (e: Event) => {
     selected = (e.target as HTMLSelectElement).value;
     for (const l of windowListeners) l();
-  } }, local.map((w) => h('option', { value: String(w.id), selected: w.id === selected }, String(w.label))));
+  } }, open.map((w) => h('option', { value: String(w.id), selected: w.id === selected }, `${String(w.label)}${w.local === true ? '' : ` (process ${String(w.pid)})`}`)));
+}
+
+/** A window's own read-only and confirm-each-write switches (another process's window is switched through the broker). */
+function windowModes(w: Json, pulse: Json): HTMLElement {
+  const id = String(w.id);
+  const modes = { read_only: pulse.read_only === true, confirm_each_write: pulse.confirm_each_write === true };
+  const toggle = (name: 'read_only' | 'confirm_each_write', label: string) => h('label', { class: 'toggle' },
+    h('input', { type: 'checkbox', 'data-test': `window-${name.replaceAll('_', '-')}`, checked: modes[name], onchange: (e: Event) => {
+      const box = e.target as HTMLInputElement;
+      act(async () => {
+        try {
+          await api(`/admin/view/windows/${encodeURIComponent(id)}/write-modes`, { ...modes, [name]: box.checked });
+        } finally {
+          await loadWindows();
+        }
+      })();
+    } }), label);
+  return h('div', { class: 'row' }, toggle('read_only', 'read-only'), toggle('confirm_each_write', 'confirm each write'));
 }
 
 async function loadWindows(): Promise<void> {
   windows = (await api<{ windows: Json[] }>('/admin/view/windows')).windows;
-  const local = windows.filter((w) => w.local === true);
-  if (selected === null || !local.some((w) => w.id === selected)) selected = (local.find((w) => w.newest === true) ?? local[0])?.id as string ?? null;
+  const open = browsable();
+  const before = selected;
+  if (selected === null || !open.some((w) => w.id === selected)) selected = (open.find((w) => w.local === true && w.newest === true) ?? open.find((w) => w.local === true) ?? open[0])?.id as string ?? null;
+  if (selected !== before) for (const l of windowListeners) l();
   replace(body('windows'), windows.length === 0 ? empty('No window is open.') : windows.map((w) => {
     const pulse = w.pulse as Json | null;
     const journal = w.journal as Json | null;
-    return h('div', { class: 'card', 'data-test': 'window-item', 'data-window-id': String(w.id), 'data-state': String(w.state) },
+    return h('div', { class: 'card', 'data-test': 'window-item', 'data-window-id': String(w.id), 'data-state': String(w.state), 'data-local': String(w.local === true) },
       h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(w.label)), h('span', {}, String(w.state)), w.newest === true ? h('span', { class: 'muted' }, 'takes new sessions') : null),
       h('div', { class: 'muted' }, w.local === true ? 'this process' : `process ${String(w.pid)} (behind the broker)`),
       h('ul', {}, (w.documents as string[]).map((d) => h('li', {}, h('code', {}, d)))),
-      h('div', {}, pulse === null ? h('span', { class: 'muted' }, 'no live state') : `${String(pulse.dirty)} ontolog${pulse.dirty === 1 ? 'y' : 'ies'} with unsaved changes`,
-        w.unsaved === null || w.unsaved === undefined ? null : `; ${String(w.unsaved)} journaled change(s) not saved`),
-      journal === null ? null : h('div', { class: 'muted' }, `recovery: ${String(journal.recovered)} replayed at start, ${String(journal.pending_recovery)} waiting`),
+      h('div', { 'data-test': 'window-dirty' }, pulse === null ? h('span', { class: 'muted' }, 'no live state') : `${String(pulse.dirty)} ontolog${pulse.dirty === 1 ? 'y' : 'ies'} with unsaved changes`,
+        w.unsaved === null || w.unsaved === undefined ? null : h('span', { 'data-test': 'window-unsaved', 'data-count': String(w.unsaved) }, `; ${String(w.unsaved)} journaled change(s) not saved`)),
+      journal === null ? null : h('div', { class: 'muted', 'data-test': 'window-recovery' }, `recovery: ${String(journal.recovered)} replayed at start, ${String(journal.pending_recovery)} waiting`),
+      pulse === null ? null : windowModes(w, pulse),
       w.reason === null ? null : h('div', { class: 'muted' }, `last failure: ${String(w.reason)}`),
-      h('div', { class: 'muted' }, `sessions: ${(w.session_list as Json[]).map((s) => String(s.name)).join(', ') || 'none'}`));
+      h('div', { class: 'muted', 'data-test': 'window-sessions' }, `sessions: ${(w.session_list as Json[]).map((s) => String(s.name)).join(', ') || 'none'}`));
   }));
 }
 
@@ -239,7 +263,7 @@ async function renderChanges(): Promise<void> {
   }
   replace(container.querySelector('[data-slot="picker"]')!, windowPicker());
   const feed = container.querySelector('[data-slot="feed"]')!;
-  if (selected === null) return replace(feed, empty('No window of this process is open.'));
+  if (selected === null) return replace(feed, empty('No window is open.'));
   const q = new URLSearchParams();
   if (feedFilter.client !== '') q.set('client', feedFilter.client);
   if (feedFilter.entity !== '') q.set('entity', feedFilter.entity);
@@ -295,10 +319,18 @@ function refresh(topics: readonly string[]): void {
   }
 }
 
+/** Everything, as at the start; the section in view first, so a large class tree does not wait behind the rest. */
 async function refreshAll(): Promise<void> {
-  await loadWindows().catch(showError);
+  const tree = ontology.refresh().catch(showError);
+  const listed = loadWindows().catch(showError);
+  if (visibleSection() === 'ontology') await tree;
+  await listed;
   refresh(['overview', 'pending', 'consent', 'clients']);
-  await Promise.all([renderChanges().catch(showError), ontology.reset().catch(showError)]);
+  await Promise.all([renderChanges().catch(showError), tree]);
+}
+
+function visibleSection(): string | undefined {
+  return document.querySelector<HTMLElement>('[data-section]:not([hidden])')?.dataset.section;
 }
 
 function showSection(id: string): void {
@@ -323,18 +355,14 @@ showSection(location.pathname.replace(/^\/admin\/?/, ''));
 const live = document.getElementById('live') as HTMLElement;
 let signedOut = false;
 
-/** The page loads its data at once; a `hello` after the first means the stream reconnected and anything may have changed. */
-let greeted = false;
-
 function connect(): void {
   const events = new EventSource('/admin/view/events');
+  // every `hello` (the first, and each after a reconnect) loads everything: what changed before the stream
+  // (re)started is in those answers, and every change after it is announced on the stream
   events.addEventListener('hello', () => {
     live.textContent = 'live';
     live.classList.add('on');
-    // the first `hello` also catches what changed between the page's first fetches and the stream's start
-    if (greeted) void refreshAll();
-    else refresh(['overview', 'pending', 'consent', 'clients', 'changes']);
-    greeted = true;
+    void refreshAll();
   });
   events.addEventListener('changed', (e) => refresh((JSON.parse((e as MessageEvent<string>).data) as { topics: string[] }).topics));
   events.addEventListener('signed-out', () => {
@@ -362,5 +390,6 @@ function signOut(): void {
 }
 
 whenSignedOut(signOut);
-void refreshAll();
+// a page opened on the ontology draws its tree without waiting for the event stream (whose `hello` reloads it)
+if (visibleSection() === 'ontology') void ontology.reset().catch(showError);
 connect();
