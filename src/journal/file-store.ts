@@ -3,7 +3,8 @@
 // by the retention settings) and `document` (the path). Each record is one line, `<checksum> <json>`; a
 // line whose checksum fails or that has no newline (the process died mid-append) is not read, and the
 // next append first cuts a torn tail off. Appends queue and are written by one writer: every record
-// queued while a write and fsync are under way goes out in the next one (group commit).
+// queued while a write and fsync are under way, or in the same turn of the event loop, goes out in the
+// next one (group commit).
 // Several windows (threads or processes) may journal one document: a lock file in its directory covers
 // numbering and writing (not the fsync), and each writer first reads what others appended since its last
 // write, so sequence numbers never repeat.
@@ -165,7 +166,8 @@ export class FileChangeStore implements ChangeStore {
       q.waiters.push({ resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        this.serial(() => this.flush());
+        // the flush waits for the event loop's turn: the calls that arrived with this one join its write and fsync
+        this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()));
       }
     });
   }

@@ -83,14 +83,22 @@ export interface ResolvedMarker {
 
 export type JournalRecord = ChangeEntry | SaveMarker | AsideMarker | ResolvedMarker;
 
+/** Principals are immutable and a window reuses one per caller: its record is built once, not per entry. */
+const principalRecords = new WeakMap<Principal, PrincipalRecord>();
+
 export function principalRecord(p: Principal): PrincipalRecord {
-  return {
-    kind: p.type === 'static' ? 'static token' : 'oauth',
-    client_id: p.client_id,
-    name: p.display_name,
-    grant_id: p.grant_id,
-    scopes: [...p.capabilities],
-  };
+  let r = principalRecords.get(p);
+  if (r === undefined) {
+    r = Object.freeze({
+      kind: p.type === 'static' ? 'static token' : 'oauth',
+      client_id: p.client_id,
+      name: p.display_name,
+      grant_id: p.grant_id,
+      scopes: Object.freeze([...p.capabilities]),
+    });
+    principalRecords.set(p, r);
+  }
+  return r;
 }
 
 const renderer = new LineRenderer((a) => '_:' + a.nodeId);

@@ -1,6 +1,6 @@
 // The tools this server offers, in `tools/list` order.
 
-import { never, type ToolDefinition } from './tool.js';
+import { readOnlyTool, type ToolDefinition } from './tool.js';
 import type { ToolProfile } from '../settings/settings.js';
 import { listOntologies, getActiveOntology, getEntity } from './explore.js';
 import { searchEntities } from './search.js';
@@ -95,7 +95,7 @@ export function profileTools(profile: ToolProfile = 'full'): readonly ToolDefini
     case 'full': return TOOLS;
     case 'core': return inOrder(CORE);
     case 'curation': return inOrder(CURATION);
-    case 'review': return TOOLS.filter((t) => t.mutating === never);
+    case 'review': return TOOLS.filter(readOnlyTool);
     default: return unreachable(profile);
   }
 }

@@ -8,7 +8,9 @@ import { renderAxiom } from './common.js';
 
 const PEEK_SAMPLE = 20;
 
-function stackState(ws: Workspace): JsonObject {
+const StackState = { undo_depth: v.number(), can_undo: v.boolean(), can_redo: v.boolean() };
+
+function stackState(ws: Workspace): { undo_depth: number; can_undo: boolean; can_redo: boolean } {
   return { undo_depth: ws.undoDepth, can_undo: ws.undoDepth > 0, can_redo: ws.redoDepth > 0 };
 }
 
@@ -31,8 +33,11 @@ function peek(ctx: ToolContext): JsonObject {
   };
 }
 
+/** What an undo or redo reports besides `undone`/`redone`. */
+const StepOutput = { message: v.string(), axioms_before: v.number(), axioms_after: v.number(), net_axiom_change: v.number(), ...StackState };
+
 /** Runs an undo or redo and reports the axiom count of the active ontology before and after. */
-function step(ctx: ToolContext, direction: 'undo' | 'redo'): JsonObject {
+function step(ctx: ToolContext, direction: 'undo' | 'redo'): v.InferOutput<v.ObjectSchema<typeof StepOutput, undefined>> {
   const ws = ctx.workspace;
   const before = ws.active.axiomCount;
   try {
@@ -44,7 +49,6 @@ function step(ctx: ToolContext, direction: 'undo' | 'redo'): JsonObject {
   }
   const after = ws.active.axiomCount;
   return {
-    [direction === 'undo' ? 'undone' : 'redone']: true,
     message: direction === 'undo' ? 'Undid the last change.' : 'Redid the last undone change.',
     axioms_before: before,
     axioms_after: after,
@@ -66,7 +70,7 @@ export const undoChange = defineTool({
     if (args.peek) return peek(ctx);
     const result = step(ctx, 'undo');
     const dirty = ctx.workspace.isDirty(ctx.workspace.active);
-    return { ...result, dirty, dirty_note: 'The dirty flag is cleared only by a save; it stays set after an undo.' };
+    return { undone: true, ...result, dirty, dirty_note: 'The dirty flag is cleared only by a save; it stays set after an undo.' };
   },
 });
 
@@ -74,10 +78,11 @@ export const redoChange = defineTool({
   name: 'redo_change',
   description: 'Redo the last undone change.',
   input: v.strictObject({}),
+  output: v.object({ redone: v.boolean(), ...StepOutput }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
   destructive: true,
   summary: () => 'redo_change',
-  handler: (_args, ctx) => step(ctx, 'redo'),
+  handler: (_args, ctx) => ({ redone: true, ...step(ctx, 'redo') }),
 });

@@ -120,8 +120,12 @@ export const setReasoner = defineTool({
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
   output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
-  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
+  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner); but the
+  // selection is window state every session shares, and selecting cancels another reasoner's run
   mutating: never,
+  changesServerState: true,
+  destructive: true,
+  idempotent: true,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
     reasoningSession(ctx.workspace).select(reasoner);
