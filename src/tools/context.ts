@@ -18,7 +18,7 @@ import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
 import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_NAMES, logicalAxiomCount, type EntityRow } from './common.js';
+import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow } from './common.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
 import { unreachable } from '../util/unreachable.js';
@@ -40,6 +40,11 @@ export interface Page<T> {
   returned: number;
   items: T[];
   next_offset?: number;
+}
+
+/** A page (pageOf) of `item` rows in a declared result shape. */
+export function pageOutput<T extends v.GenericSchema>(item: T) {
+  return v.object({ count: v.number(), offset: v.number(), returned: v.number(), items: v.array(item), next_offset: v.optional(v.number()) });
 }
 
 export function pageOf<T>(all: readonly T[], offset: number, limit: number): Page<T> {
@@ -308,6 +313,7 @@ export const listClasses = defineTool({
   name: 'list_classes',
   description: 'Named classes of the active ontology\'s signature, paged, ordered by display name then IRI.',
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
+  output: pageOutput(EntityRowOutput),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import type { Change } from '../model/changes.js';
 import { WorkspaceError, type Workspace } from '../model/workspace.js';
-import { always, defineTool, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { always, defineTool, ToolFailure, type ToolContext } from './tool.js';
 import { renderAxiom } from './common.js';
 
 const PEEK_SAMPLE = 20;
@@ -14,7 +14,16 @@ function stackState(ws: Workspace): { undo_depth: number; can_undo: boolean; can
   return { undo_depth: ws.undoDepth, can_undo: ws.undoDepth > 0, can_redo: ws.redoDepth > 0 };
 }
 
-function peek(ctx: ToolContext): JsonObject {
+/** What the next undo would do (undo_change peek=true). */
+const NextUndoOutput = v.object({
+  changes: v.number(),
+  sample: v.array(v.object({ op: v.string(), axiom: v.string() })),
+  non_axiom_changes: v.optional(v.number()),
+});
+
+type StackStateRow = ReturnType<typeof stackState>;
+
+function peek(ctx: ToolContext): StackStateRow & { peek: boolean; next_undo?: v.InferOutput<typeof NextUndoOutput>; note: string } {
   const ws = ctx.workspace;
   const next = ws.undoDepth > 0 ? ctx.journal.nextUndo() : null;
   const axiomChanges = next?.filter((c): c is Extract<Change, { kind: 'AddAxiom' | 'RemoveAxiom' }> => c.kind === 'AddAxiom' || c.kind === 'RemoveAxiom') ?? [];
@@ -34,10 +43,10 @@ function peek(ctx: ToolContext): JsonObject {
 }
 
 /** What an undo or redo reports besides `undone`/`redone`. */
-const StepOutput = { message: v.string(), axioms_before: v.number(), axioms_after: v.number(), net_axiom_change: v.number(), ...StackState };
+const StepCounts = { message: v.string(), axioms_before: v.number(), axioms_after: v.number(), net_axiom_change: v.number() };
 
 /** Runs an undo or redo and reports the axiom count of the active ontology before and after. */
-function step(ctx: ToolContext, direction: 'undo' | 'redo'): v.InferOutput<v.ObjectSchema<typeof StepOutput, undefined>> {
+function step(ctx: ToolContext, direction: 'undo' | 'redo'): StackStateRow & { message: string; axioms_before: number; axioms_after: number; net_axiom_change: number } {
   const ws = ctx.workspace;
   const before = ws.active.axiomCount;
   try {
@@ -61,6 +70,17 @@ export const undoChange = defineTool({
   name: 'undo_change',
   description: 'Undo the last change of this window\'s undo stack (one tool call = one unit); peek=true only reports what would be undone.',
   input: v.strictObject({ peek: v.optional(v.pipe(v.boolean(), v.description('Report the next undo without undoing.')), false) }),
+  // an undo reports the step, a peek what the next undo would do: both report the stack
+  output: v.object({
+    ...StackState,
+    undone: v.optional(v.boolean()),
+    ...v.partial(v.object(StepCounts)).entries,
+    dirty: v.optional(v.boolean()),
+    dirty_note: v.optional(v.string()),
+    peek: v.optional(v.boolean()),
+    next_undo: v.optional(NextUndoOutput),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.peek !== true,
   rehearse: true,
@@ -78,7 +98,7 @@ export const redoChange = defineTool({
   name: 'redo_change',
   description: 'Redo the last undone change.',
   input: v.strictObject({}),
-  output: v.object({ redone: v.boolean(), ...StepOutput }),
+  output: v.object({ redone: v.boolean(), ...StepCounts, ...StackState }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
