@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, CompleteRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SubscribeRequestSchema, type CallToolRequest, UnsubscribeRequestSchema, type ReadResourceResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, CompleteRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Workspace, ontologyLabel } from '../model/workspace.js';
@@ -359,10 +359,7 @@ function sessionServer(state: WindowState): Server {
     reader(extra);
     return { completion: { values: completeTemplateVariable(argument.name, argument.value, state.workspace, ontologyKeys) } };
   });
-  // Registered as Protocol registers it, past Server's override: that override parses the request again
-  // (Protocol already has) and deep-copies every result through zod. Results come from the gate, built to
-  // CallToolResult (clients validate them); a task-augmented call is refused before any handler runs.
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request: CallToolRequest, extra: Extra): Promise<ToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
     if (tool === undefined) return failure(`Unknown tool '${request.params.name}'`, 'unknown_tool');
     if (!listing(toolProfile).names.has(tool.name)) return failure(`${tool.name} is not offered in the '${toolProfile}' tool profile`, 'unknown_tool');
