@@ -9,8 +9,11 @@
 // Usage: node dist/bench/reasoner.js [sizes...]   (default 10000 50000 200000, then the side-by-side runs)
 //        node dist/bench/reasoner.js --konclude  (the side-by-side runs only)
 //        node dist/bench/reasoner.js --child SIZE|FILE [check]  (one measurement, printed as JSON)
+//        node dist/bench/reasoner.js --transfer [SIZE]  (run_reasoner's path on a window: SIZE classes, default 50000)
 
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +23,12 @@ import { cls, objectProperty, objectSomeValuesFrom, subClassOf, type Axiom } fro
 import { classify, ElReasoner, renderTaxonomy, type ElResult } from '../src/reasoner/el-reasoner.js';
 import { konclude, type KoncludeConfig } from '../src/reasoner/konclude.js';
 import { koncludeConfig } from '../src/reasoner/registry.js';
+import { ReasoningSession } from '../src/reasoner/pool.js';
+import { renderAxioms } from '../src/reasoner/snapshot.js';
+import { encodeAxioms } from '../src/model/transfer.js';
+import type { ShipMessage } from './ship-worker.js';
+import { Ontology } from '../src/model/ontology.js';
+import { Workspace } from '../src/model/workspace.js';
 import { generateDlOntology } from './dl-generator.js';
 import { generateElOntology, SYN_NS } from './el-generator.js';
 
@@ -131,8 +140,58 @@ async function koncludeRuns(): Promise<void> {
   for (const scale of [1, 10, 50]) await sideBySide(`pizza-like DL, scale ${scale}`, generateDlOntology(scale), config);
 }
 
+/** Milliseconds from the window's model to the axioms rebuilt on a fresh thread, shipped as text or binary. */
+async function shipOnce(axioms: readonly Axiom[], form: 'text' | 'binary'): Promise<number> {
+  const w = new Worker(new URL('./ship-worker.js', import.meta.url));
+  await once(w, 'online');
+  const t0 = performance.now();
+  const message: ShipMessage = form === 'text' ? { text: renderAxioms(axioms) } : { encoded: encodeAxioms(axioms) };
+  w.postMessage(message);
+  const [count] = await once(w, 'message');
+  const ms = performance.now() - t0;
+  await w.terminate();
+  if (count !== axioms.length) throw new Error(`${form}: ${count} axioms arrived of ${axioms.length}`);
+  return ms;
+}
+
+/**
+ * What run_reasoner does on a window: the whole classification through the window's reasoning session
+ * (snapshot, shipping the model to the reasoner thread, classifying, the answer back), then again after one
+ * added axiom (the incremental path).
+ */
+async function sessionRuns(size: number): Promise<void> {
+  const axioms = [...new Set(generateElOntology(size))];
+  const text: number[] = [];
+  const binary: number[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    text.push(await shipOnce(axioms, 'text'));
+    binary.push(await shipOnce(axioms, 'binary'));
+  }
+  console.log(
+    `shipping ${size} classes (${axioms.length} axioms) to a reasoner thread, median of ${REPEATS}: as text (render + parse) ${median(text).toFixed(0)} ms, ` +
+    `binary (encode + decode) ${median(binary).toFixed(0)} ms = ${(median(binary) / median(text)).toFixed(2)}× the text`,
+  );
+  const o = new Ontology();
+  o.addAll(axioms);
+  const ws = new Workspace();
+  ws.load(o);
+  const session = new ReasoningSession(ws);
+  const [first, fullMs] = await timed(() => session.classify(600_000));
+  if (!first.started || !first.completed) throw new Error('the first classification did not finish');
+  const added = subClassOf(cls(`${SYN_NS}C${Math.floor(size / 3)}`), objectSomeValuesFrom(objectProperty(`${SYN_NS}findingSite`), cls(`${SYN_NS}C${Math.floor(size * 0.56)}`)));
+  ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: added }]);
+  const [second, incrementalMs] = await timed(() => session.classify(600_000));
+  if (!second.started || !second.completed) throw new Error('the incremental classification did not finish');
+  const on = (r: typeof first) => (r.started && r.completed ? `${r.classification.data.load.how}, ${r.classification.data.load.decoded} axioms decoded, ${r.classification.data.elapsedMs} ms on the thread` : '');
+  console.log(`run_reasoner on a window, ${size} classes: ${fullMs.toFixed(0)} ms (${on(first)}); after one added axiom: ${incrementalMs.toFixed(0)} ms (${on(second)})`);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (args[0] === '--transfer') {
+    await sessionRuns(Number(args[1] ?? 50000));
+    return;
+  }
   if (args[0] === '--child') {
     process.stdout.write(JSON.stringify(measure(args[1], args[2] === 'check')));
     return;

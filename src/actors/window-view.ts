@@ -13,6 +13,7 @@ import { TOOLS_BY_NAME } from '../tools/catalog.js';
 import { runTool } from '../tools/gate.js';
 import type { JsonObject, ToolContext, WindowSettings } from '../tools/tool.js';
 import type { CallRecord, ChangeRecorder } from '../journal/recorder.js';
+import { unreachable } from '../util/unreachable.js';
 
 export type ViewQuery =
   | { readonly kind: 'pulse' }
@@ -176,5 +177,6 @@ export async function answerView(w: ViewWindow, q: ViewQuery): Promise<unknown> 
     case 'write-modes':
       w.setWriteModes({ read_only: q.read_only, confirm_each_write: q.confirm_each_write });
       return { read_only: q.read_only, confirm_each_write: q.confirm_each_write };
+    default: return unreachable(q);
   }
 }

@@ -50,6 +50,7 @@ import type { WindowSettings } from '../tools/tool.js';
 import type { ApprovalEntry } from '../tools/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import { requestIds } from '../util/json-rpc-ids.js';
+import { unreachable } from '../util/unreachable.js';
 
 const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
@@ -646,6 +647,7 @@ class WindowActor {
         outbox.flush();
         process.exit(0);
       }); break;
+      default: return unreachable(m);
     }
   }
 

@@ -17,6 +17,7 @@ import type { ServerView } from '../broker/server-view.js';
 import { log } from '../util/log.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import type { ViewQuery, ViewTopic } from './window-view.js';
+import { unreachable } from '../util/unreachable.js';
 
 /** Where a forwarded request's response goes. */
 export interface ResponseSink {
@@ -284,6 +285,7 @@ export class WindowHandle implements FenceTarget {
       case 'unsaved': if (m.ontologies > 0) log.warn({ window: this.id, unsaved_ontologies: m.ontologies, documents: this.files }, 'window stops with unsaved changes'); break;
       case 'journal': this.journal = { recovered: m.recovered, pending_recovery: m.pending }; break;
       case 'view-changed': this.events.viewChanged?.(this, m.topics); break;
+      default: return unreachable(m);
     }
   }
 

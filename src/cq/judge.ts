@@ -4,6 +4,7 @@
 
 import type { EvaluationResult, ResultRow, ResultTerm } from '../sparql/engine-protocol.js';
 import type { ExpectedCell, Expected } from './question.js';
+import { unreachable } from '../util/unreachable.js';
 
 export interface Judgement {
   readonly pass: boolean;
@@ -59,5 +60,6 @@ function countPasses(expected: Exclude<Expected, { kind: 'exactRows' }>, n: numb
     case 'nonEmpty': return n > 0;
     case 'empty': return n === 0;
     case 'count': return COMPARE[expected.op](n, expected.value);
+    default: return unreachable(expected);
   }
 }

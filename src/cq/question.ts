@@ -4,6 +4,7 @@
 // grammar is `nonEmpty | empty | count OP N` (OP one of >= <= == > <).
 
 import type { ResultTerm } from '../sparql/engine-protocol.js';
+import { unreachable } from '../util/unreachable.js';
 
 export type Convention = 'robot-sparql-dir' | 'sidecar-manifest' | 'ontology-annotations';
 
@@ -59,7 +60,8 @@ export function expectedText(e: Expected): string {
   switch (e.kind) {
     case 'count': return `count ${e.op} ${e.value}`;
     case 'exactRows': return `exactRows (${e.rows.length} row${e.rows.length === 1 ? '' : 's'})`;
-    default: return e.kind;
+    default: return unreachable(e);
+    case 'nonEmpty': case 'empty': return e.kind;
   }
 }
 

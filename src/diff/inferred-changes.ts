@@ -12,6 +12,7 @@ import type { Ontology } from '../model/ontology.js';
 import { OWL_THING } from '../model/vocab.js';
 import type { Classification } from '../reasoner/pool.js';
 import type { JsonObject } from '../tools/tool.js';
+import { unreachable } from '../util/unreachable.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -338,6 +339,7 @@ export function inferredDiff(left: SideOutcome, right: SideOutcome, toldOnly: bo
         if (d.error !== undefined) errored.push(name);
         break;
       }
+      default: return unreachable(name);
     }
   }
   json.errored_categories = errored;

@@ -6,12 +6,12 @@
 // exactly when A and B are disjoint; readers skip the auxiliary classes (inferred-changes.ts).
 
 import { randomUUID } from 'node:crypto';
-import type { IRI } from '../model/terms.js';
+import { cls, equivalentClasses, objectIntersectionOf, type IRI } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
 import { Classification, runTask, type PoolOutcome } from '../reasoner/pool.js';
 import type { ClassificationData } from '../reasoner/pool-worker.js';
 import type { ReasonerInfo } from '../reasoner/registry.js';
-import { renderClosure } from '../reasoner/snapshot.js';
+import { closureInput, shipAll, type ReasoningInput } from '../reasoner/snapshot.js';
 import { pairKey } from './inferred-changes.js';
 
 const PAIR_CLASS = 'urn:athene:semantic-diff:disjointness-pair:';
@@ -38,13 +38,12 @@ export interface SideClassification {
   readonly disjoint: Set<string>;
 }
 
-/** The snapshot document of a flattened closure with one auxiliary class defined per pair. */
-export function sideDocument(closure: readonly Ontology[], pairs: readonly (readonly [IRI, IRI])[]): { text: string; ruleCount: number } {
-  const snap = renderClosure(closure);
-  if (pairs.length === 0) return snap;
-  const definitions = pairs.map(([a, b], i) => `EquivalentClasses(<${PAIR_CLASS}${i}> ObjectIntersectionOf(<${a}> <${b}>))`);
-  // the snapshot document ends with its closing parenthesis
-  return { text: snap.text.slice(0, snap.text.lastIndexOf(')')) + definitions.join('\n') + '\n)', ruleCount: snap.ruleCount };
+/** The reasoning input of a flattened closure with one auxiliary class defined per pair. */
+export function sideDocument(closure: readonly Ontology[], pairs: readonly (readonly [IRI, IRI])[]): ReasoningInput {
+  const input = closureInput(closure);
+  if (pairs.length === 0) return input;
+  const definitions = pairs.map(([a, b], i) => equivalentClasses([cls(PAIR_CLASS + i), objectIntersectionOf([cls(a), cls(b)])]));
+  return { axioms: [...input.axioms, ...definitions], ruleCount: input.ruleCount };
 }
 
 /** Keys (`pairKey`) of the pairs whose auxiliary class the classification found unsatisfiable. */
@@ -61,7 +60,7 @@ export function disjointFrom(data: ClassificationData, pairs: readonly (readonly
 export async function classifySide(run: SideRun): Promise<PoolOutcome<SideClassification>> {
   const doc = sideDocument(run.closure, run.pairs);
   const key = `semantic-diff:${randomUUID()}:${run.label}@0`;
-  const out = await runTask<ClassificationData>({ type: 'classify', key, text: doc.text, reasoner: run.reasoner.id, timeLimitMs: run.timeoutMs }, run.timeoutMs, run.signal);
+  const out = await runTask<ClassificationData>({ type: 'classify', key, model: shipAll(doc), reasoner: run.reasoner.id, timeLimitMs: run.timeoutMs }, run.timeoutMs, run.signal);
   if (out.kind !== 'done') return out;
   return { kind: 'done', value: { classification: new Classification(out.value, 0, run.reasoner, doc.ruleCount), disjoint: disjointFrom(out.value, run.pairs) } };
 }

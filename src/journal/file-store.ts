@@ -3,7 +3,8 @@
 // by the retention settings) and `document` (the path). Each record is one line, `<checksum> <json>`; a
 // line whose checksum fails or that has no newline (the process died mid-append) is not read, and the
 // next append first cuts a torn tail off. Appends queue and are written by one writer: every record
-// queued while a write and fsync are under way goes out in the next one (group commit).
+// queued while a write and fsync are under way, or in the same turn of the event loop, goes out in the
+// next one (group commit).
 // Several windows (threads or processes) may journal one document: a lock file in its directory covers
 // numbering and writing (not the fsync), and each writer first reads what others appended since its last
 // write, so sequence numbers never repeat.
@@ -15,6 +16,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Hex } from '../util/digest.js';
 import type { AsideMarker, ChangeEntry, JournalRecord, ResolvedMarker, SaveMarker } from './records.js';
 import type { ChangeStore, JournalState } from './store.js';
+import { unreachable } from '../util/unreachable.js';
 
 export interface Retention {
   readonly maxAgeDays: number;
@@ -79,6 +81,7 @@ export function journalState(document: string, records: readonly JournalRecord[]
       case 'save': if (saved === null || r.seq >= saved.seq) saved = r; break;
       case 'aside': if (aside === null || r.upto >= aside.upto) aside = r; break;
       case 'resolved': if (resolved === null || r.upto >= resolved.upto) resolved = r; break;
+      default: return unreachable(r);
     }
   }
   const open = aside !== null && (resolved === null || resolved.upto < aside.upto);
@@ -163,7 +166,8 @@ export class FileChangeStore implements ChangeStore {
       q.waiters.push({ resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        this.serial(() => this.flush());
+        // the flush waits for the event loop's turn: the calls that arrived with this one join its write and fsync
+        this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()));
       }
     });
   }

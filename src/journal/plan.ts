@@ -6,6 +6,7 @@ import type { Change } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
 import { BlankNodes } from './blank-nodes.js';
 import { loadChange, type StoredChange } from './records.js';
+import { unreachable } from '../util/unreachable.js';
 
 export interface PlannedChange {
   readonly seq: number;
@@ -90,6 +91,7 @@ function conflict(c: Change, s: StoredChange, overlay: Map<string, boolean>, ids
       set(key, c.kind === 'SetPrefix');
       return null;
     }
+    default: return unreachable(c);
   }
 }
 

@@ -52,7 +52,22 @@ interface Track {
   lastSeq: number;
 }
 
-type Unit = Map<string, ChangeEntry>;
+/** Where an entry's seq lands once the store numbered it: all an undo/redo link needs of the entry. */
+interface Numbered {
+  seq: number;
+}
+
+/**
+ * The entries of one undo unit, by document. Only their seqs are kept: the mirror holds up to 1024 units,
+ * and whole entries there would outlive the young generation and be copied into the old one.
+ */
+type Unit = Map<string, Numbered>;
+
+/** The undo or redo entry's link to the unit it moves. */
+interface Link {
+  readonly field: 'undoes' | 'redoes';
+  readonly target: Numbered;
+}
 
 function isThenable(x: unknown): x is PromiseLike<unknown> {
   return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
@@ -74,7 +89,6 @@ export class ChangeRecorder {
   private replayUnit: Unit | null = null;
   private readonly blame = new Map<string, LastChange>();
   private readonly notices = new Map<string, RecoveryNotice>();
-  private readonly links = new WeakMap<ChangeEntry, { undoes?: ChangeEntry; redoes?: ChangeEntry }>();
   private lastWrite: Promise<unknown> = Promise.resolve();
   /** The call whose handler is running synchronously now. */
   private current: CallRecord | undefined;
@@ -87,6 +101,9 @@ export class ChangeRecorder {
   private scopedCalls = 0;
   private readonly syncTools = new Set<string>();
   private readonly asyncTools = new Set<string>();
+  /** Batch ids: unique to this recorder (another window's or a restart's never match), cheaper than a UUID each. */
+  private readonly batchPrefix = randomUUID() + '.';
+  private batches = 0;
   recovered = 0;
   /** Replayed entries whose result did not have the recorded fingerprint. */
   replayMismatches = 0;
@@ -287,7 +304,7 @@ export class ChangeRecorder {
     // a unit the mirror does not know links nothing rather than the wrong entry
     const linked = e.cause === 'apply' ? null : this.units.moving(e.cause);
     const unit: Unit = new Map();
-    const batch = randomUUID();
+    const batch = this.batchPrefix + (++this.batches).toString(36);
     const time = new Date().toISOString();
     for (const [o, results] of byDocument) {
       const document = journalDocument(o);
@@ -318,33 +335,34 @@ export class ChangeRecorder {
         fingerprint_after: after,
       };
       const target = linked?.get(document);
-      if (target !== undefined) this.links.set(entry, e.cause === 'undo' ? { undoes: target } : { redoes: target });
-      unit.set(document, entry);
-      this.write(document, entry, call);
+      const link: Link | null = target === undefined ? null : { field: e.cause === 'undo' ? 'undoes' : 'redoes', target };
+      const numbered: Numbered = { seq: 0 };
+      unit.set(document, numbered);
+      this.write(document, entry, call, numbered, link);
     }
     return unit;
   }
 
   /** Appends an entry; the store numbers it (other windows of the document may append too). */
-  private write(document: string, entry: ChangeEntry, call: CallRecord | undefined): void {
+  private write(document: string, entry: ChangeEntry, call: CallRecord | undefined, numbered: Numbered, link: Link | null): void {
     let track = this.tracks.get(document);
     if (track === undefined) this.tracks.set(document, (track = { lastSeq: 0 }));
     const t = track;
-    this.settle(this.store.append(document, [entry], (e) => this.numbered(e, t)), call);
+    this.settle(this.store.append(document, [entry], (e) => this.numbered(e, t, numbered, link)), call);
   }
 
   /** The entry has its seq: its undo/redo link (the linked entry was numbered before it) and blame follow. */
-  private numbered(entry: ChangeEntry, track: Track): void {
+  private numbered(entry: ChangeEntry, track: Track, numbered: Numbered, link: Link | null): void {
     track.lastSeq = Math.max(track.lastSeq, entry.seq);
-    const link = this.links.get(entry);
-    if (link?.undoes !== undefined && link.undoes.seq > 0) entry.undoes = link.undoes.seq;
-    if (link?.redoes !== undefined && link.redoes.seq > 0) entry.redoes = link.redoes.seq;
+    numbered.seq = entry.seq;
+    if (link !== null && link.target.seq > 0) entry[link.field] = link.target.seq;
     this.noteBlame(entry);
   }
 
   private settle(written: Promise<unknown>, call: CallRecord | undefined): void {
-    const all = Promise.all([this.lastWrite.catch(() => undefined), written]);
-    this.lastWrite = all;
+    // settles once this and every earlier write did; resolving to nothing, the chain does not nest values
+    const earlier = this.lastWrite.catch(() => undefined);
+    this.lastWrite = written.then(() => earlier);
     if (call !== undefined) call.durable = call.durable === undefined ? written : Promise.all([call.durable, written]);
     else written.catch((err: Error) => process.stderr.write(`athene: the change journal could not be written: ${err.message}\n`));
   }

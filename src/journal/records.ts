@@ -10,6 +10,7 @@ import type { Ontology } from '../model/ontology.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { readFunctional } from '../model/formats/functional/reader.js';
 import type { BlankNodes } from './blank-nodes.js';
+import { unreachable } from '../util/unreachable.js';
 
 export type StoredChange =
   | { readonly op: 'add_axiom' | 'remove_axiom'; readonly axiom: string }
@@ -82,14 +83,22 @@ export interface ResolvedMarker {
 
 export type JournalRecord = ChangeEntry | SaveMarker | AsideMarker | ResolvedMarker;
 
+/** Principals are immutable and a window reuses one per caller: its record is built once, not per entry. */
+const principalRecords = new WeakMap<Principal, PrincipalRecord>();
+
 export function principalRecord(p: Principal): PrincipalRecord {
-  return {
-    kind: p.type === 'static' ? 'static token' : 'oauth',
-    client_id: p.client_id,
-    name: p.display_name,
-    grant_id: p.grant_id,
-    scopes: [...p.capabilities],
-  };
+  let r = principalRecords.get(p);
+  if (r === undefined) {
+    r = Object.freeze({
+      kind: p.type === 'static' ? 'static token' : 'oauth',
+      client_id: p.client_id,
+      name: p.display_name,
+      grant_id: p.grant_id,
+      scopes: Object.freeze([...p.capabilities]),
+    });
+    principalRecords.set(p, r);
+  }
+  return r;
 }
 
 const renderer = new LineRenderer((a) => '_:' + a.nodeId);
@@ -111,6 +120,7 @@ export function storeChange(c: Change, restore: Change | null): StoredChange {
       return { op: 'set_prefix', prefix: c.prefix, namespace: c.namespace, previous: restore?.kind === 'SetPrefix' ? restore.namespace : null };
     case 'RemovePrefix':
       return { op: 'remove_prefix', prefix: c.prefix, previous: restore?.kind === 'SetPrefix' ? restore.namespace : '' };
+    default: return unreachable(c);
   }
 }
 
@@ -135,6 +145,7 @@ export function loadChange(s: StoredChange, o: Ontology, blanks: BlankNodes): Ch
     case 'remove_ontology_annotation': return { kind: 'RemoveOntologyAnnotation', ontology: o, annotation: parseAnnotation(s.annotation) };
     case 'set_prefix': return { kind: 'SetPrefix', ontology: o, prefix: s.prefix, namespace: s.namespace };
     case 'remove_prefix': return { kind: 'RemovePrefix', ontology: o, prefix: s.prefix };
+    default: return unreachable(s);
   }
 }
 
@@ -152,5 +163,6 @@ export function inverseOf(s: StoredChange): StoredChange {
       ? { op: 'remove_prefix', prefix: s.prefix, previous: s.namespace }
       : { op: 'set_prefix', prefix: s.prefix, namespace: s.previous, previous: s.namespace };
     case 'remove_prefix': return { op: 'set_prefix', prefix: s.prefix, namespace: s.previous, previous: null };
+    default: return unreachable(s);
   }
 }

@@ -25,6 +25,7 @@ import { ArtifactStore, ArtifactStoreFull, artifactStore } from './store.js';
 import { PROVENANCE_PREFIX, PROVENANCE_PROPERTY } from './provenance.js';
 import { canonicalText, collisionCount, formsByLogicalAxiom, generate, type GeneratedAxiom } from './generate.js';
 import { artifactDigestOf, fingerprintOf } from './artifact.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const TOOL = 'materialize_inferences';
 
@@ -159,6 +160,7 @@ async function destinationPlan(ctx: ToolContext, request: MaterializationRequest
       const { target, root } = await projectFileTarget(ctx, TOOL, identifier, rules, res, 'read');
       return { kind, identifier, path: target, project_root: root, format: 'ofn', single_undo: false, requires: ['filesystem:project:write at commit'] };
     }
+    default: return unreachable(kind);
   }
 }
 

@@ -20,6 +20,7 @@ import { readSnapshotAxioms } from '../reasoner/snapshot.js';
 import type { ReasonerId } from '../reasoner/registry.js';
 import type { CancelFlag } from '../reasoner/saturation.js';
 import type { Category } from './categories.js';
+import { unreachable } from '../util/unreachable.js';
 
 export interface EnumerationRequest {
   readonly text: string;
@@ -150,7 +151,27 @@ function assertionObjects(axioms: readonly Axiom[]): { objects: Set<IRI>; everyo
       case 'ObjectOneOf': case 'SameIndividual': for (const i of n.individuals) if (i.kind === 'NamedIndividual') objects.add(i.iri); break;
       case 'ObjectPropertyAssertion': if (n.object.kind === 'NamedIndividual') objects.add(n.object.iri); break;
       case 'ObjectHasSelf': case 'ReflexiveObjectProperty': everyone = true; break;
-      default: break;
+      default: return unreachable(n);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'TransitiveObjectProperty':
+      case 'Declaration': case 'SubClassOf': case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion':
+      case 'SubObjectPropertyOf': case 'SubPropertyChainOf': case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties': case 'InverseObjectProperties': case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
+      case 'DisjointDataProperties': case 'DataPropertyDomain': case 'DataPropertyRange':
+      case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey': case 'DifferentIndividuals':
+      case 'ClassAssertion': case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality':
+      case 'DataExactCardinality': case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty':
+      case 'NamedIndividual': case 'Datatype': case 'AnonymousIndividual': case 'Literal': case 'IRI':
+      case 'ObjectInverseOf': case 'DataIntersectionOf': case 'DataUnionOf': case 'DataComplementOf': case 'DataOneOf':
+      case 'DatatypeRestriction': case 'FacetRestriction': case 'ObjectIntersectionOf': case 'ObjectUnionOf':
+      case 'ObjectComplementOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom': case 'DataHasValue': case 'Annotation': case 'Variable': case 'ClassAtom':
+      case 'DataRangeAtom': case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom':
+      case 'SameIndividualAtom': case 'DifferentIndividualsAtom': break;
     }
     forEachChild(n, visit);
   };
@@ -220,7 +241,8 @@ async function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: E
     }
     case 'property_hierarchy_axioms': propertyHierarchy(axioms, out); break;
     case 'object_property_assertions': await propertyAssertions(req, axioms, out); break;
-    default: throw new EnumerationFailed(`no enumerator for ${category}`);
+    default: return unreachable(category);
+    case 'data_property_assertions': throw new EnumerationFailed(`no enumerator for ${category}`);
   }
   return out;
 }

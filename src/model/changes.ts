@@ -4,6 +4,7 @@
 
 import type { Annotation, Axiom, IRI } from './terms.js';
 import type { Ontology, OntologyId } from './ontology.js';
+import { unreachable } from '../util/unreachable.js';
 
 export type Change =
   | { readonly kind: 'AddAxiom'; readonly ontology: Ontology; readonly axiom: Axiom }
@@ -66,7 +67,8 @@ export function validateChange(c: Change): void {
     case 'RemovePrefix':
       checkPrefix(c, c.prefix);
       return;
-    default:
+    default: return unreachable(c);
+    case 'AddAxiom': case 'RemoveAxiom': case 'AddOntologyAnnotation': case 'RemoveOntologyAnnotation':
       return;
   }
 }
@@ -122,6 +124,7 @@ export function applyChange(c: Change): ChangeResult {
       o.prefixes.delete(c.prefix);
       return done(c, { kind: 'SetPrefix', ontology: o, prefix: c.prefix, namespace: previous });
     }
+    default: return unreachable(c);
   }
 }
 

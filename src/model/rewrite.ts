@@ -8,6 +8,7 @@ import * as t from './terms.js';
 import type { Annotation, AnnotationValue, Axiom, IRI, Node } from './terms.js';
 import type { Ontology } from './ontology.js';
 import { forEachChild } from './walk.js';
+import { unreachable } from '../util/unreachable.js';
 
 /** True when the node mentions `iri` anywhere a rename rewrites it. */
 export function mentionsIri(n: Node, iri: IRI): boolean {
@@ -23,6 +24,26 @@ export function mentionsIri(n: Node, iri: IRI): boolean {
     case 'AnnotationPropertyRange':
       if (n.range === iri) return true;
       break;
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
+    case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
+    case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+    case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
+    case 'DisjointDataProperties': case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty':
+    case 'DatatypeDefinition': case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals':
+    case 'ClassAssertion': case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf': case 'DLSafeRule': case 'ObjectMinCardinality': case 'ObjectMaxCardinality':
+    case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
+    case 'AnonymousIndividual': case 'ObjectInverseOf': case 'DataIntersectionOf': case 'DataUnionOf':
+    case 'DataComplementOf': case 'DataOneOf': case 'DatatypeRestriction': case 'FacetRestriction':
+    case 'ObjectIntersectionOf': case 'ObjectUnionOf': case 'ObjectComplementOf': case 'ObjectOneOf':
+    case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'ObjectHasValue': case 'ObjectHasSelf':
+    case 'DataSomeValuesFrom': case 'DataAllValuesFrom': case 'DataHasValue': case 'Annotation': case 'Variable':
+    case 'ClassAtom': case 'DataRangeAtom': case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom':
+    case 'SameIndividualAtom': case 'DifferentIndividualsAtom': break;
+    default: return unreachable(n);
   }
   let found = false;
   forEachChild(n, (c) => {
@@ -122,7 +143,19 @@ class IriRenamer {
       case 'BuiltInAtom': return t.builtInAtom(n.iri, this.list(n.args));
       case 'SameIndividualAtom': return t.sameIndividualAtom(r(n.first), r(n.second));
       case 'DifferentIndividualsAtom': return t.differentIndividualsAtom(r(n.first), r(n.second));
-      default: return this.axiom(n);
+      default: return unreachable(n);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
+      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
+      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
+      case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange': case 'DLSafeRule': return this.axiom(n);
     }
   }
 
@@ -166,6 +199,7 @@ class IriRenamer {
       case 'AnnotationPropertyDomain': return t.annotationPropertyDomain(r(a.property), this.iri(a.domain), anns);
       case 'AnnotationPropertyRange': return t.annotationPropertyRange(r(a.property), this.iri(a.range), anns);
       case 'DLSafeRule': return t.dlSafeRule(this.list(a.body), this.list(a.head), anns);
+      default: return unreachable(a);
     }
   }
 }

@@ -7,6 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { OWL_THING, OWL_NOTHING, RDFS_LITERAL, XSD_STRING, RDF_LANG_STRING } from './vocab.js';
+import { unreachable } from '../util/unreachable.js';
 
 export type IRI = string;
 
@@ -250,7 +251,17 @@ export function isLogicalAxiom(a: Axiom): boolean {
     case 'Declaration': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
     case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
       return false;
-    default:
+    default: return unreachable(a);
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty': case 'SubClassOf': case 'EquivalentClasses': case 'DisjointClasses':
+    case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf': case 'EquivalentObjectProperties':
+    case 'DisjointObjectProperties': case 'InverseObjectProperties': case 'ObjectPropertyDomain':
+    case 'ObjectPropertyRange': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
+    case 'DisjointDataProperties': case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty':
+    case 'DatatypeDefinition': case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals':
+    case 'ClassAssertion': case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'DLSafeRule':
       return true;
   }
 }
@@ -840,6 +851,7 @@ function rebuildAxiom(a: Axiom, anns: readonly Annotation[]): Axiom {
     case 'AnnotationPropertyDomain': return annotationPropertyDomain(a.property, a.domain, anns);
     case 'AnnotationPropertyRange': return annotationPropertyRange(a.property, a.range, anns);
     case 'DLSafeRule': return dlSafeRule(a.body, a.head, anns);
+    default: return unreachable(a);
   }
 }
 
@@ -847,7 +859,27 @@ export function isEntity(n: Node): n is Entity {
   switch (n.kind) {
     case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty': case 'NamedIndividual': case 'Datatype':
       return true;
-    default:
+    default: return unreachable(n);
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
+    case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
+    case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+    case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
+    case 'DisjointDataProperties': case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty':
+    case 'DatatypeDefinition': case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals':
+    case 'ClassAssertion': case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule':
+    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
+    case 'DataMaxCardinality': case 'DataExactCardinality': case 'AnonymousIndividual': case 'Literal': case 'IRI':
+    case 'ObjectInverseOf': case 'DataIntersectionOf': case 'DataUnionOf': case 'DataComplementOf': case 'DataOneOf':
+    case 'DatatypeRestriction': case 'FacetRestriction': case 'ObjectIntersectionOf': case 'ObjectUnionOf':
+    case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom':
+    case 'ObjectHasValue': case 'ObjectHasSelf': case 'DataSomeValuesFrom': case 'DataAllValuesFrom':
+    case 'DataHasValue': case 'Annotation': case 'Variable': case 'ClassAtom': case 'DataRangeAtom':
+    case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom': case 'SameIndividualAtom':
+    case 'DifferentIndividualsAtom':
       return false;
   }
 }

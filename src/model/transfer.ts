@@ -14,13 +14,16 @@ import type { Annotation, Axiom, IRI, Node } from './terms.js';
 import { performance } from 'node:perf_hooks';
 import { Ontology, type FormatId, type OntologyId, type UnmappedItem } from './ontology.js';
 
-/** The encoded ontology: plain data and typed arrays only. */
-export interface EncodedOntology {
+/** Encoded axioms: a program of records and the record indexes of the axioms, in order. */
+export interface EncodedAxioms {
   readonly program: Int32Array;
   readonly strings: string;
   readonly stringLengths: Int32Array;
-  /** Record indexes of the axioms, in the ontology's iteration order. */
   readonly axioms: Int32Array;
+}
+
+/** The encoded ontology: plain data and typed arrays only. */
+export interface EncodedOntology extends EncodedAxioms {
   /** Record indexes of the ontology annotations. */
   readonly annotations: Int32Array;
   readonly header: {
@@ -246,6 +249,13 @@ function nodeIndexes(e: Encoder, nodes: Iterable<Node>, count: number): Int32Arr
   return out;
 }
 
+/** Encodes a list of axioms (a reasoner's input, or a batch of changes to it). */
+export function encodeAxioms(axioms: readonly Axiom[]): EncodedAxioms {
+  const e = new Encoder();
+  const indexes = nodeIndexes(e, axioms, axioms.length);
+  return { program: e.program.view(), strings: e.strings(), stringLengths: e.stringLengths.view(), axioms: indexes };
+}
+
 /** Encodes the ontology's axioms and whole header. */
 export function encodeOntology(o: Ontology): EncodedOntology {
   const e = new Encoder();
@@ -286,7 +296,7 @@ class Decoder {
   private pc = 0;
   private readonly strings: string[];
 
-  constructor(private readonly e: EncodedOntology) {
+  constructor(private readonly e: EncodedAxioms) {
     this.strings = splitStrings(e.strings, e.stringLengths);
   }
 
@@ -321,8 +331,12 @@ class Decoder {
     this.pc = pc;
   }
 
-  ontology(): Ontology {
-    const { e, nodes } = this;
+  axioms(): Axiom[] {
+    return Array.from(this.e.axioms, (i) => this.nodes[i] as Axiom);
+  }
+
+  ontology(e: EncodedOntology): Ontology {
+    const { nodes } = this;
     const o = new Ontology();
     const h = e.header;
     o.id = h.id.iri === null && h.id.versionIri === null ? o.id : { iri: h.id.iri, versionIri: h.id.versionIri };
@@ -341,7 +355,14 @@ class Decoder {
 export function decodeOntology(e: EncodedOntology): Ontology {
   const d = new Decoder(e);
   d.step(Infinity);
-  return d.ontology();
+  return d.ontology(e);
+}
+
+/** Rebuilds encoded axioms on the calling thread (interned here: equal axioms are the same objects). */
+export function decodeAxioms(e: EncodedAxioms): Axiom[] {
+  const d = new Decoder(e);
+  d.step(Infinity);
+  return d.axioms();
 }
 
 /** Records decoded between clock checks. */
@@ -361,5 +382,5 @@ export async function decodeOntologyYielding(e: EncodedOntology, sliceMs = 10): 
       sliceStart = performance.now();
     }
   }
-  return d.ontology();
+  return d.ontology(e);
 }

@@ -9,6 +9,7 @@ import type { QueryData, UnsupportedData } from './pool-worker.js';
 import type { ReasoningSession } from './pool.js';
 import type { EngineId } from './engines.js';
 import { queryAxiomText } from './snapshot.js';
+import { unreachable } from '../util/unreachable.js';
 
 /** The fresh class standing for the query expression (a URN no ontology uses). */
 export const QUERY_CLASS_IRI = 'urn:athene:dl-query#Query';
@@ -72,5 +73,6 @@ export async function runDlQuery(
     case 'timeout': return { kind: 'timeout', message: `The query did not finish within ${timeoutMs} ms and was cancelled.`, ruleCount };
     case 'cancelled': return { kind: 'cancelled', message: 'The query was cancelled.', ruleCount };
     case 'error': return { kind: 'error', message: `The reasoner failed: ${outcome.message}`, ruleCount };
+    default: return unreachable(outcome);
   }
 }

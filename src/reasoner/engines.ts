@@ -9,6 +9,7 @@ import { konclude, koncludeSync, type KoncludeConfig } from './konclude.js';
 import { KONCLUDE_HINT, type ReasonerId } from './registry.js';
 import type { CancelFlag } from './saturation.js';
 import { classifyStructural } from './structural.js';
+import { unreachable } from '../util/unreachable.js';
 
 /** The engine that gave an answer (never `auto`). */
 export type EngineId = Exclude<ReasonerId, 'auto'>;
@@ -39,6 +40,7 @@ export function answerSync(id: ReasonerId, axioms: readonly Axiom[], k: Konclude
       if (el.complete) return { result: el, engine: 'el' };
       return k === null ? fallback(el) : { result: koncludeSync(axioms, k, options), engine: 'konclude' };
     }
+    default: return unreachable(id);
   }
 }
 
@@ -56,6 +58,7 @@ export async function answer(id: ReasonerId, axioms: readonly Axiom[], k: Konclu
       if (r.complete) return { result: r, engine: 'el' };
       return k === null ? fallback(r) : { result: await konclude(axioms, k, options), engine: 'konclude' };
     }
+    default: return unreachable(id);
   }
 }
 

@@ -21,6 +21,7 @@ import {
   OWL, OWL_NOTHING, OWL_THING, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY,
   RDF_LANG_STRING, RDFS_LITERAL, XSD, XSD_STRING,
 } from '../model/vocab.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const THING = 0;
 export const NOTHING = 1;
@@ -127,7 +128,9 @@ function supportedConcept(ce: ClassExpression, pol: number): boolean {
       return supportedConcept(ce.operand, NEG);
     case 'DataSomeValuesFrom':
       return simpleRange(ce.filler);
-    default:
+    default: return unreachable(ce);
+    case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality':
+    case 'DataExactCardinality': case 'ObjectAllValuesFrom': case 'DataAllValuesFrom':
       return false;
   }
 }
@@ -156,7 +159,15 @@ function supportedAxiom(ax: Axiom): boolean {
       return !isInverse(ax.property) && supportedConcept(ax.range, POS);
     case 'ClassAssertion':
       return supportedConcept(ax.cls, POS);
-    default:
+    default: return unreachable(ax);
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'Declaration': case 'SubClassOf':
+    case 'EquivalentClasses': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+    case 'SubDataPropertyOf': case 'EquivalentDataProperties': case 'DisjointDataProperties':
+    case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
+    case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule':
       return true; // the remaining kinds are handled, or reported, by OntologyIndex.axiom
   }
 }
@@ -415,7 +426,12 @@ export class OntologyIndex {
         return;
       case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
         return;
-      default:
+      default: return unreachable(ax);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'DisjointObjectProperties':
+      case 'InverseObjectProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
+      case 'DatatypeDefinition': case 'HasKey': case 'NegativeObjectPropertyAssertion':
+      case 'NegativeDataPropertyAssertion': case 'DLSafeRule':
         // Property characteristics outside EL, keys, negative assertions, datatype definitions, rules, and
         // DataPropertyDomain, which ELK 0.6 leaves out too (with it, koala's Koala is unsatisfiable, as HermiT finds).
         this.axiomUnsupported = true;
@@ -671,7 +687,9 @@ export class OntologyIndex {
       case 'DataSomeValuesFrom':
         if (!simpleRange(ce.filler)) return this.opaque(ce, Kind.Opaque, pol, true);
         return this.data(ce.property, null, ce.filler.kind === 'Datatype' && ce.filler.iri === RDFS_LITERAL ? null : ce.filler, pol);
-      default:
+      default: return unreachable(ce);
+      case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality':
+      case 'DataExactCardinality': case 'ObjectAllValuesFrom': case 'DataAllValuesFrom':
         return this.opaque(ce, Kind.Opaque, pol, true);
     }
   }

@@ -1,12 +1,13 @@
-// The reasoning thread (a piscina worker): reads a snapshot document, classifies it with the requested
-// reasoner (engines.ts; Konclude runs as a child process while this thread waits) and returns plain data
-// (IRIs and node indexes), never model objects. The last snapshot read is
-// kept, so repeated queries at one revision parse it once, and so is the EL reasoner of the last workspace
-// classified here: the next revision of that workspace is classified incrementally, by the axioms added
-// and removed since (parsing interns axioms, so equal axioms are the same objects).
+// The reasoning thread (a piscina worker): decodes a snapshot's axioms (transfer.ts), classifies them with
+// the requested reasoner (engines.ts; Konclude runs as a child process while this thread waits) and returns
+// plain data (IRIs and node indexes), never model objects. The last snapshot is kept, so repeated queries
+// at one revision decode it once and a window's next revision can arrive as the axioms added and removed
+// since (decoding interns axioms, so equal axioms are the same objects); so is the EL reasoner of the last
+// workspace classified here, brought up to each revision by those changes.
 
 import type { Axiom, IRI } from '../model/terms.js';
 import { namedIndividual } from '../model/terms.js';
+import { decodeAxioms } from '../model/transfer.js';
 import { signature } from '../model/walk.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import { classify, ElReasoner, type ElResult } from './el-reasoner.js';
@@ -14,13 +15,13 @@ import { answer, type EngineAnswer, type EngineId } from './engines.js';
 import { KoncludeFailure, type KoncludeConfig } from './konclude.js';
 import { ReasonerCancelled, ReasonerTimeout, type CancelFlag } from './saturation.js';
 import type { TaxonomyNode } from './taxonomy.js';
-import { readSnapshotAxioms, snapshotRenderer } from './snapshot.js';
+import { readSnapshotAxioms, snapshotRenderer, type Shipment } from './snapshot.js';
 import type { ReasonerId } from './registry.js';
 
 interface TaskBase {
-  /** Identifies the snapshot text (workspace and revision), for the per-thread parse cache. */
+  /** Identifies the snapshot (`workspace@revision`): the thread keeps the last one it held under this key. */
   readonly key: string;
-  readonly text: string;
+  readonly model: Shipment;
   readonly reasoner: ReasonerId;
   readonly timeLimitMs: number;
   /** Raised by the window when the run is cancelled or its time bound passes (shared memory). */
@@ -64,6 +65,7 @@ export interface ClassificationData {
   readonly directTypeCounts: Int32Array;
   readonly unsupported: UnsupportedData;
   readonly complete: boolean;
+  readonly load: LoadReport;
   readonly elapsedMs: number;
 }
 
@@ -91,16 +93,98 @@ export interface QueryData {
 /** The run stopped early: by its own time limit or because the window raised the cancellation flag. */
 export interface TimedOut { readonly timedOut: true; readonly elapsedMs: number }
 
-interface Parsed { readonly key: string; readonly axioms: readonly Axiom[]; readonly individuals: readonly IRI[] }
-let parsed: Parsed | null = null;
+/** A change shipment named a base snapshot this thread does not hold: send every axiom. */
+export interface Stale { readonly timedOut: false; readonly stale: true }
 
-function load(task: TaskBase): Parsed {
-  if (parsed !== null && parsed.key === task.key) return parsed;
-  const axioms = readSnapshotAxioms(task.text);
-  const individuals = new Set<IRI>();
-  for (const a of axioms) for (const e of signature(a)) if (e.kind === 'NamedIndividual') individuals.add(e.iri);
-  parsed = { key: task.key, axioms, individuals: [...individuals].sort() };
-  return parsed;
+/** How this thread came by a task's axioms, and how often it has decoded a whole snapshot. */
+export interface LoadReport {
+  readonly how: 'kept' | 'full' | 'delta';
+  /** Axioms decoded for this task. */
+  readonly decoded: number;
+  /** Whole snapshots decoded by this thread so far. */
+  readonly fullLoads: number;
+}
+
+/** The snapshot this thread holds. */
+class Held {
+  readonly axioms = new Set<Axiom>();
+  /** Occurrences of each named individual in the axioms' signatures. */
+  private readonly individualUses = new Map<IRI, number>();
+  private sortedIndividuals: IRI[] | null = null;
+  private list: Axiom[] | null = null;
+
+  constructor(public key: string) {}
+
+  get workspace(): string {
+    return workspaceOf(this.key);
+  }
+
+  add(added: readonly Axiom[]): void {
+    for (const a of added) {
+      if (this.axioms.has(a)) continue;
+      this.axioms.add(a);
+      this.count(a, 1);
+    }
+  }
+
+  remove(removed: readonly Axiom[]): void {
+    for (const a of removed) if (this.axioms.delete(a)) this.count(a, -1);
+  }
+
+  private count(a: Axiom, by: 1 | -1): void {
+    this.list = null;
+    for (const e of signature(a)) {
+      if (e.kind !== 'NamedIndividual') continue;
+      const n = (this.individualUses.get(e.iri) ?? 0) + by;
+      if (n === 0) this.individualUses.delete(e.iri);
+      else this.individualUses.set(e.iri, n);
+      this.sortedIndividuals = null;
+    }
+  }
+
+  /** The axioms as a list (engines other than the kept EL reasoner read one). */
+  get axiomList(): readonly Axiom[] {
+    return (this.list ??= [...this.axioms]);
+  }
+
+  /** Named individuals, sorted. */
+  get individuals(): readonly IRI[] {
+    return (this.sortedIndividuals ??= [...this.individualUses.keys()].sort());
+  }
+}
+
+const workspaceOf = (key: string) => key.slice(0, key.lastIndexOf('@'));
+
+let held: Held | null = null;
+let fullLoads = 0;
+
+/**
+ * Brings the held snapshot to the task's, by decoding every axiom or applying a change shipment; the kept
+ * EL reasoner of the same workspace follows by the same changes. Null: a change shipment for a base not held.
+ */
+function load(task: TaskBase): { held: Held; report: LoadReport } | null {
+  const m = task.model;
+  if (held !== null && held.key === task.key) return { held, report: { how: 'kept', decoded: 0, fullLoads } };
+  if (m.kind === 'delta') {
+    if (held === null || held.key !== m.base) return null;
+    const added = decodeAxioms(m.added);
+    const removed = decodeAxioms(m.removed);
+    held.key = task.key;
+    held.remove(removed);
+    held.add(added);
+    kept?.change(added, removed);
+    return { held, report: { how: 'delta', decoded: added.length + removed.length, fullLoads } };
+  }
+  const axioms = decodeAxioms(m.axioms);
+  fullLoads++;
+  const before = held;
+  const now = new Held(task.key);
+  now.add(axioms);
+  held = now;
+  if (kept !== null && before !== null && kept.workspace === now.workspace) {
+    kept.change(axioms.filter((a) => !before.axioms.has(a)), [...before.axioms].filter((a) => !now.axioms.has(a)));
+  } else kept = null;
+  return { held, report: { how: 'full', decoded: axioms.length, fullLoads } };
 }
 
 function reason(task: TaskBase, axioms: readonly Axiom[], el?: () => ElResult): Promise<EngineAnswer> {
@@ -115,7 +199,7 @@ function unsupportedData(r: ElResult): UnsupportedData {
   return { count: r.unsupported.count, sample: r.unsupported.sample.map((a) => fn.axiom(a)) };
 }
 
-function classificationData(p: Parsed, a: EngineAnswer, started: number): ClassificationData {
+function classificationData(p: Held, load: LoadReport, a: EngineAnswer, started: number): ClassificationData {
   const r = a.result;
   const nodes = r.taxonomy.nodes;
   const index = new Map<TaxonomyNode, number>(nodes.map((n, i) => [n, i]));
@@ -151,6 +235,7 @@ function classificationData(p: Parsed, a: EngineAnswer, started: number): Classi
     directTypeCounts: typeCounts,
     unsupported: unsupportedData(r),
     complete: r.complete,
+    load,
     elapsedMs: Date.now() - started,
   };
 }
@@ -177,10 +262,10 @@ function members(nodes: readonly TaxonomyNode[], skip: IRI, nothing: boolean): I
   return out.sort();
 }
 
-async function queryData(p: Parsed, task: QueryTask, started: number): Promise<QueryData> {
+async function queryData(p: Held, task: QueryTask, started: number): Promise<QueryData> {
   const [q] = readSnapshotAxioms('Ontology(\n' + task.queryAxiom + '\n)');
   // the query axiom goes first, so when unsupported it is at the head of the bounded sample
-  const a = await reason(task, [q, ...p.axioms]);
+  const a = await reason(task, [q, ...p.axiomList]);
   const r = a.result;
   const node = r.taxonomy.nodeOf(task.queryIri)!;
   // an individual is an instance of Q exactly when one of its direct types is Q or below it
@@ -210,28 +295,36 @@ async function queryData(p: Parsed, task: QueryTask, started: number): Promise<Q
   };
 }
 
-interface Kept { readonly workspace: string; readonly reasoner: ElReasoner; axioms: ReadonlySet<Axiom> }
+/** The EL reasoner of the held snapshot's workspace, holding exactly the held axioms. */
+class Kept {
+  readonly reasoner = new ElReasoner();
+  constructor(readonly workspace: string) {}
+
+  change(added: readonly Axiom[], removed: readonly Axiom[]): void {
+    this.reasoner.remove(removed);
+    this.reasoner.add(added);
+  }
+}
 let kept: Kept | null = null;
 
-/** A classification with the EL reasoner kept for the task's workspace, brought up to this snapshot's axioms. */
-function classifyKept(task: ClassifyTask, p: Parsed): ElResult {
-  const workspace = task.key.slice(0, task.key.lastIndexOf('@'));
-  if (kept === null || kept.workspace !== workspace) kept = { workspace, reasoner: new ElReasoner(), axioms: new Set() };
-  const now = new Set(p.axioms);
-  const before = kept.axioms;
-  kept.reasoner.remove([...before].filter((a) => !now.has(a)));
-  kept.reasoner.add(p.axioms.filter((a) => !before.has(a)));
-  kept.axioms = now;
+/** A classification by the EL reasoner kept for the held snapshot's workspace. */
+function classifyKept(task: ClassifyTask, p: Held): ElResult {
+  if (kept === null) {
+    kept = new Kept(p.workspace);
+    kept.reasoner.add(p.axiomList);
+  }
   // a stopped run leaves the reasoner consistent: the next task continues it
   return kept.reasoner.classify({ timeLimitMs: task.timeLimitMs, cancel: task.cancel });
 }
 
-export default async function run(task: PoolTask): Promise<ClassificationData | QueryData | TimedOut> {
+export default async function run(task: PoolTask): Promise<ClassificationData | QueryData | TimedOut | Stale> {
   const started = Date.now();
   try {
-    const p = load(task);
+    const loaded = load(task);
+    if (loaded === null) return { timedOut: false, stale: true };
+    const { held: p, report } = loaded;
     if (task.type === 'dl-query') return await queryData(p, task, started);
-    return classificationData(p, await reason(task, p.axioms, () => classifyKept(task, p)), started);
+    return classificationData(p, report, await reason(task, p.axiomList, () => classifyKept(task, p)), started);
   } catch (err) {
     if (err instanceof ReasonerTimeout || err instanceof ReasonerCancelled) return { timedOut: true, elapsedMs: Date.now() - started };
     // a plain error crosses the thread boundary with its message

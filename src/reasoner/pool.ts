@@ -1,24 +1,38 @@
-// Reasoning off the window actor: a small piscina pool runs classifications and DL queries over snapshots
-// (snapshot.ts), and each workspace has a ReasoningSession holding its reasoner selection, its current run
-// and its last result, tagged with the revision it was computed from, so an old result is never reported as
-// current. Every run has a time bound and can be cancelled (the pool then terminates the thread).
+// Reasoning off the window actor: a small piscina pool runs DL queries and one-off classifications over
+// snapshots (snapshot.ts), and each workspace has a ReasoningSession holding its reasoner selection, its
+// current run and its last result, tagged with the revision it was computed from, so an old result is never
+// reported as current. The session classifies on a reasoner thread of its own, which keeps the last snapshot
+// it was sent: the next revision travels as the axioms added and removed since. Every run has a time bound
+// and can be cancelled (the pool then terminates the thread).
 
 import { Piscina } from 'piscina';
 import type { IRI } from '../model/terms.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import type { Workspace } from '../model/workspace.js';
-import type { ClassificationData, ClassifyTask, PoolTask, QueryData, QueryTask, TimedOut } from './pool-worker.js';
+import type { Axiom } from '../model/terms.js';
+import { encodeAxioms } from '../model/transfer.js';
+import type { ClassificationData, ClassifyTask, PoolTask, QueryData, QueryTask, Stale, TimedOut } from './pool-worker.js';
 import { cancelFlag, raiseFlag } from './saturation.js';
-import { takeSnapshot, type Snapshot } from './snapshot.js';
+import { shipAll, takeSnapshot, type Shipment, type Snapshot } from './snapshot.js';
 import { koncludeConfig, reasonerById, type ReasonerInfo } from './registry.js';
+import { unreachable } from '../util/unreachable.js';
 
-let pool: Piscina<PoolTask, ClassificationData | QueryData | TimedOut> | null = null;
+type Pool = Piscina<PoolTask, ClassificationData | QueryData | TimedOut | Stale>;
+const WORKER = new URL('./pool-worker.js', import.meta.url).href;
 
-function thePool(): Piscina<PoolTask, ClassificationData | QueryData | TimedOut> {
+let pool: Pool | null = null;
+
+function thePool(): Pool {
   // idle threads end soon: every window actor has its own pool
-  pool ??= new Piscina({ filename: new URL('./pool-worker.js', import.meta.url).href, minThreads: 0, maxThreads: 2, idleTimeout: 5_000 });
+  pool ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: 2, idleTimeout: 5_000 });
   return pool;
 }
+
+/**
+ * How long a session's reasoner thread, and the snapshot it holds, outlives its last run: long enough for
+ * an agent's edit-and-reclassify loop; after that the next run ships the whole snapshot again.
+ */
+const SESSION_IDLE_MS = 10 * 60_000;
 
 export type PoolOutcome<T> =
   | { readonly kind: 'done'; readonly value: T }
@@ -31,6 +45,9 @@ const GRACE_MS = 2_000;
 
 type TaskInput = Omit<ClassifyTask, 'cancel' | 'konclude'> | Omit<QueryTask, 'cancel' | 'konclude'>;
 
+/** The thread held another snapshot than a change shipment's base. */
+interface StaleOutcome { readonly kind: 'stale' }
+
 /**
  * Runs one task on the pool, bounded by `timeoutMs` and by `cancel`. Either way the answer comes at once: the
  * task's shared cancellation flag is raised, so its saturation stops within a few thousand rule applications
@@ -38,6 +55,12 @@ type TaskInput = Omit<ClassifyTask, 'cancel' | 'konclude'> | Omit<QueryTask, 'ca
  * terminates its thread.
  */
 export async function runTask<T extends ClassificationData | QueryData>(task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T>> {
+  const out = await runOn<T>(thePool(), task, timeoutMs, cancel);
+  // only change shipments meet a thread holding another snapshot, and the shared pool is sent whole ones
+  return out.kind === 'stale' ? { kind: 'error', message: 'the reasoning thread did not hold the base snapshot' } : out;
+}
+
+async function runOn<T extends ClassificationData | QueryData>(on: Pool, task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T> | StaleOutcome> {
   const timer = AbortSignal.timeout(timeoutMs);
   const stop = AbortSignal.any([cancel, timer]);
   const flag = cancelFlag();
@@ -53,12 +76,13 @@ export async function runTask<T extends ClassificationData | QueryData>(task: Ta
   });
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
-  const running = thePool().run({ ...task, cancel: flag, konclude: koncludeConfig() } as PoolTask, { signal: hard.signal });
+  const running = on.run({ ...task, cancel: flag, konclude: koncludeConfig() } as PoolTask, { signal: hard.signal });
   const settle = () => clearTimeout(grace);
   running.then(settle, settle);
   try {
     const out = await Promise.race([running, stopped]);
     if (out === 'stopped' || out.timedOut) return cancel.aborted ? { kind: 'cancelled' } : { kind: 'timeout' };
+    if ('stale' in out) return { kind: 'stale' };
     return { kind: 'done', value: out as T };
   } catch (err) {
     if (cancel.aborted) return { kind: 'cancelled' };
@@ -70,6 +94,13 @@ export async function runTask<T extends ClassificationData | QueryData>(task: Ta
 }
 
 const snapshotKey = (s: Snapshot) => s.workspaceId + '@' + s.revision;
+
+/** The axioms added and removed from `base` to `snap`, as a change shipment. */
+function changeSince(base: Snapshot, snap: Snapshot): Shipment {
+  const added: Axiom[] = snap.axioms.filter((a) => !base.members.has(a));
+  const removed: Axiom[] = base.axioms.filter((a) => !snap.members.has(a));
+  return { kind: 'delta', base: snapshotKey(base), added: encodeAxioms(added), removed: encodeAxioms(removed) };
+}
 
 /** Splits a flat list by per-item counts. */
 function groups<T>(flat: ArrayLike<T>, counts: Int32Array): T[][] {
@@ -217,6 +248,9 @@ export class ReasoningSession {
   private failed: { revision: number; reasoner: ReasonerInfo; message: string } | null = null;
   private readonly queries = new Map<string, QueryData>();
   private queryRevision = -1;
+  /** The session's reasoner thread, and the snapshot it held after its last finished run. */
+  private thread: Pool | null = null;
+  private shipped: Snapshot | null = null;
 
   constructor(private readonly ws: Workspace) {}
 
@@ -277,12 +311,24 @@ export class ReasoningSession {
     const snap = takeSnapshot(this.ws);
     classifying?.(snap.axiomCount);
     const controller = new AbortController();
-    const task: TaskInput = { type: 'classify', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs };
     const cancel = signal === undefined ? controller.signal : AbortSignal.any([controller.signal, signal]);
-    const done = runTask<ClassificationData>(task, timeoutMs, cancel).then((out) => this.finish(run, out, snap));
+    const done = this.classifyOnThread(snap, reasoner, timeoutMs, cancel).then((out) => this.finish(run, out, snap));
     const run: Run = { revision, reasoner, controller, done };
     this.running = run;
     return done;
+  }
+
+  /** Classifies on the session's thread, sending only the change since the snapshot it holds when it holds one. */
+  private async classifyOnThread(snap: Snapshot, reasoner: ReasonerInfo, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<ClassificationData>> {
+    this.thread ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: 1, idleTimeout: SESSION_IDLE_MS });
+    const task = (model: Shipment): TaskInput => ({ type: 'classify', key: snapshotKey(snap), model, reasoner: reasoner.id, timeLimitMs: timeoutMs });
+    const base = this.shipped;
+    this.shipped = null;
+    let out = await runOn<ClassificationData>(this.thread, task(base === null ? shipAll(snap) : changeSince(base, snap)), timeoutMs, cancel);
+    if (out.kind === 'stale') out = await runOn<ClassificationData>(this.thread, task(shipAll(snap)), timeoutMs, cancel);
+    if (out.kind === 'stale') return { kind: 'error', message: 'the reasoning thread did not take the snapshot' };
+    if (out.kind === 'done') this.shipped = snap;
+    return out;
   }
 
   private finish(run: Run, out: PoolOutcome<ClassificationData>, snap: Snapshot): RunOutcome {
@@ -301,6 +347,7 @@ export class ReasoningSession {
       case 'error':
         this.failed = { revision: run.revision, reasoner: run.reasoner, message: out.message };
         return { started: true, completed: false, reason: 'error', message: `The reasoner failed: ${out.message}` };
+      default: return unreachable(out);
     }
   }
 
@@ -315,7 +362,7 @@ export class ReasoningSession {
     const cacheKey = reasoner.id + ' ' + queryAxiom;
     const hit = this.queries.get(cacheKey);
     if (hit !== undefined) return { outcome: { kind: 'done', value: hit }, ruleCount: snap.ruleCount, revision: snap.revision };
-    const task: TaskInput = { type: 'dl-query', key: snapshotKey(snap), text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs, queryIri, queryAxiom };
+    const task: TaskInput = { type: 'dl-query', key: snapshotKey(snap), model: shipAll(snap), reasoner: reasoner.id, timeLimitMs: timeoutMs, queryIri, queryAxiom };
     const out = await runTask<QueryData>(task, timeoutMs, signal ?? new AbortController().signal);
     if (out.kind === 'done' && this.queryRevision === snap.revision) this.queries.set(cacheKey, out.value);
     return { outcome: out, ruleCount: snap.ruleCount, revision: snap.revision };

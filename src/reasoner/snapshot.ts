@@ -1,6 +1,7 @@
-// An immutable, revision-tagged snapshot of the active ontology and its imports closure, in a form that can
-// cross to a reasoning thread: interned model objects cannot, so the axioms a reasoner reads (logical axioms
-// and class/individual declarations) travel as one functional-syntax document with full IRIs.
+// An immutable, revision-tagged snapshot of the active ontology and its imports closure: the axioms a reasoner
+// reads (logical axioms and class/individual declarations). Interned model objects cannot cross threads, so
+// a reasoning thread receives them in the binary encoding of transfer.ts; the functional-syntax document
+// (full IRIs) is rendered only for the readers that want text.
 
 import type { AnonymousIndividual, Axiom, ClassExpression } from '../model/terms.js';
 import { isLogicalAxiom } from '../model/terms.js';
@@ -8,15 +9,39 @@ import type { Workspace } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { FunctionalRenderer } from '../model/formats/functional/renderer.js';
 import { readFunctional } from '../model/formats/functional/reader.js';
+import { encodeAxioms, type EncodedAxioms } from '../model/transfer.js';
 
-export interface Snapshot {
-  readonly workspaceId: string;
-  readonly revision: number;
-  /** `Ontology( ... )` holding every reasoning-relevant axiom of the imports closure once. */
-  readonly text: string;
-  readonly axiomCount: number;
-  /** SWRL rules in the closure (reasoners here ignore them; tools warn). */
+/** The reasoning input of an imports closure: each axiom once, in the closure's order. */
+export interface ReasoningInput {
+  readonly axioms: readonly Axiom[];
+  /** SWRL rules among them (reasoners here ignore them; tools warn). */
   readonly ruleCount: number;
+}
+
+export class Snapshot implements ReasoningInput {
+  private rendered: string | null = null;
+  private encoded: EncodedAxioms | null = null;
+
+  readonly axioms: readonly Axiom[];
+
+  /** `members`: the axioms as a set (what the next revision's change is computed against). */
+  constructor(readonly workspaceId: string, readonly revision: number, readonly members: ReadonlySet<Axiom>, readonly ruleCount: number) {
+    this.axioms = [...members];
+  }
+
+  get axiomCount(): number {
+    return this.axioms.length;
+  }
+
+  /** `Ontology( ... )` holding every axiom once. */
+  get text(): string {
+    return (this.rendered ??= renderAxioms(this.axioms));
+  }
+
+  /** The axioms in the binary encoding a reasoning thread decodes (posted as a copy, so kept for the next task). */
+  get encoding(): EncodedAxioms {
+    return (this.encoded ??= encodeAxioms(this.axioms));
+  }
 }
 
 /** Axioms a reasoner reads: logical ones and the declarations that put classes and individuals in its answers. */
@@ -36,29 +61,35 @@ export function snapshotRenderer(): FunctionalRenderer {
 
 const cache = new WeakMap<Workspace, Snapshot>();
 
-/** The reasoning input of an imports closure as one snapshot document (each axiom once). */
-export function renderClosure(closure: Iterable<Ontology>): Pick<Snapshot, 'text' | 'axiomCount' | 'ruleCount'> {
+/** The reasoning input of an imports closure (each axiom once). */
+export function closureInput(closure: Iterable<Ontology>): ReasoningInput & { readonly members: ReadonlySet<Axiom> } {
   const seen = new Set<Axiom>();
-  const r = snapshotRenderer();
-  const lines: string[] = ['Ontology('];
   let rules = 0;
   for (const o of closure) {
     for (const a of o.axioms()) {
       if (!isReasoningInput(a) || seen.has(a)) continue;
       seen.add(a);
       if (a.kind === 'DLSafeRule') rules++;
-      lines.push(r.axiom(a));
     }
   }
+  return { axioms: [...seen], ruleCount: rules, members: seen };
+}
+
+/** Axioms as one `Ontology( ... )` document with full IRIs, one axiom a line. */
+export function renderAxioms(axioms: Iterable<Axiom>): string {
+  const r = snapshotRenderer();
+  const lines: string[] = ['Ontology('];
+  for (const a of axioms) lines.push(r.axiom(a));
   lines.push(')');
-  return { text: lines.join('\n'), axiomCount: seen.size, ruleCount: rules };
+  return lines.join('\n');
 }
 
 /** The snapshot of the workspace's active imports closure at its current revision (cached per revision). */
 export function takeSnapshot(ws: Workspace): Snapshot {
   const hit = cache.get(ws);
   if (hit !== undefined && hit.revision === ws.revision) return hit;
-  const snap: Snapshot = { workspaceId: ws.id, revision: ws.revision, ...renderClosure(ws.importsClosure(ws.active)) };
+  const input = closureInput(ws.importsClosure(ws.active));
+  const snap = new Snapshot(ws.id, ws.revision, input.members, input.ruleCount);
   cache.set(ws, snap);
   return snap;
 }
@@ -78,4 +109,17 @@ export function queryAxiomText(queryIri: string, expr: ClassExpression): string 
 export function readAxiomLines(lines: readonly string[]): Axiom[] {
   if (lines.length === 0) return [];
   return readSnapshotAxioms('Ontology(\n' + lines.join('\n') + '\n)');
+}
+
+/**
+ * A reasoning thread's input: every axiom, or the change from the snapshot `base` that thread last held
+ * (it answers `stale` when it holds another one, and is then sent every axiom).
+ */
+export type Shipment =
+  | { readonly kind: 'full'; readonly axioms: EncodedAxioms }
+  | { readonly kind: 'delta'; readonly base: string; readonly added: EncodedAxioms; readonly removed: EncodedAxioms };
+
+/** A shipment of every axiom of `input`. */
+export function shipAll(input: ReasoningInput): Shipment {
+  return { kind: 'full', axioms: input instanceof Snapshot ? input.encoding : encodeAxioms(input.axioms) };
 }

@@ -14,6 +14,7 @@ import { isInside } from '../policy/paths.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import { ToolFailure, type ToolContext } from '../tools/tool.js';
 import { releaseFinding, type ReleaseFinding } from './finding.js';
+import { unreachable } from '../util/unreachable.js';
 
 export type NetworkMode = 'deny' | 'allow';
 
@@ -87,6 +88,7 @@ async function backing(ctx: ToolContext, tool: string, node: ClosureNode, res: P
     case 'local': return localBacking(ctx, tool, node, res);
     case 'remote': return remoteBacking(ctx, tool, node, res, network);
     case 'memory': return { backed_by: 'memory', kept_remote: false, why: 'it exists only in memory (no document backs it)' };
+    default: return unreachable(node.source_type);
   }
 }
 

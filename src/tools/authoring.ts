@@ -12,8 +12,8 @@ import { buildAxiom, OperandError, type BuiltAxiom } from '../model/operands/bui
 import { AnnotationSchema, ENTITY_TYPES } from '../model/operands/schema.js';
 import { RDFS_LABEL, STANDARD_PREFIXES } from '../model/vocab.js';
 import type { Change } from '../model/changes.js';
-import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT, entityRow, newEntityRow, renderAxiom } from './common.js';
+import { defineTool, always, ToolFailure, type ToolContext } from './tool.js';
+import { AxiomWriteOutput, ENTITY_TYPE_INPUT, EntityRowOutput, entityRow, newEntityRow, renderAxiom, type EntityRow } from './common.js';
 
 const LANG_TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 /** Characters RFC 3987 forbids in an IRI. */
@@ -99,7 +99,7 @@ function addAll(ctx: ToolContext, axioms: Iterable<Axiom>): boolean {
   return true;
 }
 
-export function newEntitiesField(entities: Iterable<Entity>, ctx: ToolContext): JsonObject {
+export function newEntitiesField(entities: Iterable<Entity>, ctx: ToolContext): { new_entities?: (EntityRow & { generated_id?: true })[] } {
   const rows = [...new Set(entities)].map((e) => newEntityRow(e, ctx));
   return rows.length === 0 ? {} : { new_entities: rows };
 }
@@ -128,7 +128,7 @@ function renamed(err: unknown, names: Readonly<Record<string, string>>): unknown
  * The add_axiom pattern: declarations of what the axiom introduces, then the axiom itself, one undo entry.
  * `applied` says the axiom is now present (TOOLS.md 3.4); `note` says when the call changed nothing.
  */
-function applyBuilt(built: BuiltAxiom, ctx: ToolContext): JsonObject {
+function applyBuilt(built: BuiltAxiom, ctx: ToolContext): v.InferOutput<typeof AxiomWriteOutput> {
   const present = ctx.workspace.active.has(built.axiom);
   addAll(ctx, [...built.declarations, ...built.labels, built.axiom]);
   return {
@@ -164,6 +164,7 @@ export const createClass = defineTool({
     v.strictObject({ ...IDENTITY, parent: v.optional(Text('Parent class: name, IRI or Manchester class expression.')) }),
     v.check(hasNameOrIri, NAME_OR_IRI),
   ),
+  output: v.object({ created: EntityRowOutput, parent: v.optional(v.string()), present: v.boolean(), new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -198,6 +199,7 @@ export const createEntity = defineTool({
     v.strictObject({ entity_type: v.pipe(v.picklist(ENTITY_TYPES), v.description('Kind of entity to create.')), ...IDENTITY }),
     v.check(hasNameOrIri, NAME_OR_IRI),
   ),
+  output: v.object({ created: EntityRowOutput, new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -224,6 +226,7 @@ export const addSubclassOf = defineTool({
     parent: Text('Superclass: name, IRI or class expression.'),
     strict: Strict,
   }),
+  output: AxiomWriteOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -254,6 +257,7 @@ export const addAnnotation = defineTool({
     }),
     v.check((a) => a.value !== undefined || a.value_iri !== undefined, 'give value or value_iri'),
   ),
+  output: AxiomWriteOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -277,6 +281,7 @@ export const setLabel = defineTool({
     value: Text('The new label.'),
     lang: v.optional(LangTag),
   }),
+  output: v.object({ entity: v.string(), label: v.string(), lang: v.optional(v.string()), removed_previous: v.number() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

@@ -1,6 +1,6 @@
 // The tools this server offers, in `tools/list` order.
 
-import { never, type ToolDefinition } from './tool.js';
+import { readOnlyTool, type ToolDefinition } from './tool.js';
 import type { ToolProfile } from '../settings/settings.js';
 import { listOntologies, getActiveOntology, getEntity } from './explore.js';
 import { searchEntities } from './search.js';
@@ -40,6 +40,7 @@ import { startJob, getJob, cancelJob, listJobs, exportJobArtifact } from './job-
 import { materializeInferences, commitMaterializationTool } from './materialization-tools.js';
 import { listMappings, addMappingTool, removeMappingTool, importSssomTool, exportSssomTool, validateMappings } from './mapping-tools.js';
 import { searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuseProposal } from './external-term-tools.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
@@ -94,7 +95,8 @@ export function profileTools(profile: ToolProfile = 'full'): readonly ToolDefini
     case 'full': return TOOLS;
     case 'core': return inOrder(CORE);
     case 'curation': return inOrder(CURATION);
-    case 'review': return TOOLS.filter((t) => t.mutating === never);
+    case 'review': return TOOLS.filter(readOnlyTool);
+    default: return unreachable(profile);
   }
 }
 

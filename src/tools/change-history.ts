@@ -16,6 +16,7 @@ import { displayName } from '../model/display.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { renderAxiom } from './common.js';
 import { revisionEnvelope } from './revision.js';
+import { unreachable } from '../util/unreachable.js';
 
 const MAX_PAGE = 200;
 const CHANGES_PER_ENTRY = 50;
@@ -69,6 +70,7 @@ function renderChange(s: StoredChange, ctx: ToolContext): JsonObject {
       return { op: s.op, functional: `Ontology(${[s.iri, s.version_iri].filter((x) => x !== null).map((x) => `<${x}>`).join(' ')})`, previous: s.previous };
     case 'set_prefix': return { op: s.op, functional: `Prefix(${s.prefix}=<${s.namespace}>)`, previous: s.previous };
     case 'remove_prefix': return { op: s.op, functional: `Prefix(${s.prefix}=<${s.previous}>)` };
+    default: return unreachable(s);
   }
 }
 

@@ -298,8 +298,11 @@ export const discardChangeSet = defineTool({
   name: 'discard_change_set',
   description: 'Drop an uncommitted change-set preview; the ontology is untouched.',
   input: v.strictObject({ change_set_id: ChangeSetId }),
+  output: v.object({ change_set_id: v.string(), discarded: v.boolean() }),
   capabilities: ['ontology:curate'],
   mutating: never,
+  changesServerState: true,
+  destructive: true,
   handler: (args, ctx) => {
     try {
       changeSetStore(ctx.workspace).discard(args.change_set_id);

@@ -28,6 +28,9 @@ export interface EntityRow {
 /** An entity row (TOOLS.md 1.5) in a declared result shape; `generated_id` marks a minted generated id. */
 export const EntityRowOutput = v.object({ iri: v.string(), display: v.string(), type: v.string(), generated_id: v.optional(v.literal(true)) });
 
+/** The result of a tool that asserts one axiom: whether it is now present, its rendering, the entities it minted. */
+export const AxiomWriteOutput = v.object({ applied: v.boolean(), axiom: v.string(), new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) });
+
 /**
  * The display name (TOOLS.md 1.4). An entity this call minted with a generated id and that has no label
  * yet (a preview, or before the write) shows the name it was mentioned by, which a write adds as its label.

@@ -18,9 +18,10 @@ import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
 import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_NAMES, logicalAxiomCount, type EntityRow } from './common.js';
+import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow } from './common.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -39,6 +40,11 @@ export interface Page<T> {
   returned: number;
   items: T[];
   next_offset?: number;
+}
+
+/** A page (pageOf) of `item` rows in a declared result shape. */
+export function pageOutput<T extends v.GenericSchema>(item: T) {
+  return v.object({ count: v.number(), offset: v.number(), returned: v.number(), items: v.array(item), next_offset: v.optional(v.number()) });
 }
 
 export function pageOf<T>(all: readonly T[], offset: number, limit: number): Page<T> {
@@ -307,6 +313,7 @@ export const listClasses = defineTool({
   name: 'list_classes',
   description: 'Named classes of the active ontology\'s signature, paged, ordered by display name then IRI.',
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
+  output: pageOutput(EntityRowOutput),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -455,7 +462,18 @@ function classLists(c: Entity, axioms: Iterable<Axiom>, view: View, limit: numbe
       case 'EquivalentClasses': others(a.classes, 'equivalent_classes'); break;
       case 'DisjointClasses': case 'DisjointUnion': others(a.classes, 'disjoint_classes'); break;
       case 'ClassAssertion': if (a.cls === c) l.add('instances', view.individualNeighbour(a.individual)); break;
-      default: break;
+      default: return unreachable(a);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty': case 'Declaration': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
+      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
+      case 'SameIndividual': case 'DifferentIndividuals': case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange': case 'DLSafeRule': break;
     }
   }
   return l.capped(['super_classes', 'sub_classes', 'equivalent_classes', 'disjoint_classes', 'instances'], limit);
@@ -479,7 +497,17 @@ function objectPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, lim
         if (a.first === p) l.add('inverses', view.propertyNeighbour(a.second));
         if (a.second === p) l.add('inverses', view.propertyNeighbour(a.first));
         break;
-      default: {
+      default: return unreachable(a);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
+      case 'DisjointClasses': case 'DisjointUnion': case 'EquivalentObjectProperties': case 'DisjointObjectProperties':
+      case 'SubDataPropertyOf': case 'EquivalentDataProperties': case 'DisjointDataProperties':
+      case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
+      case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion':
+      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': {
         const name = CHARACTERISTICS.find(([kind]) => kind === a.kind)?.[1];
         if (name !== undefined && (a as { property: unknown }).property === p) characteristics.add(name);
       }
@@ -503,7 +531,18 @@ function dataPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, limit
         if (a.sup === p) l.add('sub_properties', view.row(a.sub));
         break;
       case 'FunctionalDataProperty': if (a.property === p) functional = true; break;
-      default: break;
+      default: return unreachable(a);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
+      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'EquivalentDataProperties':
+      case 'DisjointDataProperties': case 'DatatypeDefinition': case 'HasKey': case 'SameIndividual':
+      case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange': case 'DLSafeRule': break;
     }
   }
   return { ...l.capped(['domains', 'ranges', 'super_properties', 'sub_properties'], limit), functional };
@@ -521,7 +560,18 @@ function annotationPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View,
         break;
       case 'AnnotationPropertyDomain': if (a.property === p) domains.add(a.domain); break;
       case 'AnnotationPropertyRange': if (a.property === p) ranges.add(a.range); break;
-      default: break;
+      default: return unreachable(a);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
+      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
+      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
+      case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion': case 'DLSafeRule': break;
     }
   }
   return { ...l.capped(['super_properties', 'sub_properties'], limit), domains: [...domains].sort(), ranges: [...ranges].sort() };
@@ -567,7 +617,18 @@ function individualLists(i: Entity, axioms: Iterable<Axiom>, view: View, limit: 
       case 'DataPropertyAssertion': if (a.subject === i) push(dataValues, a.property, view.renderer.literal(a.value)); break;
       case 'SameIndividual': others(a.individuals, 'same_as'); break;
       case 'DifferentIndividuals': others(a.individuals, 'different_from'); break;
-      default: break;
+      default: return unreachable(a);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
+      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
+      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
+      case 'NegativeObjectPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
+      case 'DLSafeRule': break;
     }
   }
   const describeObject = (p: ObjectPropertyExpression) => p.kind === 'ObjectProperty'
@@ -610,6 +671,7 @@ function entityCard(e: Entity, scope: readonly Ontology[], view: View, limit: nu
     case 'AnnotationProperty': return { ...card, ...annotationPropertyLists(e, axioms, view, limit) };
     case 'NamedIndividual': return { ...card, ...individualLists(e, axioms, view, limit) };
     case 'Datatype': return card;
+    default: return unreachable(e);
   }
 }
 

@@ -491,7 +491,7 @@ export async function impactPolicy(ctx: ToolContext, policyPath: string | undefi
 
 export const analyzeChangeImpact = defineTool({
   name: 'analyze_change_impact',
-  description: 'Syntactic impact of exactly one input: a cached preview (change_set_id) or an asserted pair (left/right or right_document, as diff_ontologies): affected terms, referencing axioms, reachable terms, edits of imported terms, deprecated terms in use, policy modules and validation assets naming them.',
+  description: 'Syntactic impact of a cached preview (change_set_id) or an asserted pair (as diff_ontologies): affected terms, referencing axioms, reachable terms, edits of imported terms, deprecated terms in use, policy modules and validation assets naming them.',
   input: v.strictObject({
     change_set_id: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(200), v.description('The id preview_change_set returned.'))),
     ...PairArgs,

@@ -6,7 +6,7 @@ import { AxiomOperandsSchema, AXIOM_TYPES, ENTITY_TYPES, FIELD_DESCRIPTIONS, LIS
 import { buildAxiom } from '../model/operands/builder.js';
 import type { Change } from '../model/changes.js';
 import { defineTool, always, ToolFailure, type JsonObject } from './tool.js';
-import { EntityRowOutput, newEntityRow, renderAxiom } from './common.js';
+import { AxiomWriteOutput, newEntityRow, renderAxiom } from './common.js';
 
 /** The operand-set variant with extra top-level fields merged into every member (still closed). */
 export function withFields(extra: Record<string, v.GenericSchema>) {
@@ -56,7 +56,7 @@ export const addAxiom = defineTool({
   description: 'Add one axiom to the active ontology from an axiom operand set (axiom_type plus its operands); entities it introduces are declared. One undo entry.',
   input: AddInput,
   listedSchema: flatSchema({ strict: { type: 'boolean', description: 'Refuse operands that would mint a new entity.' } }),
-  output: v.object({ applied: v.boolean(), axiom: v.string(), new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
+  output: AxiomWriteOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
   idempotent: true,
@@ -84,6 +84,7 @@ export const removeAxiom = defineTool({
   description: 'Remove one asserted axiom of the active ontology, rebuilt from the same axiom operand set add_axiom takes. One undo entry.',
   input: RemoveInput,
   listedSchema: flatSchema({}),
+  output: v.object({ removed: v.boolean(), axiom: v.string() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   destructive: true,

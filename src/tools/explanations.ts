@@ -20,6 +20,7 @@ import { axiomRows, justificationRows, type Renderers } from '../reasoner/explai
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { renderAxiom } from './common.js';
 import { flatSchema, withFields } from './edit.js';
+import { unreachable } from '../util/unreachable.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const INCONSISTENCY_CAP = 100;
@@ -68,7 +69,8 @@ function settle<K extends ExplainOutcome['kind']>(out: ExplainOutcome, reasoner:
         'inconsistent_ontology', { see: 'explain_inconsistency' });
     case 'error':
       throw new ToolFailure(`${reasoner.name} cannot evaluate the ontology: ${out.message}`, 'reasoner_error');
-    default:
+    default: return unreachable(out);
+    case 'entailment': case 'justifications': case 'inconsistency':
       throw new ToolFailure(`Unexpected explanation outcome '${out.kind}'.`, 'internal_error');
   }
 }

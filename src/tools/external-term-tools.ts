@@ -17,6 +17,7 @@ import { externalTermStore, grantOf, opaqueId, ownerKey, type Proposal } from '.
 import type { ProviderRecord } from '../external-terms/record.js';
 import { ToolFailure, defineTool, always, never, type JsonObject, type ToolContext } from './tool.js';
 import { isAbsoluteIri } from '../model/iri.js';
+import { unreachable } from '../util/unreachable.js';
 
 const CURSOR_TTL_MS = 5 * 60_000;
 const PROPOSAL_TTL_MS = 15 * 60_000;
@@ -48,7 +49,7 @@ function normalizedQuery(q: string): string {
 
 export const searchExternalTerms = defineTool({
   name: 'search_external_terms',
-  description: 'Search one enabled external-term provider (OLS4 profile) named by the project policy: evidence only, never mints, reuses or maps. A new search (provider_id + query) or a continuation (cursor alone). Records carry term and result fingerprints; use inspect_external_term before proposing a reuse.',
+  description: 'Search one enabled external-term provider (OLS4) named by the project policy: a new search (provider_id + query) or a continuation (cursor alone). Evidence only: never mints, reuses or maps; inspect_external_term before proposing a reuse.',
   input: v.strictObject({
     provider_id: v.optional(providerId),
     query: v.optional(v.pipe(v.string(), v.maxLength(4 * MAX_QUERY_CODE_POINTS), v.description('Search text (≤512 code points; never persisted).'))),
@@ -195,7 +196,7 @@ function checkedInputs(ctx: ToolContext, action: Action, externalIri: string, ma
 
 export const proposeTermReuse = defineTool({
   name: 'propose_term_reuse',
-  description: 'Propose reusing one external term: re-inspects it fresh, requires its term_fingerprint (from inspect_external_term) to match, and stores an immutable 15-minute proposal bound to the model, mapping store and policy revisions and to this principal and actor. Actions: reuse_iri, add_mapping (one SSSOM row), mint_local_with_mapping (local_entity plus a row). Nothing changes until accept_reuse_proposal.',
+  description: 'Propose reusing one external term: re-inspects it fresh, requires its term_fingerprint from inspect_external_term, and stores a 15-minute proposal bound to the current revisions and to you. Actions: reuse_iri, add_mapping, mint_local_with_mapping. Nothing changes until accept_reuse_proposal.',
   input: v.strictObject({
     provider_id: providerId,
     ontology: ontologyId,
@@ -259,6 +260,7 @@ function suggestedOperations(action: Action, record: ProviderRecord, mapping: Re
         { operation: 'add_labels', iri: local!.iri, labels: local!.labels },
         { operation: 'add_mapping', mapping: mapping! },
       ];
+    default: return unreachable(action);
   }
 }
 
@@ -270,7 +272,7 @@ function unknownProposal(): never {
 
 export const acceptReuseProposal = defineTool({
   name: 'accept_reuse_proposal',
-  description: 'Accept one reuse proposal without contacting the provider: rechecks its fingerprint, expiry, owner, and the model, mapping and policy revisions it was bound to, then: reuse_iri → a receipt; add_mapping → one mapping commit; mint_local_with_mapping → one undoable change declaring and labelling the entity, then the mapping commit (status partial, with a continuation, if only the mint landed).',
+  description: 'Accept one reuse proposal offline: rechecks its fingerprint, expiry, owner and bound revisions, then reuse_iri gives a receipt, add_mapping commits the row, mint_local_with_mapping mints the entity (undoable) then commits the row (status partial, with a continuation, if only the mint landed).',
   input: v.strictObject({
     proposal_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, 'a proposal id')),
     proposal_fingerprint: digest('proposal_fingerprint from propose_term_reuse.'),

@@ -15,6 +15,7 @@ import type { Finding, QcSnapshot } from '../qc/finding.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
 import { entityRow } from './common.js';
+import { unreachable } from '../util/unreachable.js';
 
 const PROFILE_VALUES = [...OWL_PROFILES, ...SKIPPING_PROFILES] as [string, ...string[]];
 
@@ -110,6 +111,7 @@ function governanceRow(check: GovernanceCheckId, findings: readonly Finding[], o
         axioms: findings.slice(0, limit).map((f) => f.axiom!),
         ...truncated,
       };
+    default: return unreachable(check);
   }
 }
 

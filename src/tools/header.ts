@@ -114,6 +114,9 @@ function requirePrefixMap(o: Ontology): void {
 }
 
 /** The prefix map as an object with keys in sorted order, so unchanged maps serialize identically. */
+/** A document prefix map in a declared result shape: prefix → namespace. */
+const PrefixesOutput = v.record(v.string(), v.string());
+
 export function prefixObject(o: Ontology): Record<string, string> {
   // the standard five are always there: every writer binds them and set_prefix/remove_prefix keep them
   const map = new Map<string, string>([...STANDARD_PREFIXES, ...o.prefixes]);
@@ -190,6 +193,7 @@ export const setOntologyId = defineTool({
     ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('New ontology IRI (absolute).')),
     version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI (absolute).'))),
   }),
+  output: v.object({ ontology_iri: v.nullable(v.string()), version_iri: v.optional(v.string()), message: v.string() }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,
@@ -217,6 +221,7 @@ export const setPrefix = defineTool({
     prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')),
     namespace: v.pipe(v.string(), v.nonEmpty(), v.description('Namespace IRI the prefix expands to.')),
   }),
+  output: v.object({ prefix: v.string(), namespace: v.string(), prefixes: PrefixesOutput }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,
@@ -239,6 +244,7 @@ export const removePrefix = defineTool({
   name: 'remove_prefix',
   description: 'Remove exactly one prefix binding from the active ontology\'s prefix map; every other binding is kept and axioms keep their full IRIs. Not undoable.',
   input: v.strictObject({ prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')) }),
+  output: v.object({ removed: v.boolean(), prefix: v.string(), namespace: v.string(), prefixes: PrefixesOutput, note: v.string() }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,
@@ -275,6 +281,7 @@ export const addImport = defineTool({
     connection_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 15000),
     network: v.optional(v.picklist(['deny', 'allow'])),
   }),
+  output: v.object({ added: v.boolean(), iri: v.string(), already_present: v.boolean(), resolved: v.boolean(), document: v.optional(v.string()), note: v.optional(v.string()) }),
   capabilities: ['ontology:admin'],
   mutating: always,
   // a document to fetch is fetched once, by the call itself
@@ -322,6 +329,7 @@ export const removeImport = defineTool({
   name: 'remove_import',
   description: 'Remove an owl:imports declaration from the active ontology (the imported ontology stays loaded). Undoable.',
   input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')) }),
+  output: v.object({ removed: v.boolean(), iri: v.string() }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,

@@ -3,16 +3,27 @@
 import * as v from 'valibot';
 import type { Change } from '../model/changes.js';
 import { WorkspaceError, type Workspace } from '../model/workspace.js';
-import { always, defineTool, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { always, defineTool, ToolFailure, type ToolContext } from './tool.js';
 import { renderAxiom } from './common.js';
 
 const PEEK_SAMPLE = 20;
 
-function stackState(ws: Workspace): JsonObject {
+const StackState = { undo_depth: v.number(), can_undo: v.boolean(), can_redo: v.boolean() };
+
+function stackState(ws: Workspace): { undo_depth: number; can_undo: boolean; can_redo: boolean } {
   return { undo_depth: ws.undoDepth, can_undo: ws.undoDepth > 0, can_redo: ws.redoDepth > 0 };
 }
 
-function peek(ctx: ToolContext): JsonObject {
+/** What the next undo would do (undo_change peek=true). */
+const NextUndoOutput = v.object({
+  changes: v.number(),
+  sample: v.array(v.object({ op: v.string(), axiom: v.string() })),
+  non_axiom_changes: v.optional(v.number()),
+});
+
+type StackStateRow = ReturnType<typeof stackState>;
+
+function peek(ctx: ToolContext): StackStateRow & { peek: boolean; next_undo?: v.InferOutput<typeof NextUndoOutput>; note: string } {
   const ws = ctx.workspace;
   const next = ws.undoDepth > 0 ? ctx.journal.nextUndo() : null;
   const axiomChanges = next?.filter((c): c is Extract<Change, { kind: 'AddAxiom' | 'RemoveAxiom' }> => c.kind === 'AddAxiom' || c.kind === 'RemoveAxiom') ?? [];
@@ -31,8 +42,11 @@ function peek(ctx: ToolContext): JsonObject {
   };
 }
 
+/** What an undo or redo reports besides `undone`/`redone`. */
+const StepCounts = { message: v.string(), axioms_before: v.number(), axioms_after: v.number(), net_axiom_change: v.number() };
+
 /** Runs an undo or redo and reports the axiom count of the active ontology before and after. */
-function step(ctx: ToolContext, direction: 'undo' | 'redo'): JsonObject {
+function step(ctx: ToolContext, direction: 'undo' | 'redo'): StackStateRow & { message: string; axioms_before: number; axioms_after: number; net_axiom_change: number } {
   const ws = ctx.workspace;
   const before = ws.active.axiomCount;
   try {
@@ -44,7 +58,6 @@ function step(ctx: ToolContext, direction: 'undo' | 'redo'): JsonObject {
   }
   const after = ws.active.axiomCount;
   return {
-    [direction === 'undo' ? 'undone' : 'redone']: true,
     message: direction === 'undo' ? 'Undid the last change.' : 'Redid the last undone change.',
     axioms_before: before,
     axioms_after: after,
@@ -57,6 +70,17 @@ export const undoChange = defineTool({
   name: 'undo_change',
   description: 'Undo the last change of this window\'s undo stack (one tool call = one unit); peek=true only reports what would be undone.',
   input: v.strictObject({ peek: v.optional(v.pipe(v.boolean(), v.description('Report the next undo without undoing.')), false) }),
+  // an undo reports the step, a peek what the next undo would do: both report the stack
+  output: v.object({
+    ...StackState,
+    undone: v.optional(v.boolean()),
+    ...v.partial(v.object(StepCounts)).entries,
+    dirty: v.optional(v.boolean()),
+    dirty_note: v.optional(v.string()),
+    peek: v.optional(v.boolean()),
+    next_undo: v.optional(NextUndoOutput),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.peek !== true,
   rehearse: true,
@@ -66,7 +90,7 @@ export const undoChange = defineTool({
     if (args.peek) return peek(ctx);
     const result = step(ctx, 'undo');
     const dirty = ctx.workspace.isDirty(ctx.workspace.active);
-    return { ...result, dirty, dirty_note: 'The dirty flag is cleared only by a save; it stays set after an undo.' };
+    return { undone: true, ...result, dirty, dirty_note: 'The dirty flag is cleared only by a save; it stays set after an undo.' };
   },
 });
 
@@ -74,10 +98,11 @@ export const redoChange = defineTool({
   name: 'redo_change',
   description: 'Redo the last undone change.',
   input: v.strictObject({}),
+  output: v.object({ redone: v.boolean(), ...StepCounts, ...StackState }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
   destructive: true,
   summary: () => 'redo_change',
-  handler: (_args, ctx) => step(ctx, 'redo'),
+  handler: (_args, ctx) => ({ redone: true, ...step(ctx, 'redo') }),
 });

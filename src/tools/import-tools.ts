@@ -127,7 +127,7 @@ const LockArgs = {
 
 export const writeImportLock = defineTool({
   name: 'write_import_lock',
-  description: 'Write a deterministic imports.lock.json for every resolved local import of the active ontology\'s closure (sorted entries: ontology/version IRI, lock-relative path, SHA-256, direct). Atomic replace; a closure with missing, remote or conflicting imports is refused with written:false and nothing replaced.',
+  description: 'Write a deterministic imports.lock.json for every resolved local import of the active ontology\'s closure (IRIs, relative path, SHA-256). Atomic; a closure with missing, remote or conflicting imports is refused with written:false.',
   input: v.strictObject(LockArgs),
   capabilities: ['ontology:admin', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,

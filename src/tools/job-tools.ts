@@ -66,6 +66,7 @@ export const startJob = defineTool({
   }),
   capabilities: [...START_CAPABILITIES],
   mutating: never,
+  changesServerState: true,
   handler: async (args, ctx) => {
     const type = JOB_TYPES_BY_NAME.get(args.type)!;
     const parsed = v.safeParse(type.request, args.request);
@@ -112,6 +113,8 @@ export const cancelJob = defineTool({
   input: v.strictObject({ job_id: JobId }),
   capabilities: ['ontology:read'],
   mutating: never,
+  changesServerState: true,
+  destructive: true,
   handler: (args, ctx) => store(ctx, (m, owner) => m.cancel(owner, args.job_id)) as unknown as JsonObject,
 });
 

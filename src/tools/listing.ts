@@ -2,12 +2,12 @@
 // the JSON Schema derived from its valibot input, compacted so a whole list stays affordable to an agent.
 
 import { toJsonSchema } from '@valibot/to-json-schema';
-import { never, type JsonObject, type ToolDefinition } from './tool.js';
+import { readOnlyTool, type JsonObject, type ToolDefinition } from './tool.js';
 
 export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
+  readOnlyHint?: true;
+  destructiveHint?: false;
+  idempotentHint?: true;
   openWorldHint: boolean;
 }
 
@@ -31,13 +31,13 @@ export function toolTitle(name: string): string {
 
 /**
  * The MCP hints of a tool. The destructive and idempotent hints mean something only for a tool that may
- * write, so a read-only tool carries neither; every hint whose MCP default would misstate the tool is explicit.
+ * write, so a read-only tool carries neither. A hint is listed only where MCP's default (not read-only,
+ * destructive, not idempotent, open-world) would misstate the tool: every list pays for each one listed.
  */
 export function toolAnnotations(def: ToolDefinition): ToolAnnotations {
   const openWorldHint = def.openWorld === true || def.capabilities.includes('network:access');
-  if (def.mutating === never) return { readOnlyHint: true, openWorldHint };
-  // idempotentHint defaults to false in MCP: listed only when true
-  return { readOnlyHint: false, destructiveHint: def.destructive === true, ...(def.idempotent === true ? { idempotentHint: true } : {}), openWorldHint };
+  if (readOnlyTool(def)) return { readOnlyHint: true, openWorldHint };
+  return { ...(def.destructive === true ? {} : { destructiveHint: false }), ...(def.idempotent === true ? { idempotentHint: true } : {}), openWorldHint };
 }
 
 /** The full JSON Schema of a tool's arguments, as derived from its valibot input (or its listed override). */
@@ -71,15 +71,23 @@ const SHARED_MIN_BYTES = 120;
 /** How a listed schema refers to a subschema listed in full elsewhere in the same list. */
 const SAME_SCHEMA = 'Same schema as ';
 
+/**
+ * Patterns an agent needs no telling: language tags (two spellings of one rule) and sha256 digests, which
+ * it copies from an earlier result.
+ */
+const UNLISTED_PATTERNS = new Set(['^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$', '^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$', '^sha256:[0-9a-f]{64}$']);
+
 /** Longest string limit worth listing: beyond it the limit guards the server, and no agent's argument meets it. */
 const LISTED_MAX_LENGTH = 1000;
 
 /**
  * A schema without what tells an agent nothing: an empty `required`, a `type: string` beside an enum of
- * strings, a `minLength: 1`, and string limits no real argument reaches. The server still validates them all.
+ * strings, a `minLength: 1`, string limits no real argument reaches, well-known patterns, a flag's `default: false`, and the
+ * closing `additionalProperties: false` of nested objects (each tool's top level still shows it). The server
+ * still validates them all.
  */
-function tidy(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(tidy);
+function tidy(node: unknown, top = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => tidy(n));
   if (node === null || typeof node !== 'object') return node;
   const source = node as JsonObject;
   const stringEnum = Array.isArray(source.enum) && source.enum.every((e) => typeof e === 'string');
@@ -89,6 +97,9 @@ function tidy(node: unknown): unknown {
     if (key === 'type' && value === 'string' && stringEnum) continue;
     if (key === 'minLength' && value === 1) continue;
     if (key === 'maxLength' && typeof value === 'number' && value > LISTED_MAX_LENGTH) continue;
+    if (key === 'pattern' && typeof value === 'string' && UNLISTED_PATTERNS.has(value)) continue;
+    if (key === 'additionalProperties' && value === false && !top) continue;
+    if (key === 'default' && value === false && source.type === 'boolean') continue;
     if (key === 'enum' || key === 'default' || key === 'const') out[key] = value;
     else if (NAME_MAPS.has(key)) out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => [name, tidy(sub)]));
     else out[key] = tidy(value);
@@ -244,7 +255,7 @@ function dropUnusedDefs(schema: JsonObject): JsonObject {
  * description appears once per list.
  */
 export function listTools(defs: readonly ToolDefinition[]): ListedTool[] {
-  const schemas = defs.map((def) => tidy(inputJsonSchema(def)) as JsonObject);
+  const schemas = defs.map((def) => tidy(inputJsonSchema(def), true) as JsonObject);
   const homes = sharedHomes(schemas);
   const names = defs.map((def) => def.name);
   const shown = new Set<string>();

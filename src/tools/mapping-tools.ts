@@ -67,7 +67,7 @@ export const listMappings = defineTool({
 
 export const validateMappings = defineTool({
   name: 'validate_mappings',
-  description: 'Validate the mapping store: SSSOM structure (with line numbers), required slots, CURIE expansion, justification and enum vocabularies, the policy\'s allowed predicates and licenses, endpoints in the loaded ontology, exact-match conflicts, declared cardinalities, directional cycles. Findings sorted errors first; cursor paging.',
+  description: 'Validate the mapping store: SSSOM structure, required slots, CURIEs, vocabularies, the policy\'s predicates and licenses, endpoints in the loaded ontology, exact-match conflicts, cardinalities and cycles. Findings errors first, cursor-paged.',
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -143,7 +143,7 @@ export const importSssomTool = defineTool({
 
 export const exportSssomTool = defineTool({
   name: 'export_sssom',
-  description: 'Export the store\'s canonical SSSOM/TSV bytes atomically to a project-confined destination whose directory exists. Replacing a file needs overwrite=true and its expected_target_digest (a verified backup is kept). spreadsheet_safe prefixes formula-like cells with \' (no longer lossless; the store is unchanged).',
+  description: 'Export the store\'s canonical SSSOM/TSV atomically to a project path whose directory exists. Replacing a file needs overwrite=true and its expected_target_digest (a backup is kept). spreadsheet_safe escapes formula-like cells (no longer lossless).',
   input: v.strictObject({
     expected_mapping_revision: revision,
     destination: text(4096, 'Where to write (relative paths: the project root).'),

@@ -17,6 +17,7 @@ import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type Tool
 import { entityRow, renderAxiom, type EntityRow } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { referencedReasoner } from './reasoner-reference.js';
+import { unreachable } from '../util/unreachable.js';
 
 const NoArgs = v.strictObject({});
 const ITEM_CAP = 1000;
@@ -119,8 +120,12 @@ export const setReasoner = defineTool({
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
   output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
-  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner)
+  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner); but the
+  // selection is window state every session shares, and selecting cancels another reasoner's run
   mutating: never,
+  changesServerState: true,
+  destructive: true,
+  idempotent: true,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
     reasoningSession(ctx.workspace).select(reasoner);
@@ -194,6 +199,7 @@ function inferred(res: Classification, iri: IRI, relation: (typeof RELATIONS)[nu
     case 'equivalent': return res.equivalents(iri);
     case 'types': return res.types(iri, direct);
     case 'instances': return res.instances(iri, direct);
+    default: return unreachable(relation);
   }
 }
 

@@ -7,6 +7,7 @@ import { displayName } from '../model/display.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { renderAxiom } from './common.js';
 import type { JsonObject, PendingChange, ToolContext, ToolDefinition } from './tool.js';
+import { unreachable } from '../util/unreachable.js';
 
 function rehearses(def: ToolDefinition, args: JsonObject): boolean {
   return typeof def.rehearse === 'function' ? def.rehearse(args) : def.rehearse === true;
@@ -26,6 +27,7 @@ function pendingChange(c: Change, ctx: ToolContext): PendingChange | null {
     case 'SetOntologyId': return { op: 'set_ontology_id', manchester: ['Ontology:', ...[c.id.iri, c.id.versionIri].filter((x) => x !== null).map((x) => `<${x}>`)].join(' ') };
     case 'SetPrefix': return { op: 'set_prefix', manchester: `Prefix: ${c.prefix} <${c.namespace}>` };
     case 'RemovePrefix': return { op: 'remove_prefix', manchester: `Prefix: ${c.prefix}` };
+    default: return unreachable(c);
   }
 }
 

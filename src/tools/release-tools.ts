@@ -164,7 +164,7 @@ async function prepare(args: PrepareArgs, ctx: ToolContext): Promise<JsonObject>
 
 export const prepareRelease = defineTool({
   name: 'prepare_release',
-  description: 'Re-runs the release gate and, only on pass, builds the verified serialization, manifest.json (every artifact\'s sha256), reports/qc.{json,md,xml,sarif}, ro-crate-metadata.json and reports/diff.json with a baseline. dry_run (default true) returns everything inline and writes nothing; a commit writes atomically under the contained output directory.',
+  description: 'Re-run the release gate and, only on pass, build the verified serialization, manifest.json (artifact sha256s), QC reports, ro-crate-metadata.json and a baseline diff. dry_run (default true) returns everything inline and writes nothing; a commit writes atomically under the output directory.',
   input: PrepareInput,
   capabilities: ['ontology:release', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,

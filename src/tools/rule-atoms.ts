@@ -12,6 +12,7 @@ import type { WorkspaceResolver } from '../model/resolver.js';
 import { SWRLB, XSD_STRING } from '../model/vocab.js';
 import type { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { ToolFailure, type JsonObject } from './tool.js';
+import { unreachable } from '../util/unreachable.js';
 
 export const ATOM_TYPES = ['class', 'object_property', 'data_property', 'same_as', 'different_from', 'builtin', 'data_range'] as const;
 export type AtomType = (typeof ATOM_TYPES)[number];
@@ -119,6 +120,7 @@ export class AtomReader {
         const args = (a.args ?? []).map((x, i) => this.builtinArg(`${at}.args[${i}]`, x));
         return t.builtInAtom(this.builtinIri(at, a.builtin), args);
       }
+      default: return unreachable(a.type);
     }
   }
 
@@ -254,6 +256,7 @@ export function atomOut(a: Atom, display: (iri: string) => string, r: Manchester
     case 'SameIndividualAtom': return { type: 'same_as', arg1: iArgOut(a.first, r), arg2: iArgOut(a.second, r) };
     case 'DifferentIndividualsAtom': return { type: 'different_from', arg1: iArgOut(a.first, r), arg2: iArgOut(a.second, r) };
     case 'BuiltInAtom': return { type: 'builtin', builtin: a.iri, args: a.args.map(dArgOut) };
+    default: return unreachable(a);
   }
 }
 
@@ -269,6 +272,7 @@ export function atomArgs(a: Atom): readonly (IArg | DArg)[] {
   switch (a.kind) {
     case 'ClassAtom': case 'DataRangeAtom': return [a.arg];
     case 'BuiltInAtom': return a.args;
-    default: return [a.first, a.second];
+    default: return unreachable(a);
+    case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'SameIndividualAtom': case 'DifferentIndividualsAtom': return [a.first, a.second];
   }
 }

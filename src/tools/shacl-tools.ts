@@ -12,6 +12,7 @@ import { shaclReport } from '../shacl/report.js';
 import { inlineShapes, readShapesFile } from '../shacl/shapes.js';
 import type { ShaclResult, ShapesDocument } from '../shacl/protocol.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { unreachable } from '../util/unreachable.js';
 
 const TOOL = 'shacl_validate';
 
@@ -21,7 +22,8 @@ export function shaclToolFailure(e: ShaclFailure, argument: string, timeoutMs: n
     case 'shapes': return new ToolFailure(e.message, 'invalid_argument', { argument });
     case 'timeout': return new ToolFailure(e.message, 'timeout', { timeout_ms: timeoutMs, retryable: true });
     case 'cancelled': return new ToolFailure(e.message, 'cancelled');
-    default: return new ToolFailure(e.message, 'shacl_engine_error', { retryable: true });
+    default: return unreachable(e.reason);
+    case 'data': case 'engine': return new ToolFailure(e.message, 'shacl_engine_error', { retryable: true });
   }
 }
 

@@ -131,6 +131,12 @@ export interface ToolDefinition<I = JsonObject, O extends JsonObject = JsonObjec
    * or not undo_change restores it: MCP's destructiveHint is false only for purely additive tools.
    */
   readonly destructive?: boolean;
+  /**
+   * Changes shared window state that is neither an ontology nor a file (a job queued or cancelled, a cached
+   * preview dropped, the reasoner selection): read-only mode and approvals let it through, as they do the
+   * tools that read, yet a client is not told it is read-only.
+   */
+  readonly changesServerState?: boolean;
   /** Repeating a call with the same arguments has no further effect. */
   readonly idempotent?: boolean;
   /** Reaches documents or services outside the project (http(s) fetches); implied by `network:access`. */
@@ -160,6 +166,11 @@ export class ToolFailure extends Error {
 /** Erases the input type so tools of different shapes share one list. */
 export function defineTool<I, O extends JsonObject = JsonObject>(def: ToolDefinition<I, O>): ToolDefinition<JsonObject> {
   return def as unknown as ToolDefinition<JsonObject>;
+}
+
+/** Changes nothing a later call could notice: listed as read-only, and in the `review` profile. */
+export function readOnlyTool(def: ToolDefinition): boolean {
+  return def.mutating === never && def.changesServerState !== true;
 }
 
 export const always = (): boolean => true;

@@ -48,6 +48,7 @@ export const setActiveOntology = defineTool({
   input: v.strictObject({
     ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI or version IRI of a loaded ontology, or the label or document list_ontologies shows.')),
   }),
+  output: v.object({ active_ontology: v.string(), changed: v.boolean(), axioms: v.number(), logical_axioms: v.number(), direct_imports: v.number() }),
   capabilities: ['ontology:admin'],
   mutating: always,
   idempotent: true,

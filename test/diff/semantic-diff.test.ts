@@ -19,6 +19,7 @@ import { Classification } from '../../src/reasoner/pool.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import { disjointFrom, isPairClass, sideDocument } from '../../src/diff/side-reasoning.js';
 import { cancelFlag } from '../../src/reasoner/saturation.js';
+import { shipAll } from '../../src/reasoner/snapshot.js';
 
 const X = 'http://example.org/x#';
 const doc = (id: string, body: string) => readFunctional(`Prefix(:=<${X}>)\nPrefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)\nOntology(${id}\n${body}\n)`);
@@ -110,7 +111,7 @@ test('disjointness candidates: named pairs of DisjointClasses and DisjointUnion 
 /** A side classified in-process by the pool worker's own task function, candidate pairs decided in the same run. */
 async function classified(o: Ontology, reasoner: 'el' | 'structural', pairs: readonly [string, string][] = []): Promise<InferredSide> {
   const doc = sideDocument([o], pairs);
-  const data = await run({ type: 'classify', key: 'pure-' + Math.random() + '@0', text: doc.text, reasoner, timeLimitMs: 60_000, cancel: cancelFlag(), konclude: null }) as ClassificationData;
+  const data = await run({ type: 'classify', key: 'pure-' + Math.random() + '@0', model: shipAll(doc), reasoner, timeLimitMs: 60_000, cancel: cancelFlag(), konclude: null }) as ClassificationData;
   const classes = new Set<string>();
   const individuals = new Set<string>();
   for (const k of o.index.referencing.keys()) {

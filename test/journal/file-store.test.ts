@@ -50,6 +50,18 @@ test('concurrent appends share writes and all come back in order, in private fil
   assert.equal((await readFile(path.join(path.dirname(file), 'document'), 'utf8')), DOC);
 }));
 
+test('appends made by separate callbacks of one event-loop turn share one write and fsync', () => withStore(async (store) => {
+  await store.append(DOC, [entry(0)]);
+  const events: string[] = [];
+  // calls arrive as separate callbacks (socket or port messages); the first one's flush must not leave the rest for the next fsync
+  const arrivals = ['a', 'b', 'c'].map((name) => new Promise<void>((resolve) => setImmediate(() => {
+    resolve(store.append(DOC, [entry(0)], () => events.push(`numbered ${name}`)).then(() => { events.push(`durable ${name}`); }));
+  })));
+  await Promise.all(arrivals);
+  assert.deepEqual(events.slice(0, 3), ['numbered a', 'numbered b', 'numbered c']);
+  assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3, 4]);
+}));
+
 test('a torn last line is not read and is cut off before the next append', () => withStore(async (store, home) => {
   await store.append(DOC, [entry(1), entry(2)]);
   await store.close();

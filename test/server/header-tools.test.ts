@@ -43,7 +43,7 @@ test('tools/list shows the header tools as mutating with closed schemas', async 
     const tool = tools.find((x) => x.name === name);
     assert.ok(tool !== undefined, name);
     assert.equal((tool.inputSchema as { additionalProperties?: boolean }).additionalProperties, false, name);
-    assert.equal(tool.annotations?.readOnlyHint, false, name);
+    assert.equal(tool.annotations?.readOnlyHint ?? false, false, name);
   }
   const addImport = tools.find((x) => x.name === 'add_import')!;
   assert.deepEqual(addImport.inputSchema.required, ['iri']);

@@ -94,7 +94,7 @@ test('tools/list lists every tool built so far with closed JSON Schemas', async 
   assert.equal(addSchema.additionalProperties, false);
   assert.ok(addSchema.properties.axiom_type.enum?.includes('subclass_of'));
   assert.ok('strict' in addSchema.properties && 'chain' in addSchema.properties);
-  assert.equal(add.annotations?.readOnlyHint, false);
+  assert.equal(add.annotations?.readOnlyHint ?? false, false);
   assert.equal(getEntity.annotations?.readOnlyHint, true);
 });
 

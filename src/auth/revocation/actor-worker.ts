@@ -13,6 +13,7 @@ import { JournalFullError, RevocationJournal, journalPath, type JournalFaults } 
 import { EMPTY_DELTA, deltaOf, fullView, removedGrants, type ActorApi, type ActorInit, type ActorReply, type ActorRequest, type ViewDelta } from './protocol.js';
 import { AuthorityUnavailableError, type Revoked } from '../oauth/authority.js';
 import { exposeToParent } from '../../util/thread-link.js';
+import { unreachable } from '../../util/unreachable.js';
 
 /** Entries that trigger a save and compaction; well under the journal's bound. */
 const COMPACT_AT = 256;
@@ -83,6 +84,7 @@ class Actor {
         await this.settle(true);
         await this.journal.close();
         return unchanged(null);
+      default: return unreachable(request);
     }
   }
 

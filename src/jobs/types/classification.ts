@@ -10,7 +10,7 @@ import { Classification, runTask } from '../../reasoner/pool.js';
 import type { ClassificationData } from '../../reasoner/pool-worker.js';
 import { implementationDigest, type ReasonerInfo } from '../../reasoner/registry.js';
 import { jobReasoner } from './job-reasoner.js';
-import { takeSnapshot } from '../../reasoner/snapshot.js';
+import { shipAll, takeSnapshot } from '../../reasoner/snapshot.js';
 import type { JsonObject } from '../../tools/tool.js';
 import { JobRunError } from '../job.js';
 import { defineJobType, limitField, PolicyPathField } from './job-type.js';
@@ -76,7 +76,7 @@ export const classificationJob = defineJobType<ClassificationRequest>({
       identity: { reasoner: reasoner.id, reasoner_version: reasoner.version, implementation: implementationDigest(reasoner), timeout_ms: timeoutMs },
       run: async (handle) => {
         handle.progress('classifying', `Classifying ${snap.axiomCount} axioms with ${reasoner.name}`);
-        const task = { type: 'classify' as const, key: `${snap.workspaceId}@${snap.revision}`, text: snap.text, reasoner: reasoner.id, timeLimitMs: timeoutMs };
+        const task = { type: 'classify' as const, key: `${snap.workspaceId}@${snap.revision}`, model: shipAll(snap), reasoner: reasoner.id, timeLimitMs: timeoutMs };
         const out = await runTask<ClassificationData>(task, timeoutMs, handle.signal);
         if (out.kind === 'cancelled') throw new JobRunError('Classification was cancelled', 'cancelled');
         if (out.kind === 'timeout') throw new JobRunError(`Classification did not finish within ${timeoutMs} ms`, 'timeout', true, { timeout_ms: timeoutMs });

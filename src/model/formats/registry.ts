@@ -15,6 +15,7 @@ import { readObo } from './obo/reader.js';
 import { writeObo } from './obo/writer.js';
 import { writeTurtle, writeNTriples, writeNQuads, writeTriG, writeRdfXml, writeJsonLd } from './rdf-writers.js';
 import type { ImportedKinds } from '../rdf/graph-typing.js';
+import { unreachable } from '../../util/unreachable.js';
 
 export interface ReadDocumentOptions {
   /** Base IRI for relative IRIs (normally the document's own IRI or file URL). */
@@ -50,6 +51,7 @@ export async function readDocument(text: string, options: ReadDocumentOptions = 
     case 'manchester': ontology = readManchester(text, { base }); break;
     case 'owlxml': ontology = readOwlXml(text, { base }); break;
     case 'obo': ontology = readObo(text, { base }); break;
+    default: return unreachable(format);
   }
   ontology.format = format;
   return { ontology, format };
@@ -67,5 +69,6 @@ export function writeDocument(ontology: Ontology, format: FormatId = ontology.fo
     case 'manchester': return writeManchester(ontology);
     case 'owlxml': return writeOwlXml(ontology);
     case 'obo': return writeObo(ontology);
+    default: return unreachable(format);
   }
 }

@@ -13,6 +13,7 @@ import {
   BUILT_IN_DATATYPES, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING, OWL_THING,
   OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, RDFS_LITERAL,
 } from '../vocab.js';
+import { unreachable } from '../../util/unreachable.js';
 
 /** How entities outside the signature are interpreted. */
 export type LocalityKind = 'BOT' | 'TOP';
@@ -77,6 +78,7 @@ export class Locality {
           : this.dataProperty(c.property) === 'full' && this.nonEmptyRange(c.filler);
       case 'DataMaxCardinality':
         return c.cardinality === 0 && this.dataProperty(c.property) === 'full' && this.nonEmptyRange(c.filler);
+      default: return unreachable(c);
     }
   }
 
@@ -110,6 +112,7 @@ export class Locality {
         return this.dataProperty(c.property) === 'empty' || this.emptyRange(c.filler);
       case 'DataExactCardinality':
         return c.cardinality === 0 && (this.dataProperty(c.property) === 'empty' || this.emptyRange(c.filler));
+      default: return unreachable(c);
     }
   }
 
@@ -125,7 +128,8 @@ export class Locality {
       case 'DataUnionOf': return r.operands.some((o) => this.topRange(o));
       case 'DataIntersectionOf': return r.operands.every((o) => this.topRange(o));
       case 'DataComplementOf': return this.emptyRange(r.operand);
-      default: return false;
+      default: return unreachable(r);
+      case 'DataOneOf': case 'DatatypeRestriction': return false;
     }
   }
 
@@ -136,7 +140,8 @@ export class Locality {
       case 'DataComplementOf': return this.topRange(r.operand);
       case 'DataUnionOf': return r.operands.every((o) => this.emptyRange(o));
       case 'DataIntersectionOf': return r.operands.some((o) => this.emptyRange(o));
-      default: return false;
+      default: return unreachable(r);
+      case 'Datatype': case 'DatatypeRestriction': return false;
     }
   }
 
@@ -146,7 +151,8 @@ export class Locality {
       case 'Datatype': return BUILT_IN_DATATYPES.has(r.iri);
       case 'DataOneOf': return r.literals.length > 0;
       case 'DataUnionOf': return r.operands.some((o) => this.nonEmptyRange(o));
-      default: return this.topRange(r);
+      default: return unreachable(r);
+      case 'DataIntersectionOf': case 'DataComplementOf': case 'DatatypeRestriction': return this.topRange(r);
     }
   }
 
@@ -157,7 +163,8 @@ export class Locality {
       case 'DataRangeAtom': return this.emptyRange(a.range);
       case 'ObjectPropertyAtom': return this.objectProperty(a.property) === 'empty';
       case 'DataPropertyAtom': return this.dataProperty(a.property) === 'empty';
-      default: return false;
+      default: return unreachable(a);
+      case 'BuiltInAtom': case 'SameIndividualAtom': case 'DifferentIndividualsAtom': return false;
     }
   }
 
@@ -168,7 +175,8 @@ export class Locality {
       case 'DataRangeAtom': return this.topRange(a.range);
       case 'ObjectPropertyAtom': return this.objectProperty(a.property) === 'full';
       case 'DataPropertyAtom': return this.dataProperty(a.property) === 'full';
-      default: return false;
+      default: return unreachable(a);
+      case 'BuiltInAtom': case 'SameIndividualAtom': case 'DifferentIndividualsAtom': return false;
     }
   }
 
@@ -219,6 +227,7 @@ export class Locality {
       case 'NegativeDataPropertyAssertion': return this.dataProperty(a.property) === 'empty';
       case 'DLSafeRule':
         return a.body.some((x) => this.unsatisfiableAtom(x)) || (a.head.length > 0 && a.head.every((x) => this.validAtom(x)));
+      default: return unreachable(a);
     }
   }
 }

@@ -19,6 +19,7 @@ import {
   AXIOM_TYPES, ENTITY_TYPES, LIST_FIELDS, OPERAND_SPECS, STRING_FIELDS,
   type AnnotationInput, type AxiomType, type EntityTypeName, type ListField, type OperandField, type StringField,
 } from './schema.js';
+import { unreachable } from '../../util/unreachable.js';
 
 /** What the builder needs from a resolver (WorkspaceResolver provides it). */
 export interface OperandResolver extends NameResolver {
@@ -317,6 +318,7 @@ class Builder {
         return t.declaration(this.entityOf('entity', s('entity'), ENTITY_TYPE_KINDS[s('entity_type') as EntityTypeName]));
       case 'datatype_definition':
         return t.datatypeDefinition(this.entityOf('datatype', s('datatype'), 'Datatype'), this.dataRange('range', s('range')));
+      default: return unreachable(type);
     }
   }
 

@@ -7,6 +7,7 @@ import type { Ontology } from '../ontology.js';
 import { OWL_THING } from '../vocab.js';
 import { checkLeaves, EL_QL_DATATYPES, illegalAxiom, intersectionsOnly, NON_LOGICAL, positionCheck, type LeafRules, type ProfileGrammar } from './grammar.js';
 import type { ViolationSink } from './report.js';
+import { unreachable } from '../../util/unreachable.js';
 
 const QL_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>([
   ...NON_LOGICAL,
@@ -23,7 +24,11 @@ export function qlSub(c: ClassExpression): boolean {
   switch (c.kind) {
     case 'Class': case 'DataSomeValuesFrom': return true;
     case 'ObjectSomeValuesFrom': return c.filler.kind === 'Class' && c.filler.iri === OWL_THING;
-    default: return false;
+    default: return unreachable(c);
+    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
+    case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectIntersectionOf': case 'ObjectUnionOf':
+    case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectAllValuesFrom': case 'ObjectHasValue':
+    case 'ObjectHasSelf': case 'DataAllValuesFrom': case 'DataHasValue': return false;
   }
 }
 
@@ -33,7 +38,11 @@ export function qlSuper(c: ClassExpression): boolean {
     case 'ObjectIntersectionOf': return c.operands.every(qlSuper);
     case 'ObjectComplementOf': return qlSub(c.operand);
     case 'ObjectSomeValuesFrom': return c.filler.kind === 'Class';
-    default: return false;
+    default: return unreachable(c);
+    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
+    case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectUnionOf': case 'ObjectOneOf':
+    case 'ObjectAllValuesFrom': case 'ObjectHasValue': case 'ObjectHasSelf': case 'DataAllValuesFrom':
+    case 'DataHasValue': return false;
   }
 }
 
@@ -57,6 +66,17 @@ function positions(a: Axiom, o: Ontology, sink: ViolationSink): void {
     case 'ClassAssertion':
       if (a.cls.kind !== 'Class') sink.add(o, 'non_atomic_class_assertion', `Class assertion of ${sink.expr(a.cls)}: OWL 2 QL asserts named classes only.`, a);
       return;
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty': case 'Declaration': case 'DisjointUnion': case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf': case 'EquivalentObjectProperties': case 'DisjointObjectProperties':
+    case 'InverseObjectProperties': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
+    case 'DisjointDataProperties': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
+    case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange': case 'DLSafeRule': break;
+    default: return unreachable(a);
   }
 }
 

@@ -7,6 +7,7 @@ import type { Ontology } from '../ontology.js';
 import { OWL_THING } from '../vocab.js';
 import { checkLeaves, illegalAxiom, intersectionsOnly, NON_LOGICAL, positionCheck, RL_DATATYPES, type LeafRules, type ProfileGrammar } from './grammar.js';
 import type { ViolationSink } from './report.js';
+import { unreachable } from '../../util/unreachable.js';
 
 const RL_FORBIDDEN_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>(['DisjointUnion', 'ReflexiveObjectProperty', 'DLSafeRule']);
 
@@ -18,7 +19,10 @@ export function rlSub(c: ClassExpression): boolean {
     case 'ObjectIntersectionOf': case 'ObjectUnionOf': return c.operands.every(rlSub);
     case 'ObjectOneOf': case 'ObjectHasValue': case 'DataSomeValuesFrom': case 'DataHasValue': return true;
     case 'ObjectSomeValuesFrom': return isThing(c.filler) || rlSub(c.filler);
-    default: return false;
+    default: return unreachable(c);
+    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
+    case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectComplementOf': case 'ObjectAllValuesFrom':
+    case 'ObjectHasSelf': case 'DataAllValuesFrom': return false;
   }
 }
 
@@ -31,7 +35,10 @@ export function rlSuper(c: ClassExpression): boolean {
     case 'ObjectHasValue': case 'DataAllValuesFrom': case 'DataHasValue': return true;
     case 'ObjectMaxCardinality': return c.cardinality <= 1 && (isThing(c.filler) || rlSub(c.filler));
     case 'DataMaxCardinality': return c.cardinality <= 1;
-    default: return false;
+    default: return unreachable(c);
+    case 'ObjectMinCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataExactCardinality':
+    case 'ObjectUnionOf': case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectHasSelf':
+    case 'DataSomeValuesFrom': return false;
   }
 }
 
@@ -40,7 +47,11 @@ export function rlEquivalent(c: ClassExpression): boolean {
     case 'Class': return c.iri !== OWL_THING;
     case 'ObjectIntersectionOf': return c.operands.every(rlEquivalent);
     case 'ObjectHasValue': case 'DataHasValue': return true;
-    default: return false;
+    default: return unreachable(c);
+    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
+    case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectUnionOf': case 'ObjectComplementOf':
+    case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'ObjectHasSelf':
+    case 'DataSomeValuesFrom': case 'DataAllValuesFrom': return false;
   }
 }
 
@@ -64,6 +75,17 @@ function positions(a: Axiom, o: Ontology, sink: ViolationSink): void {
     case 'DataPropertyDomain': sup(a.domain); return;
     case 'ClassAssertion': sup(a.cls); return;
     case 'HasKey': sub(a.cls); return;
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty': case 'Declaration': case 'DisjointUnion': case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf': case 'EquivalentObjectProperties': case 'DisjointObjectProperties':
+    case 'InverseObjectProperties': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
+    case 'DisjointDataProperties': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
+    case 'SameIndividual': case 'DifferentIndividuals': case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange': case 'DLSafeRule': break;
+    default: return unreachable(a);
   }
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../vocab.js';
 import { anonymousHashes, LineRenderer } from '../render/axiom-lines.js';
 import { signature } from '../walk.js';
+import { unreachable } from '../../util/unreachable.js';
 
 // ---------------------------------------------------------------- RDF terms
 
@@ -248,6 +249,7 @@ class Mapper {
         this.triple(x, OWL + 'withRestrictions', this.list(facets));
         break;
       }
+      default: return unreachable(d);
     }
     return x;
   }
@@ -303,6 +305,7 @@ class Mapper {
         if (qualified) this.triple(x, OWL + 'onDataRange', this.dataRange(c.filler));
         break;
       }
+      default: return unreachable(c);
     }
     return x;
   }
@@ -317,6 +320,7 @@ class Mapper {
       case 'IRI': return v.iri;
       case 'AnonymousIndividual': return this.anonymous(v);
       case 'Literal': return v;
+      default: return unreachable(v);
     }
   }
 
@@ -469,6 +473,7 @@ class Mapper {
         this.triple(x, SWRL + 'head', this.list(this.sortedAtoms(a.head).map((t) => this.atom(t))));
         break;
       }
+      default: return unreachable(a);
     }
   }
 
@@ -525,6 +530,7 @@ class Mapper {
         this.triple(x, SWRL + 'argument1', this.iarg(t.first));
         this.triple(x, SWRL + 'argument2', this.iarg(t.second));
         break;
+      default: return unreachable(t);
     }
     return x;
   }

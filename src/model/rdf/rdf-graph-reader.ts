@@ -11,6 +11,7 @@ import type { UnmappedItem } from '../ontology.js';
 import { XSD_STRING, RDF_LANG_STRING, RDF_PLAIN_LITERAL } from '../vocab.js';
 import { escapeLexical } from '../render/axiom-lines.js';
 import { VOCABULARY } from './vocab-reader.js';
+import { unreachable } from '../../util/unreachable.js';
 
 /** A term id: index into `TripleTable.terms`. */
 export type TermId = number;
@@ -269,6 +270,7 @@ function rdfjsText(t: RDF.Term): string {
     case 'DefaultGraph': return '';
     case 'Variable': return '?' + t.value;
     case 'Quad': return '<< ' + quadText(t) + ' >>';
+    default: return unreachable(t);
   }
 }
 

@@ -42,6 +42,7 @@ import {
 import { SwrlReader } from './swrl-reader.js';
 import type { EarlyAxioms } from './early-mapping.js';
 import { type ImportedKinds, typeGraph } from './graph-typing.js';
+import { unreachable } from '../../util/unreachable.js';
 
 /** Thrown while mapping one axiom when its triples do not form an OWL 2 construct. */
 export class Unmappable extends Error {}
@@ -1077,6 +1078,16 @@ function checkArity<A extends Axiom>(a: A): A {
     case 'DisjointDataProperties': n = a.properties.length; break;
     case 'SameIndividual': case 'DifferentIndividuals': n = a.individuals.length; break;
     case 'HasKey': n = a.objectProperties.length + a.dataProperties.length > 0 ? 2 : 0; break;
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf': case 'InverseObjectProperties': case 'ObjectPropertyDomain': case 'ObjectPropertyRange':
+    case 'SubDataPropertyOf': case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty':
+    case 'DatatypeDefinition': case 'ClassAssertion': case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange': case 'DLSafeRule': break;
+    default: return unreachable(a);
   }
   return n >= 2 ? a : fail(a.kind + ' needs ' + (a.kind === 'HasKey' ? 'a property' : 'two distinct operands') + ' (Structural Specification §9)');
 }

@@ -17,6 +17,7 @@ import { BUILT_IN_ANNOTATION_PROPERTIES, OWL_DEPRECATED, RDF_LANG_STRING, RDFS_L
 import { isReserved } from '../../model/profiles/closure-facts.js';
 import type { Finding, QcSnapshot, Severity, StageOutcome } from '../finding.js';
 import { findingId } from '../identity.js';
+import { unreachable } from '../../util/unreachable.js';
 
 export interface GovernanceOptions {
   /** Owned IRIs must start with one of these. */
@@ -221,7 +222,10 @@ export function axiomSubjects(a: Axiom): readonly Entity[] {
     case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
       return named([a.subject]);
     case 'SameIndividual': return named(a.individuals);
-    default: return [];
+    default: return unreachable(a);
+    case 'Declaration': case 'DisjointClasses': case 'DisjointObjectProperties': case 'DisjointDataProperties':
+    case 'DifferentIndividuals': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': return [];
   }
 }
 

@@ -6,11 +6,12 @@
 import { runTask } from '../../reasoner/pool.js';
 import type { ClassificationData } from '../../reasoner/pool-worker.js';
 import { implementationDigest, type ReasonerInfo } from '../../reasoner/registry.js';
-import { renderClosure } from '../../reasoner/snapshot.js';
+import { closureInput, shipAll } from '../../reasoner/snapshot.js';
 import { displayName } from '../../model/display.js';
 import type { Finding, QcSnapshot, StageOutcome } from '../finding.js';
 import { findingId } from '../identity.js';
 import { snapshotWorkspaceId } from '../snapshot.js';
+import { unreachable } from '../../util/unreachable.js';
 
 export interface ReasonerStageContext {
   readonly reasoner: ReasonerInfo;
@@ -49,10 +50,10 @@ export function classificationFindings(data: Pick<ClassificationData, 'consisten
 export async function reasonerStage(s: QcSnapshot, ctx: ReasonerStageContext): Promise<StageOutcome> {
   const r = ctx.reasoner;
   const timeoutMs = Math.max(1, ctx.deadline - Date.now());
-  const input = renderClosure(s.closure);
+  const input = closureInput(s.closure);
   const configuration = reasonerConfiguration(r, timeoutMs);
   const warning = input.ruleCount > 0 ? { warning: RULES_IGNORED_WARNING } : {};
-  const out = await runTask<ClassificationData>({ type: 'classify', key: taskKey(s), text: input.text, reasoner: r.id, timeLimitMs: timeoutMs }, timeoutMs, ctx.signal);
+  const out = await runTask<ClassificationData>({ type: 'classify', key: taskKey(s), model: shipAll(input), reasoner: r.id, timeLimitMs: timeoutMs }, timeoutMs, ctx.signal);
   switch (out.kind) {
     case 'timeout':
       return { stage: 'reasoner', status: 'error', reason: `classification did not finish within ${timeoutMs} ms`, findings: [], details: { reasoner_configuration: configuration, ...warning } };
@@ -80,5 +81,6 @@ export async function reasonerStage(s: QcSnapshot, ctx: ReasonerStageContext): P
         },
       };
     }
+    default: return unreachable(out);
   }
 }

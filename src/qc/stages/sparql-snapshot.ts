@@ -7,12 +7,13 @@
 import { runTask, Classification } from '../../reasoner/pool.js';
 import type { ClassificationData } from '../../reasoner/pool-worker.js';
 import type { ReasonerInfo } from '../../reasoner/registry.js';
-import { renderClosure } from '../../reasoner/snapshot.js';
+import { closureInput, shipAll } from '../../reasoner/snapshot.js';
 import { readyInferences, type InferredSnapshot } from '../../sparql/inferred.js';
 import { ontologyPrefixes } from '../../sparql/run.js';
 import { snapshotTarget, type QueryTarget } from '../../sparql/target.js';
 import type { QcSnapshot } from '../finding.js';
 import { snapshotWorkspace, snapshotWorkspaceId } from '../snapshot.js';
+import { unreachable } from '../../util/unreachable.js';
 
 export interface SnapshotQueryContext {
   readonly reasoner: ReasonerInfo;
@@ -29,9 +30,9 @@ const unavailable = (code: string, message: string): InferredSnapshot => ({ kind
 async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Promise<InferredSnapshot> {
   const r = ctx.reasoner;
   const timeoutMs = Math.max(1, ctx.deadline - Date.now());
-  const input = renderClosure(s.closure);
+  const input = closureInput(s.closure);
   const key = (snapshotWorkspaceId(s) ?? 'qc-private') + '@qc-' + s.revision + '-inferred-' + ++runs;
-  const out = await runTask<ClassificationData>({ type: 'classify', key, text: input.text, reasoner: r.id, timeLimitMs: timeoutMs }, timeoutMs, ctx.signal);
+  const out = await runTask<ClassificationData>({ type: 'classify', key, model: shipAll(input), reasoner: r.id, timeLimitMs: timeoutMs }, timeoutMs, ctx.signal);
   switch (out.kind) {
     case 'done': {
       const c = new Classification(out.value, s.revision, r, input.ruleCount);
@@ -44,6 +45,7 @@ async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Prom
       return unavailable('cancelled', 'the private classification for include_inferred was cancelled');
     case 'error':
       return unavailable('reasoner_error', `the private classification for include_inferred failed: ${out.message}`);
+    default: return unreachable(out);
   }
 }
 

@@ -13,6 +13,7 @@ import { signature } from '../../model/walk.js';
 import { OWL_THING } from '../../model/vocab.js';
 import type { ElOptions, ElResult } from '../el-reasoner.js';
 import type { TaxonomyNode } from '../taxonomy.js';
+import { unreachable } from '../../util/unreachable.js';
 
 /**
  * A reasoner run over an axiom set: the EL classifier or the structural one answer at once, Konclude
@@ -214,7 +215,13 @@ function groupsOf(a: Axiom): CheckGroup[] | null {
         g.subData(p, a.properties[0]);
       }
       break;
-    default:
+    default: return unreachable(a);
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'Declaration': case 'DisjointUnion':
+    case 'DisjointObjectProperties': case 'InverseObjectProperties': case 'DisjointDataProperties':
+    case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
+    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange': case 'DLSafeRule':
       return null;
   }
   return [g.build()];

@@ -5,6 +5,7 @@
 
 import type { ReportFinding, ReportStage } from '../finding.js';
 import type { ReleaseGateResult } from '../result.js';
+import { unreachable } from '../../util/unreachable.js';
 
 /** Characters XML 1.0 cannot carry at all (C0 controls but tab/newline/CR, lone surrogates, U+FFFE/U+FFFF). */
 const NOT_XML = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -44,7 +45,8 @@ function caseXml(stage: string, c: Case): string {
   switch (c.outcome) {
     case 'pass': return c.output === undefined ? `${open}/>` : `${open}>\n      <system-out>${xmlEscape(c.output)}</system-out>\n    </testcase>`;
     case 'skipped': return `${open}>\n      <skipped${attrs({ message: c.message })}/>\n    </testcase>`;
-    default: return `${open}>\n      <${c.outcome}${attrs({ message: c.message, type: c.type })}>${xmlEscape(c.message)}</${c.outcome}>\n    </testcase>`;
+    default: return unreachable(c.outcome);
+    case 'error': case 'failure': return `${open}>\n      <${c.outcome}${attrs({ message: c.message, type: c.type })}>${xmlEscape(c.message)}</${c.outcome}>\n    </testcase>`;
   }
 }
 

@@ -7,6 +7,7 @@ import type {
   DataRange, Entity, IArg, Individual, IRI, Literal, Node, ObjectPropertyExpression,
 } from '../../terms.js';
 import { OWL_THING, RDFS_LITERAL, XSD_STRING } from '../../vocab.js';
+import { unreachable } from '../../../util/unreachable.js';
 
 /** Names anonymous individuals while rendering (the default writes `_:` + node id). */
 export type AnonLabeler = (a: AnonymousIndividual) => string;
@@ -126,6 +127,7 @@ export class FunctionalRenderer {
       case 'DatatypeRestriction':
         return 'DatatypeRestriction(' + this.iri(d.datatype.iri) + ' ' +
           sortedJoin(d.restrictions.map((r) => this.iri(r.facet) + ' ' + this.literal(r.value))) + ')';
+      default: return unreachable(d);
     }
   }
 
@@ -149,6 +151,7 @@ export class FunctionalRenderer {
       case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
         return c.kind + '(' + c.cardinality + ' ' + this.iri(c.property.iri) +
           (c.filler.kind === 'Datatype' && c.filler.iri === RDFS_LITERAL ? '' : ' ' + this.dataRange(c.filler)) + ')';
+      default: return unreachable(c);
     }
   }
 
@@ -157,6 +160,7 @@ export class FunctionalRenderer {
       case 'IRI': return this.iri(v.iri);
       case 'AnonymousIndividual': return this.anon(v);
       case 'Literal': return this.literal(v);
+      default: return unreachable(v);
     }
   }
 
@@ -186,6 +190,7 @@ export class FunctionalRenderer {
       case 'BuiltInAtom': return 'BuiltInAtom(' + this.iri(a.iri) + a.args.map((x) => ' ' + this.darg(x)).join('') + ')';
       case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
         return a.kind + '(' + this.iarg(a.first) + ' ' + this.iarg(a.second) + ')';
+      default: return unreachable(a);
     }
   }
 
@@ -235,6 +240,7 @@ export class FunctionalRenderer {
       case 'DLSafeRule':
         return 'DLSafeRule(' + p + 'Body(' + sortedJoin(a.body.map((x) => this.atom(x))) + ') Head(' +
           sortedJoin(a.head.map((x) => this.atom(x))) + '))';
+      default: return unreachable(a);
     }
   }
 
@@ -261,7 +267,19 @@ export class FunctionalRenderer {
       case 'DataSomeValuesFrom': case 'DataAllValuesFrom': case 'DataHasValue':
       case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
         return this.classExpression(n);
-      default:
+      default: return unreachable(n);
+      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
+      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
+      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
+      case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange': case 'DLSafeRule':
         return this.axiom(n);
     }
   }

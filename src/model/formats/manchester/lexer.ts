@@ -4,6 +4,7 @@
 // `word` tokens (the parser tells them apart); `<...>` is an IRI unless the `<` is a facet operator.
 
 import { ParseError } from '../errors.js';
+import { unreachable } from '../../../util/unreachable.js';
 
 export class ManchesterParseError extends ParseError {
   constructor(detail: string, line?: number, column?: number) {
@@ -37,7 +38,8 @@ export function describe(t: Token): string {
     case 'quoted': return `'${t.value}'`;
     case 'string': return `"${t.value}"`;
     case 'var': return t.lang === '<' ? `?<${t.value}>` : `?${t.value}`;
-    default: return `'${t.value}'`;
+    default: return unreachable(t.type);
+    case 'word': case 'punct': return `'${t.value}'`;
   }
 }
 

@@ -22,6 +22,7 @@ import {
 } from '../../vocab.js';
 import { ExpressionParser } from './expression.js';
 import { tokenize, type Token } from './lexer.js';
+import { unreachable } from '../../../util/unreachable.js';
 
 export interface ManchesterReadOptions {
   /** Base IRI for relative `<...>` IRIs. */
@@ -277,6 +278,7 @@ class DocumentParser extends ExpressionParser {
       case 'AnnotationProperty': return this.annotationPropertyFrame(e);
       case 'NamedIndividual': return this.individualFrame(e);
       case 'Datatype': return this.datatypeFrame(e);
+      default: return unreachable(e);
     }
   }
 

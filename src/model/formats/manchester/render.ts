@@ -34,6 +34,7 @@ import type {
 } from '../../terms.js';
 import { OWL_THING, RDFS_LITERAL, RDF, XSD, XSD_STRING } from '../../vocab.js';
 import { numberKind } from './expression.js';
+import { unreachable } from '../../../util/unreachable.js';
 
 export type NameFunction = (e: Entity | IRI) => string;
 
@@ -154,6 +155,7 @@ export class ManchesterRenderer {
       case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
         return this.name(c.property) + ' ' + cardinalityWord(c.kind) + ' ' + c.cardinality +
           (c.filler.kind === 'Datatype' && c.filler.iri === RDFS_LITERAL && !this.explicitLiteralFiller ? '' : ' ' + this.dataPrimary(c.filler));
+      default: return unreachable(c);
     }
   }
 
@@ -183,6 +185,7 @@ export class ManchesterRenderer {
       case 'DatatypeRestriction':
         return this.name(d.datatype) + '[' +
           sortedJoin(d.restrictions.map((r) => (FACET_SYMBOLS.get(r.facet) ?? this.name(r.facet)) + ' ' + this.literal(r.value)), ', ') + ']';
+      default: return unreachable(d);
     }
   }
 
@@ -195,6 +198,7 @@ export class ManchesterRenderer {
       case 'IRI': return this.name(v.iri);
       case 'AnonymousIndividual': return this.anonymous(v);
       case 'Literal': return this.literal(v);
+      default: return unreachable(v);
     }
   }
 
@@ -228,6 +232,7 @@ export class ManchesterRenderer {
       case 'BuiltInAtom': return this.name(a.iri) + '(' + a.args.map((x) => this.variableOrLiteral(x)).join(', ') + ')';
       case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
         return (a.kind === 'SameIndividualAtom' ? 'SameAs(' : 'DifferentFrom(') + this.variableOrIndividual(a.first) + ', ' + this.variableOrIndividual(a.second) + ')';
+      default: return unreachable(a);
     }
   }
 
@@ -281,6 +286,7 @@ export class ManchesterRenderer {
       case 'AnnotationAssertion': return this.annotationValue(a.subject) + ' ' + this.name(a.property) + ' ' + this.annotationValue(a.value);
       case 'DLSafeRule':
         return sortedJoin(a.body.map((x) => this.atom(x)), ', ') + ' -> ' + sortedJoin(a.head.map((x) => this.atom(x)), ', ');
+      default: return unreachable(a);
     }
   }
 }

@@ -21,6 +21,7 @@ import { ManchesterRenderer } from './render.js';
 import { signature } from '../../walk.js';
 import { isBuiltIn } from '../../profiles/closure-facts.js';
 import { anonymousLabels } from '../../render/anonymous-labels.js';
+import { unreachable } from '../../../util/unreachable.js';
 
 const FRAME_ORDER: readonly EntityKind[] = ['AnnotationProperty', 'Datatype', 'ObjectProperty', 'DataProperty', 'Class', 'NamedIndividual'];
 const FRAME_WORDS: Readonly<Record<EntityKind, string>> = {
@@ -308,6 +309,7 @@ class ManchesterWriter {
       case 'DLSafeRule':
         this.misc.push('Rule: ' + anns + r.axiom(a).slice(anns.length));
         return;
+      default: return unreachable(a);
     }
     this.omitted.push(a);
   }

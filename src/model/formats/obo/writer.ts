@@ -20,6 +20,7 @@ import {
   OIO_XREF, OWL_AXIOMS_TAG, QUOTED_TEXT_TAGS, STRING_TAGS, SYNONYM_SCOPES,
 } from './vocab.js';
 import { escapeToken, escapeUnquoted, quote } from './syntax.js';
+import { unreachable } from '../../../util/unreachable.js';
 
 /** Thrown by writeObo when an IRI of the ontology has no OBO id form. */
 export class OboWriteError extends Error {
@@ -405,7 +406,11 @@ class OboWriter {
         if (a.property.kind !== 'ObjectProperty' || a.subject.kind !== 'NamedIndividual' || a.object.kind !== 'NamedIndividual') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.subject), 'relationship: ' + escapeToken(this.id(a.property.iri)) + ' ' + escapeToken(this.id(a.object.iri)));
         return;
-      default:
+      default: return unreachable(a);
+      case 'DisjointUnion': case 'SubDataPropertyOf': case 'EquivalentDataProperties': case 'DisjointDataProperties':
+      case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
+      case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'DLSafeRule':
         this.overflow(a);
     }
   }
@@ -446,7 +451,10 @@ class OboWriter {
       case 'ObjectExactCardinality': return rel(sup.property, sup.filler, [['cardinality', String(sup.cardinality)]]);
       case 'ObjectMinCardinality': return rel(sup.property, sup.filler, [['minCardinality', String(sup.cardinality)]]);
       case 'ObjectMaxCardinality': return rel(sup.property, sup.filler, [['maxCardinality', String(sup.cardinality)]]);
-      default: return null;
+      default: return unreachable(sup);
+      case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf': case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectHasValue': case 'ObjectHasSelf':
+      case 'DataSomeValuesFrom': case 'DataAllValuesFrom': case 'DataHasValue': return null;
     }
   }
 

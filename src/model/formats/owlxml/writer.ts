@@ -10,6 +10,7 @@ import type {
 import { axiomTypeName } from '../../terms.js';
 import { OWL, OWL_THING, RDFS_LITERAL, XSD_STRING } from '../../vocab.js';
 import { anonymousLabels } from '../../render/anonymous-labels.js';
+import { unreachable } from '../../../util/unreachable.js';
 
 /** Serialises the ontology (header and axioms) as OWL/XML. */
 export function writeOwlXml(o: Ontology): string {
@@ -129,6 +130,7 @@ class OwlXmlWriter {
       case 'IRI': return this.iriElement(v.iri);
       case 'AnonymousIndividual': return this.individual(v);
       case 'Literal': return this.literal(v);
+      default: return unreachable(v);
     }
   }
 
@@ -162,6 +164,7 @@ class OwlXmlWriter {
       case 'DatatypeRestriction':
         return wrap(d.kind, this.el('Datatype', d.datatype.iri) + this.set(d.restrictions,
           (r) => '<FacetRestriction facet="' + escapeAttr(r.facet) + '">' + this.literal(r.value) + '</FacetRestriction>'));
+      default: return unreachable(d);
     }
   }
 
@@ -187,6 +190,7 @@ class OwlXmlWriter {
         const filler = c.filler.kind === 'Datatype' && c.filler.iri === RDFS_LITERAL ? '' : this.dataRange(c.filler);
         return '<' + c.kind + ' cardinality="' + c.cardinality + '">' + this.el('DataProperty', c.property.iri) + filler + '</' + c.kind + '>';
       }
+      default: return unreachable(c);
     }
   }
 
@@ -209,6 +213,7 @@ class OwlXmlWriter {
         return '<BuiltInAtom' + this.iriAttr(a.iri) + '>' + a.args.map((x) => this.darg(x)).join('') + '</BuiltInAtom>';
       case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
         return wrap(a.kind, this.iarg(a.first) + this.iarg(a.second));
+      default: return unreachable(a);
     }
   }
 
@@ -257,6 +262,7 @@ class OwlXmlWriter {
       case 'AnnotationPropertyRange': return ap(a.property.iri) + this.iriElement(a.range);
       case 'DLSafeRule':
         return wrap('Body', this.set(a.body, (x) => this.atom(x))) + wrap('Head', this.set(a.head, (x) => this.atom(x)));
+      default: return unreachable(a);
     }
   }
 }
