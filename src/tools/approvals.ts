@@ -10,7 +10,7 @@ export interface ApprovalEntry {
   readonly tool: string;
   readonly client: string;
   readonly summary: string;
-  /** What the write would change, when its tool can say (add_axiom, remove_axiom). */
+  /** What the write would change, when its tool is rehearsed (ToolDefinition.rehearse); absent: the summary says. */
   readonly changes?: readonly { readonly op: string; readonly manchester: string }[];
   readonly created_at: string;
   readonly expires_at: string;

@@ -59,7 +59,7 @@ button.primary{background:var(--accent);border-color:var(--accent);color:#fff}bu
 button.approve{background:var(--ok);border-color:var(--ok);color:#fff}
 input[type=search],input[type=text],select{font:inherit;padding:.3rem .5rem;border:1px solid var(--line);border-radius:4px;max-width:100%}
 label.toggle{display:flex;gap:.5rem;align-items:center;margin:.3rem 0}
-ul.changes{margin:.3rem 0;padding-left:0;list-style:none}[data-slot]:empty{display:none}ul.changes li{overflow-wrap:anywhere}.op-add{color:var(--ok)}.op-remove{color:var(--bad)}
+ul.changes{margin:.3rem 0;padding-left:0;list-style:none}[data-slot]:empty{display:none}ul.changes li,.card li{overflow-wrap:anywhere}.op-add{color:var(--ok)}.op-remove{color:var(--bad)}
 .empty{color:var(--muted);font-style:italic}.filters{display:flex;flex-wrap:wrap;gap:.5rem;margin-bottom:.7rem}
 .tree{list-style:none;padding-left:1rem;margin:0}.tree.top{padding-left:0}.tree li{margin:.1rem 0}
 .tree .node{display:flex;gap:.3rem;align-items:center}.tree button.twist{width:1.6rem;padding:0;border:none;background:none}
