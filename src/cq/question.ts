@@ -60,8 +60,8 @@ export function expectedText(e: Expected): string {
   switch (e.kind) {
     case 'count': return `count ${e.op} ${e.value}`;
     case 'exactRows': return `exactRows (${e.rows.length} row${e.rows.length === 1 ? '' : 's'})`;
-    default: return unreachable(e);
     case 'nonEmpty': case 'empty': return e.kind;
+    default: return unreachable(e);
   }
 }
 

@@ -42,8 +42,8 @@ function plainAxiom(category: Category, t: readonly IRI[]): Axiom {
     case 'class_assertions': return classAssertion(cls(t[0]), namedIndividual(t[1]));
     case 'property_hierarchy_axioms': return subObjectPropertyOf(objectProperty(t[0]), objectProperty(t[1]));
     case 'object_property_assertions': return objectPropertyAssertion(objectProperty(t[0]), namedIndividual(t[1]), namedIndividual(t[2]));
-    default: return unreachable(category);
     case 'data_property_assertions': throw new Error(`no axiom form for ${category}`);
+    default: return unreachable(category);
   }
 }
 

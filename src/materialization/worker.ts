@@ -151,7 +151,6 @@ function assertionObjects(axioms: readonly Axiom[]): { objects: Set<IRI>; everyo
       case 'ObjectOneOf': case 'SameIndividual': for (const i of n.individuals) if (i.kind === 'NamedIndividual') objects.add(i.iri); break;
       case 'ObjectPropertyAssertion': if (n.object.kind === 'NamedIndividual') objects.add(n.object.iri); break;
       case 'ObjectHasSelf': case 'ReflexiveObjectProperty': everyone = true; break;
-      default: return unreachable(n);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
       case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'TransitiveObjectProperty':
       case 'Declaration': case 'SubClassOf': case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion':
@@ -172,6 +171,7 @@ function assertionObjects(axioms: readonly Axiom[]): { objects: Set<IRI>; everyo
       case 'DataAllValuesFrom': case 'DataHasValue': case 'Annotation': case 'Variable': case 'ClassAtom':
       case 'DataRangeAtom': case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom':
       case 'SameIndividualAtom': case 'DifferentIndividualsAtom': break;
+      default: return unreachable(n);
     }
     forEachChild(n, visit);
   };
@@ -241,8 +241,8 @@ async function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: E
     }
     case 'property_hierarchy_axioms': propertyHierarchy(axioms, out); break;
     case 'object_property_assertions': await propertyAssertions(req, axioms, out); break;
-    default: return unreachable(category);
     case 'data_property_assertions': throw new EnumerationFailed(`no enumerator for ${category}`);
+    default: return unreachable(category);
   }
   return out;
 }

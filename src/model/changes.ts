@@ -67,9 +67,9 @@ export function validateChange(c: Change): void {
     case 'RemovePrefix':
       checkPrefix(c, c.prefix);
       return;
-    default: return unreachable(c);
     case 'AddAxiom': case 'RemoveAxiom': case 'AddOntologyAnnotation': case 'RemoveOntologyAnnotation':
       return;
+    default: return unreachable(c);
   }
 }
 

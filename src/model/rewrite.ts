@@ -143,7 +143,6 @@ class IriRenamer {
       case 'BuiltInAtom': return t.builtInAtom(n.iri, this.list(n.args));
       case 'SameIndividualAtom': return t.sameIndividualAtom(r(n.first), r(n.second));
       case 'DifferentIndividualsAtom': return t.differentIndividualsAtom(r(n.first), r(n.second));
-      default: return unreachable(n);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
       case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
@@ -156,6 +155,7 @@ class IriRenamer {
       case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
       case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
       case 'AnnotationPropertyRange': case 'DLSafeRule': return this.axiom(n);
+      default: return unreachable(n);
     }
   }
 

@@ -251,7 +251,6 @@ export function isLogicalAxiom(a: Axiom): boolean {
     case 'Declaration': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
     case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
       return false;
-    default: return unreachable(a);
     case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
     case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
     case 'TransitiveObjectProperty': case 'SubClassOf': case 'EquivalentClasses': case 'DisjointClasses':
@@ -263,6 +262,7 @@ export function isLogicalAxiom(a: Axiom): boolean {
     case 'ClassAssertion': case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
     case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'DLSafeRule':
       return true;
+    default: return unreachable(a);
   }
 }
 
@@ -859,7 +859,6 @@ export function isEntity(n: Node): n is Entity {
   switch (n.kind) {
     case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty': case 'NamedIndividual': case 'Datatype':
       return true;
-    default: return unreachable(n);
     case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
     case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
     case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
@@ -881,5 +880,6 @@ export function isEntity(n: Node): n is Entity {
     case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom': case 'SameIndividualAtom':
     case 'DifferentIndividualsAtom':
       return false;
+    default: return unreachable(n);
   }
 }

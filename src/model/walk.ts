@@ -88,7 +88,6 @@ export function forEachChild(n: Node, visit: (c: Node) => void): void {
       visit(n.property); visit(n.subject); visit(n.object); return;
     case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
       visit(n.property); visit(n.subject); visit(n.value); return;
-    default: return unreachable(n);
     case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
     case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
     case 'TransitiveObjectProperty': case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion':
@@ -104,6 +103,8 @@ export function forEachChild(n: Node, visit: (c: Node) => void): void {
     case 'DataRangeAtom': case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom':
     case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
       for (const c of children(n)) if (c.kind !== 'Annotation') visit(c);
+      return;
+    default: return unreachable(n);
   }
 }
 

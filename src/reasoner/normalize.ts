@@ -128,10 +128,10 @@ function supportedConcept(ce: ClassExpression, pol: number): boolean {
       return supportedConcept(ce.operand, NEG);
     case 'DataSomeValuesFrom':
       return simpleRange(ce.filler);
-    default: return unreachable(ce);
     case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality':
     case 'DataExactCardinality': case 'ObjectAllValuesFrom': case 'DataAllValuesFrom':
       return false;
+    default: return unreachable(ce);
   }
 }
 
@@ -159,7 +159,6 @@ function supportedAxiom(ax: Axiom): boolean {
       return !isInverse(ax.property) && supportedConcept(ax.range, POS);
     case 'ClassAssertion':
       return supportedConcept(ax.cls, POS);
-    default: return unreachable(ax);
     case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
     case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'Declaration': case 'SubClassOf':
     case 'EquivalentClasses': case 'DisjointObjectProperties': case 'InverseObjectProperties':
@@ -169,6 +168,7 @@ function supportedAxiom(ax: Axiom): boolean {
     case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
     case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule':
       return true; // the remaining kinds are handled, or reported, by OntologyIndex.axiom
+    default: return unreachable(ax);
   }
 }
 
@@ -426,7 +426,6 @@ export class OntologyIndex {
         return;
       case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
         return;
-      default: return unreachable(ax);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
       case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'DisjointObjectProperties':
       case 'InverseObjectProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
@@ -435,6 +434,8 @@ export class OntologyIndex {
         // Property characteristics outside EL, keys, negative assertions, datatype definitions, rules, and
         // DataPropertyDomain, which ELK 0.6 leaves out too (with it, koala's Koala is unsatisfiable, as HermiT finds).
         this.axiomUnsupported = true;
+        break;
+      default: return unreachable(ax);
     }
   }
 
@@ -687,10 +688,10 @@ export class OntologyIndex {
       case 'DataSomeValuesFrom':
         if (!simpleRange(ce.filler)) return this.opaque(ce, Kind.Opaque, pol, true);
         return this.data(ce.property, null, ce.filler.kind === 'Datatype' && ce.filler.iri === RDFS_LITERAL ? null : ce.filler, pol);
-      default: return unreachable(ce);
       case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality':
       case 'DataExactCardinality': case 'ObjectAllValuesFrom': case 'DataAllValuesFrom':
         return this.opaque(ce, Kind.Opaque, pol, true);
+      default: return unreachable(ce);
     }
   }
 

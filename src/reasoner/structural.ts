@@ -40,7 +40,6 @@ function toldPart(a: Axiom): Axiom | null {
     }
     case 'ClassAssertion':
       return a.cls.kind === 'Class' ? a : null;
-    default: return unreachable(a);
     case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
     case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
     case 'TransitiveObjectProperty': case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf':
@@ -53,6 +52,7 @@ function toldPart(a: Axiom): Axiom | null {
     case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
     case 'AnnotationPropertyRange': case 'DLSafeRule':
       return null;
+    default: return unreachable(a);
   }
 }
 

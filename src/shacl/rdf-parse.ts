@@ -84,8 +84,8 @@ function term<T extends RDF.Term>(t: RDF.Term, factory: RDF.DataFactory): T {
     case 'NamedNode': return factory.namedNode(t.value) as T;
     case 'BlankNode': return factory.blankNode(t.value) as T;
     case 'Literal': return factory.literal(t.value, t.language !== '' ? t.language : factory.namedNode(t.datatype.value)) as T;
-    default: return unreachable(t);
     case 'Variable': case 'DefaultGraph': case 'Quad': return factory.defaultGraph() as T;
+    default: return unreachable(t);
   }
 }
 

@@ -462,7 +462,6 @@ function classLists(c: Entity, axioms: Iterable<Axiom>, view: View, limit: numbe
       case 'EquivalentClasses': others(a.classes, 'equivalent_classes'); break;
       case 'DisjointClasses': case 'DisjointUnion': others(a.classes, 'disjoint_classes'); break;
       case 'ClassAssertion': if (a.cls === c) l.add('instances', view.individualNeighbour(a.individual)); break;
-      default: return unreachable(a);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
       case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty': case 'Declaration': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
@@ -474,6 +473,7 @@ function classLists(c: Entity, axioms: Iterable<Axiom>, view: View, limit: numbe
       case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
       case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
       case 'AnnotationPropertyRange': case 'DLSafeRule': break;
+      default: return unreachable(a);
     }
   }
   return l.capped(['super_classes', 'sub_classes', 'equivalent_classes', 'disjoint_classes', 'instances'], limit);
@@ -497,7 +497,6 @@ function objectPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, lim
         if (a.first === p) l.add('inverses', view.propertyNeighbour(a.second));
         if (a.second === p) l.add('inverses', view.propertyNeighbour(a.first));
         break;
-      default: return unreachable(a);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
       case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
@@ -510,7 +509,9 @@ function objectPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, lim
       case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': {
         const name = CHARACTERISTICS.find(([kind]) => kind === a.kind)?.[1];
         if (name !== undefined && (a as { property: unknown }).property === p) characteristics.add(name);
+        break;
       }
+      default: return unreachable(a);
     }
   }
   return {
@@ -531,7 +532,6 @@ function dataPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, limit
         if (a.sup === p) l.add('sub_properties', view.row(a.sub));
         break;
       case 'FunctionalDataProperty': if (a.property === p) functional = true; break;
-      default: return unreachable(a);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
       case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
@@ -543,6 +543,7 @@ function dataPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, limit
       case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
       case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
       case 'AnnotationPropertyRange': case 'DLSafeRule': break;
+      default: return unreachable(a);
     }
   }
   return { ...l.capped(['domains', 'ranges', 'super_properties', 'sub_properties'], limit), functional };
@@ -560,7 +561,6 @@ function annotationPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View,
         break;
       case 'AnnotationPropertyDomain': if (a.property === p) domains.add(a.domain); break;
       case 'AnnotationPropertyRange': if (a.property === p) ranges.add(a.range); break;
-      default: return unreachable(a);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
       case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
@@ -572,6 +572,7 @@ function annotationPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View,
       case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
       case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
       case 'AnnotationAssertion': case 'DLSafeRule': break;
+      default: return unreachable(a);
     }
   }
   return { ...l.capped(['super_properties', 'sub_properties'], limit), domains: [...domains].sort(), ranges: [...ranges].sort() };
@@ -617,7 +618,6 @@ function individualLists(i: Entity, axioms: Iterable<Axiom>, view: View, limit: 
       case 'DataPropertyAssertion': if (a.subject === i) push(dataValues, a.property, view.renderer.literal(a.value)); break;
       case 'SameIndividual': others(a.individuals, 'same_as'); break;
       case 'DifferentIndividuals': others(a.individuals, 'different_from'); break;
-      default: return unreachable(a);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
       case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
@@ -629,6 +629,7 @@ function individualLists(i: Entity, axioms: Iterable<Axiom>, view: View, limit: 
       case 'NegativeObjectPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
       case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
       case 'DLSafeRule': break;
+      default: return unreachable(a);
     }
   }
   const describeObject = (p: ObjectPropertyExpression) => p.kind === 'ObjectProperty'

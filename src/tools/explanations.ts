@@ -69,9 +69,9 @@ function settle<K extends ExplainOutcome['kind']>(out: ExplainOutcome, reasoner:
         'inconsistent_ontology', { see: 'explain_inconsistency' });
     case 'error':
       throw new ToolFailure(`${reasoner.name} cannot evaluate the ontology: ${out.message}`, 'reasoner_error');
-    default: return unreachable(out);
     case 'entailment': case 'justifications': case 'inconsistency':
       throw new ToolFailure(`Unexpected explanation outcome '${out.kind}'.`, 'internal_error');
+    default: return unreachable(out);
   }
 }
 

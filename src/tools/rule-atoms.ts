@@ -272,7 +272,7 @@ export function atomArgs(a: Atom): readonly (IArg | DArg)[] {
   switch (a.kind) {
     case 'ClassAtom': case 'DataRangeAtom': return [a.arg];
     case 'BuiltInAtom': return a.args;
-    default: return unreachable(a);
     case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'SameIndividualAtom': case 'DifferentIndividualsAtom': return [a.first, a.second];
+    default: return unreachable(a);
   }
 }

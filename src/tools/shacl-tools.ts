@@ -22,8 +22,8 @@ export function shaclToolFailure(e: ShaclFailure, argument: string, timeoutMs: n
     case 'shapes': return new ToolFailure(e.message, 'invalid_argument', { argument });
     case 'timeout': return new ToolFailure(e.message, 'timeout', { timeout_ms: timeoutMs, retryable: true });
     case 'cancelled': return new ToolFailure(e.message, 'cancelled');
-    default: return unreachable(e.reason);
     case 'data': case 'engine': return new ToolFailure(e.message, 'shacl_engine_error', { retryable: true });
+    default: return unreachable(e.reason);
   }
 }
 

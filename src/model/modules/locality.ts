@@ -128,8 +128,8 @@ export class Locality {
       case 'DataUnionOf': return r.operands.some((o) => this.topRange(o));
       case 'DataIntersectionOf': return r.operands.every((o) => this.topRange(o));
       case 'DataComplementOf': return this.emptyRange(r.operand);
-      default: return unreachable(r);
       case 'DataOneOf': case 'DatatypeRestriction': return false;
+      default: return unreachable(r);
     }
   }
 
@@ -140,8 +140,8 @@ export class Locality {
       case 'DataComplementOf': return this.topRange(r.operand);
       case 'DataUnionOf': return r.operands.every((o) => this.emptyRange(o));
       case 'DataIntersectionOf': return r.operands.some((o) => this.emptyRange(o));
-      default: return unreachable(r);
       case 'Datatype': case 'DatatypeRestriction': return false;
+      default: return unreachable(r);
     }
   }
 
@@ -151,8 +151,8 @@ export class Locality {
       case 'Datatype': return BUILT_IN_DATATYPES.has(r.iri);
       case 'DataOneOf': return r.literals.length > 0;
       case 'DataUnionOf': return r.operands.some((o) => this.nonEmptyRange(o));
-      default: return unreachable(r);
       case 'DataIntersectionOf': case 'DataComplementOf': case 'DatatypeRestriction': return this.topRange(r);
+      default: return unreachable(r);
     }
   }
 
@@ -163,8 +163,8 @@ export class Locality {
       case 'DataRangeAtom': return this.emptyRange(a.range);
       case 'ObjectPropertyAtom': return this.objectProperty(a.property) === 'empty';
       case 'DataPropertyAtom': return this.dataProperty(a.property) === 'empty';
-      default: return unreachable(a);
       case 'BuiltInAtom': case 'SameIndividualAtom': case 'DifferentIndividualsAtom': return false;
+      default: return unreachable(a);
     }
   }
 
@@ -175,8 +175,8 @@ export class Locality {
       case 'DataRangeAtom': return this.topRange(a.range);
       case 'ObjectPropertyAtom': return this.objectProperty(a.property) === 'full';
       case 'DataPropertyAtom': return this.dataProperty(a.property) === 'full';
-      default: return unreachable(a);
       case 'BuiltInAtom': case 'SameIndividualAtom': case 'DifferentIndividualsAtom': return false;
+      default: return unreachable(a);
     }
   }
 

@@ -167,7 +167,6 @@ export function simplePositions(a: Axiom): readonly { readonly property: ObjectP
     case 'IrreflexiveObjectProperty': return [{ property: a.property, where: 'irreflexive' }];
     case 'AsymmetricObjectProperty': return [{ property: a.property, where: 'asymmetric' }];
     case 'DisjointObjectProperties': return a.properties.map((p) => ({ property: p, where: 'disjoint' }));
-    default: return unreachable(a);
     case 'ReflexiveObjectProperty': case 'SymmetricObjectProperty': case 'TransitiveObjectProperty':
     case 'Declaration': case 'SubClassOf': case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion':
     case 'SubObjectPropertyOf': case 'SubPropertyChainOf': case 'EquivalentObjectProperties':
@@ -178,5 +177,6 @@ export function simplePositions(a: Axiom): readonly { readonly property: ObjectP
     case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
     case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
     case 'AnnotationPropertyRange': case 'DLSafeRule': return [];
+    default: return unreachable(a);
   }
 }

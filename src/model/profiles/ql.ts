@@ -24,11 +24,11 @@ export function qlSub(c: ClassExpression): boolean {
   switch (c.kind) {
     case 'Class': case 'DataSomeValuesFrom': return true;
     case 'ObjectSomeValuesFrom': return c.filler.kind === 'Class' && c.filler.iri === OWL_THING;
-    default: return unreachable(c);
     case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
     case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectIntersectionOf': case 'ObjectUnionOf':
     case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectAllValuesFrom': case 'ObjectHasValue':
     case 'ObjectHasSelf': case 'DataAllValuesFrom': case 'DataHasValue': return false;
+    default: return unreachable(c);
   }
 }
 
@@ -38,11 +38,11 @@ export function qlSuper(c: ClassExpression): boolean {
     case 'ObjectIntersectionOf': return c.operands.every(qlSuper);
     case 'ObjectComplementOf': return qlSub(c.operand);
     case 'ObjectSomeValuesFrom': return c.filler.kind === 'Class';
-    default: return unreachable(c);
     case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
     case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectUnionOf': case 'ObjectOneOf':
     case 'ObjectAllValuesFrom': case 'ObjectHasValue': case 'ObjectHasSelf': case 'DataAllValuesFrom':
     case 'DataHasValue': return false;
+    default: return unreachable(c);
   }
 }
 

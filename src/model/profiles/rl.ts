@@ -19,10 +19,10 @@ export function rlSub(c: ClassExpression): boolean {
     case 'ObjectIntersectionOf': case 'ObjectUnionOf': return c.operands.every(rlSub);
     case 'ObjectOneOf': case 'ObjectHasValue': case 'DataSomeValuesFrom': case 'DataHasValue': return true;
     case 'ObjectSomeValuesFrom': return isThing(c.filler) || rlSub(c.filler);
-    default: return unreachable(c);
     case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
     case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectComplementOf': case 'ObjectAllValuesFrom':
     case 'ObjectHasSelf': case 'DataAllValuesFrom': return false;
+    default: return unreachable(c);
   }
 }
 
@@ -35,10 +35,10 @@ export function rlSuper(c: ClassExpression): boolean {
     case 'ObjectHasValue': case 'DataAllValuesFrom': case 'DataHasValue': return true;
     case 'ObjectMaxCardinality': return c.cardinality <= 1 && (isThing(c.filler) || rlSub(c.filler));
     case 'DataMaxCardinality': return c.cardinality <= 1;
-    default: return unreachable(c);
     case 'ObjectMinCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataExactCardinality':
     case 'ObjectUnionOf': case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectHasSelf':
     case 'DataSomeValuesFrom': return false;
+    default: return unreachable(c);
   }
 }
 
@@ -47,11 +47,11 @@ export function rlEquivalent(c: ClassExpression): boolean {
     case 'Class': return c.iri !== OWL_THING;
     case 'ObjectIntersectionOf': return c.operands.every(rlEquivalent);
     case 'ObjectHasValue': case 'DataHasValue': return true;
-    default: return unreachable(c);
     case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
     case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectUnionOf': case 'ObjectComplementOf':
     case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'ObjectHasSelf':
     case 'DataSomeValuesFrom': case 'DataAllValuesFrom': return false;
+    default: return unreachable(c);
   }
 }
 

@@ -222,10 +222,10 @@ export function axiomSubjects(a: Axiom): readonly Entity[] {
     case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
       return named([a.subject]);
     case 'SameIndividual': return named(a.individuals);
-    default: return unreachable(a);
     case 'Declaration': case 'DisjointClasses': case 'DisjointObjectProperties': case 'DisjointDataProperties':
     case 'DifferentIndividuals': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
     case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': return [];
+    default: return unreachable(a);
   }
 }
 

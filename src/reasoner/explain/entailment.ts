@@ -215,7 +215,6 @@ function groupsOf(a: Axiom): CheckGroup[] | null {
         g.subData(p, a.properties[0]);
       }
       break;
-    default: return unreachable(a);
     case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
     case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'Declaration': case 'DisjointUnion':
     case 'DisjointObjectProperties': case 'InverseObjectProperties': case 'DisjointDataProperties':
@@ -223,6 +222,7 @@ function groupsOf(a: Axiom): CheckGroup[] | null {
     case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
     case 'AnnotationPropertyRange': case 'DLSafeRule':
       return null;
+    default: return unreachable(a);
   }
   return [g.build()];
 }

@@ -45,8 +45,8 @@ function caseXml(stage: string, c: Case): string {
   switch (c.outcome) {
     case 'pass': return c.output === undefined ? `${open}/>` : `${open}>\n      <system-out>${xmlEscape(c.output)}</system-out>\n    </testcase>`;
     case 'skipped': return `${open}>\n      <skipped${attrs({ message: c.message })}/>\n    </testcase>`;
-    default: return unreachable(c.outcome);
     case 'error': case 'failure': return `${open}>\n      <${c.outcome}${attrs({ message: c.message, type: c.type })}>${xmlEscape(c.message)}</${c.outcome}>\n    </testcase>`;
+    default: return unreachable(c.outcome);
   }
 }
 

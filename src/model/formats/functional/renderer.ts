@@ -267,7 +267,6 @@ export class FunctionalRenderer {
       case 'DataSomeValuesFrom': case 'DataAllValuesFrom': case 'DataHasValue':
       case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
         return this.classExpression(n);
-      default: return unreachable(n);
       case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
       case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
@@ -281,6 +280,7 @@ export class FunctionalRenderer {
       case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
       case 'AnnotationPropertyRange': case 'DLSafeRule':
         return this.axiom(n);
+      default: return unreachable(n);
     }
   }
 }

@@ -38,8 +38,8 @@ export function describe(t: Token): string {
     case 'quoted': return `'${t.value}'`;
     case 'string': return `"${t.value}"`;
     case 'var': return t.lang === '<' ? `?<${t.value}>` : `?${t.value}`;
-    default: return unreachable(t.type);
     case 'word': case 'punct': return `'${t.value}'`;
+    default: return unreachable(t.type);
   }
 }
 

@@ -406,12 +406,13 @@ class OboWriter {
         if (a.property.kind !== 'ObjectProperty' || a.subject.kind !== 'NamedIndividual' || a.object.kind !== 'NamedIndividual') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.subject), 'relationship: ' + escapeToken(this.id(a.property.iri)) + ' ' + escapeToken(this.id(a.object.iri)));
         return;
-      default: return unreachable(a);
       case 'DisjointUnion': case 'SubDataPropertyOf': case 'EquivalentDataProperties': case 'DisjointDataProperties':
       case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
       case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'NegativeObjectPropertyAssertion':
       case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'DLSafeRule':
         this.overflow(a);
+        break;
+      default: return unreachable(a);
     }
   }
 
@@ -451,10 +452,10 @@ class OboWriter {
       case 'ObjectExactCardinality': return rel(sup.property, sup.filler, [['cardinality', String(sup.cardinality)]]);
       case 'ObjectMinCardinality': return rel(sup.property, sup.filler, [['minCardinality', String(sup.cardinality)]]);
       case 'ObjectMaxCardinality': return rel(sup.property, sup.filler, [['maxCardinality', String(sup.cardinality)]]);
-      default: return unreachable(sup);
       case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectIntersectionOf':
       case 'ObjectUnionOf': case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectHasValue': case 'ObjectHasSelf':
       case 'DataSomeValuesFrom': case 'DataAllValuesFrom': case 'DataHasValue': return null;
+      default: return unreachable(sup);
     }
   }
 
