@@ -132,7 +132,7 @@ async function renderPending(): Promise<void> {
       const id = String(p.approval_id);
       return h('div', { class: 'card', 'data-test': 'pending-item', 'data-pending-id': id },
         h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(p.tool)), h('span', { class: 'muted' }, `by ${String(p.client)}`)),
-        h('div', { class: 'muted' }, `held ${when(String(p.created_at))}, declined by itself ${when(String(p.expires_at))}`),
+        h('div', { class: 'muted' }, `held ${when(String(p.created_at))}, denied automatically at ${when(String(p.expires_at))} unless decided`),
         changeList(p.changes) ?? h('pre', {}, String(p.summary)),
         h('div', { class: 'row' }, h('button', { class: 'approve', 'data-test': 'approve', onclick: decide(id, 'approve') }, 'Approve'),
           h('button', { class: 'danger', 'data-test': 'deny', onclick: decide(id, 'deny') }, 'Deny')));
