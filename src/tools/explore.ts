@@ -75,7 +75,7 @@ export const getActiveOntology = defineTool({
 export const getEntity = defineTool({
   name: 'get_entity',
   description: 'Look up an entity; a punned IRI yields one match per entity type.',
-  input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.')) }),
+  input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty()) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {

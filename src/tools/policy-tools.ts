@@ -21,7 +21,7 @@ import { always, defineTool, never, ToolFailure, type JsonObject, type ToolConte
 import { sha256Digest } from '../util/digest.js';
 import { readRegularFile } from '../util/file-read.js';
 
-const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit local project-policy file (no URL scheme); otherwise discovery from the active document.')));
+const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
 
 const MAX_MESSAGE = 2048;
 const MAX_ISSUES = 128;
@@ -178,7 +178,7 @@ export const writeProjectPolicyTemplate = defineTool({
   name: 'write_project_policy_template',
   description: 'Write a starter project policy; overwrite=true replaces one.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Target file: absolute, or relative to the project root (without a policy: the active document\'s folder).'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
     project_id: v.optional(v.pipe(v.string(), v.regex(IDENTIFIER, 'project_id: letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit'))),
     profile: v.optional(v.picklist(['general', 'obo']), 'general'),
     version: v.optional(v.picklist([1, 2]), 1),

@@ -15,8 +15,8 @@ import { jobCounts } from '../jobs/actor-jobs.js';
 import { journalSummary } from './change-history.js';
 
 const Args = v.strictObject({
-  include_instances: v.optional(v.pipe(v.boolean(), v.description('Also list every window actor of this server.')), false),
-  include_pending: v.optional(v.pipe(v.boolean(), v.description('List this session\'s pending-write approvals.')), true),
+  include_instances: v.optional(v.pipe(v.boolean(), v.description('Every window of this server.')), false),
+  include_pending: v.optional(v.boolean(), true),
 });
 
 function instanceOf(ws: Workspace, instanceId: string, view: ServerView | null): JsonObject {
