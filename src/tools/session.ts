@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { reasoningSession } from '../reasoner/pool.js';
 import type { Principal } from '../auth/principal.js';
-import type { ApprovalEntry } from './approvals.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import { changeSetStore } from './change-sets.js';
 import { revisionEnvelope } from './revision.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type WindowSettings } from './tool.js';

@@ -15,8 +15,8 @@ import { PRINCIPAL_VERSION, staticPrincipal, type Principal } from '../../src/au
 import { Workspace } from '../../src/model/workspace.js';
 import { WorkspaceResolver } from '../../src/model/resolver.js';
 import type { Ontology } from '../../src/model/ontology.js';
-import { UndoJournal } from '../../src/tools/journal.js';
-import { ApprovalQueue } from '../../src/tools/approvals.js';
+import { UndoJournal } from '../../src/window/undo-journal.js';
+import { ApprovalQueue } from '../../src/window/approvals.js';
 import { runTool } from '../../src/tools/gate.js';
 import { TOOLS_BY_NAME } from '../../src/tools/catalog.js';
 import type { ToolContext, WindowSettings } from '../../src/tools/tool.js';
