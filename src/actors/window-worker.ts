@@ -17,8 +17,7 @@ import { Workspace, ontologyLabel } from '../model/workspace.js';
 import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
 import { asPrincipal, missingCapabilities } from '../auth/principal.js';
-import { ApprovalQueue } from '../tools/approvals.js';
-import { UndoJournal } from '../tools/journal.js';
+import { WindowState } from '../window/state.js';
 import { TOOLS_BY_NAME, profileTools } from '../tools/catalog.js';
 import { failure, resultJson, runTool, type ToolResult } from '../tools/gate.js';
 import { listTools, type ListedTool } from '../tools/listing.js';
@@ -40,14 +39,12 @@ import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
 import { auditEventsLost } from '../audit/stream.js';
 import { FenceSet, REVOKED_MESSAGE, type Fence } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost, type ToolCallScope } from './session-transport.js';
-import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
-import { revokeExternalTerms } from '../external-terms/actor-store.js';
 import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 import { answerView, warmView, type ViewTopic, type ViewWindow } from './window-view.js';
 import type { WindowSettings } from '../tools/tool.js';
-import type { ApprovalEntry } from '../tools/approvals.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import { requestIds } from '../util/json-rpc-ids.js';
 import { unreachable } from '../util/unreachable.js';
@@ -155,14 +152,6 @@ function principalOf(json: string): Principal {
   return p;
 }
 
-interface WindowState {
-  readonly workspace: Workspace;
-  readonly resolver: WorkspaceResolver;
-  readonly journal: UndoJournal;
-  readonly approvals: ApprovalQueue;
-  readonly changes: ChangeRecorder | null;
-}
-
 /** The change journal of this window when it is on: unsaved entries are replayed (or set aside) before anything is served. */
 async function openChangeJournal(workspace: Workspace): Promise<ChangeRecorder | null> {
   const home = init.settings.audit_home;
@@ -217,13 +206,9 @@ async function openWindow(): Promise<WindowState> {
   // the indexes and name tables are built before the window serves: the first call (or the owner's class tree) does not pay for them
   for (const o of workspace.ontologies) void o.index;
   if (workspace.hasActive) void resolver.closure;
-  return {
-    workspace,
-    resolver,
-    journal: new UndoJournal(workspace),
-    approvals: new ApprovalQueue(init.windowId, () => announce('pending')),
-    changes,
-  };
+  return new WindowState({
+    workspace, resolver, changes, windowId: init.windowId, onApprovalsChanged: () => announce('pending'), home: init.settings.audit_home ?? null,
+  });
 }
 
 function localDocuments(ws: Workspace): string[] {
@@ -264,7 +249,7 @@ function toolContext(state: WindowState, principal: Principal, scope: CallScope)
   return {
     workspace: state.workspace,
     resolver: state.resolver,
-    journal: state.journal,
+    window: state,
     ...(state.changes === null ? {} : { changes: state.changes }),
     settings,
     principal,
@@ -464,7 +449,7 @@ class WindowActor {
     this.view = {
       workspace: state.workspace, approvals: state.approvals, changes: state.changes,
       context: (principal) => ({
-        workspace: state.workspace, resolver: state.resolver, journal: state.journal, settings, principal, sessionId: null,
+        workspace: state.workspace, resolver: state.resolver, window: state, settings, principal, sessionId: null,
         windowId: init.windowId, signal: new AbortController().signal, ...(state.changes === null ? {} : { changes: state.changes }),
       }),
       setWriteModes: (modes) => {
@@ -643,11 +628,11 @@ class WindowActor {
 
   async shutdown(): Promise<void> {
     post({ type: 'unsaved', ontologies: this.state.workspace.dirtyCount });
-    this.state.approvals.declineAll();
-    // jobs stop and their private artifacts go first: the worker may be terminated if closing takes too long
-    const jobs = closeJobs(this.state.workspace);
+    // the window's parts go first (jobs and their private artifacts before anything else): the worker may
+    // be terminated if closing takes too long
+    const disposed = this.state.dispose();
     await Promise.all([...this.sessions.keys()].map((sid) => this.closeSession(sid)));
-    await jobs;
+    await disposed;
   }
 
   dispatch(m: ToWindow): void {
@@ -679,9 +664,7 @@ class WindowActor {
   holdFence(fence: Fence): void {
     fences.add(fence);
     // what the revoked grants made here goes too: their jobs stop, their cursors and proposals are erased
-    const revoked = new Set(fence.grant_ids);
-    cancelRevokedJobs(this.state.workspace, revoked);
-    revokeExternalTerms(this.state.workspace, revoked);
+    this.state.revoke(new Set(fence.grant_ids));
   }
 
   answerView(query: Parameters<WindowControl['view']>[0]): Promise<unknown> {

@@ -3,7 +3,7 @@
 
 import * as v from 'valibot';
 import { missingCapabilities, type Principal } from '../auth/principal.js';
-import type { ApprovalQueue } from './approvals.js';
+import type { ApprovalQueue } from '../window/approvals.js';
 import { ToolFailure, waitMeasure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
 import { rehearsedChanges } from './rehearsal.js';
 import { NameError } from '../model/names.js';
