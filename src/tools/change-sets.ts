@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import type { Change } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
-import type { Workspace } from '../model/workspace.js';
+import type { WindowState } from '../window/state.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { ChangeSetError, ChangeSetStore, checkEntrySize, TTL_SECONDS } from '../qc/change-set-store.js';
@@ -48,13 +48,10 @@ export interface CachedPreview {
   readonly normalized: readonly JsonObject[];
 }
 
-const stores = new WeakMap<Workspace, ChangeSetStore<CachedPreview>>();
-
-/** The window's change-set store (one per workspace, memory only). */
-export function changeSetStore(ws: Workspace): ChangeSetStore<CachedPreview> {
-  let s = stores.get(ws);
-  if (s === undefined) stores.set(ws, (s = new ChangeSetStore<CachedPreview>()));
-  return s;
+/** The window's change-set store (memory only), holding this layer's previews. */
+export function changeSetStore(window: WindowState): ChangeSetStore<CachedPreview> {
+  // the window state declares the store without the payload type, which belongs to this layer
+  return window.changeSets as ChangeSetStore<CachedPreview>;
 }
 
 /** Store refusals as tool failures with the context fields TOOLS.md lists. */
@@ -129,7 +126,7 @@ export async function createPreview(ctx: ToolContext, request: PreviewRequest, t
   const normalized = normalizedRows(planned.delta, ctx);
   const bytes = requestBytes + utf8Bytes(normalized);
   checkOrFail(() => checkEntrySize(items, planned.delta.length, bytes));
-  const store = changeSetStore(ctx.workspace);
+  const store = changeSetStore(ctx.window);
   let id: string;
   try {
     id = store.begin(ttlSeconds, bytes);
@@ -233,7 +230,7 @@ export const commitChangeSet = defineTool({
   refusalContext: { committed: false },
   handler: async (args, ctx) => {
     const id = args.change_set_id;
-    const store = changeSetStore(ctx.workspace);
+    const store = changeSetStore(ctx.window);
     let cached: CachedPreview;
     try {
       cached = store.claim(id).payload!;
@@ -304,7 +301,7 @@ export const discardChangeSet = defineTool({
   destructive: true,
   handler: (args, ctx) => {
     try {
-      changeSetStore(ctx.workspace).discard(args.change_set_id);
+      changeSetStore(ctx.window).discard(args.change_set_id);
     } catch (err) {
       throw storeFailure(err, { change_set_id: args.change_set_id, discarded: false });
     }
@@ -330,7 +327,7 @@ export const rebaseChangeSet = defineTool({
     const id = args.change_set_id;
     let cached: CachedPreview;
     try {
-      cached = changeSetStore(ctx.workspace).get(id).payload!;
+      cached = changeSetStore(ctx.window).get(id).payload!;
     } catch (err) {
       throw storeFailure(err, { change_set_id: id, rebased: false });
     }

@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { localDocumentOf } from '../policy/paths.js';
-import { sparqlEngine, SparqlFailure } from '../sparql/engine.js';
+import { SparqlFailure } from '../sparql/engine.js';
 import { scanQuery } from '../sparql/query-form.js';
 import { prologue, queryPrefixes, refusal, syntaxProblem } from '../sparql/run.js';
 import { liveTarget } from '../sparql/target.js';
@@ -58,7 +58,7 @@ async function checkSyntax(ctx: ToolContext, query: string): Promise<void> {
     throw new ToolFailure(`${scan.form} cannot be a competency question: use SELECT or ASK`, 'forbidden_query_form', { argument: 'query' });
   }
   try {
-    await sparqlEngine(ctx.workspace).evaluate(prologue(queryPrefixes(ctx.workspace)) + query, {
+    await ctx.window.sparql.evaluate(prologue(queryPrefixes(ctx.workspace)) + query, {
       form: scan.form === 'ASK' ? 'ASK' : 'SELECT', limit: 0, timeoutMs: 30_000, signal: ctx.signal, parseOnly: true,
     });
   } catch (e) {
@@ -226,7 +226,7 @@ export const runCompetencyQuestions = defineTool({
       if (unknown.length > 0) throw new ToolFailure(`No competency question with id ${unknown.join(', ')}${args.convention === undefined ? '' : ` in ${args.convention}`}`, 'not_found', { ids: unknown });
       selected = selected.filter((s) => wanted.has(s.question.id));
     }
-    const outcomes = await runQuestions(liveTarget(ws, ctx.signal), selected, args.limit, args.timeout_ms);
+    const outcomes = await runQuestions(liveTarget(ctx.window, ctx.signal), selected, args.limit, args.timeout_ms);
     if (ws.revision !== revision) {
       throw new ToolFailure('The ontology changed while the competency questions ran, so they did not all see one snapshot; run them again', 'snapshot_changed', { retryable: true });
     }

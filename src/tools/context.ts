@@ -16,7 +16,6 @@ import { displayName } from '../model/display.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow } from './common.js';
 import { lastChangesField } from './change-history.js';
@@ -371,7 +370,7 @@ function rootClasses(ctx: ToolContext): Entity[] {
 
 /** The window's reasoner selection as get_ontology_context reports it; `stale` only when out of sync. */
 function reasonerState(ctx: ToolContext): JsonObject {
-  const session = reasoningSession(ctx.workspace);
+  const session = ctx.window.reasoning;
   const status = session.status();
   return {
     selected_id: session.selected.id,

@@ -515,7 +515,7 @@ export const analyzeChangeImpact = defineTool({
       return impactReport(ctx, pairInput(left, right, diff, args.include_imports, ctx.settings.label_language), args.include_imports, args.limit, policy);
     }
     const id = args.change_set_id;
-    const store = changeSetStore(ctx.workspace);
+    const store = changeSetStore(ctx.window);
     let preview;
     try {
       // claimed while it is analyzed, so it cannot be committed meanwhile; released afterwards, still cached

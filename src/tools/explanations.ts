@@ -11,7 +11,6 @@ import { displayName } from '../model/display.js';
 import { buildAxiom } from '../model/operands/builder.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { FunctionalRenderer } from '../model/formats/functional/renderer.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import type { ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { asserts, JUSTIFIED_KINDS } from '../reasoner/explain/entailment.js';
@@ -36,7 +35,7 @@ const EXTRA_JSON = {
   timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, default: DEFAULT_TIMEOUT_MS },
 };
 
-const selected = (ctx: ToolContext): ReasonerInfo => reasoningSession(ctx.workspace).selected;
+const selected = (ctx: ToolContext): ReasonerInfo => ctx.window.reasoning.selected;
 
 function renderers(ctx: ToolContext): Renderers {
   const closure = ctx.resolver.closure;
@@ -111,7 +110,7 @@ export const explainEntailment = defineTool({
   handler: async (args, ctx) => {
     const reasoner = selected(ctx);
     const goal = goalOf(args as JsonObject, ctx);
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
     return {
       entailed: entailedAnswer(out, goal, ctx),
       axiom: axiomRow(goal, ctx),
@@ -133,7 +132,7 @@ export const getExplanations = defineTool({
     const goal = goalOf(a, ctx);
     const row = axiomRow(goal, ctx);
     if (!JUSTIFIED_KINDS.has(goal.kind)) {
-      const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal), reasoner, 'entailment', a.timeout_ms);
+      const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal), reasoner, 'entailment', a.timeout_ms);
       const entailed = entailedAnswer(out, goal, ctx);
       return {
         axiom: row,
@@ -144,7 +143,7 @@ export const getExplanations = defineTool({
         ...(entailed ? { related_axioms: relatedAxioms(goal, ctx) } : {}),
       };
     }
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal), reasoner, 'justifications', a.timeout_ms);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal), reasoner, 'justifications', a.timeout_ms);
     const justifications = out.justifications.map((lines) => readAxiomLines(lines));
     return {
       axiom: row,
@@ -169,7 +168,7 @@ export const explainInconsistency = defineTool({
   handler: async (args, ctx) => {
     const reasoner = selected(ctx);
     const timeoutMs = args.timeout_ms;
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
     if (!out.inconsistent) {
       return { inconsistent: false, reasoner: reasoner.name, note: `${reasoner.name} finds the active ontology and its imports consistent.` };
     }

@@ -13,7 +13,7 @@ import { resolvePolicy } from '../policy/resolve.js';
 import { sha256Digest } from '../util/digest.js';
 import { searchProvider, inspectTerm } from '../external-terms/acquire.js';
 import { allowedLanguage, allowedOntology, providerAccess, type ProviderAccess } from '../external-terms/authority.js';
-import { externalTermStore, grantOf, opaqueId, ownerKey, type Proposal } from '../external-terms/actor-store.js';
+import { grantOf, opaqueId, ownerKey, type Proposal } from '../external-terms/actor-store.js';
 import type { ProviderRecord } from '../external-terms/record.js';
 import { ToolFailure, defineTool, always, never, type JsonObject, type ToolContext } from './tool.js';
 import { isAbsoluteIri } from '../model/iri.js';
@@ -63,7 +63,7 @@ export const searchExternalTerms = defineTool({
   capabilities: [...READ],
   mutating: never,
   handler: async (args, ctx): Promise<JsonObject> => {
-    const store = externalTermStore(ctx);
+    const store = ctx.window.externalTerms;
     const now = Date.now();
     store.sweep(now);
     if (args.cursor !== undefined) {
@@ -106,7 +106,7 @@ async function searchPage(ctx: ToolContext, access: ProviderAccess, query: strin
   const next = start + got.records.length;
   if (got.records.length > 0 && next < got.total) {
     const id = opaqueId();
-    externalTermStore(ctx).cursors.set(id, {
+    ctx.window.externalTerms.cursors.set(id, {
       owner: ownerKey(ctx), grantId: grantOf(ctx), providerId: access.provider.id, query, ontologies, language: lang, limit, start: next,
       expires: Date.now() + CURSOR_TTL_MS, policyDigest: access.policyDigest, bindingGeneration: access.bindingGeneration, acquiredAt,
     });
@@ -236,7 +236,7 @@ export const proposeTermReuse = defineTool({
     const operations = suggestedOperations(args.action, record, args.mapping, args.local_entity);
     const body = { provider_result: record, input_identity: inputIdentity, action: args.action, suggested_operations: operations };
     const fingerprint = sha256Digest(JSON.stringify(body));
-    const store = externalTermStore(ctx);
+    const store = ctx.window.externalTerms;
     store.sweep(Date.now());
     const id = opaqueId();
     store.proposals.set(id, {
@@ -284,7 +284,7 @@ export const acceptReuseProposal = defineTool({
   mutating: always,
   refusalContext: { committed: false },
   handler: async (args, ctx): Promise<JsonObject> => {
-    const store = externalTermStore(ctx);
+    const store = ctx.window.externalTerms;
     store.sweep(Date.now());
     const p = store.proposals.get(args.proposal_id);
     if (p === undefined || p.owner !== ownerKey(ctx) || p.expires <= Date.now()) unknownProposal();
@@ -333,7 +333,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   const base = { proposal_id: p.id, proposal_fingerprint: p.fingerprint, action: body.action, interactive_confirmation: ctx.settings.confirm_each_write };
   const record = body.provider_result;
   if (body.action === 'reuse_iri') {
-    externalTermStore(ctx).proposals.delete(p.id);
+    ctx.window.externalTerms.proposals.delete(p.id);
     return {
       ...base, status: 'accepted', committed: false,
       receipt: {
@@ -350,7 +350,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   const newMapping = { cells: body.mapping!, mapping_set_id: args.mapping_set_id, license: args.license };
   if (body.action === 'add_mapping') {
     const commit = await addMapping(ctx, 'accept_reuse_proposal', { policyPath: args.policy_path }, body.input_identity.mapping_revision!, newMapping);
-    externalTermStore(ctx).proposals.delete(p.id);
+    ctx.window.externalTerms.proposals.delete(p.id);
     return { ...base, status: 'accepted', committed: true, mapping: commit };
   }
   let mint = p.minted;
@@ -374,7 +374,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   }
   try {
     const commit = await addMapping(ctx, 'accept_reuse_proposal', { policyPath: args.policy_path }, mappingState.state.revision, newMapping);
-    externalTermStore(ctx).proposals.delete(p.id);
+    ctx.window.externalTerms.proposals.delete(p.id);
     return { ...base, status: 'accepted', committed: true, mint_receipt: mint, mapping: commit };
   } catch (err) {
     if (!(err instanceof ToolFailure)) throw err;
@@ -406,7 +406,7 @@ function applyMint(ctx: ToolContext, p: Proposal, changes: Parameters<ToolContex
   try {
     ctx.workspace.apply(changes);
   } catch (err) {
-    externalTermStore(ctx).proposals.delete(p.id);
+    ctx.window.externalTerms.proposals.delete(p.id);
     const cause = (err as Error).message;
     if (ctx.workspace.revision === baseRevision) {
       throw new ToolFailure(`the mint was refused and nothing changed (${cause}); the proposal is invalidated: propose again`, 'mint_commit_reverted',

@@ -25,7 +25,7 @@ type StackStateRow = ReturnType<typeof stackState>;
 
 function peek(ctx: ToolContext): StackStateRow & { peek: boolean; next_undo?: v.InferOutput<typeof NextUndoOutput>; note: string } {
   const ws = ctx.workspace;
-  const next = ws.undoDepth > 0 ? ctx.journal.nextUndo() : null;
+  const next = ws.undoDepth > 0 ? ctx.window.undo.nextUndo() : null;
   const axiomChanges = next?.filter((c): c is Extract<Change, { kind: 'AddAxiom' | 'RemoveAxiom' }> => c.kind === 'AddAxiom' || c.kind === 'RemoveAxiom') ?? [];
   const others = next === null ? 0 : next.length - axiomChanges.length;
   return {

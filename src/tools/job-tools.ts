@@ -11,7 +11,7 @@ import type { PolicyResolution } from '../policy/resolution.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Digest } from '../util/digest.js';
-import { jobManager } from '../jobs/actor-jobs.js';
+import type { JobManager } from '../jobs/manager.js';
 import { JobStoreError } from '../jobs/job.js';
 import { jobOwner } from '../jobs/owner.js';
 import { JOB_TYPE_NAMES, JOB_TYPES_BY_NAME } from '../jobs/job-types.js';
@@ -24,9 +24,9 @@ const START_CAPABILITIES = ['ontology:read', 'filesystem:project:read'] as const
 const JobId = v.pipe(v.string(), v.uuid('job_id must be a UUID'));
 
 /** Runs a job-store operation, turning its refusals into tool failures with the same code. */
-function store<T>(ctx: ToolContext, op: (m: ReturnType<typeof jobManager>, owner: ReturnType<typeof jobOwner>) => T): T {
+function store<T>(ctx: ToolContext, op: (m: JobManager, owner: ReturnType<typeof jobOwner>) => T): T {
   try {
-    return op(jobManager(ctx), jobOwner(ctx.workspace.id, ctx.principal));
+    return op(ctx.window.jobs, jobOwner(ctx.workspace.id, ctx.principal));
   } catch (err) {
     if (err instanceof JobStoreError) throw new ToolFailure(err.message, err.code, err.context);
     throw err;

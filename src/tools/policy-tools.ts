@@ -7,7 +7,6 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormatId, Ontology } from '../model/ontology.js';
 import { anonymousIndividuals } from '../model/walk.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { reasonerById } from '../reasoner/registry.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
@@ -281,7 +280,7 @@ export const getModelRevision = defineTool({
     const ws = ctx.workspace;
     const o = ws.active;
     const revision = revisionEnvelope(ws);
-    const session = reasoningSession(ws);
+    const session = ctx.window.reasoning;
     const selected = session.selected;
     const { stability, warnings } = fingerprintStability(o);
     const { resolution: res } = await inspectPolicy(ctx, args.policy_path);

@@ -14,7 +14,6 @@ import type { StageId } from '../qc/finding.js';
 import { captureSnapshot } from '../qc/snapshot.js';
 import { budget } from '../qc/preflight.js';
 import { runProjectQc, withEngineReasons } from '../qc/project-qc.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { checkLocalPath } from '../policy/path-rules.js';
 import { urlScheme } from '../policy/paths.js';
@@ -149,10 +148,10 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
     ...(args.shacl_shapes === undefined && args.shacl_shapes_path === undefined ? [] : ['shacl' as const])];
   const required = [...(args.required_stages ?? []), ...(args.error_on_missing_required ? stages : [])];
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-  const snapshot = captureSnapshot(ctx.workspace, [], ctx.settings.label_language);
+  const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
   const { signal, expired } = budget(ctx, timeoutMs);
   const report = await runGate({
-    snapshot, stages, required, reasoner: reasoningSession(ctx.workspace).selected, timeoutMs, signal, limit: args.limit,
+    snapshot, stages, required, reasoner: ctx.window.reasoning.selected, timeoutMs, signal, limit: args.limit,
     failOn: (args.fail_on ?? 'error') as FailOn,
     options: { owlProfile: args.owl_profile ?? 'DL', governance, includeImports: false, shacl, ...(invariants === undefined ? {} : { invariants }) },
   });

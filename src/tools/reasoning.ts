@@ -8,7 +8,7 @@ import type { Axiom, ClassExpression, IRI } from '../model/terms.js';
 import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { ManchesterParseError, ExpressionNestingError } from '../model/formats/manchester/expression.js';
-import { REASONER_STATUSES, reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
+import { REASONER_STATUSES, type Classification, type ReasoningSession } from '../reasoner/pool.js';
 import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
@@ -106,7 +106,7 @@ export const listReasoners = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const current = session.selected;
     const reasoners = sortedReasoners().map((r) => ({ name: r.name, id: r.id, current: r === current }));
     // `status` (TOOLS.md 1.10 vocabulary) is this server's addition: the one place a client can poll it
@@ -128,7 +128,7 @@ export const setReasoner = defineTool({
   idempotent: true,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
-    reasoningSession(ctx.workspace).select(reasoner);
+    ctx.window.reasoning.select(reasoner);
     return {
       selected: { name: reasoner.name, id: reasoner.id },
       message: `${reasoner.name} is selected. Call run_reasoner to classify.`,
@@ -143,7 +143,7 @@ export const runReasoner = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const reasoner = session.selected;
     // three phases: snapshot, classification, report
     ctx.progress?.('run_reasoner: taking a snapshot of the ontology', stepMeasure(0, 3));
@@ -184,7 +184,7 @@ export const getUnsatisfiableClasses = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const res = requireResults(session);
     return { ...cappedRows(res.data.unsatisfiable, ctx), coherent: res.data.unsatisfiable.length === 0, ...provenance(session, res, ctx) };
   },
@@ -214,7 +214,7 @@ export const getInferredSuperclasses = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const res = requireResults(session);
     const { iri } = ctx.resolver.resolve(args.entity);
     const individual = args.relation === 'types';
@@ -251,7 +251,7 @@ export const executeDlQuery = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const reasoner = session.selected;
     let expr: ClassExpression;
     try {
@@ -313,7 +313,7 @@ export const getReasonerCapabilities = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
-    const r = reasoningSession(ctx.workspace).selected;
+    const r = ctx.window.reasoning.selected;
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };
     const configuration = { ...semantic, execution: 'piscina-pool', snapshot: 'functional-syntax', default_timeout_ms: DEFAULT_TIMEOUT_MS };
     const identity = {

@@ -12,7 +12,6 @@ import { displayName, localName } from '../model/display.js';
 import { defineTool, never, type ToolContext } from './tool.js';
 import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES } from './common.js';
 import { languageAdjustment, lexicalPolicy, type LexicalPolicy } from '../policy/lexical.js';
-import { resolveDiscoveredPolicy } from '../policy/resolution-cache.js';
 import { scopeSignature } from './context.js';
 
 const TIER_SCORE = { exact: 100, prefix: 80, substring: 60, wildcard: 60, fuzzy: 30 } as const;
@@ -170,7 +169,7 @@ export const searchEntities = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const lexical = lexicalPolicy(await resolveDiscoveredPolicy(ctx), ctx.settings.label_language);
+    const lexical = lexicalPolicy(await ctx.window.policy.resolve(ctx), ctx.settings.label_language);
     const kinds = new Set<EntityKind>(args.type === 'all' ? Object.values(ENTITY_TYPE_INPUT) : [ENTITY_TYPE_INPUT[args.type]]);
     const q = normalize(args.query);
     const wildcardOnly = q.replace(/\*/g, '').trim() === '';

@@ -53,7 +53,7 @@ export const shaclValidate = defineTool({
   mutating: never,
   handler: async (args, ctx): Promise<JsonObject> => {
     const shapes = await callerShapes(ctx, args.shapes, args.shapes_path);
-    const inferred = args.include_inferred ? inferredDocument(ctx.workspace) : null;
+    const inferred = args.include_inferred ? inferredDocument(ctx.window.reasoning) : null;
     if (inferred !== null && inferred.kind !== 'ready') throw new ToolFailure(inferred.message, inferred.code);
     let results: readonly ShaclResult[];
     try {

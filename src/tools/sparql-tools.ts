@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { isReadForm, scanQuery, type QueryScan } from '../sparql/query-form.js';
 import { syntaxProblem, evaluateRead, prologue, queryPrefixes, queryResult, refusal, type ReadOptions } from '../sparql/run.js';
-import { SparqlFailure, sparqlEngine } from '../sparql/engine.js';
+import { SparqlFailure } from '../sparql/engine.js';
 import { inferredDocument } from '../sparql/inferred.js';
 import { describeSchema } from '../sparql/schema.js';
 import { checkInvariants, duplicateId, invariantSpec } from '../sparql/invariants.js';
@@ -33,9 +33,9 @@ function readOptions(ctx: ToolContext, limit: number, timeoutMs: number): ReadOp
 async function runQuery(ctx: ToolContext, query: string, scan: QueryScan, includeInferred: boolean, options: ReadOptions): Promise<JsonObject> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;
-  const inferred = includeInferred ? inferredDocument(ctx.workspace) : null;
+  const inferred = includeInferred ? inferredDocument(ctx.window.reasoning) : null;
   if (inferred !== null && inferred.kind !== 'ready') throw new ToolFailure(inferred.message, inferred.code);
-  const result = await evaluateRead(ctx.workspace, query, scan, options, inferred === null ? undefined : inferred);
+  const result = await evaluateRead(ctx.window, query, scan, options, inferred === null ? undefined : inferred);
   const note = inferred === null ? ENGINE_NOTE : `${ENGINE_NOTE} ${inferred.note}`;
   return { ...queryResult(result, scan.form), note };
 }
@@ -84,7 +84,7 @@ async function parse(ctx: ToolContext, query: string, scan: QueryScan, timeoutMs
   if (scan.form === 'UPDATE' && scan.usesLoad) return { valid: true, vars: [], unchecked: 'UPDATE with LOAD is only scanned lexically: checking it with the engine could fetch.' };
   const form = isReadForm(scan.form) ? scan.form : scan.form === 'UPDATE' ? 'UPDATE' : 'SELECT';
   try {
-    const result = await sparqlEngine(ctx.workspace).evaluate(prologue(queryPrefixes(ctx.workspace)) + query, { form, limit: 0, timeoutMs, signal: ctx.signal, parseOnly: true });
+    const result = await ctx.window.sparql.evaluate(prologue(queryPrefixes(ctx.workspace)) + query, { form, limit: 0, timeoutMs, signal: ctx.signal, parseOnly: true });
     return { valid: true, vars: result.kind === 'select' ? result.vars : [] };
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
@@ -204,7 +204,7 @@ export const verifyOntology = defineTool({
     const duplicate = duplicateId(specs);
     if (duplicate !== undefined) throw new ToolFailure(`Two invariants share the id '${duplicate}'`, 'invalid_argument');
     // Items run one after another over the same snapshot (the engine reuses it while the model is unchanged).
-    const invariants = await checkInvariants(liveTarget(ctx.workspace, ctx.signal), specs, args.limit, args.timeout_ms);
+    const invariants = await checkInvariants(liveTarget(ctx.window, ctx.signal), specs, args.limit, args.timeout_ms);
     const errors = invariants.filter((r) => r.error !== undefined).length;
     const violated = invariants.filter((r) => r.violated);
     const gating = violated.some((r) => RANK[r.severity] >= RANK[args.fail_on]);

@@ -5,7 +5,6 @@
 import * as v from 'valibot';
 import type { Entity } from '../model/terms.js';
 import { cls } from '../model/terms.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { auditStructure, AuditTimeout, STRUCTURAL_CHECKS, type CheckReport } from '../qc/stages/structural.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
@@ -45,7 +44,7 @@ function checkRow(report: CheckReport, limit: number, ctx: ToolContext): JsonObj
 
 /** The current reasoner verdict as the window holds it; nothing is classified. */
 function reasonerVerdict(ctx: ToolContext, limit: number): JsonObject {
-  const session = reasoningSession(ctx.workspace);
+  const session = ctx.window.reasoning;
   const status = session.status();
   const failure = session.failure;
   const res = session.result;
