@@ -6,7 +6,7 @@
 import { ToolFailure, type ToolContext } from '../tools/tool.js';
 import { sha256Digest } from '../util/digest.js';
 import type { ProviderAccess } from './authority.js';
-import { externalTermStore, type CacheEntry } from './actor-store.js';
+import type { CacheEntry } from './actor-store.js';
 import { DETAIL_KINDS, ProviderError, encodedIri, getJson, ontologyFacts, searchHits, termDetail } from './ols4.js';
 import { providerRecord, type ProviderRecord } from './record.js';
 
@@ -50,7 +50,7 @@ export interface SearchRequest {
 }
 
 export async function searchProvider(ctx: ToolContext, access: ProviderAccess, req: SearchRequest): Promise<Acquired> {
-  const store = externalTermStore(ctx);
+  const store = ctx.window.externalTerms;
   const now = Date.now();
   const key = cacheKey(access, ['search', req.query, req.ontologies, req.language, req.limit, req.start]);
   const hit = access.provider.freshness === 'fresh_required' ? undefined : store.cached(key, now);
@@ -88,7 +88,7 @@ export interface LookupRequest {
 }
 
 export async function inspectTerm(ctx: ToolContext, access: ProviderAccess, req: LookupRequest): Promise<{ record: ProviderRecord; cacheHit: boolean }> {
-  const store = externalTermStore(ctx);
+  const store = ctx.window.externalTerms;
   const now = Date.now();
   const key = cacheKey(access, ['term', req.ontology, req.iri, req.language]);
   const readCache = !req.fresh && access.provider.freshness !== 'fresh_required';

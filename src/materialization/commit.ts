@@ -12,7 +12,6 @@ import { RDFS_COMMENT, STANDARD_PREFIXES } from '../model/vocab.js';
 import { readFunctional } from '../model/formats/functional/reader.js';
 import { writeDocument } from '../model/formats/registry.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
 import { revisionEnvelope, sameRevision } from '../tools/revision.js';
@@ -23,7 +22,6 @@ import { formsByLogicalAxiom, type GeneratedAxiom } from './generate.js';
 import { artifactDigestOf, sameDigest } from './artifact.js';
 import { PROVENANCE_PREFIX, PROVENANCE_PROPERTY } from './provenance.js';
 import { publishProjectFile } from './project-file.js';
-import { artifactStore } from './store.js';
 
 export const TOOL = 'commit_materialization';
 
@@ -41,7 +39,7 @@ export interface CommitArgs {
 }
 
 function findArtifact(ctx: ToolContext, args: CommitArgs): MaterializationPayload {
-  const found = artifactStore<MaterializationPayload>(ctx.workspace).get(args.artifact_id, ctx.sessionId);
+  const found = ctx.window.materializations.get(args.artifact_id, ctx.sessionId);
   if (found.kind === 'unknown') {
     throw new ToolFailure(`No materialization artifact ${args.artifact_id} exists for this session (artifacts are private to the session that previewed them).`,
       'unknown_artifact', { artifact_id: args.artifact_id, committed: false });
@@ -174,7 +172,7 @@ export async function commitMaterialization(ctx: ToolContext, args: CommitArgs):
     }
     requireSourceWrite(TOOL, rules, res);
   }
-  const changed = changedFields(p.identity, await inputIdentity(ctx.workspace, reasoningSession(ctx.workspace).selected, res));
+  const changed = changedFields(p.identity, await inputIdentity(ctx.window, ctx.window.reasoning.selected, res));
   if (changed.length > 0) {
     throw new ToolFailure(`The state the preview was computed from has changed (${changed.join(', ')}); nothing was committed. Preview again.`,
       'precondition_changed', { changed, committed: false });

@@ -5,8 +5,8 @@ import type * as v from 'valibot';
 import type { Capability, Principal } from '../auth/principal.js';
 import type { Workspace } from '../model/workspace.js';
 import type { WorkspaceResolver } from '../model/resolver.js';
-import type { UndoJournal } from './journal.js';
-import type { ApprovalEntry } from './approvals.js';
+import type { WindowState } from '../window/state.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import type { ServerView } from '../broker/server-view.js';
 import type { ChangeRecorder } from '../journal/recorder.js';
 import type { ToolProfile } from '../settings/settings.js';
@@ -62,8 +62,8 @@ export interface SessionFacts {
 export interface ToolContext {
   readonly workspace: Workspace;
   readonly resolver: WorkspaceResolver;
-  /** What each undo/redo unit changed, for `undo_change peek`. */
-  readonly journal: UndoJournal;
+  /** Everything the window owns (its workspace and resolver are the two fields above). */
+  readonly window: WindowState;
   readonly settings: WindowSettings;
   readonly principal: Principal;
   readonly sessionId: string | null;
