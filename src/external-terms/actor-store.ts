@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Workspace } from '../model/workspace.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { CallContext } from '../window/call-context.js';
 import { sha256Digest } from '../util/digest.js';
 import type { ProviderRecord } from './record.js';
 
@@ -79,7 +79,7 @@ export class ExternalTermStore {
 
 const stores = new WeakMap<Workspace, ExternalTermStore>();
 
-export function externalTermStore(ctx: ToolContext): ExternalTermStore {
+export function externalTermStore(ctx: CallContext): ExternalTermStore {
   let s = stores.get(ctx.workspace);
   if (s === undefined) stores.set(ctx.workspace, (s = new ExternalTermStore()));
   return s;
@@ -91,12 +91,12 @@ export function revokeExternalTerms(ws: Workspace, grantIds: ReadonlySet<string>
 }
 
 /** The caller's OAuth grant, or null for the static token. */
-export function grantOf(ctx: ToolContext): string | null {
+export function grantOf(ctx: CallContext): string | null {
   return ctx.principal.type === 'oauth' ? ctx.principal.grant_id : null;
 }
 
 /** Who may use a cursor or proposal: the principal's client and grant, in this actor. */
-export function ownerKey(ctx: ToolContext): string {
+export function ownerKey(ctx: CallContext): string {
   return sha256Digest(JSON.stringify([ctx.principal.type, ctx.principal.client_id, ctx.principal.grant_id, ctx.workspace.id]));
 }
 

@@ -2,7 +2,7 @@
 // the actor calls when it closes.
 
 import type { Workspace } from '../model/workspace.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { CallContext } from '../window/call-context.js';
 import { artifactsParent } from './artifacts.js';
 import { JobManager } from './manager.js';
 import { jobOwner } from './owner.js';
@@ -10,7 +10,7 @@ import { jobOwner } from './owner.js';
 const managers = new WeakMap<Workspace, JobManager>();
 
 /** The actor's job store; artifacts go under the private directory (`audit_home` is `$ATHENE_HOME`). */
-export function jobManager(ctx: Pick<ToolContext, 'workspace' | 'settings'>): JobManager {
+export function jobManager(ctx: Pick<CallContext, 'workspace' | 'settings'>): JobManager {
   let m = managers.get(ctx.workspace);
   if (m === undefined) managers.set(ctx.workspace, (m = new JobManager({ artifactsParent: artifactsParent(ctx.settings.audit_home ?? null) })));
   return m;
@@ -29,6 +29,6 @@ export function cancelRevokedJobs(ws: Workspace, grantIds: ReadonlySet<string>):
 }
 
 /** The caller's principal's jobs waiting and running in this actor (get_session_info `jobs`). */
-export function jobCounts(ctx: Pick<ToolContext, 'workspace' | 'settings' | 'principal'>): { queued: number; running: number } {
+export function jobCounts(ctx: Pick<CallContext, 'workspace' | 'settings' | 'principal'>): { queued: number; running: number } {
   return jobManager(ctx).counts(jobOwner(ctx.workspace.id, ctx.principal).principalFingerprint);
 }

@@ -8,7 +8,7 @@
 
 import { stat } from 'node:fs/promises';
 import type { Workspace } from '../model/workspace.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { CallContext } from '../window/call-context.js';
 import type { PolicyResolution } from './resolution.js';
 import { discoverPolicyFile, readPolicy, resolvePolicy } from './resolve.js';
 
@@ -27,7 +27,7 @@ export function cachedPolicyReads(): number {
 }
 
 /** What the resolution of `file` depends on, or null when the file cannot be examined. */
-async function cacheKey(ctx: ToolContext, file: string): Promise<string | null> {
+async function cacheKey(ctx: CallContext, file: string): Promise<string | null> {
   const s = await stat(file, { bigint: true }).catch(() => null);
   if (s === null) return null;
   const active = ctx.workspace.hasActive ? ctx.workspace.active : null;
@@ -38,7 +38,7 @@ async function cacheKey(ctx: ToolContext, file: string): Promise<string | null> 
 }
 
 /** The policy discovered for the workspace, as `resolvePolicy(ctx)` yields it, reusing an unchanged valid one. */
-export async function resolveDiscoveredPolicy(ctx: ToolContext): Promise<PolicyResolution> {
+export async function resolveDiscoveredPolicy(ctx: CallContext): Promise<PolicyResolution> {
   const file = await discoverPolicyFile(ctx);
   // without a policy there is nothing to parse; resolvePolicy says which path mode applies
   if (file === null) return resolvePolicy(ctx);

@@ -4,6 +4,7 @@
 // results of a classification at the current revision of a consistent ontology are used.
 
 import type { Workspace } from '../model/workspace.js';
+import type { ErrorCode } from '../util/errors.js';
 import { reasoningSession, type Classification } from '../reasoner/pool.js';
 import { OWL, RDF, RDFS } from '../model/vocab.js';
 
@@ -11,7 +12,7 @@ export const NOT_MATERIALIZED = 'Inferences are unavailable: select a reasoner a
 
 export type InferredSnapshot =
   | { readonly kind: 'ready'; readonly key: string; readonly document: string; readonly note: string }
-  | { readonly kind: 'unavailable'; readonly code: string; readonly message: string };
+  | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string };
 
 const ids = new WeakMap<Classification, number>();
 let nextId = 0;

@@ -18,7 +18,8 @@ import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
 import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow } from './common.js';
+import { EntityRowOutput, logicalAxiomCount } from './common.js';
+import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../report/rows.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
 import { unreachable } from '../util/unreachable.js';
@@ -26,7 +27,6 @@ import { unreachable } from '../util/unreachable.js';
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Entity kinds in the order their cards and rows are listed. */
-export const KIND_ORDER: readonly EntityKind[] = ['Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype'];
 
 const Limit = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`Maximum items (default ${fallback}).`)), fallback);
 const Offset = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based offset of the first item.')), 0);

@@ -8,7 +8,7 @@ import { reasoningSession } from '../reasoner/pool.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApprovalEntry } from './approvals.js';
 import { changeSetStore } from './change-sets.js';
-import { revisionEnvelope } from './revision.js';
+import { revisionEnvelope } from '../model/revision.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type WindowSettings } from './tool.js';
 import type { ServerView } from '../broker/server-view.js';
 import { jobCounts } from '../jobs/actor-jobs.js';
