@@ -1,4 +1,4 @@
-// Shared result shapes of the tools (TOOLS.md 1.5): entity-type inputs, declared row schemas, ontology counts; the rows themselves are in src/report/rows.ts.
+// Shared result shapes of the tools (TOOLS.md 1.5): entity-type inputs, declared row schemas, ontology counts.
 
 import * as v from 'valibot';
 import { isLogicalAxiom, type EntityKind } from '../model/terms.js';
