@@ -245,7 +245,7 @@ const INFERRED_CAVEAT = 'Asserted changes and the inferred-diff-v1 entailments (
 
 /**
  * Runs `semantic_diff` with parsed arguments. `signal` bounds the call (the tool passes the request's, a
- * job its own cancellation). Failures are ToolFailures with TOOLS.md's conditions.
+ * job its own cancellation). Failures are DomainErrors with TOOLS.md's conditions.
  */
 export async function semanticDiff(ctx: CallContext, request: SemanticDiffRequest, signal: AbortSignal, reader: DocumentReader): Promise<JsonObject> {
   const c: CallContext = signal === ctx.signal ? ctx : { ...ctx, signal };

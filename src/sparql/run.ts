@@ -105,7 +105,7 @@ export function refusal(scan: QueryScan): DomainError | null {
   return null;
 }
 
-/** Evaluates a read query over the active ontology's imports-closure snapshot; failures are ToolFailures. */
+/** Evaluates a read query over the active ontology's imports-closure snapshot; failures are DomainErrors. */
 export async function evaluateRead(ws: Workspace, query: string, scan: QueryScan, options: ReadOptions, inferred?: { key: string; document: string }): Promise<EvaluationResult> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;

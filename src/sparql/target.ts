@@ -56,7 +56,7 @@ export interface ReadAnswer {
   readonly uninferred?: string;
 }
 
-/** Scans, refuses what must not run, and evaluates one read query over the target; failures are ToolFailures. */
+/** Scans, refuses what must not run, and evaluates one read query over the target; failures are DomainErrors. */
 export async function runRead(target: QueryTarget, request: ReadRequest): Promise<ReadAnswer> {
   const scan = scanQuery(request.query, target.prefixes);
   const refused = refusal(scan);
