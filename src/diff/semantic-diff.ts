@@ -11,7 +11,6 @@ import { annotation } from '../model/terms.js';
 import type { Ontology, OntologyId } from '../model/ontology.js';
 import { diffAxiomSets, scopeAxioms, type AxiomSetDiff } from '../model/diff.js';
 import { OWL_NOTHING, OWL_THING, RDFS_LABEL } from '../model/vocab.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import type { QcSnapshot } from '../qc/finding.js';
@@ -55,7 +54,7 @@ export type SemanticDiffRequest = v.InferOutput<typeof SemanticDiffArgs>;
 /** The reasoner of the inferred modes: the argument by the §1.10 reference rule, else the window's selection. */
 function diffReasoner(ctx: CallContext, reference: string | undefined): { reasoner: ReasonerInfo; selection: 'argument' | 'window_selection' } {
   if (reference === undefined) {
-    return { reasoner: reasoningSession(ctx.workspace).selected, selection: 'window_selection' };
+    return { reasoner: ctx.window.reasoning.selected, selection: 'window_selection' };
   }
   return { reasoner: referencedReasoner(reference), selection: 'argument' };
 }
@@ -234,7 +233,7 @@ function moduleOwnership(state: PolicyState, left: Side, right: Side, limit: num
 /** A QC snapshot of one side: the active ontology is captured privately; any other side is read as it is. */
 function sideSnapshot(ctx: CallContext, side: Side): QcSnapshot {
   const ws = ctx.workspace;
-  if (side.root === ws.active) return captureSnapshot(ws, [], ctx.settings.label_language);
+  if (side.root === ws.active) return captureSnapshot(ctx.window, [], ctx.settings.label_language);
   return { ontology: side.root, closure: side.closure, revision: ws.revision, labelLanguage: ctx.settings.label_language };
 }
 

@@ -7,7 +7,7 @@ import { DomainError } from '../util/errors.js';
 import type { CallContext } from '../window/call-context.js';
 import { sha256Digest } from '../util/digest.js';
 import type { ProviderAccess } from './authority.js';
-import { externalTermStore, type CacheEntry } from './actor-store.js';
+import type { CacheEntry } from './actor-store.js';
 import { DETAIL_KINDS, ProviderError, encodedIri, getJson, ontologyFacts, searchHits, termDetail } from './ols4.js';
 import { providerRecord, type ProviderRecord } from './record.js';
 
@@ -51,7 +51,7 @@ export interface SearchRequest {
 }
 
 export async function searchProvider(ctx: CallContext, access: ProviderAccess, req: SearchRequest): Promise<Acquired> {
-  const store = externalTermStore(ctx);
+  const store = ctx.window.externalTerms;
   const now = Date.now();
   const key = cacheKey(access, ['search', req.query, req.ontologies, req.language, req.limit, req.start]);
   const hit = access.provider.freshness === 'fresh_required' ? undefined : store.cached(key, now);
@@ -89,7 +89,7 @@ export interface LookupRequest {
 }
 
 export async function inspectTerm(ctx: CallContext, access: ProviderAccess, req: LookupRequest): Promise<{ record: ProviderRecord; cacheHit: boolean }> {
-  const store = externalTermStore(ctx);
+  const store = ctx.window.externalTerms;
   const now = Date.now();
   const key = cacheKey(access, ['term', req.ontology, req.iri, req.language]);
   const readCache = !req.fresh && access.provider.freshness !== 'fresh_required';

@@ -12,7 +12,6 @@ import { RDFS_COMMENT, STANDARD_PREFIXES } from '../model/vocab.js';
 import { readFunctional } from '../model/formats/functional/reader.js';
 import { writeDocument } from '../model/formats/registry.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { DomainError } from '../util/errors.js';
 import type { JsonObject } from '../util/json-object.js';
@@ -25,7 +24,6 @@ import { formsByLogicalAxiom, type GeneratedAxiom } from './generate.js';
 import { artifactDigestOf, sameDigest } from './artifact.js';
 import { PROVENANCE_PREFIX, PROVENANCE_PROPERTY } from './provenance.js';
 import { publishProjectFile } from './project-file.js';
-import { artifactStore } from './store.js';
 
 export const TOOL = 'commit_materialization';
 
@@ -43,7 +41,7 @@ export interface CommitArgs {
 }
 
 function findArtifact(ctx: CallContext, args: CommitArgs): MaterializationPayload {
-  const found = artifactStore<MaterializationPayload>(ctx.workspace).get(args.artifact_id, ctx.sessionId);
+  const found = ctx.window.materializations.get(args.artifact_id, ctx.sessionId);
   if (found.kind === 'unknown') {
     throw new DomainError(`No materialization artifact ${args.artifact_id} exists for this session (artifacts are private to the session that previewed them).`,
       'unknown_artifact', { artifact_id: args.artifact_id, committed: false });
@@ -176,7 +174,7 @@ export async function commitMaterialization(ctx: CallContext, args: CommitArgs):
     }
     requireSourceWrite(TOOL, rules, res);
   }
-  const changed = changedFields(p.identity, await inputIdentity(ctx.workspace, reasoningSession(ctx.workspace).selected, res));
+  const changed = changedFields(p.identity, await inputIdentity(ctx.window, ctx.window.reasoning.selected, res));
   if (changed.length > 0) {
     throw new DomainError(`The state the preview was computed from has changed (${changed.join(', ')}); nothing was committed. Preview again.`,
       'precondition_changed', { changed, committed: false });

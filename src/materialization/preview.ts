@@ -6,9 +6,7 @@
 
 import type { Axiom } from '../model/terms.js';
 import { axiomTypeName } from '../model/terms.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { koncludeConfig, type ReasonerInfo } from '../reasoner/registry.js';
-import { takeSnapshot } from '../reasoner/snapshot.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import { renderAxiom } from '../report/rows.js';
@@ -23,7 +21,7 @@ import {
 import { inputIdentity, type InputIdentity } from './identity.js';
 import { ONTOLOGY_DESTINATION_CAP, type MaterializationRequest } from './request.js';
 import { MaterializationBusy, runDisposableReasoner, type CategoryTuples, type ReasonerRun } from './run-reasoner.js';
-import { ArtifactStore, ArtifactStoreFull, artifactStore } from './store.js';
+import { ArtifactStore, ArtifactStoreFull } from './store.js';
 import { PROVENANCE_PREFIX, PROVENANCE_PROPERTY } from './provenance.js';
 import { canonicalText, collisionCount, formsByLogicalAxiom, generate, type GeneratedAxiom } from './generate.js';
 import { artifactDigestOf, fingerprintOf } from './artifact.js';
@@ -181,14 +179,14 @@ export async function previewMaterialization(ctx: CallContext, request: Material
   const res = await resolvePolicy(ctx, request.policy_path);
   const rules = materializationRules(TOOL, res);
   const categories = canonicalOrder(request.categories);
-  const reasoner = reasoningSession(ctx.workspace).selected;
+  const reasoner = ctx.window.reasoning.selected;
   refuseUnsupported(reasoner, categories, rules, res);
   checkLimits(request, rules);
   const plan = await destinationPlan(ctx, request, rules, res);
   // the snapshot, the asserted forms and the identity's revision are taken in one synchronous stretch
-  const snap = takeSnapshot(ws);
+  const snap = ctx.window.reasoning.snapshot();
   const forms = formsByLogicalAxiom(ws.active.axioms());
-  const identity = await inputIdentity(ws, reasoner, res);
+  const identity = await inputIdentity(ctx.window, reasoner, res);
   let run: ReasonerRun;
   try {
     run = await runDisposableReasoner({ text: snap.text, reasoner: reasoner.id, konclude: koncludeConfig(), timeLimitMs: request.limits.timeout_ms, categories, cap: request.limits.max_axioms_per_category + 1 }, request.limits.timeout_ms, signal,
@@ -209,7 +207,7 @@ export async function previewMaterialization(ctx: CallContext, request: Material
   const text = canonicalText(outs);
   const materializationDigest = sha256Digest(text);
   const artifactDigest = artifactDigestOf(request, identity, plan, outs, materializationDigest);
-  const store = artifactStore<MaterializationPayload>(ws);
+  const store = ctx.window.materializations;
   const id = ArtifactStore.newId();
   const createdAt = Date.now();
   const fingerprint = fingerprintOf(id, artifactDigest, ctx.sessionId, createdAt);

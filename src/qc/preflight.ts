@@ -10,7 +10,6 @@
 import type { Axiom } from '../model/terms.js';
 import type { Change } from '../model/changes.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyResolution } from '../policy/resolution.js';
@@ -106,7 +105,7 @@ export function policyStages(effective: EffectivePolicy, projectRoot: string | n
 /** The stages, requirements and budget of one preflight (TOOLS.md 1.11). */
 function contractFor(request: PreflightRequest, ctx: CallContext, policy: PolicyResolution): PreflightContract {
   // The captured selection; a policy's `reasoning.reasoner` is checked against it by the reasoner stage.
-  const reasoner = reasoningSession(ctx.workspace).selected;
+  const reasoner = ctx.window.reasoning.selected;
   const effective = policy.valid ? policy.policy : null;
   const policyTimeout = effective?.reasoning.timeout_ms;
   let timeoutMs = request.timeoutMs ?? policyTimeout ?? DEFAULT_PREFLIGHT_TIMEOUT_MS;
@@ -224,7 +223,7 @@ export function reportJson(pf: Pick<Preflight, 'report' | 'gate' | 'lock'>): Jso
 
 /** A gate run over the unchanged live state, for telling findings a batch introduced from ones already there. */
 async function baselineFindings(ctx: CallContext, contract: PreflightContract, timeoutMs: number, signal: AbortSignal): Promise<{ report: GateReport; revision: number }> {
-  const snapshot = captureSnapshot(ctx.workspace, [], ctx.settings.label_language);
+  const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
   const report = await runGate({
     snapshot, stages: contract.stages, required: contract.required, reasoner: contract.reasoner, timeoutMs,
     signal, limit: Number.MAX_SAFE_INTEGER, failOn: contract.failOn, options: contract.options, waivers: contract.waivers,
@@ -269,7 +268,7 @@ export async function runPreflight(ctx: CallContext, delta: readonly Change[], r
   const policy = known ?? await resolvePolicy(ctx, request.policyPath);
   const contract = contractFor(request, ctx, policy);
   const base = revisionEnvelope(ctx.workspace);
-  const snapshot = captureSnapshot(ctx.workspace, delta, ctx.settings.label_language);
+  const snapshot = captureSnapshot(ctx.window, delta, ctx.settings.label_language);
   const invalidPolicy = policy.loaded && !policy.valid;
   const deadline = Date.now() + contract.timeoutMs;
   const { signal, expired } = budget(ctx, contract.timeoutMs);

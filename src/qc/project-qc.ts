@@ -6,7 +6,6 @@
 import type { Ontology } from '../model/ontology.js';
 import type { Workspace } from '../model/workspace.js';
 import { semanticFingerprint } from '../model/fingerprint.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import type { ReasonerInfo } from '../reasoner/registry.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyIssue, PolicyResolution } from '../policy/resolution.js';
@@ -235,7 +234,7 @@ export async function runProjectQc(ctx: CallContext, request: ProjectQcRequest):
 export async function executeProjectQc(ctx: CallContext, request: ProjectQcRequest): Promise<ProjectQcExecution> {
   const res = await resolvePolicy(ctx, request.policyPath);
   const ws = ctx.workspace;
-  const selected = reasoningSession(ws).selected;
+  const selected = ctx.window.reasoning.selected;
   const effective = res.valid ? res.policy : null;
   const base = revisionEnvelope(ws);
   const { stability, warnings } = fingerprintStability(ws.active);
@@ -245,7 +244,7 @@ export async function executeProjectQc(ctx: CallContext, request: ProjectQcReque
   if (effective === null) return { started: false, res, report: notStartedReport(request.surface, res, facts, startErrors(res, localDocumentOf(ws.active))) };
   const contract = policyStages(effective, res.projectRoot, request.extraRequired);
   const timeoutMs = request.timeoutMs ?? runBudget(effective);
-  const snapshot = captureSnapshot(ws, [], ctx.settings.label_language);
+  const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
   const closure = closureFingerprint(ws, snapshot.closure, base.semantic_fingerprint);
   const { signal, expired } = budget(ctx, timeoutMs);
   const lock = await verifyLock(ctx, res, request.lockMode);

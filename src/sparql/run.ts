@@ -7,7 +7,8 @@ import { OWL, RDF, RDFS, XSD } from '../model/vocab.js';
 import { DomainError } from '../util/errors.js';
 import type { JsonObject } from '../util/json-object.js';
 import { isReadForm, type PrefixTable, type QueryScan } from './query-form.js';
-import { SparqlFailure, sparqlEngine } from './engine.js';
+import { SparqlFailure } from './engine.js';
+import type { WindowState } from '../window/state.js';
 import type { EvaluationResult } from './engine-protocol.js';
 
 export const BUILT_IN_PREFIXES: PrefixTable = new Map([['rdf', RDF], ['rdfs', RDFS], ['owl', OWL], ['xsd', XSD]]);
@@ -106,14 +107,14 @@ export function refusal(scan: QueryScan): DomainError | null {
 }
 
 /** Evaluates a read query over the active ontology's imports-closure snapshot; failures are DomainErrors. */
-export async function evaluateRead(ws: Workspace, query: string, scan: QueryScan, options: ReadOptions, inferred?: { key: string; document: string }): Promise<EvaluationResult> {
+export async function evaluateRead(window: WindowState, query: string, scan: QueryScan, options: ReadOptions, inferred?: { key: string; document: string }): Promise<EvaluationResult> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;
   // A request without a form keyword is handed over as SELECT only to obtain the parser's message.
   const form = isReadForm(scan.form) ? scan.form : 'SELECT';
   try {
-    const prefixes = options.snapshot?.prefixes ?? queryPrefixes(ws);
-    return await sparqlEngine(ws).evaluate(prologue(prefixes) + query, {
+    const prefixes = options.snapshot?.prefixes ?? queryPrefixes(window.workspace);
+    return await window.sparql.evaluate(prologue(prefixes) + query, {
       form, limit: options.limit, timeoutMs: options.timeoutMs, signal: options.signal, extra: inferred, closure: options.snapshot?.closure,
     });
   } catch (e) {

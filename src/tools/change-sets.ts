@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import type { Change } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
-import type { Workspace } from '../model/workspace.js';
+import type { WindowState } from '../window/state.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { ChangeSetError, ChangeSetStore, checkEntrySize, TTL_SECONDS } from '../qc/change-set-store.js';
@@ -49,13 +49,10 @@ export interface CachedPreview {
   readonly normalized: readonly JsonObject[];
 }
 
-const stores = new WeakMap<Workspace, ChangeSetStore<CachedPreview>>();
-
-/** The window's change-set store (one per workspace, memory only). */
-export function changeSetStore(ws: Workspace): ChangeSetStore<CachedPreview> {
-  let s = stores.get(ws);
-  if (s === undefined) stores.set(ws, (s = new ChangeSetStore<CachedPreview>()));
-  return s;
+/** The window's change-set store (memory only), holding this layer's previews. */
+export function changeSetStore(window: WindowState): ChangeSetStore<CachedPreview> {
+  // the window state declares the store without the payload type, which belongs to this layer
+  return window.changeSets as ChangeSetStore<CachedPreview>;
 }
 
 /** Store refusals as tool failures with the context fields TOOLS.md lists. */
@@ -131,7 +128,7 @@ export async function createPreview(ctx: ToolContext, request: PreviewRequest, t
   const normalized = normalizedRows(planned.delta, ctx);
   const bytes = requestBytes + utf8Bytes(normalized);
   checkOrFail(() => checkEntrySize(items, planned.delta.length, bytes));
-  const store = changeSetStore(ctx.workspace);
+  const store = changeSetStore(ctx.window);
   let id: string;
   try {
     id = store.begin(ttlSeconds, bytes);
@@ -195,7 +192,7 @@ export function checkOrFail(check: () => void): void {
 
 export const previewChangeSet = defineTool({
   name: 'preview_change_set',
-  description: 'Evaluate a batch of axiom additions and removals on a private snapshot with the project policy QC (or the no-policy default gates) and cache it as a change set to commit later with commit_change_set. The live ontology is untouched.',
+  description: 'Preview a batch with policy QC on a snapshot; cached for commit_change_set.',
   input: PreviewInput,
   listedSchema: PREVIEW_LISTED,
   capabilities: ['ontology:curate'],
@@ -220,7 +217,7 @@ function refused(message: string, code: ErrorCode, context: JsonObject = {}): To
 
 export const commitChangeSet = defineTool({
   name: 'commit_change_set',
-  description: 'Commit a committable preview exactly once, as one undo entry, if the workspace is still at the exact revision it was previewed at and the project policy is unchanged.',
+  description: 'Commit a preview once, if the revision and policy are unchanged.',
   input: v.strictObject({
     change_set_id: ChangeSetId,
     expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision, all four fields.')),
@@ -235,7 +232,7 @@ export const commitChangeSet = defineTool({
   refusalContext: { committed: false },
   handler: async (args, ctx) => {
     const id = args.change_set_id;
-    const store = changeSetStore(ctx.workspace);
+    const store = changeSetStore(ctx.window);
     let cached: CachedPreview;
     try {
       cached = store.claim(id).payload!;
@@ -297,7 +294,7 @@ export const commitChangeSet = defineTool({
 
 export const discardChangeSet = defineTool({
   name: 'discard_change_set',
-  description: 'Drop an uncommitted change-set preview; the ontology is untouched.',
+  description: 'Drop an uncommitted change-set preview.',
   input: v.strictObject({ change_set_id: ChangeSetId }),
   output: v.object({ change_set_id: v.string(), discarded: v.boolean() }),
   capabilities: ['ontology:curate'],
@@ -306,7 +303,7 @@ export const discardChangeSet = defineTool({
   destructive: true,
   handler: (args, ctx) => {
     try {
-      changeSetStore(ctx.workspace).discard(args.change_set_id);
+      changeSetStore(ctx.window).discard(args.change_set_id);
     } catch (err) {
       throw storeFailure(err, { change_set_id: args.change_set_id, discarded: false });
     }
@@ -324,7 +321,7 @@ function resolvedForm(r: PlannedRow): string {
 
 export const rebaseChangeSet = defineTool({
   name: 'rebase_change_set',
-  description: 'Re-resolve a cached change-set preview at the current revision: when every operation resolves to exactly the same axiom, a new preview is cached with a fresh preflight; otherwise the conflicts are listed.',
+  description: 'Re-resolve a cached preview at the current revision, or list conflicts.',
   input: v.strictObject({ change_set_id: ChangeSetId, ttl_seconds: Ttl }),
   capabilities: ['ontology:curate'],
   mutating: never,
@@ -332,7 +329,7 @@ export const rebaseChangeSet = defineTool({
     const id = args.change_set_id;
     let cached: CachedPreview;
     try {
-      cached = changeSetStore(ctx.workspace).get(id).payload!;
+      cached = changeSetStore(ctx.window).get(id).payload!;
     } catch (err) {
       throw storeFailure(err, { change_set_id: id, rebased: false });
     }

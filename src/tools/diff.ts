@@ -51,7 +51,7 @@ function sideRows(name: string, axioms: readonly Axiom[], limit: number, r: Rend
 
 export const diffOntologies = defineTool({
   name: 'diff_ontologies',
-  description: 'Exact axiom-set diff of a loaded ontology (default: the active one) against another loaded ontology (right) or a document read privately (right_document, never added to the workspace). Axioms with anonymous individuals compare by content.',
+  description: 'Axiom-set diff of a loaded ontology (default active) against right or right_document.',
   input: v.strictObject({
     ...PairArgs,
     logical_only: v.optional(v.pipe(v.boolean(), v.description('Ignore declarations and annotation axioms.')), false),
@@ -275,7 +275,7 @@ function pairInput(left: Side, right: Side, diff: AxiomSetDiff, includeImports: 
 
 export const analyzeChangeImpact = defineTool({
   name: 'analyze_change_impact',
-  description: 'Syntactic impact of a cached preview (change_set_id) or an asserted pair (as diff_ontologies): affected terms, referencing axioms, reachable terms, edits of imported terms, deprecated terms in use, policy modules and validation assets naming them.',
+  description: 'Impact of a cached preview or of an ontology pair: affected terms, axioms, assets.',
   input: v.strictObject({
     change_set_id: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(200), v.description('The id preview_change_set returned.'))),
     ...PairArgs,
@@ -299,7 +299,7 @@ export const analyzeChangeImpact = defineTool({
       return impactReport(ctx, pairInput(left, right, diff, args.include_imports, ctx.settings.label_language), args.include_imports, args.limit, policy);
     }
     const id = args.change_set_id;
-    const store = changeSetStore(ctx.workspace);
+    const store = changeSetStore(ctx.window);
     let preview;
     try {
       // claimed while it is analyzed, so it cannot be committed meanwhile; released afterwards, still cached

@@ -11,7 +11,6 @@ import { displayName } from '../model/display.js';
 import { buildAxiom } from '../model/operands/builder.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { FunctionalRenderer } from '../model/formats/functional/renderer.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import type { ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { asserts, JUSTIFIED_KINDS } from '../reasoner/explain/entailment.js';
@@ -36,7 +35,7 @@ const EXTRA_JSON = {
   timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, default: DEFAULT_TIMEOUT_MS, description: 'Time bound in milliseconds.' },
 };
 
-const selected = (ctx: ToolContext): ReasonerInfo => reasoningSession(ctx.workspace).selected;
+const selected = (ctx: ToolContext): ReasonerInfo => ctx.window.reasoning.selected;
 
 function renderers(ctx: ToolContext): Renderers {
   const closure = ctx.resolver.closure;
@@ -103,7 +102,7 @@ function relatedAxioms(goal: Axiom, ctx: ToolContext): JsonObject {
 
 export const explainEntailment = defineTool({
   name: 'explain_entailment',
-  description: 'Whether the active ontology (with its imports) entails an axiom given as an axiom operand set, according to the selected reasoner.',
+  description: 'Whether the ontology entails an axiom given as add_axiom\'s operands.',
   input: withFields({}),
   listedSchema: flatSchema({}),
   capabilities: ['ontology:read'],
@@ -111,7 +110,7 @@ export const explainEntailment = defineTool({
   handler: async (args, ctx) => {
     const reasoner = selected(ctx);
     const goal = goalOf(args as JsonObject, ctx);
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
     return {
       entailed: entailedAnswer(out, goal, ctx),
       axiom: axiomRow(goal, ctx),
@@ -122,7 +121,7 @@ export const explainEntailment = defineTool({
 
 export const getExplanations = defineTool({
   name: 'get_explanations',
-  description: 'Justifications (minimal sets of asserted axioms) for an entailed axiom given as an axiom operand set; for an unsatisfiable class C use subclass_of with sub=C, super=owl:Nothing.',
+  description: 'Justifications of an entailed axiom; unsatisfiable C: subclass_of C owl:Nothing.',
   input: withFields({ max: maxField, timeout_ms: timeoutField }),
   listedSchema: flatSchema(EXTRA_JSON),
   capabilities: ['ontology:read'],
@@ -133,7 +132,7 @@ export const getExplanations = defineTool({
     const goal = goalOf(a, ctx);
     const row = axiomRow(goal, ctx);
     if (!JUSTIFIED_KINDS.has(goal.kind)) {
-      const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal), reasoner, 'entailment', a.timeout_ms);
+      const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal), reasoner, 'entailment', a.timeout_ms);
       const entailed = entailedAnswer(out, goal, ctx);
       return {
         axiom: row,
@@ -144,7 +143,7 @@ export const getExplanations = defineTool({
         ...(entailed ? { related_axioms: relatedAxioms(goal, ctx) } : {}),
       };
     }
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal), reasoner, 'justifications', a.timeout_ms);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal), reasoner, 'justifications', a.timeout_ms);
     const justifications = out.justifications.map((lines) => readAxiomLines(lines));
     return {
       axiom: row,
@@ -162,14 +161,14 @@ export const getExplanations = defineTool({
 
 export const explainInconsistency = defineTool({
   name: 'explain_inconsistency',
-  description: 'Contract a private copy of the active imports closure to a jointly inconsistent set of asserted logical axioms (minimal unless the time bound stops the search).',
+  description: 'An inconsistent set of asserted axioms, minimal unless time runs out.',
   input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound in milliseconds; on expiry the current (non-minimal) set is returned.')), DEFAULT_TIMEOUT_MS) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
     const reasoner = selected(ctx);
     const timeoutMs = args.timeout_ms;
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
     if (!out.inconsistent) {
       return { inconsistent: false, reasoner: reasoner.name, note: `${reasoner.name} finds the active ontology and its imports consistent.` };
     }

@@ -13,7 +13,7 @@ import { resolvePolicy } from '../policy/resolve.js';
 import { sha256Digest } from '../util/digest.js';
 import { searchProvider, inspectTerm } from '../external-terms/acquire.js';
 import { allowedLanguage, allowedOntology, providerAccess, type ProviderAccess } from '../external-terms/authority.js';
-import { externalTermStore, grantOf, opaqueId, ownerKey, type Proposal } from '../external-terms/actor-store.js';
+import { grantOf, opaqueId, ownerKey, type Proposal } from '../external-terms/actor-store.js';
 import type { ProviderRecord } from '../external-terms/record.js';
 import { ToolFailure, defineTool, always, never, type JsonObject, type ToolContext } from './tool.js';
 import type { ErrorCode } from '../util/errors.js';
@@ -50,7 +50,7 @@ function normalizedQuery(q: string): string {
 
 export const searchExternalTerms = defineTool({
   name: 'search_external_terms',
-  description: 'Search one enabled external-term provider (OLS4) named by the project policy: a new search (provider_id + query) or a continuation (cursor alone). Evidence only: never mints, reuses or maps; inspect_external_term before proposing a reuse.',
+  description: 'Search an external-term provider of the policy; evidence only.',
   input: v.strictObject({
     provider_id: v.optional(providerId),
     query: v.optional(v.pipe(v.string(), v.maxLength(4 * MAX_QUERY_CODE_POINTS), v.description('Search text (≤512 code points; never persisted).'))),
@@ -64,7 +64,7 @@ export const searchExternalTerms = defineTool({
   capabilities: [...READ],
   mutating: never,
   handler: async (args, ctx): Promise<JsonObject> => {
-    const store = externalTermStore(ctx);
+    const store = ctx.window.externalTerms;
     const now = Date.now();
     store.sweep(now);
     if (args.cursor !== undefined) {
@@ -107,7 +107,7 @@ async function searchPage(ctx: ToolContext, access: ProviderAccess, query: strin
   const next = start + got.records.length;
   if (got.records.length > 0 && next < got.total) {
     const id = opaqueId();
-    externalTermStore(ctx).cursors.set(id, {
+    ctx.window.externalTerms.cursors.set(id, {
       owner: ownerKey(ctx), grantId: grantOf(ctx), providerId: access.provider.id, query, ontologies, language: lang, limit, start: next,
       expires: Date.now() + CURSOR_TTL_MS, policyDigest: access.policyDigest, bindingGeneration: access.bindingGeneration, acquiredAt,
     });
@@ -121,7 +121,7 @@ async function searchPage(ctx: ToolContext, access: ProviderAccess, query: strin
 
 export const inspectExternalTerm = defineTool({
   name: 'inspect_external_term',
-  description: 'Look up one external term by IRI at an enabled provider (OLS4 profile): labels, synonyms, descriptions, deprecation and replacement, license and version, with term_fingerprint (content) and result_fingerprint (acquisition). fresh=true bypasses the cache; use it before propose_term_reuse.',
+  description: 'An external term\'s labels, synonyms, status and term_fingerprint.',
   input: v.strictObject({
     provider_id: providerId,
     ontology: ontologyId,
@@ -197,7 +197,7 @@ function checkedInputs(ctx: ToolContext, action: Action, externalIri: string, ma
 
 export const proposeTermReuse = defineTool({
   name: 'propose_term_reuse',
-  description: 'Propose reusing one external term: re-inspects it fresh, requires its term_fingerprint from inspect_external_term, and stores a 15-minute proposal bound to the current revisions and to you. Actions: reuse_iri, add_mapping, mint_local_with_mapping. Nothing changes until accept_reuse_proposal.',
+  description: 'Propose reusing an external term; accept_reuse_proposal carries it out.',
   input: v.strictObject({
     provider_id: providerId,
     ontology: ontologyId,
@@ -238,7 +238,7 @@ export const proposeTermReuse = defineTool({
     const operations = suggestedOperations(args.action, record, args.mapping, args.local_entity);
     const body = { provider_result: record, input_identity: inputIdentity, action: args.action, suggested_operations: operations };
     const fingerprint = sha256Digest(JSON.stringify(body));
-    const store = externalTermStore(ctx);
+    const store = ctx.window.externalTerms;
     store.sweep(Date.now());
     const id = opaqueId();
     store.proposals.set(id, {
@@ -273,7 +273,7 @@ function unknownProposal(): never {
 
 export const acceptReuseProposal = defineTool({
   name: 'accept_reuse_proposal',
-  description: 'Accept one reuse proposal offline: rechecks its fingerprint, expiry, owner and bound revisions, then reuse_iri gives a receipt, add_mapping commits the row, mint_local_with_mapping mints the entity (undoable) then commits the row (status partial, with a continuation, if only the mint landed).',
+  description: 'Accept a reuse proposal: reuse the IRI, add a mapping, or mint with one.',
   input: v.strictObject({
     proposal_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, 'a proposal id')),
     proposal_fingerprint: digest('proposal_fingerprint from propose_term_reuse.'),
@@ -286,7 +286,7 @@ export const acceptReuseProposal = defineTool({
   mutating: always,
   refusalContext: { committed: false },
   handler: async (args, ctx): Promise<JsonObject> => {
-    const store = externalTermStore(ctx);
+    const store = ctx.window.externalTerms;
     store.sweep(Date.now());
     const p = store.proposals.get(args.proposal_id);
     if (p === undefined || p.owner !== ownerKey(ctx) || p.expires <= Date.now()) unknownProposal();
@@ -335,7 +335,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   const base = { proposal_id: p.id, proposal_fingerprint: p.fingerprint, action: body.action, interactive_confirmation: ctx.settings.confirm_each_write };
   const record = body.provider_result;
   if (body.action === 'reuse_iri') {
-    externalTermStore(ctx).proposals.delete(p.id);
+    ctx.window.externalTerms.proposals.delete(p.id);
     return {
       ...base, status: 'accepted', committed: false,
       receipt: {
@@ -352,7 +352,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   const newMapping = { cells: body.mapping!, mapping_set_id: args.mapping_set_id, license: args.license };
   if (body.action === 'add_mapping') {
     const commit = await addMapping(ctx, 'accept_reuse_proposal', { policyPath: args.policy_path }, body.input_identity.mapping_revision!, newMapping);
-    externalTermStore(ctx).proposals.delete(p.id);
+    ctx.window.externalTerms.proposals.delete(p.id);
     return { ...base, status: 'accepted', committed: true, mapping: commit };
   }
   let mint = p.minted;
@@ -376,7 +376,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   }
   try {
     const commit = await addMapping(ctx, 'accept_reuse_proposal', { policyPath: args.policy_path }, mappingState.state.revision, newMapping);
-    externalTermStore(ctx).proposals.delete(p.id);
+    ctx.window.externalTerms.proposals.delete(p.id);
     return { ...base, status: 'accepted', committed: true, mint_receipt: mint, mapping: commit };
   } catch (err) {
     if (!(err instanceof ToolFailure)) throw err;
@@ -408,7 +408,7 @@ function applyMint(ctx: ToolContext, p: Proposal, changes: Parameters<ToolContex
   try {
     ctx.workspace.apply(changes);
   } catch (err) {
-    externalTermStore(ctx).proposals.delete(p.id);
+    ctx.window.externalTerms.proposals.delete(p.id);
     const cause = (err as Error).message;
     if (ctx.workspace.revision === baseRevision) {
       throw new ToolFailure(`the mint was refused and nothing changed (${cause}); the proposal is invalidated: propose again`, 'mint_commit_reverted',

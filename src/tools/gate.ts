@@ -3,7 +3,7 @@
 
 import * as v from 'valibot';
 import { missingCapabilities, type Principal } from '../auth/principal.js';
-import type { ApprovalQueue } from './approvals.js';
+import type { ApprovalQueue } from '../window/approvals.js';
 import { waitMeasure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
 import { DomainError, type ErrorCode } from '../util/errors.js';
 import { rehearsedChanges } from './rehearsal.js';
@@ -25,6 +25,15 @@ export interface ToolResult {
 
 export function success(body: JsonObject): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: false };
+}
+
+/**
+ * A result's JSON text as a `CallToolResult`: its text block already is the serialization of its
+ * structuredContent (success and failure make every result so), which is reused rather than redone.
+ */
+export function resultJson(result: ToolResult): string {
+  const text = result.content[0].text;
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":${result.isError}}`;
 }
 
 export function failure(message: string, code?: ErrorCode, context: JsonObject = {}): ToolResult {

@@ -5,7 +5,6 @@
 import * as v from 'valibot';
 import path from 'node:path';
 import type { FormatId, Ontology } from '../model/ontology.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { reasonerById } from '../reasoner/registry.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
@@ -88,7 +87,7 @@ async function policyReport(ctx: ToolContext, policyPath: string | undefined, ma
 
 export const getProjectPolicy = defineTool({
   name: 'get_project_policy',
-  description: 'Discover and validate the project policy (.athene/project.yaml above the active document, or policy_path): effective policy with defaults, digest, path mode, resolved assets, errors and warnings.',
+  description: 'Discover and validate the project policy: effective policy, digest, errors.',
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -97,7 +96,7 @@ export const getProjectPolicy = defineTool({
 
 export const validateProjectPolicy = defineTool({
   name: 'validate_project_policy',
-  description: 'Validate the project policy like get_project_policy, but a policy is mandatory: none found is valid:false with error policy_not_found. Never edits anything.',
+  description: 'Validate the project policy; none found is policy_not_found.',
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -144,7 +143,7 @@ const sha256 = (text: string) => sha256Digest(text);
 
 export const writeProjectPolicyTemplate = defineTool({
   name: 'write_project_policy_template',
-  description: 'Write a new commented starter project policy (default: .athene/project.yaml beside the active document, or the policy already governing it); never edits the ontology, nor an existing policy unless overwrite=true. Not valid alone: the validation_hint lists the steps.',
+  description: 'Write a starter project policy; overwrite=true replaces one.',
   input: v.strictObject({
     path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Target file: absolute, or relative to the project root (without a policy: the active document\'s folder).'))),
     project_id: v.optional(v.pipe(v.string(), v.regex(IDENTIFIER, 'project_id: letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit'))),
@@ -228,7 +227,7 @@ async function importLockDigest(res: PolicyResolution): Promise<string | null> {
 
 export const getModelRevision = defineTool({
   name: 'get_model_revision',
-  description: 'The optimistic-concurrency revision envelope of this window (workspace id, session revision, semantic and document fingerprints, recomputed per call), dirty state, reasoner selection and the governing policy.',
+  description: 'Revision envelope (workspace id, revision, fingerprints) for optimistic concurrency.',
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -236,7 +235,7 @@ export const getModelRevision = defineTool({
     const ws = ctx.workspace;
     const o = ws.active;
     const revision = revisionEnvelope(ws);
-    const session = reasoningSession(ws);
+    const session = ctx.window.reasoning;
     const selected = session.selected;
     const { stability, warnings } = fingerprintStability(o);
     const { resolution: res } = await inspectPolicy(ctx, args.policy_path);

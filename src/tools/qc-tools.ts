@@ -14,7 +14,6 @@ import type { StageId } from '../qc/finding.js';
 import { captureSnapshot } from '../qc/snapshot.js';
 import { budget } from '../qc/preflight.js';
 import { runProjectQc, withEngineReasons } from '../qc/project-qc.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { checkLocalPath } from '../policy/path-rules.js';
 import { urlScheme } from '../policy/paths.js';
@@ -34,7 +33,7 @@ const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxVal
 
 export const runProjectQcTool = defineTool({
   name: 'run_project_qc',
-  description: 'Strict project-policy QC gate over one captured revision: the policy\'s required stages, governance conventions and waivers, the policy reasoner, import-lock verification, and the fingerprints of what was judged.',
+  description: 'Strict project-policy QC gate over one captured revision.',
   input: v.strictObject({ policy_path: PolicyPath, limit: Limit, lock_mode: LockModeArg }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -153,10 +152,10 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
     ...(args.shacl_shapes === undefined && args.shacl_shapes_path === undefined ? [] : ['shacl' as const])];
   const required = [...(args.required_stages ?? []), ...(args.error_on_missing_required ? stages : [])];
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-  const snapshot = captureSnapshot(ctx.workspace, [], ctx.settings.label_language);
+  const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
   const { signal, expired } = budget(ctx, timeoutMs);
   const report = await runGate({
-    snapshot, stages, required, reasoner: reasoningSession(ctx.workspace).selected, timeoutMs, signal, limit: args.limit,
+    snapshot, stages, required, reasoner: ctx.window.reasoning.selected, timeoutMs, signal, limit: args.limit,
     failOn: (args.fail_on ?? 'error') as FailOn,
     options: { owlProfile: args.owl_profile ?? 'DL', governance, includeImports: false, shacl, ...(invariants === undefined ? {} : { invariants }) },
   });
@@ -166,7 +165,7 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
 
 export const runQcSuite = defineTool({
   name: 'run_qc_suite',
-  description: 'Aggregate QC gate over one isolated snapshot: reasoner, profile, structural, governance, shacl, SPARQL invariants and competency questions. With policy_path it runs the strict run_project_qc gate.',
+  description: 'Aggregate QC gate over one snapshot; with policy_path the strict run_project_qc.',
   input: SuiteInput,
   capabilities: ['ontology:read'],
   mutating: never,

@@ -40,7 +40,7 @@ async function callerShapes(ctx: ToolContext, shapes: string | undefined, shapes
 
 export const shaclValidate = defineTool({
   name: TOOL,
-  description: 'Validate the imports-closure RDF of the active ontology (asserted, or with the classified reasoner\'s inferences) against a SHACL shapes graph (core and SPARQL-based constraints): conformance, counts per severity, the worst severity, an identity digest and the results in a total order.',
+  description: 'Validate the imports closure (optionally with inferences) against SHACL shapes.',
   input: v.strictObject({
     shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The SHACL shapes graph as Turtle (give this or shapes_path).'))),
     shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),
@@ -54,7 +54,7 @@ export const shaclValidate = defineTool({
   mutating: never,
   handler: async (args, ctx): Promise<JsonObject> => {
     const shapes = await callerShapes(ctx, args.shapes, args.shapes_path);
-    const inferred = args.include_inferred ? inferredDocument(ctx.workspace) : null;
+    const inferred = args.include_inferred ? inferredDocument(ctx.window.reasoning) : null;
     if (inferred !== null && inferred.kind !== 'ready') throw new ToolFailure(inferred.message, inferred.code);
     let results: readonly ShaclResult[];
     try {

@@ -3,8 +3,7 @@
 
 import type * as v from 'valibot';
 import type { Capability } from '../auth/principal.js';
-import type { UndoJournal } from './journal.js';
-import type { ApprovalEntry } from './approvals.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import type { ServerView } from '../broker/server-view.js';
 import type { CallContext, ProgressMeasure, SessionInfo } from '../window/call-context.js';
 import type { JsonObject } from '../util/json-object.js';
@@ -26,10 +25,8 @@ export interface SessionFacts extends SessionInfo {
   readonly server: () => Promise<ServerView | null>;
 }
 
-/** What a handler may touch: the call context the domain sees, plus the tool layer's undo journal and session. */
+/** What a handler may touch: the call context the domain sees, plus what the MCP session knows. */
 export interface ToolContext extends CallContext {
-  /** What each undo/redo unit changed, for `undo_change peek`. */
-  readonly journal: UndoJournal;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */
   readonly session?: SessionFacts;
 }

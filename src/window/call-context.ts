@@ -6,6 +6,7 @@ import type { Workspace } from '../model/workspace.js';
 import type { WorkspaceResolver } from '../model/resolver.js';
 import type { ChangeRecorder } from '../journal/recorder.js';
 import type { ToolProfile } from '../settings/settings.js';
+import type { WindowState } from './state.js';
 
 /** Window-level settings the tools and the gate see. */
 export interface WindowSettings {
@@ -50,6 +51,8 @@ export interface SessionInfo {
 export interface CallContext {
   readonly workspace: Workspace;
   readonly resolver: WorkspaceResolver;
+  /** Everything the window owns (its workspace and resolver are the two fields above). */
+  readonly window: WindowState;
   readonly settings: WindowSettings;
   readonly principal: Principal;
   readonly sessionId: string | null;

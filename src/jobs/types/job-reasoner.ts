@@ -2,7 +2,6 @@
 // bounded cancellation was reviewed for its exact version may run as a job, since a job must stop within
 // the cancellation grace (`job_reasoner_not_cancellable` otherwise).
 
-import { reasoningSession } from '../../reasoner/pool.js';
 import type { ReasonerInfo } from '../../reasoner/registry.js';
 import { DomainError } from '../../util/errors.js';
 import type { CallContext } from '../../window/call-context.js';
@@ -16,7 +15,7 @@ import type { CallContext } from '../../window/call-context.js';
 const CANCELLATION_REVIEWED: Readonly<Record<string, string>> = { el: '0.1.0', structural: '0.1.0', auto: '0.1.0', konclude: '0.7.0-1138' };
 
 export function jobReasoner(ctx: CallContext): ReasonerInfo {
-  const r = reasoningSession(ctx.workspace).selected;
+  const r = ctx.window.reasoning.selected;
   if (CANCELLATION_REVIEWED[r.id] === r.version) return r;
   throw new DomainError(`${r.name} has no reviewed bounded-cancellation profile, so it cannot run as a job; run it interactively instead`,
     'job_reasoner_not_cancellable', { reasoner: { id: r.id, name: r.name } });
