@@ -14,8 +14,8 @@ import { journalDocument, type ChangeRecorder } from '../journal/recorder.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { displayName } from '../model/display.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { renderAxiom } from './common.js';
-import { revisionEnvelope } from './revision.js';
+import { renderAxiom } from '../report/rows.js';
+import { revisionEnvelope } from '../model/revision.js';
 import { unreachable } from '../util/unreachable.js';
 
 const MAX_PAGE = 200;

@@ -14,9 +14,10 @@ import { StageIdSchema } from '../qc/gate.js';
 import type { StageId } from '../qc/finding.js';
 import type { LockMode } from '../imports/lock-mode.js';
 import { counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations, plan, previewRow, type PlannedRow } from './batch-plan.js';
-import { renderAxiom } from './common.js';
-import { revisionEnvelope, sameRevision, type RevisionEnvelope } from './revision.js';
+import { renderAxiom } from '../report/rows.js';
+import { revisionEnvelope, sameRevision, type RevisionEnvelope } from '../model/revision.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import type { ErrorCode } from '../util/errors.js';
 import { axiomTypeName } from '../model/terms.js';
 
 /** What a preview was asked for; rebase replays it. */
@@ -209,7 +210,7 @@ const RevisionInput = v.strictObject({
 });
 
 /** A commit refusal: the failure TOOLS.md lists, always with `committed:false`. */
-function refused(message: string, code: string, context: JsonObject = {}): ToolFailure {
+function refused(message: string, code: ErrorCode, context: JsonObject = {}): ToolFailure {
   return new ToolFailure(message, code, { committed: false, ...context });
 }
 

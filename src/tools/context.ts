@@ -17,7 +17,8 @@ import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow } from './common.js';
+import { EntityRowOutput, logicalAxiomCount } from './common.js';
+import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../report/rows.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
 import { unreachable } from '../util/unreachable.js';
@@ -25,7 +26,6 @@ import { unreachable } from '../util/unreachable.js';
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Entity kinds in the order their cards and rows are listed. */
-export const KIND_ORDER: readonly EntityKind[] = ['Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype'];
 
 const Limit = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), fallback);
 const Offset = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0);

@@ -17,7 +17,7 @@ import { asserts, JUSTIFIED_KINDS } from '../reasoner/explain/entailment.js';
 import { runExplanation, type ExplainOutcome } from '../reasoner/explain/pool.js';
 import { axiomRows, justificationRows, type Renderers } from '../reasoner/explain/render.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { renderAxiom } from './common.js';
+import { renderAxiom } from '../report/rows.js';
 import { flatSchema, withFields } from './edit.js';
 import { unreachable } from '../util/unreachable.js';
 

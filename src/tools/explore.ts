@@ -3,7 +3,8 @@
 import * as v from 'valibot';
 import { ontologyLabel } from '../model/workspace.js';
 import { defineTool, never, ToolFailure } from './tool.js';
-import { entityRow, logicalAxiomCount } from './common.js';
+import { logicalAxiomCount } from './common.js';
+import { entityRow } from '../report/rows.js';
 import { JournalSummaryOutput, journalSummary, lastChangesField } from './change-history.js';
 import { lookUpEntities } from './context.js';
 

@@ -14,8 +14,8 @@ import type { ModuleType } from '../model/modules/extract.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { entityRow } from './common.js';
-import { absoluteIri } from './header.js';
+import { entityRow } from '../report/rows.js';
+import { absoluteIri } from '../model/iri.js';
 import { saveFormatOf } from './documents.js';
 
 type SourceScope = 'imports_closure' | 'active';

@@ -14,9 +14,9 @@ import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
 import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { entityRow, renderAxiom, type EntityRow } from './common.js';
+import { entityRow, renderAxiom, type EntityRow } from '../report/rows.js';
 import { sha256Digest } from '../util/digest.js';
-import { referencedReasoner } from './reasoner-reference.js';
+import { referencedReasoner } from '../reasoner/reference.js';
 import { unreachable } from '../util/unreachable.js';
 
 const NoArgs = v.strictObject({});

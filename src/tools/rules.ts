@@ -12,7 +12,7 @@ import type { AnnotationInput } from '../model/operands/schema.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { OWL_THING, RDFS_LABEL } from '../model/vocab.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { newEntityRow } from './common.js';
+import { newEntityRow } from '../report/rows.js';
 import { View } from './context.js';
 import { AtomReader, AtomSchema, atomOut, variablesOf, type AtomInput } from './rule-atoms.js';
 

@@ -10,7 +10,8 @@ import type { Ontology } from '../model/ontology.js';
 import { RDF_LANG_STRING } from '../model/vocab.js';
 import { displayName, localName } from '../model/display.js';
 import { defineTool, never, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES } from './common.js';
+import { ENTITY_TYPE_INPUT } from './common.js';
+import { ENTITY_TYPE_NAMES } from '../report/rows.js';
 import { languageAdjustment, lexicalPolicy, type LexicalPolicy } from '../policy/lexical.js';
 import { scopeSignature } from './context.js';
 

@@ -7,7 +7,7 @@ import { ontologyLabel } from '../model/workspace.js';
 import type { WindowState } from '../window/state.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApprovalEntry } from '../window/approvals.js';
-import { revisionEnvelope } from './revision.js';
+import { revisionEnvelope } from '../model/revision.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type WindowSettings } from './tool.js';
 import type { ServerView } from '../broker/server-view.js';
 import { jobCounts } from '../jobs/actor-jobs.js';

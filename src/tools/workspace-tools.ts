@@ -10,7 +10,7 @@ import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { STANDARD_PREFIXES } from '../model/vocab.js';
 import { defineTool, always, ToolFailure } from './tool.js';
 import { logicalAxiomCount } from './common.js';
-import { absoluteIri } from './header.js';
+import { absoluteIri } from '../model/iri.js';
 import { saveFormatOf } from './documents.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 
