@@ -73,7 +73,7 @@ async function merged(dir: string, write: (m: MergedAudit) => Promise<void>): Pr
 
 export const exportAuditLog = defineTool({
   name: TOOL,
-  description: 'Merge the project\'s owner-only audit streams (validated, re-redacted, sorted by timestamp/workspace/sequence/event id) into one JSONL file at output (.athene/audit-export*.jsonl). dry_run (default true) checks everything and writes nothing; a commit needs a valid discovered project policy.',
+  description: 'Merge the project audit streams into one JSONL file; dry_run (default) writes nothing.',
   input: Input,
   capabilities: ['server:admin', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,

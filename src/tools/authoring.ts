@@ -159,7 +159,7 @@ function subjectIri(ref: string, ctx: ToolContext): IRI {
 
 export const createClass = defineTool({
   name: 'create_class',
-  description: 'Create a class: declaration, optional rdfs:label (default: the name) and optional parent (name, IRI or class expression), one undo entry.',
+  description: 'Create a class, labelled with its name, with an optional parent.',
   input: v.pipe(
     v.strictObject({ ...IDENTITY, parent: v.optional(Text('Parent class: name, IRI or Manchester class expression.')) }),
     v.check(hasNameOrIri, NAME_OR_IRI),
@@ -194,7 +194,7 @@ export const createClass = defineTool({
 
 export const createEntity = defineTool({
   name: 'create_entity',
-  description: 'Create an entity of any type (class, property, individual, datatype): declaration plus optional rdfs:label (default: the name), one undo entry.',
+  description: 'Create an entity of any type, labelled with its name.',
   input: v.pipe(
     v.strictObject({ entity_type: v.pipe(v.picklist(ENTITY_TYPES), v.description('Kind of entity to create.')), ...IDENTITY }),
     v.check(hasNameOrIri, NAME_OR_IRI),
@@ -220,7 +220,7 @@ export const createEntity = defineTool({
 
 export const addSubclassOf = defineTool({
   name: 'add_subclass_of',
-  description: 'Assert child SubClassOf parent (names, IRIs or Manchester class expressions); new named classes are declared. One undo entry.',
+  description: 'Assert child SubClassOf parent.',
   input: v.strictObject({
     child: Text('Subclass: name, IRI or class expression.'),
     parent: Text('Superclass: name, IRI or class expression.'),
@@ -243,7 +243,7 @@ export const addSubclassOf = defineTool({
 
 export const addAnnotation = defineTool({
   name: 'add_annotation',
-  description: 'Add an annotation assertion (default property rdfs:label) with a literal value or an IRI value to an entity or any absolute IRI. One undo entry.',
+  description: 'Add an annotation (default rdfs:label) to an entity or IRI.',
   input: v.pipe(
     v.strictObject({
       entity: Text('Subject: entity name/IRI, or any absolute IRI.'),
@@ -275,7 +275,7 @@ export const addAnnotation = defineTool({
 
 export const setLabel = defineTool({
   name: 'set_label',
-  description: 'Set the rdfs:label of an entity in one language: removes its labels in that language (all untagged ones without lang) and adds the new one, one undo entry.',
+  description: 'Replace an entity\'s rdfs:label in one language.',
   input: v.strictObject({
     entity: Text('Entity name/IRI, or any absolute IRI.'),
     value: Text('The new label.'),

@@ -136,7 +136,7 @@ function matchesClient(e: ChangeEntry, client: string): boolean {
 
 export const getChangeHistory = defineTool({
   name: 'get_change_history',
-  description: 'The change journal of a document: who changed what and when (principal, MCP client and session, tool), each change in Manchester syntax with display names and in functional syntax with IRIs; filters by entity, client, tool, time range, revision or since the last save; paged oldest first.',
+  description: 'The change journal of a document: who changed what, when; filtered, paged.',
   input: HistoryArgs,
   capabilities: ['ontology:read'],
   mutating: never,
@@ -201,7 +201,7 @@ const RevertArgs = v.strictObject({
 
 export const revertChanges = defineTool({
   name: 'revert_changes',
-  description: 'Take back past journal entries (one, a list or a range) as a new change; the originals stay in the history. Changes that no longer apply (the axiom was removed since, the entity renamed) are reported, not forced. preview=true only reports. Reverting a revert restores.',
+  description: 'Take back journal entries as a new change; what no longer applies is reported.',
   input: RevertArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
@@ -240,7 +240,7 @@ const RecoverArgs = v.strictObject({
 
 export const recoverUnsavedChanges = defineTool({
   name: 'recover_unsaved_changes',
-  description: 'Unsaved changes journaled before a crash that were not replayed because the document changed on disk: inspect them, apply what still applies (conflicts reported) as a new change, or discard them.',
+  description: 'Inspect, apply or discard journaled changes a crash left unreplayed.',
   input: RecoverArgs,
   capabilities: ['ontology:curate'],
   mutating: (args) => args.action !== 'inspect',

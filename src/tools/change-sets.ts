@@ -191,7 +191,7 @@ export function checkOrFail(check: () => void): void {
 
 export const previewChangeSet = defineTool({
   name: 'preview_change_set',
-  description: 'Evaluate a batch of axiom additions and removals on a private snapshot with the project policy QC (or the no-policy default gates) and cache it as a change set to commit later with commit_change_set. The live ontology is untouched.',
+  description: 'Preview a batch with policy QC on a snapshot; cached for commit_change_set.',
   input: PreviewInput,
   listedSchema: PREVIEW_LISTED,
   capabilities: ['ontology:curate'],
@@ -216,7 +216,7 @@ function refused(message: string, code: string, context: JsonObject = {}): ToolF
 
 export const commitChangeSet = defineTool({
   name: 'commit_change_set',
-  description: 'Commit a committable preview exactly once, as one undo entry, if the workspace is still at the exact revision it was previewed at and the project policy is unchanged.',
+  description: 'Commit a preview once, if the revision and policy are unchanged.',
   input: v.strictObject({
     change_set_id: ChangeSetId,
     expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision, all four fields.')),
@@ -293,7 +293,7 @@ export const commitChangeSet = defineTool({
 
 export const discardChangeSet = defineTool({
   name: 'discard_change_set',
-  description: 'Drop an uncommitted change-set preview; the ontology is untouched.',
+  description: 'Drop an uncommitted change-set preview.',
   input: v.strictObject({ change_set_id: ChangeSetId }),
   output: v.object({ change_set_id: v.string(), discarded: v.boolean() }),
   capabilities: ['ontology:curate'],
@@ -320,7 +320,7 @@ function resolvedForm(r: PlannedRow): string {
 
 export const rebaseChangeSet = defineTool({
   name: 'rebase_change_set',
-  description: 'Re-resolve a cached change-set preview at the current revision: when every operation resolves to exactly the same axiom, a new preview is cached with a fresh preflight; otherwise the conflicts are listed.',
+  description: 'Re-resolve a cached preview at the current revision, or list conflicts.',
   input: v.strictObject({ change_set_id: ChangeSetId, ttl_seconds: Ttl }),
   capabilities: ['ontology:curate'],
   mutating: never,

@@ -8,7 +8,7 @@ import { applyVerified } from './verified-apply.js';
 
 export const previewChanges = defineTool({
   name: 'preview_changes',
-  description: 'Dry-run a batch of axiom additions and removals on the active ontology: per operation whether it would add, remove or be a no-op, and which entities it would introduce. Nothing is applied.',
+  description: 'Dry-run a batch of axiom additions and removals; nothing is applied.',
   input: v.strictObject({ operations }),
   listedSchema: {
     type: 'object',
@@ -31,7 +31,7 @@ export const previewChanges = defineTool({
 
 export const applyChanges = defineTool({
   name: 'apply_changes',
-  description: 'Apply a batch of axiom additions and removals to the active ontology as one undo entry; rows that fail to build are reported and skipped. strict=true skips adds that would mint.',
+  description: 'Apply a batch of axiom additions and removals as one undo entry; failing rows are skipped.',
   input: v.strictObject({
     operations,
     strict: v.optional(v.pipe(v.boolean(), v.description('Skip (as a row error) adds that would introduce a new entity.')), false),

@@ -95,7 +95,7 @@ async function addToFileStore(ctx: ToolContext, convention: 'robot-sparql-dir' |
 
 export const addCompetencyQuestion = defineTool({
   name: 'add_competency_question',
-  description: 'Add or replace (same id) a competency question: a SPARQL SELECT or ASK with its expected answer (nonEmpty, empty, count OP N), stored in cqs/<id>.rq beside the document, the <basename>-cqs.json sidecar manifest, or an ontology annotation (undoable).',
+  description: 'Add or replace (same id) a SPARQL competency question with its expected answer.',
   input: v.strictObject({
     query: v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000), v.description('SPARQL SELECT or ASK; the ontology prefixes and rdf/rdfs/owl/xsd are predeclared.')),
     id: v.optional(Line(128, 'Question id (default CQ-N after the highest used); letters, digits, ".", "_", "-".')),
@@ -144,7 +144,7 @@ function listedRow(s: StoredQuestion): JsonObject {
 
 export const listCompetencyQuestions = defineTool({
   name: 'list_competency_questions',
-  description: 'List the competency questions of every store (cqs/*.rq and the sidecar manifest beside the active document, ontology annotations), by id then store; malformed entries are reported in skipped, never fatal.',
+  description: 'Competency questions of every store, by id.',
   input: v.strictObject({}),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -161,7 +161,7 @@ export const listCompetencyQuestions = defineTool({
 
 export const removeCompetencyQuestion = defineTool({
   name: 'remove_competency_question',
-  description: 'Remove a competency question by id from the store holding it (convention needed only when several stores hold the id). The annotation store removal is undoable.',
+  description: 'Remove a competency question by id.',
   input: v.strictObject({
     id: Line(128, 'The question id.'),
     convention: v.optional(ConventionArg),
@@ -204,7 +204,7 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 
 export const runCompetencyQuestions = defineTool({
   name: 'run_competency_questions',
-  description: 'Run competency questions as a regression over one snapshot (asserted, plus the classified reasoner\'s inferences for include_inferred questions): pass/fail per question against its expected answer, open-world and truncation caveats; gate fails only with fail_on any.',
+  description: 'Run competency questions against their expected answers.',
   input: v.strictObject({
     ids: v.optional(v.pipe(v.array(Line(128, 'A question id.')), v.maxLength(10_000), v.description('Questions to run (default all).'))),
     convention: v.optional(v.pipe(ConventionArg, v.description('Only this store (default every store found).'))),

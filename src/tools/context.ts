@@ -259,7 +259,7 @@ function requireOneIri(ref: string, ctx: ToolContext): Entity[] {
 
 export const summarizeOntology = defineTool({
   name: 'summarize_ontology',
-  description: 'Axiom and entity statistics of the active ontology (or its imports closure): counts, signature size, entity types and axiom types.',
+  description: 'Axiom and entity statistics of the active ontology or its imports closure.',
   input: v.strictObject({
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Summarize the whole imports closure.')), false),
     limit: Limit(80),
@@ -310,7 +310,7 @@ export const summarizeOntology = defineTool({
 
 export const listClasses = defineTool({
   name: 'list_classes',
-  description: 'Named classes of the active ontology\'s signature, paged, ordered by display name then IRI.',
+  description: 'Named classes of the active ontology, by display name.',
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
   output: pageOutput(EntityRowOutput),
   capabilities: ['ontology:read'],
@@ -325,7 +325,7 @@ export const listClasses = defineTool({
 
 export const getAxiomsForEntity = defineTool({
   name: 'get_axioms_for_entity',
-  description: 'Asserted axioms that mention an entity (every punned sense) or annotate its IRI, in Manchester syntax with display names, paged.',
+  description: 'Asserted axioms that mention an entity or annotate its IRI.',
   input: v.strictObject({
     entity: EntityRef,
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Also list axioms of the imports closure.')), false),
@@ -383,7 +383,7 @@ function reasonerState(ctx: ToolContext): JsonObject {
 
 export const getOntologyContext = defineTool({
   name: 'get_ontology_context',
-  description: 'One-call orientation on the active ontology (asserted structure only): id, counts, imports, ontology annotations, root classes, properties, reasoner state, prefixes and write protection.',
+  description: 'Orientation: id, counts, imports, annotations, root classes, properties, reasoner, prefixes.',
   input: v.strictObject({ limit: Limit(50) }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -677,7 +677,7 @@ function entityCard(e: Entity, scope: readonly Ontology[], view: View, limit: nu
 
 export const getEntityContext = defineTool({
   name: 'get_entity_context',
-  description: 'Entity card(s), asserted only, one per punned type (every candidate for a shared display name): annotations, usage count and typed neighbours (super/sub classes, domains, ranges, characteristics, types, property values, ...).',
+  description: 'Entity card per punned type: annotations, usage, asserted neighbours.',
   input: v.strictObject({
     entity: EntityRef,
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Read neighbours from the whole imports closure (default true).')), true),

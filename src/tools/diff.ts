@@ -256,7 +256,7 @@ function sideRows(name: string, axioms: readonly Axiom[], limit: number, r: Rend
 
 export const diffOntologies = defineTool({
   name: 'diff_ontologies',
-  description: 'Exact axiom-set diff of a loaded ontology (default: the active one) against another loaded ontology (right) or a document read privately (right_document, never added to the workspace). Axioms with anonymous individuals compare by content.',
+  description: 'Axiom-set diff of a loaded ontology (default active) against right or right_document.',
   input: v.strictObject({
     ...PairArgs,
     logical_only: v.optional(v.pipe(v.boolean(), v.description('Ignore declarations and annotation axioms.')), false),
@@ -491,7 +491,7 @@ export async function impactPolicy(ctx: ToolContext, policyPath: string | undefi
 
 export const analyzeChangeImpact = defineTool({
   name: 'analyze_change_impact',
-  description: 'Syntactic impact of a cached preview (change_set_id) or an asserted pair (as diff_ontologies): affected terms, referencing axioms, reachable terms, edits of imported terms, deprecated terms in use, policy modules and validation assets naming them.',
+  description: 'Impact of a cached preview or of an ontology pair: affected terms, axioms, assets.',
   input: v.strictObject({
     change_set_id: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(200), v.description('The id preview_change_set returned.'))),
     ...PairArgs,

@@ -192,7 +192,7 @@ async function saveAll(ws: Workspace, args: SaveArgs, ctx: ToolContext): Promise
 
 export const saveOntology = defineTool({
   name: 'save_ontology',
-  description: 'Save the active ontology to its document (atomic write), save it as `path` (format from the extension), or save every dirty ontology with all=true.',
+  description: 'Save the active ontology (all=true: every dirty one), or save it as path.',
   input: v.strictObject({
     path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save-as target; format from its extension.'))),
     all: v.optional(v.boolean(), false),
@@ -253,7 +253,7 @@ export async function fetchSource(ctx: ToolContext, source: string, timeoutMs: n
 
 export const loadOntology = defineTool({
   name: 'load_ontology',
-  description: 'Load a document (local path, file: IRI, http(s) IRI) as its own ontology in this window; by default it becomes the active ontology. Not undoable.',
+  description: 'Load a document as a new ontology, active unless keep_active; not undoable.',
   input: v.strictObject({
     source: v.pipe(v.string(), v.nonEmpty(), v.description('Local path, file: IRI, http(s) IRI or GitHub blob URL.')),
     keep_active: v.optional(v.boolean(), false),

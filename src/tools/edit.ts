@@ -53,7 +53,7 @@ function operandsOf(args: JsonObject): JsonObject {
 
 export const addAxiom = defineTool({
   name: 'add_axiom',
-  description: 'Add one axiom to the active ontology from an axiom operand set (axiom_type plus its operands); entities it introduces are declared. One undo entry.',
+  description: 'Add one axiom: axiom_type plus the operands it needs.',
   input: AddInput,
   listedSchema: flatSchema({ strict: { type: 'boolean', description: 'Refuse operands that would mint a new entity.' } }),
   output: AxiomWriteOutput,
@@ -81,7 +81,7 @@ export const addAxiom = defineTool({
 
 export const removeAxiom = defineTool({
   name: 'remove_axiom',
-  description: 'Remove one asserted axiom of the active ontology, rebuilt from the same axiom operand set add_axiom takes. One undo entry.',
+  description: 'Remove one asserted axiom given as add_axiom\'s operands.',
   input: RemoveInput,
   listedSchema: flatSchema({}),
   output: v.object({ removed: v.boolean(), axiom: v.string() }),

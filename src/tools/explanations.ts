@@ -102,7 +102,7 @@ function relatedAxioms(goal: Axiom, ctx: ToolContext): JsonObject {
 
 export const explainEntailment = defineTool({
   name: 'explain_entailment',
-  description: 'Whether the active ontology (with its imports) entails an axiom given as an axiom operand set, according to the selected reasoner.',
+  description: 'Whether the ontology entails an axiom given as add_axiom\'s operands.',
   input: withFields({}),
   listedSchema: flatSchema({}),
   capabilities: ['ontology:read'],
@@ -121,7 +121,7 @@ export const explainEntailment = defineTool({
 
 export const getExplanations = defineTool({
   name: 'get_explanations',
-  description: 'Justifications (minimal sets of asserted axioms) for an entailed axiom given as an axiom operand set; for an unsatisfiable class C use subclass_of with sub=C, super=owl:Nothing.',
+  description: 'Justifications of an entailed axiom; unsatisfiable C: subclass_of C owl:Nothing.',
   input: withFields({ max: maxField, timeout_ms: timeoutField }),
   listedSchema: flatSchema(EXTRA_JSON),
   capabilities: ['ontology:read'],
@@ -161,7 +161,7 @@ export const getExplanations = defineTool({
 
 export const explainInconsistency = defineTool({
   name: 'explain_inconsistency',
-  description: 'Contract a private copy of the active imports closure to a jointly inconsistent set of asserted logical axioms (minimal unless the time bound stops the search).',
+  description: 'An inconsistent set of asserted axioms, minimal unless time runs out.',
   input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound in milliseconds; on expiry the current (non-minimal) set is returned.')), DEFAULT_TIMEOUT_MS) }),
   capabilities: ['ontology:read'],
   mutating: never,

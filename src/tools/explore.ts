@@ -13,7 +13,7 @@ const Nullable = v.nullable(v.string());
 
 export const listOntologies = defineTool({
   name: 'list_ontologies',
-  description: 'Every ontology loaded in this window (the active one, its imports closure, others) in load order, with axiom counts, dirty flags and documents.',
+  description: 'Loaded ontologies in load order: counts, dirty flags, documents.',
   input: NoArgs,
   output: v.object({
     count: v.number(),
@@ -50,7 +50,7 @@ export const listOntologies = defineTool({
 
 export const getActiveOntology = defineTool({
   name: 'get_active_ontology',
-  description: 'The active ontology (the edit target): id, version, axiom counts, direct imports and write protection.',
+  description: 'The active ontology: id, version, axiom counts, direct imports, write protection.',
   input: NoArgs,
   output: v.object({
     ontology_iri: Nullable, version_iri: Nullable, anonymous: v.boolean(), axioms: v.number(), logical_axioms: v.number(),
@@ -74,7 +74,7 @@ export const getActiveOntology = defineTool({
 
 export const getEntity = defineTool({
   name: 'get_entity',
-  description: 'Look up an entity by IRI, CURIE or display name; a punned IRI yields one match per entity type.',
+  description: 'Look up an entity; a punned IRI yields one match per entity type.',
   input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.')) }),
   capabilities: ['ontology:read'],
   mutating: never,

@@ -49,7 +49,7 @@ function normalizedQuery(q: string): string {
 
 export const searchExternalTerms = defineTool({
   name: 'search_external_terms',
-  description: 'Search one enabled external-term provider (OLS4) named by the project policy: a new search (provider_id + query) or a continuation (cursor alone). Evidence only: never mints, reuses or maps; inspect_external_term before proposing a reuse.',
+  description: 'Search an external-term provider of the policy; evidence only.',
   input: v.strictObject({
     provider_id: v.optional(providerId),
     query: v.optional(v.pipe(v.string(), v.maxLength(4 * MAX_QUERY_CODE_POINTS), v.description('Search text (≤512 code points; never persisted).'))),
@@ -120,7 +120,7 @@ async function searchPage(ctx: ToolContext, access: ProviderAccess, query: strin
 
 export const inspectExternalTerm = defineTool({
   name: 'inspect_external_term',
-  description: 'Look up one external term by IRI at an enabled provider (OLS4 profile): labels, synonyms, descriptions, deprecation and replacement, license and version, with term_fingerprint (content) and result_fingerprint (acquisition). fresh=true bypasses the cache; use it before propose_term_reuse.',
+  description: 'An external term\'s labels, synonyms, status and term_fingerprint.',
   input: v.strictObject({
     provider_id: providerId,
     ontology: ontologyId,
@@ -196,7 +196,7 @@ function checkedInputs(ctx: ToolContext, action: Action, externalIri: string, ma
 
 export const proposeTermReuse = defineTool({
   name: 'propose_term_reuse',
-  description: 'Propose reusing one external term: re-inspects it fresh, requires its term_fingerprint from inspect_external_term, and stores a 15-minute proposal bound to the current revisions and to you. Actions: reuse_iri, add_mapping, mint_local_with_mapping. Nothing changes until accept_reuse_proposal.',
+  description: 'Propose reusing an external term; accept_reuse_proposal carries it out.',
   input: v.strictObject({
     provider_id: providerId,
     ontology: ontologyId,
@@ -272,7 +272,7 @@ function unknownProposal(): never {
 
 export const acceptReuseProposal = defineTool({
   name: 'accept_reuse_proposal',
-  description: 'Accept one reuse proposal offline: rechecks its fingerprint, expiry, owner and bound revisions, then reuse_iri gives a receipt, add_mapping commits the row, mint_local_with_mapping mints the entity (undoable) then commits the row (status partial, with a continuation, if only the mint landed).',
+  description: 'Accept a reuse proposal: reuse the IRI, add a mapping, or mint with one.',
   input: v.strictObject({
     proposal_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, 'a proposal id')),
     proposal_fingerprint: digest('proposal_fingerprint from propose_term_reuse.'),

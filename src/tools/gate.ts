@@ -26,6 +26,15 @@ export function success(body: JsonObject): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: false };
 }
 
+/**
+ * A result's JSON text as a `CallToolResult`: its text block already is the serialization of its
+ * structuredContent (success and failure make every result so), which is reused rather than redone.
+ */
+export function resultJson(result: ToolResult): string {
+  const text = result.content[0].text;
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":${result.isError}}`;
+}
+
 export function failure(message: string, code?: string, context: JsonObject = {}): ToolResult {
   const body: JsonObject = { error: message, ...(code === undefined ? {} : { error_code: code }), ...context };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };

@@ -117,7 +117,7 @@ function governanceRow(check: GovernanceCheckId, findings: readonly Finding[], o
 
 export const validateGovernance = defineTool({
   name: 'validate_governance',
-  description: 'Project-governance audit of the active ontology: OWL 2 profile conformance (DL, EL, QL, RL), IRI policy (required namespaces, IRI pattern), required annotations on owned classes and properties, and logical axioms about imported terms.',
+  description: 'Governance audit: OWL 2 profile, IRI policy, required annotations, edits of imported terms.',
   input: v.strictObject({
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Audit the whole imports closure as owned.')), false),
     owl_profile: v.optional(v.pipe(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`),

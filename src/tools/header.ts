@@ -188,7 +188,7 @@ function buildHeaderAnnotation(args: AnnotationArgs, ctx: ToolContext): { annota
 
 export const setOntologyId = defineTool({
   name: 'set_ontology_id',
-  description: 'Set the active ontology\'s IRI and optional version IRI (no version_iri clears the version). Undoable.',
+  description: 'Set the active ontology\'s IRI and version IRI (omitted: cleared).',
   input: v.strictObject({
     ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('New ontology IRI (absolute).')),
     version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI (absolute).'))),
@@ -216,7 +216,7 @@ export const setOntologyId = defineTool({
 
 export const setPrefix = defineTool({
   name: 'set_prefix',
-  description: 'Register or update one prefix of the active ontology\'s document prefix map (":" alone is the default namespace). No axiom changes; not undoable.',
+  description: 'Bind a prefix of the document (":" is the default namespace); not undoable.',
   input: v.strictObject({
     prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')),
     namespace: v.pipe(v.string(), v.nonEmpty(), v.description('Namespace IRI the prefix expands to.')),
@@ -242,7 +242,7 @@ export const setPrefix = defineTool({
 
 export const removePrefix = defineTool({
   name: 'remove_prefix',
-  description: 'Remove exactly one prefix binding from the active ontology\'s prefix map; every other binding is kept and axioms keep their full IRIs. Not undoable.',
+  description: 'Remove one prefix binding of the document; not undoable.',
   input: v.strictObject({ prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')) }),
   output: v.object({ removed: v.boolean(), prefix: v.string(), namespace: v.string(), prefixes: PrefixesOutput, note: v.string() }),
   capabilities: ['ontology:admin'],
@@ -274,7 +274,7 @@ const UNRESOLVED_NOTE = 'The import is declared but no loaded ontology satisfies
 
 export const addImport = defineTool({
   name: 'add_import',
-  description: 'Add an owl:imports declaration to the active ontology (undoable); with document, load the imported document now (if the import does not resolve yet) so it resolves. The active ontology stays the same.',
+  description: 'Add an owl:imports; with document, load the imported document too.',
   input: v.strictObject({
     iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')),
     document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Path, file: URL or http(s) URL of the imported document.'))),
@@ -327,7 +327,7 @@ export const addImport = defineTool({
 
 export const removeImport = defineTool({
   name: 'remove_import',
-  description: 'Remove an owl:imports declaration from the active ontology (the imported ontology stays loaded). Undoable.',
+  description: 'Remove an owl:imports; the imported ontology stays loaded.',
   input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')) }),
   output: v.object({ removed: v.boolean(), iri: v.string() }),
   capabilities: ['ontology:admin'],
@@ -356,7 +356,7 @@ const AnnotationArgsSchema = {
 
 export const addOntologyAnnotation = defineTool({
   name: 'add_ontology_annotation',
-  description: 'Add an ontology-level annotation (literal or IRI value, optional nested annotations) to the active ontology; an undeclared non-built-in property is declared in the same change. Undoable.',
+  description: 'Add an ontology annotation.',
   input: v.strictObject(AnnotationArgsSchema),
   capabilities: ['ontology:admin'],
   mutating: always,
@@ -379,7 +379,7 @@ export const addOntologyAnnotation = defineTool({
 
 export const removeOntologyAnnotation = defineTool({
   name: 'remove_ontology_annotation',
-  description: 'Remove an ontology-level annotation of the active ontology, rebuilt from the same arguments add_ontology_annotation takes; it must equal an existing one. Undoable.',
+  description: 'Remove an ontology annotation equal to the one given.',
   input: v.strictObject(AnnotationArgsSchema),
   capabilities: ['ontology:admin'],
   mutating: always,

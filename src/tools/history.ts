@@ -68,7 +68,7 @@ function step(ctx: ToolContext, direction: 'undo' | 'redo'): StackStateRow & { m
 
 export const undoChange = defineTool({
   name: 'undo_change',
-  description: 'Undo the last change of this window\'s undo stack (one tool call = one unit); peek=true only reports what would be undone.',
+  description: 'Undo this window\'s last change; peek=true only reports it.',
   input: v.strictObject({ peek: v.optional(v.pipe(v.boolean(), v.description('Report the next undo without undoing.')), false) }),
   // an undo reports the step, a peek what the next undo would do: both report the stack
   output: v.object({

@@ -57,7 +57,7 @@ function checkPolicy(res: PolicyResolution, type: JobType): void {
 
 export const startJob = defineTool({
   name: 'start_job',
-  description: 'Capture a job\'s inputs now and queue it (classification, project_qc, semantic_diff, inference_materialization); poll get_job for its state, progress and result. The same idempotency_key with the same inputs within 15 minutes returns the existing job (reused:true).',
+  description: 'Queue a background job; poll get_job. A repeated idempotency_key returns the job.',
   input: v.strictObject({
     type: v.pipe(v.picklist(JOB_TYPE_NAMES), v.description(`Job type: ${JOB_TYPE_NAMES.join(', ')}.`)),
     idempotency_key: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'idempotency_key must match [A-Za-z0-9][A-Za-z0-9._:-]{0,127}'),
@@ -100,7 +100,7 @@ export const startJob = defineTool({
 
 export const getJob = defineTool({
   name: 'get_job',
-  description: 'A job of yours: state, progress, and its result or error once finished.',
+  description: 'A job\'s state, progress and result.',
   input: v.strictObject({ job_id: JobId }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -109,7 +109,7 @@ export const getJob = defineTool({
 
 export const cancelJob = defineTool({
   name: 'cancel_job',
-  description: 'Request cancellation of a job of yours without waiting: a queued job is cancelled at once, a running one becomes cancel_pending.',
+  description: 'Request cancellation of a job.',
   input: v.strictObject({ job_id: JobId }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -120,7 +120,7 @@ export const cancelJob = defineTool({
 
 export const listJobs = defineTool({
   name: 'list_jobs',
-  description: 'Your jobs in this window, newest first; pass next_cursor back as cursor for the next page.',
+  description: 'Your jobs in this window, newest first.',
   input: v.strictObject({
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.description('Jobs per page (1–100, default 50).')), 50),
     cursor: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(1024), v.description('next_cursor of the previous page.'))),
@@ -161,7 +161,7 @@ async function write(target: string, data: Uint8Array): Promise<void> {
 
 export const exportJobArtifact = defineTool({
   name: 'export_job_artifact',
-  description: 'Copy a retained private artifact of your job to a project path (atomic: temp file, then rename). The parent directory must exist; overwriting needs overwrite=true and the current file\'s expected_target_digest, and keeps a .bak copy.',
+  description: 'Copy a job\'s artifact to a project path.',
   input: v.strictObject({
     job_id: JobId,
     artifact_id: v.pipe(v.string(), v.uuid('artifact_id must be a UUID'), v.description('An artifact id from the job\'s result.')),

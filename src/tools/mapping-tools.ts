@@ -50,7 +50,7 @@ function page<T>(items: readonly T[], offset: number, limit: number, binding: Cu
 
 export const listMappings = defineTool({
   name: 'list_mappings',
-  description: 'List the project\'s SSSOM mappings (sorted by mapping_id) with the store\'s identity: path, exists, mapping_revision (pass it as expected_mapping_revision to write), record count and validation counts. Cursor paging bound to the store revision.',
+  description: 'The project\'s SSSOM mappings and the store\'s mapping_revision.',
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -67,7 +67,7 @@ export const listMappings = defineTool({
 
 export const validateMappings = defineTool({
   name: 'validate_mappings',
-  description: 'Validate the mapping store: SSSOM structure, required slots, CURIEs, vocabularies, the policy\'s predicates and licenses, endpoints in the loaded ontology, exact-match conflicts, cardinalities and cycles. Findings errors first, cursor-paged.',
+  description: 'Validate the mapping store against SSSOM, the policy and the ontology.',
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -84,7 +84,7 @@ export const validateMappings = defineTool({
 
 export const addMappingTool = defineTool({
   name: 'add_mapping',
-  description: 'Validate and add one SSSOM mapping row (cells by column: subject_id, predicate_id, object_id, mapping_justification, …; an empty mapping_id gets a stable SHA-256 id). Compare-and-swap on expected_mapping_revision; mapping_set_id and license are required on the first add to an absent store.',
+  description: 'Add one SSSOM mapping row.',
   input: v.strictObject({
     expected_mapping_revision: revision,
     mapping: v.pipe(v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.string()), v.description('SSSOM cells by column name.')),
@@ -108,7 +108,7 @@ export const addMappingTool = defineTool({
 
 export const removeMappingTool = defineTool({
   name: 'remove_mapping',
-  description: 'Remove one mapping by mapping_id (compare-and-swap on expected_mapping_revision).',
+  description: 'Remove one mapping by mapping_id.',
   input: v.strictObject({
     expected_mapping_revision: revision,
     mapping_id: text(128, 'The mapping to remove.'),
@@ -125,7 +125,7 @@ export const removeMappingTool = defineTool({
 
 export const importSssomTool = defineTool({
   name: 'import_sssom',
-  description: 'Read a project-confined SSSOM/TSV file (bounded, stable snapshot), validate it, then replace the store or merge it in by mapping_id (metadata, prefixes and extension definitions must agree). Compare-and-swap on expected_mapping_revision.',
+  description: 'Replace or merge the mapping store from an SSSOM/TSV file.',
   input: v.strictObject({
     expected_mapping_revision: revision,
     source: text(4096, 'The SSSOM/TSV file to import (relative paths: the project root).'),
@@ -143,7 +143,7 @@ export const importSssomTool = defineTool({
 
 export const exportSssomTool = defineTool({
   name: 'export_sssom',
-  description: 'Export the store\'s canonical SSSOM/TSV atomically to a project path whose directory exists. Replacing a file needs overwrite=true and its expected_target_digest (a backup is kept). spreadsheet_safe escapes formula-like cells (no longer lossless).',
+  description: 'Write the mapping store as SSSOM/TSV to a project path.',
   input: v.strictObject({
     expected_mapping_revision: revision,
     destination: text(4096, 'Where to write (relative paths: the project root).'),

@@ -88,7 +88,7 @@ async function extractBounded(run: (signal: AbortSignal) => Promise<ModuleResult
 
 export const extractModule = defineTool({
   name: 'extract_module',
-  description: 'Extract a syntactic locality module (STAR, BOT or TOP) around a seed signature from the active ontology or its imports closure, off the window thread; load it as a new inactive ontology, or save it to `path` (format from the extension). Not undoable.',
+  description: 'Extract a locality module around a signature; load it, or save it to path.',
   input: v.strictObject({
     signature: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.minLength(1), v.maxLength(100_000), v.description('Seed entities: names, CURIEs or IRIs; a punned IRI brings every sense.')),
     module_type: v.optional(v.picklist(['STAR', 'BOT', 'TOP']), 'STAR'),

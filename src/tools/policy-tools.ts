@@ -119,7 +119,7 @@ async function policyReport(ctx: ToolContext, policyPath: string | undefined, ma
 
 export const getProjectPolicy = defineTool({
   name: 'get_project_policy',
-  description: 'Discover and validate the project policy (.athene/project.yaml above the active document, or policy_path): effective policy with defaults, digest, path mode, resolved assets, errors and warnings.',
+  description: 'Discover and validate the project policy: effective policy, digest, errors.',
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -128,7 +128,7 @@ export const getProjectPolicy = defineTool({
 
 export const validateProjectPolicy = defineTool({
   name: 'validate_project_policy',
-  description: 'Validate the project policy like get_project_policy, but a policy is mandatory: none found is valid:false with error policy_not_found. Never edits anything.',
+  description: 'Validate the project policy; none found is policy_not_found.',
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -175,7 +175,7 @@ const sha256 = (text: string) => sha256Digest(text);
 
 export const writeProjectPolicyTemplate = defineTool({
   name: 'write_project_policy_template',
-  description: 'Write a new commented starter project policy (default: .athene/project.yaml beside the active document, or the policy already governing it); never edits the ontology, nor an existing policy unless overwrite=true. Not valid alone: the validation_hint lists the steps.',
+  description: 'Write a starter project policy; overwrite=true replaces one.',
   input: v.strictObject({
     path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Target file: absolute, or relative to the project root (without a policy: the active document\'s folder).'))),
     project_id: v.optional(v.pipe(v.string(), v.regex(IDENTIFIER, 'project_id: letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit'))),
@@ -272,7 +272,7 @@ async function importLockDigest(res: PolicyResolution): Promise<string | null> {
 
 export const getModelRevision = defineTool({
   name: 'get_model_revision',
-  description: 'The optimistic-concurrency revision envelope of this window (workspace id, session revision, semantic and document fingerprints, recomputed per call), dirty state, reasoner selection and the governing policy.',
+  description: 'Revision envelope (workspace id, revision, fingerprints) for optimistic concurrency.',
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,

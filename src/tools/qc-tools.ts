@@ -33,7 +33,7 @@ const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxVal
 
 export const runProjectQcTool = defineTool({
   name: 'run_project_qc',
-  description: 'Strict project-policy QC gate over one captured revision: the policy\'s required stages, governance conventions and waivers, the policy reasoner, import-lock verification, and the fingerprints of what was judged.',
+  description: 'Strict project-policy QC gate over one captured revision.',
   input: v.strictObject({ policy_path: PolicyPath, limit: Limit, lock_mode: LockModeArg }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -165,7 +165,7 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
 
 export const runQcSuite = defineTool({
   name: 'run_qc_suite',
-  description: 'Aggregate QC gate over one isolated snapshot: reasoner, profile, structural, governance, shacl, SPARQL invariants and competency questions. With policy_path it runs the strict run_project_qc gate.',
+  description: 'Aggregate QC gate over one snapshot; with policy_path the strict run_project_qc.',
   input: SuiteInput,
   capabilities: ['ontology:read'],
   mutating: never,

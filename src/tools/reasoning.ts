@@ -95,7 +95,7 @@ function cappedRows(iris: readonly IRI[], ctx: ToolContext, individuals = false)
 
 export const listReasoners = defineTool({
   name: 'list_reasoners',
-  description: 'The installed reasoners (name with version, stable id), which one is selected, and its status.',
+  description: 'Installed reasoners, the selected one and its status.',
   input: NoArgs,
   output: v.object({
     count: v.number(),
@@ -116,7 +116,7 @@ export const listReasoners = defineTool({
 
 export const setReasoner = defineTool({
   name: 'set_reasoner',
-  description: 'Select (not run) a reasoner by id, full display name, or a version-less name that identifies exactly one reasoner.',
+  description: 'Select (not run) a reasoner.',
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
   output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
@@ -138,7 +138,7 @@ export const setReasoner = defineTool({
 
 export const runReasoner = defineTool({
   name: 'run_reasoner',
-  description: 'Classify the active ontology and its imports with the selected reasoner and wait (at most timeout_ms; the run is cancelled then).',
+  description: 'Classify the active ontology and its imports with the selected reasoner.',
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -179,7 +179,7 @@ export const runReasoner = defineTool({
 
 export const getUnsatisfiableClasses = defineTool({
   name: 'get_unsatisfiable_classes',
-  description: 'Named classes the last classification found unsatisfiable (owl:Nothing excluded).',
+  description: 'Classes the last classification found unsatisfiable.',
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
@@ -205,7 +205,7 @@ function inferred(res: Classification, iri: IRI, relation: (typeof RELATIONS)[nu
 
 export const getInferredSuperclasses = defineTool({
   name: 'get_inferred_superclasses',
-  description: 'Inferred superclasses, subclasses or equivalent classes of a class, types of an individual, or instances of a class, from the last classification.',
+  description: 'Inferred super/sub/equivalent classes, types or instances, from the last classification.',
   input: v.strictObject({
     entity: v.pipe(v.string(), v.nonEmpty(), v.description('Class (or individual for relation=types): IRI, CURIE or display name.')),
     relation: v.optional(v.picklist(RELATIONS), 'superclasses'),
@@ -240,7 +240,7 @@ function unknownNames(expr: ClassExpression, ctx: ToolContext): string[] {
 
 export const executeDlQuery = defineTool({
   name: 'execute_dl_query',
-  description: 'Answer a Manchester class expression: equivalent classes, super/subclasses and instances, by classifying with a fresh class equivalent to it.',
+  description: 'Equivalent, super and subclasses and instances of a class expression.',
   input: v.strictObject({
     query: v.pipe(v.string(), v.nonEmpty(), v.description('Manchester class expression, e.g. "Animal and (eats some Plant)".')),
     relation: v.optional(v.picklist(['all', 'equivalent', 'subclasses', 'superclasses', 'instances']), 'all'),
@@ -308,7 +308,7 @@ const SWRL_BUILTINS = ['swrlb:add', 'swrlb:equal', 'swrlb:greaterThan', 'swrlb:g
 
 export const getReasonerCapabilities = defineTool({
   name: 'get_reasoner_capabilities',
-  description: 'Evidence of what the selected reasoner handles (and what it does with the rest), without creating or running it.',
+  description: 'What the selected reasoner handles, without running it.',
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,

@@ -143,7 +143,7 @@ function absoluteIri(token: string, ctx: ToolContext): IRI {
 
 export const renameEntity = defineTool({
   name: 'rename_entity',
-  description: 'Rename an IRI everywhere in the active ontology (all punned senses, annotations, rules; imports untouched), one undo entry. Renaming onto an existing IRI merges the two entities. preview=true reports the rewrite without changing anything.',
+  description: 'Rename an IRI everywhere in the active ontology; renaming onto an existing IRI merges.',
   input: v.strictObject({
     entity: EntityRef,
     new_iri: Text('The new absolute IRI (or a CURIE of a known prefix).'),
@@ -218,7 +218,7 @@ const danglingNote = (n: number, iri: IRI) =>
 
 export const deleteEntity = defineTool({
   name: 'delete_entity',
-  description: 'Delete an entity from the active ontology: its declaration, every axiom referencing it and its own annotations, one undo entry (imports untouched). entity_type narrows a punned IRI; preview=true lists what would go without changing anything.',
+  description: 'Delete an entity and every axiom referencing it.',
   input: v.strictObject({
     entity: EntityRef,
     entity_type: v.optional(v.pipe(v.picklist(ENTITY_TYPES), v.description('Delete only this sense of a punned IRI.'))),
@@ -294,7 +294,7 @@ function hasAnnotation(o: Ontology, wanted: Axiom): boolean {
 
 export const deprecateEntity = defineTool({
   name: 'deprecate_entity',
-  description: 'Deprecate an entity (obsolescence pattern) in one undo entry: owl:deprecated true, an optional replacement pointer (default property obo:IAO_0100001, "term replaced by") and extra annotations, each added only if absent. Usages are not rewritten.',
+  description: 'Mark an entity owl:deprecated, with an optional replacement; usages stay.',
   input: v.strictObject({
     entity: EntityRef,
     replaced_by: v.optional(Text('The replacement: entity name/IRI or an absolute IRI.')),
@@ -363,7 +363,7 @@ function namedDescendants(c: Class, closure: readonly Ontology[]): Set<Class> {
 
 export const moveClass = defineTool({
   name: 'move_class',
-  description: 'Reparent a class in one undo entry: remove its asserted named superclasses in the active ontology (anonymous restrictions and a parent equal to new_parent are kept) and assert SubClassOf(class, new_parent); its subtree follows. Omit new_parent to make it a root; keep_other_parents=true only adds.',
+  description: 'Replace a class\'s asserted named parents with new_parent (omitted: a root).',
   input: v.pipe(
     v.strictObject({
       entity: Text('The class to move: IRI, CURIE or display name.'),

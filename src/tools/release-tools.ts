@@ -75,7 +75,7 @@ function gateFields(run: ReleaseGateRun): JsonObject {
 
 export const runReleaseGateTool = defineTool({
   name: 'run_release_gate',
-  description: 'The full run_project_qc gate plus the release checks (import provenance, version IRI, verified round trip in release.format, fingerprint stability, optional baseline manifest), as a required release stage. Writes nothing; timestamps read PREVIEW.',
+  description: 'run_project_qc plus release checks (provenance, version IRI, round trip); writes nothing.',
   input: GateInput,
   capabilities: ['ontology:release', 'filesystem:project:read'],
   mutating: never,
@@ -164,7 +164,7 @@ async function prepare(args: PrepareArgs, ctx: ToolContext): Promise<JsonObject>
 
 export const prepareRelease = defineTool({
   name: 'prepare_release',
-  description: 'Re-run the release gate and, only on pass, build the verified serialization, manifest.json (artifact sha256s), QC reports, ro-crate-metadata.json and a baseline diff. dry_run (default true) returns everything inline and writes nothing; a commit writes atomically under the output directory.',
+  description: 'On a passing release gate, build the release artifacts; dry_run (default) writes nothing.',
   input: PrepareInput,
   capabilities: ['ontology:release', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,

@@ -260,7 +260,7 @@ function validate(args: { include_imports?: boolean; offset?: number; limit?: nu
 
 export const validateRules = defineTool({
   name: 'validate_rules',
-  description: 'Check the SWRL rules against the selected reasoner\'s declared capability profile, without executing them or creating a reasoner; paged, with a snapshot fingerprint later pages must name.',
+  description: 'Check SWRL rules against the selected reasoner\'s profile; paged.',
   input: v.strictObject({
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Widen to the imports closure (default true).'))),
     offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2000), v.description('Rules to skip (0–2000, default 0).'))),

@@ -130,7 +130,7 @@ function scopeOf(ctx: ToolContext, includeImports: boolean): readonly Ontology[]
 
 export const listRules = defineTool({
   name: 'list_rules',
-  description: 'The SWRL rules of the active ontology (or its imports closure), ordered by rendering; variables print as ?<IRI>, so a listed rule replays through add_rule unchanged.',
+  description: 'The SWRL rules, in the form add_rule takes.',
   input: v.strictObject({
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Widen to the imports closure (default false).'))),
   }),
@@ -146,7 +146,7 @@ export const listRules = defineTool({
 
 export const addRule = defineTool({
   name: 'add_rule',
-  description: 'Add one SWRL rule (head atoms, optional body atoms, rule annotations) to the active ontology; entities it introduces are declared. One undo entry.',
+  description: 'Add one SWRL rule from head and body atoms.',
   input: v.strictObject({
     head: v.pipe(v.array(AtomSchema), v.description('Head atoms (at least one).')),
     ...ruleFields,
@@ -179,7 +179,7 @@ function hasLabel(rule: DLSafeRule, label: string): boolean {
 
 export const removeRule = defineTool({
   name: 'remove_rule',
-  description: 'Remove SWRL rules of the active ontology: one by its exact structure (head, body, variable_namespace, annotations as add_rule takes them), or by list_rules index and/or rdfs:label (every match). One undo entry.',
+  description: 'Remove SWRL rules by structure, list_rules index or label.',
   input: v.strictObject({
     head: v.optional(v.pipe(v.array(AtomSchema), v.description('Head atoms: identifies the rule by exact structure.'))),
     ...ruleFields,

@@ -159,7 +159,7 @@ const TYPES = ['all', 'class', 'object_property', 'data_property', 'annotation_p
 
 export const searchEntities = defineTool({
   name: 'search_entities',
-  description: 'Ranked, synonym-aware entity lookup across loaded ontologies (exact → prefix → substring → fuzzy; `*` wildcard), with grounding (best_match, would_mint, collisions). A search keeps its best 1,000 matches (lexical_match_count says how many there were); an empty or wildcard-only query lists the active ontology\'s whole own signature.',
+  description: 'Ranked entity search (`*` wildcard) with best_match and would_mint; search before minting.',
   input: v.strictObject({
     query: v.pipe(v.string(), v.description('Fragment (substring match) or pattern with * wildcards.')),
     type: v.optional(v.picklist(TYPES), 'all'),

@@ -6,7 +6,7 @@ import { defineTool, never } from './tool.js';
 
 export const semanticDiffTool = defineTool({
   name: 'semantic_diff',
-  description: 'Release-oriented diff of a loaded ontology (default: the active one) against another (right) or a privately read document (right_document): header, typed entity changes, rename candidates, annotation changes, axiom groups and a compatibility class; mode=inferred|both also classifies both sides and adds module ownership and QC stage deltas.',
+  description: 'Release diff (entities, renames, compatibility) against right or right_document; mode=inferred classifies.',
   input: SemanticDiffArgs,
   capabilities: ['ontology:read'],
   mutating: never,

@@ -79,7 +79,7 @@ function changeSetsOf(window: WindowState): JsonObject {
 
 export const getSessionInfo = defineTool({
   name: 'get_session_info',
-  description: 'Where this session stands: server and window it is pinned to, what it may do, which gates apply, and what is pending.',
+  description: 'This session\'s window, permissions, gates and pending writes.',
   input: Args,
   capabilities: ['ontology:read'],
   mutating: never,

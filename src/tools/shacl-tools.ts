@@ -40,7 +40,7 @@ async function callerShapes(ctx: ToolContext, shapes: string | undefined, shapes
 
 export const shaclValidate = defineTool({
   name: TOOL,
-  description: 'Validate the imports-closure RDF of the active ontology (asserted, or with the classified reasoner\'s inferences) against a SHACL shapes graph (core and SPARQL-based constraints): conformance, counts per severity, the worst severity, an identity digest and the results in a total order.',
+  description: 'Validate the imports closure (optionally with inferences) against SHACL shapes.',
   input: v.strictObject({
     shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The SHACL shapes graph as Turtle (give this or shapes_path).'))),
     shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),

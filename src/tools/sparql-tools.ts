@@ -42,7 +42,7 @@ async function runQuery(ctx: ToolContext, query: string, scan: QueryScan, includ
 
 export const sparqlQuery = defineTool({
   name: 'sparql_query',
-  description: 'Run a read-only SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE) over the active ontology\'s imports closure; UPDATE and SERVICE are refused.',
+  description: 'Run a read-only SPARQL query over the imports closure.',
   input: v.strictObject({
     query: Query,
     include_inferred: v.optional(v.boolean(), false),
@@ -98,7 +98,7 @@ async function parse(ctx: ToolContext, query: string, scan: QueryScan, timeoutMs
 
 export const sparqlValidate = defineTool({
   name: 'sparql_validate',
-  description: 'Parse a SPARQL query (and optionally run a small sample): validity, form, variables, SERVICE use, and IRIs the ontology does not declare.',
+  description: 'Parse a SPARQL query, optionally run a sample; undeclared IRIs reported.',
   input: v.strictObject({
     query: Query,
     dry_run: v.optional(v.boolean(), false),
@@ -139,7 +139,7 @@ export const sparqlValidate = defineTool({
 
 export const sparqlSchema = defineTool({
   name: 'sparql_schema',
-  description: 'Vocabulary for writing SPARQL over this ontology: classes, properties (domains, ranges), individuals (types), datatypes, the predeclared prefixes and example queries.',
+  description: 'Classes, properties, prefixes and example queries for writing SPARQL.',
   input: v.strictObject({
     keyword: v.optional(v.pipe(v.string(), v.maxLength(500), v.description('Case-insensitive filter on label, CURIE or IRI.'))),
     limit: intOrDefault(100, 10_000, 'Most rows per list (≤0: 100).'),
@@ -186,7 +186,7 @@ const Invariant = v.strictObject({
 
 export const verifyOntology = defineTool({
   name: 'verify_ontology',
-  description: 'Check SPARQL invariants: each query\'s answers are violations (any SELECT row, or ASK true); gate pass/fail against fail_on.',
+  description: 'Check SPARQL invariants: a SELECT row or ASK true is a violation.',
   input: v.strictObject({
     queries: v.pipe(v.array(Invariant), v.minLength(1), v.maxLength(500)),
     profile: v.optional(v.string()),

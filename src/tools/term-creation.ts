@@ -180,7 +180,7 @@ const itemSummary = (a: { iri?: string; name?: string }) => a.iri ?? a.name ?? '
 
 export const createTerm = defineTool({
   name: 'create_term',
-  description: 'Create a class with its curation suite (label, definition, parents, equivalent classes, annotations) in one undo entry.',
+  description: 'Create a class with label, definition, parents, equivalents and annotations.',
   input: v.pipe(v.strictObject({ ...TERM_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
   capabilities: ['ontology:curate'],
   mutating: always,
@@ -191,7 +191,7 @@ export const createTerm = defineTool({
 
 export const createTerms = defineTool({
   name: 'create_terms',
-  description: 'Create many classes (create_term items) atomically in one undo entry; or preview them as a change set; or apply with live reasoner verification (verify=report|rollback).',
+  description: 'Create many create_term classes atomically; or preview them, or verify with the reasoner.',
   input: v.pipe(
     v.strictObject({
       terms: v.pipe(v.array(v.pipe(v.strictObject(TERM_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))), v.minLength(1), v.maxLength(MAX_ITEMS), v.description('The terms: create_term fields except strict.')),
@@ -210,7 +210,7 @@ export const createTerms = defineTool({
 
 export const createProperty = defineTool({
   name: 'create_property',
-  description: 'Create an object or data property with its axioms (label, definition, domain, range, super-properties, characteristics, inverse, annotations) in one undo entry.',
+  description: 'Create an object or data property with label, definition and axioms.',
   input: v.pipe(v.strictObject({ ...PROPERTY_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
   capabilities: ['ontology:curate'],
   mutating: always,
@@ -221,7 +221,7 @@ export const createProperty = defineTool({
 
 export const createProperties = defineTool({
   name: 'create_properties',
-  description: 'Create many properties (create_property items) atomically in one undo entry; or preview them as a change set; or apply with live reasoner verification (verify=report|rollback).',
+  description: 'Create many create_property properties atomically; or preview, or verify with the reasoner.',
   input: v.pipe(
     v.strictObject({
       properties: v.pipe(v.array(v.pipe(v.strictObject(PROPERTY_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))), v.minLength(1), v.maxLength(MAX_ITEMS), v.description('The properties: create_property fields except strict.')),

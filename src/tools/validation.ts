@@ -77,7 +77,7 @@ const NOT_A_PROOF = 'These checks read asserted axioms only; they are a modellin
 
 export const validateOntology = defineTool({
   name: 'validate_ontology',
-  description: 'Modelling-quality audit of the active ontology (labels, definitions, duplicate labels, deprecated terms in use, undeclared entities, property domains/ranges, subclass cycles, isolated classes); not a consistency proof.',
+  description: 'Modelling-quality checks (labels, definitions, cycles, ...); not a consistency proof.',
   input: v.strictObject({
     include_imports: v.optional(v.boolean(), false),
     checks: v.optional(v.pipe(v.array(v.picklist(STRUCTURAL_CHECKS)), v.minLength(1), v.description('Checks to run (default: all), reported in the fixed check order.'))),

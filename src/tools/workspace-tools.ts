@@ -44,7 +44,7 @@ function loadedOntology(ws: Workspace, raw: string): Ontology {
 
 export const setActiveOntology = defineTool({
   name: 'set_active_ontology',
-  description: 'Make another loaded ontology (named by its ontology IRI or version IRI) the active edit target. Loads nothing; not undoable.',
+  description: 'Make a loaded ontology the edit target.',
   input: v.strictObject({
     ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI or version IRI of a loaded ontology, or the label or document list_ontologies shows.')),
   }),
@@ -76,7 +76,7 @@ function bindingOf(file: string) {
 
 export const createOntology = defineTool({
   name: 'create_ontology',
-  description: 'Create a new empty ontology in this window, active unless keep_active=true; with path, bind it to that file now (parent directories created) so a plain save works. Not undoable.',
+  description: 'Create an empty ontology, active unless keep_active; path binds it to a file.',
   input: v.strictObject({
     ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('IRI of the new ontology.')),
     version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI.'))),
