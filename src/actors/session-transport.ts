@@ -240,7 +240,9 @@ export class SessionTransport implements Transport {
     this.running.set(id, controller);
     const reply = new Promise<FastReply>((resolve) => this.waiting.set(id, resolve));
     const answer = (body: string) => this.answerTool(id, controller, body);
-    (this.tools as ToolCaller)(name, args, { sessionId: this.sessionId, authInfo, signal: controller.signal, protocolVersion })
+    const tools = this.tools as ToolCaller;
+    // started on a later microtask, as Protocol starts its handlers: the messages of one batch are all delivered first
+    Promise.resolve().then(() => tools(name, args, { sessionId: this.sessionId, authInfo, signal: controller.signal, protocolVersion }))
       .then((result) => answer(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`), (err: unknown) => answer(errorResponse(id, err)));
     return { reply, cancel: () => this.cancel(id, 'The HTTP request was aborted') };
   }
