@@ -14,7 +14,7 @@ import { journalDocument, type ChangeRecorder } from '../journal/recorder.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { displayName } from '../model/display.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { renderAxiom } from './common.js';
+import { renderAxiom, AnyList, AnyObject } from './common.js';
 import { revisionEnvelope } from './revision.js';
 import { unreachable } from '../util/unreachable.js';
 
@@ -138,6 +138,7 @@ export const getChangeHistory = defineTool({
   name: 'get_change_history',
   description: 'The change journal of a document: who changed what and when (principal, MCP client and session, tool), each change in Manchester syntax with display names and in functional syntax with IRIs; filters by entity, client, tool, time range, revision or since the last save; paged oldest first.',
   input: HistoryArgs,
+  output: v.object({ document: v.string(), entity_iri: v.optional(v.string()), total_matched: v.number(), count: v.number(), entries: AnyList, next_cursor: v.nullable(v.number()), last_saved_seq: v.nullable(v.number()), last_seq: v.number() }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -203,6 +204,7 @@ export const revertChanges = defineTool({
   name: 'revert_changes',
   description: 'Take back past journal entries (one, a list or a range) as a new change; the originals stay in the history. Changes that no longer apply (the axiom was removed since, the entity renamed) are reported, not forced. preview=true only reports. Reverting a revert restores.',
   input: RevertArgs,
+  output: v.object({ preview: v.optional(v.boolean()), would_apply: v.optional(v.number()), document: v.string(), reverts: AnyList, changes: AnyList, conflicts: AnyList, reverted: v.optional(v.boolean()), applied: v.optional(v.number()), revision: v.optional(AnyObject) }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
   rehearse: true,

@@ -14,7 +14,7 @@ import { StageIdSchema } from '../qc/gate.js';
 import type { StageId } from '../qc/finding.js';
 import type { LockMode } from '../imports/lock-mode.js';
 import { counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations, plan, previewRow, type PlannedRow } from './batch-plan.js';
-import { renderAxiom } from './common.js';
+import { renderAxiom, AnyList, AnyObject } from './common.js';
 import { revisionEnvelope, sameRevision, type RevisionEnvelope } from './revision.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { axiomTypeName } from '../model/terms.js';
@@ -225,6 +225,7 @@ export const commitChangeSet = defineTool({
     expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision, all four fields.')),
     confirm_policy_digest: v.optional(v.pipe(v.string(), v.description('Pin the policy digest observed in the preview.'))),
   }),
+  output: v.object({ change_set_id: v.string(), committed: v.boolean(), new_revision: AnyObject, normalized_changes: AnyList, effective_changes: v.number(), single_broadcast: v.boolean(), undo_logged: v.boolean(), undo_depth_before: v.number(), undo_depth_after: v.number() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

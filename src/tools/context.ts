@@ -18,7 +18,7 @@ import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
 import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow } from './common.js';
+import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow, AnyList, AnyObject } from './common.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
 import { unreachable } from '../util/unreachable.js';
@@ -265,6 +265,7 @@ export const summarizeOntology = defineTool({
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Summarize the whole imports closure.')), false),
     limit: Limit(80),
   }),
+  output: v.object({ scope: v.string(), ontologies: v.number(), axioms: v.number(), logical_axioms: v.number(), ontology_annotations: v.number(), import_declarations: v.number(), signature_entities: v.number(), entity_types: AnyObject, axiom_types: AnyObject, axiom_types_truncated: v.optional(v.number()) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -333,6 +334,7 @@ export const getAxiomsForEntity = defineTool({
     limit: Limit(100),
     offset: Offset,
   }),
+  output: v.object({ entity: AnyObject, include_imports: v.boolean(), axioms: AnyObject }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -386,6 +388,7 @@ export const getOntologyContext = defineTool({
   name: 'get_ontology_context',
   description: 'One-call orientation on the active ontology (asserted structure only): id, counts, imports, ontology annotations, root classes, properties, reasoner state, prefixes and write protection.',
   input: v.strictObject({ limit: Limit(50) }),
+  output: v.object({ active_ontology: AnyObject, counts: AnyObject, imports: AnyList, ontology_annotations: AnyList, root_classes: AnyObject, object_properties: AnyObject, data_properties: AnyObject, reasoner: AnyObject, prefixes: AnyObject, write_protection: v.string(), note: v.string() }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -684,6 +687,7 @@ export const getEntityContext = defineTool({
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Read neighbours from the whole imports closure (default true).')), true),
     limit: Limit(50),
   }),
+  output: v.object({ query: v.string(), count: v.number(), include_imports: v.boolean(), entities: AnyList, last_changes: v.optional(AnyList) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {

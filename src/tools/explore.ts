@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { ontologyLabel } from '../model/workspace.js';
 import { defineTool, never, ToolFailure } from './tool.js';
-import { entityRow, logicalAxiomCount } from './common.js';
+import { entityRow, logicalAxiomCount, AnyList } from './common.js';
 import { JournalSummaryOutput, journalSummary, lastChangesField } from './change-history.js';
 import { lookUpEntities } from './context.js';
 
@@ -76,6 +76,7 @@ export const getEntity = defineTool({
   name: 'get_entity',
   description: 'Look up an entity by IRI, CURIE or display name; a punned IRI yields one match per entity type.',
   input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.')) }),
+  output: v.object({ query: v.string(), count: v.number(), matches: AnyList, note: v.optional(v.string()), last_changes: v.optional(AnyList) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {

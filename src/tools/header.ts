@@ -26,6 +26,7 @@ import { ABSOLUTE_IRI } from '../model/iri.js';
 import { FileReadError, readRegularFile } from '../util/file-read.js';
 import { resolveCallerPath } from '../policy/path-rules.js';
 import { resolvePolicy } from '../policy/resolve.js';
+import { AnyObject } from './common.js';
 
 // ---------------------------------------------------------------- caller-selected documents
 
@@ -358,6 +359,7 @@ export const addOntologyAnnotation = defineTool({
   name: 'add_ontology_annotation',
   description: 'Add an ontology-level annotation (literal or IRI value, optional nested annotations) to the active ontology; an undeclared non-built-in property is declared in the same change. Undoable.',
   input: v.strictObject(AnnotationArgsSchema),
+  output: v.object({ added: v.boolean(), annotation: AnyObject, already_present: v.boolean() }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,
@@ -381,6 +383,7 @@ export const removeOntologyAnnotation = defineTool({
   name: 'remove_ontology_annotation',
   description: 'Remove an ontology-level annotation of the active ontology, rebuilt from the same arguments add_ontology_annotation takes; it must equal an existing one. Undoable.',
   input: v.strictObject(AnnotationArgsSchema),
+  output: v.object({ removed: v.boolean(), annotation: AnyObject }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,

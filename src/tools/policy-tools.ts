@@ -20,6 +20,7 @@ import { revisionEnvelope } from './revision.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { sha256Digest } from '../util/digest.js';
 import { readRegularFile } from '../util/file-read.js';
+import { AnyList, AnyObject } from './common.js';
 
 const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit local project-policy file (no URL scheme); otherwise discovery from the active document.')));
 
@@ -184,6 +185,7 @@ export const writeProjectPolicyTemplate = defineTool({
     version: v.optional(v.picklist([1, 2]), 1),
     overwrite: v.optional(v.boolean(), false),
   }),
+  output: v.object({ written: v.boolean(), path: v.string(), project_id: v.string(), profile: v.string(), schema_version: v.number(), bytes: v.number(), sha256: v.string(), validation_hint: AnyList, note: v.string() }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
   destructive: true,
@@ -275,6 +277,7 @@ export const getModelRevision = defineTool({
   name: 'get_model_revision',
   description: 'The optimistic-concurrency revision envelope of this window (workspace id, session revision, semantic and document fingerprints, recomputed per call), dirty state, reasoner selection and the governing policy.',
   input: v.strictObject({ policy_path: PolicyPath }),
+  output: v.object({ revision: AnyObject, workspace_id: v.string(), session_revision: v.number(), semantic_fingerprint: v.string(), document_fingerprint: v.string(), ontology: AnyObject, dirty: v.boolean(), dirty_semantics: v.string(), reasoner: AnyObject, fingerprint_stability: v.string(), release_stable: v.boolean(), fingerprint_warnings: AnyList, policy_loaded: v.boolean(), policy_valid: v.boolean() }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {

@@ -13,8 +13,8 @@ import { implementationDigest, reasonerById, reasoners, sortedReasoners, type Ca
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
-import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { entityRow, renderAxiom, type EntityRow } from './common.js';
+import { always, defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { entityRow, renderAxiom, type EntityRow, AnyObject } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { referencedReasoner } from './reasoner-reference.js';
 import { unreachable } from '../util/unreachable.js';
@@ -53,7 +53,7 @@ function unsupportedReport(u: UnsupportedData, ctx: ToolContext): JsonObject {
 }
 
 /** Which reasoner answered: the selected one, or the engine `auto` chose (and why it may be incomplete). */
-function answeredBy(res: Classification): JsonObject {
+function answeredBy(res: Classification): { reasoner: string; selected_reasoner?: string; completeness_note?: string } {
   const by = res.answeredBy;
   return {
     reasoner: by.name,
@@ -120,10 +120,9 @@ export const setReasoner = defineTool({
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
   output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
-  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner); but the
-  // selection is window state every session shares, and selecting cancels another reasoner's run
-  mutating: never,
-  changesServerState: true,
+  // M·N (TOOLS.md): the selection is window state every session shares, and selecting cancels another
+  // reasoner's run, so it is gated like a write (refused in read-only mode, held for approval) though no undo restores it
+  mutating: always,
   destructive: true,
   idempotent: true,
   handler: (args, ctx) => {
@@ -140,6 +139,12 @@ export const runReasoner = defineTool({
   name: 'run_reasoner',
   description: 'Classify the active ontology and its imports with the selected reasoner and wait (at most timeout_ms; the run is cancelled then).',
   input: v.strictObject({ timeout_ms: TimeoutMs }),
+  output: v.object({
+    started: v.boolean(), completed: v.optional(v.boolean()), reasoner: v.optional(v.string()), selected_reasoner: v.optional(v.string()),
+    completeness_note: v.optional(v.string()), status: v.optional(v.string()), inconsistent: v.optional(v.nullable(v.boolean())),
+    unsatisfiable_count: v.optional(v.number()), complete: v.optional(v.boolean()), unsupported_axioms: v.optional(AnyObject),
+    result_revision: v.optional(v.number()), cached: v.optional(v.boolean()), elapsed_ms: v.optional(v.number()), message: v.string(), warning: v.optional(v.string()),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {

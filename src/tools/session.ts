@@ -13,6 +13,7 @@ import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type
 import type { ServerView } from '../broker/server-view.js';
 import { jobCounts } from '../jobs/actor-jobs.js';
 import { journalSummary } from './change-history.js';
+import { AnyObject } from './common.js';
 
 const Args = v.strictObject({
   include_instances: v.optional(v.pipe(v.boolean(), v.description('Also list every window actor of this server.')), false),
@@ -81,6 +82,7 @@ export const getSessionInfo = defineTool({
   name: 'get_session_info',
   description: 'Where this session stands: server and window it is pinned to, what it may do, which gates apply, and what is pending.',
   input: Args,
+  output: v.object({ server: AnyObject, instance: AnyObject, session: AnyObject, gates: AnyObject, pending_writes: AnyObject, jobs: AnyObject, change_sets: AnyObject }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx: ToolContext) => {
