@@ -11,8 +11,7 @@ import { Workspace } from '../src/model/workspace.js';
 import { WorkspaceResolver } from '../src/model/resolver.js';
 import { loadOntologyFile } from '../src/model/io.js';
 import { staticPrincipal } from '../src/auth/principal.js';
-import { ApprovalQueue } from '../src/tools/approvals.js';
-import { UndoJournal } from '../src/tools/journal.js';
+import { WindowState } from '../src/window/state.js';
 import { runTool } from '../src/tools/gate.js';
 import { getEntity } from '../src/tools/explore.js';
 import { addAxiom, removeAxiom } from '../src/tools/edit.js';
@@ -21,17 +20,18 @@ import type { ToolContext } from '../src/tools/tool.js';
 const [file, token] = process.argv.slice(2);
 const workspace = new Workspace();
 workspace.load(await loadOntologyFile(file));
+const window = new WindowState({ workspace, resolver: new WorkspaceResolver(workspace), windowId: 'reference' });
 const ctx: ToolContext = {
   workspace,
-  resolver: new WorkspaceResolver(workspace),
-  journal: new UndoJournal(workspace),
+  resolver: window.resolver,
+  window,
   settings: { read_only: false, confirm_each_write: false, approval_timeout_s: 300, label_language: 'en' },
   principal: staticPrincipal(),
   sessionId: null,
   windowId: 'reference',
   signal: new AbortController().signal,
 };
-const approvals = new ApprovalQueue('reference');
+const approvals = window.approvals;
 const sessions = new Map<string, StreamableHTTPServerTransport>();
 
 function session(): McpServer {

@@ -8,7 +8,7 @@
 
 import type { Principal } from '../auth/principal.js';
 import type { WindowSettings } from '../tools/tool.js';
-import type { ApprovalEntry } from '../tools/approvals.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import type { Fence } from './fences.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { ServerView } from '../broker/server-view.js';

@@ -9,7 +9,7 @@ import type { Principal } from '../auth/principal.js';
 import { WindowHandle, type ResponseSink, type WindowHealth } from './window.js';
 import { covers, FenceLedger, type FenceTarget, type RevokedIds } from './fences.js';
 import type { ForwardedRequest } from './protocol.js';
-import type { ApprovalEntry } from '../tools/approvals.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import type { ServerView } from '../broker/server-view.js';
 import type { ViewQuery, ViewTopic } from './window-view.js';
 import { log } from '../util/log.js';

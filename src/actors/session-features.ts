@@ -13,6 +13,7 @@ import type { RecoveryNotice } from '../journal/recorder.js';
 
 export const INSTRUCTIONS = [
   'Athene edits OWL 2 ontologies loaded in this window; the active ontology is the target of every edit (list_ontologies, set_active_ontology).',
+  'Conventions of every tool: an argument naming an entity takes an IRI, a CURIE or a display name; a class expression is Manchester syntax; an unknown argument is refused. Timeouts are in milliseconds. Paged lists take limit and offset, or a cursor from next_cursor. A preview argument (preview, dry_run, peek) applies nothing. Each ontology edit is one undo entry; loads, prefix changes and file writes are not undoable.',
   'Find terms before minting: search_entities ranks existing entities and says would_mint or best_match; reuse what exists, and search_external_terms when a project policy allows it.',
   'Edits: preview_changes (or a tool\'s preview/dry_run) shows what would change; apply_changes or the authoring tools commit one undo entry each; undo_change and redo_change step through them; save_ontology writes the document. With confirm-each-write, a write waits for the owner\'s approval.',
   'The project policy (.athene/project.yaml beside the document; get_project_policy) decides paths, network use, naming and gates; run_project_qc checks a change set against it.',

@@ -4,12 +4,15 @@
 // or notification POSTed in an initialized session with well-formed headers, goes straight to the SDK
 // `Server` instead, and its response comes back as the one JSON text the HTTP answer carries; a request
 // asking for progress (`_meta.progressToken`) is answered as an SSE stream carrying its notifications, then
-// its response. Anything this fast path does not recognise is left to the SDK transport, so its answers stay
-// the SDK's.
+// its response. A well-formed `tools/call` without `_meta` skips the SDK `Server` too: the window's tool
+// function runs directly and hands back the result's JSON text, and the response is assembled around it
+// (one serialization, none of Protocol's per-request schema checks, closures and promise chain); its
+// cancellation, late-response and session-close rules are Protocol's. Anything this fast path does not
+// recognise is left to the SDK transport, so its answers stay the SDK's.
 
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 
 /** What the fast path needs of a POST: the few headers the SDK would check, and the raw body. */
@@ -29,6 +32,19 @@ export interface FastReply {
   readonly body: string | null;
   readonly stream?: ReadableStream<Uint8Array>;
 }
+
+/** What a directly served tool call knows of its request. */
+export interface ToolCallScope {
+  readonly sessionId: string | undefined;
+  readonly authInfo: AuthInfo;
+  /** Aborts when the client cancels the call or the session ends. */
+  readonly signal: AbortSignal;
+  /** The request's MCP-Protocol-Version header. */
+  readonly protocolVersion: string | undefined;
+}
+
+/** Runs a tool and answers the JSON text of its `CallToolResult`. */
+export type ToolCaller = (name: string, args: Record<string, unknown> | undefined, scope: ToolCallScope) => Promise<string>;
 
 /** A fast-path call in flight: its reply, and how to cancel it when its HTTP request goes away. */
 export interface FastCall {
@@ -71,6 +87,31 @@ export function plainMessage(raw: unknown): JSONRPCMessage | null {
   return raw as JSONRPCMessage;
 }
 
+/** A `tools/call`'s name and arguments when its params hold nothing else and the SDK's schema accepts them; else null. */
+function plainToolCall(message: JSONRPCMessage): { name: string; args: Record<string, unknown> | undefined } | null {
+  if (!('method' in message) || message.method !== 'tools/call') return null;
+  const params = message.params;
+  if (params === undefined) return null;
+  for (const k in params) if (k !== 'name' && k !== 'arguments') return null;
+  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return null;
+  return { name, args };
+}
+
+/** A handler's failure as Protocol answers it. */
+function errorResponse(id: RequestId, error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown; data?: unknown };
+  const code = typeof e.code === 'number' && Number.isSafeInteger(e.code) ? e.code : ErrorCode.InternalError;
+  const message = typeof e.message === 'string' ? e.message : 'Internal error';
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message, ...(e.data === undefined ? {} : { data: e.data }) } });
+}
+
+function headerRecord(headers: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i < headers.length; i += 2) record[headers[i]] = headers[i + 1];
+  return record;
+}
+
 /** Whether a request asks for progress notifications, which a JSON answer has no room for. */
 function wantsProgress(message: JSONRPCMessage): boolean {
   const params = (message as { params?: { _meta?: unknown } }).params;
@@ -106,8 +147,11 @@ export class SessionTransport implements Transport {
    * unless its handler finished just before the cancellation reached it; that late response is dropped.
    */
   private readonly withdrawn = new Set<RequestId>();
+  /** Directly served tool calls still running, by JSON-RPC id: a cancellation or the session's end aborts them. */
+  private readonly running = new Map<RequestId, AbortController>();
 
-  constructor(readonly inner: WebStandardStreamableHTTPServerTransport) {}
+  /** `tools` serves well-formed tool calls directly; without it every request goes to the SDK `Server`. */
+  constructor(readonly inner: WebStandardStreamableHTTPServerTransport, private readonly tools?: ToolCaller) {}
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;
@@ -161,7 +205,7 @@ export class SessionTransport implements Transport {
    * Serves `post` directly if it is the plain case; undefined when it is not (the caller then hands the
    * whole request to the SDK transport). A request whose id is already awaited is not plain either.
    */
-  tryFast(post: PlainPost, authInfo: AuthInfo, headers: Record<string, string>): FastCall | undefined {
+  tryFast(post: PlainPost, authInfo: AuthInfo, headers: readonly string[]): FastCall | undefined {
     if (!headersAcceptable(post)) return undefined;
     let raw: unknown;
     try {
@@ -171,20 +215,47 @@ export class SessionTransport implements Transport {
     }
     const message = plainMessage(raw);
     if (message === null || !('method' in message) || message.method === 'initialize') return undefined;
-    const extra: MessageExtraInfo = { authInfo, requestInfo: { headers } };
     if (!('id' in message)) {
+      const extra: MessageExtraInfo = { authInfo, requestInfo: { headers: headerRecord(headers) } };
       this.deliver(message, extra);
       return { reply: Promise.resolve(ACCEPTED) };
     }
     const id = message.id;
     if (this.waiting.has(id) || this.streams.has(id)) return undefined;
     this.withdrawn.delete(id);
+    const call = this.tools === undefined ? null : plainToolCall(message);
+    if (call !== null) return this.callTool(id, call.name, call.args, authInfo, post.protocolVersion);
+    const extra: MessageExtraInfo = { authInfo, requestInfo: { headers: headerRecord(headers) } };
     if (wantsProgress(message)) return this.streamed(id, message, extra);
     const reply = new Promise<FastReply>((resolve) => {
       this.waiting.set(id, resolve);
       this.deliver(message, extra);
     });
     return { reply, cancel: () => this.cancel(id, 'The HTTP request was aborted') };
+  }
+
+  /** Serves a tool call without the SDK `Server`; its response is the one JSON text the HTTP answer carries. */
+  private callTool(id: RequestId, name: string, args: Record<string, unknown> | undefined, authInfo: AuthInfo, protocolVersion: string | undefined): FastCall {
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    const reply = new Promise<FastReply>((resolve) => this.waiting.set(id, resolve));
+    const answer = (body: string) => this.answerTool(id, controller, body);
+    (this.tools as ToolCaller)(name, args, { sessionId: this.sessionId, authInfo, signal: controller.signal, protocolVersion })
+      .then((result) => answer(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`), (err: unknown) => answer(errorResponse(id, err)));
+    return { reply, cancel: () => this.cancel(id, 'The HTTP request was aborted') };
+  }
+
+  /** As Protocol does: a cancelled call is not answered (its HTTP request already was, 202). */
+  private answerTool(id: RequestId, controller: AbortController, body: string): void {
+    if (this.running.get(id) === controller) this.running.delete(id);
+    if (controller.signal.aborted) {
+      this.withdrawn.delete(id);
+      return;
+    }
+    const reply = this.waiting.get(id);
+    if (reply === undefined) return;
+    this.waiting.delete(id);
+    reply({ status: 200, body });
   }
 
   /** Serves a request as an SSE stream: its progress and other notifications, then its response. */
@@ -237,12 +308,20 @@ export class SessionTransport implements Transport {
         this.withdraw(requestId as RequestId);
         stream.close();
       }
+      const running = typeof requestId === 'string' || typeof requestId === 'number' ? this.running.get(requestId) : undefined;
+      if (running !== undefined) {
+        this.running.delete(requestId as RequestId);
+        running.abort((message.params as { reason?: unknown }).reason);
+      }
     }
     this.onmessage?.(message, extra);
   }
 
   /** The session ended: answers what is still waiting as the SDK would a request on a gone session. */
   private closed(): void {
+    // Protocol aborts its handlers when the connection closes
+    for (const controller of this.running.values()) controller.abort();
+    this.running.clear();
     for (const reply of this.waiting.values()) reply(GONE);
     this.waiting.clear();
     for (const controller of this.streams.values()) {

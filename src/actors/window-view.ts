@@ -8,7 +8,7 @@ import { cls, type ClassExpression, type Entity } from '../model/terms.js';
 import { OWL_NOTHING, OWL_THING } from '../model/vocab.js';
 import { displayName } from '../model/display.js';
 import { ontologyLabel, type Workspace } from '../model/workspace.js';
-import type { ApprovalQueue } from '../tools/approvals.js';
+import type { ApprovalQueue } from '../window/approvals.js';
 import { TOOLS_BY_NAME } from '../tools/catalog.js';
 import { runTool } from '../tools/gate.js';
 import type { JsonObject, ToolContext, WindowSettings } from '../tools/tool.js';

@@ -17,10 +17,9 @@ import { Workspace, ontologyLabel } from '../model/workspace.js';
 import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
 import { asPrincipal, missingCapabilities } from '../auth/principal.js';
-import { ApprovalQueue } from '../tools/approvals.js';
-import { UndoJournal } from '../tools/journal.js';
+import { WindowState } from '../window/state.js';
 import { TOOLS_BY_NAME, profileTools } from '../tools/catalog.js';
-import { failure, runTool, type ToolResult } from '../tools/gate.js';
+import { failure, resultJson, runTool, type ToolResult } from '../tools/gate.js';
 import { listTools, type ListedTool } from '../tools/listing.js';
 import { getEntity } from '../tools/explore.js';
 import { searchEntities } from '../tools/search.js';
@@ -39,15 +38,13 @@ import { Outbox } from './outbox.js';
 import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
 import { auditEventsLost } from '../audit/stream.js';
 import { FenceSet, REVOKED_MESSAGE, type Fence } from './fences.js';
-import { SessionTransport, type FastCall, type FastReply, type PlainPost } from './session-transport.js';
-import { cancelRevokedJobs, closeJobs } from '../jobs/actor-jobs.js';
-import { revokeExternalTerms } from '../external-terms/actor-store.js';
+import { SessionTransport, type FastCall, type FastReply, type PlainPost, type ToolCallScope } from './session-transport.js';
 import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 import { answerView, warmView, type ViewTopic, type ViewWindow } from './window-view.js';
 import type { WindowSettings } from '../tools/tool.js';
-import type { ApprovalEntry } from '../tools/approvals.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import { requestIds } from '../util/json-rpc-ids.js';
 import { unreachable } from '../util/unreachable.js';
@@ -155,14 +152,6 @@ function principalOf(json: string): Principal {
   return p;
 }
 
-interface WindowState {
-  readonly workspace: Workspace;
-  readonly resolver: WorkspaceResolver;
-  readonly journal: UndoJournal;
-  readonly approvals: ApprovalQueue;
-  readonly changes: ChangeRecorder | null;
-}
-
 /** The change journal of this window when it is on: unsaved entries are replayed (or set aside) before anything is served. */
 async function openChangeJournal(workspace: Workspace): Promise<ChangeRecorder | null> {
   const home = init.settings.audit_home;
@@ -217,13 +206,9 @@ async function openWindow(): Promise<WindowState> {
   // the indexes and name tables are built before the window serves: the first call (or the owner's class tree) does not pay for them
   for (const o of workspace.ontologies) void o.index;
   if (workspace.hasActive) void resolver.closure;
-  return {
-    workspace,
-    resolver,
-    journal: new UndoJournal(workspace),
-    approvals: new ApprovalQueue(init.windowId, () => announce('pending')),
-    changes,
-  };
+  return new WindowState({
+    workspace, resolver, changes, windowId: init.windowId, onApprovalsChanged: () => announce('pending'), home: init.settings.audit_home ?? null,
+  });
 }
 
 function localDocuments(ws: Workspace): string[] {
@@ -232,11 +217,11 @@ function localDocuments(ws: Workspace): string[] {
 }
 
 /** What get_session_info reads beyond the workspace; `protocolVersion` is the header every post-initialize request carries. */
-function sessionFacts(state: WindowState, protocolVersion: string | string[] | undefined): SessionFacts {
+function sessionFacts(state: WindowState, protocolVersion: string | undefined): SessionFacts {
   return {
     serverInfo: SERVER_INFO,
     // a request without the header is from a client of the protocol version that predates it
-    protocolVersion: typeof protocolVersion === 'string' ? protocolVersion : DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+    protocolVersion: protocolVersion ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
     toolCount: listing(toolProfile).tools.length,
     promptCount: LISTED_PROMPTS.length,
     approvals: () => state.approvals.list(),
@@ -246,18 +231,32 @@ function sessionFacts(state: WindowState, protocolVersion: string | string[] | u
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-function toolContext(state: WindowState, principal: Principal, extra: Extra): ToolContext {
+/** What a tool call needs of its request, whether the SDK `Server` or the session's fast path serves it. */
+interface CallScope extends ToolCallScope {
+  /** Sends a notification about this request (progress); absent on the fast path, which serves no progress token. */
+  readonly notify?: (notification: ServerNotification) => Promise<void>;
+}
+
+function scopeOf(extra: Extra): CallScope {
+  const version = extra.requestInfo?.headers['mcp-protocol-version'];
+  return {
+    sessionId: extra.sessionId, authInfo: extra.authInfo ?? { token: '', clientId: '', scopes: [] }, signal: extra.signal,
+    protocolVersion: typeof version === 'string' ? version : undefined, notify: extra.sendNotification,
+  };
+}
+
+function toolContext(state: WindowState, principal: Principal, scope: CallScope): ToolContext {
   return {
     workspace: state.workspace,
     resolver: state.resolver,
-    journal: state.journal,
+    window: state,
     ...(state.changes === null ? {} : { changes: state.changes }),
     settings,
     principal,
-    sessionId: extra.sessionId ?? null,
+    sessionId: scope.sessionId ?? null,
     windowId: init.windowId,
-    signal: extra.signal,
-    session: sessionFacts(state, extra.requestInfo?.headers['mcp-protocol-version']),
+    signal: scope.signal,
+    session: sessionFacts(state, scope.protocolVersion),
   };
 }
 
@@ -291,7 +290,7 @@ function announceOntologies(ws: Workspace, caller: SessionNotices | undefined): 
 
 /** Ranked entity names for a completion, found as search_entities finds them (at most 100). */
 async function completeEntity(state: WindowState, value: string, type: 'class' | 'all', field: 'display' | 'iri', extra: Extra): Promise<{ values: string[]; total: number; hasMore: boolean }> {
-  const ctx = toolContext(state, reader(extra), extra);
+  const ctx = toolContext(state, reader(extra), scopeOf(extra));
   const result = await runTool(searchEntities, { query: value, type, limit: 100 }, ctx, state.approvals, revokedRefusal);
   if (result.isError) return { values: [], total: 0, hasMore: false };
   const body = result.structuredContent as { count: number; items: { iri: string; display: string }[] };
@@ -304,8 +303,45 @@ async function readResource(state: WindowState, uri: string, extra: Extra): Prom
   const target = resourceTarget(uri, state.workspace, ontologyKeys);
   if (target === null) throw new McpError(-32002, `Resource not found: ${uri}`);
   if (target.kind === 'document') return { contents: [documentContents(uri, target.ontology, target.format)] };
-  const result = await runTool(getEntity, { entity: target.iri }, toolContext(state, principal, extra), state.approvals, revokedRefusal);
+  const result = await runTool(getEntity, { entity: target.iri }, toolContext(state, principal, scopeOf(extra)), state.approvals, revokedRefusal);
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.structuredContent) }] };
+}
+
+/** One tools/call in a session: the gate, the journal's durability, and what the call tells the window and sessions. */
+async function callTool(state: WindowState, server: Server, name: string, args: Record<string, unknown> | undefined,
+  token: string | number | undefined, scope: CallScope): Promise<ToolResult> {
+  const tool = TOOLS_BY_NAME.get(name);
+  if (tool === undefined) return failure(`Unknown tool '${name}'`, 'unknown_tool');
+  if (!listing(toolProfile).names.has(tool.name)) return failure(`${tool.name} is not offered in the '${toolProfile}' tool profile`, 'unknown_tool');
+  const principal = asPrincipal(scope.authInfo.extra?.principal);
+  if (principal === null) return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
+  const notify = scope.notify;
+  const beat = token === undefined || notify === undefined ? undefined : new ProgressBeat(
+    (value, message) => notify({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
+    `${tool.name}: running`);
+  const base = toolContext(state, principal, scope);
+  const changes = state.changes;
+  const client = changes === null ? undefined : server.getClientVersion();
+  const call: CallRecord | null = changes === null ? null
+    : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
+  const ctx: ToolContext = beat === undefined && call === null ? base : {
+    ...base,
+    ...(beat === undefined ? {} : { progress: (m: string, measure?: ProgressMeasure) => beat.phase(m, measure) }),
+    ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
+  };
+  let result: ToolResult;
+  try {
+    result = await runAs(principal, () => runTool(tool, args, ctx, state.approvals, revokedRefusal));
+    if (call?.durable !== undefined) result = await durableResult(result, call);
+  } finally {
+    beat?.stop();
+  }
+  if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
+  if (tool.name === 'recover_unsaved_changes') postJournalCounts(state.changes);
+  const caller = audience.get(scope.sessionId ?? '');
+  announceOntologies(state.workspace, caller);
+  if (!result.isError) for (const notice of resultNotices(tool.name, result.structuredContent)) caller?.log(notice);
+  return result;
 }
 
 function sessionServer(state: WindowState): Server {
@@ -359,40 +395,8 @@ function sessionServer(state: WindowState): Server {
     reader(extra);
     return { completion: { values: completeTemplateVariable(argument.name, argument.value, state.workspace, ontologyKeys) } };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const tool = TOOLS_BY_NAME.get(request.params.name);
-    if (tool === undefined) return failure(`Unknown tool '${request.params.name}'`, 'unknown_tool');
-    if (!listing(toolProfile).names.has(tool.name)) return failure(`${tool.name} is not offered in the '${toolProfile}' tool profile`, 'unknown_tool');
-    const principal = asPrincipal(extra.authInfo?.extra?.principal);
-    if (principal === null) return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
-    const token = request.params._meta?.progressToken;
-    const beat = token === undefined ? undefined : new ProgressBeat(
-      (value, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
-      `${tool.name}: running`);
-    const base = toolContext(state, principal, extra);
-    const client = server.getClientVersion();
-    const changes = state.changes;
-    const call: CallRecord | null = changes === null ? null
-      : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
-    const ctx: ToolContext = {
-      ...base,
-      ...(beat === undefined ? {} : { progress: (m: string, measure?: ProgressMeasure) => beat.phase(m, measure) }),
-      ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
-    };
-    let result: ToolResult;
-    try {
-      result = await runAs(principal, () => runTool(tool, request.params.arguments, ctx, state.approvals, revokedRefusal));
-      if (call?.durable !== undefined) result = await durableResult(result, call);
-    } finally {
-      beat?.stop();
-    }
-    if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
-    if (tool.name === 'recover_unsaved_changes') postJournalCounts(state.changes);
-    const caller = audience.get(extra.sessionId ?? '');
-    announceOntologies(state.workspace, caller);
-    if (!result.isError) for (const notice of resultNotices(tool.name, result.structuredContent)) caller?.log(notice);
-    return result;
-  });
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(state, server, request.params.name, request.params.arguments, request.params._meta?.progressToken, scopeOf(extra)));
   return server;
 }
 
@@ -411,12 +415,6 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 function header(headers: readonly string[], name: string): string | undefined {
   for (let i = 0; i < headers.length; i += 2) if (headers[i] === name) return headers[i + 1];
   return undefined;
-}
-
-function headerRecord(headers: readonly string[]): Record<string, string> {
-  const record: Record<string, string> = {};
-  for (let i = 0; i < headers.length; i += 2) record[headers[i]] = headers[i + 1];
-  return record;
 }
 
 function headerPairs(headers: readonly string[]): [string, string][] {
@@ -451,7 +449,7 @@ class WindowActor {
     this.view = {
       workspace: state.workspace, approvals: state.approvals, changes: state.changes,
       context: (principal) => ({
-        workspace: state.workspace, resolver: state.resolver, journal: state.journal, settings, principal, sessionId: null,
+        workspace: state.workspace, resolver: state.resolver, window: state, settings, principal, sessionId: null,
         windowId: init.windowId, signal: new AbortController().signal, ...(state.changes === null ? {} : { changes: state.changes }),
       }),
       setWriteModes: (modes) => {
@@ -484,7 +482,7 @@ class WindowActor {
       protocolVersion: header(fwd.headers, 'mcp-protocol-version'),
       body: fwd.body,
     };
-    return transport.tryFast(post, authInfoOf(fwd.principal), headerRecord(fwd.headers));
+    return transport.tryFast(post, authInfoOf(fwd.principal), fwd.headers);
   }
 
   private replyFast(id: number, reply: FastReply): void {
@@ -580,7 +578,7 @@ class WindowActor {
       },
       onsessionclosed: (sid) => this.forget(sid),
     });
-    const transport = new SessionTransport(inner);
+    const transport = new SessionTransport(inner, (name, args, scope) => callTool(this.state, server, name, args, undefined, scope).then(resultJson));
     await server.connect(transport);
     const response = await inner.handleRequest(request, { authInfo });
     if (transport.sessionId === undefined || !this.sessions.has(transport.sessionId)) await server.close();
@@ -630,11 +628,11 @@ class WindowActor {
 
   async shutdown(): Promise<void> {
     post({ type: 'unsaved', ontologies: this.state.workspace.dirtyCount });
-    this.state.approvals.declineAll();
-    // jobs stop and their private artifacts go first: the worker may be terminated if closing takes too long
-    const jobs = closeJobs(this.state.workspace);
+    // the window's parts go first (jobs and their private artifacts before anything else): the worker may
+    // be terminated if closing takes too long
+    const disposed = this.state.dispose();
     await Promise.all([...this.sessions.keys()].map((sid) => this.closeSession(sid)));
-    await jobs;
+    await disposed;
   }
 
   dispatch(m: ToWindow): void {
@@ -666,9 +664,7 @@ class WindowActor {
   holdFence(fence: Fence): void {
     fences.add(fence);
     // what the revoked grants made here goes too: their jobs stop, their cursors and proposals are erased
-    const revoked = new Set(fence.grant_ids);
-    cancelRevokedJobs(this.state.workspace, revoked);
-    revokeExternalTerms(this.state.workspace, revoked);
+    this.state.revoke(new Set(fence.grant_ids));
   }
 
   answerView(query: Parameters<WindowControl['view']>[0]): Promise<unknown> {

@@ -4,7 +4,7 @@
 // failing is marked failed and no longer retried.
 
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { ApprovalEntry } from '../tools/approvals.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ToolProfile } from '../settings/settings.js';
 import {

@@ -8,7 +8,7 @@ import type { ForwardedRequest } from '../actors/protocol.js';
 import type { ResponseSink } from '../actors/window.js';
 import type { RoutedWindow } from '../actors/registry.js';
 import type { Fence } from '../actors/fences.js';
-import type { ApprovalEntry } from '../tools/approvals.js';
+import type { ApprovalEntry } from '../window/approvals.js';
 import type { Principal } from '../auth/principal.js';
 import type { ViewQuery, ViewTopic } from '../actors/window-view.js';
 import type { Endpoint } from './broker-registry.js';

@@ -3,8 +3,7 @@
 // proposals answer only to the principal, grant and actor that made them.
 
 import { randomBytes } from 'node:crypto';
-import type { Workspace } from '../model/workspace.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { CallContext } from '../window/call-context.js';
 import { sha256Digest } from '../util/digest.js';
 import type { ProviderRecord } from './record.js';
 
@@ -70,6 +69,13 @@ export class ExternalTermStore {
     for (const [k, p] of this.proposals) if (p.grantId !== null && grantIds.has(p.grantId)) this.proposals.delete(k);
   }
 
+  /** The window is closing: everything goes. */
+  clear(): void {
+    this.cache.clear();
+    this.cursors.clear();
+    this.proposals.clear();
+  }
+
   /** Drops expired cursors and proposals (called on every use, so memory stays bounded by live ones). */
   sweep(now: number): void {
     for (const [k, c] of this.cursors) if (c.expires <= now) this.cursors.delete(k);
@@ -77,26 +83,13 @@ export class ExternalTermStore {
   }
 }
 
-const stores = new WeakMap<Workspace, ExternalTermStore>();
-
-export function externalTermStore(ctx: ToolContext): ExternalTermStore {
-  let s = stores.get(ctx.workspace);
-  if (s === undefined) stores.set(ctx.workspace, (s = new ExternalTermStore()));
-  return s;
-}
-
-/** Grants were revoked: their cursors and proposals in this actor are erased. */
-export function revokeExternalTerms(ws: Workspace, grantIds: ReadonlySet<string>): void {
-  stores.get(ws)?.revoke(grantIds);
-}
-
 /** The caller's OAuth grant, or null for the static token. */
-export function grantOf(ctx: ToolContext): string | null {
+export function grantOf(ctx: CallContext): string | null {
   return ctx.principal.type === 'oauth' ? ctx.principal.grant_id : null;
 }
 
 /** Who may use a cursor or proposal: the principal's client and grant, in this actor. */
-export function ownerKey(ctx: ToolContext): string {
+export function ownerKey(ctx: CallContext): string {
   return sha256Digest(JSON.stringify([ctx.principal.type, ctx.principal.client_id, ctx.principal.grant_id, ctx.workspace.id]));
 }
 

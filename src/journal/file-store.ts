@@ -3,14 +3,15 @@
 // by the retention settings) and `document` (the path). Each record is one line, `<checksum> <json>`; a
 // line whose checksum fails or that has no newline (the process died mid-append) is not read, and the
 // next append first cuts a torn tail off. Appends queue and are written by one writer: every record
-// queued while a write and fsync are under way, or in the same turn of the event loop, goes out in the
-// next one (group commit).
+// queued in the same turn of the event loop goes out in one write and fsync (group commit). Two batches
+// may be fsyncing at once (the next one is written while the previous one's fsync runs); a third waits,
+// collecting what arrives meanwhile, and a batch is acknowledged only after every earlier one.
 // Several windows (threads or processes) may journal one document: a lock file in its directory covers
 // numbering and writing (not the fsync), and each writer first reads what others appended since its last
 // write, so sequence numbers never repeat.
 
-import { closeSync, fstatSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile, readdir, stat, chmod, type FileHandle } from 'node:fs/promises';
+import { closeSync, fdatasync, fstatSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { mkdir, open, readFile, readdir, stat, chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Hex } from '../util/digest.js';
@@ -28,6 +29,8 @@ const LOCK = 'journal.lock';
 /** A lock file older than this was left by a writer that died holding it (a hold lasts one write). */
 const STALE_LOCK_MS = 10_000;
 const HISTORY = 'history.log';
+/** Batches whose fsync may run at once: the next batch is written during the previous one's fsync. */
+const SYNCS_IN_FLIGHT = 2;
 const DOCUMENT = 'document';
 
 function checksum(json: string): string {
@@ -101,10 +104,23 @@ interface Queued {
 
 /** A document's journal as this writer has it open: where its own last write ended and the last seq. */
 interface OpenLog {
-  readonly handle: FileHandle;
+  readonly fd: number;
   readonly ino: number;
   end: number;
   lastSeq: number;
+  /** Settles once every batch written to it so far is durable; rejects if one of them could not be. */
+  durable: Promise<void>;
+}
+
+function datasync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fdatasync(fd, (err) => (err === null ? resolve() : reject(err))));
+}
+
+/** Settles after both, rejecting with the first one's error: a batch is not durable unless the earlier ones are. */
+async function after(earlier: Promise<void>, own: Promise<void>): Promise<void> {
+  const [a, b] = await Promise.allSettled([earlier, own]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
 }
 
 function lastSeqOf(records: readonly JournalRecord[], from: number): number {
@@ -149,6 +165,8 @@ export class FileChangeStore implements ChangeStore {
   /** The one writer: every write, save and compaction runs after the previous one. */
   private chain: Promise<void> = Promise.resolve();
   private flushScheduled = false;
+  /** The fsyncs under way, one per batch written, oldest first. */
+  private syncing: Promise<void>[] = [];
 
   constructor(home: string, private readonly retention: Retention) {
     this.root = path.join(home, 'journal');
@@ -179,19 +197,40 @@ export class FileChangeStore implements ChangeStore {
   }
 
   private async flush(): Promise<void> {
+    while (this.syncing.length >= SYNCS_IN_FLIGHT) await this.syncing[0];
     this.flushScheduled = false;
     const batch = this.queue;
     this.queue = new Map();
-    await Promise.all([...batch].map(async ([document, q]) => {
+    const syncs: Promise<void>[] = [];
+    for (const [document, q] of batch) {
+      let log: OpenLog;
       try {
-        const log = await this.write(document, q);
-        await log.handle.datasync();
-        for (const w of q.waiters) w.resolve();
+        log = await this.write(document, q);
       } catch (err) {
         this.drop(document);
         for (const w of q.waiters) w.reject(err as Error);
+        continue;
       }
-    }));
+      const synced = datasync(log.fd);
+      syncs.push(synced);
+      log.durable = after(log.durable, synced);
+      log.durable.then(() => {
+        for (const w of q.waiters) w.resolve();
+      }, (err: Error) => {
+        if (this.logs.get(document) === log) this.drop(document);
+        for (const w of q.waiters) w.reject(err);
+      });
+    }
+    const inFlight = Promise.allSettled(syncs).then(() => {
+      this.syncing.splice(this.syncing.indexOf(inFlight), 1);
+    });
+    this.syncing.push(inFlight);
+  }
+
+  /** Waits until no write or fsync is under way: what was acknowledged so far is in the files. */
+  private async settled(): Promise<void> {
+    await this.chain;
+    await Promise.all(this.syncing);
   }
 
   /** Numbers and writes queued records under the document's lock; the fsync is left to the caller. */
@@ -213,7 +252,7 @@ export class FileChangeStore implements ChangeStore {
         lines += encodeRecord(record);
       }
       // the write only copies into the page cache: done on this thread, it leaves the thread pool to the fsync
-      log.end += writeSync(log.handle.fd, lines);
+      log.end += writeSync(log.fd, lines);
       return log;
     });
   }
@@ -225,31 +264,42 @@ export class FileChangeStore implements ChangeStore {
    */
   private async current(document: string, file: string): Promise<OpenLog> {
     const cached = this.logs.get(document);
-    if (cached !== undefined && statSync(file, { throwIfNoEntry: false })?.ino === cached.ino) {
-      const size = fstatSync(cached.handle.fd).size;
-      if (size === cached.end) return cached;
-      if (size > cached.end) {
-        const added = Buffer.alloc(size - cached.end);
-        readSync(cached.handle.fd, added, 0, added.length, cached.end);
+    // one stat of the path tells both whether the file was replaced and how far others appended
+    const now = statSync(file, { throwIfNoEntry: false });
+    if (cached !== undefined && now?.ino === cached.ino) {
+      if (now.size === cached.end) return cached;
+      if (now.size > cached.end) {
+        const added = Buffer.alloc(now.size - cached.end);
+        readSync(cached.fd, added, 0, added.length, cached.end);
         if (added[added.length - 1] === 0x0a) {
           cached.lastSeq = lastSeqOf(decodeRecords(added.toString('utf8')), cached.lastSeq);
-          cached.end = size;
+          cached.end = now.size;
           return cached;
         }
       }
     }
     if (cached !== undefined) this.drop(document);
     await cutTornTail(file);
-    const handle = await open(file, 'a+', 0o600);
+    const fd = openSync(file, 'a+', 0o600);
     const text = await readText(file);
-    const log: OpenLog = { handle, ino: (await handle.stat()).ino, end: Buffer.byteLength(text), lastSeq: lastSeqOf(decodeRecords(text), 0) };
+    const log: OpenLog = { fd, ino: fstatSync(fd).ino, end: Buffer.byteLength(text), lastSeq: lastSeqOf(decodeRecords(text), 0), durable: Promise.resolve() };
     this.logs.set(document, log);
     return log;
   }
 
+  /** Forgets the open journal; its descriptor is closed once the fsyncs under way on it are done. */
   private drop(document: string): void {
-    this.logs.get(document)?.handle.close().catch(() => undefined);
+    const log = this.logs.get(document);
+    if (log === undefined) return;
     this.logs.delete(document);
+    const close = () => {
+      try {
+        closeSync(log.fd);
+      } catch {
+        // the descriptor is gone either way
+      }
+    };
+    log.durable.then(close, close);
   }
 
   private async ensureDir(document: string): Promise<string> {
@@ -265,7 +315,7 @@ export class FileChangeStore implements ChangeStore {
   }
 
   async readSince(document: string, since: number): Promise<JournalState> {
-    await this.chain;
+    await this.settled();
     const dir = this.dir(document);
     const records = [...decodeRecords(await readText(path.join(dir, HISTORY))), ...decodeRecords(await readText(path.join(dir, JOURNAL)))];
     return journalState(document, records, since);
@@ -273,6 +323,7 @@ export class FileChangeStore implements ChangeStore {
 
   markSaved(document: string, marker: SaveMarker): Promise<void> {
     return this.serial(async () => {
+      await Promise.all(this.syncing);
       const dir = await this.ensureDir(document);
       await locked(dir, () => this.moveSaved(document, dir, marker));
     });
@@ -306,6 +357,7 @@ export class FileChangeStore implements ChangeStore {
 
   compact(document: string, now: Date): Promise<void> {
     return this.serial(() => locked(this.dir(document), async () => {
+      await Promise.all(this.syncing);
       const file = path.join(this.dir(document), HISTORY);
       const text = await readText(file);
       if (text === '') return;
@@ -325,7 +377,7 @@ export class FileChangeStore implements ChangeStore {
   }
 
   async unsavedDocuments(): Promise<string[]> {
-    await this.chain;
+    await this.settled();
     let names: string[];
     try {
       names = await readdir(this.root);
@@ -344,9 +396,8 @@ export class FileChangeStore implements ChangeStore {
   }
 
   async close(): Promise<void> {
-    await this.chain;
-    for (const log of this.logs.values()) await log.handle.close().catch(() => undefined);
-    this.logs.clear();
+    await this.settled();
+    for (const document of [...this.logs.keys()]) this.drop(document);
   }
 }
 

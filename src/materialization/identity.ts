@@ -5,14 +5,13 @@
 
 
 import path from 'node:path';
-import type { Workspace } from '../model/workspace.js';
+import type { WindowState } from '../window/state.js';
 import { ontologyLabel } from '../model/workspace.js';
 import { semanticFingerprint } from '../model/fingerprint.js';
 import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js';
 import type { PolicyResolution } from '../policy/resolution.js';
-import { revisionEnvelope, type RevisionEnvelope } from '../tools/revision.js';
+import { revisionEnvelope, type RevisionEnvelope } from '../model/revision.js';
 import { sha256Digest } from '../util/digest.js';
-import { takeSnapshot } from '../reasoner/snapshot.js';
 import { PROVENANCE_PREFIX, PROVENANCE_PROPERTY } from './provenance.js';
 import { readRegularFile } from '../util/file-read.js';
 
@@ -69,7 +68,8 @@ export function reasonerIdentity(r: ReasonerInfo): ReasonerIdentity {
   return { id: r.id, name: r.name, version: r.version, implementation_digest: implementationDigest(r), configuration_digest: sha256Digest(JSON.stringify(configuration)) };
 }
 
-export async function inputIdentity(ws: Workspace, r: ReasonerInfo, policy: PolicyResolution): Promise<InputIdentity> {
+export async function inputIdentity(window: WindowState, r: ReasonerInfo, policy: PolicyResolution): Promise<InputIdentity> {
+  const ws = window.workspace;
   const closure = ws.importsClosure(ws.active).map((o) => ({ ontology: ontologyLabel(o), semantic_fingerprint: semanticFingerprint(o) }));
   const missing = [...ws.missingImports(ws.active)].sort();
   return {
@@ -78,7 +78,7 @@ export async function inputIdentity(ws: Workspace, r: ReasonerInfo, policy: Poli
     closure,
     missing_imports: missing,
     closure_digest: sha256Digest(JSON.stringify({ closure, missing })),
-    provenance_basis: provenanceBasis(takeSnapshot(ws).text),
+    provenance_basis: provenanceBasis(window.reasoning.snapshot().text),
     reasoner: reasonerIdentity(r),
     policy_path: policy.file,
     policy_digest: policy.digest,

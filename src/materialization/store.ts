@@ -4,7 +4,6 @@
 // its existence does not leak.
 
 import { randomBytes } from 'node:crypto';
-import type { Workspace } from '../model/workspace.js';
 
 export const ARTIFACT_TTL_MS = 30 * 60 * 1000;
 const MAX_ENTRIES = 32;
@@ -66,6 +65,12 @@ export class ArtifactStore<P> {
     return this.entries.size;
   }
 
+  /** The window is closing: every preview goes. */
+  clear(): void {
+    this.entries.clear();
+    this.expired.clear();
+  }
+
   private sweep(): void {
     const now = this.now();
     for (const [id, e] of this.entries) {
@@ -76,13 +81,4 @@ export class ArtifactStore<P> {
     // remembered expiries are bounded too: the oldest are forgotten first (then reported as unknown)
     while (this.expired.size > 4 * MAX_ENTRIES) this.expired.delete(this.expired.keys().next().value!);
   }
-}
-
-const stores = new WeakMap<Workspace, ArtifactStore<unknown>>();
-
-/** The artifact store of one window actor (its workspace). */
-export function artifactStore<P>(ws: Workspace): ArtifactStore<P> {
-  let s = stores.get(ws);
-  if (s === undefined) stores.set(ws, (s = new ArtifactStore<unknown>()));
-  return s as ArtifactStore<P>;
 }

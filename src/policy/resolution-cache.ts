@@ -7,8 +7,7 @@
 // network authorization never use this cache; they resolve afresh.
 
 import { stat } from 'node:fs/promises';
-import type { Workspace } from '../model/workspace.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { CallContext } from '../window/call-context.js';
 import type { PolicyResolution } from './resolution.js';
 import { discoverPolicyFile, readPolicy, resolvePolicy } from './resolve.js';
 
@@ -16,8 +15,6 @@ interface CachedResolution {
   readonly key: string;
   readonly resolution: PolicyResolution;
 }
-
-const byWindow = new WeakMap<Workspace, CachedResolution>();
 
 let reads = 0;
 
@@ -27,7 +24,7 @@ export function cachedPolicyReads(): number {
 }
 
 /** What the resolution of `file` depends on, or null when the file cannot be examined. */
-async function cacheKey(ctx: ToolContext, file: string): Promise<string | null> {
+async function cacheKey(ctx: CallContext, file: string): Promise<string | null> {
   const s = await stat(file, { bigint: true }).catch(() => null);
   if (s === null) return null;
   const active = ctx.workspace.hasActive ? ctx.workspace.active : null;
@@ -37,18 +34,25 @@ async function cacheKey(ctx: ToolContext, file: string): Promise<string | null> 
   ]);
 }
 
-/** The policy discovered for the workspace, as `resolvePolicy(ctx)` yields it, reusing an unchanged valid one. */
-export async function resolveDiscoveredPolicy(ctx: ToolContext): Promise<PolicyResolution> {
-  const file = await discoverPolicyFile(ctx);
-  // without a policy there is nothing to parse; resolvePolicy says which path mode applies
-  if (file === null) return resolvePolicy(ctx);
-  // the identity is taken before the read: a change in between makes the next call read again
-  const key = await cacheKey(ctx, file);
-  const cached = byWindow.get(ctx.workspace);
-  if (key !== null && cached?.key === key) return cached.resolution;
-  reads++;
-  const resolution = await readPolicy(ctx, file, 'discovered');
-  if (key !== null && resolution.valid) byWindow.set(ctx.workspace, { key, resolution });
-  else byWindow.delete(ctx.workspace);
-  return resolution;
+/** One window's last valid discovered resolution. */
+export class PolicyResolutionCache {
+  private cached: CachedResolution | null = null;
+
+  /** The policy discovered for the workspace, as `resolvePolicy(ctx)` yields it, reusing an unchanged valid one. */
+  async resolve(ctx: CallContext): Promise<PolicyResolution> {
+    const file = await discoverPolicyFile(ctx);
+    // without a policy there is nothing to parse; resolvePolicy says which path mode applies
+    if (file === null) return resolvePolicy(ctx);
+    // the identity is taken before the read: a change in between makes the next call read again
+    const key = await cacheKey(ctx, file);
+    if (key !== null && this.cached?.key === key) return this.cached.resolution;
+    reads++;
+    const resolution = await readPolicy(ctx, file, 'discovered');
+    this.cached = key !== null && resolution.valid ? { key, resolution } : null;
+    return resolution;
+  }
+
+  clear(): void {
+    this.cached = null;
+  }
 }

@@ -161,6 +161,11 @@ export class ChangeSetStore<P> {
     this.slots.delete(id);
   }
 
+  /** The window is closing: every entry goes. */
+  clear(): void {
+    this.slots.clear();
+  }
+
   /** The ready entry `id`, or the failure its state calls for. */
   private usable(id: string): Slot<P> {
     this.sweep();

@@ -5,6 +5,7 @@
 import { applyBatch, type Change } from '../model/changes.js';
 import { Ontology } from '../model/ontology.js';
 import type { Workspace } from '../model/workspace.js';
+import type { WindowState } from '../window/state.js';
 import type { QcSnapshot } from './finding.js';
 
 /** A copy of `o` sharing its interned axioms and annotations; its indexes are built when first read. */
@@ -46,16 +47,16 @@ function closureOf(root: Ontology, ws: Workspace, copies: ReadonlyMap<Ontology, 
 }
 
 /**
- * Which workspace a snapshot came from: the reasoner stage shares that workspace's incremental reasoner,
+ * Which window a snapshot came from: the reasoner stage shares that workspace's incremental reasoner,
  * the SPARQL stages its engine thread.
  */
-const origins = new WeakMap<QcSnapshot, Workspace>();
+const origins = new WeakMap<QcSnapshot, WindowState>();
 
 export function snapshotWorkspaceId(s: QcSnapshot): string | undefined {
-  return origins.get(s)?.id;
+  return origins.get(s)?.workspace.id;
 }
 
-export function snapshotWorkspace(s: QcSnapshot): Workspace | undefined {
+export function snapshotWindow(s: QcSnapshot): WindowState | undefined {
   return origins.get(s);
 }
 
@@ -63,13 +64,14 @@ export function snapshotWorkspace(s: QcSnapshot): Workspace | undefined {
  * Captures the active ontology with `delta` applied to a private copy (and to copies of any other loaded
  * ontology the delta targets). Throws the ChangeError of a malformed change, having changed nothing.
  */
-export function captureSnapshot(ws: Workspace, delta: readonly Change[], labelLanguage: string): QcSnapshot {
+export function captureSnapshot(window: WindowState, delta: readonly Change[], labelLanguage: string): QcSnapshot {
+  const ws = window.workspace;
   const active = ws.active;
   const copies = new Map<Ontology, Ontology>([[active, copyOntology(active)]]);
   for (const c of delta) if (!copies.has(c.ontology)) copies.set(c.ontology, copyOntology(c.ontology));
   applyBatch(delta.map((c) => retarget(c, copies)));
   const ontology = copies.get(active)!;
   const snapshot: QcSnapshot = { ontology, closure: closureOf(ontology, ws, copies), revision: ws.revision, labelLanguage };
-  origins.set(snapshot, ws);
+  origins.set(snapshot, window);
   return snapshot;
 }

@@ -251,8 +251,31 @@ export class ReasoningSession {
   /** The session's reasoner thread, and the snapshot it held after its last finished run. */
   private thread: Pool | null = null;
   private shipped: Snapshot | null = null;
+  /** The snapshot of the latest revision asked for, reused while the revision stands. */
+  private latest: Snapshot | null = null;
 
   constructor(private readonly ws: Workspace) {}
+
+  /** The reasoning input of the workspace's active imports closure at its current revision. */
+  snapshot(): Snapshot {
+    return (this.latest = takeSnapshot(this.ws, this.latest));
+  }
+
+  /** The window is closing: the running classification is cancelled and the session's reasoner thread ends. */
+  async close(): Promise<void> {
+    this.cancel();
+    await this.running?.done;
+    const thread = this.thread;
+    this.thread = null;
+    this.shipped = null;
+    this.latest = null;
+    await thread?.destroy();
+  }
+
+  /** Whether the session holds a reasoner thread (started by a classification, ended by close or idleness). */
+  get holdsThread(): boolean {
+    return this.thread !== null && this.thread.threads.length > 0;
+  }
 
   get selected(): ReasonerInfo {
     return this.chosen;
@@ -308,7 +331,7 @@ export class ReasoningSession {
       this.cancel();
       await this.running?.done;
     }
-    const snap = takeSnapshot(this.ws);
+    const snap = this.snapshot();
     classifying?.(snap.axiomCount);
     const controller = new AbortController();
     const cancel = signal === undefined ? controller.signal : AbortSignal.any([controller.signal, signal]);
@@ -354,7 +377,7 @@ export class ReasoningSession {
   /** Answers a DL query (its `EquivalentClasses(<q> expr)` axiom) over the current revision; cached per revision. */
   async query(queryIri: IRI, queryAxiom: string, timeoutMs: number, signal?: AbortSignal): Promise<{ outcome: QueryOutcome; ruleCount: number; revision: number }> {
     const reasoner = this.chosen;
-    const snap = takeSnapshot(this.ws);
+    const snap = this.snapshot();
     if (this.queryRevision !== snap.revision) {
       this.queries.clear();
       this.queryRevision = snap.revision;
@@ -367,13 +390,4 @@ export class ReasoningSession {
     if (out.kind === 'done' && this.queryRevision === snap.revision) this.queries.set(cacheKey, out.value);
     return { outcome: out, ruleCount: snap.ruleCount, revision: snap.revision };
   }
-}
-
-const sessions = new WeakMap<Workspace, ReasoningSession>();
-
-/** The workspace's reasoning state (one per window actor). */
-export function reasoningSession(ws: Workspace): ReasoningSession {
-  let s = sessions.get(ws);
-  if (s === undefined) sessions.set(ws, (s = new ReasoningSession(ws)));
-  return s;
 }

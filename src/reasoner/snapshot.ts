@@ -59,8 +59,6 @@ export function snapshotRenderer(): FunctionalRenderer {
   });
 }
 
-const cache = new WeakMap<Workspace, Snapshot>();
-
 /** The reasoning input of an imports closure (each axiom once). */
 export function closureInput(closure: Iterable<Ontology>): ReasoningInput & { readonly members: ReadonlySet<Axiom> } {
   const seen = new Set<Axiom>();
@@ -84,14 +82,11 @@ export function renderAxioms(axioms: Iterable<Axiom>): string {
   return lines.join('\n');
 }
 
-/** The snapshot of the workspace's active imports closure at its current revision (cached per revision). */
-export function takeSnapshot(ws: Workspace): Snapshot {
-  const hit = cache.get(ws);
-  if (hit !== undefined && hit.revision === ws.revision) return hit;
+/** The snapshot of the workspace's active imports closure at its current revision: `last` while it is current. */
+export function takeSnapshot(ws: Workspace, last: Snapshot | null): Snapshot {
+  if (last !== null && last.revision === ws.revision) return last;
   const input = closureInput(ws.importsClosure(ws.active));
-  const snap = new Snapshot(ws.id, ws.revision, input.members, input.ruleCount);
-  cache.set(ws, snap);
-  return snap;
+  return new Snapshot(ws.id, ws.revision, input.members, input.ruleCount);
 }
 
 /** The axioms of a snapshot document (or of any `Ontology(...)` text written by `snapshotRenderer`). */

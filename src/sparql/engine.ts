@@ -59,6 +59,16 @@ export class SparqlEngine {
 
   constructor(private readonly workspace: Workspace) {}
 
+  /** Whether the engine's thread is running (it starts on the first query). */
+  get running(): boolean {
+    return this.thread.running;
+  }
+
+  /** The window is closing: the thread ends, and the snapshot it held with it. */
+  close(): Promise<void> {
+    return this.thread.close();
+  }
+
   evaluate(query: string, options: EvaluateOptions): Promise<EvaluationResult> {
     return this.thread.serialized(() => this.evaluateNow(query, options));
   }
@@ -77,13 +87,4 @@ export class SparqlEngine {
       signal: options.signal,
     });
   }
-}
-
-const engines = new WeakMap<Workspace, SparqlEngine>();
-
-/** The window's engine (one per workspace). */
-export function sparqlEngine(ws: Workspace): SparqlEngine {
-  let e = engines.get(ws);
-  if (e === undefined) engines.set(ws, (e = new SparqlEngine(ws)));
-  return e;
 }

@@ -3,15 +3,15 @@
 // classes) and rdf:type of every named individual to every named class it belongs to. Only the
 // results of a classification at the current revision of a consistent ontology are used.
 
-import type { Workspace } from '../model/workspace.js';
-import { reasoningSession, type Classification } from '../reasoner/pool.js';
+import type { Classification, ReasoningSession } from '../reasoner/pool.js';
+import type { ErrorCode } from '../util/errors.js';
 import { OWL, RDF, RDFS } from '../model/vocab.js';
 
 export const NOT_MATERIALIZED = 'Inferences are unavailable: select a reasoner and run run_reasoner first';
 
 export type InferredSnapshot =
   | { readonly kind: 'ready'; readonly key: string; readonly document: string; readonly note: string }
-  | { readonly kind: 'unavailable'; readonly code: string; readonly message: string };
+  | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string };
 
 const ids = new WeakMap<Classification, number>();
 let nextId = 0;
@@ -34,8 +34,7 @@ function materialize(c: Classification): string {
 }
 
 /** The materialized inferences of the selected reasoner, or why there are none (TOOLS.md 1.10). */
-export function inferredDocument(ws: Workspace): InferredSnapshot {
-  const session = reasoningSession(ws);
+export function inferredDocument(session: ReasoningSession): InferredSnapshot {
   const status = session.status();
   const result = session.result;
   if (status === 'inconsistent') return { kind: 'unavailable', code: 'inconsistent_ontology', message: 'The ontology is inconsistent, so every statement is entailed: see explain_inconsistency' };

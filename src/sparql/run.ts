@@ -4,9 +4,11 @@
 import type { Workspace } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { OWL, RDF, RDFS, XSD } from '../model/vocab.js';
-import { ToolFailure, type JsonObject } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
 import { isReadForm, type PrefixTable, type QueryScan } from './query-form.js';
-import { SparqlFailure, sparqlEngine } from './engine.js';
+import { SparqlFailure } from './engine.js';
+import type { WindowState } from '../window/state.js';
 import type { EvaluationResult } from './engine-protocol.js';
 
 export const BUILT_IN_PREFIXES: PrefixTable = new Map([['rdf', RDF], ['rdfs', RDFS], ['owl', OWL], ['xsd', XSD]]);
@@ -98,29 +100,29 @@ export interface PrivateSnapshot {
 }
 
 /** Refuses what must never be evaluated; the message says why. */
-export function refusal(scan: QueryScan): ToolFailure | null {
-  if (scan.usesService) return new ToolFailure('SERVICE is not allowed: queries run over a private snapshot with no network access', 'service_not_allowed');
-  if (scan.form === 'UPDATE') return new ToolFailure('SPARQL UPDATE is not allowed: the engine is read-only (use the editing tools to change the ontology)', 'forbidden_query_form');
+export function refusal(scan: QueryScan): DomainError | null {
+  if (scan.usesService) return new DomainError('SERVICE is not allowed: queries run over a private snapshot with no network access', 'service_not_allowed');
+  if (scan.form === 'UPDATE') return new DomainError('SPARQL UPDATE is not allowed: the engine is read-only (use the editing tools to change the ontology)', 'forbidden_query_form');
   return null;
 }
 
-/** Evaluates a read query over the active ontology's imports-closure snapshot; failures are ToolFailures. */
-export async function evaluateRead(ws: Workspace, query: string, scan: QueryScan, options: ReadOptions, inferred?: { key: string; document: string }): Promise<EvaluationResult> {
+/** Evaluates a read query over the active ontology's imports-closure snapshot; failures are DomainErrors. */
+export async function evaluateRead(window: WindowState, query: string, scan: QueryScan, options: ReadOptions, inferred?: { key: string; document: string }): Promise<EvaluationResult> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;
   // A request without a form keyword is handed over as SELECT only to obtain the parser's message.
   const form = isReadForm(scan.form) ? scan.form : 'SELECT';
   try {
-    const prefixes = options.snapshot?.prefixes ?? queryPrefixes(ws);
-    return await sparqlEngine(ws).evaluate(prologue(prefixes) + query, {
+    const prefixes = options.snapshot?.prefixes ?? queryPrefixes(window.workspace);
+    return await window.sparql.evaluate(prologue(prefixes) + query, {
       form, limit: options.limit, timeoutMs: options.timeoutMs, signal: options.signal, extra: inferred, closure: options.snapshot?.closure,
     });
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
-    if (e.reason === 'syntax') throw new ToolFailure(`SPARQL syntax error at ${syntaxProblem(e.message)}`, 'parse_error');
-    if (e.reason === 'timeout') throw new ToolFailure(e.message, 'timeout', { retryable: true });
-    if (e.reason === 'cancelled') throw new ToolFailure(e.message, 'cancelled');
-    throw new ToolFailure(`The query failed: ${e.message}`, 'query_error');
+    if (e.reason === 'syntax') throw new DomainError(`SPARQL syntax error at ${syntaxProblem(e.message)}`, 'parse_error');
+    if (e.reason === 'timeout') throw new DomainError(e.message, 'timeout', { retryable: true });
+    if (e.reason === 'cancelled') throw new DomainError(e.message, 'cancelled');
+    throw new DomainError(`The query failed: ${e.message}`, 'query_error');
   }
 }
 

@@ -3,8 +3,8 @@
 // private QC snapshot, the prefixes its queries may use undeclared, and the inferences `include_inferred`
 // adds, obtained at most once per target.
 
-import type { Workspace } from '../model/workspace.js';
-import { ToolFailure } from '../tools/tool.js';
+import type { WindowState } from '../window/state.js';
+import { DomainError } from '../util/errors.js';
 import type { EvaluationResult } from './engine-protocol.js';
 import { inferredDocument, type InferredSnapshot } from './inferred.js';
 import { scanQuery, type PrefixTable, type QueryForm } from './query-form.js';
@@ -12,7 +12,7 @@ import { evaluateRead, queryPrefixes, refusal, type PrivateSnapshot } from './ru
 
 export interface QueryTarget {
   /** The window whose engine thread evaluates. */
-  readonly workspace: Workspace;
+  readonly window: WindowState;
   /** Absent: the live active closure (the engine's cached snapshot of the current revision). */
   readonly snapshot?: PrivateSnapshot;
   readonly prefixes: PrefixTable;
@@ -28,13 +28,13 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 /** The live active closure with the window's current classification (TOOLS.md 1.10 rules). */
-export function liveTarget(ws: Workspace, signal: AbortSignal): QueryTarget {
-  return { workspace: ws, prefixes: queryPrefixes(ws), inferences: once(async () => inferredDocument(ws)), signal };
+export function liveTarget(window: WindowState, signal: AbortSignal): QueryTarget {
+  return { window, prefixes: queryPrefixes(window.workspace), inferences: once(async () => inferredDocument(window.reasoning)), signal };
 }
 
 /** A private snapshot; `inferences` is computed on first need and shared by every query of the target. */
-export function snapshotTarget(ws: Workspace, snapshot: PrivateSnapshot, inferences: () => Promise<InferredSnapshot>, signal: AbortSignal): QueryTarget {
-  return { workspace: ws, snapshot, prefixes: snapshot.prefixes, inferences: once(inferences), signal };
+export function snapshotTarget(window: WindowState, snapshot: PrivateSnapshot, inferences: () => Promise<InferredSnapshot>, signal: AbortSignal): QueryTarget {
+  return { window, snapshot, prefixes: snapshot.prefixes, inferences: once(inferences), signal };
 }
 
 export interface ReadRequest {
@@ -56,18 +56,18 @@ export interface ReadAnswer {
   readonly uninferred?: string;
 }
 
-/** Scans, refuses what must not run, and evaluates one read query over the target; failures are ToolFailures. */
+/** Scans, refuses what must not run, and evaluates one read query over the target; failures are DomainErrors. */
 export async function runRead(target: QueryTarget, request: ReadRequest): Promise<ReadAnswer> {
   const scan = scanQuery(request.query, target.prefixes);
   const refused = refusal(scan);
   if (refused !== null) throw refused;
   if (scan.form !== 'UNKNOWN' && !request.forms.includes(scan.form)) {
-    throw new ToolFailure(`${scan.form} is not allowed here: ${request.formHint}`, 'forbidden_query_form');
+    throw new DomainError(`${scan.form} is not allowed here: ${request.formHint}`, 'forbidden_query_form');
   }
   const inferred = request.includeInferred ? await target.inferences() : null;
-  if (inferred !== null && inferred.kind !== 'ready' && request.whenUninferred === 'fail') throw new ToolFailure(inferred.message, inferred.code);
+  if (inferred !== null && inferred.kind !== 'ready' && request.whenUninferred === 'fail') throw new DomainError(inferred.message, inferred.code);
   const extra = inferred !== null && inferred.kind === 'ready' ? inferred : undefined;
   const options = { limit: request.limit, timeoutMs: request.timeoutMs, signal: target.signal, ...(target.snapshot === undefined ? {} : { snapshot: target.snapshot }) };
-  const result = await evaluateRead(target.workspace, request.query, scan, options, extra);
+  const result = await evaluateRead(target.window, request.query, scan, options, extra);
   return { result, ...(inferred !== null && inferred.kind !== 'ready' ? { uninferred: inferred.message } : {}) };
 }

@@ -19,10 +19,9 @@ const DEFAULT_OUTPUT = '.athene/audit-export.jsonl';
 const OUTPUT_NAME = /^\.athene\/audit-export[^/\\]*\.jsonl$/;
 
 const Input = v.strictObject({
-  dry_run: v.optional(v.pipe(v.boolean(), v.description('Check sources and target and write nothing (default true).')), true),
+  dry_run: v.optional(v.boolean(), true),
   output: v.optional(v.pipe(v.string(), v.maxLength(255),
-    v.regex(OUTPUT_NAME, 'must be a project-relative path matching .athene/audit-export*.jsonl'),
-    v.description('Project-relative export file; must match .athene/audit-export*.jsonl.')), DEFAULT_OUTPUT),
+    v.regex(OUTPUT_NAME, 'must be a project-relative path matching .athene/audit-export*.jsonl')), DEFAULT_OUTPUT),
 });
 
 /** Which streams and which root: the valid discovered policy's project, or (dry run only) the document's own. */
@@ -73,7 +72,7 @@ async function merged(dir: string, write: (m: MergedAudit) => Promise<void>): Pr
 
 export const exportAuditLog = defineTool({
   name: TOOL,
-  description: 'Merge the project\'s owner-only audit streams (validated, re-redacted, sorted by timestamp/workspace/sequence/event id) into one JSONL file at output (.athene/audit-export*.jsonl). dry_run (default true) checks everything and writes nothing; a commit needs a valid discovered project policy.',
+  description: 'Merge the project audit streams into one JSONL file; dry_run (default) writes nothing.',
   input: Input,
   capabilities: ['server:admin', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,

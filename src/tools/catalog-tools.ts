@@ -33,9 +33,9 @@ async function catalogFile(given: string): Promise<string> {
 
 export const validateCatalog = defineTool({
   name: 'validate_catalog',
-  description: 'Check an OASIS catalog-v001.xml offline (no DTD, no external entities, <nextCatalog> reported and never followed): each <uri> target is local_ok, local_missing, remote_forbidden or invalid_uri; with compare_imports every direct import of the active ontology must be mapped.',
+  description: 'Check a catalog-v001.xml offline; compare_imports requires every import mapped.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The catalog file (or its folder); default: beside the active document.'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     compare_imports: v.optional(v.boolean(), false),
   }),
   output: v.object({ valid: v.boolean(), catalog: v.string(), entries: AnyList, next_catalogs: AnyList, errors: AnyList, unmapped_imports: AnyList, delegated_imports: AnyList }),
@@ -116,9 +116,9 @@ function keptUri(dir: string, resolved: string | null, written: string): string 
 
 export const writeCatalog = defineTool({
   name: 'write_catalog',
-  description: 'Write catalog-v001.xml mapping each imported ontology IRI (and its ontology and version IRI) of the active ontology\'s closure to the local file that satisfies it, as relative URIs, sorted, atomically. Entries for other names and <nextCatalog> delegations of an existing catalog are kept.',
+  description: 'Write catalog-v001.xml mapping each import IRI to its local file.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Catalog file or folder; default: the folder of the active document.'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     direct_imports_only: v.optional(v.boolean(), false),
   }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],

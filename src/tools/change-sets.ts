@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import type { Change } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
-import type { Workspace } from '../model/workspace.js';
+import type { WindowState } from '../window/state.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { ChangeSetError, ChangeSetStore, checkEntrySize, TTL_SECONDS } from '../qc/change-set-store.js';
@@ -14,9 +14,11 @@ import { StageIdSchema } from '../qc/gate.js';
 import type { StageId } from '../qc/finding.js';
 import type { LockMode } from '../imports/lock-mode.js';
 import { counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations, plan, previewRow, type PlannedRow } from './batch-plan.js';
-import { renderAxiom, AnyList, AnyObject } from './common.js';
-import { revisionEnvelope, sameRevision, type RevisionEnvelope } from './revision.js';
+import { renderAxiom } from '../report/rows.js';
+import { revisionEnvelope, sameRevision, type RevisionEnvelope } from '../model/revision.js';
+import { AnyList, AnyObject } from './common.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import type { ErrorCode } from '../util/errors.js';
 import { axiomTypeName } from '../model/terms.js';
 
 /** What a preview was asked for; rebase replays it. */
@@ -48,13 +50,10 @@ export interface CachedPreview {
   readonly normalized: readonly JsonObject[];
 }
 
-const stores = new WeakMap<Workspace, ChangeSetStore<CachedPreview>>();
-
-/** The window's change-set store (one per workspace, memory only). */
-export function changeSetStore(ws: Workspace): ChangeSetStore<CachedPreview> {
-  let s = stores.get(ws);
-  if (s === undefined) stores.set(ws, (s = new ChangeSetStore<CachedPreview>()));
-  return s;
+/** The window's change-set store (memory only), holding this layer's previews. */
+export function changeSetStore(window: WindowState): ChangeSetStore<CachedPreview> {
+  // the window state declares the store without the payload type, which belongs to this layer
+  return window.changeSets as ChangeSetStore<CachedPreview>;
 }
 
 /** Store refusals as tool failures with the context fields TOOLS.md lists. */
@@ -63,10 +62,9 @@ function storeFailure(err: unknown, extra: JsonObject = {}): unknown {
   return err;
 }
 
-const Ttl = v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL_SECONDS.min), v.maxValue(TTL_SECONDS.max),
-  v.description('How long the preview stays committable, in seconds (default 900).')), TTL_SECONDS.default);
+const Ttl = v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL_SECONDS.min), v.maxValue(TTL_SECONDS.max)), TTL_SECONDS.default);
 
-const ChangeSetId = v.pipe(v.string(), v.nonEmpty(), v.maxLength(200), v.description('The id preview_change_set returned.'));
+const ChangeSetId = v.pipe(v.string(), v.nonEmpty(), v.maxLength(200));
 
 const PreviewInput = v.strictObject({
   operations,
@@ -82,14 +80,14 @@ const PreviewInput = v.strictObject({
 const PREVIEW_LISTED: JsonObject = {
   type: 'object',
   properties: {
-    operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'Operand sets with optional op add|remove.' },
-    strict: { type: 'boolean', description: 'Refuse (as a row error) adds that would introduce a new entity.' },
-    policy_path: { type: 'string', description: 'Explicit local project-policy file; otherwise discovery.' },
-    gates: { type: 'array', items: { type: 'string', enum: [...StageIdSchema.options] }, description: 'Stages that must run (no-policy default: reasoner when selected, profile, governance, structural).' },
-    timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, description: 'Preflight budget in ms (default: the policy reasoning.timeout_ms, else 120000).' },
-    include_impact: { type: 'string', enum: ['asserted', 'none'], description: 'asserted (default): per-operation planning rows.' },
-    ttl_seconds: { type: 'integer', minimum: TTL_SECONDS.min, maximum: TTL_SECONDS.max, description: 'Preview lifetime in seconds (default 900).' },
-    lock_mode: { type: 'string', enum: ['ignore', 'verify', 'required'], description: 'Import-lock verification (default ignore).' },
+    operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' },
+    strict: { type: 'boolean', description: 'Refuse adds that would mint (row error).' },
+    policy_path: { type: 'string' },
+    gates: { type: 'array', items: { type: 'string', enum: [...StageIdSchema.options] }, description: 'Without a policy default: reasoner, profile, governance, structural.' },
+    timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, description: 'Default: the policy\'s, else 120000.' },
+    include_impact: { type: 'string', enum: ['asserted', 'none'] },
+    ttl_seconds: { type: 'integer', minimum: TTL_SECONDS.min, maximum: TTL_SECONDS.max, default: TTL_SECONDS.default },
+    lock_mode: { type: 'string', enum: ['ignore', 'verify', 'required'] },
   },
   required: ['operations'],
   additionalProperties: false,
@@ -130,7 +128,7 @@ export async function createPreview(ctx: ToolContext, request: PreviewRequest, t
   const normalized = normalizedRows(planned.delta, ctx);
   const bytes = requestBytes + utf8Bytes(normalized);
   checkOrFail(() => checkEntrySize(items, planned.delta.length, bytes));
-  const store = changeSetStore(ctx.workspace);
+  const store = changeSetStore(ctx.window);
   let id: string;
   try {
     id = store.begin(ttlSeconds, bytes);
@@ -194,7 +192,7 @@ export function checkOrFail(check: () => void): void {
 
 export const previewChangeSet = defineTool({
   name: 'preview_change_set',
-  description: 'Evaluate a batch of axiom additions and removals on a private snapshot with the project policy QC (or the no-policy default gates) and cache it as a change set to commit later with commit_change_set. The live ontology is untouched.',
+  description: 'Preview a batch with policy QC on a snapshot; cached for commit_change_set.',
   input: PreviewInput,
   listedSchema: PREVIEW_LISTED,
   capabilities: ['ontology:curate'],
@@ -213,17 +211,17 @@ const RevisionInput = v.strictObject({
 });
 
 /** A commit refusal: the failure TOOLS.md lists, always with `committed:false`. */
-function refused(message: string, code: string, context: JsonObject = {}): ToolFailure {
+function refused(message: string, code: ErrorCode, context: JsonObject = {}): ToolFailure {
   return new ToolFailure(message, code, { committed: false, ...context });
 }
 
 export const commitChangeSet = defineTool({
   name: 'commit_change_set',
-  description: 'Commit a committable preview exactly once, as one undo entry, if the workspace is still at the exact revision it was previewed at and the project policy is unchanged.',
+  description: 'Commit a preview once, if the revision and policy are unchanged.',
   input: v.strictObject({
     change_set_id: ChangeSetId,
-    expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision, all four fields.')),
-    confirm_policy_digest: v.optional(v.pipe(v.string(), v.description('Pin the policy digest observed in the preview.'))),
+    expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision.')),
+    confirm_policy_digest: v.optional(v.string()),
   }),
   output: v.object({ change_set_id: v.string(), committed: v.boolean(), new_revision: AnyObject, normalized_changes: AnyList, effective_changes: v.number(), single_broadcast: v.boolean(), undo_logged: v.boolean(), undo_depth_before: v.number(), undo_depth_after: v.number() }),
   capabilities: ['ontology:curate'],
@@ -235,7 +233,7 @@ export const commitChangeSet = defineTool({
   refusalContext: { committed: false },
   handler: async (args, ctx) => {
     const id = args.change_set_id;
-    const store = changeSetStore(ctx.workspace);
+    const store = changeSetStore(ctx.window);
     let cached: CachedPreview;
     try {
       cached = store.claim(id).payload!;
@@ -297,7 +295,7 @@ export const commitChangeSet = defineTool({
 
 export const discardChangeSet = defineTool({
   name: 'discard_change_set',
-  description: 'Drop an uncommitted change-set preview; the ontology is untouched.',
+  description: 'Drop an uncommitted change-set preview.',
   input: v.strictObject({ change_set_id: ChangeSetId }),
   output: v.object({ change_set_id: v.string(), discarded: v.boolean() }),
   capabilities: ['ontology:curate'],
@@ -306,7 +304,7 @@ export const discardChangeSet = defineTool({
   destructive: true,
   handler: (args, ctx) => {
     try {
-      changeSetStore(ctx.workspace).discard(args.change_set_id);
+      changeSetStore(ctx.window).discard(args.change_set_id);
     } catch (err) {
       throw storeFailure(err, { change_set_id: args.change_set_id, discarded: false });
     }
@@ -324,7 +322,7 @@ function resolvedForm(r: PlannedRow): string {
 
 export const rebaseChangeSet = defineTool({
   name: 'rebase_change_set',
-  description: 'Re-resolve a cached change-set preview at the current revision: when every operation resolves to exactly the same axiom, a new preview is cached with a fresh preflight; otherwise the conflicts are listed.',
+  description: 'Re-resolve a cached preview at the current revision, or list conflicts.',
   input: v.strictObject({ change_set_id: ChangeSetId, ttl_seconds: Ttl }),
   capabilities: ['ontology:curate'],
   mutating: never,
@@ -332,7 +330,7 @@ export const rebaseChangeSet = defineTool({
     const id = args.change_set_id;
     let cached: CachedPreview;
     try {
-      cached = changeSetStore(ctx.workspace).get(id).payload!;
+      cached = changeSetStore(ctx.window).get(id).payload!;
     } catch (err) {
       throw storeFailure(err, { change_set_id: id, rebased: false });
     }

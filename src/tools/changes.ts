@@ -9,11 +9,11 @@ import { AnyList, AnyObject } from './common.js';
 
 export const previewChanges = defineTool({
   name: 'preview_changes',
-  description: 'Dry-run a batch of axiom additions and removals on the active ontology: per operation whether it would add, remove or be a no-op, and which entities it would introduce. Nothing is applied.',
+  description: 'Dry-run a batch of axiom additions and removals; nothing is applied.',
   input: v.strictObject({ operations }),
   listedSchema: {
     type: 'object',
-    properties: { operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'Operand sets with optional op add|remove.' } },
+    properties: { operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' } },
     required: ['operations'],
     additionalProperties: false,
   },
@@ -33,20 +33,20 @@ export const previewChanges = defineTool({
 
 export const applyChanges = defineTool({
   name: 'apply_changes',
-  description: 'Apply a batch of axiom additions and removals to the active ontology as one undo entry; rows that fail to build are reported and skipped. strict=true skips adds that would mint.',
+  description: 'Apply a batch of axiom additions and removals as one undo entry; failing rows are skipped.',
   input: v.strictObject({
     operations,
-    strict: v.optional(v.pipe(v.boolean(), v.description('Skip (as a row error) adds that would introduce a new entity.')), false),
+    strict: v.optional(v.boolean(), false),
     verify: v.optional(v.picklist(['none', 'report', 'rollback']), 'none'),
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 60000),
   }),
   listedSchema: {
     type: 'object',
     properties: {
-      operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'Operand sets with optional op add|remove.' },
-      strict: { type: 'boolean', description: 'Skip (as a row error) adds that would introduce a new entity.' },
-      verify: { type: 'string', enum: ['none', 'report', 'rollback'], description: 'Preflight verification (default none).' },
-      timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, description: 'Preflight budget in ms (default 60000).' },
+      operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' },
+      strict: { type: 'boolean', description: 'Skip adds that would mint (row error).' },
+      verify: { type: 'string', enum: ['none', 'report', 'rollback'] },
+      timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000 },
     },
     required: ['operations'],
     additionalProperties: false,

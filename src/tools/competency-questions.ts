@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { localDocumentOf } from '../policy/paths.js';
-import { sparqlEngine, SparqlFailure } from '../sparql/engine.js';
+import { SparqlFailure } from '../sparql/engine.js';
 import { scanQuery } from '../sparql/query-form.js';
 import { prologue, queryPrefixes, refusal, syntaxProblem } from '../sparql/run.js';
 import { liveTarget } from '../sparql/target.js';
@@ -21,7 +21,7 @@ import { AnyList, AnyObject } from './common.js';
 
 const ConventionArg = v.picklist(CONVENTIONS as [Convention, ...Convention[]]);
 
-const Line = (max: number, what: string) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max), v.description(what));
+const Line = (max: number) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max));
 
 /** The id `CQ-N` after the highest N any store uses. */
 function nextId(catalog: QuestionCatalog): string {
@@ -59,7 +59,7 @@ async function checkSyntax(ctx: ToolContext, query: string): Promise<void> {
     throw new ToolFailure(`${scan.form} cannot be a competency question: use SELECT or ASK`, 'forbidden_query_form', { argument: 'query' });
   }
   try {
-    await sparqlEngine(ctx.workspace).evaluate(prologue(queryPrefixes(ctx.workspace)) + query, {
+    await ctx.window.sparql.evaluate(prologue(queryPrefixes(ctx.workspace)) + query, {
       form: scan.form === 'ASK' ? 'ASK' : 'SELECT', limit: 0, timeoutMs: 30_000, signal: ctx.signal, parseOnly: true,
     });
   } catch (e) {
@@ -96,17 +96,17 @@ async function addToFileStore(ctx: ToolContext, convention: 'robot-sparql-dir' |
 
 export const addCompetencyQuestion = defineTool({
   name: 'add_competency_question',
-  description: 'Add or replace (same id) a competency question: a SPARQL SELECT or ASK with its expected answer (nonEmpty, empty, count OP N), stored in cqs/<id>.rq beside the document, the <basename>-cqs.json sidecar manifest, or an ontology annotation (undoable).',
+  description: 'Add or replace (same id) a SPARQL competency question with its expected answer.',
   input: v.strictObject({
-    query: v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000), v.description('SPARQL SELECT or ASK; the ontology prefixes and rdf/rdfs/owl/xsd are predeclared.')),
-    id: v.optional(Line(128, 'Question id (default CQ-N after the highest used); letters, digits, ".", "_", "-".')),
-    text: v.optional(Line(4000, 'The question in natural language (one line).')),
-    type: v.optional(Line(200, 'Kind of question, e.g. Scoping, Validating.')),
+    query: v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000), v.description('SELECT or ASK.')),
+    id: v.optional(v.pipe(Line(128), v.description('Default CQ-N.'))),
+    text: v.optional(Line(4000)),
+    type: v.optional(Line(200)),
     query_lang: v.optional(v.picklist(['sparql']), 'sparql'),
     include_inferred: v.optional(v.boolean(), true),
-    expected: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100), v.description('nonEmpty (default), empty, or count OP N with OP one of >= <= == > <.')), 'nonEmpty'),
-    tags: v.optional(v.pipe(v.array(Line(200, 'A tag.')), v.maxLength(64))),
-    convention: v.optional(v.pipe(ConventionArg, v.description('Store: default the existing one, else robot-sparql-dir (ontology-annotations when unsaved).'))),
+    expected: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100), v.description('nonEmpty, empty, or count OP N (OP: >= <= == > <).')), 'nonEmpty'),
+    tags: v.optional(v.pipe(v.array(Line(200)), v.maxLength(64))),
+    convention: v.optional(ConventionArg),
   }),
   output: v.object({ added: AnyObject, convention: v.string(), target: v.string(), replaced: v.boolean() }),
   capabilities: ['ontology:curate'],
@@ -146,7 +146,7 @@ function listedRow(s: StoredQuestion): JsonObject {
 
 export const listCompetencyQuestions = defineTool({
   name: 'list_competency_questions',
-  description: 'List the competency questions of every store (cqs/*.rq and the sidecar manifest beside the active document, ontology annotations), by id then store; malformed entries are reported in skipped, never fatal.',
+  description: 'Competency questions of every store, by id.',
   input: v.strictObject({}),
   output: v.object({ count: v.number(), conventions_found: AnyList, competency_questions: AnyList, skipped: AnyList }),
   capabilities: ['ontology:read'],
@@ -164,9 +164,9 @@ export const listCompetencyQuestions = defineTool({
 
 export const removeCompetencyQuestion = defineTool({
   name: 'remove_competency_question',
-  description: 'Remove a competency question by id from the store holding it (convention needed only when several stores hold the id). The annotation store removal is undoable.',
+  description: 'Remove a competency question by id.',
   input: v.strictObject({
-    id: Line(128, 'The question id.'),
+    id: Line(128),
     convention: v.optional(ConventionArg),
   }),
   output: v.object({ removed: v.boolean(), id: v.string(), convention: v.string(), target: v.string() }),
@@ -208,13 +208,13 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 
 export const runCompetencyQuestions = defineTool({
   name: 'run_competency_questions',
-  description: 'Run competency questions as a regression over one snapshot (asserted, plus the classified reasoner\'s inferences for include_inferred questions): pass/fail per question against its expected answer, open-world and truncation caveats; gate fails only with fail_on any.',
+  description: 'Run competency questions against their expected answers.',
   input: v.strictObject({
-    ids: v.optional(v.pipe(v.array(Line(128, 'A question id.')), v.maxLength(10_000), v.description('Questions to run (default all).'))),
-    convention: v.optional(v.pipe(ConventionArg, v.description('Only this store (default every store found).'))),
+    ids: v.optional(v.pipe(v.array(Line(128)), v.maxLength(10_000))),
+    convention: v.optional(ConventionArg),
     // TOOLS.md gives defaults only; these bounds keep one call bounded.
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000), v.description('Rows kept per query (default 1000).')), 1000),
-    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound per query in ms (default 120000).')), DEFAULT_TIMEOUT_MS),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)), 1000),
+    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), DEFAULT_TIMEOUT_MS),
     fail_on: v.optional(v.picklist(['none', 'any']), 'none'),
   }),
   output: v.object({ total: v.number(), passed: v.number(), failed: v.number(), fail_on: v.string(), gate: v.string(), questions: AnyList, skipped: AnyList }),
@@ -231,7 +231,7 @@ export const runCompetencyQuestions = defineTool({
       if (unknown.length > 0) throw new ToolFailure(`No competency question with id ${unknown.join(', ')}${args.convention === undefined ? '' : ` in ${args.convention}`}`, 'not_found', { ids: unknown });
       selected = selected.filter((s) => wanted.has(s.question.id));
     }
-    const outcomes = await runQuestions(liveTarget(ws, ctx.signal), selected, args.limit, args.timeout_ms);
+    const outcomes = await runQuestions(liveTarget(ctx.window, ctx.signal), selected, args.limit, args.timeout_ms);
     if (ws.revision !== revision) {
       throw new ToolFailure('The ontology changed while the competency questions ran, so they did not all see one snapshot; run them again', 'snapshot_changed', { retryable: true });
     }

@@ -16,9 +16,9 @@ import { displayName } from '../model/display.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow, AnyList, AnyObject } from './common.js';
+import { EntityRowOutput, logicalAxiomCount, AnyList, AnyObject } from './common.js';
+import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../report/rows.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
 import { unreachable } from '../util/unreachable.js';
@@ -26,11 +26,10 @@ import { unreachable } from '../util/unreachable.js';
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Entity kinds in the order their cards and rows are listed. */
-export const KIND_ORDER: readonly EntityKind[] = ['Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype'];
 
-const Limit = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`Maximum items (default ${fallback}).`)), fallback);
-const Offset = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based offset of the first item.')), 0);
-const EntityRef = v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.'));
+const Limit = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), fallback);
+const Offset = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0);
+const EntityRef = v.pipe(v.string(), v.nonEmpty());
 
 // ---------------------------------------------------------------- shared shapes (TOOLS.md 1.5, 1.6)
 
@@ -260,9 +259,9 @@ function requireOneIri(ref: string, ctx: ToolContext): Entity[] {
 
 export const summarizeOntology = defineTool({
   name: 'summarize_ontology',
-  description: 'Axiom and entity statistics of the active ontology (or its imports closure): counts, signature size, entity types and axiom types.',
+  description: 'Axiom and entity statistics of the active ontology or its imports closure.',
   input: v.strictObject({
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Summarize the whole imports closure.')), false),
+    include_imports: v.optional(v.boolean(), false),
     limit: Limit(80),
   }),
   output: v.object({ scope: v.string(), ontologies: v.number(), axioms: v.number(), logical_axioms: v.number(), ontology_annotations: v.number(), import_declarations: v.number(), signature_entities: v.number(), entity_types: AnyObject, axiom_types: AnyObject, axiom_types_truncated: v.optional(v.number()) }),
@@ -312,7 +311,7 @@ export const summarizeOntology = defineTool({
 
 export const listClasses = defineTool({
   name: 'list_classes',
-  description: 'Named classes of the active ontology\'s signature, paged, ordered by display name then IRI.',
+  description: 'Named classes of the active ontology, by display name.',
   input: v.strictObject({ limit: Limit(200), offset: Offset }),
   output: pageOutput(EntityRowOutput),
   capabilities: ['ontology:read'],
@@ -327,10 +326,10 @@ export const listClasses = defineTool({
 
 export const getAxiomsForEntity = defineTool({
   name: 'get_axioms_for_entity',
-  description: 'Asserted axioms that mention an entity (every punned sense) or annotate its IRI, in Manchester syntax with display names, paged.',
+  description: 'Asserted axioms that mention an entity or annotate its IRI.',
   input: v.strictObject({
     entity: EntityRef,
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Also list axioms of the imports closure.')), false),
+    include_imports: v.optional(v.boolean(), false),
     limit: Limit(100),
     offset: Offset,
   }),
@@ -373,7 +372,7 @@ function rootClasses(ctx: ToolContext): Entity[] {
 
 /** The window's reasoner selection as get_ontology_context reports it; `stale` only when out of sync. */
 function reasonerState(ctx: ToolContext): JsonObject {
-  const session = reasoningSession(ctx.workspace);
+  const session = ctx.window.reasoning;
   const status = session.status();
   return {
     selected_id: session.selected.id,
@@ -386,7 +385,7 @@ function reasonerState(ctx: ToolContext): JsonObject {
 
 export const getOntologyContext = defineTool({
   name: 'get_ontology_context',
-  description: 'One-call orientation on the active ontology (asserted structure only): id, counts, imports, ontology annotations, root classes, properties, reasoner state, prefixes and write protection.',
+  description: 'Orientation: id, counts, imports, annotations, root classes, properties, reasoner, prefixes.',
   input: v.strictObject({ limit: Limit(50) }),
   output: v.object({ active_ontology: AnyObject, counts: AnyObject, imports: AnyList, ontology_annotations: AnyList, root_classes: AnyObject, object_properties: AnyObject, data_properties: AnyObject, reasoner: AnyObject, prefixes: AnyObject, write_protection: v.string(), note: v.string() }),
   capabilities: ['ontology:read'],
@@ -681,10 +680,10 @@ function entityCard(e: Entity, scope: readonly Ontology[], view: View, limit: nu
 
 export const getEntityContext = defineTool({
   name: 'get_entity_context',
-  description: 'Entity card(s), asserted only, one per punned type (every candidate for a shared display name): annotations, usage count and typed neighbours (super/sub classes, domains, ranges, characteristics, types, property values, ...).',
+  description: 'Entity card per punned type: annotations, usage, asserted neighbours.',
   input: v.strictObject({
     entity: EntityRef,
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Read neighbours from the whole imports closure (default true).')), true),
+    include_imports: v.optional(v.pipe(v.boolean(), v.description('Default true.')), true),
     limit: Limit(50),
   }),
   output: v.object({ query: v.string(), count: v.number(), include_imports: v.boolean(), entities: AnyList, last_changes: v.optional(AnyList) }),

@@ -11,14 +11,14 @@ import { displayName } from '../model/display.js';
 import { buildAxiom } from '../model/operands/builder.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { FunctionalRenderer } from '../model/formats/functional/renderer.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import type { ReasonerInfo } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { asserts, JUSTIFIED_KINDS } from '../reasoner/explain/entailment.js';
 import { runExplanation, type ExplainOutcome } from '../reasoner/explain/pool.js';
 import { axiomRows, justificationRows, type Renderers } from '../reasoner/explain/render.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { renderAxiom, AnyList, AnyObject } from './common.js';
+import { renderAxiom } from '../report/rows.js';
+import { AnyList, AnyObject } from './common.js';
 import { flatSchema, withFields } from './edit.js';
 import { unreachable } from '../util/unreachable.js';
 
@@ -28,15 +28,15 @@ const RELATED_CAP = 50;
 const METHOD = 'black-box over the reasoner: syntactic ⊥-locality module, expand then divide-and-conquer shrink (QuickXplain), '
   + 'Reiter hitting-set tree with justification reuse and early path termination';
 
-const timeoutField = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound in milliseconds.')), DEFAULT_TIMEOUT_MS);
-const maxField = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Justifications wanted (0 = all).')), 3);
+const timeoutField = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), DEFAULT_TIMEOUT_MS);
+const maxField = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0: all.')), 3);
 
 const EXTRA_JSON = {
-  max: { type: 'integer', minimum: 0, default: 3, description: 'Justifications wanted (0 = all).' },
-  timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, default: DEFAULT_TIMEOUT_MS, description: 'Time bound in milliseconds.' },
+  max: { type: 'integer', minimum: 0, default: 3, description: '0: all.' },
+  timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, default: DEFAULT_TIMEOUT_MS },
 };
 
-const selected = (ctx: ToolContext): ReasonerInfo => reasoningSession(ctx.workspace).selected;
+const selected = (ctx: ToolContext): ReasonerInfo => ctx.window.reasoning.selected;
 
 function renderers(ctx: ToolContext): Renderers {
   const closure = ctx.resolver.closure;
@@ -103,7 +103,7 @@ function relatedAxioms(goal: Axiom, ctx: ToolContext): JsonObject {
 
 export const explainEntailment = defineTool({
   name: 'explain_entailment',
-  description: 'Whether the active ontology (with its imports) entails an axiom given as an axiom operand set, according to the selected reasoner.',
+  description: 'Whether the ontology entails an axiom given as add_axiom\'s operands.',
   input: withFields({}),
   listedSchema: flatSchema({}),
   output: v.object({ entailed: v.boolean(), axiom: AnyObject, note: v.optional(v.string()) }),
@@ -112,7 +112,7 @@ export const explainEntailment = defineTool({
   handler: async (args, ctx) => {
     const reasoner = selected(ctx);
     const goal = goalOf(args as JsonObject, ctx);
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
     return {
       entailed: entailedAnswer(out, goal, ctx),
       axiom: axiomRow(goal, ctx),
@@ -123,7 +123,7 @@ export const explainEntailment = defineTool({
 
 export const getExplanations = defineTool({
   name: 'get_explanations',
-  description: 'Justifications (minimal sets of asserted axioms) for an entailed axiom given as an axiom operand set; for an unsatisfiable class C use subclass_of with sub=C, super=owl:Nothing.',
+  description: 'Justifications of an entailed axiom; unsatisfiable C: subclass_of C owl:Nothing.',
   input: withFields({ max: maxField, timeout_ms: timeoutField }),
   listedSchema: flatSchema(EXTRA_JSON),
   output: v.object({ axiom: AnyObject, entailed: v.boolean(), justification_count: v.optional(v.number()), justifications: v.optional(AnyList), reasoner_configuration: v.optional(AnyObject), justification_available: v.optional(v.boolean()), note: v.optional(v.string()), related_axioms: v.optional(AnyObject) }),
@@ -135,7 +135,7 @@ export const getExplanations = defineTool({
     const goal = goalOf(a, ctx);
     const row = axiomRow(goal, ctx);
     if (!JUSTIFIED_KINDS.has(goal.kind)) {
-      const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal), reasoner, 'entailment', a.timeout_ms);
+      const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal), reasoner, 'entailment', a.timeout_ms);
       const entailed = entailedAnswer(out, goal, ctx);
       return {
         axiom: row,
@@ -146,7 +146,7 @@ export const getExplanations = defineTool({
         ...(entailed ? { related_axioms: relatedAxioms(goal, ctx) } : {}),
       };
     }
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal), reasoner, 'justifications', a.timeout_ms);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal), reasoner, 'justifications', a.timeout_ms);
     const justifications = out.justifications.map((lines) => readAxiomLines(lines));
     return {
       axiom: row,
@@ -164,15 +164,15 @@ export const getExplanations = defineTool({
 
 export const explainInconsistency = defineTool({
   name: 'explain_inconsistency',
-  description: 'Contract a private copy of the active imports closure to a jointly inconsistent set of asserted logical axioms (minimal unless the time bound stops the search).',
-  input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound in milliseconds; on expiry the current (non-minimal) set is returned.')), DEFAULT_TIMEOUT_MS) }),
+  description: 'An inconsistent set of asserted axioms, minimal unless time runs out.',
+  input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('On expiry the set found so far.')), DEFAULT_TIMEOUT_MS) }),
   output: v.object({ inconsistent: v.boolean(), reasoner: v.string(), note: v.string(), minimal: v.optional(v.boolean()), consistency_checks: v.optional(v.number()), axiom_count: v.optional(v.number()), justification: v.optional(AnyObject), reasoner_configuration: v.optional(AnyObject) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
     const reasoner = selected(ctx);
     const timeoutMs = args.timeout_ms;
-    const out = settle(await runExplanation(ctx.workspace, reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
+    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
     if (!out.inconsistent) {
       return { inconsistent: false, reasoner: reasoner.name, note: `${reasoner.name} finds the active ontology and its imports consistent.` };
     }

@@ -3,7 +3,8 @@
 import * as v from 'valibot';
 import { ontologyLabel } from '../model/workspace.js';
 import { defineTool, never, ToolFailure } from './tool.js';
-import { entityRow, logicalAxiomCount, AnyList } from './common.js';
+import { logicalAxiomCount, AnyList } from './common.js';
+import { entityRow } from '../report/rows.js';
 import { JournalSummaryOutput, journalSummary, lastChangesField } from './change-history.js';
 import { lookUpEntities } from './context.js';
 
@@ -13,7 +14,7 @@ const Nullable = v.nullable(v.string());
 
 export const listOntologies = defineTool({
   name: 'list_ontologies',
-  description: 'Every ontology loaded in this window (the active one, its imports closure, others) in load order, with axiom counts, dirty flags and documents.',
+  description: 'Loaded ontologies in load order: counts, dirty flags, documents.',
   input: NoArgs,
   output: v.object({
     count: v.number(),
@@ -50,7 +51,7 @@ export const listOntologies = defineTool({
 
 export const getActiveOntology = defineTool({
   name: 'get_active_ontology',
-  description: 'The active ontology (the edit target): id, version, axiom counts, direct imports and write protection.',
+  description: 'The active ontology: id, version, axiom counts, direct imports, write protection.',
   input: NoArgs,
   output: v.object({
     ontology_iri: Nullable, version_iri: Nullable, anonymous: v.boolean(), axioms: v.number(), logical_axioms: v.number(),
@@ -74,8 +75,8 @@ export const getActiveOntology = defineTool({
 
 export const getEntity = defineTool({
   name: 'get_entity',
-  description: 'Look up an entity by IRI, CURIE or display name; a punned IRI yields one match per entity type.',
-  input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.')) }),
+  description: 'Look up an entity; a punned IRI yields one match per entity type.',
+  input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty()) }),
   output: v.object({ query: v.string(), count: v.number(), matches: AnyList, note: v.optional(v.string()), last_changes: v.optional(AnyList) }),
   capabilities: ['ontology:read'],
   mutating: never,

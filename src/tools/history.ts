@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { Change } from '../model/changes.js';
 import { WorkspaceError, type Workspace } from '../model/workspace.js';
 import { always, defineTool, ToolFailure, type ToolContext } from './tool.js';
-import { renderAxiom } from './common.js';
+import { renderAxiom } from '../report/rows.js';
 
 const PEEK_SAMPLE = 20;
 
@@ -25,7 +25,7 @@ type StackStateRow = ReturnType<typeof stackState>;
 
 function peek(ctx: ToolContext): StackStateRow & { peek: boolean; next_undo?: v.InferOutput<typeof NextUndoOutput>; note: string } {
   const ws = ctx.workspace;
-  const next = ws.undoDepth > 0 ? ctx.journal.nextUndo() : null;
+  const next = ws.undoDepth > 0 ? ctx.window.undo.nextUndo() : null;
   const axiomChanges = next?.filter((c): c is Extract<Change, { kind: 'AddAxiom' | 'RemoveAxiom' }> => c.kind === 'AddAxiom' || c.kind === 'RemoveAxiom') ?? [];
   const others = next === null ? 0 : next.length - axiomChanges.length;
   return {
@@ -68,8 +68,8 @@ function step(ctx: ToolContext, direction: 'undo' | 'redo'): StackStateRow & { m
 
 export const undoChange = defineTool({
   name: 'undo_change',
-  description: 'Undo the last change of this window\'s undo stack (one tool call = one unit); peek=true only reports what would be undone.',
-  input: v.strictObject({ peek: v.optional(v.pipe(v.boolean(), v.description('Report the next undo without undoing.')), false) }),
+  description: 'Undo this window\'s last change; peek=true only reports it.',
+  input: v.strictObject({ peek: v.optional(v.boolean(), false) }),
   // an undo reports the step, a peek what the next undo would do: both report the stack
   output: v.object({
     ...StackState,

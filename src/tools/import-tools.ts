@@ -22,7 +22,7 @@ import {
   BESIDE_DOCUMENT_NOTE, checkImportLock, lockPolicyOf, resolveDeclaredLockfile, resolveLockTarget,
   type ImportLockVerification, type LockMode, type LockfileSource,
 } from '../imports/lock-mode.js';
-import { revisionEnvelope, sameRevision } from './revision.js';
+import { revisionEnvelope, sameRevision } from '../model/revision.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { sha256Digest } from '../util/digest.js';
 
@@ -121,13 +121,13 @@ const sourceFields = (lock: LockFile): JsonObject => ({
 });
 
 const LockArgs = {
-  path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Lockfile path (default: policy imports.lockfile, else imports.lock.json beside the active document).'))),
-  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit project-policy file.'))),
+  path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Default: beside the active document.'))),
+  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
 };
 
 export const writeImportLock = defineTool({
   name: 'write_import_lock',
-  description: 'Write a deterministic imports.lock.json for every resolved local import of the active ontology\'s closure (IRIs, relative path, SHA-256). Atomic; a closure with missing, remote or conflicting imports is refused with written:false.',
+  description: 'Write imports.lock.json with the checksums of every resolved local import.',
   input: v.strictObject(LockArgs),
   capabilities: ['ontology:admin', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,
@@ -164,7 +164,7 @@ export const writeImportLock = defineTool({
 
 export const verifyImportLock = defineTool({
   name: 'verify_import_lock',
-  description: 'Offline check of a version-1 import lock against the active ontology\'s loaded closure: strict parse, documents confined below the lock directory (symlinks resolved), checksums recomputed, full coordinate set compared.',
+  description: 'Check an import lock against the loaded closure, offline.',
   input: v.strictObject(LockArgs),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -234,7 +234,7 @@ export function importReport(g: ImportGraph): JsonObject {
 
 export const inspectImports = defineTool({
   name: 'inspect_imports',
-  description: 'The active ontology\'s loaded import graph (no I/O): every ontology with depth and role, every declaration edge, resolved and missing imports, cycles and identity conflicts.',
+  description: 'The loaded import graph: depths, edges, missing imports, cycles, conflicts.',
   input: v.strictObject({}),
   capabilities: ['ontology:read'],
   mutating: never,

@@ -4,7 +4,7 @@
 // inconsistent, or when the check could not finish.
 
 import type { Change } from '../model/changes.js';
-import { reasoningSession, type Classification, type RunOutcome } from '../reasoner/pool.js';
+import type { Classification, RunOutcome } from '../reasoner/pool.js';
 import { ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 
 export type VerifyMode = 'report' | 'rollback';
@@ -18,7 +18,7 @@ function describeIncomplete(out: RunOutcome): string {
 
 /** The baseline classification at the current revision, or why there is none. */
 async function classifyBaseline(ctx: ToolContext, timeoutMs: number): Promise<{ classification: Classification | null; why: string }> {
-  const session = reasoningSession(ctx.workspace);
+  const session = ctx.window.reasoning;
   let why = 'the workspace kept changing while the baseline was classified';
   for (let i = 0; i < BASELINE_ATTEMPTS; i++) {
     const out = await session.classify(timeoutMs, ctx.signal);
@@ -45,7 +45,7 @@ export async function prepareLiveVerify(ctx: ToolContext, mode: VerifyMode, time
  */
 export async function applyAndVerify(ctx: ToolContext, delta: readonly Change[], mode: VerifyMode, timeoutMs: number,
   established: Classification | null, establishedWhy: string): Promise<{ applied: boolean; verify: JsonObject }> {
-  const session = reasoningSession(ctx.workspace);
+  const session = ctx.window.reasoning;
   // a baseline of another revision (a change landed since it was classified) says nothing about this batch
   const baseline = established !== null && established.revision === ctx.workspace.revision ? established : null;
   const baselineWhy = established === null ? establishedWhy : 'the workspace changed after the baseline was classified';

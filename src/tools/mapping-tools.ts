@@ -9,22 +9,21 @@ import { decodeCursor, encodeCursor, type CursorBinding } from '../mappings/curs
 import { readStore, storeIdentity, type StoreLocation } from '../mappings/store.js';
 import { defineTool, always, never, type JsonObject } from './tool.js';
 
-const text = (max: number, what: string) => v.pipe(v.string(), v.minLength(1), v.maxLength(max), v.description(what));
+const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
 
 const StoreArgs = {
-  path: v.optional(text(4096, 'Mapping store (SSSOM/TSV). Policy v2: may only repeat mappings.path; policy v1: required; no policy: required, below the active document\'s directory.')),
-  policy_path: v.optional(text(4096, 'Explicit project-policy file.')),
+  path: v.optional(v.pipe(text(4096), v.description('SSSOM/TSV store; required without a v2 policy.'))),
+  policy_path: v.optional(text(4096)),
 };
 
 const PageArgs = {
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200), v.description('Items per page (1-200, default 50).')), 50),
-  cursor: v.optional(text(4096, 'next_cursor of the previous page (bound to the store revision).')),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 50),
+  cursor: v.optional(text(4096)),
 };
 
-const revision = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'),
-  v.description('The mapping_revision this write expects (list_mappings reports it; an absent store has its own).'));
-const confirm = v.pipe(v.literal(true), v.description('Must be true: this call writes a project file.'));
-const iri = (what: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.description(what)));
+const revision = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'), v.description('From list_mappings.'));
+const confirm = v.literal(true);
+const iri = v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(2048)));
 
 const where = (args: { path?: string; policy_path?: string }): StoreLocation => ({ path: args.path, policyPath: args.policy_path });
 
@@ -50,7 +49,7 @@ function page<T>(items: readonly T[], offset: number, limit: number, binding: Cu
 
 export const listMappings = defineTool({
   name: 'list_mappings',
-  description: 'List the project\'s SSSOM mappings (sorted by mapping_id) with the store\'s identity: path, exists, mapping_revision (pass it as expected_mapping_revision to write), record count and validation counts. Cursor paging bound to the store revision.',
+  description: 'The project\'s SSSOM mappings and the store\'s mapping_revision.',
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -67,7 +66,7 @@ export const listMappings = defineTool({
 
 export const validateMappings = defineTool({
   name: 'validate_mappings',
-  description: 'Validate the mapping store: SSSOM structure, required slots, CURIEs, vocabularies, the policy\'s predicates and licenses, endpoints in the loaded ontology, exact-match conflicts, cardinalities and cycles. Findings errors first, cursor-paged.',
+  description: 'Validate the mapping store against SSSOM, the policy and the ontology.',
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -84,14 +83,13 @@ export const validateMappings = defineTool({
 
 export const addMappingTool = defineTool({
   name: 'add_mapping',
-  description: 'Validate and add one SSSOM mapping row (cells by column: subject_id, predicate_id, object_id, mapping_justification, …; an empty mapping_id gets a stable SHA-256 id). Compare-and-swap on expected_mapping_revision; mapping_set_id and license are required on the first add to an absent store.',
+  description: 'Add one SSSOM mapping row.',
   input: v.strictObject({
     expected_mapping_revision: revision,
-    mapping: v.pipe(v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.string()), v.description('SSSOM cells by column name.')),
-    mapping_set_id: iri('Absolute IRI of the mapping set (required on the first add).'),
-    license: iri('Absolute IRI of the set\'s license (required on the first add).'),
-    prefix_map: v.optional(v.pipe(v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.pipe(v.string(), v.maxLength(2048))),
-      v.description('CURIE prefixes to add to the set\'s curie_map (a prefix may not be rebound).'))),
+    mapping: v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.string()),
+    mapping_set_id: v.pipe(iri, v.description('Required on the first add.')),
+    license: v.pipe(iri, v.description('Required on the first add.')),
+    prefix_map: v.optional(v.pipe(v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.pipe(v.string(), v.maxLength(2048))), v.description('Added to the set\'s curie_map.'))),
     ...StoreArgs,
     confirm,
   }),
@@ -108,10 +106,10 @@ export const addMappingTool = defineTool({
 
 export const removeMappingTool = defineTool({
   name: 'remove_mapping',
-  description: 'Remove one mapping by mapping_id (compare-and-swap on expected_mapping_revision).',
+  description: 'Remove one mapping by mapping_id.',
   input: v.strictObject({
     expected_mapping_revision: revision,
-    mapping_id: text(128, 'The mapping to remove.'),
+    mapping_id: text(128),
     ...StoreArgs,
     confirm,
   }),
@@ -125,11 +123,11 @@ export const removeMappingTool = defineTool({
 
 export const importSssomTool = defineTool({
   name: 'import_sssom',
-  description: 'Read a project-confined SSSOM/TSV file (bounded, stable snapshot), validate it, then replace the store or merge it in by mapping_id (metadata, prefixes and extension definitions must agree). Compare-and-swap on expected_mapping_revision.',
+  description: 'Replace or merge the mapping store from an SSSOM/TSV file.',
   input: v.strictObject({
     expected_mapping_revision: revision,
-    source: text(4096, 'The SSSOM/TSV file to import (relative paths: the project root).'),
-    mode: v.pipe(v.picklist(['replace', 'merge']), v.description('replace the store, or merge by mapping_id.')),
+    source: text(4096),
+    mode: v.picklist(['replace', 'merge']),
     ...StoreArgs,
     confirm,
   }),
@@ -143,13 +141,13 @@ export const importSssomTool = defineTool({
 
 export const exportSssomTool = defineTool({
   name: 'export_sssom',
-  description: 'Export the store\'s canonical SSSOM/TSV atomically to a project path whose directory exists. Replacing a file needs overwrite=true and its expected_target_digest (a backup is kept). spreadsheet_safe escapes formula-like cells (no longer lossless).',
+  description: 'Write the mapping store as SSSOM/TSV to a project path.',
   input: v.strictObject({
     expected_mapping_revision: revision,
-    destination: text(4096, 'Where to write (relative paths: the project root).'),
-    overwrite: v.optional(v.pipe(v.boolean(), v.description('Replace an existing file (needs expected_target_digest).')), false),
-    expected_target_digest: v.optional(v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'), v.description('sha256 of the file being replaced.'))),
-    spreadsheet_safe: v.optional(v.pipe(v.boolean(), v.description('Prefix cells starting with = + - @ so spreadsheets do not run them.')), false),
+    destination: text(4096),
+    overwrite: v.optional(v.pipe(v.boolean(), v.description('Needs expected_target_digest.')), false),
+    expected_target_digest: v.optional(v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'))),
+    spreadsheet_safe: v.optional(v.pipe(v.boolean(), v.description('Escape formula-like cells.')), false),
     ...StoreArgs,
     confirm,
   }),

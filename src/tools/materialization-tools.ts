@@ -10,7 +10,7 @@ import { commitMaterialization } from '../materialization/commit.js';
 
 export const materializeInferences = defineTool({
   name: 'materialize_inferences',
-  description: 'Preview inferred axioms (by category) with one disposable reasoner over an isolated snapshot, bounded by limits; keeps a private 30-minute artifact for commit_materialization. Changes nothing.',
+  description: 'Preview inferred axioms by category for commit_materialization; changes nothing.',
   input: MaterializationRequestSchema,
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -21,16 +21,16 @@ const Digest = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'must be sha2
 
 export const commitMaterializationTool = defineTool({
   name: 'commit_materialization',
-  description: 'Publish a materialize_inferences preview after re-verifying it: into the active ontology (allow_source=true; one undo entry), or, not undoable, as a new loaded ontology or a verified functional-syntax project file (no-clobber; overwrite needs expected_target_digest).',
+  description: 'Publish a materialize_inferences preview: into the ontology, a new ontology or a file.',
   input: v.strictObject({
-    artifact_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,128}$/, 'must match [A-Za-z0-9._-]{1,128}'), v.description('artifact.artifact_id of the preview.')),
-    artifact_fingerprint: v.pipe(Digest, v.description('artifact.artifact_fingerprint of the preview.')),
-    confirm: v.pipe(v.literal(true), v.description('Must be true.')),
-    allow_source: v.optional(v.pipe(v.boolean(), v.description('Must be true to commit into the active ontology.'))),
+    artifact_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,128}$/, 'must match [A-Za-z0-9._-]{1,128}')),
+    artifact_fingerprint: Digest,
+    confirm: v.literal(true),
+    allow_source: v.optional(v.pipe(v.boolean(), v.description('Needed to commit into the active ontology.'))),
     collision_mode: v.optional(v.picklist(['reject', 'merge', 'replace']), 'reject'),
-    overwrite: v.optional(v.pipe(v.boolean(), v.description('Replace an existing project_file target (with expected_target_digest).')), false),
-    expected_target_digest: v.optional(v.pipe(Digest, v.description('Digest of the existing project_file target being replaced.'))),
-    policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Explicit local project-policy file.'))),
+    overwrite: v.optional(v.pipe(v.boolean(), v.description('Needs expected_target_digest.')), false),
+    expected_target_digest: v.optional(Digest),
+    policy_path: v.optional(v.pipe(v.string(), v.nonEmpty())),
   }),
   capabilities: ['ontology:admin', 'ontology:curate', 'filesystem:project:read'],
   mutating: always,

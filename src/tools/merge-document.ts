@@ -54,9 +54,9 @@ function alreadyPresent(active: Ontology, doc: Ontology): number {
 
 export const mergeOntologyDocument = defineTool({
   name: 'merge_ontology_document',
-  description: 'Copy a document\'s axioms (any type, with annotations), direct import declarations and ontology annotations into the active ontology as one undo entry; replace_active first removes the active content; copy_ontology_id (default: replace_active) takes over its id. preview=true only reports.',
+  description: 'Copy a document\'s axioms, imports and annotations into the active ontology.',
   input: v.strictObject({
-    source: v.pipe(v.string(), v.nonEmpty(), v.description('Local path, file: IRI, http(s) IRI or GitHub blob URL.')),
+    source: v.pipe(v.string(), v.nonEmpty()),
     replace_active: v.optional(v.boolean(), false),
     copy_ontology_id: v.optional(v.boolean()),
     preview: v.optional(v.boolean(), false),

@@ -3,63 +3,30 @@
 // (they are among the few things an invalid policy still allows); none of them edits the ontology.
 
 import * as v from 'valibot';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormatId, Ontology } from '../model/ontology.js';
-import { anonymousIndividuals } from '../model/walk.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { reasonerById } from '../reasoner/registry.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { isInside, localDocumentOf, realTarget } from '../policy/paths.js';
 import { inspectPolicy, policyAnchor, POLICY_DIR, POLICY_FILE } from '../policy/resolve.js';
 import type { PolicyIssue, PolicyResolution } from '../policy/resolution.js';
-import { assetPaths, canonicalJson, validatePolicyData, type EffectivePolicy, type PolicyFormat } from '../policy/schema.js';
+import { canonicalJson, validatePolicyData, type EffectivePolicy, type PolicyFormat } from '../policy/schema.js';
 import { policyTemplate, type TemplateProfile } from '../policy/template.js';
-import { revisionEnvelope } from './revision.js';
+import { revisionEnvelope } from '../model/revision.js';
+import { existsAs, resolvedAssets } from '../policy/assets.js';
+import { fingerprintStability } from '../model/fingerprint.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { sha256Digest } from '../util/digest.js';
 import { readRegularFile } from '../util/file-read.js';
 import { AnyList, AnyObject } from './common.js';
 
-const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit local project-policy file (no URL scheme); otherwise discovery from the active document.')));
+const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
 
 const MAX_MESSAGE = 2048;
 const MAX_ISSUES = 128;
 
 const issueRow = (i: PolicyIssue): JsonObject => ({ severity: i.severity, code: i.code, ...(i.path === undefined ? {} : { path: i.path }), message: i.message.slice(0, MAX_MESSAGE) });
-
-async function existsAs(p: string): Promise<'file' | 'directory' | null> {
-  try {
-    const s = await stat(p);
-    return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Each asset the policy names, resolved against the project root (symlinks resolved) with what is there. */
-export async function resolvedAssets(policy: EffectivePolicy, root: string): Promise<JsonObject> {
-  const rows = await Promise.all(assetPaths(policy).map(async (a) => {
-    const absolute = await realTarget(path.resolve(root, a.path));
-    const contained = isInside(root, absolute);
-    return { field: a.field, kind: a.kind, path: a.path, absolute, contained, exists: contained && (await existsAs(absolute)) !== null };
-  }));
-  const pick = (prefix: string) => rows.filter((r) => r.field === prefix || r.field.startsWith(prefix + '.'));
-  const one = (field: string) => rows.find((r) => r.field === field) ?? null;
-  const store = one('mappings.path');
-  return {
-    root_artifact: one('root_artifact'),
-    modules: pick('modules'),
-    import_lock: one('imports.lockfile'),
-    invariants: pick('invariants'),
-    shacl: pick('shacl'),
-    cqs: pick('cqs'),
-    release_output: one('release.output_dir'),
-    // v2: the mapping store only once it exists (it is created by the first mapping commit)
-    ...(policy.version === 2 ? { mapping_store: store !== null && store.exists ? store : null } : {}),
-  };
-}
 
 const V1_BLOCKS = ['interoperability', 'filesystem', 'network', 'imports', 'reasoning', 'validation', 'entity_search', 'prefixes', 'modules',
   'annotations', 'iri_policy', 'lifecycle', 'invariants', 'shacl', 'cqs', 'release'] as const;
@@ -121,7 +88,7 @@ async function policyReport(ctx: ToolContext, policyPath: string | undefined, ma
 
 export const getProjectPolicy = defineTool({
   name: 'get_project_policy',
-  description: 'Discover and validate the project policy (.athene/project.yaml above the active document, or policy_path): effective policy with defaults, digest, path mode, resolved assets, errors and warnings.',
+  description: 'Discover and validate the project policy: effective policy, digest, errors.',
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -130,7 +97,7 @@ export const getProjectPolicy = defineTool({
 
 export const validateProjectPolicy = defineTool({
   name: 'validate_project_policy',
-  description: 'Validate the project policy like get_project_policy, but a policy is mandatory: none found is valid:false with error policy_not_found. Never edits anything.',
+  description: 'Validate the project policy; none found is policy_not_found.',
   input: v.strictObject({ policy_path: PolicyPath }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -177,9 +144,9 @@ const sha256 = (text: string) => sha256Digest(text);
 
 export const writeProjectPolicyTemplate = defineTool({
   name: 'write_project_policy_template',
-  description: 'Write a new commented starter project policy (default: .athene/project.yaml beside the active document, or the policy already governing it); never edits the ontology, nor an existing policy unless overwrite=true. Not valid alone: the validation_hint lists the steps.',
+  description: 'Write a starter project policy; overwrite=true replaces one.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Target file: absolute, or relative to the project root (without a policy: the active document\'s folder).'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
     project_id: v.optional(v.pipe(v.string(), v.regex(IDENTIFIER, 'project_id: letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit'))),
     profile: v.optional(v.picklist(['general', 'obo']), 'general'),
     version: v.optional(v.picklist([1, 2]), 1),
@@ -247,19 +214,6 @@ export const writeProjectPolicyTemplate = defineTool({
 
 // ---------------------------------------------------------------- revision
 
-const MAX_WARNINGS = 16;
-
-/** Anonymous individuals get fresh node ids on every load, so digests over them hold for this session only. */
-export function fingerprintStability(o: Ontology): { stability: 'stable' | 'session_only'; warnings: string[] } {
-  let count = 0;
-  for (const a of o.axioms()) if (anonymousIndividuals(a).size > 0) count++;
-  if (count === 0) return { stability: 'stable', warnings: [] };
-  return {
-    stability: 'session_only',
-    warnings: [`${count} axiom(s) use anonymous individuals: the fingerprints identify this session's content only, not a release`].slice(0, MAX_WARNINGS),
-  };
-}
-
 /** SHA-256 of the policy's declared lockfile, when it exists inside the project root. */
 async function importLockDigest(res: PolicyResolution): Promise<string | null> {
   const lockfile = res.policy?.imports.lockfile;
@@ -275,7 +229,7 @@ async function importLockDigest(res: PolicyResolution): Promise<string | null> {
 
 export const getModelRevision = defineTool({
   name: 'get_model_revision',
-  description: 'The optimistic-concurrency revision envelope of this window (workspace id, session revision, semantic and document fingerprints, recomputed per call), dirty state, reasoner selection and the governing policy.',
+  description: 'Revision envelope (workspace id, revision, fingerprints) for optimistic concurrency.',
   input: v.strictObject({ policy_path: PolicyPath }),
   output: v.object({ revision: AnyObject, workspace_id: v.string(), session_revision: v.number(), semantic_fingerprint: v.string(), document_fingerprint: v.string(), ontology: AnyObject, dirty: v.boolean(), dirty_semantics: v.string(), reasoner: AnyObject, fingerprint_stability: v.string(), release_stable: v.boolean(), fingerprint_warnings: AnyList, policy_loaded: v.boolean(), policy_valid: v.boolean() }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
@@ -284,7 +238,7 @@ export const getModelRevision = defineTool({
     const ws = ctx.workspace;
     const o = ws.active;
     const revision = revisionEnvelope(ws);
-    const session = reasoningSession(ws);
+    const session = ctx.window.reasoning;
     const selected = session.selected;
     const { stability, warnings } = fingerprintStability(o);
     const { resolution: res } = await inspectPolicy(ctx, args.policy_path);

@@ -14,7 +14,6 @@ import type { StageId } from '../qc/finding.js';
 import { captureSnapshot } from '../qc/snapshot.js';
 import { budget } from '../qc/preflight.js';
 import { runProjectQc, withEngineReasons } from '../qc/project-qc.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { checkLocalPath } from '../policy/path-rules.js';
 import { urlScheme } from '../policy/paths.js';
@@ -22,19 +21,16 @@ import { inlineShapes, readShapesFile } from '../shacl/shapes.js';
 import type { ShaclShapesSource } from '../qc/stages/shacl.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 
-const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),
-  v.description('Explicit local project-policy file (no URL scheme); otherwise discovery from the active document.')));
+const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
 
-const LockModeArg = v.optional(v.pipe(v.picklist(['ignore', 'verify', 'required']),
-  v.description('Import-lock verification (TOOLS.md 1.8): ignore (default), verify, required.')), 'ignore');
+const LockModeArg = v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore');
 
 /** Samples per stage, 0–10000 (TOOLS.md run_project_qc; run_qc_suite gives no range and shares this one). */
-const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000),
-  v.description('Findings sampled per stage (0–10000, default 25); counts and digests cover every finding.')), 25);
+const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)), 25);
 
 export const runProjectQcTool = defineTool({
   name: 'run_project_qc',
-  description: 'Strict project-policy QC gate over one captured revision: the policy\'s required stages, governance conventions and waivers, the policy reasoner, import-lock verification, and the fingerprints of what was judged.',
+  description: 'Strict project-policy QC gate over one captured revision.',
   input: v.strictObject({ policy_path: PolicyPath, limit: Limit, lock_mode: LockModeArg }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -58,23 +54,22 @@ const NonEmptyStrings = v.array(v.pipe(v.string(), v.nonEmpty()));
 
 const SuiteInput = v.strictObject({
   // Stage lists without schema defaults, so a policy run can tell what the caller actually asked for.
-  stages: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16), v.description('Stages to run (default reasoner, profile, structural).'))),
-  required_stages: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16), v.description('Always scheduled; must complete, else gate error.'))),
-  error_on_missing_required: v.optional(v.pipe(v.boolean(), v.description('Requested stages become required (default false).')), false),
+  stages: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16), v.description('Default: reasoner, profile, structural.'))),
+  required_stages: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16))),
+  error_on_missing_required: v.optional(v.pipe(v.boolean(), v.description('Requested stages become required.')), false),
   policy_path: PolicyPath,
-  owl_profile: v.optional(v.pipe(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`),
-    v.description('profile stage: DL (default), EL, QL, RL; none or Full skip the stage.'))),
+  owl_profile: v.optional(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`)),
   // TOOLS.md gives no bound on the invariant list; 1000 keeps one request bounded.
-  invariants: v.optional(v.pipe(v.array(Invariant), v.maxLength(1000), v.description('SPARQL invariants (verify_ontology.queries shape).'))),
-  shacl_shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('SHACL shapes graph (Turtle).'))),
-  shacl_shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('SHACL shapes file (local path).'))),
-  required_namespaces: v.optional(v.pipe(NonEmptyStrings, v.description('governance stage: owned IRIs must start with one of these.'))),
-  iri_pattern: v.optional(v.pipe(v.string(), v.description('governance stage: ECMAScript regular expression every owned IRI must match.'))),
-  required_annotations: v.optional(v.pipe(NonEmptyStrings, v.description('governance stage: annotation properties every owned class and property must carry.'))),
-  check_ownership: v.optional(v.pipe(v.boolean(), v.description('governance stage: flag logical axioms about imported terms (default true).'))),
-  fail_on: v.optional(v.pipe(v.picklist(['none', 'warn', 'error']), v.description('Verdict that fails the gate (default error).'))),
+  invariants: v.optional(v.pipe(v.array(Invariant), v.maxLength(1000), v.description('As verify_ontology\'s queries.'))),
+  shacl_shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Turtle.'))),
+  shacl_shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
+  required_namespaces: v.optional(NonEmptyStrings),
+  iri_pattern: v.optional(v.string()),
+  required_annotations: v.optional(NonEmptyStrings),
+  check_ownership: v.optional(v.boolean()),
+  fail_on: v.optional(v.pipe(v.picklist(['none', 'warn', 'error']), v.description('Default error.'))),
   limit: Limit,
-  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Budget of the whole run in ms (default 120000).'))),
+  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000))),
   lock_mode: LockModeArg,
 });
 
@@ -153,10 +148,10 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
     ...(args.shacl_shapes === undefined && args.shacl_shapes_path === undefined ? [] : ['shacl' as const])];
   const required = [...(args.required_stages ?? []), ...(args.error_on_missing_required ? stages : [])];
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-  const snapshot = captureSnapshot(ctx.workspace, [], ctx.settings.label_language);
+  const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
   const { signal, expired } = budget(ctx, timeoutMs);
   const report = await runGate({
-    snapshot, stages, required, reasoner: reasoningSession(ctx.workspace).selected, timeoutMs, signal, limit: args.limit,
+    snapshot, stages, required, reasoner: ctx.window.reasoning.selected, timeoutMs, signal, limit: args.limit,
     failOn: (args.fail_on ?? 'error') as FailOn,
     options: { owlProfile: args.owl_profile ?? 'DL', governance, includeImports: false, shacl, ...(invariants === undefined ? {} : { invariants }) },
   });
@@ -166,7 +161,7 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
 
 export const runQcSuite = defineTool({
   name: 'run_qc_suite',
-  description: 'Aggregate QC gate over one isolated snapshot: reasoner, profile, structural, governance, shacl, SPARQL invariants and competency questions. With policy_path it runs the strict run_project_qc gate.',
+  description: 'Aggregate QC gate over one snapshot; with policy_path the strict run_project_qc.',
   input: SuiteInput,
   capabilities: ['ontology:read'],
   mutating: never,

@@ -8,21 +8,22 @@ import type { Axiom, ClassExpression, IRI } from '../model/terms.js';
 import { axiomTypeName, cls, namedIndividual } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { ManchesterParseError, ExpressionNestingError } from '../model/formats/manchester/expression.js';
-import { REASONER_STATUSES, reasoningSession, type Classification, type ReasoningSession } from '../reasoner/pool.js';
+import { REASONER_STATUSES, type Classification, type ReasoningSession } from '../reasoner/pool.js';
 import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow } from '../reasoner/registry.js';
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
 import { always, defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { entityRow, renderAxiom, type EntityRow, AnyObject } from './common.js';
+import { entityRow, renderAxiom, type EntityRow } from '../report/rows.js';
+import { AnyObject } from './common.js';
 import { sha256Digest } from '../util/digest.js';
-import { referencedReasoner } from './reasoner-reference.js';
+import { referencedReasoner } from '../reasoner/reference.js';
 import { unreachable } from '../util/unreachable.js';
 
 const NoArgs = v.strictObject({});
 const ITEM_CAP = 1000;
 const DEFAULT_TIMEOUT_MS = 60_000;
-const TimeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('How long to wait, in milliseconds (the run is cancelled then).')), DEFAULT_TIMEOUT_MS);
+const TimeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('The run is cancelled then.')), DEFAULT_TIMEOUT_MS);
 
 const RULE_WARNING = 'The ontology has SWRL rules; this reasoner ignores them, so rule inferences are missing.';
 
@@ -95,7 +96,7 @@ function cappedRows(iris: readonly IRI[], ctx: ToolContext, individuals = false)
 
 export const listReasoners = defineTool({
   name: 'list_reasoners',
-  description: 'The installed reasoners (name with version, stable id), which one is selected, and its status.',
+  description: 'Installed reasoners, the selected one and its status.',
   input: NoArgs,
   output: v.object({
     count: v.number(),
@@ -106,7 +107,7 @@ export const listReasoners = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const current = session.selected;
     const reasoners = sortedReasoners().map((r) => ({ name: r.name, id: r.id, current: r === current }));
     // `status` (TOOLS.md 1.10 vocabulary) is this server's addition: the one place a client can poll it
@@ -116,8 +117,8 @@ export const listReasoners = defineTool({
 
 export const setReasoner = defineTool({
   name: 'set_reasoner',
-  description: 'Select (not run) a reasoner by id, full display name, or a version-less name that identifies exactly one reasoner.',
-  input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
+  description: 'Select (not run) a reasoner.',
+  input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty()) }),
   output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
   // M·N (TOOLS.md): the selection is window state every session shares, and selecting cancels another
@@ -127,7 +128,7 @@ export const setReasoner = defineTool({
   idempotent: true,
   handler: (args, ctx) => {
     const reasoner = referencedReasoner(args.reasoner);
-    reasoningSession(ctx.workspace).select(reasoner);
+    ctx.window.reasoning.select(reasoner);
     return {
       selected: { name: reasoner.name, id: reasoner.id },
       message: `${reasoner.name} is selected. Call run_reasoner to classify.`,
@@ -137,7 +138,7 @@ export const setReasoner = defineTool({
 
 export const runReasoner = defineTool({
   name: 'run_reasoner',
-  description: 'Classify the active ontology and its imports with the selected reasoner and wait (at most timeout_ms; the run is cancelled then).',
+  description: 'Classify the active ontology and its imports with the selected reasoner.',
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   output: v.object({
     started: v.boolean(), completed: v.optional(v.boolean()), reasoner: v.optional(v.string()), selected_reasoner: v.optional(v.string()),
@@ -148,7 +149,7 @@ export const runReasoner = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const reasoner = session.selected;
     // three phases: snapshot, classification, report
     ctx.progress?.('run_reasoner: taking a snapshot of the ontology', stepMeasure(0, 3));
@@ -184,12 +185,12 @@ export const runReasoner = defineTool({
 
 export const getUnsatisfiableClasses = defineTool({
   name: 'get_unsatisfiable_classes',
-  description: 'Named classes the last classification found unsatisfiable (owl:Nothing excluded).',
+  description: 'Classes the last classification found unsatisfiable.',
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const res = requireResults(session);
     return { ...cappedRows(res.data.unsatisfiable, ctx), coherent: res.data.unsatisfiable.length === 0, ...provenance(session, res, ctx) };
   },
@@ -210,16 +211,16 @@ function inferred(res: Classification, iri: IRI, relation: (typeof RELATIONS)[nu
 
 export const getInferredSuperclasses = defineTool({
   name: 'get_inferred_superclasses',
-  description: 'Inferred superclasses, subclasses or equivalent classes of a class, types of an individual, or instances of a class, from the last classification.',
+  description: 'Inferred super/sub/equivalent classes, types or instances, from the last classification.',
   input: v.strictObject({
-    entity: v.pipe(v.string(), v.nonEmpty(), v.description('Class (or individual for relation=types): IRI, CURIE or display name.')),
+    entity: v.pipe(v.string(), v.nonEmpty(), v.description('An individual for relation=types.')),
     relation: v.optional(v.picklist(RELATIONS), 'superclasses'),
     direct: v.optional(v.boolean(), true),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const res = requireResults(session);
     const { iri } = ctx.resolver.resolve(args.entity);
     const individual = args.relation === 'types';
@@ -245,9 +246,9 @@ function unknownNames(expr: ClassExpression, ctx: ToolContext): string[] {
 
 export const executeDlQuery = defineTool({
   name: 'execute_dl_query',
-  description: 'Answer a Manchester class expression: equivalent classes, super/subclasses and instances, by classifying with a fresh class equivalent to it.',
+  description: 'Equivalent, super and subclasses and instances of a class expression.',
   input: v.strictObject({
-    query: v.pipe(v.string(), v.nonEmpty(), v.description('Manchester class expression, e.g. "Animal and (eats some Plant)".')),
+    query: v.pipe(v.string(), v.nonEmpty()),
     relation: v.optional(v.picklist(['all', 'equivalent', 'subclasses', 'superclasses', 'instances']), 'all'),
     direct: v.optional(v.boolean(), true),
     complete: v.optional(v.boolean(), false),
@@ -256,7 +257,7 @@ export const executeDlQuery = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const session = reasoningSession(ctx.workspace);
+    const session = ctx.window.reasoning;
     const reasoner = session.selected;
     let expr: ClassExpression;
     try {
@@ -313,12 +314,12 @@ const SWRL_BUILTINS = ['swrlb:add', 'swrlb:equal', 'swrlb:greaterThan', 'swrlb:g
 
 export const getReasonerCapabilities = defineTool({
   name: 'get_reasoner_capabilities',
-  description: 'Evidence of what the selected reasoner handles (and what it does with the rest), without creating or running it.',
+  description: 'What the selected reasoner handles, without running it.',
   input: NoArgs,
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
-    const r = reasoningSession(ctx.workspace).selected;
+    const r = ctx.window.reasoning.selected;
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };
     const configuration = { ...semantic, execution: 'piscina-pool', snapshot: 'functional-syntax', default_timeout_ms: DEFAULT_TIMEOUT_MS };
     const identity = {

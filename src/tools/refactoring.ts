@@ -19,8 +19,9 @@ import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { OWL_DEPRECATED, XSD_BOOLEAN } from '../model/vocab.js';
 import { expandTerm } from '../policy/curie.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES, entityRow, newEntityRow, renderAxiom } from './common.js';
-import { cmp, KIND_ORDER } from './context.js';
+import { ENTITY_TYPE_INPUT } from './common.js';
+import { ENTITY_TYPE_NAMES, entityRow, KIND_ORDER, newEntityRow, renderAxiom } from '../report/rows.js';
+import { cmp } from './context.js';
 
 const SAMPLE = 20;
 /** "term replaced by" (IAO), the default replacement pointer. */
@@ -28,9 +29,9 @@ const TERM_REPLACED_BY = 'obo:IAO_0100001';
 /** An absolute IRI: a scheme, then no character RFC 3987 forbids. */
 const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]+$/;
 
-const Text = (description: string) => v.pipe(v.string(), v.nonEmpty(), v.description(description));
-const EntityRef = Text('The entity: IRI, CURIE or display name.');
-const Preview = v.optional(v.pipe(v.boolean(), v.description('Report what would change without changing anything.')), false);
+const Text = v.pipe(v.string(), v.nonEmpty());
+const EntityRef = Text;
+const Preview = v.optional(v.boolean(), false);
 
 // ---------------------------------------------------------------- shared helpers
 
@@ -143,10 +144,10 @@ function absoluteIri(token: string, ctx: ToolContext): IRI {
 
 export const renameEntity = defineTool({
   name: 'rename_entity',
-  description: 'Rename an IRI everywhere in the active ontology (all punned senses, annotations, rules; imports untouched), one undo entry. Renaming onto an existing IRI merges the two entities. preview=true reports the rewrite without changing anything.',
+  description: 'Rename an IRI everywhere in the active ontology; renaming onto an existing IRI merges.',
   input: v.strictObject({
     entity: EntityRef,
-    new_iri: Text('The new absolute IRI (or a CURIE of a known prefix).'),
+    new_iri: Text,
     preview: Preview,
   }),
   capabilities: ['ontology:curate'],
@@ -218,10 +219,10 @@ const danglingNote = (n: number, iri: IRI) =>
 
 export const deleteEntity = defineTool({
   name: 'delete_entity',
-  description: 'Delete an entity from the active ontology: its declaration, every axiom referencing it and its own annotations, one undo entry (imports untouched). entity_type narrows a punned IRI; preview=true lists what would go without changing anything.',
+  description: 'Delete an entity and every axiom referencing it.',
   input: v.strictObject({
     entity: EntityRef,
-    entity_type: v.optional(v.pipe(v.picklist(ENTITY_TYPES), v.description('Delete only this sense of a punned IRI.'))),
+    entity_type: v.optional(v.pipe(v.picklist(ENTITY_TYPES), v.description('Only this sense of a punned IRI.'))),
     preview: Preview,
   }),
   capabilities: ['ontology:curate'],
@@ -294,12 +295,12 @@ function hasAnnotation(o: Ontology, wanted: Axiom): boolean {
 
 export const deprecateEntity = defineTool({
   name: 'deprecate_entity',
-  description: 'Deprecate an entity (obsolescence pattern) in one undo entry: owl:deprecated true, an optional replacement pointer (default property obo:IAO_0100001, "term replaced by") and extra annotations, each added only if absent. Usages are not rewritten.',
+  description: 'Mark an entity owl:deprecated, with an optional replacement; usages stay.',
   input: v.strictObject({
     entity: EntityRef,
-    replaced_by: v.optional(Text('The replacement: entity name/IRI or an absolute IRI.')),
-    replaced_by_property: v.optional(Text('Annotation property of the replacement pointer (default obo:IAO_0100001).'), TERM_REPLACED_BY),
-    annotations: v.optional(v.pipe(v.array(AnnotationSchema), v.description('Further annotations on the entity (e.g. a reason); nested annotations annotate the assertion.'))),
+    replaced_by: v.optional(Text),
+    replaced_by_property: v.optional(v.pipe(Text, v.description('Default obo:IAO_0100001.')), TERM_REPLACED_BY),
+    annotations: v.optional(v.array(AnnotationSchema)),
   }),
   capabilities: ['ontology:curate'],
   mutating: always,
@@ -363,12 +364,12 @@ function namedDescendants(c: Class, closure: readonly Ontology[]): Set<Class> {
 
 export const moveClass = defineTool({
   name: 'move_class',
-  description: 'Reparent a class in one undo entry: remove its asserted named superclasses in the active ontology (anonymous restrictions and a parent equal to new_parent are kept) and assert SubClassOf(class, new_parent); its subtree follows. Omit new_parent to make it a root; keep_other_parents=true only adds.',
+  description: 'Replace a class\'s asserted named parents with new_parent (omitted: a root).',
   input: v.pipe(
     v.strictObject({
-      entity: Text('The class to move: IRI, CURIE or display name.'),
-      new_parent: v.optional(Text('New parent: class name, IRI or Manchester class expression (omit to detach to a root).')),
-      keep_other_parents: v.optional(v.pipe(v.boolean(), v.description('Add the new parent without removing the others.')), false),
+      entity: Text,
+      new_parent: v.optional(v.pipe(Text, v.description('Omitted: a root.'))),
+      keep_other_parents: v.optional(v.pipe(v.boolean(), v.description('Keep the other parents.')), false),
     }),
     v.check((a) => !a.keep_other_parents || a.new_parent !== undefined, 'keep_other_parents=true needs new_parent'),
   ),

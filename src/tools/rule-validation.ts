@@ -8,7 +8,6 @@ import type { Ontology } from '../model/ontology.js';
 import { ontologyLabel } from '../model/workspace.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { SWRLB } from '../model/vocab.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import type { CapabilityStatus, ReasonerInfo } from '../reasoner/registry.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { View } from './context.js';
@@ -226,7 +225,7 @@ function validate(args: { include_imports?: boolean; offset?: number; limit?: nu
     throw new ToolFailure('A page after the first needs the snapshot_fingerprint of the first page.', 'rule_validation_snapshot_required');
   }
   const view = new View(ctx);
-  const reasoner = reasoningSession(ctx.workspace).selected;
+  const reasoner = ctx.window.reasoning.selected;
   const capability = ruleCapability(reasoner);
   const scope = args.include_imports === false ? [ctx.workspace.active] : ctx.resolver.closure;
   const rules = capture(scope, view, capability);
@@ -261,12 +260,12 @@ function validate(args: { include_imports?: boolean; offset?: number; limit?: nu
 
 export const validateRules = defineTool({
   name: 'validate_rules',
-  description: 'Check the SWRL rules against the selected reasoner\'s declared capability profile, without executing them or creating a reasoner; paged, with a snapshot fingerprint later pages must name.',
+  description: 'Check SWRL rules against the selected reasoner\'s profile; paged.',
   input: v.strictObject({
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Widen to the imports closure (default true).'))),
-    offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2000), v.description('Rules to skip (0–2000, default 0).'))),
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10), v.description('Rules per page (1–10, default 10).'))),
-    snapshot_fingerprint: v.optional(v.pipe(v.string(), v.regex(DIGEST), v.description('The snapshot_fingerprint of the first page; required when offset > 0.'))),
+    include_imports: v.optional(v.boolean()),
+    offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2000))),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10))),
+    snapshot_fingerprint: v.optional(v.pipe(v.string(), v.regex(DIGEST), v.description('From the first page; needed when offset > 0.'))),
   }),
   capabilities: ['ontology:read'],
   mutating: never,

@@ -10,9 +10,9 @@ import type { Ontology } from '../model/ontology.js';
 import { RDF_LANG_STRING } from '../model/vocab.js';
 import { displayName, localName } from '../model/display.js';
 import { defineTool, never, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES, AnyList, AnyObject } from './common.js';
+import { ENTITY_TYPE_INPUT, AnyList, AnyObject } from './common.js';
+import { ENTITY_TYPE_NAMES } from '../report/rows.js';
 import { languageAdjustment, lexicalPolicy, type LexicalPolicy } from '../policy/lexical.js';
-import { resolveDiscoveredPolicy } from '../policy/resolution-cache.js';
 import { scopeSignature } from './context.js';
 
 const TIER_SCORE = { exact: 100, prefix: 80, substring: 60, wildcard: 60, fuzzy: 30 } as const;
@@ -160,9 +160,9 @@ const TYPES = ['all', 'class', 'object_property', 'data_property', 'annotation_p
 
 export const searchEntities = defineTool({
   name: 'search_entities',
-  description: 'Ranked, synonym-aware entity lookup across loaded ontologies (exact → prefix → substring → fuzzy; `*` wildcard), with grounding (best_match, would_mint, collisions). A search keeps its best 1,000 matches (lexical_match_count says how many there were); an empty or wildcard-only query lists the active ontology\'s whole own signature.',
+  description: 'Ranked entity search (`*` wildcard) with best_match and would_mint; search before minting.',
   input: v.strictObject({
-    query: v.pipe(v.string(), v.description('Fragment (substring match) or pattern with * wildcards.')),
+    query: v.pipe(v.string(), v.description('Substring or * pattern; empty lists every entity.')),
     type: v.optional(v.picklist(TYPES), 'all'),
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 50),
     offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
@@ -171,7 +171,7 @@ export const searchEntities = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const lexical = lexicalPolicy(await resolveDiscoveredPolicy(ctx), ctx.settings.label_language);
+    const lexical = lexicalPolicy(await ctx.window.policy.resolve(ctx), ctx.settings.label_language);
     const kinds = new Set<EntityKind>(args.type === 'all' ? Object.values(ENTITY_TYPE_INPUT) : [ENTITY_TYPE_INPUT[args.type]]);
     const q = normalize(args.query);
     const wildcardOnly = q.replace(/\*/g, '').trim() === '';

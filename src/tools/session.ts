@@ -3,12 +3,11 @@
 // everything else counts and ids; never a token, a secret, or another principal's identity.
 
 import * as v from 'valibot';
-import { ontologyLabel, type Workspace } from '../model/workspace.js';
-import { reasoningSession } from '../reasoner/pool.js';
+import { ontologyLabel } from '../model/workspace.js';
+import type { WindowState } from '../window/state.js';
 import type { Principal } from '../auth/principal.js';
-import type { ApprovalEntry } from './approvals.js';
-import { changeSetStore } from './change-sets.js';
-import { revisionEnvelope } from './revision.js';
+import type { ApprovalEntry } from '../window/approvals.js';
+import { revisionEnvelope } from '../model/revision.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type WindowSettings } from './tool.js';
 import type { ServerView } from '../broker/server-view.js';
 import { jobCounts } from '../jobs/actor-jobs.js';
@@ -16,13 +15,14 @@ import { journalSummary } from './change-history.js';
 import { AnyObject } from './common.js';
 
 const Args = v.strictObject({
-  include_instances: v.optional(v.pipe(v.boolean(), v.description('Also list every window actor of this server.')), false),
-  include_pending: v.optional(v.pipe(v.boolean(), v.description('List this session\'s pending-write approvals.')), true),
+  include_instances: v.optional(v.pipe(v.boolean(), v.description('Every window of this server.')), false),
+  include_pending: v.optional(v.boolean(), true),
 });
 
-function instanceOf(ws: Workspace, instanceId: string, view: ServerView | null): JsonObject {
+function instanceOf(window: WindowState, instanceId: string, view: ServerView | null): JsonObject {
+  const ws = window.workspace;
   const active = ws.hasActive ? ontologyLabel(ws.active) : null;
-  const reasoning = reasoningSession(ws);
+  const reasoning = window.reasoning;
   const selected = reasoning.selected;
   return {
     instance_id: instanceId,
@@ -71,8 +71,8 @@ function pendingOf(entries: readonly ApprovalEntry[], sessionId: string | null, 
   };
 }
 
-function changeSetsOf(ws: Workspace): JsonObject {
-  const items = changeSetStore(ws).entries()
+function changeSetsOf(window: WindowState): JsonObject {
+  const items = window.changeSets.entries()
     .filter((e) => e.state !== 'committed')
     .map((e) => ({ change_set_id: e.id, state: e.state, created_at: new Date(e.createdAt).toISOString(), expires_at: new Date(e.expiresAt).toISOString() }));
   return { count: items.length, items };
@@ -80,7 +80,7 @@ function changeSetsOf(ws: Workspace): JsonObject {
 
 export const getSessionInfo = defineTool({
   name: 'get_session_info',
-  description: 'Where this session stands: server and window it is pinned to, what it may do, which gates apply, and what is pending.',
+  description: 'This session\'s window, permissions, gates and pending writes.',
   input: Args,
   output: v.object({ server: AnyObject, instance: AnyObject, session: AnyObject, gates: AnyObject, pending_writes: AnyObject, jobs: AnyObject, change_sets: AnyObject }),
   capabilities: ['ontology:read'],
@@ -100,12 +100,12 @@ export const getSessionInfo = defineTool({
         mode: view?.mode ?? null,
         base_url: view?.base_url ?? null,
       },
-      instance: { ...instanceOf(ctx.workspace, instanceId, view), ...journalSummary(ctx) },
+      instance: { ...instanceOf(ctx.window, instanceId, view), ...journalSummary(ctx) },
       session: sessionOf(ctx.principal, ctx.sessionId, instanceId),
       gates: gatesOf(ctx.settings),
       pending_writes: pendingOf(facts.approvals(), ctx.sessionId, args.include_pending),
       jobs: jobCounts(ctx),
-      change_sets: changeSetsOf(ctx.workspace),
+      change_sets: changeSetsOf(ctx.window),
       ...(args.include_instances ? { instances: view?.instances ?? [] } : {}),
     };
   },

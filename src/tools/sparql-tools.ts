@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { isReadForm, scanQuery, type QueryScan } from '../sparql/query-form.js';
 import { syntaxProblem, evaluateRead, prologue, queryPrefixes, queryResult, refusal, type ReadOptions } from '../sparql/run.js';
-import { SparqlFailure, sparqlEngine } from '../sparql/engine.js';
+import { SparqlFailure } from '../sparql/engine.js';
 import { inferredDocument } from '../sparql/inferred.js';
 import { describeSchema } from '../sparql/schema.js';
 import { checkInvariants, duplicateId, invariantSpec } from '../sparql/invariants.js';
@@ -16,12 +16,12 @@ const DEFAULT_LIMIT = 1000;
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** An int documented "(≤0→default)" (TOOLS.md 1.1); the upper bounds are not documented and keep results bounded. */
-const intOrDefault = (fallback: number, max: number, what: string) =>
-  v.optional(v.pipe(v.number(), v.integer(), v.maxValue(max), v.transform((n) => (n <= 0 ? fallback : n)), v.description(what)), fallback);
+const intOrDefault = (fallback: number, max: number) =>
+  v.optional(v.pipe(v.number(), v.integer(), v.maxValue(max), v.transform((n) => (n <= 0 ? fallback : n))), fallback);
 
-const Limit = intOrDefault(DEFAULT_LIMIT, 100_000, 'Most rows (SELECT) or triples (CONSTRUCT/DESCRIBE) returned (≤0: 1000).');
-const TimeoutMs = intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000, 'Time bound for snapshot + evaluation, in milliseconds (≤0: 120000).');
-const Query = v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000), v.description('A SPARQL 1.1 query; the ontology prefixes and rdf/rdfs/owl/xsd are predeclared.'));
+const Limit = intOrDefault(DEFAULT_LIMIT, 100_000);
+const TimeoutMs = intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000);
+const Query = v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000));
 
 const ENGINE_NOTE = 'Evaluated by oxigraph over a private in-memory snapshot of the active ontology\'s imports closure (OWL 2 RDF mapping); no network.';
 
@@ -33,16 +33,16 @@ function readOptions(ctx: ToolContext, limit: number, timeoutMs: number): ReadOp
 async function runQuery(ctx: ToolContext, query: string, scan: QueryScan, includeInferred: boolean, options: ReadOptions): Promise<JsonObject> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;
-  const inferred = includeInferred ? inferredDocument(ctx.workspace) : null;
+  const inferred = includeInferred ? inferredDocument(ctx.window.reasoning) : null;
   if (inferred !== null && inferred.kind !== 'ready') throw new ToolFailure(inferred.message, inferred.code);
-  const result = await evaluateRead(ctx.workspace, query, scan, options, inferred === null ? undefined : inferred);
+  const result = await evaluateRead(ctx.window, query, scan, options, inferred === null ? undefined : inferred);
   const note = inferred === null ? ENGINE_NOTE : `${ENGINE_NOTE} ${inferred.note}`;
   return { ...queryResult(result, scan.form), note };
 }
 
 export const sparqlQuery = defineTool({
   name: 'sparql_query',
-  description: 'Run a read-only SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE) over the active ontology\'s imports closure; UPDATE and SERVICE are refused.',
+  description: 'Run a read-only SPARQL query over the imports closure.',
   input: v.strictObject({
     query: Query,
     include_inferred: v.optional(v.boolean(), false),
@@ -84,7 +84,7 @@ async function parse(ctx: ToolContext, query: string, scan: QueryScan, timeoutMs
   if (scan.form === 'UPDATE' && scan.usesLoad) return { valid: true, vars: [], unchecked: 'UPDATE with LOAD is only scanned lexically: checking it with the engine could fetch.' };
   const form = isReadForm(scan.form) ? scan.form : scan.form === 'UPDATE' ? 'UPDATE' : 'SELECT';
   try {
-    const result = await sparqlEngine(ctx.workspace).evaluate(prologue(queryPrefixes(ctx.workspace)) + query, { form, limit: 0, timeoutMs, signal: ctx.signal, parseOnly: true });
+    const result = await ctx.window.sparql.evaluate(prologue(queryPrefixes(ctx.workspace)) + query, { form, limit: 0, timeoutMs, signal: ctx.signal, parseOnly: true });
     return { valid: true, vars: result.kind === 'select' ? result.vars : [] };
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
@@ -98,11 +98,11 @@ async function parse(ctx: ToolContext, query: string, scan: QueryScan, timeoutMs
 
 export const sparqlValidate = defineTool({
   name: 'sparql_validate',
-  description: 'Parse a SPARQL query (and optionally run a small sample): validity, form, variables, SERVICE use, and IRIs the ontology does not declare.',
+  description: 'Parse a SPARQL query, optionally run a sample; undeclared IRIs reported.',
   input: v.strictObject({
     query: Query,
     dry_run: v.optional(v.boolean(), false),
-    sample_limit: intOrDefault(5, 1000, 'Rows or triples in the dry-run sample (≤0: 5).'),
+    sample_limit: intOrDefault(5, 1000),
     timeout_ms: TimeoutMs,
   }),
   capabilities: ['ontology:read'],
@@ -139,10 +139,10 @@ export const sparqlValidate = defineTool({
 
 export const sparqlSchema = defineTool({
   name: 'sparql_schema',
-  description: 'Vocabulary for writing SPARQL over this ontology: classes, properties (domains, ranges), individuals (types), datatypes, the predeclared prefixes and example queries.',
+  description: 'Classes, properties, prefixes and example queries for writing SPARQL.',
   input: v.strictObject({
-    keyword: v.optional(v.pipe(v.string(), v.maxLength(500), v.description('Case-insensitive filter on label, CURIE or IRI.'))),
-    limit: intOrDefault(100, 10_000, 'Most rows per list (≤0: 100).'),
+    keyword: v.optional(v.pipe(v.string(), v.maxLength(500))),
+    limit: intOrDefault(100, 10_000),
     include_imports: v.optional(v.boolean(), true),
     include_individuals: v.optional(v.boolean(), true),
     include_examples: v.optional(v.boolean(), true),
@@ -186,13 +186,13 @@ const Invariant = v.strictObject({
 
 export const verifyOntology = defineTool({
   name: 'verify_ontology',
-  description: 'Check SPARQL invariants: each query\'s answers are violations (any SELECT row, or ASK true); gate pass/fail against fail_on.',
+  description: 'Check SPARQL invariants: a SELECT row or ASK true is a violation.',
   input: v.strictObject({
     queries: v.pipe(v.array(Invariant), v.minLength(1), v.maxLength(500)),
     profile: v.optional(v.string()),
     fail_on: v.optional(v.picklist(['none', 'info', 'warn', 'error']), 'error'),
-    limit: intOrDefault(DEFAULT_LIMIT, 100_000, 'Most violation rows kept per invariant (≤0: 1000).'),
-    timeout_ms: intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000, 'Time bound per invariant, in milliseconds (≤0: 120000).'),
+    limit: intOrDefault(DEFAULT_LIMIT, 100_000),
+    timeout_ms: intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -204,7 +204,7 @@ export const verifyOntology = defineTool({
     const duplicate = duplicateId(specs);
     if (duplicate !== undefined) throw new ToolFailure(`Two invariants share the id '${duplicate}'`, 'invalid_argument');
     // Items run one after another over the same snapshot (the engine reuses it while the model is unchanged).
-    const invariants = await checkInvariants(liveTarget(ctx.workspace, ctx.signal), specs, args.limit, args.timeout_ms);
+    const invariants = await checkInvariants(liveTarget(ctx.window, ctx.signal), specs, args.limit, args.timeout_ms);
     const errors = invariants.filter((r) => r.error !== undefined).length;
     const violated = invariants.filter((r) => r.violated);
     const gating = violated.some((r) => RANK[r.severity] >= RANK[args.fail_on]);

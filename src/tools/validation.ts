@@ -5,11 +5,10 @@
 import * as v from 'valibot';
 import type { Entity } from '../model/terms.js';
 import { cls } from '../model/terms.js';
-import { reasoningSession } from '../reasoner/pool.js';
 import { auditStructure, AuditTimeout, STRUCTURAL_CHECKS, type CheckReport } from '../qc/stages/structural.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
-import { entityRow, renderAxiom, type EntityRow } from './common.js';
+import { entityRow, renderAxiom, type EntityRow } from '../report/rows.js';
 
 /** The samples of one check: distinct focus entities and rendered details, each capped at `limit`. */
 function checkRow(report: CheckReport, limit: number, ctx: ToolContext): JsonObject {
@@ -45,7 +44,7 @@ function checkRow(report: CheckReport, limit: number, ctx: ToolContext): JsonObj
 
 /** The current reasoner verdict as the window holds it; nothing is classified. */
 function reasonerVerdict(ctx: ToolContext, limit: number): JsonObject {
-  const session = reasoningSession(ctx.workspace);
+  const session = ctx.window.reasoning;
   const status = session.status();
   const failure = session.failure;
   const res = session.result;
@@ -78,12 +77,12 @@ const NOT_A_PROOF = 'These checks read asserted axioms only; they are a modellin
 
 export const validateOntology = defineTool({
   name: 'validate_ontology',
-  description: 'Modelling-quality audit of the active ontology (labels, definitions, duplicate labels, deprecated terms in use, undeclared entities, property domains/ranges, subclass cycles, isolated classes); not a consistency proof.',
+  description: 'Modelling-quality checks (labels, definitions, cycles, ...); not a consistency proof.',
   input: v.strictObject({
     include_imports: v.optional(v.boolean(), false),
-    checks: v.optional(v.pipe(v.array(v.picklist(STRUCTURAL_CHECKS)), v.minLength(1), v.description('Checks to run (default: all), reported in the fixed check order.'))),
+    checks: v.optional(v.pipe(v.array(v.picklist(STRUCTURAL_CHECKS)), v.minLength(1), v.description('Default: all.'))),
     with_reasoner: v.optional(v.boolean(), false),
-    limit: checkSampleLimit('Samples per check.'),
+    limit: checkSampleLimit,
     timeout_ms: auditTimeout,
   }),
   capabilities: ['ontology:read'],

@@ -10,7 +10,7 @@ import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { STANDARD_PREFIXES } from '../model/vocab.js';
 import { defineTool, always, ToolFailure } from './tool.js';
 import { logicalAxiomCount } from './common.js';
-import { absoluteIri } from './header.js';
+import { absoluteIri } from '../model/iri.js';
 import { saveFormatOf } from './documents.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 
@@ -44,9 +44,9 @@ function loadedOntology(ws: Workspace, raw: string): Ontology {
 
 export const setActiveOntology = defineTool({
   name: 'set_active_ontology',
-  description: 'Make another loaded ontology (named by its ontology IRI or version IRI) the active edit target. Loads nothing; not undoable.',
+  description: 'Make a loaded ontology the edit target.',
   input: v.strictObject({
-    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI or version IRI of a loaded ontology, or the label or document list_ontologies shows.')),
+    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology or version IRI, or list_ontologies label.')),
   }),
   output: v.object({ active_ontology: v.string(), changed: v.boolean(), axioms: v.number(), logical_axioms: v.number(), direct_imports: v.number() }),
   capabilities: ['ontology:admin'],
@@ -76,12 +76,12 @@ function bindingOf(file: string) {
 
 export const createOntology = defineTool({
   name: 'create_ontology',
-  description: 'Create a new empty ontology in this window, active unless keep_active=true; with path, bind it to that file now (parent directories created) so a plain save works. Not undoable.',
+  description: 'Create an empty ontology, active unless keep_active; path binds it to a file.',
   input: v.strictObject({
-    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('IRI of the new ontology.')),
-    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI.'))),
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('File to bind the ontology to; format from its extension.'))),
-    keep_active: v.optional(v.pipe(v.boolean(), v.description('Keep the current active ontology.')), false),
+    ontology_iri: v.pipe(v.string(), v.nonEmpty()),
+    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty())),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Format from the extension.'))),
+    keep_active: v.optional(v.boolean(), false),
   }),
   output: v.object({ created_ontology: v.string(), active_ontology: v.string(), kept_active: v.boolean(), workspace_ontologies: v.number(), note: v.string(), document_iri: v.optional(v.string()) }),
   capabilities: ['ontology:admin'],

@@ -90,10 +90,16 @@ export class HeldDataWorker<Q extends object, R> {
     link?.fail(this.options.failure(message, 'lost'));
   }
 
-  private stop(): void {
+  /** Ends the thread (a call still waiting on it fails); the next request starts a fresh one. */
+  async close(): Promise<void> {
     const thread = this.worker?.thread;
     this.drop(`The ${this.options.work} was stopped`);
-    void thread?.terminate();
+    await thread?.terminate();
+  }
+
+  /** Whether a thread is running. */
+  get running(): boolean {
+    return this.worker !== null;
   }
 
   private send(request: Q, call: HeldDataCall, withDocuments: boolean): Promise<R> {
@@ -112,7 +118,7 @@ export class HeldDataWorker<Q extends object, R> {
       const abandon = (error: Error): void => {
         finish();
         reject(error);
-        this.stop();
+        void this.close();
       };
       const timer = setTimeout(() => abandon(failure(`The ${this.options.work} did not finish within timeout_ms (data + work)`, 'timeout')), remaining);
       const onAbort = (): void => abandon(failure('The request was cancelled', 'cancelled'));

@@ -4,7 +4,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
-import { reasoningSession } from '../../src/reasoner/pool.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import { previewMaterialization } from '../../src/materialization/preview.js';
 import { PROVENANCE_PREFIX } from '../../src/materialization/provenance.js';
@@ -30,7 +29,7 @@ SubObjectPropertyOf(:q :r)
 
 function context(text = ONTOLOGY, reasoner: 'el' | 'structural' = 'el'): ToolContext {
   const ctx = toolContext([readFunctional(text)]);
-  reasoningSession(ctx.workspace).select(reasonerById(reasoner));
+  ctx.window.reasoning.select(reasonerById(reasoner));
   return ctx;
 }
 

@@ -5,7 +5,7 @@ import { combine, runGate, StageIdSchema, type GateStageReport } from '../../src
 import { identityDigest } from '../../src/qc/identity.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import type { StageId, Verdict } from '../../src/qc/finding.js';
-import { ontology, workspace } from './support.js';
+import { ontology, workspace, windowOf } from './support.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 
 const NONE = { total: 0, error: 0, warn: 0, info: 0 };
@@ -14,7 +14,7 @@ const report = (stage: StageId, status: GateStageReport['status'], verdict?: Ver
 
 const LABELLED = 'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "A")';
 const SMELLY = `${LABELLED} Declaration(Class(:B)) AnnotationAssertion(rdfs:label :B "B") SubClassOf(:A :A) SubClassOf(:B :B) SubClassOf(:A :B)`;
-const snapshotOf = (body: string) => captureSnapshot(workspace(ontology(body)), [], 'en');
+const snapshotOf = (body: string) => captureSnapshot(windowOf(workspace(ontology(body))), [], 'en');
 const gate = (body: string, over: Partial<Parameters<typeof runGate>[0]> = {}) =>
   runGate({ snapshot: snapshotOf(body), stages: ['structural'], required: [], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, ...over });
 

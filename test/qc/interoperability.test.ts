@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { compareContent, formatsToCheck, interoperabilityStage, ontologyContent, roundTrip, type OntologyContent } from '../../src/qc/stages/interoperability.js';
 import { findingId } from '../../src/qc/identity.js';
-import { EX, ontology, workspace } from './support.js';
+import { EX, ontology, workspace, windowOf } from './support.js';
 
 const RICH = `Annotation(rdfs:comment "an ontology"@en)
 Declaration(Class(:A)) Declaration(Class(:B)) Declaration(ObjectProperty(:p)) Declaration(NamedIndividual(:i))
@@ -11,7 +11,7 @@ AnnotationAssertion(rdfs:label :A "A"@en) SubClassOf(Annotation(rdfs:comment "wh
 SubClassOf(:B ObjectUnionOf(:A ObjectComplementOf(:A))) ClassAssertion(:A _:x) ObjectPropertyAssertion(:p _:x :i)`;
 
 const snapshotOf = (body: string, imports: readonly string[] = []) =>
-  captureSnapshot(workspace(ontology(body, 'http://example.org/t', imports)), [], 'en');
+  captureSnapshot(windowOf(workspace(ontology(body, 'http://example.org/t', imports))), [], 'en');
 
 test('a clean round trip through every requested format passes, each format checked once', async () => {
   const s = snapshotOf(RICH, ['http://example.org/other']);

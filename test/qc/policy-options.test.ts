@@ -6,7 +6,7 @@ import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { runGovernance } from '../../src/qc/stages/governance.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
-import { EX, ontology, workspace } from './support.js';
+import { EX, ontology, workspace, windowOf } from './support.js';
 
 const IAO = 'http://purl.obolibrary.org/obo/IAO_';
 
@@ -16,7 +16,7 @@ function policy(extra: Record<string, unknown> = {}): EffectivePolicy {
   return r.policy;
 }
 
-const snapshotOf = (body: string) => captureSnapshot(workspace(ontology(body)), [], 'en');
+const snapshotOf = (body: string) => captureSnapshot(windowOf(workspace(ontology(body))), [], 'en');
 
 /** Rule ids and focus IRIs of the governance findings the policy's conventions give over `body`. */
 function governance(p: EffectivePolicy, body: string): [string, string | null][] {
@@ -125,7 +125,7 @@ test('the policy reasoner must be the captured selection: mismatch, none selecte
 });
 
 test('in the gate: a mismatching selection makes the reasoner stage error without classifying', async () => {
-  const snapshot = captureSnapshot(workspace(ontology('Declaration(Class(:A))')), [], 'en');
+  const snapshot = captureSnapshot(windowOf(workspace(ontology('Declaration(Class(:A))'))), [], 'en');
   const { options } = policyGateConfig(policy({ reasoning: { reasoner: 'el', required: true } }), null);
   const r = await runGate({
     snapshot, stages: ['reasoner'], required: ['reasoner'], reasoner: reasonerById('structural'), timeoutMs: 60_000,
@@ -139,7 +139,7 @@ test('in the gate: a mismatching selection makes the reasoner stage error withou
 });
 
 test('in the gate: the policy profile is enforced', async () => {
-  const snapshot = captureSnapshot(workspace(ontology('Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A ObjectUnionOf(:A :B))')), [], 'en');
+  const snapshot = captureSnapshot(windowOf(workspace(ontology('Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A ObjectUnionOf(:A :B))'))), [], 'en');
   const gate = (p: EffectivePolicy) => runGate({
     snapshot, stages: ['profile'], required: ['profile'], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, options: policyGateConfig(p, null).options,
   });

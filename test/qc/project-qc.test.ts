@@ -14,7 +14,7 @@ import type { PolicyResolution } from '../../src/policy/resolution.js';
 import type { ImportLockVerification } from '../../src/imports/lock-mode.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import type { Finding } from '../../src/qc/finding.js';
-import { ontology, workspace } from './support.js';
+import { ontology, workspace, windowOf } from './support.js';
 
 const LABELLED = 'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "A"@en)';
 
@@ -32,7 +32,7 @@ const resolution = (p: EffectivePolicy): PolicyResolution => ({
 const FACTS: ContentFacts = { semanticFingerprint: 'sha256:' + 'a'.repeat(64), stability: 'stable', stabilityWarnings: [], dirty: false, reasoner: { selected_id: null, selected_name: null } };
 
 const gateOver = (body: string, stages: Parameters<typeof runGate>[0]['stages'], required = stages) =>
-  runGate({ snapshot: captureSnapshot(workspace(ontology(body)), [], 'en'), stages, required, reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25 });
+  runGate({ snapshot: captureSnapshot(windowOf(workspace(ontology(body))), [], 'en'), stages, required, reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25 });
 
 const missingLock: ImportLockVerification = {
   mode: 'required', requested_mode: 'required', forced_by_policy: false, verified: false, path: '/p/imports.lock.json', lockfile_source: 'beside_document',

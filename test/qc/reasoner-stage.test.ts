@@ -4,13 +4,13 @@ import { reasonerById } from '../../src/reasoner/registry.js';
 import { reasonerStage, RULES_IGNORED_WARNING } from '../../src/qc/stages/reasoner.js';
 import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
-import { EX, ontology, workspace } from './support.js';
+import { EX, ontology, workspace, windowOf } from './support.js';
 
 const EL = reasonerById('el');
 const BASE = `Declaration(Class(:A)) Declaration(Class(:B)) Declaration(Class(:C)) Declaration(ObjectProperty(:p))
   Declaration(NamedIndividual(:i)) SubClassOf(:A :B)`;
 const run = (body: string, signal = new AbortController().signal) =>
-  reasonerStage(captureSnapshot(workspace(ontology(body)), [], 'en'), { reasoner: EL, deadline: Date.now() + 60_000, signal });
+  reasonerStage(captureSnapshot(windowOf(workspace(ontology(body))), [], 'en'), { reasoner: EL, deadline: Date.now() + 60_000, signal });
 
 test('a consistent, coherent snapshot passes with the reasoner configuration in details', async () => {
   const out = await run(BASE);
@@ -44,10 +44,10 @@ test('the stage judges the snapshot with its delta, not the live ontology', asyn
   const live = ws.active;
   const [sub] = live.axiomsOfKind('SubClassOf');
   const { subClassOf, cls } = await import('../../src/model/terms.js');
-  const snap = captureSnapshot(ws, [{ kind: 'AddAxiom', ontology: live, axiom: subClassOf(cls(EX + 'A'), cls(EX + 'C')) }], 'en');
+  const snap = captureSnapshot(windowOf(ws), [{ kind: 'AddAxiom', ontology: live, axiom: subClassOf(cls(EX + 'A'), cls(EX + 'C')) }], 'en');
   const out = await reasonerStage(snap, { reasoner: EL, deadline: Date.now() + 60_000, signal: new AbortController().signal });
   assert.equal(out.verdict, 'fail');
-  const liveOut = await reasonerStage(captureSnapshot(ws, [], 'en'), { reasoner: EL, deadline: Date.now() + 60_000, signal: new AbortController().signal });
+  const liveOut = await reasonerStage(captureSnapshot(windowOf(ws), [], 'en'), { reasoner: EL, deadline: Date.now() + 60_000, signal: new AbortController().signal });
   assert.equal(liveOut.verdict, 'pass');
   assert.ok(live.has(sub));
 });
@@ -56,7 +56,7 @@ test('SWRL rules add a non-gating warning', async () => {
   const out = await run(`${BASE} DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:C Variable(<urn:x>))))`);
   assert.equal(out.verdict, 'pass');
   assert.equal(out.details!.warning, RULES_IGNORED_WARNING);
-  const g = await runGate({ snapshot: captureSnapshot(workspace(ontology(`${BASE} DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:C Variable(<urn:x>))))`)), [], 'en'),
+  const g = await runGate({ snapshot: captureSnapshot(windowOf(workspace(ontology(`${BASE} DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:C Variable(<urn:x>))))`))), [], 'en'),
     stages: ['reasoner'], required: ['reasoner'], reasoner: EL, timeoutMs: 60_000, signal: new AbortController().signal, limit: 10 });
   assert.equal(g.gate, 'pass');
   assert.equal(g.stages[0].findings_summary.warning, RULES_IGNORED_WARNING);
@@ -72,7 +72,7 @@ test('cancellation is an error, and a required errored stage errors the gate', a
   assert.match(cancelled.reason!, /cancelled/);
   const aborted = new AbortController();
   aborted.abort();
-  const g = await runGate({ snapshot: captureSnapshot(workspace(ontology(BASE)), [], 'en'), stages: ['reasoner'], required: ['reasoner'], reasoner: EL, timeoutMs: 60_000, signal: aborted.signal, limit: 10 });
+  const g = await runGate({ snapshot: captureSnapshot(windowOf(workspace(ontology(BASE))), [], 'en'), stages: ['reasoner'], required: ['reasoner'], reasoner: EL, timeoutMs: 60_000, signal: aborted.signal, limit: 10 });
   assert.equal(g.gate, 'error');
   assert.equal(g.satisfiability_checked, false);
   assert.match(g.satisfiability_note!, /reasoner failure/);

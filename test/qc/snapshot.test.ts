@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { cls, subClassOf } from '../../src/model/terms.js';
 import { ChangeError, type Change } from '../../src/model/changes.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
-import { EX, ontology, workspace } from './support.js';
+import { EX, ontology, workspace, windowOf } from './support.js';
 
 const A = cls(EX + 'A');
 const B = cls(EX + 'B');
@@ -14,7 +14,7 @@ test('a snapshot carries the delta while the live ontology, revision and undo st
   const live = ws.active;
   const before = { revision: ws.revision, axioms: live.axiomCount, undo: ws.undoDepth, dirty: ws.isDirty(live) };
   const add = subClassOf(A, B);
-  const snap = captureSnapshot(ws, [{ kind: 'AddAxiom', ontology: live, axiom: add }], 'en');
+  const snap = captureSnapshot(windowOf(ws), [{ kind: 'AddAxiom', ontology: live, axiom: add }], 'en');
   assert.ok(snap.ontology.has(add));
   assert.equal(snap.ontology.axiomCount, before.axioms + 1);
   assert.ok(!live.has(add));
@@ -38,7 +38,7 @@ test('removals and header changes in the delta shape the snapshot closure', () =
     { kind: 'RemoveAxiom', ontology: live, axiom: sub },
     { kind: 'AddImport', ontology: live, iri: 'http://example.org/imp' },
   ];
-  const snap = captureSnapshot(ws, delta, 'en');
+  const snap = captureSnapshot(windowOf(ws), delta, 'en');
   assert.ok(!snap.ontology.has(sub));
   assert.ok(live.has(sub));
   assert.equal(snap.closure.length, 2);
@@ -51,7 +51,7 @@ test('a malformed delta throws its ChangeError and changes nothing', () => {
   const live = ws.active;
   const id = live.id;
   const bad: Change = { kind: 'SetOntologyId', ontology: live, id: { iri: null, versionIri: 'http://example.org/v1' } };
-  assert.throws(() => captureSnapshot(ws, [{ kind: 'AddAxiom', ontology: live, axiom: subClassOf(A, B) }, bad], 'en'), ChangeError);
+  assert.throws(() => captureSnapshot(windowOf(ws), [{ kind: 'AddAxiom', ontology: live, axiom: subClassOf(A, B) }, bad], 'en'), ChangeError);
   assert.equal(live.id, id);
   assert.ok(!live.has(subClassOf(A, B)));
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { auditStructure, AuditTimeout, structuralStage, STRUCTURAL_CHECKS, type StructuralCheckId } from '../../src/qc/stages/structural.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
-import { EX, ontology, workspace } from './support.js';
+import { EX, ontology, workspace, windowOf } from './support.js';
 
 const IAO_DEF = 'http://purl.obolibrary.org/obo/IAO_0000115';
 const FAR = () => Date.now() + 60_000;
@@ -113,7 +113,7 @@ test('the structural stage gates on warn smells only (verdict warn, so fail_on d
   const warnBody = 'Declaration(Class(:A)) SubClassOf(:A :A)';
   const infoBody = `Declaration(AnnotationProperty(<${IAO_DEF}>)) AnnotationAssertion(rdfs:label <${IAO_DEF}> "definition") Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "A") AnnotationAssertion(<${IAO_DEF}> :A "An A.")`;
   const cleanBody = `${infoBody} Declaration(Class(:B)) AnnotationAssertion(rdfs:label :B "B") AnnotationAssertion(<${IAO_DEF}> :B "A B.") SubClassOf(:A :B) SubClassOf(:B owl:Thing)`;
-  const stage = (body: string) => structuralStage(captureSnapshot(workspace(ontology(body)), [], 'en'), { includeImports: false, deadline: FAR() });
+  const stage = (body: string) => structuralStage(captureSnapshot(windowOf(workspace(ontology(body))), [], 'en'), { includeImports: false, deadline: FAR() });
   const warn = stage(warnBody);
   assert.equal(warn.verdict, 'warn');
   const self = warn.findings.find((f) => f.rule_id === 'self_subclass')!;

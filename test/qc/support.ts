@@ -3,6 +3,8 @@
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import type { Ontology } from '../../src/model/ontology.js';
 import { Workspace } from '../../src/model/workspace.js';
+import { WorkspaceResolver } from '../../src/model/resolver.js';
+import { WindowState } from '../../src/window/state.js';
 
 export const EX = 'http://example.org/t#';
 
@@ -17,4 +19,9 @@ export function workspace(...ontologies: Ontology[]): Workspace {
   const ws = new Workspace();
   ontologies.forEach((o, i) => ws.load(o, i === 0));
   return ws;
+}
+
+/** A window holding `ws` (what a QC snapshot is captured from). */
+export function windowOf(ws: Workspace): WindowState {
+  return new WindowState({ workspace: ws, resolver: new WorkspaceResolver(ws), windowId: 'w-qc' });
 }

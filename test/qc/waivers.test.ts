@@ -4,7 +4,7 @@ import type { Finding, Severity, StageOutcome, Waiver } from '../../src/qc/findi
 import { covers, expiredWaiverFindings, expiryInstant, isLive, verdictWithout, waiveOutcome, WAIVER_EXPIRED_RULE, withExpiredWaivers } from '../../src/qc/waivers.js';
 import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
-import { EX, ontology, workspace } from './support.js';
+import { EX, ontology, workspace, windowOf } from './support.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 
 // A fixed clock: noon UTC on 2026-06-15.
@@ -88,7 +88,7 @@ test('an expired waiver is itself an error finding of the governance stage', () 
 });
 
 test('in the gate: a live waiver passes a failing governance stage, an expired one fails it', async () => {
-  const snapshot = captureSnapshot(workspace(ontology('Declaration(Class(<http://elsewhere.org/X>)) AnnotationAssertion(rdfs:label <http://elsewhere.org/X> "x")')), [], 'en');
+  const snapshot = captureSnapshot(windowOf(workspace(ontology('Declaration(Class(<http://elsewhere.org/X>)) AnnotationAssertion(rdfs:label <http://elsewhere.org/X> "x")'))), [], 'en');
   const run = (waivers: Waiver[]) => runGate({
     snapshot, stages: ['governance'], required: ['governance'], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25,
     options: { governance: { required_namespaces: [EX] } }, waivers, now: NOW,

@@ -7,9 +7,9 @@ import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import { Workspace } from '../../src/model/workspace.js';
 import { WorkspaceResolver } from '../../src/model/resolver.js';
 import { cls, isLogicalAxiom, subClassOf } from '../../src/model/terms.js';
-import { takeSnapshot, readSnapshotAxioms, queryAxiomText } from '../../src/reasoner/snapshot.js';
+import { readSnapshotAxioms, queryAxiomText } from '../../src/reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, selectAnswer, QUERY_CLASS_IRI } from '../../src/reasoner/dl-query.js';
-import { reasoningSession } from '../../src/reasoner/pool.js';
+import { ReasoningSession } from '../../src/reasoner/pool.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import type { QueryData } from '../../src/reasoner/pool-worker.js';
 
@@ -34,8 +34,9 @@ function workspace(): { ws: Workspace; resolver: WorkspaceResolver } {
 
 test('a snapshot holds the logical axioms and declarations once, reads back to the same axioms, and follows revisions', () => {
   const { ws } = workspace();
-  const snap = takeSnapshot(ws);
-  assert.equal(takeSnapshot(ws), snap, 'cached while the revision stands');
+  const session = new ReasoningSession(ws);
+  const snap = session.snapshot();
+  assert.equal(session.snapshot(), snap, 'cached while the revision stands');
   const expected = [...ws.active.axioms()].filter((a) => isLogicalAxiom(a) || (a.kind === 'Declaration' && a.entity.kind !== 'ObjectProperty'));
   const back = readSnapshotAxioms(snap.text);
   assert.equal(snap.axiomCount, expected.length);
@@ -44,7 +45,7 @@ test('a snapshot holds the logical axioms and declarations once, reads back to t
   assert.deepEqual(named(back), named(expected), 'interned axioms without blank nodes are the very same objects');
   assert.ok(!snap.text.includes('hound'), 'annotations do not travel');
   ws.apply([{ kind: 'AddAxiom', ontology: ws.active, axiom: subClassOf(cls(E + 'Person'), cls(E + 'Animal')) }]);
-  const next = takeSnapshot(ws);
+  const next = session.snapshot();
   assert.notEqual(next, snap);
   assert.equal(next.revision, ws.revision);
   assert.equal(next.axiomCount, snap.axiomCount + 1);
@@ -73,8 +74,7 @@ test('parseDlQuery uses the window names (labels, local names) and the query axi
 
 test('runDlQuery answers on the pool: equivalents, super/subclasses, instances; Q never appears', async () => {
   const { ws, resolver } = workspace();
-  const session = reasoningSession(ws);
-  assert.equal(reasoningSession(ws), session, 'one session per workspace');
+  const session = new ReasoningSession(ws);
   assert.equal(session.selected?.id, 'auto', 'auto until another is selected');
   session.select(reasonerById('el'));
   const q = async (text: string, relation: 'all' | 'instances', direct: boolean) => {
@@ -107,7 +107,7 @@ test('a DL query over an inconsistent snapshot says so; the structural reasoner 
   const ws = new Workspace();
   ws.load(readFunctional(`Prefix(:=<${E}>) Ontology(Declaration(Class(:A)) Declaration(Class(:B)) DisjointClasses(:A :B) ClassAssertion(:A :i) ClassAssertion(:B :i))`));
   const resolver = new WorkspaceResolver(ws);
-  const session = reasoningSession(ws);
+  const session = new ReasoningSession(ws);
   session.select(reasonerById('el'));
   const out = await runDlQuery(session, parseDlQuery('A', resolver), 'all', true, 10_000);
   assert.equal(out.kind === 'answered' && out.consistent, false);

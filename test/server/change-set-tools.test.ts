@@ -9,7 +9,6 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connect, call, callOk, toolContext, runInContext, serveAndConnect, serveTempOntology, withProjectPolicy, axiomCount, undoDepth, type Row, type ServedTempOntology, type TestServer } from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
-import { reasoningSession } from '../../src/reasoner/pool.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import { changeSetStore } from '../../src/tools/change-sets.js';
 
@@ -296,8 +295,8 @@ test('findings the unchanged ontology already has do not block verify=rollback',
 
 test('a workspace change while the preflight runs invalidates the preview and caches nothing', async () => {
   const ctx = toolContext([await loadOntologyFile(path.join(dir, 'cs.ttl'))]);
-  reasoningSession(ctx.workspace).select(reasonerById('el'));
-  const store = changeSetStore(ctx.workspace);
+  ctx.window.reasoning.select(reasonerById('el'));
+  const store = changeSetStore(ctx.window);
   const running = runInContext('preview_change_set', { operations: [sub('kitten', 'animal')] }, ctx);
   // The entry is reserved in the same synchronous step that captures the snapshot, so once it shows, the
   // gate is running over a snapshot of the old revision.

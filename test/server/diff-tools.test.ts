@@ -248,7 +248,7 @@ test('analyze_change_impact refuses a preview that is being committed, and leave
   const ctx = toolContext([zoo()]);
   const preview = await runInContext('preview_change_set', { operations: [{ axiom_type: 'subclass_of', sub: 'Cat', super: 'Animal' }] }, ctx);
   const id = preview.body.change_set_id as string;
-  const store = changeSetStore(ctx.workspace);
+  const store = changeSetStore(ctx.window);
   store.claim(id);
   const busy = await runInContext('analyze_change_impact', { change_set_id: id }, ctx);
   assert.deepEqual([busy.isError, busy.body.error_code, busy.body.analyzed, busy.body.change_set_id, busy.body.retryable], [true, 'change_set_in_progress', false, id, true]);

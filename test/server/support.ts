@@ -15,8 +15,8 @@ import { PRINCIPAL_VERSION, staticPrincipal, type Principal } from '../../src/au
 import { Workspace } from '../../src/model/workspace.js';
 import { WorkspaceResolver } from '../../src/model/resolver.js';
 import type { Ontology } from '../../src/model/ontology.js';
-import { UndoJournal } from '../../src/tools/journal.js';
-import { ApprovalQueue } from '../../src/tools/approvals.js';
+import { WindowState } from '../../src/window/state.js';
+import { ApprovalQueue } from '../../src/window/approvals.js';
 import { runTool } from '../../src/tools/gate.js';
 import { TOOLS_BY_NAME } from '../../src/tools/catalog.js';
 import type { ToolContext, WindowSettings } from '../../src/tools/tool.js';
@@ -219,10 +219,11 @@ export function principalWith(capabilities: readonly string[]): Principal {
 export function toolContext(ontologies: Ontology[], principal: Principal = staticPrincipal(), settings: Partial<WindowSettings> = {}): ToolContext {
   const workspace = new Workspace();
   for (const o of ontologies) workspace.load(o);
+  const window = new WindowState({ workspace, resolver: new WorkspaceResolver(workspace), windowId: 'w-unit' });
   return {
     workspace,
-    resolver: new WorkspaceResolver(workspace),
-    journal: new UndoJournal(workspace),
+    resolver: window.resolver,
+    window,
     settings: { read_only: false, confirm_each_write: false, approval_timeout_s: 5, label_language: 'en', ...settings },
     principal,
     sessionId: 's-unit',

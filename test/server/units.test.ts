@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { runTool } from '../../src/tools/gate.js';
-import { ApprovalQueue } from '../../src/tools/approvals.js';
+import { ApprovalQueue } from '../../src/window/approvals.js';
 import { defineTool, type ToolContext, type WindowSettings } from '../../src/tools/tool.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { staticPrincipal, PRINCIPAL_VERSION, type Principal } from '../../src/auth/principal.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { shaclStage, type ShaclShapesSource } from '../../src/qc/stages/shacl.js';
 import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
-import { EX, ontology, workspace } from '../qc/support.js';
+import { EX, ontology, workspace, windowOf } from '../qc/support.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 
 const PEOPLE = `Declaration(Class(:Person)) Declaration(DataProperty(:age)) Declaration(NamedIndividual(:ann)) Declaration(NamedIndividual(:bob))
@@ -23,7 +23,7 @@ const AGE = `${PREFIXES} :PersonShape sh:targetClass :Person ; sh:property :AgeS
 :LabelShape sh:path <http://www.w3.org/2000/01/rdf-schema#label> ; sh:minCount 1 ; sh:severity sh:Warning .
 :NoteShape sh:path <http://www.w3.org/2000/01/rdf-schema#comment> ; sh:minCount 1 ; sh:severity sh:Info .`;
 
-const snapshot = () => captureSnapshot(workspace(ontology(PEOPLE)), [], 'en');
+const snapshot = () => captureSnapshot(windowOf(workspace(ontology(PEOPLE))), [], 'en');
 const inline = (text: string): ShaclShapesSource => ({ kind: 'documents', documents: [{ text, format: 'turtle', origin: 'shacl_shapes' }] });
 const run = (source: ShaclShapesSource | undefined) => shaclStage(snapshot(), source, Date.now() + 60_000, new AbortController().signal);
 

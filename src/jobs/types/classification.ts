@@ -10,8 +10,8 @@ import { Classification, runTask } from '../../reasoner/pool.js';
 import type { ClassificationData } from '../../reasoner/pool-worker.js';
 import { implementationDigest, type ReasonerInfo } from '../../reasoner/registry.js';
 import { jobReasoner } from './job-reasoner.js';
-import { shipAll, takeSnapshot } from '../../reasoner/snapshot.js';
-import type { JsonObject } from '../../tools/tool.js';
+import { shipAll } from '../../reasoner/snapshot.js';
+import type { JsonObject } from '../../util/json-object.js';
 import { JobRunError } from '../job.js';
 import { defineJobType, limitField, PolicyPathField } from './job-type.js';
 
@@ -70,7 +70,7 @@ export const classificationJob = defineJobType<ClassificationRequest>({
   runsUnderInvalidPolicy: false,
   prepare: async (ctx, request, res) => {
     const reasoner = jobReasoner(ctx);
-    const snap = takeSnapshot(ctx.workspace);
+    const snap = ctx.window.reasoning.snapshot();
     const timeoutMs = res.policy?.reasoning.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     return {
       identity: { reasoner: reasoner.id, reasoner_version: reasoner.version, implementation: implementationDigest(reasoner), timeout_ms: timeoutMs },

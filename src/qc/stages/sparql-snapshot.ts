@@ -12,8 +12,9 @@ import { readyInferences, type InferredSnapshot } from '../../sparql/inferred.js
 import { ontologyPrefixes } from '../../sparql/run.js';
 import { snapshotTarget, type QueryTarget } from '../../sparql/target.js';
 import type { QcSnapshot } from '../finding.js';
-import { snapshotWorkspace, snapshotWorkspaceId } from '../snapshot.js';
+import { snapshotWindow, snapshotWorkspaceId } from '../snapshot.js';
 import { unreachable } from '../../util/unreachable.js';
+import type { ErrorCode } from '../../util/errors.js';
 
 export interface SnapshotQueryContext {
   readonly reasoner: ReasonerInfo;
@@ -24,7 +25,7 @@ export interface SnapshotQueryContext {
 
 let runs = 0;
 
-const unavailable = (code: string, message: string): InferredSnapshot => ({ kind: 'unavailable', code, message });
+const unavailable = (code: ErrorCode, message: string): InferredSnapshot => ({ kind: 'unavailable', code, message });
 
 /** Classifies the snapshot privately and materializes the inferences (the pool key shares the workspace's incremental reasoner). */
 async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Promise<InferredSnapshot> {
@@ -54,14 +55,14 @@ const inferencesBySnapshot = new WeakMap<QcSnapshot, Promise<InferredSnapshot>>(
 
 /** The query target of a snapshot; throws when the snapshot was not captured from a workspace (no engine thread). */
 export function qcQueryTarget(s: QcSnapshot, ctx: SnapshotQueryContext): QueryTarget {
-  const ws = snapshotWorkspace(s);
-  if (ws === undefined) throw new Error('the snapshot was not captured from a window workspace, so no SPARQL engine can evaluate it');
+  const window = snapshotWindow(s);
+  if (window === undefined) throw new Error('the snapshot was not captured from a window workspace, so no SPARQL engine can evaluate it');
   const inferences = (): Promise<InferredSnapshot> => {
     let p = inferencesBySnapshot.get(s);
     if (p === undefined) inferencesBySnapshot.set(s, (p = privateInferences(s, ctx)));
     return p;
   };
-  return snapshotTarget(ws, { closure: s.closure, prefixes: ontologyPrefixes(s.ontology) }, inferences, ctx.signal);
+  return snapshotTarget(window, { closure: s.closure, prefixes: ontologyPrefixes(s.ontology) }, inferences, ctx.signal);
 }
 
 /** Time left for one query of a stage: the rest of the gate's budget. */

@@ -5,8 +5,7 @@
 
 import { Piscina } from 'piscina';
 import type { Axiom } from '../../model/terms.js';
-import type { Workspace } from '../../model/workspace.js';
-import { takeSnapshot, snapshotRenderer } from '../snapshot.js';
+import { snapshotRenderer, type Snapshot } from '../snapshot.js';
 import { koncludeConfig, type ReasonerInfo } from '../registry.js';
 import { cancelFlag, raiseFlag } from '../saturation.js';
 import type { ExplainData, ExplainTask } from './worker.js';
@@ -27,10 +26,9 @@ export type ExplainRequest =
 
 export type ExplainOutcome = ExplainData | { readonly kind: 'error'; readonly message: string };
 
-/** Runs one explanation over the workspace's current active imports closure until done, timed out or `signal` aborts. */
-export async function runExplanation(ws: Workspace, reasoner: ReasonerInfo, request: ExplainRequest, timeoutMs: number, signal: AbortSignal): Promise<ExplainOutcome> {
+/** Runs one explanation over `snap` (a window's current active imports closure) until done, timed out or `signal` aborts. */
+export async function runExplanation(snap: Snapshot, reasoner: ReasonerInfo, request: ExplainRequest, timeoutMs: number, signal: AbortSignal): Promise<ExplainOutcome> {
   if (signal.aborted) return { kind: 'cancelled' };
-  const snap = takeSnapshot(ws);
   const cancel = cancelFlag();
   const task: ExplainTask = {
     key: snap.workspaceId + '@' + snap.revision,
