@@ -31,6 +31,7 @@ const LOCK = 'journal.lock';
 /** A lock file older than this was left by a writer that died holding it (a hold lasts one write). */
 const STALE_LOCK_MS = 10_000;
 const HISTORY = 'history.log';
+const DOCUMENT = 'document';
 /** Batches whose fsync may run at once: the next batch is written during the previous one's fsync. */
 const SYNCS_IN_FLIGHT = 2;
 
@@ -39,7 +40,6 @@ interface Syncing {
   readonly done: Promise<void>;
   readonly calls: number;
 }
-const DOCUMENT = 'document';
 
 function checksum(json: string): string {
   return sha256Hex(json).slice(0, 16);
@@ -382,7 +382,6 @@ export class FileChangeStore implements ChangeStore {
 
   compact(document: string, now: Date): Promise<void> {
     return this.serial(() => locked(this.dir(document), async () => {
-      await Promise.all(this.syncing.map((b) => b.done));
       const file = path.join(this.dir(document), HISTORY);
       const text = await readText(file);
       if (text === '') return;
