@@ -12,7 +12,7 @@ import { AXIOM_TYPES } from '../model/operands/schema.js';
 import { NameError } from '../model/names.js';
 import { ParseError } from '../model/formats/errors.js';
 import { ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { newEntityRow, renderAxiom } from './common.js';
+import { newEntityRow, renderAxiom } from '../report/rows.js';
 import { ENTRY_LIMITS } from '../qc/change-set-store.js';
 
 /** The change-set limit of TOOLS.md 1.11, which every batch tool shares. */
@@ -23,15 +23,14 @@ const Operation = v.looseObject({
   axiom_type: v.string(),
 });
 
-export const operations = v.pipe(v.array(Operation), v.minLength(1), v.maxLength(MAX_OPERATIONS),
-  v.description('Operand sets (axiom_type plus its operands, TOOLS.md 2) with optional op add|remove (default add).'));
+export const operations = v.pipe(v.array(Operation), v.minLength(1), v.maxLength(MAX_OPERATIONS));
 
 /** `tools/list` schema of one operation: the operand set stays open here and is checked per row. */
 export const OPERATION_JSON: JsonObject = {
   type: 'object',
   properties: {
-    op: { type: 'string', enum: ['add', 'remove'], description: 'add (default) or remove.' },
-    axiom_type: { type: 'string', enum: [...AXIOM_TYPES], description: 'The kind of axiom; it decides which operands are required.' },
+    op: { type: 'string', enum: ['add', 'remove'], default: 'add' },
+    axiom_type: { type: 'string', enum: [...AXIOM_TYPES] },
   },
   required: ['axiom_type'],
 };

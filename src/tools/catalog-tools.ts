@@ -34,7 +34,7 @@ export const validateCatalog = defineTool({
   name: 'validate_catalog',
   description: 'Check a catalog-v001.xml offline; compare_imports requires every import mapped.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The catalog file (or its folder); default: beside the active document.'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     compare_imports: v.optional(v.boolean(), false),
   }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
@@ -116,7 +116,7 @@ export const writeCatalog = defineTool({
   name: 'write_catalog',
   description: 'Write catalog-v001.xml mapping each import IRI to its local file.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Catalog file or folder; default: the folder of the active document.'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     direct_imports_only: v.optional(v.boolean(), false),
   }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],

@@ -17,7 +17,8 @@ import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_NAMES, EntityRowOutput, logicalAxiomCount, type EntityRow } from './common.js';
+import { EntityRowOutput, logicalAxiomCount } from './common.js';
+import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../report/rows.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
 import { unreachable } from '../util/unreachable.js';
@@ -25,11 +26,10 @@ import { unreachable } from '../util/unreachable.js';
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Entity kinds in the order their cards and rows are listed. */
-export const KIND_ORDER: readonly EntityKind[] = ['Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype'];
 
-const Limit = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`Maximum items (default ${fallback}).`)), fallback);
-const Offset = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based offset of the first item.')), 0);
-const EntityRef = v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.'));
+const Limit = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), fallback);
+const Offset = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0);
+const EntityRef = v.pipe(v.string(), v.nonEmpty());
 
 // ---------------------------------------------------------------- shared shapes (TOOLS.md 1.5, 1.6)
 
@@ -261,7 +261,7 @@ export const summarizeOntology = defineTool({
   name: 'summarize_ontology',
   description: 'Axiom and entity statistics of the active ontology or its imports closure.',
   input: v.strictObject({
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Summarize the whole imports closure.')), false),
+    include_imports: v.optional(v.boolean(), false),
     limit: Limit(80),
   }),
   capabilities: ['ontology:read'],
@@ -328,7 +328,7 @@ export const getAxiomsForEntity = defineTool({
   description: 'Asserted axioms that mention an entity or annotate its IRI.',
   input: v.strictObject({
     entity: EntityRef,
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Also list axioms of the imports closure.')), false),
+    include_imports: v.optional(v.boolean(), false),
     limit: Limit(100),
     offset: Offset,
   }),
@@ -680,7 +680,7 @@ export const getEntityContext = defineTool({
   description: 'Entity card per punned type: annotations, usage, asserted neighbours.',
   input: v.strictObject({
     entity: EntityRef,
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Read neighbours from the whole imports closure (default true).')), true),
+    include_imports: v.optional(v.pipe(v.boolean(), v.description('Default true.')), true),
     limit: Limit(50),
   }),
   capabilities: ['ontology:read'],

@@ -14,7 +14,7 @@ import { identityDigest } from '../qc/identity.js';
 import type { Finding, QcSnapshot } from '../qc/finding.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
-import { entityRow } from './common.js';
+import { entityRow } from '../report/rows.js';
 import { unreachable } from '../util/unreachable.js';
 
 const PROFILE_VALUES = [...OWL_PROFILES, ...SKIPPING_PROFILES] as [string, ...string[]];
@@ -119,15 +119,13 @@ export const validateGovernance = defineTool({
   name: 'validate_governance',
   description: 'Governance audit: OWL 2 profile, IRI policy, required annotations, edits of imported terms.',
   input: v.strictObject({
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Audit the whole imports closure as owned.')), false),
-    owl_profile: v.optional(v.pipe(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`),
-      v.description('OWL 2 profile to check: DL, EL, QL or RL; none or Full skip the profile check.')), 'DL'),
-    required_namespaces: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.description('Owned IRIs must start with one of these namespaces.'))),
-    iri_pattern: v.optional(v.pipe(v.string(), v.description('ECMAScript regular expression every owned IRI must match.'))),
-    required_annotations: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())),
-      v.description('Annotation properties (IRI, CURIE or name; specials label and definition) every owned class and property must carry.'))),
-    check_ownership: v.optional(v.pipe(v.boolean(), v.description('Flag logical axioms whose subject is an imported term.')), true),
-    limit: checkSampleLimit('Examples per check.'),
+    include_imports: v.optional(v.boolean(), false),
+    owl_profile: v.optional(v.pipe(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`), v.description('none or Full: skip.')), 'DL'),
+    required_namespaces: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))),
+    iri_pattern: v.optional(v.pipe(v.string(), v.description('ECMAScript regex every owned IRI must match.'))),
+    required_annotations: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.description('Required on owned classes and properties.'))),
+    check_ownership: v.optional(v.pipe(v.boolean(), v.description('Flag axioms about imported terms.')), true),
+    limit: checkSampleLimit,
     timeout_ms: auditTimeout,
   }),
   capabilities: ['ontology:read'],

@@ -6,7 +6,7 @@
 
 import * as v from 'valibot';
 
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Annotation } from '../model/terms.js';
 import * as t from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
@@ -17,33 +17,19 @@ import { displayName } from '../model/display.js';
 import { buildAxiom } from '../model/operands/builder.js';
 import { AnnotationSchema, type AnnotationInput } from '../model/operands/schema.js';
 import { readDocument } from '../model/formats/registry.js';
-import { XSD_STRING, RDF_LANG_STRING, STANDARD_PREFIXES } from '../model/vocab.js';
+import { XSD_STRING, STANDARD_PREFIXES } from '../model/vocab.js';
+import { annotationRow } from '../report/rows.js';
 import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
 import type { FetchPurpose } from '../policy/path-rules.js';
-import { urlScheme } from '../policy/paths.js';
-import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ABSOLUTE_IRI } from '../model/iri.js';
+import { classifySource } from '../policy/paths.js';
+import type { CallContext } from '../window/call-context.js';
+import { defineTool, always, ToolFailure, type ToolContext } from './tool.js';
+import { absoluteIri } from '../model/iri.js';
 import { FileReadError, readRegularFile } from '../util/file-read.js';
 import { resolveCallerPath } from '../policy/path-rules.js';
 import { resolvePolicy } from '../policy/resolve.js';
 
 // ---------------------------------------------------------------- caller-selected documents
-
-/** A document source: a remote URL, or a local file (plain path, relative ones resolved by the caller against callerBase, or `file:` URL). */
-type Source = { readonly remote: true; readonly url: string } | { readonly remote: false; readonly file: string };
-
-/** Accepts only `file:`, `http:`, `https:` and plain paths (a one-letter "scheme" is a Windows drive). */
-export function classifySource(source: string): Source {
-  const scheme = urlScheme(source);
-  if (scheme === 'http' || scheme === 'https') {
-    // GitHub blob pages become the raw content they show
-    const url = source.replace(/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/blob\//, 'https://raw.githubusercontent.com/$1/$2/');
-    return { remote: true, url };
-  }
-  if (scheme === 'file') return { remote: false, file: fileURLToPath(source) };
-  if (scheme !== null) throw new ToolFailure(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
-  return { remote: false, file: source };
-}
 
 /**
  * The body of a remote document. An unreachable host, a refused connection, a timeout or an HTTP error is
@@ -65,7 +51,7 @@ export async function fetchText(url: string, source: string, timeoutMs: number, 
 }
 
 /** Fetches and parses a document after authorizing it (as an import or a plain document); nothing in the workspace changes. */
-export async function fetchDocument(ctx: ToolContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, purpose: FetchPurpose): Promise<Ontology> {
+export async function fetchDocument(ctx: CallContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, purpose: FetchPurpose): Promise<Ontology> {
   const src = classifySource(source);
   let text: string;
   let base: string;
@@ -133,31 +119,6 @@ function keepStandard(prefix: string, namespace: string | null): void {
     { prefix, standard_namespace: standard });
 }
 
-
-/** An absolute IRI argument, `<…>` brackets allowed. */
-export function absoluteIri(value: string, argument: string): string {
-  const s = value.trim();
-  const iri = s.startsWith('<') && s.endsWith('>') ? s.slice(1, -1).trim() : s;
-  if (!ABSOLUTE_IRI.test(iri)) throw new ToolFailure(`${argument} must be an absolute IRI (got ${JSON.stringify(value)})`, 'invalid_argument');
-  return iri;
-}
-
-/** Annotation row (TOOLS.md 1.5): `datatype` only for literals that are neither strings nor language-tagged. */
-export function annotationRow(a: Annotation, ctx: ToolContext): JsonObject {
-  const closure = ctx.resolver.closure;
-  const row: JsonObject = { property: displayName(a.property, closure, ctx.settings.label_language), property_iri: a.property.iri };
-  const value = a.value;
-  if (value.kind === 'IRI') row.value_iri = value.iri;
-  else if (value.kind === 'AnonymousIndividual') row.value = '_:' + value.nodeId;
-  else {
-    row.value = value.lex;
-    if (value.lang !== '') row.lang = value.lang;
-    else if (value.datatype !== XSD_STRING && value.datatype !== RDF_LANG_STRING) row.datatype = value.datatype;
-  }
-  if (a.annotations.length > 0) row.annotations = a.annotations.map((n) => annotationRow(n, ctx));
-  return row;
-}
-
 /** `property = value` for messages: the property's display name, a quoted literal or an `<IRI>`. */
 function describeAnnotation(a: Annotation, ctx: ToolContext): string {
   const property = displayName(a.property, ctx.resolver.closure, ctx.settings.label_language);
@@ -190,8 +151,8 @@ export const setOntologyId = defineTool({
   name: 'set_ontology_id',
   description: 'Set the active ontology\'s IRI and version IRI (omitted: cleared).',
   input: v.strictObject({
-    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('New ontology IRI (absolute).')),
-    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI (absolute).'))),
+    ontology_iri: v.pipe(v.string(), v.nonEmpty()),
+    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty())),
   }),
   output: v.object({ ontology_iri: v.nullable(v.string()), version_iri: v.optional(v.string()), message: v.string() }),
   capabilities: ['ontology:admin'],
@@ -218,8 +179,8 @@ export const setPrefix = defineTool({
   name: 'set_prefix',
   description: 'Bind a prefix of the document (":" is the default namespace); not undoable.',
   input: v.strictObject({
-    prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')),
-    namespace: v.pipe(v.string(), v.nonEmpty(), v.description('Namespace IRI the prefix expands to.')),
+    prefix: v.pipe(v.string(), v.description('With or without ":".')),
+    namespace: v.pipe(v.string(), v.nonEmpty()),
   }),
   output: v.object({ prefix: v.string(), namespace: v.string(), prefixes: PrefixesOutput }),
   capabilities: ['ontology:admin'],
@@ -243,7 +204,7 @@ export const setPrefix = defineTool({
 export const removePrefix = defineTool({
   name: 'remove_prefix',
   description: 'Remove one prefix binding of the document; not undoable.',
-  input: v.strictObject({ prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')) }),
+  input: v.strictObject({ prefix: v.pipe(v.string(), v.description('With or without ":".')) }),
   output: v.object({ removed: v.boolean(), prefix: v.string(), namespace: v.string(), prefixes: PrefixesOutput, note: v.string() }),
   capabilities: ['ontology:admin'],
   mutating: always,
@@ -276,8 +237,8 @@ export const addImport = defineTool({
   name: 'add_import',
   description: 'Add an owl:imports; with document, load the imported document too.',
   input: v.strictObject({
-    iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')),
-    document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Path, file: URL or http(s) URL of the imported document.'))),
+    iri: v.pipe(v.string(), v.nonEmpty()),
+    document: v.optional(v.pipe(v.string(), v.nonEmpty())),
     connection_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 15000),
     network: v.optional(v.picklist(['deny', 'allow'])),
   }),
@@ -328,7 +289,7 @@ export const addImport = defineTool({
 export const removeImport = defineTool({
   name: 'remove_import',
   description: 'Remove an owl:imports; the imported ontology stays loaded.',
-  input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')) }),
+  input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty()) }),
   output: v.object({ removed: v.boolean(), iri: v.string() }),
   capabilities: ['ontology:admin'],
   mutating: always,
@@ -346,12 +307,12 @@ export const removeImport = defineTool({
 });
 
 const AnnotationArgsSchema = {
-  property: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Annotation property: rdfs:label (default), rdfs:comment, or an IRI/name.'))),
-  value: v.optional(v.pipe(v.string(), v.description('Literal text; omit when value_iri is given.'))),
-  value_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('IRI value; takes precedence over value.'))),
-  lang: v.optional(v.pipe(v.string(), v.description('Language tag.'))),
-  datatype: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Datatype IRI or name.'))),
-  annotations: v.optional(v.pipe(v.array(AnnotationSchema), v.description('Nested annotations on this annotation.'))),
+  property: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  value: v.optional(v.pipe(v.string(), v.description('Literal text; or value_iri.'))),
+  value_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Wins over value.'))),
+  lang: v.optional(v.string()),
+  datatype: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  annotations: v.optional(v.array(AnnotationSchema)),
 };
 
 export const addOntologyAnnotation = defineTool({

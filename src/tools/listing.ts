@@ -77,12 +77,15 @@ const SAME_SCHEMA = 'Same schema as ';
  */
 const UNLISTED_PATTERNS = new Set(['^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$', '^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$', '^sha256:[0-9a-f]{64}$']);
 
-/** Longest string limit worth listing: beyond it the limit guards the server, and no agent's argument meets it. */
-const LISTED_MAX_LENGTH = 1000;
+/**
+ * Largest string, list or number limit worth listing: beyond it the limit guards the server (a timeout of an
+ * hour, ten thousand rows), and no agent's argument meets it.
+ */
+const LISTED_MAX = 1000;
 
 /**
  * A schema without what tells an agent nothing: an empty `required`, a `type: string` beside an enum of
- * strings, a `minLength: 1`, string limits no real argument reaches, well-known patterns, a flag's `default: false`, and the
+ * strings, a `minLength: 1`, a count's `minimum: 0`, limits no real argument reaches, well-known patterns, a flag's `default: false`, and the
  * closing `additionalProperties: false` of nested objects (each tool's top level still shows it). The server
  * still validates them all.
  */
@@ -96,7 +99,8 @@ function tidy(node: unknown, top = false): unknown {
     if (key === 'required' && Array.isArray(value) && value.length === 0) continue;
     if (key === 'type' && value === 'string' && stringEnum) continue;
     if (key === 'minLength' && value === 1) continue;
-    if (key === 'maxLength' && typeof value === 'number' && value > LISTED_MAX_LENGTH) continue;
+    if ((key === 'maxLength' || key === 'maxItems' || key === 'maximum') && typeof value === 'number' && value > LISTED_MAX) continue;
+    if (key === 'minimum' && value === 0 && source.type === 'integer') continue;
     if (key === 'pattern' && typeof value === 'string' && UNLISTED_PATTERNS.has(value)) continue;
     if (key === 'additionalProperties' && value === false && !top) continue;
     if (key === 'default' && value === false && source.type === 'boolean') continue;

@@ -14,8 +14,8 @@ import type { ModuleType } from '../model/modules/extract.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { entityRow } from './common.js';
-import { absoluteIri } from './header.js';
+import { entityRow } from '../report/rows.js';
+import { absoluteIri } from '../model/iri.js';
 import { saveFormatOf } from './documents.js';
 
 type SourceScope = 'imports_closure' | 'active';
@@ -90,11 +90,11 @@ export const extractModule = defineTool({
   name: 'extract_module',
   description: 'Extract a locality module around a signature; load it, or save it to path.',
   input: v.strictObject({
-    signature: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.minLength(1), v.maxLength(100_000), v.description('Seed entities: names, CURIEs or IRIs; a punned IRI brings every sense.')),
+    signature: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.minLength(1), v.maxLength(100_000), v.description('Seed entities.')),
     module_type: v.optional(v.picklist(['STAR', 'BOT', 'TOP']), 'STAR'),
     source: v.optional(v.picklist(['imports_closure', 'active']), 'imports_closure'),
-    iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI of the module; absent: an anonymous ontology.'))),
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save the module to this file instead of loading it.'))),
+    iri: v.optional(v.pipe(v.string(), v.nonEmpty())),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save here instead of loading.'))),
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 60000),
   }),
   capabilities: ['ontology:admin'],

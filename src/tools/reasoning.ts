@@ -14,15 +14,15 @@ import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
 import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { entityRow, renderAxiom, type EntityRow } from './common.js';
+import { entityRow, renderAxiom, type EntityRow } from '../report/rows.js';
 import { sha256Digest } from '../util/digest.js';
-import { referencedReasoner } from './reasoner-reference.js';
+import { referencedReasoner } from '../reasoner/reference.js';
 import { unreachable } from '../util/unreachable.js';
 
 const NoArgs = v.strictObject({});
 const ITEM_CAP = 1000;
 const DEFAULT_TIMEOUT_MS = 60_000;
-const TimeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('How long to wait, in milliseconds (the run is cancelled then).')), DEFAULT_TIMEOUT_MS);
+const TimeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('The run is cancelled then.')), DEFAULT_TIMEOUT_MS);
 
 const RULE_WARNING = 'The ontology has SWRL rules; this reasoner ignores them, so rule inferences are missing.';
 
@@ -117,7 +117,7 @@ export const listReasoners = defineTool({
 export const setReasoner = defineTool({
   name: 'set_reasoner',
   description: 'Select (not run) a reasoner.',
-  input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty(), v.description('Reasoner id, display name, or version-less name.')) }),
+  input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty()) }),
   output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
   // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner); but the
@@ -207,7 +207,7 @@ export const getInferredSuperclasses = defineTool({
   name: 'get_inferred_superclasses',
   description: 'Inferred super/sub/equivalent classes, types or instances, from the last classification.',
   input: v.strictObject({
-    entity: v.pipe(v.string(), v.nonEmpty(), v.description('Class (or individual for relation=types): IRI, CURIE or display name.')),
+    entity: v.pipe(v.string(), v.nonEmpty(), v.description('An individual for relation=types.')),
     relation: v.optional(v.picklist(RELATIONS), 'superclasses'),
     direct: v.optional(v.boolean(), true),
   }),
@@ -242,7 +242,7 @@ export const executeDlQuery = defineTool({
   name: 'execute_dl_query',
   description: 'Equivalent, super and subclasses and instances of a class expression.',
   input: v.strictObject({
-    query: v.pipe(v.string(), v.nonEmpty(), v.description('Manchester class expression, e.g. "Animal and (eats some Plant)".')),
+    query: v.pipe(v.string(), v.nonEmpty()),
     relation: v.optional(v.picklist(['all', 'equivalent', 'subclasses', 'superclasses', 'instances']), 'all'),
     direct: v.optional(v.boolean(), true),
     complete: v.optional(v.boolean(), false),

@@ -10,7 +10,8 @@ import type { Ontology } from '../model/ontology.js';
 import { RDF_LANG_STRING } from '../model/vocab.js';
 import { displayName, localName } from '../model/display.js';
 import { defineTool, never, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES } from './common.js';
+import { ENTITY_TYPE_INPUT } from './common.js';
+import { ENTITY_TYPE_NAMES } from '../report/rows.js';
 import { languageAdjustment, lexicalPolicy, type LexicalPolicy } from '../policy/lexical.js';
 import { scopeSignature } from './context.js';
 
@@ -161,7 +162,7 @@ export const searchEntities = defineTool({
   name: 'search_entities',
   description: 'Ranked entity search (`*` wildcard) with best_match and would_mint; search before minting.',
   input: v.strictObject({
-    query: v.pipe(v.string(), v.description('Fragment (substring match) or pattern with * wildcards.')),
+    query: v.pipe(v.string(), v.description('Substring or * pattern; empty lists every entity.')),
     type: v.optional(v.picklist(TYPES), 'all'),
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 50),
     offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),

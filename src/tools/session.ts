@@ -7,15 +7,15 @@ import { ontologyLabel } from '../model/workspace.js';
 import type { WindowState } from '../window/state.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApprovalEntry } from '../window/approvals.js';
-import { revisionEnvelope } from './revision.js';
+import { revisionEnvelope } from '../model/revision.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type WindowSettings } from './tool.js';
 import type { ServerView } from '../broker/server-view.js';
 import { jobCounts } from '../jobs/actor-jobs.js';
 import { journalSummary } from './change-history.js';
 
 const Args = v.strictObject({
-  include_instances: v.optional(v.pipe(v.boolean(), v.description('Also list every window actor of this server.')), false),
-  include_pending: v.optional(v.pipe(v.boolean(), v.description('List this session\'s pending-write approvals.')), true),
+  include_instances: v.optional(v.pipe(v.boolean(), v.description('Every window of this server.')), false),
+  include_pending: v.optional(v.boolean(), true),
 });
 
 function instanceOf(window: WindowState, instanceId: string, view: ServerView | null): JsonObject {

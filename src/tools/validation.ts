@@ -8,7 +8,7 @@ import { cls } from '../model/terms.js';
 import { auditStructure, AuditTimeout, STRUCTURAL_CHECKS, type CheckReport } from '../qc/stages/structural.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
-import { entityRow, renderAxiom, type EntityRow } from './common.js';
+import { entityRow, renderAxiom, type EntityRow } from '../report/rows.js';
 
 /** The samples of one check: distinct focus entities and rendered details, each capped at `limit`. */
 function checkRow(report: CheckReport, limit: number, ctx: ToolContext): JsonObject {
@@ -80,9 +80,9 @@ export const validateOntology = defineTool({
   description: 'Modelling-quality checks (labels, definitions, cycles, ...); not a consistency proof.',
   input: v.strictObject({
     include_imports: v.optional(v.boolean(), false),
-    checks: v.optional(v.pipe(v.array(v.picklist(STRUCTURAL_CHECKS)), v.minLength(1), v.description('Checks to run (default: all), reported in the fixed check order.'))),
+    checks: v.optional(v.pipe(v.array(v.picklist(STRUCTURAL_CHECKS)), v.minLength(1), v.description('Default: all.'))),
     with_reasoner: v.optional(v.boolean(), false),
-    limit: checkSampleLimit('Samples per check.'),
+    limit: checkSampleLimit,
     timeout_ms: auditTimeout,
   }),
   capabilities: ['ontology:read'],

@@ -10,7 +10,7 @@ import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import { STANDARD_PREFIXES } from '../model/vocab.js';
 import { defineTool, always, ToolFailure } from './tool.js';
 import { logicalAxiomCount } from './common.js';
-import { absoluteIri } from './header.js';
+import { absoluteIri } from '../model/iri.js';
 import { saveFormatOf } from './documents.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 
@@ -46,7 +46,7 @@ export const setActiveOntology = defineTool({
   name: 'set_active_ontology',
   description: 'Make a loaded ontology the edit target.',
   input: v.strictObject({
-    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI or version IRI of a loaded ontology, or the label or document list_ontologies shows.')),
+    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology or version IRI, or list_ontologies label.')),
   }),
   output: v.object({ active_ontology: v.string(), changed: v.boolean(), axioms: v.number(), logical_axioms: v.number(), direct_imports: v.number() }),
   capabilities: ['ontology:admin'],
@@ -78,10 +78,10 @@ export const createOntology = defineTool({
   name: 'create_ontology',
   description: 'Create an empty ontology, active unless keep_active; path binds it to a file.',
   input: v.strictObject({
-    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('IRI of the new ontology.')),
-    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI.'))),
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('File to bind the ontology to; format from its extension.'))),
-    keep_active: v.optional(v.pipe(v.boolean(), v.description('Keep the current active ontology.')), false),
+    ontology_iri: v.pipe(v.string(), v.nonEmpty()),
+    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty())),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Format from the extension.'))),
+    keep_active: v.optional(v.boolean(), false),
   }),
   capabilities: ['ontology:admin'],
   mutating: always,

@@ -5,13 +5,13 @@
 
 import * as v from 'valibot';
 import { runProjectQc } from '../../qc/project-qc.js';
-import type { JsonObject } from '../../tools/tool.js';
+import type { JsonObject } from '../../util/json-object.js';
 import { JobRunError } from '../job.js';
 import { defineJobType, jobContext, limitField, PolicyPathField, requireRevision } from './job-type.js';
 
 const Request = v.strictObject({
   limit: limitField(25),
-  lock_mode: v.optional(v.pipe(v.picklist(['ignore', 'verify', 'required']), v.description('Import-lock verification (TOOLS.md 1.8).')), 'ignore'),
+  lock_mode: v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore'),
   policy_path: PolicyPathField,
 });
 type ProjectQcRequest = v.InferOutput<typeof Request>;
