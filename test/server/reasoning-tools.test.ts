@@ -347,6 +347,20 @@ test('a long classification: the window keeps serving, duplicates are refused, t
   assert.equal(structural.warning, undefined, 'no SWRL rules, no warning');
 });
 
+test('a run stopped by its time bound frees the reasoner: a quick run next is not queued behind the stopped work', async () => {
+  // a new revision, so that neither reasoner has a result for it
+  assert.equal((await call(cb, 'add_axiom', { axiom_type: 'declaration', entity: 'Fresh', entity_type: 'class' })).isError, false);
+  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'el' })).isError, false);
+  // the answer comes at the bound while the thread may still be indexing the chain (unchecked until saturation)
+  const bounded = (await call(cb, 'run_reasoner', { timeout_ms: 300 })).body;
+  assert.equal(bounded.completed, false);
+  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'structural' })).isError, false);
+  // a stopped task leaves its thread within the grace of 2 s (terminated then); 30 s is far beyond that
+  const structural = (await call(cb, 'run_reasoner', { timeout_ms: 30_000 })).body;
+  assert.equal(structural.completed, true, String(structural.message));
+  assert.equal(structural.status, 'classified');
+});
+
 /** Polls list_reasoners until the status is no longer `classifying`. */
 async function settledStatus(client: Client): Promise<string> {
   for (;;) {
