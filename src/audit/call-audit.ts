@@ -3,7 +3,8 @@
 // policy digest; nothing else of the result or the arguments' values leaves here.
 
 import { localDocumentOf } from '../policy/paths.js';
-import type { JsonObject, ToolContext } from '../tools/tool.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
 import type { Ontology } from '../model/ontology.js';
 import type { AuditEvent } from './event.js';
 import { auditRecorder } from './stream.js';
@@ -35,7 +36,7 @@ function documentOf(o: Ontology): string | null {
 }
 
 /** Queues the call's audit event when the window has a private directory; never throws. */
-export function auditCall(operation: string, declaredArguments: ReadonlySet<string>, rawArgs: unknown, ctx: ToolContext, body: JsonObject, isError: boolean, trace: GateTrace): void {
+export function auditCall(operation: string, declaredArguments: ReadonlySet<string>, rawArgs: unknown, ctx: CallContext, body: JsonObject, isError: boolean, trace: GateTrace): void {
   const home = ctx.settings.audit_home;
   if (home === undefined) return;
   const ws = ctx.workspace;

@@ -8,6 +8,7 @@ import { lstat, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import path from 'node:path';
 import { pidAlive } from '../util/pid-alive.js';
 import { compareEvents, envelopeProblem, redactEvent, type AuditEvent } from './event.js';
+import type { ErrorCode } from '../util/errors.js';
 
 export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
 export const MAX_STREAMS = 1_000;
@@ -19,7 +20,7 @@ const STREAM_NAME = /^[A-Za-z0-9-]{1,64}\.\d{1,6}\.jsonl$/;
 
 /** Why an export was refused: `code` is the tool's error code, `source` the offending file when one is. */
 export class AuditMergeError extends Error {
-  constructor(message: string, readonly code: string, readonly source?: string) {
+  constructor(message: string, readonly code: ErrorCode, readonly source?: string) {
     super(message);
     this.name = 'AuditMergeError';
   }

@@ -2,7 +2,8 @@
 // stage): one after another over the same snapshot, each bounded by `timeoutMs`. A question whose inferences
 // are unavailable runs over the asserted graph and says so; one that cannot run reports `error` and fails.
 
-import { ToolFailure, type JsonObject } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
 import { runRead, type QueryTarget } from '../sparql/target.js';
 import { judge } from './judge.js';
 import type { StoredQuestion } from './load.js';
@@ -29,7 +30,7 @@ export async function runQuestion(target: QueryTarget, stored: StoredQuestion, l
     const uninferred = answer.uninferred === undefined ? [] : [`Evaluated over the asserted axioms only: ${answer.uninferred}.`];
     return { stored, pass: verdict.pass, summary: verdict.summary, ms: ms(), caveats: [...uninferred, ...verdict.caveats] };
   } catch (e) {
-    if (!(e instanceof ToolFailure)) throw e;
+    if (!(e instanceof DomainError)) throw e;
     if (e.code === 'cancelled') throw e;
     return { stored, pass: false, summary: null, ms: ms(), caveats: [], error: e.message };
   }

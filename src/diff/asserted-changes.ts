@@ -9,7 +9,7 @@ import { anonymousIndividuals } from '../model/walk.js';
 import { isReserved, type AxiomSetDiff } from '../model/diff.js';
 import { IAO_DEFINITION, IAO_REPLACED_BY, OBO, OIO, OIO_CONSIDER, SYNONYM_SCOPES } from '../model/formats/obo/vocab.js';
 import { OWL_DEPRECATED, RDFS_COMMENT, RDFS_LABEL } from '../model/vocab.js';
-import { KIND_ORDER } from '../tools/context.js';
+import { KIND_ORDER } from '../report/rows.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -11,7 +11,7 @@ import type { Axiom, IRI } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
 import { OWL_THING } from '../model/vocab.js';
 import type { Classification } from '../reasoner/pool.js';
-import type { JsonObject } from '../tools/tool.js';
+import type { JsonObject } from '../util/json-object.js';
 import { unreachable } from '../util/unreachable.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -10,7 +10,7 @@ import type { ReasonerInfo } from '../reasoner/registry.js';
 import type { Finding, QcSnapshot, StageId } from '../qc/finding.js';
 import { runGate } from '../qc/gate.js';
 import { policyStages } from '../qc/preflight.js';
-import type { JsonObject } from '../tools/tool.js';
+import type { JsonObject } from '../util/json-object.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

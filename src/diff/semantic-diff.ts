@@ -15,10 +15,12 @@ import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js
 import type { PolicyResolution } from '../policy/resolution.js';
 import type { QcSnapshot } from '../qc/finding.js';
 import { captureSnapshot } from '../qc/snapshot.js';
-import { ENTITY_TYPE_NAMES } from '../tools/common.js';
-import { annotationRow } from '../tools/header.js';
-import { impactPolicy, PairArgs, pairFields, Renderings, requireOneRightForm, resolvePair, type Side } from '../tools/diff.js';
-import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
+import { ENTITY_TYPE_NAMES } from '../report/rows.js';
+import { annotationRow } from '../report/rows.js';
+import { impactPolicy, PairArgs, pairFields, Renderings, requireOneRightForm, resolvePair, type DocumentReader, type Side } from './pair.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
 import {
   anonymousChurn, axiomGroups, byKind, classifyCompatibility, countLogical, entityChanges, importsChange, ontologyAnnotationsChange,
   ontologyIdChange, renameCandidates, scopeEntities, annotationChanges, type EntityChanges,
@@ -28,7 +30,7 @@ import {
 } from './inferred-changes.js';
 import { classifySide, isPairClass } from './side-reasoning.js';
 import { ownershipChanges, stageDeltas } from './policy-deltas.js';
-import { referencedReasoner } from '../tools/reasoner-reference.js';
+import { referencedReasoner } from '../reasoner/reference.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -50,7 +52,7 @@ export type SemanticDiffRequest = v.InferOutput<typeof SemanticDiffArgs>;
 
 
 /** The reasoner of the inferred modes: the argument by the §1.10 reference rule, else the window's selection. */
-function diffReasoner(ctx: ToolContext, reference: string | undefined): { reasoner: ReasonerInfo; selection: 'argument' | 'window_selection' } {
+function diffReasoner(ctx: CallContext, reference: string | undefined): { reasoner: ReasonerInfo; selection: 'argument' | 'window_selection' } {
   if (reference === undefined) {
     return { reasoner: ctx.window.reasoning.selected, selection: 'window_selection' };
   }
@@ -101,7 +103,7 @@ interface AssertedPart {
   readonly headerChanged: boolean;
 }
 
-function assertedPart(ctx: ToolContext, left: Side, right: Side, limit: number): AssertedPart {
+function assertedPart(ctx: CallContext, left: Side, right: Side, limit: number): AssertedPart {
   const lang = ctx.settings.label_language;
   const lr = new Renderings(left.closure, lang);
   const rr = new Renderings(right.closure, lang);
@@ -177,7 +179,7 @@ async function reasonSide(side: Side, label: string, reasoner: ReasonerInfo, tol
   // an inconsistent side suppresses disjointness anyway; the told-only reasoner cannot decide it
   const out = await classifySide({ closure: side.closure, reasoner, label, pairs: toldOnly ? [] : pairs, timeoutMs, signal });
   if (out.kind === 'timeout') throw new Expired();
-  if (out.kind === 'cancelled') throw new ToolFailure('semantic_diff was cancelled', 'cancelled');
+  if (out.kind === 'cancelled') throw new DomainError('semantic_diff was cancelled', 'cancelled');
   const unresolvedImports = side.missing.length;
   if (out.kind === 'error') return { outcome: { error: out.message }, complete: null, unsupported: null, rules: 0, unresolvedImports };
   const { classification: c, disjoint } = out.value;
@@ -229,7 +231,7 @@ function moduleOwnership(state: PolicyState, left: Side, right: Side, limit: num
 }
 
 /** A QC snapshot of one side: the active ontology is captured privately; any other side is read as it is. */
-function sideSnapshot(ctx: ToolContext, side: Side): QcSnapshot {
+function sideSnapshot(ctx: CallContext, side: Side): QcSnapshot {
   const ws = ctx.workspace;
   if (side.root === ws.active) return captureSnapshot(ctx.window, [], ctx.settings.label_language);
   return { ontology: side.root, closure: side.closure, revision: ws.revision, labelLanguage: ctx.settings.label_language };
@@ -242,19 +244,19 @@ const INFERRED_CAVEAT = 'Asserted changes and the inferred-diff-v1 entailments (
 
 /**
  * Runs `semantic_diff` with parsed arguments. `signal` bounds the call (the tool passes the request's, a
- * job its own cancellation). Failures are ToolFailures with TOOLS.md's conditions.
+ * job its own cancellation). Failures are DomainErrors with TOOLS.md's conditions.
  */
-export async function semanticDiff(ctx: ToolContext, request: SemanticDiffRequest, signal: AbortSignal): Promise<JsonObject> {
-  const c: ToolContext = signal === ctx.signal ? ctx : { ...ctx, signal };
+export async function semanticDiff(ctx: CallContext, request: SemanticDiffRequest, signal: AbortSignal, reader: DocumentReader): Promise<JsonObject> {
+  const c: CallContext = signal === ctx.signal ? ctx : { ...ctx, signal };
   const inferredMode = request.mode !== 'asserted';
   if (!inferredMode && request.policy_path !== undefined) {
-    throw new ToolFailure('policy_path drives module_ownership and stage_deltas, which only the inferred modes compute: pass mode=inferred or mode=both, or leave policy_path out', 'invalid_argument', { argument: 'policy_path' });
+    throw new DomainError('policy_path drives module_ownership and stage_deltas, which only the inferred modes compute: pass mode=inferred or mode=both, or leave policy_path out', 'invalid_argument', { argument: 'policy_path' });
   }
   requireOneRightForm(request);
   // refused before anything is read; a named reasoner is checked even where asserted mode would not use it
   const chosen = inferredMode || request.reasoner !== undefined ? diffReasoner(c, request.reasoner) : null;
   const policy = inferredMode ? policyState(await impactPolicy(c, request.policy_path)) : null;
-  const { left, right } = await resolvePair(c, 'semantic_diff', request);
+  const { left, right } = await resolvePair(c, 'semantic_diff', request, reader);
   const asserted = assertedPart(c, left, right, request.limit);
   const out: JsonObject = {
     mode: request.mode,

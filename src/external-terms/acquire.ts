@@ -3,7 +3,8 @@
 // bypassed by `fresh` and `freshness: fresh_required`, off with `ttl_seconds: 0`. Evidence that echoes
 // the query is never cached.
 
-import { ToolFailure, type ToolContext } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
+import type { CallContext } from '../window/call-context.js';
 import { sha256Digest } from '../util/digest.js';
 import type { ProviderAccess } from './authority.js';
 import type { CacheEntry } from './actor-store.js';
@@ -20,7 +21,7 @@ export interface Acquired {
 
 function providerFailure(access: ProviderAccess, err: unknown): never {
   if (err instanceof ProviderError) {
-    throw new ToolFailure(`provider ${access.provider.id}: ${err.message}`, 'provider_unavailable', { provider_id: access.provider.id, retryable: err.retryable });
+    throw new DomainError(`provider ${access.provider.id}: ${err.message}`, 'provider_unavailable', { provider_id: access.provider.id, retryable: err.retryable });
   }
   throw err;
 }
@@ -49,7 +50,7 @@ export interface SearchRequest {
   readonly start: number;
 }
 
-export async function searchProvider(ctx: ToolContext, access: ProviderAccess, req: SearchRequest): Promise<Acquired> {
+export async function searchProvider(ctx: CallContext, access: ProviderAccess, req: SearchRequest): Promise<Acquired> {
   const store = ctx.window.externalTerms;
   const now = Date.now();
   const key = cacheKey(access, ['search', req.query, req.ontologies, req.language, req.limit, req.start]);
@@ -87,7 +88,7 @@ export interface LookupRequest {
   readonly fresh: boolean;
 }
 
-export async function inspectTerm(ctx: ToolContext, access: ProviderAccess, req: LookupRequest): Promise<{ record: ProviderRecord; cacheHit: boolean }> {
+export async function inspectTerm(ctx: CallContext, access: ProviderAccess, req: LookupRequest): Promise<{ record: ProviderRecord; cacheHit: boolean }> {
   const store = ctx.window.externalTerms;
   const now = Date.now();
   const key = cacheKey(access, ['term', req.ontology, req.iri, req.language]);
@@ -107,7 +108,7 @@ export async function inspectTerm(ctx: ToolContext, access: ProviderAccess, req:
       break;
     }
     if (term === null || term.iri !== req.iri) {
-      throw new ToolFailure(`provider ${access.provider.id}: ontology '${req.ontology}' has no term ${req.iri}`, 'external_term_not_found', { provider_id: access.provider.id, iri: req.iri });
+      throw new DomainError(`provider ${access.provider.id}: ontology '${req.ontology}' has no term ${req.iri}`, 'external_term_not_found', { provider_id: access.provider.id, iri: req.iri });
     }
     const facts = await getJson(access.origin, access.credential, `/api/ontologies/${encodeURIComponent(req.ontology)}`, ctx.signal);
     retries += facts.retries;

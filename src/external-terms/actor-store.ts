@@ -3,7 +3,7 @@
 // proposals answer only to the principal, grant and actor that made them.
 
 import { randomBytes } from 'node:crypto';
-import type { ToolContext } from '../tools/tool.js';
+import type { CallContext } from '../window/call-context.js';
 import { sha256Digest } from '../util/digest.js';
 import type { ProviderRecord } from './record.js';
 
@@ -84,12 +84,12 @@ export class ExternalTermStore {
 }
 
 /** The caller's OAuth grant, or null for the static token. */
-export function grantOf(ctx: ToolContext): string | null {
+export function grantOf(ctx: CallContext): string | null {
   return ctx.principal.type === 'oauth' ? ctx.principal.grant_id : null;
 }
 
 /** Who may use a cursor or proposal: the principal's client and grant, in this actor. */
-export function ownerKey(ctx: ToolContext): string {
+export function ownerKey(ctx: CallContext): string {
   return sha256Digest(JSON.stringify([ctx.principal.type, ctx.principal.client_id, ctx.principal.grant_id, ctx.workspace.id]));
 }
 

@@ -5,7 +5,8 @@
 import { checkRemote } from '../policy/path-rules.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import { resolvePolicy } from '../policy/resolve.js';
-import { ToolFailure, type ToolContext } from '../tools/tool.js';
+import { DomainError, type ErrorCode } from '../util/errors.js';
+import type { CallContext } from '../window/call-context.js';
 import { BindingError, readBinding, type BoundCredential, type BoundOrigin } from './binding.js';
 
 export interface PolicyProvider {
@@ -30,8 +31,8 @@ export interface ProviderAccess {
   readonly secrets: readonly string[];
 }
 
-const fail = (message: string, code: string, context: Record<string, unknown> = {}): never => {
-  throw new ToolFailure(message, code, { effects_prevented: true, ...context });
+const fail = (message: string, code: ErrorCode, context: Record<string, unknown> = {}): never => {
+  throw new DomainError(message, code, { effects_prevented: true, ...context });
 };
 
 /** The policy's provider `id` (enabled, in a valid v2 policy), or the precise refusal. */
@@ -47,7 +48,7 @@ export function policyProvider(res: PolicyResolution, id: string): PolicyProvide
 }
 
 /** Every check of one provider use; `network` is the request's setting. Nothing is fetched here. */
-export async function providerAccess(ctx: ToolContext, tool: string, providerId: string, policyPath: string | undefined, network: 'deny' | 'allow' | undefined): Promise<ProviderAccess> {
+export async function providerAccess(ctx: CallContext, tool: string, providerId: string, policyPath: string | undefined, network: 'deny' | 'allow' | undefined): Promise<ProviderAccess> {
   const resolution = await resolvePolicy(ctx, policyPath);
   const provider = policyProvider(resolution, providerId);
   let binding;
@@ -65,7 +66,7 @@ export async function providerAccess(ctx: ToolContext, tool: string, providerId:
   try {
     checkRemote(ctx, tool, origin!.origin, network, resolution, 'document');
   } catch (err) {
-    if (!(err instanceof ToolFailure)) throw err;
+    if (!(err instanceof DomainError)) throw err;
     const deniedBy = (err.context as { denied_by?: unknown }).denied_by;
     if (err.code === 'authorization_denied') throw err;
     fail(`provider ${providerId}: network access refused${typeof deniedBy === 'string' ? ` by ${deniedBy}` : ''}`, 'provider_network_denied',

@@ -4,7 +4,7 @@
 // was acquired. Evidence that looks like a secret is refused whole, never returned or cached.
 
 import { sha256Digest } from '../util/digest.js';
-import { ToolFailure } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
 import type { OlsTerm } from './ols4.js';
 
 export interface ProviderRecord {
@@ -97,7 +97,7 @@ export interface Acquisition {
 export function providerRecord(term: OlsTerm, acquisition: Acquisition, query: string | null): ProviderRecord {
   const texts = [term.iri, term.label, ...term.synonyms, ...term.descriptions, term.replacedBy ?? '', acquisition.license ?? '', acquisition.version ?? ''];
   if (texts.some((t) => looksSecret(t, acquisition.secrets))) {
-    throw new ToolFailure(`provider ${acquisition.providerId}: the provider's evidence for a term contains secret-like content; it is neither returned nor cached`,
+    throw new DomainError(`provider ${acquisition.providerId}: the provider's evidence for a term contains secret-like content; it is neither returned nor cached`,
       'provider_redaction_failed', { provider_id: acquisition.providerId });
   }
   const content = {

@@ -2,8 +2,8 @@
 // with, and the failures the store reports. A job's owner is the exact actor, principal, client and grant;
 // only digests of them ever appear in a descriptor.
 
-import type { RevisionEnvelope } from '../tools/revision.js';
-import type { JsonObject } from '../tools/tool.js';
+import type { RevisionEnvelope } from '../model/revision.js';
+import type { JsonObject } from '../util/json-object.js';
 
 export const JOB_STATES = ['queued', 'running', 'cancel_pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];

@@ -4,8 +4,8 @@
 // memory; closing the store cancels every job and deletes every artifact.
 
 import { randomUUID } from 'node:crypto';
-import type { RevisionEnvelope } from '../tools/revision.js';
-import type { JsonObject } from '../tools/tool.js';
+import type { RevisionEnvelope } from '../model/revision.js';
+import type { JsonObject } from '../util/json-object.js';
 import { ArtifactFiles } from './artifacts.js';
 import { CursorSeal } from './cursor.js';
 import { isTerminal, JobRunError, JobStoreError, type JobDescriptor, type JobSummary, type JobErrorBody, type JobOwner, type JobState } from './job.js';

@@ -6,7 +6,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { checkLocalPath } from '../policy/path-rules.js';
 import { realTarget } from '../policy/paths.js';
-import { ToolFailure, type ToolContext } from '../tools/tool.js';
+import { DomainError, type ErrorCode } from '../util/errors.js';
+import type { CallContext } from '../window/call-context.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Digest } from '../util/digest.js';
 import { mergeDocuments, withAddedMapping, withoutMapping, type NewMapping } from './edits.js';
@@ -18,7 +19,7 @@ import {
 import { parseSssom, serializeSssom } from './tsv.js';
 
 /** Adds one mapping; the result names the id it was stored under. */
-export async function addMapping(ctx: ToolContext, tool: string, where: StoreLocation, expectedRevision: string, mapping: NewMapping): Promise<MappingCommit & { mapping_id: string }> {
+export async function addMapping(ctx: CallContext, tool: string, where: StoreLocation, expectedRevision: string, mapping: NewMapping): Promise<MappingCommit & { mapping_id: string }> {
   const target = await resolveStore(ctx, tool, where, 'write');
   let id = '';
   const commit = await commitMappings(ctx, tool, target, expectedRevision, (current) => {
@@ -29,7 +30,7 @@ export async function addMapping(ctx: ToolContext, tool: string, where: StoreLoc
   return { ...commit, mapping_id: id };
 }
 
-export async function removeMapping(ctx: ToolContext, tool: string, where: StoreLocation, expectedRevision: string, mappingId: string): Promise<MappingCommit> {
+export async function removeMapping(ctx: CallContext, tool: string, where: StoreLocation, expectedRevision: string, mappingId: string): Promise<MappingCommit> {
   const target = await resolveStore(ctx, tool, where, 'write');
   return commitMappings(ctx, tool, target, expectedRevision, (current) => withoutMapping(requireDocument(current), mappingId));
 }
@@ -44,14 +45,14 @@ export interface ImportOutcome extends MappingCommit {
 }
 
 /** Reads a project-confined SSSOM/TSV file and replaces the store with it, or merges it in by mapping id. */
-export async function importSssom(ctx: ToolContext, tool: string, where: StoreLocation, expectedRevision: string, source: string, mode: 'replace' | 'merge'): Promise<ImportOutcome> {
+export async function importSssom(ctx: CallContext, tool: string, where: StoreLocation, expectedRevision: string, source: string, mode: 'replace' | 'merge'): Promise<ImportOutcome> {
   const target = await resolveStore(ctx, tool, where, 'write');
   const file = await checkLocalPath(ctx, tool, callerPath(source, target.base, 'source'), 'read', target.resolution);
   const bytes = await readSnapshot(file);
-  if (bytes === null) throw new ToolFailure(`source ${file} does not exist`, 'source_not_found', { source: file, committed: false });
+  if (bytes === null) throw new DomainError(`source ${file} does not exist`, 'source_not_found', { source: file, committed: false });
   const parsed = parseSssom(bytes);
   if (!parsed.ok) {
-    throw new ToolFailure(`source ${file} is not valid SSSOM/TSV (${parsed.findings.length} problem(s)); nothing was imported`, 'sssom_invalid',
+    throw new DomainError(`source ${file} is not valid SSSOM/TSV (${parsed.findings.length} problem(s)); nothing was imported`, 'sssom_invalid',
       { source: file, committed: false, error_count: parsed.findings.length, findings: [...parsed.findings].sort(compareFindings).slice(0, 20) });
   }
   const incoming = parsed.document;
@@ -84,10 +85,10 @@ export interface ExportOutcome {
   readonly lossless: boolean;
 }
 
-const refused = (message: string, code: string, context: Record<string, unknown> = {}) => new ToolFailure(message, code, { committed: false, ...context });
+const refused = (message: string, code: ErrorCode, context: Record<string, unknown> = {}) => new DomainError(message, code, { committed: false, ...context });
 
 /** Writes the store's canonical bytes (or a spreadsheet-safe rendering) to a destination whose parent exists. */
-export async function exportSssom(ctx: ToolContext, tool: string, where: StoreLocation, request: ExportRequest): Promise<ExportOutcome> {
+export async function exportSssom(ctx: CallContext, tool: string, where: StoreLocation, request: ExportRequest): Promise<ExportOutcome> {
   const target = await resolveStore(ctx, tool, where, 'read');
   const wanted = callerPath(request.destination, target.base, 'destination');
   await checkLocalPath(ctx, tool, wanted, 'read', target.resolution);

@@ -4,7 +4,7 @@
 // another window (or before a restart) fails with `cursor_invalid`.
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ToolFailure } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
 
 const KEY = randomBytes(32);
 
@@ -22,8 +22,8 @@ export function encodeCursor(binding: CursorBinding, offset: number): string {
   return `${payload}.${mac(payload).toString('base64url')}`;
 }
 
-function invalid(message: string): ToolFailure {
-  return new ToolFailure(message, 'cursor_invalid', { argument: 'cursor' });
+function invalid(message: string): DomainError {
+  return new DomainError(message, 'cursor_invalid', { argument: 'cursor' });
 }
 
 /** The offset a cursor carries, when it was issued for exactly this binding. */

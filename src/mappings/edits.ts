@@ -1,8 +1,8 @@
 // The changes a mapping commit applies to a set, as pure functions of documents: add one record (with the
 // set's metadata and prefixes on the first add), remove one, and merge an imported set by mapping id. Each
-// refuses with a ToolFailure naming what is wrong; nothing here touches the disk.
+// refuses with a DomainError naming what is wrong; nothing here touches the disk.
 
-import { ToolFailure } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
 import { MAPPING_ID_PATTERN, PREFIX_NAME, effectivePrefixes, expanderFor, sortRecords, type ExtensionDefinition, type MappingDocument, type MappingRecord, type MetadataValue } from './document.js';
 import { isAbsoluteIri } from '../model/iri.js';
 import { MAPPING_ID, BUILT_IN_PREFIXES } from './slots.js';
@@ -18,8 +18,8 @@ export interface NewMapping {
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-function invalid(message: string, argument: string): ToolFailure {
-  return new ToolFailure(message, 'invalid_argument', { argument, committed: false });
+function invalid(message: string, argument: string): DomainError {
+  return new DomainError(message, 'invalid_argument', { argument, committed: false });
 }
 
 /** The set's prefixes with `extra` added; a prefix bound to another IRI is a conflict, never a silent rebind. */
@@ -29,7 +29,7 @@ function mergedPrefixes(current: Readonly<Record<string, string>>, extra: Readon
     if (!PREFIX_NAME.test(name) || !isAbsoluteIri(iri)) throw invalid(`${argument}: '${name.slice(0, 64)}' must be a prefix name mapped to an absolute IRI`, argument);
     const bound = Object.hasOwn(BUILT_IN_PREFIXES, name) ? BUILT_IN_PREFIXES[name] : out[name];
     if (bound !== undefined && bound !== iri) {
-      throw new ToolFailure(`${argument}: the prefix '${name}' is already bound to ${bound}`, 'prefix_conflict', { prefix: name, bound_iri: bound, committed: false });
+      throw new DomainError(`${argument}: the prefix '${name}' is already bound to ${bound}`, 'prefix_conflict', { prefix: name, bound_iri: bound, committed: false });
     }
     if (!Object.hasOwn(BUILT_IN_PREFIXES, name)) out[name] = iri;
   }
@@ -46,7 +46,7 @@ function metadataFor(doc: MappingDocument, exists: boolean, input: NewMapping): 
       if (given === undefined) throw invalid(`${slot} is required on the first add to an absent mapping store`, slot);
       metadata[slot] = given;
     } else if (given !== undefined && metadata[slot] !== undefined && metadata[slot] !== given) {
-      throw new ToolFailure(`${slot} ${given} differs from the store's ${String(metadata[slot])}`, 'metadata_conflict', { field: slot, committed: false });
+      throw new DomainError(`${slot} ${given} differs from the store's ${String(metadata[slot])}`, 'metadata_conflict', { field: slot, committed: false });
     } else if (given !== undefined) metadata[slot] = given;
   }
   return metadata;
@@ -76,16 +76,16 @@ export function withAddedMapping(doc: MappingDocument, exists: boolean, input: N
   const prefixes = mergedPrefixes(doc.prefixes, input.prefix_map ?? {}, 'prefix_map');
   const record = recordOf(checkedCells(input.cells, doc.extensions), expanderFor(effectivePrefixes({ prefixes })));
   if (doc.records.some((r) => r.mapping_id === record.mapping_id)) {
-    throw new ToolFailure(`mapping ${record.mapping_id} is already in the store`, 'mapping_exists', { mapping_id: record.mapping_id, committed: false });
+    throw new DomainError(`mapping ${record.mapping_id} is already in the store`, 'mapping_exists', { mapping_id: record.mapping_id, committed: false });
   }
-  if (doc.records.length >= MAX_RECORDS) throw new ToolFailure(`the store already holds ${MAX_RECORDS} mappings`, 'store_full', { committed: false });
+  if (doc.records.length >= MAX_RECORDS) throw new DomainError(`the store already holds ${MAX_RECORDS} mappings`, 'store_full', { committed: false });
   return { document: { ...doc, metadata, prefixes, records: sortRecords([...doc.records, record]) }, record };
 }
 
 /** The set without one record; refuses an unknown id. */
 export function withoutMapping(doc: MappingDocument, mappingId: string): MappingDocument {
   const records = doc.records.filter((r) => r.mapping_id !== mappingId);
-  if (records.length === doc.records.length) throw new ToolFailure(`no mapping ${mappingId} in the store`, 'unknown_mapping', { mapping_id: mappingId, committed: false });
+  if (records.length === doc.records.length) throw new DomainError(`no mapping ${mappingId} in the store`, 'unknown_mapping', { mapping_id: mappingId, committed: false });
   return { ...doc, records };
 }
 
@@ -122,7 +122,7 @@ export function mergeDocuments(current: MappingDocument, incoming: MappingDocume
     else if (!sameExtension(mine, def)) conflicts.push(`extension ${def.slot_name}`);
   }
   if (conflicts.length > 0) {
-    throw new ToolFailure(`the imported set is not compatible with the store (${conflicts.slice(0, 16).join(', ')}); nothing was merged`, 'incompatible_merge',
+    throw new DomainError(`the imported set is not compatible with the store (${conflicts.slice(0, 16).join(', ')}); nothing was merged`, 'incompatible_merge',
       { conflicts: conflicts.slice(0, 64), committed: false });
   }
   const byId = new Map(current.records.map((r) => [r.mapping_id, r]));
@@ -136,6 +136,6 @@ export function mergeDocuments(current: MappingDocument, incoming: MappingDocume
     else updated++;
     byId.set(r.mapping_id, r);
   }
-  if (byId.size > MAX_RECORDS) throw new ToolFailure(`the merged store would hold ${byId.size} mappings; at most ${MAX_RECORDS}`, 'store_full', { committed: false });
+  if (byId.size > MAX_RECORDS) throw new DomainError(`the merged store would hold ${byId.size} mappings; at most ${MAX_RECORDS}`, 'store_full', { committed: false });
   return { document: { metadata, prefixes, extensions, records: sortRecords([...byId.values()]) }, added, updated, unchanged };
 }

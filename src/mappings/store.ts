@@ -17,7 +17,9 @@ import { checkLocalPath } from '../policy/path-rules.js';
 import { activeDocumentDir, isInside, realTarget, urlScheme } from '../policy/paths.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import { resolvePolicy } from '../policy/resolve.js';
-import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
 import { syncDirectory, writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Digest } from '../util/digest.js';
 import { EMPTY_DOCUMENT, type MappingDocument } from './document.js';
@@ -66,16 +68,16 @@ function rulesOf(res: PolicyResolution): MappingPolicyRules | undefined {
 
 /** A caller path made absolute: relative paths resolve against `base` (the project root, or the document's directory). */
 export function callerPath(value: string, base: string, argument: string): string {
-  if (urlScheme(value) !== null) throw new ToolFailure(`${argument} must be a local file path (URL schemes are not accepted)`, 'invalid_argument', { argument });
-  if (value.includes('\0')) throw new ToolFailure(`${argument} contains a NUL character`, 'invalid_argument', { argument });
+  if (urlScheme(value) !== null) throw new DomainError(`${argument} must be a local file path (URL schemes are not accepted)`, 'invalid_argument', { argument });
+  if (value.includes('\0')) throw new DomainError(`${argument} contains a NUL character`, 'invalid_argument', { argument });
   return path.resolve(base, value);
 }
 
 /** Finds and authorizes the store for reading (and writing) under the governing policy. */
-export async function resolveStore(ctx: ToolContext, tool: string, where: StoreLocation, mode: 'read' | 'write'): Promise<StoreTarget> {
+export async function resolveStore(ctx: CallContext, tool: string, where: StoreLocation, mode: 'read' | 'write'): Promise<StoreTarget> {
   const res = await resolvePolicy(ctx, where.policyPath);
   if (res.loaded && !res.valid) {
-    throw new ToolFailure(`${tool}: the project policy ${res.file} is invalid, so its mapping store cannot be used (get_project_policy lists its errors)`,
+    throw new DomainError(`${tool}: the project policy ${res.file} is invalid, so its mapping store cannot be used (get_project_policy lists its errors)`,
       'policy_invalid', { policy_path: res.file, policy_error_count: res.errors.length });
   }
   const policy = res.valid ? res.policy : null;
@@ -85,13 +87,13 @@ export async function resolveStore(ctx: ToolContext, tool: string, where: StoreL
   if (policy !== null && policy.version === 2 && policy.mappings !== undefined) {
     file = path.resolve(res.projectRoot!, policy.mappings.path);
     if (where.path !== undefined && (await realTarget(callerPath(where.path, base, 'path'))) !== (await realTarget(file))) {
-      throw new ToolFailure(`path differs from the project policy's mappings.path ${file}; pass that path or omit path`, 'policy_conflict',
+      throw new DomainError(`path differs from the project policy's mappings.path ${file}; pass that path or omit path`, 'policy_conflict',
         { path: callerPath(where.path, base, 'path'), policy_mappings_path: file, policy_path: res.file });
     }
   } else {
     if (where.path === undefined) {
       const why = policy === null ? 'no project policy governs this workspace' : policy.version === 1 ? 'the project policy is version 1' : 'the project policy declares no mappings.path';
-      throw new ToolFailure(`${tool}: path is required (${why})`, 'invalid_argument', { argument: 'path' });
+      throw new DomainError(`${tool}: path is required (${why})`, 'invalid_argument', { argument: 'path' });
     }
     file = callerPath(where.path, base, 'path');
   }
@@ -119,17 +121,17 @@ export async function readSnapshot(file: string, max = MAX_STORE_BYTES): Promise
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
-    if (code === 'ELOOP') throw new ToolFailure(`${file} is a symbolic link; pass the file it names`, 'invalid_argument', { path: file });
-    throw new ToolFailure(`${file} cannot be read (${code ?? 'error'})`, 'io_error', { path: file });
+    if (code === 'ELOOP') throw new DomainError(`${file} is a symbolic link; pass the file it names`, 'invalid_argument', { path: file });
+    throw new DomainError(`${file} cannot be read (${code ?? 'error'})`, 'io_error', { path: file });
   }
   try {
     const before = await handle.stat();
-    if (!before.isFile()) throw new ToolFailure(`${file} is not a regular file`, 'invalid_argument', { path: file });
-    if (before.size > max) throw new ToolFailure(`${file} is larger than ${max} bytes`, 'file_too_large', { path: file, bytes: before.size, max_bytes: max });
+    if (!before.isFile()) throw new DomainError(`${file} is not a regular file`, 'invalid_argument', { path: file });
+    if (before.size > max) throw new DomainError(`${file} is larger than ${max} bytes`, 'file_too_large', { path: file, bytes: before.size, max_bytes: max });
     const bytes = await handle.readFile();
     const after = await handle.stat();
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || bytes.byteLength !== before.size) {
-      throw new ToolFailure(`${file} changed while it was read; try again`, 'source_unstable', { path: file, retryable: true });
+      throw new DomainError(`${file} changed while it was read; try again`, 'source_unstable', { path: file, retryable: true });
     }
     return bytes;
   } finally {
@@ -167,7 +169,7 @@ export async function readState(file: string): Promise<StoreState> {
 }
 
 /** What the validator may consult: the loaded imports closure and the policy's rules. */
-export function validationContext(ctx: ToolContext, target: StoreTarget): ValidationContext {
+export function validationContext(ctx: CallContext, target: StoreTarget): ValidationContext {
   return {
     ...(ctx.workspace.hasActive ? { kindsOf: (iri: string) => ctx.resolver.kindsOf(iri) } : {}),
     ...(target.rules === undefined ? {} : { policy: target.rules }),
@@ -177,7 +179,7 @@ export function validationContext(ctx: ToolContext, target: StoreTarget): Valida
 const reports = new WeakMap<StoreState, { key: string; report: FindingReport }>();
 
 /** The findings of a store: its structural problems, else the set's validation (an absent store has none). */
-export function validateState(ctx: ToolContext, target: StoreTarget, state: StoreState): FindingReport {
+export function validateState(ctx: CallContext, target: StoreTarget, state: StoreState): FindingReport {
   if (state.document === null) return report(state.parseFindings);
   if (!state.exists) return report([]);
   // the findings depend on the set, the loaded closure (its members and the model revision) and the policy
@@ -205,7 +207,7 @@ export function storeIdentity(state: StoreState, findings: FindingReport): JsonO
 }
 
 /** Reads the store a caller names, with its findings: the API other tools build on. */
-export async function readStore(ctx: ToolContext, tool: string, where: StoreLocation): Promise<{ target: StoreTarget; state: StoreState; findings: FindingReport }> {
+export async function readStore(ctx: CallContext, tool: string, where: StoreLocation): Promise<{ target: StoreTarget; state: StoreState; findings: FindingReport }> {
   const target = await resolveStore(ctx, tool, where, 'read');
   const state = await readState(target.path);
   return { target, state, findings: validateState(ctx, target, state) };
@@ -228,7 +230,7 @@ async function withStoreLock<T>(file: string, body: () => Promise<T>): Promise<T
       return await withProjectLock(dir, body);
     } catch (err) {
       if (err instanceof AuditMergeError && err.code === 'project_locked') {
-        throw new ToolFailure(`another process is writing the mapping store ${file}; try again`, 'project_locked', { retryable: true, committed: false });
+        throw new DomainError(`another process is writing the mapping store ${file}; try again`, 'project_locked', { retryable: true, committed: false });
       }
       throw err;
     }
@@ -269,7 +271,7 @@ export async function verifiedBackup(backup: string, bytes: Uint8Array): Promise
   await writeFileAtomic(backup, bytes);
   const again = await readFile(backup);
   if (sha256Digest(again) !== sha256Digest(bytes)) {
-    throw new ToolFailure(`the backup ${backup} did not verify; nothing was replaced`, 'backup_failed', { backup_path: backup, committed: false });
+    throw new DomainError(`the backup ${backup} did not verify; nothing was replaced`, 'backup_failed', { backup_path: backup, committed: false });
   }
 }
 
@@ -288,18 +290,18 @@ export interface MappingCommit {
   readonly findings_truncated: boolean;
 }
 
-export function revisionConflict(path: string, expected: string, actual: string): ToolFailure {
-  return new ToolFailure(`the mapping store changed: expected_mapping_revision ${expected} is not the current ${actual}; nothing was written`,
+export function revisionConflict(path: string, expected: string, actual: string): DomainError {
+  return new DomainError(`the mapping store changed: expected_mapping_revision ${expected} is not the current ${actual}; nothing was written`,
     'mapping_revision_conflict', { path, expected_mapping_revision: expected, mapping_revision: actual, committed: false });
 }
 
-/** A commit's change: the new set from the current state (throw a ToolFailure to refuse). */
+/** A commit's change: the new set from the current state (throw a DomainError to refuse). */
 export type MappingChange = (current: StoreState) => MappingDocument;
 
 /** The set a change builds on; a malformed store can only be replaced whole. */
 export function requireDocument(state: StoreState): MappingDocument {
   if (state.document !== null) return state.document;
-  throw new ToolFailure(`the mapping store ${state.path} is not valid SSSOM/TSV (validate_mappings lists why); replace it with import_sssom mode=replace`,
+  throw new DomainError(`the mapping store ${state.path} is not valid SSSOM/TSV (validate_mappings lists why); replace it with import_sssom mode=replace`,
     'store_invalid', { path: state.path, error_count: state.parseFindings.length, committed: false });
 }
 
@@ -309,7 +311,7 @@ const BACKUP_SUFFIX = '.bak';
  * The write protocol: lock, compare revisions, change, validate, back up, publish. A resulting set with
  * validation errors is refused (`mappings_invalid`, nothing written) with its first findings.
  */
-export async function commitMappings(ctx: ToolContext, tool: string, target: StoreTarget, expectedRevision: string, change: MappingChange): Promise<MappingCommit> {
+export async function commitMappings(ctx: CallContext, tool: string, target: StoreTarget, expectedRevision: string, change: MappingChange): Promise<MappingCommit> {
   const backup = target.path + BACKUP_SUFFIX;
   return withStoreLock(target.path, async () => {
     const current = await readState(target.path);
@@ -317,7 +319,7 @@ export async function commitMappings(ctx: ToolContext, tool: string, target: Sto
     const next = change(current);
     const findings = report(validateDocument(next, validationContext(ctx, target)));
     if (!findings.valid) {
-      throw new ToolFailure(`the resulting mapping set has ${findings.error_count} validation error(s); nothing was written`, 'mappings_invalid', {
+      throw new DomainError(`the resulting mapping set has ${findings.error_count} validation error(s); nothing was written`, 'mappings_invalid', {
         path: target.path, committed: false, error_count: findings.error_count, warning_count: findings.warning_count,
         findings: findings.findings.filter((f) => f.severity === 'error').slice(0, 20),
       });

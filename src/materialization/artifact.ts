@@ -4,7 +4,7 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import { sha256Digest } from '../util/digest.js';
-import type { JsonObject } from '../tools/tool.js';
+import type { JsonObject } from '../util/json-object.js';
 import type { InputIdentity } from './identity.js';
 import type { MaterializationRequest } from './request.js';
 import type { Category } from './categories.js';

@@ -13,8 +13,10 @@ import { readFunctional } from '../model/formats/functional/reader.js';
 import { writeDocument } from '../model/formats/registry.js';
 import { axiomLines } from '../model/render/axiom-lines.js';
 import { resolvePolicy } from '../policy/resolve.js';
-import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
-import { revisionEnvelope, sameRevision } from '../tools/revision.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
+import { revisionEnvelope, sameRevision } from '../model/revision.js';
 import { materializationRules, ontologyDestination, projectFileTarget, requireSourceWrite } from './destination.js';
 import { changedFields, inputIdentity } from './identity.js';
 import type { MaterializationPayload } from './preview.js';
@@ -38,24 +40,24 @@ export interface CommitArgs {
   readonly policy_path?: string;
 }
 
-function findArtifact(ctx: ToolContext, args: CommitArgs): MaterializationPayload {
+function findArtifact(ctx: CallContext, args: CommitArgs): MaterializationPayload {
   const found = ctx.window.materializations.get(args.artifact_id, ctx.sessionId);
   if (found.kind === 'unknown') {
-    throw new ToolFailure(`No materialization artifact ${args.artifact_id} exists for this session (artifacts are private to the session that previewed them).`,
+    throw new DomainError(`No materialization artifact ${args.artifact_id} exists for this session (artifacts are private to the session that previewed them).`,
       'unknown_artifact', { artifact_id: args.artifact_id, committed: false });
   }
   if (found.kind === 'expired') {
-    throw new ToolFailure(`Materialization artifact ${args.artifact_id} expired at ${new Date(found.expiredAt).toISOString()}; preview again.`,
+    throw new DomainError(`Materialization artifact ${args.artifact_id} expired at ${new Date(found.expiredAt).toISOString()}; preview again.`,
       'artifact_expired', { artifact_id: args.artifact_id, committed: false });
   }
   const p = found.artifact.payload;
   if (!sameDigest(p.fingerprint, args.artifact_fingerprint)) {
-    throw new ToolFailure(`artifact_fingerprint does not match artifact ${args.artifact_id}; nothing was committed.`, 'artifact_fingerprint_mismatch',
+    throw new DomainError(`artifact_fingerprint does not match artifact ${args.artifact_id}; nothing was committed.`, 'artifact_fingerprint_mismatch',
       { artifact_id: args.artifact_id, committed: false });
   }
   const digest = artifactDigestOf(p.request, p.identity, p.destinationPlan, p.categories, p.materializationDigest);
   if (digest !== p.artifactDigest) {
-    throw new ToolFailure(`Artifact ${args.artifact_id} no longer matches its digest; nothing was committed. Preview again.`, 'artifact_corrupted', { committed: false });
+    throw new DomainError(`Artifact ${args.artifact_id} no longer matches its digest; nothing was committed. Preview again.`, 'artifact_corrupted', { committed: false });
   }
   return p;
 }
@@ -68,7 +70,7 @@ function otherProvenance(a: Axiom, ours: string): boolean {
   return a.annotations.some((n) => n.property.iri === PROVENANCE_PROPERTY && n.value.kind === 'IRI' && n.value.iri.startsWith(PROVENANCE_PREFIX) && n.value.iri !== ours);
 }
 
-function commitToSource(ctx: ToolContext, p: MaterializationPayload, mode: CollisionMode): JsonObject {
+function commitToSource(ctx: CallContext, p: MaterializationPayload, mode: CollisionMode): JsonObject {
   const ws = ctx.workspace;
   const active = ws.active;
   const gen = generated(p);
@@ -86,7 +88,7 @@ function commitToSource(ctx: ToolContext, p: MaterializationPayload, mode: Colli
   }
   const noop = missing.length === 0 && (mode === 'merge' || alternates.size === 0);
   if (!noop && mode === 'reject' && collisions > 0) {
-    throw new ToolFailure(`${collisions} generated axiom(s) collide with axioms the active ontology already asserts in another form; nothing was committed. Use collision_mode merge or replace.`,
+    throw new DomainError(`${collisions} generated axiom(s) collide with axioms the active ontology already asserts in another form; nothing was committed. Use collision_mode merge or replace.`,
       'materialization_collision', { asserted_collision_count: collisions, committed: false });
   }
   if (noop) return { status: 'noop', committed: false, added_axioms: 0, existing_axioms: existing, asserted_collision_count: collisions, single_undo: true };
@@ -120,12 +122,12 @@ function destinationOntology(iri: string, p: MaterializationPayload): Ontology {
   return o;
 }
 
-function commitToNewOntology(ctx: ToolContext, p: MaterializationPayload): JsonObject {
+function commitToNewOntology(ctx: CallContext, p: MaterializationPayload): JsonObject {
   const ws = ctx.workspace;
   const iri = ontologyDestination(p.request.destination.identifier);
   const other = ws.find(iri);
   if (other !== undefined) {
-    throw new ToolFailure(`Ontology id ${iri} is already in use by a loaded ontology (${ontologyLabel(other)}); nothing was committed.`, 'id_in_use', { committed: false });
+    throw new DomainError(`Ontology id ${iri} is already in use by a loaded ontology (${ontologyLabel(other)}); nothing was committed.`, 'id_in_use', { committed: false });
   }
   const o = destinationOntology(iri, p);
   ws.load(o, false);
@@ -144,12 +146,12 @@ function verifiedText(p: MaterializationPayload): string {
   const lines = axiomLines([...back.axioms()].filter((a) => a.kind !== 'Declaration'));
   const expected = generated(p).map((g) => g.line).sort();
   if (lines.length !== expected.length || lines.some((l, i) => l !== expected[i]) || back.id.iri !== iri) {
-    throw new ToolFailure('The functional-syntax serialization did not read back to the previewed axioms; nothing was written.', 'materialization_verification_failed', { committed: false });
+    throw new DomainError('The functional-syntax serialization did not read back to the previewed axioms; nothing was written.', 'materialization_verification_failed', { committed: false });
   }
   return text;
 }
 
-async function commitToFile(ctx: ToolContext, p: MaterializationPayload, args: CommitArgs, rules: ReturnType<typeof materializationRules>,
+async function commitToFile(ctx: CallContext, p: MaterializationPayload, args: CommitArgs, rules: ReturnType<typeof materializationRules>,
   res: Awaited<ReturnType<typeof resolvePolicy>>): Promise<JsonObject> {
   const { target, root } = await projectFileTarget(ctx, TOOL, p.request.destination.identifier, rules, res, 'write');
   const text = verifiedText(p);
@@ -161,25 +163,25 @@ async function commitToFile(ctx: ToolContext, p: MaterializationPayload, args: C
   };
 }
 
-export async function commitMaterialization(ctx: ToolContext, args: CommitArgs): Promise<JsonObject> {
+export async function commitMaterialization(ctx: CallContext, args: CommitArgs): Promise<JsonObject> {
   const p = findArtifact(ctx, args);
   const res = await resolvePolicy(ctx, args.policy_path ?? p.request.policy_path);
   const rules = materializationRules(TOOL, res);
   const kind = p.request.destination.kind;
   if (kind === 'active_source') {
     if (args.allow_source !== true) {
-      throw new ToolFailure('Committing into the active ontology needs allow_source=true.', 'invalid_argument', { argument: 'allow_source', committed: false });
+      throw new DomainError('Committing into the active ontology needs allow_source=true.', 'invalid_argument', { argument: 'allow_source', committed: false });
     }
     requireSourceWrite(TOOL, rules, res);
   }
   const changed = changedFields(p.identity, await inputIdentity(ctx.window, ctx.window.reasoning.selected, res));
   if (changed.length > 0) {
-    throw new ToolFailure(`The state the preview was computed from has changed (${changed.join(', ')}); nothing was committed. Preview again.`,
+    throw new DomainError(`The state the preview was computed from has changed (${changed.join(', ')}); nothing was committed. Preview again.`,
       'precondition_changed', { changed, committed: false });
   }
   // the identity was read across an await: the model must still be at the previewed revision when it is written
   if (kind !== 'project_file' && !sameRevision(p.identity.revision, revisionEnvelope(ctx.workspace))) {
-    throw new ToolFailure('The model changed while the commit was being verified; nothing was committed. Preview again.', 'precondition_changed',
+    throw new DomainError('The model changed while the commit was being verified; nothing was committed. Preview again.', 'precondition_changed',
       { changed: ['source_revision'], committed: false });
   }
   const outcome = kind === 'active_source' ? commitToSource(ctx, p, args.collision_mode)

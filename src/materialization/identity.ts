@@ -10,7 +10,7 @@ import { ontologyLabel } from '../model/workspace.js';
 import { semanticFingerprint } from '../model/fingerprint.js';
 import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js';
 import type { PolicyResolution } from '../policy/resolution.js';
-import { revisionEnvelope, type RevisionEnvelope } from '../tools/revision.js';
+import { revisionEnvelope, type RevisionEnvelope } from '../model/revision.js';
 import { sha256Digest } from '../util/digest.js';
 import { PROVENANCE_PREFIX, PROVENANCE_PROPERTY } from './provenance.js';
 import { readRegularFile } from '../util/file-read.js';

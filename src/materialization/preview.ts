@@ -9,8 +9,10 @@ import { axiomTypeName } from '../model/terms.js';
 import { koncludeConfig, type ReasonerInfo } from '../reasoner/registry.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyResolution } from '../policy/resolution.js';
-import { renderAxiom } from '../tools/common.js';
-import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
+import { renderAxiom } from '../report/rows.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
 import { sha256Digest } from '../util/digest.js';
 import { canonicalOrder, categorySupport, CATEGORIES, type Category } from './categories.js';
 import {
@@ -59,7 +61,7 @@ function checkLimits(request: MaterializationRequest, rules: MaterializationRule
   if (destination.kind !== 'project_file') {
     for (const [name, value] of axiomLimits) {
       if (value > ONTOLOGY_DESTINATION_CAP) {
-        throw new ToolFailure(`limits.${name} ${value} exceeds ${ONTOLOGY_DESTINATION_CAP}, the ceiling for ontology destinations (${destination.kind}); use a project_file destination for more`,
+        throw new DomainError(`limits.${name} ${value} exceeds ${ONTOLOGY_DESTINATION_CAP}, the ceiling for ontology destinations (${destination.kind}); use a project_file destination for more`,
           'invalid_argument', { argument: `limits.${name}`, limit: ONTOLOGY_DESTINATION_CAP });
       }
     }
@@ -67,7 +69,7 @@ function checkLimits(request: MaterializationRequest, rules: MaterializationRule
   if (rules.maxAxioms !== null) {
     for (const [name, value] of axiomLimits) {
       if (value > rules.maxAxioms) {
-        throw new ToolFailure(`limits.${name} ${value} exceeds the project policy's materialization.max_axioms (${rules.maxAxioms})`,
+        throw new DomainError(`limits.${name} ${value} exceeds the project policy's materialization.max_axioms (${rules.maxAxioms})`,
           'limit_exceeds_policy', { argument: `limits.${name}`, policy_limit: rules.maxAxioms });
       }
     }
@@ -77,12 +79,12 @@ function checkLimits(request: MaterializationRequest, rules: MaterializationRule
 function refuseUnsupported(r: ReasonerInfo, categories: readonly Category[], rules: MaterializationRules, res: PolicyResolution): void {
   const notAllowed = categories.filter((c) => !rules.allowedCategories.includes(c));
   if (notAllowed.length > 0) {
-    throw new ToolFailure(`The project policy ${res.file} does not allow materializing ${notAllowed.join(', ')} (materialization.allowed_categories)`,
+    throw new DomainError(`The project policy ${res.file} does not allow materializing ${notAllowed.join(', ')} (materialization.allowed_categories)`,
       'category_not_allowed', { categories: notAllowed, allowed_categories: [...rules.allowedCategories] });
   }
   const rows = categories.map((c) => categorySupport(r, c)).filter((s) => !s.supported);
   if (rows.length > 0) {
-    throw new ToolFailure(`${r.name} cannot materialize ${rows.map((s) => s.category).join(', ')}: ${rows.map((s) => s.evidence).join('; ')}. Nothing was computed.`,
+    throw new DomainError(`${r.name} cannot materialize ${rows.map((s) => s.category).join(', ')}: ${rows.map((s) => s.evidence).join('; ')}. Nothing was computed.`,
       'unsupported_category', {
         reasoner: { id: r.id, name: r.name },
         unsupported_categories: rows.map((s) => ({ category: s.category, evidence: s.evidence })),
@@ -136,7 +138,7 @@ function outcomes(request: MaterializationRequest, identity: InputIdentity, run:
   return out;
 }
 
-async function destinationPlan(ctx: ToolContext, request: MaterializationRequest, rules: MaterializationRules, res: PolicyResolution): Promise<JsonObject> {
+async function destinationPlan(ctx: CallContext, request: MaterializationRequest, rules: MaterializationRules, res: PolicyResolution): Promise<JsonObject> {
   const { kind, identifier } = request.destination;
   switch (kind) {
     case 'active_source': {
@@ -144,7 +146,7 @@ async function destinationPlan(ctx: ToolContext, request: MaterializationRequest
       const iri = ontologyDestination(identifier);
       const active = ctx.workspace.active;
       if (active.id.iri !== iri && active.id.versionIri !== iri) {
-        throw new ToolFailure(`destination.identifier ${iri} is not the active ontology (${active.id.iri ?? 'anonymous'}); active_source names the active ontology`,
+        throw new DomainError(`destination.identifier ${iri} is not the active ontology (${active.id.iri ?? 'anonymous'}); active_source names the active ontology`,
           'invalid_argument', { argument: 'destination.identifier' });
       }
       return { kind, identifier: iri, single_undo: true, requires: ['commit allow_source=true'] };
@@ -168,12 +170,12 @@ function iso(ms: number): string {
 
 /**
  * Previews the materialization `request` (the tool's parsed arguments) for the calling session of `ctx`.
- * Throws ToolFailure for refusals (unsupported category, limit above policy or destination ceiling,
+ * Throws DomainError for refusals (unsupported category, limit above policy or destination ceiling,
  * destination not allowed, inconsistent ontology, `materialization_busy`).
  */
-export async function previewMaterialization(ctx: ToolContext, request: MaterializationRequest, signal: AbortSignal): Promise<JsonObject> {
+export async function previewMaterialization(ctx: CallContext, request: MaterializationRequest, signal: AbortSignal): Promise<JsonObject> {
   const ws = ctx.workspace;
-  if (!ws.hasActive) throw new ToolFailure('No active ontology.', 'no_active_ontology');
+  if (!ws.hasActive) throw new DomainError('No active ontology.', 'no_active_ontology');
   const res = await resolvePolicy(ctx, request.policy_path);
   const rules = materializationRules(TOOL, res);
   const categories = canonicalOrder(request.categories);
@@ -190,16 +192,16 @@ export async function previewMaterialization(ctx: ToolContext, request: Material
     run = await runDisposableReasoner({ text: snap.text, reasoner: reasoner.id, konclude: koncludeConfig(), timeLimitMs: request.limits.timeout_ms, categories, cap: request.limits.max_axioms_per_category + 1 }, request.limits.timeout_ms, signal,
       ctx.settings.audit_home);
   } catch (err) {
-    if (err instanceof MaterializationBusy) throw new ToolFailure(err.message, 'materialization_busy', { retryable: true });
+    if (err instanceof MaterializationBusy) throw new DomainError(err.message, 'materialization_busy', { retryable: true });
     throw err;
   }
   if (run.classified !== null && !run.classified.consistent) {
-    throw new ToolFailure('The ontology is inconsistent: every class is unsatisfiable and every entailment holds, so nothing is materialized. Call explain_inconsistency to find the axioms responsible.',
+    throw new DomainError('The ontology is inconsistent: every class is unsatisfiable and every entailment holds, so nothing is materialized. Call explain_inconsistency to find the axioms responsible.',
       'inconsistent_ontology', { see: 'explain_inconsistency' });
   }
-  if (run.ending === 'cancelled') throw new ToolFailure('The preview was cancelled; nothing was kept.', 'cancelled');
+  if (run.ending === 'cancelled') throw new DomainError('The preview was cancelled; nothing was kept.', 'cancelled');
   if (run.ending === 'error' && run.classified === null) {
-    throw new ToolFailure(`${reasoner.name} could not classify the snapshot (${run.message ?? 'no reason given'}); nothing was kept.`, 'reasoner_error', { retryable: true });
+    throw new DomainError(`${reasoner.name} could not classify the snapshot (${run.message ?? 'no reason given'}); nothing was kept.`, 'reasoner_error', { retryable: true });
   }
   const outs = outcomes(request, identity, run, forms);
   const text = canonicalText(outs);
@@ -214,7 +216,7 @@ export async function previewMaterialization(ctx: ToolContext, request: Material
   try {
     stored = store.put(id, ctx.sessionId, bytes * 3 + 4096, { request, identity, destinationPlan: plan, categories: outs, canonicalText: text, materializationDigest, artifactDigest, fingerprint }, createdAt);
   } catch (err) {
-    if (err instanceof ArtifactStoreFull) throw new ToolFailure(err.message, 'materialization_store_full', { retryable: true });
+    if (err instanceof ArtifactStoreFull) throw new DomainError(err.message, 'materialization_store_full', { retryable: true });
     throw err;
   }
   return previewResult(ctx, request, reasoner, run, outs, identity, plan, {
@@ -229,7 +231,7 @@ export async function previewMaterialization(ctx: ToolContext, request: Material
   });
 }
 
-function categoryRow(c: CategoryOutcome, ctx: ToolContext): JsonObject {
+function categoryRow(c: CategoryOutcome, ctx: CallContext): JsonObject {
   if (!c.produced) return { category: c.category, produced: false, count: 0, skipped: c.skip };
   const sample = c.axioms.slice(0, SAMPLE_SIZE).map((g) => ({ axiom_type: axiomTypeName(g.plain), rendering: renderAxiom(g.plain, ctx), provenance_iri: g.provenance }));
   return {
@@ -244,7 +246,7 @@ function categoryRow(c: CategoryOutcome, ctx: ToolContext): JsonObject {
   };
 }
 
-function previewResult(ctx: ToolContext, request: MaterializationRequest, reasoner: ReasonerInfo, run: ReasonerRun, outs: readonly CategoryOutcome[],
+function previewResult(ctx: CallContext, request: MaterializationRequest, reasoner: ReasonerInfo, run: ReasonerRun, outs: readonly CategoryOutcome[],
   identity: InputIdentity, plan: JsonObject, artifact: JsonObject): JsonObject {
   const produced = outs.filter((c) => c.produced).map((c) => c.category);
   const skipped = outs.filter((c) => !c.produced).map((c) => ({ category: c.category, ...c.skip }));

@@ -12,9 +12,8 @@
 import type { AnonymousIndividual, Axiom, Entity, IRI, Node } from './terms.js';
 import { entity, ENTITY_KINDS, isEntity, isLogicalAxiom } from './terms.js';
 import type { Ontology } from './ontology.js';
-import { anonymousIndividuals, forEachChild, signature } from './walk.js';
+import { anonymousIndividuals, axiomSubjects, forEachChild, signature } from './walk.js';
 import { anonymousHashes, LineRenderer } from './render/axiom-lines.js';
-import { axiomSubjects } from '../qc/stages/governance.js';
 import { OWL, OWL_DEPRECATED, RDF, RDFS, XML, XSD } from './vocab.js';
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -11,6 +11,7 @@
 import type { Axiom } from './terms.js';
 import type { Ontology } from './ontology.js';
 import { LineRenderer, axiomLines } from './render/axiom-lines.js';
+import { anonymousIndividuals } from './walk.js';
 import { sha256Bytes, sha256Digest, sha256Hex } from '../util/digest.js';
 
 let sawAnonymous = false;
@@ -158,4 +159,17 @@ export function semanticFingerprint(o: Ontology): string {
 export function documentFingerprint(o: Ontology): string {
   const h = headerCache(o);
   return sha('athene-document-1\n' + h.header + axiomDigest(o).text() + h.prefixes);
+}
+
+const MAX_WARNINGS = 16;
+
+/** Anonymous individuals get fresh node ids on every load, so digests over them hold for this session only. */
+export function fingerprintStability(o: Ontology): { stability: 'stable' | 'session_only'; warnings: string[] } {
+  let count = 0;
+  for (const a of o.axioms()) if (anonymousIndividuals(a).size > 0) count++;
+  if (count === 0) return { stability: 'stable', warnings: [] };
+  return {
+    stability: 'session_only',
+    warnings: [`${count} axiom(s) use anonymous individuals: the fingerprints identify this session's content only, not a release`].slice(0, MAX_WARNINGS),
+  };
 }

@@ -1,7 +1,7 @@
 // Generic traversal of model nodes: direct children, signature and anonymous individuals.
 
 import type { AnonymousIndividual, Entity, Node } from './terms.js';
-import { annotationProperty, datatype } from './terms.js';
+import { annotationProperty, datatype, isEntity, type Axiom } from './terms.js';
 import { unreachable } from '../util/unreachable.js';
 
 /** Direct child nodes of a node, in a stable order (annotations first for axioms). */
@@ -163,4 +163,33 @@ export function collect(n: Node, entities: Set<Entity> | null, anons: Set<Anonym
     default: return unreachable(n);
   }
   forEachChild(n, (c) => collect(c, entities, anons));
+}
+
+/** The named terms an axiom is about; an axiom is re-axiomatization when every one of them is imported. */
+export function axiomSubjects(a: Axiom): readonly Entity[] {
+  const named = (xs: readonly Node[]): Entity[] => xs.filter(isEntity);
+  switch (a.kind) {
+    case 'SubClassOf': return a.sub.kind === 'Class' ? [a.sub] : [];
+    case 'EquivalentClasses': return named(a.classes);
+    case 'DisjointUnion': return [a.cls];
+    case 'HasKey': return a.cls.kind === 'Class' ? [a.cls] : [];
+    case 'SubObjectPropertyOf': case 'SubDataPropertyOf': return named([a.sub]);
+    case 'SubPropertyChainOf': return named([a.sup]);
+    case 'EquivalentObjectProperties': case 'EquivalentDataProperties': return named(a.properties);
+    case 'InverseObjectProperties': return named([a.first, a.second]);
+    case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'DataPropertyDomain': case 'DataPropertyRange':
+    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty': case 'FunctionalDataProperty':
+      return named([a.property]);
+    case 'DatatypeDefinition': return [a.datatype];
+    case 'ClassAssertion': return named([a.individual]);
+    case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+      return named([a.subject]);
+    case 'SameIndividual': return named(a.individuals);
+    case 'Declaration': case 'DisjointClasses': case 'DisjointObjectProperties': case 'DisjointDataProperties':
+    case 'DifferentIndividuals': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': return [];
+    default: return unreachable(a);
+  }
 }

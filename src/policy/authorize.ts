@@ -2,7 +2,7 @@
 // step 2, 1.9). Each resolves the governing policy unless the caller already holds its resolution (a tool
 // with `policy_path` resolves once and authorizes every path of the call against that one answer).
 
-import type { ToolContext } from '../tools/tool.js';
+import type { CallContext } from '../window/call-context.js';
 import { checkLocalPath, checkRemote, type FetchPurpose, type PathOptions } from './path-rules.js';
 import { resolvePolicy } from './resolve.js';
 import type { PolicyResolution } from './resolution.js';
@@ -12,7 +12,7 @@ export interface LocalPathOptions extends PathOptions {
 }
 
 /** Authorizes a local path and returns it (absolute; symlinks resolved under a policy), or throws the refusal. */
-export async function authorizeLocalPath(ctx: ToolContext, tool: string, file: string, mode: 'read' | 'write', options: LocalPathOptions = {}): Promise<string> {
+export async function authorizeLocalPath(ctx: CallContext, tool: string, file: string, mode: 'read' | 'write', options: LocalPathOptions = {}): Promise<string> {
   return checkLocalPath(ctx, tool, file, mode, options.resolution ?? await resolvePolicy(ctx), options);
 }
 
@@ -23,6 +23,6 @@ export interface RemoteOptions {
 }
 
 /** Authorizes one remote fetch, or throws the refusal (nothing is fetched either way). */
-export async function authorizeRemote(ctx: ToolContext, tool: string, url: string, network: 'deny' | 'allow' | undefined, options: RemoteOptions = {}): Promise<void> {
+export async function authorizeRemote(ctx: CallContext, tool: string, url: string, network: 'deny' | 'allow' | undefined, options: RemoteOptions = {}): Promise<void> {
   checkRemote(ctx, tool, url, network, options.resolution ?? await resolvePolicy(ctx), options.purpose ?? 'document');
 }

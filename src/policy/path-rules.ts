@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { isLocalAdminProfile, missingCapabilities } from '../auth/principal.js';
 import { isProtectedPath } from '../util/file-read.js';
-import type { JsonObject, ToolContext } from '../tools/tool.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
 import { denied, requireCapabilities } from './denial.js';
 import { activeDocumentDir, isInside, realTarget } from './paths.js';
 import type { PolicyResolution } from './resolution.js';
@@ -27,12 +28,12 @@ function where(res: PolicyResolution, file: string): JsonObject {
 const INVALID_HINT = 'every file and network access is refused until it is fixed (get_project_policy lists its errors)';
 
 /** The directory relative caller paths resolve against, the same for every tool: the project root, else the active document's directory. */
-export function callerBase(ctx: ToolContext, res: PolicyResolution): string {
+export function callerBase(ctx: CallContext, res: PolicyResolution): string {
   return res.projectRoot ?? activeDocumentDir(ctx) ?? process.cwd();
 }
 
 /** A caller-selected path made absolute by the one rule of callerBase. */
-export function resolveCallerPath(ctx: ToolContext, res: PolicyResolution, file: string): string {
+export function resolveCallerPath(ctx: CallContext, res: PolicyResolution, file: string): string {
   return path.resolve(callerBase(ctx, res), file);
 }
 
@@ -40,7 +41,7 @@ export function resolveCallerPath(ctx: ToolContext, res: PolicyResolution, file:
  * Without a policy, a principal other than the local-admin profile is confined to the active document's
  * directory tree (its implicit project root).
  */
-async function checkImplicitRoot(ctx: ToolContext, tool: string, absolute: string, real: string, res: PolicyResolution): Promise<void> {
+async function checkImplicitRoot(ctx: CallContext, tool: string, absolute: string, real: string, res: PolicyResolution): Promise<void> {
   if (isLocalAdminProfile(ctx.principal)) return;
   const dir = activeDocumentDir(ctx);
   const root = dir === null ? null : await realTarget(dir);
@@ -54,7 +55,7 @@ async function checkImplicitRoot(ctx: ToolContext, tool: string, absolute: strin
  * resolved; throws the refusal otherwise. A relative path resolves against callerBase. The private
  * directory is refused under every policy and to every principal.
  */
-export async function checkLocalPath(ctx: ToolContext, tool: string, file: string, mode: 'read' | 'write', res: PolicyResolution, options: PathOptions = {}): Promise<string> {
+export async function checkLocalPath(ctx: CallContext, tool: string, file: string, mode: 'read' | 'write', res: PolicyResolution, options: PathOptions = {}): Promise<string> {
   const absolute = resolveCallerPath(ctx, res, file);
   requireCapabilities(ctx, tool, [mode === 'read' ? 'filesystem:project:read' : 'filesystem:project:write'], `${mode} ${absolute}`);
   const real = await realTarget(absolute);
@@ -114,7 +115,7 @@ const networkDenied = (message: string, missing: readonly string[], context: Jso
  * then the path mode and the policy (for imports, the stricter of `network.default` and `imports.network`),
  * then `allowed_hosts`.
  */
-export function checkRemote(ctx: ToolContext, tool: string, url: string, network: 'deny' | 'allow' | undefined, res: PolicyResolution, purpose: FetchPurpose): void {
+export function checkRemote(ctx: CallContext, tool: string, url: string, network: 'deny' | 'allow' | undefined, res: PolicyResolution, purpose: FetchPurpose): void {
   const context: JsonObject = { url, path_mode: res.pathMode, ...(res.file === null ? {} : { policy_path: res.file }) };
   if (network === 'deny') {
     throw networkDenied(`${tool}: remote fetch of ${url} refused by the request setting network=deny`, [], { ...context, denied_by: 'request network=deny' });

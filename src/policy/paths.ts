@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ontology } from '../model/ontology.js';
 import type { Workspace } from '../model/workspace.js';
+import { DomainError } from '../util/errors.js';
 
 /** The local file an ontology was loaded from or is bound to, or null (untitled, remote). */
 export function localDocumentOf(o: Ontology): string | null {
@@ -45,4 +46,20 @@ export function isInside(root: string, p: string): boolean {
 /** A URL scheme at the start of `s` (a one-letter "scheme" is a Windows drive, not a scheme). */
 export function urlScheme(s: string): string | null {
   return /^([A-Za-z][A-Za-z0-9+.-]+):/.exec(s)?.[1]?.toLowerCase() ?? null;
+}
+
+/** A document source: a remote URL, or a local file (plain path, relative ones resolved by the caller against callerBase, or `file:` URL). */
+export type Source = { readonly remote: true; readonly url: string } | { readonly remote: false; readonly file: string };
+
+/** Accepts only `file:`, `http:`, `https:` and plain paths (a one-letter "scheme" is a Windows drive). */
+export function classifySource(source: string): Source {
+  const scheme = urlScheme(source);
+  if (scheme === 'http' || scheme === 'https') {
+    // GitHub blob pages become the raw content they show
+    const url = source.replace(/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/blob\//, 'https://raw.githubusercontent.com/$1/$2/');
+    return { remote: true, url };
+  }
+  if (scheme === 'file') return { remote: false, file: fileURLToPath(source) };
+  if (scheme !== null) throw new DomainError(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
+  return { remote: false, file: source };
 }

@@ -7,7 +7,7 @@
 // network authorization never use this cache; they resolve afresh.
 
 import { stat } from 'node:fs/promises';
-import type { ToolContext } from '../tools/tool.js';
+import type { CallContext } from '../window/call-context.js';
 import type { PolicyResolution } from './resolution.js';
 import { discoverPolicyFile, readPolicy, resolvePolicy } from './resolve.js';
 
@@ -24,7 +24,7 @@ export function cachedPolicyReads(): number {
 }
 
 /** What the resolution of `file` depends on, or null when the file cannot be examined. */
-async function cacheKey(ctx: ToolContext, file: string): Promise<string | null> {
+async function cacheKey(ctx: CallContext, file: string): Promise<string | null> {
   const s = await stat(file, { bigint: true }).catch(() => null);
   if (s === null) return null;
   const active = ctx.workspace.hasActive ? ctx.workspace.active : null;
@@ -39,7 +39,7 @@ export class PolicyResolutionCache {
   private cached: CachedResolution | null = null;
 
   /** The policy discovered for the workspace, as `resolvePolicy(ctx)` yields it, reusing an unchanged valid one. */
-  async resolve(ctx: ToolContext): Promise<PolicyResolution> {
+  async resolve(ctx: CallContext): Promise<PolicyResolution> {
     const file = await discoverPolicyFile(ctx);
     // without a policy there is nothing to parse; resolvePolicy says which path mode applies
     if (file === null) return resolvePolicy(ctx);

@@ -7,7 +7,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveReasoner, sortedReasoners } from '../reasoner/registry.js';
-import { ToolFailure, type ToolContext, type WindowSettings } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
+import type { CallContext, WindowSettings } from '../window/call-context.js';
 import { expandTerm } from './curie.js';
 import { checkLocalPath } from './path-rules.js';
 import { isInside, localDocumentOf, realTarget, urlScheme } from './paths.js';
@@ -33,7 +34,7 @@ const isDirectory = (p: string) => stat(p).then((s) => s.isDirectory(), () => fa
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
 /** The nearest `.athene/project.yaml` above the active ontology's local document, or null. */
-export async function discoverPolicyFile(ctx: ToolContext): Promise<string | null> {
+export async function discoverPolicyFile(ctx: CallContext): Promise<string | null> {
   const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
   return doc === null ? null : discoverFrom(path.dirname(doc));
 }
@@ -71,11 +72,11 @@ export interface PolicyInspection {
 }
 
 /** Reads and validates one policy file; never throws for bad content (that is what `errors` is for). */
-export async function readPolicy(ctx: ToolContext, file: string, discovery: Exclude<Discovery, 'none'>): Promise<PolicyResolution> {
+export async function readPolicy(ctx: CallContext, file: string, discovery: Exclude<Discovery, 'none'>): Promise<PolicyResolution> {
   return (await inspectPolicyFile(ctx, file, discovery)).resolution;
 }
 
-async function inspectPolicyFile(ctx: ToolContext, file: string, discovery: Exclude<Discovery, 'none'>): Promise<PolicyInspection> {
+async function inspectPolicyFile(ctx: CallContext, file: string, discovery: Exclude<Discovery, 'none'>): Promise<PolicyInspection> {
   const anchor = await realTarget(policyAnchor(file));
   const base = { discovery, pathMode: 'policy_confined' as const, file, loaded: true };
   let candidate: EffectivePolicy | null = null;
@@ -110,7 +111,7 @@ async function inspectPolicyFile(ctx: ToolContext, file: string, discovery: Excl
 }
 
 /** The checks that need the file system, the installed reasoners and the workspace. */
-async function liveChecks(ctx: ToolContext, policy: EffectivePolicy, root: string): Promise<{ errors: PolicyIssue[]; warnings: PolicyIssue[] }> {
+async function liveChecks(ctx: CallContext, policy: EffectivePolicy, root: string): Promise<{ errors: PolicyIssue[]; warnings: PolicyIssue[] }> {
   const errors: PolicyIssue[] = [];
   const warnings: PolicyIssue[] = [];
   for (const asset of assetPaths(policy)) {
@@ -151,7 +152,7 @@ async function liveChecks(ctx: ToolContext, policy: EffectivePolicy, root: strin
  * The root artifact must hold the root ontology; any other active ontology (a module, an import being
  * edited) is governed as part of the project, with a warning.
  */
-function rootOntologyCheck(ctx: ToolContext, policy: EffectivePolicy, root: string, errors: PolicyIssue[], warnings: PolicyIssue[]): void {
+function rootOntologyCheck(ctx: CallContext, policy: EffectivePolicy, root: string, errors: PolicyIssue[], warnings: PolicyIssue[]): void {
   if (!ctx.workspace.hasActive) return;
   const active = ctx.workspace.active;
   if (active.id.iri === policy.root_ontology || active.id.versionIri === policy.root_ontology) return;
@@ -168,20 +169,20 @@ function rootOntologyCheck(ctx: ToolContext, policy: EffectivePolicy, root: stri
  * The policy that governs a call. An explicit `policy_path` must be a local path (no URL scheme) that the
  * caller may read under the policy discovered for the workspace (or the no-policy path mode).
  */
-export async function resolvePolicy(ctx: ToolContext, policyPath?: string): Promise<PolicyResolution> {
+export async function resolvePolicy(ctx: CallContext, policyPath?: string): Promise<PolicyResolution> {
   return (await inspectPolicy(ctx, policyPath)).resolution;
 }
 
 /** resolvePolicy, keeping the schema-valid candidate for the diagnostics. */
-export async function inspectPolicy(ctx: ToolContext, policyPath?: string): Promise<PolicyInspection> {
+export async function inspectPolicy(ctx: CallContext, policyPath?: string): Promise<PolicyInspection> {
   const discovered = await discoverPolicyFile(ctx);
   const inspected = discovered === null ? { resolution: none(ctx.settings), candidate: null } : await inspectPolicyFile(ctx, discovered, 'discovered');
   const governing = inspected.resolution;
   if (policyPath === undefined) return inspected;
   if (urlScheme(policyPath) !== null) {
-    throw new ToolFailure('policy_path must be a local file path (URL schemes are not accepted)', 'invalid_argument', { argument: 'policy_path' });
+    throw new DomainError('policy_path must be a local file path (URL schemes are not accepted)', 'invalid_argument', { argument: 'policy_path' });
   }
   const file = await checkLocalPath(ctx, 'policy_path', policyPath, 'read', governing, { diagnostic: true });
-  if (!(await isFile(file))) throw new ToolFailure(`policy_path ${file} is not a readable file`, 'policy_not_found', { policy_path: file });
+  if (!(await isFile(file))) throw new DomainError(`policy_path ${file} is not a readable file`, 'policy_not_found', { policy_path: file });
   return inspectPolicyFile(ctx, file, 'explicit');
 }

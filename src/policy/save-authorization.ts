@@ -4,7 +4,8 @@
 // confined to that policy's project root (so a template's root artifact can be created), and reports it.
 
 import path from 'node:path';
-import type { JsonObject, ToolContext } from '../tools/tool.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
 import { checkLocalPath } from './path-rules.js';
 import { discoverFrom, readPolicy, resolvePolicy } from './resolve.js';
 import type { PolicyResolution } from './resolution.js';
@@ -13,7 +14,7 @@ import type { PolicyResolution } from './resolution.js';
  * The governing policy of a save: the one discovered from the active document; for a bootstrap save of a
  * document that has none yet (untitled), the one discovered from the target's directory.
  */
-async function governing(ctx: ToolContext, target: string, bootstrap: boolean): Promise<PolicyResolution> {
+async function governing(ctx: CallContext, target: string, bootstrap: boolean): Promise<PolicyResolution> {
   const res = await resolvePolicy(ctx);
   if (res.loaded || !bootstrap) return res;
   const file = await discoverFrom(path.dirname(target));
@@ -38,7 +39,7 @@ function report(res: PolicyResolution, used: boolean): JsonObject {
  * Authorizes writing `target` (absolute) and returns the `policy_bootstrap` report when one was asked for.
  * `selected`: the caller chose the path (save-as); otherwise it is the ontology's own document.
  */
-export async function authorizeSave(ctx: ToolContext, target: string, selected: boolean, bootstrap: boolean): Promise<JsonObject | null> {
+export async function authorizeSave(ctx: CallContext, target: string, selected: boolean, bootstrap: boolean): Promise<JsonObject | null> {
   const res = await governing(ctx, target, bootstrap);
   const used = bootstrap && res.loaded && !res.valid;
   await checkLocalPath(ctx, 'save_ontology', target, 'write', res, { derived: !selected, bootstrap: used });

@@ -13,8 +13,10 @@ import { axiomLines } from '../model/render/axiom-lines.js';
 import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyResolution } from '../policy/resolution.js';
-import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
-import { revisionEnvelope, type RevisionEnvelope } from '../tools/revision.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
+import { revisionEnvelope, type RevisionEnvelope } from '../model/revision.js';
 import { checkImportLock, resolveLockTarget, type ImportLockVerification, type LockMode, type LockPolicy } from '../imports/lock-mode.js';
 import { importGraph, localFileOf } from '../imports/closure.js';
 import { captureSnapshot } from './snapshot.js';
@@ -101,7 +103,7 @@ export function policyStages(effective: EffectivePolicy, projectRoot: string | n
 }
 
 /** The stages, requirements and budget of one preflight (TOOLS.md 1.11). */
-function contractFor(request: PreflightRequest, ctx: ToolContext, policy: PolicyResolution): PreflightContract {
+function contractFor(request: PreflightRequest, ctx: CallContext, policy: PolicyResolution): PreflightContract {
   // The captured selection; a policy's `reasoning.reasoner` is checked against it by the reasoner stage.
   const reasoner = ctx.window.reasoning.selected;
   const effective = policy.valid ? policy.policy : null;
@@ -220,7 +222,7 @@ export function reportJson(pf: Pick<Preflight, 'report' | 'gate' | 'lock'>): Jso
 }
 
 /** A gate run over the unchanged live state, for telling findings a batch introduced from ones already there. */
-async function baselineFindings(ctx: ToolContext, contract: PreflightContract, timeoutMs: number, signal: AbortSignal): Promise<{ report: GateReport; revision: number }> {
+async function baselineFindings(ctx: CallContext, contract: PreflightContract, timeoutMs: number, signal: AbortSignal): Promise<{ report: GateReport; revision: number }> {
   const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
   const report = await runGate({
     snapshot, stages: contract.stages, required: contract.required, reasoner: contract.reasoner, timeoutMs,
@@ -230,18 +232,18 @@ async function baselineFindings(ctx: ToolContext, contract: PreflightContract, t
 }
 
 /** A signal that aborts when the caller goes away or the budget runs out; `expired()` tells which. */
-export function budget(ctx: ToolContext, timeoutMs: number): { signal: AbortSignal; expired: () => boolean } {
+export function budget(ctx: CallContext, timeoutMs: number): { signal: AbortSignal; expired: () => boolean } {
   const timer = AbortSignal.timeout(timeoutMs);
   return { signal: AbortSignal.any([ctx.signal, timer]), expired: () => timer.aborted && !ctx.signal.aborted };
 }
 
-function timeoutFailure(timeoutMs: number): ToolFailure {
-  return new ToolFailure(`The preflight did not finish within timeout_ms=${timeoutMs}; nothing was cached or applied`, 'timeout',
+function timeoutFailure(timeoutMs: number): DomainError {
+  return new DomainError(`The preflight did not finish within timeout_ms=${timeoutMs}; nothing was cached or applied`, 'timeout',
     { effects_prevented: true, timeout_ms: timeoutMs, retryable: true });
 }
 
 /** The §1.8 import-lock rule over the active ontology's loaded closure (a delta of axioms leaves it unchanged). */
-export async function verifyLock(ctx: ToolContext, policy: PolicyResolution, mode: LockMode): Promise<ImportLockVerification | null> {
+export async function verifyLock(ctx: CallContext, policy: PolicyResolution, mode: LockMode): Promise<ImportLockVerification | null> {
   const effective = policy.valid ? policy.policy : null;
   const lockPolicy: LockPolicy | null = effective !== null && policy.projectRoot !== null
     ? { lockfile: effective.imports.lockfile, mode: effective.imports.mode, projectRoot: policy.projectRoot }
@@ -253,7 +255,7 @@ export async function verifyLock(ctx: ToolContext, policy: PolicyResolution, mod
 }
 
 /** Throws PreflightInvalidated when the live workspace is no longer at `base`. */
-function checkUnchanged(ctx: ToolContext, base: RevisionEnvelope): void {
+function checkUnchanged(ctx: CallContext, base: RevisionEnvelope): void {
   const current = revisionEnvelope(ctx.workspace);
   if (current.session_revision !== base.session_revision || current.workspace_id !== base.workspace_id) throw new PreflightInvalidated(base, current);
 }
@@ -262,7 +264,7 @@ function checkUnchanged(ctx: ToolContext, base: RevisionEnvelope): void {
  * Evaluates `delta` (the exact normalized changes) against the current live state. Throws PreflightInvalidated
  * when the workspace changed meanwhile, and the `timeout` failure when the budget ran out.
  */
-export async function runPreflight(ctx: ToolContext, delta: readonly Change[], request: PreflightRequest, known?: PolicyResolution): Promise<Preflight> {
+export async function runPreflight(ctx: CallContext, delta: readonly Change[], request: PreflightRequest, known?: PolicyResolution): Promise<Preflight> {
   const policy = known ?? await resolvePolicy(ctx, request.policyPath);
   const contract = contractFor(request, ctx, policy);
   const base = revisionEnvelope(ctx.workspace);

@@ -12,9 +12,12 @@ import type { PolicyIssue, PolicyResolution } from '../policy/resolution.js';
 import type { EffectivePolicy } from '../policy/schema.js';
 import { localDocumentOf } from '../policy/paths.js';
 import type { ImportLockVerification, LockMode } from '../imports/lock-mode.js';
-import { ToolFailure, type JsonObject, type ToolContext } from '../tools/tool.js';
-import { revisionEnvelope } from '../tools/revision.js';
-import { fingerprintStability, resolvedAssets } from '../tools/policy-tools.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
+import { revisionEnvelope } from '../model/revision.js';
+import { resolvedAssets } from '../policy/assets.js';
+import { fingerprintStability } from '../model/fingerprint.js';
 import { captureSnapshot } from './snapshot.js';
 import { runGate, type GateReport, type GateStageReport } from './gate.js';
 import type { Finding, Gate, QcSnapshot, StageId } from './finding.js';
@@ -203,8 +206,8 @@ export function strictReport(run: StrictRun): JsonObject {
   };
 }
 
-function timeoutFailure(surface: QcSurface, timeoutMs: number): ToolFailure {
-  return new ToolFailure(`${surface} did not finish within ${timeoutMs} ms`, 'timeout', { timeout_ms: timeoutMs, retryable: true });
+function timeoutFailure(surface: QcSurface, timeoutMs: number): DomainError {
+  return new DomainError(`${surface} did not finish within ${timeoutMs} ms`, 'timeout', { timeout_ms: timeoutMs, retryable: true });
 }
 
 /**
@@ -222,13 +225,13 @@ export type ProjectQcExecution =
   | { readonly started: true; readonly run: StrictRun; readonly snapshot: QcSnapshot };
 
 /** Runs the strict policy gate over the current revision (TOOLS.md run_project_qc). */
-export async function runProjectQc(ctx: ToolContext, request: ProjectQcRequest): Promise<JsonObject> {
+export async function runProjectQc(ctx: CallContext, request: ProjectQcRequest): Promise<JsonObject> {
   const execution = await executeProjectQc(ctx, request);
   return execution.started ? strictReport(execution.run) : execution.report;
 }
 
 /** The strict gate's run over the current revision, before it is shaped into a report. */
-export async function executeProjectQc(ctx: ToolContext, request: ProjectQcRequest): Promise<ProjectQcExecution> {
+export async function executeProjectQc(ctx: CallContext, request: ProjectQcRequest): Promise<ProjectQcExecution> {
   const res = await resolvePolicy(ctx, request.policyPath);
   const ws = ctx.workspace;
   const selected = ctx.window.reasoning.selected;

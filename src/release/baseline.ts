@@ -14,7 +14,8 @@ import { semanticFingerprint } from '../model/fingerprint.js';
 import { checkLocalPath } from '../policy/path-rules.js';
 import { isInside, realTarget } from '../policy/paths.js';
 import type { PolicyResolution } from '../policy/resolution.js';
-import { ToolFailure, type ToolContext } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
+import type { CallContext } from '../window/call-context.js';
 import { sha256Digest } from '../util/digest.js';
 import { releaseFinding, type ReleaseFinding } from './finding.js';
 import { parseManifest, type Manifest, type ManifestArtifact } from './manifest.js';
@@ -111,14 +112,14 @@ export function assertedDiff(baseline: Ontology, current: Ontology): { diff: Bas
   return { diff: { added: axiomLines(d.onlyInRight), removed: axiomLines(d.onlyInLeft) }, common: d.common };
 }
 
-async function compare(ctx: ToolContext, tool: string, file: string, res: PolicyResolution, current: Ontology): Promise<BaselineOutcome> {
+async function compare(ctx: CallContext, tool: string, file: string, res: PolicyResolution, current: Ontology): Promise<BaselineOutcome> {
   const root = res.projectRoot!;
   let real: string;
   try {
     // a relative baseline is project-relative, like every asset path of the policy
     real = await checkLocalPath(ctx, tool, path.resolve(root, file), 'read', res);
   } catch (err) {
-    if (err instanceof ToolFailure) throw new BaselineProblem(`it may not be read: ${err.message}`);
+    if (err instanceof DomainError) throw new BaselineProblem(`it may not be read: ${err.message}`);
     throw err;
   }
   if (!isInside(root, real)) throw new BaselineProblem(`it lies outside the project root ${root}`);
@@ -144,7 +145,7 @@ async function compare(ctx: ToolContext, tool: string, file: string, res: Policy
 }
 
 /** Verifies the baseline manifest `file` and diffs `current` against it; without one, `not_compared`. */
-export async function checkBaseline(ctx: ToolContext, tool: string, file: string | undefined, res: PolicyResolution, current: Ontology): Promise<BaselineCheck> {
+export async function checkBaseline(ctx: CallContext, tool: string, file: string | undefined, res: PolicyResolution, current: Ontology): Promise<BaselineCheck> {
   if (file === undefined) return { outcome: NOT_COMPARED, findings: [] };
   try {
     return { outcome: await compare(ctx, tool, file, res, current), findings: [] };

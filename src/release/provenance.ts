@@ -12,7 +12,8 @@ import { importGraph, type ClosureNode, type SourceType } from '../imports/closu
 import { checkLocalPath, checkRemote } from '../policy/path-rules.js';
 import { isInside } from '../policy/paths.js';
 import type { PolicyResolution } from '../policy/resolution.js';
-import { ToolFailure, type ToolContext } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
+import type { CallContext } from '../window/call-context.js';
 import { releaseFinding, type ReleaseFinding } from './finding.js';
 import { unreachable } from '../util/unreachable.js';
 
@@ -51,7 +52,7 @@ const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
 
 /** The refusal's reason, for the finding (authorization failures are expected outcomes here, not errors). */
 function refusal(err: unknown): string {
-  if (err instanceof ToolFailure) return err.message;
+  if (err instanceof DomainError) return err.message;
   throw err;
 }
 
@@ -61,7 +62,7 @@ interface Backing {
   readonly why: string | null;
 }
 
-async function localBacking(ctx: ToolContext, tool: string, node: ClosureNode, res: PolicyResolution): Promise<Backing> {
+async function localBacking(ctx: CallContext, tool: string, node: ClosureNode, res: PolicyResolution): Promise<Backing> {
   let real: string;
   try {
     real = await checkLocalPath(ctx, tool, node.file!, 'read', res);
@@ -73,7 +74,7 @@ async function localBacking(ctx: ToolContext, tool: string, node: ClosureNode, r
     : { backed_by: 'missing_local_file', kept_remote: false, why: `its document ${node.file} is no longer a readable file` };
 }
 
-function remoteBacking(ctx: ToolContext, tool: string, node: ClosureNode, res: PolicyResolution, network: NetworkMode): Backing {
+function remoteBacking(ctx: CallContext, tool: string, node: ClosureNode, res: PolicyResolution, network: NetworkMode): Backing {
   if (network === 'deny') return { backed_by: 'remote', kept_remote: false, why: `it was fetched from ${node.document_iri} and the request says network=deny` };
   try {
     checkRemote(ctx, tool, node.document_iri!, 'allow', res, 'import');
@@ -83,7 +84,7 @@ function remoteBacking(ctx: ToolContext, tool: string, node: ClosureNode, res: P
   return { backed_by: 'remote', kept_remote: true, why: null };
 }
 
-async function backing(ctx: ToolContext, tool: string, node: ClosureNode, res: PolicyResolution, network: NetworkMode): Promise<Backing> {
+async function backing(ctx: CallContext, tool: string, node: ClosureNode, res: PolicyResolution, network: NetworkMode): Promise<Backing> {
   switch (node.source_type) {
     case 'local': return localBacking(ctx, tool, node, res);
     case 'remote': return remoteBacking(ctx, tool, node, res, network);
@@ -93,7 +94,7 @@ async function backing(ctx: ToolContext, tool: string, node: ClosureNode, res: P
 }
 
 /** Checks every member of `root`'s imports closure (`find` resolves an import IRI in the workspace). */
-export async function checkProvenance(ctx: ToolContext, tool: string, root: Ontology, find: (iri: IRI) => Ontology | undefined,
+export async function checkProvenance(ctx: CallContext, tool: string, root: Ontology, find: (iri: IRI) => Ontology | undefined,
   res: PolicyResolution, network: NetworkMode): Promise<Provenance> {
   const graph = importGraph(root, find);
   const rows: ResolvedImport[] = [];

@@ -9,7 +9,8 @@ import type { Finding, Gate } from '../qc/finding.js';
 import { executeProjectQc, gateWithLock, strictReport, withEngineReasons, type StrictRun } from '../qc/project-qc.js';
 import type { LockMode } from '../imports/lock-mode.js';
 import type { PolicyResolution } from '../policy/resolution.js';
-import type { JsonObject, ToolContext } from '../tools/tool.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { CallContext } from '../window/call-context.js';
 import { releaseFinding, releaseStage, skippedReleaseStage, type ReleaseFinding, type ReportFinding } from './finding.js';
 import { checkProvenance, projectRelative, type NetworkMode } from './provenance.js';
 import { FORMAT_FILES, releaseSerialization } from './serialization.js';
@@ -37,7 +38,7 @@ export interface ReleaseGateRun {
 
 const GENERATOR_NAME = 'Athene';
 
-function generator(ctx: ToolContext): ReleaseGateResult['generator'] {
+function generator(ctx: CallContext): ReleaseGateResult['generator'] {
   return { name: GENERATOR_NAME, version: ctx.session?.serverInfo.version ?? null };
 }
 
@@ -53,7 +54,7 @@ function releaseGate(findings: readonly ReleaseFinding[], failOn: string): Gate 
 /** A finding as release results show it: its file path project-relative. */
 const relativeFinding = <F extends ReportFinding>(root: string | null, f: F): F => (f.path === null ? f : { ...f, path: projectRelative(root, f.path) });
 
-function notStarted(ctx: ToolContext, request: ReleaseRequest, qc: JsonObject, resolution: PolicyResolution, o: Ontology): ReleaseGateRun {
+function notStarted(ctx: CallContext, request: ReleaseRequest, qc: JsonObject, resolution: PolicyResolution, o: Ontology): ReleaseGateRun {
   const meta = ontologyMetadata(o);
   const stage = skippedReleaseStage('validation did not start (no valid project policy): the release checks need one');
   const result: ReleaseGateResult = {
@@ -98,7 +99,7 @@ function blocker(gate: Gate, run: StrictRun, serialized: boolean): string | null
 }
 
 /** Runs the release gate over the current revision. */
-export async function runReleaseGate(ctx: ToolContext, request: ReleaseRequest): Promise<ReleaseGateRun> {
+export async function runReleaseGate(ctx: CallContext, request: ReleaseRequest): Promise<ReleaseGateRun> {
   const execution = await executeProjectQc(ctx, { surface: 'run_project_qc', policyPath: request.policyPath, limit: request.limit, lockMode: request.lockMode });
   if (!execution.started) return notStarted(ctx, request, execution.report, execution.res, ctx.workspace.active);
   const { run, snapshot } = execution;

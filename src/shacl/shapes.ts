@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ToolFailure } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
 import type { ShapesDocument, ShapesFormat } from './protocol.js';
 import { readRegularFile } from '../util/file-read.js';
 
@@ -26,7 +26,7 @@ export function shapesFormatOf(file: string): ShapesFormat | null {
 /** Inline shapes (always Turtle); `origin` names the argument in error messages. */
 export function inlineShapes(text: string, origin: string): ShapesDocument {
   if (Buffer.byteLength(text, 'utf8') > MAX_SHAPES_BYTES) {
-    throw new ToolFailure(`${origin} is larger than ${MAX_SHAPES_BYTES} bytes`, 'invalid_argument', { argument: origin });
+    throw new DomainError(`${origin} is larger than ${MAX_SHAPES_BYTES} bytes`, 'invalid_argument', { argument: origin });
   }
   return { text, format: 'turtle', origin };
 }
@@ -36,11 +36,11 @@ export async function readShapesFile(absolute: string, argument?: string): Promi
   const format = shapesFormatOf(absolute);
   const context = { path: absolute, ...(argument === undefined ? {} : { argument }) };
   if (format === null) {
-    throw new ToolFailure(`${absolute}: unknown shapes file extension (known: ${SHAPES_EXTENSIONS.join(', ')})`, 'invalid_argument', context);
+    throw new DomainError(`${absolute}: unknown shapes file extension (known: ${SHAPES_EXTENSIONS.join(', ')})`, 'invalid_argument', context);
   }
   const info = await stat(absolute).catch(() => null);
-  if (info === null || !info.isFile()) throw new ToolFailure(`${absolute} is not a readable file`, 'not_found', context);
-  if (info.size > MAX_SHAPES_BYTES) throw new ToolFailure(`${absolute} is larger than ${MAX_SHAPES_BYTES} bytes`, 'invalid_argument', context);
+  if (info === null || !info.isFile()) throw new DomainError(`${absolute} is not a readable file`, 'not_found', context);
+  if (info.size > MAX_SHAPES_BYTES) throw new DomainError(`${absolute} is larger than ${MAX_SHAPES_BYTES} bytes`, 'invalid_argument', context);
   const text = await readRegularFile(absolute, 'shapes', 'utf8');
   return { text, format, origin: absolute, base: pathToFileURL(absolute).href };
 }

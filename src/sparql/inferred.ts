@@ -4,13 +4,14 @@
 // results of a classification at the current revision of a consistent ontology are used.
 
 import type { Classification, ReasoningSession } from '../reasoner/pool.js';
+import type { ErrorCode } from '../util/errors.js';
 import { OWL, RDF, RDFS } from '../model/vocab.js';
 
 export const NOT_MATERIALIZED = 'Inferences are unavailable: select a reasoner and run run_reasoner first';
 
 export type InferredSnapshot =
   | { readonly kind: 'ready'; readonly key: string; readonly document: string; readonly note: string }
-  | { readonly kind: 'unavailable'; readonly code: string; readonly message: string };
+  | { readonly kind: 'unavailable'; readonly code: ErrorCode; readonly message: string };
 
 const ids = new WeakMap<Classification, number>();
 let nextId = 0;

@@ -2,7 +2,7 @@
 // violations (any SELECT row, or ASK true). An item that cannot run (parse error, timeout, inferences
 // unavailable, a refused form) reports `error` and never counts as a pass.
 
-import { ToolFailure } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
 import type { ResultTerm } from './engine-protocol.js';
 import { runRead, type QueryTarget } from './target.js';
 
@@ -53,7 +53,7 @@ export async function checkInvariant(target: QueryTarget, spec: InvariantSpec, l
       includeInferred: spec.includeInferred, whenUninferred: 'fail', limit, timeoutMs,
     });
     if (result.kind === 'ask') return { ...base, violated: result.boolean, ...(result.boolean ? { violation_count: 1 } : {}) };
-    if (result.kind !== 'select') throw new ToolFailure('an invariant is a SELECT (violating rows) or an ASK (true = violated)', 'forbidden_query_form');
+    if (result.kind !== 'select') throw new DomainError('an invariant is a SELECT (violating rows) or an ASK (true = violated)', 'forbidden_query_form');
     const omitted = result.total - result.rows.length;
     return {
       ...base, violated: result.total > 0,
@@ -61,7 +61,7 @@ export async function checkInvariant(target: QueryTarget, spec: InvariantSpec, l
       ...(omitted > 0 ? { truncated: omitted } : {}),
     };
   } catch (e) {
-    if (!(e instanceof ToolFailure)) throw e;
+    if (!(e instanceof DomainError)) throw e;
     if (e.code === 'cancelled') throw e;
     return { ...base, violated: false, error: e.message };
   }

@@ -4,7 +4,8 @@
 import type { Workspace } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { OWL, RDF, RDFS, XSD } from '../model/vocab.js';
-import { ToolFailure, type JsonObject } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
 import { isReadForm, type PrefixTable, type QueryScan } from './query-form.js';
 import { SparqlFailure } from './engine.js';
 import type { WindowState } from '../window/state.js';
@@ -99,13 +100,13 @@ export interface PrivateSnapshot {
 }
 
 /** Refuses what must never be evaluated; the message says why. */
-export function refusal(scan: QueryScan): ToolFailure | null {
-  if (scan.usesService) return new ToolFailure('SERVICE is not allowed: queries run over a private snapshot with no network access', 'service_not_allowed');
-  if (scan.form === 'UPDATE') return new ToolFailure('SPARQL UPDATE is not allowed: the engine is read-only (use the editing tools to change the ontology)', 'forbidden_query_form');
+export function refusal(scan: QueryScan): DomainError | null {
+  if (scan.usesService) return new DomainError('SERVICE is not allowed: queries run over a private snapshot with no network access', 'service_not_allowed');
+  if (scan.form === 'UPDATE') return new DomainError('SPARQL UPDATE is not allowed: the engine is read-only (use the editing tools to change the ontology)', 'forbidden_query_form');
   return null;
 }
 
-/** Evaluates a read query over the active ontology's imports-closure snapshot; failures are ToolFailures. */
+/** Evaluates a read query over the active ontology's imports-closure snapshot; failures are DomainErrors. */
 export async function evaluateRead(window: WindowState, query: string, scan: QueryScan, options: ReadOptions, inferred?: { key: string; document: string }): Promise<EvaluationResult> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;
@@ -118,10 +119,10 @@ export async function evaluateRead(window: WindowState, query: string, scan: Que
     });
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
-    if (e.reason === 'syntax') throw new ToolFailure(`SPARQL syntax error at ${syntaxProblem(e.message)}`, 'parse_error');
-    if (e.reason === 'timeout') throw new ToolFailure(e.message, 'timeout', { retryable: true });
-    if (e.reason === 'cancelled') throw new ToolFailure(e.message, 'cancelled');
-    throw new ToolFailure(`The query failed: ${e.message}`, 'query_error');
+    if (e.reason === 'syntax') throw new DomainError(`SPARQL syntax error at ${syntaxProblem(e.message)}`, 'parse_error');
+    if (e.reason === 'timeout') throw new DomainError(e.message, 'timeout', { retryable: true });
+    if (e.reason === 'cancelled') throw new DomainError(e.message, 'cancelled');
+    throw new DomainError(`The query failed: ${e.message}`, 'query_error');
   }
 }
 

@@ -4,7 +4,7 @@
 // adds, obtained at most once per target.
 
 import type { WindowState } from '../window/state.js';
-import { ToolFailure } from '../tools/tool.js';
+import { DomainError } from '../util/errors.js';
 import type { EvaluationResult } from './engine-protocol.js';
 import { inferredDocument, type InferredSnapshot } from './inferred.js';
 import { scanQuery, type PrefixTable, type QueryForm } from './query-form.js';
@@ -56,16 +56,16 @@ export interface ReadAnswer {
   readonly uninferred?: string;
 }
 
-/** Scans, refuses what must not run, and evaluates one read query over the target; failures are ToolFailures. */
+/** Scans, refuses what must not run, and evaluates one read query over the target; failures are DomainErrors. */
 export async function runRead(target: QueryTarget, request: ReadRequest): Promise<ReadAnswer> {
   const scan = scanQuery(request.query, target.prefixes);
   const refused = refusal(scan);
   if (refused !== null) throw refused;
   if (scan.form !== 'UNKNOWN' && !request.forms.includes(scan.form)) {
-    throw new ToolFailure(`${scan.form} is not allowed here: ${request.formHint}`, 'forbidden_query_form');
+    throw new DomainError(`${scan.form} is not allowed here: ${request.formHint}`, 'forbidden_query_form');
   }
   const inferred = request.includeInferred ? await target.inferences() : null;
-  if (inferred !== null && inferred.kind !== 'ready' && request.whenUninferred === 'fail') throw new ToolFailure(inferred.message, inferred.code);
+  if (inferred !== null && inferred.kind !== 'ready' && request.whenUninferred === 'fail') throw new DomainError(inferred.message, inferred.code);
   const extra = inferred !== null && inferred.kind === 'ready' ? inferred : undefined;
   const options = { limit: request.limit, timeoutMs: request.timeoutMs, signal: target.signal, ...(target.snapshot === undefined ? {} : { snapshot: target.snapshot }) };
   const result = await evaluateRead(target.window, request.query, scan, options, extra);

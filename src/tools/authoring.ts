@@ -13,7 +13,8 @@ import { AnnotationSchema, ENTITY_TYPES } from '../model/operands/schema.js';
 import { RDFS_LABEL, STANDARD_PREFIXES } from '../model/vocab.js';
 import type { Change } from '../model/changes.js';
 import { defineTool, always, ToolFailure, type ToolContext } from './tool.js';
-import { AxiomWriteOutput, ENTITY_TYPE_INPUT, EntityRowOutput, entityRow, newEntityRow, renderAxiom, type EntityRow } from './common.js';
+import { AxiomWriteOutput, ENTITY_TYPE_INPUT, EntityRowOutput } from './common.js';
+import { entityRow, newEntityRow, renderAxiom, type EntityRow } from '../report/rows.js';
 
 const LANG_TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 /** Characters RFC 3987 forbids in an IRI. */

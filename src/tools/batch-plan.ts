@@ -12,7 +12,7 @@ import { AXIOM_TYPES } from '../model/operands/schema.js';
 import { NameError } from '../model/names.js';
 import { ParseError } from '../model/formats/errors.js';
 import { ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { newEntityRow, renderAxiom } from './common.js';
+import { newEntityRow, renderAxiom } from '../report/rows.js';
 import { ENTRY_LIMITS } from '../qc/change-set-store.js';
 
 /** The change-set limit of TOOLS.md 1.11, which every batch tool shares. */

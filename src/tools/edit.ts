@@ -6,7 +6,8 @@ import { AxiomOperandsSchema, AXIOM_TYPES, ENTITY_TYPES, FIELD_DESCRIPTIONS, LIS
 import { buildAxiom } from '../model/operands/builder.js';
 import type { Change } from '../model/changes.js';
 import { defineTool, always, ToolFailure, type JsonObject } from './tool.js';
-import { AxiomWriteOutput, newEntityRow, renderAxiom } from './common.js';
+import { AxiomWriteOutput } from './common.js';
+import { newEntityRow, renderAxiom } from '../report/rows.js';
 
 /** The operand-set variant with extra top-level fields merged into every member (still closed). */
 export function withFields(extra: Record<string, v.GenericSchema>) {

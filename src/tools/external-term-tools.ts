@@ -16,6 +16,7 @@ import { allowedLanguage, allowedOntology, providerAccess, type ProviderAccess }
 import { grantOf, opaqueId, ownerKey, type Proposal } from '../external-terms/actor-store.js';
 import type { ProviderRecord } from '../external-terms/record.js';
 import { ToolFailure, defineTool, always, never, type JsonObject, type ToolContext } from './tool.js';
+import type { ErrorCode } from '../util/errors.js';
 import { isAbsoluteIri } from '../model/iri.js';
 import { unreachable } from '../util/unreachable.js';
 
@@ -318,7 +319,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
       policy_source_digest: string | null; project_root_digest: string | null;
     };
   };
-  const stale = (message: string, code: string): never => {
+  const stale = (message: string, code: ErrorCode): never => {
     throw new ToolFailure(message, code, { committed: false, effects_prevented: true });
   };
   if ((args.policy_path ?? null) !== body.policy_path) stale('policy_path: must be the one given when proposing', 'invalid_argument');

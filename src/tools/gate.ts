@@ -4,7 +4,8 @@
 import * as v from 'valibot';
 import { missingCapabilities, type Principal } from '../auth/principal.js';
 import type { ApprovalQueue } from '../window/approvals.js';
-import { ToolFailure, waitMeasure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
+import { waitMeasure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
+import { DomainError, type ErrorCode } from '../util/errors.js';
 import { rehearsedChanges } from './rehearsal.js';
 import { NameError } from '../model/names.js';
 import { WorkspaceError } from '../model/workspace.js';
@@ -35,7 +36,7 @@ export function resultJson(result: ToolResult): string {
   return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":${result.isError}}`;
 }
 
-export function failure(message: string, code?: string, context: JsonObject = {}): ToolResult {
+export function failure(message: string, code?: ErrorCode, context: JsonObject = {}): ToolResult {
   const body: JsonObject = { error: message, ...(code === undefined ? {} : { error_code: code }), ...context };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }
@@ -125,7 +126,7 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
 /** A gate refusal with the tool's refusal context (e.g. `committed:false`) added. */
 function withContext(result: ToolResult, context: JsonObject): ToolResult {
   const { error, error_code, ...rest } = result.structuredContent;
-  return failure(String(error), typeof error_code === 'string' ? error_code : undefined, { ...rest, ...context });
+  return failure(String(error), typeof error_code === 'string' ? error_code as ErrorCode : undefined, { ...rest, ...context });
 }
 
 /** The client cancelled the call (or its HTTP request went away) before it committed. */
@@ -133,9 +134,9 @@ function cancelled(tool: string): ToolResult {
   return failure(`${tool} was cancelled by the client; nothing was applied`, 'cancelled', { effects_prevented: true });
 }
 
-/** Maps the model's refusals to tool failures; anything else is an internal error (message kept). */
+/** The one place domain and model refusals become tool failures; anything else is an internal error (message kept). */
 function failureOf(err: unknown): ToolResult {
-  if (err instanceof ToolFailure) return failure(err.message, err.code, err.context);
+  if (err instanceof DomainError) return failure(err.message, err.code, err.context);
   if (err instanceof NameError) {
     const ambiguous = err.candidates.length > 0;
     return failure(err.message, ambiguous ? 'ambiguous_reference' : 'invalid_argument', ambiguous ? { candidates: [...err.candidates] } : {});

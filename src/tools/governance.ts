@@ -14,7 +14,7 @@ import { identityDigest } from '../qc/identity.js';
 import type { Finding, QcSnapshot } from '../qc/finding.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
-import { entityRow } from './common.js';
+import { entityRow } from '../report/rows.js';
 import { unreachable } from '../util/unreachable.js';
 
 const PROFILE_VALUES = [...OWL_PROFILES, ...SKIPPING_PROFILES] as [string, ...string[]];

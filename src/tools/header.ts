@@ -6,7 +6,7 @@
 
 import * as v from 'valibot';
 
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Annotation } from '../model/terms.js';
 import * as t from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
@@ -17,33 +17,20 @@ import { displayName } from '../model/display.js';
 import { buildAxiom } from '../model/operands/builder.js';
 import { AnnotationSchema, type AnnotationInput } from '../model/operands/schema.js';
 import { readDocument } from '../model/formats/registry.js';
-import { XSD_STRING, RDF_LANG_STRING, STANDARD_PREFIXES } from '../model/vocab.js';
+import { XSD_STRING, STANDARD_PREFIXES } from '../model/vocab.js';
+import { annotationRow } from '../report/rows.js';
 import { authorizeLocalPath, authorizeRemote } from '../policy/authorize.js';
 import type { FetchPurpose } from '../policy/path-rules.js';
-import { urlScheme } from '../policy/paths.js';
-import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ABSOLUTE_IRI } from '../model/iri.js';
+import { classifySource } from '../policy/paths.js';
+import type { CallContext } from '../window/call-context.js';
+import { defineTool, always, ToolFailure, type ToolContext } from './tool.js';
+import { absoluteIri } from '../model/iri.js';
 import { FileReadError, readRegularFile } from '../util/file-read.js';
 import { resolveCallerPath } from '../policy/path-rules.js';
 import { resolvePolicy } from '../policy/resolve.js';
+import { AnyObject } from './common.js';
 
 // ---------------------------------------------------------------- caller-selected documents
-
-/** A document source: a remote URL, or a local file (plain path, relative ones resolved by the caller against callerBase, or `file:` URL). */
-type Source = { readonly remote: true; readonly url: string } | { readonly remote: false; readonly file: string };
-
-/** Accepts only `file:`, `http:`, `https:` and plain paths (a one-letter "scheme" is a Windows drive). */
-export function classifySource(source: string): Source {
-  const scheme = urlScheme(source);
-  if (scheme === 'http' || scheme === 'https') {
-    // GitHub blob pages become the raw content they show
-    const url = source.replace(/^https:\/\/github\.com\/([^/]+)\/([^/]+)\/blob\//, 'https://raw.githubusercontent.com/$1/$2/');
-    return { remote: true, url };
-  }
-  if (scheme === 'file') return { remote: false, file: fileURLToPath(source) };
-  if (scheme !== null) throw new ToolFailure(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
-  return { remote: false, file: source };
-}
 
 /**
  * The body of a remote document. An unreachable host, a refused connection, a timeout or an HTTP error is
@@ -65,7 +52,7 @@ export async function fetchText(url: string, source: string, timeoutMs: number, 
 }
 
 /** Fetches and parses a document after authorizing it (as an import or a plain document); nothing in the workspace changes. */
-export async function fetchDocument(ctx: ToolContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, purpose: FetchPurpose): Promise<Ontology> {
+export async function fetchDocument(ctx: CallContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, purpose: FetchPurpose): Promise<Ontology> {
   const src = classifySource(source);
   let text: string;
   let base: string;
@@ -131,31 +118,6 @@ function keepStandard(prefix: string, namespace: string | null): void {
   if (standard === undefined || namespace === standard) return;
   throw new ToolFailure(`${prefix} is a standard binding (${standard}) and cannot be ${namespace === null ? 'removed' : 'rebound'}`, 'invalid_argument',
     { prefix, standard_namespace: standard });
-}
-
-
-/** An absolute IRI argument, `<…>` brackets allowed. */
-export function absoluteIri(value: string, argument: string): string {
-  const s = value.trim();
-  const iri = s.startsWith('<') && s.endsWith('>') ? s.slice(1, -1).trim() : s;
-  if (!ABSOLUTE_IRI.test(iri)) throw new ToolFailure(`${argument} must be an absolute IRI (got ${JSON.stringify(value)})`, 'invalid_argument');
-  return iri;
-}
-
-/** Annotation row (TOOLS.md 1.5): `datatype` only for literals that are neither strings nor language-tagged. */
-export function annotationRow(a: Annotation, ctx: ToolContext): JsonObject {
-  const closure = ctx.resolver.closure;
-  const row: JsonObject = { property: displayName(a.property, closure, ctx.settings.label_language), property_iri: a.property.iri };
-  const value = a.value;
-  if (value.kind === 'IRI') row.value_iri = value.iri;
-  else if (value.kind === 'AnonymousIndividual') row.value = '_:' + value.nodeId;
-  else {
-    row.value = value.lex;
-    if (value.lang !== '') row.lang = value.lang;
-    else if (value.datatype !== XSD_STRING && value.datatype !== RDF_LANG_STRING) row.datatype = value.datatype;
-  }
-  if (a.annotations.length > 0) row.annotations = a.annotations.map((n) => annotationRow(n, ctx));
-  return row;
 }
 
 /** `property = value` for messages: the property's display name, a quoted literal or an `<IRI>`. */
@@ -358,6 +320,7 @@ export const addOntologyAnnotation = defineTool({
   name: 'add_ontology_annotation',
   description: 'Add an ontology annotation.',
   input: v.strictObject(AnnotationArgsSchema),
+  output: v.object({ added: v.boolean(), annotation: AnyObject, already_present: v.boolean() }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,
@@ -381,6 +344,7 @@ export const removeOntologyAnnotation = defineTool({
   name: 'remove_ontology_annotation',
   description: 'Remove an ontology annotation equal to the one given.',
   input: v.strictObject(AnnotationArgsSchema),
+  output: v.object({ removed: v.boolean(), annotation: AnyObject }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,

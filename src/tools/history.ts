@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { Change } from '../model/changes.js';
 import { WorkspaceError, type Workspace } from '../model/workspace.js';
 import { always, defineTool, ToolFailure, type ToolContext } from './tool.js';
-import { renderAxiom } from './common.js';
+import { renderAxiom } from '../report/rows.js';
 
 const PEEK_SAMPLE = 20;
 

@@ -22,7 +22,7 @@ import {
   BESIDE_DOCUMENT_NOTE, checkImportLock, lockPolicyOf, resolveDeclaredLockfile, resolveLockTarget,
   type ImportLockVerification, type LockMode, type LockfileSource,
 } from '../imports/lock-mode.js';
-import { revisionEnvelope, sameRevision } from './revision.js';
+import { revisionEnvelope, sameRevision } from '../model/revision.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { sha256Digest } from '../util/digest.js';
 

@@ -16,8 +16,9 @@ import { JobStoreError } from '../jobs/job.js';
 import { jobOwner } from '../jobs/owner.js';
 import { JOB_TYPE_NAMES, JOB_TYPES_BY_NAME } from '../jobs/job-types.js';
 import type { JobType } from '../jobs/types/job-type.js';
-import { revisionEnvelope } from './revision.js';
+import { revisionEnvelope } from '../model/revision.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { documentReader } from './diff.js';
 
 const START_CAPABILITIES = ['ontology:read', 'filesystem:project:read'] as const;
 
@@ -78,7 +79,7 @@ export const startJob = defineTool({
     const res = await resolvePolicy(ctx, request.policy_path as string | undefined);
     checkPolicy(res, type);
     const base = revisionEnvelope(ctx.workspace);
-    const prepared = await type.prepare(ctx, request, res);
+    const prepared = await type.prepare(ctx, request, res, documentReader);
     const identity = {
       type: type.type, request, workspace_id: base.workspace_id, semantic_fingerprint: base.semantic_fingerprint,
       document_fingerprint: base.document_fingerprint, policy_digest: res.digest, ...prepared.identity,

@@ -48,15 +48,41 @@ export function inputJsonSchema(def: ToolDefinition): JsonObject {
 }
 
 /**
- * The outputSchema of a tool that declares its result shape. A failure is delivered as structuredContent
- * too (`{error, error_code?, …}`, which clients validate as well), so the schema's required fields are
+ * The outputSchema of a tool that declares its result shape: each top-level field named once, those every
+ * success has as `required`, the others as properties. Types and nested shapes stay in the declaration
+ * (which types the handler's result): the 10 KB a whole list may spend on output schemas holds the names
+ * of every declared tool's fields, not their types. A failure is delivered as structuredContent too
+ * (`{error, error_code?, …}`) and the SDK's client validates that as well, so the required fields are
  * required of a success only: either they are all there, or `error` is.
  */
 export function outputJsonSchema(def: ToolDefinition): JsonObject | undefined {
   if (def.output === undefined) return undefined;
-  const { $schema: _dialect, required, ...rest } = tidy(toJsonSchema(def.output, { errorMode: 'ignore' })) as JsonObject;
-  const success = Array.isArray(required) ? required : [];
-  return { ...rest, type: 'object', ...(success.length === 0 ? {} : { anyOf: [{ required: success }, { required: ['error'] }] }) };
+  const { names, always } = topLevelFields(def.output as Valibot);
+  const optional = names.filter((name) => !always.includes(name));
+  return {
+    type: 'object',
+    ...(optional.length === 0 ? {} : { properties: Object.fromEntries(optional.map((name) => [name, {}])) }),
+    ...(always.length === 0 ? {} : { anyOf: [{ required: always }, { required: ['error'] }] }),
+  };
+}
+
+/** What the output derivation reads of a valibot schema. */
+interface Valibot {
+  readonly type: string;
+  readonly entries?: Readonly<Record<string, { readonly type: string }>>;
+  readonly options?: readonly Valibot[];
+}
+
+const OPTIONAL_KINDS = new Set(['optional', 'exact_optional', 'undefinedable']);
+
+/** The top-level field names of a result schema (an object, or a union of objects: one per mode), and those every shape has. */
+function topLevelFields(schema: Valibot): { names: string[]; always: string[] } {
+  const shapes = schema.type === 'union' || schema.type === 'variant' ? schema.options ?? [] : [schema];
+  const counts = new Map<string, number>();
+  for (const shape of shapes) {
+    for (const [name, field] of Object.entries(shape.entries ?? {})) counts.set(name, (counts.get(name) ?? 0) + (OPTIONAL_KINDS.has(field.type) ? 0 : 1));
+  }
+  return { names: [...counts.keys()], always: [...counts].filter(([, n]) => n === shapes.length).map(([name]) => name) };
 }
 
 /** Schema keywords whose value maps argument names to schemas, not a schema itself. */

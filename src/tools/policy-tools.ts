@@ -3,22 +3,23 @@
 // (they are among the few things an invalid policy still allows); none of them edits the ontology.
 
 import * as v from 'valibot';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FormatId, Ontology } from '../model/ontology.js';
-import { anonymousIndividuals } from '../model/walk.js';
 import { reasonerById } from '../reasoner/registry.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
 import { isInside, localDocumentOf, realTarget } from '../policy/paths.js';
 import { inspectPolicy, policyAnchor, POLICY_DIR, POLICY_FILE } from '../policy/resolve.js';
 import type { PolicyIssue, PolicyResolution } from '../policy/resolution.js';
-import { assetPaths, canonicalJson, validatePolicyData, type EffectivePolicy, type PolicyFormat } from '../policy/schema.js';
+import { canonicalJson, validatePolicyData, type EffectivePolicy, type PolicyFormat } from '../policy/schema.js';
 import { policyTemplate, type TemplateProfile } from '../policy/template.js';
-import { revisionEnvelope } from './revision.js';
+import { revisionEnvelope } from '../model/revision.js';
+import { existsAs, resolvedAssets } from '../policy/assets.js';
+import { fingerprintStability } from '../model/fingerprint.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { sha256Digest } from '../util/digest.js';
 import { readRegularFile } from '../util/file-read.js';
+import { AnyList, AnyObject } from './common.js';
 
 const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
 
@@ -26,38 +27,6 @@ const MAX_MESSAGE = 2048;
 const MAX_ISSUES = 128;
 
 const issueRow = (i: PolicyIssue): JsonObject => ({ severity: i.severity, code: i.code, ...(i.path === undefined ? {} : { path: i.path }), message: i.message.slice(0, MAX_MESSAGE) });
-
-async function existsAs(p: string): Promise<'file' | 'directory' | null> {
-  try {
-    const s = await stat(p);
-    return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Each asset the policy names, resolved against the project root (symlinks resolved) with what is there. */
-export async function resolvedAssets(policy: EffectivePolicy, root: string): Promise<JsonObject> {
-  const rows = await Promise.all(assetPaths(policy).map(async (a) => {
-    const absolute = await realTarget(path.resolve(root, a.path));
-    const contained = isInside(root, absolute);
-    return { field: a.field, kind: a.kind, path: a.path, absolute, contained, exists: contained && (await existsAs(absolute)) !== null };
-  }));
-  const pick = (prefix: string) => rows.filter((r) => r.field === prefix || r.field.startsWith(prefix + '.'));
-  const one = (field: string) => rows.find((r) => r.field === field) ?? null;
-  const store = one('mappings.path');
-  return {
-    root_artifact: one('root_artifact'),
-    modules: pick('modules'),
-    import_lock: one('imports.lockfile'),
-    invariants: pick('invariants'),
-    shacl: pick('shacl'),
-    cqs: pick('cqs'),
-    release_output: one('release.output_dir'),
-    // v2: the mapping store only once it exists (it is created by the first mapping commit)
-    ...(policy.version === 2 ? { mapping_store: store !== null && store.exists ? store : null } : {}),
-  };
-}
 
 const V1_BLOCKS = ['interoperability', 'filesystem', 'network', 'imports', 'reasoning', 'validation', 'entity_search', 'prefixes', 'modules',
   'annotations', 'iri_policy', 'lifecycle', 'invariants', 'shacl', 'cqs', 'release'] as const;
@@ -183,6 +152,7 @@ export const writeProjectPolicyTemplate = defineTool({
     version: v.optional(v.picklist([1, 2]), 1),
     overwrite: v.optional(v.boolean(), false),
   }),
+  output: v.object({ written: v.boolean(), path: v.string(), project_id: v.string(), profile: v.string(), schema_version: v.number(), bytes: v.number(), sha256: v.string(), validation_hint: AnyList, note: v.string() }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
   destructive: true,
@@ -244,19 +214,6 @@ export const writeProjectPolicyTemplate = defineTool({
 
 // ---------------------------------------------------------------- revision
 
-const MAX_WARNINGS = 16;
-
-/** Anonymous individuals get fresh node ids on every load, so digests over them hold for this session only. */
-export function fingerprintStability(o: Ontology): { stability: 'stable' | 'session_only'; warnings: string[] } {
-  let count = 0;
-  for (const a of o.axioms()) if (anonymousIndividuals(a).size > 0) count++;
-  if (count === 0) return { stability: 'stable', warnings: [] };
-  return {
-    stability: 'session_only',
-    warnings: [`${count} axiom(s) use anonymous individuals: the fingerprints identify this session's content only, not a release`].slice(0, MAX_WARNINGS),
-  };
-}
-
 /** SHA-256 of the policy's declared lockfile, when it exists inside the project root. */
 async function importLockDigest(res: PolicyResolution): Promise<string | null> {
   const lockfile = res.policy?.imports.lockfile;
@@ -274,6 +231,7 @@ export const getModelRevision = defineTool({
   name: 'get_model_revision',
   description: 'Revision envelope (workspace id, revision, fingerprints) for optimistic concurrency.',
   input: v.strictObject({ policy_path: PolicyPath }),
+  output: v.object({ revision: AnyObject, workspace_id: v.string(), session_revision: v.number(), semantic_fingerprint: v.string(), document_fingerprint: v.string(), ontology: AnyObject, dirty: v.boolean(), dirty_semantics: v.string(), reasoner: AnyObject, fingerprint_stability: v.string(), release_stable: v.boolean(), fingerprint_warnings: AnyList, policy_loaded: v.boolean(), policy_valid: v.boolean() }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {

@@ -19,8 +19,9 @@ import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { OWL_DEPRECATED, XSD_BOOLEAN } from '../model/vocab.js';
 import { expandTerm } from '../policy/curie.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT, ENTITY_TYPE_NAMES, entityRow, newEntityRow, renderAxiom } from './common.js';
-import { cmp, KIND_ORDER } from './context.js';
+import { ENTITY_TYPE_INPUT } from './common.js';
+import { ENTITY_TYPE_NAMES, entityRow, KIND_ORDER, newEntityRow, renderAxiom } from '../report/rows.js';
+import { cmp } from './context.js';
 
 const SAMPLE = 20;
 /** "term replaced by" (IAO), the default replacement pointer. */

@@ -5,7 +5,7 @@
 import type { Change } from '../model/changes.js';
 import { displayName } from '../model/display.js';
 import { ManchesterRenderer } from '../model/formats/manchester/render.js';
-import { renderAxiom } from './common.js';
+import { renderAxiom } from '../report/rows.js';
 import type { JsonObject, PendingChange, ToolContext, ToolDefinition } from './tool.js';
 import { unreachable } from '../util/unreachable.js';
 

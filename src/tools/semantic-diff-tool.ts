@@ -2,6 +2,7 @@
 // the jobs subsystem.
 
 import { semanticDiff, SemanticDiffArgs } from '../diff/semantic-diff.js';
+import { documentReader } from './diff.js';
 import { defineTool, never } from './tool.js';
 
 export const semanticDiffTool = defineTool({
@@ -11,5 +12,5 @@ export const semanticDiffTool = defineTool({
   capabilities: ['ontology:read'],
   mutating: never,
   openWorld: true,
-  handler: (args, ctx) => semanticDiff(ctx, args, ctx.signal),
+  handler: (args, ctx) => semanticDiff(ctx, args, ctx.signal, documentReader),
 });

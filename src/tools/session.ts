@@ -7,11 +7,12 @@ import { ontologyLabel } from '../model/workspace.js';
 import type { WindowState } from '../window/state.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApprovalEntry } from '../window/approvals.js';
-import { revisionEnvelope } from './revision.js';
+import { revisionEnvelope } from '../model/revision.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext, type WindowSettings } from './tool.js';
 import type { ServerView } from '../broker/server-view.js';
 import { jobCounts } from '../jobs/actor-jobs.js';
 import { journalSummary } from './change-history.js';
+import { AnyObject } from './common.js';
 
 const Args = v.strictObject({
   include_instances: v.optional(v.pipe(v.boolean(), v.description('Every window of this server.')), false),
@@ -81,6 +82,7 @@ export const getSessionInfo = defineTool({
   name: 'get_session_info',
   description: 'This session\'s window, permissions, gates and pending writes.',
   input: Args,
+  output: v.object({ server: AnyObject, instance: AnyObject, session: AnyObject, gates: AnyObject, pending_writes: AnyObject, jobs: AnyObject, change_sets: AnyObject }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx: ToolContext) => {

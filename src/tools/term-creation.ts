@@ -13,7 +13,7 @@ import type { StageId } from '../qc/finding.js';
 import { hasNameOrIri, NAME_OR_IRI, newEntitiesField, Strict, Text } from './authoring.js';
 import { counts, distinctNewEntities, plan, type Plan } from './batch-plan.js';
 import { createPreview } from './change-sets.js';
-import { entityRow } from './common.js';
+import { entityRow } from '../report/rows.js';
 import { applyAndVerify, prepareLiveVerify, type VerifyMode } from './live-verify.js';
 import {
   expandProperty, expandTerm, ItemError, PROPERTY_FIELDS, TERM_FIELDS,

@@ -8,7 +8,7 @@ import { cls } from '../model/terms.js';
 import { auditStructure, AuditTimeout, STRUCTURAL_CHECKS, type CheckReport } from '../qc/stages/structural.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
-import { entityRow, renderAxiom, type EntityRow } from './common.js';
+import { entityRow, renderAxiom, type EntityRow } from '../report/rows.js';
 
 /** The samples of one check: distinct focus entities and rendered details, each capped at `limit`. */
 function checkRow(report: CheckReport, limit: number, ctx: ToolContext): JsonObject {

@@ -10,7 +10,7 @@ import { baselineGateJson, PreflightInvalidated, reportJson, runPreflight, verif
 import { resolvePolicy } from '../policy/resolve.js';
 import { appliedResult, plan, unappliedResult, type PlannedRow } from './batch-plan.js';
 import { checkOrFail } from './change-sets.js';
-import { revisionEnvelope, sameRevision } from './revision.js';
+import { revisionEnvelope, sameRevision } from '../model/revision.js';
 import { ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 
 export interface VerifiedApply {

@@ -14,6 +14,7 @@ import * as v from 'valibot';
 import { call, callOk, serveTempOntology, toolContext, withProjectPolicy, type Row, type ServedTempOntology } from './support.js';
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import { semanticDiff, SemanticDiffArgs } from '../../src/diff/semantic-diff.js';
+import { documentReader } from '../../src/tools/diff.js';
 
 const D = 'http://example.org/sd#';
 const HEAD = `@prefix : <${D}> .
@@ -286,7 +287,7 @@ test('an expired overall time bound reports the inferred entailment set with an 
   const right = readFunctional(`Prefix(:=<${D}>)\nOntology(<http://example.org/chain2>\n${body}\nSubClassOf(:Extra :C0)\n)`);
   const ctx = toolContext([left, right]);
   const request = v.parse(SemanticDiffArgs, { right: 'http://example.org/chain2', mode: 'inferred', reasoner: 'el', timeout_ms: 1 });
-  const d = await semanticDiff(ctx, request, ctx.signal);
+  const d = await semanticDiff(ctx, request, ctx.signal, documentReader);
   assert.deepEqual(d.inferred, { entailment_set: 'inferred-diff-v1', error: 'the inferred work did not finish within timeout_ms=1' });
   assert.equal((d.compatibility as Row).classification, 'potentially_breaking');
   assert.ok(((d.compatibility as Row).reasons as string[]).includes('the inferred comparison did not finish in time'));

@@ -12,7 +12,7 @@ import { Workspace } from '../../src/model/workspace.js';
 import { WorkspaceResolver } from '../../src/model/resolver.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import { jobOwner } from '../../src/jobs/owner.js';
-import { revisionEnvelope } from '../../src/tools/revision.js';
+import { revisionEnvelope } from '../../src/model/revision.js';
 import { staticPrincipal } from '../../src/auth/principal.js';
 import type { MaterializationPayload } from '../../src/materialization/preview.js';
 import { WindowState } from '../../src/window/state.js';

@@ -11,7 +11,7 @@ import type { ClassificationData } from '../../reasoner/pool-worker.js';
 import { implementationDigest, type ReasonerInfo } from '../../reasoner/registry.js';
 import { jobReasoner } from './job-reasoner.js';
 import { shipAll } from '../../reasoner/snapshot.js';
-import type { JsonObject } from '../../tools/tool.js';
+import type { JsonObject } from '../../util/json-object.js';
 import { JobRunError } from '../job.js';
 import { defineJobType, limitField, PolicyPathField } from './job-type.js';
 

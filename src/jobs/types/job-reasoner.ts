@@ -3,7 +3,8 @@
 // the cancellation grace (`job_reasoner_not_cancellable` otherwise).
 
 import type { ReasonerInfo } from '../../reasoner/registry.js';
-import { ToolFailure, type ToolContext } from '../../tools/tool.js';
+import { DomainError } from '../../util/errors.js';
+import type { CallContext } from '../../window/call-context.js';
 
 /**
  * Reviewed reasoners by id and exact version: the EL saturation (also under the structural reasoner) polls
@@ -13,9 +14,9 @@ import { ToolFailure, type ToolContext } from '../../tools/tool.js';
  */
 const CANCELLATION_REVIEWED: Readonly<Record<string, string>> = { el: '0.1.0', structural: '0.1.0', auto: '0.1.0', konclude: '0.7.0-1138' };
 
-export function jobReasoner(ctx: ToolContext): ReasonerInfo {
+export function jobReasoner(ctx: CallContext): ReasonerInfo {
   const r = ctx.window.reasoning.selected;
   if (CANCELLATION_REVIEWED[r.id] === r.version) return r;
-  throw new ToolFailure(`${r.name} has no reviewed bounded-cancellation profile, so it cannot run as a job; run it interactively instead`,
+  throw new DomainError(`${r.name} has no reviewed bounded-cancellation profile, so it cannot run as a job; run it interactively instead`,
     'job_reasoner_not_cancellable', { reasoner: { id: r.id, name: r.name } });
 }

@@ -5,7 +5,9 @@
 import * as v from 'valibot';
 import type { Capability } from '../../auth/principal.js';
 import type { PolicyResolution } from '../../policy/resolution.js';
-import type { JsonObject, ToolContext } from '../../tools/tool.js';
+import type { DocumentReader } from '../../diff/pair.js';
+import type { JsonObject } from '../../util/json-object.js';
+import type { CallContext } from '../../window/call-context.js';
 import type { JobRunHandle } from '../manager.js';
 import { JobRunError } from '../job.js';
 
@@ -23,7 +25,8 @@ export interface JobType<R extends JsonObject = JsonObject> {
   readonly resultDiscriminator: string;
   /** Whether a loaded but invalid project policy still lets the job start (it reports the diagnostics itself). */
   readonly runsUnderInvalidPolicy: boolean;
-  prepare(ctx: ToolContext, request: R, policy: PolicyResolution): Promise<PreparedJob>;
+  /** `documents` reads a document privately (the semantic_diff job's right side). */
+  prepare(ctx: CallContext, request: R, policy: PolicyResolution, documents: DocumentReader): Promise<PreparedJob>;
 }
 
 /** Erases the request type so job types of different shapes share one table. */
@@ -32,7 +35,7 @@ export function defineJobType<R extends JsonObject>(t: JobType<R>): JobType {
 }
 
 /** A job's view of the starting call: the same window and principal, the job's own cancellation, no MCP session. */
-export function jobContext(ctx: ToolContext, signal: AbortSignal): ToolContext {
+export function jobContext(ctx: CallContext, signal: AbortSignal): CallContext {
   return { ...ctx, signal, session: undefined };
 }
 
@@ -40,7 +43,7 @@ export function jobContext(ctx: ToolContext, signal: AbortSignal): ToolContext {
  * For job types that read the live window when they run: fails `job_inputs_changed` when the window is no
  * longer at the revision captured at start, instead of judging other content than the caller asked about.
  */
-export function requireRevision(ctx: ToolContext, revision: number): void {
+export function requireRevision(ctx: CallContext, revision: number): void {
   const now = ctx.workspace.revision;
   if (now !== revision) throw new JobRunError(`The window changed (revision ${revision} → ${now}) after the job was started; start it again`, 'job_inputs_changed', true);
 }

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { previewMaterialization } from '../../materialization/preview.js';
 import { MaterializationRequestSchema, ONTOLOGY_DESTINATION_CAP, type MaterializationRequest } from '../../materialization/request.js';
-import type { JsonObject } from '../../tools/tool.js';
+import type { JsonObject } from '../../util/json-object.js';
 import { defineJobType, jobContext, requireRevision } from './job-type.js';
 import { jobReasoner } from './job-reasoner.js';
 

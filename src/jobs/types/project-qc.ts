@@ -5,7 +5,7 @@
 
 import * as v from 'valibot';
 import { runProjectQc } from '../../qc/project-qc.js';
-import type { JsonObject } from '../../tools/tool.js';
+import type { JsonObject } from '../../util/json-object.js';
 import { JobRunError } from '../job.js';
 import { defineJobType, jobContext, limitField, PolicyPathField, requireRevision } from './job-type.js';
 

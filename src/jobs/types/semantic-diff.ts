@@ -8,7 +8,7 @@ import { semanticDiff, DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS } from '../../diff/seman
 import { authorizeLocalPath } from '../../policy/authorize.js';
 import { urlScheme } from '../../policy/paths.js';
 import { sha256Digest } from '../../util/digest.js';
-import { ToolFailure } from '../../tools/tool.js';
+import { DomainError } from '../../util/errors.js';
 import { JobRunError } from '../job.js';
 import { defineJobType, jobContext, PolicyPathField, requireRevision } from './job-type.js';
 import { readRegularFile } from '../../util/file-read.js';
@@ -26,7 +26,7 @@ async function digestOf(file: string): Promise<string> {
   try {
     return sha256Digest(await readRegularFile(file, 'document'));
   } catch (err) {
-    throw new ToolFailure(`Cannot read right_document ${file}: ${(err as Error).message}`, 'document_not_found', { right_document: file });
+    throw new DomainError(`Cannot read right_document ${file}: ${(err as Error).message}`, 'document_not_found', { right_document: file });
   }
 }
 
@@ -36,9 +36,9 @@ export const semanticDiffJob = defineJobType<SemanticDiffJobRequest>({
   capabilities: ['ontology:read', 'filesystem:project:read'],
   resultDiscriminator: 'semantic_diff.v1',
   runsUnderInvalidPolicy: false,
-  prepare: async (ctx, request, res) => {
+  prepare: async (ctx, request, res, documents) => {
     if (urlScheme(request.right_document) !== null) {
-      throw new ToolFailure('right_document of a semantic_diff job must be a local path (no URL scheme)', 'invalid_argument', { argument: 'request.right_document' });
+      throw new DomainError('right_document of a semantic_diff job must be a local path (no URL scheme)', 'invalid_argument', { argument: 'request.right_document' });
     }
     const file = await authorizeLocalPath(ctx, 'right_document', request.right_document, 'read', { resolution: res });
     const digest = await digestOf(file);
@@ -51,7 +51,7 @@ export const semanticDiffJob = defineJobType<SemanticDiffJobRequest>({
         handle.progress('comparing', `Comparing the active ontology with ${file}`);
         const diff = await semanticDiff(jobContext(ctx, handle.signal), {
           right_document: file, include_imports: false, network: 'deny', limit: request.limit, mode: 'asserted', timeout_ms: DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS,
-        }, handle.signal);
+        }, handle.signal, documents);
         requireRevision(ctx, revision);
         const artifact = await handle.artifact('semantic_diff_report', 'application/json', Buffer.from(JSON.stringify(diff) + '\n'));
         return { ...diff, report_artifact_id: artifact.artifact_id, artifacts: [artifact] };

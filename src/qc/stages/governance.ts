@@ -8,7 +8,8 @@
 // for it explicitly); import layering is a `warn` (re-axiomatizing an imported term is sometimes deliberate,
 // and it is checked by default).
 
-import { axiomTypeName, isEntity, isLogicalAxiom, type AnnotationAssertion, type Axiom, type Entity, type EntityKind, type IRI, type Node } from '../../model/terms.js';
+import { axiomTypeName, isLogicalAxiom, type AnnotationAssertion, type Entity, type EntityKind, type IRI } from '../../model/terms.js';
+import { axiomSubjects } from '../../model/walk.js';
 import type { Ontology } from '../../model/ontology.js';
 import { FunctionalRenderer } from '../../model/formats/functional/renderer.js';
 import { displayName, localName } from '../../model/display.js';
@@ -17,7 +18,6 @@ import { BUILT_IN_ANNOTATION_PROPERTIES, OWL_DEPRECATED, RDF_LANG_STRING, RDFS_L
 import { isReserved } from '../../model/profiles/closure-facts.js';
 import type { Finding, QcSnapshot, Severity, StageOutcome } from '../finding.js';
 import { findingId } from '../identity.js';
-import { unreachable } from '../../util/unreachable.js';
 
 export interface GovernanceOptions {
   /** Owned IRIs must start with one of these. */
@@ -198,35 +198,6 @@ function requiredAnnotations(own: Ownership, s: QcSnapshot, required: readonly R
     }
   }
   return out;
-}
-
-/** The named terms an axiom is about; an axiom is re-axiomatization when every one of them is imported. */
-export function axiomSubjects(a: Axiom): readonly Entity[] {
-  const named = (xs: readonly Node[]): Entity[] => xs.filter(isEntity);
-  switch (a.kind) {
-    case 'SubClassOf': return a.sub.kind === 'Class' ? [a.sub] : [];
-    case 'EquivalentClasses': return named(a.classes);
-    case 'DisjointUnion': return [a.cls];
-    case 'HasKey': return a.cls.kind === 'Class' ? [a.cls] : [];
-    case 'SubObjectPropertyOf': case 'SubDataPropertyOf': return named([a.sub]);
-    case 'SubPropertyChainOf': return named([a.sup]);
-    case 'EquivalentObjectProperties': case 'EquivalentDataProperties': return named(a.properties);
-    case 'InverseObjectProperties': return named([a.first, a.second]);
-    case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'DataPropertyDomain': case 'DataPropertyRange':
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty': case 'FunctionalDataProperty':
-      return named([a.property]);
-    case 'DatatypeDefinition': return [a.datatype];
-    case 'ClassAssertion': return named([a.individual]);
-    case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-      return named([a.subject]);
-    case 'SameIndividual': return named(a.individuals);
-    case 'Declaration': case 'DisjointClasses': case 'DisjointObjectProperties': case 'DisjointDataProperties':
-    case 'DifferentIndividuals': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': return [];
-    default: return unreachable(a);
-  }
 }
 
 function importLayering(own: Ownership): Finding[] {

@@ -14,6 +14,7 @@ import { snapshotTarget, type QueryTarget } from '../../sparql/target.js';
 import type { QcSnapshot } from '../finding.js';
 import { snapshotWindow, snapshotWorkspaceId } from '../snapshot.js';
 import { unreachable } from '../../util/unreachable.js';
+import type { ErrorCode } from '../../util/errors.js';
 
 export interface SnapshotQueryContext {
   readonly reasoner: ReasonerInfo;
@@ -24,7 +25,7 @@ export interface SnapshotQueryContext {
 
 let runs = 0;
 
-const unavailable = (code: string, message: string): InferredSnapshot => ({ kind: 'unavailable', code, message });
+const unavailable = (code: ErrorCode, message: string): InferredSnapshot => ({ kind: 'unavailable', code, message });
 
 /** Classifies the snapshot privately and materializes the inferences (the pool key shares the workspace's incremental reasoner). */
 async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Promise<InferredSnapshot> {

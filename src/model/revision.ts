@@ -1,8 +1,8 @@
 // The revision envelope of TOOLS.md 1.3: which workspace, its change counter, and digests of the active
 // ontology's asserted content and of its live document. Compare-and-swap commits compare all four fields.
 
-import type { Workspace } from '../model/workspace.js';
-import { documentFingerprint, semanticFingerprint } from '../model/fingerprint.js';
+import type { Workspace } from './workspace.js';
+import { documentFingerprint, semanticFingerprint } from './fingerprint.js';
 
 export interface RevisionEnvelope {
   readonly workspace_id: string;
