@@ -112,10 +112,11 @@ const LISTED_MAX = 1000;
 /**
  * A schema without what tells an agent nothing: an empty `required`, a `type: string` beside an enum of
  * strings, a `minLength: 1`, a count's `minimum: 0`, limits no real argument reaches, well-known patterns, a flag's `default: false`, and the
- * closing `additionalProperties: false` of nested objects (each tool's top level still shows it). The server
+ * closing `additionalProperties: false` of every object (the server instructions say once that an unknown
+ * argument is refused). The server
  * still validates them all.
  */
-function tidy(node: unknown, top = false): unknown {
+function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map((n) => tidy(n));
   if (node === null || typeof node !== 'object') return node;
   const source = node as JsonObject;
@@ -128,7 +129,7 @@ function tidy(node: unknown, top = false): unknown {
     if ((key === 'maxLength' || key === 'maxItems' || key === 'maximum') && typeof value === 'number' && value > LISTED_MAX) continue;
     if (key === 'minimum' && value === 0 && source.type === 'integer') continue;
     if (key === 'pattern' && typeof value === 'string' && UNLISTED_PATTERNS.has(value)) continue;
-    if (key === 'additionalProperties' && value === false && !top) continue;
+    if (key === 'additionalProperties' && value === false) continue;
     if (key === 'default' && value === false && source.type === 'boolean') continue;
     if (key === 'enum' || key === 'default' || key === 'const') out[key] = value;
     else if (NAME_MAPS.has(key)) out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => [name, tidy(sub)]));
@@ -285,7 +286,7 @@ function dropUnusedDefs(schema: JsonObject): JsonObject {
  * description appears once per list.
  */
 export function listTools(defs: readonly ToolDefinition[]): ListedTool[] {
-  const schemas = defs.map((def) => tidy(inputJsonSchema(def), true) as JsonObject);
+  const schemas = defs.map((def) => tidy(inputJsonSchema(def)) as JsonObject);
   const homes = sharedHomes(schemas);
   const names = defs.map((def) => def.name);
   const shown = new Set<string>();

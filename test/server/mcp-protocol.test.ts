@@ -132,6 +132,8 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
     assert.ok(full <= 105 * 1024, `full tools/list is ${full} bytes`);
     const withoutOutput = Buffer.byteLength(JSON.stringify({ tools: tools.map(({ outputSchema: _output, ...t }) => t) }));
     assert.ok(withoutOutput <= 65 * 1024, `tools/list without output schemas is ${withoutOutput} bytes`);
+    const outputs = tools.reduce((n, t) => n + (t.outputSchema === undefined ? 0 : Buffer.byteLength(JSON.stringify(t.outputSchema))), 0);
+    assert.ok(outputs <= 10 * 1024, `the output schemas take ${outputs} bytes`);
     const described = tools.reduce((n, t) => n + Buffer.byteLength(t.description ?? ''), 0);
     assert.ok(described / tools.length <= 90, `tool descriptions average ${described / tools.length} bytes`);
     const core = Buffer.byteLength(JSON.stringify({ tools: listTools(profileTools('core')) }));
@@ -251,6 +253,16 @@ const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args
   ['get_change_history', {}],
   ['revert_changes', (results) => ({ seqs: [first(results.get('get_change_history')!.entries).seq], preview: true })],
   ['revert_changes', (results) => ({ seqs: [first(results.get('get_change_history')!.entries).seq] })],
+  ['create_term', { name: 'Herbivore', label: 'herbivore', label_lang: 'en', parents: ['Animal', 'eats some Mammal'] }],
+  ['create_term', { name: 'Herbivore', label: 'herbivore', label_lang: 'en', parents: ['Animal', 'eats some Mammal'] }],
+  ['create_property', { name: 'weightKg', property_type: 'data', domain: 'Animal', range: 'xsd:decimal' }],
+  ['create_class', { name: 'Marsupial', parent: 'Animal' }],
+  ['move_class', { entity: 'Marsupial', new_parent: 'Mammal' }],
+  ['deprecate_entity', { entity: 'Marsupial', replaced_by: 'Mammal' }],
+  ['rename_entity', { entity: 'Marsupial', new_iri: 'http://example.org/zoo#Pouched', preview: true }],
+  ['rename_entity', { entity: 'Marsupial', new_iri: 'http://example.org/zoo#Pouched' }],
+  ['delete_entity', { entity: 'http://example.org/zoo#Pouched', preview: true }],
+  ['delete_entity', { entity: 'http://example.org/zoo#Pouched' }],
   ['extract_module', { signature: ['Mammal'], iri: 'http://example.org/zoo-module' }],
   ['create_ontology', { ontology_iri: 'http://example.org/other', keep_active: true }],
   ['set_active_ontology', { ontology_iri: 'http://example.org/zoo' }],
