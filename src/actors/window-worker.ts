@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, CompleteRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CompleteRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -216,17 +216,29 @@ function localDocuments(ws: Workspace): string[] {
   return ordered.map((o) => o.documentIri).filter((d): d is string => d !== null && path.isAbsolute(d));
 }
 
+/** Each protocol version's session facts, made once: every call's context carries them. */
+const factsByVersion = new Map<string, SessionFacts>();
+
 /** What get_session_info reads beyond the workspace; `protocolVersion` is the header every post-initialize request carries. */
 function sessionFacts(state: WindowState, protocolVersion: string | undefined): SessionFacts {
-  return {
-    serverInfo: SERVER_INFO,
-    // a request without the header is from a client of the protocol version that predates it
-    protocolVersion: protocolVersion ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-    toolCount: listing(toolProfile).tools.length,
-    promptCount: LISTED_PROMPTS.length,
-    approvals: () => state.approvals.list(),
-    server: askServerView,
-  };
+  // a request without the header is from a client of the protocol version that predates it
+  const version = protocolVersion ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+  let facts = factsByVersion.get(version);
+  if (facts === undefined) {
+    facts = {
+      serverInfo: SERVER_INFO,
+      protocolVersion: version,
+      // read when asked: the owner may switch the tool profile while the window runs
+      get toolCount() {
+        return listing(toolProfile).tools.length;
+      },
+      promptCount: LISTED_PROMPTS.length,
+      approvals: () => state.approvals.list(),
+      server: askServerView,
+    };
+    if (factsByVersion.size < SUPPORTED_PROTOCOL_VERSIONS.length) factsByVersion.set(version, facts);
+  }
+  return facts;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

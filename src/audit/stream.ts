@@ -46,11 +46,11 @@ export interface CallRecord {
   readonly policyDigest?: string;
 }
 
+/** An event as its line, and what decides the stream it goes to. */
 interface Queued {
-  readonly call: CallRecord;
-  readonly eventId: string;
-  readonly timestamp: string;
-  readonly sequence: number;
+  readonly document: string | null;
+  readonly workspaceId: string;
+  readonly line: string;
 }
 
 interface OpenPart {
@@ -158,11 +158,10 @@ function principalFragment(p: Principal): string {
  * One event as its JSONL line, in the envelope's key order without whitespace: exactly what JSON.stringify
  * of the event object gives (the canonical form export_audit_log demands), assembled from cached parts.
  */
-function eventLine(q: Queued): string {
-  const c = q.call;
+function eventLine(c: CallRecord, eventId: string, timestamp: string, sequence: number): string {
   const code = c.outcome.error_code;
-  return `{"event_id":"${q.eventId}","timestamp":"${q.timestamp}","workspace_id":${JSON.stringify(c.workspaceId)},` +
-    `"sequence":${q.sequence},${principalFragment(c.principal)},"operation":${JSON.stringify(c.operation)},` +
+  return `{"event_id":"${eventId}","timestamp":"${timestamp}","workspace_id":${JSON.stringify(c.workspaceId)},` +
+    `"sequence":${sequence},${principalFragment(c.principal)},"operation":${JSON.stringify(c.operation)},` +
     `"target":{"window_id":${JSON.stringify(c.windowId)},"ontology_iri":${JSON.stringify(c.ontologyIri)}},` +
     `"outcome":{"status":"${c.outcome.status}"${code === undefined ? '' : `,"error_code":${JSON.stringify(code)}`}},` +
     `"gate":{"mutating":${c.gate.mutating},"confirmation":"${c.gate.confirmation}"},` +
@@ -191,7 +190,15 @@ export class AuditRecorder {
     }
     const sequence = (this.sequences.get(call.workspaceId) ?? 0) + 1;
     this.sequences.set(call.workspaceId, sequence);
-    this.queue.push({ call, eventId: randomUUID(), timestamp: isoNow(), sequence });
+    // the line is made now, while the call's objects are fresh: only it waits for the batch, not the call's record
+    let line: string;
+    try {
+      line = eventLine(call, randomUUID(), isoNow(), sequence);
+    } catch (err) {
+      this.fail(err, 1);
+      return;
+    }
+    this.queue.push({ document: call.document, workspaceId: call.workspaceId, line });
     this.schedule();
   }
 
@@ -227,23 +234,27 @@ export class AuditRecorder {
     } while (this.queue.length >= BATCH_EVENTS);
   }
 
-  /** Writes a batch; an event that cannot be made into a line or a stream that cannot be written loses only itself. */
+  /**
+   * Writes a batch, each run of events bound for one stream in one append; a stream that cannot be written
+   * loses only its events.
+   */
   private async writeBatch(batch: readonly Queued[]): Promise<void> {
-    const byWriter = new Map<string, { writer: StreamWriter; lines: string[] }>();
-    for (const q of batch) {
+    let start = 0;
+    while (start < batch.length) {
+      const { document, workspaceId } = batch[start];
+      let end = start + 1;
+      while (end < batch.length && batch[end].document === document && batch[end].workspaceId === workspaceId) end++;
+      const lines: string[] = [];
+      for (let i = start; i < end; i++) lines.push(batch[i].line);
+      start = end;
       try {
-        const dir = this.cachedDir(q.call.document) ?? (await this.resolveDir(q.call.document));
-        const key = `${dir}\n${q.call.workspaceId}`;
-        const line = eventLine(q);
-        const slot = byWriter.get(key);
-        if (slot === undefined) byWriter.set(key, { writer: this.writer(key, dir, q.call.workspaceId), lines: [line] });
-        else slot.lines.push(line);
+        const dir = this.cachedDir(document) ?? (await this.resolveDir(document));
+        // joined once: a string grown line by line is a deep rope that every later read (its byte length, the write) must flatten
+        await this.writer(`${dir}\n${workspaceId}`, dir, workspaceId).append(lines.join(''));
       } catch (err) {
-        this.fail(err, 1);
+        this.fail(err, lines.length);
       }
     }
-    // joined once: a string grown line by line is a deep rope that every later read (its byte length, the write) must flatten
-    for (const { writer, lines } of byWriter.values()) await writer.append(lines.join('')).catch((err: unknown) => this.fail(err, lines.length));
   }
 
   /** Events lost so far (unwritable, or refused because too many were waiting). */

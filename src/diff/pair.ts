@@ -34,15 +34,15 @@ const RIGHT_DOCUMENT_TIMEOUT_MS = 15_000;
 
 // ---------------------------------------------------------------- arguments
 
-const OntologyRef = (what: string) => v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description(what)));
+const OntologyRef = v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096));
 
 export const PairArgs = {
-  left: OntologyRef('Ontology IRI or version IRI of a loaded ontology (default: the active ontology).'),
-  right: OntologyRef('Ontology IRI or version IRI of another loaded ontology.'),
-  right_document: OntologyRef('Path, file: URL or http(s) URL of a document read privately (never added to the workspace).'),
-  include_imports: v.optional(v.pipe(v.boolean(), v.description('Compare (or scan) the imports closures.')), false),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Most rows per list (default 50).')), 50),
-  network: v.optional(v.pipe(v.picklist(['deny', 'allow']), v.description('deny refuses every remote fetch of this call.'))),
+  left: v.optional(v.pipe(OntologyRef, v.description('Default: the active ontology.'))),
+  right: v.optional(OntologyRef),
+  right_document: v.optional(v.pipe(OntologyRef, v.description('Path or URL; read privately, not loaded.'))),
+  include_imports: v.optional(v.boolean(), false),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 50),
+  network: v.optional(v.pipe(v.picklist(['deny', 'allow']), v.description('deny: no remote fetch in this call.'))),
 };
 
 export type Network = 'deny' | 'allow' | undefined;

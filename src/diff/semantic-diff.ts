@@ -39,11 +39,11 @@ export const DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS = 120_000;
 /** The tool's closed arguments (TOOLS.md `semantic_diff`). */
 export const SemanticDiffArgs = v.strictObject({
   ...PairArgs,
-  mode: v.optional(v.pipe(v.picklist(['asserted', 'inferred', 'both']), v.description('asserted: structural diff only; inferred/both: also classify both sides.')), 'asserted'),
-  reasoner: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(256), v.description('Reasoner id, display name or version-less name (default: the window\'s selection).'))),
+  mode: v.optional(v.pipe(v.picklist(['asserted', 'inferred', 'both']), v.description('inferred/both classify both sides.')), 'asserted'),
+  reasoner: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(256))),
   timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.maxValue(3_600_000),
-    v.transform((n) => (n <= 0 ? DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS : n)), v.description('Bound of the whole inferred work in milliseconds (≤0: default 120000).')), DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS),
-  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit local project-policy file (module_ownership, stage_deltas); refused with mode=asserted.'))),
+    v.transform((n) => (n <= 0 ? DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS : n))), DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS),
+  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
 });
 
 export type SemanticDiffRequest = v.InferOutput<typeof SemanticDiffArgs>;

@@ -144,9 +144,11 @@ export class FrontDoor {
   }
 
   private route(r: Incoming, res: Reply): void {
-    const x: Exchange = { res, aborted: false, done: false };
+    const x: Exchange = { res, aborted: false, done: false, onAbort: undefined };
+    // registered once per request (each registration is a call into the transport); later stages set x.onAbort
     res.onAborted(() => {
       x.aborted = true;
+      x.onAbort?.();
     });
     if (r.headerCount > MAX_HEADER_COUNT || r.headerBytes > MAX_HEADER_BYTES) {
       return sendRpcError(x, 431, -32000, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`);
@@ -295,10 +297,7 @@ export class FrontDoor {
     if (declared > limit) return this.tooLarge(x, limit);
     const queued = new QueuedRequest(x, principal);
     this.open.add(queued);
-    x.res.onAborted(() => {
-      x.aborted = true;
-      this.open.delete(queued);
-    });
+    x.onAbort = () => this.open.delete(queued);
     this.readBody(x, limit, (body) => {
       this.open.delete(queued);
       if (isEmptyBatch(body)) return sendRpcError(x, 400, -32600, 'Invalid Request: an empty batch');
@@ -333,12 +332,10 @@ export class FrontDoor {
       this.calls.add(sink);
     }
     this.open.add(sink);
-    // registered before forwarding: a window that answers at once ends the response, and uWS then refuses handlers
-    x.res.onAborted(() => {
-      x.aborted = true;
+    x.onAbort = () => {
       sink.settle();
       sink.cancel();
-    });
+    };
     sink.cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal }, sink);
   }
 

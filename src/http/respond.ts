@@ -12,6 +12,8 @@ export interface Exchange {
   readonly res: Reply;
   aborted: boolean;
   done: boolean;
+  /** What else the client's going away stops, for handlers that leave onAborted to the router's one registration. */
+  onAbort?: () => void;
 }
 
 export function sendJson(x: Exchange, status: number, body: unknown, headers: readonly (readonly [string, string])[] = []): void {

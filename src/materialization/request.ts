@@ -10,30 +10,28 @@ export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 /** Per-limit ceiling for ontology destinations (one broadcast, one undo entry). */
 export const ONTOLOGY_DESTINATION_CAP = 500;
 
-const int = (min: number, max: number, what: string) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(what));
+const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 
 export const MaterializationRequestSchema = v.strictObject({
   categories: v.pipe(
     v.array(v.picklist(CATEGORIES)), v.minLength(1), v.maxLength(CATEGORIES.length),
     v.check((cs) => new Set(cs).size === cs.length, 'categories must be unique'),
-    v.description('Inferred-axiom categories to preview (1-6, unique).'),
   ),
   destination: v.strictObject({
     kind: v.picklist(DESTINATION_KINDS),
-    identifier: v.pipe(v.string(), v.minLength(1), v.maxLength(4096),
-      v.description('Ontology IRI for new_ontology / active_source; project-relative path for project_file.')),
+    identifier: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description('Ontology IRI, or path for project_file.')),
   }),
   provenance: v.strictObject({
     generator: v.pipe(v.string(), v.minLength(1), v.maxLength(512)),
     purpose: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
   }),
   limits: v.strictObject({
-    max_axioms_per_category: int(1, 50_000, 'Most axioms one category may produce; more discards the category.'),
-    max_axioms_total: int(1, 50_000, 'Most axioms over all categories; a category that would pass it is discarded.'),
-    max_bytes: int(1024, 67_108_864, 'Most canonical bytes over all categories; a category that would pass it is discarded.'),
-    timeout_ms: int(1, 3_600_000, 'Time bound of the preview reasoner; categories not enumerated by then are discarded.'),
+    max_axioms_per_category: int(1, 50_000),
+    max_axioms_total: int(1, 50_000),
+    max_bytes: int(1024, 67_108_864),
+    timeout_ms: int(1, 3_600_000),
   }),
-  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Explicit local project-policy file.'))),
+  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty())),
 });
 
 export type MaterializationRequest = v.InferOutput<typeof MaterializationRequestSchema>;

@@ -278,31 +278,105 @@ export type Node =
 // leaves their key string: no key strings are built, a lookup is one probe sequence that also finds the
 // free slot for an insert, and a hit leaves a compound candidate to the young-generation collector. One
 // table costs far less memory per node than a Map per kind of leaf.
+//
+// The table holds nodes in two generations. Nodes interned since the last release are held strongly (the
+// fast path: a bulk load only ever meets these). A release (an ontology was unloaded) hands them all to the
+// weak generation, reached through WeakRefs: a node that nothing else references is collected, and one
+// still referenced (by a loaded ontology, an undo entry, a snapshot) is found again, so structurally equal
+// nodes stay the same object for as long as one of them is alive. Dead weak entries are dropped when the
+// unloaded ontology has been collected, and whenever the table is rebuilt.
 
 let nextId = 1;
-/** Every interned node, in the order interned. */
+/** The strong generation: every node interned since the last release, in the order interned. */
 const nodes: Node[] = [];
+/** The weak generation: nodes interned before the last release; a collected one derefs to undefined. */
+let weakNodes: WeakRef<Node>[] = [];
 /**
  * The slots, kept at most three quarters full: `table[2i]` the hash, `table[2i + 1]` the node's position +
- * 1. A probe run of a few slots reads one or two cache lines, so the smaller table (which stays in cache
- * longer) outweighs the longer runs.
+ * 1 in `nodes`, or minus its position + 1 in `weakNodes` (0: free). A probe run of a few slots reads one or
+ * two cache lines, so the smaller table (which stays in cache longer) outweighs the longer runs.
  */
-let table = new Int32Array(2 << 12);
+const INITIAL_SLOTS = 2 << 12;
+let table = new Int32Array(INITIAL_SLOTS);
+/** While true (keepInterned), a release does nothing: every node lives as long as the thread. */
+let keepAll = false;
 
-/** Doubles the table, placing every node again by its stored hash. */
-function growTable(): void {
-  const old = table;
-  const size = old.length, mask = size - 1;
-  table = new Int32Array(size * 2);
+/** The node of a slot's position, or undefined when a weak one was collected. */
+function nodeAt(at: number): Node | undefined {
+  return at > 0 ? nodes[at - 1] : weakNodes[-at - 1].deref();
+}
+
+/**
+ * Places every live node again by its stored hash in a table of `size` int32s; with `demote`, strong nodes
+ * join the weak generation. Dead weak entries are left out, so the weak list is renumbered.
+ */
+function rebuild(size: number, demote: boolean): void {
+  const old = table, oldWeak = weakNodes, mask = (size >> 1) - 1;
+  table = new Int32Array(size);
+  weakNodes = [];
   for (let i = 1; i < old.length; i += 2) {
-    const at = old[i];
+    let at = old[i];
     if (at === 0) continue;
+    if (at < 0) {
+      const ref = oldWeak[-at - 1];
+      if (ref.deref() === undefined) continue;
+      at = -weakNodes.push(ref);
+    } else if (demote) {
+      at = -weakNodes.push(new WeakRef(nodes[at - 1]));
+    }
     const h = old[i - 1];
     let j = h & mask;
     while (table[2 * j + 1] !== 0) j = (j + 1) & mask;
     table[2 * j] = h;
     table[2 * j + 1] = at;
   }
+  if (demote) nodes.length = 0;
+}
+
+/** Entries the table holds, dead weak ones included: what its load factor counts. */
+const entries = () => nodes.length + weakNodes.length;
+
+/** The smallest table (at least the initial one) in which `n` entries fill at most three eighths. */
+function slotsFor(n: number): number {
+  let size = INITIAL_SLOTS;
+  while (n * 16 > size * 3) size *= 2;
+  return size;
+}
+
+/** Doubles the table, placing every node again by its stored hash (dropping collected weak ones). */
+function growTable(): void {
+  rebuild(table.length * 2, false);
+}
+
+/** Entries the table still needs: strong nodes and weak ones not collected. */
+function liveEntries(): number {
+  let n = nodes.length;
+  for (const ref of weakNodes) if (ref.deref() !== undefined) n++;
+  return n;
+}
+
+/** Drops the collected nodes of the weak generation, shrinking the table to what is left. */
+function sweepWeak(): void {
+  rebuild(slotsFor(liveEntries()), false);
+}
+
+/** An unloaded ontology was collected: its nodes were too, unless something else still holds them. */
+const unloadedCollected = new FinalizationRegistry<null>(() => sweepWeak());
+
+/**
+ * Lets go of every node interned so far: from now on each lives only as long as something else references
+ * it (`unloaded`, an ontology just unloaded, tells when to sweep the dead ones: once it is collected).
+ * Identity holds throughout: interning a structure whose node is still alive returns that node.
+ */
+export function releaseInterned(unloaded?: object): void {
+  if (keepAll) return;
+  rebuild(slotsFor(liveEntries()), true);
+  if (unloaded !== undefined) unloadedCollected.register(unloaded, null);
+}
+
+/** Holds every node strongly for as long as the thread lives (releases do nothing), to measure what release gives back. */
+export function keepInterned(keep: boolean): void {
+  keepAll = keep;
 }
 
 /** The first slot of hash h's probe sequence, and the slot after slot i. */
@@ -387,7 +461,7 @@ function place<T extends Node>(i: number, h: number, node: T): T {
   Object.freeze(node);
   table[2 * i] = h;
   table[2 * i + 1] = nodes.push(node);
-  if (nodes.length * 8 > table.length * 3) growTable();
+  if (entries() * 8 > table.length * 3) growTable();
   return node;
 }
 
@@ -432,7 +506,10 @@ function intern<T extends Node>(candidate: T): T {
   const h = finish(shape.hash(c));
   let i = firstSlot(h);
   for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
-    if (table[2 * i] === h && shape.same(nodes[at - 1] as unknown as FieldRecord, c)) return nodes[at - 1] as T;
+    if (table[2 * i] === h) {
+      const n = nodeAt(at);
+      if (n !== undefined && shape.same(n as unknown as FieldRecord, c)) return n as T;
+    }
     i = nextSlot(i);
   }
   return place(i, h, candidate);
@@ -446,7 +523,10 @@ function internFields<T extends Node>(shape: Shape, a: FieldValue, b: FieldValue
   const h = finish(shape.hashFields(a, b, c!, d!));
   let i = firstSlot(h);
   for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
-    if (table[2 * i] === h && shape.sameFields(nodes[at - 1], a, b, c!, d!)) return nodes[at - 1] as T;
+    if (table[2 * i] === h) {
+      const n = nodeAt(at);
+      if (n !== undefined && shape.sameFields(n, a, b, c!, d!)) return n as T;
+    }
     i = nextSlot(i);
   }
   return place(i, h, shape.make(a, b, c!, d!) as T);
@@ -466,7 +546,10 @@ function stringKeyed<T extends Node>(make: (key: string) => T, same: (n: Node, k
     const h = finish(mix(code, hashString(key)));
     let i = firstSlot(h);
     for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
-      if (table[2 * i] === h && same(nodes[at - 1], key)) return nodes[at - 1] as T;
+      if (table[2 * i] === h) {
+        const n = nodeAt(at);
+        if (n !== undefined && same(n, key)) return n as T;
+      }
       i = nextSlot(i);
     }
     return place(i, h, make(own ? ownString(key) : key));
@@ -482,9 +565,9 @@ export function ownString(s: string): string {
   return s.length < 13 ? s : [s.slice(0, 1), s.slice(1)].join('');
 }
 
-/** Number of distinct nodes interned in this thread (for diagnostics and benchmarks). */
+/** Number of distinct nodes interned in this thread and still alive (for diagnostics and benchmarks). */
 export function internedCount(): number {
-  return nodes.length;
+  return liveEntries();
 }
 
 const byId = (a: NodeBase, b: NodeBase) => a.id - b.id;

@@ -8,6 +8,7 @@ import type { IRI } from './terms.js';
 import type { Ontology, OntologyId } from './ontology.js';
 import { applyBatch, invertChange, type Change, type ChangeResult } from './changes.js';
 import { noteAxiomChange, noteHeaderChange } from './fingerprint.js';
+import { releaseInterned } from './terms.js';
 
 export type ChangeCause = 'apply' | 'undo' | 'redo';
 
@@ -121,6 +122,8 @@ export class Workspace {
     this.redoStack = this.redoStack.filter(keep);
     if (this.activeOntology === o) this.activeOntology = this.loaded[0] ?? null;
     this.rev++;
+    // the ontology's nodes are collected once nothing else holds them (the other ontologies keep theirs)
+    releaseInterned(o);
   }
 
   setActive(o: Ontology): void {

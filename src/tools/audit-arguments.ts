@@ -7,8 +7,7 @@ const DEFAULT_LIMIT = 25;
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Samples per check; the range is not documented: 1–10000 keeps samples bounded. */
-export const checkSampleLimit = (what: string) =>
-  v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000), v.description(what)), DEFAULT_LIMIT);
+export const checkSampleLimit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000)), DEFAULT_LIMIT);
 
 export const auditTimeout = v.optional(v.pipe(v.number(), v.integer(), v.maxValue(3_600_000),
-  v.transform((n) => (n <= 0 ? DEFAULT_TIMEOUT_MS : n)), v.description('Time bound in milliseconds (≤0: default).')), DEFAULT_TIMEOUT_MS);
+  v.transform((n) => (n <= 0 ? DEFAULT_TIMEOUT_MS : n))), DEFAULT_TIMEOUT_MS);

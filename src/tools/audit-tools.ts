@@ -19,10 +19,9 @@ const DEFAULT_OUTPUT = '.athene/audit-export.jsonl';
 const OUTPUT_NAME = /^\.athene\/audit-export[^/\\]*\.jsonl$/;
 
 const Input = v.strictObject({
-  dry_run: v.optional(v.pipe(v.boolean(), v.description('Check sources and target and write nothing (default true).')), true),
+  dry_run: v.optional(v.boolean(), true),
   output: v.optional(v.pipe(v.string(), v.maxLength(255),
-    v.regex(OUTPUT_NAME, 'must be a project-relative path matching .athene/audit-export*.jsonl'),
-    v.description('Project-relative export file; must match .athene/audit-export*.jsonl.')), DEFAULT_OUTPUT),
+    v.regex(OUTPUT_NAME, 'must be a project-relative path matching .athene/audit-export*.jsonl')), DEFAULT_OUTPUT),
 });
 
 /** Which streams and which root: the valid discovered policy's project, or (dry run only) the document's own. */

@@ -21,18 +21,18 @@ const LANG_TAG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 const NOT_IN_IRI = /[\s<>"{}|^`\\]/;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
-export const Text = (description: string) => v.pipe(v.string(), v.nonEmpty(), v.description(description));
-export const LangTag = v.pipe(v.string(), v.regex(LANG_TAG, 'must be a language tag such as en or en-GB'), v.description('Language tag.'));
-export const Strict = v.optional(v.pipe(v.boolean(), v.description('Refuse operands that would mint a new entity.')), false);
+export const Text = v.pipe(v.string(), v.nonEmpty());
+export const LangTag = v.pipe(v.string(), v.regex(LANG_TAG, 'must be a language tag such as en or en-GB'));
+export const Strict = v.optional(v.pipe(v.boolean(), v.description('Refuse to mint new entities.')), false);
 
 /** The identity fields create_class and create_entity share. */
 export const IDENTITY = {
-  name: v.optional(Text('Local part of the new IRI when minting; also the default label.')),
-  iri: v.optional(Text('Full IRI (or CURIE of a known prefix); overrides namespace and name.')),
-  namespace: v.optional(Text('Namespace IRI the name is appended to (default: the new-entity namespace, the active ontology IRI + #).')),
-  label: v.optional(Text('rdfs:label of the entity (default: name).')),
+  name: v.optional(v.pipe(Text, v.description('Local name of a new IRI; default label.'))),
+  iri: v.optional(v.pipe(Text, v.description('Overrides namespace and name.'))),
+  namespace: v.optional(v.pipe(Text, v.description('Default: the active ontology IRI + #.'))),
+  label: v.optional(Text),
   label_lang: v.optional(LangTag),
-  no_label: v.optional(v.pipe(v.boolean(), v.description('Add no label.')), false),
+  no_label: v.optional(v.boolean(), false),
 };
 
 export interface IdentityArgs {
@@ -162,7 +162,7 @@ export const createClass = defineTool({
   name: 'create_class',
   description: 'Create a class, labelled with its name, with an optional parent.',
   input: v.pipe(
-    v.strictObject({ ...IDENTITY, parent: v.optional(Text('Parent class: name, IRI or Manchester class expression.')) }),
+    v.strictObject({ ...IDENTITY, parent: v.optional(Text) }),
     v.check(hasNameOrIri, NAME_OR_IRI),
   ),
   output: v.object({ created: EntityRowOutput, parent: v.optional(v.string()), present: v.boolean(), new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
@@ -197,7 +197,7 @@ export const createEntity = defineTool({
   name: 'create_entity',
   description: 'Create an entity of any type, labelled with its name.',
   input: v.pipe(
-    v.strictObject({ entity_type: v.pipe(v.picklist(ENTITY_TYPES), v.description('Kind of entity to create.')), ...IDENTITY }),
+    v.strictObject({ entity_type: v.picklist(ENTITY_TYPES), ...IDENTITY }),
     v.check(hasNameOrIri, NAME_OR_IRI),
   ),
   output: v.object({ created: EntityRowOutput, new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
@@ -223,8 +223,8 @@ export const addSubclassOf = defineTool({
   name: 'add_subclass_of',
   description: 'Assert child SubClassOf parent.',
   input: v.strictObject({
-    child: Text('Subclass: name, IRI or class expression.'),
-    parent: Text('Superclass: name, IRI or class expression.'),
+    child: Text,
+    parent: Text,
     strict: Strict,
   }),
   output: AxiomWriteOutput,
@@ -247,13 +247,13 @@ export const addAnnotation = defineTool({
   description: 'Add an annotation (default rdfs:label) to an entity or IRI.',
   input: v.pipe(
     v.strictObject({
-      entity: Text('Subject: entity name/IRI, or any absolute IRI.'),
-      property: v.optional(Text('Annotation property (default rdfs:label): CURIE, IRI or name.')),
-      value: v.optional(v.pipe(v.string(), v.description('Literal text; omit when value_iri is given.'))),
-      value_iri: v.optional(Text('IRI value (entity name/IRI or absolute IRI); takes precedence over value.')),
+      entity: v.pipe(Text, v.description('An entity or any absolute IRI.')),
+      property: v.optional(v.pipe(Text, v.description('Default rdfs:label.'))),
+      value: v.optional(v.pipe(v.string(), v.description('Literal text; or value_iri.'))),
+      value_iri: v.optional(v.pipe(Text, v.description('Wins over value.'))),
       lang: v.optional(LangTag),
-      datatype: v.optional(Text('Datatype IRI or name of a typed literal value.')),
-      annotations: v.optional(v.pipe(v.array(AnnotationSchema), v.description('Annotations on the assertion.'))),
+      datatype: v.optional(Text),
+      annotations: v.optional(v.array(AnnotationSchema)),
       strict: Strict,
     }),
     v.check((a) => a.value !== undefined || a.value_iri !== undefined, 'give value or value_iri'),
@@ -278,8 +278,8 @@ export const setLabel = defineTool({
   name: 'set_label',
   description: 'Replace an entity\'s rdfs:label in one language.',
   input: v.strictObject({
-    entity: Text('Entity name/IRI, or any absolute IRI.'),
-    value: Text('The new label.'),
+    entity: v.pipe(Text, v.description('An entity or any absolute IRI.')),
+    value: Text,
     lang: v.optional(LangTag),
   }),
   output: v.object({ entity: v.string(), label: v.string(), lang: v.optional(v.string()), removed_previous: v.number() }),

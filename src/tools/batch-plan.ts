@@ -23,15 +23,14 @@ const Operation = v.looseObject({
   axiom_type: v.string(),
 });
 
-export const operations = v.pipe(v.array(Operation), v.minLength(1), v.maxLength(MAX_OPERATIONS),
-  v.description('Operand sets (axiom_type plus its operands, TOOLS.md 2) with optional op add|remove (default add).'));
+export const operations = v.pipe(v.array(Operation), v.minLength(1), v.maxLength(MAX_OPERATIONS));
 
 /** `tools/list` schema of one operation: the operand set stays open here and is checked per row. */
 export const OPERATION_JSON: JsonObject = {
   type: 'object',
   properties: {
-    op: { type: 'string', enum: ['add', 'remove'], description: 'add (default) or remove.' },
-    axiom_type: { type: 'string', enum: [...AXIOM_TYPES], description: 'The kind of axiom; it decides which operands are required.' },
+    op: { type: 'string', enum: ['add', 'remove'], default: 'add' },
+    axiom_type: { type: 'string', enum: [...AXIOM_TYPES] },
   },
   required: ['axiom_type'],
 };

@@ -14,6 +14,7 @@ import { authorizeLocalPath } from '../policy/authorize.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { readRegularFile } from '../util/file-read.js';
+import { AnyList } from './common.js';
 
 /** The folder of the active ontology's local document, or the refusal naming why there is none. */
 function documentFolder(ctx: ToolContext, tool: string): string {
@@ -34,9 +35,10 @@ export const validateCatalog = defineTool({
   name: 'validate_catalog',
   description: 'Check a catalog-v001.xml offline; compare_imports requires every import mapped.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The catalog file (or its folder); default: beside the active document.'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     compare_imports: v.optional(v.boolean(), false),
   }),
+  output: v.object({ valid: v.boolean(), catalog: v.string(), entries: AnyList, next_catalogs: AnyList, errors: AnyList, unmapped_imports: AnyList, delegated_imports: AnyList }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -116,7 +118,7 @@ export const writeCatalog = defineTool({
   name: 'write_catalog',
   description: 'Write catalog-v001.xml mapping each import IRI to its local file.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Catalog file or folder; default: the folder of the active document.'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     direct_imports_only: v.optional(v.boolean(), false),
   }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],

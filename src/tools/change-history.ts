@@ -16,6 +16,7 @@ import { displayName } from '../model/display.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { renderAxiom } from '../report/rows.js';
 import { revisionEnvelope } from '../model/revision.js';
+import { AnyList, AnyObject } from './common.js';
 import { unreachable } from '../util/unreachable.js';
 
 const MAX_PAGE = 200;
@@ -118,16 +119,16 @@ function entityIri(ref: string, ctx: ToolContext): string {
 }
 
 const HistoryArgs = v.strictObject({
-  document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The document (absolute path) whose history to read; default: the active ontology\'s.'))),
-  entity: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Only entries whose changes mention this entity (IRI, CURIE or display name).'))),
-  client: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Only entries by this client: MCP client name, OAuth client id, principal name or MCP session id.'))),
-  tool: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Only entries made by this tool.'))),
-  from: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description('Only entries at or after this time (ISO 8601).'))),
-  to: v.optional(v.pipe(v.string(), v.isoTimestamp(), v.description('Only entries at or before this time (ISO 8601).'))),
-  since_revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Only entries that moved the window past this revision (revision_after greater than it); revisions go on from the journaled ones after a restart.'))),
-  since_last_save: v.optional(v.pipe(v.boolean(), v.description('Only entries not yet saved.')), false),
-  after_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Paging cursor: only entries with a greater seq (next_cursor of the previous page).')), 0),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE), v.description(`Entries per page (1..${MAX_PAGE}, default 50).`)), 50),
+  document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Absolute path; default: the active one.'))),
+  entity: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  client: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Client name or id, principal or session id.'))),
+  tool: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  from: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  to: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  since_revision: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('revision_after greater than this.'))),
+  since_last_save: v.optional(v.boolean(), false),
+  after_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('next_cursor of the previous page.')), 0),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE)), 50),
 });
 
 function matchesClient(e: ChangeEntry, client: string): boolean {
@@ -138,6 +139,7 @@ export const getChangeHistory = defineTool({
   name: 'get_change_history',
   description: 'The change journal of a document: who changed what, when; filtered, paged.',
   input: HistoryArgs,
+  output: v.object({ document: v.string(), entity_iri: v.optional(v.string()), total_matched: v.number(), count: v.number(), entries: AnyList, next_cursor: v.nullable(v.number()), last_saved_seq: v.nullable(v.number()), last_seq: v.number() }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -192,17 +194,18 @@ function conflictRow(c: Conflict, ctx: ToolContext): JsonObject {
 }
 
 const RevertArgs = v.strictObject({
-  document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The document (absolute path) whose entries to revert; default: the active ontology\'s.'))),
-  seqs: v.optional(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1))), v.minLength(1), v.maxLength(1000), v.description('The entries to revert (seq numbers from get_change_history).'))),
-  from_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('First entry of a range to revert.'))),
-  to_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Last entry of the range (default: the newest).'))),
-  preview: v.optional(v.pipe(v.boolean(), v.description('Report exactly what would change without changing anything.')), false),
+  document: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  seqs: v.optional(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1))), v.minLength(1), v.maxLength(1000), v.description('seq numbers from get_change_history.'))),
+  from_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  to_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  preview: v.optional(v.boolean(), false),
 });
 
 export const revertChanges = defineTool({
   name: 'revert_changes',
   description: 'Take back journal entries as a new change; what no longer applies is reported.',
   input: RevertArgs,
+  output: v.object({ preview: v.optional(v.boolean()), would_apply: v.optional(v.number()), document: v.string(), reverts: AnyList, changes: AnyList, conflicts: AnyList, reverted: v.optional(v.boolean()), applied: v.optional(v.number()), revision: v.optional(AnyObject) }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
   rehearse: true,
@@ -233,9 +236,9 @@ export const revertChanges = defineTool({
 });
 
 const RecoverArgs = v.strictObject({
-  action: v.pipe(v.picklist(['inspect', 'apply', 'discard']), v.description('inspect: list them; apply: apply what still applies (conflicts reported); discard: drop them.')),
-  document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The document (absolute path); default: the only one with set-aside changes.'))),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE), v.description('Entries listed by inspect (default 50).')), 50),
+  action: v.picklist(['inspect', 'apply', 'discard']),
+  document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Default: the only one with such changes.'))),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE)), 50),
 });
 
 export const recoverUnsavedChanges = defineTool({

@@ -16,6 +16,7 @@ import type { LockMode } from '../imports/lock-mode.js';
 import { counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations, plan, previewRow, type PlannedRow } from './batch-plan.js';
 import { renderAxiom } from '../report/rows.js';
 import { revisionEnvelope, sameRevision, type RevisionEnvelope } from '../model/revision.js';
+import { AnyList, AnyObject } from './common.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import type { ErrorCode } from '../util/errors.js';
 import { axiomTypeName } from '../model/terms.js';
@@ -61,10 +62,9 @@ function storeFailure(err: unknown, extra: JsonObject = {}): unknown {
   return err;
 }
 
-const Ttl = v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL_SECONDS.min), v.maxValue(TTL_SECONDS.max),
-  v.description('How long the preview stays committable, in seconds (default 900).')), TTL_SECONDS.default);
+const Ttl = v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL_SECONDS.min), v.maxValue(TTL_SECONDS.max)), TTL_SECONDS.default);
 
-const ChangeSetId = v.pipe(v.string(), v.nonEmpty(), v.maxLength(200), v.description('The id preview_change_set returned.'));
+const ChangeSetId = v.pipe(v.string(), v.nonEmpty(), v.maxLength(200));
 
 const PreviewInput = v.strictObject({
   operations,
@@ -80,14 +80,14 @@ const PreviewInput = v.strictObject({
 const PREVIEW_LISTED: JsonObject = {
   type: 'object',
   properties: {
-    operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'Operand sets with optional op add|remove.' },
-    strict: { type: 'boolean', description: 'Refuse (as a row error) adds that would introduce a new entity.' },
-    policy_path: { type: 'string', description: 'Explicit local project-policy file; otherwise discovery.' },
-    gates: { type: 'array', items: { type: 'string', enum: [...StageIdSchema.options] }, description: 'Stages that must run (no-policy default: reasoner when selected, profile, governance, structural).' },
-    timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, description: 'Preflight budget in ms (default: the policy reasoning.timeout_ms, else 120000).' },
-    include_impact: { type: 'string', enum: ['asserted', 'none'], description: 'asserted (default): per-operation planning rows.' },
-    ttl_seconds: { type: 'integer', minimum: TTL_SECONDS.min, maximum: TTL_SECONDS.max, description: 'Preview lifetime in seconds (default 900).' },
-    lock_mode: { type: 'string', enum: ['ignore', 'verify', 'required'], description: 'Import-lock verification (default ignore).' },
+    operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' },
+    strict: { type: 'boolean', description: 'Refuse adds that would mint (row error).' },
+    policy_path: { type: 'string' },
+    gates: { type: 'array', items: { type: 'string', enum: [...StageIdSchema.options] }, description: 'Without a policy default: reasoner, profile, governance, structural.' },
+    timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, description: 'Default: the policy\'s, else 120000.' },
+    include_impact: { type: 'string', enum: ['asserted', 'none'] },
+    ttl_seconds: { type: 'integer', minimum: TTL_SECONDS.min, maximum: TTL_SECONDS.max, default: TTL_SECONDS.default },
+    lock_mode: { type: 'string', enum: ['ignore', 'verify', 'required'] },
   },
   required: ['operations'],
   additionalProperties: false,
@@ -220,9 +220,10 @@ export const commitChangeSet = defineTool({
   description: 'Commit a preview once, if the revision and policy are unchanged.',
   input: v.strictObject({
     change_set_id: ChangeSetId,
-    expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision, all four fields.')),
-    confirm_policy_digest: v.optional(v.pipe(v.string(), v.description('Pin the policy digest observed in the preview.'))),
+    expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision.')),
+    confirm_policy_digest: v.optional(v.string()),
   }),
+  output: v.object({ change_set_id: v.string(), committed: v.boolean(), new_revision: AnyObject, normalized_changes: AnyList, effective_changes: v.number(), single_broadcast: v.boolean(), undo_logged: v.boolean(), undo_depth_before: v.number(), undo_depth_after: v.number() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

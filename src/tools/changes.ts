@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { defineTool, always, never, type ToolContext } from './tool.js';
 import { appliedResult, counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations, plan, previewRow } from './batch-plan.js';
 import { applyVerified } from './verified-apply.js';
+import { AnyList, AnyObject } from './common.js';
 
 export const previewChanges = defineTool({
   name: 'preview_changes',
@@ -12,10 +13,11 @@ export const previewChanges = defineTool({
   input: v.strictObject({ operations }),
   listedSchema: {
     type: 'object',
-    properties: { operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'Operand sets with optional op add|remove.' } },
+    properties: { operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' } },
     required: ['operations'],
     additionalProperties: false,
   },
+  output: v.object({ operations: AnyList, summary: AnyObject, note: v.string() }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -34,17 +36,17 @@ export const applyChanges = defineTool({
   description: 'Apply a batch of axiom additions and removals as one undo entry; failing rows are skipped.',
   input: v.strictObject({
     operations,
-    strict: v.optional(v.pipe(v.boolean(), v.description('Skip (as a row error) adds that would introduce a new entity.')), false),
+    strict: v.optional(v.boolean(), false),
     verify: v.optional(v.picklist(['none', 'report', 'rollback']), 'none'),
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 60000),
   }),
   listedSchema: {
     type: 'object',
     properties: {
-      operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'Operand sets with optional op add|remove.' },
-      strict: { type: 'boolean', description: 'Skip (as a row error) adds that would introduce a new entity.' },
-      verify: { type: 'string', enum: ['none', 'report', 'rollback'], description: 'Preflight verification (default none).' },
-      timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, description: 'Preflight budget in ms (default 60000).' },
+      operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' },
+      strict: { type: 'boolean', description: 'Skip adds that would mint (row error).' },
+      verify: { type: 'string', enum: ['none', 'report', 'rollback'] },
+      timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000 },
     },
     required: ['operations'],
     additionalProperties: false,

@@ -17,10 +17,11 @@ import { addToManifest, removeFromManifest, removeRq, robotDirOf, rqTarget, side
 import { loadQuestions, type QuestionCatalog, type StoredQuestion } from '../cq/load.js';
 import { CONVENTIONS, CqFormatError, questionFrom, questionJson, type CompetencyQuestion, type Convention } from '../cq/question.js';
 import { outcomeRow, runQuestions } from '../cq/run.js';
+import { AnyList, AnyObject } from './common.js';
 
 const ConventionArg = v.picklist(CONVENTIONS as [Convention, ...Convention[]]);
 
-const Line = (max: number, what: string) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max), v.description(what));
+const Line = (max: number) => v.pipe(v.string(), v.nonEmpty(), v.maxLength(max));
 
 /** The id `CQ-N` after the highest N any store uses. */
 function nextId(catalog: QuestionCatalog): string {
@@ -97,16 +98,17 @@ export const addCompetencyQuestion = defineTool({
   name: 'add_competency_question',
   description: 'Add or replace (same id) a SPARQL competency question with its expected answer.',
   input: v.strictObject({
-    query: v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000), v.description('SPARQL SELECT or ASK; the ontology prefixes and rdf/rdfs/owl/xsd are predeclared.')),
-    id: v.optional(Line(128, 'Question id (default CQ-N after the highest used); letters, digits, ".", "_", "-".')),
-    text: v.optional(Line(4000, 'The question in natural language (one line).')),
-    type: v.optional(Line(200, 'Kind of question, e.g. Scoping, Validating.')),
+    query: v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000), v.description('SELECT or ASK.')),
+    id: v.optional(v.pipe(Line(128), v.description('Default CQ-N.'))),
+    text: v.optional(Line(4000)),
+    type: v.optional(Line(200)),
     query_lang: v.optional(v.picklist(['sparql']), 'sparql'),
     include_inferred: v.optional(v.boolean(), true),
-    expected: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100), v.description('nonEmpty (default), empty, or count OP N with OP one of >= <= == > <.')), 'nonEmpty'),
-    tags: v.optional(v.pipe(v.array(Line(200, 'A tag.')), v.maxLength(64))),
-    convention: v.optional(v.pipe(ConventionArg, v.description('Store: default the existing one, else robot-sparql-dir (ontology-annotations when unsaved).'))),
+    expected: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100), v.description('nonEmpty, empty, or count OP N (OP: >= <= == > <).')), 'nonEmpty'),
+    tags: v.optional(v.pipe(v.array(Line(200)), v.maxLength(64))),
+    convention: v.optional(ConventionArg),
   }),
+  output: v.object({ added: AnyObject, convention: v.string(), target: v.string(), replaced: v.boolean() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   // a file store's question of the same id is replaced, which undo cannot restore
@@ -146,6 +148,7 @@ export const listCompetencyQuestions = defineTool({
   name: 'list_competency_questions',
   description: 'Competency questions of every store, by id.',
   input: v.strictObject({}),
+  output: v.object({ count: v.number(), conventions_found: AnyList, competency_questions: AnyList, skipped: AnyList }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (_args, ctx) => {
@@ -163,9 +166,10 @@ export const removeCompetencyQuestion = defineTool({
   name: 'remove_competency_question',
   description: 'Remove a competency question by id.',
   input: v.strictObject({
-    id: Line(128, 'The question id.'),
+    id: Line(128),
     convention: v.optional(ConventionArg),
   }),
+  output: v.object({ removed: v.boolean(), id: v.string(), convention: v.string(), target: v.string() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   // removal from a file store is not undoable
@@ -206,13 +210,14 @@ export const runCompetencyQuestions = defineTool({
   name: 'run_competency_questions',
   description: 'Run competency questions against their expected answers.',
   input: v.strictObject({
-    ids: v.optional(v.pipe(v.array(Line(128, 'A question id.')), v.maxLength(10_000), v.description('Questions to run (default all).'))),
-    convention: v.optional(v.pipe(ConventionArg, v.description('Only this store (default every store found).'))),
+    ids: v.optional(v.pipe(v.array(Line(128)), v.maxLength(10_000))),
+    convention: v.optional(ConventionArg),
     // TOOLS.md gives defaults only; these bounds keep one call bounded.
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000), v.description('Rows kept per query (default 1000).')), 1000),
-    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Time bound per query in ms (default 120000).')), DEFAULT_TIMEOUT_MS),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)), 1000),
+    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), DEFAULT_TIMEOUT_MS),
     fail_on: v.optional(v.picklist(['none', 'any']), 'none'),
   }),
+  output: v.object({ total: v.number(), passed: v.number(), failed: v.number(), fail_on: v.string(), gate: v.string(), questions: AnyList, skipped: AnyList }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {

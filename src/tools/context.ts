@@ -17,7 +17,7 @@ import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { EntityRowOutput, logicalAxiomCount } from './common.js';
+import { EntityRowOutput, logicalAxiomCount, AnyList, AnyObject } from './common.js';
 import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../report/rows.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
@@ -27,9 +27,9 @@ export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 
 /** Entity kinds in the order their cards and rows are listed. */
 
-const Limit = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`Maximum items (default ${fallback}).`)), fallback);
-const Offset = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0-based offset of the first item.')), 0);
-const EntityRef = v.pipe(v.string(), v.nonEmpty(), v.description('IRI, CURIE or display name.'));
+const Limit = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), fallback);
+const Offset = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0);
+const EntityRef = v.pipe(v.string(), v.nonEmpty());
 
 // ---------------------------------------------------------------- shared shapes (TOOLS.md 1.5, 1.6)
 
@@ -261,9 +261,10 @@ export const summarizeOntology = defineTool({
   name: 'summarize_ontology',
   description: 'Axiom and entity statistics of the active ontology or its imports closure.',
   input: v.strictObject({
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Summarize the whole imports closure.')), false),
+    include_imports: v.optional(v.boolean(), false),
     limit: Limit(80),
   }),
+  output: v.object({ scope: v.string(), ontologies: v.number(), axioms: v.number(), logical_axioms: v.number(), ontology_annotations: v.number(), import_declarations: v.number(), signature_entities: v.number(), entity_types: AnyObject, axiom_types: AnyObject, axiom_types_truncated: v.optional(v.number()) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -328,10 +329,11 @@ export const getAxiomsForEntity = defineTool({
   description: 'Asserted axioms that mention an entity or annotate its IRI.',
   input: v.strictObject({
     entity: EntityRef,
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Also list axioms of the imports closure.')), false),
+    include_imports: v.optional(v.boolean(), false),
     limit: Limit(100),
     offset: Offset,
   }),
+  output: v.object({ entity: AnyObject, include_imports: v.boolean(), axioms: AnyObject }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -385,6 +387,7 @@ export const getOntologyContext = defineTool({
   name: 'get_ontology_context',
   description: 'Orientation: id, counts, imports, annotations, root classes, properties, reasoner, prefixes.',
   input: v.strictObject({ limit: Limit(50) }),
+  output: v.object({ active_ontology: AnyObject, counts: AnyObject, imports: AnyList, ontology_annotations: AnyList, root_classes: AnyObject, object_properties: AnyObject, data_properties: AnyObject, reasoner: AnyObject, prefixes: AnyObject, write_protection: v.string(), note: v.string() }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -680,9 +683,10 @@ export const getEntityContext = defineTool({
   description: 'Entity card per punned type: annotations, usage, asserted neighbours.',
   input: v.strictObject({
     entity: EntityRef,
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Read neighbours from the whole imports closure (default true).')), true),
+    include_imports: v.optional(v.pipe(v.boolean(), v.description('Default true.')), true),
     limit: Limit(50),
   }),
+  output: v.object({ query: v.string(), count: v.number(), include_imports: v.boolean(), entities: AnyList, last_changes: v.optional(AnyList) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {

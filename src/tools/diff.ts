@@ -54,7 +54,7 @@ export const diffOntologies = defineTool({
   description: 'Axiom-set diff of a loaded ontology (default active) against right or right_document.',
   input: v.strictObject({
     ...PairArgs,
-    logical_only: v.optional(v.pipe(v.boolean(), v.description('Ignore declarations and annotation axioms.')), false),
+    logical_only: v.optional(v.pipe(v.boolean(), v.description('Ignore declarations and annotations.')), false),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -277,9 +277,9 @@ export const analyzeChangeImpact = defineTool({
   name: 'analyze_change_impact',
   description: 'Impact of a cached preview or of an ontology pair: affected terms, axioms, assets.',
   input: v.strictObject({
-    change_set_id: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(200), v.description('The id preview_change_set returned.'))),
+    change_set_id: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(200))),
     ...PairArgs,
-    policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit local project-policy file (module attribution, validation assets); otherwise discovery.'))),
+    policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
   }),
   capabilities: ['ontology:read'],
   mutating: never,

@@ -195,7 +195,7 @@ export const saveOntology = defineTool({
   name: 'save_ontology',
   description: 'Save the active ontology (all=true: every dirty one), or save it as path.',
   input: v.strictObject({
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save-as target; format from its extension.'))),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Format from the extension.'))),
     all: v.optional(v.boolean(), false),
     verify_round_trip: v.optional(v.boolean(), false),
     atomic: v.optional(v.boolean(), false),
@@ -256,7 +256,7 @@ export const loadOntology = defineTool({
   name: 'load_ontology',
   description: 'Load a document as a new ontology, active unless keep_active; not undoable.',
   input: v.strictObject({
-    source: v.pipe(v.string(), v.nonEmpty(), v.description('Local path, file: IRI, http(s) IRI or GitHub blob URL.')),
+    source: v.pipe(v.string(), v.nonEmpty()),
     keep_active: v.optional(v.boolean(), false),
     connection_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 15000),
     missing_imports: v.optional(v.picklist(['warn', 'error', 'silent']), 'warn'),

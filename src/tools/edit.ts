@@ -2,7 +2,7 @@
 // so adding and removing the same operand set are symmetric. One call = one undo unit.
 
 import * as v from 'valibot';
-import { AxiomOperandsSchema, AXIOM_TYPES, ENTITY_TYPES, FIELD_DESCRIPTIONS, LIST_FIELDS, STRING_FIELDS } from '../model/operands/schema.js';
+import { AxiomOperandsSchema, AXIOM_TYPES, ENTITY_TYPES, FIELD_DESCRIPTIONS, LIST_FIELDS, STRING_FIELDS, type OperandField } from '../model/operands/schema.js';
 import { buildAxiom } from '../model/operands/builder.js';
 import type { Change } from '../model/changes.js';
 import { defineTool, always, ToolFailure, type JsonObject } from './tool.js';
@@ -19,15 +19,21 @@ export function withFields(extra: Record<string, v.GenericSchema>) {
 const ANNOTATION_JSON: JsonObject = {
   type: 'object',
   properties: {
-    property: { type: 'string', description: 'Annotation property: rdfs:label, rdfs:comment, or an IRI/name. Default rdfs:label.' },
-    value: { type: 'string', description: 'Literal text; omit when value_iri is given.' },
-    value_iri: { type: 'string', description: 'IRI value; takes precedence over value.' },
-    lang: { type: 'string', description: 'Language tag.' },
-    datatype: { type: 'string', description: 'Datatype IRI or name.' },
-    annotations: { type: 'array', items: { type: 'object' }, description: 'Nested annotations (same shape).' },
+    property: { type: 'string', description: 'Default rdfs:label.' },
+    value: { type: 'string' },
+    value_iri: { type: 'string', description: 'Wins over value.' },
+    lang: { type: 'string' },
+    datatype: { type: 'string' },
+    annotations: { type: 'array', items: { type: 'object' }, description: 'Same shape.' },
   },
   additionalProperties: false,
 };
+
+/** An operand's listed schema, with its description where it has one. */
+function described(schema: JsonObject, field: OperandField): JsonObject {
+  const text = FIELD_DESCRIPTIONS[field];
+  return text === undefined ? schema : { ...schema, description: text };
+}
 
 /**
  * The operand set as one flat closed object for `tools/list`: clients such as the Claude API refuse a
@@ -35,16 +41,16 @@ const ANNOTATION_JSON: JsonObject = {
  */
 export function flatSchema(extra: JsonObject): JsonObject {
   const properties: JsonObject = {
-    axiom_type: { type: 'string', enum: [...AXIOM_TYPES], description: 'The kind of axiom; it decides which operands are required.' },
+    axiom_type: { type: 'string', enum: [...AXIOM_TYPES], description: 'Decides which operands are required.' },
   };
-  for (const f of STRING_FIELDS) properties[f] = { type: 'string', description: FIELD_DESCRIPTIONS[f] };
-  properties.entity_type = { type: 'string', enum: [...ENTITY_TYPES], description: FIELD_DESCRIPTIONS.entity_type };
-  for (const f of LIST_FIELDS) properties[f] = { type: 'array', items: { type: 'string' }, description: FIELD_DESCRIPTIONS[f] };
-  properties.annotations = { type: 'array', items: ANNOTATION_JSON, description: 'Axiom annotations.' };
+  for (const f of STRING_FIELDS) properties[f] = described({ type: 'string' }, f);
+  properties.entity_type = { type: 'string', enum: [...ENTITY_TYPES] };
+  for (const f of LIST_FIELDS) properties[f] = described({ type: 'array', items: { type: 'string' } }, f);
+  properties.annotations = { type: 'array', items: ANNOTATION_JSON };
   return { type: 'object', properties: { ...properties, ...extra }, required: ['axiom_type'], additionalProperties: false };
 }
 
-const AddInput = withFields({ strict: v.optional(v.pipe(v.boolean(), v.description('Refuse operands that would mint a new entity.'))) });
+const AddInput = withFields({ strict: v.optional(v.pipe(v.boolean(), v.description('Refuse to mint new entities.'))) });
 const RemoveInput = withFields({});
 
 function operandsOf(args: JsonObject): JsonObject {
@@ -56,7 +62,7 @@ export const addAxiom = defineTool({
   name: 'add_axiom',
   description: 'Add one axiom: axiom_type plus the operands it needs.',
   input: AddInput,
-  listedSchema: flatSchema({ strict: { type: 'boolean', description: 'Refuse operands that would mint a new entity.' } }),
+  listedSchema: flatSchema({ strict: { type: 'boolean', description: 'Refuse to mint new entities.' } }),
   output: AxiomWriteOutput,
   capabilities: ['ontology:curate'],
   mutating: always,

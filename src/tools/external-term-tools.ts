@@ -24,13 +24,13 @@ const CURSOR_TTL_MS = 5 * 60_000;
 const PROPOSAL_TTL_MS = 15 * 60_000;
 const MAX_QUERY_CODE_POINTS = 512;
 
-const providerId = v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'a provider id'), v.description('A provider of the policy\'s external_terms.providers.'));
-const policyPath = v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description('Explicit project-policy file.')));
-const network = v.optional(v.pipe(v.picklist(['deny', 'allow']), v.description('deny refuses every fetch of the call; allow never widens the policy.')));
-const ontologyId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'an ontology id'), v.description('A provider ontology id the policy allow-lists.'));
-const language = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/, 'a language tag'), v.description('One of the policy\'s languages (default: the first).')));
-const absoluteIri = (what: string) => v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.check(isAbsoluteIri, 'an absolute IRI'), v.description(what));
-const digest = (what: string) => v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'), v.description(what));
+const providerId = v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'a provider id'));
+const policyPath = v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096)));
+const network = v.optional(v.picklist(['deny', 'allow']));
+const ontologyId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'an ontology id'));
+const language = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/, 'a language tag')));
+const absoluteIri = v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.check(isAbsoluteIri, 'an absolute IRI'));
+const digest = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'));
 
 const READ = ['ontology:read', 'filesystem:project:read', 'network:access', 'external-terms:read'] as const;
 
@@ -53,11 +53,11 @@ export const searchExternalTerms = defineTool({
   description: 'Search an external-term provider of the policy; evidence only.',
   input: v.strictObject({
     provider_id: v.optional(providerId),
-    query: v.optional(v.pipe(v.string(), v.maxLength(4 * MAX_QUERY_CODE_POINTS), v.description('Search text (≤512 code points; never persisted).'))),
-    ontologies: v.optional(v.pipe(v.array(ontologyId), v.minLength(1), v.maxLength(16), v.description('Ontology ids (≤16, all policy-allowed; default: the allow-list when it has ≤16).'))),
+    query: v.optional(v.pipe(v.string(), v.maxLength(4 * MAX_QUERY_CODE_POINTS))),
+    ontologies: v.optional(v.pipe(v.array(ontologyId), v.minLength(1), v.maxLength(16))),
     language,
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.description('Results per page (1-100; never above the policy\'s max_results).'))),
-    cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(128), v.description('next_cursor of a previous page (5 minutes; this principal and actor only).'))),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
+    cursor: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(128))),
     policy_path: policyPath,
     network,
   }),
@@ -125,9 +125,9 @@ export const inspectExternalTerm = defineTool({
   input: v.strictObject({
     provider_id: providerId,
     ontology: ontologyId,
-    iri: absoluteIri('The term\'s IRI.'),
+    iri: absoluteIri,
     language,
-    fresh: v.optional(v.pipe(v.boolean(), v.description('Bypass the cache (read and write).')), false),
+    fresh: v.optional(v.boolean(), false),
     policy_path: policyPath,
     network,
   }),
@@ -150,12 +150,11 @@ const ENTITY_TYPES: Readonly<Record<string, EntityKind>> = {
 const MappingRow = v.pipe(
   v.record(v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'an SSSOM column name')), v.pipe(v.string(), v.check((cell) => Buffer.byteLength(cell, 'utf8') <= 65_536, 'a cell of at most 64 KiB'))),
   v.check((r) => Object.keys(r).length <= 128, 'at most 128 columns'),
-  v.check((r) => Buffer.byteLength(JSON.stringify(r), 'utf8') <= 256 * 1024, 'at most 256 KiB in all'),
-  v.description('One SSSOM row: subject_id, predicate_id, object_id required; one endpoint is the external IRI.'),
+  v.check((r) => Buffer.byteLength(JSON.stringify(r), 'utf8') <= 256 * 1024, 'at most 256 KiB in all'), v.description('One SSSOM row; one endpoint is the external IRI.'),
 );
 
 const LocalEntity = v.strictObject({
-  iri: absoluteIri('The local entity to mint.'),
+  iri: absoluteIri,
   type: v.picklist(Object.keys(ENTITY_TYPES) as [string, ...string[]]),
   labels: v.pipe(v.array(v.strictObject({
     value: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
@@ -201,8 +200,8 @@ export const proposeTermReuse = defineTool({
   input: v.strictObject({
     provider_id: providerId,
     ontology: ontologyId,
-    iri: absoluteIri('The external term\'s IRI.'),
-    term_fingerprint: digest('term_fingerprint from inspect_external_term (search fingerprints are not accepted).'),
+    iri: absoluteIri,
+    term_fingerprint: v.pipe(digest, v.description('From inspect_external_term.')),
     action: v.picklist(['reuse_iri', 'add_mapping', 'mint_local_with_mapping']),
     mapping: v.optional(MappingRow),
     local_entity: v.optional(LocalEntity),
@@ -276,11 +275,11 @@ export const acceptReuseProposal = defineTool({
   description: 'Accept a reuse proposal: reuse the IRI, add a mapping, or mint with one.',
   input: v.strictObject({
     proposal_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, 'a proposal id')),
-    proposal_fingerprint: digest('proposal_fingerprint from propose_term_reuse.'),
-    confirm: v.pipe(v.literal(true), v.description('Must be true.')),
+    proposal_fingerprint: digest,
+    confirm: v.literal(true),
     policy_path: policyPath,
-    mapping_set_id: v.optional(absoluteIri('Mapping set id, needed when a mapping action creates the store.')),
-    license: v.optional(absoluteIri('Mapping set license, needed when a mapping action creates the store.')),
+    mapping_set_id: v.optional(v.pipe(absoluteIri, v.description('Needed if this creates the store.'))),
+    license: v.optional(v.pipe(absoluteIri, v.description('Needed if this creates the store.'))),
   }),
   capabilities: ['ontology:curate', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,

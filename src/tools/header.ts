@@ -28,6 +28,7 @@ import { absoluteIri } from '../model/iri.js';
 import { FileReadError, readRegularFile } from '../util/file-read.js';
 import { resolveCallerPath } from '../policy/path-rules.js';
 import { resolvePolicy } from '../policy/resolve.js';
+import { AnyObject } from './common.js';
 
 // ---------------------------------------------------------------- caller-selected documents
 
@@ -151,8 +152,8 @@ export const setOntologyId = defineTool({
   name: 'set_ontology_id',
   description: 'Set the active ontology\'s IRI and version IRI (omitted: cleared).',
   input: v.strictObject({
-    ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('New ontology IRI (absolute).')),
-    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Version IRI (absolute).'))),
+    ontology_iri: v.pipe(v.string(), v.nonEmpty()),
+    version_iri: v.optional(v.pipe(v.string(), v.nonEmpty())),
   }),
   output: v.object({ ontology_iri: v.nullable(v.string()), version_iri: v.optional(v.string()), message: v.string() }),
   capabilities: ['ontology:admin'],
@@ -179,8 +180,8 @@ export const setPrefix = defineTool({
   name: 'set_prefix',
   description: 'Bind a prefix of the document (":" is the default namespace); not undoable.',
   input: v.strictObject({
-    prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')),
-    namespace: v.pipe(v.string(), v.nonEmpty(), v.description('Namespace IRI the prefix expands to.')),
+    prefix: v.pipe(v.string(), v.description('With or without ":".')),
+    namespace: v.pipe(v.string(), v.nonEmpty()),
   }),
   output: v.object({ prefix: v.string(), namespace: v.string(), prefixes: PrefixesOutput }),
   capabilities: ['ontology:admin'],
@@ -204,7 +205,7 @@ export const setPrefix = defineTool({
 export const removePrefix = defineTool({
   name: 'remove_prefix',
   description: 'Remove one prefix binding of the document; not undoable.',
-  input: v.strictObject({ prefix: v.pipe(v.string(), v.description('Prefix name with or without the trailing ":".')) }),
+  input: v.strictObject({ prefix: v.pipe(v.string(), v.description('With or without ":".')) }),
   output: v.object({ removed: v.boolean(), prefix: v.string(), namespace: v.string(), prefixes: PrefixesOutput, note: v.string() }),
   capabilities: ['ontology:admin'],
   mutating: always,
@@ -237,8 +238,8 @@ export const addImport = defineTool({
   name: 'add_import',
   description: 'Add an owl:imports; with document, load the imported document too.',
   input: v.strictObject({
-    iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')),
-    document: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Path, file: URL or http(s) URL of the imported document.'))),
+    iri: v.pipe(v.string(), v.nonEmpty()),
+    document: v.optional(v.pipe(v.string(), v.nonEmpty())),
     connection_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 15000),
     network: v.optional(v.picklist(['deny', 'allow'])),
   }),
@@ -289,7 +290,7 @@ export const addImport = defineTool({
 export const removeImport = defineTool({
   name: 'remove_import',
   description: 'Remove an owl:imports; the imported ontology stays loaded.',
-  input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty(), v.description('Imported ontology IRI.')) }),
+  input: v.strictObject({ iri: v.pipe(v.string(), v.nonEmpty()) }),
   output: v.object({ removed: v.boolean(), iri: v.string() }),
   capabilities: ['ontology:admin'],
   mutating: always,
@@ -307,18 +308,19 @@ export const removeImport = defineTool({
 });
 
 const AnnotationArgsSchema = {
-  property: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Annotation property: rdfs:label (default), rdfs:comment, or an IRI/name.'))),
-  value: v.optional(v.pipe(v.string(), v.description('Literal text; omit when value_iri is given.'))),
-  value_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('IRI value; takes precedence over value.'))),
-  lang: v.optional(v.pipe(v.string(), v.description('Language tag.'))),
-  datatype: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Datatype IRI or name.'))),
-  annotations: v.optional(v.pipe(v.array(AnnotationSchema), v.description('Nested annotations on this annotation.'))),
+  property: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  value: v.optional(v.pipe(v.string(), v.description('Literal text; or value_iri.'))),
+  value_iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Wins over value.'))),
+  lang: v.optional(v.string()),
+  datatype: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  annotations: v.optional(v.array(AnnotationSchema)),
 };
 
 export const addOntologyAnnotation = defineTool({
   name: 'add_ontology_annotation',
   description: 'Add an ontology annotation.',
   input: v.strictObject(AnnotationArgsSchema),
+  output: v.object({ added: v.boolean(), annotation: AnyObject, already_present: v.boolean() }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,
@@ -342,6 +344,7 @@ export const removeOntologyAnnotation = defineTool({
   name: 'remove_ontology_annotation',
   description: 'Remove an ontology annotation equal to the one given.',
   input: v.strictObject(AnnotationArgsSchema),
+  output: v.object({ removed: v.boolean(), annotation: AnyObject }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,

@@ -69,7 +69,7 @@ function step(ctx: ToolContext, direction: 'undo' | 'redo'): StackStateRow & { m
 export const undoChange = defineTool({
   name: 'undo_change',
   description: 'Undo this window\'s last change; peek=true only reports it.',
-  input: v.strictObject({ peek: v.optional(v.pipe(v.boolean(), v.description('Report the next undo without undoing.')), false) }),
+  input: v.strictObject({ peek: v.optional(v.boolean(), false) }),
   // an undo reports the step, a peek what the next undo would do: both report the stack
   output: v.object({
     ...StackState,

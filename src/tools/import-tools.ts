@@ -121,8 +121,8 @@ const sourceFields = (lock: LockFile): JsonObject => ({
 });
 
 const LockArgs = {
-  path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Lockfile path (default: policy imports.lockfile, else imports.lock.json beside the active document).'))),
-  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit project-policy file.'))),
+  path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Default: beside the active document.'))),
+  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
 };
 
 export const writeImportLock = defineTool({

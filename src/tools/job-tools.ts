@@ -22,7 +22,7 @@ import { documentReader } from './diff.js';
 
 const START_CAPABILITIES = ['ontology:read', 'filesystem:project:read'] as const;
 
-const JobId = v.pipe(v.string(), v.uuid('job_id must be a UUID'), v.description('The job id start_job returned.'));
+const JobId = v.pipe(v.string(), v.uuid('job_id must be a UUID'));
 
 /** Runs a job-store operation, turning its refusals into tool failures with the same code. */
 function store<T>(ctx: ToolContext, op: (m: JobManager, owner: ReturnType<typeof jobOwner>) => T): T {
@@ -60,10 +60,9 @@ export const startJob = defineTool({
   name: 'start_job',
   description: 'Queue a background job; poll get_job. A repeated idempotency_key returns the job.',
   input: v.strictObject({
-    type: v.pipe(v.picklist(JOB_TYPE_NAMES), v.description(`Job type: ${JOB_TYPE_NAMES.join(', ')}.`)),
-    idempotency_key: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'idempotency_key must match [A-Za-z0-9][A-Za-z0-9._:-]{0,127}'),
-      v.description('Caller-chosen key: a retry with the same key and inputs returns the same job.')),
-    request: v.pipe(v.record(v.string(), v.unknown()), v.description('The job\'s arguments, closed per type: classification {limit, policy_path}; project_qc {limit, lock_mode, policy_path}; semantic_diff {right_document, limit, policy_path, include_imports:false, network:"deny"}; inference_materialization {categories, destination (new_ontology|active_source), provenance, limits (axiom limits ≤500), policy_path}.')),
+    type: v.picklist(JOB_TYPE_NAMES),
+    idempotency_key: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'idempotency_key must match [A-Za-z0-9][A-Za-z0-9._:-]{0,127}')),
+    request: v.pipe(v.record(v.string(), v.unknown()), v.description('By type: classification {limit, policy_path}; project_qc {limit, lock_mode, policy_path}; semantic_diff {right_document, limit, policy_path}; inference_materialization: materialize_inferences arguments.')),
   }),
   capabilities: [...START_CAPABILITIES],
   mutating: never,
@@ -123,8 +122,8 @@ export const listJobs = defineTool({
   name: 'list_jobs',
   description: 'Your jobs in this window, newest first.',
   input: v.strictObject({
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100), v.description('Jobs per page (1–100, default 50).')), 50),
-    cursor: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(1024), v.description('next_cursor of the previous page.'))),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 50),
+    cursor: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(1024))),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -165,12 +164,12 @@ export const exportJobArtifact = defineTool({
   description: 'Copy a job\'s artifact to a project path.',
   input: v.strictObject({
     job_id: JobId,
-    artifact_id: v.pipe(v.string(), v.uuid('artifact_id must be a UUID'), v.description('An artifact id from the job\'s result.')),
-    destination: v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Target file path (its parent directory must exist).')),
-    confirm: v.pipe(v.literal(true, 'confirm must be true'), v.description('Must be true.')),
+    artifact_id: v.pipe(v.string(), v.uuid('artifact_id must be a UUID')),
+    destination: v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Its directory must exist.')),
+    confirm: v.literal(true, 'confirm must be true'),
     overwrite: v.optional(v.boolean(), false),
-    expected_target_digest: v.optional(v.pipe(Digest, v.description('sha256 digest of the file being overwritten (required with overwrite).'))),
-    policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Explicit local project-policy file.'))),
+    expected_target_digest: v.optional(Digest),
+    policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
   }),
   capabilities: ['ontology:read', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,

@@ -9,22 +9,21 @@ import { decodeCursor, encodeCursor, type CursorBinding } from '../mappings/curs
 import { readStore, storeIdentity, type StoreLocation } from '../mappings/store.js';
 import { defineTool, always, never, type JsonObject } from './tool.js';
 
-const text = (max: number, what: string) => v.pipe(v.string(), v.minLength(1), v.maxLength(max), v.description(what));
+const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
 
 const StoreArgs = {
-  path: v.optional(text(4096, 'Mapping store (SSSOM/TSV). Policy v2: may only repeat mappings.path; policy v1: required; no policy: required, below the active document\'s directory.')),
-  policy_path: v.optional(text(4096, 'Explicit project-policy file.')),
+  path: v.optional(v.pipe(text(4096), v.description('SSSOM/TSV store; required without a v2 policy.'))),
+  policy_path: v.optional(text(4096)),
 };
 
 const PageArgs = {
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200), v.description('Items per page (1-200, default 50).')), 50),
-  cursor: v.optional(text(4096, 'next_cursor of the previous page (bound to the store revision).')),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(200)), 50),
+  cursor: v.optional(text(4096)),
 };
 
-const revision = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'),
-  v.description('The mapping_revision this write expects (list_mappings reports it; an absent store has its own).'));
-const confirm = v.pipe(v.literal(true), v.description('Must be true: this call writes a project file.'));
-const iri = (what: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(2048), v.description(what)));
+const revision = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'), v.description('From list_mappings.'));
+const confirm = v.literal(true);
+const iri = v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(2048)));
 
 const where = (args: { path?: string; policy_path?: string }): StoreLocation => ({ path: args.path, policyPath: args.policy_path });
 
@@ -87,11 +86,10 @@ export const addMappingTool = defineTool({
   description: 'Add one SSSOM mapping row.',
   input: v.strictObject({
     expected_mapping_revision: revision,
-    mapping: v.pipe(v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.string()), v.description('SSSOM cells by column name.')),
-    mapping_set_id: iri('Absolute IRI of the mapping set (required on the first add).'),
-    license: iri('Absolute IRI of the set\'s license (required on the first add).'),
-    prefix_map: v.optional(v.pipe(v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.pipe(v.string(), v.maxLength(2048))),
-      v.description('CURIE prefixes to add to the set\'s curie_map (a prefix may not be rebound).'))),
+    mapping: v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.string()),
+    mapping_set_id: v.pipe(iri, v.description('Required on the first add.')),
+    license: v.pipe(iri, v.description('Required on the first add.')),
+    prefix_map: v.optional(v.pipe(v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.pipe(v.string(), v.maxLength(2048))), v.description('Added to the set\'s curie_map.'))),
     ...StoreArgs,
     confirm,
   }),
@@ -111,7 +109,7 @@ export const removeMappingTool = defineTool({
   description: 'Remove one mapping by mapping_id.',
   input: v.strictObject({
     expected_mapping_revision: revision,
-    mapping_id: text(128, 'The mapping to remove.'),
+    mapping_id: text(128),
     ...StoreArgs,
     confirm,
   }),
@@ -128,8 +126,8 @@ export const importSssomTool = defineTool({
   description: 'Replace or merge the mapping store from an SSSOM/TSV file.',
   input: v.strictObject({
     expected_mapping_revision: revision,
-    source: text(4096, 'The SSSOM/TSV file to import (relative paths: the project root).'),
-    mode: v.pipe(v.picklist(['replace', 'merge']), v.description('replace the store, or merge by mapping_id.')),
+    source: text(4096),
+    mode: v.picklist(['replace', 'merge']),
     ...StoreArgs,
     confirm,
   }),
@@ -146,10 +144,10 @@ export const exportSssomTool = defineTool({
   description: 'Write the mapping store as SSSOM/TSV to a project path.',
   input: v.strictObject({
     expected_mapping_revision: revision,
-    destination: text(4096, 'Where to write (relative paths: the project root).'),
-    overwrite: v.optional(v.pipe(v.boolean(), v.description('Replace an existing file (needs expected_target_digest).')), false),
-    expected_target_digest: v.optional(v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'), v.description('sha256 of the file being replaced.'))),
-    spreadsheet_safe: v.optional(v.pipe(v.boolean(), v.description('Prefix cells starting with = + - @ so spreadsheets do not run them.')), false),
+    destination: text(4096),
+    overwrite: v.optional(v.pipe(v.boolean(), v.description('Needs expected_target_digest.')), false),
+    expected_target_digest: v.optional(v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: digest'))),
+    spreadsheet_safe: v.optional(v.pipe(v.boolean(), v.description('Escape formula-like cells.')), false),
     ...StoreArgs,
     confirm,
   }),

@@ -56,7 +56,7 @@ export const mergeOntologyDocument = defineTool({
   name: 'merge_ontology_document',
   description: 'Copy a document\'s axioms, imports and annotations into the active ontology.',
   input: v.strictObject({
-    source: v.pipe(v.string(), v.nonEmpty(), v.description('Local path, file: IRI, http(s) IRI or GitHub blob URL.')),
+    source: v.pipe(v.string(), v.nonEmpty()),
     replace_active: v.optional(v.boolean(), false),
     copy_ontology_id: v.optional(v.boolean()),
     preview: v.optional(v.boolean(), false),

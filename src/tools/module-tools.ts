@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow } from '../report/rows.js';
 import { absoluteIri } from '../model/iri.js';
+import { AnyObject } from './common.js';
 import { saveFormatOf } from './documents.js';
 
 type SourceScope = 'imports_closure' | 'active';
@@ -90,13 +91,14 @@ export const extractModule = defineTool({
   name: 'extract_module',
   description: 'Extract a locality module around a signature; load it, or save it to path.',
   input: v.strictObject({
-    signature: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.minLength(1), v.maxLength(100_000), v.description('Seed entities: names, CURIEs or IRIs; a punned IRI brings every sense.')),
+    signature: v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.minLength(1), v.maxLength(100_000), v.description('Seed entities.')),
     module_type: v.optional(v.picklist(['STAR', 'BOT', 'TOP']), 'STAR'),
     source: v.optional(v.picklist(['imports_closure', 'active']), 'imports_closure'),
-    iri: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Ontology IRI of the module; absent: an anonymous ontology.'))),
-    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save the module to this file instead of loading it.'))),
+    iri: v.optional(v.pipe(v.string(), v.nonEmpty())),
+    path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save here instead of loading.'))),
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 60000),
   }),
+  output: v.object({ module: AnyObject, module_type: v.string(), source: v.string(), seeds: AnyObject, axioms: v.number(), entities: v.number(), loaded: v.optional(v.string()), note: v.optional(v.string()), saved: v.optional(v.boolean()), path: v.optional(v.string()), format: v.optional(v.string()) }),
   capabilities: ['ontology:admin'],
   mutating: always,
   destructive: true,

@@ -21,15 +21,12 @@ import { inlineShapes, readShapesFile } from '../shacl/shapes.js';
 import type { ShaclShapesSource } from '../qc/stages/shacl.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 
-const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),
-  v.description('Explicit local project-policy file (no URL scheme); otherwise discovery from the active document.')));
+const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
 
-const LockModeArg = v.optional(v.pipe(v.picklist(['ignore', 'verify', 'required']),
-  v.description('Import-lock verification (TOOLS.md 1.8): ignore (default), verify, required.')), 'ignore');
+const LockModeArg = v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore');
 
 /** Samples per stage, 0–10000 (TOOLS.md run_project_qc; run_qc_suite gives no range and shares this one). */
-const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000),
-  v.description('Findings sampled per stage (0–10000, default 25); counts and digests cover every finding.')), 25);
+const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)), 25);
 
 export const runProjectQcTool = defineTool({
   name: 'run_project_qc',
@@ -57,23 +54,22 @@ const NonEmptyStrings = v.array(v.pipe(v.string(), v.nonEmpty()));
 
 const SuiteInput = v.strictObject({
   // Stage lists without schema defaults, so a policy run can tell what the caller actually asked for.
-  stages: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16), v.description('Stages to run (default reasoner, profile, structural).'))),
-  required_stages: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16), v.description('Always scheduled; must complete, else gate error.'))),
-  error_on_missing_required: v.optional(v.pipe(v.boolean(), v.description('Requested stages become required (default false).')), false),
+  stages: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16), v.description('Default: reasoner, profile, structural.'))),
+  required_stages: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16))),
+  error_on_missing_required: v.optional(v.pipe(v.boolean(), v.description('Requested stages become required.')), false),
   policy_path: PolicyPath,
-  owl_profile: v.optional(v.pipe(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`),
-    v.description('profile stage: DL (default), EL, QL, RL; none or Full skip the stage.'))),
+  owl_profile: v.optional(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`)),
   // TOOLS.md gives no bound on the invariant list; 1000 keeps one request bounded.
-  invariants: v.optional(v.pipe(v.array(Invariant), v.maxLength(1000), v.description('SPARQL invariants (verify_ontology.queries shape).'))),
-  shacl_shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('SHACL shapes graph (Turtle).'))),
-  shacl_shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('SHACL shapes file (local path).'))),
-  required_namespaces: v.optional(v.pipe(NonEmptyStrings, v.description('governance stage: owned IRIs must start with one of these.'))),
-  iri_pattern: v.optional(v.pipe(v.string(), v.description('governance stage: ECMAScript regular expression every owned IRI must match.'))),
-  required_annotations: v.optional(v.pipe(NonEmptyStrings, v.description('governance stage: annotation properties every owned class and property must carry.'))),
-  check_ownership: v.optional(v.pipe(v.boolean(), v.description('governance stage: flag logical axioms about imported terms (default true).'))),
-  fail_on: v.optional(v.pipe(v.picklist(['none', 'warn', 'error']), v.description('Verdict that fails the gate (default error).'))),
+  invariants: v.optional(v.pipe(v.array(Invariant), v.maxLength(1000), v.description('As verify_ontology\'s queries.'))),
+  shacl_shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Turtle.'))),
+  shacl_shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
+  required_namespaces: v.optional(NonEmptyStrings),
+  iri_pattern: v.optional(v.string()),
+  required_annotations: v.optional(NonEmptyStrings),
+  check_ownership: v.optional(v.boolean()),
+  fail_on: v.optional(v.pipe(v.picklist(['none', 'warn', 'error']), v.description('Default error.'))),
   limit: Limit,
-  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Budget of the whole run in ms (default 120000).'))),
+  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000))),
   lock_mode: LockModeArg,
 });
 

@@ -19,7 +19,7 @@ import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { OWL_DEPRECATED, XSD_BOOLEAN } from '../model/vocab.js';
 import { expandTerm } from '../policy/curie.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT } from './common.js';
+import { AnyList, ENTITY_TYPE_INPUT, EntityRowOutput } from './common.js';
 import { ENTITY_TYPE_NAMES, entityRow, KIND_ORDER, newEntityRow, renderAxiom } from '../report/rows.js';
 import { cmp } from './context.js';
 
@@ -29,9 +29,9 @@ const TERM_REPLACED_BY = 'obo:IAO_0100001';
 /** An absolute IRI: a scheme, then no character RFC 3987 forbids. */
 const ABSOLUTE_IRI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]+$/;
 
-const Text = (description: string) => v.pipe(v.string(), v.nonEmpty(), v.description(description));
-const EntityRef = Text('The entity: IRI, CURIE or display name.');
-const Preview = v.optional(v.pipe(v.boolean(), v.description('Report what would change without changing anything.')), false);
+const Text = v.pipe(v.string(), v.nonEmpty());
+const EntityRef = Text;
+const Preview = v.optional(v.boolean(), false);
 
 // ---------------------------------------------------------------- shared helpers
 
@@ -147,9 +147,10 @@ export const renameEntity = defineTool({
   description: 'Rename an IRI everywhere in the active ontology; renaming onto an existing IRI merges.',
   input: v.strictObject({
     entity: EntityRef,
-    new_iri: Text('The new absolute IRI (or a CURIE of a known prefix).'),
+    new_iri: Text,
     preview: Preview,
   }),
+  output: v.object({ preview: v.optional(v.boolean()), renamed: v.optional(v.boolean()), old_iri: v.string(), new_iri: v.string(), changes: v.number(), new_iri_already_in_signature: v.optional(v.boolean()), rewritten_axioms_sample: v.optional(AnyList), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
   rehearse: true,
@@ -222,9 +223,10 @@ export const deleteEntity = defineTool({
   description: 'Delete an entity and every axiom referencing it.',
   input: v.strictObject({
     entity: EntityRef,
-    entity_type: v.optional(v.pipe(v.picklist(ENTITY_TYPES), v.description('Delete only this sense of a punned IRI.'))),
+    entity_type: v.optional(v.pipe(v.picklist(ENTITY_TYPES), v.description('Only this sense of a punned IRI.'))),
     preview: Preview,
   }),
+  output: v.object({ preview: v.optional(v.boolean()), would_delete: v.optional(AnyList), deleted: v.optional(AnyList), removed_axioms: v.number(), removed_axioms_sample: v.optional(AnyList), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
   rehearse: true,
@@ -298,10 +300,11 @@ export const deprecateEntity = defineTool({
   description: 'Mark an entity owl:deprecated, with an optional replacement; usages stay.',
   input: v.strictObject({
     entity: EntityRef,
-    replaced_by: v.optional(Text('The replacement: entity name/IRI or an absolute IRI.')),
-    replaced_by_property: v.optional(Text('Annotation property of the replacement pointer (default obo:IAO_0100001).'), TERM_REPLACED_BY),
-    annotations: v.optional(v.pipe(v.array(AnnotationSchema), v.description('Further annotations on the entity (e.g. a reason); nested annotations annotate the assertion.'))),
+    replaced_by: v.optional(Text),
+    replaced_by_property: v.optional(v.pipe(Text, v.description('Default obo:IAO_0100001.')), TERM_REPLACED_BY),
+    annotations: v.optional(v.array(AnnotationSchema)),
   }),
+  output: v.object({ deprecated: EntityRowOutput, replaced_by: v.optional(v.string()), applied: v.number(), new_entities: v.optional(AnyList), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -367,12 +370,13 @@ export const moveClass = defineTool({
   description: 'Replace a class\'s asserted named parents with new_parent (omitted: a root).',
   input: v.pipe(
     v.strictObject({
-      entity: Text('The class to move: IRI, CURIE or display name.'),
-      new_parent: v.optional(Text('New parent: class name, IRI or Manchester class expression (omit to detach to a root).')),
-      keep_other_parents: v.optional(v.pipe(v.boolean(), v.description('Add the new parent without removing the others.')), false),
+      entity: Text,
+      new_parent: v.optional(v.pipe(Text, v.description('Omitted: a root.'))),
+      keep_other_parents: v.optional(v.pipe(v.boolean(), v.description('Keep the other parents.')), false),
     }),
     v.check((a) => !a.keep_other_parents || a.new_parent !== undefined, 'keep_other_parents=true needs new_parent'),
   ),
+  output: v.object({ moved: EntityRowOutput, new_parent: v.optional(v.string()), removed_parents: AnyList, applied: v.number(), new_entities: v.optional(AnyList), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

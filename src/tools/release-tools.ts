@@ -21,16 +21,11 @@ export const PREVIEW = 'PREVIEW';
 /** Inline report texts beyond this are replaced by their size and digest (the committed file has them whole). */
 export const MAX_INLINE_CHARS = 256 * 1024;
 
-const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),
-  v.description('Explicit local project-policy file (no URL scheme); otherwise discovery from the active document.')));
-const Network = v.optional(v.pipe(v.picklist(['deny', 'allow']),
-  v.description('deny (default): every import must be backed by an authorized local file; allow: remote-backed imports the policy admits are kept and recorded in network_caveat.')), 'deny');
-const LockModeArg = v.optional(v.pipe(v.picklist(['ignore', 'verify', 'required']),
-  v.description('Import-lock verification (TOOLS.md 1.8): ignore (default), verify, required.')), 'ignore');
-const Baseline = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),
-  v.description('A prior release manifest.json inside the project root: every artifact it records is verified, then the asserted axiom diff is reported.')));
-const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000),
-  v.description('Findings sampled per stage (0–10000, default 50); counts and digests cover every finding.')), 50);
+const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
+const Network = v.optional(v.pipe(v.picklist(['deny', 'allow']), v.description('deny (default): imports must be local files.')), 'deny');
+const LockModeArg = v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore');
+const Baseline = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('A prior release\'s manifest.json to diff against.')));
+const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)), 50);
 
 /** An ISO-8601 UTC instant naming a real calendar time (Date.parse rolls 02-30 over to March; this does not). */
 function createdAtValid(s: string): boolean {
@@ -43,11 +38,9 @@ const GateInput = v.strictObject({ policy_path: PolicyPath, network: Network, lo
 
 const PrepareInput = v.strictObject({
   policy_path: PolicyPath, network: Network, lock_mode: LockModeArg, baseline_manifest: Baseline,
-  dry_run: v.optional(v.pipe(v.boolean(), v.description('true (default): return everything inline and write nothing.')), true),
-  created_at: v.optional(v.pipe(v.string(), v.check(createdAtValid, 'created_at must be an ISO-8601 UTC instant such as 2026-01-31T12:00:00Z'),
-    v.description('ISO-8601 UTC; default: the clock read once on commit, PREVIEW on a dry run.'))),
-  output_dir: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),
-    v.description('Release directory (project-relative or absolute, inside the project root); default: the policy\'s release.output_dir.'))),
+  dry_run: v.optional(v.boolean(), true),
+  created_at: v.optional(v.pipe(v.string(), v.check(createdAtValid, 'created_at must be an ISO-8601 UTC instant such as 2026-01-31T12:00:00Z'))),
+  output_dir: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
   limit: Limit,
 });
 

@@ -35,21 +35,21 @@ export interface AtomInput {
 
 const TypedArgSchema = v.strictObject({
   value: v.string(),
-  datatype: v.optional(v.pipe(v.string(), v.description('Datatype IRI or name (wins over lang).'))),
-  lang: v.optional(v.pipe(v.string(), v.description('Language tag.'))),
+  datatype: v.optional(v.string()),
+  lang: v.optional(v.string()),
 });
 
 export const AtomSchema: v.GenericSchema<AtomInput> = v.strictObject({
-  type: v.pipe(v.picklist(ATOM_TYPES), v.description('Atom type; data_range takes a datatype or Manchester data range as predicate.')),
-  predicate: v.optional(v.pipe(v.string(), v.description('Class (or class expression), property or data range: name, CURIE or IRI.'))),
-  predicate_iri: v.optional(v.pipe(v.string(), v.description('Absolute IRI of the predicate; wins over predicate.'))),
-  arg1: v.optional(v.pipe(v.string(), v.description('?var, ?<IRI>, or an individual.'))),
-  arg2: v.optional(v.pipe(v.string(), v.description('?var, ?<IRI>, an individual (object_property, same_as, different_from) or a plain literal (data_property).'))),
-  value: v.optional(v.pipe(v.string(), v.description('data_property: literal second argument, instead of arg2.'))),
-  lang: v.optional(v.pipe(v.string(), v.description('Language tag of value.'))),
-  datatype: v.optional(v.pipe(v.string(), v.description('Datatype IRI or name of value.'))),
-  builtin: v.optional(v.pipe(v.string(), v.description('Built-in: swrlb local name (greaterThan), swrlb:name or IRI.'))),
-  args: v.optional(v.pipe(v.array(v.union([v.string(), TypedArgSchema])), v.description('Built-in arguments: ?var, a plain literal string, or {value, datatype|lang}.'))),
+  type: v.picklist(ATOM_TYPES),
+  predicate: v.optional(v.string()),
+  predicate_iri: v.optional(v.pipe(v.string(), v.description('Wins over predicate.'))),
+  arg1: v.optional(v.pipe(v.string(), v.description('?var, ?<IRI> or an individual.'))),
+  arg2: v.optional(v.pipe(v.string(), v.description('Or a plain literal for data_property.'))),
+  value: v.optional(v.pipe(v.string(), v.description('Typed literal instead of arg2.'))),
+  lang: v.optional(v.string()),
+  datatype: v.optional(v.string()),
+  builtin: v.optional(v.pipe(v.string(), v.description('swrlb local name, swrlb:name or IRI.'))),
+  args: v.optional(v.array(v.union([v.string(), TypedArgSchema]))),
 });
 
 /** Which fields each atom type takes (beyond `type`); anything else is a malformed atom. */

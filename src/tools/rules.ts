@@ -15,6 +15,7 @@ import { defineTool, always, never, ToolFailure, type JsonObject, type ToolConte
 import { newEntityRow } from '../report/rows.js';
 import { View } from './context.js';
 import { AtomReader, AtomSchema, atomOut, variablesOf, type AtomInput } from './rule-atoms.js';
+import { AnyList, AnyObject } from './common.js';
 
 export const DEFAULT_VARIABLE_NAMESPACE = 'urn:swrl:var#';
 const EMPTY_HEAD = 'A SWRL rule needs at least one head atom (body may be empty).';
@@ -26,19 +27,19 @@ interface RuleAnnotationInput extends AnnotationInput {
 }
 
 const RuleAnnotationSchema: v.GenericSchema<RuleAnnotationInput> = v.strictObject({
-  property: v.optional(v.pipe(v.string(), v.description('Annotation property: rdfs:label, rdfs:comment, or an IRI/name. Default rdfs:label.'))),
-  property_iri: v.optional(v.pipe(v.string(), v.description('Annotation property IRI; wins over property.'))),
-  value: v.optional(v.pipe(v.string(), v.description('Literal text; omit when value_iri is given.'))),
-  value_iri: v.optional(v.pipe(v.string(), v.description('IRI value; takes precedence over value.'))),
-  lang: v.optional(v.pipe(v.string(), v.description('Language tag.'))),
-  datatype: v.optional(v.pipe(v.string(), v.description('Datatype IRI or name.'))),
+  property: v.optional(v.pipe(v.string(), v.description('Default rdfs:label.'))),
+  property_iri: v.optional(v.string()),
+  value: v.optional(v.pipe(v.string(), v.description('Literal text; or value_iri.'))),
+  value_iri: v.optional(v.pipe(v.string(), v.description('Wins over value.'))),
+  lang: v.optional(v.string()),
+  datatype: v.optional(v.string()),
   annotations: v.optional(v.array(v.lazy(() => RuleAnnotationSchema))),
 });
 
 const ruleFields = {
-  body: v.optional(v.pipe(v.array(AtomSchema), v.description('Body atoms (may be empty).'))),
-  variable_namespace: v.optional(v.pipe(v.string(), v.minLength(1), v.description(`Namespace of ?name variables (default ${DEFAULT_VARIABLE_NAMESPACE}).`))),
-  annotations: v.optional(v.pipe(v.array(RuleAnnotationSchema), v.description('Rule-level annotations.'))),
+  body: v.optional(v.array(AtomSchema)),
+  variable_namespace: v.optional(v.pipe(v.string(), v.minLength(1), v.description(`Default ${DEFAULT_VARIABLE_NAMESPACE}`))),
+  annotations: v.optional(v.array(RuleAnnotationSchema)),
 };
 
 interface RuleArgs {
@@ -132,8 +133,9 @@ export const listRules = defineTool({
   name: 'list_rules',
   description: 'The SWRL rules, in the form add_rule takes.',
   input: v.strictObject({
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Widen to the imports closure (default false).'))),
+    include_imports: v.optional(v.boolean()),
   }),
+  output: v.object({ count: v.number(), rules: AnyList }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -148,9 +150,10 @@ export const addRule = defineTool({
   name: 'add_rule',
   description: 'Add one SWRL rule from head and body atoms.',
   input: v.strictObject({
-    head: v.pipe(v.array(AtomSchema), v.description('Head atoms (at least one).')),
+    head: v.array(AtomSchema),
     ...ruleFields,
   }),
+  output: v.object({ added: v.boolean(), already_present: v.boolean(), rule: AnyObject, new_entities: v.optional(AnyList) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -181,11 +184,12 @@ export const removeRule = defineTool({
   name: 'remove_rule',
   description: 'Remove SWRL rules by structure, list_rules index or label.',
   input: v.strictObject({
-    head: v.optional(v.pipe(v.array(AtomSchema), v.description('Head atoms: identifies the rule by exact structure.'))),
+    head: v.optional(v.array(AtomSchema)),
     ...ruleFields,
-    index: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Position in list_rules without imports.'))),
-    label: v.optional(v.pipe(v.string(), v.description('rdfs:label of the rules to remove (all matches).'))),
+    index: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('list_rules index (no imports).'))),
+    label: v.optional(v.string()),
   }),
+  output: v.object({ removed: v.number(), rule: v.optional(AnyObject), rules: v.optional(AnyList) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

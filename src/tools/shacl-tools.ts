@@ -42,13 +42,12 @@ export const shaclValidate = defineTool({
   name: TOOL,
   description: 'Validate the imports closure (optionally with inferences) against SHACL shapes.',
   input: v.strictObject({
-    shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('The SHACL shapes graph as Turtle (give this or shapes_path).'))),
-    shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096),
-      v.description('A local shapes file; its format comes from the extension (.ttl .nt .nq .trig .jsonld .rdf .owl). URLs are refused.'))),
-    include_inferred: v.optional(v.pipe(v.boolean(), v.description('Also validate the classified reasoner\'s inferences (default false).')), false),
+    shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Turtle; or shapes_path.'))),
+    shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
+    include_inferred: v.optional(v.boolean(), false),
     // TOOLS.md gives the default only; 0 reports counts and the digest without rows.
-    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description('Most results returned (0–100000, default 1000); counts and the digest cover every result.')), 1000),
-    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Bound for building the data graph and validating, in ms (default 120000).')), 120_000),
+    limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000)), 1000),
+    timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 120_000),
   }),
   capabilities: ['ontology:read'],
   mutating: never,

@@ -16,12 +16,12 @@ const DEFAULT_LIMIT = 1000;
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** An int documented "(≤0→default)" (TOOLS.md 1.1); the upper bounds are not documented and keep results bounded. */
-const intOrDefault = (fallback: number, max: number, what: string) =>
-  v.optional(v.pipe(v.number(), v.integer(), v.maxValue(max), v.transform((n) => (n <= 0 ? fallback : n)), v.description(what)), fallback);
+const intOrDefault = (fallback: number, max: number) =>
+  v.optional(v.pipe(v.number(), v.integer(), v.maxValue(max), v.transform((n) => (n <= 0 ? fallback : n))), fallback);
 
-const Limit = intOrDefault(DEFAULT_LIMIT, 100_000, 'Most rows (SELECT) or triples (CONSTRUCT/DESCRIBE) returned (≤0: 1000).');
-const TimeoutMs = intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000, 'Time bound for snapshot + evaluation, in milliseconds (≤0: 120000).');
-const Query = v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000), v.description('A SPARQL 1.1 query; the ontology prefixes and rdf/rdfs/owl/xsd are predeclared.'));
+const Limit = intOrDefault(DEFAULT_LIMIT, 100_000);
+const TimeoutMs = intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000);
+const Query = v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000));
 
 const ENGINE_NOTE = 'Evaluated by oxigraph over a private in-memory snapshot of the active ontology\'s imports closure (OWL 2 RDF mapping); no network.';
 
@@ -102,7 +102,7 @@ export const sparqlValidate = defineTool({
   input: v.strictObject({
     query: Query,
     dry_run: v.optional(v.boolean(), false),
-    sample_limit: intOrDefault(5, 1000, 'Rows or triples in the dry-run sample (≤0: 5).'),
+    sample_limit: intOrDefault(5, 1000),
     timeout_ms: TimeoutMs,
   }),
   capabilities: ['ontology:read'],
@@ -141,8 +141,8 @@ export const sparqlSchema = defineTool({
   name: 'sparql_schema',
   description: 'Classes, properties, prefixes and example queries for writing SPARQL.',
   input: v.strictObject({
-    keyword: v.optional(v.pipe(v.string(), v.maxLength(500), v.description('Case-insensitive filter on label, CURIE or IRI.'))),
-    limit: intOrDefault(100, 10_000, 'Most rows per list (≤0: 100).'),
+    keyword: v.optional(v.pipe(v.string(), v.maxLength(500))),
+    limit: intOrDefault(100, 10_000),
     include_imports: v.optional(v.boolean(), true),
     include_individuals: v.optional(v.boolean(), true),
     include_examples: v.optional(v.boolean(), true),
@@ -191,8 +191,8 @@ export const verifyOntology = defineTool({
     queries: v.pipe(v.array(Invariant), v.minLength(1), v.maxLength(500)),
     profile: v.optional(v.string()),
     fail_on: v.optional(v.picklist(['none', 'info', 'warn', 'error']), 'error'),
-    limit: intOrDefault(DEFAULT_LIMIT, 100_000, 'Most violation rows kept per invariant (≤0: 1000).'),
-    timeout_ms: intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000, 'Time bound per invariant, in milliseconds (≤0: 120000).'),
+    limit: intOrDefault(DEFAULT_LIMIT, 100_000),
+    timeout_ms: intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000),
   }),
   capabilities: ['ontology:read'],
   mutating: never,

@@ -20,6 +20,7 @@ import {
   type ExpandedItem, type ItemDefaults, type PropertyArgs, type TermArgs,
 } from './term-operations.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { AnyList, EntityRowOutput } from './common.js';
 
 /** The change-set limit TOOLS.md sets on items in preview mode. */
 const MAX_PREVIEW_ITEMS = 2000;
@@ -88,8 +89,11 @@ function planBatch<A>(list: readonly A[], expand: Expand<A>, defaults: ItemDefau
   return { items, plan: planned, delta: ownLabelsOnly(planned, new Set(items.map((it) => it.entity.iri))), operations };
 }
 
+/** What create_term and create_property return. */
+const CreatedOutput = v.object({ created: EntityRowOutput, new_entities: v.optional(AnyList), applied: v.boolean(), note: v.optional(v.string()) });
+
 /** create_term / create_property: one item, applied as one undo entry. */
-function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: ToolContext): JsonObject {
+function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: ToolContext): v.InferOutput<typeof CreatedOutput> {
   const batch = planBatch([args], expand, {}, args.strict, ctx, () => '');
   const result = ctx.workspace.apply(batch.delta);
   return {
@@ -117,17 +121,16 @@ interface BatchArgs {
 const PREVIEW_ONLY = ['policy_path', 'gates', 'ttl_seconds', 'include_impact'] as const;
 
 const BATCH_FIELDS = {
-  namespace: v.optional(Text('Default namespace for items lacking their own.')),
-  definition_property: v.optional(Text('Default definition property for items lacking their own (default obo:IAO_0000115).')),
-  strict: v.optional(v.pipe(v.boolean(), v.description('Refuse the whole batch when an operand would mint an entity the batch does not create.')), false),
-  verify: v.optional(v.pipe(v.picklist(['none', 'report', 'rollback']), v.description('Live-verify with the selected reasoner after applying; rollback undoes a batch that makes a class unsatisfiable or the ontology inconsistent.')), 'none'),
-  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000),
-    v.description('Per classification with verify (default 60000); with preview the preflight budget (default: policy reasoning.timeout_ms, else 120000).'))),
-  preview: v.optional(v.pipe(v.boolean(), v.description('Build a change set (commit with commit_change_set) instead of applying.')), false),
-  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Preview only: explicit local project-policy file.'))),
-  gates: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16), v.description('Preview only: stages that must run.'))),
-  ttl_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL_SECONDS.min), v.maxValue(TTL_SECONDS.max), v.description('Preview only: lifetime in seconds (default 900).'))),
-  include_impact: v.optional(v.pipe(v.picklist(['asserted', 'none']), v.description('Preview only: asserted (default) adds per-operation rows.'))),
+  namespace: v.optional(v.pipe(Text, v.description('Default for every item.'))),
+  definition_property: v.optional(Text),
+  strict: v.optional(v.pipe(v.boolean(), v.description('Refuse the batch if it would mint an entity it does not create.')), false),
+  verify: v.optional(v.pipe(v.picklist(['none', 'report', 'rollback']), v.description('Classify after applying; rollback undoes an unsatisfiable result.')), 'none'),
+  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Default 60000; with preview the policy\'s, else 120000.'))),
+  preview: v.optional(v.pipe(v.boolean(), v.description('Cache a change set instead of applying.')), false),
+  policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Preview only.'))),
+  gates: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16))),
+  ttl_seconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL_SECONDS.min), v.maxValue(TTL_SECONDS.max))),
+  include_impact: v.optional(v.picklist(['asserted', 'none'])),
 };
 
 const notPreviewAndVerify = <T extends BatchArgs>(a: T): boolean => !(a.preview && a.verify !== 'none');
@@ -182,6 +185,7 @@ export const createTerm = defineTool({
   name: 'create_term',
   description: 'Create a class with label, definition, parents, equivalents and annotations.',
   input: v.pipe(v.strictObject({ ...TERM_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
+  output: CreatedOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -194,7 +198,7 @@ export const createTerms = defineTool({
   description: 'Create many create_term classes atomically; or preview them, or verify with the reasoner.',
   input: v.pipe(
     v.strictObject({
-      terms: v.pipe(v.array(v.pipe(v.strictObject(TERM_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))), v.minLength(1), v.maxLength(MAX_ITEMS), v.description('The terms: create_term fields except strict.')),
+      terms: v.pipe(v.array(v.pipe(v.strictObject(TERM_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))), v.minLength(1), v.maxLength(MAX_ITEMS), v.description('create_term\'s arguments except strict.')),
       ...BATCH_FIELDS,
     }),
     v.check(notPreviewAndVerify, 'preview cannot be combined with verify'),
@@ -212,6 +216,7 @@ export const createProperty = defineTool({
   name: 'create_property',
   description: 'Create an object or data property with label, definition and axioms.',
   input: v.pipe(v.strictObject({ ...PROPERTY_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
+  output: CreatedOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -224,8 +229,8 @@ export const createProperties = defineTool({
   description: 'Create many create_property properties atomically; or preview, or verify with the reasoner.',
   input: v.pipe(
     v.strictObject({
-      properties: v.pipe(v.array(v.pipe(v.strictObject(PROPERTY_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))), v.minLength(1), v.maxLength(MAX_ITEMS), v.description('The properties: create_property fields except strict.')),
-      property_type: v.optional(v.pipe(v.picklist(['object', 'data']), v.description('Default property type for items lacking their own (default object).')), 'object'),
+      properties: v.pipe(v.array(v.pipe(v.strictObject(PROPERTY_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))), v.minLength(1), v.maxLength(MAX_ITEMS), v.description('create_property\'s arguments except strict.')),
+      property_type: v.optional(v.picklist(['object', 'data']), 'object'),
       ...BATCH_FIELDS,
     }),
     v.check(notPreviewAndVerify, 'preview cannot be combined with verify'),

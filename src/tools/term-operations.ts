@@ -11,20 +11,20 @@ import { AnnotationSchema, type AnnotationInput } from '../model/operands/schema
 import { IDENTITY, LangTag, targetIri, Text, type IdentityArgs } from './authoring.js';
 import { ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 
-const TextList = (description: string) => v.pipe(v.array(Text('One entry.')), v.description(description));
+const TextList = v.array(Text);
 
 const DEFINITION = {
-  definition: v.optional(Text('Definition text.')),
-  definition_property: v.optional(Text('Annotation property of the definition (default obo:IAO_0000115), e.g. skos:definition.')),
+  definition: v.optional(Text),
+  definition_property: v.optional(v.pipe(Text, v.description('Default obo:IAO_0000115.'))),
   definition_lang: v.optional(LangTag),
-  annotations: v.optional(v.pipe(v.array(AnnotationSchema), v.description('Further annotations of the entity; each may carry nested annotations.'))),
+  annotations: v.optional(v.array(AnnotationSchema)),
 };
 
 export const TERM_FIELDS = {
   ...IDENTITY,
   ...DEFINITION,
-  parents: v.optional(TextList('Superclasses: names, IRIs or Manchester class expressions.')),
-  equivalent_to: v.optional(TextList('Equivalent classes: names, IRIs or Manchester class expressions.')),
+  parents: v.optional(TextList),
+  equivalent_to: v.optional(TextList),
 };
 
 export const OBJECT_CHARACTERISTICS = ['functional', 'inverse_functional', 'transitive', 'symmetric', 'asymmetric', 'reflexive', 'irreflexive'] as const;
@@ -32,12 +32,12 @@ export const OBJECT_CHARACTERISTICS = ['functional', 'inverse_functional', 'tran
 export const PROPERTY_FIELDS = {
   ...IDENTITY,
   ...DEFINITION,
-  property_type: v.optional(v.pipe(v.picklist(['object', 'data']), v.description('object (default) or data.'))),
-  domain: v.optional(Text('Domain class expression.')),
-  range: v.optional(Text('Range: class expression (object property), datatype or Manchester data range (data property).')),
-  super_properties: v.optional(TextList('Super-properties: names or IRIs.')),
-  characteristics: v.optional(v.pipe(v.array(v.picklist(OBJECT_CHARACTERISTICS)), v.description('Object: any of these; data: functional only.'))),
-  inverse_of: v.optional(Text('Inverse object property (object properties only).')),
+  property_type: v.optional(v.picklist(['object', 'data'])),
+  domain: v.optional(Text),
+  range: v.optional(v.pipe(Text, v.description('Class expression, or datatype / data range.'))),
+  super_properties: v.optional(TextList),
+  characteristics: v.optional(v.pipe(v.array(v.picklist(OBJECT_CHARACTERISTICS)), v.description('Data properties: functional only.'))),
+  inverse_of: v.optional(Text),
 };
 
 export interface DefinitionArgs {

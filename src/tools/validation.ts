@@ -80,9 +80,9 @@ export const validateOntology = defineTool({
   description: 'Modelling-quality checks (labels, definitions, cycles, ...); not a consistency proof.',
   input: v.strictObject({
     include_imports: v.optional(v.boolean(), false),
-    checks: v.optional(v.pipe(v.array(v.picklist(STRUCTURAL_CHECKS)), v.minLength(1), v.description('Checks to run (default: all), reported in the fixed check order.'))),
+    checks: v.optional(v.pipe(v.array(v.picklist(STRUCTURAL_CHECKS)), v.minLength(1), v.description('Default: all.'))),
     with_reasoner: v.optional(v.boolean(), false),
-    limit: checkSampleLimit('Samples per check.'),
+    limit: checkSampleLimit,
     timeout_ms: auditTimeout,
   }),
   capabilities: ['ontology:read'],

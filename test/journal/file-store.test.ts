@@ -4,7 +4,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { appendFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { FileChangeStore, decodeRecords, encodeRecord } from '../../src/journal/file-store.js';
@@ -61,6 +63,96 @@ test('appends made by separate callbacks of one event-loop turn share one write 
   assert.deepEqual(events.slice(0, 3), ['numbered a', 'numbered b', 'numbered c']);
   assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3, 4]);
 }));
+
+/**
+ * Holds back the completion of every fdatasync the store starts (the real call runs; its callback waits)
+ * until the test releases it, so the order in which fsyncs end is the test's to choose.
+ */
+interface HeldSync {
+  /** Lets the fsync's callback run, with `failure` in place of its outcome if given. */
+  release(failure?: NodeJS.ErrnoException): void;
+}
+
+async function withHeldSyncs(f: (held: HeldSync[]) => Promise<void>): Promise<void> {
+  const real = fs.fdatasync;
+  const held: HeldSync[] = [];
+  fs.fdatasync = ((fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => {
+    real(fd, (err) => held.push({ release: (failure) => callback(failure ?? err) }));
+  }) as typeof fs.fdatasync;
+  syncBuiltinESMExports();
+  try {
+    await f(held);
+  } finally {
+    fs.fdatasync = real;
+    syncBuiltinESMExports();
+    for (const h of held.splice(0)) h.release();
+  }
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    assert.ok(Date.now() < deadline, 'waited 10 s for the journal');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+test('the next batch is written while the previous one syncs, two at most, and acknowledged after it', () => withStore((store, home) => withHeldSyncs(async (held) => {
+  const acks: string[] = [];
+  const append = (name: string) => store.append(DOC, [entry(0)]).then(() => { acks.push(name); });
+  const a = append('a');
+  await until(() => held.length === 1);
+  const b = append('b');
+  await until(() => held.length === 2);
+  const c = append('c');
+  const d = append('d');
+  // a third batch waits for the first fsync to end, gathering c and d meanwhile
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(held.length, 2);
+  assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 2);
+  held[1].release();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(acks, [], 'b is durable, but not acknowledged before a');
+  held[0].release();
+  await Promise.all([a, b]);
+  assert.deepEqual(acks, ['a', 'b']);
+  await until(() => held.length === 3);
+  assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4, 'c and d went out in one write');
+  held[2].release();
+  await Promise.all([c, d]);
+  assert.deepEqual(acks, ['a', 'b', 'c', 'd']);
+  assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3, 4]);
+})));
+
+test('a batch goes out while the one before it syncs once as many calls wait as that one carries', () => withStore((store, home) => withHeldSyncs(async (held) => {
+  const first = [store.append(DOC, [entry(0)]), store.append(DOC, [entry(0)])];
+  await until(() => held.length === 1);
+  const lone = store.append(DOC, [entry(0)]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(held.length, 1, 'one call waits for the two-call batch');
+  const second = store.append(DOC, [entry(0)]);
+  await until(() => held.length === 2);
+  assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4);
+  held[0].release();
+  held[1].release();
+  await Promise.all([...first, lone, second]);
+})));
+
+test('a batch whose earlier batch failed to sync is not acknowledged either; the next append starts afresh', () => withStore((store) => withHeldSyncs(async (held) => {
+  const a = store.append(DOC, [entry(0)]);
+  await until(() => held.length === 1);
+  const b = store.append(DOC, [entry(0)]);
+  await until(() => held.length === 2);
+  held[1].release();
+  held[0].release(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+  await assert.rejects(a, /EIO/);
+  await assert.rejects(b, /EIO/, 'b synced, but after an entry that may be lost');
+  const c = store.append(DOC, [entry(0)]);
+  await until(() => held.length === 3);
+  held[2].release();
+  await c;
+  assert.equal((await store.readSince(DOC, 0)).lastSeq, 3);
+})));
 
 test('a torn last line is not read and is cut off before the next append', () => withStore(async (store, home) => {
   await store.append(DOC, [entry(1), entry(2)]);

@@ -193,6 +193,29 @@ test('concurrent calls in many sessions each get their own answer', async () => 
   }
 });
 
+test('a tool call served without the SDK Server answers exactly what the Server answers in a batch', async () => {
+  const h = await rawSession();
+  const calls = [
+    { name: 'get_entity', arguments: { entity: 'Mammal' } },
+    { name: 'get_entity', arguments: { entity: 'NoSuchThing' } },
+    { name: 'get_entity', arguments: { entity: 5 } },
+    { name: 'get_entity' },
+    { name: 'no_such_tool', arguments: {} },
+    { name: 'get_entity', arguments: ['Mammal'] },
+    { arguments: {} },
+  ];
+  for (const [i, params] of calls.entries()) {
+    const body = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
+    const plain = await raw(t, { method: 'POST', headers: h, body: body(i) });
+    assert.equal(plain.status, 200, JSON.stringify(params));
+    const batch = await raw(t, { method: 'POST', headers: h, body: `[${body(i)}]` });
+    // the SDK transport answers a batch of one with its one response
+    const answered = await batch.json() as unknown;
+    const viaServer = Array.isArray(answered) ? answered[0] : answered;
+    assert.deepEqual(await plain.json(), viaServer, JSON.stringify(params));
+  }
+});
+
 test('the fast path takes only messages the SDK schemas certainly accept', () => {
   assert.ok(plainMessage({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x' } }));
   assert.ok(plainMessage({ jsonrpc: '2.0', id: 'a', method: 'tools/list' }));

@@ -11,7 +11,7 @@ import { defineJobType, jobContext, limitField, PolicyPathField, requireRevision
 
 const Request = v.strictObject({
   limit: limitField(25),
-  lock_mode: v.optional(v.pipe(v.picklist(['ignore', 'verify', 'required']), v.description('Import-lock verification (TOOLS.md 1.8).')), 'ignore'),
+  lock_mode: v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore'),
   policy_path: PolicyPathField,
 });
 type ProjectQcRequest = v.InferOutput<typeof Request>;

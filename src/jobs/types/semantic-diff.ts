@@ -14,8 +14,8 @@ import { defineJobType, jobContext, PolicyPathField, requireRevision } from './j
 import { readRegularFile } from '../../util/file-read.js';
 
 const Request = v.strictObject({
-  right_document: v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local path of the document to compare with (inside the project).')),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000), v.description('Most rows per list (default 50).')), 50),
+  right_document: v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096)),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000)), 50),
   policy_path: PolicyPathField,
   include_imports: v.optional(v.literal(false, 'include_imports must be false for a semantic_diff job'), false),
   network: v.optional(v.literal('deny', 'network must be deny for a semantic_diff job'), 'deny'),

@@ -92,28 +92,11 @@ export const OPERAND_SPECS: Readonly<Record<AxiomType, OperandSpec>> = {
   datatype_definition: spec(['datatype', 'range']),
 };
 
-export const FIELD_DESCRIPTIONS: Readonly<Record<OperandField, string>> = {
-  sub: 'The subclass (name, IRI or Manchester class expression).',
-  super: 'The superclass (name, IRI or Manchester class expression).',
-  classes: 'The class list (names, IRIs or class expressions).',
-  class: 'One class (name, IRI or Manchester class expression).',
-  individual: 'The individual (IRI or name).',
-  individuals: 'The individuals (IRIs or names).',
-  property: 'The (seed) property (IRI or name).',
-  properties: 'The properties (IRIs or names).',
-  super_property: 'The super-property (IRI or name).',
-  chain: 'The ordered object-property chain (IRIs or names).',
-  inverse_property: 'The inverse object property (IRI or name).',
-  subject: 'The subject (IRI or name).',
-  object: 'The object individual (IRI or name).',
-  value: 'Literal text.',
-  value_iri: 'IRI value (entity name/IRI or absolute IRI); takes precedence over value.',
-  lang: 'Language tag of a literal value.',
-  datatype: 'Datatype IRI or name of a typed literal; for datatype_definition the defined datatype.',
-  entity: 'The entity to declare (IRI or name).',
-  entity_type: 'Kind of the declared entity.',
-  domain: 'Domain class expression; for annotation_property_domain a domain IRI.',
-  range: 'Range: class expression (object properties), datatype or Manchester data range (data properties, datatype_definition), IRI (annotation properties).',
+export const FIELD_DESCRIPTIONS: Readonly<Partial<Record<OperandField, string>>> = {
+  value_iri: 'Wins over value.',
+  datatype: 'Of a typed literal; datatype_definition: the one defined.',
+  domain: 'Annotation properties: an IRI.',
+  range: 'Class expression, data range or IRI, by property kind.',
 };
 
 /** An element of `annotations` (INTERFACE.md 2.3), with optional nested annotations. */
@@ -127,19 +110,19 @@ export interface AnnotationInput {
 }
 
 export const AnnotationSchema: v.GenericSchema<AnnotationInput> = v.strictObject({
-  property: v.optional(v.pipe(v.string(), v.description('Annotation property: rdfs:label, rdfs:comment, or an IRI/name. Default rdfs:label.'))),
-  value: v.optional(v.pipe(v.string(), v.description('Literal text; omit when value_iri is given.'))),
-  value_iri: v.optional(v.pipe(v.string(), v.description('IRI value (entity name/IRI or absolute IRI); takes precedence over value.'))),
-  lang: v.optional(v.pipe(v.string(), v.description('Language tag.'))),
-  datatype: v.optional(v.pipe(v.string(), v.description('Datatype IRI or name.'))),
+  property: v.optional(v.pipe(v.string(), v.description('Default rdfs:label.'))),
+  value: v.optional(v.pipe(v.string(), v.description('Literal text; or value_iri.'))),
+  value_iri: v.optional(v.string()),
+  lang: v.optional(v.string()),
+  datatype: v.optional(v.string()),
   annotations: v.optional(v.array(v.lazy(() => AnnotationSchema))),
 });
 
 function fieldSchema(field: OperandField, min: number | undefined): v.GenericSchema {
   const text = FIELD_DESCRIPTIONS[field];
-  if (field === 'entity_type') return v.pipe(v.picklist(ENTITY_TYPES), v.description(text));
-  if ((LIST_FIELDS as readonly string[]).includes(field)) return v.pipe(v.array(v.string()), v.minLength(min ?? 0), v.description(text));
-  return v.pipe(v.string(), v.description(text));
+  const schema = field === 'entity_type' ? v.picklist(ENTITY_TYPES)
+    : (LIST_FIELDS as readonly string[]).includes(field) ? v.pipe(v.array(v.string()), v.minLength(min ?? 0)) : v.string();
+  return text === undefined ? schema : v.pipe(schema, v.description(text));
 }
 
 function typeSchema(type: AxiomType) {
@@ -147,7 +130,7 @@ function typeSchema(type: AxiomType) {
   const entries: v.ObjectEntries = { axiom_type: v.literal(type) };
   for (const f of s.required) entries[f] = fieldSchema(f, s.min[f as ListField]);
   for (const f of s.optional) entries[f] = v.optional(fieldSchema(f, s.min[f as ListField]));
-  entries.annotations = v.optional(v.pipe(v.array(AnnotationSchema), v.description('Axiom annotations.')));
+  entries.annotations = v.optional(v.array(AnnotationSchema));
   return v.strictObject(entries as { axiom_type: v.LiteralSchema<AxiomType, undefined> } & v.ObjectEntries);
 }
 
