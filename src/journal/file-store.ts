@@ -198,8 +198,9 @@ export class FileChangeStore implements ChangeStore {
       this.wake?.();
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        // the flush waits for the event loop's turn: the calls that arrived with this one join its write and fsync
-        this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()));
+        // the flush waits for the event loop's turn: the calls that arrived with this one join its write and fsync;
+        // it settles every waiter itself and never rejects
+        void this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()));
       }
     });
   }
