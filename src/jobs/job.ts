@@ -4,6 +4,7 @@
 
 import type { RevisionEnvelope } from '../model/revision.js';
 import type { JsonObject } from '../util/json-object.js';
+import type { ErrorCode } from '../util/errors.js';
 
 export const JOB_STATES = ['queued', 'running', 'cancel_pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -27,7 +28,7 @@ export interface JobOwner {
 
 /** Why a job ended without a result. */
 export interface JobErrorBody {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly message: string;
   readonly retryable: boolean;
   readonly details?: JsonObject;
@@ -77,7 +78,7 @@ export class JobStoreError extends Error {
 
 /** A job runner's own failure: ends the job `failed` with this code (anything else thrown is `job_failed`). */
 export class JobRunError extends Error {
-  constructor(message: string, readonly code: string, readonly retryable = false, readonly details?: JsonObject) {
+  constructor(message: string, readonly code: ErrorCode, readonly retryable = false, readonly details?: JsonObject) {
     super(message);
     this.name = 'JobRunError';
   }

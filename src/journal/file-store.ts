@@ -4,8 +4,10 @@
 // line whose checksum fails or that has no newline (the process died mid-append) is not read, and the
 // next append first cuts a torn tail off. Appends queue and are written by one writer: every record
 // queued in the same turn of the event loop goes out in one write and fsync (group commit). Two batches
-// may be fsyncing at once (the next one is written while the previous one's fsync runs); a third waits,
-// collecting what arrives meanwhile, and a batch is acknowledged only after every earlier one.
+// may be fsyncing at once: the next one is written while the previous one's fsync runs once as many calls
+// wait as that one carries (callers that came back from the batch before it need not wait for its fsync to
+// end; a trickle of calls does not cost an fsync each); a third waits. A batch is acknowledged only after
+// every earlier one.
 // Several windows (threads or processes) may journal one document: a lock file in its directory covers
 // numbering and writing (not the fsync), and each writer first reads what others appended since its last
 // write, so sequence numbers never repeat.
@@ -29,9 +31,15 @@ const LOCK = 'journal.lock';
 /** A lock file older than this was left by a writer that died holding it (a hold lasts one write). */
 const STALE_LOCK_MS = 10_000;
 const HISTORY = 'history.log';
+const DOCUMENT = 'document';
 /** Batches whose fsync may run at once: the next batch is written during the previous one's fsync. */
 const SYNCS_IN_FLIGHT = 2;
-const DOCUMENT = 'document';
+
+/** A batch written and being fsynced: `done` settles (never rejects) once its fsyncs did. */
+interface Syncing {
+  readonly done: Promise<void>;
+  readonly calls: number;
+}
 
 function checksum(json: string): string {
   return sha256Hex(json).slice(0, 16);
@@ -165,8 +173,12 @@ export class FileChangeStore implements ChangeStore {
   /** The one writer: every write, save and compaction runs after the previous one. */
   private chain: Promise<void> = Promise.resolve();
   private flushScheduled = false;
-  /** The fsyncs under way, one per batch written, oldest first. */
-  private syncing: Promise<void>[] = [];
+  /** The batches whose fsyncs are under way, oldest first. */
+  private readonly syncing: Syncing[] = [];
+  /** Calls queued for the next batch. */
+  private queuedCalls = 0;
+  /** Wakes a flush waiting for its turn: an fsync ended or a call was queued. */
+  private wake: (() => void) | null = null;
 
   constructor(home: string, private readonly retention: Retention) {
     this.root = path.join(home, 'journal');
@@ -182,10 +194,13 @@ export class FileChangeStore implements ChangeStore {
       if (q === undefined) this.queue.set(document, (q = { records: [], waiters: [] }));
       for (const record of records) q.records.push({ record, numbered });
       q.waiters.push({ resolve, reject });
+      this.queuedCalls++;
+      this.wake?.();
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        // the flush waits for the event loop's turn: the calls that arrived with this one join its write and fsync
-        this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()));
+        // the flush waits for the event loop's turn: the calls that arrived with this one join its write and fsync;
+        // it settles every waiter itself and never rejects
+        void this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()));
       }
     });
   }
@@ -196,11 +211,20 @@ export class FileChangeStore implements ChangeStore {
     return run;
   }
 
+  /** Whether the queued calls may be written now (see the head of this file). */
+  private mayWrite(): boolean {
+    const last = this.syncing.at(-1);
+    return last === undefined || (this.syncing.length < SYNCS_IN_FLIGHT && this.queuedCalls >= last.calls);
+  }
+
   private async flush(): Promise<void> {
-    while (this.syncing.length >= SYNCS_IN_FLIGHT) await this.syncing[0];
+    while (!this.mayWrite()) await new Promise<void>((resolve) => (this.wake = resolve));
+    this.wake = null;
     this.flushScheduled = false;
     const batch = this.queue;
+    const calls = this.queuedCalls;
     this.queue = new Map();
+    this.queuedCalls = 0;
     const syncs: Promise<void>[] = [];
     for (const [document, q] of batch) {
       let log: OpenLog;
@@ -221,16 +245,18 @@ export class FileChangeStore implements ChangeStore {
         for (const w of q.waiters) w.reject(err);
       });
     }
-    const inFlight = Promise.allSettled(syncs).then(() => {
+    const done = Promise.allSettled(syncs).then(() => {
       this.syncing.splice(this.syncing.indexOf(inFlight), 1);
+      this.wake?.();
     });
+    const inFlight: Syncing = { done, calls };
     this.syncing.push(inFlight);
   }
 
   /** Waits until no write or fsync is under way: what was acknowledged so far is in the files. */
   private async settled(): Promise<void> {
     await this.chain;
-    await Promise.all(this.syncing);
+    await Promise.all(this.syncing.map((b) => b.done));
   }
 
   /** Numbers and writes queued records under the document's lock; the fsync is left to the caller. */
@@ -323,7 +349,7 @@ export class FileChangeStore implements ChangeStore {
 
   markSaved(document: string, marker: SaveMarker): Promise<void> {
     return this.serial(async () => {
-      await Promise.all(this.syncing);
+      await Promise.all(this.syncing.map((b) => b.done));
       const dir = await this.ensureDir(document);
       await locked(dir, () => this.moveSaved(document, dir, marker));
     });
@@ -357,7 +383,6 @@ export class FileChangeStore implements ChangeStore {
 
   compact(document: string, now: Date): Promise<void> {
     return this.serial(() => locked(this.dir(document), async () => {
-      await Promise.all(this.syncing);
       const file = path.join(this.dir(document), HISTORY);
       const text = await readText(file);
       if (text === '') return;

@@ -48,6 +48,12 @@ type TaskInput = Omit<ClassifyTask, 'cancel' | 'konclude'> | Omit<QueryTask, 'ca
 /** The thread held another snapshot than a change shipment's base. */
 interface StaleOutcome { readonly kind: 'stale' }
 
+/** A task's outcome, and when its thread is free again: true when the thread was terminated to free it. */
+interface Dispatched<T> {
+  readonly outcome: PoolOutcome<T> | StaleOutcome;
+  readonly ended: Promise<boolean>;
+}
+
 /**
  * Runs one task on the pool, bounded by `timeoutMs` and by `cancel`. Either way the answer comes at once: the
  * task's shared cancellation flag is raised, so its saturation stops within a few thousand rule applications
@@ -55,12 +61,12 @@ interface StaleOutcome { readonly kind: 'stale' }
  * terminates its thread.
  */
 export async function runTask<T extends ClassificationData | QueryData>(task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T>> {
-  const out = await runOn<T>(thePool(), task, timeoutMs, cancel);
+  const out = (await runOn<T>(thePool(), task, timeoutMs, cancel)).outcome;
   // only change shipments meet a thread holding another snapshot, and the shared pool is sent whole ones
   return out.kind === 'stale' ? { kind: 'error', message: 'the reasoning thread did not hold the base snapshot' } : out;
 }
 
-async function runOn<T extends ClassificationData | QueryData>(on: Pool, task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T> | StaleOutcome> {
+async function runOn<T extends ClassificationData | QueryData>(on: Pool, task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<Dispatched<T>> {
   const timer = AbortSignal.timeout(timeoutMs);
   const stop = AbortSignal.any([cancel, timer]);
   const flag = cancelFlag();
@@ -78,16 +84,21 @@ async function runOn<T extends ClassificationData | QueryData>(on: Pool, task: T
   else stop.addEventListener('abort', onStop, { once: true });
   const running = on.run({ ...task, cancel: flag, konclude: koncludeConfig() } as PoolTask, { signal: hard.signal });
   const settle = () => clearTimeout(grace);
-  running.then(settle, settle);
+  const ended = running.then(settle, settle).then(() => hard.signal.aborted);
+  const outcome = async (): Promise<PoolOutcome<T> | StaleOutcome> => {
+    try {
+      const out = await Promise.race([running, stopped]);
+      if (out === 'stopped' || out.timedOut) return cancel.aborted ? { kind: 'cancelled' } : { kind: 'timeout' };
+      if ('stale' in out) return { kind: 'stale' };
+      return { kind: 'done', value: out as T };
+    } catch (err) {
+      if (cancel.aborted) return { kind: 'cancelled' };
+      if (timer.aborted) return { kind: 'timeout' };
+      return { kind: 'error', message: (err as Error).message };
+    }
+  };
   try {
-    const out = await Promise.race([running, stopped]);
-    if (out === 'stopped' || out.timedOut) return cancel.aborted ? { kind: 'cancelled' } : { kind: 'timeout' };
-    if ('stale' in out) return { kind: 'stale' };
-    return { kind: 'done', value: out as T };
-  } catch (err) {
-    if (cancel.aborted) return { kind: 'cancelled' };
-    if (timer.aborted) return { kind: 'timeout' };
-    return { kind: 'error', message: (err as Error).message };
+    return { outcome: await outcome(), ended };
   } finally {
     stop.removeEventListener('abort', onStop);
   }
@@ -251,6 +262,8 @@ export class ReasoningSession {
   /** The session's reasoner thread, and the snapshot it held after its last finished run. */
   private thread: Pool | null = null;
   private shipped: Snapshot | null = null;
+  /** When the thread is free of its last task: true when it was terminated to free it. */
+  private busy: Promise<boolean> | null = null;
   /** The snapshot of the latest revision asked for, reused while the revision stands. */
   private latest: Snapshot | null = null;
 
@@ -268,6 +281,7 @@ export class ReasoningSession {
     const thread = this.thread;
     this.thread = null;
     this.shipped = null;
+    this.busy = null;
     this.latest = null;
     await thread?.destroy();
   }
@@ -343,15 +357,39 @@ export class ReasoningSession {
 
   /** Classifies on the session's thread, sending only the change since the snapshot it holds when it holds one. */
   private async classifyOnThread(snap: Snapshot, reasoner: ReasonerInfo, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<ClassificationData>> {
-    this.thread ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: 1, idleTimeout: SESSION_IDLE_MS });
+    await this.settleThread();
     const task = (model: Shipment): TaskInput => ({ type: 'classify', key: snapshotKey(snap), model, reasoner: reasoner.id, timeLimitMs: timeoutMs });
     const base = this.shipped;
     this.shipped = null;
-    let out = await runOn<ClassificationData>(this.thread, task(base === null ? shipAll(snap) : changeSince(base, snap)), timeoutMs, cancel);
-    if (out.kind === 'stale') out = await runOn<ClassificationData>(this.thread, task(shipAll(snap)), timeoutMs, cancel);
+    let out = await this.dispatch(task(base === null ? shipAll(snap) : changeSince(base, snap)), timeoutMs, cancel);
+    if (out.kind === 'stale') out = await this.dispatch(task(shipAll(snap)), timeoutMs, cancel);
     if (out.kind === 'stale') return { kind: 'error', message: 'the reasoning thread did not take the snapshot' };
     if (out.kind === 'done') this.shipped = snap;
     return out;
+  }
+
+  /** Runs a task on the session's thread, noting when the thread is free again. */
+  private async dispatch(task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<ClassificationData> | StaleOutcome> {
+    this.thread ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: 1, idleTimeout: SESSION_IDLE_MS });
+    const { outcome, ended } = await runOn<ClassificationData>(this.thread, task, timeoutMs, cancel);
+    this.busy = ended;
+    return outcome;
+  }
+
+  /**
+   * Waits until a stopped task has left the session's thread (within GRACE_MS: its thread is terminated
+   * then), so the next task is not queued behind it. A terminated thread is replaced, as piscina starts no
+   * thread for a task queued on a pool whose only thread it terminated; the new one holds no snapshot, so
+   * the next run ships all of it.
+   */
+  private async settleThread(): Promise<void> {
+    const busy = this.busy;
+    this.busy = null;
+    if (busy === null || !(await busy)) return;
+    const thread = this.thread;
+    this.thread = null;
+    this.shipped = null;
+    await thread?.destroy();
   }
 
   private finish(run: Run, out: PoolOutcome<ClassificationData>, snap: Snapshot): RunOutcome {

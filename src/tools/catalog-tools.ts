@@ -14,6 +14,7 @@ import { authorizeLocalPath } from '../policy/authorize.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { readRegularFile } from '../util/file-read.js';
+import { AnyList } from './common.js';
 
 /** The folder of the active ontology's local document, or the refusal naming why there is none. */
 function documentFolder(ctx: ToolContext, tool: string): string {
@@ -37,6 +38,7 @@ export const validateCatalog = defineTool({
     path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     compare_imports: v.optional(v.boolean(), false),
   }),
+  output: v.object({ valid: v.boolean(), catalog: v.string(), entries: AnyList, next_catalogs: AnyList, errors: AnyList, unmapped_imports: AnyList, delegated_imports: AnyList }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {

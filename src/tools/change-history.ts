@@ -16,6 +16,7 @@ import { displayName } from '../model/display.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { renderAxiom } from '../report/rows.js';
 import { revisionEnvelope } from '../model/revision.js';
+import { AnyList, AnyObject } from './common.js';
 import { unreachable } from '../util/unreachable.js';
 
 const MAX_PAGE = 200;
@@ -138,6 +139,7 @@ export const getChangeHistory = defineTool({
   name: 'get_change_history',
   description: 'The change journal of a document: who changed what, when; filtered, paged.',
   input: HistoryArgs,
+  output: v.object({ document: v.string(), entity_iri: v.optional(v.string()), total_matched: v.number(), count: v.number(), entries: AnyList, next_cursor: v.nullable(v.number()), last_saved_seq: v.nullable(v.number()), last_seq: v.number() }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -203,6 +205,7 @@ export const revertChanges = defineTool({
   name: 'revert_changes',
   description: 'Take back journal entries as a new change; what no longer applies is reported.',
   input: RevertArgs,
+  output: v.object({ preview: v.optional(v.boolean()), would_apply: v.optional(v.number()), document: v.string(), reverts: AnyList, changes: AnyList, conflicts: AnyList, reverted: v.optional(v.boolean()), applied: v.optional(v.number()), revision: v.optional(AnyObject) }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
   rehearse: true,

@@ -16,6 +16,7 @@ import type { LockMode } from '../imports/lock-mode.js';
 import { counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations, plan, previewRow, type PlannedRow } from './batch-plan.js';
 import { renderAxiom } from '../report/rows.js';
 import { revisionEnvelope, sameRevision, type RevisionEnvelope } from '../model/revision.js';
+import { AnyList, AnyObject } from './common.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import type { ErrorCode } from '../util/errors.js';
 import { axiomTypeName } from '../model/terms.js';
@@ -222,6 +223,7 @@ export const commitChangeSet = defineTool({
     expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision.')),
     confirm_policy_digest: v.optional(v.string()),
   }),
+  output: v.object({ change_set_id: v.string(), committed: v.boolean(), new_revision: AnyObject, normalized_changes: AnyList, effective_changes: v.number(), single_broadcast: v.boolean(), undo_logged: v.boolean(), undo_depth_before: v.number(), undo_depth_after: v.number() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

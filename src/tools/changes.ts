@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { defineTool, always, never, type ToolContext } from './tool.js';
 import { appliedResult, counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations, plan, previewRow } from './batch-plan.js';
 import { applyVerified } from './verified-apply.js';
+import { AnyList, AnyObject } from './common.js';
 
 export const previewChanges = defineTool({
   name: 'preview_changes',
@@ -16,6 +17,7 @@ export const previewChanges = defineTool({
     required: ['operations'],
     additionalProperties: false,
   },
+  output: v.object({ operations: AnyList, summary: AnyObject, note: v.string() }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {

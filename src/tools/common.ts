@@ -11,6 +11,10 @@ export const ENTITY_TYPE_INPUT: Readonly<Record<string, EntityKind>> = {
   annotation_property: 'AnnotationProperty', individual: 'NamedIndividual', datatype: 'Datatype',
 };
 
+/** In a declared result shape: a list, or an object, whose items or fields the listed outputSchema leaves out. */
+export const AnyList = v.pipe(v.array(v.unknown()), v.readonly());
+export const AnyObject = v.object({});
+
 /** An entity row (TOOLS.md 1.5) in a declared result shape; `generated_id` marks a minted generated id. */
 export const EntityRowOutput = v.object({ iri: v.string(), display: v.string(), type: v.string(), generated_id: v.optional(v.literal(true)) });
 

@@ -17,6 +17,7 @@ import { addToManifest, removeFromManifest, removeRq, robotDirOf, rqTarget, side
 import { loadQuestions, type QuestionCatalog, type StoredQuestion } from '../cq/load.js';
 import { CONVENTIONS, CqFormatError, questionFrom, questionJson, type CompetencyQuestion, type Convention } from '../cq/question.js';
 import { outcomeRow, runQuestions } from '../cq/run.js';
+import { AnyList, AnyObject } from './common.js';
 
 const ConventionArg = v.picklist(CONVENTIONS as [Convention, ...Convention[]]);
 
@@ -107,6 +108,7 @@ export const addCompetencyQuestion = defineTool({
     tags: v.optional(v.pipe(v.array(Line(200)), v.maxLength(64))),
     convention: v.optional(ConventionArg),
   }),
+  output: v.object({ added: AnyObject, convention: v.string(), target: v.string(), replaced: v.boolean() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   // a file store's question of the same id is replaced, which undo cannot restore
@@ -146,6 +148,7 @@ export const listCompetencyQuestions = defineTool({
   name: 'list_competency_questions',
   description: 'Competency questions of every store, by id.',
   input: v.strictObject({}),
+  output: v.object({ count: v.number(), conventions_found: AnyList, competency_questions: AnyList, skipped: AnyList }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (_args, ctx) => {
@@ -166,6 +169,7 @@ export const removeCompetencyQuestion = defineTool({
     id: Line(128),
     convention: v.optional(ConventionArg),
   }),
+  output: v.object({ removed: v.boolean(), id: v.string(), convention: v.string(), target: v.string() }),
   capabilities: ['ontology:curate'],
   mutating: always,
   // removal from a file store is not undoable
@@ -213,6 +217,7 @@ export const runCompetencyQuestions = defineTool({
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), DEFAULT_TIMEOUT_MS),
     fail_on: v.optional(v.picklist(['none', 'any']), 'none'),
   }),
+  output: v.object({ total: v.number(), passed: v.number(), failed: v.number(), fail_on: v.string(), gate: v.string(), questions: AnyList, skipped: AnyList }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {

@@ -17,7 +17,7 @@ import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../model/vocab.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { EntityRowOutput, logicalAxiomCount } from './common.js';
+import { EntityRowOutput, logicalAxiomCount, AnyList, AnyObject } from './common.js';
 import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../report/rows.js';
 import { lastChangesField } from './change-history.js';
 import { prefixObject } from './header.js';
@@ -264,6 +264,7 @@ export const summarizeOntology = defineTool({
     include_imports: v.optional(v.boolean(), false),
     limit: Limit(80),
   }),
+  output: v.object({ scope: v.string(), ontologies: v.number(), axioms: v.number(), logical_axioms: v.number(), ontology_annotations: v.number(), import_declarations: v.number(), signature_entities: v.number(), entity_types: AnyObject, axiom_types: AnyObject, axiom_types_truncated: v.optional(v.number()) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -332,6 +333,7 @@ export const getAxiomsForEntity = defineTool({
     limit: Limit(100),
     offset: Offset,
   }),
+  output: v.object({ entity: AnyObject, include_imports: v.boolean(), axioms: AnyObject }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -385,6 +387,7 @@ export const getOntologyContext = defineTool({
   name: 'get_ontology_context',
   description: 'Orientation: id, counts, imports, annotations, root classes, properties, reasoner, prefixes.',
   input: v.strictObject({ limit: Limit(50) }),
+  output: v.object({ active_ontology: AnyObject, counts: AnyObject, imports: AnyList, ontology_annotations: AnyList, root_classes: AnyObject, object_properties: AnyObject, data_properties: AnyObject, reasoner: AnyObject, prefixes: AnyObject, write_protection: v.string(), note: v.string() }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -683,6 +686,7 @@ export const getEntityContext = defineTool({
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Default true.')), true),
     limit: Limit(50),
   }),
+  output: v.object({ query: v.string(), count: v.number(), include_imports: v.boolean(), entities: AnyList, last_changes: v.optional(AnyList) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {

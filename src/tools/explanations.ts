@@ -18,6 +18,7 @@ import { runExplanation, type ExplainOutcome } from '../reasoner/explain/pool.js
 import { axiomRows, justificationRows, type Renderers } from '../reasoner/explain/render.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { renderAxiom } from '../report/rows.js';
+import { AnyList, AnyObject } from './common.js';
 import { flatSchema, withFields } from './edit.js';
 import { unreachable } from '../util/unreachable.js';
 
@@ -105,6 +106,7 @@ export const explainEntailment = defineTool({
   description: 'Whether the ontology entails an axiom given as add_axiom\'s operands.',
   input: withFields({}),
   listedSchema: flatSchema({}),
+  output: v.object({ entailed: v.boolean(), axiom: AnyObject, note: v.optional(v.string()) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -124,6 +126,7 @@ export const getExplanations = defineTool({
   description: 'Justifications of an entailed axiom; unsatisfiable C: subclass_of C owl:Nothing.',
   input: withFields({ max: maxField, timeout_ms: timeoutField }),
   listedSchema: flatSchema(EXTRA_JSON),
+  output: v.object({ axiom: AnyObject, entailed: v.boolean(), justification_count: v.optional(v.number()), justifications: v.optional(AnyList), reasoner_configuration: v.optional(AnyObject), justification_available: v.optional(v.boolean()), note: v.optional(v.string()), related_axioms: v.optional(AnyObject) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -163,6 +166,7 @@ export const explainInconsistency = defineTool({
   name: 'explain_inconsistency',
   description: 'An inconsistent set of asserted axioms, minimal unless time runs out.',
   input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('On expiry the set found so far.')), DEFAULT_TIMEOUT_MS) }),
+  output: v.object({ inconsistent: v.boolean(), reasoner: v.string(), note: v.string(), minimal: v.optional(v.boolean()), consistency_checks: v.optional(v.number()), axiom_count: v.optional(v.number()), justification: v.optional(AnyObject), reasoner_configuration: v.optional(AnyObject) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { ontologyLabel } from '../model/workspace.js';
 import { defineTool, never, ToolFailure } from './tool.js';
-import { logicalAxiomCount } from './common.js';
+import { logicalAxiomCount, AnyList } from './common.js';
 import { entityRow } from '../report/rows.js';
 import { JournalSummaryOutput, journalSummary, lastChangesField } from './change-history.js';
 import { lookUpEntities } from './context.js';
@@ -77,6 +77,7 @@ export const getEntity = defineTool({
   name: 'get_entity',
   description: 'Look up an entity; a punned IRI yields one match per entity type.',
   input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty()) }),
+  output: v.object({ query: v.string(), count: v.number(), matches: AnyList, note: v.optional(v.string()), last_changes: v.optional(AnyList) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {

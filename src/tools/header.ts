@@ -28,6 +28,7 @@ import { absoluteIri } from '../model/iri.js';
 import { FileReadError, readRegularFile } from '../util/file-read.js';
 import { resolveCallerPath } from '../policy/path-rules.js';
 import { resolvePolicy } from '../policy/resolve.js';
+import { AnyObject } from './common.js';
 
 // ---------------------------------------------------------------- caller-selected documents
 
@@ -319,6 +320,7 @@ export const addOntologyAnnotation = defineTool({
   name: 'add_ontology_annotation',
   description: 'Add an ontology annotation.',
   input: v.strictObject(AnnotationArgsSchema),
+  output: v.object({ added: v.boolean(), annotation: AnyObject, already_present: v.boolean() }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,
@@ -342,6 +344,7 @@ export const removeOntologyAnnotation = defineTool({
   name: 'remove_ontology_annotation',
   description: 'Remove an ontology annotation equal to the one given.',
   input: v.strictObject(AnnotationArgsSchema),
+  output: v.object({ removed: v.boolean(), annotation: AnyObject }),
   capabilities: ['ontology:admin'],
   mutating: always,
   rehearse: true,

@@ -48,15 +48,41 @@ export function inputJsonSchema(def: ToolDefinition): JsonObject {
 }
 
 /**
- * The outputSchema of a tool that declares its result shape. A failure is delivered as structuredContent
- * too (`{error, error_code?, …}`, which clients validate as well), so the schema's required fields are
+ * The outputSchema of a tool that declares its result shape: each top-level field named once, those every
+ * success has as `required`, the others as properties. Types and nested shapes stay in the declaration
+ * (which types the handler's result): the 10 KB a whole list may spend on output schemas holds the names
+ * of every declared tool's fields, not their types. A failure is delivered as structuredContent too
+ * (`{error, error_code?, …}`) and the SDK's client validates that as well, so the required fields are
  * required of a success only: either they are all there, or `error` is.
  */
 export function outputJsonSchema(def: ToolDefinition): JsonObject | undefined {
   if (def.output === undefined) return undefined;
-  const { $schema: _dialect, required, ...rest } = tidy(toJsonSchema(def.output, { errorMode: 'ignore' })) as JsonObject;
-  const success = Array.isArray(required) ? required : [];
-  return { ...rest, type: 'object', ...(success.length === 0 ? {} : { anyOf: [{ required: success }, { required: ['error'] }] }) };
+  const { names, always } = topLevelFields(def.output as Valibot);
+  const optional = names.filter((name) => !always.includes(name));
+  return {
+    type: 'object',
+    ...(optional.length === 0 ? {} : { properties: Object.fromEntries(optional.map((name) => [name, {}])) }),
+    ...(always.length === 0 ? {} : { anyOf: [{ required: always }, { required: ['error'] }] }),
+  };
+}
+
+/** What the output derivation reads of a valibot schema. */
+interface Valibot {
+  readonly type: string;
+  readonly entries?: Readonly<Record<string, { readonly type: string }>>;
+  readonly options?: readonly Valibot[];
+}
+
+const OPTIONAL_KINDS = new Set(['optional', 'exact_optional', 'undefinedable']);
+
+/** The top-level field names of a result schema (an object, or a union of objects: one per mode), and those every shape has. */
+function topLevelFields(schema: Valibot): { names: string[]; always: string[] } {
+  const shapes = schema.type === 'union' || schema.type === 'variant' ? schema.options ?? [] : [schema];
+  const counts = new Map<string, number>();
+  for (const shape of shapes) {
+    for (const [name, field] of Object.entries(shape.entries ?? {})) counts.set(name, (counts.get(name) ?? 0) + (OPTIONAL_KINDS.has(field.type) ? 0 : 1));
+  }
+  return { names: [...counts.keys()], always: [...counts].filter(([, n]) => n === shapes.length).map(([name]) => name) };
 }
 
 /** Schema keywords whose value maps argument names to schemas, not a schema itself. */
@@ -86,10 +112,11 @@ const LISTED_MAX = 1000;
 /**
  * A schema without what tells an agent nothing: an empty `required`, a `type: string` beside an enum of
  * strings, a `minLength: 1`, a count's `minimum: 0`, limits no real argument reaches, well-known patterns, a flag's `default: false`, and the
- * closing `additionalProperties: false` of nested objects (each tool's top level still shows it). The server
+ * closing `additionalProperties: false` of every object (the server instructions say once that an unknown
+ * argument is refused). The server
  * still validates them all.
  */
-function tidy(node: unknown, top = false): unknown {
+function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map((n) => tidy(n));
   if (node === null || typeof node !== 'object') return node;
   const source = node as JsonObject;
@@ -102,7 +129,7 @@ function tidy(node: unknown, top = false): unknown {
     if ((key === 'maxLength' || key === 'maxItems' || key === 'maximum') && typeof value === 'number' && value > LISTED_MAX) continue;
     if (key === 'minimum' && value === 0 && source.type === 'integer') continue;
     if (key === 'pattern' && typeof value === 'string' && UNLISTED_PATTERNS.has(value)) continue;
-    if (key === 'additionalProperties' && value === false && !top) continue;
+    if (key === 'additionalProperties' && value === false) continue;
     if (key === 'default' && value === false && source.type === 'boolean') continue;
     if (key === 'enum' || key === 'default' || key === 'const') out[key] = value;
     else if (NAME_MAPS.has(key)) out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => [name, tidy(sub)]));
@@ -259,7 +286,7 @@ function dropUnusedDefs(schema: JsonObject): JsonObject {
  * description appears once per list.
  */
 export function listTools(defs: readonly ToolDefinition[]): ListedTool[] {
-  const schemas = defs.map((def) => tidy(inputJsonSchema(def), true) as JsonObject);
+  const schemas = defs.map((def) => tidy(inputJsonSchema(def)) as JsonObject);
   const homes = sharedHomes(schemas);
   const names = defs.map((def) => def.name);
   const shown = new Set<string>();

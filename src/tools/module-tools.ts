@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow } from '../report/rows.js';
 import { absoluteIri } from '../model/iri.js';
+import { AnyObject } from './common.js';
 import { saveFormatOf } from './documents.js';
 
 type SourceScope = 'imports_closure' | 'active';
@@ -97,6 +98,7 @@ export const extractModule = defineTool({
     path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save here instead of loading.'))),
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 60000),
   }),
+  output: v.object({ module: AnyObject, module_type: v.string(), source: v.string(), seeds: AnyObject, axioms: v.number(), entities: v.number(), loaded: v.optional(v.string()), note: v.optional(v.string()), saved: v.optional(v.boolean()), path: v.optional(v.string()), format: v.optional(v.string()) }),
   capabilities: ['ontology:admin'],
   mutating: always,
   destructive: true,

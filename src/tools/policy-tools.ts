@@ -19,6 +19,7 @@ import { fingerprintStability } from '../model/fingerprint.js';
 import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { sha256Digest } from '../util/digest.js';
 import { readRegularFile } from '../util/file-read.js';
+import { AnyList, AnyObject } from './common.js';
 
 const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
 
@@ -151,6 +152,7 @@ export const writeProjectPolicyTemplate = defineTool({
     version: v.optional(v.picklist([1, 2]), 1),
     overwrite: v.optional(v.boolean(), false),
   }),
+  output: v.object({ written: v.boolean(), path: v.string(), project_id: v.string(), profile: v.string(), schema_version: v.number(), bytes: v.number(), sha256: v.string(), validation_hint: AnyList, note: v.string() }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
   destructive: true,
@@ -229,6 +231,7 @@ export const getModelRevision = defineTool({
   name: 'get_model_revision',
   description: 'Revision envelope (workspace id, revision, fingerprints) for optimistic concurrency.',
   input: v.strictObject({ policy_path: PolicyPath }),
+  output: v.object({ revision: AnyObject, workspace_id: v.string(), session_revision: v.number(), semantic_fingerprint: v.string(), document_fingerprint: v.string(), ontology: AnyObject, dirty: v.boolean(), dirty_semantics: v.string(), reasoner: AnyObject, fingerprint_stability: v.string(), release_stable: v.boolean(), fingerprint_warnings: AnyList, policy_loaded: v.boolean(), policy_valid: v.boolean() }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {

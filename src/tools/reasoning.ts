@@ -13,8 +13,9 @@ import { implementationDigest, reasonerById, reasoners, sortedReasoners, type Ca
 import { readAxiomLines } from '../reasoner/snapshot.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../reasoner/dl-query.js';
 import type { UnsupportedData } from '../reasoner/pool-worker.js';
-import { defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { always, defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { entityRow, renderAxiom, type EntityRow } from '../report/rows.js';
+import { AnyList, AnyObject, EntityRowOutput } from './common.js';
 import { sha256Digest } from '../util/digest.js';
 import { referencedReasoner } from '../reasoner/reference.js';
 import { unreachable } from '../util/unreachable.js';
@@ -42,7 +43,7 @@ function requireResults(session: ReasoningSession): Classification {
 /** The unsupported-axiom sample as axiom rows (cached per result: the sample is immutable). */
 const sampleRows = new WeakMap<UnsupportedData, { axiom_type: string; rendering: string }[]>();
 
-function unsupportedReport(u: UnsupportedData, ctx: ToolContext): JsonObject {
+function unsupportedReport(u: UnsupportedData, ctx: ToolContext): { count: number; sample: readonly unknown[]; truncated?: number } {
   let rows = sampleRows.get(u);
   if (rows === undefined) {
     rows = readAxiomLines(u.sample).map((a: Axiom) => ({ axiom_type: axiomTypeName(a), rendering: renderAxiom(a, ctx) }));
@@ -53,7 +54,7 @@ function unsupportedReport(u: UnsupportedData, ctx: ToolContext): JsonObject {
 }
 
 /** Which reasoner answered: the selected one, or the engine `auto` chose (and why it may be incomplete). */
-function answeredBy(res: Classification): JsonObject {
+function answeredBy(res: Classification): { reasoner: string; selected_reasoner?: string; completeness_note?: string } {
   const by = res.answeredBy;
   return {
     reasoner: by.name,
@@ -71,7 +72,17 @@ function unsupportedReference(u: UnsupportedData, revision: number): JsonObject 
 }
 
 /** The honesty fields every inference answer carries: completeness, unsupported axioms, freshness. */
-function provenance(session: ReasoningSession, res: Classification, ctx: ToolContext): JsonObject {
+/** The fields `provenance` adds to an answer from the last classification. */
+const ProvenanceOutput = {
+  reasoner: v.string(), selected_reasoner: v.optional(v.string()), completeness_note: v.optional(v.string()), status: v.string(), complete: v.boolean(),
+  unsupported_axioms: AnyObject, result_revision: v.number(), note: v.optional(v.string()), warning: v.optional(v.string()),
+};
+
+/** A capped list of entity rows, and the fields of `cappedRows`. */
+const RowsFields = { count: v.number(), items: v.array(EntityRowOutput), truncated: v.optional(v.number()) };
+const RowsOutput = v.object(RowsFields);
+
+function provenance(session: ReasoningSession, res: Classification, ctx: ToolContext): v.InferOutput<v.ObjectSchema<typeof ProvenanceOutput, undefined>> {
   const status = session.status();
   return {
     ...answeredBy(res),
@@ -88,7 +99,7 @@ function provenance(session: ReasoningSession, res: Classification, ctx: ToolCon
 
 const byDisplay = (a: EntityRow, b: EntityRow) => (a.display < b.display ? -1 : a.display > b.display ? 1 : a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : 0);
 
-function cappedRows(iris: readonly IRI[], ctx: ToolContext, individuals = false): JsonObject {
+function cappedRows(iris: readonly IRI[], ctx: ToolContext, individuals = false): v.InferOutput<typeof RowsOutput> {
   const rows = iris.map((iri) => entityRow(individuals ? namedIndividual(iri) : cls(iri), ctx)).sort(byDisplay);
   return { count: rows.length, items: rows.slice(0, ITEM_CAP), ...(rows.length > ITEM_CAP ? { truncated: rows.length - ITEM_CAP } : {}) };
 }
@@ -120,10 +131,9 @@ export const setReasoner = defineTool({
   input: v.strictObject({ reasoner: v.pipe(v.string(), v.nonEmpty()) }),
   output: v.object({ selected: v.object({ name: v.string(), id: v.string() }), message: v.string() }),
   capabilities: ['ontology:admin'],
-  // selecting a reasoner changes no ontology, so read-only mode allows it (as it allows run_reasoner); but the
-  // selection is window state every session shares, and selecting cancels another reasoner's run
-  mutating: never,
-  changesServerState: true,
+  // M·N (TOOLS.md): the selection is window state every session shares, and selecting cancels another
+  // reasoner's run, so it is gated like a write (refused in read-only mode, held for approval) though no undo restores it
+  mutating: always,
   destructive: true,
   idempotent: true,
   handler: (args, ctx) => {
@@ -140,6 +150,12 @@ export const runReasoner = defineTool({
   name: 'run_reasoner',
   description: 'Classify the active ontology and its imports with the selected reasoner.',
   input: v.strictObject({ timeout_ms: TimeoutMs }),
+  output: v.object({
+    started: v.boolean(), completed: v.optional(v.boolean()), reasoner: v.optional(v.string()), selected_reasoner: v.optional(v.string()),
+    completeness_note: v.optional(v.string()), status: v.optional(v.string()), inconsistent: v.optional(v.nullable(v.boolean())),
+    unsatisfiable_count: v.optional(v.number()), complete: v.optional(v.boolean()), unsupported_axioms: v.optional(AnyObject),
+    result_revision: v.optional(v.number()), cached: v.optional(v.boolean()), elapsed_ms: v.optional(v.number()), message: v.string(), warning: v.optional(v.string()),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -181,6 +197,7 @@ export const getUnsatisfiableClasses = defineTool({
   name: 'get_unsatisfiable_classes',
   description: 'Classes the last classification found unsatisfiable.',
   input: NoArgs,
+  output: v.object({ ...RowsFields, coherent: v.boolean(), ...ProvenanceOutput }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {
@@ -211,6 +228,7 @@ export const getInferredSuperclasses = defineTool({
     relation: v.optional(v.picklist(RELATIONS), 'superclasses'),
     direct: v.optional(v.boolean(), true),
   }),
+  output: v.object({ ...RowsFields, relation: v.string(), entity: v.string(), direct: v.boolean(), ...ProvenanceOutput }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -247,6 +265,12 @@ export const executeDlQuery = defineTool({
     direct: v.optional(v.boolean(), true),
     complete: v.optional(v.boolean(), false),
     timeout_ms: TimeoutMs,
+  }),
+  output: v.object({
+    query: v.string(), direct: v.boolean(), completed: v.boolean(), equivalent: v.optional(RowsOutput), superclasses: v.optional(RowsOutput),
+    subclasses: v.optional(RowsOutput), instances: v.optional(RowsOutput), reasoner: v.optional(v.string()), selected_reasoner: v.optional(v.string()),
+    completeness_note: v.optional(v.string()), complete: v.optional(v.boolean()), unsupported_axioms: v.optional(AnyObject),
+    result_revision: v.optional(v.number()), status: v.optional(v.string()), warning: v.optional(v.string()), note: v.optional(v.string()),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -310,6 +334,11 @@ export const getReasonerCapabilities = defineTool({
   name: 'get_reasoner_capabilities',
   description: 'What the selected reasoner handles, without running it.',
   input: NoArgs,
+  output: v.object({
+    identity: AnyObject, capability_digest: v.string(), profile_status: v.string(), exact_profile_match: v.boolean(), owl_capabilities: AnyList,
+    rule_capabilities: AnyList, swrl_atom_capabilities: AnyList, swrl_builtin_capabilities: AnyList, known_incompatibilities: AnyList,
+    unsupported_handling: v.string(), absence_means_supported: v.boolean(), installed: v.number(),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (_args, ctx) => {

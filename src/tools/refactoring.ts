@@ -19,7 +19,7 @@ import { ManchesterRenderer } from '../model/formats/manchester/render.js';
 import { OWL_DEPRECATED, XSD_BOOLEAN } from '../model/vocab.js';
 import { expandTerm } from '../policy/curie.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT } from './common.js';
+import { AnyList, ENTITY_TYPE_INPUT, EntityRowOutput } from './common.js';
 import { ENTITY_TYPE_NAMES, entityRow, KIND_ORDER, newEntityRow, renderAxiom } from '../report/rows.js';
 import { cmp } from './context.js';
 
@@ -150,6 +150,7 @@ export const renameEntity = defineTool({
     new_iri: Text,
     preview: Preview,
   }),
+  output: v.object({ preview: v.optional(v.boolean()), renamed: v.optional(v.boolean()), old_iri: v.string(), new_iri: v.string(), changes: v.number(), new_iri_already_in_signature: v.optional(v.boolean()), rewritten_axioms_sample: v.optional(AnyList), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
   rehearse: true,
@@ -225,6 +226,7 @@ export const deleteEntity = defineTool({
     entity_type: v.optional(v.pipe(v.picklist(ENTITY_TYPES), v.description('Only this sense of a punned IRI.'))),
     preview: Preview,
   }),
+  output: v.object({ preview: v.optional(v.boolean()), would_delete: v.optional(AnyList), deleted: v.optional(AnyList), removed_axioms: v.number(), removed_axioms_sample: v.optional(AnyList), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
   rehearse: true,
@@ -302,6 +304,7 @@ export const deprecateEntity = defineTool({
     replaced_by_property: v.optional(v.pipe(Text, v.description('Default obo:IAO_0100001.')), TERM_REPLACED_BY),
     annotations: v.optional(v.array(AnnotationSchema)),
   }),
+  output: v.object({ deprecated: EntityRowOutput, replaced_by: v.optional(v.string()), applied: v.number(), new_entities: v.optional(AnyList), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -373,6 +376,7 @@ export const moveClass = defineTool({
     }),
     v.check((a) => !a.keep_other_parents || a.new_parent !== undefined, 'keep_other_parents=true needs new_parent'),
   ),
+  output: v.object({ moved: EntityRowOutput, new_parent: v.optional(v.string()), removed_parents: AnyList, applied: v.number(), new_entities: v.optional(AnyList), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

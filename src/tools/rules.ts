@@ -15,6 +15,7 @@ import { defineTool, always, never, ToolFailure, type JsonObject, type ToolConte
 import { newEntityRow } from '../report/rows.js';
 import { View } from './context.js';
 import { AtomReader, AtomSchema, atomOut, variablesOf, type AtomInput } from './rule-atoms.js';
+import { AnyList, AnyObject } from './common.js';
 
 export const DEFAULT_VARIABLE_NAMESPACE = 'urn:swrl:var#';
 const EMPTY_HEAD = 'A SWRL rule needs at least one head atom (body may be empty).';
@@ -134,6 +135,7 @@ export const listRules = defineTool({
   input: v.strictObject({
     include_imports: v.optional(v.boolean()),
   }),
+  output: v.object({ count: v.number(), rules: AnyList }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -151,6 +153,7 @@ export const addRule = defineTool({
     head: v.array(AtomSchema),
     ...ruleFields,
   }),
+  output: v.object({ added: v.boolean(), already_present: v.boolean(), rule: AnyObject, new_entities: v.optional(AnyList) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -186,6 +189,7 @@ export const removeRule = defineTool({
     index: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('list_rules index (no imports).'))),
     label: v.optional(v.string()),
   }),
+  output: v.object({ removed: v.number(), rule: v.optional(AnyObject), rules: v.optional(AnyList) }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

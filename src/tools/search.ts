@@ -10,7 +10,7 @@ import type { Ontology } from '../model/ontology.js';
 import { RDF_LANG_STRING } from '../model/vocab.js';
 import { displayName, localName } from '../model/display.js';
 import { defineTool, never, type ToolContext } from './tool.js';
-import { ENTITY_TYPE_INPUT } from './common.js';
+import { ENTITY_TYPE_INPUT, AnyList, AnyObject } from './common.js';
 import { ENTITY_TYPE_NAMES } from '../report/rows.js';
 import { languageAdjustment, lexicalPolicy, type LexicalPolicy } from '../policy/lexical.js';
 import { scopeSignature } from './context.js';
@@ -167,6 +167,7 @@ export const searchEntities = defineTool({
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 50),
     offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   }),
+  output: v.object({ count: v.number(), offset: v.number(), returned: v.number(), items: AnyList, would_mint: v.boolean(), best_match: v.nullable(v.string()), mint_blocked_by_collision: v.boolean(), reuse_candidate: v.nullable(AnyObject), collisions: AnyList, lexical_policy: AnyObject, query: v.string(), type: v.string(), next_offset: v.optional(v.number()), lexical_match_count: v.optional(v.number()), lexical_candidates_truncated: v.optional(v.number()) }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {

@@ -20,6 +20,7 @@ import {
   type ExpandedItem, type ItemDefaults, type PropertyArgs, type TermArgs,
 } from './term-operations.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
+import { AnyList, EntityRowOutput } from './common.js';
 
 /** The change-set limit TOOLS.md sets on items in preview mode. */
 const MAX_PREVIEW_ITEMS = 2000;
@@ -88,8 +89,11 @@ function planBatch<A>(list: readonly A[], expand: Expand<A>, defaults: ItemDefau
   return { items, plan: planned, delta: ownLabelsOnly(planned, new Set(items.map((it) => it.entity.iri))), operations };
 }
 
+/** What create_term and create_property return. */
+const CreatedOutput = v.object({ created: EntityRowOutput, new_entities: v.optional(AnyList), applied: v.boolean(), note: v.optional(v.string()) });
+
 /** create_term / create_property: one item, applied as one undo entry. */
-function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: ToolContext): JsonObject {
+function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: ToolContext): v.InferOutput<typeof CreatedOutput> {
   const batch = planBatch([args], expand, {}, args.strict, ctx, () => '');
   const result = ctx.workspace.apply(batch.delta);
   return {
@@ -181,6 +185,7 @@ export const createTerm = defineTool({
   name: 'create_term',
   description: 'Create a class with label, definition, parents, equivalents and annotations.',
   input: v.pipe(v.strictObject({ ...TERM_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
+  output: CreatedOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -211,6 +216,7 @@ export const createProperty = defineTool({
   name: 'create_property',
   description: 'Create an object or data property with label, definition and axioms.',
   input: v.pipe(v.strictObject({ ...PROPERTY_FIELDS, strict: Strict }), v.check(hasNameOrIri, NAME_OR_IRI)),
+  output: CreatedOutput,
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,

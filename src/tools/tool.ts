@@ -73,8 +73,8 @@ export interface ToolDefinition<I = JsonObject, O extends JsonObject = JsonObjec
   readonly destructive?: boolean;
   /**
    * Changes shared window state that is neither an ontology nor a file (a job queued or cancelled, a cached
-   * preview dropped, the reasoner selection): read-only mode and approvals let it through, as they do the
-   * tools that read, yet a client is not told it is read-only.
+   * preview dropped): read-only mode and approvals let it through, as they do the tools that read, yet a
+   * client is not told it is read-only. (The reasoner selection is M·N in TOOLS.md: set_reasoner is mutating.)
    */
   readonly changesServerState?: boolean;
   /** Repeating a call with the same arguments has no further effect. */

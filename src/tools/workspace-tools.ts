@@ -83,6 +83,7 @@ export const createOntology = defineTool({
     path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Format from the extension.'))),
     keep_active: v.optional(v.boolean(), false),
   }),
+  output: v.object({ created_ontology: v.string(), active_ontology: v.string(), kept_active: v.boolean(), workspace_ontologies: v.number(), note: v.string(), document_iri: v.optional(v.string()) }),
   capabilities: ['ontology:admin'],
   mutating: always,
   summary: (args) => `create_ontology ${args.ontology_iri}${args.path === undefined ? '' : ' at ' + args.path}`,

@@ -67,7 +67,7 @@ test('across the hop: pins refuse another OAuth client, the forwarded principal 
     assert.equal(init.status, 200);
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.body?.cancel();
-    (await post(backend, as, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sessionId)).body?.cancel();
+    await (await post(backend, as, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sessionId)).body?.cancel();
     const write = await post(backend, as, JSON.stringify({
       jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'ThingBeta' } },
     }), sessionId);

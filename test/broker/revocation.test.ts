@@ -90,7 +90,7 @@ test('revoke-client across processes: the slow call and the held write are cut a
     assert.equal(init.status, 200);
     const sid = init.headers.get('mcp-session-id')!;
     await init.body?.cancel();
-    (await postToBackend(backend, as, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sid)).body?.cancel();
+    await (await postToBackend(backend, as, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sid)).body?.cancel();
     const write = await postToBackend(backend, as, JSON.stringify({
       jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Wolf', super: 'ThingGamma' } },
     }), sid);

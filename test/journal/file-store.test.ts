@@ -124,6 +124,20 @@ test('the next batch is written while the previous one syncs, two at most, and a
   assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3, 4]);
 })));
 
+test('a batch goes out while the one before it syncs once as many calls wait as that one carries', () => withStore((store, home) => withHeldSyncs(async (held) => {
+  const first = [store.append(DOC, [entry(0)]), store.append(DOC, [entry(0)])];
+  await until(() => held.length === 1);
+  const lone = store.append(DOC, [entry(0)]);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(held.length, 1, 'one call waits for the two-call batch');
+  const second = store.append(DOC, [entry(0)]);
+  await until(() => held.length === 2);
+  assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4);
+  held[0].release();
+  held[1].release();
+  await Promise.all([...first, lone, second]);
+})));
+
 test('a batch whose earlier batch failed to sync is not acknowledged either; the next append starts afresh', () => withStore((store) => withHeldSyncs(async (held) => {
   const a = store.append(DOC, [entry(0)]);
   await until(() => held.length === 1);

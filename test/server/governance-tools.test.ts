@@ -24,12 +24,12 @@ after(() => served.close());
 const run = (args: Row = {}): Promise<Row> => callOk(c, 'validate_governance', args);
 const row = (body: Row, id: string) => (body.checks as Row[]).find((r) => r.id === id);
 
-test('tools/list shows validate_governance as read-only with a closed schema and the profile enum', async () => {
+test('tools/list shows validate_governance as read-only with the profile enum; an unknown argument is refused', async () => {
   const { tools } = await c.listTools();
   const tool = tools.find((x) => x.name === 'validate_governance')!;
   assert.equal(tool.annotations?.readOnlyHint, true);
-  const schema = tool.inputSchema as { additionalProperties?: boolean; properties: Record<string, { enum?: string[] }> };
-  assert.equal(schema.additionalProperties, false);
+  const schema = tool.inputSchema as { properties: Record<string, { enum?: string[] }> };
+  assert.equal((await call(c, 'validate_governance', { unknown_argument: 1 })).body.error_code, 'invalid_argument', 'validate_governance');
   assert.deepEqual(schema.properties.owl_profile.enum, ['DL', 'EL', 'QL', 'RL', 'none', 'Full']);
 });
 

@@ -3,7 +3,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
@@ -13,7 +13,7 @@ import * as v from 'valibot';
 import { defineTool, never, readOnlyTool, stepMeasure } from '../../src/tools/tool.js';
 import { nextProgress } from '../../src/actors/session-features.js';
 import { listTools } from '../../src/tools/listing.js';
-import { call, callOk, connect, decideWrite, eventually, fixture, pendingWrites, raw, serveAndConnect, startTestServer } from './support.js';
+import { call, callOk, connect, decideWrite, eventually, fixture, pendingWrites, raw, serveAndConnect, serveTempOntology, startTestServer } from './support.js';
 
 /** A chain of `n` classes, each also with an existential on one property: enough work to classify for a while. */
 function generatedOntology(n: number): string {
@@ -132,6 +132,8 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
     assert.ok(full <= 105 * 1024, `full tools/list is ${full} bytes`);
     const withoutOutput = Buffer.byteLength(JSON.stringify({ tools: tools.map(({ outputSchema: _output, ...t }) => t) }));
     assert.ok(withoutOutput <= 65 * 1024, `tools/list without output schemas is ${withoutOutput} bytes`);
+    const outputs = tools.reduce((n, t) => n + (t.outputSchema === undefined ? 0 : Buffer.byteLength(JSON.stringify(t.outputSchema))), 0);
+    assert.ok(outputs <= 10 * 1024, `the output schemas take ${outputs} bytes`);
     const described = tools.reduce((n, t) => n + Buffer.byteLength(t.description ?? ''), 0);
     assert.ok(described / tools.length <= 90, `tool descriptions average ${described / tools.length} bytes`);
     const core = Buffer.byteLength(JSON.stringify({ tools: listTools(profileTools('core')) }));
@@ -200,14 +202,26 @@ test('a tool outside its profile\'s list is refused, and a shared subschema is l
 });
 
 /**
- * A successful call of each tool that declares its result shape, on the zoo fixture, in this order; a call
- * may set up the next one. A value `(results) => args` takes arguments from earlier results, by tool name.
+ * Successful calls of each tool that declares its result shape, on the zoo fixture (in a project directory
+ * of its own), in this order, several where a tool's modes give different shapes; a call may set up the
+ * next one. A value `(results) => args` takes arguments from earlier results, by tool name.
  */
 type Args = Record<string, unknown>;
+const first = (list: unknown) => (list as Args[])[0];
 const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args>) => Args)][] = [
   ['list_ontologies', {}],
   ['get_active_ontology', {}],
+  ['summarize_ontology', {}],
   ['list_classes', { limit: 2 }],
+  ['search_entities', { query: 'mammal' }],
+  ['search_entities', { query: 'Reptile' }],
+  ['get_entity', { entity: 'Mammal' }],
+  ['get_axioms_for_entity', { entity: 'Mammal' }],
+  ['get_axioms_for_entity', { entity: 'Animal', limit: 1 }],
+  ['get_ontology_context', {}],
+  ['get_entity_context', { entity: 'Bird' }],
+  ['get_model_revision', {}],
+  ['get_session_info', { include_instances: true }],
   ['add_axiom', { axiom_type: 'subclass_of', sub: 'Axolotl', super: 'Animal' }],
   ['add_axiom', { axiom_type: 'subclass_of', sub: 'Axolotl', super: 'Animal' }],
   ['add_subclass_of', { child: 'Wombat', parent: 'Mammal' }],
@@ -219,23 +233,68 @@ const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args
   ['undo_change', { peek: true }],
   ['undo_change', {}],
   ['redo_change', {}],
+  ['preview_changes', { operations: [{ axiom_type: 'subclass_of', sub: 'Reptile', super: 'Animal' }, { op: 'remove', axiom_type: 'subclass_of', sub: 'Bird', super: 'Animal' }] }],
   ['set_ontology_id', { ontology_iri: 'http://example.org/zoo', version_iri: 'http://example.org/zoo/1' }],
   ['set_prefix', { prefix: 'zoo', namespace: 'http://example.org/zoo#' }],
   ['remove_prefix', { prefix: 'zoo' }],
   ['add_import', { iri: 'http://example.org/elsewhere' }],
   ['remove_import', { iri: 'http://example.org/elsewhere' }],
-  ['set_active_ontology', { ontology_iri: 'http://example.org/zoo' }],
+  ['add_ontology_annotation', { property: 'rdfs:comment', value: 'a zoo' }],
+  ['remove_ontology_annotation', { property: 'rdfs:comment', value: 'a zoo' }],
   ['preview_change_set', { operations: [{ op: 'add', axiom_type: 'subclass_of', sub: 'Reptile', super: 'Animal' }] }],
   ['discard_change_set', (results) => ({ change_set_id: results.get('preview_change_set')!.change_set_id })],
+  ['preview_change_set', { operations: [{ op: 'add', axiom_type: 'subclass_of', sub: 'Wombat', super: 'Animal' }] }],
+  ['commit_change_set', (results) => ({ change_set_id: results.get('preview_change_set')!.change_set_id, expected_revision: results.get('preview_change_set')!.base_revision })],
+  ['add_rule', { head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }], body: [{ type: 'class', predicate: 'Mammal', arg1: '?x' }] }],
+  ['list_rules', {}],
+  ['remove_rule', { index: 0 }],
+  ['add_rule', { head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }], body: [{ type: 'class', predicate: 'Bird', arg1: '?x' }] }],
+  ['remove_rule', { head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }], body: [{ type: 'class', predicate: 'Bird', arg1: '?x' }] }],
+  ['get_change_history', {}],
+  ['revert_changes', (results) => ({ seqs: [first(results.get('get_change_history')!.entries).seq], preview: true })],
+  ['revert_changes', (results) => ({ seqs: [first(results.get('get_change_history')!.entries).seq] })],
+  ['create_term', { name: 'Herbivore', label: 'herbivore', label_lang: 'en', parents: ['Animal', 'eats some Mammal'] }],
+  ['create_term', { name: 'Herbivore', label: 'herbivore', label_lang: 'en', parents: ['Animal', 'eats some Mammal'] }],
+  ['create_property', { name: 'weightKg', property_type: 'data', domain: 'Animal', range: 'xsd:decimal' }],
+  ['create_class', { name: 'Marsupial', parent: 'Animal' }],
+  ['move_class', { entity: 'Marsupial', new_parent: 'Mammal' }],
+  ['deprecate_entity', { entity: 'Marsupial', replaced_by: 'Mammal' }],
+  ['rename_entity', { entity: 'Marsupial', new_iri: 'http://example.org/zoo#Pouched', preview: true }],
+  ['rename_entity', { entity: 'Marsupial', new_iri: 'http://example.org/zoo#Pouched' }],
+  ['delete_entity', { entity: 'http://example.org/zoo#Pouched', preview: true }],
+  ['delete_entity', { entity: 'http://example.org/zoo#Pouched' }],
+  ['extract_module', { signature: ['Mammal'], iri: 'http://example.org/zoo-module' }],
+  ['create_ontology', { ontology_iri: 'http://example.org/other', keep_active: true }],
+  ['set_active_ontology', { ontology_iri: 'http://example.org/zoo' }],
+  ['validate_catalog', {}],
   ['list_reasoners', {}],
   ['set_reasoner', { reasoner: 'el' }],
+  ['run_reasoner', {}],
+  ['run_reasoner', {}],
+  ['get_reasoner_capabilities', {}],
+  ['get_unsatisfiable_classes', {}],
+  ['get_inferred_superclasses', { entity: 'Mammal' }],
+  ['get_inferred_superclasses', { entity: 'Animal', relation: 'subclasses', direct: false }],
+  ['execute_dl_query', { query: 'eats some Animal' }],
+  ['execute_dl_query', { query: 'Animal', relation: 'subclasses' }],
+  ['explain_entailment', { axiom_type: 'subclass_of', sub: 'Mammal', super: 'Animal' }],
+  ['explain_entailment', { axiom_type: 'subclass_of', sub: 'Animal', super: 'Mammal' }],
+  ['get_explanations', { axiom_type: 'subclass_of', sub: 'Mammal', super: 'Animal' }],
+  ['explain_inconsistency', {}],
+  ['add_competency_question', { id: 'CQ-1', query: 'SELECT ?c WHERE { ?c rdfs:subClassOf :Animal }', text: 'Which animals are there?' }],
+  ['list_competency_questions', {}],
+  ['run_competency_questions', {}],
+  ['remove_competency_question', { id: 'CQ-1' }],
+  ['write_project_policy_template', {}],
 ];
 
-test('structuredContent validates against the listed outputSchema: through the SDK client, and by a JSON Schema validator', async () => {
-  const s = await serveAndConnect([fixture('zoo.ttl')]);
+test('structuredContent validates against the listed outputSchema (SDK client and Ajv) and against the declaration', async () => {
+  const s = await serveTempOntology('athene-output-', 'zoo.ttl', await readFile(fixture('zoo.ttl'), 'utf8'));
   try {
+    await writeFile(path.join(s.dir, 'catalog-v001.xml'), '<?xml version="1.0"?>\n<catalog prefer="public" xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"/>\n');
     const { tools } = await s.c.listTools();
     const declared = tools.filter((t) => t.outputSchema !== undefined);
+    assert.deepEqual(declared.map((t) => t.name), [...TOOLS_BY_NAME.values()].filter((d) => d.output !== undefined).map((d) => d.name), 'every declared shape is listed');
     const called = new Set(OUTPUT_CALLS.map(([name]) => name));
     for (const t of declared) assert.ok(called.has(t.name), `${t.name} has an outputSchema but is not called here`);
     const validator = new AjvJsonSchemaValidator();
@@ -250,9 +309,12 @@ test('structuredContent validates against the listed outputSchema: through the S
       if (schema === undefined) continue;
       const check = validator.getValidator(schema)(result.structuredContent);
       assert.ok(check.valid, `${name}: ${check.errorMessage}`);
+      // the declaration the listed schema comes from (types and nested shapes included) holds too
+      const typed = v.safeParse(TOOLS_BY_NAME.get(name)!.output!, result.structuredContent);
+      assert.ok(typed.success, `${name}: ${typed.success ? '' : typed.issues.map((i) => `${v.getDotPath(i) ?? ''} ${i.message}`).join('; ')}`);
       validated++;
     }
-    assert.equal(validated, OUTPUT_CALLS.length - 1, 'every call but the one setup call checks a declared shape');
+    assert.equal(validated, OUTPUT_CALLS.filter(([name]) => name !== 'preview_change_set').length, 'every call but the setup calls checks a declared shape');
     const minted = await s.c.callTool({ name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Quokka', super: 'Animal' } });
     assert.ok(((minted.structuredContent as { new_entities?: unknown[] }).new_entities ?? []).length === 1, 'a minted entity row is part of the declared shape');
     // a failure is structuredContent too: {error, error_code}, which the same schema admits
@@ -262,6 +324,7 @@ test('structuredContent validates against the listed outputSchema: through the S
     // and a success missing a required field does not pass
     const listOntologies = validator.getValidator(declared.find((t) => t.name === 'list_ontologies')!.outputSchema!);
     assert.equal(listOntologies({ count: 1, note: 'x' }).valid, false);
+    assert.equal(v.safeParse(TOOLS_BY_NAME.get('list_ontologies')!.output!, { ...results.get('list_ontologies'), count: 'one' }).success, false, 'a field of the wrong type fails the declaration');
   } finally {
     await s.close();
   }

@@ -51,13 +51,13 @@ after(async () => {
 const iris = (list: unknown) => ((list as { items: { iri: string }[] }).items).map((r) => r.iri);
 const displays = (list: unknown) => ((list as { items: { display: string }[] }).items).map((r) => r.display);
 
-test('the seven reasoning tools are listed with closed schemas; none mutates an ontology', async () => {
+test('the seven reasoning tools are listed and refuse an unknown argument; none mutates an ontology', async () => {
   const { tools } = await c.listTools();
   const mine = tools.filter((x) => REASONING.includes(x.name));
   assert.deepEqual(mine.map((x) => x.name).sort(), REASONING);
   for (const tool of mine) {
-    assert.equal((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, false, tool.name);
-    // selecting a reasoner changes the window's shared selection: not read-only to a client
+    assert.equal((await call(c, tool.name, { unknown_argument: 1 })).body.error_code, 'invalid_argument', tool.name);
+    // set_reasoner is M·N in TOOLS.md: it changes the window's shared selection, a write to a client
     assert.equal(tool.annotations?.readOnlyHint, tool.name === 'set_reasoner' ? undefined : true, tool.name);
   }
 });
@@ -292,14 +292,17 @@ test('get_reasoner_capabilities gives stable identity, digests and closed capabi
   assert.notEqual(s.capability_digest, a.capability_digest);
 });
 
-test('set_reasoner needs ontology:admin but changes no ontology, so a read-only server can select a reasoner and classify', async () => {
+test('set_reasoner is M·N (TOOLS.md): a read-only server refuses it with read_only and keeps the selection, yet classifies with it', async () => {
   const readOnly = await startTestServer([pets()], { read_only: true });
   try {
     const client = await connect(readOnly);
-    const selected = await call(client, 'set_reasoner', { reasoner: 'el' });
-    assert.equal(selected.isError, false, JSON.stringify(selected.body));
-    assert.equal((await call(client, 'run_reasoner')).body.completed, true);
-    assert.equal((await call(client, 'get_inferred_superclasses', { entity: 'Dog' })).isError, false);
+    const before = (await call(client, 'list_reasoners')).body.current_id;
+    const refused = await call(client, 'set_reasoner', { reasoner: before === 'el' ? 'structural' : 'el' });
+    assert.equal(refused.isError, true);
+    assert.equal(refused.body.error_code, 'read_only');
+    assert.equal(refused.body.effects_prevented, true);
+    assert.equal((await call(client, 'list_reasoners')).body.current_id, before, 'the selection is unchanged');
+    assert.equal((await call(client, 'run_reasoner')).body.completed, true, 'run_reasoner (R) still runs');
     assert.equal((await call(client, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Cat' })).body.error_code, 'read_only', 'edits stay refused');
     await client.close();
   } finally {
@@ -342,6 +345,20 @@ test('a long classification: the window keeps serving, duplicates are refused, t
   assert.equal(structural.completed, true);
   assert.equal(structural.status, 'classified');
   assert.equal(structural.warning, undefined, 'no SWRL rules, no warning');
+});
+
+test('a run stopped by its time bound frees the reasoner: a quick run next is not queued behind the stopped work', async () => {
+  // a new revision, so that neither reasoner has a result for it
+  assert.equal((await call(cb, 'add_axiom', { axiom_type: 'declaration', entity: 'Fresh', entity_type: 'class' })).isError, false);
+  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'el' })).isError, false);
+  // the answer comes at the bound while the thread may still be indexing the chain (unchecked until saturation)
+  const bounded = (await call(cb, 'run_reasoner', { timeout_ms: 300 })).body;
+  assert.equal(bounded.completed, false);
+  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'structural' })).isError, false);
+  // a stopped task leaves its thread within the grace of 2 s (terminated then); 30 s is far beyond that
+  const structural = (await call(cb, 'run_reasoner', { timeout_ms: 30_000 })).body;
+  assert.equal(structural.completed, true, String(structural.message));
+  assert.equal(structural.status, 'classified');
 });
 
 /** Polls list_reasoners until the status is no longer `classifying`. */
