@@ -42,9 +42,18 @@ async function main(): Promise<void> {
     const drainNs = Number(process.hrtime.bigint() - drainStart);
 
     const r = new AuditRecorder(path.join(home, 'direct'));
-    const record = { workspaceId: 'w', windowId: 'w', principal: staticPrincipal(), operation: 'set_label', ontologyIri: 'http://example.org/o',
-      document: null, rawArgs: { entity: 'Cat', value: 'a label' }, declaredArguments: new Set(['entity', 'value']),
-      outcome: { status: 'allowed' as const }, gate: { mutating: true, confirmation: 'not_required' as const } };
+    const record = {
+      workspaceId: 'w',
+      windowId: 'w',
+      principal: staticPrincipal(),
+      operation: 'set_label',
+      ontologyIri: 'http://example.org/o',
+      document: null,
+      rawArgs: { entity: 'Cat', value: 'a label' },
+      declaredArguments: new Set(['entity', 'value']),
+      outcome: { status: 'allowed' as const },
+      gate: { mutating: true, confirmation: 'not_required' as const },
+    };
     let recordNs = 0;
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < calls; i += BURST) {
@@ -60,7 +69,9 @@ async function main(): Promise<void> {
     const ns = (x: number) => `${Math.round(x).toLocaleString('en-US')} ns`;
     console.log(`calls: ${calls}`);
     console.log(`gate call, not audited (baseline): ${ns(base)} per call`);
-    console.log(`gate call, audited:                ${ns(withAudit)} per call  (${(withAudit / base).toFixed(2)}x baseline, +${ns(withAudit - base)})`);
+    console.log(
+      `gate call, audited:                ${ns(withAudit)} per call  (${(withAudit / base).toFixed(2)}x baseline, +${ns(withAudit - base)})`,
+    );
     console.log(`  backlog still to write after the loop: ${ns(drainNs / calls)} per event`);
     console.log(`record() alone (caller's path):    ${ns(recordNs / calls)} per event`);
     console.log(`record() to fsynced on disk:       ${ns(Number(t2 - t0) / calls)} per event`);

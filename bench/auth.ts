@@ -45,17 +45,24 @@ function rate(ops: number, ms: number): number {
  * the CPU per operation in µs of this whole process (the actor's thread included), a figure a busy machine disturbs
  * far less than the throughput.
  */
-async function drive(callers: number, ms: number, body: (caller: number) => Promise<number>, done = () => false): Promise<{ ops: number; elapsed: number; cpu: number }> {
+async function drive(
+  callers: number,
+  ms: number,
+  body: (caller: number) => Promise<number>,
+  done = () => false,
+): Promise<{ ops: number; elapsed: number; cpu: number }> {
   const cpu = process.cpuUsage();
   const start = performance.now();
   const end = start + ms;
   let ops = 0;
-  await Promise.all(Array.from({ length: callers }, async (_, caller) => {
-    while (performance.now() < end && !done()) {
-      const done = await body(caller);
-      ops += done;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: callers }, async (_, caller) => {
+      while (performance.now() < end && !done()) {
+        const done = await body(caller);
+        ops += done;
+      }
+    }),
+  );
   const used = process.cpuUsage(cpu);
   return { ops, elapsed: performance.now() - start, cpu: (used.user + used.system) / ops };
 }
@@ -93,13 +100,18 @@ const actorThroughput: Section = {
       });
       // revocation: the callers revoke a pool of grants authorized beforehand (RFC 7009, by refresh token)
       const pool = await grants(actor, REVOKE_POOL);
-      const revoked = await drive(CALLERS, seconds * 1000, async () => {
-        const g = pool.pop();
-        if (g === undefined) return 0;
-        const r = await actor.revokeToken(g.refresh);
-        if (!r.ok || r.grant_ids.length !== 1) throw new Error(`revoke failed: ${JSON.stringify(r)}`);
-        return 1;
-      }, () => pool.length === 0);
+      const revoked = await drive(
+        CALLERS,
+        seconds * 1000,
+        async () => {
+          const g = pool.pop();
+          if (g === undefined) return 0;
+          const r = await actor.revokeToken(g.refresh);
+          if (!r.ok || r.grant_ids.length !== 1) throw new Error(`revoke failed: ${JSON.stringify(r)}`);
+          return 1;
+        },
+        () => pool.length === 0,
+      );
       const journal = await RevocationJournal.open(path.join(home, 'baseline.journal'));
       const appends = await drive(1, seconds * 1000, async () => {
         if (journal.entries > 1000) await journal.compact();

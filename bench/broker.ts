@@ -73,14 +73,16 @@ interface Result {
 async function drive(t: Target, sessions: RawSession[], ms: number, latencies: number[] | null): Promise<number> {
   let calls = 0;
   const end = performance.now() + ms;
-  await Promise.all(sessions.map(async (s) => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      checkReply(t, await s.call('get_entity', '{"entity":"person"}'));
-      latencies?.push(performance.now() - t0);
-      calls++;
-    }
-  }));
+  await Promise.all(
+    sessions.map(async (s) => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        checkReply(t, await s.call('get_entity', '{"entity":"person"}'));
+        latencies?.push(performance.now() - t0);
+        calls++;
+      }
+    }),
+  );
   return calls;
 }
 
@@ -123,30 +125,44 @@ async function main(): Promise<void> {
       { name: 'other process', url: base + other.url, token },
     ];
     console.log(`${seconds} s per level; get_entity through the broker's endpoint`);
-    console.log('sessions | in-process window: calls/s p50 ms p99 ms | other process\'s window: calls/s p50 ms p99 ms | throughput ratio');
+    console.log("sessions | in-process window: calls/s p50 ms p99 ms | other process's window: calls/s p50 ms p99 ms | throughput ratio");
     for (const n of levels) {
       const [a, b] = [await load(targets[0], n, seconds), await load(targets[1], n, seconds)];
-      console.log(`${String(n).padStart(8)} | ${f(a.perSecond, 18, 0)} ${f(a.p50, 6)} ${f(a.p99, 6)} | ${f(b.perSecond, 23, 0)} ${f(b.p50, 6)} ${f(b.p99, 6)} | ${(b.perSecond / a.perSecond).toFixed(2)}x`);
+      console.log(
+        `${String(n).padStart(8)} | ${f(a.perSecond, 18, 0)} ${f(a.p50, 6)} ${f(a.p99, 6)} | ${f(b.perSecond, 23, 0)} ${f(b.p50, 6)} ${f(b.p99, 6)} | ${(b.perSecond / a.perSecond).toFixed(2)}x`,
+      );
     }
 
     const one = await serve(home, port, [DEMO]);
     procs.push(one);
-    const many = await serve(home, port, Array.from({ length: idle + 1 }, () => DEMO));
+    const many = await serve(
+      home,
+      port,
+      Array.from({ length: idle + 1 }, () => DEMO),
+    );
     procs.push(many);
     await new Promise((r) => setTimeout(r, 1000));
     const [rssOne, rssMany] = [await rssMiB(one.child.pid!), await rssMiB(many.child.pid!)];
-    console.log(`idle windows: RSS ${rssOne.toFixed(0)} MiB with 1 window, ${rssMany.toFixed(0)} MiB with ${idle + 1}: ${((rssMany - rssOne) / idle).toFixed(1)} MiB per additional window`);
+    console.log(
+      `idle windows: RSS ${rssOne.toFixed(0)} MiB with 1 window, ${rssMany.toFixed(0)} MiB with ${idle + 1}: ${((rssMany - rssOne) / idle).toFixed(1)} MiB per additional window`,
+    );
     for (const p of [one, many]) await stop(p);
     procs.splice(procs.indexOf(one), 2);
 
     if (wide > 0) {
-      const w = await serve(home, port, Array.from({ length: wide }, () => DEMO));
+      const w = await serve(
+        home,
+        port,
+        Array.from({ length: wide }, () => DEMO),
+      );
       procs.push(w);
       const windows = (await instances(base, token)).filter((i) => i.pid === w.child.pid);
       const last = await RawSession.open({ name: 'last window', url: base + windows[windows.length - 1].url, token });
       const reply = await last.call('get_entity', '{"entity":"person"}');
       last.close();
-      console.log(`${wide} windows in one process: started and registered in ${(w.startMs / 1000).toFixed(1)} s, ${windows.length} listed, RSS ${(await rssMiB(w.child.pid!)).toFixed(0)} MiB, a call to the last one: ${reply.status}`);
+      console.log(
+        `${wide} windows in one process: started and registered in ${(w.startMs / 1000).toFixed(1)} s, ${windows.length} listed, RSS ${(await rssMiB(w.child.pid!)).toFixed(0)} MiB, a call to the last one: ${reply.status}`,
+      );
     }
   } finally {
     for (const p of procs.reverse()) await stop(p);

@@ -6,9 +6,22 @@
 // At scale 1 it is about the size of pizza.owl; deterministic for a given scale.
 
 import {
-  cls, declaration, disjointClasses, equivalentClasses, objectAllValuesFrom, objectComplementOf, objectExactCardinality,
-  objectIntersectionOf, objectMinCardinality, objectProperty, objectPropertyCharacteristic, objectSomeValuesFrom, objectUnionOf,
-  subClassOf, type Axiom, type Class,
+  cls,
+  declaration,
+  disjointClasses,
+  equivalentClasses,
+  objectAllValuesFrom,
+  objectComplementOf,
+  objectExactCardinality,
+  objectIntersectionOf,
+  objectMinCardinality,
+  objectProperty,
+  objectPropertyCharacteristic,
+  objectSomeValuesFrom,
+  objectUnionOf,
+  subClassOf,
+  type Axiom,
+  type Class,
 } from '../src/model/terms.js';
 
 export const DL_NS = 'http://example.org/syn-dl#';

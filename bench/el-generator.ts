@@ -6,8 +6,20 @@
 // through an existential). Deterministic for a given size and seed.
 
 import {
-  cls, declaration, disjointClasses, equivalentClasses, objectIntersectionOf, objectProperty, objectPropertyCharacteristic,
-  objectSomeValuesFrom, subClassOf, subObjectPropertyOf, subPropertyChainOf, type Axiom, type Class, type ObjectProperty,
+  cls,
+  declaration,
+  disjointClasses,
+  equivalentClasses,
+  objectIntersectionOf,
+  objectProperty,
+  objectPropertyCharacteristic,
+  objectSomeValuesFrom,
+  subClassOf,
+  subObjectPropertyOf,
+  subPropertyChainOf,
+  type Axiom,
+  type Class,
+  type ObjectProperty,
 } from '../src/model/terms.js';
 
 export const SYN_NS = 'http://example.org/syn-el#';
@@ -25,16 +37,30 @@ function random(seed: number): () => number {
 }
 
 const ROLE_HIERARCHY: readonly (readonly [string, string])[] = [
-  ['site', 'attribute'], ['findingSite', 'site'], ['procedureSite', 'site'], ['directSite', 'procedureSite'],
-  ['regionSite', 'attribute'], ['causativeAgent', 'attribute'], ['substanceAgent', 'causativeAgent'],
-  ['organismAgent', 'causativeAgent'], ['hasQualifier', 'attribute'], ['qualifier0', 'hasQualifier'], ['qualifier1', 'hasQualifier'],
+  ['site', 'attribute'],
+  ['findingSite', 'site'],
+  ['procedureSite', 'site'],
+  ['directSite', 'procedureSite'],
+  ['regionSite', 'attribute'],
+  ['causativeAgent', 'attribute'],
+  ['substanceAgent', 'causativeAgent'],
+  ['organismAgent', 'causativeAgent'],
+  ['hasQualifier', 'attribute'],
+  ['qualifier0', 'hasQualifier'],
+  ['qualifier1', 'hasQualifier'],
 ];
 const CHAINS: readonly (readonly [string, string, string])[] = [
-  ['site', 'partOf', 'site'], ['findingSite', 'partOf', 'findingSite'], ['procedureSite', 'partOf', 'procedureSite'],
-  ['findingSite', 'partOf', 'regionSite'], ['substanceAgent', 'derivedFrom', 'substanceAgent'],
+  ['site', 'partOf', 'site'],
+  ['findingSite', 'partOf', 'findingSite'],
+  ['procedureSite', 'partOf', 'procedureSite'],
+  ['findingSite', 'partOf', 'regionSite'],
+  ['substanceAgent', 'derivedFrom', 'substanceAgent'],
 ];
 
-interface Region { readonly start: number; readonly end: number }
+interface Region {
+  readonly start: number;
+  readonly end: number;
+}
 
 /** The axioms of a generated ontology with `classes` classes (plus four per 5,000, two of them unsatisfiable). */
 export function generateElOntology(classes: number, seed = 1): Axiom[] {
@@ -70,9 +96,16 @@ export function generateElOntology(classes: number, seed = 1): Axiom[] {
 
   // Roles from the findings region, with the region of their fillers.
   const attributes: readonly (readonly [string, Region])[] = [
-    ['site', body], ['findingSite', body], ['procedureSite', body], ['directSite', body],
-    ['causativeAgent', { start: substances.start, end: organisms.end }], ['substanceAgent', substances],
-    ['organismAgent', organisms], ['hasQualifier', qualifiers], ['qualifier0', qualifiers], ['qualifier1', qualifiers],
+    ['site', body],
+    ['findingSite', body],
+    ['procedureSite', body],
+    ['directSite', body],
+    ['causativeAgent', { start: substances.start, end: organisms.end }],
+    ['substanceAgent', substances],
+    ['organismAgent', organisms],
+    ['hasQualifier', qualifiers],
+    ['qualifier0', qualifiers],
+    ['qualifier1', qualifiers],
   ];
   const definitionRoles: readonly (readonly [string, Region])[] = [...attributes, ['attribute', body], ['regionSite', body]];
   const some = (roles: readonly (readonly [string, Region])[]) => {
@@ -94,13 +127,19 @@ export function generateElOntology(classes: number, seed = 1): Axiom[] {
         }
         out.push(subClassOf(c[i], parent));
         if (rnd() < 0.11) out.push(subClassOf(c[i], c[region.start + Math.floor(rnd() * (i - region.start))]));
-        if (p < 0.24) out.push(subClassOf(c[i], objectSomeValuesFrom(role('roleGroup'), objectIntersectionOf([some(attributes), some(attributes)]))));
-        else if (p < 0.70) out.push(subClassOf(c[i], some(attributes)));
+        if (p < 0.24)
+          out.push(subClassOf(c[i], objectSomeValuesFrom(role('roleGroup'), objectIntersectionOf([some(attributes), some(attributes)]))));
+        else if (p < 0.7) out.push(subClassOf(c[i], some(attributes)));
         continue;
       }
       if ((region === body || region === substances) && p < 0.05) {
         const r = region === body ? role('partOf') : role('derivedFrom');
-        out.push(equivalentClasses([c[i], objectIntersectionOf([parent, objectSomeValuesFrom(r, c[pick(region === body ? bodyCore : substanceCore)])])]));
+        out.push(
+          equivalentClasses([
+            c[i],
+            objectIntersectionOf([parent, objectSomeValuesFrom(r, c[pick(region === body ? bodyCore : substanceCore)])]),
+          ]),
+        );
         continue;
       }
       out.push(subClassOf(c[i], parent));

@@ -4,7 +4,15 @@
 // Usage: npm run build && node dist/bench/explain.js [classes]
 
 import type { Axiom, Class, ObjectProperty } from '../src/model/terms.js';
-import { cls, equivalentClasses, objectIntersectionOf, objectProperty, objectSomeValuesFrom, subClassOf, subObjectPropertyOf } from '../src/model/terms.js';
+import {
+  cls,
+  equivalentClasses,
+  objectIntersectionOf,
+  objectProperty,
+  objectSomeValuesFrom,
+  subClassOf,
+  subObjectPropertyOf,
+} from '../src/model/terms.js';
 import { classify } from '../src/reasoner/el-reasoner.js';
 import { justify } from '../src/reasoner/explain/explain.js';
 import { ModuleExtractor } from '../src/reasoner/explain/module.js';
@@ -81,12 +89,16 @@ const [, classifyMs] = await time(() => classify(axioms));
 console.log(`full classification (for scale): ${classifyMs.toFixed(0)} ms`);
 
 const [one, oneMs] = await time(() => justify(axioms, goal, 1));
-console.log(`one justification: ${oneMs.toFixed(1)} ms (size ${one.justifications[0]?.length}, module ${one.moduleSize} axioms, ${one.reasonerCalls} reasoner calls)`);
+console.log(
+  `one justification: ${oneMs.toFixed(1)} ms (size ${one.justifications[0]?.length}, module ${one.moduleSize} axioms, ${one.reasonerCalls} reasoner calls)`,
+);
 
 const [extractor, indexMs] = await time(() => new ModuleExtractor(axioms));
 const [, searchMs] = await time(() => justify(axioms, goal, 1, { extractor }));
 console.log(`  of which: module index ${indexMs.toFixed(1)} ms, module + search ${searchMs.toFixed(1)} ms`);
 
 const [three, threeMs] = await time(() => justify(axioms, goal, 3, { extractor }));
-console.log(`up to three justifications (prebuilt module index): ${threeMs.toFixed(1)} ms (found ${three.justifications.length}, ${three.reasonerCalls} reasoner calls)`);
+console.log(
+  `up to three justifications (prebuilt module index): ${threeMs.toFixed(1)} ms (found ${three.justifications.length}, ${three.reasonerCalls} reasoner calls)`,
+);
 console.log(oneMs < 1000 ? 'PASS: one justification under 1 s' : 'FAIL: one justification took 1 s or more');

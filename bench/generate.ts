@@ -36,10 +36,14 @@ const classForIndividual = (i: number) => (i * 31) % i || 0;
 
 export function generateOntology(targetTriples: number): GeneratedOntology {
   const ttl: string[] = [
-    `@prefix : <${NS}> .`, '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
-    '@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .', '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
-    '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .', '',
-    '<http://bench.athene.example.org/onto> a owl:Ontology .', '',
+    `@prefix : <${NS}> .`,
+    '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
+    '@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .',
+    '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+    '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .',
+    '',
+    '<http://bench.athene.example.org/onto> a owl:Ontology .',
+    '',
   ];
   const xml: string[] = [
     '<?xml version="1.0"?>',
@@ -53,7 +57,9 @@ export function generateOntology(targetTriples: number): GeneratedOntology {
       const p = item.p;
       ttl.push(`:p${p} a owl:ObjectProperty ; rdfs:label "property ${p}"@en ; rdfs:domain :C${p} ; rdfs:range :C${p + 1} .`);
       ttl.push(`:d${p} a owl:DatatypeProperty .`);
-      xml.push(`<owl:ObjectProperty rdf:about="#p${p}"><rdfs:label xml:lang="en">property ${p}</rdfs:label><rdfs:domain rdf:resource="#C${p}"/><rdfs:range rdf:resource="#C${p + 1}"/></owl:ObjectProperty>`);
+      xml.push(
+        `<owl:ObjectProperty rdf:about="#p${p}"><rdfs:label xml:lang="en">property ${p}</rdfs:label><rdfs:domain rdf:resource="#C${p}"/><rdfs:range rdf:resource="#C${p + 1}"/></owl:ObjectProperty>`,
+      );
       xml.push(`<owl:DatatypeProperty rdf:about="#d${p}"/>`);
       triples += 5;
     } else if (item.kind === 'class') {
@@ -81,8 +87,12 @@ export function generateOntology(targetTriples: number): GeneratedOntology {
       const i = item.i;
       const c = classForIndividual(i);
       const other = (i * 17) % i;
-      ttl.push(`:i${i} a owl:NamedIndividual , :${classIri(c)} ; :p${i % 200} :i${other - (other % 4) + 3} ; :d${i % 200} ${i} ; rdfs:label "individual ${i}" .`);
-      xml.push(`<owl:NamedIndividual rdf:about="#i${i}"><rdf:type rdf:resource="#${classIri(c)}"/><p${i % 200} rdf:resource="#i${other - (other % 4) + 3}"/><d${i % 200} rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">${i}</d${i % 200}><rdfs:label>individual ${i}</rdfs:label></owl:NamedIndividual>`);
+      ttl.push(
+        `:i${i} a owl:NamedIndividual , :${classIri(c)} ; :p${i % 200} :i${other - (other % 4) + 3} ; :d${i % 200} ${i} ; rdfs:label "individual ${i}" .`,
+      );
+      xml.push(
+        `<owl:NamedIndividual rdf:about="#i${i}"><rdf:type rdf:resource="#${classIri(c)}"/><p${i % 200} rdf:resource="#i${other - (other % 4) + 3}"/><d${i % 200} rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">${i}</d${i % 200}><rdfs:label>individual ${i}</rdfs:label></owl:NamedIndividual>`,
+      );
       triples += 5;
     }
   }

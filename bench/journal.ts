@@ -78,23 +78,34 @@ async function drive(w: Window, n: number, ms: number): Promise<Result> {
   const thread0 = mainThreadCpu();
   const start = performance.now();
   const end = start + ms;
-  await Promise.all(Array.from({ length: n }, async (_, i) => {
-    const args = { axiom_type: 'subclass_of', sub: `BenchClass${i}`, super: 'Work' };
-    while (performance.now() < end) {
-      await call(w, 'add_axiom', args, `s${i}`);
-      await call(w, 'remove_axiom', args, `s${i}`);
-      commits += 2;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const args = { axiom_type: 'subclass_of', sub: `BenchClass${i}`, super: 'Work' };
+      while (performance.now() < end) {
+        await call(w, 'add_axiom', args, `s${i}`);
+        await call(w, 'remove_axiom', args, `s${i}`);
+        commits += 2;
+      }
+    }),
+  );
   const elapsed = performance.now() - start;
   const cpu = process.cpuUsage(cpu0);
-  return { perSecond: commits / (elapsed / 1000), cpuPerCommit: (cpu.user + cpu.system) / commits, mainPerCommit: (mainThreadCpu() - thread0) / commits };
+  return {
+    perSecond: commits / (elapsed / 1000),
+    cpuPerCommit: (cpu.user + cpu.system) / commits,
+    mainPerCommit: (mainThreadCpu() - thread0) / commits,
+  };
 }
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-journal-'));
   try {
-    console.log(`${seconds} s per level; µs per commit: cpu = this process (all threads), main = its main thread; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `${seconds} s per level; µs per commit: cpu = this process (all threads), main = its main thread; load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     console.log('callers | on commits/s  cpu main | off commits/s  cpu main | on/off throughput  cpu  main');
     for (const n of levels) {
       const runs: Result[] = [];
@@ -105,13 +116,17 @@ async function main(): Promise<void> {
         runs.push(await drive(w, n, seconds * 1000));
         await w.close();
       }
-      const f = (r: Result | undefined, width: number) => (r === undefined ? ' '.repeat(width + 10)
-        : `${r.perSecond.toFixed(0).padStart(width)} ${r.cpuPerCommit.toFixed(0).padStart(4)} ${r.mainPerCommit.toFixed(0).padStart(4)}`);
+      const f = (r: Result | undefined, width: number) =>
+        r === undefined
+          ? ' '.repeat(width + 10)
+          : `${r.perSecond.toFixed(0).padStart(width)} ${r.cpuPerCommit.toFixed(0).padStart(4)} ${r.mainPerCommit.toFixed(0).padStart(4)}`;
       const on = sides.includes(true) ? runs[0] : undefined;
       const off = sides.includes(false) ? runs.at(-1) : undefined;
       const ratio = (a: number, b: number, width: number) => (a / b).toFixed(2).padStart(width) + 'x';
-      const ratios = on === undefined || off === undefined ? ''
-        : ` | ${ratio(on.perSecond, off.perSecond, 16)} ${ratio(on.cpuPerCommit, off.cpuPerCommit, 4)} ${ratio(on.mainPerCommit, off.mainPerCommit, 5)}`;
+      const ratios =
+        on === undefined || off === undefined
+          ? ''
+          : ` | ${ratio(on.perSecond, off.perSecond, 16)} ${ratio(on.cpuPerCommit, off.cpuPerCommit, 4)} ${ratio(on.mainPerCommit, off.mainPerCommit, 5)}`;
       console.log(`${String(n).padStart(7)} | ${f(on, 12)} | ${f(off, 13)}${ratios}`);
     }
   } finally {

@@ -62,12 +62,18 @@ export class RawSession {
   private nextId = 100;
   private readonly head: string;
 
-  private constructor(t: Target, readonly sessionId: string, protocolVersion: string, socket: net.Socket) {
+  private constructor(
+    t: Target,
+    readonly sessionId: string,
+    protocolVersion: string,
+    socket: net.Socket,
+  ) {
     this.socket = socket;
     const url = new URL(t.url);
-    this.head = `POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${t.token}\r\n`
-      + 'content-type: application/json\r\naccept: application/json, text/event-stream\r\n'
-      + `mcp-protocol-version: ${protocolVersion}\r\nmcp-session-id: ${sessionId}\r\ncontent-length: `;
+    this.head =
+      `POST ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer ${t.token}\r\n` +
+      'content-type: application/json\r\naccept: application/json, text/event-stream\r\n' +
+      `mcp-protocol-version: ${protocolVersion}\r\nmcp-session-id: ${sessionId}\r\ncontent-length: `;
     socket.setNoDelay(true);
     socket.on('data', (d: Buffer) => this.receive(d));
     socket.on('error', (e) => this.failer?.(e));
@@ -116,13 +122,15 @@ export class RawSession {
 /** Opens `n` sessions, 16 at a time. */
 export async function openSessions(t: Target, n: number): Promise<RawSession[]> {
   const sessions: RawSession[] = [];
-  for (let i = 0; i < n; i += 16) sessions.push(...await Promise.all(Array.from({ length: Math.min(16, n - i) }, () => RawSession.open(t))));
+  for (let i = 0; i < n; i += 16)
+    sessions.push(...(await Promise.all(Array.from({ length: Math.min(16, n - i) }, () => RawSession.open(t)))));
   return sessions;
 }
 
 /** A call counts only when it succeeded at the HTTP and the tool level. */
 export function checkReply(t: Target, reply: RawReply): void {
-  if (reply.status !== 200 || reply.body.includes('"isError":true')) throw new Error(`call failed on ${t.name}: ${reply.status} ${reply.body}`);
+  if (reply.status !== 200 || reply.body.includes('"isError":true'))
+    throw new Error(`call failed on ${t.name}: ${reply.status} ${reply.body}`);
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
@@ -130,7 +138,11 @@ export function percentile(sorted: Float64Array, p: number): number {
 }
 
 /** Spawns a server and resolves with the first URL it prints. */
-export function spawnServer(args: string[], pattern: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; url: string }> {
+export function spawnServer(
+  args: string[],
+  pattern: RegExp,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   return new Promise((resolve, reject) => {
     let out = '';

@@ -36,11 +36,16 @@ const sessions = new Map<string, StreamableHTTPServerTransport>();
 
 function session(): McpServer {
   const server = new McpServer({ name: 'reference', version: '1.0.0' });
-  server.registerTool('get_entity', { description: getEntity.description, inputSchema: { entity: z.string() } },
-    async (args) => runTool(getEntity, args, ctx, approvals));
+  server.registerTool('get_entity', { description: getEntity.description, inputSchema: { entity: z.string() } }, async (args) =>
+    runTool(getEntity, args, ctx, approvals),
+  );
   const operands = { axiom_type: z.string(), sub: z.string(), super: z.string() };
-  server.registerTool('add_axiom', { description: addAxiom.description, inputSchema: operands }, async (args) => runTool(addAxiom, args, ctx, approvals));
-  server.registerTool('remove_axiom', { description: removeAxiom.description, inputSchema: operands }, async (args) => runTool(removeAxiom, args, ctx, approvals));
+  server.registerTool('add_axiom', { description: addAxiom.description, inputSchema: operands }, async (args) =>
+    runTool(addAxiom, args, ctx, approvals),
+  );
+  server.registerTool('remove_axiom', { description: removeAxiom.description, inputSchema: operands }, async (args) =>
+    runTool(removeAxiom, args, ctx, approvals),
+  );
   return server;
 }
 

@@ -57,17 +57,19 @@ interface Result {
 async function drive(t: Target, sessions: RawSession[], workload: Workload, ms: number, latencies: number[] | null): Promise<number> {
   let calls = 0;
   const end = performance.now() + ms;
-  await Promise.all(sessions.map(async (s, i) => {
-    const steps = iteration(workload, s, i);
-    while (performance.now() < end) {
-      for (const step of steps) {
-        const t0 = performance.now();
-        checkReply(t, await step());
-        latencies?.push(performance.now() - t0);
-        calls++;
+  await Promise.all(
+    sessions.map(async (s, i) => {
+      const steps = iteration(workload, s, i);
+      while (performance.now() < end) {
+        for (const step of steps) {
+          const t0 = performance.now();
+          checkReply(t, await step());
+          latencies?.push(performance.now() - t0);
+          calls++;
+        }
       }
-    }
-  }));
+    }),
+  );
   return calls;
 }
 
@@ -82,8 +84,11 @@ async function load(t: Server, n: number, workload: Workload, seconds: number): 
     const [server1, loader1] = [await processCpu(t.child.pid!), process.cpuUsage(loader0)];
     const sorted = Float64Array.from(latencies).sort();
     return {
-      perSecond: calls / elapsed, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99),
-      serverCpu: (server1 - server0) / calls, loaderCpu: (loader1.user + loader1.system) / calls,
+      perSecond: calls / elapsed,
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      serverCpu: (server1 - server0) / calls,
+      loaderCpu: (loader1.user + loader1.system) / calls,
     };
   } finally {
     for (const s of sessions) s.close();
@@ -108,7 +113,10 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 3);
   const levels = (process.env.BENCH_LEVELS ?? '1,16,64,256').split(',').map(Number);
   const workloads = (process.env.BENCH_WORKLOADS ?? 'read,write').split(',') as Workload[];
-  const wanted = [...(process.env.BENCH_TARGETS ?? 'uws,node,nojournal,reference').split(','), ...(BASELINE === undefined ? [] : ['baseline'])];
+  const wanted = [
+    ...(process.env.BENCH_TARGETS ?? 'uws,node,nojournal,reference').split(','),
+    ...(BASELINE === undefined ? [] : ['baseline']),
+  ];
   const homes: string[] = [];
   const servers: Server[] = [];
   try {
@@ -117,8 +125,11 @@ async function main(): Promise<void> {
       // each server its own home: journals of one document in one home would be shared
       const home = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-mcp-'));
       homes.push(home);
-      const athene = await spawnServer([...nodeArgs, main, 'serve', DEMO, '--port', '0', '--no-share', '--home', home, '--http-server', transport],
-        /listening on (\S+)/, { ...process.env, ATHENE_JOURNAL_ENABLED: String(journal) });
+      const athene = await spawnServer(
+        [...nodeArgs, main, 'serve', DEMO, '--port', '0', '--no-share', '--home', home, '--http-server', transport],
+        /listening on (\S+)/,
+        { ...process.env, ATHENE_JOURNAL_ENABLED: String(journal) },
+      );
       const token = (await readFile(path.join(home, 'token'), 'utf8')).trim();
       servers.push({ name, url: athene.url, token, child: athene.child });
     }
@@ -134,17 +145,27 @@ async function main(): Promise<void> {
     const onOff = has('uws') && has('nojournal');
     const beforeAfter = has('uws') && has('baseline');
     console.log(`${seconds} s per level; CPU in µs per call (server: all threads of its process; load: this generator)`);
-    console.log(`workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}${onOff ? ' | journal on/off' : ''}${beforeAfter ? ' | uws/baseline' : ''}`);
+    console.log(
+      `workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}${onOff ? ' | journal on/off' : ''}${beforeAfter ? ' | uws/baseline' : ''}`,
+    );
     for (const workload of workloads) {
       for (const n of levels) {
         const results: Result[] = [];
         for (const t of targets) results.push(await load(t, n, workload, seconds));
-        const ratios = reference < 0 ? '' : results.filter((_, i) => i !== reference).map((r) => ` | ${(r.perSecond / results[reference].perSecond).toFixed(2).padStart(7)}x`).join('');
+        const ratios =
+          reference < 0
+            ? ''
+            : results
+                .filter((_, i) => i !== reference)
+                .map((r) => ` | ${(r.perSecond / results[reference].perSecond).toFixed(2).padStart(7)}x`)
+                .join('');
         const by = (name: string) => results[targets.findIndex((t) => t.name === name)];
         const ratio = (a: string, b: string) => ` | ${(by(a).perSecond / by(b).perSecond).toFixed(2).padStart(7)}x`;
         const journal = onOff ? ratio('uws', 'nojournal') : '';
         const change = beforeAfter ? ratio('uws', 'baseline') : '';
-        console.log(`${workload.padEnd(8)} ${String(n).padStart(8)} | ${results.map((r) => `${' '.repeat(9)}  ${row(r)}`).join(' | ')}${ratios}${journal}${change}`);
+        console.log(
+          `${workload.padEnd(8)} ${String(n).padStart(8)} | ${results.map((r) => `${' '.repeat(9)}  ${row(r)}`).join(' | ')}${ratios}${journal}${change}`,
+        );
       }
     }
   } finally {

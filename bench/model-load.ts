@@ -17,14 +17,15 @@ const heapUsed = () => {
   return m.heapUsed + m.arrayBuffers;
 };
 
-const tokenize = (text: string) => new Promise<number>((resolve, reject) => {
-  let tokens = 0;
-  new Lexer().tokenize(text, (err, token) => {
-    if (err) reject(err);
-    else if (token.type === 'eof') resolve(tokens);
-    else tokens++;
+const tokenize = (text: string) =>
+  new Promise<number>((resolve, reject) => {
+    let tokens = 0;
+    new Lexer().tokenize(text, (err, token) => {
+      if (err) reject(err);
+      else if (token.type === 'eof') resolve(tokens);
+      else tokens++;
+    });
   });
-});
 
 async function main() {
   const [file, mode, runsArg] = process.argv.slice(2);

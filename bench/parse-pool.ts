@@ -59,7 +59,9 @@ async function main() {
     const self = fileURLToPath(import.meta.url);
     for (const mode of MODES) {
       const out = JSON.parse(execFileSync(process.execPath, [self, '--mode', mode, file], { encoding: 'utf8' }));
-      console.log(`${mode.padEnd(10)} ${String(out.ms).padStart(6)} ms   longest stall ${String(out.maxStallMs).padStart(5)} ms   ${out.axioms} axioms`);
+      console.log(
+        `${mode.padEnd(10)} ${String(out.ms).padStart(6)} ms   longest stall ${String(out.maxStallMs).padStart(5)} ms   ${out.axioms} axioms`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

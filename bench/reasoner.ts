@@ -50,7 +50,11 @@ interface Measurement {
   removalEqual: boolean | null;
 }
 
-const ELK: Readonly<Record<number, { s: number; gb: number }>> = { 10000: { s: 1.0, gb: 0.19 }, 50000: { s: 13, gb: 2.1 }, 200000: { s: 153, gb: 6.7 } };
+const ELK: Readonly<Record<number, { s: number; gb: number }>> = {
+  10000: { s: 1.0, gb: 0.19 },
+  50000: { s: 13, gb: 2.1 },
+  200000: { s: 153, gb: 6.7 },
+};
 
 function measure(sizeOrFile: string, checkIncremental: boolean): Measurement {
   const axioms: Axiom[] = /^\d+$/.test(sizeOrFile)
@@ -65,7 +69,10 @@ function measure(sizeOrFile: string, checkIncremental: boolean): Measurement {
   const memory = process.memoryUsage();
   const heapMb = (memory.heapUsed + memory.external) / 1048576; // typed arrays live outside the JS heap
   // One new axiom: a finding gets a site (the worst ordinary case: it reaches contexts through chains).
-  const added = subClassOf(cls(`${SYN_NS}C${Math.floor(classes / 3)}`), objectSomeValuesFrom(objectProperty(`${SYN_NS}findingSite`), cls(`${SYN_NS}C${Math.floor(classes * 0.56)}`)));
+  const added = subClassOf(
+    cls(`${SYN_NS}C${Math.floor(classes / 3)}`),
+    objectSomeValuesFrom(objectProperty(`${SYN_NS}findingSite`), cls(`${SYN_NS}C${Math.floor(classes * 0.56)}`)),
+  );
   const t1 = performance.now();
   reasoner.add([added]);
   const after = reasoner.classify();
@@ -80,17 +87,40 @@ function measure(sizeOrFile: string, checkIncremental: boolean): Measurement {
   const afterRemoval = reasoner.classify();
   const removalMs = performance.now() - t2;
   let removalEqual: boolean | null = null;
-  if (checkIncremental) removalEqual = sameTaxonomy(afterRemoval, new ElReasoner([...axioms, added].filter((a) => a !== removed)).classify());
+  if (checkIncremental)
+    removalEqual = sameTaxonomy(afterRemoval, new ElReasoner([...axioms, added].filter((a) => a !== removed)).classify());
   return {
-    classes, axioms: axioms.length, ms, subsumers: stats.subsumers, links: stats.links,
-    unsatisfiable: result.unsatisfiable.length, heapMb, maxRssMb: process.resourceUsage().maxRSS / 1024, incrementalMs, incrementalEqual,
-    removalMs, removal: reasoner.lastRemoval, removalEqual,
+    classes,
+    axioms: axioms.length,
+    ms,
+    subsumers: stats.subsumers,
+    links: stats.links,
+    unsatisfiable: result.unsatisfiable.length,
+    heapMb,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    incrementalMs,
+    incrementalEqual,
+    removalMs,
+    removal: reasoner.lastRemoval,
+    removalEqual,
   };
 }
 
 function sameTaxonomy(a: ElResult, b: ElResult): boolean {
   // the order of a node's parents carries no meaning (the bottom node's are the leaves, in no set order)
-  const lines = (r: typeof a) => r.taxonomy.nodes.map((n) => n.members.join(' ') + ' < ' + n.parents.map((p) => p.representative).sort().join(' ')).sort().join('\n');
+  const lines = (r: typeof a) =>
+    r.taxonomy.nodes
+      .map(
+        (n) =>
+          n.members.join(' ') +
+          ' < ' +
+          n.parents
+            .map((p) => p.representative)
+            .sort()
+            .join(' '),
+      )
+      .sort()
+      .join('\n');
   return lines(a) === lines(b);
 }
 
@@ -121,11 +151,13 @@ async function sideBySide(label: string, axioms: Axiom[], config: KoncludeConfig
   const [e, kk] = [elResult!, kResult!];
   const classes = axioms.filter((a) => a.kind === 'Declaration' && a.entity.kind === 'Class').length;
   const agreement = e.complete
-    ? (sameTaxonomy(e, kk) ? 'taxonomies equal' : 'taxonomies DIFFER')
+    ? sameTaxonomy(e, kk)
+      ? 'taxonomies equal'
+      : 'taxonomies DIFFER'
     : `EL incomplete: ${lines(e)} taxonomy lines, Konclude ${lines(kk)}, ${kk.unsatisfiable.length} unsatisfiable (EL ${e.unsatisfiable.length})`;
   console.log(
     `${label}: ${classes} classes, ${axioms.length} axioms: EL ${median(el).toFixed(0)} ms, Konclude ${median(k).toFixed(0)} ms ` +
-    `= ${(median(k) / median(el)).toFixed(1)}× the EL classifier; ${agreement}`,
+      `= ${(median(k) / median(el)).toFixed(1)}× the EL classifier; ${agreement}`,
   );
 }
 
@@ -135,7 +167,9 @@ async function koncludeRuns(): Promise<void> {
     console.log('Konclude beside the EL classifier: Konclude is not installed (apt install konclude), skipped');
     return;
   }
-  console.log(`Konclude beside the EL classifier (whole runs, median of ${REPEATS}; baseline: the EL classifier on the same ontology in this run)`);
+  console.log(
+    `Konclude beside the EL classifier (whole runs, median of ${REPEATS}; baseline: the EL classifier on the same ontology in this run)`,
+  );
   for (const n of [10000, 50000]) await sideBySide(`generated EL, ${n}`, generateElOntology(n), config);
   for (const scale of [1, 10, 50]) await sideBySide(`pizza-like DL, scale ${scale}`, generateDlOntology(scale), config);
 }
@@ -169,7 +203,7 @@ async function sessionRuns(size: number): Promise<void> {
   }
   console.log(
     `shipping ${size} classes (${axioms.length} axioms) to a reasoner thread, median of ${REPEATS}: as text (render + parse) ${median(text).toFixed(0)} ms, ` +
-    `binary (encode + decode) ${median(binary).toFixed(0)} ms = ${(median(binary) / median(text)).toFixed(2)}× the text`,
+      `binary (encode + decode) ${median(binary).toFixed(0)} ms = ${(median(binary) / median(text)).toFixed(2)}× the text`,
   );
   const o = new Ontology();
   o.addAll(axioms);
@@ -178,12 +212,20 @@ async function sessionRuns(size: number): Promise<void> {
   const session = new ReasoningSession(ws);
   const [first, fullMs] = await timed(() => session.classify(600_000));
   if (!first.started || !first.completed) throw new Error('the first classification did not finish');
-  const added = subClassOf(cls(`${SYN_NS}C${Math.floor(size / 3)}`), objectSomeValuesFrom(objectProperty(`${SYN_NS}findingSite`), cls(`${SYN_NS}C${Math.floor(size * 0.56)}`)));
+  const added = subClassOf(
+    cls(`${SYN_NS}C${Math.floor(size / 3)}`),
+    objectSomeValuesFrom(objectProperty(`${SYN_NS}findingSite`), cls(`${SYN_NS}C${Math.floor(size * 0.56)}`)),
+  );
   ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: added }]);
   const [second, incrementalMs] = await timed(() => session.classify(600_000));
   if (!second.started || !second.completed) throw new Error('the incremental classification did not finish');
-  const on = (r: typeof first) => (r.started && r.completed ? `${r.classification.data.load.how}, ${r.classification.data.load.decoded} axioms decoded, ${r.classification.data.elapsedMs} ms on the thread` : '');
-  console.log(`run_reasoner on a window, ${size} classes: ${fullMs.toFixed(0)} ms (${on(first)}); after one added axiom: ${incrementalMs.toFixed(0)} ms (${on(second)})`);
+  const on = (r: typeof first) =>
+    r.started && r.completed
+      ? `${r.classification.data.load.how}, ${r.classification.data.load.decoded} axioms decoded, ${r.classification.data.elapsedMs} ms on the thread`
+      : '';
+  console.log(
+    `run_reasoner on a window, ${size} classes: ${fullMs.toFixed(0)} ms (${on(first)}); after one added axiom: ${incrementalMs.toFixed(0)} ms (${on(second)})`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -219,17 +261,17 @@ async function main(): Promise<void> {
     const elk = ELK[/^\d+$/.test(what) ? Number(what) : 10000];
     console.log(
       `${label}: ${m.classes} classes, ${m.axioms} axioms: ${m.ms.toFixed(0)} ms, ${m.subsumers} subsumers + ${m.links} links ` +
-      `(${(m.subsumers / (m.ms / 1000) / 1e6).toFixed(2)}M subsumptions/s), ${m.unsatisfiable} unsatisfiable; ` +
-      `heap ${m.heapMb.toFixed(0)} MB, max RSS ${m.maxRssMb.toFixed(0)} MB` +
-      (elk ? `; ELK ~${elk.s} s, ${elk.gb} GB` : ''),
+        `(${(m.subsumers / (m.ms / 1000) / 1e6).toFixed(2)}M subsumptions/s), ${m.unsatisfiable} unsatisfiable; ` +
+        `heap ${m.heapMb.toFixed(0)} MB, max RSS ${m.maxRssMb.toFixed(0)} MB` +
+        (elk ? `; ELK ~${elk.s} s, ${elk.gb} GB` : ''),
     );
     console.log(
       `  incremental after one added axiom: ${m.incrementalMs.toFixed(0)} ms = ${((100 * m.incrementalMs) / m.ms).toFixed(1)}% of the full run` +
-      (m.incrementalEqual === null ? '' : m.incrementalEqual ? ' (equal to a full run)' : ' (DIFFERS from a full run)'),
+        (m.incrementalEqual === null ? '' : m.incrementalEqual ? ' (equal to a full run)' : ' (DIFFERS from a full run)'),
     );
     console.log(
       `  ${m.removal} after one removed axiom: ${m.removalMs.toFixed(0)} ms = ${((100 * m.removalMs) / m.ms).toFixed(1)}% of the full run` +
-      (m.removalEqual === null ? '' : m.removalEqual ? ' (equal to a full run)' : ' (DIFFERS from a full run)'),
+        (m.removalEqual === null ? '' : m.removalEqual ? ' (equal to a full run)' : ' (DIFFERS from a full run)'),
     );
   }
   await koncludeRuns();

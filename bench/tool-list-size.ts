@@ -13,8 +13,18 @@ for (const profile of TOOL_PROFILES) {
   console.log(`${profile}: ${tools.length} tools, ${bytes({ tools })} bytes`);
 }
 const tools = listTools(profileTools('full'));
-const parts = (key: 'description' | 'inputSchema' | 'outputSchema'): number => tools.reduce((n, t) => n + (t[key] === undefined ? 0 : bytes(t[key])), 0);
-console.log(`full: descriptions ${parts('description')}, inputSchemas ${parts('inputSchema')}, outputSchemas ${parts('outputSchema')} bytes`);
-const rows = tools.map((t) => ({ name: t.name, total: bytes(t), description: bytes(t.description), input: bytes(t.inputSchema), output: t.outputSchema === undefined ? 0 : bytes(t.outputSchema) }));
+const parts = (key: 'description' | 'inputSchema' | 'outputSchema'): number =>
+  tools.reduce((n, t) => n + (t[key] === undefined ? 0 : bytes(t[key])), 0);
+console.log(
+  `full: descriptions ${parts('description')}, inputSchemas ${parts('inputSchema')}, outputSchemas ${parts('outputSchema')} bytes`,
+);
+const rows = tools.map((t) => ({
+  name: t.name,
+  total: bytes(t),
+  description: bytes(t.description),
+  input: bytes(t.inputSchema),
+  output: t.outputSchema === undefined ? 0 : bytes(t.outputSchema),
+}));
 rows.sort((a, b) => b.total - a.total);
-for (const r of rows.slice(0, top)) console.log(`${String(r.total).padStart(6)}  ${r.name.padEnd(34)} description ${r.description}, input ${r.input}, output ${r.output}`);
+for (const r of rows.slice(0, top))
+  console.log(`${String(r.total).padStart(6)}  ${r.name.padEnd(34)} description ${r.description}, input ${r.input}, output ${r.output}`);

@@ -12,8 +12,16 @@ import { startTestServer, fixture, connect, call, type TestServer } from '../tes
 import { s256Challenge } from '../src/auth/oauth/pkce.js';
 import { CAPABILITY_WORDS } from '../src/web/consent-page.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** The client's side: a loopback listener that records where the browser was sent back to. */
 class Callback {
@@ -86,18 +94,24 @@ const base = () => new URL(t.server.url).origin;
 
 async function registerClient(name: string): Promise<string> {
   const res = await fetch(new URL('/oauth/register', base()), {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_name: name, redirect_uris: [callback.redirectUri] }),
   });
   assert.equal(res.status, 201);
-  return (await res.json() as { client_id: string }).client_id;
+  return ((await res.json()) as { client_id: string }).client_id;
 }
 
 function authorizeUrl(clientId: string, verifier: string, scope: string, state: string): string {
   const url = new URL('/oauth/authorize', base());
   url.search = new URLSearchParams({
-    client_id: clientId, redirect_uri: callback.redirectUri, response_type: 'code', scope, state,
-    code_challenge: s256Challenge(verifier), code_challenge_method: 'S256',
+    client_id: clientId,
+    redirect_uri: callback.redirectUri,
+    response_type: 'code',
+    scope,
+    state,
+    code_challenge: s256Challenge(verifier),
+    code_challenge_method: 'S256',
   }).toString();
   return url.href;
 }
@@ -142,16 +156,26 @@ test('Allow completes the flow: the code becomes a token that works on /mcp', as
     await page.close();
   }
   const res = await fetch(new URL('/oauth/token', base()), {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callback.redirectUri, client_id: clientId, code_verifier: verifier }),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: callback.redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
   });
   assert.equal(res.status, 200);
-  const tokens = await res.json() as { access_token: string; scope: string };
+  const tokens = (await res.json()) as { access_token: string; scope: string };
   assert.equal(tokens.scope, 'read');
   const client = await connect(t, tokens.access_token);
   try {
     assert.equal((await call(client, 'get_active_ontology')).body.ontology_iri, 'http://example.org/zoo');
-    assert.equal((await call(client, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' })).body.error_code, 'authorization_denied');
+    assert.equal(
+      (await call(client, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' })).body.error_code,
+      'authorization_denied',
+    );
   } finally {
     await client.close();
   }

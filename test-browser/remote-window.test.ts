@@ -13,8 +13,16 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { brokerFixture, connectTo, freePort, spawnAthene, stopAthene, type Athene } from '../test/broker/support.js';
 import { startTestServer, call, type TestServer } from '../test/server/support.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SCREENSHOTS = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'test-browser', 'screenshots');
 /** Generous for a loaded 2-core machine. */
 const LIVE_MS = 20_000;
@@ -49,22 +57,30 @@ test("a held write of another process's window appears live with its changes and
     await page.locator('[data-test="live"].on').waitFor({ timeout: LIVE_MS });
     const remote = page.locator('[data-test="window-item"][data-local="false"]');
     await remote.waitFor({ timeout: LIVE_MS });
-    assert.match(await remote.textContent() ?? '', new RegExp(`process ${other.pid} \\(behind the broker\\)`));
-    assert.match(await remote.locator('[data-test="window-dirty"]').textContent() ?? '', /0 ontologies with unsaved changes/);
+    assert.match((await remote.textContent()) ?? '', new RegExp(`process ${other.pid} \\(behind the broker\\)`));
+    assert.match((await remote.locator('[data-test="window-dirty"]').textContent()) ?? '', /0 ontologies with unsaved changes/);
     const id = (await remote.getAttribute('data-window-id'))!;
 
     // the remote window's own switch, flipped from the page, goes to the owning process
     await remote.locator('[data-test="window-confirm-each-write"]').check();
-    await page.locator('[data-test="window-item"][data-local="false"] [data-test="window-confirm-each-write"]:checked').waitFor({ timeout: LIVE_MS });
+    await page
+      .locator('[data-test="window-item"][data-local="false"] [data-test="window-confirm-each-write"]:checked')
+      .waitFor({ timeout: LIVE_MS });
     agent = await connectTo(t.server.url, t.token, `/instances/${encodeURIComponent(id)}/mcp`);
-    await page.locator('[data-test="window-item"][data-local="false"] [data-test="window-sessions"]', { hasText: /^sessions: (?!none)/ }).waitFor({ timeout: LIVE_MS });
+    await page
+      .locator('[data-test="window-item"][data-local="false"] [data-test="window-sessions"]', { hasText: /^sessions: (?!none)/ })
+      .waitFor({ timeout: LIVE_MS });
     await page.screenshot({ path: path.join(SCREENSHOTS, 'windows-broker-desktop.png') });
 
     await page.click('[data-tab="pending"]');
     const answered = call(agent, 'add_subclass_of', { child: 'ThingBeta', parent: 'Widget' });
     const item = page.locator('[data-test="pending-item"]');
     await item.waitFor({ timeout: LIVE_MS });
-    assert.match(await item.textContent() ?? '', /'beta thing' SubClassOf Widget/, 'the remote write\'s change in Manchester syntax with display names');
+    assert.match(
+      (await item.textContent()) ?? '',
+      /'beta thing' SubClassOf Widget/,
+      "the remote write's change in Manchester syntax with display names",
+    );
     await page.screenshot({ path: path.join(SCREENSHOTS, 'pending-broker-desktop.png') });
     await item.locator('[data-test="approve"]').click();
     const done = await answered;
@@ -76,9 +92,13 @@ test("a held write of another process's window appears live with its changes and
     await page.selectOption('[data-test="window-picker"]', id);
     await page.locator('[data-test="change-item"][data-tool="add_subclass_of"]').first().waitFor({ timeout: LIVE_MS });
     await page.click('[data-tab="windows"]');
-    await page.locator('[data-test="window-item"][data-local="false"] [data-test="window-dirty"]', { hasText: /^1 ontology with unsaved changes/ }).waitFor({ timeout: LIVE_MS });
+    await page
+      .locator('[data-test="window-item"][data-local="false"] [data-test="window-dirty"]', { hasText: /^1 ontology with unsaved changes/ })
+      .waitFor({ timeout: LIVE_MS });
     await remote.locator('[data-test="window-confirm-each-write"]').uncheck();
-    await page.locator('[data-test="window-item"][data-local="false"] [data-test="window-confirm-each-write"]:not(:checked)').waitFor({ timeout: LIVE_MS });
+    await page
+      .locator('[data-test="window-item"][data-local="false"] [data-test="window-confirm-each-write"]:not(:checked)')
+      .waitFor({ timeout: LIVE_MS });
   } finally {
     await agent?.close();
     await context.close();

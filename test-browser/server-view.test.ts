@@ -25,10 +25,21 @@ import { registerClient, authorize } from '../test/server/oauth-grant.js';
 
 const run = promisify(execFile);
 const MAIN = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'cli', 'main.js');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SCREENSHOTS = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'test-browser', 'screenshots');
-const VIEWPORTS = [{ name: 'desktop', width: 1280, height: 800 }, { name: 'phone', width: 390, height: 844 }] as const;
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
 /** Generous for a loaded 2-core machine: live updates arrive within a tick (250 ms) of the change. */
 const LIVE_MS = 15_000;
 
@@ -85,7 +96,7 @@ test('the single-use login URL of `athene open --print-url` signs the browser in
     try {
       const second = await stranger.goto(url);
       assert.equal(second?.status(), 403, 'a used login link is refused');
-      assert.match(await stranger.textContent('body') ?? '', /invalid, expired or already used/);
+      assert.match((await stranger.textContent('body')) ?? '', /invalid, expired or already used/);
       const view = await stranger.goto(`${origin()}/admin/overview`);
       assert.equal(view?.status(), 401, 'the page needs the owner session');
       assert.equal(await stranger.locator('[data-test="overview"]').count(), 0);
@@ -103,7 +114,8 @@ test('the page refuses everything without the owner session, without the CSRF to
     assert.equal((await fetch(origin() + p)).status, 401, `${p} without the owner session`);
     assert.equal((await fetch(origin() + p, { headers: { authorization: `Bearer ${t.token}` } })).status, 401, `${p} with a bearer token`);
   }
-  const post = (p: string, headers: Record<string, string>) => fetch(origin() + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+  const post = (p: string, headers: Record<string, string>) =>
+    fetch(origin() + p, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
   assert.equal((await post('/admin/view/token', { cookie })).status, 403, 'no CSRF token');
   assert.equal((await post('/admin/view/token', { cookie, 'x-athene-csrf': 'wrong' })).status, 403, 'a wrong CSRF token');
   assert.equal((await post('/admin/view/write-modes', { authorization: `Bearer ${t.token}` })).status, 401, 'a bearer token is no owner');
@@ -142,7 +154,9 @@ test('overview: bound URL, connect commands that copy with the token, show token
     assert.equal(copied, `claude mcp add --transport http athene ${t.server.url} --header "Authorization: Bearer ${t.token}"`);
     await page.click('[data-test="connect-command"][data-client="vscode"] [data-test="copy"]');
     await page.locator('[data-test="connect-command"][data-client="vscode"]', { hasText: 'copied' }).waitFor({ timeout: LIVE_MS });
-    const vscode = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { servers: { athene: { url: string; headers: { Authorization: string } } } };
+    const vscode = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as {
+      servers: { athene: { url: string; headers: { Authorization: string } } };
+    };
     assert.equal(vscode.servers.athene.url, t.server.url);
     assert.equal(vscode.servers.athene.headers.Authorization, `Bearer ${t.token}`);
     await page.click('[data-test="show-token"]');
@@ -167,7 +181,7 @@ test('a held add_axiom appears without reload; approve applies it and answers th
     const item = page.locator('[data-test="pending-item"]');
     await item.waitFor({ timeout: LIVE_MS });
     assert.ok((await item.getAttribute('data-pending-id'))!.length > 0);
-    assert.match(await item.textContent() ?? '', /Parrot SubClassOf bird/, 'the change in Manchester syntax with display names');
+    assert.match((await item.textContent()) ?? '', /Parrot SubClassOf bird/, 'the change in Manchester syntax with display names');
     await screenshots(page, 'pending');
     await item.locator('[data-test="approve"]').click();
     const done = await approved;
@@ -180,7 +194,11 @@ test('a held add_axiom appears without reload; approve applies it and answers th
     await item.locator('[data-test="deny"]').click();
     const refused = await denied;
     assert.equal(refused.body.error_code, 'write_declined');
-    assert.equal((await call(agent, 'get_entity', { entity: 'Dragon' })).body.error_code, 'not_found', 'nothing of the denied write was applied');
+    assert.equal(
+      (await call(agent, 'get_entity', { entity: 'Dragon' })).body.error_code,
+      'not_found',
+      'nothing of the denied write was applied',
+    );
   } finally {
     await page.click('[data-tab="overview"]');
     await page.uncheck('[data-test="confirm-each-write"]');
@@ -217,7 +235,10 @@ class Callback {
 
 /** The SDK's OAuth client side, sending the user's (not the owner's) browser to the authorization URL. */
 class BrowserAuth extends MemoryAuth {
-  constructor(private readonly callback: Callback, private readonly open: (url: URL) => Promise<void>) {
+  constructor(
+    private readonly callback: Callback,
+    private readonly open: (url: URL) => Promise<void>,
+  ) {
     super();
   }
 
@@ -226,7 +247,14 @@ class BrowserAuth extends MemoryAuth {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'View Consent Client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'read' };
+    return {
+      client_name: 'View Consent Client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: 'read',
+    };
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
@@ -251,7 +279,7 @@ test('an OAuth consent appears live, shows what is asked in plain words, and onc
     await item.waitFor({ timeout: LIVE_MS });
     assert.equal(await item.locator('[data-test="client-name"]').textContent(), 'View Consent Client');
     assert.equal(await item.locator('[data-test="redirect-uri"]').textContent(), auth.redirectUrl);
-    assert.match(await item.textContent() ?? '', /Read and query the open ontologies/);
+    assert.match((await item.textContent()) ?? '', /Read and query the open ontologies/);
     await screenshots(page, 'consent');
     await item.locator('[data-test="approve"]').click();
     await item.waitFor({ state: 'detached', timeout: LIVE_MS });
@@ -285,9 +313,24 @@ test('a client revoked from the page gets 401 at once; its sessions leave the li
     await page.locator('[data-test="session-item"]', { hasText: 'Revoked From View' }).first().waitFor({ timeout: LIVE_MS });
     await screenshots(page, 'clients');
     await item.locator('[data-test="revoke"]').click();
-    await page.locator('[data-test="session-item"]', { hasText: 'Revoked From View' }).first().waitFor({ state: 'detached', timeout: LIVE_MS });
-    const res = await fetch(t.server.url, { method: 'POST', headers: { authorization: `Bearer ${grant.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) });
+    await page
+      .locator('[data-test="session-item"]', { hasText: 'Revoked From View' })
+      .first()
+      .waitFor({ state: 'detached', timeout: LIVE_MS });
+    const res = await fetch(t.server.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${grant.accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    });
     assert.equal(res.status, 401);
   } finally {
     await agent.close().catch(() => undefined);
@@ -304,21 +347,28 @@ test("an agent's edit appears in the live feed and the class tree without reload
     const item = page.locator('[data-test="change-item"][data-tool="remove_axiom"]').first();
     await item.waitFor({ timeout: LIVE_MS });
     assert.equal(await item.getAttribute('data-client-id'), 'static-token');
-    assert.match(await item.textContent() ?? '', /mammal SubClassOf animal/);
+    assert.match((await item.textContent()) ?? '', /mammal SubClassOf animal/);
     await screenshots(page, 'changes');
     await page.click('[data-tab="ontology"]');
     // Mammal lost its superclass: it is a root of the asserted tree now
-    await page.locator('[data-test="class-tree"] > [data-test="class-node"][data-iri="http://example.org/zoo#Mammal"]').waitFor({ timeout: LIVE_MS });
+    await page
+      .locator('[data-test="class-tree"] > [data-test="class-node"][data-iri="http://example.org/zoo#Mammal"]')
+      .waitFor({ timeout: LIVE_MS });
     await page.click('[data-tab="changes"]');
     await item.locator('[data-test="revert"]').click();
     await page.locator('[data-test="change-item"][data-tool="revert_changes"]').first().waitFor({ timeout: LIVE_MS });
     const axioms = await call(agent, 'get_axioms_for_entity', { entity: 'Mammal' });
-    assert.ok((axioms.body.axioms as { items: { rendering: string }[] }).items.some((a) => a.rendering === 'mammal SubClassOf animal'), 'the axiom is back');
+    assert.ok(
+      (axioms.body.axioms as { items: { rendering: string }[] }).items.some((a) => a.rendering === 'mammal SubClassOf animal'),
+      'the axiom is back',
+    );
     await page.click('[data-tab="ontology"]');
-    await page.locator('[data-test="class-tree"] > [data-test="class-node"][data-iri="http://example.org/zoo#Mammal"]').waitFor({ state: 'detached', timeout: LIVE_MS });
+    await page
+      .locator('[data-test="class-tree"] > [data-test="class-node"][data-iri="http://example.org/zoo#Mammal"]')
+      .waitFor({ state: 'detached', timeout: LIVE_MS });
     await page.locator('[data-test="class-node"][data-iri="http://example.org/zoo#Animal"] > .node .name').click();
     await page.locator('[data-test="entity-card"] [data-test="entity-axioms"]').waitFor({ timeout: LIVE_MS });
-    assert.match(await page.textContent('[data-test="entity-card"]') ?? '', /animal/);
+    assert.match((await page.textContent('[data-test="entity-card"]')) ?? '', /animal/);
     await page.locator('[data-test="class-node"][data-iri="http://example.org/zoo#Animal"] > .node .twist').click();
     await page.locator('[data-test="class-node"][data-iri="http://example.org/zoo#Mammal"]').waitFor({ timeout: LIVE_MS });
     await page.fill('[data-test="search"]', 'bird');
@@ -339,7 +389,7 @@ test('windows: each window with its state, documents and sessions', async () => 
     assert.equal(await item.count(), 1);
     assert.equal(await item.getAttribute('data-state'), 'live');
     assert.equal(await item.getAttribute('data-window-id'), t.server.registry.local[0].id);
-    assert.match(await item.textContent() ?? '', /zoo\.ttl/);
+    assert.match((await item.textContent()) ?? '', /zoo\.ttl/);
     await screenshots(page, 'windows');
   } finally {
     await page.close();
@@ -419,10 +469,15 @@ test('nothing the signed-in page loaded came from outside the server', () => {
 
 test('the class tree of a 100k-class ontology opens in under a second', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-view-100k-'));
-  const lines = ['@prefix : <http://example.org/big#> .', '@prefix owl: <http://www.w3.org/2002/07/owl#> .', '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
-    '<http://example.org/big> a owl:Ontology .'];
+  const lines = [
+    '@prefix : <http://example.org/big#> .',
+    '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
+    '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+    '<http://example.org/big> a owl:Ontology .',
+  ];
   // 100,000 classes: 20 roots, every other class under the one with a twentieth of its number
-  for (let i = 1; i <= 100_000; i++) lines.push(i < 20 ? `:C${i} a owl:Class .` : `:C${i} a owl:Class ; rdfs:subClassOf :C${Math.floor(i / 20)} .`);
+  for (let i = 1; i <= 100_000; i++)
+    lines.push(i < 20 ? `:C${i} a owl:Class .` : `:C${i} a owl:Class ; rdfs:subClassOf :C${Math.floor(i / 20)} .`);
   const file = path.join(dir, 'big.ttl');
   await writeFile(file, lines.join('\n') + '\n');
   const big = await startTestServer([file]);
@@ -444,7 +499,9 @@ test('the class tree of a 100k-class ontology opens in under a second', async ()
     await page.locator('[data-test="class-tree"] [data-test="class-node"]').first().waitFor({ timeout: LIVE_MS });
     const opened = Date.now() - started;
     const drawn = Math.round(await page.evaluate(() => (window as unknown as { treeDrawnAt: number }).treeDrawnAt));
-    console.log(`# 100k-class tree opened in ${opened} ms (goto to the first level seen by the test), drawn ${drawn} ms after navigation start (page clock); load average ${os.loadavg()[0].toFixed(1)}`);
+    console.log(
+      `# 100k-class tree opened in ${opened} ms (goto to the first level seen by the test), drawn ${drawn} ms after navigation start (page clock); load average ${os.loadavg()[0].toFixed(1)}`,
+    );
     assert.equal(await page.locator('[data-test="class-tree"] > [data-test="class-node"]').count(), 19);
     const first = page.locator('[data-test="class-tree"] > [data-test="class-node"]').first();
     const before = Date.now();

@@ -35,7 +35,10 @@ for (const entry of manifest()) {
       { missing: [], extra: [] },
     );
     for (const a of allowed) {
-      assert.ok((a.side === 'missing' ? missing : extra).some((l) => a.pattern.test(l)), `listed difference no longer occurs: ${a.side} ${a.pattern}`);
+      assert.ok(
+        (a.side === 'missing' ? missing : extra).some((l) => a.pattern.test(l)),
+        `listed difference no longer occurs: ${a.side} ${a.pattern}`,
+      );
     }
 
     const stats = referenceStats(entry.path);
@@ -52,7 +55,10 @@ for (const entry of manifest()) {
 
 test('the athene axioms command prints exactly what the conformance check compares', async () => {
   const rel = 'owlapi/pizza.owl';
-  const { stdout } = await promisify(execFile)(process.execPath,
-    [path.join(repoRoot, 'dist/src/cli/main.js'), 'axioms', path.join(corpusDir, rel), '--base', corpusBase(rel)], { maxBuffer: 64 << 20 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.join(repoRoot, 'dist/src/cli/main.js'), 'axioms', path.join(corpusDir, rel), '--base', corpusBase(rel)],
+    { maxBuffer: 64 << 20 },
+  );
   assert.deepEqual(compareWithReference(rel, stdout.trimEnd().split('\n')), { missing: [], extra: [] });
 });

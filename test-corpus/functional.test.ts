@@ -10,7 +10,9 @@ import { LineRenderer } from '../src/model/render/axiom-lines.js';
 import type { Ontology } from '../src/model/ontology.js';
 import { corpusBase, manifest, readCorpusFile, referenceStats } from './support/reference.js';
 
-const files = manifest().filter((f) => f.format === 'ofn').map((f) => f.path);
+const files = manifest()
+  .filter((f) => f.format === 'ofn')
+  .map((f) => f.path);
 
 const load = (relPath: string) => readFunctional(readCorpusFile(relPath), { base: corpusBase(relPath) });
 

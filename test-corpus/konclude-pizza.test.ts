@@ -35,7 +35,9 @@ test('get_unsatisfiable_classes: the two classes HermiT finds', async () => {
 });
 
 test('get_inferred_superclasses: VegetarianPizza members are inferred vegetarian and cheesy', async () => {
-  const members = iris(await callOk(s.c, 'get_inferred_superclasses', { entity: P + 'VegetarianPizza', relation: 'subclasses', direct: false }));
+  const members = iris(
+    await callOk(s.c, 'get_inferred_superclasses', { entity: P + 'VegetarianPizza', relation: 'subclasses', direct: false }),
+  );
   assert.ok(members.includes(P + 'Margherita'), 'a defined class gets its members only from a DL reasoner');
   for (const m of members) {
     const sup = iris(await callOk(s.c, 'get_inferred_superclasses', { entity: m, direct: false }));

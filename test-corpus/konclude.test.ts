@@ -45,13 +45,17 @@ const READER_DIFFERENCES: Record<string, { missing: string[]; instead: string[];
   'owlapi/family.owl': {
     missing: [`SubClassOf(<${F}Adult> <${F}Person>)`, `SubClassOf(<${F}LessThan10> <${THING}>)`, `SubClassOf(<${F}Teen> <${F}Person>)`],
     instead: [`SubClassOf(<${F}Adult> <${THING}>)`, `SubClassOf(<${F}Teen> <${THING}>)`],
-    reason: 'OWL 1.1 owl:DataRange terms: the OWL API reads LessThan10 as a class and keeps the Adult and Teen definitions with error classes; Athene reads a datatype and leaves those two definitions out (see reasoner.test.ts)',
+    reason:
+      'OWL 1.1 owl:DataRange terms: the OWL API reads LessThan10 as a class and keeps the Adult and Teen definitions with error classes; Athene reads a datatype and leaves those two definitions out (see reasoner.test.ts)',
   },
 };
 
 function adjusted(reference: string, known: { missing: string[]; instead: string[] }): string {
   const lines = reference.split('\n').filter((l) => l !== '' && !known.missing.includes(l));
-  return [...lines, ...known.instead].sort(compareUtf8).map((l) => l + '\n').join('');
+  return [...lines, ...known.instead]
+    .sort(compareUtf8)
+    .map((l) => l + '\n')
+    .join('');
 }
 
 for (const file of [...files(taxonomies, '.hermit.taxonomy')].sort()) {
@@ -72,8 +76,10 @@ for (const file of [...files(taxonomies, '.hermit.taxonomy')].sort()) {
  * expects. Each must still differ (a fixed Konclude fails this test until its entry goes).
  */
 const KONCLUDE_ERRORS: Record<string, string> = {
-  'NegationExistential.owl': 'A ⊑ ∃R.B, B ⊑ C, R ⊑ S, A ⊑ ¬∃S.C: Konclude classifies A as satisfiable (its consistency check with an instance of A does find the contradiction)',
-  'TopObjectProperty.owl': 'with an individual, ∃topObjectProperty.A ⊑ B makes B equivalent to owl:Thing; Konclude\'s classification misses it',
+  'NegationExistential.owl':
+    'A ⊑ ∃R.B, B ⊑ C, R ⊑ S, A ⊑ ¬∃S.C: Konclude classifies A as satisfiable (its consistency check with an instance of A does find the contradiction)',
+  'TopObjectProperty.owl':
+    "with an individual, ∃topObjectProperty.A ⊑ B makes B equivalent to owl:Thing; Konclude's classification misses it",
 };
 
 /** Both reasoners on one axiom set: the same taxonomy whenever the EL classifier is complete on it. */
@@ -90,7 +96,9 @@ function agree(axioms: Axiom[], label: string): void {
 }
 
 const classification = path.join(reasoning, 'elk-tests', 'classification');
-for (const f of readdirSync(classification).filter((n) => n.endsWith('.owl')).sort()) {
+for (const f of readdirSync(classification)
+  .filter((n) => n.endsWith('.owl'))
+  .sort()) {
   test(`konclude and el agree: ELK classification ${f}`, (t) => {
     const axioms = [...readFunctional(readFileSync(path.join(classification, f), 'utf8'), { base: 'http://example.org/' }).axioms()];
     if (!classify(axioms).complete) {

@@ -18,13 +18,16 @@ import { EXPECTED_LOAD_FAILURES } from './support/known-differences.js';
 
 const anonymousBlind = new LineRenderer(() => '_:x');
 const header = (o: Ontology) => ({
-  id: o.id, imports: [...o.imports].sort(), annotations: [...o.annotations].map((a) => anonymousBlind.annotation(a)).sort(),
+  id: o.id,
+  imports: [...o.imports].sort(),
+  annotations: [...o.annotations].map((a) => anonymousBlind.annotation(a)).sort(),
 });
 
 function oboFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.obo'))
-    .map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).sort();
+    .map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name))
+    .sort();
 }
 
 const documents = [...oboFiles(path.join(repoRoot, 'test/fixtures/obo')), ...oboFiles(corpusDir)];
@@ -46,9 +49,15 @@ for (const file of documents) {
 
 for (const entry of manifest().filter((e) => !EXPECTED_LOAD_FAILURES[e.path])) {
   test(`OBO keeps every axiom of ${entry.path}`, async () => {
-    const { ontology } = await readDocument(readFileSync(path.join(corpusDir, entry.path), 'utf8'), { base: corpusBase(entry.path), fileName: entry.path });
+    const { ontology } = await readDocument(readFileSync(path.join(corpusDir, entry.path), 'utf8'), {
+      base: corpusBase(entry.path),
+      fileName: entry.path,
+    });
     const back = new Set(axiomLines(readObo(writeObo(ontology, { onLossy: 'drop' })).axioms()));
     // axiom lines name anonymous individuals canonically, so blank-node renaming is no difference
-    assert.deepEqual(axiomLines(ontology.axioms()).filter((l) => !back.has(l)), []);
+    assert.deepEqual(
+      axiomLines(ontology.axioms()).filter((l) => !back.has(l)),
+      [],
+    );
   });
 }

@@ -10,11 +10,7 @@ import { compareWithReference, corpusBase, readCorpusFile, referenceStats } from
 
 const load = (rel: string): Ontology => readOwlXml(readCorpusFile(rel), { base: corpusBase(rel) });
 
-const WITH_REFERENCE = [
-  'owlapi/apitest/OWLXML.owx',
-  'owlapi/apitest/nestedAnnotationsOriginal.owx',
-  'owlapi/features/owlxml_anonloop.owx',
-];
+const WITH_REFERENCE = ['owlapi/apitest/OWLXML.owx', 'owlapi/apitest/nestedAnnotationsOriginal.owx', 'owlapi/features/owlxml_anonloop.owx'];
 
 /**
  * The OWL API also turns the root element's default XML namespace (`xmlns="...owl#"`) into the ':'
@@ -62,6 +58,10 @@ test('owlapi/apitest/declareDatatypes.owx (no reference) reads its datatypes and
   const lines = axiomLines(o.axioms());
   assert.equal(lines.length, 5);
   assert.ok(lines.includes(`Declaration(Datatype(<${NS}#myDatatype>))`));
-  assert.ok(lines.includes(`AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#comment> <http://www.w3.org/2002/07/owl#Thing> "comment with datatype myDatatype2"^^<${NS}#myDatatype2>)`));
+  assert.ok(
+    lines.includes(
+      `AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#comment> <http://www.w3.org/2002/07/owl#Thing> "comment with datatype myDatatype2"^^<${NS}#myDatatype2>)`,
+    ),
+  );
   assert.equal(o.id.iri, NS);
 });

@@ -52,7 +52,9 @@ function signatureDeclarations(r: ReturnType<typeof classify>): Axiom[] {
 const declarationOf = (iri: string) => declaration(cls(iri));
 
 const classification = path.join(elk, 'classification');
-for (const f of readdirSync(classification).filter((n) => n.endsWith('.owl')).sort()) {
+for (const f of readdirSync(classification)
+  .filter((n) => n.endsWith('.owl'))
+  .sort()) {
   test(`ELK classification ${f}`, () => {
     const input = load(path.join(classification, f));
     const result = classify(input);
@@ -82,7 +84,9 @@ function equatesThingAndNothing(a: Axiom): boolean {
 }
 
 const realization = path.join(elk, 'realization');
-for (const f of readdirSync(realization).filter((n) => n.endsWith('.owl')).sort()) {
+for (const f of readdirSync(realization)
+  .filter((n) => n.endsWith('.owl'))
+  .sort()) {
   test(`ELK realization ${f}`, () => {
     const input = load(path.join(realization, f));
     const expectedAxioms = load(path.join(realization, f.replace(/\.owl$/, '.instancetaxonomy')));
@@ -93,9 +97,10 @@ for (const f of readdirSync(realization).filter((n) => n.endsWith('.owl')).sort(
       return;
     }
     const individuals = new Set<NamedIndividual>();
-    for (const a of input) for (const e of a.kind === 'ClassAssertion' ? [a.individual] : a.kind === 'ObjectPropertyAssertion' ? [a.subject, a.object] : []) {
-      if (e.kind === 'NamedIndividual') individuals.add(e);
-    }
+    for (const a of input)
+      for (const e of a.kind === 'ClassAssertion' ? [a.individual] : a.kind === 'ObjectPropertyAssertion' ? [a.subject, a.object] : []) {
+        if (e.kind === 'NamedIndividual') individuals.add(e);
+      }
     assert.ok(result.consistent);
     assert.deepEqual(realizationLines(input, individuals, false), realizationLines(expectedAxioms, individuals, true));
   });
@@ -130,7 +135,10 @@ function withoutOwlApiErrors(text: string): string {
     hasParent.add(sub);
     kept.push(`SubClassOf(${sub} <${OWL_THING}>)`);
   }
-  return kept.sort(compareUtf8).map((l) => l + '\n').join('');
+  return kept
+    .sort(compareUtf8)
+    .map((l) => l + '\n')
+    .join('');
 }
 
 // Differences that come from how the OWL API read the file (the ELK taxonomies were computed on its

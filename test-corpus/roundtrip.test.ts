@@ -46,7 +46,11 @@ function punnedProperties(o: Ontology): Set<string> {
   for (let grown = true; grown;) {
     grown = false;
     for (const a of o.axioms()) {
-      if ((a.kind === 'SubAnnotationPropertyOf' || a.kind === 'SubDataPropertyOf') && ambiguous.has(a.sup.iri) && !ambiguous.has(a.sub.iri)) {
+      if (
+        (a.kind === 'SubAnnotationPropertyOf' || a.kind === 'SubDataPropertyOf') &&
+        ambiguous.has(a.sup.iri) &&
+        !ambiguous.has(a.sub.iri)
+      ) {
         ambiguous.add(a.sub.iri);
         grown = true;
       }
@@ -62,7 +66,9 @@ const RESERVED = [RDF, RDFS, OWL];
 const reservedProperty = (iri: string) => !BUILT_IN_ANNOTATION_PROPERTIES.has(iri) && RESERVED.some((ns) => iri.startsWith(ns));
 
 function keepRdfAnnotations(anns: readonly Annotation[]): Annotation[] {
-  return anns.filter((a) => !reservedProperty(a.property.iri)).map((a) => annotation(a.property, a.value, keepRdfAnnotations(a.annotations)));
+  return anns
+    .filter((a) => !reservedProperty(a.property.iri))
+    .map((a) => annotation(a.property, a.value, keepRdfAnnotations(a.annotations)));
 }
 
 /** The axiom as RDF can carry it (see above). */

@@ -11,7 +11,10 @@ import { call, callOk, serveAndConnect, type Row } from '../test/server/support.
 import { corpusDir } from './support/reference.js';
 
 /** Serves a private copy of a corpus file (saves write beside it) and runs `body` with the client. */
-async function withCorpusCopy(rel: string, body: (c: Awaited<ReturnType<typeof serveAndConnect>>['c'], file: string) => Promise<void>): Promise<void> {
+async function withCorpusCopy(
+  rel: string,
+  body: (c: Awaited<ReturnType<typeof serveAndConnect>>['c'], file: string) => Promise<void>,
+): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-corpus-edit-'));
   const file = path.join(dir, path.basename(rel));
   await copyFile(path.join(corpusDir, rel), file);
@@ -27,7 +30,15 @@ async function withCorpusCopy(rel: string, body: (c: Awaited<ReturnType<typeof s
 test('pizza: a preview adding one English label is committable; the pre-existing findings are the baseline', async () => {
   await withCorpusCopy('owlapi/pizza.owl', async (c) => {
     const p = await callOk(c, 'preview_change_set', {
-      operations: [{ axiom_type: 'annotation_assertion', subject: 'http://www.co-ode.org/ontologies/pizza/pizza.owl#Margherita', property: 'rdfs:label', value: 'Margherita pizza', lang: 'en' }],
+      operations: [
+        {
+          axiom_type: 'annotation_assertion',
+          subject: 'http://www.co-ode.org/ontologies/pizza/pizza.owl#Margherita',
+          property: 'rdfs:label',
+          value: 'Margherita pizza',
+          lang: 'en',
+        },
+      ],
     });
     assert.equal(p.committable, true, JSON.stringify(p.committable_reasons));
     assert.deepEqual(p.committable_reasons, []);
@@ -45,14 +56,16 @@ test('the default preview gates leave a harmless edit committable on every real 
     await withCorpusCopy(rel, async (c) => {
       const classes = (await callOk(c, 'list_classes', { limit: 1 })).items as Row[];
       const p = await callOk(c, 'preview_change_set', {
-        operations: [{ axiom_type: 'annotation_assertion', subject: classes[0].iri, property: 'rdfs:comment', value: 'reviewed', lang: 'en' }],
+        operations: [
+          { axiom_type: 'annotation_assertion', subject: classes[0].iri, property: 'rdfs:comment', value: 'reviewed', lang: 'en' },
+        ],
       });
       assert.equal(p.committable, true, `${rel}: ${JSON.stringify(p.committable_reasons)}`);
     });
   }
 });
 
-test('verified, atomic and backup saves accept the server\'s own output, anonymous individuals included', async () => {
+test("verified, atomic and backup saves accept the server's own output, anonymous individuals included", async () => {
   const cases: [string, string[]][] = [
     ['owlapi/pizza.owl', ['ttl', 'owl']],
     ['owlapi/koala.owl', ['ttl', 'owl']],

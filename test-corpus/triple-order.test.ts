@@ -46,10 +46,18 @@ for (const entry of manifest().filter((e) => (e.format === 'rdfxml' || e.format 
     const order = Array.from({ length: triples.size }, (_, i) => i);
     const forward = mapInOrder(triples, order);
     const reversed = mapInOrder(triples, order.reverse());
-    const a = new Set(axiomLines(forward.axioms())), b = new Set(axiomLines(reversed.axioms()));
-    const onlyForward = [...a].filter((l) => !b.has(l)), onlyReversed = [...b].filter((l) => !a.has(l));
-    assert.deepEqual({ onlyForward: onlyForward.slice(0, 20), onlyReversed: onlyReversed.slice(0, 20), differing: onlyForward.length + onlyReversed.length },
-      { onlyForward: [], onlyReversed: [], differing: 0 });
+    const a = new Set(axiomLines(forward.axioms())),
+      b = new Set(axiomLines(reversed.axioms()));
+    const onlyForward = [...a].filter((l) => !b.has(l)),
+      onlyReversed = [...b].filter((l) => !a.has(l));
+    assert.deepEqual(
+      {
+        onlyForward: onlyForward.slice(0, 20),
+        onlyReversed: onlyReversed.slice(0, 20),
+        differing: onlyForward.length + onlyReversed.length,
+      },
+      { onlyForward: [], onlyReversed: [], differing: 0 },
+    );
     assert.deepEqual(annotationLines(reversed), annotationLines(forward), 'ontology annotations');
     assert.deepEqual([...reversed.imports].sort(), [...forward.imports].sort(), 'imports');
     assert.deepEqual(reversed.unmapped.map((u) => u.text).sort(), forward.unmapped.map((u) => u.text).sort(), 'unmapped triples');

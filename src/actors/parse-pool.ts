@@ -30,7 +30,8 @@ function failure(outcome: Exclude<ParseOutcome, { ok: true }>): Error {
     const p = outcome.parse;
     return new ParseError(p.format, p.detail, p.line, p.column);
   }
-  if (outcome.error.name === 'FileReadError') return new FileReadError(outcome.error.message, outcome.error.code as FileReadErrorCode, outcome.error.file ?? '');
+  if (outcome.error.name === 'FileReadError')
+    return new FileReadError(outcome.error.message, outcome.error.code as FileReadErrorCode, outcome.error.file ?? '');
   const err = new Error(outcome.error.message) as Error & { code?: string };
   err.name = outcome.error.name;
   if (outcome.error.code !== undefined) err.code = outcome.error.code;
@@ -50,15 +51,27 @@ async function run(task: ParseTask, signal: AbortSignal | undefined): Promise<On
 }
 
 /** `readDocument` on the parse thread: same result, same errors. */
-export async function readDocumentOffThread(text: string, options: ReadDocumentOptions & OffThreadOptions = {}): Promise<ReadDocumentResult> {
-  const ontology = await run({ text, base: options.base, format: options.format, fileName: options.fileName, importedKinds: options.importedKinds }, options.signal);
+export async function readDocumentOffThread(
+  text: string,
+  options: ReadDocumentOptions & OffThreadOptions = {},
+): Promise<ReadDocumentResult> {
+  const ontology = await run(
+    { text, base: options.base, format: options.format, fileName: options.fileName, importedKinds: options.importedKinds },
+    options.signal,
+  );
   return { ontology, format: ontology.format };
 }
 
 /** `loadOntologyFile` on the parse thread (the file is read there too). */
-export async function loadOntologyOffThread(file: string, options: { base?: string; format?: FormatId } & OffThreadOptions = {}): Promise<Ontology> {
+export async function loadOntologyOffThread(
+  file: string,
+  options: { base?: string; format?: FormatId } & OffThreadOptions = {},
+): Promise<Ontology> {
   const abs = path.resolve(file);
-  const ontology = await run({ file: abs, reads: fileReadConfig(), base: options.base ?? pathToFileURL(abs).href, format: options.format, fileName: abs }, options.signal);
+  const ontology = await run(
+    { file: abs, reads: fileReadConfig(), base: options.base ?? pathToFileURL(abs).href, format: options.format, fileName: abs },
+    options.signal,
+  );
   ontology.documentIri = abs;
   return ontology;
 }

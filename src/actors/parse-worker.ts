@@ -2,7 +2,6 @@
 // nodes are interned on this thread and cannot cross). Failures come back as plain data, because a thrown
 // error loses its class and fields (ParseError's format, line, column) on the way.
 
-
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { FormatId } from '../model/ontology.js';
 import type { ImportedKinds } from '../model/rdf/graph-typing.js';
@@ -32,14 +31,27 @@ async function parse(task: ParseTask): Promise<ParseOutcome> {
   try {
     if (task.reads !== undefined) configureFileReads(task.reads);
     const text = task.text ?? (await readRegularFile(task.file!, 'document', 'utf8'));
-    const { ontology } = await readDocument(text, { base: task.base, format: task.format, fileName: task.fileName, importedKinds: task.importedKinds });
+    const { ontology } = await readDocument(text, {
+      base: task.base,
+      format: task.format,
+      fileName: task.fileName,
+      importedKinds: task.importedKinds,
+    });
     return { ok: true, encoded: encodeOntology(ontology) };
   } catch (err) {
     if (err instanceof ParseError) {
       return { ok: false, parse: { format: err.format, detail: err.detail, line: err.line, column: err.column } };
     }
     const e = err as Error & { code?: unknown; file?: unknown };
-    return { ok: false, error: { name: e.name, message: e.message, ...(typeof e.code === 'string' ? { code: e.code } : {}), ...(typeof e.file === 'string' ? { file: e.file } : {}) } };
+    return {
+      ok: false,
+      error: {
+        name: e.name,
+        message: e.message,
+        ...(typeof e.code === 'string' ? { code: e.code } : {}),
+        ...(typeof e.file === 'string' ? { file: e.file } : {}),
+      },
+    };
   }
 }
 

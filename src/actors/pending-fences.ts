@@ -21,15 +21,20 @@ const ID = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 
 const FileSchema = v.strictObject({
   version: v.literal(1),
-  pending: v.pipe(v.array(v.strictObject({
-    fence: v.strictObject({
-      fence_id: ID,
-      client_id: v.nullable(ID),
-      grant_ids: v.pipe(v.array(ID), v.maxLength(100_000)),
-      issued_at: v.pipe(v.string(), v.isoTimestamp()),
-    }),
-    windows: v.pipe(v.array(ID), v.minLength(1)),
-  })), v.maxLength(MAX_PENDING_FENCES)),
+  pending: v.pipe(
+    v.array(
+      v.strictObject({
+        fence: v.strictObject({
+          fence_id: ID,
+          client_id: v.nullable(ID),
+          grant_ids: v.pipe(v.array(ID), v.maxLength(100_000)),
+          issued_at: v.pipe(v.string(), v.isoTimestamp()),
+        }),
+        windows: v.pipe(v.array(ID), v.minLength(1)),
+      }),
+    ),
+    v.maxLength(MAX_PENDING_FENCES),
+  ),
 });
 
 export function fencesPath(home: string): string {
@@ -50,7 +55,9 @@ export async function loadPendingFences(home: string): Promise<PendingFence[]> {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}); it lists commit fences not yet confirmed, so it is kept: repair or remove it`);
+    throw new Error(
+      `${file} is not valid JSON (${(err as Error).message}); it lists commit fences not yet confirmed, so it is kept: repair or remove it`,
+    );
   }
   const parsed = v.safeParse(FileSchema, json);
   if (!parsed.success) {

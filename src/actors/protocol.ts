@@ -129,7 +129,11 @@ export function readToWindow(batch: Batch, to: WindowReceiver, principal: (json:
     const count = batch[i + 6] as number;
     const headers = batch.slice(i + 7, i + 7 + count) as string[];
     to.request(batch[i + 1] as number, {
-      method: batch[i + 2] as string, url: batch[i + 3] as string, body: batch[i + 4] as string | null, principal: principal(batch[i + 5] as string), headers,
+      method: batch[i + 2] as string,
+      url: batch[i + 3] as string,
+      body: batch[i + 4] as string | null,
+      principal: principal(batch[i + 5] as string),
+      headers,
     });
     i += 7 + count;
   }

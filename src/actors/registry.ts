@@ -56,7 +56,9 @@ export interface PinOwner {
 }
 
 /** A live pin's `lastUsed` (monotonic ms) and open event streams decide when it is idle. */
-export type Pin = { kind: 'live'; window: RoutedWindow; owner: PinOwner; lastUsed: number; streams: number; readonly about: SessionAbout } | { kind: 'crashed'; message: string; owner: PinOwner };
+export type Pin =
+  | { kind: 'live'; window: RoutedWindow; owner: PinOwner; lastUsed: number; streams: number; readonly about: SessionAbout }
+  | { kind: 'crashed'; message: string; owner: PinOwner };
 
 /** What the owner's server view shows of a session: who opened it, with which capabilities, since when (epoch ms). */
 export interface SessionAbout {
@@ -76,7 +78,8 @@ export function pinOwner(p: Principal): PinOwner {
 
 /** Null when `p` may use a session pinned to `owner`; else why not. */
 export function pinRefusal(owner: PinOwner, p: Principal): string | null {
-  if (owner.type !== p.type) return `this session was created with ${owner.type === 'oauth' ? 'an OAuth access token' : 'the static bearer token'}`;
+  if (owner.type !== p.type)
+    return `this session was created with ${owner.type === 'oauth' ? 'an OAuth access token' : 'the static bearer token'}`;
   if (owner.client_id !== p.client_id) return 'this session belongs to another OAuth client';
   if (owner.grant_id !== p.grant_id) return 'this session belongs to another authorization grant of this client';
   return null;
@@ -140,18 +143,24 @@ export class WindowRegistry {
 
   /** Opens a window on `files` and makes it the target of new sessions. */
   async open(files: readonly string[]): Promise<WindowHandle> {
-    const w = new WindowHandle(randomUUID(), files, this.settings, {
-      crashed: (win, err) => this.crashed(win, err),
-      sessionClosed: (win, sid) => {
-        if (this.pins.delete(sid)) this.sessionsMoved(win.id);
+    const w = new WindowHandle(
+      randomUUID(),
+      files,
+      this.settings,
+      {
+        crashed: (win, err) => this.crashed(win, err),
+        sessionClosed: (win, sid) => {
+          if (this.pins.delete(sid)) this.sessionsMoved(win.id);
+        },
+        started: (win) => {
+          this.onWindowStarted?.(win);
+          this.announce(win.id, ['windows', 'changes', 'pending']);
+        },
+        viewChanged: (win, topics) => this.announce(win.id, topics),
+        describeServer: (win) => this.describeServer?.(win.id) ?? Promise.resolve(null),
       },
-      started: (win) => {
-        this.onWindowStarted?.(win);
-        this.announce(win.id, ['windows', 'changes', 'pending']);
-      },
-      viewChanged: (win, topics) => this.announce(win.id, topics),
-      describeServer: (win) => this.describeServer?.(win.id) ?? Promise.resolve(null),
-    }, () => this.fences.all());
+      () => this.fences.all(),
+    );
     await w.start();
     this.windows.push(w);
     return w;
@@ -220,7 +229,8 @@ export class WindowRegistry {
   /** Every live session: id, window, owner, what the server view shows, and when it was last used (monotonic ms). */
   liveSessions(): { session_id: string; window_id: string; owner: PinOwner; about: SessionAbout; lastUsed: number }[] {
     const out: { session_id: string; window_id: string; owner: PinOwner; about: SessionAbout; lastUsed: number }[] = [];
-    for (const [sid, p] of this.pins) if (p.kind === 'live') out.push({ session_id: sid, window_id: p.window.id, owner: p.owner, about: p.about, lastUsed: p.lastUsed });
+    for (const [sid, p] of this.pins)
+      if (p.kind === 'live') out.push({ session_id: sid, window_id: p.window.id, owner: p.owner, about: p.about, lastUsed: p.lastUsed });
     return out;
   }
 
@@ -246,7 +256,8 @@ export class WindowRegistry {
   /** Ids of the live sessions an OAuth client created, for the internal client list. */
   sessionsOfClient(clientId: string): string[] {
     const out: string[] = [];
-    for (const [sid, pin] of this.pins) if (pin.kind === 'live' && pin.owner.type === 'oauth' && pin.owner.client_id === clientId) out.push(sid);
+    for (const [sid, pin] of this.pins)
+      if (pin.kind === 'live' && pin.owner.type === 'oauth' && pin.owner.client_id === clientId) out.push(sid);
     return out;
   }
 
@@ -304,9 +315,17 @@ export class WindowRegistry {
   }
 
   private crashed(window: WindowHandle, err: Error): void {
-    log.warn({ window: window.id, reason: err.message, documents: window.documents }, 'window crashed; restarting from its saved documents');
+    log.warn(
+      { window: window.id, reason: err.message, documents: window.documents },
+      'window crashed; restarting from its saved documents',
+    );
     for (const [sid, pin] of this.pins) {
-      if (pin.kind === 'live' && pin.window === window) this.pins.set(sid, { kind: 'crashed', message: `The window of this session crashed (${err.message}) and was restarted; start a new session`, owner: pin.owner });
+      if (pin.kind === 'live' && pin.window === window)
+        this.pins.set(sid, {
+          kind: 'crashed',
+          message: `The window of this session crashed (${err.message}) and was restarted; start a new session`,
+          owner: pin.owner,
+        });
     }
     this.sessionsMoved(window.id);
   }

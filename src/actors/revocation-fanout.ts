@@ -170,10 +170,13 @@ export class RevocationFanout {
    * still clears the fence from the pending file.
    */
   private deliver(target: FenceTarget, fence: Fence): Promise<boolean> {
-    const confirmed = target.fence(fence).catch(() => false).then((ok) => {
-      if (ok) this.confirm(fence.fence_id, target.id);
-      return ok;
-    });
+    const confirmed = target
+      .fence(fence)
+      .catch(() => false)
+      .then((ok) => {
+        if (ok) this.confirm(fence.fence_id, target.id);
+        return ok;
+      });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), this.options.ackTimeoutMs ?? 5_000);
@@ -198,15 +201,19 @@ export class RevocationFanout {
     for (const [id, old] of this.pending) {
       if (this.pending.size <= MAX_PENDING_FENCES) break;
       this.pending.delete(id);
-      log.warn(`more than ${MAX_PENDING_FENCES} unconfirmed commit fences; dropped the oldest (${old.fence.fence_id}, windows ${[...old.windows].join(', ')})`);
+      log.warn(
+        `more than ${MAX_PENDING_FENCES} unconfirmed commit fences; dropped the oldest (${old.fence.fence_id}, windows ${[...old.windows].join(', ')})`,
+      );
     }
   }
 
   /** Writes the pending set; writes are serialized, each one of the state when it runs. */
   private save(): Promise<void> {
-    this.saving = this.saving.then(() => savePendingFences(this.options.home, this.pending.values())).catch((err: Error) => {
-      log.warn(`cannot persist pending commit fences: ${err.message}`);
-    });
+    this.saving = this.saving
+      .then(() => savePendingFences(this.options.home, this.pending.values()))
+      .catch((err: Error) => {
+        log.warn(`cannot persist pending commit fences: ${err.message}`);
+      });
     return this.saving;
   }
 

@@ -15,23 +15,41 @@ export const INSTRUCTIONS = [
   'Athene edits OWL 2 ontologies loaded in this window; the active ontology is the target of every edit (list_ontologies, set_active_ontology).',
   'Conventions of every tool: an argument naming an entity takes an IRI, a CURIE or a display name; a class expression is Manchester syntax; an unknown argument is refused. Timeouts are in milliseconds. Paged lists take limit and offset, or a cursor from next_cursor. A preview argument (preview, dry_run, peek) applies nothing. Each ontology edit is one undo entry; loads, prefix changes and file writes are not undoable.',
   'Find terms before minting: search_entities ranks existing entities and says would_mint or best_match; reuse what exists, and search_external_terms when a project policy allows it.',
-  'Edits: preview_changes (or a tool\'s preview/dry_run) shows what would change; apply_changes or the authoring tools commit one undo entry each; undo_change and redo_change step through them; save_ontology writes the document. With confirm-each-write, a write waits for the owner\'s approval.',
+  "Edits: preview_changes (or a tool's preview/dry_run) shows what would change; apply_changes or the authoring tools commit one undo entry each; undo_change and redo_change step through them; save_ontology writes the document. With confirm-each-write, a write waits for the owner's approval.",
   'The project policy (.athene/project.yaml beside the document; get_project_policy) decides paths, network use, naming and gates; run_project_qc checks a change set against it.',
   'Resources: each loaded ontology is athene://ontology/{key} (subscribe for updates), its entities athene://ontology/{key}/entity/{iri}.',
 ].join('\n\n');
 
 const MIME: Readonly<Record<FormatId, string>> = {
-  turtle: 'text/turtle', ntriples: 'application/n-triples', nquads: 'application/n-quads', trig: 'application/trig',
-  rdfxml: 'application/rdf+xml', jsonld: 'application/ld+json', owlxml: 'application/owl+xml', ofn: 'text/owl-functional',
-  manchester: 'text/owl-manchester', obo: 'text/obo',
+  turtle: 'text/turtle',
+  ntriples: 'application/n-triples',
+  nquads: 'application/n-quads',
+  trig: 'application/trig',
+  rdfxml: 'application/rdf+xml',
+  jsonld: 'application/ld+json',
+  owlxml: 'application/owl+xml',
+  ofn: 'text/owl-functional',
+  manchester: 'text/owl-manchester',
+  obo: 'text/obo',
 };
 
 export const FORMAT_TEMPLATE = 'athene://ontology/{key}/format/{format}';
 export const ENTITY_TEMPLATE = 'athene://ontology/{key}/entity/{iri}';
 
 export const RESOURCE_TEMPLATES: readonly ResourceTemplate[] = [
-  { uriTemplate: FORMAT_TEMPLATE, name: 'ontology-in-format', title: 'Loaded ontology in another format', description: `format: ${ALL_FORMATS.join(', ')}` },
-  { uriTemplate: ENTITY_TEMPLATE, name: 'entity', title: 'Entity card', description: 'The get_entity card of an entity (iri percent-encoded).', mimeType: 'application/json' },
+  {
+    uriTemplate: FORMAT_TEMPLATE,
+    name: 'ontology-in-format',
+    title: 'Loaded ontology in another format',
+    description: `format: ${ALL_FORMATS.join(', ')}`,
+  },
+  {
+    uriTemplate: ENTITY_TEMPLATE,
+    name: 'entity',
+    title: 'Entity card',
+    description: 'The get_entity card of an entity (iri percent-encoded).',
+    mimeType: 'application/json',
+  },
 ];
 
 /** Stable keys of the window's ontologies for resource URIs: a label changes with set_ontology_id, a key never. */
@@ -58,7 +76,12 @@ export class OntologyKeys {
 }
 
 export function listResources(ws: Workspace, keys: OntologyKeys): Resource[] {
-  return ws.ontologies.map((o) => ({ uri: keys.uri(o), name: ontologyLabel(o), mimeType: MIME[o.format], description: `${o.axiomCount} axioms, ${o.format}` }));
+  return ws.ontologies.map((o) => ({
+    uri: keys.uri(o),
+    name: ontologyLabel(o),
+    mimeType: MIME[o.format],
+    description: `${o.axiomCount} axioms, ${o.format}`,
+  }));
 }
 
 /** What a resource URI names; null when it is none of ours. */
@@ -110,14 +133,27 @@ const MAX_LISTED_WARNINGS = 10;
 /** What a finished call's result tells the agent to heed: incomplete reasoning and any warnings it carries. */
 export function resultNotices(tool: string, body: JsonObject): Notice[] {
   const notices: Notice[] = [];
-  if (body.completed === false) notices.push({ level: 'warning', logger: tool, data: { message: 'Reasoning did not finish; its results are unknown', detail: body.message ?? null } });
-  else if (body.complete === false) notices.push({ level: 'warning', logger: tool, data: { message: 'Reasoning is incomplete: some axioms are outside what the reasoner handles, so inferences may be missing' } });
+  if (body.completed === false)
+    notices.push({
+      level: 'warning',
+      logger: tool,
+      data: { message: 'Reasoning did not finish; its results are unknown', detail: body.message ?? null },
+    });
+  else if (body.complete === false)
+    notices.push({
+      level: 'warning',
+      logger: tool,
+      data: { message: 'Reasoning is incomplete: some axioms are outside what the reasoner handles, so inferences may be missing' },
+    });
   for (const [key, value] of Object.entries(body)) {
     if (!WARNING_KEY.test(key)) continue;
     const empty = value === null || value === undefined || (Array.isArray(value) && value.length === 0);
     if (empty) continue;
     // a long warning list is already in the result: the message carries its head and its size
-    const shown = Array.isArray(value) && value.length > MAX_LISTED_WARNINGS ? { [key]: value.slice(0, MAX_LISTED_WARNINGS), [`${key}_count`]: value.length } : { [key]: value };
+    const shown =
+      Array.isArray(value) && value.length > MAX_LISTED_WARNINGS
+        ? { [key]: value.slice(0, MAX_LISTED_WARNINGS), [`${key}_count`]: value.length }
+        : { [key]: value };
     notices.push({ level: 'warning', logger: tool, data: shown as JsonObject });
   }
   return notices;
@@ -129,7 +165,12 @@ export function unmappedNotice(o: Ontology): Notice | null {
   return {
     level: 'warning',
     logger: 'load_ontology',
-    data: { message: `${o.unmapped.length} triple(s) or item(s) of ${ontologyLabel(o)} were not mapped to axioms`, ontology: ontologyLabel(o), unmapped_count: o.unmapped.length, first: o.unmapped.slice(0, 5) },
+    data: {
+      message: `${o.unmapped.length} triple(s) or item(s) of ${ontologyLabel(o)} were not mapped to axioms`,
+      ontology: ontologyLabel(o),
+      unmapped_count: o.unmapped.length,
+      first: o.unmapped.slice(0, 5),
+    },
   };
 }
 
@@ -157,7 +198,10 @@ export class SessionNotices {
   private openStreams = 0;
   private scheduled = false;
 
-  constructor(private readonly server: Server, private readonly sessionId: string) {}
+  constructor(
+    private readonly server: Server,
+    private readonly sessionId: string,
+  ) {}
 
   subscribe(uri: string): void {
     this.subscribed.add(uri);
@@ -251,7 +295,10 @@ export class ProgressBeat {
   private measure: ProgressMeasure | undefined;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly send: (value: ProgressValue, message: string) => Promise<void>, private message: string) {
+  constructor(
+    private readonly send: (value: ProgressValue, message: string) => Promise<void>,
+    private message: string,
+  ) {
     this.beat();
     this.timer = setInterval(() => this.beat(), BEAT_MS);
   }

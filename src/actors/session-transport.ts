@@ -12,7 +12,13 @@
 
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 
 /** What the fast path needs of a POST: the few headers the SDK would check, and the raw body. */
@@ -54,7 +60,10 @@ export interface FastCall {
 }
 
 const ACCEPTED: FastReply = { status: 202, body: null };
-const GONE: FastReply = { status: 404, body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }) };
+const GONE: FastReply = {
+  status: 404,
+  body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }),
+};
 
 const REQUEST_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 
@@ -151,7 +160,10 @@ export class SessionTransport implements Transport {
   private readonly running = new Map<RequestId, AbortController>();
 
   /** `tools` serves well-formed tool calls directly; without it every request goes to the SDK `Server`. */
-  constructor(readonly inner: WebStandardStreamableHTTPServerTransport, private readonly tools?: ToolCaller) {}
+  constructor(
+    readonly inner: WebStandardStreamableHTTPServerTransport,
+    private readonly tools?: ToolCaller,
+  ) {}
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;
@@ -235,15 +247,25 @@ export class SessionTransport implements Transport {
   }
 
   /** Serves a tool call without the SDK `Server`; its response is the one JSON text the HTTP answer carries. */
-  private callTool(id: RequestId, name: string, args: Record<string, unknown> | undefined, authInfo: AuthInfo, protocolVersion: string | undefined): FastCall {
+  private callTool(
+    id: RequestId,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    authInfo: AuthInfo,
+    protocolVersion: string | undefined,
+  ): FastCall {
     const controller = new AbortController();
     this.running.set(id, controller);
     const reply = new Promise<FastReply>((resolve) => this.waiting.set(id, resolve));
     const answer = (body: string) => this.answerTool(id, controller, body);
     const tools = this.tools as ToolCaller;
     // started on a later microtask, as Protocol starts its handlers: the messages of one batch are all delivered first
-    Promise.resolve().then(() => tools(name, args, { sessionId: this.sessionId, authInfo, signal: controller.signal, protocolVersion }))
-      .then((result) => answer(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`), (err: unknown) => answer(errorResponse(id, err)));
+    Promise.resolve()
+      .then(() => tools(name, args, { sessionId: this.sessionId, authInfo, signal: controller.signal, protocolVersion }))
+      .then(
+        (result) => answer(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`),
+        (err: unknown) => answer(errorResponse(id, err)),
+      );
     return { reply, cancel: () => this.cancel(id, 'The HTTP request was aborted') };
   }
 

@@ -84,7 +84,11 @@ function classRows(ctx: ToolContext, classes: Iterable<Entity>): ClassRow[] {
   const closure = ctx.resolver.closure;
   const rows: ClassRow[] = [];
   for (const c of classes) {
-    rows.push({ iri: c.iri, display: displayName(c.iri, closure, ctx.settings.label_language), children: childClasses(c as ClassExpression, closure).length });
+    rows.push({
+      iri: c.iri,
+      display: displayName(c.iri, closure, ctx.settings.label_language),
+      children: childClasses(c as ClassExpression, closure).length,
+    });
   }
   return rows.sort((a, b) => collator.compare(a.display, b.display) || (a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : 0));
 }
@@ -96,7 +100,8 @@ function roots(ctx: ToolContext): ClassRow[] {
   // one pass over the SubClassOf axioms, not a lookup per class: the scan of a 100k-class ontology stays well under a second
   const hasParent = new Set<ClassExpression>();
   for (const o of ctx.resolver.closure) {
-    for (const a of o.axiomsOfKind('SubClassOf')) if (a.sup.kind === 'Class' && a.sup !== a.sub && a.sup.iri !== OWL_THING) hasParent.add(a.sub);
+    for (const a of o.axiomsOfKind('SubClassOf'))
+      if (a.sup.kind === 'Class' && a.sup !== a.sub && a.sup.iri !== OWL_THING) hasParent.add(a.sub);
   }
   const found: Entity[] = [];
   for (const c of ws.active.entities('Class')) {
@@ -125,10 +130,15 @@ async function entityCard(w: ViewWindow, iri: string): Promise<JsonObject> {
 /** Reverts one journal entry as the owner; the owner is the one who approves writes, so it is not held. */
 async function revert(w: ViewWindow, seq: number, document: string): Promise<JsonObject> {
   const changes = w.changes;
-  if (changes === null) return { error: 'The change journal is off in this server (setting journal_enabled)', error_code: 'journal_disabled' };
+  if (changes === null)
+    return { error: 'The change journal is off in this server (setting journal_enabled)', error_code: 'journal_disabled' };
   const base = w.context(OWNER);
   const call: CallRecord = { principal: OWNER, sessionId: null, tool: 'revert_changes', client: VIEW_CLIENT };
-  const ctx: ToolContext = { ...base, settings: { ...base.settings, confirm_each_write: false }, attribute: (handler) => changes.attribute(call, handler) };
+  const ctx: ToolContext = {
+    ...base,
+    settings: { ...base.settings, confirm_each_write: false },
+    attribute: (handler) => changes.attribute(call, handler),
+  };
   const result = await tool(w, 'revert_changes', { seqs: [seq], document }, ctx);
   if (call.durable !== undefined) await call.durable;
   return result;
@@ -146,10 +156,20 @@ async function changeFeed(w: ViewWindow, client: string | undefined, entity: str
   const head = await tool(w, 'get_change_history', { since_last_save: true, limit: 1 });
   if (typeof head.error === 'string') return { ...head, entries: [] };
   const lastSeq = typeof head.last_seq === 'number' ? head.last_seq : 0;
-  const args: JsonObject = { after_seq: Math.max(0, lastSeq - FEED_WINDOW), limit: FEED_WINDOW, ...(client === undefined ? {} : { client }), ...(entity === undefined ? {} : { entity }) };
+  const args: JsonObject = {
+    after_seq: Math.max(0, lastSeq - FEED_WINDOW),
+    limit: FEED_WINDOW,
+    ...(client === undefined ? {} : { client }),
+    ...(entity === undefined ? {} : { entity }),
+  };
   const page = await tool(w, 'get_change_history', args);
   const entries = Array.isArray(page.entries) ? (page.entries as unknown[]).slice(-limit).reverse() : [];
-  return { ...(typeof page.error === 'string' ? { error: page.error, error_code: page.error_code } : {}), entries, unsaved: head.total_matched ?? 0, journal: true };
+  return {
+    ...(typeof page.error === 'string' ? { error: page.error, error_code: page.error_code } : {}),
+    entries,
+    unsaved: head.total_matched ?? 0,
+    journal: true,
+  };
 }
 
 /** Sorts the root classes before the window serves, so the owner's first look at a large tree is quick. */
@@ -163,20 +183,34 @@ export async function answerView(w: ViewWindow, q: ViewQuery): Promise<unknown> 
       const ws = w.workspace;
       const { read_only, confirm_each_write } = w.context(OWNER).settings;
       const pulse: Pulse = {
-        revision: ws.revision, label: ws.hasActive ? ontologyLabel(ws.active) : '(no ontology)', dirty: ws.dirtyCount,
-        pending: w.approvals.list().map((a) => a.approval_id), journal: w.changes !== null, read_only, confirm_each_write,
-        recovery: w.changes === null ? null : { recovered: w.changes.recovered, pending_recovery: w.changes.recoveryNotices.reduce((n, r) => n + r.count, 0) },
+        revision: ws.revision,
+        label: ws.hasActive ? ontologyLabel(ws.active) : '(no ontology)',
+        dirty: ws.dirtyCount,
+        pending: w.approvals.list().map((a) => a.approval_id),
+        journal: w.changes !== null,
+        read_only,
+        confirm_each_write,
+        recovery:
+          w.changes === null
+            ? null
+            : { recovered: w.changes.recovered, pending_recovery: w.changes.recoveryNotices.reduce((n, r) => n + r.count, 0) },
       };
       return pulse;
     }
-    case 'changes': return changeFeed(w, q.client, q.entity, q.limit);
-    case 'revert': return revert(w, q.seq, q.document);
-    case 'classes': return classPage(w, q.parent, q.offset, q.limit);
-    case 'entity': return entityCard(w, q.iri);
-    case 'search': return tool(w, 'search_entities', { query: q.query, limit: 50 });
+    case 'changes':
+      return changeFeed(w, q.client, q.entity, q.limit);
+    case 'revert':
+      return revert(w, q.seq, q.document);
+    case 'classes':
+      return classPage(w, q.parent, q.offset, q.limit);
+    case 'entity':
+      return entityCard(w, q.iri);
+    case 'search':
+      return tool(w, 'search_entities', { query: q.query, limit: 50 });
     case 'write-modes':
       w.setWriteModes({ read_only: q.read_only, confirm_each_write: q.confirm_each_write });
       return { read_only: q.read_only, confirm_each_write: q.confirm_each_write };
-    default: return unreachable(q);
+    default:
+      return unreachable(q);
   }
 }

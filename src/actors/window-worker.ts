@@ -9,7 +9,25 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, CompleteRequestSchema, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema, type ReadResourceResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type ReadResourceResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -25,13 +43,38 @@ import { getEntity } from '../tools/explore.js';
 import { searchEntities } from '../tools/search.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
-import { ENTITY_TEMPLATE, FORMAT_TEMPLATE, INSTRUCTIONS, OntologyKeys, ProgressBeat, RESOURCE_TEMPLATES, SessionNotices, completeTemplateVariable, recoveryNotice, documentContents, listResources, resourceTarget, resultNotices, unmappedNotice } from './session-features.js';
+import {
+  ENTITY_TEMPLATE,
+  FORMAT_TEMPLATE,
+  INSTRUCTIONS,
+  OntologyKeys,
+  ProgressBeat,
+  RESOURCE_TEMPLATES,
+  SessionNotices,
+  completeTemplateVariable,
+  recoveryNotice,
+  documentContents,
+  listResources,
+  resourceTarget,
+  resultNotices,
+  unmappedNotice,
+} from './session-features.js';
 import { ToolFailure, type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
 import type { ServerView } from '../broker/server-view.js';
 import {
-  putMessage, putReply, readToWindow, type Batch, type ForwardedRequest, type FromWindow, type FrontControl, type ToWindow, type WindowControl, type WindowInit, type WindowReceiver,
+  putMessage,
+  putReply,
+  readToWindow,
+  type Batch,
+  type ForwardedRequest,
+  type FromWindow,
+  type FrontControl,
+  type ToWindow,
+  type WindowControl,
+  type WindowInit,
+  type WindowReceiver,
 } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
@@ -53,7 +96,10 @@ const port = parentPort;
 if (port === null) throw new Error('window-worker must run in a worker thread');
 const init = workerData as WindowInit;
 configureKonclude(init.settings);
-configureFileReads({ protected: init.settings.private_home === undefined ? [] : [init.settings.private_home], limits: readLimitsFrom(init.settings) });
+configureFileReads({
+  protected: init.settings.private_home === undefined ? [] : [init.settings.private_home],
+  limits: readLimitsFrom(init.settings),
+});
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
 /** The window's settings; the owner may switch read-only and confirm-each-write while it runs. */
@@ -80,7 +126,13 @@ const LISTED_PROMPTS = PROMPTS.map(listPrompt);
 /** One validator for every session's Server: each would otherwise build its own Ajv instance. */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 /** Tools whose success changes which documents a restart should reopen. */
-const DOCUMENT_TOOLS: ReadonlySet<string> = new Set(['save_ontology', 'load_ontology', 'add_import', 'create_ontology', 'merge_ontology_document']);
+const DOCUMENT_TOOLS: ReadonlySet<string> = new Set([
+  'save_ontology',
+  'load_ontology',
+  'add_import',
+  'create_ontology',
+  'merge_ontology_document',
+]);
 
 const outbox = new Outbox((batch) => port.postMessage(batch));
 const post = (m: FromWindow) => putMessage(outbox.open(), m);
@@ -128,7 +180,8 @@ function revokedRefusal(principal: Principal): string | null {
  */
 function fenceCommit(): void {
   const principal = callPrincipal.getStore();
-  if (principal !== undefined && fences.blocks(principal)) throw new ToolFailure(REVOKED_MESSAGE, 'authorization_revoked', { effects_prevented: true });
+  if (principal !== undefined && fences.blocks(principal))
+    throw new ToolFailure(REVOKED_MESSAGE, 'authorization_revoked', { effects_prevented: true });
 }
 
 /** The front door's answers to this window's questions. */
@@ -177,7 +230,11 @@ async function durableResult(result: ToolResult, call: CallRecord): Promise<Tool
     await call.durable;
     return result;
   } catch (err) {
-    return failure(`${call.tool} was applied, but the change journal could not be written: ${(err as Error).message}`, 'journal_write_failed', { committed: true, journaled: false });
+    return failure(
+      `${call.tool} was applied, but the change journal could not be written: ${(err as Error).message}`,
+      'journal_write_failed',
+      { committed: true, journaled: false },
+    );
   }
 }
 
@@ -207,7 +264,12 @@ async function openWindow(): Promise<WindowState> {
   for (const o of workspace.ontologies) void o.index;
   if (workspace.hasActive) void resolver.closure;
   return new WindowState({
-    workspace, resolver, changes, windowId: init.windowId, onApprovalsChanged: () => announce('pending'), home: init.settings.audit_home ?? null,
+    workspace,
+    resolver,
+    changes,
+    windowId: init.windowId,
+    onApprovalsChanged: () => announce('pending'),
+    home: init.settings.audit_home ?? null,
   });
 }
 
@@ -252,8 +314,11 @@ interface CallScope extends ToolCallScope {
 function scopeOf(extra: Extra): CallScope {
   const version = extra.requestInfo?.headers['mcp-protocol-version'];
   return {
-    sessionId: extra.sessionId, authInfo: extra.authInfo ?? { token: '', clientId: '', scopes: [] }, signal: extra.signal,
-    protocolVersion: typeof version === 'string' ? version : undefined, notify: extra.sendNotification,
+    sessionId: extra.sessionId,
+    authInfo: extra.authInfo ?? { token: '', clientId: '', scopes: [] },
+    signal: extra.signal,
+    protocolVersion: typeof version === 'string' ? version : undefined,
+    notify: extra.sendNotification,
   };
 }
 
@@ -277,7 +342,8 @@ function reader(extra: Extra): Principal {
   const principal = asPrincipal(extra.authInfo?.extra?.principal);
   if (principal === null) throw new McpError(ErrorCode.InvalidRequest, 'No verified principal came with this request');
   const missing = missingCapabilities(principal, ['ontology:read']);
-  if (missing.length > 0) throw new McpError(ErrorCode.InvalidRequest, `Reading resources requires capabilities the caller lacks: ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new McpError(ErrorCode.InvalidRequest, `Reading resources requires capabilities the caller lacks: ${missing.join(', ')}`);
   return principal;
 }
 
@@ -301,7 +367,13 @@ function announceOntologies(ws: Workspace, caller: SessionNotices | undefined): 
 }
 
 /** Ranked entity names for a completion, found as search_entities finds them (at most 100). */
-async function completeEntity(state: WindowState, value: string, type: 'class' | 'all', field: 'display' | 'iri', extra: Extra): Promise<{ values: string[]; total: number; hasMore: boolean }> {
+async function completeEntity(
+  state: WindowState,
+  value: string,
+  type: 'class' | 'all',
+  field: 'display' | 'iri',
+  extra: Extra,
+): Promise<{ values: string[]; total: number; hasMore: boolean }> {
   const ctx = toolContext(state, reader(extra), scopeOf(extra));
   const result = await runTool(searchEntities, { query: value, type, limit: 100 }, ctx, state.approvals, revokedRefusal);
   if (result.isError) return { values: [], total: 0, hasMore: false };
@@ -315,32 +387,60 @@ async function readResource(state: WindowState, uri: string, extra: Extra): Prom
   const target = resourceTarget(uri, state.workspace, ontologyKeys);
   if (target === null) throw new McpError(-32002, `Resource not found: ${uri}`);
   if (target.kind === 'document') return { contents: [documentContents(uri, target.ontology, target.format)] };
-  const result = await runTool(getEntity, { entity: target.iri }, toolContext(state, principal, scopeOf(extra)), state.approvals, revokedRefusal);
+  const result = await runTool(
+    getEntity,
+    { entity: target.iri },
+    toolContext(state, principal, scopeOf(extra)),
+    state.approvals,
+    revokedRefusal,
+  );
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.structuredContent) }] };
 }
 
 /** One tools/call in a session: the gate, the journal's durability, and what the call tells the window and sessions. */
-async function callTool(state: WindowState, server: Server, name: string, args: Record<string, unknown> | undefined,
-  token: string | number | undefined, scope: CallScope): Promise<ToolResult> {
+async function callTool(
+  state: WindowState,
+  server: Server,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  token: string | number | undefined,
+  scope: CallScope,
+): Promise<ToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (tool === undefined) return failure(`Unknown tool '${name}'`, 'unknown_tool');
-  if (!listing(toolProfile).names.has(tool.name)) return failure(`${tool.name} is not offered in the '${toolProfile}' tool profile`, 'unknown_tool');
+  if (!listing(toolProfile).names.has(tool.name))
+    return failure(`${tool.name} is not offered in the '${toolProfile}' tool profile`, 'unknown_tool');
   const principal = asPrincipal(scope.authInfo.extra?.principal);
-  if (principal === null) return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
+  if (principal === null)
+    return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
   const notify = scope.notify;
-  const beat = token === undefined || notify === undefined ? undefined : new ProgressBeat(
-    (value, message) => notify({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
-    `${tool.name}: running`);
+  const beat =
+    token === undefined || notify === undefined
+      ? undefined
+      : new ProgressBeat(
+          (value, message) => notify({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
+          `${tool.name}: running`,
+        );
   const base = toolContext(state, principal, scope);
   const changes = state.changes;
   const client = changes === null ? undefined : server.getClientVersion();
-  const call: CallRecord | null = changes === null ? null
-    : { principal, sessionId: base.sessionId, tool: tool.name, client: client === undefined ? null : { name: client.name, version: client.version } };
-  const ctx: ToolContext = beat === undefined && call === null ? base : {
-    ...base,
-    ...(beat === undefined ? {} : { progress: (m: string, measure?: ProgressMeasure) => beat.phase(m, measure) }),
-    ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
-  };
+  const call: CallRecord | null =
+    changes === null
+      ? null
+      : {
+          principal,
+          sessionId: base.sessionId,
+          tool: tool.name,
+          client: client === undefined ? null : { name: client.name, version: client.version },
+        };
+  const ctx: ToolContext =
+    beat === undefined && call === null
+      ? base
+      : {
+          ...base,
+          ...(beat === undefined ? {} : { progress: (m: string, measure?: ProgressMeasure) => beat.phase(m, measure) }),
+          ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
+        };
   let result: ToolResult;
   try {
     result = await runAs(principal, () => runTool(tool, args, ctx, state.approvals, revokedRefusal));
@@ -386,7 +486,8 @@ function sessionServer(state: WindowState): Server {
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => readResource(state, request.params.uri, extra));
   server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
     reader(extra);
-    if (resourceTarget(request.params.uri, state.workspace, ontologyKeys) === null) throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
+    if (resourceTarget(request.params.uri, state.workspace, ontologyKeys) === null)
+      throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
     audience.get(extra.sessionId ?? '')?.subscribe(request.params.uri);
     return {};
   });
@@ -403,12 +504,14 @@ function sessionServer(state: WindowState): Server {
       return { completion: await completeEntity(state, argument.value, names === 'class' ? 'class' : 'all', 'display', extra) };
     }
     if (ref.uri !== ENTITY_TEMPLATE && ref.uri !== FORMAT_TEMPLATE) return none;
-    if (argument.name === 'iri' && ref.uri === ENTITY_TEMPLATE) return { completion: await completeEntity(state, argument.value, 'all', 'iri', extra) };
+    if (argument.name === 'iri' && ref.uri === ENTITY_TEMPLATE)
+      return { completion: await completeEntity(state, argument.value, 'all', 'iri', extra) };
     reader(extra);
     return { completion: { values: completeTemplateVariable(argument.name, argument.value, state.workspace, ontologyKeys) } };
   });
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(state, server, request.params.name, request.params.arguments, request.params._meta?.progressToken, scopeOf(extra)));
+    callTool(state, server, request.params.name, request.params.arguments, request.params._meta?.progressToken, scopeOf(extra)),
+  );
   return server;
 }
 
@@ -420,7 +523,10 @@ function setToolProfile(profile: ToolProfile): void {
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /** The value of `name` in a flat name/value header list. */
@@ -459,10 +565,19 @@ class WindowActor {
 
   constructor(private readonly state: WindowState) {
     this.view = {
-      workspace: state.workspace, approvals: state.approvals, changes: state.changes,
+      workspace: state.workspace,
+      approvals: state.approvals,
+      changes: state.changes,
       context: (principal) => ({
-        workspace: state.workspace, resolver: state.resolver, window: state, settings, principal, sessionId: null,
-        windowId: init.windowId, signal: new AbortController().signal, ...(state.changes === null ? {} : { changes: state.changes }),
+        workspace: state.workspace,
+        resolver: state.resolver,
+        window: state,
+        settings,
+        principal,
+        sessionId: null,
+        windowId: init.windowId,
+        signal: new AbortController().signal,
+        ...(state.changes === null ? {} : { changes: state.changes }),
       }),
       setWriteModes: (modes) => {
         settings = { ...settings, ...modes };
@@ -515,7 +630,15 @@ class WindowActor {
       return;
     }
     this.cancels.delete(id);
-    post({ type: 'head', id, status: 200, headers: [['content-type', 'text/event-stream'], ['cache-control', 'no-cache']] });
+    post({
+      type: 'head',
+      id,
+      status: 200,
+      headers: [
+        ['content-type', 'text/event-stream'],
+        ['cache-control', 'no-cache'],
+      ],
+    });
     void this.stream(id, new Response(body));
   }
 
@@ -590,7 +713,9 @@ class WindowActor {
       },
       onsessionclosed: (sid) => this.forget(sid),
     });
-    const transport = new SessionTransport(inner, (name, args, scope) => callTool(this.state, server, name, args, undefined, scope).then(resultJson));
+    const transport = new SessionTransport(inner, (name, args, scope) =>
+      callTool(this.state, server, name, args, undefined, scope).then(resultJson),
+    );
     await server.connect(transport);
     const response = await inner.handleRequest(request, { authInfo });
     if (transport.sessionId === undefined || !this.sessions.has(transport.sessionId)) await server.close();
@@ -649,15 +774,24 @@ class WindowActor {
 
   dispatch(m: ToWindow): void {
     switch (m.type) {
-      case 'abort': this.abort(m.id); break;
-      case 'close-session': void this.closeSession(m.sessionId); break;
-      case 'tool-profile': setToolProfile(m.profile); break;
+      case 'abort':
+        this.abort(m.id);
+        break;
+      case 'close-session':
+        void this.closeSession(m.sessionId);
+        break;
+      case 'tool-profile':
+        setToolProfile(m.profile);
+        break;
       // process.exit in a worker ends only this thread, without waiting for idle transports' timers
-      case 'shutdown': void this.shutdown().then(() => {
-        outbox.flush();
-        process.exit(0);
-      }); break;
-      default: return unreachable(m);
+      case 'shutdown':
+        void this.shutdown().then(() => {
+          outbox.flush();
+          process.exit(0);
+        });
+        break;
+      default:
+        return unreachable(m);
     }
   }
 

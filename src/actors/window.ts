@@ -8,7 +8,17 @@ import type { ApprovalEntry } from '../window/approvals.js';
 import type { WindowSettings } from '../tools/tool.js';
 import type { ToolProfile } from '../settings/settings.js';
 import {
-  putMessage, putRequest, readFromWindow, type Batch, type ForwardedRequest, type FrontControl, type FrontReceiver, type FromWindow, type ToWindow, type WindowControl, type WindowInit,
+  putMessage,
+  putRequest,
+  readFromWindow,
+  type Batch,
+  type ForwardedRequest,
+  type FrontControl,
+  type FrontReceiver,
+  type FromWindow,
+  type ToWindow,
+  type WindowControl,
+  type WindowInit,
 } from './protocol.js';
 import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
@@ -101,8 +111,13 @@ export class WindowHandle implements FenceTarget {
   connectedAt = 0;
 
   /** `fences` gives the commit fences a (re)started worker must hold before it serves. */
-  constructor(readonly id: string, files: readonly string[], private settings: WindowSettings, private readonly events: WindowEvents,
-    private readonly fences: () => readonly Fence[] = () => []) {
+  constructor(
+    readonly id: string,
+    files: readonly string[],
+    private settings: WindowSettings,
+    private readonly events: WindowEvents,
+    private readonly fences: () => readonly Fence[] = () => [],
+  ) {
     this.files = [...files];
   }
 
@@ -131,7 +146,14 @@ export class WindowHandle implements FenceTarget {
   start(): Promise<void> {
     const control = new MessageChannel();
     const front = new MessageChannel();
-    const init: WindowInit = { windowId: this.id, files: this.files, settings: this.settings, fences: this.fences(), control: control.port2, front: front.port2 };
+    const init: WindowInit = {
+      windowId: this.id,
+      files: this.files,
+      settings: this.settings,
+      fences: this.fences(),
+      control: control.port2,
+      front: front.port2,
+    };
     const worker = new Worker(WORKER_URL, { workerData: init, transferList: [control.port2, front.port2] });
     const link = new ThreadLink<WindowControl>(control.port1);
     this.serveFront(front.port1);
@@ -152,21 +174,28 @@ export class WindowHandle implements FenceTarget {
         }
         reject(err);
       };
-      link.call('ready').then((label) => {
-        ready = true;
-        this.label = label;
-        this.state = 'live';
-        this.startedAt = performance.now();
-        // a restart keeps its place in the routing order
-        if (this.connectedAt === 0) this.connectedAt = performance.now();
-        resolve();
-        this.events.started?.(this);
-      }, (err: Error) => {
-        void worker.terminate();
-        failStart(new Error(`window ${this.id}: ${err.message}`));
-      });
+      link.call('ready').then(
+        (label) => {
+          ready = true;
+          this.label = label;
+          this.state = 'live';
+          this.startedAt = performance.now();
+          // a restart keeps its place in the routing order
+          if (this.connectedAt === 0) this.connectedAt = performance.now();
+          resolve();
+          this.events.started?.(this);
+        },
+        (err: Error) => {
+          void worker.terminate();
+          failStart(new Error(`window ${this.id}: ${err.message}`));
+        },
+      );
       worker.once('error', (err) => (ready ? this.crash(worker, err) : failStart(err)));
-      worker.once('exit', (code) => (ready ? this.crash(worker, new Error(`window worker exited with code ${code}`)) : failStart(new Error(`window ${this.id}: worker exited with code ${code} while starting`))));
+      worker.once('exit', (code) =>
+        ready
+          ? this.crash(worker, new Error(`window worker exited with code ${code}`))
+          : failStart(new Error(`window ${this.id}: worker exited with code ${code} while starting`)),
+      );
     });
   }
 
@@ -196,16 +225,25 @@ export class WindowHandle implements FenceTarget {
   }
 
   listApprovals(): Promise<ApprovalEntry[]> {
-    return this.ask((w) => w.call('listApprovals'), () => []);
+    return this.ask(
+      (w) => w.call('listApprovals'),
+      () => [],
+    );
   }
 
   /** Audit events this window's thread lost. */
   auditLost(): Promise<number> {
-    return this.ask((w) => w.call('auditLost'), () => 0);
+    return this.ask(
+      (w) => w.call('auditLost'),
+      () => 0,
+    );
   }
 
   decide(approvalId: string, approve: boolean): Promise<boolean> {
-    return this.ask((w) => w.call('decide', approvalId, approve), () => false);
+    return this.ask(
+      (w) => w.call('decide', approvalId, approve),
+      () => false,
+    );
   }
 
   /**
@@ -213,13 +251,20 @@ export class WindowHandle implements FenceTarget {
    * Switched write modes are kept here too, so a restarted worker starts with them.
    */
   view(query: ViewQuery): Promise<unknown> {
-    if (query.kind === 'write-modes') this.settings = { ...this.settings, read_only: query.read_only, confirm_each_write: query.confirm_each_write };
-    return this.ask((w) => w.call('view', query), () => ({ error: this.unavailable() ?? 'The window is not running', error_code: 'window_unavailable' }));
+    if (query.kind === 'write-modes')
+      this.settings = { ...this.settings, read_only: query.read_only, confirm_each_write: query.confirm_each_write };
+    return this.ask(
+      (w) => w.call('view', query),
+      () => ({ error: this.unavailable() ?? 'The window is not running', error_code: 'window_unavailable' }),
+    );
   }
 
   /** Resolves true once the worker holds the fence; false when the window is not running or crashed first. */
   fence(fence: Fence): Promise<boolean> {
-    return this.ask((w) => w.call('fence', fence).then(() => true), () => false);
+    return this.ask(
+      (w) => w.call('fence', fence).then(() => true),
+      () => false,
+    );
   }
 
   closeSession(sessionId: string): void {
@@ -263,29 +308,43 @@ export class WindowHandle implements FenceTarget {
 
   private receive(m: FromWindow): void {
     switch (m.type) {
-      case 'head': this.inFlight.get(m.id)?.head(m.status, m.headers); break;
+      case 'head':
+        this.inFlight.get(m.id)?.head(m.status, m.headers);
+        break;
       case 'response': {
         const sink = this.inFlight.get(m.id);
         this.inFlight.delete(m.id);
         sink?.complete(m.status, m.headers, m.body);
         break;
       }
-      case 'chunk': this.inFlight.get(m.id)?.chunk(m.data); break;
+      case 'chunk':
+        this.inFlight.get(m.id)?.chunk(m.data);
+        break;
       case 'end': {
         const sink = this.inFlight.get(m.id);
         this.inFlight.delete(m.id);
         sink?.end();
         break;
       }
-      case 'session-closed': this.events.sessionClosed(this, m.sessionId); break;
+      case 'session-closed':
+        this.events.sessionClosed(this, m.sessionId);
+        break;
       case 'documents':
         if (m.files.length > 0) this.files = m.files;
         this.events.viewChanged?.(this, ['windows']);
         break;
-      case 'unsaved': if (m.ontologies > 0) log.warn({ window: this.id, unsaved_ontologies: m.ontologies, documents: this.files }, 'window stops with unsaved changes'); break;
-      case 'journal': this.journal = { recovered: m.recovered, pending_recovery: m.pending }; break;
-      case 'view-changed': this.events.viewChanged?.(this, m.topics); break;
-      default: return unreachable(m);
+      case 'unsaved':
+        if (m.ontologies > 0)
+          log.warn({ window: this.id, unsaved_ontologies: m.ontologies, documents: this.files }, 'window stops with unsaved changes');
+        break;
+      case 'journal':
+        this.journal = { recovered: m.recovered, pending_recovery: m.pending };
+        break;
+      case 'view-changed':
+        this.events.viewChanged?.(this, m.topics);
+        break;
+      default:
+        return unreachable(m);
     }
   }
 
@@ -308,7 +367,10 @@ export class WindowHandle implements FenceTarget {
     this.reason = reason;
     if (this.failures >= MAX_FAILURES_IN_A_ROW) {
       this.state = 'failed';
-      log.error({ window: this.id, failures: this.failures, restarts: this.restarts, reason }, 'window failed repeatedly and is not restarted again');
+      log.error(
+        { window: this.id, failures: this.failures, restarts: this.restarts, reason },
+        'window failed repeatedly and is not restarted again',
+      );
       return;
     }
     this.state = 'restarting';

@@ -24,7 +24,13 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
  * outside the project root, a network rule): the audit outcome `denied`. Every other outcome, a mistyped
  * argument included, is an `allowed` call that succeeded or failed with its error code.
  */
-const DENIALS: ReadonlySet<string> = new Set(['authorization_denied', 'network_denied', 'read_only', 'write_declined', 'authorization_revoked']);
+const DENIALS: ReadonlySet<string> = new Set([
+  'authorization_denied',
+  'network_denied',
+  'read_only',
+  'write_declined',
+  'authorization_revoked',
+]);
 
 /** The active document; a `file:` IRI that names no local path (another host) audits as none rather than failing the call. */
 function documentOf(o: Ontology): string | null {
@@ -36,7 +42,15 @@ function documentOf(o: Ontology): string | null {
 }
 
 /** Queues the call's audit event when the window has a private directory; never throws. */
-export function auditCall(operation: string, declaredArguments: ReadonlySet<string>, rawArgs: unknown, ctx: CallContext, body: JsonObject, isError: boolean, trace: GateTrace): void {
+export function auditCall(
+  operation: string,
+  declaredArguments: ReadonlySet<string>,
+  rawArgs: unknown,
+  ctx: CallContext,
+  body: JsonObject,
+  isError: boolean,
+  trace: GateTrace,
+): void {
   const home = ctx.settings.audit_home;
   if (home === undefined) return;
   const ws = ctx.workspace;
@@ -51,7 +65,10 @@ export function auditCall(operation: string, declaredArguments: ReadonlySet<stri
     document: active === null ? null : documentOf(active),
     rawArgs,
     declaredArguments,
-    outcome: { status: errorCode !== undefined && DENIALS.has(errorCode) ? 'denied' : 'allowed', ...(errorCode === undefined ? {} : { error_code: errorCode }) },
+    outcome: {
+      status: errorCode !== undefined && DENIALS.has(errorCode) ? 'denied' : 'allowed',
+      ...(errorCode === undefined ? {} : { error_code: errorCode }),
+    },
     gate: { mutating: trace.mutating, confirmation: trace.confirmation },
     ...(typeof body.change_set_id === 'string' ? { changeSetId: body.change_set_id } : {}),
     ...(typeof body.policy_digest === 'string' && DIGEST.test(body.policy_digest) ? { policyDigest: body.policy_digest } : {}),

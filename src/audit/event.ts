@@ -42,21 +42,28 @@ export const UNDECLARED_ARGUMENT = '(undeclared)';
  */
 export function redactArguments(raw: unknown, declared: ReadonlySet<string>): AuditArgument[] {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [];
-  return Object.keys(raw).map((key) => ({
-    name: declared.has(key) ? key : UNDECLARED_ARGUMENT,
-    bytes: jsonBytes((raw as Record<string, unknown>)[key]),
-  })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.bytes - b.bytes));
+  return Object.keys(raw)
+    .map((key) => ({
+      name: declared.has(key) ? key : UNDECLARED_ARGUMENT,
+      bytes: jsonBytes((raw as Record<string, unknown>)[key]),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.bytes - b.bytes));
 }
 
 /** The bytes of a scalar's JSON text; null for what JSON drops (undefined, functions, symbols). */
 function scalarBytes(value: unknown): number | null {
   if (value === null) return 4;
   switch (typeof value) {
-    case 'string': return Buffer.byteLength(JSON.stringify(value), 'utf8');
-    case 'number': return Number.isFinite(value) ? String(value).length : 4;
-    case 'boolean': return value ? 4 : 5;
-    case 'bigint': return String(value).length;
-    default: return null;
+    case 'string':
+      return Buffer.byteLength(JSON.stringify(value), 'utf8');
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'bigint':
+      return String(value).length;
+    default:
+      return null;
   }
 }
 
@@ -95,8 +102,22 @@ export function jsonBytes(value: unknown): number {
   return total;
 }
 
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['event_id', 'timestamp', 'workspace_id', 'sequence', 'client', 'provider',
-  'capabilities', 'operation', 'target', 'outcome', 'gate', 'change', 'change_set_id', 'policy_digest']);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
+  'event_id',
+  'timestamp',
+  'workspace_id',
+  'sequence',
+  'client',
+  'provider',
+  'capabilities',
+  'operation',
+  'target',
+  'outcome',
+  'gate',
+  'change',
+  'change_set_id',
+  'policy_digest',
+]);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const CONFIRMATIONS: ReadonlySet<string> = new Set(['not_required', 'approved', 'declined']);
@@ -113,11 +134,19 @@ export function envelopeProblem(value: unknown): string | null {
   if (unknown !== undefined) return `unknown field ${JSON.stringify(unknown)}`;
   const e = value;
   if (!isStr(e.event_id)) return 'event_id missing';
-  if (typeof e.timestamp !== 'string' || !ISO_UTC.test(e.timestamp) || Number.isNaN(Date.parse(e.timestamp))) return 'timestamp is not an ISO-8601 UTC instant';
+  if (typeof e.timestamp !== 'string' || !ISO_UTC.test(e.timestamp) || Number.isNaN(Date.parse(e.timestamp)))
+    return 'timestamp is not an ISO-8601 UTC instant';
   if (!isStr(e.workspace_id)) return 'workspace_id missing';
   if (!Number.isSafeInteger(e.sequence) || (e.sequence as number) < 1) return 'sequence is not a positive integer';
   const c = e.client;
-  if (!isRec(c) || !isStr(c.type) || !isStr(c.client_id) || typeof c.display_name !== 'string' || !(c.grant_id === null || isStr(c.grant_id))) return 'client malformed';
+  if (
+    !isRec(c) ||
+    !isStr(c.type) ||
+    !isStr(c.client_id) ||
+    typeof c.display_name !== 'string' ||
+    !(c.grant_id === null || isStr(c.grant_id))
+  )
+    return 'client malformed';
   if (!optStr(e.provider)) return 'provider malformed';
   if (!Array.isArray(e.capabilities) || !e.capabilities.every(isStr)) return 'capabilities malformed';
   if (!isStr(e.operation)) return 'operation missing';
@@ -126,12 +155,15 @@ export function envelopeProblem(value: unknown): string | null {
   const o = e.outcome;
   if (!isRec(o) || (o.status !== 'allowed' && o.status !== 'denied') || !optStr(o.error_code)) return 'outcome malformed';
   const g = e.gate;
-  if (!isRec(g) || typeof g.mutating !== 'boolean' || typeof g.confirmation !== 'string' || !CONFIRMATIONS.has(g.confirmation)) return 'gate malformed';
+  if (!isRec(g) || typeof g.mutating !== 'boolean' || typeof g.confirmation !== 'string' || !CONFIRMATIONS.has(g.confirmation))
+    return 'gate malformed';
   const ch = e.change;
   if (!isRec(ch) || !Array.isArray(ch.arguments)) return 'change malformed';
-  if (!ch.arguments.every((a) => isRec(a) && isStr(a.name) && Number.isSafeInteger(a.bytes) && (a.bytes as number) >= 0)) return 'change.arguments malformed';
+  if (!ch.arguments.every((a) => isRec(a) && isStr(a.name) && Number.isSafeInteger(a.bytes) && (a.bytes as number) >= 0))
+    return 'change.arguments malformed';
   if (!optStr(e.change_set_id)) return 'change_set_id malformed';
-  if (e.policy_digest !== undefined && (typeof e.policy_digest !== 'string' || !DIGEST.test(e.policy_digest))) return 'policy_digest malformed';
+  if (e.policy_digest !== undefined && (typeof e.policy_digest !== 'string' || !DIGEST.test(e.policy_digest)))
+    return 'policy_digest malformed';
   return null;
 }
 

@@ -20,7 +20,11 @@ const STREAM_NAME = /^[A-Za-z0-9-]{1,64}\.\d{1,6}\.jsonl$/;
 
 /** Why an export was refused: `code` is the tool's error code, `source` the offending file when one is. */
 export class AuditMergeError extends Error {
-  constructor(message: string, readonly code: ErrorCode, readonly source?: string) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+    readonly source?: string,
+  ) {
     super(message);
     this.name = 'AuditMergeError';
   }
@@ -87,7 +91,8 @@ export function parseSource(name: string, text: string): AuditEvent[] {
     } catch {
       throw refuse(name, `line ${i + 1} is not JSON`);
     }
-    if (JSON.stringify(value) !== line) throw refuse(name, `line ${i + 1} is not canonical JSON (duplicate key, trailing token or reformatted)`);
+    if (JSON.stringify(value) !== line)
+      throw refuse(name, `line ${i + 1} is not canonical JSON (duplicate key, trailing token or reformatted)`);
     const problem = envelopeProblem(value);
     if (problem !== null) throw refuse(name, `line ${i + 1}: ${problem}`);
     return redactEvent(value as AuditEvent);
@@ -103,13 +108,15 @@ export async function mergeStreams(dir: string): Promise<MergedAudit> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { events: [], sourceCount: 0 };
     throw err;
   }
-  if (d.isSymbolicLink() || !d.isDirectory()) throw new AuditMergeError(`the audit directory ${dir} is not a plain directory`, 'audit_source_refused');
+  if (d.isSymbolicLink() || !d.isDirectory())
+    throw new AuditMergeError(`the audit directory ${dir} is not a plain directory`, 'audit_source_refused');
   const dirProblem = privateProblem(d);
   if (dirProblem !== null) throw new AuditMergeError(`the audit directory ${dir} is refused: ${dirProblem}`, 'audit_source_refused');
   const names = (await readdir(dir)).filter((n) => n !== LOCK_FILE).sort();
   const strange = names.find((n) => !STREAM_NAME.test(n));
   if (strange !== undefined) throw refuse(strange, 'it is not an audit stream name (<workspace>.<part>.jsonl)');
-  if (names.length > MAX_STREAMS) throw new AuditMergeError(`${names.length} streams exceed the bound of ${MAX_STREAMS}`, 'audit_too_large');
+  if (names.length > MAX_STREAMS)
+    throw new AuditMergeError(`${names.length} streams exceed the bound of ${MAX_STREAMS}`, 'audit_too_large');
   const events: AuditEvent[] = [];
   const ids = new Set<string>();
   for (const name of names) {
@@ -154,8 +161,20 @@ async function acquire(file: string, retried = false): Promise<FileHandle> {
   }
   const holder = await readPid(file);
   // a lock without a pid yet is being created right now, unless it was left half-written long ago
-  const held = holder === null ? Date.now() - (await lstat(file).then((s) => s.mtimeMs, () => 0)) < STALE_EMPTY_LOCK_MS : pidAlive(holder);
-  if (held) throw new AuditMergeError(`another export of this project holds ${file}${holder === null ? '' : ` (process ${holder})`}`, 'project_locked');
+  const held =
+    holder === null
+      ? Date.now() -
+          (await lstat(file).then(
+            (s) => s.mtimeMs,
+            () => 0,
+          )) <
+        STALE_EMPTY_LOCK_MS
+      : pidAlive(holder);
+  if (held)
+    throw new AuditMergeError(
+      `another export of this project holds ${file}${holder === null ? '' : ` (process ${holder})`}`,
+      'project_locked',
+    );
   await unlink(file).catch(() => undefined);
   return acquire(file, true);
 }

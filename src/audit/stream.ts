@@ -86,7 +86,11 @@ async function endsWithNewline(file: string, size: number): Promise<boolean> {
 export class StreamWriter {
   private current: OpenPart | null = null;
 
-  constructor(private readonly dir: string, private readonly workspaceId: string, private readonly maxBytes = MAX_STREAM_BYTES) {}
+  constructor(
+    private readonly dir: string,
+    private readonly workspaceId: string,
+    private readonly maxBytes = MAX_STREAM_BYTES,
+  ) {}
 
   async append(text: string): Promise<void> {
     const size = Buffer.byteLength(text, 'utf8');
@@ -160,14 +164,17 @@ function principalFragment(p: Principal): string {
  */
 function eventLine(c: CallRecord, eventId: string, timestamp: string, sequence: number): string {
   const code = c.outcome.error_code;
-  return `{"event_id":"${eventId}","timestamp":"${timestamp}","workspace_id":${JSON.stringify(c.workspaceId)},` +
+  return (
+    `{"event_id":"${eventId}","timestamp":"${timestamp}","workspace_id":${JSON.stringify(c.workspaceId)},` +
     `"sequence":${sequence},${principalFragment(c.principal)},"operation":${JSON.stringify(c.operation)},` +
     `"target":{"window_id":${JSON.stringify(c.windowId)},"ontology_iri":${JSON.stringify(c.ontologyIri)}},` +
     `"outcome":{"status":"${c.outcome.status}"${code === undefined ? '' : `,"error_code":${JSON.stringify(code)}`}},` +
     `"gate":{"mutating":${c.gate.mutating},"confirmation":"${c.gate.confirmation}"},` +
     `"change":{"arguments":${JSON.stringify(redactArguments(c.rawArgs, c.declaredArguments))}}` +
     (c.changeSetId === undefined ? '' : `,"change_set_id":${JSON.stringify(c.changeSetId)}`) +
-    (c.policyDigest === undefined ? '' : `,"policy_digest":${JSON.stringify(c.policyDigest)}`) + '}\n';
+    (c.policyDigest === undefined ? '' : `,"policy_digest":${JSON.stringify(c.policyDigest)}`) +
+    '}\n'
+  );
 }
 
 /** Every audited call of one private directory (one per window thread), queued and appended in batches. */
@@ -180,7 +187,10 @@ export class AuditRecorder {
   private reportedAt = -Infinity;
   private lost = 0;
 
-  constructor(private readonly home: string, private readonly log: (line: string) => void = (line) => process.stderr.write(line)) {}
+  constructor(
+    private readonly home: string,
+    private readonly log: (line: string) => void = (line) => process.stderr.write(line),
+  ) {}
 
   /** Queues the event of one call; returns at once. */
   record(call: CallRecord): void {
@@ -203,10 +213,12 @@ export class AuditRecorder {
   }
 
   private schedule(): void {
-    this.draining ??= new Promise<void>((resolve) => setTimeout(resolve, FLUSH_DELAY_MS)).then(() => this.drain()).finally(() => {
-      this.draining = null;
-      if (this.queue.length > 0) this.schedule();
-    });
+    this.draining ??= new Promise<void>((resolve) => setTimeout(resolve, FLUSH_DELAY_MS))
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = null;
+        if (this.queue.length > 0) this.schedule();
+      });
   }
 
   /** Resolves once every event queued so far is on disk (or reported as lost). */
@@ -295,8 +307,10 @@ export class AuditRecorder {
     const now = Date.now();
     if (now - this.reportedAt < REPORT_INTERVAL_MS) return;
     this.reportedAt = now;
-    this.log(`athene: audit events could not be written under ${path.join(this.home, AUDIT_DIR)}: ${(err as Error)?.message ?? String(err)}; ` +
-      `${this.lost} event(s) lost so far; tool calls continue\n`);
+    this.log(
+      `athene: audit events could not be written under ${path.join(this.home, AUDIT_DIR)}: ${(err as Error)?.message ?? String(err)}; ` +
+        `${this.lost} event(s) lost so far; tool calls continue\n`,
+    );
   }
 }
 

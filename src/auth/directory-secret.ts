@@ -54,7 +54,6 @@ export async function ensureDirectorySecret(home: string): Promise<string> {
   return settled;
 }
 
-
 /** Checks presented secrets against the secret's digest in constant time; only the digest is kept. */
 export class DirectorySecret {
   private constructor(private readonly expected: Buffer) {}

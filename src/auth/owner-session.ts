@@ -62,7 +62,11 @@ export class OwnerSessions {
   private readonly sessions = new Map<string, OwnerSession>();
   private readonly usedNonces = new Map<string, number>();
 
-  constructor(private readonly key: Buffer, private readonly port: () => number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly key: Buffer,
+    private readonly port: () => number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get cookieName(): string {
     return `athene_owner_${this.port()}`;

@@ -2,9 +2,16 @@
 // accepted bearer token to one and forwards it with the request; tools see only this, never the token.
 
 export const CAPABILITIES = [
-  'ontology:read', 'ontology:curate', 'ontology:admin', 'ontology:release',
-  'filesystem:project:read', 'filesystem:project:write', 'filesystem:external',
-  'external-terms:read', 'network:access', 'server:admin',
+  'ontology:read',
+  'ontology:curate',
+  'ontology:admin',
+  'ontology:release',
+  'filesystem:project:read',
+  'filesystem:project:write',
+  'filesystem:external',
+  'external-terms:read',
+  'network:access',
+  'server:admin',
 ] as const;
 
 export type Capability = (typeof CAPABILITIES)[number];

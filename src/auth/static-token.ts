@@ -23,9 +23,8 @@ export function generateToken(): string {
 
 /** One-shot `crypto.hash` (Node 20.12+) where present: every request pays this digest, and a Hash object costs several times more. */
 const oneShot = nodeCrypto.hash as typeof nodeCrypto.hash | undefined;
-const digest: (token: string) => Buffer = oneShot === undefined
-  ? (token) => createHash('sha256').update(token, 'utf8').digest()
-  : (token) => oneShot('sha256', token, 'buffer');
+const digest: (token: string) => Buffer =
+  oneShot === undefined ? (token) => createHash('sha256').update(token, 'utf8').digest() : (token) => oneShot('sha256', token, 'buffer');
 
 /** Reads the token, creating it (0600) when the file is missing or empty. */
 export async function ensureToken(home: string): Promise<string> {
@@ -44,13 +43,15 @@ export async function regenerateToken(home: string): Promise<string> {
   return token;
 }
 
-
 /** Verifies presented bearer tokens against the digest of the current token file. */
 export class StaticTokenVerifier {
   private current: Buffer;
   private watching = false;
 
-  private constructor(private readonly file: string, token: string) {
+  private constructor(
+    private readonly file: string,
+    token: string,
+  ) {
     this.current = digest(token);
   }
 

@@ -73,7 +73,10 @@ export class Backend {
   private readonly streams = new Set<Exchange>();
   port = 0;
 
-  constructor(private readonly settings: Settings, private readonly registry: WindowRegistry) {
+  constructor(
+    private readonly settings: Settings,
+    private readonly registry: WindowRegistry,
+  ) {
     this.transport = createTransport(chooseTransport(settings.http_server).kind, (req, res) => this.route(req, res));
   }
 
@@ -103,7 +106,11 @@ export class Backend {
   /** What registration and heartbeats tell the broker. */
   specs(): WindowSpec[] {
     return [...this.windows.values()].map((w) => ({
-      window_id: w.handle.id, secret: w.secret, label: w.handle.label, documents: [...w.handle.documents], legacy_requests: w.legacyRequests,
+      window_id: w.handle.id,
+      secret: w.secret,
+      label: w.handle.label,
+      documents: [...w.handle.documents],
+      legacy_requests: w.legacyRequests,
     }));
   }
 
@@ -133,25 +140,34 @@ export class Backend {
     const id = m === null ? null : segment(m[1]);
     const served = id === null ? undefined : this.windows.get(id);
     const presented = headers.map.get(SECRET_HEADER);
-    const admitted = served !== undefined && m !== null
-      && (secretMatches(presented, served.digest) || (m[2] === 'fence' && served.replaced.some((d) => secretMatches(presented, d))));
+    const admitted =
+      served !== undefined &&
+      m !== null &&
+      (secretMatches(presented, served.digest) || (m[2] === 'fence' && served.replaced.some((d) => secretMatches(presented, d))));
     // the same answer for an unknown window and a wrong secret: the port reveals nothing without one
     if (m === null || served === undefined || !admitted) {
-      return sendRpcError(x, 403, -32000, 'Forbidden: this port serves the broker only, with a window\'s broker secret');
+      return sendRpcError(x, 403, -32000, "Forbidden: this port serves the broker only, with a window's broker secret");
     }
     const protocol = protocolOf(headers.map.get(PROTOCOL_HEADER));
     switch (m[2]) {
-      case 'mcp': return this.mcp(x, served, method, query === '' ? '/mcp' : `/mcp?${query}`, headers, protocol);
-      case 'fence': return method === 'POST' ? this.fence(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
+      case 'mcp':
+        return this.mcp(x, served, method, query === '' ? '/mcp' : `/mcp?${query}`, headers, protocol);
+      case 'fence':
+        return method === 'POST' ? this.fence(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
       case 'approvals': {
-        if (m[3] === undefined && method === 'GET') return void served.handle.listApprovals().then((pending) => sendJson(x, 200, { pending }));
+        if (m[3] === undefined && method === 'GET')
+          return void served.handle.listApprovals().then((pending) => sendJson(x, 200, { pending }));
         if (m[3] !== undefined && m[4] !== 'close' && method === 'POST') {
-          return void served.handle.decide(segment(m[3]) ?? '', m[4] === 'approve').then((found) => sendJson(x, found ? 200 : 404, { found }));
+          return void served.handle
+            .decide(segment(m[3]) ?? '', m[4] === 'approve')
+            .then((found) => sendJson(x, found ? 200 : 404, { found }));
         }
         return sendRpcError(x, 405, -32000, 'Method not allowed');
       }
-      case 'view': return method === 'POST' ? this.view(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
-      case 'events': return method === 'GET' ? this.announcements(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
+      case 'view':
+        return method === 'POST' ? this.view(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
+      case 'events':
+        return method === 'GET' ? this.announcements(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
       case 'sessions': {
         const sessionId = m[3] === undefined ? null : segment(m[3]);
         if (sessionId === null || m[4] !== 'close' || method !== 'POST') return sendRpcError(x, 405, -32000, 'Method not allowed');
@@ -166,22 +182,49 @@ export class Backend {
   private principalOf(served: Served, headers: Map<string, string>, protocol: number): Principal | null {
     if (protocol >= FIRST_PRINCIPAL_PROTOCOL) return decodePrincipal(headers.get(PRINCIPAL_HEADER));
     if (served.legacyRequests++ === 0) {
-      log.warn({ window: served.handle.id, protocol: FIRST_PRINCIPAL_PROTOCOL }, 'window served through a broker older than this protocol: its requests use the legacy local-admin profile; restart or upgrade that broker before relying on a restricted scope');
+      log.warn(
+        { window: served.handle.id, protocol: FIRST_PRINCIPAL_PROTOCOL },
+        'window served through a broker older than this protocol: its requests use the legacy local-admin profile; restart or upgrade that broker before relying on a restricted scope',
+      );
     }
     return { ...staticPrincipal(), legacy_profile: true };
   }
 
-  private mcp(x: Exchange, served: Served, method: string, url: string, headers: { flat: string[]; map: Map<string, string> }, protocol: number): void {
+  private mcp(
+    x: Exchange,
+    served: Served,
+    method: string,
+    url: string,
+    headers: { flat: string[]; map: Map<string, string> },
+    protocol: number,
+  ): void {
     const principal = this.principalOf(served, headers.map, protocol);
     if (principal === null) return sendRpcError(x, 400, -32000, 'Bad Request: the broker forwarded no valid principal');
     if (method !== 'POST') return this.forward(x, served, method, url, headers, null, principal);
     readBody(x, this.settings.max_body_bytes, (body) => this.forward(x, served, method, url, headers, body, principal));
   }
 
-  private forward(x: Exchange, served: Served, method: string, url: string, headers: { flat: string[]; map: Map<string, string> }, body: string | null, principal: Principal): void {
+  private forward(
+    x: Exchange,
+    served: Served,
+    method: string,
+    url: string,
+    headers: { flat: string[]; map: Map<string, string> },
+    body: string | null,
+    principal: Principal,
+  ): void {
     if (x.aborted || x.done) return;
     const isStream = method === 'GET';
-    const sink = new WindowSink(x, isStream, served.handle, this.registry, headers.map.get('mcp-session-id'), principal, this.settled, body);
+    const sink = new WindowSink(
+      x,
+      isStream,
+      served.handle,
+      this.registry,
+      headers.map.get('mcp-session-id'),
+      principal,
+      this.settled,
+      body,
+    );
     if (isStream) this.streams.add(x);
     else {
       this.inFlight++;
@@ -246,7 +289,9 @@ export class Backend {
     readBody(x, 1024 * 1024, (text) => {
       const parsed = parseBody(FenceSchema, text);
       if (!parsed.ok) return sendJson(x, 400, { error: parsed.message });
-      void served.handle.fence(parsed.value).then((held) => sendJson(x, held ? 200 : 503, held ? { fenced: parsed.value.fence_id } : { error: 'the window is not running' }));
+      void served.handle
+        .fence(parsed.value)
+        .then((held) => sendJson(x, held ? 200 : 503, held ? { fenced: parsed.value.fence_id } : { error: 'the window is not running' }));
     });
   }
 }

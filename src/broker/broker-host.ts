@@ -23,7 +23,14 @@ import { compareReleases, describeRelease, type Release } from './version.js';
  */
 const ADMISSION_WAIT_MS = 2000;
 
-export const BROKER_PATHS: ReadonlySet<string> = new Set(['/internal/broker', '/internal/instances', '/internal/register', '/internal/heartbeat', '/internal/deregister', '/internal/takeover']);
+export const BROKER_PATHS: ReadonlySet<string> = new Set([
+  '/internal/broker',
+  '/internal/instances',
+  '/internal/register',
+  '/internal/heartbeat',
+  '/internal/deregister',
+  '/internal/takeover',
+]);
 
 export type BodyReader = (limit: number, then: (body: string) => void) => void;
 
@@ -56,7 +63,13 @@ export class BrokerHost {
   constructor(private readonly options: BrokerHostOptions) {
     this.registry = new BrokerRegistry(options.limits ?? { ...DEFAULT_LIMITS });
     this.isAlive = options.isAlive ?? pidAlive;
-    this.record = { pid: process.pid, port: options.port, protocol: options.release.protocol, version: options.release.version, started_at: new Date().toISOString() };
+    this.record = {
+      pid: process.pid,
+      port: options.port,
+      protocol: options.release.protocol,
+      version: options.release.version,
+      started_at: new Date().toISOString(),
+    };
   }
 
   async start(): Promise<void> {
@@ -80,7 +93,13 @@ export class BrokerHost {
     }
     if (r.path === '/internal/broker') {
       if (r.method !== 'GET') sendJson(x, 405, { error: 'method_not_allowed' });
-      else sendJson(x, 200, { ...this.record, processes: this.registry.processCount, quarantine: this.registry.hasQuarantine(), sealed: this.registry.isSealed });
+      else
+        sendJson(x, 200, {
+          ...this.record,
+          processes: this.registry.processCount,
+          quarantine: this.registry.hasQuarantine(),
+          sealed: this.registry.isSealed,
+        });
       return true;
     }
     // what `GET /instances` lists, for a registered process's get_session_info
@@ -118,20 +137,36 @@ export class BrokerHost {
     void this.answer(x, this.registry.deregister(body.value.process_id), 200);
   }
 
-  private async answer(x: Exchange, outcome: Outcome<{ id: string; live: Map<string, { id: string; windowId: string }> }>, status: number): Promise<void> {
+  private async answer(
+    x: Exchange,
+    outcome: Outcome<{ id: string; live: Map<string, { id: string; windowId: string }> }>,
+    status: number,
+  ): Promise<void> {
     if (!outcome.ok) return sendJson(x, outcome.refusal.status, { error: outcome.refusal.error, message: outcome.refusal.message });
     await this.sync();
     const instances = Object.fromEntries([...outcome.value.live.values()].map((e) => [e.windowId, e.id]));
-    sendJson(x, status, { process_id: outcome.value.id, instances, protocol: BROKER_PROTOCOL, heartbeat_ms: HEARTBEAT_MS, stale_after_ms: this.registry.limits.staleAfterMs });
+    sendJson(x, status, {
+      process_id: outcome.value.id,
+      instances,
+      protocol: BROKER_PROTOCOL,
+      heartbeat_ms: HEARTBEAT_MS,
+      stale_after_ms: this.registry.limits.staleAfterMs,
+    });
   }
 
   /** A newer athene asks for the port: refused to a release that is not newer, and while any endpoint is quarantined. */
   private takeover(x: Exchange, asking: Release): void {
     if (compareReleases(asking, this.options.release) <= 0) {
-      return sendJson(x, 409, { error: 'not_newer', message: `Only a newer release takes the port over: this broker runs ${describeRelease(this.options.release)}, the request came from ${describeRelease(asking)}` });
+      return sendJson(x, 409, {
+        error: 'not_newer',
+        message: `Only a newer release takes the port over: this broker runs ${describeRelease(this.options.release)}, the request came from ${describeRelease(asking)}`,
+      });
     }
     if (this.registry.hasQuarantine()) {
-      return sendJson(x, 409, { error: 'quarantine', message: 'A quarantined endpoint remains (its process has not exited); the broker keeps the port until it does' });
+      return sendJson(x, 409, {
+        error: 'quarantine',
+        message: 'A quarantined endpoint remains (its process has not exited); the broker keeps the port until it does',
+      });
     }
     this.registry.seal();
     sendJson(x, 202, { accepted: true, pid: process.pid });

@@ -36,9 +36,16 @@ export async function findBroker(home: string, bind: string, directorySecret: st
 export type TakeoverAnswer = { readonly granted: true } | { readonly granted: false; readonly reason: string };
 
 /** Asks the live broker `record` to hand over its port to this (newer) release. */
-export async function requestTakeover(record: BrokerRecord, bind: string, directorySecret: string, release: Release): Promise<TakeoverAnswer> {
-  const answer = await call(baseOf(bind, record.port), 'POST', '/internal/takeover', directorySecret, { pid: process.pid, ...release })
-    .catch((err: Error): Answer => ({ status: 0, body: { message: `it could not be reached (${err.message})` } }));
+export async function requestTakeover(
+  record: BrokerRecord,
+  bind: string,
+  directorySecret: string,
+  release: Release,
+): Promise<TakeoverAnswer> {
+  const answer = await call(baseOf(bind, record.port), 'POST', '/internal/takeover', directorySecret, {
+    pid: process.pid,
+    ...release,
+  }).catch((err: Error): Answer => ({ status: 0, body: { message: `it could not be reached (${err.message})` } }));
   if (answer.status === 202) return { granted: true };
   return { granted: false, reason: String(answer.body.message ?? answer.body.error ?? `it answered ${answer.status}`) };
 }
@@ -65,15 +72,25 @@ function parseAnswer(status: number, text: string): Answer {
 function call(base: string, method: string, path: string, directorySecret: string, body: unknown): Promise<Answer> {
   const text = body === null ? '' : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(base + path, {
-      method, agent: false, timeout: REQUEST_TIMEOUT_MS,
-      headers: { [DIRECTORY_SECRET_HEADER]: directorySecret, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(parseAnswer(res.statusCode ?? 502, Buffer.concat(chunks).toString('utf8'))));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      base + path,
+      {
+        method,
+        agent: false,
+        timeout: REQUEST_TIMEOUT_MS,
+        headers: {
+          [DIRECTORY_SECRET_HEADER]: directorySecret,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(text)),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(parseAnswer(res.statusCode ?? 502, Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
     req.end(text);
@@ -91,7 +108,12 @@ export class BrokerLink {
   /** Told once when the broker stopped answering: heartbeats have stopped and the process must find a new home. */
   onLost: (() => void) | null = null;
 
-  constructor(readonly broker: BrokerRecord, bind: string, private readonly directorySecret: string, private readonly backend: Backend) {
+  constructor(
+    readonly broker: BrokerRecord,
+    bind: string,
+    private readonly directorySecret: string,
+    private readonly backend: Backend,
+  ) {
     this.base = baseOf(bind, broker.port);
   }
 
@@ -102,15 +124,23 @@ export class BrokerLink {
   /** Every window the broker routes to, as its `/instances` lists them; null when the broker does not answer. */
   async listInstances(): Promise<InstanceEntry[] | null> {
     const answer = await call(this.base, 'GET', '/internal/instances', this.directorySecret, null).catch(() => null);
-    return answer !== null && answer.status === 200 && Array.isArray(answer.body.instances) ? answer.body.instances as InstanceEntry[] : null;
+    return answer !== null && answer.status === 200 && Array.isArray(answer.body.instances)
+      ? (answer.body.instances as InstanceEntry[])
+      : null;
   }
 
   /** Registers every window; throws BrokerRefused with the broker's reason (limits, sealed, …). */
   async register(): Promise<void> {
     const answer = await call(this.base, 'POST', '/internal/register', this.directorySecret, {
-      pid: process.pid, port: this.backend.port, protocol: BROKER_PROTOCOL, windows: this.backend.specs(),
+      pid: process.pid,
+      port: this.backend.port,
+      protocol: BROKER_PROTOCOL,
+      windows: this.backend.specs(),
     });
-    if (answer.status !== 201) throw new BrokerRefused(`the broker refused registration (${answer.status}): ${String(answer.body.message ?? answer.body.error ?? '')}`);
+    if (answer.status !== 201)
+      throw new BrokerRefused(
+        `the broker refused registration (${answer.status}): ${String(answer.body.message ?? answer.body.error ?? '')}`,
+      );
     this.accept(answer);
     if (this.timer === null) this.timer = setInterval(() => void this.heartbeat(), HEARTBEAT_MS);
   }
@@ -120,7 +150,10 @@ export class BrokerLink {
     if (this.beating || this.processId === null) return;
     this.beating = true;
     try {
-      const answer = await call(this.base, 'POST', '/internal/heartbeat', this.directorySecret, { process_id: this.processId, windows: this.backend.specs() });
+      const answer = await call(this.base, 'POST', '/internal/heartbeat', this.directorySecret, {
+        process_id: this.processId,
+        windows: this.backend.specs(),
+      });
       this.failures = 0;
       if (answer.status === 200) this.accept(answer);
       else if (answer.status === 410) {
@@ -154,6 +187,7 @@ export class BrokerLink {
 
   private accept(answer: Answer): void {
     this.processId = String(answer.body.process_id);
-    if (typeof answer.body.instances === 'object' && answer.body.instances !== null) this.instances = answer.body.instances as Record<string, string>;
+    if (typeof answer.body.instances === 'object' && answer.body.instances !== null)
+      this.instances = answer.body.instances as Record<string, string>;
   }
 }

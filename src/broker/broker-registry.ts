@@ -63,32 +63,53 @@ export interface Refusal {
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; refusal: Refusal };
 
-const refuse = <T>(status: number, error: Refusal['error'], message: string): Outcome<T> => ({ ok: false, refusal: { status, error, message } });
+const refuse = <T>(status: number, error: Refusal['error'], message: string): Outcome<T> => ({
+  ok: false,
+  refusal: { status, error, message },
+});
 
 export class BrokerRegistry {
   private readonly processes = new Map<string, RegisteredProcess>();
   private readonly retired: RetiredEndpoints;
   private sealed = false;
 
-  constructor(readonly limits: RegistryLimits = DEFAULT_LIMITS, private readonly clock: () => number = Date.now, private readonly monotonic: () => number = () => performance.now()) {
+  constructor(
+    readonly limits: RegistryLimits = DEFAULT_LIMITS,
+    private readonly clock: () => number = Date.now,
+    private readonly monotonic: () => number = () => performance.now(),
+  ) {
     this.retired = new RetiredEndpoints(limits.retiredCapacity);
   }
 
   register(body: RegisterBody): Outcome<RegisteredProcess> {
     if (this.sealed) return refuse(503, 'registration_sealed', 'Registration is sealed: the broker is shutting down');
     if (this.retired.full) {
-      return refuse(503, 'retired_endpoints_full', `The broker remembers ${this.retired.capacity} retired endpoints and can remember no more; it refuses registrations until it restarts`);
+      return refuse(
+        503,
+        'retired_endpoints_full',
+        `The broker remembers ${this.retired.capacity} retired endpoints and can remember no more; it refuses registrations until it restarts`,
+      );
     }
     if (this.processes.size >= this.limits.maxProcesses) {
-      return refuse(429, 'registration_limit', `At most ${this.limits.maxProcesses} processes can register with the broker; ${this.processes.size} are registered (quarantined ones count until their PID exits)`);
+      return refuse(
+        429,
+        'registration_limit',
+        `At most ${this.limits.maxProcesses} processes can register with the broker; ${this.processes.size} are registered (quarantined ones count until their PID exits)`,
+      );
     }
     const tooMany = this.windowLimit(body.windows.length);
     if (tooMany !== null) return tooMany;
     const clash = this.clash(body.windows, null);
     if (clash !== null) return clash;
     const p: RegisteredProcess = {
-      id: randomUUID(), pid: body.pid, port: body.port, protocol: body.protocol,
-      lastHeartbeat: this.clock(), state: 'live', live: new Map(), quarantined: [],
+      id: randomUUID(),
+      pid: body.pid,
+      port: body.port,
+      protocol: body.protocol,
+      lastHeartbeat: this.clock(),
+      state: 'live',
+      live: new Map(),
+      quarantined: [],
     };
     for (const spec of body.windows) p.live.set(spec.window_id, this.endpoint(p, spec));
     this.processes.set(p.id, p);
@@ -99,7 +120,11 @@ export class BrokerRegistry {
   heartbeat(body: HeartbeatBody): Outcome<RegisteredProcess> {
     const p = this.processes.get(body.process_id);
     if (p === undefined || p.state !== 'live') {
-      return refuse(410, 'unknown_process', `Process ${body.process_id} is not registered (unknown, stale or deregistered); register again`);
+      return refuse(
+        410,
+        'unknown_process',
+        `Process ${body.process_id} is not registered (unknown, stale or deregistered); register again`,
+      );
     }
     const tooMany = this.windowLimit(body.windows.length);
     if (tooMany !== null) return tooMany;
@@ -202,7 +227,11 @@ export class BrokerRegistry {
 
   private windowLimit(count: number): Outcome<never> | null {
     if (count <= this.limits.maxWindowsPerProcess) return null;
-    return refuse(429, 'registration_limit', `At most ${this.limits.maxWindowsPerProcess} windows per process can register with the broker; ${count} were offered`);
+    return refuse(
+      429,
+      'registration_limit',
+      `At most ${this.limits.maxWindowsPerProcess} windows per process can register with the broker; ${count} were offered`,
+    );
   }
 
   /** A secret already retired, or held by an endpoint other than the same window of `owner`, is refused. */
@@ -210,14 +239,21 @@ export class BrokerRegistry {
     const seen = new Set<string>();
     for (const w of windows) {
       const d = digestHex(w.secret);
-      if (seen.has(d) || seen.has('w:' + w.window_id)) return refuse(400, 'endpoint_retired', `Window ${w.window_id} is listed twice or shares another window's secret`);
+      if (seen.has(d) || seen.has('w:' + w.window_id))
+        return refuse(400, 'endpoint_retired', `Window ${w.window_id} is listed twice or shares another window's secret`);
       seen.add(d);
       seen.add('w:' + w.window_id);
-      if (this.retired.has(d)) return refuse(409, 'endpoint_retired', `The endpoint of window ${w.window_id} was retired and cannot register again; use a fresh secret`);
+      if (this.retired.has(d))
+        return refuse(
+          409,
+          'endpoint_retired',
+          `The endpoint of window ${w.window_id} was retired and cannot register again; use a fresh secret`,
+        );
       for (const e of this.endpoints()) {
         if (e.digest !== d) continue;
         const same = owner !== null && e.processId === owner.id && e.windowId === w.window_id && e.state === 'live';
-        if (!same) return refuse(409, 'endpoint_retired', `The secret of window ${w.window_id} belongs to another endpoint; use a fresh secret`);
+        if (!same)
+          return refuse(409, 'endpoint_retired', `The secret of window ${w.window_id} belongs to another endpoint; use a fresh secret`);
       }
     }
     return null;
@@ -225,9 +261,18 @@ export class BrokerRegistry {
 
   private endpoint(p: RegisteredProcess, spec: WindowSpec): Endpoint {
     return {
-      id: randomUUID(), processId: p.id, pid: p.pid, windowId: spec.window_id, port: p.port,
-      secret: spec.secret, digest: digestHex(spec.secret), label: spec.label, documents: spec.documents,
-      legacyRequests: spec.legacy_requests, connectedAt: this.monotonic(), state: 'live',
+      id: randomUUID(),
+      processId: p.id,
+      pid: p.pid,
+      windowId: spec.window_id,
+      port: p.port,
+      secret: spec.secret,
+      digest: digestHex(spec.secret),
+      label: spec.label,
+      documents: spec.documents,
+      legacyRequests: spec.legacy_requests,
+      connectedAt: this.monotonic(),
+      state: 'live',
     };
   }
 

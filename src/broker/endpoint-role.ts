@@ -44,7 +44,8 @@ export interface RoleOptions {
 
 export async function takeEndpointRole(o: RoleOptions): Promise<EndpointRole> {
   if (!o.settings.share_endpoint) return { kind: 'standalone', listening: await o.door.listen(), reason: null };
-  if (o.settings.port === 0) return { kind: 'standalone', listening: await o.door.listen(), reason: 'port 0 has no fixed address to share' };
+  if (o.settings.port === 0)
+    return { kind: 'standalone', listening: await o.door.listen(), reason: 'port 0 has no fixed address to share' };
   const owned = await o.door.listen(false).catch(() => null);
   if (owned !== null) return becomeBroker(o, owned);
   const directorySecret = await ensureDirectorySecret(o.home);
@@ -70,7 +71,15 @@ export async function takeEndpointRole(o: RoleOptions): Promise<EndpointRole> {
 }
 
 async function becomeBroker(o: RoleOptions, listening: ListenResult): Promise<EndpointRole> {
-  const host = new BrokerHost({ home: o.home, port: listening.port, windows: o.windows, secret: o.secret, release: o.release, admit: o.admit, limits: o.limits });
+  const host = new BrokerHost({
+    home: o.home,
+    port: listening.port,
+    windows: o.windows,
+    secret: o.secret,
+    release: o.release,
+    admit: o.admit,
+    limits: o.limits,
+  });
   await host.start();
   o.door.serveBroker(host);
   return { kind: 'broker', listening, host };
@@ -90,8 +99,10 @@ async function takeOver(o: RoleOptions, record: BrokerRecord, directorySecret: s
   const theirs = `pid ${record.pid}, ${describeRelease(releaseOf(record))}`;
   const answer = await requestTakeover(record, o.settings.bind_address, directorySecret, o.release);
   if (!answer.granted) {
-    log.warn(`the broker (${theirs}) runs an older release than this one (${describeRelease(o.release)}) `
-      + `but refused to hand over the port: ${answer.reason}. Registering with it instead.`);
+    log.warn(
+      `the broker (${theirs}) runs an older release than this one (${describeRelease(o.release)}) ` +
+        `but refused to hand over the port: ${answer.reason}. Registering with it instead.`,
+    );
     return null;
   }
   const deadline = Date.now() + TAKEOVER_EXIT_WAIT_MS;

@@ -36,7 +36,11 @@ export interface InstanceEntry {
 export function withoutHostDetails(entry: InstanceEntry): Omit<InstanceEntry, 'pid'> {
   const { pid: _pid, ...rest } = entry;
   const name = (p: string) => p.split(/[\\/]/).pop() ?? p;
-  return { ...rest, active_document: entry.active_document === null ? null : name(entry.active_document), documents: entry.documents.map(name) };
+  return {
+    ...rest,
+    active_document: entry.active_document === null ? null : name(entry.active_document),
+    documents: entry.documents.map(name),
+  };
 }
 
 function isoOfMonotonic(t: number): string {
@@ -60,7 +64,7 @@ export function describeInstances(windows: WindowRegistry, brokered: BrokerRegis
       connected_at: isoOfMonotonic(w.connectedAt),
       last_heartbeat: owner === undefined ? null : new Date(owner.lastHeartbeat).toISOString(),
       sessions: windows.sessionsOn(w),
-      state: w.quarantined === true ? 'quarantined' : w.health?.state ?? 'live',
+      state: w.quarantined === true ? 'quarantined' : (w.health?.state ?? 'live'),
       reason: w.health?.reason ?? null,
       restarts: w.health?.restarts ?? 0,
       legacy_principal_requests: legacy,

@@ -40,7 +40,12 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.M
 /** A question of the owner's server view the broker forwards to a window of this process (ViewQuery). */
 export const ViewQuerySchema = v.variant('kind', [
   v.strictObject({ kind: v.literal('pulse') }),
-  v.strictObject({ kind: v.literal('changes'), client: v.optional(Text), entity: v.optional(Text), limit: v.pipe(Count, v.maxValue(1000)) }),
+  v.strictObject({
+    kind: v.literal('changes'),
+    client: v.optional(Text),
+    entity: v.optional(Text),
+    limit: v.pipe(Count, v.maxValue(1000)),
+  }),
   v.strictObject({ kind: v.literal('revert'), seq: v.pipe(Count, v.minValue(1)), document: v.pipe(Text, v.minLength(1)) }),
   v.strictObject({ kind: v.literal('classes'), parent: v.nullable(Text), offset: Count, limit: v.pipe(Count, v.maxValue(1000)) }),
   v.strictObject({ kind: v.literal('entity'), iri: Text }),
@@ -63,7 +68,10 @@ export type RegisterBody = v.InferOutput<typeof RegisterSchema>;
 export type HeartbeatBody = v.InferOutput<typeof HeartbeatSchema>;
 
 /** The parsed body, or a precise message naming the first problem. */
-export function parseBody<S extends v.GenericSchema>(schema: S, text: string): { ok: true; value: v.InferOutput<S> } | { ok: false; message: string } {
+export function parseBody<S extends v.GenericSchema>(
+  schema: S,
+  text: string,
+): { ok: true; value: v.InferOutput<S> } | { ok: false; message: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -60,7 +60,11 @@ export interface RemoteWindowEvents {
 }
 
 export class RemoteWindow implements RoutedWindow {
-  constructor(readonly endpoint: Endpoint, private readonly agent: http.Agent, private readonly events: RemoteWindowEvents) {}
+  constructor(
+    readonly endpoint: Endpoint,
+    private readonly agent: http.Agent,
+    private readonly events: RemoteWindowEvents,
+  ) {}
 
   get id(): string {
     return this.endpoint.id;
@@ -85,14 +89,19 @@ export class RemoteWindow implements RoutedWindow {
   forward(request: ForwardedRequest, sink: ResponseSink): () => void {
     const q = request.url.indexOf('?');
     const headers: Record<string, string> = {};
-    for (let i = 0; i < request.headers.length; i += 2) if (!isHopByHop(request.headers[i])) headers[request.headers[i]] = request.headers[i + 1];
+    for (let i = 0; i < request.headers.length; i += 2)
+      if (!isHopByHop(request.headers[i])) headers[request.headers[i]] = request.headers[i + 1];
     headers[SECRET_HEADER] = this.endpoint.secret;
     headers[PRINCIPAL_HEADER] = principalHeader(request.principal);
     headers[PROTOCOL_HEADER] = String(BROKER_PROTOCOL);
     if (request.body !== null) headers['content-length'] = String(Buffer.byteLength(request.body));
     let over = false;
     const req = http.request({
-      host: '127.0.0.1', port: this.endpoint.port, method: request.method, agent: this.agent, headers,
+      host: '127.0.0.1',
+      port: this.endpoint.port,
+      method: request.method,
+      agent: this.agent,
+      headers,
       path: this.path('mcp') + (q < 0 ? '' : request.url.slice(q)),
     });
     req.on('response', (res) => {
@@ -145,14 +154,18 @@ export class RemoteWindow implements RoutedWindow {
 
   async decide(approvalId: string, approve: boolean): Promise<boolean> {
     if (this.quarantined) return false;
-    const answer = await this.control('POST', `${this.path('approvals')}/${encodeURIComponent(approvalId)}/${approve ? 'approve' : 'deny'}`, null);
+    const answer = await this.control(
+      'POST',
+      `${this.path('approvals')}/${encodeURIComponent(approvalId)}/${approve ? 'approve' : 'deny'}`,
+      null,
+    );
     return answer?.status === 200;
   }
 
   async view(query: ViewQuery): Promise<unknown> {
-    if (this.quarantined) return { error: 'The window\'s process was replaced; it takes no questions', error_code: 'window_unavailable' };
+    if (this.quarantined) return { error: "The window's process was replaced; it takes no questions", error_code: 'window_unavailable' };
     const answer = await this.control('POST', this.path('view'), query);
-    return answer === null ? { error: 'The window\'s process could not be reached', error_code: 'window_unavailable' } : answer.body;
+    return answer === null ? { error: "The window's process could not be reached", error_code: 'window_unavailable' } : answer.body;
   }
 
   /**
@@ -166,29 +179,36 @@ export class RemoteWindow implements RoutedWindow {
       over = true;
       ended();
     };
-    const req = http.request({
-      host: '127.0.0.1', port: this.endpoint.port, method: 'GET', path: this.path('events'), agent: this.agent,
-      headers: { [SECRET_HEADER]: this.endpoint.secret, [PROTOCOL_HEADER]: String(BROKER_PROTOCOL) },
-    }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        return finish();
-      }
-      let buffered = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffered += chunk;
-        let cut: number;
-        while ((cut = buffered.indexOf('\n\n')) >= 0) {
-          const event = buffered.slice(0, cut);
-          buffered = buffered.slice(cut + 2);
-          const topics = announcedTopics(event);
-          if (topics !== null) heard(topics);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: this.endpoint.port,
+        method: 'GET',
+        path: this.path('events'),
+        agent: this.agent,
+        headers: { [SECRET_HEADER]: this.endpoint.secret, [PROTOCOL_HEADER]: String(BROKER_PROTOCOL) },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          return finish();
         }
-      });
-      res.on('end', finish);
-      res.on('error', finish);
-    });
+        let buffered = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffered += chunk;
+          let cut: number;
+          while ((cut = buffered.indexOf('\n\n')) >= 0) {
+            const event = buffered.slice(0, cut);
+            buffered = buffered.slice(cut + 2);
+            const topics = announcedTopics(event);
+            if (topics !== null) heard(topics);
+          }
+        });
+        res.on('end', finish);
+        res.on('error', finish);
+      },
+    );
     req.on('error', finish);
     req.end();
     return () => {
@@ -209,26 +229,36 @@ export class RemoteWindow implements RoutedWindow {
   private control(method: string, path: string, body: unknown): Promise<{ status: number; body: unknown } | null> {
     const text = body === null ? '' : JSON.stringify(body);
     return new Promise((resolve) => {
-      const req = http.request({
-        host: '127.0.0.1', port: this.endpoint.port, method, path, agent: this.agent, timeout: CONTROL_TIMEOUT_MS,
-        headers: {
-          [SECRET_HEADER]: this.endpoint.secret, [PROTOCOL_HEADER]: String(BROKER_PROTOCOL),
-          'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)),
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: this.endpoint.port,
+          method,
+          path,
+          agent: this.agent,
+          timeout: CONTROL_TIMEOUT_MS,
+          headers: {
+            [SECRET_HEADER]: this.endpoint.secret,
+            [PROTOCOL_HEADER]: String(BROKER_PROTOCOL),
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(text)),
+          },
         },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          let parsed: unknown = null;
-          try {
-            parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          } catch {
-            parsed = null;
-          }
-          resolve({ status: res.statusCode ?? 502, body: parsed ?? {} });
-        });
-        res.on('error', () => resolve(null));
-      });
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            let parsed: unknown = null;
+            try {
+              parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            } catch {
+              parsed = null;
+            }
+            resolve({ status: res.statusCode ?? 502, body: parsed ?? {} });
+          });
+          res.on('error', () => resolve(null));
+        },
+      );
       req.on('timeout', () => req.destroy(new Error('timed out')));
       req.on('error', () => resolve(null));
       req.end(text);

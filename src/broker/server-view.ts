@@ -28,7 +28,14 @@ export interface ServerView {
 }
 
 function summary(e: InstanceEntry): InstanceSummary {
-  return { instance_id: e.id, label: e.label, active_ontology: e.active_ontology, sessions: e.sessions, last_connected_at: e.connected_at, most_recent: e.newest };
+  return {
+    instance_id: e.id,
+    label: e.label,
+    active_ontology: e.active_ontology,
+    sessions: e.sessions,
+    last_connected_at: e.connected_at,
+    most_recent: e.newest,
+  };
 }
 
 /**
@@ -44,8 +51,8 @@ export async function describeServer(role: EndpointRole, windows: WindowRegistry
   if (role.kind === 'registered') {
     const ids = role.link.instances;
     instance_id = ids[windowId] ?? windowId;
-    entries = await role.link.listInstances()
-      ?? describeInstances(windows, null).map((e) => ({ ...e, id: ids[e.id] ?? e.id, newest: false }));
+    entries =
+      (await role.link.listInstances()) ?? describeInstances(windows, null).map((e) => ({ ...e, id: ids[e.id] ?? e.id, newest: false }));
   } else {
     entries = describeInstances(windows, role.kind === 'broker' ? role.host.registry : null);
   }

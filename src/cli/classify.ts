@@ -25,7 +25,8 @@ export function classifyAxioms(axioms: Iterable<Axiom>, reasoner: ReasonerName =
   const result = answer.result;
   const notes: string[] = [];
   if (!result.consistent) notes.push('consistent: false');
-  if (!result.complete) notes.push(`complete: false (${result.unsupported.count} axiom(s) outside what the ${answer.engine} reasoner handles)`);
+  if (!result.complete)
+    notes.push(`complete: false (${result.unsupported.count} axiom(s) outside what the ${answer.engine} reasoner handles)`);
   if (answer.note !== undefined) notes.push(answer.note);
   return { stdout: renderTaxonomy(result), stderr: notes.map((n) => n + '\n').join(''), result };
 }

@@ -10,7 +10,9 @@ export async function convertCommand(positionals: string[], values: Record<strin
   const formatName = optionalString(values.format);
   const format = formatName !== undefined ? parseFormatName(formatName) : formatFromExtension(output);
   if (format === null) {
-    throw new UsageError(formatName !== undefined ? `unknown format '${formatName}'` : `cannot tell the format from '${output}'; pass --format`);
+    throw new UsageError(
+      formatName !== undefined ? `unknown format '${formatName}'` : `cannot tell the format from '${output}'; pass --format`,
+    );
   }
   const ontology = await loadOntologyFile(input, { base: optionalString(values.base) });
   reportUnmapped(ontology, input);

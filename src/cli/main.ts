@@ -80,7 +80,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err: Error) => {
     process.stderr.write(`athene: ${err.message}\n`);
     process.exitCode = err instanceof UsageError ? 2 : 1;

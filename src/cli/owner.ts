@@ -31,7 +31,10 @@ async function serverOf(values: Values): Promise<Server> {
   if (url !== undefined) return { origin: new URL(url).origin, secret };
   const broker = await readBrokerRecord(home);
   const settings = await loadSettings(home);
-  const bind = isLoopbackAddress(settings.bind_address) || settings.bind_address === '0.0.0.0' || settings.bind_address === '::' ? '127.0.0.1' : settings.bind_address;
+  const bind =
+    isLoopbackAddress(settings.bind_address) || settings.bind_address === '0.0.0.0' || settings.bind_address === '::'
+      ? '127.0.0.1'
+      : settings.bind_address;
   const host = bind.includes(':') ? `[${bind}]` : bind;
   return { origin: `http://${host}:${broker?.port ?? settings.port}`, secret };
 }
@@ -58,7 +61,8 @@ function print(value: unknown): void {
 
 function action(positionals: string[], verbs: readonly string[], command: string): { verb: string; id: string | null } {
   const [verb, id, ...rest] = positionals;
-  if (verb === undefined || !verbs.includes(verb) || rest.length > 0) throw new UsageError(`usage: athene ${command} ${verbs.map((v) => (v === 'list' ? v : `${v} ID`)).join('|')}`);
+  if (verb === undefined || !verbs.includes(verb) || rest.length > 0)
+    throw new UsageError(`usage: athene ${command} ${verbs.map((v) => (v === 'list' ? v : `${v} ID`)).join('|')}`);
   if (verb !== 'list' && id === undefined) throw new UsageError(`athene ${command} ${verb} needs an ID`);
   if (verb === 'list' && id !== undefined) throw new UsageError(`athene ${command} list takes no ID`);
   return { verb, id: id ?? null };
@@ -92,5 +96,7 @@ export async function openCommand(positionals: string[], values: Values): Promis
   process.stdout.write(url + '\n');
   if (values['print-url'] === true) return;
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  spawn(opener, [url], { detached: true, stdio: 'ignore' }).on('error', () => undefined).unref();
+  spawn(opener, [url], { detached: true, stdio: 'ignore' })
+    .on('error', () => undefined)
+    .unref();
 }

@@ -65,7 +65,10 @@ function valueText(a: t.Annotation): string {
 const snippet = (s: string): string => (s.length > 80 ? JSON.stringify(s.slice(0, 77) + '...') : JSON.stringify(s));
 
 export function questionAnnotation(q: CompetencyQuestion): t.Annotation {
-  return t.annotation(t.entity('AnnotationProperty', CQ_PROPERTY) as t.AnnotationProperty, t.literal(JSON.stringify(questionJson(q)), XSD_STRING));
+  return t.annotation(
+    t.entity('AnnotationProperty', CQ_PROPERTY) as t.AnnotationProperty,
+    t.literal(JSON.stringify(questionJson(q)), XSD_STRING),
+  );
 }
 
 /** The changes that store `q` in `o`, replacing the annotation holding the same id (and declaring the property once). */
@@ -75,7 +78,8 @@ export function addChanges(o: Ontology, q: CompetencyQuestion): Change[] {
   if (!o.has(declaration)) changes.push({ kind: 'AddAxiom', ontology: o, axiom: declaration });
   const annotation = questionAnnotation(q);
   for (const old of loadAnnotations(o).questions) {
-    if (old.question.id === q.id && old.annotation !== annotation) changes.push({ kind: 'RemoveOntologyAnnotation', ontology: o, annotation: old.annotation });
+    if (old.question.id === q.id && old.annotation !== annotation)
+      changes.push({ kind: 'RemoveOntologyAnnotation', ontology: o, annotation: old.annotation });
   }
   if (!o.annotations.has(annotation)) changes.push({ kind: 'AddOntologyAnnotation', ontology: o, annotation });
   return changes;

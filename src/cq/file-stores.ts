@@ -60,7 +60,11 @@ export async function loadRqDirectory(dir: string): Promise<FileLoad> {
     names = (await readdir(dir)).filter(isQueryFile).sort();
   } catch (e) {
     if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') return EMPTY;
-    return { found: true, questions: [], skipped: [{ source: dir, reason: `cannot read the directory: ${errno(e) ?? (e as Error).message}` }] };
+    return {
+      found: true,
+      questions: [],
+      skipped: [{ source: dir, reason: `cannot read the directory: ${errno(e) ?? (e as Error).message}` }],
+    };
   }
   const questions: FileQuestion[] = [];
   const skipped: Skipped[] = [];
@@ -188,7 +192,8 @@ export async function rqTarget(dir: string, q: CompetencyQuestion): Promise<stri
   const file = path.join(dir, `${q.id}.rq`);
   const other = load.questions.find((h) => h.file === file);
   if (other !== undefined) throw new CqFormatError(`${file} holds the question '${other.question.id}' (its # id: line); choose another id`);
-  if (load.skipped.some((s) => s.source === file)) throw new CqFormatError(`${file} exists but is not a valid question file; fix or remove it first`);
+  if (load.skipped.some((s) => s.source === file))
+    throw new CqFormatError(`${file} exists but is not a valid question file; fix or remove it first`);
   return file;
 }
 

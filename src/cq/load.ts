@@ -64,5 +64,9 @@ export async function loadAsset(file: string, isDirectory: boolean): Promise<Que
 
 function catalogOf(load: FileLoad, convention: Convention, file?: string): QuestionCatalog {
   const missing = !load.found && file !== undefined ? [{ source: file, reason: 'the file does not exist' }] : [];
-  return { questions: fromFiles(load, convention), conventionsFound: load.found ? [convention] : [], skipped: [...load.skipped, ...missing] };
+  return {
+    questions: fromFiles(load, convention),
+    conventionsFound: load.found ? [convention] : [],
+    skipped: [...load.skipped, ...missing],
+  };
 }

@@ -52,16 +52,23 @@ export function parseExpected(text: string): Expected {
   const m = COUNT.exec(s);
   if (m !== null) return { kind: 'count', op: m[1] as CountOp, value: Number(m[2]) };
   if (s === 'exactRows') throw new CqFormatError('expected exactRows is authored only in a sidecar manifest entry (with its rows)');
-  throw new CqFormatError(`expected must be nonEmpty, empty or count OP N (OP one of >= <= == > <, N a non-negative integer), not '${text}'`);
+  throw new CqFormatError(
+    `expected must be nonEmpty, empty or count OP N (OP one of >= <= == > <, N a non-negative integer), not '${text}'`,
+  );
 }
 
 /** The string form of an expectation (exactRows: with its row count). */
 export function expectedText(e: Expected): string {
   switch (e.kind) {
-    case 'count': return `count ${e.op} ${e.value}`;
-    case 'exactRows': return `exactRows (${e.rows.length} row${e.rows.length === 1 ? '' : 's'})`;
-    case 'nonEmpty': case 'empty': return e.kind;
-    default: return unreachable(e);
+    case 'count':
+      return `count ${e.op} ${e.value}`;
+    case 'exactRows':
+      return `exactRows (${e.rows.length} row${e.rows.length === 1 ? '' : 's'})`;
+    case 'nonEmpty':
+    case 'empty':
+      return e.kind;
+    default:
+      return unreachable(e);
   }
 }
 
@@ -92,7 +99,8 @@ function cell(value: unknown, where: string): ExpectedCell {
   }
   if (value.type !== 'literal') return { type: value.type as 'uri' | 'bnode', value: value.value };
   return {
-    type: 'literal', value: value.value,
+    type: 'literal',
+    value: value.value,
     ...(typeof value.lang === 'string' ? { lang: value.lang } : {}),
     ...(typeof value.datatype === 'string' ? { datatype: value.datatype } : {}),
   };
@@ -110,11 +118,13 @@ export function expectedFrom(value: unknown): Expected {
       const op = value.op;
       const n = value.value;
       if (!['>=', '<=', '==', '>', '<'].includes(op as string)) throw new CqFormatError('expected.op must be one of >= <= == > <');
-      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw new CqFormatError('expected.value must be a non-negative integer');
+      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+        throw new CqFormatError('expected.value must be a non-negative integer');
       return { kind: 'count', op: op as CountOp, value: n };
     }
     case 'exactRows': {
-      if (!Array.isArray(value.rows)) throw new CqFormatError('expected.rows must be an array of rows (objects from variable name to value)');
+      if (!Array.isArray(value.rows))
+        throw new CqFormatError('expected.rows must be an array of rows (objects from variable name to value)');
       const rows = value.rows.map((row, i) => {
         if (!isObject(row)) throw new CqFormatError(`expected.rows[${i}] must be an object`);
         return Object.fromEntries(Object.entries(row).map(([k, c]) => [k, cell(c, `expected.rows[${i}].${k}`)]));
@@ -134,11 +144,14 @@ export function questionFrom(value: unknown): CompetencyQuestion {
   const unknown = Object.keys(value).filter((k) => !ENTRY_KEYS.has(k));
   if (unknown.length > 0) throw new CqFormatError(`unknown field${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}`);
   const id = checkId(value.id);
-  if (value.query_lang !== undefined && value.query_lang !== 'sparql') throw new CqFormatError(`query_lang must be sparql, not ${JSON.stringify(value.query_lang)}`);
+  if (value.query_lang !== undefined && value.query_lang !== 'sparql')
+    throw new CqFormatError(`query_lang must be sparql, not ${JSON.stringify(value.query_lang)}`);
   if (typeof value.query !== 'string' || value.query.trim() === '') throw new CqFormatError('query must be a non-empty string');
-  if (value.include_inferred !== undefined && typeof value.include_inferred !== 'boolean') throw new CqFormatError('include_inferred must be a boolean');
+  if (value.include_inferred !== undefined && typeof value.include_inferred !== 'boolean')
+    throw new CqFormatError('include_inferred must be a boolean');
   const tags = value.tags;
-  if (tags !== undefined && (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string'))) throw new CqFormatError('tags must be an array of strings');
+  if (tags !== undefined && (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')))
+    throw new CqFormatError('tags must be an array of strings');
   return {
     id,
     ...(value.text === undefined ? {} : { text: oneLine(value.text, 'text', 4000) }),

@@ -60,7 +60,14 @@ export function questionFromRq(text: string, file: string): CompetencyQuestion {
     query,
     include_inferred: inferred === undefined ? true : parseBoolean(inferred, 'include_inferred'),
     expected: expected === undefined ? { kind: 'nonEmpty' } : parseExpected(expected),
-    ...(tags === undefined ? {} : { tags: tags.split(',').map((t) => t.trim()).filter((t) => t !== '') }),
+    ...(tags === undefined
+      ? {}
+      : {
+          tags: tags
+            .split(',')
+            .map((t) => t.trim())
+            .filter((t) => t !== ''),
+        }),
   };
 }
 

@@ -25,7 +25,15 @@ export async function runQuestion(target: QueryTarget, stored: StoredQuestion, l
   const started = performance.now();
   const ms = (): number => Math.round(performance.now() - started);
   try {
-    const answer = await runRead(target, { query: q.query, forms: ['SELECT', 'ASK'], formHint: FORM_HINT, includeInferred: q.include_inferred, whenUninferred: 'asserted', limit, timeoutMs });
+    const answer = await runRead(target, {
+      query: q.query,
+      forms: ['SELECT', 'ASK'],
+      formHint: FORM_HINT,
+      includeInferred: q.include_inferred,
+      whenUninferred: 'asserted',
+      limit,
+      timeoutMs,
+    });
     const verdict = judge(q.expected, answer.result);
     const uninferred = answer.uninferred === undefined ? [] : [`Evaluated over the asserted axioms only: ${answer.uninferred}.`];
     return { stored, pass: verdict.pass, summary: verdict.summary, ms: ms(), caveats: [...uninferred, ...verdict.caveats] };
@@ -36,7 +44,12 @@ export async function runQuestion(target: QueryTarget, stored: StoredQuestion, l
   }
 }
 
-export async function runQuestions(target: QueryTarget, questions: readonly StoredQuestion[], limit: number, timeoutMs: number): Promise<QuestionOutcome[]> {
+export async function runQuestions(
+  target: QueryTarget,
+  questions: readonly StoredQuestion[],
+  limit: number,
+  timeoutMs: number,
+): Promise<QuestionOutcome[]> {
   const out: QuestionOutcome[] = [];
   for (const q of questions) out.push(await runQuestion(target, q, limit, timeoutMs));
   return out;

@@ -117,7 +117,11 @@ function labelIndex(entities: readonly Entity[], ontologies: readonly Ontology[]
  * other removed or added entity of that kind carries, and that pair with nothing else: evidence of a
  * rename, never a claim. Sorted by `from`, then `to`.
  */
-export function renameCandidates(changes: EntityChanges, leftClosure: readonly Ontology[], rightClosure: readonly Ontology[]): RenameCandidate[] {
+export function renameCandidates(
+  changes: EntityChanges,
+  leftClosure: readonly Ontology[],
+  rightClosure: readonly Ontology[],
+): RenameCandidate[] {
   const removed = labelIndex(changes.removed, leftClosure);
   const added = labelIndex(changes.added, rightClosure);
   const pairs = new Map<string, { from: Entity; to: Entity; labels: LabelEvidence[] }>();
@@ -133,7 +137,8 @@ export function renameCandidates(changes: EntityChanges, leftClosure: readonly O
   const all = [...pairs.values()];
   const uses = new Map<Entity, number>();
   for (const p of all) for (const e of [p.from, p.to]) uses.set(e, (uses.get(e) ?? 0) + 1);
-  return all.filter((p) => uses.get(p.from) === 1 && uses.get(p.to) === 1)
+  return all
+    .filter((p) => uses.get(p.from) === 1 && uses.get(p.to) === 1)
     .map((p) => ({ ...p, labels: p.labels.sort((a, b) => cmp(a.label, b.label) || cmp(a.lang, b.lang)) }))
     .sort((a, b) => cmp(a.from.iri, b.from.iri) || cmp(a.to.iri, b.to.iri) || cmp(a.from.kind, b.from.kind));
 }
@@ -145,12 +150,22 @@ export type AnnotationCategory = 'label' | 'synonym' | 'definition' | 'comment' 
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
 
 const CATEGORY_OF: ReadonlyMap<IRI, AnnotationCategory> = new Map<IRI, AnnotationCategory>([
-  [RDFS_LABEL, 'label'], [SKOS + 'prefLabel', 'label'],
-  [SKOS + 'altLabel', 'synonym'], [SKOS + 'hiddenLabel', 'synonym'], ...[...SYNONYM_SCOPES.values()].map((p) => [p, 'synonym'] as [IRI, AnnotationCategory]),
-  [IAO_DEFINITION, 'definition'], [SKOS + 'definition', 'definition'],
-  [RDFS_COMMENT, 'comment'], [SKOS + 'note', 'comment'], [SKOS + 'editorialNote', 'comment'], [OBO + 'IAO_0000116', 'comment'],
-  [OWL_DEPRECATED, 'deprecation'], [OBO + 'IAO_0000231', 'deprecation'],
-  [IAO_REPLACED_BY, 'replacement'], [OIO_CONSIDER, 'replacement'], [OIO + 'replacedBy', 'replacement'],
+  [RDFS_LABEL, 'label'],
+  [SKOS + 'prefLabel', 'label'],
+  [SKOS + 'altLabel', 'synonym'],
+  [SKOS + 'hiddenLabel', 'synonym'],
+  ...[...SYNONYM_SCOPES.values()].map((p) => [p, 'synonym'] as [IRI, AnnotationCategory]),
+  [IAO_DEFINITION, 'definition'],
+  [SKOS + 'definition', 'definition'],
+  [RDFS_COMMENT, 'comment'],
+  [SKOS + 'note', 'comment'],
+  [SKOS + 'editorialNote', 'comment'],
+  [OBO + 'IAO_0000116', 'comment'],
+  [OWL_DEPRECATED, 'deprecation'],
+  [OBO + 'IAO_0000231', 'deprecation'],
+  [IAO_REPLACED_BY, 'replacement'],
+  [OIO_CONSIDER, 'replacement'],
+  [OIO + 'replacedBy', 'replacement'],
 ]);
 
 /** The release-relevant kind of an annotation property; anything unknown is `other`. */
@@ -179,10 +194,14 @@ export function annotationChanges(diff: AxiomSetDiff): AnnotationChange[] {
   };
   note(diff.onlyInRight, 'added');
   note(diff.onlyInLeft, 'removed');
-  return [...bySubject].sort((a, b) => cmp(a[0], b[0])).map(([focus, { added, removed }]) => ({
-    focus, added, removed,
-    categories: [...new Set([...added, ...removed].map((a) => annotationCategory(a.property.iri)))].sort(cmp),
-  }));
+  return [...bySubject]
+    .sort((a, b) => cmp(a[0], b[0]))
+    .map(([focus, { added, removed }]) => ({
+      focus,
+      added,
+      removed,
+      categories: [...new Set([...added, ...removed].map((a) => annotationCategory(a.property.iri)))].sort(cmp),
+    }));
 }
 
 // ---------------------------------------------------------------- axiom groups
@@ -239,5 +258,8 @@ export function classifyCompatibility(f: CompatibilityFacts): { classification: 
   reasons.push(...f.inferredReasons);
   if (reasons.length > 0) return { classification: 'potentially_breaking', reasons };
   if (f.entitiesAdded === 0) return { classification: 'metadata_only', reasons: ['no logical axiom or entity changed'] };
-  return { classification: 'non_breaking', reasons: [`${f.entitiesAdded} entit${f.entitiesAdded === 1 ? 'y was' : 'ies were'} added without logical axioms`] };
+  return {
+    classification: 'non_breaking',
+    reasons: [`${f.entitiesAdded} entit${f.entitiesAdded === 1 ? 'y was' : 'ies were'} added without logical axioms`],
+  };
 }

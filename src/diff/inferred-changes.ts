@@ -54,7 +54,8 @@ export const pairKey = (a: IRI, b: IRI): string => (a < b ? a + ' ' + b : b + ' 
 export function disjointnessCandidates(ontologies: Iterable<Ontology>): [IRI, IRI][] {
   const keys = new Set<string>();
   const addAll = (iris: readonly IRI[]) => {
-    for (let i = 0; i < iris.length; i++) for (let j = i + 1; j < iris.length; j++) if (iris[i] !== iris[j]) keys.add(pairKey(iris[i], iris[j]));
+    for (let i = 0; i < iris.length; i++)
+      for (let j = i + 1; j < iris.length; j++) if (iris[i] !== iris[j]) keys.add(pairKey(iris[i], iris[j]));
   };
   const named = (a: Axiom): IRI[] => {
     if (a.kind === 'DisjointClasses' || a.kind === 'DisjointUnion') return a.classes.flatMap((c) => (c.kind === 'Class' ? [c.iri] : []));
@@ -74,7 +75,10 @@ class SideTaxonomy {
   private readonly aux: (iri: IRI) => boolean;
   private readonly ancestors = new Map<IRI, Set<IRI>>();
 
-  constructor(private readonly c: Classification, auxiliary?: (iri: IRI) => boolean) {
+  constructor(
+    private readonly c: Classification,
+    auxiliary?: (iri: IRI) => boolean,
+  ) {
     this.aux = auxiliary ?? (() => false);
   }
 
@@ -185,7 +189,11 @@ function directTypes({ side, tax }: Read): Map<string, Entailment> {
 
 // ---------------------------------------------------------------- categories
 
-const capped = <T>(all: readonly T[], limit: number): JsonObject => ({ count: all.length, items: all.slice(0, limit), ...(all.length > limit ? { truncated: all.length - limit } : {}) });
+const capped = <T>(all: readonly T[], limit: number): JsonObject => ({
+  count: all.length,
+  items: all.slice(0, limit),
+  ...(all.length > limit ? { truncated: all.length - limit } : {}),
+});
 
 const sortPairs = (xs: Entailment[]) => xs.sort((x, y) => cmp(x.a, y.a) || cmp(x.b, y.b));
 
@@ -195,7 +203,12 @@ function minus(only: ReadonlyMap<string, Entailment>, other: ReadonlyMap<string,
 }
 
 /** A changed entailment set with each change labelled by whether the other side entails it at all. */
-function labelled(changes: readonly Entailment[], otherEntails: (e: Entailment) => boolean, names: [string, string], limit: number): JsonObject {
+function labelled(
+  changes: readonly Entailment[],
+  otherEntails: (e: Entailment) => boolean,
+  names: [string, string],
+  limit: number,
+): JsonObject {
   const rows = changes.map((e) => ({ [names[0]]: e.a, [names[1]]: e.b, label: otherEntails(e) ? 'indirect' : 'direct' }));
   const indirect = rows.filter((r) => r.label === 'indirect').length;
   return { ...capped(rows, limit), direct: rows.length - indirect, indirect };
@@ -244,7 +257,12 @@ function satisfiability(l: Read, r: Read, limit: number): { json: JsonObject; ne
   const gained = [...right].filter((c) => !left.has(c)).sort(cmp);
   const lost = [...left].filter((c) => !right.has(c)).sort(cmp);
   return {
-    json: { left_unsatisfiable: left.size, right_unsatisfiable: right.size, newly_unsatisfiable: capped(gained, limit), newly_satisfiable: capped(lost, limit) },
+    json: {
+      left_unsatisfiable: left.size,
+      right_unsatisfiable: right.size,
+      newly_unsatisfiable: capped(gained, limit),
+      newly_satisfiable: capped(lost, limit),
+    },
     newlyUnsatisfiable: gained.length,
   };
 }
@@ -258,18 +276,28 @@ export interface DisjointnessScope {
 
 function disjointness(l: InferredSide, r: InferredSide, scope: DisjointnessScope, limit: number): JsonObject {
   const head: JsonObject = {
-    scope: 'asserted_candidates', candidates: scope.candidates, checked: scope.checked.length, cap: DISJOINTNESS_CANDIDATE_CAP,
+    scope: 'asserted_candidates',
+    candidates: scope.candidates,
+    checked: scope.checked.length,
+    cap: DISJOINTNESS_CANDIDATE_CAP,
     ...(scope.candidates > scope.checked.length ? { truncated: scope.candidates - scope.checked.length } : {}),
   };
   const error = [l, r].map((s) => s.disjoint).find((d): d is { error: string } => !(d instanceof Set));
   if (error !== undefined) return { ...head, error: error.error };
   const left = l.disjoint as ReadonlySet<string>;
   const right = r.disjoint as ReadonlySet<string>;
-  const rows = (keep: (k: string) => boolean) => scope.checked.filter(([a, b]) => keep(pairKey(a, b))).map(([a, b]) => ({ classes: [a, b] }));
+  const rows = (keep: (k: string) => boolean) =>
+    scope.checked.filter(([a, b]) => keep(pairKey(a, b))).map(([a, b]) => ({ classes: [a, b] }));
   return {
     ...head,
-    added: capped(rows((k) => right.has(k) && !left.has(k)), limit),
-    removed: capped(rows((k) => left.has(k) && !right.has(k)), limit),
+    added: capped(
+      rows((k) => right.has(k) && !left.has(k)),
+      limit,
+    ),
+    removed: capped(
+      rows((k) => left.has(k) && !right.has(k)),
+      limit,
+    ),
   };
 }
 
@@ -285,7 +313,13 @@ export interface InferredDiff {
  * The `inferred` object. `toldOnly`: the reasoner decides no consistency, satisfiability or disjointness
  * (those categories carry an error). An inconsistent side suppresses every member category.
  */
-export function inferredDiff(left: SideOutcome, right: SideOutcome, toldOnly: boolean, scope: DisjointnessScope, limit: number): InferredDiff {
+export function inferredDiff(
+  left: SideOutcome,
+  right: SideOutcome,
+  toldOnly: boolean,
+  scope: DisjointnessScope,
+  limit: number,
+): InferredDiff {
   const json: JsonObject = { entailment_set: ENTAILMENT_SET, excluded_categories: [...EXCLUDED_CATEGORIES] };
   const errored: CategoryName[] = [];
   const suppressed: CategoryName[] = [];
@@ -296,7 +330,8 @@ export function inferredDiff(left: SideOutcome, right: SideOutcome, toldOnly: bo
   const sideFailure = [left, right].find(failed);
   if (sideFailure !== undefined) {
     const which = failed(left) ? 'left' : 'right';
-    for (const name of ['consistency', ...MEMBER_CATEGORIES] as CategoryName[]) error(name, `the ${which} side could not be classified: ${sideFailure.error}`);
+    for (const name of ['consistency', ...MEMBER_CATEGORIES] as CategoryName[])
+      error(name, `the ${which} side could not be classified: ${sideFailure.error}`);
     return { json: { ...json, errored_categories: errored }, errored, suppressed, consistencyTransition: false, newlyUnsatisfiable: 0 };
   }
   const l = read(left as InferredSide);
@@ -308,14 +343,22 @@ export function inferredDiff(left: SideOutcome, right: SideOutcome, toldOnly: bo
     const lc = l.side.classification.consistent;
     const rc = r.side.classification.consistent;
     transition = lc !== rc;
-    json.consistency = { left: lc, right: rc, changed: transition, transition: lc === rc ? 'unchanged' : lc ? 'became_inconsistent' : 'became_consistent' };
+    json.consistency = {
+      left: lc,
+      right: rc,
+      changed: transition,
+      transition: lc === rc ? 'unchanged' : lc ? 'became_inconsistent' : 'became_consistent',
+    };
   }
   // told axioms alone can be inconsistent (an instance of a class under owl:Nothing): that verdict stands
   const inconsistent = (['left', 'right'] as const).filter((_, i) => ![l, r][i].side.classification.consistent);
   let newlyUnsatisfiable = 0;
   for (const name of MEMBER_CATEGORIES) {
     if (inconsistent.length > 0) {
-      json[name] = { categories_suppressed: true, reason: `the ${inconsistent.join(' and ')} side${inconsistent.length === 2 ? 's are' : ' is'} inconsistent: every entailment holds there` };
+      json[name] = {
+        categories_suppressed: true,
+        reason: `the ${inconsistent.join(' and ')} side${inconsistent.length === 2 ? 's are' : ' is'} inconsistent: every entailment holds there`,
+      };
       suppressed.push(name);
       continue;
     }
@@ -330,16 +373,23 @@ export function inferredDiff(left: SideOutcome, right: SideOutcome, toldOnly: bo
         newlyUnsatisfiable = s.newlyUnsatisfiable;
         break;
       }
-      case 'subsumption': json[name] = subsumption(l, r, limit); break;
-      case 'equivalence': json[name] = equivalence(l, r, limit); break;
-      case 'types': json[name] = types(l, r, limit); break;
+      case 'subsumption':
+        json[name] = subsumption(l, r, limit);
+        break;
+      case 'equivalence':
+        json[name] = equivalence(l, r, limit);
+        break;
+      case 'types':
+        json[name] = types(l, r, limit);
+        break;
       case 'disjointness': {
         const d = toldOnly ? { scope: 'asserted_candidates', error: `${TOLD} disjointness` } : disjointness(l.side, r.side, scope, limit);
         json[name] = d;
         if (d.error !== undefined) errored.push(name);
         break;
       }
-      default: return unreachable(name);
+      default:
+        return unreachable(name);
     }
   }
   json.errored_categories = errored;

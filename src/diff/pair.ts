@@ -77,7 +77,11 @@ export interface Side {
 function loadedOntology(ctx: CallContext, ref: string, argument: string): Ontology {
   const iri = ref.trim().replace(/^<(.*)>$/, '$1');
   const o = ctx.workspace.find(iri);
-  if (o === undefined) throw new DomainError(`No loaded ontology matches ${argument}='${ref}'. See list_ontologies.`, 'not_found', { argument, ontology: ref });
+  if (o === undefined)
+    throw new DomainError(`No loaded ontology matches ${argument}='${ref}'. See list_ontologies.`, 'not_found', {
+      argument,
+      ontology: ref,
+    });
   return o;
 }
 
@@ -88,13 +92,18 @@ function loadedSide(ctx: CallContext, o: Ontology, includeImports: boolean): Sid
   return { label: ontologyLabel(o), root: o, closure, scope: includeImports ? closure : [o], missing };
 }
 
-
 /**
  * The imports closure of a privately read document, offline: an import is satisfied by the document itself,
  * a loaded ontology, or the local file a catalog-v001.xml beside the importing (else the root) document maps
  * it to, read only when the caller may read it. Breadth first; every other import is reported with its reason.
  */
-async function privateClosure(ctx: CallContext, root: Ontology, rootFile: string | null, policy: PolicyResolution, reader: DocumentReader): Promise<{ closure: Ontology[]; missing: UnresolvedImport[] }> {
+async function privateClosure(
+  ctx: CallContext,
+  root: Ontology,
+  rootFile: string | null,
+  policy: PolicyResolution,
+  reader: DocumentReader,
+): Promise<{ closure: Ontology[]; missing: UnresolvedImport[] }> {
   const closure = [root];
   const byId = new Map<IRI, Ontology>(ontologyIds(root).map((iri) => [iri, root]));
   const files = new Map<Ontology, string | null>([[root, rootFile]]);
@@ -124,10 +133,17 @@ async function privateClosure(ctx: CallContext, root: Ontology, rootFile: string
       const own = file === null ? null : await catalogs.of(file);
       const fallback = rootFile === null ? null : await catalogs.of(rootFile);
       const broken = [own, fallback].find((c): c is Error => c instanceof Error);
-      const mapped = [own, fallback].map((c) => (c === null || c instanceof Error ? null : catalogLocalFile(c, iri))).find((f) => f !== null) ?? null;
+      const mapped =
+        [own, fallback].map((c) => (c === null || c instanceof Error ? null : catalogLocalFile(c, iri))).find((f) => f !== null) ?? null;
       if (mapped === null) {
-        unresolved(iri, broken !== undefined ? `the import catalog is malformed: ${broken.message}`
-          : rootFile === null ? 'not loaded; a remote document resolves no imports' : 'not loaded and not mapped to a local file by a catalog-v001.xml');
+        unresolved(
+          iri,
+          broken !== undefined
+            ? `the import catalog is malformed: ${broken.message}`
+            : rootFile === null
+              ? 'not loaded; a remote document resolves no imports'
+              : 'not loaded and not mapped to a local file by a catalog-v001.xml',
+        );
         continue;
       }
       let text: string;
@@ -159,12 +175,26 @@ async function privateClosure(ctx: CallContext, root: Ontology, rootFile: string
 }
 
 /** Reads `source` privately (authorized as a caller-selected path or URL) with its imports closure. */
-async function documentSide(ctx: CallContext, tool: string, source: string, network: Network, includeImports: boolean, reader: DocumentReader): Promise<Side> {
+async function documentSide(
+  ctx: CallContext,
+  tool: string,
+  source: string,
+  network: Network,
+  includeImports: boolean,
+  reader: DocumentReader,
+): Promise<Side> {
   const root = await reader.fetch(ctx, tool, source, RIGHT_DOCUMENT_TIMEOUT_MS, network);
   const src = classifySource(source);
   // the imports are read under the same policy fetchDocument authorized the document with
   const { closure, missing } = await privateClosure(ctx, root, src.remote ? null : root.documentIri, await resolvePolicy(ctx), reader);
-  return { label: ontologyLabel(root), root, closure, scope: includeImports ? closure : [root], missing, document: root.documentIri ?? source };
+  return {
+    label: ontologyLabel(root),
+    root,
+    closure,
+    scope: includeImports ? closure : [root],
+    missing,
+    document: root.documentIri ?? source,
+  };
 }
 
 /** Exactly one of right / right_document, else `invalid_argument`. */
@@ -178,14 +208,20 @@ export function requireOneRightForm(args: Pick<PairInput, 'right' | 'right_docum
 }
 
 /** Both sides of a pair: the right one first (it may load), then the left one as the workspace is now. */
-export async function resolvePair(ctx: CallContext, tool: string, args: PairInput, reader: DocumentReader): Promise<{ left: Side; right: Side }> {
+export async function resolvePair(
+  ctx: CallContext,
+  tool: string,
+  args: PairInput,
+  reader: DocumentReader,
+): Promise<{ left: Side; right: Side }> {
   requireOneRightForm(args);
   const leftOf = () => (args.left === undefined ? ctx.workspace.active : loadedOntology(ctx, args.left, 'left'));
   // refuse an unknown reference before anything is read
   leftOf();
-  const right = args.right !== undefined
-    ? loadedSide(ctx, loadedOntology(ctx, args.right, 'right'), args.include_imports)
-    : await documentSide(ctx, tool, args.right_document!, args.network, args.include_imports, reader);
+  const right =
+    args.right !== undefined
+      ? loadedSide(ctx, loadedOntology(ctx, args.right, 'right'), args.include_imports)
+      : await documentSide(ctx, tool, args.right_document!, args.network, args.include_imports, reader);
   return { left: loadedSide(ctx, leftOf(), args.include_imports), right };
 }
 
@@ -197,7 +233,9 @@ export function pairFields(left: Side, right: Side, includeImports: boolean): Js
     right: right.label,
     ...(right.document === undefined ? {} : { right_document: right.document, right_document_unresolved_imports: right.missing }),
     ...(includeImports && missing > 0
-      ? { caveat: `The imports closure is truncated: ${missing} import${missing === 1 ? '' : 's'} could not be resolved (left: ${left.missing.map((m) => m.import_iri).join(', ') || 'none'}; right: ${right.missing.map((m) => m.import_iri).join(', ') || 'none'}), so axioms they hold are not compared.` }
+      ? {
+          caveat: `The imports closure is truncated: ${missing} import${missing === 1 ? '' : 's'} could not be resolved (left: ${left.missing.map((m) => m.import_iri).join(', ') || 'none'}; right: ${right.missing.map((m) => m.import_iri).join(', ') || 'none'}), so axioms they hold are not compared.`,
+        }
       : {}),
   };
 }
@@ -210,7 +248,10 @@ export class Renderings {
   private readonly manchester: ManchesterRenderer;
   private readonly lines = new LineRenderer(() => '_:?');
 
-  constructor(private readonly ontologies: readonly Ontology[], private readonly lang: string) {
+  constructor(
+    private readonly ontologies: readonly Ontology[],
+    private readonly lang: string,
+  ) {
     this.manchester = new ManchesterRenderer((e) => this.display(e));
   }
 
@@ -227,7 +268,8 @@ export class Renderings {
 
   /** Axiom rows `{axiom_type, rendering}` ordered by rendering, then canonical functional syntax (a total order). */
   sortedRows(axioms: readonly Axiom[]): { axiom_type: string; rendering: string }[] {
-    return axioms.map((a) => ({ axiom_type: axiomTypeName(a), rendering: this.rendering(a), line: this.lines.axiom(a) }))
+    return axioms
+      .map((a) => ({ axiom_type: axiomTypeName(a), rendering: this.rendering(a), line: this.lines.axiom(a) }))
       .sort((x, y) => cmp(x.rendering, y.rendering) || cmp(x.line, y.line))
       .map(({ axiom_type, rendering }) => ({ axiom_type, rendering }));
   }

@@ -35,7 +35,10 @@ function owners(iris: readonly IRI[], closure: readonly Ontology[], modules: rea
   }
   const out = new Map<IRI, string | null>();
   for (const iri of iris) {
-    const ids = modules.filter((m) => m.namespaces.some((ns) => iri.startsWith(ns)) || declaredBy.get(m.id)?.has(iri) === true).map((m) => m.id).sort(cmp);
+    const ids = modules
+      .filter((m) => m.namespaces.some((ns) => iri.startsWith(ns)) || declaredBy.get(m.id)?.has(iri) === true)
+      .map((m) => m.id)
+      .sort(cmp);
     out.set(iri, ids.length === 0 ? null : ids.join(','));
   }
   return out;
@@ -51,12 +54,20 @@ export interface OwnershipChange {
  * Terms named on both sides whose owning module differs (a term only one side names is an entity change,
  * reported under `entities`). Sorted by IRI.
  */
-export function ownershipChanges(left: ReadonlySet<Entity>, right: ReadonlySet<Entity>, leftClosure: readonly Ontology[], rightClosure: readonly Ontology[], modules: readonly ModuleDeclaration[]): OwnershipChange[] {
+export function ownershipChanges(
+  left: ReadonlySet<Entity>,
+  right: ReadonlySet<Entity>,
+  leftClosure: readonly Ontology[],
+  rightClosure: readonly Ontology[],
+  modules: readonly ModuleDeclaration[],
+): OwnershipChange[] {
   const rightIris = new Set([...right].map((e) => e.iri));
   const shared = [...new Set([...left].map((e) => e.iri))].filter((iri) => rightIris.has(iri)).sort(cmp);
   const was = owners(shared, leftClosure, modules);
   const now = owners(shared, rightClosure, modules);
-  return shared.filter((iri) => was.get(iri) !== now.get(iri)).map((iri) => ({ iri, was_module: was.get(iri)!, now_module: now.get(iri)! }));
+  return shared
+    .filter((iri) => was.get(iri) !== now.get(iri))
+    .map((iri) => ({ iri, was_module: was.get(iri)!, now_module: now.get(iri)! }));
 }
 
 // ---------------------------------------------------------------- stage deltas
@@ -82,8 +93,16 @@ const byId = (a: Finding, b: Finding) => cmp(a.id, b.id);
 async function stageFindings(stage: StageId, snapshot: QcSnapshot, input: StageDeltaInput): Promise<Finding[] | { error: string }> {
   const contract = policyStages(input.policy, input.projectRoot);
   const report = await runGate({
-    snapshot, stages: [stage], required: [stage], reasoner: input.reasoner, timeoutMs: input.timeoutMs, signal: input.signal,
-    limit: Number.MAX_SAFE_INTEGER, failOn: contract.failOn, options: contract.options, waivers: contract.waivers,
+    snapshot,
+    stages: [stage],
+    required: [stage],
+    reasoner: input.reasoner,
+    timeoutMs: input.timeoutMs,
+    signal: input.signal,
+    limit: Number.MAX_SAFE_INTEGER,
+    failOn: contract.failOn,
+    options: contract.options,
+    waivers: contract.waivers,
   });
   const row = report.stages.find((s) => s.stage === stage);
   if (row === undefined || row.status !== 'completed') {
@@ -118,7 +137,7 @@ export async function stageDeltas(input: StageDeltaInput): Promise<{ json: JsonO
     const left = await stageFindings(stage, input.left, input);
     const right = Array.isArray(left) ? await stageFindings(stage, input.right, input) : left;
     if (!Array.isArray(left) || !Array.isArray(right)) {
-      json[stage] = { ...scope, error: (Array.isArray(left) ? right as { error: string } : left).error };
+      json[stage] = { ...scope, error: (Array.isArray(left) ? (right as { error: string }) : left).error };
       errored.push(stage);
       continue;
     }

@@ -17,16 +17,41 @@ import type { QcSnapshot } from '../qc/finding.js';
 import { captureSnapshot } from '../qc/snapshot.js';
 import { ENTITY_TYPE_NAMES } from '../report/rows.js';
 import { annotationRow } from '../report/rows.js';
-import { impactPolicy, PairArgs, pairFields, Renderings, requireOneRightForm, resolvePair, type DocumentReader, type Side } from './pair.js';
+import {
+  impactPolicy,
+  PairArgs,
+  pairFields,
+  Renderings,
+  requireOneRightForm,
+  resolvePair,
+  type DocumentReader,
+  type Side,
+} from './pair.js';
 import { DomainError } from '../util/errors.js';
 import type { JsonObject } from '../util/json-object.js';
 import type { CallContext } from '../window/call-context.js';
 import {
-  anonymousChurn, axiomGroups, byKind, classifyCompatibility, countLogical, entityChanges, importsChange, ontologyAnnotationsChange,
-  ontologyIdChange, renameCandidates, scopeEntities, annotationChanges, type EntityChanges,
+  anonymousChurn,
+  axiomGroups,
+  byKind,
+  classifyCompatibility,
+  countLogical,
+  entityChanges,
+  importsChange,
+  ontologyAnnotationsChange,
+  ontologyIdChange,
+  renameCandidates,
+  scopeEntities,
+  annotationChanges,
+  type EntityChanges,
 } from './asserted-changes.js';
 import {
-  DISJOINTNESS_CANDIDATE_CAP, disjointnessCandidates, ENTAILMENT_SET, inferredDiff, type DisjointnessScope, type SideOutcome,
+  DISJOINTNESS_CANDIDATE_CAP,
+  disjointnessCandidates,
+  ENTAILMENT_SET,
+  inferredDiff,
+  type DisjointnessScope,
+  type SideOutcome,
 } from './inferred-changes.js';
 import { classifySide, isPairClass } from './side-reasoning.js';
 import { ownershipChanges, stageDeltas } from './policy-deltas.js';
@@ -41,8 +66,15 @@ export const SemanticDiffArgs = v.strictObject({
   ...PairArgs,
   mode: v.optional(v.pipe(v.picklist(['asserted', 'inferred', 'both']), v.description('inferred/both classify both sides.')), 'asserted'),
   reasoner: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(256))),
-  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.maxValue(3_600_000),
-    v.transform((n) => (n <= 0 ? DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS : n))), DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS),
+  timeout_ms: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.maxValue(3_600_000),
+      v.transform((n) => (n <= 0 ? DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS : n)),
+    ),
+    DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS,
+  ),
   policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
 });
 
@@ -50,9 +82,11 @@ export type SemanticDiffRequest = v.InferOutput<typeof SemanticDiffArgs>;
 
 // ---------------------------------------------------------------- reasoner
 
-
 /** The reasoner of the inferred modes: the argument by the §1.10 reference rule, else the window's selection. */
-function diffReasoner(ctx: CallContext, reference: string | undefined): { reasoner: ReasonerInfo; selection: 'argument' | 'window_selection' } {
+function diffReasoner(
+  ctx: CallContext,
+  reference: string | undefined,
+): { reasoner: ReasonerInfo; selection: 'argument' | 'window_selection' } {
   if (reference === undefined) {
     return { reasoner: ctx.window.reasoning.selected, selection: 'window_selection' };
   }
@@ -63,14 +97,21 @@ function diffReasoner(ctx: CallContext, reference: string | undefined): { reason
 
 const idRow = (id: OntologyId) => ({ ontology_iri: id.iri, version_iri: id.versionIri });
 
-const capped = <T>(all: readonly T[], limit: number) => ({ count: all.length, items: all.slice(0, limit), ...(all.length > limit ? { truncated: all.length - limit } : {}) });
+const capped = <T>(all: readonly T[], limit: number) => ({
+  count: all.length,
+  items: all.slice(0, limit),
+  ...(all.length > limit ? { truncated: all.length - limit } : {}),
+});
 
 function entityGroups(entities: readonly Entity[], r: Renderings, limit: number): JsonObject {
   return {
     count: entities.length,
     groups: byKind(entities).map((g) => ({
       entity_type: ENTITY_TYPE_NAMES[g.kind],
-      ...capped(g.entities.map((e) => ({ iri: e.iri, display: r.display(e), type: ENTITY_TYPE_NAMES[e.kind] })), limit),
+      ...capped(
+        g.entities.map((e) => ({ iri: e.iri, display: r.display(e), type: ENTITY_TYPE_NAMES[e.kind] })),
+        limit,
+      ),
     })),
   };
 }
@@ -87,13 +128,19 @@ function axiomGroupReport(axioms: readonly Axiom[], r: Renderings, limit: number
 
 /** Annotation rows in a total order (property IRI, then the row's JSON). */
 function annotationRows(rows: JsonObject[]): JsonObject[] {
-  return rows.map((row) => ({ row, key: JSON.stringify(row) }))
-    .sort((a, b) => cmp(String(a.row.property_iri), String(b.row.property_iri)) || cmp(a.key, b.key)).map((x) => x.row);
+  return rows
+    .map((row) => ({ row, key: JSON.stringify(row) }))
+    .sort((a, b) => cmp(String(a.row.property_iri), String(b.row.property_iri)) || cmp(a.key, b.key))
+    .map((x) => x.row);
 }
 
 /** A list capped at `limit` under `name`, with `<name>_count` and `<name>_truncated` beside it (TOOLS.md shows a bare list). */
 function listField(name: string, rows: readonly JsonObject[], limit: number): JsonObject {
-  return { [name]: rows.slice(0, limit), [name + '_count']: rows.length, ...(rows.length > limit ? { [name + '_truncated']: rows.length - limit } : {}) };
+  return {
+    [name]: rows.slice(0, limit),
+    [name + '_count']: rows.length,
+    ...(rows.length > limit ? { [name + '_truncated']: rows.length - limit } : {}),
+  };
 }
 
 interface AssertedPart {
@@ -113,10 +160,17 @@ function assertedPart(ctx: CallContext, left: Side, right: Side, limit: number):
   const annotations = ontologyAnnotationsChange(left.root, right.root);
   const entities = entityChanges(scopeEntities(left.scope), scopeEntities(right.scope));
   const renames = renameCandidates(entities, left.closure, right.closure).map((c) => ({
-    from: c.from.iri, to: c.to.iri, entity_type: ENTITY_TYPE_NAMES[c.from.kind],
-    evidence: { kind: 'exact_label', property_iri: RDFS_LABEL, labels: c.labels.map((l) => (l.lang === '' ? { label: l.label } : { label: l.label, lang: l.lang })) },
+    from: c.from.iri,
+    to: c.to.iri,
+    entity_type: ENTITY_TYPE_NAMES[c.from.kind],
+    evidence: {
+      kind: 'exact_label',
+      property_iri: RDFS_LABEL,
+      labels: c.labels.map((l) => (l.lang === '' ? { label: l.label } : { label: l.label, lang: l.lang })),
+    },
   }));
-  const annotationRowOf = (a: Extract<Axiom, { kind: 'AnnotationAssertion' }>) => annotationRow(annotation(a.property, a.value, a.annotations), ctx);
+  const annotationRowOf = (a: Extract<Axiom, { kind: 'AnnotationAssertion' }>) =>
+    annotationRow(annotation(a.property, a.value, a.annotations), ctx);
   const changes = annotationChanges(diff).map((c) => ({
     focus_iri: c.focus,
     added: annotationRows(c.added.map(annotationRowOf)),
@@ -139,7 +193,9 @@ function assertedPart(ctx: CallContext, left: Side, right: Side, limit: number):
       ...listField('annotation_changes', changes, limit),
       asserted_axioms: { added: axiomGroupReport(diff.onlyInRight, rr, limit), removed: axiomGroupReport(diff.onlyInLeft, lr, limit) },
     },
-    diff, entities, headerChanged,
+    diff,
+    entities,
+    headerChanged,
   };
 }
 
@@ -173,7 +229,15 @@ interface SideFacts {
 }
 
 /** Classifies one side (deciding its candidate disjointness in the same run) within the overall deadline. */
-async function reasonSide(side: Side, label: string, reasoner: ReasonerInfo, toldOnly: boolean, pairs: readonly [IRI, IRI][], deadline: number, signal: AbortSignal): Promise<{ outcome: SideOutcome } & SideFacts> {
+async function reasonSide(
+  side: Side,
+  label: string,
+  reasoner: ReasonerInfo,
+  toldOnly: boolean,
+  pairs: readonly [IRI, IRI][],
+  deadline: number,
+  signal: AbortSignal,
+): Promise<{ outcome: SideOutcome } & SideFacts> {
   const timeoutMs = deadline - Date.now();
   if (timeoutMs <= 0) throw new Expired();
   // an inconsistent side suppresses disjointness anyway; the told-only reasoner cannot decide it
@@ -185,7 +249,10 @@ async function reasonSide(side: Side, label: string, reasoner: ReasonerInfo, tol
   const { classification: c, disjoint } = out.value;
   return {
     outcome: { classification: c, auxiliary: isPairClass, ...namedSignature(side.closure), disjoint },
-    complete: c.data.complete, unsupported: c.data.unsupported.count, rules: c.ruleCount, unresolvedImports,
+    complete: c.data.complete,
+    unsupported: c.data.unsupported.count,
+    rules: c.ruleCount,
+    unresolvedImports,
   };
 }
 
@@ -203,21 +270,30 @@ function reasonerReport(reasoner: ReasonerInfo, selection: string, toldOnly: boo
     configuration_parity: true,
     input: 'flattened imports closure of each side, classified in isolation one after the other',
     told_only: toldOnly,
-    ...(toldOnly ? { told_only_note: 'The structural reasoner reads only the asserted named hierarchy and types: consistency, satisfiability and disjointness are not decided, and entailments through class expressions are missing.' } : {}),
+    ...(toldOnly
+      ? {
+          told_only_note:
+            'The structural reasoner reads only the asserted named hierarchy and types: consistency, satisfiability and disjointness are not decided, and entailments through class expressions are missing.',
+        }
+      : {}),
     ...(l === undefined ? {} : { left: sideRow(l) }),
     ...(r === undefined ? {} : { right: sideRow(r) }),
-    ...(rules > 0 && reasoner.id === 'el' ? { warning: 'A side has SWRL rules; this reasoner ignores them, so rule inferences are missing.' } : {}),
+    ...(rules > 0 && reasoner.id === 'el'
+      ? { warning: 'A side has SWRL rules; this reasoner ignores them, so rule inferences are missing.' }
+      : {}),
   };
 }
 
 // ---------------------------------------------------------------- policy parts
 
-type PolicyState = { kind: 'valid'; resolution: PolicyResolution } | { kind: 'unavailable'; reason: string } | { kind: 'error'; message: string };
+type PolicyState =
+  { kind: 'valid'; resolution: PolicyResolution } | { kind: 'unavailable'; reason: string } | { kind: 'error'; message: string };
 
 function policyState(p: PolicyResolution | Error): PolicyState {
   if (p instanceof Error) return { kind: 'error', message: p.message };
   if (!p.loaded) return { kind: 'unavailable', reason: 'no project policy governs this ontology' };
-  if (!p.valid || p.policy === null) return { kind: 'error', message: `the project policy ${p.file} is invalid (get_project_policy lists its errors)` };
+  if (!p.valid || p.policy === null)
+    return { kind: 'error', message: `the project policy ${p.file} is invalid (get_project_policy lists its errors)` };
   return { kind: 'valid', resolution: p };
 }
 
@@ -227,7 +303,12 @@ function moduleOwnership(state: PolicyState, left: Side, right: Side, limit: num
   const modules = state.resolution.policy!.modules;
   if (modules.length === 0) return { available: false, reason: 'the project policy declares no modules' };
   const changes = ownershipChanges(scopeEntities(left.closure), scopeEntities(right.closure), left.closure, right.closure, modules);
-  return { available: true, count: changes.length, changes: changes.slice(0, limit), ...(changes.length > limit ? { truncated: changes.length - limit } : {}) };
+  return {
+    available: true,
+    count: changes.length,
+    changes: changes.slice(0, limit),
+    ...(changes.length > limit ? { truncated: changes.length - limit } : {}),
+  };
 }
 
 /** A QC snapshot of one side: the active ontology is captured privately; any other side is read as it is. */
@@ -239,18 +320,29 @@ function sideSnapshot(ctx: CallContext, side: Side): QcSnapshot {
 
 // ---------------------------------------------------------------- the whole diff
 
-const ASSERTED_CAVEAT = 'A structural judgement: removed or added logical axioms may be harmless refactorings; mode=inferred compares entailments.';
-const INFERRED_CAVEAT = 'Asserted changes and the inferred-diff-v1 entailments (named classes and individuals; property entailments excluded) of one reasoner: what it leaves out or cannot handle is not compared.';
+const ASSERTED_CAVEAT =
+  'A structural judgement: removed or added logical axioms may be harmless refactorings; mode=inferred compares entailments.';
+const INFERRED_CAVEAT =
+  'Asserted changes and the inferred-diff-v1 entailments (named classes and individuals; property entailments excluded) of one reasoner: what it leaves out or cannot handle is not compared.';
 
 /**
  * Runs `semantic_diff` with parsed arguments. `signal` bounds the call (the tool passes the request's, a
  * job its own cancellation). Failures are DomainErrors with TOOLS.md's conditions.
  */
-export async function semanticDiff(ctx: CallContext, request: SemanticDiffRequest, signal: AbortSignal, reader: DocumentReader): Promise<JsonObject> {
+export async function semanticDiff(
+  ctx: CallContext,
+  request: SemanticDiffRequest,
+  signal: AbortSignal,
+  reader: DocumentReader,
+): Promise<JsonObject> {
   const c: CallContext = signal === ctx.signal ? ctx : { ...ctx, signal };
   const inferredMode = request.mode !== 'asserted';
   if (!inferredMode && request.policy_path !== undefined) {
-    throw new DomainError('policy_path drives module_ownership and stage_deltas, which only the inferred modes compute: pass mode=inferred or mode=both, or leave policy_path out', 'invalid_argument', { argument: 'policy_path' });
+    throw new DomainError(
+      'policy_path drives module_ownership and stage_deltas, which only the inferred modes compute: pass mode=inferred or mode=both, or leave policy_path out',
+      'invalid_argument',
+      { argument: 'policy_path' },
+    );
   }
   requireOneRightForm(request);
   // refused before anything is read; a named reasoner is checked even where asserted mode would not use it
@@ -281,9 +373,11 @@ export async function semanticDiff(ctx: CallContext, request: SemanticDiffReques
       const d = inferredDiff(l.outcome, r.outcome, toldOnly, scope, request.limit);
       out.inferred = d.json;
       if (d.consistencyTransition) inferredReasons.push('consistency changed between the sides');
-      if (d.newlyUnsatisfiable > 0) inferredReasons.push(`${d.newlyUnsatisfiable} class${d.newlyUnsatisfiable === 1 ? ' became' : 'es became'} unsatisfiable`);
+      if (d.newlyUnsatisfiable > 0)
+        inferredReasons.push(`${d.newlyUnsatisfiable} class${d.newlyUnsatisfiable === 1 ? ' became' : 'es became'} unsatisfiable`);
       if (d.errored.length > 0) inferredReasons.push(`inferred categories errored: ${d.errored.join(', ')}`);
-      if (d.suppressed.length > 0) inferredReasons.push(`inferred categories suppressed by an inconsistent side: ${d.suppressed.join(', ')}`);
+      if (d.suppressed.length > 0)
+        inferredReasons.push(`inferred categories suppressed by an inconsistent side: ${d.suppressed.join(', ')}`);
     } catch (err) {
       if (!(err instanceof Expired)) throw err;
       out.inferred = { entailment_set: ENTAILMENT_SET, error: `the inferred work did not finish within timeout_ms=${request.timeout_ms}` };
@@ -294,8 +388,14 @@ export async function semanticDiff(ctx: CallContext, request: SemanticDiffReques
     if (policy.kind === 'valid') {
       const remaining = deadline - Date.now();
       const deltas = await stageDeltas({
-        policy: policy.resolution.policy!, projectRoot: policy.resolution.projectRoot, left: sideSnapshot(c, left), right: sideSnapshot(c, right), reasoner: chosen.reasoner,
-        timeoutMs: remaining, signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, remaining))]), limit: request.limit,
+        policy: policy.resolution.policy!,
+        projectRoot: policy.resolution.projectRoot,
+        left: sideSnapshot(c, left),
+        right: sideSnapshot(c, right),
+        reasoner: chosen.reasoner,
+        timeoutMs: remaining,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, remaining))]),
+        limit: request.limit,
       });
       out.stage_deltas = deltas.json;
       if (deltas.errored.length > 0) inferredReasons.push(`stage deltas errored: ${deltas.errored.join(', ')}`);
@@ -318,7 +418,11 @@ export async function semanticDiff(ctx: CallContext, request: SemanticDiffReques
     classification: verdict.classification,
     policy_driven: policy?.kind === 'valid',
     anonymous_individual_churn: churn,
-    caveat: (inferredMode ? INFERRED_CAVEAT : ASSERTED_CAVEAT) + (churn > 0 ? ` ${churn} one-sided axiom${churn === 1 ? '' : 's'} mention anonymous individuals, compared by content: a re-described blank node shows as removed and added.` : ''),
+    caveat:
+      (inferredMode ? INFERRED_CAVEAT : ASSERTED_CAVEAT) +
+      (churn > 0
+        ? ` ${churn} one-sided axiom${churn === 1 ? '' : 's'} mention anonymous individuals, compared by content: a re-described blank node shows as removed and added.`
+        : ''),
     reasons: verdict.reasons,
   };
   return out;

@@ -60,7 +60,14 @@ export function disjointFrom(data: ClassificationData, pairs: readonly (readonly
 export async function classifySide(run: SideRun): Promise<PoolOutcome<SideClassification>> {
   const doc = sideDocument(run.closure, run.pairs);
   const key = `semantic-diff:${randomUUID()}:${run.label}@0`;
-  const out = await runTask<ClassificationData>({ type: 'classify', key, model: shipAll(doc), reasoner: run.reasoner.id, timeLimitMs: run.timeoutMs }, run.timeoutMs, run.signal);
+  const out = await runTask<ClassificationData>(
+    { type: 'classify', key, model: shipAll(doc), reasoner: run.reasoner.id, timeLimitMs: run.timeoutMs },
+    run.timeoutMs,
+    run.signal,
+  );
   if (out.kind !== 'done') return out;
-  return { kind: 'done', value: { classification: new Classification(out.value, 0, run.reasoner, doc.ruleCount), disjoint: disjointFrom(out.value, run.pairs) } };
+  return {
+    kind: 'done',
+    value: { classification: new Classification(out.value, 0, run.reasoner, doc.ruleCount), disjoint: disjointFrom(out.value, run.pairs) },
+  };
 }

@@ -21,7 +21,10 @@ export interface Acquired {
 
 function providerFailure(access: ProviderAccess, err: unknown): never {
   if (err instanceof ProviderError) {
-    throw new DomainError(`provider ${access.provider.id}: ${err.message}`, 'provider_unavailable', { provider_id: access.provider.id, retryable: err.retryable });
+    throw new DomainError(`provider ${access.provider.id}: ${err.message}`, 'provider_unavailable', {
+      provider_id: access.provider.id,
+      retryable: err.retryable,
+    });
   }
   throw err;
 }
@@ -39,7 +42,9 @@ const caching = (access: ProviderAccess) => access.provider.ttl_seconds > 0;
 /** Whether any evidence repeats the query (such results are not cached: the query is never kept). */
 function echoes(records: readonly ProviderRecord[], query: string): boolean {
   const q = query.toLowerCase();
-  return records.some((r) => [r.entity_iri, ...r.labels.map((l) => l.value), ...r.synonyms, ...r.descriptions].some((t) => t.toLowerCase().includes(q)));
+  return records.some((r) =>
+    [r.entity_iri, ...r.labels.map((l) => l.value), ...r.synonyms, ...r.descriptions].some((t) => t.toLowerCase().includes(q)),
+  );
 }
 
 export interface SearchRequest {
@@ -56,7 +61,13 @@ export async function searchProvider(ctx: CallContext, access: ProviderAccess, r
   const key = cacheKey(access, ['search', req.query, req.ontologies, req.language, req.limit, req.start]);
   const hit = access.provider.freshness === 'fresh_required' ? undefined : store.cached(key, now);
   if (usable(hit, access)) return { records: hit.records, total: hit.total, fetchedAt: hit.fetchedAt, retries: 0, cacheHit: true };
-  const params = new URLSearchParams({ q: req.query, ontology: req.ontologies.join(','), rows: String(req.limit), start: String(req.start), lang: req.language });
+  const params = new URLSearchParams({
+    q: req.query,
+    ontology: req.ontologies.join(','),
+    rows: String(req.limit),
+    start: String(req.start),
+    lang: req.language,
+  });
   let fetched;
   try {
     fetched = await getJson(access.origin, access.credential, `/api/search?${params}`, ctx.signal);
@@ -70,12 +81,33 @@ export async function searchProvider(ctx: CallContext, access: ProviderAccess, r
     return providerFailure(access, err);
   }
   const fetchedAt = new Date().toISOString();
-  const records = hits.docs.slice(0, req.limit).map((d) => providerRecord(d, {
-    providerId: access.provider.id, originAlias: access.origin.alias, via: 'ols4:search', url: fetched.url, retries: fetched.retries,
-    fetchedAt, language: req.language, version: null, license: null, secrets: access.secrets,
-  }, req.query));
+  const records = hits.docs.slice(0, req.limit).map((d) =>
+    providerRecord(
+      d,
+      {
+        providerId: access.provider.id,
+        originAlias: access.origin.alias,
+        via: 'ols4:search',
+        url: fetched.url,
+        retries: fetched.retries,
+        fetchedAt,
+        language: req.language,
+        version: null,
+        license: null,
+        secrets: access.secrets,
+      },
+      req.query,
+    ),
+  );
   if (caching(access) && !echoes(records, req.query)) {
-    store.remember(key, { records, total: hits.total, fetchedAt, expires: now + access.provider.ttl_seconds * 1000, policyDigest: access.policyDigest, bindingGeneration: access.bindingGeneration });
+    store.remember(key, {
+      records,
+      total: hits.total,
+      fetchedAt,
+      expires: now + access.provider.ttl_seconds * 1000,
+      policyDigest: access.policyDigest,
+      bindingGeneration: access.bindingGeneration,
+    });
   }
   return { records, total: hits.total, fetchedAt, retries: fetched.retries, cacheHit: false };
 }
@@ -88,7 +120,11 @@ export interface LookupRequest {
   readonly fresh: boolean;
 }
 
-export async function inspectTerm(ctx: CallContext, access: ProviderAccess, req: LookupRequest): Promise<{ record: ProviderRecord; cacheHit: boolean }> {
+export async function inspectTerm(
+  ctx: CallContext,
+  access: ProviderAccess,
+  req: LookupRequest,
+): Promise<{ record: ProviderRecord; cacheHit: boolean }> {
   const store = ctx.window.externalTerms;
   const now = Date.now();
   const key = cacheKey(access, ['term', req.ontology, req.iri, req.language]);
@@ -98,9 +134,15 @@ export async function inspectTerm(ctx: CallContext, access: ProviderAccess, req:
   const lang = new URLSearchParams({ lang: req.language });
   let retries = 0;
   try {
-    let term = null, url = '';
+    let term = null,
+      url = '';
     for (const [segment, type] of DETAIL_KINDS) {
-      const f = await getJson(access.origin, access.credential, `/api/ontologies/${encodeURIComponent(req.ontology)}/${segment}/${encodedIri(req.iri)}?${lang}`, ctx.signal);
+      const f = await getJson(
+        access.origin,
+        access.credential,
+        `/api/ontologies/${encodeURIComponent(req.ontology)}/${segment}/${encodedIri(req.iri)}?${lang}`,
+        ctx.signal,
+      );
       retries += f.retries;
       if (f.status === 404) continue;
       term = termDetail(f.json, type);
@@ -108,18 +150,41 @@ export async function inspectTerm(ctx: CallContext, access: ProviderAccess, req:
       break;
     }
     if (term === null || term.iri !== req.iri) {
-      throw new DomainError(`provider ${access.provider.id}: ontology '${req.ontology}' has no term ${req.iri}`, 'external_term_not_found', { provider_id: access.provider.id, iri: req.iri });
+      throw new DomainError(
+        `provider ${access.provider.id}: ontology '${req.ontology}' has no term ${req.iri}`,
+        'external_term_not_found',
+        { provider_id: access.provider.id, iri: req.iri },
+      );
     }
     const facts = await getJson(access.origin, access.credential, `/api/ontologies/${encodeURIComponent(req.ontology)}`, ctx.signal);
     retries += facts.retries;
     const { version, license, iri: ontologyIri } = ontologyFacts(facts.json);
     const fetchedAt = new Date().toISOString();
-    const record = providerRecord({ ...term, ontologyIri: term.ontologyIri ?? ontologyIri }, {
-      providerId: access.provider.id, originAlias: access.origin.alias, via: 'ols4:term', url, retries, fetchedAt,
-      language: req.language, version, license, secrets: access.secrets,
-    }, null);
+    const record = providerRecord(
+      { ...term, ontologyIri: term.ontologyIri ?? ontologyIri },
+      {
+        providerId: access.provider.id,
+        originAlias: access.origin.alias,
+        via: 'ols4:term',
+        url,
+        retries,
+        fetchedAt,
+        language: req.language,
+        version,
+        license,
+        secrets: access.secrets,
+      },
+      null,
+    );
     if (!req.fresh && caching(access)) {
-      store.remember(key, { records: [record], total: 1, fetchedAt, expires: now + access.provider.ttl_seconds * 1000, policyDigest: access.policyDigest, bindingGeneration: access.bindingGeneration });
+      store.remember(key, {
+        records: [record],
+        total: 1,
+        fetchedAt,
+        expires: now + access.provider.ttl_seconds * 1000,
+        policyDigest: access.policyDigest,
+        bindingGeneration: access.bindingGeneration,
+      });
     }
     return { record, cacheHit: false };
   } catch (err) {

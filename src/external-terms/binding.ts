@@ -15,31 +15,53 @@ const MAX_SECRET_BYTES = 8 * 1024;
 const alias = v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'an alias'));
 
 /** An exact HTTPS base: scheme and host (and port, path) only, no trailing slash, query, fragment or userinfo. */
-const httpsBase = v.pipe(v.string(), v.maxLength(2048), v.check((s) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'https:' && u.username === '' && u.password === '' && u.search === '' && u.hash === '' && !s.endsWith('/') && u.href.replace(/\/$/, '') === s;
-  } catch {
-    return false;
-  }
-}, 'an exact https base URL without a trailing slash'));
+const httpsBase = v.pipe(
+  v.string(),
+  v.maxLength(2048),
+  v.check((s) => {
+    try {
+      const u = new URL(s);
+      return (
+        u.protocol === 'https:' &&
+        u.username === '' &&
+        u.password === '' &&
+        u.search === '' &&
+        u.hash === '' &&
+        !s.endsWith('/') &&
+        u.href.replace(/\/$/, '') === s
+      );
+    } catch {
+      return false;
+    }
+  }, 'an exact https base URL without a trailing slash'),
+);
 
 const ConfigSchema = v.strictObject({
   version: v.literal(1),
-  origins: v.optional(v.array(v.strictObject({
-    alias,
-    profile: v.literal('ols4'),
-    origin: httpsBase,
-    /** A private CA (PEM file) the origin's certificate chains to: a design addition for private mirrors. */
-    ca_file: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096))),
-  })), []),
-  credentials: v.optional(v.array(v.strictObject({
-    id: alias,
-    /** The request header carrying the secret, e.g. `authorization` or `x-api-key`. */
-    header: v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, 'a header name')),
-    /** An owner-only file holding the secret (for `authorization`, the whole header value). */
-    secret_file: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
-  })), []),
+  origins: v.optional(
+    v.array(
+      v.strictObject({
+        alias,
+        profile: v.literal('ols4'),
+        origin: httpsBase,
+        /** A private CA (PEM file) the origin's certificate chains to: a design addition for private mirrors. */
+        ca_file: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096))),
+      }),
+    ),
+    [],
+  ),
+  credentials: v.optional(
+    v.array(
+      v.strictObject({
+        id: alias,
+        /** The request header carrying the secret, e.g. `authorization` or `x-api-key`. */
+        header: v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, 'a header name')),
+        /** An owner-only file holding the secret (for `authorization`, the whole header value). */
+        secret_file: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
+      }),
+    ),
+    [],
+  ),
 });
 
 export interface BoundOrigin {
@@ -81,8 +103,10 @@ async function readOwnerOnly(file: string, max: number, what: string): Promise<B
     throw new BindingError(`${what} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (!st.isFile()) throw new BindingError(`${what} is not a regular file`);
-  if ((st.mode & 0o077) !== 0) throw new BindingError(`${what} is readable by others than its owner (mode ${(st.mode & 0o777).toString(8)}); it must be 0600`);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new BindingError(`${what} is not owned by the server's user`);
+  if ((st.mode & 0o077) !== 0)
+    throw new BindingError(`${what} is readable by others than its owner (mode ${(st.mode & 0o777).toString(8)}); it must be 0600`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new BindingError(`${what} is not owned by the server's user`);
   if (st.size > max) throw new BindingError(`${what} exceeds ${max} bytes`);
   return readServerPrivateFile(file, max);
 }
@@ -91,7 +115,10 @@ async function ownerOnlyDirectory(dir: string): Promise<boolean> {
   try {
     const st = await lstat(dir);
     if (!st.isDirectory()) throw new BindingError(`${dir} is not a directory`);
-    if ((st.mode & 0o077) !== 0) throw new BindingError(`the provider binding directory is accessible to others than its owner (mode ${(st.mode & 0o777).toString(8)}); it must be 0700`);
+    if ((st.mode & 0o077) !== 0)
+      throw new BindingError(
+        `the provider binding directory is accessible to others than its owner (mode ${(st.mode & 0o777).toString(8)}); it must be 0700`,
+      );
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
@@ -119,7 +146,9 @@ export async function readBinding(home: string | undefined): Promise<ProviderBin
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const where = (issue.path ?? []).map((p) => String((p as { key?: unknown }).key)).join('.');
-    throw new BindingError(`the provider binding file is invalid at ${where || '(root)'}: ${issue.expected === null ? issue.message : 'expected ' + issue.expected}`);
+    throw new BindingError(
+      `the provider binding file is invalid at ${where || '(root)'}: ${issue.expected === null ? issue.message : 'expected ' + issue.expected}`,
+    );
   }
   const parts = [sha256Digest(bytes)];
   const origins = new Map<string, BoundOrigin>();
@@ -139,7 +168,11 @@ export async function readBinding(home: string | undefined): Promise<ProviderBin
     if (credentials.has(c.id)) throw new BindingError(`the provider binding file binds credential '${c.id}' twice`);
     let secret: string | null = null;
     try {
-      const bytes = await readOwnerOnly(path.resolve(path.dirname(file), c.secret_file), MAX_SECRET_BYTES, `the secret file of credential '${c.id}'`);
+      const bytes = await readOwnerOnly(
+        path.resolve(path.dirname(file), c.secret_file),
+        MAX_SECRET_BYTES,
+        `the secret file of credential '${c.id}'`,
+      );
       const text = bytes?.toString('utf8').trim() ?? '';
       secret = text === '' || /[\r\n]/.test(text) ? null : text;
     } catch (err) {

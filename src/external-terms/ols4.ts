@@ -12,7 +12,11 @@ const RETRY_STATUS = new Set([429, 500, 502, 503, 504]);
 
 /** A provider answered, but not with what the profile expects (or not at all). */
 export class ProviderError extends Error {
-  constructor(message: string, readonly retryable: boolean, readonly status: number | null = null) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status: number | null = null,
+  ) {
     super(message);
   }
 }
@@ -25,7 +29,12 @@ export interface Fetched {
   readonly retries: number;
 }
 
-function getOnce(url: URL, origin: BoundOrigin, credential: BoundCredential | null, signal: AbortSignal): Promise<{ status: number; body: Buffer }> {
+function getOnce(
+  url: URL,
+  origin: BoundOrigin,
+  credential: BoundCredential | null,
+  signal: AbortSignal,
+): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'athene-mcp (ols4 profile)' };
     if (credential?.secret != null) headers[credential.header] = credential.secret;
@@ -49,7 +58,12 @@ function getOnce(url: URL, origin: BoundOrigin, credential: BoundCredential | nu
 }
 
 /** GETs `pathAndQuery` from the bound origin and parses JSON; 404 answers null. */
-export async function getJson(origin: BoundOrigin, credential: BoundCredential | null, pathAndQuery: string, signal: AbortSignal): Promise<Fetched & { status: number }> {
+export async function getJson(
+  origin: BoundOrigin,
+  credential: BoundCredential | null,
+  pathAndQuery: string,
+  signal: AbortSignal,
+): Promise<Fetched & { status: number }> {
   const url = new URL(origin.origin + pathAndQuery);
   let retries = 0;
   for (let attempt = 1; ; attempt++) {
@@ -63,7 +77,9 @@ export async function getJson(origin: BoundOrigin, credential: BoundCredential |
         retries++;
         continue;
       }
-      throw err instanceof ProviderError ? err : new ProviderError(`the provider cannot be reached (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, true);
+      throw err instanceof ProviderError
+        ? err
+        : new ProviderError(`the provider cannot be reached (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, true);
     }
     if (RETRY_STATUS.has(answer.status) && attempt < MAX_ATTEMPTS) {
       retries++;
@@ -71,7 +87,8 @@ export async function getJson(origin: BoundOrigin, credential: BoundCredential |
       continue;
     }
     if (answer.status === 404) return { json: null, url: url.href, retries, status: 404 };
-    if (answer.status !== 200) throw new ProviderError(`the provider answered HTTP ${answer.status}`, RETRY_STATUS.has(answer.status), answer.status);
+    if (answer.status !== 200)
+      throw new ProviderError(`the provider answered HTTP ${answer.status}`, RETRY_STATUS.has(answer.status), answer.status);
     try {
       return { json: JSON.parse(answer.body.toString('utf8')), url: url.href, retries, status: 200 };
     } catch {
@@ -95,17 +112,21 @@ export interface OlsTerm {
 }
 
 const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
-const strs = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : typeof x === 'string' ? [x] : []);
+const strs = (x: unknown): string[] =>
+  Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : typeof x === 'string' ? [x] : [];
 
 function termOf(doc: unknown, fallbackType: string): OlsTerm | null {
   if (typeof doc !== 'object' || doc === null) return null;
   const d = doc as Record<string, unknown>;
-  const iri = str(d.iri), ontology = str(d.ontology_name);
+  const iri = str(d.iri),
+    ontology = str(d.ontology_name);
   if (iri === null || ontology === null) return null;
   const label = str(d.label) ?? strs(d.label)[0] ?? null;
   if (label === null) return null;
   return {
-    iri, label, ontology,
+    iri,
+    label,
+    ontology,
     synonyms: strs(d.synonyms ?? d.synonym),
     descriptions: strs(d.description),
     ontologyIri: str(d.ontology_iri),
@@ -119,7 +140,7 @@ function termOf(doc: unknown, fallbackType: string): OlsTerm | null {
 export function searchHits(json: unknown): { total: number; docs: OlsTerm[] } {
   const response = (json as { response?: { numFound?: unknown; docs?: unknown } } | null)?.response;
   if (response === undefined || typeof response.numFound !== 'number' || !Array.isArray(response.docs)) {
-    throw new ProviderError('the provider\'s search answer lacks response.numFound or response.docs', false);
+    throw new ProviderError("the provider's search answer lacks response.numFound or response.docs", false);
   }
   return { total: response.numFound, docs: response.docs.map((d) => termOf(d, 'class')).filter((t): t is OlsTerm => t !== null) };
 }
@@ -127,18 +148,23 @@ export function searchHits(json: unknown): { total: number; docs: OlsTerm[] } {
 /** A term-detail answer. */
 export function termDetail(json: unknown, type: string): OlsTerm {
   const t = termOf(json, type);
-  if (t === null) throw new ProviderError('the provider\'s term answer lacks iri, label or ontology_name', false);
+  if (t === null) throw new ProviderError("the provider's term answer lacks iri, label or ontology_name", false);
   return t;
 }
 
 /** Version and license of an ontology, from `/api/ontologies/{id}` (both optional in OLS). */
-export function ontologyFacts(json: unknown): { version: string | null; license: string | null; iri: string | null; updated: string | null } {
+export function ontologyFacts(json: unknown): {
+  version: string | null;
+  license: string | null;
+  iri: string | null;
+  updated: string | null;
+} {
   const o = (json ?? {}) as { config?: Record<string, unknown>; updated?: unknown };
   const config = o.config ?? {};
   const license = config.license as { url?: unknown; label?: unknown } | string | undefined;
   return {
     version: str(config.version) ?? str(config.versionIri),
-    license: typeof license === 'string' ? license : str(license?.url) ?? str(license?.label),
+    license: typeof license === 'string' ? license : (str(license?.url) ?? str(license?.label)),
     iri: str(config.ontology_purl),
     updated: str(o.updated),
   };
@@ -148,4 +174,8 @@ export function ontologyFacts(json: unknown): { version: string | null; license:
 export const encodedIri = (iri: string): string => encodeURIComponent(encodeURIComponent(iri));
 
 /** The term-detail paths to try, in order, with the entity type each implies. */
-export const DETAIL_KINDS: readonly (readonly [string, string])[] = [['terms', 'class'], ['properties', 'property'], ['individuals', 'individual']];
+export const DETAIL_KINDS: readonly (readonly [string, string])[] = [
+  ['terms', 'class'],
+  ['properties', 'property'],
+  ['individuals', 'individual'],
+];

@@ -33,9 +33,16 @@ export interface ProviderRecord {
 
 /** OLS's entity type words, as the entity-type enum of local_entity. */
 const TYPES: Readonly<Record<string, string>> = {
-  class: 'class', property: 'object_property', objectProperty: 'object_property', object_property: 'object_property',
-  dataProperty: 'data_property', data_property: 'data_property', annotationProperty: 'annotation_property',
-  annotation_property: 'annotation_property', individual: 'named_individual', datatype: 'datatype',
+  class: 'class',
+  property: 'object_property',
+  objectProperty: 'object_property',
+  object_property: 'object_property',
+  dataProperty: 'data_property',
+  data_property: 'data_property',
+  annotationProperty: 'annotation_property',
+  annotation_property: 'annotation_property',
+  individual: 'named_individual',
+  datatype: 'datatype',
 };
 
 /** Lower-case, single-spaced: how a query and a label are compared for the score. */
@@ -44,7 +51,8 @@ const folded = (s: string) => s.normalize('NFC').toLowerCase().replace(/\s+/g, '
 /** A lexical score in [0, 1] with its explanation; a lookup by IRI is an exact identification. */
 function matchOf(term: OlsTerm, query: string | null): { score: number; explanation: string } {
   if (query === null) return { score: 1, explanation: 'looked up by IRI' };
-  const q = folded(query), label = folded(term.label);
+  const q = folded(query),
+    label = folded(term.label);
   if (label === q) return { score: 1, explanation: 'label equals the query' };
   if (term.synonyms.some((s) => folded(s) === q)) return { score: 0.9, explanation: 'a synonym equals the query' };
   if (label.startsWith(q)) return { score: 0.75, explanation: 'label starts with the query' };
@@ -95,10 +103,21 @@ export interface Acquisition {
 
 /** The provider record of one term. Throws `provider_redaction_failed` on secret-like evidence. */
 export function providerRecord(term: OlsTerm, acquisition: Acquisition, query: string | null): ProviderRecord {
-  const texts = [term.iri, term.label, ...term.synonyms, ...term.descriptions, term.replacedBy ?? '', acquisition.license ?? '', acquisition.version ?? ''];
+  const texts = [
+    term.iri,
+    term.label,
+    ...term.synonyms,
+    ...term.descriptions,
+    term.replacedBy ?? '',
+    acquisition.license ?? '',
+    acquisition.version ?? '',
+  ];
   if (texts.some((t) => looksSecret(t, acquisition.secrets))) {
-    throw new DomainError(`provider ${acquisition.providerId}: the provider's evidence for a term contains secret-like content; it is neither returned nor cached`,
-      'provider_redaction_failed', { provider_id: acquisition.providerId });
+    throw new DomainError(
+      `provider ${acquisition.providerId}: the provider's evidence for a term contains secret-like content; it is neither returned nor cached`,
+      'provider_redaction_failed',
+      { provider_id: acquisition.providerId },
+    );
   }
   const content = {
     detail: acquisition.via === 'ols4:term' ? 'term' : 'search',
@@ -114,8 +133,18 @@ export function providerRecord(term: OlsTerm, acquisition: Acquisition, query: s
   const termFingerprint = sha256Digest(JSON.stringify(content));
   const sourceUrl = sanitizedUrl(acquisition.url);
   const match = matchOf(term, query);
-  const resultFingerprint = sha256Digest(JSON.stringify([termFingerprint, acquisition.providerId, acquisition.originAlias, acquisition.via,
-    acquisition.version, acquisition.license, acquisition.fetchedAt, sourceUrl]));
+  const resultFingerprint = sha256Digest(
+    JSON.stringify([
+      termFingerprint,
+      acquisition.providerId,
+      acquisition.originAlias,
+      acquisition.via,
+      acquisition.version,
+      acquisition.license,
+      acquisition.fetchedAt,
+      sourceUrl,
+    ]),
+  );
   return {
     provider_id: acquisition.providerId,
     profile: 'ols4',

@@ -26,8 +26,13 @@ export function adminRefusal(principal: Principal): string | null {
 }
 
 export class AdminRoutes {
-  constructor(private readonly authority: Authority, private readonly home: string, private readonly verifier: StaticTokenVerifier,
-    private readonly profiles: ToolProfileHolder, private readonly readBody: (x: Exchange, limit: number, then: (body: string) => void) => void) {}
+  constructor(
+    private readonly authority: Authority,
+    private readonly home: string,
+    private readonly verifier: StaticTokenVerifier,
+    private readonly profiles: ToolProfileHolder,
+    private readonly readBody: (x: Exchange, limit: number, then: (body: string) => void) => void,
+  ) {}
 
   /** Answers the request when it is one of these routes; false leaves it to the caller. */
   handle(x: Exchange, method: string, path: string): boolean {
@@ -63,7 +68,11 @@ export class AdminRoutes {
       if (!result.ok) return sendJson(x, 503, { error: result.message, error_code: result.error, revoked: false });
       sendJson(x, 200, { revoked: true, client_id: clientId, grant_ids: result.grant_ids });
     } catch (err) {
-      sendJson(x, 503, { error: `The revocation could not be recorded: ${(err as Error).message}`, error_code: 'temporarily_unavailable', revoked: false });
+      sendJson(x, 503, {
+        error: `The revocation could not be recorded: ${(err as Error).message}`,
+        error_code: 'temporarily_unavailable',
+        revoked: false,
+      });
     }
   }
 
@@ -76,7 +85,8 @@ export class AdminRoutes {
       requested = undefined;
     }
     const profile = TOOL_PROFILES.find((p) => p === requested);
-    if (profile === undefined) return sendJson(x, 400, { error: `tool_profile must be one of ${TOOL_PROFILES.join(', ')}`, error_code: 'invalid_argument' });
+    if (profile === undefined)
+      return sendJson(x, 400, { error: `tool_profile must be one of ${TOOL_PROFILES.join(', ')}`, error_code: 'invalid_argument' });
     this.profiles.setToolProfile(profile);
     sendJson(x, 200, { tool_profile: profile });
   }

@@ -81,16 +81,32 @@ export class FrontDoor {
   private readonly started = Date.now();
 
   /** `owner`: the owner-login key (from the directory secret) and the consent requests the CLI also answers. */
-  constructor(private readonly settings: Settings, private readonly registry: WindowRegistry, private readonly verifier: StaticTokenVerifier,
-    private readonly authority: Authority, home: string, transport: TransportKind, owner: { readonly key: Buffer; readonly consents: ConsentRequests; readonly version: string }) {
+  constructor(
+    private readonly settings: Settings,
+    private readonly registry: WindowRegistry,
+    private readonly verifier: StaticTokenVerifier,
+    private readonly authority: Authority,
+    home: string,
+    transport: TransportKind,
+    owner: { readonly key: Buffer; readonly consents: ConsentRequests; readonly version: string },
+  ) {
     const sessions = new OwnerSessions(owner.key, () => this.port);
     this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then), owner.consents, sessions, settings);
     this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
-    this.owner = new OwnerRoutes(sessions, { decide: (id, approve) => this.decideHeld(id, approve), regenerate: () => this.admin.regenerateToken() });
+    this.owner = new OwnerRoutes(sessions, {
+      decide: (id, approve) => this.decideHeld(id, approve),
+      regenerate: () => this.admin.regenerateToken(),
+    });
     this.view = new ViewRoutes({
-      sessions, registry, brokered: () => this.broker?.registry ?? null, authority, consents: owner.consents,
+      sessions,
+      registry,
+      brokered: () => this.broker?.registry ?? null,
+      authority,
+      consents: owner.consents,
       facts: () => ({ url: this.url, transport, version: owner.version, bind: settings.bind_address, started: this.started }),
-      token: () => ensureToken(home), pending: () => this.pendingWrites(), streams: this.streams,
+      token: () => ensureToken(home),
+      pending: () => this.pendingWrites(),
+      streams: this.streams,
       readBody: (x, limit, then) => this.readBody(x, limit, then),
     });
     this.guard = new HostGuard(settings.bind_address, settings.allowed_hosts, settings.allowed_origins);
@@ -121,10 +137,13 @@ export class FrontDoor {
   private watchIdleSessions(): void {
     if (this.expiry !== null) return;
     const idleMs = this.settings.session_idle_timeout_s * 1000;
-    this.expiry = setInterval(() => {
-      const n = this.registry.expireIdle(idleMs);
-      if (n > 0) log.info({ sessions: n, idle_timeout_s: this.settings.session_idle_timeout_s }, 'idle sessions ended');
-    }, Math.max(250, Math.min(idleMs / 2, 60_000)));
+    this.expiry = setInterval(
+      () => {
+        const n = this.registry.expireIdle(idleMs);
+        if (n > 0) log.info({ sessions: n, idle_timeout_s: this.settings.session_idle_timeout_s }, 'idle sessions ended');
+      },
+      Math.max(250, Math.min(idleMs / 2, 60_000)),
+    );
     this.expiry.unref();
   }
 
@@ -151,7 +170,12 @@ export class FrontDoor {
       x.onAbort?.();
     });
     if (r.headerCount > MAX_HEADER_COUNT || r.headerBytes > MAX_HEADER_BYTES) {
-      return sendRpcError(x, 431, -32000, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`);
+      return sendRpcError(
+        x,
+        431,
+        -32000,
+        `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`,
+      );
     }
     const origin = guardedOrigin(r.method, r.path, r.headers.get('origin') ?? '', r.headers.get('sec-fetch-site') ?? '');
     const refusal = this.guard.refusal(r.headers.get('host') ?? '', origin);
@@ -165,8 +189,13 @@ export class FrontDoor {
     const token = bearerToken(r.headers.get('authorization'));
     const principal = token === null ? null : this.authenticate(token);
     if (principal === null) {
-      return sendRpcError(x, 401, -32001, token === null ? 'Unauthorized: a bearer token is required' : 'Unauthorized: invalid bearer token',
-        [['www-authenticate', bearerChallenge(base(), token !== null)]]);
+      return sendRpcError(
+        x,
+        401,
+        -32001,
+        token === null ? 'Unauthorized: a bearer token is required' : 'Unauthorized: invalid bearer token',
+        [['www-authenticate', bearerChallenge(base(), token !== null)]],
+      );
     }
     if (this.draining) return sendRpcError(x, 503, -32000, 'The server is shutting down');
     if (r.path === '/mcp') return this.mcp(x, r, null, principal);
@@ -180,7 +209,9 @@ export class FrontDoor {
     if (r.path === '/health' && r.method === 'GET') return void this.health(x);
     if (r.path === '/instances' && r.method === 'GET') {
       const instances = this.instances();
-      return sendJson(x, 200, { instances: principal.capabilities.includes('server:admin') ? instances : instances.map(withoutHostDetails) });
+      return sendJson(x, 200, {
+        instances: principal.capabilities.includes('server:admin') ? instances : instances.map(withoutHostDetails),
+      });
     }
     if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
     sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}`);
@@ -206,7 +237,8 @@ export class FrontDoor {
 
   private routeInternal(x: Exchange, r: Incoming): void {
     if (this.broker !== null && this.ownsEndpoint && this.broker.route(x, r, (limit, then) => this.readBody(x, limit, then))) return;
-    if (this.internal === null || !this.ownsEndpoint) return sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}: the internal API exists only where the endpoint is owned`);
+    if (this.internal === null || !this.ownsEndpoint)
+      return sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}: the internal API exists only where the endpoint is owned`);
     this.internal.route(x, r);
   }
 
@@ -220,20 +252,32 @@ export class FrontDoor {
     const windows = this.instances().map((i) => ({ id: i.id, label: i.label, state: i.state, reason: i.reason, restarts: i.restarts }));
     const degraded = windows.some((w) => w.state === 'restarting' || w.state === 'failed');
     sendJson(x, 200, {
-      status: degraded ? 'degraded' : 'ok', windows: windows.length, sessions: this.registry.sessionCount,
-      session_idle_timeout_s: this.settings.session_idle_timeout_s, sessions_expired: this.registry.expired,
-      max_sessions: this.settings.max_sessions, max_sessions_per_principal: this.settings.max_sessions_per_principal,
-      instances: windows, journal: journalCounts(this.registry.local), audit_events_lost: lost,
+      status: degraded ? 'degraded' : 'ok',
+      windows: windows.length,
+      sessions: this.registry.sessionCount,
+      session_idle_timeout_s: this.settings.session_idle_timeout_s,
+      sessions_expired: this.registry.expired,
+      max_sessions: this.settings.max_sessions,
+      max_sessions_per_principal: this.settings.max_sessions_per_principal,
+      instances: windows,
+      journal: journalCounts(this.registry.local),
+      audit_events_lost: lost,
     });
   }
 
   /** Null when `principal` may open another session; else the refusal (429 for its own cap, 503 for the server's). */
   private sessionCap(principal: Principal): { status: number; message: string } | null {
     if (this.registry.sessionCount >= this.settings.max_sessions) {
-      return { status: 503, message: `The server holds its maximum of ${this.settings.max_sessions} sessions; close one (DELETE) or retry later` };
+      return {
+        status: 503,
+        message: `The server holds its maximum of ${this.settings.max_sessions} sessions; close one (DELETE) or retry later`,
+      };
     }
     if (this.registry.sessionsOf(ownerKey(pinOwner(principal))) >= this.settings.max_sessions_per_principal) {
-      return { status: 429, message: `This client holds its maximum of ${this.settings.max_sessions_per_principal} sessions; close one (DELETE) before opening another` };
+      return {
+        status: 429,
+        message: `This client holds its maximum of ${this.settings.max_sessions_per_principal} sessions; close one (DELETE) before opening another`,
+      };
     }
     return null;
   }
@@ -281,7 +325,12 @@ export class FrontDoor {
     const unavailable = window.unavailable?.() ?? null;
     if (unavailable !== null) return sendRpcError(x, 503, -32000, unavailable);
     if (window.quarantined === true) {
-      return sendRpcError(x, 503, -32000, `Instance ${window.id} is quarantined (its process stopped heartbeating or left the broker); it takes no requests`);
+      return sendRpcError(
+        x,
+        503,
+        -32000,
+        `Instance ${window.id} is quarantined (its process stopped heartbeating or left the broker); it takes no requests`,
+      );
     }
     if (r.method !== 'POST') return this.forward(x, r, window, null, principal);
     if (sessionId === undefined) {
@@ -336,7 +385,10 @@ export class FrontDoor {
       sink.settle();
       sink.cancel();
     };
-    sink.cancel = window.forward({ method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal }, sink);
+    sink.cancel = window.forward(
+      { method: r.method, url: r.query === '' ? r.path : `${r.path}?${r.query}`, headers, body, principal },
+      sink,
+    );
   }
 
   /** Why no window takes a new session: none open, or each one's reason. */
@@ -368,7 +420,8 @@ export class FrontDoor {
 
 /** This process's windows' change-journal recovery counts, summed. */
 function journalCounts(windows: readonly WindowHandle[]): { recovered: number; pending_recovery: number } {
-  let recovered = 0, pending = 0;
+  let recovered = 0,
+    pending = 0;
   for (const w of windows) {
     recovered += w.journal.recovered;
     pending += w.journal.pending_recovery;

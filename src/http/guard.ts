@@ -98,7 +98,8 @@ export class HostGuard {
   /** Null when the request may proceed; else why it is refused. */
   refusal(host: string, origin: string): string | null {
     if (!this.hostAllowed(host)) return `Host '${host}' is not a name of this server (see the allowed_hosts setting)`;
-    if (origin !== '' && !this.originAllowed(origin)) return `Origin '${origin}' is not this server's origin (see the allowed_origins setting)`;
+    if (origin !== '' && !this.originAllowed(origin))
+      return `Origin '${origin}' is not this server's origin (see the allowed_origins setting)`;
     return null;
   }
 }

@@ -18,15 +18,19 @@ export const REVOKED_DESCRIPTION = "the client's authorization was revoked";
 
 /** The 401 a cut request gets, as RFC 6750 describes an invalid token. */
 export function sendRevoked(x: Exchange): void {
-  sendRpcError(x, 401, -32001, `Unauthorized: ${REVOKED_DESCRIPTION}`,
-    [['www-authenticate', `Bearer error="invalid_token", error_description="${REVOKED_DESCRIPTION}"`]]);
+  sendRpcError(x, 401, -32001, `Unauthorized: ${REVOKED_DESCRIPTION}`, [
+    ['www-authenticate', `Bearer error="invalid_token", error_description="${REVOKED_DESCRIPTION}"`],
+  ]);
 }
 
 /** A request whose body is still arriving: cutting it answers now, and the body is then ignored. */
 export class QueuedRequest implements Cuttable {
   readonly isStream = false;
 
-  constructor(readonly x: Exchange, readonly principal: Principal) {}
+  constructor(
+    readonly x: Exchange,
+    readonly principal: Principal,
+  ) {}
 
   cut(): void {
     sendRevoked(this.x);

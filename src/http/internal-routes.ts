@@ -40,7 +40,10 @@ export interface InternalDeps {
 const ID = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters'));
 const RevokeClientBody = v.strictObject({ client_id: ID }, 'the body must be an object holding only client_id');
 const TerminateSessionBody = v.strictObject({ session_id: ID }, 'the body must be an object holding only session_id');
-const DecideBody = v.strictObject({ id: ID, approve: v.boolean('must be a boolean') }, 'the body must be an object holding only id and approve');
+const DecideBody = v.strictObject(
+  { id: ID, approve: v.boolean('must be a boolean') },
+  'the body must be an object holding only id and approve',
+);
 
 function sendError(x: Exchange, status: number, error: string, description: string): void {
   sendJson(x, status, { error, error_description: description }, [['cache-control', 'no-store']]);
@@ -75,13 +78,20 @@ export class InternalRoutes {
 
   route(x: Exchange, r: Incoming): void {
     if (!this.deps.secret.matches(r.headers.get(DIRECTORY_SECRET_HEADER))) {
-      return sendError(x, 403, 'forbidden', `the internal API needs the ${DIRECTORY_SECRET_HEADER} header holding the private directory secret`);
+      return sendError(
+        x,
+        403,
+        'forbidden',
+        `the internal API needs the ${DIRECTORY_SECRET_HEADER} header holding the private directory secret`,
+      );
     }
     const handler = this.handlers.get(`${r.method} ${r.path}`);
     if (handler === undefined) {
       const allowed = [...this.handlers.keys()].filter((k) => k.endsWith(' ' + r.path)).map((k) => k.split(' ')[0]);
       if (allowed.length === 0) return sendError(x, 404, 'not_found', `No internal route ${r.path}`);
-      return sendJson(x, 405, { error: 'method_not_allowed', error_description: `${r.path} takes ${allowed.join(', ')}` }, [['allow', allowed.join(', ')]]);
+      return sendJson(x, 405, { error: 'method_not_allowed', error_description: `${r.path} takes ${allowed.join(', ')}` }, [
+        ['allow', allowed.join(', ')],
+      ]);
     }
     if (r.method === 'GET') return this.run(x, handler, undefined);
     if (!(r.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
@@ -125,23 +135,32 @@ export class InternalRoutes {
     const result = await authority.revokeClient(body.client_id);
     if (!result.ok) return sendError(x, 503, result.error, result.message);
     const fan = fanout.takeResult(body.client_id);
-    sendJson(x, 200, {
-      revoked: true,
-      client_id: body.client_id,
-      grant_ids: result.grant_ids,
-      in_flight_termination: fan?.in_flight_termination ?? false,
-      terminated_in_flight_requests: fan?.terminated_in_flight_requests ?? 0,
-      dropped_sessions: fan?.dropped_sessions ?? 0,
-      fence_id: fan?.fence_id ?? null,
-      fenced_windows: fan?.fenced_windows ?? [],
-      pending_windows: fan?.pending_windows ?? [],
-    }, [['cache-control', 'no-store']]);
+    sendJson(
+      x,
+      200,
+      {
+        revoked: true,
+        client_id: body.client_id,
+        grant_ids: result.grant_ids,
+        in_flight_termination: fan?.in_flight_termination ?? false,
+        terminated_in_flight_requests: fan?.terminated_in_flight_requests ?? 0,
+        dropped_sessions: fan?.dropped_sessions ?? 0,
+        fence_id: fan?.fence_id ?? null,
+        fenced_windows: fan?.fenced_windows ?? [],
+        pending_windows: fan?.pending_windows ?? [],
+      },
+      [['cache-control', 'no-store']],
+    );
   }
 
   private listConsents(x: Exchange): void {
     const consents = this.deps.consents.pending().map((e) => ({
-      id: e.id, client_id: e.request.client_id, client_name: this.deps.authority.client(e.request.client_id)?.client_name ?? null,
-      scope: e.request.scope, redirect_uri: e.request.redirect_uri, expires_at: new Date(e.expires).toISOString(),
+      id: e.id,
+      client_id: e.request.client_id,
+      client_name: this.deps.authority.client(e.request.client_id)?.client_name ?? null,
+      scope: e.request.scope,
+      redirect_uri: e.request.redirect_uri,
+      expires_at: new Date(e.expires).toISOString(),
     }));
     sendJson(x, 200, { consents }, [['cache-control', 'no-store']]);
   }
@@ -149,7 +168,8 @@ export class InternalRoutes {
   private decideConsent(x: Exchange, raw: unknown): void {
     const body = validBody(x, DecideBody, raw);
     if (body === undefined) return;
-    if (!this.deps.consents.decide(body.id, body.approve)) return sendError(x, 404, 'unknown_consent', `No pending consent request ${body.id}`);
+    if (!this.deps.consents.decide(body.id, body.approve))
+      return sendError(x, 404, 'unknown_consent', `No pending consent request ${body.id}`);
     sendJson(x, 200, { id: body.id, decision: body.approve ? 'approved' : 'denied' }, [['cache-control', 'no-store']]);
   }
 
@@ -160,7 +180,8 @@ export class InternalRoutes {
   private async decidePending(x: Exchange, raw: unknown): Promise<void> {
     const body = validBody(x, DecideBody, raw);
     if (body === undefined) return;
-    if (!(await this.deps.held.decideHeld(body.id, body.approve))) return sendError(x, 404, 'unknown_pending_write', `No pending write ${body.id}`);
+    if (!(await this.deps.held.decideHeld(body.id, body.approve)))
+      return sendError(x, 404, 'unknown_pending_write', `No pending write ${body.id}`);
     sendJson(x, 200, { approval_id: body.id, decision: body.approve ? 'approved' : 'denied' }, [['cache-control', 'no-store']]);
   }
 

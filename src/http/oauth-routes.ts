@@ -16,7 +16,10 @@ import { sendJson, statusLine, type Exchange } from './respond.js';
 
 /** Form bodies of the token, revocation and consent endpoints are small; anything bigger is refused. */
 const FORM_BODY_LIMIT = 16 * 1024;
-const NO_STORE: readonly (readonly [string, string])[] = [['cache-control', 'no-store'], ['pragma', 'no-cache']];
+const NO_STORE: readonly (readonly [string, string])[] = [
+  ['cache-control', 'no-store'],
+  ['pragma', 'no-cache'],
+];
 
 export interface OAuthRequest {
   readonly method: string;
@@ -44,7 +47,8 @@ export function guardedOrigin(method: string, path: string, origin: string, fetc
 }
 
 /** The body a remote peer gets instead of a consent page. */
-export const REMOTE_CONSENT_MESSAGE = 'OAuth consent can only be given from the machine this server runs on. ' +
+export const REMOTE_CONSENT_MESSAGE =
+  'OAuth consent can only be given from the machine this server runs on. ' +
   'From elsewhere, connect with the static bearer token: run `athene token` on the server machine and send it as `Authorization: Bearer <token>`.';
 
 /** Whether a peer may see or answer the consent page: only the local machine, whatever the bind address. */
@@ -80,7 +84,13 @@ export function redirectWith(redirectUri: string, params: Readonly<Record<string
   return url.href;
 }
 
-function oauthError(x: Exchange, error: string, description: string, status = 400, headers: readonly (readonly [string, string])[] = []): void {
+function oauthError(
+  x: Exchange,
+  error: string,
+  description: string,
+  status = 400,
+  headers: readonly (readonly [string, string])[] = [],
+): void {
   sendJson(x, status, { error, error_description: description }, [...NO_STORE, ...headers]);
 }
 
@@ -119,8 +129,13 @@ export class OAuthRoutes {
   /** Registrations admitted but not yet in the authority's view: the cap counts them too. */
   private registering = 0;
 
-  constructor(private readonly authority: Authority, private readonly readBody: BodyReader,
-    private readonly consents: ConsentRequests, private readonly owner: OwnerSessions, private readonly limits: RegistrationSettings) {
+  constructor(
+    private readonly authority: Authority,
+    private readonly readBody: BodyReader,
+    private readonly consents: ConsentRequests,
+    private readonly owner: OwnerSessions,
+    private readonly limits: RegistrationSettings,
+  ) {
     this.limiter = new RegistrationLimiter(limits.oauth_registrations_per_minute);
   }
 
@@ -174,19 +189,34 @@ export class OAuthRoutes {
       if (isRegistrationError(metadata)) return oauthError(x, metadata.error, metadata.error_description);
       const max = this.limits.oauth_max_unfinished_clients;
       if (this.authority.unfinishedRegistrations() + this.registering >= max) {
-        return oauthError(x, 'temporarily_unavailable', `${max} registered clients are still waiting to authorize (the oauth_max_unfinished_clients limit); ` +
-          'an unfinished registration expires an hour after it was made', 429);
+        return oauthError(
+          x,
+          'temporarily_unavailable',
+          `${max} registered clients are still waiting to authorize (the oauth_max_unfinished_clients limit); ` +
+            'an unfinished registration expires an hour after it was made',
+          429,
+        );
       }
       const retryAfter = this.limiter.admit(peerAddress(x.res), Date.now());
       if (retryAfter !== null) {
-        return oauthError(x, 'temporarily_unavailable', `Too many registrations from this address: at most ${this.limits.oauth_registrations_per_minute} a minute ` +
-          '(the oauth_registrations_per_minute limit)', 429, [['retry-after', String(retryAfter)]]);
+        return oauthError(
+          x,
+          'temporarily_unavailable',
+          `Too many registrations from this address: at most ${this.limits.oauth_registrations_per_minute} a minute ` +
+            '(the oauth_registrations_per_minute limit)',
+          429,
+          [['retry-after', String(retryAfter)]],
+        );
       }
       this.registering++;
-      this.authority.register(metadata).then(
-        (registration) => sendJson(x, 201, registration, NO_STORE),
-        (err: unknown) => oauthError(x, 'temporarily_unavailable', `The registration could not be stored: ${(err as Error).message}`, 503),
-      ).finally(() => this.registering--);
+      this.authority
+        .register(metadata)
+        .then(
+          (registration) => sendJson(x, 201, registration, NO_STORE),
+          (err: unknown) =>
+            oauthError(x, 'temporarily_unavailable', `The registration could not be stored: ${(err as Error).message}`, 503),
+        )
+        .finally(() => this.registering--);
     });
   }
 
@@ -206,22 +236,33 @@ export class OAuthRoutes {
 
   private authorize(x: Exchange, r: OAuthRequest): void {
     const parsed = singleParams(r.query);
-    if ('repeated' in parsed) return sendPage(x, 400, errorPage('Invalid authorization request', `Parameter '${parsed.repeated}' is repeated.`));
+    if ('repeated' in parsed)
+      return sendPage(x, 400, errorPage('Invalid authorization request', `Parameter '${parsed.repeated}' is repeated.`));
     const q = parsed.params;
     const clientId = q.get('client_id') ?? '';
     const client = clientId === '' ? undefined : this.authority.client(clientId);
     if (client === undefined) {
-      return sendPage(x, 400, errorPage('Unknown client', clientId === '' ? 'The request names no client_id.' : `No client is registered as '${clientId}'.`));
+      return sendPage(
+        x,
+        400,
+        errorPage('Unknown client', clientId === '' ? 'The request names no client_id.' : `No client is registered as '${clientId}'.`),
+      );
     }
     const redirectUri = q.get('redirect_uri') ?? '';
     if (!redirectMatches(client.redirect_uris, redirectUri)) {
-      return sendPage(x, 400, errorPage('Invalid redirect URI', redirectUri === ''
-        ? 'The request names no redirect_uri.'
-        : `The redirect URI '${redirectUri}' is not one the client registered.`));
+      return sendPage(
+        x,
+        400,
+        errorPage(
+          'Invalid redirect URI',
+          redirectUri === '' ? 'The request names no redirect_uri.' : `The redirect URI '${redirectUri}' is not one the client registered.`,
+        ),
+      );
     }
     // From here on the redirect URI is trusted: errors go back to the client, with its state.
     const state = q.get('state') ?? null;
-    const fail = (error: string, description: string) => redirect(x, redirectWith(redirectUri, { error, error_description: description, state }));
+    const fail = (error: string, description: string) =>
+      redirect(x, redirectWith(redirectUri, { error, error_description: description, state }));
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type', "response_type must be 'code'");
     const challenge = q.get('code_challenge');
     if (challenge === undefined) return fail('invalid_request', 'code_challenge is required (PKCE with S256)');
@@ -230,8 +271,12 @@ export class OAuthRoutes {
     const granted = resolveScope(q.get('scope'));
     if (isScopeError(granted)) return fail(granted.error, granted.error_description);
     const opened = this.consents.open({
-      client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge,
-      scope: granted.scope, capabilities: granted.capabilities, state,
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      scope: granted.scope,
+      capabilities: granted.capabilities,
+      state,
     });
     this.showPending(x, r, this.consents.get(opened.id)!, opened.wait);
   }
@@ -244,12 +289,35 @@ export class OAuthRoutes {
     const session = this.owner.session(r.headers.get('cookie') ?? '');
     if (session === null) {
       const refresh = `${CONSENT_WAIT_PATH}?${new URLSearchParams({ id: entry.id, w: wait }).toString()}`;
-      return sendPage(x, 200, waitingPage({ clientName, clientId: req.client_id, scope: req.scope, capabilities: req.capabilities, consentId: entry.id, refresh }));
+      return sendPage(
+        x,
+        200,
+        waitingPage({
+          clientName,
+          clientId: req.client_id,
+          scope: req.scope,
+          capabilities: req.capabilities,
+          consentId: entry.id,
+          refresh,
+        }),
+      );
     }
-    sendPage(x, 200, consentPage({
-      clientName, clientId: req.client_id, redirectUri: req.redirect_uri, scope: req.scope, capabilities: req.capabilities,
-      action: OAUTH_PATHS.authorize, csrf: session.csrf, consentId: entry.id, wait,
-    }), req.redirect_uri);
+    sendPage(
+      x,
+      200,
+      consentPage({
+        clientName,
+        clientId: req.client_id,
+        redirectUri: req.redirect_uri,
+        scope: req.scope,
+        capabilities: req.capabilities,
+        action: OAUTH_PATHS.authorize,
+        csrf: session.csrf,
+        consentId: entry.id,
+        wait,
+      }),
+      req.redirect_uri,
+    );
   }
 
   /** The waiting browser's poll: the redirect once the owner answered, else the pending page again. */
@@ -258,7 +326,14 @@ export class OAuthRoutes {
     const wait = q.get('w') ?? '';
     const entry = this.consents.poll(q.get('id') ?? '', wait);
     if (entry === null) {
-      return sendPage(x, 400, errorPage('Consent expired', 'This consent request expired or was already answered. Start the authorization again from the client.'));
+      return sendPage(
+        x,
+        400,
+        errorPage(
+          'Consent expired',
+          'This consent request expired or was already answered. Start the authorization again from the client.',
+        ),
+      );
     }
     if (entry.status === 'pending') return this.showPending(x, r, entry, wait);
     await this.deliver(x, entry);
@@ -274,7 +349,14 @@ export class OAuthRoutes {
       const code = await this.authority.issueCode({ client_id, redirect_uri, code_challenge, scope, capabilities });
       redirect(x, redirectWith(redirect_uri, { code, state }));
     } catch (err) {
-      redirect(x, redirectWith(redirect_uri, { error: 'temporarily_unavailable', error_description: `No code could be issued: ${(err as Error).message}`, state }));
+      redirect(
+        x,
+        redirectWith(redirect_uri, {
+          error: 'temporarily_unavailable',
+          error_description: `No code could be issued: ${(err as Error).message}`,
+          state,
+        }),
+      );
     }
   }
 
@@ -285,14 +367,36 @@ export class OAuthRoutes {
       return sendPage(x, 400, errorPage('Invalid consent', "The form must answer 'allow' or 'deny'."));
     }
     if (this.owner.authorize(r.headers.get('cookie') ?? '', form.get('csrf') ?? '') === null) {
-      return sendPage(x, 403, errorPage('Only the owner can approve', 'Approving needs the owner session (run `athene open` and follow the login link) or `athene consent approve ID` on the command line.'));
+      return sendPage(
+        x,
+        403,
+        errorPage(
+          'Only the owner can approve',
+          'Approving needs the owner session (run `athene open` and follow the login link) or `athene consent approve ID` on the command line.',
+        ),
+      );
     }
     const id = form.get('consent') ?? '';
     if (!this.consents.decide(id, decision === 'allow')) {
-      return sendPage(x, 400, errorPage('Consent expired', 'This consent request expired or was already answered. Start the authorization again from the client.'));
+      return sendPage(
+        x,
+        400,
+        errorPage(
+          'Consent expired',
+          'This consent request expired or was already answered. Start the authorization again from the client.',
+        ),
+      );
     }
     const entry = this.consents.poll(id, form.get('wait') ?? '');
-    if (entry === null) return sendPage(x, 200, errorPage('Answered', `Request ${id} was ${decision === 'allow' ? 'approved' : 'denied'}; the browser that asked continues by itself.`));
+    if (entry === null)
+      return sendPage(
+        x,
+        200,
+        errorPage(
+          'Answered',
+          `Request ${id} was ${decision === 'allow' ? 'approved' : 'denied'}; the browser that asked continues by itself.`,
+        ),
+      );
     await this.deliver(x, entry);
   }
 
@@ -304,22 +408,41 @@ export class OAuthRoutes {
       const code = form.get('code');
       const redirectUri = form.get('redirect_uri');
       const verifier = form.get('code_verifier');
-      const missing = [['client_id', clientId], ['code', code], ['redirect_uri', redirectUri], ['code_verifier', verifier]].filter(([, v]) => v === undefined || v === '').map(([k]) => k);
+      const missing = [
+        ['client_id', clientId],
+        ['code', code],
+        ['redirect_uri', redirectUri],
+        ['code_verifier', verifier],
+      ]
+        .filter(([, v]) => v === undefined || v === '')
+        .map(([k]) => k);
       if (missing.length > 0) return oauthError(x, 'invalid_request', `Missing parameters: ${missing.join(', ')}`);
-      result = await this.settle(this.authority.exchangeCode({ client_id: clientId!, code: code!, redirect_uri: redirectUri!, code_verifier: verifier! }));
+      result = await this.settle(
+        this.authority.exchangeCode({ client_id: clientId!, code: code!, redirect_uri: redirectUri!, code_verifier: verifier! }),
+      );
     } else if (grant === 'refresh_token') {
       const refreshToken = form.get('refresh_token');
-      const missing = [['client_id', clientId], ['refresh_token', refreshToken]].filter(([, v]) => v === undefined || v === '').map(([k]) => k);
+      const missing = [
+        ['client_id', clientId],
+        ['refresh_token', refreshToken],
+      ]
+        .filter(([, v]) => v === undefined || v === '')
+        .map(([k]) => k);
       if (missing.length > 0) return oauthError(x, 'invalid_request', `Missing parameters: ${missing.join(', ')}`);
       const scope = form.get('scope');
       if (scope !== undefined) {
         const granted = resolveScope(scope);
         if (isScopeError(granted)) return oauthError(x, granted.error, granted.error_description);
       }
-      result = await this.settle(this.authority.refresh({ client_id: clientId!, refresh_token: refreshToken!, ...(scope !== undefined ? { scope } : {}) }));
+      result = await this.settle(
+        this.authority.refresh({ client_id: clientId!, refresh_token: refreshToken!, ...(scope !== undefined ? { scope } : {}) }),
+      );
     } else {
-      return oauthError(x, grant === undefined ? 'invalid_request' : 'unsupported_grant_type',
-        grant === undefined ? 'grant_type is required' : `grant_type '${grant}' is not supported; use authorization_code or refresh_token`);
+      return oauthError(
+        x,
+        grant === undefined ? 'invalid_request' : 'unsupported_grant_type',
+        grant === undefined ? 'grant_type is required' : `grant_type '${grant}' is not supported; use authorization_code or refresh_token`,
+      );
     }
     if (isOAuthError(result)) return oauthError(x, result.error, result.error_description, tokenErrorStatus(result.error));
     sendJson(x, 200, result, NO_STORE);

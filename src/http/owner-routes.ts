@@ -19,7 +19,8 @@ export interface OwnerActions {
   regenerate(): Promise<string>;
 }
 
-export const OWNER_REQUIRED = 'This action needs the owner: sign in with the single-use link `athene open` prints (then send the session\'s CSRF token ' +
+export const OWNER_REQUIRED =
+  "This action needs the owner: sign in with the single-use link `athene open` prints (then send the session's CSRF token " +
   `in ${OWNER_CSRF_HEADER}), or use the command line (athene pending approve|deny ID, athene token --regenerate). A bearer token is not accepted here.`;
 
 function html(x: Exchange, status: number, body: string, extra: readonly (readonly [string, string])[] = []): void {
@@ -33,7 +34,10 @@ function html(x: Exchange, status: number, body: string, extra: readonly (readon
 }
 
 export class OwnerRoutes {
-  constructor(private readonly sessions: OwnerSessions, private readonly actions: OwnerActions) {}
+  constructor(
+    private readonly sessions: OwnerSessions,
+    private readonly actions: OwnerActions,
+  ) {}
 
   /** Answers the request when it is one of these routes; false leaves it to the caller. */
   handle(x: Exchange, r: Incoming): boolean {
@@ -41,18 +45,30 @@ export class OwnerRoutes {
       if (r.method !== 'GET') return this.notAllowed(x, 'GET');
       // checked before the nonce is spent: a link that leaked to another machine still works for the owner here
       if (!isLocalPeer(peerAddress(x.res))) {
-        html(x, 403, errorPage('Owner login only on this machine', 'Open the owner login link in a browser on the machine this server runs on.'));
+        html(
+          x,
+          403,
+          errorPage('Owner login only on this machine', 'Open the owner login link in a browser on the machine this server runs on.'),
+        );
         return true;
       }
       const cookie = this.sessions.login(new URLSearchParams(r.query));
       if (cookie === null) {
-        html(x, 403, errorPage('Login link not valid', 'This owner login link is invalid, expired or already used. Run `athene open` for a new one.'));
+        html(
+          x,
+          403,
+          errorPage('Login link not valid', 'This owner login link is invalid, expired or already used. Run `athene open` for a new one.'),
+        );
         return true;
       }
       if (x.aborted || x.done) return true;
       x.done = true;
       x.res.cork(() => {
-        x.res.writeStatus(statusLine(303)).writeHeader('location', OWNER_HOME_PATH).writeHeader('set-cookie', cookie).writeHeader('cache-control', 'no-store');
+        x.res
+          .writeStatus(statusLine(303))
+          .writeHeader('location', OWNER_HOME_PATH)
+          .writeHeader('set-cookie', cookie)
+          .writeHeader('cache-control', 'no-store');
         x.res.end();
       });
       return true;
@@ -75,7 +91,8 @@ export class OwnerRoutes {
   }
 
   private async decide(x: Exchange, approvalId: string, approve: boolean): Promise<void> {
-    if (await this.actions.decide(approvalId, approve)) sendJson(x, 200, { approval_id: approvalId, decision: approve ? 'approved' : 'denied' });
+    if (await this.actions.decide(approvalId, approve))
+      sendJson(x, 200, { approval_id: approvalId, decision: approve ? 'approved' : 'denied' });
     else sendJson(x, 404, { error: `No pending write ${approvalId}` });
   }
 

@@ -8,7 +8,10 @@ export function sendTooLarge(x: Exchange, limit: number): void {
   x.done = true;
   x.res.cork(() => {
     x.res.writeStatus(statusLine(413)).writeHeader('content-type', 'application/json');
-    x.res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: the limit is ${limit} bytes` }, id: null }), true);
+    x.res.end(
+      JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Payload Too Large: the limit is ${limit} bytes` }, id: null }),
+      true,
+    );
   });
 }
 

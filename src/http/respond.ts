@@ -27,7 +27,13 @@ export function sendJson(x: Exchange, status: number, body: unknown, headers: re
 }
 
 /** A JSON-RPC error body with a null id (the request could not be attributed). */
-export function sendRpcError(x: Exchange, status: number, code: number, message: string, headers: readonly (readonly [string, string])[] = []): void {
+export function sendRpcError(
+  x: Exchange,
+  status: number,
+  code: number,
+  message: string,
+  headers: readonly (readonly [string, string])[] = [],
+): void {
   sendJson(x, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 

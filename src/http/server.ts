@@ -105,8 +105,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     // pending fences enter the ledger before any window starts, so every window holds them from the first request
     fanout = await RevocationFanout.open({
-      home, ledger: registry.fences, targets: () => registry.fenceTargets(),
-      cutInFlight: (revoked) => door.cutInFlight(revoked), dropSessions: (revoked) => registry.dropSessions(revoked),
+      home,
+      ledger: registry.fences,
+      targets: () => registry.fenceTargets(),
+      cutInFlight: (revoked) => door.cutInFlight(revoked),
+      dropSessions: (revoked) => registry.dropSessions(revoked),
     });
     secret = await DirectorySecret.open(home);
   } catch (err) {
@@ -133,10 +136,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw err;
   }
   const consents = new ConsentRequests();
-  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind, { key: secret.ownerKey, consents, version: release.version });
+  const door = new FrontDoor(settings, registry, verifier, authority, home, transport.kind, {
+    key: secret.ownerKey,
+    consents,
+    version: release.version,
+  });
   door.serveInternal(new InternalRoutes({ secret, authority, registry, fanout, consents, held: door }));
   authority.onRevoked(fanout.listener);
-  const roleOptions = { home, settings, door, windows: registry, secret, release, admit: (w: FenceTarget) => fanout.admit(w), limits: options.brokerLimits };
+  const roleOptions = {
+    home,
+    settings,
+    door,
+    windows: registry,
+    secret,
+    release,
+    admit: (w: FenceTarget) => fanout.admit(w),
+    limits: options.brokerLimits,
+  };
   let role: EndpointRole;
   try {
     role = await takeEndpointRole(roleOptions);
@@ -189,14 +205,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (stopping !== null) return;
     const next = await takeEndpointRole(roleOptions);
     adopt(next);
-    log.warn(`now ${next.kind === 'standalone' ? 'standalone' : next.kind === 'broker' ? 'the broker' : 'registered with a new broker'} at ${next.listening.url}`);
+    log.warn(
+      `now ${next.kind === 'standalone' ? 'standalone' : next.kind === 'broker' ? 'the broker' : 'registered with a new broker'} at ${next.listening.url}`,
+    );
   };
   const adopt = (next: EndpointRole): void => {
     role = next;
     // a process that serves the endpoint itself needs the OAuth registry; one behind a broker does not
-    if (role.kind !== 'registered') void authority.promote().then((owned) => {
-      if (!owned) log.warn(`${authority.standbyFor === process.pid ? 'another server in this process' : `process ${authority.standbyFor}`} owns the OAuth registry in ${home}; OAuth tokens are refused here, the static bearer token works`);
-    });
+    if (role.kind !== 'registered')
+      void authority.promote().then((owned) => {
+        if (!owned)
+          log.warn(
+            `${authority.standbyFor === process.pid ? 'another server in this process' : `process ${authority.standbyFor}`} owns the OAuth registry in ${home}; OAuth tokens are refused here, the static bearer token works`,
+          );
+      });
     if (role.kind === 'broker') role.host.onTakeover = () => void stop(1000, false);
     if (role.kind === 'registered') role.link.onLost = () => void relocate();
   };

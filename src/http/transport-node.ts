@@ -17,7 +17,10 @@ class NodeReply implements Reply {
   private readonly head: string[] = [];
   private aborted: (() => void) | null = null;
 
-  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse) {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {
     answering.add(req.socket);
     res.on('close', () => {
       answering.delete(req.socket);
@@ -56,7 +59,10 @@ class NodeReply implements Reply {
   end(body?: string | Uint8Array, closeConnection = false): void {
     if (this.res.destroyed) return;
     if (!this.res.headersSent) {
-      this.head.push('content-length', String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+      this.head.push(
+        'content-length',
+        String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+      );
       if (closeConnection) this.head.push('connection', 'close');
       this.res.writeHead(this.status, this.head);
     }
@@ -100,7 +106,8 @@ function incoming(req: IncomingMessage): Incoming {
 
 /** The status and message of a request node's parser refused before any handler saw it. */
 function clientErrorAnswer(err: NodeJS.ErrnoException): [number, string] {
-  if (err.code === 'HPE_HEADER_OVERFLOW') return [431, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`];
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return [431, `Request Header Fields Too Large: at most ${MAX_HEADER_COUNT} headers of ${MAX_HEADER_BYTES} bytes in all`];
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout: the request did not arrive in time'];
   return [400, `Bad Request: malformed HTTP/1.1 request (${err.code ?? err.message})`];
 }
@@ -110,7 +117,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || !socket.writable || answering.has(socket as Socket)) return void socket.destroy();
   const [status, message] = clientErrorAnswer(err);
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-  socket.end(`HTTP/1.1 ${statusLine(status)}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${statusLine(status)}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 export class NodeTransport implements Transport {
@@ -120,8 +129,10 @@ export class NodeTransport implements Transport {
   constructor(handler: Handler) {
     // the parser's own limit sits above the front door's, which answers with a JSON-RPC 431 like uWS does
     // a request without Host goes to the front door's Host check (403), not node's bare 400
-    this.server = http.createServer({ maxHeaderSize: 4 * MAX_HEADER_BYTES, keepAliveTimeout: 10_000, requireHostHeader: false },
-      (req, res) => handler(incoming(req), new NodeReply(req, res)));
+    this.server = http.createServer(
+      { maxHeaderSize: 4 * MAX_HEADER_BYTES, keepAliveTimeout: 10_000, requireHostHeader: false },
+      (req, res) => handler(incoming(req), new NodeReply(req, res)),
+    );
     // the front door counts header lines itself: node would silently drop the ones past its own cap
     this.server.maxHeadersCount = 0;
     this.server.on('clientError', answerClientError);

@@ -65,7 +65,14 @@ function incoming(req: HttpRequest): Incoming {
     headerCount++;
     headerBytes += k.length + v.length;
   });
-  return { method: req.getCaseSensitiveMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers, headerCount, headerBytes };
+  return {
+    method: req.getCaseSensitiveMethod().toUpperCase(),
+    path: req.getUrl(),
+    query: req.getQuery() ?? '',
+    headers,
+    headerCount,
+    headerBytes,
+  };
 }
 
 export class UwsTransport implements Transport {
@@ -73,7 +80,10 @@ export class UwsTransport implements Transport {
   private readonly app: TemplatedApp;
   private socket: us_listen_socket | null = null;
 
-  constructor(private readonly uws: UwsModule, handler: Handler) {
+  constructor(
+    private readonly uws: UwsModule,
+    handler: Handler,
+  ) {
     this.app = uws.App().any('/*', (res, req) => handler(incoming(req), new UwsReply(res)));
   }
 

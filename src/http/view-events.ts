@@ -31,7 +31,11 @@ export class ViewEvents {
   /** The announcement streams of other processes' windows, open while a page listens. */
   private readonly remote = new Map<RoutedWindow, () => void>();
 
-  constructor(private readonly sessions: OwnerSessions, private readonly registry: WindowRegistry, private readonly streams: Set<Exchange>) {}
+  constructor(
+    private readonly sessions: OwnerSessions,
+    private readonly registry: WindowRegistry,
+    private readonly streams: Set<Exchange>,
+  ) {}
 
   open(x: Exchange, cookie: string): void {
     if (x.aborted || x.done) return;
@@ -41,7 +45,10 @@ export class ViewEvents {
       this.drop(listener);
     });
     x.res.cork(() => {
-      x.res.writeStatus(statusLine(200)).writeHeader('content-type', 'text/event-stream').writeHeader('cache-control', 'no-store')
+      x.res
+        .writeStatus(statusLine(200))
+        .writeHeader('content-type', 'text/event-stream')
+        .writeHeader('cache-control', 'no-store')
         .writeHeader('x-content-type-options', 'nosniff');
       x.res.write('retry: 1000\n\nevent: hello\ndata: {}\n\n');
     });
@@ -88,7 +95,13 @@ export class ViewEvents {
     }
     for (const w of listed) {
       if (w.watch === undefined || w.quarantined === true || this.remote.has(w)) continue;
-      this.remote.set(w, w.watch((topics) => this.announce(...topics), () => this.rewatch(w)));
+      this.remote.set(
+        w,
+        w.watch(
+          (topics) => this.announce(...topics),
+          () => this.rewatch(w),
+        ),
+      );
     }
   }
 

@@ -28,7 +28,14 @@ const BODY_LIMIT = 4096;
 const CLASS_PAGE = 200;
 const FEED_LIMIT = 100;
 /** The HTTP status of a window's refusal; any other error code is the request's fault (400). */
-const ANSWER_STATUS: Readonly<Record<string, number>> = { not_found: 404, not_loaded: 404, window_unavailable: 503, internal_error: 500, read_only: 409, journal_disabled: 409 };
+const ANSWER_STATUS: Readonly<Record<string, number>> = {
+  not_found: 404,
+  not_loaded: 404,
+  window_unavailable: 503,
+  internal_error: 500,
+  read_only: 409,
+  journal_disabled: 409,
+};
 
 export interface ViewDeps {
   readonly sessions: OwnerSessions;
@@ -108,7 +115,12 @@ export class ViewRoutes {
     }
     if (r.method !== 'POST') return this.notAllowed(x, 'GET, POST');
     if (!this.csrfOk(session, r)) {
-      fail(x, 403, `A state-changing request of the server view must carry the owner session's CSRF token in ${OWNER_CSRF_HEADER}`, 'owner_required');
+      fail(
+        x,
+        403,
+        `A state-changing request of the server view must carry the owner session's CSRF token in ${OWNER_CSRF_HEADER}`,
+        'owner_required',
+      );
       return true;
     }
     this.deps.readBody(x, BODY_LIMIT, (body) => {
@@ -122,7 +134,8 @@ export class ViewRoutes {
   /** The window the page opens its feed and ontology browser on: this process's newest serving one. */
   private firstWindow(): string | null {
     let best: WindowHandle | null = null;
-    for (const w of this.deps.registry.local) if (w.unavailable() === null && (best === null || w.connectedAt >= best.connectedAt)) best = w;
+    for (const w of this.deps.registry.local)
+      if (w.unavailable() === null && (best === null || w.connectedAt >= best.connectedAt)) best = w;
     return best?.id ?? null;
   }
 
@@ -154,7 +167,7 @@ export class ViewRoutes {
     if (w === undefined) return fail(x, 404, `No window ${windowId}`, 'not_found');
     const answer = await w.view(query);
     const error = (answer as { error?: unknown; error_code?: unknown }).error_code;
-    sendJson(x, error === undefined ? 200 : ANSWER_STATUS[String(error)] ?? 400, answer, NO_STORE);
+    sendJson(x, error === undefined ? 200 : (ANSWER_STATUS[String(error)] ?? 400), answer, NO_STORE);
   }
 
   private async read(x: Exchange, route: string, q: URLSearchParams): Promise<void> {
@@ -162,23 +175,37 @@ export class ViewRoutes {
     if (inWindow !== null) {
       const id = decodeURIComponent(inWindow[1]);
       switch (inWindow[2]) {
-        case 'changes': return this.ask(x, id, { kind: 'changes', limit: FEED_LIMIT, ...optional('client', q.get('client')), ...optional('entity', q.get('entity')) });
+        case 'changes':
+          return this.ask(x, id, {
+            kind: 'changes',
+            limit: FEED_LIMIT,
+            ...optional('client', q.get('client')),
+            ...optional('entity', q.get('entity')),
+          });
         case 'classes': {
           const offset = Number(q.get('offset') ?? '0');
           if (!Number.isSafeInteger(offset) || offset < 0) return fail(x, 400, 'offset must be a non-negative integer', 'invalid_argument');
           return this.ask(x, id, { kind: 'classes', parent: q.get('parent') || null, offset, limit: CLASS_PAGE });
         }
-        case 'entity': return this.ask(x, id, { kind: 'entity', iri: q.get('iri') ?? '' });
-        default: return this.ask(x, id, { kind: 'search', query: q.get('q') ?? '' });
+        case 'entity':
+          return this.ask(x, id, { kind: 'entity', iri: q.get('iri') ?? '' });
+        default:
+          return this.ask(x, id, { kind: 'search', query: q.get('q') ?? '' });
       }
     }
     switch (route) {
-      case 'overview': return sendJson(x, 200, this.overview(), NO_STORE);
-      case 'windows': return sendJson(x, 200, { windows: await this.windows() }, NO_STORE);
-      case 'clients': return sendJson(x, 200, this.clients(), NO_STORE);
-      case 'pending': return sendJson(x, 200, { pending: await this.deps.pending() }, NO_STORE);
-      case 'consents': return sendJson(x, 200, { consents: this.consentList() }, NO_STORE);
-      default: return fail(x, 404, `No server view route GET ${route}`, 'not_found');
+      case 'overview':
+        return sendJson(x, 200, this.overview(), NO_STORE);
+      case 'windows':
+        return sendJson(x, 200, { windows: await this.windows() }, NO_STORE);
+      case 'clients':
+        return sendJson(x, 200, this.clients(), NO_STORE);
+      case 'pending':
+        return sendJson(x, 200, { pending: await this.deps.pending() }, NO_STORE);
+      case 'consents':
+        return sendJson(x, 200, { consents: this.consentList() }, NO_STORE);
+      default:
+        return fail(x, 404, `No server view route GET ${route}`, 'not_found');
     }
   }
 
@@ -199,7 +226,8 @@ export class ViewRoutes {
     const modes = /^windows\/([^/]+)\/write-modes$/.exec(route);
     if (modes !== null) {
       const { read_only, confirm_each_write } = args;
-      if (typeof read_only !== 'boolean' || typeof confirm_each_write !== 'boolean') return fail(x, 400, 'write-modes takes {"read_only": <boolean>, "confirm_each_write": <boolean>}', 'invalid_argument');
+      if (typeof read_only !== 'boolean' || typeof confirm_each_write !== 'boolean')
+        return fail(x, 400, 'write-modes takes {"read_only": <boolean>, "confirm_each_write": <boolean>}', 'invalid_argument');
       return this.ask(x, decodeURIComponent(modes[1]), { kind: 'write-modes', read_only, confirm_each_write });
     }
     const revert = /^windows\/([^/]+)\/revert$/.exec(route);
@@ -216,8 +244,15 @@ export class ViewRoutes {
   private overview(): Record<string, unknown> {
     const f = this.deps.facts();
     return {
-      url: f.url, transport: f.transport, version: f.version, bind: f.bind, uptime_s: Math.round((Date.now() - f.started) / 1000),
-      started_at: new Date(f.started).toISOString(), ...this.deps.registry.writeModes, windows: this.deps.registry.all.length, sessions: this.deps.registry.sessionCount,
+      url: f.url,
+      transport: f.transport,
+      version: f.version,
+      bind: f.bind,
+      uptime_s: Math.round((Date.now() - f.started) / 1000),
+      started_at: new Date(f.started).toISOString(),
+      ...this.deps.registry.writeModes,
+      windows: this.deps.registry.all.length,
+      sessions: this.deps.registry.sessionCount,
     };
   }
 
@@ -227,8 +262,10 @@ export class ViewRoutes {
       const v = args[name];
       return v === undefined ? current[name] : typeof v === 'boolean' ? v : null;
     };
-    const read_only = pick('read_only'), confirm_each_write = pick('confirm_each_write');
-    if (read_only === null || confirm_each_write === null) return fail(x, 400, 'read_only and confirm_each_write must be booleans', 'invalid_argument');
+    const read_only = pick('read_only'),
+      confirm_each_write = pick('confirm_each_write');
+    if (read_only === null || confirm_each_write === null)
+      return fail(x, 400, 'read_only and confirm_each_write must be booleans', 'invalid_argument');
     await this.deps.registry.setWriteModes({ read_only, confirm_each_write });
     sendJson(x, 200, { read_only, confirm_each_write }, NO_STORE);
   }
@@ -240,31 +277,48 @@ export class ViewRoutes {
   private async windows(): Promise<unknown[]> {
     const sessions = this.deps.registry.liveSessions();
     const local = new Set<string>(this.deps.registry.local.map((w) => w.id));
-    return Promise.all(describeInstances(this.deps.registry, this.deps.brokered()).map(async (e) => {
-      const w = this.deps.registry.byId(e.id);
-      const running = w !== undefined && w.quarantined !== true && (w.unavailable?.() ?? null) === null;
-      const [pulse, feed] = running ? await Promise.all([w.view({ kind: 'pulse' }), w.view({ kind: 'changes', limit: 1 })]) : [null, null];
-      const live = pulse !== null && (pulse as { error?: unknown }).error === undefined ? pulse as Pulse : null;
-      return {
-        ...e, local: local.has(e.id), pulse: live, journal: live?.recovery ?? null, unsaved: (feed as { unsaved?: number | null } | null)?.unsaved ?? null,
-        session_list: sessions.filter((s) => s.window_id === e.id).map((s) => ({ session_id: s.session_id, name: s.about.name })),
-      };
-    }));
+    return Promise.all(
+      describeInstances(this.deps.registry, this.deps.brokered()).map(async (e) => {
+        const w = this.deps.registry.byId(e.id);
+        const running = w !== undefined && w.quarantined !== true && (w.unavailable?.() ?? null) === null;
+        const [pulse, feed] = running
+          ? await Promise.all([w.view({ kind: 'pulse' }), w.view({ kind: 'changes', limit: 1 })])
+          : [null, null];
+        const live = pulse !== null && (pulse as { error?: unknown }).error === undefined ? (pulse as Pulse) : null;
+        return {
+          ...e,
+          local: local.has(e.id),
+          pulse: live,
+          journal: live?.recovery ?? null,
+          unsaved: (feed as { unsaved?: number | null } | null)?.unsaved ?? null,
+          session_list: sessions.filter((s) => s.window_id === e.id).map((s) => ({ session_id: s.session_id, name: s.about.name })),
+        };
+      }),
+    );
   }
 
   private clients(): Record<string, unknown> {
     const now = performance.now();
     const sessions = this.deps.registry.liveSessions().map((s) => ({
-      session_id: s.session_id, window_id: s.window_id, type: s.owner.type, client_id: s.owner.client_id, name: s.about.name,
-      capabilities: s.about.capabilities, connected_at: new Date(s.about.since).toISOString(), last_call_at: new Date(Date.now() - (now - s.lastUsed)).toISOString(),
+      session_id: s.session_id,
+      window_id: s.window_id,
+      type: s.owner.type,
+      client_id: s.owner.client_id,
+      name: s.about.name,
+      capabilities: s.about.capabilities,
+      connected_at: new Date(s.about.since).toISOString(),
+      last_call_at: new Date(Date.now() - (now - s.lastUsed)).toISOString(),
     }));
-    const clients = this.deps.authority.listClients().map((c) => ({ ...c, sessions: sessions.filter((s) => s.type === 'oauth' && s.client_id === c.client_id).length }));
+    const clients = this.deps.authority
+      .listClients()
+      .map((c) => ({ ...c, sessions: sessions.filter((s) => s.type === 'oauth' && s.client_id === c.client_id).length }));
     return { clients, sessions };
   }
 
   private async revoke(x: Exchange, clientId: string): Promise<void> {
     const { authority } = this.deps;
-    if (authority.client(clientId) === undefined && !authority.listClients().some((c) => c.client_id === clientId)) return fail(x, 404, `No OAuth client ${clientId}`, 'not_found');
+    if (authority.client(clientId) === undefined && !authority.listClients().some((c) => c.client_id === clientId))
+      return fail(x, 404, `No OAuth client ${clientId}`, 'not_found');
     const result = await authority.revokeClient(clientId);
     if (!result.ok) return fail(x, 503, result.message, result.error);
     this.events.announce('clients');
@@ -273,8 +327,12 @@ export class ViewRoutes {
 
   private consentList(): unknown[] {
     return this.deps.consents.pending().map((e) => ({
-      id: e.id, client_id: e.request.client_id, client_name: this.deps.authority.client(e.request.client_id)?.client_name ?? null,
-      redirect_uri: e.request.redirect_uri, scope: e.request.scope, expires_at: new Date(e.expires).toISOString(),
+      id: e.id,
+      client_id: e.request.client_id,
+      client_name: this.deps.authority.client(e.request.client_id)?.client_name ?? null,
+      redirect_uri: e.request.redirect_uri,
+      scope: e.request.scope,
+      expires_at: new Date(e.expires).toISOString(),
       capabilities: e.request.capabilities.map((c) => ({ capability: c, words: CAPABILITY_WORDS[c] })),
     }));
   }

@@ -88,7 +88,11 @@ export class WindowSink implements ResponseSink, Cuttable {
     x.res.cork(() => {
       x.res.writeStatus(statusLine(status));
       if (body === null) x.res.end();
-      else x.res.writeHeader('content-type', 'application/json').writeHeader('mcp-session-id', this.sessionId ?? '').end(body);
+      else
+        x.res
+          .writeHeader('content-type', 'application/json')
+          .writeHeader('mcp-session-id', this.sessionId ?? '')
+          .end(body);
     });
   }
 
@@ -129,7 +133,9 @@ export class WindowSink implements ResponseSink, Cuttable {
     x.done = true;
     // the head is out, so the status cannot carry the failure: each request of the body gets its JSON-RPC error,
     // as an event on a stream, else as the JSON body (what was buffered of the window's answer is dropped)
-    const errors = (this.requestBody === null ? [] : requestIds(this.requestBody)).map((id) => JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }));
+    const errors = (this.requestBody === null ? [] : requestIds(this.requestBody)).map((id) =>
+      JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } }),
+    );
     x.res.cork(() => {
       if (this.buffered === null) x.res.end(errors.map((e) => `event: message\ndata: ${e}\n\n`).join(''));
       else x.res.end(errors.length === 0 ? undefined : errors.length === 1 ? errors[0] : `[${errors.join(',')}]`);
@@ -140,8 +146,12 @@ export class WindowSink implements ResponseSink, Cuttable {
   private pinNewSession(status: number, headers: [string, string][]): void {
     if (status >= 300 || this.sessionId !== undefined) return;
     const created = headers.find(([k]) => k === 'mcp-session-id')?.[1];
-    if (created !== undefined) this.registry.pin(created, this.window, pinOwner(this.principal),
-      { name: this.principal.display_name, capabilities: this.principal.capabilities, since: Date.now() });
+    if (created !== undefined)
+      this.registry.pin(created, this.window, pinOwner(this.principal), {
+        name: this.principal.display_name,
+        capabilities: this.principal.capabilities,
+        since: Date.now(),
+      });
   }
 
   private writeHead(status: number, headers: [string, string][]): void {

@@ -7,9 +7,7 @@ import { importConflicts, importedNodes, missingEdges, type ImportGraph } from '
 import { lockRelative, readLockedDocument } from './lock-documents.js';
 import { makeLock, type ImportLock, type LockEntry } from './lockfile.js';
 
-export type LockCapture =
-  | { readonly ok: true; readonly lock: ImportLock }
-  | { readonly ok: false; readonly errors: readonly string[] };
+export type LockCapture = { readonly ok: true; readonly lock: ImportLock } | { readonly ok: false; readonly errors: readonly string[] };
 
 /**
  * The lock of `graph`'s imports with documents relative to `lockDir` (a real path). `dirty` says which
@@ -26,7 +24,9 @@ export async function captureLock(graph: ImportGraph, lockDir: string, dirty: (o
       continue;
     }
     if (n.file === null) {
-      errors.push(`${n.ref} is ${n.source_type === 'remote' ? `loaded from the remote document ${n.document_iri}` : 'held only in memory'}; a lock holds only local documents`);
+      errors.push(
+        `${n.ref} is ${n.source_type === 'remote' ? `loaded from the remote document ${n.document_iri}` : 'held only in memory'}; a lock holds only local documents`,
+      );
       continue;
     }
     if (dirty(n.ontology)) {
@@ -35,10 +35,18 @@ export async function captureLock(graph: ImportGraph, lockDir: string, dirty: (o
     }
     const doc = await readLockedDocument(lockDir, n.file);
     if (!doc.ok) {
-      errors.push(`${n.ref}: its document ${n.file} ${doc.problem === 'outside_lock_directory' ? 'is not below the lock directory ' + lockDir : `cannot be read (${doc.detail})`}`);
+      errors.push(
+        `${n.ref}: its document ${n.file} ${doc.problem === 'outside_lock_directory' ? 'is not below the lock directory ' + lockDir : `cannot be read (${doc.detail})`}`,
+      );
       continue;
     }
-    entries.push({ ontology_iri: n.ontology_iri, version_iri: n.version_iri, path: lockRelative(lockDir, doc.real), sha256: doc.sha256, direct: n.role === 'direct' });
+    entries.push({
+      ontology_iri: n.ontology_iri,
+      version_iri: n.version_iri,
+      path: lockRelative(lockDir, doc.real),
+      sha256: doc.sha256,
+      direct: n.role === 'direct',
+    });
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, lock: makeLock(entries) };
 }

@@ -81,8 +81,15 @@ export function importGraph(root: Ontology, find: (iri: IRI) => Ontology | undef
   const nodes = new Map<Ontology, ClosureNode>();
   const node = (o: Ontology, depth: number, role: ClosureNode['role']): ClosureNode => {
     const n: ClosureNode = {
-      ontology: o, ref: ontologyLabel(o), ontology_iri: o.id.iri, version_iri: o.id.versionIri,
-      document_iri: o.documentIri, file: localFileOf(o.documentIri), source_type: sourceType(o.documentIri), depth, role,
+      ontology: o,
+      ref: ontologyLabel(o),
+      ontology_iri: o.id.iri,
+      version_iri: o.id.versionIri,
+      document_iri: o.documentIri,
+      file: localFileOf(o.documentIri),
+      source_type: sourceType(o.documentIri),
+      depth,
+      role,
     };
     nodes.set(o, n);
     return n;
@@ -148,13 +155,15 @@ export function importConflicts(g: ImportGraph): ImportConflict[] {
   };
   const out: ImportConflict[] = [];
   for (const [value, ns] of groups((n) => n.ontology_iri)) {
-    if (new Set(ns.map((n) => n.version_iri)).size > 1) out.push({ type: 'multiple_versions', field: 'ontology_iri', value, ontologies: ns.map((n) => n.ref).sort(cmp) });
+    if (new Set(ns.map((n) => n.version_iri)).size > 1)
+      out.push({ type: 'multiple_versions', field: 'ontology_iri', value, ontologies: ns.map((n) => n.ref).sort(cmp) });
   }
   for (const [value, ns] of groups((n) => n.version_iri)) {
     if (ns.length > 1) out.push({ type: 'version_iri_collision', field: 'version_iri', value, ontologies: ns.map((n) => n.ref).sort(cmp) });
   }
   for (const [value, ns] of groups((n) => n.file ?? n.document_iri)) {
-    if (ns.length > 1) out.push({ type: 'document_iri_collision', field: 'document_iri', value, ontologies: ns.map((n) => n.ref).sort(cmp) });
+    if (ns.length > 1)
+      out.push({ type: 'document_iri_collision', field: 'document_iri', value, ontologies: ns.map((n) => n.ref).sort(cmp) });
   }
   return out.sort((a, b) => cmp(a.type, b.type) || cmp(a.value, b.value));
 }

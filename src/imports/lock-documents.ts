@@ -19,7 +19,12 @@ export function lockRelative(dir: string, file: string): string {
 
 export type LockedDocument =
   | { readonly ok: true; readonly real: string; readonly sha256: string }
-  | { readonly ok: false; readonly real: string | null; readonly problem: 'missing' | 'unreadable' | 'outside_lock_directory'; readonly detail: string };
+  | {
+      readonly ok: false;
+      readonly real: string | null;
+      readonly problem: 'missing' | 'unreadable' | 'outside_lock_directory';
+      readonly detail: string;
+    };
 
 /** Resolves `file` (absolute) to its real path, checks it lies below `lockDir` (real) and digests its bytes. */
 export async function readLockedDocument(lockDir: string, file: string): Promise<LockedDocument> {

@@ -40,7 +40,8 @@ export interface LockTarget {
   readonly declaredUnresolved: string | null;
 }
 
-export const BESIDE_DOCUMENT_NOTE = 'A lockfile beside the document is accident-safety, not tamper-evidence: whoever can change the imported documents can change the lock beside them. Declare imports.lockfile in the project policy to pin it.';
+export const BESIDE_DOCUMENT_NOTE =
+  'A lockfile beside the document is accident-safety, not tamper-evidence: whoever can change the imported documents can change the lock beside them. Declare imports.lockfile in the project policy to pin it.';
 
 /** The declared lockfile as an absolute path, when it is a regular file whose real path lies inside the root. */
 export async function resolveDeclaredLockfile(policy: LockPolicy): Promise<string | null> {
@@ -61,8 +62,13 @@ export async function resolveDeclaredLockfile(policy: LockPolicy): Promise<strin
 export async function resolveLockTarget(policy: LockPolicy | null, document: string | null, usePolicyLockfile = true): Promise<LockTarget> {
   const declared = policy !== null && usePolicyLockfile ? await resolveDeclaredLockfile(policy) : null;
   if (declared !== null) return { path: declared, source: 'policy_declared', declaredUnresolved: null };
-  const unresolved = policy !== null && usePolicyLockfile && policy.lockfile !== undefined ? path.resolve(policy.projectRoot, policy.lockfile) : null;
-  return { path: document === null ? null : path.join(path.dirname(document), LOCKFILE_NAME), source: 'beside_document', declaredUnresolved: unresolved };
+  const unresolved =
+    policy !== null && usePolicyLockfile && policy.lockfile !== undefined ? path.resolve(policy.projectRoot, policy.lockfile) : null;
+  return {
+    path: document === null ? null : path.join(path.dirname(document), LOCKFILE_NAME),
+    source: 'beside_document',
+    declaredUnresolved: unresolved,
+  };
 }
 
 export interface ImportLockVerification {
@@ -90,36 +96,90 @@ export interface ImportLockVerification {
   readonly blocking: boolean;
 }
 
-function finding(ruleId: 'imports.lock_missing' | 'imports.lock_mismatch', message: string, focus: string | null, lockPath: string | null, details: Record<string, unknown>): Finding {
-  return { id: ruleId, source: 'interoperability', severity: 'error', message, focus_iri: focus, axiom: null, path: lockPath, rule_id: ruleId, waiver: null, details };
+function finding(
+  ruleId: 'imports.lock_missing' | 'imports.lock_mismatch',
+  message: string,
+  focus: string | null,
+  lockPath: string | null,
+  details: Record<string, unknown>,
+): Finding {
+  return {
+    id: ruleId,
+    source: 'interoperability',
+    severity: 'error',
+    message,
+    focus_iri: focus,
+    axiom: null,
+    path: lockPath,
+    rule_id: ruleId,
+    waiver: null,
+    details,
+  };
 }
 
-const exists = (p: string) => stat(p).then((s) => s.isFile(), () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 /**
  * Applies the lock rule to the closure `graph` (root first) with the lockfile `target`; null when nothing is
  * to be verified (`ignore` without a locked policy). An absent lockfile skips under `verify` (so a locked
  * project can be loaded to write its first lock) and is the finding `imports.lock_missing` under `required`.
  */
-export async function checkImportLock(requested: LockMode, policy: LockPolicy | null, target: LockTarget, graph: ImportGraph): Promise<ImportLockVerification | null> {
+export async function checkImportLock(
+  requested: LockMode,
+  policy: LockPolicy | null,
+  target: LockTarget,
+  graph: ImportGraph,
+): Promise<ImportLockVerification | null> {
   const forced = policy?.mode === 'locked' && requested === 'ignore';
   if (requested === 'ignore' && !forced) return null;
   const mode = requested === 'required' ? 'required' : 'verify';
   const base = {
-    mode, requested_mode: requested, forced_by_policy: forced, path: target.path, lockfile_source: target.source,
+    mode,
+    requested_mode: requested,
+    forced_by_policy: forced,
+    path: target.path,
+    lockfile_source: target.source,
     ...(target.source === 'beside_document' ? { lockfile_note: BESIDE_DOCUMENT_NOTE } : {}),
   } as const;
   const focus = graph.root.ontology_iri;
   if (target.path === null || !(await exists(target.path))) {
     const where = target.path === null ? 'there is no local document to place imports.lock.json beside' : `no lockfile at ${target.path}`;
-    const declared = target.declaredUnresolved === null ? '' : `; the policy's imports.lockfile ${target.declaredUnresolved} does not resolve to a file in the project root`;
-    if (mode === 'verify') return { ...base, verified: false, skipped: true, note: `Import lock not verified: ${where}${declared}.`, findings: [], blocking: false };
+    const declared =
+      target.declaredUnresolved === null
+        ? ''
+        : `; the policy's imports.lockfile ${target.declaredUnresolved} does not resolve to a file in the project root`;
+    if (mode === 'verify')
+      return {
+        ...base,
+        verified: false,
+        skipped: true,
+        note: `Import lock not verified: ${where}${declared}.`,
+        findings: [],
+        blocking: false,
+      };
     const message = `Import lock missing: ${where}${declared}`;
-    return { ...base, verified: false, note: message, findings: [finding('imports.lock_missing', message, focus, target.path, { lockfile_source: target.source })], blocking: true };
+    return {
+      ...base,
+      verified: false,
+      note: message,
+      findings: [finding('imports.lock_missing', message, focus, target.path, { lockfile_source: target.source })],
+      blocking: true,
+    };
   }
   const result = await verifyLock(target.path, graph);
-  const findings = result.valid ? [] : [finding('imports.lock_mismatch', `The loaded imports closure does not match the lockfile ${target.path}`, focus, target.path, {
-    errors: result.errors.length, missing_entries: result.missing_entries.length, extra_entries: result.extra_entries.length, mismatched_entries: result.mismatched_entries.length,
-  })];
+  const findings = result.valid
+    ? []
+    : [
+        finding('imports.lock_mismatch', `The loaded imports closure does not match the lockfile ${target.path}`, focus, target.path, {
+          errors: result.errors.length,
+          missing_entries: result.missing_entries.length,
+          extra_entries: result.extra_entries.length,
+          mismatched_entries: result.mismatched_entries.length,
+        }),
+      ];
   return { ...base, verified: true, ...result, findings, blocking: !result.valid };
 }

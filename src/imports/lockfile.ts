@@ -35,7 +35,6 @@ export class LockParseError extends Error {
   }
 }
 
-
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /** A lock-relative path: '/'-separated, relative, no empty, '.' or '..' segments, no backslashes or NULs. */
@@ -76,7 +75,11 @@ export function serializeLock(lock: ImportLock): string {
   const canonical = {
     version: 1,
     imports: [...lock.imports].sort(compareEntries).map((e) => ({
-      ontology_iri: e.ontology_iri, version_iri: e.version_iri, path: e.path, sha256: e.sha256, direct: e.direct,
+      ontology_iri: e.ontology_iri,
+      version_iri: e.version_iri,
+      path: e.path,
+      sha256: e.sha256,
+      direct: e.direct,
     })),
   };
   return JSON.stringify(canonical, null, 2) + '\n';
@@ -87,7 +90,8 @@ export function serializeLock(lock: ImportLock): string {
  * coordinates, and one entry per ontology IRI. Entry order is not checked (a reordered lock means the same).
  */
 export function parseLock(bytes: Uint8Array): ImportLock {
-  if (bytes.byteLength > MAX_LOCK_BYTES) throw new LockParseError(`lock is ${bytes.byteLength} bytes, over the ${MAX_LOCK_BYTES}-byte limit`);
+  if (bytes.byteLength > MAX_LOCK_BYTES)
+    throw new LockParseError(`lock is ${bytes.byteLength} bytes, over the ${MAX_LOCK_BYTES}-byte limit`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -66,7 +66,16 @@ async function readBounded(file: string): Promise<Uint8Array> {
 }
 
 function failed(file: string, error: string, entryCount = 0, sha256: string | null = null): LockVerification {
-  return { valid: false, path: file, entry_count: entryCount, sha256, errors: [error], missing_entries: [], extra_entries: [], mismatched_entries: [] };
+  return {
+    valid: false,
+    path: file,
+    entry_count: entryCount,
+    sha256,
+    errors: [error],
+    missing_entries: [],
+    extra_entries: [],
+    mismatched_entries: [],
+  };
 }
 
 /** The real path of a closure member's document, or null when it has no local file or it cannot be resolved. */
@@ -96,16 +105,24 @@ export async function verifyLock(file: string, graph: ImportGraph): Promise<Lock
 }
 
 /** Compares a parsed lock with the closure; `lockDir` is the real lock directory. */
-async function compareLock(file: string, lockDir: string, lock: ImportLock, digest: string | null, graph: ImportGraph): Promise<LockVerification> {
+async function compareLock(
+  file: string,
+  lockDir: string,
+  lock: ImportLock,
+  digest: string | null,
+  graph: ImportGraph,
+): Promise<LockVerification> {
   const errors: string[] = [];
   const missing: MissingEntry[] = [];
   const extra: LockEntry[] = [];
   const mismatched: MismatchedEntry[] = [];
-  for (const e of missingEdges(graph)) errors.push(`import ${e.import_iri} declared by ${e.source.ref} is not resolved in the loaded closure`);
+  for (const e of missingEdges(graph))
+    errors.push(`import ${e.import_iri} declared by ${e.source.ref} is not resolved in the loaded closure`);
   const members = new Map<string, ClosureNode>();
   for (const n of importedNodes(graph)) {
     if (n.ontology_iri === null) errors.push(`${n.ref} has no ontology IRI and cannot be locked`);
-    else if (n.file === null) errors.push(`${n.ref} is not loaded from a local document (${n.source_type}); a lock covers only local documents`);
+    else if (n.file === null)
+      errors.push(`${n.ref} is not loaded from a local document (${n.source_type}); a lock covers only local documents`);
     else members.set(n.ontology_iri, n);
   }
   const locked = new Set<string>();
@@ -113,7 +130,10 @@ async function compareLock(file: string, lockDir: string, lock: ImportLock, dige
     locked.add(entry.ontology_iri);
     const doc = await readLockedDocument(lockDir, path.join(lockDir, ...entry.path.split('/')));
     const actualSha = doc.ok ? doc.sha256 : null;
-    if (!doc.ok) errors.push(`entry ${entry.ontology_iri}: ${doc.problem === 'outside_lock_directory' ? `${entry.path} resolves outside the lock directory (${doc.detail})` : `document ${entry.path} ${doc.problem} (${doc.detail})`}`);
+    if (!doc.ok)
+      errors.push(
+        `entry ${entry.ontology_iri}: ${doc.problem === 'outside_lock_directory' ? `${entry.path} resolves outside the lock directory (${doc.detail})` : `document ${entry.path} ${doc.problem} (${doc.detail})`}`,
+      );
     const member = members.get(entry.ontology_iri);
     if (member === undefined) {
       extra.push(entry);
@@ -135,10 +155,24 @@ async function compareLock(file: string, lockDir: string, lock: ImportLock, dige
   for (const [iri, n] of members) {
     if (locked.has(iri)) continue;
     const real = await realDocument(n);
-    missing.push({ ontology_iri: iri, version_iri: n.version_iri, path: real === null ? null : isBelow(lockDir, real) ? lockRelative(lockDir, real) : real, direct: n.role === 'direct' });
+    missing.push({
+      ontology_iri: iri,
+      version_iri: n.version_iri,
+      path: real === null ? null : isBelow(lockDir, real) ? lockRelative(lockDir, real) : real,
+      direct: n.role === 'direct',
+    });
   }
   missing.sort((a, b) => cmp(a.ontology_iri, b.ontology_iri));
   mismatched.sort((a, b) => cmp(a.ontology_iri, b.ontology_iri) || FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field));
   const valid = errors.length === 0 && missing.length === 0 && extra.length === 0 && mismatched.length === 0;
-  return { valid, path: file, entry_count: lock.imports.length, sha256: digest, errors, missing_entries: missing, extra_entries: extra, mismatched_entries: mismatched };
+  return {
+    valid,
+    path: file,
+    entry_count: lock.imports.length,
+    sha256: digest,
+    errors,
+    missing_entries: missing,
+    extra_entries: extra,
+    mismatched_entries: mismatched,
+  };
 }

@@ -34,7 +34,8 @@ export async function sweepOrphans(parent: string): Promise<void> {
   const entries = await readdir(parent).catch(() => [] as string[]);
   for (const name of entries) {
     const m = OWNED_DIR.exec(name);
-    if (m !== null && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) await rm(path.join(parent, name), { recursive: true, force: true });
+    if (m !== null && Number(m[1]) !== process.pid && !pidAlive(Number(m[1])))
+      await rm(path.join(parent, name), { recursive: true, force: true });
   }
 }
 
@@ -48,7 +49,9 @@ export class ArtifactFiles {
 
   /** Writes `data` atomically as a new 0600 artifact file. */
   async write(data: Uint8Array): Promise<StoredArtifact> {
-    this.created ??= privateDir(path.dirname(this.dir)).then(() => sweepOrphans(path.dirname(this.dir))).then(() => privateDir(this.dir));
+    this.created ??= privateDir(path.dirname(this.dir))
+      .then(() => sweepOrphans(path.dirname(this.dir)))
+      .then(() => privateDir(this.dir));
     await this.created;
     const id = randomUUID();
     await writeFileAtomic(path.join(this.dir, id), data, { mode: 0o600 });

@@ -66,11 +66,15 @@ export interface JobDescriptor {
 export type JobSummary = Omit<JobDescriptor, 'result'> & { readonly result_available: boolean };
 
 export type JobStoreErrorCode =
-  | 'unknown_job' | 'unknown_artifact' | 'idempotency_conflict' | 'job_queue_full' | 'job_quota_exceeded' | 'cursor_invalid' | 'jobs_closed';
+  'unknown_job' | 'unknown_artifact' | 'idempotency_conflict' | 'job_queue_full' | 'job_quota_exceeded' | 'cursor_invalid' | 'jobs_closed';
 
 /** A refusal by the job store; the tools turn it into a failure with the same code and context. */
 export class JobStoreError extends Error {
-  constructor(message: string, readonly code: JobStoreErrorCode, readonly context: JsonObject = {}) {
+  constructor(
+    message: string,
+    readonly code: JobStoreErrorCode,
+    readonly context: JsonObject = {},
+  ) {
     super(message);
     this.name = 'JobStoreError';
   }
@@ -78,7 +82,12 @@ export class JobStoreError extends Error {
 
 /** A job runner's own failure: ends the job `failed` with this code (anything else thrown is `job_failed`). */
 export class JobRunError extends Error {
-  constructor(message: string, readonly code: ErrorCode, readonly retryable = false, readonly details?: JsonObject) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+    readonly retryable = false,
+    readonly details?: JsonObject,
+  ) {
     super(message);
     this.name = 'JobRunError';
   }

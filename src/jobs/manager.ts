@@ -8,7 +8,16 @@ import type { RevisionEnvelope } from '../model/revision.js';
 import type { JsonObject } from '../util/json-object.js';
 import { ArtifactFiles } from './artifacts.js';
 import { CursorSeal } from './cursor.js';
-import { isTerminal, JobRunError, JobStoreError, type JobDescriptor, type JobSummary, type JobErrorBody, type JobOwner, type JobState } from './job.js';
+import {
+  isTerminal,
+  JobRunError,
+  JobStoreError,
+  type JobDescriptor,
+  type JobSummary,
+  type JobErrorBody,
+  type JobOwner,
+  type JobState,
+} from './job.js';
 import { JOB_LIMITS, type JobLimits } from './limits.js';
 
 /** A private artifact as results reference it: by opaque id, never by path. */
@@ -119,14 +128,33 @@ export class JobManager {
     const prior = known === undefined ? undefined : this.jobs.get(known.jobId);
     if (known !== undefined && prior !== undefined && this.now() - known.createdAt < this.limits.idempotencyWindowMs) {
       if (known.inputIdentity === spec.inputIdentity) return { job: describe(prior), reused: true };
-      throw new JobStoreError(`idempotency_key '${spec.idempotencyKey}' already started a ${spec.type} job with different inputs; use a new key`,
-        'idempotency_conflict', { job_id: prior.id, input_identity: spec.inputIdentity, existing_input_identity: known.inputIdentity });
+      throw new JobStoreError(
+        `idempotency_key '${spec.idempotencyKey}' already started a ${spec.type} job with different inputs; use a new key`,
+        'idempotency_conflict',
+        { job_id: prior.id, input_identity: spec.inputIdentity, existing_input_identity: known.inputIdentity },
+      );
     }
     this.admit(owner);
     const record: JobRecord = {
-      seq: this.seq++, id: randomUUID(), owner, spec, controller: new AbortController(), createdAt: this.now(),
-      state: 'queued', startedAt: null, completedAt: null, phase: 'queued', progressMessage: 'Waiting for a worker', progressSequence: 0,
-      cancellationRequested: false, cancellationEffective: false, commitStarted: false, result: null, error: null, artifacts: [], grace: null,
+      seq: this.seq++,
+      id: randomUUID(),
+      owner,
+      spec,
+      controller: new AbortController(),
+      createdAt: this.now(),
+      state: 'queued',
+      startedAt: null,
+      completedAt: null,
+      phase: 'queued',
+      progressMessage: 'Waiting for a worker',
+      progressSequence: 0,
+      cancellationRequested: false,
+      cancellationEffective: false,
+      commitStarted: false,
+      result: null,
+      error: null,
+      artifacts: [],
+      grace: null,
     };
     this.jobs.set(record.id, record);
     this.bump(owner.ownerFingerprint);
@@ -179,7 +207,11 @@ export class JobManager {
     const r = this.find(owner, jobId);
     const ref = r.artifacts.find((a) => a.artifact_id === artifactId);
     if (ref === undefined) {
-      throw new JobStoreError(`Job ${jobId} has no artifact ${artifactId} (unknown, or deleted when the job did not succeed)`, 'unknown_artifact', { job_id: jobId, artifact_id: artifactId });
+      throw new JobStoreError(
+        `Job ${jobId} has no artifact ${artifactId} (unknown, or deleted when the job did not succeed)`,
+        'unknown_artifact',
+        { job_id: jobId, artifact_id: artifactId },
+      );
     }
     return { ref, read: () => this.files.read(ref.artifact_id) };
   }
@@ -237,11 +269,17 @@ export class JobManager {
     const mine = [...this.jobs.values()].filter((r) => r.owner.principalFingerprint === principal);
     const active = mine.filter((r) => !isTerminal(r.state)).length;
     if (active >= L.activePerPrincipal) {
-      throw new JobStoreError(`You already have ${active} unfinished jobs (the limit is ${L.activePerPrincipal}); wait for one to finish or cancel one`,
-        'job_quota_exceeded', { quota: 'active_per_principal', limit: L.activePerPrincipal, retryable: true });
+      throw new JobStoreError(
+        `You already have ${active} unfinished jobs (the limit is ${L.activePerPrincipal}); wait for one to finish or cancel one`,
+        'job_quota_exceeded',
+        { quota: 'active_per_principal', limit: L.activePerPrincipal, retryable: true },
+      );
     }
     if (this.running.size >= L.workers && this.queue.length >= L.queue) {
-      throw new JobStoreError(`The job queue of this window is full (${L.queue} waiting); try again later`, 'job_queue_full', { limit: L.queue, retryable: true });
+      throw new JobStoreError(`The job queue of this window is full (${L.queue} waiting); try again later`, 'job_queue_full', {
+        limit: L.queue,
+        retryable: true,
+      });
     }
     const finished = mine.filter((r) => isTerminal(r.state)).sort((a, b) => a.completedAt! - b.completedAt! || a.seq - b.seq);
     let retained = mine.length;
@@ -252,8 +290,11 @@ export class JobManager {
       retained--;
     }
     if (this.jobs.size >= L.retainedPerActor) {
-      throw new JobStoreError(`This window already keeps ${this.jobs.size} jobs (the limit is ${L.retainedPerActor}); try again when some have finished or expired`,
-        'job_quota_exceeded', { quota: 'retained_per_actor', limit: L.retainedPerActor, retryable: true });
+      throw new JobStoreError(
+        `This window already keeps ${this.jobs.size} jobs (the limit is ${L.retainedPerActor}); try again when some have finished or expired`,
+        'job_quota_exceeded',
+        { quota: 'retained_per_actor', limit: L.retainedPerActor, retryable: true },
+      );
     }
   }
 
@@ -278,16 +319,24 @@ export class JobManager {
     };
     void Promise.resolve()
       .then(() => r.spec.run(handle))
-      .then((result) => this.succeed(r, result), (err: unknown) => this.fail(r, err));
+      .then(
+        (result) => this.succeed(r, result),
+        (err: unknown) => this.fail(r, err),
+      );
   }
 
   private async keepArtifact(r: JobRecord, kind: string, mediaType: string, data: Uint8Array): Promise<ArtifactRef> {
     const L = this.limits;
-    if (r.artifacts.length >= L.artifactsPerJob) throw new JobRunError(`A job keeps at most ${L.artifactsPerJob} artifacts`, 'job_artifact_limit');
+    if (r.artifacts.length >= L.artifactsPerJob)
+      throw new JobRunError(`A job keeps at most ${L.artifactsPerJob} artifacts`, 'job_artifact_limit');
     const total = r.artifacts.reduce((n, a) => n + a.bytes, 0);
     if (data.byteLength > L.artifactBytes || total + data.byteLength > L.artifactBytesPerJob) {
-      throw new JobRunError(`The ${kind} artifact (${data.byteLength} bytes) exceeds the artifact bounds (${L.artifactBytes} bytes each, ${L.artifactBytesPerJob} per job)`,
-        'job_artifact_too_large', false, { bytes: data.byteLength, limit: L.artifactBytes, job_limit: L.artifactBytesPerJob });
+      throw new JobRunError(
+        `The ${kind} artifact (${data.byteLength} bytes) exceeds the artifact bounds (${L.artifactBytes} bytes each, ${L.artifactBytesPerJob} per job)`,
+        'job_artifact_too_large',
+        false,
+        { bytes: data.byteLength, limit: L.artifactBytes, job_limit: L.artifactBytesPerJob },
+      );
     }
     if (this.closed || isTerminal(r.state)) throw new JobRunError('The job has ended; no artifact is kept', 'cancelled');
     const stored = await this.files.write(data);
@@ -309,7 +358,12 @@ export class JobManager {
     }
     const bytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
     if (bytes > this.limits.resultBytes) {
-      r.error = { code: 'job_result_too_large', message: `The result (${bytes} bytes) exceeds ${this.limits.resultBytes} bytes; start the job again with a smaller limit`, retryable: false, details: { bytes, limit: this.limits.resultBytes } };
+      r.error = {
+        code: 'job_result_too_large',
+        message: `The result (${bytes} bytes) exceeds ${this.limits.resultBytes} bytes; start the job again with a smaller limit`,
+        retryable: false,
+        details: { bytes, limit: this.limits.resultBytes },
+      };
       this.end(r, 'failed', 'The result was too large');
       return;
     }
@@ -323,15 +377,17 @@ export class JobManager {
       this.end(r, 'cancelled', 'Cancelled');
       return;
     }
-    r.error = err instanceof JobRunError
-      ? { code: err.code, message: err.message, retryable: err.retryable, ...(err.details === undefined ? {} : { details: err.details }) }
-      : { code: 'job_failed', message: (err as Error)?.message ?? String(err), retryable: false };
+    r.error =
+      err instanceof JobRunError
+        ? { code: err.code, message: err.message, retryable: err.retryable, ...(err.details === undefined ? {} : { details: err.details }) }
+        : { code: 'job_failed', message: (err as Error)?.message ?? String(err), retryable: false };
     this.end(r, 'failed', r.error.message);
   }
 
   /** The grace after a cancellation ran out: the job counts as cancelled and frees its worker; a late result is dropped. */
   private abandon(r: JobRecord): void {
-    if (r.state === 'cancel_pending' && this.jobs.get(r.id) === r) this.end(r, 'cancelled', `Cancelled; the job did not stop within ${this.limits.cancellationGraceMs} ms and was abandoned`);
+    if (r.state === 'cancel_pending' && this.jobs.get(r.id) === r)
+      this.end(r, 'cancelled', `Cancelled; the job did not stop within ${this.limits.cancellationGraceMs} ms and was abandoned`);
   }
 
   private end(r: JobRecord, state: 'succeeded' | 'failed' | 'cancelled', message: string): void {

@@ -5,7 +5,8 @@ import type { Principal } from '../auth/principal.js';
 import { sha256Digest } from '../util/digest.js';
 import type { JobOwner } from './job.js';
 
-const digestOf = (domain: string, parts: readonly unknown[]): string => sha256Digest(JSON.stringify(['athene-job-owner', domain, ...parts]));
+const digestOf = (domain: string, parts: readonly unknown[]): string =>
+  sha256Digest(JSON.stringify(['athene-job-owner', domain, ...parts]));
 
 export function jobOwner(workspaceId: string, principal: Principal): JobOwner {
   const capabilities = [...principal.capabilities].sort();

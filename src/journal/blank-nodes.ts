@@ -61,15 +61,17 @@ export class BlankNodes {
       const theirs = anonymousOrder(candidate);
       const pairs = new Map<string, AnonymousIndividual>();
       const used = new Set<AnonymousIndividual>();
-      const fits = mine.length === theirs.length && mine.every((x, i) => {
-        const y = theirs[i];
-        const bound = known.get(x.nodeId) ?? pairs.get(x.nodeId);
-        if (bound !== undefined) return bound === y;
-        if (taken.has(y) || used.has(y)) return false;
-        pairs.set(x.nodeId, y);
-        used.add(y);
-        return true;
-      });
+      const fits =
+        mine.length === theirs.length &&
+        mine.every((x, i) => {
+          const y = theirs[i];
+          const bound = known.get(x.nodeId) ?? pairs.get(x.nodeId);
+          if (bound !== undefined) return bound === y;
+          if (taken.has(y) || used.has(y)) return false;
+          pairs.set(x.nodeId, y);
+          used.add(y);
+          return true;
+        });
       if (!fits) continue;
       for (const [id, y] of pairs) known.set(id, y);
       return candidate;

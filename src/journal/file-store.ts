@@ -89,10 +89,17 @@ export function journalState(document: string, records: readonly JournalRecord[]
         lastSeq = Math.max(lastSeq, r.seq);
         if (r.seq > since) entries.set(r.seq, r);
         break;
-      case 'save': if (saved === null || r.seq >= saved.seq) saved = r; break;
-      case 'aside': if (aside === null || r.upto >= aside.upto) aside = r; break;
-      case 'resolved': if (resolved === null || r.upto >= resolved.upto) resolved = r; break;
-      default: return unreachable(r);
+      case 'save':
+        if (saved === null || r.seq >= saved.seq) saved = r;
+        break;
+      case 'aside':
+        if (aside === null || r.upto >= aside.upto) aside = r;
+        break;
+      case 'resolved':
+        if (resolved === null || r.upto >= resolved.upto) resolved = r;
+        break;
+      default:
+        return unreachable(r);
     }
   }
   const open = aside !== null && (resolved === null || resolved.upto < aside.upto);
@@ -180,7 +187,10 @@ export class FileChangeStore implements ChangeStore {
   /** Wakes a flush waiting for its turn: an fsync ended or a call was queued. */
   private wake: (() => void) | null = null;
 
-  constructor(home: string, private readonly retention: Retention) {
+  constructor(
+    home: string,
+    private readonly retention: Retention,
+  ) {
     this.root = path.join(home, 'journal');
   }
 
@@ -238,12 +248,15 @@ export class FileChangeStore implements ChangeStore {
       const synced = datasync(log.fd);
       syncs.push(synced);
       log.durable = after(log.durable, synced);
-      log.durable.then(() => {
-        for (const w of q.waiters) w.resolve();
-      }, (err: Error) => {
-        if (this.logs.get(document) === log) this.drop(document);
-        for (const w of q.waiters) w.reject(err);
-      });
+      log.durable.then(
+        () => {
+          for (const w of q.waiters) w.resolve();
+        },
+        (err: Error) => {
+          if (this.logs.get(document) === log) this.drop(document);
+          for (const w of q.waiters) w.reject(err);
+        },
+      );
     }
     const done = Promise.allSettled(syncs).then(() => {
       this.syncing.splice(this.syncing.indexOf(inFlight), 1);
@@ -308,7 +321,13 @@ export class FileChangeStore implements ChangeStore {
     await cutTornTail(file);
     const fd = openSync(file, 'a+', 0o600);
     const text = await readText(file);
-    const log: OpenLog = { fd, ino: fstatSync(fd).ino, end: Buffer.byteLength(text), lastSeq: lastSeqOf(decodeRecords(text), 0), durable: Promise.resolve() };
+    const log: OpenLog = {
+      fd,
+      ino: fstatSync(fd).ino,
+      end: Buffer.byteLength(text),
+      lastSeq: lastSeqOf(decodeRecords(text), 0),
+      durable: Promise.resolve(),
+    };
     this.logs.set(document, log);
     return log;
   }
@@ -382,23 +401,25 @@ export class FileChangeStore implements ChangeStore {
   }
 
   compact(document: string, now: Date): Promise<void> {
-    return this.serial(() => locked(this.dir(document), async () => {
-      const file = path.join(this.dir(document), HISTORY);
-      const text = await readText(file);
-      if (text === '') return;
-      const oldest = now.getTime() - this.retention.maxAgeDays * 86_400_000;
-      const lines = text.split('\n').filter((l) => l !== '');
-      let keep = lines.filter((l) => {
-        const r = decodeRecords(l + '\n')[0];
-        return r !== undefined && (r.type !== 'change' || Date.parse(r.time) >= oldest);
-      });
-      let bytes = keep.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-      while (bytes > this.retention.maxBytes && keep.length > 0) {
-        bytes -= Buffer.byteLength(keep[0]) + 1;
-        keep = keep.slice(1);
-      }
-      if (keep.length !== lines.length) await writeFileAtomic(file, keep.map((l) => l + '\n').join(''), { mode: 0o600 });
-    }));
+    return this.serial(() =>
+      locked(this.dir(document), async () => {
+        const file = path.join(this.dir(document), HISTORY);
+        const text = await readText(file);
+        if (text === '') return;
+        const oldest = now.getTime() - this.retention.maxAgeDays * 86_400_000;
+        const lines = text.split('\n').filter((l) => l !== '');
+        let keep = lines.filter((l) => {
+          const r = decodeRecords(l + '\n')[0];
+          return r !== undefined && (r.type !== 'change' || Date.parse(r.time) >= oldest);
+        });
+        let bytes = keep.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+        while (bytes > this.retention.maxBytes && keep.length > 0) {
+          bytes -= Buffer.byteLength(keep[0]) + 1;
+          keep = keep.slice(1);
+        }
+        if (keep.length !== lines.length) await writeFileAtomic(file, keep.map((l) => l + '\n').join(''), { mode: 0o600 });
+      }),
+    );
   }
 
   async unsavedDocuments(): Promise<string[]> {
@@ -457,7 +478,13 @@ export async function documentsToReopen(home: string, given: readonly string[]):
   const out: string[] = [];
   for (const d of await unsavedJournalDocuments(home)) {
     if (given.includes(d)) continue;
-    if (await stat(d).then((s) => s.isFile(), () => false)) out.push(d);
+    if (
+      await stat(d).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      out.push(d);
   }
   return out;
 }

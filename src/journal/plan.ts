@@ -49,12 +49,18 @@ export function planChanges(items: readonly PlannedChange[], ontology: (seq: num
   return plan;
 }
 
-function conflict(c: Change, s: StoredChange, overlay: Map<string, boolean>, ids: Map<Ontology, { iri: string | null; versionIri: string | null }>): string | null {
+function conflict(
+  c: Change,
+  s: StoredChange,
+  overlay: Map<string, boolean>,
+  ids: Map<Ontology, { iri: string | null; versionIri: string | null }>,
+): string | null {
   const o = c.ontology;
   const present = (key: string, now: boolean) => overlay.get(key) ?? now;
   const set = (key: string, value: boolean) => overlay.set(key, value);
   switch (c.kind) {
-    case 'AddAxiom': case 'RemoveAxiom': {
+    case 'AddAxiom':
+    case 'RemoveAxiom': {
       const key = 'a ' + c.axiom.id + ' ' + ontologyKey(o);
       const has = present(key, o.has(c.axiom));
       if (c.kind === 'AddAxiom' && has) return 'the axiom is already present';
@@ -62,7 +68,8 @@ function conflict(c: Change, s: StoredChange, overlay: Map<string, boolean>, ids
       set(key, c.kind === 'AddAxiom');
       return null;
     }
-    case 'AddImport': case 'RemoveImport': {
+    case 'AddImport':
+    case 'RemoveImport': {
       const key = 'i ' + c.iri + ' ' + ontologyKey(o);
       const has = present(key, o.imports.has(c.iri));
       if (c.kind === 'AddImport' && has) return 'the import is already present';
@@ -70,8 +77,10 @@ function conflict(c: Change, s: StoredChange, overlay: Map<string, boolean>, ids
       set(key, c.kind === 'AddImport');
       return null;
     }
-    case 'AddOntologyAnnotation': case 'RemoveOntologyAnnotation': {
-      const key = 'n ' + (s.op === 'add_ontology_annotation' || s.op === 'remove_ontology_annotation' ? s.annotation : '') + ' ' + ontologyKey(o);
+    case 'AddOntologyAnnotation':
+    case 'RemoveOntologyAnnotation': {
+      const key =
+        'n ' + (s.op === 'add_ontology_annotation' || s.op === 'remove_ontology_annotation' ? s.annotation : '') + ' ' + ontologyKey(o);
       const has = present(key, o.annotations.has(c.annotation));
       if (c.kind === 'AddOntologyAnnotation' && has) return 'the annotation is already present';
       if (c.kind === 'RemoveOntologyAnnotation' && !has) return 'the annotation is no longer present';
@@ -80,18 +89,21 @@ function conflict(c: Change, s: StoredChange, overlay: Map<string, boolean>, ids
     }
     case 'SetOntologyId': {
       const current = ids.get(o) ?? o.id;
-      if (s.op === 'set_ontology_id' && (current.iri !== s.previous.iri || current.versionIri !== s.previous.version_iri)) return 'the ontology id was changed since';
+      if (s.op === 'set_ontology_id' && (current.iri !== s.previous.iri || current.versionIri !== s.previous.version_iri))
+        return 'the ontology id was changed since';
       ids.set(o, c.id);
       return null;
     }
-    case 'SetPrefix': case 'RemovePrefix': {
+    case 'SetPrefix':
+    case 'RemovePrefix': {
       const key = 'p ' + c.prefix + ' ' + ontologyKey(o);
       const bound = present(key, o.prefixes.has(c.prefix));
       if (c.kind === 'RemovePrefix' && !bound) return 'the prefix is no longer bound';
       set(key, c.kind === 'SetPrefix');
       return null;
     }
-    default: return unreachable(c);
+    default:
+      return unreachable(c);
   }
 }
 

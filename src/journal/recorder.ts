@@ -108,7 +108,10 @@ export class ChangeRecorder {
   /** Replayed entries whose result did not have the recorded fingerprint. */
   replayMismatches = 0;
 
-  constructor(private readonly ws: Workspace, readonly store: ChangeStore) {
+  constructor(
+    private readonly ws: Workspace,
+    readonly store: ChangeStore,
+  ) {
     this.units = new UndoMirror(ws);
   }
 
@@ -173,7 +176,9 @@ export class ChangeRecorder {
       if (unsaved[0].fingerprint_before === this.fingerprints.get(o)) {
         for (const entry of unsaved) replay.push({ entry, ontology: o });
       } else {
-        await this.store.append(document, [{ type: 'aside', from: unsaved[0].seq - 1, upto: unsaved.at(-1)!.seq, time: now.toISOString() }]);
+        await this.store.append(document, [
+          { type: 'aside', from: unsaved[0].seq - 1, upto: unsaved.at(-1)!.seq, time: now.toISOString() },
+        ]);
         this.noteAside(await this.store.readSince(document, 0));
       }
     }
@@ -245,7 +250,9 @@ export class ChangeRecorder {
    */
   private replay(items: readonly { entry: ChangeEntry; ontology: Ontology }[]): ChangeEntry[] {
     const blanks = new BlankNodes();
-    const sorted = [...items].sort((a, b) => (a.entry.time < b.entry.time ? -1 : a.entry.time > b.entry.time ? 1 : a.entry.seq - b.entry.seq));
+    const sorted = [...items].sort((a, b) =>
+      a.entry.time < b.entry.time ? -1 : a.entry.time > b.entry.time ? 1 : a.entry.seq - b.entry.seq,
+    );
     for (let i = 0; i < sorted.length;) {
       let j = i + 1;
       while (j < sorted.length && sorted[j].entry.batch === sorted[i].entry.batch) j++;
@@ -320,7 +327,11 @@ export class ChangeRecorder {
         return storeChange(c, r.restore);
       });
       const entry: ChangeEntry = {
-        type: 'change', seq: 0, time, document, batch,
+        type: 'change',
+        seq: 0,
+        time,
+        document,
+        batch,
         principal: call === undefined ? null : principalRecord(call.principal),
         client: call?.client ?? null,
         session_id: call?.sessionId ?? null,
@@ -348,7 +359,10 @@ export class ChangeRecorder {
     let track = this.tracks.get(document);
     if (track === undefined) this.tracks.set(document, (track = { lastSeq: 0 }));
     const t = track;
-    this.settle(this.store.append(document, [entry], (e) => this.numbered(e, t, numbered, link)), call);
+    this.settle(
+      this.store.append(document, [entry], (e) => this.numbered(e, t, numbered, link)),
+      call,
+    );
   }
 
   /** The entry has its seq: its undo/redo link (the linked entry was numbered before it) and blame follow. */
@@ -368,7 +382,15 @@ export class ChangeRecorder {
   }
 
   private noteBlame(e: ChangeEntry): void {
-    const last: LastChange = { seq: e.seq, time: e.time, document: e.document, tool: e.tool, principal: e.principal, client: e.client, session_id: e.session_id };
+    const last: LastChange = {
+      seq: e.seq,
+      time: e.time,
+      document: e.document,
+      tool: e.tool,
+      principal: e.principal,
+      client: e.client,
+      session_id: e.session_id,
+    };
     for (const iri of e.entities) this.blame.set(iri, last);
   }
 
@@ -383,13 +405,15 @@ export class ChangeRecorder {
     const targets = previous !== undefined && previous !== document ? [previous, document] : [document];
     const call = this.currentCall();
     for (const target of targets) {
-      const written = this.lastWrite.catch(() => undefined).then(async () => {
-        const track = this.tracks.get(target);
-        const seq = track?.lastSeq ?? (await this.store.readSince(target, Number.MAX_SAFE_INTEGER)).lastSeq;
-        if (track === undefined) this.tracks.set(target, { lastSeq: seq });
-        await this.store.markSaved(target, { type: 'save', seq, time: new Date().toISOString(), fingerprint });
-        await this.store.compact(target, new Date());
-      });
+      const written = this.lastWrite
+        .catch(() => undefined)
+        .then(async () => {
+          const track = this.tracks.get(target);
+          const seq = track?.lastSeq ?? (await this.store.readSince(target, Number.MAX_SAFE_INTEGER)).lastSeq;
+          if (track === undefined) this.tracks.set(target, { lastSeq: seq });
+          await this.store.markSaved(target, { type: 'save', seq, time: new Date().toISOString(), fingerprint });
+          await this.store.compact(target, new Date());
+        });
       this.settle(written, call);
     }
   }

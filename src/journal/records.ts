@@ -14,7 +14,12 @@ import { unreachable } from '../util/unreachable.js';
 
 export type StoredChange =
   | { readonly op: 'add_axiom' | 'remove_axiom'; readonly axiom: string }
-  | { readonly op: 'set_ontology_id'; readonly iri: string | null; readonly version_iri: string | null; readonly previous: { readonly iri: string | null; readonly version_iri: string | null } }
+  | {
+      readonly op: 'set_ontology_id';
+      readonly iri: string | null;
+      readonly version_iri: string | null;
+      readonly previous: { readonly iri: string | null; readonly version_iri: string | null };
+    }
   | { readonly op: 'add_import' | 'remove_import'; readonly iri: string }
   | { readonly op: 'add_ontology_annotation' | 'remove_ontology_annotation'; readonly annotation: string }
   | { readonly op: 'set_prefix'; readonly prefix: string; readonly namespace: string; readonly previous: string | null }
@@ -106,21 +111,38 @@ const renderer = new LineRenderer((a) => '_:' + a.nodeId);
 /** The change as stored; `restore` (what the engine recorded to undo it) gives the previous value of setters. */
 export function storeChange(c: Change, restore: Change | null): StoredChange {
   switch (c.kind) {
-    case 'AddAxiom': return { op: 'add_axiom', axiom: renderer.axiom(c.axiom) };
-    case 'RemoveAxiom': return { op: 'remove_axiom', axiom: renderer.axiom(c.axiom) };
+    case 'AddAxiom':
+      return { op: 'add_axiom', axiom: renderer.axiom(c.axiom) };
+    case 'RemoveAxiom':
+      return { op: 'remove_axiom', axiom: renderer.axiom(c.axiom) };
     case 'SetOntologyId': {
       const previous = restore?.kind === 'SetOntologyId' ? restore.id : c.ontology.id;
-      return { op: 'set_ontology_id', iri: c.id.iri, version_iri: c.id.versionIri, previous: { iri: previous.iri, version_iri: previous.versionIri } };
+      return {
+        op: 'set_ontology_id',
+        iri: c.id.iri,
+        version_iri: c.id.versionIri,
+        previous: { iri: previous.iri, version_iri: previous.versionIri },
+      };
     }
-    case 'AddImport': return { op: 'add_import', iri: c.iri };
-    case 'RemoveImport': return { op: 'remove_import', iri: c.iri };
-    case 'AddOntologyAnnotation': return { op: 'add_ontology_annotation', annotation: renderer.annotation(c.annotation) };
-    case 'RemoveOntologyAnnotation': return { op: 'remove_ontology_annotation', annotation: renderer.annotation(c.annotation) };
+    case 'AddImport':
+      return { op: 'add_import', iri: c.iri };
+    case 'RemoveImport':
+      return { op: 'remove_import', iri: c.iri };
+    case 'AddOntologyAnnotation':
+      return { op: 'add_ontology_annotation', annotation: renderer.annotation(c.annotation) };
+    case 'RemoveOntologyAnnotation':
+      return { op: 'remove_ontology_annotation', annotation: renderer.annotation(c.annotation) };
     case 'SetPrefix':
-      return { op: 'set_prefix', prefix: c.prefix, namespace: c.namespace, previous: restore?.kind === 'SetPrefix' ? restore.namespace : null };
+      return {
+        op: 'set_prefix',
+        prefix: c.prefix,
+        namespace: c.namespace,
+        previous: restore?.kind === 'SetPrefix' ? restore.namespace : null,
+      };
     case 'RemovePrefix':
       return { op: 'remove_prefix', prefix: c.prefix, previous: restore?.kind === 'SetPrefix' ? restore.namespace : '' };
-    default: return unreachable(c);
+    default:
+      return unreachable(c);
   }
 }
 
@@ -136,33 +158,58 @@ export function parseAnnotation(text: string): Annotation {
  */
 export function loadChange(s: StoredChange, o: Ontology, blanks: BlankNodes): Change {
   switch (s.op) {
-    case 'add_axiom': return { kind: 'AddAxiom', ontology: o, axiom: blanks.axiom(s.axiom, o, false) };
-    case 'remove_axiom': return { kind: 'RemoveAxiom', ontology: o, axiom: blanks.axiom(s.axiom, o, true) };
-    case 'set_ontology_id': return { kind: 'SetOntologyId', ontology: o, id: { iri: s.iri, versionIri: s.version_iri } };
-    case 'add_import': return { kind: 'AddImport', ontology: o, iri: s.iri };
-    case 'remove_import': return { kind: 'RemoveImport', ontology: o, iri: s.iri };
-    case 'add_ontology_annotation': return { kind: 'AddOntologyAnnotation', ontology: o, annotation: parseAnnotation(s.annotation) };
-    case 'remove_ontology_annotation': return { kind: 'RemoveOntologyAnnotation', ontology: o, annotation: parseAnnotation(s.annotation) };
-    case 'set_prefix': return { kind: 'SetPrefix', ontology: o, prefix: s.prefix, namespace: s.namespace };
-    case 'remove_prefix': return { kind: 'RemovePrefix', ontology: o, prefix: s.prefix };
-    default: return unreachable(s);
+    case 'add_axiom':
+      return { kind: 'AddAxiom', ontology: o, axiom: blanks.axiom(s.axiom, o, false) };
+    case 'remove_axiom':
+      return { kind: 'RemoveAxiom', ontology: o, axiom: blanks.axiom(s.axiom, o, true) };
+    case 'set_ontology_id':
+      return { kind: 'SetOntologyId', ontology: o, id: { iri: s.iri, versionIri: s.version_iri } };
+    case 'add_import':
+      return { kind: 'AddImport', ontology: o, iri: s.iri };
+    case 'remove_import':
+      return { kind: 'RemoveImport', ontology: o, iri: s.iri };
+    case 'add_ontology_annotation':
+      return { kind: 'AddOntologyAnnotation', ontology: o, annotation: parseAnnotation(s.annotation) };
+    case 'remove_ontology_annotation':
+      return { kind: 'RemoveOntologyAnnotation', ontology: o, annotation: parseAnnotation(s.annotation) };
+    case 'set_prefix':
+      return { kind: 'SetPrefix', ontology: o, prefix: s.prefix, namespace: s.namespace };
+    case 'remove_prefix':
+      return { kind: 'RemovePrefix', ontology: o, prefix: s.prefix };
+    default:
+      return unreachable(s);
   }
 }
 
 /** The change that takes a stored change back. */
 export function inverseOf(s: StoredChange): StoredChange {
   switch (s.op) {
-    case 'add_axiom': return { op: 'remove_axiom', axiom: s.axiom };
-    case 'remove_axiom': return { op: 'add_axiom', axiom: s.axiom };
-    case 'set_ontology_id': return { op: 'set_ontology_id', iri: s.previous.iri, version_iri: s.previous.version_iri, previous: { iri: s.iri, version_iri: s.version_iri } };
-    case 'add_import': return { op: 'remove_import', iri: s.iri };
-    case 'remove_import': return { op: 'add_import', iri: s.iri };
-    case 'add_ontology_annotation': return { op: 'remove_ontology_annotation', annotation: s.annotation };
-    case 'remove_ontology_annotation': return { op: 'add_ontology_annotation', annotation: s.annotation };
-    case 'set_prefix': return s.previous === null
-      ? { op: 'remove_prefix', prefix: s.prefix, previous: s.namespace }
-      : { op: 'set_prefix', prefix: s.prefix, namespace: s.previous, previous: s.namespace };
-    case 'remove_prefix': return { op: 'set_prefix', prefix: s.prefix, namespace: s.previous, previous: null };
-    default: return unreachable(s);
+    case 'add_axiom':
+      return { op: 'remove_axiom', axiom: s.axiom };
+    case 'remove_axiom':
+      return { op: 'add_axiom', axiom: s.axiom };
+    case 'set_ontology_id':
+      return {
+        op: 'set_ontology_id',
+        iri: s.previous.iri,
+        version_iri: s.previous.version_iri,
+        previous: { iri: s.iri, version_iri: s.version_iri },
+      };
+    case 'add_import':
+      return { op: 'remove_import', iri: s.iri };
+    case 'remove_import':
+      return { op: 'add_import', iri: s.iri };
+    case 'add_ontology_annotation':
+      return { op: 'remove_ontology_annotation', annotation: s.annotation };
+    case 'remove_ontology_annotation':
+      return { op: 'add_ontology_annotation', annotation: s.annotation };
+    case 'set_prefix':
+      return s.previous === null
+        ? { op: 'remove_prefix', prefix: s.prefix, previous: s.namespace }
+        : { op: 'set_prefix', prefix: s.prefix, namespace: s.previous, previous: s.namespace };
+    case 'remove_prefix':
+      return { op: 'set_prefix', prefix: s.prefix, namespace: s.previous, previous: null };
+    default:
+      return unreachable(s);
   }
 }

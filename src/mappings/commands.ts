@@ -13,13 +13,28 @@ import { sha256Digest } from '../util/digest.js';
 import { mergeDocuments, withAddedMapping, withoutMapping, type NewMapping } from './edits.js';
 import { compareFindings } from './finding.js';
 import {
-  callerPath, commitMappings, publishNew, readSnapshot, readState, requireDocument, resolveStore, revisionConflict, verifiedBackup,
-  type MappingCommit, type StoreLocation,
+  callerPath,
+  commitMappings,
+  publishNew,
+  readSnapshot,
+  readState,
+  requireDocument,
+  resolveStore,
+  revisionConflict,
+  verifiedBackup,
+  type MappingCommit,
+  type StoreLocation,
 } from './store.js';
 import { parseSssom, serializeSssom } from './tsv.js';
 
 /** Adds one mapping; the result names the id it was stored under. */
-export async function addMapping(ctx: CallContext, tool: string, where: StoreLocation, expectedRevision: string, mapping: NewMapping): Promise<MappingCommit & { mapping_id: string }> {
+export async function addMapping(
+  ctx: CallContext,
+  tool: string,
+  where: StoreLocation,
+  expectedRevision: string,
+  mapping: NewMapping,
+): Promise<MappingCommit & { mapping_id: string }> {
   const target = await resolveStore(ctx, tool, where, 'write');
   let id = '';
   const commit = await commitMappings(ctx, tool, target, expectedRevision, (current) => {
@@ -30,7 +45,13 @@ export async function addMapping(ctx: CallContext, tool: string, where: StoreLoc
   return { ...commit, mapping_id: id };
 }
 
-export async function removeMapping(ctx: CallContext, tool: string, where: StoreLocation, expectedRevision: string, mappingId: string): Promise<MappingCommit> {
+export async function removeMapping(
+  ctx: CallContext,
+  tool: string,
+  where: StoreLocation,
+  expectedRevision: string,
+  mappingId: string,
+): Promise<MappingCommit> {
   const target = await resolveStore(ctx, tool, where, 'write');
   return commitMappings(ctx, tool, target, expectedRevision, (current) => withoutMapping(requireDocument(current), mappingId));
 }
@@ -45,15 +66,30 @@ export interface ImportOutcome extends MappingCommit {
 }
 
 /** Reads a project-confined SSSOM/TSV file and replaces the store with it, or merges it in by mapping id. */
-export async function importSssom(ctx: CallContext, tool: string, where: StoreLocation, expectedRevision: string, source: string, mode: 'replace' | 'merge'): Promise<ImportOutcome> {
+export async function importSssom(
+  ctx: CallContext,
+  tool: string,
+  where: StoreLocation,
+  expectedRevision: string,
+  source: string,
+  mode: 'replace' | 'merge',
+): Promise<ImportOutcome> {
   const target = await resolveStore(ctx, tool, where, 'write');
   const file = await checkLocalPath(ctx, tool, callerPath(source, target.base, 'source'), 'read', target.resolution);
   const bytes = await readSnapshot(file);
   if (bytes === null) throw new DomainError(`source ${file} does not exist`, 'source_not_found', { source: file, committed: false });
   const parsed = parseSssom(bytes);
   if (!parsed.ok) {
-    throw new DomainError(`source ${file} is not valid SSSOM/TSV (${parsed.findings.length} problem(s)); nothing was imported`, 'sssom_invalid',
-      { source: file, committed: false, error_count: parsed.findings.length, findings: [...parsed.findings].sort(compareFindings).slice(0, 20) });
+    throw new DomainError(
+      `source ${file} is not valid SSSOM/TSV (${parsed.findings.length} problem(s)); nothing was imported`,
+      'sssom_invalid',
+      {
+        source: file,
+        committed: false,
+        error_count: parsed.findings.length,
+        findings: [...parsed.findings].sort(compareFindings).slice(0, 20),
+      },
+    );
   }
   const incoming = parsed.document;
   let counts = {};
@@ -85,7 +121,8 @@ export interface ExportOutcome {
   readonly lossless: boolean;
 }
 
-const refused = (message: string, code: ErrorCode, context: Record<string, unknown> = {}) => new DomainError(message, code, { committed: false, ...context });
+const refused = (message: string, code: ErrorCode, context: Record<string, unknown> = {}) =>
+  new DomainError(message, code, { committed: false, ...context });
 
 /** Writes the store's canonical bytes (or a spreadsheet-safe rendering) to a destination whose parent exists. */
 export async function exportSssom(ctx: CallContext, tool: string, where: StoreLocation, request: ExportRequest): Promise<ExportOutcome> {
@@ -94,35 +131,63 @@ export async function exportSssom(ctx: CallContext, tool: string, where: StoreLo
   await checkLocalPath(ctx, tool, wanted, 'read', target.resolution);
   const destination = await checkLocalPath(ctx, tool, wanted, 'write', target.resolution);
   if ((await realTarget(destination)) === (await realTarget(target.path))) {
-    throw refused('destination is the mapping store itself; export writes a copy elsewhere', 'invalid_argument', { argument: 'destination' });
+    throw refused('destination is the mapping store itself; export writes a copy elsewhere', 'invalid_argument', {
+      argument: 'destination',
+    });
   }
   const state = await readState(target.path);
   if (state.revision !== request.expectedRevision) throw revisionConflict(target.path, request.expectedRevision, state.revision);
-  if (!state.exists) throw refused(`the mapping store ${target.path} does not exist yet; nothing to export`, 'store_absent', { path: target.path });
+  if (!state.exists)
+    throw refused(`the mapping store ${target.path} does not exist yet; nothing to export`, 'store_absent', { path: target.path });
   const document = requireDocument(state);
   const parent = path.dirname(destination);
-  if (!(await stat(parent).then((s) => s.isDirectory(), () => false))) {
-    throw refused(`the destination's directory ${parent} does not exist (export never creates it)`, 'destination_parent_missing', { path: destination });
+  if (
+    !(await stat(parent).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    throw refused(`the destination's directory ${parent} does not exist (export never creates it)`, 'destination_parent_missing', {
+      path: destination,
+    });
   }
   const { text, altered } = serializeSssom(document, { spreadsheetSafe: request.spreadsheetSafe });
   const result = {
-    committed: true as const, path: destination, mapping_revision: state.revision, sha256: sha256Digest(text), bytes: Buffer.byteLength(text, 'utf8'),
-    spreadsheet_safe: request.spreadsheetSafe, lossless: altered === 0,
+    committed: true as const,
+    path: destination,
+    mapping_revision: state.revision,
+    sha256: sha256Digest(text),
+    bytes: Buffer.byteLength(text, 'utf8'),
+    spreadsheet_safe: request.spreadsheetSafe,
+    lossless: altered === 0,
   };
   ctx.signal.throwIfAborted();
   const existing = await readSnapshot(destination);
   if (existing === null) {
     if (await publishNew(destination, text)) return result;
-    throw refused(`${destination} appeared while exporting; pass overwrite with its expected_target_digest`, 'target_exists', { path: destination });
+    throw refused(`${destination} appeared while exporting; pass overwrite with its expected_target_digest`, 'target_exists', {
+      path: destination,
+    });
   }
   const digest = sha256Digest(existing);
-  if (!request.overwrite) throw refused(`${destination} exists; pass overwrite=true with expected_target_digest ${digest}`, 'target_exists', { path: destination, target_digest: digest });
+  if (!request.overwrite)
+    throw refused(`${destination} exists; pass overwrite=true with expected_target_digest ${digest}`, 'target_exists', {
+      path: destination,
+      target_digest: digest,
+    });
   if (request.expectedTargetDigest === undefined) {
-    throw refused('overwrite of an existing file needs expected_target_digest (the sha256 of the file you mean to replace)', 'invalid_argument', { argument: 'expected_target_digest', target_digest: digest });
+    throw refused(
+      'overwrite of an existing file needs expected_target_digest (the sha256 of the file you mean to replace)',
+      'invalid_argument',
+      { argument: 'expected_target_digest', target_digest: digest },
+    );
   }
   if (request.expectedTargetDigest !== digest) {
-    throw refused(`${destination} is not the file you meant to replace (its digest is ${digest})`, 'target_digest_mismatch',
-      { path: destination, expected_target_digest: request.expectedTargetDigest, target_digest: digest });
+    throw refused(`${destination} is not the file you meant to replace (its digest is ${digest})`, 'target_digest_mismatch', {
+      path: destination,
+      expected_target_digest: request.expectedTargetDigest,
+      target_digest: digest,
+    });
   }
   const backup = await checkLocalPath(ctx, tool, destination + '.bak', 'write', target.resolution);
   await verifiedBackup(backup, existing);

@@ -32,15 +32,18 @@ export function decodeCursor(cursor: string, binding: CursorBinding): number {
   if (payload === undefined || tag === undefined || extra !== undefined) throw invalid('cursor is not a cursor this server issued');
   const expected = mac(payload);
   const given = Buffer.from(tag, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('cursor is not a cursor this window issued (altered, or from another window or an earlier run)');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw invalid('cursor is not a cursor this window issued (altered, or from another window or an earlier run)');
   let data: unknown;
   try {
     data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     throw invalid('cursor is malformed');
   }
-  if (!Array.isArray(data) || data.length !== 3 || typeof data[2] !== 'number' || !Number.isSafeInteger(data[2]) || data[2] < 0) throw invalid('cursor is malformed');
+  if (!Array.isArray(data) || data.length !== 3 || typeof data[2] !== 'number' || !Number.isSafeInteger(data[2]) || data[2] < 0)
+    throw invalid('cursor is malformed');
   if (data[0] !== binding.kind) throw invalid(`cursor belongs to another listing (${String(data[0]).slice(0, 32)})`);
-  if (data[1] !== binding.scope) throw invalid('the mapping store (or what the listing depends on) changed since this cursor was issued; start again without cursor');
+  if (data[1] !== binding.scope)
+    throw invalid('the mapping store (or what the listing depends on) changed since this cursor was issued; start again without cursor');
   return data[2];
 }

@@ -42,7 +42,6 @@ const IRI_LOCAL = /^[^\s<>"{}|\\^`]*$/;
 /** URI schemes a cell may use as a full IRI even though it looks like `prefix:local`. */
 const IRI_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'urn', 'ftp', 'mailto', 'tag', 'info', 'doi', 'file']);
 
-
 /** The prefix map a document's CURIEs expand through: its curie_map over the built-ins. */
 export function effectivePrefixes(doc: Pick<MappingDocument, 'prefixes'>): Readonly<Record<string, string>> {
   return { ...BUILT_IN_PREFIXES, ...doc.prefixes };

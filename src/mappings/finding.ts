@@ -17,13 +17,24 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Errors first, then warnings, then by code, mapping id, column and message. */
 export function compareFindings(a: MappingFinding, b: MappingFinding): number {
-  return RANK[a.severity] - RANK[b.severity] || cmp(a.code, b.code) || cmp(a.mapping_id ?? '', b.mapping_id ?? '') ||
-    cmp(a.column ?? '', b.column ?? '') || cmp(a.message, b.message);
+  return (
+    RANK[a.severity] - RANK[b.severity] ||
+    cmp(a.code, b.code) ||
+    cmp(a.mapping_id ?? '', b.mapping_id ?? '') ||
+    cmp(a.column ?? '', b.column ?? '') ||
+    cmp(a.message, b.message)
+  );
 }
 
-export function finding(severity: MappingSeverity, code: string, message: string, where: { mapping_id?: string; column?: string } = {}): MappingFinding {
+export function finding(
+  severity: MappingSeverity,
+  code: string,
+  message: string,
+  where: { mapping_id?: string; column?: string } = {},
+): MappingFinding {
   return {
-    severity, code,
+    severity,
+    code,
     ...(where.mapping_id === undefined ? {} : { mapping_id: where.mapping_id }),
     ...(where.column === undefined ? {} : { column: where.column }),
     message,

@@ -68,7 +68,8 @@ function rulesOf(res: PolicyResolution): MappingPolicyRules | undefined {
 
 /** A caller path made absolute: relative paths resolve against `base` (the project root, or the document's directory). */
 export function callerPath(value: string, base: string, argument: string): string {
-  if (urlScheme(value) !== null) throw new DomainError(`${argument} must be a local file path (URL schemes are not accepted)`, 'invalid_argument', { argument });
+  if (urlScheme(value) !== null)
+    throw new DomainError(`${argument} must be a local file path (URL schemes are not accepted)`, 'invalid_argument', { argument });
   if (value.includes('\0')) throw new DomainError(`${argument} contains a NUL character`, 'invalid_argument', { argument });
   return path.resolve(base, value);
 }
@@ -77,8 +78,11 @@ export function callerPath(value: string, base: string, argument: string): strin
 export async function resolveStore(ctx: CallContext, tool: string, where: StoreLocation, mode: 'read' | 'write'): Promise<StoreTarget> {
   const res = await resolvePolicy(ctx, where.policyPath);
   if (res.loaded && !res.valid) {
-    throw new DomainError(`${tool}: the project policy ${res.file} is invalid, so its mapping store cannot be used (get_project_policy lists its errors)`,
-      'policy_invalid', { policy_path: res.file, policy_error_count: res.errors.length });
+    throw new DomainError(
+      `${tool}: the project policy ${res.file} is invalid, so its mapping store cannot be used (get_project_policy lists its errors)`,
+      'policy_invalid',
+      { policy_path: res.file, policy_error_count: res.errors.length },
+    );
   }
   const policy = res.valid ? res.policy : null;
   const docDir = activeDocumentDir(ctx);
@@ -87,12 +91,20 @@ export async function resolveStore(ctx: CallContext, tool: string, where: StoreL
   if (policy !== null && policy.version === 2 && policy.mappings !== undefined) {
     file = path.resolve(res.projectRoot!, policy.mappings.path);
     if (where.path !== undefined && (await realTarget(callerPath(where.path, base, 'path'))) !== (await realTarget(file))) {
-      throw new DomainError(`path differs from the project policy's mappings.path ${file}; pass that path or omit path`, 'policy_conflict',
-        { path: callerPath(where.path, base, 'path'), policy_mappings_path: file, policy_path: res.file });
+      throw new DomainError(
+        `path differs from the project policy's mappings.path ${file}; pass that path or omit path`,
+        'policy_conflict',
+        { path: callerPath(where.path, base, 'path'), policy_mappings_path: file, policy_path: res.file },
+      );
     }
   } else {
     if (where.path === undefined) {
-      const why = policy === null ? 'no project policy governs this workspace' : policy.version === 1 ? 'the project policy is version 1' : 'the project policy declares no mappings.path';
+      const why =
+        policy === null
+          ? 'no project policy governs this workspace'
+          : policy.version === 1
+            ? 'the project policy is version 1'
+            : 'the project policy declares no mappings.path';
       throw new DomainError(`${tool}: path is required (${why})`, 'invalid_argument', { argument: 'path' });
     }
     file = callerPath(where.path, base, 'path');
@@ -103,8 +115,11 @@ export async function resolveStore(ctx: CallContext, tool: string, where: StoreL
     // without a policy the store must sit below the active document's directory (TOOLS.md 3.11)
     const dir = docDir === null ? null : await realTarget(docDir);
     if (dir === null || !isInside(dir, await realTarget(authorized))) {
-      throw denied(`${tool}: without a project policy the mapping store must lie below the active document's directory${dir === null ? ' (the active ontology has no local document)' : ` ${dir}`}`,
-        [], { path: authorized, path_mode: res.pathMode, denied_by: 'no policy: store outside the document directory' });
+      throw denied(
+        `${tool}: without a project policy the mapping store must lie below the active document's directory${dir === null ? ' (the active ontology has no local document)' : ` ${dir}`}`,
+        [],
+        { path: authorized, path_mode: res.pathMode, denied_by: 'no policy: store outside the document directory' },
+      );
     }
   }
   return { path: authorized, resolution: res, base, rules: rulesOf(res) };
@@ -127,7 +142,8 @@ export async function readSnapshot(file: string, max = MAX_STORE_BYTES): Promise
   try {
     const before = await handle.stat();
     if (!before.isFile()) throw new DomainError(`${file} is not a regular file`, 'invalid_argument', { path: file });
-    if (before.size > max) throw new DomainError(`${file} is larger than ${max} bytes`, 'file_too_large', { path: file, bytes: before.size, max_bytes: max });
+    if (before.size > max)
+      throw new DomainError(`${file} is larger than ${max} bytes`, 'file_too_large', { path: file, bytes: before.size, max_bytes: max });
     const bytes = await handle.readFile();
     const after = await handle.stat();
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || bytes.byteLength !== before.size) {
@@ -142,15 +158,39 @@ export async function readSnapshot(file: string, max = MAX_STORE_BYTES): Promise
 /** The state of a store file (absent, malformed, or a set with its canonical revision). */
 export function stateOf(file: string, bytes: Uint8Array | null): StoreState {
   if (bytes === null) {
-    return { path: file, exists: false, document: EMPTY_DOCUMENT, parseFindings: [], revision: ABSENT_REVISION, canonicalBytes: 0, rawDigest: null };
+    return {
+      path: file,
+      exists: false,
+      document: EMPTY_DOCUMENT,
+      parseFindings: [],
+      revision: ABSENT_REVISION,
+      canonicalBytes: 0,
+      rawDigest: null,
+    };
   }
   const rawDigest = sha256Digest(bytes);
   const parsed = parseSssom(bytes);
   if (!parsed.ok) {
-    return { path: file, exists: true, document: null, parseFindings: parsed.findings, revision: rawDigest, canonicalBytes: bytes.byteLength, rawDigest };
+    return {
+      path: file,
+      exists: true,
+      document: null,
+      parseFindings: parsed.findings,
+      revision: rawDigest,
+      canonicalBytes: bytes.byteLength,
+      rawDigest,
+    };
   }
   const text = canonicalText(parsed.document);
-  return { path: file, exists: true, document: parsed.document, parseFindings: [], revision: sha256Digest(text), canonicalBytes: Buffer.byteLength(text, 'utf8'), rawDigest };
+  return {
+    path: file,
+    exists: true,
+    document: parsed.document,
+    parseFindings: [],
+    revision: sha256Digest(text),
+    canonicalBytes: Buffer.byteLength(text, 'utf8'),
+    rawDigest,
+  };
 }
 
 /** Recently read stores by path: paging re-reads the file but parses it again only when its bytes changed. */
@@ -183,7 +223,12 @@ export function validateState(ctx: CallContext, target: StoreTarget, state: Stor
   if (state.document === null) return report(state.parseFindings);
   if (!state.exists) return report([]);
   // the findings depend on the set, the loaded closure (its members and the model revision) and the policy
-  const key = JSON.stringify([ctx.workspace.id, ctx.workspace.revision, ctx.workspace.hasActive ? ctx.resolver.closure.map((o) => [o.id.iri, o.id.versionIri, o.documentIri]) : [], target.resolution.digest]);
+  const key = JSON.stringify([
+    ctx.workspace.id,
+    ctx.workspace.revision,
+    ctx.workspace.hasActive ? ctx.resolver.closure.map((o) => [o.id.iri, o.id.versionIri, o.documentIri]) : [],
+    target.resolution.digest,
+  ]);
   const cached = reports.get(state);
   if (cached?.key === key) return cached.report;
   const fresh = report(validateDocument(state.document, validationContext(ctx, target)));
@@ -207,7 +252,11 @@ export function storeIdentity(state: StoreState, findings: FindingReport): JsonO
 }
 
 /** Reads the store a caller names, with its findings: the API other tools build on. */
-export async function readStore(ctx: CallContext, tool: string, where: StoreLocation): Promise<{ target: StoreTarget; state: StoreState; findings: FindingReport }> {
+export async function readStore(
+  ctx: CallContext,
+  tool: string,
+  where: StoreLocation,
+): Promise<{ target: StoreTarget; state: StoreState; findings: FindingReport }> {
   const target = await resolveStore(ctx, tool, where, 'read');
   const state = await readState(target.path);
   return { target, state, findings: validateState(ctx, target, state) };
@@ -224,17 +273,22 @@ const queues = new Map<string, Promise<unknown>>();
 async function withStoreLock<T>(file: string, body: () => Promise<T>): Promise<T> {
   const dir = path.dirname(file);
   const previous = queues.get(dir) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(async () => {
-    await mkdir(dir, { recursive: true });
-    try {
-      return await withProjectLock(dir, body);
-    } catch (err) {
-      if (err instanceof AuditMergeError && err.code === 'project_locked') {
-        throw new DomainError(`another process is writing the mapping store ${file}; try again`, 'project_locked', { retryable: true, committed: false });
+  const run = previous
+    .catch(() => undefined)
+    .then(async () => {
+      await mkdir(dir, { recursive: true });
+      try {
+        return await withProjectLock(dir, body);
+      } catch (err) {
+        if (err instanceof AuditMergeError && err.code === 'project_locked') {
+          throw new DomainError(`another process is writing the mapping store ${file}; try again`, 'project_locked', {
+            retryable: true,
+            committed: false,
+          });
+        }
+        throw err;
       }
-      throw err;
-    }
-  });
+    });
   queues.set(dir, run);
   try {
     return await run;
@@ -271,7 +325,10 @@ export async function verifiedBackup(backup: string, bytes: Uint8Array): Promise
   await writeFileAtomic(backup, bytes);
   const again = await readFile(backup);
   if (sha256Digest(again) !== sha256Digest(bytes)) {
-    throw new DomainError(`the backup ${backup} did not verify; nothing was replaced`, 'backup_failed', { backup_path: backup, committed: false });
+    throw new DomainError(`the backup ${backup} did not verify; nothing was replaced`, 'backup_failed', {
+      backup_path: backup,
+      committed: false,
+    });
   }
 }
 
@@ -291,8 +348,11 @@ export interface MappingCommit {
 }
 
 export function revisionConflict(path: string, expected: string, actual: string): DomainError {
-  return new DomainError(`the mapping store changed: expected_mapping_revision ${expected} is not the current ${actual}; nothing was written`,
-    'mapping_revision_conflict', { path, expected_mapping_revision: expected, mapping_revision: actual, committed: false });
+  return new DomainError(
+    `the mapping store changed: expected_mapping_revision ${expected} is not the current ${actual}; nothing was written`,
+    'mapping_revision_conflict',
+    { path, expected_mapping_revision: expected, mapping_revision: actual, committed: false },
+  );
 }
 
 /** A commit's change: the new set from the current state (throw a DomainError to refuse). */
@@ -301,8 +361,11 @@ export type MappingChange = (current: StoreState) => MappingDocument;
 /** The set a change builds on; a malformed store can only be replaced whole. */
 export function requireDocument(state: StoreState): MappingDocument {
   if (state.document !== null) return state.document;
-  throw new DomainError(`the mapping store ${state.path} is not valid SSSOM/TSV (validate_mappings lists why); replace it with import_sssom mode=replace`,
-    'store_invalid', { path: state.path, error_count: state.parseFindings.length, committed: false });
+  throw new DomainError(
+    `the mapping store ${state.path} is not valid SSSOM/TSV (validate_mappings lists why); replace it with import_sssom mode=replace`,
+    'store_invalid',
+    { path: state.path, error_count: state.parseFindings.length, committed: false },
+  );
 }
 
 const BACKUP_SUFFIX = '.bak';
@@ -311,7 +374,13 @@ const BACKUP_SUFFIX = '.bak';
  * The write protocol: lock, compare revisions, change, validate, back up, publish. A resulting set with
  * validation errors is refused (`mappings_invalid`, nothing written) with its first findings.
  */
-export async function commitMappings(ctx: CallContext, tool: string, target: StoreTarget, expectedRevision: string, change: MappingChange): Promise<MappingCommit> {
+export async function commitMappings(
+  ctx: CallContext,
+  tool: string,
+  target: StoreTarget,
+  expectedRevision: string,
+  change: MappingChange,
+): Promise<MappingCommit> {
   const backup = target.path + BACKUP_SUFFIX;
   return withStoreLock(target.path, async () => {
     const current = await readState(target.path);
@@ -319,21 +388,36 @@ export async function commitMappings(ctx: CallContext, tool: string, target: Sto
     const next = change(current);
     const findings = report(validateDocument(next, validationContext(ctx, target)));
     if (!findings.valid) {
-      throw new DomainError(`the resulting mapping set has ${findings.error_count} validation error(s); nothing was written`, 'mappings_invalid', {
-        path: target.path, committed: false, error_count: findings.error_count, warning_count: findings.warning_count,
-        findings: findings.findings.filter((f) => f.severity === 'error').slice(0, 20),
-      });
+      throw new DomainError(
+        `the resulting mapping set has ${findings.error_count} validation error(s); nothing was written`,
+        'mappings_invalid',
+        {
+          path: target.path,
+          committed: false,
+          error_count: findings.error_count,
+          warning_count: findings.warning_count,
+          findings: findings.findings.filter((f) => f.severity === 'error').slice(0, 20),
+        },
+      );
     }
     const text = canonicalText(next);
     const revision = sha256Digest(text);
     const result = {
-      path: target.path, previous_mapping_revision: current.revision, mapping_revision: revision, record_count: next.records.length,
-      bytes: Buffer.byteLength(text, 'utf8'), valid: true, error_count: 0, warning_count: findings.warning_count, findings_truncated: findings.findings_truncated,
+      path: target.path,
+      previous_mapping_revision: current.revision,
+      mapping_revision: revision,
+      record_count: next.records.length,
+      bytes: Buffer.byteLength(text, 'utf8'),
+      valid: true,
+      error_count: 0,
+      warning_count: findings.warning_count,
+      findings_truncated: findings.findings_truncated,
     };
     if (current.rawDigest === sha256Digest(text)) return { committed: true, ...result };
     ctx.signal.throwIfAborted();
     if (!current.exists) {
-      if (!(await publishNew(target.path, text))) throw revisionConflict(target.path, expectedRevision, (await readState(target.path)).revision);
+      if (!(await publishNew(target.path, text)))
+        throw revisionConflict(target.path, expectedRevision, (await readState(target.path)).revision);
       return { committed: true, ...result };
     }
     await checkLocalPath(ctx, tool, backup, 'write', target.resolution);

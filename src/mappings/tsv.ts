@@ -7,10 +7,32 @@
 
 import { stringify } from 'yaml';
 import { parseStrictYaml } from '../policy/yaml.js';
-import { EMPTY_DOCUMENT, MAPPING_ID_PATTERN, PREFIX_NAME, effectivePrefixes, expanderFor, sortRecords, stableMappingId, type Expand, type ExtensionDefinition, type MappingDocument, type MappingRecord, type MetadataValue } from './document.js';
+import {
+  EMPTY_DOCUMENT,
+  MAPPING_ID_PATTERN,
+  PREFIX_NAME,
+  effectivePrefixes,
+  expanderFor,
+  sortRecords,
+  stableMappingId,
+  type Expand,
+  type ExtensionDefinition,
+  type MappingDocument,
+  type MappingRecord,
+  type MetadataValue,
+} from './document.js';
 import { isAbsoluteIri } from '../model/iri.js';
 import { finding, type MappingFinding } from './finding.js';
-import { BUILT_IN_PREFIXES, MAPPING_ID, MAPPING_ID_DEFINITION, MAPPING_SLOTS, MAPPING_SLOT_SET, MULTIVALUED, SET_SLOTS, SET_SLOT_SET } from './slots.js';
+import {
+  BUILT_IN_PREFIXES,
+  MAPPING_ID,
+  MAPPING_ID_DEFINITION,
+  MAPPING_SLOTS,
+  MAPPING_SLOT_SET,
+  MULTIVALUED,
+  SET_SLOTS,
+  SET_SLOT_SET,
+} from './slots.js';
 
 export const MAX_STORE_BYTES = 32 * 1024 * 1024;
 export const MAX_RECORDS = 100_000;
@@ -19,9 +41,11 @@ export const MAX_CELL_BYTES = 64 * 1024;
 export const MAX_ROW_BYTES = 256 * 1024;
 const MAX_PARSE_FINDINGS = 200;
 
-export type ParseResult = { readonly ok: true; readonly document: MappingDocument } | { readonly ok: false; readonly findings: readonly MappingFinding[] };
+export type ParseResult =
+  { readonly ok: true; readonly document: MappingDocument } | { readonly ok: false; readonly findings: readonly MappingFinding[] };
 
-const structural = (code: string, message: string, column?: string) => finding('error', code, message, column === undefined ? {} : { column });
+const structural = (code: string, message: string, column?: string) =>
+  finding('error', code, message, column === undefined ? {} : { column });
 
 /** Control characters have no place in a TSV cell (tabs and line ends would split it). */
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -49,10 +73,18 @@ function readPrefixes(value: unknown, out: MappingFinding[]): Record<string, str
     return prefixes;
   }
   for (const [name, iri] of Object.entries(value)) {
-    if (!PREFIX_NAME.test(name)) out.push(structural('prefix_invalid', `curie_map: '${name.slice(0, 64)}' is not a prefix name`, 'curie_map'));
-    else if (typeof iri !== 'string' || !isAbsoluteIri(iri)) out.push(structural('prefix_invalid', `curie_map: prefix '${name}' must map to an absolute IRI`, 'curie_map'));
+    if (!PREFIX_NAME.test(name))
+      out.push(structural('prefix_invalid', `curie_map: '${name.slice(0, 64)}' is not a prefix name`, 'curie_map'));
+    else if (typeof iri !== 'string' || !isAbsoluteIri(iri))
+      out.push(structural('prefix_invalid', `curie_map: prefix '${name}' must map to an absolute IRI`, 'curie_map'));
     else if (Object.hasOwn(BUILT_IN_PREFIXES, name) && BUILT_IN_PREFIXES[name] !== iri) {
-      out.push(structural('prefix_builtin_conflict', `curie_map: the built-in prefix '${name}' may not be rebound (it is ${BUILT_IN_PREFIXES[name]})`, 'curie_map'));
+      out.push(
+        structural(
+          'prefix_builtin_conflict',
+          `curie_map: the built-in prefix '${name}' may not be rebound (it is ${BUILT_IN_PREFIXES[name]})`,
+          'curie_map',
+        ),
+      );
     } else prefixes[name] = iri;
   }
   return prefixes;
@@ -75,7 +107,9 @@ function readExtensions(value: unknown, out: MappingFinding[]): ExtensionDefinit
     const extra = Object.keys(item).filter((k) => !EXTENSION_KEYS.has(k));
     const notText = ['property', 'type_hint'].filter((k) => item[k] !== undefined && typeof item[k] !== 'string');
     if (extra.length > 0 || notText.length > 0) {
-      out.push(structural('extension_invalid', `${where}: only slot_name, property and type_hint (strings) are allowed`, 'extension_definitions'));
+      out.push(
+        structural('extension_invalid', `${where}: only slot_name, property and type_hint (strings) are allowed`, 'extension_definitions'),
+      );
       continue;
     }
     const name = item.slot_name;
@@ -85,7 +119,11 @@ function readExtensions(value: unknown, out: MappingFinding[]): ExtensionDefinit
     } else if (defs.some((d) => d.slot_name === name)) {
       out.push(structural('extension_invalid', `${where}: '${name}' is defined twice`, 'extension_definitions'));
     } else {
-      defs.push({ slot_name: name, ...(item.property === undefined ? {} : { property: item.property as string }), ...(item.type_hint === undefined ? {} : { type_hint: item.type_hint as string }) });
+      defs.push({
+        slot_name: name,
+        ...(item.property === undefined ? {} : { property: item.property as string }),
+        ...(item.type_hint === undefined ? {} : { type_hint: item.type_hint as string }),
+      });
     }
   }
   return defs;
@@ -94,7 +132,13 @@ function readExtensions(value: unknown, out: MappingFinding[]): ExtensionDefinit
 function readMetadataValue(key: string, value: unknown, out: MappingFinding[]): MetadataValue | null {
   if (typeof value === 'string') return MULTIVALUED.has(key) ? [value] : value;
   if (MULTIVALUED.has(key) && Array.isArray(value) && value.every((x) => typeof x === 'string')) return [...value];
-  out.push(structural('metadata_invalid', `${key} must be ${MULTIVALUED.has(key) ? 'a string or a list of strings' : 'a string'} (quote numbers and dates)`, key));
+  out.push(
+    structural(
+      'metadata_invalid',
+      `${key} must be ${MULTIVALUED.has(key) ? 'a string or a list of strings' : 'a string'} (quote numbers and dates)`,
+      key,
+    ),
+  );
   return null;
 }
 
@@ -105,7 +149,8 @@ function readHeader(lines: readonly string[], out: MappingFinding[]): Header {
   if (text.trim() === '') return header;
   const yaml = parseStrictYaml(text);
   if (!yaml.ok) {
-    for (const issue of yaml.issues) if (issue.code !== 'yaml_empty') out.push(structural('metadata_yaml', `metadata header: ${issue.message}`));
+    for (const issue of yaml.issues)
+      if (issue.code !== 'yaml_empty') out.push(structural('metadata_yaml', `metadata header: ${issue.message}`));
     return header;
   }
   if (!isRecord(yaml.value)) {
@@ -118,7 +163,13 @@ function readHeader(lines: readonly string[], out: MappingFinding[]): Header {
   for (const [key, value] of Object.entries(data)) {
     if (key === 'curie_map' || key === 'extension_definitions') continue;
     if (!SET_SLOT_SET.has(key) && !header.extensions.some((e) => e.slot_name === key)) {
-      out.push(structural('metadata_unknown', `metadata header: '${key.slice(0, 64)}' is not an SSSOM 1.0 mapping-set slot; declare it in extension_definitions to keep it`, key.slice(0, 64)));
+      out.push(
+        structural(
+          'metadata_unknown',
+          `metadata header: '${key.slice(0, 64)}' is not an SSSOM 1.0 mapping-set slot; declare it in extension_definitions to keep it`,
+          key.slice(0, 64),
+        ),
+      );
       continue;
     }
     const read = readMetadataValue(key, value, out);
@@ -131,11 +182,13 @@ function readHeader(lines: readonly string[], out: MappingFinding[]): Header {
 
 function readColumns(line: string, lineNo: number, extensions: readonly ExtensionDefinition[], out: MappingFinding[]): string[] {
   const names = line.split('\t');
-  if (names.length > MAX_COLUMNS) out.push(structural('too_many_columns', `line ${lineNo}: ${names.length} columns exceed the bound of ${MAX_COLUMNS}`));
+  if (names.length > MAX_COLUMNS)
+    out.push(structural('too_many_columns', `line ${lineNo}: ${names.length} columns exceed the bound of ${MAX_COLUMNS}`));
   const seen = new Set<string>();
   for (const name of names) {
     if (name === '') out.push(structural('column_invalid', `line ${lineNo}: an empty column name`));
-    else if (seen.has(name)) out.push(structural('column_duplicate', `line ${lineNo}: column '${name.slice(0, 64)}' appears twice`, name.slice(0, 64)));
+    else if (seen.has(name))
+      out.push(structural('column_duplicate', `line ${lineNo}: column '${name.slice(0, 64)}' appears twice`, name.slice(0, 64)));
     else {
       const problem = columnProblem(name, extensions);
       if (problem !== null) out.push(structural('column_unknown', `line ${lineNo}: ${problem.slice(0, 200)}`, name.slice(0, 64)));
@@ -179,7 +232,8 @@ export function recordOf(cells: Readonly<Record<string, string>>, expand: Expand
 /** Reads SSSOM/TSV bytes (or text); any structural problem rejects the whole file with its findings. */
 export function parseSssom(input: Uint8Array | string): ParseResult {
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.byteLength;
-  if (size > MAX_STORE_BYTES) return { ok: false, findings: [structural('store_too_large', `the file is larger than ${MAX_STORE_BYTES} bytes`)] };
+  if (size > MAX_STORE_BYTES)
+    return { ok: false, findings: [structural('store_too_large', `the file is larger than ${MAX_STORE_BYTES} bytes`)] };
   let text: string;
   try {
     text = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(input);
@@ -217,13 +271,19 @@ export function parseSssom(input: Uint8Array | string): ParseResult {
       if (cells === null) continue;
       const explicit = cells[MAPPING_ID];
       if (explicit !== undefined && !MAPPING_ID_PATTERN.test(explicit)) {
-        out.push(structural('mapping_id_invalid', `line ${lineNo}: mapping_id must be 1-128 letters, digits, '.', '_', ':' or '-'`, MAPPING_ID));
+        out.push(
+          structural('mapping_id_invalid', `line ${lineNo}: mapping_id must be 1-128 letters, digits, '.', '_', ':' or '-'`, MAPPING_ID),
+        );
         continue;
       }
       const record = recordOf(cells, expand);
       const first = ids.get(record.mapping_id);
       if (first !== undefined) {
-        out.push(finding('error', 'mapping_id_duplicate', `line ${lineNo}: mapping ${record.mapping_id} repeats line ${first}`, { mapping_id: record.mapping_id }));
+        out.push(
+          finding('error', 'mapping_id_duplicate', `line ${lineNo}: mapping ${record.mapping_id} repeats line ${first}`, {
+            mapping_id: record.mapping_id,
+          }),
+        );
         continue;
       }
       ids.set(record.mapping_id, lineNo);
@@ -231,7 +291,10 @@ export function parseSssom(input: Uint8Array | string): ParseResult {
     }
   }
   if (out.length > 0) return { ok: false, findings: out };
-  return { ok: true, document: { metadata: header.metadata, prefixes: header.prefixes, extensions: header.extensions, records: sortRecords(records) } };
+  return {
+    ok: true,
+    document: { metadata: header.metadata, prefixes: header.prefixes, extensions: header.extensions, records: sortRecords(records) },
+  };
 }
 
 // ---------------------------------------------------------------- canonical writing
@@ -246,11 +309,19 @@ function headerData(doc: MappingDocument): Record<string, unknown> {
       const names = Object.keys(doc.prefixes).sort(byName);
       if (names.length > 0) data.curie_map = Object.fromEntries(names.map((n) => [n, doc.prefixes[n]]));
     } else if (slot === 'extension_definitions') {
-      data.extension_definitions = [MAPPING_ID_DEFINITION, ...[...doc.extensions].sort((a, b) => byName(a.slot_name, b.slot_name))]
-        .map((d) => ({ slot_name: d.slot_name, ...(d.property === undefined ? {} : { property: d.property }), ...(d.type_hint === undefined ? {} : { type_hint: d.type_hint }) }));
+      data.extension_definitions = [MAPPING_ID_DEFINITION, ...[...doc.extensions].sort((a, b) => byName(a.slot_name, b.slot_name))].map(
+        (d) => ({
+          slot_name: d.slot_name,
+          ...(d.property === undefined ? {} : { property: d.property }),
+          ...(d.type_hint === undefined ? {} : { type_hint: d.type_hint }),
+        }),
+      );
     } else if (doc.metadata[slot] !== undefined) data[slot] = doc.metadata[slot];
   }
-  for (const key of Object.keys(doc.metadata).filter((k) => !SET_SLOT_SET.has(k)).sort(byName)) data[key] = doc.metadata[key];
+  for (const key of Object.keys(doc.metadata)
+    .filter((k) => !SET_SLOT_SET.has(k))
+    .sort(byName))
+    data[key] = doc.metadata[key];
   return data;
 }
 
@@ -281,7 +352,10 @@ export interface Serialized {
 export function serializeSssom(doc: MappingDocument, options: SerializeOptions = {}): Serialized {
   // YAML 1.1 quoting keeps yes/no/dates strings for YAML 1.1 readers too (PyYAML reads most SSSOM)
   const yaml = stringify(headerData(doc), { lineWidth: 0, minContentWidth: 0, version: '1.1' });
-  const header = yaml.split('\n').filter((l, i, all) => !(i === all.length - 1 && l === '')).map((l) => '#' + l);
+  const header = yaml
+    .split('\n')
+    .filter((l, i, all) => !(i === all.length - 1 && l === ''))
+    .map((l) => '#' + l);
   const columns = canonicalColumns(doc);
   let altered = 0;
   const cell = (value: string) => {
@@ -289,7 +363,9 @@ export function serializeSssom(doc: MappingDocument, options: SerializeOptions =
     altered++;
     return "'" + value;
   };
-  const rows = sortRecords(doc.records).map((r) => columns.map((c) => cell(c === MAPPING_ID ? r.mapping_id : r.cells[c] ?? '')).join('\t'));
+  const rows = sortRecords(doc.records).map((r) =>
+    columns.map((c) => cell(c === MAPPING_ID ? r.mapping_id : (r.cells[c] ?? ''))).join('\t'),
+  );
   return { text: [...header, columns.join('\t'), ...rows].join('\n') + '\n', altered };
 }
 

@@ -9,8 +9,19 @@ import { effectivePrefixes, expanderFor, identityFields, type Expand, type Mappi
 import { isAbsoluteIri } from '../model/iri.js';
 import { finding, type MappingFinding } from './finding.js';
 import {
-  BROADER_PREDICATES, DATE_SLOTS, ENTITY_REFERENCES, ENTITY_TYPE_KINDS, ENUMS, EXACT_PREDICATES, JUSTIFICATIONS, MULTIVALUED,
-  NARROWER_PREDICATES, NO_TERM_FOUND, SCORE_SLOTS, STANDARD_PREDICATES, URI_SLOTS,
+  BROADER_PREDICATES,
+  DATE_SLOTS,
+  ENTITY_REFERENCES,
+  ENTITY_TYPE_KINDS,
+  ENUMS,
+  EXACT_PREDICATES,
+  JUSTIFICATIONS,
+  MULTIVALUED,
+  NARROWER_PREDICATES,
+  NO_TERM_FOUND,
+  SCORE_SLOTS,
+  STANDARD_PREDICATES,
+  URI_SLOTS,
 } from './slots.js';
 
 export interface MappingPolicyRules {
@@ -36,7 +47,8 @@ interface Terms {
 const SEP = '\u0000';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (s: string) => ISO_DATE.test(s) && !Number.isNaN(Date.parse(s + 'T00:00:00Z')) && new Date(s + 'T00:00:00Z').toISOString().startsWith(s);
+const isDate = (s: string) =>
+  ISO_DATE.test(s) && !Number.isNaN(Date.parse(s + 'T00:00:00Z')) && new Date(s + 'T00:00:00Z').toISOString().startsWith(s);
 const isScore = (s: string) => /^(?:0|1|0?\.\d+|[01]\.\d+|[01]\.?\d*[eE][+-]?\d+)$/.test(s) && Number(s) >= 0 && Number(s) <= 1;
 
 /** The problem of one value of a slot, or null. */
@@ -46,7 +58,10 @@ function valueProblem(slot: string, value: string, terms: Terms): { code: string
     const colon = value.indexOf(':');
     return {
       code: 'curie_unresolved',
-      message: colon > 0 ? `the prefix '${value.slice(0, colon).slice(0, 64)}' is not in the curie_map` : `'${value.slice(0, 128)}' is neither a CURIE nor an absolute IRI`,
+      message:
+        colon > 0
+          ? `the prefix '${value.slice(0, colon).slice(0, 64)}' is not in the curie_map`
+          : `'${value.slice(0, 128)}' is neither a CURIE nor an absolute IRI`,
     };
   }
   // a declared prefix as the "scheme" is a CURIE where SSSOM wants a full URI
@@ -54,9 +69,12 @@ function valueProblem(slot: string, value: string, terms: Terms): { code: string
     return { code: 'uri_invalid', message: `'${value.slice(0, 128)}' is not an absolute IRI (URI slots take no CURIEs)` };
   }
   const allowed = ENUMS[slot];
-  if (allowed !== undefined && !allowed.has(value)) return { code: 'enum_invalid', message: `'${value.slice(0, 64)}' is not one of ${[...allowed].join(', ')}` };
-  if (SCORE_SLOTS.has(slot) && !isScore(value)) return { code: 'score_invalid', message: `'${value.slice(0, 64)}' is not a number between 0 and 1` };
-  if (DATE_SLOTS.has(slot) && !isDate(value)) return { code: 'date_invalid', message: `'${value.slice(0, 64)}' is not an ISO 8601 date (YYYY-MM-DD)` };
+  if (allowed !== undefined && !allowed.has(value))
+    return { code: 'enum_invalid', message: `'${value.slice(0, 64)}' is not one of ${[...allowed].join(', ')}` };
+  if (SCORE_SLOTS.has(slot) && !isScore(value))
+    return { code: 'score_invalid', message: `'${value.slice(0, 64)}' is not a number between 0 and 1` };
+  if (DATE_SLOTS.has(slot) && !isDate(value))
+    return { code: 'date_invalid', message: `'${value.slice(0, 64)}' is not an ISO 8601 date (YYYY-MM-DD)` };
   return null;
 }
 
@@ -66,7 +84,14 @@ function valueFindings(slot: string, cell: string, terms: Terms, mappingId: stri
     const problem = valueProblem(slot, value, terms);
     if (problem === null) return;
     const subject = mappingId === undefined ? `metadata ${slot}` : slot;
-    out.push(finding('error', problem.code, `${subject}: ${problem.message}`, mappingId === undefined ? { column: slot } : { mapping_id: mappingId, column: slot }));
+    out.push(
+      finding(
+        'error',
+        problem.code,
+        `${subject}: ${problem.message}`,
+        mappingId === undefined ? { column: slot } : { mapping_id: mappingId, column: slot },
+      ),
+    );
   };
   if (MULTIVALUED.has(slot)) for (const value of cell.split('|')) check(value);
   else check(cell);
@@ -75,24 +100,36 @@ function valueFindings(slot: string, cell: string, terms: Terms, mappingId: stri
 function metadataFindings(doc: MappingDocument, terms: Terms, policy: MappingPolicyRules | undefined): MappingFinding[] {
   const out: MappingFinding[] = [];
   for (const slot of ['mapping_set_id', 'license']) {
-    if (doc.metadata[slot] === undefined) out.push(finding('error', `${slot}_missing`, `the metadata header has no ${slot} (SSSOM requires one)`, { column: slot }));
+    if (doc.metadata[slot] === undefined)
+      out.push(finding('error', `${slot}_missing`, `the metadata header has no ${slot} (SSSOM requires one)`, { column: slot }));
   }
   for (const [slot, value] of Object.entries(doc.metadata)) {
     for (const v of typeof value === 'string' ? [value] : value) valueFindings(slot, v, terms, undefined, out);
   }
   const license = doc.metadata.license;
-  if (policy !== undefined && policy.allowedLicenses.length > 0 && typeof license === 'string' && !policy.allowedLicenses.includes(license)) {
-    out.push(finding('error', 'license_not_allowed', `the mapping set license ${license} is not in the policy's mappings.allowed_licenses`, { column: 'license' }));
+  if (
+    policy !== undefined &&
+    policy.allowedLicenses.length > 0 &&
+    typeof license === 'string' &&
+    !policy.allowedLicenses.includes(license)
+  ) {
+    out.push(
+      finding('error', 'license_not_allowed', `the mapping set license ${license} is not in the policy's mappings.allowed_licenses`, {
+        column: 'license',
+      }),
+    );
   }
   return out;
 }
 
-const literal = (r: MappingRecord, side: 'subject' | 'object') => (side === 'subject' ? r.cells.subject_type : r.cells.object_type) === 'rdfs literal';
+const literal = (r: MappingRecord, side: 'subject' | 'object') =>
+  (side === 'subject' ? r.cells.subject_type : r.cells.object_type) === 'rdfs literal';
 
 function requiredFindings(r: MappingRecord): MappingFinding[] {
   const out: MappingFinding[] = [];
   const need = (column: string, why = '') => {
-    if (r.cells[column] === undefined) out.push(finding('error', 'required_missing', `${column} is required${why}`, { mapping_id: r.mapping_id, column }));
+    if (r.cells[column] === undefined)
+      out.push(finding('error', 'required_missing', `${column} is required${why}`, { mapping_id: r.mapping_id, column }));
   };
   need(literal(r, 'subject') ? 'subject_label' : 'subject_id', literal(r, 'subject') ? ' for a literal subject' : '');
   need('predicate_id');
@@ -130,20 +167,42 @@ function recordFindings(e: Endpoints, terms: Terms, ctx: ValidationContext): Map
   for (const slot in r.cells) valueFindings(slot, r.cells[slot], terms, id, out);
   const justification = r.cells.mapping_justification === undefined ? null : terms.expand(r.cells.mapping_justification);
   if (justification !== null && !JUSTIFICATIONS.has(justification)) {
-    out.push(finding('error', 'justification_invalid', `mapping_justification ${r.cells.mapping_justification} is not a SEMAPV mapping justification`, { mapping_id: id, column: 'mapping_justification' }));
+    out.push(
+      finding(
+        'error',
+        'justification_invalid',
+        `mapping_justification ${r.cells.mapping_justification} is not a SEMAPV mapping justification`,
+        { mapping_id: id, column: 'mapping_justification' },
+      ),
+    );
   }
   if (e.predicate !== null) {
     const allowed = ctx.policy?.allowedPredicates ?? [];
     if (allowed.length > 0 && !allowed.includes(e.predicate)) {
-      out.push(finding('error', 'predicate_not_allowed', `predicate ${r.cells.predicate_id} is not in the policy's mappings.allowed_predicates`, { mapping_id: id, column: 'predicate_id' }));
+      out.push(
+        finding('error', 'predicate_not_allowed', `predicate ${r.cells.predicate_id} is not in the policy's mappings.allowed_predicates`, {
+          mapping_id: id,
+          column: 'predicate_id',
+        }),
+      );
     } else if (!STANDARD_PREDICATES.has(e.predicate)) {
-      out.push(finding('warn', 'predicate_nonstandard', `predicate ${r.cells.predicate_id} is not one of the mapping predicates SSSOM names`, { mapping_id: id, column: 'predicate_id' }));
+      out.push(
+        finding('warn', 'predicate_nonstandard', `predicate ${r.cells.predicate_id} is not one of the mapping predicates SSSOM names`, {
+          mapping_id: id,
+          column: 'predicate_id',
+        }),
+      );
     }
   }
   const license = r.cells.license;
   const licenses = ctx.policy?.allowedLicenses ?? [];
   if (license !== undefined && licenses.length > 0 && !licenses.includes(license)) {
-    out.push(finding('error', 'license_not_allowed', `license ${license} is not in the policy's mappings.allowed_licenses`, { mapping_id: id, column: 'license' }));
+    out.push(
+      finding('error', 'license_not_allowed', `license ${license} is not in the policy's mappings.allowed_licenses`, {
+        mapping_id: id,
+        column: 'license',
+      }),
+    );
   }
   if (e.subject !== null && e.subject === e.object) {
     out.push(finding('error', 'mapping_self', 'the subject and the object are the same entity', { mapping_id: id, column: 'object_id' }));
@@ -158,14 +217,28 @@ function existenceFindings(e: Endpoints, kindsOf: (iri: string) => ReadonlySet<s
   const id = e.record.mapping_id;
   const ends = (['subject', 'object'] as const).filter((side) => e[side] !== null && e[side] !== NO_TERM_FOUND);
   if (ends.length > 0 && ends.every((side) => kindsOf(e[side]!).size === 0)) {
-    out.push(finding('warn', 'entity_not_found', `neither endpoint (${ends.map((s) => e.record.cells[`${s}_id`]).join(', ')}) is an entity of the loaded ontology or its imports`, { mapping_id: id }));
+    out.push(
+      finding(
+        'warn',
+        'entity_not_found',
+        `neither endpoint (${ends.map((s) => e.record.cells[`${s}_id`]).join(', ')}) is an entity of the loaded ontology or its imports`,
+        { mapping_id: id },
+      ),
+    );
   }
   for (const side of ends) {
     const kinds = kindsOf(e[side]!);
     const declared = e.record.cells[`${side}_type`];
     const kind = declared === undefined ? undefined : ENTITY_TYPE_KINDS[declared];
     if (kind !== undefined && kinds.size > 0 && !kinds.has(kind)) {
-      out.push(finding('warn', 'entity_type_mismatch', `${side}_type is '${declared}' but the ontology has ${e.record.cells[`${side}_id`]} as ${[...kinds].sort().join(', ')}`, { mapping_id: id, column: `${side}_type` }));
+      out.push(
+        finding(
+          'warn',
+          'entity_type_mismatch',
+          `${side}_type is '${declared}' but the ontology has ${e.record.cells[`${side}_id`]} as ${[...kinds].sort().join(', ')}`,
+          { mapping_id: id, column: `${side}_type` },
+        ),
+      );
     }
   }
   return out;
@@ -183,21 +256,32 @@ function duplicateFindings(all: readonly Endpoints[], terms: Terms): MappingFind
   const byIdentity = new Map<string, string[]>();
   for (const e of all) push(byIdentity, identityFields(e.record.cells, terms.expand).join(SEP), e.record.mapping_id);
   for (const ids of byIdentity.values()) {
-    for (const id of ids.slice(1)) out.push(finding('warn', 'mapping_duplicate', `the same mapping as ${ids[0]} under another mapping_id`, { mapping_id: id }));
+    for (const id of ids.slice(1))
+      out.push(finding('warn', 'mapping_duplicate', `the same mapping as ${ids[0]} under another mapping_id`, { mapping_id: id }));
   }
   const positive = new Map<string, string[]>();
-  for (const e of all) if (!e.negated && e.subject !== null && e.object !== null) push(positive, [e.subject, e.predicate, e.object].join(SEP), e.record.mapping_id);
+  for (const e of all)
+    if (!e.negated && e.subject !== null && e.object !== null)
+      push(positive, [e.subject, e.predicate, e.object].join(SEP), e.record.mapping_id);
   for (const e of all) {
     if (!e.negated || e.subject === null || e.object === null) continue;
     for (const other of positive.get([e.subject, e.predicate, e.object].join(SEP)) ?? []) {
-      out.push(finding('error', 'mapping_negation_conflict', `asserted by ${other} and negated (predicate_modifier Not) by ${e.record.mapping_id}`, { mapping_id: other, column: 'predicate_modifier' }));
+      out.push(
+        finding(
+          'error',
+          'mapping_negation_conflict',
+          `asserted by ${other} and negated (predicate_modifier Not) by ${e.record.mapping_id}`,
+          { mapping_id: other, column: 'predicate_modifier' },
+        ),
+      );
     }
   }
   return out;
 }
 
 /** Positive mappings between two named entities (no literal or sssom:NoTermFound endpoint). */
-const named = (e: Endpoints) => !e.negated && e.subject !== null && e.object !== null && e.subject !== NO_TERM_FOUND && e.object !== NO_TERM_FOUND;
+const named = (e: Endpoints) =>
+  !e.negated && e.subject !== null && e.object !== null && e.subject !== NO_TERM_FOUND && e.object !== NO_TERM_FOUND;
 
 /** Keys of a record's subject and object within its source scope. */
 const subjectKey = (e: Endpoints) => e.scope + SEP + e.subject;
@@ -240,11 +324,25 @@ function exactFindings(all: readonly Endpoints[]): MappingFinding[] {
   for (const e of exact) {
     const many = objects.count(subjectKey(e));
     if (many > 1) {
-      out.push(finding('warn', 'exact_match_one_to_many', `${e.record.cells.subject_id} is exactly matched to ${many} objects of the same source scope`, { mapping_id: e.record.mapping_id, column: 'subject_id' }));
+      out.push(
+        finding(
+          'warn',
+          'exact_match_one_to_many',
+          `${e.record.cells.subject_id} is exactly matched to ${many} objects of the same source scope`,
+          { mapping_id: e.record.mapping_id, column: 'subject_id' },
+        ),
+      );
     }
     const from = subjects.count(objectKey(e));
     if (from > 1) {
-      out.push(finding('warn', 'exact_match_many_to_one', `${e.record.cells.object_id} is exactly matched from ${from} subjects of the same source scope`, { mapping_id: e.record.mapping_id, column: 'object_id' }));
+      out.push(
+        finding(
+          'warn',
+          'exact_match_many_to_one',
+          `${e.record.cells.object_id} is exactly matched from ${from} subjects of the same source scope`,
+          { mapping_id: e.record.mapping_id, column: 'object_id' },
+        ),
+      );
     }
   }
   return out;
@@ -263,7 +361,12 @@ function cardinalityFindings(all: readonly Endpoints[]): MappingFinding[] {
     const right = e.object === NO_TERM_FOUND ? '0' : objects.count(subjectKey(e)) > 1 ? 'n' : '1';
     const actual = `${left}:${right}`;
     if (declared !== actual) {
-      out.push(finding('error', 'cardinality_mismatch', `mapping_cardinality is ${declared} but the set shows ${actual} within its source scope`, { mapping_id: e.record.mapping_id, column: 'mapping_cardinality' }));
+      out.push(
+        finding('error', 'cardinality_mismatch', `mapping_cardinality is ${declared} but the set shows ${actual} within its source scope`, {
+          mapping_id: e.record.mapping_id,
+          column: 'mapping_cardinality',
+        }),
+      );
     }
   }
   return out;
@@ -287,7 +390,13 @@ function cycleFindings(all: readonly Endpoints[]): MappingFinding[] {
     const shown = names.slice(0, 8).join(', ') + (names.length > 8 ? `, … (${names.length} in all)` : '');
     for (const from of component) {
       for (const edge of edges.get(from) ?? []) {
-        if (members.has(edge.to)) out.push(finding('error', 'mapping_cycle', `a directional cycle (each narrower than the next) through ${shown}`, { mapping_id: edge.id, column: 'predicate_id' }));
+        if (members.has(edge.to))
+          out.push(
+            finding('error', 'mapping_cycle', `a directional cycle (each narrower than the next) through ${shown}`, {
+              mapping_id: edge.id,
+              column: 'predicate_id',
+            }),
+          );
       }
     }
   }

@@ -18,8 +18,20 @@ export interface CategorySummary {
   readonly skip?: { readonly reason: string };
 }
 
-export function artifactDigestOf(request: MaterializationRequest, identity: InputIdentity, plan: JsonObject, categories: readonly CategorySummary[], materializationDigest: string): string {
-  const summary = categories.map((c) => ({ category: c.category, produced: c.produced, count: c.axioms.length, digest: c.digest, skip: c.skip?.reason ?? null }));
+export function artifactDigestOf(
+  request: MaterializationRequest,
+  identity: InputIdentity,
+  plan: JsonObject,
+  categories: readonly CategorySummary[],
+  materializationDigest: string,
+): string {
+  const summary = categories.map((c) => ({
+    category: c.category,
+    produced: c.produced,
+    count: c.axioms.length,
+    digest: c.digest,
+    skip: c.skip?.reason ?? null,
+  }));
   return sha256Digest(JSON.stringify({ request, identity, plan, summary, materializationDigest }));
 }
 

@@ -5,8 +5,14 @@
 
 import type { ReasonerId, ReasonerInfo } from '../reasoner/registry.js';
 
-export const CATEGORIES = ['subclass_axioms', 'equivalent_class_axioms', 'class_assertions', 'property_hierarchy_axioms',
-  'object_property_assertions', 'data_property_assertions'] as const;
+export const CATEGORIES = [
+  'subclass_axioms',
+  'equivalent_class_axioms',
+  'class_assertions',
+  'property_hierarchy_axioms',
+  'object_property_assertions',
+  'data_property_assertions',
+] as const;
 
 export type Category = (typeof CATEGORIES)[number];
 
@@ -41,7 +47,11 @@ export interface CategorySupport {
 export function categorySupport(r: ReasonerInfo, category: Category): CategorySupport {
   const row = r.owl.find((x) => EVIDENCE[category].includes(x.construct) && x.status === 'supported');
   if (row === undefined) {
-    return { category, supported: false, evidence: `${r.name} has no supported evidence for ${EVIDENCE[category].join(' / ')} in its profile` };
+    return {
+      category,
+      supported: false,
+      evidence: `${r.name} has no supported evidence for ${EVIDENCE[category].join(' / ')} in its profile`,
+    };
   }
   if (!ENUMERATED[r.id].includes(category)) {
     return { category, supported: false, evidence: `this server does not enumerate ${category} from ${r.name}'s answers` };

@@ -43,31 +43,46 @@ export interface CommitArgs {
 function findArtifact(ctx: CallContext, args: CommitArgs): MaterializationPayload {
   const found = ctx.window.materializations.get(args.artifact_id, ctx.sessionId);
   if (found.kind === 'unknown') {
-    throw new DomainError(`No materialization artifact ${args.artifact_id} exists for this session (artifacts are private to the session that previewed them).`,
-      'unknown_artifact', { artifact_id: args.artifact_id, committed: false });
+    throw new DomainError(
+      `No materialization artifact ${args.artifact_id} exists for this session (artifacts are private to the session that previewed them).`,
+      'unknown_artifact',
+      { artifact_id: args.artifact_id, committed: false },
+    );
   }
   if (found.kind === 'expired') {
-    throw new DomainError(`Materialization artifact ${args.artifact_id} expired at ${new Date(found.expiredAt).toISOString()}; preview again.`,
-      'artifact_expired', { artifact_id: args.artifact_id, committed: false });
+    throw new DomainError(
+      `Materialization artifact ${args.artifact_id} expired at ${new Date(found.expiredAt).toISOString()}; preview again.`,
+      'artifact_expired',
+      { artifact_id: args.artifact_id, committed: false },
+    );
   }
   const p = found.artifact.payload;
   if (!sameDigest(p.fingerprint, args.artifact_fingerprint)) {
-    throw new DomainError(`artifact_fingerprint does not match artifact ${args.artifact_id}; nothing was committed.`, 'artifact_fingerprint_mismatch',
-      { artifact_id: args.artifact_id, committed: false });
+    throw new DomainError(
+      `artifact_fingerprint does not match artifact ${args.artifact_id}; nothing was committed.`,
+      'artifact_fingerprint_mismatch',
+      { artifact_id: args.artifact_id, committed: false },
+    );
   }
   const digest = artifactDigestOf(p.request, p.identity, p.destinationPlan, p.categories, p.materializationDigest);
   if (digest !== p.artifactDigest) {
-    throw new DomainError(`Artifact ${args.artifact_id} no longer matches its digest; nothing was committed. Preview again.`, 'artifact_corrupted', { committed: false });
+    throw new DomainError(
+      `Artifact ${args.artifact_id} no longer matches its digest; nothing was committed. Preview again.`,
+      'artifact_corrupted',
+      { committed: false },
+    );
   }
   return p;
 }
-
 
 const generated = (p: MaterializationPayload): GeneratedAxiom[] => p.categories.flatMap((c) => c.axioms);
 
 /** True when `a` carries a materialization provenance other than `ours`. */
 function otherProvenance(a: Axiom, ours: string): boolean {
-  return a.annotations.some((n) => n.property.iri === PROVENANCE_PROPERTY && n.value.kind === 'IRI' && n.value.iri.startsWith(PROVENANCE_PREFIX) && n.value.iri !== ours);
+  return a.annotations.some(
+    (n) =>
+      n.property.iri === PROVENANCE_PROPERTY && n.value.kind === 'IRI' && n.value.iri.startsWith(PROVENANCE_PREFIX) && n.value.iri !== ours,
+  );
 }
 
 function commitToSource(ctx: CallContext, p: MaterializationPayload, mode: CollisionMode): JsonObject {
@@ -88,10 +103,21 @@ function commitToSource(ctx: CallContext, p: MaterializationPayload, mode: Colli
   }
   const noop = missing.length === 0 && (mode === 'merge' || alternates.size === 0);
   if (!noop && mode === 'reject' && collisions > 0) {
-    throw new DomainError(`${collisions} generated axiom(s) collide with axioms the active ontology already asserts in another form; nothing was committed. Use collision_mode merge or replace.`,
-      'materialization_collision', { asserted_collision_count: collisions, committed: false });
+    throw new DomainError(
+      `${collisions} generated axiom(s) collide with axioms the active ontology already asserts in another form; nothing was committed. Use collision_mode merge or replace.`,
+      'materialization_collision',
+      { asserted_collision_count: collisions, committed: false },
+    );
   }
-  if (noop) return { status: 'noop', committed: false, added_axioms: 0, existing_axioms: existing, asserted_collision_count: collisions, single_undo: true };
+  if (noop)
+    return {
+      status: 'noop',
+      committed: false,
+      added_axioms: 0,
+      existing_axioms: existing,
+      asserted_collision_count: collisions,
+      single_undo: true,
+    };
   const changes: Change[] = [];
   const prov = annotationProperty(PROVENANCE_PROPERTY);
   const declared = ctx.resolver.closure.some((o) => o.has(declaration(prov)));
@@ -100,9 +126,14 @@ function commitToSource(ctx: CallContext, p: MaterializationPayload, mode: Colli
   if (mode === 'replace') for (const a of alternates) changes.push({ kind: 'RemoveAxiom', ontology: active, axiom: a });
   const result = ws.apply(changes);
   return {
-    status: 'committed', committed: true, added_axioms: missing.length, existing_axioms: existing, asserted_collision_count: collisions,
+    status: 'committed',
+    committed: true,
+    added_axioms: missing.length,
+    existing_axioms: existing,
+    asserted_collision_count: collisions,
     ...(mode === 'replace' ? { removed_axioms: alternates.size } : {}),
-    single_undo: true, new_revision: result.revision,
+    single_undo: true,
+    new_revision: result.revision,
   };
 }
 
@@ -111,8 +142,14 @@ function destinationOntology(iri: string, p: MaterializationPayload): Ontology {
   const o = new Ontology();
   o.id = Object.freeze({ iri, versionIri: null });
   const { generator, purpose } = p.request.provenance;
-  o.annotations.add(annotation(annotationProperty(RDFS_COMMENT),
-    literal(`Inferred axioms of ${p.identity.source} by ${p.identity.reasoner.name}; generator: ${generator}; purpose: ${purpose}; materialization_digest: ${p.materializationDigest}`)));
+  o.annotations.add(
+    annotation(
+      annotationProperty(RDFS_COMMENT),
+      literal(
+        `Inferred axioms of ${p.identity.source} by ${p.identity.reasoner.name}; generator: ${generator}; purpose: ${purpose}; materialization_digest: ${p.materializationDigest}`,
+      ),
+    ),
+  );
   for (const [prefix, ns] of STANDARD_PREFIXES) o.prefixes.set(prefix, ns);
   o.prefixes.set('prov:', 'http://www.w3.org/ns/prov#');
   const gen = generated(p);
@@ -127,14 +164,25 @@ function commitToNewOntology(ctx: CallContext, p: MaterializationPayload): JsonO
   const iri = ontologyDestination(p.request.destination.identifier);
   const other = ws.find(iri);
   if (other !== undefined) {
-    throw new DomainError(`Ontology id ${iri} is already in use by a loaded ontology (${ontologyLabel(other)}); nothing was committed.`, 'id_in_use', { committed: false });
+    throw new DomainError(
+      `Ontology id ${iri} is already in use by a loaded ontology (${ontologyLabel(other)}); nothing was committed.`,
+      'id_in_use',
+      { committed: false },
+    );
   }
   const o = destinationOntology(iri, p);
   ws.load(o, false);
   const gen = generated(p);
   return {
-    status: 'committed', committed: true, added_axioms: gen.length, existing_axioms: 0, asserted_collision_count: 0, single_undo: false,
-    new_revision: ws.revision, created_ontology: ontologyLabel(o), note: 'The new ontology is loaded (not active, not saved); creating it is not undoable.',
+    status: 'committed',
+    committed: true,
+    added_axioms: gen.length,
+    existing_axioms: 0,
+    asserted_collision_count: 0,
+    single_undo: false,
+    new_revision: ws.revision,
+    created_ontology: ontologyLabel(o),
+    note: 'The new ontology is loaded (not active, not saved); creating it is not undoable.',
   };
 }
 
@@ -144,22 +192,45 @@ function verifiedText(p: MaterializationPayload): string {
   const text = writeDocument(destinationOntology(iri, p), 'ofn');
   const back = readFunctional(text);
   const lines = axiomLines([...back.axioms()].filter((a) => a.kind !== 'Declaration'));
-  const expected = generated(p).map((g) => g.line).sort();
+  const expected = generated(p)
+    .map((g) => g.line)
+    .sort();
   if (lines.length !== expected.length || lines.some((l, i) => l !== expected[i]) || back.id.iri !== iri) {
-    throw new DomainError('The functional-syntax serialization did not read back to the previewed axioms; nothing was written.', 'materialization_verification_failed', { committed: false });
+    throw new DomainError(
+      'The functional-syntax serialization did not read back to the previewed axioms; nothing was written.',
+      'materialization_verification_failed',
+      { committed: false },
+    );
   }
   return text;
 }
 
-async function commitToFile(ctx: CallContext, p: MaterializationPayload, args: CommitArgs, rules: ReturnType<typeof materializationRules>,
-  res: Awaited<ReturnType<typeof resolvePolicy>>): Promise<JsonObject> {
+async function commitToFile(
+  ctx: CallContext,
+  p: MaterializationPayload,
+  args: CommitArgs,
+  rules: ReturnType<typeof materializationRules>,
+  res: Awaited<ReturnType<typeof resolvePolicy>>,
+): Promise<JsonObject> {
   const { target, root } = await projectFileTarget(ctx, TOOL, p.request.destination.identifier, rules, res, 'write');
   const text = verifiedText(p);
-  const out = await publishProjectFile({ root, target, text, overwrite: args.overwrite, expectedTargetDigest: args.expected_target_digest });
+  const out = await publishProjectFile({
+    root,
+    target,
+    text,
+    overwrite: args.overwrite,
+    expectedTargetDigest: args.expected_target_digest,
+  });
   return {
-    status: out.status, committed: out.status === 'committed', added_axioms: out.status === 'committed' ? generated(p).length : 0,
-    existing_axioms: out.status === 'noop' ? generated(p).length : 0, asserted_collision_count: 0, single_undo: false,
-    target_digest: out.targetDigest, path: target, ...(out.backup !== undefined ? { backup: { path: out.backup.path, sha256: out.backup.sha256, verified: true } } : {}),
+    status: out.status,
+    committed: out.status === 'committed',
+    added_axioms: out.status === 'committed' ? generated(p).length : 0,
+    existing_axioms: out.status === 'noop' ? generated(p).length : 0,
+    asserted_collision_count: 0,
+    single_undo: false,
+    target_digest: out.targetDigest,
+    path: target,
+    ...(out.backup !== undefined ? { backup: { path: out.backup.path, sha256: out.backup.sha256, verified: true } } : {}),
   };
 }
 
@@ -170,23 +241,35 @@ export async function commitMaterialization(ctx: CallContext, args: CommitArgs):
   const kind = p.request.destination.kind;
   if (kind === 'active_source') {
     if (args.allow_source !== true) {
-      throw new DomainError('Committing into the active ontology needs allow_source=true.', 'invalid_argument', { argument: 'allow_source', committed: false });
+      throw new DomainError('Committing into the active ontology needs allow_source=true.', 'invalid_argument', {
+        argument: 'allow_source',
+        committed: false,
+      });
     }
     requireSourceWrite(TOOL, rules, res);
   }
   const changed = changedFields(p.identity, await inputIdentity(ctx.window, ctx.window.reasoning.selected, res));
   if (changed.length > 0) {
-    throw new DomainError(`The state the preview was computed from has changed (${changed.join(', ')}); nothing was committed. Preview again.`,
-      'precondition_changed', { changed, committed: false });
+    throw new DomainError(
+      `The state the preview was computed from has changed (${changed.join(', ')}); nothing was committed. Preview again.`,
+      'precondition_changed',
+      { changed, committed: false },
+    );
   }
   // the identity was read across an await: the model must still be at the previewed revision when it is written
   if (kind !== 'project_file' && !sameRevision(p.identity.revision, revisionEnvelope(ctx.workspace))) {
-    throw new DomainError('The model changed while the commit was being verified; nothing was committed. Preview again.', 'precondition_changed',
-      { changed: ['source_revision'], committed: false });
+    throw new DomainError(
+      'The model changed while the commit was being verified; nothing was committed. Preview again.',
+      'precondition_changed',
+      { changed: ['source_revision'], committed: false },
+    );
   }
-  const outcome = kind === 'active_source' ? commitToSource(ctx, p, args.collision_mode)
-    : kind === 'new_ontology' ? commitToNewOntology(ctx, p)
-      : await commitToFile(ctx, p, args, rules, res);
+  const outcome =
+    kind === 'active_source'
+      ? commitToSource(ctx, p, args.collision_mode)
+      : kind === 'new_ontology'
+        ? commitToNewOntology(ctx, p)
+        : await commitToFile(ctx, p, args, rules, res);
   return {
     ...outcome,
     artifact_id: args.artifact_id,

@@ -23,21 +23,32 @@ export interface MaterializationRules {
 /** The materialization rules of a resolution; an invalid policy refuses everything. */
 export function materializationRules(tool: string, res: PolicyResolution): MaterializationRules {
   if (res.loaded && (!res.valid || res.policy === null)) {
-    throw new DomainError(`${tool}: the project policy ${res.file} is invalid; materialization is refused until it is fixed (get_project_policy lists its errors)`,
-      'policy_invalid', { policy_path: res.file });
+    throw new DomainError(
+      `${tool}: the project policy ${res.file} is invalid; materialization is refused until it is fixed (get_project_policy lists its errors)`,
+      'policy_invalid',
+      { policy_path: res.file },
+    );
   }
   const p = res.policy;
   if (p === null) return { allowedCategories: CATEGORIES, maxAxioms: null, outputDir: null, allowSourceWrite: null };
   if (p.version !== 2) return { allowedCategories: CATEGORIES, maxAxioms: null, outputDir: null, allowSourceWrite: false };
   const m = p.materialization;
-  return { allowedCategories: m.allowed_categories, maxAxioms: m.max_axioms, outputDir: m.output_dir ?? null, allowSourceWrite: m.allow_source_write };
+  return {
+    allowedCategories: m.allowed_categories,
+    maxAxioms: m.max_axioms,
+    outputDir: m.output_dir ?? null,
+    allowSourceWrite: m.allow_source_write,
+  };
 }
 
 /** `active_source` needs the caller's `allow_source` (at commit) and, under a policy, `allow_source_write: true`. */
 export function requireSourceWrite(tool: string, rules: MaterializationRules, res: PolicyResolution): void {
   if (rules.allowSourceWrite === false) {
-    throw new DomainError(`${tool}: destination active_source needs materialization.allow_source_write: true in the project policy ${res.file}`,
-      'source_write_not_allowed', { policy_path: res.file });
+    throw new DomainError(
+      `${tool}: destination active_source needs materialization.allow_source_write: true in the project policy ${res.file}`,
+      'source_write_not_allowed',
+      { policy_path: res.file },
+    );
   }
 }
 
@@ -50,29 +61,46 @@ function projectRoot(ctx: CallContext, res: PolicyResolution): string {
   if (res.projectRoot !== null) return res.projectRoot;
   const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
   if (doc === null) {
-    throw new DomainError('destination project_file needs a project root: no project policy governs this workspace and the active ontology has no local document',
-      'project_root_unknown');
+    throw new DomainError(
+      'destination project_file needs a project root: no project policy governs this workspace and the active ontology has no local document',
+      'project_root_unknown',
+    );
   }
   return path.dirname(doc);
 }
 
 /** The absolute target of a `project_file` destination, authorized for `mode` under the resolution. */
-export async function projectFileTarget(ctx: CallContext, tool: string, identifier: string, rules: MaterializationRules,
-  res: PolicyResolution, mode: 'read' | 'write'): Promise<{ readonly target: string; readonly root: string }> {
+export async function projectFileTarget(
+  ctx: CallContext,
+  tool: string,
+  identifier: string,
+  rules: MaterializationRules,
+  res: PolicyResolution,
+  mode: 'read' | 'write',
+): Promise<{ readonly target: string; readonly root: string }> {
   if (urlScheme(identifier) !== null || path.isAbsolute(identifier)) {
-    throw new DomainError('destination.identifier of a project_file must be a project-relative path (no URL scheme, not absolute)', 'invalid_argument',
-      { argument: 'destination.identifier' });
+    throw new DomainError(
+      'destination.identifier of a project_file must be a project-relative path (no URL scheme, not absolute)',
+      'invalid_argument',
+      { argument: 'destination.identifier' },
+    );
   }
   const root = projectRoot(ctx, res);
   const target = path.resolve(root, identifier);
   if (!isInside(root, target) || target === root) {
-    throw new DomainError(`destination.identifier ${identifier} leaves the project root ${root}`, 'invalid_argument', { argument: 'destination.identifier', project_root: root });
+    throw new DomainError(`destination.identifier ${identifier} leaves the project root ${root}`, 'invalid_argument', {
+      argument: 'destination.identifier',
+      project_root: root,
+    });
   }
   if (rules.outputDir !== null) {
     const dir = path.resolve(root, rules.outputDir);
     if (!isInside(dir, target)) {
-      throw new DomainError(`destination.identifier ${identifier} is outside the policy's materialization.output_dir (${dir})`, 'destination_not_allowed',
-        { output_dir: dir });
+      throw new DomainError(
+        `destination.identifier ${identifier} is outside the policy's materialization.output_dir (${dir})`,
+        'destination_not_allowed',
+        { output_dir: dir },
+      );
     }
   }
   const authorized = await authorizeLocalPath(ctx, tool, target, mode, { resolution: res });

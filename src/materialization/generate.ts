@@ -5,8 +5,19 @@
 
 import type { Axiom, IRI } from '../model/terms.js';
 import {
-  annotation, annotationProperty, axiomWithoutAnnotations, classAssertion, cls, equivalentClasses, iriNode, namedIndividual,
-  objectProperty, objectPropertyAssertion, subClassOf, subObjectPropertyOf, withAnnotations,
+  annotation,
+  annotationProperty,
+  axiomWithoutAnnotations,
+  classAssertion,
+  cls,
+  equivalentClasses,
+  iriNode,
+  namedIndividual,
+  objectProperty,
+  objectPropertyAssertion,
+  subClassOf,
+  subObjectPropertyOf,
+  withAnnotations,
 } from '../model/terms.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
 import { sha256Digest } from '../util/digest.js';
@@ -31,19 +42,33 @@ const lineRenderer = new LineRenderer(() => '_:?');
 
 /** The provenance IRI of one generated axiom: a digest of its source, closure, reasoner, category and content. */
 export function provenanceIri(identity: InputIdentity, category: Category, plainLine: string): IRI {
-  const basis = JSON.stringify([identity.source, identity.provenance_basis, identity.reasoner.implementation_digest, identity.reasoner.configuration_digest, category, plainLine]);
+  const basis = JSON.stringify([
+    identity.source,
+    identity.provenance_basis,
+    identity.reasoner.implementation_digest,
+    identity.reasoner.configuration_digest,
+    category,
+    plainLine,
+  ]);
   return PROVENANCE_PREFIX + sha256Digest(basis).slice('sha256:'.length);
 }
 
 function plainAxiom(category: Category, t: readonly IRI[]): Axiom {
   switch (category) {
-    case 'subclass_axioms': return subClassOf(cls(t[0]), cls(t[1]));
-    case 'equivalent_class_axioms': return equivalentClasses(t.map((iri) => cls(iri)));
-    case 'class_assertions': return classAssertion(cls(t[0]), namedIndividual(t[1]));
-    case 'property_hierarchy_axioms': return subObjectPropertyOf(objectProperty(t[0]), objectProperty(t[1]));
-    case 'object_property_assertions': return objectPropertyAssertion(objectProperty(t[0]), namedIndividual(t[1]), namedIndividual(t[2]));
-    case 'data_property_assertions': throw new Error(`no axiom form for ${category}`);
-    default: return unreachable(category);
+    case 'subclass_axioms':
+      return subClassOf(cls(t[0]), cls(t[1]));
+    case 'equivalent_class_axioms':
+      return equivalentClasses(t.map((iri) => cls(iri)));
+    case 'class_assertions':
+      return classAssertion(cls(t[0]), namedIndividual(t[1]));
+    case 'property_hierarchy_axioms':
+      return subObjectPropertyOf(objectProperty(t[0]), objectProperty(t[1]));
+    case 'object_property_assertions':
+      return objectPropertyAssertion(objectProperty(t[0]), namedIndividual(t[1]), namedIndividual(t[2]));
+    case 'data_property_assertions':
+      throw new Error(`no axiom form for ${category}`);
+    default:
+      return unreachable(category);
   }
 }
 
@@ -73,7 +98,13 @@ export function collisionCount(axioms: readonly GeneratedAxiom[], forms: Readonl
   return n;
 }
 
-const MATERIALIZED_KINDS: ReadonlySet<Axiom['kind']> = new Set(['SubClassOf', 'EquivalentClasses', 'ClassAssertion', 'SubObjectPropertyOf', 'ObjectPropertyAssertion']);
+const MATERIALIZED_KINDS: ReadonlySet<Axiom['kind']> = new Set([
+  'SubClassOf',
+  'EquivalentClasses',
+  'ClassAssertion',
+  'SubObjectPropertyOf',
+  'ObjectPropertyAssertion',
+]);
 
 /** The axioms of the kinds materialization generates, grouped by logical form. */
 export function formsByLogicalAxiom(axioms: Iterable<Axiom>): Map<Axiom, Axiom[]> {

@@ -3,7 +3,6 @@
 // imports that did not resolve), the exact reasoner configuration, the governing policy and the revision of
 // its mapping set.
 
-
 import path from 'node:path';
 import type { WindowState } from '../window/state.js';
 import { ontologyLabel } from '../model/workspace.js';
@@ -58,14 +57,30 @@ export interface InputIdentity {
 const PUBLISHED = `Annotation(<${PROVENANCE_PROPERTY}> <${PROVENANCE_PREFIX}`;
 
 function provenanceBasis(snapshotText: string): string {
-  const lines = snapshotText.split('\n').filter((l) => !l.includes(PUBLISHED)).sort();
+  const lines = snapshotText
+    .split('\n')
+    .filter((l) => !l.includes(PUBLISHED))
+    .sort();
   return sha256Digest(lines.join('\n'));
 }
 
 export function reasonerIdentity(r: ReasonerInfo): ReasonerIdentity {
   // the preview reasoner always runs fresh on its own thread over the functional-syntax snapshot, rules ignored
-  const configuration = { reasoner: r.id, version: r.version, execution: 'disposable-worker', snapshot: 'functional-syntax', rules: 'ignored', incremental: false };
-  return { id: r.id, name: r.name, version: r.version, implementation_digest: implementationDigest(r), configuration_digest: sha256Digest(JSON.stringify(configuration)) };
+  const configuration = {
+    reasoner: r.id,
+    version: r.version,
+    execution: 'disposable-worker',
+    snapshot: 'functional-syntax',
+    rules: 'ignored',
+    incremental: false,
+  };
+  return {
+    id: r.id,
+    name: r.name,
+    version: r.version,
+    implementation_digest: implementationDigest(r),
+    configuration_digest: sha256Digest(JSON.stringify(configuration)),
+  };
 }
 
 export async function inputIdentity(window: WindowState, r: ReasonerInfo, policy: PolicyResolution): Promise<InputIdentity> {
@@ -95,7 +110,8 @@ export function changedFields(before: InputIdentity, now: InputIdentity): string
   if (before.source !== now.source) out.push('source');
   if (before.closure_digest !== now.closure_digest) out.push('imports_closure');
   if (!same(before.reasoner, now.reasoner)) out.push('reasoner_configuration');
-  if (before.policy_path !== now.policy_path || before.policy_digest !== now.policy_digest || before.path_mode !== now.path_mode) out.push('policy');
+  if (before.policy_path !== now.policy_path || before.policy_digest !== now.policy_digest || before.path_mode !== now.path_mode)
+    out.push('policy');
   if (before.mapping_revision !== now.mapping_revision) out.push('mapping_revision');
   return out;
 }

@@ -16,7 +16,11 @@ import type { CallContext } from '../window/call-context.js';
 import { sha256Digest } from '../util/digest.js';
 import { canonicalOrder, categorySupport, CATEGORIES, type Category } from './categories.js';
 import {
-  materializationRules, ontologyDestination, projectFileTarget, requireSourceWrite, type MaterializationRules,
+  materializationRules,
+  ontologyDestination,
+  projectFileTarget,
+  requireSourceWrite,
+  type MaterializationRules,
 } from './destination.js';
 import { inputIdentity, type InputIdentity } from './identity.js';
 import { ONTOLOGY_DESTINATION_CAP, type MaterializationRequest } from './request.js';
@@ -57,20 +61,29 @@ export interface MaterializationPayload {
 
 function checkLimits(request: MaterializationRequest, rules: MaterializationRules): void {
   const { limits, destination } = request;
-  const axiomLimits = [['max_axioms_per_category', limits.max_axioms_per_category], ['max_axioms_total', limits.max_axioms_total]] as const;
+  const axiomLimits = [
+    ['max_axioms_per_category', limits.max_axioms_per_category],
+    ['max_axioms_total', limits.max_axioms_total],
+  ] as const;
   if (destination.kind !== 'project_file') {
     for (const [name, value] of axiomLimits) {
       if (value > ONTOLOGY_DESTINATION_CAP) {
-        throw new DomainError(`limits.${name} ${value} exceeds ${ONTOLOGY_DESTINATION_CAP}, the ceiling for ontology destinations (${destination.kind}); use a project_file destination for more`,
-          'invalid_argument', { argument: `limits.${name}`, limit: ONTOLOGY_DESTINATION_CAP });
+        throw new DomainError(
+          `limits.${name} ${value} exceeds ${ONTOLOGY_DESTINATION_CAP}, the ceiling for ontology destinations (${destination.kind}); use a project_file destination for more`,
+          'invalid_argument',
+          { argument: `limits.${name}`, limit: ONTOLOGY_DESTINATION_CAP },
+        );
       }
     }
   }
   if (rules.maxAxioms !== null) {
     for (const [name, value] of axiomLimits) {
       if (value > rules.maxAxioms) {
-        throw new DomainError(`limits.${name} ${value} exceeds the project policy's materialization.max_axioms (${rules.maxAxioms})`,
-          'limit_exceeds_policy', { argument: `limits.${name}`, policy_limit: rules.maxAxioms });
+        throw new DomainError(
+          `limits.${name} ${value} exceeds the project policy's materialization.max_axioms (${rules.maxAxioms})`,
+          'limit_exceeds_policy',
+          { argument: `limits.${name}`, policy_limit: rules.maxAxioms },
+        );
       }
     }
   }
@@ -79,17 +92,23 @@ function checkLimits(request: MaterializationRequest, rules: MaterializationRule
 function refuseUnsupported(r: ReasonerInfo, categories: readonly Category[], rules: MaterializationRules, res: PolicyResolution): void {
   const notAllowed = categories.filter((c) => !rules.allowedCategories.includes(c));
   if (notAllowed.length > 0) {
-    throw new DomainError(`The project policy ${res.file} does not allow materializing ${notAllowed.join(', ')} (materialization.allowed_categories)`,
-      'category_not_allowed', { categories: notAllowed, allowed_categories: [...rules.allowedCategories] });
+    throw new DomainError(
+      `The project policy ${res.file} does not allow materializing ${notAllowed.join(', ')} (materialization.allowed_categories)`,
+      'category_not_allowed',
+      { categories: notAllowed, allowed_categories: [...rules.allowedCategories] },
+    );
   }
   const rows = categories.map((c) => categorySupport(r, c)).filter((s) => !s.supported);
   if (rows.length > 0) {
-    throw new DomainError(`${r.name} cannot materialize ${rows.map((s) => s.category).join(', ')}: ${rows.map((s) => s.evidence).join('; ')}. Nothing was computed.`,
-      'unsupported_category', {
+    throw new DomainError(
+      `${r.name} cannot materialize ${rows.map((s) => s.category).join(', ')}: ${rows.map((s) => s.evidence).join('; ')}. Nothing was computed.`,
+      'unsupported_category',
+      {
         reasoner: { id: r.id, name: r.name },
         unsupported_categories: rows.map((s) => ({ category: s.category, evidence: s.evidence })),
         supported_categories: CATEGORIES.filter((c) => categorySupport(r, c).supported),
-      });
+      },
+    );
   }
 }
 
@@ -100,14 +119,27 @@ function skipOf(run: ReasonerRun): { reason: SkipReason; message: string } {
 }
 
 /** Applies the limits in canonical category order; a category that would break one is discarded whole. */
-function outcomes(request: MaterializationRequest, identity: InputIdentity, run: ReasonerRun, forms: ReadonlyMap<Axiom, readonly Axiom[]>): CategoryOutcome[] {
+function outcomes(
+  request: MaterializationRequest,
+  identity: InputIdentity,
+  run: ReasonerRun,
+  forms: ReadonlyMap<Axiom, readonly Axiom[]>,
+): CategoryOutcome[] {
   const { limits } = request;
   let total = 0;
   let bytes = 0;
   const out: CategoryOutcome[] = [];
   for (const category of canonicalOrder(request.categories)) {
     const got: CategoryTuples | undefined = run.categories.get(category);
-    const skipped = (skip: CategoryOutcome['skip']): CategoryOutcome => ({ category, produced: false, axioms: [], digest: null, bytes: 0, collisions: 0, skip });
+    const skipped = (skip: CategoryOutcome['skip']): CategoryOutcome => ({
+      category,
+      produced: false,
+      axioms: [],
+      digest: null,
+      bytes: 0,
+      collisions: 0,
+      skip,
+    });
     if (got === undefined) {
       out.push(skipped(skipOf(run)));
       continue;
@@ -117,18 +149,33 @@ function outcomes(request: MaterializationRequest, identity: InputIdentity, run:
       continue;
     }
     if (got.overflow || got.tuples.length > limits.max_axioms_per_category) {
-      out.push(skipped({ reason: 'overflow_per_category', message: `more than ${limits.max_axioms_per_category} axioms (limits.max_axioms_per_category)` }));
+      out.push(
+        skipped({
+          reason: 'overflow_per_category',
+          message: `more than ${limits.max_axioms_per_category} axioms (limits.max_axioms_per_category)`,
+        }),
+      );
       continue;
     }
     const axioms = generate(identity, category, got.tuples);
     const text = axioms.map((a) => a.line + '\n').join('');
     const size = Buffer.byteLength(text, 'utf8');
     if (total + axioms.length > limits.max_axioms_total) {
-      out.push(skipped({ reason: 'overflow_total', message: `${axioms.length} axioms would bring the total past ${limits.max_axioms_total} (limits.max_axioms_total)` }));
+      out.push(
+        skipped({
+          reason: 'overflow_total',
+          message: `${axioms.length} axioms would bring the total past ${limits.max_axioms_total} (limits.max_axioms_total)`,
+        }),
+      );
       continue;
     }
     if (bytes + size > limits.max_bytes) {
-      out.push(skipped({ reason: 'overflow_bytes', message: `${size} canonical bytes would bring the total past ${limits.max_bytes} (limits.max_bytes)` }));
+      out.push(
+        skipped({
+          reason: 'overflow_bytes',
+          message: `${size} canonical bytes would bring the total past ${limits.max_bytes} (limits.max_bytes)`,
+        }),
+      );
       continue;
     }
     total += axioms.length;
@@ -138,7 +185,12 @@ function outcomes(request: MaterializationRequest, identity: InputIdentity, run:
   return out;
 }
 
-async function destinationPlan(ctx: CallContext, request: MaterializationRequest, rules: MaterializationRules, res: PolicyResolution): Promise<JsonObject> {
+async function destinationPlan(
+  ctx: CallContext,
+  request: MaterializationRequest,
+  rules: MaterializationRules,
+  res: PolicyResolution,
+): Promise<JsonObject> {
   const { kind, identifier } = request.destination;
   switch (kind) {
     case 'active_source': {
@@ -146,21 +198,39 @@ async function destinationPlan(ctx: CallContext, request: MaterializationRequest
       const iri = ontologyDestination(identifier);
       const active = ctx.workspace.active;
       if (active.id.iri !== iri && active.id.versionIri !== iri) {
-        throw new DomainError(`destination.identifier ${iri} is not the active ontology (${active.id.iri ?? 'anonymous'}); active_source names the active ontology`,
-          'invalid_argument', { argument: 'destination.identifier' });
+        throw new DomainError(
+          `destination.identifier ${iri} is not the active ontology (${active.id.iri ?? 'anonymous'}); active_source names the active ontology`,
+          'invalid_argument',
+          { argument: 'destination.identifier' },
+        );
       }
       return { kind, identifier: iri, single_undo: true, requires: ['commit allow_source=true'] };
     }
     case 'new_ontology': {
       const iri = ontologyDestination(identifier);
       const taken = ctx.workspace.find(iri) !== undefined;
-      return { kind, identifier: iri, single_undo: false, available: !taken, ...(taken ? { note: 'an ontology with this IRI is loaded: the commit will fail unless it is unloaded' } : {}) };
+      return {
+        kind,
+        identifier: iri,
+        single_undo: false,
+        available: !taken,
+        ...(taken ? { note: 'an ontology with this IRI is loaded: the commit will fail unless it is unloaded' } : {}),
+      };
     }
     case 'project_file': {
       const { target, root } = await projectFileTarget(ctx, TOOL, identifier, rules, res, 'read');
-      return { kind, identifier, path: target, project_root: root, format: 'ofn', single_undo: false, requires: ['filesystem:project:write at commit'] };
+      return {
+        kind,
+        identifier,
+        path: target,
+        project_root: root,
+        format: 'ofn',
+        single_undo: false,
+        requires: ['filesystem:project:write at commit'],
+      };
     }
-    default: return unreachable(kind);
+    default:
+      return unreachable(kind);
   }
 }
 
@@ -189,19 +259,37 @@ export async function previewMaterialization(ctx: CallContext, request: Material
   const identity = await inputIdentity(ctx.window, reasoner, res);
   let run: ReasonerRun;
   try {
-    run = await runDisposableReasoner({ text: snap.text, reasoner: reasoner.id, konclude: koncludeConfig(), timeLimitMs: request.limits.timeout_ms, categories, cap: request.limits.max_axioms_per_category + 1 }, request.limits.timeout_ms, signal,
-      ctx.settings.audit_home);
+    run = await runDisposableReasoner(
+      {
+        text: snap.text,
+        reasoner: reasoner.id,
+        konclude: koncludeConfig(),
+        timeLimitMs: request.limits.timeout_ms,
+        categories,
+        cap: request.limits.max_axioms_per_category + 1,
+      },
+      request.limits.timeout_ms,
+      signal,
+      ctx.settings.audit_home,
+    );
   } catch (err) {
     if (err instanceof MaterializationBusy) throw new DomainError(err.message, 'materialization_busy', { retryable: true });
     throw err;
   }
   if (run.classified !== null && !run.classified.consistent) {
-    throw new DomainError('The ontology is inconsistent: every class is unsatisfiable and every entailment holds, so nothing is materialized. Call explain_inconsistency to find the axioms responsible.',
-      'inconsistent_ontology', { see: 'explain_inconsistency' });
+    throw new DomainError(
+      'The ontology is inconsistent: every class is unsatisfiable and every entailment holds, so nothing is materialized. Call explain_inconsistency to find the axioms responsible.',
+      'inconsistent_ontology',
+      { see: 'explain_inconsistency' },
+    );
   }
   if (run.ending === 'cancelled') throw new DomainError('The preview was cancelled; nothing was kept.', 'cancelled');
   if (run.ending === 'error' && run.classified === null) {
-    throw new DomainError(`${reasoner.name} could not classify the snapshot (${run.message ?? 'no reason given'}); nothing was kept.`, 'reasoner_error', { retryable: true });
+    throw new DomainError(
+      `${reasoner.name} could not classify the snapshot (${run.message ?? 'no reason given'}); nothing was kept.`,
+      'reasoner_error',
+      { retryable: true },
+    );
   }
   const outs = outcomes(request, identity, run, forms);
   const text = canonicalText(outs);
@@ -214,7 +302,22 @@ export async function previewMaterialization(ctx: CallContext, request: Material
   const bytes = Buffer.byteLength(text, 'utf8');
   let stored;
   try {
-    stored = store.put(id, ctx.sessionId, bytes * 3 + 4096, { request, identity, destinationPlan: plan, categories: outs, canonicalText: text, materializationDigest, artifactDigest, fingerprint }, createdAt);
+    stored = store.put(
+      id,
+      ctx.sessionId,
+      bytes * 3 + 4096,
+      {
+        request,
+        identity,
+        destinationPlan: plan,
+        categories: outs,
+        canonicalText: text,
+        materializationDigest,
+        artifactDigest,
+        fingerprint,
+      },
+      createdAt,
+    );
   } catch (err) {
     if (err instanceof ArtifactStoreFull) throw new DomainError(err.message, 'materialization_store_full', { retryable: true });
     throw err;
@@ -233,7 +336,9 @@ export async function previewMaterialization(ctx: CallContext, request: Material
 
 function categoryRow(c: CategoryOutcome, ctx: CallContext): JsonObject {
   if (!c.produced) return { category: c.category, produced: false, count: 0, skipped: c.skip };
-  const sample = c.axioms.slice(0, SAMPLE_SIZE).map((g) => ({ axiom_type: axiomTypeName(g.plain), rendering: renderAxiom(g.plain, ctx), provenance_iri: g.provenance }));
+  const sample = c.axioms
+    .slice(0, SAMPLE_SIZE)
+    .map((g) => ({ axiom_type: axiomTypeName(g.plain), rendering: renderAxiom(g.plain, ctx), provenance_iri: g.provenance }));
   return {
     category: c.category,
     produced: true,
@@ -242,12 +347,24 @@ function categoryRow(c: CategoryOutcome, ctx: CallContext): JsonObject {
     canonical_bytes: c.bytes,
     collisions: c.collisions,
     provenance: { annotation_property: PROVENANCE_PROPERTY, iri_prefix: PROVENANCE_PREFIX },
-    sample: { count: c.axioms.length, items: sample, ...(c.axioms.length > sample.length ? { truncated: c.axioms.length - sample.length } : {}) },
+    sample: {
+      count: c.axioms.length,
+      items: sample,
+      ...(c.axioms.length > sample.length ? { truncated: c.axioms.length - sample.length } : {}),
+    },
   };
 }
 
-function previewResult(ctx: CallContext, request: MaterializationRequest, reasoner: ReasonerInfo, run: ReasonerRun, outs: readonly CategoryOutcome[],
-  identity: InputIdentity, plan: JsonObject, artifact: JsonObject): JsonObject {
+function previewResult(
+  ctx: CallContext,
+  request: MaterializationRequest,
+  reasoner: ReasonerInfo,
+  run: ReasonerRun,
+  outs: readonly CategoryOutcome[],
+  identity: InputIdentity,
+  plan: JsonObject,
+  artifact: JsonObject,
+): JsonObject {
   const produced = outs.filter((c) => c.produced).map((c) => c.category);
   const skipped = outs.filter((c) => !c.produced).map((c) => ({ category: c.category, ...c.skip }));
   const complete = skipped.length === 0;

@@ -31,7 +31,6 @@ export interface PublishOutcome {
   readonly backup?: { readonly path: string; readonly sha256: string };
 }
 
-
 async function readIfExists(file: string): Promise<Buffer | null> {
   try {
     return await readFile(file);
@@ -52,14 +51,23 @@ async function takeLock(root: string): Promise<() => Promise<void>> {
     const pid = owner === null ? NaN : Number((JSON.parse(owner.toString('utf8')) as { pid?: unknown }).pid);
     if (Number.isInteger(pid) && !pidAlive(pid)) {
       await rm(dir, { recursive: true, force: true });
-      throw new DomainError(`The project lock ${dir} was left by process ${pid}, which no longer runs; it was removed. Retry the commit.`,
-        'materialization_workspace_recovery_applied', { lock: dir, retryable: true });
+      throw new DomainError(
+        `The project lock ${dir} was left by process ${pid}, which no longer runs; it was removed. Retry the commit.`,
+        'materialization_workspace_recovery_applied',
+        { lock: dir, retryable: true },
+      );
     }
     if (Number.isInteger(pid)) {
-      throw new DomainError(`The project lock ${dir} is held by process ${pid}; retry when it finishes.`, 'workspace_locked', { lock: dir, retryable: true });
+      throw new DomainError(`The project lock ${dir} is held by process ${pid}; retry when it finishes.`, 'workspace_locked', {
+        lock: dir,
+        retryable: true,
+      });
     }
-    throw new DomainError(`The project lock ${dir} exists but names no owner. Stop other writers, keep copies of the target, compare digests with the preview, remove the lock, then retry.`,
-      'materialization_workspace_recovery_ambiguous', { lock: dir });
+    throw new DomainError(
+      `The project lock ${dir} exists but names no owner. Stop other writers, keep copies of the target, compare digests with the preview, remove the lock, then retry.`,
+      'materialization_workspace_recovery_ambiguous',
+      { lock: dir },
+    );
   }
   await writeFile(path.join(dir, 'owner.json'), JSON.stringify({ pid: process.pid, at: new Date().toISOString() }), { mode: 0o600 });
   return () => rm(dir, { recursive: true, force: true });
@@ -89,12 +97,18 @@ export async function publishProjectFile(req: PublishRequest): Promise<PublishOu
     if (current !== null) {
       const currentDigest = sha256Digest(current);
       if (!req.overwrite) {
-        throw new DomainError(`${req.target} exists; pass overwrite=true with expected_target_digest=${currentDigest} to replace it`, 'target_exists',
-          { path: req.target, target_digest: currentDigest });
+        throw new DomainError(
+          `${req.target} exists; pass overwrite=true with expected_target_digest=${currentDigest} to replace it`,
+          'target_exists',
+          { path: req.target, target_digest: currentDigest },
+        );
       }
       if (req.expectedTargetDigest !== currentDigest) {
-        throw new DomainError(`${req.target} does not have the expected digest (expected ${req.expectedTargetDigest ?? 'none given'}, found ${currentDigest}); nothing was written`,
-          'target_digest_mismatch', { path: req.target, target_digest: currentDigest });
+        throw new DomainError(
+          `${req.target} does not have the expected digest (expected ${req.expectedTargetDigest ?? 'none given'}, found ${currentDigest}); nothing was written`,
+          'target_digest_mismatch',
+          { path: req.target, target_digest: currentDigest },
+        );
       }
     }
     const staged = await stage(req.target, req.text);
@@ -104,10 +118,19 @@ export async function publishProjectFile(req: PublishRequest): Promise<PublishOu
         await link(staged, req.target);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        throw new DomainError(`${req.target} was recreated by another writer during the commit; it was left as found and nothing was published`,
-          'materialization_guarded_replacement_incomplete', {
-            receipt: { staged_path: staged, displaced_path: backup?.path ?? null, target: req.target, target_state_known: true, target_preserved: true },
-          });
+        throw new DomainError(
+          `${req.target} was recreated by another writer during the commit; it was left as found and nothing was published`,
+          'materialization_guarded_replacement_incomplete',
+          {
+            receipt: {
+              staged_path: staged,
+              displaced_path: backup?.path ?? null,
+              target: req.target,
+              target_state_known: true,
+              target_preserved: true,
+            },
+          },
+        );
       }
       await syncDirectory(path.dirname(req.target));
       return { status: 'committed', targetDigest: digest, ...(backup !== undefined ? { backup } : {}) };
@@ -129,13 +152,24 @@ async function displace(target: string, expected: string): Promise<{ path: strin
   const movedDigest = moved === null ? null : sha256Digest(moved);
   if (movedDigest !== expected) {
     // someone else's file was moved aside: put it back unless the target was recreated meanwhile (the copy stays as the backup)
-    const restored = await link(backupPath, target).then(() => true, () => false);
+    const restored = await link(backupPath, target).then(
+      () => true,
+      () => false,
+    );
     const facts: JsonObject = {
-      backup_location_current: backupPath, backup_state_known: moved !== null, backup_verified: false,
-      target_state_known: true, target_preserved: restored, ...(movedDigest !== null ? { backup_sha256: movedDigest } : {}), outcome_known: true,
+      backup_location_current: backupPath,
+      backup_state_known: moved !== null,
+      backup_verified: false,
+      target_state_known: true,
+      target_preserved: restored,
+      ...(movedDigest !== null ? { backup_sha256: movedDigest } : {}),
+      outcome_known: true,
     };
-    throw new DomainError(`The target changed while it was being replaced: the displaced file (kept at ${backupPath}) does not have the expected digest; nothing was published`,
-      'materialization_backup_published', facts);
+    throw new DomainError(
+      `The target changed while it was being replaced: the displaced file (kept at ${backupPath}) does not have the expected digest; nothing was published`,
+      'materialization_backup_published',
+      facts,
+    );
   }
   return { path: backupPath, sha256: movedDigest };
 }

@@ -14,7 +14,9 @@ const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minV
 
 export const MaterializationRequestSchema = v.strictObject({
   categories: v.pipe(
-    v.array(v.picklist(CATEGORIES)), v.minLength(1), v.maxLength(CATEGORIES.length),
+    v.array(v.picklist(CATEGORIES)),
+    v.minLength(1),
+    v.maxLength(CATEGORIES.length),
     v.check((cs) => new Set(cs).size === cs.length, 'categories must be unique'),
   ),
   destination: v.strictObject({

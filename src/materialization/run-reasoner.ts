@@ -39,7 +39,12 @@ export class MaterializationBusy extends Error {
  * both get it) and runs the request; the slot is released only after the worker thread has exited. `home`
  * is the server's private directory (absent: the slot is this thread's).
  */
-export function runDisposableReasoner(req: Omit<EnumerationRequest, 'cancel'>, timeoutMs: number, signal: AbortSignal, home?: string): Promise<ReasonerRun> {
+export function runDisposableReasoner(
+  req: Omit<EnumerationRequest, 'cancel'>,
+  timeoutMs: number,
+  signal: AbortSignal,
+  home?: string,
+): Promise<ReasonerRun> {
   const release = claimSlot(home, timeoutMs);
   if (release === null) throw new MaterializationBusy();
   const started = Date.now();
@@ -97,6 +102,8 @@ export function runDisposableReasoner(req: Omit<EnumerationRequest, 'cancel'>, t
       stop('finished');
     };
     // a stopped run's call ends once the thread has seen the flag (Konclude killed): the thread may go then
-    drive().catch((err: Error) => stop('error', `the reasoner failed: ${err.message}`)).finally(() => void worker.terminate());
+    drive()
+      .catch((err: Error) => stop('error', `the reasoner failed: ${err.message}`))
+      .finally(() => void worker.terminate());
   });
 }

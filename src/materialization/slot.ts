@@ -54,7 +54,9 @@ export function claimSlot(home: string | undefined, timeoutMs: number): (() => v
   if (held) return null;
   if (home === undefined) {
     held = true;
-    return () => { held = false; };
+    return () => {
+      held = false;
+    };
   }
   const file = path.join(home, SLOT_FILE);
   const token = randomBytes(12).toString('hex');

@@ -24,7 +24,10 @@ export type ArtifactLookup<P> =
   | { readonly kind: 'expired'; readonly expiredAt: number };
 
 export class ArtifactStoreFull extends Error {
-  constructor(readonly entries: number, readonly bytes: number) {
+  constructor(
+    readonly entries: number,
+    readonly bytes: number,
+  ) {
     super(`The materialization artifact store of this window is full (${entries} artifacts, ${bytes} bytes); wait for previews to expire.`);
     this.name = 'ArtifactStoreFull';
   }

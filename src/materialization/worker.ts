@@ -7,7 +7,15 @@
 
 import { exposeToParent } from '../util/thread-link.js';
 import type { Axiom, IRI, Node } from '../model/terms.js';
-import { cls, equivalentClasses, isLogicalAxiom, namedIndividual, objectOneOf, objectProperty, objectSomeValuesFrom } from '../model/terms.js';
+import {
+  cls,
+  equivalentClasses,
+  isLogicalAxiom,
+  namedIndividual,
+  objectOneOf,
+  objectProperty,
+  objectSomeValuesFrom,
+} from '../model/terms.js';
 import { forEachChild, signature } from '../model/walk.js';
 import { OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING, OWL_THING, OWL_TOP_OBJECT_PROPERTY } from '../model/vocab.js';
 import type { ElResult } from '../reasoner/el-reasoner.js';
@@ -96,10 +104,11 @@ function subclasses(r: ElResult, out: Bounded): void {
   for (const n of t.nodes) {
     if (n === t.bottom || n === t.top) continue;
     const sups = ancestors(n).flatMap((m) => m.members.filter((b) => b !== OWL_THING));
-    for (const a of n.members) for (const b of sups) {
-      if (out.full) return;
-      out.push([a, b]);
-    }
+    for (const a of n.members)
+      for (const b of sups) {
+        if (out.full) return;
+        out.push([a, b]);
+      }
   }
 }
 
@@ -115,11 +124,12 @@ function equivalents(r: ElResult, out: Bounded): void {
 /** Every entailed ClassAssertion(C a) of a named individual, direct and indirect (owl:Thing left out). */
 function assertions(r: ElResult, individuals: readonly IRI[], out: Bounded): void {
   for (const i of individuals) {
-    for (const n of r.types(namedIndividual(i), false)) for (const c of n.members) {
-      if (c === OWL_THING || c === OWL_NOTHING) continue;
-      if (out.full) return;
-      out.push([c, i]);
-    }
+    for (const n of r.types(namedIndividual(i), false))
+      for (const c of n.members) {
+        if (c === OWL_THING || c === OWL_NOTHING) continue;
+        if (out.full) return;
+        out.push([c, i]);
+      }
   }
 }
 
@@ -147,31 +157,98 @@ function assertionObjects(axioms: readonly Axiom[]): { objects: Set<IRI>; everyo
   let everyone = false;
   const visit = (n: Node): void => {
     switch (n.kind) {
-      case 'ObjectHasValue': if (n.individual.kind === 'NamedIndividual') objects.add(n.individual.iri); break;
-      case 'ObjectOneOf': case 'SameIndividual': for (const i of n.individuals) if (i.kind === 'NamedIndividual') objects.add(i.iri); break;
-      case 'ObjectPropertyAssertion': if (n.object.kind === 'NamedIndividual') objects.add(n.object.iri); break;
-      case 'ObjectHasSelf': case 'ReflexiveObjectProperty': everyone = true; break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'TransitiveObjectProperty':
-      case 'Declaration': case 'SubClassOf': case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion':
-      case 'SubObjectPropertyOf': case 'SubPropertyChainOf': case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties': case 'InverseObjectProperties': case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
-      case 'DisjointDataProperties': case 'DataPropertyDomain': case 'DataPropertyRange':
-      case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey': case 'DifferentIndividuals':
-      case 'ClassAssertion': case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': case 'ObjectMinCardinality':
-      case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality':
-      case 'DataExactCardinality': case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty':
-      case 'NamedIndividual': case 'Datatype': case 'AnonymousIndividual': case 'Literal': case 'IRI':
-      case 'ObjectInverseOf': case 'DataIntersectionOf': case 'DataUnionOf': case 'DataComplementOf': case 'DataOneOf':
-      case 'DatatypeRestriction': case 'FacetRestriction': case 'ObjectIntersectionOf': case 'ObjectUnionOf':
-      case 'ObjectComplementOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'DataSomeValuesFrom':
-      case 'DataAllValuesFrom': case 'DataHasValue': case 'Annotation': case 'Variable': case 'ClassAtom':
-      case 'DataRangeAtom': case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom':
-      case 'SameIndividualAtom': case 'DifferentIndividualsAtom': break;
-      default: return unreachable(n);
+      case 'ObjectHasValue':
+        if (n.individual.kind === 'NamedIndividual') objects.add(n.individual.iri);
+        break;
+      case 'ObjectOneOf':
+      case 'SameIndividual':
+        for (const i of n.individuals) if (i.kind === 'NamedIndividual') objects.add(i.iri);
+        break;
+      case 'ObjectPropertyAssertion':
+        if (n.object.kind === 'NamedIndividual') objects.add(n.object.iri);
+        break;
+      case 'ObjectHasSelf':
+      case 'ReflexiveObjectProperty':
+        everyone = true;
+        break;
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubClassOf':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'SubObjectPropertyOf':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'DifferentIndividuals':
+      case 'ClassAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule':
+      case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality':
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality':
+      case 'Class':
+      case 'ObjectProperty':
+      case 'DataProperty':
+      case 'AnnotationProperty':
+      case 'NamedIndividual':
+      case 'Datatype':
+      case 'AnonymousIndividual':
+      case 'Literal':
+      case 'IRI':
+      case 'ObjectInverseOf':
+      case 'DataIntersectionOf':
+      case 'DataUnionOf':
+      case 'DataComplementOf':
+      case 'DataOneOf':
+      case 'DatatypeRestriction':
+      case 'FacetRestriction':
+      case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf':
+      case 'ObjectComplementOf':
+      case 'ObjectSomeValuesFrom':
+      case 'ObjectAllValuesFrom':
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom':
+      case 'DataHasValue':
+      case 'Annotation':
+      case 'Variable':
+      case 'ClassAtom':
+      case 'DataRangeAtom':
+      case 'ObjectPropertyAtom':
+      case 'DataPropertyAtom':
+      case 'BuiltInAtom':
+      case 'SameIndividualAtom':
+      case 'DifferentIndividualsAtom':
+        break;
+      default:
+        return unreachable(n);
     }
     forEachChild(n, visit);
   };
@@ -198,23 +275,27 @@ async function propertyAssertions(req: EnumerationRequest, axioms: readonly Axio
   const objects = [...(found.everyone ? individuals : found.objects)].sort(compareUtf8);
   const props = [...properties].sort(compareUtf8);
   if (props.length * objects.length > MAX_ASSERTION_QUERIES) {
-    throw new EnumerationFailed(`${props.length} properties × ${objects.length} candidate objects exceed the ${MAX_ASSERTION_QUERIES} reasoner queries this enumeration may ask`);
+    throw new EnumerationFailed(
+      `${props.length} properties × ${objects.length} candidate objects exceed the ${MAX_ASSERTION_QUERIES} reasoner queries this enumeration may ask`,
+    );
   }
   const queries = new Map<IRI, readonly [IRI, IRI]>();
   const extra: Axiom[] = [];
-  for (const p of props) for (const b of objects) {
-    const q = QUERY_PREFIX + queries.size;
-    queries.set(q, [p, b]);
-    extra.push(equivalentClasses([cls(q), objectSomeValuesFrom(objectProperty(p), objectOneOf([namedIndividual(b)]))]));
-  }
+  for (const p of props)
+    for (const b of objects) {
+      const q = QUERY_PREFIX + queries.size;
+      queries.set(q, [p, b]);
+      extra.push(equivalentClasses([cls(q), objectSomeValuesFrom(objectProperty(p), objectOneOf([namedIndividual(b)]))]));
+    }
   if (queries.size === 0) return;
   const r = await reason(req, [...axioms, ...extra]);
   for (const a of [...individuals].sort(compareUtf8)) {
     const pairs: (readonly [IRI, IRI])[] = [];
-    for (const n of r.types(namedIndividual(a), false)) for (const m of n.members) {
-      const pair = queries.get(m);
-      if (pair !== undefined) pairs.push(pair);
-    }
+    for (const n of r.types(namedIndividual(a), false))
+      for (const m of n.members) {
+        const pair = queries.get(m);
+        if (pair !== undefined) pairs.push(pair);
+      }
     pairs.sort((x, y) => compareUtf8(x[0], y[0]) || compareUtf8(x[1], y[1]));
     for (const [p, b] of pairs) {
       if (out.full) return;
@@ -231,18 +312,28 @@ async function reason(req: EnumerationRequest, axioms: readonly Axiom[]): Promis
 async function enumerate(req: EnumerationRequest, axioms: readonly Axiom[], r: ElResult, category: Category): Promise<Bounded> {
   const out = new Bounded(req.cap);
   switch (category) {
-    case 'subclass_axioms': subclasses(r, out); break;
-    case 'equivalent_class_axioms': equivalents(r, out); break;
+    case 'subclass_axioms':
+      subclasses(r, out);
+      break;
+    case 'equivalent_class_axioms':
+      equivalents(r, out);
+      break;
     case 'class_assertions': {
       const individuals = new Set<IRI>();
       for (const a of axioms) for (const e of signature(a)) if (e.kind === 'NamedIndividual') individuals.add(e.iri);
       assertions(r, [...individuals].sort(compareUtf8), out);
       break;
     }
-    case 'property_hierarchy_axioms': propertyHierarchy(axioms, out); break;
-    case 'object_property_assertions': await propertyAssertions(req, axioms, out); break;
-    case 'data_property_assertions': throw new EnumerationFailed(`no enumerator for ${category}`);
-    default: return unreachable(category);
+    case 'property_hierarchy_axioms':
+      propertyHierarchy(axioms, out);
+      break;
+    case 'object_property_assertions':
+      await propertyAssertions(req, axioms, out);
+      break;
+    case 'data_property_assertions':
+      throw new EnumerationFailed(`no enumerator for ${category}`);
+    default:
+      return unreachable(category);
   }
   return out;
 }

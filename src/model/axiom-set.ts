@@ -33,8 +33,10 @@ export class AxiomSet implements Iterable<Axiom> {
 
   /** Adds an axiom; false if it was already present. */
   add(a: Axiom): boolean {
-    const id = a.id, items = this.items;
-    const slots = this.slots, mask = slots.length - 1;
+    const id = a.id,
+      items = this.items;
+    const slots = this.slots,
+      mask = slots.length - 1;
     let i = id & mask;
     for (let at = slots[i]; at !== 0; at = slots[i]) {
       if (items[at - 1]!.id === id) return false;
@@ -72,14 +74,18 @@ export class AxiomSet implements Iterable<Axiom> {
 
   /** Slot of an id, or -1. */
   private find(id: number): number {
-    const slots = this.slots, items = this.items, mask = slots.length - 1;
+    const slots = this.slots,
+      items = this.items,
+      mask = slots.length - 1;
     for (let i = id & mask; slots[i] !== 0; i = (i + 1) & mask) if (items[slots[i] - 1]!.id === id) return i;
     return -1;
   }
 
   /** Empties slot i and moves later entries of its probe run back, so lookups need no tombstones. */
   private vacate(i: number): void {
-    const slots = this.slots, items = this.items, mask = slots.length - 1;
+    const slots = this.slots,
+      items = this.items,
+      mask = slots.length - 1;
     let j = i;
     for (;;) {
       j = (j + 1) & mask;
@@ -102,7 +108,8 @@ export class AxiomSet implements Iterable<Axiom> {
   /** Re-lays the live axioms, in order and without holes, in a table of the given capacity. */
   private rebuild(capacity: number): void {
     const items: Axiom[] = [];
-    const slots = new Int32Array(capacity), mask = capacity - 1;
+    const slots = new Int32Array(capacity),
+      mask = capacity - 1;
     for (const a of this.items) {
       if (a === undefined) continue;
       let i = a.id & mask;

@@ -20,7 +20,8 @@ export interface CheckedEntry {
 }
 
 export interface CatalogIssue {
-  readonly code: 'catalog_missing' | 'catalog_malformed' | 'entry_missing' | 'entry_remote' | 'entry_invalid' | 'duplicate_name' | 'import_unmapped';
+  readonly code:
+    'catalog_missing' | 'catalog_malformed' | 'entry_missing' | 'entry_remote' | 'entry_invalid' | 'duplicate_name' | 'import_unmapped';
   readonly message: string;
   readonly line?: number;
   readonly column?: number;
@@ -72,7 +73,11 @@ export async function checkCatalog(file: string, directImports: readonly string[
     catalog = parseCatalog(text, file);
   } catch (err) {
     const e = err as CatalogError;
-    return { ...empty, valid: false, errors: [{ code: 'catalog_malformed', message: e.message, ...(e.line === undefined ? {} : { line: e.line, column: e.column ?? 0 }) }] };
+    return {
+      ...empty,
+      valid: false,
+      errors: [{ code: 'catalog_malformed', message: e.message, ...(e.line === undefined ? {} : { line: e.line, column: e.column ?? 0 }) }],
+    };
   }
   const errors: CatalogIssue[] = [];
   const entries: CheckedEntry[] = [];
@@ -80,10 +85,15 @@ export async function checkCatalog(file: string, directImports: readonly string[
   for (const e of catalog.entries) {
     const { status, file: target } = await statusOf(e.resolved);
     entries.push({ name: e.name, uri: e.uri, status, ...(target === undefined ? {} : { file: target }) });
-    if (status !== 'local_ok') errors.push({ code: ISSUE_OF[status].code, message: `<${e.name}> ${ISSUE_OF[status].says}: ${e.uri}`, line: e.line });
+    if (status !== 'local_ok')
+      errors.push({ code: ISSUE_OF[status].code, message: `<${e.name}> ${ISSUE_OF[status].says}: ${e.uri}`, line: e.line });
     const earlier = seen.get(e.name);
     if (earlier !== undefined && earlier !== (e.resolved ?? '')) {
-      errors.push({ code: 'duplicate_name', message: `<${e.name}> is mapped more than once to different locations; the first entry wins`, line: e.line });
+      errors.push({
+        code: 'duplicate_name',
+        message: `<${e.name}> is mapped more than once to different locations; the first entry wins`,
+        line: e.line,
+      });
     }
     if (earlier === undefined) seen.set(e.name, e.resolved ?? '');
   }
@@ -92,14 +102,25 @@ export async function checkCatalog(file: string, directImports: readonly string[
   const delegated = catalog.nextCatalogs.length > 0 ? unmapped : [];
   const unmappedImports = catalog.nextCatalogs.length > 0 ? [] : unmapped;
   for (const iri of unmappedImports) errors.push({ code: 'import_unmapped', message: `The direct import <${iri}> has no <uri> entry` });
-  return { valid: errors.length === 0, catalog: file, entries, nextCatalogs: catalog.nextCatalogs, errors, unmappedImports, delegatedImports: delegated };
+  return {
+    valid: errors.length === 0,
+    catalog: file,
+    entries,
+    nextCatalogs: catalog.nextCatalogs,
+    errors,
+    unmappedImports,
+    delegatedImports: delegated,
+  };
 }
 
 /** `file` as a URI reference relative to `dir` ('/'-separated, each segment percent-encoded). */
 export function relativeUri(dir: string, file: string): string {
   const rel = path.relative(dir, file);
   if (path.isAbsolute(rel)) return pathToFileURL(file).href;
-  return rel.split(path.sep).map((segment) => (segment === '..' ? segment : encodeURIComponent(segment))).join('/');
+  return rel
+    .split(path.sep)
+    .map((segment) => (segment === '..' ? segment : encodeURIComponent(segment)))
+    .join('/');
 }
 
 export interface CatalogMapping {

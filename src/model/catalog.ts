@@ -3,7 +3,6 @@
 // read; a DOCTYPE is ignored (saxes never fetches external entities) and `<nextCatalog>` is reported, never
 // followed, so reading a catalog touches no other file.
 
-
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
@@ -30,7 +29,12 @@ export interface Catalog {
 }
 
 export class CatalogError extends Error {
-  constructor(readonly file: string, detail: string, readonly line?: number, readonly column?: number) {
+  constructor(
+    readonly file: string,
+    detail: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
     super(`${file}${line === undefined ? '' : `:${line}:${column ?? 0}`}: ${detail}`);
     this.name = 'CatalogError';
   }

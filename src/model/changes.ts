@@ -32,7 +32,10 @@ export interface ChangeResult {
 
 /** A change that cannot be applied as given (checked before anything in its batch is applied). */
 export class ChangeError extends Error {
-  constructor(message: string, readonly change: Change) {
+  constructor(
+    message: string,
+    readonly change: Change,
+  ) {
     super(message);
     this.name = 'ChangeError';
   }
@@ -57,7 +60,8 @@ export function validateChange(c: Change): void {
       if (c.id.iri === null && c.id.versionIri !== null) throw new ChangeError('An anonymous ontology cannot have a version IRI', c);
       if (c.id.iri === '' || c.id.versionIri === '') throw new ChangeError('Ontology and version IRIs must not be empty', c);
       return;
-    case 'AddImport': case 'RemoveImport':
+    case 'AddImport':
+    case 'RemoveImport':
       if (c.iri === '') throw new ChangeError('Import IRI must not be empty', c);
       return;
     case 'SetPrefix':
@@ -67,9 +71,13 @@ export function validateChange(c: Change): void {
     case 'RemovePrefix':
       checkPrefix(c, c.prefix);
       return;
-    case 'AddAxiom': case 'RemoveAxiom': case 'AddOntologyAnnotation': case 'RemoveOntologyAnnotation':
+    case 'AddAxiom':
+    case 'RemoveAxiom':
+    case 'AddOntologyAnnotation':
+    case 'RemoveOntologyAnnotation':
       return;
-    default: return unreachable(c);
+    default:
+      return unreachable(c);
   }
 }
 
@@ -114,9 +122,12 @@ export function applyChange(c: Change): ChangeResult {
       const previous = o.prefixes.get(c.prefix);
       if (previous === c.namespace) return noop(c);
       o.prefixes.set(c.prefix, c.namespace);
-      return done(c, previous === undefined
-        ? { kind: 'RemovePrefix', ontology: o, prefix: c.prefix }
-        : { kind: 'SetPrefix', ontology: o, prefix: c.prefix, namespace: previous });
+      return done(
+        c,
+        previous === undefined
+          ? { kind: 'RemovePrefix', ontology: o, prefix: c.prefix }
+          : { kind: 'SetPrefix', ontology: o, prefix: c.prefix, namespace: previous },
+      );
     }
     case 'RemovePrefix': {
       const previous = o.prefixes.get(c.prefix);
@@ -124,7 +135,8 @@ export function applyChange(c: Change): ChangeResult {
       o.prefixes.delete(c.prefix);
       return done(c, { kind: 'SetPrefix', ontology: o, prefix: c.prefix, namespace: previous });
     }
-    default: return unreachable(c);
+    default:
+      return unreachable(c);
   }
 }
 

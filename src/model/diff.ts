@@ -110,7 +110,8 @@ export function axiomIris(a: Axiom): Set<IRI> {
   };
   visit(a);
   if (a.kind === 'AnnotationAssertion' && a.subject.kind === 'IRI') out.add(a.subject.iri);
-  if (a.kind === 'AnnotationPropertyDomain' || a.kind === 'AnnotationPropertyRange') out.add(a.kind === 'AnnotationPropertyDomain' ? a.domain : a.range);
+  if (a.kind === 'AnnotationPropertyDomain' || a.kind === 'AnnotationPropertyRange')
+    out.add(a.kind === 'AnnotationPropertyDomain' ? a.domain : a.range);
   return out;
 }
 
@@ -136,8 +137,7 @@ export function directlyAffected(delta: Delta): AffectedTerm[] {
   };
   count(delta.added, 'added');
   count(delta.removed, 'removed');
-  return [...counts].map(([iri, c]) => ({ iri, ...c }))
-    .sort((x, y) => y.added + y.removed - (x.added + x.removed) || cmp(x.iri, y.iri));
+  return [...counts].map(([iri, c]) => ({ iri, ...c })).sort((x, y) => y.added + y.removed - (x.added + x.removed) || cmp(x.iri, y.iri));
 }
 
 /** Entities of any kind with this IRI (punning gives several) that `o` mentions. */
@@ -179,8 +179,13 @@ export interface DownstreamTerms {
  * gains or loses a connection through the change is reached either way. Annotation properties and
  * datatypes are reached but not expanded: they connect terms without making one depend on another.
  */
-export function downstreamTerms(scope: readonly Ontology[], seeds: ReadonlySet<IRI>, added: readonly Axiom[],
-  depthCap = DOWNSTREAM_DEPTH_CAP, sizeCap = DOWNSTREAM_SIZE_CAP): DownstreamTerms {
+export function downstreamTerms(
+  scope: readonly Ontology[],
+  seeds: ReadonlySet<IRI>,
+  added: readonly Axiom[],
+  depthCap = DOWNSTREAM_DEPTH_CAP,
+  sizeCap = DOWNSTREAM_SIZE_CAP,
+): DownstreamTerms {
   const addedBy = new Map<IRI, Axiom[]>();
   for (const a of added) {
     for (const iri of axiomIris(a)) {
@@ -274,15 +279,25 @@ export function foreignReaxiomatization(delta: Delta, importedIris: ReadonlySet<
 
 /** owl:deprecated with a true value, as OWL tools write it ("true"^^xsd:boolean, or a plain "true"/"1"). */
 function isDeprecation(a: Axiom): a is Extract<Axiom, { kind: 'AnnotationAssertion' }> {
-  return a.kind === 'AnnotationAssertion' && a.property.iri === OWL_DEPRECATED && a.subject.kind === 'IRI'
-    && a.value.kind === 'Literal' && (a.value.lex.trim() === 'true' || a.value.lex.trim() === '1');
+  return (
+    a.kind === 'AnnotationAssertion' &&
+    a.property.iri === OWL_DEPRECATED &&
+    a.subject.kind === 'IRI' &&
+    a.value.kind === 'Literal' &&
+    (a.value.lex.trim() === 'true' || a.value.lex.trim() === '1')
+  );
 }
 
 /**
  * Affected terms that are deprecated after the change (a deprecation in scope not removed, or one added)
  * and still named by a logical axiom after it (a referencing axiom or an added one). Sorted by IRI.
  */
-export function deprecatedTermsInUse(scope: readonly Ontology[], affected: ReadonlySet<IRI>, delta: Delta, referencing: readonly Axiom[]): IRI[] {
+export function deprecatedTermsInUse(
+  scope: readonly Ontology[],
+  affected: ReadonlySet<IRI>,
+  delta: Delta,
+  referencing: readonly Axiom[],
+): IRI[] {
   const removed = new Set(delta.removed);
   const deprecated = new Set<IRI>();
   const note = (a: Axiom) => {
@@ -315,7 +330,10 @@ export function attributeModules(iris: readonly IRI[], rules: readonly ModuleRul
   const byModule = new Map<string, IRI[]>();
   const unowned: IRI[] = [];
   for (const iri of [...iris].sort(cmp)) {
-    const owners = rules.filter((m) => m.namespaces.some((ns) => iri.startsWith(ns))).map((m) => m.id).sort(cmp);
+    const owners = rules
+      .filter((m) => m.namespaces.some((ns) => iri.startsWith(ns)))
+      .map((m) => m.id)
+      .sort(cmp);
     if (owners.length === 0) {
       unowned.push(iri);
       continue;

@@ -65,7 +65,9 @@ class AxiomDigest {
     }
     // each lane as 8 big-endian hex digits, written in one go
     for (let i = 0; i < 8; i++) laneBytes.writeUInt32BE(this.lanes[i], i * 4);
-    return 'axioms ' + this.folded + ' ' + laneBytes.toString('hex') + '\nanonymous ' + this.withAnonymous.size + ' ' + this.anonymousHash + '\n';
+    return (
+      'axioms ' + this.folded + ' ' + laneBytes.toString('hex') + '\nanonymous ' + this.withAnonymous.size + ' ' + this.anonymousHash + '\n'
+    );
   }
 }
 
@@ -135,11 +137,23 @@ const headers = new WeakMap<Ontology, HeaderCache>();
 
 function headerCache(o: Ontology): HeaderCache {
   const c = headers.get(o);
-  if (c !== undefined && c.id === o.id && c.format === o.format && c.imports === o.imports.size
-    && c.annotations === o.annotations.size && c.prefixCount === o.prefixes.size) return c;
+  if (
+    c !== undefined &&
+    c.id === o.id &&
+    c.format === o.format &&
+    c.imports === o.imports.size &&
+    c.annotations === o.annotations.size &&
+    c.prefixCount === o.prefixes.size
+  )
+    return c;
   const fresh: HeaderCache = {
-    id: o.id, format: o.format, imports: o.imports.size, annotations: o.annotations.size, prefixCount: o.prefixes.size,
-    header: headerText(o), prefixes: prefixText(o),
+    id: o.id,
+    format: o.format,
+    imports: o.imports.size,
+    annotations: o.annotations.size,
+    prefixCount: o.prefixes.size,
+    header: headerText(o),
+    prefixes: prefixText(o),
   };
   headers.set(o, fresh);
   return fresh;
@@ -170,6 +184,9 @@ export function fingerprintStability(o: Ontology): { stability: 'stable' | 'sess
   if (count === 0) return { stability: 'stable', warnings: [] };
   return {
     stability: 'session_only',
-    warnings: [`${count} axiom(s) use anonymous individuals: the fingerprints identify this session's content only, not a release`].slice(0, MAX_WARNINGS),
+    warnings: [`${count} axiom(s) use anonymous individuals: the fingerprints identify this session's content only, not a release`].slice(
+      0,
+      MAX_WARNINGS,
+    ),
   };
 }

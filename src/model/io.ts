@@ -1,6 +1,5 @@
 // Loading ontology documents from files and saving them back atomically.
 
-
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FormatId, Ontology } from './ontology.js';

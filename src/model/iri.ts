@@ -13,6 +13,7 @@ export function isAbsoluteIri(s: string): boolean {
 export function absoluteIri(value: string, argument: string): string {
   const s = value.trim();
   const iri = s.startsWith('<') && s.endsWith('>') ? s.slice(1, -1).trim() : s;
-  if (!ABSOLUTE_IRI.test(iri)) throw new DomainError(`${argument} must be an absolute IRI (got ${JSON.stringify(value)})`, 'invalid_argument');
+  if (!ABSOLUTE_IRI.test(iri))
+    throw new DomainError(`${argument} must be an absolute IRI (got ${JSON.stringify(value)})`, 'invalid_argument');
   return iri;
 }

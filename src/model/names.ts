@@ -19,7 +19,10 @@ export interface NameResolver {
 }
 
 export class NameError extends Error {
-  constructor(message: string, readonly candidates: readonly string[] = []) {
+  constructor(
+    message: string,
+    readonly candidates: readonly string[] = [],
+  ) {
     super(message);
     this.name = 'NameError';
   }

@@ -3,8 +3,20 @@
 // add and remove, so a bulk load pays only for the axiom set.
 
 import type {
-  Annotation, AnnotationAssertion, Axiom, AxiomKind, ClassAssertion, ClassExpression, Entity, EntityKind, Individual, IRI,
-  ObjectPropertyExpression, DataProperty, AnnotationProperty, AnonymousIndividual,
+  Annotation,
+  AnnotationAssertion,
+  Axiom,
+  AxiomKind,
+  ClassAssertion,
+  ClassExpression,
+  Entity,
+  EntityKind,
+  Individual,
+  IRI,
+  ObjectPropertyExpression,
+  DataProperty,
+  AnnotationProperty,
+  AnonymousIndividual,
 } from './terms.js';
 import { collect } from './walk.js';
 import { AxiomSet } from './axiom-set.js';
@@ -69,7 +81,8 @@ export class Ontology {
 
   /** Adds many axioms; a reader building a new ontology hands over its whole content in one step (an AxiomSet is taken as is: the caller gives it up). */
   addAll(axioms: readonly Axiom[] | AxiomSet): void {
-    if (this.axiomSet.size === 0 && this.idx === null) this.axiomSet = axioms instanceof AxiomSet ? axioms : new AxiomSet(axioms, axioms.length);
+    if (this.axiomSet.size === 0 && this.idx === null)
+      this.axiomSet = axioms instanceof AxiomSet ? axioms : new AxiomSet(axioms, axioms.length);
     else for (const a of axioms) this.add(a);
   }
 
@@ -152,7 +165,9 @@ export class Indexes {
         op(this.subClassAxiomsBySub, a.sub, a);
         op(this.subClassAxiomsBySuper, a.sup, a);
         break;
-      case 'SubObjectPropertyOf': case 'SubDataPropertyOf': case 'SubAnnotationPropertyOf':
+      case 'SubObjectPropertyOf':
+      case 'SubDataPropertyOf':
+      case 'SubAnnotationPropertyOf':
         op(this.subPropertyAxiomsBySub, a.sub, a);
         op(this.subPropertyAxiomsBySuper, a.sup, a);
         break;
@@ -160,17 +175,42 @@ export class Indexes {
         op(this.classAssertionsByClass, a.cls, a);
         op(this.classAssertionsByIndividual, a.individual, a);
         break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'EquivalentClasses': case 'DisjointClasses':
-      case 'DisjointUnion': case 'SubPropertyChainOf': case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties': case 'InverseObjectProperties': case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange': case 'EquivalentDataProperties': case 'DisjointDataProperties':
-      case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
-      case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-      case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': break;
-      default: return unreachable(a);
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule':
+        break;
+      default:
+        return unreachable(a);
     }
   }
 

@@ -27,8 +27,17 @@ import type { Workspace, ChangeEvent } from './workspace.js';
 import { signature } from './walk.js';
 import { localName } from './display.js';
 import {
-  RDFS_LABEL, STANDARD_PREFIXES, WELL_KNOWN_PREFIXES, BUILT_IN_DATATYPES, BUILT_IN_ANNOTATION_PROPERTIES, OWL_THING, OWL_NOTHING,
-  OWL_TOP_OBJECT_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_DATA_PROPERTY, OWL_BOTTOM_DATA_PROPERTY,
+  RDFS_LABEL,
+  STANDARD_PREFIXES,
+  WELL_KNOWN_PREFIXES,
+  BUILT_IN_DATATYPES,
+  BUILT_IN_ANNOTATION_PROPERTIES,
+  OWL_THING,
+  OWL_NOTHING,
+  OWL_TOP_OBJECT_PROPERTY,
+  OWL_BOTTOM_OBJECT_PROPERTY,
+  OWL_TOP_DATA_PROPERTY,
+  OWL_BOTTOM_DATA_PROPERTY,
 } from './vocab.js';
 
 export interface ResolverOptions {
@@ -182,7 +191,19 @@ function isScheme(s: string): boolean {
 function isIriSafe(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c <= 0x20 || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x7b || c === 0x7d || c === 0x7c || c === 0x5e || c === 0x60 || c === 0x5c) return false;
+    if (
+      c <= 0x20 ||
+      c === 0x3c ||
+      c === 0x3e ||
+      c === 0x22 ||
+      c === 0x7b ||
+      c === 0x7d ||
+      c === 0x7c ||
+      c === 0x5e ||
+      c === 0x60 ||
+      c === 0x5c
+    )
+      return false;
   }
   return true;
 }
@@ -193,7 +214,10 @@ export class WorkspaceResolver implements NameResolver {
   private readonly unsubscribe: () => void;
   private readonly mintScope = new AsyncLocalStorage<MintScope>();
 
-  constructor(private readonly workspace: Workspace, private readonly options: ResolverOptions = {}) {
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly options: ResolverOptions = {},
+  ) {
     this.unsubscribe = workspace.onChange((e) => this.onChange(e));
   }
 
@@ -349,8 +373,10 @@ export class WorkspaceResolver implements NameResolver {
     const lower = name.toLowerCase();
     const displays = (labelled: IRI[], locals: IRI[]) => [...new Set([...labelled, ...locals.filter((iri) => !t.isLabelled(iri))])];
     const stages = [
-      displays(t.labels.get(name), t.locals.get(name)), t.locals.get(name),
-      displays(t.labelsLower.get(lower), t.localsLower.get(lower)), t.localsLower.get(lower),
+      displays(t.labels.get(name), t.locals.get(name)),
+      t.locals.get(name),
+      displays(t.labelsLower.get(lower), t.localsLower.get(lower)),
+      t.localsLower.get(lower),
     ];
     for (const found of stages) {
       if (found.length === 1) return found[0];
@@ -374,10 +400,18 @@ export class WorkspaceResolver implements NameResolver {
   private onChange(event: ChangeEvent): void {
     const index = this.index;
     if (index === null) return;
-    const incremental = this.indexRevision === event.revision - 1 &&
-      event.changes.every((r) => !r.effective || r.change.kind === 'AddAxiom' || r.change.kind === 'RemoveAxiom' ||
-        r.change.kind === 'AddOntologyAnnotation' || r.change.kind === 'RemoveOntologyAnnotation' ||
-        (r.change.kind === 'SetPrefix' || r.change.kind === 'RemovePrefix'));
+    const incremental =
+      this.indexRevision === event.revision - 1 &&
+      event.changes.every(
+        (r) =>
+          !r.effective ||
+          r.change.kind === 'AddAxiom' ||
+          r.change.kind === 'RemoveAxiom' ||
+          r.change.kind === 'AddOntologyAnnotation' ||
+          r.change.kind === 'RemoveOntologyAnnotation' ||
+          r.change.kind === 'SetPrefix' ||
+          r.change.kind === 'RemovePrefix',
+      );
     if (!incremental) {
       this.index = null;
       return;

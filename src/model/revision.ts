@@ -24,9 +24,11 @@ export function revisionEnvelope(ws: Workspace): RevisionEnvelope {
 /** Whether `expected` names exactly the state `current` describes (every field, nothing else). */
 export function sameRevision(expected: object, current: RevisionEnvelope): boolean {
   const e = expected as Readonly<Record<string, unknown>>;
-  return Object.keys(e).length === 4
-    && e.workspace_id === current.workspace_id
-    && e.session_revision === current.session_revision
-    && e.semantic_fingerprint === current.semantic_fingerprint
-    && e.document_fingerprint === current.document_fingerprint;
+  return (
+    Object.keys(e).length === 4 &&
+    e.workspace_id === current.workspace_id &&
+    e.session_revision === current.session_revision &&
+    e.semantic_fingerprint === current.semantic_fingerprint &&
+    e.document_fingerprint === current.document_fingerprint
+  );
 }

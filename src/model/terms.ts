@@ -17,21 +17,47 @@ interface NodeBase {
 
 // ---------------------------------------------------------------- entities and leaves
 
-export interface Class extends NodeBase { readonly kind: 'Class'; readonly iri: IRI }
-export interface ObjectProperty extends NodeBase { readonly kind: 'ObjectProperty'; readonly iri: IRI }
-export interface DataProperty extends NodeBase { readonly kind: 'DataProperty'; readonly iri: IRI }
-export interface AnnotationProperty extends NodeBase { readonly kind: 'AnnotationProperty'; readonly iri: IRI }
-export interface NamedIndividual extends NodeBase { readonly kind: 'NamedIndividual'; readonly iri: IRI }
-export interface Datatype extends NodeBase { readonly kind: 'Datatype'; readonly iri: IRI }
+export interface Class extends NodeBase {
+  readonly kind: 'Class';
+  readonly iri: IRI;
+}
+export interface ObjectProperty extends NodeBase {
+  readonly kind: 'ObjectProperty';
+  readonly iri: IRI;
+}
+export interface DataProperty extends NodeBase {
+  readonly kind: 'DataProperty';
+  readonly iri: IRI;
+}
+export interface AnnotationProperty extends NodeBase {
+  readonly kind: 'AnnotationProperty';
+  readonly iri: IRI;
+}
+export interface NamedIndividual extends NodeBase {
+  readonly kind: 'NamedIndividual';
+  readonly iri: IRI;
+}
+export interface Datatype extends NodeBase {
+  readonly kind: 'Datatype';
+  readonly iri: IRI;
+}
 
 export type Entity = Class | ObjectProperty | DataProperty | AnnotationProperty | NamedIndividual | Datatype;
 export type EntityKind = Entity['kind'];
 export const ENTITY_KINDS: readonly EntityKind[] = [
-  'Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype',
+  'Class',
+  'ObjectProperty',
+  'DataProperty',
+  'AnnotationProperty',
+  'NamedIndividual',
+  'Datatype',
 ];
 
 /** A blank node that OWL treats as an individual; `nodeId` is unique within its ontology document. */
-export interface AnonymousIndividual extends NodeBase { readonly kind: 'AnonymousIndividual'; readonly nodeId: string }
+export interface AnonymousIndividual extends NodeBase {
+  readonly kind: 'AnonymousIndividual';
+  readonly nodeId: string;
+}
 export type Individual = NamedIndividual | AnonymousIndividual;
 
 /** A literal: `lang` is '' unless the datatype is rdf:langString. */
@@ -43,20 +69,42 @@ export interface Literal extends NodeBase {
 }
 
 /** An IRI used as an annotation subject or value (not typed as an entity). */
-export interface IRINode extends NodeBase { readonly kind: 'IRI'; readonly iri: IRI }
+export interface IRINode extends NodeBase {
+  readonly kind: 'IRI';
+  readonly iri: IRI;
+}
 
 // ---------------------------------------------------------------- property expressions
 
-export interface ObjectInverseOf extends NodeBase { readonly kind: 'ObjectInverseOf'; readonly property: ObjectProperty }
+export interface ObjectInverseOf extends NodeBase {
+  readonly kind: 'ObjectInverseOf';
+  readonly property: ObjectProperty;
+}
 export type ObjectPropertyExpression = ObjectProperty | ObjectInverseOf;
 
 // ---------------------------------------------------------------- data ranges
 
-export interface DataIntersectionOf extends NodeBase { readonly kind: 'DataIntersectionOf'; readonly operands: readonly DataRange[] }
-export interface DataUnionOf extends NodeBase { readonly kind: 'DataUnionOf'; readonly operands: readonly DataRange[] }
-export interface DataComplementOf extends NodeBase { readonly kind: 'DataComplementOf'; readonly operand: DataRange }
-export interface DataOneOf extends NodeBase { readonly kind: 'DataOneOf'; readonly literals: readonly Literal[] }
-export interface FacetRestriction extends NodeBase { readonly kind: 'FacetRestriction'; readonly facet: IRI; readonly value: Literal }
+export interface DataIntersectionOf extends NodeBase {
+  readonly kind: 'DataIntersectionOf';
+  readonly operands: readonly DataRange[];
+}
+export interface DataUnionOf extends NodeBase {
+  readonly kind: 'DataUnionOf';
+  readonly operands: readonly DataRange[];
+}
+export interface DataComplementOf extends NodeBase {
+  readonly kind: 'DataComplementOf';
+  readonly operand: DataRange;
+}
+export interface DataOneOf extends NodeBase {
+  readonly kind: 'DataOneOf';
+  readonly literals: readonly Literal[];
+}
+export interface FacetRestriction extends NodeBase {
+  readonly kind: 'FacetRestriction';
+  readonly facet: IRI;
+  readonly value: Literal;
+}
 export interface DatatypeRestriction extends NodeBase {
   readonly kind: 'DatatypeRestriction';
   readonly datatype: Datatype;
@@ -66,44 +114,96 @@ export type DataRange = Datatype | DataIntersectionOf | DataUnionOf | DataComple
 
 // ---------------------------------------------------------------- class expressions
 
-export interface ObjectIntersectionOf extends NodeBase { readonly kind: 'ObjectIntersectionOf'; readonly operands: readonly ClassExpression[] }
-export interface ObjectUnionOf extends NodeBase { readonly kind: 'ObjectUnionOf'; readonly operands: readonly ClassExpression[] }
-export interface ObjectComplementOf extends NodeBase { readonly kind: 'ObjectComplementOf'; readonly operand: ClassExpression }
-export interface ObjectOneOf extends NodeBase { readonly kind: 'ObjectOneOf'; readonly individuals: readonly Individual[] }
+export interface ObjectIntersectionOf extends NodeBase {
+  readonly kind: 'ObjectIntersectionOf';
+  readonly operands: readonly ClassExpression[];
+}
+export interface ObjectUnionOf extends NodeBase {
+  readonly kind: 'ObjectUnionOf';
+  readonly operands: readonly ClassExpression[];
+}
+export interface ObjectComplementOf extends NodeBase {
+  readonly kind: 'ObjectComplementOf';
+  readonly operand: ClassExpression;
+}
+export interface ObjectOneOf extends NodeBase {
+  readonly kind: 'ObjectOneOf';
+  readonly individuals: readonly Individual[];
+}
 export interface ObjectSomeValuesFrom extends NodeBase {
-  readonly kind: 'ObjectSomeValuesFrom'; readonly property: ObjectPropertyExpression; readonly filler: ClassExpression;
+  readonly kind: 'ObjectSomeValuesFrom';
+  readonly property: ObjectPropertyExpression;
+  readonly filler: ClassExpression;
 }
 export interface ObjectAllValuesFrom extends NodeBase {
-  readonly kind: 'ObjectAllValuesFrom'; readonly property: ObjectPropertyExpression; readonly filler: ClassExpression;
+  readonly kind: 'ObjectAllValuesFrom';
+  readonly property: ObjectPropertyExpression;
+  readonly filler: ClassExpression;
 }
 export interface ObjectHasValue extends NodeBase {
-  readonly kind: 'ObjectHasValue'; readonly property: ObjectPropertyExpression; readonly individual: Individual;
+  readonly kind: 'ObjectHasValue';
+  readonly property: ObjectPropertyExpression;
+  readonly individual: Individual;
 }
-export interface ObjectHasSelf extends NodeBase { readonly kind: 'ObjectHasSelf'; readonly property: ObjectPropertyExpression }
+export interface ObjectHasSelf extends NodeBase {
+  readonly kind: 'ObjectHasSelf';
+  readonly property: ObjectPropertyExpression;
+}
 /** Cardinality restrictions; an unqualified restriction has the filler owl:Thing. */
 export interface ObjectCardinality<K extends string> extends NodeBase {
-  readonly kind: K; readonly cardinality: number; readonly property: ObjectPropertyExpression; readonly filler: ClassExpression;
+  readonly kind: K;
+  readonly cardinality: number;
+  readonly property: ObjectPropertyExpression;
+  readonly filler: ClassExpression;
 }
 export type ObjectMinCardinality = ObjectCardinality<'ObjectMinCardinality'>;
 export type ObjectMaxCardinality = ObjectCardinality<'ObjectMaxCardinality'>;
 export type ObjectExactCardinality = ObjectCardinality<'ObjectExactCardinality'>;
-export interface DataSomeValuesFrom extends NodeBase { readonly kind: 'DataSomeValuesFrom'; readonly property: DataProperty; readonly filler: DataRange }
-export interface DataAllValuesFrom extends NodeBase { readonly kind: 'DataAllValuesFrom'; readonly property: DataProperty; readonly filler: DataRange }
-export interface DataHasValue extends NodeBase { readonly kind: 'DataHasValue'; readonly property: DataProperty; readonly value: Literal }
+export interface DataSomeValuesFrom extends NodeBase {
+  readonly kind: 'DataSomeValuesFrom';
+  readonly property: DataProperty;
+  readonly filler: DataRange;
+}
+export interface DataAllValuesFrom extends NodeBase {
+  readonly kind: 'DataAllValuesFrom';
+  readonly property: DataProperty;
+  readonly filler: DataRange;
+}
+export interface DataHasValue extends NodeBase {
+  readonly kind: 'DataHasValue';
+  readonly property: DataProperty;
+  readonly value: Literal;
+}
 /** Data cardinality restrictions; an unqualified restriction has the filler rdfs:Literal. */
 export interface DataCardinality<K extends string> extends NodeBase {
-  readonly kind: K; readonly cardinality: number; readonly property: DataProperty; readonly filler: DataRange;
+  readonly kind: K;
+  readonly cardinality: number;
+  readonly property: DataProperty;
+  readonly filler: DataRange;
 }
 export type DataMinCardinality = DataCardinality<'DataMinCardinality'>;
 export type DataMaxCardinality = DataCardinality<'DataMaxCardinality'>;
 export type DataExactCardinality = DataCardinality<'DataExactCardinality'>;
 
 export type ClassExpression =
-  | Class | ObjectIntersectionOf | ObjectUnionOf | ObjectComplementOf | ObjectOneOf
-  | ObjectSomeValuesFrom | ObjectAllValuesFrom | ObjectHasValue | ObjectHasSelf
-  | ObjectMinCardinality | ObjectMaxCardinality | ObjectExactCardinality
-  | DataSomeValuesFrom | DataAllValuesFrom | DataHasValue
-  | DataMinCardinality | DataMaxCardinality | DataExactCardinality;
+  | Class
+  | ObjectIntersectionOf
+  | ObjectUnionOf
+  | ObjectComplementOf
+  | ObjectOneOf
+  | ObjectSomeValuesFrom
+  | ObjectAllValuesFrom
+  | ObjectHasValue
+  | ObjectHasSelf
+  | ObjectMinCardinality
+  | ObjectMaxCardinality
+  | ObjectExactCardinality
+  | DataSomeValuesFrom
+  | DataAllValuesFrom
+  | DataHasValue
+  | DataMinCardinality
+  | DataMaxCardinality
+  | DataExactCardinality;
 
 // ---------------------------------------------------------------- annotations
 
@@ -118,47 +218,119 @@ export interface Annotation extends NodeBase {
 
 // ---------------------------------------------------------------- SWRL
 
-export interface Variable extends NodeBase { readonly kind: 'Variable'; readonly iri: IRI }
+export interface Variable extends NodeBase {
+  readonly kind: 'Variable';
+  readonly iri: IRI;
+}
 export type IArg = Individual | Variable;
 export type DArg = Literal | Variable;
-export interface ClassAtom extends NodeBase { readonly kind: 'ClassAtom'; readonly cls: ClassExpression; readonly arg: IArg }
-export interface DataRangeAtom extends NodeBase { readonly kind: 'DataRangeAtom'; readonly range: DataRange; readonly arg: DArg }
+export interface ClassAtom extends NodeBase {
+  readonly kind: 'ClassAtom';
+  readonly cls: ClassExpression;
+  readonly arg: IArg;
+}
+export interface DataRangeAtom extends NodeBase {
+  readonly kind: 'DataRangeAtom';
+  readonly range: DataRange;
+  readonly arg: DArg;
+}
 export interface ObjectPropertyAtom extends NodeBase {
-  readonly kind: 'ObjectPropertyAtom'; readonly property: ObjectPropertyExpression; readonly first: IArg; readonly second: IArg;
+  readonly kind: 'ObjectPropertyAtom';
+  readonly property: ObjectPropertyExpression;
+  readonly first: IArg;
+  readonly second: IArg;
 }
 export interface DataPropertyAtom extends NodeBase {
-  readonly kind: 'DataPropertyAtom'; readonly property: DataProperty; readonly first: IArg; readonly second: DArg;
+  readonly kind: 'DataPropertyAtom';
+  readonly property: DataProperty;
+  readonly first: IArg;
+  readonly second: DArg;
 }
-export interface BuiltInAtom extends NodeBase { readonly kind: 'BuiltInAtom'; readonly iri: IRI; readonly args: readonly DArg[] }
-export interface SameIndividualAtom extends NodeBase { readonly kind: 'SameIndividualAtom'; readonly first: IArg; readonly second: IArg }
-export interface DifferentIndividualsAtom extends NodeBase { readonly kind: 'DifferentIndividualsAtom'; readonly first: IArg; readonly second: IArg }
-export type Atom = ClassAtom | DataRangeAtom | ObjectPropertyAtom | DataPropertyAtom | BuiltInAtom | SameIndividualAtom | DifferentIndividualsAtom;
+export interface BuiltInAtom extends NodeBase {
+  readonly kind: 'BuiltInAtom';
+  readonly iri: IRI;
+  readonly args: readonly DArg[];
+}
+export interface SameIndividualAtom extends NodeBase {
+  readonly kind: 'SameIndividualAtom';
+  readonly first: IArg;
+  readonly second: IArg;
+}
+export interface DifferentIndividualsAtom extends NodeBase {
+  readonly kind: 'DifferentIndividualsAtom';
+  readonly first: IArg;
+  readonly second: IArg;
+}
+export type Atom =
+  ClassAtom | DataRangeAtom | ObjectPropertyAtom | DataPropertyAtom | BuiltInAtom | SameIndividualAtom | DifferentIndividualsAtom;
 
 // ---------------------------------------------------------------- axioms
 
-interface AxiomBase extends NodeBase { readonly annotations: readonly Annotation[] }
+interface AxiomBase extends NodeBase {
+  readonly annotations: readonly Annotation[];
+}
 
-export interface Declaration extends AxiomBase { readonly kind: 'Declaration'; readonly entity: Entity }
+export interface Declaration extends AxiomBase {
+  readonly kind: 'Declaration';
+  readonly entity: Entity;
+}
 
-export interface SubClassOf extends AxiomBase { readonly kind: 'SubClassOf'; readonly sub: ClassExpression; readonly sup: ClassExpression }
-export interface EquivalentClasses extends AxiomBase { readonly kind: 'EquivalentClasses'; readonly classes: readonly ClassExpression[] }
-export interface DisjointClasses extends AxiomBase { readonly kind: 'DisjointClasses'; readonly classes: readonly ClassExpression[] }
-export interface DisjointUnion extends AxiomBase { readonly kind: 'DisjointUnion'; readonly cls: Class; readonly classes: readonly ClassExpression[] }
+export interface SubClassOf extends AxiomBase {
+  readonly kind: 'SubClassOf';
+  readonly sub: ClassExpression;
+  readonly sup: ClassExpression;
+}
+export interface EquivalentClasses extends AxiomBase {
+  readonly kind: 'EquivalentClasses';
+  readonly classes: readonly ClassExpression[];
+}
+export interface DisjointClasses extends AxiomBase {
+  readonly kind: 'DisjointClasses';
+  readonly classes: readonly ClassExpression[];
+}
+export interface DisjointUnion extends AxiomBase {
+  readonly kind: 'DisjointUnion';
+  readonly cls: Class;
+  readonly classes: readonly ClassExpression[];
+}
 
 export interface SubObjectPropertyOf extends AxiomBase {
-  readonly kind: 'SubObjectPropertyOf'; readonly sub: ObjectPropertyExpression; readonly sup: ObjectPropertyExpression;
+  readonly kind: 'SubObjectPropertyOf';
+  readonly sub: ObjectPropertyExpression;
+  readonly sup: ObjectPropertyExpression;
 }
 export interface SubPropertyChainOf extends AxiomBase {
-  readonly kind: 'SubPropertyChainOf'; readonly chain: readonly ObjectPropertyExpression[]; readonly sup: ObjectPropertyExpression;
+  readonly kind: 'SubPropertyChainOf';
+  readonly chain: readonly ObjectPropertyExpression[];
+  readonly sup: ObjectPropertyExpression;
 }
-export interface EquivalentObjectProperties extends AxiomBase { readonly kind: 'EquivalentObjectProperties'; readonly properties: readonly ObjectPropertyExpression[] }
-export interface DisjointObjectProperties extends AxiomBase { readonly kind: 'DisjointObjectProperties'; readonly properties: readonly ObjectPropertyExpression[] }
+export interface EquivalentObjectProperties extends AxiomBase {
+  readonly kind: 'EquivalentObjectProperties';
+  readonly properties: readonly ObjectPropertyExpression[];
+}
+export interface DisjointObjectProperties extends AxiomBase {
+  readonly kind: 'DisjointObjectProperties';
+  readonly properties: readonly ObjectPropertyExpression[];
+}
 export interface InverseObjectProperties extends AxiomBase {
-  readonly kind: 'InverseObjectProperties'; readonly first: ObjectPropertyExpression; readonly second: ObjectPropertyExpression;
+  readonly kind: 'InverseObjectProperties';
+  readonly first: ObjectPropertyExpression;
+  readonly second: ObjectPropertyExpression;
 }
-export interface ObjectPropertyDomain extends AxiomBase { readonly kind: 'ObjectPropertyDomain'; readonly property: ObjectPropertyExpression; readonly domain: ClassExpression }
-export interface ObjectPropertyRange extends AxiomBase { readonly kind: 'ObjectPropertyRange'; readonly property: ObjectPropertyExpression; readonly range: ClassExpression }
-export interface ObjectPropertyCharacteristic<K extends string> extends AxiomBase { readonly kind: K; readonly property: ObjectPropertyExpression }
+export interface ObjectPropertyDomain extends AxiomBase {
+  readonly kind: 'ObjectPropertyDomain';
+  readonly property: ObjectPropertyExpression;
+  readonly domain: ClassExpression;
+}
+export interface ObjectPropertyRange extends AxiomBase {
+  readonly kind: 'ObjectPropertyRange';
+  readonly property: ObjectPropertyExpression;
+  readonly range: ClassExpression;
+}
+export interface ObjectPropertyCharacteristic<K extends string> extends AxiomBase {
+  readonly kind: K;
+  readonly property: ObjectPropertyExpression;
+}
 export type FunctionalObjectProperty = ObjectPropertyCharacteristic<'FunctionalObjectProperty'>;
 export type InverseFunctionalObjectProperty = ObjectPropertyCharacteristic<'InverseFunctionalObjectProperty'>;
 export type ReflexiveObjectProperty = ObjectPropertyCharacteristic<'ReflexiveObjectProperty'>;
@@ -167,14 +339,39 @@ export type SymmetricObjectProperty = ObjectPropertyCharacteristic<'SymmetricObj
 export type AsymmetricObjectProperty = ObjectPropertyCharacteristic<'AsymmetricObjectProperty'>;
 export type TransitiveObjectProperty = ObjectPropertyCharacteristic<'TransitiveObjectProperty'>;
 
-export interface SubDataPropertyOf extends AxiomBase { readonly kind: 'SubDataPropertyOf'; readonly sub: DataProperty; readonly sup: DataProperty }
-export interface EquivalentDataProperties extends AxiomBase { readonly kind: 'EquivalentDataProperties'; readonly properties: readonly DataProperty[] }
-export interface DisjointDataProperties extends AxiomBase { readonly kind: 'DisjointDataProperties'; readonly properties: readonly DataProperty[] }
-export interface DataPropertyDomain extends AxiomBase { readonly kind: 'DataPropertyDomain'; readonly property: DataProperty; readonly domain: ClassExpression }
-export interface DataPropertyRange extends AxiomBase { readonly kind: 'DataPropertyRange'; readonly property: DataProperty; readonly range: DataRange }
-export interface FunctionalDataProperty extends AxiomBase { readonly kind: 'FunctionalDataProperty'; readonly property: DataProperty }
+export interface SubDataPropertyOf extends AxiomBase {
+  readonly kind: 'SubDataPropertyOf';
+  readonly sub: DataProperty;
+  readonly sup: DataProperty;
+}
+export interface EquivalentDataProperties extends AxiomBase {
+  readonly kind: 'EquivalentDataProperties';
+  readonly properties: readonly DataProperty[];
+}
+export interface DisjointDataProperties extends AxiomBase {
+  readonly kind: 'DisjointDataProperties';
+  readonly properties: readonly DataProperty[];
+}
+export interface DataPropertyDomain extends AxiomBase {
+  readonly kind: 'DataPropertyDomain';
+  readonly property: DataProperty;
+  readonly domain: ClassExpression;
+}
+export interface DataPropertyRange extends AxiomBase {
+  readonly kind: 'DataPropertyRange';
+  readonly property: DataProperty;
+  readonly range: DataRange;
+}
+export interface FunctionalDataProperty extends AxiomBase {
+  readonly kind: 'FunctionalDataProperty';
+  readonly property: DataProperty;
+}
 
-export interface DatatypeDefinition extends AxiomBase { readonly kind: 'DatatypeDefinition'; readonly datatype: Datatype; readonly range: DataRange }
+export interface DatatypeDefinition extends AxiomBase {
+  readonly kind: 'DatatypeDefinition';
+  readonly datatype: Datatype;
+  readonly range: DataRange;
+}
 export interface HasKey extends AxiomBase {
   readonly kind: 'HasKey';
   readonly cls: ClassExpression;
@@ -182,43 +379,111 @@ export interface HasKey extends AxiomBase {
   readonly dataProperties: readonly DataProperty[];
 }
 
-export interface SameIndividual extends AxiomBase { readonly kind: 'SameIndividual'; readonly individuals: readonly Individual[] }
-export interface DifferentIndividuals extends AxiomBase { readonly kind: 'DifferentIndividuals'; readonly individuals: readonly Individual[] }
-export interface ClassAssertion extends AxiomBase { readonly kind: 'ClassAssertion'; readonly cls: ClassExpression; readonly individual: Individual }
+export interface SameIndividual extends AxiomBase {
+  readonly kind: 'SameIndividual';
+  readonly individuals: readonly Individual[];
+}
+export interface DifferentIndividuals extends AxiomBase {
+  readonly kind: 'DifferentIndividuals';
+  readonly individuals: readonly Individual[];
+}
+export interface ClassAssertion extends AxiomBase {
+  readonly kind: 'ClassAssertion';
+  readonly cls: ClassExpression;
+  readonly individual: Individual;
+}
 export interface ObjectPropertyAssertion extends AxiomBase {
-  readonly kind: 'ObjectPropertyAssertion'; readonly property: ObjectPropertyExpression; readonly subject: Individual; readonly object: Individual;
+  readonly kind: 'ObjectPropertyAssertion';
+  readonly property: ObjectPropertyExpression;
+  readonly subject: Individual;
+  readonly object: Individual;
 }
 export interface NegativeObjectPropertyAssertion extends AxiomBase {
-  readonly kind: 'NegativeObjectPropertyAssertion'; readonly property: ObjectPropertyExpression; readonly subject: Individual; readonly object: Individual;
+  readonly kind: 'NegativeObjectPropertyAssertion';
+  readonly property: ObjectPropertyExpression;
+  readonly subject: Individual;
+  readonly object: Individual;
 }
 export interface DataPropertyAssertion extends AxiomBase {
-  readonly kind: 'DataPropertyAssertion'; readonly property: DataProperty; readonly subject: Individual; readonly value: Literal;
+  readonly kind: 'DataPropertyAssertion';
+  readonly property: DataProperty;
+  readonly subject: Individual;
+  readonly value: Literal;
 }
 export interface NegativeDataPropertyAssertion extends AxiomBase {
-  readonly kind: 'NegativeDataPropertyAssertion'; readonly property: DataProperty; readonly subject: Individual; readonly value: Literal;
+  readonly kind: 'NegativeDataPropertyAssertion';
+  readonly property: DataProperty;
+  readonly subject: Individual;
+  readonly value: Literal;
 }
 
 export interface AnnotationAssertion extends AxiomBase {
-  readonly kind: 'AnnotationAssertion'; readonly property: AnnotationProperty; readonly subject: AnnotationSubject; readonly value: AnnotationValue;
+  readonly kind: 'AnnotationAssertion';
+  readonly property: AnnotationProperty;
+  readonly subject: AnnotationSubject;
+  readonly value: AnnotationValue;
 }
-export interface SubAnnotationPropertyOf extends AxiomBase { readonly kind: 'SubAnnotationPropertyOf'; readonly sub: AnnotationProperty; readonly sup: AnnotationProperty }
-export interface AnnotationPropertyDomain extends AxiomBase { readonly kind: 'AnnotationPropertyDomain'; readonly property: AnnotationProperty; readonly domain: IRI }
-export interface AnnotationPropertyRange extends AxiomBase { readonly kind: 'AnnotationPropertyRange'; readonly property: AnnotationProperty; readonly range: IRI }
+export interface SubAnnotationPropertyOf extends AxiomBase {
+  readonly kind: 'SubAnnotationPropertyOf';
+  readonly sub: AnnotationProperty;
+  readonly sup: AnnotationProperty;
+}
+export interface AnnotationPropertyDomain extends AxiomBase {
+  readonly kind: 'AnnotationPropertyDomain';
+  readonly property: AnnotationProperty;
+  readonly domain: IRI;
+}
+export interface AnnotationPropertyRange extends AxiomBase {
+  readonly kind: 'AnnotationPropertyRange';
+  readonly property: AnnotationProperty;
+  readonly range: IRI;
+}
 
-export interface DLSafeRule extends AxiomBase { readonly kind: 'DLSafeRule'; readonly body: readonly Atom[]; readonly head: readonly Atom[] }
+export interface DLSafeRule extends AxiomBase {
+  readonly kind: 'DLSafeRule';
+  readonly body: readonly Atom[];
+  readonly head: readonly Atom[];
+}
 
 export type Axiom =
   | Declaration
-  | SubClassOf | EquivalentClasses | DisjointClasses | DisjointUnion
-  | SubObjectPropertyOf | SubPropertyChainOf | EquivalentObjectProperties | DisjointObjectProperties | InverseObjectProperties
-  | ObjectPropertyDomain | ObjectPropertyRange
-  | FunctionalObjectProperty | InverseFunctionalObjectProperty | ReflexiveObjectProperty | IrreflexiveObjectProperty
-  | SymmetricObjectProperty | AsymmetricObjectProperty | TransitiveObjectProperty
-  | SubDataPropertyOf | EquivalentDataProperties | DisjointDataProperties | DataPropertyDomain | DataPropertyRange | FunctionalDataProperty
-  | DatatypeDefinition | HasKey
-  | SameIndividual | DifferentIndividuals | ClassAssertion
-  | ObjectPropertyAssertion | NegativeObjectPropertyAssertion | DataPropertyAssertion | NegativeDataPropertyAssertion
-  | AnnotationAssertion | SubAnnotationPropertyOf | AnnotationPropertyDomain | AnnotationPropertyRange
+  | SubClassOf
+  | EquivalentClasses
+  | DisjointClasses
+  | DisjointUnion
+  | SubObjectPropertyOf
+  | SubPropertyChainOf
+  | EquivalentObjectProperties
+  | DisjointObjectProperties
+  | InverseObjectProperties
+  | ObjectPropertyDomain
+  | ObjectPropertyRange
+  | FunctionalObjectProperty
+  | InverseFunctionalObjectProperty
+  | ReflexiveObjectProperty
+  | IrreflexiveObjectProperty
+  | SymmetricObjectProperty
+  | AsymmetricObjectProperty
+  | TransitiveObjectProperty
+  | SubDataPropertyOf
+  | EquivalentDataProperties
+  | DisjointDataProperties
+  | DataPropertyDomain
+  | DataPropertyRange
+  | FunctionalDataProperty
+  | DatatypeDefinition
+  | HasKey
+  | SameIndividual
+  | DifferentIndividuals
+  | ClassAssertion
+  | ObjectPropertyAssertion
+  | NegativeObjectPropertyAssertion
+  | DataPropertyAssertion
+  | NegativeDataPropertyAssertion
+  | AnnotationAssertion
+  | SubAnnotationPropertyOf
+  | AnnotationPropertyDomain
+  | AnnotationPropertyRange
   | DLSafeRule;
 export type AxiomKind = Axiom['kind'];
 
@@ -232,43 +497,108 @@ export function axiomTypeName(a: Axiom): string {
 
 export const AXIOM_KINDS: readonly AxiomKind[] = [
   'Declaration',
-  'SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'DisjointUnion',
-  'SubObjectPropertyOf', 'SubPropertyChainOf', 'EquivalentObjectProperties', 'DisjointObjectProperties', 'InverseObjectProperties',
-  'ObjectPropertyDomain', 'ObjectPropertyRange',
-  'FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'ReflexiveObjectProperty', 'IrreflexiveObjectProperty',
-  'SymmetricObjectProperty', 'AsymmetricObjectProperty', 'TransitiveObjectProperty',
-  'SubDataPropertyOf', 'EquivalentDataProperties', 'DisjointDataProperties', 'DataPropertyDomain', 'DataPropertyRange', 'FunctionalDataProperty',
-  'DatatypeDefinition', 'HasKey',
-  'SameIndividual', 'DifferentIndividuals', 'ClassAssertion',
-  'ObjectPropertyAssertion', 'NegativeObjectPropertyAssertion', 'DataPropertyAssertion', 'NegativeDataPropertyAssertion',
-  'AnnotationAssertion', 'SubAnnotationPropertyOf', 'AnnotationPropertyDomain', 'AnnotationPropertyRange',
+  'SubClassOf',
+  'EquivalentClasses',
+  'DisjointClasses',
+  'DisjointUnion',
+  'SubObjectPropertyOf',
+  'SubPropertyChainOf',
+  'EquivalentObjectProperties',
+  'DisjointObjectProperties',
+  'InverseObjectProperties',
+  'ObjectPropertyDomain',
+  'ObjectPropertyRange',
+  'FunctionalObjectProperty',
+  'InverseFunctionalObjectProperty',
+  'ReflexiveObjectProperty',
+  'IrreflexiveObjectProperty',
+  'SymmetricObjectProperty',
+  'AsymmetricObjectProperty',
+  'TransitiveObjectProperty',
+  'SubDataPropertyOf',
+  'EquivalentDataProperties',
+  'DisjointDataProperties',
+  'DataPropertyDomain',
+  'DataPropertyRange',
+  'FunctionalDataProperty',
+  'DatatypeDefinition',
+  'HasKey',
+  'SameIndividual',
+  'DifferentIndividuals',
+  'ClassAssertion',
+  'ObjectPropertyAssertion',
+  'NegativeObjectPropertyAssertion',
+  'DataPropertyAssertion',
+  'NegativeDataPropertyAssertion',
+  'AnnotationAssertion',
+  'SubAnnotationPropertyOf',
+  'AnnotationPropertyDomain',
+  'AnnotationPropertyRange',
   'DLSafeRule',
 ];
 
 /** Axioms that carry no logical meaning (OWL 2: declarations and annotation axioms). */
 export function isLogicalAxiom(a: Axiom): boolean {
   switch (a.kind) {
-    case 'Declaration': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
+    case 'Declaration':
+    case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange':
       return false;
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty': case 'SubClassOf': case 'EquivalentClasses': case 'DisjointClasses':
-    case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf': case 'EquivalentObjectProperties':
-    case 'DisjointObjectProperties': case 'InverseObjectProperties': case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
-    case 'DisjointDataProperties': case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty':
-    case 'DatatypeDefinition': case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals':
-    case 'ClassAssertion': case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'DLSafeRule':
+    case 'FunctionalObjectProperty':
+    case 'InverseFunctionalObjectProperty':
+    case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty':
+    case 'SubClassOf':
+    case 'EquivalentClasses':
+    case 'DisjointClasses':
+    case 'DisjointUnion':
+    case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf':
+    case 'EquivalentObjectProperties':
+    case 'DisjointObjectProperties':
+    case 'InverseObjectProperties':
+    case 'ObjectPropertyDomain':
+    case 'ObjectPropertyRange':
+    case 'SubDataPropertyOf':
+    case 'EquivalentDataProperties':
+    case 'DisjointDataProperties':
+    case 'DataPropertyDomain':
+    case 'DataPropertyRange':
+    case 'FunctionalDataProperty':
+    case 'DatatypeDefinition':
+    case 'HasKey':
+    case 'SameIndividual':
+    case 'DifferentIndividuals':
+    case 'ClassAssertion':
+    case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion':
+    case 'NegativeDataPropertyAssertion':
+    case 'DLSafeRule':
       return true;
-    default: return unreachable(a);
+    default:
+      return unreachable(a);
   }
 }
 
 export type Node =
-  | Entity | AnonymousIndividual | Literal | IRINode | ObjectInverseOf | DataRange | FacetRestriction | ClassExpression
-  | Annotation | Variable | Atom | Axiom;
+  | Entity
+  | AnonymousIndividual
+  | Literal
+  | IRINode
+  | ObjectInverseOf
+  | DataRange
+  | FacetRestriction
+  | ClassExpression
+  | Annotation
+  | Variable
+  | Atom
+  | Axiom;
 
 // ---------------------------------------------------------------- interning
 //
@@ -311,7 +641,9 @@ function nodeAt(at: number): Node | undefined {
  * join the weak generation. Dead weak entries are left out, so the weak list is renumbered.
  */
 function rebuild(size: number, demote: boolean): void {
-  const old = table, oldWeak = weakNodes, mask = (size >> 1) - 1;
+  const old = table,
+    oldWeak = weakNodes,
+    mask = (size >> 1) - 1;
   table = new Int32Array(size);
   weakNodes = [];
   for (let i = 1; i < old.length; i += 2) {
@@ -402,41 +734,80 @@ interface Shape {
 
 const SHAPES: Record<string, Shape> = {};
 [
-  ['ObjectInverseOf', 'property'], ['DataIntersectionOf', 'operands'], ['DataUnionOf', 'operands'],
-  ['DataComplementOf', 'operand'], ['DataOneOf', 'literals'], ['FacetRestriction', 'facet', 'value'],
-  ['DatatypeRestriction', 'datatype', 'restrictions'], ['ObjectIntersectionOf', 'operands'], ['ObjectUnionOf', 'operands'],
-  ['ObjectComplementOf', 'operand'], ['ObjectOneOf', 'individuals'], ['ObjectSomeValuesFrom', 'property', 'filler'],
-  ['ObjectAllValuesFrom', 'property', 'filler'], ['ObjectHasValue', 'property', 'individual'], ['ObjectHasSelf', 'property'],
-  ['ObjectMinCardinality', 'cardinality', 'property', 'filler'], ['ObjectMaxCardinality', 'cardinality', 'property', 'filler'],
-  ['ObjectExactCardinality', 'cardinality', 'property', 'filler'], ['DataSomeValuesFrom', 'property', 'filler'],
-  ['DataAllValuesFrom', 'property', 'filler'], ['DataHasValue', 'property', 'value'],
-  ['DataMinCardinality', 'cardinality', 'property', 'filler'], ['DataMaxCardinality', 'cardinality', 'property', 'filler'],
-  ['DataExactCardinality', 'cardinality', 'property', 'filler'], ['Annotation', 'property', 'value', 'annotations'],
-  ['ClassAtom', 'cls', 'arg'], ['DataRangeAtom', 'range', 'arg'], ['ObjectPropertyAtom', 'property', 'first', 'second'],
-  ['DataPropertyAtom', 'property', 'first', 'second'], ['BuiltInAtom', 'iri', 'args'], ['SameIndividualAtom', 'first', 'second'],
+  ['ObjectInverseOf', 'property'],
+  ['DataIntersectionOf', 'operands'],
+  ['DataUnionOf', 'operands'],
+  ['DataComplementOf', 'operand'],
+  ['DataOneOf', 'literals'],
+  ['FacetRestriction', 'facet', 'value'],
+  ['DatatypeRestriction', 'datatype', 'restrictions'],
+  ['ObjectIntersectionOf', 'operands'],
+  ['ObjectUnionOf', 'operands'],
+  ['ObjectComplementOf', 'operand'],
+  ['ObjectOneOf', 'individuals'],
+  ['ObjectSomeValuesFrom', 'property', 'filler'],
+  ['ObjectAllValuesFrom', 'property', 'filler'],
+  ['ObjectHasValue', 'property', 'individual'],
+  ['ObjectHasSelf', 'property'],
+  ['ObjectMinCardinality', 'cardinality', 'property', 'filler'],
+  ['ObjectMaxCardinality', 'cardinality', 'property', 'filler'],
+  ['ObjectExactCardinality', 'cardinality', 'property', 'filler'],
+  ['DataSomeValuesFrom', 'property', 'filler'],
+  ['DataAllValuesFrom', 'property', 'filler'],
+  ['DataHasValue', 'property', 'value'],
+  ['DataMinCardinality', 'cardinality', 'property', 'filler'],
+  ['DataMaxCardinality', 'cardinality', 'property', 'filler'],
+  ['DataExactCardinality', 'cardinality', 'property', 'filler'],
+  ['Annotation', 'property', 'value', 'annotations'],
+  ['ClassAtom', 'cls', 'arg'],
+  ['DataRangeAtom', 'range', 'arg'],
+  ['ObjectPropertyAtom', 'property', 'first', 'second'],
+  ['DataPropertyAtom', 'property', 'first', 'second'],
+  ['BuiltInAtom', 'iri', 'args'],
+  ['SameIndividualAtom', 'first', 'second'],
   ['DifferentIndividualsAtom', 'first', 'second'],
-  ['Declaration', 'entity', 'annotations'], ['SubClassOf', 'sub', 'sup', 'annotations'], ['EquivalentClasses', 'classes', 'annotations'],
-  ['DisjointClasses', 'classes', 'annotations'], ['DisjointUnion', 'cls', 'classes', 'annotations'],
-  ['SubObjectPropertyOf', 'sub', 'sup', 'annotations'], ['SubPropertyChainOf', 'chain', 'sup', 'annotations'],
-  ['EquivalentObjectProperties', 'properties', 'annotations'], ['DisjointObjectProperties', 'properties', 'annotations'],
-  ['InverseObjectProperties', 'first', 'second', 'annotations'], ['ObjectPropertyDomain', 'property', 'domain', 'annotations'],
-  ['ObjectPropertyRange', 'property', 'range', 'annotations'], ['FunctionalObjectProperty', 'property', 'annotations'],
-  ['InverseFunctionalObjectProperty', 'property', 'annotations'], ['ReflexiveObjectProperty', 'property', 'annotations'],
-  ['IrreflexiveObjectProperty', 'property', 'annotations'], ['SymmetricObjectProperty', 'property', 'annotations'],
-  ['AsymmetricObjectProperty', 'property', 'annotations'], ['TransitiveObjectProperty', 'property', 'annotations'],
-  ['SubDataPropertyOf', 'sub', 'sup', 'annotations'], ['EquivalentDataProperties', 'properties', 'annotations'],
-  ['DisjointDataProperties', 'properties', 'annotations'], ['DataPropertyDomain', 'property', 'domain', 'annotations'],
-  ['DataPropertyRange', 'property', 'range', 'annotations'], ['FunctionalDataProperty', 'property', 'annotations'],
-  ['DatatypeDefinition', 'datatype', 'range', 'annotations'], ['HasKey', 'cls', 'objectProperties', 'dataProperties', 'annotations'],
-  ['SameIndividual', 'individuals', 'annotations'], ['DifferentIndividuals', 'individuals', 'annotations'],
-  ['ClassAssertion', 'cls', 'individual', 'annotations'], ['ObjectPropertyAssertion', 'property', 'subject', 'object', 'annotations'],
+  ['Declaration', 'entity', 'annotations'],
+  ['SubClassOf', 'sub', 'sup', 'annotations'],
+  ['EquivalentClasses', 'classes', 'annotations'],
+  ['DisjointClasses', 'classes', 'annotations'],
+  ['DisjointUnion', 'cls', 'classes', 'annotations'],
+  ['SubObjectPropertyOf', 'sub', 'sup', 'annotations'],
+  ['SubPropertyChainOf', 'chain', 'sup', 'annotations'],
+  ['EquivalentObjectProperties', 'properties', 'annotations'],
+  ['DisjointObjectProperties', 'properties', 'annotations'],
+  ['InverseObjectProperties', 'first', 'second', 'annotations'],
+  ['ObjectPropertyDomain', 'property', 'domain', 'annotations'],
+  ['ObjectPropertyRange', 'property', 'range', 'annotations'],
+  ['FunctionalObjectProperty', 'property', 'annotations'],
+  ['InverseFunctionalObjectProperty', 'property', 'annotations'],
+  ['ReflexiveObjectProperty', 'property', 'annotations'],
+  ['IrreflexiveObjectProperty', 'property', 'annotations'],
+  ['SymmetricObjectProperty', 'property', 'annotations'],
+  ['AsymmetricObjectProperty', 'property', 'annotations'],
+  ['TransitiveObjectProperty', 'property', 'annotations'],
+  ['SubDataPropertyOf', 'sub', 'sup', 'annotations'],
+  ['EquivalentDataProperties', 'properties', 'annotations'],
+  ['DisjointDataProperties', 'properties', 'annotations'],
+  ['DataPropertyDomain', 'property', 'domain', 'annotations'],
+  ['DataPropertyRange', 'property', 'range', 'annotations'],
+  ['FunctionalDataProperty', 'property', 'annotations'],
+  ['DatatypeDefinition', 'datatype', 'range', 'annotations'],
+  ['HasKey', 'cls', 'objectProperties', 'dataProperties', 'annotations'],
+  ['SameIndividual', 'individuals', 'annotations'],
+  ['DifferentIndividuals', 'individuals', 'annotations'],
+  ['ClassAssertion', 'cls', 'individual', 'annotations'],
+  ['ObjectPropertyAssertion', 'property', 'subject', 'object', 'annotations'],
   ['NegativeObjectPropertyAssertion', 'property', 'subject', 'object', 'annotations'],
   ['DataPropertyAssertion', 'property', 'subject', 'value', 'annotations'],
   ['NegativeDataPropertyAssertion', 'property', 'subject', 'value', 'annotations'],
-  ['AnnotationAssertion', 'property', 'subject', 'value', 'annotations'], ['SubAnnotationPropertyOf', 'sub', 'sup', 'annotations'],
-  ['AnnotationPropertyDomain', 'property', 'domain', 'annotations'], ['AnnotationPropertyRange', 'property', 'range', 'annotations'],
+  ['AnnotationAssertion', 'property', 'subject', 'value', 'annotations'],
+  ['SubAnnotationPropertyOf', 'sub', 'sup', 'annotations'],
+  ['AnnotationPropertyDomain', 'property', 'domain', 'annotations'],
+  ['AnnotationPropertyRange', 'property', 'range', 'annotations'],
   ['DLSafeRule', 'body', 'head', 'annotations'],
-].forEach(([kind, ...fields], code) => { SHAPES[kind] = shape(code + 1, kind, fields); });
+].forEach(([kind, ...fields], code) => {
+  SHAPES[kind] = shape(code + 1, kind, fields);
+});
 
 const mix = (h: number, v: number) => {
   const x = Math.imul(h ^ v, 0x5bd1e995);
@@ -491,12 +862,34 @@ function sameValue(a: FieldValue, b: FieldValue): boolean {
 function shape(code: number, kind: string, fields: readonly string[]): Shape {
   const names = fields.map((f) => JSON.stringify(f));
   const args = fields.map((_, i) => 'f' + i);
-  const hash = new Function('hashValue', `return (c) => { let h = ${code}; ${names.map((f) => `h = hashValue(h, c[${f}]);`).join(' ')} return h; };`);
-  const same = new Function('sameValue', `return (a, b) => a.kind === b.kind${names.map((f) => ` && sameValue(a[${f}], b[${f}])`).join('')};`);
-  const hashFields = new Function('hashValue', `return (${args}) => { let h = ${code}; ${args.map((a) => `h = hashValue(h, ${a});`).join(' ')} return h; };`);
-  const sameFields = new Function('sameValue', `return (n, ${args}) => n.kind === ${JSON.stringify(kind)}${names.map((f, i) => ` && sameValue(n[${f}], ${args[i]})`).join('')};`);
-  const make = new Function(`return (${args}) => ({ id: 0, kind: ${JSON.stringify(kind)}${names.map((f, i) => `, ${f}: ${args[i]}`).join('')} });`);
-  return { code, fields, hash: hash(hashValue), same: same(sameValue), hashFields: hashFields(hashValue), sameFields: sameFields(sameValue), make: make() };
+  const hash = new Function(
+    'hashValue',
+    `return (c) => { let h = ${code}; ${names.map((f) => `h = hashValue(h, c[${f}]);`).join(' ')} return h; };`,
+  );
+  const same = new Function(
+    'sameValue',
+    `return (a, b) => a.kind === b.kind${names.map((f) => ` && sameValue(a[${f}], b[${f}])`).join('')};`,
+  );
+  const hashFields = new Function(
+    'hashValue',
+    `return (${args}) => { let h = ${code}; ${args.map((a) => `h = hashValue(h, ${a});`).join(' ')} return h; };`,
+  );
+  const sameFields = new Function(
+    'sameValue',
+    `return (n, ${args}) => n.kind === ${JSON.stringify(kind)}${names.map((f, i) => ` && sameValue(n[${f}], ${args[i]})`).join('')};`,
+  );
+  const make = new Function(
+    `return (${args}) => ({ id: 0, kind: ${JSON.stringify(kind)}${names.map((f, i) => `, ${f}: ${args[i]}`).join('')} });`,
+  );
+  return {
+    code,
+    fields,
+    hash: hash(hashValue),
+    same: same(sameValue),
+    hashFields: hashFields(hashValue),
+    sameFields: sameFields(sameValue),
+    make: make(),
+  };
 }
 
 /** The canonical node structurally equal to `candidate` (which gets an id and is frozen if it is new). */
@@ -590,10 +983,8 @@ function asList<T extends NodeBase>(items: readonly T[]): readonly T[] {
   return Object.freeze(items.slice());
 }
 
-
 const NO_ANNOTATIONS: readonly Annotation[] = Object.freeze([]);
-const annotationSet = (anns: readonly Annotation[] | undefined) =>
-  anns === undefined || anns.length === 0 ? NO_ANNOTATIONS : asSet(anns);
+const annotationSet = (anns: readonly Annotation[] | undefined) => (anns === undefined || anns.length === 0 ? NO_ANNOTATIONS : asSet(anns));
 
 // ---------------------------------------------------------------- factory: leaves
 
@@ -612,8 +1003,12 @@ export const namedIndividual = entityFactory('NamedIndividual');
 export const datatype = entityFactory('Datatype');
 
 const entityMakers: Record<EntityKind, (iri: IRI) => Entity> = {
-  Class: cls, ObjectProperty: objectProperty, DataProperty: dataProperty,
-  AnnotationProperty: annotationProperty, NamedIndividual: namedIndividual, Datatype: datatype,
+  Class: cls,
+  ObjectProperty: objectProperty,
+  DataProperty: dataProperty,
+  AnnotationProperty: annotationProperty,
+  NamedIndividual: namedIndividual,
+  Datatype: datatype,
 };
 export function entity(kind: EntityKind, iri: IRI): Entity {
   return entityMakers[kind](iri);
@@ -634,12 +1029,20 @@ export function documentScope(): string {
   return threadScope + '.' + ++documentScopes;
 }
 
-export const anonymousIndividual: (nodeId: string) => AnonymousIndividual =
-  stringKeyed((nodeId) => ({ id: 0, kind: 'AnonymousIndividual', nodeId }), (n, nodeId) => n.kind === 'AnonymousIndividual' && n.nodeId === nodeId);
+export const anonymousIndividual: (nodeId: string) => AnonymousIndividual = stringKeyed(
+  (nodeId) => ({ id: 0, kind: 'AnonymousIndividual', nodeId }),
+  (n, nodeId) => n.kind === 'AnonymousIndividual' && n.nodeId === nodeId,
+);
 
-export const iriNode: (iri: IRI) => IRINode = stringKeyed((iri) => ({ id: 0, kind: 'IRI', iri }), (n, iri) => n.kind === 'IRI' && n.iri === iri);
+export const iriNode: (iri: IRI) => IRINode = stringKeyed(
+  (iri) => ({ id: 0, kind: 'IRI', iri }),
+  (n, iri) => n.kind === 'IRI' && n.iri === iri,
+);
 
-export const variable: (iri: IRI) => Variable = stringKeyed((iri) => ({ id: 0, kind: 'Variable', iri }), (n, iri) => n.kind === 'Variable' && n.iri === iri);
+export const variable: (iri: IRI) => Variable = stringKeyed(
+  (iri) => ({ id: 0, kind: 'Variable', iri }),
+  (n, iri) => n.kind === 'Variable' && n.iri === iri,
+);
 
 /** Literal tables by datatype, and by language tag as written (tags differing in case share one table). */
 const typedLiterals = new Map<string, (lex: string) => Literal>();
@@ -680,8 +1083,7 @@ export function literal(lex: string, datatypeIri?: IRI, lang?: string): Literal 
 
 // ---------------------------------------------------------------- factory: expressions
 
-export const objectInverseOf = (property: ObjectProperty): ObjectInverseOf =>
-  intern({ id: 0, kind: 'ObjectInverseOf', property });
+export const objectInverseOf = (property: ObjectProperty): ObjectInverseOf => intern({ id: 0, kind: 'ObjectInverseOf', property });
 
 export function dataIntersectionOf(operands: readonly DataRange[]): DataIntersectionOf {
   const ops = asSet(operands);
@@ -691,14 +1093,12 @@ export function dataUnionOf(operands: readonly DataRange[]): DataUnionOf {
   const ops = asSet(operands);
   return intern({ id: 0, kind: 'DataUnionOf', operands: ops });
 }
-export const dataComplementOf = (operand: DataRange): DataComplementOf =>
-  intern({ id: 0, kind: 'DataComplementOf', operand });
+export const dataComplementOf = (operand: DataRange): DataComplementOf => intern({ id: 0, kind: 'DataComplementOf', operand });
 export function dataOneOf(literals: readonly Literal[]): DataOneOf {
   const ls = asSet(literals);
   return intern({ id: 0, kind: 'DataOneOf', literals: ls });
 }
-export const facetRestriction = (facet: IRI, value: Literal): FacetRestriction =>
-  intern({ id: 0, kind: 'FacetRestriction', facet, value });
+export const facetRestriction = (facet: IRI, value: Literal): FacetRestriction => intern({ id: 0, kind: 'FacetRestriction', facet, value });
 export function datatypeRestriction(dt: Datatype, restrictions: readonly FacetRestriction[]): DatatypeRestriction {
   const rs = asSet(restrictions);
   return intern({ id: 0, kind: 'DatatypeRestriction', datatype: dt, restrictions: rs });
@@ -712,8 +1112,7 @@ export function objectUnionOf(operands: readonly ClassExpression[]): ObjectUnion
   const ops = asSet(operands);
   return intern({ id: 0, kind: 'ObjectUnionOf', operands: ops });
 }
-export const objectComplementOf = (operand: ClassExpression): ObjectComplementOf =>
-  intern({ id: 0, kind: 'ObjectComplementOf', operand });
+export const objectComplementOf = (operand: ClassExpression): ObjectComplementOf => intern({ id: 0, kind: 'ObjectComplementOf', operand });
 export function objectOneOf(individuals: readonly Individual[]): ObjectOneOf {
   const is = asSet(individuals);
   return intern({ id: 0, kind: 'ObjectOneOf', individuals: is });
@@ -724,8 +1123,7 @@ export const objectAllValuesFrom = (property: ObjectPropertyExpression, filler: 
   intern({ id: 0, kind: 'ObjectAllValuesFrom', property, filler });
 export const objectHasValue = (property: ObjectPropertyExpression, individual: Individual): ObjectHasValue =>
   intern({ id: 0, kind: 'ObjectHasValue', property, individual });
-export const objectHasSelf = (property: ObjectPropertyExpression): ObjectHasSelf =>
-  intern({ id: 0, kind: 'ObjectHasSelf', property });
+export const objectHasSelf = (property: ObjectPropertyExpression): ObjectHasSelf => intern({ id: 0, kind: 'ObjectHasSelf', property });
 
 function objectCardinality<K extends 'ObjectMinCardinality' | 'ObjectMaxCardinality' | 'ObjectExactCardinality'>(kind: K) {
   return (cardinality: number, property: ObjectPropertyExpression, filler: ClassExpression = thing()): ObjectCardinality<K> =>
@@ -757,10 +1155,8 @@ export function annotation(property: AnnotationProperty, value: AnnotationValue,
   return intern({ id: 0, kind: 'Annotation', property, value, annotations: anns });
 }
 
-export const classAtom = (c: ClassExpression, arg: IArg): ClassAtom =>
-  intern({ id: 0, kind: 'ClassAtom', cls: c, arg });
-export const dataRangeAtom = (range: DataRange, arg: DArg): DataRangeAtom =>
-  intern({ id: 0, kind: 'DataRangeAtom', range, arg });
+export const classAtom = (c: ClassExpression, arg: IArg): ClassAtom => intern({ id: 0, kind: 'ClassAtom', cls: c, arg });
+export const dataRangeAtom = (range: DataRange, arg: DArg): DataRangeAtom => intern({ id: 0, kind: 'DataRangeAtom', range, arg });
 export const objectPropertyAtom = (property: ObjectPropertyExpression, first: IArg, second: IArg): ObjectPropertyAtom =>
   intern({ id: 0, kind: 'ObjectPropertyAtom', property, first, second });
 export const dataPropertyAtom = (property: DataProperty, first: IArg, second: DArg): DataPropertyAtom =>
@@ -777,7 +1173,6 @@ export const differentIndividualsAtom = (first: IArg, second: IArg): DifferentIn
 // ---------------------------------------------------------------- factory: axioms
 
 type Anns = readonly Annotation[] | undefined;
-
 
 export const declaration = (e: Entity, anns?: Anns): Declaration => internFields(SHAPES.Declaration, e, annotationSet(anns));
 
@@ -798,7 +1193,11 @@ export function disjointUnion(c: Class, classes: readonly ClassExpression[], ann
 
 export const subObjectPropertyOf = (sub: ObjectPropertyExpression, sup: ObjectPropertyExpression, anns?: Anns): SubObjectPropertyOf =>
   intern({ id: 0, kind: 'SubObjectPropertyOf', sub, sup, annotations: annotationSet(anns) });
-export function subPropertyChainOf(chain: readonly ObjectPropertyExpression[], sup: ObjectPropertyExpression, anns?: Anns): SubPropertyChainOf {
+export function subPropertyChainOf(
+  chain: readonly ObjectPropertyExpression[],
+  sup: ObjectPropertyExpression,
+  anns?: Anns,
+): SubPropertyChainOf {
   const ch = asList(chain);
   return intern({ id: 0, kind: 'SubPropertyChainOf', chain: ch, sup, annotations: annotationSet(anns) });
 }
@@ -821,9 +1220,18 @@ export const objectPropertyRange = (property: ObjectPropertyExpression, range: C
   intern({ id: 0, kind: 'ObjectPropertyRange', property, range, annotations: annotationSet(anns) });
 
 export type CharacteristicKind =
-  | 'FunctionalObjectProperty' | 'InverseFunctionalObjectProperty' | 'ReflexiveObjectProperty' | 'IrreflexiveObjectProperty'
-  | 'SymmetricObjectProperty' | 'AsymmetricObjectProperty' | 'TransitiveObjectProperty';
-export function objectPropertyCharacteristic<K extends CharacteristicKind>(kind: K, property: ObjectPropertyExpression, anns?: Anns): ObjectPropertyCharacteristic<K> {
+  | 'FunctionalObjectProperty'
+  | 'InverseFunctionalObjectProperty'
+  | 'ReflexiveObjectProperty'
+  | 'IrreflexiveObjectProperty'
+  | 'SymmetricObjectProperty'
+  | 'AsymmetricObjectProperty'
+  | 'TransitiveObjectProperty';
+export function objectPropertyCharacteristic<K extends CharacteristicKind>(
+  kind: K,
+  property: ObjectPropertyExpression,
+  anns?: Anns,
+): ObjectPropertyCharacteristic<K> {
   return intern({ id: 0, kind, property, annotations: annotationSet(anns) } as ObjectPropertyCharacteristic<K> as never);
 }
 
@@ -846,7 +1254,12 @@ export const functionalDataProperty = (property: DataProperty, anns?: Anns): Fun
 
 export const datatypeDefinition = (dt: Datatype, range: DataRange, anns?: Anns): DatatypeDefinition =>
   intern({ id: 0, kind: 'DatatypeDefinition', datatype: dt, range, annotations: annotationSet(anns) });
-export function hasKey(c: ClassExpression, objectProperties: readonly ObjectPropertyExpression[], dataProperties: readonly DataProperty[], anns?: Anns): HasKey {
+export function hasKey(
+  c: ClassExpression,
+  objectProperties: readonly ObjectPropertyExpression[],
+  dataProperties: readonly DataProperty[],
+  anns?: Anns,
+): HasKey {
   const ops = asSet(objectProperties);
   const dps = asSet(dataProperties);
   return intern({ id: 0, kind: 'HasKey', cls: c, objectProperties: ops, dataProperties: dps, annotations: annotationSet(anns) });
@@ -862,17 +1275,35 @@ export function differentIndividuals(individuals: readonly Individual[], anns?: 
 }
 export const classAssertion = (c: ClassExpression, individual: Individual, anns?: Anns): ClassAssertion =>
   internFields(SHAPES.ClassAssertion, c, individual, annotationSet(anns));
-export const objectPropertyAssertion = (property: ObjectPropertyExpression, subject: Individual, object: Individual, anns?: Anns): ObjectPropertyAssertion =>
-  internFields(SHAPES.ObjectPropertyAssertion, property, subject, object, annotationSet(anns));
-export const negativeObjectPropertyAssertion = (property: ObjectPropertyExpression, subject: Individual, object: Individual, anns?: Anns): NegativeObjectPropertyAssertion =>
+export const objectPropertyAssertion = (
+  property: ObjectPropertyExpression,
+  subject: Individual,
+  object: Individual,
+  anns?: Anns,
+): ObjectPropertyAssertion => internFields(SHAPES.ObjectPropertyAssertion, property, subject, object, annotationSet(anns));
+export const negativeObjectPropertyAssertion = (
+  property: ObjectPropertyExpression,
+  subject: Individual,
+  object: Individual,
+  anns?: Anns,
+): NegativeObjectPropertyAssertion =>
   intern({ id: 0, kind: 'NegativeObjectPropertyAssertion', property, subject, object, annotations: annotationSet(anns) });
 export const dataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): DataPropertyAssertion =>
   internFields(SHAPES.DataPropertyAssertion, property, subject, value, annotationSet(anns));
-export const negativeDataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): NegativeDataPropertyAssertion =>
+export const negativeDataPropertyAssertion = (
+  property: DataProperty,
+  subject: Individual,
+  value: Literal,
+  anns?: Anns,
+): NegativeDataPropertyAssertion =>
   intern({ id: 0, kind: 'NegativeDataPropertyAssertion', property, subject, value, annotations: annotationSet(anns) });
 
-export const annotationAssertion = (property: AnnotationProperty, subject: AnnotationSubject, value: AnnotationValue, anns?: Anns): AnnotationAssertion =>
-  internFields(SHAPES.AnnotationAssertion, property, subject, value, annotationSet(anns));
+export const annotationAssertion = (
+  property: AnnotationProperty,
+  subject: AnnotationSubject,
+  value: AnnotationValue,
+  anns?: Anns,
+): AnnotationAssertion => internFields(SHAPES.AnnotationAssertion, property, subject, value, annotationSet(anns));
 export const subAnnotationPropertyOf = (sub: AnnotationProperty, sup: AnnotationProperty, anns?: Anns): SubAnnotationPropertyOf =>
   intern({ id: 0, kind: 'SubAnnotationPropertyOf', sub, sup, annotations: annotationSet(anns) });
 export const annotationPropertyDomain = (property: AnnotationProperty, domain: IRI, anns?: Anns): AnnotationPropertyDomain =>
@@ -898,71 +1329,169 @@ export function axiomWithoutAnnotations<A extends Axiom>(a: A): A {
 
 function rebuildAxiom(a: Axiom, anns: readonly Annotation[]): Axiom {
   switch (a.kind) {
-    case 'Declaration': return declaration(a.entity, anns);
-    case 'SubClassOf': return subClassOf(a.sub, a.sup, anns);
-    case 'EquivalentClasses': return equivalentClasses(a.classes, anns);
-    case 'DisjointClasses': return disjointClasses(a.classes, anns);
-    case 'DisjointUnion': return disjointUnion(a.cls, a.classes, anns);
-    case 'SubObjectPropertyOf': return subObjectPropertyOf(a.sub, a.sup, anns);
-    case 'SubPropertyChainOf': return subPropertyChainOf(a.chain, a.sup, anns);
-    case 'EquivalentObjectProperties': return equivalentObjectProperties(a.properties, anns);
-    case 'DisjointObjectProperties': return disjointObjectProperties(a.properties, anns);
-    case 'InverseObjectProperties': return inverseObjectProperties(a.first, a.second, anns);
-    case 'ObjectPropertyDomain': return objectPropertyDomain(a.property, a.domain, anns);
-    case 'ObjectPropertyRange': return objectPropertyRange(a.property, a.range, anns);
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+    case 'Declaration':
+      return declaration(a.entity, anns);
+    case 'SubClassOf':
+      return subClassOf(a.sub, a.sup, anns);
+    case 'EquivalentClasses':
+      return equivalentClasses(a.classes, anns);
+    case 'DisjointClasses':
+      return disjointClasses(a.classes, anns);
+    case 'DisjointUnion':
+      return disjointUnion(a.cls, a.classes, anns);
+    case 'SubObjectPropertyOf':
+      return subObjectPropertyOf(a.sub, a.sup, anns);
+    case 'SubPropertyChainOf':
+      return subPropertyChainOf(a.chain, a.sup, anns);
+    case 'EquivalentObjectProperties':
+      return equivalentObjectProperties(a.properties, anns);
+    case 'DisjointObjectProperties':
+      return disjointObjectProperties(a.properties, anns);
+    case 'InverseObjectProperties':
+      return inverseObjectProperties(a.first, a.second, anns);
+    case 'ObjectPropertyDomain':
+      return objectPropertyDomain(a.property, a.domain, anns);
+    case 'ObjectPropertyRange':
+      return objectPropertyRange(a.property, a.range, anns);
+    case 'FunctionalObjectProperty':
+    case 'InverseFunctionalObjectProperty':
+    case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'AsymmetricObjectProperty':
     case 'TransitiveObjectProperty':
       return objectPropertyCharacteristic(a.kind, a.property, anns);
-    case 'SubDataPropertyOf': return subDataPropertyOf(a.sub, a.sup, anns);
-    case 'EquivalentDataProperties': return equivalentDataProperties(a.properties, anns);
-    case 'DisjointDataProperties': return disjointDataProperties(a.properties, anns);
-    case 'DataPropertyDomain': return dataPropertyDomain(a.property, a.domain, anns);
-    case 'DataPropertyRange': return dataPropertyRange(a.property, a.range, anns);
-    case 'FunctionalDataProperty': return functionalDataProperty(a.property, anns);
-    case 'DatatypeDefinition': return datatypeDefinition(a.datatype, a.range, anns);
-    case 'HasKey': return hasKey(a.cls, a.objectProperties, a.dataProperties, anns);
-    case 'SameIndividual': return sameIndividual(a.individuals, anns);
-    case 'DifferentIndividuals': return differentIndividuals(a.individuals, anns);
-    case 'ClassAssertion': return classAssertion(a.cls, a.individual, anns);
-    case 'ObjectPropertyAssertion': return objectPropertyAssertion(a.property, a.subject, a.object, anns);
-    case 'NegativeObjectPropertyAssertion': return negativeObjectPropertyAssertion(a.property, a.subject, a.object, anns);
-    case 'DataPropertyAssertion': return dataPropertyAssertion(a.property, a.subject, a.value, anns);
-    case 'NegativeDataPropertyAssertion': return negativeDataPropertyAssertion(a.property, a.subject, a.value, anns);
-    case 'AnnotationAssertion': return annotationAssertion(a.property, a.subject, a.value, anns);
-    case 'SubAnnotationPropertyOf': return subAnnotationPropertyOf(a.sub, a.sup, anns);
-    case 'AnnotationPropertyDomain': return annotationPropertyDomain(a.property, a.domain, anns);
-    case 'AnnotationPropertyRange': return annotationPropertyRange(a.property, a.range, anns);
-    case 'DLSafeRule': return dlSafeRule(a.body, a.head, anns);
-    default: return unreachable(a);
+    case 'SubDataPropertyOf':
+      return subDataPropertyOf(a.sub, a.sup, anns);
+    case 'EquivalentDataProperties':
+      return equivalentDataProperties(a.properties, anns);
+    case 'DisjointDataProperties':
+      return disjointDataProperties(a.properties, anns);
+    case 'DataPropertyDomain':
+      return dataPropertyDomain(a.property, a.domain, anns);
+    case 'DataPropertyRange':
+      return dataPropertyRange(a.property, a.range, anns);
+    case 'FunctionalDataProperty':
+      return functionalDataProperty(a.property, anns);
+    case 'DatatypeDefinition':
+      return datatypeDefinition(a.datatype, a.range, anns);
+    case 'HasKey':
+      return hasKey(a.cls, a.objectProperties, a.dataProperties, anns);
+    case 'SameIndividual':
+      return sameIndividual(a.individuals, anns);
+    case 'DifferentIndividuals':
+      return differentIndividuals(a.individuals, anns);
+    case 'ClassAssertion':
+      return classAssertion(a.cls, a.individual, anns);
+    case 'ObjectPropertyAssertion':
+      return objectPropertyAssertion(a.property, a.subject, a.object, anns);
+    case 'NegativeObjectPropertyAssertion':
+      return negativeObjectPropertyAssertion(a.property, a.subject, a.object, anns);
+    case 'DataPropertyAssertion':
+      return dataPropertyAssertion(a.property, a.subject, a.value, anns);
+    case 'NegativeDataPropertyAssertion':
+      return negativeDataPropertyAssertion(a.property, a.subject, a.value, anns);
+    case 'AnnotationAssertion':
+      return annotationAssertion(a.property, a.subject, a.value, anns);
+    case 'SubAnnotationPropertyOf':
+      return subAnnotationPropertyOf(a.sub, a.sup, anns);
+    case 'AnnotationPropertyDomain':
+      return annotationPropertyDomain(a.property, a.domain, anns);
+    case 'AnnotationPropertyRange':
+      return annotationPropertyRange(a.property, a.range, anns);
+    case 'DLSafeRule':
+      return dlSafeRule(a.body, a.head, anns);
+    default:
+      return unreachable(a);
   }
 }
 
 export function isEntity(n: Node): n is Entity {
   switch (n.kind) {
-    case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty': case 'NamedIndividual': case 'Datatype':
+    case 'Class':
+    case 'ObjectProperty':
+    case 'DataProperty':
+    case 'AnnotationProperty':
+    case 'NamedIndividual':
+    case 'Datatype':
       return true;
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
-    case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
-    case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-    case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
-    case 'DisjointDataProperties': case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty':
-    case 'DatatypeDefinition': case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals':
-    case 'ClassAssertion': case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule':
-    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
-    case 'DataMaxCardinality': case 'DataExactCardinality': case 'AnonymousIndividual': case 'Literal': case 'IRI':
-    case 'ObjectInverseOf': case 'DataIntersectionOf': case 'DataUnionOf': case 'DataComplementOf': case 'DataOneOf':
-    case 'DatatypeRestriction': case 'FacetRestriction': case 'ObjectIntersectionOf': case 'ObjectUnionOf':
-    case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom':
-    case 'ObjectHasValue': case 'ObjectHasSelf': case 'DataSomeValuesFrom': case 'DataAllValuesFrom':
-    case 'DataHasValue': case 'Annotation': case 'Variable': case 'ClassAtom': case 'DataRangeAtom':
-    case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom': case 'SameIndividualAtom':
+    case 'FunctionalObjectProperty':
+    case 'InverseFunctionalObjectProperty':
+    case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty':
+    case 'Declaration':
+    case 'SubClassOf':
+    case 'EquivalentClasses':
+    case 'DisjointClasses':
+    case 'DisjointUnion':
+    case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf':
+    case 'EquivalentObjectProperties':
+    case 'DisjointObjectProperties':
+    case 'InverseObjectProperties':
+    case 'ObjectPropertyDomain':
+    case 'ObjectPropertyRange':
+    case 'SubDataPropertyOf':
+    case 'EquivalentDataProperties':
+    case 'DisjointDataProperties':
+    case 'DataPropertyDomain':
+    case 'DataPropertyRange':
+    case 'FunctionalDataProperty':
+    case 'DatatypeDefinition':
+    case 'HasKey':
+    case 'SameIndividual':
+    case 'DifferentIndividuals':
+    case 'ClassAssertion':
+    case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion':
+    case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange':
+    case 'DLSafeRule':
+    case 'ObjectMinCardinality':
+    case 'ObjectMaxCardinality':
+    case 'ObjectExactCardinality':
+    case 'DataMinCardinality':
+    case 'DataMaxCardinality':
+    case 'DataExactCardinality':
+    case 'AnonymousIndividual':
+    case 'Literal':
+    case 'IRI':
+    case 'ObjectInverseOf':
+    case 'DataIntersectionOf':
+    case 'DataUnionOf':
+    case 'DataComplementOf':
+    case 'DataOneOf':
+    case 'DatatypeRestriction':
+    case 'FacetRestriction':
+    case 'ObjectIntersectionOf':
+    case 'ObjectUnionOf':
+    case 'ObjectComplementOf':
+    case 'ObjectOneOf':
+    case 'ObjectSomeValuesFrom':
+    case 'ObjectAllValuesFrom':
+    case 'ObjectHasValue':
+    case 'ObjectHasSelf':
+    case 'DataSomeValuesFrom':
+    case 'DataAllValuesFrom':
+    case 'DataHasValue':
+    case 'Annotation':
+    case 'Variable':
+    case 'ClassAtom':
+    case 'DataRangeAtom':
+    case 'ObjectPropertyAtom':
+    case 'DataPropertyAtom':
+    case 'BuiltInAtom':
+    case 'SameIndividualAtom':
     case 'DifferentIndividualsAtom':
       return false;
-    default: return unreachable(n);
+    default:
+      return unreachable(n);
   }
 }

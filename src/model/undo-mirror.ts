@@ -15,7 +15,10 @@ export class UndoMirror<T> {
   private undoUnits: (T | null)[] = [];
   private redoUnits: (T | null)[] = [];
 
-  constructor(private readonly ws: Workspace, private readonly kept = UNITS_KEPT) {}
+  constructor(
+    private readonly ws: Workspace,
+    private readonly kept = UNITS_KEPT,
+  ) {}
 
   /** The unit the next undo (or redo) takes; null when there is none, it is not known, or the mirror is out of step. */
   next(stack: UndoStack): T | null {

@@ -29,7 +29,10 @@ export interface BatchResult {
 
 /** A refused workspace operation (the id of another loaded ontology, an unknown ontology, ...). */
 export class WorkspaceError extends Error {
-  constructor(message: string, readonly code: 'id_in_use' | 'not_loaded' | 'already_loaded' | 'nothing_to_undo' | 'nothing_to_redo') {
+  constructor(
+    message: string,
+    readonly code: 'id_in_use' | 'not_loaded' | 'already_loaded' | 'nothing_to_undo' | 'nothing_to_redo',
+  ) {
     super(message);
     this.name = 'WorkspaceError';
   }
@@ -302,7 +305,10 @@ export class Workspace {
       if (other === self) continue;
       const otherId = pending?.get(other) ?? other.id;
       if (wanted.some((iri) => iri === otherId.iri || iri === otherId.versionIri)) {
-        throw new WorkspaceError(`Ontology id ${wanted.join(' ')} is already in use by another loaded ontology (${ontologyLabel(other)})`, 'id_in_use');
+        throw new WorkspaceError(
+          `Ontology id ${wanted.join(' ')} is already in use by another loaded ontology (${ontologyLabel(other)})`,
+          'id_in_use',
+        );
       }
     }
   }

@@ -19,11 +19,13 @@ export async function existsAs(p: string): Promise<'file' | 'directory' | null> 
 
 /** Each asset the policy names, resolved against the project root (symlinks resolved) with what is there. */
 export async function resolvedAssets(policy: EffectivePolicy, root: string): Promise<JsonObject> {
-  const rows = await Promise.all(assetPaths(policy).map(async (a) => {
-    const absolute = await realTarget(path.resolve(root, a.path));
-    const contained = isInside(root, absolute);
-    return { field: a.field, kind: a.kind, path: a.path, absolute, contained, exists: contained && (await existsAs(absolute)) !== null };
-  }));
+  const rows = await Promise.all(
+    assetPaths(policy).map(async (a) => {
+      const absolute = await realTarget(path.resolve(root, a.path));
+      const contained = isInside(root, absolute);
+      return { field: a.field, kind: a.kind, path: a.path, absolute, contained, exists: contained && (await existsAs(absolute)) !== null };
+    }),
+  );
   const pick = (prefix: string) => rows.filter((r) => r.field === prefix || r.field.startsWith(prefix + '.'));
   const one = (field: string) => rows.find((r) => r.field === field) ?? null;
   const store = one('mappings.path');

@@ -12,8 +12,14 @@ export interface LocalPathOptions extends PathOptions {
 }
 
 /** Authorizes a local path and returns it (absolute; symlinks resolved under a policy), or throws the refusal. */
-export async function authorizeLocalPath(ctx: CallContext, tool: string, file: string, mode: 'read' | 'write', options: LocalPathOptions = {}): Promise<string> {
-  return checkLocalPath(ctx, tool, file, mode, options.resolution ?? await resolvePolicy(ctx), options);
+export async function authorizeLocalPath(
+  ctx: CallContext,
+  tool: string,
+  file: string,
+  mode: 'read' | 'write',
+  options: LocalPathOptions = {},
+): Promise<string> {
+  return checkLocalPath(ctx, tool, file, mode, options.resolution ?? (await resolvePolicy(ctx)), options);
 }
 
 export interface RemoteOptions {
@@ -23,6 +29,12 @@ export interface RemoteOptions {
 }
 
 /** Authorizes one remote fetch, or throws the refusal (nothing is fetched either way). */
-export async function authorizeRemote(ctx: CallContext, tool: string, url: string, network: 'deny' | 'allow' | undefined, options: RemoteOptions = {}): Promise<void> {
-  checkRemote(ctx, tool, url, network, options.resolution ?? await resolvePolicy(ctx), options.purpose ?? 'document');
+export async function authorizeRemote(
+  ctx: CallContext,
+  tool: string,
+  url: string,
+  network: 'deny' | 'allow' | undefined,
+  options: RemoteOptions = {},
+): Promise<void> {
+  checkRemote(ctx, tool, url, network, options.resolution ?? (await resolvePolicy(ctx)), options.purpose ?? 'document');
 }

@@ -14,7 +14,11 @@ export function expandTerm(value: string, prefixes: Readonly<Record<string, stri
   if (colon < 0) return null;
   const prefix = value.slice(0, colon);
   const local = value.slice(colon + 1);
-  const ns = Object.hasOwn(prefixes, prefix) ? prefixes[prefix] : Object.hasOwn(WELL_KNOWN_PREFIXES, prefix) ? WELL_KNOWN_PREFIXES[prefix] : undefined;
+  const ns = Object.hasOwn(prefixes, prefix)
+    ? prefixes[prefix]
+    : Object.hasOwn(WELL_KNOWN_PREFIXES, prefix)
+      ? WELL_KNOWN_PREFIXES[prefix]
+      : undefined;
   if (ns !== undefined && !local.startsWith('//')) return ns + local;
   return IRI_SCHEMES.has(prefix.toLowerCase()) ? value : null;
 }

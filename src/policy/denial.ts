@@ -7,7 +7,12 @@ import { DomainError, type ErrorCode } from '../util/errors.js';
 import type { JsonObject } from '../util/json-object.js';
 import type { CallContext } from '../window/call-context.js';
 
-export function denied(message: string, missing: readonly string[], context: JsonObject = {}, code: ErrorCode = 'authorization_denied'): DomainError {
+export function denied(
+  message: string,
+  missing: readonly string[],
+  context: JsonObject = {},
+  code: ErrorCode = 'authorization_denied',
+): DomainError {
   return new DomainError(message, code, { missing_capabilities: [...missing], effects_prevented: true, ...context });
 }
 

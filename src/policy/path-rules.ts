@@ -22,7 +22,12 @@ export interface PathOptions {
 }
 
 function where(res: PolicyResolution, file: string): JsonObject {
-  return { path: file, path_mode: res.pathMode, ...(res.file === null ? {} : { policy_path: res.file }), ...(res.projectRoot === null ? {} : { project_root: res.projectRoot }) };
+  return {
+    path: file,
+    path_mode: res.pathMode,
+    ...(res.file === null ? {} : { policy_path: res.file }),
+    ...(res.projectRoot === null ? {} : { project_root: res.projectRoot }),
+  };
 }
 
 const INVALID_HINT = 'every file and network access is refused until it is fixed (get_project_policy lists its errors)';
@@ -46,8 +51,16 @@ async function checkImplicitRoot(ctx: CallContext, tool: string, absolute: strin
   const dir = activeDocumentDir(ctx);
   const root = dir === null ? null : await realTarget(dir);
   if (root !== null && isInside(root, real)) return;
-  throw denied(`${tool}: ${absolute} is refused: without a project policy this client may only use paths below the active document's directory` +
-    (root === null ? ' (the active ontology has no local document)' : ` ${root}`), [], { ...where(res, absolute), ...(root === null ? {} : { implicit_project_root: root }), denied_by: 'no policy: outside the implicit project root' });
+  throw denied(
+    `${tool}: ${absolute} is refused: without a project policy this client may only use paths below the active document's directory` +
+      (root === null ? ' (the active ontology has no local document)' : ` ${root}`),
+    [],
+    {
+      ...where(res, absolute),
+      ...(root === null ? {} : { implicit_project_root: root }),
+      denied_by: 'no policy: outside the implicit project root',
+    },
+  );
 }
 
 /**
@@ -55,17 +68,31 @@ async function checkImplicitRoot(ctx: CallContext, tool: string, absolute: strin
  * resolved; throws the refusal otherwise. A relative path resolves against callerBase. The private
  * directory is refused under every policy and to every principal.
  */
-export async function checkLocalPath(ctx: CallContext, tool: string, file: string, mode: 'read' | 'write', res: PolicyResolution, options: PathOptions = {}): Promise<string> {
+export async function checkLocalPath(
+  ctx: CallContext,
+  tool: string,
+  file: string,
+  mode: 'read' | 'write',
+  res: PolicyResolution,
+  options: PathOptions = {},
+): Promise<string> {
   const absolute = resolveCallerPath(ctx, res, file);
   requireCapabilities(ctx, tool, [mode === 'read' ? 'filesystem:project:read' : 'filesystem:project:write'], `${mode} ${absolute}`);
   const real = await realTarget(absolute);
   if (isProtectedPath(real)) {
-    throw denied(`${tool}: ${absolute} is inside the server's private directory, which no tool may ${mode}`, [], { path: absolute, denied_by: 'private directory' });
+    throw denied(`${tool}: ${absolute} is inside the server's private directory, which no tool may ${mode}`, [], {
+      path: absolute,
+      denied_by: 'private directory',
+    });
   }
   if (!res.loaded) {
     if (res.pathMode === 'policy_required' && options.derived !== true) {
-      throw denied(`${tool}: ${absolute} is refused: no project policy governs this workspace and the server requires one for caller-selected paths ` +
-        '(path_mode policy_required; settings allow_unrestricted_paths_without_policy is false)', [], { ...where(res, absolute), denied_by: 'path_mode=policy_required' });
+      throw denied(
+        `${tool}: ${absolute} is refused: no project policy governs this workspace and the server requires one for caller-selected paths ` +
+          '(path_mode policy_required; settings allow_unrestricted_paths_without_policy is false)',
+        [],
+        { ...where(res, absolute), denied_by: 'path_mode=policy_required' },
+      );
     }
     await checkImplicitRoot(ctx, tool, absolute, real, res);
     return absolute;
@@ -74,9 +101,12 @@ export async function checkLocalPath(ctx: CallContext, tool: string, file: strin
   const inside = root !== null && isInside(root, real);
   if (!res.valid) {
     if ((options.bootstrap === true || options.diagnostic === true) && inside) return real;
-    throw denied(`${tool}: ${absolute} is refused: the project policy ${res.file} is invalid and ${INVALID_HINT}` +
-      (options.bootstrap === true ? `; policy_bootstrap allows only paths inside the project root ${root}` : ''),
-    [], { ...where(res, absolute), denied_by: 'invalid project policy', policy_error_count: res.errors.length });
+    throw denied(
+      `${tool}: ${absolute} is refused: the project policy ${res.file} is invalid and ${INVALID_HINT}` +
+        (options.bootstrap === true ? `; policy_bootstrap allows only paths inside the project root ${root}` : ''),
+      [],
+      { ...where(res, absolute), denied_by: 'invalid project policy', policy_error_count: res.errors.length },
+    );
   }
   if (inside) return real;
   const missing = missingCapabilities(ctx.principal, ['filesystem:external']);
@@ -86,8 +116,11 @@ export async function checkLocalPath(ctx: CallContext, tool: string, file: strin
     ...(missing.length > 0 ? ['the capability filesystem:external'] : []),
     ...(allowed ? [] : ['policy filesystem.allow_external_paths: true']),
   ];
-  throw denied(`${tool}: ${absolute} is outside the project root ${root} of the project policy ${res.file}; a path there needs ${needs.join(' and ')}`,
-    missing, { ...where(res, absolute), denied_by: 'project policy', allow_external_paths: allowed });
+  throw denied(
+    `${tool}: ${absolute} is outside the project root ${root} of the project policy ${res.file}; a path there needs ${needs.join(' and ')}`,
+    missing,
+    { ...where(res, absolute), denied_by: 'project policy', allow_external_paths: allowed },
+  );
 }
 
 export type FetchPurpose = 'document' | 'import';
@@ -108,38 +141,64 @@ export function hostAllowed(entries: readonly string[], url: string): boolean {
   });
 }
 
-const networkDenied = (message: string, missing: readonly string[], context: JsonObject) => denied(message, missing, context, 'network_denied');
+const networkDenied = (message: string, missing: readonly string[], context: JsonObject) =>
+  denied(message, missing, context, 'network_denied');
 
 /**
  * Authorizes one remote fetch, most restrictive first: the request's `network=deny`, then `network:access`,
  * then the path mode and the policy (for imports, the stricter of `network.default` and `imports.network`),
  * then `allowed_hosts`.
  */
-export function checkRemote(ctx: CallContext, tool: string, url: string, network: 'deny' | 'allow' | undefined, res: PolicyResolution, purpose: FetchPurpose): void {
+export function checkRemote(
+  ctx: CallContext,
+  tool: string,
+  url: string,
+  network: 'deny' | 'allow' | undefined,
+  res: PolicyResolution,
+  purpose: FetchPurpose,
+): void {
   const context: JsonObject = { url, path_mode: res.pathMode, ...(res.file === null ? {} : { policy_path: res.file }) };
   if (network === 'deny') {
-    throw networkDenied(`${tool}: remote fetch of ${url} refused by the request setting network=deny`, [], { ...context, denied_by: 'request network=deny' });
+    throw networkDenied(`${tool}: remote fetch of ${url} refused by the request setting network=deny`, [], {
+      ...context,
+      denied_by: 'request network=deny',
+    });
   }
   requireCapabilities(ctx, tool, ['network:access'], `fetch ${url}`);
   if (!res.loaded) {
     if (res.pathMode === 'policy_required') {
-      throw networkDenied(`${tool}: remote fetch of ${url} refused: no project policy governs this workspace and the server requires one (path_mode policy_required)`,
-        [], { ...context, denied_by: 'path_mode=policy_required' });
+      throw networkDenied(
+        `${tool}: remote fetch of ${url} refused: no project policy governs this workspace and the server requires one (path_mode policy_required)`,
+        [],
+        { ...context, denied_by: 'path_mode=policy_required' },
+      );
     }
     return;
   }
   const policy = res.policy;
   if (!res.valid || policy === null) {
-    throw networkDenied(`${tool}: remote fetch of ${url} refused: the project policy ${res.file} is invalid and ${INVALID_HINT}`, [], { ...context, denied_by: 'invalid project policy' });
+    throw networkDenied(`${tool}: remote fetch of ${url} refused: the project policy ${res.file} is invalid and ${INVALID_HINT}`, [], {
+      ...context,
+      denied_by: 'invalid project policy',
+    });
   }
   if (policy.network.default !== 'allow') {
-    throw networkDenied(`${tool}: remote fetch of ${url} refused by the project policy ${res.file} (network.default: deny)`, [], { ...context, denied_by: 'project policy network.default' });
+    throw networkDenied(`${tool}: remote fetch of ${url} refused by the project policy ${res.file} (network.default: deny)`, [], {
+      ...context,
+      denied_by: 'project policy network.default',
+    });
   }
   if (purpose === 'import' && policy.imports.network === 'deny') {
-    throw networkDenied(`${tool}: remote fetch of ${url} refused by the project policy ${res.file} (imports.network: deny)`, [], { ...context, denied_by: 'project policy imports.network' });
+    throw networkDenied(`${tool}: remote fetch of ${url} refused by the project policy ${res.file} (imports.network: deny)`, [], {
+      ...context,
+      denied_by: 'project policy imports.network',
+    });
   }
   const hosts = policy.network.allowed_hosts;
   if (hosts !== undefined && !hostAllowed(hosts, url)) {
-    throw networkDenied(`${tool}: remote fetch of ${url} refused: its host is not in the project policy's network.allowed_hosts`, [], { ...context, denied_by: 'project policy network.allowed_hosts' });
+    throw networkDenied(`${tool}: remote fetch of ${url} refused: its host is not in the project policy's network.allowed_hosts`, [], {
+      ...context,
+      denied_by: 'project policy network.allowed_hosts',
+    });
   }
 }

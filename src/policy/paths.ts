@@ -60,6 +60,7 @@ export function classifySource(source: string): Source {
     return { remote: true, url };
   }
   if (scheme === 'file') return { remote: false, file: fileURLToPath(source) };
-  if (scheme !== null) throw new DomainError(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
+  if (scheme !== null)
+    throw new DomainError(`Unsupported document scheme '${scheme}:' (use a path, file:, http: or https:)`, 'invalid_argument');
   return { remote: false, file: source };
 }

@@ -29,8 +29,15 @@ async function cacheKey(ctx: CallContext, file: string): Promise<string | null> 
   if (s === null) return null;
   const active = ctx.workspace.hasActive ? ctx.workspace.active : null;
   return JSON.stringify([
-    file, String(s.dev), String(s.ino), String(s.size), String(s.mtimeNs), String(s.ctimeNs),
-    active?.id.iri ?? null, active?.id.versionIri ?? null, active?.documentIri ?? null,
+    file,
+    String(s.dev),
+    String(s.ino),
+    String(s.size),
+    String(s.mtimeNs),
+    String(s.ctimeNs),
+    active?.id.iri ?? null,
+    active?.id.versionIri ?? null,
+    active?.documentIri ?? null,
   ]);
 }
 

@@ -26,12 +26,35 @@ export function noPolicyMode(settings: WindowSettings): PathMode {
 }
 
 function none(settings: WindowSettings): PolicyResolution {
-  return { discovery: 'none', pathMode: noPolicyMode(settings), file: null, projectRoot: null, loaded: false, valid: false, policy: null, digest: null, errors: [], warnings: [] };
+  return {
+    discovery: 'none',
+    pathMode: noPolicyMode(settings),
+    file: null,
+    projectRoot: null,
+    loaded: false,
+    valid: false,
+    policy: null,
+    digest: null,
+    errors: [],
+    warnings: [],
+  };
 }
 
-const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
-const isDirectory = (p: string) => stat(p).then((s) => s.isDirectory(), () => false);
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const isFile = (p: string) =>
+  stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+const isDirectory = (p: string) =>
+  stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 /** The nearest `.athene/project.yaml` above the active ontology's local document, or null. */
 export async function discoverPolicyFile(ctx: CallContext): Promise<string | null> {
@@ -57,8 +80,18 @@ export function policyAnchor(file: string): string {
   return path.basename(dir) === POLICY_DIR ? path.dirname(dir) : dir;
 }
 
-const error = (code: string, message: string, where?: string): PolicyIssue => ({ severity: 'error', code, ...(where === undefined ? {} : { path: where }), message });
-const warn = (code: string, message: string, where?: string): PolicyIssue => ({ severity: 'warn', code, ...(where === undefined ? {} : { path: where }), message });
+const error = (code: string, message: string, where?: string): PolicyIssue => ({
+  severity: 'error',
+  code,
+  ...(where === undefined ? {} : { path: where }),
+  message,
+});
+const warn = (code: string, message: string, where?: string): PolicyIssue => ({
+  severity: 'warn',
+  code,
+  ...(where === undefined ? {} : { path: where }),
+  message,
+});
 
 const MAX_ISSUES = 128;
 
@@ -81,7 +114,15 @@ async function inspectPolicyFile(ctx: CallContext, file: string, discovery: Excl
   const base = { discovery, pathMode: 'policy_confined' as const, file, loaded: true };
   let candidate: EffectivePolicy | null = null;
   const invalid = (errors: PolicyIssue[], projectRoot: string | null = anchor, warnings: PolicyIssue[] = []): PolicyInspection => ({
-    resolution: { ...base, projectRoot, valid: false, policy: null, digest: null, errors: errors.slice(0, MAX_ISSUES), warnings: warnings.slice(0, MAX_ISSUES) },
+    resolution: {
+      ...base,
+      projectRoot,
+      valid: false,
+      policy: null,
+      digest: null,
+      errors: errors.slice(0, MAX_ISSUES),
+      warnings: warnings.slice(0, MAX_ISSUES),
+    },
     candidate,
   });
   let text: string;
@@ -102,16 +143,36 @@ async function inspectPolicyFile(ctx: CallContext, file: string, discovery: Excl
   if (!isInside(anchor, root)) {
     return invalid([error('project_root_escape', `project_root resolves outside the policy's anchor directory ${anchor}`, 'project_root')]);
   }
-  if (!(await stat(root).then((s) => s.isDirectory(), () => false))) {
+  if (
+    !(await stat(root).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
     return invalid([error('project_root_missing', `project_root ${root} is not a directory`, 'project_root')]);
   }
   const { errors, warnings } = await liveChecks(ctx, policy, root);
   if (errors.length > 0) return invalid(errors, root, warnings);
-  return { resolution: { ...base, projectRoot: root, valid: true, policy, digest: policyDigest(policy), errors: [], warnings: warnings.slice(0, MAX_ISSUES) }, candidate };
+  return {
+    resolution: {
+      ...base,
+      projectRoot: root,
+      valid: true,
+      policy,
+      digest: policyDigest(policy),
+      errors: [],
+      warnings: warnings.slice(0, MAX_ISSUES),
+    },
+    candidate,
+  };
 }
 
 /** The checks that need the file system, the installed reasoners and the workspace. */
-async function liveChecks(ctx: CallContext, policy: EffectivePolicy, root: string): Promise<{ errors: PolicyIssue[]; warnings: PolicyIssue[] }> {
+async function liveChecks(
+  ctx: CallContext,
+  policy: EffectivePolicy,
+  root: string,
+): Promise<{ errors: PolicyIssue[]; warnings: PolicyIssue[] }> {
   const errors: PolicyIssue[] = [];
   const warnings: PolicyIssue[] = [];
   for (const asset of assetPaths(policy)) {
@@ -121,21 +182,46 @@ async function liveChecks(ctx: CallContext, policy: EffectivePolicy, root: strin
       continue;
     }
     if (asset.kind === 'directory' || asset.kind === 'store') continue;
-    if (await isFile(target) || (asset.kind === 'file_or_directory' && await isDirectory(target))) continue;
-    if (asset.field === 'root_artifact') errors.push(error('root_artifact_missing', `root_artifact ${asset.path} does not exist (create it with save_ontology policy_bootstrap=true)`, asset.field));
-    else warnings.push(warn(asset.kind === 'lockfile' ? 'lockfile_missing' : 'asset_missing', `${asset.field}: ${asset.path} does not exist`, asset.field));
+    if ((await isFile(target)) || (asset.kind === 'file_or_directory' && (await isDirectory(target)))) continue;
+    if (asset.field === 'root_artifact')
+      errors.push(
+        error(
+          'root_artifact_missing',
+          `root_artifact ${asset.path} does not exist (create it with save_ontology policy_bootstrap=true)`,
+          asset.field,
+        ),
+      );
+    else
+      warnings.push(
+        warn(asset.kind === 'lockfile' ? 'lockfile_missing' : 'asset_missing', `${asset.field}: ${asset.path} does not exist`, asset.field),
+      );
   }
   if (policy.reasoning.reasoner !== undefined) {
     const outcome = resolveReasoner(policy.reasoning.reasoner);
     if (outcome.kind === 'none') {
-      errors.push(error('reasoner_not_installed', `reasoning.reasoner names no installed reasoner (installed: ${sortedReasoners().map((r) => `${r.name} [${r.id}]`).join(', ')})`, 'reasoning.reasoner'));
+      errors.push(
+        error(
+          'reasoner_not_installed',
+          `reasoning.reasoner names no installed reasoner (installed: ${sortedReasoners()
+            .map((r) => `${r.name} [${r.id}]`)
+            .join(', ')})`,
+          'reasoning.reasoner',
+        ),
+      );
     }
     if (outcome.kind === 'ambiguous') {
-      errors.push(error('reasoner_ambiguous', `reasoning.reasoner matches several reasoners: ${outcome.candidates.map((r) => `${r.name} [${r.id}]`).join(', ')}`, 'reasoning.reasoner'));
+      errors.push(
+        error(
+          'reasoner_ambiguous',
+          `reasoning.reasoner matches several reasoners: ${outcome.candidates.map((r) => `${r.name} [${r.id}]`).join(', ')}`,
+          'reasoning.reasoner',
+        ),
+      );
     }
   }
   for (const ref of termReferences(policy)) {
-    if (expandTerm(ref.value, policy.prefixes) === null) errors.push(error('curie_unresolved', `${ref.field} uses a prefix the policy does not declare`, ref.field));
+    if (expandTerm(ref.value, policy.prefixes) === null)
+      errors.push(error('curie_unresolved', `${ref.field} uses a prefix the policy does not declare`, ref.field));
   }
   if (policy.iri_policy.pattern !== undefined) {
     try {
@@ -157,11 +243,24 @@ function rootOntologyCheck(ctx: CallContext, policy: EffectivePolicy, root: stri
   const active = ctx.workspace.active;
   if (active.id.iri === policy.root_ontology || active.id.versionIri === policy.root_ontology) return;
   const doc = localDocumentOf(active);
-  const isRootArtifact = policy.root_artifact !== undefined && doc !== null && path.resolve(root, policy.root_artifact) === path.resolve(doc);
+  const isRootArtifact =
+    policy.root_artifact !== undefined && doc !== null && path.resolve(root, policy.root_artifact) === path.resolve(doc);
   if (isRootArtifact) {
-    errors.push(error('root_ontology_mismatch', `root_artifact holds ${active.id.iri ?? 'an anonymous ontology'}, not root_ontology`, 'root_ontology'));
+    errors.push(
+      error(
+        'root_ontology_mismatch',
+        `root_artifact holds ${active.id.iri ?? 'an anonymous ontology'}, not root_ontology`,
+        'root_ontology',
+      ),
+    );
   } else {
-    warnings.push(warn('active_not_root', `the active ontology (${active.id.iri ?? 'anonymous'}) is not root_ontology; the policy governs it as part of the project`, 'root_ontology'));
+    warnings.push(
+      warn(
+        'active_not_root',
+        `the active ontology (${active.id.iri ?? 'anonymous'}) is not root_ontology; the policy governs it as part of the project`,
+        'root_ontology',
+      ),
+    );
   }
 }
 
@@ -176,11 +275,14 @@ export async function resolvePolicy(ctx: CallContext, policyPath?: string): Prom
 /** resolvePolicy, keeping the schema-valid candidate for the diagnostics. */
 export async function inspectPolicy(ctx: CallContext, policyPath?: string): Promise<PolicyInspection> {
   const discovered = await discoverPolicyFile(ctx);
-  const inspected = discovered === null ? { resolution: none(ctx.settings), candidate: null } : await inspectPolicyFile(ctx, discovered, 'discovered');
+  const inspected =
+    discovered === null ? { resolution: none(ctx.settings), candidate: null } : await inspectPolicyFile(ctx, discovered, 'discovered');
   const governing = inspected.resolution;
   if (policyPath === undefined) return inspected;
   if (urlScheme(policyPath) !== null) {
-    throw new DomainError('policy_path must be a local file path (URL schemes are not accepted)', 'invalid_argument', { argument: 'policy_path' });
+    throw new DomainError('policy_path must be a local file path (URL schemes are not accepted)', 'invalid_argument', {
+      argument: 'policy_path',
+    });
   }
   const file = await checkLocalPath(ctx, 'policy_path', policyPath, 'read', governing, { diagnostic: true });
   if (!(await isFile(file))) throw new DomainError(`policy_path ${file} is not a readable file`, 'policy_not_found', { policy_path: file });

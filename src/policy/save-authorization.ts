@@ -29,9 +29,14 @@ function report(res: PolicyResolution, used: boolean): JsonObject {
     contained_root: res.projectRoot,
   };
   if (used) {
-    return { ...base, note: 'The project policy is invalid; this save was authorized by policy_bootstrap inside its project root only. Fix the remaining policy errors (get_project_policy lists them); until then every other file and network access stays refused.' };
+    return {
+      ...base,
+      note: 'The project policy is invalid; this save was authorized by policy_bootstrap inside its project root only. Fix the remaining policy errors (get_project_policy lists them); until then every other file and network access stays refused.',
+    };
   }
-  const reason = !res.loaded ? 'no project policy was discovered; the save was authorized by the ordinary rules' : 'the project policy is valid; the save was authorized by the ordinary rules';
+  const reason = !res.loaded
+    ? 'no project policy was discovered; the save was authorized by the ordinary rules'
+    : 'the project policy is valid; the save was authorized by the ordinary rules';
   return { ...base, reason };
 }
 

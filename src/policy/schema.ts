@@ -26,7 +26,10 @@ const iriOrCurie = iri;
 const relativePath = v.pipe(
   text(1024),
   v.check((p) => !p.includes('\0'), 'no NUL characters'),
-  v.check((p) => !p.startsWith('/') && !p.startsWith('\\') && !/^[A-Za-z]:/.test(p), 'a path relative to the project root (no scheme, not absolute)'),
+  v.check(
+    (p) => !p.startsWith('/') && !p.startsWith('\\') && !/^[A-Za-z]:/.test(p),
+    'a path relative to the project root (no scheme, not absolute)',
+  ),
 );
 
 const HOST = /^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?$/;
@@ -52,7 +55,18 @@ function list<S extends v.GenericSchema>(item: S, max: number, min = 0) {
 const PREFIX_NAME = /^[A-Za-z_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$|^$/;
 
 /** Every document format Athene reads and writes (FormatId). */
-const FORMATS = ['turtle', 'ntriples', 'nquads', 'trig', 'rdfxml', 'jsonld', 'owlxml', 'ofn', 'manchester', 'obo'] as const satisfies readonly FormatId[];
+const FORMATS = [
+  'turtle',
+  'ntriples',
+  'nquads',
+  'trig',
+  'rdfxml',
+  'jsonld',
+  'owlxml',
+  'ofn',
+  'manchester',
+  'obo',
+] as const satisfies readonly FormatId[];
 const PROFILES = ['DL', 'EL', 'QL', 'RL', 'Full', 'none'] as const;
 
 // ---------------------------------------------------------------- blocks shared by both versions
@@ -104,11 +118,12 @@ const Waiver = v.strictObject({
 
 const V1_STAGES = STAGE_IDS.filter((s) => s !== 'provider_evidence');
 
-const validation = (stages: readonly StageId[]) => v.strictObject({
-  required_stages: v.optional(list(v.picklist(stages as StageId[]), stages.length), ['profile', 'structural', 'governance']),
-  fail_on: v.optional(v.picklist(['none', 'warn', 'error']), 'error'),
-  waivers: v.optional(list(Waiver, 256), []),
-});
+const validation = (stages: readonly StageId[]) =>
+  v.strictObject({
+    required_stages: v.optional(list(v.picklist(stages as StageId[]), stages.length), ['profile', 'structural', 'governance']),
+    fail_on: v.optional(v.picklist(['none', 'warn', 'error']), 'error'),
+    waivers: v.optional(list(Waiver, 256), []),
+  });
 
 export const DEFAULT_PREFERRED_PROPERTIES = ['rdfs:label', 'skos:prefLabel'] as const;
 export const DEFAULT_SYNONYM_PROPERTIES = ['skos:altLabel', 'oboInOwl:hasExactSynonym', 'oboInOwl:hasRelatedSynonym'] as const;
@@ -122,8 +137,14 @@ const EntitySearch = v.pipe(
     preferred_languages: v.optional(list(language, 4), [...DEFAULT_PREFERRED_LANGUAGES]),
     fallback_languages: v.optional(list(language, 4), [...DEFAULT_FALLBACK_LANGUAGES]),
   }),
-  v.check((b) => b.preferred_languages.every((l) => !b.fallback_languages.includes(l)), 'preferred_languages and fallback_languages must be disjoint'),
-  v.check((b) => b.preferred_properties.every((p) => !b.synonym_properties.includes(p)), 'preferred_properties and synonym_properties must be disjoint'),
+  v.check(
+    (b) => b.preferred_languages.every((l) => !b.fallback_languages.includes(l)),
+    'preferred_languages and fallback_languages must be disjoint',
+  ),
+  v.check(
+    (b) => b.preferred_properties.every((p) => !b.synonym_properties.includes(p)),
+    'preferred_properties and synonym_properties must be disjoint',
+  ),
 );
 
 const Prefixes = v.pipe(
@@ -201,10 +222,13 @@ const Provider = v.strictObject({
 });
 
 const ExternalTerms = v.strictObject({
-  providers: v.optional(v.pipe(
-    list(Provider, 8),
-    v.check((ps) => unique(ps.map((p) => p.id)), 'provider ids must be distinct'),
-  ), []),
+  providers: v.optional(
+    v.pipe(
+      list(Provider, 8),
+      v.check((ps) => unique(ps.map((p) => p.id)), 'provider ids must be distinct'),
+    ),
+    [],
+  ),
 });
 
 const Mappings = v.strictObject({
@@ -220,11 +244,19 @@ const Jobs = v.strictObject({
   allowed_types: v.optional(list(v.picklist(JOB_TYPES), JOB_TYPES.length), [...JOB_TYPES]),
 });
 
-const MATERIALIZATION_CATEGORIES = ['subclass_axioms', 'equivalent_class_axioms', 'class_assertions', 'property_hierarchy_axioms',
-  'object_property_assertions', 'data_property_assertions'] as const;
+const MATERIALIZATION_CATEGORIES = [
+  'subclass_axioms',
+  'equivalent_class_axioms',
+  'class_assertions',
+  'property_hierarchy_axioms',
+  'object_property_assertions',
+  'data_property_assertions',
+] as const;
 
 const Materialization = v.strictObject({
-  allowed_categories: v.optional(list(v.picklist(MATERIALIZATION_CATEGORIES), MATERIALIZATION_CATEGORIES.length), [...MATERIALIZATION_CATEGORIES]),
+  allowed_categories: v.optional(list(v.picklist(MATERIALIZATION_CATEGORIES), MATERIALIZATION_CATEGORIES.length), [
+    ...MATERIALIZATION_CATEGORIES,
+  ]),
   max_axioms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(500)), 500),
   output_dir: v.optional(relativePath),
   /** Whether commit_materialization may write inferred axioms into the active ontology (kind active_source). */
@@ -247,7 +279,13 @@ const common = (stages: readonly StageId[]) => ({
   validation: v.optional(validation(stages), {}),
   entity_search: v.optional(EntitySearch, {}),
   prefixes: v.optional(Prefixes, {}),
-  modules: v.optional(v.pipe(list(Module, 256), v.check((ms) => unique(ms.map((m) => m.id)), 'module ids must be distinct')), []),
+  modules: v.optional(
+    v.pipe(
+      list(Module, 256),
+      v.check((ms) => unique(ms.map((m) => m.id)), 'module ids must be distinct'),
+    ),
+    [],
+  ),
   annotations: v.optional(Annotations, {}),
   iri_policy: v.optional(IriPolicy, {}),
   lifecycle: v.optional(Lifecycle, {}),
@@ -311,7 +349,8 @@ function describe(issue: v.BaseIssue<unknown>): PolicyIssue {
   return { severity: 'error', code, path: where, message: `${where}: ${message}`.slice(0, MAX_MESSAGE) };
 }
 
-export type SchemaResult = { readonly ok: true; readonly policy: EffectivePolicy } | { readonly ok: false; readonly errors: readonly PolicyIssue[] };
+export type SchemaResult =
+  { readonly ok: true; readonly policy: EffectivePolicy } | { readonly ok: false; readonly errors: readonly PolicyIssue[] };
 
 /** Validates parsed policy data against the schema its `version` names and fills the defaults. */
 export function validatePolicyData(data: unknown): SchemaResult {
@@ -320,7 +359,10 @@ export function validatePolicyData(data: unknown): SchemaResult {
   }
   const version = (data as Record<string, unknown>).version;
   if (version !== 1 && version !== 2) {
-    return { ok: false, errors: [{ severity: 'error', code: 'unsupported_version', path: 'version', message: 'version: expected 1 or 2' }] };
+    return {
+      ok: false,
+      errors: [{ severity: 'error', code: 'unsupported_version', path: 'version', message: 'version: expected 1 or 2' }],
+    };
   }
   const parsed = version === 1 ? v.safeParse(PolicyV1, data, { abortEarly: false }) : v.safeParse(PolicyV2, data, { abortEarly: false });
   if (parsed.success) return { ok: true, policy: parsed.output as EffectivePolicy };
@@ -331,7 +373,9 @@ export function validatePolicyData(data: unknown): SchemaResult {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined);
+    const entries = Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined);
     return `{${entries.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -353,12 +397,15 @@ export function assetPaths(policy: EffectivePolicy): { field: string; path: stri
   if (policy.imports.lockfile !== undefined) out.push({ field: 'imports.lockfile', path: policy.imports.lockfile, kind: 'lockfile' });
   // invariant and CQ assets may be directories of query files (a `cqs/` folder); SHACL shapes are files
   for (const block of ['invariants', 'shacl', 'cqs'] as const) {
-    policy[block]?.paths.forEach((p, i) => out.push({ field: `${block}.paths.${i}`, path: p, kind: block === 'shacl' ? 'file' : 'file_or_directory' }));
+    policy[block]?.paths.forEach((p, i) =>
+      out.push({ field: `${block}.paths.${i}`, path: p, kind: block === 'shacl' ? 'file' : 'file_or_directory' }),
+    );
   }
   out.push({ field: 'release.output_dir', path: policy.release.output_dir, kind: 'directory' });
   if (policy.version === 2) {
     if (policy.mappings !== undefined) out.push({ field: 'mappings.path', path: policy.mappings.path, kind: 'store' });
-    if (policy.materialization.output_dir !== undefined) out.push({ field: 'materialization.output_dir', path: policy.materialization.output_dir, kind: 'directory' });
+    if (policy.materialization.output_dir !== undefined)
+      out.push({ field: 'materialization.output_dir', path: policy.materialization.output_dir, kind: 'directory' });
   }
   return out;
 }
@@ -372,10 +419,14 @@ export function termReferences(policy: EffectivePolicy): { field: string; value:
   add('annotations.required', policy.annotations.required);
   out.push({ field: 'annotations.label.property', value: policy.annotations.label.property });
   out.push({ field: 'annotations.definition.property', value: policy.annotations.definition.property });
-  if (policy.annotations.definition.datatype !== undefined) out.push({ field: 'annotations.definition.datatype', value: policy.annotations.definition.datatype });
-  if (policy.lifecycle.status_property !== undefined) out.push({ field: 'lifecycle.status_property', value: policy.lifecycle.status_property });
+  if (policy.annotations.definition.datatype !== undefined)
+    out.push({ field: 'annotations.definition.datatype', value: policy.annotations.definition.datatype });
+  if (policy.lifecycle.status_property !== undefined)
+    out.push({ field: 'lifecycle.status_property', value: policy.lifecycle.status_property });
   out.push({ field: 'lifecycle.replacement_property', value: policy.lifecycle.replacement_property });
-  policy.validation.waivers.forEach((w, i) => { if (w.focus_iri !== null) out.push({ field: `validation.waivers.${i}.focus_iri`, value: w.focus_iri }); });
+  policy.validation.waivers.forEach((w, i) => {
+    if (w.focus_iri !== null) out.push({ field: `validation.waivers.${i}.focus_iri`, value: w.focus_iri });
+  });
   if (policy.version === 2 && policy.mappings !== undefined) add('mappings.allowed_predicates', policy.mappings.allowed_predicates);
   return out;
 }

@@ -54,7 +54,8 @@ function structuralIssues(doc: Document, counter: LineCounter): YamlIssue[] {
     },
     Node(_key, node) {
       if (node.anchor !== undefined) issues.push(issue(counter, 'yaml_anchor', 'anchors are not allowed', start(node)));
-      if (node.tag !== undefined && !CORE_TAGS.has(node.tag)) issues.push(issue(counter, 'yaml_tag', 'custom tags are not allowed', start(node)));
+      if (node.tag !== undefined && !CORE_TAGS.has(node.tag))
+        issues.push(issue(counter, 'yaml_tag', 'custom tags are not allowed', start(node)));
       if (isMap(node)) {
         for (const pair of node.items) {
           const key = pair.key;
@@ -74,14 +75,27 @@ export function parseStrictYaml(text: string): YamlResult {
   if (Buffer.byteLength(text, 'utf8') > MAX_POLICY_BYTES) {
     return { ok: false, issues: [{ code: 'yaml_too_large', message: `the file is larger than ${MAX_POLICY_BYTES} bytes` }] };
   }
-  const docs = parseAllDocuments(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false, version: '1.2', schema: 'core', merge: false });
+  const docs = parseAllDocuments(text, {
+    lineCounter: counter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    version: '1.2',
+    schema: 'core',
+    merge: false,
+  });
   if (docs.length === 0) return { ok: false, issues: [{ code: 'yaml_empty', message: 'the file holds no YAML document' }] };
   if (docs.length > 1) {
-    return { ok: false, issues: [issue(counter, 'yaml_multiple_documents', 'exactly one YAML document is allowed (found a trailing document)', docs[1].range[0])] };
+    return {
+      ok: false,
+      issues: [
+        issue(counter, 'yaml_multiple_documents', 'exactly one YAML document is allowed (found a trailing document)', docs[1].range[0]),
+      ],
+    };
   }
   const doc = docs[0];
   const parserIssues = [...doc.errors, ...doc.warnings].map((e) =>
-    issue(counter, 'yaml_syntax', PARSER_MESSAGES[e.code] ?? `invalid YAML (${e.code.toLowerCase()})`, e.pos[0]));
+    issue(counter, 'yaml_syntax', PARSER_MESSAGES[e.code] ?? `invalid YAML (${e.code.toLowerCase()})`, e.pos[0]),
+  );
   const issues = [...parserIssues, ...structuralIssues(doc, counter)];
   if (issues.length > 0) return { ok: false, issues };
   if (doc.contents === null) return { ok: false, issues: [{ code: 'yaml_empty', message: 'the file holds no YAML document' }] };

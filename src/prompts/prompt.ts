@@ -65,12 +65,16 @@ export function listPrompt(def: PromptDefinition): Prompt {
 /** Clients send an optional argument the user left blank as an empty string: that is the argument left out. */
 function withoutBlankOptionals(def: PromptDefinition, args: Record<string, unknown>): Record<string, unknown> {
   const out = { ...args };
-  for (const a of def.arguments) if (!a.required && typeof out[a.name] === 'string' && (out[a.name] as string).trim() === '') delete out[a.name];
+  for (const a of def.arguments)
+    if (!a.required && typeof out[a.name] === 'string' && (out[a.name] as string).trim() === '') delete out[a.name];
   return out;
 }
 
 /** The validated arguments, or why `args` does not fit `def` (one clause per problem). */
-function checkArguments(def: PromptDefinition, given: Record<string, unknown>): { ok: true; value: PromptArguments } | { ok: false; problem: string } {
+function checkArguments(
+  def: PromptDefinition,
+  given: Record<string, unknown>,
+): { ok: true; value: PromptArguments } | { ok: false; problem: string } {
   const args = withoutBlankOptionals(def, given);
   const known = new Set(def.arguments.map((a) => a.name));
   const problems: string[] = [];

@@ -15,7 +15,11 @@ export const ENTRY_LIMITS = { operations: 2000, changes: 8000, bytes: 2 * 1024 *
 export type ChangeSetErrorCode = 'unknown_change_set' | 'change_set_in_progress' | 'change_set_too_large' | 'change_set_store_full';
 
 export class ChangeSetError extends Error {
-  constructor(message: string, readonly code: ChangeSetErrorCode, readonly context: Record<string, unknown> = {}) {
+  constructor(
+    message: string,
+    readonly code: ChangeSetErrorCode,
+    readonly context: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'ChangeSetError';
   }
@@ -52,9 +56,12 @@ export interface StoreOptions {
 
 /** The size of an entry against ENTRY_LIMITS; throws `change_set_too_large` naming the first limit exceeded. */
 export function checkEntrySize(operations: number, changes: number, bytes: number): void {
-  const over = (what: string, actual: number, limit: number) => new ChangeSetError(
-    `The change set is too large: ${actual} ${what} exceed the limit of ${limit}; nothing was evaluated (split the batch)`,
-    'change_set_too_large', { limit_kind: what, limit, actual });
+  const over = (what: string, actual: number, limit: number) =>
+    new ChangeSetError(
+      `The change set is too large: ${actual} ${what} exceed the limit of ${limit}; nothing was evaluated (split the batch)`,
+      'change_set_too_large',
+      { limit_kind: what, limit, actual },
+    );
   if (operations > ENTRY_LIMITS.operations) throw over('operations', operations, ENTRY_LIMITS.operations);
   if (changes > ENTRY_LIMITS.changes) throw over('normalized changes', changes, ENTRY_LIMITS.changes);
   if (bytes > ENTRY_LIMITS.bytes) throw over('bytes', bytes, ENTRY_LIMITS.bytes);
@@ -100,7 +107,15 @@ export class ChangeSetStore<P> {
     this.makeRoom(bytes);
     const id = 'cs_' + randomUUID();
     const now = this.now();
-    this.slots.set(id, { id, state: 'previewing', createdAt: now, expiresAt: now + ttlSeconds * 1000, ttlMs: ttlSeconds * 1000, bytes, payload: null });
+    this.slots.set(id, {
+      id,
+      state: 'previewing',
+      createdAt: now,
+      expiresAt: now + ttlSeconds * 1000,
+      ttlMs: ttlSeconds * 1000,
+      bytes,
+      payload: null,
+    });
     return id;
   }
 
@@ -155,8 +170,11 @@ export class ChangeSetStore<P> {
     this.sweep();
     const slot = this.slots.get(id);
     if (slot === undefined || slot.state !== 'ready') {
-      throw new ChangeSetError(`Unknown change set ${id}: ${slot === undefined ? 'no such preview (never created, expired or evicted)' : `it is ${slot.state}`}`,
-        'unknown_change_set', { change_set_id: id });
+      throw new ChangeSetError(
+        `Unknown change set ${id}: ${slot === undefined ? 'no such preview (never created, expired or evicted)' : `it is ${slot.state}`}`,
+        'unknown_change_set',
+        { change_set_id: id },
+      );
     }
     this.slots.delete(id);
   }
@@ -171,14 +189,21 @@ export class ChangeSetStore<P> {
     this.sweep();
     const slot = this.slots.get(id);
     if (slot === undefined) {
-      throw new ChangeSetError(`Unknown change set ${id}: no such preview (never created, expired or evicted)`, 'unknown_change_set', { change_set_id: id });
+      throw new ChangeSetError(`Unknown change set ${id}: no such preview (never created, expired or evicted)`, 'unknown_change_set', {
+        change_set_id: id,
+      });
     }
     if (slot.state === 'committed') {
-      throw new ChangeSetError(`Change set ${id} was already committed; a preview commits once`, 'unknown_change_set', { change_set_id: id });
+      throw new ChangeSetError(`Change set ${id} was already committed; a preview commits once`, 'unknown_change_set', {
+        change_set_id: id,
+      });
     }
     if (slot.state !== 'ready') {
-      throw new ChangeSetError(`Change set ${id} is ${slot.state === 'previewing' ? 'still being previewed' : 'being committed'}; try again when that finished`,
-        'change_set_in_progress', { change_set_id: id, state: slot.state, retryable: true });
+      throw new ChangeSetError(
+        `Change set ${id} is ${slot.state === 'previewing' ? 'still being previewed' : 'being committed'}; try again when that finished`,
+        'change_set_in_progress',
+        { change_set_id: id, state: slot.state, retryable: true },
+      );
     }
     return slot;
   }
@@ -213,7 +238,11 @@ export class ChangeSetStore<P> {
       this.slots.delete(s.id);
     }
     if (!fits()) {
-      throw new ChangeSetError('The change-set store is full of previews and commits under way; try again shortly', 'change_set_store_full', { retryable: true });
+      throw new ChangeSetError(
+        'The change-set store is full of previews and commits under way; try again shortly',
+        'change_set_store_full',
+        { retryable: true },
+      );
     }
   }
 }

@@ -9,7 +9,16 @@ import { writeNQuads } from '../model/formats/rdf-writers.js';
 import { sha256Digest } from '../util/digest.js';
 
 interface Canonizer {
-  canonize(input: string, options: { algorithm: 'RDFC-1.0'; inputFormat: 'application/n-quads'; format: 'application/n-quads'; maxWorkFactor: number; signal?: AbortSignal }): Promise<string>;
+  canonize(
+    input: string,
+    options: {
+      algorithm: 'RDFC-1.0';
+      inputFormat: 'application/n-quads';
+      format: 'application/n-quads';
+      maxWorkFactor: number;
+      signal?: AbortSignal;
+    },
+  ): Promise<string>;
 }
 
 // rdf-canonize is CommonJS without type declarations; this is the one call used.
@@ -29,8 +38,18 @@ export interface RdfDatasetIdentity {
   readonly version_iri: string | null;
   readonly scope: 'root_ontology_asserted';
   readonly quad_count: number;
-  readonly canonicalization: { readonly algorithm: 'RDFC-1.0'; readonly hash_algorithm: 'SHA-256'; readonly specification: string; readonly implementation: string; readonly input_format: 'application/n-quads' };
-  readonly ro_crate: { readonly conformsTo: string; readonly encodingFormat: 'application/n-quads'; readonly identifier_property: 'sha256' };
+  readonly canonicalization: {
+    readonly algorithm: 'RDFC-1.0';
+    readonly hash_algorithm: 'SHA-256';
+    readonly specification: string;
+    readonly implementation: string;
+    readonly input_format: 'application/n-quads';
+  };
+  readonly ro_crate: {
+    readonly conformsTo: string;
+    readonly encodingFormat: 'application/n-quads';
+    readonly identifier_property: 'sha256';
+  };
   /** The OWL 2 profile the content is governed by (the policy's `interoperability.owl_profile`). */
   readonly profile: string | null;
 }
@@ -51,7 +70,10 @@ export async function rdfDatasetFingerprint(o: Ontology, profile: string | null,
   let canonical: string;
   try {
     canonical = await rdfCanonize.canonize(writeNQuads(o), {
-      algorithm: 'RDFC-1.0', inputFormat: 'application/n-quads', format: 'application/n-quads', maxWorkFactor: MAX_WORK_FACTOR,
+      algorithm: 'RDFC-1.0',
+      inputFormat: 'application/n-quads',
+      format: 'application/n-quads',
+      maxWorkFactor: MAX_WORK_FACTOR,
       ...(signal === undefined ? {} : { signal }),
     });
   } catch (err) {
@@ -66,8 +88,11 @@ export async function rdfDatasetFingerprint(o: Ontology, profile: string | null,
       scope: 'root_ontology_asserted',
       quad_count: quadCount(canonical),
       canonicalization: {
-        algorithm: 'RDFC-1.0', hash_algorithm: 'SHA-256', specification: 'https://www.w3.org/TR/rdf-canon/',
-        implementation: `rdf-canonize@${CANONIZE_VERSION}`, input_format: 'application/n-quads',
+        algorithm: 'RDFC-1.0',
+        hash_algorithm: 'SHA-256',
+        specification: 'https://www.w3.org/TR/rdf-canon/',
+        implementation: `rdf-canonize@${CANONIZE_VERSION}`,
+        input_format: 'application/n-quads',
       },
       ro_crate: { conformsTo: 'https://w3id.org/ro/crate/1.1', encodingFormat: 'application/n-quads', identifier_property: 'sha256' },
       profile,

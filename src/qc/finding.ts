@@ -7,11 +7,28 @@ import type { Ontology } from '../model/ontology.js';
 export type Severity = 'error' | 'warn' | 'info';
 
 export type StageId =
-  | 'interoperability' | 'reasoner' | 'profile' | 'structural' | 'governance'
-  | 'invariants' | 'cqs' | 'shacl' | 'rules' | 'provider_evidence';
+  | 'interoperability'
+  | 'reasoner'
+  | 'profile'
+  | 'structural'
+  | 'governance'
+  | 'invariants'
+  | 'cqs'
+  | 'shacl'
+  | 'rules'
+  | 'provider_evidence';
 
 export const STAGE_IDS: readonly StageId[] = [
-  'interoperability', 'reasoner', 'profile', 'structural', 'governance', 'invariants', 'cqs', 'shacl', 'rules', 'provider_evidence',
+  'interoperability',
+  'reasoner',
+  'profile',
+  'structural',
+  'governance',
+  'invariants',
+  'cqs',
+  'shacl',
+  'rules',
+  'provider_evidence',
 ];
 
 /** A stage's own judgement of what it found; the gate maps verdicts to `pass | fail | error`. */

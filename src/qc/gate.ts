@@ -5,7 +5,17 @@
 
 import * as v from 'valibot';
 import type { ReasonerInfo } from '../reasoner/registry.js';
-import { STAGE_IDS, type Finding, type Gate, type QcSnapshot, type Severity, type StageId, type StageOutcome, type Verdict, type Waiver } from './finding.js';
+import {
+  STAGE_IDS,
+  type Finding,
+  type Gate,
+  type QcSnapshot,
+  type Severity,
+  type StageId,
+  type StageOutcome,
+  type Verdict,
+  type Waiver,
+} from './finding.js';
 import { identityDigest } from './identity.js';
 import { structuralStage } from './stages/structural.js';
 import { reasonerStage } from './stages/reasoner.js';
@@ -206,7 +216,12 @@ function schedule(stages: readonly StageId[], required: readonly StageId[]): Sta
 export async function runGate(input: GateInput): Promise<GateReport> {
   const failOn = input.failOn ?? 'error';
   const required = new Set(input.required);
-  const ctx: StageContext = { reasoner: input.reasoner, deadline: Date.now() + input.timeoutMs, signal: input.signal, options: input.options ?? {} };
+  const ctx: StageContext = {
+    reasoner: input.reasoner,
+    deadline: Date.now() + input.timeoutMs,
+    signal: input.signal,
+    options: input.options ?? {},
+  };
   const waivers = input.waivers ?? [];
   const now = input.now ?? Date.now();
   const reports: GateStageReport[] = [];

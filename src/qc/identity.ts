@@ -14,7 +14,13 @@ const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8
  * `sha256:` + hex over source, rule, focus IRI and axiom text (full-IRI functional syntax). `discriminator`
  * tells apart findings of one rule on the same focus and axiom (e.g. which required annotation is missing).
  */
-export function findingId(source: StageId | 'release', ruleId: string, focusIri: string | null, axiom: string | null, discriminator?: string): string {
+export function findingId(
+  source: StageId | 'release',
+  ruleId: string,
+  focusIri: string | null,
+  axiom: string | null,
+  discriminator?: string,
+): string {
   const parts = [source, ruleId, focusIri ?? '', axiom ?? ''];
   if (discriminator !== undefined) parts.push(discriminator);
   return 'sha256:' + sha256(parts.join(SEP));
@@ -25,7 +31,9 @@ export function findingId(source: StageId | 'release', ruleId: string, focusIri:
  * so a changed severity or a newly waived finding changes the digest while reordering does not.
  */
 export function identityDigest(findings: readonly Pick<Finding, 'id' | 'severity' | 'waiver'>[]): string {
-  const lines = findings.map((f) => f.id + SEP + f.severity + SEP + (f.waiver === null ? '' : f.waiver.rule_id + SEP + (f.waiver.focus_iri ?? '')));
+  const lines = findings.map(
+    (f) => f.id + SEP + f.severity + SEP + (f.waiver === null ? '' : f.waiver.rule_id + SEP + (f.waiver.focus_iri ?? '')),
+  );
   lines.sort();
   return 'sha256:' + sha256(lines.join('\n'));
 }

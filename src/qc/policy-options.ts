@@ -67,7 +67,10 @@ export function policyGovernance(policy: EffectivePolicy): GovernanceOptions {
 /** The policy's waivers with their focus IRIs expanded, so they compare with findings' full IRIs. */
 export function policyWaivers(policy: EffectivePolicy): Waiver[] {
   return policy.validation.waivers.map((w) => ({
-    rule_id: w.rule_id, focus_iri: w.focus_iri === null ? null : expand(policy, w.focus_iri), reason: w.reason, expires: w.expires,
+    rule_id: w.rule_id,
+    focus_iri: w.focus_iri === null ? null : expand(policy, w.focus_iri),
+    reason: w.reason,
+    expires: w.expires,
   }));
 }
 

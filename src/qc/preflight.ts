@@ -78,8 +78,13 @@ export interface Preflight {
 
 /** The workspace changed while the gate ran: the verdict describes a state that no longer exists. */
 export class PreflightInvalidated extends Error {
-  constructor(readonly base: RevisionEnvelope, readonly current: RevisionEnvelope) {
-    super(`The workspace changed during the preflight (revision ${base.session_revision} → ${current.session_revision}); nothing was cached or applied`);
+  constructor(
+    readonly base: RevisionEnvelope,
+    readonly current: RevisionEnvelope,
+  ) {
+    super(
+      `The workspace changed during the preflight (revision ${base.session_revision} → ${current.session_revision}); nothing was cached or applied`,
+    );
     this.name = 'PreflightInvalidated';
   }
 }
@@ -132,7 +137,13 @@ function deltaLines(delta: readonly Change[]): { add: string[]; remove: string[]
 }
 
 /** Digest of everything the verdict depends on besides the stage code: state, delta, stages, reasoner, policy, budget. */
-function contractDigest(base: RevisionEnvelope, delta: readonly Change[], contract: PreflightContract, policy: PolicyResolution, lockMode: LockMode): string {
+function contractDigest(
+  base: RevisionEnvelope,
+  delta: readonly Change[],
+  contract: PreflightContract,
+  policy: PolicyResolution,
+  lockMode: LockMode,
+): string {
   const canonical = {
     version: 1,
     base_revision: base,
@@ -193,12 +204,17 @@ export function baselineGateJson(j: BaselineJudgement): JsonObject {
 function reasonsOf(report: GateReport, policy: PolicyResolution, lock: ImportLockVerification | null, explained: boolean): string[] {
   const reasons: string[] = [];
   if (lock?.blocking === true) reasons.push(`import_lock: ${lock.note ?? lock.findings.map((f) => f.message).join('; ')}`);
-  if (policy.loaded && !policy.valid) reasons.push(`policy_invalid: ${policy.file ?? 'the project policy'} does not validate (${policy.errors.length} error${policy.errors.length === 1 ? '' : 's'})`);
+  if (policy.loaded && !policy.valid)
+    reasons.push(
+      `policy_invalid: ${policy.file ?? 'the project policy'} does not validate (${policy.errors.length} error${policy.errors.length === 1 ? '' : 's'})`,
+    );
   for (const s of report.stages) {
     if (s.status === 'error') reasons.push(`stage_error: ${s.stage} failed to run (${s.reason ?? 'unknown error'})`);
     else if (s.required && s.status !== 'completed') reasons.push(`required_stage_not_run: ${s.stage} (${s.reason ?? 'unavailable'})`);
     else if (!explained && s.status === 'completed' && verdictFails(s.verdict ?? 'pass', report.fail_on)) {
-      reasons.push(`stage_failed: ${s.stage} (verdict ${s.verdict}; ${s.findings_summary.error} error, ${s.findings_summary.warn} warn finding${s.findings_summary.error + s.findings_summary.warn === 1 ? '' : 's'})`);
+      reasons.push(
+        `stage_failed: ${s.stage} (verdict ${s.verdict}; ${s.findings_summary.error} error, ${s.findings_summary.warn} warn finding${s.findings_summary.error + s.findings_summary.warn === 1 ? '' : 's'})`,
+      );
     }
   }
   if (reasons.length === 0 && report.gate !== 'pass' && !explained) reasons.push(`gate=${report.gate}`);
@@ -215,18 +231,33 @@ export function reportJson(pf: Pick<Preflight, 'report' | 'gate' | 'lock'>): Jso
     return n < FINDINGS_PER_STAGE;
   });
   return {
-    ...report, gate: pf.gate, findings,
+    ...report,
+    gate: pf.gate,
+    findings,
     ...(findings.length < report.finding_count ? { findings_truncated: report.finding_count - findings.length } : {}),
     ...(pf.lock === null ? {} : { import_lock_verification: pf.lock }),
   };
 }
 
 /** A gate run over the unchanged live state, for telling findings a batch introduced from ones already there. */
-async function baselineFindings(ctx: CallContext, contract: PreflightContract, timeoutMs: number, signal: AbortSignal): Promise<{ report: GateReport; revision: number }> {
+async function baselineFindings(
+  ctx: CallContext,
+  contract: PreflightContract,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<{ report: GateReport; revision: number }> {
   const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
   const report = await runGate({
-    snapshot, stages: contract.stages, required: contract.required, reasoner: contract.reasoner, timeoutMs,
-    signal, limit: Number.MAX_SAFE_INTEGER, failOn: contract.failOn, options: contract.options, waivers: contract.waivers,
+    snapshot,
+    stages: contract.stages,
+    required: contract.required,
+    reasoner: contract.reasoner,
+    timeoutMs,
+    signal,
+    limit: Number.MAX_SAFE_INTEGER,
+    failOn: contract.failOn,
+    options: contract.options,
+    waivers: contract.waivers,
   });
   return { report, revision: snapshot.revision };
 }
@@ -238,16 +269,20 @@ export function budget(ctx: CallContext, timeoutMs: number): { signal: AbortSign
 }
 
 function timeoutFailure(timeoutMs: number): DomainError {
-  return new DomainError(`The preflight did not finish within timeout_ms=${timeoutMs}; nothing was cached or applied`, 'timeout',
-    { effects_prevented: true, timeout_ms: timeoutMs, retryable: true });
+  return new DomainError(`The preflight did not finish within timeout_ms=${timeoutMs}; nothing was cached or applied`, 'timeout', {
+    effects_prevented: true,
+    timeout_ms: timeoutMs,
+    retryable: true,
+  });
 }
 
 /** The §1.8 import-lock rule over the active ontology's loaded closure (a delta of axioms leaves it unchanged). */
 export async function verifyLock(ctx: CallContext, policy: PolicyResolution, mode: LockMode): Promise<ImportLockVerification | null> {
   const effective = policy.valid ? policy.policy : null;
-  const lockPolicy: LockPolicy | null = effective !== null && policy.projectRoot !== null
-    ? { lockfile: effective.imports.lockfile, mode: effective.imports.mode, projectRoot: policy.projectRoot }
-    : null;
+  const lockPolicy: LockPolicy | null =
+    effective !== null && policy.projectRoot !== null
+      ? { lockfile: effective.imports.lockfile, mode: effective.imports.mode, projectRoot: policy.projectRoot }
+      : null;
   const active = ctx.workspace.active;
   const graph = importGraph(active, (iri) => ctx.workspace.find(iri));
   const target = await resolveLockTarget(lockPolicy, localFileOf(active.documentIri));
@@ -257,15 +292,21 @@ export async function verifyLock(ctx: CallContext, policy: PolicyResolution, mod
 /** Throws PreflightInvalidated when the live workspace is no longer at `base`. */
 function checkUnchanged(ctx: CallContext, base: RevisionEnvelope): void {
   const current = revisionEnvelope(ctx.workspace);
-  if (current.session_revision !== base.session_revision || current.workspace_id !== base.workspace_id) throw new PreflightInvalidated(base, current);
+  if (current.session_revision !== base.session_revision || current.workspace_id !== base.workspace_id)
+    throw new PreflightInvalidated(base, current);
 }
 
 /**
  * Evaluates `delta` (the exact normalized changes) against the current live state. Throws PreflightInvalidated
  * when the workspace changed meanwhile, and the `timeout` failure when the budget ran out.
  */
-export async function runPreflight(ctx: CallContext, delta: readonly Change[], request: PreflightRequest, known?: PolicyResolution): Promise<Preflight> {
-  const policy = known ?? await resolvePolicy(ctx, request.policyPath);
+export async function runPreflight(
+  ctx: CallContext,
+  delta: readonly Change[],
+  request: PreflightRequest,
+  known?: PolicyResolution,
+): Promise<Preflight> {
+  const policy = known ?? (await resolvePolicy(ctx, request.policyPath));
   const contract = contractFor(request, ctx, policy);
   const base = revisionEnvelope(ctx.workspace);
   const snapshot = captureSnapshot(ctx.window, delta, ctx.settings.label_language);
@@ -303,7 +344,12 @@ export async function runPreflight(ctx: CallContext, delta: readonly Change[], r
   const blocking = gate === 'error' || (gate === 'fail' && !explained) || lock?.blocking === true;
   const reasons = reasonsOf(report, policy, lock, explained);
   return {
-    base, policy, contract, report, gate, lock,
+    base,
+    policy,
+    contract,
+    report,
+    gate,
+    lock,
     findings: [...gated.findings, ...(lock?.findings ?? [])],
     baseline,
     blocking,

@@ -60,7 +60,13 @@ export function reasonerRow(selected: ReasonerInfo, policy: EffectivePolicy | nu
   if (policy === null) return row;
   const reference = policy.reasoning.reasoner ?? null;
   const problem = reference === null ? null : policyReasonerProblem(reference, selected);
-  return { ...row, policy_reasoner: reference, required: policy.reasoning.required, matches_policy: reference === null ? null : problem === null, ...(problem === null ? {} : { problem }) };
+  return {
+    ...row,
+    policy_reasoner: reference,
+    required: policy.reasoning.required,
+    matches_policy: reference === null ? null : problem === null,
+    ...(problem === null ? {} : { problem }),
+  };
 }
 
 /**
@@ -88,19 +94,45 @@ export interface ContentFacts {
   readonly reasoner: JsonObject;
 }
 
-const issueRow = (i: PolicyIssue): JsonObject => ({ severity: i.severity, code: i.code, ...(i.path === undefined ? {} : { path: i.path }), message: i.message });
+const issueRow = (i: PolicyIssue): JsonObject => ({
+  severity: i.severity,
+  code: i.code,
+  ...(i.path === undefined ? {} : { path: i.path }),
+  message: i.message,
+});
 
 /** Why validation cannot start under `res` (no policy, or one that does not validate). */
 export function startErrors(res: PolicyResolution, document: string | null): JsonObject[] {
   if (res.loaded) {
-    return [{ severity: 'error', code: 'policy_invalid', message: `The project policy ${res.file ?? ''} does not validate (${res.errors.length} error${res.errors.length === 1 ? '' : 's'}); see validate_project_policy` }, ...res.errors.map(issueRow)];
+    return [
+      {
+        severity: 'error',
+        code: 'policy_invalid',
+        message: `The project policy ${res.file ?? ''} does not validate (${res.errors.length} error${res.errors.length === 1 ? '' : 's'}); see validate_project_policy`,
+      },
+      ...res.errors.map(issueRow),
+    ];
   }
-  const where = document === null ? 'the active ontology has no local document to discover one from' : `no .athene/project.yaml was found at or above ${document}`;
-  return [{ severity: 'error', code: 'policy_not_found', message: `No project policy governs this call: no policy_path was given and ${where}. Write one with write_project_policy_template.` }];
+  const where =
+    document === null
+      ? 'the active ontology has no local document to discover one from'
+      : `no .athene/project.yaml was found at or above ${document}`;
+  return [
+    {
+      severity: 'error',
+      code: 'policy_not_found',
+      message: `No project policy governs this call: no policy_path was given and ${where}. Write one with write_project_policy_template.`,
+    },
+  ];
 }
 
 /** The report when validation cannot start: gate `error`, nothing ran, `errors` says why. */
-export function notStartedReport(surface: QcSurface, res: PolicyResolution, facts: ContentFacts, errors: readonly JsonObject[]): JsonObject {
+export function notStartedReport(
+  surface: QcSurface,
+  res: PolicyResolution,
+  facts: ContentFacts,
+  errors: readonly JsonObject[],
+): JsonObject {
   return {
     gate: 'error',
     surface,
@@ -127,7 +159,13 @@ export function notStartedReport(surface: QcSurface, res: PolicyResolution, fact
     finding_count: 0,
     artifacts: [],
     snapshot_consistent: true,
-    validation_snapshot: { mode: 'none', same_snapshot: false, semantic_fingerprint: facts.semanticFingerprint, closure_fingerprint: null, stages: [] },
+    validation_snapshot: {
+      mode: 'none',
+      same_snapshot: false,
+      semantic_fingerprint: facts.semanticFingerprint,
+      closure_fingerprint: null,
+      stages: [],
+    },
     resolved_assets: null,
     import_lock_verification: null,
     errors,
@@ -158,8 +196,10 @@ export function gateWithLock(gate: Gate, lock: ImportLockVerification | null): G
 function fingerprintWarnings(run: StrictRun): string[] {
   const out = [...run.facts.stabilityWarnings];
   if (!run.dataset.ok) out.push(run.dataset.reason);
-  if (run.facts.dirty) out.push('the active ontology has unsaved changes: the fingerprints describe the in-memory content, not the saved root artifact');
-  if (!run.consistent) out.push('the workspace changed while the gate ran: the fingerprints and verdict describe the captured revision only');
+  if (run.facts.dirty)
+    out.push('the active ontology has unsaved changes: the fingerprints describe the in-memory content, not the saved root artifact');
+  if (!run.consistent)
+    out.push('the workspace changed while the gate ran: the fingerprints and verdict describe the captured revision only');
   return out;
 }
 
@@ -189,7 +229,10 @@ export function strictReport(run: StrictRun): JsonObject {
     stages_skipped: report.stages_skipped,
     fail_on: report.fail_on,
     stages: stages.map(stageRow),
-    details: { fail_on: report.fail_on, ...(report.missing_required_stages === undefined ? {} : { missing_required_stages: report.missing_required_stages }) },
+    details: {
+      fail_on: report.fail_on,
+      ...(report.missing_required_stages === undefined ? {} : { missing_required_stages: report.missing_required_stages }),
+    },
     findings: [...report.findings, ...lockFindings],
     finding_count: report.finding_count + (lock?.findings.length ?? 0),
     identity_digest: report.identity_digest,
@@ -197,8 +240,11 @@ export function strictReport(run: StrictRun): JsonObject {
     artifacts: [],
     snapshot_consistent: run.consistent,
     validation_snapshot: {
-      mode: 'isolated', same_snapshot: true, semantic_fingerprint: run.facts.semanticFingerprint,
-      closure_fingerprint: run.closureFingerprint, stages: report.stages_ran,
+      mode: 'isolated',
+      same_snapshot: true,
+      semantic_fingerprint: run.facts.semanticFingerprint,
+      closure_fingerprint: run.closureFingerprint,
+      stages: report.stages_ran,
     },
     resolved_assets: run.resolvedAssets,
     import_lock_verification: lock,
@@ -239,9 +285,14 @@ export async function executeProjectQc(ctx: CallContext, request: ProjectQcReque
   const base = revisionEnvelope(ws);
   const { stability, warnings } = fingerprintStability(ws.active);
   const facts: ContentFacts = {
-    semanticFingerprint: base.semantic_fingerprint, stability, stabilityWarnings: warnings, dirty: ws.isDirty(ws.active), reasoner: reasonerRow(selected, effective),
+    semanticFingerprint: base.semantic_fingerprint,
+    stability,
+    stabilityWarnings: warnings,
+    dirty: ws.isDirty(ws.active),
+    reasoner: reasonerRow(selected, effective),
   };
-  if (effective === null) return { started: false, res, report: notStartedReport(request.surface, res, facts, startErrors(res, localDocumentOf(ws.active))) };
+  if (effective === null)
+    return { started: false, res, report: notStartedReport(request.surface, res, facts, startErrors(res, localDocumentOf(ws.active))) };
   const contract = policyStages(effective, res.projectRoot, request.extraRequired);
   const timeoutMs = request.timeoutMs ?? runBudget(effective);
   const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
@@ -249,14 +300,29 @@ export async function executeProjectQc(ctx: CallContext, request: ProjectQcReque
   const { signal, expired } = budget(ctx, timeoutMs);
   const lock = await verifyLock(ctx, res, request.lockMode);
   const report = await runGate({
-    snapshot, stages: contract.stages, required: contract.required, reasoner: selected, timeoutMs, signal,
-    limit: request.limit, failOn: contract.failOn, options: contract.options, waivers: contract.waivers,
+    snapshot,
+    stages: contract.stages,
+    required: contract.required,
+    reasoner: selected,
+    timeoutMs,
+    signal,
+    limit: request.limit,
+    failOn: contract.failOn,
+    options: contract.options,
+    waivers: contract.waivers,
   });
   const dataset = await rdfDatasetFingerprint(snapshot.ontology, effective.interoperability.owl_profile, signal);
   if (expired()) throw timeoutFailure(request.surface, timeoutMs);
   const current = revisionEnvelope(ws);
   const run: StrictRun = {
-    surface: request.surface, res, policy: effective, report, lock, dataset, facts, closureFingerprint: closure,
+    surface: request.surface,
+    res,
+    policy: effective,
+    report,
+    lock,
+    dataset,
+    facts,
+    closureFingerprint: closure,
     consistent: current.workspace_id === base.workspace_id && current.session_revision === base.session_revision,
     limit: request.limit,
     resolvedAssets: res.projectRoot === null ? null : await resolvedAssets(effective, res.projectRoot),

@@ -25,7 +25,7 @@ function copyOntology(o: Ontology): Ontology {
 /** The change with its target replaced by the copy standing in for it. */
 function retarget(change: Change, copies: ReadonlyMap<Ontology, Ontology>): Change {
   const copy = copies.get(change.ontology);
-  return copy === undefined ? change : { ...change, ontology: copy } as Change;
+  return copy === undefined ? change : ({ ...change, ontology: copy } as Change);
 }
 
 /** `root` then every ontology reachable through imports, resolved in the workspace with `copies` standing in. */

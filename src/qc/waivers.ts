@@ -64,7 +64,8 @@ export function waiveOutcome(outcome: StageOutcome, waivers: readonly Waiver[], 
   if (waived === 0) return outcome;
   const counted = findings.filter((f) => f.waiver === null);
   return {
-    ...outcome, findings,
+    ...outcome,
+    findings,
     verdict: verdictWithout(outcome.verdict ?? 'pass', outcome.findings, counted),
     details: { ...outcome.details, waived_count: waived },
   };
@@ -72,18 +73,20 @@ export function waiveOutcome(outcome: StageOutcome, waivers: readonly Waiver[], 
 
 /** One `validation.waiver_expired` finding per waiver past its expiry, in policy order. */
 export function expiredWaiverFindings(waivers: readonly Waiver[], now: number): Finding[] {
-  return waivers.filter((w) => !isLive(w, now)).map((w) => ({
-    id: findingId('governance', WAIVER_EXPIRED_RULE, w.focus_iri, null, `${w.rule_id}\u0000${w.expires}`),
-    source: 'governance',
-    severity: 'error',
-    message: `The waiver of ${w.rule_id}${w.focus_iri === null ? '' : ` for <${w.focus_iri}>`} expired on ${w.expires}; it suppresses nothing (renew or remove it). Reason given: ${w.reason}`,
-    focus_iri: w.focus_iri,
-    axiom: null,
-    path: null,
-    rule_id: WAIVER_EXPIRED_RULE,
-    waiver: null,
-    details: { waived_rule_id: w.rule_id, expires: w.expires, reason: w.reason },
-  }));
+  return waivers
+    .filter((w) => !isLive(w, now))
+    .map((w) => ({
+      id: findingId('governance', WAIVER_EXPIRED_RULE, w.focus_iri, null, `${w.rule_id}\u0000${w.expires}`),
+      source: 'governance',
+      severity: 'error',
+      message: `The waiver of ${w.rule_id}${w.focus_iri === null ? '' : ` for <${w.focus_iri}>`} expired on ${w.expires}; it suppresses nothing (renew or remove it). Reason given: ${w.reason}`,
+      focus_iri: w.focus_iri,
+      axiom: null,
+      path: null,
+      rule_id: WAIVER_EXPIRED_RULE,
+      waiver: null,
+      details: { waived_rule_id: w.rule_id, expires: w.expires, reason: w.reason },
+    }));
 }
 
 /** The governance stage with the expired waivers added as findings (its verdict fails when there are any). */
@@ -91,5 +94,10 @@ export function withExpiredWaivers(outcome: StageOutcome, waivers: readonly Waiv
   if (outcome.status !== 'completed') return outcome;
   const expired = expiredWaiverFindings(waivers, now);
   if (expired.length === 0) return outcome;
-  return { ...outcome, findings: [...outcome.findings, ...expired], verdict: 'fail', details: { ...outcome.details, expired_waivers: expired.length } };
+  return {
+    ...outcome,
+    findings: [...outcome.findings, ...expired],
+    verdict: 'fail',
+    details: { ...outcome.details, expired_waivers: expired.length },
+  };
 }

@@ -25,21 +25,21 @@ export interface DlAnswer {
 
 export type DlQueryOutcome =
   | {
-    readonly kind: 'answered';
-    /** The engine that answered (for `auto`, the one it chose) and, when incomplete for want of one, why. */
-    readonly engine: EngineId;
-    readonly note?: string;
-    readonly consistent: boolean;
-    readonly anonymous: boolean;
-    /** The query axiom used constructs the reasoner does not handle: the answer may miss entailments. */
-    readonly queryUnsupported: boolean;
-    readonly answer: DlAnswer;
-    readonly unsupported: UnsupportedData;
-    readonly complete: boolean;
-    readonly ruleCount: number;
-    /** The revision the answer was computed at (the model may have moved on meanwhile). */
-    readonly revision: number;
-  }
+      readonly kind: 'answered';
+      /** The engine that answered (for `auto`, the one it chose) and, when incomplete for want of one, why. */
+      readonly engine: EngineId;
+      readonly note?: string;
+      readonly consistent: boolean;
+      readonly anonymous: boolean;
+      /** The query axiom used constructs the reasoner does not handle: the answer may miss entailments. */
+      readonly queryUnsupported: boolean;
+      readonly answer: DlAnswer;
+      readonly unsupported: UnsupportedData;
+      readonly complete: boolean;
+      readonly ruleCount: number;
+      /** The revision the answer was computed at (the model may have moved on meanwhile). */
+      readonly revision: number;
+    }
   | { readonly kind: 'timeout' | 'cancelled' | 'error'; readonly message: string; readonly ruleCount: number };
 
 /** Parses the query (throws the Manchester parser's error or the resolver's NameError). */
@@ -59,20 +59,38 @@ export function selectAnswer(data: QueryData, relation: DlRelation, direct: bool
 }
 
 export async function runDlQuery(
-  session: ReasoningSession, expr: ClassExpression, relation: DlRelation, direct: boolean, timeoutMs: number, signal?: AbortSignal,
+  session: ReasoningSession,
+  expr: ClassExpression,
+  relation: DlRelation,
+  direct: boolean,
+  timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<DlQueryOutcome> {
   const { outcome, ruleCount, revision } = await session.query(QUERY_CLASS_IRI, queryAxiomText(QUERY_CLASS_IRI, expr), timeoutMs, signal);
   switch (outcome.kind) {
     case 'done': {
       const d = outcome.value;
       return {
-        kind: 'answered', engine: d.engine, ...(d.note !== undefined ? { note: d.note } : {}), consistent: d.consistent, anonymous: expr.kind !== 'Class', queryUnsupported: d.queryUnsupported,
-        answer: selectAnswer(d, relation, direct), unsupported: d.unsupported, complete: d.complete, ruleCount, revision,
+        kind: 'answered',
+        engine: d.engine,
+        ...(d.note !== undefined ? { note: d.note } : {}),
+        consistent: d.consistent,
+        anonymous: expr.kind !== 'Class',
+        queryUnsupported: d.queryUnsupported,
+        answer: selectAnswer(d, relation, direct),
+        unsupported: d.unsupported,
+        complete: d.complete,
+        ruleCount,
+        revision,
       };
     }
-    case 'timeout': return { kind: 'timeout', message: `The query did not finish within ${timeoutMs} ms and was cancelled.`, ruleCount };
-    case 'cancelled': return { kind: 'cancelled', message: 'The query was cancelled.', ruleCount };
-    case 'error': return { kind: 'error', message: `The reasoner failed: ${outcome.message}`, ruleCount };
-    default: return unreachable(outcome);
+    case 'timeout':
+      return { kind: 'timeout', message: `The query did not finish within ${timeoutMs} ms and was cancelled.`, ruleCount };
+    case 'cancelled':
+      return { kind: 'cancelled', message: 'The query was cancelled.', ruleCount };
+    case 'error':
+      return { kind: 'error', message: `The reasoner failed: ${outcome.message}`, ruleCount };
+    default:
+      return unreachable(outcome);
   }
 }

@@ -14,7 +14,13 @@ import { OWL_NOTHING } from '../model/vocab.js';
 import { NOTHING, OntologyIndex, THING } from './normalize.js';
 import { Saturation, type CancelFlag } from './saturation.js';
 import {
-  buildTaxonomy, compareUtf8, consistentSaturation, type Realization, type Taxonomy, type TaxonomyNode, type TaxonomyState,
+  buildTaxonomy,
+  compareUtf8,
+  consistentSaturation,
+  type Realization,
+  type Taxonomy,
+  type TaxonomyNode,
+  type TaxonomyState,
 } from './taxonomy.js';
 
 export interface ElOptions {
@@ -142,15 +148,19 @@ function isRelevant(a: Axiom): boolean {
   return isLogicalAxiom(a) || (a.kind === 'Declaration' && (a.entity.kind === 'Class' || a.entity.kind === 'NamedIndividual'));
 }
 
-function makeResult(ix: OntologyIndex, sat: Saturation, taxonomy: Taxonomy, realization: Realization, hidden: ReadonlySet<number>): ElResult {
+function makeResult(
+  ix: OntologyIndex,
+  sat: Saturation,
+  taxonomy: Taxonomy,
+  realization: Realization,
+  hidden: ReadonlySet<number>,
+): ElResult {
   const consistent = consistentSaturation(ix, sat);
   const unsupported = [...ix.unsupported, ...ix.ignoredDataAxioms()];
   const named = () => [...ix.classes].filter(([, id]) => id !== THING && id !== NOTHING && !hidden.has(id)).map(([iri]) => iri);
   return {
     consistent,
-    unsatisfiable: consistent
-      ? taxonomy.bottom.members.filter((m) => m !== OWL_NOTHING)
-      : named().sort(compareUtf8),
+    unsatisfiable: consistent ? taxonomy.bottom.members.filter((m) => m !== OWL_NOTHING) : named().sort(compareUtf8),
     taxonomy,
     types: (ind, direct = true) => typesOf(realization, taxonomy, consistent, ind, direct),
     unsupported: { count: unsupported.length, sample: unsupported.slice(0, SAMPLE_SIZE) },
@@ -186,4 +196,3 @@ export function renderTaxonomy(result: Pick<ElResult, 'consistent' | 'taxonomy'>
   lines.sort(compareUtf8);
   return lines.map((l) => l + '\n').join('');
 }
-

@@ -26,21 +26,27 @@ function missing(id: ReasonerId): never {
 }
 
 const fallback = (result: ElResult): EngineAnswer => ({
-  result, engine: 'el', note: `Some axioms are outside the EL profile and Konclude is not installed, so the EL++ classifier answered: inferences may be missing. ${KONCLUDE_HINT}`,
+  result,
+  engine: 'el',
+  note: `Some axioms are outside the EL profile and Konclude is not installed, so the EL++ classifier answered: inferences may be missing. ${KONCLUDE_HINT}`,
 });
 
 /** Answers with the engine `id` stands for, blocking the thread. */
 export function answerSync(id: ReasonerId, axioms: readonly Axiom[], k: KoncludeConfig | null, options: ElOptions = {}): EngineAnswer {
   switch (id) {
-    case 'structural': return { result: classifyStructural(axioms, options), engine: 'structural' };
-    case 'el': return { result: classify(axioms, options), engine: 'el' };
-    case 'konclude': return { result: koncludeSync(axioms, k ?? missing(id), options), engine: 'konclude' };
+    case 'structural':
+      return { result: classifyStructural(axioms, options), engine: 'structural' };
+    case 'el':
+      return { result: classify(axioms, options), engine: 'el' };
+    case 'konclude':
+      return { result: koncludeSync(axioms, k ?? missing(id), options), engine: 'konclude' };
     case 'auto': {
       const el = classify(axioms, options);
       if (el.complete) return { result: el, engine: 'el' };
       return k === null ? fallback(el) : { result: koncludeSync(axioms, k, options), engine: 'konclude' };
     }
-    default: return unreachable(id);
+    default:
+      return unreachable(id);
   }
 }
 
@@ -48,17 +54,27 @@ export function answerSync(id: ReasonerId, axioms: readonly Axiom[], k: Konclude
  * The same, but Konclude runs while the thread serves other work. `el` is the EL++ answer to use for
  * `el` and `auto` (the pool keeps an incremental EL reasoner per workspace).
  */
-export async function answer(id: ReasonerId, axioms: readonly Axiom[], k: KoncludeConfig | null, options: ElOptions, el: () => ElResult): Promise<EngineAnswer> {
+export async function answer(
+  id: ReasonerId,
+  axioms: readonly Axiom[],
+  k: KoncludeConfig | null,
+  options: ElOptions,
+  el: () => ElResult,
+): Promise<EngineAnswer> {
   switch (id) {
-    case 'structural': return { result: classifyStructural(axioms, options), engine: 'structural' };
-    case 'el': return { result: el(), engine: 'el' };
-    case 'konclude': return { result: await konclude(axioms, k ?? missing(id), options), engine: 'konclude' };
+    case 'structural':
+      return { result: classifyStructural(axioms, options), engine: 'structural' };
+    case 'el':
+      return { result: el(), engine: 'el' };
+    case 'konclude':
+      return { result: await konclude(axioms, k ?? missing(id), options), engine: 'konclude' };
     case 'auto': {
       const r = el();
       if (r.complete) return { result: r, engine: 'el' };
       return k === null ? fallback(r) : { result: await konclude(axioms, k, options), engine: 'konclude' };
     }
-    default: return unreachable(id);
+    default:
+      return unreachable(id);
   }
 }
 
@@ -66,7 +82,11 @@ export async function answer(id: ReasonerId, axioms: readonly Axiom[], k: Konclu
  * The classifier of the explanation search. Konclude runs as a child process while the thread watches
  * `cancel`, so a cancelled explanation kills it at once instead of at the time bound.
  */
-export function classifierFor(id: ReasonerId, k: KoncludeConfig | null, cancel: CancelFlag): (axioms: Iterable<Axiom>, options?: ElOptions) => Promise<ElResult> {
+export function classifierFor(
+  id: ReasonerId,
+  k: KoncludeConfig | null,
+  cancel: CancelFlag,
+): (axioms: Iterable<Axiom>, options?: ElOptions) => Promise<ElResult> {
   return async (axioms, options = {}) => {
     const all = [...axioms];
     const bounded = { ...options, cancel };

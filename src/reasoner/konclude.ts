@@ -78,7 +78,8 @@ function requestOf(ontologyFile: string, individuals: readonly IRI[]): string {
     // the hierarchy leaves out classes equivalent to owl:Thing when the top node has no children
     `<GetEquivalentClasses kb="${kb}"><owl:Class IRI="${OWL_THING}"/></GetEquivalentClasses>`,
   ];
-  for (const i of individuals) parts.push(`<GetFlattenedTypes kb="${kb}" direct="true"><owl:NamedIndividual IRI="${escapeAttr(i)}"/></GetFlattenedTypes>`);
+  for (const i of individuals)
+    parts.push(`<GetFlattenedTypes kb="${kb}" direct="true"><owl:NamedIndividual IRI="${escapeAttr(i)}"/></GetFlattenedTypes>`);
   parts.push('</RequestMessage>');
   return parts.join('\n');
 }
@@ -272,14 +273,36 @@ function prepare(axioms: Iterable<Axiom>): Prepared {
 /** The command: a shell that sets the memory bound and a private umask, then becomes Konclude. */
 function command(config: KoncludeConfig, p: Prepared): [string, string[]] {
   const script = 'ulimit -v "$1" && umask 077 && shift && exec "$@"';
-  return ['/bin/sh', ['-c', script, 'konclude', String(config.memoryMb * 1024), config.path, 'owllinkfile', '-w', String(THREADS), '-i', p.request, '-o', p.response]];
+  return [
+    '/bin/sh',
+    [
+      '-c',
+      script,
+      'konclude',
+      String(config.memoryMb * 1024),
+      config.path,
+      'owllinkfile',
+      '-w',
+      String(THREADS),
+      '-i',
+      p.request,
+      '-o',
+      p.response,
+    ],
+  ];
 }
 
 function readResult(p: Prepared, status: number | null, signal: NodeJS.Signals | null, output: string, config: KoncludeConfig): ElResult {
   if (status !== 0) {
     const why = signal !== null ? `was killed by ${signal}` : `exited with status ${status}`;
-    const hint = signal === 'SIGSEGV' || signal === 'SIGABRT' || /bad_alloc|memory/i.test(output) ? ` (memory bound ${config.memoryMb} MiB)` : '';
-    const last = output.trim().split('\n').filter((l) => /error/i.test(l)).slice(-1)[0] ?? '';
+    const hint =
+      signal === 'SIGSEGV' || signal === 'SIGABRT' || /bad_alloc|memory/i.test(output) ? ` (memory bound ${config.memoryMb} MiB)` : '';
+    const last =
+      output
+        .trim()
+        .split('\n')
+        .filter((l) => /error/i.test(l))
+        .slice(-1)[0] ?? '';
     throw new KoncludeFailure(`Konclude ${why}${hint}${last !== '' ? ': ' + last.replace(/^\{error\}\s*[\d:]+\s*>>\s*/, '') : ''}`);
   }
   let xml: string;
@@ -292,7 +315,10 @@ function readResult(p: Prepared, status: number | null, signal: NodeJS.Signals |
 }
 
 const boundOf = (config: KoncludeConfig, options: ElOptions) =>
-  Math.max(1, Math.min(config.maxTimeMs, options.timeLimitMs !== undefined && options.timeLimitMs > 0 ? options.timeLimitMs : config.maxTimeMs));
+  Math.max(
+    1,
+    Math.min(config.maxTimeMs, options.timeLimitMs !== undefined && options.timeLimitMs > 0 ? options.timeLimitMs : config.maxTimeMs),
+  );
 
 /**
  * Classifies and realizes the axioms with Konclude, blocking the calling thread (for the explanation
@@ -335,9 +361,12 @@ export async function konclude(axioms: Iterable<Axiom>, config: KoncludeConfig, 
       child.kill('SIGKILL');
     };
     const timer = setTimeout(() => stop('timeout'), bound);
-    const poll = options.cancel === undefined ? undefined : setInterval(() => {
-      if (Atomics.load(options.cancel as CancelFlag, 0) !== 0) stop('cancelled');
-    }, POLL_MS);
+    const poll =
+      options.cancel === undefined
+        ? undefined
+        : setInterval(() => {
+            if (Atomics.load(options.cancel as CancelFlag, 0) !== 0) stop('cancelled');
+          }, POLL_MS);
     const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
       child.on('error', (err) => reject(new KoncludeFailure(`cannot run Konclude: ${err.message}`)));
       child.on('close', (code, sig) => resolve([code, sig]));
@@ -361,9 +390,13 @@ export interface KoncludeInstall {
 
 /** The executable at `configured`, else `Konclude` on the PATH, with its version; null when neither runs. */
 export function probeKonclude(configured: string | null, env: NodeJS.ProcessEnv = process.env): KoncludeInstall | null {
-  const candidates = configured !== null && configured !== ''
-    ? [configured]
-    : (env.PATH ?? '').split(path.delimiter).filter((d) => d !== '').map((d) => path.join(d, 'Konclude'));
+  const candidates =
+    configured !== null && configured !== ''
+      ? [configured]
+      : (env.PATH ?? '')
+          .split(path.delimiter)
+          .filter((d) => d !== '')
+          .map((d) => path.join(d, 'Konclude'));
   for (const file of candidates) {
     const out = spawnSync(file, ['-h'], { encoding: 'utf8', timeout: 10_000, killSignal: 'SIGKILL' });
     if (out.error !== undefined) continue;

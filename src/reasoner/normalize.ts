@@ -14,19 +14,45 @@
 // incomplete. Matching ELK's choice exactly is what lets the corpus taxonomies be compared line for line.
 
 import type {
-  Axiom, ClassExpression, DataProperty, DataRange, Individual, Literal, ObjectPropertyExpression, ObjectProperty,
+  Axiom,
+  ClassExpression,
+  DataProperty,
+  DataRange,
+  Individual,
+  Literal,
+  ObjectPropertyExpression,
+  ObjectProperty,
 } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import {
-  OWL, OWL_NOTHING, OWL_THING, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY,
-  RDF_LANG_STRING, RDFS_LITERAL, XSD, XSD_STRING,
+  OWL,
+  OWL_NOTHING,
+  OWL_THING,
+  OWL_BOTTOM_DATA_PROPERTY,
+  OWL_BOTTOM_OBJECT_PROPERTY,
+  OWL_TOP_DATA_PROPERTY,
+  OWL_TOP_OBJECT_PROPERTY,
+  RDF_LANG_STRING,
+  RDFS_LITERAL,
+  XSD,
+  XSD_STRING,
 } from '../model/vocab.js';
 import { unreachable } from '../util/unreachable.js';
 
 export const THING = 0;
 export const NOTHING = 1;
 
-export const enum Kind { Atom, Nominal, Conj, Exist, Compl, Self, Data, Union, Opaque }
+export const enum Kind {
+  Atom,
+  Nominal,
+  Conj,
+  Exist,
+  Compl,
+  Self,
+  Data,
+  Union,
+  Opaque,
+}
 export const POS = 1;
 export const NEG = 2;
 
@@ -47,16 +73,38 @@ export interface RemovalDelta {
  * one; removing any other kind (role and data axioms change precomputed tables) needs a rebuild.
  */
 const RETRACTABLE: ReadonlySet<Axiom['kind']> = new Set<Axiom['kind']>([
-  'Declaration', 'SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'DisjointUnion', 'ClassAssertion',
-  'ObjectPropertyDomain', 'SameIndividual', 'DifferentIndividuals', 'AnnotationAssertion',
+  'Declaration',
+  'SubClassOf',
+  'EquivalentClasses',
+  'DisjointClasses',
+  'DisjointUnion',
+  'ClassAssertion',
+  'ObjectPropertyDomain',
+  'SameIndividual',
+  'DifferentIndividuals',
+  'AnnotationAssertion',
 ]);
 
-interface DataInfo { readonly property: DataProperty; readonly value: Literal | null; readonly range: DataRange | null }
+interface DataInfo {
+  readonly property: DataProperty;
+  readonly value: Literal | null;
+  readonly range: DataRange | null;
+}
 
 const NUMERIC_PARENT: Readonly<Record<string, string>> = {
-  byte: 'short', short: 'int', int: 'long', long: 'integer', unsignedByte: 'unsignedShort', unsignedShort: 'unsignedInt',
-  unsignedInt: 'unsignedLong', unsignedLong: 'nonNegativeInteger', positiveInteger: 'nonNegativeInteger',
-  nonNegativeInteger: 'integer', negativeInteger: 'nonPositiveInteger', nonPositiveInteger: 'integer', integer: 'decimal',
+  byte: 'short',
+  short: 'int',
+  int: 'long',
+  long: 'integer',
+  unsignedByte: 'unsignedShort',
+  unsignedShort: 'unsignedInt',
+  unsignedInt: 'unsignedLong',
+  unsignedLong: 'nonNegativeInteger',
+  positiveInteger: 'nonNegativeInteger',
+  nonNegativeInteger: 'integer',
+  negativeInteger: 'nonPositiveInteger',
+  nonPositiveInteger: 'integer',
+  integer: 'decimal',
 };
 
 /** Whether datatype `sub` is `sup` or derived from it in the XSD / OWL 2 numeric hierarchy. */
@@ -110,7 +158,8 @@ const isInverse = (p: ObjectPropertyExpression) => p.kind === 'ObjectInverseOf';
  */
 function supportedConcept(ce: ClassExpression, pol: number): boolean {
   switch (ce.kind) {
-    case 'Class': case 'DataHasValue':
+    case 'Class':
+    case 'DataHasValue':
       return true;
     case 'ObjectIntersectionOf':
       return ce.operands.every((o) => supportedConcept(o, pol));
@@ -118,7 +167,8 @@ function supportedConcept(ce: ClassExpression, pol: number): boolean {
       return ce.cardinality === 1 && supportedExistential(ce.property, ce.filler, pol);
     case 'ObjectSomeValuesFrom':
       return supportedExistential(ce.property, ce.filler, pol);
-    case 'ObjectHasValue': case 'ObjectHasSelf':
+    case 'ObjectHasValue':
+    case 'ObjectHasSelf':
       return !isInverse(ce.property);
     case 'ObjectOneOf':
       return true;
@@ -128,10 +178,16 @@ function supportedConcept(ce: ClassExpression, pol: number): boolean {
       return supportedConcept(ce.operand, NEG);
     case 'DataSomeValuesFrom':
       return simpleRange(ce.filler);
-    case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality':
-    case 'DataExactCardinality': case 'ObjectAllValuesFrom': case 'DataAllValuesFrom':
+    case 'ObjectMaxCardinality':
+    case 'ObjectExactCardinality':
+    case 'DataMinCardinality':
+    case 'DataMaxCardinality':
+    case 'DataExactCardinality':
+    case 'ObjectAllValuesFrom':
+    case 'DataAllValuesFrom':
       return false;
-    default: return unreachable(ce);
+    default:
+      return unreachable(ce);
   }
 }
 
@@ -151,7 +207,9 @@ function supportedAxiom(ax: Axiom): boolean {
       return !ax.properties.some(isInverse);
     case 'SubPropertyChainOf':
       return !isInverse(ax.sup) && !ax.chain.some(isInverse);
-    case 'TransitiveObjectProperty': case 'ReflexiveObjectProperty': case 'ObjectPropertyAssertion':
+    case 'TransitiveObjectProperty':
+    case 'ReflexiveObjectProperty':
+    case 'ObjectPropertyAssertion':
       return !isInverse(ax.property);
     case 'ObjectPropertyDomain':
       return !isInverse(ax.property) && supportedConcept(ax.domain, POS);
@@ -159,16 +217,37 @@ function supportedAxiom(ax: Axiom): boolean {
       return !isInverse(ax.property) && supportedConcept(ax.range, POS);
     case 'ClassAssertion':
       return supportedConcept(ax.cls, POS);
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'Declaration': case 'SubClassOf':
-    case 'EquivalentClasses': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-    case 'SubDataPropertyOf': case 'EquivalentDataProperties': case 'DisjointDataProperties':
-    case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
-    case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule':
+    case 'FunctionalObjectProperty':
+    case 'InverseFunctionalObjectProperty':
+    case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'AsymmetricObjectProperty':
+    case 'Declaration':
+    case 'SubClassOf':
+    case 'EquivalentClasses':
+    case 'DisjointObjectProperties':
+    case 'InverseObjectProperties':
+    case 'SubDataPropertyOf':
+    case 'EquivalentDataProperties':
+    case 'DisjointDataProperties':
+    case 'DataPropertyDomain':
+    case 'DataPropertyRange':
+    case 'FunctionalDataProperty':
+    case 'DatatypeDefinition':
+    case 'HasKey':
+    case 'SameIndividual':
+    case 'DifferentIndividuals':
+    case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion':
+    case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange':
+    case 'DLSafeRule':
       return true; // the remaining kinds are handled, or reported, by OntologyIndex.axiom
-    default: return unreachable(ax);
+    default:
+      return unreachable(ax);
   }
 }
 
@@ -176,22 +255,22 @@ export class OntologyIndex {
   // ---- concepts (parallel arrays indexed by concept id)
   readonly kind: Kind[] = [];
   readonly polarity: number[] = [];
-  readonly left: number[] = [];   // Conj: first operand; Exist/Self: role; Compl: operand; Nominal/Atom: -1
-  readonly right: number[] = [];  // Conj: second operand; Exist: filler
+  readonly left: number[] = []; // Conj: first operand; Exist/Self: role; Compl: operand; Nominal/Atom: -1
+  readonly right: number[] = []; // Conj: second operand; Exist: filler
   // ---- rules indexed by concept
   // (dense: one entry per concept, undefined when empty, so lookups in the saturation stay in bounds)
   readonly told: (number[] | undefined)[] = [];
-  readonly negConj: (number[] | undefined)[] = [];         // [other, conj, other, conj, ...]
+  readonly negConj: (number[] | undefined)[] = []; // [other, conj, other, conj, ...]
   readonly negExistByFiller: (number[] | undefined)[] = [];
-  readonly complOf: (number[] | undefined)[] = [];         // positive ¬C concepts, by C
-  readonly disjoint: (number[] | undefined)[] = [];        // disjointness groups containing the concept
-  readonly topExistByFiller: (number | undefined)[] = [];  // negative ∃topObjectProperty.C, by C
+  readonly complOf: (number[] | undefined)[] = []; // positive ¬C concepts, by C
+  readonly disjoint: (number[] | undefined)[] = []; // disjointness groups containing the concept
+  readonly topExistByFiller: (number | undefined)[] = []; // negative ∃topObjectProperty.C, by C
   // ---- roles
   readonly roleName: (ObjectProperty | null)[] = [];
   readonly negExistByRole: number[][] = [];
   readonly negSelfByRole: number[][] = [];
-  private readonly toldSubRoles: number[][] = [];   // direct super-roles, by role
-  private readonly chains: number[] = [];           // [r1, r2, s, ...]
+  private readonly toldSubRoles: number[][] = []; // direct super-roles, by role
+  private readonly chains: number[] = []; // [r1, r2, s, ...]
   private readonly toldRanges: number[][] = [];
   // derived role tables (rebuilt when roles change)
   superRoles: number[][] = [];
@@ -421,21 +500,35 @@ export class OntologyIndex {
       case 'EquivalentDataProperties':
         for (let i = 0; i < ax.properties.length; i++) this.subData(ax.properties[i], ax.properties[(i + 1) % ax.properties.length]);
         return;
-      case 'DataPropertyRange': case 'FunctionalDataProperty':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
         this.dataRestricted.push(ax);
         return;
-      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
         return;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'DisjointObjectProperties':
-      case 'InverseObjectProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
-      case 'DatatypeDefinition': case 'HasKey': case 'NegativeObjectPropertyAssertion':
-      case 'NegativeDataPropertyAssertion': case 'DLSafeRule':
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'NegativeObjectPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'DLSafeRule':
         // Property characteristics outside EL, keys, negative assertions, datatype definitions, rules, and
         // DataPropertyDomain, which ELK 0.6 leaves out too (with it, koala's Koala is unsatisfiable, as HermiT finds).
         this.axiomUnsupported = true;
         break;
-      default: return unreachable(ax);
+      default:
+        return unreachable(ax);
     }
   }
 
@@ -467,7 +560,8 @@ export class OntologyIndex {
     if (!removing) this.groupOf.set(this.current!, g);
     const seen = new Set<number>();
     for (const m of members) {
-      if (seen.has(m)) this.addTold(m, NOTHING); // DisjointClasses(A B A): A is disjoint with itself
+      if (seen.has(m))
+        this.addTold(m, NOTHING); // DisjointClasses(A B A): A is disjoint with itself
       else if (removing) {
         seen.add(m);
         const groups = this.disjoint[m]!;
@@ -619,7 +713,8 @@ export class OntologyIndex {
     // owl:topDataProperty relates every individual to every literal: a restriction on it is not an opaque
     // concept, and entailing it is not done
     if (p.iri === OWL_TOP_DATA_PROPERTY) this.axiomUnsupported = true;
-    if ((value !== null && !exactValue(value)) || (range?.kind === 'DataOneOf' && !range.literals.every(exactValue))) this.axiomUnsupported = true;
+    if ((value !== null && !exactValue(value)) || (range?.kind === 'DataOneOf' && !range.literals.every(exactValue)))
+      this.axiomUnsupported = true;
     const key = p.id + (value !== null ? '|v' + value.id : range !== null ? '|r' + range.id : '|*');
     let id = this.dataKeys.get(key);
     if (id === undefined) {
@@ -634,9 +729,8 @@ export class OntologyIndex {
   private someValuesFrom(p: ObjectPropertyExpression, filler: ClassExpression, ce: ClassExpression, pol: number): number {
     const r = this.role(p);
     if (r < 0) return this.opaque(ce, Kind.Opaque, pol, true);
-    const f = filler.kind === 'ObjectOneOf' && filler.individuals.length === 1
-      ? this.nominal(filler.individuals[0])
-      : this.concept(filler, pol);
+    const f =
+      filler.kind === 'ObjectOneOf' && filler.individuals.length === 1 ? this.nominal(filler.individuals[0]) : this.concept(filler, pol);
     return this.exist(r, f, pol);
   }
 
@@ -646,7 +740,10 @@ export class OntologyIndex {
       case 'Class':
         return this.mark(this.atom(ce.iri), pol);
       case 'ObjectIntersectionOf':
-        return this.conjunction(ce.operands.map((o) => this.concept(o, pol)), pol);
+        return this.conjunction(
+          ce.operands.map((o) => this.concept(o, pol)),
+          pol,
+        );
       case 'ObjectSomeValuesFrom':
         return this.someValuesFrom(ce.property, ce.filler, ce, pol);
       case 'ObjectHasValue': {
@@ -688,10 +785,16 @@ export class OntologyIndex {
       case 'DataSomeValuesFrom':
         if (!simpleRange(ce.filler)) return this.opaque(ce, Kind.Opaque, pol, true);
         return this.data(ce.property, null, ce.filler.kind === 'Datatype' && ce.filler.iri === RDFS_LITERAL ? null : ce.filler, pol);
-      case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality':
-      case 'DataExactCardinality': case 'ObjectAllValuesFrom': case 'DataAllValuesFrom':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality':
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality':
+      case 'ObjectAllValuesFrom':
+      case 'DataAllValuesFrom':
         return this.opaque(ce, Kind.Opaque, pol, true);
-      default: return unreachable(ce);
+      default:
+        return unreachable(ce);
     }
   }
 
@@ -756,7 +859,12 @@ export class OntologyIndex {
     for (let r = 0; r < n; r++) {
       const seen = new Set<number>([r]);
       const stack = [r];
-      while (stack.length) for (const s of this.toldSubRoles[stack.pop()!] ?? []) if (!seen.has(s)) { seen.add(s); stack.push(s); }
+      while (stack.length)
+        for (const s of this.toldSubRoles[stack.pop()!] ?? [])
+          if (!seen.has(s)) {
+            seen.add(s);
+            stack.push(s);
+          }
       if (this.topRole >= 0) seen.add(this.topRole);
       this.superRoleSet.push(seen);
       this.superRoles.push([...seen]);
@@ -824,7 +932,12 @@ export class OntologyIndex {
     const out = new Int32Array(n).fill(-1);
     for (let r = 0; r < n; r++) {
       if (keeps(r, r)) out[r] = r;
-      else for (const t of this.comp.get(r)?.keys() ?? []) if (keeps(t, t) && keeps(r, t)) { out[r] = t; break; }
+      else
+        for (const t of this.comp.get(r)?.keys() ?? [])
+          if (keeps(t, t) && keeps(r, t)) {
+            out[r] = t;
+            break;
+          }
     }
     return out;
   }
@@ -856,7 +969,12 @@ export class OntologyIndex {
   private dataSuper(p: DataProperty): Set<DataProperty> {
     const seen = new Set<DataProperty>([p]);
     const stack = [p];
-    while (stack.length) for (const q of this.dataSub.get(stack.pop()!) ?? []) if (!seen.has(q)) { seen.add(q); stack.push(q); }
+    while (stack.length)
+      for (const q of this.dataSub.get(stack.pop()!) ?? [])
+        if (!seen.has(q)) {
+          seen.add(q);
+          stack.push(q);
+        }
     return seen;
   }
 

@@ -30,8 +30,14 @@ interface TaskBase {
   readonly konclude: KoncludeConfig | null;
 }
 
-export interface ClassifyTask extends TaskBase { readonly type: 'classify' }
-export interface QueryTask extends TaskBase { readonly type: 'dl-query'; readonly queryIri: IRI; readonly queryAxiom: string }
+export interface ClassifyTask extends TaskBase {
+  readonly type: 'classify';
+}
+export interface QueryTask extends TaskBase {
+  readonly type: 'dl-query';
+  readonly queryIri: IRI;
+  readonly queryAxiom: string;
+}
 export type PoolTask = ClassifyTask | QueryTask;
 
 export interface UnsupportedData {
@@ -91,10 +97,16 @@ export interface QueryData {
 }
 
 /** The run stopped early: by its own time limit or because the window raised the cancellation flag. */
-export interface TimedOut { readonly timedOut: true; readonly elapsedMs: number }
+export interface TimedOut {
+  readonly timedOut: true;
+  readonly elapsedMs: number;
+}
 
 /** A change shipment named a base snapshot this thread does not hold: send every axiom. */
-export interface Stale { readonly timedOut: false; readonly stale: true }
+export interface Stale {
+  readonly timedOut: false;
+  readonly stale: true;
+}
 
 /** How this thread came by a task's axioms, and how often it has decoded a whole snapshot. */
 export interface LoadReport {
@@ -182,7 +194,10 @@ function load(task: TaskBase): { held: Held; report: LoadReport } | null {
   now.add(axioms);
   held = now;
   if (kept !== null && before !== null && kept.workspace === now.workspace) {
-    kept.change(axioms.filter((a) => !before.axioms.has(a)), [...before.axioms].filter((a) => !now.axioms.has(a)));
+    kept.change(
+      axioms.filter((a) => !before.axioms.has(a)),
+      [...before.axioms].filter((a) => !now.axioms.has(a)),
+    );
   } else kept = null;
   return { held, report: { how: 'full', decoded: axioms.length, fullLoads } };
 }
@@ -284,9 +299,17 @@ async function queryData(p: Held, task: QueryTask, started: number): Promise<Que
     queryUnsupported: r.unsupported.sample.includes(q),
     equivalent: members([node], task.queryIri, true),
     superDirect: members(node.parents, task.queryIri, true),
-    superAll: members(reachable(node, (n) => n.parents), task.queryIri, true),
+    superAll: members(
+      reachable(node, (n) => n.parents),
+      task.queryIri,
+      true,
+    ),
     subDirect: members(node.children, task.queryIri, false),
-    subAll: members(reachable(node, (n) => n.children), task.queryIri, false),
+    subAll: members(
+      reachable(node, (n) => n.children),
+      task.queryIri,
+      false,
+    ),
     instancesDirect: inDirect,
     instancesAll: inAll,
     unsupported: unsupportedData(r),

@@ -46,7 +46,9 @@ const GRACE_MS = 2_000;
 type TaskInput = Omit<ClassifyTask, 'cancel' | 'konclude'> | Omit<QueryTask, 'cancel' | 'konclude'>;
 
 /** The thread held another snapshot than a change shipment's base. */
-interface StaleOutcome { readonly kind: 'stale' }
+interface StaleOutcome {
+  readonly kind: 'stale';
+}
 
 /** A task's outcome, and when its thread is free again: true when the thread was terminated to free it. */
 interface Dispatched<T> {
@@ -60,13 +62,22 @@ interface Dispatched<T> {
  * and the thread is free again; a task still running after GRACE_MS (say, parsing) is aborted, which
  * terminates its thread.
  */
-export async function runTask<T extends ClassificationData | QueryData>(task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<T>> {
+export async function runTask<T extends ClassificationData | QueryData>(
+  task: TaskInput,
+  timeoutMs: number,
+  cancel: AbortSignal,
+): Promise<PoolOutcome<T>> {
   const out = (await runOn<T>(thePool(), task, timeoutMs, cancel)).outcome;
   // only change shipments meet a thread holding another snapshot, and the shared pool is sent whole ones
   return out.kind === 'stale' ? { kind: 'error', message: 'the reasoning thread did not hold the base snapshot' } : out;
 }
 
-async function runOn<T extends ClassificationData | QueryData>(on: Pool, task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<Dispatched<T>> {
+async function runOn<T extends ClassificationData | QueryData>(
+  on: Pool,
+  task: TaskInput,
+  timeoutMs: number,
+  cancel: AbortSignal,
+): Promise<Dispatched<T>> {
   const timer = AbortSignal.timeout(timeoutMs);
   const stop = AbortSignal.any([cancel, timer]);
   const flag = cancelFlag();
@@ -138,7 +149,12 @@ export class Classification {
   private readonly nodeOf = new Map<IRI, number>();
   private readonly individualOf = new Map<IRI, number>();
 
-  constructor(readonly data: ClassificationData, readonly revision: number, readonly reasoner: ReasonerInfo, readonly ruleCount: number) {
+  constructor(
+    readonly data: ClassificationData,
+    readonly revision: number,
+    readonly reasoner: ReasonerInfo,
+    readonly ruleCount: number,
+  ) {
     this.members = groups(lines(data.members), data.memberCounts);
     this.parents = groups(data.parents, data.parentCounts);
     this.individuals = lines(data.individuals);
@@ -356,9 +372,20 @@ export class ReasoningSession {
   }
 
   /** Classifies on the session's thread, sending only the change since the snapshot it holds when it holds one. */
-  private async classifyOnThread(snap: Snapshot, reasoner: ReasonerInfo, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<ClassificationData>> {
+  private async classifyOnThread(
+    snap: Snapshot,
+    reasoner: ReasonerInfo,
+    timeoutMs: number,
+    cancel: AbortSignal,
+  ): Promise<PoolOutcome<ClassificationData>> {
     await this.settleThread();
-    const task = (model: Shipment): TaskInput => ({ type: 'classify', key: snapshotKey(snap), model, reasoner: reasoner.id, timeLimitMs: timeoutMs });
+    const task = (model: Shipment): TaskInput => ({
+      type: 'classify',
+      key: snapshotKey(snap),
+      model,
+      reasoner: reasoner.id,
+      timeLimitMs: timeoutMs,
+    });
     const base = this.shipped;
     this.shipped = null;
     let out = await this.dispatch(task(base === null ? shipAll(snap) : changeSince(base, snap)), timeoutMs, cancel);
@@ -402,18 +429,29 @@ export class ReasoningSession {
         return { started: true, completed: true, classification: c, cached: false };
       }
       case 'timeout':
-        return { started: true, completed: false, reason: 'timeout', message: 'Classification did not finish within the time bound and was cancelled.' };
+        return {
+          started: true,
+          completed: false,
+          reason: 'timeout',
+          message: 'Classification did not finish within the time bound and was cancelled.',
+        };
       case 'cancelled':
         return { started: true, completed: false, reason: 'cancelled', message: 'Classification was cancelled.' };
       case 'error':
         this.failed = { revision: run.revision, reasoner: run.reasoner, message: out.message };
         return { started: true, completed: false, reason: 'error', message: `The reasoner failed: ${out.message}` };
-      default: return unreachable(out);
+      default:
+        return unreachable(out);
     }
   }
 
   /** Answers a DL query (its `EquivalentClasses(<q> expr)` axiom) over the current revision; cached per revision. */
-  async query(queryIri: IRI, queryAxiom: string, timeoutMs: number, signal?: AbortSignal): Promise<{ outcome: QueryOutcome; ruleCount: number; revision: number }> {
+  async query(
+    queryIri: IRI,
+    queryAxiom: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ outcome: QueryOutcome; ruleCount: number; revision: number }> {
     const reasoner = this.chosen;
     const snap = this.snapshot();
     if (this.queryRevision !== snap.revision) {
@@ -423,7 +461,15 @@ export class ReasoningSession {
     const cacheKey = reasoner.id + ' ' + queryAxiom;
     const hit = this.queries.get(cacheKey);
     if (hit !== undefined) return { outcome: { kind: 'done', value: hit }, ruleCount: snap.ruleCount, revision: snap.revision };
-    const task: TaskInput = { type: 'dl-query', key: snapshotKey(snap), model: shipAll(snap), reasoner: reasoner.id, timeLimitMs: timeoutMs, queryIri, queryAxiom };
+    const task: TaskInput = {
+      type: 'dl-query',
+      key: snapshotKey(snap),
+      model: shipAll(snap),
+      reasoner: reasoner.id,
+      timeLimitMs: timeoutMs,
+      queryIri,
+      queryAxiom,
+    };
     const out = await runTask<QueryData>(task, timeoutMs, signal ?? new AbortController().signal);
     if (out.kind === 'done' && this.queryRevision === snap.revision) this.queries.set(cacheKey, out.value);
     return { outcome: out, ruleCount: snap.ruleCount, revision: snap.revision };

@@ -15,12 +15,17 @@ export function installedReasoners(): string {
 export function referencedReasoner(reference: string): ReasonerInfo {
   const found = resolveReasoner(reference);
   if (found.kind === 'none') {
-    throw new DomainError(`No installed reasoner matches '${reference}'. Installed: ${installedReasoners()}.`, 'unknown_reasoner',
-      { installed: sortedReasoners().map((r) => ({ name: r.name, id: r.id })) });
+    throw new DomainError(`No installed reasoner matches '${reference}'. Installed: ${installedReasoners()}.`, 'unknown_reasoner', {
+      installed: sortedReasoners().map((r) => ({ name: r.name, id: r.id })),
+    });
   }
   if (found.kind === 'ambiguous') {
     const names = found.candidates.map(reasonerLabel);
-    throw new DomainError(`'${reference}' matches several reasoners: ${names.join(', ')}. Give an id or a full name.`, 'ambiguous_reference', { candidates: names });
+    throw new DomainError(
+      `'${reference}' matches several reasoners: ${names.join(', ')}. Give an id or a full name.`,
+      'ambiguous_reference',
+      { candidates: names },
+    );
   }
   return found.reasoner;
 }

@@ -46,55 +46,149 @@ const STRUCTURAL_OWL: readonly CapabilityRow[] = [
 ];
 
 const EL_OWL: readonly CapabilityRow[] = [
-  ...['ObjectIntersectionOf', 'ObjectSomeValuesFrom', 'ObjectHasValue', 'ObjectHasSelf', 'ObjectOneOf (one individual)',
-    'owl:Thing', 'owl:Nothing', 'SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'DisjointUnion (as disjointness + subclasses)',
-    'SubObjectPropertyOf', 'EquivalentObjectProperties', 'SubPropertyChainOf', 'TransitiveObjectProperty',
-    'ReflexiveObjectProperty', 'ObjectPropertyDomain', 'ObjectPropertyRange', 'ClassAssertion', 'ObjectPropertyAssertion',
-    'SameIndividual', 'DifferentIndividuals']
-    .map((c) => row(c, 'supported', 'EL++ completion rules (ELK-style saturation)')),
-  ...['ObjectUnionOf', 'ObjectComplementOf (beyond disjointness)', 'ObjectAllValuesFrom', 'object cardinality restrictions',
-    'ObjectInverseOf', 'FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'SymmetricObjectProperty',
-    'AsymmetricObjectProperty', 'IrreflexiveObjectProperty', 'InverseObjectProperties', 'DisjointObjectProperties',
-    'HasKey', 'NegativeObjectPropertyAssertion', 'NegativeDataPropertyAssertion']
-    .map((c) => row(c, 'unsupported', 'the axiom is left out whole and reported unsupported (unions and multi-individual ObjectOneOf on the right and complements on the left are kept as opaque concepts); answers stay sound, may be incomplete')),
+  ...[
+    'ObjectIntersectionOf',
+    'ObjectSomeValuesFrom',
+    'ObjectHasValue',
+    'ObjectHasSelf',
+    'ObjectOneOf (one individual)',
+    'owl:Thing',
+    'owl:Nothing',
+    'SubClassOf',
+    'EquivalentClasses',
+    'DisjointClasses',
+    'DisjointUnion (as disjointness + subclasses)',
+    'SubObjectPropertyOf',
+    'EquivalentObjectProperties',
+    'SubPropertyChainOf',
+    'TransitiveObjectProperty',
+    'ReflexiveObjectProperty',
+    'ObjectPropertyDomain',
+    'ObjectPropertyRange',
+    'ClassAssertion',
+    'ObjectPropertyAssertion',
+    'SameIndividual',
+    'DifferentIndividuals',
+  ].map((c) => row(c, 'supported', 'EL++ completion rules (ELK-style saturation)')),
+  ...[
+    'ObjectUnionOf',
+    'ObjectComplementOf (beyond disjointness)',
+    'ObjectAllValuesFrom',
+    'object cardinality restrictions',
+    'ObjectInverseOf',
+    'FunctionalObjectProperty',
+    'InverseFunctionalObjectProperty',
+    'SymmetricObjectProperty',
+    'AsymmetricObjectProperty',
+    'IrreflexiveObjectProperty',
+    'InverseObjectProperties',
+    'DisjointObjectProperties',
+    'HasKey',
+    'NegativeObjectPropertyAssertion',
+    'NegativeDataPropertyAssertion',
+  ].map((c) =>
+    row(
+      c,
+      'unsupported',
+      'the axiom is left out whole and reported unsupported (unions and multi-individual ObjectOneOf on the right and complements on the left are kept as opaque concepts); answers stay sound, may be incomplete',
+    ),
+  ),
   row('DataPropertyDomain', 'unsupported', 'left out and reported unsupported, as in ELK 0.6'),
-  row('DataHasValue, DataSomeValuesFrom over EL datatypes', 'supported', 'opaque data restrictions with value, datatype and sub-property entailments; unsatisfiable on owl:bottomDataProperty; values other than strings are compared by lexical form and reported unsupported, as are owl:topDataProperty restrictions'),
-  row('other data property axioms and restrictions', 'unsupported', 'ignored unless a data restriction or assertion uses the property; then reported unsupported'),
+  row(
+    'DataHasValue, DataSomeValuesFrom over EL datatypes',
+    'supported',
+    'opaque data restrictions with value, datatype and sub-property entailments; unsatisfiable on owl:bottomDataProperty; values other than strings are compared by lexical form and reported unsupported, as are owl:topDataProperty restrictions',
+  ),
+  row(
+    'other data property axioms and restrictions',
+    'unsupported',
+    'ignored unless a data restriction or assertion uses the property; then reported unsupported',
+  ),
   row('DLSafeRule (SWRL)', 'unsupported', 'left out and reported unsupported; classifying tools add a warning when rules exist'),
 ];
 
 // one row per axiom type, as for the other reasoners: materialization looks its categories up by construct
 const KONCLUDE_OWL: readonly CapabilityRow[] = [
-  row('OWL 2 DL (SROIQV(D)) axioms and class expressions', 'supported', 'Konclude, a complete tableau-saturation reasoner, run as a subprocess over functional syntax'),
-  ...['SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'DisjointUnion', 'SubObjectPropertyOf', 'SubPropertyChainOf',
-    'EquivalentObjectProperties', 'DisjointObjectProperties', 'InverseObjectProperties', 'ObjectPropertyDomain', 'ObjectPropertyRange',
-    'FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'ReflexiveObjectProperty', 'IrreflexiveObjectProperty',
-    'SymmetricObjectProperty', 'AsymmetricObjectProperty', 'TransitiveObjectProperty', 'SubDataPropertyOf', 'EquivalentDataProperties',
-    'DisjointDataProperties', 'DataPropertyDomain', 'DataPropertyRange', 'FunctionalDataProperty', 'DatatypeDefinition', 'HasKey',
-    'ClassAssertion', 'ObjectPropertyAssertion', 'DataPropertyAssertion', 'NegativeObjectPropertyAssertion',
-    'NegativeDataPropertyAssertion', 'SameIndividual', 'DifferentIndividuals']
-    .map((c) => row(c, 'supported', 'OWL 2 DL axiom: Konclude reasons with it completely')),
+  row(
+    'OWL 2 DL (SROIQV(D)) axioms and class expressions',
+    'supported',
+    'Konclude, a complete tableau-saturation reasoner, run as a subprocess over functional syntax',
+  ),
+  ...[
+    'SubClassOf',
+    'EquivalentClasses',
+    'DisjointClasses',
+    'DisjointUnion',
+    'SubObjectPropertyOf',
+    'SubPropertyChainOf',
+    'EquivalentObjectProperties',
+    'DisjointObjectProperties',
+    'InverseObjectProperties',
+    'ObjectPropertyDomain',
+    'ObjectPropertyRange',
+    'FunctionalObjectProperty',
+    'InverseFunctionalObjectProperty',
+    'ReflexiveObjectProperty',
+    'IrreflexiveObjectProperty',
+    'SymmetricObjectProperty',
+    'AsymmetricObjectProperty',
+    'TransitiveObjectProperty',
+    'SubDataPropertyOf',
+    'EquivalentDataProperties',
+    'DisjointDataProperties',
+    'DataPropertyDomain',
+    'DataPropertyRange',
+    'FunctionalDataProperty',
+    'DatatypeDefinition',
+    'HasKey',
+    'ClassAssertion',
+    'ObjectPropertyAssertion',
+    'DataPropertyAssertion',
+    'NegativeObjectPropertyAssertion',
+    'NegativeDataPropertyAssertion',
+    'SameIndividual',
+    'DifferentIndividuals',
+  ].map((c) => row(c, 'supported', 'OWL 2 DL axiom: Konclude reasons with it completely')),
   row('DLSafeRule (SWRL)', 'unsupported', 'not sent to Konclude; classifying tools add a warning when rules exist'),
 ];
 
 const AUTO_OWL: readonly CapabilityRow[] = [
   ...EL_OWL.filter((r) => r.status === 'supported'),
-  row('axioms outside what the EL++ classifier handles', 'supported', 'answered by Konclude when it is installed; otherwise by the EL++ classifier, marked complete:false'),
+  row(
+    'axioms outside what the EL++ classifier handles',
+    'supported',
+    'answered by Konclude when it is installed; otherwise by the EL++ classifier, marked complete:false',
+  ),
   row('DLSafeRule (SWRL)', 'unsupported', 'ignored; classifying tools add a warning when rules exist'),
 ];
 
 const BUILT_IN: readonly ReasonerInfo[] = [
   {
-    id: 'auto', name: `Athene Automatic Reasoner ${VERSION}`, version: VERSION, codeFiles: [...EL_FILES, 'konclude.js'], owl: AUTO_OWL,
-    unsupportedHandling: 'The EL++ classifier answers when it handles every axiom (the EL profile); otherwise Konclude answers when it is installed; otherwise the EL++ classifier answers, marked complete:false, with a note on installing Konclude.',
+    id: 'auto',
+    name: `Athene Automatic Reasoner ${VERSION}`,
+    version: VERSION,
+    codeFiles: [...EL_FILES, 'konclude.js'],
+    owl: AUTO_OWL,
+    unsupportedHandling:
+      'The EL++ classifier answers when it handles every axiom (the EL profile); otherwise Konclude answers when it is installed; otherwise the EL++ classifier answers, marked complete:false, with a note on installing Konclude.',
   },
   {
-    id: 'el', name: `Athene EL++ Classifier ${VERSION}`, version: VERSION, codeFiles: EL_FILES, owl: EL_OWL,
-    unsupportedHandling: 'Axioms outside EL++ are left out whole (a few constructs are kept as opaque concepts); they are counted and sampled as unsupported and every answer is marked complete:false.',
+    id: 'el',
+    name: `Athene EL++ Classifier ${VERSION}`,
+    version: VERSION,
+    codeFiles: EL_FILES,
+    owl: EL_OWL,
+    unsupportedHandling:
+      'Axioms outside EL++ are left out whole (a few constructs are kept as opaque concepts); they are counted and sampled as unsupported and every answer is marked complete:false.',
   },
   {
-    id: 'structural', name: `Athene Structural Reasoner ${VERSION}`, version: VERSION, codeFiles: [...EL_FILES, 'structural.js'], owl: STRUCTURAL_OWL,
-    unsupportedHandling: 'Only the told named-class hierarchy and asserted types are used; every other logical axiom is reported unsupported and answers are marked complete:false.',
+    id: 'structural',
+    name: `Athene Structural Reasoner ${VERSION}`,
+    version: VERSION,
+    codeFiles: [...EL_FILES, 'structural.js'],
+    owl: STRUCTURAL_OWL,
+    unsupportedHandling:
+      'Only the told named-class hierarchy and asserted types are used; every other logical axiom is reported unsupported and answers are marked complete:false.',
   },
 ];
 
@@ -122,13 +216,21 @@ export function configureKonclude(settings: Partial<KoncludeSettings>): void {
 function koncludeInstall(): { install: KoncludeInstall; info: ReasonerInfo } | null {
   if (koncludeFound === undefined) {
     const install = probeKonclude(koncludeSettings.konclude_path);
-    koncludeFound = install === null ? null : {
-      install,
-      info: {
-        id: 'konclude', name: `Konclude ${install.version}`, version: install.version, codeFiles: ['konclude.js'], owl: KONCLUDE_OWL,
-        unsupportedHandling: 'Konclude is complete for OWL 2 DL; SWRL rules are not sent to it (answers stay complete for the rest, and tools warn).',
-      },
-    };
+    koncludeFound =
+      install === null
+        ? null
+        : {
+            install,
+            info: {
+              id: 'konclude',
+              name: `Konclude ${install.version}`,
+              version: install.version,
+              codeFiles: ['konclude.js'],
+              owl: KONCLUDE_OWL,
+              unsupportedHandling:
+                'Konclude is complete for OWL 2 DL; SWRL rules are not sent to it (answers stay complete for the rest, and tools warn).',
+            },
+          };
   }
   return koncludeFound;
 }
@@ -141,7 +243,8 @@ export function koncludeConfig(): KoncludeConfig | null {
 }
 
 /** What a user does to get complete OWL 2 DL answers when Konclude is missing. */
-export const KONCLUDE_HINT = 'For complete OWL 2 DL answers install Konclude (`apt install konclude`) or set `konclude_path` to its executable, then restart the server.';
+export const KONCLUDE_HINT =
+  'For complete OWL 2 DL answers install Konclude (`apt install konclude`) or set `konclude_path` to its executable, then restart the server.';
 
 /** The installed reasoners. */
 export function reasoners(): readonly ReasonerInfo[] {
@@ -166,7 +269,12 @@ export type ReferenceOutcome =
   | { readonly kind: 'none' }
   | { readonly kind: 'ambiguous'; readonly candidates: readonly ReasonerInfo[] };
 
-const tokens = (s: string): string[] => s.trim().toLowerCase().split(/\s+/).filter((t) => t.length > 0);
+const tokens = (s: string): string[] =>
+  s
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
 
 /** True when `needle` occurs in `hay` as one contiguous run of whole tokens. */
 function containsRun(hay: readonly string[], needle: readonly string[]): boolean {
@@ -206,7 +314,10 @@ export function implementationDigest(r: ReasonerInfo): string {
   let d = implementationDigests.get(r.id);
   if (d === undefined) {
     const h = createHash('sha256');
-    for (const f of [...r.codeFiles].sort()) h.update(f + '\0').update(readFileSync(new URL('./' + f, import.meta.url))).update('\0');
+    for (const f of [...r.codeFiles].sort())
+      h.update(f + '\0')
+        .update(readFileSync(new URL('./' + f, import.meta.url)))
+        .update('\0');
     implementationDigests.set(r.id, (d = 'sha256:' + h.digest('hex')));
   }
   return d;

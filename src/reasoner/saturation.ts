@@ -37,7 +37,10 @@ export class Context {
   bottom = false;
   /** Whether subsumers were added since the last takeGrown(). */
   grown = false;
-  constructor(readonly root: number, readonly individual: boolean) {}
+  constructor(
+    readonly root: number,
+    readonly individual: boolean,
+  ) {}
 
   /** The sources of backward links with role r (undefined when there are none). */
   sourcesOf(r: number): IntSet | undefined {
@@ -144,7 +147,11 @@ export class Saturation {
     };
     for (const root of this.roots) {
       const subs = contexts[root]!.subs;
-      for (const c of changed) if (subs.has(c)) { mark(root); break; }
+      for (const c of changed)
+        if (subs.has(c)) {
+          mark(root);
+          break;
+        }
     }
     for (let i = 0; i < queue.length; i++) {
       for (const sources of contexts[queue[i]]!.backSources) {

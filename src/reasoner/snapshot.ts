@@ -25,7 +25,12 @@ export class Snapshot implements ReasoningInput {
   readonly axioms: readonly Axiom[];
 
   /** `members`: the axioms as a set (what the next revision's change is computed against). */
-  constructor(readonly workspaceId: string, readonly revision: number, readonly members: ReadonlySet<Axiom>, readonly ruleCount: number) {
+  constructor(
+    readonly workspaceId: string,
+    readonly revision: number,
+    readonly members: ReadonlySet<Axiom>,
+    readonly ruleCount: number,
+  ) {
     this.axioms = [...members];
   }
 

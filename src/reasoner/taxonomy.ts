@@ -143,7 +143,10 @@ function changeSince(ix: OntologyIndex, state: TaxonomyState, grown: readonly nu
  * state, that state is updated in place (taxonomies handed out before stay valid only until then).
  */
 export function buildTaxonomy(
-  ix: OntologyIndex, sat: Saturation, previous: TaxonomyState | null = null, hidden: ReadonlySet<number> = new Set(),
+  ix: OntologyIndex,
+  sat: Saturation,
+  previous: TaxonomyState | null = null,
+  hidden: ReadonlySet<number> = new Set(),
 ): { taxonomy: Taxonomy; realization: Realization; state: TaxonomyState } {
   const grown = sat.takeGrown();
   const change = previous === null ? null : changeSince(ix, previous, grown, hidden);
@@ -191,8 +194,13 @@ export function buildTaxonomy(
  * the strict subsumers of a class are final when it comes, and its equivalents are the ones not placed yet.
  */
 function rebuild(
-  ix: OntologyIndex, sat: Saturation, state: TaxonomyState, classes: ReadonlySet<number>, old: ReadonlySet<MutableNode>,
-  hidden: ReadonlySet<number>, full: boolean,
+  ix: OntologyIndex,
+  sat: Saturation,
+  state: TaxonomyState,
+  classes: ReadonlySet<number>,
+  old: ReadonlySet<MutableNode>,
+  hidden: ReadonlySet<number>,
+  full: boolean,
 ): void {
   const { top, bottom, nodeOfId } = state;
   const iriOf = (id: number) => ix.iriOf(id);
@@ -210,7 +218,8 @@ function rebuild(
       nodeOfId[id] = bottom;
       continue;
     }
-    if (thing.has(id)) { // only in a full build (otherwise owl:Thing's context did not grow)
+    if (thing.has(id)) {
+      // only in a full build (otherwise owl:Thing's context did not grow)
       top.ids.push(id);
       top.members.push(iriOf(id));
       nodeOfId[id] = top;
@@ -225,7 +234,8 @@ function rebuild(
       if (d <= NOTHING || ix.kind[d] !== Kind.Atom) continue;
       const n = nodeOfId[d];
       if (n !== undefined) candidates.add(n);
-      else if (d === id || sat.contexts[d]!.subs.has(id)) ids.push(d); // not placed yet: an equivalent
+      else if (d === id || sat.contexts[d]!.subs.has(id))
+        ids.push(d); // not placed yet: an equivalent
       else throw new Error(`taxonomy: subsumer ${d} of class ${id} has at least as many subsumers`);
     }
     const node = newNode(ids.length === 1 ? [iriOf(id)] : ids.map(iriOf).sort(compareUtf8), ids);

@@ -41,15 +41,27 @@ function file(p: string, role: ReleaseFile['role'], mediaType: string, text: str
 }
 
 const FILE_NAMES: Readonly<Record<ArtifactRole, string>> = {
-  ontology: 'the released ontology', qc_json: 'QC report (JSON)', qc_markdown: 'QC report (Markdown)', qc_junit: 'QC report (JUnit XML)',
-  qc_sarif: 'QC report (SARIF 2.1.0)', diff: 'asserted axiom diff against the baseline release', ro_crate: 'RO-Crate metadata',
+  ontology: 'the released ontology',
+  qc_json: 'QC report (JSON)',
+  qc_markdown: 'QC report (Markdown)',
+  qc_junit: 'QC report (JUnit XML)',
+  qc_sarif: 'QC report (SARIF 2.1.0)',
+  diff: 'asserted axiom diff against the baseline release',
+  ro_crate: 'RO-Crate metadata',
 };
 
-const toArtifact = (f: ReleaseFile): ManifestArtifact => ({ path: f.path, role: f.role as ArtifactRole, media_type: f.media_type, sha256: f.sha256, bytes: f.bytes });
+const toArtifact = (f: ReleaseFile): ManifestArtifact => ({
+  path: f.path,
+  role: f.role as ArtifactRole,
+  media_type: f.media_type,
+  sha256: f.sha256,
+  bytes: f.bytes,
+});
 
 /** The release files of a gate result without a manifest blocker; throws otherwise (a caller bug). */
 export function buildRelease(g: ReleaseGateResult, createdAt: string): ReleaseBundle {
-  if (g.serialization === null || g.manifest_blocker !== null) throw new Error(`no release for this gate result: ${g.manifest_blocker ?? 'no serialization'}`);
+  if (g.serialization === null || g.manifest_blocker !== null)
+    throw new Error(`no release for this gate result: ${g.manifest_blocker ?? 'no serialization'}`);
   const diff = diffJsonText(g, createdAt);
   const parts = [
     file(g.serialization.path, 'ontology', g.serialization.media_type, g.serialization.text),
@@ -59,17 +71,30 @@ export function buildRelease(g: ReleaseGateResult, createdAt: string): ReleaseBu
     file('reports/qc.sarif', 'qc_sarif', 'application/sarif+json', qcSarifText(g, createdAt)),
     ...(diff === null ? [] : [file('reports/diff.json', 'diff', 'application/json', diff)]),
   ];
-  const described: CrateFile[] = parts.map((f) => ({ path: f.path, name: FILE_NAMES[f.role as ArtifactRole], media_type: f.media_type, sha256: f.sha256, bytes: f.bytes }));
+  const described: CrateFile[] = parts.map((f) => ({
+    path: f.path,
+    name: FILE_NAMES[f.role as ArtifactRole],
+    media_type: f.media_type,
+    sha256: f.sha256,
+    bytes: f.bytes,
+  }));
   const crate = roCrate(g, createdAt, described);
   const crateFile = file(RO_CRATE_FILE, 'ro_crate', 'application/ld+json', JSON.stringify(crate, null, 2) + '\n');
   const recorded = [...parts, crateFile];
   const manifest = buildManifest(g, createdAt, recorded.map(toArtifact));
-  return { files: [...recorded, file(MANIFEST_FILE, 'manifest', 'application/json', serializeManifest(manifest))], manifest, roCrate: crate };
+  return {
+    files: [...recorded, file(MANIFEST_FILE, 'manifest', 'application/json', serializeManifest(manifest))],
+    manifest,
+    roCrate: crate,
+  };
 }
 
 /** A target the writer refuses (outside the output directory once symlinks are resolved, or not a file). */
 export class ContainmentError extends Error {
-  constructor(message: string, readonly target: string) {
+  constructor(
+    message: string,
+    readonly target: string,
+  ) {
     super(message);
     this.name = 'ContainmentError';
   }
@@ -79,7 +104,8 @@ export class ContainmentError extends Error {
 async function containedTarget(outputDir: string, f: ReleaseFile): Promise<string> {
   const target = path.join(outputDir, ...f.path.split('/'));
   const real = await realTarget(target);
-  if (!isInside(outputDir, real) || real === outputDir) throw new ContainmentError(`${f.path} resolves outside the output directory ${outputDir}`, target);
+  if (!isInside(outputDir, real) || real === outputDir)
+    throw new ContainmentError(`${f.path} resolves outside the output directory ${outputDir}`, target);
   const existing = await lstat(real).catch(() => null);
   if (existing !== null && !existing.isFile()) throw new ContainmentError(`${f.path} exists and is not a regular file`, target);
   return real;

@@ -37,13 +37,21 @@ export type BaselineOutcome =
   | { readonly compared: false; readonly status: 'not_compared' }
   | { readonly compared: false; readonly status: 'invalid'; readonly manifest: string; readonly reason: string }
   | {
-    readonly compared: true; readonly status: 'compared'; readonly manifest: string; readonly manifest_sha256: string;
-    readonly baseline_created_at: string; readonly baseline_version_iri: string | null; readonly baseline_semantic_fingerprint: string;
-    readonly verified_artifacts: number; readonly axioms_added: number; readonly axioms_removed: number; readonly axioms_common: number;
-    /** The baseline's own imports: not resolved (the diff compares asserted axioms only). */
-    readonly unresolved_imports: readonly string[];
-    readonly diff: BaselineDiff;
-  };
+      readonly compared: true;
+      readonly status: 'compared';
+      readonly manifest: string;
+      readonly manifest_sha256: string;
+      readonly baseline_created_at: string;
+      readonly baseline_version_iri: string | null;
+      readonly baseline_semantic_fingerprint: string;
+      readonly verified_artifacts: number;
+      readonly axioms_added: number;
+      readonly axioms_removed: number;
+      readonly axioms_common: number;
+      /** The baseline's own imports: not resolved (the diff compares asserted axioms only). */
+      readonly unresolved_imports: readonly string[];
+      readonly diff: BaselineDiff;
+    };
 
 export const NOT_COMPARED: BaselineOutcome = { compared: false, status: 'not_compared' };
 
@@ -57,14 +65,21 @@ class BaselineProblem extends Error {}
 
 /** A recorded path must be relative, `/`-separated, without `.`/`..` segments or a drive. */
 function safeRelative(p: string): boolean {
-  return p.length > 0 && !p.startsWith('/') && !p.includes('\\') && !p.includes('\u0000') && !/^[A-Za-z]:/.test(p) &&
-    p.split('/').every((s) => s !== '' && s !== '.' && s !== '..');
+  return (
+    p.length > 0 &&
+    !p.startsWith('/') &&
+    !p.includes('\\') &&
+    !p.includes('\u0000') &&
+    !/^[A-Za-z]:/.test(p) &&
+    p.split('/').every((s) => s !== '' && s !== '.' && s !== '..')
+  );
 }
 
 /** Reads a regular file inside `dir` and `root` (symlinks resolved) of at most `max` bytes. */
 async function readContained(file: string, dir: string, root: string, max: number, what: string): Promise<Buffer> {
   const real = await realTarget(file);
-  if (!isInside(dir, real) || !isInside(root, real)) throw new BaselineProblem(`${what} resolves outside ${isInside(root, real) ? 'the manifest\'s directory' : 'the project root'}`);
+  if (!isInside(dir, real) || !isInside(root, real))
+    throw new BaselineProblem(`${what} resolves outside ${isInside(root, real) ? "the manifest's directory" : 'the project root'}`);
   const info = await lstat(real).catch(() => null);
   if (info === null) throw new BaselineProblem(`${what} does not exist`);
   if (!info.isFile()) throw new BaselineProblem(`${what} is not a regular file`);
@@ -87,7 +102,8 @@ async function verifyArtifacts(m: Manifest, dir: string, root: string): Promise<
   const paths = m.artifacts.map((a) => a.path);
   if (new Set(paths).size !== paths.length) throw new BaselineProblem('the manifest records one path twice');
   const ontologies = m.artifacts.filter((a) => a.role === 'ontology');
-  if (ontologies.length !== 1 || ontologies[0].path !== m.ontology.path) throw new BaselineProblem('the manifest does not record exactly one ontology artifact at ontology.path');
+  if (ontologies.length !== 1 || ontologies[0].path !== m.ontology.path)
+    throw new BaselineProblem('the manifest does not record exactly one ontology artifact at ontology.path');
   const total = m.artifacts.reduce((n, a) => n + a.bytes, 0);
   if (total > MAX_ARTIFACT_BYTES) throw new BaselineProblem(`the recorded artifacts total more than ${MAX_ARTIFACT_BYTES} bytes`);
   let ontology: Buffer | null = null;
@@ -131,21 +147,41 @@ async function compare(ctx: CallContext, tool: string, file: string, res: Policy
   const ontologyBytes = await verifyArtifacts(m, dir, root);
   let baseline: Ontology;
   try {
-    baseline = (await readDocument(text(ontologyBytes, 'the baseline ontology'), { format: m.ontology.format, ...(m.ontology.iri === null ? {} : { base: m.ontology.iri }) })).ontology;
+    baseline = (
+      await readDocument(text(ontologyBytes, 'the baseline ontology'), {
+        format: m.ontology.format,
+        ...(m.ontology.iri === null ? {} : { base: m.ontology.iri }),
+      })
+    ).ontology;
   } catch (e) {
     throw new BaselineProblem(`the baseline ontology ${m.ontology.path} does not parse as ${m.ontology.format}: ${(e as Error).message}`);
   }
   const { diff, common } = assertedDiff(baseline, current);
   return {
-    compared: true, status: 'compared', manifest: projectRelative(root, real), manifest_sha256: sha256Digest(bytes),
-    baseline_created_at: m.created_at, baseline_version_iri: baseline.id.versionIri, baseline_semantic_fingerprint: semanticFingerprint(baseline),
-    verified_artifacts: m.artifacts.length, axioms_added: diff.added.length, axioms_removed: diff.removed.length, axioms_common: common,
-    unresolved_imports: [...baseline.imports].sort(), diff,
+    compared: true,
+    status: 'compared',
+    manifest: projectRelative(root, real),
+    manifest_sha256: sha256Digest(bytes),
+    baseline_created_at: m.created_at,
+    baseline_version_iri: baseline.id.versionIri,
+    baseline_semantic_fingerprint: semanticFingerprint(baseline),
+    verified_artifacts: m.artifacts.length,
+    axioms_added: diff.added.length,
+    axioms_removed: diff.removed.length,
+    axioms_common: common,
+    unresolved_imports: [...baseline.imports].sort(),
+    diff,
   };
 }
 
 /** Verifies the baseline manifest `file` and diffs `current` against it; without one, `not_compared`. */
-export async function checkBaseline(ctx: CallContext, tool: string, file: string | undefined, res: PolicyResolution, current: Ontology): Promise<BaselineCheck> {
+export async function checkBaseline(
+  ctx: CallContext,
+  tool: string,
+  file: string | undefined,
+  res: PolicyResolution,
+  current: Ontology,
+): Promise<BaselineCheck> {
   if (file === undefined) return { outcome: NOT_COMPARED, findings: [] };
   try {
     return { outcome: await compare(ctx, tool, file, res, current), findings: [] };
@@ -154,7 +190,16 @@ export async function checkBaseline(ctx: CallContext, tool: string, file: string
     const shown = projectRelative(res.projectRoot, res.projectRoot === null ? file : path.resolve(res.projectRoot, file));
     return {
       outcome: { compared: false, status: 'invalid', manifest: shown, reason: err.message },
-      findings: [releaseFinding('release.baseline_invalid', 'error', `The baseline manifest ${shown} cannot be used: ${err.message}`, current.id.iri, shown, { manifest: shown })],
+      findings: [
+        releaseFinding(
+          'release.baseline_invalid',
+          'error',
+          `The baseline manifest ${shown} cannot be used: ${err.message}`,
+          current.id.iri,
+          shown,
+          { manifest: shown },
+        ),
+      ],
     };
   }
 }

@@ -7,8 +7,14 @@ import type { FindingsSummary, GateStageReport } from '../qc/gate.js';
 import { findingId, identityDigest } from '../qc/identity.js';
 
 export type ReleaseCode =
-  | 'imports.remote_backed' | 'release.version_iri_missing' | 'release.round_trip_failed' | 'release.fingerprint_unstable'
-  | 'release.lossy_format' | 'release.snapshot_changed' | 'release.baseline_invalid' | 'release.license_unavailable';
+  | 'imports.remote_backed'
+  | 'release.version_iri_missing'
+  | 'release.round_trip_failed'
+  | 'release.fingerprint_unstable'
+  | 'release.lossy_format'
+  | 'release.snapshot_changed'
+  | 'release.baseline_invalid'
+  | 'release.license_unavailable';
 
 /** A finding of the release stage; the QC stage vocabulary (StageId) has no `release` member. */
 export interface ReleaseFinding extends Omit<Finding, 'source' | 'rule_id'> {
@@ -28,11 +34,24 @@ export interface ReportStage extends Omit<GateStageReport, 'stage'> {
  * A release finding; its id depends only on the code, the focus and `discriminator` (e.g. the import it is
  * about), as a QC finding's does (qc/identity.ts), so the same problem keeps its id across sessions.
  */
-export function releaseFinding(code: ReleaseCode, severity: 'error' | 'warn', message: string, focus: string | null,
-  discriminator: string, details?: Record<string, unknown>): ReleaseFinding {
+export function releaseFinding(
+  code: ReleaseCode,
+  severity: 'error' | 'warn',
+  message: string,
+  focus: string | null,
+  discriminator: string,
+  details?: Record<string, unknown>,
+): ReleaseFinding {
   return {
     id: findingId('release', code, focus, null, discriminator),
-    source: 'release', severity, message, focus_iri: focus, axiom: null, path: null, rule_id: code, waiver: null,
+    source: 'release',
+    severity,
+    message,
+    focus_iri: focus,
+    axiom: null,
+    path: null,
+    rule_id: code,
+    waiver: null,
     ...(details === undefined ? {} : { details }),
   };
 }
@@ -46,15 +65,25 @@ function summary(findings: readonly ReleaseFinding[]): FindingsSummary {
 export function releaseStage(findings: readonly ReleaseFinding[]): ReportStage {
   const verdict: Verdict = findings.some((f) => f.severity === 'error') ? 'fail' : findings.length > 0 ? 'warn' : 'pass';
   return {
-    stage: 'release', ran: true, required: true, status: 'completed', verdict,
-    findings_summary: summary(findings), identity_digest: identityDigest(findings),
+    stage: 'release',
+    ran: true,
+    required: true,
+    status: 'completed',
+    verdict,
+    findings_summary: summary(findings),
+    identity_digest: identityDigest(findings),
   };
 }
 
 /** The release stage when validation could not start (no valid policy): required, so the gate is `error`. */
 export function skippedReleaseStage(reason: string): ReportStage {
   return {
-    stage: 'release', ran: false, required: true, status: 'skipped', reason,
-    findings_summary: summary([]), identity_digest: identityDigest([]),
+    stage: 'release',
+    ran: false,
+    required: true,
+    status: 'skipped',
+    reason,
+    findings_summary: summary([]),
+    identity_digest: identityDigest([]),
   };
 }

@@ -39,7 +39,12 @@ export interface Manifest {
   readonly created_at: string;
   readonly gate: 'pass';
   readonly ontology: { readonly iri: string | null; readonly version_iri: string | null; readonly format: FormatId; readonly path: string };
-  readonly fingerprints: { readonly semantic: string; readonly rdf_dataset: string; readonly closure: string | null; readonly qc_identity: string };
+  readonly fingerprints: {
+    readonly semantic: string;
+    readonly rdf_dataset: string;
+    readonly closure: string | null;
+    readonly qc_identity: string;
+  };
   readonly imports: readonly ResolvedImport[];
   readonly baseline: ManifestBaseline | null;
   readonly artifacts: readonly ManifestArtifact[];
@@ -47,8 +52,14 @@ export interface Manifest {
 
 /** The manifest of a passed gate whose artifacts are `artifacts` (every file but the manifest itself). */
 export function buildManifest(g: ReleaseGateResult, createdAt: string, artifacts: readonly ManifestArtifact[]): Manifest {
-  if (g.manifest_blocker !== null || g.serialization === null || g.policy_digest === null || g.project_id === null ||
-    g.fingerprints.rdf_dataset === null || g.fingerprints.qc_identity === null) {
+  if (
+    g.manifest_blocker !== null ||
+    g.serialization === null ||
+    g.policy_digest === null ||
+    g.project_id === null ||
+    g.fingerprints.rdf_dataset === null ||
+    g.fingerprints.qc_identity === null
+  ) {
     throw new Error(`no manifest for this gate result: ${g.manifest_blocker ?? 'incomplete gate result'}`);
   }
   const b = g.baseline;
@@ -60,12 +71,23 @@ export function buildManifest(g: ReleaseGateResult, createdAt: string, artifacts
     created_at: createdAt,
     gate: 'pass',
     ontology: { iri: g.ontology.iri, version_iri: g.ontology.version_iri, format: g.serialization.format, path: g.serialization.path },
-    fingerprints: { semantic: g.fingerprints.semantic, rdf_dataset: g.fingerprints.rdf_dataset, closure: g.fingerprints.closure, qc_identity: g.fingerprints.qc_identity },
-    imports: g.resolved_imports,
-    baseline: b.status !== 'compared' ? null : {
-      manifest_sha256: b.manifest_sha256, version_iri: b.baseline_version_iri, semantic_fingerprint: b.baseline_semantic_fingerprint,
-      axioms_added: b.axioms_added, axioms_removed: b.axioms_removed,
+    fingerprints: {
+      semantic: g.fingerprints.semantic,
+      rdf_dataset: g.fingerprints.rdf_dataset,
+      closure: g.fingerprints.closure,
+      qc_identity: g.fingerprints.qc_identity,
     },
+    imports: g.resolved_imports,
+    baseline:
+      b.status !== 'compared'
+        ? null
+        : {
+            manifest_sha256: b.manifest_sha256,
+            version_iri: b.baseline_version_iri,
+            semantic_fingerprint: b.baseline_semantic_fingerprint,
+            axioms_added: b.axioms_added,
+            axioms_removed: b.axioms_removed,
+          },
     artifacts,
   };
 }
@@ -86,27 +108,53 @@ const ManifestSchema = v.strictObject({
   created_at: v.string(),
   gate: v.literal('pass'),
   ontology: v.strictObject({
-    iri: NullableString, version_iri: NullableString,
-    format: v.picklist(['turtle', 'ntriples', 'nquads', 'trig', 'rdfxml', 'jsonld', 'owlxml', 'ofn', 'manchester', 'obo'] as const satisfies readonly FormatId[]),
+    iri: NullableString,
+    version_iri: NullableString,
+    format: v.picklist([
+      'turtle',
+      'ntriples',
+      'nquads',
+      'trig',
+      'rdfxml',
+      'jsonld',
+      'owlxml',
+      'ofn',
+      'manchester',
+      'obo',
+    ] as const satisfies readonly FormatId[]),
     path: v.string(),
   }),
   fingerprints: v.strictObject({ semantic: Digest, rdf_dataset: Digest, closure: v.nullable(Digest), qc_identity: Digest }),
-  imports: v.array(v.strictObject({
-    ontology_iri: NullableString, version_iri: NullableString, document: NullableString,
-    source_type: v.nullable(v.picklist(['local', 'remote', 'memory'])),
-    backed_by: v.picklist(['local_file', 'remote', 'memory', 'unauthorized_local_file', 'missing_local_file', 'unresolved']),
-  })),
-  baseline: v.nullable(v.strictObject({
-    manifest_sha256: Digest, version_iri: NullableString, semantic_fingerprint: Digest,
-    axioms_added: v.pipe(v.number(), v.integer(), v.minValue(0)), axioms_removed: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  })),
-  artifacts: v.pipe(v.array(v.strictObject({
-    path: v.string(),
-    role: v.picklist(['ontology', 'qc_json', 'qc_markdown', 'qc_junit', 'qc_sarif', 'diff', 'ro_crate']),
-    media_type: v.string(),
-    sha256: Digest,
-    bytes: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  })), v.maxLength(64)),
+  imports: v.array(
+    v.strictObject({
+      ontology_iri: NullableString,
+      version_iri: NullableString,
+      document: NullableString,
+      source_type: v.nullable(v.picklist(['local', 'remote', 'memory'])),
+      backed_by: v.picklist(['local_file', 'remote', 'memory', 'unauthorized_local_file', 'missing_local_file', 'unresolved']),
+    }),
+  ),
+  baseline: v.nullable(
+    v.strictObject({
+      manifest_sha256: Digest,
+      version_iri: NullableString,
+      semantic_fingerprint: Digest,
+      axioms_added: v.pipe(v.number(), v.integer(), v.minValue(0)),
+      axioms_removed: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    }),
+  ),
+  artifacts: v.pipe(
+    v.array(
+      v.strictObject({
+        path: v.string(),
+        role: v.picklist(['ontology', 'qc_json', 'qc_markdown', 'qc_junit', 'qc_sarif', 'diff', 'ro_crate']),
+        media_type: v.string(),
+        sha256: Digest,
+        bytes: v.pipe(v.number(), v.integer(), v.minValue(0)),
+      }),
+    ),
+    v.maxLength(64),
+  ),
 });
 
 export type ManifestParse = { readonly ok: true; readonly manifest: Manifest } | { readonly ok: false; readonly reason: string };
@@ -127,7 +175,10 @@ export function parseManifest(text: string): ManifestParse {
   }
   const manifest = checked.output as Manifest;
   if (serializeManifest(manifest) !== text) {
-    return { ok: false, reason: 'it is not in the canonical form prepare_release writes (a duplicate key, trailing content, reordered keys or a hand edit)' };
+    return {
+      ok: false,
+      reason: 'it is not in the canonical form prepare_release writes (a duplicate key, trailing content, reordered keys or a hand edit)',
+    };
   }
   return { ok: true, manifest };
 }

@@ -11,7 +11,14 @@ const DC = 'http://purl.org/dc/elements/1.1/';
 
 const TITLE = [DCTERMS + 'title', DC + 'title', RDFS_LABEL];
 const DESCRIPTION = [DCTERMS + 'description', DC + 'description', RDFS_COMMENT];
-const LICENSE = [DCTERMS + 'license', 'http://creativecommons.org/ns#license', 'http://schema.org/license', 'https://schema.org/license', DCTERMS + 'rights', DC + 'rights'];
+const LICENSE = [
+  DCTERMS + 'license',
+  'http://creativecommons.org/ns#license',
+  'http://schema.org/license',
+  'https://schema.org/license',
+  DCTERMS + 'rights',
+  DC + 'rights',
+];
 
 /** The ontology annotations on `property`, IRI values and literals, in a total order. */
 function values(o: Ontology, property: string): License[] {

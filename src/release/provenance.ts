@@ -48,7 +48,11 @@ export function projectRelative(root: string | null, p: string): string {
   return path.relative(root, p).split(path.sep).join('/') || '.';
 }
 
-const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
+const isFile = (p: string) =>
+  stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 /** The refusal's reason, for the finding (authorization failures are expected outcomes here, not errors). */
 function refusal(err: unknown): string {
@@ -75,7 +79,8 @@ async function localBacking(ctx: CallContext, tool: string, node: ClosureNode, r
 }
 
 function remoteBacking(ctx: CallContext, tool: string, node: ClosureNode, res: PolicyResolution, network: NetworkMode): Backing {
-  if (network === 'deny') return { backed_by: 'remote', kept_remote: false, why: `it was fetched from ${node.document_iri} and the request says network=deny` };
+  if (network === 'deny')
+    return { backed_by: 'remote', kept_remote: false, why: `it was fetched from ${node.document_iri} and the request says network=deny` };
   try {
     checkRemote(ctx, tool, node.document_iri!, 'allow', res, 'import');
   } catch (err) {
@@ -86,16 +91,26 @@ function remoteBacking(ctx: CallContext, tool: string, node: ClosureNode, res: P
 
 async function backing(ctx: CallContext, tool: string, node: ClosureNode, res: PolicyResolution, network: NetworkMode): Promise<Backing> {
   switch (node.source_type) {
-    case 'local': return localBacking(ctx, tool, node, res);
-    case 'remote': return remoteBacking(ctx, tool, node, res, network);
-    case 'memory': return { backed_by: 'memory', kept_remote: false, why: 'it exists only in memory (no document backs it)' };
-    default: return unreachable(node.source_type);
+    case 'local':
+      return localBacking(ctx, tool, node, res);
+    case 'remote':
+      return remoteBacking(ctx, tool, node, res, network);
+    case 'memory':
+      return { backed_by: 'memory', kept_remote: false, why: 'it exists only in memory (no document backs it)' };
+    default:
+      return unreachable(node.source_type);
   }
 }
 
 /** Checks every member of `root`'s imports closure (`find` resolves an import IRI in the workspace). */
-export async function checkProvenance(ctx: CallContext, tool: string, root: Ontology, find: (iri: IRI) => Ontology | undefined,
-  res: PolicyResolution, network: NetworkMode): Promise<Provenance> {
+export async function checkProvenance(
+  ctx: CallContext,
+  tool: string,
+  root: Ontology,
+  find: (iri: IRI) => Ontology | undefined,
+  res: PolicyResolution,
+  network: NetworkMode,
+): Promise<Provenance> {
   const graph = importGraph(root, find);
   const rows: ResolvedImport[] = [];
   const findings: ReleaseFinding[] = [];
@@ -105,11 +120,25 @@ export async function checkProvenance(ctx: CallContext, tool: string, root: Onto
     if (node === graph.root) continue;
     const b = await backing(ctx, tool, node, res, network);
     const document = node.file !== null ? projectRelative(res.projectRoot, node.file) : node.document_iri;
-    rows.push({ ontology_iri: node.ontology_iri, version_iri: node.version_iri, document, source_type: node.source_type, backed_by: b.backed_by });
+    rows.push({
+      ontology_iri: node.ontology_iri,
+      version_iri: node.version_iri,
+      document,
+      source_type: node.source_type,
+      backed_by: b.backed_by,
+    });
     if (b.kept_remote) kept.push(node.document_iri!);
     if (b.why !== null) {
-      findings.push(releaseFinding('imports.remote_backed', 'error', `The import ${node.ref} is not backed by an authorized local file: ${b.why}`, focus, node.ref,
-        { ontology: node.ref, backed_by: b.backed_by, document }));
+      findings.push(
+        releaseFinding(
+          'imports.remote_backed',
+          'error',
+          `The import ${node.ref} is not backed by an authorized local file: ${b.why}`,
+          focus,
+          node.ref,
+          { ontology: node.ref, backed_by: b.backed_by, document },
+        ),
+      );
     }
   }
   const missing = new Set<string>();
@@ -117,16 +146,27 @@ export async function checkProvenance(ctx: CallContext, tool: string, root: Onto
     if (edge.target !== null || missing.has(edge.import_iri)) continue;
     missing.add(edge.import_iri);
     rows.push({ ontology_iri: edge.import_iri, version_iri: null, document: null, source_type: null, backed_by: 'unresolved' });
-    findings.push(releaseFinding('imports.remote_backed', 'error', `The import ${edge.import_iri} (declared by ${edge.source.ref}) is not loaded, so no local file backs it`, focus, edge.import_iri,
-      { ontology: edge.import_iri, backed_by: 'unresolved', declared_by: edge.source.ref }));
+    findings.push(
+      releaseFinding(
+        'imports.remote_backed',
+        'error',
+        `The import ${edge.import_iri} (declared by ${edge.source.ref}) is not loaded, so no local file backs it`,
+        focus,
+        edge.import_iri,
+        { ontology: edge.import_iri, backed_by: 'unresolved', declared_by: edge.source.ref },
+      ),
+    );
   }
   kept.sort();
   return {
     resolved_imports: rows,
-    network_caveat: kept.length === 0 ? null : {
-      remote_imports: kept,
-      note: `network=allow kept ${kept.length} remote-backed import(s) the project policy admits: the release depends on those documents staying as they were fetched`,
-    },
+    network_caveat:
+      kept.length === 0
+        ? null
+        : {
+            remote_imports: kept,
+            note: `network=allow kept ${kept.length} remote-backed import(s) the project policy admits: the release depends on those documents staying as they were fetched`,
+          },
     findings,
   };
 }

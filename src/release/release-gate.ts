@@ -52,18 +52,34 @@ function releaseGate(findings: readonly ReleaseFinding[], failOn: string): Gate 
 }
 
 /** A finding as release results show it: its file path project-relative. */
-const relativeFinding = <F extends ReportFinding>(root: string | null, f: F): F => (f.path === null ? f : { ...f, path: projectRelative(root, f.path) });
+const relativeFinding = <F extends ReportFinding>(root: string | null, f: F): F =>
+  f.path === null ? f : { ...f, path: projectRelative(root, f.path) };
 
 function notStarted(ctx: CallContext, request: ReleaseRequest, qc: JsonObject, resolution: PolicyResolution, o: Ontology): ReleaseGateRun {
   const meta = ontologyMetadata(o);
   const stage = skippedReleaseStage('validation did not start (no valid project policy): the release checks need one');
   const result: ReleaseGateResult = {
-    gate: 'error', started: false, generator: generator(ctx), project_id: null, policy_digest: null,
+    gate: 'error',
+    started: false,
+    generator: generator(ctx),
+    project_id: null,
+    policy_digest: null,
     ontology: { iri: o.id.iri, version_iri: o.id.versionIri, ...meta },
     fingerprints: { semantic: String(qc.semantic_fingerprint), rdf_dataset: null, closure: null, qc_identity: null },
-    rdf_dataset_identity: null, fail_on: null, required_stages: ['release'], stages: [stage], findings: [], finding_count: 0,
-    network: request.network, lock_mode: request.lockMode, resolved_imports: [], network_caveat: null, round_trip: null, serialization: null,
-    baseline: NOT_COMPARED, manifest_blocker: 'validation did not start: no valid project policy governs this ontology',
+    rdf_dataset_identity: null,
+    fail_on: null,
+    required_stages: ['release'],
+    stages: [stage],
+    findings: [],
+    finding_count: 0,
+    network: request.network,
+    lock_mode: request.lockMode,
+    resolved_imports: [],
+    network_caveat: null,
+    round_trip: null,
+    serialization: null,
+    baseline: NOT_COMPARED,
+    manifest_blocker: 'validation did not start: no valid project policy governs this ontology',
   };
   return { result, qc, resolution };
 }
@@ -79,13 +95,47 @@ function contentFindings(run: StrictRun, o: Ontology, licensed: boolean): Releas
   const out: ReleaseFinding[] = [];
   const focus = o.id.iri;
   if (run.policy.release.require_version_iri && o.id.versionIri === null) {
-    out.push(releaseFinding('release.version_iri_missing', 'error', 'The ontology has no version IRI and the policy requires one (release.require_version_iri); set it with set_ontology_id', focus, 'version_iri'));
+    out.push(
+      releaseFinding(
+        'release.version_iri_missing',
+        'error',
+        'The ontology has no version IRI and the policy requires one (release.require_version_iri); set it with set_ontology_id',
+        focus,
+        'version_iri',
+      ),
+    );
   }
   const unstable = instability(run);
-  if (unstable !== null) out.push(releaseFinding('release.fingerprint_unstable', 'error', `The content has no stable fingerprint, so no manifest can identify it: ${unstable}`, focus, 'fingerprint'));
-  if (!run.consistent) out.push(releaseFinding('release.snapshot_changed', 'error', 'The workspace changed while the gate ran: the verdict describes the captured revision only; run the gate again', focus, 'snapshot'));
+  if (unstable !== null)
+    out.push(
+      releaseFinding(
+        'release.fingerprint_unstable',
+        'error',
+        `The content has no stable fingerprint, so no manifest can identify it: ${unstable}`,
+        focus,
+        'fingerprint',
+      ),
+    );
+  if (!run.consistent)
+    out.push(
+      releaseFinding(
+        'release.snapshot_changed',
+        'error',
+        'The workspace changed while the gate ran: the verdict describes the captured revision only; run the gate again',
+        focus,
+        'snapshot',
+      ),
+    );
   if (!licensed) {
-    out.push(releaseFinding('release.license_unavailable', 'warn', 'The ontology states no license (dcterms:license or an equivalent ontology annotation): the RO-Crate has none to declare', focus, 'license'));
+    out.push(
+      releaseFinding(
+        'release.license_unavailable',
+        'warn',
+        'The ontology states no license (dcterms:license or an equivalent ontology annotation): the RO-Crate has none to declare',
+        focus,
+        'license',
+      ),
+    );
   }
   return out;
 }
@@ -100,7 +150,12 @@ function blocker(gate: Gate, run: StrictRun, serialized: boolean): string | null
 
 /** Runs the release gate over the current revision. */
 export async function runReleaseGate(ctx: CallContext, request: ReleaseRequest): Promise<ReleaseGateRun> {
-  const execution = await executeProjectQc(ctx, { surface: 'run_project_qc', policyPath: request.policyPath, limit: request.limit, lockMode: request.lockMode });
+  const execution = await executeProjectQc(ctx, {
+    surface: 'run_project_qc',
+    policyPath: request.policyPath,
+    limit: request.limit,
+    lockMode: request.lockMode,
+  });
   if (!execution.started) return notStarted(ctx, request, execution.report, execution.res, ctx.workspace.active);
   const { run, snapshot } = execution;
   const { res, policy, report } = run;
@@ -110,16 +165,28 @@ export async function runReleaseGate(ctx: CallContext, request: ReleaseRequest):
   const provenance = await checkProvenance(ctx, request.tool, o, (iri) => ctx.workspace.find(iri), res, request.network);
   const serialization = await releaseSerialization(o, policy.release.format, policy.release.require_clean_round_trip);
   const baseline = await checkBaseline(ctx, request.tool, request.baselineManifest, res, o);
-  const release = [...provenance.findings, ...contentFindings(run, o, meta.license !== null), ...serialization.findings, ...baseline.findings].map((f) => relativeFinding(root, f));
+  const release = [
+    ...provenance.findings,
+    ...contentFindings(run, o, meta.license !== null),
+    ...serialization.findings,
+    ...baseline.findings,
+  ].map((f) => relativeFinding(root, f));
   const qcGate = gateWithLock(report.gate, run.lock);
   const gate = worse(qcGate, releaseGate(release, report.fail_on));
   const qcFindings: readonly Finding[] = [...report.findings, ...(run.lock?.findings ?? []).slice(0, run.limit)];
   const files = FORMAT_FILES[policy.release.format];
   const result: ReleaseGateResult = {
-    gate, started: true, generator: generator(ctx), project_id: policy.project_id, policy_digest: res.digest,
+    gate,
+    started: true,
+    generator: generator(ctx),
+    project_id: policy.project_id,
+    policy_digest: res.digest,
     ontology: { iri: o.id.iri, version_iri: o.id.versionIri, ...meta },
     fingerprints: {
-      semantic: run.facts.semanticFingerprint, rdf_dataset: run.dataset.ok ? run.dataset.fingerprint : null, closure: run.closureFingerprint, qc_identity: report.identity_digest,
+      semantic: run.facts.semanticFingerprint,
+      rdf_dataset: run.dataset.ok ? run.dataset.fingerprint : null,
+      closure: run.closureFingerprint,
+      qc_identity: report.identity_digest,
     },
     rdf_dataset_identity: run.dataset.ok ? run.dataset.identity : null,
     fail_on: report.fail_on,
@@ -127,12 +194,20 @@ export async function runReleaseGate(ctx: CallContext, request: ReleaseRequest):
     stages: [...withEngineReasons(report.stages), releaseStage(release)],
     findings: [...qcFindings.map((f) => relativeFinding(root, f)), ...release.slice(0, request.limit)],
     finding_count: report.finding_count + (run.lock?.findings.length ?? 0) + release.length,
-    network: request.network, lock_mode: request.lockMode,
-    resolved_imports: provenance.resolved_imports, network_caveat: provenance.network_caveat,
+    network: request.network,
+    lock_mode: request.lockMode,
+    resolved_imports: provenance.resolved_imports,
+    network_caveat: provenance.network_caveat,
     round_trip: serialization.round_trip,
-    serialization: serialization.text === null ? null : {
-      path: `${policy.project_id}.${files.extension}`, format: policy.release.format, media_type: files.mediaType, text: serialization.text,
-    },
+    serialization:
+      serialization.text === null
+        ? null
+        : {
+            path: `${policy.project_id}.${files.extension}`,
+            format: policy.release.format,
+            media_type: files.mediaType,
+            text: serialization.text,
+          },
     baseline: baseline.outcome,
     manifest_blocker: blocker(gate, run, serialization.text !== null),
   };

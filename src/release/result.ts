@@ -33,7 +33,13 @@ export interface ReleaseGateResult {
   readonly generator: { readonly name: string; readonly version: string | null };
   readonly project_id: string | null;
   readonly policy_digest: string | null;
-  readonly ontology: { readonly iri: string | null; readonly version_iri: string | null; readonly title: string | null; readonly description: string | null; readonly license: License | null };
+  readonly ontology: {
+    readonly iri: string | null;
+    readonly version_iri: string | null;
+    readonly title: string | null;
+    readonly description: string | null;
+    readonly license: License | null;
+  };
   readonly fingerprints: {
     readonly semantic: string;
     readonly rdf_dataset: string | null;

@@ -44,7 +44,11 @@ function failed(o: Ontology, format: FormatId, error: string): Serialization {
   return {
     text: null,
     round_trip: { clean: false, format, error },
-    findings: [releaseFinding('release.round_trip_failed', 'error', `The release serialization in ${format} failed: ${error}`, o.id.iri, format, { format })],
+    findings: [
+      releaseFinding('release.round_trip_failed', 'error', `The release serialization in ${format} failed: ${error}`, o.id.iri, format, {
+        format,
+      }),
+    ],
   };
 }
 
@@ -64,7 +68,16 @@ export async function releaseSerialization(o: Ontology, format: FormatId, verify
     return failed(o, format, `the writer failed: ${(e as Error).message}`);
   }
   if (!verify) {
-    return { text, round_trip: { clean: false, format, skipped: true, reason: 'release.require_clean_round_trip is false: the serialization was not read back' }, findings: [] };
+    return {
+      text,
+      round_trip: {
+        clean: false,
+        format,
+        skipped: true,
+        reason: 'release.require_clean_round_trip is false: the serialization was not read back',
+      },
+      findings: [],
+    };
   }
   let differences: RoundTripDifference[];
   try {
@@ -76,6 +89,15 @@ export async function releaseSerialization(o: Ontology, format: FormatId, verify
   return {
     text,
     round_trip: { clean: false, format, differences: differences.map((d) => ({ rule: d.rule, message: d.message })) },
-    findings: differences.map((d) => releaseFinding('release.lossy_format', 'error', `The release format ${format} is lossy for this ontology: ${d.message}`, o.id.iri, d.rule, d.details)),
+    findings: differences.map((d) =>
+      releaseFinding(
+        'release.lossy_format',
+        'error',
+        `The release format ${format} is lossy for this ontology: ${d.message}`,
+        o.id.iri,
+        d.rule,
+        d.details,
+      ),
+    ),
   };
 }

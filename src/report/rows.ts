@@ -12,11 +12,22 @@ import type { CallContext } from '../window/call-context.js';
 type RowContext = Pick<CallContext, 'resolver' | 'settings'>;
 
 /** The order entity kinds are listed in. */
-export const KIND_ORDER: readonly EntityKind[] = ['Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype'];
+export const KIND_ORDER: readonly EntityKind[] = [
+  'Class',
+  'ObjectProperty',
+  'DataProperty',
+  'AnnotationProperty',
+  'NamedIndividual',
+  'Datatype',
+];
 
 export const ENTITY_TYPE_NAMES: Readonly<Record<EntityKind, string>> = {
-  Class: 'Class', ObjectProperty: 'ObjectProperty', DataProperty: 'DataProperty',
-  AnnotationProperty: 'AnnotationProperty', NamedIndividual: 'NamedIndividual', Datatype: 'Datatype',
+  Class: 'Class',
+  ObjectProperty: 'ObjectProperty',
+  DataProperty: 'DataProperty',
+  AnnotationProperty: 'AnnotationProperty',
+  NamedIndividual: 'NamedIndividual',
+  Datatype: 'Datatype',
 };
 
 export interface EntityRow {

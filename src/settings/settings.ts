@@ -63,7 +63,11 @@ function choice<const C extends string>(choices: readonly C[]): Kind<C> {
 function list(placeholder: string): Kind<string[]> {
   return {
     schema: v.array(v.pipe(v.string(), v.nonEmpty()), 'expected a list of names'),
-    fromText: (t) => t.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    fromText: (t) =>
+      t
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
     placeholder,
   };
 }
@@ -99,10 +103,17 @@ function row<const K extends string, T>(key: K, kind: Kind<T>, def: T, help: str
 export const SETTINGS = [
   row('port', integer(0, 65535), 8123, 'TCP port of the MCP endpoint (0: an ephemeral port)'),
   row('bind_address', text('ADDR'), '127.0.0.1', 'address the endpoint binds', ['--bind']),
-  row('allowed_hosts', list('NAME,…'), [], 'further Host names this server answers to (loopback names, the bind address and this machine\'s names always are)'),
-  row('allowed_origins', list('ORIGIN,…'), [], 'further browser origins allowed to call (this server\'s own origins always are)'),
+  row(
+    'allowed_hosts',
+    list('NAME,…'),
+    [],
+    "further Host names this server answers to (loopback names, the bind address and this machine's names always are)",
+  ),
+  row('allowed_origins', list('ORIGIN,…'), [], "further browser origins allowed to call (this server's own origins always are)"),
   row('read_only', boolean, false, 'refuse every mutating tool'),
-  row('confirm_each_write', boolean, false, 'hold each write until the owner approves it (athene pending, or the owner session)', ['--confirm-writes']),
+  row('confirm_each_write', boolean, false, 'hold each write until the owner approves it (athene pending, or the owner session)', [
+    '--confirm-writes',
+  ]),
   row('approval_timeout_s', integer(0, 86400, 'S'), 300, 'seconds a held write waits for a decision before it is declined'),
   row('label_language', text('LANG'), 'en', 'language tag of labels written for new entities'),
   row('max_body_bytes', integer(1, 2 ** 31 - 1, 'BYTES'), 4 * 1024 * 1024, 'largest accepted request body'),
@@ -111,36 +122,103 @@ export const SETTINGS = [
   row('max_policy_bytes', integer(1, 2 ** 31 - 1, 'BYTES'), 1024 * 1024, 'largest project policy a tool reads'),
   row('max_catalog_bytes', integer(1, 2 ** 31 - 1, 'BYTES'), 16 * 1024 * 1024, 'largest XML catalog a tool reads'),
   row('max_shapes_bytes', integer(1, 2 ** 53 - 1, 'BYTES'), 256 * 1024 * 1024, 'largest SHACL shapes file a tool reads'),
-  row('max_query_bytes', integer(1, 2 ** 31 - 1, 'BYTES'), 1024 * 1024, 'largest SPARQL query, competency-question or invariant file a tool reads'),
-  row('share_endpoint', boolean, true, 'share the port through a broker so one URL serves every process\'s windows', ['--no-share']),
+  row(
+    'max_query_bytes',
+    integer(1, 2 ** 31 - 1, 'BYTES'),
+    1024 * 1024,
+    'largest SPARQL query, competency-question or invariant file a tool reads',
+  ),
+  row('share_endpoint', boolean, true, "share the port through a broker so one URL serves every process's windows", ['--no-share']),
   row('broker_idle_linger_s', integer(0, 3600, 'S'), 15, 'seconds a stopping broker outlives the last registered process', ['--linger']),
   row('new_entity_namespace', namespace, null, 'namespace of entities minted from bare names (default: the active ontology IRI + #)'),
-  row('new_entity_ids', choice(['name', 'generated'] as const), 'name', 'local part of a minted IRI: the name, or a generated id with the name as label'),
-  row('http_server', choice(['auto', 'uws', 'node'] as const), 'auto', 'HTTP transport: uWebSockets.js where its binary loads (auto), or node:http'),
-  row('session_idle_timeout_s', integer(1, 7 * 86400, 'S'), 1800, 'an MCP session unused this long (and with no open event stream) ends; its next request gets 404'),
-  row('max_sessions_per_principal', integer(1, 1_000_000), 512, 'open MCP sessions one principal (the static token, or one OAuth grant) may hold; more get 429'),
+  row(
+    'new_entity_ids',
+    choice(['name', 'generated'] as const),
+    'name',
+    'local part of a minted IRI: the name, or a generated id with the name as label',
+  ),
+  row(
+    'http_server',
+    choice(['auto', 'uws', 'node'] as const),
+    'auto',
+    'HTTP transport: uWebSockets.js where its binary loads (auto), or node:http',
+  ),
+  row(
+    'session_idle_timeout_s',
+    integer(1, 7 * 86400, 'S'),
+    1800,
+    'an MCP session unused this long (and with no open event stream) ends; its next request gets 404',
+  ),
+  row(
+    'max_sessions_per_principal',
+    integer(1, 1_000_000),
+    512,
+    'open MCP sessions one principal (the static token, or one OAuth grant) may hold; more get 429',
+  ),
   row('max_sessions', integer(1, 1_000_000), 2048, 'open MCP sessions in all; more get 503'),
-  row('oauth_registrations_per_minute', integer(1, 100_000), 10, 'OAuth client registrations (RFC 7591) one source address may make per minute; more get 429'),
-  row('oauth_max_unfinished_clients', integer(1, 100_000), 100, 'OAuth clients registered but not yet authorized (each expires an hour after registering); more registrations get 429'),
-  row('shutdown_grace_s', integer(0, 3600, 'S'), 10, 'on SIGTERM or Ctrl-C, seconds in-flight calls may finish before they are answered with an error'),
+  row(
+    'oauth_registrations_per_minute',
+    integer(1, 100_000),
+    10,
+    'OAuth client registrations (RFC 7591) one source address may make per minute; more get 429',
+  ),
+  row(
+    'oauth_max_unfinished_clients',
+    integer(1, 100_000),
+    100,
+    'OAuth clients registered but not yet authorized (each expires an hour after registering); more registrations get 429',
+  ),
+  row(
+    'shutdown_grace_s',
+    integer(0, 3600, 'S'),
+    10,
+    'on SIGTERM or Ctrl-C, seconds in-flight calls may finish before they are answered with an error',
+  ),
   row('log_format', choice(['pretty', 'json'] as const), 'pretty', 'log lines on stderr: pretty text or one JSON object per event'),
   row('log_level', choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info', 'lowest level logged'),
-  row('allow_unrestricted_paths_without_policy', boolean, true, 'without a project policy, allow caller-selected paths and URLs', ['--no-unrestricted-paths']),
-  row('tool_profile', choice(TOOL_PROFILES), 'full', 'tools sessions are offered: full, core (about 30 to explore and edit), curation, review (read-only)'),
-  row('journal_enabled', boolean, true, 'journal every committed change (fsynced before the call is answered) and replay unsaved ones at start', ['--no-journal']),
+  row('allow_unrestricted_paths_without_policy', boolean, true, 'without a project policy, allow caller-selected paths and URLs', [
+    '--no-unrestricted-paths',
+  ]),
+  row(
+    'tool_profile',
+    choice(TOOL_PROFILES),
+    'full',
+    'tools sessions are offered: full, core (about 30 to explore and edit), curation, review (read-only)',
+  ),
+  row(
+    'journal_enabled',
+    boolean,
+    true,
+    'journal every committed change (fsynced before the call is answered) and replay unsaved ones at start',
+    ['--no-journal'],
+  ),
   row('journal_retention_days', integer(1, 36500, 'DAYS'), 90, 'days the change history keeps applied entries'),
-  row('journal_retention_mib', integer(1, 1 << 20, 'MIB'), 256, 'largest change history per document, in MiB (the oldest entries go first)'),
+  row(
+    'journal_retention_mib',
+    integer(1, 1 << 20, 'MIB'),
+    256,
+    'largest change history per document, in MiB (the oldest entries go first)',
+  ),
   row('konclude_path', executable, null, 'Konclude executable for complete OWL 2 DL reasoning (default: Konclude on the PATH)'),
   row('konclude_memory_mb', integer(64, 1 << 20, 'MIB'), 4096, 'address-space bound of one Konclude process, in MiB'),
-  row('konclude_timeout_s', integer(1, 86400, 'S'), 600, 'upper bound on one Konclude run, in seconds (a tool\'s own timeout may be shorter)'),
+  row(
+    'konclude_timeout_s',
+    integer(1, 86400, 'S'),
+    600,
+    "upper bound on one Konclude run, in seconds (a tool's own timeout may be shorter)",
+  ),
 ] as const;
 
 type Row = (typeof SETTINGS)[number];
-export type Settings = { -readonly [R in Row as R['key']]: R['default'] extends null ? string | null : R extends SettingRow<string, infer T> ? T : never };
+export type Settings = {
+  -readonly [R in Row as R['key']]: R['default'] extends null ? string | null : R extends SettingRow<string, infer T> ? T : never;
+};
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Object.fromEntries(SETTINGS.map((r) => [r.key, r.default])) as Settings);
 
-const SettingsFileSchema = v.partial(v.strictObject(Object.fromEntries(SETTINGS.map((r) => [r.key, r.kind.schema])) as Record<keyof Settings, v.GenericSchema>));
+const SettingsFileSchema = v.partial(
+  v.strictObject(Object.fromEntries(SETTINGS.map((r) => [r.key, r.kind.schema])) as Record<keyof Settings, v.GenericSchema>),
+);
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
@@ -220,7 +298,10 @@ export async function loadSettings(home: string, flags: RawSettings = {}, env: N
 }
 
 /** A parseArgs option per flag spelling, and what each spelling sets. */
-export function settingFlags(): { options: Record<string, { type: 'string' | 'boolean' }>; meaning: Map<string, { key: keyof Settings; value: boolean | null }> } {
+export function settingFlags(): {
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  meaning: Map<string, { key: keyof Settings; value: boolean | null }>;
+} {
   const options: Record<string, { type: 'string' | 'boolean' }> = {};
   const meaning = new Map<string, { key: keyof Settings; value: boolean | null }>();
   for (const r of SETTINGS) {

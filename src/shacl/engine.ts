@@ -42,14 +42,17 @@ export class ShaclEngine {
 
   private async validateNow(options: ValidateOptions): Promise<readonly ShaclResult[]> {
     const key = options.data.key ?? `private-${nextPrivateKey++}`;
-    return this.thread.request({ dataKey: key, shapes: options.shapes, language: options.language }, {
-      key,
-      documents: options.data.documents,
-      // The thread keeps a data graph it parsed even when the shapes were refused.
-      keeps: (failure) => failure instanceof ShaclFailure && failure.reason === 'shapes',
-      deadline: Date.now() + options.timeoutMs,
-      signal: options.signal,
-    });
+    return this.thread.request(
+      { dataKey: key, shapes: options.shapes, language: options.language },
+      {
+        key,
+        documents: options.data.documents,
+        // The thread keeps a data graph it parsed even when the shapes were refused.
+        keeps: (failure) => failure instanceof ShaclFailure && failure.reason === 'shapes',
+        deadline: Date.now() + options.timeoutMs,
+        signal: options.signal,
+      },
+    );
   }
 }
 

@@ -47,7 +47,10 @@ export interface ValidationRequest {
 export type FailureReason = 'shapes' | 'data' | 'engine' | 'timeout' | 'cancelled';
 
 export class ShaclFailure extends Error {
-  constructor(message: string, readonly reason: FailureReason) {
+  constructor(
+    message: string,
+    readonly reason: FailureReason,
+  ) {
     super(message);
     this.name = 'ShaclFailure';
   }

@@ -14,7 +14,11 @@ import { unreachable } from '../util/unreachable.js';
 
 /** A document that does not parse, with where. */
 export class RdfSyntaxError extends Error {
-  constructor(readonly detail: string, readonly line?: number, readonly column?: number) {
+  constructor(
+    readonly detail: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
     super(`${line === undefined ? '' : `line ${line}${column === undefined ? '' : `, column ${column}`}: `}${detail}`);
     this.name = 'RdfSyntaxError';
   }
@@ -37,7 +41,10 @@ export function scopedFactory(scope: string): RDF.DataFactory {
 }
 
 const N3_FORMATS: Readonly<Partial<Record<ShapesFormat, string>>> = {
-  turtle: 'Turtle', ntriples: 'N-Triples', nquads: 'N-Quads', trig: 'TriG',
+  turtle: 'Turtle',
+  ntriples: 'N-Triples',
+  nquads: 'N-Quads',
+  trig: 'TriG',
 };
 
 function parseN3(text: string, format: string, base: string | undefined, factory: RDF.DataFactory): RDF.Quad[] {
@@ -81,11 +88,18 @@ const refuseRemote = async (url: string): Promise<never> => {
 
 function term<T extends RDF.Term>(t: RDF.Term, factory: RDF.DataFactory): T {
   switch (t.termType) {
-    case 'NamedNode': return factory.namedNode(t.value) as T;
-    case 'BlankNode': return factory.blankNode(t.value) as T;
-    case 'Literal': return factory.literal(t.value, t.language !== '' ? t.language : factory.namedNode(t.datatype.value)) as T;
-    case 'Variable': case 'DefaultGraph': case 'Quad': return factory.defaultGraph() as T;
-    default: return unreachable(t);
+    case 'NamedNode':
+      return factory.namedNode(t.value) as T;
+    case 'BlankNode':
+      return factory.blankNode(t.value) as T;
+    case 'Literal':
+      return factory.literal(t.value, t.language !== '' ? t.language : factory.namedNode(t.datatype.value)) as T;
+    case 'Variable':
+    case 'DefaultGraph':
+    case 'Quad':
+      return factory.defaultGraph() as T;
+    default:
+      return unreachable(t);
   }
 }
 
@@ -102,10 +116,18 @@ async function parseJsonLd(text: string, base: string | undefined, factory: RDF.
     raw = (await jsonld.toRDF(doc as jsonld.JsonLdDocument, { base, documentLoader: refuseRemote as never })) as unknown as RDF.Quad[];
   } catch (e) {
     const err = e as { message?: string; details?: { cause?: { message?: string } } };
-    throw new RdfSyntaxError((err.message ?? String(e)) + (err.details?.cause?.message === undefined ? '' : ': ' + err.details.cause.message));
+    throw new RdfSyntaxError(
+      (err.message ?? String(e)) + (err.details?.cause?.message === undefined ? '' : ': ' + err.details.cause.message),
+    );
   }
-  return raw.map((q) => factory.quad(term<RDF.Quad_Subject>(q.subject, factory), term<RDF.Quad_Predicate>(q.predicate, factory),
-    term<RDF.Quad_Object>(q.object, factory), term<RDF.Quad_Graph>(q.graph, factory)));
+  return raw.map((q) =>
+    factory.quad(
+      term<RDF.Quad_Subject>(q.subject, factory),
+      term<RDF.Quad_Predicate>(q.predicate, factory),
+      term<RDF.Quad_Object>(q.object, factory),
+      term<RDF.Quad_Graph>(q.graph, factory),
+    ),
+  );
 }
 
 /** The quads of one document; blank nodes labelled `<scope><n>`. Throws RdfSyntaxError. */

@@ -15,7 +15,8 @@ const FIELDS = ['focus_node', 'result_path', 'value', 'severity', 'constraint_co
 /** Code-unit order of every field in turn, null first: a total order, independent of locale. */
 export function compareResults(a: ShaclResult, b: ShaclResult): number {
   for (const f of FIELDS) {
-    const x = a[f], y = b[f];
+    const x = a[f],
+      y = b[f];
     if (x === y) continue;
     if (x === null) return -1;
     if (y === null) return 1;

@@ -26,7 +26,8 @@ function stepText(step: PathStep): string {
   const alternatives = step.predicates.map((p) => iriRef(p.value));
   let text = alternatives.length === 1 ? alternatives[0] : `(${alternatives.join('|')})`;
   if (step.start === 'object') text = '^' + text;
-  const suffix = step.quantifier === 'oneOrMore' ? '+' : step.quantifier === 'zeroOrMore' ? '*' : step.quantifier === 'zeroOrOne' ? '?' : '';
+  const suffix =
+    step.quantifier === 'oneOrMore' ? '+' : step.quantifier === 'zeroOrMore' ? '*' : step.quantifier === 'zeroOrOne' ? '?' : '';
   return suffix === '' ? text : (step.start === 'object' ? `(${text})` : text) + suffix;
 }
 
@@ -34,7 +35,8 @@ function stepText(step: PathStep): string {
 export function pathText(path: readonly PathStep[] | null | undefined): string | null {
   if (path === null || path === undefined || path.length === 0) return null;
   const only = path[0];
-  if (path.length === 1 && only.quantifier === 'one' && only.start === 'subject' && only.predicates.length === 1) return only.predicates[0].value;
+  if (path.length === 1 && only.quantifier === 'one' && only.start === 'subject' && only.predicates.length === 1)
+    return only.predicates[0].value;
   return path.map(stepText).join('/');
 }
 
@@ -45,7 +47,8 @@ function pickMessage(messages: readonly RDF.Literal[], language: string): string
   if (exact !== undefined) return exact.value;
   const plain = messages.find((m) => m.language === '');
   if (plain !== undefined) return plain.value;
-  return [...messages].sort((a, b) => (a.language === b.language ? (a.value < b.value ? -1 : 1) : a.language < b.language ? -1 : 1))[0].value;
+  return [...messages].sort((a, b) => (a.language === b.language ? (a.value < b.value ? -1 : 1) : a.language < b.language ? -1 : 1))[0]
+    .value;
 }
 
 const localName = (iri: string): string => iri.slice(Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/')) + 1);
@@ -71,7 +74,6 @@ export function resultRow(r: ValidationResult, language: string): ShaclResult {
     severity: SEVERITIES.has(severity) ? severity.slice(SH.length) : severity,
     constraint_component: component,
     source_shape: shape === undefined ? '' : termText(shape),
-    message: pickMessage(r.message, language)
-      ?? `${localName(component)} not satisfied${path === null ? '' : ` at ${path}`}`,
+    message: pickMessage(r.message, language) ?? `${localName(component)} not satisfied${path === null ? '' : ` at ${path}`}`,
   };
 }

@@ -13,8 +13,16 @@ import { readRegularFile } from '../util/file-read.js';
 export const MAX_SHAPES_BYTES = 32 * 1024 * 1024;
 
 const BY_EXTENSION: Readonly<Record<string, ShapesFormat>> = {
-  '.ttl': 'turtle', '.turtle': 'turtle', '.nt': 'ntriples', '.nq': 'nquads', '.trig': 'trig',
-  '.jsonld': 'jsonld', '.json': 'jsonld', '.rdf': 'rdfxml', '.owl': 'rdfxml', '.xml': 'rdfxml',
+  '.ttl': 'turtle',
+  '.turtle': 'turtle',
+  '.nt': 'ntriples',
+  '.nq': 'nquads',
+  '.trig': 'trig',
+  '.jsonld': 'jsonld',
+  '.json': 'jsonld',
+  '.rdf': 'rdfxml',
+  '.owl': 'rdfxml',
+  '.xml': 'rdfxml',
 };
 
 export const SHAPES_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION);
@@ -36,11 +44,16 @@ export async function readShapesFile(absolute: string, argument?: string): Promi
   const format = shapesFormatOf(absolute);
   const context = { path: absolute, ...(argument === undefined ? {} : { argument }) };
   if (format === null) {
-    throw new DomainError(`${absolute}: unknown shapes file extension (known: ${SHAPES_EXTENSIONS.join(', ')})`, 'invalid_argument', context);
+    throw new DomainError(
+      `${absolute}: unknown shapes file extension (known: ${SHAPES_EXTENSIONS.join(', ')})`,
+      'invalid_argument',
+      context,
+    );
   }
   const info = await stat(absolute).catch(() => null);
   if (info === null || !info.isFile()) throw new DomainError(`${absolute} is not a readable file`, 'not_found', context);
-  if (info.size > MAX_SHAPES_BYTES) throw new DomainError(`${absolute} is larger than ${MAX_SHAPES_BYTES} bytes`, 'invalid_argument', context);
+  if (info.size > MAX_SHAPES_BYTES)
+    throw new DomainError(`${absolute} is larger than ${MAX_SHAPES_BYTES} bytes`, 'invalid_argument', context);
   const text = await readRegularFile(absolute, 'shapes', 'utf8');
   return { text, format, origin: absolute, base: pathToFileURL(absolute).href };
 }

@@ -23,7 +23,7 @@ async function dataStore(req: ValidationRequest): Promise<Store> {
     const store = new Store();
     for (let i = 0; i < req.documents.length; i++) {
       try {
-        store.addQuads(await parseRdf(req.documents[i], 'ntriples', undefined, `d${i}b`) as never);
+        store.addQuads((await parseRdf(req.documents[i], 'ntriples', undefined, `d${i}b`)) as never);
       } catch (e) {
         throw new ShaclFailure(`The data graph (document ${i + 1} of the imports closure) does not parse: ${(e as Error).message}`, 'data');
       }
@@ -39,7 +39,7 @@ async function shapesStore(shapes: readonly ShapesDocument[]): Promise<Store> {
   for (let i = 0; i < shapes.length; i++) {
     const doc = shapes[i];
     try {
-      store.addQuads(await parseRdf(doc.text, doc.format, doc.base, `s${i}b`) as never);
+      store.addQuads((await parseRdf(doc.text, doc.format, doc.base, `s${i}b`)) as never);
     } catch (e) {
       const detail = e instanceof RdfSyntaxError ? e.message : (e as Error).message;
       throw new ShaclFailure(`${doc.origin}: the SHACL shapes (${doc.format}) do not parse: ${detail}`, 'shapes');
@@ -50,8 +50,9 @@ async function shapesStore(shapes: readonly ShapesDocument[]): Promise<Store> {
 
 /** SPARQL-based constraints and targets need a SPARQL engine (comunica), loaded only for shapes that use them. */
 async function sparqlPlugins(shapes: Store): Promise<{ validations?: unknown; targetResolvers?: unknown }> {
-  const uses = shapes.countQuads(null, DataFactory.namedNode(SH + 'sparql'), null, null) > 0
-    || shapes.countQuads(null, DataFactory.namedNode(SH + 'target'), null, null) > 0;
+  const uses =
+    shapes.countQuads(null, DataFactory.namedNode(SH + 'sparql'), null, null) > 0 ||
+    shapes.countQuads(null, DataFactory.namedNode(SH + 'target'), null, null) > 0;
   if (!uses) return {};
   const plugin = await import('shacl-engine/sparql.js');
   return { validations: plugin.validations, targetResolvers: plugin.targetResolvers };
@@ -69,7 +70,10 @@ async function validate(req: ValidationRequest): Promise<readonly ShaclResult[]>
     throw new ShaclFailure(`${origins(req.shapes)}: the shapes graph is not valid SHACL: ${(e as Error).message}`, 'shapes');
   }
   if (validator.shapes.size === 0) {
-    throw new ShaclFailure(`${origins(req.shapes)}: the graph declares no SHACL shapes (no sh:NodeShape, sh:PropertyShape or shape with a target)`, 'shapes');
+    throw new ShaclFailure(
+      `${origins(req.shapes)}: the graph declares no SHACL shapes (no sh:NodeShape, sh:PropertyShape or shape with a target)`,
+      'shapes',
+    );
   }
   try {
     const report = await validator.validate({ dataset: data as unknown as RDF.DatasetCore });

@@ -2,7 +2,10 @@
 // `HeldDataApi<EvaluationRequest, EvaluationResult>` and throws SparqlFailure for a refused query.
 
 export class SparqlFailure extends Error {
-  constructor(message: string, readonly reason: 'syntax' | 'evaluation' | 'timeout' | 'cancelled') {
+  constructor(
+    message: string,
+    readonly reason: 'syntax' | 'evaluation' | 'timeout' | 'cancelled',
+  ) {
     super(message);
     this.name = 'SparqlFailure';
   }

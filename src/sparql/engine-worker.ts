@@ -58,7 +58,9 @@ function selectResult(json: JsonResults, limit: number): EvaluationResult {
 
 function graphResult(ntriples: string, limit: number): EvaluationResult {
   const blanks = new BlankLabels();
-  const lines = ntriples.split('\n').filter((l) => l.length > 0)
+  const lines = ntriples
+    .split('\n')
+    .filter((l) => l.length > 0)
     .map((l) => l.replace(/_:([A-Za-z0-9]+)/g, (_m, id: string) => `_:${blanks.label(id)}`))
     .sort();
   return { kind: 'graph', total: lines.length, lines: lines.slice(0, limit) };

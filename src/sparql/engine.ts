@@ -33,11 +33,13 @@ let nextClosureId = 0;
 
 /** The closure members' ids, in order (stable per object). */
 function closureKey(closure: readonly Ontology[]): string {
-  return closure.map((o) => {
-    let id = closureIds.get(o);
-    if (id === undefined) closureIds.set(o, (id = nextClosureId++));
-    return id;
-  }).join(',');
+  return closure
+    .map((o) => {
+      let id = closureIds.get(o);
+      if (id === undefined) closureIds.set(o, (id = nextClosureId++));
+      return id;
+    })
+    .join(',');
 }
 
 /** Names a model state: the revision and which ontologies form the closure (ids stable per object). */
@@ -74,17 +76,21 @@ export class SparqlEngine {
   }
 
   private async evaluateNow(query: string, options: EvaluateOptions): Promise<EvaluationResult> {
-    const closure = options.parseOnly === true ? [] : options.closure ?? this.workspace.importsClosure(this.workspace.active);
+    const closure = options.parseOnly === true ? [] : (options.closure ?? this.workspace.importsClosure(this.workspace.active));
     const extra = options.extra;
     const state = options.closure === undefined ? snapshotKey(this.workspace, closure) : privateKey(closure);
     const key = options.parseOnly === true ? 'empty' : state + (extra === undefined ? '' : `|${extra.key}`);
-    return this.thread.request({ snapshotKey: key, query, form: options.form, limit: options.limit, parseOnly: options.parseOnly }, {
-      key,
-      documents: options.parseOnly === true ? null : () => [...closure.map(writeNTriples), ...(extra === undefined ? [] : [extra.document])],
-      // The thread keeps a snapshot it loaded even when the query was refused.
-      keeps: (failure) => failure instanceof SparqlFailure && failure.reason === 'syntax',
-      deadline: Date.now() + options.timeoutMs,
-      signal: options.signal,
-    });
+    return this.thread.request(
+      { snapshotKey: key, query, form: options.form, limit: options.limit, parseOnly: options.parseOnly },
+      {
+        key,
+        documents:
+          options.parseOnly === true ? null : () => [...closure.map(writeNTriples), ...(extra === undefined ? [] : [extra.document])],
+        // The thread keeps a snapshot it loaded even when the query was refused.
+        keeps: (failure) => failure instanceof SparqlFailure && failure.reason === 'syntax',
+        deadline: Date.now() + options.timeoutMs,
+        signal: options.signal,
+      },
+    );
   }
 }

@@ -37,8 +37,14 @@ function materialize(c: Classification): string {
 export function inferredDocument(session: ReasoningSession): InferredSnapshot {
   const status = session.status();
   const result = session.result;
-  if (status === 'inconsistent') return { kind: 'unavailable', code: 'inconsistent_ontology', message: 'The ontology is inconsistent, so every statement is entailed: see explain_inconsistency' };
-  if (status !== 'classified' || result === null) return { kind: 'unavailable', code: 'reasoner_not_ready', message: `${NOT_MATERIALIZED} (reasoner status: ${status})` };
+  if (status === 'inconsistent')
+    return {
+      kind: 'unavailable',
+      code: 'inconsistent_ontology',
+      message: 'The ontology is inconsistent, so every statement is entailed: see explain_inconsistency',
+    };
+  if (status !== 'classified' || result === null)
+    return { kind: 'unavailable', code: 'reasoner_not_ready', message: `${NOT_MATERIALIZED} (reasoner status: ${status})` };
   return readyInferences(result);
 }
 
@@ -49,7 +55,9 @@ export function readyInferences(result: Classification): InferredSnapshot {
   let document = documents.get(result);
   if (document === undefined) documents.set(result, (document = materialize(result)));
   return {
-    kind: 'ready', key: `inferred-${id}`, document,
+    kind: 'ready',
+    key: `inferred-${id}`,
+    document,
     note: `Inferences of ${result.reasoner.name} materialized: rdfs:subClassOf and owl:equivalentClass between named classes, rdf:type of named individuals (property-level inferences are not included).`,
   };
 }

@@ -29,9 +29,18 @@ export interface InvariantResult {
 }
 
 /** The default id and message of the `index`-th (0-based) invariant of a list (TOOLS.md verify_ontology). */
-export function invariantSpec(item: { sparql: string; id?: string; message?: string; severity?: InvariantSeverity; include_inferred?: boolean }, index: number): InvariantSpec {
+export function invariantSpec(
+  item: { sparql: string; id?: string; message?: string; severity?: InvariantSeverity; include_inferred?: boolean },
+  index: number,
+): InvariantSpec {
   const id = item.id ?? `invariant-${index + 1}`;
-  return { id, sparql: item.sparql, message: item.message ?? `Invariant '${id}' violated.`, severity: item.severity ?? 'error', includeInferred: item.include_inferred ?? false };
+  return {
+    id,
+    sparql: item.sparql,
+    message: item.message ?? `Invariant '${id}' violated.`,
+    severity: item.severity ?? 'error',
+    includeInferred: item.include_inferred ?? false,
+  };
 }
 
 /** The first id two specs share, if any. */
@@ -49,14 +58,21 @@ export async function checkInvariant(target: QueryTarget, spec: InvariantSpec, l
   const base = { id: spec.id, severity: spec.severity, message: spec.message };
   try {
     const { result } = await runRead(target, {
-      query: spec.sparql, forms: ['SELECT', 'ASK'], formHint: 'an invariant is a SELECT (violating rows) or an ASK (true = violated)',
-      includeInferred: spec.includeInferred, whenUninferred: 'fail', limit, timeoutMs,
+      query: spec.sparql,
+      forms: ['SELECT', 'ASK'],
+      formHint: 'an invariant is a SELECT (violating rows) or an ASK (true = violated)',
+      includeInferred: spec.includeInferred,
+      whenUninferred: 'fail',
+      limit,
+      timeoutMs,
     });
     if (result.kind === 'ask') return { ...base, violated: result.boolean, ...(result.boolean ? { violation_count: 1 } : {}) };
-    if (result.kind !== 'select') throw new DomainError('an invariant is a SELECT (violating rows) or an ASK (true = violated)', 'forbidden_query_form');
+    if (result.kind !== 'select')
+      throw new DomainError('an invariant is a SELECT (violating rows) or an ASK (true = violated)', 'forbidden_query_form');
     const omitted = result.total - result.rows.length;
     return {
-      ...base, violated: result.total > 0,
+      ...base,
+      violated: result.total > 0,
       ...(result.total > 0 ? { violation_count: result.total, violations: result.rows } : {}),
       ...(omitted > 0 ? { truncated: omitted } : {}),
     };
@@ -68,7 +84,12 @@ export async function checkInvariant(target: QueryTarget, spec: InvariantSpec, l
 }
 
 /** Runs the invariants one after another over the same target (the engine keeps its snapshot between them). */
-export async function checkInvariants(target: QueryTarget, specs: readonly InvariantSpec[], limit: number, timeoutMs: number): Promise<InvariantResult[]> {
+export async function checkInvariants(
+  target: QueryTarget,
+  specs: readonly InvariantSpec[],
+  limit: number,
+  timeoutMs: number,
+): Promise<InvariantResult[]> {
   const out: InvariantResult[] = [];
   for (const spec of specs) out.push(await checkInvariant(target, spec, limit, timeoutMs));
   return out;

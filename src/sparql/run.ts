@@ -11,7 +11,12 @@ import { SparqlFailure } from './engine.js';
 import type { WindowState } from '../window/state.js';
 import type { EvaluationResult } from './engine-protocol.js';
 
-export const BUILT_IN_PREFIXES: PrefixTable = new Map([['rdf', RDF], ['rdfs', RDFS], ['owl', OWL], ['xsd', XSD]]);
+export const BUILT_IN_PREFIXES: PrefixTable = new Map([
+  ['rdf', RDF],
+  ['rdfs', RDFS],
+  ['owl', OWL],
+  ['xsd', XSD],
+]);
 
 // SPARQL's PN_PREFIX (ASCII subset plus letters): a prefix name outside it cannot be declared in a query.
 const PREFIX_NAME = /^(?:\p{L}(?:[\p{L}\p{N}_.-]*[\p{L}\p{N}_-])?)?$/u;
@@ -81,7 +86,13 @@ export function syntaxProblem(message: string): string {
   const where = `line ${Math.max(1, Number(m[1]) - 1)}, column ${m[2]}`;
   const list = /^expected one of ([\s\S]*)$/.exec(m[3]);
   if (list === null) return `${where}: ${m[3].replace(/\s+/g, ' ').trim()}`;
-  const items = [...new Set(alternatives(list[1]).map(describeAlternative).filter((x): x is string => x !== null))];
+  const items = [
+    ...new Set(
+      alternatives(list[1])
+        .map(describeAlternative)
+        .filter((x): x is string => x !== null),
+    ),
+  ];
   const shown = items.slice(0, EXPECTED_SHOWN).join(', ');
   return `${where}: expected one of ${shown}${items.length > EXPECTED_SHOWN ? ` or ${items.length - EXPECTED_SHOWN} more` : ''}`;
 }
@@ -101,13 +112,24 @@ export interface PrivateSnapshot {
 
 /** Refuses what must never be evaluated; the message says why. */
 export function refusal(scan: QueryScan): DomainError | null {
-  if (scan.usesService) return new DomainError('SERVICE is not allowed: queries run over a private snapshot with no network access', 'service_not_allowed');
-  if (scan.form === 'UPDATE') return new DomainError('SPARQL UPDATE is not allowed: the engine is read-only (use the editing tools to change the ontology)', 'forbidden_query_form');
+  if (scan.usesService)
+    return new DomainError('SERVICE is not allowed: queries run over a private snapshot with no network access', 'service_not_allowed');
+  if (scan.form === 'UPDATE')
+    return new DomainError(
+      'SPARQL UPDATE is not allowed: the engine is read-only (use the editing tools to change the ontology)',
+      'forbidden_query_form',
+    );
   return null;
 }
 
 /** Evaluates a read query over the active ontology's imports-closure snapshot; failures are DomainErrors. */
-export async function evaluateRead(window: WindowState, query: string, scan: QueryScan, options: ReadOptions, inferred?: { key: string; document: string }): Promise<EvaluationResult> {
+export async function evaluateRead(
+  window: WindowState,
+  query: string,
+  scan: QueryScan,
+  options: ReadOptions,
+  inferred?: { key: string; document: string },
+): Promise<EvaluationResult> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;
   // A request without a form keyword is handed over as SELECT only to obtain the parser's message.
@@ -115,7 +137,12 @@ export async function evaluateRead(window: WindowState, query: string, scan: Que
   try {
     const prefixes = options.snapshot?.prefixes ?? queryPrefixes(window.workspace);
     return await window.sparql.evaluate(prologue(prefixes) + query, {
-      form, limit: options.limit, timeoutMs: options.timeoutMs, signal: options.signal, extra: inferred, closure: options.snapshot?.closure,
+      form,
+      limit: options.limit,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      extra: inferred,
+      closure: options.snapshot?.closure,
     });
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
@@ -131,7 +158,13 @@ export function queryResult(result: EvaluationResult, form: string): JsonObject 
   if (result.kind === 'ask') return { query_type: 'ASK', boolean: result.boolean };
   if (result.kind === 'select') {
     const omitted = result.total - result.rows.length;
-    return { query_type: 'SELECT', vars: result.vars, count: result.total, bindings: result.rows, ...(omitted > 0 ? { truncated: omitted } : {}) };
+    return {
+      query_type: 'SELECT',
+      vars: result.vars,
+      count: result.total,
+      bindings: result.rows,
+      ...(omitted > 0 ? { truncated: omitted } : {}),
+    };
   }
   const omitted = result.total - result.lines.length;
   const turtle = result.lines.length === 0 ? '' : result.lines.join('\n') + '\n';

@@ -23,8 +23,11 @@ export interface SchemaOptions {
 }
 
 const LISTS = [
-  ['classes', 'Class'], ['object_properties', 'ObjectProperty'], ['data_properties', 'DataProperty'],
-  ['individuals', 'NamedIndividual'], ['datatypes', 'Datatype'],
+  ['classes', 'Class'],
+  ['object_properties', 'ObjectProperty'],
+  ['data_properties', 'DataProperty'],
+  ['individuals', 'NamedIndividual'],
+  ['datatypes', 'Datatype'],
 ] as const satisfies readonly (readonly [string, EntityKind])[];
 
 type ListName = (typeof LISTS)[number][0];
@@ -63,11 +66,14 @@ function namedLinks(scope: readonly Ontology[]): { domains: Map<IRI, Set<IRI>>; 
     s.add(value);
   };
   for (const o of scope) {
-    for (const a of o.axiomsOfKind('ObjectPropertyDomain')) if (a.property.kind === 'ObjectProperty' && a.domain.kind === 'Class') add(domains, a.property.iri, a.domain.iri);
-    for (const a of o.axiomsOfKind('ObjectPropertyRange')) if (a.property.kind === 'ObjectProperty' && a.range.kind === 'Class') add(ranges, a.property.iri, a.range.iri);
+    for (const a of o.axiomsOfKind('ObjectPropertyDomain'))
+      if (a.property.kind === 'ObjectProperty' && a.domain.kind === 'Class') add(domains, a.property.iri, a.domain.iri);
+    for (const a of o.axiomsOfKind('ObjectPropertyRange'))
+      if (a.property.kind === 'ObjectProperty' && a.range.kind === 'Class') add(ranges, a.property.iri, a.range.iri);
     for (const a of o.axiomsOfKind('DataPropertyDomain')) if (a.domain.kind === 'Class') add(domains, a.property.iri, a.domain.iri);
     for (const a of o.axiomsOfKind('DataPropertyRange')) if (a.range.kind === 'Datatype') add(ranges, a.property.iri, a.range.iri);
-    for (const a of o.axiomsOfKind('ClassAssertion')) if (a.cls.kind === 'Class' && a.individual.kind === 'NamedIndividual') add(types, a.individual.iri, a.cls.iri);
+    for (const a of o.axiomsOfKind('ClassAssertion'))
+      if (a.cls.kind === 'Class' && a.individual.kind === 'NamedIndividual') add(types, a.individual.iri, a.cls.iri);
   }
   return { domains, ranges, types };
 }
@@ -77,16 +83,29 @@ function ref(row: TermRow): string {
 }
 
 function examples(lists: Readonly<Record<ListName, readonly TermRow[]>>): { title: string; query: string }[] {
-  const out = [{ title: 'Named classes with their labels', query: 'SELECT ?class ?label WHERE {\n  ?class a owl:Class .\n  OPTIONAL { ?class rdfs:label ?label }\n}\nORDER BY ?class\nLIMIT 50' }];
+  const out = [
+    {
+      title: 'Named classes with their labels',
+      query: 'SELECT ?class ?label WHERE {\n  ?class a owl:Class .\n  OPTIONAL { ?class rdfs:label ?label }\n}\nORDER BY ?class\nLIMIT 50',
+    },
+  ];
   const cls = lists.classes[0];
   if (cls !== undefined) {
-    out.push({ title: `Direct subclasses of ${cls.display}`, query: `SELECT ?sub WHERE {\n  ?sub rdfs:subClassOf ${ref(cls)} .\n}\nORDER BY ?sub` });
-    out.push({ title: `Instances of ${cls.display} (asserted; pass include_inferred=true for inferred types)`, query: `SELECT ?x WHERE {\n  ?x a ${ref(cls)} .\n}\nORDER BY ?x\nLIMIT 50` });
+    out.push({
+      title: `Direct subclasses of ${cls.display}`,
+      query: `SELECT ?sub WHERE {\n  ?sub rdfs:subClassOf ${ref(cls)} .\n}\nORDER BY ?sub`,
+    });
+    out.push({
+      title: `Instances of ${cls.display} (asserted; pass include_inferred=true for inferred types)`,
+      query: `SELECT ?x WHERE {\n  ?x a ${ref(cls)} .\n}\nORDER BY ?x\nLIMIT 50`,
+    });
   }
   const op = lists.object_properties[0];
-  if (op !== undefined) out.push({ title: `Pairs related by ${op.display}`, query: `SELECT ?s ?o WHERE {\n  ?s ${ref(op)} ?o .\n}\nLIMIT 50` });
+  if (op !== undefined)
+    out.push({ title: `Pairs related by ${op.display}`, query: `SELECT ?s ?o WHERE {\n  ?s ${ref(op)} ?o .\n}\nLIMIT 50` });
   const dp = lists.data_properties[0];
-  if (dp !== undefined) out.push({ title: `Values of ${dp.display}`, query: `SELECT ?s ?value WHERE {\n  ?s ${ref(dp)} ?value .\n}\nLIMIT 50` });
+  if (dp !== undefined)
+    out.push({ title: `Values of ${dp.display}`, query: `SELECT ?s ?value WHERE {\n  ?s ${ref(dp)} ?value .\n}\nLIMIT 50` });
   return out;
 }
 
@@ -103,15 +122,24 @@ export function describeSchema(scope: readonly Ontology[], prefixes: PrefixTable
     for (const o of scope) for (const e of o.index.entitiesOfKind(kind)) if (!isBuiltIn(e)) iris.add(e.iri);
     const rows = [...iris].map((iri) => termRow(iri, scope, prefixes, options.labelLanguage)).sort(byDisplay);
     counts[name] = rows.length;
-    const hits = keyword === undefined ? rows
-      : rows.filter((r) => r.display.toLowerCase().includes(keyword) || r.iri.toLowerCase().includes(keyword) || (r.curie?.toLowerCase().includes(keyword) ?? false));
+    const hits =
+      keyword === undefined
+        ? rows
+        : rows.filter(
+            (r) =>
+              r.display.toLowerCase().includes(keyword) ||
+              r.iri.toLowerCase().includes(keyword) ||
+              (r.curie?.toLowerCase().includes(keyword) ?? false),
+          );
     matched[name] = hits.length;
     const shown = name === 'individuals' && !options.includeIndividuals ? [] : hits.slice(0, options.limit);
     if (shown.length < hits.length && (name !== 'individuals' || options.includeIndividuals)) truncated[name] = hits.length - shown.length;
     lists[name] = shown;
   }
-  const rowsOf = (iris: Set<IRI> | undefined): TermRow[] => [...(iris ?? [])].map((iri) => termRow(iri, scope, prefixes, options.labelLanguage)).sort(byDisplay);
-  const withLinks = (rows: TermRow[]) => rows.map((r) => ({ ...r, domains: rowsOf(links.domains.get(r.iri)), ranges: rowsOf(links.ranges.get(r.iri)) }));
+  const rowsOf = (iris: Set<IRI> | undefined): TermRow[] =>
+    [...(iris ?? [])].map((iri) => termRow(iri, scope, prefixes, options.labelLanguage)).sort(byDisplay);
+  const withLinks = (rows: TermRow[]) =>
+    rows.map((r) => ({ ...r, domains: rowsOf(links.domains.get(r.iri)), ranges: rowsOf(links.ranges.get(r.iri)) }));
   return {
     counts,
     ...(keyword !== undefined ? { matched } : {}),

@@ -33,7 +33,12 @@ export function liveTarget(window: WindowState, signal: AbortSignal): QueryTarge
 }
 
 /** A private snapshot; `inferences` is computed on first need and shared by every query of the target. */
-export function snapshotTarget(window: WindowState, snapshot: PrivateSnapshot, inferences: () => Promise<InferredSnapshot>, signal: AbortSignal): QueryTarget {
+export function snapshotTarget(
+  window: WindowState,
+  snapshot: PrivateSnapshot,
+  inferences: () => Promise<InferredSnapshot>,
+  signal: AbortSignal,
+): QueryTarget {
   return { window, snapshot, prefixes: snapshot.prefixes, inferences: once(inferences), signal };
 }
 
@@ -65,9 +70,15 @@ export async function runRead(target: QueryTarget, request: ReadRequest): Promis
     throw new DomainError(`${scan.form} is not allowed here: ${request.formHint}`, 'forbidden_query_form');
   }
   const inferred = request.includeInferred ? await target.inferences() : null;
-  if (inferred !== null && inferred.kind !== 'ready' && request.whenUninferred === 'fail') throw new DomainError(inferred.message, inferred.code);
+  if (inferred !== null && inferred.kind !== 'ready' && request.whenUninferred === 'fail')
+    throw new DomainError(inferred.message, inferred.code);
   const extra = inferred !== null && inferred.kind === 'ready' ? inferred : undefined;
-  const options = { limit: request.limit, timeoutMs: request.timeoutMs, signal: target.signal, ...(target.snapshot === undefined ? {} : { snapshot: target.snapshot }) };
+  const options = {
+    limit: request.limit,
+    timeoutMs: request.timeoutMs,
+    signal: target.signal,
+    ...(target.snapshot === undefined ? {} : { snapshot: target.snapshot }),
+  };
   const result = await evaluateRead(target.window, request.query, scan, options, extra);
   return { result, ...(inferred !== null && inferred.kind !== 'ready' ? { uninferred: inferred.message } : {}) };
 }

@@ -20,8 +20,10 @@ const OUTPUT_NAME = /^\.athene\/audit-export[^/\\]*\.jsonl$/;
 
 const Input = v.strictObject({
   dry_run: v.optional(v.boolean(), true),
-  output: v.optional(v.pipe(v.string(), v.maxLength(255),
-    v.regex(OUTPUT_NAME, 'must be a project-relative path matching .athene/audit-export*.jsonl')), DEFAULT_OUTPUT),
+  output: v.optional(
+    v.pipe(v.string(), v.maxLength(255), v.regex(OUTPUT_NAME, 'must be a project-relative path matching .athene/audit-export*.jsonl')),
+    DEFAULT_OUTPUT,
+  ),
 });
 
 /** Which streams and which root: the valid discovered policy's project, or (dry run only) the document's own. */
@@ -38,12 +40,23 @@ async function scopeOf(ctx: ToolContext, commit: boolean): Promise<ExportScope> 
   }
   if (commit) {
     throw res.loaded
-      ? new ToolFailure(`${TOOL}: the project policy ${res.file} is invalid; a commit needs a valid discovered policy (get_project_policy lists its errors)`, 'policy_invalid', { exported: false, policy_path: res.file })
-      : new ToolFailure(`${TOOL}: no project policy governs the active ontology; a commit needs a valid discovered .athene/project.yaml`, 'policy_required', { exported: false });
+      ? new ToolFailure(
+          `${TOOL}: the project policy ${res.file} is invalid; a commit needs a valid discovered policy (get_project_policy lists its errors)`,
+          'policy_invalid',
+          { exported: false, policy_path: res.file },
+        )
+      : new ToolFailure(
+          `${TOOL}: no project policy governs the active ontology; a commit needs a valid discovered .athene/project.yaml`,
+          'policy_required',
+          { exported: false },
+        );
   }
   // a dry run without a valid policy previews the document-scoped streams beside the document
   const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
-  if (doc === null) throw new ToolFailure(`${TOOL}: the active ontology has no local document, so there is no project to export`, 'policy_required', { exported: false });
+  if (doc === null)
+    throw new ToolFailure(`${TOOL}: the active ontology has no local document, so there is no project to export`, 'policy_required', {
+      exported: false,
+    });
   return { projectHash: await documentProjectHash(doc), root: path.dirname(doc), resolution: res };
 }
 
@@ -64,7 +77,11 @@ async function merged(dir: string, write: (m: MergedAudit) => Promise<void>): Pr
     });
   } catch (err) {
     if (err instanceof AuditMergeError) {
-      throw new ToolFailure(`${TOOL}: ${err.message}`, err.code, { exported: false, ...(err.code === 'project_locked' ? { retryable: true } : {}), ...(err.source === undefined ? {} : { source: err.source }) });
+      throw new ToolFailure(`${TOOL}: ${err.message}`, err.code, {
+        exported: false,
+        ...(err.code === 'project_locked' ? { retryable: true } : {}),
+        ...(err.source === undefined ? {} : { source: err.source }),
+      });
     }
     throw err;
   }
@@ -81,7 +98,10 @@ export const exportAuditLog = defineTool({
   refusalContext: { exported: false },
   handler: async (args, ctx): Promise<JsonObject> => {
     const home = ctx.settings.audit_home;
-    if (home === undefined) throw new ToolFailure(`${TOOL}: this window has no private directory, so it keeps no audit streams`, 'audit_unavailable', { exported: false });
+    if (home === undefined)
+      throw new ToolFailure(`${TOOL}: this window has no private directory, so it keeps no audit streams`, 'audit_unavailable', {
+        exported: false,
+      });
     const commit = !args.dry_run;
     const scope = await scopeOf(ctx, commit);
     const target = await checkLocalPath(ctx, TOOL, path.join(scope.root, args.output), commit ? 'write' : 'read', scope.resolution);

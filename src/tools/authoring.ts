@@ -4,8 +4,16 @@
 
 import * as v from 'valibot';
 import {
-  annotationAssertion, annotationProperty, cls, declaration, entity as makeEntity, iriNode, literal,
-  type Axiom, type Entity, type IRI,
+  annotationAssertion,
+  annotationProperty,
+  cls,
+  declaration,
+  entity as makeEntity,
+  iriNode,
+  literal,
+  type Axiom,
+  type Entity,
+  type IRI,
 } from '../model/terms.js';
 import { NameError } from '../model/names.js';
 import { buildAxiom, OperandError, type BuiltAxiom } from '../model/operands/builder.js';
@@ -59,7 +67,11 @@ function fullIri(token: string, ctx: ToolContext, operand: string): IRI {
   const ns = colon < 0 || t.startsWith('//', colon + 1) ? undefined : prefixNamespace(ctx, t.slice(0, colon + 1));
   const iri = ns === undefined ? t : ns + t.slice(colon + 1);
   if (!SCHEME.test(iri) || NOT_IN_IRI.test(iri)) {
-    throw new ToolFailure(`'${operand}' must be an absolute IRI or a CURIE of a known prefix (got ${JSON.stringify(token)})`, 'invalid_argument', { operand });
+    throw new ToolFailure(
+      `'${operand}' must be an absolute IRI or a CURIE of a known prefix (got ${JSON.stringify(token)})`,
+      'invalid_argument',
+      { operand },
+    );
   }
   return iri;
 }
@@ -69,7 +81,11 @@ export function targetIri(args: IdentityArgs, ctx: ToolContext): IRI {
   if (args.iri !== undefined) return fullIri(args.iri, ctx, 'iri');
   const name = args.name!;
   if (NOT_IN_IRI.test(name)) {
-    throw new ToolFailure(`'name' cannot be the local part of an IRI (${JSON.stringify(name)}): give iri, or a name without spaces and use label`, 'invalid_argument', { operand: 'name' });
+    throw new ToolFailure(
+      `'name' cannot be the local part of an IRI (${JSON.stringify(name)}): give iri, or a name without spaces and use label`,
+      'invalid_argument',
+      { operand: 'name' },
+    );
   }
   if (args.namespace !== undefined) return fullIri(args.namespace, ctx, 'namespace') + name;
   if (!ctx.resolver.generatesIds) return ctx.resolver.newEntityNamespace() + name;
@@ -77,7 +93,11 @@ export function targetIri(args: IdentityArgs, ctx: ToolContext): IRI {
   // (creating it again is a no-op, as namespace + name is in name mode); a new name mints a generated id.
   const iri = ctx.resolver.resolve(name).iri;
   if (args.no_label && ctx.resolver.generatedName(iri) !== undefined) {
-    throw new ToolFailure(`no_label would lose the name '${name}': new entities get generated ids (settings new_entity_ids=generated), so the name is kept as the label; drop no_label, or give iri or namespace`, 'invalid_argument', { operand: 'no_label' });
+    throw new ToolFailure(
+      `no_label would lose the name '${name}': new entities get generated ids (settings new_entity_ids=generated), so the name is kept as the label; drop no_label, or give iri or namespace`,
+      'invalid_argument',
+      { operand: 'no_label' },
+    );
   }
   return iri;
 }
@@ -85,8 +105,9 @@ export function targetIri(args: IdentityArgs, ctx: ToolContext): IRI {
 /** Declaration plus, unless no_label, the rdfs:label (default: the name). */
 export function identityAxioms(e: Entity, args: IdentityArgs): Axiom[] {
   const axioms: Axiom[] = [declaration(e)];
-  const label = args.no_label ? undefined : args.label ?? args.name;
-  if (label !== undefined) axioms.push(annotationAssertion(annotationProperty(RDFS_LABEL), iriNode(e.iri), literal(label, undefined, args.label_lang)));
+  const label = args.no_label ? undefined : (args.label ?? args.name);
+  if (label !== undefined)
+    axioms.push(annotationAssertion(annotationProperty(RDFS_LABEL), iriNode(e.iri), literal(label, undefined, args.label_lang)));
   return axioms;
 }
 
@@ -116,9 +137,12 @@ function buildAs(names: Readonly<Record<string, string>>, build: () => BuiltAxio
 
 function renamed(err: unknown, names: Readonly<Record<string, string>>): unknown {
   for (const [from, to] of Object.entries(names)) {
-    if (err instanceof NameError && err.message.startsWith(from + ': ')) return new NameError(to + err.message.slice(from.length), err.candidates);
+    if (err instanceof NameError && err.message.startsWith(from + ': '))
+      return new NameError(to + err.message.slice(from.length), err.candidates);
     if (err instanceof OperandError && err.operand === from) {
-      const message = err.message.startsWith(from + ': ') ? to + err.message.slice(from.length) : err.message.replace(`'${from}'`, `'${to}'`);
+      const message = err.message.startsWith(from + ': ')
+        ? to + err.message.slice(from.length)
+        : err.message.replace(`'${from}'`, `'${to}'`);
       return new OperandError(message, err.code, to);
     }
   }
@@ -153,7 +177,10 @@ function subjectIri(ref: string, ctx: ToolContext): IRI {
   } catch (err) {
     if (!(err instanceof NameError) || err.candidates.length > 0 || iriForm) throw err;
   }
-  throw new ToolFailure(`No entity found for '${ref}'. Give an existing entity, or an absolute IRI to annotate something that is not an entity.`, 'not_found');
+  throw new ToolFailure(
+    `No entity found for '${ref}'. Give an existing entity, or an absolute IRI to annotate something that is not an entity.`,
+    'not_found',
+  );
 }
 
 // ---------------------------------------------------------------- create_class, create_entity
@@ -161,11 +188,14 @@ function subjectIri(ref: string, ctx: ToolContext): IRI {
 export const createClass = defineTool({
   name: 'create_class',
   description: 'Create a class, labelled with its name, with an optional parent.',
-  input: v.pipe(
-    v.strictObject({ ...IDENTITY, parent: v.optional(Text) }),
-    v.check(hasNameOrIri, NAME_OR_IRI),
-  ),
-  output: v.object({ created: EntityRowOutput, parent: v.optional(v.string()), present: v.boolean(), new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
+  input: v.pipe(v.strictObject({ ...IDENTITY, parent: v.optional(Text) }), v.check(hasNameOrIri, NAME_OR_IRI)),
+  output: v.object({
+    created: EntityRowOutput,
+    parent: v.optional(v.string()),
+    present: v.boolean(),
+    new_entities: v.optional(v.array(EntityRowOutput)),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -176,7 +206,9 @@ export const createClass = defineTool({
     const axioms = identityAxioms(c, args);
     if (args.parent !== undefined) {
       const parent = args.parent;
-      const built = buildAs({ super: 'parent' }, () => buildAxiom({ axiom_type: 'subclass_of', sub: `<${c.iri}>`, super: parent }, ctx.resolver));
+      const built = buildAs({ super: 'parent' }, () =>
+        buildAxiom({ axiom_type: 'subclass_of', sub: `<${c.iri}>`, super: parent }, ctx.resolver),
+      );
       // the class's own label is identityAxioms', even when its IRI was generated
       const ownLabel = (a: Axiom) => a.kind === 'AnnotationAssertion' && a.subject.kind === 'IRI' && a.subject.iri === c.iri;
       axioms.push(...built.declarations, ...built.labels.filter((a) => !ownLabel(a)), built.axiom);
@@ -196,10 +228,7 @@ export const createClass = defineTool({
 export const createEntity = defineTool({
   name: 'create_entity',
   description: 'Create an entity of any type, labelled with its name.',
-  input: v.pipe(
-    v.strictObject({ entity_type: v.picklist(ENTITY_TYPES), ...IDENTITY }),
-    v.check(hasNameOrIri, NAME_OR_IRI),
-  ),
+  input: v.pipe(v.strictObject({ entity_type: v.picklist(ENTITY_TYPES), ...IDENTITY }), v.check(hasNameOrIri, NAME_OR_IRI)),
   output: v.object({ created: EntityRowOutput, new_entities: v.optional(v.array(EntityRowOutput)), note: v.optional(v.string()) }),
   capabilities: ['ontology:curate'],
   mutating: always,
@@ -234,8 +263,9 @@ export const addSubclassOf = defineTool({
   idempotent: true,
   summary: (a) => `add_subclass_of ${a.child} SubClassOf ${a.parent}`,
   handler: (args, ctx) => {
-    const built = buildAs({ sub: 'child', super: 'parent' },
-      () => buildAxiom({ axiom_type: 'subclass_of', sub: args.child, super: args.parent }, ctx.resolver, { strict: args.strict }));
+    const built = buildAs({ sub: 'child', super: 'parent' }, () =>
+      buildAxiom({ axiom_type: 'subclass_of', sub: args.child, super: args.parent }, ctx.resolver, { strict: args.strict }),
+    );
     return applyBuilt(built, ctx);
   },
 });
@@ -276,7 +306,7 @@ export const addAnnotation = defineTool({
 
 export const setLabel = defineTool({
   name: 'set_label',
-  description: 'Replace an entity\'s rdfs:label in one language.',
+  description: "Replace an entity's rdfs:label in one language.",
   input: v.strictObject({
     entity: v.pipe(Text, v.description('An entity or any absolute IRI.')),
     value: Text,
@@ -294,8 +324,9 @@ export const setLabel = defineTool({
     const active = ctx.workspace.active;
     const label = literal(args.value, undefined, args.lang);
     const wanted = annotationAssertion(annotationProperty(RDFS_LABEL), iriNode(iri), label);
-    const previous = [...active.index.annotationsBySubject.get(iri) ?? []].filter((a) =>
-      a !== wanted && a.property.iri === RDFS_LABEL && a.value.kind === 'Literal' && a.value.lang === label.lang);
+    const previous = [...(active.index.annotationsBySubject.get(iri) ?? [])].filter(
+      (a) => a !== wanted && a.property.iri === RDFS_LABEL && a.value.kind === 'Literal' && a.value.lang === label.lang,
+    );
     const changes: Change[] = previous.map((axiom) => ({ kind: 'RemoveAxiom', ontology: active, axiom }));
     if (!active.has(wanted)) changes.push({ kind: 'AddAxiom', ontology: active, axiom: wanted });
     if (changes.length > 0) ctx.workspace.apply(changes);

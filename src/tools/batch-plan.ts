@@ -56,7 +56,8 @@ export interface Plan {
 
 /** Failures that belong to one row (operands, names, syntax) rather than to the whole call. */
 function rowError(err: unknown): string | null {
-  if (err instanceof OperandError || err instanceof NameError || err instanceof ParseError || err instanceof ToolFailure) return err.message;
+  if (err instanceof OperandError || err instanceof NameError || err instanceof ParseError || err instanceof ToolFailure)
+    return err.message;
   return null;
 }
 
@@ -119,7 +120,12 @@ function applyRow(r: PlannedRow, ctx: ToolContext): JsonObject {
   if (r.axiom === undefined) return { index: r.index, op: r.op, error: r.error };
   const base = { index: r.index, op: r.op, axiom: renderAxiom(r.axiom, ctx) };
   if (r.op === 'remove') return { ...base, removed: r.present, ...(r.present ? {} : { note: 'not present' }) };
-  return { ...base, applied: !r.present, ...(r.present ? { note: 'already present' } : {}), new_entities: r.newEntities.map((e) => newEntityRow(e, ctx)) };
+  return {
+    ...base,
+    applied: !r.present,
+    ...(r.present ? { note: 'already present' } : {}),
+    new_entities: r.newEntities.map((e) => newEntityRow(e, ctx)),
+  };
 }
 
 export function counts(rows: readonly PlannedRow[]) {
@@ -136,15 +142,19 @@ export function counts(rows: readonly PlannedRow[]) {
   return { adds, removes, noOps, errors };
 }
 
-
 /** apply_changes' result for a batch whose delta was applied (`effective`: it changed the ontology). */
 export function appliedResult(rows: readonly PlannedRow[], effective: boolean, ctx: ToolContext): JsonObject {
   const c = counts(rows);
   return {
     operations: rows.map((r) => applyRow(r, ctx)),
     summary: {
-      operations: rows.length, added: c.adds, removed: c.removes, no_ops: c.noOps, errors: c.errors,
-      single_undo: effective, new_entities: distinctNewEntities(rows).length,
+      operations: rows.length,
+      added: c.adds,
+      removed: c.removes,
+      no_ops: c.noOps,
+      errors: c.errors,
+      single_undo: effective,
+      new_entities: distinctNewEntities(rows).length,
     },
   };
 }

@@ -38,18 +38,32 @@ export const validateCatalog = defineTool({
     path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     compare_imports: v.optional(v.boolean(), false),
   }),
-  output: v.object({ valid: v.boolean(), catalog: v.string(), entries: AnyList, next_catalogs: AnyList, errors: AnyList, unmapped_imports: AnyList, delegated_imports: AnyList }),
+  output: v.object({
+    valid: v.boolean(),
+    catalog: v.string(),
+    entries: AnyList,
+    next_catalogs: AnyList,
+    errors: AnyList,
+    unmapped_imports: AnyList,
+    delegated_imports: AnyList,
+  }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const file = args.path !== undefined ? await catalogFile(args.path) : path.join(documentFolder(ctx, 'validate_catalog'), CATALOG_FILE_NAME);
+    const file =
+      args.path !== undefined ? await catalogFile(args.path) : path.join(documentFolder(ctx, 'validate_catalog'), CATALOG_FILE_NAME);
     const authorized = await authorizeLocalPath(ctx, 'validate_catalog', file, 'read', { derived: args.path === undefined });
     const imports = args.compare_imports ? [...ctx.workspace.active.imports] : null;
     const report = await checkCatalog(authorized, imports);
     return {
       valid: report.valid,
       catalog: report.catalog,
-      entries: report.entries.map((e) => ({ name: e.name, uri: e.uri, status: e.status, ...(e.file === undefined ? {} : { file: e.file }) })),
+      entries: report.entries.map((e) => ({
+        name: e.name,
+        uri: e.uri,
+        status: e.status,
+        ...(e.file === undefined ? {} : { file: e.file }),
+      })),
       next_catalogs: report.nextCatalogs,
       errors: report.errors,
       unmapped_imports: report.unmappedImports,
@@ -82,10 +96,14 @@ function planCatalog(ctx: ToolContext, directOnly: boolean): CatalogPlan {
       continue;
     }
     if (target.file === null) {
-      skipped.set(edge.import_iri, `not a local file (${target.source_type} document${target.document_iri === null ? '' : ' ' + target.document_iri})`);
+      skipped.set(
+        edge.import_iri,
+        `not a local file (${target.source_type} document${target.document_iri === null ? '' : ' ' + target.document_iri})`,
+      );
       continue;
     }
-    for (const name of [edge.import_iri, target.ontology_iri, target.version_iri]) if (name !== null) map(name, target.file, edge.import_iri);
+    for (const name of [edge.import_iri, target.ontology_iri, target.version_iri])
+      if (name !== null) map(name, target.file, edge.import_iri);
   }
   for (const name of mappings.keys()) skipped.delete(name);
   return { mappings, skipped };
@@ -100,12 +118,17 @@ async function existingCatalog(file: string): Promise<Catalog | null> {
     // ENOTDIR: a path component is a file, so there is no catalog there (the write then names the folder problem)
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw new ToolFailure(`Cannot read the existing catalog ${file}: ${(err as Error).message}; nothing was written`, 'io_error', { written: false });
+    throw new ToolFailure(`Cannot read the existing catalog ${file}: ${(err as Error).message}; nothing was written`, 'io_error', {
+      written: false,
+    });
   }
   try {
     return parseCatalog(text, file);
   } catch (err) {
-    throw new ToolFailure(`The existing catalog is malformed (${(err as Error).message}); fix or remove it first, nothing was written`, 'catalog_invalid');
+    throw new ToolFailure(
+      `The existing catalog is malformed (${(err as Error).message}); fix or remove it first, nothing was written`,
+      'catalog_invalid',
+    );
   }
 }
 
@@ -127,7 +150,8 @@ export const writeCatalog = defineTool({
   idempotent: true,
   summary: (args) => `write_catalog ${args.path ?? '(beside the active document)'}`,
   handler: async (args, ctx) => {
-    const chosen = args.path !== undefined ? await catalogFile(args.path) : path.join(documentFolder(ctx, 'write_catalog'), CATALOG_FILE_NAME);
+    const chosen =
+      args.path !== undefined ? await catalogFile(args.path) : path.join(documentFolder(ctx, 'write_catalog'), CATALOG_FILE_NAME);
     const file = await authorizeLocalPath(ctx, 'write_catalog', chosen, 'write', { derived: args.path === undefined });
     const dir = path.dirname(file);
     const plan = planCatalog(ctx, args.direct_imports_only);

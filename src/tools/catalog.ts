@@ -7,7 +7,15 @@ import { searchEntities } from './search.js';
 import { addAxiom, removeAxiom } from './edit.js';
 import { undoChange, redoChange } from './history.js';
 import { saveOntology, loadOntology } from './documents.js';
-import { setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation } from './header.js';
+import {
+  setOntologyId,
+  setPrefix,
+  removePrefix,
+  addImport,
+  removeImport,
+  addOntologyAnnotation,
+  removeOntologyAnnotation,
+} from './header.js';
 import { previewChanges, applyChanges } from './changes.js';
 import { previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet } from './change-sets.js';
 import { setActiveOntology, createOntology } from './workspace-tools.js';
@@ -19,7 +27,15 @@ import { summarizeOntology, listClasses, getAxiomsForEntity, getOntologyContext,
 import { createClass, createEntity, addSubclassOf, addAnnotation, setLabel } from './authoring.js';
 import { createTerm, createTerms, createProperty, createProperties } from './term-creation.js';
 import { renameEntity, deleteEntity, deprecateEntity, moveClass } from './refactoring.js';
-import { listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery, getReasonerCapabilities } from './reasoning.js';
+import {
+  listReasoners,
+  setReasoner,
+  runReasoner,
+  getUnsatisfiableClasses,
+  getInferredSuperclasses,
+  executeDlQuery,
+  getReasonerCapabilities,
+} from './reasoning.js';
 import { explainEntailment, getExplanations, explainInconsistency } from './explanations.js';
 import { validateOntology } from './validation.js';
 import { validateGovernance } from './governance.js';
@@ -32,7 +48,12 @@ import { exportAuditLog } from './audit-tools.js';
 import { runProjectQcTool, runQcSuite } from './qc-tools.js';
 import { runReleaseGateTool, prepareRelease } from './release-tools.js';
 import { shaclValidate } from './shacl-tools.js';
-import { addCompetencyQuestion, listCompetencyQuestions, removeCompetencyQuestion, runCompetencyQuestions } from './competency-questions.js';
+import {
+  addCompetencyQuestion,
+  listCompetencyQuestions,
+  removeCompetencyQuestion,
+  runCompetencyQuestions,
+} from './competency-questions.js';
 import { listRules, addRule, removeRule } from './rules.js';
 import { validateRules } from './rule-validation.js';
 import { sparqlQuery, sparqlSchema, sparqlValidate, verifyOntology } from './sparql-tools.js';
@@ -43,26 +64,113 @@ import { searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuse
 import { unreachable } from '../util/unreachable.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
-  listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity,
-  getOntologyContext, getEntityContext, getModelRevision,
-  validateOntology, validateGovernance, diffOntologies, semanticDiffTool, analyzeChangeImpact,
-  getProjectPolicy, validateProjectPolicy, runProjectQcTool, writeProjectPolicyTemplate, runQcSuite, runReleaseGateTool, prepareRelease, shaclValidate,
-  addCompetencyQuestion, listCompetencyQuestions, removeCompetencyQuestion, runCompetencyQuestions, exportAuditLog,
-  previewChanges, applyChanges, previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet,
-  createClass, createEntity, createTerm, createTerms, createProperty, createProperties, addSubclassOf, addAnnotation, setLabel,
-  addAxiom, removeAxiom,
-  renameEntity, deleteEntity, deprecateEntity, moveClass,
-  setOntologyId, setPrefix, removePrefix, addImport, removeImport, addOntologyAnnotation, removeOntologyAnnotation,
-  loadOntology, setActiveOntology, mergeOntologyDocument, createOntology, inspectImports, writeImportLock, verifyImportLock,
-  validateCatalog, writeCatalog, extractModule,
-  undoChange, redoChange, saveOntology, getChangeHistory, revertChanges, recoverUnsavedChanges,
-  getReasonerCapabilities, materializeInferences, commitMaterializationTool, listReasoners, setReasoner, runReasoner, getUnsatisfiableClasses, getInferredSuperclasses, executeDlQuery,
-  explainEntailment, getExplanations, explainInconsistency,
-  listRules, addRule, removeRule, validateRules,
-  verifyOntology, sparqlQuery, sparqlSchema, sparqlValidate,
-  listMappings, addMappingTool, removeMappingTool, importSssomTool, exportSssomTool, validateMappings,
-  searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuseProposal,
-  startJob, getJob, cancelJob, listJobs, exportJobArtifact,
+  listOntologies,
+  getActiveOntology,
+  summarizeOntology,
+  listClasses,
+  searchEntities,
+  getEntity,
+  getAxiomsForEntity,
+  getOntologyContext,
+  getEntityContext,
+  getModelRevision,
+  validateOntology,
+  validateGovernance,
+  diffOntologies,
+  semanticDiffTool,
+  analyzeChangeImpact,
+  getProjectPolicy,
+  validateProjectPolicy,
+  runProjectQcTool,
+  writeProjectPolicyTemplate,
+  runQcSuite,
+  runReleaseGateTool,
+  prepareRelease,
+  shaclValidate,
+  addCompetencyQuestion,
+  listCompetencyQuestions,
+  removeCompetencyQuestion,
+  runCompetencyQuestions,
+  exportAuditLog,
+  previewChanges,
+  applyChanges,
+  previewChangeSet,
+  commitChangeSet,
+  discardChangeSet,
+  rebaseChangeSet,
+  createClass,
+  createEntity,
+  createTerm,
+  createTerms,
+  createProperty,
+  createProperties,
+  addSubclassOf,
+  addAnnotation,
+  setLabel,
+  addAxiom,
+  removeAxiom,
+  renameEntity,
+  deleteEntity,
+  deprecateEntity,
+  moveClass,
+  setOntologyId,
+  setPrefix,
+  removePrefix,
+  addImport,
+  removeImport,
+  addOntologyAnnotation,
+  removeOntologyAnnotation,
+  loadOntology,
+  setActiveOntology,
+  mergeOntologyDocument,
+  createOntology,
+  inspectImports,
+  writeImportLock,
+  verifyImportLock,
+  validateCatalog,
+  writeCatalog,
+  extractModule,
+  undoChange,
+  redoChange,
+  saveOntology,
+  getChangeHistory,
+  revertChanges,
+  recoverUnsavedChanges,
+  getReasonerCapabilities,
+  materializeInferences,
+  commitMaterializationTool,
+  listReasoners,
+  setReasoner,
+  runReasoner,
+  getUnsatisfiableClasses,
+  getInferredSuperclasses,
+  executeDlQuery,
+  explainEntailment,
+  getExplanations,
+  explainInconsistency,
+  listRules,
+  addRule,
+  removeRule,
+  validateRules,
+  verifyOntology,
+  sparqlQuery,
+  sparqlSchema,
+  sparqlValidate,
+  listMappings,
+  addMappingTool,
+  removeMappingTool,
+  importSssomTool,
+  exportSssomTool,
+  validateMappings,
+  searchExternalTerms,
+  inspectExternalTerm,
+  proposeTermReuse,
+  acceptReuseProposal,
+  startJob,
+  getJob,
+  cancelJob,
+  listJobs,
+  exportJobArtifact,
   getSessionInfo,
 ];
 
@@ -70,33 +178,93 @@ export const TOOLS_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(TOOLS.
 
 /** What an agent needs to explore, edit, check and save an ontology. */
 const CORE: readonly ToolDefinition[] = [
-  listOntologies, getActiveOntology, summarizeOntology, listClasses, searchEntities, getEntity, getAxiomsForEntity, getEntityContext,
-  validateOntology, previewChanges, applyChanges,
-  createClass, createTerm, createTerms, createProperty, addSubclassOf, addAnnotation, setLabel, addAxiom, removeAxiom,
-  renameEntity, deleteEntity, deprecateEntity, moveClass,
-  loadOntology, setActiveOntology, undoChange, redoChange, saveOntology,
-  runReasoner, getUnsatisfiableClasses, executeDlQuery, getSessionInfo,
+  listOntologies,
+  getActiveOntology,
+  summarizeOntology,
+  listClasses,
+  searchEntities,
+  getEntity,
+  getAxiomsForEntity,
+  getEntityContext,
+  validateOntology,
+  previewChanges,
+  applyChanges,
+  createClass,
+  createTerm,
+  createTerms,
+  createProperty,
+  addSubclassOf,
+  addAnnotation,
+  setLabel,
+  addAxiom,
+  removeAxiom,
+  renameEntity,
+  deleteEntity,
+  deprecateEntity,
+  moveClass,
+  loadOntology,
+  setActiveOntology,
+  undoChange,
+  redoChange,
+  saveOntology,
+  runReasoner,
+  getUnsatisfiableClasses,
+  executeDlQuery,
+  getSessionInfo,
 ];
 
 /** Core, and what curating with change sets, policy, external terms, mappings, rules and questions takes. */
 const CURATION: readonly ToolDefinition[] = [
-  ...CORE, getOntologyContext, getModelRevision, validateGovernance, getProjectPolicy, validateProjectPolicy,
-  previewChangeSet, commitChangeSet, discardChangeSet, rebaseChangeSet, createEntity, createProperties,
-  addCompetencyQuestion, listCompetencyQuestions, removeCompetencyQuestion, runCompetencyQuestions,
-  getInferredSuperclasses, explainEntailment, getExplanations, listRules, addRule, removeRule, validateRules, sparqlQuery,
-  listMappings, addMappingTool, removeMappingTool, validateMappings,
-  searchExternalTerms, inspectExternalTerm, proposeTermReuse, acceptReuseProposal,
-  getChangeHistory, revertChanges, recoverUnsavedChanges,
+  ...CORE,
+  getOntologyContext,
+  getModelRevision,
+  validateGovernance,
+  getProjectPolicy,
+  validateProjectPolicy,
+  previewChangeSet,
+  commitChangeSet,
+  discardChangeSet,
+  rebaseChangeSet,
+  createEntity,
+  createProperties,
+  addCompetencyQuestion,
+  listCompetencyQuestions,
+  removeCompetencyQuestion,
+  runCompetencyQuestions,
+  getInferredSuperclasses,
+  explainEntailment,
+  getExplanations,
+  listRules,
+  addRule,
+  removeRule,
+  validateRules,
+  sparqlQuery,
+  listMappings,
+  addMappingTool,
+  removeMappingTool,
+  validateMappings,
+  searchExternalTerms,
+  inspectExternalTerm,
+  proposeTermReuse,
+  acceptReuseProposal,
+  getChangeHistory,
+  revertChanges,
+  recoverUnsavedChanges,
 ];
 
 /** The tools a session on `profile` is offered, in catalog order; `review` is every read-only tool. */
 export function profileTools(profile: ToolProfile = 'full'): readonly ToolDefinition[] {
   switch (profile) {
-    case 'full': return TOOLS;
-    case 'core': return inOrder(CORE);
-    case 'curation': return inOrder(CURATION);
-    case 'review': return TOOLS.filter(readOnlyTool);
-    default: return unreachable(profile);
+    case 'full':
+      return TOOLS;
+    case 'core':
+      return inOrder(CORE);
+    case 'curation':
+      return inOrder(CURATION);
+    case 'review':
+      return TOOLS.filter(readOnlyTool);
+    default:
+      return unreachable(profile);
   }
 }
 

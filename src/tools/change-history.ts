@@ -23,7 +23,8 @@ const MAX_PAGE = 200;
 const CHANGES_PER_ENTRY = 50;
 
 function recorderOf(ctx: ToolContext): ChangeRecorder {
-  if (ctx.changes === undefined) throw new ToolFailure('The change journal is off in this server (setting journal_enabled)', 'journal_disabled');
+  if (ctx.changes === undefined)
+    throw new ToolFailure('The change journal is off in this server (setting journal_enabled)', 'journal_disabled');
   return ctx.changes;
 }
 
@@ -35,7 +36,8 @@ function documentArg(ctx: ToolContext, document: string | undefined): { document
   }
   const active = ctx.workspace.hasActive ? ctx.workspace.active : null;
   const d = active === null ? null : journalDocument(active);
-  if (d === null) throw new ToolFailure('The active ontology has no local document, so it has no change journal; name a document', 'invalid_argument');
+  if (d === null)
+    throw new ToolFailure('The active ontology has no local document, so it has no change journal; name a document', 'invalid_argument');
   return { document: d, ontology: active };
 }
 
@@ -47,7 +49,8 @@ function requireLoaded(found: { document: string; ontology: Ontology | null }): 
 /** One stored change rendered: Manchester syntax with display names, functional syntax with IRIs. */
 function renderChange(s: StoredChange, ctx: ToolContext): JsonObject {
   switch (s.op) {
-    case 'add_axiom': case 'remove_axiom': {
+    case 'add_axiom':
+    case 'remove_axiom': {
       let manchester: string | null = null;
       try {
         manchester = renderAxiom(parseAxiom(s.axiom), ctx);
@@ -56,7 +59,8 @@ function renderChange(s: StoredChange, ctx: ToolContext): JsonObject {
       }
       return { op: s.op, manchester, functional: s.axiom };
     }
-    case 'add_ontology_annotation': case 'remove_ontology_annotation': {
+    case 'add_ontology_annotation':
+    case 'remove_ontology_annotation': {
       let manchester: string | null = null;
       try {
         const a = parseAnnotation(s.annotation);
@@ -66,12 +70,24 @@ function renderChange(s: StoredChange, ctx: ToolContext): JsonObject {
       }
       return { op: s.op, manchester, functional: s.annotation };
     }
-    case 'add_import': case 'remove_import': return { op: s.op, functional: `Import(<${s.iri}>)` };
+    case 'add_import':
+    case 'remove_import':
+      return { op: s.op, functional: `Import(<${s.iri}>)` };
     case 'set_ontology_id':
-      return { op: s.op, functional: `Ontology(${[s.iri, s.version_iri].filter((x) => x !== null).map((x) => `<${x}>`).join(' ')})`, previous: s.previous };
-    case 'set_prefix': return { op: s.op, functional: `Prefix(${s.prefix}=<${s.namespace}>)`, previous: s.previous };
-    case 'remove_prefix': return { op: s.op, functional: `Prefix(${s.prefix}=<${s.previous}>)` };
-    default: return unreachable(s);
+      return {
+        op: s.op,
+        functional: `Ontology(${[s.iri, s.version_iri]
+          .filter((x) => x !== null)
+          .map((x) => `<${x}>`)
+          .join(' ')})`,
+        previous: s.previous,
+      };
+    case 'set_prefix':
+      return { op: s.op, functional: `Prefix(${s.prefix}=<${s.namespace}>)`, previous: s.previous };
+    case 'remove_prefix':
+      return { op: s.op, functional: `Prefix(${s.prefix}=<${s.previous}>)` };
+    default:
+      return unreachable(s);
   }
 }
 
@@ -139,7 +155,16 @@ export const getChangeHistory = defineTool({
   name: 'get_change_history',
   description: 'The change journal of a document: who changed what, when; filtered, paged.',
   input: HistoryArgs,
-  output: v.object({ document: v.string(), entity_iri: v.optional(v.string()), total_matched: v.number(), count: v.number(), entries: AnyList, next_cursor: v.nullable(v.number()), last_saved_seq: v.nullable(v.number()), last_seq: v.number() }),
+  output: v.object({
+    document: v.string(),
+    entity_iri: v.optional(v.string()),
+    total_matched: v.number(),
+    count: v.number(),
+    entries: AnyList,
+    next_cursor: v.nullable(v.number()),
+    last_saved_seq: v.nullable(v.number()),
+    last_seq: v.number(),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -152,13 +177,16 @@ export const getChangeHistory = defineTool({
     const isSaved = (e: ChangeEntry) => e.seq <= savedSeq && !(aside !== null && e.seq > aside.from && e.seq <= aside.upto);
     const from = args.from === undefined ? -Infinity : Date.parse(args.from);
     const to = args.to === undefined ? Infinity : Date.parse(args.to);
-    const matched = state.entries.filter((e) =>
-      (iri === null || e.entities.includes(iri)) &&
-      (args.client === undefined || matchesClient(e, args.client)) &&
-      (args.tool === undefined || e.tool === args.tool) &&
-      Date.parse(e.time) >= from && Date.parse(e.time) <= to &&
-      (args.since_revision === undefined || e.revision_after > args.since_revision) &&
-      (!args.since_last_save || !isSaved(e)));
+    const matched = state.entries.filter(
+      (e) =>
+        (iri === null || e.entities.includes(iri)) &&
+        (args.client === undefined || matchesClient(e, args.client)) &&
+        (args.tool === undefined || e.tool === args.tool) &&
+        Date.parse(e.time) >= from &&
+        Date.parse(e.time) <= to &&
+        (args.since_revision === undefined || e.revision_after > args.since_revision) &&
+        (!args.since_last_save || !isSaved(e)),
+    );
     const page = matched.slice(0, args.limit);
     return {
       document,
@@ -178,11 +206,13 @@ function selectEntries(state: JournalState, args: { seqs?: number[]; from_seq?: 
     const wanted = new Set(args.seqs);
     const found = state.entries.filter((e) => wanted.has(e.seq));
     const missing = args.seqs.filter((s) => !found.some((e) => e.seq === s));
-    if (missing.length > 0) throw new ToolFailure(`No journal entry with seq ${missing.join(', ')} in ${state.document}`, 'not_found', { missing });
+    if (missing.length > 0)
+      throw new ToolFailure(`No journal entry with seq ${missing.join(', ')} in ${state.document}`, 'not_found', { missing });
     return found;
   }
   if (args.from_seq === undefined) throw new ToolFailure('Name the entries to revert: seqs, or from_seq (and to_seq)', 'invalid_argument');
-  const lo = args.from_seq, hi = args.to_seq ?? state.lastSeq;
+  const lo = args.from_seq,
+    hi = args.to_seq ?? state.lastSeq;
   if (hi < lo) throw new ToolFailure(`to_seq ${hi} is before from_seq ${lo}`, 'invalid_argument');
   const found = state.entries.filter((e) => e.seq >= lo && e.seq <= hi);
   if (found.length === 0) throw new ToolFailure(`No journal entries in ${lo}..${hi} of ${state.document}`, 'not_found');
@@ -195,7 +225,14 @@ function conflictRow(c: Conflict, ctx: ToolContext): JsonObject {
 
 const RevertArgs = v.strictObject({
   document: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  seqs: v.optional(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1))), v.minLength(1), v.maxLength(1000), v.description('seq numbers from get_change_history.'))),
+  seqs: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.number(), v.integer(), v.minValue(1))),
+      v.minLength(1),
+      v.maxLength(1000),
+      v.description('seq numbers from get_change_history.'),
+    ),
+  ),
   from_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   to_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   preview: v.optional(v.boolean(), false),
@@ -205,7 +242,17 @@ export const revertChanges = defineTool({
   name: 'revert_changes',
   description: 'Take back journal entries as a new change; what no longer applies is reported.',
   input: RevertArgs,
-  output: v.object({ preview: v.optional(v.boolean()), would_apply: v.optional(v.number()), document: v.string(), reverts: AnyList, changes: AnyList, conflicts: AnyList, reverted: v.optional(v.boolean()), applied: v.optional(v.number()), revision: v.optional(AnyObject) }),
+  output: v.object({
+    preview: v.optional(v.boolean()),
+    would_apply: v.optional(v.number()),
+    document: v.string(),
+    reverts: AnyList,
+    changes: AnyList,
+    conflicts: AnyList,
+    reverted: v.optional(v.boolean()),
+    applied: v.optional(v.number()),
+    revision: v.optional(AnyObject),
+  }),
   capabilities: ['ontology:curate'],
   mutating: (args) => args.preview !== true,
   rehearse: true,
@@ -227,7 +274,8 @@ export const revertChanges = defineTool({
       conflicts: plan.conflicts.map((c) => conflictRow(c, ctx)),
     };
     if (args.preview) return { preview: true, would_apply: plan.changes.length, ...report };
-    if (plan.changes.length === 0) return { reverted: false, applied: 0, ...report, message: 'Nothing to revert: no change of these entries still applies.' };
+    if (plan.changes.length === 0)
+      return { reverted: false, applied: 0, ...report, message: 'Nothing to revert: no change of these entries still applies.' };
     const call = recorder.currentCall();
     if (call !== undefined) call.reverts = reverted;
     ctx.workspace.apply(plan.changes);
@@ -258,21 +306,32 @@ export const recoverUnsavedChanges = defineTool({
     let document = args.document;
     if (document === undefined) {
       if (notices.length === 0) return { pending: [], message: 'No unsaved changes are waiting for recovery.' };
-      if (notices.length > 1) throw new ToolFailure('Several documents have set-aside changes; name one', 'invalid_argument', { documents: notices.map((n) => n.document) });
+      if (notices.length > 1)
+        throw new ToolFailure('Several documents have set-aside changes; name one', 'invalid_argument', {
+          documents: notices.map((n) => n.document),
+        });
       document = notices[0].document;
     }
     const state = await recorder.store.readSince(document, 0);
     const entries = asideEntries(state);
     if (entries.length === 0) return { document, pending: [], message: 'No unsaved changes of this document are waiting for recovery.' };
     if (args.action === 'inspect') {
-      return { document, count: entries.length, message: recorder.notice(document)?.message ?? null, entries: entries.slice(0, args.limit).map((e) => entryRow(e, ctx, false)) };
+      return {
+        document,
+        count: entries.length,
+        message: recorder.notice(document)?.message ?? null,
+        entries: entries.slice(0, args.limit).map((e) => entryRow(e, ctx, false)),
+      };
     }
     if (args.action === 'discard') {
       await recorder.resolve(document, state, 'discarded');
       return { document, discarded: entries.length };
     }
     const o = requireLoaded({ document, ontology: ctx.workspace.ontologies.find((x) => journalDocument(x) === document) ?? null });
-    const plan = planChanges(entries.flatMap((e) => e.changes.map((s) => ({ seq: e.seq, stored: s }))), () => o);
+    const plan = planChanges(
+      entries.flatMap((e) => e.changes.map((s) => ({ seq: e.seq, stored: s }))),
+      () => o,
+    );
     if (plan.changes.length > 0) ctx.workspace.apply(plan.changes);
     await recorder.resolve(document, state, 'applied');
     return {
@@ -295,8 +354,14 @@ export function lastChangesField(iris: readonly string[], ctx: ToolContext): Jso
     const last = ctx.changes?.lastChange(iri) ?? null;
     if (last === null) continue;
     rows.push({
-      iri, time: last.time, seq: last.seq, document: last.document, tool: last.tool,
-      principal: last.principal, client: last.client, session_id: last.session_id,
+      iri,
+      time: last.time,
+      seq: last.seq,
+      document: last.document,
+      tool: last.tool,
+      principal: last.principal,
+      client: last.client,
+      session_id: last.session_id,
     });
   }
   return rows.length === 0 ? {} : { last_changes: rows };
@@ -319,7 +384,9 @@ export function journalSummary(ctx: ToolContext): { journal: v.InferOutput<typeo
       enabled: true,
       recovered: ctx.changes.recovered,
       pending_recovery: notices.reduce((n, x) => n + x.count, 0),
-      ...(notices.length > 0 ? { notices: notices.map((n) => ({ document: n.document, count: n.count, from: n.from, message: n.message })) } : {}),
+      ...(notices.length > 0
+        ? { notices: notices.map((n) => ({ document: n.document, count: n.count, from: n.from, message: n.message })) }
+        : {}),
     },
   };
 }

@@ -13,7 +13,16 @@ import { baselineGateJson, PreflightInvalidated, reportJson, runPreflight, verif
 import { StageIdSchema } from '../qc/gate.js';
 import type { StageId } from '../qc/finding.js';
 import type { LockMode } from '../imports/lock-mode.js';
-import { counts, distinctNewEntities, MAX_OPERATIONS, OPERATION_JSON, operations, plan, previewRow, type PlannedRow } from './batch-plan.js';
+import {
+  counts,
+  distinctNewEntities,
+  MAX_OPERATIONS,
+  OPERATION_JSON,
+  operations,
+  plan,
+  previewRow,
+  type PlannedRow,
+} from './batch-plan.js';
 import { renderAxiom } from '../report/rows.js';
 import { revisionEnvelope, sameRevision, type RevisionEnvelope } from '../model/revision.js';
 import { AnyList, AnyObject } from './common.js';
@@ -83,8 +92,12 @@ const PREVIEW_LISTED: JsonObject = {
     operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' },
     strict: { type: 'boolean', description: 'Refuse adds that would mint (row error).' },
     policy_path: { type: 'string' },
-    gates: { type: 'array', items: { type: 'string', enum: [...StageIdSchema.options] }, description: 'Without a policy default: reasoner, profile, governance, structural.' },
-    timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, description: 'Default: the policy\'s, else 120000.' },
+    gates: {
+      type: 'array',
+      items: { type: 'string', enum: [...StageIdSchema.options] },
+      description: 'Without a policy default: reasoner, profile, governance, structural.',
+    },
+    timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000, description: "Default: the policy's, else 120000." },
     include_impact: { type: 'string', enum: ['asserted', 'none'] },
     ttl_seconds: { type: 'integer', minimum: TTL_SECONDS.min, maximum: TTL_SECONDS.max, default: TTL_SECONDS.default },
     lock_mode: { type: 'string', enum: ['ignore', 'verify', 'required'] },
@@ -98,7 +111,12 @@ function normalizedRows(delta: readonly Change[], ctx: ToolContext): JsonObject[
   const rows: { op: string; axiom_type: string; axiom: string; line: string }[] = [];
   for (const c of delta) {
     if (c.kind !== 'AddAxiom' && c.kind !== 'RemoveAxiom') continue;
-    rows.push({ op: c.kind === 'AddAxiom' ? 'add' : 'remove', axiom_type: axiomTypeName(c.axiom), axiom: renderAxiom(c.axiom, ctx), line: axiomLines([c.axiom])[0] });
+    rows.push({
+      op: c.kind === 'AddAxiom' ? 'add' : 'remove',
+      axiom_type: axiomTypeName(c.axiom),
+      axiom: renderAxiom(c.axiom, ctx),
+      line: axiomLines([c.axiom])[0],
+    });
   }
   const key = (r: (typeof rows)[number]) => (r.op === 'add' ? '0' : '1') + r.axiom + '\u0000' + r.line;
   rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -110,14 +128,23 @@ const utf8Bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), '
 /** Row errors keep a preview from committing: a commit would silently drop the operations that failed. */
 function rowReasons(rows: readonly PlannedRow[]): string[] {
   const failed = rows.filter((r) => r.axiom === undefined).map((r) => r.index);
-  return failed.length === 0 ? [] : [`operations_failed: ${failed.length} operation${failed.length === 1 ? '' : 's'} did not build (index ${failed.slice(0, 20).join(', ')}${failed.length > 20 ? ', …' : ''})`];
+  return failed.length === 0
+    ? []
+    : [
+        `operations_failed: ${failed.length} operation${failed.length === 1 ? '' : 's'} did not build (index ${failed.slice(0, 20).join(', ')}${failed.length > 20 ? ', …' : ''})`,
+      ];
 }
 
 /**
  * Plans `request` at the current revision, runs the preflight and caches the result. Size limits are
  * checked before any QC runs; a workspace change during the preflight caches nothing.
  */
-export async function createPreview(ctx: ToolContext, request: PreviewRequest, ttlSeconds: number, invalidatedContext: JsonObject = {}): Promise<JsonObject> {
+export async function createPreview(
+  ctx: ToolContext,
+  request: PreviewRequest,
+  ttlSeconds: number,
+  invalidatedContext: JsonObject = {},
+): Promise<JsonObject> {
   const requestBytes = utf8Bytes(request.operations);
   const items = request.items ?? request.operations.length;
   checkOrFail(() => checkEntrySize(items, 0, requestBytes));
@@ -137,22 +164,43 @@ export async function createPreview(ctx: ToolContext, request: PreviewRequest, t
   }
   let pf: Preflight;
   try {
-    pf = await runPreflight(ctx, planned.delta, {
-      gates: request.gates, timeoutMs: request.timeoutMs, policyPath: request.policyPath, lockMode: request.lockMode,
-    }, policy);
+    pf = await runPreflight(
+      ctx,
+      planned.delta,
+      {
+        gates: request.gates,
+        timeoutMs: request.timeoutMs,
+        policyPath: request.policyPath,
+        lockMode: request.lockMode,
+      },
+      policy,
+    );
   } catch (err) {
     store.abandon(id);
     if (err instanceof PreflightInvalidated) {
-      throw new ToolFailure(err.message, 'revision_changed_during_preview',
-        { preview_invalidated: true, base_revision: err.base, current_revision: err.current, ...invalidatedContext });
+      throw new ToolFailure(err.message, 'revision_changed_during_preview', {
+        preview_invalidated: true,
+        base_revision: err.base,
+        current_revision: err.current,
+        ...invalidatedContext,
+      });
     }
     throw err;
   }
   const reasons = [...rowReasons(planned.rows), ...pf.reasons];
   const committable = pf.committable && reasons.length === 0;
   const entry = store.ready(id, {
-    request, target, rows: planned.rows, delta: planned.delta, base: pf.base, committable, reasons,
-    policyFile: pf.policy.file, policyDigest: pf.policy.digest, lockDigest: pf.lock?.sha256 ?? null, normalized,
+    request,
+    target,
+    rows: planned.rows,
+    delta: planned.delta,
+    base: pf.base,
+    committable,
+    reasons,
+    policyFile: pf.policy.file,
+    policyDigest: pf.policy.digest,
+    lockDigest: pf.lock?.sha256 ?? null,
+    normalized,
   });
   const c = counts(planned.rows);
   return {
@@ -162,8 +210,13 @@ export async function createPreview(ctx: ToolContext, request: PreviewRequest, t
     normalized_changes: normalized,
     ...(request.includeImpact === 'asserted' ? { operations: planned.rows.map((r) => previewRow(r, ctx)) } : {}),
     summary: {
-      operations: planned.rows.length, adds: c.adds, removes: c.removes, no_ops: c.noOps, errors: c.errors,
-      new_entities: distinctNewEntities(planned.rows).length, normalized_changes: normalized.length,
+      operations: planned.rows.length,
+      adds: c.adds,
+      removes: c.removes,
+      no_ops: c.noOps,
+      errors: c.errors,
+      new_entities: distinctNewEntities(planned.rows).length,
+      normalized_changes: normalized.length,
     },
     preflight: reportJson(pf),
     ...(pf.baseline !== null ? { baseline_gate: baselineGateJson(pf.baseline) } : {}),
@@ -197,10 +250,20 @@ export const previewChangeSet = defineTool({
   listedSchema: PREVIEW_LISTED,
   capabilities: ['ontology:curate'],
   mutating: never,
-  handler: (args, ctx) => createPreview(ctx, {
-    operations: args.operations, strict: args.strict, gates: args.gates, timeoutMs: args.timeout_ms,
-    includeImpact: args.include_impact, lockMode: args.lock_mode, policyPath: args.policy_path,
-  }, args.ttl_seconds),
+  handler: (args, ctx) =>
+    createPreview(
+      ctx,
+      {
+        operations: args.operations,
+        strict: args.strict,
+        gates: args.gates,
+        timeoutMs: args.timeout_ms,
+        includeImpact: args.include_impact,
+        lockMode: args.lock_mode,
+        policyPath: args.policy_path,
+      },
+      args.ttl_seconds,
+    ),
 });
 
 const RevisionInput = v.strictObject({
@@ -220,10 +283,20 @@ export const commitChangeSet = defineTool({
   description: 'Commit a preview once, if the revision and policy are unchanged.',
   input: v.strictObject({
     change_set_id: ChangeSetId,
-    expected_revision: v.pipe(RevisionInput, v.description('The preview\'s base_revision.')),
+    expected_revision: v.pipe(RevisionInput, v.description("The preview's base_revision.")),
     confirm_policy_digest: v.optional(v.string()),
   }),
-  output: v.object({ change_set_id: v.string(), committed: v.boolean(), new_revision: AnyObject, normalized_changes: AnyList, effective_changes: v.number(), single_broadcast: v.boolean(), undo_logged: v.boolean(), undo_depth_before: v.number(), undo_depth_after: v.number() }),
+  output: v.object({
+    change_set_id: v.string(),
+    committed: v.boolean(),
+    new_revision: AnyObject,
+    normalized_changes: AnyList,
+    effective_changes: v.number(),
+    single_broadcast: v.boolean(),
+    undo_logged: v.boolean(),
+    undo_depth_before: v.number(),
+    undo_depth_after: v.number(),
+  }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -243,29 +316,63 @@ export const commitChangeSet = defineTool({
     let done = false;
     try {
       if (!cached.committable) {
-        throw refused(`Change set ${id} is not committable: ${cached.reasons.join('; ')}`, 'change_set_not_committable', { change_set_id: id, reasons: cached.reasons });
+        throw refused(`Change set ${id} is not committable: ${cached.reasons.join('; ')}`, 'change_set_not_committable', {
+          change_set_id: id,
+          reasons: cached.reasons,
+        });
       }
       const policy = await resolvePolicy(ctx, cached.request.policyPath);
-      const lock = policy.file === cached.policyFile && policy.digest === cached.policyDigest ? await verifyLock(ctx, policy, cached.request.lockMode) : null;
+      const lock =
+        policy.file === cached.policyFile && policy.digest === cached.policyDigest
+          ? await verifyLock(ctx, policy, cached.request.lockMode)
+          : null;
       // From here to the apply nothing awaits: the checks and the commit are one turn of the actor.
-      if (ctx.signal.aborted) throw refused('commit_change_set was cancelled by the client; nothing was applied', 'cancelled', { change_set_id: id, effects_prevented: true });
-      if (ctx.settings.read_only) throw refused(`commit_change_set is refused: the server is in read-only mode`, 'read_only', { change_set_id: id, effects_prevented: true });
+      if (ctx.signal.aborted)
+        throw refused('commit_change_set was cancelled by the client; nothing was applied', 'cancelled', {
+          change_set_id: id,
+          effects_prevented: true,
+        });
+      if (ctx.settings.read_only)
+        throw refused(`commit_change_set is refused: the server is in read-only mode`, 'read_only', {
+          change_set_id: id,
+          effects_prevented: true,
+        });
       const current = revisionEnvelope(ctx.workspace);
-      if (!sameRevision(args.expected_revision, cached.base) || !sameRevision(cached.base, current) || ctx.workspace.active !== cached.target) {
-        throw refused(`Change set ${id} was previewed at another revision than the workspace is at now (or than expected_revision names); rebase it or preview again`,
-          'revision_conflict', { change_set_id: id, base_revision: cached.base, current_revision: current });
+      if (
+        !sameRevision(args.expected_revision, cached.base) ||
+        !sameRevision(cached.base, current) ||
+        ctx.workspace.active !== cached.target
+      ) {
+        throw refused(
+          `Change set ${id} was previewed at another revision than the workspace is at now (or than expected_revision names); rebase it or preview again`,
+          'revision_conflict',
+          { change_set_id: id, base_revision: cached.base, current_revision: current },
+        );
       }
       if (policy.file !== cached.policyFile) {
-        throw refused(`The project policy that governs this workspace changed since the preview (${cached.policyFile ?? 'none'} → ${policy.file ?? 'none'})`,
-          'policy_conflict', { change_set_id: id, pinned_policy_path: cached.policyFile, effective_policy_path: policy.file });
+        throw refused(
+          `The project policy that governs this workspace changed since the preview (${cached.policyFile ?? 'none'} → ${policy.file ?? 'none'})`,
+          'policy_conflict',
+          { change_set_id: id, pinned_policy_path: cached.policyFile, effective_policy_path: policy.file },
+        );
       }
-      if (policy.digest !== cached.policyDigest || (args.confirm_policy_digest !== undefined && args.confirm_policy_digest !== policy.digest)) {
-        throw refused(`The project policy's digest is not the one ${policy.digest !== cached.policyDigest ? 'the preview evaluated' : 'confirm_policy_digest pins'}`,
-          'policy_digest_conflict', { change_set_id: id, preview_policy_digest: cached.policyDigest, current_policy_digest: policy.digest });
+      if (
+        policy.digest !== cached.policyDigest ||
+        (args.confirm_policy_digest !== undefined && args.confirm_policy_digest !== policy.digest)
+      ) {
+        throw refused(
+          `The project policy's digest is not the one ${policy.digest !== cached.policyDigest ? 'the preview evaluated' : 'confirm_policy_digest pins'}`,
+          'policy_digest_conflict',
+          { change_set_id: id, preview_policy_digest: cached.policyDigest, current_policy_digest: policy.digest },
+        );
       }
       if (lock !== null && ((lock.sha256 ?? null) !== cached.lockDigest || lock.blocking)) {
-        throw refused(`The import lockfile ${lock.path ?? ''} changed since the preview verified it`, 'policy_digest_conflict',
-          { change_set_id: id, import_lock_changed: true, preview_lock_digest: cached.lockDigest, current_lock_digest: lock.sha256 ?? null });
+        throw refused(`The import lockfile ${lock.path ?? ''} changed since the preview verified it`, 'policy_digest_conflict', {
+          change_set_id: id,
+          import_lock_changed: true,
+          preview_lock_digest: cached.lockDigest,
+          current_lock_digest: lock.sha256 ?? null,
+        });
       }
       const depthBefore = ctx.workspace.undoDepth;
       const result = ctx.workspace.apply(cached.delta);
@@ -282,10 +389,13 @@ export const commitChangeSet = defineTool({
         undo_logged: depthAfter > depthBefore,
         undo_depth_before: depthBefore,
         undo_depth_after: depthAfter,
-        ...(depthAfter - depthBefore > 1 ? { undo_log_warning: `${depthAfter - depthBefore} undo entries were logged for one commit` } : {}),
+        ...(depthAfter - depthBefore > 1
+          ? { undo_log_warning: `${depthAfter - depthBefore} undo entries were logged for one commit` }
+          : {}),
       };
     } catch (err) {
-      if (err instanceof ToolFailure && err.context.committed === undefined) throw new ToolFailure(err.message, err.code, { ...err.context, committed: false });
+      if (err instanceof ToolFailure && err.context.committed === undefined)
+        throw new ToolFailure(err.message, err.code, { ...err.context, committed: false });
       throw err;
     } finally {
       if (!done) store.release(id);
@@ -336,26 +446,34 @@ export const rebaseChangeSet = defineTool({
     }
     const active = ctx.workspace.active;
     if (active !== cached.target) {
-      throw new ToolFailure(`Change set ${id} targets another ontology than the active one; switch back or preview again`, 'rebase_failed',
-        { change_set_id: id, rebased: false, reason: 'the active ontology changed since the preview' });
+      throw new ToolFailure(
+        `Change set ${id} targets another ontology than the active one; switch back or preview again`,
+        'rebase_failed',
+        { change_set_id: id, rebased: false, reason: 'the active ontology changed since the preview' },
+      );
     }
     const replanned = plan(cached.request.operations, ctx, cached.request.strict);
     const conflicts: JsonObject[] = [];
     cached.rows.forEach((was, i) => {
       const now = replanned.rows[i];
-      if (was.axiom !== now.axiom || was.error !== now.error) conflicts.push({ position: i, was: resolvedForm(was), now: resolvedForm(now) });
+      if (was.axiom !== now.axiom || was.error !== now.error)
+        conflicts.push({ position: i, was: resolvedForm(was), now: resolvedForm(now) });
     });
     if (conflicts.length > 0) {
-      throw new ToolFailure(`${conflicts.length} operation${conflicts.length === 1 ? '' : 's'} of change set ${id} resolve differently at the current revision`, 'rebase_conflict', {
-        change_set_id: id,
-        rebased: false,
-        conflicts: conflicts.slice(0, CONFLICT_CAP),
-        total_conflicts: conflicts.length,
-        conflicts_truncated: conflicts.length > CONFLICT_CAP,
-        active_ontology: { iri: active.id.iri, version_iri: active.id.versionIri },
-        base_revision: cached.base,
-        current_revision: revisionEnvelope(ctx.workspace),
-      });
+      throw new ToolFailure(
+        `${conflicts.length} operation${conflicts.length === 1 ? '' : 's'} of change set ${id} resolve differently at the current revision`,
+        'rebase_conflict',
+        {
+          change_set_id: id,
+          rebased: false,
+          conflicts: conflicts.slice(0, CONFLICT_CAP),
+          total_conflicts: conflicts.length,
+          conflicts_truncated: conflicts.length > CONFLICT_CAP,
+          active_ontology: { iri: active.id.iri, version_iri: active.id.versionIri },
+          base_revision: cached.base,
+          current_revision: revisionEnvelope(ctx.workspace),
+        },
+      );
     }
     const preview = await createPreview(ctx, cached.request, args.ttl_seconds, { rebased_from: id, resolution_verified: true });
     return { ...preview, rebased_from: id, resolution_verified: true };

@@ -13,7 +13,15 @@ export const previewChanges = defineTool({
   input: v.strictObject({ operations }),
   listedSchema: {
     type: 'object',
-    properties: { operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' } },
+    properties: {
+      operations: {
+        type: 'array',
+        items: OPERATION_JSON,
+        minItems: 1,
+        maxItems: MAX_OPERATIONS,
+        description: 'add_axiom operands plus op.',
+      },
+    },
     required: ['operations'],
     additionalProperties: false,
   },
@@ -25,7 +33,14 @@ export const previewChanges = defineTool({
     const c = counts(rows);
     return {
       operations: rows.map((r) => previewRow(r, ctx)),
-      summary: { operations: rows.length, adds: c.adds, removes: c.removes, no_ops: c.noOps, errors: c.errors, new_entities: distinctNewEntities(rows).length },
+      summary: {
+        operations: rows.length,
+        adds: c.adds,
+        removes: c.removes,
+        no_ops: c.noOps,
+        errors: c.errors,
+        new_entities: distinctNewEntities(rows).length,
+      },
       note: 'Preview only: nothing was applied. Operations are evaluated in order, each seeing the effect of the earlier ones.',
     };
   },
@@ -43,7 +58,13 @@ export const applyChanges = defineTool({
   listedSchema: {
     type: 'object',
     properties: {
-      operations: { type: 'array', items: OPERATION_JSON, minItems: 1, maxItems: MAX_OPERATIONS, description: 'add_axiom operands plus op.' },
+      operations: {
+        type: 'array',
+        items: OPERATION_JSON,
+        minItems: 1,
+        maxItems: MAX_OPERATIONS,
+        description: 'add_axiom operands plus op.',
+      },
       strict: { type: 'boolean', description: 'Skip adds that would mint (row error).' },
       verify: { type: 'string', enum: ['none', 'report', 'rollback'] },
       timeout_ms: { type: 'integer', minimum: 1, maximum: 3_600_000 },
@@ -57,7 +78,8 @@ export const applyChanges = defineTool({
   destructive: true,
   summary: (args) => `apply_changes: ${args.operations.length} operation${args.operations.length === 1 ? '' : 's'}`,
   handler: (args, ctx: ToolContext) => {
-    if (args.verify !== 'none') return applyVerified({ operations: args.operations, strict: args.strict, verify: args.verify, timeoutMs: args.timeout_ms }, ctx);
+    if (args.verify !== 'none')
+      return applyVerified({ operations: args.operations, strict: args.strict, verify: args.verify, timeoutMs: args.timeout_ms }, ctx);
     const { rows, delta } = plan(args.operations, ctx, args.strict);
     const result = delta.length > 0 ? ctx.workspace.apply(delta) : null;
     return appliedResult(rows, result !== null && result.effective, ctx);

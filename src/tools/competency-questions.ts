@@ -44,8 +44,11 @@ function chooseConvention(catalog: QuestionCatalog, id: string, document: string
 function requireDocument(ctx: ToolContext, convention: Convention): string {
   const document = localDocumentOf(ctx.workspace.active);
   if (document === null) {
-    throw new ToolFailure(`The ${convention} store lives beside the active ontology's document, and it has none: save it first or use convention ontology-annotations`,
-      'invalid_argument', { argument: 'convention' });
+    throw new ToolFailure(
+      `The ${convention} store lives beside the active ontology's document, and it has none: save it first or use convention ontology-annotations`,
+      'invalid_argument',
+      { argument: 'convention' },
+    );
   }
   return document;
 }
@@ -60,11 +63,16 @@ async function checkSyntax(ctx: ToolContext, query: string): Promise<void> {
   }
   try {
     await ctx.window.sparql.evaluate(prologue(queryPrefixes(ctx.workspace)) + query, {
-      form: scan.form === 'ASK' ? 'ASK' : 'SELECT', limit: 0, timeoutMs: 30_000, signal: ctx.signal, parseOnly: true,
+      form: scan.form === 'ASK' ? 'ASK' : 'SELECT',
+      limit: 0,
+      timeoutMs: 30_000,
+      signal: ctx.signal,
+      parseOnly: true,
     });
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
-    if (e.reason === 'syntax') throw new ToolFailure(`SPARQL syntax error at ${syntaxProblem(e.message)}`, 'parse_error', { argument: 'query' });
+    if (e.reason === 'syntax')
+      throw new ToolFailure(`SPARQL syntax error at ${syntaxProblem(e.message)}`, 'parse_error', { argument: 'query' });
     if (e.reason === 'cancelled') throw new ToolFailure(e.message, 'cancelled');
   }
 }
@@ -76,7 +84,11 @@ function formatFailure(e: unknown): never {
 }
 
 /** Writes `q` to a file store, authorized as a write derived from the open document; the file written. */
-async function addToFileStore(ctx: ToolContext, convention: 'robot-sparql-dir' | 'sidecar-manifest', q: CompetencyQuestion): Promise<string> {
+async function addToFileStore(
+  ctx: ToolContext,
+  convention: 'robot-sparql-dir' | 'sidecar-manifest',
+  q: CompetencyQuestion,
+): Promise<string> {
   const document = requireDocument(ctx, convention);
   try {
     if (convention === 'sidecar-manifest') {
@@ -104,7 +116,10 @@ export const addCompetencyQuestion = defineTool({
     type: v.optional(Line(200)),
     query_lang: v.optional(v.picklist(['sparql']), 'sparql'),
     include_inferred: v.optional(v.boolean(), true),
-    expected: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(100), v.description('nonEmpty, empty, or count OP N (OP: >= <= == > <).')), 'nonEmpty'),
+    expected: v.optional(
+      v.pipe(v.string(), v.nonEmpty(), v.maxLength(100), v.description('nonEmpty, empty, or count OP N (OP: >= <= == > <).')),
+      'nonEmpty',
+    ),
     tags: v.optional(v.pipe(v.array(Line(200)), v.maxLength(64))),
     convention: v.optional(ConventionArg),
   }),
@@ -120,7 +135,16 @@ export const addCompetencyQuestion = defineTool({
     const id = args.id ?? nextId(catalog);
     let q: CompetencyQuestion;
     try {
-      q = questionFrom({ id, text: args.text, type: args.type, query_lang: args.query_lang, query: args.query, include_inferred: args.include_inferred, expected: args.expected, tags: args.tags });
+      q = questionFrom({
+        id,
+        text: args.text,
+        type: args.type,
+        query_lang: args.query_lang,
+        query: args.query,
+        include_inferred: args.include_inferred,
+        expected: args.expected,
+        tags: args.tags,
+      });
     } catch (e) {
       formatFailure(e);
     }
@@ -178,13 +202,22 @@ export const removeCompetencyQuestion = defineTool({
   handler: async (args, ctx) => {
     const o = ctx.workspace.active;
     const catalog = await loadQuestions(o);
-    const holders = catalog.questions.filter((s) => s.question.id === args.id && (args.convention === undefined || s.convention === args.convention));
+    const holders = catalog.questions.filter(
+      (s) => s.question.id === args.id && (args.convention === undefined || s.convention === args.convention),
+    );
     if (holders.length === 0) {
-      throw new ToolFailure(`No competency question '${args.id}'${args.convention === undefined ? '' : ` in ${args.convention}`}`, 'not_found', { id: args.id });
+      throw new ToolFailure(
+        `No competency question '${args.id}'${args.convention === undefined ? '' : ` in ${args.convention}`}`,
+        'not_found',
+        { id: args.id },
+      );
     }
     if (holders.length > 1) {
       const conventions = holders.map((h) => h.convention);
-      throw new ToolFailure(`The id '${args.id}' is held by several stores (${conventions.join(', ')}): pass convention`, 'ambiguous', { id: args.id, conventions });
+      throw new ToolFailure(`The id '${args.id}' is held by several stores (${conventions.join(', ')}): pass convention`, 'ambiguous', {
+        id: args.id,
+        conventions,
+      });
     }
     const { convention, source } = holders[0];
     if (convention === 'ontology-annotations') {
@@ -193,8 +226,14 @@ export const removeCompetencyQuestion = defineTool({
     } else {
       const file = await authorizeLocalPath(ctx, 'remove_competency_question', source, 'write', { derived: true });
       try {
-        const removed = convention === 'sidecar-manifest' ? await removeFromManifest(file, args.id) : (await removeRq(robotDirOf(requireDocument(ctx, convention)), args.id)) !== null;
-        if (!removed) throw new ToolFailure(`The competency question '${args.id}' left ${source} while it was being removed`, 'not_found', { id: args.id });
+        const removed =
+          convention === 'sidecar-manifest'
+            ? await removeFromManifest(file, args.id)
+            : (await removeRq(robotDirOf(requireDocument(ctx, convention)), args.id)) !== null;
+        if (!removed)
+          throw new ToolFailure(`The competency question '${args.id}' left ${source} while it was being removed`, 'not_found', {
+            id: args.id,
+          });
       } catch (e) {
         if (e instanceof CqFormatError) throw new ToolFailure(e.message, 'store_conflict', { convention });
         throw e;
@@ -217,7 +256,15 @@ export const runCompetencyQuestions = defineTool({
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), DEFAULT_TIMEOUT_MS),
     fail_on: v.optional(v.picklist(['none', 'any']), 'none'),
   }),
-  output: v.object({ total: v.number(), passed: v.number(), failed: v.number(), fail_on: v.string(), gate: v.string(), questions: AnyList, skipped: AnyList }),
+  output: v.object({
+    total: v.number(),
+    passed: v.number(),
+    failed: v.number(),
+    fail_on: v.string(),
+    gate: v.string(),
+    questions: AnyList,
+    skipped: AnyList,
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -228,17 +275,29 @@ export const runCompetencyQuestions = defineTool({
     if (args.ids !== undefined) {
       const wanted = new Set(args.ids);
       const unknown = [...wanted].filter((id) => !selected.some((s) => s.question.id === id)).sort();
-      if (unknown.length > 0) throw new ToolFailure(`No competency question with id ${unknown.join(', ')}${args.convention === undefined ? '' : ` in ${args.convention}`}`, 'not_found', { ids: unknown });
+      if (unknown.length > 0)
+        throw new ToolFailure(
+          `No competency question with id ${unknown.join(', ')}${args.convention === undefined ? '' : ` in ${args.convention}`}`,
+          'not_found',
+          { ids: unknown },
+        );
       selected = selected.filter((s) => wanted.has(s.question.id));
     }
     const outcomes = await runQuestions(liveTarget(ctx.window, ctx.signal), selected, args.limit, args.timeout_ms);
     if (ws.revision !== revision) {
-      throw new ToolFailure('The ontology changed while the competency questions ran, so they did not all see one snapshot; run them again', 'snapshot_changed', { retryable: true });
+      throw new ToolFailure(
+        'The ontology changed while the competency questions ran, so they did not all see one snapshot; run them again',
+        'snapshot_changed',
+        { retryable: true },
+      );
     }
     const passed = outcomes.filter((o) => o.pass).length;
     const failed = outcomes.length - passed;
     return {
-      total: outcomes.length, passed, failed, fail_on: args.fail_on,
+      total: outcomes.length,
+      passed,
+      failed,
+      fail_on: args.fail_on,
       gate: args.fail_on === 'any' && failed > 0 ? 'fail' : 'pass',
       questions: outcomes.map(outcomeRow),
       skipped: catalog.skipped,

@@ -5,9 +5,25 @@
 
 import * as v from 'valibot';
 import {
-  axiomTypeName, datatype as makeDatatype, entity as makeEntity, isLogicalAxiom,
-  type Annotation, type AnnotationValue, type AnonymousIndividual, type Axiom, type AxiomKind, type ClassExpression, type DataRange,
-  type Datatype, type Entity, type EntityKind, type Individual, type IRI, type Literal, type Node, type ObjectPropertyExpression,
+  axiomTypeName,
+  datatype as makeDatatype,
+  entity as makeEntity,
+  isLogicalAxiom,
+  type Annotation,
+  type AnnotationValue,
+  type AnonymousIndividual,
+  type Axiom,
+  type AxiomKind,
+  type ClassExpression,
+  type DataRange,
+  type Datatype,
+  type Entity,
+  type EntityKind,
+  type Individual,
+  type IRI,
+  type Literal,
+  type Node,
+  type ObjectPropertyExpression,
 } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
 import { NameError } from '../model/names.js';
@@ -43,7 +59,13 @@ export interface Page<T> {
 
 /** A page (pageOf) of `item` rows in a declared result shape. */
 export function pageOutput<T extends v.GenericSchema>(item: T) {
-  return v.object({ count: v.number(), offset: v.number(), returned: v.number(), items: v.array(item), next_offset: v.optional(v.number()) });
+  return v.object({
+    count: v.number(),
+    offset: v.number(),
+    returned: v.number(),
+    items: v.array(item),
+    next_offset: v.optional(v.number()),
+  });
 }
 
 export function pageOf<T>(all: readonly T[], offset: number, limit: number): Page<T> {
@@ -264,7 +286,18 @@ export const summarizeOntology = defineTool({
     include_imports: v.optional(v.boolean(), false),
     limit: Limit(80),
   }),
-  output: v.object({ scope: v.string(), ontologies: v.number(), axioms: v.number(), logical_axioms: v.number(), ontology_annotations: v.number(), import_declarations: v.number(), signature_entities: v.number(), entity_types: AnyObject, axiom_types: AnyObject, axiom_types_truncated: v.optional(v.number()) }),
+  output: v.object({
+    scope: v.string(),
+    ontologies: v.number(),
+    axioms: v.number(),
+    logical_axioms: v.number(),
+    ontology_annotations: v.number(),
+    import_declarations: v.number(),
+    signature_entities: v.number(),
+    entity_types: AnyObject,
+    axiom_types: AnyObject,
+    axiom_types_truncated: v.optional(v.number()),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -363,8 +396,9 @@ function rootClasses(ctx: ToolContext): Entity[] {
   const roots: Entity[] = [];
   for (const c of ctx.workspace.active.entities('Class')) {
     if (c.iri === OWL_THING || c.iri === OWL_NOTHING) continue;
-    const hasParent = closure.some((o) => o.index.superClasses(c as ClassExpression)
-      .some((s) => s.kind === 'Class' && s !== c && s.iri !== OWL_THING));
+    const hasParent = closure.some((o) =>
+      o.index.superClasses(c as ClassExpression).some((s) => s.kind === 'Class' && s !== c && s.iri !== OWL_THING),
+    );
     if (!hasParent) roots.push(c);
   }
   return roots;
@@ -387,7 +421,19 @@ export const getOntologyContext = defineTool({
   name: 'get_ontology_context',
   description: 'Orientation: id, counts, imports, annotations, root classes, properties, reasoner, prefixes.',
   input: v.strictObject({ limit: Limit(50) }),
-  output: v.object({ active_ontology: AnyObject, counts: AnyObject, imports: AnyList, ontology_annotations: AnyList, root_classes: AnyObject, object_properties: AnyObject, data_properties: AnyObject, reasoner: AnyObject, prefixes: AnyObject, write_protection: v.string(), note: v.string() }),
+  output: v.object({
+    active_ontology: AnyObject,
+    counts: AnyObject,
+    imports: AnyList,
+    ontology_annotations: AnyList,
+    root_classes: AnyObject,
+    object_properties: AnyObject,
+    data_properties: AnyObject,
+    reasoner: AnyObject,
+    prefixes: AnyObject,
+    write_protection: v.string(),
+    note: v.string(),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -424,9 +470,13 @@ export const getOntologyContext = defineTool({
 // ---------------------------------------------------------------- get_entity_context
 
 const CHARACTERISTICS: ReadonlyArray<readonly [AxiomKind, string]> = [
-  ['FunctionalObjectProperty', 'functional'], ['InverseFunctionalObjectProperty', 'inverse_functional'],
-  ['TransitiveObjectProperty', 'transitive'], ['SymmetricObjectProperty', 'symmetric'], ['AsymmetricObjectProperty', 'asymmetric'],
-  ['ReflexiveObjectProperty', 'reflexive'], ['IrreflexiveObjectProperty', 'irreflexive'],
+  ['FunctionalObjectProperty', 'functional'],
+  ['InverseFunctionalObjectProperty', 'inverse_functional'],
+  ['TransitiveObjectProperty', 'transitive'],
+  ['SymmetricObjectProperty', 'symmetric'],
+  ['AsymmetricObjectProperty', 'asymmetric'],
+  ['ReflexiveObjectProperty', 'reflexive'],
+  ['IrreflexiveObjectProperty', 'irreflexive'],
 ];
 
 /** Neighbour lists collected for one card. */
@@ -461,21 +511,53 @@ function classLists(c: Entity, axioms: Iterable<Axiom>, view: View, limit: numbe
         if (a.sub === c) l.add('super_classes', view.classNeighbour(a.sup));
         if (a.sup === c) l.add('sub_classes', view.classNeighbour(a.sub));
         break;
-      case 'EquivalentClasses': others(a.classes, 'equivalent_classes'); break;
-      case 'DisjointClasses': case 'DisjointUnion': others(a.classes, 'disjoint_classes'); break;
-      case 'ClassAssertion': if (a.cls === c) l.add('instances', view.individualNeighbour(a.individual)); break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
-      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
-      case 'SameIndividual': case 'DifferentIndividuals': case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange': case 'DLSafeRule': break;
-      default: return unreachable(a);
+      case 'EquivalentClasses':
+        others(a.classes, 'equivalent_classes');
+        break;
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+        others(a.classes, 'disjoint_classes');
+        break;
+      case 'ClassAssertion':
+        if (a.cls === c) l.add('instances', view.individualNeighbour(a.individual));
+        break;
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubObjectPropertyOf':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule':
+        break;
+      default:
+        return unreachable(a);
     }
   }
   return l.capped(['super_classes', 'sub_classes', 'equivalent_classes', 'disjoint_classes', 'instances'], limit);
@@ -486,34 +568,64 @@ function objectPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, lim
   const characteristics = new Set<string>();
   for (const a of axioms) {
     switch (a.kind) {
-      case 'ObjectPropertyDomain': if (a.property === p) l.add('domains', view.classNeighbour(a.domain)); break;
-      case 'ObjectPropertyRange': if (a.property === p) l.add('ranges', view.classNeighbour(a.range)); break;
+      case 'ObjectPropertyDomain':
+        if (a.property === p) l.add('domains', view.classNeighbour(a.domain));
+        break;
+      case 'ObjectPropertyRange':
+        if (a.property === p) l.add('ranges', view.classNeighbour(a.range));
+        break;
       case 'SubObjectPropertyOf':
         if (a.sub === p) l.add('super_properties', view.propertyNeighbour(a.sup));
         if (a.sup === p) l.add('sub_properties', view.propertyNeighbour(a.sub));
         break;
       case 'SubPropertyChainOf':
-        if (a.sup === p) l.add('sub_properties', { expression: a.chain.map((x) => view.renderer.objectProperty(x)).join(' o '), anonymous: true });
+        if (a.sup === p)
+          l.add('sub_properties', { expression: a.chain.map((x) => view.renderer.objectProperty(x)).join(' o '), anonymous: true });
         break;
       case 'InverseObjectProperties':
         if (a.first === p) l.add('inverses', view.propertyNeighbour(a.second));
         if (a.second === p) l.add('inverses', view.propertyNeighbour(a.first));
         break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
-      case 'DisjointClasses': case 'DisjointUnion': case 'EquivalentObjectProperties': case 'DisjointObjectProperties':
-      case 'SubDataPropertyOf': case 'EquivalentDataProperties': case 'DisjointDataProperties':
-      case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
-      case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion':
-      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion': case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange': case 'DLSafeRule': {
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubClassOf':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'ClassAssertion':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule': {
         const name = CHARACTERISTICS.find(([kind]) => kind === a.kind)?.[1];
         if (name !== undefined && (a as { property: unknown }).property === p) characteristics.add(name);
         break;
       }
-      default: return unreachable(a);
+      default:
+        return unreachable(a);
     }
   }
   return {
@@ -527,25 +639,57 @@ function dataPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, limit
   let functional = false;
   for (const a of axioms) {
     switch (a.kind) {
-      case 'DataPropertyDomain': if (a.property === p) l.add('domains', view.classNeighbour(a.domain)); break;
-      case 'DataPropertyRange': if (a.property === p) l.add('ranges', view.rangeNeighbour(a.range)); break;
+      case 'DataPropertyDomain':
+        if (a.property === p) l.add('domains', view.classNeighbour(a.domain));
+        break;
+      case 'DataPropertyRange':
+        if (a.property === p) l.add('ranges', view.rangeNeighbour(a.range));
+        break;
       case 'SubDataPropertyOf':
         if (a.sub === p) l.add('super_properties', view.row(a.sup));
         if (a.sup === p) l.add('sub_properties', view.row(a.sub));
         break;
-      case 'FunctionalDataProperty': if (a.property === p) functional = true; break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
-      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'EquivalentDataProperties':
-      case 'DisjointDataProperties': case 'DatatypeDefinition': case 'HasKey': case 'SameIndividual':
-      case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange': case 'DLSafeRule': break;
-      default: return unreachable(a);
+      case 'FunctionalDataProperty':
+        if (a.property === p) functional = true;
+        break;
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubClassOf':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'SubObjectPropertyOf':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'ClassAssertion':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule':
+        break;
+      default:
+        return unreachable(a);
     }
   }
   return { ...l.capped(['domains', 'ranges', 'super_properties', 'sub_properties'], limit), functional };
@@ -561,20 +705,51 @@ function annotationPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View,
         if (a.sub === p) l.add('super_properties', view.row(a.sup));
         if (a.sup === p) l.add('sub_properties', view.row(a.sub));
         break;
-      case 'AnnotationPropertyDomain': if (a.property === p) domains.add(a.domain); break;
-      case 'AnnotationPropertyRange': if (a.property === p) ranges.add(a.range); break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
-      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
-      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
-      case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion': case 'DLSafeRule': break;
-      default: return unreachable(a);
+      case 'AnnotationPropertyDomain':
+        if (a.property === p) domains.add(a.domain);
+        break;
+      case 'AnnotationPropertyRange':
+        if (a.property === p) ranges.add(a.range);
+        break;
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubClassOf':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'SubObjectPropertyOf':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'ClassAssertion':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'DLSafeRule':
+        break;
+      default:
+        return unreachable(a);
     }
   }
   return { ...l.capped(['super_properties', 'sub_properties'], limit), domains: [...domains].sort(), ranges: [...ranges].sort() };
@@ -588,7 +763,11 @@ interface ValueRow {
 }
 
 /** Property-value rows grouped by property, sorted by property display then IRI; values sorted, ≤limit each. */
-function valueRows<P>(groups: ReadonlyMap<P, (Neighbour | string)[]>, describe: (p: P) => { property: string; property_iri?: IRI }, limit: number): Capped<ValueRow> {
+function valueRows<P>(
+  groups: ReadonlyMap<P, (Neighbour | string)[]>,
+  describe: (p: P) => { property: string; property_iri?: IRI },
+  limit: number,
+): Capped<ValueRow> {
   const rows: ValueRow[] = [];
   for (const [p, values] of groups) {
     const named = values.filter((x): x is Neighbour => typeof x !== 'string');
@@ -615,28 +794,62 @@ function individualLists(i: Entity, axioms: Iterable<Axiom>, view: View, limit: 
   };
   for (const a of axioms) {
     switch (a.kind) {
-      case 'ClassAssertion': if (a.individual === i) l.add('types', view.classNeighbour(a.cls)); break;
-      case 'ObjectPropertyAssertion': if (a.subject === i) push(objectValues, a.property, view.individualNeighbour(a.object)); break;
-      case 'DataPropertyAssertion': if (a.subject === i) push(dataValues, a.property, view.renderer.literal(a.value)); break;
-      case 'SameIndividual': others(a.individuals, 'same_as'); break;
-      case 'DifferentIndividuals': others(a.individuals, 'different_from'); break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
-      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
-      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
-      case 'NegativeObjectPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'AnnotationAssertion':
-      case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
-      case 'DLSafeRule': break;
-      default: return unreachable(a);
+      case 'ClassAssertion':
+        if (a.individual === i) l.add('types', view.classNeighbour(a.cls));
+        break;
+      case 'ObjectPropertyAssertion':
+        if (a.subject === i) push(objectValues, a.property, view.individualNeighbour(a.object));
+        break;
+      case 'DataPropertyAssertion':
+        if (a.subject === i) push(dataValues, a.property, view.renderer.literal(a.value));
+        break;
+      case 'SameIndividual':
+        others(a.individuals, 'same_as');
+        break;
+      case 'DifferentIndividuals':
+        others(a.individuals, 'different_from');
+        break;
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubClassOf':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'SubObjectPropertyOf':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'NegativeObjectPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule':
+        break;
+      default:
+        return unreachable(a);
     }
   }
-  const describeObject = (p: ObjectPropertyExpression) => p.kind === 'ObjectProperty'
-    ? { property: view.display(p), property_iri: p.iri }
-    : { property: view.renderer.objectProperty(p) };
+  const describeObject = (p: ObjectPropertyExpression) =>
+    p.kind === 'ObjectProperty' ? { property: view.display(p), property_iri: p.iri } : { property: view.renderer.objectProperty(p) };
   return {
     ...l.capped(['types'], limit),
     object_property_values: valueRows(objectValues, describeObject, limit),
@@ -668,13 +881,20 @@ function entityCard(e: Entity, scope: readonly Ontology[], view: View, limit: nu
     referencing_axioms: usage.size,
   };
   switch (e.kind) {
-    case 'Class': return { ...card, ...classLists(e, axioms, view, limit) };
-    case 'ObjectProperty': return { ...card, ...objectPropertyLists(e, axioms, view, limit) };
-    case 'DataProperty': return { ...card, ...dataPropertyLists(e, axioms, view, limit) };
-    case 'AnnotationProperty': return { ...card, ...annotationPropertyLists(e, axioms, view, limit) };
-    case 'NamedIndividual': return { ...card, ...individualLists(e, axioms, view, limit) };
-    case 'Datatype': return card;
-    default: return unreachable(e);
+    case 'Class':
+      return { ...card, ...classLists(e, axioms, view, limit) };
+    case 'ObjectProperty':
+      return { ...card, ...objectPropertyLists(e, axioms, view, limit) };
+    case 'DataProperty':
+      return { ...card, ...dataPropertyLists(e, axioms, view, limit) };
+    case 'AnnotationProperty':
+      return { ...card, ...annotationPropertyLists(e, axioms, view, limit) };
+    case 'NamedIndividual':
+      return { ...card, ...individualLists(e, axioms, view, limit) };
+    case 'Datatype':
+      return card;
+    default:
+      return unreachable(e);
   }
 }
 
@@ -686,7 +906,13 @@ export const getEntityContext = defineTool({
     include_imports: v.optional(v.pipe(v.boolean(), v.description('Default true.')), true),
     limit: Limit(50),
   }),
-  output: v.object({ query: v.string(), count: v.number(), include_imports: v.boolean(), entities: AnyList, last_changes: v.optional(AnyList) }),
+  output: v.object({
+    query: v.string(),
+    count: v.number(),
+    include_imports: v.boolean(),
+    entities: AnyList,
+    last_changes: v.optional(AnyList),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -703,10 +929,18 @@ export const getEntityContext = defineTool({
       count: entities.length,
       include_imports: args.include_imports,
       entities,
-      ...lastChangesField(found.map((e) => e.iri), ctx),
-      ...(entities.length > 1 ? {
-        note: iris === 1 ? 'The IRI is punned: one card per entity type.' : 'The name is shared by several IRIs: one card per candidate and type.',
-      } : {}),
+      ...lastChangesField(
+        found.map((e) => e.iri),
+        ctx,
+      ),
+      ...(entities.length > 1
+        ? {
+            note:
+              iris === 1
+                ? 'The IRI is punned: one card per entity type.'
+                : 'The name is shared by several IRIs: one card per candidate and type.',
+          }
+        : {}),
     };
   },
 });

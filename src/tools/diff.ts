@@ -13,8 +13,19 @@ import { axiomTypeName } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
 import { readDocumentOffThread } from '../actors/parse-pool.js';
 import {
-  attributeModules, deprecatedTermsInUse, diffAxiomSets, directlyAffected, downstreamTerms, foreignReaxiomatization,
-  importedTerms, referencingAxioms, scopeAxioms, DOWNSTREAM_DEPTH_CAP, DOWNSTREAM_SIZE_CAP, type AxiomSetDiff, type Delta,
+  attributeModules,
+  deprecatedTermsInUse,
+  diffAxiomSets,
+  directlyAffected,
+  downstreamTerms,
+  foreignReaxiomatization,
+  importedTerms,
+  referencingAxioms,
+  scopeAxioms,
+  DOWNSTREAM_DEPTH_CAP,
+  DOWNSTREAM_SIZE_CAP,
+  type AxiomSetDiff,
+  type Delta,
 } from '../model/diff.js';
 import { impactPolicy, PairArgs, pairFields, Renderings, resolvePair, type DocumentReader, type Side } from '../diff/pair.js';
 import { authorizeLocalPath } from '../policy/authorize.js';
@@ -29,7 +40,8 @@ import { readRegularFile } from '../util/file-read.js';
 /** How the pair reads a right_document: an authorized fetch, and parsing on the parse pool. */
 export const documentReader: DocumentReader = {
   fetch: (ctx, tool, source, timeoutMs, network) => fetchDocument(ctx, tool, source, timeoutMs, network, 'document'),
-  parse: async (text, file, signal) => (await readDocumentOffThread(text, { base: pathToFileURL(file).href, fileName: file, signal })).ontology,
+  parse: async (text, file, signal) =>
+    (await readDocumentOffThread(text, { base: pathToFileURL(file).href, fileName: file, signal })).ontology,
 };
 
 /** A capped list of axiom rows; every axiom is rendered, since the order is by rendering. */
@@ -80,7 +92,8 @@ export const diffOntologies = defineTool({
 
 // ---------------------------------------------------------------- analyze_change_impact
 
-const IMPACT_NOTE = 'Syntactic analysis: terms and axioms that co-occur with the change are reachable from it; co-occurrence proves reachability, not logical impact. ' +
+const IMPACT_NOTE =
+  'Syntactic analysis: terms and axioms that co-occur with the change are reachable from it; co-occurrence proves reachability, not logical impact. ' +
   'For entailment changes use semantic_diff with mode=inferred.';
 
 /** What a change-impact analysis runs over, whichever form named it. */
@@ -101,7 +114,8 @@ const unique = (os: readonly Ontology[]): Ontology[] => [...new Set(os)];
 function moduleReport(iris: readonly IRI[], policy: PolicyResolution | Error, limit: number): JsonObject {
   if (policy instanceof Error) return { error: policy.message };
   if (!policy.loaded) return { available: false, reason: 'no project policy governs this ontology' };
-  if (!policy.valid || policy.policy === null) return { error: `the project policy ${policy.file} is invalid (get_project_policy lists its errors)` };
+  if (!policy.valid || policy.policy === null)
+    return { error: `the project policy ${policy.file} is invalid (get_project_policy lists its errors)` };
   const rules = policy.policy.modules;
   if (rules.length === 0) return { available: false, reason: 'the project policy declares no modules' };
   const attribution = attributeModules(iris, rules);
@@ -123,23 +137,34 @@ async function assetFiles(file: string): Promise<string[]> {
   const s = await stat(file);
   if (!s.isDirectory()) return [file];
   const entries = await readdir(file, { withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.join(file, e.name)).sort(cmp);
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.join(file, e.name))
+    .sort(cmp);
 }
 
 /**
  * Textual references to the affected terms in the policy's invariant, SHACL and CQ files: a full IRI, or a
  * CURIE under one of the policy's prefixes, found as a substring. Files are authorized like any read.
  */
-async function validationReferences(ctx: ToolContext, iris: readonly IRI[], policy: PolicyResolution | Error, limit: number): Promise<JsonObject> {
+async function validationReferences(
+  ctx: ToolContext,
+  iris: readonly IRI[],
+  policy: PolicyResolution | Error,
+  limit: number,
+): Promise<JsonObject> {
   if (policy instanceof Error) return { error: policy.message };
   if (!policy.loaded) return { available: false, reason: 'no project policy governs this ontology' };
-  if (!policy.valid || policy.policy === null || policy.projectRoot === null) return { error: `the project policy ${policy.file} is invalid (get_project_policy lists its errors)` };
+  if (!policy.valid || policy.policy === null || policy.projectRoot === null)
+    return { error: `the project policy ${policy.file} is invalid (get_project_policy lists its errors)` };
   const p = policy.policy;
   const searched = [...iris].sort(cmp).slice(0, VALIDATION_LIMITS.iris);
   const prefixes = Object.entries(p.prefixes).sort((a, b) => cmp(a[0], b[0]));
   const needles = searched.map((iri) => ({
     iri,
-    curies: prefixes.filter(([, ns]) => iri.startsWith(ns) && iri.length > ns.length).map(([prefix, ns]) => `${prefix}:${iri.slice(ns.length)}`),
+    curies: prefixes
+      .filter(([, ns]) => iri.startsWith(ns) && iri.length > ns.length)
+      .map(([prefix, ns]) => `${prefix}:${iri.slice(ns.length)}`),
   }));
   const items: JsonObject[] = [];
   const skipped: string[] = [];
@@ -189,16 +214,24 @@ async function validationReferences(ctx: ToolContext, iris: readonly IRI[], poli
     ...shown,
     files_scanned: scanned,
     ...(skipped.length > 0 ? { files_skipped: skippedList } : {}),
-    ...(scanTruncated || iris.length > searched.length ? {
-      scan_truncated: true,
-      scan_note: `Scanned at most ${VALIDATION_LIMITS.files} files and ${VALIDATION_LIMITS.iris} IRIs (${iris.length} affected); references beyond them are not reported.`,
-    } : {}),
+    ...(scanTruncated || iris.length > searched.length
+      ? {
+          scan_truncated: true,
+          scan_note: `Scanned at most ${VALIDATION_LIMITS.files} files and ${VALIDATION_LIMITS.iris} IRIs (${iris.length} affected); references beyond them are not reported.`,
+        }
+      : {}),
     searched_iris: searched.length,
   };
 }
 
 /** Every result field after the form-specific ones. */
-async function impactReport(ctx: ToolContext, input: ImpactInput, includeImports: boolean, limit: number, policy: PolicyResolution | Error): Promise<JsonObject> {
+async function impactReport(
+  ctx: ToolContext,
+  input: ImpactInput,
+  includeImports: boolean,
+  limit: number,
+  policy: PolicyResolution | Error,
+): Promise<JsonObject> {
   const { delta, scope, renderings: r } = input;
   const affected = directlyAffected(delta);
   const affectedIris = affected.map((a) => a.iri);
@@ -210,7 +243,8 @@ async function impactReport(ctx: ToolContext, input: ImpactInput, includeImports
   const shownAffected = cappedOf(affected, limit);
   const shownDownstream = cappedOf(downstream.items, limit);
   // rendered as the last key of the total order (operation, subject, rendering)
-  const foreignRows = foreign.map((f) => ({ operation: f.operation, subject: f.subject, axiom_type: axiomTypeName(f.axiom), rendering: r.rendering(f.axiom) }))
+  const foreignRows = foreign
+    .map((f) => ({ operation: f.operation, subject: f.subject, axiom_type: axiomTypeName(f.axiom), rendering: r.rendering(f.axiom) }))
     .sort((x, y) => cmp(x.operation, y.operation) || cmp(x.subject, y.subject) || cmp(x.rendering, y.rendering));
   const shownForeign = cappedOf(foreignRows, limit);
   return {
@@ -222,17 +256,25 @@ async function impactReport(ctx: ToolContext, input: ImpactInput, includeImports
     directly_affected: { ...shownAffected, modules: moduleReport(affectedIris, policy, limit) },
     referencing_axioms: cappedRows(referencing, limit, r),
     downstream_terms: {
-      analysis: 'syntactic', depth_cap: DOWNSTREAM_DEPTH_CAP, size_cap: DOWNSTREAM_SIZE_CAP, ...shownDownstream,
-      ...(downstream.searchTruncated ? {
-        search_truncated: true,
-        search_note: `The search stopped after ${DOWNSTREAM_SIZE_CAP} terms; terms at the same or greater depth may be missing.`,
-      } : {}),
+      analysis: 'syntactic',
+      depth_cap: DOWNSTREAM_DEPTH_CAP,
+      size_cap: DOWNSTREAM_SIZE_CAP,
+      ...shownDownstream,
+      ...(downstream.searchTruncated
+        ? {
+            search_truncated: true,
+            search_note: `The search stopped after ${DOWNSTREAM_SIZE_CAP} terms; terms at the same or greater depth may be missing.`,
+          }
+        : {}),
     },
     foreign_reaxiomatization: {
       ...shownForeign,
       items: shownForeign.items,
     },
-    deprecated_terms_in_use: { ...cappedOf(deprecated, limit), items: deprecated.slice(0, limit).map((iri) => ({ iri, display: r.display(iri) })) },
+    deprecated_terms_in_use: {
+      ...cappedOf(deprecated, limit),
+      items: deprecated.slice(0, limit).map((iri) => ({ iri, display: r.display(iri) })),
+    },
     validation_references: await validationReferences(ctx, affectedIris, policy, limit),
     public_api_terms: { available: false, reason: 'no public API declaration is supported by the project policy' },
     external_mappings: { available: false, reason: 'no mapping store is consulted by the syntactic analysis' },
@@ -287,16 +329,28 @@ export const analyzeChangeImpact = defineTool({
   handler: async (args, ctx) => {
     const pair = args.left !== undefined || args.right !== undefined || args.right_document !== undefined;
     if (args.change_set_id !== undefined && pair) {
-      throw new ToolFailure('Give exactly one input: change_set_id, or a pair (left with right or right_document), not both', 'invalid_argument');
+      throw new ToolFailure(
+        'Give exactly one input: change_set_id, or a pair (left with right or right_document), not both',
+        'invalid_argument',
+      );
     }
     if (args.change_set_id === undefined && args.right === undefined && args.right_document === undefined) {
-      throw new ToolFailure('Give exactly one input: change_set_id (a cached preview) or right / right_document (a pair with left, default the active ontology)', 'invalid_argument');
+      throw new ToolFailure(
+        'Give exactly one input: change_set_id (a cached preview) or right / right_document (a pair with left, default the active ontology)',
+        'invalid_argument',
+      );
     }
     if (args.change_set_id === undefined) {
       const policy = await impactPolicy(ctx, args.policy_path);
       const { left, right } = await resolvePair(ctx, 'analyze_change_impact', args, documentReader);
       const diff = diffAxiomSets(scopeAxioms(left.scope, false), scopeAxioms(right.scope, false));
-      return impactReport(ctx, pairInput(left, right, diff, args.include_imports, ctx.settings.label_language), args.include_imports, args.limit, policy);
+      return impactReport(
+        ctx,
+        pairInput(left, right, diff, args.include_imports, ctx.settings.label_language),
+        args.include_imports,
+        args.limit,
+        policy,
+      );
     }
     const id = args.change_set_id;
     const store = changeSetStore(ctx.window);
@@ -305,7 +359,8 @@ export const analyzeChangeImpact = defineTool({
       // claimed while it is analyzed, so it cannot be committed meanwhile; released afterwards, still cached
       preview = store.claim(id);
     } catch (err) {
-      if (err instanceof ChangeSetError) throw new ToolFailure(err.message, err.code, { change_set_id: id, analyzed: false, ...err.context });
+      if (err instanceof ChangeSetError)
+        throw new ToolFailure(err.message, err.code, { change_set_id: id, analyzed: false, ...err.context });
       throw err;
     }
     try {

@@ -58,9 +58,16 @@ async function roundTrip(o: Ontology, text: string, format: FormatId, file: stri
   const failed = new Set(differences.map((d) => d.rule));
   const checks = Object.fromEntries(Object.entries(ROUND_TRIP_CHECKS).map(([check, rules]) => [check, !rules.some((r) => failed.has(r))]));
   if (differences.length > 0) {
-    const rows = differences.map((d) => ({ rule: d.rule.slice('interoperability.'.length), message: d.message, ...(d.details as JsonObject) }));
-    throw new ToolFailure(`Round-trip verification failed for ${file}: ${differences.map((d) => d.message).join('; ')}; the target is untouched`, 'round_trip_mismatch',
-      { saved: false, round_trip: { ...checks, differences: rows } });
+    const rows = differences.map((d) => ({
+      rule: d.rule.slice('interoperability.'.length),
+      message: d.message,
+      ...(d.details as JsonObject),
+    }));
+    throw new ToolFailure(
+      `Round-trip verification failed for ${file}: ${differences.map((d) => d.message).join('; ')}; the target is untouched`,
+      'round_trip_mismatch',
+      { saved: false, round_trip: { ...checks, differences: rows } },
+    );
   }
   // byte_for_byte: the re-read ontology serializes to exactly the text written, so the file is a fixed point
   return { ...checks, round_trip_class: writeDocument(back, format) === text ? 'byte_for_byte' : 'axiom_identical' };
@@ -68,8 +75,16 @@ async function roundTrip(o: Ontology, text: string, format: FormatId, file: stri
 
 /** The extensions a save accepts (TOOLS.md 3.10) and the format each writes; every other extension fails. */
 const SAVE_FORMATS: Readonly<Record<string, FormatId>> = {
-  '.ttl': 'turtle', '.turtle': 'turtle', '.owl': 'rdfxml', '.rdf': 'rdfxml', '.xml': 'rdfxml',
-  '.omn': 'manchester', '.ofn': 'ofn', '.fss': 'ofn', '.owx': 'owlxml', '.obo': 'obo',
+  '.ttl': 'turtle',
+  '.turtle': 'turtle',
+  '.owl': 'rdfxml',
+  '.rdf': 'rdfxml',
+  '.xml': 'rdfxml',
+  '.omn': 'manchester',
+  '.ofn': 'ofn',
+  '.fss': 'ofn',
+  '.owx': 'owlxml',
+  '.obo': 'obo',
 };
 
 /** The format a save to `file` writes: from its extension, or `current` when it has none. */
@@ -78,7 +93,10 @@ export function saveFormatOf(file: string, current: FormatId): FormatId {
   if (ext === '') return current;
   const format = SAVE_FORMATS[ext.toLowerCase()];
   if (format === undefined) {
-    throw new ToolFailure(`Unknown file extension '${ext}': use .ttl/.turtle, .owl/.rdf/.xml, .omn, .ofn/.fss, .owx or .obo`, 'invalid_argument');
+    throw new ToolFailure(
+      `Unknown file extension '${ext}': use .ttl/.turtle, .owl/.rdf/.xml, .omn, .ofn/.fss, .owx or .obo`,
+      'invalid_argument',
+    );
   }
   return format;
 }
@@ -102,7 +120,8 @@ interface SaveArgs {
   policy_bootstrap: boolean;
 }
 
-const OBO_RECOMMENDATION = 'Keep the OWL source of truth in a lossless format (.owl, .ofn, .ttl, .owx) and export OBO from it; or fix the listed issues first.';
+const OBO_RECOMMENDATION =
+  'Keep the OWL source of truth in a lossless format (.owl, .ofn, .ttl, .owx) and export OBO from it; or fix the listed issues first.';
 
 /**
  * The document text and, for OBO, the compatibility report (what has no OBO tag travels in owl-axioms): a
@@ -118,20 +137,33 @@ function serialize(o: Ontology, format: FormatId, onLossy: 'warn' | 'fail'): { t
     obo_compatibility: compatibility,
   };
   if (onLossy === 'fail') {
-    throw new ToolFailure('OBO cannot hold this ontology without loss (on_lossy=fail); nothing was written', 'lossy_format_refused', { saved: false, ...report });
+    throw new ToolFailure('OBO cannot hold this ontology without loss (on_lossy=fail); nothing was written', 'lossy_format_refused', {
+      saved: false,
+      ...report,
+    });
   }
   return { text: writeObo(o, { onLossy: 'drop' }), report };
 }
 
-async function saveOne(o: Ontology, target: string, format: FormatId, args: SaveArgs, ws: Workspace, signal: AbortSignal): Promise<JsonObject> {
+async function saveOne(
+  o: Ontology,
+  target: string,
+  format: FormatId,
+  args: SaveArgs,
+  ws: Workspace,
+  signal: AbortSignal,
+): Promise<JsonObject> {
   const { text, report } = serialize(o, format, args.on_lossy);
   // other calls of the window may run while this one awaits: what was serialized must still be current when written
   const baseRevision = ws.revision;
   const baseEnvelope = revisionEnvelope(ws);
   const unchanged = () => {
     if (ws.revision === baseRevision) return;
-    throw new ToolFailure(`The workspace changed while the save of ${target} was being verified; nothing was written`, 'revision_conflict',
-      { saved: false, base_revision: baseEnvelope, current_revision: revisionEnvelope(ws) });
+    throw new ToolFailure(
+      `The workspace changed while the save of ${target} was being verified; nothing was written`,
+      'revision_conflict',
+      { saved: false, base_revision: baseEnvelope, current_revision: revisionEnvelope(ws) },
+    );
   };
   const verify = args.verify_round_trip || args.atomic || args.backup;
   const round = verify ? await roundTrip(o, text, format, target) : null;
@@ -226,12 +258,24 @@ export const saveOntology = defineTool({
     }
     const bootstrap = await authorizeSave(ctx, target, args.path !== undefined, args.policy_bootstrap);
     const extra = await saveOne(o, target, format, args, ws, ctx.signal);
-    return { saved: true, path: target, ...(args.path !== undefined ? { format } : {}), ...extra, ...(bootstrap === null ? {} : { policy_bootstrap: bootstrap }) };
+    return {
+      saved: true,
+      path: target,
+      ...(args.path !== undefined ? { format } : {}),
+      ...extra,
+      ...(bootstrap === null ? {} : { policy_bootstrap: bootstrap }),
+    };
   },
 });
 
 /** Reads a local path, `file:` IRI or http(s) IRI (GitHub blob URLs become raw-content URLs), authorized for `tool`. */
-export async function fetchSource(ctx: ToolContext, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, tool = 'load_ontology'): Promise<{ text: string; document: string; base: string }> {
+export async function fetchSource(
+  ctx: ToolContext,
+  source: string,
+  timeoutMs: number,
+  network: 'deny' | 'allow' | undefined,
+  tool = 'load_ontology',
+): Promise<{ text: string; document: string; base: string }> {
   const signal = ctx.signal;
   const src = classifySource(source);
   if (src.remote) {
@@ -276,7 +320,13 @@ export type MissingMode = 'warn' | 'error' | 'silent';
  * Parses on the parse pool; an abort of `signal` stops the parse there (the cancellation, not a parse error, is thrown).
  * `importedKinds`: what the document's loaded imports closure declares.
  */
-export async function parseDocument(text: string, base: string, document: string, signal: AbortSignal, importedKinds?: ImportedKinds): Promise<Ontology> {
+export async function parseDocument(
+  text: string,
+  base: string,
+  document: string,
+  signal: AbortSignal,
+  importedKinds?: ImportedKinds,
+): Promise<Ontology> {
   let parsed: Ontology;
   try {
     parsed = (await readDocumentOffThread(text, { base, fileName: document, signal, importedKinds })).ontology;
@@ -329,7 +379,11 @@ function closureOf(o: Ontology, find: (iri: IRI) => Ontology | undefined): Ontol
  * import is a data restriction). The declarations come from the first readings: a declaration is an
  * explicit triple, which no typing changes, so one pass suffices.
  */
-async function retypeWithImports(read: ReadonlyMap<Ontology, ReadSource>, find: (iri: IRI) => Ontology | undefined, signal: AbortSignal): Promise<Map<Ontology, Ontology>> {
+async function retypeWithImports(
+  read: ReadonlyMap<Ontology, ReadSource>,
+  find: (iri: IRI) => Ontology | undefined,
+  signal: AbortSignal,
+): Promise<Map<Ontology, Ontology>> {
   const again = new Map<Ontology, Ontology>();
   for (const [o, source] of read) {
     if (!RDF_FORMATS.has(o.format)) continue;
@@ -351,7 +405,13 @@ async function loadCatalog(catalogs: SiblingCatalogs, document: string): Promise
  * one already planned, or the local file a `catalog-v001.xml` beside the importing (else the root) document
  * maps it to. Nothing is attached here, so a refusal leaves the workspace untouched.
  */
-async function planImports(root: Ontology, rootSource: ReadSource, ws: Workspace, strict: boolean, signal: AbortSignal): Promise<ImportPlan> {
+async function planImports(
+  root: Ontology,
+  rootSource: ReadSource,
+  ws: Workspace,
+  strict: boolean,
+  signal: AbortSignal,
+): Promise<ImportPlan> {
   const rootFile = isRemote(rootSource.document) ? null : rootSource.document;
   const attach: Ontology[] = [];
   const read = new Map<Ontology, ReadSource>([[root, rootSource]]);
@@ -374,14 +434,22 @@ async function planImports(root: Ontology, rootSource: ReadSource, ws: Workspace
       const fallback = rootFile === null ? null : await loadCatalog(catalogs, rootFile);
       const target = (own && catalogLocalFile(own, iri)) ?? (fallback && catalogLocalFile(fallback, iri));
       if (target === null) {
-        reasons.set(iri, rootFile === null ? 'not loaded; remote documents resolve no imports' : 'not loaded and not mapped to a local file by a catalog-v001.xml');
+        reasons.set(
+          iri,
+          rootFile === null
+            ? 'not loaded; remote documents resolve no imports'
+            : 'not loaded and not mapped to a local file by a catalog-v001.xml',
+        );
         continue;
       }
       let text: string;
       try {
         text = await readRegularFile(target, 'document', 'utf8');
       } catch (err) {
-        reasons.set(iri, `the catalog maps it to ${target}, which cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        reasons.set(
+          iri,
+          `the catalog maps it to ${target}, which cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
         continue;
       }
       const source = { text, base: pathToFileURL(target).href, document: target };
@@ -410,7 +478,11 @@ function locality(document: string | null): 'local' | 'remote' | 'memory' {
 }
 
 /** Every import edge of the closure of `root` in the workspace, breadth first, with the importer's depth + 1. */
-export function importEdges(find: (iri: IRI) => Ontology | undefined, root: Ontology, reasons: ReadonlyMap<IRI, string>): { resolved: JsonObject[]; unresolved: JsonObject[] } {
+export function importEdges(
+  find: (iri: IRI) => Ontology | undefined,
+  root: Ontology,
+  reasons: ReadonlyMap<IRI, string>,
+): { resolved: JsonObject[]; unresolved: JsonObject[] } {
   const resolved: JsonObject[] = [];
   const unresolved: JsonObject[] = [];
   const queue: { o: Ontology; depth: number }[] = [{ o: root, depth: 0 }];
@@ -425,8 +497,12 @@ export function importEdges(find: (iri: IRI) => Ontology | undefined, root: Onto
         continue;
       }
       resolved.push({
-        import_iri: iri, ...source, target_ontology: ontologyLabel(target), target_document: target.documentIri,
-        depth: depth + 1, location: locality(target.documentIri),
+        import_iri: iri,
+        ...source,
+        target_ontology: ontologyLabel(target),
+        target_document: target.documentIri,
+        depth: depth + 1,
+        location: locality(target.documentIri),
       });
       if (!seen.has(target)) {
         seen.add(target);
@@ -442,13 +518,21 @@ export function importEdges(find: (iri: IRI) => Ontology | undefined, root: Onto
  * and `lock_mode` (the closure judged as it would be attached), so a refused call changes nothing.
  */
 export async function prepareImports(
-  parsed: Ontology, source: ReadSource, args: { missing_imports: MissingMode; lock_mode: LoadArgs['lock_mode'] }, ctx: ToolContext, what: string,
+  parsed: Ontology,
+  source: ReadSource,
+  args: { missing_imports: MissingMode; lock_mode: LoadArgs['lock_mode'] },
+  ctx: ToolContext,
+  what: string,
 ): Promise<{ plan: ImportPlan; lock: ImportLockVerification | null }> {
   const document = source.document;
   const plan = await planImports(parsed, source, ctx.workspace, args.missing_imports === 'error', ctx.signal);
   if (args.missing_imports === 'error' && plan.reasons.size > 0) {
     const missing = [...plan.reasons].map(([iri, reason]) => ({ import_iri: iri, reason }));
-    throw new ToolFailure(`Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was ${what}`, 'missing_imports', { unresolved_imports: missing });
+    throw new ToolFailure(
+      `Unresolved imports of ${document}: ${missing.map((m) => m.import_iri).join(', ')}; nothing was ${what}`,
+      'missing_imports',
+      { unresolved_imports: missing },
+    );
   }
   try {
     return { plan, lock: await checkLoadLock(ctx, args.lock_mode, plan.root, plan.attach) };
@@ -461,11 +545,23 @@ export async function prepareImports(
 }
 
 /** Parses the source and its catalog-resolved imports, then attaches them all at once (or nothing). */
-async function attachNew(text: string, document: string, base: string, args: LoadArgs, ctx: ToolContext): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string>; lock: ImportLockVerification | null }> {
+async function attachNew(
+  text: string,
+  document: string,
+  base: string,
+  args: LoadArgs,
+  ctx: ToolContext,
+): Promise<{ o: Ontology; added: number; reasons: Map<IRI, string>; lock: ImportLockVerification | null }> {
   const { workspace: ws, signal } = ctx;
   const parsed = await parseDocument(text, base, document, signal);
-  const clash = ontologyIds(parsed).map((iri) => ws.find(iri)).find((x) => x !== undefined);
-  if (clash !== undefined) throw new ToolFailure(`Ontology id ${ontologyIds(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`, 'id_in_use');
+  const clash = ontologyIds(parsed)
+    .map((iri) => ws.find(iri))
+    .find((x) => x !== undefined);
+  if (clash !== undefined)
+    throw new ToolFailure(
+      `Ontology id ${ontologyIds(parsed).join(' ')} is already in use by another loaded ontology (${ontologyLabel(clash)})`,
+      'id_in_use',
+    );
   const { plan, lock } = await prepareImports(parsed, { text, base, document }, args, ctx, 'loaded');
   // the last point a cancelled load can stop: nothing is attached yet
   signal.throwIfAborted();
@@ -487,9 +583,10 @@ async function load(args: LoadArgs, ctx: ToolContext): Promise<JsonObject> {
   const ws = ctx.workspace;
   const { text, document, base } = await fetchSource(ctx, args.source, args.connection_timeout_ms, args.network);
   const existing = ws.ontologies.find((o) => o.documentIri === document);
-  const { o, added, reasons, lock } = existing !== undefined
-    ? { o: existing, added: 0, reasons: new Map<IRI, string>(), lock: await checkLoadLock(ctx, args.lock_mode, existing, []) }
-    : await attachNew(text, document, base, args, ctx);
+  const { o, added, reasons, lock } =
+    existing !== undefined
+      ? { o: existing, added: 0, reasons: new Map<IRI, string>(), lock: await checkLoadLock(ctx, args.lock_mode, existing, []) }
+      : await attachNew(text, document, base, args, ctx);
   if (!args.keep_active) ws.setActive(o);
   const edges = importEdges((iri) => ws.find(iri), o, reasons);
   return {

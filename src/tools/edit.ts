@@ -2,7 +2,15 @@
 // so adding and removing the same operand set are symmetric. One call = one undo unit.
 
 import * as v from 'valibot';
-import { AxiomOperandsSchema, AXIOM_TYPES, ENTITY_TYPES, FIELD_DESCRIPTIONS, LIST_FIELDS, STRING_FIELDS, type OperandField } from '../model/operands/schema.js';
+import {
+  AxiomOperandsSchema,
+  AXIOM_TYPES,
+  ENTITY_TYPES,
+  FIELD_DESCRIPTIONS,
+  LIST_FIELDS,
+  STRING_FIELDS,
+  type OperandField,
+} from '../model/operands/schema.js';
 import { buildAxiom } from '../model/operands/builder.js';
 import type { Change } from '../model/changes.js';
 import { defineTool, always, ToolFailure, type JsonObject } from './tool.js';
@@ -73,7 +81,9 @@ export const addAxiom = defineTool({
     const active = ws.active;
     const built = buildAxiom(operandsOf(args as JsonObject), ctx.resolver, { strict: (args as JsonObject).strict === true });
     const present = active.has(built.axiom);
-    const changes: Change[] = [...built.declarations, ...built.labels].filter((d) => !active.has(d)).map((d) => ({ kind: 'AddAxiom', ontology: active, axiom: d }));
+    const changes: Change[] = [...built.declarations, ...built.labels]
+      .filter((d) => !active.has(d))
+      .map((d) => ({ kind: 'AddAxiom', ontology: active, axiom: d }));
     if (!present) changes.push({ kind: 'AddAxiom', ontology: active, axiom: built.axiom });
     if (changes.length > 0) ws.apply(changes);
     // as add_subclass_of and the other authoring tools (TOOLS.md 3.4): applied = the axiom is now present
@@ -88,7 +98,7 @@ export const addAxiom = defineTool({
 
 export const removeAxiom = defineTool({
   name: 'remove_axiom',
-  description: 'Remove one asserted axiom given as add_axiom\'s operands.',
+  description: "Remove one asserted axiom given as add_axiom's operands.",
   input: RemoveInput,
   listedSchema: flatSchema({}),
   output: v.object({ removed: v.boolean(), axiom: v.string() }),
@@ -101,7 +111,8 @@ export const removeAxiom = defineTool({
     const active = ctx.workspace.active;
     const { axiom } = buildAxiom(args, ctx.resolver);
     const rendering = renderAxiom(axiom, ctx);
-    if (!active.has(axiom)) throw new ToolFailure(`Axiom not asserted in the active ontology: ${rendering}`, 'not_found', { axiom: rendering });
+    if (!active.has(axiom))
+      throw new ToolFailure(`Axiom not asserted in the active ontology: ${rendering}`, 'not_found', { axiom: rendering });
     ctx.workspace.apply([{ kind: 'RemoveAxiom', ontology: active, axiom }]);
     return { removed: true, axiom: rendering };
   },

@@ -25,8 +25,9 @@ import { unreachable } from '../util/unreachable.js';
 const DEFAULT_TIMEOUT_MS = 60_000;
 const INCONSISTENCY_CAP = 100;
 const RELATED_CAP = 50;
-const METHOD = 'black-box over the reasoner: syntactic ⊥-locality module, expand then divide-and-conquer shrink (QuickXplain), '
-  + 'Reiter hitting-set tree with justification reuse and early path termination';
+const METHOD =
+  'black-box over the reasoner: syntactic ⊥-locality module, expand then divide-and-conquer shrink (QuickXplain), ' +
+  'Reiter hitting-set tree with justification reuse and early path termination';
 
 const timeoutField = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), DEFAULT_TIMEOUT_MS);
 const maxField = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('0: all.')), 3);
@@ -50,14 +51,22 @@ function goalOf(args: JsonObject, ctx: ToolContext): Axiom {
   const built = buildAxiom(operands, ctx.resolver);
   if (built.newEntities.length > 0) {
     const unknown = built.newEntities.map((e) => e.iri);
-    throw new ToolFailure(`The axiom names entities the active ontology and its imports do not have: ${unknown.map((iri) => '<' + iri + '>').join(', ')} (search_entities finds existing names).`,
-      'not_found', { unknown });
+    throw new ToolFailure(
+      `The axiom names entities the active ontology and its imports do not have: ${unknown.map((iri) => '<' + iri + '>').join(', ')} (search_entities finds existing names).`,
+      'not_found',
+      { unknown },
+    );
   }
   return built.axiom;
 }
 
 /** Fails on the outcomes every explanation tool treats alike; returns the data otherwise. */
-function settle<K extends ExplainOutcome['kind']>(out: ExplainOutcome, reasoner: ReasonerInfo, want: K, timeoutMs: number): Extract<ExplainOutcome, { kind: K }> {
+function settle<K extends ExplainOutcome['kind']>(
+  out: ExplainOutcome,
+  reasoner: ReasonerInfo,
+  want: K,
+  timeoutMs: number,
+): Extract<ExplainOutcome, { kind: K }> {
   if (out.kind === want) return out as Extract<ExplainOutcome, { kind: K }>;
   switch (out.kind) {
     case 'timeout':
@@ -65,18 +74,31 @@ function settle<K extends ExplainOutcome['kind']>(out: ExplainOutcome, reasoner:
     case 'cancelled':
       throw new ToolFailure('The explanation was cancelled.', 'cancelled');
     case 'inconsistent_ontology':
-      throw new ToolFailure('The ontology is inconsistent: every entailment holds. Call explain_inconsistency to find the axioms responsible.',
-        'inconsistent_ontology', { see: 'explain_inconsistency' });
+      throw new ToolFailure(
+        'The ontology is inconsistent: every entailment holds. Call explain_inconsistency to find the axioms responsible.',
+        'inconsistent_ontology',
+        { see: 'explain_inconsistency' },
+      );
     case 'error':
       throw new ToolFailure(`${reasoner.name} cannot evaluate the ontology: ${out.message}`, 'reasoner_error');
-    case 'entailment': case 'justifications': case 'inconsistency':
+    case 'entailment':
+    case 'justifications':
+    case 'inconsistency':
       throw new ToolFailure(`Unexpected explanation outcome '${out.kind}'.`, 'internal_error');
-    default: return unreachable(out);
+    default:
+      return unreachable(out);
   }
 }
 
 function configuration(reasoner: ReasonerInfo, calls: number, extra: JsonObject = {}): JsonObject {
-  return { reasoner: reasoner.name, reasoner_id: reasoner.id, method: METHOD, reasoner_calls: calls, snapshot: 'private copy of the imports closure at the current revision', ...extra };
+  return {
+    reasoner: reasoner.name,
+    reasoner_id: reasoner.id,
+    method: METHOD,
+    reasoner_calls: calls,
+    snapshot: 'private copy of the imports closure at the current revision',
+    ...extra,
+  };
 }
 
 /**
@@ -98,12 +120,16 @@ function relatedAxioms(goal: Axiom, ctx: ToolContext): JsonObject {
     for (const o of ctx.resolver.closure) for (const a of o.index.referencing.get(e) ?? []) if (isLogicalAxiom(a)) found.add(a);
   }
   const rows = [...found].map((a) => axiomRow(a, ctx)).sort((x, y) => (x.rendering < y.rendering ? -1 : x.rendering > y.rendering ? 1 : 0));
-  return { count: rows.length, items: rows.slice(0, RELATED_CAP), ...(rows.length > RELATED_CAP ? { truncated: rows.length - RELATED_CAP } : {}) };
+  return {
+    count: rows.length,
+    items: rows.slice(0, RELATED_CAP),
+    ...(rows.length > RELATED_CAP ? { truncated: rows.length - RELATED_CAP } : {}),
+  };
 }
 
 export const explainEntailment = defineTool({
   name: 'explain_entailment',
-  description: 'Whether the ontology entails an axiom given as add_axiom\'s operands.',
+  description: "Whether the ontology entails an axiom given as add_axiom's operands.",
   input: withFields({}),
   listedSchema: flatSchema({}),
   output: v.object({ entailed: v.boolean(), axiom: AnyObject, note: v.optional(v.string()) }),
@@ -112,7 +138,12 @@ export const explainEntailment = defineTool({
   handler: async (args, ctx) => {
     const reasoner = selected(ctx);
     const goal = goalOf(args as JsonObject, ctx);
-    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal), reasoner, 'entailment', DEFAULT_TIMEOUT_MS);
+    const out = settle(
+      await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, DEFAULT_TIMEOUT_MS, ctx.signal),
+      reasoner,
+      'entailment',
+      DEFAULT_TIMEOUT_MS,
+    );
     return {
       entailed: entailedAnswer(out, goal, ctx),
       axiom: axiomRow(goal, ctx),
@@ -126,7 +157,16 @@ export const getExplanations = defineTool({
   description: 'Justifications of an entailed axiom; unsatisfiable C: subclass_of C owl:Nothing.',
   input: withFields({ max: maxField, timeout_ms: timeoutField }),
   listedSchema: flatSchema(EXTRA_JSON),
-  output: v.object({ axiom: AnyObject, entailed: v.boolean(), justification_count: v.optional(v.number()), justifications: v.optional(AnyList), reasoner_configuration: v.optional(AnyObject), justification_available: v.optional(v.boolean()), note: v.optional(v.string()), related_axioms: v.optional(AnyObject) }),
+  output: v.object({
+    axiom: AnyObject,
+    entailed: v.boolean(),
+    justification_count: v.optional(v.number()),
+    justifications: v.optional(AnyList),
+    reasoner_configuration: v.optional(AnyObject),
+    justification_available: v.optional(v.boolean()),
+    note: v.optional(v.string()),
+    related_axioms: v.optional(AnyObject),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -135,18 +175,29 @@ export const getExplanations = defineTool({
     const goal = goalOf(a, ctx);
     const row = axiomRow(goal, ctx);
     if (!JUSTIFIED_KINDS.has(goal.kind)) {
-      const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal), reasoner, 'entailment', a.timeout_ms);
+      const out = settle(
+        await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'entail', goal }, a.timeout_ms, ctx.signal),
+        reasoner,
+        'entailment',
+        a.timeout_ms,
+      );
       const entailed = entailedAnswer(out, goal, ctx);
       return {
         axiom: row,
         entailed,
         justification_available: false,
-        note: `Justifications are computed for class, assertion, domain and range axioms; for ${goal.kind} this reports the entailment check`
-          + (entailed ? ' and the asserted axioms about its entities.' : '.'),
+        note:
+          `Justifications are computed for class, assertion, domain and range axioms; for ${goal.kind} this reports the entailment check` +
+          (entailed ? ' and the asserted axioms about its entities.' : '.'),
         ...(entailed ? { related_axioms: relatedAxioms(goal, ctx) } : {}),
       };
     }
-    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal), reasoner, 'justifications', a.timeout_ms);
+    const out = settle(
+      await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'justify', goal, max: a.max }, a.timeout_ms, ctx.signal),
+      reasoner,
+      'justifications',
+      a.timeout_ms,
+    );
     const justifications = out.justifications.map((lines) => readAxiomLines(lines));
     return {
       axiom: row,
@@ -165,16 +216,39 @@ export const getExplanations = defineTool({
 export const explainInconsistency = defineTool({
   name: 'explain_inconsistency',
   description: 'An inconsistent set of asserted axioms, minimal unless time runs out.',
-  input: v.strictObject({ timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('On expiry the set found so far.')), DEFAULT_TIMEOUT_MS) }),
-  output: v.object({ inconsistent: v.boolean(), reasoner: v.string(), note: v.string(), minimal: v.optional(v.boolean()), consistency_checks: v.optional(v.number()), axiom_count: v.optional(v.number()), justification: v.optional(AnyObject), reasoner_configuration: v.optional(AnyObject) }),
+  input: v.strictObject({
+    timeout_ms: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('On expiry the set found so far.')),
+      DEFAULT_TIMEOUT_MS,
+    ),
+  }),
+  output: v.object({
+    inconsistent: v.boolean(),
+    reasoner: v.string(),
+    note: v.string(),
+    minimal: v.optional(v.boolean()),
+    consistency_checks: v.optional(v.number()),
+    axiom_count: v.optional(v.number()),
+    justification: v.optional(AnyObject),
+    reasoner_configuration: v.optional(AnyObject),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
     const reasoner = selected(ctx);
     const timeoutMs = args.timeout_ms;
-    const out = settle(await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal), reasoner, 'inconsistency', timeoutMs);
+    const out = settle(
+      await runExplanation(ctx.window.reasoning.snapshot(), reasoner, { type: 'inconsistency' }, timeoutMs, ctx.signal),
+      reasoner,
+      'inconsistency',
+      timeoutMs,
+    );
     if (!out.inconsistent) {
-      return { inconsistent: false, reasoner: reasoner.name, note: `${reasoner.name} finds the active ontology and its imports consistent.` };
+      return {
+        inconsistent: false,
+        reasoner: reasoner.name,
+        note: `${reasoner.name} finds the active ontology and its imports consistent.`,
+      };
     }
     const rows = axiomRows(readAxiomLines(out.axioms), renderers(ctx));
     return {
@@ -183,7 +257,11 @@ export const explainInconsistency = defineTool({
       minimal: out.minimal,
       consistency_checks: out.calls,
       axiom_count: rows.length,
-      justification: { count: rows.length, items: rows.slice(0, INCONSISTENCY_CAP), ...(rows.length > INCONSISTENCY_CAP ? { truncated: rows.length - INCONSISTENCY_CAP } : {}) },
+      justification: {
+        count: rows.length,
+        items: rows.slice(0, INCONSISTENCY_CAP),
+        ...(rows.length > INCONSISTENCY_CAP ? { truncated: rows.length - INCONSISTENCY_CAP } : {}),
+      },
       note: out.minimal
         ? 'These axioms are jointly inconsistent and minimal: removing any one of them restores consistency of this set.'
         : 'The time bound stopped the contraction: these axioms are jointly inconsistent but may not be minimal (raise timeout_ms).',

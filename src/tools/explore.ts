@@ -20,7 +20,17 @@ export const listOntologies = defineTool({
     count: v.number(),
     active: Nullable,
     dirty_count: v.number(),
-    ontologies: v.array(v.object({ id: v.string(), anonymous: v.boolean(), active: v.boolean(), dirty: v.boolean(), axioms: v.number(), logical_axioms: v.number(), document: Nullable })),
+    ontologies: v.array(
+      v.object({
+        id: v.string(),
+        anonymous: v.boolean(),
+        active: v.boolean(),
+        dirty: v.boolean(),
+        axioms: v.number(),
+        logical_axioms: v.number(),
+        document: Nullable,
+      }),
+    ),
     journal: JournalSummaryOutput,
     note: v.string(),
   }),
@@ -54,8 +64,13 @@ export const getActiveOntology = defineTool({
   description: 'The active ontology: id, version, axiom counts, direct imports, write protection.',
   input: NoArgs,
   output: v.object({
-    ontology_iri: Nullable, version_iri: Nullable, anonymous: v.boolean(), axioms: v.number(), logical_axioms: v.number(),
-    direct_imports: v.array(v.string()), write_protection: v.string(),
+    ontology_iri: Nullable,
+    version_iri: Nullable,
+    anonymous: v.boolean(),
+    axioms: v.number(),
+    logical_axioms: v.number(),
+    direct_imports: v.array(v.string()),
+    write_protection: v.string(),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -77,7 +92,13 @@ export const getEntity = defineTool({
   name: 'get_entity',
   description: 'Look up an entity; a punned IRI yields one match per entity type.',
   input: v.strictObject({ entity: v.pipe(v.string(), v.nonEmpty()) }),
-  output: v.object({ query: v.string(), count: v.number(), matches: AnyList, note: v.optional(v.string()), last_changes: v.optional(AnyList) }),
+  output: v.object({
+    query: v.string(),
+    count: v.number(),
+    matches: AnyList,
+    note: v.optional(v.string()),
+    last_changes: v.optional(AnyList),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: (args, ctx) => {
@@ -89,8 +110,18 @@ export const getEntity = defineTool({
       query: args.entity,
       count: matches.length,
       matches,
-      ...lastChangesField(matches.map((m) => m.iri), ctx),
-      ...(matches.length > 1 ? { note: distinct === 1 ? 'The IRI is punned: one match per entity type.' : 'The name is shared by several IRIs: every candidate is listed.' } : {}),
+      ...lastChangesField(
+        matches.map((m) => m.iri),
+        ctx,
+      ),
+      ...(matches.length > 1
+        ? {
+            note:
+              distinct === 1
+                ? 'The IRI is punned: one match per entity type.'
+                : 'The name is shared by several IRIs: every candidate is listed.',
+          }
+        : {}),
     };
   },
 });

@@ -56,8 +56,13 @@ export function revokedFailure(message: string): ToolResult {
  * (the window's commit fence) is asked before the handler and again after a held write was approved.
  * Every call, allowed or denied, is then queued for the project audit stream.
  */
-export async function runTool(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue,
-  revoked: (principal: Principal) => string | null = () => null): Promise<ToolResult> {
+export async function runTool(
+  def: ToolDefinition,
+  rawArgs: unknown,
+  ctx: ToolContext,
+  approvals: ApprovalQueue,
+  revoked: (principal: Principal) => string | null = () => null,
+): Promise<ToolResult> {
   const trace = newGateTrace();
   const result = await gateCall(def, rawArgs, ctx, approvals, revoked, trace);
   auditCall(def.name, declaredArguments(def), rawArgs, ctx, result.structuredContent, result.isError, trace);
@@ -76,14 +81,24 @@ function declaredArguments(def: ToolDefinition): ReadonlySet<string> {
   return names;
 }
 
-async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext, approvals: ApprovalQueue,
-  revoked: (principal: Principal) => string | null, trace: GateTrace): Promise<ToolResult> {
+async function gateCall(
+  def: ToolDefinition,
+  rawArgs: unknown,
+  ctx: ToolContext,
+  approvals: ApprovalQueue,
+  revoked: (principal: Principal) => string | null,
+  trace: GateTrace,
+): Promise<ToolResult> {
   const refuse = (result: ToolResult) => (def.refusalContext === undefined ? result : withContext(result, def.refusalContext));
   // TOOLS.md 1.2: static capabilities come first, so a caller without them learns nothing about the arguments.
   const missing = missingCapabilities(ctx.principal, def.capabilities);
   if (missing.length > 0) {
-    return refuse(failure(`${def.name} requires capabilities the caller lacks: ${missing.join(', ')}`, 'authorization_denied',
-      { missing_capabilities: missing, effects_prevented: true }));
+    return refuse(
+      failure(`${def.name} requires capabilities the caller lacks: ${missing.join(', ')}`, 'authorization_denied', {
+        missing_capabilities: missing,
+        effects_prevented: true,
+      }),
+    );
   }
   const parsed = v.safeParse(def.input, rawArgs ?? {});
   if (!parsed.success) {
@@ -99,17 +114,25 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
   if (refusal !== null) return refuse(revokedFailure(refusal));
   if (mutating && ctx.settings.confirm_each_write) {
     const changes = await rehearsedChanges(def, args, ctx);
-    ctx.progress?.(`${def.name}: waiting for the owner's approval (at most ${ctx.settings.approval_timeout_s} s)`, waitMeasure(ctx.settings.approval_timeout_s));
-    const approved = await approvals.request({
-      session_id: ctx.sessionId,
-      tool: def.name,
-      client: ctx.principal.display_name,
-      summary: def.summary?.(args) ?? `${def.name} ${JSON.stringify(args)}`,
-      ...(changes === null ? {} : { changes }),
-    }, ctx.settings.approval_timeout_s * 1000, ctx.signal);
+    ctx.progress?.(
+      `${def.name}: waiting for the owner's approval (at most ${ctx.settings.approval_timeout_s} s)`,
+      waitMeasure(ctx.settings.approval_timeout_s),
+    );
+    const approved = await approvals.request(
+      {
+        session_id: ctx.sessionId,
+        tool: def.name,
+        client: ctx.principal.display_name,
+        summary: def.summary?.(args) ?? `${def.name} ${JSON.stringify(args)}`,
+        ...(changes === null ? {} : { changes }),
+      },
+      ctx.settings.approval_timeout_s * 1000,
+      ctx.signal,
+    );
     if (ctx.signal.aborted) return refuse(cancelled(def.name));
     trace.confirmation = approved ? 'approved' : 'declined';
-    if (!approved) return refuse(failure(`${def.name} was not approved; nothing was applied`, 'write_declined', { effects_prevented: true }));
+    if (!approved)
+      return refuse(failure(`${def.name} was not approved; nothing was applied`, 'write_declined', { effects_prevented: true }));
     const late = revoked(ctx.principal);
     if (late !== null) return refuse(revokedFailure(late));
   }
@@ -126,7 +149,7 @@ async function gateCall(def: ToolDefinition, rawArgs: unknown, ctx: ToolContext,
 /** A gate refusal with the tool's refusal context (e.g. `committed:false`) added. */
 function withContext(result: ToolResult, context: JsonObject): ToolResult {
   const { error, error_code, ...rest } = result.structuredContent;
-  return failure(String(error), typeof error_code === 'string' ? error_code as ErrorCode : undefined, { ...rest, ...context });
+  return failure(String(error), typeof error_code === 'string' ? (error_code as ErrorCode) : undefined, { ...rest, ...context });
 }
 
 /** The client cancelled the call (or its HTTP request went away) before it committed. */
@@ -139,7 +162,11 @@ function failureOf(err: unknown): ToolResult {
   if (err instanceof DomainError) return failure(err.message, err.code, err.context);
   if (err instanceof NameError) {
     const ambiguous = err.candidates.length > 0;
-    return failure(err.message, ambiguous ? 'ambiguous_reference' : 'invalid_argument', ambiguous ? { candidates: [...err.candidates] } : {});
+    return failure(
+      err.message,
+      ambiguous ? 'ambiguous_reference' : 'invalid_argument',
+      ambiguous ? { candidates: [...err.candidates] } : {},
+    );
   }
   if (err instanceof WorkspaceError) return failure(err.message, err.code);
   if (err instanceof ChangeError) return failure(err.message, 'invalid_change');

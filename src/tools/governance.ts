@@ -8,7 +8,12 @@ import { checkProfile, ProfileCheckTimeout } from '../model/profiles/check.js';
 import { OWL_PROFILES, type OwlProfile, type ProfileReport, type ProfileViolation } from '../model/profiles/report.js';
 import { profileFinding, SKIPPING_PROFILES } from '../qc/stages/profile.js';
 import {
-  compileIriPattern, GOVERNANCE_CHECKS, GOVERNANCE_SEVERITY, runGovernance, type GovernanceCheckId, type GovernanceOptions,
+  compileIriPattern,
+  GOVERNANCE_CHECKS,
+  GOVERNANCE_SEVERITY,
+  runGovernance,
+  type GovernanceCheckId,
+  type GovernanceOptions,
 } from '../qc/stages/governance.js';
 import { identityDigest } from '../qc/identity.js';
 import type { Finding, QcSnapshot } from '../qc/finding.js';
@@ -29,7 +34,8 @@ const TITLES: Readonly<Record<GovernanceCheckId | 'owl_profile', string>> = {
 const SUGGESTIONS: Readonly<Record<GovernanceCheckId, string>> = {
   iri_policy: 'Rename the terms into a required namespace (rename_entity) or adjust required_namespaces / iri_pattern.',
   required_annotations: 'Add the missing annotations (add_annotation, set_label), or drop the requirement.',
-  import_layering: 'Move axioms about imported terms into the ontology that owns them, or declare the term locally if it is meant to be owned here.',
+  import_layering:
+    'Move axioms about imported terms into the ontology that owns them, or declare the term locally if it is meant to be owned here.',
 };
 
 function profileSuggestion(profile: OwlProfile): string {
@@ -39,7 +45,13 @@ function profileSuggestion(profile: OwlProfile): string {
 }
 
 function violationRow(v: ProfileViolation): JsonObject {
-  return { kind: v.kind, message: v.message, ...(v.axiom !== undefined ? { axiom: v.axiom } : {}), ...(v.entity !== undefined ? { entity: v.entity } : {}), ontology: v.ontology };
+  return {
+    kind: v.kind,
+    message: v.message,
+    ...(v.axiom !== undefined ? { axiom: v.axiom } : {}),
+    ...(v.entity !== undefined ? { entity: v.entity } : {}),
+    ontology: v.ontology,
+  };
 }
 
 function capped(items: readonly JsonObject[], limit: number): { items: JsonObject[]; truncated?: number } {
@@ -79,9 +91,23 @@ function focusRow(iri: string, s: QcSnapshot, ctx: ToolContext): JsonObject {
   return { iri, display: iri, type: 'IRI' };
 }
 
-function governanceRow(check: GovernanceCheckId, findings: readonly Finding[], options: GovernanceOptions, s: QcSnapshot, limit: number, ctx: ToolContext): JsonObject {
+function governanceRow(
+  check: GovernanceCheckId,
+  findings: readonly Finding[],
+  options: GovernanceOptions,
+  s: QcSnapshot,
+  limit: number,
+  ctx: ToolContext,
+): JsonObject {
   const count = findings.length;
-  const base = { id: check, severity: GOVERNANCE_SEVERITY[check], title: TITLES[check], count, identity_digest: identityDigest(findings), suggestion: SUGGESTIONS[check] };
+  const base = {
+    id: check,
+    severity: GOVERNANCE_SEVERITY[check],
+    title: TITLES[check],
+    count,
+    identity_digest: identityDigest(findings),
+    suggestion: SUGGESTIONS[check],
+  };
   const truncated = count > limit ? { truncated: count - limit } : {};
   switch (check) {
     case 'iri_policy':
@@ -99,7 +125,9 @@ function governanceRow(check: GovernanceCheckId, findings: readonly Finding[], o
       }
       return {
         ...base,
-        examples: findings.slice(0, limit).map((f) => ({ ...focusRow(f.focus_iri!, s, ctx), missing: (f.details as { required: string }).required })),
+        examples: findings
+          .slice(0, limit)
+          .map((f) => ({ ...focusRow(f.focus_iri!, s, ctx), missing: (f.details as { required: string }).required })),
         details: { required_annotations: options.required_annotations ?? [], missing_by_annotation: missing },
         ...truncated,
       };
@@ -111,7 +139,8 @@ function governanceRow(check: GovernanceCheckId, findings: readonly Finding[], o
         axioms: findings.slice(0, limit).map((f) => f.axiom!),
         ...truncated,
       };
-    default: return unreachable(check);
+    default:
+      return unreachable(check);
   }
 }
 
@@ -120,10 +149,15 @@ export const validateGovernance = defineTool({
   description: 'Governance audit: OWL 2 profile, IRI policy, required annotations, edits of imported terms.',
   input: v.strictObject({
     include_imports: v.optional(v.boolean(), false),
-    owl_profile: v.optional(v.pipe(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`), v.description('none or Full: skip.')), 'DL'),
+    owl_profile: v.optional(
+      v.pipe(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`), v.description('none or Full: skip.')),
+      'DL',
+    ),
     required_namespaces: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))),
     iri_pattern: v.optional(v.pipe(v.string(), v.description('ECMAScript regex every owned IRI must match.'))),
-    required_annotations: v.optional(v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.description('Required on owned classes and properties.'))),
+    required_annotations: v.optional(
+      v.pipe(v.array(v.pipe(v.string(), v.nonEmpty())), v.description('Required on owned classes and properties.')),
+    ),
     check_ownership: v.optional(v.pipe(v.boolean(), v.description('Flag axioms about imported terms.')), true),
     limit: checkSampleLimit,
     timeout_ms: auditTimeout,
@@ -140,7 +174,12 @@ export const validateGovernance = defineTool({
     }
     const deadline = Date.now() + args.timeout_ms;
     const ws = ctx.workspace;
-    const snapshot: QcSnapshot = { ontology: ws.active, closure: ws.importsClosure(ws.active), revision: ws.revision, labelLanguage: ctx.settings.label_language };
+    const snapshot: QcSnapshot = {
+      ontology: ws.active,
+      closure: ws.importsClosure(ws.active),
+      revision: ws.revision,
+      labelLanguage: ctx.settings.label_language,
+    };
     const checks: JsonObject[] = [];
     let total = 0;
     const skipped = SKIPPING_PROFILES.includes(args.owl_profile);
@@ -149,7 +188,10 @@ export const validateGovernance = defineTool({
       try {
         report = checkProfile(snapshot.closure, args.owl_profile as OwlProfile, snapshot.ontology, deadline);
       } catch (e) {
-        if (e instanceof ProfileCheckTimeout) throw new ToolFailure(`validate_governance did not finish within ${args.timeout_ms} ms`, 'timeout', { timeout_ms: args.timeout_ms });
+        if (e instanceof ProfileCheckTimeout)
+          throw new ToolFailure(`validate_governance did not finish within ${args.timeout_ms} ms`, 'timeout', {
+            timeout_ms: args.timeout_ms,
+          });
         throw e;
       }
       const { row, count } = profileRow(report, args.include_imports, args.limit);
@@ -157,11 +199,15 @@ export const validateGovernance = defineTool({
       total += count;
     }
     const options: GovernanceOptions = {
-      required_namespaces: args.required_namespaces, iri_pattern: args.iri_pattern, required_annotations: args.required_annotations,
-      check_ownership: args.check_ownership, include_imports: args.include_imports,
+      required_namespaces: args.required_namespaces,
+      iri_pattern: args.iri_pattern,
+      required_annotations: args.required_annotations,
+      check_ownership: args.check_ownership,
+      include_imports: args.include_imports,
     };
     const { findings, notes } = runGovernance(snapshot, options);
-    if (Date.now() > deadline) throw new ToolFailure(`validate_governance did not finish within ${args.timeout_ms} ms`, 'timeout', { timeout_ms: args.timeout_ms });
+    if (Date.now() > deadline)
+      throw new ToolFailure(`validate_governance did not finish within ${args.timeout_ms} ms`, 'timeout', { timeout_ms: args.timeout_ms });
     const configured: Readonly<Record<GovernanceCheckId, boolean>> = {
       iri_policy: (args.required_namespaces?.length ?? 0) > 0 || args.iri_pattern !== undefined,
       required_annotations: (args.required_annotations?.length ?? 0) > 0,
@@ -180,7 +226,8 @@ export const validateGovernance = defineTool({
       total_violations: total,
       checks,
       notes,
-      note: (skipped ? `The profile check was skipped (owl_profile ${args.owl_profile}). ` : '') +
+      note:
+        (skipped ? `The profile check was skipped (owl_profile ${args.owl_profile}). ` : '') +
         (ran.length === 0 ? 'No check was configured. ' : `Checks run: ${ran.join(', ')}. `) +
         'Owned terms are those declared in the audited scope; profile violations from imported ontologies are context (imported_violations) and not counted.',
     };

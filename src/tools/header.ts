@@ -44,7 +44,8 @@ export async function fetchText(url: string, source: string, timeoutMs: number, 
     return await response.text();
   } catch (err) {
     if (err instanceof ToolFailure || signal.aborted) throw err;
-    if (timeout.aborted) throw new ToolFailure(`Cannot fetch ${source}: no complete answer within ${timeoutMs} ms (connection_timeout_ms)`, 'load_failed');
+    if (timeout.aborted)
+      throw new ToolFailure(`Cannot fetch ${source}: no complete answer within ${timeoutMs} ms (connection_timeout_ms)`, 'load_failed');
     // undici reports "fetch failed" and keeps the reason (ECONNREFUSED, ENOTFOUND, ...) in `cause`
     const cause = (err as { cause?: { message?: string } }).cause?.message;
     throw new ToolFailure(`Cannot fetch ${source}: ${cause ?? (err as Error).message}`, 'load_failed');
@@ -52,7 +53,14 @@ export async function fetchText(url: string, source: string, timeoutMs: number, 
 }
 
 /** Fetches and parses a document after authorizing it (as an import or a plain document); nothing in the workspace changes. */
-export async function fetchDocument(ctx: CallContext, tool: string, source: string, timeoutMs: number, network: 'deny' | 'allow' | undefined, purpose: FetchPurpose): Promise<Ontology> {
+export async function fetchDocument(
+  ctx: CallContext,
+  tool: string,
+  source: string,
+  timeoutMs: number,
+  network: 'deny' | 'allow' | undefined,
+  purpose: FetchPurpose,
+): Promise<Ontology> {
   const src = classifySource(source);
   let text: string;
   let base: string;
@@ -116,8 +124,11 @@ export function prefixObject(o: Ontology): Record<string, string> {
 function keepStandard(prefix: string, namespace: string | null): void {
   const standard = STANDARD_PREFIXES.find(([p]) => p === prefix)?.[1];
   if (standard === undefined || namespace === standard) return;
-  throw new ToolFailure(`${prefix} is a standard binding (${standard}) and cannot be ${namespace === null ? 'removed' : 'rebound'}`, 'invalid_argument',
-    { prefix, standard_namespace: standard });
+  throw new ToolFailure(
+    `${prefix} is a standard binding (${standard}) and cannot be ${namespace === null ? 'removed' : 'rebound'}`,
+    'invalid_argument',
+    { prefix, standard_namespace: standard },
+  );
 }
 
 /** `property = value` for messages: the property's display name, a quoted literal or an `<IRI>`. */
@@ -150,7 +161,7 @@ function buildHeaderAnnotation(args: AnnotationArgs, ctx: ToolContext): { annota
 
 export const setOntologyId = defineTool({
   name: 'set_ontology_id',
-  description: 'Set the active ontology\'s IRI and version IRI (omitted: cleared).',
+  description: "Set the active ontology's IRI and version IRI (omitted: cleared).",
   input: v.strictObject({
     ontology_iri: v.pipe(v.string(), v.nonEmpty()),
     version_iri: v.optional(v.pipe(v.string(), v.nonEmpty())),
@@ -219,7 +230,8 @@ export const removePrefix = defineTool({
     const prefix = normalizePrefix(args.prefix);
     keepStandard(prefix, null);
     const namespace = o.prefixes.get(prefix);
-    if (namespace === undefined) throw new ToolFailure(`Prefix not registered in the active ontology's prefix map: ${prefix}`, 'not_found', { prefix });
+    if (namespace === undefined)
+      throw new ToolFailure(`Prefix not registered in the active ontology's prefix map: ${prefix}`, 'not_found', { prefix });
     ctx.workspace.apply([{ kind: 'RemovePrefix', ontology: o, prefix }]);
     return {
       removed: true,
@@ -231,7 +243,8 @@ export const removePrefix = defineTool({
   },
 });
 
-const UNRESOLVED_NOTE = 'The import is declared but no loaded ontology satisfies it: its terms stay invisible to lookups and reasoning until it is loaded. ' +
+const UNRESOLVED_NOTE =
+  'The import is declared but no loaded ontology satisfies it: its terms stay invisible to lookups and reasoning until it is loaded. ' +
   'Pass document, use load_ontology with keep_active=true, or add a catalog mapping.';
 
 export const addImport = defineTool({
@@ -243,7 +256,14 @@ export const addImport = defineTool({
     connection_timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 15000),
     network: v.optional(v.picklist(['deny', 'allow'])),
   }),
-  output: v.object({ added: v.boolean(), iri: v.string(), already_present: v.boolean(), resolved: v.boolean(), document: v.optional(v.string()), note: v.optional(v.string()) }),
+  output: v.object({
+    added: v.boolean(),
+    iri: v.string(),
+    already_present: v.boolean(),
+    resolved: v.boolean(),
+    document: v.optional(v.string()),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:admin'],
   mutating: always,
   // a document to fetch is fetched once, by the call itself
@@ -260,9 +280,13 @@ export const addImport = defineTool({
     if (args.document !== undefined && ws.find(iri) === undefined) {
       loaded = await fetchDocument(ctx, 'add_import', args.document, args.connection_timeout_ms, args.network, 'import');
       if (loaded.id.iri !== iri && loaded.id.versionIri !== iri) {
-        throw new ToolFailure(`The document ${args.document} holds ontology ${ontologyLabel(loaded)}, not ${iri}: the import would not resolve`, 'load_failed');
+        throw new ToolFailure(
+          `The document ${args.document} holds ontology ${ontologyLabel(loaded)}, not ${iri}: the import would not resolve`,
+          'load_failed',
+        );
       }
-      if (ws.active !== active) throw new ToolFailure('The active ontology changed while the document was loading; nothing was changed', 'revision_conflict');
+      if (ws.active !== active)
+        throw new ToolFailure('The active ontology changed while the document was loading; nothing was changed', 'revision_conflict');
     }
     // a call cancelled while its document loaded changes nothing
     ctx.signal.throwIfAborted();
@@ -355,7 +379,9 @@ export const removeOntologyAnnotation = defineTool({
     const o = ctx.workspace.active;
     const { annotation } = buildHeaderAnnotation(args, ctx);
     if (!o.annotations.has(annotation)) {
-      throw new ToolFailure(`Ontology annotation not present: ${describeAnnotation(annotation, ctx)}`, 'not_found', { annotation: annotationRow(annotation, ctx) });
+      throw new ToolFailure(`Ontology annotation not present: ${describeAnnotation(annotation, ctx)}`, 'not_found', {
+        annotation: annotationRow(annotation, ctx),
+      });
     }
     ctx.workspace.apply([{ kind: 'RemoveOntologyAnnotation', ontology: o, annotation }]);
     return { removed: true, annotation: annotationRow(annotation, ctx) };

@@ -26,18 +26,24 @@ type StackStateRow = ReturnType<typeof stackState>;
 function peek(ctx: ToolContext): StackStateRow & { peek: boolean; next_undo?: v.InferOutput<typeof NextUndoOutput>; note: string } {
   const ws = ctx.workspace;
   const next = ws.undoDepth > 0 ? ctx.window.undo.nextUndo() : null;
-  const axiomChanges = next?.filter((c): c is Extract<Change, { kind: 'AddAxiom' | 'RemoveAxiom' }> => c.kind === 'AddAxiom' || c.kind === 'RemoveAxiom') ?? [];
+  const axiomChanges =
+    next?.filter((c): c is Extract<Change, { kind: 'AddAxiom' | 'RemoveAxiom' }> => c.kind === 'AddAxiom' || c.kind === 'RemoveAxiom') ??
+    [];
   const others = next === null ? 0 : next.length - axiomChanges.length;
   return {
     peek: true,
     ...stackState(ws),
-    ...(next === null ? {} : {
-      next_undo: {
-        changes: next.length,
-        sample: axiomChanges.slice(0, PEEK_SAMPLE).map((c) => ({ op: c.kind === 'AddAxiom' ? 'add' : 'remove', axiom: renderAxiom(c.axiom, ctx) })),
-        ...(others > 0 ? { non_axiom_changes: others } : {}),
-      },
-    }),
+    ...(next === null
+      ? {}
+      : {
+          next_undo: {
+            changes: next.length,
+            sample: axiomChanges
+              .slice(0, PEEK_SAMPLE)
+              .map((c) => ({ op: c.kind === 'AddAxiom' ? 'add' : 'remove', axiom: renderAxiom(c.axiom, ctx) })),
+            ...(others > 0 ? { non_axiom_changes: others } : {}),
+          },
+        }),
     note: ws.undoDepth === 0 ? 'Nothing to undo.' : 'Peek only: nothing was undone. Undo reverts this unit as a whole.',
   };
 }
@@ -46,7 +52,10 @@ function peek(ctx: ToolContext): StackStateRow & { peek: boolean; next_undo?: v.
 const StepCounts = { message: v.string(), axioms_before: v.number(), axioms_after: v.number(), net_axiom_change: v.number() };
 
 /** Runs an undo or redo and reports the axiom count of the active ontology before and after. */
-function step(ctx: ToolContext, direction: 'undo' | 'redo'): StackStateRow & { message: string; axioms_before: number; axioms_after: number; net_axiom_change: number } {
+function step(
+  ctx: ToolContext,
+  direction: 'undo' | 'redo',
+): StackStateRow & { message: string; axioms_before: number; axioms_after: number; net_axiom_change: number } {
   const ws = ctx.workspace;
   const before = ws.active.axiomCount;
   try {
@@ -68,7 +77,7 @@ function step(ctx: ToolContext, direction: 'undo' | 'redo'): StackStateRow & { m
 
 export const undoChange = defineTool({
   name: 'undo_change',
-  description: 'Undo this window\'s last change; peek=true only reports it.',
+  description: "Undo this window's last change; peek=true only reports it.",
   input: v.strictObject({ peek: v.optional(v.boolean(), false) }),
   // an undo reports the step, a peek what the next undo would do: both report the stack
   output: v.object({

@@ -13,14 +13,26 @@ import { localDocumentOf, realTarget, urlScheme } from '../policy/paths.js';
 import type { PolicyResolution } from '../policy/resolution.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import {
-  importConflicts, importCycles, importGraph, missingEdges, type ClosureNode, type ImportEdge, type ImportGraph,
+  importConflicts,
+  importCycles,
+  importGraph,
+  missingEdges,
+  type ClosureNode,
+  type ImportEdge,
+  type ImportGraph,
 } from '../imports/closure.js';
 import { captureLock } from '../imports/capture.js';
 import { verifyLock } from '../imports/verify.js';
 import { serializeLock } from '../imports/lockfile.js';
 import {
-  BESIDE_DOCUMENT_NOTE, checkImportLock, lockPolicyOf, resolveDeclaredLockfile, resolveLockTarget,
-  type ImportLockVerification, type LockMode, type LockfileSource,
+  BESIDE_DOCUMENT_NOTE,
+  checkImportLock,
+  lockPolicyOf,
+  resolveDeclaredLockfile,
+  resolveLockTarget,
+  type ImportLockVerification,
+  type LockMode,
+  type LockfileSource,
 } from '../imports/lock-mode.js';
 import { revisionEnvelope, sameRevision } from '../model/revision.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
@@ -43,7 +55,12 @@ async function isRootArtifact(res: PolicyResolution, document: string | null, o:
  * document, or the policy's when that document is the project's root artifact. A blocking result refuses
  * the load (nothing has been attached yet); otherwise the verification is returned for the result.
  */
-export async function checkLoadLock(ctx: ToolContext, lockMode: LockMode, root: Ontology, attach: readonly Ontology[]): Promise<ImportLockVerification | null> {
+export async function checkLoadLock(
+  ctx: ToolContext,
+  lockMode: LockMode,
+  root: Ontology,
+  attach: readonly Ontology[],
+): Promise<ImportLockVerification | null> {
   const res = await resolvePolicy(ctx);
   const policy = lockPolicyOf(res);
   if (lockMode === 'ignore' && policy?.mode !== 'locked') return null;
@@ -63,7 +80,10 @@ export function lockRefusal(verification: ImportLockVerification, what: string):
   const message = missing
     ? `${verification.note ?? 'Import lock missing'}; nothing was ${what}`
     : `The imports closure does not match the lockfile ${verification.path}; nothing was ${what}`;
-  return new ToolFailure(message, missing ? 'import_lock_missing' : 'import_lock_mismatch', { import_lock_verification: verification, effects_prevented: true });
+  return new ToolFailure(message, missing ? 'import_lock_missing' : 'import_lock_mismatch', {
+    import_lock_verification: verification,
+    effects_prevented: true,
+  });
 }
 
 // ---------------------------------------------------------------- the lockfile write_import_lock / verify_import_lock use
@@ -78,37 +98,58 @@ interface LockFile {
  * `imports.lock.json` beside the active document, only when no policy declares one. Fail-closed: without
  * `path`, an invalid policy or a declared lockfile that does not resolve to a file refuses.
  */
-async function lockFileFor(ctx: ToolContext, tool: string, res: PolicyResolution, explicit: string | undefined, mode: 'read' | 'write'): Promise<LockFile> {
+async function lockFileFor(
+  ctx: ToolContext,
+  tool: string,
+  res: PolicyResolution,
+  explicit: string | undefined,
+  mode: 'read' | 'write',
+): Promise<LockFile> {
   const policy = lockPolicyOf(res);
   if (explicit !== undefined) {
-    if (urlScheme(explicit) !== null) throw new ToolFailure('path must be a local file path (URL schemes are not accepted)', 'invalid_argument', { argument: 'path' });
+    if (urlScheme(explicit) !== null)
+      throw new ToolFailure('path must be a local file path (URL schemes are not accepted)', 'invalid_argument', { argument: 'path' });
     const file = path.resolve(explicit);
     await checkLocalPath(ctx, tool, file, 'read', res);
     if (mode === 'write') await checkLocalPath(ctx, tool, file, 'write', res);
     if (policy?.lockfile !== undefined) {
       const declared = path.resolve(policy.projectRoot, policy.lockfile);
       if ((await realTarget(declared)) !== (await realTarget(file))) {
-        throw new ToolFailure(`path ${file} differs from the policy's imports.lockfile ${declared}`, 'policy_conflict',
-          { message: `the project policy ${res.file} declares imports.lockfile ${policy.lockfile}; pass that path or omit path`, path: file, policy_lockfile: declared });
+        throw new ToolFailure(`path ${file} differs from the policy's imports.lockfile ${declared}`, 'policy_conflict', {
+          message: `the project policy ${res.file} declares imports.lockfile ${policy.lockfile}; pass that path or omit path`,
+          path: file,
+          policy_lockfile: declared,
+        });
       }
     }
     return { path: file, source: 'explicit' };
   }
   if (res.loaded && !res.valid) {
-    throw new ToolFailure(`The project policy ${res.file} is invalid, so its lockfile cannot be determined; fix it or pass path`, 'policy_invalid',
-      { policy_path: res.file, policy_error_count: res.errors.length });
+    throw new ToolFailure(
+      `The project policy ${res.file} is invalid, so its lockfile cannot be determined; fix it or pass path`,
+      'policy_invalid',
+      { policy_path: res.file, policy_error_count: res.errors.length },
+    );
   }
   if (policy?.lockfile !== undefined) {
     const declared = await resolveDeclaredLockfile(policy);
     if (declared === null) {
       const wanted = path.resolve(policy.projectRoot, policy.lockfile);
-      throw new ToolFailure(`The policy's imports.lockfile ${wanted} does not resolve to a file inside the project root; pass path to create it`, 'lockfile_unresolved',
-        { policy_path: res.file, policy_lockfile: wanted });
+      throw new ToolFailure(
+        `The policy's imports.lockfile ${wanted} does not resolve to a file inside the project root; pass path to create it`,
+        'lockfile_unresolved',
+        { policy_path: res.file, policy_lockfile: wanted },
+      );
     }
     return { path: declared, source: 'policy_declared' };
   }
   const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
-  if (doc === null) throw new ToolFailure('The active ontology has no local document and no policy declares imports.lockfile: pass path', 'invalid_argument', { argument: 'path' });
+  if (doc === null)
+    throw new ToolFailure(
+      'The active ontology has no local document and no policy declares imports.lockfile: pass path',
+      'invalid_argument',
+      { argument: 'path' },
+    );
   const target = await resolveLockTarget(null, doc);
   const file = target.path!;
   await checkLocalPath(ctx, tool, file, mode, res, { derived: true });
@@ -140,24 +181,39 @@ export const writeImportLock = defineTool({
     const res = await resolvePolicy(ctx, args.policy_path);
     const lock = await lockFileFor(ctx, 'write_import_lock', res, args.path, 'write');
     const lockDir = await realTarget(path.dirname(lock.path));
-    const capture = await captureLock(importGraph(ws.active, (iri) => ws.find(iri)), lockDir, (o) => ws.isDirty(o));
+    const capture = await captureLock(
+      importGraph(ws.active, (iri) => ws.find(iri)),
+      lockDir,
+      (o) => ws.isDirty(o),
+    );
     if (!capture.ok) return { written: false, valid: false, path: lock.path, ...sourceFields(lock), errors: capture.errors };
     const text = serializeLock(capture.lock);
     // the closure was read across awaits: refuse when the workspace or the policy moved meanwhile
     const current = revisionEnvelope(ws);
     if (!sameRevision({ ...base }, current)) {
-      throw new ToolFailure('The workspace changed while the lock was captured; nothing was written', 'revision_conflict', { written: false, base_revision: base, current_revision: current });
+      throw new ToolFailure('The workspace changed while the lock was captured; nothing was written', 'revision_conflict', {
+        written: false,
+        base_revision: base,
+        current_revision: current,
+      });
     }
     const again = await resolvePolicy(ctx, args.policy_path);
     if (again.file !== res.file || again.digest !== res.digest || again.valid !== res.valid) {
-      throw new ToolFailure('The project policy changed while the lock was captured; nothing was written', 'policy_conflict',
-        { written: false, message: `policy ${res.file ?? '(none)'} → ${again.file ?? '(none)'}` });
+      throw new ToolFailure('The project policy changed while the lock was captured; nothing was written', 'policy_conflict', {
+        written: false,
+        message: `policy ${res.file ?? '(none)'} → ${again.file ?? '(none)'}`,
+      });
     }
     ctx.signal.throwIfAborted();
     await writeFileAtomic(lock.path, text);
     return {
-      written: true, valid: true, path: lock.path, ...sourceFields(lock),
-      entry_count: capture.lock.imports.length, sha256: sha256Digest(text), lock: capture.lock,
+      written: true,
+      valid: true,
+      path: lock.path,
+      ...sourceFields(lock),
+      entry_count: capture.lock.imports.length,
+      sha256: sha256Digest(text),
+      lock: capture.lock,
     };
   },
 });
@@ -172,7 +228,10 @@ export const verifyImportLock = defineTool({
     const ws = ctx.workspace;
     const res = await resolvePolicy(ctx, args.policy_path);
     const lock = await lockFileFor(ctx, 'verify_import_lock', res, args.path, 'read');
-    const result = await verifyLock(lock.path, importGraph(ws.active, (iri) => ws.find(iri)));
+    const result = await verifyLock(
+      lock.path,
+      importGraph(ws.active, (iri) => ws.find(iri)),
+    );
     return { ...result, ...sourceFields(lock) };
   },
 });
@@ -181,18 +240,33 @@ export const verifyImportLock = defineTool({
 
 function nodeRow(n: ClosureNode): JsonObject {
   return {
-    ref: n.ref, ontology_iri: n.ontology_iri, version_iri: n.version_iri, document_iri: n.document_iri,
-    source_type: n.source_type, anonymous: n.ontology_iri === null, depth: n.depth, role: n.role,
+    ref: n.ref,
+    ontology_iri: n.ontology_iri,
+    version_iri: n.version_iri,
+    document_iri: n.document_iri,
+    source_type: n.source_type,
+    anonymous: n.ontology_iri === null,
+    depth: n.depth,
+    role: n.role,
   };
 }
 
 function edgeRow(e: ImportEdge): JsonObject {
   const t = e.target;
   return {
-    source_ref: e.source.ref, source_ontology_iri: e.source.ontology_iri, source_version_iri: e.source.version_iri, source_document_iri: e.source.document_iri,
-    import_iri: e.import_iri, direct: e.direct, depth: e.depth, resolved: t !== null,
-    target_ref: t?.ref ?? null, target_ontology_iri: t?.ontology_iri ?? null, target_version_iri: t?.version_iri ?? null,
-    target_document_iri: t?.document_iri ?? null, target_source_type: t?.source_type ?? null,
+    source_ref: e.source.ref,
+    source_ontology_iri: e.source.ontology_iri,
+    source_version_iri: e.source.version_iri,
+    source_document_iri: e.source.document_iri,
+    import_iri: e.import_iri,
+    direct: e.direct,
+    depth: e.depth,
+    resolved: t !== null,
+    target_ref: t?.ref ?? null,
+    target_ontology_iri: t?.ontology_iri ?? null,
+    target_version_iri: t?.version_iri ?? null,
+    target_document_iri: t?.document_iri ?? null,
+    target_source_type: t?.source_type ?? null,
   };
 }
 

@@ -37,7 +37,11 @@ export function toolTitle(name: string): string {
 export function toolAnnotations(def: ToolDefinition): ToolAnnotations {
   const openWorldHint = def.openWorld === true || def.capabilities.includes('network:access');
   if (readOnlyTool(def)) return { readOnlyHint: true, openWorldHint };
-  return { ...(def.destructive === true ? {} : { destructiveHint: false }), ...(def.idempotent === true ? { idempotentHint: true } : {}), openWorldHint };
+  return {
+    ...(def.destructive === true ? {} : { destructiveHint: false }),
+    ...(def.idempotent === true ? { idempotentHint: true } : {}),
+    openWorldHint,
+  };
 }
 
 /** The full JSON Schema of a tool's arguments, as derived from its valibot input (or its listed override). */
@@ -77,10 +81,11 @@ const OPTIONAL_KINDS = new Set(['optional', 'exact_optional', 'undefinedable']);
 
 /** The top-level field names of a result schema (an object, or a union of objects: one per mode), and those every shape has. */
 function topLevelFields(schema: Valibot): { names: string[]; always: string[] } {
-  const shapes = schema.type === 'union' || schema.type === 'variant' ? schema.options ?? [] : [schema];
+  const shapes = schema.type === 'union' || schema.type === 'variant' ? (schema.options ?? []) : [schema];
   const counts = new Map<string, number>();
   for (const shape of shapes) {
-    for (const [name, field] of Object.entries(shape.entries ?? {})) counts.set(name, (counts.get(name) ?? 0) + (OPTIONAL_KINDS.has(field.type) ? 0 : 1));
+    for (const [name, field] of Object.entries(shape.entries ?? {}))
+      counts.set(name, (counts.get(name) ?? 0) + (OPTIONAL_KINDS.has(field.type) ? 0 : 1));
   }
   return { names: [...counts.keys()], always: [...counts].filter(([, n]) => n === shapes.length).map(([name]) => name) };
 }
@@ -101,7 +106,11 @@ const SAME_SCHEMA = 'Same schema as ';
  * Patterns an agent needs no telling: language tags (two spellings of one rule) and sha256 digests, which
  * it copies from an earlier result.
  */
-const UNLISTED_PATTERNS = new Set(['^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$', '^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$', '^sha256:[0-9a-f]{64}$']);
+const UNLISTED_PATTERNS = new Set([
+  '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$',
+  '^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$',
+  '^sha256:[0-9a-f]{64}$',
+]);
 
 /**
  * Largest string, list or number limit worth listing: beyond it the limit guards the server (a timeout of an
@@ -167,7 +176,8 @@ interface Place {
   readonly path: string;
 }
 
-const before = (a: Place, b: Place): boolean => a.depth !== b.depth ? a.depth < b.depth : a.tool !== b.tool ? a.tool < b.tool : a.order < b.order;
+const before = (a: Place, b: Place): boolean =>
+  a.depth !== b.depth ? a.depth < b.depth : a.tool !== b.tool ? a.tool < b.tool : a.order < b.order;
 
 /**
  * Calls `visit` on every subschema below `schema` (not on `schema` itself), parents before children. What
@@ -216,7 +226,10 @@ function sharedHomes(schemas: readonly JsonObject[]): Map<string, Place> {
   const homes = new Map<string, Place>();
   for (const [key, list] of places) {
     if (list.length < 2) continue;
-    homes.set(key, list.reduce((best, p) => (before(p, best) ? p : best)));
+    homes.set(
+      key,
+      list.reduce((best, p) => (before(p, best) ? p : best)),
+    );
   }
   return homes;
 }
@@ -225,7 +238,13 @@ function sharedHomes(schemas: readonly JsonObject[]): Map<string, Place> {
  * A tool's schema as listed: a shared subschema not at its home becomes a reference to it, and a property
  * description already shown by an earlier tool of the list (recorded in `shown`) is left out.
  */
-function listedSchema(schema: JsonObject, tool: number, homes: ReadonlyMap<string, Place>, names: readonly string[], shown: Set<string>): JsonObject {
+function listedSchema(
+  schema: JsonObject,
+  tool: number,
+  homes: ReadonlyMap<string, Place>,
+  names: readonly string[],
+  shown: Set<string>,
+): JsonObject {
   const defShapes = definitionShapes(schema);
   const emit = (node: unknown, path: string, shareable: boolean): unknown => {
     if (Array.isArray(node)) return node.map((n, i) => emit(n, `${path} ${i + 1}`, shareable));
@@ -244,10 +263,12 @@ function listedSchema(schema: JsonObject, tool: number, homes: ReadonlyMap<strin
       } else if (key === 'enum' || key === 'default' || key === 'const') {
         out[key] = value;
       } else if (NAME_MAPS.has(key)) {
-        out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => {
-          const at = key === '$defs' ? `${path}$defs/${name}` : path === '' ? name : `${path}.${name}`;
-          return [name, emit(sub, at, shareable && key === 'properties')];
-        }));
+        out[key] = Object.fromEntries(
+          Object.entries(value as JsonObject).map(([name, sub]) => {
+            const at = key === '$defs' ? `${path}$defs/${name}` : path === '' ? name : `${path}.${name}`;
+            return [name, emit(sub, at, shareable && key === 'properties')];
+          }),
+        );
       } else if (SUBSCHEMAS.has(key)) {
         out[key] = Array.isArray(value)
           ? value.map((sub, i) => emit(sub, `${path} (${key} ${i + 1})`, shareable))

@@ -30,11 +30,18 @@ async function classifyBaseline(ctx: ToolContext, timeoutMs: number): Promise<{ 
 }
 
 /** Refuses up front (nothing applied) what live verification cannot do: rollback without a baseline. */
-export async function prepareLiveVerify(ctx: ToolContext, mode: VerifyMode, timeoutMs: number): Promise<{ baseline: Classification | null; why: string }> {
+export async function prepareLiveVerify(
+  ctx: ToolContext,
+  mode: VerifyMode,
+  timeoutMs: number,
+): Promise<{ baseline: Classification | null; why: string }> {
   const { classification, why } = await classifyBaseline(ctx, timeoutMs);
   if (classification === null && mode === 'rollback') {
-    throw new ToolFailure(`verify=rollback needs a baseline classification and none could be established (${why}); nothing was applied`,
-      'verify_baseline_unavailable', { applied: false, effects_prevented: true, reason: why });
+    throw new ToolFailure(
+      `verify=rollback needs a baseline classification and none could be established (${why}); nothing was applied`,
+      'verify_baseline_unavailable',
+      { applied: false, effects_prevented: true, reason: why },
+    );
   }
   return { baseline: classification, why };
 }
@@ -43,22 +50,32 @@ export async function prepareLiveVerify(ctx: ToolContext, mode: VerifyMode, time
  * Applies `delta` (one undo entry), re-classifies and compares with `baseline`. Must be called with no
  * await between the planning of `delta` and this call, so the delta applies to the state it was planned on.
  */
-export async function applyAndVerify(ctx: ToolContext, delta: readonly Change[], mode: VerifyMode, timeoutMs: number,
-  established: Classification | null, establishedWhy: string): Promise<{ applied: boolean; verify: JsonObject }> {
+export async function applyAndVerify(
+  ctx: ToolContext,
+  delta: readonly Change[],
+  mode: VerifyMode,
+  timeoutMs: number,
+  established: Classification | null,
+  establishedWhy: string,
+): Promise<{ applied: boolean; verify: JsonObject }> {
   const session = ctx.window.reasoning;
   // a baseline of another revision (a change landed since it was classified) says nothing about this batch
   const baseline = established !== null && established.revision === ctx.workspace.revision ? established : null;
   const baselineWhy = established === null ? establishedWhy : 'the workspace changed after the baseline was classified';
   if (baseline === null && mode === 'rollback') {
-    throw new ToolFailure(`verify=rollback needs a baseline classification of the state the batch applies to (${baselineWhy}); nothing was applied`,
-      'verify_baseline_unavailable', { applied: false, effects_prevented: true, reason: baselineWhy });
+    throw new ToolFailure(
+      `verify=rollback needs a baseline classification of the state the batch applies to (${baselineWhy}); nothing was applied`,
+      'verify_baseline_unavailable',
+      { applied: false, effects_prevented: true, reason: baselineWhy },
+    );
   }
   const reasoner = session.selected.name;
   const result = ctx.workspace.apply(delta);
   const appliedRevision = ctx.workspace.revision;
   const out = await session.classify(timeoutMs, ctx.signal);
   const completed = out.started && out.completed && out.classification.revision === appliedRevision;
-  const concurrent = ctx.workspace.revision !== appliedRevision || (out.started && out.completed && out.classification.revision !== appliedRevision);
+  const concurrent =
+    ctx.workspace.revision !== appliedRevision || (out.started && out.completed && out.classification.revision !== appliedRevision);
   const after = completed ? out.classification : null;
   const wasInconsistent = baseline === null ? undefined : !baseline.consistent;
   const inconsistent = after !== null && !after.consistent;
@@ -71,8 +88,14 @@ export async function applyAndVerify(ctx: ToolContext, delta: readonly Change[],
   const rolledBack = wantsUndo && !concurrent;
   if (rolledBack) ctx.workspace.undo();
   const notes: string[] = [];
-  if (after === null) notes.push(concurrent ? 'The workspace changed during verification, so the result cannot be attributed to this batch' : `Classification did not complete: ${describeIncomplete(out)}`);
-  else if (regression) notes.push(inconsistent ? 'The batch made the ontology inconsistent' : `The batch made ${newly.length} class(es) unsatisfiable`);
+  if (after === null)
+    notes.push(
+      concurrent
+        ? 'The workspace changed during verification, so the result cannot be attributed to this batch'
+        : `Classification did not complete: ${describeIncomplete(out)}`,
+    );
+  else if (regression)
+    notes.push(inconsistent ? 'The batch made the ontology inconsistent' : `The batch made ${newly.length} class(es) unsatisfiable`);
   else notes.push('No regression: no class became unsatisfiable and the ontology is not newly inconsistent');
   if (baseline === null) notes.push(`no baseline classification (${baselineWhy}), so nothing is reported as newly unsatisfiable`);
   if (rolledBack) notes.push('the batch was rolled back as one undo entry');

@@ -34,7 +34,12 @@ const COMMITTED_FALSE = { committed: false };
 const PAGE_BUDGET = 1024 * 1024;
 
 /** One page of `items` from `offset`: at most `limit`, within the byte budget, never empty when any remain. */
-function page<T>(items: readonly T[], offset: number, limit: number, binding: CursorBinding): { items: T[]; returned: number; next_cursor?: string } {
+function page<T>(
+  items: readonly T[],
+  offset: number,
+  limit: number,
+  binding: CursorBinding,
+): { items: T[]; returned: number; next_cursor?: string } {
   const out: T[] = [];
   let bytes = 0;
   for (let i = offset; i < items.length && out.length < limit; i++) {
@@ -49,7 +54,7 @@ function page<T>(items: readonly T[], offset: number, limit: number, binding: Cu
 
 export const listMappings = defineTool({
   name: 'list_mappings',
-  description: 'The project\'s SSSOM mappings and the store\'s mapping_revision.',
+  description: "The project's SSSOM mappings and the store's mapping_revision.",
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
@@ -58,7 +63,11 @@ export const listMappings = defineTool({
     const binding = { kind: 'list_mappings', scope: JSON.stringify([state.path, state.revision]) };
     const offset = args.cursor === undefined ? 0 : decodeCursor(args.cursor, binding);
     const rows = (state.document?.records ?? []).map((r) => ({
-      mapping_id: r.mapping_id, subject_id: r.cells.subject_id ?? null, predicate_id: r.cells.predicate_id ?? null, object_id: r.cells.object_id ?? null, cells: r.cells,
+      mapping_id: r.mapping_id,
+      subject_id: r.cells.subject_id ?? null,
+      predicate_id: r.cells.predicate_id ?? null,
+      object_id: r.cells.object_id ?? null,
+      cells: r.cells,
     }));
     return { ...storeIdentity(state, findings), ...page(rows, offset, args.limit, binding) };
   },
@@ -74,7 +83,10 @@ export const validateMappings = defineTool({
     const { target, state, findings } = await readStore(ctx, 'validate_mappings', where(args));
     // the findings also depend on the loaded ontology and the policy, so the cursor is bound to them too
     const ws = ctx.workspace;
-    const binding = { kind: 'validate_mappings', scope: JSON.stringify([state.path, state.revision, ws.id, ws.revision, target.resolution.digest]) };
+    const binding = {
+      kind: 'validate_mappings',
+      scope: JSON.stringify([state.path, state.revision, ws.id, ws.revision, target.resolution.digest]),
+    };
     const offset = args.cursor === undefined ? 0 : decodeCursor(args.cursor, binding);
     const { items, ...rest } = page(findings.findings, offset, args.limit, binding);
     return { ...storeIdentity(state, findings), findings: items, ...rest };
@@ -89,7 +101,12 @@ export const addMappingTool = defineTool({
     mapping: v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.string()),
     mapping_set_id: v.pipe(iri, v.description('Required on the first add.')),
     license: v.pipe(iri, v.description('Required on the first add.')),
-    prefix_map: v.optional(v.pipe(v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.pipe(v.string(), v.maxLength(2048))), v.description('Added to the set\'s curie_map.'))),
+    prefix_map: v.optional(
+      v.pipe(
+        v.record(v.pipe(v.string(), v.minLength(1), v.maxLength(64)), v.pipe(v.string(), v.maxLength(2048))),
+        v.description("Added to the set's curie_map."),
+      ),
+    ),
     ...StoreArgs,
     confirm,
   }),
@@ -98,9 +115,12 @@ export const addMappingTool = defineTool({
   summary: (args) => `add_mapping ${args.mapping.subject_id ?? '?'} ${args.mapping.predicate_id ?? '?'} ${args.mapping.object_id ?? '?'}`,
   refusalContext: COMMITTED_FALSE,
   handler: async (args, ctx): Promise<JsonObject> => ({
-    ...await addMapping(ctx, 'add_mapping', where(args), args.expected_mapping_revision, {
-      cells: args.mapping, mapping_set_id: args.mapping_set_id, license: args.license, prefix_map: args.prefix_map,
-    }),
+    ...(await addMapping(ctx, 'add_mapping', where(args), args.expected_mapping_revision, {
+      cells: args.mapping,
+      mapping_set_id: args.mapping_set_id,
+      license: args.license,
+      prefix_map: args.prefix_map,
+    })),
   }),
 });
 
@@ -118,7 +138,9 @@ export const removeMappingTool = defineTool({
   destructive: true,
   summary: (args) => `remove_mapping ${args.mapping_id}`,
   refusalContext: COMMITTED_FALSE,
-  handler: async (args, ctx): Promise<JsonObject> => ({ ...await removeMapping(ctx, 'remove_mapping', where(args), args.expected_mapping_revision, args.mapping_id) }),
+  handler: async (args, ctx): Promise<JsonObject> => ({
+    ...(await removeMapping(ctx, 'remove_mapping', where(args), args.expected_mapping_revision, args.mapping_id)),
+  }),
 });
 
 export const importSssomTool = defineTool({
@@ -136,7 +158,9 @@ export const importSssomTool = defineTool({
   destructive: true,
   summary: (args) => `import_sssom ${args.mode} from ${args.source}`,
   refusalContext: COMMITTED_FALSE,
-  handler: async (args, ctx): Promise<JsonObject> => ({ ...await importSssom(ctx, 'import_sssom', where(args), args.expected_mapping_revision, args.source, args.mode) }),
+  handler: async (args, ctx): Promise<JsonObject> => ({
+    ...(await importSssom(ctx, 'import_sssom', where(args), args.expected_mapping_revision, args.source, args.mode)),
+  }),
 });
 
 export const exportSssomTool = defineTool({
@@ -157,9 +181,12 @@ export const exportSssomTool = defineTool({
   summary: (args) => `export_sssom to ${args.destination}${args.overwrite ? ' (overwrite)' : ''}`,
   refusalContext: COMMITTED_FALSE,
   handler: async (args, ctx): Promise<JsonObject> => ({
-    ...await exportSssom(ctx, 'export_sssom', where(args), {
-      expectedRevision: args.expected_mapping_revision, destination: args.destination, overwrite: args.overwrite,
-      expectedTargetDigest: args.expected_target_digest, spreadsheetSafe: args.spreadsheet_safe,
-    }),
+    ...(await exportSssom(ctx, 'export_sssom', where(args), {
+      expectedRevision: args.expected_mapping_revision,
+      destination: args.destination,
+      overwrite: args.overwrite,
+      expectedTargetDigest: args.expected_target_digest,
+      spreadsheetSafe: args.spreadsheet_safe,
+    })),
   }),
 });

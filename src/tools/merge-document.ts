@@ -25,7 +25,8 @@ function idObstacle(ws: Workspace, active: Ontology, id: OntologyId): string | n
   if (id.iri === null) return 'the document is an anonymous ontology: there is no id to copy';
   for (const iri of ontologyIds({ id })) {
     const other = ws.find(iri);
-    if (other !== undefined && other !== active) return `Ontology id ${iri} is already in use by another loaded ontology (${ontologyLabel(other)}); the active ontology keeps its id`;
+    if (other !== undefined && other !== active)
+      return `Ontology id ${iri} is already in use by another loaded ontology (${ontologyLabel(other)}); the active ontology keeps its id`;
   }
   return null;
 }
@@ -37,11 +38,13 @@ function mergeChanges(active: Ontology, doc: Ontology, replace: boolean, copyId:
     // only what the document does not hold again: removing and re-adding an axiom would be a no-op pair
     for (const axiom of active.axioms()) if (!doc.has(axiom)) changes.push({ kind: 'RemoveAxiom', ontology: active, axiom });
     for (const iri of active.imports) if (!doc.imports.has(iri)) changes.push({ kind: 'RemoveImport', ontology: active, iri });
-    for (const annotation of active.annotations) if (!doc.annotations.has(annotation)) changes.push({ kind: 'RemoveOntologyAnnotation', ontology: active, annotation });
+    for (const annotation of active.annotations)
+      if (!doc.annotations.has(annotation)) changes.push({ kind: 'RemoveOntologyAnnotation', ontology: active, annotation });
   }
   for (const axiom of doc.axioms()) if (!active.has(axiom)) changes.push({ kind: 'AddAxiom', ontology: active, axiom });
   for (const iri of [...doc.imports].sort()) if (!active.imports.has(iri)) changes.push({ kind: 'AddImport', ontology: active, iri });
-  for (const annotation of doc.annotations) if (!active.annotations.has(annotation)) changes.push({ kind: 'AddOntologyAnnotation', ontology: active, annotation });
+  for (const annotation of doc.annotations)
+    if (!active.annotations.has(annotation)) changes.push({ kind: 'AddOntologyAnnotation', ontology: active, annotation });
   if (copyId) changes.push({ kind: 'SetOntologyId', ontology: active, id: doc.id });
   return changes;
 }
@@ -54,7 +57,7 @@ function alreadyPresent(active: Ontology, doc: Ontology): number {
 
 export const mergeOntologyDocument = defineTool({
   name: 'merge_ontology_document',
-  description: 'Copy a document\'s axioms, imports and annotations into the active ontology.',
+  description: "Copy a document's axioms, imports and annotations into the active ontology.",
   input: v.strictObject({
     source: v.pipe(v.string(), v.nonEmpty()),
     replace_active: v.optional(v.boolean(), false),
@@ -74,8 +77,20 @@ export const mergeOntologyDocument = defineTool({
   summary: (args) => `merge_ontology_document ${args.source}${args.replace_active ? ' (replace active)' : ''}`,
   handler: async (args, ctx: ToolContext) => {
     const ws = ctx.workspace;
-    const { text, document, base } = await fetchSource(ctx, args.source, args.connection_timeout_ms, args.network, 'merge_ontology_document');
-    const { plan, lock } = await prepareImports(await parseDocument(text, base, document, ctx.signal), { text, base, document }, args, ctx, 'merged');
+    const { text, document, base } = await fetchSource(
+      ctx,
+      args.source,
+      args.connection_timeout_ms,
+      args.network,
+      'merge_ontology_document',
+    );
+    const { plan, lock } = await prepareImports(
+      await parseDocument(text, base, document, ctx.signal),
+      { text, base, document },
+      args,
+      ctx,
+      'merged',
+    );
     const doc = plan.root;
     const active = ws.active;
     const wantId = args.copy_ontology_id ?? args.replace_active;
@@ -123,7 +138,10 @@ export const mergeOntologyDocument = defineTool({
       unresolved_imports: args.missing_imports === 'silent' ? [] : edges.unresolved,
       active: activeCounts(ws),
       active_ontology: ontologyLabel(active),
-      note: plan.attach.length === 0 ? 'One undo entry (undo_change reverts the whole merge).' : `One undo entry (undo_change reverts the whole merge); the ${plan.attach.length} imported document(s) attached for it stay loaded (loads are not undoable).`,
+      note:
+        plan.attach.length === 0
+          ? 'One undo entry (undo_change reverts the whole merge).'
+          : `One undo entry (undo_change reverts the whole merge); the ${plan.attach.length} imported document(s) attached for it stay loaded (loads are not undoable).`,
     };
     return result;
   },

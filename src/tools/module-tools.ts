@@ -43,7 +43,10 @@ function resolveSeeds(tokens: readonly string[], scope: SourceScope, ctx: ToolCo
       continue;
     }
     const iri = name.iri;
-    const senses = [...name.kinds].sort().map((k) => entity(k, iri)).filter((e) => scope === 'imports_closure' || active.index.referencing.has(e));
+    const senses = [...name.kinds]
+      .sort()
+      .map((k) => entity(k, iri))
+      .filter((e) => scope === 'imports_closure' || active.index.referencing.has(e));
     if (senses.length === 0) {
       unresolved.push({ name: token, reason: `no entity <${iri}> in the ${scope === 'active' ? 'active ontology' : 'imports closure'}` });
       continue;
@@ -70,13 +73,20 @@ function snapshot(ws: Workspace, scope: SourceScope): Ontology {
 }
 
 const timedOut = (timeoutMs: number) =>
-  new ToolFailure(`The module extraction did not finish within ${timeoutMs} ms (timeout_ms); nothing was loaded or written`, 'timeout', { retryable: true });
+  new ToolFailure(`The module extraction did not finish within ${timeoutMs} ms (timeout_ms); nothing was loaded or written`, 'timeout', {
+    retryable: true,
+  });
 
 /**
  * Runs the extraction in what is left of the call's time bound (seed resolution and the snapshot already
  * spent `elapsedMs` of it); expiry is `timeout`, a cancellation stays a cancellation.
  */
-async function extractBounded(run: (signal: AbortSignal) => Promise<ModuleResult>, timeoutMs: number, elapsedMs: number, ctx: ToolContext): Promise<ModuleResult> {
+async function extractBounded(
+  run: (signal: AbortSignal) => Promise<ModuleResult>,
+  timeoutMs: number,
+  elapsedMs: number,
+  ctx: ToolContext,
+): Promise<ModuleResult> {
   if (elapsedMs >= timeoutMs) throw timedOut(timeoutMs);
   const timer = AbortSignal.timeout(Math.ceil(timeoutMs - elapsedMs));
   try {
@@ -98,18 +108,32 @@ export const extractModule = defineTool({
     path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Save here instead of loading.'))),
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 60000),
   }),
-  output: v.object({ module: AnyObject, module_type: v.string(), source: v.string(), seeds: AnyObject, axioms: v.number(), entities: v.number(), loaded: v.optional(v.string()), note: v.optional(v.string()), saved: v.optional(v.boolean()), path: v.optional(v.string()), format: v.optional(v.string()) }),
+  output: v.object({
+    module: AnyObject,
+    module_type: v.string(),
+    source: v.string(),
+    seeds: AnyObject,
+    axioms: v.number(),
+    entities: v.number(),
+    loaded: v.optional(v.string()),
+    note: v.optional(v.string()),
+    saved: v.optional(v.boolean()),
+    path: v.optional(v.string()),
+    format: v.optional(v.string()),
+  }),
   capabilities: ['ontology:admin'],
   mutating: always,
   destructive: true,
-  summary: (args) => `extract_module ${args.module_type} of ${args.signature.length} seed(s)${args.path === undefined ? '' : ' to ' + args.path}`,
+  summary: (args) =>
+    `extract_module ${args.module_type} of ${args.signature.length} seed(s)${args.path === undefined ? '' : ' to ' + args.path}`,
   handler: async (args, ctx) => {
     const started = performance.now();
     const ws = ctx.workspace;
     const moduleIri = args.iri === undefined ? null : absoluteIri(args.iri, 'iri');
     if (moduleIri !== null && args.path === undefined) {
       const other = ws.find(moduleIri);
-      if (other !== undefined) throw new ToolFailure(`Ontology id ${moduleIri} is already in use by a loaded ontology (${ontologyLabel(other)})`, 'id_in_use');
+      if (other !== undefined)
+        throw new ToolFailure(`Ontology id ${moduleIri} is already in use by a loaded ontology (${ontologyLabel(other)})`, 'id_in_use');
     }
     const target = args.path === undefined ? null : path.resolve(args.path);
     // TOOLS.md is silent on a path without an extension: it writes Turtle, as create_ontology binds it
@@ -117,11 +141,27 @@ export const extractModule = defineTool({
     if (target !== null) await authorizeLocalPath(ctx, 'extract_module', target, 'write');
     const seeds = resolveSeeds(args.signature, args.source, ctx);
     const seedReport = { requested: args.signature.length, resolved: seeds.resolved, unresolved: seeds.unresolved };
-    if (seeds.entities.length === 0) throw new ToolFailure('No seed of the signature names an entity of the source; nothing was extracted', 'not_found', { seeds: seedReport });
+    if (seeds.entities.length === 0)
+      throw new ToolFailure('No seed of the signature names an entity of the source; nothing was extracted', 'not_found', {
+        seeds: seedReport,
+      });
     const source = snapshot(ws, args.source);
-    const result = await extractBounded((signal) => extractModuleOffThread({
-      source, seeds: seeds.entities.map((e) => [e.kind, e.iri] as const), type: args.module_type as ModuleType, moduleIri, format,
-    }, signal), args.timeout_ms, performance.now() - started, ctx);
+    const result = await extractBounded(
+      (signal) =>
+        extractModuleOffThread(
+          {
+            source,
+            seeds: seeds.entities.map((e) => [e.kind, e.iri] as const),
+            type: args.module_type as ModuleType,
+            moduleIri,
+            format,
+          },
+          signal,
+        ),
+      args.timeout_ms,
+      performance.now() - started,
+      ctx,
+    );
     const common = {
       module: { iri: moduleIri, anonymous: moduleIri === null },
       module_type: args.module_type,

@@ -21,15 +21,38 @@ import { sha256Digest } from '../util/digest.js';
 import { readRegularFile } from '../util/file-read.js';
 import { AnyList, AnyObject } from './common.js';
 
-const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
+const PolicyPath = v.optional(
+  v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')),
+);
 
 const MAX_MESSAGE = 2048;
 const MAX_ISSUES = 128;
 
-const issueRow = (i: PolicyIssue): JsonObject => ({ severity: i.severity, code: i.code, ...(i.path === undefined ? {} : { path: i.path }), message: i.message.slice(0, MAX_MESSAGE) });
+const issueRow = (i: PolicyIssue): JsonObject => ({
+  severity: i.severity,
+  code: i.code,
+  ...(i.path === undefined ? {} : { path: i.path }),
+  message: i.message.slice(0, MAX_MESSAGE),
+});
 
-const V1_BLOCKS = ['interoperability', 'filesystem', 'network', 'imports', 'reasoning', 'validation', 'entity_search', 'prefixes', 'modules',
-  'annotations', 'iri_policy', 'lifecycle', 'invariants', 'shacl', 'cqs', 'release'] as const;
+const V1_BLOCKS = [
+  'interoperability',
+  'filesystem',
+  'network',
+  'imports',
+  'reasoning',
+  'validation',
+  'entity_search',
+  'prefixes',
+  'modules',
+  'annotations',
+  'iri_policy',
+  'lifecycle',
+  'invariants',
+  'shacl',
+  'cqs',
+  'release',
+] as const;
 
 /** v1 → v2 advice: which configured blocks carry over, what v2 adds; a diagnostic only (it changes no digest). */
 function migrationAdvice(policy: EffectivePolicy): JsonObject {
@@ -42,7 +65,8 @@ function migrationAdvice(policy: EffectivePolicy): JsonObject {
     to_version: 2,
     enabled_blocks: enabled,
     v2_additions: ['external_terms', 'mappings', 'jobs', 'materialization', 'validation.required_stages: provider_evidence'],
-    advice: 'Every version-1 block keeps its meaning in version 2: change `version: 1` to `version: 2` and add only the version-2 blocks you use ' +
+    advice:
+      'Every version-1 block keeps its meaning in version 2: change `version: 1` to `version: 2` and add only the version-2 blocks you use ' +
       '(write_project_policy_template version=2 shows them). Providers name an origin alias and credential id bound in the private directory, never endpoints or secrets.',
     automatic_write: false,
     diagnostic_affects_digest: false,
@@ -58,7 +82,13 @@ async function policyReport(ctx: ToolContext, policyPath: string | undefined, ma
   const { resolution: res, candidate } = await inspectPolicy(ctx, policyPath);
   const errors = res.errors.map(issueRow);
   if (!res.loaded && mandatory) {
-    errors.push(issueRow({ severity: 'error', code: 'policy_not_found', message: `no project policy was found: pass policy_path, or create ${POLICY_DIR}/${POLICY_FILE} (write_project_policy_template)` }));
+    errors.push(
+      issueRow({
+        severity: 'error',
+        code: 'policy_not_found',
+        message: `no project policy was found: pass policy_path, or create ${POLICY_DIR}/${POLICY_FILE} (write_project_policy_template)`,
+      }),
+    );
   }
   // at most MAX_ISSUES in all, errors first
   const warnings = res.warnings.map(issueRow).slice(0, Math.max(0, MAX_ISSUES - errors.length));
@@ -80,9 +110,14 @@ async function policyReport(ctx: ToolContext, policyPath: string | undefined, ma
     errors: errors.slice(0, MAX_ISSUES),
     warnings,
     ...(truncated > 0 ? { issues_truncated: truncated } : {}),
-    ...(res.loaded ? {} : { note: res.pathMode === 'policy_required'
-      ? 'No project policy governs this workspace and the server requires one: every caller-selected path and URL is refused.'
-      : 'No project policy governs this workspace: legacy local-admin mode (caller-selected paths and URLs are not confined).' }),
+    ...(res.loaded
+      ? {}
+      : {
+          note:
+            res.pathMode === 'policy_required'
+              ? 'No project policy governs this workspace and the server requires one: every caller-selected path and URL is refused.'
+              : 'No project policy governs this workspace: legacy local-admin mode (caller-selected paths and URLs are not confined).',
+        }),
   };
 }
 
@@ -117,13 +152,28 @@ export function defaultProjectId(iri: string | null): string {
   } catch {
     rest = '';
   }
-  const segment = rest.split(/[/#:]/).filter((s) => s.length > 0).pop() ?? '';
-  const id = segment.replace(/\.(owl|ttl|obo|ofn|omn|owx|rdf|xml)$/i, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 128);
+  const segment =
+    rest
+      .split(/[/#:]/)
+      .filter((s) => s.length > 0)
+      .pop() ?? '';
+  const id = segment
+    .replace(/\.(owl|ttl|obo|ofn|omn|owx|rdf|xml)$/i, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 128);
   return id === '' ? 'my-project' : id;
 }
 
 /** Formats save_ontology can write by extension; others start the project in Turtle. */
-const EXTENSIONS: Partial<Record<FormatId, string>> = { turtle: '.ttl', rdfxml: '.owl', owlxml: '.owx', ofn: '.ofn', manchester: '.omn', obo: '.obo' };
+const EXTENSIONS: Partial<Record<FormatId, string>> = {
+  turtle: '.ttl',
+  rdfxml: '.owl',
+  owlxml: '.owx',
+  ofn: '.ofn',
+  manchester: '.omn',
+  obo: '.obo',
+};
 
 function templateFormat(o: Ontology | null, profile: TemplateProfile): PolicyFormat {
   if (profile === 'obo') return 'obo';
@@ -137,7 +187,13 @@ function templateReasoner(profile: TemplateProfile): { name: string; note: strin
   const dl = profile === 'general' ? reasonerById('konclude') : undefined;
   const r = dl ?? reasonerById('el')!;
   const name = r.name.endsWith(' ' + r.version) ? r.name.slice(0, -(r.version.length + 1)) : r.name;
-  return { name, note: profile === 'general' && dl === undefined ? 'No full OWL 2 DL reasoner is installed, so reasoning.reasoner names the EL++ classifier; change it when one is.' : null };
+  return {
+    name,
+    note:
+      profile === 'general' && dl === undefined
+        ? 'No full OWL 2 DL reasoner is installed, so reasoning.reasoner names the EL++ classifier; change it when one is.'
+        : null,
+  };
 }
 
 const sha256 = (text: string) => sha256Digest(text);
@@ -147,12 +203,27 @@ export const writeProjectPolicyTemplate = defineTool({
   description: 'Write a starter project policy; overwrite=true replaces one.',
   input: v.strictObject({
     path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
-    project_id: v.optional(v.pipe(v.string(), v.regex(IDENTIFIER, 'project_id: letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit'))),
+    project_id: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(IDENTIFIER, 'project_id: letters, digits, ".", "_" or "-" (at most 128), starting with a letter or digit'),
+      ),
+    ),
     profile: v.optional(v.picklist(['general', 'obo']), 'general'),
     version: v.optional(v.picklist([1, 2]), 1),
     overwrite: v.optional(v.boolean(), false),
   }),
-  output: v.object({ written: v.boolean(), path: v.string(), project_id: v.string(), profile: v.string(), schema_version: v.number(), bytes: v.number(), sha256: v.string(), validation_hint: AnyList, note: v.string() }),
+  output: v.object({
+    written: v.boolean(),
+    path: v.string(),
+    project_id: v.string(),
+    profile: v.string(),
+    schema_version: v.number(),
+    bytes: v.number(),
+    sha256: v.string(),
+    validation_hint: AnyList,
+    note: v.string(),
+  }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
   destructive: true,
@@ -161,7 +232,9 @@ export const writeProjectPolicyTemplate = defineTool({
     const active = ctx.workspace.hasActive ? ctx.workspace.active : null;
     const doc = active === null ? null : localDocumentOf(active);
     if (args.path === undefined && doc === null) {
-      throw new ToolFailure('The active ontology has no local document to put the policy beside: give path', 'invalid_argument', { argument: 'path' });
+      throw new ToolFailure('The active ontology has no local document to put the policy beside: give path', 'invalid_argument', {
+        argument: 'path',
+      });
     }
     const res = await inspectPolicy(ctx);
     // a relative path is project-relative: the governing project's root, else the active document's folder
@@ -169,12 +242,17 @@ export const writeProjectPolicyTemplate = defineTool({
     // the default is beside the active document, unless a discovered policy already governs it: a second,
     // nearer policy would silently take over discovery, so the governing file is the target (policy_exists)
     const governing = res.resolution.discovery === 'discovered' ? res.resolution.file : null;
-    const target = args.path !== undefined ? path.resolve(base, args.path)
-      : governing ?? path.join(doc === null ? base : path.dirname(doc), POLICY_DIR, POLICY_FILE);
+    const target =
+      args.path !== undefined
+        ? path.resolve(base, args.path)
+        : (governing ?? path.join(doc === null ? base : path.dirname(doc), POLICY_DIR, POLICY_FILE));
     const derived = args.path === undefined;
     const refuseExisting = async () => {
       if (!args.overwrite && (await existsAs(target)) !== null) {
-        throw new ToolFailure(`${target} already exists; pass overwrite=true to replace it`, 'policy_exists', { written: false, path: target });
+        throw new ToolFailure(`${target} already exists; pass overwrite=true to replace it`, 'policy_exists', {
+          written: false,
+          path: target,
+        });
       }
     };
     // the default target sits beside the open document (derived, like a plain save), so saying it exists
@@ -187,7 +265,13 @@ export const writeProjectPolicyTemplate = defineTool({
     const rootArtifact = `ontology/${projectId}${args.profile === 'obo' ? '-edit' : ''}${EXTENSIONS[format] ?? '.ttl'}`;
     const reasoner = templateReasoner(args.profile);
     const text = policyTemplate({
-      projectId, rootOntology: active?.id.iri ?? `http://example.org/${projectId}`, rootArtifact, format, profile: args.profile, version: args.version, reasoner: reasoner.name,
+      projectId,
+      rootOntology: active?.id.iri ?? `http://example.org/${projectId}`,
+      rootArtifact,
+      format,
+      profile: args.profile,
+      version: args.version,
+      reasoner: reasoner.name,
     });
     ctx.signal.throwIfAborted();
     await writeFileAtomic(target, text);
@@ -206,7 +290,9 @@ export const writeProjectPolicyTemplate = defineTool({
         'Uncomment the asset blocks you need (prefixes, modules, annotations, iri_policy, lifecycle, invariants, shacl, cqs, imports.lockfile, release); every file they name must lie inside the project root.',
         'Run run_project_qc for the first policy gate.',
       ],
-      note: 'A new starter policy; the ontology is unchanged.' + (active?.id.iri === null || active === null ? ' The active ontology is anonymous: set root_ontology to its IRI.' : '') +
+      note:
+        'A new starter policy; the ontology is unchanged.' +
+        (active?.id.iri === null || active === null ? ' The active ontology is anonymous: set root_ontology to its IRI.' : '') +
         (reasoner.note === null ? '' : ' ' + reasoner.note),
     };
   },
@@ -231,7 +317,22 @@ export const getModelRevision = defineTool({
   name: 'get_model_revision',
   description: 'Revision envelope (workspace id, revision, fingerprints) for optimistic concurrency.',
   input: v.strictObject({ policy_path: PolicyPath }),
-  output: v.object({ revision: AnyObject, workspace_id: v.string(), session_revision: v.number(), semantic_fingerprint: v.string(), document_fingerprint: v.string(), ontology: AnyObject, dirty: v.boolean(), dirty_semantics: v.string(), reasoner: AnyObject, fingerprint_stability: v.string(), release_stable: v.boolean(), fingerprint_warnings: AnyList, policy_loaded: v.boolean(), policy_valid: v.boolean() }),
+  output: v.object({
+    revision: AnyObject,
+    workspace_id: v.string(),
+    session_revision: v.number(),
+    semantic_fingerprint: v.string(),
+    document_fingerprint: v.string(),
+    ontology: AnyObject,
+    dirty: v.boolean(),
+    dirty_semantics: v.string(),
+    reasoner: AnyObject,
+    fingerprint_stability: v.string(),
+    release_stable: v.boolean(),
+    fingerprint_warnings: AnyList,
+    policy_loaded: v.boolean(),
+    policy_valid: v.boolean(),
+  }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -248,7 +349,8 @@ export const getModelRevision = defineTool({
       ...revision,
       ontology: { ontology_iri: o.id.iri, version_iri: o.id.versionIri, document_iri: o.documentIri },
       dirty: ws.isDirty(o),
-      dirty_semantics: 'dirty is set by any change and cleared only by a save; it stays true after undo even when semantic_fingerprint returns to the loaded value.',
+      dirty_semantics:
+        'dirty is set by any change and cleared only by a save; it stays true after undo even when semantic_fingerprint returns to the loaded value.',
       reasoner: { selected_id: selected.id, selected_name: selected.name, status: session.status() },
       fingerprint_stability: stability,
       release_stable: stability === 'stable',
@@ -257,7 +359,9 @@ export const getModelRevision = defineTool({
       policy_valid: res.valid,
       ...(res.file === null ? {} : { policy_path: res.file }),
       ...(res.digest === null ? {} : { policy_digest: res.digest }),
-      ...(res.loaded && !res.valid ? { policy_error: `${res.errors.length} error(s); first: ${res.errors[0]?.message ?? 'unknown'}`.slice(0, MAX_MESSAGE) } : {}),
+      ...(res.loaded && !res.valid
+        ? { policy_error: `${res.errors.length} error(s); first: ${res.errors[0]?.message ?? 'unknown'}`.slice(0, MAX_MESSAGE) }
+        : {}),
       ...(lockDigest === null ? {} : { import_lock_digest: lockDigest }),
     };
   },

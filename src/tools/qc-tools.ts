@@ -21,7 +21,9 @@ import { inlineShapes, readShapesFile } from '../shacl/shapes.js';
 import type { ShaclShapesSource } from '../qc/stages/shacl.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 
-const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
+const PolicyPath = v.optional(
+  v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')),
+);
 
 const LockModeArg = v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore');
 
@@ -34,7 +36,8 @@ export const runProjectQcTool = defineTool({
   input: v.strictObject({ policy_path: PolicyPath, limit: Limit, lock_mode: LockModeArg }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  handler: (args, ctx) => runProjectQc(ctx, { surface: 'run_project_qc', policyPath: args.policy_path, limit: args.limit, lockMode: args.lock_mode }),
+  handler: (args, ctx) =>
+    runProjectQc(ctx, { surface: 'run_project_qc', policyPath: args.policy_path, limit: args.limit, lockMode: args.lock_mode }),
 });
 
 const PROFILE_VALUES = [...OWL_PROFILES, ...SKIPPING_PROFILES] as [string, ...string[]];
@@ -60,7 +63,7 @@ const SuiteInput = v.strictObject({
   policy_path: PolicyPath,
   owl_profile: v.optional(v.picklist(PROFILE_VALUES, `owl_profile must be one of ${PROFILE_VALUES.join(', ')}`)),
   // TOOLS.md gives no bound on the invariant list; 1000 keeps one request bounded.
-  invariants: v.optional(v.pipe(v.array(Invariant), v.maxLength(1000), v.description('As verify_ontology\'s queries.'))),
+  invariants: v.optional(v.pipe(v.array(Invariant), v.maxLength(1000), v.description("As verify_ontology's queries."))),
   shacl_shapes: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Turtle.'))),
   shacl_shapes_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
   required_namespaces: v.optional(NonEmptyStrings),
@@ -77,7 +80,15 @@ type SuiteArgs = v.InferOutput<typeof SuiteInput>;
 
 /** Arguments a project policy decides; with `policy_path` they would be silently overridden, so they are refused. */
 const POLICY_DECIDED = [
-  'owl_profile', 'invariants', 'shacl_shapes', 'shacl_shapes_path', 'required_namespaces', 'iri_pattern', 'required_annotations', 'check_ownership', 'fail_on',
+  'owl_profile',
+  'invariants',
+  'shacl_shapes',
+  'shacl_shapes_path',
+  'required_namespaces',
+  'iri_pattern',
+  'required_annotations',
+  'check_ownership',
+  'fail_on',
 ] as const satisfies readonly (keyof SuiteArgs)[];
 
 /** A legacy stage row (TOOLS.md run_qc_suite): `{stage, ran, verdict?, findings_summary?, reason?}`. */
@@ -105,7 +116,10 @@ async function legacyShapes(ctx: ToolContext, args: SuiteArgs): Promise<ShaclSha
   if (args.shacl_shapes !== undefined) return { kind: 'documents', documents: [inlineShapes(args.shacl_shapes, 'shacl_shapes')] };
   const file = args.shacl_shapes_path;
   if (file === undefined) return undefined;
-  if (urlScheme(file) !== null) throw new ToolFailure('shacl_shapes_path must be a local file path (URLs are refused)', 'invalid_argument', { argument: 'shacl_shapes_path' });
+  if (urlScheme(file) !== null)
+    throw new ToolFailure('shacl_shapes_path must be a local file path (URLs are refused)', 'invalid_argument', {
+      argument: 'shacl_shapes_path',
+    });
   const absolute = await checkLocalPath(ctx, 'run_qc_suite', file, 'read', await resolvePolicy(ctx));
   return { kind: 'documents', documents: [await readShapesFile(absolute, 'shacl_shapes_path')] };
 }
@@ -120,8 +134,11 @@ function legacyGovernance(args: SuiteArgs): GovernanceOptions {
     }
   }
   return {
-    required_namespaces: args.required_namespaces, iri_pattern: args.iri_pattern, required_annotations: args.required_annotations,
-    check_ownership: args.check_ownership ?? true, include_imports: false,
+    required_namespaces: args.required_namespaces,
+    iri_pattern: args.iri_pattern,
+    required_annotations: args.required_annotations,
+    check_ownership: args.check_ownership ?? true,
+    include_imports: false,
   };
 }
 
@@ -129,13 +146,18 @@ function legacyGovernance(args: SuiteArgs): GovernanceOptions {
 function legacyInvariants(args: SuiteArgs): InvariantSpec[] | undefined {
   const specs = args.invariants?.map(invariantSpec);
   const duplicate = specs === undefined ? undefined : duplicateId(specs);
-  if (duplicate !== undefined) throw new ToolFailure(`Two invariants share the id '${duplicate}'`, 'invalid_argument', { argument: 'invariants' });
+  if (duplicate !== undefined)
+    throw new ToolFailure(`Two invariants share the id '${duplicate}'`, 'invalid_argument', { argument: 'invariants' });
   return specs;
 }
 
 async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObject> {
   if (args.lock_mode !== 'ignore') {
-    throw new ToolFailure(`lock_mode=${args.lock_mode} is honoured only with policy_path (the inline run_qc_suite branch has no lockfile contract)`, 'invalid_argument', { argument: 'lock_mode' });
+    throw new ToolFailure(
+      `lock_mode=${args.lock_mode} is honoured only with policy_path (the inline run_qc_suite branch has no lockfile contract)`,
+      'invalid_argument',
+      { argument: 'lock_mode' },
+    );
   }
   if (args.shacl_shapes !== undefined && args.shacl_shapes_path !== undefined) {
     throw new ToolFailure('give at most one of shacl_shapes and shacl_shapes_path', 'invalid_argument', { argument: 'shacl_shapes_path' });
@@ -144,18 +166,34 @@ async function legacySuite(args: SuiteArgs, ctx: ToolContext): Promise<JsonObjec
   const invariants = legacyInvariants(args);
   const shacl = await legacyShapes(ctx, args);
   // Invariants or shapes given are a request to check them: the stage is scheduled (and reports why it cannot run).
-  const stages = [...(args.stages ?? DEFAULT_STAGES), ...(args.invariants === undefined ? [] : ['invariants' as const]),
-    ...(args.shacl_shapes === undefined && args.shacl_shapes_path === undefined ? [] : ['shacl' as const])];
+  const stages = [
+    ...(args.stages ?? DEFAULT_STAGES),
+    ...(args.invariants === undefined ? [] : ['invariants' as const]),
+    ...(args.shacl_shapes === undefined && args.shacl_shapes_path === undefined ? [] : ['shacl' as const]),
+  ];
   const required = [...(args.required_stages ?? []), ...(args.error_on_missing_required ? stages : [])];
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const snapshot = captureSnapshot(ctx.window, [], ctx.settings.label_language);
   const { signal, expired } = budget(ctx, timeoutMs);
   const report = await runGate({
-    snapshot, stages, required, reasoner: ctx.window.reasoning.selected, timeoutMs, signal, limit: args.limit,
+    snapshot,
+    stages,
+    required,
+    reasoner: ctx.window.reasoning.selected,
+    timeoutMs,
+    signal,
+    limit: args.limit,
     failOn: (args.fail_on ?? 'error') as FailOn,
-    options: { owlProfile: args.owl_profile ?? 'DL', governance, includeImports: false, shacl, ...(invariants === undefined ? {} : { invariants }) },
+    options: {
+      owlProfile: args.owl_profile ?? 'DL',
+      governance,
+      includeImports: false,
+      shacl,
+      ...(invariants === undefined ? {} : { invariants }),
+    },
   });
-  if (expired()) throw new ToolFailure(`run_qc_suite did not finish within ${timeoutMs} ms`, 'timeout', { timeout_ms: timeoutMs, retryable: true });
+  if (expired())
+    throw new ToolFailure(`run_qc_suite did not finish within ${timeoutMs} ms`, 'timeout', { timeout_ms: timeoutMs, retryable: true });
   return legacyReport(report);
 }
 
@@ -169,11 +207,18 @@ export const runQcSuite = defineTool({
     if (args.policy_path === undefined) return legacySuite(args, ctx);
     const overridden = POLICY_DECIDED.filter((k) => args[k] !== undefined);
     if (overridden.length > 0) {
-      throw new ToolFailure(`${overridden.join(', ')}: decided by the project policy; omit with policy_path`, 'invalid_argument', { argument: overridden[0], arguments: overridden });
+      throw new ToolFailure(`${overridden.join(', ')}: decided by the project policy; omit with policy_path`, 'invalid_argument', {
+        argument: overridden[0],
+        arguments: overridden,
+      });
     }
     return runProjectQc(ctx, {
-      surface: 'run_qc_suite', policyPath: args.policy_path, limit: args.limit, lockMode: args.lock_mode,
-      extraRequired: [...(args.stages ?? []), ...(args.required_stages ?? [])], timeoutMs: args.timeout_ms,
+      surface: 'run_qc_suite',
+      policyPath: args.policy_path,
+      limit: args.limit,
+      lockMode: args.lock_mode,
+      extraRequired: [...(args.stages ?? []), ...(args.required_stages ?? [])],
+      timeoutMs: args.timeout_ms,
     });
   },
 });

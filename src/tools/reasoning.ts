@@ -23,20 +23,27 @@ import { unreachable } from '../util/unreachable.js';
 const NoArgs = v.strictObject({});
 const ITEM_CAP = 1000;
 const DEFAULT_TIMEOUT_MS = 60_000;
-const TimeoutMs = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('The run is cancelled then.')), DEFAULT_TIMEOUT_MS);
+const TimeoutMs = v.optional(
+  v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('The run is cancelled then.')),
+  DEFAULT_TIMEOUT_MS,
+);
 
 const RULE_WARNING = 'The ontology has SWRL rules; this reasoner ignores them, so rule inferences are missing.';
 
-const INCONSISTENT = 'The ontology is inconsistent: every class is unsatisfiable and every entailment holds. Call explain_inconsistency to find the axioms responsible.';
+const INCONSISTENT =
+  'The ontology is inconsistent: every class is unsatisfiable and every entailment holds. Call explain_inconsistency to find the axioms responsible.';
 
 /** The selected reasoner's last results (§1.10: fails with none, and over an inconsistent ontology). */
 function requireResults(session: ReasoningSession): Classification {
   const r = session.selected;
   const res = session.result;
   if (res === null) {
-    throw new ToolFailure(`${r.name} has no results (status ${session.status()}): call run_reasoner first.`, 'no_reasoner_results', { status: session.status() });
+    throw new ToolFailure(`${r.name} has no results (status ${session.status()}): call run_reasoner first.`, 'no_reasoner_results', {
+      status: session.status(),
+    });
   }
-  if (!res.consistent) throw new ToolFailure(INCONSISTENT, 'inconsistent_ontology', { status: session.status(), see: 'explain_inconsistency' });
+  if (!res.consistent)
+    throw new ToolFailure(INCONSISTENT, 'inconsistent_ontology', { status: session.status(), see: 'explain_inconsistency' });
   return res;
 }
 
@@ -68,21 +75,34 @@ function answeredBy(res: Classification): { reasoner: string; selected_reasoner?
  * belongs to the reasoner run (run_reasoner returns it), so reads of the same result do not repeat it.
  */
 function unsupportedReference(u: UnsupportedData, revision: number): JsonObject {
-  return u.count === 0 ? { count: 0 } : { count: u.count, sample_in: `the run_reasoner result of revision ${revision} (run_reasoner again to see it)` };
+  return u.count === 0
+    ? { count: 0 }
+    : { count: u.count, sample_in: `the run_reasoner result of revision ${revision} (run_reasoner again to see it)` };
 }
 
 /** The honesty fields every inference answer carries: completeness, unsupported axioms, freshness. */
 /** The fields `provenance` adds to an answer from the last classification. */
 const ProvenanceOutput = {
-  reasoner: v.string(), selected_reasoner: v.optional(v.string()), completeness_note: v.optional(v.string()), status: v.string(), complete: v.boolean(),
-  unsupported_axioms: AnyObject, result_revision: v.number(), note: v.optional(v.string()), warning: v.optional(v.string()),
+  reasoner: v.string(),
+  selected_reasoner: v.optional(v.string()),
+  completeness_note: v.optional(v.string()),
+  status: v.string(),
+  complete: v.boolean(),
+  unsupported_axioms: AnyObject,
+  result_revision: v.number(),
+  note: v.optional(v.string()),
+  warning: v.optional(v.string()),
 };
 
 /** A capped list of entity rows, and the fields of `cappedRows`. */
 const RowsFields = { count: v.number(), items: v.array(EntityRowOutput), truncated: v.optional(v.number()) };
 const RowsOutput = v.object(RowsFields);
 
-function provenance(session: ReasoningSession, res: Classification, ctx: ToolContext): v.InferOutput<v.ObjectSchema<typeof ProvenanceOutput, undefined>> {
+function provenance(
+  session: ReasoningSession,
+  res: Classification,
+  ctx: ToolContext,
+): v.InferOutput<v.ObjectSchema<typeof ProvenanceOutput, undefined>> {
   const status = session.status();
   return {
     ...answeredBy(res),
@@ -91,13 +111,16 @@ function provenance(session: ReasoningSession, res: Classification, ctx: ToolCon
     unsupported_axioms: unsupportedReference(res.data.unsupported, res.revision),
     result_revision: res.revision,
     ...(status === 'out_of_sync' || status === 'classifying'
-      ? { note: `These results were computed at revision ${res.revision}; the model is now at revision ${ctx.workspace.revision}. Call run_reasoner to refresh them.` }
+      ? {
+          note: `These results were computed at revision ${res.revision}; the model is now at revision ${ctx.workspace.revision}. Call run_reasoner to refresh them.`,
+        }
       : {}),
     ...(res.ruleCount > 0 ? { warning: RULE_WARNING } : {}),
   };
 }
 
-const byDisplay = (a: EntityRow, b: EntityRow) => (a.display < b.display ? -1 : a.display > b.display ? 1 : a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : 0);
+const byDisplay = (a: EntityRow, b: EntityRow) =>
+  a.display < b.display ? -1 : a.display > b.display ? 1 : a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : 0;
 
 function cappedRows(iris: readonly IRI[], ctx: ToolContext, individuals = false): v.InferOutput<typeof RowsOutput> {
   const rows = iris.map((iri) => entityRow(individuals ? namedIndividual(iri) : cls(iri), ctx)).sort(byDisplay);
@@ -151,10 +174,21 @@ export const runReasoner = defineTool({
   description: 'Classify the active ontology and its imports with the selected reasoner.',
   input: v.strictObject({ timeout_ms: TimeoutMs }),
   output: v.object({
-    started: v.boolean(), completed: v.optional(v.boolean()), reasoner: v.optional(v.string()), selected_reasoner: v.optional(v.string()),
-    completeness_note: v.optional(v.string()), status: v.optional(v.string()), inconsistent: v.optional(v.nullable(v.boolean())),
-    unsatisfiable_count: v.optional(v.number()), complete: v.optional(v.boolean()), unsupported_axioms: v.optional(AnyObject),
-    result_revision: v.optional(v.number()), cached: v.optional(v.boolean()), elapsed_ms: v.optional(v.number()), message: v.string(), warning: v.optional(v.string()),
+    started: v.boolean(),
+    completed: v.optional(v.boolean()),
+    reasoner: v.optional(v.string()),
+    selected_reasoner: v.optional(v.string()),
+    completeness_note: v.optional(v.string()),
+    status: v.optional(v.string()),
+    inconsistent: v.optional(v.nullable(v.boolean())),
+    unsatisfiable_count: v.optional(v.number()),
+    complete: v.optional(v.boolean()),
+    unsupported_axioms: v.optional(AnyObject),
+    result_revision: v.optional(v.number()),
+    cached: v.optional(v.boolean()),
+    elapsed_ms: v.optional(v.number()),
+    message: v.string(),
+    warning: v.optional(v.string()),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -163,13 +197,25 @@ export const runReasoner = defineTool({
     const reasoner = session.selected;
     // three phases: snapshot, classification, report
     ctx.progress?.('run_reasoner: taking a snapshot of the ontology', stepMeasure(0, 3));
-    const out = await session.classify(args.timeout_ms, ctx.signal,
-      (axioms) => ctx.progress?.(`run_reasoner: classifying ${axioms.toLocaleString('en')} axioms with ${reasoner.name}`, stepMeasure(1, 3)));
+    const out = await session.classify(args.timeout_ms, ctx.signal, (axioms) =>
+      ctx.progress?.(`run_reasoner: classifying ${axioms.toLocaleString('en')} axioms with ${reasoner.name}`, stepMeasure(1, 3)),
+    );
     ctx.progress?.('run_reasoner: reporting', stepMeasure(2, 3));
-    if (!out.started) return { started: false, message: `${reasoner.name} is already classifying this revision; list_reasoners shows its status until it finishes.` };
+    if (!out.started)
+      return {
+        started: false,
+        message: `${reasoner.name} is already classifying this revision; list_reasoners shows its status until it finishes.`,
+      };
     if (!out.completed) {
       // consistency is unknown when the run did not finish
-      return { started: true, completed: false, reasoner: reasoner.name, status: session.status(), inconsistent: null, message: out.message };
+      return {
+        started: true,
+        completed: false,
+        reasoner: reasoner.name,
+        status: session.status(),
+        inconsistent: null,
+        message: out.message,
+      };
     }
     const res = out.classification;
     const unsatisfiable = res.consistent ? res.data.unsatisfiable.length : undefined;
@@ -186,7 +232,9 @@ export const runReasoner = defineTool({
       cached: out.cached,
       elapsed_ms: res.data.elapsedMs,
       message: res.consistent
-        ? (out.cached ? 'Already classified at this revision' : `Classified in ${res.data.elapsedMs} ms`) + `: ${unsatisfiable} unsatisfiable class(es).` + (res.data.complete ? '' : ' Some axioms are outside what this reasoner handles: inferences may be missing.')
+        ? (out.cached ? 'Already classified at this revision' : `Classified in ${res.data.elapsedMs} ms`) +
+          `: ${unsatisfiable} unsatisfiable class(es).` +
+          (res.data.complete ? '' : ' Some axioms are outside what this reasoner handles: inferences may be missing.')
         : 'The ontology is inconsistent. Call explain_inconsistency to find the axioms responsible.',
       ...(res.ruleCount > 0 ? { warning: RULE_WARNING } : {}),
     };
@@ -211,12 +259,18 @@ const RELATIONS = ['superclasses', 'subclasses', 'equivalent', 'types', 'instanc
 
 function inferred(res: Classification, iri: IRI, relation: (typeof RELATIONS)[number], direct: boolean): IRI[] {
   switch (relation) {
-    case 'superclasses': return res.superclasses(iri, direct);
-    case 'subclasses': return res.subclasses(iri, direct);
-    case 'equivalent': return res.equivalents(iri);
-    case 'types': return res.types(iri, direct);
-    case 'instances': return res.instances(iri, direct);
-    default: return unreachable(relation);
+    case 'superclasses':
+      return res.superclasses(iri, direct);
+    case 'subclasses':
+      return res.subclasses(iri, direct);
+    case 'equivalent':
+      return res.equivalents(iri);
+    case 'types':
+      return res.types(iri, direct);
+    case 'instances':
+      return res.instances(iri, direct);
+    default:
+      return unreachable(relation);
   }
 }
 
@@ -239,7 +293,9 @@ export const getInferredSuperclasses = defineTool({
     const known = individual ? res.hasIndividual(iri) : res.hasClass(iri);
     if (!known) {
       const what = individual ? 'individual' : 'class';
-      throw new ToolFailure(`No ${what} <${iri}> ('${args.entity}') in the classification at revision ${res.revision}.`, 'not_found', { iri });
+      throw new ToolFailure(`No ${what} <${iri}> ('${args.entity}') in the classification at revision ${res.revision}.`, 'not_found', {
+        iri,
+      });
     }
     return {
       ...cappedRows(inferred(res, iri, args.relation, args.direct), ctx, args.relation === 'instances'),
@@ -253,7 +309,10 @@ export const getInferredSuperclasses = defineTool({
 
 /** Names in the query the imports closure does not know: a query over them would silently answer nothing. */
 function unknownNames(expr: ClassExpression, ctx: ToolContext): string[] {
-  return signature(expr).filter((e) => !ctx.resolver.knows(e)).map((e) => e.iri).sort();
+  return signature(expr)
+    .filter((e) => !ctx.resolver.knows(e))
+    .map((e) => e.iri)
+    .sort();
 }
 
 export const executeDlQuery = defineTool({
@@ -267,10 +326,22 @@ export const executeDlQuery = defineTool({
     timeout_ms: TimeoutMs,
   }),
   output: v.object({
-    query: v.string(), direct: v.boolean(), completed: v.boolean(), equivalent: v.optional(RowsOutput), superclasses: v.optional(RowsOutput),
-    subclasses: v.optional(RowsOutput), instances: v.optional(RowsOutput), reasoner: v.optional(v.string()), selected_reasoner: v.optional(v.string()),
-    completeness_note: v.optional(v.string()), complete: v.optional(v.boolean()), unsupported_axioms: v.optional(AnyObject),
-    result_revision: v.optional(v.number()), status: v.optional(v.string()), warning: v.optional(v.string()), note: v.optional(v.string()),
+    query: v.string(),
+    direct: v.boolean(),
+    completed: v.boolean(),
+    equivalent: v.optional(RowsOutput),
+    superclasses: v.optional(RowsOutput),
+    subclasses: v.optional(RowsOutput),
+    instances: v.optional(RowsOutput),
+    reasoner: v.optional(v.string()),
+    selected_reasoner: v.optional(v.string()),
+    completeness_note: v.optional(v.string()),
+    complete: v.optional(v.boolean()),
+    unsupported_axioms: v.optional(AnyObject),
+    result_revision: v.optional(v.number()),
+    status: v.optional(v.string()),
+    warning: v.optional(v.string()),
+    note: v.optional(v.string()),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -281,26 +352,40 @@ export const executeDlQuery = defineTool({
     try {
       expr = parseDlQuery(args.query, ctx.resolver);
     } catch (err) {
-      if (err instanceof ExpressionNestingError) throw new ToolFailure(`The query is nested too deeply: ${err.message}`, 'invalid_argument');
+      if (err instanceof ExpressionNestingError)
+        throw new ToolFailure(`The query is nested too deeply: ${err.message}`, 'invalid_argument');
       if (err instanceof ManchesterParseError) throw new ToolFailure(`Cannot parse the query: ${err.message}`, 'parse_error');
       throw err;
     }
     const unknown = unknownNames(expr, ctx);
-    if (unknown.length > 0) throw new ToolFailure(`The query names entities the ontology does not have: ${unknown.join(', ')}`, 'not_found', { unknown });
+    if (unknown.length > 0)
+      throw new ToolFailure(`The query names entities the ontology does not have: ${unknown.join(', ')}`, 'not_found', { unknown });
     const out = await runDlQuery(session, expr, args.relation as DlRelation, args.direct, args.timeout_ms, ctx.signal);
     const ruleWarning = out.ruleCount > 0 ? [RULE_WARNING] : [];
     if (out.kind !== 'answered') {
       if (out.kind === 'error') throw new ToolFailure(out.message, 'reasoner_error');
-      return { query: args.query, direct: args.direct, completed: false, note: out.message, ...(ruleWarning.length > 0 ? { warning: ruleWarning.join(' ') } : {}) };
+      return {
+        query: args.query,
+        direct: args.direct,
+        completed: false,
+        note: out.message,
+        ...(ruleWarning.length > 0 ? { warning: ruleWarning.join(' ') } : {}),
+      };
     }
     if (!out.consistent) throw new ToolFailure(INCONSISTENT, 'inconsistent_ontology', { see: 'explain_inconsistency' });
     const warnings = [...ruleWarning];
     if (reasoner.id === 'el' && out.anonymous && !args.direct && !args.complete) {
-      warnings.push('EL++ classifier with an anonymous expression and direct=false: pass complete=true to also union each direct answer with its named ancestors/descendants.');
+      warnings.push(
+        'EL++ classifier with an anonymous expression and direct=false: pass complete=true to also union each direct answer with its named ancestors/descendants.',
+      );
     }
     const notes: string[] = [];
-    if (out.queryUnsupported) notes.push(`The query uses constructs ${reasoner.name} does not handle: the answer is sound but may be incomplete.`);
-    if (args.complete) notes.push('complete=true: this server computes transitive answers from the full taxonomy, which already includes every named ancestor/descendant of the direct answers.');
+    if (out.queryUnsupported)
+      notes.push(`The query uses constructs ${reasoner.name} does not handle: the answer is sound but may be incomplete.`);
+    if (args.complete)
+      notes.push(
+        'complete=true: this server computes transitive answers from the full taxonomy, which already includes every named ancestor/descendant of the direct answers.',
+      );
     const a = out.answer;
     return {
       query: args.query,
@@ -326,18 +411,45 @@ export const executeDlQuery = defineTool({
 const digest = (value: unknown) => sha256Digest(JSON.stringify(value));
 const byConstruct = (a: CapabilityRow, b: CapabilityRow) => (a.construct < b.construct ? -1 : a.construct > b.construct ? 1 : 0);
 
-const SWRL_ATOMS = ['BuiltInAtom', 'ClassAtom', 'DataPropertyAtom', 'DataRangeAtom', 'DifferentIndividualsAtom', 'ObjectPropertyAtom', 'SameIndividualAtom'];
-const SWRL_BUILTINS = ['swrlb:add', 'swrlb:equal', 'swrlb:greaterThan', 'swrlb:greaterThanOrEqual', 'swrlb:lessThan', 'swrlb:lessThanOrEqual',
-  'swrlb:multiply', 'swrlb:notEqual', 'swrlb:stringConcat', 'swrlb:subtract'];
+const SWRL_ATOMS = [
+  'BuiltInAtom',
+  'ClassAtom',
+  'DataPropertyAtom',
+  'DataRangeAtom',
+  'DifferentIndividualsAtom',
+  'ObjectPropertyAtom',
+  'SameIndividualAtom',
+];
+const SWRL_BUILTINS = [
+  'swrlb:add',
+  'swrlb:equal',
+  'swrlb:greaterThan',
+  'swrlb:greaterThanOrEqual',
+  'swrlb:lessThan',
+  'swrlb:lessThanOrEqual',
+  'swrlb:multiply',
+  'swrlb:notEqual',
+  'swrlb:stringConcat',
+  'swrlb:subtract',
+];
 
 export const getReasonerCapabilities = defineTool({
   name: 'get_reasoner_capabilities',
   description: 'What the selected reasoner handles, without running it.',
   input: NoArgs,
   output: v.object({
-    identity: AnyObject, capability_digest: v.string(), profile_status: v.string(), exact_profile_match: v.boolean(), owl_capabilities: AnyList,
-    rule_capabilities: AnyList, swrl_atom_capabilities: AnyList, swrl_builtin_capabilities: AnyList, known_incompatibilities: AnyList,
-    unsupported_handling: v.string(), absence_means_supported: v.boolean(), installed: v.number(),
+    identity: AnyObject,
+    capability_digest: v.string(),
+    profile_status: v.string(),
+    exact_profile_match: v.boolean(),
+    owl_capabilities: AnyList,
+    rule_capabilities: AnyList,
+    swrl_atom_capabilities: AnyList,
+    swrl_builtin_capabilities: AnyList,
+    known_incompatibilities: AnyList,
+    unsupported_handling: v.string(),
+    absence_means_supported: v.boolean(),
+    installed: v.number(),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -360,15 +472,22 @@ export const getReasonerCapabilities = defineTool({
       individual_node_policy: 'named_individuals_only',
       profile_key: `${r.id}@${r.version}`,
     };
-    const unsupported = (evidence: string) => (construct: string): CapabilityRow => ({ construct, status: 'unsupported', evidence });
+    const unsupported =
+      (evidence: string) =>
+      (construct: string): CapabilityRow => ({ construct, status: 'unsupported', evidence });
     const evidence = {
       owl_capabilities: [...r.owl].sort(byConstruct),
       rule_capabilities: [unsupported('SWRL rules are ignored by every installed reasoner')('DLSafeRule')],
       swrl_atom_capabilities: SWRL_ATOMS.map(unsupported('rules are ignored')),
-      swrl_builtin_capabilities: SWRL_BUILTINS.map(unsupported('side-effect-free allowlist; rules are ignored, so no built-in is evaluated')),
+      swrl_builtin_capabilities: SWRL_BUILTINS.map(
+        unsupported('side-effect-free allowlist; rules are ignored, so no built-in is evaluated'),
+      ),
       known_incompatibilities: [
         { id: 'swrl_rules_ignored', description: 'SWRL rules are ignored: rule inferences are missing (classifying tools warn).' },
-        { id: 'datatype_reasoning', description: 'Data ranges and data property semantics are not reasoned with; such axioms are reported unsupported.' },
+        {
+          id: 'datatype_reasoning',
+          description: 'Data ranges and data property semantics are not reasoned with; such axioms are reported unsupported.',
+        },
       ],
     };
     return {

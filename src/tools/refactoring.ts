@@ -4,8 +4,19 @@
 
 import * as v from 'valibot';
 import {
-  annotationAssertion, annotationProperty, axiomTypeName, axiomWithoutAnnotations, cls, entity as makeEntity, iriNode, literal,
-  type Axiom, type Class, type ClassExpression, type Entity, type IRI,
+  annotationAssertion,
+  annotationProperty,
+  axiomTypeName,
+  axiomWithoutAnnotations,
+  cls,
+  entity as makeEntity,
+  iriNode,
+  literal,
+  type Axiom,
+  type Class,
+  type ClassExpression,
+  type Entity,
+  type IRI,
 } from '../model/terms.js';
 import type { Ontology } from '../model/ontology.js';
 import type { Change } from '../model/changes.js';
@@ -45,7 +56,8 @@ function iriOf(ref: string, ctx: ToolContext): IRI {
   }
 }
 
-const notFound = (ref: string) => new ToolFailure(`No entity found for '${ref}'. Use search_entities to find it by a name fragment.`, 'not_found');
+const notFound = (ref: string) =>
+  new ToolFailure(`No entity found for '${ref}'. Use search_entities to find it by a name fragment.`, 'not_found');
 
 /** The IRI's entities (one per punned kind) in the imports closure, in KIND_ORDER. */
 function sensesOf(iri: IRI, ctx: ToolContext): Entity[] {
@@ -57,12 +69,20 @@ function sensesOf(iri: IRI, ctx: ToolContext): Entity[] {
 function refuseBuiltIn(senses: readonly Entity[], tool: string): void {
   const builtIn = senses.find(isBuiltIn);
   if (builtIn !== undefined) {
-    throw new ToolFailure(`${tool} refuses <${builtIn.iri}>: it is part of the OWL 2 vocabulary, not an entity of the ontology.`, 'invalid_argument', { operand: 'entity' });
+    throw new ToolFailure(
+      `${tool} refuses <${builtIn.iri}>: it is part of the OWL 2 vocabulary, not an entity of the ontology.`,
+      'invalid_argument',
+      { operand: 'entity' },
+    );
   }
 }
 
 const notReferenced = (iri: IRI) =>
-  new ToolFailure(`<${iri}> is not referenced in the active ontology (it may live in an import, which is never changed).`, 'not_referenced', { iri });
+  new ToolFailure(
+    `<${iri}> is not referenced in the active ontology (it may live in an import, which is never changed).`,
+    'not_referenced',
+    { iri },
+  );
 
 /** Axiom rows `{axiom_type, rendering}`, ordered by rendering then type. */
 function axiomRows(axioms: Iterable<Axiom>, ctx: ToolContext): { axiom_type: string; rendering: string }[] {
@@ -73,8 +93,9 @@ function axiomRows(axioms: Iterable<Axiom>, ctx: ToolContext): { axiom_type: str
 
 function renderClass(c: ClassExpression, ctx: ToolContext): string {
   const closure = ctx.resolver.closure;
-  return new ManchesterRenderer((e) => (typeof e === 'string' ? displayName(e, closure, ctx.settings.label_language) : entityRow(e, ctx).display))
-    .classExpression(c);
+  return new ManchesterRenderer((e) =>
+    typeof e === 'string' ? displayName(e, closure, ctx.settings.label_language) : entityRow(e, ctx).display,
+  ).classExpression(c);
 }
 
 const remove = (ontology: Ontology, axiom: Axiom): Change => ({ kind: 'RemoveAxiom', ontology, axiom });
@@ -150,7 +171,16 @@ export const renameEntity = defineTool({
     new_iri: Text,
     preview: Preview,
   }),
-  output: v.object({ preview: v.optional(v.boolean()), renamed: v.optional(v.boolean()), old_iri: v.string(), new_iri: v.string(), changes: v.number(), new_iri_already_in_signature: v.optional(v.boolean()), rewritten_axioms_sample: v.optional(AnyList), note: v.optional(v.string()) }),
+  output: v.object({
+    preview: v.optional(v.boolean()),
+    renamed: v.optional(v.boolean()),
+    old_iri: v.string(),
+    new_iri: v.string(),
+    changes: v.number(),
+    new_iri_already_in_signature: v.optional(v.boolean()),
+    rewritten_axioms_sample: v.optional(AnyList),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
   rehearse: true,
@@ -162,7 +192,10 @@ export const renameEntity = defineTool({
     const newIri = absoluteIri(args.new_iri, ctx);
     const senses = sensesOf(oldIri, ctx);
     refuseBuiltIn(senses, 'rename_entity');
-    if (newIri === oldIri) throw new ToolFailure(`new_iri is already the IRI of '${args.entity}'; nothing to rename.`, 'invalid_argument', { operand: 'new_iri' });
+    if (newIri === oldIri)
+      throw new ToolFailure(`new_iri is already the IRI of '${args.entity}'; nothing to rename.`, 'invalid_argument', {
+        operand: 'new_iri',
+      });
     const plan = planRename(active, oldIri, newIri);
     // an IRI that is no entity but is mentioned (e.g. only annotated) can still be renamed
     if (plan.changes.length === 0) throw senses.length === 0 ? notFound(args.entity) : notReferenced(oldIri);
@@ -175,7 +208,8 @@ export const renameEntity = defineTool({
         changes: plan.changes.length,
         new_iri_already_in_signature: merges,
         rewritten_axioms_sample: axiomRows(plan.rewritten, ctx).slice(0, SAMPLE),
-        note: `Nothing was changed. Applying rewrites ${plan.rewritten.length} axiom(s) of the active ontology as one undo entry` +
+        note:
+          `Nothing was changed. Applying rewrites ${plan.rewritten.length} axiom(s) of the active ontology as one undo entry` +
           (merges ? '; the new IRI is already in use, so the two entities merge.' : '.'),
       };
     }
@@ -208,7 +242,7 @@ function planDelete(o: Ontology, senses: readonly Entity[]): DeletePlan {
   if (deleted.length === 0) return { deleted, removed, dangling: 0 };
   const iri = deleted[0].iri;
   // the IRI's own annotations go with its last sense: a punned sense that stays keeps them
-  const staysReferenced = KIND_ORDER.some((k) => [...index.referencing.get(makeEntity(k, iri)) ?? []].some((a) => !removed.has(a)));
+  const staysReferenced = KIND_ORDER.some((k) => [...(index.referencing.get(makeEntity(k, iri)) ?? [])].some((a) => !removed.has(a)));
   if (staysReferenced) return { deleted, removed, dangling: 0 };
   for (const a of index.annotationsBySubject.get(iri) ?? []) removed.add(a);
   const dangling = axiomsMentioning(o, iri).filter((a) => !removed.has(a)).length;
@@ -226,7 +260,14 @@ export const deleteEntity = defineTool({
     entity_type: v.optional(v.pipe(v.picklist(ENTITY_TYPES), v.description('Only this sense of a punned IRI.'))),
     preview: Preview,
   }),
-  output: v.object({ preview: v.optional(v.boolean()), would_delete: v.optional(AnyList), deleted: v.optional(AnyList), removed_axioms: v.number(), removed_axioms_sample: v.optional(AnyList), note: v.optional(v.string()) }),
+  output: v.object({
+    preview: v.optional(v.boolean()),
+    would_delete: v.optional(AnyList),
+    deleted: v.optional(AnyList),
+    removed_axioms: v.number(),
+    removed_axioms_sample: v.optional(AnyList),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:curate'],
   mutating: (a) => a.preview !== true,
   rehearse: true,
@@ -239,7 +280,11 @@ export const deleteEntity = defineTool({
     if (all.length === 0) throw notFound(args.entity);
     const wanted = args.entity_type === undefined ? all : all.filter((e) => e.kind === ENTITY_TYPE_INPUT[args.entity_type!]);
     if (wanted.length === 0) {
-      throw new ToolFailure(`'${args.entity}' (<${iri}>) is no ${args.entity_type}; it is a ${all.map((e) => ENTITY_TYPE_NAMES[e.kind]).join(' and a ')}.`, 'not_found', { iri });
+      throw new ToolFailure(
+        `'${args.entity}' (<${iri}>) is no ${args.entity_type}; it is a ${all.map((e) => ENTITY_TYPE_NAMES[e.kind]).join(' and a ')}.`,
+        'not_found',
+        { iri },
+      );
     }
     refuseBuiltIn(wanted, 'delete_entity');
     const plan = planDelete(active, wanted);
@@ -277,13 +322,17 @@ function replacementIri(ref: string, self: IRI, ctx: ToolContext): IRI {
   try {
     iri = ctx.resolver.resolve(ref).iri;
   } catch (err) {
-    if (err instanceof NameError && err.candidates.length === 0) throw new ToolFailure(`replaced_by: ${err.message}`, 'not_found', { operand: 'replaced_by' });
+    if (err instanceof NameError && err.candidates.length === 0)
+      throw new ToolFailure(`replaced_by: ${err.message}`, 'not_found', { operand: 'replaced_by' });
     throw err;
   }
   if (ctx.resolver.kindsOf(iri).size === 0 && ctx.resolver.asIri(ref) === null) {
-    throw new ToolFailure(`replaced_by: no entity found for '${ref}'. Give an existing entity or an absolute IRI.`, 'not_found', { operand: 'replaced_by' });
+    throw new ToolFailure(`replaced_by: no entity found for '${ref}'. Give an existing entity or an absolute IRI.`, 'not_found', {
+      operand: 'replaced_by',
+    });
   }
-  if (iri === self) throw new ToolFailure('replaced_by names the deprecated entity itself.', 'invalid_argument', { operand: 'replaced_by' });
+  if (iri === self)
+    throw new ToolFailure('replaced_by names the deprecated entity itself.', 'invalid_argument', { operand: 'replaced_by' });
   return iri;
 }
 
@@ -304,7 +353,13 @@ export const deprecateEntity = defineTool({
     replaced_by_property: v.optional(v.pipe(Text, v.description('Default obo:IAO_0100001.')), TERM_REPLACED_BY),
     annotations: v.optional(v.array(AnnotationSchema)),
   }),
-  output: v.object({ deprecated: EntityRowOutput, replaced_by: v.optional(v.string()), applied: v.number(), new_entities: v.optional(AnyList), note: v.optional(v.string()) }),
+  output: v.object({
+    deprecated: EntityRowOutput,
+    replaced_by: v.optional(v.string()),
+    applied: v.number(),
+    new_entities: v.optional(AnyList),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -319,17 +374,25 @@ export const deprecateEntity = defineTool({
     const subject = `<${iri}>`;
     const built: BuiltAxiom[] = [];
     const deprecation = annotationAssertion(annotationProperty(OWL_DEPRECATED), iriNode(iri), literal('true', XSD_BOOLEAN));
-    const alreadyDeprecated = [...active.index.annotationsBySubject.get(iri) ?? []].some((a) => a.property.iri === OWL_DEPRECATED && isTrue(a));
+    const alreadyDeprecated = [...(active.index.annotationsBySubject.get(iri) ?? [])].some(
+      (a) => a.property.iri === OWL_DEPRECATED && isTrue(a),
+    );
     let replacedBy: IRI | undefined;
     if (args.replaced_by !== undefined) {
       replacedBy = replacementIri(args.replaced_by, iri, ctx);
       const property = propertyToken(args.replaced_by_property, ctx);
       const target = replacedBy;
-      built.push(buildNamed('replaced_by_property', () => buildAxiom({ axiom_type: 'annotation_assertion', property, subject, value_iri: `<${target}>` }, ctx.resolver)));
+      built.push(
+        buildNamed('replaced_by_property', () =>
+          buildAxiom({ axiom_type: 'annotation_assertion', property, subject, value_iri: `<${target}>` }, ctx.resolver),
+        ),
+      );
     }
     (args.annotations ?? []).forEach((a: AnnotationInput, i) => {
       const fields = { ...a, ...(a.property === undefined ? {} : { property: propertyToken(a.property, ctx) }) };
-      built.push(buildNamed(`annotations[${i}]`, () => buildAxiom({ axiom_type: 'annotation_assertion', subject, ...fields }, ctx.resolver)));
+      built.push(
+        buildNamed(`annotations[${i}]`, () => buildAxiom({ axiom_type: 'annotation_assertion', subject, ...fields }, ctx.resolver)),
+      );
     });
     const planned = new Set<Axiom>();
     const changes: Change[] = alreadyDeprecated ? [] : [add(active, deprecation)];
@@ -367,7 +430,7 @@ function namedDescendants(c: Class, closure: readonly Ontology[]): Set<Class> {
 
 export const moveClass = defineTool({
   name: 'move_class',
-  description: 'Replace a class\'s asserted named parents with new_parent (omitted: a root).',
+  description: "Replace a class's asserted named parents with new_parent (omitted: a root).",
   input: v.pipe(
     v.strictObject({
       entity: Text,
@@ -376,7 +439,14 @@ export const moveClass = defineTool({
     }),
     v.check((a) => !a.keep_other_parents || a.new_parent !== undefined, 'keep_other_parents=true needs new_parent'),
   ),
-  output: v.object({ moved: EntityRowOutput, new_parent: v.optional(v.string()), removed_parents: AnyList, applied: v.number(), new_entities: v.optional(AnyList), note: v.optional(v.string()) }),
+  output: v.object({
+    moved: EntityRowOutput,
+    new_parent: v.optional(v.string()),
+    removed_parents: AnyList,
+    applied: v.number(),
+    new_entities: v.optional(AnyList),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:curate'],
   mutating: always,
   rehearse: true,
@@ -400,11 +470,18 @@ export const moveClass = defineTool({
       parent = (built.axiom as Extract<Axiom, { kind: 'SubClassOf' }>).sup;
       // a class under itself or under one of its own subclasses would collapse that part of the tree into equivalences
       if (parent === c || (parent.kind === 'Class' && namedDescendants(c, ctx.resolver.closure).has(parent))) {
-        throw new ToolFailure(`new_parent ${renderClass(parent, ctx)} is the class itself or one of its subclasses; moving there would make a cycle.`, 'invalid_argument', { operand: 'new_parent' });
+        throw new ToolFailure(
+          `new_parent ${renderClass(parent, ctx)} is the class itself or one of its subclasses; moving there would make a cycle.`,
+          'invalid_argument',
+          { operand: 'new_parent' },
+        );
       }
     }
-    const removed = args.keep_other_parents ? [] : [...active.index.subClassAxiomsBySub.get(c) ?? []]
-      .filter((a): a is Extract<Axiom, { kind: 'SubClassOf' }> => a.kind === 'SubClassOf' && a.sup.kind === 'Class' && a.sup !== parent);
+    const removed = args.keep_other_parents
+      ? []
+      : [...(active.index.subClassAxiomsBySub.get(c) ?? [])].filter(
+          (a): a is Extract<Axiom, { kind: 'SubClassOf' }> => a.kind === 'SubClassOf' && a.sup.kind === 'Class' && a.sup !== parent,
+        );
     const changes: Change[] = removed.map((a) => remove(active, a));
     const keptParent = parent !== undefined && active.index.superClasses(c).includes(parent);
     if (built !== undefined) {

@@ -16,18 +16,35 @@ function rehearses(def: ToolDefinition, args: JsonObject): boolean {
 /** One change as the owner reads it; null for a change that finds the ontology already so (adding a present axiom). */
 function pendingChange(c: Change, ctx: ToolContext): PendingChange | null {
   switch (c.kind) {
-    case 'AddAxiom': return c.ontology.has(c.axiom) ? null : { op: 'add_axiom', manchester: renderAxiom(c.axiom, ctx) };
-    case 'RemoveAxiom': return c.ontology.has(c.axiom) ? { op: 'remove_axiom', manchester: renderAxiom(c.axiom, ctx) } : null;
-    case 'AddOntologyAnnotation': case 'RemoveOntologyAnnotation': {
-      const text = new ManchesterRenderer((e) => displayName(e, ctx.resolver.closure, ctx.settings.label_language)).annotation(c.annotation);
-      return { op: c.kind === 'AddOntologyAnnotation' ? 'add_ontology_annotation' : 'remove_ontology_annotation', manchester: `Annotations: ${text}` };
+    case 'AddAxiom':
+      return c.ontology.has(c.axiom) ? null : { op: 'add_axiom', manchester: renderAxiom(c.axiom, ctx) };
+    case 'RemoveAxiom':
+      return c.ontology.has(c.axiom) ? { op: 'remove_axiom', manchester: renderAxiom(c.axiom, ctx) } : null;
+    case 'AddOntologyAnnotation':
+    case 'RemoveOntologyAnnotation': {
+      const text = new ManchesterRenderer((e) => displayName(e, ctx.resolver.closure, ctx.settings.label_language)).annotation(
+        c.annotation,
+      );
+      return {
+        op: c.kind === 'AddOntologyAnnotation' ? 'add_ontology_annotation' : 'remove_ontology_annotation',
+        manchester: `Annotations: ${text}`,
+      };
     }
-    case 'AddImport': return { op: 'add_import', manchester: `Import: <${c.iri}>` };
-    case 'RemoveImport': return { op: 'remove_import', manchester: `Import: <${c.iri}>` };
-    case 'SetOntologyId': return { op: 'set_ontology_id', manchester: ['Ontology:', ...[c.id.iri, c.id.versionIri].filter((x) => x !== null).map((x) => `<${x}>`)].join(' ') };
-    case 'SetPrefix': return { op: 'set_prefix', manchester: `Prefix: ${c.prefix} <${c.namespace}>` };
-    case 'RemovePrefix': return { op: 'remove_prefix', manchester: `Prefix: ${c.prefix}` };
-    default: return unreachable(c);
+    case 'AddImport':
+      return { op: 'add_import', manchester: `Import: <${c.iri}>` };
+    case 'RemoveImport':
+      return { op: 'remove_import', manchester: `Import: <${c.iri}>` };
+    case 'SetOntologyId':
+      return {
+        op: 'set_ontology_id',
+        manchester: ['Ontology:', ...[c.id.iri, c.id.versionIri].filter((x) => x !== null).map((x) => `<${x}>`)].join(' '),
+      };
+    case 'SetPrefix':
+      return { op: 'set_prefix', manchester: `Prefix: ${c.prefix} <${c.namespace}>` };
+    case 'RemovePrefix':
+      return { op: 'remove_prefix', manchester: `Prefix: ${c.prefix}` };
+    default:
+      return unreachable(c);
   }
 }
 

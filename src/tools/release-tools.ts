@@ -21,10 +21,14 @@ export const PREVIEW = 'PREVIEW';
 /** Inline report texts beyond this are replaced by their size and digest (the committed file has them whole). */
 export const MAX_INLINE_CHARS = 256 * 1024;
 
-const PolicyPath = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
+const PolicyPath = v.optional(
+  v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')),
+);
 const Network = v.optional(v.pipe(v.picklist(['deny', 'allow']), v.description('deny (default): imports must be local files.')), 'deny');
 const LockModeArg = v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore');
-const Baseline = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('A prior release\'s manifest.json to diff against.')));
+const Baseline = v.optional(
+  v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description("A prior release's manifest.json to diff against.")),
+);
 const Limit = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000)), 50);
 
 /** An ISO-8601 UTC instant naming a real calendar time (Date.parse rolls 02-30 over to March; this does not). */
@@ -34,12 +38,23 @@ function createdAtValid(s: string): boolean {
   return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 19) === s.slice(0, 19);
 }
 
-const GateInput = v.strictObject({ policy_path: PolicyPath, network: Network, lock_mode: LockModeArg, baseline_manifest: Baseline, limit: Limit });
+const GateInput = v.strictObject({
+  policy_path: PolicyPath,
+  network: Network,
+  lock_mode: LockModeArg,
+  baseline_manifest: Baseline,
+  limit: Limit,
+});
 
 const PrepareInput = v.strictObject({
-  policy_path: PolicyPath, network: Network, lock_mode: LockModeArg, baseline_manifest: Baseline,
+  policy_path: PolicyPath,
+  network: Network,
+  lock_mode: LockModeArg,
+  baseline_manifest: Baseline,
   dry_run: v.optional(v.boolean(), true),
-  created_at: v.optional(v.pipe(v.string(), v.check(createdAtValid, 'created_at must be an ISO-8601 UTC instant such as 2026-01-31T12:00:00Z'))),
+  created_at: v.optional(
+    v.pipe(v.string(), v.check(createdAtValid, 'created_at must be an ISO-8601 UTC instant such as 2026-01-31T12:00:00Z')),
+  ),
   output_dir: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
   limit: Limit,
 });
@@ -47,7 +62,12 @@ const PrepareInput = v.strictObject({
 type PrepareArgs = v.InferOutput<typeof PrepareInput>;
 
 const request = (tool: ReleaseRequest['tool'], args: v.InferOutput<typeof GateInput>): ReleaseRequest => ({
-  tool, policyPath: args.policy_path, network: args.network, lockMode: args.lock_mode, baselineManifest: args.baseline_manifest, limit: args.limit,
+  tool,
+  policyPath: args.policy_path,
+  network: args.network,
+  lockMode: args.lock_mode,
+  baselineManifest: args.baseline_manifest,
+  limit: args.limit,
 });
 
 /** The result fields both tools share: the gate's verdict over stages and findings. */
@@ -85,7 +105,8 @@ export const runReleaseGateTool = defineTool({
       round_trip: g.round_trip ?? { clean: false, format: null, skipped: true, reason: g.manifest_blocker },
       baseline: baselineSummary(g.baseline),
       created_at: PREVIEW,
-      manifest_preview: g.manifest_blocker === null ? buildRelease(g, PREVIEW).manifest : { manifest_available: false, reason: g.manifest_blocker },
+      manifest_preview:
+        g.manifest_blocker === null ? buildRelease(g, PREVIEW).manifest : { manifest_available: false, reason: g.manifest_blocker },
       reports_preview: { markdown: qcMarkdown(g, PREVIEW), formats: ['json', 'markdown', 'junit', 'sarif'] },
     };
   },
@@ -97,23 +118,37 @@ async function outputDirectory(ctx: ToolContext, res: PolicyResolution, requeste
   const relative = requested ?? res.policy!.release.output_dir;
   const real = await checkLocalPath(ctx, 'prepare_release', path.resolve(root, relative), 'write', res);
   if (!isInside(root, real)) {
-    throw denied(`prepare_release: the output directory ${real} is outside the project root ${root}; releases are written inside the project`, [],
-      { path: real, project_root: root, denied_by: 'release output containment', prepared: false });
+    throw denied(
+      `prepare_release: the output directory ${real} is outside the project root ${root}; releases are written inside the project`,
+      [],
+      { path: real, project_root: root, denied_by: 'release output containment', prepared: false },
+    );
   }
   // the release gets a directory of its own: written into the root it could replace the project's own files
   if (real === root) {
-    throw new ToolFailure('prepare_release: output_dir is the project root itself; name a directory below it (default: the policy\'s release.output_dir)', 'invalid_argument',
-      { argument: 'output_dir', prepared: false });
+    throw new ToolFailure(
+      "prepare_release: output_dir is the project root itself; name a directory below it (default: the policy's release.output_dir)",
+      'invalid_argument',
+      { argument: 'output_dir', prepared: false },
+    );
   }
   return real;
 }
 
 /** A report inline, or its size and digest when it is larger than the inline bound. */
 function inline(f: ReleaseFile): string | JsonObject {
-  return f.text.length <= MAX_INLINE_CHARS ? f.text : { omitted: true, reason: `larger than ${MAX_INLINE_CHARS} characters`, bytes: f.bytes, sha256: f.sha256 };
+  return f.text.length <= MAX_INLINE_CHARS
+    ? f.text
+    : { omitted: true, reason: `larger than ${MAX_INLINE_CHARS} characters`, bytes: f.bytes, sha256: f.sha256 };
 }
 
-const REPORT_KEYS: Readonly<Record<string, string>> = { qc_json: 'json', qc_markdown: 'markdown', qc_junit: 'junit', qc_sarif: 'sarif', diff: 'diff' };
+const REPORT_KEYS: Readonly<Record<string, string>> = {
+  qc_json: 'json',
+  qc_markdown: 'markdown',
+  qc_junit: 'junit',
+  qc_sarif: 'sarif',
+  diff: 'diff',
+};
 
 function reports(bundle: ReleaseBundle, asText: boolean): JsonObject {
   const out: JsonObject = {};
@@ -128,27 +163,47 @@ async function prepare(args: PrepareArgs, ctx: ToolContext): Promise<JsonObject>
   const run = await runReleaseGate(ctx, request('prepare_release', args));
   const g = run.result;
   if (g.gate !== 'pass') {
-    throw new ToolFailure(`prepare_release: the release gate did not pass (gate ${g.gate}); nothing was written`, 'release_gate_not_passed', {
-      prepared: false, dry_run: args.dry_run, ...gateFields(run), ...(g.manifest_blocker === null ? {} : { reason: g.manifest_blocker }),
-    });
+    throw new ToolFailure(
+      `prepare_release: the release gate did not pass (gate ${g.gate}); nothing was written`,
+      'release_gate_not_passed',
+      {
+        prepared: false,
+        dry_run: args.dry_run,
+        ...gateFields(run),
+        ...(g.manifest_blocker === null ? {} : { reason: g.manifest_blocker }),
+      },
+    );
   }
   const outputDir = await outputDirectory(ctx, run.resolution, args.output_dir);
   const createdAt = args.created_at ?? (args.dry_run ? PREVIEW : new Date().toISOString());
   const bundle = buildRelease(g, createdAt);
   const common = {
-    dry_run: args.dry_run, gate: g.gate, network: g.network, lock_mode: g.lock_mode, created_at: createdAt,
+    dry_run: args.dry_run,
+    gate: g.gate,
+    network: g.network,
+    lock_mode: g.lock_mode,
+    created_at: createdAt,
     artifacts: bundle.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes })),
     manifest: bundle.manifest,
   };
   if (args.dry_run) {
     const crate = bundle.files.find((f) => f.role === 'ro_crate')!;
-    return { prepared: false, ...common, reports: reports(bundle, true), ro_crate: crate.text.length <= MAX_INLINE_CHARS ? bundle.roCrate : inline(crate) };
+    return {
+      prepared: false,
+      ...common,
+      reports: reports(bundle, true),
+      ro_crate: crate.text.length <= MAX_INLINE_CHARS ? bundle.roCrate : inline(crate),
+    };
   }
   try {
     await writeRelease(outputDir, bundle.files);
   } catch (err) {
     if (err instanceof ContainmentError) {
-      throw denied(`prepare_release: ${err.message}; nothing was written`, [], { path: err.target, denied_by: 'release output containment', prepared: false });
+      throw denied(`prepare_release: ${err.message}; nothing was written`, [], {
+        path: err.target,
+        denied_by: 'release output containment',
+        prepared: false,
+      });
     }
     throw err;
   }
@@ -162,7 +217,7 @@ export const prepareRelease = defineTool({
   capabilities: ['ontology:release', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,
   destructive: true,
-  summary: (args) => `prepare_release: write a release into ${args.output_dir ?? 'the policy\'s release.output_dir'}`,
+  summary: (args) => `prepare_release: write a release into ${args.output_dir ?? "the policy's release.output_dir"}`,
   refusalContext: { prepared: false },
   handler: prepare,
 });

@@ -17,7 +17,11 @@ import { unreachable } from '../util/unreachable.js';
 export const ATOM_TYPES = ['class', 'object_property', 'data_property', 'same_as', 'different_from', 'builtin', 'data_range'] as const;
 export type AtomType = (typeof ATOM_TYPES)[number];
 
-export interface TypedArg { value: string; datatype?: string; lang?: string }
+export interface TypedArg {
+  value: string;
+  datatype?: string;
+  lang?: string;
+}
 export type ArgInput = string | TypedArg;
 
 export interface AtomInput {
@@ -70,7 +74,10 @@ const BARE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 export class AtomReader {
   readonly minted = new Set<Entity>();
 
-  constructor(private readonly resolver: WorkspaceResolver, private readonly variableNamespace: string) {}
+  constructor(
+    private readonly resolver: WorkspaceResolver,
+    private readonly variableNamespace: string,
+  ) {}
 
   atoms(list: readonly AtomInput[], path: string): Atom[] {
     return list.map((a, i) => this.atom(a, `${path}[${i}]`));
@@ -100,27 +107,40 @@ export class AtomReader {
   private atom(a: AtomInput, at: string): Atom {
     const allowed = FIELDS[a.type];
     for (const [k, x] of Object.entries(a)) {
-      if (k !== 'type' && x !== undefined && !allowed.includes(k)) this.fail(at, `a ${a.type} atom takes ${allowed.join(', ')}; '${k}' does not belong`);
+      if (k !== 'type' && x !== undefined && !allowed.includes(k))
+        this.fail(at, `a ${a.type} atom takes ${allowed.join(', ')}; '${k}' does not belong`);
     }
     const need = (k: 'arg1' | 'arg2'): string => a[k] ?? this.fail(at, `a ${a.type} atom needs ${k}`);
     switch (a.type) {
-      case 'class': return t.classAtom(this.classPredicate(a, at), this.iArg(`${at}.arg1`, need('arg1')));
-      case 'data_range': return t.dataRangeAtom(this.dataRangePredicate(a, at), this.dataValue(a, at, 'arg1'));
+      case 'class':
+        return t.classAtom(this.classPredicate(a, at), this.iArg(`${at}.arg1`, need('arg1')));
+      case 'data_range':
+        return t.dataRangeAtom(this.dataRangePredicate(a, at), this.dataValue(a, at, 'arg1'));
       case 'object_property':
-        return t.objectPropertyAtom(this.entity(`${at}.predicate`, this.predicate(a, at), 'ObjectProperty'),
-          this.iArg(`${at}.arg1`, need('arg1')), this.iArg(`${at}.arg2`, need('arg2')));
+        return t.objectPropertyAtom(
+          this.entity(`${at}.predicate`, this.predicate(a, at), 'ObjectProperty'),
+          this.iArg(`${at}.arg1`, need('arg1')),
+          this.iArg(`${at}.arg2`, need('arg2')),
+        );
       case 'data_property': {
         const second = this.dataValue(a, at, 'arg2');
-        return t.dataPropertyAtom(this.entity(`${at}.predicate`, this.predicate(a, at), 'DataProperty'), this.iArg(`${at}.arg1`, need('arg1')), second);
+        return t.dataPropertyAtom(
+          this.entity(`${at}.predicate`, this.predicate(a, at), 'DataProperty'),
+          this.iArg(`${at}.arg1`, need('arg1')),
+          second,
+        );
       }
-      case 'same_as': return t.sameIndividualAtom(this.iArg(`${at}.arg1`, need('arg1')), this.iArg(`${at}.arg2`, need('arg2')));
-      case 'different_from': return t.differentIndividualsAtom(this.iArg(`${at}.arg1`, need('arg1')), this.iArg(`${at}.arg2`, need('arg2')));
+      case 'same_as':
+        return t.sameIndividualAtom(this.iArg(`${at}.arg1`, need('arg1')), this.iArg(`${at}.arg2`, need('arg2')));
+      case 'different_from':
+        return t.differentIndividualsAtom(this.iArg(`${at}.arg1`, need('arg1')), this.iArg(`${at}.arg2`, need('arg2')));
       case 'builtin': {
         if (a.builtin === undefined || a.builtin.trim() === '') this.fail(at, 'a builtin atom needs builtin');
         const args = (a.args ?? []).map((x, i) => this.builtinArg(`${at}.args[${i}]`, x));
         return t.builtInAtom(this.builtinIri(at, a.builtin), args);
       }
-      default: return unreachable(a.type);
+      default:
+        return unreachable(a.type);
     }
   }
 
@@ -128,8 +148,11 @@ export class AtomReader {
   private dataValue(a: AtomInput, at: string, field: 'arg1' | 'arg2'): DArg {
     const given = a[field];
     if ((given === undefined) === (a.value === undefined)) this.fail(at, `a ${a.type} atom needs exactly one of ${field} or value`);
-    if (given !== undefined && (a.lang !== undefined || a.datatype !== undefined)) this.fail(at, `lang and datatype go with value, not ${field}`);
-    return given !== undefined ? this.dArg(`${at}.${field}`, given) : this.literal(at, { value: a.value!, lang: a.lang, datatype: a.datatype });
+    if (given !== undefined && (a.lang !== undefined || a.datatype !== undefined))
+      this.fail(at, `lang and datatype go with value, not ${field}`);
+    return given !== undefined
+      ? this.dArg(`${at}.${field}`, given)
+      : this.literal(at, { value: a.value!, lang: a.lang, datatype: a.datatype });
   }
 
   /** predicate_iri wins over predicate. */
@@ -241,22 +264,33 @@ export function atomOut(a: Atom, display: (iri: string) => string, r: Manchester
         ? { type: 'class', predicate: display(a.cls.iri), predicate_iri: a.cls.iri, arg1: iArgOut(a.arg, r) }
         : { type: 'class', predicate: r.classExpression(a.cls), arg1: iArgOut(a.arg, r) };
     case 'DataRangeAtom': {
-      const predicate = a.range.kind === 'Datatype' ? { predicate: display(a.range.iri), predicate_iri: a.range.iri } : { predicate: r.dataRange(a.range) };
+      const predicate =
+        a.range.kind === 'Datatype' ? { predicate: display(a.range.iri), predicate_iri: a.range.iri } : { predicate: r.dataRange(a.range) };
       return { type: 'data_range', ...predicate, ...(a.arg.kind === 'Variable' ? { arg1: variableText(a.arg) } : literalFields(a.arg)) };
     }
     case 'ObjectPropertyAtom': {
-      const p = a.property.kind === 'ObjectProperty' ? { predicate: display(a.property.iri), predicate_iri: a.property.iri } : { predicate: r.objectProperty(a.property) };
+      const p =
+        a.property.kind === 'ObjectProperty'
+          ? { predicate: display(a.property.iri), predicate_iri: a.property.iri }
+          : { predicate: r.objectProperty(a.property) };
       return { type: 'object_property', ...p, arg1: iArgOut(a.first, r), arg2: iArgOut(a.second, r) };
     }
     case 'DataPropertyAtom':
       return {
-        type: 'data_property', predicate: display(a.property.iri), predicate_iri: a.property.iri, arg1: iArgOut(a.first, r),
+        type: 'data_property',
+        predicate: display(a.property.iri),
+        predicate_iri: a.property.iri,
+        arg1: iArgOut(a.first, r),
         ...(a.second.kind === 'Variable' ? { arg2: variableText(a.second) } : literalFields(a.second)),
       };
-    case 'SameIndividualAtom': return { type: 'same_as', arg1: iArgOut(a.first, r), arg2: iArgOut(a.second, r) };
-    case 'DifferentIndividualsAtom': return { type: 'different_from', arg1: iArgOut(a.first, r), arg2: iArgOut(a.second, r) };
-    case 'BuiltInAtom': return { type: 'builtin', builtin: a.iri, args: a.args.map(dArgOut) };
-    default: return unreachable(a);
+    case 'SameIndividualAtom':
+      return { type: 'same_as', arg1: iArgOut(a.first, r), arg2: iArgOut(a.second, r) };
+    case 'DifferentIndividualsAtom':
+      return { type: 'different_from', arg1: iArgOut(a.first, r), arg2: iArgOut(a.second, r) };
+    case 'BuiltInAtom':
+      return { type: 'builtin', builtin: a.iri, args: a.args.map(dArgOut) };
+    default:
+      return unreachable(a);
   }
 }
 
@@ -270,9 +304,17 @@ export function variablesOf(atoms: Iterable<Atom>): string[] {
 /** The individual and data arguments of an atom, in order. */
 export function atomArgs(a: Atom): readonly (IArg | DArg)[] {
   switch (a.kind) {
-    case 'ClassAtom': case 'DataRangeAtom': return [a.arg];
-    case 'BuiltInAtom': return a.args;
-    case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'SameIndividualAtom': case 'DifferentIndividualsAtom': return [a.first, a.second];
-    default: return unreachable(a);
+    case 'ClassAtom':
+    case 'DataRangeAtom':
+      return [a.arg];
+    case 'BuiltInAtom':
+      return a.args;
+    case 'ObjectPropertyAtom':
+    case 'DataPropertyAtom':
+    case 'SameIndividualAtom':
+    case 'DifferentIndividualsAtom':
+      return [a.first, a.second];
+    default:
+      return unreachable(a);
   }
 }

@@ -37,29 +37,98 @@ const SAMPLE_ARGS = 8;
 const SAMPLE_SOURCES = 8;
 
 /** The SWRL core built-ins (W3C SWRL submission, section 8); any other built-in is unknown to every engine. */
-const CORE_BUILTINS: ReadonlySet<string> = new Set([
-  'equal', 'notEqual', 'lessThan', 'lessThanOrEqual', 'greaterThan', 'greaterThanOrEqual',
-  'add', 'subtract', 'multiply', 'divide', 'integerDivide', 'mod', 'pow', 'unaryPlus', 'unaryMinus', 'abs', 'ceiling',
-  'floor', 'round', 'roundHalfToEven', 'sin', 'cos', 'tan', 'booleanNot',
-  'stringEqualIgnoreCase', 'stringConcat', 'substring', 'stringLength', 'normalizeSpace', 'upperCase', 'lowerCase',
-  'translate', 'contains', 'containsIgnoreCase', 'startsWith', 'endsWith', 'substringBefore', 'substringAfter',
-  'matches', 'replace', 'tokenize',
-  'yearMonthDuration', 'dayTimeDuration', 'dateTime', 'date', 'time', 'addYearMonthDurations', 'subtractYearMonthDurations',
-  'multiplyYearMonthDuration', 'divideYearMonthDurations', 'addDayTimeDurations', 'subtractDayTimeDurations',
-  'multiplyDayTimeDurations', 'divideDayTimeDuration', 'subtractDates', 'subtractTimes', 'addYearMonthDurationToDateTime',
-  'addDayTimeDurationToDateTime', 'subtractYearMonthDurationFromDateTime', 'subtractDayTimeDurationFromDateTime',
-  'addYearMonthDurationToDate', 'addDayTimeDurationToDate', 'subtractYearMonthDurationFromDate',
-  'subtractDayTimeDurationFromDate', 'addDayTimeDurationToTime', 'subtractDayTimeDurationFromTime',
-  'subtractDateTimesYieldingYearMonthDuration', 'subtractDateTimesYieldingDayTimeDuration',
-  'resolveURI', 'anyURI', 'listConcat', 'listIntersection', 'listSubtraction', 'member', 'length', 'first', 'rest',
-  'sublist', 'empty',
-].map((n) => SWRLB + n));
+const CORE_BUILTINS: ReadonlySet<string> = new Set(
+  [
+    'equal',
+    'notEqual',
+    'lessThan',
+    'lessThanOrEqual',
+    'greaterThan',
+    'greaterThanOrEqual',
+    'add',
+    'subtract',
+    'multiply',
+    'divide',
+    'integerDivide',
+    'mod',
+    'pow',
+    'unaryPlus',
+    'unaryMinus',
+    'abs',
+    'ceiling',
+    'floor',
+    'round',
+    'roundHalfToEven',
+    'sin',
+    'cos',
+    'tan',
+    'booleanNot',
+    'stringEqualIgnoreCase',
+    'stringConcat',
+    'substring',
+    'stringLength',
+    'normalizeSpace',
+    'upperCase',
+    'lowerCase',
+    'translate',
+    'contains',
+    'containsIgnoreCase',
+    'startsWith',
+    'endsWith',
+    'substringBefore',
+    'substringAfter',
+    'matches',
+    'replace',
+    'tokenize',
+    'yearMonthDuration',
+    'dayTimeDuration',
+    'dateTime',
+    'date',
+    'time',
+    'addYearMonthDurations',
+    'subtractYearMonthDurations',
+    'multiplyYearMonthDuration',
+    'divideYearMonthDurations',
+    'addDayTimeDurations',
+    'subtractDayTimeDurations',
+    'multiplyDayTimeDurations',
+    'divideDayTimeDuration',
+    'subtractDates',
+    'subtractTimes',
+    'addYearMonthDurationToDateTime',
+    'addDayTimeDurationToDateTime',
+    'subtractYearMonthDurationFromDateTime',
+    'subtractDayTimeDurationFromDateTime',
+    'addYearMonthDurationToDate',
+    'addDayTimeDurationToDate',
+    'subtractYearMonthDurationFromDate',
+    'subtractDayTimeDurationFromDate',
+    'addDayTimeDurationToTime',
+    'subtractDayTimeDurationFromTime',
+    'subtractDateTimesYieldingYearMonthDuration',
+    'subtractDateTimesYieldingDayTimeDuration',
+    'resolveURI',
+    'anyURI',
+    'listConcat',
+    'listIntersection',
+    'listSubtraction',
+    'member',
+    'length',
+    'first',
+    'rest',
+    'sublist',
+    'empty',
+  ].map((n) => SWRLB + n),
+);
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 export type SupportState = 'supported' | 'unsupported' | 'unknown';
 
-interface Finding { code: string; message: string }
+interface Finding {
+  code: string;
+  message: string;
+}
 
 interface CapturedRule {
   readonly listed: ListedRule;
@@ -70,7 +139,11 @@ interface CapturedRule {
 }
 
 function budgetExceeded(what: string, limit: number, value: number): never {
-  throw new ToolFailure(`The SWRL corpus exceeds the validation budget: ${what} ${value} > ${limit}.`, 'rule_validation_budget_exceeded', { limit_name: what, limit, value });
+  throw new ToolFailure(`The SWRL corpus exceeds the validation budget: ${what} ${value} > ${limit}.`, 'rule_validation_budget_exceeded', {
+    limit_name: what,
+    limit,
+    value,
+  });
 }
 
 const sha256 = (text: string): string => sha256Digest(text);
@@ -103,7 +176,9 @@ function shape(x: unknown, depth = 1): { nodes: number; depth: number } {
 /** The reasoner's declared status for SWRL rules; a profile that does not mention them leaves it unknown. */
 function ruleCapability(r: ReasonerInfo): { status: CapabilityStatus; evidence: string } {
   const row = r.owl.find((c) => c.construct.startsWith('DLSafeRule'));
-  return row === undefined ? { status: 'unknown', evidence: `${r.name} declares no capability for DLSafeRule` } : { status: row.status, evidence: row.evidence };
+  return row === undefined
+    ? { status: 'unknown', evidence: `${r.name} declares no capability for DLSafeRule` }
+    : { status: row.status, evidence: row.evidence };
 }
 
 /** Variables that occur in the head or in built-ins but in no body class, property or identity atom. */
@@ -128,8 +203,10 @@ function assess(rule: DLSafeRule, capability: ReturnType<typeof ruleCapability>)
       findings.push({ code: 'unknown_builtin', message: `Unknown built-in <${a.iri}>: no engine supports it.` });
     }
   }
-  if (capability.status === 'unsupported') findings.push({ code: 'rules_unsupported', message: `The reasoner does not execute SWRL rules (${capability.evidence}).` });
-  else if (capability.status !== 'supported') findings.push({ code: 'capability_unknown', message: `Rule support is ${capability.status}: ${capability.evidence}.` });
+  if (capability.status === 'unsupported')
+    findings.push({ code: 'rules_unsupported', message: `The reasoner does not execute SWRL rules (${capability.evidence}).` });
+  else if (capability.status !== 'supported')
+    findings.push({ code: 'capability_unknown', message: `Rule support is ${capability.status}: ${capability.evidence}.` });
   const unsupported = findings.some((f) => f.code === 'unknown_builtin' || f.code === 'rules_unsupported');
   const state: SupportState = unsupported ? 'unsupported' : capability.status === 'supported' ? 'supported' : 'unknown';
   return { state, findings };
@@ -143,7 +220,8 @@ function capture(scope: readonly Ontology[], view: View, capability: ReturnType<
   let occurrences = 0;
   for (const o of withRules) {
     for (const iri of [o.id.iri, o.id.versionIri]) {
-      if (iri !== null && iri.length > RULE_BUDGET.ontologyIriChars) budgetExceeded('ontology IRI characters', RULE_BUDGET.ontologyIriChars, iri.length);
+      if (iri !== null && iri.length > RULE_BUDGET.ontologyIriChars)
+        budgetExceeded('ontology IRI characters', RULE_BUDGET.ontologyIriChars, iri.length);
     }
     occurrences += o.axiomsOfKind('DLSafeRule').size;
   }
@@ -158,7 +236,8 @@ function capture(scope: readonly Ontology[], view: View, capability: ReturnType<
     const rule = l.rule;
     const ruleAtoms: readonly Atom[] = [...rule.body, ...rule.head];
     if (ruleAtoms.length > RULE_BUDGET.atomsPerRule) budgetExceeded('atoms per rule', RULE_BUDGET.atomsPerRule, ruleAtoms.length);
-    if (rule.annotations.length > RULE_BUDGET.annotationsPerRule) budgetExceeded('rule annotations', RULE_BUDGET.annotationsPerRule, rule.annotations.length);
+    if (rule.annotations.length > RULE_BUDGET.annotationsPerRule)
+      budgetExceeded('rule annotations', RULE_BUDGET.annotationsPerRule, rule.annotations.length);
     atoms += ruleAtoms.length;
     if (atoms > RULE_BUDGET.atoms) budgetExceeded('atoms', RULE_BUDGET.atoms, atoms);
     for (const a of ruleAtoms) args += atomArgs(a).length;
@@ -178,17 +257,20 @@ function capture(scope: readonly Ontology[], view: View, capability: ReturnType<
 
 /** Digest of what a page depends on: the reasoner profile and every rule with its sources. */
 function snapshotFingerprint(rules: readonly CapturedRule[], reasoner: ReasonerInfo): string {
-  return sha256(JSON.stringify({
-    reasoner: { id: reasoner.id, name: reasoner.name },
-    rules: rules.map((r) => [r.digest, r.listed.sources.map(ontologyLabel)]),
-  }));
+  return sha256(
+    JSON.stringify({
+      reasoner: { id: reasoner.id, name: reasoner.name },
+      rules: rules.map((r) => [r.digest, r.listed.sources.map(ontologyLabel)]),
+    }),
+  );
 }
 
 function sampleAtoms(atoms: readonly Atom[], view: View): { atoms: JsonObject[]; truncated: boolean } {
   const display = (iri: string) => view.display(iri);
   const out = atoms.slice(0, SAMPLE_ATOMS).map((a) => {
     const row = atomOut(a, display, view.renderer);
-    if (Array.isArray(row.args) && row.args.length > SAMPLE_ARGS) return { ...row, args: row.args.slice(0, SAMPLE_ARGS), args_truncated: row.args.length - SAMPLE_ARGS };
+    if (Array.isArray(row.args) && row.args.length > SAMPLE_ARGS)
+      return { ...row, args: row.args.slice(0, SAMPLE_ARGS), args_truncated: row.args.length - SAMPLE_ARGS };
     return row;
   });
   return { atoms: out, truncated: atoms.length > SAMPLE_ATOMS };
@@ -203,7 +285,11 @@ function ruleRow(r: CapturedRule, index: number, view: View): JsonObject {
     index,
     digest: r.digest,
     rendering: r.listed.rendering,
-    sources: { count: sources.length, items: sources.slice(0, SAMPLE_SOURCES), ...(sources.length > SAMPLE_SOURCES ? { truncated: sources.length - SAMPLE_SOURCES } : {}) },
+    sources: {
+      count: sources.length,
+      items: sources.slice(0, SAMPLE_SOURCES),
+      ...(sources.length > SAMPLE_SOURCES ? { truncated: sources.length - SAMPLE_SOURCES } : {}),
+    },
     support_state: r.state,
     // No installed engine checks DL-safety, so there is no engine evidence either way.
     dl_safety_status: 'not_evaluated_by_engine',
@@ -218,7 +304,10 @@ function ruleRow(r: CapturedRule, index: number, view: View): JsonObject {
   };
 }
 
-function validate(args: { include_imports?: boolean; offset?: number; limit?: number; snapshot_fingerprint?: string }, ctx: ToolContext): JsonObject {
+function validate(
+  args: { include_imports?: boolean; offset?: number; limit?: number; snapshot_fingerprint?: string },
+  ctx: ToolContext,
+): JsonObject {
   const offset = args.offset ?? 0;
   const limit = args.limit ?? 10;
   if (offset > 0 && args.snapshot_fingerprint === undefined) {
@@ -231,14 +320,23 @@ function validate(args: { include_imports?: boolean; offset?: number; limit?: nu
   const rules = capture(scope, view, capability);
   const fingerprint = snapshotFingerprint(rules, reasoner);
   if (args.snapshot_fingerprint !== undefined && args.snapshot_fingerprint !== fingerprint) {
-    throw new ToolFailure('The rules or the selected reasoner changed since that snapshot; start again at offset 0.', 'rule_validation_snapshot_changed', { retryable: true, snapshot_fingerprint: fingerprint });
+    throw new ToolFailure(
+      'The rules or the selected reasoner changed since that snapshot; start again at offset 0.',
+      'rule_validation_snapshot_changed',
+      { retryable: true, snapshot_fingerprint: fingerprint },
+    );
   }
   const totals: Record<SupportState, number> = { supported: 0, unsupported: 0, unknown: 0 };
   for (const r of rules) totals[r.state]++;
   const warnings: string[] = [];
-  if (capability.status === 'unsupported' && rules.length > 0) warnings.push(`${reasoner.name} ignores SWRL rules: their inferences are missing from every reasoning answer.`);
+  if (capability.status === 'unsupported' && rules.length > 0)
+    warnings.push(`${reasoner.name} ignores SWRL rules: their inferences are missing from every reasoning answer.`);
   const page = rules.slice(offset, offset + limit);
-  const incompatible = rules.flatMap((r, index) => r.state === 'supported' ? [] : [{ index, digest: r.digest, support_state: r.state, finding_codes: [...new Set(r.findings.map((f) => f.code))] }]);
+  const incompatible = rules.flatMap((r, index) =>
+    r.state === 'supported'
+      ? []
+      : [{ index, digest: r.digest, support_state: r.state, finding_codes: [...new Set(r.findings.map((f) => f.code))] }],
+  );
   return {
     executed_rules: false,
     parsed_every_atom: true,
@@ -260,7 +358,7 @@ function validate(args: { include_imports?: boolean; offset?: number; limit?: nu
 
 export const validateRules = defineTool({
   name: 'validate_rules',
-  description: 'Check SWRL rules against the selected reasoner\'s profile; paged.',
+  description: "Check SWRL rules against the selected reasoner's profile; paged.",
   input: v.strictObject({
     include_imports: v.optional(v.boolean()),
     offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2000))),

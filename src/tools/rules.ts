@@ -76,7 +76,10 @@ function buildRule(args: RuleArgs, ctx: ToolContext): BuiltRule {
   let annotations: readonly Annotation[] = [];
   let annotationDeclarations: readonly Axiom[] = [];
   if (args.annotations !== undefined && args.annotations.length > 0) {
-    const carrier = buildAxiom({ axiom_type: 'declaration', entity: OWL_THING, entity_type: 'class', annotations: annotationInputs(args.annotations) }, ctx.resolver);
+    const carrier = buildAxiom(
+      { axiom_type: 'declaration', entity: OWL_THING, entity_type: 'class', annotations: annotationInputs(args.annotations) },
+      ctx.resolver,
+    );
     annotations = carrier.axiom.annotations;
     annotationDeclarations = carrier.declarations;
   }
@@ -105,7 +108,12 @@ export function orderedRules(scope: readonly Ontology[], view: View): ListedRule
       else list.push(o);
     }
   }
-  const rows = [...sources].map(([rule, from]) => ({ rule, rendering: view.renderer.axiom(rule), key: IRI_RENDERER.axiom(rule), sources: from }));
+  const rows = [...sources].map(([rule, from]) => ({
+    rule,
+    rendering: view.renderer.axiom(rule),
+    key: IRI_RENDERER.axiom(rule),
+    sources: from,
+  }));
   rows.sort((a, b) => cmp(a.rendering, b.rendering) || cmp(a.key, b.key));
   return rows.map(({ rule, rendering, sources: from }) => ({ rule, rendering, sources: from }));
 }
@@ -120,7 +128,8 @@ export function ruleOut(rule: DLSafeRule, rendering: string, view: View): JsonOb
     head: rule.head.map((a) => atomOut(a, display, view.renderer)),
     variables: variablesOf([...rule.body, ...rule.head]),
   };
-  if (rule.annotations.length > 0) out.annotations = view.annotationRows(rule.annotations.map((a) => [a.property, a.value, a.annotations] as const));
+  if (rule.annotations.length > 0)
+    out.annotations = view.annotationRows(rule.annotations.map((a) => [a.property, a.value, a.annotations] as const));
   out.rendering = rendering;
   return out;
 }
@@ -140,8 +149,10 @@ export const listRules = defineTool({
   mutating: never,
   handler: (args, ctx) => {
     const view = new View(ctx);
-    const rules = orderedRules(scopeOf(ctx, args.include_imports === true), view)
-      .map((r, index) => ({ index, ...ruleOut(r.rule, r.rendering, view) }));
+    const rules = orderedRules(scopeOf(ctx, args.include_imports === true), view).map((r, index) => ({
+      index,
+      ...ruleOut(r.rule, r.rendering, view),
+    }));
     return { count: rules.length, rules };
   },
 });
@@ -162,7 +173,9 @@ export const addRule = defineTool({
     const built = buildRule(args, ctx);
     const active = ctx.workspace.active;
     const present = active.has(built.rule);
-    const changes: Change[] = built.declarations.filter((d) => !active.has(d)).map((axiom) => ({ kind: 'AddAxiom', ontology: active, axiom }));
+    const changes: Change[] = built.declarations
+      .filter((d) => !active.has(d))
+      .map((axiom) => ({ kind: 'AddAxiom', ontology: active, axiom }));
     if (!present) changes.push({ kind: 'AddAxiom', ontology: active, axiom: built.rule });
     if (changes.length > 0) ctx.workspace.apply(changes);
     const view = new View(ctx);
@@ -194,12 +207,16 @@ export const removeRule = defineTool({
   mutating: always,
   rehearse: true,
   destructive: true,
-  summary: (args) => args.head !== undefined ? 'remove a SWRL rule by structure' : `remove SWRL rules by ${[args.index !== undefined ? `index ${args.index}` : '', args.label !== undefined ? `label ${JSON.stringify(args.label)}` : ''].filter(Boolean).join(' and ')}`,
+  summary: (args) =>
+    args.head !== undefined
+      ? 'remove a SWRL rule by structure'
+      : `remove SWRL rules by ${[args.index !== undefined ? `index ${args.index}` : '', args.label !== undefined ? `label ${JSON.stringify(args.label)}` : ''].filter(Boolean).join(' and ')}`,
   handler: (args, ctx) => {
     const active = ctx.workspace.active;
     const view = new View(ctx);
     if (args.head !== undefined) {
-      if (args.index !== undefined || args.label !== undefined) throw new ToolFailure('Identify the rule either by exact structure (head) or by index/label, not both.', 'invalid_argument');
+      if (args.index !== undefined || args.label !== undefined)
+        throw new ToolFailure('Identify the rule either by exact structure (head) or by index/label, not both.', 'invalid_argument');
       // Exact structure: annotations are part of the rule, so an annotated rule is matched only with them.
       const { rule } = buildRule(args, ctx);
       const rendering = view.renderer.axiom(rule);
@@ -211,13 +228,20 @@ export const removeRule = defineTool({
       throw new ToolFailure('body, variable_namespace and annotations identify a rule only together with head.', 'invalid_argument');
     }
     if (args.index === undefined && args.label === undefined) {
-      throw new ToolFailure('Identify the rule: give its exact structure (head, body, …), an index (list_rules order) or a label.', 'invalid_argument');
+      throw new ToolFailure(
+        'Identify the rule: give its exact structure (head, body, …), an index (list_rules order) or a label.',
+        'invalid_argument',
+      );
     }
     const listed = orderedRules([active], view);
     let chosen = listed;
     if (args.index !== undefined) {
       if (args.index >= listed.length) {
-        throw new ToolFailure(`Rule index ${args.index} is out of range: the active ontology has ${listed.length} rule${listed.length === 1 ? '' : 's'}.`, 'not_found', { count: listed.length });
+        throw new ToolFailure(
+          `Rule index ${args.index} is out of range: the active ontology has ${listed.length} rule${listed.length === 1 ? '' : 's'}.`,
+          'not_found',
+          { count: listed.length },
+        );
       }
       chosen = [listed[args.index]];
     }

@@ -22,7 +22,12 @@ const SOURCE_PENALTY: Readonly<Record<MatchSource, number>> = { iri: 0, display:
 
 /** Folds case, diacritics and runs of whitespace / separators. */
 export function normalize(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[\s_]+/g, ' ').trim();
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[\s_]+/g, ' ')
+    .trim();
 }
 
 /** Levenshtein distance, bounded: returns max+1 as soon as it must exceed max. */
@@ -68,7 +73,10 @@ interface Query {
 }
 
 function wildcardRegex(query: string): RegExp {
-  const body = normalize(query).split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const body = normalize(query)
+    .split('*')
+    .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp('^' + body + '$');
 }
 
@@ -167,7 +175,23 @@ export const searchEntities = defineTool({
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 50),
     offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   }),
-  output: v.object({ count: v.number(), offset: v.number(), returned: v.number(), items: AnyList, would_mint: v.boolean(), best_match: v.nullable(v.string()), mint_blocked_by_collision: v.boolean(), reuse_candidate: v.nullable(AnyObject), collisions: AnyList, lexical_policy: AnyObject, query: v.string(), type: v.string(), next_offset: v.optional(v.number()), lexical_match_count: v.optional(v.number()), lexical_candidates_truncated: v.optional(v.number()) }),
+  output: v.object({
+    count: v.number(),
+    offset: v.number(),
+    returned: v.number(),
+    items: AnyList,
+    would_mint: v.boolean(),
+    best_match: v.nullable(v.string()),
+    mint_blocked_by_collision: v.boolean(),
+    reuse_candidate: v.nullable(AnyObject),
+    collisions: AnyList,
+    lexical_policy: AnyObject,
+    query: v.string(),
+    type: v.string(),
+    next_offset: v.optional(v.number()),
+    lexical_match_count: v.optional(v.number()),
+    lexical_candidates_truncated: v.optional(v.number()),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -185,7 +209,14 @@ export const searchEntities = defineTool({
       for (const e of universe([active], kinds)) {
         if (own !== null && e.kind === 'Datatype' && !own.has(e)) continue;
         const display = displayName(e, ctx.resolver.closure, ctx.settings.label_language);
-        hits.push({ entity: e, display, kind: 'wildcard', candidate: { value: display, source: 'display', property: null, language: null }, score: TIER_SCORE.wildcard, grounds: false });
+        hits.push({
+          entity: e,
+          display,
+          kind: 'wildcard',
+          candidate: { value: display, source: 'display', property: null, language: null },
+          score: TIER_SCORE.wildcard,
+          grounds: false,
+        });
       }
     } else {
       const query: Query = { folded: q, wildcard: q.includes('*') ? wildcardRegex(args.query) : null, iri: asIri };
@@ -194,13 +225,15 @@ export const searchEntities = defineTool({
         if (h !== null) hits.push(h);
       }
     }
-    hits.sort((a, b) => b.score - a.score || cmp(a.display, b.display) || cmp(a.entity.iri, b.entity.iri) || cmp(a.entity.kind, b.entity.kind));
+    hits.sort(
+      (a, b) => b.score - a.score || cmp(a.display, b.display) || cmp(a.entity.iri, b.entity.iri) || cmp(a.entity.kind, b.entity.kind),
+    );
 
     // Grounding over every match: exact hits on a name the entity goes by (never a synonym) pick a winner, or collide.
     const exactIris = [...new Set(hits.filter((h) => h.grounds).map((h) => h.entity.iri))].sort();
     const collision = exactIris.length > 1;
     const mintable = isMintCandidate(args.query, asIri);
-    const reuse = exactIris.length === 0 ? hits.find((h) => h.kind === 'fuzzy' || h.candidate.source === 'synonym') ?? null : null;
+    const reuse = exactIris.length === 0 ? (hits.find((h) => h.kind === 'fuzzy' || h.candidate.source === 'synonym') ?? null) : null;
     // a search keeps its best MAX_LEXICAL_CANDIDATES matches; a listing of the signature keeps everything
     const omitted = wildcardOnly ? 0 : Math.max(0, hits.length - MAX_LEXICAL_CANDIDATES);
     const matchCount = hits.length;
@@ -234,7 +267,16 @@ export const searchEntities = defineTool({
       would_mint: mintable && exactIris.length === 0,
       best_match: exactIris.length === 1 ? exactIris[0] : null,
       mint_blocked_by_collision: collision,
-      reuse_candidate: reuse === null ? null : { iri: reuse.entity.iri, display: reuse.display, type: ENTITY_TYPE_NAMES[reuse.entity.kind], match_kind: reuse.kind, matched_value: reuse.candidate.value },
+      reuse_candidate:
+        reuse === null
+          ? null
+          : {
+              iri: reuse.entity.iri,
+              display: reuse.display,
+              type: ENTITY_TYPE_NAMES[reuse.entity.kind],
+              match_kind: reuse.kind,
+              matched_value: reuse.candidate.value,
+            },
       collisions: collision ? [{ name: args.query, iris: exactIris }] : [],
       lexical_policy: {
         source: lexical.source,

@@ -67,22 +67,42 @@ function pendingOf(entries: readonly ApprovalEntry[], sessionId: string | null, 
   const own = sessionId === null ? [] : entries.filter((e) => e.session_id === sessionId);
   return {
     count: entries.length,
-    items: own.map((e) => ({ approval_id: e.approval_id, tool: e.tool, summary: e.summary, created_at: e.created_at, expires_at: e.expires_at })),
+    items: own.map((e) => ({
+      approval_id: e.approval_id,
+      tool: e.tool,
+      summary: e.summary,
+      created_at: e.created_at,
+      expires_at: e.expires_at,
+    })),
   };
 }
 
 function changeSetsOf(window: WindowState): JsonObject {
-  const items = window.changeSets.entries()
+  const items = window.changeSets
+    .entries()
     .filter((e) => e.state !== 'committed')
-    .map((e) => ({ change_set_id: e.id, state: e.state, created_at: new Date(e.createdAt).toISOString(), expires_at: new Date(e.expiresAt).toISOString() }));
+    .map((e) => ({
+      change_set_id: e.id,
+      state: e.state,
+      created_at: new Date(e.createdAt).toISOString(),
+      expires_at: new Date(e.expiresAt).toISOString(),
+    }));
   return { count: items.length, items };
 }
 
 export const getSessionInfo = defineTool({
   name: 'get_session_info',
-  description: 'This session\'s window, permissions, gates and pending writes.',
+  description: "This session's window, permissions, gates and pending writes.",
   input: Args,
-  output: v.object({ server: AnyObject, instance: AnyObject, session: AnyObject, gates: AnyObject, pending_writes: AnyObject, jobs: AnyObject, change_sets: AnyObject }),
+  output: v.object({
+    server: AnyObject,
+    instance: AnyObject,
+    session: AnyObject,
+    gates: AnyObject,
+    pending_writes: AnyObject,
+    jobs: AnyObject,
+    change_sets: AnyObject,
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx: ToolContext) => {

@@ -19,22 +19,31 @@ const TOOL = 'shacl_validate';
 /** The failure a ShaclFailure stands for; `argument` is the shapes argument the caller used. */
 export function shaclToolFailure(e: ShaclFailure, argument: string, timeoutMs: number): ToolFailure {
   switch (e.reason) {
-    case 'shapes': return new ToolFailure(e.message, 'invalid_argument', { argument });
-    case 'timeout': return new ToolFailure(e.message, 'timeout', { timeout_ms: timeoutMs, retryable: true });
-    case 'cancelled': return new ToolFailure(e.message, 'cancelled');
-    case 'data': case 'engine': return new ToolFailure(e.message, 'shacl_engine_error', { retryable: true });
-    default: return unreachable(e.reason);
+    case 'shapes':
+      return new ToolFailure(e.message, 'invalid_argument', { argument });
+    case 'timeout':
+      return new ToolFailure(e.message, 'timeout', { timeout_ms: timeoutMs, retryable: true });
+    case 'cancelled':
+      return new ToolFailure(e.message, 'cancelled');
+    case 'data':
+    case 'engine':
+      return new ToolFailure(e.message, 'shacl_engine_error', { retryable: true });
+    default:
+      return unreachable(e.reason);
   }
 }
 
 /** The caller's shapes: inline Turtle, or an authorized local file (URLs refused). */
 async function callerShapes(ctx: ToolContext, shapes: string | undefined, shapesPath: string | undefined): Promise<ShapesDocument> {
   if ((shapes === undefined) === (shapesPath === undefined)) {
-    throw new ToolFailure('give exactly one of shapes (Turtle text) and shapes_path (a local file)', 'invalid_argument', { argument: shapes === undefined ? 'shapes' : 'shapes_path' });
+    throw new ToolFailure('give exactly one of shapes (Turtle text) and shapes_path (a local file)', 'invalid_argument', {
+      argument: shapes === undefined ? 'shapes' : 'shapes_path',
+    });
   }
   if (shapes !== undefined) return inlineShapes(shapes, 'shapes');
   const file = shapesPath as string;
-  if (urlScheme(file) !== null) throw new ToolFailure('shapes_path must be a local file path (URLs are refused)', 'invalid_argument', { argument: 'shapes_path' });
+  if (urlScheme(file) !== null)
+    throw new ToolFailure('shapes_path must be a local file path (URLs are refused)', 'invalid_argument', { argument: 'shapes_path' });
   return readShapesFile(await authorizeLocalPath(ctx, TOOL, file, 'read'), 'shapes_path');
 }
 
@@ -58,8 +67,11 @@ export const shaclValidate = defineTool({
     let results: readonly ShaclResult[];
     try {
       results = await shaclEngine().validate({
-        shapes: [shapes], data: workspaceDataGraph(ctx.workspace, inferred), language: ctx.settings.label_language,
-        timeoutMs: args.timeout_ms, signal: ctx.signal,
+        shapes: [shapes],
+        data: workspaceDataGraph(ctx.workspace, inferred),
+        language: ctx.settings.label_language,
+        timeoutMs: args.timeout_ms,
+        signal: ctx.signal,
       });
     } catch (e) {
       if (e instanceof ShaclFailure) throw shaclToolFailure(e, args.shapes === undefined ? 'shapes_path' : 'shapes', args.timeout_ms);

@@ -17,20 +17,35 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** An int documented "(≤0→default)" (TOOLS.md 1.1); the upper bounds are not documented and keep results bounded. */
 const intOrDefault = (fallback: number, max: number) =>
-  v.optional(v.pipe(v.number(), v.integer(), v.maxValue(max), v.transform((n) => (n <= 0 ? fallback : n))), fallback);
+  v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.maxValue(max),
+      v.transform((n) => (n <= 0 ? fallback : n)),
+    ),
+    fallback,
+  );
 
 const Limit = intOrDefault(DEFAULT_LIMIT, 100_000);
 const TimeoutMs = intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000);
 const Query = v.pipe(v.string(), v.nonEmpty(), v.maxLength(1_000_000));
 
-const ENGINE_NOTE = 'Evaluated by oxigraph over a private in-memory snapshot of the active ontology\'s imports closure (OWL 2 RDF mapping); no network.';
+const ENGINE_NOTE =
+  "Evaluated by oxigraph over a private in-memory snapshot of the active ontology's imports closure (OWL 2 RDF mapping); no network.";
 
 function readOptions(ctx: ToolContext, limit: number, timeoutMs: number): ReadOptions {
   return { limit, timeoutMs, signal: ctx.signal };
 }
 
 /** Runs a read query with or without the reasoner's inferences; `note` says what the snapshot held. */
-async function runQuery(ctx: ToolContext, query: string, scan: QueryScan, includeInferred: boolean, options: ReadOptions): Promise<JsonObject> {
+async function runQuery(
+  ctx: ToolContext,
+  query: string,
+  scan: QueryScan,
+  includeInferred: boolean,
+  options: ReadOptions,
+): Promise<JsonObject> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;
   const inferred = includeInferred ? inferredDocument(ctx.window.reasoning) : null;
@@ -81,10 +96,17 @@ interface Parsed {
 
 /** Parses a read query against an empty store (no snapshot), or an UPDATE on a throwaway store. */
 async function parse(ctx: ToolContext, query: string, scan: QueryScan, timeoutMs: number): Promise<Parsed> {
-  if (scan.form === 'UPDATE' && scan.usesLoad) return { valid: true, vars: [], unchecked: 'UPDATE with LOAD is only scanned lexically: checking it with the engine could fetch.' };
+  if (scan.form === 'UPDATE' && scan.usesLoad)
+    return { valid: true, vars: [], unchecked: 'UPDATE with LOAD is only scanned lexically: checking it with the engine could fetch.' };
   const form = isReadForm(scan.form) ? scan.form : scan.form === 'UPDATE' ? 'UPDATE' : 'SELECT';
   try {
-    const result = await ctx.window.sparql.evaluate(prologue(queryPrefixes(ctx.workspace)) + query, { form, limit: 0, timeoutMs, signal: ctx.signal, parseOnly: true });
+    const result = await ctx.window.sparql.evaluate(prologue(queryPrefixes(ctx.workspace)) + query, {
+      form,
+      limit: 0,
+      timeoutMs,
+      signal: ctx.signal,
+      parseOnly: true,
+    });
     return { valid: true, vars: result.kind === 'select' ? result.vars : [] };
   } catch (e) {
     if (!(e instanceof SparqlFailure)) throw e;
@@ -118,9 +140,14 @@ export const sparqlValidate = defineTool({
     if (unknown.length > 0) issues.push(`${unknown.length} IRI(s) name nothing declared in the imports closure (see unknown_terms).`);
     if (parsed.unchecked !== undefined) issues.push(parsed.unchecked);
     const out: JsonObject = {
-      valid: parsed.valid, query_type: scan.form, executable, vars: parsed.vars, uses_service: scan.usesService,
+      valid: parsed.valid,
+      query_type: scan.form,
+      executable,
+      vars: parsed.vars,
+      uses_service: scan.usesService,
       ...(parsed.parseError !== undefined ? { parse_error: parsed.parseError } : {}),
-      unknown_terms: unknown, issues,
+      unknown_terms: unknown,
+      issues,
     };
     if (args.dry_run && executable) {
       try {
@@ -156,14 +183,23 @@ export const sparqlSchema = defineTool({
     const prefixes = queryPrefixes(ctx.workspace);
     const keyword = args.keyword === undefined || args.keyword.trim() === '' ? undefined : args.keyword.trim();
     const schema = describeSchema(scope, prefixes, {
-      keyword, limit: args.limit, includeIndividuals: args.include_individuals, includeExamples: args.include_examples,
+      keyword,
+      limit: args.limit,
+      includeIndividuals: args.include_individuals,
+      includeExamples: args.include_examples,
       labelLanguage: ctx.settings.label_language,
     });
     const { counts, matched, truncated, ...lists } = schema;
     return {
-      active_ontology: { ontology_iri: active.id.iri, version_iri: active.id.versionIri, scope: args.include_imports ? 'imports_closure' : 'active_ontology' },
-      counts, ...(matched !== undefined ? { matched } : {}),
-      prefixes: Object.fromEntries(prefixes), prefix_lines: [...prefixes].map(([name, ns]) => `PREFIX ${name}: <${ns}>`).join('\n'),
+      active_ontology: {
+        ontology_iri: active.id.iri,
+        version_iri: active.id.versionIri,
+        scope: args.include_imports ? 'imports_closure' : 'active_ontology',
+      },
+      counts,
+      ...(matched !== undefined ? { matched } : {}),
+      prefixes: Object.fromEntries(prefixes),
+      prefix_lines: [...prefixes].map(([name, ns]) => `PREFIX ${name}: <${ns}>`).join('\n'),
       ...lists,
       ...(keyword !== undefined ? { keyword } : {}),
       ...(truncated !== undefined ? { truncated } : {}),
@@ -198,7 +234,10 @@ export const verifyOntology = defineTool({
   mutating: never,
   handler: async (args, ctx) => {
     if (args.profile !== undefined) {
-      throw new ToolFailure(`profile '${args.profile}' is not available: persisted invariant sets are not supported; pass the invariants in queries`, 'profile_not_found');
+      throw new ToolFailure(
+        `profile '${args.profile}' is not available: persisted invariant sets are not supported; pass the invariants in queries`,
+        'profile_not_found',
+      );
     }
     const specs = args.queries.map(invariantSpec);
     const duplicate = duplicateId(specs);
@@ -209,8 +248,12 @@ export const verifyOntology = defineTool({
     const violated = invariants.filter((r) => r.violated);
     const gating = violated.some((r) => RANK[r.severity] >= RANK[args.fail_on]);
     return {
-      checked: invariants.length, violations: violated.length, errors, fail_on: args.fail_on,
-      gate: errors > 0 || gating ? 'fail' : 'pass', invariants,
+      checked: invariants.length,
+      violations: violated.length,
+      errors,
+      fail_on: args.fail_on,
+      gate: errors > 0 || gating ? 'fail' : 'pass',
+      invariants,
     };
   },
 });

@@ -16,8 +16,15 @@ import { createPreview } from './change-sets.js';
 import { entityRow } from '../report/rows.js';
 import { applyAndVerify, prepareLiveVerify, type VerifyMode } from './live-verify.js';
 import {
-  expandProperty, expandTerm, ItemError, PROPERTY_FIELDS, TERM_FIELDS,
-  type ExpandedItem, type ItemDefaults, type PropertyArgs, type TermArgs,
+  expandProperty,
+  expandTerm,
+  ItemError,
+  PROPERTY_FIELDS,
+  TERM_FIELDS,
+  type ExpandedItem,
+  type ItemDefaults,
+  type PropertyArgs,
+  type TermArgs,
 } from './term-operations.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from './tool.js';
 import { AnyList, EntityRowOutput } from './common.js';
@@ -45,17 +52,37 @@ interface PlannedBatch {
  */
 function ownLabelsOnly(planned: Plan, created: ReadonlySet<string>): Change[] {
   const own = new Set(planned.rows.map((r) => r.axiom));
-  return planned.delta.filter((c) => !(c.kind === 'AddAxiom' && c.axiom.kind === 'AnnotationAssertion' && c.axiom.property.iri === RDFS_LABEL
-    && c.axiom.subject.kind === 'IRI' && created.has(c.axiom.subject.iri) && !own.has(c.axiom)));
+  return planned.delta.filter(
+    (c) =>
+      !(
+        c.kind === 'AddAxiom' &&
+        c.axiom.kind === 'AnnotationAssertion' &&
+        c.axiom.property.iri === RDFS_LABEL &&
+        c.axiom.subject.kind === 'IRI' &&
+        created.has(c.axiom.subject.iri) &&
+        !own.has(c.axiom)
+      ),
+  );
 }
 
 /**
  * Expands and plans the items, failing on the first bad item (`where(i)` names it): a malformed operand,
  * a duplicate IRI, or with `strict` an operand that would mint an entity the batch does not create.
  */
-function planBatch<A>(list: readonly A[], expand: Expand<A>, defaults: ItemDefaults, strict: boolean, ctx: ToolContext, where: (i: number) => string): PlannedBatch {
+function planBatch<A>(
+  list: readonly A[],
+  expand: Expand<A>,
+  defaults: ItemDefaults,
+  strict: boolean,
+  ctx: ToolContext,
+  where: (i: number) => string,
+): PlannedBatch {
   const fail = (i: number, field: string, message: string) =>
-    new ToolFailure(`${where(i)}${field}: ${message}; nothing was applied`, 'invalid_argument', { ...(where(0) === '' ? {} : { index: i }), field, applied: false });
+    new ToolFailure(`${where(i)}${field}: ${message}; nothing was applied`, 'invalid_argument', {
+      ...(where(0) === '' ? {} : { index: i }),
+      field,
+      applied: false,
+    });
   const items: ExpandedItem[] = [];
   const origin: { item: number; field: string }[] = [];
   const operations: JsonObject[] = [];
@@ -84,13 +111,19 @@ function planBatch<A>(list: readonly A[], expand: Expand<A>, defaults: ItemDefau
     const { item, field } = origin[row.index];
     if (row.error !== undefined) throw fail(item, field, row.error);
     const minted = strict ? row.newEntities.find((e) => !created.has(e)) : undefined;
-    if (minted !== undefined) throw fail(item, field, `names no existing ${minted.kind} (<${minted.iri}>), and strict mode refuses to mint it`);
+    if (minted !== undefined)
+      throw fail(item, field, `names no existing ${minted.kind} (<${minted.iri}>), and strict mode refuses to mint it`);
   }
   return { items, plan: planned, delta: ownLabelsOnly(planned, new Set(items.map((it) => it.entity.iri))), operations };
 }
 
 /** What create_term and create_property return. */
-const CreatedOutput = v.object({ created: EntityRowOutput, new_entities: v.optional(AnyList), applied: v.boolean(), note: v.optional(v.string()) });
+const CreatedOutput = v.object({
+  created: EntityRowOutput,
+  new_entities: v.optional(AnyList),
+  applied: v.boolean(),
+  note: v.optional(v.string()),
+});
 
 /** create_term / create_property: one item, applied as one undo entry. */
 function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: ToolContext): v.InferOutput<typeof CreatedOutput> {
@@ -124,8 +157,19 @@ const BATCH_FIELDS = {
   namespace: v.optional(v.pipe(Text, v.description('Default for every item.'))),
   definition_property: v.optional(Text),
   strict: v.optional(v.pipe(v.boolean(), v.description('Refuse the batch if it would mint an entity it does not create.')), false),
-  verify: v.optional(v.pipe(v.picklist(['none', 'report', 'rollback']), v.description('Classify after applying; rollback undoes an unsatisfiable result.')), 'none'),
-  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000), v.description('Default 60000; with preview the policy\'s, else 120000.'))),
+  verify: v.optional(
+    v.pipe(v.picklist(['none', 'report', 'rollback']), v.description('Classify after applying; rollback undoes an unsatisfiable result.')),
+    'none',
+  ),
+  timeout_ms: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(3_600_000),
+      v.description("Default 60000; with preview the policy's, else 120000."),
+    ),
+  ),
   preview: v.optional(v.pipe(v.boolean(), v.description('Cache a change set instead of applying.')), false),
   policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Preview only.'))),
   gates: v.optional(v.pipe(v.array(StageIdSchema), v.maxLength(16))),
@@ -138,20 +182,42 @@ const notPreviewAndVerify = <T extends BatchArgs>(a: T): boolean => !(a.preview 
 const previewOnlyWithPreview = <T extends BatchArgs>(a: T): boolean => a.preview || PREVIEW_ONLY.every((k) => a[k] === undefined);
 const PREVIEW_ONLY_MESSAGE = `${PREVIEW_ONLY.join(', ')} apply only with preview=true`;
 
-async function createMany<A>(list: readonly A[], args: BatchArgs, defaults: ItemDefaults, expand: Expand<A>, ctx: ToolContext, noun: string): Promise<JsonObject> {
+async function createMany<A>(
+  list: readonly A[],
+  args: BatchArgs,
+  defaults: ItemDefaults,
+  expand: Expand<A>,
+  ctx: ToolContext,
+  noun: string,
+): Promise<JsonObject> {
   const where = (i: number) => `${noun}[${i}].`;
   if (args.preview) {
     if (list.length > MAX_PREVIEW_ITEMS) {
-      throw new ToolFailure(`A preview takes at most ${MAX_PREVIEW_ITEMS} ${noun} (got ${list.length}); split the batch`, 'change_set_too_large',
-        { limit_kind: noun, limit: MAX_PREVIEW_ITEMS, actual: list.length, effects_prevented: true });
+      throw new ToolFailure(
+        `A preview takes at most ${MAX_PREVIEW_ITEMS} ${noun} (got ${list.length}); split the batch`,
+        'change_set_too_large',
+        { limit_kind: noun, limit: MAX_PREVIEW_ITEMS, actual: list.length, effects_prevented: true },
+      );
     }
     const batch = planBatch(list, expand, defaults, args.strict, ctx, where);
     // A fresh mint scope: the created entities are named by full IRI, so none of them is a generated mint
     // there and none gets a name label besides its own (see ownLabelsOnly).
-    return ctx.resolver.inCall(() => createPreview(ctx, {
-      operations: batch.operations, strict: false, gates: args.gates ?? [], timeoutMs: args.timeout_ms,
-      includeImpact: args.include_impact ?? 'asserted', lockMode: 'ignore', policyPath: args.policy_path, items: list.length,
-    }, args.ttl_seconds ?? TTL_SECONDS.default));
+    return ctx.resolver.inCall(() =>
+      createPreview(
+        ctx,
+        {
+          operations: batch.operations,
+          strict: false,
+          gates: args.gates ?? [],
+          timeoutMs: args.timeout_ms,
+          includeImpact: args.include_impact ?? 'asserted',
+          lockMode: 'ignore',
+          policyPath: args.policy_path,
+          items: list.length,
+        },
+        args.ttl_seconds ?? TTL_SECONDS.default,
+      ),
+    );
   }
   let verify: JsonObject | undefined;
   let batch = planBatch(list, expand, defaults, args.strict, ctx, where);
@@ -198,7 +264,12 @@ export const createTerms = defineTool({
   description: 'Create many create_term classes atomically; or preview them, or verify with the reasoner.',
   input: v.pipe(
     v.strictObject({
-      terms: v.pipe(v.array(v.pipe(v.strictObject(TERM_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))), v.minLength(1), v.maxLength(MAX_ITEMS), v.description('create_term\'s arguments except strict.')),
+      terms: v.pipe(
+        v.array(v.pipe(v.strictObject(TERM_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))),
+        v.minLength(1),
+        v.maxLength(MAX_ITEMS),
+        v.description("create_term's arguments except strict."),
+      ),
       ...BATCH_FIELDS,
     }),
     v.check(notPreviewAndVerify, 'preview cannot be combined with verify'),
@@ -208,8 +279,15 @@ export const createTerms = defineTool({
   mutating: (a) => !a.preview,
   rehearse: true,
   summary: (a) => `create_terms ${a.terms.length}: ${a.terms.slice(0, 5).map(itemSummary).join(', ')}${a.terms.length > 5 ? ', …' : ''}`,
-  handler: (args, ctx) => createMany<TermArgs>(args.terms, args,
-    { namespace: args.namespace, definition_property: args.definition_property }, expandTerm, ctx, 'terms'),
+  handler: (args, ctx) =>
+    createMany<TermArgs>(
+      args.terms,
+      args,
+      { namespace: args.namespace, definition_property: args.definition_property },
+      expandTerm,
+      ctx,
+      'terms',
+    ),
 });
 
 export const createProperty = defineTool({
@@ -229,7 +307,12 @@ export const createProperties = defineTool({
   description: 'Create many create_property properties atomically; or preview, or verify with the reasoner.',
   input: v.pipe(
     v.strictObject({
-      properties: v.pipe(v.array(v.pipe(v.strictObject(PROPERTY_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))), v.minLength(1), v.maxLength(MAX_ITEMS), v.description('create_property\'s arguments except strict.')),
+      properties: v.pipe(
+        v.array(v.pipe(v.strictObject(PROPERTY_FIELDS), v.check(hasNameOrIri, NAME_OR_IRI))),
+        v.minLength(1),
+        v.maxLength(MAX_ITEMS),
+        v.description("create_property's arguments except strict."),
+      ),
       property_type: v.optional(v.picklist(['object', 'data']), 'object'),
       ...BATCH_FIELDS,
     }),
@@ -239,7 +322,15 @@ export const createProperties = defineTool({
   capabilities: ['ontology:curate'],
   mutating: (a) => !a.preview,
   rehearse: true,
-  summary: (a) => `create_properties ${a.properties.length}: ${a.properties.slice(0, 5).map(itemSummary).join(', ')}${a.properties.length > 5 ? ', …' : ''}`,
-  handler: (args, ctx) => createMany<PropertyArgs>(args.properties, args,
-    { namespace: args.namespace, definition_property: args.definition_property, property_type: args.property_type }, expandProperty, ctx, 'properties'),
+  summary: (a) =>
+    `create_properties ${a.properties.length}: ${a.properties.slice(0, 5).map(itemSummary).join(', ')}${a.properties.length > 5 ? ', …' : ''}`,
+  handler: (args, ctx) =>
+    createMany<PropertyArgs>(
+      args.properties,
+      args,
+      { namespace: args.namespace, definition_property: args.definition_property, property_type: args.property_type },
+      expandProperty,
+      ctx,
+      'properties',
+    ),
 });

@@ -27,7 +27,15 @@ export const TERM_FIELDS = {
   equivalent_to: v.optional(TextList),
 };
 
-export const OBJECT_CHARACTERISTICS = ['functional', 'inverse_functional', 'transitive', 'symmetric', 'asymmetric', 'reflexive', 'irreflexive'] as const;
+export const OBJECT_CHARACTERISTICS = [
+  'functional',
+  'inverse_functional',
+  'transitive',
+  'symmetric',
+  'asymmetric',
+  'reflexive',
+  'irreflexive',
+] as const;
 
 export const PROPERTY_FIELDS = {
   ...IDENTITY,
@@ -83,34 +91,60 @@ export interface ExpandedItem {
 
 /** A failure of one item; `field` names its argument. */
 export class ItemError extends Error {
-  constructor(message: string, readonly field: string) {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
     super(message);
     this.name = 'ItemError';
   }
 }
 
 const ENTITY_TYPE_OF: Readonly<Record<Entity['kind'], string>> = {
-  Class: 'class', ObjectProperty: 'object_property', DataProperty: 'data_property',
-  AnnotationProperty: 'annotation_property', NamedIndividual: 'individual', Datatype: 'datatype',
+  Class: 'class',
+  ObjectProperty: 'object_property',
+  DataProperty: 'data_property',
+  AnnotationProperty: 'annotation_property',
+  NamedIndividual: 'individual',
+  Datatype: 'datatype',
 };
 
 /** Declaration, label and definition of the entity named by `args`, plus its annotations. */
 function identityOperations(e: Entity, args: IdentityArgs & DefinitionArgs, defaults: ItemDefaults): ItemOperation[] {
   const self = `<${e.iri}>`;
-  const out: ItemOperation[] = [{ field: 'name', operation: { axiom_type: 'declaration', entity: self, entity_type: ENTITY_TYPE_OF[e.kind] } }];
-  const label = args.no_label ? undefined : args.label ?? args.name;
+  const out: ItemOperation[] = [
+    { field: 'name', operation: { axiom_type: 'declaration', entity: self, entity_type: ENTITY_TYPE_OF[e.kind] } },
+  ];
+  const label = args.no_label ? undefined : (args.label ?? args.name);
   if (label !== undefined) {
-    out.push({ field: 'label', operation: { axiom_type: 'annotation_assertion', subject: self, value: label, ...(args.label_lang === undefined ? {} : { lang: args.label_lang }) } });
+    out.push({
+      field: 'label',
+      operation: {
+        axiom_type: 'annotation_assertion',
+        subject: self,
+        value: label,
+        ...(args.label_lang === undefined ? {} : { lang: args.label_lang }),
+      },
+    });
   }
   if (args.definition !== undefined) {
-    out.push({ field: 'definition', operation: {
-      axiom_type: 'annotation_assertion', subject: self, property: args.definition_property ?? defaults.definition_property ?? `<${IAO_DEFINITION}>`,
-      value: args.definition, ...(args.definition_lang === undefined ? {} : { lang: args.definition_lang }),
-    } });
+    out.push({
+      field: 'definition',
+      operation: {
+        axiom_type: 'annotation_assertion',
+        subject: self,
+        property: args.definition_property ?? defaults.definition_property ?? `<${IAO_DEFINITION}>`,
+        value: args.definition,
+        ...(args.definition_lang === undefined ? {} : { lang: args.definition_lang }),
+      },
+    });
   }
   (args.annotations ?? []).forEach((a, i) => {
     const { annotations, ...value } = a;
-    out.push({ field: `annotations[${i}]`, operation: { axiom_type: 'annotation_assertion', subject: self, ...value, ...(annotations === undefined ? {} : { annotations }) } });
+    out.push({
+      field: `annotations[${i}]`,
+      operation: { axiom_type: 'annotation_assertion', subject: self, ...value, ...(annotations === undefined ? {} : { annotations }) },
+    });
   });
   return out;
 }
@@ -129,26 +163,49 @@ export function expandTerm(args: TermArgs, ctx: ToolContext, defaults: ItemDefau
   const e = makeEntity('Class', resolveIdentity(args, ctx, defaults));
   const self = `<${e.iri}>`;
   const operations = identityOperations(e, args, defaults);
-  (args.parents ?? []).forEach((p, i) => operations.push({ field: `parents[${i}]`, operation: { axiom_type: 'subclass_of', sub: self, super: p } }));
-  (args.equivalent_to ?? []).forEach((q, i) => operations.push({ field: `equivalent_to[${i}]`, operation: { axiom_type: 'equivalent_classes', classes: [self, q] } }));
+  (args.parents ?? []).forEach((p, i) =>
+    operations.push({ field: `parents[${i}]`, operation: { axiom_type: 'subclass_of', sub: self, super: p } }),
+  );
+  (args.equivalent_to ?? []).forEach((q, i) =>
+    operations.push({ field: `equivalent_to[${i}]`, operation: { axiom_type: 'equivalent_classes', classes: [self, q] } }),
+  );
   return { entity: e, existed: ctx.resolver.knows(e), operations };
 }
 
 export function expandProperty(args: PropertyArgs, ctx: ToolContext, defaults: ItemDefaults): ExpandedItem {
   const data = (args.property_type ?? defaults.property_type ?? 'object') === 'data';
-  if (data && args.inverse_of !== undefined) throw new ItemError('inverse_of applies to object properties only; a data property has no inverse', 'inverse_of');
+  if (data && args.inverse_of !== undefined)
+    throw new ItemError('inverse_of applies to object properties only; a data property has no inverse', 'inverse_of');
   const wrong = data ? (args.characteristics ?? []).findIndex((c) => c !== 'functional') : -1;
-  if (wrong >= 0) throw new ItemError(`'${args.characteristics![wrong]}' is not a data-property characteristic: a data property can only be functional`, `characteristics[${wrong}]`);
+  if (wrong >= 0)
+    throw new ItemError(
+      `'${args.characteristics![wrong]}' is not a data-property characteristic: a data property can only be functional`,
+      `characteristics[${wrong}]`,
+    );
   const e = makeEntity(data ? 'DataProperty' : 'ObjectProperty', resolveIdentity(args, ctx, defaults));
   const self = `<${e.iri}>`;
   const kind = data ? 'data' : 'object';
   const operations = identityOperations(e, args, defaults);
-  if (args.domain !== undefined) operations.push({ field: 'domain', operation: { axiom_type: `${kind}_property_domain`, property: self, domain: args.domain } });
-  if (args.range !== undefined) operations.push({ field: 'range', operation: { axiom_type: `${kind}_property_range`, property: self, range: args.range } });
-  (args.super_properties ?? []).forEach((p, i) => operations.push({ field: `super_properties[${i}]`, operation: { axiom_type: `sub_${kind}_property_of`, property: self, super_property: p } }));
-  [...new Set(args.characteristics ?? [])].forEach((c) => operations.push({
-    field: `characteristics[${args.characteristics!.indexOf(c)}]`, operation: { axiom_type: `${c}_${kind}_property`, property: self },
-  }));
-  if (args.inverse_of !== undefined) operations.push({ field: 'inverse_of', operation: { axiom_type: 'inverse_object_properties', property: self, inverse_property: args.inverse_of } });
+  if (args.domain !== undefined)
+    operations.push({ field: 'domain', operation: { axiom_type: `${kind}_property_domain`, property: self, domain: args.domain } });
+  if (args.range !== undefined)
+    operations.push({ field: 'range', operation: { axiom_type: `${kind}_property_range`, property: self, range: args.range } });
+  (args.super_properties ?? []).forEach((p, i) =>
+    operations.push({
+      field: `super_properties[${i}]`,
+      operation: { axiom_type: `sub_${kind}_property_of`, property: self, super_property: p },
+    }),
+  );
+  [...new Set(args.characteristics ?? [])].forEach((c) =>
+    operations.push({
+      field: `characteristics[${args.characteristics!.indexOf(c)}]`,
+      operation: { axiom_type: `${c}_${kind}_property`, property: self },
+    }),
+  );
+  if (args.inverse_of !== undefined)
+    operations.push({
+      field: 'inverse_of',
+      operation: { axiom_type: 'inverse_object_properties', property: self, inverse_property: args.inverse_of },
+    });
   return { entity: e, existed: ctx.resolver.knows(e), operations };
 }

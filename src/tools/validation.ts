@@ -56,11 +56,16 @@ function reasonerVerdict(ctx: ToolContext, limit: number): JsonObject {
       ...(failure !== null ? { error: failure } : {}),
     };
   }
-  const stale = res.revision !== ctx.workspace.revision
-    ? { note: `Results were computed at revision ${res.revision}; the model is now at revision ${ctx.workspace.revision}. Call run_reasoner to refresh them.` }
-    : {};
-  if (!res.consistent) return { status, results_available: true, consistent: false, ...stale, ...(failure !== null ? { error: failure } : {}) };
-  const rows = res.data.unsatisfiable.map((iri) => entityRow(cls(iri), ctx))
+  const stale =
+    res.revision !== ctx.workspace.revision
+      ? {
+          note: `Results were computed at revision ${res.revision}; the model is now at revision ${ctx.workspace.revision}. Call run_reasoner to refresh them.`,
+        }
+      : {};
+  if (!res.consistent)
+    return { status, results_available: true, consistent: false, ...stale, ...(failure !== null ? { error: failure } : {}) };
+  const rows = res.data.unsatisfiable
+    .map((iri) => entityRow(cls(iri), ctx))
     .sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : 0));
   return {
     status,
@@ -94,7 +99,8 @@ export const validateOntology = defineTool({
     try {
       reports = auditStructure(view, { checks: args.checks, includeImports: args.include_imports, deadline: Date.now() + args.timeout_ms });
     } catch (err) {
-      if (err instanceof AuditTimeout) throw new ToolFailure(`validate_ontology did not finish within ${args.timeout_ms} ms`, 'timeout', { timeout_ms: args.timeout_ms });
+      if (err instanceof AuditTimeout)
+        throw new ToolFailure(`validate_ontology did not finish within ${args.timeout_ms} ms`, 'timeout', { timeout_ms: args.timeout_ms });
       throw err;
     }
     const checks = reports.map((r) => checkRow(r, args.limit, ctx));

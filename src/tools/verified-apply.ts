@@ -61,14 +61,26 @@ function verifyBlock(mode: VerifiedApply['verify'], pf: Preflight | null, facts:
 
 const isInconsistency = (f: Finding) => f.source === 'reasoner' && f.rule_id === 'inconsistent_ontology';
 const unsatisfiableIris = (findings: readonly Finding[]) =>
-  findings.filter((f) => f.source === 'reasoner' && f.rule_id === 'unsatisfiable_class' && f.focus_iri !== null).map((f) => f.focus_iri as string);
+  findings
+    .filter((f) => f.source === 'reasoner' && f.rule_id === 'unsatisfiable_class' && f.focus_iri !== null)
+    .map((f) => f.focus_iri as string);
 
-function concurrent(mode: VerifiedApply['verify'], pf: Preflight | null, rows: readonly PlannedRow[], ctx: ToolContext, what: string): JsonObject {
+function concurrent(
+  mode: VerifiedApply['verify'],
+  pf: Preflight | null,
+  rows: readonly PlannedRow[],
+  ctx: ToolContext,
+  what: string,
+): JsonObject {
   const note = `${what}; nothing was applied (run the batch again)`;
   return {
     ...unappliedResult(rows, 'not applied: concurrent change', ctx),
     verify: verifyBlock(mode, pf, {
-      regression: false, inconsistent: false, newlyUnsatisfiable: [], applied: false, note,
+      regression: false,
+      inconsistent: false,
+      newlyUnsatisfiable: [],
+      applied: false,
+      note,
       extra: { error_code: 'concurrent_change', concurrent_change: true, current_revision: revisionEnvelope(ctx.workspace) },
     }),
   };
@@ -106,7 +118,8 @@ export async function applyVerified(args: VerifiedApply, ctx: ToolContext): Prom
     return {
       ...unappliedResult(rows, 'not applied: the preflight gate blocked the batch', ctx),
       verify: verifyBlock(mode, pf, {
-        ...facts, applied: false,
+        ...facts,
+        applied: false,
         note: `The preflight gate is ${pf.gate} (${pf.reasons.join('; ') || 'see preflight'}); the batch was prevented before any live change.`,
         extra: { ...extra, prevented_before_apply: true, error_code: code },
       }),
@@ -119,7 +132,8 @@ export async function applyVerified(args: VerifiedApply, ctx: ToolContext): Prom
     return {
       ...unappliedResult(rows, 'not applied: the project policy changed', ctx),
       verify: verifyBlock(mode, pf, {
-        ...facts, applied: false,
+        ...facts,
+        applied: false,
         note: `The project policy changed during the preflight (${pf.policy.file ?? 'none'} → ${again.file ?? 'none'}); nothing was applied.`,
         extra: { ...extra, error_code: 'policy_conflict', pinned_policy_path: pf.policy.file, effective_policy_path: again.file },
       }),
@@ -130,20 +144,31 @@ export async function applyVerified(args: VerifiedApply, ctx: ToolContext): Prom
     return {
       ...unappliedResult(rows, 'not applied: the import lockfile changed', ctx),
       verify: verifyBlock(mode, pf, {
-        ...facts, applied: false,
+        ...facts,
+        applied: false,
         note: `The import lockfile ${lock.path ?? ''} changed during the preflight; nothing was applied.`,
         extra: { ...extra, error_code: 'import_lock_changed' },
       }),
     };
   }
-  if (ctx.signal.aborted) throw new ToolFailure('apply_changes was cancelled by the client; nothing was applied', 'cancelled', { effects_prevented: true });
-  if (!sameRevision(pf.base, revisionEnvelope(ctx.workspace))) return concurrent(mode, pf, rows, ctx, 'The workspace changed before the commit');
+  if (ctx.signal.aborted)
+    throw new ToolFailure('apply_changes was cancelled by the client; nothing was applied', 'cancelled', { effects_prevented: true });
+  if (!sameRevision(pf.base, revisionEnvelope(ctx.workspace)))
+    return concurrent(mode, pf, rows, ctx, 'The workspace changed before the commit');
   const result = delta.length > 0 ? ctx.workspace.apply(delta) : null;
   const effective = result !== null && result.effective;
-  const verdict = blocking ? `the preflight gate is ${pf.gate}; the batch was committed anyway (verify=report)` : pf.gate === 'pass'
-    ? 'the preflight gate passed' : 'the preflight gate failed only on findings the unchanged ontology already has';
+  const verdict = blocking
+    ? `the preflight gate is ${pf.gate}; the batch was committed anyway (verify=report)`
+    : pf.gate === 'pass'
+      ? 'the preflight gate passed'
+      : 'the preflight gate failed only on findings the unchanged ontology already has';
   return {
     ...appliedResult(rows, effective, ctx),
-    verify: verifyBlock(mode, pf, { ...facts, applied: effective, note: `${verdict[0].toUpperCase()}${verdict.slice(1)}${effective ? '.' : '; the batch changed nothing.'}`, extra }),
+    verify: verifyBlock(mode, pf, {
+      ...facts,
+      applied: effective,
+      note: `${verdict[0].toUpperCase()}${verdict.slice(1)}${effective ? '.' : '; the batch changed nothing.'}`,
+      extra,
+    }),
   };
 }

@@ -36,7 +36,11 @@ function loadedOntology(ws: Workspace, raw: string): Ontology {
     if (found.length === 1) return found[0];
     if (found.length > 1) {
       const candidates = found.map((o) => o.documentIri ?? ontologyLabel(o));
-      throw new ToolFailure(`'${raw}' names ${found.length} loaded ontologies; give the document instead: ${candidates.join(', ')}`, 'ambiguous_reference', { candidates });
+      throw new ToolFailure(
+        `'${raw}' names ${found.length} loaded ontologies; give the document instead: ${candidates.join(', ')}`,
+        'ambiguous_reference',
+        { candidates },
+      );
     }
   }
   throw new ToolFailure(`No loaded ontology matches '${raw}'. See list_ontologies.`, 'not_found');
@@ -48,7 +52,13 @@ export const setActiveOntology = defineTool({
   input: v.strictObject({
     ontology_iri: v.pipe(v.string(), v.nonEmpty(), v.description('Ontology or version IRI, or list_ontologies label.')),
   }),
-  output: v.object({ active_ontology: v.string(), changed: v.boolean(), axioms: v.number(), logical_axioms: v.number(), direct_imports: v.number() }),
+  output: v.object({
+    active_ontology: v.string(),
+    changed: v.boolean(),
+    axioms: v.number(),
+    logical_axioms: v.number(),
+    direct_imports: v.number(),
+  }),
   capabilities: ['ontology:admin'],
   mutating: always,
   idempotent: true,
@@ -83,7 +93,14 @@ export const createOntology = defineTool({
     path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.description('Format from the extension.'))),
     keep_active: v.optional(v.boolean(), false),
   }),
-  output: v.object({ created_ontology: v.string(), active_ontology: v.string(), kept_active: v.boolean(), workspace_ontologies: v.number(), note: v.string(), document_iri: v.optional(v.string()) }),
+  output: v.object({
+    created_ontology: v.string(),
+    active_ontology: v.string(),
+    kept_active: v.boolean(),
+    workspace_ontologies: v.number(),
+    note: v.string(),
+    document_iri: v.optional(v.string()),
+  }),
   capabilities: ['ontology:admin'],
   mutating: always,
   summary: (args) => `create_ontology ${args.ontology_iri}${args.path === undefined ? '' : ' at ' + args.path}`,
@@ -93,7 +110,8 @@ export const createOntology = defineTool({
     const versionIri = args.version_iri === undefined ? null : absoluteIri(args.version_iri, 'version_iri');
     for (const id of [iri, versionIri]) {
       const other = id === null ? undefined : ws.find(id);
-      if (other !== undefined) throw new ToolFailure(`Ontology id ${id} is already in use by a loaded ontology (${ontologyLabel(other)})`, 'id_in_use');
+      if (other !== undefined)
+        throw new ToolFailure(`Ontology id ${id} is already in use by a loaded ontology (${ontologyLabel(other)})`, 'id_in_use');
     }
     const binding = args.path === undefined ? null : bindingOf(args.path);
     if (binding !== null) {

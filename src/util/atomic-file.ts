@@ -28,7 +28,13 @@ export async function removeStaleTemps(target: string): Promise<number> {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const m = TEMP_NAME.exec(name);
     if (m === null || m[1] !== path.basename(target) || pidAlive(Number(m[2]))) continue;
-    if (await unlink(path.join(dir, name)).then(() => true, () => false)) removed++;
+    if (
+      await unlink(path.join(dir, name)).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed++;
   }
   return removed;
 }

@@ -37,7 +37,11 @@ export type FileReadErrorCode = 'not_regular_file' | 'file_too_large' | 'protect
 
 export class FileReadError extends Error {
   override name = 'FileReadError';
-  constructor(message: string, readonly code: FileReadErrorCode, readonly file: string) {
+  constructor(
+    message: string,
+    readonly code: FileReadErrorCode,
+    readonly file: string,
+  ) {
     super(message);
   }
 }
@@ -108,11 +112,22 @@ async function openChecked(file: string, rule: ReadRule): Promise<{ handle: File
   const handle = await open(file, OPEN_FLAGS);
   try {
     const real = await realOf(handle, file);
-    if (rule.refuseProtected && isProtectedPath(real)) throw new FileReadError(`${file} is inside the server's private directory, which no tool may read`, 'protected_path', file);
-    if (PSEUDO_ROOTS.some((r) => inside(r, real))) throw new FileReadError(`${file} is a kernel pseudo-file (${real.split(path.sep).slice(0, 2).join(path.sep)}), not a regular file`, 'not_regular_file', file);
+    if (rule.refuseProtected && isProtectedPath(real))
+      throw new FileReadError(`${file} is inside the server's private directory, which no tool may read`, 'protected_path', file);
+    if (PSEUDO_ROOTS.some((r) => inside(r, real)))
+      throw new FileReadError(
+        `${file} is a kernel pseudo-file (${real.split(path.sep).slice(0, 2).join(path.sep)}), not a regular file`,
+        'not_regular_file',
+        file,
+      );
     const stats = await handle.stat();
     if (!stats.isFile()) throw new FileReadError(`${file} is ${kindOfNode(stats)}; only regular files are read`, 'not_regular_file', file);
-    if (stats.size > rule.limit) throw new FileReadError(`${file} is ${stats.size} bytes, over the ${rule.what} size limit of ${rule.limit} bytes`, 'file_too_large', file);
+    if (stats.size > rule.limit)
+      throw new FileReadError(
+        `${file} is ${stats.size} bytes, over the ${rule.what} size limit of ${rule.limit} bytes`,
+        'file_too_large',
+        file,
+      );
     return { handle, size: stats.size };
   } catch (err) {
     await handle.close();
@@ -131,7 +146,12 @@ async function readChecked(file: string, rule: ReadRule): Promise<Buffer> {
       const { bytesRead } = await handle.read(buffer, 0, want, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > rule.limit) throw new FileReadError(`${file} grew over the ${rule.what} size limit of ${rule.limit} bytes while it was read`, 'file_too_large', file);
+      if (total > rule.limit)
+        throw new FileReadError(
+          `${file} grew over the ${rule.what} size limit of ${rule.limit} bytes while it was read`,
+          'file_too_large',
+          file,
+        );
       chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
     }
     return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);

@@ -107,7 +107,8 @@ export class HeldDataWorker<Q extends object, R> {
     if (call.signal.aborted) return Promise.reject(failure('The request was cancelled', 'cancelled'));
     const documents = withDocuments ? call.documents!() : undefined;
     const remaining = call.deadline - Date.now();
-    if (remaining <= 0) return Promise.reject(failure(`timeout_ms was exhausted while building the data for the ${this.options.work}`, 'timeout'));
+    if (remaining <= 0)
+      return Promise.reject(failure(`timeout_ms was exhausted while building the data for the ${this.options.work}`, 'timeout'));
     const link = this.link();
     return new Promise<R>((resolve, reject) => {
       const finish = (): void => {
@@ -120,7 +121,10 @@ export class HeldDataWorker<Q extends object, R> {
         reject(error);
         void this.close();
       };
-      const timer = setTimeout(() => abandon(failure(`The ${this.options.work} did not finish within timeout_ms (data + work)`, 'timeout')), remaining);
+      const timer = setTimeout(
+        () => abandon(failure(`The ${this.options.work} did not finish within timeout_ms (data + work)`, 'timeout')),
+        remaining,
+      );
       const onAbort = (): void => abandon(failure('The request was cancelled', 'cancelled'));
       call.signal.addEventListener('abort', onAbort, { once: true });
       link.call('run', { ...request, ...(documents === undefined ? {} : { documents }) }).then(

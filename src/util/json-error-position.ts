@@ -9,7 +9,10 @@ export interface JsonErrorPosition {
 }
 
 class Fault {
-  constructor(readonly offset: number, readonly expected: string) {}
+  constructor(
+    readonly offset: number,
+    readonly expected: string,
+  ) {}
 }
 
 /** The position of the first syntax error, or null if the text is valid JSON. */
@@ -25,7 +28,10 @@ export function jsonErrorPosition(text: string): JsonErrorPosition | null {
     if (c === '{') {
       i++;
       ws();
-      if (text[i] === '}') { i++; return; }
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
         ws();
         if (text[i] !== '"') throw expect('a string key');
@@ -35,37 +41,63 @@ export function jsonErrorPosition(text: string): JsonErrorPosition | null {
         i++;
         value();
         ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === '}') { i++; return; }
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
         throw expect("',' or '}'");
       }
     }
     if (c === '[') {
       i++;
       ws();
-      if (text[i] === ']') { i++; return; }
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
       for (;;) {
         value();
         ws();
-        if (text[i] === ',') { i++; continue; }
-        if (text[i] === ']') { i++; return; }
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
         throw expect("',' or ']'");
       }
     }
     if (c === '"') return string();
-    for (const word of ['true', 'false', 'null']) if (text.startsWith(word, i)) { i += word.length; return; }
+    for (const word of ['true', 'false', 'null'])
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return;
+      }
     const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (m && m[0].length > 0) { i += m[0].length; return; }
+    if (m && m[0].length > 0) {
+      i += m[0].length;
+      return;
+    }
     throw expect('a value');
   };
   const string = () => {
     i++;
     while (i < text.length) {
       const c = text.charCodeAt(i);
-      if (c === 0x22) { i++; return; }
+      if (c === 0x22) {
+        i++;
+        return;
+      }
       if (c === 0x5c) {
         const e = text[i + 1];
-        if (e === 'u' ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !'"\\/bfnrt'.includes(e ?? 'x')) throw expect('a valid escape');
+        if (e === 'u' ? !/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)) : !'"\\/bfnrt'.includes(e ?? 'x'))
+          throw expect('a valid escape');
         i += e === 'u' ? 6 : 2;
         continue;
       }

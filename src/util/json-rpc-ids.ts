@@ -12,7 +12,8 @@ export function requestIds(body: string): (string | number)[] {
   const ids: (string | number)[] = [];
   for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
     const r = m as { method?: unknown; id?: unknown } | null;
-    if (r !== null && typeof r === 'object' && typeof r.method === 'string' && (typeof r.id === 'string' || typeof r.id === 'number')) ids.push(r.id);
+    if (r !== null && typeof r === 'object' && typeof r.method === 'string' && (typeof r.id === 'string' || typeof r.id === 'number'))
+      ids.push(r.id);
   }
   return ids;
 }

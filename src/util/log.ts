@@ -8,12 +8,33 @@ import pretty from 'pino-pretty';
 export type LogFormat = 'json' | 'pretty';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-const REDACT = ['token', 'secret', 'authorization', 'password', 'cookie', '*.token', '*.secret', '*.authorization', '*.password', '*.cookie'];
+const REDACT = [
+  'token',
+  'secret',
+  'authorization',
+  'password',
+  'cookie',
+  '*.token',
+  '*.secret',
+  '*.authorization',
+  '*.password',
+  '*.cookie',
+];
 
 function create(format: LogFormat, level: LogLevel): Logger {
   const options = { level, base: { pid: process.pid }, redact: { paths: REDACT, censor: '[redacted]' } };
   if (format === 'json') return pino(options, pino.destination({ fd: 2, sync: true }));
-  return pino(options, pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true, ignore: 'pid,hostname', singleLine: true, translateTime: 'SYS:HH:MM:ss.l' }));
+  return pino(
+    options,
+    pretty({
+      destination: 2,
+      sync: true,
+      colorize: process.stderr.isTTY === true,
+      ignore: 'pid,hostname',
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+    }),
+  );
 }
 
 /** The shared logger; `configureLog` replaces it once the settings are known. */

@@ -24,19 +24,31 @@ export function crossesThreads(...classes: ErrorClass[]): void {
 }
 
 type WireThrown =
-  | { readonly isError: true; readonly className: string; readonly message: string; readonly stack: string | undefined; readonly fields: Record<string, unknown> }
+  | {
+      readonly isError: true;
+      readonly className: string;
+      readonly message: string;
+      readonly stack: string | undefined;
+      readonly fields: Record<string, unknown>;
+    }
   | { readonly isError: false; readonly value: unknown };
 
 function toWire(value: unknown): WireThrown {
   if (!(value instanceof Error)) return { isError: false, value };
-  return { isError: true, className: value.constructor.name, message: value.message, stack: value.stack, fields: { ...value, name: value.name } };
+  return {
+    isError: true,
+    className: value.constructor.name,
+    message: value.message,
+    stack: value.stack,
+    fields: { ...value, name: value.name },
+  };
 }
 
 function fromWire(wire: WireThrown): unknown {
   if (!wire.isError) return wire.value;
   const c = errorClasses.get(wire.className);
   // an instance of the class without running its constructor, whose parameters differ from class to class
-  const error: Error = c === undefined ? new Error(wire.message) : Object.create(c.prototype) as Error;
+  const error: Error = c === undefined ? new Error(wire.message) : (Object.create(c.prototype) as Error);
   Object.defineProperty(error, 'message', { value: wire.message, writable: true, configurable: true });
   Object.defineProperty(error, 'stack', { value: wire.stack, writable: true, configurable: true });
   return Object.assign(error, wire.fields);

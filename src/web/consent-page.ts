@@ -51,8 +51,10 @@ h1{font-size:1.3rem}ul{padding-left:1.2rem}.muted{color:#666;font-size:.9rem}
 form{display:flex;gap:1rem;margin-top:1.5rem}button{font:inherit;padding:.5rem 1.5rem;cursor:pointer}`;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`
+  );
 }
 
 /** The part of a redirect URI a user recognizes: its host (and port), or the app's private-use scheme. */
@@ -94,20 +96,29 @@ export const WAIT_REFRESH_S = 3;
  * It refreshes itself and turns into the redirect once the owner has answered; it never approves anything.
  */
 export function waitingPage(view: WaitingView): string {
-  const lines = view.capabilities.map((c) => `<li>${escapeHtml(CAPABILITY_WORDS[c])} <span class="muted">(${escapeHtml(c)})</span></li>`).join('');
-  return page('Waiting for the owner', `<meta http-equiv="refresh" content="${WAIT_REFRESH_S};url=${escapeHtml(view.refresh)}">
+  const lines = view.capabilities
+    .map((c) => `<li>${escapeHtml(CAPABILITY_WORDS[c])} <span class="muted">(${escapeHtml(c)})</span></li>`)
+    .join('');
+  return page(
+    'Waiting for the owner',
+    `<meta http-equiv="refresh" content="${WAIT_REFRESH_S};url=${escapeHtml(view.refresh)}">
 <h1><strong id="client-name">${escapeHtml(view.clientName)}</strong> asks to use Athene</h1>
 <p>It asks for the scope <code id="scope">${escapeHtml(view.scope)}</code>, which allows it to:</p>
 <ul id="capabilities">${lines}</ul>
 <p>Only the owner of this server (the OS user who can read its private directory) can approve it, in one of two ways:</p>
 <ul><li>on the command line: <code id="approve-command">athene consent approve ${escapeHtml(view.consentId)}</code> (or <code>athene consent deny ${escapeHtml(view.consentId)}</code>);</li>
 <li>in this browser: run <code>athene open</code>, follow the single-use login link it prints, and come back to this page.</li></ul>
-<p class="muted">Request <span id="consent-id">${escapeHtml(view.consentId)}</span> of client ${escapeHtml(view.clientId)}. This page refreshes every ${WAIT_REFRESH_S} seconds and continues by itself once the owner has answered.</p>`);
+<p class="muted">Request <span id="consent-id">${escapeHtml(view.consentId)}</span> of client ${escapeHtml(view.clientId)}. This page refreshes every ${WAIT_REFRESH_S} seconds and continues by itself once the owner has answered.</p>`,
+  );
 }
 
 export function consentPage(view: ConsentView): string {
-  const lines = view.capabilities.map((c) => `<li>${escapeHtml(CAPABILITY_WORDS[c])} <span class="muted">(${escapeHtml(c)})</span></li>`).join('');
-  return page('Authorize ' + view.clientName, `<h1>Allow <strong id="client-name">${escapeHtml(view.clientName)}</strong> to use Athene?</h1>
+  const lines = view.capabilities
+    .map((c) => `<li>${escapeHtml(CAPABILITY_WORDS[c])} <span class="muted">(${escapeHtml(c)})</span></li>`)
+    .join('');
+  return page(
+    'Authorize ' + view.clientName,
+    `<h1>Allow <strong id="client-name">${escapeHtml(view.clientName)}</strong> to use Athene?</h1>
 <p>It will be sent back to <strong id="redirect-host">${escapeHtml(redirectHost(view.redirectUri))}</strong>.</p>
 <p>It asks for the scope <code id="scope">${escapeHtml(view.scope)}</code>, which allows it to:</p>
 <ul id="capabilities">${lines}</ul>
@@ -118,7 +129,8 @@ export function consentPage(view: ConsentView): string {
 <input type="hidden" name="wait" value="${escapeHtml(view.wait)}">
 <button type="submit" name="decision" value="allow" id="allow">Allow</button>
 <button type="submit" name="decision" value="deny" id="deny">Deny</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** A page explaining why the request cannot proceed (never redirected: the redirect URI is not trusted). */

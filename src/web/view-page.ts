@@ -8,7 +8,8 @@ import { VIEW_SECTIONS_TITLES } from './app/sections.js';
 /** The compiled page modules the server serves under `/admin/assets/`. */
 export const VIEW_ASSETS: readonly string[] = ['view.js', 'dom.js', 'sections.js', 'ontology.js'];
 
-export const VIEW_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+export const VIEW_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
   "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export function viewHeaders(): readonly (readonly [string, string])[] {
@@ -30,14 +31,23 @@ export function viewHeaders(): readonly (readonly [string, string])[] {
  * The modules are preloaded side by side rather than found one import at a time.
  */
 export function shellPage(csrf: string, window: string | null): string {
-  const tabs = VIEW_SECTIONS_TITLES.map(([id, title]) => `<a href="/admin/${id}" data-tab="${id}">${escapeHtml(title)}<span class="badge" data-badge="${id}"></span></a>`).join('');
-  const sections = VIEW_SECTIONS_TITLES.map(([id, title]) => `<section id="${id}" data-section="${id}" hidden><h2>${escapeHtml(title)}</h2><div class="body"></div></section>`).join('');
-  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+  const tabs = VIEW_SECTIONS_TITLES.map(
+    ([id, title]) => `<a href="/admin/${id}" data-tab="${id}">${escapeHtml(title)}<span class="badge" data-badge="${id}"></span></a>`,
+  ).join('');
+  const sections = VIEW_SECTIONS_TITLES.map(
+    ([id, title]) => `<section id="${id}" data-section="${id}" hidden><h2>${escapeHtml(title)}</h2><div class="body"></div></section>`,
+  ).join('');
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
     `<meta name="athene-csrf" content="${escapeHtml(csrf)}"><meta name="athene-window" content="${escapeHtml(window ?? '')}"><title>Athene server view</title>` +
-    '<link rel="stylesheet" href="/admin/assets/view.css">' + VIEW_ASSETS.slice(1).map((a) => `<link rel="modulepreload" href="/admin/assets/${a}">`).join('') +
+    '<link rel="stylesheet" href="/admin/assets/view.css">' +
+    VIEW_ASSETS.slice(1)
+      .map((a) => `<link rel="modulepreload" href="/admin/assets/${a}">`)
+      .join('') +
     '<script type="module" src="/admin/assets/view.js"></script></head>' +
     `<body><header><h1>Athene</h1><span id="live" class="live" data-test="live">connecting…</span><nav>${tabs}</nav></header>` +
-    `<div id="banner" class="banner" hidden></div><main>${sections}</main></body></html>`;
+    `<div id="banner" class="banner" hidden></div><main>${sections}</main></body></html>`
+  );
 }
 
 export const VIEW_STYLE = `:root{--fg:#1d232b;--muted:#5d6875;--line:#d8dde3;--bg:#f6f7f9;--card:#fff;--accent:#2456a6;--ok:#1f7a3a;--bad:#a3262a}

@@ -26,13 +26,26 @@ export class ApprovalQueue {
   private readonly pending = new Map<string, Pending>();
 
   /** `changed` hears of every entry held or settled (the server view shows held writes the moment they wait). */
-  constructor(private readonly instanceId: string, private readonly changed: () => void = () => undefined) {}
+  constructor(
+    private readonly instanceId: string,
+    private readonly changed: () => void = () => undefined,
+  ) {}
 
   /**
    * Resolves true when approved, false when declined or after `timeoutMs`. An abort of `signal` (the call
    * was cancelled) withdraws the entry and resolves false, so a later approval finds nothing to approve.
    */
-  request(req: { session_id: string | null; tool: string; client: string; summary: string; changes?: readonly { op: string; manchester: string }[] }, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+  request(
+    req: {
+      session_id: string | null;
+      tool: string;
+      client: string;
+      summary: string;
+      changes?: readonly { op: string; manchester: string }[];
+    },
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     const now = Date.now();
     const entry: ApprovalEntry = {
       approval_id: randomUUID(),
@@ -63,7 +76,8 @@ export class ApprovalQueue {
 
   /** Entries ordered by creation time, then id. */
   list(): ApprovalEntry[] {
-    return [...this.pending.values()].map((p) => p.entry)
+    return [...this.pending.values()]
+      .map((p) => p.entry)
       .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.approval_id < b.approval_id ? -1 : 1));
   }
 

@@ -10,7 +10,12 @@ export class UndoJournal {
 
   constructor(workspace: Workspace) {
     this.mirror = new UndoMirror(workspace);
-    workspace.onChange((e) => this.mirror.follow(e, e.changes.filter((r) => r.effective && isUndoable(r.change)).map((r) => r.change)));
+    workspace.onChange((e) =>
+      this.mirror.follow(
+        e,
+        e.changes.filter((r) => r.effective && isUndoable(r.change)).map((r) => r.change),
+      ),
+    );
   }
 
   /** The changes the next undo reverts; null when the mirror does not know them (or is out of step with the workspace). */

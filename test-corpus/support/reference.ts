@@ -55,7 +55,9 @@ export function referenceStats(relPath: string): Record<string, unknown> | null 
 export function referenceLines(relPath: string): string[] | null {
   const p = path.join(corpusDir, 'reference', relPath + '.axioms.ofn');
   if (!existsSync(p)) return null;
-  return readFileSync(p, 'utf8').split('\n').filter((l) => l.length > 0);
+  return readFileSync(p, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
 }
 
 /** Lines that are OWL API inventions rather than content of the file. */
@@ -149,8 +151,16 @@ export function owlApiLexicalForm(lex: string, datatype: string): string {
 
 function unescapeLexical(s: string): string {
   return s.replace(/\\(u[0-9A-Fa-f]{4}|.)/g, (_, c: string) =>
-    c[0] === 'u' && c.length === 5 ? String.fromCharCode(parseInt(c.slice(1), 16))
-      : c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : c);
+    c[0] === 'u' && c.length === 5
+      ? String.fromCharCode(parseInt(c.slice(1), 16))
+      : c === 'n'
+        ? '\n'
+        : c === 'r'
+          ? '\r'
+          : c === 't'
+            ? '\t'
+            : c,
+  );
 }
 
 function escapeLexicalForLine(s: string): string {

@@ -32,12 +32,19 @@ interface Import {
 const topFolder = (relative: string): string => (relative.includes('/') ? relative.slice(0, relative.indexOf('/')) : '');
 
 function imports(src: string): Import[] {
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => f.split(path.sep).join('/'));
-  return files.flatMap((file) => ts.preProcessFile(readFileSync(path.join(src, file), 'utf8'), true, true).importedFiles.map(({ fileName }) => {
-    if (!fileName.startsWith('.')) return { file, specifier: fileName, folder: null };
-    const target = path.relative(src, path.resolve(path.dirname(path.join(src, file)), fileName)).split(path.sep).join('/');
-    return { file, specifier: fileName, folder: target.startsWith('..') ? null : topFolder(target) };
-  }));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.split(path.sep).join('/'));
+  return files.flatMap((file) =>
+    ts.preProcessFile(readFileSync(path.join(src, file), 'utf8'), true, true).importedFiles.map(({ fileName }) => {
+      if (!fileName.startsWith('.')) return { file, specifier: fileName, folder: null };
+      const target = path
+        .relative(src, path.resolve(path.dirname(path.join(src, file)), fileName))
+        .split(path.sep)
+        .join('/');
+      return { file, specifier: fileName, folder: target.startsWith('..') ? null : topFolder(target) };
+    }),
+  );
 }
 
 const all = imports(path.join(repoRoot(), 'src'));

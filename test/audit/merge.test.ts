@@ -24,11 +24,18 @@ async function withStreams(body: (dir: string) => Promise<void>): Promise<void> 
 
 function event(workspace: string, sequence: number, timestamp: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    event_id: randomUUID(), timestamp, workspace_id: workspace, sequence,
+    event_id: randomUUID(),
+    timestamp,
+    workspace_id: workspace,
+    sequence,
     client: { type: 'static', client_id: 'static-token', display_name: 'admin', grant_id: null },
-    capabilities: ['ontology:read'], operation: 'get_entity', target: { window_id: 'w', ontology_iri: null },
-    outcome: { status: 'allowed' }, gate: { mutating: false, confirmation: 'not_required' },
-    change: { arguments: [{ name: 'entity', bytes: 5 }] }, ...extra,
+    capabilities: ['ontology:read'],
+    operation: 'get_entity',
+    target: { window_id: 'w', ontology_iri: null },
+    outcome: { status: 'allowed' },
+    gate: { mutating: false, confirmation: 'not_required' },
+    change: { arguments: [{ name: 'entity', bytes: 5 }] },
+    ...extra,
   };
 }
 
@@ -51,54 +58,64 @@ async function refused(dir: string, source: string, reason: RegExp): Promise<voi
 const T1 = '2026-01-01T00:00:01.000Z';
 const T2 = '2026-01-01T00:00:02.000Z';
 
-test('streams merge in timestamp, workspace, sequence, event id order', () => withStreams(async (dir) => {
-  await source(dir, 'b.0.jsonl', lines(event('b', 1, T1), event('b', 2, T2)));
-  await source(dir, 'a.0.jsonl', lines(event('a', 1, T2), event('a', 2, T2)));
-  await source(dir, 'a.1.jsonl', lines(event('a', 3, T1)));
-  const m = await mergeStreams(dir);
-  assert.equal(m.sourceCount, 3);
-  assert.deepEqual(m.events.map((e) => `${e.timestamp.slice(18, 19)}:${e.workspace_id}${e.sequence}`), ['1:a3', '1:b1', '2:a1', '2:a2', '2:b2']);
-  assert.equal(exportText(m.events).split('\n').length - 1, 5);
-}));
+test('streams merge in timestamp, workspace, sequence, event id order', () =>
+  withStreams(async (dir) => {
+    await source(dir, 'b.0.jsonl', lines(event('b', 1, T1), event('b', 2, T2)));
+    await source(dir, 'a.0.jsonl', lines(event('a', 1, T2), event('a', 2, T2)));
+    await source(dir, 'a.1.jsonl', lines(event('a', 3, T1)));
+    const m = await mergeStreams(dir);
+    assert.equal(m.sourceCount, 3);
+    assert.deepEqual(
+      m.events.map((e) => `${e.timestamp.slice(18, 19)}:${e.workspace_id}${e.sequence}`),
+      ['1:a3', '1:b1', '2:a1', '2:a2', '2:b2'],
+    );
+    assert.equal(exportText(m.events).split('\n').length - 1, 5);
+  }));
 
-test('a missing streams directory merges to nothing; the lock file is not a source', () => withStreams(async (dir) => {
-  assert.deepEqual(await mergeStreams(path.join(dir, 'none')), { events: [], sourceCount: 0 });
-  await source(dir, LOCK_FILE, '1\n');
-  assert.equal((await mergeStreams(dir)).sourceCount, 0);
-}));
+test('a missing streams directory merges to nothing; the lock file is not a source', () =>
+  withStreams(async (dir) => {
+    assert.deepEqual(await mergeStreams(path.join(dir, 'none')), { events: [], sourceCount: 0 });
+    await source(dir, LOCK_FILE, '1\n');
+    assert.equal((await mergeStreams(dir)).sourceCount, 0);
+  }));
 
-test('re-redaction drops fields a source smuggled into nested objects', () => withStreams(async (dir) => {
-  const e = event('a', 1, T1);
-  (e.client as Record<string, unknown>).token = 'secret-token';
-  (e.change as { arguments: Record<string, unknown>[] }).arguments[0].value = 'ontology content';
-  await source(dir, 'a.0.jsonl', lines(e));
-  const text = exportText((await mergeStreams(dir)).events);
-  assert.ok(!text.includes('secret-token') && !text.includes('ontology content'));
-  assert.match(text, /"arguments":\[\{"name":"entity","bytes":5\}\]/);
-}));
+test('re-redaction drops fields a source smuggled into nested objects', () =>
+  withStreams(async (dir) => {
+    const e = event('a', 1, T1);
+    (e.client as Record<string, unknown>).token = 'secret-token';
+    (e.change as { arguments: Record<string, unknown>[] }).arguments[0].value = 'ontology content';
+    await source(dir, 'a.0.jsonl', lines(e));
+    const text = exportText((await mergeStreams(dir)).events);
+    assert.ok(!text.includes('secret-token') && !text.includes('ontology content'));
+    assert.match(text, /"arguments":\[\{"name":"entity","bytes":5\}\]/);
+  }));
 
-test('a symlinked source is refused', () => withStreams(async (dir) => {
-  const outside = path.join(path.dirname(dir), 'elsewhere.jsonl');
-  await source(path.dirname(dir), 'elsewhere.jsonl', lines(event('a', 1, T1)));
-  await symlink(outside, path.join(dir, 'a.0.jsonl'));
-  await refused(dir, 'a.0.jsonl', /symbolic link/);
-}));
+test('a symlinked source is refused', () =>
+  withStreams(async (dir) => {
+    const outside = path.join(path.dirname(dir), 'elsewhere.jsonl');
+    await source(path.dirname(dir), 'elsewhere.jsonl', lines(event('a', 1, T1)));
+    await symlink(outside, path.join(dir, 'a.0.jsonl'));
+    await refused(dir, 'a.0.jsonl', /symbolic link/);
+  }));
 
-test('a non-regular source is refused', () => withStreams(async (dir) => {
-  await mkdir(path.join(dir, 'a.0.jsonl'), { mode: 0o700 });
-  await refused(dir, 'a.0.jsonl', /not a regular file/);
-}));
+test('a non-regular source is refused', () =>
+  withStreams(async (dir) => {
+    await mkdir(path.join(dir, 'a.0.jsonl'), { mode: 0o700 });
+    await refused(dir, 'a.0.jsonl', /not a regular file/);
+  }));
 
-test('a source readable by others is refused', () => withStreams(async (dir) => {
-  await source(dir, 'a.0.jsonl', lines(event('a', 1, T1)));
-  await chmod(path.join(dir, 'a.0.jsonl'), 0o644);
-  await refused(dir, 'a.0.jsonl', /not owner-only/);
-}));
+test('a source readable by others is refused', () =>
+  withStreams(async (dir) => {
+    await source(dir, 'a.0.jsonl', lines(event('a', 1, T1)));
+    await chmod(path.join(dir, 'a.0.jsonl'), 0o644);
+    await refused(dir, 'a.0.jsonl', /not owner-only/);
+  }));
 
-test('a streams directory open to others is refused', () => withStreams(async (dir) => {
-  await chmod(dir, 0o755);
-  await assert.rejects(mergeStreams(dir), /not owner-only/);
-}));
+test('a streams directory open to others is refused', () =>
+  withStreams(async (dir) => {
+    await chmod(dir, 0o755);
+    await assert.rejects(mergeStreams(dir), /not owner-only/);
+  }));
 
 test('malformed, duplicate-key, trailing-token and non-envelope lines are refused', async (t) => {
   const good = JSON.stringify(event('a', 1, T1));
@@ -112,45 +129,57 @@ test('malformed, duplicate-key, trailing-token and non-envelope lines are refuse
     ['bad timestamp', lines(event('a', 1, 'yesterday')), /timestamp/],
   ];
   for (const [what, text, reason] of cases) {
-    await t.test(what, () => withStreams(async (dir) => {
-      await source(dir, 'a.0.jsonl', text);
-      await refused(dir, 'a.0.jsonl', reason);
-    }));
+    await t.test(what, () =>
+      withStreams(async (dir) => {
+        await source(dir, 'a.0.jsonl', text);
+        await refused(dir, 'a.0.jsonl', reason);
+      }),
+    );
   }
 });
 
-test('an unterminated last line (an append in flight) is left for a later export', () => withStreams(async (dir) => {
-  await source(dir, 'a.0.jsonl', lines(event('a', 1, T1)) + JSON.stringify(event('a', 2, T1)).slice(0, 40));
-  assert.deepEqual((await mergeStreams(dir)).events.map((e) => e.sequence), [1]);
-}));
+test('an unterminated last line (an append in flight) is left for a later export', () =>
+  withStreams(async (dir) => {
+    await source(dir, 'a.0.jsonl', lines(event('a', 1, T1)) + JSON.stringify(event('a', 2, T1)).slice(0, 40));
+    assert.deepEqual(
+      (await mergeStreams(dir)).events.map((e) => e.sequence),
+      [1],
+    );
+  }));
 
-test('an oversized source is refused without being read', () => withStreams(async (dir) => {
-  const file = path.join(dir, 'a.0.jsonl');
-  const h = await open(file, 'w', 0o600);
-  await h.truncate(MAX_SOURCE_BYTES + 1);
-  await h.close();
-  await refused(dir, 'a.0.jsonl', /exceed/);
-}));
+test('an oversized source is refused without being read', () =>
+  withStreams(async (dir) => {
+    const file = path.join(dir, 'a.0.jsonl');
+    const h = await open(file, 'w', 0o600);
+    await h.truncate(MAX_SOURCE_BYTES + 1);
+    await h.close();
+    await refused(dir, 'a.0.jsonl', /exceed/);
+  }));
 
-test('a foreign file name and a repeated event id are refused', () => withStreams(async (dir) => {
-  await source(dir, 'notes.txt', '');
-  await refused(dir, 'notes.txt', /not an audit stream name/);
-  await rm(path.join(dir, 'notes.txt'));
-  const e = event('a', 1, T1);
-  await source(dir, 'a.0.jsonl', lines(e));
-  await source(dir, 'b.0.jsonl', lines(e));
-  await refused(dir, 'b.0.jsonl', /appears twice/);
-}));
+test('a foreign file name and a repeated event id are refused', () =>
+  withStreams(async (dir) => {
+    await source(dir, 'notes.txt', '');
+    await refused(dir, 'notes.txt', /not an audit stream name/);
+    await rm(path.join(dir, 'notes.txt'));
+    const e = event('a', 1, T1);
+    await source(dir, 'a.0.jsonl', lines(e));
+    await source(dir, 'b.0.jsonl', lines(e));
+    await refused(dir, 'b.0.jsonl', /appears twice/);
+  }));
 
-test('the project lock refuses a live holder, takes over a dead one and is released', () => withStreams(async (dir) => {
-  const lock = path.join(dir, LOCK_FILE);
-  await withProjectLock(dir, async () => {
-    await assert.rejects(withProjectLock(dir, async () => 1), (err: unknown) => err instanceof AuditMergeError && err.code === 'project_locked');
-  });
-  const child = spawn(process.execPath, ['-e', '']);
-  const deadPid = child.pid!;
-  await new Promise((resolve) => child.on('exit', resolve));
-  await writeFile(lock, `${deadPid}\n`, { mode: 0o600 });
-  assert.equal(await withProjectLock(dir, async () => 'taken over'), 'taken over');
-  await assert.rejects(open(lock, 'r'), { code: 'ENOENT' });
-}));
+test('the project lock refuses a live holder, takes over a dead one and is released', () =>
+  withStreams(async (dir) => {
+    const lock = path.join(dir, LOCK_FILE);
+    await withProjectLock(dir, async () => {
+      await assert.rejects(
+        withProjectLock(dir, async () => 1),
+        (err: unknown) => err instanceof AuditMergeError && err.code === 'project_locked',
+      );
+    });
+    const child = spawn(process.execPath, ['-e', '']);
+    const deadPid = child.pid!;
+    await new Promise((resolve) => child.on('exit', resolve));
+    await writeFile(lock, `${deadPid}\n`, { mode: 0o600 });
+    assert.equal(await withProjectLock(dir, async () => 'taken over'), 'taken over');
+    await assert.rejects(open(lock, 'r'), { code: 'ENOENT' });
+  }));

@@ -20,9 +20,17 @@ import { authorize, authorizeClient, isTokens, registerClient, removeHome, tempH
 const DAY_MS = 24 * 3600_000;
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'revoke-and-wait.js');
 
-async function withActor(run: (actor: RevocationActor, home: string) => Promise<void>, clock?: () => number, restart?: RestartPolicy): Promise<void> {
+async function withActor(
+  run: (actor: RevocationActor, home: string) => Promise<void>,
+  clock?: () => number,
+  restart?: RestartPolicy,
+): Promise<void> {
   const home = await tempHome();
-  const actor = await startRevocationActor({ home, ...(clock === undefined ? {} : { now: clock }), ...(restart === undefined ? {} : { restart }) });
+  const actor = await startRevocationActor({
+    home,
+    ...(clock === undefined ? {} : { now: clock }),
+    ...(restart === undefined ? {} : { restart }),
+  });
   try {
     await run(actor, home);
   } finally {
@@ -51,7 +59,10 @@ function liveWorkers(): number {
 }
 
 async function exists(file: string): Promise<boolean> {
-  return access(file).then(() => true, () => false);
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function storedGrants(home: string): Promise<string[]> {
@@ -66,9 +77,18 @@ test('register, consent, exchange, principal, refresh, revoke: the revoked token
     const first = await authorize(actor, clientId, 'read', ['ontology:read']);
     const principal = actor.principalFor(first.access_token);
     assert.ok(principal !== null);
-    assert.deepEqual({ ...principal, grant_id: typeof principal.grant_id }, {
-      version: PRINCIPAL_VERSION, type: 'oauth', client_id: clientId, display_name: 'Claude Code', grant_id: 'string', capabilities: ['ontology:read'], scope: 'read',
-    });
+    assert.deepEqual(
+      { ...principal, grant_id: typeof principal.grant_id },
+      {
+        version: PRINCIPAL_VERSION,
+        type: 'oauth',
+        client_id: clientId,
+        display_name: 'Claude Code',
+        grant_id: 'string',
+        capabilities: ['ontology:read'],
+        scope: 'read',
+      },
+    );
     assert.equal(actor.principalFor(first.access_token + 'x'), null);
 
     const second = tokensOf(await actor.refresh({ client_id: clientId, refresh_token: first.refresh_token }));
@@ -143,7 +163,13 @@ test('registrations, grants and revocations persist across a restart, in a 0600 
       assert.equal(restarted.principalFor(refreshed.access_token)?.display_name, 'Kept');
       assert.equal(restarted.principalFor(gone.tokens.access_token), null);
       assert.ok(isTokens(await restarted.refresh({ client_id: kept.clientId, refresh_token: refreshed.refresh_token })));
-      assert.deepEqual(restarted.listClients().map((c) => c.client_name).sort(), ['Gone', 'Kept']);
+      assert.deepEqual(
+        restarted
+          .listClients()
+          .map((c) => c.client_name)
+          .sort(),
+        ['Gone', 'Kept'],
+      );
     } finally {
       await restarted.close();
     }
@@ -154,29 +180,32 @@ test('registrations, grants and revocations persist across a restart, in a 0600 
 
 test('with an injected clock: access tokens expire after 30 days, and the sweep applies the cleanup rules', async () => {
   let now = Date.UTC(2026, 0, 1);
-  await withActor(async (actor) => {
-    const { clientId, tokens } = await authorizeClient(actor);
-    const unfinished = await registerClient(actor, 'Never finished');
-    now += 30 * DAY_MS - 1;
-    assert.ok(actor.principalFor(tokens.access_token) !== null);
-    now += 1;
-    assert.equal(actor.principalFor(tokens.access_token), null, 'expired after 30 days');
-    await actor.sweep();
-    assert.equal(actor.client(unfinished), undefined, 'an unfinished registration is gone after an hour');
-    const renewed = tokensOf(await actor.refresh({ client_id: clientId, refresh_token: tokens.refresh_token }));
-    assert.ok(actor.principalFor(renewed.access_token) !== null);
-    await actor.flushLastSeen();
-    now += 60 * DAY_MS - 1;
-    await actor.sweep();
-    assert.ok(actor.client(clientId) !== undefined);
-    now += 1;
-    const heard: Revoked[] = [];
-    actor.onRevoked((r) => void heard.push(r));
-    await actor.sweep();
-    assert.equal(actor.client(clientId), undefined, 'silent for 60 days: removed with its tokens');
-    assert.equal(heard.length, 1);
-    assert.equal(actor.principalFor(renewed.access_token), null);
-  }, () => now);
+  await withActor(
+    async (actor) => {
+      const { clientId, tokens } = await authorizeClient(actor);
+      const unfinished = await registerClient(actor, 'Never finished');
+      now += 30 * DAY_MS - 1;
+      assert.ok(actor.principalFor(tokens.access_token) !== null);
+      now += 1;
+      assert.equal(actor.principalFor(tokens.access_token), null, 'expired after 30 days');
+      await actor.sweep();
+      assert.equal(actor.client(unfinished), undefined, 'an unfinished registration is gone after an hour');
+      const renewed = tokensOf(await actor.refresh({ client_id: clientId, refresh_token: tokens.refresh_token }));
+      assert.ok(actor.principalFor(renewed.access_token) !== null);
+      await actor.flushLastSeen();
+      now += 60 * DAY_MS - 1;
+      await actor.sweep();
+      assert.ok(actor.client(clientId) !== undefined);
+      now += 1;
+      const heard: Revoked[] = [];
+      actor.onRevoked((r) => void heard.push(r));
+      await actor.sweep();
+      assert.equal(actor.client(clientId), undefined, 'silent for 60 days: removed with its tokens');
+      assert.equal(heard.length, 1);
+      assert.equal(actor.principalFor(renewed.access_token), null);
+    },
+    () => now,
+  );
 });
 
 test('re-registration under the same name: completing authorization drops the older registration and its tokens', async () => {
@@ -185,20 +214,33 @@ test('re-registration under the same name: completing authorization drops the ol
     const fresh = await registerClient(actor, 'Claude');
     assert.equal(actor.listClients().length, 2);
     await authorize(actor, fresh);
-    assert.deepEqual(actor.listClients().map((c) => c.client_id), [fresh]);
+    assert.deepEqual(
+      actor.listClients().map((c) => c.client_id),
+      [fresh],
+    );
     assert.equal(actor.principalFor(old.tokens.access_token), null);
   });
 });
 
 test('race: 1,000 interleaved refresh and revoke calls over 50 grants leave no revoked grant usable', async (t) => {
   await withActor(async (actor, home) => {
-    interface Tracked { clientId: string; grantId: string; access: string[]; refresh: string[] }
+    interface Tracked {
+      clientId: string;
+      grantId: string;
+      access: string[];
+      refresh: string[];
+    }
     const grants: Tracked[] = [];
     for (let c = 0; c < 10; c++) {
       const clientId = await registerClient(actor, `client-${c}`);
       for (let g = 0; g < 5; g++) {
         const t = await authorize(actor, clientId);
-        grants.push({ clientId, grantId: actor.principalFor(t.access_token)!.grant_id!, access: [t.access_token], refresh: [t.refresh_token] });
+        grants.push({
+          clientId,
+          grantId: actor.principalFor(t.access_token)!.grant_id!,
+          access: [t.access_token],
+          refresh: [t.refresh_token],
+        });
       }
     }
     const announced = new Set<string>();
@@ -209,7 +251,7 @@ test('race: 1,000 interleaved refresh and revoke calls over 50 grants leave no r
     let unavailable = 0;
     // a fixed pseudo-random sequence, so a failure can be replayed
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     // each grant's holder refreshes it serially (a second refresh racing with the same token would revoke
     // it, as a separate test shows); a few holders replay their previous token; revocations come from anywhere
     const refreshing = new Set<Tracked>();
@@ -249,7 +291,9 @@ test('race: 1,000 interleaved refresh and revoke calls over 50 grants leave no r
 
     const journaled = await journalGrants(home);
     const revoked = grants.filter((g) => announced.has(g.grantId));
-    t.diagnostic(`${revoked.length} grants revoked (${acknowledged.size} by revocation calls, the rest by refresh-token reuse); ${grants.reduce((n, g) => n + g.refresh.length - 1, 0)} refreshes succeeded`);
+    t.diagnostic(
+      `${revoked.length} grants revoked (${acknowledged.size} by revocation calls, the rest by refresh-token reuse); ${grants.reduce((n, g) => n + g.refresh.length - 1, 0)} refreshes succeeded`,
+    );
     assert.ok(revoked.length > 0 && revoked.length < grants.length, `${revoked.length} of 50 grants revoked`);
     for (const g of revoked) {
       assert.ok(journaled.has(g.grantId), `revoked grant ${g.grantId} is in the journal`);
@@ -267,7 +311,13 @@ test('race: 1,000 interleaved refresh and revoke calls over 50 grants leave no r
     // after a clean shutdown the journal is compacted into clients.json, which has exactly the live grants
     await actor.close();
     assert.equal(await readFile(journalPath(home), 'utf8'), '');
-    assert.deepEqual(await storedGrants(home), grants.filter((g) => !announced.has(g.grantId)).map((g) => g.grantId).sort());
+    assert.deepEqual(
+      await storedGrants(home),
+      grants
+        .filter((g) => !announced.has(g.grantId))
+        .map((g) => g.grantId)
+        .sort(),
+    );
   });
 });
 
@@ -312,7 +362,10 @@ test('a failing registry save: registration and token issue fail as temporarily_
     assert.ok(!isTokens(r) && r.error === 'temporarily_unavailable');
     assert.ok(actor.principalFor(tokens.access_token) !== null, 'the failed refresh retired nothing');
     await actor.injectFaults({});
-    assert.ok(isTokens(await actor.refresh({ client_id: clientId, refresh_token: tokens.refresh_token })), 'the same refresh token still works');
+    assert.ok(
+      isTokens(await actor.refresh({ client_id: clientId, refresh_token: tokens.refresh_token })),
+      'the same refresh token still works',
+    );
     assert.equal(actor.listClients().length, 1);
   });
 });
@@ -348,7 +401,9 @@ test(`a full journal (${JOURNAL_MAX_ENTRIES} entries not yet persisted) refuses 
     const setup = await startRevocationActor({ home });
     const { tokens } = await authorizeClient(setup);
     await setup.close();
-    const filler = Array.from({ length: JOURNAL_MAX_ENTRIES }, (_, i) => entryLine({ seq: i + 1, time: 1, kind: 'revoke-grant', client_id: null, grant_ids: [`gone-${i}`] }));
+    const filler = Array.from({ length: JOURNAL_MAX_ENTRIES }, (_, i) =>
+      entryLine({ seq: i + 1, time: 1, kind: 'revoke-grant', client_id: null, grant_ids: [`gone-${i}`] }),
+    );
     await writeFile(journalPath(home), filler.join(''));
     const actor = await startRevocationActor({ home, faults: { failPersist: true } });
     try {
@@ -541,15 +596,19 @@ test('close() during a restart leaves no worker running and releases the registr
 });
 
 test('past the restart cap the authority stays down, failing closed, and keeps the registry', async () => {
-  await withActor(async (actor) => {
-    const { tokens } = await authorizeClient(actor);
-    await actor.crashForTest();
-    await eventually(() => actor.principalFor(tokens.access_token) !== null, 'the first restart');
-    await actor.crashForTest();
-    const revoke = await actor.revokeToken(tokens.access_token);
-    assert.ok(!revoke.ok && revoke.error === 'temporarily_unavailable' && /stays unavailable/.test(revoke.message));
-    assert.equal(actor.principalFor(tokens.access_token), null);
-    assert.equal(await actor.promote(), true, 'this process still owns the registry');
-    assert.equal(liveWorkers(), 0, 'no restart is attempted');
-  }, undefined, { firstDelayMs: 1, maxDelayMs: 1, perMinute: 1 });
+  await withActor(
+    async (actor) => {
+      const { tokens } = await authorizeClient(actor);
+      await actor.crashForTest();
+      await eventually(() => actor.principalFor(tokens.access_token) !== null, 'the first restart');
+      await actor.crashForTest();
+      const revoke = await actor.revokeToken(tokens.access_token);
+      assert.ok(!revoke.ok && revoke.error === 'temporarily_unavailable' && /stays unavailable/.test(revoke.message));
+      assert.equal(actor.principalFor(tokens.access_token), null);
+      assert.equal(await actor.promote(), true, 'this process still owns the registry');
+      assert.equal(liveWorkers(), 0, 'no restart is attempted');
+    },
+    undefined,
+    { firstDelayMs: 1, maxDelayMs: 1, perMinute: 1 },
+  );
 });

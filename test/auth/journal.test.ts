@@ -8,7 +8,13 @@ import { appendFile, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import {
-  JOURNAL_MAX_BYTES, JOURNAL_MAX_ENTRIES, JournalFullError, RevocationJournal, entryLine, journalPath, parseJournal,
+  JOURNAL_MAX_BYTES,
+  JOURNAL_MAX_ENTRIES,
+  JournalFullError,
+  RevocationJournal,
+  entryLine,
+  journalPath,
+  parseJournal,
 } from '../../src/auth/revocation/journal.js';
 import type { Revocation } from '../../src/auth/oauth/state.js';
 
@@ -32,7 +38,13 @@ test('an append is in the file, one JSON line, when it resolves; the file is 060
     assert.equal(entry.seq, 1);
     const text = await readFile(journalPath(home), 'utf8');
     assert.equal(text, entryLine(entry));
-    assert.deepEqual(JSON.parse(text), { seq: 1, time: 1_700_000_000_001, kind: 'revoke-grant', client_id: 'client-1', grant_ids: ['grant-1'] });
+    assert.deepEqual(JSON.parse(text), {
+      seq: 1,
+      time: 1_700_000_000_001,
+      kind: 'revoke-grant',
+      client_id: 'client-1',
+      grant_ids: ['grant-1'],
+    });
     assert.equal((await stat(journalPath(home))).mode & 0o777, 0o600);
     await journal.close();
   });
@@ -44,7 +56,14 @@ test('a reopened journal replays its entries in order and continues the sequence
     for (let n = 1; n <= 3; n++) await first.append(revocation(n));
     await first.close();
     const again = await RevocationJournal.open(journalPath(home));
-    assert.deepEqual(again.replay.map((e) => [e.seq, e.grant_ids[0]]), [[1, 'grant-1'], [2, 'grant-2'], [3, 'grant-3']]);
+    assert.deepEqual(
+      again.replay.map((e) => [e.seq, e.grant_ids[0]]),
+      [
+        [1, 'grant-1'],
+        [2, 'grant-2'],
+        [3, 'grant-3'],
+      ],
+    );
     assert.equal((await again.append(revocation(4))).seq, 4);
     await again.close();
   });
@@ -90,9 +109,15 @@ test('a torn last line (a crash mid-append) is dropped on replay and cut from th
     await journal.close();
     await appendFile(file, '{"seq":3,"time":17000000');
     const reopened = await RevocationJournal.open(file);
-    assert.deepEqual(reopened.replay.map((e) => e.seq), [1, 2]);
+    assert.deepEqual(
+      reopened.replay.map((e) => e.seq),
+      [1, 2],
+    );
     await reopened.append(revocation(3));
-    assert.deepEqual(parseJournal(await readFile(file, 'utf8')).entries.map((e) => e.seq), [1, 2, 3]);
+    assert.deepEqual(
+      parseJournal(await readFile(file, 'utf8')).entries.map((e) => e.seq),
+      [1, 2, 3],
+    );
     await reopened.close();
   });
 });
@@ -130,7 +155,10 @@ test('an injected append failure leaves the file as it was, and the journal usab
     await assert.rejects(journal.append(revocation(2)), /Injected failure/);
     faults.failAppend = false;
     await journal.append(revocation(3));
-    assert.deepEqual(parseJournal(await readFile(file, 'utf8')).entries.map((e) => e.grant_ids[0]), ['grant-1', 'grant-3']);
+    assert.deepEqual(
+      parseJournal(await readFile(file, 'utf8')).entries.map((e) => e.grant_ids[0]),
+      ['grant-1', 'grant-3'],
+    );
     await journal.close();
   });
 });

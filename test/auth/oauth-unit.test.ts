@@ -43,7 +43,12 @@ test('scope read gives ontology:read only, and capability scopes compose literal
 });
 
 test('an unknown scope is rejected with invalid_scope naming it', () => {
-  for (const [requested, culprit] of [['admin', 'admin'], ['read write', 'write'], ['ontology:READ', 'ontology:READ'], ['mcp\tread', 'mcp\tread']]) {
+  for (const [requested, culprit] of [
+    ['admin', 'admin'],
+    ['read write', 'write'],
+    ['ontology:READ', 'ontology:READ'],
+    ['mcp\tread', 'mcp\tread'],
+  ]) {
     const r = resolveScope(requested);
     assert.ok(isScopeError(r), requested);
     assert.equal(r.error, 'invalid_scope');
@@ -62,8 +67,12 @@ test('registration accepts a public client and fills the defaults', () => {
   const m = registration({ ...valid, token_endpoint_auth_method: 'none', client_uri: 'https://ignored.example', scope: 'read' });
   assert.ok(!isRegistrationError(m));
   assert.deepEqual(m, {
-    client_name: 'Test client', redirect_uris: ['http://127.0.0.1:5555/cb'], grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'read',
+    client_name: 'Test client',
+    redirect_uris: ['http://127.0.0.1:5555/cb'],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    scope: 'read',
   });
   const unnamed = registration({ redirect_uris: ['com.example.app:/oauth2redirect'] });
   assert.ok(!isRegistrationError(unnamed));
@@ -71,8 +80,15 @@ test('registration accepts a public client and fills the defaults', () => {
 });
 
 test('redirect URIs: loopback http, https and private-use schemes only; no fragments, no credentials', () => {
-  for (const ok of ['http://127.0.0.1/cb', 'http://127.0.0.1:49152/callback?x=1', 'http://[::1]:8080/cb', 'http://localhost:3000/',
-    'https://app.example.com/oauth/callback', 'com.example.app:/oauth2redirect', 'org.example.tool:callback']) {
+  for (const ok of [
+    'http://127.0.0.1/cb',
+    'http://127.0.0.1:49152/callback?x=1',
+    'http://[::1]:8080/cb',
+    'http://localhost:3000/',
+    'https://app.example.com/oauth/callback',
+    'com.example.app:/oauth2redirect',
+    'org.example.tool:callback',
+  ]) {
     assert.equal(redirectUriProblem(ok), null, ok);
   }
   const refused: [string, RegExp][] = [
@@ -118,10 +134,29 @@ test('registration errors are invalid_client_metadata with a description', () =>
 });
 
 test('consent is refused to any peer but the local machine, whatever its address form', () => {
-  for (const local of ['127.0.0.1', '127.0.0.53', '::1', '0000:0000:0000:0000:0000:0000:0000:0001', '::ffff:127.0.0.1', '0000:0000:0000:0000:0000:ffff:7f00:0001']) {
+  for (const local of [
+    '127.0.0.1',
+    '127.0.0.53',
+    '::1',
+    '0000:0000:0000:0000:0000:0000:0000:0001',
+    '::ffff:127.0.0.1',
+    '0000:0000:0000:0000:0000:ffff:7f00:0001',
+  ]) {
     assert.equal(consentRefusal(local), null, local);
   }
-  for (const remote of ['10.0.0.7', '192.168.1.20', '0.0.0.0', '::', 'fe80::1', '2001:db8::1', '::ffff:10.0.0.7', '0000:0000:0000:0000:0000:ffff:0a00:0007', '', 'localhost', 'garbage']) {
+  for (const remote of [
+    '10.0.0.7',
+    '192.168.1.20',
+    '0.0.0.0',
+    '::',
+    'fe80::1',
+    '2001:db8::1',
+    '::ffff:10.0.0.7',
+    '0000:0000:0000:0000:0000:ffff:0a00:0007',
+    '',
+    'localhost',
+    'garbage',
+  ]) {
     const refusal = consentRefusal(remote);
     assert.notEqual(refusal, null, remote);
     assert.match(refusal!, /athene token/);
@@ -130,7 +165,12 @@ test('consent is refused to any peer but the local machine, whatever its address
 });
 
 const pending: PendingConsent = {
-  client_id: 'c1', redirect_uri: 'http://127.0.0.1:1/cb', code_challenge: 'x'.repeat(43), scope: 'read', capabilities: ['ontology:read'], state: 's',
+  client_id: 'c1',
+  redirect_uri: 'http://127.0.0.1:1/cb',
+  code_challenge: 'x'.repeat(43),
+  scope: 'read',
+  capabilities: ['ontology:read'],
+  state: 's',
 };
 
 test('a consent request is answered once, only through decide, and its outcome reaches only the waiting browser', () => {
@@ -155,8 +195,15 @@ test('a consent request is answered once, only through decide, and its outcome r
 
 test('the consent page escapes what the client chose and describes every capability in words', () => {
   const html = consentPage({
-    clientName: '<script>alert("x")</script>', clientId: 'id&1', redirectUri: 'http://127.0.0.1:4000/cb', scope: 'ontology:read ontology:curate',
-    capabilities: ['ontology:read', 'ontology:curate'], action: '/oauth/authorize', csrf: 'tok"en', consentId: 'c1', wait: 'w',
+    clientName: '<script>alert("x")</script>',
+    clientId: 'id&1',
+    redirectUri: 'http://127.0.0.1:4000/cb',
+    scope: 'ontology:read ontology:curate',
+    capabilities: ['ontology:read', 'ontology:curate'],
+    action: '/oauth/authorize',
+    csrf: 'tok"en',
+    consentId: 'c1',
+    wait: 'w',
   });
   assert.ok(!html.includes('<script>'));
   assert.ok(html.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'));
@@ -172,7 +219,10 @@ test('the consent page escapes what the client chose and describes every capabil
 });
 
 test('redirects keep the registered query and add the response parameters; repeated parameters are caught', () => {
-  assert.equal(redirectWith('http://127.0.0.1:9/cb?x=1', { code: 'abc', state: 'st&8' }), 'http://127.0.0.1:9/cb?x=1&code=abc&state=st%268');
+  assert.equal(
+    redirectWith('http://127.0.0.1:9/cb?x=1', { code: 'abc', state: 'st&8' }),
+    'http://127.0.0.1:9/cb?x=1&code=abc&state=st%268',
+  );
   assert.equal(redirectWith('com.example.app:/cb', { error: 'access_denied', state: null }), 'com.example.app:/cb?error=access_denied');
   assert.deepEqual(singleParams('a=1&b=2&a=3'), { repeated: 'a' });
   const ok = singleParams('a=1&b=x%20y');
@@ -186,7 +236,10 @@ test('discovery metadata names every endpoint from one base URL', () => {
   assert.equal(baseUrl('', '::1', 9000), 'http://[::1]:9000');
   assert.equal(baseUrl('LocalHost:7', '127.0.0.1', 7), 'http://localhost:7');
   assert.deepEqual(protectedResourceMetadata(base, ''), {
-    resource: base, authorization_servers: [base], bearer_methods_supported: ['header'], resource_name: 'Athene MCP server',
+    resource: base,
+    authorization_servers: [base],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Athene MCP server',
   });
   assert.equal(protectedResourceMetadata(base, '/mcp').resource, `${base}/mcp`);
   const as = authorizationServerMetadata(base);
@@ -202,12 +255,18 @@ test('discovery metadata names every endpoint from one base URL', () => {
   assert.deepEqual(as.revocation_endpoint_auth_methods_supported, ['none']);
   assert.deepEqual(as.scopes_supported, [...SCOPES_SUPPORTED]);
   assert.equal(bearerChallenge(base, false), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"`);
-  assert.equal(bearerChallenge(base, true), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource", error="invalid_token"`);
+  assert.equal(
+    bearerChallenge(base, true),
+    `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource", error="invalid_token"`,
+  );
 });
 
 test("the consent page's headers forbid framing, caching and referrers, and let its form reach only the redirect target", () => {
   const headers = new Map(pageHeaders('http://127.0.0.1:4000/cb?x=1'));
-  assert.equal(headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:4000; frame-ancestors 'none'");
+  assert.equal(
+    headers.get('content-security-policy'),
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:4000; frame-ancestors 'none'",
+  );
   assert.equal(headers.get('x-frame-options'), 'DENY');
   assert.equal(headers.get('cache-control'), 'no-store');
   assert.equal(headers.get('referrer-policy'), 'no-referrer');

@@ -5,9 +5,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  ACCESS_TOKEN_TTL_MS, CODE_TTL_MS, SILENT_CLIENT_TTL_MS, UNFINISHED_REGISTRATION_TTL_MS,
-  applyRevocation, emptyState, exchangeCode, hashToken, isOAuthError, issueCode, mintGrant, mintIdentifier, mintToken, mintTokens, refresh, register,
-  revokeClient, revokeToken, sweep, touch, type OAuthState,
+  ACCESS_TOKEN_TTL_MS,
+  CODE_TTL_MS,
+  SILENT_CLIENT_TTL_MS,
+  UNFINISHED_REGISTRATION_TTL_MS,
+  applyRevocation,
+  emptyState,
+  exchangeCode,
+  hashToken,
+  isOAuthError,
+  issueCode,
+  mintGrant,
+  mintIdentifier,
+  mintToken,
+  mintTokens,
+  refresh,
+  register,
+  revokeClient,
+  revokeToken,
+  sweep,
+  touch,
+  type OAuthState,
 } from '../../src/auth/oauth/state.js';
 import { s256Challenge, verifyS256 } from '../../src/auth/oauth/pkce.js';
 import type { ClientMetadata, IssuedTokens, OAuthError } from '../../src/auth/oauth/authority.js';
@@ -17,7 +35,13 @@ const REDIRECT = 'http://127.0.0.1:33418/callback';
 const VERIFIER = 'v'.repeat(20) + '-._~' + 'A1'.repeat(10);
 
 function metadata(name = 'Agent'): ClientMetadata {
-  return { client_name: name, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  return {
+    client_name: name,
+    redirect_uris: [REDIRECT],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
 }
 
 function tokens(value: IssuedTokens | OAuthError): IssuedTokens {
@@ -41,9 +65,20 @@ function registered(state: OAuthState, now: number, name = 'Agent'): Registered 
   return { state: register(state, metadata(name), now, clientId).state, clientId };
 }
 
-function withCode(state: OAuthState, clientId: string, now: number, scope = 'mcp', capabilities = ['ontology:read']): { state: OAuthState; code: string } {
+function withCode(
+  state: OAuthState,
+  clientId: string,
+  now: number,
+  scope = 'mcp',
+  capabilities = ['ontology:read'],
+): { state: OAuthState; code: string } {
   const code = mintToken();
-  const t = issueCode(state, { client_id: clientId, redirect_uri: REDIRECT, code_challenge: s256Challenge(VERIFIER), scope, capabilities }, now, code);
+  const t = issueCode(
+    state,
+    { client_id: clientId, redirect_uri: REDIRECT, code_challenge: s256Challenge(VERIFIER), scope, capabilities },
+    now,
+    code,
+  );
   assert.equal(t.outcome, true);
   return { state: t.state, code };
 }
@@ -52,7 +87,12 @@ function withCode(state: OAuthState, clientId: string, now: number, scope = 'mcp
 function authorized(name = 'Agent'): { state: OAuthState; clientId: string; issued: IssuedTokens } {
   const r = registered(emptyState(), T0, name);
   const c = withCode(r.state, r.clientId, T0);
-  const t = exchangeCode(c.state, { client_id: r.clientId, code: c.code, redirect_uri: REDIRECT, code_verifier: VERIFIER }, T0, mintGrant());
+  const t = exchangeCode(
+    c.state,
+    { client_id: r.clientId, code: c.code, redirect_uri: REDIRECT, code_verifier: VERIFIER },
+    T0,
+    mintGrant(),
+  );
   return { state: t.state, clientId: r.clientId, issued: tokens(t.outcome) };
 }
 
@@ -114,7 +154,13 @@ test('a code is single use: its reuse fails and revokes the grant it produced', 
 
 test('issuing a code checks the client, its registered redirect URI and the challenge form', () => {
   const r = registered(emptyState(), T0);
-  const request = { client_id: r.clientId, redirect_uri: REDIRECT, code_challenge: s256Challenge(VERIFIER), scope: 'mcp', capabilities: [] };
+  const request = {
+    client_id: r.clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: s256Challenge(VERIFIER),
+    scope: 'mcp',
+    capabilities: [],
+  };
   oauthError(issueCode(r.state, { ...request, client_id: 'nobody' }, T0, mintToken()).outcome, 'invalid_client');
   oauthError(issueCode(r.state, { ...request, redirect_uri: 'http://127.0.0.1:1/x' }, T0, mintToken()).outcome, 'invalid_request');
   oauthError(issueCode(r.state, { ...request, code_challenge: 'plain' }, T0, mintToken()).outcome, 'invalid_request');
@@ -141,15 +187,27 @@ test('reusing a rotated refresh token revokes the whole grant, and the current o
   assert.equal(reuse.revocation?.kind, 'grant-reuse');
   assert.equal(reuse.state.grants.size, 0);
   assert.equal(grantOfAccess(reuse.state, current.access_token), undefined);
-  oauthError(refresh(reuse.state, { client_id: clientId, refresh_token: current.refresh_token }, T0 + 3, mintTokens()).outcome, 'invalid_grant');
+  oauthError(
+    refresh(reuse.state, { client_id: clientId, refresh_token: current.refresh_token }, T0 + 3, mintTokens()).outcome,
+    'invalid_grant',
+  );
 });
 
 test('refresh is bound to the client and to the grant scope', () => {
   const { state, clientId, issued } = authorized();
   const other = registered(state, T0, 'Other');
-  oauthError(refresh(other.state, { client_id: other.clientId, refresh_token: issued.refresh_token }, T0, mintTokens()).outcome, 'invalid_grant');
-  oauthError(refresh(state, { client_id: clientId, refresh_token: issued.refresh_token, scope: 'ontology:curate' }, T0, mintTokens()).outcome, 'invalid_scope');
-  oauthError(refresh(state, { client_id: clientId, refresh_token: issued.refresh_token, scope: 'bogus' }, T0, mintTokens()).outcome, 'invalid_scope');
+  oauthError(
+    refresh(other.state, { client_id: other.clientId, refresh_token: issued.refresh_token }, T0, mintTokens()).outcome,
+    'invalid_grant',
+  );
+  oauthError(
+    refresh(state, { client_id: clientId, refresh_token: issued.refresh_token, scope: 'ontology:curate' }, T0, mintTokens()).outcome,
+    'invalid_scope',
+  );
+  oauthError(
+    refresh(state, { client_id: clientId, refresh_token: issued.refresh_token, scope: 'bogus' }, T0, mintTokens()).outcome,
+    'invalid_scope',
+  );
   tokens(refresh(state, { client_id: clientId, refresh_token: issued.refresh_token, scope: 'read' }, T0, mintTokens()).outcome);
 });
 
@@ -160,7 +218,10 @@ test('revoking by access or refresh token removes the grant; a refresh after it 
     assert.equal(t.revocation?.kind, 'revoke-grant');
     assert.equal(t.outcome.grant_ids.length, 1);
     assert.equal(t.state.grants.size, 0);
-    oauthError(refresh(t.state, { client_id: clientId, refresh_token: issued.refresh_token }, T0 + 1, mintTokens()).outcome, 'invalid_grant');
+    oauthError(
+      refresh(t.state, { client_id: clientId, refresh_token: issued.refresh_token }, T0 + 1, mintTokens()).outcome,
+      'invalid_grant',
+    );
   }
   const unknown = revokeToken(state, mintToken(), undefined, T0);
   assert.deepEqual(unknown.outcome, { client_id: null, grant_ids: [] });
@@ -176,7 +237,12 @@ test('revoking a client removes its grants and pending codes, keeps its registra
   assert.equal(t.revocation?.kind, 'revoke-client');
   assert.equal(t.state.grants.size, 0);
   assert.ok(t.state.clients.has(clientId));
-  const exchange = exchangeCode(t.state, { client_id: clientId, code: pending.code, redirect_uri: REDIRECT, code_verifier: VERIFIER }, T0 + 11, mintGrant());
+  const exchange = exchangeCode(
+    t.state,
+    { client_id: clientId, code: pending.code, redirect_uri: REDIRECT, code_verifier: VERIFIER },
+    T0 + 11,
+    mintGrant(),
+  );
   oauthError(exchange.outcome, 'invalid_grant');
   const replayed = applyRevocation(t.state, t.revocation!);
   assert.equal(replayed.state.grants.size, 0);
@@ -188,7 +254,12 @@ test('a replayed client revocation spares a grant created after it', () => {
   const { state, clientId } = authorized();
   const t = revokeClient(state, clientId, T0 + 10);
   const c = withCode(t.state, clientId, T0 + 20);
-  const again = exchangeCode(c.state, { client_id: clientId, code: c.code, redirect_uri: REDIRECT, code_verifier: VERIFIER }, T0 + 21, mintGrant());
+  const again = exchangeCode(
+    c.state,
+    { client_id: clientId, code: c.code, redirect_uri: REDIRECT, code_verifier: VERIFIER },
+    T0 + 21,
+    mintGrant(),
+  );
   tokens(again.outcome);
   assert.equal(applyRevocation(again.state, t.revocation!).state.grants.size, 1);
 });
@@ -229,7 +300,12 @@ test('cleanup: a client re-registered under the same name drops its older regist
   const newer = registered(fresh.state, T0 + 3, 'Claude');
   assert.equal(newer.state.clients.size, 4, 'registering alone drops nothing');
   const c = withCode(newer.state, fresh.clientId, T0 + 4);
-  const t = exchangeCode(c.state, { client_id: fresh.clientId, code: c.code, redirect_uri: REDIRECT, code_verifier: VERIFIER }, T0 + 5, mintGrant());
+  const t = exchangeCode(
+    c.state,
+    { client_id: fresh.clientId, code: c.code, redirect_uri: REDIRECT, code_verifier: VERIFIER },
+    T0 + 5,
+    mintGrant(),
+  );
   tokens(t.outcome);
   assert.deepEqual([...t.state.clients.keys()].sort(), [unrelated.clientId, fresh.clientId, newer.clientId].sort());
   assert.equal(grantOfAccess(t.state, old.issued.access_token), undefined, "the old registration's tokens are gone");
@@ -238,11 +314,20 @@ test('cleanup: a client re-registered under the same name drops its older regist
 
 test('transitions never mutate the state they start from', () => {
   const { state, clientId, issued } = authorized();
-  const snapshot = JSON.stringify([[...state.clients], [...state.grants], [...state.codes], [...state.accessIndex], [...state.refreshIndex]]);
+  const snapshot = JSON.stringify([
+    [...state.clients],
+    [...state.grants],
+    [...state.codes],
+    [...state.accessIndex],
+    [...state.refreshIndex],
+  ]);
   refresh(state, { client_id: clientId, refresh_token: issued.refresh_token }, T0 + 1, mintTokens());
   revokeClient(state, clientId, T0 + 1);
   sweep(state, T0 + SILENT_CLIENT_TTL_MS);
-  assert.equal(JSON.stringify([[...state.clients], [...state.grants], [...state.codes], [...state.accessIndex], [...state.refreshIndex]]), snapshot);
+  assert.equal(
+    JSON.stringify([[...state.clients], [...state.grants], [...state.codes], [...state.accessIndex], [...state.refreshIndex]]),
+    snapshot,
+  );
 });
 
 test('client and grant identifiers never start with a dash, so the owner can type them after a CLI verb', () => {

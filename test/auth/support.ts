@@ -35,14 +35,29 @@ export interface AuthorizedClient {
 
 export async function registerClient(authority: Authority, name = 'Agent'): Promise<string> {
   const registration = await authority.register({
-    client_name: name, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none',
+    client_name: name,
+    redirect_uris: [REDIRECT],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
   });
   return registration.client_id;
 }
 
 /** One more grant for a registered client: consent, then the code exchanged with its PKCE verifier. */
-export async function authorize(authority: Authority, clientId: string, scope = 'mcp', capabilities: readonly string[] = CAPABILITIES): Promise<IssuedTokens> {
-  const code = await authority.issueCode({ client_id: clientId, redirect_uri: REDIRECT, code_challenge: s256Challenge(VERIFIER), scope, capabilities });
+export async function authorize(
+  authority: Authority,
+  clientId: string,
+  scope = 'mcp',
+  capabilities: readonly string[] = CAPABILITIES,
+): Promise<IssuedTokens> {
+  const code = await authority.issueCode({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: s256Challenge(VERIFIER),
+    scope,
+    capabilities,
+  });
   return tokensOf(await authority.exchangeCode({ client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: VERIFIER }));
 }
 

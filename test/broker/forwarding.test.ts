@@ -13,7 +13,7 @@ import { INIT, brokerFixture, eventually, freePort, listInstances, postToBackend
 import { startTestServer } from '../server/support.js';
 import { authorize, registerClient } from '../server/oauth-grant.js';
 
-test('across the hop: pins refuse another OAuth client, the forwarded principal is honoured, an old broker\'s requests get the legacy profile, fences hold, also on a quarantined endpoint', async () => {
+test("across the hop: pins refuse another OAuth client, the forwarded principal is honoured, an old broker's requests get the legacy profile, fences hold, also on a quarantined endpoint", async () => {
   const port = await freePort();
   const t = await startTestServer([brokerFixture('alpha.ttl')], { port: String(port), broker_idle_linger_s: '0' });
   const { server, home } = t;
@@ -32,7 +32,11 @@ test('across the hop: pins refuse another OAuth client, the forwarded principal 
     assert.equal(opened.status, 200);
     const pinned = opened.headers.get('mcp-session-id')!;
     await opened.body?.cancel();
-    assert.equal((await listInstances(server.url, t.token)).find((i) => i.pid === b.pid)!.sessions, 1, 'the session went to the other process\'s window');
+    assert.equal(
+      (await listInstances(server.url, t.token)).find((i) => i.pid === b.pid)!.sessions,
+      1,
+      "the session went to the other process's window",
+    );
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const replay = await post(server.url, { authorization: `Bearer ${second.accessToken}` }, list, pinned);
     assert.equal(replay.status, 403, 'another client cannot use the session');
@@ -59,20 +63,39 @@ test('across the hop: pins refuse another OAuth client, the forwarded principal 
     const fence = fenceFor({ client_id: 'revoked-client', grant_ids: ['g1'] });
     const targets = server.registry.fenceTargets();
     assert.equal(targets.length, 2);
-    assert.deepEqual(await Promise.all(targets.map((t) => t.fence(fence))), [true, true], 'the fence is confirmed by the other process\'s window too');
+    assert.deepEqual(
+      await Promise.all(targets.map((t) => t.fence(fence))),
+      [true, true],
+      "the fence is confirmed by the other process's window too",
+    );
 
-    const revoked: Principal = { version: PRINCIPAL_VERSION, type: 'oauth', client_id: 'revoked-client', display_name: 'revoked', grant_id: 'g1', capabilities: [...CAPABILITIES] };
+    const revoked: Principal = {
+      version: PRINCIPAL_VERSION,
+      type: 'oauth',
+      client_id: 'revoked-client',
+      display_name: 'revoked',
+      grant_id: 'g1',
+      capabilities: [...CAPABILITIES],
+    };
     const as = { [SECRET_HEADER]: endpoint.secret, [PROTOCOL_HEADER]: '2', [PRINCIPAL_HEADER]: encodePrincipal(revoked) };
     const init = await post(backend, as, INIT);
     assert.equal(init.status, 200);
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.body?.cancel();
     await (await post(backend, as, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sessionId)).body?.cancel();
-    const write = await post(backend, as, JSON.stringify({
-      jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'ThingBeta' } },
-    }), sessionId);
+    const write = await post(
+      backend,
+      as,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'ThingBeta' } },
+      }),
+      sessionId,
+    );
     const result = ((await write.json()) as { result: { isError: boolean; structuredContent: { error_code?: string } } }).result;
-    assert.equal(result.isError, true, 'a fenced client\'s write does not commit in the other process');
+    assert.equal(result.isError, true, "a fenced client's write does not commit in the other process");
     assert.equal(result.structuredContent.error_code, 'authorization_revoked');
 
     // stale (stopped) and back: the process registers again under fresh secrets; its old endpoint stays
@@ -80,14 +103,21 @@ test('across the hop: pins refuse another OAuth client, the forwarded principal 
     b.child.kill('SIGSTOP');
     await eventually(async () => (endpoint.state === 'quarantined' ? true : undefined), 'quarantine', 15_000);
     b.child.kill('SIGCONT');
-    const renewed = await eventually(async () => [...brokered.endpoints()].find((e) => e.state === 'live' && e.pid === b.pid), 're-registration');
+    const renewed = await eventually(
+      async () => [...brokered.endpoints()].find((e) => e.state === 'live' && e.pid === b.pid),
+      're-registration',
+    );
     assert.notEqual(renewed.id, endpoint.id);
     assert.equal(endpoint.state, 'quarantined');
     const later = fenceFor({ client_id: 'another', grant_ids: ['g2'] });
     const all = server.registry.fenceTargets();
     assert.deepEqual(all.map((t) => t.id).sort(), [server.registry.local[0].id, endpoint.id, renewed.id].sort());
     assert.deepEqual(await Promise.all(all.map((t) => t.fence(later))), [true, true, true], 'a quarantined endpoint is still fenced');
-    const stale = await post(backend, { [SECRET_HEADER]: endpoint.secret, [PROTOCOL_HEADER]: '2', [PRINCIPAL_HEADER]: encodePrincipal(revoked) }, INIT);
+    const stale = await post(
+      backend,
+      { [SECRET_HEADER]: endpoint.secret, [PROTOCOL_HEADER]: '2', [PRINCIPAL_HEADER]: encodePrincipal(revoked) },
+      INIT,
+    );
     assert.equal(stale.status, 403, 'a replaced secret admits fences only');
     await stale.body?.cancel();
   } finally {
@@ -95,4 +125,3 @@ test('across the hop: pins refuse another OAuth client, the forwarded principal 
     await t.stop();
   }
 });
-

@@ -11,7 +11,11 @@ const spec = (id: string, secret = generateEndpointSecret()) => ({ window_id: id
 function setup(retiredCapacity = 4096) {
   let now = 1_000;
   const clock = { advance: (ms: number) => void (now += ms) };
-  const registry = new BrokerRegistry({ maxProcesses: 4, maxWindowsPerProcess: 4, retiredCapacity, staleAfterMs: 5000 }, () => now, () => now);
+  const registry = new BrokerRegistry(
+    { maxProcesses: 4, maxWindowsPerProcess: 4, retiredCapacity, staleAfterMs: 5000 },
+    () => now,
+    () => now,
+  );
   return { registry, clock };
 }
 
@@ -30,10 +34,20 @@ test('a heartbeat that drops or replaces a window quarantines the old endpoint u
   assert.deepEqual(states, ['a:live', 'a:quarantined', 'b:quarantined']);
   assert.equal(before.get('a')!.state, 'quarantined', 'the replaced endpoint object is the quarantined one');
   assert.equal(registry.hasQuarantine(), true);
-  assert.equal(registry.sweep(() => true), false, 'nothing leaves quarantine while the PID lives');
-  assert.equal(registry.sweep(() => false), true);
+  assert.equal(
+    registry.sweep(() => true),
+    false,
+    'nothing leaves quarantine while the PID lives',
+  );
+  assert.equal(
+    registry.sweep(() => false),
+    true,
+  );
   assert.equal(registry.hasQuarantine(), false);
-  assert.deepEqual([...registry.endpoints()].map((e) => e.state), ['live']);
+  assert.deepEqual(
+    [...registry.endpoints()].map((e) => e.state),
+    ['live'],
+  );
   const again = registry.register({ pid: 78, port: 9, protocol: 2, windows: [a] });
   assert.equal(again.ok, false, 'a retired endpoint cannot register again');
   if (!again.ok) assert.equal(again.refusal.error, 'endpoint_retired');
@@ -43,9 +57,15 @@ test('a process without heartbeats goes stale: quarantined while alive, then ret
   const { registry, clock } = setup();
   const p = registered(registry.register({ pid: 77, port: 9, protocol: 2, windows: [spec('a')] }));
   clock.advance(5001);
-  assert.equal(registry.sweep(() => true), true);
+  assert.equal(
+    registry.sweep(() => true),
+    true,
+  );
   assert.equal(registry.process(p.id)!.state, 'stale');
-  assert.deepEqual([...registry.endpoints()].map((e) => e.state), ['quarantined']);
+  assert.deepEqual(
+    [...registry.endpoints()].map((e) => e.state),
+    ['quarantined'],
+  );
   const late = registry.heartbeat({ process_id: p.id, windows: [spec('a')] });
   assert.equal(late.ok, false, 'a stale process must register again');
   registry.sweep(() => false);

@@ -10,7 +10,19 @@ import { encodePrincipal, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER } fro
 import { call, decideWrite, pendingWrites, startOrigin, startTestServer, type TestServer } from '../server/support.js';
 import { authorize, registerClient } from '../server/oauth-grant.js';
 import { oauthPrincipal } from '../server/direct-window.js';
-import { INIT, brokerFixture, connectTo, freePort, internal, listInstances, postToBackend, readDirectorySecret, spawnAthene, stopAthene, type Athene } from './support.js';
+import {
+  INIT,
+  brokerFixture,
+  connectTo,
+  freePort,
+  internal,
+  listInstances,
+  postToBackend,
+  readDirectorySecret,
+  spawnAthene,
+  stopAthene,
+  type Athene,
+} from './support.js';
 
 const BETA = 'http://example.org/beta';
 
@@ -44,15 +56,21 @@ test('revoke-client across processes: the slow call and the held write are cut a
     const clientId = await registerClient(t, 'Revoked client');
     const grant = await authorize(t, clientId);
     const c = await connectTo(base, grant.accessToken);
-    assert.equal((await call(c, 'get_active_ontology')).body.ontology_iri, BETA, 'the session is on the other process\'s window');
+    assert.equal((await call(c, 'get_active_ontology')).body.ontology_iri, BETA, "the session is on the other process's window");
     const admin = await connectTo(base, t.token, betaWindow.url);
 
     // the slow call: a load from an origin that never answers, approved, then awaiting it in the other process
-    const loading = call(c, 'load_ontology', { source: `${origin.base}/slow.ttl`, connection_timeout_ms: 600_000 }).then(() => null, (err: Error) => err);
+    const loading = call(c, 'load_ontology', { source: `${origin.base}/slow.ttl`, connection_timeout_ms: 600_000 }).then(
+      () => null,
+      (err: Error) => err,
+    );
     assert.equal((await decideWrite(t, await heldWrite(t, 'load_ontology'), 'approve')).status, 200);
     for (let i = 0; i < 400 && origin.hits === 0; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal(origin.hits, 1, 'the load reached the origin');
-    const holding = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'ThingBeta' }).then(() => null, (err: Error) => err);
+    const holding = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'ThingBeta' }).then(
+      () => null,
+      (err: Error) => err,
+    );
     const held = await heldWrite(t, 'add_axiom');
 
     const secret = await readDirectorySecret(t.home);
@@ -61,7 +79,11 @@ test('revoke-client across processes: the slow call and the held write are cut a
     assert.equal(revoked.body.in_flight_termination, true);
     assert.ok((revoked.body.terminated_in_flight_requests as number) >= 1, `cut ${String(revoked.body.terminated_in_flight_requests)}`);
     assert.equal(revoked.body.dropped_sessions, 1);
-    assert.deepEqual([...(revoked.body.fenced_windows as string[])].sort(), [t.server.registry.local[0].id, betaWindow.id].sort(), 'both processes\' windows confirmed the fence');
+    assert.deepEqual(
+      [...(revoked.body.fenced_windows as string[])].sort(),
+      [t.server.registry.local[0].id, betaWindow.id].sort(),
+      "both processes' windows confirmed the fence",
+    );
     assert.deepEqual(revoked.body.pending_windows, []);
     const grantIds = revoked.body.grant_ids as string[];
     assert.equal(grantIds.length, 1);
@@ -85,15 +107,27 @@ test('revoke-client across processes: the slow call and the held write are cut a
     procs.push(g);
     const endpoint = [...brokered.endpoints()].find((e) => e.pid === g.pid && e.state === 'live')!;
     const backend = `http://127.0.0.1:${endpoint.port}/w/${encodeURIComponent(endpoint.windowId)}/mcp`;
-    const as = { [SECRET_HEADER]: endpoint.secret, [PROTOCOL_HEADER]: '2', [PRINCIPAL_HEADER]: encodePrincipal(oauthPrincipal(clientId, grantIds[0])) };
+    const as = {
+      [SECRET_HEADER]: endpoint.secret,
+      [PROTOCOL_HEADER]: '2',
+      [PRINCIPAL_HEADER]: encodePrincipal(oauthPrincipal(clientId, grantIds[0])),
+    };
     const init = await postToBackend(backend, as, INIT);
     assert.equal(init.status, 200);
     const sid = init.headers.get('mcp-session-id')!;
     await init.body?.cancel();
     await (await postToBackend(backend, as, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sid)).body?.cancel();
-    const write = await postToBackend(backend, as, JSON.stringify({
-      jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Wolf', super: 'ThingGamma' } },
-    }), sid);
+    const write = await postToBackend(
+      backend,
+      as,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Wolf', super: 'ThingGamma' } },
+      }),
+      sid,
+    );
     const result = ((await write.json()) as { result: { isError: boolean; structuredContent: { error_code?: string } } }).result;
     assert.equal(result.isError, true);
     assert.equal(result.structuredContent.error_code, 'authorization_revoked');
@@ -105,7 +139,8 @@ test('revoke-client across processes: the slow call and the held write are cut a
     assert.equal(clients.status, 200);
     const listed = JSON.stringify(clients.body);
     assert.ok(listed.includes(clientId));
-    for (const material of [grant.accessToken, grant.refreshToken]) assert.ok(!listed.includes(material), '/internal/clients shows no token');
+    for (const material of [grant.accessToken, grant.refreshToken])
+      assert.ok(!listed.includes(material), '/internal/clients shows no token');
     assert.doesNotMatch(listed, /"(access_token|refresh_token|token_hash)"/);
 
     await Promise.all([admin.close(), gammaAdmin.close(), c.close().catch(() => undefined)]);

@@ -17,9 +17,17 @@ async function get(t: TestServer, owner: OwnerBrowser | null, path: string): Pro
   return { status: res.status, body: (await res.json()) as Json };
 }
 
-async function post(t: TestServer, owner: OwnerBrowser, path: string, body: unknown, csrf = owner.csrf): Promise<{ status: number; body: Json }> {
+async function post(
+  t: TestServer,
+  owner: OwnerBrowser,
+  path: string,
+  body: unknown,
+  csrf = owner.csrf,
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(new URL(path, t.server.url), {
-    method: 'POST', headers: { cookie: owner.cookie, 'x-athene-csrf': csrf, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { cookie: owner.cookie, 'x-athene-csrf': csrf, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Json };
 }
@@ -75,8 +83,11 @@ test('a window of another process is first-class on the server view: state, feed
     const listed = await eventually(async () => {
       const { body } = await get(t, owner, '/admin/view/windows');
       return (body.windows as Json[]).find((w) => w.pid === b.pid && w.pulse !== null);
-    }, 'the other process\'s window with its live state');
-    return { id: String(listed.id), client: await connectTo(t.server.url, t.token, `/instances/${encodeURIComponent(String(listed.id))}/mcp`) };
+    }, "the other process's window with its live state");
+    return {
+      id: String(listed.id),
+      client: await connectTo(t.server.url, t.token, `/instances/${encodeURIComponent(String(listed.id))}/mcp`),
+    };
   })();
   const remote = `/admin/view/windows/${encodeURIComponent(agent.id)}`;
   try {
@@ -86,7 +97,10 @@ test('a window of another process is first-class on the server view: state, feed
     assert.equal((w.pulse as Json).dirty, 0);
     assert.deepEqual(w.journal, { recovered: 0, pending_recovery: 0 }, 'its recovery state, from its own journal');
     assert.equal(w.unsaved, 0);
-    await eventually(async () => ((await windowOf()).session_list as Json[]).length === 1 ? true : undefined, 'the agent\'s session on the remote window');
+    await eventually(
+      async () => (((await windowOf()).session_list as Json[]).length === 1 ? true : undefined),
+      "the agent's session on the remote window",
+    );
 
     // an agent's edit there is pushed to the page and shows in the window's state and feed
     events.mark();
@@ -100,12 +114,18 @@ test('a window of another process is first-class on the server view: state, feed
     assert.equal(feed.status, 200);
     const entry = (feed.body.entries as Json[])[0];
     assert.equal(entry.tool, 'add_axiom');
-    assert.ok((entry.changes as Json[]).some((c) => c.manchester === "'beta thing' SubClassOf Gadget"), JSON.stringify(entry.changes));
+    assert.ok(
+      (entry.changes as Json[]).some((c) => c.manchester === "'beta thing' SubClassOf Gadget"),
+      JSON.stringify(entry.changes),
+    );
 
     // the ontology browser reads the remote window
     const roots = await get(t, owner, `${remote}/classes`);
     assert.equal(roots.status, 200);
-    assert.deepEqual((roots.body.items as Json[]).map((r) => r.display), ['Gadget']);
+    assert.deepEqual(
+      (roots.body.items as Json[]).map((r) => r.display),
+      ['Gadget'],
+    );
     const card = await get(t, owner, `${remote}/entity?iri=${encodeURIComponent('http://example.org/beta#ThingBeta')}`);
     assert.equal(card.status, 200);
     assert.match(JSON.stringify(card.body.axioms), /SubClassOf Gadget/);
@@ -119,7 +139,10 @@ test('a window of another process is first-class on the server view: state, feed
     const reverted = await post(t, owner, `${remote}/revert`, { seq: entry.seq, document: entry.document });
     assert.equal(reverted.status, 200, JSON.stringify(reverted.body));
     await events.next('changes');
-    assert.doesNotMatch(JSON.stringify((await get(t, owner, `${remote}/entity?iri=${encodeURIComponent('http://example.org/beta#ThingBeta')}`)).body.axioms), /SubClassOf Gadget/);
+    assert.doesNotMatch(
+      JSON.stringify((await get(t, owner, `${remote}/entity?iri=${encodeURIComponent('http://example.org/beta#ThingBeta')}`)).body.axioms),
+      /SubClassOf Gadget/,
+    );
 
     // the window's own confirm-each-write switch; its held write is announced, shown with its changes, approved from the broker
     assert.equal((await post(t, owner, `${remote}/write-modes`, { read_only: false, confirm_each_write: 'yes' })).status, 400);
@@ -133,8 +156,14 @@ test('a window of another process is first-class on the server view: state, feed
     await events.next('pending');
     const pending = ((await get(t, owner, '/admin/view/pending')).body.pending as Json[])[0];
     assert.equal(pending.tool, 'set_label');
-    assert.ok((pending.changes as Json[]).some((c) => c.op === 'add_axiom' && String(c.manchester).includes('"gizmo"')), JSON.stringify(pending.changes));
-    const approve = await fetch(new URL(`/admin/api/pending/${String(pending.approval_id)}/approve`, t.server.url), { method: 'POST', headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf } });
+    assert.ok(
+      (pending.changes as Json[]).some((c) => c.op === 'add_axiom' && String(c.manchester).includes('"gizmo"')),
+      JSON.stringify(pending.changes),
+    );
+    const approve = await fetch(new URL(`/admin/api/pending/${String(pending.approval_id)}/approve`, t.server.url), {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf },
+    });
     assert.equal(approve.status, 200);
     const labelled = await heldCall;
     assert.equal(labelled.isError, false, JSON.stringify(labelled.body));

@@ -32,7 +32,11 @@ test('three processes behind one endpoint: listing, routing, pinning, isolation,
     const token = await readToken(home);
 
     const s1 = await connectTo(base, token);
-    assert.equal((await callOk(s1, 'get_active_ontology')).ontology_iri, BETA, 'a new session goes to the newest window, in another process');
+    assert.equal(
+      (await callOk(s1, 'get_active_ontology')).ontology_iri,
+      BETA,
+      'a new session goes to the newest window, in another process',
+    );
 
     const c = await spawnAthene(home, port, brokerFixture('gamma.ttl'));
     procs.push(c);
@@ -59,29 +63,72 @@ test('three processes behind one endpoint: listing, routing, pinning, isolation,
 
     assert.equal((await callOk(s1, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'ThingBeta' })).applied, true);
     assert.equal((await call(s1, 'get_entity', { entity: 'Dog' })).isError, false);
-    assert.equal((await call(s2, 'get_entity', { entity: `${BETA}#Dog` })).isError, true, 'an edit in one process\'s window is not visible in another');
+    assert.equal(
+      (await call(s2, 'get_entity', { entity: `${BETA}#Dog` })).isError,
+      true,
+      "an edit in one process's window is not visible in another",
+    );
     assert.equal((await call(direct, 'get_entity', { entity: `${BETA}#Dog` })).isError, true);
 
     // a principal without any capability, posing as the broker's: stripped, so the static token's profile applies
-    const forged = encodePrincipal({ version: PRINCIPAL_VERSION, type: 'oauth', client_id: 'forger', display_name: 'forger', grant_id: 'g', capabilities: [] });
-    const s3 = await connectTo(base, token, '/mcp', { 'x-athene-principal': forged, 'x-athene-broker-secret': 'guess', 'x-athene-broker-protocol': '1' });
-    assert.equal((await callOk(s3, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cat', super: 'ThingGamma' })).applied, true, 'a forged principal header has no effect');
+    const forged = encodePrincipal({
+      version: PRINCIPAL_VERSION,
+      type: 'oauth',
+      client_id: 'forger',
+      display_name: 'forger',
+      grant_id: 'g',
+      capabilities: [],
+    });
+    const s3 = await connectTo(base, token, '/mcp', {
+      'x-athene-principal': forged,
+      'x-athene-broker-secret': 'guess',
+      'x-athene-broker-protocol': '1',
+    });
+    assert.equal(
+      (await callOk(s3, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cat', super: 'ThingGamma' })).applied,
+      true,
+      'a forged principal header has no effect',
+    );
 
     const backendPort = Number(/loopback port (\d+)/.exec(b.output())![1]);
     const betaWindow = `/w/${encodeURIComponent(byIri.get(BETA)!.id)}/mcp`;
-    const attempts: Record<string, string>[] = [{}, { 'x-athene-broker-secret': 'not-the-secret' }, { 'x-athene-broker-secret': 'x'.repeat(43), 'x-athene-principal': forged }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'x-athene-broker-secret': 'not-the-secret' },
+      { 'x-athene-broker-secret': 'x'.repeat(43), 'x-athene-principal': forged },
+    ];
     for (const headers of attempts) {
       const res = await fetch(`http://127.0.0.1:${backendPort}${betaWindow}`, {
-        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
       });
-      assert.equal(res.status, 403, 'a backend port refuses a request without its window\'s broker secret');
+      assert.equal(res.status, 403, "a backend port refuses a request without its window's broker secret");
       await res.body?.cancel();
     }
 
     // an event stream from another process's window comes through the broker as a stream
-    const mcpHeaders = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-    const init = await fetch(`${base}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+    const mcpHeaders = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const init = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: mcpHeaders,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.body?.cancel();
     const aborter = new AbortController();

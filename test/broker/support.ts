@@ -42,9 +42,17 @@ export interface Athene {
 }
 
 /** Spawns `athene serve FILE --home HOME --port PORT …` (this environment plus `env`) and waits (at most `startMs`) until it serves. */
-export async function spawnAthene(home: string, port: number, file: string, extra: string[] = [], env: Record<string, string> = {}, startMs = 20_000): Promise<Athene> {
+export async function spawnAthene(
+  home: string,
+  port: number,
+  file: string,
+  extra: string[] = [],
+  env: Record<string, string> = {},
+  startMs = 20_000,
+): Promise<Athene> {
   const child = spawn(process.execPath, [MAIN, 'serve', file, '--home', home, '--port', String(port), ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   let out = '';
   let err = '';
@@ -117,7 +125,12 @@ export async function connectTo(base: string, token: string, endpoint = '/mcp', 
 }
 
 /** The broker's internal API with the directory secret. */
-export async function internal(base: string, secret: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function internal(
+  base: string,
+  secret: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(new URL(path, base), {
     method: body === undefined ? 'GET' : 'POST',
     headers: { [DIRECTORY_SECRET_HEADER]: secret, 'content-type': 'application/json' },
@@ -126,15 +139,23 @@ export async function internal(base: string, secret: string, path: string, body?
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-export const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+export const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 /** One MCP POST straight to a backend window (`headers` carry what a broker would send). */
 export async function postToBackend(url: string, headers: Record<string, string>, body: string, sessionId?: string): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: {
-      'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18',
-      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }), ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
+      ...headers,
     },
     body,
   });

@@ -10,13 +10,19 @@ test('the protocol counts first, then the package version part by part, numerica
   assert.ok(compareReleases({ protocol: 2, version: '0.10.0' }, { protocol: 2, version: '0.9.7' }) > 0, '10 is after 9, not before it');
   assert.ok(compareReleases({ protocol: 2, version: '1.0.0' }, { protocol: 2, version: '1.0.1' }) < 0);
   assert.equal(compareReleases({ protocol: 2, version: '1.2.3-rc.1' }, { protocol: 2, version: '1.2.3' }), 0);
-  assert.ok(compareReleases({ protocol: 2, version: '0.1.0' }, { protocol: 2, version: '0.0.0' }) > 0, 'a record without a version counts as 0.0.0');
+  assert.ok(
+    compareReleases({ protocol: 2, version: '0.1.0' }, { protocol: 2, version: '0.0.0' }) > 0,
+    'a record without a version counts as 0.0.0',
+  );
 });
 
 test('ATHENE_PROTOCOL_VERSION_OVERRIDE replaces the protocol; anything but a positive integer is refused', () => {
   assert.deepEqual(ownRelease('0.1.0', {}), { protocol: BROKER_PROTOCOL, version: '0.1.0' });
   assert.deepEqual(ownRelease('0.1.0', { [PROTOCOL_OVERRIDE_ENV]: '7' }), { protocol: 7, version: '0.1.0' });
   for (const bad of ['0', '-1', '2.5', 'three']) {
-    assert.throws(() => ownRelease('0.1.0', { [PROTOCOL_OVERRIDE_ENV]: bad }), new RegExp(`${PROTOCOL_OVERRIDE_ENV} must be a positive integer`));
+    assert.throws(
+      () => ownRelease('0.1.0', { [PROTOCOL_OVERRIDE_ENV]: bad }),
+      new RegExp(`${PROTOCOL_OVERRIDE_ENV} must be a positive integer`),
+    );
   }
 });

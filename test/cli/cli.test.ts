@@ -24,20 +24,23 @@ const athene = (...args: string[]) => run(process.execPath, [cli, ...args]);
 
 test('athene axioms prints the canonical sorted lines', async () => {
   const { stdout } = await athene('axioms', fixture);
-  assert.equal(stdout, [
-    `AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#label> <${X}Animal> "animal"@en)`,
-    `ClassAssertion(<${X}Dog> <${X}rex>)`,
-    `DataPropertyAssertion(<${X}age> <${X}rex> "3"^^<http://www.w3.org/2001/XMLSchema#integer>)`,
-    `DataPropertyRange(<${X}age> <http://www.w3.org/2001/XMLSchema#integer>)`,
-    `Declaration(Class(<${X}Animal>))`,
-    `Declaration(Class(<${X}Dog>))`,
-    `Declaration(Class(<${X}Person>))`,
-    `Declaration(DataProperty(<${X}age>))`,
-    `Declaration(NamedIndividual(<${X}rex>))`,
-    `Declaration(ObjectProperty(<${X}hasOwner>))`,
-    `SubClassOf(<${X}Dog> <${X}Animal>)`,
-    `SubClassOf(<${X}Dog> ObjectSomeValuesFrom(<${X}hasOwner> <${X}Person>))`,
-  ].join('\n') + '\n');
+  assert.equal(
+    stdout,
+    [
+      `AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#label> <${X}Animal> "animal"@en)`,
+      `ClassAssertion(<${X}Dog> <${X}rex>)`,
+      `DataPropertyAssertion(<${X}age> <${X}rex> "3"^^<http://www.w3.org/2001/XMLSchema#integer>)`,
+      `DataPropertyRange(<${X}age> <http://www.w3.org/2001/XMLSchema#integer>)`,
+      `Declaration(Class(<${X}Animal>))`,
+      `Declaration(Class(<${X}Dog>))`,
+      `Declaration(Class(<${X}Person>))`,
+      `Declaration(DataProperty(<${X}age>))`,
+      `Declaration(NamedIndividual(<${X}rex>))`,
+      `Declaration(ObjectProperty(<${X}hasOwner>))`,
+      `SubClassOf(<${X}Dog> <${X}Animal>)`,
+      `SubClassOf(<${X}Dog> ObjectSomeValuesFrom(<${X}hasOwner> <${X}Person>))`,
+    ].join('\n') + '\n',
+  );
 });
 
 test('athene convert writes every format and each reads back to the same axioms', async () => {

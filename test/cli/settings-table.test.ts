@@ -15,7 +15,10 @@ const cli = path.join(packageRoot(), 'dist/src/cli/main.js');
 
 test('the README lists exactly the settings table', async () => {
   const readme = await readFile(path.join(packageRoot(), 'README.md'), 'utf8');
-  assert.ok(readme.includes(settingsMarkdown()), 'README.md settings table differs from src/settings/settings.ts; paste settingsMarkdown()');
+  assert.ok(
+    readme.includes(settingsMarkdown()),
+    'README.md settings table differs from src/settings/settings.ts; paste settingsMarkdown()',
+  );
 });
 
 test('athene serve --help names every flag, its environment variable, settings.json key and default', async () => {
@@ -38,13 +41,22 @@ test('athene --version and athene help', async () => {
 test('every flag spelling, variable and file key reaches its setting; errors name the spelling that exists', async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), 'athene-settings-'));
   try {
-    assert.deepEqual(flagSettings({ linger: '3', 'no-share': true, bind: '::1', 'confirm-writes': true, 'no-read-only': true }),
-      { broker_idle_linger_s: '3', share_endpoint: false, bind_address: '::1', confirm_each_write: true, read_only: false });
+    assert.deepEqual(flagSettings({ linger: '3', 'no-share': true, bind: '::1', 'confirm-writes': true, 'no-read-only': true }), {
+      broker_idle_linger_s: '3',
+      share_endpoint: false,
+      bind_address: '::1',
+      confirm_each_write: true,
+      read_only: false,
+    });
     const s = await loadSettings(home, flagSettings({ 'broker-idle-linger-s': '7' }), {});
     assert.equal(s.broker_idle_linger_s, 7);
-    await assert.rejects(loadSettings(home, flagSettings({ linger: 'soon' }), {}),
-      (e: Error) => e instanceof SettingsError && /^--broker-idle-linger-s: expected an integer in 0\.\.3600, got 'soon'$/.test(e.message));
-    await assert.rejects(loadSettings(home, {}, { ATHENE_BROKER_IDLE_LINGER_S: '-1' }), (e: Error) => /^ATHENE_BROKER_IDLE_LINGER_S: /.test(e.message));
+    await assert.rejects(
+      loadSettings(home, flagSettings({ linger: 'soon' }), {}),
+      (e: Error) => e instanceof SettingsError && /^--broker-idle-linger-s: expected an integer in 0\.\.3600, got 'soon'$/.test(e.message),
+    );
+    await assert.rejects(loadSettings(home, {}, { ATHENE_BROKER_IDLE_LINGER_S: '-1' }), (e: Error) =>
+      /^ATHENE_BROKER_IDLE_LINGER_S: /.test(e.message),
+    );
     await writeFile(path.join(home, 'settings.json'), JSON.stringify({ broker_idle_linger_s: 1.5 }));
     await assert.rejects(loadSettings(home, {}, {}), (e: Error) => /broker_idle_linger_s: expected an integer/.test(e.message));
   } finally {

@@ -10,19 +10,42 @@ import path from 'node:path';
 import { invariantFromRq, invariantsFromJson, loadInvariantAssets } from '../../src/qc/stages/invariants.js';
 
 test('an .rq invariant: id from the header or the file name, message, severity and include_inferred from header lines', () => {
-  assert.deepEqual(invariantFromRq('# id: no-orphans\n# message: Every class has a parent.\n# severity: warn\n# include_inferred: true\n\nSELECT ?c WHERE { ?c a owl:Class }\n', '/p/x.rq'), {
-    id: 'no-orphans', sparql: 'SELECT ?c WHERE { ?c a owl:Class }', message: 'Every class has a parent.', severity: 'warn', includeInferred: true,
-  });
+  assert.deepEqual(
+    invariantFromRq(
+      '# id: no-orphans\n# message: Every class has a parent.\n# severity: warn\n# include_inferred: true\n\nSELECT ?c WHERE { ?c a owl:Class }\n',
+      '/p/x.rq',
+    ),
+    {
+      id: 'no-orphans',
+      sparql: 'SELECT ?c WHERE { ?c a owl:Class }',
+      message: 'Every class has a parent.',
+      severity: 'warn',
+      includeInferred: true,
+    },
+  );
   assert.deepEqual(invariantFromRq('ASK { ?s ?p ?o }', '/p/anything.sparql'), {
-    id: 'anything', sparql: 'ASK { ?s ?p ?o }', message: "Invariant 'anything' violated.", severity: 'error', includeInferred: false,
+    id: 'anything',
+    sparql: 'ASK { ?s ?p ?o }',
+    message: "Invariant 'anything' violated.",
+    severity: 'error',
+    includeInferred: false,
   });
   assert.throws(() => invariantFromRq('# severity: fatal\n\nASK {}', '/p/x.rq'), /severity must be error, warn or info/);
   assert.throws(() => invariantFromRq('# include_inferred: yes\n\nASK {}', '/p/x.rq'), /must be true or false/);
 });
 
 test('a .json invariant list: verify_ontology entries; unnamed entries are named after the file', () => {
-  const specs = invariantsFromJson(JSON.stringify({ queries: [{ sparql: 'ASK {}' }, { sparql: 'ASK {}', id: 'named', severity: 'info' }] }), '/p/checks.json');
-  assert.deepEqual(specs.map((s) => [s.id, s.severity, s.message]), [['checks-1', 'error', "Invariant 'checks-1' violated."], ['named', 'info', "Invariant 'named' violated."]]);
+  const specs = invariantsFromJson(
+    JSON.stringify({ queries: [{ sparql: 'ASK {}' }, { sparql: 'ASK {}', id: 'named', severity: 'info' }] }),
+    '/p/checks.json',
+  );
+  assert.deepEqual(
+    specs.map((s) => [s.id, s.severity, s.message]),
+    [
+      ['checks-1', 'error', "Invariant 'checks-1' violated."],
+      ['named', 'info', "Invariant 'named' violated."],
+    ],
+  );
   assert.throws(() => invariantsFromJson('[{"sparql": "ASK {}", "colour": 1}]', '/p/c.json'), /entry 0: unknown field colour/);
   assert.throws(() => invariantsFromJson('{"x": 1}', '/p/c.json'), /an invariant list is an array/);
   assert.throws(() => invariantsFromJson('[', '/p/c.json'), /not JSON/);
@@ -39,7 +62,13 @@ test('policy assets: a directory of files is read in name order; missing, empty 
     await writeFile(path.join(base, 'outside.rq'), 'ASK {}');
     await symlink(path.join(base, 'outside.rq'), path.join(root, 'link.rq'));
     const load = await loadInvariantAssets({ root, paths: ['checks', 'missing.rq', 'empty', 'link.rq', '../outside.rq'] });
-    assert.deepEqual(load.specs.map((s) => [s.spec.id, s.source]), [['first', path.join('checks', 'a.rq')], ['b', path.join('checks', 'b.rq')]]);
+    assert.deepEqual(
+      load.specs.map((s) => [s.spec.id, s.source]),
+      [
+        ['first', path.join('checks', 'a.rq')],
+        ['b', path.join('checks', 'b.rq')],
+      ],
+    );
     assert.equal(load.problems.length, 4, load.problems.join('\n'));
     assert.match(load.problems[0], /missing\.rq: .* cannot be read: ENOENT/);
     assert.match(load.problems[1], /empty: the directory holds no \.rq or \.sparql file/);

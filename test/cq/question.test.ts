@@ -12,14 +12,21 @@ test('expected: nonEmpty, empty and count OP N parse; anything else is refused w
   for (const op of ['>=', '<=', '==', '>', '<']) assert.deepEqual(parseExpected(`count ${op} 3`), { kind: 'count', op, value: 3 });
   assert.deepEqual(parseExpected('count>=12'), { kind: 'count', op: '>=', value: 12 });
   for (const bad of ['nonempty', 'count = 3', 'count >= -1', 'count >= 1.5', 'count', 'some']) {
-    assert.throws(() => parseExpected(bad), (e: Error) => e instanceof CqFormatError && /nonEmpty, empty or count OP N/.test(e.message), bad);
+    assert.throws(
+      () => parseExpected(bad),
+      (e: Error) => e instanceof CqFormatError && /nonEmpty, empty or count OP N/.test(e.message),
+      bad,
+    );
   }
   assert.throws(() => parseExpected('exactRows'), /only in a sidecar manifest/);
   assert.equal(expectedText(parseExpected('count == 0')), 'count == 0');
 });
 
 test('exactRows is an object with rows of strings or terms; malformed rows are refused', () => {
-  const e = expectedFrom({ kind: 'exactRows', rows: [{ x: 'http://e/a' }, { x: { type: 'literal', value: '1', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } }] });
+  const e = expectedFrom({
+    kind: 'exactRows',
+    rows: [{ x: 'http://e/a' }, { x: { type: 'literal', value: '1', datatype: 'http://www.w3.org/2001/XMLSchema#integer' } }],
+  });
   assert.equal(expectedText(e), 'exactRows (2 rows)');
   assert.throws(() => expectedFrom({ kind: 'exactRows' }), /rows must be an array/);
   assert.throws(() => expectedFrom({ kind: 'exactRows', rows: [{ x: 3 }] }), /expected\.rows\[0\]\.x/);
@@ -28,8 +35,23 @@ test('exactRows is an object with rows of strings or terms; malformed rows are r
 
 test('an entry round-trips through its JSON shape; defaults are filled in', () => {
   const q = questionFrom({ id: 'CQ-1', query: 'SELECT ?x WHERE { ?x a owl:Class }' });
-  assert.deepEqual(questionJson(q), { id: 'CQ-1', query_lang: 'sparql', query: 'SELECT ?x WHERE { ?x a owl:Class }', include_inferred: true, expected: { kind: 'nonEmpty' } });
-  const full = { id: 'cq.2', text: 'Which dogs?', type: 'Scoping', query_lang: 'sparql', query: 'ASK {}', include_inferred: false, expected: { kind: 'count', op: '<', value: 4 }, tags: ['a', 'b c'] };
+  assert.deepEqual(questionJson(q), {
+    id: 'CQ-1',
+    query_lang: 'sparql',
+    query: 'SELECT ?x WHERE { ?x a owl:Class }',
+    include_inferred: true,
+    expected: { kind: 'nonEmpty' },
+  });
+  const full = {
+    id: 'cq.2',
+    text: 'Which dogs?',
+    type: 'Scoping',
+    query_lang: 'sparql',
+    query: 'ASK {}',
+    include_inferred: false,
+    expected: { kind: 'count', op: '<', value: 4 },
+    tags: ['a', 'b c'],
+  };
   assert.deepEqual(questionJson(questionFrom(full)), full);
   assert.deepEqual(questionJson(questionFrom(JSON.parse(JSON.stringify(questionJson(questionFrom(full)))))), full);
 });
@@ -50,7 +72,12 @@ test('malformed entries are refused with the field at fault', () => {
 });
 
 test('judging: counts, ASK, open-world caveat for empty, truncation, and exactRows as an unordered set', () => {
-  const select = (n: number, rows: Record<string, { type: 'uri'; value: string }>[] = []) => ({ kind: 'select' as const, vars: ['x'], total: n, rows });
+  const select = (n: number, rows: Record<string, { type: 'uri'; value: string }>[] = []) => ({
+    kind: 'select' as const,
+    vars: ['x'],
+    total: n,
+    rows,
+  });
   assert.equal(judge({ kind: 'nonEmpty' }, select(2)).pass, true);
   assert.equal(judge({ kind: 'nonEmpty' }, select(0)).pass, false);
   const empty = judge({ kind: 'empty' }, select(0));
@@ -67,5 +94,9 @@ test('judging: counts, ASK, open-world caveat for empty, truncation, and exactRo
   assert.equal(sameRowSet([{ x: 'http://e/b' }, { x: 'http://e/a' }], [a, b, a]), true, 'order and duplicates do not matter');
   assert.equal(sameRowSet([{ x: 'http://e/a' }], [a, b]), false);
   assert.equal(sameRowSet([{ x: { type: 'literal', value: 'http://e/a' } }], [a]), false, 'a typed cell compares the term type');
-  assert.equal(judge({ kind: 'exactRows', rows: [{ x: 'http://e/a' }] }, select(2, [a])).pass, false, 'a truncated answer cannot be judged exactly');
+  assert.equal(
+    judge({ kind: 'exactRows', rows: [{ x: 'http://e/a' }] }, select(2, [a])).pass,
+    false,
+    'a truncated answer cannot be judged exactly',
+  );
 });

@@ -19,7 +19,8 @@ async function withHome(body: (home: string, providers: string) => Promise<void>
   }
 }
 
-const config = (extra: Record<string, unknown> = {}) => JSON.stringify({ version: 1, origins: [{ alias: 'ebi', profile: 'ols4', origin: 'https://www.ebi.ac.uk/ols4' }], ...extra });
+const config = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ version: 1, origins: [{ alias: 'ebi', profile: 'ols4', origin: 'https://www.ebi.ac.uk/ols4' }], ...extra });
 
 test('a binding is read only from an owner-only file in an owner-only directory; absent means none', async () => {
   await withHome(async (home, providers) => {
@@ -43,10 +44,15 @@ test('a binding is read only from an owner-only file in an owner-only directory;
   });
 });
 
-test('a binding names exact https bases only, and its generation changes with a credential\'s secret', async () => {
+test("a binding names exact https bases only, and its generation changes with a credential's secret", async () => {
   await withHome(async (home, providers) => {
     const file = path.join(providers, 'config.json');
-    for (const origin of ['http://www.ebi.ac.uk/ols4', 'https://www.ebi.ac.uk/ols4/', 'https://user:pw@www.ebi.ac.uk', 'https://www.ebi.ac.uk/ols4?x=1']) {
+    for (const origin of [
+      'http://www.ebi.ac.uk/ols4',
+      'https://www.ebi.ac.uk/ols4/',
+      'https://user:pw@www.ebi.ac.uk',
+      'https://www.ebi.ac.uk/ols4?x=1',
+    ]) {
       await writeFile(file, JSON.stringify({ version: 1, origins: [{ alias: 'ebi', profile: 'ols4', origin }] }), { mode: 0o600 });
       await assert.rejects(readBinding(home), /exact https base/, origin);
     }
@@ -63,10 +69,28 @@ test('a binding names exact https bases only, and its generation changes with a 
 });
 
 const acquisition = (via: Acquisition['via'], secrets: string[] = []): Acquisition => ({
-  providerId: 'ols', originAlias: 'ebi', via, url: 'https://u:p@ols.example/api/search?q=secret+query&rows=2#x', retries: 1,
-  fetchedAt: '2026-11-22T00:00:00.000Z', language: 'en', version: 'v1', license: null, secrets,
+  providerId: 'ols',
+  originAlias: 'ebi',
+  via,
+  url: 'https://u:p@ols.example/api/search?q=secret+query&rows=2#x',
+  retries: 1,
+  fetchedAt: '2026-11-22T00:00:00.000Z',
+  language: 'en',
+  version: 'v1',
+  license: null,
+  secrets,
 });
-const term = { iri: 'http://ex.org/T', label: 'heart', synonyms: ['b', 'a'], descriptions: ['d'], ontology: 'o', ontologyIri: null, type: 'class', obsolete: false, replacedBy: null };
+const term = {
+  iri: 'http://ex.org/T',
+  label: 'heart',
+  synonyms: ['b', 'a'],
+  descriptions: ['d'],
+  ontology: 'o',
+  ontologyIri: null,
+  type: 'class',
+  obsolete: false,
+  replacedBy: null,
+};
 
 test('provider records: sanitized source URL, content-only term fingerprints distinct for search and lookup, scores', () => {
   assert.equal(sanitizedUrl('https://u:p@ols.example/api/search?q=secret+query&rows=2#x'), 'https://ols.example/api/search?q=…&rows=…');
@@ -84,7 +108,13 @@ test('provider records: sanitized source URL, content-only term fingerprints dis
 
 test('evidence with a token shape or a configured secret is refused with provider_redaction_failed', () => {
   for (const leak of ['ghp_' + 'a'.repeat(30), 'Bearer ' + 'x'.repeat(30), 'AKIA' + 'B'.repeat(16)]) {
-    assert.throws(() => providerRecord({ ...term, descriptions: [leak] }, acquisition('ols4:term'), null), (e: unknown) => e instanceof ToolFailure && e.code === 'provider_redaction_failed');
+    assert.throws(
+      () => providerRecord({ ...term, descriptions: [leak] }, acquisition('ols4:term'), null),
+      (e: unknown) => e instanceof ToolFailure && e.code === 'provider_redaction_failed',
+    );
   }
-  assert.throws(() => providerRecord({ ...term, synonyms: ['my-configured-secret'] }, acquisition('ols4:term', ['my-configured-secret']), null), /secret-like/);
+  assert.throws(
+    () => providerRecord({ ...term, synonyms: ['my-configured-secret'] }, acquisition('ols4:term', ['my-configured-secret']), null),
+    /secret-like/,
+  );
 });

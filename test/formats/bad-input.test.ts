@@ -19,7 +19,13 @@ function sample(): Ontology {
   for (const e of [A, B, C, p]) o.add(f.declaration(e));
   o.add(f.subClassOf(A, B));
   o.add(f.subClassOf(B, f.objectSomeValuesFrom(p, C)));
-  o.add(f.annotationAssertion(f.annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), f.iriNode(EX + 'A'), f.literal('a thing', undefined, 'en')));
+  o.add(
+    f.annotationAssertion(
+      f.annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'),
+      f.iriNode(EX + 'A'),
+      f.literal('a thing', undefined, 'en'),
+    ),
+  );
   return o;
 }
 

@@ -18,19 +18,48 @@ function fixture(name: string): string {
 
 const doc = (body: string, prefixes = 'Prefix(:=<http://ex.org/>)\n') => prefixes + 'Ontology(\n' + body + '\n)\n';
 
-
 test('every axiom type, expression, data range and atom parses to the expected structure', () => {
   const o = readFunctional(fixture('all-constructs.ofn'));
-  const expected = fixture('all-constructs.lines').split('\n').filter((l) => l);
+  const expected = fixture('all-constructs.lines')
+    .split('\n')
+    .filter((l) => l);
   assert.deepEqual(axiomLines(o.axioms()), expected);
   const kinds = kindsIn(o.axioms());
   for (const k of AXIOM_KINDS) assert.ok(kinds.has(k), `fixture lacks ${k}`);
-  for (const k of ['ObjectIntersectionOf', 'ObjectUnionOf', 'ObjectComplementOf', 'ObjectOneOf', 'ObjectSomeValuesFrom',
-    'ObjectAllValuesFrom', 'ObjectHasValue', 'ObjectHasSelf', 'ObjectMinCardinality', 'ObjectMaxCardinality',
-    'ObjectExactCardinality', 'DataSomeValuesFrom', 'DataAllValuesFrom', 'DataHasValue', 'DataMinCardinality',
-    'DataMaxCardinality', 'DataExactCardinality', 'DataIntersectionOf', 'DataUnionOf', 'DataComplementOf', 'DataOneOf',
-    'DatatypeRestriction', 'ObjectInverseOf', 'AnonymousIndividual', 'ClassAtom', 'DataRangeAtom', 'ObjectPropertyAtom',
-    'DataPropertyAtom', 'BuiltInAtom', 'SameIndividualAtom', 'DifferentIndividualsAtom', 'Variable']) {
+  for (const k of [
+    'ObjectIntersectionOf',
+    'ObjectUnionOf',
+    'ObjectComplementOf',
+    'ObjectOneOf',
+    'ObjectSomeValuesFrom',
+    'ObjectAllValuesFrom',
+    'ObjectHasValue',
+    'ObjectHasSelf',
+    'ObjectMinCardinality',
+    'ObjectMaxCardinality',
+    'ObjectExactCardinality',
+    'DataSomeValuesFrom',
+    'DataAllValuesFrom',
+    'DataHasValue',
+    'DataMinCardinality',
+    'DataMaxCardinality',
+    'DataExactCardinality',
+    'DataIntersectionOf',
+    'DataUnionOf',
+    'DataComplementOf',
+    'DataOneOf',
+    'DatatypeRestriction',
+    'ObjectInverseOf',
+    'AnonymousIndividual',
+    'ClassAtom',
+    'DataRangeAtom',
+    'ObjectPropertyAtom',
+    'DataPropertyAtom',
+    'BuiltInAtom',
+    'SameIndividualAtom',
+    'DifferentIndividualsAtom',
+    'Variable',
+  ]) {
     assert.ok(kinds.has(k), `fixture lacks ${k}`);
   }
 });
@@ -57,13 +86,16 @@ test('anonymous ontology: no IRI, and a version IRI alone is not read', () => {
 });
 
 test('literals: plain, typed, language-tagged, escapes, rdf:PlainLiteral, multi-line', () => {
-  const o = readFunctional(doc(
-    'AnnotationAssertion(:p :s "plain")\n' +
-    'AnnotationAssertion(:p :s "5"^^xsd:integer)\n' +
-    'AnnotationAssertion(:p :s "hallo"@DE-at)\n' +
-    'AnnotationAssertion(:p :s "a \\"q\\" b \\\\ c \\n")\n' +
-    'AnnotationAssertion(:p :s "bonjour@fr"^^rdf:PlainLiteral)\n' +
-    'AnnotationAssertion(:p :s "two\nlines")'));
+  const o = readFunctional(
+    doc(
+      'AnnotationAssertion(:p :s "plain")\n' +
+        'AnnotationAssertion(:p :s "5"^^xsd:integer)\n' +
+        'AnnotationAssertion(:p :s "hallo"@DE-at)\n' +
+        'AnnotationAssertion(:p :s "a \\"q\\" b \\\\ c \\n")\n' +
+        'AnnotationAssertion(:p :s "bonjour@fr"^^rdf:PlainLiteral)\n' +
+        'AnnotationAssertion(:p :s "two\nlines")',
+    ),
+  );
   const values = new Set([...o.axioms()].map((a) => (a.kind === 'AnnotationAssertion' ? a.value : null)));
   assert.ok(values.has(literal('plain')));
   assert.ok(values.has(literal('5', XSD + 'integer')));
@@ -76,8 +108,9 @@ test('literals: plain, typed, language-tagged, escapes, rdf:PlainLiteral, multi-
 });
 
 test('relative full IRIs resolve against the base; absolute ones and prefixes stay', () => {
-  const o = readFunctional('Prefix(a:=<http://a.org/ns#>)\nOntology(<onto>\nSubClassOf(<A> a:B)\nSubClassOf(<urn:x:C> <#D>))',
-    { base: 'http://ex.org/dir/file.ofn' });
+  const o = readFunctional('Prefix(a:=<http://a.org/ns#>)\nOntology(<onto>\nSubClassOf(<A> a:B)\nSubClassOf(<urn:x:C> <#D>))', {
+    base: 'http://ex.org/dir/file.ofn',
+  });
   assert.equal(o.id.iri, 'http://ex.org/dir/onto');
   assert.ok(o.has(subClassOf(cls('http://ex.org/dir/A'), cls('http://a.org/ns#B'))));
   assert.ok(o.has(subClassOf(cls('urn:x:C'), cls('http://ex.org/dir/file.ofn#D'))));
@@ -103,39 +136,112 @@ test('node IDs are anonymous individuals scoped to their document', () => {
 });
 
 test('unqualified cardinalities get owl:Thing / rdfs:Literal fillers; duplicates collapse', () => {
-  const o = readFunctional(doc('SubClassOf(:A ObjectMinCardinality(1 :p))\nSubClassOf(:A ObjectMinCardinality(1 :p owl:Thing))\n' +
-    'DisjointClasses(:A :B)\nDisjointClasses(:B :A)\nClassAssertion(:A :i)'));
+  const o = readFunctional(
+    doc(
+      'SubClassOf(:A ObjectMinCardinality(1 :p))\nSubClassOf(:A ObjectMinCardinality(1 :p owl:Thing))\n' +
+        'DisjointClasses(:A :B)\nDisjointClasses(:B :A)\nClassAssertion(:A :i)',
+    ),
+  );
   assert.equal(o.axiomCount, 3);
   const ca = [...o.axioms()].find((a) => a.kind === 'ClassAssertion');
   assert.ok(ca && ca.kind === 'ClassAssertion' && ca.individual === namedIndividual('http://ex.org/i'));
 });
 
-interface ErrorCase { name: string; text: string; line: number; column: number; detail: RegExp }
+interface ErrorCase {
+  name: string;
+  text: string;
+  line: number;
+  column: number;
+  detail: RegExp;
+}
 
 const ERRORS: ErrorCase[] = [
-  { name: 'unknown prefix', text: 'Prefix(:=<http://ex.org/>)\nOntology(\nSubClassOf(:A  zz:B))', line: 3, column: 16, detail: /unknown prefix 'zz:'/ },
-  { name: 'unexpected token', text: 'Prefix(:=<http://ex.org/>)\nOntology(\n  SubClassOf(:A "lit"))', line: 3, column: 17, detail: /expected a class expression but found a quoted string/ },
+  {
+    name: 'unknown prefix',
+    text: 'Prefix(:=<http://ex.org/>)\nOntology(\nSubClassOf(:A  zz:B))',
+    line: 3,
+    column: 16,
+    detail: /unknown prefix 'zz:'/,
+  },
+  {
+    name: 'unexpected token',
+    text: 'Prefix(:=<http://ex.org/>)\nOntology(\n  SubClassOf(:A "lit"))',
+    line: 3,
+    column: 17,
+    detail: /expected a class expression but found a quoted string/,
+  },
   { name: 'unknown axiom', text: 'Ontology(\n Frobnicate(:A))', line: 2, column: 2, detail: /unknown axiom type 'Frobnicate'/ },
-  { name: 'unterminated literal', text: 'Prefix(:=<http://ex.org/>)\nOntology(\nAnnotationAssertion(:p :s "never\nclosed)\n)', line: 3, column: 27, detail: /unterminated string literal/ },
-  { name: 'unterminated IRI', text: 'Ontology(\nSubClassOf(<http://ex.org/A\n<http://ex.org/B>))', line: 2, column: 12, detail: /unterminated IRI/ },
-  { name: 'truncated input', text: 'Prefix(:=<http://ex.org/>)\nOntology(\nSubClassOf(:A', line: 3, column: 14, detail: /expected a class expression but found end of input/ },
-  { name: 'missing close of ontology', text: 'Ontology(\nSubClassOf(<urn:a> <urn:b>)\n', line: 3, column: 1, detail: /expected an axiom but found end of input/ },
-  { name: 'bad cardinality', text: 'Prefix(:=<http://ex.org/>)\nOntology(SubClassOf(:A ObjectMinCardinality(x :p)))', line: 2, column: 45, detail: /non-negative integer/ },
+  {
+    name: 'unterminated literal',
+    text: 'Prefix(:=<http://ex.org/>)\nOntology(\nAnnotationAssertion(:p :s "never\nclosed)\n)',
+    line: 3,
+    column: 27,
+    detail: /unterminated string literal/,
+  },
+  {
+    name: 'unterminated IRI',
+    text: 'Ontology(\nSubClassOf(<http://ex.org/A\n<http://ex.org/B>))',
+    line: 2,
+    column: 12,
+    detail: /unterminated IRI/,
+  },
+  {
+    name: 'truncated input',
+    text: 'Prefix(:=<http://ex.org/>)\nOntology(\nSubClassOf(:A',
+    line: 3,
+    column: 14,
+    detail: /expected a class expression but found end of input/,
+  },
+  {
+    name: 'missing close of ontology',
+    text: 'Ontology(\nSubClassOf(<urn:a> <urn:b>)\n',
+    line: 3,
+    column: 1,
+    detail: /expected an axiom but found end of input/,
+  },
+  {
+    name: 'bad cardinality',
+    text: 'Prefix(:=<http://ex.org/>)\nOntology(SubClassOf(:A ObjectMinCardinality(x :p)))',
+    line: 2,
+    column: 45,
+    detail: /non-negative integer/,
+  },
   { name: 'text after the ontology', text: 'Ontology()\nOntology()', line: 2, column: 1, detail: /end of input after the ontology/ },
-  { name: 'n-ary data restriction', text: 'Prefix(:=<http://ex.org/>)\nOntology(SubClassOf(:A DataSomeValuesFrom(:d :e xsd:integer)))', line: 2, column: 46, detail: /several data properties/ },
-  { name: 'unknown class expression', text: 'Prefix(:=<http://ex.org/>)\nOntology(SubClassOf(:A ObjectSomething(:p)))', line: 2, column: 24, detail: /unknown class expression constructor 'ObjectSomething'/ },
-  { name: 'node ID where an IRI is required', text: 'Ontology(Declaration(Class(_:b)))', line: 1, column: 28, detail: /anonymous individual/ },
+  {
+    name: 'n-ary data restriction',
+    text: 'Prefix(:=<http://ex.org/>)\nOntology(SubClassOf(:A DataSomeValuesFrom(:d :e xsd:integer)))',
+    line: 2,
+    column: 46,
+    detail: /several data properties/,
+  },
+  {
+    name: 'unknown class expression',
+    text: 'Prefix(:=<http://ex.org/>)\nOntology(SubClassOf(:A ObjectSomething(:p)))',
+    line: 2,
+    column: 24,
+    detail: /unknown class expression constructor 'ObjectSomething'/,
+  },
+  {
+    name: 'node ID where an IRI is required',
+    text: 'Ontology(Declaration(Class(_:b)))',
+    line: 1,
+    column: 28,
+    detail: /anonymous individual/,
+  },
 ];
 
 for (const c of ERRORS) {
   test(`error: ${c.name} gives line and column`, () => {
-    assert.throws(() => readFunctional(c.text), (e: unknown) => {
-      assert.ok(e instanceof ParseError, String(e));
-      assert.equal(e.format, 'ofn');
-      assert.match(e.detail, c.detail);
-      assert.equal(e.line, c.line, 'line');
-      assert.equal(e.column, c.column, 'column');
-      return true;
-    });
+    assert.throws(
+      () => readFunctional(c.text),
+      (e: unknown) => {
+        assert.ok(e instanceof ParseError, String(e));
+        assert.equal(e.format, 'ofn');
+        assert.match(e.detail, c.detail);
+        assert.equal(e.line, c.line, 'line');
+        assert.equal(e.column, c.column, 'column');
+        return true;
+      },
+    );
   });
 }

@@ -9,9 +9,24 @@ import { FunctionalRenderer, isPnLocal } from '../../src/model/formats/functiona
 import { axiomLines, LineRenderer } from '../../src/model/render/axiom-lines.js';
 import { Ontology } from '../../src/model/ontology.js';
 import {
-  annotation, annotationAssertion, annotationProperty, anonymousIndividual, classAssertion, cls, dataProperty,
-  dataPropertyAssertion, declaration, iriNode, literal, namedIndividual, objectInverseOf, objectProperty,
-  objectPropertyAssertion, objectSomeValuesFrom, objectUnionOf, subClassOf,
+  annotation,
+  annotationAssertion,
+  annotationProperty,
+  anonymousIndividual,
+  classAssertion,
+  cls,
+  dataProperty,
+  dataPropertyAssertion,
+  declaration,
+  iriNode,
+  literal,
+  namedIndividual,
+  objectInverseOf,
+  objectProperty,
+  objectPropertyAssertion,
+  objectSomeValuesFrom,
+  objectUnionOf,
+  subClassOf,
 } from '../../src/model/terms.js';
 import type { Axiom } from '../../src/model/terms.js';
 import { RDFS_LABEL, XSD } from '../../src/model/vocab.js';
@@ -44,10 +59,14 @@ test('round trip without anonymous individuals gives exactly the same axiom obje
   o.prefixes.set('ex:', EX);
   const axioms: Axiom[] = [
     declaration(cls(EX + 'A')),
-    subClassOf(cls(EX + 'A'), objectSomeValuesFrom(objectInverseOf(objectProperty(EX + 'p')), objectUnionOf([cls(EX + 'B'), cls(EX + 'C')]))),
+    subClassOf(
+      cls(EX + 'A'),
+      objectSomeValuesFrom(objectInverseOf(objectProperty(EX + 'p')), objectUnionOf([cls(EX + 'B'), cls(EX + 'C')])),
+    ),
     dataPropertyAssertion(dataProperty(EX + 'd'), namedIndividual(EX + 'i'), literal('x "y" \\ z\nw', XSD + 'token')),
-    annotationAssertion(annotationProperty(RDFS_LABEL), iriNode(EX + 'A'), literal('A', undefined, 'en'),
-      [annotation(annotationProperty(EX + 'src'), iriNode('http://other.org/a b'))]),
+    annotationAssertion(annotationProperty(RDFS_LABEL), iriNode(EX + 'A'), literal('A', undefined, 'en'), [
+      annotation(annotationProperty(EX + 'src'), iriNode('http://other.org/a b')),
+    ]),
   ];
   for (const a of axioms) o.add(a);
   const back = readFunctional(writeFunctional(o));
@@ -86,22 +105,25 @@ test('document layout: standard prefixes, ontology IRI and version, imports, ann
   o.imports.add(EX + 'imp');
   o.annotations.add(annotation(annotationProperty(RDFS_LABEL), literal('Onto')));
   o.add(declaration(cls(EX + 'A')));
-  assert.equal(writeFunctional(o), [
-    'Prefix(:=<http://ex.org/>)',
-    'Prefix(owl:=<http://www.w3.org/2002/07/owl#>)',
-    'Prefix(rdf:=<http://www.w3.org/1999/02/22-rdf-syntax-ns#>)',
-    'Prefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)',
-    'Prefix(xml:=<http://www.w3.org/XML/1998/namespace>)',
-    'Prefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)',
-    '',
-    'Ontology(<http://ex.org/o> <http://ex.org/o/2>',
-    'Import(<http://ex.org/imp>)',
-    'Annotation(rdfs:label "Onto")',
-    '',
-    'Declaration(Class(:A))',
-    ')',
-    '',
-  ].join('\n'));
+  assert.equal(
+    writeFunctional(o),
+    [
+      'Prefix(:=<http://ex.org/>)',
+      'Prefix(owl:=<http://www.w3.org/2002/07/owl#>)',
+      'Prefix(rdf:=<http://www.w3.org/1999/02/22-rdf-syntax-ns#>)',
+      'Prefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)',
+      'Prefix(xml:=<http://www.w3.org/XML/1998/namespace>)',
+      'Prefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)',
+      '',
+      'Ontology(<http://ex.org/o> <http://ex.org/o/2>',
+      'Import(<http://ex.org/imp>)',
+      'Annotation(rdfs:label "Onto")',
+      '',
+      'Declaration(Class(:A))',
+      ')',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('FunctionalRenderer with an empty prefix map writes full IRIs', () => {
@@ -111,7 +133,14 @@ test('FunctionalRenderer with an empty prefix map writes full IRIs', () => {
 });
 
 test('FunctionalRenderer abbreviates only valid local names, preferring the longest namespace', () => {
-  const r = new FunctionalRenderer(new Map([[':', EX], ['sub:', EX + 'sub/'], ['xsd:', XSD], ['bad prefix:', EX]]));
+  const r = new FunctionalRenderer(
+    new Map([
+      [':', EX],
+      ['sub:', EX + 'sub/'],
+      ['xsd:', XSD],
+      ['bad prefix:', EX],
+    ]),
+  );
   assert.equal(r.classExpression(cls(EX + 'A')), ':A');
   assert.equal(r.classExpression(cls(EX + 'sub/B')), 'sub:B');
   assert.equal(r.classExpression(cls(EX + 'a/b')), '<http://ex.org/a/b>');

@@ -7,7 +7,12 @@ import path from 'node:path';
 import { Ontology } from '../../src/model/ontology.js';
 import type { IRI } from '../../src/model/terms.js';
 
-export function ontology(iri: string, imports: string[] = [], documentIri: string | null = null, versionIri: string | null = null): Ontology {
+export function ontology(
+  iri: string,
+  imports: string[] = [],
+  documentIri: string | null = null,
+  versionIri: string | null = null,
+): Ontology {
   const o = new Ontology();
   o.id = { iri, versionIri };
   for (const i of imports) o.imports.add(i);

@@ -17,9 +17,22 @@ const DOC = '/projects/zoo.ttl';
 
 function entry(seq: number, time = new Date().toISOString()): ChangeEntry {
   return {
-    type: 'change', seq, time, document: DOC, batch: `b${seq}`, principal: null, client: null, session_id: null, tool: 'add_axiom',
-    cause: 'apply', changes: [{ op: 'add_axiom', axiom: `Declaration(Class(<http://example.org/C${seq}>))` }], entities: [`http://example.org/C${seq}`],
-    revision_before: seq, revision_after: seq + 1, fingerprint_before: `f${seq - 1}`, fingerprint_after: `f${seq}`,
+    type: 'change',
+    seq,
+    time,
+    document: DOC,
+    batch: `b${seq}`,
+    principal: null,
+    client: null,
+    session_id: null,
+    tool: 'add_axiom',
+    cause: 'apply',
+    changes: [{ op: 'add_axiom', axiom: `Declaration(Class(<http://example.org/C${seq}>))` }],
+    entities: [`http://example.org/C${seq}`],
+    revision_before: seq,
+    revision_after: seq + 1,
+    fingerprint_before: `f${seq - 1}`,
+    fingerprint_after: `f${seq}`,
   };
 }
 
@@ -39,30 +52,49 @@ async function journalFile(home: string, name = 'journal.log'): Promise<string> 
   return path.join(home, 'journal', dir, name);
 }
 
-test('concurrent appends share writes and all come back in order, in private files', () => withStore(async (store, home) => {
-  await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(DOC, [entry(i + 1)])));
-  const state = await store.readSince(DOC, 0);
-  assert.deepEqual(state.entries.map((e) => e.seq), Array.from({ length: 50 }, (_, i) => i + 1));
-  assert.equal(state.lastSeq, 50);
-  assert.deepEqual(await store.unsavedDocuments(), [DOC]);
-  const file = await journalFile(home);
-  assert.equal((await stat(file)).mode & 0o777, 0o600);
-  assert.equal((await stat(path.dirname(file))).mode & 0o777, 0o700);
-  assert.equal((await stat(path.join(home, 'journal'))).mode & 0o777, 0o700);
-  assert.equal((await readFile(path.join(path.dirname(file), 'document'), 'utf8')), DOC);
-}));
+test('concurrent appends share writes and all come back in order, in private files', () =>
+  withStore(async (store, home) => {
+    await Promise.all(Array.from({ length: 50 }, (_, i) => store.append(DOC, [entry(i + 1)])));
+    const state = await store.readSince(DOC, 0);
+    assert.deepEqual(
+      state.entries.map((e) => e.seq),
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
+    assert.equal(state.lastSeq, 50);
+    assert.deepEqual(await store.unsavedDocuments(), [DOC]);
+    const file = await journalFile(home);
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.equal((await stat(path.dirname(file))).mode & 0o777, 0o700);
+    assert.equal((await stat(path.join(home, 'journal'))).mode & 0o777, 0o700);
+    assert.equal(await readFile(path.join(path.dirname(file), 'document'), 'utf8'), DOC);
+  }));
 
-test('appends made by separate callbacks of one event-loop turn share one write and fsync', () => withStore(async (store) => {
-  await store.append(DOC, [entry(0)]);
-  const events: string[] = [];
-  // calls arrive as separate callbacks (socket or port messages); the first one's flush must not leave the rest for the next fsync
-  const arrivals = ['a', 'b', 'c'].map((name) => new Promise<void>((resolve) => setImmediate(() => {
-    resolve(store.append(DOC, [entry(0)], () => events.push(`numbered ${name}`)).then(() => { events.push(`durable ${name}`); }));
-  })));
-  await Promise.all(arrivals);
-  assert.deepEqual(events.slice(0, 3), ['numbered a', 'numbered b', 'numbered c']);
-  assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3, 4]);
-}));
+test('appends made by separate callbacks of one event-loop turn share one write and fsync', () =>
+  withStore(async (store) => {
+    await store.append(DOC, [entry(0)]);
+    const events: string[] = [];
+    // calls arrive as separate callbacks (socket or port messages); the first one's flush must not leave the rest for the next fsync
+    const arrivals = ['a', 'b', 'c'].map(
+      (name) =>
+        new Promise<void>((resolve) =>
+          setImmediate(() => {
+            resolve(
+              store
+                .append(DOC, [entry(0)], () => events.push(`numbered ${name}`))
+                .then(() => {
+                  events.push(`durable ${name}`);
+                }),
+            );
+          }),
+        ),
+    );
+    await Promise.all(arrivals);
+    assert.deepEqual(events.slice(0, 3), ['numbered a', 'numbered b', 'numbered c']);
+    assert.deepEqual(
+      (await store.readSince(DOC, 0)).entries.map((e) => e.seq),
+      [1, 2, 3, 4],
+    );
+  }));
 
 /**
  * Holds back the completion of every fdatasync the store starts (the real call runs; its callback waits)
@@ -97,138 +129,194 @@ async function until(condition: () => boolean): Promise<void> {
   }
 }
 
-test('the next batch is written while the previous one syncs, two at most, and acknowledged after it', () => withStore((store, home) => withHeldSyncs(async (held) => {
-  const acks: string[] = [];
-  const append = (name: string) => store.append(DOC, [entry(0)]).then(() => { acks.push(name); });
-  const a = append('a');
-  await until(() => held.length === 1);
-  const b = append('b');
-  await until(() => held.length === 2);
-  const c = append('c');
-  const d = append('d');
-  // a third batch waits for the first fsync to end, gathering c and d meanwhile
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(held.length, 2);
-  assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 2);
-  held[1].release();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.deepEqual(acks, [], 'b is durable, but not acknowledged before a');
-  held[0].release();
-  await Promise.all([a, b]);
-  assert.deepEqual(acks, ['a', 'b']);
-  await until(() => held.length === 3);
-  assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4, 'c and d went out in one write');
-  held[2].release();
-  await Promise.all([c, d]);
-  assert.deepEqual(acks, ['a', 'b', 'c', 'd']);
-  assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3, 4]);
-})));
+test('the next batch is written while the previous one syncs, two at most, and acknowledged after it', () =>
+  withStore((store, home) =>
+    withHeldSyncs(async (held) => {
+      const acks: string[] = [];
+      const append = (name: string) =>
+        store.append(DOC, [entry(0)]).then(() => {
+          acks.push(name);
+        });
+      const a = append('a');
+      await until(() => held.length === 1);
+      const b = append('b');
+      await until(() => held.length === 2);
+      const c = append('c');
+      const d = append('d');
+      // a third batch waits for the first fsync to end, gathering c and d meanwhile
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(held.length, 2);
+      assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 2);
+      held[1].release();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(acks, [], 'b is durable, but not acknowledged before a');
+      held[0].release();
+      await Promise.all([a, b]);
+      assert.deepEqual(acks, ['a', 'b']);
+      await until(() => held.length === 3);
+      assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4, 'c and d went out in one write');
+      held[2].release();
+      await Promise.all([c, d]);
+      assert.deepEqual(acks, ['a', 'b', 'c', 'd']);
+      assert.deepEqual(
+        (await store.readSince(DOC, 0)).entries.map((e) => e.seq),
+        [1, 2, 3, 4],
+      );
+    }),
+  ));
 
-test('a batch goes out while the one before it syncs once as many calls wait as that one carries', () => withStore((store, home) => withHeldSyncs(async (held) => {
-  const first = [store.append(DOC, [entry(0)]), store.append(DOC, [entry(0)])];
-  await until(() => held.length === 1);
-  const lone = store.append(DOC, [entry(0)]);
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(held.length, 1, 'one call waits for the two-call batch');
-  const second = store.append(DOC, [entry(0)]);
-  await until(() => held.length === 2);
-  assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4);
-  held[0].release();
-  held[1].release();
-  await Promise.all([...first, lone, second]);
-})));
+test('a batch goes out while the one before it syncs once as many calls wait as that one carries', () =>
+  withStore((store, home) =>
+    withHeldSyncs(async (held) => {
+      const first = [store.append(DOC, [entry(0)]), store.append(DOC, [entry(0)])];
+      await until(() => held.length === 1);
+      const lone = store.append(DOC, [entry(0)]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(held.length, 1, 'one call waits for the two-call batch');
+      const second = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 2);
+      assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4);
+      held[0].release();
+      held[1].release();
+      await Promise.all([...first, lone, second]);
+    }),
+  ));
 
-test('a batch whose earlier batch failed to sync is not acknowledged either; the next append starts afresh', () => withStore((store) => withHeldSyncs(async (held) => {
-  const a = store.append(DOC, [entry(0)]);
-  await until(() => held.length === 1);
-  const b = store.append(DOC, [entry(0)]);
-  await until(() => held.length === 2);
-  held[1].release();
-  held[0].release(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
-  await assert.rejects(a, /EIO/);
-  await assert.rejects(b, /EIO/, 'b synced, but after an entry that may be lost');
-  const c = store.append(DOC, [entry(0)]);
-  await until(() => held.length === 3);
-  held[2].release();
-  await c;
-  assert.equal((await store.readSince(DOC, 0)).lastSeq, 3);
-})));
+test('a batch whose earlier batch failed to sync is not acknowledged either; the next append starts afresh', () =>
+  withStore((store) =>
+    withHeldSyncs(async (held) => {
+      const a = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 1);
+      const b = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 2);
+      held[1].release();
+      held[0].release(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      await assert.rejects(a, /EIO/);
+      await assert.rejects(b, /EIO/, 'b synced, but after an entry that may be lost');
+      const c = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 3);
+      held[2].release();
+      await c;
+      assert.equal((await store.readSince(DOC, 0)).lastSeq, 3);
+    }),
+  ));
 
-test('a torn last line is not read and is cut off before the next append', () => withStore(async (store, home) => {
-  await store.append(DOC, [entry(1), entry(2)]);
-  await store.close();
-  const file = await journalFile(home);
-  const third = encodeRecord(entry(3));
-  await appendFile(file, third.slice(0, third.length - 20));
-  const reopened = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
-  assert.deepEqual((await reopened.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2]);
-  await reopened.append(DOC, [entry(3)]);
-  assert.deepEqual((await reopened.readSince(DOC, 0)).entries.map((e) => e.seq), [1, 2, 3]);
-  await reopened.close();
-}));
+test('a torn last line is not read and is cut off before the next append', () =>
+  withStore(async (store, home) => {
+    await store.append(DOC, [entry(1), entry(2)]);
+    await store.close();
+    const file = await journalFile(home);
+    const third = encodeRecord(entry(3));
+    await appendFile(file, third.slice(0, third.length - 20));
+    const reopened = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
+    assert.deepEqual(
+      (await reopened.readSince(DOC, 0)).entries.map((e) => e.seq),
+      [1, 2],
+    );
+    await reopened.append(DOC, [entry(3)]);
+    assert.deepEqual(
+      (await reopened.readSince(DOC, 0)).entries.map((e) => e.seq),
+      [1, 2, 3],
+    );
+    await reopened.close();
+  }));
 
-test('entries another writer appended are numbered past, and a torn line it left is cut before the next append', () => withStore(async (store, home) => {
-  const numbered = (e: ChangeEntry) => ({ ...e, seq: 0 });
-  await store.append(DOC, [numbered(entry(1))]);
-  const other = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
-  await other.append(DOC, [numbered(entry(2)), numbered(entry(3))]);
-  await other.close();
-  await store.append(DOC, [numbered(entry(4))]);
-  // a writer that died mid-write leaves half a line behind
-  const torn = encodeRecord({ ...entry(5), seq: 5 });
-  await appendFile(await journalFile(home), torn.slice(0, torn.length - 20));
-  const seqs: number[] = [];
-  await store.append(DOC, [numbered(entry(6))], (e) => seqs.push(e.seq));
-  assert.deepEqual(seqs, [5]);
-  assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => [e.seq, e.batch]), [[1, 'b1'], [2, 'b2'], [3, 'b3'], [4, 'b4'], [5, 'b6']]);
-}));
+test('entries another writer appended are numbered past, and a torn line it left is cut before the next append', () =>
+  withStore(async (store, home) => {
+    const numbered = (e: ChangeEntry) => ({ ...e, seq: 0 });
+    await store.append(DOC, [numbered(entry(1))]);
+    const other = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
+    await other.append(DOC, [numbered(entry(2)), numbered(entry(3))]);
+    await other.close();
+    await store.append(DOC, [numbered(entry(4))]);
+    // a writer that died mid-write leaves half a line behind
+    const torn = encodeRecord({ ...entry(5), seq: 5 });
+    await appendFile(await journalFile(home), torn.slice(0, torn.length - 20));
+    const seqs: number[] = [];
+    await store.append(DOC, [numbered(entry(6))], (e) => seqs.push(e.seq));
+    assert.deepEqual(seqs, [5]);
+    assert.deepEqual(
+      (await store.readSince(DOC, 0)).entries.map((e) => [e.seq, e.batch]),
+      [
+        [1, 'b1'],
+        [2, 'b2'],
+        [3, 'b3'],
+        [4, 'b4'],
+        [5, 'b6'],
+      ],
+    );
+  }));
 
 test('a line whose checksum fails is skipped', () => {
   const lines = encodeRecord(entry(1)) + encodeRecord(entry(2)).replace('C2', 'C9') + encodeRecord(entry(3));
-  assert.deepEqual(decodeRecords(lines).map((r) => (r as ChangeEntry).seq), [1, 3]);
+  assert.deepEqual(
+    decodeRecords(lines).map((r) => (r as ChangeEntry).seq),
+    [1, 3],
+  );
 });
 
-test('a save moves the entries to the history; the journal keeps what came after', () => withStore(async (store, home) => {
-  await store.append(DOC, [entry(1), entry(2), entry(3)]);
-  await store.markSaved(DOC, { type: 'save', seq: 2, time: new Date().toISOString(), fingerprint: 'f2' });
-  const state = await store.readSince(DOC, 0);
-  assert.deepEqual(state.entries.map((e) => e.seq), [1, 2, 3]);
-  assert.equal(state.saved?.seq, 2);
-  assert.deepEqual(unsavedEntries(state).map((e) => e.seq), [3]);
-  const journal = decodeRecords(await readFile(await journalFile(home), 'utf8'));
-  assert.deepEqual(journal.map((r) => r.type), ['save', 'change']);
-  await store.markSaved(DOC, { type: 'save', seq: 3, time: new Date().toISOString(), fingerprint: 'f3' });
-  assert.deepEqual(await store.unsavedDocuments(), []);
-  assert.equal((await stat(await journalFile(home, 'history.log'))).mode & 0o777, 0o600);
-}));
+test('a save moves the entries to the history; the journal keeps what came after', () =>
+  withStore(async (store, home) => {
+    await store.append(DOC, [entry(1), entry(2), entry(3)]);
+    await store.markSaved(DOC, { type: 'save', seq: 2, time: new Date().toISOString(), fingerprint: 'f2' });
+    const state = await store.readSince(DOC, 0);
+    assert.deepEqual(
+      state.entries.map((e) => e.seq),
+      [1, 2, 3],
+    );
+    assert.equal(state.saved?.seq, 2);
+    assert.deepEqual(
+      unsavedEntries(state).map((e) => e.seq),
+      [3],
+    );
+    const journal = decodeRecords(await readFile(await journalFile(home), 'utf8'));
+    assert.deepEqual(
+      journal.map((r) => r.type),
+      ['save', 'change'],
+    );
+    await store.markSaved(DOC, { type: 'save', seq: 3, time: new Date().toISOString(), fingerprint: 'f3' });
+    assert.deepEqual(await store.unsavedDocuments(), []);
+    assert.equal((await stat(await journalFile(home, 'history.log'))).mode & 0o777, 0o600);
+  }));
 
-test('set-aside entries are neither replayed nor saved away until resolved', () => withStore(async (store) => {
-  await store.append(DOC, [entry(1), entry(2)]);
-  await store.append(DOC, [{ type: 'aside', from: 0, upto: 2, time: new Date().toISOString() }]);
-  await store.append(DOC, [entry(3)]);
-  let state = await store.readSince(DOC, 0);
-  assert.deepEqual(state.aside && [state.aside.from, state.aside.upto], [0, 2]);
-  assert.deepEqual(unsavedEntries(state).map((e) => e.seq), [3]);
-  await store.markSaved(DOC, { type: 'save', seq: 3, time: new Date().toISOString(), fingerprint: 'f3' });
-  state = await store.readSince(DOC, 0);
-  assert.ok(state.aside !== null, 'a save does not settle set-aside entries');
-  assert.deepEqual(await store.unsavedDocuments(), [DOC]);
-  await store.append(DOC, [{ type: 'resolved', upto: 2, time: new Date().toISOString(), action: 'discarded' }]);
-  assert.equal((await store.readSince(DOC, 0)).aside, null);
-  assert.deepEqual(await store.unsavedDocuments(), []);
-}));
+test('set-aside entries are neither replayed nor saved away until resolved', () =>
+  withStore(async (store) => {
+    await store.append(DOC, [entry(1), entry(2)]);
+    await store.append(DOC, [{ type: 'aside', from: 0, upto: 2, time: new Date().toISOString() }]);
+    await store.append(DOC, [entry(3)]);
+    let state = await store.readSince(DOC, 0);
+    assert.deepEqual(state.aside && [state.aside.from, state.aside.upto], [0, 2]);
+    assert.deepEqual(
+      unsavedEntries(state).map((e) => e.seq),
+      [3],
+    );
+    await store.markSaved(DOC, { type: 'save', seq: 3, time: new Date().toISOString(), fingerprint: 'f3' });
+    state = await store.readSince(DOC, 0);
+    assert.ok(state.aside !== null, 'a save does not settle set-aside entries');
+    assert.deepEqual(await store.unsavedDocuments(), [DOC]);
+    await store.append(DOC, [{ type: 'resolved', upto: 2, time: new Date().toISOString(), action: 'discarded' }]);
+    assert.equal((await store.readSince(DOC, 0)).aside, null);
+    assert.deepEqual(await store.unsavedDocuments(), []);
+  }));
 
-test('retention drops history entries older than the age limit, then the oldest beyond the size limit', () => withStore(async (store, home) => {
-  const old = new Date(Date.now() - 100 * 86_400_000).toISOString();
-  await store.append(DOC, [entry(1, old), entry(2), entry(3), entry(4)]);
-  await store.markSaved(DOC, { type: 'save', seq: 4, time: new Date().toISOString(), fingerprint: 'f4' });
-  await store.compact(DOC, new Date());
-  assert.deepEqual((await store.readSince(DOC, 0)).entries.map((e) => e.seq), [2, 3, 4]);
-  const history = await journalFile(home, 'history.log');
-  const lineBytes = Buffer.byteLength(encodeRecord(entry(3)));
-  const small = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 2 * lineBytes + 200 });
-  await small.compact(DOC, new Date());
-  const kept = decodeRecords(await readFile(history, 'utf8'));
-  assert.deepEqual(kept.filter((r) => r.type === 'change').map((r) => (r as ChangeEntry).seq), [3, 4]);
-  await small.close();
-}));
+test('retention drops history entries older than the age limit, then the oldest beyond the size limit', () =>
+  withStore(async (store, home) => {
+    const old = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    await store.append(DOC, [entry(1, old), entry(2), entry(3), entry(4)]);
+    await store.markSaved(DOC, { type: 'save', seq: 4, time: new Date().toISOString(), fingerprint: 'f4' });
+    await store.compact(DOC, new Date());
+    assert.deepEqual(
+      (await store.readSince(DOC, 0)).entries.map((e) => e.seq),
+      [2, 3, 4],
+    );
+    const history = await journalFile(home, 'history.log');
+    const lineBytes = Buffer.byteLength(encodeRecord(entry(3)));
+    const small = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 2 * lineBytes + 200 });
+    await small.compact(DOC, new Date());
+    const kept = decodeRecords(await readFile(history, 'utf8'));
+    assert.deepEqual(
+      kept.filter((r) => r.type === 'change').map((r) => (r as ChangeEntry).seq),
+      [3, 4],
+    );
+    await small.close();
+  }));

@@ -68,7 +68,10 @@ test('data restrictions: kind from the resolver, else from the filler', () => {
   assert.equal(ce('d value 5'), `DataHasValue(${e('d')} "5"^^${x('integer')})`);
   assert.equal(ce('d value "x"@EN'), `DataHasValue(${e('d')} "x"@en)`);
   assert.equal(ce('d some {1, 2}'), `DataSomeValuesFrom(${e('d')} DataOneOf("1"^^${x('integer')} "2"^^${x('integer')}))`);
-  assert.equal(ce('d only integer[> 0]'), `DataAllValuesFrom(${e('d')} DatatypeRestriction(${x('integer')} ${x('minExclusive')} "0"^^${x('integer')}))`);
+  assert.equal(
+    ce('d only integer[> 0]'),
+    `DataAllValuesFrom(${e('d')} DatatypeRestriction(${x('integer')} ${x('minExclusive')} "0"^^${x('integer')}))`,
+  );
   // known data property: unqualified cardinality and a custom datatype filler
   assert.equal(ce('d min 1', { d: ['DataProperty'] }), `DataMinCardinality(1 ${e('d')})`);
   assert.equal(ce('d some D', { d: ['DataProperty'] }), `DataSomeValuesFrom(${e('d')} ${e('D')})`);
@@ -79,17 +82,27 @@ test('data restrictions: kind from the resolver, else from the filler', () => {
 });
 
 test('data ranges: facets, literals, boolean operators', () => {
-  assert.equal(dr('xsd:integer[>= 0, < 10]'),
-    `DatatypeRestriction(${x('integer')} ${x('maxExclusive')} "10"^^${x('integer')} ${x('minInclusive')} "0"^^${x('integer')})`);
-  assert.equal(dr('xsd:string[length 5, minLength 1, maxLength 9, pattern "a*"]'),
-    `DatatypeRestriction(${x('string')} ${x('length')} "5"^^${x('integer')} ${x('maxLength')} "9"^^${x('integer')} ${x('minLength')} "1"^^${x('integer')} ${x('pattern')} "a*"^^${x('string')})`);
-  assert.equal(dr('rdf:PlainLiteral[langRange "en"]'.replace('rdf:PlainLiteral', 'xsd:PL')),
-    `DatatypeRestriction(${x('PL')} <http://www.w3.org/1999/02/22-rdf-syntax-ns#langRange> "en"^^${x('string')})`);
+  assert.equal(
+    dr('xsd:integer[>= 0, < 10]'),
+    `DatatypeRestriction(${x('integer')} ${x('maxExclusive')} "10"^^${x('integer')} ${x('minInclusive')} "0"^^${x('integer')})`,
+  );
+  assert.equal(
+    dr('xsd:string[length 5, minLength 1, maxLength 9, pattern "a*"]'),
+    `DatatypeRestriction(${x('string')} ${x('length')} "5"^^${x('integer')} ${x('maxLength')} "9"^^${x('integer')} ${x('minLength')} "1"^^${x('integer')} ${x('pattern')} "a*"^^${x('string')})`,
+  );
+  assert.equal(
+    dr('rdf:PlainLiteral[langRange "en"]'.replace('rdf:PlainLiteral', 'xsd:PL')),
+    `DatatypeRestriction(${x('PL')} <http://www.w3.org/1999/02/22-rdf-syntax-ns#langRange> "en"^^${x('string')})`,
+  );
   assert.equal(dr('xsd:decimal[<= 1.5]'), `DatatypeRestriction(${x('decimal')} ${x('maxInclusive')} "1.5"^^${x('decimal')})`);
-  assert.equal(dr('{1.5f, true, "a", "b"^^xsd:token, -3}'),
-    `DataOneOf("-3"^^${x('integer')} "1.5"^^${x('float')} "a"^^${x('string')} "b"^^${x('token')} "true"^^${x('boolean')})`);
-  assert.equal(dr('xsd:integer or xsd:string and not xsd:boolean'),
-    `DataUnionOf(${x('integer')} DataIntersectionOf(${x('string')} DataComplementOf(${x('boolean')})))`);
+  assert.equal(
+    dr('{1.5f, true, "a", "b"^^xsd:token, -3}'),
+    `DataOneOf("-3"^^${x('integer')} "1.5"^^${x('float')} "a"^^${x('string')} "b"^^${x('token')} "true"^^${x('boolean')})`,
+  );
+  assert.equal(
+    dr('xsd:integer or xsd:string and not xsd:boolean'),
+    `DataUnionOf(${x('integer')} DataIntersectionOf(${x('string')} DataComplementOf(${x('boolean')})))`,
+  );
   assert.equal(dr('not (integer or decimal)'), `DataComplementOf(DataUnionOf(${x('decimal')} ${x('integer')}))`);
 });
 
@@ -116,5 +129,8 @@ test('errors name what was expected and where', () => {
   assert.equal(err('p some "x'), '8: unterminated string literal');
   assert.throws(() => parseDataRange('xsd:integer[foo 1]', resolver()), /column 13: expected a facet/);
   // the resolver's own errors propagate unchanged (callers keep its candidate list)
-  assert.throws(() => parseClassExpression('ambiguousX', resolver()), (e) => e instanceof NameError && e.candidates.length === 2);
+  assert.throws(
+    () => parseClassExpression('ambiguousX', resolver()),
+    (e) => e instanceof NameError && e.candidates.length === 2,
+  );
 });

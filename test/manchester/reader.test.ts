@@ -6,19 +6,28 @@ import { ManchesterParseError } from '../../src/model/formats/manchester/lexer.j
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
 
 const fixture = (name: string) => readFileSync(new URL('../../../test/fixtures/manchester/' + name, import.meta.url), 'utf8');
-const compact = (l: string) => l
-  .replaceAll('http://ex.org/', ':').replaceAll('http://www.w3.org/2001/XMLSchema#', 'xsd:')
-  .replaceAll('http://www.w3.org/2000/01/rdf-schema#', 'rdfs:').replaceAll('http://purl.org/dc/elements/1.1/', 'dc:')
-  .replaceAll('http://www.w3.org/2003/11/swrlb#', 'swrlb:').replaceAll('urn:swrl:var#', '?');
+const compact = (l: string) =>
+  l
+    .replaceAll('http://ex.org/', ':')
+    .replaceAll('http://www.w3.org/2001/XMLSchema#', 'xsd:')
+    .replaceAll('http://www.w3.org/2000/01/rdf-schema#', 'rdfs:')
+    .replaceAll('http://purl.org/dc/elements/1.1/', 'dc:')
+    .replaceAll('http://www.w3.org/2003/11/swrlb#', 'swrlb:')
+    .replaceAll('urn:swrl:var#', '?');
 const linesOf = (text: string) => axiomLines(readManchester(text, {}).axioms()).map(compact);
 
 test('header: prefixes, ontology IRI and version, imports, nested ontology annotations', () => {
   const o = readManchester(fixture('all-frames.omn'), {});
   assert.deepEqual(o.id, { iri: 'http://ex.org/onto', versionIri: 'http://ex.org/onto/1.0' });
   assert.deepEqual([...o.imports], ['http://ex.org/other']);
-  assert.deepEqual([...o.prefixes], [
-    [':', 'http://ex.org/'], ['dc:', 'http://purl.org/dc/elements/1.1/'], ['swrlb:', 'http://www.w3.org/2003/11/swrlb#'],
-  ]);
+  assert.deepEqual(
+    [...o.prefixes],
+    [
+      [':', 'http://ex.org/'],
+      ['dc:', 'http://purl.org/dc/elements/1.1/'],
+      ['swrlb:', 'http://www.w3.org/2003/11/swrlb#'],
+    ],
+  );
   assert.equal(o.format, 'manchester');
   const anns = [...o.annotations].map((a) => `${a.property.iri} ${a.annotations.length}`).sort();
   assert.deepEqual(anns, ['http://purl.org/dc/elements/1.1/title 1', 'http://www.w3.org/2000/01/rdf-schema#seeAlso 0']);
@@ -80,8 +89,16 @@ test('every frame and section gives its axioms', () => {
   ];
   for (const l of expected) assert.ok(got.has(l), 'missing ' + l);
   // frames declare their entities; the anonymous individual is not declared
-  for (const d of ['Class(<:Person>)', 'Class(<:Head>)', 'Datatype(<:Age>)', 'ObjectProperty(<:hasPart>)', 'DataProperty(<:age>)',
-    'DataProperty(<:name>)', 'NamedIndividual(<:alice>)']) assert.ok(got.has(`Declaration(${d})`), d);
+  for (const d of [
+    'Class(<:Person>)',
+    'Class(<:Head>)',
+    'Datatype(<:Age>)',
+    'ObjectProperty(<:hasPart>)',
+    'DataProperty(<:age>)',
+    'DataProperty(<:name>)',
+    'NamedIndividual(<:alice>)',
+  ])
+    assert.ok(got.has(`Declaration(${d})`), d);
   assert.equal([...got].filter((l) => l.startsWith('Declaration(')).length, 10);
   assert.equal(new Set(expected).size, expected.length);
   assert.equal(got.size, expected.length + 9, [...got].filter((l) => !expected.includes(l) && !l.startsWith('Declaration')).join('\n'));
@@ -110,13 +127,21 @@ test('errors carry line and column and leave nothing behind', () => {
     }
     assert.fail('no error');
   };
-  assert.equal(at('Prefix: : <http://e/>\nClass: A\n  SubClassOf: B and\n'), "4:1 expected a class name, '(', '{', 'not' or a restriction but found end of input");
-  assert.equal(at('Class: <http://e/A>\n  Types: <http://e/B>'), "2:3 expected a section of the Class frame or a new frame but found 'Types:'");
+  assert.equal(
+    at('Prefix: : <http://e/>\nClass: A\n  SubClassOf: B and\n'),
+    "4:1 expected a class name, '(', '{', 'not' or a restriction but found end of input",
+  );
+  assert.equal(
+    at('Class: <http://e/A>\n  Types: <http://e/B>'),
+    "2:3 expected a section of the Class frame or a new frame but found 'Types:'",
+  );
   assert.equal(at('Class: foo:A'), "1:8 unknown prefix 'foo:' in 'foo:A'");
   assert.equal(at('Class: A'), "1:8 no default prefix ':' is declared for the name 'A'");
   assert.match(at('Prefix: : <http://e/>\nFoo: A'), /^2:1 expected a frame/);
-  assert.equal(at('Prefix: : <http://e/>\nObjectProperty: p Characteristics: Funky'),
-    "2:36 expected a characteristic (Functional, InverseFunctional, Reflexive, Irreflexive, Symmetric, Asymmetric, Transitive) but found 'Funky'");
+  assert.equal(
+    at('Prefix: : <http://e/>\nObjectProperty: p Characteristics: Funky'),
+    "2:36 expected a characteristic (Functional, InverseFunctional, Reflexive, Irreflexive, Symmetric, Asymmetric, Transitive) but found 'Funky'",
+  );
   assert.equal(at('Prefix: : <http://e/>\nClass: C\nRule: C(?x, ?y) -> C(?x)'), '3:8 expected 1 argument but found 2');
   assert.equal(at('Prefix: : <http://e/>\nRule: p(?x, 5) -> C(5)'), '2:21 expected a variable or an individual but found a literal');
 });

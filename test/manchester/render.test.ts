@@ -17,14 +17,17 @@ const C = (n: string) => T.cls(EX + n);
 const p = T.objectProperty(EX + 'hasTopping');
 const d = T.dataProperty(EX + 'size');
 const names: NameResolver = {
-  resolve: (t) => ({ iri: t === "'has topping'" ? EX + 'hasTopping' : t === 'xsd:integer' ? XSD + 'integer' : EX + t, kinds: new Set(t === 'size' ? ['DataProperty' as const] : []) }),
+  resolve: (t) => ({
+    iri: t === "'has topping'" ? EX + 'hasTopping' : t === 'xsd:integer' ? XSD + 'integer' : EX + t,
+    kinds: new Set(t === 'size' ? ['DataProperty' as const] : []),
+  }),
 };
 
 test('class expressions: quoting, sorted operands, minimal parentheses that parse back', () => {
   const cases: [T.ClassExpression, string][] = [
     [T.objectSomeValuesFrom(p, C('Mozzarella')), "'has topping' some Mozzarella"],
-    [T.objectIntersectionOf([C('Pizza'), T.objectUnionOf([C('B'), C('A')])]), "(A or B) and Pizza"],
-    [T.objectUnionOf([C('Pizza'), T.objectIntersectionOf([C('B'), C('A')])]), "A and B or Pizza"],
+    [T.objectIntersectionOf([C('Pizza'), T.objectUnionOf([C('B'), C('A')])]), '(A or B) and Pizza'],
+    [T.objectUnionOf([C('Pizza'), T.objectIntersectionOf([C('B'), C('A')])]), 'A and B or Pizza'],
     [T.objectComplementOf(T.objectIntersectionOf([C('A'), C('B')])), 'not (A and B)'],
     [T.objectAllValuesFrom(p, T.objectUnionOf([C('A'), C('B')])), "'has topping' only (A or B)"],
     [T.objectMinCardinality(2, T.objectInverseOf(p)), "inverse 'has topping' min 2"],
@@ -32,7 +35,13 @@ test('class expressions: quoting, sorted operands, minimal parentheses that pars
     [T.objectHasValue(p, T.namedIndividual(EX + 'x')), "'has topping' value x"],
     [T.objectHasSelf(p), "'has topping' Self"],
     [T.objectOneOf([T.namedIndividual(EX + 'b'), T.namedIndividual(EX + 'a')]), '{a, b}'],
-    [T.dataSomeValuesFrom(d, T.datatypeRestriction(T.datatype(XSD + 'integer'), [T.facetRestriction(XSD + 'minInclusive', T.literal('0', XSD + 'integer'))])), 'size some xsd:integer[>= 0]'],
+    [
+      T.dataSomeValuesFrom(
+        d,
+        T.datatypeRestriction(T.datatype(XSD + 'integer'), [T.facetRestriction(XSD + 'minInclusive', T.literal('0', XSD + 'integer'))]),
+      ),
+      'size some xsd:integer[>= 0]',
+    ],
     [T.dataHasValue(d, T.literal('x y', undefined, 'en')), 'size value "x y"@en'],
     [T.dataMaxCardinality(3, d), 'size max 3'],
   ];
@@ -47,13 +56,17 @@ test('literals and data ranges', () => {
   assert.equal(r.literal(T.literal('05.50', XSD + 'decimal')), '05.50');
   assert.equal(r.literal(T.literal('2.5', XSD + 'float')), '2.5f');
   assert.equal(r.literal(T.literal('true', XSD + 'boolean')), 'true');
-  assert.equal(r.literal(T.literal('1', XSD + 'boolean')), "\"1\"^^'XMLSchema#boolean'");
+  assert.equal(r.literal(T.literal('1', XSD + 'boolean')), '"1"^^\'XMLSchema#boolean\'');
   assert.equal(r.literal(T.literal('say "hi"\\')), '"say \\"hi\\"\\\\"');
-  assert.equal(r.dataRange(T.dataUnionOf([T.datatype(XSD + 'string'), T.dataComplementOf(T.dataOneOf([T.literal('a'), T.literal('b')]))])), "'XMLSchema#string' or not {\"a\", \"b\"}");
+  assert.equal(
+    r.dataRange(T.dataUnionOf([T.datatype(XSD + 'string'), T.dataComplementOf(T.dataOneOf([T.literal('a'), T.literal('b')]))])),
+    '\'XMLSchema#string\' or not {"a", "b"}',
+  );
 });
 
 test('one readable form per axiom type, annotations first', () => {
-  const a = T.namedIndividual(EX + 'a'), b = T.namedIndividual(EX + 'b');
+  const a = T.namedIndividual(EX + 'a'),
+    b = T.namedIndividual(EX + 'b');
   const comment = T.annotation(T.annotationProperty(EX + 'comment'), T.literal('why'));
   const cases: [T.Axiom, string][] = [
     [T.subClassOf(C('Margherita'), T.objectSomeValuesFrom(p, C('Mozzarella'))), "Margherita SubClassOf 'has topping' some Mozzarella"],
@@ -68,10 +81,18 @@ test('one readable form per axiom type, annotations first', () => {
     [T.dataPropertyAssertion(d, a, T.literal('3', XSD + 'integer')), 'a size 3'],
     [T.hasKey(C('Pizza'), [p], [d]), "Pizza HasKey 'has topping', size"],
     [T.declaration(T.namedIndividual(EX + 'a')), 'Individual: a'],
-    [T.annotationAssertion(T.annotationProperty(EX + 'label'), T.iriNode(EX + 'Pizza'), T.literal('Pizza', undefined, 'en')), 'Pizza label "Pizza"@en'],
+    [
+      T.annotationAssertion(T.annotationProperty(EX + 'label'), T.iriNode(EX + 'Pizza'), T.literal('Pizza', undefined, 'en')),
+      'Pizza label "Pizza"@en',
+    ],
     [T.subClassOf(C('Man'), C('Person'), [comment]), 'Annotations: comment "why" Man SubClassOf Person'],
-    [T.dlSafeRule([T.classAtom(C('Pizza'), T.variable('urn:swrl:var#x'))], [T.dataRangeAtom(T.datatype(XSD + 'integer'), T.variable('urn:swrl:var#y'))]),
-      'Pizza(?<urn:swrl:var#x>) -> xsd:integer(?<urn:swrl:var#y>)'],
+    [
+      T.dlSafeRule(
+        [T.classAtom(C('Pizza'), T.variable('urn:swrl:var#x'))],
+        [T.dataRangeAtom(T.datatype(XSD + 'integer'), T.variable('urn:swrl:var#y'))],
+      ),
+      'Pizza(?<urn:swrl:var#x>) -> xsd:integer(?<urn:swrl:var#y>)',
+    ],
   ];
   for (const [ax, text] of cases) assert.equal(r.axiom(ax), text);
 });

@@ -10,7 +10,12 @@ import { parseSssom } from '../../src/mappings/tsv.js';
 import { decodeCursor, encodeCursor } from '../../src/mappings/cursor.js';
 import { LICENSE, OTHER, SET_ID, ZOO, sssom } from './support.js';
 
-const DOG = { subject_id: 'zoo:Dog', predicate_id: 'skos:exactMatch', object_id: 'other:Dog', mapping_justification: 'semapv:ManualMappingCuration' };
+const DOG = {
+  subject_id: 'zoo:Dog',
+  predicate_id: 'skos:exactMatch',
+  object_id: 'other:Dog',
+  mapping_justification: 'semapv:ManualMappingCuration',
+};
 const PREFIXES = { zoo: ZOO, other: OTHER };
 
 function doc(text: string): MappingDocument {
@@ -60,11 +65,22 @@ test('removing needs a known id', () => {
 });
 
 test('a merge adds and replaces by id; conflicting metadata, prefixes or extensions merge nothing', () => {
-  const current = doc(sssom([['zoo:Dog', 'skos:exactMatch', 'other:Dog', 'semapv:ManualMappingCuration', 'old']], ['subject_id', 'predicate_id', 'object_id', 'mapping_justification', 'comment']));
-  const incoming = doc(sssom([
-    ['zoo:Dog', 'skos:exactMatch', 'other:Dog', 'semapv:ManualMappingCuration', 'new'],
-    ['zoo:Cat', 'skos:exactMatch', 'other:Cat', 'semapv:ManualMappingCuration', ''],
-  ], ['subject_id', 'predicate_id', 'object_id', 'mapping_justification', 'comment'], ['mapping_set_title: Zoo']));
+  const current = doc(
+    sssom(
+      [['zoo:Dog', 'skos:exactMatch', 'other:Dog', 'semapv:ManualMappingCuration', 'old']],
+      ['subject_id', 'predicate_id', 'object_id', 'mapping_justification', 'comment'],
+    ),
+  );
+  const incoming = doc(
+    sssom(
+      [
+        ['zoo:Dog', 'skos:exactMatch', 'other:Dog', 'semapv:ManualMappingCuration', 'new'],
+        ['zoo:Cat', 'skos:exactMatch', 'other:Cat', 'semapv:ManualMappingCuration', ''],
+      ],
+      ['subject_id', 'predicate_id', 'object_id', 'mapping_justification', 'comment'],
+      ['mapping_set_title: Zoo'],
+    ),
+  );
   const merged = mergeDocuments(current, incoming);
   assert.deepEqual([merged.added, merged.updated, merged.unchanged], [1, 1, 0]);
   assert.equal(merged.document.records.find((r) => r.cells.subject_id === 'zoo:Dog')!.cells.comment, 'new');

@@ -7,9 +7,11 @@ export const OTHER = 'http://other.org/onto/';
 
 /** A header (as `#` lines) with the usual prefixes, set id and license, plus any extra YAML lines. */
 export function header(extra: readonly string[] = []): string {
-  return [
-    'curie_map:', `  zoo: "${ZOO}"`, `  other: ${OTHER}`, `mapping_set_id: ${SET_ID}`, `license: ${LICENSE}`, ...extra,
-  ].map((l) => '#' + l).join('\n') + '\n';
+  return (
+    ['curie_map:', `  zoo: "${ZOO}"`, `  other: ${OTHER}`, `mapping_set_id: ${SET_ID}`, `license: ${LICENSE}`, ...extra]
+      .map((l) => '#' + l)
+      .join('\n') + '\n'
+  );
 }
 
 /** A TSV table: the column line and rows of cells. */
@@ -19,6 +21,10 @@ export function table(columns: readonly string[], rows: readonly (readonly strin
 
 export const BASIC_COLUMNS = ['subject_id', 'predicate_id', 'object_id', 'mapping_justification'] as const;
 
-export function sssom(rows: readonly (readonly string[])[], columns: readonly string[] = BASIC_COLUMNS, extra: readonly string[] = []): string {
+export function sssom(
+  rows: readonly (readonly string[])[],
+  columns: readonly string[] = BASIC_COLUMNS,
+  extra: readonly string[] = [],
+): string {
   return header(extra) + table(columns, rows);
 }

@@ -33,7 +33,10 @@ function context(text = ONTOLOGY, reasoner: 'el' | 'structural' = 'el'): ToolCon
   return ctx;
 }
 
-function request(categories: MaterializationRequest['categories'], limits: Partial<MaterializationRequest['limits']> = {}): MaterializationRequest {
+function request(
+  categories: MaterializationRequest['categories'],
+  limits: Partial<MaterializationRequest['limits']> = {},
+): MaterializationRequest {
   return {
     categories,
     destination: { kind: 'new_ontology', identifier: 'http://example.org/m-inferred' },
@@ -49,7 +52,11 @@ const category = (r: Row, name: string) => (r.categories as Row[]).find((c) => c
 const renderings = (c: Row) => ((c.sample as Row).items as Row[]).map((i) => i.rendering as string).sort();
 
 test('each supported category enumerates the inferred axioms of a small EL ontology', async () => {
-  const r = await previewMaterialization(context(), request(['property_hierarchy_axioms', 'class_assertions', 'equivalent_class_axioms', 'subclass_axioms']), signal());
+  const r = await previewMaterialization(
+    context(),
+    request(['property_hierarchy_axioms', 'class_assertions', 'equivalent_class_axioms', 'subclass_axioms']),
+    signal(),
+  );
   assert.equal(r.status, 'ready');
   assert.equal(r.complete, true);
   assert.equal(r.live_state_changed, false);
@@ -86,69 +93,120 @@ test('the same state yields the same digests and provenance IRIs in every run', 
 
 test('a different source state yields different provenance IRIs', async () => {
   const a = await previewMaterialization(context(), request(['subclass_axioms']), signal());
-  const b = await previewMaterialization(context(ONTOLOGY.replace('SubClassOf(:B :C)', 'SubClassOf(:B :C)\nSubClassOf(:C :E)')), request(['subclass_axioms']), signal());
-  const prov = (r: Row) => ((category(r, 'subclass_axioms').sample as Row).items as Row[]).find((i) => i.rendering === 'A SubClassOf B')!.provenance_iri;
+  const b = await previewMaterialization(
+    context(ONTOLOGY.replace('SubClassOf(:B :C)', 'SubClassOf(:B :C)\nSubClassOf(:C :E)')),
+    request(['subclass_axioms']),
+    signal(),
+  );
+  const prov = (r: Row) =>
+    ((category(r, 'subclass_axioms').sample as Row).items as Row[]).find((i) => i.rendering === 'A SubClassOf B')!.provenance_iri;
   assert.notEqual(prov(a), prov(b));
 });
 
 test('a category over its limit is discarded whole; the others are kept', async () => {
-  const r = await previewMaterialization(context(), request(['subclass_axioms', 'class_assertions'], { max_axioms_per_category: 2 }), signal());
+  const r = await previewMaterialization(
+    context(),
+    request(['subclass_axioms', 'class_assertions'], { max_axioms_per_category: 2 }),
+    signal(),
+  );
   assert.equal(r.status, 'discarded');
   assert.equal(r.complete, false);
   assert.deepEqual(r.produced_categories, []);
-  assert.deepEqual((r.skipped_categories as Row[]).map((s) => [s.category, s.reason]),
-    [['subclass_axioms', 'overflow_per_category'], ['class_assertions', 'overflow_per_category']]);
+  assert.deepEqual(
+    (r.skipped_categories as Row[]).map((s) => [s.category, s.reason]),
+    [
+      ['subclass_axioms', 'overflow_per_category'],
+      ['class_assertions', 'overflow_per_category'],
+    ],
+  );
   assert.equal((r.artifact as Row).axiom_count, 0);
   const t = await previewMaterialization(context(), request(['subclass_axioms', 'class_assertions'], { max_axioms_total: 4 }), signal());
   assert.equal(t.status, 'partial');
   assert.deepEqual(t.produced_categories, ['subclass_axioms']);
-  assert.deepEqual((t.skipped_categories as Row[]).map((s) => [s.category, s.reason]), [['class_assertions', 'overflow_total']]);
+  assert.deepEqual(
+    (t.skipped_categories as Row[]).map((s) => [s.category, s.reason]),
+    [['class_assertions', 'overflow_total']],
+  );
   assert.equal((t.artifact as Row).axiom_count, 3);
 });
 
 test('the byte limit discards a category that would pass it', async () => {
   const r = await previewMaterialization(context(), request(['subclass_axioms'], { max_bytes: 1024 }), signal());
   assert.equal(r.status, 'ready');
-  const big = ONTOLOGY.replace(')\n)', ')\n' + Array.from({ length: 40 }, (_, i) => `SubClassOf(:Long${'x'.repeat(40)}${i} :A)`).join('\n') + '\n)');
+  const big = ONTOLOGY.replace(
+    ')\n)',
+    ')\n' + Array.from({ length: 40 }, (_, i) => `SubClassOf(:Long${'x'.repeat(40)}${i} :A)`).join('\n') + '\n)',
+  );
   const s = await previewMaterialization(context(big), request(['subclass_axioms'], { max_bytes: 1024 }), signal());
-  assert.deepEqual((s.skipped_categories as Row[]).map((x) => x.reason), ['overflow_bytes']);
+  assert.deepEqual(
+    (s.skipped_categories as Row[]).map((x) => x.reason),
+    ['overflow_bytes'],
+  );
   assert.equal((s.artifact as Row).axiom_count, 0);
 });
 
 test('a category without supported evidence in the reasoner profile is refused before any reasoner runs', async () => {
-  await assert.rejects(previewMaterialization(context(ONTOLOGY, 'structural'), request(['subclass_axioms', 'property_hierarchy_axioms']), signal()),
-    (err: unknown) => err instanceof ToolFailure && err.code === 'unsupported_category'
-      && JSON.stringify(err.context.unsupported_categories).includes('property_hierarchy_axioms'));
-  await assert.rejects(previewMaterialization(context(), request(['data_property_assertions']), signal()),
-    (err: unknown) => err instanceof ToolFailure && err.code === 'unsupported_category');
+  await assert.rejects(
+    previewMaterialization(context(ONTOLOGY, 'structural'), request(['subclass_axioms', 'property_hierarchy_axioms']), signal()),
+    (err: unknown) =>
+      err instanceof ToolFailure &&
+      err.code === 'unsupported_category' &&
+      JSON.stringify(err.context.unsupported_categories).includes('property_hierarchy_axioms'),
+  );
+  await assert.rejects(
+    previewMaterialization(context(), request(['data_property_assertions']), signal()),
+    (err: unknown) => err instanceof ToolFailure && err.code === 'unsupported_category',
+  );
 });
 
 test('ontology destinations refuse limits above 500', async () => {
-  await assert.rejects(previewMaterialization(context(), request(['subclass_axioms'], { max_axioms_per_category: 501 }), signal()),
-    (err: unknown) => err instanceof ToolFailure && err.code === 'invalid_argument');
+  await assert.rejects(
+    previewMaterialization(context(), request(['subclass_axioms'], { max_axioms_per_category: 501 }), signal()),
+    (err: unknown) => err instanceof ToolFailure && err.code === 'invalid_argument',
+  );
 });
 
 test('an inconsistent ontology is refused', async () => {
   // x is an instance of A, and A is disjoint with its superclass C
   const bad = ONTOLOGY.replace(')\n)', ')\nDisjointClasses(:A :C)\n)');
-  await assert.rejects(previewMaterialization(context(bad), request(['subclass_axioms']), signal()),
-    (err: unknown) => err instanceof ToolFailure && err.code === 'inconsistent_ontology');
+  await assert.rejects(
+    previewMaterialization(context(bad), request(['subclass_axioms']), signal()),
+    (err: unknown) => err instanceof ToolFailure && err.code === 'inconsistent_ontology',
+  );
 });
 
 test('a second preview reasoner while one exists is refused with materialization_busy', async () => {
-  const first = runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: ['subclass_axioms'], cap: 10 }, 60_000, signal());
-  assert.throws(() => runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 }, 60_000, signal()), MaterializationBusy);
+  const first = runDisposableReasoner(
+    { text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: ['subclass_axioms'], cap: 10 },
+    60_000,
+    signal(),
+  );
+  assert.throws(
+    () =>
+      runDisposableReasoner(
+        { text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 },
+        60_000,
+        signal(),
+      ),
+    MaterializationBusy,
+  );
   const done = await first;
   assert.equal(done.ending, 'finished');
-  const again = await runDisposableReasoner({ text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 }, 60_000, signal());
+  const again = await runDisposableReasoner(
+    { text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 },
+    60_000,
+    signal(),
+  );
   assert.equal(again.ending, 'finished');
 });
 
 test('a cancelled preview keeps nothing and frees the preview reasoner', async () => {
   const aborted = new AbortController();
   aborted.abort();
-  await assert.rejects(previewMaterialization(context(), request(['subclass_axioms']), aborted.signal),
-    (err: unknown) => err instanceof ToolFailure && err.code === 'cancelled');
+  await assert.rejects(
+    previewMaterialization(context(), request(['subclass_axioms']), aborted.signal),
+    (err: unknown) => err instanceof ToolFailure && err.code === 'cancelled',
+  );
   const r = await previewMaterialization(context(), request(['subclass_axioms']), signal());
   assert.equal(r.status, 'ready');
 });
@@ -179,13 +237,20 @@ test('categories not enumerated within timeout_ms are discarded and the reasoner
   // a thread cannot even start within 1 ms, so every category is discarded
   const r = await previewMaterialization(context(), request(['subclass_axioms', 'class_assertions'], { timeout_ms: 1 }), signal());
   assert.equal(r.status, 'discarded');
-  assert.deepEqual((r.skipped_categories as Row[]).map((s) => s.reason), ['timeout', 'timeout']);
+  assert.deepEqual(
+    (r.skipped_categories as Row[]).map((s) => s.reason),
+    ['timeout', 'timeout'],
+  );
   assert.equal((r.artifact as Row).axiom_count, 0);
   assert.equal((await previewMaterialization(context(), request(['subclass_axioms']), signal())).status, 'ready');
 });
 
 test('the structural reasoner materializes the told hierarchy only', async () => {
-  const r = await previewMaterialization(context(ONTOLOGY, 'structural'), request(['subclass_axioms', 'equivalent_class_axioms']), signal());
+  const r = await previewMaterialization(
+    context(ONTOLOGY, 'structural'),
+    request(['subclass_axioms', 'equivalent_class_axioms']),
+    signal(),
+  );
   assert.deepEqual(r.supported_categories, ['subclass_axioms', 'equivalent_class_axioms', 'class_assertions']);
   assert.deepEqual(renderings(category(r, 'subclass_axioms')), ['A SubClassOf B', 'A SubClassOf C', 'B SubClassOf C']);
   assert.deepEqual(renderings(category(r, 'equivalent_class_axioms')), ['D EquivalentTo E']);

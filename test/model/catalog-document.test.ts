@@ -34,22 +34,33 @@ after(async () => {
 });
 
 test('each entry gets its status: local_ok, local_missing, remote_forbidden, invalid_uri', async () => {
-  const file = await catalog('p', xml([
-    '<group xml:base="imports/"><uri name="http://ex.org/b" uri="b.owl"/></group>',
-    '<uri name="http://ex.org/gone" uri="imports/gone.owl"/>',
-    '<uri name="http://ex.org/web" uri="https://ex.org/web.owl"/>',
-    '<group xml:base="http://[bad"><uri name="http://ex.org/bad" uri="x.owl"/></group>',
-  ].join('\n')));
+  const file = await catalog(
+    'p',
+    xml(
+      [
+        '<group xml:base="imports/"><uri name="http://ex.org/b" uri="b.owl"/></group>',
+        '<uri name="http://ex.org/gone" uri="imports/gone.owl"/>',
+        '<uri name="http://ex.org/web" uri="https://ex.org/web.owl"/>',
+        '<group xml:base="http://[bad"><uri name="http://ex.org/bad" uri="x.owl"/></group>',
+      ].join('\n'),
+    ),
+  );
   const r = await checkCatalog(file, null);
-  assert.deepEqual(r.entries.map((e) => [e.name, e.status]), [
-    ['http://ex.org/b', 'local_ok'],
-    ['http://ex.org/gone', 'local_missing'],
-    ['http://ex.org/web', 'remote_forbidden'],
-    ['http://ex.org/bad', 'invalid_uri'],
-  ]);
+  assert.deepEqual(
+    r.entries.map((e) => [e.name, e.status]),
+    [
+      ['http://ex.org/b', 'local_ok'],
+      ['http://ex.org/gone', 'local_missing'],
+      ['http://ex.org/web', 'remote_forbidden'],
+      ['http://ex.org/bad', 'invalid_uri'],
+    ],
+  );
   assert.equal(r.entries[0].file, path.join(dir, 'p', 'imports', 'b.owl'));
   assert.equal(r.valid, false);
-  assert.deepEqual(r.errors.map((e) => e.code), ['entry_missing', 'entry_remote', 'entry_invalid']);
+  assert.deepEqual(
+    r.errors.map((e) => e.code),
+    ['entry_missing', 'entry_remote', 'entry_invalid'],
+  );
   assert.ok(r.errors.every((e) => typeof e.line === 'number'));
 });
 
@@ -60,7 +71,10 @@ test('compare_imports lists unmapped direct imports, or reports them as delegate
   assert.equal(r.valid, false);
   assert.deepEqual(r.unmappedImports, ['http://ex.org/a', 'http://ex.org/z']);
   assert.deepEqual(r.delegatedImports, []);
-  assert.deepEqual(r.errors.map((e) => e.code), ['import_unmapped', 'import_unmapped']);
+  assert.deepEqual(
+    r.errors.map((e) => e.code),
+    ['import_unmapped', 'import_unmapped'],
+  );
 
   const delegating = await catalog('p', xml(mapped + '\n<nextCatalog catalog="../shared/catalog-v001.xml"/>'));
   const d = await checkCatalog(delegating, ['http://ex.org/b', 'http://ex.org/a']);
@@ -71,9 +85,17 @@ test('compare_imports lists unmapped direct imports, or reports them as delegate
 });
 
 test('a name mapped twice to different places is reported', async () => {
-  const file = await catalog('p', xml('<uri name="http://ex.org/b" uri="imports/b.owl"/>\n<uri name="http://ex.org/b" uri="imports/../imports/b.owl"/>\n<uri name="http://ex.org/b" uri="other.owl"/>'));
+  const file = await catalog(
+    'p',
+    xml(
+      '<uri name="http://ex.org/b" uri="imports/b.owl"/>\n<uri name="http://ex.org/b" uri="imports/../imports/b.owl"/>\n<uri name="http://ex.org/b" uri="other.owl"/>',
+    ),
+  );
   const r = await checkCatalog(file, null);
-  assert.deepEqual(r.errors.map((e) => e.code), ['entry_missing', 'duplicate_name']);
+  assert.deepEqual(
+    r.errors.map((e) => e.code),
+    ['entry_missing', 'duplicate_name'],
+  );
 });
 
 test('entities are never expanded: a DOCTYPE pointing at a local file makes the catalog malformed, the file unread', async () => {
@@ -87,7 +109,10 @@ test('entities are never expanded: a DOCTYPE pointing at a local file makes the 
 test('a missing catalog is a negative verdict, not an exception', async () => {
   const r = await checkCatalog(path.join(dir, 'none', 'catalog-v001.xml'), ['http://ex.org/a']);
   assert.equal(r.valid, false);
-  assert.deepEqual(r.errors.map((e) => e.code), ['catalog_missing']);
+  assert.deepEqual(
+    r.errors.map((e) => e.code),
+    ['catalog_missing'],
+  );
 });
 
 test('catalogXml is deterministic, sorted and escaped, and reads back to the same mappings', () => {
@@ -98,7 +123,13 @@ test('catalogXml is deterministic, sorted and escaped, and reads back to the sam
   const text = catalogXml(entries, ['../shared/catalog-v001.xml']);
   assert.equal(text, catalogXml([...entries].reverse(), ['../shared/catalog-v001.xml']));
   const back = parseCatalog(text, path.join(dir, 'q', 'catalog-v001.xml'));
-  assert.deepEqual(back.entries.map((e) => [e.name, e.uri]), [['http://ex.org/a', '../a.owl'], ['http://ex.org/z?a=1&b=2', 'z%20dir/z.owl']]);
+  assert.deepEqual(
+    back.entries.map((e) => [e.name, e.uri]),
+    [
+      ['http://ex.org/a', '../a.owl'],
+      ['http://ex.org/z?a=1&b=2', 'z%20dir/z.owl'],
+    ],
+  );
   assert.equal(back.nextCatalogs.length, 1);
 });
 

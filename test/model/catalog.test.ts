@@ -31,14 +31,17 @@ const PROTEGE = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 test('parseCatalog resolves entries through nested xml:base and reports nextCatalog without following it', () => {
   const c = parseCatalog(PROTEGE, FILE);
   assert.equal(c.file, FILE);
-  assert.deepEqual(c.entries.map((e) => [e.name, e.uri, e.resolved]), [
-    ['http://example.org/a', 'a.owl', url('a.owl')],
-    ['http://example.org/b', 'b.owl', url('imports/b.owl')],
-    ['http://example.org/c', 'c.owl', url('imports/deeper/c.owl')],
-    ['http://example.org/d', '../d.owl', url('d.owl')],
-    ['http://example.org/remote', 'http://example.org/remote.owl', 'http://example.org/remote.owl'],
-    ['http://example.org/a', 'shadowed.owl', url('shadowed.owl')],
-  ]);
+  assert.deepEqual(
+    c.entries.map((e) => [e.name, e.uri, e.resolved]),
+    [
+      ['http://example.org/a', 'a.owl', url('a.owl')],
+      ['http://example.org/b', 'b.owl', url('imports/b.owl')],
+      ['http://example.org/c', 'c.owl', url('imports/deeper/c.owl')],
+      ['http://example.org/d', '../d.owl', url('d.owl')],
+      ['http://example.org/remote', 'http://example.org/remote.owl', 'http://example.org/remote.owl'],
+      ['http://example.org/a', 'shadowed.owl', url('shadowed.owl')],
+    ],
+  );
   assert.equal(c.entries[1].line, 5);
   assert.deepEqual(c.nextCatalogs, [pathToFileURL(path.resolve(DIR, '../shared/catalog-v001.xml')).href]);
 });
@@ -57,12 +60,15 @@ test('an empty xml:base keeps the enclosing base (as Protégé writes it)', () =
 });
 
 test('parseCatalog reports malformed XML with its line and column', () => {
-  assert.throws(() => parseCatalog('<catalog>\n  <uri name="x" uri="y">\n</catalog>\n', FILE), (err: unknown) => {
-    assert.ok(err instanceof CatalogError);
-    assert.equal(err.line, 3);
-    assert.match(err.message, /catalog-v001\.xml:3:\d+: /);
-    return true;
-  });
+  assert.throws(
+    () => parseCatalog('<catalog>\n  <uri name="x" uri="y">\n</catalog>\n', FILE),
+    (err: unknown) => {
+      assert.ok(err instanceof CatalogError);
+      assert.equal(err.line, 3);
+      assert.match(err.message, /catalog-v001\.xml:3:\d+: /);
+      return true;
+    },
+  );
 });
 
 test('readSiblingCatalog reads the catalog beside a document, or gives null when there is none', async () => {

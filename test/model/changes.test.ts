@@ -69,10 +69,14 @@ test('invalid changes are refused before anything is applied', () => {
   const n = o.axiomCount;
   const nt = new Ontology();
   nt.format = 'ntriples';
-  assert.throws(() => applyBatch([
-    { kind: 'AddAxiom', ontology: o, axiom: A },
-    { kind: 'SetPrefix', ontology: nt, prefix: 'x:', namespace: 'http://x/' },
-  ]), ChangeError);
+  assert.throws(
+    () =>
+      applyBatch([
+        { kind: 'AddAxiom', ontology: o, axiom: A },
+        { kind: 'SetPrefix', ontology: nt, prefix: 'x:', namespace: 'http://x/' },
+      ]),
+    ChangeError,
+  );
   assert.equal(o.axiomCount, n);
   assert.throws(() => applyBatch([{ kind: 'SetPrefix', ontology: o, prefix: 'bad', namespace: 'http://x/' }]), ChangeError);
   assert.throws(() => applyBatch([{ kind: 'SetOntologyId', ontology: o, id: { iri: null, versionIri: 'http://v/' } }]), ChangeError);
@@ -86,6 +90,9 @@ test('ontology annotations and imports report their effect', () => {
     { kind: 'AddOntologyAnnotation', ontology: o, annotation: ann },
     { kind: 'RemoveImport', ontology: o, iri: 'http://absent/' },
   ]);
-  assert.deepEqual(results.map((r) => r.effective), [true, false, false]);
+  assert.deepEqual(
+    results.map((r) => r.effective),
+    [true, false, false],
+  );
   assert.equal(o.annotations.has(ann), true);
 });

@@ -7,8 +7,15 @@ import * as t from '../../src/model/terms.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { readDocument } from '../../src/model/formats/registry.js';
 import {
-  attributeModules, deprecatedTermsInUse, diffAxiomSets, directlyAffected, downstreamTerms, foreignReaxiomatization,
-  importedTerms, referencingAxioms, scopeAxioms,
+  attributeModules,
+  deprecatedTermsInUse,
+  diffAxiomSets,
+  directlyAffected,
+  downstreamTerms,
+  foreignReaxiomatization,
+  importedTerms,
+  referencingAxioms,
+  scopeAxioms,
 } from '../../src/model/diff.js';
 import { OWL_DEPRECATED, RDFS_COMMENT, XSD_BOOLEAN } from '../../src/model/vocab.js';
 import { ex, label, zoo } from './helpers.js';
@@ -100,7 +107,10 @@ test('two blank nodes described alike are matched as a multiset', async () => {
 
 test('directly affected terms: signature, annotation subjects and IRI values, most affected first, no built-ins', () => {
   const seeAlso = t.annotationAssertion(t.annotationProperty(ex('seeAlso')), t.iriNode(ex('Dog')), t.iriNode(ex('Wolf')));
-  const affected = directlyAffected({ added: [sub('Dog', 'Mammal'), seeAlso, t.subClassOf(C('Dog'), t.thing())], removed: [sub('Dog', 'Animal')] });
+  const affected = directlyAffected({
+    added: [sub('Dog', 'Mammal'), seeAlso, t.subClassOf(C('Dog'), t.thing())],
+    removed: [sub('Dog', 'Animal')],
+  });
   assert.deepEqual(affected, [
     { iri: ex('Dog'), added: 3, removed: 1 },
     { iri: ex('Animal'), added: 0, removed: 1 },
@@ -112,7 +122,13 @@ test('directly affected terms: signature, annotation subjects and IRI values, mo
 
 test('referencing axioms name an affected term (also as an annotation IRI value) and are not in the delta', () => {
   const pointer = t.annotationAssertion(t.annotationProperty(ex('seeAlso')), t.iriNode(ex('Cat')), t.iriNode(ex('Dog')));
-  const o = ontology('http://example.org/z', [sub('Dog', 'Animal'), sub('Puppy', 'Dog'), label(ex('Dog'), 'dog'), pointer, sub('Cat', 'Animal')]);
+  const o = ontology('http://example.org/z', [
+    sub('Dog', 'Animal'),
+    sub('Puppy', 'Dog'),
+    label(ex('Dog'), 'dog'),
+    pointer,
+    sub('Cat', 'Animal'),
+  ]);
   const found = referencingAxioms([o], new Set([ex('Dog')]), { added: [], removed: [sub('Dog', 'Animal')] });
   assert.deepEqual(new Set(found), new Set([sub('Puppy', 'Dog'), label(ex('Dog'), 'dog'), pointer]));
 });
@@ -120,12 +136,20 @@ test('referencing axioms name an affected term (also as an annotation IRI value)
 test('downstream terms are reached by co-occurrence up to the depth cap; annotation properties are not expanded', () => {
   const note = t.annotationProperty(ex('note'));
   const o = ontology('http://example.org/z', [
-    sub('B', 'A'), sub('C', 'B'), sub('D', 'C'), sub('E', 'D'),
+    sub('B', 'A'),
+    sub('C', 'B'),
+    sub('D', 'C'),
+    sub('E', 'D'),
     t.annotationAssertion(note, t.iriNode(ex('A')), t.literal('x')),
     t.annotationAssertion(note, t.iriNode(ex('Z')), t.literal('y')),
   ]);
   const r = downstreamTerms([o], new Set([ex('A')]), []);
-  assert.deepEqual(r.items, [{ iri: ex('B'), depth: 1 }, { iri: ex('note'), depth: 1 }, { iri: ex('C'), depth: 2 }, { iri: ex('D'), depth: 3 }]);
+  assert.deepEqual(r.items, [
+    { iri: ex('B'), depth: 1 },
+    { iri: ex('note'), depth: 1 },
+    { iri: ex('C'), depth: 2 },
+    { iri: ex('D'), depth: 3 },
+  ]);
   assert.equal(r.searchTruncated, false);
   // an added axiom is an edge too
   const withAdded = downstreamTerms([o], new Set([ex('A')]), [sub('New', 'A')]);
@@ -141,19 +165,32 @@ test('foreign re-axiomatization: delta axioms about terms declared only in an im
   const importedIris = importedTerms([root], [imported]);
   assert.deepEqual([...importedIris], [ex('Animal')]);
   imported.add(sub('Animal', 'LivingThing'));
-  const foreign = foreignReaxiomatization({
-    added: [sub('Animal', 'Thing'), sub('Dog', 'Animal'), label(ex('Animal'), 'animal'), sub('Animal', 'LivingThing')],
-    removed: [t.subClassOf(C('Animal'), t.objectSomeValuesFrom(t.objectProperty(ex('eats')), C('Food')))],
-  }, importedIris, [imported]);
-  assert.deepEqual(foreign.map((f) => [f.operation, f.subject, f.axiom.kind]), [
-    ['add', ex('Animal'), 'SubClassOf'], ['add', ex('Animal'), 'AnnotationAssertion'], ['remove', ex('Animal'), 'SubClassOf'],
-  ]);
+  const foreign = foreignReaxiomatization(
+    {
+      added: [sub('Animal', 'Thing'), sub('Dog', 'Animal'), label(ex('Animal'), 'animal'), sub('Animal', 'LivingThing')],
+      removed: [t.subClassOf(C('Animal'), t.objectSomeValuesFrom(t.objectProperty(ex('eats')), C('Food')))],
+    },
+    importedIris,
+    [imported],
+  );
+  assert.deepEqual(
+    foreign.map((f) => [f.operation, f.subject, f.axiom.kind]),
+    [
+      ['add', ex('Animal'), 'SubClassOf'],
+      ['add', ex('Animal'), 'AnnotationAssertion'],
+      ['remove', ex('Animal'), 'SubClassOf'],
+    ],
+  );
 });
 
 test('deprecated terms in use: deprecated after the change and still named by a logical axiom', () => {
-  const deprecated = (local: string) => t.annotationAssertion(t.annotationProperty(OWL_DEPRECATED), t.iriNode(ex(local)), t.literal('true', XSD_BOOLEAN));
+  const deprecated = (local: string) =>
+    t.annotationAssertion(t.annotationProperty(OWL_DEPRECATED), t.iriNode(ex(local)), t.literal('true', XSD_BOOLEAN));
   const o = ontology('http://example.org/z', [deprecated('Old'), deprecated('Gone'), sub('Puppy', 'Old'), label(ex('Gone'), 'gone')]);
-  const delta = { added: [sub('Dog', 'Old'), deprecated('Cat'), sub('Kitten', 'Cat'), sub('Gone', 'Animal')], removed: [deprecated('Gone')] };
+  const delta = {
+    added: [sub('Dog', 'Old'), deprecated('Cat'), sub('Kitten', 'Cat'), sub('Gone', 'Animal')],
+    removed: [deprecated('Gone')],
+  };
   const affected = new Set(directlyAffected(delta).map((a) => a.iri));
   const referencing = referencingAxioms([o], affected, delta);
   // Gone is undeprecated by the change; Old and Cat stay or become deprecated and are used logically
@@ -161,10 +198,13 @@ test('deprecated terms in use: deprecated after the change and still named by a 
 });
 
 test('module attribution by namespace; a term two modules claim is co-owned, the rest unowned', () => {
-  const r = attributeModules(['http://a.org/x', 'http://a.org/shared/y', 'http://b.org/z', 'http://c.org/q'], [
-    { id: 'b', namespaces: ['http://b.org/', 'http://a.org/shared/'] },
-    { id: 'a', namespaces: ['http://a.org/'] },
-  ]);
+  const r = attributeModules(
+    ['http://a.org/x', 'http://a.org/shared/y', 'http://b.org/z', 'http://c.org/q'],
+    [
+      { id: 'b', namespaces: ['http://b.org/', 'http://a.org/shared/'] },
+      { id: 'a', namespaces: ['http://a.org/'] },
+    ],
+  );
   assert.deepEqual(r.modules, [
     { module: 'a', terms: ['http://a.org/x'] },
     { module: 'a,b', terms: ['http://a.org/shared/y'] },

@@ -32,7 +32,10 @@ test('labels from imported ontologies count', () => {
 });
 
 test('short form: longest namespace, default prefix gives the bare name, unsafe locals fall back', () => {
-  const prefixes = new Map([[':', 'http://a.org/'], ['ab:', 'http://a.org/b/']]);
+  const prefixes = new Map([
+    [':', 'http://a.org/'],
+    ['ab:', 'http://a.org/b/'],
+  ]);
   assert.equal(shortForm('http://a.org/b/C', prefixes), 'ab:C');
   assert.equal(shortForm('http://a.org/D', prefixes), 'D');
   assert.equal(shortForm('http://a.org/x/y', prefixes), 'y');

@@ -10,7 +10,17 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { cls, objectProperty, objectSomeValuesFrom, releaseInterned, subClassOf, literal, annotationAssertion, annotationProperty, iriNode } from '../../src/model/terms.js';
+import {
+  cls,
+  objectProperty,
+  objectSomeValuesFrom,
+  releaseInterned,
+  subClassOf,
+  literal,
+  annotationAssertion,
+  annotationProperty,
+  iriNode,
+} from '../../src/model/terms.js';
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import { Workspace } from '../../src/model/workspace.js';
 
@@ -20,7 +30,9 @@ const E = 'http://example.org/release#';
 function generated(n: number): string {
   const lines = [`Prefix(:=<${E}>)`, 'Prefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)', `Ontology(<${E}big>`];
   for (let i = 0; i < n; i++) {
-    lines.push(`Declaration(Class(:C${i})) SubClassOf(:C${i} :C${i >> 1}) SubClassOf(:C${i} ObjectSomeValuesFrom(:p${i % 50} :C${(i * 7) % n}))`);
+    lines.push(
+      `Declaration(Class(:C${i})) SubClassOf(:C${i} :C${i >> 1}) SubClassOf(:C${i} ObjectSomeValuesFrom(:p${i % 50} :C${(i * 7) % n}))`,
+    );
     lines.push(`AnnotationAssertion(rdfs:label :C${i} "class number ${i} of the generated ontology"@en)`);
   }
   lines.push(')');
@@ -55,8 +67,13 @@ const after = await settle();
 process.stdout.write(JSON.stringify({ base, loaded, after, axioms, nodes, nodesAfter: internedCount() }));
 `;
 
-async function measure(file: string, keep: boolean): Promise<{ base: number; loaded: number; after: number; axioms: number; nodes: number; nodesAfter: number }> {
-  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', CHILD(file, keep)], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function measure(
+  file: string,
+  keep: boolean,
+): Promise<{ base: number; loaded: number; after: number; axioms: number; nodes: number; nodesAfter: number }> {
+  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', CHILD(file, keep)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -90,13 +107,24 @@ test('unloading an ontology gives its interned nodes back; with the release off 
 test('a release keeps identity: a node something still holds is found again by structure, and the others still intern', () => {
   const ws = new Workspace();
   const held = subClassOf(cls(E + 'A'), objectSomeValuesFrom(objectProperty(E + 'p'), cls(E + 'B')));
-  const label = annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(E + 'A'), literal('a', undefined, 'en'));
+  const label = annotationAssertion(
+    annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'),
+    iriNode(E + 'A'),
+    literal('a', undefined, 'en'),
+  );
   const other = readFunctional(`Prefix(:=<${E}>) Ontology(<${E}other> SubClassOf(:X :Y))`);
   ws.load(other);
   ws.unload(other);
   releaseInterned();
-  assert.equal(subClassOf(cls(E + 'A'), objectSomeValuesFrom(objectProperty(E + 'p'), cls(E + 'B'))), held, 'the same object after a release');
-  assert.equal(annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(E + 'A'), literal('a', undefined, 'en')), label);
+  assert.equal(
+    subClassOf(cls(E + 'A'), objectSomeValuesFrom(objectProperty(E + 'p'), cls(E + 'B'))),
+    held,
+    'the same object after a release',
+  );
+  assert.equal(
+    annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(E + 'A'), literal('a', undefined, 'en')),
+    label,
+  );
   const fresh = subClassOf(cls(E + 'New'), cls(E + 'A'));
   assert.equal(subClassOf(cls(E + 'New'), cls(E + 'A')), fresh, 'nodes interned after a release are shared as before');
   assert.equal(fresh.sup, held.sub, 'a new node meets the released generation by identity');

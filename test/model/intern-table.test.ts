@@ -20,8 +20,17 @@ test('nodes stay canonical while the table grows many times over', () => {
 
 test('one IRI, one lexical form: distinct nodes per kind, per datatype and per language', () => {
   const iri = EX + 'x';
-  const nodes = [f.cls(iri), f.objectProperty(iri), f.dataProperty(iri), f.annotationProperty(iri), f.namedIndividual(iri),
-    f.datatype(iri), f.iriNode(iri), f.variable(iri), f.anonymousIndividual(iri)];
+  const nodes = [
+    f.cls(iri),
+    f.objectProperty(iri),
+    f.dataProperty(iri),
+    f.annotationProperty(iri),
+    f.namedIndividual(iri),
+    f.datatype(iri),
+    f.iriNode(iri),
+    f.variable(iri),
+    f.anonymousIndividual(iri),
+  ];
   assert.equal(new Set(nodes).size, nodes.length);
   const literals = [f.literal(iri), f.literal(iri, EX + 'dt'), f.literal(iri, undefined, 'en'), f.literal(iri, undefined, 'de')];
   assert.equal(new Set(literals).size, literals.length);

@@ -88,20 +88,22 @@ test('class expression cases: cardinalities, nominals and complements', () => {
   assert.equal(isLocal(atLeastTwo, 'TOP', sigA), false, '≥2 of a full relation fails in a one-element domain');
   const atLeastOne = t.subClassOf(c('A'), t.objectMinCardinality(1, r('p'), t.thing()));
   assert.equal(isLocal(atLeastOne, 'TOP', sigA), true);
-  assert.equal(isLocal(t.subClassOf(c('A'), t.objectOneOf([t.namedIndividual(NS + 'a')])), 'TOP', sigA), false, 'a nominal is never the whole domain');
+  assert.equal(
+    isLocal(t.subClassOf(c('A'), t.objectOneOf([t.namedIndividual(NS + 'a')])), 'TOP', sigA),
+    false,
+    'a nominal is never the whole domain',
+  );
   assert.equal(isLocal(t.subClassOf(t.objectComplementOf(c('B')), c('A')), 'BOT', sigA), false, '¬B is everything when B is empty');
   assert.equal(isLocal(t.subClassOf(c('A'), t.objectComplementOf(c('B'))), 'BOT', sigA), true);
 });
 
 test('declarations and annotation axioms follow the module signature, and only it', () => {
   const label = (e: Entity, text: string) => t.annotationAssertion(t.annotationProperty(RDFS_LABEL), t.iriNode(e.iri), t.literal(text));
-  const source: Axiom[] = [
-    ...logical,
-    ...['A', 'B', 'C', 'D'].map((n) => t.declaration(c(n))),
-    label(c('A'), 'a'), label(c('D'), 'd'),
-  ];
+  const source: Axiom[] = [...logical, ...['A', 'B', 'C', 'D'].map((n) => t.declaration(c(n))), label(c('A'), 'a'), label(c('D'), 'd')];
   const mod = extractModule(source, [c('A')], 'BOT');
-  const kinds = mod.axioms.map((a) => (a.kind === 'Declaration' ? 'Declaration ' + (a.entity as { iri: string }).iri.slice(NS.length) : t.axiomTypeName(a)));
+  const kinds = mod.axioms.map((a) =>
+    a.kind === 'Declaration' ? 'Declaration ' + (a.entity as { iri: string }).iri.slice(NS.length) : t.axiomTypeName(a),
+  );
   assert.deepEqual(kinds.sort(), ['AnnotationAssertion', 'Declaration A', 'Declaration B', 'Declaration C', 'SubClassOf', 'SubClassOf']);
   assert.ok(mod.axioms.includes(label(c('A'), 'a')));
   assert.ok(!mod.axioms.includes(label(c('D'), 'd')));
@@ -126,7 +128,10 @@ function randomOntology(n: number, seed: number): Axiom[] {
   const out: Axiom[] = [];
   for (let i = 1; i < n; i++) {
     out.push(t.subClassOf(c('K' + i), c('K' + next(i))));
-    if (i % 3 === 0) out.push(t.subClassOf(t.objectIntersectionOf([c('K' + i), c('K' + next(n))]), t.objectSomeValuesFrom(r('p' + next(7)), c('K' + next(n)))));
+    if (i % 3 === 0)
+      out.push(
+        t.subClassOf(t.objectIntersectionOf([c('K' + i), c('K' + next(n))]), t.objectSomeValuesFrom(r('p' + next(7)), c('K' + next(n)))),
+      );
     if (i % 11 === 0) out.push(t.objectPropertyDomain(r('p' + next(7)), c('K' + next(n))));
     if (i % 13 === 0) out.push(t.objectPropertyRange(r('p' + next(7)), c('K' + next(n))));
     if (i % 17 === 0) out.push(t.subObjectPropertyOf(r('p' + next(7)), r('p' + next(7))));
@@ -147,7 +152,7 @@ test('every axiom left out of a module is local for the seeds plus the module si
   }
 });
 
-test('⊥-modules agree with the justification search\'s ⊥-module extractor on ontologies both handle', () => {
+test("⊥-modules agree with the justification search's ⊥-module extractor on ontologies both handle", () => {
   const axioms = randomOntology(600, 11);
   const reference = new ModuleExtractor(axioms);
   for (const seeds of [[c('K599')], [c('K42'), c('K300')], [r('p2')]]) {

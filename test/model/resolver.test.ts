@@ -34,7 +34,10 @@ test('asIri reads IRI spellings only, looking nothing up', () => {
 
 test('an unknown prefix is a NameError', () => {
   const { r } = setup();
-  assert.throws(() => r.resolve('nope:Dog'), (e: unknown) => e instanceof NameError && /Unknown prefix 'nope:'/.test(e.message));
+  assert.throws(
+    () => r.resolve('nope:Dog'),
+    (e: unknown) => e instanceof NameError && /Unknown prefix 'nope:'/.test(e.message),
+  );
 });
 
 test('display names: label first, then local name, case-insensitive only when unique', () => {
@@ -52,7 +55,11 @@ test('a name shared by several IRIs is ambiguous and lists the candidates', () =
   o.add(label(ex('Cat'), 'pet'));
   o.add(label(ex('Dog'), 'pet'));
   for (const name of ['Animal', 'pet']) {
-    assert.throws(() => r.resolve(name), (e: unknown) => e instanceof NameError && e.candidates.length === 2 && e.message.includes('<' + ex(name === 'pet' ? 'Cat' : 'Animal') + '>'));
+    assert.throws(
+      () => r.resolve(name),
+      (e: unknown) =>
+        e instanceof NameError && e.candidates.length === 2 && e.message.includes('<' + ex(name === 'pet' ? 'Cat' : 'Animal') + '>'),
+    );
   }
 });
 
@@ -71,7 +78,10 @@ test('an unknown bare name resolves to the IRI it would mint, with no kinds', ()
 test('the index follows workspace edits, undo and the imports closure', () => {
   const { o, ws, r } = setup();
   assert.equal(r.resolve('Wolf').kinds.size, 0);
-  ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: t.declaration(t.cls(ex('Wolf'))) }, { kind: 'AddAxiom', ontology: o, axiom: label(ex('Wolf'), 'grey wolf') }]);
+  ws.apply([
+    { kind: 'AddAxiom', ontology: o, axiom: t.declaration(t.cls(ex('Wolf'))) },
+    { kind: 'AddAxiom', ontology: o, axiom: label(ex('Wolf'), 'grey wolf') },
+  ]);
   assert.deepEqual([...r.resolve('Wolf').kinds], ['Class']);
   assert.equal(r.resolve('grey wolf').iri, ex('Wolf'));
   ws.undo();

@@ -41,7 +41,8 @@ DLSafeRule(Body(ClassAtom(:X Variable(:v)) ObjectPropertyAtom(:p Variable(:v) :X
 SubClassOf(:C :A)
 `;
 
-const doc = (x: string) => `Prefix(:=<${EX}>)\nPrefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)\nPrefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)\n` +
+const doc = (x: string) =>
+  `Prefix(:=<${EX}>)\nPrefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)\nPrefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)\n` +
   `Ontology(<http://example.org/r>\n${BODY.replaceAll(':X', x)}\n)`;
 
 test('renameIri rewrites entities of every kind, annotation subjects and values, nested annotations, rules and literal datatypes', () => {
@@ -57,7 +58,11 @@ test('renameIri returns the very node when the IRI is absent, and interned nodes
   const untouched = [...o.axioms()].find((a) => a.kind === 'SubClassOf' && a.sub === t.cls(EX + 'C'))!;
   assert.equal(renameIri(untouched, OLD, NEW), untouched);
   const sub = t.subClassOf(t.cls(OLD), t.cls(EX + 'A'));
-  assert.equal(renameIri(sub, OLD, EX + 'C'), t.subClassOf(t.cls(EX + 'C'), t.cls(EX + 'A')), 'renaming onto an existing IRI yields the existing axiom');
+  assert.equal(
+    renameIri(sub, OLD, EX + 'C'),
+    t.subClassOf(t.cls(EX + 'C'), t.cls(EX + 'A')),
+    'renaming onto an existing IRI yields the existing axiom',
+  );
   const equivalent = t.equivalentClasses([t.cls(OLD), t.cls(EX + 'A')]);
   assert.equal(renameIri(equivalent, OLD, EX + 'A'), t.equivalentClasses([t.cls(EX + 'A')]));
 });
@@ -72,7 +77,10 @@ test('renameIri leaves rule variables, built-in atoms and facets alone', () => {
 
 test('renameIri keeps language-tagged literals as they are', () => {
   const a = t.annotationAssertion(t.annotationProperty(OLD), t.iriNode(EX + 'A'), t.literal('chat', undefined, 'fr'));
-  assert.equal(renameIri(a, OLD, NEW), t.annotationAssertion(t.annotationProperty(NEW), t.iriNode(EX + 'A'), t.literal('chat', undefined, 'fr')));
+  assert.equal(
+    renameIri(a, OLD, NEW),
+    t.annotationAssertion(t.annotationProperty(NEW), t.iriNode(EX + 'A'), t.literal('chat', undefined, 'fr')),
+  );
 });
 
 test('axiomsMentioning finds entity references and IRIs hidden in annotations, and nothing else', () => {

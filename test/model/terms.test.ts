@@ -21,8 +21,10 @@ test('set-like operands ignore order and duplicates; disjointness keeps repetiti
   assert.equal(f.equivalentClasses([A, B]), f.equivalentClasses([B, A, B]));
   assert.notEqual(f.disjointClasses([A, B, A]), f.disjointClasses([A, B]));
   assert.equal(f.disjointClasses([A, B, A]).classes.length, 3);
-  assert.equal(f.inverseObjectProperties(f.objectProperty(EX + 'p'), f.objectProperty(EX + 'q')),
-    f.inverseObjectProperties(f.objectProperty(EX + 'q'), f.objectProperty(EX + 'p')));
+  assert.equal(
+    f.inverseObjectProperties(f.objectProperty(EX + 'p'), f.objectProperty(EX + 'q')),
+    f.inverseObjectProperties(f.objectProperty(EX + 'q'), f.objectProperty(EX + 'p')),
+  );
 });
 
 test('property chains keep their order', () => {
@@ -91,7 +93,10 @@ test('ontology indexes follow adds and removes', () => {
   const ca = f.classAssertion(A, i);
   o.add(ca);
   assert.deepEqual([...(o.index.classAssertionsByIndividual.get(i) ?? [])], [ca]);
-  assert.deepEqual([...(o.index.referencing.get(A) ?? [])].sort((x, y) => x.id - y.id), [sub, ca].sort((x, y) => x.id - y.id));
+  assert.deepEqual(
+    [...(o.index.referencing.get(A) ?? [])].sort((x, y) => x.id - y.id),
+    [sub, ca].sort((x, y) => x.id - y.id),
+  );
   o.remove(sub);
   assert.deepEqual(o.index.superClasses(A), []);
   assert.equal(o.index.referencing.get(B), undefined);
@@ -99,10 +104,19 @@ test('ontology indexes follow adds and removes', () => {
 });
 
 test('signature includes literal datatypes and annotation properties', () => {
-  const ax = f.dataPropertyAssertion(f.dataProperty(EX + 'age'), f.namedIndividual(EX + 'i'), f.literal('5', 'http://www.w3.org/2001/XMLSchema#integer'),
-    [f.annotation(f.annotationProperty(EX + 'src'), f.iriNode(EX + 'doc'))]);
-  const iris = signature(ax).map((e) => e.kind + ' ' + e.iri).sort();
+  const ax = f.dataPropertyAssertion(
+    f.dataProperty(EX + 'age'),
+    f.namedIndividual(EX + 'i'),
+    f.literal('5', 'http://www.w3.org/2001/XMLSchema#integer'),
+    [f.annotation(f.annotationProperty(EX + 'src'), f.iriNode(EX + 'doc'))],
+  );
+  const iris = signature(ax)
+    .map((e) => e.kind + ' ' + e.iri)
+    .sort();
   assert.deepEqual(iris, [
-    `AnnotationProperty ${EX}src`, `DataProperty ${EX}age`, 'Datatype http://www.w3.org/2001/XMLSchema#integer', `NamedIndividual ${EX}i`,
+    `AnnotationProperty ${EX}src`,
+    `DataProperty ${EX}age`,
+    'Datatype http://www.w3.org/2001/XMLSchema#integer',
+    `NamedIndividual ${EX}i`,
   ]);
 });

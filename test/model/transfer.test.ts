@@ -17,7 +17,6 @@ function allConstructs(): Ontology {
   return readFunctional(text, { base: 'http://ex.org/doc' });
 }
 
-
 /** What a postMessage with the transfer list does: a structured clone that moves the buffers. */
 function acrossThreads(e: EncodedOntology): EncodedOntology {
   return structuredClone(e, { transfer: transferables(e) });
@@ -25,8 +24,13 @@ function acrossThreads(e: EncodedOntology): EncodedOntology {
 
 function header(o: Ontology) {
   return {
-    id: o.id, imports: [...o.imports].sort(), annotations: [...o.annotations].map((a) => a.id).sort(),
-    prefixes: [...o.prefixes].sort(), format: o.format, documentIri: o.documentIri, unmapped: o.unmapped,
+    id: o.id,
+    imports: [...o.imports].sort(),
+    annotations: [...o.annotations].map((a) => a.id).sort(),
+    prefixes: [...o.prefixes].sort(),
+    format: o.format,
+    documentIri: o.documentIri,
+    unmapped: o.unmapped,
   };
 }
 

@@ -6,7 +6,11 @@ import * as t from '../../src/model/terms.js';
 import type { Change } from '../../src/model/changes.js';
 import { ex, workspaceWith } from './helpers.js';
 
-const add = (o: Ontology, name: string): Change => ({ kind: 'AddAxiom', ontology: o, axiom: t.subClassOf(t.cls(ex(name)), t.cls(ex('Top'))) });
+const add = (o: Ontology, name: string): Change => ({
+  kind: 'AddAxiom',
+  ontology: o,
+  axiom: t.subClassOf(t.cls(ex(name)), t.cls(ex('Top'))),
+});
 
 /** A workspace and a mirror whose units are the names of the axioms each batch added. */
 function mirrored(kept?: number) {
@@ -19,7 +23,12 @@ function mirrored(kept?: number) {
   const moved: (string | null)[] = [];
   ws.onChange((e) => {
     if (e.cause !== 'apply') moved.push(mirror.moving(e.cause));
-    mirror.follow(e, e.changes.map((r) => r.change.kind === 'AddAxiom' ? ((r.change.axiom as t.SubClassOf).sub as t.Class).iri : r.change.kind).join(','));
+    mirror.follow(
+      e,
+      e.changes
+        .map((r) => (r.change.kind === 'AddAxiom' ? ((r.change.axiom as t.SubClassOf).sub as t.Class).iri : r.change.kind))
+        .join(','),
+    );
   });
   return { ws, a, b, mirror, moved };
 }
@@ -49,7 +58,10 @@ test('units beyond the cap are forgotten but the mirror stays in step, and undo 
     seen.push(mirror.next('undo'));
     ws.undo();
   }
-  assert.deepEqual(seen.map((s) => s !== null && /N(\d)/.exec(s)![1]), ['5', '4', '3', false, false, false]);
+  assert.deepEqual(
+    seen.map((s) => s !== null && /N(\d)/.exec(s)![1]),
+    ['5', '4', '3', false, false, false],
+  );
   assert.equal(mirror.next('undo'), null);
   assert.equal(ws.redoDepth, 6);
 });
@@ -65,6 +77,9 @@ test('after an unload takes units along, the mirror knows only the units pushed 
   ws.undo();
   ws.undo();
   // the unit of A1 is not known any more: linking nothing beats linking B1's
-  assert.deepEqual(moved.map((m) => m !== null && m.includes('A2')), [true, false]);
+  assert.deepEqual(
+    moved.map((m) => m !== null && m.includes('A2')),
+    [true, false],
+  );
   assert.equal(moved[1], null);
 });

@@ -17,7 +17,10 @@ function named(iri: string, imports: string[] = [], version: string | null = nul
 test('undo and redo across batches; one batch is one undo unit', () => {
   const o = zoo();
   const ws = workspaceWith(o);
-  ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('A') }, { kind: 'AddAxiom', ontology: o, axiom: ax('B') }]);
+  ws.apply([
+    { kind: 'AddAxiom', ontology: o, axiom: ax('A') },
+    { kind: 'AddAxiom', ontology: o, axiom: ax('B') },
+  ]);
   ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('C') }]);
   assert.equal(ws.undoDepth, 2);
   ws.undo();
@@ -25,7 +28,10 @@ test('undo and redo across batches; one batch is one undo unit', () => {
   assert.equal(o.has(ax('B')), true);
   ws.undo();
   assert.equal(o.has(ax('A')) || o.has(ax('B')), false);
-  assert.throws(() => ws.undo(), (e: unknown) => e instanceof WorkspaceError && e.code === 'nothing_to_undo');
+  assert.throws(
+    () => ws.undo(),
+    (e: unknown) => e instanceof WorkspaceError && e.code === 'nothing_to_undo',
+  );
   ws.redo();
   assert.equal(o.has(ax('A')) && o.has(ax('B')), true);
   assert.equal(o.has(ax('C')), false);
@@ -50,10 +56,14 @@ test('revision increases with every change, undo and redo, not with no-ops', () 
   const o = zoo();
   const ws = workspaceWith(o);
   const seen = [ws.revision];
-  ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('A') }]); seen.push(ws.revision);
-  ws.undo(); seen.push(ws.revision);
-  ws.redo(); seen.push(ws.revision);
-  ws.apply([{ kind: 'SetPrefix', ontology: o, prefix: 'p:', namespace: 'http://p/' }]); seen.push(ws.revision);
+  ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('A') }]);
+  seen.push(ws.revision);
+  ws.undo();
+  seen.push(ws.revision);
+  ws.redo();
+  seen.push(ws.revision);
+  ws.apply([{ kind: 'SetPrefix', ontology: o, prefix: 'p:', namespace: 'http://p/' }]);
+  seen.push(ws.revision);
   for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], `revision ${seen}`);
   const r = ws.revision;
   ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('A') }]);
@@ -95,7 +105,13 @@ test('listeners get each applied batch with the new revision; unsubscribe stops 
   const off = ws.onChange((e) => events.push(e));
   ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('A') }]);
   ws.undo();
-  assert.deepEqual(events.map((e) => [e.cause, e.revision, e.changes.length]), [['apply', ws.revision - 1, 1], ['undo', ws.revision, 1]]);
+  assert.deepEqual(
+    events.map((e) => [e.cause, e.revision, e.changes.length]),
+    [
+      ['apply', ws.revision - 1, 1],
+      ['undo', ws.revision, 1],
+    ],
+  );
   off();
   ws.redo();
   assert.equal(events.length, 2);
@@ -106,11 +122,18 @@ test('set ontology id refuses an id bound to another loaded ontology, changing n
   const b = named('http://other.org/o', [], 'http://other.org/o/2');
   const ws = workspaceWith(a, b);
   const before = ws.revision;
-  for (const id of [{ iri: 'http://other.org/o', versionIri: null }, { iri: 'http://new.org/o', versionIri: 'http://other.org/o/2' }]) {
-    assert.throws(() => ws.apply([
-      { kind: 'AddAxiom', ontology: a, axiom: ax('A') },
-      { kind: 'SetOntologyId', ontology: a, id },
-    ]), (e: unknown) => e instanceof WorkspaceError && e.code === 'id_in_use' && /already in use/.test(e.message));
+  for (const id of [
+    { iri: 'http://other.org/o', versionIri: null },
+    { iri: 'http://new.org/o', versionIri: 'http://other.org/o/2' },
+  ]) {
+    assert.throws(
+      () =>
+        ws.apply([
+          { kind: 'AddAxiom', ontology: a, axiom: ax('A') },
+          { kind: 'SetOntologyId', ontology: a, id },
+        ]),
+      (e: unknown) => e instanceof WorkspaceError && e.code === 'id_in_use' && /already in use/.test(e.message),
+    );
   }
   assert.equal(a.has(ax('A')), false);
   assert.equal(ws.revision, before);
@@ -145,7 +168,10 @@ test('unload drops the ontology, its undo entries and moves the active one', () 
   ws.unload(b);
   assert.equal(ws.active, a);
   assert.equal(ws.undoDepth, 1);
-  assert.throws(() => ws.apply([{ kind: 'AddImport', ontology: b, iri: 'http://y/' }]), (e: unknown) => e instanceof WorkspaceError && e.code === 'not_loaded');
+  assert.throws(
+    () => ws.apply([{ kind: 'AddImport', ontology: b, iri: 'http://y/' }]),
+    (e: unknown) => e instanceof WorkspaceError && e.code === 'not_loaded',
+  );
 });
 
 test('a listener that throws is reported as a warning; the change and the other listeners go on', async () => {
@@ -188,16 +214,26 @@ test('a rehearsal stops at its commit with what it would apply; calls running me
   ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: ax('B') }]);
   release();
   const changes = await rehearsal;
-  assert.deepEqual(changes?.map((c) => c.kind), ['AddAxiom']);
+  assert.deepEqual(
+    changes?.map((c) => c.kind),
+    ['AddAxiom'],
+  );
   assert.equal(o.has(ax('A')), false, 'nothing of the rehearsal was applied');
   assert.equal(o.has(ax('B')), true);
   assert.equal(ws.undoDepth, 1);
 
-  assert.deepEqual((await ws.rehearse(() => ws.undo()))?.map((c) => c.kind), ['RemoveAxiom'], 'undo rehearses its inverse');
+  assert.deepEqual(
+    (await ws.rehearse(() => ws.undo()))?.map((c) => c.kind),
+    ['RemoveAxiom'],
+    'undo rehearses its inverse',
+  );
   assert.equal(o.has(ax('B')), true);
   assert.equal(await ws.rehearse(() => ws.setActive(o)), null, 'switching the active ontology is no content change');
   assert.deepEqual(await ws.rehearse(() => 42), [], 'a call that commits nothing');
-  await assert.rejects(ws.rehearse(() => {
-    throw new WorkspaceError('refused', 'not_loaded');
-  }), WorkspaceError);
+  await assert.rejects(
+    ws.rehearse(() => {
+      throw new WorkspaceError('refused', 'not_loaded');
+    }),
+    WorkspaceError,
+  );
 });

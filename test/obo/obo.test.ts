@@ -10,7 +10,15 @@ import { axiomLines } from '../../src/model/render/axiom-lines.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { checkProfile } from '../../src/model/profiles/check.js';
 import {
-  annotationAssertion, annotationProperty, cls, dataProperty, declaration, iriNode, literal, objectUnionOf, subClassOf,
+  annotationAssertion,
+  annotationProperty,
+  cls,
+  dataProperty,
+  declaration,
+  iriNode,
+  literal,
+  objectUnionOf,
+  subClassOf,
 } from '../../src/model/terms.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -19,112 +27,114 @@ const fixture = (name: string) => readFileSync(path.resolve(here, '../../../test
 
 /** Axiom lines with the long namespaces shortened, for readable expectations. */
 function short(o: Ontology): string[] {
-  return axiomLines(o.axioms()).map((l) => l
-    .replaceAll('http://purl.obolibrary.org/obo/', 'obo:')
-    .replaceAll('http://www.geneontology.org/formats/oboInOwl#', 'oio:')
-    .replaceAll('http://www.w3.org/2001/XMLSchema#', 'xsd:')
-    .replaceAll('http://www.w3.org/2000/01/rdf-schema#', 'rdfs:'));
+  return axiomLines(o.axioms()).map((l) =>
+    l
+      .replaceAll('http://purl.obolibrary.org/obo/', 'obo:')
+      .replaceAll('http://www.geneontology.org/formats/oboInOwl#', 'oio:')
+      .replaceAll('http://www.w3.org/2001/XMLSchema#', 'xsd:')
+      .replaceAll('http://www.w3.org/2000/01/rdf-schema#', 'rdfs:'),
+  );
 }
 
 test('reads every tag of the GO-like fixture into the standard OWL mapping', () => {
   const o = readObo(fixture('mini-go.obo'));
   assert.deepEqual(short(o), [
-    "AnnotationAssertion(<obo:IAO_0000233> <obo:GO_0009987> \"https://github.com/geneontology/go-ontology/issues/1\"^^<xsd:anyURI>)",
-    "AnnotationAssertion(<obo:IAO_0100001> <obo:GO_0000005> <obo:GO_0009987>)",
-    "AnnotationAssertion(<oio:consider> <obo:GO_0000005> \"GO:0008150\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:created_by> <obo:GO_0008150> \"jl\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:creation_date> <obo:GO_0008150> \"2010-01-01T00:00:00Z\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:custom_tag> <obo:GO_0000005> \"some value\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:hasAlternativeId> <obo:GO_0008150> \"GO:0000004\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:hasDbXref> <obo:BFO_0000050> \"BFO:0000050\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:hasDbXref> <obo:GO_0008150> \"Wikipedia:Biological_process\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:hasNarrowSynonym> <obo:GO_0008150> \"biological process\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:hasOBONamespace> <obo:GO_0008150> \"biological_process\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:hasScope> <obo:go#systematic_synonym> \"EXACT\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:BFO_0000050> \"part_of\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:GO_0000003> \"GO:0000003\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:GO_0000005> \"GO:0000005\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:GO_0008150> \"GO:0008150\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:GO_0009987> \"GO:0009987\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:GO_INST1> \"GO:INST1\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:go#has_part> \"has_part\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:go#overlaps> \"overlaps\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:id> <obo:go#shorthand> \"shorthand\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:inSubset> <obo:GO_0008150> <obo:go#goslim_generic>)",
-    "AnnotationAssertion(<oio:is_class_level> <obo:go#shorthand> \"true\"^^<xsd:string>)",
-    "AnnotationAssertion(<oio:shorthand> <obo:BFO_0000050> \"part_of\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:comment> <obo:GO_0008150> \"Note that, in addition to forming the root\\nof the tree.\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:comment> <obo:go#goslim_generic> \"Generic GO slim\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:BFO_0000050> \"part of\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:GO_0000003> \"reproduction! with \\\"escapes\\\"\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:GO_0000005> \"obsolete ribosomal chaperone activity\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:GO_0008150> \"biological_process\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:GO_0009987> \"cellular process\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:GO_INST1> \"an instance\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:go#has_part> \"has part\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:go#shorthand> \"shorthand\"^^<xsd:string>)",
-    "AnnotationAssertion(<rdfs:label> <obo:go#systematic_synonym> \"Systematic synonym\"^^<xsd:string>)",
-    "AnnotationAssertion(<http://www.w3.org/2002/07/owl#deprecated> <obo:GO_0000005> \"true\"^^<xsd:boolean>)",
-    "AnnotationAssertion(Annotation(<oio:hasDbXref> \"GOC:mah\"^^<xsd:string>) Annotation(<oio:hasSynonymType> <obo:go#systematic_synonym>) <oio:hasExactSynonym> <obo:GO_0008150> \"physiological process\"^^<xsd:string>)",
-    "AnnotationAssertion(Annotation(<oio:hasDbXref> \"GOC:pdt\"^^<xsd:string>) Annotation(Annotation(<rdfs:label> \"a paper\"^^<xsd:string>) <oio:hasDbXref> \"PMID:123\"^^<xsd:string>) <obo:IAO_0000115> <obo:GO_0008150> \"A biological process is the execution of a genetically-encoded biological module.\"^^<xsd:string>)",
-    "AsymmetricObjectProperty(<obo:go#has_part>)",
-    "ClassAssertion(<obo:GO_0008150> <obo:GO_INST1>)",
-    "Declaration(AnnotationProperty(<obo:IAO_0000115>))",
-    "Declaration(AnnotationProperty(<obo:IAO_0000233>))",
-    "Declaration(AnnotationProperty(<obo:IAO_0100001>))",
-    "Declaration(AnnotationProperty(<obo:go#goslim_generic>))",
-    "Declaration(AnnotationProperty(<obo:go#shorthand>))",
-    "Declaration(AnnotationProperty(<obo:go#systematic_synonym>))",
-    "Declaration(AnnotationProperty(<http://purl.org/dc/terms/license>))",
-    "Declaration(AnnotationProperty(<oio:SubsetProperty>))",
-    "Declaration(AnnotationProperty(<oio:SynonymTypeProperty>))",
-    "Declaration(AnnotationProperty(<oio:consider>))",
-    "Declaration(AnnotationProperty(<oio:created_by>))",
-    "Declaration(AnnotationProperty(<oio:creation_date>))",
-    "Declaration(AnnotationProperty(<oio:custom_tag>))",
-    "Declaration(AnnotationProperty(<oio:default-namespace>))",
-    "Declaration(AnnotationProperty(<oio:hasAlternativeId>))",
-    "Declaration(AnnotationProperty(<oio:hasDbXref>))",
-    "Declaration(AnnotationProperty(<oio:hasExactSynonym>))",
-    "Declaration(AnnotationProperty(<oio:hasNarrowSynonym>))",
-    "Declaration(AnnotationProperty(<oio:hasOBOFormatVersion>))",
-    "Declaration(AnnotationProperty(<oio:hasOBONamespace>))",
-    "Declaration(AnnotationProperty(<oio:hasScope>))",
-    "Declaration(AnnotationProperty(<oio:hasSynonymType>))",
-    "Declaration(AnnotationProperty(<oio:id>))",
-    "Declaration(AnnotationProperty(<oio:inSubset>))",
-    "Declaration(AnnotationProperty(<oio:is_class_level>))",
-    "Declaration(AnnotationProperty(<oio:is_reversible_property_chain>))",
-    "Declaration(AnnotationProperty(<oio:shorthand>))",
-    "Declaration(AnnotationProperty(<oio:source>))",
-    "Declaration(Class(<obo:GO_0000003>))",
-    "Declaration(Class(<obo:GO_0000004>))",
-    "Declaration(Class(<obo:GO_0000005>))",
-    "Declaration(Class(<obo:GO_0008150>))",
-    "Declaration(Class(<obo:GO_0009987>))",
-    "Declaration(NamedIndividual(<obo:GO_INST1>))",
-    "Declaration(NamedIndividual(<obo:GO_INST2>))",
-    "Declaration(ObjectProperty(<obo:BFO_0000050>))",
-    "Declaration(ObjectProperty(<obo:go#has_part>))",
-    "Declaration(ObjectProperty(<obo:go#overlaps>))",
-    "DisjointClasses(<obo:GO_0000003> <obo:GO_0009987>)",
-    "EquivalentClasses(<obo:GO_0000003> <obo:GO_0000004>)",
-    "EquivalentClasses(<obo:GO_0000003> ObjectUnionOf(<obo:GO_0008150> <obo:GO_0009987>))",
-    "EquivalentClasses(Annotation(<oio:source> \"GOC:y\"^^<xsd:string>) <obo:GO_0000003> ObjectIntersectionOf(<obo:GO_0008150> ObjectSomeValuesFrom(<obo:BFO_0000050> <obo:GO_0009987>)))",
-    "FunctionalObjectProperty(<obo:go#overlaps>)",
-    "InverseObjectProperties(<obo:BFO_0000050> <obo:go#has_part>)",
-    "ObjectPropertyAssertion(<obo:BFO_0000050> <obo:GO_INST1> <obo:GO_INST2>)",
-    "ObjectPropertyDomain(<obo:BFO_0000050> <obo:GO_0008150>)",
-    "ObjectPropertyRange(<obo:BFO_0000050> <obo:GO_0008150>)",
-    "SubAnnotationPropertyOf(<obo:go#goslim_generic> <oio:SubsetProperty>)",
-    "SubAnnotationPropertyOf(<obo:go#systematic_synonym> <oio:SynonymTypeProperty>)",
-    "SubClassOf(<obo:GO_0009987> ObjectExactCardinality(2 <obo:go#has_part> <obo:GO_0008150>))",
-    "SubClassOf(<obo:GO_0009987> ObjectSomeValuesFrom(<obo:BFO_0000050> <obo:GO_0008150>))",
-    "SubClassOf(Annotation(<oio:source> \"GOC:x\"^^<xsd:string>) <obo:GO_0009987> <obo:GO_0008150>)",
-    "SubObjectPropertyOf(<obo:BFO_0000050> <obo:go#overlaps>)",
-    "SubObjectPropertyOf(Annotation(<oio:is_reversible_property_chain> \"true\"^^<xsd:string>) ObjectPropertyChain(<obo:go#has_part> <obo:BFO_0000050>) <obo:BFO_0000050>)",
-    "SubObjectPropertyOf(ObjectPropertyChain(<obo:BFO_0000050> <obo:BFO_0000050>) <obo:BFO_0000050>)",
-    "TransitiveObjectProperty(<obo:BFO_0000050>)",
+    'AnnotationAssertion(<obo:IAO_0000233> <obo:GO_0009987> "https://github.com/geneontology/go-ontology/issues/1"^^<xsd:anyURI>)',
+    'AnnotationAssertion(<obo:IAO_0100001> <obo:GO_0000005> <obo:GO_0009987>)',
+    'AnnotationAssertion(<oio:consider> <obo:GO_0000005> "GO:0008150"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:created_by> <obo:GO_0008150> "jl"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:creation_date> <obo:GO_0008150> "2010-01-01T00:00:00Z"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:custom_tag> <obo:GO_0000005> "some value"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:hasAlternativeId> <obo:GO_0008150> "GO:0000004"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:hasDbXref> <obo:BFO_0000050> "BFO:0000050"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:hasDbXref> <obo:GO_0008150> "Wikipedia:Biological_process"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:hasNarrowSynonym> <obo:GO_0008150> "biological process"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:hasOBONamespace> <obo:GO_0008150> "biological_process"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:hasScope> <obo:go#systematic_synonym> "EXACT"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:BFO_0000050> "part_of"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:GO_0000003> "GO:0000003"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:GO_0000005> "GO:0000005"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:GO_0008150> "GO:0008150"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:GO_0009987> "GO:0009987"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:GO_INST1> "GO:INST1"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:go#has_part> "has_part"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:go#overlaps> "overlaps"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:id> <obo:go#shorthand> "shorthand"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:inSubset> <obo:GO_0008150> <obo:go#goslim_generic>)',
+    'AnnotationAssertion(<oio:is_class_level> <obo:go#shorthand> "true"^^<xsd:string>)',
+    'AnnotationAssertion(<oio:shorthand> <obo:BFO_0000050> "part_of"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:comment> <obo:GO_0008150> "Note that, in addition to forming the root\\nof the tree."^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:comment> <obo:go#goslim_generic> "Generic GO slim"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:BFO_0000050> "part of"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:GO_0000003> "reproduction! with \\"escapes\\""^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:GO_0000005> "obsolete ribosomal chaperone activity"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:GO_0008150> "biological_process"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:GO_0009987> "cellular process"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:GO_INST1> "an instance"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:go#has_part> "has part"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:go#shorthand> "shorthand"^^<xsd:string>)',
+    'AnnotationAssertion(<rdfs:label> <obo:go#systematic_synonym> "Systematic synonym"^^<xsd:string>)',
+    'AnnotationAssertion(<http://www.w3.org/2002/07/owl#deprecated> <obo:GO_0000005> "true"^^<xsd:boolean>)',
+    'AnnotationAssertion(Annotation(<oio:hasDbXref> "GOC:mah"^^<xsd:string>) Annotation(<oio:hasSynonymType> <obo:go#systematic_synonym>) <oio:hasExactSynonym> <obo:GO_0008150> "physiological process"^^<xsd:string>)',
+    'AnnotationAssertion(Annotation(<oio:hasDbXref> "GOC:pdt"^^<xsd:string>) Annotation(Annotation(<rdfs:label> "a paper"^^<xsd:string>) <oio:hasDbXref> "PMID:123"^^<xsd:string>) <obo:IAO_0000115> <obo:GO_0008150> "A biological process is the execution of a genetically-encoded biological module."^^<xsd:string>)',
+    'AsymmetricObjectProperty(<obo:go#has_part>)',
+    'ClassAssertion(<obo:GO_0008150> <obo:GO_INST1>)',
+    'Declaration(AnnotationProperty(<obo:IAO_0000115>))',
+    'Declaration(AnnotationProperty(<obo:IAO_0000233>))',
+    'Declaration(AnnotationProperty(<obo:IAO_0100001>))',
+    'Declaration(AnnotationProperty(<obo:go#goslim_generic>))',
+    'Declaration(AnnotationProperty(<obo:go#shorthand>))',
+    'Declaration(AnnotationProperty(<obo:go#systematic_synonym>))',
+    'Declaration(AnnotationProperty(<http://purl.org/dc/terms/license>))',
+    'Declaration(AnnotationProperty(<oio:SubsetProperty>))',
+    'Declaration(AnnotationProperty(<oio:SynonymTypeProperty>))',
+    'Declaration(AnnotationProperty(<oio:consider>))',
+    'Declaration(AnnotationProperty(<oio:created_by>))',
+    'Declaration(AnnotationProperty(<oio:creation_date>))',
+    'Declaration(AnnotationProperty(<oio:custom_tag>))',
+    'Declaration(AnnotationProperty(<oio:default-namespace>))',
+    'Declaration(AnnotationProperty(<oio:hasAlternativeId>))',
+    'Declaration(AnnotationProperty(<oio:hasDbXref>))',
+    'Declaration(AnnotationProperty(<oio:hasExactSynonym>))',
+    'Declaration(AnnotationProperty(<oio:hasNarrowSynonym>))',
+    'Declaration(AnnotationProperty(<oio:hasOBOFormatVersion>))',
+    'Declaration(AnnotationProperty(<oio:hasOBONamespace>))',
+    'Declaration(AnnotationProperty(<oio:hasScope>))',
+    'Declaration(AnnotationProperty(<oio:hasSynonymType>))',
+    'Declaration(AnnotationProperty(<oio:id>))',
+    'Declaration(AnnotationProperty(<oio:inSubset>))',
+    'Declaration(AnnotationProperty(<oio:is_class_level>))',
+    'Declaration(AnnotationProperty(<oio:is_reversible_property_chain>))',
+    'Declaration(AnnotationProperty(<oio:shorthand>))',
+    'Declaration(AnnotationProperty(<oio:source>))',
+    'Declaration(Class(<obo:GO_0000003>))',
+    'Declaration(Class(<obo:GO_0000004>))',
+    'Declaration(Class(<obo:GO_0000005>))',
+    'Declaration(Class(<obo:GO_0008150>))',
+    'Declaration(Class(<obo:GO_0009987>))',
+    'Declaration(NamedIndividual(<obo:GO_INST1>))',
+    'Declaration(NamedIndividual(<obo:GO_INST2>))',
+    'Declaration(ObjectProperty(<obo:BFO_0000050>))',
+    'Declaration(ObjectProperty(<obo:go#has_part>))',
+    'Declaration(ObjectProperty(<obo:go#overlaps>))',
+    'DisjointClasses(<obo:GO_0000003> <obo:GO_0009987>)',
+    'EquivalentClasses(<obo:GO_0000003> <obo:GO_0000004>)',
+    'EquivalentClasses(<obo:GO_0000003> ObjectUnionOf(<obo:GO_0008150> <obo:GO_0009987>))',
+    'EquivalentClasses(Annotation(<oio:source> "GOC:y"^^<xsd:string>) <obo:GO_0000003> ObjectIntersectionOf(<obo:GO_0008150> ObjectSomeValuesFrom(<obo:BFO_0000050> <obo:GO_0009987>)))',
+    'FunctionalObjectProperty(<obo:go#overlaps>)',
+    'InverseObjectProperties(<obo:BFO_0000050> <obo:go#has_part>)',
+    'ObjectPropertyAssertion(<obo:BFO_0000050> <obo:GO_INST1> <obo:GO_INST2>)',
+    'ObjectPropertyDomain(<obo:BFO_0000050> <obo:GO_0008150>)',
+    'ObjectPropertyRange(<obo:BFO_0000050> <obo:GO_0008150>)',
+    'SubAnnotationPropertyOf(<obo:go#goslim_generic> <oio:SubsetProperty>)',
+    'SubAnnotationPropertyOf(<obo:go#systematic_synonym> <oio:SynonymTypeProperty>)',
+    'SubClassOf(<obo:GO_0009987> ObjectExactCardinality(2 <obo:go#has_part> <obo:GO_0008150>))',
+    'SubClassOf(<obo:GO_0009987> ObjectSomeValuesFrom(<obo:BFO_0000050> <obo:GO_0008150>))',
+    'SubClassOf(Annotation(<oio:source> "GOC:x"^^<xsd:string>) <obo:GO_0009987> <obo:GO_0008150>)',
+    'SubObjectPropertyOf(<obo:BFO_0000050> <obo:go#overlaps>)',
+    'SubObjectPropertyOf(Annotation(<oio:is_reversible_property_chain> "true"^^<xsd:string>) ObjectPropertyChain(<obo:go#has_part> <obo:BFO_0000050>) <obo:BFO_0000050>)',
+    'SubObjectPropertyOf(ObjectPropertyChain(<obo:BFO_0000050> <obo:BFO_0000050>) <obo:BFO_0000050>)',
+    'TransitiveObjectProperty(<obo:BFO_0000050>)',
   ]);
   assert.deepEqual(o.unmapped, []);
 });
@@ -136,8 +146,14 @@ test('reads the header: ontology id, data-version, imports, ontology annotations
     versionIri: 'http://purl.obolibrary.org/obo/go/releases/2024-01-01/go.owl',
   });
   assert.deepEqual([...o.imports], ['http://purl.obolibrary.org/obo/go/extensions/go-bfo-bridge.owl']);
-  const anns = [...o.annotations].map((a) => a.property.iri.replace('http://www.geneontology.org/formats/oboInOwl#', 'oio:') + ' ' +
-    (a.value.kind === 'Literal' ? a.value.lex : a.value.kind === 'IRI' ? a.value.iri : '?')).sort();
+  const anns = [...o.annotations]
+    .map(
+      (a) =>
+        a.property.iri.replace('http://www.geneontology.org/formats/oboInOwl#', 'oio:') +
+        ' ' +
+        (a.value.kind === 'Literal' ? a.value.lex : a.value.kind === 'IRI' ? a.value.iri : '?'),
+    )
+    .sort();
   assert.deepEqual(anns, [
     'http://purl.org/dc/terms/license http://creativecommons.org/licenses/by/4.0/',
     'http://www.w3.org/2000/01/rdf-schema#comment A small GO-like test file.',
@@ -229,7 +245,8 @@ test('writer produces conventional OBO lines', () => {
     'xref: BFO:0000050',
     'equivalent_to_chain: has_part part_of',
     'is_metadata_tag: true',
-  ]) assert.ok(lines.includes(expected), `missing line: ${expected}`);
+  ])
+    assert.ok(lines.includes(expected), `missing line: ${expected}`);
   assert.ok(lines.indexOf('[Term]') < lines.indexOf('[Typedef]') && lines.indexOf('[Typedef]') < lines.indexOf('[Instance]'));
 });
 
@@ -240,7 +257,11 @@ test('OBO 1.4 → OWL mapping, owl-axioms header tag: axioms with no OBO tag are
   o.add(declaration(a));
   const union = subClassOf(a, objectUnionOf([cls('http://purl.obolibrary.org/obo/T_2'), cls('http://purl.obolibrary.org/obo/T_3')]));
   const dp = declaration(dataProperty('http://purl.obolibrary.org/obo/T_4'));
-  const tagged = annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(a.iri), literal('thing "one"', undefined, 'en'));
+  const tagged = annotationAssertion(
+    annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'),
+    iriNode(a.iri),
+    literal('thing "one"', undefined, 'en'),
+  );
   o.add(union);
   o.add(dp);
   o.add(tagged);
@@ -272,7 +293,10 @@ test('an ontology IRI that is not an OBO PURL is written whole, and a version IR
 test('an IRI with no OBO id form is reported before anything is written', () => {
   const o = new Ontology();
   o.add(declaration(cls('relative-name')));
-  assert.throws(() => writeObo(o), (e: unknown) => e instanceof OboWriteError && /no OBO id form/.test(e.message) && e.iris[0] === 'relative-name');
+  assert.throws(
+    () => writeObo(o),
+    (e: unknown) => e instanceof OboWriteError && /no OBO id form/.test(e.message) && e.iris[0] === 'relative-name',
+  );
   assert.match(writeObo(o, { onLossy: 'drop' }), /^id: relative-name$/m);
 });
 
@@ -287,15 +311,24 @@ test('§5.8.1 typing: the reader declares the annotation properties it introduce
   for (const name of ['mini-go.obo', 'go-style-edit.obo']) {
     const o = readObo(fixture(name));
     const undeclared = checkProfile([o], 'DL', o).violations.filter((v) => v.kind === 'undeclared_entity');
-    assert.deepEqual(undeclared.map((v) => v.message), [], name);
+    assert.deepEqual(
+      undeclared.map((v) => v.message),
+      [],
+      name,
+    );
   }
   const lines = short(readObo(fixture('go-style-edit.obo')));
   for (const expected of [
-    'Declaration(AnnotationProperty(<obo:IAO_0000115>))', 'Declaration(AnnotationProperty(<oio:hasDbXref>))',
-    'Declaration(AnnotationProperty(<oio:hasExactSynonym>))', 'Declaration(AnnotationProperty(<oio:source>))',
-    'Declaration(AnnotationProperty(<http://purl.org/dc/terms/license>))', 'Declaration(Class(<obo:CHEBI_15377>))',
-    'Declaration(Class(<obo:NCBITaxon_131567>))', 'Declaration(NamedIndividual(<obo:GOX_INST2>))',
-  ]) assert.ok(lines.includes(expected), `missing ${expected}`);
+    'Declaration(AnnotationProperty(<obo:IAO_0000115>))',
+    'Declaration(AnnotationProperty(<oio:hasDbXref>))',
+    'Declaration(AnnotationProperty(<oio:hasExactSynonym>))',
+    'Declaration(AnnotationProperty(<oio:source>))',
+    'Declaration(AnnotationProperty(<http://purl.org/dc/terms/license>))',
+    'Declaration(Class(<obo:CHEBI_15377>))',
+    'Declaration(Class(<obo:NCBITaxon_131567>))',
+    'Declaration(NamedIndividual(<obo:GOX_INST2>))',
+  ])
+    assert.ok(lines.includes(expected), `missing ${expected}`);
 });
 
 test('OBO 1.4 → OWL: a relationship whose relation is_metadata_tag is an annotation, not an existential restriction', () => {
@@ -310,10 +343,18 @@ test('OBO 1.4 → OWL: a relationship whose relation is_metadata_tag is an annot
 test('OBO 1.4 → OWL: expand_expression_to is IAO:0000424 with a quoted text; escaped quotes are written back escaped inside the quotes', () => {
   const o = readObo(fixture('go-style-edit.obo'));
   const lines = short(o);
-  assert.ok(lines.includes('AnnotationAssertion(Annotation(<oio:hasDbXref> "GOC:cjm"^^<xsd:string>) <obo:IAO_0000424> <obo:RO_0002160> ' +
-    '"GOX:0000001 and (\\"has part\\" some (RO:0002162 only ?Y))"^^<xsd:string>)'), lines.filter((l) => l.includes('IAO_0000424')).join('\n'));
+  assert.ok(
+    lines.includes(
+      'AnnotationAssertion(Annotation(<oio:hasDbXref> "GOC:cjm"^^<xsd:string>) <obo:IAO_0000424> <obo:RO_0002160> ' +
+        '"GOX:0000001 and (\\"has part\\" some (RO:0002162 only ?Y))"^^<xsd:string>)',
+    ),
+    lines.filter((l) => l.includes('IAO_0000424')).join('\n'),
+  );
   const text = writeObo(o);
-  assert.ok(text.split('\n').includes('expand_expression_to: "GOX:0000001 and (\\"has part\\" some (RO:0002162 only ?Y))" [GOC:cjm]'), text);
+  assert.ok(
+    text.split('\n').includes('expand_expression_to: "GOX:0000001 and (\\"has part\\" some (RO:0002162 only ?Y))" [GOC:cjm]'),
+    text,
+  );
   assert.ok(text.split('\n').includes('expand_assertion_to: "Class: ?X SubClassOf: RO:0002162 only ?Y" []'));
 });
 
@@ -330,9 +371,14 @@ test('the writer writes back everything the reader reads: a GO-style -edit.obo r
     'def: "Any constituent part of a cell, with a \\"quoted\\" word." []',
     'synonym: "bio process" RELATED syngo_official_label [] {source="SynGO:1"}',
     'xref: Wikipedia:Biological_process "Wikipedia entry"',
-    'intersection_of: GOX:0000001 {source="GOC:y"}', 'intersection_of: part_of GOX:0000002',
+    'intersection_of: GOX:0000001 {source="GOC:y"}',
+    'intersection_of: part_of GOX:0000002',
     'relationship: part_of CL:0000000 {all_only="true"}',
-    'is_obsolete: true', 'replaced_by: GOX:0000002', 'consider: GOX:0000003', 'subset: gocheck_do_not_annotate',
+    'is_obsolete: true',
+    'replaced_by: GOX:0000002',
+    'consider: GOX:0000003',
+    'subset: gocheck_do_not_annotate',
     'property_value: term_tracker_item "https://github.com/geneontology/go-ontology/issues/1" xsd:anyURI',
-  ]) assert.ok(text.split('\n').includes(expected), `missing line: ${expected}`);
+  ])
+    assert.ok(text.split('\n').includes(expected), `missing line: ${expected}`);
 });

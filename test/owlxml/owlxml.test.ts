@@ -9,9 +9,7 @@ import { resolveIri } from '../../src/model/formats/owlxml/resolve-iri.js';
 import { ParseError } from '../../src/model/formats/errors.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
 import { Ontology } from '../../src/model/ontology.js';
-import {
-  annotationAssertion, annotationProperty, cls, declaration, iriNode, literal, subClassOf,
-} from '../../src/model/terms.js';
+import { annotationAssertion, annotationProperty, cls, declaration, iriNode, literal, subClassOf } from '../../src/model/terms.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // compiled to dist/test/owlxml; fixtures stay in the source tree
@@ -58,8 +56,9 @@ test('reads the header: id, version, imports, nested ontology annotations, prefi
 });
 
 test('relative IRIs resolve against the base option when there is no xml:base', () => {
-  const o = readOwlXml('<Ontology xmlns="http://www.w3.org/2002/07/owl#"><Declaration><Class IRI="#A"/></Declaration></Ontology>',
-    { base: 'http://base.example/doc.owx' });
+  const o = readOwlXml('<Ontology xmlns="http://www.w3.org/2002/07/owl#"><Declaration><Class IRI="#A"/></Declaration></Ontology>', {
+    base: 'http://base.example/doc.owx',
+  });
   assert.deepEqual(axiomLines(o.axioms()), ['Declaration(Class(<http://base.example/doc.owx#A>))']);
   assert.deepEqual(o.id, { iri: null, versionIri: null });
 });
@@ -122,8 +121,11 @@ test('a root that is not an OWL Ontology is rejected', () => {
 });
 
 test('a bad cardinality is rejected', () => {
-  const e = parseError(OPEN + '<SubClassOf><Class IRI="http://x/A"/><ObjectMinCardinality cardinality="-1">' +
-    '<ObjectProperty IRI="http://x/p"/></ObjectMinCardinality></SubClassOf></Ontology>');
+  const e = parseError(
+    OPEN +
+      '<SubClassOf><Class IRI="http://x/A"/><ObjectMinCardinality cardinality="-1">' +
+      '<ObjectProperty IRI="http://x/p"/></ObjectMinCardinality></SubClassOf></Ontology>',
+  );
   assert.match(e.detail, /cardinality "-1"/);
 });
 
@@ -146,12 +148,15 @@ test('writer output is sorted, declarations first, and uses the prefixes', () =>
   o.add(declaration(cls('http://ex.org/B')));
   o.add(declaration(cls('http://ex.org/A')));
   const lines = writeOwlXml(o).split('\n');
-  assert.deepEqual(lines.slice(2, 6).map((l) => l.trim()), [
-    '<Prefix name="ex" IRI="http://ex.org/"/>',
-    '<Declaration><Class abbreviatedIRI="ex:A"/></Declaration>',
-    '<Declaration><Class abbreviatedIRI="ex:B"/></Declaration>',
-    '<SubClassOf><Class abbreviatedIRI="ex:B"/><Class abbreviatedIRI="ex:A"/></SubClassOf>',
-  ]);
+  assert.deepEqual(
+    lines.slice(2, 6).map((l) => l.trim()),
+    [
+      '<Prefix name="ex" IRI="http://ex.org/"/>',
+      '<Declaration><Class abbreviatedIRI="ex:A"/></Declaration>',
+      '<Declaration><Class abbreviatedIRI="ex:B"/></Declaration>',
+      '<SubClassOf><Class abbreviatedIRI="ex:B"/><Class abbreviatedIRI="ex:A"/></SubClassOf>',
+    ],
+  );
 });
 
 test('writer escapes markup and whitespace so values read back exactly', () => {
@@ -183,7 +188,9 @@ test('resolveIri follows RFC 3986', () => {
 });
 
 test('prefixed OWL elements are recognised through their namespace declaration', () => {
-  const o = readOwlXml('<owl:Ontology xmlns:owl="http://www.w3.org/2002/07/owl#"><owl:Declaration><owl:Class IRI="http://x/A"/>' +
-    '</owl:Declaration></owl:Ontology>');
+  const o = readOwlXml(
+    '<owl:Ontology xmlns:owl="http://www.w3.org/2002/07/owl#"><owl:Declaration><owl:Class IRI="http://x/A"/>' +
+      '</owl:Declaration></owl:Ontology>',
+  );
   assert.deepEqual(axiomLines(o.axioms()), ['Declaration(Class(<http://x/A>))']);
 });

@@ -31,7 +31,10 @@ function contextIn(dir: string, capabilities?: readonly string[]) {
 }
 
 const refusal = (code: string, deniedBy?: string) => (e: unknown) =>
-  e instanceof ToolFailure && e.code === code && e.context.effects_prevented === true && (deniedBy === undefined || e.context.denied_by === deniedBy);
+  e instanceof ToolFailure &&
+  e.code === code &&
+  e.context.effects_prevented === true &&
+  (deniedBy === undefined || e.context.denied_by === deniedBy);
 
 test('allowed_hosts: exact host, optional port, "*." for subdomains only', () => {
   assert.equal(hostAllowed(['example.org'], 'https://example.org/x.ttl'), true);
@@ -51,7 +54,10 @@ test('a symlink inside the project root that points outside it is outside', asyn
   const ctx = contextIn(dir);
   const res = await resolvePolicy(ctx);
   assert.equal(res.valid, true, JSON.stringify(res.errors));
-  await assert.rejects(checkLocalPath(ctx, 't', path.join(dir, 'escape', 'new.ttl'), 'write', res), refusal('authorization_denied', 'project policy'));
+  await assert.rejects(
+    checkLocalPath(ctx, 't', path.join(dir, 'escape', 'new.ttl'), 'write', res),
+    refusal('authorization_denied', 'project policy'),
+  );
   assert.equal(await checkLocalPath(ctx, 't', path.join(dir, 'sub', 'new.ttl'), 'write', res), path.join(dir, 'sub', 'new.ttl'));
 });
 
@@ -64,28 +70,52 @@ test('an invalid policy refuses everything but bootstrap and diagnostic access i
   await assert.rejects(checkLocalPath(ctx, 't', inside, 'read', res), refusal('authorization_denied', 'invalid project policy'));
   assert.equal(await checkLocalPath(ctx, 't', inside, 'write', res, { bootstrap: true }), inside);
   assert.equal(await checkLocalPath(ctx, 't', inside, 'read', res, { diagnostic: true }), inside);
-  await assert.rejects(checkLocalPath(ctx, 't', path.join(scratch, 'x.ttl'), 'write', res, { bootstrap: true }), refusal('authorization_denied'));
-  await assert.rejects(checkLocalPath(ctx, 't', inside, 'read', res, { derived: true }), refusal('authorization_denied'), 'derived targets are refused too');
-  assert.throws(() => checkRemote(ctx, 't', 'https://example.org/x', 'allow', res, 'document'), refusal('network_denied', 'invalid project policy'));
+  await assert.rejects(
+    checkLocalPath(ctx, 't', path.join(scratch, 'x.ttl'), 'write', res, { bootstrap: true }),
+    refusal('authorization_denied'),
+  );
+  await assert.rejects(
+    checkLocalPath(ctx, 't', inside, 'read', res, { derived: true }),
+    refusal('authorization_denied'),
+    'derived targets are refused too',
+  );
+  assert.throws(
+    () => checkRemote(ctx, 't', 'https://example.org/x', 'allow', res, 'document'),
+    refusal('network_denied', 'invalid project policy'),
+  );
 });
 
 test('the capability check comes first, and names what is missing', async () => {
   const dir = await projectWith(`version: 1\nproject_id: zoo\nroot_ontology: ${ROOT_IRI}\nnetwork: {default: allow}\n`);
   const ctx = contextIn(dir, ['ontology:read']);
   const res = await resolvePolicy(ctx);
-  await assert.rejects(checkLocalPath(ctx, 't', path.join(dir, 'a.ttl'), 'write', res),
-    (e: ToolFailure) => e.code === 'authorization_denied' && JSON.stringify(e.context.missing_capabilities) === '["filesystem:project:write"]');
-  assert.throws(() => checkRemote(ctx, 't', 'https://example.org/x', undefined, res, 'document'),
-    (e: ToolFailure) => e.code === 'authorization_denied' && JSON.stringify(e.context.missing_capabilities) === '["network:access"]');
-  assert.throws(() => checkRemote(ctx, 't', 'https://example.org/x', 'deny', res, 'document'), refusal('network_denied', 'request network=deny'),
-    'the request\'s own deny is decided before any capability');
+  await assert.rejects(
+    checkLocalPath(ctx, 't', path.join(dir, 'a.ttl'), 'write', res),
+    (e: ToolFailure) =>
+      e.code === 'authorization_denied' && JSON.stringify(e.context.missing_capabilities) === '["filesystem:project:write"]',
+  );
+  assert.throws(
+    () => checkRemote(ctx, 't', 'https://example.org/x', undefined, res, 'document'),
+    (e: ToolFailure) => e.code === 'authorization_denied' && JSON.stringify(e.context.missing_capabilities) === '["network:access"]',
+  );
+  assert.throws(
+    () => checkRemote(ctx, 't', 'https://example.org/x', 'deny', res, 'document'),
+    refusal('network_denied', 'request network=deny'),
+    "the request's own deny is decided before any capability",
+  );
 });
 
 test('allow_unrestricted_paths_without_policy defaults to true; settings.json, environment and flag turn it off', async () => {
   const home = await mkdtemp(path.join(scratch, 'home-'));
   assert.equal((await loadSettings(home, {}, {})).allow_unrestricted_paths_without_policy, true);
-  assert.equal((await loadSettings(home, {}, { ATHENE_ALLOW_UNRESTRICTED_PATHS_WITHOUT_POLICY: 'false' })).allow_unrestricted_paths_without_policy, false);
-  assert.equal((await loadSettings(home, { allow_unrestricted_paths_without_policy: false }, {})).allow_unrestricted_paths_without_policy, false);
+  assert.equal(
+    (await loadSettings(home, {}, { ATHENE_ALLOW_UNRESTRICTED_PATHS_WITHOUT_POLICY: 'false' })).allow_unrestricted_paths_without_policy,
+    false,
+  );
+  assert.equal(
+    (await loadSettings(home, { allow_unrestricted_paths_without_policy: false }, {})).allow_unrestricted_paths_without_policy,
+    false,
+  );
   await writeFile(path.join(home, 'settings.json'), JSON.stringify({ allow_unrestricted_paths_without_policy: false }));
   assert.equal((await loadSettings(home, {}, {})).allow_unrestricted_paths_without_policy, false);
   await writeFile(path.join(home, 'settings.json'), JSON.stringify({ allow_unrestricted_paths_without_policy: 'no' }));

@@ -38,13 +38,16 @@ const policy = (extra = '') => `version: 1\nproject_id: zoo\nroot_ontology: ${RO
 test('without a policy the path mode follows the setting', async () => {
   const dir = await project({ 'zoo.ttl': '' });
   const legacy = await resolvePolicy(contextAt(path.join(dir, 'zoo.ttl')));
-  assert.deepEqual([legacy.discovery, legacy.pathMode, legacy.loaded, legacy.valid], ['none', 'legacy_local_admin_unrestricted', false, false]);
+  assert.deepEqual(
+    [legacy.discovery, legacy.pathMode, legacy.loaded, legacy.valid],
+    ['none', 'legacy_local_admin_unrestricted', false, false],
+  );
   const required = await resolvePolicy(contextAt(path.join(dir, 'zoo.ttl'), ROOT_IRI, { allow_unrestricted_paths_without_policy: false }));
   assert.equal(required.pathMode, 'policy_required');
   assert.equal((await resolvePolicy(contextAt(null))).discovery, 'none', 'an untitled ontology discovers nothing');
 });
 
-test('a policy in .athene/ is found walking up and anchors at its parent; the digest is the effective data\'s', async () => {
+test("a policy in .athene/ is found walking up and anchors at its parent; the digest is the effective data's", async () => {
   const dir = await project({ '.athene/project.yaml': policy(), 'src/deep/zoo.ttl': '' });
   const res = await resolvePolicy(contextAt(path.join(dir, 'src', 'deep', 'zoo.ttl')));
   assert.equal(res.discovery, 'discovered');
@@ -78,36 +81,60 @@ test('project_root may not escape the anchor, not even through a symlink', async
 
 test('assets must stay inside the project root (symlinks resolved); the root artifact must exist', async () => {
   const outside = await project({ 'secret.ttl': '' });
-  const dir = await project({ '.athene/project.yaml': policy('root_artifact: zoo.ttl\nmodules:\n  - {id: m, path: link.ttl}\n  - {id: n, path: later.ttl}\n'), 'zoo.ttl': '' });
+  const dir = await project({
+    '.athene/project.yaml': policy('root_artifact: zoo.ttl\nmodules:\n  - {id: m, path: link.ttl}\n  - {id: n, path: later.ttl}\n'),
+    'zoo.ttl': '',
+  });
   await symlink(path.join(outside, 'secret.ttl'), path.join(dir, 'link.ttl'));
   const res = await resolvePolicy(contextAt(path.join(dir, 'zoo.ttl')));
-  assert.deepEqual(res.errors.map((e) => [e.code, e.path]), [['asset_escape', 'modules.0.path']]);
-  assert.deepEqual(res.warnings.map((e) => [e.code, e.path]), [['asset_missing', 'modules.1.path']], 'a missing module is a warning');
+  assert.deepEqual(
+    res.errors.map((e) => [e.code, e.path]),
+    [['asset_escape', 'modules.0.path']],
+  );
+  assert.deepEqual(
+    res.warnings.map((e) => [e.code, e.path]),
+    [['asset_missing', 'modules.1.path']],
+    'a missing module is a warning',
+  );
   const missing = await project({ '.athene/project.yaml': policy('root_artifact: ontology/zoo.ttl\n'), 'zoo.ttl': '' });
   const bootstrap = await resolvePolicy(contextAt(path.join(missing, 'zoo.ttl')));
-  assert.deepEqual(bootstrap.errors.map((e) => e.code), ['root_artifact_missing']);
+  assert.deepEqual(
+    bootstrap.errors.map((e) => e.code),
+    ['root_artifact_missing'],
+  );
   assert.equal(bootstrap.loaded, true);
   assert.equal(bootstrap.policy, null);
 });
 
 test('live checks: installed reasoner, CURIE prefixes, regular expressions, root ontology', async () => {
   const dir = await project({
-    '.athene/project.yaml': policy('reasoning: {reasoner: HermiT}\nentity_search: {preferred_properties: [ex:name]}\niri_policy: {pattern: "([a-z"}\n'),
+    '.athene/project.yaml': policy(
+      'reasoning: {reasoner: HermiT}\nentity_search: {preferred_properties: [ex:name]}\niri_policy: {pattern: "([a-z"}\n',
+    ),
     'zoo.ttl': '',
   });
   const res = await resolvePolicy(contextAt(path.join(dir, 'zoo.ttl')));
   assert.deepEqual(res.errors.map((e) => e.code).sort(), ['curie_unresolved', 'reasoner_not_installed', 'regex_invalid']);
   const fixed = await project({
-    '.athene/project.yaml': policy('root_artifact: zoo.ttl\nprefixes: {ex: "http://example.org/vocab#"}\nreasoning: {reasoner: "Athene EL++ Classifier"}\nentity_search: {preferred_properties: [ex:name]}\n'),
+    '.athene/project.yaml': policy(
+      'root_artifact: zoo.ttl\nprefixes: {ex: "http://example.org/vocab#"}\nreasoning: {reasoner: "Athene EL++ Classifier"}\nentity_search: {preferred_properties: [ex:name]}\n',
+    ),
     'zoo.ttl': '',
     'module.ttl': '',
   });
   assert.equal((await resolvePolicy(contextAt(path.join(fixed, 'zoo.ttl')))).valid, true);
   const other = await resolvePolicy(contextAt(path.join(fixed, 'zoo.ttl'), 'http://example.org/other'));
-  assert.deepEqual(other.errors.map((e) => e.code), ['root_ontology_mismatch'], 'the root artifact holds another ontology');
+  assert.deepEqual(
+    other.errors.map((e) => e.code),
+    ['root_ontology_mismatch'],
+    'the root artifact holds another ontology',
+  );
   const module = await resolvePolicy(contextAt(path.join(fixed, 'module.ttl'), 'http://example.org/module'));
   assert.equal(module.valid, true, 'another active ontology of the project is governed, with a warning');
-  assert.deepEqual(module.warnings.map((e) => e.code), ['active_not_root']);
+  assert.deepEqual(
+    module.warnings.map((e) => e.code),
+    ['active_not_root'],
+  );
 });
 
 test('a strict-YAML or schema failure makes the policy loaded but invalid, confined to its anchor', async () => {
@@ -122,8 +149,11 @@ test('policy_path refuses URL schemes and is authorized as a caller-selected rea
   const other = await project({ 'p.yaml': policy() });
   const ctx = contextAt(path.join(dir, 'zoo.ttl'));
   await assert.rejects(resolvePolicy(ctx, 'https://example.org/p.yaml'), (e: ToolFailure) => e.code === 'invalid_argument');
-  await assert.rejects(resolvePolicy(ctx, path.join(other, 'p.yaml')), (e: ToolFailure) => e.code === 'authorization_denied' && e.context.effects_prevented === true,
-    'outside the discovered project root');
+  await assert.rejects(
+    resolvePolicy(ctx, path.join(other, 'p.yaml')),
+    (e: ToolFailure) => e.code === 'authorization_denied' && e.context.effects_prevented === true,
+    'outside the discovered project root',
+  );
   await assert.rejects(resolvePolicy(ctx, path.join(dir, 'absent.yaml')), (e: ToolFailure) => e.code === 'policy_not_found');
   const required = contextAt(path.join(other, 'zoo.ttl'), ROOT_IRI, { allow_unrestricted_paths_without_policy: false });
   await assert.rejects(resolvePolicy(required, path.join(other, 'p.yaml')), (e: ToolFailure) => e.code === 'authorization_denied');

@@ -60,19 +60,43 @@ test('version-2 blocks are unknown in version 1 and accepted (bounded, defaulted
   assert.equal(invalid({ ...MINIMAL, jobs: { enabled: true } })[0].code, 'unknown_field');
   assert.ok(invalid({ ...MINIMAL, validation: { required_stages: ['provider_evidence'] } }).length > 0, 'provider_evidence is a v2 stage');
   const p = valid({
-    ...MINIMAL, version: 2,
+    ...MINIMAL,
+    version: 2,
     external_terms: { providers: [{ id: 'ols', profile: 'ols4', origin_alias: 'ebi', ontologies: ['go'] }] },
     mappings: { path: 'mappings/m.sssom.tsv' },
     validation: { required_stages: ['provider_evidence'] },
   });
   assert.equal(p.version, 2);
   if (p.version !== 2) return;
-  assert.deepEqual(p.external_terms.providers[0], { id: 'ols', profile: 'ols4', enabled: false, origin_alias: 'ebi', ontologies: ['go'], languages: ['en'], ttl_seconds: 3600, freshness: 'cache_ok', max_results: 20 });
+  assert.deepEqual(p.external_terms.providers[0], {
+    id: 'ols',
+    profile: 'ols4',
+    enabled: false,
+    origin_alias: 'ebi',
+    ontologies: ['go'],
+    languages: ['en'],
+    ttl_seconds: 3600,
+    freshness: 'cache_ok',
+    max_results: 20,
+  });
   assert.equal(p.jobs.enabled, true);
   assert.equal(p.materialization.max_axioms, 500);
-  assert.equal(invalid({ ...MINIMAL, version: 2, external_terms: { providers: [{ id: 'ols', profile: 'ols4', origin_alias: 'ebi', ontologies: ['go'], endpoint: 'https://x' }] } })[0].code, 'unknown_field',
-    'endpoints never come from the policy');
-  assert.ok(invalid({ ...MINIMAL, version: 2, external_terms: { providers: [{ id: 'ols', profile: 'ols4', origin_alias: 'ebi', ontologies: ['go'], ttl_seconds: 86401 }] } }).length > 0);
+  assert.equal(
+    invalid({
+      ...MINIMAL,
+      version: 2,
+      external_terms: { providers: [{ id: 'ols', profile: 'ols4', origin_alias: 'ebi', ontologies: ['go'], endpoint: 'https://x' }] },
+    })[0].code,
+    'unknown_field',
+    'endpoints never come from the policy',
+  );
+  assert.ok(
+    invalid({
+      ...MINIMAL,
+      version: 2,
+      external_terms: { providers: [{ id: 'ols', profile: 'ols4', origin_alias: 'ebi', ontologies: ['go'], ttl_seconds: 86401 }] },
+    }).length > 0,
+  );
 });
 
 test('required fields, versions and bounds are enforced', () => {
@@ -80,8 +104,16 @@ test('required fields, versions and bounds are enforced', () => {
   assert.equal(invalid({ ...MINIMAL, version: 3 })[0].code, 'unsupported_version');
   assert.equal(invalid({ ...MINIMAL, version: '1' })[0].code, 'unsupported_version');
   assert.equal(invalid([1, 2])[0].code, 'schema_invalid');
-  assert.ok(invalid({ ...MINIMAL, entity_search: { preferred_languages: ['en', 'de', 'fr', 'it', 'es'] } }).some((e) => /at most 4/.test(e.message)));
-  assert.ok(invalid({ ...MINIMAL, entity_search: { preferred_languages: ['en'], fallback_languages: ['en'] } }).some((e) => /disjoint/.test(e.message)));
+  assert.ok(
+    invalid({ ...MINIMAL, entity_search: { preferred_languages: ['en', 'de', 'fr', 'it', 'es'] } }).some((e) =>
+      /at most 4/.test(e.message),
+    ),
+  );
+  assert.ok(
+    invalid({ ...MINIMAL, entity_search: { preferred_languages: ['en'], fallback_languages: ['en'] } }).some((e) =>
+      /disjoint/.test(e.message),
+    ),
+  );
   assert.ok(invalid({ ...MINIMAL, project_root: '/etc' }).some((e) => e.path === 'project_root'));
   assert.ok(invalid({ ...MINIMAL, imports: { lockfile: 'C:\\x.json' } }).some((e) => e.path === 'imports.lockfile'));
   assert.ok(invalid({ ...MINIMAL, reasoning: { timeout_ms: 0 } }).some((e) => e.path === 'reasoning.timeout_ms'));
@@ -91,15 +123,26 @@ test('required fields, versions and bounds are enforced', () => {
 
 test('schema errors never quote the rejected value', () => {
   const secret = 'sk-live-0123456789abcdef';
-  const errors = invalid({ ...MINIMAL, project_id: `bad id ${secret}`, network: { default: secret }, release: { format: secret }, reasoning: { timeout_ms: 987654321 } });
+  const errors = invalid({
+    ...MINIMAL,
+    project_id: `bad id ${secret}`,
+    network: { default: secret },
+    release: { format: secret },
+    reasoning: { timeout_ms: 987654321 },
+  });
   assert.equal(errors.length, 4);
-  assert.ok(errors.every((e) => !e.message.includes('987654321')), JSON.stringify(errors));
+  assert.ok(
+    errors.every((e) => !e.message.includes('987654321')),
+    JSON.stringify(errors),
+  );
   for (const e of errors) assert.ok(!e.message.includes(secret), e.message);
 });
 
 test('the digest depends on meaning only: not on key order, comments or spelled-out defaults', () => {
   const a = fromYaml('version: 1\nproject_id: zoo\nroot_ontology: http://example.org/zoo\nnetwork:\n  default: deny\n');
-  const b = fromYaml('# the zoo\nnetwork: {default: deny}   # closed\nroot_ontology: "http://example.org/zoo"\nproject_id: zoo\nversion: 1\n');
+  const b = fromYaml(
+    '# the zoo\nnetwork: {default: deny}   # closed\nroot_ontology: "http://example.org/zoo"\nproject_id: zoo\nversion: 1\n',
+  );
   const c = fromYaml('version: 1\nproject_id: zoo\nroot_ontology: http://example.org/zoo\nfilesystem: {allow_external_paths: false}\n');
   assert.equal(policyDigest(a), policyDigest(b));
   assert.equal(policyDigest(a), policyDigest(c));

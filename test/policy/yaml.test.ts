@@ -27,13 +27,18 @@ test('duplicate keys are rejected with their line and column', () => {
 });
 
 test('anchors and aliases are rejected', () => {
-  const codes = rejected(`a: &x ${SECRET}\nb: *x\n`).map((i) => i.code).sort();
+  const codes = rejected(`a: &x ${SECRET}\nb: *x\n`)
+    .map((i) => i.code)
+    .sort();
   assert.deepEqual(codes, ['yaml_alias', 'yaml_anchor']);
 });
 
 test('custom tags are rejected, and so are unknown ones', () => {
   const issues = rejected(`a: !secret ${SECRET}\n`);
-  assert.ok(issues.some((i) => i.code === 'yaml_tag' || /unknown tag/.test(i.message)), JSON.stringify(issues));
+  assert.ok(
+    issues.some((i) => i.code === 'yaml_tag' || /unknown tag/.test(i.message)),
+    JSON.stringify(issues),
+  );
   assert.ok(rejected(`a: !!binary ${SECRET}\n`).length > 0);
 });
 
@@ -52,7 +57,10 @@ test('non-string keys are rejected', () => {
 
 test('syntax errors carry a position and never quote the source', () => {
   const issues = rejected(`a: "${SECRET}\nb: 2\n`);
-  assert.ok(issues.every((i) => i.line !== undefined && i.column !== undefined), JSON.stringify(issues));
+  assert.ok(
+    issues.every((i) => i.line !== undefined && i.column !== undefined),
+    JSON.stringify(issues),
+  );
 });
 
 test('files over 1 MiB are rejected before parsing', () => {

@@ -5,13 +5,16 @@ import assert from 'node:assert/strict';
 import { check, kinds } from './support.js';
 
 test('§2.2 EL class expressions: existentials, intersections, has-value, self and singleton nominals are in EL', () => {
-  const r = check([
-    'SubClassOf(:A ObjectIntersectionOf(:B ObjectSomeValuesFrom(:p :C)))',
-    'EquivalentClasses(:D ObjectIntersectionOf(:B ObjectHasValue(:p :a) ObjectHasSelf(:q)))',
-    'SubClassOf(ObjectOneOf(:a) :E)',
-    'SubClassOf(:A DataSomeValuesFrom(:d DataOneOf("x")))',
-    'SubClassOf(:A DataHasValue(:d "1"^^xsd:integer))',
-  ].join('\n'), 'EL');
+  const r = check(
+    [
+      'SubClassOf(:A ObjectIntersectionOf(:B ObjectSomeValuesFrom(:p :C)))',
+      'EquivalentClasses(:D ObjectIntersectionOf(:B ObjectHasValue(:p :a) ObjectHasSelf(:q)))',
+      'SubClassOf(ObjectOneOf(:a) :E)',
+      'SubClassOf(:A DataSomeValuesFrom(:d DataOneOf("x")))',
+      'SubClassOf(:A DataHasValue(:d "1"^^xsd:integer))',
+    ].join('\n'),
+    'EL',
+  );
   assert.deepEqual(r.violations, []);
 });
 
@@ -40,13 +43,28 @@ test('§2.2.2 EL has no inverse properties and no anonymous individuals', () => 
 });
 
 test('§2.2.4 EL axioms: functional, inverse, symmetric, asymmetric, irreflexive and disjoint properties are excluded', () => {
-  for (const axiom of ['FunctionalObjectProperty(:p)', 'InverseFunctionalObjectProperty(:p)', 'InverseObjectProperties(:p :q)',
-    'SymmetricObjectProperty(:p)', 'AsymmetricObjectProperty(:p)', 'IrreflexiveObjectProperty(:p)', 'DisjointObjectProperties(:p :q)',
-    'DisjointDataProperties(:d :e)', 'DisjointUnion(:A :B :C)']) {
+  for (const axiom of [
+    'FunctionalObjectProperty(:p)',
+    'InverseFunctionalObjectProperty(:p)',
+    'InverseObjectProperties(:p :q)',
+    'SymmetricObjectProperty(:p)',
+    'AsymmetricObjectProperty(:p)',
+    'IrreflexiveObjectProperty(:p)',
+    'DisjointObjectProperties(:p :q)',
+    'DisjointDataProperties(:d :e)',
+    'DisjointUnion(:A :B :C)',
+  ]) {
     assert.deepEqual(kinds(axiom, 'EL'), ['illegal_axiom'], axiom);
   }
-  for (const axiom of ['TransitiveObjectProperty(:p)', 'ReflexiveObjectProperty(:p)', 'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)',
-    'FunctionalDataProperty(:d)', 'HasKey(:A (:p) (:d))', 'SameIndividual(:a :b)', 'NegativeObjectPropertyAssertion(:p :a :b)']) {
+  for (const axiom of [
+    'TransitiveObjectProperty(:p)',
+    'ReflexiveObjectProperty(:p)',
+    'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)',
+    'FunctionalDataProperty(:d)',
+    'HasKey(:A (:p) (:d))',
+    'SameIndividual(:a :b)',
+    'NegativeObjectPropertyAssertion(:p :a :b)',
+  ]) {
     assert.deepEqual(kinds(axiom, 'EL'), [], axiom);
   }
 });
@@ -58,14 +76,22 @@ test('§2.2.1 EL datatypes: xsd:integer and xsd:string are in, xsd:double, xsd:i
   assert.deepEqual(kinds('SubClassOf(:A DataHasValue(:d "true"^^xsd:boolean))', 'EL'), ['illegal_datatype']);
 });
 
-test('§2.2.6 EL chains and ranges: a range imposed on the chain\'s super-property must hold for its last property', () => {
+test("§2.2.6 EL chains and ranges: a range imposed on the chain's super-property must hold for its last property", () => {
   const chain = 'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)\nObjectPropertyRange(:r :A)\n';
   assert.deepEqual(kinds(chain, 'EL'), ['chain_range_not_on_last_property']);
   assert.deepEqual(kinds(chain + 'ObjectPropertyRange(:q :A)', 'EL'), []);
   // the range may come from a super-property of the chain's super-property, and hold through a super-property of the last
-  assert.deepEqual(kinds('SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)\nSubObjectPropertyOf(:r :s)\nObjectPropertyRange(:s :A)', 'EL'),
-    ['chain_range_not_on_last_property']);
-  assert.deepEqual(kinds('SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)\nSubObjectPropertyOf(:r :s)\nObjectPropertyRange(:s :A)\nSubObjectPropertyOf(:q :s)', 'EL'), []);
+  assert.deepEqual(
+    kinds('SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)\nSubObjectPropertyOf(:r :s)\nObjectPropertyRange(:s :A)', 'EL'),
+    ['chain_range_not_on_last_property'],
+  );
+  assert.deepEqual(
+    kinds(
+      'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)\nSubObjectPropertyOf(:r :s)\nObjectPropertyRange(:s :A)\nSubObjectPropertyOf(:q :s)',
+      'EL',
+    ),
+    [],
+  );
   // not an EL rule: DL accepts it
   assert.deepEqual(kinds(chain, 'DL'), []);
 });

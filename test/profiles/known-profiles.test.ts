@@ -47,10 +47,21 @@ test('an ontology breaking every DL global restriction reports each of them', ()
   assert.equal(r.inProfile, false);
   assert.ok(r.violations.every((v) => v.owned && v.ontology === 'http://example.org/bad'));
   assert.deepEqual([...new Set(r.violations.map((v) => v.kind))].sort(), [
-    'anonymous_individual_cycle', 'builtin_datatype_defined', 'datatype_definition_cycle', 'defined_datatype_in_restriction',
-    'illegal_punning', 'irregular_property_hierarchy', 'non_simple_property_in_asymmetric', 'non_simple_property_in_cardinality',
-    'non_simple_property_in_disjoint', 'non_simple_property_in_functional', 'non_simple_property_in_has_self',
-    'non_simple_property_in_inverse_functional', 'non_simple_property_in_irreflexive', 'reserved_vocabulary',
-    'top_data_property_as_subproperty', 'undeclared_entity',
+    'anonymous_individual_cycle',
+    'builtin_datatype_defined',
+    'datatype_definition_cycle',
+    'defined_datatype_in_restriction',
+    'illegal_punning',
+    'irregular_property_hierarchy',
+    'non_simple_property_in_asymmetric',
+    'non_simple_property_in_cardinality',
+    'non_simple_property_in_disjoint',
+    'non_simple_property_in_functional',
+    'non_simple_property_in_has_self',
+    'non_simple_property_in_inverse_functional',
+    'non_simple_property_in_irreflexive',
+    'reserved_vocabulary',
+    'top_data_property_as_subproperty',
+    'undeclared_entity',
   ]);
 });

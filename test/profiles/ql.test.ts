@@ -5,14 +5,17 @@ import assert from 'node:assert/strict';
 import { check, kinds } from './support.js';
 
 test('§3.2.3 QL class expressions in their positions', () => {
-  const r = check([
-    'SubClassOf(:A :B)',
-    'SubClassOf(ObjectSomeValuesFrom(:p owl:Thing) ObjectIntersectionOf(:B ObjectComplementOf(:C) ObjectSomeValuesFrom(ObjectInverseOf(:q) :D)))',
-    'SubClassOf(DataSomeValuesFrom(:d xsd:integer) :E)',
-    'EquivalentClasses(:A ObjectSomeValuesFrom(:p owl:Thing))',
-    'DisjointClasses(:A :B ObjectSomeValuesFrom(ObjectInverseOf(:p) owl:Thing))',
-    'ObjectPropertyRange(:p ObjectIntersectionOf(:A :B))',
-  ].join('\n'), 'QL');
+  const r = check(
+    [
+      'SubClassOf(:A :B)',
+      'SubClassOf(ObjectSomeValuesFrom(:p owl:Thing) ObjectIntersectionOf(:B ObjectComplementOf(:C) ObjectSomeValuesFrom(ObjectInverseOf(:q) :D)))',
+      'SubClassOf(DataSomeValuesFrom(:d xsd:integer) :E)',
+      'EquivalentClasses(:A ObjectSomeValuesFrom(:p owl:Thing))',
+      'DisjointClasses(:A :B ObjectSomeValuesFrom(ObjectInverseOf(:p) owl:Thing))',
+      'ObjectPropertyRange(:p ObjectIntersectionOf(:A :B))',
+    ].join('\n'),
+    'QL',
+  );
   assert.deepEqual(r.violations, []);
 });
 
@@ -28,13 +31,29 @@ test('§3.2.3 QL rejects qualified existentials on the left and unions or univer
 });
 
 test('§3.2.5 QL axioms: no chains, transitivity, functionality, keys, same-individual or negative assertions', () => {
-  for (const axiom of ['SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)', 'TransitiveObjectProperty(:p)', 'FunctionalObjectProperty(:p)',
-    'InverseFunctionalObjectProperty(:p)', 'FunctionalDataProperty(:d)', 'HasKey(:A (:p) ())', 'SameIndividual(:a :b)',
-    'NegativeObjectPropertyAssertion(:p :a :b)', 'NegativeDataPropertyAssertion(:d :a "x")', 'DisjointUnion(:A :B :C)']) {
+  for (const axiom of [
+    'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)',
+    'TransitiveObjectProperty(:p)',
+    'FunctionalObjectProperty(:p)',
+    'InverseFunctionalObjectProperty(:p)',
+    'FunctionalDataProperty(:d)',
+    'HasKey(:A (:p) ())',
+    'SameIndividual(:a :b)',
+    'NegativeObjectPropertyAssertion(:p :a :b)',
+    'NegativeDataPropertyAssertion(:d :a "x")',
+    'DisjointUnion(:A :B :C)',
+  ]) {
     assert.deepEqual(kinds(axiom, 'QL'), ['illegal_axiom'], axiom);
   }
-  for (const axiom of ['InverseObjectProperties(:p :q)', 'SymmetricObjectProperty(:p)', 'ReflexiveObjectProperty(:p)',
-    'IrreflexiveObjectProperty(:p)', 'AsymmetricObjectProperty(:p)', 'DisjointObjectProperties(:p :q)', 'DifferentIndividuals(:a :b)']) {
+  for (const axiom of [
+    'InverseObjectProperties(:p :q)',
+    'SymmetricObjectProperty(:p)',
+    'ReflexiveObjectProperty(:p)',
+    'IrreflexiveObjectProperty(:p)',
+    'AsymmetricObjectProperty(:p)',
+    'DisjointObjectProperties(:p :q)',
+    'DifferentIndividuals(:a :b)',
+  ]) {
     assert.deepEqual(kinds(axiom, 'QL'), [], axiom);
   }
 });

@@ -5,15 +5,18 @@ import assert from 'node:assert/strict';
 import { check, kinds } from './support.js';
 
 test('§4.2.3 RL class expressions in their positions', () => {
-  const r = check([
-    'SubClassOf(ObjectUnionOf(:A ObjectSomeValuesFrom(:p :B) ObjectOneOf(:a :b)) ObjectAllValuesFrom(:q :C))',
-    'SubClassOf(ObjectIntersectionOf(:A DataHasValue(:d "1"^^xsd:int)) ObjectMaxCardinality(1 :p :B))',
-    'SubClassOf(:A ObjectComplementOf(:B))',
-    'EquivalentClasses(:A ObjectIntersectionOf(:B ObjectHasValue(:p :a)))',
-    'ClassAssertion(ObjectAllValuesFrom(:p :B) :a)',
-    'HasKey(ObjectUnionOf(:A :B) (:p) ())',
-    'ObjectPropertyDomain(:p DataMaxCardinality(0 :d))',
-  ].join('\n'), 'RL');
+  const r = check(
+    [
+      'SubClassOf(ObjectUnionOf(:A ObjectSomeValuesFrom(:p :B) ObjectOneOf(:a :b)) ObjectAllValuesFrom(:q :C))',
+      'SubClassOf(ObjectIntersectionOf(:A DataHasValue(:d "1"^^xsd:int)) ObjectMaxCardinality(1 :p :B))',
+      'SubClassOf(:A ObjectComplementOf(:B))',
+      'EquivalentClasses(:A ObjectIntersectionOf(:B ObjectHasValue(:p :a)))',
+      'ClassAssertion(ObjectAllValuesFrom(:p :B) :a)',
+      'HasKey(ObjectUnionOf(:A :B) (:p) ())',
+      'ObjectPropertyDomain(:p DataMaxCardinality(0 :d))',
+    ].join('\n'),
+    'RL',
+  );
   assert.deepEqual(r.violations, []);
 });
 
@@ -32,9 +35,18 @@ test('§4.2.3 RL rejects expressions out of position, owl:Thing included', () =>
 test('§4.2.5 RL axioms: no reflexivity and no disjoint union; chains, keys and characteristics are in', () => {
   assert.deepEqual(kinds('ReflexiveObjectProperty(:p)', 'RL'), ['illegal_axiom']);
   assert.deepEqual(kinds('DisjointUnion(:A :B :C)', 'RL'), ['illegal_axiom']);
-  for (const axiom of ['SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)', 'TransitiveObjectProperty(:p)', 'FunctionalObjectProperty(:p)',
-    'InverseFunctionalObjectProperty(:p)', 'SymmetricObjectProperty(:p)', 'AsymmetricObjectProperty(:p)', 'IrreflexiveObjectProperty(:p)',
-    'SameIndividual(:a :b)', 'NegativeDataPropertyAssertion(:d :a "x")', 'ObjectPropertyAssertion(:p :a _:x)']) {
+  for (const axiom of [
+    'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :r)',
+    'TransitiveObjectProperty(:p)',
+    'FunctionalObjectProperty(:p)',
+    'InverseFunctionalObjectProperty(:p)',
+    'SymmetricObjectProperty(:p)',
+    'AsymmetricObjectProperty(:p)',
+    'IrreflexiveObjectProperty(:p)',
+    'SameIndividual(:a :b)',
+    'NegativeDataPropertyAssertion(:d :a "x")',
+    'ObjectPropertyAssertion(:p :a _:x)',
+  ]) {
     assert.deepEqual(kinds(axiom, 'RL'), [], axiom);
   }
 });

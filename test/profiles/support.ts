@@ -5,7 +5,8 @@ import type { Ontology } from '../../src/model/ontology.js';
 import { checkProfile } from '../../src/model/profiles/check.js';
 import type { OwlProfile, ProfileReport } from '../../src/model/profiles/report.js';
 
-export const PREFIXES = 'Prefix(:=<http://ex.org/>)\nPrefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)\nPrefix(owl:=<http://www.w3.org/2002/07/owl#>)\n' +
+export const PREFIXES =
+  'Prefix(:=<http://ex.org/>)\nPrefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)\nPrefix(owl:=<http://www.w3.org/2002/07/owl#>)\n' +
   'Prefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)\nPrefix(rdf:=<http://www.w3.org/1999/02/22-rdf-syntax-ns#>)\n';
 
 /** The usual declarations: classes A–E, object properties p q r s t, data properties d e, individuals a b c. */

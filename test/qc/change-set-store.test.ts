@@ -30,7 +30,10 @@ test('a preview is usable until its time to live ends, counted from when it beca
   clock.t += 9_999;
   assert.equal(store.get(id).payload, 'preview');
   clock.t += 1;
-  assert.equal(codeOf(() => store.get(id)), 'unknown_change_set');
+  assert.equal(
+    codeOf(() => store.get(id)),
+    'unknown_change_set',
+  );
   assert.equal(store.size, 0);
 });
 
@@ -58,26 +61,53 @@ test('entry size limits name the first one exceeded', () => {
   assert.equal(limitOf(1, 8001, 0), 'normalized changes');
   assert.equal(limitOf(1, 1, 2 * 1024 * 1024 + 1), 'bytes');
   const { store } = storeAt();
-  assert.equal(codeOf(() => store.begin(900, ENTRY_LIMITS.bytes + 1)), 'change_set_too_large');
+  assert.equal(
+    codeOf(() => store.begin(900, ENTRY_LIMITS.bytes + 1)),
+    'change_set_too_large',
+  );
 });
 
 test('states: previewing and committing are in progress, committed is gone, and a claim is exclusive', () => {
   const { store } = storeAt();
   const id = store.begin(900, 10);
-  assert.equal(codeOf(() => store.claim(id)), 'change_set_in_progress');
-  assert.equal(codeOf(() => store.discard(id)), 'unknown_change_set');
+  assert.equal(
+    codeOf(() => store.claim(id)),
+    'change_set_in_progress',
+  );
+  assert.equal(
+    codeOf(() => store.discard(id)),
+    'unknown_change_set',
+  );
   store.ready(id, 'p');
   const claimed = store.claim(id);
   assert.equal(claimed.state, 'committing');
   assert.equal(claimed.payload, 'p');
-  assert.equal(codeOf(() => store.claim(id)), 'change_set_in_progress', 'a second commit while the first runs');
-  assert.equal(codeOf(() => store.get(id)), 'change_set_in_progress');
-  assert.equal(codeOf(() => store.discard(id)), 'unknown_change_set', 'committing cannot be discarded');
+  assert.equal(
+    codeOf(() => store.claim(id)),
+    'change_set_in_progress',
+    'a second commit while the first runs',
+  );
+  assert.equal(
+    codeOf(() => store.get(id)),
+    'change_set_in_progress',
+  );
+  assert.equal(
+    codeOf(() => store.discard(id)),
+    'unknown_change_set',
+    'committing cannot be discarded',
+  );
   store.release(id);
   assert.equal(store.claim(id).state, 'committing', 'a refused commit leaves the preview usable');
   store.complete(id);
-  assert.equal(codeOf(() => store.claim(id)), 'unknown_change_set', 'committed exactly once');
-  assert.equal(codeOf(() => store.discard(id)), 'unknown_change_set');
+  assert.equal(
+    codeOf(() => store.claim(id)),
+    'unknown_change_set',
+    'committed exactly once',
+  );
+  assert.equal(
+    codeOf(() => store.discard(id)),
+    'unknown_change_set',
+  );
 });
 
 test('exactly one of many concurrent claims wins', () => {
@@ -93,11 +123,17 @@ test('an abandoned preview leaves nothing; a discarded one is unknown afterwards
   const { store } = storeAt();
   const a = store.begin(900, 10);
   store.abandon(a);
-  assert.equal(codeOf(() => store.get(a)), 'unknown_change_set');
+  assert.equal(
+    codeOf(() => store.get(a)),
+    'unknown_change_set',
+  );
   const b = store.begin(900, 10);
   store.ready(b, 'p');
   store.discard(b);
-  assert.equal(codeOf(() => store.get(b)), 'unknown_change_set');
+  assert.equal(
+    codeOf(() => store.get(b)),
+    'unknown_change_set',
+  );
   assert.equal(store.size, 0);
 });
 
@@ -110,14 +146,22 @@ test('a full store evicts the ready previews that expire first, never those unde
   const running = store.begin(5, 1);
   clock.t += 1;
   const fresh = store.begin(900, 1);
-  assert.equal(codeOf(() => store.get(soon)), 'unknown_change_set', 'evicted');
+  assert.equal(
+    codeOf(() => store.get(soon)),
+    'unknown_change_set',
+    'evicted',
+  );
   assert.equal(store.get(late).payload, 'late');
   store.ready(running, 'running');
   store.ready(fresh, 'fresh');
   store.claim(late);
   store.claim(running);
   store.claim(fresh);
-  assert.equal(codeOf(() => store.begin(900, 1)), 'change_set_store_full', 'every entry is being committed');
+  assert.equal(
+    codeOf(() => store.begin(900, 1)),
+    'change_set_store_full',
+    'every entry is being committed',
+  );
 });
 
 test('the byte budget evicts too', () => {
@@ -125,7 +169,10 @@ test('the byte budget evicts too', () => {
   const a = store.begin(900, 60);
   store.ready(a, 'a');
   const b = store.begin(900, 60);
-  assert.equal(codeOf(() => store.get(a)), 'unknown_change_set');
+  assert.equal(
+    codeOf(() => store.get(a)),
+    'unknown_change_set',
+  );
   store.ready(b, 'b');
   assert.equal(store.get(b).payload, 'b');
 });
@@ -138,5 +185,8 @@ test('a commit refused after the entry expired does not bring it back', () => {
   clock.t += 5000;
   assert.equal(store.size, 1, 'an entry being committed does not expire under the commit');
   store.release(id);
-  assert.equal(codeOf(() => store.get(id)), 'unknown_change_set');
+  assert.equal(
+    codeOf(() => store.get(id)),
+    'unknown_change_set',
+  );
 });

@@ -9,14 +9,30 @@ import { ontology, workspace, windowOf } from './support.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 
 const NONE = { total: 0, error: 0, warn: 0, info: 0 };
-const report = (stage: StageId, status: GateStageReport['status'], verdict?: Verdict, required = false): GateStageReport =>
-  ({ stage, ran: status === 'completed', required, status, ...(verdict ? { verdict } : {}), findings_summary: NONE, identity_digest: identityDigest([]) });
+const report = (stage: StageId, status: GateStageReport['status'], verdict?: Verdict, required = false): GateStageReport => ({
+  stage,
+  ran: status === 'completed',
+  required,
+  status,
+  ...(verdict ? { verdict } : {}),
+  findings_summary: NONE,
+  identity_digest: identityDigest([]),
+});
 
 const LABELLED = 'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "A")';
 const SMELLY = `${LABELLED} Declaration(Class(:B)) AnnotationAssertion(rdfs:label :B "B") SubClassOf(:A :A) SubClassOf(:B :B) SubClassOf(:A :B)`;
 const snapshotOf = (body: string) => captureSnapshot(windowOf(workspace(ontology(body))), [], 'en');
 const gate = (body: string, over: Partial<Parameters<typeof runGate>[0]> = {}) =>
-  runGate({ snapshot: snapshotOf(body), stages: ['structural'], required: [], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, ...over });
+  runGate({
+    snapshot: snapshotOf(body),
+    stages: ['structural'],
+    required: [],
+    reasoner: reasonerById('el'),
+    timeoutMs: 60_000,
+    signal: new AbortController().signal,
+    limit: 25,
+    ...over,
+  });
 
 test('combine: error beats fail, a required stage that did not complete is error, fail_on decides the rest', () => {
   assert.equal(combine([report('structural', 'completed', 'fail'), report('reasoner', 'error')], 'error'), 'error');
@@ -85,7 +101,10 @@ test('the no-policy default stages run over one snapshot; profile and governance
     SubClassOf(:A ObjectUnionOf(:B :C))`;
   const stages = ['reasoner', 'profile', 'governance', 'structural'] as const;
   const dl = await gate(body, { stages });
-  assert.deepEqual(dl.stages.map((s) => s.stage), ['reasoner', 'profile', 'structural', 'governance']);
+  assert.deepEqual(
+    dl.stages.map((s) => s.stage),
+    ['reasoner', 'profile', 'structural', 'governance'],
+  );
   assert.deepEqual(dl.stages_ran, ['reasoner', 'profile', 'structural', 'governance']);
   assert.equal(dl.stages.find((s) => s.stage === 'profile')!.verdict, 'pass');
   assert.equal(dl.gate, 'pass');
@@ -105,6 +124,9 @@ test('the rules stage passes an empty SWRL corpus and errors on rules no install
     DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:B Variable(<urn:x>))))`;
   const withRule = await gate(rule, { stages: ['rules'] });
   assert.equal(withRule.stages[0].status, 'error');
-  assert.match(withRule.stages[0].reason!, /1 SWRL rule\(s\) cannot be evaluated: Athene EL\+\+ Classifier [^ ]+ does not execute SWRL rules/);
+  assert.match(
+    withRule.stages[0].reason!,
+    /1 SWRL rule\(s\) cannot be evaluated: Athene EL\+\+ Classifier [^ ]+ does not execute SWRL rules/,
+  );
   assert.equal(withRule.gate, 'error');
 });

@@ -40,7 +40,12 @@ test('the gate options follow the policy: profile, interoperability formats, rea
   assert.equal(options.includeImports, false);
   const g = options.governance!;
   assert.deepEqual(g.required_annotations, ['<http://www.w3.org/2000/01/rdf-schema#comment>', `<${EX}note>`]);
-  assert.deepEqual(g.label_rules, { property: 'http://www.w3.org/2000/01/rdf-schema#label', required: true, languages: [], max_per_language: 1 });
+  assert.deepEqual(g.label_rules, {
+    property: 'http://www.w3.org/2000/01/rdf-schema#label',
+    required: true,
+    languages: [],
+    max_per_language: 1,
+  });
   assert.equal(g.definition_rules?.property, `${IAO}0000115`);
   assert.equal(g.definition_rules?.datatype, 'http://www.w3.org/2001/XMLSchema#string');
   assert.equal(g.lifecycle_rules?.status_property, `${EX}status`);
@@ -55,10 +60,14 @@ test('labels: required by default, one per language by default, each listed lang
   const body = `Declaration(Class(:A)) Declaration(Class(:B)) Declaration(Class(:C)) Declaration(NamedIndividual(:i))
     AnnotationAssertion(rdfs:label :A "a"@en) AnnotationAssertion(rdfs:label :A "ein A"@de)
     AnnotationAssertion(rdfs:label :B "b"@en) AnnotationAssertion(rdfs:label :B "bee"@en)`;
-  assert.deepEqual(governance(policy(), body), [
-    ['annotations.label_cardinality', `${EX}B`],
-    ['annotations.label_missing', `${EX}C`],
-  ], 'individuals need no label; two English labels break max_per_language 1');
+  assert.deepEqual(
+    governance(policy(), body),
+    [
+      ['annotations.label_cardinality', `${EX}B`],
+      ['annotations.label_missing', `${EX}C`],
+    ],
+    'individuals need no label; two English labels break max_per_language 1',
+  );
   assert.deepEqual(governance(policy({ annotations: { label: { languages: ['en', 'de'], max_per_language: 2 } } }), body), [
     ['annotations.label_language', `${EX}B`],
     ['annotations.label_missing', `${EX}C`],
@@ -66,7 +75,10 @@ test('labels: required by default, one per language by default, each listed lang
   assert.deepEqual(governance(policy({ annotations: { label: { required: false } } }), 'Declaration(Class(:C))'), []);
   const f = runGovernance(snapshotOf(body), policyGovernance(policy())).findings[0];
   assert.equal(f.severity, 'error');
-  assert.deepEqual(f.details?.labels, [`AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#label> <${EX}B> "b"@en)`, `AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#label> <${EX}B> "bee"@en)`]);
+  assert.deepEqual(f.details?.labels, [
+    `AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#label> <${EX}B> "b"@en)`,
+    `AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#label> <${EX}B> "bee"@en)`,
+  ]);
 });
 
 test('definitions: presence, language, datatype and placeholder text', () => {
@@ -76,7 +88,9 @@ test('definitions: presence, language, datatype and placeholder text', () => {
     Declaration(Class(:C)) AnnotationAssertion(rdfs:label :C "c") ${def('C', '"3"^^xsd:integer')}
     Declaration(Class(:D)) AnnotationAssertion(rdfs:label :D "d")`;
   assert.deepEqual(governance(policy(), body), [], 'definitions are optional by default');
-  const strict = policy({ annotations: { definition: { required: true, languages: ['en'], datatype: 'rdf:langString', placeholders: ['tbd'] } } });
+  const strict = policy({
+    annotations: { definition: { required: true, languages: ['en'], datatype: 'rdf:langString', placeholders: ['tbd'] } },
+  });
   assert.deepEqual(governance(strict, body), [
     ['annotations.definition_language', `${EX}B`],
     ['annotations.definition_datatype', `${EX}B`],
@@ -85,7 +99,9 @@ test('definitions: presence, language, datatype and placeholder text', () => {
     ['annotations.definition_datatype', `${EX}C`],
     ['annotations.definition_missing', `${EX}D`],
   ]);
-  const placeholder = runGovernance(snapshotOf(body), policyGovernance(strict)).findings.find((f) => f.rule_id === 'annotations.definition_placeholder')!;
+  const placeholder = runGovernance(snapshotOf(body), policyGovernance(strict)).findings.find(
+    (f) => f.rule_id === 'annotations.definition_placeholder',
+  )!;
   assert.equal(placeholder.axiom, `AnnotationAssertion(<${IAO}0000115> <${EX}B> " TBD ")`);
 });
 
@@ -110,8 +126,12 @@ test('lifecycle: status values must be allowed, deprecated terms must name a rep
 
 test('iri_policy and annotations.required of the policy reach the governance stage', () => {
   const p = policy({ iri_policy: { required_namespaces: [EX], pattern: '#[A-Z]' }, annotations: { required: ['rdfs:comment'] } });
-  const body = 'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "a") Declaration(Class(:b)) AnnotationAssertion(rdfs:label :b "b") AnnotationAssertion(rdfs:comment :b "c")';
-  assert.deepEqual(governance(p, body), [['iri_policy', `${EX}b`], ['required_annotations', `${EX}A`]]);
+  const body =
+    'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "a") Declaration(Class(:b)) AnnotationAssertion(rdfs:label :b "b") AnnotationAssertion(rdfs:comment :b "c")';
+  assert.deepEqual(governance(p, body), [
+    ['iri_policy', `${EX}b`],
+    ['required_annotations', `${EX}A`],
+  ]);
 });
 
 test('the policy reasoner must be the captured selection: mismatch, none selected and unknown names error, naming both', () => {
@@ -119,8 +139,14 @@ test('the policy reasoner must be the captured selection: mismatch, none selecte
   const structural = reasonerById('structural');
   assert.equal(policyReasonerProblem('el', el), null);
   assert.equal(policyReasonerProblem('Athene EL++ Classifier', el), null, 'a version-less name matches by the reference rule');
-  assert.match(policyReasonerProblem('el', structural)!, /requires Athene EL\+\+ Classifier [^ ]+ \[el\] but the window's selected reasoner is Athene Structural Reasoner [^ ]+ \[structural\]/);
-  assert.match(policyReasonerProblem('HermiT', el)!, /"HermiT" names no installed reasoner \(installed: .*\[el\].*\); the window's selected reasoner is .*\[el\]/);
+  assert.match(
+    policyReasonerProblem('el', structural)!,
+    /requires Athene EL\+\+ Classifier [^ ]+ \[el\] but the window's selected reasoner is Athene Structural Reasoner [^ ]+ \[structural\]/,
+  );
+  assert.match(
+    policyReasonerProblem('HermiT', el)!,
+    /"HermiT" names no installed reasoner \(installed: .*\[el\].*\); the window's selected reasoner is .*\[el\]/,
+  );
   assert.match(policyReasonerProblem('Athene', el)!, /matches several reasoners/);
 });
 
@@ -128,8 +154,14 @@ test('in the gate: a mismatching selection makes the reasoner stage error withou
   const snapshot = captureSnapshot(windowOf(workspace(ontology('Declaration(Class(:A))'))), [], 'en');
   const { options } = policyGateConfig(policy({ reasoning: { reasoner: 'el', required: true } }), null);
   const r = await runGate({
-    snapshot, stages: ['reasoner'], required: ['reasoner'], reasoner: reasonerById('structural'), timeoutMs: 60_000,
-    signal: new AbortController().signal, limit: 25, options,
+    snapshot,
+    stages: ['reasoner'],
+    required: ['reasoner'],
+    reasoner: reasonerById('structural'),
+    timeoutMs: 60_000,
+    signal: new AbortController().signal,
+    limit: 25,
+    options,
   });
   assert.equal(r.gate, 'error');
   const stage = r.stages[0];
@@ -139,10 +171,22 @@ test('in the gate: a mismatching selection makes the reasoner stage error withou
 });
 
 test('in the gate: the policy profile is enforced', async () => {
-  const snapshot = captureSnapshot(windowOf(workspace(ontology('Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A ObjectUnionOf(:A :B))'))), [], 'en');
-  const gate = (p: EffectivePolicy) => runGate({
-    snapshot, stages: ['profile'], required: ['profile'], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25, options: policyGateConfig(p, null).options,
-  });
+  const snapshot = captureSnapshot(
+    windowOf(workspace(ontology('Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A ObjectUnionOf(:A :B))'))),
+    [],
+    'en',
+  );
+  const gate = (p: EffectivePolicy) =>
+    runGate({
+      snapshot,
+      stages: ['profile'],
+      required: ['profile'],
+      reasoner: reasonerById('el'),
+      timeoutMs: 60_000,
+      signal: new AbortController().signal,
+      limit: 25,
+      options: policyGateConfig(p, null).options,
+    });
   assert.equal((await gate(policy({ interoperability: { owl_profile: 'EL' } }))).gate, 'fail');
   assert.equal((await gate(policy())).gate, 'pass', 'the default DL profile allows unions');
 });

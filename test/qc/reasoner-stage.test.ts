@@ -28,14 +28,20 @@ test('a consistent, coherent snapshot passes with the reasoner configuration in 
 test('unsatisfiable classes are findings with their focus IRI', async () => {
   const out = await run(`${BASE} DisjointClasses(:B :C) SubClassOf(:A :C)`);
   assert.equal(out.verdict, 'fail');
-  assert.deepEqual(out.findings.map((f) => [f.rule_id, f.focus_iri, f.severity]), [['unsatisfiable_class', EX + 'A', 'error']]);
+  assert.deepEqual(
+    out.findings.map((f) => [f.rule_id, f.focus_iri, f.severity]),
+    [['unsatisfiable_class', EX + 'A', 'error']],
+  );
   assert.equal(out.details!.unsatisfiable_count, 1);
 });
 
 test('an inconsistent snapshot is one finding without a focus', async () => {
   const out = await run(`${BASE} DisjointClasses(:B :C) ClassAssertion(:B :i) ClassAssertion(:C :i)`);
   assert.equal(out.verdict, 'fail');
-  assert.deepEqual(out.findings.map((f) => [f.rule_id, f.focus_iri]), [['inconsistent_ontology', null]]);
+  assert.deepEqual(
+    out.findings.map((f) => [f.rule_id, f.focus_iri]),
+    [['inconsistent_ontology', null]],
+  );
   assert.equal(out.details!.consistent, false);
 });
 
@@ -47,7 +53,11 @@ test('the stage judges the snapshot with its delta, not the live ontology', asyn
   const snap = captureSnapshot(windowOf(ws), [{ kind: 'AddAxiom', ontology: live, axiom: subClassOf(cls(EX + 'A'), cls(EX + 'C')) }], 'en');
   const out = await reasonerStage(snap, { reasoner: EL, deadline: Date.now() + 60_000, signal: new AbortController().signal });
   assert.equal(out.verdict, 'fail');
-  const liveOut = await reasonerStage(captureSnapshot(windowOf(ws), [], 'en'), { reasoner: EL, deadline: Date.now() + 60_000, signal: new AbortController().signal });
+  const liveOut = await reasonerStage(captureSnapshot(windowOf(ws), [], 'en'), {
+    reasoner: EL,
+    deadline: Date.now() + 60_000,
+    signal: new AbortController().signal,
+  });
   assert.equal(liveOut.verdict, 'pass');
   assert.ok(live.has(sub));
 });
@@ -56,8 +66,19 @@ test('SWRL rules add a non-gating warning', async () => {
   const out = await run(`${BASE} DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:C Variable(<urn:x>))))`);
   assert.equal(out.verdict, 'pass');
   assert.equal(out.details!.warning, RULES_IGNORED_WARNING);
-  const g = await runGate({ snapshot: captureSnapshot(windowOf(workspace(ontology(`${BASE} DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:C Variable(<urn:x>))))`))), [], 'en'),
-    stages: ['reasoner'], required: ['reasoner'], reasoner: EL, timeoutMs: 60_000, signal: new AbortController().signal, limit: 10 });
+  const g = await runGate({
+    snapshot: captureSnapshot(
+      windowOf(workspace(ontology(`${BASE} DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:C Variable(<urn:x>))))`))),
+      [],
+      'en',
+    ),
+    stages: ['reasoner'],
+    required: ['reasoner'],
+    reasoner: EL,
+    timeoutMs: 60_000,
+    signal: new AbortController().signal,
+    limit: 10,
+  });
   assert.equal(g.gate, 'pass');
   assert.equal(g.stages[0].findings_summary.warning, RULES_IGNORED_WARNING);
   assert.equal(g.satisfiability_checked, true);
@@ -72,7 +93,15 @@ test('cancellation is an error, and a required errored stage errors the gate', a
   assert.match(cancelled.reason!, /cancelled/);
   const aborted = new AbortController();
   aborted.abort();
-  const g = await runGate({ snapshot: captureSnapshot(windowOf(workspace(ontology(BASE))), [], 'en'), stages: ['reasoner'], required: ['reasoner'], reasoner: EL, timeoutMs: 60_000, signal: aborted.signal, limit: 10 });
+  const g = await runGate({
+    snapshot: captureSnapshot(windowOf(workspace(ontology(BASE))), [], 'en'),
+    stages: ['reasoner'],
+    required: ['reasoner'],
+    reasoner: EL,
+    timeoutMs: 60_000,
+    signal: aborted.signal,
+    limit: 10,
+  });
   assert.equal(g.gate, 'error');
   assert.equal(g.satisfiability_checked, false);
   assert.match(g.satisfiability_note!, /reasoner failure/);

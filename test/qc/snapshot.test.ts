@@ -9,8 +9,10 @@ const A = cls(EX + 'A');
 const B = cls(EX + 'B');
 
 test('a snapshot carries the delta while the live ontology, revision and undo stack stay untouched', () => {
-  const ws = workspace(ontology('Declaration(Class(:A)) Declaration(Class(:B))', 'http://example.org/t', ['http://example.org/imp']),
-    ontology('Declaration(Class(:I))', 'http://example.org/imp'));
+  const ws = workspace(
+    ontology('Declaration(Class(:A)) Declaration(Class(:B))', 'http://example.org/t', ['http://example.org/imp']),
+    ontology('Declaration(Class(:I))', 'http://example.org/imp'),
+  );
   const live = ws.active;
   const before = { revision: ws.revision, axioms: live.axiomCount, undo: ws.undoDepth, dirty: ws.isDirty(live) };
   const add = subClassOf(A, B);
@@ -31,7 +33,10 @@ test('a snapshot carries the delta while the live ontology, revision and undo st
 });
 
 test('removals and header changes in the delta shape the snapshot closure', () => {
-  const ws = workspace(ontology('Declaration(Class(:A)) SubClassOf(:A owl:Thing)'), ontology('Declaration(Class(:I))', 'http://example.org/imp'));
+  const ws = workspace(
+    ontology('Declaration(Class(:A)) SubClassOf(:A owl:Thing)'),
+    ontology('Declaration(Class(:I))', 'http://example.org/imp'),
+  );
   const live = ws.active;
   const [sub] = live.axiomsOfKind('SubClassOf');
   const delta: Change[] = [
@@ -51,7 +56,10 @@ test('a malformed delta throws its ChangeError and changes nothing', () => {
   const live = ws.active;
   const id = live.id;
   const bad: Change = { kind: 'SetOntologyId', ontology: live, id: { iri: null, versionIri: 'http://example.org/v1' } };
-  assert.throws(() => captureSnapshot(windowOf(ws), [{ kind: 'AddAxiom', ontology: live, axiom: subClassOf(A, B) }, bad], 'en'), ChangeError);
+  assert.throws(
+    () => captureSnapshot(windowOf(ws), [{ kind: 'AddAxiom', ontology: live, axiom: subClassOf(A, B) }, bad], 'en'),
+    ChangeError,
+  );
   assert.equal(live.id, id);
   assert.ok(!live.has(subClassOf(A, B)));
 });

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditStructure, AuditTimeout, structuralStage, STRUCTURAL_CHECKS, type StructuralCheckId } from '../../src/qc/stages/structural.js';
+import {
+  auditStructure,
+  AuditTimeout,
+  structuralStage,
+  STRUCTURAL_CHECKS,
+  type StructuralCheckId,
+} from '../../src/qc/stages/structural.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { EX, ontology, workspace, windowOf } from './support.js';
 
@@ -13,8 +19,10 @@ function fired(check: StructuralCheckId, body: string, opts: { includeImports?: 
   const onts = [ontology(body, 'http://example.org/t', imports)];
   if (opts.imported !== undefined) onts.push(ontology(opts.imported, 'http://example.org/imp'));
   const ws = workspace(...onts);
-  const [report] = auditStructure({ ontology: ws.active, closure: ws.importsClosure(ws.active), labelLanguage: 'en' },
-    { checks: [check], includeImports: opts.includeImports ?? false, deadline: FAR() });
+  const [report] = auditStructure(
+    { ontology: ws.active, closure: ws.importsClosure(ws.active), labelLanguage: 'en' },
+    { checks: [check], includeImports: opts.includeImports ?? false, deadline: FAR() },
+  );
   assert.equal(report.id, check);
   return report.issues.map((i) => i.entities[0].iri.replace(EX, ''));
 }
@@ -41,11 +49,23 @@ test('duplicate_label groups labels by language, ignoring case and spacing, and 
     AnnotationAssertion(rdfs:label :C "Cat"@de) AnnotationAssertion(rdfs:label :D "Cat"@en)
     AnnotationAssertion(owl:deprecated :D "true"^^xsd:boolean)`;
   const ws = workspace(ontology(body));
-  const [r] = auditStructure({ ontology: ws.active, closure: [ws.active], labelLanguage: 'en' }, { checks: ['duplicate_label'], includeImports: false, deadline: FAR() });
+  const [r] = auditStructure(
+    { ontology: ws.active, closure: [ws.active], labelLanguage: 'en' },
+    { checks: ['duplicate_label'], includeImports: false, deadline: FAR() },
+  );
   assert.equal(r.issues.length, 1);
-  assert.deepEqual(r.issues[0].entities.map((e) => e.iri), [EX + 'A', EX + 'B']);
+  assert.deepEqual(
+    r.issues[0].entities.map((e) => e.iri),
+    [EX + 'A', EX + 'B'],
+  );
   assert.equal(r.issues[0].axiom?.kind, 'AnnotationAssertion');
-  assert.deepEqual(fired('duplicate_label', 'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "Cat"@en) AnnotationAssertion(rdfs:label :A "cat"@en)'), []);
+  assert.deepEqual(
+    fired(
+      'duplicate_label',
+      'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "Cat"@en) AnnotationAssertion(rdfs:label :A "cat"@en)',
+    ),
+    [],
+  );
 });
 
 test('multiple_labels flags two labels in one language, not one label per language', () => {
@@ -87,9 +107,15 @@ test('subclass_cycle reports each cycle once with a path through it', () => {
   const body = `Declaration(Class(:A)) Declaration(Class(:B)) Declaration(Class(:C)) Declaration(Class(:D)) Declaration(Class(:E))
     SubClassOf(:B :C) SubClassOf(:C :A) SubClassOf(:A :B) SubClassOf(:D :E) SubClassOf(:E :A)`;
   const ws = workspace(ontology(body));
-  const [r] = auditStructure({ ontology: ws.active, closure: [ws.active], labelLanguage: 'en' }, { checks: ['subclass_cycle'], includeImports: false, deadline: FAR() });
+  const [r] = auditStructure(
+    { ontology: ws.active, closure: [ws.active], labelLanguage: 'en' },
+    { checks: ['subclass_cycle'], includeImports: false, deadline: FAR() },
+  );
   assert.equal(r.issues.length, 1);
-  assert.deepEqual(r.issues[0].entities.map((e) => e.iri.replace(EX, '')), ['A', 'B', 'C']);
+  assert.deepEqual(
+    r.issues[0].entities.map((e) => e.iri.replace(EX, '')),
+    ['A', 'B', 'C'],
+  );
   assert.equal(r.issues[0].detail, 'A → B → C → A');
   assert.deepEqual(fired('subclass_cycle', 'Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A :B)'), []);
 });
@@ -103,9 +129,14 @@ test('isolated_class flags classes used in no logical axiom', () => {
 test('checks run in report order whatever the filter order; a passed deadline throws AuditTimeout', () => {
   const ws = workspace(ontology('Declaration(Class(:A))'));
   const view = { ontology: ws.active, closure: [ws.active], labelLanguage: 'en' };
-  const ids = auditStructure(view, { checks: ['isolated_class', 'missing_label'], includeImports: false, deadline: FAR() }).map((r) => r.id);
+  const ids = auditStructure(view, { checks: ['isolated_class', 'missing_label'], includeImports: false, deadline: FAR() }).map(
+    (r) => r.id,
+  );
   assert.deepEqual(ids, ['missing_label', 'isolated_class']);
-  assert.deepEqual(auditStructure(view, { includeImports: false, deadline: FAR() }).map((r) => r.id), [...STRUCTURAL_CHECKS]);
+  assert.deepEqual(
+    auditStructure(view, { includeImports: false, deadline: FAR() }).map((r) => r.id),
+    [...STRUCTURAL_CHECKS],
+  );
   assert.throws(() => auditStructure(view, { includeImports: false, deadline: Date.now() - 1 }), AuditTimeout);
 });
 
@@ -113,7 +144,8 @@ test('the structural stage gates on warn smells only (verdict warn, so fail_on d
   const warnBody = 'Declaration(Class(:A)) SubClassOf(:A :A)';
   const infoBody = `Declaration(AnnotationProperty(<${IAO_DEF}>)) AnnotationAssertion(rdfs:label <${IAO_DEF}> "definition") Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "A") AnnotationAssertion(<${IAO_DEF}> :A "An A.")`;
   const cleanBody = `${infoBody} Declaration(Class(:B)) AnnotationAssertion(rdfs:label :B "B") AnnotationAssertion(<${IAO_DEF}> :B "A B.") SubClassOf(:A :B) SubClassOf(:B owl:Thing)`;
-  const stage = (body: string) => structuralStage(captureSnapshot(windowOf(workspace(ontology(body))), [], 'en'), { includeImports: false, deadline: FAR() });
+  const stage = (body: string) =>
+    structuralStage(captureSnapshot(windowOf(workspace(ontology(body))), [], 'en'), { includeImports: false, deadline: FAR() });
   const warn = stage(warnBody);
   assert.equal(warn.verdict, 'warn');
   const self = warn.findings.find((f) => f.rule_id === 'self_subclass')!;
@@ -121,9 +153,15 @@ test('the structural stage gates on warn smells only (verdict warn, so fail_on d
   assert.equal(self.focus_iri, EX + 'A');
   assert.equal(self.axiom, `SubClassOf(<${EX}A> <${EX}A>)`);
   assert.match(self.id, /^sha256:[0-9a-f]{64}$/);
-  assert.deepEqual(stage(warnBody).findings.map((f) => f.id), warn.findings.map((f) => f.id));
+  assert.deepEqual(
+    stage(warnBody).findings.map((f) => f.id),
+    warn.findings.map((f) => f.id),
+  );
   const info = stage(infoBody);
   assert.equal(info.verdict, 'info');
-  assert.deepEqual(info.findings.map((f) => f.rule_id), ['isolated_class']);
+  assert.deepEqual(
+    info.findings.map((f) => f.rule_id),
+    ['isolated_class'],
+  );
   assert.equal(stage(cleanBody).verdict, 'pass');
 });

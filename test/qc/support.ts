@@ -11,7 +11,9 @@ export const EX = 'http://example.org/t#';
 /** An ontology `<http://example.org/t>` (or `iri`) with prefix `:` = EX and `body` as its content. */
 export function ontology(body: string, iri = 'http://example.org/t', imports: readonly string[] = []): Ontology {
   const importLines = imports.map((i) => `Import(<${i}>)`).join('\n');
-  return readFunctional(`Prefix(:=<${EX}>)\nPrefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)\nPrefix(owl:=<http://www.w3.org/2002/07/owl#>)\nPrefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)\nOntology(<${iri}>\n${importLines}\n${body}\n)`);
+  return readFunctional(
+    `Prefix(:=<${EX}>)\nPrefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)\nPrefix(owl:=<http://www.w3.org/2002/07/owl#>)\nPrefix(xsd:=<http://www.w3.org/2001/XMLSchema#>)\nOntology(<${iri}>\n${importLines}\n${body}\n)`,
+  );
 }
 
 /** A workspace whose active ontology is the first one given. */

@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Finding, Severity, StageOutcome, Waiver } from '../../src/qc/finding.js';
-import { covers, expiredWaiverFindings, expiryInstant, isLive, verdictWithout, waiveOutcome, WAIVER_EXPIRED_RULE, withExpiredWaivers } from '../../src/qc/waivers.js';
+import {
+  covers,
+  expiredWaiverFindings,
+  expiryInstant,
+  isLive,
+  verdictWithout,
+  waiveOutcome,
+  WAIVER_EXPIRED_RULE,
+  withExpiredWaivers,
+} from '../../src/qc/waivers.js';
 import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { EX, ontology, workspace, windowOf } from './support.js';
@@ -11,10 +20,29 @@ import { reasonerById } from '../../src/reasoner/registry.js';
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 
 const finding = (rule_id: string, focus_iri: string | null, severity: Severity = 'error'): Finding => ({
-  id: `${rule_id}|${focus_iri}`, source: 'governance', severity, message: rule_id, focus_iri, axiom: null, path: null, rule_id, waiver: null,
+  id: `${rule_id}|${focus_iri}`,
+  source: 'governance',
+  severity,
+  message: rule_id,
+  focus_iri,
+  axiom: null,
+  path: null,
+  rule_id,
+  waiver: null,
 });
-const waiver = (rule_id: string, focus_iri: string | null, expires: string | null = null): Waiver => ({ rule_id, focus_iri, reason: 'reviewed', expires });
-const outcome = (findings: Finding[], verdict: StageOutcome['verdict'] = 'fail'): StageOutcome => ({ stage: 'governance', status: 'completed', verdict, findings, details: { counts: {} } });
+const waiver = (rule_id: string, focus_iri: string | null, expires: string | null = null): Waiver => ({
+  rule_id,
+  focus_iri,
+  reason: 'reviewed',
+  expires,
+});
+const outcome = (findings: Finding[], verdict: StageOutcome['verdict'] = 'fail'): StageOutcome => ({
+  stage: 'governance',
+  status: 'completed',
+  verdict,
+  findings,
+  details: { counts: {} },
+});
 
 test('a waiver holds until its expiry: a date-only expiry holds through that UTC day', () => {
   assert.equal(expiryInstant(null), null);
@@ -42,7 +70,10 @@ test('live waivers mark their findings, which stay visible and stop counting tow
   const b = finding('iri_policy', `${EX}B`);
   const w = waiver('iri_policy', `${EX}A`, '2026-12-31');
   const one = waiveOutcome(outcome([a, b]), [w], NOW);
-  assert.deepEqual(one.findings.map((f) => f.waiver), [w, null]);
+  assert.deepEqual(
+    one.findings.map((f) => f.waiver),
+    [w, null],
+  );
   assert.equal(one.verdict, 'fail', 'the unwaived finding still fails the stage');
   assert.equal(one.details?.waived_count, 1);
   const both = waiveOutcome(outcome([a, b]), [w, waiver('iri_policy', `${EX}B`)], NOW);
@@ -82,17 +113,35 @@ test('an expired waiver is itself an error finding of the governance stage', () 
   assert.deepEqual(f.details, { waived_rule_id: 'iri_policy', expires: '2026-06-14', reason: 'reviewed' });
   const judged = withExpiredWaivers(outcome([], 'pass'), [old], NOW);
   assert.equal(judged.verdict, 'fail');
-  assert.deepEqual(judged.findings.map((x) => x.rule_id), [WAIVER_EXPIRED_RULE]);
+  assert.deepEqual(
+    judged.findings.map((x) => x.rule_id),
+    [WAIVER_EXPIRED_RULE],
+  );
   assert.equal(judged.details?.expired_waivers, 1);
   assert.equal(expiredWaiverFindings([old], Date.parse('2026-06-14T23:59:59Z')).length, 0, 'not yet expired the day before');
 });
 
 test('in the gate: a live waiver passes a failing governance stage, an expired one fails it', async () => {
-  const snapshot = captureSnapshot(windowOf(workspace(ontology('Declaration(Class(<http://elsewhere.org/X>)) AnnotationAssertion(rdfs:label <http://elsewhere.org/X> "x")'))), [], 'en');
-  const run = (waivers: Waiver[]) => runGate({
-    snapshot, stages: ['governance'], required: ['governance'], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal, limit: 25,
-    options: { governance: { required_namespaces: [EX] } }, waivers, now: NOW,
-  });
+  const snapshot = captureSnapshot(
+    windowOf(
+      workspace(ontology('Declaration(Class(<http://elsewhere.org/X>)) AnnotationAssertion(rdfs:label <http://elsewhere.org/X> "x")')),
+    ),
+    [],
+    'en',
+  );
+  const run = (waivers: Waiver[]) =>
+    runGate({
+      snapshot,
+      stages: ['governance'],
+      required: ['governance'],
+      reasoner: reasonerById('el'),
+      timeoutMs: 60_000,
+      signal: new AbortController().signal,
+      limit: 25,
+      options: { governance: { required_namespaces: [EX] } },
+      waivers,
+      now: NOW,
+    });
   const unwaived = await run([]);
   assert.equal(unwaived.gate, 'fail');
   const live = await run([waiver('iri_policy', 'http://elsewhere.org/X', '2026-07-01')]);
@@ -102,5 +151,11 @@ test('in the gate: a live waiver passes a failing governance stage, an expired o
   assert.notEqual(live.identity_digest, unwaived.identity_digest, 'waiving changes the identity digest');
   const lapsed = await run([waiver('iri_policy', 'http://elsewhere.org/X', '2026-06-01')]);
   assert.equal(lapsed.gate, 'fail');
-  assert.deepEqual(lapsed.findings.map((f) => [f.rule_id, f.waiver]), [['iri_policy', null], [WAIVER_EXPIRED_RULE, null]]);
+  assert.deepEqual(
+    lapsed.findings.map((f) => [f.rule_id, f.waiver]),
+    [
+      ['iri_policy', null],
+      [WAIVER_EXPIRED_RULE, null],
+    ],
+  );
 });

@@ -27,12 +27,17 @@ function assertFunctionalRoundTrip(o: Ontology): void {
 }
 
 test('one-operand owl:intersectionOf / owl:unionOf are their operand (Structural Specification §8.1.1, §8.1.2, §7.1, §7.2)', async () => {
-  const o = await readTurtle(PREFIXES + `:A a owl:Class ; rdfs:subClassOf [ owl:intersectionOf ( :B ) ] , [ owl:unionOf ( :C :C ) ] .
+  const o = await readTurtle(
+    PREFIXES +
+      `:A a owl:Class ; rdfs:subClassOf [ owl:intersectionOf ( :B ) ] , [ owl:unionOf ( :C :C ) ] .
     :p a owl:ObjectProperty ; rdfs:domain [ a owl:Class ; owl:unionOf ( :D ) ] .
-    :d a owl:DatatypeProperty ; rdfs:range [ a rdfs:Datatype ; owl:unionOf ( <http://www.w3.org/2001/XMLSchema#integer> ) ] .`);
+    :d a owl:DatatypeProperty ; rdfs:range [ a rdfs:Datatype ; owl:unionOf ( <http://www.w3.org/2001/XMLSchema#integer> ) ] .`,
+  );
   assert.deepEqual(logical(o), [
     'DataPropertyRange(<http://ex.org/d> <http://www.w3.org/2001/XMLSchema#integer>)',
-    e('ObjectPropertyDomain(:p :D)'), e('SubClassOf(:A :B)'), e('SubClassOf(:A :C)'),
+    e('ObjectPropertyDomain(:p :D)'),
+    e('SubClassOf(:A :B)'),
+    e('SubClassOf(:A :C)'),
   ]);
   assert.deepEqual(o.unmapped, []);
   assertFunctionalRoundTrip(o);
@@ -41,14 +46,20 @@ test('one-operand owl:intersectionOf / owl:unionOf are their operand (Structural
 test('an empty owl:oneOf is unmappable (ObjectOneOf and DataOneOf need a member, §8.1.4, §7.4)', async () => {
   const o = await readTurtle(PREFIXES + ':A rdfs:subClassOf [ owl:oneOf () ] . :B rdfs:subClassOf :C .');
   assert.deepEqual(logical(o), [e('SubClassOf(:B :C)')]);
-  assert.ok(o.unmapped.some((u) => /empty list/.test(u.reason)), JSON.stringify(o.unmapped));
+  assert.ok(
+    o.unmapped.some((u) => /empty list/.test(u.reason)),
+    JSON.stringify(o.unmapped),
+  );
   assertFunctionalRoundTrip(o);
 });
 
 test('n-ary axioms with fewer than two distinct operands are unmappable (SameIndividual §9.6.1, EquivalentClasses §9.1.2)', async () => {
-  const o = await readTurtle(PREFIXES + `:a owl:sameAs :a . :A a owl:Class ; owl:equivalentClass :A . :p a owl:ObjectProperty ; owl:equivalentProperty :p .
+  const o = await readTurtle(
+    PREFIXES +
+      `:a owl:sameAs :a . :A a owl:Class ; owl:equivalentClass :A . :p a owl:ObjectProperty ; owl:equivalentProperty :p .
     [ a owl:AllDifferent ; owl:distinctMembers ( :a ) ] . [ a owl:AllDisjointClasses ; owl:members ( :A ) ] .
-    :b owl:sameAs :c .`);
+    :b owl:sameAs :c .`,
+  );
   assert.deepEqual(logical(o), [e('SameIndividual(:b :c)')]);
   assert.equal(o.unmapped.filter((u) => /two distinct operands/.test(u.reason)).length, 5, JSON.stringify(o.unmapped, null, 1));
   assertFunctionalRoundTrip(o);
@@ -61,10 +72,13 @@ test('a one-link property chain is the plain subproperty axiom (§9.2.1)', async
 });
 
 test('a cyclic blank-node class expression is reported as unmappable and the rest of the document loads', async () => {
-  const o = await readTurtle(PREFIXES + `:A rdfs:subClassOf _:x . _:x owl:complementOf _:x .
+  const o = await readTurtle(
+    PREFIXES +
+      `:A rdfs:subClassOf _:x . _:x owl:complementOf _:x .
     :B rdfs:subClassOf _:y . _:y owl:intersectionOf ( :C _:y ) .
     :D rdfs:subClassOf [ a owl:Restriction ; owl:onProperty :p ; owl:someValuesFrom _:z ] . _:z owl:unionOf ( _:z :E ) .
-    :F rdfs:subClassOf :G .`);
+    :F rdfs:subClassOf :G .`,
+  );
   assert.deepEqual(logical(o), [e('SubClassOf(:F :G)')]);
   assert.equal(o.unmapped.filter((u) => /cyclic/.test(u.reason)).length, 3, JSON.stringify(o.unmapped, null, 1));
 });

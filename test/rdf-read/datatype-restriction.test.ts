@@ -17,8 +17,11 @@ const PREFIXES = `@prefix : <http://ex.org/> .
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 test('a named datatype carrying owl:onDatatype and owl:withRestrictions (OWL-Time generalDay) is a DatatypeDefinition', async () => {
-  const o = await readTurtle(PREFIXES + `:generalDay rdf:type rdfs:Datatype ; rdfs:label "Generalized day"@en ;
-    owl:onDatatype xsd:string ; owl:withRestrictions ( [ xsd:pattern "---(0[1-9]|[1-9][0-9])" ] ) .`);
+  const o = await readTurtle(
+    PREFIXES +
+      `:generalDay rdf:type rdfs:Datatype ; rdfs:label "Generalized day"@en ;
+    owl:onDatatype xsd:string ; owl:withRestrictions ( [ xsd:pattern "---(0[1-9]|[1-9][0-9])" ] ) .`,
+  );
   assert.deepEqual(axiomLines(o.axioms()), [
     `AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#label> <http://ex.org/generalDay> "Generalized day"@en)`,
     `DatatypeDefinition(<http://ex.org/generalDay> DatatypeRestriction(<${XSD}string> <${XSD}pattern> "---(0[1-9]|[1-9][0-9])"^^<${XSD}string>))`,
@@ -28,11 +31,16 @@ test('a named datatype carrying owl:onDatatype and owl:withRestrictions (OWL-Tim
 });
 
 test('the OWL 2 form: owl:equivalentClass to a restricted blank datatype', async () => {
-  const o = await readTurtle(PREFIXES + `:age a rdfs:Datatype ; owl:equivalentClass [ a rdfs:Datatype ; owl:onDatatype xsd:integer ;
-    owl:withRestrictions ( [ xsd:minInclusive 0 ] [ xsd:maxInclusive 150 ] ) ] .`);
-  assert.ok(axiomLines(o.axioms()).includes(
-    `DatatypeDefinition(<http://ex.org/age> DatatypeRestriction(<${XSD}integer> <${XSD}maxInclusive> "150"^^<${XSD}integer> <${XSD}minInclusive> "0"^^<${XSD}integer>))`,
-  ));
+  const o = await readTurtle(
+    PREFIXES +
+      `:age a rdfs:Datatype ; owl:equivalentClass [ a rdfs:Datatype ; owl:onDatatype xsd:integer ;
+    owl:withRestrictions ( [ xsd:minInclusive 0 ] [ xsd:maxInclusive 150 ] ) ] .`,
+  );
+  assert.ok(
+    axiomLines(o.axioms()).includes(
+      `DatatypeDefinition(<http://ex.org/age> DatatypeRestriction(<${XSD}integer> <${XSD}maxInclusive> "150"^^<${XSD}integer> <${XSD}minInclusive> "0"^^<${XSD}integer>))`,
+    ),
+  );
   assert.deepEqual(o.unmapped, []);
 });
 

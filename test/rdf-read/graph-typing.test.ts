@@ -13,9 +13,15 @@ const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
 
 /** N-Triples lines with `:x`, `owl:x`, `rdf:x`, `rdfs:x` abbreviations expanded. */
-const nt = (lines: string[]) => lines.map((l) => l
-  .replace(/\bowl:(\w+)/g, `<${OWL}$1>`).replace(/\brdfs:(\w+)/g, `<${RDFS}$1>`).replace(/\brdf:(\w+)/g, `<${RDF}$1>`)
-  .replace(/(?<![\w<]):(\w+)/g, `<${X}$1>`) + ' .');
+const nt = (lines: string[]) =>
+  lines.map(
+    (l) =>
+      l
+        .replace(/\bowl:(\w+)/g, `<${OWL}$1>`)
+        .replace(/\brdfs:(\w+)/g, `<${RDFS}$1>`)
+        .replace(/\brdf:(\w+)/g, `<${RDF}$1>`)
+        .replace(/(?<![\w<]):(\w+)/g, `<${X}$1>`) + ' .',
+  );
 
 async function readBothWays(lines: string[]) {
   const forward = await readTurtle(nt(lines).join('\n'), { syntax: 'ntriples' });
@@ -25,8 +31,12 @@ async function readBothWays(lines: string[]) {
 
 test('a declared data property stays one whatever order its subproperty triple comes in (Mapping to RDF Graphs §3.1)', async () => {
   const { forward, reversed, lines } = await readBothWays([
-    ':o rdf:type owl:ObjectProperty', ':d rdf:type owl:DatatypeProperty', ':d rdfs:subPropertyOf :o',
-    ':d rdfs:domain :C', ':C rdf:type owl:Class', ':x :d "1"',
+    ':o rdf:type owl:ObjectProperty',
+    ':d rdf:type owl:DatatypeProperty',
+    ':d rdfs:subPropertyOf :o',
+    ':d rdfs:domain :C',
+    ':C rdf:type owl:Class',
+    ':x :d "1"',
   ]);
   assert.deepEqual(axiomLines(reversed.axioms()), axiomLines(forward.axioms()));
   assert.deepEqual(lines, [
@@ -39,20 +49,31 @@ test('a declared data property stays one whatever order its subproperty triple c
 
 test('an untyped property is typed by its use in a restriction for every triple that mentions it, in any order', async () => {
   const { forward, reversed, lines } = await readBothWays([
-    ':p rdfs:domain :D', ':A rdfs:subClassOf _:r', '_:r rdf:type owl:Restriction', '_:r owl:onProperty :p',
-    '_:r owl:someValuesFrom :B', ':a :p :b',
+    ':p rdfs:domain :D',
+    ':A rdfs:subClassOf _:r',
+    '_:r rdf:type owl:Restriction',
+    '_:r owl:onProperty :p',
+    '_:r owl:someValuesFrom :B',
+    ':a :p :b',
   ]);
   assert.deepEqual(axiomLines(reversed.axioms()), axiomLines(forward.axioms()));
   assert.deepEqual(lines, [
-    `ObjectPropertyAssertion(<${X}p> <${X}a> <${X}b>)`, `ObjectPropertyDomain(<${X}p> <${X}D>)`,
+    `ObjectPropertyAssertion(<${X}p> <${X}a> <${X}b>)`,
+    `ObjectPropertyDomain(<${X}p> <${X}D>)`,
     `SubClassOf(<${X}A> ObjectSomeValuesFrom(<${X}p> <${X}B>))`,
   ]);
 });
 
 test('a blank node typed rdfs:Datatype is a data range wherever its rdf:type triple stands', async () => {
   const { forward, reversed, lines } = await readBothWays([
-    ':major owl:equivalentClass _:i', '_:i owl:intersectionOf _:l1', '_:l1 rdf:first :age', '_:l1 rdf:rest _:l2',
-    '_:l2 rdf:first _:c', '_:l2 rdf:rest rdf:nil', '_:c owl:datatypeComplementOf :minor', '_:i rdf:type rdfs:Datatype',
+    ':major owl:equivalentClass _:i',
+    '_:i owl:intersectionOf _:l1',
+    '_:l1 rdf:first :age',
+    '_:l1 rdf:rest _:l2',
+    '_:l2 rdf:first _:c',
+    '_:l2 rdf:rest rdf:nil',
+    '_:c owl:datatypeComplementOf :minor',
+    '_:i rdf:type rdfs:Datatype',
   ]);
   assert.deepEqual(axiomLines(reversed.axioms()), axiomLines(forward.axioms()));
   assert.deepEqual(lines, [`DatatypeDefinition(<${X}major> DataIntersectionOf(<${X}age> DataComplementOf(<${X}minor>)))`]);
@@ -69,7 +90,10 @@ test('built-in annotation properties never change kind: rdfs:label stays an anno
   assert.equal(o.annotations.size, 1, 'the ontology keeps its own label');
   assert.ok(lines.includes(`SubAnnotationPropertyOf(<${X}P> <${RDFS}label>)`));
   assert.ok(lines.includes(`ObjectPropertyAssertion(<${X}P> <${X}a> <${X}b>)`));
-  assert.ok(!lines.some((l) => l.includes(`ObjectProperty(<${RDFS}label>`) || l.includes(`ObjectSomeValuesFrom(<${RDFS}label>`)), lines.join('\n'));
+  assert.ok(
+    !lines.some((l) => l.includes(`ObjectProperty(<${RDFS}label>`) || l.includes(`ObjectSomeValuesFrom(<${RDFS}label>`)),
+    lines.join('\n'),
+  );
   assert.ok(o.unmapped.some((u) => /annotation property, used as an object property/.test(u.reason)));
 });
 

@@ -25,12 +25,16 @@ test('the imports closure declarations make restrictions and assertions on an im
   const base = (await readDocument(await fixture('people-base.ttl'))).ontology;
   const text = await fixture('people.ttl');
   const alone = (await readDocument(text)).ontology;
-  assert.deepEqual(logical(axiomLines(alone.axioms())), [
-    `AnnotationAssertion(<${B}age> <${P}alice> "42"^^<${XSD}integer>)`,
-    `ClassAssertion(<${P}Person> <${P}alice>)`,
-    `SubClassOf(<${P}Person> ObjectMaxCardinality(1 <${B}age>))`,
-    `SubClassOf(<${P}Person> ObjectSomeValuesFrom(<${B}age> <${B}Years>))`,
-  ], 'without the import, the lax reading');
+  assert.deepEqual(
+    logical(axiomLines(alone.axioms())),
+    [
+      `AnnotationAssertion(<${B}age> <${P}alice> "42"^^<${XSD}integer>)`,
+      `ClassAssertion(<${P}Person> <${P}alice>)`,
+      `SubClassOf(<${P}Person> ObjectMaxCardinality(1 <${B}age>))`,
+      `SubClassOf(<${P}Person> ObjectSomeValuesFrom(<${B}age> <${B}Years>))`,
+    ],
+    'without the import, the lax reading',
+  );
 
   const kinds = declaredKinds([base]);
   assert.equal(importsRetype(alone, kinds), true);
@@ -48,11 +52,19 @@ test('the imports closure declarations make restrictions and assertions on an im
 
 test('a document that declares the property itself, or never mentions it, is not read again', async () => {
   const kinds = declaredKinds([(await readDocument(await fixture('people-base.ttl'))).ontology]);
-  const own = (await readDocument(`<${B}age> a <http://www.w3.org/2002/07/owl#ObjectProperty> .\n<${P}a> <${B}age> <${P}b> .\n`, { format: 'turtle' })).ontology;
+  const own = (
+    await readDocument(`<${B}age> a <http://www.w3.org/2002/07/owl#ObjectProperty> .\n<${P}a> <${B}age> <${P}b> .\n`, { format: 'turtle' })
+  ).ontology;
   assert.equal(importsRetype(own, kinds), false, "the document's own declaration wins (Mapping to RDF Graphs §3.1)");
-  const typed = (await readDocument(`<${B}age> a <http://www.w3.org/2002/07/owl#ObjectProperty> .\n<${P}a> <${B}age> <${P}b> .\n`, { format: 'turtle', importedKinds: kinds })).ontology;
+  const typed = (
+    await readDocument(`<${B}age> a <http://www.w3.org/2002/07/owl#ObjectProperty> .\n<${P}a> <${B}age> <${P}b> .\n`, {
+      format: 'turtle',
+      importedKinds: kinds,
+    })
+  ).ontology;
   assert.deepEqual(logical(axiomLines(typed.axioms())), [`ObjectPropertyAssertion(<${B}age> <${P}a> <${P}b>)`]);
-  const unrelated = (await readDocument(`<${P}X> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <${P}Y> .\n`, { format: 'turtle' })).ontology;
+  const unrelated = (await readDocument(`<${P}X> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <${P}Y> .\n`, { format: 'turtle' }))
+    .ontology;
   assert.equal(importsRetype(unrelated, kinds), false);
 });
 
@@ -64,10 +76,22 @@ test('RDF/XML and JSON-LD documents are read with the imported kinds too', async
     <rdfs:subClassOf><owl:Restriction><owl:onProperty rdf:resource="${B}age"/><owl:cardinality rdf:datatype="${XSD}nonNegativeInteger">1</owl:cardinality></owl:Restriction></rdfs:subClassOf>
   </owl:Class>
 </rdf:RDF>`;
-  const jsonld = JSON.stringify({ '@id': `${P}Person`, 'http://www.w3.org/2000/01/rdf-schema#subClassOf': { '@type': 'http://www.w3.org/2002/07/owl#Restriction',
-    'http://www.w3.org/2002/07/owl#onProperty': { '@id': `${B}age` }, 'http://www.w3.org/2002/07/owl#minCardinality': { '@value': '1', '@type': `${XSD}nonNegativeInteger` } } });
+  const jsonld = JSON.stringify({
+    '@id': `${P}Person`,
+    'http://www.w3.org/2000/01/rdf-schema#subClassOf': {
+      '@type': 'http://www.w3.org/2002/07/owl#Restriction',
+      'http://www.w3.org/2002/07/owl#onProperty': { '@id': `${B}age` },
+      'http://www.w3.org/2002/07/owl#minCardinality': { '@value': '1', '@type': `${XSD}nonNegativeInteger` },
+    },
+  });
   const fromXml = (await readDocument(rdfxml, { format: 'rdfxml', importedKinds: kinds })).ontology;
-  assert.ok(axiomLines(fromXml.axioms()).includes(`SubClassOf(<${P}Person> DataExactCardinality(1 <${B}age>))`), axiomLines(fromXml.axioms()).join('\n'));
+  assert.ok(
+    axiomLines(fromXml.axioms()).includes(`SubClassOf(<${P}Person> DataExactCardinality(1 <${B}age>))`),
+    axiomLines(fromXml.axioms()).join('\n'),
+  );
   const fromJson = (await readDocument(jsonld, { format: 'jsonld', importedKinds: kinds })).ontology;
-  assert.ok(axiomLines(fromJson.axioms()).includes(`SubClassOf(<${P}Person> DataMinCardinality(1 <${B}age>))`), axiomLines(fromJson.axioms()).join('\n'));
+  assert.ok(
+    axiomLines(fromJson.axioms()).includes(`SubClassOf(<${P}Person> DataMinCardinality(1 <${B}age>))`),
+    axiomLines(fromJson.axioms()).join('\n'),
+  );
 });

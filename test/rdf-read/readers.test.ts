@@ -20,7 +20,10 @@ async function rejectsWithLine(p: Promise<unknown>, line: number): Promise<void>
 }
 
 test('Turtle: BOM stripped, prefixes kept with trailing colon, format set', async () => {
-  const o = await readTurtle('\uFEFF@prefix : <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . :A rdfs:subClassOf :B .', {});
+  const o = await readTurtle(
+    '\uFEFF@prefix : <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . :A rdfs:subClassOf :B .',
+    {},
+  );
   assert.deepEqual(axiomLines(o.axioms()), [SUB]);
   assert.equal(o.prefixes.get(':'), 'http://ex.org/');
   assert.equal(o.prefixes.get('rdfs:'), 'http://www.w3.org/2000/01/rdf-schema#');
@@ -46,7 +49,10 @@ test('N-Triples and N-Quads: only the default graph is the ontology, named-graph
   const nt = await readTurtle(`<http://ex.org/A> ${RDFS_SUB} <http://ex.org/B> .\n`, { syntax: 'ntriples' });
   assert.deepEqual(axiomLines(nt.axioms()), [SUB]);
   assert.equal(nt.format, 'ntriples');
-  const nq = await readTurtle(`<http://ex.org/A> ${RDFS_SUB} <http://ex.org/B> .\n<http://ex.org/C> ${RDFS_SUB} <http://ex.org/D> <http://ex.org/g> .\n`, { syntax: 'nquads' });
+  const nq = await readTurtle(
+    `<http://ex.org/A> ${RDFS_SUB} <http://ex.org/B> .\n<http://ex.org/C> ${RDFS_SUB} <http://ex.org/D> <http://ex.org/g> .\n`,
+    { syntax: 'nquads' },
+  );
   assert.deepEqual(axiomLines(nq.axioms()), [SUB]);
   assert.equal(nq.unmapped.length, 1);
   assert.match(nq.unmapped[0].reason, /named graph/);
@@ -54,8 +60,11 @@ test('N-Triples and N-Quads: only the default graph is the ontology, named-graph
 });
 
 test('TriG: default graph mapped, named graph kept as unmapped', async () => {
-  const o = await readTurtle(`@prefix : <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-    { :A rdfs:subClassOf :B . } :g { :C rdfs:subClassOf :D . }`, { syntax: 'trig' });
+  const o = await readTurtle(
+    `@prefix : <http://ex.org/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+    { :A rdfs:subClassOf :B . } :g { :C rdfs:subClassOf :D . }`,
+    { syntax: 'trig' },
+  );
   assert.deepEqual(axiomLines(o.axioms()), [SUB]);
   assert.equal(o.unmapped.length, 1);
 });
@@ -85,13 +94,21 @@ test('RDF/XML: a truncated document fails instead of giving a partial ontology',
 });
 
 test('RDF/XML: malformed XML gives a ParseError with line and column', async () => {
-  await assert.rejects(readRdfXml('<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n  <a b="1" b="2"/>\n</rdf:RDF>', {}),
-    (e: unknown) => e instanceof ParseError && e.line === 3 && typeof e.column === 'number');
+  await assert.rejects(
+    readRdfXml(
+      '<?xml version="1.0"?>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n  <a b="1" b="2"/>\n</rdf:RDF>',
+      {},
+    ),
+    (e: unknown) => e instanceof ParseError && e.line === 3 && typeof e.column === 'number',
+  );
 });
 
 test('JSON-LD: quads mapped and context prefixes kept', async () => {
-  const doc = { '@context': { ex: 'http://ex.org/', rdfs: 'http://www.w3.org/2000/01/rdf-schema#' },
-    '@id': 'ex:A', 'rdfs:subClassOf': { '@id': 'ex:B' } };
+  const doc = {
+    '@context': { ex: 'http://ex.org/', rdfs: 'http://www.w3.org/2000/01/rdf-schema#' },
+    '@id': 'ex:A',
+    'rdfs:subClassOf': { '@id': 'ex:B' },
+  };
   const o = await readJsonLd(JSON.stringify(doc), {});
   assert.deepEqual(axiomLines(o.axioms()), [SUB]);
   assert.equal(o.prefixes.get('ex:'), 'http://ex.org/');

@@ -27,11 +27,29 @@ function generator(seed: number) {
   const either = <T>(good: readonly T[], bad: readonly T[]): T => (r() < 0.015 ? pick(bad) : pick(good));
   const locals = ['a', 'b1', 'x.y', 'z_', 'é', 'ñame', 'a-b', '0lead', 'a\\.b', 'a%20b', 'p:q', 'C', '_u', 'tail.', 'ab\\-', 'a·b'];
   const name = () => either(['', 'ex', 'owl', 'rdfs', 'xsd', 'ns.dot'], ['undef']) + ':' + either(locals, ['-bad', 'a%2', 'x\\q']);
-  const iri = () => either(['<http://ex.org/a>', '<http://ex.org/b#c>', '<rel>', '<#frag>', '<../up>', '<http://ex.org/ü>', '<>'], ['<http://ex.org/sp ace>', '<http://ex.org/\\u0041>']);
+  const iri = () =>
+    either(
+      ['<http://ex.org/a>', '<http://ex.org/b#c>', '<rel>', '<#frag>', '<../up>', '<http://ex.org/ü>', '<>'],
+      ['<http://ex.org/sp ace>', '<http://ex.org/\\u0041>'],
+    );
   const subject = () => pick([name, iri, () => '_:' + pick(['b0', 'b1', 'x.y', 'b.']), () => '[]'])();
   const ws = () => pick([' ', '  ', '\n', '\t', ' # note\n', '\r\n']);
-  const str = () => either(['"plain"', '"esc \\" \\n \\t \\u00e9 \\U0001F600"', "'single'", '"""long\n"quoted" ""inner"" """', "'''long '' single'''", '""', '"x"@en', '"x"@en-GB', '"1"^^xsd:int', '"2"^^<http://ex.org/dt>'],
-    ['"bad \\q escape"', '"new\nline"', '"x"@toolongsubtag', '"x"@en--ltr', '"3"^^rdf:langString']);
+  const str = () =>
+    either(
+      [
+        '"plain"',
+        '"esc \\" \\n \\t \\u00e9 \\U0001F600"',
+        "'single'",
+        '"""long\n"quoted" ""inner"" """',
+        "'''long '' single'''",
+        '""',
+        '"x"@en',
+        '"x"@en-GB',
+        '"1"^^xsd:int',
+        '"2"^^<http://ex.org/dt>',
+      ],
+      ['"bad \\q escape"', '"new\nline"', '"x"@toolongsubtag', '"x"@en--ltr', '"3"^^rdf:langString'],
+    );
   const number = () => either(['1', '-2', '+3', '4.5', '.5', '7e3', '8.E-2', '9.0e+1', '00'], ['6.', '1.e5']);
   let depth = 0;
   const object = (): string => {
@@ -67,26 +85,40 @@ function generator(seed: number) {
   };
   const statement = (): string => {
     const k = r();
-    if (k < 0.08) return pick(['@prefix ex: <http://ex.org/> .', 'PREFIX ex: <http://ex2.org/>', '@prefix ns.dot: <http://dot.org/> .', '@base <http://base2.org/dir/> .', 'BASE <sub/>', '@prefix : <http://empty.org/> .']);
+    if (k < 0.08)
+      return pick([
+        '@prefix ex: <http://ex.org/> .',
+        'PREFIX ex: <http://ex2.org/>',
+        '@prefix ns.dot: <http://dot.org/> .',
+        '@base <http://base2.org/dir/> .',
+        'BASE <sub/>',
+        '@prefix : <http://empty.org/> .',
+      ]);
     if (k < 0.12) return '(' + object() + ws() + object() + ')' + ws() + predicateObjects() + ws() + '.';
     if (k < 0.16) return '[' + ws() + predicateObjects() + ws() + ']' + ws() + pick(['.', predicateObjects() + ' .']);
     return subject() + ws() + predicateObjects() + ws() + either(['.', ' .', '.\n', ';.'], ['']);
   };
   return () => {
-    const out = ['@prefix ex: <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
-      '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> . @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> . @prefix : <http://ex.org/e#> . @prefix ns.dot: <http://dot.org/> .'];
+    const out = [
+      '@prefix ex: <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+      '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> . @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> . @prefix : <http://ex.org/e#> . @prefix ns.dot: <http://dot.org/> .',
+    ];
     for (let i = 1 + Math.floor(r() * 6); i > 0; i--) out.push(statement());
     return out.join('\n') + '\n';
   };
 }
 
 test('the scanner reads generated documents exactly as n3 does, or leaves them to n3', async () => {
-  let scanned = 0, leftToN3 = 0, n3Rejected = 0;
+  let scanned = 0,
+    leftToN3 = 0,
+    n3Rejected = 0;
   for (let seed = 1; seed <= 1500; seed++) {
     const text = generator(seed)();
-    const ours = new TripleTable(), ourPrefixes = new Map<string, string>();
+    const ours = new TripleTable(),
+      ourPrefixes = new Map<string, string>();
     const covered = scanTurtle(text, 'turtle', 'http://base.org/doc', ours, ourPrefixes);
-    const theirs = new TripleTable(), theirPrefixes = new Map<string, string>();
+    const theirs = new TripleTable(),
+      theirPrefixes = new Map<string, string>();
     let n3Error: unknown = null;
     try {
       await parseInto(text, 'turtle', 'http://base.org/doc', theirs, theirPrefixes);

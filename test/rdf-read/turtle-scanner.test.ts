@@ -10,17 +10,20 @@ import { parseInto, readTurtle } from '../../src/model/formats/turtle-reader.js'
 import { ParseError } from '../../src/model/formats/errors.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
 
-const HEAD = '@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> . ' +
+const HEAD =
+  '@prefix : <http://ex.org/> . @prefix owl: <http://www.w3.org/2002/07/owl#> . ' +
   '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n';
 
 async function scanned(text: string, syntax: ScannedSyntax = 'turtle', base = 'http://base.org/doc') {
-  const table = new TripleTable(), prefixes = new Map<string, string>();
+  const table = new TripleTable(),
+    prefixes = new Map<string, string>();
   const covered = scanTurtle(text, syntax, base, table, prefixes);
   return { covered, lines: lines(table), prefixes: [...prefixes] };
 }
 
 async function byN3(text: string, syntax: ScannedSyntax = 'turtle', base = 'http://base.org/doc') {
-  const table = new TripleTable(), prefixes = new Map<string, string>();
+  const table = new TripleTable(),
+    prefixes = new Map<string, string>();
   await parseInto(text, syntax, base, table, prefixes);
   return { lines: lines(table), prefixes: [...prefixes] };
 }
@@ -28,9 +31,15 @@ async function byN3(text: string, syntax: ScannedSyntax = 'turtle', base = 'http
 const SAME_AS_N3: [string, string][] = [
   ['plain triples, ; and , and a', ':a a owl:Class ; rdfs:subClassOf :b , :c ; rdfs:label "A" .'],
   ['trailing semicolons', ':a rdfs:label "x" ; ; .'],
-  ['literals: language, datatypes, numbers, booleans', ':a :p "x"@en-GB , "1"^^xsd:int , "2"^^<http://t.org/dt> , 12 , -1.5 , 1e3 , true , false .'],
+  [
+    'literals: language, datatypes, numbers, booleans',
+    ':a :p "x"@en-GB , "1"^^xsd:int , "2"^^<http://t.org/dt> , 12 , -1.5 , 1e3 , true , false .',
+  ],
   ['long and escaped strings', ':a :p """multi\nline "quoted" text""" , \'single\' , "tab\\tnew\\nline \\u00e9" .'],
-  ['blank-node property lists as object, nested', ':a rdfs:subClassOf [ a owl:Restriction ; owl:onProperty :p ; owl:someValuesFrom [ owl:unionOf ( :x :y ) ] ] .'],
+  [
+    'blank-node property lists as object, nested',
+    ':a rdfs:subClassOf [ a owl:Restriction ; owl:onProperty :p ; owl:someValuesFrom [ owl:unionOf ( :x :y ) ] ] .',
+  ],
   ['blank-node property list as subject', '[ a owl:AllDisjointClasses ; owl:members ( :a :b :c ) ] .'],
   ['blank-node subject with predicates after', '[ :p :o ] :q :r ; :s :t .'],
   ['empty blank node as subject and object', '[] :p [] , [ ] .'],
@@ -39,7 +48,10 @@ const SAME_AS_N3: [string, string][] = [
   ['collection as subject', '( :a :b ) :p :o . () :p :o .'],
   ['collection inside a blank node list', ':a :p [ :q ( [ :r ( ) ] ) ] .'],
   ['lax "." inside a blank-node property list', ':i :p [ :q :j . ] . :k :p [ :q :j . :r :s ] .'],
-  ['relative IRIs, @base and SPARQL-style directives', '<a> <b> <#c> . @base <http://other.org/x/> . <d> <../e> <f> . BASE <http://third.org/> PREFIX ex: <y#> ex:g ex:h <i> .'],
+  [
+    'relative IRIs, @base and SPARQL-style directives',
+    '<a> <b> <#c> . @base <http://other.org/x/> . <d> <../e> <f> . BASE <http://third.org/> PREFIX ex: <y#> ex:g ex:h <i> .',
+  ],
   ['a prefix redefined mid-document', ':a :p :b . @prefix : <http://changed.org/> . :a :p :b .'],
   ['escaped local names', ':a\\-b :p :c\\.d , :e%20f .'],
 ];
@@ -56,7 +68,8 @@ for (const [name, body] of SAME_AS_N3) {
 }
 
 test('scanner reads N-Triples like n3', async () => {
-  const text = '<http://ex.org/a> <http://ex.org/p> "x"@en .\n_:b1 <http://ex.org/p> "1"^^<http://www.w3.org/2001/XMLSchema#int> .\n' +
+  const text =
+    '<http://ex.org/a> <http://ex.org/p> "x"@en .\n_:b1 <http://ex.org/p> "1"^^<http://www.w3.org/2001/XMLSchema#int> .\n' +
     '<http://ex.org/a> <http://ex.org/q> _:b1 .\n';
   const ours = await scanned(text, 'ntriples');
   assert.equal(ours.covered, true);
@@ -95,7 +108,8 @@ test('readTurtle still gives n3 errors with their line, and reads what only n3 c
 test('blank nodes of the scanner are scoped to their document', async () => {
   const text = HEAD + ':p a owl:ObjectProperty . :i :p _:x . _:x :p [ :r :s ] .';
   const [a, b] = [await readTurtle(text, {}), await readTurtle(text, {})];
-  const anon = (o: typeof a) => new Set([...o.axioms()].flatMap((x) => 'object' in x && x.object.kind === 'AnonymousIndividual' ? [x.object] : []));
+  const anon = (o: typeof a) =>
+    new Set([...o.axioms()].flatMap((x) => ('object' in x && x.object.kind === 'AnonymousIndividual' ? [x.object] : [])));
   const [ia, ib] = [anon(a), anon(b)];
   assert.equal(ia.size, 2);
   assert.equal(ib.size, 2);

@@ -15,17 +15,32 @@ export function everythingOntology(): Ontology {
   o.prefixes.set('ex:', EX);
   o.prefixes.set('dc:', 'http://purl.org/dc/elements/1.1/');
 
-  const A = t.cls(EX + 'A'), B = t.cls(EX + 'B'), C = t.cls(EX + 'C'), D = t.cls(EX + 'D'), U = t.cls(EX + 'Union');
-  const p = t.objectProperty(EX + 'p'), q = t.objectProperty(EX + 'q'), r = t.objectProperty(EX + 'r');
-  const d = t.dataProperty(EX + 'd'), e = t.dataProperty(EX + 'e'), f = t.dataProperty(EX + 'f');
-  const label = t.annotationProperty(RDFS_LABEL), comment = t.annotationProperty(RDFS_COMMENT);
-  const note = t.annotationProperty(EX + 'note'), note2 = t.annotationProperty(EX + 'note2');
+  const A = t.cls(EX + 'A'),
+    B = t.cls(EX + 'B'),
+    C = t.cls(EX + 'C'),
+    D = t.cls(EX + 'D'),
+    U = t.cls(EX + 'Union');
+  const p = t.objectProperty(EX + 'p'),
+    q = t.objectProperty(EX + 'q'),
+    r = t.objectProperty(EX + 'r');
+  const d = t.dataProperty(EX + 'd'),
+    e = t.dataProperty(EX + 'e'),
+    f = t.dataProperty(EX + 'f');
+  const label = t.annotationProperty(RDFS_LABEL),
+    comment = t.annotationProperty(RDFS_COMMENT);
+  const note = t.annotationProperty(EX + 'note'),
+    note2 = t.annotationProperty(EX + 'note2');
   const creator = t.annotationProperty('http://purl.org/dc/elements/1.1/creator');
-  const i = t.namedIndividual(EX + 'i'), j = t.namedIndividual(EX + 'j'), k = t.namedIndividual(EX + 'k');
+  const i = t.namedIndividual(EX + 'i'),
+    j = t.namedIndividual(EX + 'j'),
+    k = t.namedIndividual(EX + 'k');
   const dt = t.datatype(EX + 'dt');
-  const int = t.datatype(XSD + 'integer'), str = t.datatype(XSD + 'string');
-  const anon = t.anonymousIndividual('x1'), anon2 = t.anonymousIndividual('x2');
-  const v = t.variable(EX + 'v'), w = t.variable(EX + 'w');
+  const int = t.datatype(XSD + 'integer'),
+    str = t.datatype(XSD + 'string');
+  const anon = t.anonymousIndividual('x1'),
+    anon2 = t.anonymousIndividual('x2');
+  const v = t.variable(EX + 'v'),
+    w = t.variable(EX + 'w');
 
   for (const ent of [A, B, C, D, U, p, q, r, d, e, f, note, note2, creator, i, j, k, dt]) o.add(t.declaration(ent));
 
@@ -36,8 +51,13 @@ export function everythingOntology(): Ontology {
 
   const inv = t.objectInverseOf(q);
   const ranges: t.DataRange[] = [
-    t.dataIntersectionOf([int, t.datatypeRestriction(int, [t.facetRestriction(XSD + 'minInclusive', t.literal('0', XSD + 'integer')),
-      t.facetRestriction(XSD + 'maxExclusive', t.literal('10', XSD + 'integer'))])]),
+    t.dataIntersectionOf([
+      int,
+      t.datatypeRestriction(int, [
+        t.facetRestriction(XSD + 'minInclusive', t.literal('0', XSD + 'integer')),
+        t.facetRestriction(XSD + 'maxExclusive', t.literal('10', XSD + 'integer')),
+      ]),
+    ]),
     t.dataUnionOf([str, dt]),
     t.dataComplementOf(int),
     t.dataOneOf([t.literal('a'), t.literal('b', undefined, 'fr'), t.literal('3', XSD + 'integer')]),
@@ -80,8 +100,15 @@ export function everythingOntology(): Ontology {
   o.add(t.inverseObjectProperties(p, q));
   o.add(t.objectPropertyDomain(p, A));
   o.add(t.objectPropertyRange(inv, t.objectUnionOf([A, B])));
-  for (const kind of ['FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'ReflexiveObjectProperty',
-    'IrreflexiveObjectProperty', 'SymmetricObjectProperty', 'AsymmetricObjectProperty', 'TransitiveObjectProperty'] as const) {
+  for (const kind of [
+    'FunctionalObjectProperty',
+    'InverseFunctionalObjectProperty',
+    'ReflexiveObjectProperty',
+    'IrreflexiveObjectProperty',
+    'SymmetricObjectProperty',
+    'AsymmetricObjectProperty',
+    'TransitiveObjectProperty',
+  ] as const) {
     o.add(t.objectPropertyCharacteristic(kind, kind === 'TransitiveObjectProperty' ? inv : r));
   }
   o.add(t.subDataPropertyOf(d, e));
@@ -118,11 +145,18 @@ export function everythingOntology(): Ontology {
   o.add(t.subAnnotationPropertyOf(note2, note));
   o.add(t.annotationPropertyDomain(note, EX + 'A'));
   o.add(t.annotationPropertyRange(note, XSD + 'string'));
-  o.add(t.dlSafeRule(
-    [t.classAtom(A, v), t.objectPropertyAtom(p, v, w), t.dataPropertyAtom(d, v, t.variable(EX + 'z')),
-      t.dataRangeAtom(int, t.variable(EX + 'z')), t.builtInAtom('http://www.w3.org/2003/11/swrlb#greaterThan', [t.variable(EX + 'z'), t.literal('5', XSD + 'integer')])],
-    [t.classAtom(t.objectSomeValuesFrom(p, B), w), t.sameIndividualAtom(v, i), t.differentIndividualsAtom(w, j)],
-    [ann('rule')],
-  ));
+  o.add(
+    t.dlSafeRule(
+      [
+        t.classAtom(A, v),
+        t.objectPropertyAtom(p, v, w),
+        t.dataPropertyAtom(d, v, t.variable(EX + 'z')),
+        t.dataRangeAtom(int, t.variable(EX + 'z')),
+        t.builtInAtom('http://www.w3.org/2003/11/swrlb#greaterThan', [t.variable(EX + 'z'), t.literal('5', XSD + 'integer')]),
+      ],
+      [t.classAtom(t.objectSomeValuesFrom(p, B), w), t.sameIndividualAtom(v, i), t.differentIndividualsAtom(w, j)],
+      [ann('rule')],
+    ),
+  );
   return o;
 }

@@ -11,7 +11,10 @@ import { diff, expectedLines, headerOf } from './support.js';
 import type { Ontology } from '../../src/model/ontology.js';
 
 const FORMATS: [TurtleSyntax, (o: Ontology) => string][] = [
-  ['turtle', writeTurtle], ['ntriples', writeNTriples], ['nquads', writeNQuads], ['trig', writeTriG],
+  ['turtle', writeTurtle],
+  ['ntriples', writeNTriples],
+  ['nquads', writeNQuads],
+  ['trig', writeTriG],
 ];
 
 for (const [syntax, write] of FORMATS) {

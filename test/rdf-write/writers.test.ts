@@ -46,7 +46,7 @@ test('every writer is deterministic whatever the order axioms, annotations and p
   for (const [name, write] of Object.entries(WRITERS)) assert.equal(write(r), write(o), name);
 });
 
-test('list order follows the operands\' text, not the order their nodes were created in', () => {
+test("list order follows the operands' text, not the order their nodes were created in", () => {
   const z2 = t.cls(EX + 'Zeta2');
   const z1 = t.cls(EX + 'Zeta1'); // created later: a larger id, but sorts first by IRI
   const o = new Ontology();
@@ -65,30 +65,33 @@ test('turtle groups by subject and nests single-use blank nodes and lists', () =
   o.add(t.declaration(p));
   o.add(t.subClassOf(A, t.objectSomeValuesFrom(p, t.objectIntersectionOf([A, t.cls(EX + 'B')]))));
   const text = writeTurtle(o);
-  assert.equal(text, [
-    '@prefix ex: <http://example.org/onto#> .',
-    '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
-    '@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .',
-    '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
-    '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .',
-    '',
-    '<http://example.org/o> a owl:Ontology .',
-    '',
-    'ex:A a owl:Class ;',
-    '    rdfs:subClassOf [',
-    '        a owl:Restriction ;',
-    '        owl:onProperty ex:p ;',
-    '        owl:someValuesFrom [',
-    '            a owl:Class ;',
-    '            owl:intersectionOf ( ex:A ex:B )',
-    '        ]',
-    '    ] .',
-    '',
-    'ex:B a owl:Class .',
-    '',
-    'ex:p a owl:ObjectProperty .',
-    '',
-  ].join('\n'));
+  assert.equal(
+    text,
+    [
+      '@prefix ex: <http://example.org/onto#> .',
+      '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
+      '@prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .',
+      '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+      '@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .',
+      '',
+      '<http://example.org/o> a owl:Ontology .',
+      '',
+      'ex:A a owl:Class ;',
+      '    rdfs:subClassOf [',
+      '        a owl:Restriction ;',
+      '        owl:onProperty ex:p ;',
+      '        owl:someValuesFrom [',
+      '            a owl:Class ;',
+      '            owl:intersectionOf ( ex:A ex:B )',
+      '        ]',
+      '    ] .',
+      '',
+      'ex:B a owl:Class .',
+      '',
+      'ex:p a owl:ObjectProperty .',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('annotated n-ary axioms annotate their blank node; annotated binary axioms are reified as owl:Axiom', () => {
@@ -99,15 +102,23 @@ test('annotated n-ary axioms annotate their blank node; annotated binary axioms 
   o.add(t.subClassOf(A, B, ann));
   o.add(t.disjointClasses([B, C]));
   const quads = parseTurtle(writeNTriples(o), 'application/n-triples');
-  const subjectsOf = (p: string, obj: string) => quads.filter((q) => q.predicate.value === p && q.object.value === obj).map((q) => q.subject);
+  const subjectsOf = (p: string, obj: string) =>
+    quads.filter((q) => q.predicate.value === p && q.object.value === obj).map((q) => q.subject);
   const [all] = subjectsOf('http://www.w3.org/1999/02/22-rdf-syntax-ns#type', OWL + 'AllDisjointClasses');
   assert.ok(all);
   assert.ok(quads.some((q) => q.subject.equals(all) && q.predicate.value === RDFS_COMMENT && q.object.value === 'why'));
   const [axiom] = subjectsOf('http://www.w3.org/1999/02/22-rdf-syntax-ns#type', OWL + 'Axiom');
   const of = (p: string) => quads.find((q) => q.subject.equals(axiom) && q.predicate.value === OWL + p)?.object.value;
-  assert.deepEqual([of('annotatedSource'), of('annotatedProperty'), of('annotatedTarget')],
-    [EX + 'A', 'http://www.w3.org/2000/01/rdf-schema#subClassOf', EX + 'B']);
-  assert.equal(subjectsOf(OWL + 'disjointWith', EX + 'C').map((s) => s.value).join(), EX + 'B');
+  assert.deepEqual(
+    [of('annotatedSource'), of('annotatedProperty'), of('annotatedTarget')],
+    [EX + 'A', 'http://www.w3.org/2000/01/rdf-schema#subClassOf', EX + 'B'],
+  );
+  assert.equal(
+    subjectsOf(OWL + 'disjointWith', EX + 'C')
+      .map((s) => s.value)
+      .join(),
+    EX + 'B',
+  );
 });
 
 test('undeclared entities get declaration triples, reported by implicitDeclarations', () => {
@@ -117,7 +128,10 @@ test('undeclared entities get declaration triples, reported by implicitDeclarati
   o.add(t.subClassOf(t.cls(EX + 'A'), t.cls(OWL + 'Thing')));
   const added = implicitDeclarations(o).map((d) => d.entity.kind + ' ' + d.entity.iri);
   assert.deepEqual(added, ['DataProperty ' + EX + 'd']);
-  assert.match(writeNTriples(o), /<http:\/\/example.org\/onto#d> <http:\/\/www.w3.org\/1999\/02\/22-rdf-syntax-ns#type> <http:\/\/www.w3.org\/2002\/07\/owl#DatatypeProperty> \./);
+  assert.match(
+    writeNTriples(o),
+    /<http:\/\/example.org\/onto#d> <http:\/\/www.w3.org\/1999\/02\/22-rdf-syntax-ns#type> <http:\/\/www.w3.org\/2002\/07\/owl#DatatypeProperty> \./,
+  );
 });
 
 const TRICKY = 'quote " backslash \\ newline \n return \r tab \t control \u0001 del \u007f é 日本 😀 & <tag> ]]>';
@@ -132,8 +146,15 @@ function literalOntology(): Ontology {
 }
 
 function literalsOf(quads: Quad[]): string[] {
-  return quads.filter((q) => q.predicate.value === EX + 'd')
-    .map((q) => JSON.stringify([q.object.value, (q.object as { language?: string }).language, (q.object as { datatype?: { value: string } }).datatype?.value]))
+  return quads
+    .filter((q) => q.predicate.value === EX + 'd')
+    .map((q) =>
+      JSON.stringify([
+        q.object.value,
+        (q.object as { language?: string }).language,
+        (q.object as { datatype?: { value: string } }).datatype?.value,
+      ]),
+    )
     .sort();
 }
 
@@ -163,11 +184,14 @@ test('rdf/xml escapes every literal (XML 1.1 when a control character needs it)'
 test('json-ld keeps every literal exactly', () => {
   const doc = JSON.parse(writeJsonLd(literalOntology()));
   const node = doc['@graph'].find((n: Record<string, unknown>) => n['@id'] === EX + 'i');
-  assert.deepEqual(node[EX + 'd'].map((v: unknown) => JSON.stringify(v)).sort(), [
-    JSON.stringify({ '@value': TRICKY }),
-    JSON.stringify({ '@value': 'chat', '@language': 'fr-ca' }),
-    JSON.stringify({ '@value': 'x', '@type': EX + 'my-type' }),
-  ].sort());
+  assert.deepEqual(
+    node[EX + 'd'].map((v: unknown) => JSON.stringify(v)).sort(),
+    [
+      JSON.stringify({ '@value': TRICKY }),
+      JSON.stringify({ '@value': 'chat', '@language': 'fr-ca' }),
+      JSON.stringify({ '@value': 'x', '@type': EX + 'my-type' }),
+    ].sort(),
+  );
 });
 
 test('rdf/xml uses the prefix map and invents a prefix for predicates it does not cover', async () => {

@@ -37,7 +37,9 @@ test('a snapshot holds the logical axioms and declarations once, reads back to t
   const session = new ReasoningSession(ws);
   const snap = session.snapshot();
   assert.equal(session.snapshot(), snap, 'cached while the revision stands');
-  const expected = [...ws.active.axioms()].filter((a) => isLogicalAxiom(a) || (a.kind === 'Declaration' && a.entity.kind !== 'ObjectProperty'));
+  const expected = [...ws.active.axioms()].filter(
+    (a) => isLogicalAxiom(a) || (a.kind === 'Declaration' && a.entity.kind !== 'ObjectProperty'),
+  );
   const back = readSnapshotAxioms(snap.text);
   assert.equal(snap.axiomCount, expected.length);
   assert.equal(back.length, expected.length);
@@ -52,23 +54,42 @@ test('a snapshot holds the logical axioms and declarations once, reads back to t
 });
 
 const DATA: QueryData = {
-  timedOut: false, engine: 'el', consistent: true, queryUnsupported: false,
-  equivalent: ['e'], superDirect: ['sd'], superAll: ['sd', 'sa'], subDirect: ['bd'], subAll: ['bd', 'ba'],
-  instancesDirect: ['id'], instancesAll: ['id', 'ia'], unsupported: { count: 0, sample: [] }, complete: true, elapsedMs: 0,
+  timedOut: false,
+  engine: 'el',
+  consistent: true,
+  queryUnsupported: false,
+  equivalent: ['e'],
+  superDirect: ['sd'],
+  superAll: ['sd', 'sa'],
+  subDirect: ['bd'],
+  subAll: ['bd', 'ba'],
+  instancesDirect: ['id'],
+  instancesAll: ['id', 'ia'],
+  unsupported: { count: 0, sample: [] },
+  complete: true,
+  elapsedMs: 0,
 };
 
 test('selectAnswer picks the relation and the direct or transitive list', () => {
   assert.deepEqual(selectAnswer(DATA, 'all', true), { equivalent: ['e'], superclasses: ['sd'], subclasses: ['bd'], instances: ['id'] });
-  assert.deepEqual(selectAnswer(DATA, 'all', false), { equivalent: ['e'], superclasses: ['sd', 'sa'], subclasses: ['bd', 'ba'], instances: ['id', 'ia'] });
+  assert.deepEqual(selectAnswer(DATA, 'all', false), {
+    equivalent: ['e'],
+    superclasses: ['sd', 'sa'],
+    subclasses: ['bd', 'ba'],
+    instances: ['id', 'ia'],
+  });
   assert.deepEqual(selectAnswer(DATA, 'subclasses', false), { subclasses: ['bd', 'ba'] });
   assert.deepEqual(selectAnswer(DATA, 'equivalent', false), { equivalent: ['e'] });
 });
 
 test('parseDlQuery uses the window names (labels, local names) and the query axiom names the fresh class', () => {
   const { resolver } = workspace();
-  const expr = parseDlQuery("Person and (owns some hound)", resolver);
+  const expr = parseDlQuery('Person and (owns some hound)', resolver);
   const text = queryAxiomText(QUERY_CLASS_IRI, expr);
-  assert.equal(text, `EquivalentClasses(<${QUERY_CLASS_IRI}> ObjectIntersectionOf(<${E}Person> ObjectSomeValuesFrom(<${E}owns> <${E}Dog>)))`);
+  assert.equal(
+    text,
+    `EquivalentClasses(<${QUERY_CLASS_IRI}> ObjectIntersectionOf(<${E}Person> ObjectSomeValuesFrom(<${E}owns> <${E}Dog>)))`,
+  );
   assert.throws(() => parseDlQuery('Person and', resolver), /manchester/);
 });
 
@@ -105,7 +126,11 @@ test('runDlQuery answers on the pool: equivalents, super/subclasses, instances; 
 
 test('a DL query over an inconsistent snapshot says so; the structural reasoner keeps to told facts', async () => {
   const ws = new Workspace();
-  ws.load(readFunctional(`Prefix(:=<${E}>) Ontology(Declaration(Class(:A)) Declaration(Class(:B)) DisjointClasses(:A :B) ClassAssertion(:A :i) ClassAssertion(:B :i))`));
+  ws.load(
+    readFunctional(
+      `Prefix(:=<${E}>) Ontology(Declaration(Class(:A)) Declaration(Class(:B)) DisjointClasses(:A :B) ClassAssertion(:A :i) ClassAssertion(:B :i))`,
+    ),
+  );
   const resolver = new WorkspaceResolver(ws);
   const session = new ReasoningSession(ws);
   session.select(reasonerById('el'));

@@ -5,8 +5,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  classAssertion, cls, disjointClasses, equivalentClasses, namedIndividual, objectIntersectionOf, objectProperty,
-  objectSomeValuesFrom, subClassOf, type Axiom,
+  classAssertion,
+  cls,
+  disjointClasses,
+  equivalentClasses,
+  namedIndividual,
+  objectIntersectionOf,
+  objectProperty,
+  objectSomeValuesFrom,
+  subClassOf,
+  type Axiom,
 } from '../../src/model/terms.js';
 import { classify, ElReasoner, type ElResult } from '../../src/reasoner/el-reasoner.js';
 import type { TaxonomyNode } from '../../src/reasoner/taxonomy.js';
@@ -47,8 +55,11 @@ test('after a sequence of additions and removals the taxonomy, its children list
   // A diamond: an edit between its sides changes the direct parents of the classes below without giving
   // them a new subsumer.
   const diamond = [
-    subClassOf(e('Below'), e('Left')), subClassOf(e('Below'), e('Right')), subClassOf(e('Deeper'), e('Below')),
-    subClassOf(e('Left'), c(some())), subClassOf(e('Right'), c(some())),
+    subClassOf(e('Below'), e('Left')),
+    subClassOf(e('Below'), e('Right')),
+    subClassOf(e('Deeper'), e('Below')),
+    subClassOf(e('Left'), c(some())),
+    subClassOf(e('Right'), c(some())),
   ];
   const base = [...generated, ...diamond];
   // Edits of every effect: new subsumptions deep in the hierarchy, merges into one node, unsatisfiable

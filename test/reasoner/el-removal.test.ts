@@ -5,8 +5,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  classAssertion, cls, declaration, disjointClasses, equivalentClasses, namedIndividual, objectIntersectionOf, objectProperty,
-  objectPropertyCharacteristic, objectSomeValuesFrom, subClassOf, subPropertyChainOf, type Axiom,
+  classAssertion,
+  cls,
+  declaration,
+  disjointClasses,
+  equivalentClasses,
+  namedIndividual,
+  objectIntersectionOf,
+  objectProperty,
+  objectPropertyCharacteristic,
+  objectSomeValuesFrom,
+  subClassOf,
+  subPropertyChainOf,
+  type Axiom,
 } from '../../src/model/terms.js';
 import { classify, ElReasoner, renderTaxonomy } from '../../src/reasoner/el-reasoner.js';
 import { generateElOntology } from '../../bench/el-generator.js';

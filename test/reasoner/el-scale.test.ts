@@ -4,8 +4,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  classAssertion, cls, namedIndividual, disjointClasses, equivalentClasses, objectIntersectionOf, objectProperty, objectPropertyCharacteristic,
-  objectSomeValuesFrom, subClassOf, subPropertyChainOf, type Axiom,
+  classAssertion,
+  cls,
+  namedIndividual,
+  disjointClasses,
+  equivalentClasses,
+  objectIntersectionOf,
+  objectProperty,
+  objectPropertyCharacteristic,
+  objectSomeValuesFrom,
+  subClassOf,
+  subPropertyChainOf,
+  type Axiom,
 } from '../../src/model/terms.js';
 import { IntSet, IntStack } from '../../src/reasoner/int-set.js';
 import { classify, ElReasoner, renderTaxonomy } from '../../src/reasoner/el-reasoner.js';
@@ -15,7 +25,6 @@ import { subsumes } from './support.js';
 
 const E = 'http://e.org/';
 const c = (n: string) => cls(E + n);
-
 
 test('IntSet agrees with Set through growth, including 0 and large values', () => {
   const ours = new IntSet();
@@ -28,13 +37,20 @@ test('IntSet agrees with Set through growth, including 0 and large values', () =
     ref.add(v);
   }
   assert.equal(ours.size, ref.size);
-  assert.deepEqual([...ours.values()].sort((a, b) => a - b), [...ref].sort((a, b) => a - b));
+  assert.deepEqual(
+    [...ours.values()].sort((a, b) => a - b),
+    [...ref].sort((a, b) => a - b),
+  );
   for (let v = 0; v < 2000; v++) assert.equal(ours.has(v), ref.has(v));
   assert.ok(ours.has(0) === ref.has(0));
 });
 
 test('IntSet deletions agree with Set in every representation (list, hash table, bitset)', () => {
-  for (const [count, range] of [[6, 1000], [300, 1_000_000], [3000, 5000]]) {
+  for (const [count, range] of [
+    [6, 1000],
+    [300, 1_000_000],
+    [3000, 5000],
+  ]) {
     const ours = new IntSet();
     const ref = new Set<number>();
     let x = 777;
@@ -54,7 +70,10 @@ test('IntSet deletions agree with Set in every representation (list, hash table,
       }
     }
     assert.equal(ours.size, ref.size);
-    assert.deepEqual([...ours.values()].sort((a, b) => a - b), [...ref].sort((a, b) => a - b));
+    assert.deepEqual(
+      [...ours.values()].sort((a, b) => a - b),
+      [...ref].sort((a, b) => a - b),
+    );
     for (const v of ref) assert.ok(ours.has(v));
     for (let i = 0; i < 2000; i++) {
       const v = next();
@@ -193,8 +212,10 @@ test('athene classify output: taxonomy on stdout, notes on stderr', () => {
   const ok = classifyAxioms([subClassOf(c('A'), c('B'))]);
   assert.equal(ok.stdout, `SubClassOf(<${E}A> <${E}B>)\nSubClassOf(<${E}B> <http://www.w3.org/2002/07/owl#Thing>)\n`);
   assert.equal(ok.stderr, '');
-  const bad = classifyAxioms([subClassOf(c('A'), cls('http://www.w3.org/2002/07/owl#Nothing')),
-    classAssertion(c('A'), namedIndividual(E + 'a'))]);
+  const bad = classifyAxioms([
+    subClassOf(c('A'), cls('http://www.w3.org/2002/07/owl#Nothing')),
+    classAssertion(c('A'), namedIndividual(E + 'a')),
+  ]);
   assert.equal(bad.stdout, '');
   assert.equal(bad.stderr, 'consistent: false\n');
   const partial = classifyAxioms([objectPropertyCharacteristic('FunctionalObjectProperty', objectProperty(E + 'r'))]);

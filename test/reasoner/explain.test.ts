@@ -91,7 +91,6 @@ test('the ⊥-module keeps what matters for the signature and drops the rest', a
   assert.ok(!shown.includes('SubClassOf(:Q :D)'), 'Q ⊑ D is ⊥-local for a signature without Q');
 });
 
-
 test('the ⊥-module leaves out axioms that hold whatever Σ is (the shared locality rules)', async () => {
   const o = load(`${CHAIN}
 ObjectPropertyAssertion(owl:topObjectProperty :a :b) SymmetricObjectProperty(owl:topObjectProperty)
@@ -165,9 +164,14 @@ ObjectPropertyDomain(:r :B)`);
 });
 
 test('axiom types the reasoner cannot decide count only when asserted (annotated copies and non-logical axioms too)', async () => {
-  const all = [...readFunctional(PREFIX + `Ontology(
+  const all = [
+    ...readFunctional(
+      PREFIX +
+        `Ontology(
 FunctionalObjectProperty(:r) SubClassOf(:A :B) Declaration(Class(:A)) AnnotationAssertion(rdfs:comment :A "x")
-InverseFunctionalObjectProperty(Annotation(rdfs:comment "y") :r))`).axioms()];
+InverseFunctionalObjectProperty(Annotation(rdfs:comment "y") :r))`,
+    ).axioms(),
+  ];
   const whole = (text: string) => [...readFunctional(PREFIX + 'Ontology(' + text + ')').axioms()][0];
   assert.deepEqual(await checkEntailment(all, ax('FunctionalObjectProperty(:r)')), { entailed: true, decided: false, reasonerCalls: 0 });
   assert.equal((await checkEntailment(all, ax('FunctionalObjectProperty(:s)'))).entailed, false);
@@ -192,7 +196,11 @@ SubClassOf(:X :Y) ClassAssertion(:X :b) ObjectPropertyAssertion(:r :a :b)`);
   assert.equal(res.inconsistent, true);
   assert.equal(res.minimal, true);
   assert.deepEqual(show(res.axioms), [
-    'ClassAssertion(:A :a)', 'ClassAssertion(:D :a)', 'DisjointClasses(:C :D)', 'SubClassOf(:A :B)', 'SubClassOf(:B :C)',
+    'ClassAssertion(:A :a)',
+    'ClassAssertion(:D :a)',
+    'DisjointClasses(:C :D)',
+    'SubClassOf(:A :B)',
+    'SubClassOf(:B :C)',
   ]);
   for (const a of res.axioms) assert.equal((await explainInconsistency(res.axioms.filter((x) => x !== a))).inconsistent, false);
   assert.ok(res.consistencyChecks > 1);
@@ -208,7 +216,9 @@ test('a spent deadline makes justify throw ExplainTimeout', async () => {
 });
 
 test('another classifier can be plugged in (structural: told hierarchy only)', async () => {
-  const o = load('SubClassOf(:A :B) SubClassOf(:B :C) SubClassOf(:A ObjectSomeValuesFrom(:r :E)) SubClassOf(ObjectSomeValuesFrom(:r :E) :D)');
+  const o = load(
+    'SubClassOf(:A :B) SubClassOf(:B :C) SubClassOf(:A ObjectSomeValuesFrom(:r :E)) SubClassOf(ObjectSomeValuesFrom(:r :E) :D)',
+  );
   assert.equal((await checkEntailment(o, ax('SubClassOf(:A :C)'), { classifier: classifyStructural })).entailed, true);
   assert.equal((await checkEntailment(o, ax('SubClassOf(:A :D)'), { classifier: classifyStructural })).entailed, false);
   assert.equal((await checkEntailment(o, ax('SubClassOf(:A :D)'))).entailed, true);

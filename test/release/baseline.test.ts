@@ -64,7 +64,10 @@ async function assertInvalid(file: string, reason: RegExp): Promise<void> {
   const r = await check(file);
   assert.equal(r.outcome.status, 'invalid');
   assert.match((r.outcome as { reason: string }).reason, reason);
-  assert.deepEqual(r.findings.map((f) => [f.rule_id, f.severity, f.source]), [['release.baseline_invalid', 'error', 'release']]);
+  assert.deepEqual(
+    r.findings.map((f) => [f.rule_id, f.severity, f.source]),
+    [['release.baseline_invalid', 'error', 'release']],
+  );
 }
 
 test('a written release verifies: every artifact checked, the asserted diff against its serialization', async () => {
@@ -76,11 +79,18 @@ test('a written release verifies: every artifact checked, the asserted diff agai
   assert.deepEqual([b.manifest, b.verified_artifacts, b.baseline_created_at], ['release/manifest.json', 6, '2026-01-01T00:00:00Z']);
   assert.deepEqual(b.diff.removed, [], 'the baseline declared the ontology only');
   assert.deepEqual(b.diff.added, ['Declaration(Class(<http://example.org/g#A>))']);
-  assert.deepEqual(await check(path.join(out, 'manifest.json')).then((x) => x.outcome), b, 'absolute or project-relative: the same manifest');
+  assert.deepEqual(
+    await check(path.join(out, 'manifest.json')).then((x) => x.outcome),
+    b,
+    'absolute or project-relative: the same manifest',
+  );
 });
 
 test('no baseline: not_compared, no finding', async () => {
-  assert.deepEqual(await checkBaseline(ctx, 'run_release_gate', undefined, res, current), { outcome: { compared: false, status: 'not_compared' }, findings: [] });
+  assert.deepEqual(await checkBaseline(ctx, 'run_release_gate', undefined, res, current), {
+    outcome: { compared: false, status: 'not_compared' },
+    findings: [],
+  });
 });
 
 test('a manifest that is not strict canonical JSON of the schema is refused', async () => {
@@ -89,7 +99,9 @@ test('a manifest that is not strict canonical JSON of the schema is refused', as
   await withManifest(JSON.stringify(manifest), () => assertInvalid('release/manifest.json', /canonical form/));
   await withManifest(canonical.replace('{\n', '{\n  "gate": "pass",\n'), () => assertInvalid('release/manifest.json', /canonical form/));
   await withManifest(canonical + '[]', () => assertInvalid('release/manifest.json', /not JSON/));
-  await withManifest(serializeManifest({ ...manifest, extra: 1 } as Manifest), () => assertInvalid('release/manifest.json', /not a release manifest/));
+  await withManifest(serializeManifest({ ...manifest, extra: 1 } as Manifest), () =>
+    assertInvalid('release/manifest.json', /not a release manifest/),
+  );
   await withManifest(' '.repeat(MAX_MANIFEST_BYTES + 1), () => assertInvalid('release/manifest.json', /larger than/));
   assert.equal(parseManifest(canonical).ok, true);
 });
@@ -109,8 +121,12 @@ test('every recorded artifact is verified: size, digest, plain relative path, co
   const withArtifact = (i: number, change: Partial<Manifest['artifacts'][number]>) =>
     serializeManifest({ ...manifest, artifacts: manifest.artifacts.map((a, j) => (j === i ? { ...a, ...change } : a)) });
   const qcMd = manifest.artifacts.findIndex((a) => a.path === 'reports/qc.md');
-  await withManifest(withArtifact(qcMd, { bytes: manifest.artifacts[qcMd].bytes + 1 }), () => assertInvalid('release/manifest.json', /reports\/qc\.md has \d+ bytes/));
-  await withManifest(withArtifact(qcMd, { sha256: 'sha256:' + '0'.repeat(64) }), () => assertInvalid('release/manifest.json', /does not match its recorded sha256/));
+  await withManifest(withArtifact(qcMd, { bytes: manifest.artifacts[qcMd].bytes + 1 }), () =>
+    assertInvalid('release/manifest.json', /reports\/qc\.md has \d+ bytes/),
+  );
+  await withManifest(withArtifact(qcMd, { sha256: 'sha256:' + '0'.repeat(64) }), () =>
+    assertInvalid('release/manifest.json', /does not match its recorded sha256/),
+  );
   await withManifest(withArtifact(qcMd, { path: '../g.ttl' }), () => assertInvalid('release/manifest.json', /not a plain relative path/));
   await withManifest(withArtifact(qcMd, { path: 'reports/gone.md' }), () => assertInvalid('release/manifest.json', /does not exist/));
   await withManifest(withArtifact(0, { role: 'qc_json' }), () => assertInvalid('release/manifest.json', /exactly one ontology artifact/));
@@ -118,7 +134,9 @@ test('every recorded artifact is verified: size, digest, plain relative path, co
   try {
     await writeFile(path.join(outside, 'x.md'), await readFile(path.join(out, 'reports', 'qc.md')));
     await symlink(path.join(outside, 'x.md'), path.join(out, 'reports', 'link.md'));
-    await withManifest(withArtifact(qcMd, { path: 'reports/link.md' }), () => assertInvalid('release/manifest.json', /resolves outside the project root/));
+    await withManifest(withArtifact(qcMd, { path: 'reports/link.md' }), () =>
+      assertInvalid('release/manifest.json', /resolves outside the project root/),
+    );
     await mkdir(path.join(out, 'reports', 'dir.md'));
     await withManifest(withArtifact(qcMd, { path: 'reports/dir.md' }), () => assertInvalid('release/manifest.json', /not a regular file/));
   } finally {

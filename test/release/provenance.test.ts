@@ -51,22 +51,34 @@ test('every closure member is classified by what backs it; only authorized local
   const res = await resolvePolicy(ctx);
   assert.equal(res.valid, true, JSON.stringify(res.errors));
   const p = await checkProvenance(ctx, 'run_release_gate', root, (iri) => ctx.workspace.find(iri), res, 'deny');
-  assert.deepEqual(p.resolved_imports.map((r) => [r.ontology_iri, r.backed_by, r.document]), [
-    [ex('a'), 'local_file', 'imports/a.ttl'],
-    [ex('b'), 'memory', null],
-    [ex('c'), 'unauthorized_local_file', path.join(outside, 'c.ttl')],
-    [ex('d'), 'missing_local_file', 'imports/gone.ttl'],
-    [ex('missing'), 'unresolved', null],
-  ]);
-  assert.deepEqual(p.findings.map((f) => [f.rule_id, f.details?.backed_by]), [
-    ['imports.remote_backed', 'memory'], ['imports.remote_backed', 'unauthorized_local_file'],
-    ['imports.remote_backed', 'missing_local_file'], ['imports.remote_backed', 'unresolved'],
-  ]);
+  assert.deepEqual(
+    p.resolved_imports.map((r) => [r.ontology_iri, r.backed_by, r.document]),
+    [
+      [ex('a'), 'local_file', 'imports/a.ttl'],
+      [ex('b'), 'memory', null],
+      [ex('c'), 'unauthorized_local_file', path.join(outside, 'c.ttl')],
+      [ex('d'), 'missing_local_file', 'imports/gone.ttl'],
+      [ex('missing'), 'unresolved', null],
+    ],
+  );
+  assert.deepEqual(
+    p.findings.map((f) => [f.rule_id, f.details?.backed_by]),
+    [
+      ['imports.remote_backed', 'memory'],
+      ['imports.remote_backed', 'unauthorized_local_file'],
+      ['imports.remote_backed', 'missing_local_file'],
+      ['imports.remote_backed', 'unresolved'],
+    ],
+  );
   assert.ok(p.findings.every((f) => f.severity === 'error' && f.source === 'release' && f.focus_iri === ex('root')));
   assert.equal(new Set(p.findings.map((f) => f.id)).size, 4, 'one id per problem');
   assert.equal(p.network_caveat, null);
   const again = await checkProvenance(ctx, 'run_release_gate', root, (iri) => ctx.workspace.find(iri), res, 'deny');
-  assert.deepEqual(again.findings.map((f) => f.id), p.findings.map((f) => f.id), 'ids are stable');
+  assert.deepEqual(
+    again.findings.map((f) => f.id),
+    p.findings.map((f) => f.id),
+    'ids are stable',
+  );
 });
 
 test('projectRelative: inside the root relative with "/", elsewhere unchanged', () => {

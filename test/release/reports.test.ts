@@ -18,7 +18,12 @@ import { D, gateResult, governanceFinding } from './support.js';
 
 const CREATED = '2026-02-01T08:30:00Z';
 
-interface XmlElement { name: string; attributes: Record<string, string>; children: XmlElement[]; text: string }
+interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
 
 /** Parses `xml` strictly (saxes throws on anything not well-formed) into a small element tree. */
 function parseXml(xml: string): XmlElement {
@@ -31,8 +36,12 @@ function parseXml(xml: string): XmlElement {
     else root = el;
     stack.push(el);
   });
-  parser.on('text', (s) => { if (stack.length > 0) stack[stack.length - 1].text += s; });
-  parser.on('closetag', () => { stack.pop(); });
+  parser.on('text', (s) => {
+    if (stack.length > 0) stack[stack.length - 1].text += s;
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
   parser.write(xml).close();
   return root!;
 }
@@ -42,7 +51,10 @@ test('JUnit: well-formed XML, one suite per stage, counts that add up, failures 
   const xml = qcJunit(g, CREATED);
   const root = parseXml(xml);
   assert.equal(root.name, 'testsuites');
-  assert.deepEqual(root.children.map((s) => s.attributes.name), ['governance', 'interoperability', 'release']);
+  assert.deepEqual(
+    root.children.map((s) => s.attributes.name),
+    ['governance', 'interoperability', 'release'],
+  );
   for (const suite of root.children) {
     const cases = suite.children.filter((c) => c.name === 'testcase');
     const has = (n: string) => cases.filter((c) => c.children.some((x) => x.name === n)).length;
@@ -52,7 +64,10 @@ test('JUnit: well-formed XML, one suite per stage, counts that add up, failures 
     assert.equal(suite.children[0].name, 'properties', 'properties come first');
   }
   const sum = (k: string) => root.children.reduce((n, s) => n + Number(s.attributes[k]), 0);
-  assert.deepEqual(['tests', 'failures', 'errors', 'skipped'].map((k) => Number(root.attributes[k])), ['tests', 'failures', 'errors', 'skipped'].map(sum));
+  assert.deepEqual(
+    ['tests', 'failures', 'errors', 'skipped'].map((k) => Number(root.attributes[k])),
+    ['tests', 'failures', 'errors', 'skipped'].map(sum),
+  );
   const governance = root.children[0].children.filter((c) => c.name === 'testcase');
   const failure = governance.flatMap((c) => c.children).find((x) => x.name === 'failure')!;
   assert.equal(failure.attributes.message, 'an <error> & "quote"', 'escaped in the file, the same text once parsed');
@@ -71,7 +86,10 @@ test('SARIF 2.1.0: version, schema, driver rules indexed by results, levels, fin
   const run = sarif.runs[0];
   const rules = run.tool.driver.rules as { id: string }[];
   assert.equal(run.tool.driver.name, 'Athene');
-  assert.deepEqual(rules.map((r) => r.id), ['annotations.label_missing', 'release.license_unavailable']);
+  assert.deepEqual(
+    rules.map((r) => r.id),
+    ['annotations.label_missing', 'release.license_unavailable'],
+  );
   const results = run.results as Record<string, any>[];
   assert.equal(results.length, g.findings.length);
   for (const [i, r] of results.entries()) {
@@ -84,7 +102,11 @@ test('SARIF 2.1.0: version, schema, driver rules indexed by results, levels, fin
   assert.equal(results[1].suppressions[0].justification, 'next import');
   assert.equal(results.filter((r) => r.suppressions !== undefined).length, 1);
   assert.deepEqual(run.invocations, [{ executionSuccessful: true, endTimeUtc: CREATED }]);
-  assert.deepEqual((qcSarif(g, 'PREVIEW') as { runs: Record<string, any>[] }).runs[0].invocations, [{ executionSuccessful: true }], 'no time on a preview');
+  assert.deepEqual(
+    (qcSarif(g, 'PREVIEW') as { runs: Record<string, any>[] }).runs[0].invocations,
+    [{ executionSuccessful: true }],
+    'no time on a preview',
+  );
 });
 
 test('RO-Crate 1.1: descriptor, root dataset with the required properties, every part described with its digest', () => {
@@ -98,10 +120,16 @@ test('RO-Crate 1.1: descriptor, root dataset with the required properties, every
   const byId = new Map(crate['@graph'].map((e) => [e['@id'], e]));
   assert.equal(byId.size, crate['@graph'].length, 'every @id once');
   const descriptor = byId.get('ro-crate-metadata.json')!;
-  assert.deepEqual([descriptor['@type'], descriptor.conformsTo, descriptor.about], ['CreativeWork', { '@id': 'https://w3id.org/ro/crate/1.1' }, { '@id': './' }]);
+  assert.deepEqual(
+    [descriptor['@type'], descriptor.conformsTo, descriptor.about],
+    ['CreativeWork', { '@id': 'https://w3id.org/ro/crate/1.1' }, { '@id': './' }],
+  );
   const root = byId.get('./')!;
   assert.equal(root['@type'], 'Dataset');
-  assert.deepEqual([root.name, root.datePublished, root.license, root.version], ['G & <demo>', CREATED, { '@id': 'https://creativecommons.org/licenses/by/4.0/' }, 'http://example.org/g/2']);
+  assert.deepEqual(
+    [root.name, root.datePublished, root.license, root.version],
+    ['G & <demo>', CREATED, { '@id': 'https://creativecommons.org/licenses/by/4.0/' }, 'http://example.org/g/2'],
+  );
   assert.equal(typeof root.description, 'string');
   for (const part of root.hasPart as { '@id': string }[]) {
     const entity = byId.get(part['@id'])!;
@@ -122,7 +150,10 @@ test('Markdown: values escaped, at most MAX_FINDING_ROWS findings, bounded size'
   assert.ok(md.length <= MAX_MARKDOWN_CHARS);
   const rows = md.split('\n').filter((l) => l.startsWith('| governance | ') && l.includes('annotations'));
   assert.ok(rows.length <= MAX_FINDING_ROWS);
-  assert.ok(rows.every((r) => r.length < 600), 'each cell is bounded');
+  assert.ok(
+    rows.every((r) => r.length < 600),
+    'each cell is bounded',
+  );
   assert.match(md, /^# Release gate: g-demo\n/);
   assert.match(qcMarkdown(gateResult(), CREATED), /label \\\| \\<b\\>bold\\<\/b\\>/);
 });
@@ -131,14 +162,28 @@ test('every report and the manifest are deterministic: the same result gives the
   const g = gateResult();
   const a = buildRelease(g, CREATED);
   const b = buildRelease(gateResult(), CREATED);
-  assert.deepEqual(a.files.map((f) => f.sha256), b.files.map((f) => f.sha256));
+  assert.deepEqual(
+    a.files.map((f) => f.sha256),
+    b.files.map((f) => f.sha256),
+  );
   const later = '2027-03-04T05:06:07Z';
-  for (const [x, y] of [[qcJsonText(g, CREATED), qcJsonText(g, later)], [qcSarifText(g, CREATED), qcSarifText(g, later)], [qcJunit(g, CREATED), qcJunit(g, later)]]) {
+  for (const [x, y] of [
+    [qcJsonText(g, CREATED), qcJsonText(g, later)],
+    [qcSarifText(g, CREATED), qcSarifText(g, later)],
+    [qcJunit(g, CREATED), qcJunit(g, later)],
+  ]) {
     assert.notEqual(x, y);
     assert.equal(x.replaceAll(CREATED, later), y, 'only created_at differs');
   }
-  assert.deepEqual(a.files.map((f) => f.path), ['g-demo.ttl', 'reports/qc.json', 'reports/qc.md', 'reports/qc.xml', 'reports/qc.sarif', 'ro-crate-metadata.json', 'manifest.json']);
-  assert.deepEqual(a.manifest.artifacts.map((x) => x.path), a.files.slice(0, -1).map((f) => f.path), 'the manifest records every other file');
+  assert.deepEqual(
+    a.files.map((f) => f.path),
+    ['g-demo.ttl', 'reports/qc.json', 'reports/qc.md', 'reports/qc.xml', 'reports/qc.sarif', 'ro-crate-metadata.json', 'manifest.json'],
+  );
+  assert.deepEqual(
+    a.manifest.artifacts.map((x) => x.path),
+    a.files.slice(0, -1).map((f) => f.path),
+    'the manifest records every other file',
+  );
 });
 
 test('no manifest for a result with a blocker', () => {
@@ -148,18 +193,55 @@ test('no manifest for a result with a blocker', () => {
 test('golden shapes: the manifest and qc.json keep their field sets and order, the manifest parses back', () => {
   const bundle = buildRelease(gateResult(), CREATED);
   assert.deepEqual(Object.keys(bundle.manifest), [
-    'manifest_version', 'generator', 'project_id', 'policy_digest', 'created_at', 'gate', 'ontology', 'fingerprints', 'imports', 'baseline', 'artifacts',
+    'manifest_version',
+    'generator',
+    'project_id',
+    'policy_digest',
+    'created_at',
+    'gate',
+    'ontology',
+    'fingerprints',
+    'imports',
+    'baseline',
+    'artifacts',
   ]);
-  assert.deepEqual(bundle.manifest.ontology, { iri: 'http://example.org/g', version_iri: 'http://example.org/g/2', format: 'turtle', path: 'g-demo.ttl' });
+  assert.deepEqual(bundle.manifest.ontology, {
+    iri: 'http://example.org/g',
+    version_iri: 'http://example.org/g/2',
+    format: 'turtle',
+    path: 'g-demo.ttl',
+  });
   assert.deepEqual(Object.keys(bundle.manifest.artifacts[0]), ['path', 'role', 'media_type', 'sha256', 'bytes']);
-  assert.deepEqual(bundle.manifest.artifacts.map((a) => a.role), ['ontology', 'qc_json', 'qc_markdown', 'qc_junit', 'qc_sarif', 'ro_crate']);
+  assert.deepEqual(
+    bundle.manifest.artifacts.map((a) => a.role),
+    ['ontology', 'qc_json', 'qc_markdown', 'qc_junit', 'qc_sarif', 'ro_crate'],
+  );
   const manifestText = bundle.files.at(-1)!.text;
   assert.deepEqual(parseManifest(manifestText), { ok: true, manifest: bundle.manifest });
   const json = JSON.parse(bundle.files.find((f) => f.path === 'reports/qc.json')!.text) as Record<string, unknown>;
   assert.deepEqual(Object.keys(json), [
-    'report_version', 'generator', 'created_at', 'project_id', 'policy_digest', 'gate', 'ontology', 'fingerprints', 'rdf_dataset_identity', 'fail_on',
-    'required_stages', 'stages', 'findings', 'finding_count', 'network', 'lock_mode', 'resolved_imports', 'network_caveat', 'round_trip',
-    'serialization', 'baseline', 'manifest_blocker',
+    'report_version',
+    'generator',
+    'created_at',
+    'project_id',
+    'policy_digest',
+    'gate',
+    'ontology',
+    'fingerprints',
+    'rdf_dataset_identity',
+    'fail_on',
+    'required_stages',
+    'stages',
+    'findings',
+    'finding_count',
+    'network',
+    'lock_mode',
+    'resolved_imports',
+    'network_caveat',
+    'round_trip',
+    'serialization',
+    'baseline',
+    'manifest_blocker',
   ]);
   assert.equal(JSON.stringify(json).includes(os.tmpdir()), false, 'no absolute paths');
 });

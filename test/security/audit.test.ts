@@ -30,7 +30,9 @@ test('a deeply nested argument is audited without losing any other event', async
     const deep = '['.repeat(9_000) + ']'.repeat(9_000);
     const body = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_entity","arguments":{"entity":"Cat","deep":${deep}}}}`;
     const [attack, ...results] = await Promise.all([
-      raw(t, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${t.token}`, 'mcp-session-id': sid }, body }).then(async (r) => ({ status: r.status, text: await r.text() })),
+      raw(t, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${t.token}`, 'mcp-session-id': sid }, body }).then(
+        async (r) => ({ status: r.status, text: await r.text() }),
+      ),
       call(others[0], 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cat', super: 'Animal' }),
       call(others[1], 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' }),
     ]);
@@ -45,7 +47,9 @@ test('a deeply nested argument is audited without losing any other event', async
       if (events.length < 3) await new Promise((r) => setTimeout(r, 25));
     }
     assert.deepEqual(events.map((e) => e.operation).sort(), ['add_axiom', 'add_axiom', 'get_entity']);
-    const health = (await (await fetch(new URL('/health', t.server.url), { headers: { authorization: `Bearer ${t.token}` } })).json()) as { audit_events_lost: number };
+    const health = (await (await fetch(new URL('/health', t.server.url), { headers: { authorization: `Bearer ${t.token}` } })).json()) as {
+      audit_events_lost: number;
+    };
     assert.equal(health.audit_events_lost, 0);
     for (const c of others) await c.close();
   } finally {

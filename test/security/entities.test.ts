@@ -13,7 +13,8 @@ import { parseRdf } from '../../src/shacl/rdf-parse.js';
 import { ENTITY_EXPANSION_FLOOR, MAX_ENTITY_NESTING } from '../../src/model/formats/xml-entities.js';
 import { call, callOk, connect, startTestServer } from '../server/support.js';
 
-const RDF_NS = 'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" xmlns:owl="http://www.w3.org/2002/07/owl#"';
+const RDF_NS =
+  'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#" xmlns:owl="http://www.w3.org/2002/07/owl#"';
 
 const rdfxml = (dtd: string, label: string) => `<?xml version="1.0"?>
 <!DOCTYPE rdf:RDF [ ${dtd} ]>
@@ -54,7 +55,10 @@ const cycle = () => ({ dtd: '<!ENTITY a "x&b;"> <!ENTITY b "y&a;">', label: '&a;
 
 async function parseError(read: () => Promise<unknown>): Promise<ParseError> {
   const started = process.memoryUsage().rss;
-  const err = await read().then(() => null, (e: unknown) => e);
+  const err = await read().then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof ParseError, `expected a ParseError, got ${String(err)}`);
   // refused before the expansion was built: far below the 300 MB a full expansion would take
   assert.ok(process.memoryUsage().rss - started < 200e6, 'memory stayed bounded');
@@ -97,7 +101,10 @@ test('SHACL shapes in RDF/XML: the same entity bound applies', async () => {
   const { dtd, label } = huge();
   const err = await read();
   async function read(): Promise<Error> {
-    return parseRdf(rdfxml(dtd, label), 'rdfxml', undefined, 's').then(() => new Error('parsed'), (e: Error) => e);
+    return parseRdf(rdfxml(dtd, label), 'rdfxml', undefined, 's').then(
+      () => new Error('parsed'),
+      (e: Error) => e,
+    );
   }
   assert.equal(err.name, 'RdfSyntaxError');
   assert.match(err.message, /entity expansion limit exceeded/);

@@ -12,14 +12,23 @@ import path from 'node:path';
 import { call, callOk, connect, startTestServer, type TestServer } from '../server/support.js';
 import { authorize, registerClient } from '../server/oauth-grant.js';
 
-const DOC = '@prefix : <http://example.org/sec#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/sec> a owl:Ontology .\n:A a owl:Class .\n';
+const DOC =
+  '@prefix : <http://example.org/sec#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/sec> a owl:Ontology .\n:A a owl:Class .\n';
 
 async function served(): Promise<{ t: TestServer; dir: string; file: string; close(): Promise<void> }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-sec-'));
   const file = path.join(dir, 'doc.ttl');
   await writeFile(file, DOC);
   const t = await startTestServer([file]);
-  return { t, dir, file, close: async () => { await t.stop(); await rm(dir, { recursive: true, force: true }); } };
+  return {
+    t,
+    dir,
+    file,
+    close: async () => {
+      await t.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const textOf = (r: { body: Record<string, unknown> }): string => JSON.stringify(r.body);
@@ -124,9 +133,21 @@ test('FIFOs, devices and /proc files are refused at once; OAuth registration and
     // the I/O threads are free: a registration, a token, a revocation and a save all complete
     const clientId = await registerClient(s.t, 'After the trap');
     const grant = await authorize(s.t, clientId, 'read');
-    const revoke = await fetch(new URL('/oauth/revoke', s.t.server.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: grant.accessToken, client_id: clientId }) });
+    const revoke = await fetch(new URL('/oauth/revoke', s.t.server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: grant.accessToken, client_id: clientId }),
+    });
     assert.equal(revoke.status, 200);
-    const refused = await fetch(new URL('/mcp', s.t.server.url), { method: 'POST', headers: { authorization: `Bearer ${grant.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const refused = await fetch(new URL('/mcp', s.t.server.url), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${grant.accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     assert.equal(refused.status, 401);
     await callOk(admin, 'save_ontology', {});
     await admin.close();
@@ -162,7 +183,10 @@ test('relative paths resolve against the active document directory for every too
     assert.match(await readFile(path.join(s.dir, 'copy.ttl'), 'utf8'), /example\.org\/sec/);
     const diff = await callOk(admin, 'diff_ontologies', { right_document: 'copy.ttl' });
     assert.equal(diff.right_document, path.join(s.dir, 'copy.ttl'));
-    await writeFile(path.join(s.dir, 'shapes.ttl'), '@prefix sh: <http://www.w3.org/ns/shacl#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/shape> a sh:NodeShape ; sh:targetClass owl:Class .\n');
+    await writeFile(
+      path.join(s.dir, 'shapes.ttl'),
+      '@prefix sh: <http://www.w3.org/ns/shacl#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/shape> a sh:NodeShape ; sh:targetClass owl:Class .\n',
+    );
     const shacl = await call(admin, 'shacl_validate', { shapes_path: 'shapes.ttl' });
     assert.equal(shacl.isError, false, textOf(shacl));
     const qc = await call(admin, 'run_qc_suite', { stages: ['shacl'], shacl_shapes_path: 'shapes.ttl' });

@@ -46,8 +46,20 @@ test('every tool that takes a Manchester expression refuses one nested 20,000 de
     refused('move_class', await call(c, 'move_class', { entity: 'Bird', new_parent: deep }));
     refused('create_term', await call(c, 'create_term', { name: 'Deeper', parents: [deep] }));
     refused('explain_entailment', await call(c, 'explain_entailment', { axiom_type: 'subclass_of', sub: 'Bird', super: deep }));
-    refused('add_rule', await call(c, 'add_rule', { body: [{ type: 'class', predicate: deep, arg1: '?x' }], head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }] }));
-    refused('add_rule data range', await call(c, 'add_rule', { body: [{ type: 'data_range', predicate: deepRange, arg1: '?x' }], head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }] }));
+    refused(
+      'add_rule',
+      await call(c, 'add_rule', {
+        body: [{ type: 'class', predicate: deep, arg1: '?x' }],
+        head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }],
+      }),
+    );
+    refused(
+      'add_rule data range',
+      await call(c, 'add_rule', {
+        body: [{ type: 'data_range', predicate: deepRange, arg1: '?x' }],
+        head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }],
+      }),
+    );
     // a batch reports the row as failed, with the limit named
     for (const tool of ['preview_changes', 'apply_changes']) {
       const batch = await call(c, tool, { operations: [{ axiom_type: 'subclass_of', sub: 'Bird', super: deep }] });
@@ -86,7 +98,8 @@ function documents(n: number): Record<string, string> {
     'deep.owx': `<?xml version="1.0"?>\n<Ontology xmlns="http://www.w3.org/2002/07/owl#" ontologyIRI="${O}o"><SubClassOf><Class IRI="${O}A"/>${'<ObjectComplementOf>'.repeat(n)}<Class IRI="${O}B"/>${'</ObjectComplementOf>'.repeat(n)}</SubClassOf></Ontology>\n`,
     'deep.ttl': ttl,
     'reused.ttl': reused,
-    'deep.jsonld': `{"@context":{"owl":"http://www.w3.org/2002/07/owl#","rdfs":"http://www.w3.org/2000/01/rdf-schema#"},"@graph":[{"@id":"${O}o","@type":"owl:Ontology"},` +
+    'deep.jsonld':
+      `{"@context":{"owl":"http://www.w3.org/2002/07/owl#","rdfs":"http://www.w3.org/2000/01/rdf-schema#"},"@graph":[{"@id":"${O}o","@type":"owl:Ontology"},` +
       `{"@id":"${O}A","rdfs:subClassOf":${'{"@type":"owl:Class","owl:complementOf":'.repeat(n)}{"@id":"${O}B"}${'}'.repeat(n)}}]}`,
     'range.ttl': `@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n<${O}o> a owl:Ontology .\n<${O}A> rdfs:subClassOf [ a owl:Restriction ; owl:onProperty <${O}p> ; owl:someValuesFrom ${'[ owl:intersectionOf ( '.repeat(n)}<${XSD_INT}>${' ) ]'.repeat(n)} ] .\n`,
   };
@@ -94,7 +107,10 @@ function documents(n: number): Record<string, string> {
 
 test('documents nested past the limit fail with a parse error naming it, in every syntax', async () => {
   for (const [name, text] of Object.entries(documents(DEEP))) {
-    const err = await readDocument(text, { fileName: name }).then(() => null, (e: unknown) => e);
+    const err = await readDocument(text, { fileName: name }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof Error, name);
     assert.match(err.message, name.endsWith('.jsonld') ? JSON_LD_LIMIT : LIMIT, `${name}: ${err.message}`);
   }

@@ -18,13 +18,23 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 
 async function register(t: TestServer, name: string): Promise<string> {
   const res = await fetch(new URL('/oauth/register', t.server.url), {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: name, redirect_uris: [REDIRECT] }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: name, redirect_uris: [REDIRECT] }),
   });
   return ((await res.json()) as { client_id: string }).client_id;
 }
 
 function authorizeQuery(clientId: string, verifier: string): string {
-  return new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: s256Challenge(verifier), code_challenge_method: 'S256', scope: 'mcp', state: 's' }).toString();
+  return new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    code_challenge: s256Challenge(verifier),
+    code_challenge_method: 'S256',
+    scope: 'mcp',
+    state: 's',
+  }).toString();
 }
 
 async function cli(t: TestServer, ...args: string[]): Promise<string> {
@@ -76,11 +86,28 @@ test('another OS user on this machine cannot approve its own consent (runs the c
   const t = await startTestServer([fixture('zoo.ttl')]);
   try {
     const origin = new URL(t.server.url).origin;
-    const child = spawn(process.execPath, ['-e', ATTACK, origin, t.home], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-e', ATTACK, origin, t.home], {
+      uid: 65534,
+      gid: 65534,
+      cwd: '/',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
     await new Promise((resolve) => child.on('close', resolve));
-    const out = JSON.parse(stdout) as { uid: number; secretReadable: boolean; codes: string[]; pageOffersForm: boolean; explainsCli: boolean; refreshes: boolean; postStatus: number; internalStatus: number; error?: string };
+    const out = JSON.parse(stdout) as {
+      uid: number;
+      secretReadable: boolean;
+      codes: string[];
+      pageOffersForm: boolean;
+      explainsCli: boolean;
+      refreshes: boolean;
+      postStatus: number;
+      internalStatus: number;
+      error?: string;
+    };
     assert.equal(out.error, undefined, out.error);
     assert.equal(out.uid, 65534);
     assert.equal(out.secretReadable, false, 'the private directory is closed to other users');
@@ -114,8 +141,15 @@ test('the owner approves a waiting consent from the command line; the waiting br
     assert.equal(after.status, 302);
     const code = new URL(after.headers.get('location')!).searchParams.get('code')!;
     const tokens = await fetch(new URL('/oauth/token', t.server.url), {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier }),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier,
+      }),
     });
     assert.equal(tokens.status, 200);
     const access = ((await tokens.json()) as { access_token: string }).access_token;
@@ -127,7 +161,12 @@ test('the owner approves a waiting consent from the command line; the waiting br
     const clients = JSON.parse(await cli(t, 'clients', 'list')) as { client_id: string }[];
     assert.ok(clients.some((c) => c.client_id === clientId));
     assert.match(await cli(t, 'clients', 'revoke', clientId), /"revoked": true/);
-    const mcp = await raw(t, { path: '/mcp', method: 'POST', headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const mcp = await raw(t, {
+      path: '/mcp',
+      method: 'POST',
+      headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     assert.equal(mcp.status, 401);
     // a denied request redirects the waiting browser with access_denied
     const other = await register(t, 'CLI denied');
@@ -181,7 +220,11 @@ test('held writes are decided only by the owner: a bearer token is refused, the 
     const second = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: 'Mammal' });
     const two = (await heldIds(2)).find((id) => id !== one)!;
     const held = [first, second];
-    const byBearer = await raw(t, { method: 'POST', path: `/admin/api/pending/${one}/approve`, headers: { authorization: `Bearer ${t.token}` } });
+    const byBearer = await raw(t, {
+      method: 'POST',
+      path: `/admin/api/pending/${one}/approve`,
+      headers: { authorization: `Bearer ${t.token}` },
+    });
     assert.equal(byBearer.status, 403, 'an agent holding the static token cannot approve its own write');
     assert.equal(((await byBearer.json()) as { error_code: string }).error_code, 'owner_required');
     const listed = JSON.parse(await cli(t, 'pending', 'list')) as { approval_id: string }[];
@@ -190,7 +233,11 @@ test('held writes are decided only by the owner: a bearer token is refused, the 
     const owner = await ownerLogin(t);
     const noCsrf = await raw(t, { method: 'POST', path: `/admin/api/pending/${two}/deny`, headers: { cookie: owner.cookie } });
     assert.equal(noCsrf.status, 403, 'the session alone is not enough: its CSRF token is required');
-    const byOwner = await raw(t, { method: 'POST', path: `/admin/api/pending/${two}/deny`, headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf } });
+    const byOwner = await raw(t, {
+      method: 'POST',
+      path: `/admin/api/pending/${two}/deny`,
+      headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf },
+    });
     assert.equal(byOwner.status, 200);
     const [r1, r2] = await Promise.all(held);
     assert.equal(r1.isError, false);

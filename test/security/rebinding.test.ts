@@ -8,17 +8,44 @@ import { request } from 'node:http';
 import os from 'node:os';
 import { INIT_BODY, fixture, startTestServer, type TestServer } from '../server/support.js';
 
-interface Answer { status: number; body: string }
+interface Answer {
+  status: number;
+  body: string;
+}
 
-function send(t: TestServer, host: string, origin: string | null, method: string, path: string, body = '', headers: Record<string, string> = {}): Promise<Answer> {
+function send(
+  t: TestServer,
+  host: string,
+  origin: string | null,
+  method: string,
+  path: string,
+  body = '',
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: t.server.port, method, path, agent: false,
-      headers: { host, ...(origin === null ? {} : { origin }), ...headers, ...(body === '' ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => { text += d; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: t.server.port,
+        method,
+        path,
+        agent: false,
+        headers: {
+          host,
+          ...(origin === null ? {} : { origin }),
+          ...headers,
+          ...(body === '' ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          text += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -33,7 +60,11 @@ test('bound to 0.0.0.0, a rebinding Host with its matching Origin is refused on 
     const attempts = [
       await send(t, evil, `http://${evil}`, 'POST', '/oauth/register', registration, { 'content-type': 'application/json' }),
       await send(t, evil, `http://${evil}`, 'GET', '/oauth/authorize?client_id=x&response_type=code'),
-      await send(t, evil, `http://${evil}`, 'POST', '/mcp', INIT_BODY, { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${t.token}` }),
+      await send(t, evil, `http://${evil}`, 'POST', '/mcp', INIT_BODY, {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${t.token}`,
+      }),
       await send(t, evil, null, 'GET', '/health', '', { authorization: `Bearer ${t.token}` }),
     ];
     for (const a of attempts) {
@@ -42,7 +73,9 @@ test('bound to 0.0.0.0, a rebinding Host with its matching Origin is refused on 
     }
     assert.equal(t.server.authority.listClients().length, 0, 'nothing was registered');
     // a foreign Origin with an honest Host is refused too
-    const foreignOrigin = await send(t, `127.0.0.1:${port}`, 'http://evil.example', 'POST', '/oauth/register', registration, { 'content-type': 'application/json' });
+    const foreignOrigin = await send(t, `127.0.0.1:${port}`, 'http://evil.example', 'POST', '/oauth/register', registration, {
+      'content-type': 'application/json',
+    });
     assert.equal(foreignOrigin.status, 403);
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `${os.hostname()}:${port}`]) {
       const ok = await send(t, host, `http://${host}`, 'GET', '/health', '', { authorization: `Bearer ${t.token}` });

@@ -14,20 +14,37 @@ import { fixture, startTestServer, type TestServer } from '../server/support.js'
 import { authorize } from '../server/oauth-grant.js';
 import { REDIRECT, VERIFIER, registerClient, removeHome, tempHome } from '../auth/support.js';
 
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: Record<string, unknown> }
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Record<string, unknown>;
+}
 
 /** POST /oauth/register over a real socket from the given local (source) address. */
 function registerFrom(t: TestServer, source: string, name: string): Promise<Answer> {
   const url = new URL('/oauth/register', t.server.url);
   const body = JSON.stringify({ client_name: name, redirect_uris: ['http://127.0.0.1:9/callback'] });
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: source,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => { text += d; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) as Record<string, unknown> }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress: source,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          text += d;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) as Record<string, unknown> }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -60,7 +77,10 @@ test('registrations still waiting to authorize are capped; an authorization free
     const full = await Promise.all([registerFrom(t, '127.0.0.1', 'Third'), registerFrom(t, '127.0.0.2', 'Fourth')]);
     for (const r of full) {
       assert.equal(r.status, 429);
-      assert.match(String(r.body.error_description), /2 registered clients are still waiting to authorize \(the oauth_max_unfinished_clients limit\)/);
+      assert.match(
+        String(r.body.error_description),
+        /2 registered clients are still waiting to authorize \(the oauth_max_unfinished_clients limit\)/,
+      );
     }
     assert.equal(t.server.authority.unfinishedRegistrations(), 2);
     await authorize(t, String(first.body.client_id), 'read');
@@ -79,18 +99,40 @@ test('an unfinished registration is gone when its hour is over, before the sweep
   try {
     const waiting = await registerClient(actor, 'Never finishes');
     const finished = await registerClient(actor, 'Finishes');
-    const code = await actor.issueCode({ client_id: finished, redirect_uri: REDIRECT, code_challenge: s256Challenge(VERIFIER), scope: 'mcp', capabilities: CAPABILITIES });
-    assert.equal('access_token' in await actor.exchangeCode({ client_id: finished, code, redirect_uri: REDIRECT, code_verifier: VERIFIER }), true);
+    const code = await actor.issueCode({
+      client_id: finished,
+      redirect_uri: REDIRECT,
+      code_challenge: s256Challenge(VERIFIER),
+      scope: 'mcp',
+      capabilities: CAPABILITIES,
+    });
+    assert.equal(
+      'access_token' in (await actor.exchangeCode({ client_id: finished, code, redirect_uri: REDIRECT, code_verifier: VERIFIER })),
+      true,
+    );
     assert.equal(actor.unfinishedRegistrations(), 1);
     now += UNFINISHED_REGISTRATION_TTL_MS - 1;
     assert.notEqual(actor.client(waiting), undefined, 'still valid just before the hour');
     now += 1;
     assert.equal(actor.client(waiting), undefined, 'unknown from the hour on');
     assert.equal(actor.unfinishedRegistrations(), 0);
-    await assert.rejects(actor.issueCode({ client_id: waiting, redirect_uri: REDIRECT, code_challenge: s256Challenge(VERIFIER), scope: 'mcp', capabilities: CAPABILITIES }), /Unknown client/);
+    await assert.rejects(
+      actor.issueCode({
+        client_id: waiting,
+        redirect_uri: REDIRECT,
+        code_challenge: s256Challenge(VERIFIER),
+        scope: 'mcp',
+        capabilities: CAPABILITIES,
+      }),
+      /Unknown client/,
+    );
     assert.notEqual(actor.client(finished), undefined);
     await actor.sweep();
-    assert.deepEqual(actor.listClients().map((c) => c.client_id), [finished], 'the sweep removes it for good');
+    assert.deepEqual(
+      actor.listClients().map((c) => c.client_id),
+      [finished],
+      'the sweep removes it for good',
+    );
   } finally {
     await actor.close();
     await removeHome(home);

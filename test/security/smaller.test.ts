@@ -31,7 +31,11 @@ test('save_ontology keeps a 0600 document 0600; stale temporary files of a dead 
     const c = await connect(t);
     await callOk(c, 'save_ontology', {});
     assert.equal((await stat(file)).mode & 0o777, 0o600);
-    assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), [path.basename(foreign)], 'no temporary file is left behind');
+    assert.deepEqual(
+      (await readdir(dir)).filter((n) => n.endsWith('.tmp')),
+      [path.basename(foreign)],
+      'no temporary file is left behind',
+    );
     await c.close();
   } finally {
     await t.stop();
@@ -43,10 +47,19 @@ test('a loopback redirect URI matches on any port; another host or path does not
   const t = await startTestServer([fixture('zoo.ttl')]);
   try {
     const reg = await fetch(new URL('/oauth/register', t.server.url), {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Native', redirect_uris: ['http://127.0.0.1/callback'] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Native', redirect_uris: ['http://127.0.0.1/callback'] }),
     });
     const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    const ask = (redirect: string) => fetch(new URL(`/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirect, response_type: 'code', code_challenge: s256Challenge('v'.repeat(43)), code_challenge_method: 'S256' })}`, t.server.url), { redirect: 'manual' });
+    const ask = (redirect: string) =>
+      fetch(
+        new URL(
+          `/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirect, response_type: 'code', code_challenge: s256Challenge('v'.repeat(43)), code_challenge_method: 'S256' })}`,
+          t.server.url,
+        ),
+        { redirect: 'manual' },
+      );
     assert.equal((await ask('http://127.0.0.1:53123/callback')).status, 200, 'an ephemeral port is accepted');
     assert.equal((await ask('http://127.0.0.1:53123/elsewhere')).status, 400);
     assert.equal((await ask('http://localhost:53123/callback')).status, 400, 'the host must match');
@@ -59,8 +72,12 @@ test('/instances shows process ids and absolute paths only to server:admin', asy
   const t = await startTestServer([fixture('zoo.ttl')]);
   try {
     const grant = await authorize(t, await registerClient(t, 'Reader'), 'read');
-    const asReader = (await (await raw(t, { path: '/instances', headers: { authorization: `Bearer ${grant.accessToken}` } })).json()) as { instances: Record<string, unknown>[] };
-    const asAdmin = (await (await raw(t, { path: '/instances', headers: { authorization: `Bearer ${t.token}` } })).json()) as { instances: Record<string, unknown>[] };
+    const asReader = (await (await raw(t, { path: '/instances', headers: { authorization: `Bearer ${grant.accessToken}` } })).json()) as {
+      instances: Record<string, unknown>[];
+    };
+    const asAdmin = (await (await raw(t, { path: '/instances', headers: { authorization: `Bearer ${t.token}` } })).json()) as {
+      instances: Record<string, unknown>[];
+    };
     assert.equal(asAdmin.instances[0].pid, process.pid);
     assert.equal(asAdmin.instances[0].active_document, fixture('zoo.ttl'));
     assert.equal('pid' in asReader.instances[0], false);

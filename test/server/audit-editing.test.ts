@@ -10,15 +10,29 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AXIOM_TYPES } from '../../src/model/operands/schema.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { call, callOk, toolContext, runInContext, serveTempOntology, startOrigin, axiomCount, type Row, type ServedTempOntology, type TestOrigin } from './support.js';
+import {
+  call,
+  callOk,
+  toolContext,
+  runInContext,
+  serveTempOntology,
+  startOrigin,
+  axiomCount,
+  type Row,
+  type ServedTempOntology,
+  type TestOrigin,
+} from './support.js';
 
 const ZOO = 'http://example.org/zoo';
 const Z = ZOO + '#';
-const PREFIXES = '@prefix : <http://example.org/zoo#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n' +
+const PREFIXES =
+  '@prefix : <http://example.org/zoo#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n' +
   '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n';
 
 /** Every kind of entity the operand sets below name, declared, so no operand mints. */
-const ZOO_TTL = PREFIXES + `<${ZOO}> a owl:Ontology .
+const ZOO_TTL =
+  PREFIXES +
+  `<${ZOO}> a owl:Ontology .
 :Animal a owl:Class . :Mammal a owl:Class . :Bird a owl:Class . :Cat a owl:Class . :Dog a owl:Class .
 :eats a owl:ObjectProperty . :hasParent a owl:ObjectProperty . :hasChild a owl:ObjectProperty .
 :hasGrandparent a owl:ObjectProperty . :likes a owl:ObjectProperty .
@@ -74,15 +88,29 @@ test('undo_change and redo_change report every documented field; a new edit clea
 
   const undone = await callOk(c, 'undo_change');
   assert.deepEqual(undone, {
-    undone: true, message: undone.message, axioms_before: base + 25, axioms_after: base, net_axiom_change: -25,
-    undo_depth: 0, can_undo: false, can_redo: true, dirty: true, dirty_note: undone.dirty_note,
+    undone: true,
+    message: undone.message,
+    axioms_before: base + 25,
+    axioms_after: base,
+    net_axiom_change: -25,
+    undo_depth: 0,
+    can_undo: false,
+    can_redo: true,
+    dirty: true,
+    dirty_note: undone.dirty_note,
   });
   assert.equal(typeof undone.message, 'string');
   assert.match(undone.dirty_note as string, /save/);
   const redone = await callOk(c, 'redo_change');
   assert.deepEqual(redone, {
-    redone: true, message: redone.message, axioms_before: base, axioms_after: base + 25, net_axiom_change: 25,
-    undo_depth: 1, can_undo: true, can_redo: false,
+    redone: true,
+    message: redone.message,
+    axioms_before: base,
+    axioms_after: base + 25,
+    net_axiom_change: 25,
+    undo_depth: 1,
+    can_undo: true,
+    can_redo: false,
   });
   await callOk(c, 'undo_change');
   await callOk(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cat', super: 'Mammal' });
@@ -116,53 +144,244 @@ test('undo_change peek runs in read-only mode; undo_change and redo_change are r
 
 /** One operand set per axiom_type, the entity whose axioms show it, its functional-syntax name and Manchester rendering. */
 const CASES: { operands: Row; focus: string; type: string; rendering: string; minted?: Row[] }[] = [
-  { operands: { axiom_type: 'subclass_of', sub: 'Cat', super: 'Mammal and (eats some Bird)' }, focus: 'Cat', type: 'SubClassOf', rendering: 'Cat SubClassOf Mammal and eats some Bird' },
-  { operands: { axiom_type: 'equivalent_classes', classes: ['Cat', 'Dog'] }, focus: 'Cat', type: 'EquivalentClasses', rendering: 'Cat EquivalentTo Dog' },
-  { operands: { axiom_type: 'disjoint_classes', classes: ['Cat', 'Dog', 'Bird'] }, focus: 'Cat', type: 'DisjointClasses', rendering: 'DisjointClasses: Bird, Cat, Dog' },
-  { operands: { axiom_type: 'disjoint_union', class: 'Animal', classes: ['Mammal', 'Bird'] }, focus: 'Animal', type: 'DisjointUnion', rendering: 'Animal DisjointUnionOf Bird, Mammal' },
-  { operands: { axiom_type: 'class_assertion', class: 'Cat', individual: 'tom' }, focus: 'tom', type: 'ClassAssertion', rendering: 'tom Type Cat' },
-  { operands: { axiom_type: 'object_property_assertion', property: 'likes', subject: 'tom', object: 'rex' }, focus: 'tom', type: 'ObjectPropertyAssertion', rendering: 'tom likes rex' },
-  { operands: { axiom_type: 'data_property_assertion', property: 'age', subject: 'tom', value: '3', datatype: 'xsd:integer' }, focus: 'tom', type: 'DataPropertyAssertion', rendering: 'tom age 3' },
-  { operands: { axiom_type: 'negative_object_property_assertion', property: 'likes', subject: 'tom', object: 'tweety' }, focus: 'tom', type: 'NegativeObjectPropertyAssertion', rendering: 'not tom likes tweety' },
-  { operands: { axiom_type: 'negative_data_property_assertion', property: 'name', subject: 'tom', value: 'Rex', lang: 'en' }, focus: 'tom', type: 'NegativeDataPropertyAssertion', rendering: 'not tom name "Rex"@en' },
-  { operands: { axiom_type: 'same_individual', individuals: ['rex', 'tom'] }, focus: 'rex', type: 'SameIndividual', rendering: 'rex SameAs tom' },
-  { operands: { axiom_type: 'different_individuals', individuals: ['rex', 'tom', 'tweety'] }, focus: 'rex', type: 'DifferentIndividuals', rendering: 'DifferentIndividuals: rex, tom, tweety' },
-  { operands: { axiom_type: 'sub_object_property_of', property: 'hasParent', super_property: 'likes' }, focus: 'hasParent', type: 'SubObjectPropertyOf', rendering: 'hasParent SubPropertyOf likes' },
-  { operands: { axiom_type: 'sub_data_property_of', property: 'age', super_property: 'weight' }, focus: 'age', type: 'SubDataPropertyOf', rendering: 'age SubPropertyOf weight' },
-  // a chain is a SubObjectPropertyOf in functional syntax (TOOLS.md 1.5)
-  { operands: { axiom_type: 'sub_property_chain_of', chain: ['hasParent', 'hasParent'], super_property: 'hasGrandparent' }, focus: 'hasGrandparent', type: 'SubObjectPropertyOf', rendering: 'hasParent o hasParent SubPropertyOf hasGrandparent' },
-  { operands: { axiom_type: 'equivalent_object_properties', properties: ['likes', 'eats'] }, focus: 'likes', type: 'EquivalentObjectProperties', rendering: 'eats EquivalentTo likes' },
-  { operands: { axiom_type: 'disjoint_object_properties', properties: ['likes', 'eats'] }, focus: 'likes', type: 'DisjointObjectProperties', rendering: 'eats DisjointWith likes' },
-  { operands: { axiom_type: 'equivalent_data_properties', properties: ['age', 'weight'] }, focus: 'age', type: 'EquivalentDataProperties', rendering: 'age EquivalentTo weight' },
-  { operands: { axiom_type: 'disjoint_data_properties', properties: ['age', 'name'] }, focus: 'age', type: 'DisjointDataProperties', rendering: 'age DisjointWith name' },
-  { operands: { axiom_type: 'inverse_object_properties', property: 'hasParent', inverse_property: 'hasChild' }, focus: 'hasParent', type: 'InverseObjectProperties', rendering: 'hasChild InverseOf hasParent' },
-  { operands: { axiom_type: 'transitive_object_property', property: 'hasParent' }, focus: 'hasParent', type: 'TransitiveObjectProperty', rendering: 'Transitive: hasParent' },
-  { operands: { axiom_type: 'functional_object_property', property: 'hasParent' }, focus: 'hasParent', type: 'FunctionalObjectProperty', rendering: 'Functional: hasParent' },
-  { operands: { axiom_type: 'inverse_functional_object_property', property: 'hasParent' }, focus: 'hasParent', type: 'InverseFunctionalObjectProperty', rendering: 'InverseFunctional: hasParent' },
-  { operands: { axiom_type: 'symmetric_object_property', property: 'likes' }, focus: 'likes', type: 'SymmetricObjectProperty', rendering: 'Symmetric: likes' },
-  { operands: { axiom_type: 'asymmetric_object_property', property: 'likes' }, focus: 'likes', type: 'AsymmetricObjectProperty', rendering: 'Asymmetric: likes' },
-  { operands: { axiom_type: 'reflexive_object_property', property: 'likes' }, focus: 'likes', type: 'ReflexiveObjectProperty', rendering: 'Reflexive: likes' },
-  { operands: { axiom_type: 'irreflexive_object_property', property: 'likes' }, focus: 'likes', type: 'IrreflexiveObjectProperty', rendering: 'Irreflexive: likes' },
-  { operands: { axiom_type: 'functional_data_property', property: 'age' }, focus: 'age', type: 'FunctionalDataProperty', rendering: 'Functional: age' },
-  { operands: { axiom_type: 'has_key', class: 'Cat', properties: ['likes', 'name'] }, focus: 'Cat', type: 'HasKey', rendering: 'Cat HasKey likes, name' },
-  { operands: { axiom_type: 'object_property_domain', property: 'eats', domain: 'Animal' }, focus: 'eats', type: 'ObjectPropertyDomain', rendering: 'eats Domain Animal' },
-  { operands: { axiom_type: 'object_property_range', property: 'eats', range: 'Animal or Bird' }, focus: 'eats', type: 'ObjectPropertyRange', rendering: 'eats Range Animal or Bird' },
-  { operands: { axiom_type: 'data_property_domain', property: 'age', domain: 'Animal' }, focus: 'age', type: 'DataPropertyDomain', rendering: 'age Domain Animal' },
-  { operands: { axiom_type: 'data_property_range', property: 'age', range: 'xsd:integer[>= 0]' }, focus: 'age', type: 'DataPropertyRange', rendering: 'age Range xsd:integer[>= 0]' },
-  // a French label leaves Cat's (English-preferring) display name as it is
-  { operands: { axiom_type: 'annotation_assertion', subject: 'Cat', value: 'Petit félin', lang: 'fr' }, focus: 'Cat', type: 'AnnotationAssertion', rendering: 'Cat rdfs:label "Petit félin"@fr' },
-  { operands: { axiom_type: 'sub_annotation_property_of', property: 'note', super_property: 'rdfs:comment' }, focus: 'note', type: 'SubAnnotationPropertyOf', rendering: 'note SubPropertyOf rdfs:comment' },
-  { operands: { axiom_type: 'annotation_property_domain', property: 'note', domain: Z + 'Animal' }, focus: 'note', type: 'AnnotationPropertyDomain', rendering: 'note Domain Animal' },
-  { operands: { axiom_type: 'annotation_property_range', property: 'note', range: 'xsd:string' }, focus: 'note', type: 'AnnotationPropertyRange', rendering: 'note Range xsd:string' },
   {
-    operands: { axiom_type: 'declaration', entity: Z + 'Fish', entity_type: 'class' }, focus: Z + 'Fish', type: 'Declaration', rendering: 'Class: Fish',
+    operands: { axiom_type: 'subclass_of', sub: 'Cat', super: 'Mammal and (eats some Bird)' },
+    focus: 'Cat',
+    type: 'SubClassOf',
+    rendering: 'Cat SubClassOf Mammal and eats some Bird',
+  },
+  {
+    operands: { axiom_type: 'equivalent_classes', classes: ['Cat', 'Dog'] },
+    focus: 'Cat',
+    type: 'EquivalentClasses',
+    rendering: 'Cat EquivalentTo Dog',
+  },
+  {
+    operands: { axiom_type: 'disjoint_classes', classes: ['Cat', 'Dog', 'Bird'] },
+    focus: 'Cat',
+    type: 'DisjointClasses',
+    rendering: 'DisjointClasses: Bird, Cat, Dog',
+  },
+  {
+    operands: { axiom_type: 'disjoint_union', class: 'Animal', classes: ['Mammal', 'Bird'] },
+    focus: 'Animal',
+    type: 'DisjointUnion',
+    rendering: 'Animal DisjointUnionOf Bird, Mammal',
+  },
+  {
+    operands: { axiom_type: 'class_assertion', class: 'Cat', individual: 'tom' },
+    focus: 'tom',
+    type: 'ClassAssertion',
+    rendering: 'tom Type Cat',
+  },
+  {
+    operands: { axiom_type: 'object_property_assertion', property: 'likes', subject: 'tom', object: 'rex' },
+    focus: 'tom',
+    type: 'ObjectPropertyAssertion',
+    rendering: 'tom likes rex',
+  },
+  {
+    operands: { axiom_type: 'data_property_assertion', property: 'age', subject: 'tom', value: '3', datatype: 'xsd:integer' },
+    focus: 'tom',
+    type: 'DataPropertyAssertion',
+    rendering: 'tom age 3',
+  },
+  {
+    operands: { axiom_type: 'negative_object_property_assertion', property: 'likes', subject: 'tom', object: 'tweety' },
+    focus: 'tom',
+    type: 'NegativeObjectPropertyAssertion',
+    rendering: 'not tom likes tweety',
+  },
+  {
+    operands: { axiom_type: 'negative_data_property_assertion', property: 'name', subject: 'tom', value: 'Rex', lang: 'en' },
+    focus: 'tom',
+    type: 'NegativeDataPropertyAssertion',
+    rendering: 'not tom name "Rex"@en',
+  },
+  {
+    operands: { axiom_type: 'same_individual', individuals: ['rex', 'tom'] },
+    focus: 'rex',
+    type: 'SameIndividual',
+    rendering: 'rex SameAs tom',
+  },
+  {
+    operands: { axiom_type: 'different_individuals', individuals: ['rex', 'tom', 'tweety'] },
+    focus: 'rex',
+    type: 'DifferentIndividuals',
+    rendering: 'DifferentIndividuals: rex, tom, tweety',
+  },
+  {
+    operands: { axiom_type: 'sub_object_property_of', property: 'hasParent', super_property: 'likes' },
+    focus: 'hasParent',
+    type: 'SubObjectPropertyOf',
+    rendering: 'hasParent SubPropertyOf likes',
+  },
+  {
+    operands: { axiom_type: 'sub_data_property_of', property: 'age', super_property: 'weight' },
+    focus: 'age',
+    type: 'SubDataPropertyOf',
+    rendering: 'age SubPropertyOf weight',
+  },
+  // a chain is a SubObjectPropertyOf in functional syntax (TOOLS.md 1.5)
+  {
+    operands: { axiom_type: 'sub_property_chain_of', chain: ['hasParent', 'hasParent'], super_property: 'hasGrandparent' },
+    focus: 'hasGrandparent',
+    type: 'SubObjectPropertyOf',
+    rendering: 'hasParent o hasParent SubPropertyOf hasGrandparent',
+  },
+  {
+    operands: { axiom_type: 'equivalent_object_properties', properties: ['likes', 'eats'] },
+    focus: 'likes',
+    type: 'EquivalentObjectProperties',
+    rendering: 'eats EquivalentTo likes',
+  },
+  {
+    operands: { axiom_type: 'disjoint_object_properties', properties: ['likes', 'eats'] },
+    focus: 'likes',
+    type: 'DisjointObjectProperties',
+    rendering: 'eats DisjointWith likes',
+  },
+  {
+    operands: { axiom_type: 'equivalent_data_properties', properties: ['age', 'weight'] },
+    focus: 'age',
+    type: 'EquivalentDataProperties',
+    rendering: 'age EquivalentTo weight',
+  },
+  {
+    operands: { axiom_type: 'disjoint_data_properties', properties: ['age', 'name'] },
+    focus: 'age',
+    type: 'DisjointDataProperties',
+    rendering: 'age DisjointWith name',
+  },
+  {
+    operands: { axiom_type: 'inverse_object_properties', property: 'hasParent', inverse_property: 'hasChild' },
+    focus: 'hasParent',
+    type: 'InverseObjectProperties',
+    rendering: 'hasChild InverseOf hasParent',
+  },
+  {
+    operands: { axiom_type: 'transitive_object_property', property: 'hasParent' },
+    focus: 'hasParent',
+    type: 'TransitiveObjectProperty',
+    rendering: 'Transitive: hasParent',
+  },
+  {
+    operands: { axiom_type: 'functional_object_property', property: 'hasParent' },
+    focus: 'hasParent',
+    type: 'FunctionalObjectProperty',
+    rendering: 'Functional: hasParent',
+  },
+  {
+    operands: { axiom_type: 'inverse_functional_object_property', property: 'hasParent' },
+    focus: 'hasParent',
+    type: 'InverseFunctionalObjectProperty',
+    rendering: 'InverseFunctional: hasParent',
+  },
+  {
+    operands: { axiom_type: 'symmetric_object_property', property: 'likes' },
+    focus: 'likes',
+    type: 'SymmetricObjectProperty',
+    rendering: 'Symmetric: likes',
+  },
+  {
+    operands: { axiom_type: 'asymmetric_object_property', property: 'likes' },
+    focus: 'likes',
+    type: 'AsymmetricObjectProperty',
+    rendering: 'Asymmetric: likes',
+  },
+  {
+    operands: { axiom_type: 'reflexive_object_property', property: 'likes' },
+    focus: 'likes',
+    type: 'ReflexiveObjectProperty',
+    rendering: 'Reflexive: likes',
+  },
+  {
+    operands: { axiom_type: 'irreflexive_object_property', property: 'likes' },
+    focus: 'likes',
+    type: 'IrreflexiveObjectProperty',
+    rendering: 'Irreflexive: likes',
+  },
+  {
+    operands: { axiom_type: 'functional_data_property', property: 'age' },
+    focus: 'age',
+    type: 'FunctionalDataProperty',
+    rendering: 'Functional: age',
+  },
+  {
+    operands: { axiom_type: 'has_key', class: 'Cat', properties: ['likes', 'name'] },
+    focus: 'Cat',
+    type: 'HasKey',
+    rendering: 'Cat HasKey likes, name',
+  },
+  {
+    operands: { axiom_type: 'object_property_domain', property: 'eats', domain: 'Animal' },
+    focus: 'eats',
+    type: 'ObjectPropertyDomain',
+    rendering: 'eats Domain Animal',
+  },
+  {
+    operands: { axiom_type: 'object_property_range', property: 'eats', range: 'Animal or Bird' },
+    focus: 'eats',
+    type: 'ObjectPropertyRange',
+    rendering: 'eats Range Animal or Bird',
+  },
+  {
+    operands: { axiom_type: 'data_property_domain', property: 'age', domain: 'Animal' },
+    focus: 'age',
+    type: 'DataPropertyDomain',
+    rendering: 'age Domain Animal',
+  },
+  {
+    operands: { axiom_type: 'data_property_range', property: 'age', range: 'xsd:integer[>= 0]' },
+    focus: 'age',
+    type: 'DataPropertyRange',
+    rendering: 'age Range xsd:integer[>= 0]',
+  },
+  // a French label leaves Cat's (English-preferring) display name as it is
+  {
+    operands: { axiom_type: 'annotation_assertion', subject: 'Cat', value: 'Petit félin', lang: 'fr' },
+    focus: 'Cat',
+    type: 'AnnotationAssertion',
+    rendering: 'Cat rdfs:label "Petit félin"@fr',
+  },
+  {
+    operands: { axiom_type: 'sub_annotation_property_of', property: 'note', super_property: 'rdfs:comment' },
+    focus: 'note',
+    type: 'SubAnnotationPropertyOf',
+    rendering: 'note SubPropertyOf rdfs:comment',
+  },
+  {
+    operands: { axiom_type: 'annotation_property_domain', property: 'note', domain: Z + 'Animal' },
+    focus: 'note',
+    type: 'AnnotationPropertyDomain',
+    rendering: 'note Domain Animal',
+  },
+  {
+    operands: { axiom_type: 'annotation_property_range', property: 'note', range: 'xsd:string' },
+    focus: 'note',
+    type: 'AnnotationPropertyRange',
+    rendering: 'note Range xsd:string',
+  },
+  {
+    operands: { axiom_type: 'declaration', entity: Z + 'Fish', entity_type: 'class' },
+    focus: Z + 'Fish',
+    type: 'Declaration',
+    rendering: 'Class: Fish',
     minted: [{ iri: Z + 'Fish', display: 'Fish', type: 'Class' }],
   },
-  { operands: { axiom_type: 'datatype_definition', datatype: 'Age', range: 'xsd:integer[>= 0, <= 200]' }, focus: 'Age', type: 'DatatypeDefinition', rendering: 'Age EquivalentTo xsd:integer[<= 200, >= 0]' },
+  {
+    operands: { axiom_type: 'datatype_definition', datatype: 'Age', range: 'xsd:integer[>= 0, <= 200]' },
+    focus: 'Age',
+    type: 'DatatypeDefinition',
+    rendering: 'Age EquivalentTo xsd:integer[<= 200, >= 0]',
+  },
 ];
 
 test('every axiom_type of §2.2 has a case here', () => {
-  assert.deepEqual(CASES.map((x) => x.operands.axiom_type), [...AXIOM_TYPES]);
+  assert.deepEqual(
+    CASES.map((x) => x.operands.axiom_type),
+    [...AXIOM_TYPES],
+  );
 });
 
 test('add_axiom and remove_axiom handle every axiom_type symmetrically, with the documented results and errors', async () => {
@@ -171,7 +390,9 @@ test('add_axiom and remove_axiom handle every axiom_type symmetrically, with the
     const label = operands.axiom_type as string;
     const added = await callOk(c, 'add_axiom', operands);
     assert.deepEqual(added, { applied: true, axiom: rendering, ...(minted === undefined ? {} : { new_entities: minted }) }, label);
-    const rows = ((await callOk(c, 'get_axioms_for_entity', { entity: focus })).axioms as { items: { axiom_type: string; rendering: string }[] }).items;
+    const rows = (
+      (await callOk(c, 'get_axioms_for_entity', { entity: focus })).axioms as { items: { axiom_type: string; rendering: string }[] }
+    ).items;
     const row = rows.find((r) => r.rendering === rendering);
     assert.ok(row !== undefined, `${label}: asserted (${JSON.stringify(rows)})`);
     assert.equal(row.axiom_type, type, label);
@@ -192,7 +413,12 @@ test('add_axiom and remove_axiom handle every axiom_type symmetrically, with the
 
 test('add_axiom reports new_entities and declares them; remove_axiom leaves the declarations', async () => {
   const base = await axiomCount(c);
-  const added = await callOk(c, 'add_axiom', { axiom_type: 'object_property_assertion', property: 'hunts', subject: 'tom', object: 'jerry' });
+  const added = await callOk(c, 'add_axiom', {
+    axiom_type: 'object_property_assertion',
+    property: 'hunts',
+    subject: 'tom',
+    object: 'jerry',
+  });
   assert.deepEqual(added.new_entities, [
     { iri: Z + 'hunts', display: 'hunts', type: 'ObjectProperty' },
     { iri: Z + 'jerry', display: 'jerry', type: 'NamedIndividual' },
@@ -210,30 +436,78 @@ test('add_axiom reports new_entities and declares them; remove_axiom leaves the 
   assert.equal(strict.body.error_code, 'invalid_argument');
   assert.equal(strict.body.operand, 'individual');
   assert.match(strict.body.error as string, /'individual'.*garfield.*strict/);
-  assert.equal((await callOk(c, 'add_axiom', { axiom_type: 'class_assertion', class: 'Cat', individual: 'tom', strict: true })).applied, true, 'strict allows known entities');
+  assert.equal(
+    (await callOk(c, 'add_axiom', { axiom_type: 'class_assertion', class: 'Cat', individual: 'tom', strict: true })).applied,
+    true,
+    'strict allows known entities',
+  );
   await callOk(c, 'undo_change');
   assert.equal(await axiomCount(c), base);
 });
 
 test('builder rules 1–3 through add_axiom and remove_axiom: value_iri wins, datatype wins, annotations are part of the axiom', async () => {
   const base = await axiomCount(c);
-  const both = await callOk(c, 'add_axiom', { axiom_type: 'annotation_assertion', property: 'rdfs:seeAlso', subject: 'Cat', value: 'ignored', value_iri: 'Dog' });
+  const both = await callOk(c, 'add_axiom', {
+    axiom_type: 'annotation_assertion',
+    property: 'rdfs:seeAlso',
+    subject: 'Cat',
+    value: 'ignored',
+    value_iri: 'Dog',
+  });
   assert.equal(both.axiom, 'Cat rdfs:seeAlso Dog');
-  assert.equal((await callOk(c, 'remove_axiom', { axiom_type: 'annotation_assertion', property: 'rdfs:seeAlso', subject: 'Cat', value_iri: Z + 'Dog' })).removed, true,
-    'the IRI-valued assertion is the one that was added');
+  assert.equal(
+    (
+      await callOk(c, 'remove_axiom', {
+        axiom_type: 'annotation_assertion',
+        property: 'rdfs:seeAlso',
+        subject: 'Cat',
+        value_iri: Z + 'Dog',
+      })
+    ).removed,
+    true,
+    'the IRI-valued assertion is the one that was added',
+  );
 
-  const typed = await callOk(c, 'add_axiom', { axiom_type: 'data_property_assertion', property: 'age', subject: 'rex', value: '7', datatype: 'xsd:integer', lang: 'en' });
+  const typed = await callOk(c, 'add_axiom', {
+    axiom_type: 'data_property_assertion',
+    property: 'age',
+    subject: 'rex',
+    value: '7',
+    datatype: 'xsd:integer',
+    lang: 'en',
+  });
   assert.equal(typed.axiom, 'rex age 7');
-  const tagged = await call(c, 'remove_axiom', { axiom_type: 'data_property_assertion', property: 'age', subject: 'rex', value: '7', lang: 'en' });
+  const tagged = await call(c, 'remove_axiom', {
+    axiom_type: 'data_property_assertion',
+    property: 'age',
+    subject: 'rex',
+    value: '7',
+    lang: 'en',
+  });
   assert.equal(tagged.isError, true, 'the lang tag was ignored, so a tagged literal is a different axiom');
-  assert.equal((await callOk(c, 'remove_axiom', { axiom_type: 'data_property_assertion', property: 'age', subject: 'rex', value: '7', datatype: 'xsd:integer' })).removed, true);
+  assert.equal(
+    (
+      await callOk(c, 'remove_axiom', {
+        axiom_type: 'data_property_assertion',
+        property: 'age',
+        subject: 'rex',
+        value: '7',
+        datatype: 'xsd:integer',
+      })
+    ).removed,
+    true,
+  );
   const plain = await callOk(c, 'add_axiom', { axiom_type: 'data_property_assertion', property: 'name', subject: 'rex', value: 'Rex' });
   assert.equal(plain.axiom, 'rex name "Rex"');
   await callOk(c, 'remove_axiom', { axiom_type: 'data_property_assertion', property: 'name', subject: 'rex', value: 'Rex' });
 
   const annotated = {
-    axiom_type: 'subclass_of', sub: 'Dog', super: 'Mammal',
-    annotations: [{ property: 'rdfs:comment', value: 'by observation', annotations: [{ property: 'note', value_iri: 'http://example.org/source' }] }],
+    axiom_type: 'subclass_of',
+    sub: 'Dog',
+    super: 'Mammal',
+    annotations: [
+      { property: 'rdfs:comment', value: 'by observation', annotations: [{ property: 'note', value_iri: 'http://example.org/source' }] },
+    ],
   };
   const added = await callOk(c, 'add_axiom', annotated);
   assert.equal(added.applied, true);
@@ -315,7 +589,10 @@ test('preview_changes detects new entities over the imports closure; apply_chang
   });
   const rows = preview.operations as { new_entities: { iri: string }[] }[];
   assert.deepEqual(rows[0].new_entities, [], 'an imported class is not new');
-  assert.deepEqual(rows[1].new_entities.map((e) => e.iri), [Z + 'Lizard']);
+  assert.deepEqual(
+    rows[1].new_entities.map((e) => e.iri),
+    [Z + 'Lizard'],
+  );
   assert.deepEqual(preview.summary, { operations: 2, adds: 2, removes: 0, no_ops: 0, errors: 0, new_entities: 1 });
   await callOk(c, 'undo_change');
 
@@ -331,8 +608,15 @@ test('preview_changes detects new entities over the imports closure; apply_chang
 // ---------------------------------------------------------------- header tools
 
 test('set_ontology_id refuses an IRI or version IRI that another loaded ontology holds as its version IRI', async () => {
-  await callOk(c, 'create_ontology', { ontology_iri: 'http://example.org/other', version_iri: 'http://example.org/other/2.0', keep_active: true });
-  for (const args of [{ ontology_iri: 'http://example.org/other/2.0' }, { ontology_iri: ZOO + '/fresh', version_iri: 'http://example.org/other' }]) {
+  await callOk(c, 'create_ontology', {
+    ontology_iri: 'http://example.org/other',
+    version_iri: 'http://example.org/other/2.0',
+    keep_active: true,
+  });
+  for (const args of [
+    { ontology_iri: 'http://example.org/other/2.0' },
+    { ontology_iri: ZOO + '/fresh', version_iri: 'http://example.org/other' },
+  ]) {
     const r = await call(c, 'set_ontology_id', args);
     assert.equal(r.isError, true, JSON.stringify(args));
     assert.equal(r.body.error_code, 'id_in_use');
@@ -360,7 +644,11 @@ test('set_prefix binds the default namespace with ":" alone; remove_prefix keeps
   assert.equal(map['z1:'], undefined);
   assert.equal(map['z2:'], Z, 'the sibling binding stays');
   assert.equal(map[':'], Z);
-  assert.match((await callOk(c, 'add_axiom', { axiom_type: 'declaration', entity: 'z2:Cat', entity_type: 'class' })).note as string, /already present/, 'z2: still parses');
+  assert.match(
+    (await callOk(c, 'add_axiom', { axiom_type: 'declaration', entity: 'z2:Cat', entity_type: 'class' })).note as string,
+    /already present/,
+    'z2: still parses',
+  );
   const gone = await call(c, 'add_axiom', { axiom_type: 'declaration', entity: 'z1:Cat', entity_type: 'class', strict: true });
   assert.equal(gone.isError, true, 'z1: no longer parses as a prefix');
   await callOk(c, 'remove_prefix', { prefix: 'z2' });
@@ -372,10 +660,20 @@ test('set_prefix binds the default namespace with ":" alone; remove_prefix keeps
 test('add_import with a document loads nothing when the declaration already resolves; an unanswered fetch is load_failed', async () => {
   const count = (await callOk(c, 'list_ontologies')).count as number;
   const r = await callOk(c, 'add_import', { iri: 'http://example.org/other', document: path.join(scratch, 'does-not-exist.ttl') });
-  assert.deepEqual(r, { added: true, iri: 'http://example.org/other', already_present: false, resolved: true, document: path.join(scratch, 'does-not-exist.ttl') });
+  assert.deepEqual(r, {
+    added: true,
+    iri: 'http://example.org/other',
+    already_present: false,
+    resolved: true,
+    document: path.join(scratch, 'does-not-exist.ttl'),
+  });
   assert.equal((await callOk(c, 'list_ontologies')).count, count);
   await callOk(c, 'undo_change');
-  const silent = await call(c, 'add_import', { iri: 'http://example.org/silent', document: `${web.base}/silent.ttl`, connection_timeout_ms: 200 });
+  const silent = await call(c, 'add_import', {
+    iri: 'http://example.org/silent',
+    document: `${web.base}/silent.ttl`,
+    connection_timeout_ms: 200,
+  });
   assert.equal(silent.body.error_code, 'load_failed');
   assert.match(silent.body.error as string, /within 200 ms \(connection_timeout_ms\)/);
   assert.ok(!((await active()).direct_imports as string[]).includes('http://example.org/silent'), 'nothing was declared');
@@ -383,12 +681,27 @@ test('add_import with a document loads nothing when the declaration already reso
 
 test('add_ontology_annotation defaults the property to rdfs:label; value_iri wins over value in add and remove', async () => {
   const label = await callOk(c, 'add_ontology_annotation', { value: 'The zoo' });
-  assert.deepEqual(label.annotation, { property: 'rdfs:label', property_iri: 'http://www.w3.org/2000/01/rdf-schema#label', value: 'The zoo' });
-  const both = await callOk(c, 'add_ontology_annotation', { property: 'rdfs:seeAlso', value: 'ignored', value_iri: 'http://example.org/zoo-home' });
-  assert.deepEqual(both.annotation, { property: 'rdfs:seeAlso', property_iri: 'http://www.w3.org/2000/01/rdf-schema#seeAlso', value_iri: 'http://example.org/zoo-home' });
+  assert.deepEqual(label.annotation, {
+    property: 'rdfs:label',
+    property_iri: 'http://www.w3.org/2000/01/rdf-schema#label',
+    value: 'The zoo',
+  });
+  const both = await callOk(c, 'add_ontology_annotation', {
+    property: 'rdfs:seeAlso',
+    value: 'ignored',
+    value_iri: 'http://example.org/zoo-home',
+  });
+  assert.deepEqual(both.annotation, {
+    property: 'rdfs:seeAlso',
+    property_iri: 'http://www.w3.org/2000/01/rdf-schema#seeAlso',
+    value_iri: 'http://example.org/zoo-home',
+  });
   const literal = await call(c, 'remove_ontology_annotation', { property: 'rdfs:seeAlso', value: 'ignored' });
   assert.equal(literal.body.error, 'Ontology annotation not present: rdfs:seeAlso = "ignored"');
-  assert.equal((await callOk(c, 'remove_ontology_annotation', { property: 'rdfs:seeAlso', value_iri: 'http://example.org/zoo-home' })).removed, true);
+  assert.equal(
+    (await callOk(c, 'remove_ontology_annotation', { property: 'rdfs:seeAlso', value_iri: 'http://example.org/zoo-home' })).removed,
+    true,
+  );
   assert.equal((await callOk(c, 'remove_ontology_annotation', { value: 'The zoo' })).removed, true);
   assert.equal((await call(c, 'remove_ontology_annotation', { value: 'x', bogus: 1 })).body.error_code, 'invalid_argument');
 });
@@ -399,7 +712,10 @@ const sha256 = (text: Buffer) => 'sha256:' + createHash('sha256').update(text).d
 
 test('save_ontology atomic=true verifies the round trip and reports bytes, sha256, round_trip, atomic and the revision envelope', async () => {
   await callOk(c, 'add_axiom', {
-    axiom_type: 'subclass_of', sub: 'Dog', super: 'Mammal', annotations: [{ property: 'rdfs:comment', value: 'reified', lang: 'en' }],
+    axiom_type: 'subclass_of',
+    sub: 'Dog',
+    super: 'Mammal',
+    annotations: [{ property: 'rdfs:comment', value: 'reified', lang: 'en' }],
   });
   for (const ext of ['ttl', 'owl', 'ofn', 'owx', 'omn']) {
     const target = path.join(scratch, `verified.${ext}`);
@@ -412,8 +728,11 @@ test('save_ontology atomic=true verifies the round trip and reports bytes, sha25
     assert.equal(saved.bytes, file.length, ext);
     assert.equal(saved.sha256, sha256(file), ext);
     const round = saved.round_trip as Row;
-    assert.deepEqual({ ...round, round_trip_class: undefined },
-      { ontology_id: true, direct_imports: true, ontology_annotations: true, axioms: true, round_trip_class: undefined }, ext);
+    assert.deepEqual(
+      { ...round, round_trip_class: undefined },
+      { ontology_id: true, direct_imports: true, ontology_annotations: true, axioms: true, round_trip_class: undefined },
+      ext,
+    );
     assert.ok(['byte_for_byte', 'axiom_identical'].includes(round.round_trip_class as string), ext);
     assert.equal(saved.backup_path, undefined, ext);
     assert.deepEqual(saved.revision, (await callOk(c, 'get_model_revision')).revision, `${ext}: the envelope after the save`);
@@ -497,14 +816,22 @@ test('verified saves compare up to blank-node renaming and allow the declaration
     }
     // RDF cannot hold an annotation by a non-built-in property of the RDFS namespace (a typo of
     // rdfs:comment is reserved vocabulary to the RDF mapping): the refusal names what differs, with samples.
-    await callOk(c, 'add_axiom', { axiom_type: 'annotation_assertion', subject: 'Cat', property: '<http://www.w3.org/2000/01/rdf-schema#commment>', value: 'typo' });
+    await callOk(c, 'add_axiom', {
+      axiom_type: 'annotation_assertion',
+      subject: 'Cat',
+      property: '<http://www.w3.org/2000/01/rdf-schema#commment>',
+      value: 'typo',
+    });
     const typo = path.join(scratch, 'anonymous-typo.ttl');
     const refused = await call(c, 'save_ontology', { path: typo, verify_round_trip: true });
     assert.equal(refused.body.error_code, 'round_trip_mismatch', JSON.stringify(refused.body));
     const round = refused.body.round_trip as Row;
     assert.equal(round.axioms, false);
     const lost = (round.differences as Row[]).find((d) => d.rule === 'axioms_lost')!;
-    assert.ok(((lost.axioms as Row).sample as string[]).some((line) => line.includes('rdf-schema#commment')), JSON.stringify(lost));
+    assert.ok(
+      ((lost.axioms as Row).sample as string[]).some((line) => line.includes('rdf-schema#commment')),
+      JSON.stringify(lost),
+    );
     assert.match(refused.body.error as string, /loses 1 axiom/);
     await assert.rejects(access(typo), 'nothing written');
     await callOk(c, 'undo_change');
@@ -528,7 +855,10 @@ test('save_ontology all=true saves every dirty ontology to its own document and 
   const saved = all.saved as { ontology: string; path: string }[];
   const skipped = all.skipped as { ontology: string; reason: string }[];
   assert.deepEqual(saved, [{ ontology: ZOO, path: target }]);
-  assert.ok(skipped.some((s) => s.ontology === 'http://example.org/untitled' && /no local document/.test(s.reason)), JSON.stringify(skipped));
+  assert.ok(
+    skipped.some((s) => s.ontology === 'http://example.org/untitled' && /no local document/.test(s.reason)),
+    JSON.stringify(skipped),
+  );
   assert.equal(all.message, `Saved 1 ontology, skipped ${skipped.length}.`);
   assert.match(await readFile(target, 'utf8'), /:Bird .*rdfs:subClassOf :Animal/s);
   const rows = (await callOk(c, 'list_ontologies')).ontologies as { id: string; dirty: boolean }[];
@@ -541,15 +871,33 @@ test('save_ontology all=true saves every dirty ontology to its own document and 
 
 test('load_ontology keep_active=true reports the loaded ontology and the unchanged active one; reloading reuses it', async () => {
   const file = path.join(scratch, 'kept.ttl');
-  await writeFile(file, PREFIXES + '<http://example.org/kept> a owl:Ontology ; rdfs:comment "k" .\n<http://example.org/kept#K> a owl:Class .\n<http://example.org/kept#K> rdfs:subClassOf <http://example.org/kept#K2> .\n');
+  await writeFile(
+    file,
+    PREFIXES +
+      '<http://example.org/kept> a owl:Ontology ; rdfs:comment "k" .\n<http://example.org/kept#K> a owl:Class .\n<http://example.org/kept#K> rdfs:subClassOf <http://example.org/kept#K2> .\n',
+  );
   const before = await active();
   const loaded = await callOk(c, 'load_ontology', { source: file, keep_active: true });
   assert.deepEqual(loaded, {
-    loaded_document: file, loaded_ontology: 'http://example.org/kept', loaded_axioms: 2, active_ontology: ZOO, kept_active: true,
+    loaded_document: file,
+    loaded_ontology: 'http://example.org/kept',
+    loaded_axioms: 2,
+    active_ontology: ZOO,
+    kept_active: true,
     document_iri: file,
-    active: { axioms: before.axioms, logical_axioms: before.logical_axioms, direct_imports: (before.direct_imports as string[]).length, ontology_annotations: 0 },
-    added_ontologies: 1, already_loaded: false, workspace_ontologies: loaded.workspace_ontologies, missing_imports_mode: 'warn',
-    resolved_imports: [], unresolved_imports: [], note: loaded.note,
+    active: {
+      axioms: before.axioms,
+      logical_axioms: before.logical_axioms,
+      direct_imports: (before.direct_imports as string[]).length,
+      ontology_annotations: 0,
+    },
+    added_ontologies: 1,
+    already_loaded: false,
+    workspace_ontologies: loaded.workspace_ontologies,
+    missing_imports_mode: 'warn',
+    resolved_imports: [],
+    unresolved_imports: [],
+    note: loaded.note,
   });
   assert.match(loaded.note as string, /not undoable/);
   const again = await callOk(c, 'load_ontology', { source: file });
@@ -579,7 +927,12 @@ test('load_ontology reports unreachable, silent and refused remote sources as fa
   assert.equal(web.hits, hits, 'nothing was fetched');
   const scheme = await call(c, 'load_ontology', { source: 'ftp://example.org/x.ttl' });
   assert.equal(scheme.body.error_code, 'invalid_argument');
-  for (const args of [{ source: `${web.base}/x.ttl`, connection_timeout_ms: 0 }, { source: 'x.ttl', lock_mode: 'strict' }, { source: 'x.ttl', keep_active: 'no' }, { source: '' }]) {
+  for (const args of [
+    { source: `${web.base}/x.ttl`, connection_timeout_ms: 0 },
+    { source: 'x.ttl', lock_mode: 'strict' },
+    { source: 'x.ttl', keep_active: 'no' },
+    { source: '' },
+  ]) {
     assert.equal((await call(c, 'load_ontology', args)).body.error_code, 'invalid_argument', JSON.stringify(args));
   }
   assert.equal((await callOk(c, 'list_ontologies')).count, count);
@@ -594,12 +947,17 @@ test('load_ontology: an untitled in-memory ontology satisfies an import under wa
   const strict = await call(c, 'load_ontology', { source: importer, missing_imports: 'error' });
   assert.equal(strict.body.error_code, 'missing_imports');
   const missing = strict.body.unresolved_imports as { import_iri: string; reason: string }[];
-  assert.deepEqual(missing.map((m) => m.import_iri), ['http://example.org/memory']);
+  assert.deepEqual(
+    missing.map((m) => m.import_iri),
+    ['http://example.org/memory'],
+  );
   assert.match(missing[0].reason, /untitled in-memory ontology/);
   assert.equal((await callOk(c, 'list_ontologies')).count, count, 'nothing was attached');
   const lenient = await callOk(c, 'load_ontology', { source: importer, keep_active: true });
-  assert.deepEqual((lenient.resolved_imports as { target_ontology: string; location: string }[]).map((e) => [e.target_ontology, e.location]),
-    [['http://example.org/memory', 'memory']]);
+  assert.deepEqual(
+    (lenient.resolved_imports as { target_ontology: string; location: string }[]).map((e) => [e.target_ontology, e.location]),
+    [['http://example.org/memory', 'memory']],
+  );
   assert.deepEqual(lenient.unresolved_imports, []);
 });
 

@@ -68,7 +68,15 @@ const items = (body: Row) => body.items as Row[];
 
 test('get_active_ontology reports ids, sorted direct imports and counts; closed input', async () => {
   const active = await ok('get_active_ontology');
-  assert.deepEqual(Object.keys(active).sort(), ['anonymous', 'axioms', 'direct_imports', 'logical_axioms', 'ontology_iri', 'version_iri', 'write_protection']);
+  assert.deepEqual(Object.keys(active).sort(), [
+    'anonymous',
+    'axioms',
+    'direct_imports',
+    'logical_axioms',
+    'ontology_iri',
+    'version_iri',
+    'write_protection',
+  ]);
   assert.equal(active.version_iri, 'http://example.org/audit/2.0');
   assert.equal(active.anonymous, false);
   assert.deepEqual(active.direct_imports, ['http://example.org/alpha', 'http://example.org/zeta'], 'sorted');
@@ -96,12 +104,30 @@ test('list_ontologies lists every loaded ontology in load order with dirty flags
   assert.equal(list.count, 3);
   assert.equal(list.dirty_count, 1, 'the edit dirtied the active ontology only');
   const rows = list.ontologies as Row[];
-  assert.deepEqual(rows.map((r) => Object.keys(r).sort()), rows.map(() => ['active', 'anonymous', 'axioms', 'dirty', 'document', 'id', 'logical_axioms']));
-  assert.deepEqual(rows.map((r) => r.id), ['http://example.org/audit http://example.org/audit/2.0', '(anonymous ontology)', 'http://example.org/scratch']);
-  assert.deepEqual(rows.map((r) => r.active), [true, false, false]);
-  assert.deepEqual(rows.map((r) => r.anonymous), [false, true, false]);
-  assert.deepEqual(rows.map((r) => r.dirty), [true, false, false]);
-  assert.deepEqual(rows.map((r) => r.document), [path.join(scratch, 'audit.ttl'), path.join(scratch, 'anonymous.ttl'), null]);
+  assert.deepEqual(
+    rows.map((r) => Object.keys(r).sort()),
+    rows.map(() => ['active', 'anonymous', 'axioms', 'dirty', 'document', 'id', 'logical_axioms']),
+  );
+  assert.deepEqual(
+    rows.map((r) => r.id),
+    ['http://example.org/audit http://example.org/audit/2.0', '(anonymous ontology)', 'http://example.org/scratch'],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.active),
+    [true, false, false],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.anonymous),
+    [false, true, false],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.dirty),
+    [true, false, false],
+  );
+  assert.deepEqual(
+    rows.map((r) => r.document),
+    [path.join(scratch, 'audit.ttl'), path.join(scratch, 'anonymous.ttl'), null],
+  );
   assert.deepEqual([rows[1].axioms, rows[1].logical_axioms], [1, 0]);
   assert.equal(JSON.stringify(await ok('list_ontologies')), JSON.stringify(list), 'unchanged state, identical JSON');
   await ok('undo_change');
@@ -111,14 +137,22 @@ test('get_entity: punned IRIs, shared names, CURIEs and built-ins; unknown names
   const punned = await ok('get_entity', { entity: A + 'Jaguar' });
   assert.deepEqual(Object.keys(punned).sort(), ['count', 'matches', 'note', 'query']);
   assert.equal(punned.query, A + 'Jaguar');
-  assert.deepEqual((punned.matches as Row[]).map((m) => m.type), ['Class', 'NamedIndividual']);
+  assert.deepEqual(
+    (punned.matches as Row[]).map((m) => m.type),
+    ['Class', 'NamedIndividual'],
+  );
   assert.match(punned.note as string, /punned/);
   const shared = await ok('get_entity', { entity: 'jaguar' });
-  assert.deepEqual((shared.matches as Row[]).map((m) => `${m.iri} ${m.type}`), [`${A}Jaguar Class`, `${A}Jaguar NamedIndividual`, `${A}JaguarCar Class`]);
+  assert.deepEqual(
+    (shared.matches as Row[]).map((m) => `${m.iri} ${m.type}`),
+    [`${A}Jaguar Class`, `${A}Jaguar NamedIndividual`, `${A}JaguarCar Class`],
+  );
   assert.equal(shared.count, 3);
   const single = await ok('get_entity', { entity: ':eats' });
   assert.deepEqual(single, { query: ':eats', count: 1, matches: [{ iri: A + 'eats', display: 'eats', type: 'ObjectProperty' }] });
-  assert.deepEqual((await ok('get_entity', { entity: 'owl:Thing' })).matches, [{ iri: 'http://www.w3.org/2002/07/owl#Thing', display: 'owl:Thing', type: 'Class' }]);
+  assert.deepEqual((await ok('get_entity', { entity: 'owl:Thing' })).matches, [
+    { iri: 'http://www.w3.org/2002/07/owl#Thing', display: 'owl:Thing', type: 'Class' },
+  ]);
   for (const ref of ['nope:Cat', 'Unicorn', A + 'Unicorn']) {
     const missing = await failed('get_entity', { entity: ref });
     assert.deepEqual([missing.error, missing.error_code], [`No entity found for '${ref}'.`, 'not_found']);
@@ -131,8 +165,20 @@ test('search_entities items carry every documented field; the default lexical po
   assert.deepEqual([body.query, body.type], ['cat', 'class']);
   const [cat] = items(body);
   assert.deepEqual(Object.keys(cat).sort(), [
-    'collision', 'display', 'iri', 'language', 'match_kind', 'match_source', 'matched_property', 'matched_value',
-    'needs_review', 'normalization', 'ontology', 'score', 'score_explanation', 'type',
+    'collision',
+    'display',
+    'iri',
+    'language',
+    'match_kind',
+    'match_source',
+    'matched_property',
+    'matched_value',
+    'needs_review',
+    'normalization',
+    'ontology',
+    'score',
+    'score_explanation',
+    'type',
   ]);
   assert.equal(cat.iri, A + 'Cat');
   assert.equal(cat.match_kind, 'exact');
@@ -159,7 +205,9 @@ test('search_entities listings: the own signature by type; implicit literal data
   const datatypes = all.filter((i) => i.type === 'Datatype').map((i) => i.iri);
   assert.deepEqual(datatypes, [XSD + 'integer'], 'a datatype named by an axiom is listed, rdf:langString of the labels is not');
   assert.ok(all.every((i) => i.match_kind === 'wildcard' && i.needs_review === false));
-  const onlyDatatypes = items(await ok('search_entities', { query: '**', type: 'datatype' })).map((i) => i.iri).sort();
+  const onlyDatatypes = items(await ok('search_entities', { query: '**', type: 'datatype' }))
+    .map((i) => i.iri)
+    .sort();
   assert.deepEqual(onlyDatatypes, [LANG_STRING, XSD + 'integer']);
   const properties = await ok('search_entities', { query: '*', type: 'data_property' });
   assert.deepEqual([properties.type, items(properties).map((i) => i.iri)], ['data_property', [A + 'lives']]);
@@ -184,7 +232,10 @@ test('search_entities grounding: synonyms are review-only, any preferred label g
   assert.deepEqual([jaguar.best_match, jaguar.would_mint, jaguar.mint_blocked_by_collision], [null, false, true]);
   assert.deepEqual(jaguar.collisions, [{ name: 'Jaguar', iris: [A + 'Jaguar', A + 'JaguarCar'] }]);
   const colliding = items(jaguar).filter((i) => i.collision === true);
-  assert.deepEqual(colliding.map((i) => `${i.iri} ${i.type}`), [`${A}Jaguar Class`, `${A}Jaguar NamedIndividual`, `${A}JaguarCar Class`]);
+  assert.deepEqual(
+    colliding.map((i) => `${i.iri} ${i.type}`),
+    [`${A}Jaguar Class`, `${A}Jaguar NamedIndividual`, `${A}JaguarCar Class`],
+  );
   for (const i of colliding) assert.deepEqual(i.collision_iris, [A + 'Jaguar', A + 'JaguarCar']);
 });
 
@@ -225,16 +276,32 @@ test('search_entities pages a total order and validates its arguments', async ()
     offset = page.next_offset as number | undefined;
   }
   assert.deepEqual(paged, ranked, 'pages neither drop nor repeat');
-  const cases: Row[] = [{}, { query: 1 }, { query: 'a', type: 'thing' }, { query: 'a', limit: 0 }, { query: 'a', offset: -1 }, { query: 'a', limit: 1.5 }, { query: 'a', lang: 'en' }];
+  const cases: Row[] = [
+    {},
+    { query: 1 },
+    { query: 'a', type: 'thing' },
+    { query: 'a', limit: 0 },
+    { query: 'a', offset: -1 },
+    { query: 'a', limit: 1.5 },
+    { query: 'a', lang: 'en' },
+  ];
   for (const args of cases) assert.equal((await failed('search_entities', args)).error_code, 'invalid_argument', JSON.stringify(args));
 });
 
 test('get_ontology_context reports the selected reasoner, its results and staleness', async () => {
   const before = (await ok('get_ontology_context')).reasoner as Row;
-  assert.deepEqual(before, { selected_id: 'auto', selected_name: 'Athene Automatic Reasoner 0.1.0', status: 'not_initialized', results_available: false });
+  assert.deepEqual(before, {
+    selected_id: 'auto',
+    selected_name: 'Athene Automatic Reasoner 0.1.0',
+    status: 'not_initialized',
+    results_available: false,
+  });
   await ok('set_reasoner', { reasoner: 'el' });
   const selected = (await ok('get_ontology_context')).reasoner as Row;
-  assert.deepEqual([selected.selected_id, selected.status, selected.results_available, selected.stale], ['el', 'not_initialized', false, undefined]);
+  assert.deepEqual(
+    [selected.selected_id, selected.status, selected.results_available, selected.stale],
+    ['el', 'not_initialized', false, undefined],
+  );
   assert.match(selected.selected_name as string, /EL\+\+/);
   await ok('run_reasoner');
   const classified = (await ok('get_ontology_context')).reasoner as Row;
@@ -245,22 +312,50 @@ test('get_ontology_context reports the selected reasoner, its results and stalen
   await ok('undo_change');
   const context = await ok('get_ontology_context');
   assert.deepEqual(context.imports, ['http://example.org/alpha', 'http://example.org/zeta']);
-  assert.deepEqual(context.active_ontology, { ontology_iri: 'http://example.org/audit', version_iri: 'http://example.org/audit/2.0', anonymous: false });
+  assert.deepEqual(context.active_ontology, {
+    ontology_iri: 'http://example.org/audit',
+    version_iri: 'http://example.org/audit/2.0',
+    anonymous: false,
+  });
   assert.equal((await failed('get_ontology_context', { limit: 0 })).error_code, 'invalid_argument');
 });
 
 test('get_axioms_for_entity and get_entity_context: datatype cards, ranges and ambiguous references', async () => {
   const integer = await ok('get_entity_context', { entity: 'xsd:integer' });
-  assert.deepEqual(Object.keys((integer.entities as Row[])[0]).sort(), ['annotations', 'deprecated', 'display', 'iri', 'referencing_axioms', 'type']);
+  assert.deepEqual(Object.keys((integer.entities as Row[])[0]).sort(), [
+    'annotations',
+    'deprecated',
+    'display',
+    'iri',
+    'referencing_axioms',
+    'type',
+  ]);
   const tom = (await ok('get_entity_context', { entity: 'Tom' })).entities as Row[];
   assert.deepEqual(Object.keys(tom[0]).sort(), [
-    'annotations', 'data_property_values', 'deprecated', 'different_from', 'display', 'iri', 'object_property_values',
-    'referencing_axioms', 'same_as', 'type', 'types',
+    'annotations',
+    'data_property_values',
+    'deprecated',
+    'different_from',
+    'display',
+    'iri',
+    'object_property_values',
+    'referencing_axioms',
+    'same_as',
+    'type',
+    'types',
   ]);
-  for (const args of [{ entity: 'Tom', include_imports: 'no' }, { entity: 'Tom', limit: 0 }, { entity: 'Tom', offset: 1 }]) {
+  for (const args of [
+    { entity: 'Tom', include_imports: 'no' },
+    { entity: 'Tom', limit: 0 },
+    { entity: 'Tom', offset: 1 },
+  ]) {
     assert.equal((await failed('get_entity_context', args)).error_code, 'invalid_argument', JSON.stringify(args));
   }
-  for (const args of [{ entity: 'Tom', limit: 0 }, { entity: 'Tom', offset: -1 }, { entity: 'Tom', include_imports: 1 }]) {
+  for (const args of [
+    { entity: 'Tom', limit: 0 },
+    { entity: 'Tom', offset: -1 },
+    { entity: 'Tom', include_imports: 1 },
+  ]) {
     assert.equal((await failed('get_axioms_for_entity', args)).error_code, 'invalid_argument', JSON.stringify(args));
   }
   const page = (await ok('get_axioms_for_entity', { entity: 'Tom', limit: 1 })).axioms as Row;
@@ -296,14 +391,27 @@ test('authoring: value_iri wins over value, set_label reaches a non-entity IRI, 
   const both = await ok('add_annotation', { entity: 'Cat', property: 'rdfs:seeAlso', value: 'ignored', value_iri: 'Animal' });
   assert.equal(both.axiom, 'cat rdfs:seeAlso animal');
   const page = 'http://example.org/pages/cat';
-  assert.deepEqual(await ok('set_label', { entity: page, value: 'Cat page', lang: 'en' }), { entity: page, label: 'Cat page', lang: 'en', removed_previous: 0 });
+  assert.deepEqual(await ok('set_label', { entity: page, value: 'Cat page', lang: 'en' }), {
+    entity: page,
+    label: 'Cat page',
+    lang: 'en',
+    removed_previous: 0,
+  });
   const named = await ok('create_class', { name: 'Lynx', iri: 'http://example.org/other#Lynx' });
-  assert.deepEqual(named.created, { iri: 'http://example.org/other#Lynx', display: 'Lynx', type: 'Class' }, 'iri wins; the name is still the label');
+  assert.deepEqual(
+    named.created,
+    { iri: 'http://example.org/other#Lynx', display: 'Lynx', type: 'Class' },
+    'iri wins; the name is still the label',
+  );
   assert.equal(named.present, true);
   assert.equal(named.parent, undefined);
   const typed = await ok('create_entity', { entity_type: 'individual', name: 'felix', label: 'Felix', label_lang: 'en' });
   assert.deepEqual(typed.created, { iri: A + 'felix', display: 'Felix', type: 'NamedIndividual' });
-  for (const args of [{ entity_type: 'individual' }, { entity_type: 'individual', name: 'x', label_lang: 'e n' }, { entity_type: 'individual', name: 'x', parent: 'Cat' }]) {
+  for (const args of [
+    { entity_type: 'individual' },
+    { entity_type: 'individual', name: 'x', label_lang: 'e n' },
+    { entity_type: 'individual', name: 'x', parent: 'Cat' },
+  ]) {
     assert.equal((await failed('create_entity', args)).error_code, 'invalid_argument', JSON.stringify(args));
   }
 });
@@ -312,13 +420,22 @@ test('the explore tools need only ontology:read and run in read-only mode', asyn
   const o = new Ontology();
   o.id = { iri: 'http://example.org/r', versionIri: null };
   o.add(declaration(cls('http://example.org/r#A')));
-  const calls: [string, Row][] = [['list_ontologies', {}], ['get_active_ontology', {}], ['search_entities', { query: 'A' }], ['get_entity', { entity: 'A' }]];
+  const calls: [string, Row][] = [
+    ['list_ontologies', {}],
+    ['get_active_ontology', {}],
+    ['search_entities', { query: 'A' }],
+    ['get_entity', { entity: 'A' }],
+  ];
   const reader = toolContext([o], principalWith(['ontology:read']), { read_only: true });
   const nobody = toolContext([o], principalWith(['ontology:curate']));
   for (const [name, args] of calls) {
     assert.equal((await runInContext(name, args, reader)).isError, false, name);
     const denied = (await runInContext(name, args, nobody)).body;
-    assert.deepEqual([denied.error_code, denied.missing_capabilities, denied.effects_prevented], ['authorization_denied', ['ontology:read'], true], name);
+    assert.deepEqual(
+      [denied.error_code, denied.missing_capabilities, denied.effects_prevented],
+      ['authorization_denied', ['ontology:read'], true],
+      name,
+    );
   }
 });
 

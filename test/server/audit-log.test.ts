@@ -13,7 +13,16 @@ import { auditRecorder } from '../../src/audit/stream.js';
 import { documentProjectHash, policyProjectHash, projectStreamsDir } from '../../src/audit/project.js';
 import { mergeStreams } from '../../src/audit/merge.js';
 import type { AuditEvent } from '../../src/audit/event.js';
-import { call, callOk, principalWith, runInContext, serveAndConnect, serveTempOntology, toolContext, type ServedClient } from './support.js';
+import {
+  call,
+  callOk,
+  principalWith,
+  runInContext,
+  serveAndConnect,
+  serveTempOntology,
+  toolContext,
+  type ServedClient,
+} from './support.js';
 
 const IRI = 'http://example.org/zoo';
 const TTL = `@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<${IRI}> a owl:Ontology .\n<${IRI}#Cat> a owl:Class .\n`;
@@ -70,7 +79,10 @@ test('allowed and denied calls (a path-policy refusal denied, a mistyped argumen
   ]);
   const label = events[1];
   assert.equal(label.gate.mutating, true);
-  assert.deepEqual(label.change.arguments.map((a) => a.name), ['entity', 'value']);
+  assert.deepEqual(
+    label.change.arguments.map((a) => a.name),
+    ['entity', 'value'],
+  );
   assert.equal(label.target.ontology_iri, IRI);
   assert.equal(label.client.client_id, 'static-token');
   assert.match(events[0].policy_digest ?? '', /^sha256:[0-9a-f]{64}$/, 'the policy digest a call reported is kept');
@@ -120,11 +132,20 @@ test('export_audit_log: dry run writes nothing; a commit writes the sorted merge
   const written = path.join(path.dirname(target), 'audit-export-1.jsonl');
   const bytes = await readFile(written);
   assert.deepEqual(done, {
-    exported: true, dry_run: false, path: written, sha256: 'sha256:' + createHash('sha256').update(bytes).digest('hex'),
-    bytes: bytes.length, event_count: bytes.toString('utf8').split('\n').length - 1, source_count: 1,
+    exported: true,
+    dry_run: false,
+    path: written,
+    sha256: 'sha256:' + createHash('sha256').update(bytes).digest('hex'),
+    bytes: bytes.length,
+    event_count: bytes.toString('utf8').split('\n').length - 1,
+    source_count: 1,
   });
   assert.ok((done.event_count as number) >= 6);
-  const lines = bytes.toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditEvent);
+  const lines = bytes
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as AuditEvent);
   const keys = lines.map((e) => `${e.timestamp}|${e.workspace_id}|${String(e.sequence).padStart(8, '0')}|${e.event_id}`);
   assert.deepEqual(keys, [...keys].sort());
   assert.equal((await stat(written)).mode & 0o777, 0o600);
@@ -132,7 +153,13 @@ test('export_audit_log: dry run writes nothing; a commit writes the sorted merge
 });
 
 test('export_audit_log refuses other output names, absolute and escaping paths', async () => {
-  for (const output of ['../audit-export.jsonl', '/tmp/audit-export.jsonl', '.athene/other.jsonl', '.athene/audit-export.json', '.athene/x/audit-export.jsonl']) {
+  for (const output of [
+    '../audit-export.jsonl',
+    '/tmp/audit-export.jsonl',
+    '.athene/other.jsonl',
+    '.athene/audit-export.json',
+    '.athene/x/audit-export.jsonl',
+  ]) {
     const r = await call(served.c, 'export_audit_log', { dry_run: false, output });
     assert.equal(r.body.error_code, 'invalid_argument', output);
     assert.equal(r.body.exported, false);

@@ -36,8 +36,15 @@ test('create_class mints in the ontology namespace with label and parent, as one
   assert.deepEqual(made.created, { iri: ZOO + 'Horse', display: 'Horse', type: 'Class' });
   assert.equal(made.parent, 'Animal and (eats some Grass)');
   assert.equal(made.present, true);
-  assert.deepEqual((made.new_entities as Row[]).map((e) => e.iri), [ZOO + 'Horse', ZOO + 'Grass']);
-  assert.deepEqual(await axiomsOf(ZOO + 'Horse'), ['Class: Horse', 'Horse SubClassOf animal and eats some Grass', 'Horse rdfs:label "Horse"']);
+  assert.deepEqual(
+    (made.new_entities as Row[]).map((e) => e.iri),
+    [ZOO + 'Horse', ZOO + 'Grass'],
+  );
+  assert.deepEqual(await axiomsOf(ZOO + 'Horse'), [
+    'Class: Horse',
+    'Horse SubClassOf animal and eats some Grass',
+    'Horse rdfs:label "Horse"',
+  ]);
   assert.ok(await exists(ZOO + 'Grass'), 'the minted filler class is declared');
   assert.equal(await axiomCount(), base + 4);
 
@@ -90,10 +97,16 @@ test('create_class refuses bad identities and a bad parent without changing anyt
 test('create_entity creates each entity type', async () => {
   const made = await ok('create_entity', { entity_type: 'object_property', name: 'hunts' });
   assert.deepEqual(made.created, { iri: ZOO + 'hunts', display: 'hunts', type: 'ObjectProperty' });
-  assert.deepEqual((made.new_entities as Row[]).map((e) => e.type), ['ObjectProperty']);
+  assert.deepEqual(
+    (made.new_entities as Row[]).map((e) => e.type),
+    ['ObjectProperty'],
+  );
   const types: [string, string][] = [
-    ['class', 'Class'], ['data_property', 'DataProperty'], ['annotation_property', 'AnnotationProperty'],
-    ['individual', 'NamedIndividual'], ['datatype', 'Datatype'],
+    ['class', 'Class'],
+    ['data_property', 'DataProperty'],
+    ['annotation_property', 'AnnotationProperty'],
+    ['individual', 'NamedIndividual'],
+    ['datatype', 'Datatype'],
   ];
   for (const [input, type] of types) {
     const r = await ok('create_entity', { entity_type: input, iri: `http://other.org/kinds#${input}`, no_label: true });
@@ -148,7 +161,10 @@ test('add_annotation annotates entities and absolute IRIs with literals, IRIs an
   assert.equal(link.axiom, 'page rdfs:seeAlso mammal');
   assert.equal(link.applied, true);
   const annotated = await ok('add_annotation', {
-    entity: 'eats', value: 'frisst', lang: 'de', annotations: [{ property: 'rdfs:comment', value: 'German label' }],
+    entity: 'eats',
+    value: 'frisst',
+    lang: 'de',
+    annotations: [{ property: 'rdfs:comment', value: 'German label' }],
   });
   assert.match(annotated.axiom as string, /Annotations: rdfs:comment "German label"/);
   const already = await ok('add_annotation', { entity: 'mammal', property: 'rdfs:comment', value: 'Hairy.', lang: 'en' });
@@ -161,7 +177,11 @@ test('add_annotation annotates entities and absolute IRIs with literals, IRIs an
   const strict = await call(c, 'add_annotation', { entity: 'mammal', property: 'synonym', value: 'x', strict: true });
   assert.equal(strict.body.error_code, 'invalid_argument');
   assert.equal(strict.body.operand, 'property');
-  for (const args of [{ entity: 'mammal' }, { entity: 'mammal', value: 'x', lang: 'e n' }, { entity: 'mammal', value: 'x', annotations: [{ valu: 'y' }] }]) {
+  for (const args of [
+    { entity: 'mammal' },
+    { entity: 'mammal', value: 'x', lang: 'e n' },
+    { entity: 'mammal', value: 'x', annotations: [{ valu: 'y' }] },
+  ]) {
     assert.equal((await call(c, 'add_annotation', args)).body.error_code, 'invalid_argument', JSON.stringify(args));
   }
   assert.equal(await axiomCount(), base + 5);
@@ -172,7 +192,11 @@ test('set_label replaces the labels of one language and is undone in one step', 
   await ok('add_annotation', { entity: 'Bird', value: 'birdie', lang: 'en' });
   await ok('add_annotation', { entity: 'Bird', value: 'Vogel', lang: 'de' });
   await ok('add_annotation', { entity: 'Bird', value: 'untagged bird' });
-  const labels = async () => (await axiomsOf(ZOO + 'Bird')).filter((r) => (r as string).includes('rdfs:label')).map((r) => (r as string).replace(/^\S+ rdfs:label /, '')).sort();
+  const labels = async () =>
+    (await axiomsOf(ZOO + 'Bird'))
+      .filter((r) => (r as string).includes('rdfs:label'))
+      .map((r) => (r as string).replace(/^\S+ rdfs:label /, ''))
+      .sort();
   const set = await ok('set_label', { entity: ZOO + 'Bird', value: 'Bird', lang: 'EN' });
   assert.deepEqual(set, { entity: ZOO + 'Bird', label: 'Bird', lang: 'en', removed_previous: 2 });
   assert.deepEqual(await labels(), ['"Bird"@en', '"Vogel"@de', '"untagged bird"']);
@@ -193,8 +217,10 @@ test('set_label replaces the labels of one language and is undone in one step', 
 
 test('the authoring tools need ontology:curate and are refused in read-only mode', async () => {
   const calls: [string, Row][] = [
-    ['create_class', { name: 'A' }], ['create_entity', { entity_type: 'individual', name: 'a' }],
-    ['add_subclass_of', { child: 'A', parent: 'B' }], ['add_annotation', { entity: 'http://example.org/x#A', value: 'x' }],
+    ['create_class', { name: 'A' }],
+    ['create_entity', { entity_type: 'individual', name: 'a' }],
+    ['add_subclass_of', { child: 'A', parent: 'B' }],
+    ['add_annotation', { entity: 'http://example.org/x#A', value: 'x' }],
     ['set_label', { entity: 'http://example.org/x#A', value: 'x' }],
   ];
   const o = new Ontology();

@@ -8,14 +8,32 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestServer, fixture, connect, call, callOk, pendingWrites, decideWrite, eventually, raw, INIT_BODY, MCP_HEADERS } from './support.js';
+import {
+  startTestServer,
+  fixture,
+  connect,
+  call,
+  callOk,
+  pendingWrites,
+  decideWrite,
+  eventually,
+  raw,
+  INIT_BODY,
+  MCP_HEADERS,
+} from './support.js';
 
 /** A Turtle document of `n` labelled classes in a chain, large enough that parsing it takes a while. */
 function largeTurtle(n: number): string {
-  const lines = ['@prefix : <http://example.org/big#> .', '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
-    '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .', '<http://example.org/big> a owl:Ontology .'];
+  const lines = [
+    '@prefix : <http://example.org/big#> .',
+    '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
+    '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+    '<http://example.org/big> a owl:Ontology .',
+  ];
   for (let i = 0; i < n; i++) {
-    lines.push(`:C${i} a owl:Class ; rdfs:label "class number ${i}" ; rdfs:comment "generated class ${i} of ${n}"${i > 0 ? ` ; rdfs:subClassOf :C${i - 1}` : ''} .`);
+    lines.push(
+      `:C${i} a owl:Class ; rdfs:label "class number ${i}" ; rdfs:comment "generated class ${i} of ${n}"${i > 0 ? ` ; rdfs:subClassOf :C${i - 1}` : ''} .`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -25,8 +43,9 @@ test('a held write whose call is cancelled is withdrawn from the queue and never
   const c = await connect(t);
   try {
     const controller = new AbortController();
-    const held = c.callTool({ name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' } }, undefined,
-      { signal: controller.signal });
+    const held = c.callTool({ name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' } }, undefined, {
+      signal: controller.signal,
+    });
     let entry;
     await eventually('the write is held', async () => {
       [entry] = await pendingWrites(t);
@@ -63,11 +82,23 @@ test('a held write whose HTTP request goes away is cancelled the same way', asyn
   try {
     const auth = { authorization: `Bearer ${t.token}` };
     const init = await raw(t, { method: 'POST', headers: { ...MCP_HEADERS, ...auth }, body: INIT_BODY });
-    const session = { ...MCP_HEADERS, ...auth, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+    const session = {
+      ...MCP_HEADERS,
+      ...auth,
+      'mcp-session-id': init.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': '2025-06-18',
+    };
     await init.text();
-    await (await raw(t, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    await (
+      await raw(t, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })
+    ).text();
     const controller = new AbortController();
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' } },
+    });
     const held = raw(t, { method: 'POST', headers: session, body, signal: controller.signal });
     let entry;
     await eventually('the write is held', async () => {
@@ -94,7 +125,10 @@ test('a load cancelled while its document is parsing attaches nothing, and the s
   const other = await connect(t);
   try {
     const controller = new AbortController();
-    const loading = c.callTool({ name: 'load_ontology', arguments: { source: big } }, undefined, { signal: controller.signal, timeout: 120_000 });
+    const loading = c.callTool({ name: 'load_ontology', arguments: { source: big } }, undefined, {
+      signal: controller.signal,
+      timeout: 120_000,
+    });
     // a few round trips on another session: the window answers while the load parses off its thread
     for (let i = 0; i < 3; i++) assert.equal((await callOk(other, 'list_ontologies')).count, 1);
     controller.abort('no longer needed');

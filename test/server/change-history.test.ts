@@ -126,7 +126,9 @@ test('a window whose worker dies restarts with its unsaved journaled changes rep
     const deadline = Date.now() + 120_000;
     let recovered = 0;
     while (Date.now() < deadline) {
-      const health = await (await fetch(new URL('/health', s.t.server.url), { headers: { authorization: `Bearer ${s.t.token}` } })).json() as Row;
+      const health = (await (
+        await fetch(new URL('/health', s.t.server.url), { headers: { authorization: `Bearer ${s.t.token}` } })
+      ).json()) as Row;
       recovered = (health.journal as Row).recovered as number;
       if (recovered > 0) break;
       await new Promise((r) => setTimeout(r, 100));

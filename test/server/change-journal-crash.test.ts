@@ -26,7 +26,8 @@ interface Served {
 
 async function serve(home: string, file: string): Promise<Served> {
   const child = spawn(process.execPath, [MAIN, 'serve', file, '--port', '0', '--no-share', '--home', home], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ATHENE_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ATHENE_HOME: home },
   });
   let out = '';
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -94,10 +95,12 @@ test('200 acknowledged edits from 8 sessions survive kill -9: same ontology, und
   try {
     const clients = await Promise.all(Array.from({ length: 8 }, (_, k) => client(s, `client-${k}`)));
     // 8 × 24 concurrent edits: 20 adds, then 4 removes of a session's own axioms
-    await Promise.all(clients.map(async (c, k) => {
-      for (let j = 0; j < 20; j++) await call(c, 'add_axiom', sub(k, j));
-      for (let j = 0; j < 4; j++) await call(c, 'remove_axiom', sub(k, j));
-    }));
+    await Promise.all(
+      clients.map(async (c, k) => {
+        for (let j = 0; j < 20; j++) await call(c, 'add_axiom', sub(k, j));
+        for (let j = 0; j < 4; j++) await call(c, 'remove_axiom', sub(k, j));
+      }),
+    );
     await call(clients[0], 'add_ontology_annotation', { property: 'rdfs:comment', value: 'journaled header change' });
     await call(clients[1], 'add_axiom', sub(1, 100));
     await call(clients[1], 'undo_change');
@@ -141,7 +144,11 @@ test('200 acknowledged edits from 8 sessions survive kill -9: same ontology, und
     const entity = await call(c, 'get_change_history', { entity: 'C3x7' });
     assert.equal(entity.total_matched, 1);
     const changes = (entity.entries as Body[])[0].changes as Body[];
-    assert.deepEqual(changes.map((x) => x.op), ['add_axiom', 'add_axiom'], 'the declaration and the subclass axiom');
+    assert.deepEqual(
+      changes.map((x) => x.op),
+      ['add_axiom', 'add_axiom'],
+      'the declaration and the subclass axiom',
+    );
     const change = changes.find((x) => String(x.functional).startsWith('SubClassOf'))!;
     assert.match(String(change.functional), /^SubClassOf\(<http:\/\/example\.org\/zoo#C3x7> <http:\/\/example\.org\/zoo#Animal>\)$/);
     assert.match(String(change.manchester), /C3x7 SubClassOf animal/);
@@ -166,9 +173,11 @@ test('a document edited on disk before the restart is opened as it is; the recov
   let s = await serve(home, doc);
   try {
     const clients = await Promise.all([client(s, 'alpha'), client(s, 'beta')]);
-    await Promise.all(clients.map(async (c, k) => {
-      for (let j = 0; j < 5; j++) await call(c, 'add_axiom', sub(k, j));
-    }));
+    await Promise.all(
+      clients.map(async (c, k) => {
+        for (let j = 0; j < 5; j++) await call(c, 'add_axiom', sub(k, j));
+      }),
+    );
     await kill9(s);
     // someone edits the file meanwhile, adding one of the journaled axioms and a new class
     await writeFile(doc, (await readFile(doc, 'utf8')) + '\n:C0x0 rdfs:subClassOf :Animal .\n:Fish a owl:Class .\n');
@@ -180,7 +189,10 @@ test('a document edited on disk before the restart is opened as it is; the recov
     const journal = listed.journal as Body;
     assert.equal(journal.recovered, 0, 'nothing replayed silently');
     assert.equal(journal.pending_recovery, 10);
-    assert.match(String((journal.notices as Body[])[0].message), /^10 unsaved changes from \d{4}-\d\d-\d\dT[\d:.]+Z could not be applied automatically/);
+    assert.match(
+      String((journal.notices as Body[])[0].message),
+      /^10 unsaved changes from \d{4}-\d\d-\d\dT[\d:.]+Z could not be applied automatically/,
+    );
     assert.deepEqual((await health(s)).journal, { recovered: 0, pending_recovery: 10 });
     assert.match(s.output(), /10 unsaved changes from .* could not be applied automatically/);
     const info = await call(c, 'get_session_info');

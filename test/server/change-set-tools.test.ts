@@ -7,7 +7,21 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connect, call, callOk, toolContext, runInContext, serveAndConnect, serveTempOntology, withProjectPolicy, axiomCount, undoDepth, type Row, type ServedTempOntology, type TestServer } from './support.js';
+import {
+  connect,
+  call,
+  callOk,
+  toolContext,
+  runInContext,
+  serveAndConnect,
+  serveTempOntology,
+  withProjectPolicy,
+  axiomCount,
+  undoDepth,
+  type Row,
+  type ServedTempOntology,
+  type TestServer,
+} from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import { changeSetStore } from '../../src/tools/change-sets.js';
@@ -47,10 +61,19 @@ async function preview(operations: Row[], extra: Row = {}): Promise<Row> {
 test('preview_change_set evaluates a private snapshot and caches a committable preview; the live ontology is untouched', async () => {
   const count = await axiomCount(c);
   const depth = await undoDepth(c);
-  const p = await preview([sub('kitten', 'animal'), { axiom_type: 'disjoint_classes', classes: ['puppy', 'kitten'] }, sub('puppy', 'dog', 'remove')]);
+  const p = await preview([
+    sub('kitten', 'animal'),
+    { axiom_type: 'disjoint_classes', classes: ['puppy', 'kitten'] },
+    sub('puppy', 'dog', 'remove'),
+  ]);
   assert.match(p.change_set_id as string, /^cs_/);
   assert.ok(Date.parse(p.expires_at as string) > Date.now());
-  assert.deepEqual(Object.keys(p.base_revision as Row).sort(), ['document_fingerprint', 'semantic_fingerprint', 'session_revision', 'workspace_id']);
+  assert.deepEqual(Object.keys(p.base_revision as Row).sort(), [
+    'document_fingerprint',
+    'semantic_fingerprint',
+    'session_revision',
+    'workspace_id',
+  ]);
   assert.deepEqual(p.normalized_changes, [
     { op: 'add', axiom_type: 'DisjointClasses', axiom: 'kitten DisjointWith puppy' },
     { op: 'add', axiom_type: 'SubClassOf', axiom: 'kitten SubClassOf animal' },
@@ -69,7 +92,11 @@ test('preview_change_set evaluates a private snapshot and caches a committable p
   assert.equal(p.live_mutated, false);
   const pre = p.preflight as Row;
   assert.equal(pre.gate, 'pass');
-  assert.deepEqual(pre.stages_ran, ['reasoner', 'profile', 'structural', 'governance'], 'auto is selected from the start: the reasoner stage runs');
+  assert.deepEqual(
+    pre.stages_ran,
+    ['reasoner', 'profile', 'structural', 'governance'],
+    'auto is selected from the start: the reasoner stage runs',
+  );
   assert.deepEqual(pre.required_stages, []);
   assert.equal(await axiomCount(c), count);
   assert.equal(await undoDepth(c), depth);
@@ -83,7 +110,11 @@ test('preview_change_set evaluates a private snapshot and caches a committable p
 test('commit_change_set applies the preview once as one undo unit; a second commit is refused', async () => {
   const count = await axiomCount(c);
   const depth = await undoDepth(c);
-  const p = await preview([sub('kitten', 'animal'), { axiom_type: 'disjoint_classes', classes: ['puppy', 'kitten'] }, sub('puppy', 'dog', 'remove')]);
+  const p = await preview([
+    sub('kitten', 'animal'),
+    { axiom_type: 'disjoint_classes', classes: ['puppy', 'kitten'] },
+    sub('puppy', 'dog', 'remove'),
+  ]);
   const done = await callOk(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
   assert.equal(done.committed, true);
   assert.equal(done.change_set_id, p.change_set_id);
@@ -94,7 +125,7 @@ test('commit_change_set applies the preview once as one undo unit; a second comm
   assert.equal(done.undo_depth_after, depth + 1);
   assert.equal(done.undo_log_warning, undefined);
   assert.deepEqual(done.normalized_changes, p.normalized_changes);
-  assert.equal((done.new_revision as Row).session_revision, (p.base_revision as Row).session_revision as number + 1);
+  assert.equal((done.new_revision as Row).session_revision, ((p.base_revision as Row).session_revision as number) + 1);
   assert.equal(await axiomCount(c), count + 1);
   const again = await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
   assert.equal(again.isError, true);
@@ -119,7 +150,7 @@ test('a stale or altered revision envelope is a revision_conflict and commits no
   assert.equal(stale.body.error_code, 'revision_conflict');
   assert.equal(stale.body.committed, false);
   assert.deepEqual(stale.body.base_revision, p.base_revision);
-  assert.equal((stale.body.current_revision as Row).session_revision, (p.base_revision as Row).session_revision as number + 1);
+  assert.equal((stale.body.current_revision as Row).session_revision, ((p.base_revision as Row).session_revision as number) + 1);
   assert.equal(await axiomCount(c), count);
   const r = await callOk(c, 'rebase_change_set', { change_set_id: p.change_set_id });
   assert.equal(r.rebased_from, p.change_set_id);
@@ -131,7 +162,10 @@ test('a stale or altered revision envelope is a revision_conflict and commits no
   assert.equal(done.committed, true);
   assert.equal(await axiomCount(c), count + 1);
   // The original stays cached until discarded; it is still stale.
-  assert.equal((await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision })).body.error_code, 'revision_conflict');
+  assert.equal(
+    (await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision })).body.error_code,
+    'revision_conflict',
+  );
   await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id });
   await callOk(c, 'undo_change');
   await callOk(c, 'undo_change');
@@ -160,7 +194,10 @@ test('rebase after a conflicting edit lists what resolves differently and caches
 test('discard drops a preview; discarded, unknown and expired previews are unknown_change_set', async () => {
   const count = await axiomCount(c);
   const p = await preview([sub('kitten', 'animal')]);
-  assert.deepEqual(await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id }), { change_set_id: p.change_set_id, discarded: true });
+  assert.deepEqual(await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id }), {
+    change_set_id: p.change_set_id,
+    discarded: true,
+  });
   for (const [tool, args] of [
     ['discard_change_set', { change_set_id: p.change_set_id }],
     ['commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision }],
@@ -183,15 +220,31 @@ test('oversized and malformed change sets are refused before any QC', async () =
   const tooMany = Array.from({ length: 2001 }, () => sub('kitten', 'animal'));
   assert.equal((await call(c, 'preview_change_set', { operations: tooMany })).body.error_code, 'invalid_argument');
   // 1,400 operations each minting five classes: 1,400 axioms and 7,000 declarations, over 8,000 changes.
-  const wide = Array.from({ length: 1400 }, (_, i) => ({ axiom_type: 'disjoint_classes', classes: [1, 2, 3, 4, 5].map((k) => `Gen${i}x${k}`) }));
+  const wide = Array.from({ length: 1400 }, (_, i) => ({
+    axiom_type: 'disjoint_classes',
+    classes: [1, 2, 3, 4, 5].map((k) => `Gen${i}x${k}`),
+  }));
   const large = await call(c, 'preview_change_set', { operations: wide });
   assert.equal(large.isError, true);
   assert.equal(large.body.error_code, 'change_set_too_large');
   assert.equal(large.body.limit_kind, 'normalized changes');
-  for (const bad of [{ ttl_seconds: 0 }, { ttl_seconds: 3601 }, { gates: ['nonsense'] }, { include_impact: 'inferred' }, { timeout_ms: 0 }]) {
-    assert.equal((await call(c, 'preview_change_set', { operations: [sub('kitten', 'animal')], ...bad })).body.error_code, 'invalid_argument', JSON.stringify(bad));
+  for (const bad of [
+    { ttl_seconds: 0 },
+    { ttl_seconds: 3601 },
+    { gates: ['nonsense'] },
+    { include_impact: 'inferred' },
+    { timeout_ms: 0 },
+  ]) {
+    assert.equal(
+      (await call(c, 'preview_change_set', { operations: [sub('kitten', 'animal')], ...bad })).body.error_code,
+      'invalid_argument',
+      JSON.stringify(bad),
+    );
   }
-  assert.equal((await call(c, 'commit_change_set', { change_set_id: 'x', expected_revision: { workspace_id: 'w' } })).body.error_code, 'invalid_argument');
+  assert.equal(
+    (await call(c, 'commit_change_set', { change_set_id: 'x', expected_revision: { workspace_id: 'w' } })).body.error_code,
+    'invalid_argument',
+  );
 });
 
 test('an explicitly listed gate that cannot run makes the preview uncommittable', async () => {
@@ -240,7 +293,10 @@ test('with the EL reasoner, verify=rollback prevents a batch that makes a class 
   assert.equal(verify.classification_completed, true);
   assert.equal(verify.error_code, 'preflight_failed');
   assert.equal(verify.was_inconsistent, false);
-  assert.equal(((verify.preflight as Row).findings as Row[]).some((f) => f.rule_id === 'unsatisfiable_class' && f.focus_iri === `${CS}Puppy`), true);
+  assert.equal(
+    ((verify.preflight as Row).findings as Row[]).some((f) => f.rule_id === 'unsatisfiable_class' && f.focus_iri === `${CS}Puppy`),
+    true,
+  );
   assert.deepEqual((r.operations as Row[])[0].applied, false);
   assert.equal((r.summary as Row).added, 0);
   assert.equal((r.summary as Row).single_undo, false);
@@ -314,7 +370,8 @@ test('a workspace change while the preflight runs invalidates the preview and ca
 test('with a project policy its stages decide, and a changed, pinned or removed policy refuses the commit', async () => {
   const policyDir = path.join(dir, '.athene');
   const policyFile = path.join(policyDir, 'project.yaml');
-  const policyText = (stages: string) => `version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [${stages}]\n`;
+  const policyText = (stages: string) =>
+    `version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [${stages}]\n`;
   await mkdir(policyDir);
   await writeFile(policyFile, policyText('structural'));
   try {
@@ -325,11 +382,19 @@ test('with a project policy its stages decide, and a changed, pinned or removed 
     assert.deepEqual((p.preflight as Row).required_stages, ['interoperability', 'structural', 'rules']);
     assert.deepEqual((p.preflight as Row).stages_ran, ['interoperability', 'structural', 'rules']);
     assert.equal(p.committable, true, JSON.stringify(p.committable_reasons));
-    const pinned = await call(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision, confirm_policy_digest: 'sha256:' + '1'.repeat(64) });
+    const pinned = await call(c, 'commit_change_set', {
+      change_set_id: p.change_set_id,
+      expected_revision: p.base_revision,
+      confirm_policy_digest: 'sha256:' + '1'.repeat(64),
+    });
     assert.equal(pinned.body.error_code, 'policy_digest_conflict');
     assert.equal(pinned.body.committed, false);
     const count = await axiomCount(c);
-    const done = await callOk(c, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision, confirm_policy_digest: p.policy_digest });
+    const done = await callOk(c, 'commit_change_set', {
+      change_set_id: p.change_set_id,
+      expected_revision: p.base_revision,
+      confirm_policy_digest: p.policy_digest,
+    });
     assert.equal(done.committed, true, 'a refused commit leaves the preview committable');
     assert.equal(await axiomCount(c), count + 1);
     await callOk(c, 'undo_change');
@@ -370,24 +435,32 @@ test('with a policy its verdict is absolute for verify=rollback and its fail_on 
   // An unlabelled class: a structural smell the ontology has before the verified batches below.
   await callOk(c, 'apply_changes', { operations: [sub('Wolf', 'animal')] });
   const count = await axiomCount(c);
-  await withProjectPolicy(dir, 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n  fail_on: warn\n', async () => {
-    const governed = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
-    const verify = governed.verify as Row;
-    assert.equal(verify.gate, 'fail');
-    assert.equal(verify.applied, false);
-    assert.equal(verify.prevented_before_apply, true);
-    assert.match(verify.policy_digest as string, /^sha256:/);
-    assert.equal(verify.baseline_gate, undefined, 'a policy verdict is not softened by the baseline');
-    assert.equal(await axiomCount(c), count);
-  });
+  await withProjectPolicy(
+    dir,
+    'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n  fail_on: warn\n',
+    async () => {
+      const governed = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
+      const verify = governed.verify as Row;
+      assert.equal(verify.gate, 'fail');
+      assert.equal(verify.applied, false);
+      assert.equal(verify.prevented_before_apply, true);
+      assert.match(verify.policy_digest as string, /^sha256:/);
+      assert.equal(verify.baseline_gate, undefined, 'a policy verdict is not softened by the baseline');
+      assert.equal(await axiomCount(c), count);
+    },
+  );
   // The policy's fail_on is honoured: structural smells are warnings, which fail_on error does not block.
-  await withProjectPolicy(dir, 'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n  fail_on: error\n', async () => {
-    const p = await preview([sub('kitten', 'animal')]);
-    const structural = ((p.preflight as Row).stages as Row[]).find((s) => s.stage === 'structural')!;
-    assert.equal(structural.verdict, 'warn');
-    assert.equal(p.committable, true, JSON.stringify(p.committable_reasons));
-    await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id });
-  });
+  await withProjectPolicy(
+    dir,
+    'version: 1\nproject_id: cs\nroot_ontology: http://example.org/cs\nvalidation:\n  required_stages: [structural]\n  fail_on: error\n',
+    async () => {
+      const p = await preview([sub('kitten', 'animal')]);
+      const structural = ((p.preflight as Row).stages as Row[]).find((s) => s.stage === 'structural')!;
+      assert.equal(structural.verdict, 'warn');
+      assert.equal(p.committable, true, JSON.stringify(p.committable_reasons));
+      await callOk(c, 'discard_change_set', { change_set_id: p.change_set_id });
+    },
+  );
   // Without a policy the default fail_on is error: the warning does not fail the gate at all.
   const free = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'animal')] });
   const verify = free.verify as Row;
@@ -503,7 +576,9 @@ test('without a policy a preview is judged against the baseline: findings alread
   const s = await serveTempOntology('athene-change-sets-baseline-', 'not-dl.ttl', NOT_DL);
   try {
     const count = await axiomCount(s.c);
-    const harmless = await callOk(s.c, 'preview_change_set', { operations: [{ axiom_type: 'annotation_assertion', subject: 'cat', value: 'a cat', property: 'rdfs:comment' }] });
+    const harmless = await callOk(s.c, 'preview_change_set', {
+      operations: [{ axiom_type: 'annotation_assertion', subject: 'cat', value: 'a cat', property: 'rdfs:comment' }],
+    });
     assert.equal((harmless.preflight as Row).gate, 'fail', 'the profile stage fails on the pre-existing violation');
     assert.equal(harmless.committable, true, JSON.stringify(harmless.committable_reasons));
     assert.deepEqual(harmless.committable_reasons, []);
@@ -511,13 +586,19 @@ test('without a policy a preview is judged against the baseline: findings alread
     assert.equal(baseline.gate, 'fail');
     assert.ok((baseline.preexisting_count as number) >= 1);
     assert.ok((baseline.preexisting_findings as Row[]).every((f) => f.source === 'profile'));
-    const done = await callOk(s.c, 'commit_change_set', { change_set_id: harmless.change_set_id, expected_revision: harmless.base_revision });
+    const done = await callOk(s.c, 'commit_change_set', {
+      change_set_id: harmless.change_set_id,
+      expected_revision: harmless.base_revision,
+    });
     assert.equal(done.committed, true);
     assert.equal(await axiomCount(s.c), count + 1);
     // A second non-simple use is a violation the baseline lacks: the preview blocks.
     const worse = await callOk(s.c, 'preview_change_set', { operations: [sub('cat', 'partOf max 1 animal')] });
     assert.equal(worse.committable, false);
-    assert.ok((worse.committable_reasons as string[]).some((r) => r.startsWith('stage_failed: profile')), JSON.stringify(worse.committable_reasons));
+    assert.ok(
+      (worse.committable_reasons as string[]).some((r) => r.startsWith('stage_failed: profile')),
+      JSON.stringify(worse.committable_reasons),
+    );
     assert.equal(await axiomCount(s.c), count + 1);
   } finally {
     await s.close();

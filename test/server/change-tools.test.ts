@@ -42,10 +42,21 @@ test('preview_changes plans each row in order and applies nothing', async () => 
   assert.equal(result.isError, false, JSON.stringify(result.body));
   const rows = result.body.operations as Row[];
   assert.deepEqual(rows[0], {
-    index: 0, op: 'add', axiom: 'Dog SubClassOf mammal', already_present: false,
-    new_entities: [{ iri: ZOO + 'Dog', display: 'Dog', type: 'Class' }], effect: 'would add',
+    index: 0,
+    op: 'add',
+    axiom: 'Dog SubClassOf mammal',
+    already_present: false,
+    new_entities: [{ iri: ZOO + 'Dog', display: 'Dog', type: 'Class' }],
+    effect: 'would add',
   });
-  assert.deepEqual(rows[1], { index: 1, op: 'add', axiom: 'mammal SubClassOf animal', already_present: true, new_entities: [], effect: 'no-op (already present)' });
+  assert.deepEqual(rows[1], {
+    index: 1,
+    op: 'add',
+    axiom: 'mammal SubClassOf animal',
+    already_present: true,
+    new_entities: [],
+    effect: 'no-op (already present)',
+  });
   assert.deepEqual(rows[2], { index: 2, op: 'remove', axiom: 'bird SubClassOf animal', present: true, effect: 'would remove' });
   assert.equal(rows[3].effect, 'no-op (not present)', 'the earlier row already removed it');
   assert.equal(rows[4].present, false);
@@ -74,11 +85,28 @@ test('apply_changes applies the good rows of a batch as one undo unit and report
   });
   assert.equal(result.isError, false, JSON.stringify(result.body));
   const rows = result.body.operations as Row[];
-  assert.deepEqual(rows[0], { index: 0, op: 'add', axiom: 'Dog SubClassOf mammal', applied: true, new_entities: [{ iri: ZOO + 'Dog', display: 'Dog', type: 'Class' }] });
-  assert.deepEqual((rows[1].new_entities as { iri: string }[]).map((e) => e.iri), [ZOO + 'Dog', ZOO + 'rex'], 'nothing exists until the batch commits');
+  assert.deepEqual(rows[0], {
+    index: 0,
+    op: 'add',
+    axiom: 'Dog SubClassOf mammal',
+    applied: true,
+    new_entities: [{ iri: ZOO + 'Dog', display: 'Dog', type: 'Class' }],
+  });
+  assert.deepEqual(
+    (rows[1].new_entities as { iri: string }[]).map((e) => e.iri),
+    [ZOO + 'Dog', ZOO + 'rex'],
+    'nothing exists until the batch commits',
+  );
   assert.deepEqual(rows[2], { index: 2, op: 'remove', axiom: 'bird SubClassOf animal', removed: true });
   assert.deepEqual(rows[3], { index: 3, op: 'remove', axiom: 'Dog SubClassOf bird', removed: false, note: 'not present' });
-  assert.deepEqual(rows[4], { index: 4, op: 'add', axiom: 'mammal SubClassOf animal', applied: false, note: 'already present', new_entities: [] });
+  assert.deepEqual(rows[4], {
+    index: 4,
+    op: 'add',
+    axiom: 'mammal SubClassOf animal',
+    applied: false,
+    note: 'already present',
+    new_entities: [],
+  });
   assert.match(rows[5].error as string, /Missing required operand 'super'/);
   assert.deepEqual(result.body.summary, { operations: 6, added: 2, removed: 1, no_ops: 2, errors: 1, single_undo: true, new_entities: 2 });
   // two axioms and two declarations added, one axiom removed
@@ -121,10 +149,13 @@ test('apply_changes strict=true skips adds that would mint, and a net-zero batch
 test('apply_changes verify=rollback without a policy is judged by the default auto reasoner before any change', async () => {
   const count = await axiomCount();
   const depth = await undoDepth();
-  const r = await call(c, 'apply_changes', { verify: 'rollback', operations: [
-    { axiom_type: 'disjoint_classes', classes: ['bird', 'mammal'] },
-    { axiom_type: 'subclass_of', sub: 'bird', super: 'mammal' },
-  ] });
+  const r = await call(c, 'apply_changes', {
+    verify: 'rollback',
+    operations: [
+      { axiom_type: 'disjoint_classes', classes: ['bird', 'mammal'] },
+      { axiom_type: 'subclass_of', sub: 'bird', super: 'mammal' },
+    ],
+  });
   assert.equal(r.isError, false, JSON.stringify(r.body));
   const verify = r.body.verify as Row;
   assert.equal(verify.prevented_before_apply, true);

@@ -16,7 +16,9 @@ const run = promisify(execFile);
 test('serve prints the URL, token file and connect commands (never the token), and exits 0 on SIGTERM', async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), 'athene-cli-'));
   try {
-    const child = spawn(process.execPath, [MAIN, 'serve', fixture('zoo.ttl'), '--port', '0', '--home', home], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, 'serve', fixture('zoo.ttl'), '--port', '0', '--home', home], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
@@ -30,7 +32,10 @@ test('serve prints the URL, token file and connect commands (never the token), a
     assert.ok(out.includes(path.join(home, 'token')));
     const { stdout: token } = await run(process.execPath, [MAIN, 'token', '--home', home]);
     assert.ok(!out.includes(token.trim()), 'the static token is never printed');
-    assert.ok(out.includes(`claude mcp add --transport http athene ${url} --header "Authorization: Bearer $(npx athene token --home ${home})"`), out);
+    assert.ok(
+      out.includes(`claude mcp add --transport http athene ${url} --header "Authorization: Bearer $(npx athene token --home ${home})"`),
+      out,
+    );
     assert.match(out, /\.vscode\/mcp\.json: .*"Bearer \$\{input:athene-token\}"/);
     assert.match(out, /Cursor, .*"Bearer \$\{env:ATHENE_TOKEN\}"/);
     assert.match(out, /OAuth, no header: {2}claude mcp add --transport http athene \S+ {3}/);

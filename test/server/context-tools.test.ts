@@ -5,10 +5,28 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, fixture, connect, call, callOk, serveTempOntology, toolContext, runInContext, principalWith, type TestServer } from './support.js';
+import {
+  startTestServer,
+  fixture,
+  connect,
+  call,
+  callOk,
+  serveTempOntology,
+  toolContext,
+  runInContext,
+  principalWith,
+  type TestServer,
+} from './support.js';
 import { Ontology } from '../../src/model/ontology.js';
 import {
-  annotationAssertion, annotationProperty, dataProperty, dataPropertyRange, datatype, declaration, iriNode, literal,
+  annotationAssertion,
+  annotationProperty,
+  dataProperty,
+  dataPropertyRange,
+  datatype,
+  declaration,
+  iriNode,
+  literal,
 } from '../../src/model/terms.js';
 
 const CTX = 'http://example.org/ctx#';
@@ -56,11 +74,25 @@ test('summarize_ontology counts the active ontology, then its imports closure, a
   assert.equal(active.ontology_annotations, 2);
   assert.equal(active.import_declarations, 1);
   // xsd:integer, xsd:decimal and xsd:boolean are named; the plain literals' xsd:string / rdf:langString are not
-  assert.deepEqual(active.entity_types, { Class: 11, AnnotationProperty: 6, NamedIndividual: 5, ObjectProperty: 4, Datatype: 3, DataProperty: 2 });
+  assert.deepEqual(active.entity_types, {
+    Class: 11,
+    AnnotationProperty: 6,
+    NamedIndividual: 5,
+    ObjectProperty: 4,
+    Datatype: 3,
+    DataProperty: 2,
+  });
   assert.equal(active.signature_entities, 31);
   const types = Object.entries(active.axiom_types as Record<string, number>);
-  assert.deepEqual(types.slice(0, 3), [['AnnotationAssertion', 22], ['Declaration', 22], ['SubClassOf', 6]]);
-  assert.equal(types.reduce((n, [, k]) => n + k, 0), 73);
+  assert.deepEqual(types.slice(0, 3), [
+    ['AnnotationAssertion', 22],
+    ['Declaration', 22],
+    ['SubClassOf', 6],
+  ]);
+  assert.equal(
+    types.reduce((n, [, k]) => n + k, 0),
+    73,
+  );
   assert.equal(active.axiom_types_truncated, undefined);
 
   const closure = await ok('summarize_ontology', { include_imports: true, limit: 2 });
@@ -78,7 +110,9 @@ test('summarize_ontology counts a plain-literal datatype only where an axiom nam
   const p = dataProperty('http://example.org/s#p');
   o.add(declaration(p));
   o.add(annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(p.iri), literal('p')));
-  o.add(annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(p.iri), literal('p', undefined, 'en')));
+  o.add(
+    annotationAssertion(annotationProperty('http://www.w3.org/2000/01/rdf-schema#label'), iriNode(p.iri), literal('p', undefined, 'en')),
+  );
   const ctx = toolContext([o]);
   const before = (await runInContext('summarize_ontology', {}, ctx)).body;
   assert.deepEqual(before.entity_types, { AnnotationProperty: 1, DataProperty: 1 });
@@ -92,8 +126,15 @@ test('list_classes pages the signature by display name then IRI without drops or
   assert.equal(all.count, 11);
   assert.equal(all.next_offset, undefined);
   const rows = all.items as { iri: string; display: string }[];
-  assert.deepEqual(rows.slice(0, 4).map((r) => r.display), ['animal', 'cat', 'dog', 'jaguar']);
-  assert.deepEqual(rows.slice(3, 5).map((r) => r.iri), [CTX + 'Jaguar', CTX + 'JaguarCar'], 'equal displays order by IRI');
+  assert.deepEqual(
+    rows.slice(0, 4).map((r) => r.display),
+    ['animal', 'cat', 'dog', 'jaguar'],
+  );
+  assert.deepEqual(
+    rows.slice(3, 5).map((r) => r.iri),
+    [CTX + 'Jaguar', CTX + 'JaguarCar'],
+    'equal displays order by IRI',
+  );
   const paged: unknown[] = [];
   let offset: number | undefined = 0;
   while (offset !== undefined) {
@@ -115,14 +156,23 @@ test('get_axioms_for_entity lists usage and annotations, every punned sense, sor
   assert.equal(own.include_imports, false);
   assert.deepEqual((own.axioms as Capped).items, [{ axiom_type: 'SubClassOf', rendering: "animal SubClassOf 'living thing'" }]);
   const wide = (await ok('get_axioms_for_entity', { entity: 'living thing', include_imports: true })).axioms as Row;
-  assert.deepEqual((wide.items as Row[]).map((r) => r.axiom_type), ['AnnotationAssertion', 'Declaration', 'SubClassOf']);
+  assert.deepEqual(
+    (wide.items as Row[]).map((r) => r.axiom_type),
+    ['AnnotationAssertion', 'Declaration', 'SubClassOf'],
+  );
 
   const punned = (await ok('get_axioms_for_entity', { entity: CTX + 'Jaguar', limit: 2 })).axioms as Row;
   assert.equal(punned.count, 4);
   assert.equal(punned.next_offset, 2);
-  assert.deepEqual((punned.items as Row[]).map((r) => r.rendering), ['Class: jaguar', 'Individual: jaguar']);
+  assert.deepEqual(
+    (punned.items as Row[]).map((r) => r.rendering),
+    ['Class: jaguar', 'Individual: jaguar'],
+  );
   const rest = (await ok('get_axioms_for_entity', { entity: CTX + 'Jaguar', limit: 2, offset: 2 })).axioms as Row;
-  assert.deepEqual((rest.items as Row[]).map((r) => r.rendering), ['jaguar SubClassOf mammal', 'jaguar rdfs:label "jaguar"@en']);
+  assert.deepEqual(
+    (rest.items as Row[]).map((r) => r.rendering),
+    ['jaguar SubClassOf mammal', 'jaguar rdfs:label "jaguar"@en'],
+  );
   assert.equal(rest.next_offset, undefined);
 
   const ambiguous = await call(c, 'get_axioms_for_entity', { entity: 'jaguar' });
@@ -138,7 +188,14 @@ test('get_ontology_context orients on the active ontology with capped lists', as
   const body = await ok('get_ontology_context', { limit: 3 });
   assert.deepEqual(body.active_ontology, { ontology_iri: 'http://example.org/ctx', version_iri: null, anonymous: false });
   assert.deepEqual(body.counts, {
-    axioms: 73, logical_axioms: 26, classes: 11, object_properties: 4, data_properties: 2, annotation_properties: 6, individuals: 5, datatypes: 3,
+    axioms: 73,
+    logical_axioms: 26,
+    classes: 11,
+    object_properties: 4,
+    data_properties: 2,
+    annotation_properties: 6,
+    individuals: 5,
+    datatypes: 3,
   });
   assert.deepEqual(body.imports, ['http://example.org/base']);
   assert.deepEqual(body.ontology_annotations, [
@@ -151,7 +208,12 @@ test('get_ontology_context orients on the active ontology with capped lists', as
   assert.deepEqual(iris(roots), [CTX + 'JaguarCar', BASE + 'LivingThing', CTX + 'OldThing']);
   assert.deepEqual([(body.object_properties as Capped).count, (body.object_properties as Capped).truncated], [4, 1]);
   assert.deepEqual(iris(body.data_properties), [CTX + 'age', CTX + 'weight']);
-  assert.deepEqual(body.reasoner, { selected_id: 'auto', selected_name: 'Athene Automatic Reasoner 0.1.0', status: 'not_initialized', results_available: false });
+  assert.deepEqual(body.reasoner, {
+    selected_id: 'auto',
+    selected_name: 'Athene Automatic Reasoner 0.1.0',
+    status: 'not_initialized',
+    results_available: false,
+  });
   assert.equal((body.prefixes as Record<string, string>)['base:'], BASE);
   assert.equal(body.write_protection, 'writable');
   assert.equal(typeof body.note, 'string');
@@ -165,7 +227,9 @@ test('get_entity_context builds a class card with named and anonymous neighbours
   assert.equal(dog.type, 'Class');
   assert.equal(dog.deprecated, false);
   assert.equal(dog.referencing_axioms, 6);
-  assert.deepEqual(dog.annotations, [{ property: 'rdfs:label', property_iri: 'http://www.w3.org/2000/01/rdf-schema#label', value: 'dog', lang: 'en' }]);
+  assert.deepEqual(dog.annotations, [
+    { property: 'rdfs:label', property_iri: 'http://www.w3.org/2000/01/rdf-schema#label', value: 'dog', lang: 'en' },
+  ]);
   assert.deepEqual((dog.super_classes as Capped).items, [
     { iri: CTX + 'Mammal', display: 'mammal', type: 'Class' },
     { expression: 'eats some animal', anonymous: true },
@@ -176,7 +240,12 @@ test('get_entity_context builds a class card with named and anonymous neighbours
   const mammal = card(await ok('get_entity_context', { entity: 'Säugetier', limit: 2 }));
   assert.equal(mammal.display, 'mammal', 'the preferred language wins for display');
   assert.deepEqual(mammal.sub_classes, {
-    count: 3, truncated: 1, items: [{ iri: CTX + 'Cat', display: 'cat', type: 'Class' }, { iri: CTX + 'Dog', display: 'dog', type: 'Class' }],
+    count: 3,
+    truncated: 1,
+    items: [
+      { iri: CTX + 'Cat', display: 'cat', type: 'Class' },
+      { iri: CTX + 'Dog', display: 'dog', type: 'Class' },
+    ],
   });
   // the annotation list is bounded by limit too: two labels and a definition, two shown
   assert.equal((mammal.annotations as Row[]).length, 2);
@@ -219,7 +288,10 @@ test('get_entity_context builds property and individual cards', async () => {
     { property: 'has owner', property_iri: CTX + 'hasOwner', values: [{ iri: CTX + 'alice', display: 'Alice', type: 'NamedIndividual' }] },
   ]);
   assert.deepEqual((rex.data_property_values as Capped).items, [{ property: 'age', property_iri: CTX + 'age', values: ['5'] }]);
-  assert.deepEqual((rex.annotations as Row[]).map((a) => a.property), ['note', 'rdfs:label']);
+  assert.deepEqual(
+    (rex.annotations as Row[]).map((a) => a.property),
+    ['note', 'rdfs:label'],
+  );
   const alice = card(await ok('get_entity_context', { entity: 'Alice' }));
   assert.deepEqual(iris(alice.same_as), [CTX + 'alicia']);
   assert.deepEqual(iris(alice.different_from), [CTX + 'bob']);
@@ -228,13 +300,17 @@ test('get_entity_context builds property and individual cards', async () => {
 test('get_entity_context returns a card per punned type and per ambiguous candidate, and honours include_imports', async () => {
   const punned = await ok('get_entity_context', { entity: ':Jaguar' });
   assert.equal(punned.count, 2);
-  assert.deepEqual((punned.entities as Row[]).map((e) => e.type), ['Class', 'NamedIndividual']);
+  assert.deepEqual(
+    (punned.entities as Row[]).map((e) => e.type),
+    ['Class', 'NamedIndividual'],
+  );
   assert.match(punned.note as string, /punned/);
   const shared = await ok('get_entity_context', { entity: 'jaguar' });
   assert.equal(shared.count, 3);
-  assert.deepEqual((shared.entities as Row[]).map((e) => `${e.iri} ${e.type}`), [
-    CTX + 'Jaguar Class', CTX + 'Jaguar NamedIndividual', CTX + 'JaguarCar Class',
-  ]);
+  assert.deepEqual(
+    (shared.entities as Row[]).map((e) => `${e.iri} ${e.type}`),
+    [CTX + 'Jaguar Class', CTX + 'Jaguar NamedIndividual', CTX + 'JaguarCar Class'],
+  );
   assert.match(shared.note as string, /several IRIs/);
   assert.equal((await ok('get_entity_context', { entity: 'dog' })).note, undefined);
 
@@ -273,8 +349,11 @@ test('the context tools need only ontology:read and run in read-only mode', asyn
   o.id = { iri: 'http://example.org/r', versionIri: null };
   o.add(declaration(dataProperty('http://example.org/r#p')));
   const calls: [string, Row][] = [
-    ['summarize_ontology', {}], ['list_classes', {}], ['get_axioms_for_entity', { entity: 'p' }],
-    ['get_ontology_context', {}], ['get_entity_context', { entity: 'p' }],
+    ['summarize_ontology', {}],
+    ['list_classes', {}],
+    ['get_axioms_for_entity', { entity: 'p' }],
+    ['get_ontology_context', {}],
+    ['get_entity_context', { entity: 'p' }],
   ];
   const reader = toolContext([o], principalWith(['ontology:read']), { read_only: true });
   for (const [name, args] of calls) assert.equal((await runInContext(name, args, reader)).isError, false, name);
@@ -286,9 +365,12 @@ test('the context tools need only ontology:read and run in read-only mode', asyn
 });
 
 test('summarize_ontology names a property chain SubObjectPropertyOf, as the axiom rows do', async () => {
-  const chained = await serveTempOntology('athene-chain-', 'chain.ofn',
+  const chained = await serveTempOntology(
+    'athene-chain-',
+    'chain.ofn',
     'Prefix(:=<http://example.org/chain#>)\nOntology(<http://example.org/chain>\nDeclaration(ObjectProperty(:p))\nDeclaration(ObjectProperty(:q))\n' +
-    'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :p)\nSubObjectPropertyOf(:q :p)\n)\n');
+      'SubObjectPropertyOf(ObjectPropertyChain(:p :q) :p)\nSubObjectPropertyOf(:q :p)\n)\n',
+  );
   try {
     const summary = await callOk(chained.c, 'summarize_ontology');
     assert.deepEqual(summary.axiom_types, { Declaration: 2, SubObjectPropertyOf: 2 });

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, callOk, principalWith, runInContext, serveTempOntology, toolContext, undoDepth, type Row, type ServedTempOntology } from './support.js';
+import {
+  call,
+  callOk,
+  principalWith,
+  runInContext,
+  serveTempOntology,
+  toolContext,
+  undoDepth,
+  type Row,
+  type ServedTempOntology,
+} from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
 const EX = 'http://example.org/cq#';
@@ -36,37 +46,68 @@ const questions = (r: Row) => r.questions as Row[];
 const byId = (r: Row, id: string) => questions(r).find((q) => q.id === id)!;
 
 test('add_competency_question writes cqs/<id>.rq beside a saved document by default; list shows it; ids auto-number', async () => {
-  const added = await callOk(c, 'add_competency_question', { query: 'SELECT ?d WHERE { ?d rdfs:subClassOf :Dog }', text: 'Which kinds of dog are there?', type: 'Scoping', tags: ['dogs'] });
+  const added = await callOk(c, 'add_competency_question', {
+    query: 'SELECT ?d WHERE { ?d rdfs:subClassOf :Dog }',
+    text: 'Which kinds of dog are there?',
+    type: 'Scoping',
+    tags: ['dogs'],
+  });
   assert.equal(added.convention, 'robot-sparql-dir');
   assert.equal(added.target, path.join(served.dir, 'cqs', 'CQ-1.rq'));
   assert.deepEqual(added.added, {
-    id: 'CQ-1', text: 'Which kinds of dog are there?', type: 'Scoping', query_lang: 'sparql', query: 'SELECT ?d WHERE { ?d rdfs:subClassOf :Dog }',
-    include_inferred: true, expected: { kind: 'nonEmpty' }, tags: ['dogs'],
+    id: 'CQ-1',
+    text: 'Which kinds of dog are there?',
+    type: 'Scoping',
+    query_lang: 'sparql',
+    query: 'SELECT ?d WHERE { ?d rdfs:subClassOf :Dog }',
+    include_inferred: true,
+    expected: { kind: 'nonEmpty' },
+    tags: ['dogs'],
   });
-  assert.match(await readFile(added.target as string, 'utf8'), /^# id: CQ-1\n# text: Which kinds of dog are there\?\n# type: Scoping\n# expected: nonEmpty\n/);
+  assert.match(
+    await readFile(added.target as string, 'utf8'),
+    /^# id: CQ-1\n# text: Which kinds of dog are there\?\n# type: Scoping\n# expected: nonEmpty\n/,
+  );
   const second = await callOk(c, 'add_competency_question', { query: 'ASK { :rex a :Cat }', expected: 'empty' });
   assert.equal((second.added as Row).id, 'CQ-2', 'the next id follows the highest used');
   assert.equal(second.convention, 'robot-sparql-dir', 'the existing store is followed');
   const list = await callOk(c, 'list_competency_questions');
   assert.equal(list.count, 2);
   assert.deepEqual(list.conventions_found, ['robot-sparql-dir']);
-  assert.deepEqual((list.competency_questions as Row[]).map((q) => [q.id, q.convention]), [['CQ-1', 'robot-sparql-dir'], ['CQ-2', 'robot-sparql-dir']]);
+  assert.deepEqual(
+    (list.competency_questions as Row[]).map((q) => [q.id, q.convention]),
+    [
+      ['CQ-1', 'robot-sparql-dir'],
+      ['CQ-2', 'robot-sparql-dir'],
+    ],
+  );
   assert.deepEqual(list.skipped, []);
 });
 
 test('run_competency_questions: pass and fail per expectation, the open-world caveat for empty, fail_on any', async () => {
-  await callOk(c, 'add_competency_question', { id: 'too-many', query: 'SELECT ?c WHERE { ?c a owl:Class }', expected: 'count > 10', convention: 'sidecar-manifest' });
+  await callOk(c, 'add_competency_question', {
+    id: 'too-many',
+    query: 'SELECT ?c WHERE { ?c a owl:Class }',
+    expected: 'count > 10',
+    convention: 'sidecar-manifest',
+  });
   const r = await callOk(c, 'run_competency_questions');
   assert.deepEqual([r.total, r.passed, r.failed, r.gate], [3, 2, 1, 'pass']);
   assert.deepEqual(byId(r, 'CQ-1').actual_summary, { query_type: 'SELECT', row_count: 1 });
   assert.equal(byId(r, 'CQ-1').pass, true);
   assert.match((byId(r, 'CQ-2').caveats as string[]).join(' '), /Open world/);
-  assert.deepEqual([byId(r, 'too-many').pass, byId(r, 'too-many').convention, byId(r, 'too-many').expected], [false, 'sidecar-manifest', 'count > 10']);
+  assert.deepEqual(
+    [byId(r, 'too-many').pass, byId(r, 'too-many').convention, byId(r, 'too-many').expected],
+    [false, 'sidecar-manifest', 'count > 10'],
+  );
   assert.equal(typeof byId(r, 'CQ-1').ms, 'number');
   const gated = await callOk(c, 'run_competency_questions', { fail_on: 'any', ids: ['too-many'] });
   assert.deepEqual([gated.total, gated.gate], [1, 'fail']);
   const onlySidecar = await callOk(c, 'run_competency_questions', { convention: 'sidecar-manifest' });
-  assert.deepEqual(questions(onlySidecar).map((q) => q.id), ['too-many']);
+  assert.deepEqual(
+    questions(onlySidecar).map((q) => q.id),
+    ['too-many'],
+  );
   const unknown = await call(c, 'run_competency_questions', { ids: ['CQ-1', 'nope'] });
   assert.deepEqual([unknown.isError, unknown.body.error_code, unknown.body.ids], [true, 'not_found', ['nope']]);
   const truncated = await callOk(c, 'run_competency_questions', { ids: ['too-many'], limit: 1 });
@@ -87,15 +128,26 @@ test('include_inferred questions use the classified reasoner; without one they r
 
 test('the annotation store: an add is one undoable change; the same id in two stores needs a convention to remove', async () => {
   const depth = await undoDepth(c);
-  const added = await callOk(c, 'add_competency_question', { id: 'CQ-1', query: 'ASK { :Dog rdfs:subClassOf :Animal }', convention: 'ontology-annotations' });
+  const added = await callOk(c, 'add_competency_question', {
+    id: 'CQ-1',
+    query: 'ASK { :Dog rdfs:subClassOf :Animal }',
+    convention: 'ontology-annotations',
+  });
   assert.deepEqual([added.convention, added.target, added.replaced], ['ontology-annotations', 'the active ontology (annotations)', false]);
   assert.equal(await undoDepth(c), depth + 1);
   const annotations = await callOk(c, 'run_competency_questions', { ids: ['CQ-1'], convention: 'ontology-annotations' });
   assert.equal(byId(annotations, 'CQ-1').pass, true);
   const ambiguous = await call(c, 'remove_competency_question', { id: 'CQ-1' });
-  assert.deepEqual([ambiguous.isError, ambiguous.body.error_code, ambiguous.body.conventions], [true, 'ambiguous', ['robot-sparql-dir', 'ontology-annotations']]);
+  assert.deepEqual(
+    [ambiguous.isError, ambiguous.body.error_code, ambiguous.body.conventions],
+    [true, 'ambiguous', ['robot-sparql-dir', 'ontology-annotations']],
+  );
   await callOk(c, 'undo_change');
-  assert.deepEqual((await callOk(c, 'list_competency_questions') as Row).conventions_found, ['robot-sparql-dir', 'sidecar-manifest'], 'undo removed the annotation');
+  assert.deepEqual(
+    ((await callOk(c, 'list_competency_questions')) as Row).conventions_found,
+    ['robot-sparql-dir', 'sidecar-manifest'],
+    'undo removed the annotation',
+  );
   await callOk(c, 'redo_change');
   const removed = await callOk(c, 'remove_competency_question', { id: 'CQ-1', convention: 'ontology-annotations' });
   assert.deepEqual([removed.removed, removed.convention], [true, 'ontology-annotations']);
@@ -130,7 +182,12 @@ test('malformed entries in a store are skipped with source and reason, never fat
   await writeFile(path.join(served.dir, 'cqs', 'broken.rq'), '# id: broken\n# expected: often\n\nASK {}\n');
   try {
     const list = await callOk(c, 'list_competency_questions');
-    assert.deepEqual(list.skipped, [{ source: path.join(served.dir, 'cqs', 'broken.rq'), reason: "expected must be nonEmpty, empty or count OP N (OP one of >= <= == > <, N a non-negative integer), not 'often'" }]);
+    assert.deepEqual(list.skipped, [
+      {
+        source: path.join(served.dir, 'cqs', 'broken.rq'),
+        reason: "expected must be nonEmpty, empty or count OP N (OP one of >= <= == > <, N a non-negative integer), not 'often'",
+      },
+    ]);
     const run = await callOk(c, 'run_competency_questions');
     assert.equal((run.skipped as Row[]).length, 1);
     assert.ok(questions(run).length > 0, 'the valid questions still run');
@@ -145,10 +202,20 @@ test('a file store needs filesystem:project:write; the annotation store needs on
   const ctx = toolContext([o], principalWith(['ontology:read', 'ontology:curate']));
   const before = await readdir(path.join(served.dir, 'cqs'));
   const denied = await runInContext('add_competency_question', { id: 'limited', query: 'ASK {}', convention: 'robot-sparql-dir' }, ctx);
-  assert.deepEqual([denied.body.error_code, denied.body.missing_capabilities, denied.body.effects_prevented], ['authorization_denied', ['filesystem:project:write'], true]);
+  assert.deepEqual(
+    [denied.body.error_code, denied.body.missing_capabilities, denied.body.effects_prevented],
+    ['authorization_denied', ['filesystem:project:write'], true],
+  );
   assert.deepEqual(await readdir(path.join(served.dir, 'cqs')), before, 'nothing was written');
-  const annotated = await runInContext('add_competency_question', { id: 'limited', query: 'ASK {}', convention: 'ontology-annotations' }, ctx);
+  const annotated = await runInContext(
+    'add_competency_question',
+    { id: 'limited', query: 'ASK {}', convention: 'ontology-annotations' },
+    ctx,
+  );
   assert.equal(annotated.isError, false, JSON.stringify(annotated.body));
   const listed = await runInContext('list_competency_questions', {}, toolContext([o], principalWith(['ontology:read'])));
-  assert.ok((listed.body.competency_questions as Row[]).some((q) => q.id === 'limited' && q.convention === 'ontology-annotations'), 'a read grant lists every store');
+  assert.ok(
+    (listed.body.competency_questions as Row[]).some((q) => q.id === 'limited' && q.convention === 'ontology-annotations'),
+    'a read grant lists every store',
+  );
 });

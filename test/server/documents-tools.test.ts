@@ -31,7 +31,9 @@ const ontologyTtl = (iri: string, imports: string[] = [], body = '') =>
 
 const catalogXml = (inner: string) =>
   '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' +
-  '<catalog prefer="public" xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">\n' + inner + '\n</catalog>\n';
+  '<catalog prefer="public" xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">\n' +
+  inner +
+  '\n</catalog>\n';
 
 before(async () => {
   t = await startTestServer([fixture('zoo.ttl')]);
@@ -47,11 +49,18 @@ after(async () => {
 const ontologyIds = async () => ((await call(c, 'list_ontologies')).body.ontologies as { id: string }[]).map((o) => o.id).sort();
 
 test('save_ontology to OBO keeps what OBO has no tag for in owl-axioms (OBO 1.4 → OWL mapping): nothing is dropped', async () => {
-  const source = await put('lossy/x.ttl', ontologyTtl(OBO + 'x.owl', [], [
-    `<${OBO}X_1> a owl:Class ; rdfs:label "one" , "uno" ; <${OBO}IAO_0000115> "the first" ; rdfs:comment "a comment" .`,
-    `<${OBO}X_2> a owl:Class ; rdfs:label "two" ; rdfs:subClassOf [ owl:unionOf ( <${OBO}X_1> <${OBO}X_3> ) ] .`,
-    `<${OBO}X_3> a owl:Class ; rdfs:label "three"@en .`,
-  ].join('\n')));
+  const source = await put(
+    'lossy/x.ttl',
+    ontologyTtl(
+      OBO + 'x.owl',
+      [],
+      [
+        `<${OBO}X_1> a owl:Class ; rdfs:label "one" , "uno" ; <${OBO}IAO_0000115> "the first" ; rdfs:comment "a comment" .`,
+        `<${OBO}X_2> a owl:Class ; rdfs:label "two" ; rdfs:subClassOf [ owl:unionOf ( <${OBO}X_1> <${OBO}X_3> ) ] .`,
+        `<${OBO}X_3> a owl:Class ; rdfs:label "three"@en .`,
+      ].join('\n'),
+    ),
+  );
   assert.equal((await call(c, 'load_ontology', { source })).isError, false);
   const before = (await readDocument(await readFile(source, 'utf8'), { format: 'turtle' })).ontology;
   const target = path.join(scratch, 'lossy', 'x.obo');
@@ -60,12 +69,26 @@ test('save_ontology to OBO keeps what OBO has no tag for in owl-axioms (OBO 1.4 
   assert.equal(saved.body.saved, true);
   assert.equal(saved.body.format, 'obo');
   assert.equal(saved.body.lossy_format_warning, undefined);
-  const compat = saved.body.obo_compatibility as { compatible: boolean; issues: { kind: string; focus_iri: string; detail: string }[]; counts: Record<string, number> };
+  const compat = saved.body.obo_compatibility as {
+    compatible: boolean;
+    issues: { kind: string; focus_iri: string; detail: string }[];
+    counts: Record<string, number>;
+  };
   assert.equal(compat.compatible, true);
-  assert.deepEqual(compat.counts, { iri_not_expressible: 0, version_iri_in_owl_axioms: 0, axiom_in_owl_axioms: 3, annotation_in_owl_axioms: 0 });
-  assert.deepEqual(compat.issues.map((i) => [i.kind, i.focus_iri]), [
-    ['axiom_in_owl_axioms', OBO + 'X_1'], ['axiom_in_owl_axioms', OBO + 'X_2'], ['axiom_in_owl_axioms', OBO + 'X_3'],
-  ]);
+  assert.deepEqual(compat.counts, {
+    iri_not_expressible: 0,
+    version_iri_in_owl_axioms: 0,
+    axiom_in_owl_axioms: 3,
+    annotation_in_owl_axioms: 0,
+  });
+  assert.deepEqual(
+    compat.issues.map((i) => [i.kind, i.focus_iri]),
+    [
+      ['axiom_in_owl_axioms', OBO + 'X_1'],
+      ['axiom_in_owl_axioms', OBO + 'X_2'],
+      ['axiom_in_owl_axioms', OBO + 'X_3'],
+    ],
+  );
   const text = await readFile(target, 'utf8');
   assert.match(text, /^def: "the first" \[\]$/m);
   assert.match(text, /^comment: a comment$/m);
@@ -92,7 +115,14 @@ test('save_ontology with on_lossy=fail refuses a lossy OBO save and leaves the t
 });
 
 test('save_ontology reports a lossless OBO save as compatible, and non-OBO saves carry no OBO fields', async () => {
-  const source = await put('clean/y.ttl', ontologyTtl(OBO + 'y.owl', [], `<${OBO}Y_1> a owl:Class ; rdfs:label "one" .\n<${OBO}Y_2> a owl:Class ; rdfs:subClassOf <${OBO}Y_1> .\n`));
+  const source = await put(
+    'clean/y.ttl',
+    ontologyTtl(
+      OBO + 'y.owl',
+      [],
+      `<${OBO}Y_1> a owl:Class ; rdfs:label "one" .\n<${OBO}Y_2> a owl:Class ; rdfs:subClassOf <${OBO}Y_1> .\n`,
+    ),
+  );
   await call(c, 'load_ontology', { source });
   const obo = await call(c, 'save_ontology', { path: path.join(scratch, 'clean', 'y.obo'), on_lossy: 'fail' });
   assert.equal(obo.isError, false, JSON.stringify(obo.body));
@@ -115,11 +145,26 @@ test('save_ontology and load_ontology reject unknown on_lossy / missing_imports 
 });
 
 test('load_ontology resolves a two-level import chain offline through sibling catalogs (group, xml:base)', async () => {
-  const root = await put('chain/root.ttl', ontologyTtl('http://example.org/root', ['http://example.org/mid'], '<http://example.org/root#R> a owl:Class .\n'));
-  await put('chain/catalog-v001.xml', catalogXml('  <group id="Folder Repository" prefer="public" xml:base="modules/">\n    <uri id="m" name="http://example.org/mid" uri="mid.ttl"/>\n  </group>'));
-  const mid = await put('chain/modules/mid.ttl', ontologyTtl('http://example.org/mid', ['http://example.org/leaf/v1'], '<http://example.org/mid#M> a owl:Class .\n'));
+  const root = await put(
+    'chain/root.ttl',
+    ontologyTtl('http://example.org/root', ['http://example.org/mid'], '<http://example.org/root#R> a owl:Class .\n'),
+  );
+  await put(
+    'chain/catalog-v001.xml',
+    catalogXml(
+      '  <group id="Folder Repository" prefer="public" xml:base="modules/">\n    <uri id="m" name="http://example.org/mid" uri="mid.ttl"/>\n  </group>',
+    ),
+  );
+  const mid = await put(
+    'chain/modules/mid.ttl',
+    ontologyTtl('http://example.org/mid', ['http://example.org/leaf/v1'], '<http://example.org/mid#M> a owl:Class .\n'),
+  );
   await put('chain/modules/catalog-v001.xml', catalogXml('  <uri name="http://example.org/leaf/v1" uri="../leaf/leaf.ttl"/>'));
-  const leaf = await put('chain/leaf/leaf.ttl', PREFIXES + '<http://example.org/leaf> a owl:Ontology ; owl:versionIRI <http://example.org/leaf/v1> .\n<http://example.org/leaf#L> a owl:Class .\n');
+  const leaf = await put(
+    'chain/leaf/leaf.ttl',
+    PREFIXES +
+      '<http://example.org/leaf> a owl:Ontology ; owl:versionIRI <http://example.org/leaf/v1> .\n<http://example.org/leaf#L> a owl:Class .\n',
+  );
 
   const loaded = await call(c, 'load_ontology', { source: root });
   assert.equal(loaded.isError, false, JSON.stringify(loaded.body));
@@ -129,12 +174,22 @@ test('load_ontology resolves a two-level import chain offline through sibling ca
   assert.equal(loaded.body.missing_imports_mode, 'warn');
   assert.deepEqual(loaded.body.resolved_imports, [
     {
-      import_iri: 'http://example.org/mid', source_ontology: 'http://example.org/root', source_document: root,
-      target_ontology: 'http://example.org/mid', target_document: mid, depth: 1, location: 'local',
+      import_iri: 'http://example.org/mid',
+      source_ontology: 'http://example.org/root',
+      source_document: root,
+      target_ontology: 'http://example.org/mid',
+      target_document: mid,
+      depth: 1,
+      location: 'local',
     },
     {
-      import_iri: 'http://example.org/leaf/v1', source_ontology: 'http://example.org/mid', source_document: mid,
-      target_ontology: 'http://example.org/leaf http://example.org/leaf/v1', target_document: leaf, depth: 2, location: 'local',
+      import_iri: 'http://example.org/leaf/v1',
+      source_ontology: 'http://example.org/mid',
+      source_document: mid,
+      target_ontology: 'http://example.org/leaf http://example.org/leaf/v1',
+      target_document: leaf,
+      depth: 2,
+      location: 'local',
     },
   ]);
   // the imported terms are visible through the closure
@@ -153,21 +208,32 @@ test('load_ontology reads a document with its imports closure declarations: rest
   const saved = await call(c, 'save_ontology', { path: target });
   assert.equal(saved.isError, false, JSON.stringify(saved.body));
   const lines = axiomLines((await readDocument(await readFile(target, 'utf8'), { format: 'ofn' })).ontology.axioms());
-  const P = 'http://example.org/people#', B = 'http://example.org/people-base#';
+  const P = 'http://example.org/people#',
+    B = 'http://example.org/people-base#';
   for (const expected of [
     `SubClassOf(<${P}Person> DataMaxCardinality(1 <${B}age>))`,
     `SubClassOf(<${P}Person> DataSomeValuesFrom(<${B}age> <${B}Years>))`,
     `DataPropertyAssertion(<${B}age> <${P}alice> "42"^^<http://www.w3.org/2001/XMLSchema#integer>)`,
-  ]) assert.ok(lines.includes(expected), `${expected} in\n${lines.join('\n')}`);
-  assert.ok(!lines.some((l) => /Object(MaxCardinality|SomeValuesFrom)|AnnotationAssertion\(<http:\/\/example\.org\/people-base#age>/.test(l)), lines.join('\n'));
+  ])
+    assert.ok(lines.includes(expected), `${expected} in\n${lines.join('\n')}`);
+  assert.ok(
+    !lines.some((l) => /Object(MaxCardinality|SomeValuesFrom)|AnnotationAssertion\(<http:\/\/example\.org\/people-base#age>/.test(l)),
+    lines.join('\n'),
+  );
 });
 
 test('an import satisfied by an ontology already loaded types the new document too', async () => {
   const base = path.join(path.dirname(fixture('zoo.ttl')), '..', 'imports', 'people-base.ttl');
   assert.equal((await call(c, 'load_ontology', { source: base, keep_active: true })).isError, false);
   const B = 'http://example.org/people-base#';
-  const source = await put('later/later.ttl', ontologyTtl('http://example.org/later', ['http://example.org/people-base'],
-    `<http://example.org/later#Adult> rdfs:subClassOf [ a owl:Restriction ; owl:onProperty <${B}age> ; owl:minCardinality 1 ] .\n`));
+  const source = await put(
+    'later/later.ttl',
+    ontologyTtl(
+      'http://example.org/later',
+      ['http://example.org/people-base'],
+      `<http://example.org/later#Adult> rdfs:subClassOf [ a owl:Restriction ; owl:onProperty <${B}age> ; owl:minCardinality 1 ] .\n`,
+    ),
+  );
   const loaded = await call(c, 'load_ontology', { source });
   assert.equal(loaded.isError, false, JSON.stringify(loaded.body));
   assert.equal(loaded.body.added_ontologies, 1, 'no catalog: the import is the loaded people-base');
@@ -180,14 +246,20 @@ test('an import satisfied by an ontology already loaded types the new document t
 
 test('load_ontology missing_imports=error refuses before attaching anything, even the resolvable imports', async () => {
   const source = await put('partial/p.ttl', ontologyTtl('http://example.org/p', ['http://example.org/q', 'http://example.org/absent']));
-  await put('partial/catalog-v001.xml', catalogXml('  <uri name="http://example.org/q" uri="q.ttl"/>\n  <uri name="http://example.org/absent" uri="gone.ttl"/>'));
+  await put(
+    'partial/catalog-v001.xml',
+    catalogXml('  <uri name="http://example.org/q" uri="q.ttl"/>\n  <uri name="http://example.org/absent" uri="gone.ttl"/>'),
+  );
   await put('partial/q.ttl', ontologyTtl('http://example.org/q'));
   const before = (await call(c, 'list_ontologies')).body;
   const refused = await call(c, 'load_ontology', { source, missing_imports: 'error' });
   assert.equal(refused.isError, true);
   assert.equal(refused.body.error_code, 'missing_imports');
   const missing = refused.body.unresolved_imports as { import_iri: string; reason: string }[];
-  assert.deepEqual(missing.map((m) => m.import_iri), ['http://example.org/absent']);
+  assert.deepEqual(
+    missing.map((m) => m.import_iri),
+    ['http://example.org/absent'],
+  );
   assert.match(missing[0].reason, /gone\.ttl.*cannot be read/);
   assert.deepEqual((await call(c, 'list_ontologies')).body, before, 'the workspace is unchanged');
 });
@@ -197,9 +269,15 @@ test('load_ontology missing_imports=warn lists unresolved imports; silent lists 
   const warned = await call(c, 'load_ontology', { source, keep_active: true });
   assert.equal(warned.isError, false, JSON.stringify(warned.body));
   assert.equal(warned.body.added_ontologies, 2);
-  assert.deepEqual((warned.body.resolved_imports as { target_ontology: string }[]).map((e) => e.target_ontology), ['http://example.org/q']);
+  assert.deepEqual(
+    (warned.body.resolved_imports as { target_ontology: string }[]).map((e) => e.target_ontology),
+    ['http://example.org/q'],
+  );
   const unresolved = warned.body.unresolved_imports as { import_iri: string; source_ontology: string; depth: number }[];
-  assert.deepEqual(unresolved.map((u) => [u.import_iri, u.source_ontology, u.depth]), [['http://example.org/absent', 'http://example.org/p', 1]]);
+  assert.deepEqual(
+    unresolved.map((u) => [u.import_iri, u.source_ontology, u.depth]),
+    [['http://example.org/absent', 'http://example.org/p', 1]],
+  );
   assert.ok((await ontologyIds()).includes('http://example.org/q'));
 
   const lone = await put('lone/s.ttl', ontologyTtl('http://example.org/s', ['http://example.org/nowhere']));

@@ -43,8 +43,15 @@ before(async () => {
 });
 after(() => served.close());
 
-interface Row { axiom_type: string; rendering: string; functional: string }
-interface Justification { size: number; axioms: Row[] }
+interface Row {
+  axiom_type: string;
+  rendering: string;
+  functional: string;
+}
+interface Justification {
+  size: number;
+  axioms: Row[];
+}
 
 /** Axioms read back from the rows' functional syntax (full IRIs). */
 function axiomsOf(rows: readonly Row[]): Axiom[] {
@@ -55,7 +62,17 @@ async function assertMinimalJustification(rows: readonly Row[], goal: Axiom): Pr
   const axioms = axiomsOf(rows);
   assert.equal(axioms.length, rows.length);
   assert.equal((await checkEntailment(axioms, goal)).entailed, true, 'entailing');
-  for (const a of axioms) assert.equal((await checkEntailment(axioms.filter((x) => x !== a), goal)).entailed, false, 'minimal');
+  for (const a of axioms)
+    assert.equal(
+      (
+        await checkEntailment(
+          axioms.filter((x) => x !== a),
+          goal,
+        )
+      ).entailed,
+      false,
+      'minimal',
+    );
   const renderings = rows.map((r) => r.rendering);
   assert.deepEqual(renderings, [...renderings].sort(), 'rows sorted by rendering');
 }
@@ -122,11 +139,14 @@ test('get_explanations returns every minimal justification (three for dog ⊑ An
     assert.equal(j.size, j.axioms.length);
     await assertMinimalJustification(j.axioms, g);
   }
-  assert.deepEqual(js.map((j) => j.axioms.map((r) => r.rendering)), [
-    ['Canine SubClassOf Animal', 'Canine and Pet EquivalentTo dog'],
-    ['dog SubClassOf Mammal', 'Mammal SubClassOf Animal'],
-    ['dog SubClassOf hasPart some Tail', 'hasPart some Tail SubClassOf Animal'],
-  ].map((rows) => rows.sort()));
+  assert.deepEqual(
+    js.map((j) => j.axioms.map((r) => r.rendering)),
+    [
+      ['Canine SubClassOf Animal', 'Canine and Pet EquivalentTo dog'],
+      ['dog SubClassOf Mammal', 'Mammal SubClassOf Animal'],
+      ['dog SubClassOf hasPart some Tail', 'hasPart some Tail SubClassOf Animal'],
+    ].map((rows) => rows.sort()),
+  );
   const config = all.body.reasoner_configuration as Record<string, unknown>;
   assert.equal(config.reasoner_id, 'el');
   assert.equal(config.all_found, true);
@@ -166,7 +186,13 @@ test('get_explanations falls back to an entailment check with related axioms for
 });
 
 test('get_explanations fails on timeout and rejects invalid arguments before the handler', async () => {
-  const slow = await call(c, 'get_explanations', { axiom_type: 'subclass_of', sub: 'L0', super: `L${CHAIN_LENGTH}`, max: 0, timeout_ms: 1 });
+  const slow = await call(c, 'get_explanations', {
+    axiom_type: 'subclass_of',
+    sub: 'L0',
+    super: `L${CHAIN_LENGTH}`,
+    max: 0,
+    timeout_ms: 1,
+  });
   assert.equal(slow.isError, true);
   assert.equal(slow.body.error_code, 'timeout');
   for (const args of [

@@ -28,7 +28,14 @@ const LEAKY = 'http://purl.obolibrary.org/obo/UBERON_9999999';
 const LICENSE = 'https://creativecommons.org/licenses/by/4.0/';
 
 const DOCS = [
-  { iri: HEART, label: 'heart', synonym: ['cardium'], description: ['A myogenic muscular circulating organ.'], ontology_name: 'uberon', type: 'class' },
+  {
+    iri: HEART,
+    label: 'heart',
+    synonym: ['cardium'],
+    description: ['A myogenic muscular circulating organ.'],
+    ontology_name: 'uberon',
+    type: 'class',
+  },
   { iri: LUNG, label: 'lung', description: ['Respiration organ.'], ontology_name: 'uberon', type: 'class' },
   { iri: LIVER, label: 'liver', description: ['An exocrine gland.'], ontology_name: 'uberon', type: 'class' },
 ];
@@ -62,7 +69,8 @@ function ols(req: import('node:http').IncomingMessage, res: import('node:http').
   const url = new URL(req.url ?? '/', 'https://origin');
   const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   if (url.pathname === '/api/search') {
-    const start = Number(url.searchParams.get('start')), rows = Number(url.searchParams.get('rows'));
+    const start = Number(url.searchParams.get('start')),
+      rows = Number(url.searchParams.get('rows'));
     json(200, { response: { numFound: DOCS.length, docs: DOCS.slice(start, start + rows) } });
     return;
   }
@@ -74,12 +82,24 @@ function ols(req: import('node:http').IncomingMessage, res: import('node:http').
   if (m !== null) {
     const iri = decodeURIComponent(decodeURIComponent(m[1]));
     if (iri === LEAKY) {
-      json(200, { iri, label: 'leak', description: ['token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ'], ontology_name: 'uberon' });
+      json(200, {
+        iri,
+        label: 'leak',
+        description: ['token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ'],
+        ontology_name: 'uberon',
+      });
       return;
     }
     const doc = DOCS.find((d) => d.iri === iri);
     if (doc !== undefined) {
-      json(200, { iri, label: doc.label, description: doc.description, synonyms: doc.synonym ?? [], ontology_name: 'uberon', is_obsolete: false });
+      json(200, {
+        iri,
+        label: doc.label,
+        description: doc.description,
+        synonyms: doc.synonym ?? [],
+        ontology_name: 'uberon',
+        is_obsolete: false,
+      });
       return;
     }
   }
@@ -89,8 +109,27 @@ function ols(req: import('node:http').IncomingMessage, res: import('node:http').
 before(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'athene-xterms-'));
   home = await mkdtemp(path.join(os.tmpdir(), 'athene-xterms-home-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   const cert = await readFile(path.join(dir, 'cert.pem'), 'utf8');
   origin = https.createServer({ key: await readFile(path.join(dir, 'key.pem')), cert }, ols);
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
@@ -98,9 +137,16 @@ before(async () => {
   await mkdir(providers, { recursive: true, mode: 0o700 });
   await chmod(providers, 0o700);
   await writeFile(path.join(providers, 'ca.pem'), cert, { mode: 0o600 });
-  await writeFile(path.join(providers, 'config.json'), JSON.stringify({
-    version: 1, origins: [{ alias: 'ebi', profile: 'ols4', origin: `https://127.0.0.1:${(origin.address() as AddressInfo).port}`, ca_file: 'ca.pem' }],
-  }), { mode: 0o600 });
+  await writeFile(
+    path.join(providers, 'config.json'),
+    JSON.stringify({
+      version: 1,
+      origins: [
+        { alias: 'ebi', profile: 'ols4', origin: `https://127.0.0.1:${(origin.address() as AddressInfo).port}`, ca_file: 'ca.pem' },
+      ],
+    }),
+    { mode: 0o600 },
+  );
   await writeFile(path.join(dir, 'zoo.ttl'), ZOO);
   await mkdir(path.join(dir, '.athene'));
   await writeFile(path.join(dir, '.athene', 'project.yaml'), policy());
@@ -123,7 +169,10 @@ test('search pages through a provider with cursors bound to the caller; evidence
   assert.equal(first.total, 3);
   assert.equal(first.returned, 2);
   const items = first.items as Record<string, unknown>[];
-  assert.deepEqual(items.map((i) => i.entity_iri), [HEART, LUNG]);
+  assert.deepEqual(
+    items.map((i) => i.entity_iri),
+    [HEART, LUNG],
+  );
   assert.equal(items[0].source_ontology, 'uberon');
   assert.deepEqual(items[0].synonyms, ['cardium']);
   assert.match(items[0].term_fingerprint as string, /^sha256:[0-9a-f]{64}$/);
@@ -131,7 +180,10 @@ test('search pages through a provider with cursors bound to the caller; evidence
   assert.equal(first.cache_hit, false);
   assert.equal(first.cursor_expires_in_seconds, 300);
   const rest = await callOk(c, 'search_external_terms', { cursor: first.next_cursor });
-  assert.deepEqual((rest.items as Record<string, unknown>[]).map((i) => i.entity_iri), [LIVER]);
+  assert.deepEqual(
+    (rest.items as Record<string, unknown>[]).map((i) => i.entity_iri),
+    [LIVER],
+  );
   assert.equal(rest.next_cursor, undefined);
   const reused = await call(c, 'search_external_terms', { cursor: first.next_cursor });
   assert.equal(reused.body.error_code, 'cursor_invalid');
@@ -161,7 +213,11 @@ test('inspect reports a term with license and version; fresh bypasses the cache'
   const fresh = await callOk(c, 'inspect_external_term', { provider_id: 'ols', ontology: 'uberon', iri: HEART, fresh: true });
   assert.equal(fresh.cache_hit, false);
   assert.equal((fresh.result as Record<string, unknown>).term_fingerprint, r.term_fingerprint, 'content unchanged: same term fingerprint');
-  const missing = await call(c, 'inspect_external_term', { provider_id: 'ols', ontology: 'uberon', iri: 'http://purl.obolibrary.org/obo/UBERON_0000000' });
+  const missing = await call(c, 'inspect_external_term', {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: 'http://purl.obolibrary.org/obo/UBERON_0000000',
+  });
   assert.equal(missing.body.error_code, 'external_term_not_found');
   const notAllowed = await call(c, 'inspect_external_term', { provider_id: 'ols', ontology: 'chebi', iri: HEART });
   assert.equal(notAllowed.body.error_code, 'invalid_argument');
@@ -185,31 +241,78 @@ async function inspected(iri: string): Promise<string> {
 
 test('propose then accept: a mapping to an existing class, a minted local class with its mapping, a reused IRI', async () => {
   const fp = await inspected(HEART);
-  const mapping = { subject_id: 'http://example.org/zoo#Heart', predicate_id: 'skos:exactMatch', object_id: HEART, mapping_justification: 'semapv:ManualMappingCuration' };
-  const wrong = await call(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: HEART, term_fingerprint: 'sha256:' + '1'.repeat(64), action: 'add_mapping', mapping });
+  const mapping = {
+    subject_id: 'http://example.org/zoo#Heart',
+    predicate_id: 'skos:exactMatch',
+    object_id: HEART,
+    mapping_justification: 'semapv:ManualMappingCuration',
+  };
+  const wrong = await call(c, 'propose_term_reuse', {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: HEART,
+    term_fingerprint: 'sha256:' + '1'.repeat(64),
+    action: 'add_mapping',
+    mapping,
+  });
   assert.equal(wrong.body.error_code, 'term_fingerprint_mismatch');
-  const badMapping = await call(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: HEART, term_fingerprint: fp, action: 'add_mapping', mapping: { ...mapping, object_id: LUNG } });
+  const badMapping = await call(c, 'propose_term_reuse', {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: HEART,
+    term_fingerprint: fp,
+    action: 'add_mapping',
+    mapping: { ...mapping, object_id: LUNG },
+  });
   assert.equal(badMapping.body.error_code, 'invalid_argument');
 
-  const proposal = await callOk(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: HEART, term_fingerprint: fp, action: 'add_mapping', mapping });
+  const proposal = await callOk(c, 'propose_term_reuse', {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: HEART,
+    term_fingerprint: fp,
+    action: 'add_mapping',
+    mapping,
+  });
   assert.equal(proposal.expires_in_seconds, 900);
   const body = proposal.proposal as Record<string, unknown>;
   const accepted = await callOk(c, 'accept_reuse_proposal', {
-    proposal_id: proposal.proposal_id, proposal_fingerprint: body.proposal_fingerprint, confirm: true, mapping_set_id: 'http://example.org/zoo/mappings', license: LICENSE,
+    proposal_id: proposal.proposal_id,
+    proposal_fingerprint: body.proposal_fingerprint,
+    confirm: true,
+    mapping_set_id: 'http://example.org/zoo/mappings',
+    license: LICENSE,
   });
   assert.equal(accepted.status, 'accepted');
   assert.equal(accepted.committed, true);
   assert.equal((accepted.mapping as Record<string, unknown>).record_count, 1);
-  const again = await call(c, 'accept_reuse_proposal', { proposal_id: proposal.proposal_id, proposal_fingerprint: body.proposal_fingerprint, confirm: true });
+  const again = await call(c, 'accept_reuse_proposal', {
+    proposal_id: proposal.proposal_id,
+    proposal_fingerprint: body.proposal_fingerprint,
+    confirm: true,
+  });
   assert.equal(again.body.error_code, 'unknown_proposal', 'a proposal is accepted once');
 
   const lungFp = await inspected(LUNG);
   const mint = await callOk(c, 'propose_term_reuse', {
-    provider_id: 'ols', ontology: 'uberon', iri: LUNG, term_fingerprint: lungFp, action: 'mint_local_with_mapping',
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: LUNG,
+    term_fingerprint: lungFp,
+    action: 'mint_local_with_mapping',
     local_entity: { iri: 'http://example.org/zoo#Lung', type: 'class', labels: [{ value: 'Lung', language: 'en' }] },
-    mapping: { subject_id: 'http://example.org/zoo#Lung', predicate_id: 'skos:closeMatch', object_id: LUNG, mapping_justification: 'semapv:ManualMappingCuration' },
+    mapping: {
+      subject_id: 'http://example.org/zoo#Lung',
+      predicate_id: 'skos:closeMatch',
+      object_id: LUNG,
+      mapping_justification: 'semapv:ManualMappingCuration',
+    },
   });
-  const minted = await callOk(c, 'accept_reuse_proposal', { proposal_id: mint.proposal_id, proposal_fingerprint: (mint.proposal as Record<string, unknown>).proposal_fingerprint, confirm: true });
+  const minted = await callOk(c, 'accept_reuse_proposal', {
+    proposal_id: mint.proposal_id,
+    proposal_fingerprint: (mint.proposal as Record<string, unknown>).proposal_fingerprint,
+    confirm: true,
+  });
   assert.equal(minted.status, 'accepted');
   assert.equal((minted.mint_receipt as Record<string, unknown>).entity_iri, 'http://example.org/zoo#Lung');
   assert.equal((minted.mapping as Record<string, unknown>).record_count, 2);
@@ -219,17 +322,37 @@ test('propose then accept: a mapping to an existing class, a minted local class 
   assert.equal((await call(c, 'get_entity', { entity: 'http://example.org/zoo#Lung' })).isError, true, 'the mint is one undo entry');
 
   const liverFp = await inspected(LIVER);
-  const reuse = await callOk(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: liverFp, action: 'reuse_iri' });
-  const receipt = await callOk(c, 'accept_reuse_proposal', { proposal_id: reuse.proposal_id, proposal_fingerprint: (reuse.proposal as Record<string, unknown>).proposal_fingerprint, confirm: true });
+  const reuse = await callOk(c, 'propose_term_reuse', {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: LIVER,
+    term_fingerprint: liverFp,
+    action: 'reuse_iri',
+  });
+  const receipt = await callOk(c, 'accept_reuse_proposal', {
+    proposal_id: reuse.proposal_id,
+    proposal_fingerprint: (reuse.proposal as Record<string, unknown>).proposal_fingerprint,
+    confirm: true,
+  });
   assert.equal(receipt.committed, false);
   assert.equal((receipt.receipt as Record<string, unknown>).entity_iri, LIVER);
 });
 
-test('a proposal goes stale when the model changes, and belongs to the session\'s principal only through its actor', async () => {
+test("a proposal goes stale when the model changes, and belongs to the session's principal only through its actor", async () => {
   const fp = await inspected(LIVER);
-  const p = await callOk(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'reuse_iri' });
+  const p = await callOk(c, 'propose_term_reuse', {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: LIVER,
+    term_fingerprint: fp,
+    action: 'reuse_iri',
+  });
   await callOk(c, 'add_subclass_of', { child: 'Heart', parent: 'Organ' });
-  const stale = await call(c, 'accept_reuse_proposal', { proposal_id: p.proposal_id, proposal_fingerprint: (p.proposal as Record<string, unknown>).proposal_fingerprint, confirm: true });
+  const stale = await call(c, 'accept_reuse_proposal', {
+    proposal_id: p.proposal_id,
+    proposal_fingerprint: (p.proposal as Record<string, unknown>).proposal_fingerprint,
+    confirm: true,
+  });
   assert.equal(stale.body.error_code, 'stale_model_revision');
   assert.equal(stale.body.committed, false);
 });
@@ -251,12 +374,16 @@ const BINDING_FILE = () => path.join(home, 'providers', 'config.json');
 const SET = { mapping_set_id: 'http://example.org/zoo/mappings', license: LICENSE };
 
 /** Runs `body` with the project policy (and optionally the owner's binding) replaced, restoring both after. */
-async function withReplaced(files: { policy?: string; binding?: (current: Record<string, unknown>) => Record<string, unknown> }, body: () => Promise<void>): Promise<void> {
+async function withReplaced(
+  files: { policy?: string; binding?: (current: Record<string, unknown>) => Record<string, unknown> },
+  body: () => Promise<void>,
+): Promise<void> {
   const oldPolicy = await readFile(POLICY_FILE(), 'utf8');
   const oldBinding = await readFile(BINDING_FILE(), 'utf8');
   try {
     if (files.policy !== undefined) await writeFile(POLICY_FILE(), files.policy);
-    if (files.binding !== undefined) await writeFile(BINDING_FILE(), JSON.stringify(files.binding(JSON.parse(oldBinding) as Record<string, unknown>)), { mode: 0o600 });
+    if (files.binding !== undefined)
+      await writeFile(BINDING_FILE(), JSON.stringify(files.binding(JSON.parse(oldBinding) as Record<string, unknown>)), { mode: 0o600 });
     await body();
   } finally {
     await writeFile(POLICY_FILE(), oldPolicy);
@@ -264,8 +391,9 @@ async function withReplaced(files: { policy?: string; binding?: (current: Record
   }
 }
 
-test('a search cursor dies when the policy or the owner\'s binding changes, and under fresh_required once older than ttl_seconds', async () => {
-  const page = async () => (await callOk(c, 'search_external_terms', { provider_id: 'ols', query: 'organ of the body', limit: 1 })).next_cursor as string;
+test("a search cursor dies when the policy or the owner's binding changes, and under fresh_required once older than ttl_seconds", async () => {
+  const page = async () =>
+    (await callOk(c, 'search_external_terms', { provider_id: 'ols', query: 'organ of the body', limit: 1 })).next_cursor as string;
   const policyCursor = await page();
   const mixed = await call(c, 'search_external_terms', { cursor: policyCursor, query: 'other' });
   assert.equal(mixed.body.error_code, 'invalid_argument', 'a continuation takes the cursor alone');
@@ -277,9 +405,12 @@ test('a search cursor dies when the policy or the owner\'s binding changes, and 
     assert.equal(r.body.provider_id, 'ols');
   });
   const bindingCursor = await page();
-  await withReplaced({ binding: (b) => ({ ...b, credentials: [{ id: 'spare', header: 'x-api-key', secret_file: 'spare.key' }] }) }, async () => {
-    assert.equal((await call(c, 'search_external_terms', { cursor: bindingCursor })).body.error_code, 'provider_authority_changed');
-  });
+  await withReplaced(
+    { binding: (b) => ({ ...b, credentials: [{ id: 'spare', header: 'x-api-key', secret_file: 'spare.key' }] }) },
+    async () => {
+      assert.equal((await call(c, 'search_external_terms', { cursor: bindingCursor })).body.error_code, 'provider_authority_changed');
+    },
+  );
   await withReplaced({ policy: policy('\n      freshness: fresh_required').replace('ttl_seconds: 600', 'ttl_seconds: 0') }, async () => {
     const first = await callOk(c, 'search_external_terms', { provider_id: 'ols', query: 'organ of the body', limit: 1 });
     assert.equal(first.cache_hit, false, 'ttl_seconds 0 disables the cache');
@@ -294,41 +425,101 @@ test('a provider naming a credential needs it bound, with its secret present and
     assert.equal(unbound.body.error_code, 'provider_credential_unbound');
     assert.equal(unbound.body.effects_prevented, true);
   });
-  await withReplaced({ policy: policy('\n      credential_id: key1'), binding: (b) => ({ ...b, credentials: [{ id: 'key1', header: 'x-api-key', secret_file: 'key1.secret' }] }) }, async () => {
-    const missing = await call(c, 'inspect_external_term', { provider_id: 'ols', ontology: 'uberon', iri: HEART });
-    assert.equal(missing.body.error_code, 'provider_credential_missing');
-  });
+  await withReplaced(
+    {
+      policy: policy('\n      credential_id: key1'),
+      binding: (b) => ({ ...b, credentials: [{ id: 'key1', header: 'x-api-key', secret_file: 'key1.secret' }] }),
+    },
+    async () => {
+      const missing = await call(c, 'inspect_external_term', { provider_id: 'ols', ontology: 'uberon', iri: HEART });
+      assert.equal(missing.body.error_code, 'provider_credential_missing');
+    },
+  );
 });
 
 test('accepting checks the proposal fingerprint, and refuses once the policy or the mapping store changed', async () => {
   const fp = await inspected(LIVER);
-  const reuse = await callOk(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'reuse_iri' });
+  const reuse = await callOk(c, 'propose_term_reuse', {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: LIVER,
+    term_fingerprint: fp,
+    action: 'reuse_iri',
+  });
   const reuseFp = (reuse.proposal as Record<string, unknown>).proposal_fingerprint;
-  const wrong = await call(c, 'accept_reuse_proposal', { proposal_id: reuse.proposal_id, proposal_fingerprint: 'sha256:' + '2'.repeat(64), confirm: true });
+  const wrong = await call(c, 'accept_reuse_proposal', {
+    proposal_id: reuse.proposal_id,
+    proposal_fingerprint: 'sha256:' + '2'.repeat(64),
+    confirm: true,
+  });
   assert.equal(wrong.body.error_code, 'proposal_fingerprint_mismatch');
   assert.equal(wrong.body.committed, false);
   await withReplaced({ policy: policy().replace('languages: [en]', 'languages: [en, fr]') }, async () => {
-    const changed = await call(c, 'accept_reuse_proposal', { proposal_id: reuse.proposal_id, proposal_fingerprint: reuseFp, confirm: true });
+    const changed = await call(c, 'accept_reuse_proposal', {
+      proposal_id: reuse.proposal_id,
+      proposal_fingerprint: reuseFp,
+      confirm: true,
+    });
     assert.equal(changed.body.error_code, 'provider_policy_changed');
     assert.equal(changed.body.effects_prevented, true);
   });
-  const receipt = await callOk(c, 'accept_reuse_proposal', { proposal_id: reuse.proposal_id, proposal_fingerprint: reuseFp, confirm: true });
-  assert.deepEqual(Object.keys(receipt.receipt as object).sort(),
-    ['entity_iri', 'mapping_revision', 'model_revision', 'policy_digest', 'provider_id', 'source_ontology', 'target_fingerprint', 'term_fingerprint']);
+  const receipt = await callOk(c, 'accept_reuse_proposal', {
+    proposal_id: reuse.proposal_id,
+    proposal_fingerprint: reuseFp,
+    confirm: true,
+  });
+  assert.deepEqual(Object.keys(receipt.receipt as object).sort(), [
+    'entity_iri',
+    'mapping_revision',
+    'model_revision',
+    'policy_digest',
+    'provider_id',
+    'source_ontology',
+    'target_fingerprint',
+    'term_fingerprint',
+  ]);
   assert.equal(receipt.interactive_confirmation, false);
 
-  const mapping = { subject_id: 'http://example.org/zoo#Organ', predicate_id: 'skos:relatedMatch', object_id: LIVER, mapping_justification: 'semapv:ManualMappingCuration' };
+  const mapping = {
+    subject_id: 'http://example.org/zoo#Organ',
+    predicate_id: 'skos:relatedMatch',
+    object_id: LIVER,
+    mapping_justification: 'semapv:ManualMappingCuration',
+  };
   const wide = await call(c, 'propose_term_reuse', {
-    provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'add_mapping', mapping: { ...mapping, comment: '€'.repeat(30_000) },
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: LIVER,
+    term_fingerprint: fp,
+    action: 'add_mapping',
+    mapping: { ...mapping, comment: '€'.repeat(30_000) },
   });
   assert.equal(wide.body.error_code, 'invalid_argument', 'a cell is bounded at 64 KiB of UTF-8, not in characters');
-  const p = await callOk(c, 'propose_term_reuse', { provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'add_mapping', mapping });
+  const p = await callOk(c, 'propose_term_reuse', {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: LIVER,
+    term_fingerprint: fp,
+    action: 'add_mapping',
+    mapping,
+  });
   const listed = await callOk(c, 'list_mappings');
   await callOk(c, 'add_mapping', {
-    expected_mapping_revision: listed.mapping_revision, confirm: true, ...SET,
-    mapping: { subject_id: 'http://example.org/zoo#Heart', predicate_id: 'skos:relatedMatch', object_id: LUNG, mapping_justification: 'semapv:ManualMappingCuration' },
+    expected_mapping_revision: listed.mapping_revision,
+    confirm: true,
+    ...SET,
+    mapping: {
+      subject_id: 'http://example.org/zoo#Heart',
+      predicate_id: 'skos:relatedMatch',
+      object_id: LUNG,
+      mapping_justification: 'semapv:ManualMappingCuration',
+    },
   });
-  const stale = await call(c, 'accept_reuse_proposal', { proposal_id: p.proposal_id, proposal_fingerprint: (p.proposal as Record<string, unknown>).proposal_fingerprint, confirm: true });
+  const stale = await call(c, 'accept_reuse_proposal', {
+    proposal_id: p.proposal_id,
+    proposal_fingerprint: (p.proposal as Record<string, unknown>).proposal_fingerprint,
+    confirm: true,
+  });
   assert.equal(stale.body.error_code, 'stale_mapping_revision');
   assert.equal(stale.body.committed, false);
   assert.equal((await callOk(c, 'list_mappings')).record_count, (listed.record_count as number) + 1, 'nothing more was written');
@@ -338,11 +529,20 @@ test('a mint whose mapping step fails is partial: the entity stays, the retry ne
   const fp = await inspected(LIVER);
   const local = 'http://example.org/zoo#Liver';
   const p = await callOk(c, 'propose_term_reuse', {
-    provider_id: 'ols', ontology: 'uberon', iri: LIVER, term_fingerprint: fp, action: 'mint_local_with_mapping',
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: LIVER,
+    term_fingerprint: fp,
+    action: 'mint_local_with_mapping',
     local_entity: { iri: local, type: 'class', labels: [{ value: 'Liver', language: 'en' }] },
     mapping: { subject_id: local, predicate_id: 'skos:exactMatch', object_id: LIVER, mapping_justification: 'semapv:Guessing' },
   });
-  const args = { proposal_id: p.proposal_id, proposal_fingerprint: (p.proposal as Record<string, unknown>).proposal_fingerprint, confirm: true, ...SET };
+  const args = {
+    proposal_id: p.proposal_id,
+    proposal_fingerprint: (p.proposal as Record<string, unknown>).proposal_fingerprint,
+    confirm: true,
+    ...SET,
+  };
   const partial = await callOk(c, 'accept_reuse_proposal', args);
   assert.equal(partial.status, 'partial');
   assert.equal(partial.committed, true);
@@ -357,7 +557,10 @@ test('a mint whose mapping step fails is partial: the entity stays, the retry ne
   const continuation = partial.continuation as Record<string, Record<string, unknown>>;
   assert.equal(continuation.retry.tool, 'accept_reuse_proposal');
   assert.equal(continuation.manual_recovery.tool, 'add_mapping');
-  assert.equal((continuation.manual_recovery.arguments as Record<string, unknown>).expected_mapping_revision, (await callOk(c, 'list_mappings')).mapping_revision);
+  assert.equal(
+    (continuation.manual_recovery.arguments as Record<string, unknown>).expected_mapping_revision,
+    (await callOk(c, 'list_mappings')).mapping_revision,
+  );
   assert.deepEqual((await callOk(c, 'get_entity', { entity: 'Liver' })).matches, [{ iri: local, display: 'Liver', type: 'Class' }]);
 
   const retried = await callOk(c, 'accept_reuse_proposal', args);

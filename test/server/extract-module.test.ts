@@ -43,7 +43,10 @@ let s: ServedTempOntology;
 before(async () => {
   s = await serveTempOntology('athene-module-', 'placeholder.ofn', 'Ontology(<http://example.org/placeholder>)\n');
   await writeFile(path.join(s.dir, 'lib.ofn'), LIBRARY);
-  await writeFile(path.join(s.dir, 'catalog-v001.xml'), `<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"><uri name="${LIB}" uri="lib.ofn"/></catalog>`);
+  await writeFile(
+    path.join(s.dir, 'catalog-v001.xml'),
+    `<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"><uri name="${LIB}" uri="lib.ofn"/></catalog>`,
+  );
   await writeFile(path.join(s.dir, 'root.ofn'), ROOT);
   await callOk(s.c, 'load_ontology', { source: path.join(s.dir, 'root.ofn'), missing_imports: 'error' });
 });
@@ -98,16 +101,31 @@ test('a ⊥ module saved to a file holds exactly the known axioms, the imported 
 });
 
 test('source=active leaves out what only the imports say', async () => {
-  const r = await callOk(s.c, 'extract_module', { signature: ['E'], module_type: 'BOT', source: 'active', path: path.join(s.dir, 'out', 'active.ofn') });
+  const r = await callOk(s.c, 'extract_module', {
+    signature: ['E'],
+    module_type: 'BOT',
+    source: 'active',
+    path: path.join(s.dir, 'out', 'active.ofn'),
+  });
   const { ontology } = await readDocument(await readFile(path.join(s.dir, 'out', 'active.ofn'), 'utf8'));
   assert.equal(ontology.has(t.subClassOf(c('F'), c('G'))), false);
   assert.equal(r.source, 'active');
 });
 
 test('a punned seed brings every sense; unknown seeds are reported, and all-unknown is an error', async () => {
-  const r = await callOk(s.c, 'extract_module', { signature: [NS + 'P', 'NoSuchThing'], module_type: 'BOT', path: path.join(s.dir, 'out', 'p.ttl') });
-  assert.deepEqual(((r.seeds as Row).resolved as Row[]).map((x) => x.type), ['Class', 'NamedIndividual']);
-  assert.deepEqual(((r.seeds as Row).unresolved as Row[]).map((x) => x.name), ['NoSuchThing']);
+  const r = await callOk(s.c, 'extract_module', {
+    signature: [NS + 'P', 'NoSuchThing'],
+    module_type: 'BOT',
+    path: path.join(s.dir, 'out', 'p.ttl'),
+  });
+  assert.deepEqual(
+    ((r.seeds as Row).resolved as Row[]).map((x) => x.type),
+    ['Class', 'NamedIndividual'],
+  );
+  assert.deepEqual(
+    ((r.seeds as Row).unresolved as Row[]).map((x) => x.name),
+    ['NoSuchThing'],
+  );
   assert.equal((r.seeds as Row).requested, 2);
   assert.equal(r.format, 'turtle');
   const { ontology } = await readDocument(await readFile(path.join(s.dir, 'out', 'p.ttl'), 'utf8'));
@@ -143,7 +161,11 @@ test('under a project policy a module path outside the project root is refused a
       const r = await call(s.c, 'extract_module', { signature: ['A'], path: path.join(elsewhere, 'm.ofn') });
       assert.equal(r.body.error_code, 'authorization_denied');
       assert.equal(r.body.effects_prevented, true);
-      const inside = await callOk(s.c, 'extract_module', { signature: ['A'], module_type: 'BOT', path: path.join(s.dir, 'out', 'inside.ofn') });
+      const inside = await callOk(s.c, 'extract_module', {
+        signature: ['A'],
+        module_type: 'BOT',
+        path: path.join(s.dir, 'out', 'inside.ofn'),
+      });
       assert.equal(inside.saved, true);
     });
     await assert.rejects(readFile(path.join(elsewhere, 'm.ofn')), { code: 'ENOENT' });
@@ -158,21 +180,36 @@ test('a save that cannot be written fails with io_error and saved:false, loading
   const r = await call(s.c, 'extract_module', { signature: ['A'], path: path.join(s.dir, 'root.ofn', 'm.ofn') });
   assert.deepEqual([r.isError, r.body.error_code, r.body.saved], [true, 'io_error', false]);
   assert.equal((await ontologies()).length, before);
-  for (const bad of [{ signature: [] }, { signature: ['A'], module_type: 'star' }, { signature: ['A'], source: 'closure' }, { signature: ['A'], timeout_ms: 0 }]) {
+  for (const bad of [
+    { signature: [] },
+    { signature: ['A'], module_type: 'star' },
+    { signature: ['A'], source: 'closure' },
+    { signature: ['A'], timeout_ms: 0 },
+  ]) {
     assert.equal((await call(s.c, 'extract_module', bad)).body.error_code, 'invalid_argument', JSON.stringify(bad));
   }
 });
 
 test('a TOP module holds what uses the seeds', async () => {
-  const r = await callOk(s.c, 'extract_module', { signature: ['C'], module_type: 'TOP', source: 'active', path: path.join(s.dir, 'out', 'top.ofn') });
+  const r = await callOk(s.c, 'extract_module', {
+    signature: ['C'],
+    module_type: 'TOP',
+    source: 'active',
+    path: path.join(s.dir, 'out', 'top.ofn'),
+  });
   assert.deepEqual([r.module_type, r.source, r.saved, r.format], ['TOP', 'active', true, 'ofn']);
   const { ontology } = await readDocument(await readFile(path.join(s.dir, 'out', 'top.ofn'), 'utf8'));
   // D ⊑ A ⊑ B ⊑ C all lead to C; E ⊑ r some F says nothing about C
-  for (const [sub, sup] of [['B', 'C'], ['A', 'B'], ['D', 'A']]) assert.ok(ontology.has(t.subClassOf(c(sub), c(sup))), `${sub} ⊑ ${sup}`);
+  for (const [sub, sup] of [
+    ['B', 'C'],
+    ['A', 'B'],
+    ['D', 'A'],
+  ])
+    assert.ok(ontology.has(t.subClassOf(c(sub), c(sup))), `${sub} ⊑ ${sup}`);
   assert.equal(ontology.has(t.subClassOf(c('E'), t.objectSomeValuesFrom(t.objectProperty(NS + 'r'), c('F')))), false);
 });
 
-test('entities counts the module\'s signature: the seeds and what its axioms name', async () => {
+test("entities counts the module's signature: the seeds and what its axioms name", async () => {
   const r = await callOk(s.c, 'extract_module', { signature: ['A', ':C'], path: path.join(s.dir, 'out', 'star.ofn') });
   // A ⊑ B, B ⊑ C, C(P) name A, B, C and the individual P; A's label that follows adds rdfs:label and xsd:string
   assert.deepEqual([r.axioms, r.entities], [8, 6]);

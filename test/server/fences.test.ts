@@ -24,7 +24,12 @@ const EXTRA_IRI = 'http://example.org/fenced-extra';
 const EXTRA_TTL = `@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<${EXTRA_IRI}> a owl:Ontology .\n<${EXTRA_IRI}#Thing> a owl:Class .\n`;
 
 /** An origin on a real socket that holds the first request until `release` sends the page. */
-async function startHeldOrigin(): Promise<{ base: string; requested: Promise<void>; release: (page: string) => void; close: () => Promise<void> }> {
+async function startHeldOrigin(): Promise<{
+  base: string;
+  requested: Promise<void>;
+  release: (page: string) => void;
+  close: () => Promise<void>;
+}> {
   let requested!: () => void;
   let answer!: (page: string) => void;
   const arrived = new Promise<void>((resolve) => (requested = resolve));
@@ -158,7 +163,14 @@ test('a window restarted after a crash holds every fence again before it serves'
 /** A window that never answers a fence (a hung or partitioned window). */
 function silentTarget(id: string): FenceTarget & { delivered: Fence[] } {
   const delivered: Fence[] = [];
-  return { id, delivered, fence: (f) => { delivered.push(f); return new Promise<boolean>(() => undefined); } };
+  return {
+    id,
+    delivered,
+    fence: (f) => {
+      delivered.push(f);
+      return new Promise<boolean>(() => undefined);
+    },
+  };
 }
 
 test('an unconfirmed fence is persisted (0600), retried when the window restarts, and leaves the file once confirmed or the window is gone', async () => {
@@ -171,10 +183,13 @@ test('an unconfirmed fence is persisted (0600), retried when the window restarts
     await down.stop();
     const silent = silentTarget('silent-window');
     fanout = await RevocationFanout.open({
-      home, ledger: registry.fences,
+      home,
+      ledger: registry.fences,
       targets: () => [...registry.fenceTargets(), silent],
-      cutInFlight: () => 0, dropSessions: (r) => registry.dropSessions(r),
-      ackTimeoutMs: 200, retryIntervalMs: 3_600_000,
+      cutInFlight: () => 0,
+      dropSessions: (r) => registry.dropSessions(r),
+      ackTimeoutMs: 200,
+      retryIntervalMs: 3_600_000,
     });
     registry.onWindowStarted = (w) => void fanout?.started(w);
 
@@ -191,14 +206,23 @@ test('an unconfirmed fence is persisted (0600), retried when the window restarts
     await down.start();
     await fanout.started(down);
     await fanout.retry();
-    assert.deepEqual(fanout.pendingFences().map((p) => p.windows), [['silent-window']], 'the restarted window confirmed it');
+    assert.deepEqual(
+      fanout.pendingFences().map((p) => p.windows),
+      [['silent-window']],
+      'the restarted window confirmed it',
+    );
     assert.ok(silent.delivered.length >= 2, 'the silent window was asked again');
     assert.deepEqual([...(await loadPendingFences(home))[0].windows], ['silent-window']);
 
     await fanout.close();
     fanout = await RevocationFanout.open({
-      home, ledger: registry.fences, targets: () => registry.fenceTargets(),
-      cutInFlight: () => 0, dropSessions: () => 0, ackTimeoutMs: 200, retryIntervalMs: 3_600_000,
+      home,
+      ledger: registry.fences,
+      targets: () => registry.fenceTargets(),
+      cutInFlight: () => 0,
+      dropSessions: () => 0,
+      ackTimeoutMs: 200,
+      retryIntervalMs: 3_600_000,
     });
     assert.equal(fanout.pendingFences().length, 1, 'pending fences survive a restart');
     const answering: FenceTarget = { id: 'silent-window', fence: async () => true };
@@ -207,8 +231,13 @@ test('an unconfirmed fence is persisted (0600), retried when the window restarts
     assert.deepEqual(await loadPendingFences(home), [], 'a confirmed fence leaves the file');
 
     fanout = await RevocationFanout.open({
-      home, ledger: registry.fences, targets: () => [silent],
-      cutInFlight: () => 0, dropSessions: () => 0, ackTimeoutMs: 200, retryIntervalMs: 3_600_000,
+      home,
+      ledger: registry.fences,
+      targets: () => [silent],
+      cutInFlight: () => 0,
+      dropSessions: () => 0,
+      ackTimeoutMs: 200,
+      retryIntervalMs: 3_600_000,
     });
     assert.deepEqual((await fanout.revoked({ client_id: null, grant_ids: ['grant-q'] })).pending_windows, ['silent-window']);
     assert.equal((await loadPendingFences(home)).length, 1);

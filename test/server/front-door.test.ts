@@ -24,16 +24,22 @@ interface Answer {
 }
 
 /** One request on its own connection, headers exactly as given (a Host of our choosing included). */
-export function request(port: number, o: { method?: string; path?: string; headers?: [string, string][]; body?: string | string[]; host?: string }): Promise<Answer> {
+export function request(
+  port: number,
+  o: { method?: string; path?: string; headers?: [string, string][]; body?: string | string[]; host?: string },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: string[] = ['host', o.host ?? `127.0.0.1:${port}`];
     for (const [k, v] of o.headers ?? []) headers.push(k, v);
-    const req = http.request({ host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path ?? '/health', headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path ?? '/health', headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     if (Array.isArray(o.body)) for (const part of o.body) req.write(part);
     else if (o.body !== undefined) req.write(o.body);
@@ -110,10 +116,14 @@ test("requests uWS's parser refuses are closed unanswered there and answered wit
     { what: 'a malformed request line', parts: ['NOT HTTP AT ALL\r\n\r\n'], node: 400 },
     { what: 'no Host header', parts: [head([authLine])], node: 403 },
     // a 5 KB head whose first bytes come in a read of their own: over uWS's 4 KB buffer for a head in pieces
-    { what: 'a 5 KB head in two reads', parts: (() => {
-      const text = head([host, authLine, `x-some: ${'s'.repeat(5000)}`]);
-      return [text.slice(0, 100), text.slice(100)];
-    })(), node: 200 },
+    {
+      what: 'a 5 KB head in two reads',
+      parts: (() => {
+        const text = head([host, authLine, `x-some: ${'s'.repeat(5000)}`]);
+        return [text.slice(0, 100), text.slice(100)];
+      })(),
+      node: 200,
+    },
   ];
   // 48 header fields, the most uWS's parser takes: the front door's 431 on both transports
   const most = await rawExchange(port, [head([host, authLine, ...fillers(46)])]);
@@ -138,7 +148,10 @@ test("requests uWS's parser refuses are closed unanswered there and answered wit
   assert.equal((await request(port, { headers: [auth()] })).status, 200);
 });
 
-const MCP: [string, string][] = [['content-type', 'application/json'], ['accept', 'application/json, text/event-stream']];
+const MCP: [string, string][] = [
+  ['content-type', 'application/json'],
+  ['accept', 'application/json, text/event-stream'],
+];
 
 test('a loopback Host with any port is accepted; a foreign Host or Origin gets 403 before anything else', async () => {
   for (const host of ['localhost:1', `localhost:${t.server.port}`, '127.0.0.9:8080', '[::1]:9', 'LOCALHOST']) {
@@ -163,12 +176,24 @@ test('a server bound to 127.0.0.2 accepts its own URL and still refuses foreign 
     assert.equal(url.hostname, '127.0.0.2');
     const own = await fetch(new URL('/health', url), { headers: { authorization: `Bearer ${other.token}`, origin: url.origin } });
     assert.equal(own.status, 200);
-    const get = (host: string) => new Promise<number>((resolve, reject) => {
-      http.get({ host: '127.0.0.2', port: other.server.port, path: '/health', headers: { host, authorization: `Bearer ${other.token}` }, agent: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }).on('error', reject);
-    });
+    const get = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get(
+            {
+              host: '127.0.0.2',
+              port: other.server.port,
+              path: '/health',
+              headers: { host, authorization: `Bearer ${other.token}` },
+              agent: false,
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          )
+          .on('error', reject);
+      });
     assert.equal(await get('ontology.test:443'), 200, 'a name from allowed_hosts');
     assert.equal(await get('evil.example'), 403);
   } finally {
@@ -187,7 +212,10 @@ test('JSON nested deeper than max_json_depth and an empty batch get one JSON-RPC
   assert.equal((await request(t.server.port, { method: 'POST', path: '/mcp', headers: [auth(), ...MCP], body: hugeDepth })).status, 400);
   const init = await request(t.server.port, { method: 'POST', path: '/mcp', headers: [auth(), ...MCP], body: INIT_BODY });
   assert.equal(init.status, 200);
-  const session: [string, string][] = [['mcp-session-id', String(init.headers['mcp-session-id'])], ['mcp-protocol-version', '2025-06-18']];
+  const session: [string, string][] = [
+    ['mcp-session-id', String(init.headers['mcp-session-id'])],
+    ['mcp-protocol-version', '2025-06-18'],
+  ];
   const empty = await request(t.server.port, { method: 'POST', path: '/mcp', headers: [auth(), ...MCP, ...session], body: ' [ ] ' });
   assert.equal(empty.status, 400);
   const one = JSON.parse(empty.body) as { jsonrpc: string; error: { code: number }; id: null };
@@ -206,9 +234,19 @@ test('hop-by-hop headers are not forwarded: a chunked request reaches a window o
     const remote = ids.find((id) => id !== broker.server.registry.local[0].id)!;
     const half = Math.floor(INIT_BODY.length / 2);
     const chunked = await request(port, {
-      method: 'POST', path: `/instances/${remote}/mcp`, body: [INIT_BODY.slice(0, half), INIT_BODY.slice(half)],
-      headers: [['authorization', `Bearer ${broker.token}`], ...MCP, ['transfer-encoding', 'chunked'], ['te', 'trailers'],
-        ['connection', 'keep-alive, x-hop'], ['x-hop', 'only for this connection'], ['keep-alive', 'timeout=5'], ['proxy-authorization', 'Basic eDp5']],
+      method: 'POST',
+      path: `/instances/${remote}/mcp`,
+      body: [INIT_BODY.slice(0, half), INIT_BODY.slice(half)],
+      headers: [
+        ['authorization', `Bearer ${broker.token}`],
+        ...MCP,
+        ['transfer-encoding', 'chunked'],
+        ['te', 'trailers'],
+        ['connection', 'keep-alive, x-hop'],
+        ['x-hop', 'only for this connection'],
+        ['keep-alive', 'timeout=5'],
+        ['proxy-authorization', 'Basic eDp5'],
+      ],
     });
     assert.equal(chunked.status, 200, chunked.body);
     assert.ok(chunked.headers['mcp-session-id'], 'the remote window answered the initialize');

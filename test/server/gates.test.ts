@@ -2,7 +2,17 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, fixture, connect, call, pendingWrites, decideWrite, eventually, type PendingWrite, type TestServer } from './support.js';
+import {
+  startTestServer,
+  fixture,
+  connect,
+  call,
+  pendingWrites,
+  decideWrite,
+  eventually,
+  type PendingWrite,
+  type TestServer,
+} from './support.js';
 
 async function waitForPending(t: TestServer): Promise<PendingWrite> {
   let first: PendingWrite | undefined;

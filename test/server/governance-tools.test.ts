@@ -37,7 +37,10 @@ test('default run: the DL profile row gates on owned violations; imported ones a
   const body = await run();
   assert.equal(body.scope, 'active_ontology');
   assert.equal(body.profile, 'DL');
-  assert.deepEqual((body.checks as Row[]).map((r) => r.id), ['owl_profile', 'import_layering']);
+  assert.deepEqual(
+    (body.checks as Row[]).map((r) => r.id),
+    ['owl_profile', 'import_layering'],
+  );
   const profile = row(body, 'owl_profile')!;
   assert.equal(profile.severity, 'error');
   assert.equal(profile.in_profile, false);
@@ -56,7 +59,10 @@ test('default run: the DL profile row gates on owned violations; imported ones a
   assert.equal(layering.severity, 'warn');
   assert.equal(layering.count, 1);
   assert.deepEqual(layering.axioms, [`SubClassOf(<${BASE}Organ> <${BASE}Tissue>)`]);
-  assert.deepEqual((layering.examples as Row[]).map((e) => [e.iri, e.type]), [[BASE + 'Organ', 'Class']]);
+  assert.deepEqual(
+    (layering.examples as Row[]).map((e) => [e.iri, e.type]),
+    [[BASE + 'Organ', 'Class']],
+  );
   assert.equal(body.total_violations, 2);
   assert.deepEqual(body.notes, []);
   // unchanged state yields byte-identical JSON
@@ -75,13 +81,18 @@ test('EL adds the union; none skips the profile row', async () => {
 
 test('iri_policy and required_annotations over owned terms; unresolvable references become notes', async () => {
   const body = await run({
-    owl_profile: 'none', check_ownership: false,
-    required_namespaces: [GOV], iri_pattern: '#[A-Z][A-Za-z]*$', required_annotations: ['label', 'definition', 'no such property'],
+    owl_profile: 'none',
+    check_ownership: false,
+    required_namespaces: [GOV],
+    iri_pattern: '#[A-Z][A-Za-z]*$',
+    required_annotations: ['label', 'definition', 'no such property'],
   });
   const iri = row(body, 'iri_policy')!;
   assert.equal(iri.severity, 'error');
-  assert.deepEqual((iri.examples as Row[]).map((e) => e.iri), ['http://elsewhere.org/Stray', GOV + 'bad_Name', GOV + 'partOf',
-    'http://purl.obolibrary.org/obo/IAO_0000115']);
+  assert.deepEqual(
+    (iri.examples as Row[]).map((e) => e.iri),
+    ['http://elsewhere.org/Stray', GOV + 'bad_Name', GOV + 'partOf', 'http://purl.obolibrary.org/obo/IAO_0000115'],
+  );
   assert.deepEqual(iri.details, { required_namespaces: [GOV], iri_pattern: '#[A-Z][A-Za-z]*$' });
   const ann = row(body, 'required_annotations')!;
   const missing = (ann.examples as Row[]).map((e) => `${e.iri} ${e.missing}`);
@@ -91,7 +102,9 @@ test('iri_policy and required_annotations over owned terms; unresolvable referen
   assert.ok(!missing.some((m) => m.startsWith(BASE)), 'imported terms are not owned');
   assert.deepEqual((ann.details as Row).missing_by_annotation, { label: 4, definition: 5 });
   assert.equal(ann.count, 9);
-  assert.deepEqual(body.notes, ['required annotation "no such property" is not checked: no annotation property has that IRI, CURIE or name.']);
+  assert.deepEqual(body.notes, [
+    'required annotation "no such property" is not checked: no annotation property has that IRI, CURIE or name.',
+  ]);
   assert.equal(body.total_violations, 4 + 9);
 });
 

@@ -8,7 +8,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { fixture, call, toolContext, runInContext, principalWith, serveAndConnect, startOrigin, undoDepth, type ServedClient, type TestOrigin } from './support.js';
+import {
+  fixture,
+  call,
+  toolContext,
+  runInContext,
+  principalWith,
+  serveAndConnect,
+  startOrigin,
+  undoDepth,
+  type ServedClient,
+  type TestOrigin,
+} from './support.js';
 
 const ZOO = 'http://example.org/zoo';
 const EXTRA = 'http://example.org/extra';
@@ -39,7 +50,15 @@ const active = async () => (await call(c, 'get_active_ontology')).body;
 
 test('tools/list shows the header tools as mutating; each refuses an unknown argument', async () => {
   const { tools } = await c.listTools();
-  for (const name of ['set_ontology_id', 'set_prefix', 'remove_prefix', 'add_import', 'remove_import', 'add_ontology_annotation', 'remove_ontology_annotation']) {
+  for (const name of [
+    'set_ontology_id',
+    'set_prefix',
+    'remove_prefix',
+    'add_import',
+    'remove_import',
+    'add_ontology_annotation',
+    'remove_ontology_annotation',
+  ]) {
     const tool = tools.find((x) => x.name === name);
     assert.ok(tool !== undefined, name);
     assert.equal((await call(c, name, { unknown_argument: 1 })).body.error_code, 'invalid_argument', name);
@@ -61,7 +80,10 @@ test('set_prefix registers and updates a binding; remove_prefix removes exactly 
   assert.deepEqual(Object.keys(map), Object.keys(map).sort(), 'keys in a total order');
   const added = await call(c, 'add_axiom', { axiom_type: 'declaration', entity: 'ex:Thing1', entity_type: 'class' });
   assert.equal(added.body.applied, true, 'the new prefix parses in operands');
-  assert.deepEqual((added.body.new_entities as { iri: string }[]).map((e) => e.iri), ['http://example.org/ex#Thing1']);
+  assert.deepEqual(
+    (added.body.new_entities as { iri: string }[]).map((e) => e.iri),
+    ['http://example.org/ex#Thing1'],
+  );
   await call(c, 'undo_change');
   const updated = await call(c, 'set_prefix', { prefix: 'ex:', namespace: 'http://example.org/ex2#' });
   assert.equal((updated.body.prefixes as Record<string, string>)['ex:'], 'http://example.org/ex2#');
@@ -90,15 +112,22 @@ test('set_prefix registers and updates a binding; remove_prefix removes exactly 
 
 test('the standard bindings cannot be rebound or removed, and the prefix map always shows all five, xml: included', async () => {
   const standard = {
-    'owl:': 'http://www.w3.org/2002/07/owl#', 'rdf:': 'http://www.w3.org/1999/02/22-rdf-syntax-ns#', 'rdfs:': 'http://www.w3.org/2000/01/rdf-schema#',
-    'xml:': 'http://www.w3.org/XML/1998/namespace', 'xsd:': 'http://www.w3.org/2001/XMLSchema#',
+    'owl:': 'http://www.w3.org/2002/07/owl#',
+    'rdf:': 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+    'rdfs:': 'http://www.w3.org/2000/01/rdf-schema#',
+    'xml:': 'http://www.w3.org/XML/1998/namespace',
+    'xsd:': 'http://www.w3.org/2001/XMLSchema#',
   };
   for (const [prefix, namespace] of Object.entries(standard)) {
     const rebound = await call(c, 'set_prefix', { prefix, namespace: 'http://example.org/hijack#' });
     assert.equal(rebound.body.error_code, 'invalid_argument', `${prefix}: ${JSON.stringify(rebound.body)}`);
     assert.match(rebound.body.error as string, /standard binding/);
     assert.equal((await call(c, 'remove_prefix', { prefix })).body.error_code, 'invalid_argument', prefix);
-    assert.equal((await call(c, 'set_prefix', { prefix, namespace })).isError, false, `${prefix}: binding it to its own namespace changes nothing`);
+    assert.equal(
+      (await call(c, 'set_prefix', { prefix, namespace })).isError,
+      false,
+      `${prefix}: binding it to its own namespace changes nothing`,
+    );
   }
   const set = await call(c, 'set_prefix', { prefix: 'ex3', namespace: 'http://example.org/ex3#' });
   const context = await call(c, 'get_ontology_context');
@@ -124,7 +153,10 @@ test('add_import and remove_import declare and undeclare imports, one undo unit 
   const added = await call(c, 'add_import', { iri: 'http://example.org/missing' });
   assert.equal(added.isError, false, JSON.stringify(added.body));
   assert.deepEqual(added.body, {
-    added: true, iri: 'http://example.org/missing', already_present: false, resolved: false,
+    added: true,
+    iri: 'http://example.org/missing',
+    already_present: false,
+    resolved: false,
     note: added.body.note,
   });
   assert.match(added.body.note as string, /load_ontology with keep_active=true/);
@@ -158,7 +190,11 @@ test('add_import with a local document loads it so the import resolves, keeping 
   assert.equal((await active()).ontology_iri, ZOO);
   assert.equal((await call(c, 'list_ontologies')).body.count, 2);
   const found = (await call(c, 'get_entity', { entity: 'Extra' })).body;
-  assert.deepEqual((found.matches as { iri: string }[]).map((m) => m.iri), [EXTRA + '#Extra'], 'imported terms are visible');
+  assert.deepEqual(
+    (found.matches as { iri: string }[]).map((m) => m.iri),
+    [EXTRA + '#Extra'],
+    'imported terms are visible',
+  );
   await call(c, 'undo_change');
   assert.deepEqual((await active()).direct_imports, [], 'undo removes the declaration');
   assert.equal((await call(c, 'list_ontologies')).body.count, 2, 'but a load is not undone');
@@ -207,8 +243,14 @@ test('add_ontology_annotation adds literal, IRI and nested annotations; remove_o
   const added = await call(c, 'add_ontology_annotation', comment);
   assert.equal(added.isError, false, JSON.stringify(added.body));
   assert.deepEqual(added.body, {
-    added: true, already_present: false,
-    annotation: { property: 'rdfs:comment', property_iri: 'http://www.w3.org/2000/01/rdf-schema#comment', value: 'A small zoo', lang: 'en' },
+    added: true,
+    already_present: false,
+    annotation: {
+      property: 'rdfs:comment',
+      property_iri: 'http://www.w3.org/2000/01/rdf-schema#comment',
+      value: 'A small zoo',
+      lang: 'en',
+    },
   });
   const again = await call(c, 'add_ontology_annotation', comment);
   assert.equal(again.body.added, false);
@@ -216,13 +258,23 @@ test('add_ontology_annotation adds literal, IRI and nested annotations; remove_o
 
   const axioms = (await active()).axioms as number;
   const sourced = await call(c, 'add_ontology_annotation', {
-    property: 'source', value_iri: 'http://example.org/zoo-source',
+    property: 'source',
+    value_iri: 'http://example.org/zoo-source',
     annotations: [{ property: 'rdfs:comment', value: '3', datatype: 'xsd:integer' }],
   });
   assert.equal(sourced.isError, false, JSON.stringify(sourced.body));
   assert.deepEqual(sourced.body.annotation, {
-    property: 'source', property_iri: ZOO + '#source', value_iri: 'http://example.org/zoo-source',
-    annotations: [{ property: 'rdfs:comment', property_iri: 'http://www.w3.org/2000/01/rdf-schema#comment', value: '3', datatype: 'http://www.w3.org/2001/XMLSchema#integer' }],
+    property: 'source',
+    property_iri: ZOO + '#source',
+    value_iri: 'http://example.org/zoo-source',
+    annotations: [
+      {
+        property: 'rdfs:comment',
+        property_iri: 'http://www.w3.org/2000/01/rdf-schema#comment',
+        value: '3',
+        datatype: 'http://www.w3.org/2001/XMLSchema#integer',
+      },
+    ],
   });
   assert.equal((await active()).axioms, axioms + 1, 'the undeclared property is declared in the same change');
   const peek = (await call(c, 'undo_change', { peek: true })).body.next_undo as { changes: number };
@@ -242,14 +294,19 @@ test('add_ontology_annotation adds literal, IRI and nested annotations; remove_o
 
   assert.equal((await call(c, 'add_ontology_annotation', { property: 'rdfs:comment' })).body.error_code, 'invalid_argument');
   assert.equal((await call(c, 'add_ontology_annotation', { value: 'x', lang: 'not a tag' })).body.error_code, 'invalid_argument');
-  assert.equal((await call(c, 'add_ontology_annotation', { value: 'x', annotations: [{ value: 'y', colour: 'red' }] })).body.error_code, 'invalid_argument');
+  assert.equal(
+    (await call(c, 'add_ontology_annotation', { value: 'x', annotations: [{ value: 'y', colour: 'red' }] })).body.error_code,
+    'invalid_argument',
+  );
 });
 
 test('set_ontology_id renames the active ontology, is undoable, and refuses an id in use', async () => {
   const set = await call(c, 'set_ontology_id', { ontology_iri: ZOO + '/v2', version_iri: ZOO + '/v2/1.0' });
   assert.equal(set.isError, false, JSON.stringify(set.body));
   assert.deepEqual(set.body, {
-    ontology_iri: ZOO + '/v2', version_iri: ZOO + '/v2/1.0', message: `Set ontology id to ${ZOO}/v2 version ${ZOO}/v2/1.0.`,
+    ontology_iri: ZOO + '/v2',
+    version_iri: ZOO + '/v2/1.0',
+    message: `Set ontology id to ${ZOO}/v2 version ${ZOO}/v2/1.0.`,
   });
   assert.equal((await active()).version_iri, ZOO + '/v2/1.0');
   const plain = await call(c, 'set_ontology_id', { ontology_iri: ZOO + '/v3' });
@@ -294,9 +351,13 @@ test('read-only mode refuses every header tool before any effect', async () => {
   zoo.id = { iri: ZOO, versionIri: null };
   const ctx = toolContext([zoo], undefined, { read_only: true });
   const calls: [string, Record<string, unknown>][] = [
-    ['set_ontology_id', { ontology_iri: 'http://x' }], ['set_prefix', { prefix: 'a', namespace: 'http://a#' }],
-    ['remove_prefix', { prefix: 'a' }], ['add_import', { iri: 'http://x' }], ['remove_import', { iri: 'http://x' }],
-    ['add_ontology_annotation', { value: 'x' }], ['remove_ontology_annotation', { value: 'x' }],
+    ['set_ontology_id', { ontology_iri: 'http://x' }],
+    ['set_prefix', { prefix: 'a', namespace: 'http://a#' }],
+    ['remove_prefix', { prefix: 'a' }],
+    ['add_import', { iri: 'http://x' }],
+    ['remove_import', { iri: 'http://x' }],
+    ['add_ontology_annotation', { value: 'x' }],
+    ['remove_ontology_annotation', { value: 'x' }],
   ];
   for (const [name, args] of calls) assert.equal((await runInContext(name, args, ctx)).body.error_code, 'read_only', name);
   assert.equal(zoo.id.iri, ZOO);
@@ -323,7 +384,11 @@ test('under a project policy, remote imports are refused and local documents mus
   assert.equal(outside.body.effects_prevented, true);
   assert.match(outside.body.error as string, /outside the project root .*filesystem\.allow_external_paths: true/);
   assert.equal(main.imports.size, 0);
-  const inside = await runInContext('add_import', { iri: 'http://example.org/inner', document: path.join(project, 'src', 'inner.ttl') }, ctx);
+  const inside = await runInContext(
+    'add_import',
+    { iri: 'http://example.org/inner', document: path.join(project, 'src', 'inner.ttl') },
+    ctx,
+  );
   assert.equal(inside.isError, false, JSON.stringify(inside.body));
   assert.equal(inside.body.resolved, true);
 });

@@ -18,7 +18,8 @@ const ontologyTtl = (iri: string, imports: string[] = []) =>
   PREFIXES + `<${iri}> a owl:Ontology${imports.map((i) => ` ; owl:imports <${i}>`).join('')} .\n<${iri}#C> a owl:Class .\n`;
 const catalogXml = (entries: [string, string][]) =>
   '<?xml version="1.0" encoding="UTF-8"?>\n<catalog xmlns="urn:oasis:names:tc:entity:resolver:catalog">\n' +
-  entries.map(([name, uri]) => `  <uri name="${name}" uri="${uri}"/>\n`).join('') + '</catalog>\n';
+  entries.map(([name, uri]) => `  <uri name="${name}" uri="${uri}"/>\n`).join('') +
+  '</catalog>\n';
 const sha = (b: string | Buffer) => 'sha256:' + createHash('sha256').update(b).digest('hex');
 
 let scratch: string;
@@ -49,7 +50,13 @@ async function chain(name: string): Promise<{ root: string; leaf: string; lock: 
   const root = await put(`${name}/root.ttl`, ontologyTtl(ns + 'root', [ns + 'mid']));
   await put(`${name}/imports/mid.ttl`, ontologyTtl(ns + 'mid', [ns + 'leaf']));
   const leaf = await put(`${name}/imports/leaf.ttl`, ontologyTtl(ns + 'leaf'));
-  await put(`${name}/catalog-v001.xml`, catalogXml([[ns + 'mid', 'imports/mid.ttl'], [ns + 'leaf', 'imports/leaf.ttl']]));
+  await put(
+    `${name}/catalog-v001.xml`,
+    catalogXml([
+      [ns + 'mid', 'imports/mid.ttl'],
+      [ns + 'leaf', 'imports/leaf.ttl'],
+    ]),
+  );
   return { root, leaf, lock: path.join(scratch, name, 'imports.lock.json'), ns };
 }
 
@@ -59,14 +66,30 @@ async function handLock(p: { ns: string; root: string }, leafSha?: string): Prom
   return {
     version: 1,
     imports: [
-      { ontology_iri: p.ns + 'mid', version_iri: null, path: 'imports/mid.ttl', sha256: sha(await readFile(path.join(dir, 'imports/mid.ttl'))), direct: true },
-      { ontology_iri: p.ns + 'leaf', version_iri: null, path: 'imports/leaf.ttl', sha256: leafSha ?? sha(await readFile(path.join(dir, 'imports/leaf.ttl'))), direct: false },
+      {
+        ontology_iri: p.ns + 'mid',
+        version_iri: null,
+        path: 'imports/mid.ttl',
+        sha256: sha(await readFile(path.join(dir, 'imports/mid.ttl'))),
+        direct: true,
+      },
+      {
+        ontology_iri: p.ns + 'leaf',
+        version_iri: null,
+        path: 'imports/leaf.ttl',
+        sha256: leafSha ?? sha(await readFile(path.join(dir, 'imports/leaf.ttl'))),
+        direct: false,
+      },
     ],
   };
 }
 
 const ontologyCount = async () => ((await callOk(c, 'list_ontologies')).ontologies as unknown[]).length;
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 test('write_import_lock writes a deterministic lock beside the document; verify_import_lock accepts it', async () => {
   const p = await chain('w');
@@ -81,16 +104,33 @@ test('write_import_lock writes a deterministic lock beside the document; verify_
   assert.deepEqual(JSON.parse(bytes), written.lock);
   assert.deepEqual((written.lock as { imports: unknown[] }).imports, [
     { ontology_iri: p.ns + 'leaf', version_iri: null, path: 'imports/leaf.ttl', sha256: sha(await readFile(p.leaf)), direct: false },
-    { ontology_iri: p.ns + 'mid', version_iri: null, path: 'imports/mid.ttl', sha256: sha(await readFile(path.join(scratch, 'w/imports/mid.ttl'))), direct: true },
+    {
+      ontology_iri: p.ns + 'mid',
+      version_iri: null,
+      path: 'imports/mid.ttl',
+      sha256: sha(await readFile(path.join(scratch, 'w/imports/mid.ttl'))),
+      direct: true,
+    },
   ]);
   // the same closure gives the same bytes
   const again = await callOk(c, 'write_import_lock');
   assert.equal(again.sha256, written.sha256);
   const verified = await callOk(c, 'verify_import_lock');
-  assert.deepEqual({ ...verified, lockfile_note: undefined }, {
-    valid: true, path: p.lock, entry_count: 2, sha256: written.sha256, errors: [], missing_entries: [], extra_entries: [], mismatched_entries: [],
-    lockfile_source: 'beside_document', lockfile_note: undefined,
-  });
+  assert.deepEqual(
+    { ...verified, lockfile_note: undefined },
+    {
+      valid: true,
+      path: p.lock,
+      entry_count: 2,
+      sha256: written.sha256,
+      errors: [],
+      missing_entries: [],
+      extra_entries: [],
+      mismatched_entries: [],
+      lockfile_source: 'beside_document',
+      lockfile_note: undefined,
+    },
+  );
   assert.match(verified.lockfile_note as string, /accident-safety, not tamper-evidence/);
 });
 
@@ -102,7 +142,9 @@ test('a tampered byte in an imported document makes verify_import_lock report a 
   await writeFile(p.leaf, original.replace('#C>', '#D>'));
   const verified = await callOk(c, 'verify_import_lock');
   assert.equal(verified.valid, false);
-  assert.deepEqual(verified.mismatched_entries, [{ ontology_iri: p.ns + 'leaf', field: 'sha256', locked: sha(original), actual: sha(await readFile(p.leaf)) }]);
+  assert.deepEqual(verified.mismatched_entries, [
+    { ontology_iri: p.ns + 'leaf', field: 'sha256', locked: sha(original), actual: sha(await readFile(p.leaf)) },
+  ]);
   // a lock named explicitly that does not exist is invalid, not skipped
   const absent = await callOk(c, 'verify_import_lock', { path: path.join(scratch, 't', 'none.lock.json') });
   assert.equal(absent.valid, false);
@@ -148,9 +190,18 @@ test('load_ontology refuses a mismatching closure, and required without a lockfi
   const mismatch = await call(c, 'load_ontology', { source: p.root, lock_mode: 'verify' });
   assert.equal(mismatch.isError, true);
   assert.equal(mismatch.body.error_code, 'import_lock_mismatch');
-  const v = mismatch.body.import_lock_verification as { mismatched_entries: { ontology_iri: string; field: string }[]; findings: { rule_id: string }[] };
-  assert.deepEqual(v.mismatched_entries.map((m) => [m.ontology_iri, m.field]), [[p.ns + 'leaf', 'sha256']]);
-  assert.deepEqual(v.findings.map((f) => f.rule_id), ['imports.lock_mismatch']);
+  const v = mismatch.body.import_lock_verification as {
+    mismatched_entries: { ontology_iri: string; field: string }[];
+    findings: { rule_id: string }[];
+  };
+  assert.deepEqual(
+    v.mismatched_entries.map((m) => [m.ontology_iri, m.field]),
+    [[p.ns + 'leaf', 'sha256']],
+  );
+  assert.deepEqual(
+    v.findings.map((f) => f.rule_id),
+    ['imports.lock_mismatch'],
+  );
   assert.equal(await ontologyCount(), before);
   assert.equal((await callOk(c, 'get_active_ontology')).ontology_iri, active);
 
@@ -158,7 +209,10 @@ test('load_ontology refuses a mismatching closure, and required without a lockfi
   const missing = await call(c, 'load_ontology', { source: q.root, lock_mode: 'required' });
   assert.equal(missing.isError, true);
   assert.equal(missing.body.error_code, 'import_lock_missing');
-  assert.deepEqual((missing.body.import_lock_verification as { findings: { rule_id: string }[] }).findings.map((f) => f.rule_id), ['imports.lock_missing']);
+  assert.deepEqual(
+    (missing.body.import_lock_verification as { findings: { rule_id: string }[] }).findings.map((f) => f.rule_id),
+    ['imports.lock_missing'],
+  );
   assert.equal(await ontologyCount(), before);
   assert.equal((await callOk(c, 'get_active_ontology')).ontology_iri, active);
   // the same document loads once the lock matches
@@ -173,19 +227,55 @@ test('inspect_imports reports a cycle and a missing import without failing integ
   const root = await put('cy/root.ttl', ontologyTtl(ns + 'root', [ns + 'a', ns + 'missing']));
   await put('cy/a.ttl', ontologyTtl(ns + 'a', [ns + 'b']));
   await put('cy/b.ttl', ontologyTtl(ns + 'b', [ns + 'a']));
-  await put('cy/catalog-v001.xml', catalogXml([[ns + 'a', 'a.ttl'], [ns + 'b', 'b.ttl']]));
+  await put(
+    'cy/catalog-v001.xml',
+    catalogXml([
+      [ns + 'a', 'a.ttl'],
+      [ns + 'b', 'b.ttl'],
+    ]),
+  );
   await callOk(c, 'load_ontology', { source: root });
   const r = await callOk(c, 'inspect_imports');
-  assert.deepEqual(r.root, { ref: ns + 'root', ontology_iri: ns + 'root', version_iri: null, document_iri: root, source_type: 'local', anonymous: false, depth: 0, role: 'root' });
-  assert.deepEqual(r.summary, {
-    ontologies: 3, declarations: 4, direct_imports: 2, transitive_imports: 2, resolved_imports: 3, missing_imports: 1,
-    local_documents: 2, remote_documents: 0, in_memory: 0, cycles: 1, conflicts: 0,
+  assert.deepEqual(r.root, {
+    ref: ns + 'root',
+    ontology_iri: ns + 'root',
+    version_iri: null,
+    document_iri: root,
+    source_type: 'local',
+    anonymous: false,
+    depth: 0,
+    role: 'root',
   });
-  assert.deepEqual((r.ontologies as { ref: string; depth: number; role: string }[]).map((o) => [o.ref, o.depth, o.role]),
-    [[ns + 'root', 0, 'root'], [ns + 'a', 1, 'direct'], [ns + 'b', 2, 'transitive']]);
+  assert.deepEqual(r.summary, {
+    ontologies: 3,
+    declarations: 4,
+    direct_imports: 2,
+    transitive_imports: 2,
+    resolved_imports: 3,
+    missing_imports: 1,
+    local_documents: 2,
+    remote_documents: 0,
+    in_memory: 0,
+    cycles: 1,
+    conflicts: 0,
+  });
+  assert.deepEqual(
+    (r.ontologies as { ref: string; depth: number; role: string }[]).map((o) => [o.ref, o.depth, o.role]),
+    [
+      [ns + 'root', 0, 'root'],
+      [ns + 'a', 1, 'direct'],
+      [ns + 'b', 2, 'transitive'],
+    ],
+  );
   assert.deepEqual(r.cycles, [{ ontologies: [ns + 'a', ns + 'b'], size: 2, self_loop: false }]);
-  assert.deepEqual((r.missing_imports as { import_iri: string; source_ref: string; resolved: boolean }[]).map((m) => [m.import_iri, m.source_ref, m.resolved]),
-    [[ns + 'missing', ns + 'root', false]]);
+  assert.deepEqual(
+    (r.missing_imports as { import_iri: string; source_ref: string; resolved: boolean }[]).map((m) => [
+      m.import_iri,
+      m.source_ref,
+      m.resolved,
+    ]),
+    [[ns + 'missing', ns + 'root', false]],
+  );
   assert.equal((r.resolved_imports as unknown[]).length, 3);
   assert.deepEqual([r.missing_imports_clear, r.conflicts_clear, r.import_integrity_ok], [false, true, false]);
   // an unchanged workspace gives byte-identical JSON
@@ -195,10 +285,19 @@ test('inspect_imports reports a cycle and a missing import without failing integ
 test('a policy-declared lockfile under imports.mode locked: bootstrap with path, then verify and locked loads use it', async () => {
   const p = await chain('pol');
   const ns = p.ns;
-  await put('pol/.athene/project.yaml', [
-    'version: 1', 'project_id: pol', `root_ontology: ${ns}root`, 'root_artifact: root.ttl',
-    'imports:', '  mode: locked', '  lockfile: imports.lock.json', '',
-  ].join('\n'));
+  await put(
+    'pol/.athene/project.yaml',
+    [
+      'version: 1',
+      'project_id: pol',
+      `root_ontology: ${ns}root`,
+      'root_artifact: root.ttl',
+      'imports:',
+      '  mode: locked',
+      '  lockfile: imports.lock.json',
+      '',
+    ].join('\n'),
+  );
   const anchor = await put('pol/anchor.ttl', ontologyTtl(ns + 'anchor'));
   const other = await put('pol/sub/other.ttl', ontologyTtl(ns + 'other', [ns + 'leaf']));
   const { c: client, close } = await serveAndConnect([anchor]);
@@ -216,11 +315,17 @@ test('a policy-declared lockfile under imports.mode locked: bootstrap with path,
     const written = await callOk(client, 'write_import_lock', { path: p.lock });
     assert.deepEqual([written.written, written.lockfile_source], [true, 'explicit']);
     const verified = await callOk(client, 'verify_import_lock');
-    assert.deepEqual([verified.valid, verified.path, verified.lockfile_source, verified.lockfile_note], [true, p.lock, 'policy_declared', undefined]);
+    assert.deepEqual(
+      [verified.valid, verified.path, verified.lockfile_source, verified.lockfile_note],
+      [true, p.lock, 'policy_declared', undefined],
+    );
     // a document that is not the root artifact is checked against the lockfile beside it (absent: skipped)
     const second = await callOk(client, 'load_ontology', { source: other, lock_mode: 'verify' });
     const sv = second.import_lock_verification as Record<string, unknown>;
-    assert.deepEqual([sv.skipped, sv.path, sv.lockfile_source], [true, path.join(scratch, 'pol', 'sub', 'imports.lock.json'), 'beside_document']);
+    assert.deepEqual(
+      [sv.skipped, sv.path, sv.lockfile_source],
+      [true, path.join(scratch, 'pol', 'sub', 'imports.lock.json'), 'beside_document'],
+    );
   } finally {
     await close();
   }

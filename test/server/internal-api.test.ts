@@ -23,7 +23,10 @@ after(async () => {
   await t.stop();
 });
 
-function internal(path: string, init: { method?: string; body?: string; secret?: string | null; contentType?: string } = {}): Promise<Response> {
+function internal(
+  path: string,
+  init: { method?: string; body?: string; secret?: string | null; contentType?: string } = {},
+): Promise<Response> {
   const headers: Record<string, string> = {};
   const presented = init.secret === undefined ? secret : init.secret;
   if (presented !== null) headers[DIRECTORY_SECRET_HEADER] = presented;
@@ -39,13 +42,22 @@ async function errorOf(res: Response): Promise<{ status: number; error: string; 
 test('the directory secret is 256 bits in an owner-only file, and every internal route needs it', async () => {
   assert.equal((await stat(directorySecretPath(t.home))).mode & 0o777, 0o600);
   assert.equal(Buffer.from(secret, 'base64url').length, 32);
-  for (const [path, body] of [['/internal/clients', undefined], ['/internal/revoke-client', '{"client_id":"x"}'], ['/internal/terminate-session', '{"session_id":"x"}']] as const) {
+  for (const [path, body] of [
+    ['/internal/clients', undefined],
+    ['/internal/revoke-client', '{"client_id":"x"}'],
+    ['/internal/terminate-session', '{"session_id":"x"}'],
+  ] as const) {
     const missing = await errorOf(await internal(path, { body, secret: null }));
     assert.equal(missing.status, 403);
     assert.match(missing.description, /x-athene-directory-secret/);
     assert.equal((await internal(path, { body, secret: secret.slice(0, -1) + (secret.endsWith('A') ? 'B' : 'A') })).status, 403);
     // the bearer token is no substitute
-    const bearer = await raw(t, { path, method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, body });
+    const bearer = await raw(t, {
+      path,
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(bearer.status, 403);
   }
 });
@@ -59,12 +71,17 @@ test('the client list shows clients, grants and connected sessions, and never to
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('cache-control'), 'no-store');
     const text = await res.text();
-    const listed = (JSON.parse(text) as { clients: { client_id: string; client_name: string; connected_sessions: number; grants: { scope: string }[] }[] }).clients;
+    const listed = (
+      JSON.parse(text) as { clients: { client_id: string; client_name: string; connected_sessions: number; grants: { scope: string }[] }[] }
+    ).clients;
     const mine = listed.find((x) => x.client_id === clientId);
     assert.ok(mine !== undefined);
     assert.equal(mine.client_name, 'Listed client');
     assert.equal(mine.connected_sessions, 1);
-    assert.deepEqual(mine.grants.map((g) => g.scope), ['read']);
+    assert.deepEqual(
+      mine.grants.map((g) => g.scope),
+      ['read'],
+    );
     for (const secretText of [grant.accessToken, grant.refreshToken]) {
       assert.equal(text.includes(secretText), false);
       assert.equal(text.includes(createHash('sha256').update(secretText).digest('hex')), false);
@@ -82,7 +99,13 @@ test('terminate-session ends the session: the next request on it is 404', async 
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { terminated: true, session_id: sid });
   const next = await raw(t, {
-    method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid },
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${t.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
   assert.equal(next.status, 404);

@@ -9,7 +9,18 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, callOk, connect, eventually, serveTempOntology, startTestServer, withProjectPolicy, type Row, type ServedTempOntology, type TestServer } from './support.js';
+import {
+  call,
+  callOk,
+  connect,
+  eventually,
+  serveTempOntology,
+  startTestServer,
+  withProjectPolicy,
+  type Row,
+  type ServedTempOntology,
+  type TestServer,
+} from './support.js';
 import { authorize, registerClient } from './oauth-grant.js';
 import { sha256Digest } from '../../src/util/digest.js';
 
@@ -26,14 +37,39 @@ SubClassOf(:Puppy :Dog)
 /** A transitive chain: saturation slow enough that two jobs are still running while a third waits. */
 function slowOntology(n: number): string {
   const lines = ['Prefix(:=<http://example.org/big#>)', 'Ontology(<http://example.org/big>', 'TransitiveObjectProperty(:r)'];
-  for (let i = 0; i < n; i++) lines.push(`SubClassOf(:A${i} ObjectSomeValuesFrom(:r :A${i + 1}))`, `EquivalentClasses(:B${i} ObjectSomeValuesFrom(:r :A${i}))`);
+  for (let i = 0; i < n; i++)
+    lines.push(`SubClassOf(:A${i} ObjectSomeValuesFrom(:r :A${i + 1}))`, `EquivalentClasses(:B${i} ObjectSomeValuesFrom(:r :A${i}))`);
   lines.push(')');
   return lines.join('\n') + '\n';
 }
 
-const DESCRIPTOR_FIELDS = ['job_id', 'workspace_id', 'owner_fingerprint', 'principal_fingerprint', 'client_fingerprint', 'grant_fingerprint', 'type', 'state',
-  'created_at', 'started_at', 'completed_at', 'base_revision', 'policy_digest', 'phase', 'progress_message', 'progress_sequence', 'cancellation_requested',
-  'cancellation_effective', 'commit_started', 'idempotency_key', 'required_capabilities', 'input_identity', 'result_discriminator', 'result', 'error'].sort();
+const DESCRIPTOR_FIELDS = [
+  'job_id',
+  'workspace_id',
+  'owner_fingerprint',
+  'principal_fingerprint',
+  'client_fingerprint',
+  'grant_fingerprint',
+  'type',
+  'state',
+  'created_at',
+  'started_at',
+  'completed_at',
+  'base_revision',
+  'policy_digest',
+  'phase',
+  'progress_message',
+  'progress_sequence',
+  'cancellation_requested',
+  'cancellation_effective',
+  'commit_started',
+  'idempotency_key',
+  'required_capabilities',
+  'input_identity',
+  'result_discriminator',
+  'result',
+  'error',
+].sort();
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 let served: ServedTempOntology;
@@ -50,10 +86,14 @@ after(() => served.close());
 /** Polls get_job until the job is in a terminal state; returns it. */
 async function finished(client: Client, jobId: string): Promise<Row> {
   let job: Row = {};
-  await eventually('the job finished', async () => {
-    job = (await callOk(client, 'get_job', { job_id: jobId })).job as Row;
-    return ['succeeded', 'failed', 'cancelled'].includes(job.state as string);
-  }, 1000);
+  await eventually(
+    'the job finished',
+    async () => {
+      job = (await callOk(client, 'get_job', { job_id: jobId })).job as Row;
+      return ['succeeded', 'failed', 'cancelled'].includes(job.state as string);
+    },
+    1000,
+  );
   return job;
 }
 
@@ -65,11 +105,17 @@ test('a classification job runs from a captured snapshot to success and keeps it
   const job = started.job as Row;
   assert.deepEqual(Object.keys(job).sort(), DESCRIPTOR_FIELDS);
   assert.ok(['queued', 'running'].includes(job.state as string));
-  for (const f of ['owner_fingerprint', 'principal_fingerprint', 'client_fingerprint', 'grant_fingerprint', 'input_identity']) assert.match(job[f] as string, DIGEST, f);
+  for (const f of ['owner_fingerprint', 'principal_fingerprint', 'client_fingerprint', 'grant_fingerprint', 'input_identity'])
+    assert.match(job[f] as string, DIGEST, f);
   assert.deepEqual(job.required_capabilities, ['filesystem:project:read', 'ontology:read']);
   assert.equal(job.result_discriminator, 'classification.v1');
   assert.equal(job.policy_digest, null);
-  assert.deepEqual(Object.keys(job.base_revision as Row).sort(), ['document_fingerprint', 'semantic_fingerprint', 'session_revision', 'workspace_id']);
+  assert.deepEqual(Object.keys(job.base_revision as Row).sort(), [
+    'document_fingerprint',
+    'semantic_fingerprint',
+    'session_revision',
+    'workspace_id',
+  ]);
 
   classified = await finished(c, job.job_id as string);
   assert.equal(classified.state, 'succeeded', JSON.stringify(classified.error));
@@ -79,7 +125,10 @@ test('a classification job runs from a captured snapshot to success and keeps it
   assert.deepEqual(result.consistency, { status: 'consistent' });
   assert.equal(result.complete, true);
   const edges = ((result.taxonomy as Row).subclass_edges as Row).items as Row[];
-  assert.ok(edges.some((e) => e.sub === Z + 'Puppy' && e.super === Z + 'Dog'), JSON.stringify(edges));
+  assert.ok(
+    edges.some((e) => e.sub === Z + 'Puppy' && e.super === Z + 'Dog'),
+    JSON.stringify(edges),
+  );
   assert.ok(edges.some((e) => e.sub === Z + 'Dog' && e.super === Z + 'Animal'));
   assert.deepEqual(((result.taxonomy as Row).equivalent_groups as Row).items, [[Z + 'Dog', Z + 'Hound']]);
   const [artifact] = result.artifacts as Row[];
@@ -126,7 +175,7 @@ test('start_job refuses bad requests precisely and starts nothing', async () => 
   assert.equal(unknown.body.error_code, 'unknown_job');
 });
 
-test('list_jobs pages the owner\'s jobs newest first; a cursor is refused once the list changed', async () => {
+test("list_jobs pages the owner's jobs newest first; a cursor is refused once the list changed", async () => {
   const all = (await callOk(c, 'list_jobs')).jobs as Row[];
   assert.ok(all.length >= 2);
   const created = all.map((j) => j.created_at as string);
@@ -139,7 +188,10 @@ test('list_jobs pages the owner\'s jobs newest first; a cursor is refused once t
     if (page.next_cursor === undefined) break;
     page = await callOk(c, 'list_jobs', { limit: 1, cursor: page.next_cursor });
   }
-  assert.deepEqual(seen, all.map((j) => j.job_id));
+  assert.deepEqual(
+    seen,
+    all.map((j) => j.job_id),
+  );
   // Rows are summaries: a classification's result (taxonomy and all) comes only from get_job.
   for (const row of all) {
     assert.equal('result' in row, false, JSON.stringify(row).slice(0, 200));
@@ -147,8 +199,12 @@ test('list_jobs pages the owner\'s jobs newest first; a cursor is refused once t
     assert.equal(row.result_available, job.result !== null);
     assert.equal(row.state, job.state);
   }
-  assert.ok(all.some((j) => j.result_available === true), 'a finished job with a result is listed as having one');
-  for (const limit of [0, 101]) assert.equal((await call(c, 'list_jobs', { limit })).body.error_code, 'invalid_argument', `limit ${limit} is out of range`);
+  assert.ok(
+    all.some((j) => j.result_available === true),
+    'a finished job with a result is listed as having one',
+  );
+  for (const limit of [0, 101])
+    assert.equal((await call(c, 'list_jobs', { limit })).body.error_code, 'invalid_argument', `limit ${limit} is out of range`);
   await callOk(c, 'start_job', { type: 'classification', idempotency_key: 'zoo-paging', request: {} });
   const stale = await call(c, 'list_jobs', { limit: 1, cursor: firstCursor });
   assert.equal(stale.body.error_code, 'cursor_invalid');
@@ -165,10 +221,20 @@ test('export_job_artifact copies atomically, never clobbers, overwrites only the
 
   const r = await callOk(c, 'export_job_artifact', base);
   const text = await readFile(target);
-  assert.deepEqual({ ...r }, {
-    exported: true, job_id: jobId, artifact_id: artifactId, path: target, sha256: sha256Digest(text), bytes: text.byteLength,
-    overwritten: false, backup_path: null, interactive_write_confirmation: false,
-  });
+  assert.deepEqual(
+    { ...r },
+    {
+      exported: true,
+      job_id: jobId,
+      artifact_id: artifactId,
+      path: target,
+      sha256: sha256Digest(text),
+      bytes: text.byteLength,
+      overwritten: false,
+      backup_path: null,
+      interactive_write_confirmation: false,
+    },
+  );
   assert.equal(r.sha256, (result.artifacts as Row[])[0].sha256);
   assert.ok((JSON.parse(text.toString()) as { edges: unknown[] }).edges.length >= 2);
 
@@ -181,7 +247,11 @@ test('export_job_artifact copies atomically, never clobbers, overwrites only the
   assert.equal(wrong.body.error_code, 'digest_mismatch');
   assert.equal(await readFile(target, 'utf8'), 'edited by hand\n', 'a refused overwrite leaves the file alone');
 
-  const over = await callOk(c, 'export_job_artifact', { ...base, overwrite: true, expected_target_digest: sha256Digest('edited by hand\n') });
+  const over = await callOk(c, 'export_job_artifact', {
+    ...base,
+    overwrite: true,
+    expected_target_digest: sha256Digest('edited by hand\n'),
+  });
   assert.equal(over.overwritten, true);
   assert.equal(over.backup_path, target + '.bak');
   assert.equal(await readFile(target + '.bak', 'utf8'), 'edited by hand\n');
@@ -195,32 +265,43 @@ test('export_job_artifact copies atomically, never clobbers, overwrites only the
   assert.equal(noParent.body.error_code, 'parent_not_found');
   await assert.rejects(stat(path.join(dir, 'missing')), { code: 'ENOENT' });
   assert.equal((await call(c, 'export_job_artifact', { ...base, confirm: false })).body.error_code, 'invalid_argument');
-  assert.equal((await call(c, 'export_job_artifact', { ...base, artifact_id: '00000000-0000-4000-8000-000000000001' })).body.error_code, 'unknown_artifact');
+  assert.equal(
+    (await call(c, 'export_job_artifact', { ...base, artifact_id: '00000000-0000-4000-8000-000000000001' })).body.error_code,
+    'unknown_artifact',
+  );
   assert.deepEqual((await readdir(outDir)).sort(), ['fresh.json', 'taxonomy.json', 'taxonomy.json.bak'], 'no temp file is left behind');
 });
 
 test('a project_qc job runs the policy gate and keeps the report; a v2 policy can narrow the job types', async () => {
-  await withProjectPolicy(dir, 'version: 2\nproject_id: zoo\nroot_ontology: http://example.org/zoo\njobs:\n  allowed_types: [project_qc]\n', async () => {
-    const { job } = await callOk(c, 'start_job', { type: 'project_qc', idempotency_key: 'qc-1', request: { limit: 5 } });
-    assert.match((job as Row).policy_digest as string, DIGEST);
-    const done = await finished(c, (job as Row).job_id as string);
-    assert.equal(done.state, 'succeeded', JSON.stringify(done.error));
-    const result = done.result as Row;
-    assert.ok(['pass', 'fail', 'error'].includes(result.gate as string));
-    assert.equal(result.policy_loaded, true);
-    assert.equal(result.policy_digest, (job as Row).policy_digest);
-    assert.equal((result.artifacts as Row[])[0].artifact_id, result.report_artifact_id);
+  await withProjectPolicy(
+    dir,
+    'version: 2\nproject_id: zoo\nroot_ontology: http://example.org/zoo\njobs:\n  allowed_types: [project_qc]\n',
+    async () => {
+      const { job } = await callOk(c, 'start_job', { type: 'project_qc', idempotency_key: 'qc-1', request: { limit: 5 } });
+      assert.match((job as Row).policy_digest as string, DIGEST);
+      const done = await finished(c, (job as Row).job_id as string);
+      assert.equal(done.state, 'succeeded', JSON.stringify(done.error));
+      const result = done.result as Row;
+      assert.ok(['pass', 'fail', 'error'].includes(result.gate as string));
+      assert.equal(result.policy_loaded, true);
+      assert.equal(result.policy_digest, (job as Row).policy_digest);
+      assert.equal((result.artifacts as Row[])[0].artifact_id, result.report_artifact_id);
 
-    const refused = await call(c, 'start_job', { type: 'classification', idempotency_key: 'not-allowed', request: {} });
-    assert.equal(refused.body.error_code, 'job_type_not_allowed');
-  });
+      const refused = await call(c, 'start_job', { type: 'classification', idempotency_key: 'not-allowed', request: {} });
+      assert.equal(refused.body.error_code, 'job_type_not_allowed');
+    },
+  );
 });
 
 test('a policy can switch jobs off; an invalid policy admits only project_qc, which reports the diagnostics itself', async () => {
-  await withProjectPolicy(dir, 'version: 2\nproject_id: zoo\nroot_ontology: http://example.org/zoo\njobs:\n  enabled: false\n', async () => {
-    const off = await call(c, 'start_job', { type: 'classification', idempotency_key: 'off', request: {} });
-    assert.equal(off.body.error_code, 'jobs_disabled');
-  });
+  await withProjectPolicy(
+    dir,
+    'version: 2\nproject_id: zoo\nroot_ontology: http://example.org/zoo\njobs:\n  enabled: false\n',
+    async () => {
+      const off = await call(c, 'start_job', { type: 'classification', idempotency_key: 'off', request: {} });
+      assert.equal(off.body.error_code, 'jobs_disabled');
+    },
+  );
   await withProjectPolicy(dir, 'version: 2\nproject_id: zoo\nsurprise: 1\n', async () => {
     const refused = await call(c, 'start_job', { type: 'classification', idempotency_key: 'invalid', request: {} });
     assert.equal(refused.body.error_code, 'policy_invalid');
@@ -234,7 +315,10 @@ test('a policy can switch jobs off; an invalid policy admits only project_qc, wh
 
 test('a semantic_diff job compares the active ontology with a project document, asserted only', async () => {
   const right = path.join(dir, 'zoo-next.ofn');
-  await writeFile(right, ONTOLOGY.replace('SubClassOf(:Puppy :Dog)', 'SubClassOf(:Puppy :Dog)\nDeclaration(Class(:Cat))\nSubClassOf(:Cat :Animal)'));
+  await writeFile(
+    right,
+    ONTOLOGY.replace('SubClassOf(:Puppy :Dog)', 'SubClassOf(:Puppy :Dog)\nDeclaration(Class(:Cat))\nSubClassOf(:Cat :Animal)'),
+  );
   const { job } = await callOk(c, 'start_job', { type: 'semantic_diff', idempotency_key: 'diff-1', request: { right_document: right } });
   const done = await finished(c, (job as Row).job_id as string);
   assert.equal(done.state, 'succeeded', JSON.stringify(done.error));
@@ -242,7 +326,11 @@ test('a semantic_diff job compares the active ontology with a project document, 
   assert.equal(result.mode, 'asserted');
   assert.equal(result.identical, false);
   assert.equal((result.artifacts as Row[])[0].artifact_id, result.report_artifact_id);
-  for (const request of [{ right_document: 'http://example.org/zoo.ofn' }, { right_document: right, include_imports: true }, { right_document: right, network: 'allow' }]) {
+  for (const request of [
+    { right_document: 'http://example.org/zoo.ofn' },
+    { right_document: right, include_imports: true },
+    { right_document: right, network: 'allow' },
+  ]) {
     const r = await call(c, 'start_job', { type: 'semantic_diff', idempotency_key: 'diff-bad', request });
     assert.equal(r.body.error_code, 'invalid_argument', JSON.stringify(r.body));
   }
@@ -250,8 +338,10 @@ test('a semantic_diff job compares the active ontology with a project document, 
 
 test('an inference_materialization job previews into the materialization store; commit_materialization takes it from there', async () => {
   const request = {
-    categories: ['subclass_axioms'], destination: { kind: 'new_ontology', identifier: 'http://example.org/zoo-inferred' },
-    provenance: { generator: 'job-test', purpose: 'test' }, limits: { max_axioms_per_category: 100, max_axioms_total: 100, max_bytes: 65536, timeout_ms: 30000 },
+    categories: ['subclass_axioms'],
+    destination: { kind: 'new_ontology', identifier: 'http://example.org/zoo-inferred' },
+    provenance: { generator: 'job-test', purpose: 'test' },
+    limits: { max_axioms_per_category: 100, max_axioms_total: 100, max_bytes: 65536, timeout_ms: 30000 },
   };
   const { job } = await callOk(c, 'start_job', { type: 'inference_materialization', idempotency_key: 'mat-1', request });
   const done = await finished(c, (job as Row).job_id as string);
@@ -261,10 +351,18 @@ test('an inference_materialization job previews into the materialization store; 
   assert.match(result.materialization_digest as string, DIGEST);
   assert.equal(typeof result.axiom_count, 'number');
   assert.equal((result.artifacts as Row[])[0].artifact_id, result.report_artifact_id);
-  const committed = await call(c, 'commit_materialization', { artifact_id: result.materialization_artifact_id, artifact_fingerprint: result.materialization_artifact_fingerprint, confirm: true });
+  const committed = await call(c, 'commit_materialization', {
+    artifact_id: result.materialization_artifact_id,
+    artifact_fingerprint: result.materialization_artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(committed.isError, false, JSON.stringify(committed.body));
   await callOk(c, 'set_active_ontology', { ontology_iri: 'http://example.org/zoo' });
-  const tooMany = await call(c, 'start_job', { type: 'inference_materialization', idempotency_key: 'mat-2', request: { ...request, limits: { ...request.limits, max_axioms_total: 501 } } });
+  const tooMany = await call(c, 'start_job', {
+    type: 'inference_materialization',
+    idempotency_key: 'mat-2',
+    request: { ...request, limits: { ...request.limits, max_axioms_total: 501 } },
+  });
   assert.equal(tooMany.body.error_code, 'invalid_argument');
 });
 
@@ -276,14 +374,26 @@ test('a job of another principal answers like an unknown one', async () => {
     for (const [tool, args] of [
       ['get_job', { job_id: jobId }],
       ['cancel_job', { job_id: jobId }],
-      ['export_job_artifact', { job_id: jobId, artifact_id: (classified.result as Row).taxonomy_artifact_id, destination: path.join(dir, 'stolen.json'), confirm: true }],
+      [
+        'export_job_artifact',
+        {
+          job_id: jobId,
+          artifact_id: (classified.result as Row).taxonomy_artifact_id,
+          destination: path.join(dir, 'stolen.json'),
+          confirm: true,
+        },
+      ],
     ] as const) {
       const r = await call(other, tool, args);
       assert.equal(r.body.error_code, 'unknown_job', `${tool}: ${JSON.stringify(r.body)}`);
     }
     assert.deepEqual((await callOk(other, 'list_jobs')).jobs, []);
     const mine = await callOk(c, 'list_jobs', { limit: 1 });
-    assert.equal((await call(other, 'list_jobs', { limit: 1, cursor: mine.next_cursor })).body.error_code, 'cursor_invalid', 'a cursor is bound to its owner');
+    assert.equal(
+      (await call(other, 'list_jobs', { limit: 1, cursor: mine.next_cursor })).body.error_code,
+      'cursor_invalid',
+      'a cursor is bound to its owner',
+    );
     await assert.rejects(stat(path.join(dir, 'stolen.json')), { code: 'ENOENT' });
   } finally {
     await other.close();
@@ -301,13 +411,17 @@ test('cancelling: a queued job is cancelled at once, running ones go cancel_pend
     const cb = await connect(t);
     await callOk(cb, 'set_reasoner', { reasoner: 'el' });
     const ids: string[] = [];
-    for (const key of ['big-1', 'big-2', 'big-3']) ids.push(((await callOk(cb, 'start_job', { type: 'classification', idempotency_key: key, request: {} })).job as Row).job_id as string);
+    for (const key of ['big-1', 'big-2', 'big-3'])
+      ids.push(
+        ((await callOk(cb, 'start_job', { type: 'classification', idempotency_key: key, request: {} })).job as Row).job_id as string,
+      );
     const queued = await callOk(cb, 'cancel_job', { job_id: ids[2] });
     assert.equal(queued.outcome, 'cancelled');
     assert.equal((queued.job as Row).state, 'cancelled');
     assert.equal((queued.job as Row).cancellation_effective, true);
     // a job queued behind them whose window changes before it runs refuses to judge the new content
-    const stale = ((await callOk(cb, 'start_job', { type: 'project_qc', idempotency_key: 'stale', request: {} })).job as Row).job_id as string;
+    const stale = ((await callOk(cb, 'start_job', { type: 'project_qc', idempotency_key: 'stale', request: {} })).job as Row)
+      .job_id as string;
     assert.equal(((await callOk(cb, 'get_job', { job_id: stale })).job as Row).state, 'queued');
     await callOk(cb, 'add_axiom', { axiom_type: 'subclass_of', sub: 'http://example.org/big#A0', super: 'http://example.org/big#Extra' });
     for (const id of ids.slice(0, 2)) {

@@ -27,7 +27,10 @@ test('auto classifies a DL ontology with Konclude, completely, and names it', as
   const unsat = await callOk(s.c, 'get_unsatisfiable_classes');
   assert.deepEqual(iris(unsat), [P + 'Probe']);
   const sup = await callOk(s.c, 'get_inferred_superclasses', { entity: P + 'Margherita', direct: false });
-  assert.deepEqual(iris(sup).filter((i) => i.startsWith(P)), [P + 'CheeseyPizza', P + 'Pizza', P + 'VegetarianPizza']);
+  assert.deepEqual(
+    iris(sup).filter((i) => i.startsWith(P)),
+    [P + 'CheeseyPizza', P + 'Pizza', P + 'VegetarianPizza'],
+  );
   const again = await callOk(s.c, 'run_reasoner');
   assert.equal(again.cached, true, 'nothing changed: no re-run');
 });
@@ -114,7 +117,10 @@ test('a cancelled explanation kills its Konclude process at once and removes its
     await callOk(served.c, 'set_reasoner', { reasoner: 'konclude' });
     const controller = new AbortController();
     const args = { axiom_type: 'subclass_of', sub: `${CHAIN_NS}C0`, super: `${CHAIN_NS}C${n}`, max: 1, timeout_ms: 3_600_000 };
-    const pending = served.c.callTool({ name: 'get_explanations', arguments: args }, undefined, { signal: controller.signal, timeout: 3_600_000 });
+    const pending = served.c.callTool({ name: 'get_explanations', arguments: args }, undefined, {
+      signal: controller.signal,
+      timeout: 3_600_000,
+    });
     pending.catch(() => {});
     // the expansion doubles its prefix of the chain: wait for a run on 4,096 or more axioms (≥10 s on its own)
     const long = await until('a Konclude run on a long prefix of the chain', 600_000, () => koncludeRuns().find((r) => r.lines > 4096));
@@ -124,7 +130,9 @@ test('a cancelled explanation kills its Konclude process at once and removes its
     await until('its private directory is removed', 3_000, () => (existsSync(long.dir) ? undefined : true));
 
     // the explanation thread is free again: a short explanation on the same chain is answered
-    const next = await served.c.callTool({ name: 'get_explanations', arguments: { ...args, super: `${CHAIN_NS}C2` } }, undefined, { timeout: 600_000 });
+    const next = await served.c.callTool({ name: 'get_explanations', arguments: { ...args, super: `${CHAIN_NS}C2` } }, undefined, {
+      timeout: 600_000,
+    });
     const body = next.structuredContent as Row;
     assert.equal(next.isError, false, JSON.stringify(body));
     assert.equal(body.entailed, true);
@@ -141,12 +149,16 @@ test('a cancelled materialization preview kills its Konclude process and frees t
   try {
     await callOk(served.c, 'set_reasoner', { reasoner: 'konclude' });
     const args = {
-      categories: ['subclass_axioms'], destination: { kind: 'new_ontology', identifier: 'http://example.org/chain-inferred' },
+      categories: ['subclass_axioms'],
+      destination: { kind: 'new_ontology', identifier: 'http://example.org/chain-inferred' },
       provenance: { generator: 'konclude test', purpose: 'cancellation' },
       limits: { max_axioms_per_category: 100, max_axioms_total: 100, max_bytes: 100_000, timeout_ms: 3_600_000 },
     };
     const controller = new AbortController();
-    const pending = served.c.callTool({ name: 'materialize_inferences', arguments: args }, undefined, { signal: controller.signal, timeout: 3_600_000 });
+    const pending = served.c.callTool({ name: 'materialize_inferences', arguments: args }, undefined, {
+      signal: controller.signal,
+      timeout: 3_600_000,
+    });
     pending.catch(() => {});
     // the whole chain in one run: far longer than the 3 s allowed below
     const run = await until('Konclude classifying the chain', 600_000, () => koncludeRuns().find((r) => r.lines > n));

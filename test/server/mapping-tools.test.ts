@@ -31,7 +31,11 @@ mappings:
 `;
 
 const row = (subject: string, object: string, extra: Record<string, string> = {}) => ({
-  subject_id: subject, predicate_id: 'skos:exactMatch', object_id: object, mapping_justification: 'semapv:ManualMappingCuration', ...extra,
+  subject_id: subject,
+  predicate_id: 'skos:exactMatch',
+  object_id: object,
+  mapping_justification: 'semapv:ManualMappingCuration',
+  ...extra,
 });
 
 let served: ServedTempOntology;
@@ -57,15 +61,29 @@ test('policy v2 store: add, list, compare-and-swap, remove, with backups and cur
     const r0 = empty.mapping_revision as string;
     assert.match(r0, /^sha256:[0-9a-f]{64}$/);
 
-    const noMeta = await call(c, 'add_mapping', { expected_mapping_revision: r0, mapping: row('zoo:Mammal', 'other:Mammal'), prefix_map: PREFIXES, confirm: true });
+    const noMeta = await call(c, 'add_mapping', {
+      expected_mapping_revision: r0,
+      mapping: row('zoo:Mammal', 'other:Mammal'),
+      prefix_map: PREFIXES,
+      confirm: true,
+    });
     assert.equal(noMeta.isError, true);
     assert.equal(noMeta.body.error_code, 'invalid_argument');
     assert.equal(noMeta.body.committed, false);
-    const unconfirmed = await call(c, 'add_mapping', { expected_mapping_revision: r0, mapping: row('zoo:Mammal', 'other:Mammal'), confirm: false });
+    const unconfirmed = await call(c, 'add_mapping', {
+      expected_mapping_revision: r0,
+      mapping: row('zoo:Mammal', 'other:Mammal'),
+      confirm: false,
+    });
     assert.equal(unconfirmed.body.error_code, 'invalid_argument');
 
     const first = await callOk(c, 'add_mapping', {
-      expected_mapping_revision: r0, mapping: row('zoo:Mammal', 'other:Mammal'), prefix_map: PREFIXES, mapping_set_id: SET_ID, license: LICENSE, confirm: true,
+      expected_mapping_revision: r0,
+      mapping: row('zoo:Mammal', 'other:Mammal'),
+      prefix_map: PREFIXES,
+      mapping_set_id: SET_ID,
+      license: LICENSE,
+      confirm: true,
     });
     assert.equal(first.committed, true);
     assert.equal(first.previous_mapping_revision, r0);
@@ -81,16 +99,28 @@ test('policy v2 store: add, list, compare-and-swap, remove, with backups and cur
     assert.equal(stale.body.mapping_revision, first.mapping_revision);
     assert.deepEqual(await readFile(store()), bytes1, 'a conflict writes nothing');
 
-    const invalid = await call(c, 'add_mapping', { expected_mapping_revision: first.mapping_revision, mapping: row('zoo:Bird', 'other:Bird', { mapping_justification: 'semapv:Guessing' }), confirm: true });
+    const invalid = await call(c, 'add_mapping', {
+      expected_mapping_revision: first.mapping_revision,
+      mapping: row('zoo:Bird', 'other:Bird', { mapping_justification: 'semapv:Guessing' }),
+      confirm: true,
+    });
     assert.equal(invalid.body.error_code, 'mappings_invalid');
     assert.equal((invalid.body.findings as { code: string }[])[0].code, 'justification_invalid');
     assert.deepEqual(await readFile(store()), bytes1, 'an invalid result writes nothing');
 
-    const second = await callOk(c, 'add_mapping', { expected_mapping_revision: first.mapping_revision, mapping: row('zoo:Bird', 'other:Bird', { mapping_id: 'bird' }), confirm: true });
+    const second = await callOk(c, 'add_mapping', {
+      expected_mapping_revision: first.mapping_revision,
+      mapping: row('zoo:Bird', 'other:Bird', { mapping_id: 'bird' }),
+      confirm: true,
+    });
     assert.equal(second.mapping_id, 'bird');
     assert.equal(second.backup_path, store() + '.bak');
     assert.deepEqual(await readFile(store() + '.bak'), bytes1, 'the backup holds the replaced bytes');
-    const dup = await call(c, 'add_mapping', { expected_mapping_revision: second.mapping_revision, mapping: row('zoo:Mammal', 'other:Mammal'), confirm: true });
+    const dup = await call(c, 'add_mapping', {
+      expected_mapping_revision: second.mapping_revision,
+      mapping: row('zoo:Mammal', 'other:Mammal'),
+      confirm: true,
+    });
     assert.equal(dup.body.error_code, 'mapping_exists');
 
     const page1 = await callOk(c, 'list_mappings', { limit: 1 });
@@ -102,13 +132,23 @@ test('policy v2 store: add, list, compare-and-swap, remove, with backups and cur
     assert.equal((page2.items as { mapping_id: string }[])[0].mapping_id, first.mapping_id);
     assert.equal(page2.next_cursor, undefined);
 
-    const unknown = await call(c, 'remove_mapping', { expected_mapping_revision: second.mapping_revision, mapping_id: 'nope', confirm: true });
+    const unknown = await call(c, 'remove_mapping', {
+      expected_mapping_revision: second.mapping_revision,
+      mapping_id: 'nope',
+      confirm: true,
+    });
     assert.equal(unknown.body.error_code, 'unknown_mapping');
-    const removed = await callOk(c, 'remove_mapping', { expected_mapping_revision: second.mapping_revision, mapping_id: 'bird', confirm: true });
+    const removed = await callOk(c, 'remove_mapping', {
+      expected_mapping_revision: second.mapping_revision,
+      mapping_id: 'bird',
+      confirm: true,
+    });
     assert.equal(removed.record_count, 1);
     const dead = await call(c, 'list_mappings', { limit: 1, cursor: page1.next_cursor });
     assert.equal(dead.body.error_code, 'cursor_invalid', 'a cursor dies with its revision');
-    const forged = await call(c, 'list_mappings', { cursor: (page1.next_cursor as string).replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')) });
+    const forged = await call(c, 'list_mappings', {
+      cursor: (page1.next_cursor as string).replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A')),
+    });
     assert.equal(forged.body.error_code, 'cursor_invalid');
 
     const elsewhere = await call(c, 'list_mappings', { path: 'other.sssom.tsv' });
@@ -121,7 +161,11 @@ test('export: canonical bytes, no silent overwrite, digest-checked replacement, 
   await withProjectPolicy(served.dir, POLICY, async () => {
     const c = served.c;
     let rev = await revisionOf();
-    const added = await callOk(c, 'add_mapping', { expected_mapping_revision: rev, mapping: row('zoo:Animal', 'other:Animal', { comment: '=cmd()' }), confirm: true });
+    const added = await callOk(c, 'add_mapping', {
+      expected_mapping_revision: rev,
+      mapping: row('zoo:Animal', 'other:Animal', { comment: '=cmd()' }),
+      confirm: true,
+    });
     rev = added.mapping_revision as string;
     const dest = path.join(served.dir, 'export.sssom.tsv');
     const missingParent = await call(c, 'export_sssom', { expected_mapping_revision: rev, destination: 'nowhere/out.tsv', confirm: true });
@@ -132,19 +176,48 @@ test('export: canonical bytes, no silent overwrite, digest-checked replacement, 
     assert.deepEqual(await readFile(dest), await readFile(store()), 'the export is the canonical bytes');
     assert.equal(out.sha256, rev);
 
-    const exists = await call(c, 'export_sssom', { expected_mapping_revision: rev, destination: 'export.sssom.tsv', spreadsheet_safe: true, confirm: true });
+    const exists = await call(c, 'export_sssom', {
+      expected_mapping_revision: rev,
+      destination: 'export.sssom.tsv',
+      spreadsheet_safe: true,
+      confirm: true,
+    });
     assert.equal(exists.body.error_code, 'target_exists');
-    const noDigest = await call(c, 'export_sssom', { expected_mapping_revision: rev, destination: 'export.sssom.tsv', overwrite: true, spreadsheet_safe: true, confirm: true });
+    const noDigest = await call(c, 'export_sssom', {
+      expected_mapping_revision: rev,
+      destination: 'export.sssom.tsv',
+      overwrite: true,
+      spreadsheet_safe: true,
+      confirm: true,
+    });
     assert.equal(noDigest.body.error_code, 'invalid_argument');
-    const wrong = await call(c, 'export_sssom', { expected_mapping_revision: rev, destination: 'export.sssom.tsv', overwrite: true, expected_target_digest: sha256Digest('x'), spreadsheet_safe: true, confirm: true });
+    const wrong = await call(c, 'export_sssom', {
+      expected_mapping_revision: rev,
+      destination: 'export.sssom.tsv',
+      overwrite: true,
+      expected_target_digest: sha256Digest('x'),
+      spreadsheet_safe: true,
+      confirm: true,
+    });
     assert.equal(wrong.body.error_code, 'target_digest_mismatch');
-    const safe = await callOk(c, 'export_sssom', { expected_mapping_revision: rev, destination: 'export.sssom.tsv', overwrite: true, expected_target_digest: out.sha256, spreadsheet_safe: true, confirm: true });
+    const safe = await callOk(c, 'export_sssom', {
+      expected_mapping_revision: rev,
+      destination: 'export.sssom.tsv',
+      overwrite: true,
+      expected_target_digest: out.sha256,
+      spreadsheet_safe: true,
+      confirm: true,
+    });
     assert.equal(safe.lossless, false);
     assert.equal(safe.spreadsheet_safe, true);
     assert.equal(safe.backup_path, dest + '.bak');
     assert.match(await readFile(dest, 'utf8'), /\t'=cmd\(\)\n/);
     assert.equal(await revisionOf(), rev, 'the store is unchanged');
-    const stale = await call(c, 'export_sssom', { expected_mapping_revision: sha256Digest('old'), destination: 'other.tsv', confirm: true });
+    const stale = await call(c, 'export_sssom', {
+      expected_mapping_revision: sha256Digest('old'),
+      destination: 'other.tsv',
+      confirm: true,
+    });
     assert.equal(stale.body.error_code, 'mapping_revision_conflict');
   });
 });
@@ -152,17 +225,32 @@ test('export: canonical bytes, no silent overwrite, digest-checked replacement, 
 test('import: merge by id (compatible sets only), replace, and validation of what is imported', async () => {
   await withProjectPolicy(served.dir, POLICY, async () => {
     const c = served.c;
-    const source = (license: string, rows: string[][]) => [
-      '#curie_map:', `#  zoo: "${PREFIXES.zoo}"`, `#  other: ${PREFIXES.other}`, `#mapping_set_id: ${SET_ID}`, `#license: ${license}`,
-      'subject_id\tpredicate_id\tobject_id\tmapping_justification', ...rows.map((r) => r.join('\t')), '',
-    ].join('\n');
-    await writeFile(path.join(served.dir, 'in.sssom.tsv'), source(LICENSE, [
-      ['zoo:Mammal', 'skos:exactMatch', 'other:Mammal', 'semapv:ManualMappingCuration'],
-      ['zoo:Ghost', 'skos:closeMatch', 'other:Ghost', 'semapv:LexicalMatching'],
-    ]));
+    const source = (license: string, rows: string[][]) =>
+      [
+        '#curie_map:',
+        `#  zoo: "${PREFIXES.zoo}"`,
+        `#  other: ${PREFIXES.other}`,
+        `#mapping_set_id: ${SET_ID}`,
+        `#license: ${license}`,
+        'subject_id\tpredicate_id\tobject_id\tmapping_justification',
+        ...rows.map((r) => r.join('\t')),
+        '',
+      ].join('\n');
+    await writeFile(
+      path.join(served.dir, 'in.sssom.tsv'),
+      source(LICENSE, [
+        ['zoo:Mammal', 'skos:exactMatch', 'other:Mammal', 'semapv:ManualMappingCuration'],
+        ['zoo:Ghost', 'skos:closeMatch', 'other:Ghost', 'semapv:LexicalMatching'],
+      ]),
+    );
     let rev = await revisionOf();
     const before = (await callOk(c, 'list_mappings')).record_count as number;
-    const merged = await callOk(c, 'import_sssom', { expected_mapping_revision: rev, source: 'in.sssom.tsv', mode: 'merge', confirm: true });
+    const merged = await callOk(c, 'import_sssom', {
+      expected_mapping_revision: rev,
+      source: 'in.sssom.tsv',
+      mode: 'merge',
+      confirm: true,
+    });
     assert.equal(merged.mode, 'merge');
     assert.equal(merged.source_records, 2);
     assert.equal(merged.added, 1);
@@ -173,25 +261,48 @@ test('import: merge by id (compatible sets only), replace, and validation of wha
 
     const findings = await callOk(c, 'validate_mappings', {});
     assert.equal(findings.valid, true);
-    assert.deepEqual((findings.findings as { code: string }[]).map((f) => f.code), ['entity_not_found']);
+    assert.deepEqual(
+      (findings.findings as { code: string }[]).map((f) => f.code),
+      ['entity_not_found'],
+    );
     await callOk(c, 'create_class', { name: 'Ghost' });
     assert.deepEqual((await callOk(c, 'validate_mappings', {})).findings, [], 'validation follows the ontology');
     await callOk(c, 'undo_change');
     assert.equal((await callOk(c, 'validate_mappings', {})).warning_count, 1);
 
     await writeFile(path.join(served.dir, 'clash.sssom.tsv'), source('https://example.org/other-license', []));
-    const clash = await call(c, 'import_sssom', { expected_mapping_revision: rev, source: 'clash.sssom.tsv', mode: 'merge', confirm: true });
+    const clash = await call(c, 'import_sssom', {
+      expected_mapping_revision: rev,
+      source: 'clash.sssom.tsv',
+      mode: 'merge',
+      confirm: true,
+    });
     assert.equal(clash.body.error_code, 'incompatible_merge');
-    const replaceBad = await call(c, 'import_sssom', { expected_mapping_revision: rev, source: 'clash.sssom.tsv', mode: 'replace', confirm: true });
+    const replaceBad = await call(c, 'import_sssom', {
+      expected_mapping_revision: rev,
+      source: 'clash.sssom.tsv',
+      mode: 'replace',
+      confirm: true,
+    });
     assert.equal(replaceBad.body.error_code, 'mappings_invalid', 'the policy allows only CC-BY');
     assert.equal(await revisionOf(), rev, 'refused imports commit nothing');
 
     await writeFile(path.join(served.dir, 'broken.sssom.tsv'), source(LICENSE, [['zoo:Mammal', 'skos:exactMatch']]));
-    const broken = await call(c, 'import_sssom', { expected_mapping_revision: rev, source: 'broken.sssom.tsv', mode: 'merge', confirm: true });
+    const broken = await call(c, 'import_sssom', {
+      expected_mapping_revision: rev,
+      source: 'broken.sssom.tsv',
+      mode: 'merge',
+      confirm: true,
+    });
     assert.equal(broken.body.error_code, 'sssom_invalid');
     assert.match((broken.body.findings as { message: string }[])[0].message, /^line 7: 2 cells/);
 
-    const replaced = await callOk(c, 'import_sssom', { expected_mapping_revision: rev, source: 'in.sssom.tsv', mode: 'replace', confirm: true });
+    const replaced = await callOk(c, 'import_sssom', {
+      expected_mapping_revision: rev,
+      source: 'in.sssom.tsv',
+      mode: 'replace',
+      confirm: true,
+    });
     assert.equal(replaced.record_count, 2);
     assert.equal(replaced.source_records, 2);
   });
@@ -200,10 +311,20 @@ test('import: merge by id (compatible sets only), replace, and validation of wha
 test('concurrent writers expecting the same revision: exactly one commits', async () => {
   await withProjectPolicy(served.dir, POLICY, async () => {
     const rev = await revisionOf();
-    const outcomes = await Promise.all(['Bird', 'Animal', 'Mammal'].map((name, i) =>
-      call(served.c, 'add_mapping', { expected_mapping_revision: rev, mapping: row(`zoo:${name}`, `other:Race${i}`, { mapping_id: `race-${i}` }), confirm: true })));
+    const outcomes = await Promise.all(
+      ['Bird', 'Animal', 'Mammal'].map((name, i) =>
+        call(served.c, 'add_mapping', {
+          expected_mapping_revision: rev,
+          mapping: row(`zoo:${name}`, `other:Race${i}`, { mapping_id: `race-${i}` }),
+          confirm: true,
+        }),
+      ),
+    );
     assert.equal(outcomes.filter((o) => !o.isError).length, 1, JSON.stringify(outcomes.map((o) => o.body)));
-    assert.deepEqual(outcomes.filter((o) => o.isError).map((o) => o.body.error_code), ['mapping_revision_conflict', 'mapping_revision_conflict']);
+    assert.deepEqual(
+      outcomes.filter((o) => o.isError).map((o) => o.body.error_code),
+      ['mapping_revision_conflict', 'mapping_revision_conflict'],
+    );
     const winner = outcomes.find((o) => !o.isError)!.body;
     assert.equal(await revisionOf(), winner.mapping_revision);
     assert.equal(sha256Digest(await readFile(store())), winner.mapping_revision);
@@ -222,15 +343,24 @@ test('a malformed store lists as invalid with line numbers, refuses edits, and i
     const report = await callOk(c, 'validate_mappings', {});
     assert.equal((report.findings as { code: string }[])[0].code, 'column_count');
     assert.match((report.findings as { message: string }[])[0].message, /^line 2:/);
-    const edit = await call(c, 'add_mapping', { expected_mapping_revision: listed.mapping_revision, mapping: row('zoo:Bird', 'other:Bird'), confirm: true });
+    const edit = await call(c, 'add_mapping', {
+      expected_mapping_revision: listed.mapping_revision,
+      mapping: row('zoo:Bird', 'other:Bird'),
+      confirm: true,
+    });
     assert.equal(edit.body.error_code, 'store_invalid');
-    const fixed = await callOk(c, 'import_sssom', { expected_mapping_revision: listed.mapping_revision, source: 'in.sssom.tsv', mode: 'replace', confirm: true });
+    const fixed = await callOk(c, 'import_sssom', {
+      expected_mapping_revision: listed.mapping_revision,
+      source: 'in.sssom.tsv',
+      mode: 'replace',
+      confirm: true,
+    });
     assert.equal(fixed.valid, true);
     assert.equal((await callOk(c, 'list_mappings')).valid, true);
   });
 });
 
-test('without a policy the store is an explicit path below the active document\'s directory', async () => {
+test("without a policy the store is an explicit path below the active document's directory", async () => {
   const c = served.c;
   const noPath = await call(c, 'list_mappings');
   assert.equal(noPath.body.error_code, 'invalid_argument');
@@ -242,10 +372,15 @@ test('without a policy the store is an explicit path below the active document\'
     await rm(outside, { recursive: true, force: true });
   }
   const empty = await callOk(c, 'list_mappings', { path: 'legacy.sssom.tsv' });
-  assert.equal(empty.path, path.join(served.dir, 'legacy.sssom.tsv'), 'relative paths resolve against the document\'s directory');
+  assert.equal(empty.path, path.join(served.dir, 'legacy.sssom.tsv'), "relative paths resolve against the document's directory");
   const added = await callOk(c, 'add_mapping', {
-    path: 'legacy.sssom.tsv', expected_mapping_revision: empty.mapping_revision, mapping: row('zoo:Bird', 'other:Bird'),
-    prefix_map: PREFIXES, mapping_set_id: SET_ID, license: 'https://example.org/any-license', confirm: true,
+    path: 'legacy.sssom.tsv',
+    expected_mapping_revision: empty.mapping_revision,
+    mapping: row('zoo:Bird', 'other:Bird'),
+    prefix_map: PREFIXES,
+    mapping_set_id: SET_ID,
+    license: 'https://example.org/any-license',
+    confirm: true,
   });
   assert.equal(added.committed, true);
   assert.equal((await callOk(c, 'list_mappings', { path: path.join(served.dir, 'legacy.sssom.tsv') })).record_count, 1);
@@ -279,12 +414,22 @@ test('listing and validation: limits enforced, canonical_bytes, finding rows, va
       assert.equal((await call(c, 'validate_mappings', { limit })).body.error_code, 'invalid_argument', `validate_mappings limit ${limit}`);
     }
     const ghosts = [
-      '#curie_map:', `#  zoo: "${PREFIXES.zoo}"`, `#  other: ${PREFIXES.other}`, `#mapping_set_id: ${SET_ID}`, `#license: ${LICENSE}`,
+      '#curie_map:',
+      `#  zoo: "${PREFIXES.zoo}"`,
+      `#  other: ${PREFIXES.other}`,
+      `#mapping_set_id: ${SET_ID}`,
+      `#license: ${LICENSE}`,
       'mapping_id\tsubject_id\tpredicate_id\tobject_id\tmapping_justification',
-      ...['g1', 'g2', 'g3'].map((id) => `${id}\tzoo:Ghost${id}\tskos:closeMatch\tother:Ghost${id}\tsemapv:LexicalMatching`), '',
+      ...['g1', 'g2', 'g3'].map((id) => `${id}\tzoo:Ghost${id}\tskos:closeMatch\tother:Ghost${id}\tsemapv:LexicalMatching`),
+      '',
     ].join('\n');
     await writeFile(path.join(served.dir, 'ghosts.sssom.tsv'), ghosts);
-    await callOk(c, 'import_sssom', { expected_mapping_revision: await revisionOf(), source: 'ghosts.sssom.tsv', mode: 'replace', confirm: true });
+    await callOk(c, 'import_sssom', {
+      expected_mapping_revision: await revisionOf(),
+      source: 'ghosts.sssom.tsv',
+      mode: 'replace',
+      confirm: true,
+    });
 
     const listed = await callOk(c, 'list_mappings');
     assert.equal(listed.canonical_bytes, (await readFile(store())).byteLength);
@@ -299,13 +444,22 @@ test('listing and validation: limits enforced, canonical_bytes, finding rows, va
     const rows = first.findings as Record<string, unknown>[];
     for (const f of rows) {
       assert.equal(f.severity, 'warn');
-      assert.deepEqual(Object.keys(f).filter((k) => !['severity', 'code', 'mapping_id', 'column', 'message'].includes(k)), []);
+      assert.deepEqual(
+        Object.keys(f).filter((k) => !['severity', 'code', 'mapping_id', 'column', 'message'].includes(k)),
+        [],
+      );
     }
-    assert.deepEqual(rows.map((f) => f.mapping_id), ['g1', 'g2']);
+    assert.deepEqual(
+      rows.map((f) => f.mapping_id),
+      ['g1', 'g2'],
+    );
     const wrongListing = await call(c, 'list_mappings', { cursor: first.next_cursor });
     assert.equal(wrongListing.body.error_code, 'cursor_invalid', 'a validation cursor does not page the listing');
     const rest = await callOk(c, 'validate_mappings', { limit: 2, cursor: first.next_cursor });
-    assert.deepEqual((rest.findings as Record<string, unknown>[]).map((f) => f.mapping_id), ['g3']);
+    assert.deepEqual(
+      (rest.findings as Record<string, unknown>[]).map((f) => f.mapping_id),
+      ['g3'],
+    );
     assert.equal(rest.next_cursor, undefined);
   });
 });

@@ -39,7 +39,12 @@ type Row = Record<string, unknown>;
 const LIMITS = { max_axioms_per_category: 100, max_axioms_total: 100, max_bytes: 100_000, timeout_ms: 60_000 };
 
 function previewArgs(kind: string, identifier: string, categories = ['subclass_axioms', 'class_assertions']): Row {
-  return { categories, destination: { kind, identifier }, provenance: { generator: 'server test', purpose: 'materialize' }, limits: LIMITS };
+  return {
+    categories,
+    destination: { kind, identifier },
+    provenance: { generator: 'server test', purpose: 'materialize' },
+    limits: LIMITS,
+  };
 }
 
 async function preview(kind: string, identifier: string, categories?: string[]): Promise<Row> {
@@ -93,39 +98,67 @@ test('commit into the active ontology: allow_source and collisions are checked, 
 
 test('commit as a new ontology loads it beside the source, not undoable', async () => {
   const a = await preview('new_ontology', 'http://example.org/m-inferred');
-  const r = await callOk(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+  const r = await callOk(s.c, 'commit_materialization', {
+    artifact_id: a.artifact_id,
+    artifact_fingerprint: a.artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(r.status, 'committed');
   assert.equal(r.single_undo, false);
   assert.equal(r.added_axioms, 6);
   const listed = JSON.stringify(await callOk(s.c, 'list_ontologies'));
   assert.match(listed, /m-inferred/);
-  assert.equal(((await callOk(s.c, 'get_active_ontology')).ontology as string | undefined ?? SOURCE).includes('m-inferred'), false);
-  const twice = await call(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+  assert.equal((((await callOk(s.c, 'get_active_ontology')).ontology as string | undefined) ?? SOURCE).includes('m-inferred'), false);
+  const twice = await call(s.c, 'commit_materialization', {
+    artifact_id: a.artifact_id,
+    artifact_fingerprint: a.artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(twice.isError, true);
 });
 
 test('commit as a project file writes verified functional syntax, never clobbers, and replaces only the expected target', async () => {
   const a = await preview('project_file', 'inferred/m-inferred.ofn');
   const target = path.join(s.dir, 'inferred', 'm-inferred.ofn');
-  const r = await callOk(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+  const r = await callOk(s.c, 'commit_materialization', {
+    artifact_id: a.artifact_id,
+    artifact_fingerprint: a.artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(r.status, 'committed');
   const text = await readFile(target, 'utf8');
   assert.equal(r.target_digest, sha256Digest(text));
   assert.match(text, /wasGeneratedBy/);
   assert.match(text, /generator: server test; purpose: materialize/);
   assert.match(text, /SubClassOf/);
-  const same = await callOk(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+  const same = await callOk(s.c, 'commit_materialization', {
+    artifact_id: a.artifact_id,
+    artifact_fingerprint: a.artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(same.status, 'noop');
   const b = await preview('project_file', 'inferred/m-inferred.ofn', ['subclass_axioms']);
-  const refused = await call(s.c, 'commit_materialization', { artifact_id: b.artifact_id, artifact_fingerprint: b.artifact_fingerprint, confirm: true });
+  const refused = await call(s.c, 'commit_materialization', {
+    artifact_id: b.artifact_id,
+    artifact_fingerprint: b.artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(refused.body.error_code, 'target_exists');
   const wrong = await call(s.c, 'commit_materialization', {
-    artifact_id: b.artifact_id, artifact_fingerprint: b.artifact_fingerprint, confirm: true, overwrite: true, expected_target_digest: 'sha256:' + '1'.repeat(64),
+    artifact_id: b.artifact_id,
+    artifact_fingerprint: b.artifact_fingerprint,
+    confirm: true,
+    overwrite: true,
+    expected_target_digest: 'sha256:' + '1'.repeat(64),
   });
   assert.equal(wrong.body.error_code, 'target_digest_mismatch');
   assert.equal(await readFile(target, 'utf8'), text);
   const replaced = await callOk(s.c, 'commit_materialization', {
-    artifact_id: b.artifact_id, artifact_fingerprint: b.artifact_fingerprint, confirm: true, overwrite: true, expected_target_digest: r.target_digest,
+    artifact_id: b.artifact_id,
+    artifact_fingerprint: b.artifact_fingerprint,
+    confirm: true,
+    overwrite: true,
+    expected_target_digest: r.target_digest,
   });
   assert.equal(replaced.status, 'committed');
   const backup = replaced.backup as Row;
@@ -138,15 +171,27 @@ test('a project file outside the project root is refused', async () => {
   assert.equal(r.body.error_code, 'invalid_argument');
 });
 
-test('a wrong fingerprint, an unknown artifact and another session\'s artifact are refused', async () => {
+test("a wrong fingerprint, an unknown artifact and another session's artifact are refused", async () => {
   const a = await preview('new_ontology', 'http://example.org/m-other');
-  const wrong = await call(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: 'sha256:' + '0'.repeat(64), confirm: true });
+  const wrong = await call(s.c, 'commit_materialization', {
+    artifact_id: a.artifact_id,
+    artifact_fingerprint: 'sha256:' + '0'.repeat(64),
+    confirm: true,
+  });
   assert.equal(wrong.body.error_code, 'artifact_fingerprint_mismatch');
-  const unknown = await call(s.c, 'commit_materialization', { artifact_id: 'mat-none', artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+  const unknown = await call(s.c, 'commit_materialization', {
+    artifact_id: 'mat-none',
+    artifact_fingerprint: a.artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(unknown.body.error_code, 'unknown_artifact');
   const other = await connect(s.t);
   try {
-    const r = await call(other, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+    const r = await call(other, 'commit_materialization', {
+      artifact_id: a.artifact_id,
+      artifact_fingerprint: a.artifact_fingerprint,
+      confirm: true,
+    });
     assert.equal(r.body.error_code, 'unknown_artifact');
   } finally {
     await other.close();
@@ -156,7 +201,11 @@ test('a wrong fingerprint, an unknown artifact and another session\'s artifact a
 test('an edit after the preview makes the commit fail with precondition_changed', async () => {
   const a = await preview('new_ontology', 'http://example.org/m-stale');
   await callOk(s.c, 'add_axiom', { axiom_type: 'subclass_of', sub: `${EX}C`, super: `${EX}D` });
-  const r = await call(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+  const r = await call(s.c, 'commit_materialization', {
+    artifact_id: a.artifact_id,
+    artifact_fingerprint: a.artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(r.body.error_code, 'precondition_changed');
   assert.ok((r.body.changed as string[]).includes('imports_closure'));
   await callOk(s.c, 'undo_change');
@@ -168,18 +217,34 @@ test('a version-2 policy bounds limits and categories and guards the active sour
     const over = await call(s.c, 'materialize_inferences', previewArgs('new_ontology', 'http://example.org/m-policy', ['subclass_axioms']));
     assert.equal(over.body.error_code, 'limit_exceeds_policy');
     const small = { max_axioms_per_category: 5, max_axioms_total: 5, max_bytes: 100_000, timeout_ms: 60_000 };
-    const notAllowed = await call(s.c, 'materialize_inferences', { ...previewArgs('new_ontology', 'http://example.org/m-policy'), limits: small });
+    const notAllowed = await call(s.c, 'materialize_inferences', {
+      ...previewArgs('new_ontology', 'http://example.org/m-policy'),
+      limits: small,
+    });
     assert.equal(notAllowed.body.error_code, 'category_not_allowed');
-    const source = await call(s.c, 'materialize_inferences', { ...previewArgs('active_source', SOURCE, ['subclass_axioms']), limits: small });
+    const source = await call(s.c, 'materialize_inferences', {
+      ...previewArgs('active_source', SOURCE, ['subclass_axioms']),
+      limits: small,
+    });
     assert.equal(source.body.error_code, 'source_write_not_allowed');
-    const ok = await callOk(s.c, 'materialize_inferences', { ...previewArgs('new_ontology', 'http://example.org/m-policy', ['subclass_axioms']), limits: small });
+    const ok = await callOk(s.c, 'materialize_inferences', {
+      ...previewArgs('new_ontology', 'http://example.org/m-policy', ['subclass_axioms']),
+      limits: small,
+    });
     assert.match((ok.input_identity as Row).policy_digest as string, /^sha256:/);
     assert.equal((ok.input_identity as Row).mapping_revision, null);
   });
   await withProjectPolicy(s.dir, yaml.replace('max_axioms: 5\n', 'max_axioms: 5\n  allow_source_write: true\n'), async () => {
     const small = { max_axioms_per_category: 5, max_axioms_total: 5, max_bytes: 100_000, timeout_ms: 60_000 };
-    const allowed = await call(s.c, 'materialize_inferences', { ...previewArgs('active_source', SOURCE, ['subclass_axioms']), limits: small });
-    assert.equal(allowed.isError, false, 'allow_source_write: true lets the active source be a destination: ' + JSON.stringify(allowed.body));
+    const allowed = await call(s.c, 'materialize_inferences', {
+      ...previewArgs('active_source', SOURCE, ['subclass_axioms']),
+      limits: small,
+    });
+    assert.equal(
+      allowed.isError,
+      false,
+      'allow_source_write: true lets the active source be a destination: ' + JSON.stringify(allowed.body),
+    );
   });
 });
 
@@ -202,11 +267,22 @@ test('a change of the mapping set of the policy after the preview makes the comm
   await writeFile(mappings, 'subject_id\tpredicate_id\tobject_id\tmapping_justification\n');
   try {
     await withProjectPolicy(s.dir, yaml, async () => {
-      const r = await callOk(s.c, 'materialize_inferences', previewArgs('new_ontology', 'http://example.org/m-mapped', ['subclass_axioms']));
+      const r = await callOk(
+        s.c,
+        'materialize_inferences',
+        previewArgs('new_ontology', 'http://example.org/m-mapped', ['subclass_axioms']),
+      );
       const a = r.artifact as Row;
       assert.match((r.input_identity as Row).mapping_revision as string, /^sha256:/);
-      await writeFile(mappings, 'subject_id\tpredicate_id\tobject_id\tmapping_justification\nex:a\tskos:exactMatch\tex:b\tsemapv:ManualMappingCuration\n');
-      const c = await call(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+      await writeFile(
+        mappings,
+        'subject_id\tpredicate_id\tobject_id\tmapping_justification\nex:a\tskos:exactMatch\tex:b\tsemapv:ManualMappingCuration\n',
+      );
+      const c = await call(s.c, 'commit_materialization', {
+        artifact_id: a.artifact_id,
+        artifact_fingerprint: a.artifact_fingerprint,
+        confirm: true,
+      });
       assert.equal(c.body.error_code, 'precondition_changed');
       assert.deepEqual(c.body.changed, ['mapping_revision']);
     });
@@ -217,8 +293,14 @@ test('a change of the mapping set of the policy after the preview makes the comm
 
 test('re-materializing unchanged knowledge is a noop; replace swaps earlier provenance for the current one', async () => {
   const first = await preview('active_source', SOURCE, ['subclass_axioms']);
-  const commit = (a: Row, extra: Row = {}) => call(s.c, 'commit_materialization',
-    { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: true, allow_source: true, ...extra });
+  const commit = (a: Row, extra: Row = {}) =>
+    call(s.c, 'commit_materialization', {
+      artifact_id: a.artifact_id,
+      artifact_fingerprint: a.artifact_fingerprint,
+      confirm: true,
+      allow_source: true,
+      ...extra,
+    });
   assert.equal((await commit(first, { collision_mode: 'merge' })).body.status, 'committed');
   const same = await preview('active_source', SOURCE, ['subclass_axioms']);
   assert.equal(same.materialization_digest, first.materialization_digest, 'the published axioms do not change the provenance basis');
@@ -240,14 +322,24 @@ test('re-materializing unchanged knowledge is a noop; replace swaps earlier prov
 });
 
 test('refusals before any reasoner exists: an unsupported category, an ontology-destination limit above 500, malformed arguments', async () => {
-  const unsupported = await call(s.c, 'materialize_inferences', previewArgs('new_ontology', 'http://example.org/m-dp', ['subclass_axioms', 'data_property_assertions']));
+  const unsupported = await call(
+    s.c,
+    'materialize_inferences',
+    previewArgs('new_ontology', 'http://example.org/m-dp', ['subclass_axioms', 'data_property_assertions']),
+  );
   assert.equal(unsupported.body.error_code, 'unsupported_category');
-  assert.deepEqual((unsupported.body.unsupported_categories as Row[]).map((u) => u.category), ['data_property_assertions']);
+  assert.deepEqual(
+    (unsupported.body.unsupported_categories as Row[]).map((u) => u.category),
+    ['data_property_assertions'],
+  );
   assert.ok((unsupported.body.supported_categories as string[]).includes('subclass_axioms'));
   const big = { ...LIMITS, max_axioms_total: 501 };
   const capped = await call(s.c, 'materialize_inferences', { ...previewArgs('new_ontology', 'http://example.org/m-big'), limits: big });
   assert.deepEqual([capped.body.error_code, capped.body.argument], ['invalid_argument', 'limits.max_axioms_total']);
-  const fileOk = await callOk(s.c, 'materialize_inferences', { ...previewArgs('project_file', 'inferred/big.ofn'), limits: { ...LIMITS, max_axioms_total: 50_000 } });
+  const fileOk = await callOk(s.c, 'materialize_inferences', {
+    ...previewArgs('project_file', 'inferred/big.ofn'),
+    limits: { ...LIMITS, max_axioms_total: 50_000 },
+  });
   assert.equal(fileOk.status, 'ready', 'a project_file destination allows up to 50,000');
   for (const bad of [
     { ...previewArgs('new_ontology', 'http://example.org/m-x'), categories: ['subclass_axioms', 'subclass_axioms'] },
@@ -258,13 +350,21 @@ test('refusals before any reasoner exists: an unsupported category, an ontology-
     assert.equal((await call(s.c, 'materialize_inferences', bad)).body.error_code, 'invalid_argument', JSON.stringify(bad));
   }
   const a = await preview('new_ontology', 'http://example.org/m-unconfirmed');
-  const unconfirmed = await call(s.c, 'commit_materialization', { artifact_id: a.artifact_id, artifact_fingerprint: a.artifact_fingerprint, confirm: false });
+  const unconfirmed = await call(s.c, 'commit_materialization', {
+    artifact_id: a.artifact_id,
+    artifact_fingerprint: a.artifact_fingerprint,
+    confirm: false,
+  });
   assert.deepEqual([unconfirmed.body.error_code, unconfirmed.body.committed], ['invalid_argument', false]);
-  const badId = await call(s.c, 'commit_materialization', { artifact_id: 'no/slash', artifact_fingerprint: a.artifact_fingerprint, confirm: true });
+  const badId = await call(s.c, 'commit_materialization', {
+    artifact_id: 'no/slash',
+    artifact_fingerprint: a.artifact_fingerprint,
+    confirm: true,
+  });
   assert.equal(badId.body.error_code, 'invalid_argument');
 });
 
-test('a preview while another holds the server\'s preview-reasoner slot fails with materialization_busy, retryable, and keeps nothing', async () => {
+test("a preview while another holds the server's preview-reasoner slot fails with materialization_busy, retryable, and keeps nothing", async () => {
   const slot = path.join(s.t.home, 'materialization-preview.lock');
   await writeFile(slot, JSON.stringify({ pid: process.pid, thread: -1, token: 'other', deadline: Date.now() + 600_000 }));
   try {
@@ -272,7 +372,7 @@ test('a preview while another holds the server\'s preview-reasoner slot fails wi
     const r = await call(s.c, 'materialize_inferences', previewArgs('new_ontology', 'http://example.org/m-busy'));
     assert.deepEqual([r.isError, r.body.error_code, r.body.retryable], [true, 'materialization_busy', true]);
     assert.equal(await axioms(), before);
-    assert.equal(JSON.parse(await readFile(slot, 'utf8')).token, 'other', 'the holder\'s slot is left alone');
+    assert.equal(JSON.parse(await readFile(slot, 'utf8')).token, 'other', "the holder's slot is left alone");
   } finally {
     await rm(slot, { force: true });
   }
@@ -285,16 +385,29 @@ test('a category that would break a limit is discarded whole: partial and discar
   assert.deepEqual([partial.status, partial.complete], ['partial', false]);
   assert.deepEqual(partial.requested_categories, ['subclass_axioms', 'class_assertions']);
   assert.deepEqual(partial.produced_categories, ['subclass_axioms']);
-  assert.deepEqual((partial.skipped_categories as Row[]).map((c) => [c.category, c.reason]), [['class_assertions', 'overflow_total']]);
-  assert.deepEqual((partial.categories as Row[]).map((c) => [c.category, c.produced, c.count]), [['subclass_axioms', true, 3], ['class_assertions', false, 0]]);
+  assert.deepEqual(
+    (partial.skipped_categories as Row[]).map((c) => [c.category, c.reason]),
+    [['class_assertions', 'overflow_total']],
+  );
+  assert.deepEqual(
+    (partial.categories as Row[]).map((c) => [c.category, c.produced, c.count]),
+    [
+      ['subclass_axioms', true, 3],
+      ['class_assertions', false, 0],
+    ],
+  );
   assert.equal((partial.artifact as Row).axiom_count, 3);
   assert.deepEqual(partial.limits, { ...LIMITS, max_axioms_total: 4 });
   assert.deepEqual([(partial.destination_plan as Row).kind, (partial.destination_plan as Row).single_undo], ['new_ontology', false]);
   const artifact = partial.artifact as Row;
-  for (const k of ['artifact_fingerprint', 'artifact_digest', 'materialization_digest']) assert.match(String(artifact[k]), /^sha256:[0-9a-f]{64}$/, k);
+  for (const k of ['artifact_fingerprint', 'artifact_digest', 'materialization_digest'])
+    assert.match(String(artifact[k]), /^sha256:[0-9a-f]{64}$/, k);
   assert.ok((artifact.canonical_bytes as number) > 0);
   const discarded = await callOk(s.c, 'materialize_inferences', args({ max_axioms_per_category: 2 }));
   assert.deepEqual([discarded.status, discarded.complete, discarded.produced_categories], ['discarded', false, []]);
-  assert.deepEqual((discarded.skipped_categories as Row[]).map((c) => c.reason), ['overflow_per_category', 'overflow_per_category']);
+  assert.deepEqual(
+    (discarded.skipped_categories as Row[]).map((c) => c.reason),
+    ['overflow_per_category', 'overflow_per_category'],
+  );
   assert.equal((discarded.artifact as Row).axiom_count, 0);
 });

@@ -6,22 +6,48 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOLS_BY_NAME, profileTools } from '../../src/tools/catalog.js';
 import * as v from 'valibot';
 import { defineTool, never, readOnlyTool, stepMeasure } from '../../src/tools/tool.js';
 import { nextProgress } from '../../src/actors/session-features.js';
 import { listTools } from '../../src/tools/listing.js';
-import { call, callOk, connect, decideWrite, eventually, fixture, pendingWrites, raw, serveAndConnect, serveTempOntology, startTestServer } from './support.js';
+import {
+  call,
+  callOk,
+  connect,
+  decideWrite,
+  eventually,
+  fixture,
+  pendingWrites,
+  raw,
+  serveAndConnect,
+  serveTempOntology,
+  startTestServer,
+} from './support.js';
 
 /** A chain of `n` classes, each also with an existential on one property: enough work to classify for a while. */
 function generatedOntology(n: number): string {
-  const lines = ['@prefix : <http://example.org/gen#> .', '@prefix owl: <http://www.w3.org/2002/07/owl#> .', '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
-    '<http://example.org/gen> a owl:Ontology .', ':r a owl:ObjectProperty .'];
+  const lines = [
+    '@prefix : <http://example.org/gen#> .',
+    '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
+    '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+    '<http://example.org/gen> a owl:Ontology .',
+    ':r a owl:ObjectProperty .',
+  ];
   for (let i = 0; i < n; i++) {
     lines.push(`:C${i} a owl:Class .`);
-    if (i > 0) lines.push(`:C${i} rdfs:subClassOf :C${i - 1} , [ a owl:Restriction ; owl:onProperty :r ; owl:someValuesFrom :C${Math.floor(i / 2)} ] .`);
+    if (i > 0)
+      lines.push(
+        `:C${i} rdfs:subClassOf :C${i - 1} , [ a owl:Restriction ; owl:onProperty :r ; owl:someValuesFrom :C${Math.floor(i / 2)} ] .`,
+      );
   }
   return lines.join('\n') + '\n';
 }
@@ -32,20 +58,72 @@ function generatedOntology(n: number): string {
  * fetch an http(s) document or ask an external term provider.
  */
 const DESTRUCTIVE = new Set([
-  'write_project_policy_template', 'prepare_release', 'add_competency_question', 'remove_competency_question', 'export_audit_log',
-  'apply_changes', 'commit_change_set', 'set_label', 'remove_axiom', 'rename_entity', 'delete_entity', 'move_class',
-  'set_ontology_id', 'set_prefix', 'remove_prefix', 'remove_import', 'remove_ontology_annotation', 'merge_ontology_document',
-  'write_import_lock', 'write_catalog', 'extract_module', 'undo_change', 'redo_change', 'save_ontology', 'revert_changes',
-  'recover_unsaved_changes', 'commit_materialization', 'remove_rule', 'remove_mapping', 'import_sssom', 'export_sssom', 'export_job_artifact',
-  'set_reasoner', 'cancel_job', 'discard_change_set',
+  'write_project_policy_template',
+  'prepare_release',
+  'add_competency_question',
+  'remove_competency_question',
+  'export_audit_log',
+  'apply_changes',
+  'commit_change_set',
+  'set_label',
+  'remove_axiom',
+  'rename_entity',
+  'delete_entity',
+  'move_class',
+  'set_ontology_id',
+  'set_prefix',
+  'remove_prefix',
+  'remove_import',
+  'remove_ontology_annotation',
+  'merge_ontology_document',
+  'write_import_lock',
+  'write_catalog',
+  'extract_module',
+  'undo_change',
+  'redo_change',
+  'save_ontology',
+  'revert_changes',
+  'recover_unsaved_changes',
+  'commit_materialization',
+  'remove_rule',
+  'remove_mapping',
+  'import_sssom',
+  'export_sssom',
+  'export_job_artifact',
+  'set_reasoner',
+  'cancel_job',
+  'discard_change_set',
 ]);
 const IDEMPOTENT = new Set([
-  'add_subclass_of', 'add_annotation', 'set_label', 'add_axiom', 'remove_axiom', 'deprecate_entity', 'set_ontology_id', 'set_prefix', 'remove_prefix',
-  'add_import', 'remove_import', 'add_ontology_annotation', 'remove_ontology_annotation', 'set_active_ontology', 'write_import_lock', 'write_catalog', 'save_ontology', 'set_reasoner',
+  'add_subclass_of',
+  'add_annotation',
+  'set_label',
+  'add_axiom',
+  'remove_axiom',
+  'deprecate_entity',
+  'set_ontology_id',
+  'set_prefix',
+  'remove_prefix',
+  'add_import',
+  'remove_import',
+  'add_ontology_annotation',
+  'remove_ontology_annotation',
+  'set_active_ontology',
+  'write_import_lock',
+  'write_catalog',
+  'save_ontology',
+  'set_reasoner',
 ]);
 const OPEN_WORLD = new Set([
-  'diff_ontologies', 'semantic_diff', 'analyze_change_impact', 'add_import', 'load_ontology', 'merge_ontology_document',
-  'search_external_terms', 'inspect_external_term', 'propose_term_reuse',
+  'diff_ontologies',
+  'semantic_diff',
+  'analyze_change_impact',
+  'add_import',
+  'load_ontology',
+  'merge_ontology_document',
+  'search_external_terms',
+  'inspect_external_term',
+  'propose_term_reuse',
 ]);
 
 /** What MCP assumes of a tool that does not list a hint. */
@@ -53,7 +131,8 @@ const MCP_DEFAULT_HINTS = { readOnlyHint: false, destructiveHint: true, idempote
 
 /** MCP: each progress value is above the one before, and never above its total. */
 function assertRising(progress: readonly Progress[]): void {
-  for (let i = 1; i < progress.length; i++) assert.ok(progress[i].progress > progress[i - 1].progress, `progress rises: ${JSON.stringify(progress.slice(i - 1, i + 1))}`);
+  for (let i = 1; i < progress.length; i++)
+    assert.ok(progress[i].progress > progress[i - 1].progress, `progress rises: ${JSON.stringify(progress.slice(i - 1, i + 1))}`);
   for (const p of progress) if (p.total !== undefined) assert.ok(p.progress <= p.total, JSON.stringify(p));
 }
 
@@ -88,7 +167,11 @@ test('every listed tool has a title and annotations derived from its declared fl
         return listed ?? MCP_DEFAULT_HINTS[key];
       };
       assert.equal(hint('readOnlyHint'), readOnly, tool.name);
-      if (readOnly) assert.ok(hints.destructiveHint === undefined && hints.idempotentHint === undefined, `${tool.name}: write hints on a read-only tool`);
+      if (readOnly)
+        assert.ok(
+          hints.destructiveHint === undefined && hints.idempotentHint === undefined,
+          `${tool.name}: write hints on a read-only tool`,
+        );
       else {
         assert.equal(hint('destructiveHint'), def.destructive === true, tool.name);
         assert.equal(hint('idempotentHint'), def.idempotent === true, tool.name);
@@ -116,7 +199,11 @@ function schemaAt(schema: Record<string, unknown>, at: string): Record<string, u
     const n: Record<string, unknown> = node;
     if (m[0] === '[]') node = n.items as Record<string, unknown> | undefined;
     else if (m[1] !== undefined) node = (n.$defs as Record<string, Record<string, unknown>> | undefined)?.[m[1]];
-    else if (m[2] !== undefined) node = m[3] === undefined ? n[m[2]] as Record<string, unknown> | undefined : (n[m[2]] as Record<string, unknown>[] | undefined)?.[Number(m[3]) - 1];
+    else if (m[2] !== undefined)
+      node =
+        m[3] === undefined
+          ? (n[m[2]] as Record<string, unknown> | undefined)
+          : (n[m[2]] as Record<string, unknown>[] | undefined)?.[Number(m[3]) - 1];
     else node = (n.properties as Record<string, Record<string, unknown>> | undefined)?.[m[4]];
   }
   return node;
@@ -168,36 +255,55 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
     assert.ok(references > 10, `${references} references`);
     const axiomType = schemaAt(byName.get('add_axiom')!.inputSchema as Record<string, unknown>, 'axiom_type')!;
     assert.ok((axiomType.enum as string[]).includes('subclass_of'), 'the axiom types are listed in full at add_axiom');
-    assert.match(String(schemaAt(byName.get('remove_axiom')!.inputSchema as Record<string, unknown>, 'axiom_type')!.description), /^Same schema as add_axiom's axiom_type\.$/);
+    assert.match(
+      String(schemaAt(byName.get('remove_axiom')!.inputSchema as Record<string, unknown>, 'axiom_type')!.description),
+      /^Same schema as add_axiom's axiom_type\.$/,
+    );
   } finally {
     await s.close();
   }
 });
 
 test('a shared subschema is one whose local references name the same definitions', () => {
-  const tool = (name: string, leaf: Record<string, unknown>) => defineTool({
-    name, description: name, input: v.strictObject({}), capabilities: ['ontology:read'], mutating: never, handler: () => ({}),
-    listedSchema: {
-      type: 'object',
-      properties: { node: { type: 'object', properties: { label: { type: 'string' }, comment: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/0' } } } } },
-      $defs: { 0: leaf },
-    },
-  });
+  const tool = (name: string, leaf: Record<string, unknown>) =>
+    defineTool({
+      name,
+      description: name,
+      input: v.strictObject({}),
+      capabilities: ['ontology:read'],
+      mutating: never,
+      handler: () => ({}),
+      listedSchema: {
+        type: 'object',
+        properties: {
+          node: {
+            type: 'object',
+            properties: {
+              label: { type: 'string' },
+              comment: { type: 'string' },
+              children: { type: 'array', items: { $ref: '#/$defs/0' } },
+            },
+          },
+        },
+        $defs: { 0: leaf },
+      },
+    });
   const word = { type: 'object', properties: { text: { type: 'string' } } };
   const count = { type: 'object', properties: { n: { type: 'integer' } } };
   const [a, b, c] = listTools([tool('a', word), tool('b', count), tool('c', word)]);
   assert.ok(a.inputSchema.$defs !== undefined);
-  assert.deepEqual(b.inputSchema.properties, a.inputSchema.properties, 'b\'s node names another definition: listed in full');
+  assert.deepEqual(b.inputSchema.properties, a.inputSchema.properties, "b's node names another definition: listed in full");
   assert.ok(b.inputSchema.$defs !== undefined);
   assert.deepEqual((c.inputSchema.properties as Record<string, unknown>).node, { type: 'object', description: "Same schema as a's node." });
   assert.equal(c.inputSchema.$defs, undefined, 'a definition nothing refers to any more is dropped');
 });
 
-test('a tool outside its profile\'s list is refused, and a shared subschema is listed in full in every profile', () => {
+test("a tool outside its profile's list is refused, and a shared subschema is listed in full in every profile", () => {
   for (const profile of ['core', 'curation', 'review'] as const) {
     const listed = listTools(profileTools(profile));
     const names = new Set(listed.map((t) => t.name));
-    for (const m of JSON.stringify(listed).matchAll(/Same schema as (\w+)'s/g)) assert.ok(names.has(m[1]), `${profile}: ${m[0]} names a tool outside the profile`);
+    for (const m of JSON.stringify(listed).matchAll(/Same schema as (\w+)'s/g))
+      assert.ok(names.has(m[1]), `${profile}: ${m[0]} names a tool outside the profile`);
   }
 });
 
@@ -233,7 +339,15 @@ const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args
   ['undo_change', { peek: true }],
   ['undo_change', {}],
   ['redo_change', {}],
-  ['preview_changes', { operations: [{ axiom_type: 'subclass_of', sub: 'Reptile', super: 'Animal' }, { op: 'remove', axiom_type: 'subclass_of', sub: 'Bird', super: 'Animal' }] }],
+  [
+    'preview_changes',
+    {
+      operations: [
+        { axiom_type: 'subclass_of', sub: 'Reptile', super: 'Animal' },
+        { op: 'remove', axiom_type: 'subclass_of', sub: 'Bird', super: 'Animal' },
+      ],
+    },
+  ],
   ['set_ontology_id', { ontology_iri: 'http://example.org/zoo', version_iri: 'http://example.org/zoo/1' }],
   ['set_prefix', { prefix: 'zoo', namespace: 'http://example.org/zoo#' }],
   ['remove_prefix', { prefix: 'zoo' }],
@@ -244,7 +358,13 @@ const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args
   ['preview_change_set', { operations: [{ op: 'add', axiom_type: 'subclass_of', sub: 'Reptile', super: 'Animal' }] }],
   ['discard_change_set', (results) => ({ change_set_id: results.get('preview_change_set')!.change_set_id })],
   ['preview_change_set', { operations: [{ op: 'add', axiom_type: 'subclass_of', sub: 'Wombat', super: 'Animal' }] }],
-  ['commit_change_set', (results) => ({ change_set_id: results.get('preview_change_set')!.change_set_id, expected_revision: results.get('preview_change_set')!.base_revision })],
+  [
+    'commit_change_set',
+    (results) => ({
+      change_set_id: results.get('preview_change_set')!.change_set_id,
+      expected_revision: results.get('preview_change_set')!.base_revision,
+    }),
+  ],
   ['add_rule', { head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }], body: [{ type: 'class', predicate: 'Mammal', arg1: '?x' }] }],
   ['list_rules', {}],
   ['remove_rule', { index: 0 }],
@@ -291,10 +411,17 @@ const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args
 test('structuredContent validates against the listed outputSchema (SDK client and Ajv) and against the declaration', async () => {
   const s = await serveTempOntology('athene-output-', 'zoo.ttl', await readFile(fixture('zoo.ttl'), 'utf8'));
   try {
-    await writeFile(path.join(s.dir, 'catalog-v001.xml'), '<?xml version="1.0"?>\n<catalog prefer="public" xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"/>\n');
+    await writeFile(
+      path.join(s.dir, 'catalog-v001.xml'),
+      '<?xml version="1.0"?>\n<catalog prefer="public" xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"/>\n',
+    );
     const { tools } = await s.c.listTools();
     const declared = tools.filter((t) => t.outputSchema !== undefined);
-    assert.deepEqual(declared.map((t) => t.name), [...TOOLS_BY_NAME.values()].filter((d) => d.output !== undefined).map((d) => d.name), 'every declared shape is listed');
+    assert.deepEqual(
+      declared.map((t) => t.name),
+      [...TOOLS_BY_NAME.values()].filter((d) => d.output !== undefined).map((d) => d.name),
+      'every declared shape is listed',
+    );
     const called = new Set(OUTPUT_CALLS.map(([name]) => name));
     for (const t of declared) assert.ok(called.has(t.name), `${t.name} has an outputSchema but is not called here`);
     const validator = new AjvJsonSchemaValidator();
@@ -311,12 +438,22 @@ test('structuredContent validates against the listed outputSchema (SDK client an
       assert.ok(check.valid, `${name}: ${check.errorMessage}`);
       // the declaration the listed schema comes from (types and nested shapes included) holds too
       const typed = v.safeParse(TOOLS_BY_NAME.get(name)!.output!, result.structuredContent);
-      assert.ok(typed.success, `${name}: ${typed.success ? '' : typed.issues.map((i) => `${v.getDotPath(i) ?? ''} ${i.message}`).join('; ')}`);
+      assert.ok(
+        typed.success,
+        `${name}: ${typed.success ? '' : typed.issues.map((i) => `${v.getDotPath(i) ?? ''} ${i.message}`).join('; ')}`,
+      );
       validated++;
     }
-    assert.equal(validated, OUTPUT_CALLS.filter(([name]) => name !== 'preview_change_set').length, 'every call but the setup calls checks a declared shape');
+    assert.equal(
+      validated,
+      OUTPUT_CALLS.filter(([name]) => name !== 'preview_change_set').length,
+      'every call but the setup calls checks a declared shape',
+    );
     const minted = await s.c.callTool({ name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Quokka', super: 'Animal' } });
-    assert.ok(((minted.structuredContent as { new_entities?: unknown[] }).new_entities ?? []).length === 1, 'a minted entity row is part of the declared shape');
+    assert.ok(
+      ((minted.structuredContent as { new_entities?: unknown[] }).new_entities ?? []).length === 1,
+      'a minted entity row is part of the declared shape',
+    );
     // a failure is structuredContent too: {error, error_code}, which the same schema admits
     const failed = await s.c.callTool({ name: 'set_reasoner', arguments: { reasoner: 'no such reasoner' } });
     assert.equal(failed.isError, true);
@@ -324,7 +461,11 @@ test('structuredContent validates against the listed outputSchema (SDK client an
     // and a success missing a required field does not pass
     const listOntologies = validator.getValidator(declared.find((t) => t.name === 'list_ontologies')!.outputSchema!);
     assert.equal(listOntologies({ count: 1, note: 'x' }).valid, false);
-    assert.equal(v.safeParse(TOOLS_BY_NAME.get('list_ontologies')!.output!, { ...results.get('list_ontologies'), count: 'one' }).success, false, 'a field of the wrong type fails the declaration');
+    assert.equal(
+      v.safeParse(TOOLS_BY_NAME.get('list_ontologies')!.output!, { ...results.get('list_ontologies'), count: 'one' }).success,
+      false,
+      'a field of the wrong type fails the declaration',
+    );
   } finally {
     await s.close();
   }
@@ -351,7 +492,13 @@ test('the owner changes the tool profile while serving: sessions hear tools/list
     s.c.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed++;
     });
-    const put = (body: string) => raw(s.t, { method: 'PUT', path: '/admin/api/tool-profile', headers: { authorization: `Bearer ${s.t.token}`, 'content-type': 'application/json' }, body });
+    const put = (body: string) =>
+      raw(s.t, {
+        method: 'PUT',
+        path: '/admin/api/tool-profile',
+        headers: { authorization: `Bearer ${s.t.token}`, 'content-type': 'application/json' },
+        body,
+      });
     assert.equal((await put('{"tool_profile":"everything"}')).status, 400);
     assert.equal((await s.c.listTools()).tools.length, TOOLS_BY_NAME.size, 'a refused change changes nothing');
     const res = await put('{"tool_profile":"review"}');
@@ -359,7 +506,10 @@ test('the owner changes the tool profile while serving: sessions hear tools/list
     assert.deepEqual(await res.json(), { tool_profile: 'review' });
     await eventually('the list_changed notification', async () => changed > 0);
     const { tools } = await s.c.listTools();
-    assert.deepEqual(tools.map((t) => t.name), profileTools('review').map((t) => t.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      profileTools('review').map((t) => t.name),
+    );
     assert.ok(tools.every((t) => t.annotations?.readOnlyHint === true));
   } finally {
     await s.close();
@@ -376,7 +526,9 @@ test('run_reasoner on a large generated ontology sends progress while it classif
     const progress: Progress[] = [];
     const started = Date.now();
     const result = await s.c.callTool({ name: 'run_reasoner', arguments: { timeout_ms: 600_000 } }, undefined, {
-      onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true, timeout: 30_000,
+      onprogress: (p) => progress.push(p),
+      resetTimeoutOnProgress: true,
+      timeout: 30_000,
     });
     const elapsed = Date.now() - started;
     assert.equal(result.isError, false);
@@ -396,12 +548,13 @@ test('run_reasoner on a large generated ontology sends progress while it classif
   }
 });
 
-test('a write held for the owner\'s approval says so in its progress until it is approved', async () => {
+test("a write held for the owner's approval says so in its progress until it is approved", async () => {
   const s = await serveAndConnect([fixture('zoo.ttl')], { confirm_each_write: true, approval_timeout_s: '60' });
   try {
     const progress: Progress[] = [];
     const held = s.c.callTool({ name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' } }, undefined, {
-      onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true,
+      onprogress: (p) => progress.push(p),
+      resetTimeoutOnProgress: true,
     });
     let id: string | undefined;
     await eventually('a pending write', async () => (id = (await pendingWrites(s.t))[0]?.approval_id) !== undefined);
@@ -423,8 +576,18 @@ test('a write held for the owner\'s approval says so in its progress until it is
 test('logging/setLevel, then a load with unmapped triples, yields a notifications/message', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-logging-'));
   const file = path.join(dir, 'unmapped.ttl');
-  await writeFile(file, ['@prefix : <http://example.org/u#> .', '@prefix owl: <http://www.w3.org/2002/07/owl#> .', '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
-    '<http://example.org/u> a owl:Ontology .', ':A a owl:Class .', ':A rdfs:subClassOf [ a owl:Restriction ] .', ''].join('\n'));
+  await writeFile(
+    file,
+    [
+      '@prefix : <http://example.org/u#> .',
+      '@prefix owl: <http://www.w3.org/2002/07/owl#> .',
+      '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .',
+      '<http://example.org/u> a owl:Ontology .',
+      ':A a owl:Class .',
+      ':A rdfs:subClassOf [ a owl:Restriction ] .',
+      '',
+    ].join('\n'),
+  );
   const s = await serveAndConnect([fixture('zoo.ttl')]);
   try {
     const messages: { level: string; logger?: string; data: unknown }[] = [];
@@ -450,7 +613,7 @@ test('logging/setLevel, then a load with unmapped triples, yields a notification
   }
 });
 
-test('resources: list, read in its own and another format, an entity card, and subscribe to another session\'s edit', async () => {
+test("resources: list, read in its own and another format, an entity card, and subscribe to another session's edit", async () => {
   const t = await startTestServer([fixture('zoo.ttl')]);
   const reader = await connect(t);
   const writer = await connect(t);
@@ -496,9 +659,15 @@ test('completion/complete offers ranked entity names for prompt arguments and th
     const prompt = await s.c.complete({ ref: { type: 'ref/prompt', name: 'explain_class' }, argument: { name: 'class', value: 'mam' } });
     assert.equal(prompt.completion.values[0], 'mammal');
     assert.ok(prompt.completion.values.length <= 100);
-    const none = await s.c.complete({ ref: { type: 'ref/prompt', name: 'author_sparql_query' }, argument: { name: 'question', value: 'Do' } });
+    const none = await s.c.complete({
+      ref: { type: 'ref/prompt', name: 'author_sparql_query' },
+      argument: { name: 'question', value: 'Do' },
+    });
     assert.deepEqual(none.completion.values, []);
-    const entity = await s.c.complete({ ref: { type: 'ref/resource', uri: 'athene://ontology/{key}/entity/{iri}' }, argument: { name: 'iri', value: 'mammal' } });
+    const entity = await s.c.complete({
+      ref: { type: 'ref/resource', uri: 'athene://ontology/{key}/entity/{iri}' },
+      argument: { name: 'iri', value: 'mammal' },
+    });
     assert.match(entity.completion.values[0], /^http.*Mammal$/);
   } finally {
     await s.close();

@@ -8,7 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serveTempOntology, startOrigin, call, callOk, type ServedTempOntology, type Row } from './support.js';
 
-const P = '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix : <http://example.org/m#> .\n';
+const P =
+  '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n@prefix : <http://example.org/m#> .\n';
 const ACTIVE = 'http://example.org/active';
 const DOC = 'http://example.org/doc';
 const LIB = 'http://example.org/lib';
@@ -24,12 +25,22 @@ const active = async () => callOk(s.c, 'get_active_ontology');
 const state = async () => JSON.stringify([await active(), (await callOk(s.c, 'list_ontologies')).ontologies]);
 
 before(async () => {
-  s = await serveTempOntology('athene-merge-', 'active.ttl',
-    P + `<${ACTIVE}> a owl:Ontology ; rdfs:comment "mine" .\n:A a owl:Class ; rdfs:subClassOf :B .\n:B a owl:Class .\n`);
+  s = await serveTempOntology(
+    'athene-merge-',
+    'active.ttl',
+    P + `<${ACTIVE}> a owl:Ontology ; rdfs:comment "mine" .\n:A a owl:Class ; rdfs:subClassOf :B .\n:B a owl:Class .\n`,
+  );
   await put('lib.ttl', P + `<${LIB}> a owl:Ontology .\n:L a owl:Class .\n`);
-  await put('catalog-v001.xml', `<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"><uri name="${LIB}" uri="lib.ttl"/></catalog>`);
-  await put('doc.ttl', P + `<${DOC}> a owl:Ontology ; owl:imports <${LIB}> ; rdfs:comment "theirs" .\n` +
-    ':A a owl:Class ; rdfs:subClassOf :B .\n:C a owl:Class ; rdfs:subClassOf :L ; rdfs:label "see" .\n');
+  await put(
+    'catalog-v001.xml',
+    `<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"><uri name="${LIB}" uri="lib.ttl"/></catalog>`,
+  );
+  await put(
+    'doc.ttl',
+    P +
+      `<${DOC}> a owl:Ontology ; owl:imports <${LIB}> ; rdfs:comment "theirs" .\n` +
+      ':A a owl:Class ; rdfs:subClassOf :B .\n:C a owl:Class ; rdfs:subClassOf :L ; rdfs:label "see" .\n',
+  );
 });
 after(async () => {
   await s.close();
@@ -44,7 +55,11 @@ test('preview reports what a merge would copy and changes nothing', async () => 
   assert.deepEqual(r.would_copy, { axioms: 5, imports: 1, ontology_annotations: 1, ontology_id: false });
   assert.equal(r.already_present_axioms, 2, 'Declaration(A) and A ⊑ B are already there');
   assert.equal(r.total_changes, 3 + 1 + 1);
-  assert.deepEqual((r.resolved_imports as Row[]).map((e) => [e.import_iri, e.target_document]), [[LIB, path.join(s.dir, 'lib.ttl')]], 'the import the merge would attach');
+  assert.deepEqual(
+    (r.resolved_imports as Row[]).map((e) => [e.import_iri, e.target_document]),
+    [[LIB, path.join(s.dir, 'lib.ttl')]],
+    'the import the merge would attach',
+  );
   assert.deepEqual(r.unresolved_imports, []);
   assert.equal(await state(), before);
 });
@@ -56,7 +71,10 @@ test('a plain merge copies axioms, imports and annotations as one undo entry, it
   assert.deepEqual(r.copied, { axioms: 5, imports: 1, ontology_annotations: 1, ontology_id: false });
   assert.equal(r.removed, undefined);
   assert.equal(r.active_ontology, ACTIVE, 'a plain merge keeps the id');
-  assert.deepEqual((r.resolved_imports as Row[]).map((e) => [e.import_iri, e.target_document]), [[LIB, path.join(s.dir, 'lib.ttl')]]);
+  assert.deepEqual(
+    (r.resolved_imports as Row[]).map((e) => [e.import_iri, e.target_document]),
+    [[LIB, path.join(s.dir, 'lib.ttl')]],
+  );
   assert.deepEqual(r.unresolved_imports, []);
   const after = await active();
   assert.equal(after.axioms, (before.axioms as number) + 3);
@@ -97,7 +115,10 @@ test('an id that names another loaded ontology is not copied, and the merge stil
 
 test('refusals change nothing: missing imports under error, parse errors, network=deny', async () => {
   const before = await state();
-  const orphan = await put('orphan.ttl', P + `<${DOC}/orphan> a owl:Ontology ; owl:imports <http://example.org/nowhere> .\n:Z a owl:Class .\n`);
+  const orphan = await put(
+    'orphan.ttl',
+    P + `<${DOC}/orphan> a owl:Ontology ; owl:imports <http://example.org/nowhere> .\n:Z a owl:Class .\n`,
+  );
   const missing = await call(s.c, 'merge_ontology_document', { source: orphan, missing_imports: 'error' });
   assert.equal(missing.body.error_code, 'missing_imports');
   assert.match(String(missing.body.error), /nothing was merged/);
@@ -116,7 +137,10 @@ test('refusals change nothing: missing imports under error, parse errors, networ
   assert.equal(await state(), before);
   const warned = await callOk(s.c, 'merge_ontology_document', { source: orphan, preview: true });
   assert.equal(warned.missing_imports_mode, 'warn');
-  assert.deepEqual((warned.unresolved_imports as Row[]).map((e) => e.import_iri), ['http://example.org/nowhere']);
+  assert.deepEqual(
+    (warned.unresolved_imports as Row[]).map((e) => e.import_iri),
+    ['http://example.org/nowhere'],
+  );
 });
 
 test('lock_mode=required without a lockfile refuses the merge before anything changes', async () => {
@@ -143,7 +167,12 @@ test('a replace_active preview reports what would be removed and copied, the id 
 });
 
 test('replace_active with copy_ontology_id=false keeps the active id; lock_mode=verify without a lockfile reports a skipped verification', async () => {
-  const r = await callOk(s.c, 'merge_ontology_document', { source: path.join(s.dir, 'doc.ttl'), replace_active: true, copy_ontology_id: false, lock_mode: 'verify' });
+  const r = await callOk(s.c, 'merge_ontology_document', {
+    source: path.join(s.dir, 'doc.ttl'),
+    replace_active: true,
+    copy_ontology_id: false,
+    lock_mode: 'verify',
+  });
   try {
     assert.equal((r.copied as Row).ontology_id, false);
     assert.equal(r.skipped_ontology_id, undefined, 'not asked for, so not skipped');
@@ -156,7 +185,10 @@ test('replace_active with copy_ontology_id=false keeps the active id; lock_mode=
 });
 
 test('missing_imports=silent lists no unresolved import; the plain merge still reports its mode', async () => {
-  const orphan = await put('orphan2.ttl', P + `<${DOC}/orphan2> a owl:Ontology ; owl:imports <http://example.org/nowhere> .\n:Y a owl:Class .\n`);
+  const orphan = await put(
+    'orphan2.ttl',
+    P + `<${DOC}/orphan2> a owl:Ontology ; owl:imports <http://example.org/nowhere> .\n:Y a owl:Class .\n`,
+  );
   const r = await callOk(s.c, 'merge_ontology_document', { source: orphan, missing_imports: 'silent' });
   try {
     assert.equal(r.missing_imports_mode, 'silent');

@@ -46,8 +46,10 @@ describe('new_entity_namespace (name ids)', () => {
     const removeUnknown = await call(c, 'remove_axiom', { axiom_type: 'subclass_of', sub: 'Hyena', super: 'Animal' });
     assert.equal(removeUnknown.isError, true);
     assert.match(removeUnknown.body.error as string, /not asserted/);
-    assert.deepEqual(await callOk(c, 'remove_axiom', { axiom_type: 'subclass_of', sub: 'Wolf', super: 'Animal' }),
-      { removed: true, axiom: 'Wolf SubClassOf animal' });
+    assert.deepEqual(await callOk(c, 'remove_axiom', { axiom_type: 'subclass_of', sub: 'Wolf', super: 'Animal' }), {
+      removed: true,
+      axiom: 'Wolf SubClassOf animal',
+    });
     assert.deepEqual(newIris(await callOk(c, 'add_subclass_of', { child: 'Fox', parent: 'Animal' })), [NS + 'Fox']);
     const annotated = await callOk(c, 'add_annotation', { entity: 'Fox', property: 'habitat', value: 'forest' });
     assert.deepEqual(newIris(annotated), [NS + 'habitat']);
@@ -60,10 +62,16 @@ describe('new_entity_namespace (name ids)', () => {
       { axiom_type: 'subclass_of', sub: OTHER, super: 'Animal' },
     ];
     const preview = await callOk(c, 'preview_changes', { operations });
-    assert.deepEqual((preview.operations as Row[]).flatMap((r) => newIris(r)), [NS + 'reynard', OTHER]);
+    assert.deepEqual(
+      (preview.operations as Row[]).flatMap((r) => newIris(r)),
+      [NS + 'reynard', OTHER],
+    );
     assert.equal((await call(c, 'get_entity', { entity: 'reynard' })).isError, true, 'a preview applies nothing');
     const applied = await callOk(c, 'apply_changes', { operations });
-    assert.deepEqual((applied.operations as Row[]).flatMap((r) => newIris(r)), [NS + 'reynard', OTHER]);
+    assert.deepEqual(
+      (applied.operations as Row[]).flatMap((r) => newIris(r)),
+      [NS + 'reynard', OTHER],
+    );
     assert.equal(await iriOf(c, 'reynard'), NS + 'reynard');
   });
 
@@ -136,9 +144,15 @@ describe('new_entity_ids: generated', () => {
     const rows = applied.operations as Row[];
     const coyote = assertGenerated((rows[0].new_entities as Row[])[0], 'Coyote');
     const jackalRows = rows[1].new_entities as Row[];
-    const jackal = assertGenerated(jackalRows.find((r) => r.display === 'Jackal')!, 'Jackal');
+    const jackal = assertGenerated(
+      jackalRows.find((r) => r.display === 'Jackal')!,
+      'Jackal',
+    );
     assert.equal(jackalRows.find((r) => r.display === 'Coyote')?.iri, coyote, 'the second mention of Coyote reaches the same entity');
-    const wile = assertGenerated((rows[2].new_entities as Row[]).find((r) => r.display === 'wile')!, 'wile');
+    const wile = assertGenerated(
+      (rows[2].new_entities as Row[]).find((r) => r.display === 'wile')!,
+      'wile',
+    );
     assert.equal(new Set([coyote, jackal, wile, await iriOf(c, 'Wolf')]).size, 4, 'distinct names, distinct ids');
     assert.equal(await iriOf(c, 'Coyote'), coyote);
     // 3 declarations, 3 labels, 3 axioms
@@ -168,7 +182,13 @@ describe('new_entity_ids: generated', () => {
     const lynx = (made.created as Row).iri as string;
     assert.match(lynx.slice(NS.length), GENERATED);
     assert.equal((made.created as Row).display, 'Lynx');
-    assert.deepEqual((made.new_entities as Row[]).map((r) => [r.display, r.generated_id]), [['Lynx', true], ['Predator', true]]);
+    assert.deepEqual(
+      (made.new_entities as Row[]).map((r) => [r.display, r.generated_id]),
+      [
+        ['Lynx', true],
+        ['Predator', true],
+      ],
+    );
     const axioms = (((await callOk(c, 'get_axioms_for_entity', { entity: lynx })).axioms as Row).items as Row[]).map((r) => r.rendering);
     assert.deepEqual(axioms.sort(), ['Class: Lynx', 'Lynx SubClassOf Predator', 'Lynx rdfs:label "Lynx"'], 'one label, not two');
     const again = await callOk(c, 'create_class', { name: 'Lynx' });
@@ -181,7 +201,11 @@ describe('new_entity_ids: generated', () => {
     const individual = await callOk(c, 'create_entity', { entity_type: 'individual', name: 'rex', label: 'Rex' });
     assert.match(((individual.created as Row).iri as string).slice(NS.length), GENERATED);
     assert.equal((individual.created as Row).display, 'Rex');
-    assert.deepEqual((individual.new_entities as Row[]).map((r) => r.display), ['Rex'], 'display is the label actually added');
+    assert.deepEqual(
+      (individual.new_entities as Row[]).map((r) => r.display),
+      ['Rex'],
+      'display is the label actually added',
+    );
     const given = await callOk(c, 'create_class', { iri: OTHER });
     assert.equal((given.created as Row).iri, OTHER, 'absolute IRIs are used as given');
   });
@@ -215,10 +239,16 @@ test('the default namespace stays the active ontology IRI + #, and the environme
     const settings = await loadSettings(home, {}, env);
     assert.equal(settings.new_entity_namespace, 'urn:example:terms/');
     assert.equal(settings.new_entity_ids, 'generated');
-    await writeFile(path.join(home, 'settings.json'), JSON.stringify({ new_entity_namespace: 'http://example.org/file#', new_entity_ids: 'name' }));
+    await writeFile(
+      path.join(home, 'settings.json'),
+      JSON.stringify({ new_entity_namespace: 'http://example.org/file#', new_entity_ids: 'name' }),
+    );
     assert.equal((await loadSettings(home, {}, {})).new_entity_namespace, 'http://example.org/file#');
-    assert.equal((await loadSettings(home, { new_entity_namespace: 'http://example.org/flag/' }, env)).new_entity_namespace, 'http://example.org/flag/',
-      'flags win over environment and file');
+    assert.equal(
+      (await loadSettings(home, { new_entity_namespace: 'http://example.org/flag/' }, env)).new_entity_namespace,
+      'http://example.org/flag/',
+      'flags win over environment and file',
+    );
   } finally {
     await rm(home, { recursive: true, force: true });
   }
@@ -228,15 +258,27 @@ test('an invalid minting setting is a precise settings error', async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), 'athene-settings-'));
   try {
     const refused = (e: unknown, re: RegExp) => e instanceof SettingsError && re.test(e.message);
-    await assert.rejects(loadSettings(home, {}, { ATHENE_NEW_ENTITY_NAMESPACE: 'http://example.org/no-separator' }),
-      (e) => refused(e, /^ATHENE_NEW_ENTITY_NAMESPACE: expected an absolute IRI ending in '#' or '\/', got 'http:\/\/example.org\/no-separator'$/));
-    await assert.rejects(loadSettings(home, { new_entity_namespace: 'terms#' }, {}), (e) => refused(e, /^--new-entity-namespace: expected an absolute IRI/));
-    await assert.rejects(loadSettings(home, { new_entity_namespace: 'http://example.org/a b#' }, {}), (e) => refused(e, /expected an absolute IRI/));
-    await assert.rejects(loadSettings(home, { new_entity_ids: 'uuid' }, {}), (e) => refused(e, /^--new-entity-ids: expected 'name' or 'generated', got 'uuid'$/));
-    await assert.rejects(startTestServer([fixture('zoo.ttl')], { new_entity_namespace: 'zoo' }, home), (e) => refused(e, /^--new-entity-namespace: /),
-      'the server does not start on an invalid setting');
+    await assert.rejects(loadSettings(home, {}, { ATHENE_NEW_ENTITY_NAMESPACE: 'http://example.org/no-separator' }), (e) =>
+      refused(e, /^ATHENE_NEW_ENTITY_NAMESPACE: expected an absolute IRI ending in '#' or '\/', got 'http:\/\/example.org\/no-separator'$/),
+    );
+    await assert.rejects(loadSettings(home, { new_entity_namespace: 'terms#' }, {}), (e) =>
+      refused(e, /^--new-entity-namespace: expected an absolute IRI/),
+    );
+    await assert.rejects(loadSettings(home, { new_entity_namespace: 'http://example.org/a b#' }, {}), (e) =>
+      refused(e, /expected an absolute IRI/),
+    );
+    await assert.rejects(loadSettings(home, { new_entity_ids: 'uuid' }, {}), (e) =>
+      refused(e, /^--new-entity-ids: expected 'name' or 'generated', got 'uuid'$/),
+    );
+    await assert.rejects(
+      startTestServer([fixture('zoo.ttl')], { new_entity_namespace: 'zoo' }, home),
+      (e) => refused(e, /^--new-entity-namespace: /),
+      'the server does not start on an invalid setting',
+    );
     await writeFile(path.join(home, 'settings.json'), JSON.stringify({ new_entity_namespace: 'example.org#' }));
-    await assert.rejects(loadSettings(home, {}, {}), (e) => refused(e, /settings\.json: new_entity_namespace: expected an absolute IRI ending in '#' or '\/'/));
+    await assert.rejects(loadSettings(home, {}, {}), (e) =>
+      refused(e, /settings\.json: new_entity_namespace: expected an absolute IRI ending in '#' or '\/'/),
+    );
     await writeFile(path.join(home, 'settings.json'), JSON.stringify({ new_entity_ids: 'random' }));
     await assert.rejects(loadSettings(home, {}, {}), (e) => refused(e, /settings\.json: new_entity_ids: expected 'name' or 'generated'/));
   } finally {

@@ -37,7 +37,10 @@ after(() => served.close());
 test('an own label and an unlabelled imported short form sharing a display name are ambiguous', async () => {
   const { c } = served;
   const found = await callOk(c, 'get_entity', { entity: 'Person' });
-  assert.deepEqual((found.matches as Row[]).map((e) => [e.iri, e.display]).sort(), [[`${IMPORTED}Person`, 'Person'], [`${OWN}Human`, 'Person']]);
+  assert.deepEqual((found.matches as Row[]).map((e) => [e.iri, e.display]).sort(), [
+    [`${IMPORTED}Person`, 'Person'],
+    [`${OWN}Human`, 'Person'],
+  ]);
   assert.equal(found.count, 2);
   const count = await axiomCount(c);
   const refused = await call(c, 'add_subclass_of', { child: 'Person', parent: 'animal' });
@@ -52,9 +55,15 @@ test('an own label and an unlabelled imported short form sharing a display name 
 test('a local name that is not a display name does not compete with a label', async () => {
   // own:Dog displays as "canine", imported koala:Dog as "dog": "dog" is only koala:Dog's display name.
   const canine = await callOk(served.c, 'get_entity', { entity: 'canine' });
-  assert.deepEqual((canine.matches as Row[]).map((e) => e.iri), [`${OWN}Dog`]);
+  assert.deepEqual(
+    (canine.matches as Row[]).map((e) => e.iri),
+    [`${OWN}Dog`],
+  );
   const dog = await callOk(served.c, 'get_entity', { entity: 'dog' });
-  assert.deepEqual((dog.matches as Row[]).map((e) => e.iri), [`${IMPORTED}Dog`]);
+  assert.deepEqual(
+    (dog.matches as Row[]).map((e) => e.iri),
+    [`${IMPORTED}Dog`],
+  );
 });
 
 test('search_entities rows name the ontology each entity comes from', async () => {

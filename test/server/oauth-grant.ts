@@ -16,8 +16,11 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 
 export async function registerClient(t: TestServer, name: string): Promise<string> {
   const reg = await t.server.authority.register({
-    client_name: name, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'], token_endpoint_auth_method: 'none',
+    client_name: name,
+    redirect_uris: [REDIRECT],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
   });
   return reg.client_id;
 }
@@ -28,7 +31,11 @@ export async function authorize(t: TestServer, clientId: string, scope = 'mcp'):
   if (isScopeError(granted)) throw new Error(granted.error_description);
   const verifier = randomBytes(32).toString('base64url');
   const code = await t.server.authority.issueCode({
-    client_id: clientId, redirect_uri: REDIRECT, code_challenge: s256Challenge(verifier), scope: granted.scope, capabilities: granted.capabilities,
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: s256Challenge(verifier),
+    scope: granted.scope,
+    capabilities: granted.capabilities,
   });
   const tokens = await t.server.authority.exchangeCode({ client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier });
   if ('error' in tokens) throw new Error(`${tokens.error}: ${tokens.error_description}`);

@@ -12,7 +12,18 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { MemoryAuth } from './memory-auth.js';
-import { startTestServer, fixture, raw, call, connect, ownerLogin, consentFields, INIT_BODY, MCP_HEADERS, type TestServer } from './support.js';
+import {
+  startTestServer,
+  fixture,
+  raw,
+  call,
+  connect,
+  ownerLogin,
+  consentFields,
+  INIT_BODY,
+  MCP_HEADERS,
+  type TestServer,
+} from './support.js';
 import { TOOLS } from '../../src/tools/catalog.js';
 import { CAPABILITIES } from '../../src/auth/principal.js';
 import { s256Challenge } from '../../src/auth/oauth/pkce.js';
@@ -36,9 +47,10 @@ async function consent(authorizationUrl: URL | string, decision: 'allow' | 'deny
   const page = await fetch(authorizationUrl, { redirect: 'manual', headers: { cookie: owner.cookie } });
   assert.equal(page.status, 200, `consent page: ${page.status} ${await page.clone().text()}`);
   const fields = consentFields(await page.text());
-  assert.ok(fields !== null, 'the owner\'s consent page carries the form fields');
+  assert.ok(fields !== null, "the owner's consent page carries the form fields");
   const answer = await fetch(new URL('/oauth/authorize', base()), {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie },
     body: new URLSearchParams({ ...fields, decision }),
   });
@@ -52,7 +64,10 @@ class TestProvider extends MemoryAuth {
   consents = 0;
   approve = true;
 
-  constructor(private readonly scope: string | undefined, private readonly name = 'SDK test client') {
+  constructor(
+    private readonly scope: string | undefined,
+    private readonly name = 'SDK test client',
+  ) {
     super();
   }
 
@@ -62,8 +77,12 @@ class TestProvider extends MemoryAuth {
 
   get clientMetadata(): OAuthClientMetadata {
     return {
-      client_name: this.name, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'], token_endpoint_auth_method: 'none', ...(this.scope === undefined ? {} : { scope: this.scope }),
+      client_name: this.name,
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...(this.scope === undefined ? {} : { scope: this.scope }),
     };
   }
 
@@ -107,11 +126,21 @@ async function mcpStatus(token: string): Promise<Response> {
 }
 
 function form(path: string, params: Record<string, string>): Promise<Response> {
-  return raw(t, { path, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+  return raw(t, {
+    path,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params),
+  });
 }
 
 async function register(metadata: unknown): Promise<Response> {
-  return raw(t, { path: '/oauth/register', method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });
+  return raw(t, {
+    path: '/oauth/register',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(metadata),
+  });
 }
 
 test('a 401 points at the protected-resource metadata, which names the authorization server', async () => {
@@ -123,14 +152,14 @@ test('a 401 points at the protected-resource metadata, which names the authoriza
   assert.equal(wrong.status, 401);
   assert.equal(wrong.headers.get('www-authenticate'), challenge + ', error="invalid_token"');
 
-  const prm = await (await raw(t, { path: '/.well-known/oauth-protected-resource' })).json() as Record<string, unknown>;
+  const prm = (await (await raw(t, { path: '/.well-known/oauth-protected-resource' })).json()) as Record<string, unknown>;
   assert.deepEqual(prm.authorization_servers, [base()]);
   assert.equal(prm.resource, base());
-  const prmMcp = await (await raw(t, { path: '/.well-known/oauth-protected-resource/mcp' })).json() as Record<string, unknown>;
+  const prmMcp = (await (await raw(t, { path: '/.well-known/oauth-protected-resource/mcp' })).json()) as Record<string, unknown>;
   assert.equal(prmMcp.resource, `${base()}/mcp`);
   const as = await raw(t, { path: '/.well-known/oauth-authorization-server' });
   assert.equal(as.status, 200);
-  const meta = await as.json() as Record<string, unknown>;
+  const meta = (await as.json()) as Record<string, unknown>;
   assert.equal(meta.issuer, base());
   assert.equal(meta.token_endpoint, `${base()}/oauth/token`);
   assert.deepEqual(meta.code_challenge_methods_supported, ['S256']);
@@ -142,23 +171,23 @@ test('a 401 points at the protected-resource metadata, which names the authoriza
 test('registration refuses bad metadata with invalid_client_metadata or invalid_redirect_uri', async () => {
   const ok = await register({ client_name: 'Registered', redirect_uris: [REDIRECT] });
   assert.equal(ok.status, 201);
-  const reg = await ok.json() as Record<string, unknown>;
+  const reg = (await ok.json()) as Record<string, unknown>;
   assert.match(String(reg.client_id), /^[\w-]{16,}$/);
   assert.equal(reg.token_endpoint_auth_method, 'none');
   assert.equal(ok.headers.get('cache-control'), 'no-store');
 
   const badUri = await register({ client_name: 'x', redirect_uris: ['http://evil.example/cb'] });
   assert.equal(badUri.status, 400);
-  assert.equal((await badUri.json() as { error: string }).error, 'invalid_redirect_uri');
+  assert.equal(((await badUri.json()) as { error: string }).error, 'invalid_redirect_uri');
   const secret = await register({ client_name: 'x', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' });
   assert.equal(secret.status, 400);
-  const body = await secret.json() as { error: string; error_description: string };
+  const body = (await secret.json()) as { error: string; error_description: string };
   assert.equal(body.error, 'invalid_client_metadata');
   assert.match(body.error_description, /public clients/);
   const huge = await register({ client_name: 'x', redirect_uris: [REDIRECT], padding: 'p'.repeat(40_000) });
   assert.equal(huge.status, 413);
   const notJson = await raw(t, { path: '/oauth/register', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
-  assert.equal((await notJson.json() as { error: string }).error, 'invalid_client_metadata');
+  assert.equal(((await notJson.json()) as { error: string }).error, 'invalid_client_metadata');
 });
 
 test('the SDK client authorizes end to end, refreshes, detects refresh-token reuse, and a revoked token gets 401', async () => {
@@ -178,11 +207,19 @@ test('the SDK client authorizes end to end, refreshes, detects refresh-token reu
   assert.equal((await mcpStatus(second.access_token)).status, 200);
   assert.equal((await mcpStatus(first.access_token)).status, 401, 'the rotated-away access token is dead');
 
-  const reuse = await form('/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: provider.info!.client_id });
+  const reuse = await form('/oauth/token', {
+    grant_type: 'refresh_token',
+    refresh_token: first.refresh_token!,
+    client_id: provider.info!.client_id,
+  });
   assert.equal(reuse.status, 400);
-  assert.equal((await reuse.json() as { error: string }).error, 'invalid_grant');
+  assert.equal(((await reuse.json()) as { error: string }).error, 'invalid_grant');
   assert.equal((await mcpStatus(second.access_token)).status, 401, 'reuse revoked the whole grant');
-  const afterReuse = await form('/oauth/token', { grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id: provider.info!.client_id });
+  const afterReuse = await form('/oauth/token', {
+    grant_type: 'refresh_token',
+    refresh_token: second.refresh_token!,
+    client_id: provider.info!.client_id,
+  });
   assert.equal(afterReuse.status, 400, 'the current refresh token of the revoked grant is dead too');
   await client.close();
 
@@ -197,8 +234,12 @@ test('the SDK client authorizes end to end, refreshes, detects refresh-token reu
   assert.match(next.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
   again.provider.approve = false;
   await assert.rejects(again.client.callTool({ name: 'list_ontologies', arguments: {} }));
-  const refreshRevoked = await form('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: again.provider.info!.client_id });
-  assert.equal((await refreshRevoked.json() as { error: string }).error, 'invalid_grant');
+  const refreshRevoked = await form('/oauth/token', {
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token!,
+    client_id: again.provider.info!.client_id,
+  });
+  assert.equal(((await refreshRevoked.json()) as { error: string }).error, 'invalid_grant');
   assert.equal((await form('/oauth/revoke', { token: 'never-issued' })).status, 200, 'an unknown token is not an error (RFC 7009)');
   await again.client.close().catch(() => undefined);
 });
@@ -209,11 +250,15 @@ function sample(schema: Record<string, unknown>): unknown {
   if ('const' in schema) return schema.const;
   for (const k of ['anyOf', 'oneOf']) if (Array.isArray(schema[k])) return sample((schema[k] as Record<string, unknown>[])[0]);
   switch (schema.type) {
-    case 'string': return 'Dog';
+    case 'string':
+      return 'Dog';
     case 'integer':
-    case 'number': return typeof schema.minimum === 'number' ? Math.max(schema.minimum, 1) : 1;
-    case 'boolean': return false;
-    case 'array': return Array.from({ length: Number(schema.minItems ?? 0) }, () => sample((schema.items ?? {}) as Record<string, unknown>));
+    case 'number':
+      return typeof schema.minimum === 'number' ? Math.max(schema.minimum, 1) : 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return Array.from({ length: Number(schema.minItems ?? 0) }, () => sample((schema.items ?? {}) as Record<string, unknown>));
     default: {
       const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
       return Object.fromEntries(((schema.required ?? []) as string[]).map((k) => [k, sample(props[k])]));
@@ -233,17 +278,30 @@ const ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   add_axiom: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' },
   remove_axiom: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' },
   materialize_inferences: {
-    categories: ['subclass_axioms'], destination: { kind: 'new_ontology', identifier: 'http://example.org/inferred' },
-    provenance: { generator: 'test', purpose: 'test' }, limits: { max_axioms_per_category: 10, max_axioms_total: 10, max_bytes: 4096, timeout_ms: 1000 },
+    categories: ['subclass_axioms'],
+    destination: { kind: 'new_ontology', identifier: 'http://example.org/inferred' },
+    provenance: { generator: 'test', purpose: 'test' },
+    limits: { max_axioms_per_category: 10, max_axioms_total: 10, max_bytes: 4096, timeout_ms: 1000 },
   },
   commit_materialization: { artifact_id: 'mat-0', artifact_fingerprint: 'sha256:' + '0'.repeat(64), confirm: true },
-  export_job_artifact: { job_id: '00000000-0000-4000-8000-000000000000', artifact_id: '00000000-0000-4000-8000-000000000001', destination: 'taxonomy.json', confirm: true },
+  export_job_artifact: {
+    job_id: '00000000-0000-4000-8000-000000000000',
+    artifact_id: '00000000-0000-4000-8000-000000000001',
+    destination: 'taxonomy.json',
+    confirm: true,
+  },
   add_mapping: { expected_mapping_revision: 'sha256:' + '0'.repeat(64), mapping: { subject_id: 'zoo:Dog' }, confirm: true },
   remove_mapping: { expected_mapping_revision: 'sha256:' + '0'.repeat(64), mapping_id: 'm1', confirm: true },
   import_sssom: { expected_mapping_revision: 'sha256:' + '0'.repeat(64), source: 'in.sssom.tsv', mode: 'merge', confirm: true },
   export_sssom: { expected_mapping_revision: 'sha256:' + '0'.repeat(64), destination: 'out.sssom.tsv', confirm: true },
   inspect_external_term: { provider_id: 'ols', ontology: 'uberon', iri: 'http://purl.obolibrary.org/obo/UBERON_0000948' },
-  propose_term_reuse: { provider_id: 'ols', ontology: 'uberon', iri: 'http://purl.obolibrary.org/obo/UBERON_0000948', term_fingerprint: 'sha256:' + '0'.repeat(64), action: 'reuse_iri' },
+  propose_term_reuse: {
+    provider_id: 'ols',
+    ontology: 'uberon',
+    iri: 'http://purl.obolibrary.org/obo/UBERON_0000948',
+    term_fingerprint: 'sha256:' + '0'.repeat(64),
+    action: 'reuse_iri',
+  },
   accept_reuse_proposal: { proposal_id: 'a'.repeat(43), proposal_fingerprint: 'sha256:' + '0'.repeat(64), confirm: true },
 };
 
@@ -266,9 +324,12 @@ test('a read grant calls read tools and is refused every other tool before its h
     assert.ok(guarded.length >= 10, 'the catalog has mutating tools');
     const wrong: string[] = [];
     for (const def of guarded) {
-      const r = await call(client, def.name, ARGS[def.name] ?? sample(listed.get(def.name)!) as Record<string, unknown>);
+      const r = await call(client, def.name, ARGS[def.name] ?? (sample(listed.get(def.name)!) as Record<string, unknown>));
       const missing = def.capabilities.filter((c) => c !== 'ontology:read');
-      const refused = r.isError && r.body.error_code === 'authorization_denied' && r.body.effects_prevented === true &&
+      const refused =
+        r.isError &&
+        r.body.error_code === 'authorization_denied' &&
+        r.body.effects_prevented === true &&
         JSON.stringify(r.body.missing_capabilities) === JSON.stringify(missing);
       if (!refused) wrong.push(`${def.name}: ${JSON.stringify(r.body)}`);
     }
@@ -303,7 +364,7 @@ test('ontology:curate alone cannot read; mcp is local admin', async () => {
 
 async function registeredClient(name: string): Promise<string> {
   const res = await register({ client_name: name, redirect_uris: [REDIRECT] });
-  return (await res.json() as { client_id: string }).client_id;
+  return ((await res.json()) as { client_id: string }).client_id;
 }
 
 function authorizeUrl(params: Record<string, string>): URL {
@@ -316,7 +377,14 @@ const VERIFIER = 'v'.repeat(64);
 
 test('the authorization endpoint refuses before consent: unknown scope, no PKCE, foreign redirect URI', async () => {
   const clientId = await registeredClient('Refusals');
-  const good = { client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: s256Challenge(VERIFIER), code_challenge_method: 'S256', state: 'xyz' };
+  const good = {
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    code_challenge: s256Challenge(VERIFIER),
+    code_challenge_method: 'S256',
+    state: 'xyz',
+  };
 
   const unknown = await fetch(authorizeUrl({ ...good, scope: 'read everything' }), { redirect: 'manual' });
   assert.equal(unknown.status, 302, 'an unknown scope never reaches the consent page');
@@ -349,41 +417,58 @@ test('the authorization endpoint refuses before consent: unknown scope, no PKCE,
   assert.match(page.headers.get('content-security-policy')!, /frame-ancestors 'none'/);
   const fields = consentFields(await page.text())!;
   const forged = await fetch(new URL('/oauth/authorize', base()), {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie }, body: new URLSearchParams({ ...fields, csrf: 'forged', decision: 'allow' }),
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie },
+    body: new URLSearchParams({ ...fields, csrf: 'forged', decision: 'allow' }),
   });
-  assert.equal(forged.status, 403, 'a post without the session\'s CSRF token is refused');
+  assert.equal(forged.status, 403, "a post without the session's CSRF token is refused");
   const denied = await fetch(new URL('/oauth/authorize', base()), {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie }, body: new URLSearchParams({ ...fields, decision: 'deny' }),
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie },
+    body: new URLSearchParams({ ...fields, decision: 'deny' }),
   });
   const deniedAt = new URL(denied.headers.get('location')!);
   assert.equal(deniedAt.searchParams.get('error'), 'access_denied');
   assert.equal(deniedAt.searchParams.get('state'), 'xyz');
   const replay = await fetch(new URL('/oauth/authorize', base()), {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie }, body: new URLSearchParams({ ...fields, decision: 'allow' }),
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: owner.cookie },
+    body: new URLSearchParams({ ...fields, decision: 'allow' }),
   });
   assert.equal(replay.status, 400, 'a request is answered once');
 });
 
 test('codes are bound to the PKCE verifier and used once', async () => {
   const clientId = await registeredClient('PKCE');
-  const url = authorizeUrl({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: s256Challenge(VERIFIER), code_challenge_method: 'S256', scope: 'read' });
+  const url = authorizeUrl({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    code_challenge: s256Challenge(VERIFIER),
+    code_challenge_method: 'S256',
+    scope: 'read',
+  });
   const code = (await consent(url)).searchParams.get('code')!;
-  const exchange = (verifier: string) => form('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+  const exchange = (verifier: string) =>
+    form('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
   const wrong = await exchange('w'.repeat(64));
-  assert.equal((await wrong.json() as { error: string }).error, 'invalid_grant');
+  assert.equal(((await wrong.json()) as { error: string }).error, 'invalid_grant');
   const ok = await exchange(VERIFIER);
   assert.equal(ok.status, 200);
   assert.equal(ok.headers.get('cache-control'), 'no-store');
-  const tokens = await ok.json() as { access_token: string; token_type: string; expires_in: number; scope: string };
+  const tokens = (await ok.json()) as { access_token: string; token_type: string; expires_in: number; scope: string };
   assert.equal(tokens.token_type, 'Bearer');
   assert.equal(tokens.scope, 'read');
   assert.equal(tokens.expires_in, 30 * 24 * 3600);
   const reused = await exchange(VERIFIER);
-  assert.equal((await reused.json() as { error: string }).error, 'invalid_grant');
+  assert.equal(((await reused.json()) as { error: string }).error, 'invalid_grant');
   const unsupported = await form('/oauth/token', { grant_type: 'password', username: 'a' });
-  assert.equal((await unsupported.json() as { error: string }).error, 'unsupported_grant_type');
+  assert.equal(((await unsupported.json()) as { error: string }).error, 'unsupported_grant_type');
   const json = await raw(t, { path: '/oauth/token', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-  assert.equal((await json.json() as { error: string }).error, 'invalid_request');
+  assert.equal(((await json.json()) as { error: string }).error, 'invalid_request');
 });
 
 test('the admin API lists clients without tokens, revokes a client, and regenerates the static token', async () => {
@@ -396,17 +481,28 @@ test('the admin API lists clients without tokens, revokes a client, and regenera
   const clients = (JSON.parse(text) as { clients: { client_id: string; client_name: string; grants: { scope: string }[] }[] }).clients;
   const mine = clients.find((c) => c.client_id === provider.info!.client_id)!;
   assert.equal(mine.client_name, 'Listed client');
-  assert.deepEqual(mine.grants.map((g) => g.scope), ['read']);
+  assert.deepEqual(
+    mine.grants.map((g) => g.scope),
+    ['read'],
+  );
 
-  const noAdmin = await raw(t, { path: `/admin/api/clients/${mine.client_id}/revoke`, method: 'POST', headers: bearer(tokens.access_token) });
+  const noAdmin = await raw(t, {
+    path: `/admin/api/clients/${mine.client_id}/revoke`,
+    method: 'POST',
+    headers: bearer(tokens.access_token),
+  });
   assert.equal(noAdmin.status, 403);
   const pending = await raw(t, { path: '/admin/api/pending', headers: bearer(tokens.access_token) });
   assert.equal(pending.status, 403, 'held writes need server:admin too');
   const revoked = await raw(t, { path: `/admin/api/clients/${mine.client_id}/revoke`, method: 'POST', headers: adminAuth() });
   assert.equal(revoked.status, 200);
-  assert.equal((await revoked.json() as { revoked: boolean }).revoked, true);
+  assert.equal(((await revoked.json()) as { revoked: boolean }).revoked, true);
   assert.equal((await mcpStatus(tokens.access_token)).status, 401);
-  const refresh = await form('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: mine.client_id });
+  const refresh = await form('/oauth/token', {
+    grant_type: 'refresh_token',
+    refresh_token: tokens.refresh_token!,
+    client_id: mine.client_id,
+  });
   assert.equal(refresh.status, 400);
   assert.equal((await raw(t, { path: '/admin/api/clients/nobody/revoke', method: 'POST', headers: adminAuth() })).status, 404);
   await client.close().catch(() => undefined);
@@ -414,10 +510,14 @@ test('the admin API lists clients without tokens, revokes a client, and regenera
   const byBearer = await raw(t, { path: '/admin/api/token/regenerate', method: 'POST', headers: adminAuth() });
   assert.equal(byBearer.status, 403, 'a bearer token never mints a static token');
   const owner = await ownerLogin(t);
-  const regen = await raw(t, { path: '/admin/api/token/regenerate', method: 'POST', headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf } });
+  const regen = await raw(t, {
+    path: '/admin/api/token/regenerate',
+    method: 'POST',
+    headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf },
+  });
   assert.equal(regen.status, 200);
   assert.equal(regen.headers.get('cache-control'), 'no-store');
-  const fresh = (await regen.json() as { token: string }).token;
+  const fresh = ((await regen.json()) as { token: string }).token;
   assert.notEqual(fresh, t.token);
   assert.equal((await raw(t, { path: '/health', headers: adminAuth() })).status, 401, 'the old static token stops working at once');
   assert.equal((await raw(t, { path: '/health', headers: bearer(fresh) })).status, 200);
@@ -473,17 +573,27 @@ test('a consent request from another machine gets 403 pointing at the static tok
   try {
     const port = open.server.port;
     const reg = await fetch(`http://127.0.0.1:${port}/oauth/register`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Remote', redirect_uris: [REDIRECT] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Remote', redirect_uris: [REDIRECT] }),
     });
-    const clientId = (await reg.json() as { client_id: string }).client_id;
-    const query = new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', code_challenge: s256Challenge(VERIFIER), code_challenge_method: 'S256' });
+    const clientId = ((await reg.json()) as { client_id: string }).client_id;
+    const query = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      code_challenge: s256Challenge(VERIFIER),
+      code_challenge_method: 'S256',
+    });
     const owner = await ownerLogin(open);
     const local = await fetch(`http://127.0.0.1:${port}/oauth/authorize?${query}`, { headers: { cookie: owner.cookie } });
     assert.equal(local.status, 200, 'the same request from this machine reaches the consent page');
     const { csrf } = consentFields(await local.text())!;
 
     const ask = async (method: string, path: string, body = '') =>
-      JSON.parse(await remote.exec([process.execPath, '-e', REMOTE_FETCH, `http://${remote.hostAddress}:${port}${path}`, method, body])) as { status: number; body: string };
+      JSON.parse(
+        await remote.exec([process.execPath, '-e', REMOTE_FETCH, `http://${remote.hostAddress}:${port}${path}`, method, body]),
+      ) as { status: number; body: string };
     const page = await ask('GET', `/oauth/authorize?${query}`);
     assert.equal(page.status, 403);
     assert.match(page.body, /athene token/);

@@ -6,7 +6,23 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, callOk, decideWrite, eventually, pendingWrites, principalWith, runInContext, serveAndConnect, serveTempOntology, toolContext, withProjectPolicy, axiomCount, type PendingWrite, type Row, type ServedTempOntology } from './support.js';
+import {
+  call,
+  callOk,
+  decideWrite,
+  eventually,
+  pendingWrites,
+  principalWith,
+  runInContext,
+  serveAndConnect,
+  serveTempOntology,
+  toolContext,
+  withProjectPolicy,
+  axiomCount,
+  type PendingWrite,
+  type Row,
+  type ServedTempOntology,
+} from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
 const PP = 'http://example.org/pp#';
@@ -59,11 +75,18 @@ test('a v1 policy: the interoperability stage round-trips the changed snapshot t
 test('a round-trip format that cannot hold the ontology fails the gate with a finding naming the format', async () => {
   await withPolicy('interoperability:\n  round_trip_formats: [obo]\n', async () => {
     // OBO keeps what it has no tag for in owl-axioms, but an IRI with no OBO id form has no OBO spelling
-    const p = await callOk(c, 'preview_change_set', { operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] },
-      { axiom_type: 'subclass_of', sub: '<tag:example.org,2024:x>', super: 'animal' }] });
+    const p = await callOk(c, 'preview_change_set', {
+      operations: [
+        { axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] },
+        { axiom_type: 'subclass_of', sub: '<tag:example.org,2024:x>', super: 'animal' },
+      ],
+    });
     assert.equal((p.preflight as Row).gate, 'fail');
     assert.equal(p.committable, false);
-    assert.ok((p.committable_reasons as string[]).some((r) => r.startsWith('stage_failed: interoperability')), JSON.stringify(p.committable_reasons));
+    assert.ok(
+      (p.committable_reasons as string[]).some((r) => r.startsWith('stage_failed: interoperability')),
+      JSON.stringify(p.committable_reasons),
+    );
     const f = findingsOf(p).find((x) => x.source === 'interoperability')!;
     assert.equal(f.rule_id, 'interoperability.write_failed');
     assert.equal((f.details as Row).format, 'obo');
@@ -76,7 +99,10 @@ test('the policy label rule fails a batch minting an unlabelled class; a live wa
   await withPolicy('', async () => {
     const p = await callOk(c, 'preview_change_set', { operations: wolf });
     assert.equal((p.preflight as Row).gate, 'fail');
-    assert.ok((p.committable_reasons as string[]).some((r) => r.startsWith('stage_failed: governance')), JSON.stringify(p.committable_reasons));
+    assert.ok(
+      (p.committable_reasons as string[]).some((r) => r.startsWith('stage_failed: governance')),
+      JSON.stringify(p.committable_reasons),
+    );
     const missing = findingsOf(p).find((f) => f.rule_id === 'annotations.label_missing')!;
     assert.equal(missing.focus_iri, `${PP}Wolf`);
     assert.equal(missing.waiver, null);
@@ -87,7 +113,12 @@ test('the policy label rule fails a batch minting an unlabelled class; a live wa
     assert.equal((p.preflight as Row).gate, 'pass', JSON.stringify(p.committable_reasons));
     assert.equal(p.committable, true);
     const waived = findingsOf(p).find((f) => f.rule_id === 'annotations.label_missing')!;
-    assert.deepEqual(waived.waiver, { rule_id: 'annotations.label_missing', focus_iri: `${PP}Wolf`, reason: 'label comes with the next import', expires: '2999-12-31' });
+    assert.deepEqual(waived.waiver, {
+      rule_id: 'annotations.label_missing',
+      focus_iri: `${PP}Wolf`,
+      reason: 'label comes with the next import',
+      expires: '2999-12-31',
+    });
     const governance = stageOf(p, 'governance');
     assert.equal(governance.verdict, 'pass');
     assert.equal((governance.details as Row).waived_count, 1);
@@ -102,23 +133,37 @@ test('an expired waiver suppresses nothing and is itself a finding that fails th
     const p = await callOk(c, 'preview_change_set', { operations: wolf });
     assert.equal((p.preflight as Row).gate, 'fail');
     assert.equal(p.committable, false);
-    const rules = findingsOf(p).filter((f) => f.source === 'governance').map((f) => [f.rule_id, f.focus_iri, f.waiver]);
-    assert.deepEqual(rules, [['annotations.label_missing', `${PP}Wolf`, null], ['validation.waiver_expired', `${PP}Wolf`, null]]);
+    const rules = findingsOf(p)
+      .filter((f) => f.source === 'governance')
+      .map((f) => [f.rule_id, f.focus_iri, f.waiver]);
+    assert.deepEqual(rules, [
+      ['annotations.label_missing', `${PP}Wolf`, null],
+      ['validation.waiver_expired', `${PP}Wolf`, null],
+    ]);
   });
 });
 
 test('the policy reasoner must be the window selection: a mismatch errors the gate and verify=rollback prevents the batch', async () => {
   await withPolicy('reasoning:\n  reasoner: el\n  required: true\n  timeout_ms: 5000\n', async () => {
     await callOk(c, 'set_reasoner', { reasoner: 'structural' });
-    const p = await callOk(c, 'preview_change_set', { operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] }], timeout_ms: 60_000 });
+    const p = await callOk(c, 'preview_change_set', {
+      operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] }],
+      timeout_ms: 60_000,
+    });
     assert.equal((p.preflight as Row).gate, 'error');
     const stage = stageOf(p, 'reasoner');
     assert.deepEqual([stage.status, stage.required], ['error', true]);
-    assert.match(stage.reason as string, /requires Athene EL\+\+ Classifier .*\[el\] but the window's selected reasoner is Athene Structural Reasoner .*\[structural\]/);
+    assert.match(
+      stage.reason as string,
+      /requires Athene EL\+\+ Classifier .*\[el\] but the window's selected reasoner is Athene Structural Reasoner .*\[structural\]/,
+    );
     assert.ok((p.committable_reasons as string[]).some((r) => r.startsWith('stage_error: reasoner')));
 
     const count = await axiomCount(c);
-    const applied = await callOk(c, 'apply_changes', { operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] }], verify: 'rollback' });
+    const applied = await callOk(c, 'apply_changes', {
+      operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] }],
+      verify: 'rollback',
+    });
     const verify = applied.verify as Row;
     assert.equal(verify.gate, 'error');
     assert.equal(verify.prevented_before_apply, true);
@@ -128,7 +173,10 @@ test('the policy reasoner must be the window selection: a mismatch errors the ga
 
     // With the policy's reasoner selected the stage classifies, bounded by reasoning.timeout_ms.
     await callOk(c, 'set_reasoner', { reasoner: 'el' });
-    const ok = await callOk(c, 'preview_change_set', { operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] }], timeout_ms: 60_000 });
+    const ok = await callOk(c, 'preview_change_set', {
+      operations: [{ axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] }],
+      timeout_ms: 60_000,
+    });
     assert.equal((ok.preflight as Row).gate, 'pass', JSON.stringify(ok.committable_reasons));
     const configuration = (stageOf(ok, 'reasoner').details as Row).reasoner_configuration as Row;
     assert.equal(configuration.id, 'el');
@@ -151,12 +199,19 @@ test('commit_change_set refused by the tool gate answers committed:false (read-o
     await closeRo();
   }
 
-  const { t: confirm, c: confirmClient, close: closeConfirm } = await serveAndConnect([file], { confirm_each_write: true, approval_timeout_s: '30' });
+  const {
+    t: confirm,
+    c: confirmClient,
+    close: closeConfirm,
+  } = await serveAndConnect([file], { confirm_each_write: true, approval_timeout_s: '30' });
   try {
     const p = await callOk(confirmClient, 'preview_change_set', { operations: wolf });
     const pending = call(confirmClient, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
     let held: PendingWrite | undefined;
-    await eventually('the held commit', async () => (held = (await pendingWrites(confirm)).find((w) => w.tool === 'commit_change_set')) !== undefined);
+    await eventually(
+      'the held commit',
+      async () => (held = (await pendingWrites(confirm)).find((w) => w.tool === 'commit_change_set')) !== undefined,
+    );
     assert.equal((await decideWrite(confirm, held!.approval_id, 'deny')).status, 200);
     const declined = await pending;
     assert.equal(declined.body.error_code, 'write_declined');
@@ -166,11 +221,22 @@ test('commit_change_set refused by the tool gate answers committed:false (read-o
   }
 
   const reader = toolContext([await loadOntologyFile(file)], principalWith(['ontology:read']));
-  const denied = await runInContext('commit_change_set', { change_set_id: 'cs_x', expected_revision: { workspace_id: 'w', session_revision: 0, semantic_fingerprint: 's', document_fingerprint: 'd' } }, reader);
+  const denied = await runInContext(
+    'commit_change_set',
+    {
+      change_set_id: 'cs_x',
+      expected_revision: { workspace_id: 'w', session_revision: 0, semantic_fingerprint: 's', document_fingerprint: 'd' },
+    },
+    reader,
+  );
   assert.equal(denied.body.error_code, 'authorization_denied');
   assert.equal(denied.body.committed, false);
   assert.deepEqual(denied.body.missing_capabilities, ['ontology:curate']);
-  assert.equal((await runInContext('commit_change_set', { change_set_id: 'cs_x' }, reader)).body.error_code, 'authorization_denied', 'capabilities before arguments');
+  assert.equal(
+    (await runInContext('commit_change_set', { change_set_id: 'cs_x' }, reader)).body.error_code,
+    'authorization_denied',
+    'capabilities before arguments',
+  );
   const curator = toolContext([await loadOntologyFile(file)], principalWith(['ontology:read', 'ontology:curate']));
   const malformed = await runInContext('commit_change_set', { change_set_id: 'cs_x' }, curator);
   assert.equal(malformed.body.error_code, 'invalid_argument');

@@ -11,7 +11,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readDocument } from '../../src/model/formats/registry.js';
-import { call, callOk, toolContext, runInContext, principalWith, serveAndConnect, serveTempOntology, startOrigin, withProjectPolicy, type ServedClient, type TestOrigin } from './support.js';
+import {
+  call,
+  callOk,
+  toolContext,
+  runInContext,
+  principalWith,
+  serveAndConnect,
+  serveTempOntology,
+  startOrigin,
+  withProjectPolicy,
+  type ServedClient,
+  type TestOrigin,
+} from './support.js';
 
 const ZOO = 'http://example.org/zoo';
 const REMOTE = 'http://example.org/remote';
@@ -23,7 +35,8 @@ const ZOO_TTL = `@prefix : <${ZOO}#> .
 :Cat a owl:Class ; rdfs:label "cat"@en , "chat"@fr ; skos:altLabel "kitty"@en .
 :Dog a owl:Class ; rdfs:label "dog"@en ; <http://example.org/vocab#name> "Canis" .
 `;
-const ontologyTtl = (iri: string) => `@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<${iri}> a owl:Ontology .\n<${iri}#C> a owl:Class .\n`;
+const ontologyTtl = (iri: string) =>
+  `@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<${iri}> a owl:Ontology .\n<${iri}#C> a owl:Class .\n`;
 
 let scratch: string;
 let project: string;
@@ -60,17 +73,26 @@ const validPolicy = (extra = '') => `version: 1\nproject_id: zoo\nroot_ontology:
 
 test('without a policy: legacy mode, nothing confined; validate_project_policy demands a policy', async () => {
   const got = await callOk(c, 'get_project_policy');
-  assert.deepEqual([got.policy_loaded, got.valid, got.discovery, got.path_mode, got.policy_path, got.policy_digest], [false, false, 'none', 'legacy_local_admin_unrestricted', null, null]);
+  assert.deepEqual(
+    [got.policy_loaded, got.valid, got.discovery, got.path_mode, got.policy_path, got.policy_digest],
+    [false, false, 'none', 'legacy_local_admin_unrestricted', null, null],
+  );
   assert.equal(got.active_ontology_iri, ZOO);
   assert.deepEqual(got.errors, []);
   const validated = await callOk(c, 'validate_project_policy');
   assert.equal(validated.valid, false);
-  assert.deepEqual((validated.errors as { code: string }[]).map((e) => e.code), ['policy_not_found']);
+  assert.deepEqual(
+    (validated.errors as { code: string }[]).map((e) => e.code),
+    ['policy_not_found'],
+  );
   const revision = await callOk(c, 'get_model_revision');
   const envelope = revision.revision as Record<string, unknown>;
   assert.deepEqual(Object.keys(envelope).sort(), ['document_fingerprint', 'semantic_fingerprint', 'session_revision', 'workspace_id']);
   for (const [k, value] of Object.entries(envelope)) assert.equal(revision[k], value, `${k} is flattened`);
-  assert.deepEqual([revision.policy_loaded, revision.policy_valid, revision.fingerprint_stability, revision.release_stable, revision.dirty], [false, false, 'stable', true, false]);
+  assert.deepEqual(
+    [revision.policy_loaded, revision.policy_valid, revision.fingerprint_stability, revision.release_stable, revision.dirty],
+    [false, false, 'stable', true, false],
+  );
   assert.deepEqual(revision.ontology, { ontology_iri: ZOO, version_iri: null, document_iri: path.join(project, 'zoo.ttl') });
   const loaded = await call(c, 'load_ontology', { source: outsideFile, keep_active: true });
   assert.equal(loaded.isError, false, JSON.stringify(loaded.body));
@@ -87,7 +109,10 @@ test('get_model_revision recomputes the document fingerprint per call, so prefix
 
 test('write_project_policy_template writes a commented starter atomically, once', async () => {
   const written = await callOk(c, 'write_project_policy_template');
-  assert.deepEqual([written.written, written.path, written.project_id, written.profile, written.schema_version], [true, policyFile, 'zoo', 'general', 1]);
+  assert.deepEqual(
+    [written.written, written.path, written.project_id, written.profile, written.schema_version],
+    [true, policyFile, 'zoo', 'general', 1],
+  );
   const text = await readFile(policyFile);
   assert.equal(written.sha256, sha256(text));
   assert.equal(written.bytes, text.length);
@@ -98,8 +123,11 @@ test('write_project_policy_template writes a commented starter atomically, once'
   assert.deepEqual([again.body.error_code, again.body.written], ['policy_exists', false]);
   assert.deepEqual(await readFile(policyFile), text, 'the existing policy is untouched');
   const overwrite = await call(c, 'write_project_policy_template', { overwrite: true });
-  assert.deepEqual([overwrite.body.error_code, overwrite.body.denied_by], ['authorization_denied', 'invalid project policy'],
-    'the starter is an invalid policy, and an invalid policy refuses writes (only diagnostics and the bootstrap save pass)');
+  assert.deepEqual(
+    [overwrite.body.error_code, overwrite.body.denied_by],
+    ['authorization_denied', 'invalid project policy'],
+    'the starter is an invalid policy, and an invalid policy refuses writes (only diagnostics and the bootstrap save pass)',
+  );
   await rm(policyFile);
   const v2 = await callOk(c, 'write_project_policy_template', { version: 2, profile: 'obo', project_id: 'zoo2' });
   assert.equal(v2.schema_version, 2);
@@ -115,17 +143,29 @@ test('write_project_policy_template writes a commented starter atomically, once'
 
 test('the template is invalid until save_ontology policy_bootstrap=true creates its root artifact', async () => {
   const got = await callOk(c, 'get_project_policy');
-  assert.deepEqual([got.policy_loaded, got.valid, got.discovery, got.path_mode, got.schema_version, got.project_root], [true, false, 'discovered', 'policy_confined', 1, project]);
-  assert.deepEqual((got.errors as { code: string }[]).map((e) => e.code), ['root_artifact_missing']);
+  assert.deepEqual(
+    [got.policy_loaded, got.valid, got.discovery, got.path_mode, got.schema_version, got.project_root],
+    [true, false, 'discovered', 'policy_confined', 1, project],
+  );
+  assert.deepEqual(
+    (got.errors as { code: string }[]).map((e) => e.code),
+    ['root_artifact_missing'],
+  );
   assert.equal((got.policy as { project_id: string }).project_id, 'zoo');
-  assert.deepEqual([(got.migration as Record<string, unknown>).automatic_write, (got.migration as Record<string, unknown>).diagnostic_affects_digest], [false, false]);
+  assert.deepEqual(
+    [(got.migration as Record<string, unknown>).automatic_write, (got.migration as Record<string, unknown>).diagnostic_affects_digest],
+    [false, false],
+  );
   const revision = await callOk(c, 'get_model_revision');
   assert.deepEqual([revision.policy_loaded, revision.policy_valid], [true, false]);
   assert.match(revision.policy_error as string, /root_artifact/);
 
   // an invalid policy refuses every file and network access…
   const load = await call(c, 'load_ontology', { source: path.join(project, 'inside.ttl'), keep_active: true });
-  assert.deepEqual([load.body.error_code, load.body.denied_by, load.body.effects_prevented], ['authorization_denied', 'invalid project policy', true]);
+  assert.deepEqual(
+    [load.body.error_code, load.body.denied_by, load.body.effects_prevented],
+    ['authorization_denied', 'invalid project policy', true],
+  );
   const target = path.join(project, 'ontology', 'zoo.ttl');
   const plain = await call(c, 'save_ontology', { path: target });
   assert.equal(plain.body.error_code, 'authorization_denied');
@@ -137,7 +177,10 @@ test('the template is invalid until save_ontology policy_bootstrap=true creates 
   const saved = await callOk(c, 'save_ontology', { path: target, policy_bootstrap: true });
   const report = saved.policy_bootstrap as Record<string, unknown>;
   assert.deepEqual([report.used, report.policy_path, report.contained_root], [true, policyFile, project]);
-  assert.deepEqual((report.policy_errors as { code: string }[]).map((e) => e.code), ['root_artifact_missing']);
+  assert.deepEqual(
+    (report.policy_errors as { code: string }[]).map((e) => e.code),
+    ['root_artifact_missing'],
+  );
   assert.equal(typeof report.note, 'string');
   await access(target);
 
@@ -145,17 +188,29 @@ test('the template is invalid until save_ontology policy_bootstrap=true creates 
   assert.equal(now.valid, true, JSON.stringify(now.errors));
   assert.match(now.policy_digest as string, /^sha256:[0-9a-f]{64}$/);
   assert.deepEqual((now.resolved_assets as { root_artifact: { exists: boolean; absolute: string } }).root_artifact, {
-    field: 'root_artifact', kind: 'file', path: 'ontology/zoo.ttl', absolute: target, contained: true, exists: true,
+    field: 'root_artifact',
+    kind: 'file',
+    path: 'ontology/zoo.ttl',
+    absolute: target,
+    contained: true,
+    exists: true,
   });
   const validated = await callOk(c, 'validate_project_policy');
   assert.equal(validated.valid, true);
   assert.equal((await callOk(c, 'get_model_revision')).policy_digest, now.policy_digest);
   const again = await callOk(c, 'save_ontology', { path: target, policy_bootstrap: true });
-  assert.deepEqual([(again.policy_bootstrap as Record<string, unknown>).used, typeof (again.policy_bootstrap as Record<string, unknown>).reason], [false, 'string']);
+  assert.deepEqual(
+    [(again.policy_bootstrap as Record<string, unknown>).used, typeof (again.policy_bootstrap as Record<string, unknown>).reason],
+    [false, 'string'],
+  );
   const noPath = await call(c, 'save_ontology', { policy_bootstrap: true });
   assert.equal(noPath.body.error_code, 'invalid_argument');
   const nested = await call(c, 'write_project_policy_template');
-  assert.deepEqual([nested.body.error_code, nested.body.path], ['policy_exists', policyFile], 'the governing policy is the default target, not a nearer one');
+  assert.deepEqual(
+    [nested.body.error_code, nested.body.path],
+    ['policy_exists', policyFile],
+    'the governing policy is the default target, not a nearer one',
+  );
   await assert.rejects(access(path.join(project, 'ontology', '.athene')));
 });
 
@@ -182,7 +237,11 @@ test('network rules: request deny, network.default, imports.network, allowed_hos
   await writeFile(policyFile, validPolicy());
   let hits = web.hits;
   const denied = await call(c, 'load_ontology', { source: url, keep_active: true, network: 'allow' });
-  assert.deepEqual([denied.body.error_code, denied.body.denied_by], ['network_denied', 'project policy network.default'], 'allow never overrides a policy deny');
+  assert.deepEqual(
+    [denied.body.error_code, denied.body.denied_by],
+    ['network_denied', 'project policy network.default'],
+    'allow never overrides a policy deny',
+  );
   assert.equal(web.hits, hits);
 
   await writeFile(policyFile, validPolicy('network: {default: allow, allowed_hosts: [example.org]}\n'));
@@ -207,10 +266,14 @@ test('network rules: request deny, network.default, imports.network, allowed_hos
   assert.equal(web.hits, hits);
 });
 
-test('search_entities uses a valid policy\'s entity_search block and falls back to defaults otherwise', async () => {
-  await writeFile(policyFile, validPolicy(
-    'prefixes: {ex: "http://example.org/vocab#"}\nentity_search:\n  preferred_properties: [rdfs:label, ex:name]\n  synonym_properties: [skos:altLabel]\n' +
-    '  preferred_languages: [fr, de]\n  fallback_languages: [en, und]\n'));
+test("search_entities uses a valid policy's entity_search block and falls back to defaults otherwise", async () => {
+  await writeFile(
+    policyFile,
+    validPolicy(
+      'prefixes: {ex: "http://example.org/vocab#"}\nentity_search:\n  preferred_properties: [rdfs:label, ex:name]\n  synonym_properties: [skos:altLabel]\n' +
+        '  preferred_languages: [fr, de]\n  fallback_languages: [en, und]\n',
+    ),
+  );
   const byFrench = await callOk(c, 'search_entities', { query: 'chat' });
   const chat = (byFrench.items as Record<string, unknown>[])[0];
   assert.deepEqual([chat.iri, chat.language, chat.score, chat.match_source], [`${ZOO}#Cat`, 'fr', 109, 'preferred_label']);
@@ -235,7 +298,11 @@ test('search_entities uses a valid policy\'s entity_search block and falls back 
   assert.match(lexical.fallback_reason as string, /invalid/);
   assert.equal(fallback.best_match, null, 'ex:name is no preferred property by default');
   const english = await callOk(c, 'search_entities', { query: 'cat' });
-  assert.equal((english.items as Record<string, unknown>[]).find((i) => i.iri === `${ZOO}#Cat`)!.score, 109, 'default: the label language first');
+  assert.equal(
+    (english.items as Record<string, unknown>[]).find((i) => i.iri === `${ZOO}#Cat`)!.score,
+    109,
+    'default: the label language first',
+  );
   await writeFile(policyFile, validPolicy());
 });
 
@@ -249,7 +316,10 @@ test('policy_required: caller-selected paths and URLs are refused, a plain save 
     const got = await callOk(s, 'get_project_policy');
     assert.deepEqual([got.policy_loaded, got.path_mode], [false, 'policy_required']);
     const load = await call(s, 'load_ontology', { source: path.join(project, 'inside.ttl') });
-    assert.deepEqual([load.body.error_code, load.body.denied_by, load.body.effects_prevented], ['authorization_denied', 'path_mode=policy_required', true]);
+    assert.deepEqual(
+      [load.body.error_code, load.body.denied_by, load.body.effects_prevented],
+      ['authorization_denied', 'path_mode=policy_required', true],
+    );
     const remote = await call(s, 'load_ontology', { source: `${web.base}/remote.ttl` });
     assert.deepEqual([remote.body.error_code, remote.body.denied_by], ['network_denied', 'path_mode=policy_required']);
     const saveAs = await call(s, 'save_ontology', { path: path.join(dir, 'copy.ttl') });
@@ -272,7 +342,10 @@ test('outside-root paths need filesystem:external as well as the policy opt-in; 
   await writeFile(policyFile, validPolicy('filesystem: {allow_external_paths: true}\nnetwork: {default: allow}\n'));
   const limited = toolContext([ontology], principalWith(['ontology:admin', 'filesystem:project:read']));
   const load = await runInContext('load_ontology', { source: outsideFile, keep_active: true }, limited);
-  assert.deepEqual([load.body.error_code, load.body.missing_capabilities, load.body.effects_prevented], ['authorization_denied', ['filesystem:external'], true]);
+  assert.deepEqual(
+    [load.body.error_code, load.body.missing_capabilities, load.body.effects_prevented],
+    ['authorization_denied', ['filesystem:external'], true],
+  );
   const remote = await runInContext('load_ontology', { source: `${web.base}/remote.ttl`, keep_active: true }, limited);
   assert.deepEqual([remote.body.error_code, remote.body.missing_capabilities], ['authorization_denied', ['network:access']]);
   const reader = toolContext([ontology], principalWith(['ontology:read']));
@@ -286,7 +359,8 @@ test('a cqs/ (or invariants) directory that exists is no missing asset; one that
   try {
     await mkdir(path.join(own.dir, 'cqs'));
     await mkdir(path.join(own.dir, 'qc', 'invariants'), { recursive: true });
-    const yaml = 'version: 1\nproject_id: a\nroot_ontology: http://example.org/a\ncqs:\n  paths: [cqs, missing-cqs]\ninvariants:\n  paths: [qc/invariants]\n';
+    const yaml =
+      'version: 1\nproject_id: a\nroot_ontology: http://example.org/a\ncqs:\n  paths: [cqs, missing-cqs]\ninvariants:\n  paths: [qc/invariants]\n';
     await withProjectPolicy(own.dir, yaml, async () => {
       const got = await callOk(own.c, 'get_project_policy');
       assert.equal(got.valid, true, JSON.stringify(got.errors));

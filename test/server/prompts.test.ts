@@ -28,51 +28,108 @@ interface Expected {
 /** TOOLS.md §4, transcribed: argument names with required flags, and the guided flow's tools in order. */
 const TABLE: Record<string, Expected> = {
   audit_ontology: {
-    args: {}, sample: {},
-    flow: ['get_ontology_context', 'get_project_policy', 'run_project_qc', 'validate_ontology', 'validate_governance', 'run_reasoner',
-      'explain_inconsistency', 'get_unsatisfiable_classes', 'get_entity_context', 'preview_change_set', 'commit_change_set'],
+    args: {},
+    sample: {},
+    flow: [
+      'get_ontology_context',
+      'get_project_policy',
+      'run_project_qc',
+      'validate_ontology',
+      'validate_governance',
+      'run_reasoner',
+      'explain_inconsistency',
+      'get_unsatisfiable_classes',
+      'get_entity_context',
+      'preview_change_set',
+      'commit_change_set',
+    ],
   },
   explain_class: {
-    args: { class: true }, sample: { class: 'Dog' },
+    args: { class: true },
+    sample: { class: 'Dog' },
     flow: ['get_entity_context', 'get_axioms_for_entity', 'run_reasoner', 'get_inferred_superclasses'],
   },
   add_subclass_safely: {
-    args: { child: true, parent: true }, sample: { child: 'Puppy', parent: 'Dog' },
+    args: { child: true, parent: true },
+    sample: { child: 'Puppy', parent: 'Dog' },
     flow: ['get_entity', 'search_entities', 'preview_change_set', 'commit_change_set'],
   },
   find_and_fix_unsatisfiable: {
-    args: {}, sample: {},
-    flow: ['run_reasoner', 'get_unsatisfiable_classes', 'explain_inconsistency', 'undo_change', 'get_explanations', 'preview_changes', 'apply_changes'],
+    args: {},
+    sample: {},
+    flow: [
+      'run_reasoner',
+      'get_unsatisfiable_classes',
+      'explain_inconsistency',
+      'undo_change',
+      'get_explanations',
+      'preview_changes',
+      'apply_changes',
+    ],
   },
   author_sparql_query: {
-    args: { question: true }, sample: { question: 'Which animals are pets?' },
+    args: { question: true },
+    sample: { question: 'Which animals are pets?' },
     flow: ['sparql_schema', 'sparql_validate', 'sparql_query'],
   },
   model_domain: {
-    args: { description: true }, sample: { description: 'A small zoo with keepers and enclosures' },
+    args: { description: true },
+    sample: { description: 'A small zoo with keepers and enclosures' },
     flow: ['get_ontology_context', 'create_terms', 'create_properties', 'preview_change_set', 'commit_change_set'],
   },
   author_competency_question: {
-    args: { question: true, expected: false }, sample: { question: 'Which animals eat meat?', expected: 'Lion, Tiger' },
+    args: { question: true, expected: false },
+    sample: { question: 'Which animals eat meat?', expected: 'Lion, Tiger' },
     flow: ['list_competency_questions', 'sparql_schema', 'sparql_validate', 'add_competency_question', 'run_competency_questions'],
   },
   author_swrl_rule: {
-    args: { rule: true }, sample: { rule: 'A keeper of an animal is responsible for it' },
+    args: { rule: true },
+    sample: { rule: 'A keeper of an animal is responsible for it' },
     flow: ['list_rules', 'set_reasoner', 'add_rule', 'run_reasoner'],
   },
   refactor_entity_safely: {
-    args: { entity: true, goal: true }, sample: { entity: 'Dog', goal: 'split domestic and wild dogs' },
-    flow: ['get_entity_context', 'get_axioms_for_entity', 'rename_entity', 'deprecate_entity', 'delete_entity', 'move_class',
-      'run_reasoner', 'get_unsatisfiable_classes', 'validate_ontology'],
+    args: { entity: true, goal: true },
+    sample: { entity: 'Dog', goal: 'split domestic and wild dogs' },
+    flow: [
+      'get_entity_context',
+      'get_axioms_for_entity',
+      'rename_entity',
+      'deprecate_entity',
+      'delete_entity',
+      'move_class',
+      'run_reasoner',
+      'get_unsatisfiable_classes',
+      'validate_ontology',
+    ],
   },
   bootstrap_ontology: {
-    args: { ontology_iri: true, path: false }, sample: { ontology_iri: 'http://example.org/new', path: '/tmp/new.ttl' },
-    flow: ['create_ontology', 'set_prefix', 'add_ontology_annotation', 'add_import', 'save_ontology', 'write_catalog', 'get_ontology_context', 'validate_governance'],
+    args: { ontology_iri: true, path: false },
+    sample: { ontology_iri: 'http://example.org/new', path: '/tmp/new.ttl' },
+    flow: [
+      'create_ontology',
+      'set_prefix',
+      'add_ontology_annotation',
+      'add_import',
+      'save_ontology',
+      'write_catalog',
+      'get_ontology_context',
+      'validate_governance',
+    ],
   },
   release_readiness_check: {
-    args: { profile: false, namespace: false }, sample: { profile: 'EL', namespace: 'http://example.org/zoo#' },
-    flow: ['get_ontology_context', 'list_ontologies', 'run_project_qc', 'run_reasoner', 'run_qc_suite', 'validate_governance',
-      'diff_ontologies', 'save_ontology', 'write_catalog'],
+    args: { profile: false, namespace: false },
+    sample: { profile: 'EL', namespace: 'http://example.org/zoo#' },
+    flow: [
+      'get_ontology_context',
+      'list_ontologies',
+      'run_project_qc',
+      'run_reasoner',
+      'run_qc_suite',
+      'validate_governance',
+      'diff_ontologies',
+      'save_ontology',
+      'write_catalog',
+    ],
   },
 };
 
@@ -108,7 +165,10 @@ async function refused(name: string, args: Record<string, unknown>, mentions: Re
 test('the server declares prompts and lists the 11 of the catalog, in its order, with their arguments', async () => {
   assert.ok(c.getServerCapabilities()?.prompts !== undefined);
   const { prompts } = await c.listPrompts();
-  assert.deepEqual(prompts.map((p) => p.name), Object.keys(TABLE));
+  assert.deepEqual(
+    prompts.map((p) => p.name),
+    Object.keys(TABLE),
+  );
   for (const p of prompts) {
     assert.ok((p.description ?? '').length > 0, `${p.name} is described`);
     const args = Object.fromEntries((p.arguments ?? []).map((a) => [a.name, a.required === true]));
@@ -117,7 +177,7 @@ test('the server declares prompts and lists the 11 of the catalog, in its order,
   }
 });
 
-test('each prompt expands to one user message naming its flow\'s tools in the table\'s order, with the caller\'s arguments', async () => {
+test("each prompt expands to one user message naming its flow's tools in the table's order, with the caller's arguments", async () => {
   for (const [name, expected] of Object.entries(TABLE)) {
     const body = await text(name, expected.sample);
     assertFlow(name, body, expected.flow);
@@ -133,7 +193,11 @@ test('optional arguments are optional, and shape the message when given', async 
   const generic = await text('release_readiness_check', {});
   assertFlow('release_readiness_check', generic, TABLE.release_readiness_check.flow);
   assert.doesNotMatch(generic, /owl_profile/);
-  assert.equal(await text('release_readiness_check', { profile: '', namespace: ' ' }), generic, 'a blank optional argument is one left out');
+  assert.equal(
+    await text('release_readiness_check', { profile: '', namespace: ' ' }),
+    generic,
+    'a blank optional argument is one left out',
+  );
   assert.match(await text('release_readiness_check', { profile: 'EL' }), /`owl_profile` "EL"/);
   assert.doesNotMatch(await text('author_competency_question', { question: 'Which?' }), /expected answer/);
 });

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, callOk, principalWith, runInContext, serveTempOntology, toolContext, withProjectPolicy, type Row, type ServedTempOntology } from './support.js';
+import {
+  call,
+  callOk,
+  principalWith,
+  runInContext,
+  serveTempOntology,
+  toolContext,
+  withProjectPolicy,
+  type Row,
+  type ServedTempOntology,
+} from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
 const QC = 'http://example.org/qc#';
@@ -93,8 +103,18 @@ test('run_project_qc under a valid v1 policy passes and reports the policy, stag
     assert.deepEqual(r.details, { fail_on: 'error' });
     assert.equal(r.import_lock_verification, null);
     assert.deepEqual(r.errors, []);
-    assert.equal(((r.resolved_assets as Row).root_artifact), null);
-    assert.deepEqual(r.reasoner, { selected_id: 'auto', selected_name: 'Athene Automatic Reasoner 0.1.0', policy_reasoner: null, required: false, matches_policy: null }, 'a new window selects the automatic reasoner');
+    assert.equal((r.resolved_assets as Row).root_artifact, null);
+    assert.deepEqual(
+      r.reasoner,
+      {
+        selected_id: 'auto',
+        selected_name: 'Athene Automatic Reasoner 0.1.0',
+        policy_reasoner: null,
+        required: false,
+        matches_policy: null,
+      },
+      'a new window selects the automatic reasoner',
+    );
   });
 });
 
@@ -105,9 +125,16 @@ test('the RDF dataset fingerprint is stable across runs, changes with an edit, a
     await callOk(c, 'add_axiom', { axiom_type: 'disjoint_classes', classes: ['dog', 'cat'] });
     const edited = await callOk(c, 'run_project_qc');
     assert.notEqual(edited.rdf_dataset_fingerprint, first);
-    assert.ok((edited.fingerprint_warnings as string[]).some((w) => /unsaved changes/.test(w)), JSON.stringify(edited.fingerprint_warnings));
+    assert.ok(
+      (edited.fingerprint_warnings as string[]).some((w) => /unsaved changes/.test(w)),
+      JSON.stringify(edited.fingerprint_warnings),
+    );
     await callOk(c, 'undo_change');
-    assert.equal((await callOk(c, 'run_project_qc')).rdf_dataset_fingerprint, first, 'same content (blank nodes included), same fingerprint');
+    assert.equal(
+      (await callOk(c, 'run_project_qc')).rdf_dataset_fingerprint,
+      first,
+      'same content (blank nodes included), same fingerprint',
+    );
   });
 });
 
@@ -120,7 +147,8 @@ test('a completed policy violation fails the gate; a live waiver passes it and s
       const f = findings(r).find((x) => x.rule_id === 'annotations.label_missing')!;
       assert.deepEqual([f.focus_iri, f.waiver, f.source], [`${QC}Wolf`, null, 'governance']);
     });
-    const waivers = 'prefixes:\n  qc: "http://example.org/qc#"\nvalidation:\n  waivers:\n' +
+    const waivers =
+      'prefixes:\n  qc: "http://example.org/qc#"\nvalidation:\n  waivers:\n' +
       '    - {rule_id: annotations.label_missing, focus_iri: "qc:Wolf", reason: "label arrives with the next import", expires: "2999-12-31"}\n' +
       '    - {rule_id: missing_label, focus_iri: "qc:Wolf", reason: "same"}\n';
     await withPolicy(waivers, async () => {
@@ -183,7 +211,11 @@ test('run_qc_suite legacy branch: default stages, the default automatic reasoner
   assert.deepEqual([r.gate, r.fail_on], ['pass', 'error']);
   assert.deepEqual(r.stages_ran, ['reasoner', 'profile', 'structural']);
   const reasoner = stageOf(r, 'reasoner');
-  assert.deepEqual([reasoner.ran, reasoner.verdict, reasoner.reason], [true, 'pass', undefined], 'the consistent ontology classifies under auto');
+  assert.deepEqual(
+    [reasoner.ran, reasoner.verdict, reasoner.reason],
+    [true, 'pass', undefined],
+    'the consistent ontology classifies under auto',
+  );
   assert.deepEqual((reasoner.findings_summary as Row).total, 0);
   assert.deepEqual(Object.keys(stageOf(r, 'profile')).sort(), ['findings_summary', 'ran', 'stage', 'verdict']);
   assert.equal(r.policy_loaded, undefined, 'strict-mode fields only with policy_path');
@@ -193,7 +225,10 @@ test('run_qc_suite legacy: governance options fail the gate; fail_on none passes
   const args = { stages: ['governance'], required_annotations: ['rdfs:comment'] };
   const r = await callOk(c, 'run_qc_suite', args);
   assert.equal(r.gate, 'fail');
-  assert.ok(findings(r).some((f) => f.rule_id === 'required_annotations' && f.focus_iri === `${QC}Dog`), JSON.stringify(findings(r)));
+  assert.ok(
+    findings(r).some((f) => f.rule_id === 'required_annotations' && f.focus_iri === `${QC}Dog`),
+    JSON.stringify(findings(r)),
+  );
   assert.equal((await callOk(c, 'run_qc_suite', { ...args, fail_on: 'none' })).gate, 'pass');
   const capped = await callOk(c, 'run_qc_suite', { ...args, limit: 1 });
   assert.equal(findings(capped).length, 1);
@@ -209,7 +244,11 @@ test('run_qc_suite legacy: inline invariants run over the snapshot; a required s
   const strict = await callOk(c, 'run_qc_suite', { stages: ['profile', 'cqs'], error_on_missing_required: true });
   assert.equal(strict.gate, 'error');
   assert.match(stageOf(strict, 'cqs').reason as string, /no competency questions given/);
-  const shacl = await callOk(c, 'run_qc_suite', { stages: ['profile'], required_stages: ['shacl'], shacl_shapes: '@prefix sh: <http://www.w3.org/ns/shacl#> .' });
+  const shacl = await callOk(c, 'run_qc_suite', {
+    stages: ['profile'],
+    required_stages: ['shacl'],
+    shacl_shapes: '@prefix sh: <http://www.w3.org/ns/shacl#> .',
+  });
   assert.equal(shacl.gate, 'error');
   assert.match(stageOf(shacl, 'shacl').reason as string, /declares no SHACL shapes/);
 });

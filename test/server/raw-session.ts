@@ -11,7 +11,8 @@ export async function openSession(t: TestServer, token: string): Promise<string>
   assert.ok(sid !== null);
   await init.text();
   const done = await raw(t, {
-    method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${token}`, 'mcp-session-id': sid },
+    method: 'POST',
+    headers: { ...MCP_HEADERS, authorization: `Bearer ${token}`, 'mcp-session-id': sid },
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   });
   assert.equal(done.status, 202);

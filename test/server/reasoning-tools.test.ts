@@ -15,7 +15,15 @@ import { loadOntologyFile } from '../../src/model/io.js';
 
 const P = 'http://example.org/pets#';
 const OWL_THING = 'http://www.w3.org/2002/07/owl#Thing';
-const REASONING = ['execute_dl_query', 'get_inferred_superclasses', 'get_reasoner_capabilities', 'get_unsatisfiable_classes', 'list_reasoners', 'run_reasoner', 'set_reasoner'];
+const REASONING = [
+  'execute_dl_query',
+  'get_inferred_superclasses',
+  'get_reasoner_capabilities',
+  'get_unsatisfiable_classes',
+  'list_reasoners',
+  'run_reasoner',
+  'set_reasoner',
+];
 
 const pets = () => path.join(path.dirname(fixture('x')), '..', 'reasoning', 'pets.ofn');
 
@@ -48,8 +56,8 @@ after(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const iris = (list: unknown) => ((list as { items: { iri: string }[] }).items).map((r) => r.iri);
-const displays = (list: unknown) => ((list as { items: { display: string }[] }).items).map((r) => r.display);
+const iris = (list: unknown) => (list as { items: { iri: string }[] }).items.map((r) => r.iri);
+const displays = (list: unknown) => (list as { items: { display: string }[] }).items.map((r) => r.display);
 
 test('the seven reasoning tools are listed and refuse an unknown argument; none mutates an ontology', async () => {
   const { tools } = await c.listTools();
@@ -76,7 +84,10 @@ test('auto is selected from the start: inference tools ask for run_reasoner, lis
   assert.equal(list.count, installed.length + (konclude === undefined ? 0 : 1));
   assert.equal(list.current_id, 'auto');
   assert.equal(list.status, 'not_initialized');
-  for (const [tool, args] of [['get_unsatisfiable_classes', {}], ['get_inferred_superclasses', { entity: 'Dog' }]] as const) {
+  for (const [tool, args] of [
+    ['get_unsatisfiable_classes', {}],
+    ['get_inferred_superclasses', { entity: 'Dog' }],
+  ] as const) {
     const r = await call(c, tool, args);
     assert.equal(r.isError, true, tool);
     assert.equal(r.body.error_code, 'no_reasoner_results', tool);
@@ -85,7 +96,10 @@ test('auto is selected from the start: inference tools ask for run_reasoner, lis
 });
 
 test('the reasoner reference rule: ids, full names, version-less names; no partial versions; ambiguity', () => {
-  const id = (ref: string) => { const o = resolveReasoner(ref); return o.kind === 'match' ? o.reasoner.id : o.kind; };
+  const id = (ref: string) => {
+    const o = resolveReasoner(ref);
+    return o.kind === 'match' ? o.reasoner.id : o.kind;
+  };
   assert.equal(id('el'), 'el');
   assert.equal(id('STRUCTURAL'), 'structural');
   assert.equal(id('athene el++ classifier 0.1.0'), 'el');
@@ -105,7 +119,11 @@ test('set_reasoner reports no match and ambiguity as failures, and selects by na
   assert.match(none.body.error as string, /Athene EL\+\+ Classifier 0\.1\.0 \[el\]/);
   const ambiguous = await call(c, 'set_reasoner', { reasoner: 'athene' });
   assert.equal(ambiguous.body.error_code, 'ambiguous_reference');
-  assert.deepEqual(ambiguous.body.candidates, ['Athene Automatic Reasoner 0.1.0 [auto]', 'Athene EL++ Classifier 0.1.0 [el]', 'Athene Structural Reasoner 0.1.0 [structural]']);
+  assert.deepEqual(ambiguous.body.candidates, [
+    'Athene Automatic Reasoner 0.1.0 [auto]',
+    'Athene EL++ Classifier 0.1.0 [el]',
+    'Athene Structural Reasoner 0.1.0 [structural]',
+  ]);
   const bad = await call(c, 'set_reasoner', {});
   assert.equal(bad.body.error_code, 'invalid_argument');
   const ok = await call(c, 'set_reasoner', { reasoner: 'EL++ classifier' });
@@ -166,11 +184,19 @@ test('get_inferred_superclasses answers every relation, direct and transitive', 
   assert.equal(direct.entity, 'Puppy');
   assert.deepEqual(iris(await q({ entity: 'Puppy', direct: false })).sort(), [P + 'Animal', P + 'Dog', OWL_THING]);
   assert.deepEqual(iris(await q({ entity: 'Animal', relation: 'subclasses' })).sort(), [P + 'Cat', P + 'Dog']);
-  assert.deepEqual(iris(await q({ entity: 'Animal', relation: 'subclasses', direct: false })).sort(), [P + 'Cat', P + 'Dog', P + 'Puppy'],
-    'unsatisfiable classes are not reported as subclasses');
+  assert.deepEqual(
+    iris(await q({ entity: 'Animal', relation: 'subclasses', direct: false })).sort(),
+    [P + 'Cat', P + 'Dog', P + 'Puppy'],
+    'unsatisfiable classes are not reported as subclasses',
+  );
   assert.deepEqual(iris(await q({ entity: 'dog owner', relation: 'superclasses' })), [P + 'PetOwner'], 'an inferred subsumption');
   assert.deepEqual(iris(await q({ entity: P + 'rex', relation: 'types' })), [P + 'Puppy']);
-  assert.deepEqual(iris(await q({ entity: 'rex', relation: 'types', direct: false })).sort(), [P + 'Animal', P + 'Dog', P + 'Puppy', OWL_THING]);
+  assert.deepEqual(iris(await q({ entity: 'rex', relation: 'types', direct: false })).sort(), [
+    P + 'Animal',
+    P + 'Dog',
+    P + 'Puppy',
+    OWL_THING,
+  ]);
   const owners = await q({ entity: 'dog owner', relation: 'instances' });
   assert.deepEqual(owners.items, [{ iri: P + 'alice', display: 'alice', type: 'NamedIndividual' }]);
   assert.deepEqual(iris(await q({ entity: 'Animal', relation: 'instances' })), [], 'rex is not a direct instance of Animal');
@@ -199,7 +225,10 @@ test('execute_dl_query answers anonymous and named expressions and reports parse
   assert.equal(all.body.warning !== undefined && /SWRL/.test(all.body.warning as string), true);
 
   const inst = await call(c, 'execute_dl_query', { query: 'owns some Dog', relation: 'instances', direct: false });
-  assert.deepEqual(Object.keys(inst.body).filter((k) => ['equivalent', 'superclasses', 'subclasses', 'instances'].includes(k)), ['instances']);
+  assert.deepEqual(
+    Object.keys(inst.body).filter((k) => ['equivalent', 'superclasses', 'subclasses', 'instances'].includes(k)),
+    ['instances'],
+  );
   assert.deepEqual(iris(inst.body.instances), [P + 'alice']);
   assert.match(inst.body.warning as string, /complete=true/, 'EL++ + anonymous + direct=false without complete');
   const completeArg = await call(c, 'execute_dl_query', { query: 'owns some Dog', relation: 'instances', direct: false, complete: true });
@@ -249,7 +278,11 @@ test('an inconsistent ontology: run_reasoner says so and inference reads point a
   assert.equal(run.status, 'inconsistent');
   assert.equal(run.unsatisfiable_count, undefined);
   assert.match(run.message as string, /explain_inconsistency/);
-  for (const [tool, args] of [['get_unsatisfiable_classes', {}], ['get_inferred_superclasses', { entity: 'Dog' }], ['execute_dl_query', { query: 'Dog' }]] as const) {
+  for (const [tool, args] of [
+    ['get_unsatisfiable_classes', {}],
+    ['get_inferred_superclasses', { entity: 'Dog' }],
+    ['execute_dl_query', { query: 'Dog' }],
+  ] as const) {
     const r = await call(c, tool, args);
     assert.equal(r.isError, true, tool);
     assert.equal(r.body.error_code, 'inconsistent_ontology', tool);
@@ -279,7 +312,8 @@ test('get_reasoner_capabilities gives stable identity, digests and closed capabi
   const id = a.identity as Record<string, unknown>;
   assert.equal(id.id, 'el');
   assert.equal(id.name, 'Athene EL++ Classifier 0.1.0');
-  for (const k of ['implementation_digest', 'configuration_digest', 'semantic_configuration_digest']) assert.match(id[k] as string, /^sha256:[0-9a-f]{64}$/, k);
+  for (const k of ['implementation_digest', 'configuration_digest', 'semantic_configuration_digest'])
+    assert.match(id[k] as string, /^sha256:[0-9a-f]{64}$/, k);
   assert.match(a.capability_digest as string, /^sha256:[0-9a-f]{64}$/);
   assert.equal(a.absence_means_supported, false);
   const rows = a.owl_capabilities as { construct: string; status: string }[];
@@ -303,7 +337,11 @@ test('set_reasoner is M·N (TOOLS.md): a read-only server refuses it with read_o
     assert.equal(refused.body.effects_prevented, true);
     assert.equal((await call(client, 'list_reasoners')).body.current_id, before, 'the selection is unchanged');
     assert.equal((await call(client, 'run_reasoner')).body.completed, true, 'run_reasoner (R) still runs');
-    assert.equal((await call(client, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Cat' })).body.error_code, 'read_only', 'edits stay refused');
+    assert.equal(
+      (await call(client, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Cat' })).body.error_code,
+      'read_only',
+      'edits stay refused',
+    );
     await client.close();
   } finally {
     await readOnly.stop();

@@ -130,7 +130,10 @@ test('rename_entity preview reports the rewrite and changes nothing', async () =
   assert.equal(sample.length, 10);
   const renderings = sample.map((r) => r.rendering as string);
   assert.deepEqual(renderings, [...renderings].sort(), 'ordered by rendering');
-  assert.ok(renderings.every((r) => !r.includes('Widget')), renderings.join('\n'));
+  assert.ok(
+    renderings.every((r) => !r.includes('Widget')),
+    renderings.join('\n'),
+  );
   assert.ok(sample.some((r) => r.axiom_type === 'DLSafeRule'));
   assert.match(p.note as string, /Nothing was changed/);
   assert.equal(await fingerprint(), baseline);
@@ -144,9 +147,16 @@ test('rename_entity rewrites every use in the active ontology as one undo entry,
   assert.equal(await undoDepth(), depth + 1, 'one undo entry');
   const text = await savedText('renamed.ofn');
   assert.equal(/Widget/.test(text), false, 'no use of the old IRI is left in the active ontology');
-  for (const use of ['Declaration(Class(:Thingamajig))', 'Declaration(NamedIndividual(:Thingamajig))', 'ClassAssertion(:Product :Thingamajig)',
-    'Annotation(:reviewer :Thingamajig)', 'ClassAtom(:Thingamajig Variable(:x))', 'Annotation(rdfs:seeAlso :Thingamajig)',
-    'AnnotationAssertion(rdfs:seeAlso :Gadget :Thingamajig)', 'AnnotationAssertion(rdfs:label :Thingamajig "widget"@en)']) {
+  for (const use of [
+    'Declaration(Class(:Thingamajig))',
+    'Declaration(NamedIndividual(:Thingamajig))',
+    'ClassAssertion(:Product :Thingamajig)',
+    'Annotation(:reviewer :Thingamajig)',
+    'ClassAtom(:Thingamajig Variable(:x))',
+    'Annotation(rdfs:seeAlso :Thingamajig)',
+    'AnnotationAssertion(rdfs:seeAlso :Gadget :Thingamajig)',
+    'AnnotationAssertion(rdfs:label :Thingamajig "widget"@en)',
+  ]) {
     assert.ok(text.includes(use), `${use} in\n${text}`);
   }
   assert.deepEqual(await axiomsOf(SHOP + 'Widget', true), ['Widget SubClassOf base:Item'], 'the import still says what it said');
@@ -195,7 +205,10 @@ test('delete_entity preview lists every sense and axiom that would go, and chang
   assert.equal(p.removed_axioms, 8);
   const sample = p.removed_axioms_sample as Row[];
   assert.equal(sample.length, 8);
-  assert.deepEqual(sample.map((r) => r.rendering), [...sample.map((r) => r.rendering as string)].sort());
+  assert.deepEqual(
+    sample.map((r) => r.rendering),
+    [...sample.map((r) => r.rendering as string)].sort(),
+  );
   assert.match(p.note as string, /Nothing was changed/);
   assert.match(p.note as string, /2 remaining axiom\(s\) still use/);
   assert.equal(await fingerprint(), baseline);
@@ -209,10 +222,17 @@ test('delete_entity removes the entity and what references it as one undo entry;
   assert.equal(individual.note, undefined);
   assert.equal(await undoDepth(), depth + 1);
   const entity = await ok('get_entity', { entity: SHOP + 'Widget' });
-  assert.deepEqual((entity.matches as Row[]).map((m) => m.type), ['Class'], 'the class sense stays, imports included');
+  assert.deepEqual(
+    (entity.matches as Row[]).map((m) => m.type),
+    ['Class'],
+    'the class sense stays, imports included',
+  );
 
   const rest = await ok('delete_entity', { entity: SHOP + 'Widget' });
-  assert.deepEqual((rest.deleted as Row[]).map((d) => d.type), ['Class']);
+  assert.deepEqual(
+    (rest.deleted as Row[]).map((d) => d.type),
+    ['Class'],
+  );
   assert.equal(rest.removed_axioms, 6);
   assert.match(rest.note as string, /2 remaining axiom\(s\)/);
   assert.deepEqual(await axiomsOf(SHOP + 'Widget', true), ['Widget SubClassOf base:Item'], 'the import keeps its axiom');
@@ -236,7 +256,9 @@ test('deprecate_entity adds owl:deprecated, the replacement pointer and annotati
   const r = await ok('deprecate_entity', {
     entity: 'Legacy',
     replaced_by: 'Product',
-    annotations: [{ property: 'rdfs:comment', value: 'superseded', lang: 'en', annotations: [{ property: 'rdfs:comment', value: 'ticket 42' }] }],
+    annotations: [
+      { property: 'rdfs:comment', value: 'superseded', lang: 'en', annotations: [{ property: 'rdfs:comment', value: 'ticket 42' }] },
+    ],
   });
   assert.deepEqual(r.deprecated, { iri: SHOP + 'Legacy', display: 'Legacy', type: 'Class' });
   assert.equal(r.replaced_by, SHOP + 'Product');
@@ -250,7 +272,11 @@ test('deprecate_entity adds owl:deprecated, the replacement pointer and annotati
   assert.ok(text.includes(`Declaration(AnnotationProperty(<${OBO}IAO_0100001>))`), text);
   assert.ok(text.includes('AnnotationAssertion(Annotation(rdfs:comment "ticket 42") rdfs:comment :Legacy "superseded"@en)'), text);
 
-  const again = await ok('deprecate_entity', { entity: 'Legacy', replaced_by: SHOP + 'Product', annotations: [{ property: 'rdfs:comment', value: 'superseded', lang: 'en' }] });
+  const again = await ok('deprecate_entity', {
+    entity: 'Legacy',
+    replaced_by: SHOP + 'Product',
+    annotations: [{ property: 'rdfs:comment', value: 'superseded', lang: 'en' }],
+  });
   assert.equal(again.applied, 0);
   assert.match(again.note as string, /already deprecated/);
   assert.equal(await undoDepth(), depth + 1, 'a no-op logs no undo entry');
@@ -263,7 +289,10 @@ test('deprecate_entity takes another replacement property, and counts an existin
   assert.equal(first.replaced_by, undefined);
   const pointer = await ok('deprecate_entity', { entity: 'Gizmo', replaced_by: 'Gadget', replaced_by_property: 'rdfs:seeAlso' });
   assert.equal(pointer.applied, 1, 'deprecated already: only the pointer is added');
-  assert.deepEqual(await axiomsOf('Gizmo'), ['Class: Gizmo', 'Gizmo SubClassOf Gadget', 'Gizmo owl:deprecated true', 'Gizmo rdfs:seeAlso Gadget'].sort());
+  assert.deepEqual(
+    await axiomsOf('Gizmo'),
+    ['Class: Gizmo', 'Gizmo SubClassOf Gadget', 'Gizmo owl:deprecated true', 'Gizmo rdfs:seeAlso Gadget'].sort(),
+  );
   await undoBack(2);
 });
 
@@ -271,8 +300,18 @@ test('deprecate_entity refuses what it cannot deprecate', async () => {
   await refused('deprecate_entity', { entity: 'NoSuchThing' }, 'not_found');
   await refused('deprecate_entity', { entity: 'Legacy', replaced_by: 'NoSuchThing' }, 'not_found', /replaced_by/);
   await refused('deprecate_entity', { entity: 'Legacy', replaced_by: 'Legacy' }, 'invalid_argument', /itself/);
-  await refused('deprecate_entity', { entity: 'Legacy', replaced_by_property: 'nope:x', replaced_by: 'Product' }, 'invalid_argument', /replaced_by_property/);
-  await refused('deprecate_entity', { entity: 'Legacy', annotations: [{ property: 'rdfs:comment' }] }, 'invalid_argument', /annotations\[0\]/);
+  await refused(
+    'deprecate_entity',
+    { entity: 'Legacy', replaced_by_property: 'nope:x', replaced_by: 'Product' },
+    'invalid_argument',
+    /replaced_by_property/,
+  );
+  await refused(
+    'deprecate_entity',
+    { entity: 'Legacy', annotations: [{ property: 'rdfs:comment' }] },
+    'invalid_argument',
+    /annotations\[0\]/,
+  );
   await refused('deprecate_entity', { entity: 'Legacy', annotations: [{ value: 'x', colour: 'red' }] }, 'invalid_argument');
   await refused('deprecate_entity', { entity: 'owl:Thing' }, 'invalid_argument');
 });
@@ -301,7 +340,11 @@ test('move_class replaces named parents, keeps restrictions, and is one undo ent
   assert.deepEqual(root.removed_parents, ['Gadget']);
   assert.equal(root.new_parent, undefined);
   const left = (await axiomsOf('widget')).filter((x) => x.startsWith('widget SubClassOf'));
-  assert.deepEqual(left, ['widget SubClassOf Product and hasPart some Part', 'widget SubClassOf hasPart some Part'], 'anonymous parents stay');
+  assert.deepEqual(
+    left,
+    ['widget SubClassOf Product and hasPart some Part', 'widget SubClassOf hasPart some Part'],
+    'anonymous parents stay',
+  );
   await undoBack(3);
 });
 

@@ -42,7 +42,11 @@ const POLICY = `version: 1\nproject_id: rel-demo\nroot_ontology: ${REL}\n`;
 const withPolicy = (body: () => Promise<void>, extra = '') => withProjectPolicy(dir, POLICY + extra, body);
 const stageOf = (r: Row, stage: string) => (r.stages as Row[]).find((s) => s.stage === stage);
 const codes = (r: Row) => (r.findings as Row[]).filter((f) => f.source === 'release').map((f) => f.rule_id);
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 const CREATED = '2026-01-31T12:00:00Z';
 
 /** Runs `body` and removes the release directory `name` afterwards. */
@@ -62,16 +66,23 @@ test('run_release_gate passes a clean ontology: required release stage, verified
     assert.deepEqual([r.network, r.lock_mode, r.created_at, r.version_iri], ['deny', 'ignore', 'PREVIEW', `${REL}/1.0`]);
     assert.equal((r.required_stages as string[]).at(-1), 'release');
     assert.deepEqual(stageOf(r, 'release'), {
-      stage: 'release', ran: true, required: true, status: 'completed', verdict: 'pass',
-      findings_summary: { total: 0, error: 0, warn: 0, info: 0 }, identity_digest: (stageOf(r, 'release') as Row).identity_digest,
+      stage: 'release',
+      ran: true,
+      required: true,
+      status: 'completed',
+      verdict: 'pass',
+      findings_summary: { total: 0, error: 0, warn: 0, info: 0 },
+      identity_digest: (stageOf(r, 'release') as Row).identity_digest,
     });
     assert.deepEqual(r.round_trip, { clean: true, format: 'turtle' });
     assert.deepEqual(r.resolved_imports, []);
     assert.deepEqual(r.baseline, { compared: false, status: 'not_compared' });
     const manifest = r.manifest_preview as Row;
     assert.equal(manifest.created_at, 'PREVIEW');
-    assert.deepEqual((manifest.artifacts as Row[]).map((a) => a.path),
-      ['rel-demo.ttl', 'reports/qc.json', 'reports/qc.md', 'reports/qc.xml', 'reports/qc.sarif', 'ro-crate-metadata.json']);
+    assert.deepEqual(
+      (manifest.artifacts as Row[]).map((a) => a.path),
+      ['rel-demo.ttl', 'reports/qc.json', 'reports/qc.md', 'reports/qc.xml', 'reports/qc.sarif', 'ro-crate-metadata.json'],
+    );
     assert.equal((manifest.fingerprints as Row).semantic, r.semantic_fingerprint);
     const preview = r.reports_preview as Row;
     assert.deepEqual(preview.formats, ['json', 'markdown', 'junit', 'sarif']);
@@ -86,8 +97,13 @@ test('run_release_gate without a policy: gate error, the release stage skipped, 
   assert.equal(r.gate, 'error');
   assert.equal((stageOf(r, 'release') as Row).status, 'skipped');
   assert.equal((r.manifest_preview as Row).manifest_available, false);
-  assert.deepEqual(r.round_trip, { clean: false, format: null, skipped: true, reason: 'validation did not start: no valid project policy governs this ontology' });
-  assert.equal(((r.errors as Row[])[0]).code, 'policy_not_found');
+  assert.deepEqual(r.round_trip, {
+    clean: false,
+    format: null,
+    skipped: true,
+    reason: 'validation did not start: no valid project policy governs this ontology',
+  });
+  assert.equal((r.errors as Row[])[0].code, 'policy_not_found');
 });
 
 test('prepare_release dry run returns the artifacts inline and writes nothing', async () => {
@@ -104,7 +120,7 @@ test('prepare_release dry run returns the artifacts inline and writes nothing', 
   });
 });
 
-test('prepare_release commit writes every artifact with the manifest\'s digests, byte-identical when repeated', async () => {
+test("prepare_release commit writes every artifact with the manifest's digests, byte-identical when repeated", async () => {
   await withPolicy(async () => {
     await withOutput('release', async (out) => {
       const r = await callOk(c, 'prepare_release', { dry_run: false, created_at: CREATED });
@@ -116,7 +132,7 @@ test('prepare_release commit writes every artifact with the manifest\'s digests,
         assert.equal(sha256Digest(bytes), a.sha256, String(a.path));
         assert.equal(bytes.length, a.bytes, String(a.path));
       }
-      const listed = (r.artifacts as Row[]);
+      const listed = r.artifacts as Row[];
       assert.equal(sha256Digest(await readFile(path.join(out, 'manifest.json'))), listed.at(-1)!.sha256);
       const ontology = await readFile(path.join(out, 'rel-demo.ttl'), 'utf8');
       assert.match(ontology, /1\.0/);
@@ -135,7 +151,11 @@ test('a release as baseline: verified and diffed; a tampered artifact or an esca
       try {
         const r = await callOk(c, 'run_release_gate', { baseline_manifest: path.join(out, 'manifest.json') });
         const b = r.baseline as Row;
-        assert.deepEqual([b.compared, b.status, b.manifest, b.verified_artifacts], [true, 'compared', 'release/manifest.json', 6], JSON.stringify(b));
+        assert.deepEqual(
+          [b.compared, b.status, b.manifest, b.verified_artifacts],
+          [true, 'compared', 'release/manifest.json', 6],
+          JSON.stringify(b),
+        );
         assert.deepEqual([b.axioms_added, b.axioms_removed], [3, 0], 'the Declaration, label and SubClassOf of Puppy');
         const dry = await callOk(c, 'prepare_release', { baseline_manifest: 'release/manifest.json' });
         const diff = JSON.parse((dry.reports as Row).diff as string) as Row;
@@ -195,7 +215,10 @@ test('the release format must be written and read back: OBO holds a non-OBO onto
   }, 'release:\n  format: obo\n');
   await withPolicy(async () => {
     const r = await callOk(c, 'run_release_gate');
-    assert.deepEqual([r.gate, (r.round_trip as Row).skipped, (r.manifest_preview as Row).ontology], ['pass', true, { iri: REL, version_iri: `${REL}/1.0`, format: 'ntriples', path: 'rel-demo.nt' }]);
+    assert.deepEqual(
+      [r.gate, (r.round_trip as Row).skipped, (r.manifest_preview as Row).ontology],
+      ['pass', true, { iri: REL, version_iri: `${REL}/1.0`, format: 'ntriples', path: 'rel-demo.nt' }],
+    );
   }, 'release:\n  format: ntriples\n  require_clean_round_trip: false\n');
 });
 
@@ -256,9 +279,15 @@ test('a remote-backed import: imports.remote_backed under network=deny; kept wit
       const denied = await callOk(remote.c, 'run_release_gate');
       assert.equal(denied.gate, 'fail');
       assert.deepEqual(codes(denied), ['imports.remote_backed']);
-      assert.deepEqual(denied.resolved_imports, [{
-        ontology_iri: 'http://example.org/ext', version_iri: null, document: `${origin.base}/ext.ttl`, source_type: 'remote', backed_by: 'remote',
-      }]);
+      assert.deepEqual(denied.resolved_imports, [
+        {
+          ontology_iri: 'http://example.org/ext',
+          version_iri: null,
+          document: `${origin.base}/ext.ttl`,
+          source_type: 'remote',
+          backed_by: 'remote',
+        },
+      ]);
       const hits = origin.hits;
       const allowed = await callOk(remote.c, 'run_release_gate', { network: 'allow' });
       assert.deepEqual(codes(allowed), [], JSON.stringify(allowed.findings));
@@ -266,7 +295,7 @@ test('a remote-backed import: imports.remote_backed under network=deny; kept wit
       assert.equal(origin.hits, hits, 'the gate fetched nothing');
       await writeFile(path.join(remote.dir, '.athene', 'project.yaml'), POLICY);
       const policyDenies = await callOk(remote.c, 'run_release_gate', { network: 'allow' });
-      assert.deepEqual(codes(policyDenies), ['imports.remote_backed'], 'request allow never overrides the policy\'s network.default: deny');
+      assert.deepEqual(codes(policyDenies), ['imports.remote_backed'], "request allow never overrides the policy's network.default: deny");
       assert.equal(policyDenies.network_caveat, undefined);
     });
   } finally {
@@ -301,7 +330,12 @@ test('prepare_release writes into an explicit project-relative output_dir and re
       assert.equal(await exists(out), false);
       const r = await callOk(c, 'prepare_release', { dry_run: false, output_dir: 'dist/v1', created_at: CREATED, limit: 0 });
       assert.deepEqual([r.prepared, r.output_dir], [true, out]);
-      assert.deepEqual(r.reports, { json: 'reports/qc.json', markdown: 'reports/qc.md', junit: 'reports/qc.xml', sarif: 'reports/qc.sarif' });
+      assert.deepEqual(r.reports, {
+        json: 'reports/qc.json',
+        markdown: 'reports/qc.md',
+        junit: 'reports/qc.xml',
+        sarif: 'reports/qc.sarif',
+      });
       assert.equal(r.ro_crate, undefined, 'the RO-Crate is inline on a dry run only');
       assert.equal(await exists(path.join(out, 'manifest.json')), true);
     });
@@ -322,7 +356,10 @@ test('lock_mode=required without a lockfile: imports.lock_missing keeps the gate
     assert.notEqual(r.gate, 'pass');
     assert.ok(JSON.stringify(r.findings).includes('imports.lock_missing'), JSON.stringify(r.findings));
     const prepared = await call(c, 'prepare_release', { dry_run: false, lock_mode: 'required' });
-    assert.deepEqual([prepared.body.error_code, prepared.body.prepared, prepared.body.lock_mode], ['release_gate_not_passed', false, 'required']);
+    assert.deepEqual(
+      [prepared.body.error_code, prepared.body.prepared, prepared.body.lock_mode],
+      ['release_gate_not_passed', false, 'required'],
+    );
     assert.equal(await exists(path.join(dir, 'release')), false);
   });
 });

@@ -32,16 +32,26 @@ test('a fence a stopped process did not confirm stays pending on disk and is con
     children[0].child.kill('SIGSTOP');
     const secret = (await readFile(directorySecretPath(t.home), 'utf8')).trim();
     const res = await raw(t, {
-      method: 'POST', path: '/internal/revoke-client', body: JSON.stringify({ client_id: clientId }),
+      method: 'POST',
+      path: '/internal/revoke-client',
+      body: JSON.stringify({ client_id: clientId }),
       headers: { 'content-type': 'application/json', [DIRECTORY_SECRET_HEADER]: secret },
     });
     assert.equal(res.status, 200);
-    const report = (await res.json()) as { fenced_windows: string[]; pending_windows: string[]; fence_id: string; dropped_sessions: number };
+    const report = (await res.json()) as {
+      fenced_windows: string[];
+      pending_windows: string[];
+      fence_id: string;
+      dropped_sessions: number;
+    };
     assert.deepEqual(report.pending_windows, [remote.id]);
     assert.deepEqual(report.fenced_windows, [t.server.registry.local[0].id]);
     assert.equal(report.dropped_sessions, 1, 'the session pinned to the remote window was dropped');
     const pending = await loadPendingFences(t.home);
-    assert.deepEqual(pending.map((p) => [p.fence.fence_id, [...p.windows]]), [[report.fence_id, [remote.id]]]);
+    assert.deepEqual(
+      pending.map((p) => [p.fence.fence_id, [...p.windows]]),
+      [[report.fence_id, [remote.id]]],
+    );
     await assert.rejects(call(c, 'get_active_ontology'), /401|nauthorized/);
 
     children[0].child.kill('SIGCONT');

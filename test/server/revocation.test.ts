@@ -10,15 +10,32 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { staticPrincipal } from '../../src/auth/principal.js';
 import { DIRECTORY_SECRET_HEADER, directorySecretPath } from '../../src/auth/directory-secret.js';
 import type { WindowHandle } from '../../src/actors/window.js';
-import { startTestServer, fixture, connect, call, raw, decideWrite, startOrigin, INIT_BODY, MCP_HEADERS, type TestServer } from './support.js';
+import {
+  startTestServer,
+  fixture,
+  connect,
+  call,
+  raw,
+  decideWrite,
+  startOrigin,
+  INIT_BODY,
+  MCP_HEADERS,
+  type TestServer,
+} from './support.js';
 import { authorize, registerClient } from './oauth-grant.js';
 import { DirectSession, oauthPrincipal } from './direct-window.js';
 import { openSession } from './raw-session.js';
 
 /** tools/list on session `sid` with `token` (and extra headers); status and JSON body. */
-async function listOn(t: TestServer, sid: string, token: string, extra: Record<string, string> = {}): Promise<{ status: number; body: { error?: { message: string } } }> {
+async function listOn(
+  t: TestServer,
+  sid: string,
+  token: string,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; body: { error?: { message: string } } }> {
   const res = await raw(t, {
-    method: 'POST', headers: { ...MCP_HEADERS, ...extra, authorization: `Bearer ${token}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...extra, authorization: `Bearer ${token}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
   });
   return { status: res.status, body: (await res.json()) as { error?: { message: string } } };
@@ -68,13 +85,23 @@ test('a pinned session refuses another client, another grant and another kind of
     assert.equal(oauthOnStatic.status, 403);
     assert.match(oauthOnStatic.body.error!.message, /static bearer token/);
 
-    const forged = { 'x-athene-principal': JSON.stringify({ ...staticPrincipal(), type: 'oauth', client_id: a, grant_id: null }), 'x-athene-client-id': a, 'x-athene-grant-id': 'x' };
+    const forged = {
+      'x-athene-principal': JSON.stringify({ ...staticPrincipal(), type: 'oauth', client_id: a, grant_id: null }),
+      'x-athene-client-id': a,
+      'x-athene-grant-id': 'x',
+    };
     assert.equal((await listOn(t, sid, b.accessToken, forged)).status, 403, 'a forged principal header does not pass the pin');
 
     // a read-only grant claiming the local-admin profile in a header is still read-only
     const reader = await authorize(t, await registerClient(t, 'Reader'), 'read');
     const transport = new StreamableHTTPClientTransport(new URL('/mcp', t.server.url), {
-      requestInit: { headers: { Authorization: `Bearer ${reader.accessToken}`, 'X-Athene-Principal': JSON.stringify(staticPrincipal()), 'X-Athene-Capabilities': 'ontology:curate' } },
+      requestInit: {
+        headers: {
+          Authorization: `Bearer ${reader.accessToken}`,
+          'X-Athene-Principal': JSON.stringify(staticPrincipal()),
+          'X-Athene-Capabilities': 'ontology:curate',
+        },
+      },
     });
     const client = new Client({ name: 'forger', version: '1' });
     await client.connect(transport);
@@ -101,16 +128,24 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
     const bystander = await connect(t, bystanderGrant.accessToken);
     const admin = await connect(t, t.token, `/instances/${second.id}/mcp`);
 
-    const loading = call(c, 'load_ontology', { source: `${origin.base}/slow.ttl`, connection_timeout_ms: 600_000 }).then(() => null, (err: Error) => err);
+    const loading = call(c, 'load_ontology', { source: `${origin.base}/slow.ttl`, connection_timeout_ms: 600_000 }).then(
+      () => null,
+      (err: Error) => err,
+    );
     assert.equal((await decide(t, await heldWrite(t, 'load_ontology'), 'approve')).status, 200);
     for (let i = 0; i < 400 && origin.hits === 0; i++) await new Promise((r) => setTimeout(r, 25));
     // the held write
-    const holding = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' }).then(() => null, (err: Error) => err);
+    const holding = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' }).then(
+      () => null,
+      (err: Error) => err,
+    );
     const held = await heldWrite(t, 'add_axiom');
 
     const secret = (await readFile(directorySecretPath(t.home), 'utf8')).trim();
     const res = await raw(t, {
-      method: 'POST', path: '/internal/revoke-client', body: JSON.stringify({ client_id: clientId }),
+      method: 'POST',
+      path: '/internal/revoke-client',
+      body: JSON.stringify({ client_id: clientId }),
       headers: { 'content-type': 'application/json', [DIRECTORY_SECRET_HEADER]: secret },
     });
     assert.equal(res.status, 200);
@@ -131,7 +166,11 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
     assert.ok([200, 404].includes((await decide(t, held, 'approve')).status));
     assert.equal((await call(admin, 'get_entity', { entity: 'Dog' })).isError, true, 'the held write never committed');
 
-    const later = await raw(t, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${grant.accessToken}` }, body: INIT_BODY });
+    const later = await raw(t, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${grant.accessToken}` },
+      body: INIT_BODY,
+    });
     assert.equal(later.status, 401);
     assert.match(later.headers.get('www-authenticate') ?? '', /invalid_token/);
     await assert.rejects(call(c, 'get_active_ontology'));
@@ -140,7 +179,11 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
     await t.server.openWindow([fixture('zoo.ttl')]);
     const third = t.server.registry.local.at(-1) as WindowHandle;
     const direct = await DirectSession.open(third, revoked);
-    assert.equal((await direct.call('get_entity', { entity: 'Animal' })).body.error_code, 'authorization_revoked', 'a window started after the revocation holds the fence');
+    assert.equal(
+      (await direct.call('get_entity', { entity: 'Animal' })).body.error_code,
+      'authorization_revoked',
+      'a window started after the revocation holds the fence',
+    );
 
     assert.equal((await call(bystander, 'get_entity', { entity: 'Animal' })).isError, false, 'another client is untouched');
     await Promise.all([bystander.close(), admin.close(), c.close().catch(() => undefined)]);
@@ -150,7 +193,7 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
   }
 });
 
-test('revoking one grant (RFC 7009) ends that grant\'s sessions only; a re-authorized client keeps working', async () => {
+test("revoking one grant (RFC 7009) ends that grant's sessions only; a re-authorized client keeps working", async () => {
   const t = await startTestServer([fixture('zoo.ttl')]);
   try {
     const clientId = await registerClient(t, 'Two grants');
@@ -161,13 +204,21 @@ test('revoking one grant (RFC 7009) ends that grant\'s sessions only; a re-autho
     const result = await t.server.authority.revokeToken(g1.accessToken);
     assert.equal(result.ok, true);
     assert.equal((await listOn(t, s1, g1.accessToken)).status, 401);
-    assert.equal(t.server.registry.pinOf(s1), undefined, 'the revoked grant\'s session was dropped');
-    assert.equal((await call(c2, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' })).body.applied, true, 'the other grant still commits');
+    assert.equal(t.server.registry.pinOf(s1), undefined, "the revoked grant's session was dropped");
+    assert.equal(
+      (await call(c2, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' })).body.applied,
+      true,
+      'the other grant still commits',
+    );
 
     await t.server.authority.revokeClient(clientId);
     const again = await authorize(t, clientId);
     const c3 = await connect(t, again.accessToken);
-    assert.equal((await call(c3, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cat', super: 'Animal' })).body.applied, true, 'a new authorization after revoke-client is not fenced');
+    assert.equal(
+      (await call(c3, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Cat', super: 'Animal' })).body.applied,
+      true,
+      'a new authorization after revoke-client is not fenced',
+    );
     await Promise.all([c2.close().catch(() => undefined), c3.close()]);
   } finally {
     await t.stop();

@@ -71,18 +71,43 @@ test('add_rule builds every atom type, with ?name and ?<IRI> variables, typed an
   const body = rule.body as Row[];
   assert.deepEqual(body[0], { type: 'class', predicate: 'Person', predicate_iri: EX + 'Person', arg1: `?<${VAR}p>` });
   assert.deepEqual(body[1], { type: 'data_property', predicate: 'age', predicate_iri: EX + 'age', arg1: `?<${VAR}p>`, arg2: `?<${VAR}a>` });
-  assert.deepEqual(body[2], { type: 'builtin', builtin: SWRLB + 'greaterThanOrEqual', args: [`?<${VAR}a>`, { value: '18', datatype: XSD + 'integer' }] });
+  assert.deepEqual(body[2], {
+    type: 'builtin',
+    builtin: SWRLB + 'greaterThanOrEqual',
+    args: [`?<${VAR}a>`, { value: '18', datatype: XSD + 'integer' }],
+  });
   assert.deepEqual(body[3], { type: 'same_as', arg1: `?<${VAR}p>`, arg2: EX + 'alice' });
   assert.deepEqual(body[4], { type: 'different_from', arg1: '?<http://example.org/v#q>', arg2: `?<${VAR}p>` });
-  assert.deepEqual(body[5], { type: 'builtin', builtin: SWRLB + 'stringConcat', args: [`?<${VAR}s>`, 'Ms ', { value: 'Alice', lang: 'en' }] });
+  assert.deepEqual(body[5], {
+    type: 'builtin',
+    builtin: SWRLB + 'stringConcat',
+    args: [`?<${VAR}s>`, 'Ms ', { value: 'Alice', lang: 'en' }],
+  });
   const head = rule.head as Row[];
-  assert.deepEqual(head[1], { type: 'data_property', predicate: 'nickname', predicate_iri: EX + 'nickname', arg1: `?<${VAR}p>`, value: 'ally', lang: 'en' });
-  assert.deepEqual(head[2], { type: 'object_property', predicate: 'knows', predicate_iri: EX + 'knows', arg1: `?<${VAR}p>`, arg2: EX + 'bob' });
+  assert.deepEqual(head[1], {
+    type: 'data_property',
+    predicate: 'nickname',
+    predicate_iri: EX + 'nickname',
+    arg1: `?<${VAR}p>`,
+    value: 'ally',
+    lang: 'en',
+  });
+  assert.deepEqual(head[2], {
+    type: 'object_property',
+    predicate: 'knows',
+    predicate_iri: EX + 'knows',
+    arg1: `?<${VAR}p>`,
+    arg2: EX + 'bob',
+  });
   assert.deepEqual(rule.variables, ['http://example.org/v#q', VAR + 'a', VAR + 'p', VAR + 's']);
-  assert.deepEqual(rule.annotations, [{ property: 'rdfs:comment', property_iri: 'http://www.w3.org/2000/01/rdf-schema#comment', value: 'everything at once', lang: 'en' }]);
+  assert.deepEqual(rule.annotations, [
+    { property: 'rdfs:comment', property_iri: 'http://www.w3.org/2000/01/rdf-schema#comment', value: 'everything at once', lang: 'en' },
+  ]);
   assert.match(String(rule.rendering), /-> /);
   assert.deepEqual((r.new_entities as Row[]).map((e) => [e.iri, e.type]).sort(), [
-    [EX + 'bob', 'NamedIndividual'], [EX + 'knows', 'ObjectProperty'], [EX + 'nickname', 'DataProperty'],
+    [EX + 'bob', 'NamedIndividual'],
+    [EX + 'knows', 'ObjectProperty'],
+    [EX + 'nickname', 'DataProperty'],
   ]);
   assert.equal(await undoDepth(s.c), depth + 1, 'one undo entry per add');
   await ok('undo_change');
@@ -120,12 +145,19 @@ test('add_rule refuses an empty head and malformed atoms with precise errors', a
 });
 
 test('list_rules orders by rendering, and a listed rule replays through add_rule and remove_rule unchanged', async () => {
-  await ok('add_rule', { head: [{ type: 'class', predicate: 'Adult', arg1: '?x' }], body: [{ type: 'class', predicate: 'Person', arg1: '?x' }], annotations: [{ value: 'adult' }] });
+  await ok('add_rule', {
+    head: [{ type: 'class', predicate: 'Adult', arg1: '?x' }],
+    body: [{ type: 'class', predicate: 'Person', arg1: '?x' }],
+    annotations: [{ value: 'adult' }],
+  });
   await ok('add_rule', { head: [{ type: 'class', predicate: 'Person', arg1: '?x' }], variable_namespace: 'urn:other#' });
   const rules = await listed();
   const renderings = rules.map((r) => String(r.rendering));
   assert.deepEqual(renderings, [...renderings].sort());
-  assert.deepEqual(rules.map((r) => r.index), [0, 1, 2]);
+  assert.deepEqual(
+    rules.map((r) => r.index),
+    [0, 1, 2],
+  );
   const again = await ok('list_rules');
   assert.deepEqual(again, await ok('list_rules'), 'unchanged state lists identically');
   for (const r of rules) {
@@ -194,7 +226,10 @@ test('validate_rules reports against the selected reasoner without executing, pa
   assert.deepEqual(auto.totals, { supported: 0, unsupported: 4, unknown: 0 }, 'auto ignores SWRL rules');
   assert.equal(auto.compatible, false);
   await ok('set_reasoner', { reasoner: 'el' });
-  await ok('add_rule', { head: [{ type: 'builtin', builtin: 'http://example.org/custom#magic', args: ['?q'] }], body: [{ type: 'class', predicate: 'Person', arg1: '?q' }] });
+  await ok('add_rule', {
+    head: [{ type: 'builtin', builtin: 'http://example.org/custom#magic', args: ['?q'] }],
+    body: [{ type: 'class', predicate: 'Person', arg1: '?q' }],
+  });
   const first = await ok('validate_rules', { limit: 3 });
   assert.equal(first.compatible, false);
   assert.equal(first.coverage_complete, true);
@@ -216,7 +251,10 @@ test('validate_rules reports against the selected reasoner without executing, pa
   const second = await ok('validate_rules', { offset: 3, limit: 3, snapshot_fingerprint: first.snapshot_fingerprint });
   assert.equal(second.returned, 2);
   assert.equal(second.next_offset, undefined);
-  assert.deepEqual([...(first.rules as Row[]), ...(second.rules as Row[])].map((r) => r.index), [0, 1, 2, 3, 4]);
+  assert.deepEqual(
+    [...(first.rules as Row[]), ...(second.rules as Row[])].map((r) => r.index),
+    [0, 1, 2, 3, 4],
+  );
   assert.equal(second.snapshot_fingerprint, first.snapshot_fingerprint);
 
   await ok('remove_rule', { index: 0 });
@@ -259,19 +297,25 @@ test('class-expression and data-range atoms list and replay; include_imports wid
   try {
     const base = path.join(dir, 'base.ofn');
     const main = path.join(dir, 'main.ofn');
-    await writeFile(base, `Prefix(:=<${EX}>)
+    await writeFile(
+      base,
+      `Prefix(:=<${EX}>)
 Ontology(<http://example.org/base>
 Declaration(Class(:Person))
 DLSafeRule(Body(ClassAtom(:Person Variable(<${VAR}b>))) Head(ClassAtom(:Person Variable(<${VAR}b>))))
 )
-`);
-    await writeFile(main, `Prefix(:=<${EX}>)
+`,
+    );
+    await writeFile(
+      main,
+      `Prefix(:=<${EX}>)
 Ontology(<http://example.org/main>
 Import(<http://example.org/base>)
 Declaration(Class(:Adult))
 Declaration(ObjectProperty(:hasParent))
 )
-`);
+`,
+    );
     const served = await serveAndConnect([main]);
     try {
       const okIn = (name: string, args: Row = {}) => callOk(served.c, name, args);

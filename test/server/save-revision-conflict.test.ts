@@ -28,7 +28,8 @@ test('a change landing while a save awaits makes it a revision_conflict that wri
     const file = path.join(dir, 'zoo.ttl');
     await writeFile(file, ZOO_TTL);
     const ctx = toolContext([await loadOntologyFile(file)]);
-    const edit = (name: string) => runInContext('add_axiom', { axiom_type: 'subclass_of', sub: `${ZOO}#${name}`, super: `${ZOO}#Mammal` }, ctx);
+    const edit = (name: string) =>
+      runInContext('add_axiom', { axiom_type: 'subclass_of', sub: `${ZOO}#${name}`, super: `${ZOO}#Mammal` }, ctx);
     assert.equal((await edit('Dog')).isError, false);
     const before = await runInContext('get_model_revision', {}, ctx);
 

@@ -19,7 +19,8 @@ const ZOO_TTL = `@prefix : <${ZOO}#> .
 :Cat a owl:Class ; rdfs:label "cat"@en , "chat"@fr .
 `;
 
-const policy = (languages: string) => `version: 1\nproject_id: zoo\nroot_ontology: ${ZOO}\nentity_search: {preferred_languages: [${languages}]}\n`;
+const policy = (languages: string) =>
+  `version: 1\nproject_id: zoo\nroot_ontology: ${ZOO}\nentity_search: {preferred_languages: [${languages}]}\n`;
 
 type Lexical = { source: string; preferred_languages: string[]; fallback_reason?: string };
 

@@ -30,13 +30,21 @@ const BASE = `:Animal a owl:Class ; rdfs:label "animal"@en .
 :hasOwner a owl:ObjectProperty ; rdfs:label "has owner"@en .
 :rex a owl:NamedIndividual , :Puppy .
 `;
-const LEFT = HEAD + ID_V1 + BASE + `:Dog a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "dog"@en .
+const LEFT =
+  HEAD +
+  ID_V1 +
+  BASE +
+  `:Dog a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "dog"@en .
 :OldBird a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "bird"@en .
 `;
 
 // Asserted changes: a new version IRI, OldBird renamed to Bird (same label), Dog's label changed and a
 // definition added, Kitten new.
-const ASSERTED = HEAD + ID_V2 + BASE + `:Dog a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "doggy"@en ; obo:IAO_0000115 "A domestic canine." .
+const ASSERTED =
+  HEAD +
+  ID_V2 +
+  BASE +
+  `:Dog a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "doggy"@en ; obo:IAO_0000115 "A domestic canine." .
 :Bird a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "bird"@en .
 :Kitten a owl:Class ; rdfs:subClassOf :Cat ; rdfs:label "kitten"@en .
 `;
@@ -44,7 +52,11 @@ const ASSERTED = HEAD + ID_V2 + BASE + `:Dog a owl:Class ; rdfs:subClassOf :Anim
 // Inferred changes: Mammal slides in between Dog and Animal (Dog ⊑ Animal stays entailed, indirectly); Hound
 // is equivalent to Dog; tom is a Cat; Cat and Dog become disjoint, so Weird (under both) is unsatisfiable;
 // a redundant Puppy ⊑ Animal changes no entailment.
-const INFERRED = HEAD + ID_V1 + BASE + `:Dog a owl:Class ; rdfs:subClassOf :Mammal ; rdfs:label "dog"@en ; owl:disjointWith :Cat .
+const INFERRED =
+  HEAD +
+  ID_V1 +
+  BASE +
+  `:Dog a owl:Class ; rdfs:subClassOf :Mammal ; rdfs:label "dog"@en ; owl:disjointWith :Cat .
 :OldBird a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "bird"@en .
 :Mammal a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "mammal"@en .
 :Hound a owl:Class ; owl:equivalentClass :Dog ; rdfs:label "hound"@en .
@@ -54,7 +66,11 @@ const INFERRED = HEAD + ID_V1 + BASE + `:Dog a owl:Class ; rdfs:subClassOf :Mamm
 `;
 
 // rex, a Puppy, is also declared a Cat while Cat and Dog are disjoint.
-const INCONSISTENT = HEAD + ID_V1 + BASE + `:Dog a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "dog"@en ; owl:disjointWith :Cat .
+const INCONSISTENT =
+  HEAD +
+  ID_V1 +
+  BASE +
+  `:Dog a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "dog"@en ; owl:disjointWith :Cat .
 :OldBird a owl:Class ; rdfs:subClassOf :Animal ; rdfs:label "bird"@en .
 :rex a :Cat .
 `;
@@ -75,7 +91,7 @@ after(async () => {
   await served.close();
 });
 
-const ontologyCount = async () => ((await callOk(c, 'list_ontologies')).count as number);
+const ontologyCount = async () => (await callOk(c, 'list_ontologies')).count as number;
 
 test('semantic_diff against the saved document is identical and metadata_only, and loads nothing into the workspace', async () => {
   const d = await callOk(c, 'semantic_diff', { right_document: served.file });
@@ -102,31 +118,80 @@ test('asserted mode: header, typed entities, rename candidates, annotation categ
   assert.deepEqual((d.ontology_id as Row).right, { ontology_iri: 'http://example.org/sd', version_iri: 'http://example.org/sd/2' });
   assert.deepEqual(d.imports, { changed: false, left: [], right: [] });
   assert.equal((d.ontology_annotations as Row).changed, false);
-  assert.deepEqual((d.ontology_annotations as Row).left, [{ property: 'rdfs:comment', property_iri: 'http://www.w3.org/2000/01/rdf-schema#comment', value: 'first' }]);
+  assert.deepEqual((d.ontology_annotations as Row).left, [
+    { property: 'rdfs:comment', property_iri: 'http://www.w3.org/2000/01/rdf-schema#comment', value: 'first' },
+  ]);
   assert.deepEqual(d.entities, {
-    added: { count: 3, groups: [
-      { entity_type: 'Class', count: 2, items: [{ iri: D + 'Bird', display: 'bird', type: 'Class' }, { iri: D + 'Kitten', display: 'kitten', type: 'Class' }] },
-      { entity_type: 'AnnotationProperty', count: 1, items: [{ iri: 'http://purl.obolibrary.org/obo/IAO_0000115', display: 'obo:IAO_0000115', type: 'AnnotationProperty' }] },
-    ] },
+    added: {
+      count: 3,
+      groups: [
+        {
+          entity_type: 'Class',
+          count: 2,
+          items: [
+            { iri: D + 'Bird', display: 'bird', type: 'Class' },
+            { iri: D + 'Kitten', display: 'kitten', type: 'Class' },
+          ],
+        },
+        {
+          entity_type: 'AnnotationProperty',
+          count: 1,
+          items: [{ iri: 'http://purl.obolibrary.org/obo/IAO_0000115', display: 'obo:IAO_0000115', type: 'AnnotationProperty' }],
+        },
+      ],
+    },
     removed: { count: 1, groups: [{ entity_type: 'Class', count: 1, items: [{ iri: D + 'OldBird', display: 'bird', type: 'Class' }] }] },
   });
-  assert.deepEqual(d.rename_candidates, [{
-    from: D + 'OldBird', to: D + 'Bird', entity_type: 'Class',
-    evidence: { kind: 'exact_label', property_iri: 'http://www.w3.org/2000/01/rdf-schema#label', labels: [{ label: 'bird', lang: 'en' }] },
-  }]);
+  assert.deepEqual(d.rename_candidates, [
+    {
+      from: D + 'OldBird',
+      to: D + 'Bird',
+      entity_type: 'Class',
+      evidence: {
+        kind: 'exact_label',
+        property_iri: 'http://www.w3.org/2000/01/rdf-schema#label',
+        labels: [{ label: 'bird', lang: 'en' }],
+      },
+    },
+  ]);
   assert.equal(d.rename_candidates_count, 1);
   const changes = d.annotation_changes as Row[];
-  assert.deepEqual(changes.map((x) => [x.focus_iri, x.categories]), [
-    [D + 'Bird', ['label']], [D + 'Dog', ['definition', 'label']], [D + 'Kitten', ['label']], [D + 'OldBird', ['label']],
-  ]);
+  assert.deepEqual(
+    changes.map((x) => [x.focus_iri, x.categories]),
+    [
+      [D + 'Bird', ['label']],
+      [D + 'Dog', ['definition', 'label']],
+      [D + 'Kitten', ['label']],
+      [D + 'OldBird', ['label']],
+    ],
+  );
   const dog = changes[1];
-  assert.deepEqual(dog.removed, [{ property: 'rdfs:label', property_iri: 'http://www.w3.org/2000/01/rdf-schema#label', value: 'dog', lang: 'en' }]);
-  assert.deepEqual((dog.added as Row[]).map((r) => r.value), ['A domestic canine.', 'doggy']);
+  assert.deepEqual(dog.removed, [
+    { property: 'rdfs:label', property_iri: 'http://www.w3.org/2000/01/rdf-schema#label', value: 'dog', lang: 'en' },
+  ]);
+  assert.deepEqual(
+    (dog.added as Row[]).map((r) => r.value),
+    ['A domestic canine.', 'doggy'],
+  );
   const added = d.asserted_axioms as { added: Row; removed: Row };
   assert.equal(added.added.count, 8);
-  assert.deepEqual((added.added.groups as Row[]).map((g) => [g.axiom_type, g.count]), [['AnnotationAssertion', 4], ['Declaration', 2], ['SubClassOf', 2]]);
-  assert.deepEqual((added.removed.groups as Row[]).map((g) => [g.axiom_type, g.count]), [['AnnotationAssertion', 2], ['Declaration', 1], ['SubClassOf', 1]]);
-  assert.deepEqual(((added.removed.groups as Row[])[2].items as Row[]), [{ axiom_type: 'SubClassOf', rendering: 'bird SubClassOf animal' }]);
+  assert.deepEqual(
+    (added.added.groups as Row[]).map((g) => [g.axiom_type, g.count]),
+    [
+      ['AnnotationAssertion', 4],
+      ['Declaration', 2],
+      ['SubClassOf', 2],
+    ],
+  );
+  assert.deepEqual(
+    (added.removed.groups as Row[]).map((g) => [g.axiom_type, g.count]),
+    [
+      ['AnnotationAssertion', 2],
+      ['Declaration', 1],
+      ['SubClassOf', 1],
+    ],
+  );
+  assert.deepEqual((added.removed.groups as Row[])[2].items as Row[], [{ axiom_type: 'SubClassOf', rendering: 'bird SubClassOf animal' }]);
   const compat = d.compatibility as Row;
   assert.equal(compat.classification, 'potentially_breaking');
   assert.equal(compat.policy_driven, false);
@@ -135,9 +200,19 @@ test('asserted mode: header, typed entities, rename candidates, annotation categ
 
   const capped = await callOk(c, 'semantic_diff', { right_document: doc('asserted.ttl'), limit: 1 });
   const groups = (capped.asserted_axioms as { added: Row }).added;
-  assert.deepEqual((groups.groups as Row[]).map((g) => [g.count, (g.items as Row[]).length, g.truncated]), [[4, 1, 3], [2, 1, 1], [2, 1, 1]]);
+  assert.deepEqual(
+    (groups.groups as Row[]).map((g) => [g.count, (g.items as Row[]).length, g.truncated]),
+    [
+      [4, 1, 3],
+      [2, 1, 1],
+      [2, 1, 1],
+    ],
+  );
   assert.equal(groups.truncated, 5);
-  assert.deepEqual([(capped.annotation_changes as Row[]).length, capped.annotation_changes_count, capped.annotation_changes_truncated], [1, 4, 3]);
+  assert.deepEqual(
+    [(capped.annotation_changes as Row[]).length, capped.annotation_changes_count, capped.annotation_changes_truncated],
+    [1, 4, 3],
+  );
   const again = await callOk(c, 'semantic_diff', { right_document: doc('asserted.ttl') });
   assert.equal(JSON.stringify(again), JSON.stringify(d), 'unchanged state gives byte-identical results');
 });
@@ -165,7 +240,9 @@ test('inferred mode with the EL++ classifier: reduced subsumption with direct/in
   assert.deepEqual(inf.satisfiability.newly_unsatisfiable, { count: 1, items: [D + 'Weird'] });
   assert.deepEqual(inf.satisfiability.newly_satisfiable, { count: 0, items: [] });
   assert.deepEqual(inf.subsumption.added, {
-    count: 4, direct: 4, indirect: 0,
+    count: 4,
+    direct: 4,
+    indirect: 0,
     items: [
       { sub: D + 'Dog', super: D + 'Mammal', label: 'direct' },
       { sub: D + 'Hound', super: D + 'Mammal', label: 'direct' },
@@ -173,12 +250,29 @@ test('inferred mode with the EL++ classifier: reduced subsumption with direct/in
       { sub: D + 'Puppy', super: D + 'Hound', label: 'direct' },
     ],
   });
-  assert.deepEqual(inf.subsumption.removed, { count: 1, direct: 0, indirect: 1, items: [{ sub: D + 'Dog', super: D + 'Animal', label: 'indirect' }] });
-  assert.deepEqual(inf.equivalence, { added: { count: 1, items: [{ classes: [D + 'Dog', D + 'Hound'] }] }, removed: { count: 0, items: [] } });
-  assert.deepEqual(inf.types.added, { count: 1, direct: 1, indirect: 0, items: [{ individual: D + 'tom', class: D + 'Cat', label: 'direct' }] });
+  assert.deepEqual(inf.subsumption.removed, {
+    count: 1,
+    direct: 0,
+    indirect: 1,
+    items: [{ sub: D + 'Dog', super: D + 'Animal', label: 'indirect' }],
+  });
+  assert.deepEqual(inf.equivalence, {
+    added: { count: 1, items: [{ classes: [D + 'Dog', D + 'Hound'] }] },
+    removed: { count: 0, items: [] },
+  });
+  assert.deepEqual(inf.types.added, {
+    count: 1,
+    direct: 1,
+    indirect: 0,
+    items: [{ individual: D + 'tom', class: D + 'Cat', label: 'direct' }],
+  });
   assert.deepEqual(inf.disjointness, {
-    scope: 'asserted_candidates', candidates: 1, checked: 1, cap: 1000,
-    added: { count: 1, items: [{ classes: [D + 'Cat', D + 'Dog'] }] }, removed: { count: 0, items: [] },
+    scope: 'asserted_candidates',
+    candidates: 1,
+    checked: 1,
+    cap: 1000,
+    added: { count: 1, items: [{ classes: [D + 'Cat', D + 'Dog'] }] },
+    removed: { count: 0, items: [] },
   });
   assert.deepEqual(inf.errored_categories as unknown, []);
   const reasoner = d.reasoner as Row;
@@ -199,17 +293,33 @@ test('inferred mode with the EL++ classifier: reduced subsumption with direct/in
 test('a right_document imports through its sibling catalog: the inferred modes classify the flattened closure', async () => {
   const docs = await mkdtemp(path.join(os.tmpdir(), 'athene-semantic-diff-imports-'));
   try {
-    await writeFile(path.join(docs, 'importer.ttl'), LEFT.replace(ID_V1, ID_V1 + '<http://example.org/sd> owl:imports <http://example.org/sd-ext> , <http://example.org/missing> .\n'));
-    await writeFile(path.join(docs, 'ext.ttl'), HEAD + '<http://example.org/sd-ext> a owl:Ontology .\n:Dog rdfs:subClassOf :Pet .\n:Pet a owl:Class .\n');
-    await writeFile(path.join(docs, 'catalog-v001.xml'), `<?xml version="1.0"?>
+    await writeFile(
+      path.join(docs, 'importer.ttl'),
+      LEFT.replace(ID_V1, ID_V1 + '<http://example.org/sd> owl:imports <http://example.org/sd-ext> , <http://example.org/missing> .\n'),
+    );
+    await writeFile(
+      path.join(docs, 'ext.ttl'),
+      HEAD + '<http://example.org/sd-ext> a owl:Ontology .\n:Dog rdfs:subClassOf :Pet .\n:Pet a owl:Class .\n',
+    );
+    await writeFile(
+      path.join(docs, 'catalog-v001.xml'),
+      `<?xml version="1.0"?>
 <catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog"><uri name="http://example.org/sd-ext" uri="ext.ttl"/></catalog>
-`);
+`,
+    );
     const d = await callOk(c, 'semantic_diff', { right_document: path.join(docs, 'importer.ttl'), mode: 'both', reasoner: 'el' });
     assert.deepEqual(d.imports, { changed: true, left: [], right: ['http://example.org/missing', 'http://example.org/sd-ext'] });
-    assert.deepEqual(d.right_document_unresolved_imports, [{ import_iri: 'http://example.org/missing', reason: 'not loaded and not mapped to a local file by a catalog-v001.xml' }]);
+    assert.deepEqual(d.right_document_unresolved_imports, [
+      { import_iri: 'http://example.org/missing', reason: 'not loaded and not mapped to a local file by a catalog-v001.xml' },
+    ]);
     assert.equal(((d.asserted_axioms as Row).added as Row).count, 0, 'without include_imports the imported axioms are not compared');
     const inf = d.inferred as Record<string, Row>;
-    assert.deepEqual(inf.subsumption.added, { count: 1, direct: 1, indirect: 0, items: [{ sub: D + 'Dog', super: D + 'Pet', label: 'direct' }] });
+    assert.deepEqual(inf.subsumption.added, {
+      count: 1,
+      direct: 1,
+      indirect: 0,
+      items: [{ sub: D + 'Dog', super: D + 'Pet', label: 'direct' }],
+    });
     assert.deepEqual(((d.reasoner as Row).right as Row).unresolved_imports, 1);
     const compat = d.compatibility as Row;
     assert.equal(compat.classification, 'potentially_breaking');
@@ -244,9 +354,19 @@ test('the window selection is the default reasoner; the told-only structural rea
   const inf = d.inferred as Record<string, Row>;
   assert.deepEqual(inf.errored_categories as unknown, ['consistency', 'satisfiability', 'disjointness']);
   assert.match(inf.consistency.error as string, /told-only/);
-  assert.deepEqual(((inf.subsumption.added as Row).items as Row[]).map((r) => [r.sub, r.super]),
-    [[D + 'Dog', D + 'Mammal'], [D + 'Hound', D + 'Mammal'], [D + 'Mammal', D + 'Animal'], [D + 'Puppy', D + 'Hound'],
-      [D + 'Weird', D + 'Cat'], [D + 'Weird', D + 'Dog'], [D + 'Weird', D + 'Hound']], 'the told hierarchy: Weird is not known to be unsatisfiable');
+  assert.deepEqual(
+    ((inf.subsumption.added as Row).items as Row[]).map((r) => [r.sub, r.super]),
+    [
+      [D + 'Dog', D + 'Mammal'],
+      [D + 'Hound', D + 'Mammal'],
+      [D + 'Mammal', D + 'Animal'],
+      [D + 'Puppy', D + 'Hound'],
+      [D + 'Weird', D + 'Cat'],
+      [D + 'Weird', D + 'Dog'],
+      [D + 'Weird', D + 'Hound'],
+    ],
+    'the told hierarchy: Weird is not known to be unsatisfiable',
+  );
   assert.ok(((d.compatibility as Row).reasons as string[]).some((r) => /errored/.test(r)));
 });
 
@@ -269,20 +389,33 @@ validation:
     assert.equal(deltas.governance.scope, 'policy_rules_only');
     const entered = deltas.governance.entered as Row;
     assert.equal(entered.count, 1);
-    assert.deepEqual(((entered.items as Row[]).map((f) => [f.rule_id, f.focus_iri])), [['annotations.label_missing', D + 'Nameless']]);
+    assert.deepEqual(
+      (entered.items as Row[]).map((f) => [f.rule_id, f.focus_iri]),
+      [['annotations.label_missing', D + 'Nameless']],
+    );
     assert.deepEqual(deltas.governance.left, { count: 0, items: [] });
     assert.equal((d.compatibility as Row).policy_driven, true);
     const same = await callOk(c, 'semantic_diff', { right_document: served.file, mode: 'inferred', reasoner: 'el' });
-    assert.deepEqual((same.stage_deltas as Record<string, Row>).governance, { scope: 'policy_rules_only', entered: { count: 0, items: [] }, left: { count: 0, items: [] } });
+    assert.deepEqual((same.stage_deltas as Record<string, Row>).governance, {
+      scope: 'policy_rules_only',
+      entered: { count: 0, items: [] },
+      left: { count: 0, items: [] },
+    });
     assert.equal((same.compatibility as Row).classification, 'metadata_only');
-    const asserted = await call(c, 'semantic_diff', { right_document: doc('asserted.ttl'), policy_path: path.join(served.dir, '.athene', 'project.yaml') });
+    const asserted = await call(c, 'semantic_diff', {
+      right_document: doc('asserted.ttl'),
+      policy_path: path.join(served.dir, '.athene', 'project.yaml'),
+    });
     assert.deepEqual([asserted.isError, asserted.body.error_code, asserted.body.argument], [true, 'invalid_argument', 'policy_path']);
   });
 });
 
 test('an expired overall time bound reports the inferred entailment set with an error and counts as potentially breaking', async () => {
   // a 3,000-class chain with existentials: its classification takes far longer than the 1 ms bound
-  const body = Array.from({ length: 3000 }, (_, i) => `SubClassOf(:C${i} :C${i + 1})\nSubClassOf(:C${i} ObjectSomeValuesFrom(:r :C${(i * 7) % 3000}))`).join('\n');
+  const body = Array.from(
+    { length: 3000 },
+    (_, i) => `SubClassOf(:C${i} :C${i + 1})\nSubClassOf(:C${i} ObjectSomeValuesFrom(:r :C${(i * 7) % 3000}))`,
+  ).join('\n');
   const left = readFunctional(`Prefix(:=<${D}>)\nOntology(<http://example.org/chain>\n${body}\n)`);
   const right = readFunctional(`Prefix(:=<${D}>)\nOntology(<http://example.org/chain2>\n${body}\nSubClassOf(:Extra :C0)\n)`);
   const ctx = toolContext([left, right]);
@@ -300,13 +433,21 @@ test('semantic_diff errors: both or neither right form, an unknown or ambiguous 
   const neither = await call(c, 'semantic_diff', {});
   assert.deepEqual([neither.isError, neither.body.error_code], [true, 'invalid_argument']);
   const unknownAsserted = await call(c, 'semantic_diff', { right_document: served.file, reasoner: 'HermiT' });
-  assert.deepEqual([unknownAsserted.isError, unknownAsserted.body.error_code], [true, 'unknown_reasoner'], 'a named reasoner is checked in asserted mode too');
+  assert.deepEqual(
+    [unknownAsserted.isError, unknownAsserted.body.error_code],
+    [true, 'unknown_reasoner'],
+    'a named reasoner is checked in asserted mode too',
+  );
   const unknown = await call(c, 'semantic_diff', { right_document: served.file, mode: 'inferred', reasoner: 'HermiT' });
   assert.deepEqual([unknown.isError, unknown.body.error_code], [true, 'unknown_reasoner']);
   assert.match(unknown.body.error as string, /Athene EL\+\+ Classifier .* \[el\]/);
   const ambiguous = await call(c, 'semantic_diff', { right_document: served.file, mode: 'both', reasoner: 'Athene' });
   assert.deepEqual([ambiguous.isError, ambiguous.body.error_code], [true, 'ambiguous_reference']);
-  const partialVersion = await call(c, 'semantic_diff', { right_document: served.file, mode: 'inferred', reasoner: 'Athene EL++ Classifier 0.1' });
+  const partialVersion = await call(c, 'semantic_diff', {
+    right_document: served.file,
+    mode: 'inferred',
+    reasoner: 'Athene EL++ Classifier 0.1',
+  });
   assert.equal(partialVersion.body.error_code, 'unknown_reasoner', 'a partial version never matches');
   const missing = await call(c, 'semantic_diff', { right_document: doc('nope.ttl') });
   assert.deepEqual([missing.isError, missing.body.error_code], [true, 'load_failed']);
@@ -319,7 +460,12 @@ test('policy_path is refused with mode=asserted (it drives only the inferred par
   assert.deepEqual([refused.isError, refused.body.error_code, refused.body.argument], [true, 'invalid_argument', 'policy_path']);
   const zero = await callOk(c, 'semantic_diff', { right_document: served.file, timeout_ms: 0 });
   assert.equal(zero.identical, true);
-  const negative = await callOk(c, 'semantic_diff', { right_document: doc('inferred.ttl'), mode: 'inferred', reasoner: 'el', timeout_ms: -5 });
+  const negative = await callOk(c, 'semantic_diff', {
+    right_document: doc('inferred.ttl'),
+    mode: 'inferred',
+    reasoner: 'el',
+    timeout_ms: -5,
+  });
   assert.equal((negative.inferred as Row).error, undefined, 'a non-positive bound is the 120000 ms default, not an instant expiry');
   assert.equal((negative.inferred as Row).entailment_set, 'inferred-diff-v1');
 });

@@ -12,8 +12,12 @@ async function initialize(t: TestServer): Promise<Response> {
 }
 
 function inSession(t: TestServer, sid: string, init: RequestInit = {}): Promise<Response> {
-  return raw(t, { method: 'POST', body: LIST, ...init,
-    headers: { ...MCP_HEADERS, authorization: `Bearer ${t.token}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } });
+  return raw(t, {
+    method: 'POST',
+    body: LIST,
+    ...init,
+    headers: { ...MCP_HEADERS, authorization: `Bearer ${t.token}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+  });
 }
 
 test('an idle session expires: 404 on its next request, counted in /health; a new one can start', async () => {
@@ -27,8 +31,12 @@ test('an idle session expires: 404 on its next request, counted in /health; a ne
     await new Promise((r) => setTimeout(r, 2500));
     const late = await inSession(t, sid);
     assert.equal(late.status, 404);
-    assert.equal((await late.json() as { jsonrpc: string }).jsonrpc, '2.0');
-    const health = await (await raw(t, { path: '/health', headers: { authorization: `Bearer ${t.token}` } })).json() as { sessions_expired: number; session_idle_timeout_s: number; sessions: number };
+    assert.equal(((await late.json()) as { jsonrpc: string }).jsonrpc, '2.0');
+    const health = (await (await raw(t, { path: '/health', headers: { authorization: `Bearer ${t.token}` } })).json()) as {
+      sessions_expired: number;
+      session_idle_timeout_s: number;
+      sessions: number;
+    };
     assert.ok(health.sessions_expired >= 1, JSON.stringify(health));
     assert.equal(health.session_idle_timeout_s, 1);
     assert.equal(health.sessions, 0);
@@ -46,9 +54,12 @@ test('the per-principal cap answers 429 and the global cap 503, each with a JSON
     await (await initialize(t)).text();
     const third = await initialize(t);
     assert.equal(third.status, 429);
-    assert.match((await third.json() as { error: { message: string } }).error.message, /maximum of 2 sessions/);
+    assert.match(((await third.json()) as { error: { message: string } }).error.message, /maximum of 2 sessions/);
     const sid = first.headers.get('mcp-session-id')!;
-    const closed = await raw(t, { method: 'DELETE', headers: { authorization: `Bearer ${t.token}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' } });
+    const closed = await raw(t, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${t.token}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+    });
     assert.ok(closed.status === 200 || closed.status === 204);
     assert.equal((await initialize(t)).status, 200, 'a closed session frees its place');
   } finally {
@@ -59,7 +70,7 @@ test('the per-principal cap answers 429 and the global cap 503, each with a JSON
     await (await initialize(g)).text();
     const over = await initialize(g);
     assert.equal(over.status, 503);
-    assert.match((await over.json() as { error: { message: string } }).error.message, /maximum of 1 sessions/);
+    assert.match(((await over.json()) as { error: { message: string } }).error.message, /maximum of 1 sessions/);
   } finally {
     await g.stop();
   }

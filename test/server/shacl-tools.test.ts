@@ -8,7 +8,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, callOk, principalWith, runInContext, serveTempOntology, toolContext, withProjectPolicy, type Row, type ServedTempOntology } from './support.js';
+import {
+  call,
+  callOk,
+  principalWith,
+  runInContext,
+  serveTempOntology,
+  toolContext,
+  withProjectPolicy,
+  type Row,
+  type ServedTempOntology,
+} from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
 const ZOO = 'http://example.org/zoo#';
@@ -55,12 +65,21 @@ test('shacl_validate: asserted closure against inline Turtle shapes', async () =
   assert.equal('truncated' in r, false);
   const [violation, warning] = results(r);
   assert.deepEqual(violation, {
-    focus_node: `${ZOO}tom`, result_path: `${ZOO}age`, value: '"old"', severity: 'Violation',
-    constraint_component: 'http://www.w3.org/ns/shacl#DatatypeConstraintComponent', source_shape: violation.source_shape, message: 'age must be an integer',
+    focus_node: `${ZOO}tom`,
+    result_path: `${ZOO}age`,
+    value: '"old"',
+    severity: 'Violation',
+    constraint_component: 'http://www.w3.org/ns/shacl#DatatypeConstraintComponent',
+    source_shape: violation.source_shape,
+    message: 'age must be an integer',
   });
   assert.match(violation.source_shape as string, /^_:/);
   assert.deepEqual([warning.focus_node, warning.result_path, warning.severity], [`${ZOO}tom`, `${ZOO}name`, 'Warning']);
-  assert.equal(JSON.stringify(await callOk(c, 'shacl_validate', { shapes: SHAPES })), JSON.stringify(r), 'unchanged state, byte-identical result');
+  assert.equal(
+    JSON.stringify(await callOk(c, 'shacl_validate', { shapes: SHAPES })),
+    JSON.stringify(r),
+    'unchanged state, byte-identical result',
+  );
 });
 
 test('shacl_validate: a shapes file gives the same report; limit caps rows, never counts or digest', async () => {
@@ -68,12 +87,21 @@ test('shacl_validate: a shapes file gives the same report; limit caps rows, neve
   const file = await callOk(c, 'shacl_validate', { shapes_path: shapesFile });
   assert.deepEqual(file, inline);
   const capped = await callOk(c, 'shacl_validate', { shapes_path: shapesFile, limit: 1 });
-  assert.deepEqual([results(capped).length, capped.truncated, capped.total_results, capped.identity_digest], [1, 1, 2, inline.identity_digest]);
+  assert.deepEqual(
+    [results(capped).length, capped.truncated, capped.total_results, capped.identity_digest],
+    [1, 1, 2, inline.identity_digest],
+  );
   assert.deepEqual(results(capped)[0], results(inline)[0]);
 });
 
 test('shacl_validate sees edits at once and validates the whole imports closure', async () => {
-  await callOk(c, 'add_axiom', { axiom_type: 'data_property_assertion', subject: 'Tom', property: 'age', value: '7', datatype: 'xsd:integer' });
+  await callOk(c, 'add_axiom', {
+    axiom_type: 'data_property_assertion',
+    subject: 'Tom',
+    property: 'age',
+    value: '7',
+    datatype: 'xsd:integer',
+  });
   try {
     const r = await callOk(c, 'shacl_validate', { shapes: SHAPES });
     assert.equal(r.total_results, 2, 'the string age is still there');
@@ -81,14 +109,23 @@ test('shacl_validate sees edits at once and validates the whole imports closure'
     await callOk(c, 'undo_change');
   }
   const pets = path.join(dir, 'pets.ttl');
-  await writeFile(pets, `@prefix : <${ZOO}> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
+  await writeFile(
+    pets,
+    `@prefix : <${ZOO}> . @prefix owl: <http://www.w3.org/2002/07/owl#> .
 <http://example.org/pets> a owl:Ontology .
 :fido a owl:NamedIndividual, :Animal ; :age "young" .
-`);
+`,
+  );
   await callOk(c, 'add_import', { iri: 'http://example.org/pets', document: pets });
   try {
     const r = await callOk(c, 'shacl_validate', { shapes: SHAPES });
-    assert.deepEqual(results(r).filter((x) => x.severity === 'Violation').map((x) => x.focus_node), [`${ZOO}fido`, `${ZOO}tom`], 'the imported individual too');
+    assert.deepEqual(
+      results(r)
+        .filter((x) => x.severity === 'Violation')
+        .map((x) => x.focus_node),
+      [`${ZOO}fido`, `${ZOO}tom`],
+      'the imported individual too',
+    );
   } finally {
     await callOk(c, 'undo_change');
   }
@@ -105,7 +142,11 @@ test('shacl_validate argument errors are precise failures', async () => {
     [{ shapes_path: 'https://example.org/shapes.ttl' }, 'invalid_argument', /URLs are refused/],
     [{ shapes_path: path.join(dir, 'absent.ttl') }, 'not_found', /absent\.ttl is not a readable file/],
     [{ shapes_path: served.file.replace(/\.ttl$/, '.shex') }, 'invalid_argument', /unknown shapes file extension/],
-    [{ shapes: '@prefix sh: <http://www.w3.org/ns/shacl#> .\n:S a sh:NodeShape .' }, 'invalid_argument', /shapes: the SHACL shapes \(turtle\) do not parse: line 2: Undefined prefix/],
+    [
+      { shapes: '@prefix sh: <http://www.w3.org/ns/shacl#> .\n:S a sh:NodeShape .' },
+      'invalid_argument',
+      /shapes: the SHACL shapes \(turtle\) do not parse: line 2: Undefined prefix/,
+    ],
     [{ shapes: `<${ZOO}a> <${ZOO}b> <${ZOO}c> .` }, 'invalid_argument', /declares no SHACL shapes/],
     [{ shapes: SHAPES, limit: -1 }, 'invalid_argument', /limit/],
     [{ shapes: SHAPES, timeout_ms: 0 }, 'invalid_argument', /timeout_ms/],
@@ -148,10 +189,13 @@ test('run_qc_suite: inline shapes or a shapes file run the shacl stage; violatio
   const stage = stageOf(inline, 'shacl');
   assert.deepEqual([stage.ran, stage.verdict, stage.findings_summary], [true, 'fail', { total: 2, error: 1, warn: 1, info: 0 }]);
   const shaclFindings = (inline.findings as Row[]).filter((f) => f.source === 'shacl');
-  assert.deepEqual(shaclFindings.map((f) => [f.severity, f.rule_id, f.focus_iri]), [
-    ['error', 'shacl.DatatypeConstraintComponent', `${ZOO}tom`],
-    ['warn', 'shacl.MinCountConstraintComponent', `${ZOO}tom`],
-  ]);
+  assert.deepEqual(
+    shaclFindings.map((f) => [f.severity, f.rule_id, f.focus_iri]),
+    [
+      ['error', 'shacl.DatatypeConstraintComponent', `${ZOO}tom`],
+      ['warn', 'shacl.MinCountConstraintComponent', `${ZOO}tom`],
+    ],
+  );
   const file = await callOk(c, 'run_qc_suite', { stages: ['profile'], shacl_shapes_path: shapesFile });
   assert.equal(file.identity_digest, inline.identity_digest);
   const lenient = await callOk(c, 'run_qc_suite', { stages: [], shacl_shapes: SHAPES, fail_on: 'none' });
@@ -162,9 +206,13 @@ test('run_qc_suite: inline shapes or a shapes file run the shacl stage; violatio
 });
 
 test('a policy requiring shacl: its shapes files gate pass or fail (not error); a broken asset is error', async () => {
-  const policy = (paths: string) => `version: 1\nproject_id: zoo\nroot_ontology: http://example.org/zoo\nvalidation:\n  required_stages: [shacl]\nshacl:\n  paths: [${paths}]\n`;
-  await writeFile(path.join(dir, 'ages.ttl'), `@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix : <${ZOO}> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-    :AgeShape sh:targetClass :Animal ; sh:property [ sh:path :age ; sh:datatype xsd:integer ] .`);
+  const policy = (paths: string) =>
+    `version: 1\nproject_id: zoo\nroot_ontology: http://example.org/zoo\nvalidation:\n  required_stages: [shacl]\nshacl:\n  paths: [${paths}]\n`;
+  await writeFile(
+    path.join(dir, 'ages.ttl'),
+    `@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix : <${ZOO}> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+    :AgeShape sh:targetClass :Animal ; sh:property [ sh:path :age ; sh:datatype xsd:integer ] .`,
+  );
   await writeFile(path.join(dir, 'broken.ttl'), '@prefix sh: <http://www.w3.org/ns/shacl#> . :x');
   await withProjectPolicy(dir, policy('ages.ttl'), async () => {
     const failing = await callOk(c, 'run_project_qc');
@@ -194,13 +242,23 @@ test('a policy requiring shacl: its shapes files gate pass or fail (not error); 
 // Last: the tests above run before any classification (the default auto reasoner has no results yet).
 test('include_inferred needs a classified reasoner and then validates inferred types', async () => {
   const asserted = await callOk(c, 'shacl_validate', { shapes: SHAPES });
-  assert.equal(results(asserted).some((x) => x.focus_node === `${ZOO}rex`), false, 'rex is an Animal only by inference');
+  assert.equal(
+    results(asserted).some((x) => x.focus_node === `${ZOO}rex`),
+    false,
+    'rex is an Animal only by inference',
+  );
   const none = await call(c, 'shacl_validate', { shapes: SHAPES, include_inferred: true });
   assert.equal(none.body.error_code, 'reasoner_not_ready', 'auto is selected from the start, not yet run');
   await callOk(c, 'set_reasoner', { reasoner: 'el' });
   assert.equal((await call(c, 'shacl_validate', { shapes: SHAPES, include_inferred: true })).body.error_code, 'reasoner_not_ready');
   await callOk(c, 'run_reasoner');
   const inferred = await callOk(c, 'shacl_validate', { shapes: SHAPES, include_inferred: true });
-  assert.deepEqual(results(inferred).filter((x) => x.focus_node === `${ZOO}rex`).map((x) => x.severity), ['Warning'], 'rex has no name');
+  assert.deepEqual(
+    results(inferred)
+      .filter((x) => x.focus_node === `${ZOO}rex`)
+      .map((x) => x.severity),
+    ['Warning'],
+    'rex has no name',
+  );
   assert.match(inferred.note as string, /materialized/);
 });

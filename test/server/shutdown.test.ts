@@ -39,7 +39,9 @@ class HeldDocuments {
     const res = this.waiting.get(p);
     assert.ok(res, `${p} was asked for`);
     res.writeHead(200, { 'content-type': 'text/turtle' });
-    res.end(`<http://example.org/${name}> a <http://www.w3.org/2002/07/owl#Ontology> .\n<http://example.org/${name}#C> a <http://www.w3.org/2002/07/owl#Class> .\n`);
+    res.end(
+      `<http://example.org/${name}> a <http://www.w3.org/2002/07/owl#Ontology> .\n<http://example.org/${name}#C> a <http://www.w3.org/2002/07/owl#Class> .\n`,
+    );
   }
 
   async stop(): Promise<void> {
@@ -71,14 +73,27 @@ async function openSession(base: string, token: string): Promise<Record<string, 
 }
 
 function loadCall(id: number, url: string, progress: boolean): string {
-  const params = { name: 'load_ontology', arguments: { source: url, keep_active: true, connection_timeout_ms: 600_000 }, ...(progress ? { _meta: { progressToken: id } } : {}) };
+  const params = {
+    name: 'load_ontology',
+    arguments: { source: url, keep_active: true, connection_timeout_ms: 600_000 },
+    ...(progress ? { _meta: { progressToken: id } } : {}),
+  };
   return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
 }
 
 /** The JSON-RPC messages of an answer: its JSON body, or the data lines of its event stream. */
-function messages(a: Answer): { id?: unknown; result?: { isError?: boolean; structuredContent?: Record<string, unknown> }; error?: { code: number; message: string } }[] {
+function messages(
+  a: Answer,
+): {
+  id?: unknown;
+  result?: { isError?: boolean; structuredContent?: Record<string, unknown> };
+  error?: { code: number; message: string };
+}[] {
   if (!a.type.startsWith('text/event-stream')) return [JSON.parse(a.body)];
-  return a.body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+  return a.body
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6)));
 }
 
 /** Resolves with the connection error a new connection to `port` meets (null when one is accepted). */
@@ -118,8 +133,16 @@ for (const { signal, grace, held } of SCENARIOS) {
       const port = Number(new URL(base).port);
       const token = await readToken(home);
       const session = await openSession(base, token);
-      const edit = await post(base, session, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call',
-        params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' } } }));
+      const edit = await post(
+        base,
+        session,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' } },
+        }),
+      );
       assert.equal(messages(edit)[0].result?.structuredContent?.applied, true, edit.body);
 
       const events = await fetch(new URL('/mcp', base), { headers: { ...session, accept: 'text/event-stream' } });
@@ -139,7 +162,7 @@ for (const { signal, grace, held } of SCENARIOS) {
       const signalled = Date.now();
       athene.child.kill(signal);
       await athene.waitFor(new RegExp(`${signal}: finishing in-flight calls \\(at most ${grace} s\\)`));
-      assert.match(await connectError(port) ?? 'accepted', /ECONNREFUSED/, 'no new connection is accepted while draining');
+      assert.match((await connectError(port)) ?? 'accepted', /ECONNREFUSED/, 'no new connection is accepted while draining');
 
       docs.release('/finishing.ttl');
       const done = await finishing;
@@ -165,7 +188,7 @@ for (const { signal, grace, held } of SCENARIOS) {
       }
       await eventsEnded;
 
-      const bound = held ? (grace + 30) * 1000 : grace * 1000 / 2;
+      const bound = held ? (grace + 30) * 1000 : (grace * 1000) / 2;
       const code = await Promise.race([athene.exited, new Promise((r) => setTimeout(() => r('still running'), bound).unref())]);
       assert.equal(code, 0, `${athene.output()}\n${athene.errors()}`);
       if (held) {
@@ -174,7 +197,10 @@ for (const { signal, grace, held } of SCENARIOS) {
       } else {
         assert.doesNotMatch(athene.errors(), /calls cut at shutdown/);
       }
-      assert.ok(athene.output().includes(`Unsaved changes are kept in the change journal and replayed at the next start: ${file}`), athene.output());
+      assert.ok(
+        athene.output().includes(`Unsaved changes are kept in the change journal and replayed at the next start: ${file}`),
+        athene.output(),
+      );
       assert.match(athene.errors(), /window stops with unsaved changes/);
 
       assert.equal(await readFile(file, 'utf8'), original, 'the document itself is not written at shutdown');

@@ -66,7 +66,10 @@ test('ASK answers a boolean; CONSTRUCT answers sorted triples cut at limit', asy
   const full = await callOk(s.c, 'sparql_query', { query: q });
   assert.equal(full.query_type, 'CONSTRUCT');
   assert.equal(full.count, 2);
-  assert.equal(full.turtle, `<${EX}Dog> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <${EX}Animal> .\n<${EX}Puppy> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <${EX}Dog> .\n`);
+  assert.equal(
+    full.turtle,
+    `<${EX}Dog> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <${EX}Animal> .\n<${EX}Puppy> <http://www.w3.org/2000/01/rdf-schema#subClassOf> <${EX}Dog> .\n`,
+  );
   const cut = await callOk(s.c, 'sparql_query', { query: q, limit: 1 });
   assert.equal(cut.truncated, 1);
   assert.equal(cut.shown, 1);
@@ -147,8 +150,18 @@ test('sparql_validate reports validity, form, vars and unknown terms as a result
   assert.equal(service.valid, true);
   assert.equal(service.uses_service, true);
   assert.equal(service.executable, false);
-  const dry = await callOk(s.c, 'sparql_validate', { query: 'SELECT ?c WHERE { ?c a owl:Class } ORDER BY ?c', dry_run: true, sample_limit: 1 });
-  assert.deepEqual(dry.sample, { query_type: 'SELECT', vars: ['c'], count: 3, bindings: [{ c: { type: 'uri', value: `${EX}Animal` } }], truncated: 2 });
+  const dry = await callOk(s.c, 'sparql_validate', {
+    query: 'SELECT ?c WHERE { ?c a owl:Class } ORDER BY ?c',
+    dry_run: true,
+    sample_limit: 1,
+  });
+  assert.deepEqual(dry.sample, {
+    query_type: 'SELECT',
+    vars: ['c'],
+    count: 3,
+    bindings: [{ c: { type: 'uri', value: `${EX}Animal` } }],
+    truncated: 2,
+  });
 });
 
 test('verify_ontology reports violations per invariant and gates on fail_on', async () => {
@@ -164,12 +177,24 @@ test('verify_ontology reports violations per invariant and gates on fail_on', as
   assert.equal(r.gate, 'pass');
   const rows = r.invariants as Row[];
   assert.deepEqual(rows[0], {
-    id: 'labelled', severity: 'warn', message: "Invariant 'labelled' violated.", violated: true, violation_count: 1,
+    id: 'labelled',
+    severity: 'warn',
+    message: "Invariant 'labelled' violated.",
+    violated: true,
+    violation_count: 1,
     violations: [{ c: { type: 'uri', value: `${EX}Puppy` } }],
   });
   assert.deepEqual(rows[1], { id: 'invariant-2', severity: 'error', message: 'No individual may be asserted a Dog.', violated: false });
   assert.equal((await callOk(s.c, 'verify_ontology', { queries, fail_on: 'warn' })).gate, 'fail');
-  assert.equal((await callOk(s.c, 'verify_ontology', { queries: [{ sparql: 'ASK { :Puppy rdfs:subClassOf :Dog }', severity: 'info' }], fail_on: 'info' })).gate, 'fail');
+  assert.equal(
+    (
+      await callOk(s.c, 'verify_ontology', {
+        queries: [{ sparql: 'ASK { :Puppy rdfs:subClassOf :Dog }', severity: 'info' }],
+        fail_on: 'info',
+      })
+    ).gate,
+    'fail',
+  );
 });
 
 test('verify_ontology: an item that cannot run is an error that fails the gate; profile and duplicate ids fail', async () => {
@@ -192,7 +217,17 @@ test('verify_ontology: an item that cannot run is an error that fails the gate; 
   assert.match(rows[3].error as string, /UPDATE/);
   assert.equal(rows[4].error, undefined);
   assert.equal((await failure('verify_ontology', { queries: [{ sparql: 'ASK {}' }], profile: 'release' })).error_code, 'profile_not_found');
-  assert.equal((await failure('verify_ontology', { queries: [{ sparql: 'ASK {}', id: 'a' }, { sparql: 'ASK {}', id: 'a' }] })).error_code, 'invalid_argument');
+  assert.equal(
+    (
+      await failure('verify_ontology', {
+        queries: [
+          { sparql: 'ASK {}', id: 'a' },
+          { sparql: 'ASK {}', id: 'a' },
+        ],
+      })
+    ).error_code,
+    'invalid_argument',
+  );
   assert.equal((await failure('verify_ontology', { queries: [] })).error_code, 'invalid_argument');
 });
 
@@ -222,7 +257,9 @@ test('sparql_schema lists the vocabulary with CURIEs, domains, ranges and types,
   ]);
   const animal = { curie: ':Animal', iri: `${EX}Animal`, display: 'animal' };
   assert.deepEqual(r.object_properties, [{ curie: ':likes', iri: `${EX}likes`, display: 'likes', domains: [animal], ranges: [animal] }]);
-  assert.deepEqual((r.data_properties as Row[])[0].ranges, [{ curie: 'xsd:integer', iri: 'http://www.w3.org/2001/XMLSchema#integer', display: 'xsd:integer' }]);
+  assert.deepEqual((r.data_properties as Row[])[0].ranges, [
+    { curie: 'xsd:integer', iri: 'http://www.w3.org/2001/XMLSchema#integer', display: 'xsd:integer' },
+  ]);
   assert.deepEqual((r.individuals as Row[])[0].types, [{ curie: ':Puppy', iri: `${EX}Puppy`, display: 'Puppy' }]);
   assert.equal((r.prefixes as Row).owl, 'http://www.w3.org/2002/07/owl#');
   assert.match(r.prefix_lines as string, /^PREFIX : <http:\/\/example\.org\/zoo#>$/m);

@@ -94,7 +94,12 @@ export interface ServedTempOntology extends ServedClient {
   file: string;
 }
 
-export async function serveTempOntology(prefix: string, fileName: string, text: string, flags: RawSettings = {}): Promise<ServedTempOntology> {
+export async function serveTempOntology(
+  prefix: string,
+  fileName: string,
+  text: string,
+  flags: RawSettings = {},
+): Promise<ServedTempOntology> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   const file = path.join(dir, fileName);
   const served = await writeFile(file, text)
@@ -204,7 +209,9 @@ export function raw(t: TestServer, init: RequestInit & { path?: string } = {}): 
 }
 
 export const INIT_BODY = JSON.stringify({
-  jsonrpc: '2.0', id: 1, method: 'initialize',
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
@@ -212,11 +219,22 @@ export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'applic
 
 /** A principal holding exactly `capabilities`, for gate checks the static token (all ten) cannot make. */
 export function principalWith(capabilities: readonly string[]): Principal {
-  return { version: PRINCIPAL_VERSION, type: 'oauth', client_id: 'limited', display_name: 'limited client', grant_id: 'g-limited', capabilities: [...capabilities] };
+  return {
+    version: PRINCIPAL_VERSION,
+    type: 'oauth',
+    client_id: 'limited',
+    display_name: 'limited client',
+    grant_id: 'g-limited',
+    capabilities: [...capabilities],
+  };
 }
 
 /** A window context without the server: a workspace holding `ontologies` (the first active). */
-export function toolContext(ontologies: Ontology[], principal: Principal = staticPrincipal(), settings: Partial<WindowSettings> = {}): ToolContext {
+export function toolContext(
+  ontologies: Ontology[],
+  principal: Principal = staticPrincipal(),
+  settings: Partial<WindowSettings> = {},
+): ToolContext {
   const workspace = new Workspace();
   for (const o of ontologies) workspace.load(o);
   const window = new WindowState({ workspace, resolver: new WorkspaceResolver(workspace), windowId: 'w-unit' });
@@ -292,7 +310,11 @@ export function consentFields(html: string): { csrf: string; consent: string; wa
 /** Approves or denies a held write as the owner (session cookie and CSRF token; a bearer token is refused). */
 export async function decideWrite(t: TestServer, id: string, verb: 'approve' | 'deny'): Promise<Response> {
   const owner = await ownerLogin(t);
-  return raw(t, { method: 'POST', path: `/admin/api/pending/${id}/${verb}`, headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf } });
+  return raw(t, {
+    method: 'POST',
+    path: `/admin/api/pending/${id}/${verb}`,
+    headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf },
+  });
 }
 
 /** Polls `ready` (a server round trip each time) until it holds; fails after `attempts` tries. */

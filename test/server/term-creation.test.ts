@@ -4,7 +4,17 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveTempOntology, call, callOk, axiomCount, undoDepth, toolContext, runInContext, type ServedTempOntology, type Row } from './support.js';
+import {
+  serveTempOntology,
+  call,
+  callOk,
+  axiomCount,
+  undoDepth,
+  toolContext,
+  runInContext,
+  type ServedTempOntology,
+  type Row,
+} from './support.js';
 import { Ontology } from '../../src/model/ontology.js';
 
 const ZOO = 'http://example.org/zoo#';
@@ -36,14 +46,22 @@ test('create_term writes label, definition, parents (incl. an expression), equiv
   const depth = await undoDepth(s.c);
   const base = await axiomCount(s.c);
   const made = await ok('create_term', {
-    name: 'Herbivore', label: 'herbivore', label_lang: 'en',
-    definition: 'An animal that eats only plants.', definition_property: 'skos:definition', definition_lang: 'en',
-    parents: ['Animal', 'eats some Plant'], equivalent_to: ['Animal and (eats only Plant)'],
+    name: 'Herbivore',
+    label: 'herbivore',
+    label_lang: 'en',
+    definition: 'An animal that eats only plants.',
+    definition_property: 'skos:definition',
+    definition_lang: 'en',
+    parents: ['Animal', 'eats some Plant'],
+    equivalent_to: ['Animal and (eats only Plant)'],
     annotations: [{ property: 'rdfs:comment', value: 'curated', annotations: [{ property: 'rdfs:comment', value: 'by the zoo' }] }],
   });
   assert.deepEqual(made.created, { iri: ZOO + 'Herbivore', display: 'herbivore', type: 'Class' });
   assert.equal(made.applied, true);
-  assert.deepEqual((made.new_entities as Row[]).map((e) => e.iri), [ZOO + 'Herbivore']);
+  assert.deepEqual(
+    (made.new_entities as Row[]).map((e) => e.iri),
+    [ZOO + 'Herbivore'],
+  );
   assert.deepEqual(await axiomsOf(ZOO + 'Herbivore'), [
     'Annotations: rdfs:comment "by the zoo" herbivore rdfs:comment "curated"',
     'Class: herbivore',
@@ -62,19 +80,41 @@ test('create_term writes label, definition, parents (incl. an expression), equiv
 
 test('create_property writes object and data properties with domain, range (incl. a data range), characteristics, inverse', async () => {
   const obj = await ok('create_property', {
-    name: 'eatenBy', domain: 'Plant', range: 'Animal', super_properties: ['topObjectProperty'],
-    characteristics: ['inverse_functional', 'irreflexive'], inverse_of: 'eats', definition: 'Inverse of eats.',
+    name: 'eatenBy',
+    domain: 'Plant',
+    range: 'Animal',
+    super_properties: ['topObjectProperty'],
+    characteristics: ['inverse_functional', 'irreflexive'],
+    inverse_of: 'eats',
+    definition: 'Inverse of eats.',
   });
   assert.deepEqual(obj.created, { iri: ZOO + 'eatenBy', display: 'eatenBy', type: 'ObjectProperty' });
   assert.equal(obj.applied, true);
   assert.deepEqual(await axiomsOf(ZOO + 'eatenBy'), [
-    'InverseFunctional: eatenBy', 'Irreflexive: eatenBy', 'ObjectProperty: eatenBy', 'eatenBy Domain plant', 'eatenBy IAO_0000115 "Inverse of eats."',
-    'eatenBy InverseOf eats', 'eatenBy Range animal', 'eatenBy SubPropertyOf topObjectProperty', 'eatenBy rdfs:label "eatenBy"',
+    'InverseFunctional: eatenBy',
+    'Irreflexive: eatenBy',
+    'ObjectProperty: eatenBy',
+    'eatenBy Domain plant',
+    'eatenBy IAO_0000115 "Inverse of eats."',
+    'eatenBy InverseOf eats',
+    'eatenBy Range animal',
+    'eatenBy SubPropertyOf topObjectProperty',
+    'eatenBy rdfs:label "eatenBy"',
   ]);
-  const data = await ok('create_property', { name: 'weightKg', property_type: 'data', domain: 'Animal', range: 'xsd:decimal[>= 0.0]', characteristics: ['functional'] });
+  const data = await ok('create_property', {
+    name: 'weightKg',
+    property_type: 'data',
+    domain: 'Animal',
+    range: 'xsd:decimal[>= 0.0]',
+    characteristics: ['functional'],
+  });
   assert.deepEqual(data.created, { iri: ZOO + 'weightKg', display: 'weightKg', type: 'DataProperty' });
   assert.deepEqual(await axiomsOf(ZOO + 'weightKg'), [
-    'DataProperty: weightKg', 'Functional: weightKg', 'weightKg Domain animal', 'weightKg Range xsd:decimal[>= 0.0]', 'weightKg rdfs:label "weightKg"',
+    'DataProperty: weightKg',
+    'Functional: weightKg',
+    'weightKg Domain animal',
+    'weightKg Range xsd:decimal[>= 0.0]',
+    'weightKg rdfs:label "weightKg"',
   ]);
   await ok('undo_change');
   await ok('undo_change');
@@ -86,7 +126,11 @@ test('data-property errors and strict refuse without changing anything', async (
   assert.equal(inverse.isError, true);
   assert.equal(inverse.body.error_code, 'invalid_argument');
   assert.equal(inverse.body.field, 'inverse_of');
-  const transitive = await call(s.c, 'create_property', { name: 'ageYears', property_type: 'data', characteristics: ['functional', 'transitive'] });
+  const transitive = await call(s.c, 'create_property', {
+    name: 'ageYears',
+    property_type: 'data',
+    characteristics: ['functional', 'transitive'],
+  });
   assert.equal(transitive.body.field, 'characteristics[1]');
   assert.match(transitive.body.error as string, /transitive/);
   const strict = await call(s.c, 'create_term', { name: 'Carnivore', parents: ['eats some Meat'], strict: true });
@@ -102,7 +146,12 @@ test('data-property errors and strict refuse without changing anything', async (
 test('create_terms is atomic: a bad item or a duplicate IRI fails with its index and applies nothing', async () => {
   const base = await axiomCount(s.c);
   const depth = await undoDepth(s.c);
-  const bad = await call(s.c, 'create_terms', { terms: [{ name: 'Cat', parents: ['Animal'] }, { name: 'Dog', parents: ['Animal and ('] }] });
+  const bad = await call(s.c, 'create_terms', {
+    terms: [
+      { name: 'Cat', parents: ['Animal'] },
+      { name: 'Dog', parents: ['Animal and ('] },
+    ],
+  });
   assert.equal(bad.isError, true);
   assert.equal(bad.body.index, 1);
   assert.equal(bad.body.field, 'parents[0]');
@@ -121,8 +170,13 @@ test('create_terms and create_properties apply a batch as one undo entry with de
   const base = await axiomCount(s.c);
   const depth = await undoDepth(s.c);
   const made = await ok('create_terms', {
-    namespace: 'http://example.org/pets#', definition_property: 'skos:definition',
-    terms: [{ name: 'Cat', definition: 'A cat.', parents: ['Animal'] }, { name: 'Dog', parents: ['Animal'] }, { iri: ZOO + 'Animal', no_label: true }],
+    namespace: 'http://example.org/pets#',
+    definition_property: 'skos:definition',
+    terms: [
+      { name: 'Cat', definition: 'A cat.', parents: ['Animal'] },
+      { name: 'Dog', parents: ['Animal'] },
+      { iri: ZOO + 'Animal', no_label: true },
+    ],
   });
   assert.deepEqual(made.created, [
     { iri: 'http://example.org/pets#Cat', display: 'Cat', type: 'Class' },
@@ -134,8 +188,17 @@ test('create_terms and create_properties apply a batch as one undo entry with de
   assert.equal(made.no_ops, 1, 'the declaration of Animal was already present');
   assert.equal((made.new_entities as Row[]).length, 2);
   assert.ok((await axiomsOf('http://example.org/pets#Cat')).includes('Cat definition "A cat."'));
-  const props = await ok('create_properties', { property_type: 'data', properties: [{ name: 'nickname', range: 'xsd:string' }, { name: 'likes', property_type: 'object' }] });
-  assert.deepEqual((props.created as Row[]).map((r) => r.type), ['DataProperty', 'ObjectProperty']);
+  const props = await ok('create_properties', {
+    property_type: 'data',
+    properties: [
+      { name: 'nickname', range: 'xsd:string' },
+      { name: 'likes', property_type: 'object' },
+    ],
+  });
+  assert.deepEqual(
+    (props.created as Row[]).map((r) => r.type),
+    ['DataProperty', 'ObjectProperty'],
+  );
   assert.equal(await undoDepth(s.c), depth + 2);
   await ok('undo_change');
   await ok('undo_change');
@@ -144,7 +207,13 @@ test('create_terms and create_properties apply a batch as one undo entry with de
 
 test('preview=true caches a change set that commit_change_set commits as one undo entry; rebase replays it', async () => {
   const base = await axiomCount(s.c);
-  const preview = await ok('create_terms', { preview: true, terms: [{ name: 'Fish', definition: 'A swimming animal.', parents: ['Animal'] }, { name: 'Shark', definition: 'A big fish.', parents: ['Fish'] }] });
+  const preview = await ok('create_terms', {
+    preview: true,
+    terms: [
+      { name: 'Fish', definition: 'A swimming animal.', parents: ['Animal'] },
+      { name: 'Shark', definition: 'A big fish.', parents: ['Fish'] },
+    ],
+  });
   assert.equal(preview.live_mutated, false);
   assert.equal(preview.committable, true, JSON.stringify((preview.preflight as Row).findings));
   assert.equal(preview.created, undefined);
@@ -175,7 +244,13 @@ test('verify runs with the default auto reasoner; verify=rollback undoes a batch
   assert.equal(await axiomCount(s.c), base, 'auto is selected from the start: the unsatisfiable Chimera is rolled back');
   await ok('set_reasoner', { reasoner: 'el' });
   const depth = await undoDepth(s.c);
-  const rolled = await ok('create_terms', { verify: 'rollback', terms: [{ name: 'Chimera', parents: ['Animal', 'Plant'] }, { name: 'Tree', parents: ['Plant'] }] });
+  const rolled = await ok('create_terms', {
+    verify: 'rollback',
+    terms: [
+      { name: 'Chimera', parents: ['Animal', 'Plant'] },
+      { name: 'Tree', parents: ['Plant'] },
+    ],
+  });
   const verify = rolled.verify as Row;
   assert.equal(verify.mode, 'rollback');
   assert.equal(verify.regression, true);
@@ -204,8 +279,10 @@ test('read-only mode refuses the writing calls but not a preview', async () => {
   o.id = { iri: 'http://example.org/x', versionIri: null };
   const readOnly = toolContext([o], undefined, { read_only: true });
   for (const [name, args] of [
-    ['create_term', { name: 'A' }], ['create_terms', { terms: [{ name: 'A' }] }],
-    ['create_property', { name: 'p' }], ['create_properties', { properties: [{ name: 'p' }] }],
+    ['create_term', { name: 'A' }],
+    ['create_terms', { terms: [{ name: 'A' }] }],
+    ['create_property', { name: 'p' }],
+    ['create_properties', { properties: [{ name: 'p' }] }],
   ] as const) {
     assert.equal((await runInContext(name, args, readOnly)).body.error_code, 'read_only', name);
   }
@@ -215,15 +292,22 @@ test('read-only mode refuses the writing calls but not a preview', async () => {
 });
 
 test('with generated ids a created term carries only its own label, applied or previewed', async () => {
-  const gen = await serveTempOntology('athene-terms-gen-', 'zoo.ttl', TTL, { new_entity_namespace: 'http://example.org/gen/', new_entity_ids: 'generated' });
+  const gen = await serveTempOntology('athene-terms-gen-', 'zoo.ttl', TTL, {
+    new_entity_namespace: 'http://example.org/gen/',
+    new_entity_ids: 'generated',
+  });
   try {
     const made = await callOk(gen.c, 'create_term', { name: 'Lynx', label: 'lynx', label_lang: 'en', parents: ['Predator'] });
     const lynx = made.created as Row;
     assert.match(lynx.iri as string, /^http:\/\/example\.org\/gen\/id-/);
-    const rows = (((await callOk(gen.c, 'get_axioms_for_entity', { entity: lynx.iri })).axioms as Row).items as Row[]).map((r) => r.rendering);
+    const rows = (((await callOk(gen.c, 'get_axioms_for_entity', { entity: lynx.iri })).axioms as Row).items as Row[]).map(
+      (r) => r.rendering,
+    );
     assert.deepEqual(rows.sort(), ['Class: lynx', 'lynx SubClassOf Predator', 'lynx rdfs:label "lynx"@en']);
     const preview = await callOk(gen.c, 'create_terms', { preview: true, terms: [{ name: 'Ocelot', label: 'ocelot', label_lang: 'en' }] });
-    const labels = (preview.normalized_changes as Row[]).filter((r) => r.axiom_type === 'AnnotationAssertion').map((r) => r.axiom as string);
+    const labels = (preview.normalized_changes as Row[])
+      .filter((r) => r.axiom_type === 'AnnotationAssertion')
+      .map((r) => r.axiom as string);
     assert.equal(labels.length, 1);
     assert.match(labels[0], /rdfs:label "ocelot"@en$/);
   } finally {
@@ -240,14 +324,25 @@ test('a preview takes at most 2000 items and says so before evaluating anything'
 
 test('create_term defines with IAO:0000115 by default, which validate_ontology accepts; well-known prefixes resolve undeclared', async () => {
   // A document that declares neither obo: nor skos:.
-  const bare = await serveTempOntology('athene-terms-bare-', 'bare.ttl',
-    '@prefix : <http://example.org/bare#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/bare> a owl:Ontology .\n');
+  const bare = await serveTempOntology(
+    'athene-terms-bare-',
+    'bare.ttl',
+    '@prefix : <http://example.org/bare#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/bare> a owl:Ontology .\n',
+  );
   try {
     await callOk(bare.c, 'create_term', { name: 'Rock', definition: 'A solid mineral mass.' });
     await callOk(bare.c, 'create_term', { name: 'Sand', definition: 'Loose grains of rock.', definition_property: 'skos:definition' });
     await callOk(bare.c, 'create_term', { name: 'Pebble', definition: 'A small stone.', definition_property: 'dcterms:description' });
     const rock = ((await callOk(bare.c, 'get_axioms_for_entity', { entity: 'Rock', limit: 100 })).axioms as Row).items as Row[];
-    assert.ok(rock.some((r) => r.axiom_type === 'AnnotationAssertion' && /IAO_0000115/.test(JSON.stringify(r)) && /A solid mineral mass/.test(r.rendering as string)), JSON.stringify(rock));
+    assert.ok(
+      rock.some(
+        (r) =>
+          r.axiom_type === 'AnnotationAssertion' &&
+          /IAO_0000115/.test(JSON.stringify(r)) &&
+          /A solid mineral mass/.test(r.rendering as string),
+      ),
+      JSON.stringify(rock),
+    );
     const checks = (await callOk(bare.c, 'validate_ontology', { checks: ['missing_definition'], limit: 100 })).checks as Row[];
     const undefined_ = ((checks[0].examples as Row[]) ?? []).map((e) => e.iri);
     assert.ok(!undefined_.includes('http://example.org/bare#Rock'), 'the default definition property counts as a definition');
@@ -256,7 +351,8 @@ test('create_term defines with IAO:0000115 by default, which validate_ontology a
     const sand = await callOk(bare.c, 'get_axioms_for_entity', { entity: 'http://example.org/bare#Sand', limit: 100 });
     assert.ok(((sand.axioms as Row).items as Row[]).some((r) => r.rendering === 'Sand definition "Loose grains of rock."'));
     assert.deepEqual((await callOk(bare.c, 'get_entity', { entity: 'skos:definition' })).matches, [
-      { iri: 'http://www.w3.org/2004/02/skos/core#definition', display: 'definition', type: 'AnnotationProperty' }]);
+      { iri: 'http://www.w3.org/2004/02/skos/core#definition', display: 'definition', type: 'AnnotationProperty' },
+    ]);
   } finally {
     await bare.close();
   }

@@ -29,56 +29,140 @@ const axiomCount = async () => (await call(c, 'get_active_ontology')).body.axiom
 
 test('tools/list lists every tool built so far; every tool refuses an unknown argument', async () => {
   const { tools } = await c.listTools();
-  assert.deepEqual(tools.map((x) => x.name).sort(), [
-    'add_annotation', 'add_axiom', 'add_import', 'add_ontology_annotation', 'add_subclass_of', 'apply_changes',
-    'create_class', 'create_entity', 'create_ontology', 'get_active_ontology', 'get_axioms_for_entity', 'get_entity',
-    'get_entity_context', 'get_ontology_context', 'list_classes', 'list_ontologies', 'load_ontology', 'preview_changes',
-    'redo_change', 'remove_axiom', 'remove_import', 'remove_ontology_annotation', 'remove_prefix', 'save_ontology',
-    'search_entities', 'set_active_ontology', 'set_label', 'set_ontology_id', 'set_prefix', 'summarize_ontology', 'undo_change',
-    // change journal: history, revert, recovery
-    'get_change_history', 'recover_unsaved_changes', 'revert_changes',
-    // reasoning
-    'execute_dl_query', 'explain_entailment', 'explain_inconsistency', 'get_explanations', 'get_inferred_superclasses',
-    'get_reasoner_capabilities', 'get_unsatisfiable_classes', 'list_reasoners', 'run_reasoner', 'set_reasoner',
-    // materialization
-    'commit_materialization', 'materialize_inferences',
-    // validation
-    'validate_ontology', 'validate_governance',
-    // diff and impact
-    'analyze_change_impact', 'diff_ontologies', 'semantic_diff',
-    // term creation
-    'create_properties', 'create_property', 'create_term', 'create_terms',
-    // change sets
-    'commit_change_set', 'discard_change_set', 'preview_change_set', 'rebase_change_set',
-    // imports
-    'inspect_imports', 'verify_import_lock', 'write_import_lock',
-    // documents: catalogs, modules, merges
-    'extract_module', 'merge_ontology_document', 'validate_catalog', 'write_catalog',
-    // project policy
-    'get_model_revision', 'get_project_policy', 'validate_project_policy', 'write_project_policy_template',
-    // QC gates
-    'run_project_qc', 'run_qc_suite', 'shacl_validate',
-    // competency questions
-    'add_competency_question', 'list_competency_questions', 'remove_competency_question', 'run_competency_questions',
-    // releases
-    'prepare_release', 'run_release_gate',
-    // audit
-    'export_audit_log',
-    // asynchronous jobs
-    'cancel_job', 'export_job_artifact', 'get_job', 'list_jobs', 'start_job',
-    // server & session
-    'get_session_info',
-    // refactoring
-    'delete_entity', 'deprecate_entity', 'move_class', 'rename_entity',
-    // SWRL rules
-    'add_rule', 'list_rules', 'remove_rule', 'validate_rules',
-    // SPARQL
-    'sparql_query', 'sparql_schema', 'sparql_validate', 'verify_ontology',
-    // SSSOM mappings
-    'add_mapping', 'export_sssom', 'import_sssom', 'list_mappings', 'remove_mapping', 'validate_mappings',
-    // external terms
-    'accept_reuse_proposal', 'inspect_external_term', 'propose_term_reuse', 'search_external_terms',
-  ].sort());
+  assert.deepEqual(
+    tools.map((x) => x.name).sort(),
+    [
+      'add_annotation',
+      'add_axiom',
+      'add_import',
+      'add_ontology_annotation',
+      'add_subclass_of',
+      'apply_changes',
+      'create_class',
+      'create_entity',
+      'create_ontology',
+      'get_active_ontology',
+      'get_axioms_for_entity',
+      'get_entity',
+      'get_entity_context',
+      'get_ontology_context',
+      'list_classes',
+      'list_ontologies',
+      'load_ontology',
+      'preview_changes',
+      'redo_change',
+      'remove_axiom',
+      'remove_import',
+      'remove_ontology_annotation',
+      'remove_prefix',
+      'save_ontology',
+      'search_entities',
+      'set_active_ontology',
+      'set_label',
+      'set_ontology_id',
+      'set_prefix',
+      'summarize_ontology',
+      'undo_change',
+      // change journal: history, revert, recovery
+      'get_change_history',
+      'recover_unsaved_changes',
+      'revert_changes',
+      // reasoning
+      'execute_dl_query',
+      'explain_entailment',
+      'explain_inconsistency',
+      'get_explanations',
+      'get_inferred_superclasses',
+      'get_reasoner_capabilities',
+      'get_unsatisfiable_classes',
+      'list_reasoners',
+      'run_reasoner',
+      'set_reasoner',
+      // materialization
+      'commit_materialization',
+      'materialize_inferences',
+      // validation
+      'validate_ontology',
+      'validate_governance',
+      // diff and impact
+      'analyze_change_impact',
+      'diff_ontologies',
+      'semantic_diff',
+      // term creation
+      'create_properties',
+      'create_property',
+      'create_term',
+      'create_terms',
+      // change sets
+      'commit_change_set',
+      'discard_change_set',
+      'preview_change_set',
+      'rebase_change_set',
+      // imports
+      'inspect_imports',
+      'verify_import_lock',
+      'write_import_lock',
+      // documents: catalogs, modules, merges
+      'extract_module',
+      'merge_ontology_document',
+      'validate_catalog',
+      'write_catalog',
+      // project policy
+      'get_model_revision',
+      'get_project_policy',
+      'validate_project_policy',
+      'write_project_policy_template',
+      // QC gates
+      'run_project_qc',
+      'run_qc_suite',
+      'shacl_validate',
+      // competency questions
+      'add_competency_question',
+      'list_competency_questions',
+      'remove_competency_question',
+      'run_competency_questions',
+      // releases
+      'prepare_release',
+      'run_release_gate',
+      // audit
+      'export_audit_log',
+      // asynchronous jobs
+      'cancel_job',
+      'export_job_artifact',
+      'get_job',
+      'list_jobs',
+      'start_job',
+      // server & session
+      'get_session_info',
+      // refactoring
+      'delete_entity',
+      'deprecate_entity',
+      'move_class',
+      'rename_entity',
+      // SWRL rules
+      'add_rule',
+      'list_rules',
+      'remove_rule',
+      'validate_rules',
+      // SPARQL
+      'sparql_query',
+      'sparql_schema',
+      'sparql_validate',
+      'verify_ontology',
+      // SSSOM mappings
+      'add_mapping',
+      'export_sssom',
+      'import_sssom',
+      'list_mappings',
+      'remove_mapping',
+      'validate_mappings',
+      // external terms
+      'accept_reuse_proposal',
+      'inspect_external_term',
+      'propose_term_reuse',
+      'search_external_terms',
+    ].sort(),
+  );
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
     const refused = await call(c, tool.name, { unknown_argument: 1 });
@@ -152,10 +236,17 @@ test('search_entities ranks an exact label first and pages', async () => {
   assert.equal((typo.reuse_candidate as { iri: string }).iri, ZOO + 'Mammal');
   assert.equal(typo.best_match, null);
   const props = (await call(c, 'search_entities', { query: '*', type: 'object_property' })).body;
-  assert.deepEqual((props.items as { iri: string }[]).map((i) => i.iri), [ZOO + 'eats']);
+  assert.deepEqual(
+    (props.items as { iri: string }[]).map((i) => i.iri),
+    [ZOO + 'eats'],
+  );
   const LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
   const datatypes = (await call(c, 'search_entities', { query: '', type: 'datatype' })).body;
-  assert.deepEqual((datatypes.items as { iri: string }[]).map((i) => i.iri), [LANG_STRING], 'implicit literal datatypes are listed for type=datatype');
+  assert.deepEqual(
+    (datatypes.items as { iri: string }[]).map((i) => i.iri),
+    [LANG_STRING],
+    'implicit literal datatypes are listed for type=datatype',
+  );
   const everything = (await call(c, 'search_entities', { query: '*' })).body;
   assert.ok(!(everything.items as { iri: string }[]).some((i) => i.iri === LANG_STRING), 'but not for type=all');
 });
@@ -191,7 +282,11 @@ test('add_axiom applies once, declares new entities, and reports an already pres
   assert.match(again.body.note as string, /already present/);
   assert.equal(await axiomCount(), before + 2);
   const viaAuthoring = await call(c, 'add_subclass_of', { child: 'Dog', parent: 'mammal' });
-  assert.deepEqual([viaAuthoring.body.applied, viaAuthoring.body.note], [again.body.applied, again.body.note], 'add_subclass_of and add_axiom agree on a no-op');
+  assert.deepEqual(
+    [viaAuthoring.body.applied, viaAuthoring.body.note],
+    [again.body.applied, again.body.note],
+    'add_subclass_of and add_axiom agree on a no-op',
+  );
   const strict = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Wolf', super: 'mammal', strict: true });
   assert.equal(strict.isError, true);
   assert.equal(await axiomCount(), before + 2);

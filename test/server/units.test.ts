@@ -16,7 +16,14 @@ import { StaticTokenVerifier, ensureToken, bearerToken } from '../../src/auth/st
 import { HostGuard } from '../../src/http/guard.js';
 import { toolContext } from './support.js';
 
-const reader: Principal = { version: PRINCIPAL_VERSION, type: 'oauth', client_id: 'c1', display_name: 'reader', grant_id: 'g1', capabilities: ['ontology:read'] };
+const reader: Principal = {
+  version: PRINCIPAL_VERSION,
+  type: 'oauth',
+  client_id: 'c1',
+  display_name: 'reader',
+  grant_id: 'g1',
+  capabilities: ['ontology:read'],
+};
 
 function context(settings: Partial<WindowSettings>, principal: Principal = staticPrincipal()): ToolContext {
   return toolContext([new Ontology()], principal, settings);
@@ -42,7 +49,11 @@ test('the gate checks capabilities, then arguments, then read-only, then confirm
   const { tool, calls } = probe();
   const q = new ApprovalQueue('w1');
   const deniedFirst = await runTool(tool, { n: 'x' }, context({ read_only: true }, reader), q);
-  assert.equal(deniedFirst.structuredContent.error_code, 'authorization_denied', 'a caller without the capabilities learns nothing about its arguments');
+  assert.equal(
+    deniedFirst.structuredContent.error_code,
+    'authorization_denied',
+    'a caller without the capabilities learns nothing about its arguments',
+  );
   const badArgs = await runTool(tool, { n: 'x' }, context({ read_only: true }), q);
   assert.equal(badArgs.structuredContent.error_code, 'invalid_argument');
   const denied = await runTool(tool, { n: 1 }, context({ read_only: true }, reader), q);

@@ -7,8 +7,19 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, callOk, serveTempOntology, type ServedTempOntology } from './support.js';
 
 const X = 'http://example.org/smells#';
-const ALL = ['missing_label', 'missing_definition', 'duplicate_label', 'multiple_labels', 'deprecated_in_use', 'undeclared_entity',
-  'property_missing_domain', 'property_missing_range', 'self_subclass', 'subclass_cycle', 'isolated_class'];
+const ALL = [
+  'missing_label',
+  'missing_definition',
+  'duplicate_label',
+  'multiple_labels',
+  'deprecated_in_use',
+  'undeclared_entity',
+  'property_missing_domain',
+  'property_missing_range',
+  'self_subclass',
+  'subclass_cycle',
+  'isolated_class',
+];
 
 const SMELLS = `Prefix(:=<${X}>)
 Prefix(rdfs:=<http://www.w3.org/2000/01/rdf-schema#>)
@@ -35,7 +46,16 @@ before(async () => {
 });
 after(() => served.close());
 
-type Check = { id: string; severity: string; count: number; examples: { iri: string; display: string; type: string }[]; details?: string[]; truncated?: number; title: string; suggestion: string };
+type Check = {
+  id: string;
+  severity: string;
+  count: number;
+  examples: { iri: string; display: string; type: string }[];
+  details?: string[];
+  truncated?: number;
+  title: string;
+  suggestion: string;
+};
 const byId = (body: Record<string, unknown>) => new Map((body.checks as Check[]).map((k) => [k.id, k]));
 const iris = (k: Check) => k.examples.map((e) => e.iri.replace(X, ''));
 
@@ -43,8 +63,14 @@ test('validate_ontology reports every check in order with counts, samples and de
   const body = await callOk(c, 'validate_ontology');
   assert.equal(body.scope, 'active_ontology');
   const checks = body.checks as Check[];
-  assert.deepEqual(checks.map((k) => k.id), ALL);
-  assert.equal(body.total_issues, checks.reduce((n, k) => n + k.count, 0));
+  assert.deepEqual(
+    checks.map((k) => k.id),
+    ALL,
+  );
+  assert.equal(
+    body.total_issues,
+    checks.reduce((n, k) => n + k.count, 0),
+  );
   const m = byId(body);
   assert.deepEqual(iris(m.get('missing_label')!), ['Ghost', 'Nameless']);
   assert.equal(m.get('missing_label')!.severity, 'warn');
@@ -68,7 +94,10 @@ test('validate_ontology reports every check in order with counts, samples and de
 test('checks filters (reported in check order) and limit caps samples with a truncation count', async () => {
   const body = await callOk(c, 'validate_ontology', { checks: ['isolated_class', 'missing_definition'], limit: 2 });
   const checks = body.checks as Check[];
-  assert.deepEqual(checks.map((k) => k.id), ['missing_definition', 'isolated_class']);
+  assert.deepEqual(
+    checks.map((k) => k.id),
+    ['missing_definition', 'isolated_class'],
+  );
   assert.equal(checks[0].examples.length, 2);
   assert.equal(checks[0].truncated, 5);
   assert.equal(body.total_issues, 8);
@@ -78,9 +107,16 @@ test('checks filters (reported in check order) and limit caps samples with a tru
 
 test('with_reasoner folds in the current verdict without classifying', async () => {
   const none = await callOk(c, 'validate_ontology', { checks: ['self_subclass'], with_reasoner: true });
-  assert.deepEqual(none.reasoner, { status: 'not_initialized', results_available: false, note: 'The selected reasoner has no results: call run_reasoner.' });
+  assert.deepEqual(none.reasoner, {
+    status: 'not_initialized',
+    results_available: false,
+    note: 'The selected reasoner has no results: call run_reasoner.',
+  });
   await callOk(c, 'set_reasoner', { reasoner: 'el' });
-  const unrun = (await callOk(c, 'validate_ontology', { checks: ['self_subclass'], with_reasoner: true })).reasoner as Record<string, unknown>;
+  const unrun = (await callOk(c, 'validate_ontology', { checks: ['self_subclass'], with_reasoner: true })).reasoner as Record<
+    string,
+    unknown
+  >;
   assert.deepEqual([unrun.status, unrun.results_available], ['not_initialized', false]);
   await callOk(c, 'run_reasoner');
   const r = (await callOk(c, 'validate_ontology', { checks: ['self_subclass'], with_reasoner: true })).reasoner as Record<string, unknown>;
@@ -89,7 +125,15 @@ test('with_reasoner folds in the current verdict without classifying', async () 
 });
 
 test('validate_ontology refuses unknown checks, unknown arguments and out-of-range values', async () => {
-  for (const args of [{ checks: ['missing_label', 'spelling'] }, { checks: [] }, { limit: 0 }, { limit: 1.5 }, { include_imports: 'yes' }, { verbose: true }, { timeout_ms: 3_600_001 }]) {
+  for (const args of [
+    { checks: ['missing_label', 'spelling'] },
+    { checks: [] },
+    { limit: 0 },
+    { limit: 1.5 },
+    { include_imports: 'yes' },
+    { verbose: true },
+    { timeout_ms: 3_600_001 },
+  ]) {
     const r = await call(c, 'validate_ontology', args);
     assert.equal(r.isError, true, JSON.stringify(args));
     assert.equal(r.body.error_code, 'invalid_argument', JSON.stringify(args));

@@ -30,7 +30,16 @@ async function json(res: Response): Promise<Record<string, unknown>> {
 }
 
 test('every page, asset and API route needs the owner session; a bearer token is not one', async () => {
-  for (const path of ['/', '/admin', '/admin/ontology', '/admin/assets/view.js', '/admin/assets/view.css', '/admin/view/overview', '/admin/view/windows', '/admin/view/events']) {
+  for (const path of [
+    '/',
+    '/admin',
+    '/admin/ontology',
+    '/admin/assets/view.js',
+    '/admin/assets/view.css',
+    '/admin/view/overview',
+    '/admin/view/windows',
+    '/admin/view/events',
+  ]) {
     const none = await raw(t, { path });
     assert.equal(none.status, 401, path);
     await none.text();
@@ -41,7 +50,8 @@ test('every page, asset and API route needs the owner session; a bearer token is
   const page = await get('/');
   assert.equal(page.status, 200);
   const csp = page.headers.get('content-security-policy') ?? '';
-  for (const directive of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) assert.ok(csp.includes(directive), directive);
+  for (const directive of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"])
+    assert.ok(csp.includes(directive), directive);
   assert.equal(page.headers.get('x-frame-options'), 'DENY');
   const html = await page.text();
   assert.ok(html.includes(`<meta name="athene-csrf" content="${owner.csrf}">`));
@@ -59,20 +69,28 @@ test('a state-changing call needs the CSRF token; a foreign Origin is refused be
   assert.equal((await post('/admin/view/token', {}, { cookie: owner.cookie })).status, 403);
   assert.equal((await post('/admin/view/token', {}, { cookie: owner.cookie, 'x-athene-csrf': owner.csrf.slice(1) })).status, 403);
   assert.equal((await post('/admin/view/token', {}, { authorization: `Bearer ${t.token}` })).status, 401);
-  assert.equal((await post('/admin/view/token', {}, { cookie: owner.cookie, 'x-athene-csrf': owner.csrf, origin: 'http://evil.example' })).status, 403);
+  assert.equal(
+    (await post('/admin/view/token', {}, { cookie: owner.cookie, 'x-athene-csrf': owner.csrf, origin: 'http://evil.example' })).status,
+    403,
+  );
   assert.equal((await get('/admin/view/overview', { origin: 'http://evil.example' })).status, 403);
   const shown = await post('/admin/view/token', {});
   assert.equal(shown.status, 200);
   assert.equal(shown.headers.get('cache-control'), 'no-store');
   assert.equal((await json(shown)).token, t.token);
-  const bad = await raw(t, { method: 'POST', path: '/admin/view/write-modes', headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf }, body: '[1' });
+  const bad = await raw(t, {
+    method: 'POST',
+    path: '/admin/view/write-modes',
+    headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf },
+    body: '[1',
+  });
   assert.equal(bad.status, 400);
   assert.equal((await json(bad)).error_code, 'invalid_argument');
   assert.equal((await post('/admin/view/write-modes', { read_only: 'yes' })).status, 400);
   assert.equal((await post('/admin/view/nothing', {})).status, 404);
 });
 
-test('the overview reports the endpoint; read-only switched from the view refuses an agent\'s write and lifts again', async () => {
+test("the overview reports the endpoint; read-only switched from the view refuses an agent's write and lifts again", async () => {
   const overview = await json(await get('/admin/view/overview'));
   assert.equal(overview.url, t.server.url);
   assert.equal(overview.read_only, false);
@@ -93,13 +111,15 @@ test('the overview reports the endpoint; read-only switched from the view refuse
 test('a session terminated from the view is gone for its client', async () => {
   const agent = await connect(t, t.token);
   try {
-    const { sessions } = await json(await get('/admin/view/clients')) as { sessions: { session_id: string; name: string; connected_at: string }[] };
+    const { sessions } = (await json(await get('/admin/view/clients'))) as {
+      sessions: { session_id: string; name: string; connected_at: string }[];
+    };
     assert.ok(sessions.length >= 1);
     const sid = sessions.at(-1)!.session_id;
     assert.ok(!Number.isNaN(Date.parse(sessions.at(-1)!.connected_at)));
     assert.equal((await post(`/admin/view/sessions/${sid}/terminate`, {})).status, 200);
     assert.equal((await post(`/admin/view/sessions/${sid}/terminate`, {})).status, 404);
-    const after = await json(await get('/admin/view/clients')) as { sessions: { session_id: string }[] };
+    const after = (await json(await get('/admin/view/clients'))) as { sessions: { session_id: string }[] };
     assert.ok(!after.sessions.some((s) => s.session_id === sid));
   } finally {
     await agent.close().catch(() => undefined);
@@ -109,21 +129,29 @@ test('a session terminated from the view is gone for its client', async () => {
 test('class tree pages, the change feed with its filters, revert through the journal, and the entity card', async () => {
   const agent = await connect(t);
   try {
-    const roots = await json(await get(`/admin/view/windows/${windowId}/classes`)) as { total: number; items: { iri: string; display: string; children: number }[] };
+    const roots = (await json(await get(`/admin/view/windows/${windowId}/classes`))) as {
+      total: number;
+      items: { iri: string; display: string; children: number }[];
+    };
     const animal = roots.items.find((r) => r.iri === 'http://example.org/zoo#Animal');
     assert.ok(animal !== undefined && animal.children >= 2, JSON.stringify(roots));
-    const children = await json(await get(`/admin/view/windows/${windowId}/classes?parent=${encodeURIComponent(animal.iri)}`)) as { items: { display: string }[] };
+    const children = (await json(await get(`/admin/view/windows/${windowId}/classes?parent=${encodeURIComponent(animal.iri)}`))) as {
+      items: { display: string }[];
+    };
     assert.ok(children.items.some((c) => c.display === 'mammal'));
     assert.equal((await get(`/admin/view/windows/${windowId}/classes?offset=-1`)).status, 400);
     assert.equal((await get('/admin/view/windows/no-such-window/classes')).status, 404);
 
     assert.equal((await call(agent, 'remove_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: 'Animal' })).isError, false);
-    const feed = await json(await get(`/admin/view/windows/${windowId}/changes?entity=Bird`)) as { entries: { seq: number; tool: string; document: string; changes: { manchester: string }[] }[]; unsaved: number };
+    const feed = (await json(await get(`/admin/view/windows/${windowId}/changes?entity=Bird`))) as {
+      entries: { seq: number; tool: string; document: string; changes: { manchester: string }[] }[];
+      unsaved: number;
+    };
     const removal = feed.entries[0];
     assert.equal(removal.tool, 'remove_axiom');
     assert.equal(removal.changes[0].manchester, 'bird SubClassOf animal');
     assert.ok(feed.unsaved >= 1);
-    const other = await json(await get(`/admin/view/windows/${windowId}/changes?client=nobody`)) as { entries: unknown[] };
+    const other = (await json(await get(`/admin/view/windows/${windowId}/changes?client=nobody`))) as { entries: unknown[] };
     assert.equal(other.entries.length, 0, 'the client filter leaves out everyone else');
 
     assert.equal((await post(`/admin/view/windows/${windowId}/revert`, { seq: 'x' })).status, 400);
@@ -132,15 +160,19 @@ test('class tree pages, the change feed with its filters, revert through the jou
     assert.equal(reverted.status, 200, JSON.stringify(await reverted.clone().json()));
     const axioms = await call(agent, 'get_axioms_for_entity', { entity: 'Bird' });
     assert.ok((axioms.body.axioms as { items: { rendering: string }[] }).items.some((a) => a.rendering === 'bird SubClassOf animal'));
-    const newest = await json(await get(`/admin/view/windows/${windowId}/changes`)) as { entries: { tool: string; principal: { name: string } }[] };
+    const newest = (await json(await get(`/admin/view/windows/${windowId}/changes`))) as {
+      entries: { tool: string; principal: { name: string } }[];
+    };
     assert.equal(newest.entries[0].tool, 'revert_changes');
     assert.equal(newest.entries[0].principal.name, 'Owner (server view)', 'the journal names the owner as the reverter');
 
-    const card = await json(await get(`/admin/view/windows/${windowId}/entity?iri=${encodeURIComponent('http://example.org/zoo#Bird')}`)) as { context: { entities: { display: string }[] }; axioms: { axioms: { items: unknown[] } }; history: { entries: unknown[] } };
+    const card = (await json(
+      await get(`/admin/view/windows/${windowId}/entity?iri=${encodeURIComponent('http://example.org/zoo#Bird')}`),
+    )) as { context: { entities: { display: string }[] }; axioms: { axioms: { items: unknown[] } }; history: { entries: unknown[] } };
     assert.equal(card.context.entities[0].display, 'bird');
     assert.ok(card.axioms.axioms.items.length >= 2);
-    assert.ok(card.history.entries.length >= 2, 'the card carries the entity\'s history');
-    const found = await json(await get(`/admin/view/windows/${windowId}/search?q=mamm`)) as { items: { display: string }[] };
+    assert.ok(card.history.entries.length >= 2, "the card carries the entity's history");
+    const found = (await json(await get(`/admin/view/windows/${windowId}/search?q=mamm`))) as { items: { display: string }[] };
     assert.equal(found.items[0].display, 'mammal');
   } finally {
     await agent.close();
@@ -148,7 +180,10 @@ test('class tree pages, the change feed with its filters, revert through the jou
 });
 
 /** Reads server-sent events from a streaming response until `want` says enough. */
-async function readEvents(res: Response, want: (events: { event: string; data: string }[]) => boolean): Promise<{ event: string; data: string }[]> {
+async function readEvents(
+  res: Response,
+  want: (events: { event: string; data: string }[]) => boolean,
+): Promise<{ event: string; data: string }[]> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   const events: { event: string; data: string }[] = [];
@@ -169,7 +204,7 @@ async function readEvents(res: Response, want: (events: { event: string; data: s
   return events;
 }
 
-test('the event stream says hello, then names the topics an agent\'s edit moved', async () => {
+test("the event stream says hello, then names the topics an agent's edit moved", async () => {
   const stream = await get('/admin/view/events', { accept: 'text/event-stream' });
   assert.equal(stream.status, 200);
   assert.equal(stream.headers.get('content-type'), 'text/event-stream');

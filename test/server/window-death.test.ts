@@ -34,19 +34,23 @@ test('a killed window that cannot restart is reported failed; the process serves
 
     const during = await raw(t, { method: 'POST', path: victimUrl, headers: { ...MCP_HEADERS, ...auth }, body: INIT_BODY });
     assert.equal(during.status, 503);
-    const duringBody = await during.json() as { jsonrpc: string; error: { message: string } };
+    const duringBody = (await during.json()) as { jsonrpc: string; error: { message: string } };
     assert.equal(duringBody.jsonrpc, '2.0');
     assert.match(duringBody.error.message, /restarting after a crash|failed/);
 
-    const onOldSession = await raw(t, { method: 'POST', path: victimUrl, body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
-      headers: { ...MCP_HEADERS, ...auth, 'mcp-session-id': oldSession, 'mcp-protocol-version': '2025-06-18' } });
+    const onOldSession = await raw(t, {
+      method: 'POST',
+      path: victimUrl,
+      body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+      headers: { ...MCP_HEADERS, ...auth, 'mcp-session-id': oldSession, 'mcp-protocol-version': '2025-06-18' },
+    });
     assert.equal(onOldSession.status, 404, 'the crashed session is over');
 
     let health: Health | undefined;
     // restarts back off, and each one reads the document on a busy machine: a generous deadline, not a count
     const deadline = Date.now() + 180_000;
     while (Date.now() < deadline) {
-      health = await (await raw(t, { path: '/health', headers: auth })).json() as Health;
+      health = (await (await raw(t, { path: '/health', headers: auth })).json()) as Health;
       if (health.instances.find((w) => w.id === victim.id)?.state === 'failed') break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -57,12 +61,17 @@ test('a killed window that cannot restart is reported failed; the process serves
     assert.equal(health!.status, 'degraded');
     assert.equal(health!.instances.find((w) => w.id === survivor.id)?.state, 'live');
 
-    const listed = await (await raw(t, { path: '/instances', headers: auth })).json() as { instances: { id: string; state: string; restarts: number }[] };
+    const listed = (await (await raw(t, { path: '/instances', headers: auth })).json()) as {
+      instances: { id: string; state: string; restarts: number }[];
+    };
     assert.equal(listed.instances.find((w) => w.id === victim.id)?.state, 'failed');
 
     const after = await raw(t, { method: 'POST', path: victimUrl, headers: { ...MCP_HEADERS, ...auth }, body: INIT_BODY });
     assert.equal(after.status, 503);
-    assert.match((await after.json() as { error: { message: string } }).error.message, /failed: it could not be restarted after \d+ attempt/);
+    assert.match(
+      ((await after.json()) as { error: { message: string } }).error.message,
+      /failed: it could not be restarted after \d+ attempt/,
+    );
 
     // new sessions on /mcp skip the failed window and go to the one that serves
     const c = await connect(t);

@@ -10,7 +10,7 @@ import { startTestServer, fixture, connect, call } from './support.js';
 const DEMO = 'http://athene.example.org/demo/library';
 const ZOO = 'http://example.org/zoo';
 
-test('sessions go to the newest window, stay pinned, and do not see other windows\' edits', async () => {
+test("sessions go to the newest window, stay pinned, and do not see other windows' edits", async () => {
   const t = await startTestServer([fixture('zoo.ttl')]);
   try {
     const a = await connect(t);
@@ -22,7 +22,7 @@ test('sessions go to the newest window, stay pinned, and do not see other window
 
     assert.equal((await call(a, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' })).body.applied, true);
     assert.equal((await call(a, 'get_entity', { entity: 'Dog' })).isError, false);
-    assert.equal((await call(b, 'get_entity', { entity: `${ZOO}#Dog` })).isError, true, 'window B does not see window A\'s edit');
+    assert.equal((await call(b, 'get_entity', { entity: `${ZOO}#Dog` })).isError, true, "window B does not see window A's edit");
     assert.equal((await call(b, 'undo_change')).body.error, 'Nothing to undo.');
 
     const a2 = await connect(t);
@@ -85,7 +85,11 @@ test('a crashed window is reported to its sessions and restarted with its journa
     }
     assert.ok(fresh !== null, 'a new session reaches the restarted window');
     assert.equal((await call(fresh, 'get_active_ontology')).body.ontology_iri, ZOO);
-    assert.equal((await call(fresh, 'get_entity', { entity: 'Dog' })).isError, false, 'the acknowledged, unsaved edit is replayed from the journal');
+    assert.equal(
+      (await call(fresh, 'get_entity', { entity: 'Dog' })).isError,
+      false,
+      'the acknowledged, unsaved edit is replayed from the journal',
+    );
     await fresh.close();
     await c.close().catch(() => undefined);
   } finally {

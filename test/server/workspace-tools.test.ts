@@ -35,8 +35,12 @@ test('create_ontology makes a new empty ontology active, bound to a file a plain
   const created = await call(c, 'create_ontology', { ontology_iri: NEW, version_iri: NEW + '/1.0', path: file });
   assert.equal(created.isError, false, JSON.stringify(created.body));
   assert.deepEqual(created.body, {
-    created_ontology: `${NEW} ${NEW}/1.0`, active_ontology: `${NEW} ${NEW}/1.0`, kept_active: false,
-    document_iri: file, workspace_ontologies: 2, note: created.body.note,
+    created_ontology: `${NEW} ${NEW}/1.0`,
+    active_ontology: `${NEW} ${NEW}/1.0`,
+    kept_active: false,
+    document_iri: file,
+    workspace_ontologies: 2,
+    note: created.body.note,
   });
   assert.match(created.body.note as string, /not undoable/);
   const active = (await call(c, 'get_active_ontology')).body;
@@ -44,7 +48,11 @@ test('create_ontology makes a new empty ontology active, bound to a file a plain
   assert.equal(active.axioms, 0);
   await access(path.dirname(file));
   const added = await call(c, 'add_axiom', { axiom_type: 'declaration', entity: 'Thing1', entity_type: 'class' });
-  assert.deepEqual((added.body.new_entities as { iri: string }[]).map((e) => e.iri), [NEW + '#Thing1'], 'bare names mint in the new namespace');
+  assert.deepEqual(
+    (added.body.new_entities as { iri: string }[]).map((e) => e.iri),
+    [NEW + '#Thing1'],
+    'bare names mint in the new namespace',
+  );
   const saved = await call(c, 'save_ontology', {});
   assert.equal(saved.isError, false, JSON.stringify(saved.body));
   assert.match(await readFile(file, 'utf8'), /Declaration\(Class\(/);
@@ -94,10 +102,13 @@ test('set_active_ontology switches by ontology or version IRI and reports unknow
 test('an anonymous ontology is made active again by the label list_ontologies shows, or by its document', async () => {
   const anon = path.join(scratch, 'anon-1.ttl');
   const other = path.join(scratch, 'anon-2.ttl');
-  for (const file of [anon, other]) await writeFile(file, '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n[] a owl:Ontology .\n<http://example.org/a#C> a owl:Class .\n');
+  for (const file of [anon, other])
+    await writeFile(file, '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n[] a owl:Ontology .\n<http://example.org/a#C> a owl:Class .\n');
   assert.equal((await call(c, 'load_ontology', { source: anon })).isError, false);
   await call(c, 'set_active_ontology', { ontology_iri: ZOO });
-  const listed = ((await call(c, 'list_ontologies')).body.ontologies as { id: string; anonymous: boolean; document: string }[]).find((o) => o.anonymous)!;
+  const listed = ((await call(c, 'list_ontologies')).body.ontologies as { id: string; anonymous: boolean; document: string }[]).find(
+    (o) => o.anonymous,
+  )!;
   const byLabel = await call(c, 'set_active_ontology', { ontology_iri: listed.id });
   assert.equal(byLabel.isError, false, JSON.stringify(byLabel.body));
   assert.equal(byLabel.body.changed, true);
@@ -123,10 +134,19 @@ test('workspace tools need ontology:admin, are refused in read-only mode, and a 
   const b = new Ontology();
   b.id = { iri: 'http://example.org/b', versionIri: null };
   const reader = toolContext([a, b], principalWith(['ontology:read']));
-  assert.deepEqual((await runInContext('set_active_ontology', { ontology_iri: 'http://example.org/b' }, reader)).body.missing_capabilities, ['ontology:admin']);
-  assert.equal((await runInContext('create_ontology', { ontology_iri: 'http://example.org/c' }, reader)).body.error_code, 'authorization_denied');
+  assert.deepEqual(
+    (await runInContext('set_active_ontology', { ontology_iri: 'http://example.org/b' }, reader)).body.missing_capabilities,
+    ['ontology:admin'],
+  );
+  assert.equal(
+    (await runInContext('create_ontology', { ontology_iri: 'http://example.org/c' }, reader)).body.error_code,
+    'authorization_denied',
+  );
   const readOnly = toolContext([a, b], undefined, { read_only: true });
-  assert.equal((await runInContext('set_active_ontology', { ontology_iri: 'http://example.org/b' }, readOnly)).body.error_code, 'read_only');
+  assert.equal(
+    (await runInContext('set_active_ontology', { ontology_iri: 'http://example.org/b' }, readOnly)).body.error_code,
+    'read_only',
+  );
   assert.equal((await runInContext('create_ontology', { ontology_iri: 'http://example.org/c' }, readOnly)).body.error_code, 'read_only');
   assert.equal(readOnly.workspace.active, a);
 
@@ -136,7 +156,11 @@ test('workspace tools need ontology:admin, are refused in read-only mode, and a 
   assert.deepEqual(denied.body.missing_capabilities, ['filesystem:project:write']);
   await assert.rejects(access(path.dirname(target)), 'no directory was created');
   assert.equal(admin.workspace.ontologies.length, 1);
-  assert.equal((await runInContext('create_ontology', { ontology_iri: 'http://example.org/c' }, admin)).isError, false, 'no path: no file capability needed');
+  assert.equal(
+    (await runInContext('create_ontology', { ontology_iri: 'http://example.org/c' }, admin)).isError,
+    false,
+    'no path: no file capability needed',
+  );
 });
 
 test('under a project policy create_ontology binds only paths inside the project root', async () => {
@@ -147,12 +171,20 @@ test('under a project policy create_ontology binds only paths inside the project
   main.id = { iri: 'http://example.org/main', versionIri: null };
   main.documentIri = path.join(project, 'main.ttl');
   const ctx = toolContext([main]);
-  const outside = await runInContext('create_ontology', { ontology_iri: 'http://example.org/out', path: path.join(scratch, 'out', 'o.ttl') }, ctx);
+  const outside = await runInContext(
+    'create_ontology',
+    { ontology_iri: 'http://example.org/out', path: path.join(scratch, 'out', 'o.ttl') },
+    ctx,
+  );
   assert.equal(outside.body.error_code, 'authorization_denied');
   assert.equal(outside.body.effects_prevented, true);
   assert.match(outside.body.error as string, /outside the project root .*filesystem\.allow_external_paths: true/);
   await assert.rejects(access(path.join(scratch, 'out')));
-  const inside = await runInContext('create_ontology', { ontology_iri: 'http://example.org/in', path: path.join(project, 'sub', 'in.ttl') }, ctx);
+  const inside = await runInContext(
+    'create_ontology',
+    { ontology_iri: 'http://example.org/in', path: path.join(project, 'sub', 'in.ttl') },
+    ctx,
+  );
   assert.equal(inside.isError, false, JSON.stringify(inside.body));
   await access(path.join(project, 'sub'));
 });

@@ -41,17 +41,32 @@ function turtle(text: string, format: ShapesFormat = 'turtle'): ShapesDocument {
 }
 
 function data(text: string, key: string | null = null): DataGraph & { built: number } {
-  const graph = { key, built: 0, documents: () => { graph.built++; return [text]; } };
+  const graph = {
+    key,
+    built: 0,
+    documents: () => {
+      graph.built++;
+      return [text];
+    },
+  };
   return graph;
 }
 
 async function validate(shapes: ShapesDocument | ShapesDocument[], graph: DataGraph = data(DATA), language = 'en') {
-  const results = await engine.validate({ shapes: Array.isArray(shapes) ? shapes : [shapes], data: graph, language, timeoutMs: 60_000, signal: new AbortController().signal });
+  const results = await engine.validate({
+    shapes: Array.isArray(shapes) ? shapes : [shapes],
+    data: graph,
+    language,
+    timeoutMs: 60_000,
+    signal: new AbortController().signal,
+  });
   return shaclReport(results, 1000);
 }
 
 test('conforming data: no results, conforms, no worst severity', async () => {
-  const r = await validate(turtle(`${PREFIXES} ex:S a sh:NodeShape ; sh:targetClass ex:Person ; sh:property [ sh:path ex:age ; sh:minCount 1 ] .`));
+  const r = await validate(
+    turtle(`${PREFIXES} ex:S a sh:NodeShape ; sh:targetClass ex:Person ; sh:property [ sh:path ex:age ; sh:minCount 1 ] .`),
+  );
   assert.deepEqual([r.conforms, r.total_results, r.violations, r.warnings, r.infos, r.worst_severity], [true, 0, 0, 0, 0, null]);
   assert.deepEqual(r.results, []);
 });
@@ -60,11 +75,51 @@ test('violating data: every result with focus, path, value, severity, component,
   const r = await validate(turtle(SHAPES));
   assert.deepEqual([r.conforms, r.total_results, r.violations, r.warnings, r.infos, r.worst_severity], [false, 5, 2, 2, 1, 'Violation']);
   assert.deepEqual(r.results, [
-    { focus_node: `${EX}bob`, result_path: `${EX}age`, value: null, severity: 'Violation', constraint_component: 'http://www.w3.org/ns/shacl#MaxCountConstraintComponent', source_shape: `${EX}AgeShape`, message: 'More than 1 values' },
-    { focus_node: `${EX}bob`, result_path: `${EX}age`, value: '"old"', severity: 'Violation', constraint_component: 'http://www.w3.org/ns/shacl#DatatypeConstraintComponent', source_shape: `${EX}AgeShape`, message: `Value does not have datatype <${XSD}integer>` },
-    { focus_node: `${EX}bob`, result_path: `${EX}name`, value: null, severity: 'Warning', constraint_component: 'http://www.w3.org/ns/shacl#MinCountConstraintComponent', source_shape: `${EX}NameShape`, message: 'needs a plain name' },
-    { focus_node: `${EX}cy`, result_path: `^<${EX}knows>`, value: null, severity: 'Info', constraint_component: 'http://www.w3.org/ns/shacl#MaxCountConstraintComponent', source_shape: `${EX}KnownShape`, message: 'is known by someone' },
-    { focus_node: `${EX}cy`, result_path: `${EX}name`, value: '"Cy"@de', severity: 'Warning', constraint_component: 'http://www.w3.org/ns/shacl#DatatypeConstraintComponent', source_shape: `${EX}NameShape`, message: 'needs a plain name' },
+    {
+      focus_node: `${EX}bob`,
+      result_path: `${EX}age`,
+      value: null,
+      severity: 'Violation',
+      constraint_component: 'http://www.w3.org/ns/shacl#MaxCountConstraintComponent',
+      source_shape: `${EX}AgeShape`,
+      message: 'More than 1 values',
+    },
+    {
+      focus_node: `${EX}bob`,
+      result_path: `${EX}age`,
+      value: '"old"',
+      severity: 'Violation',
+      constraint_component: 'http://www.w3.org/ns/shacl#DatatypeConstraintComponent',
+      source_shape: `${EX}AgeShape`,
+      message: `Value does not have datatype <${XSD}integer>`,
+    },
+    {
+      focus_node: `${EX}bob`,
+      result_path: `${EX}name`,
+      value: null,
+      severity: 'Warning',
+      constraint_component: 'http://www.w3.org/ns/shacl#MinCountConstraintComponent',
+      source_shape: `${EX}NameShape`,
+      message: 'needs a plain name',
+    },
+    {
+      focus_node: `${EX}cy`,
+      result_path: `^<${EX}knows>`,
+      value: null,
+      severity: 'Info',
+      constraint_component: 'http://www.w3.org/ns/shacl#MaxCountConstraintComponent',
+      source_shape: `${EX}KnownShape`,
+      message: 'is known by someone',
+    },
+    {
+      focus_node: `${EX}cy`,
+      result_path: `${EX}name`,
+      value: '"Cy"@de',
+      severity: 'Warning',
+      constraint_component: 'http://www.w3.org/ns/shacl#DatatypeConstraintComponent',
+      source_shape: `${EX}NameShape`,
+      message: 'needs a plain name',
+    },
   ]);
   const german = await validate(turtle(SHAPES), data(DATA), 'de');
   assert.equal(german.results[2].message, 'braucht einen Namen', 'the message in the preferred language');
@@ -77,10 +132,28 @@ test('the same input gives byte-identical results, blank nodes included; the dig
   const first = await validate(turtle(anonymous), data(withBlank));
   const second = await validate(turtle(anonymous), data(withBlank));
   assert.equal(JSON.stringify(second), JSON.stringify(first));
-  assert.ok(first.results.some((x) => x.focus_node.startsWith('_:')), JSON.stringify(first.results));
-  assert.ok(first.results.every((x) => x.result_path === `<${EX}knows>/<${EX}name>`), 'a sequence path in property-path syntax');
-  assert.ok(first.results.every((x) => x.source_shape.startsWith('_:')), 'anonymous shapes by stable blank labels');
-  const capped = shaclReport((await engine.validate({ shapes: [turtle(SHAPES)], data: data(DATA), language: 'en', timeoutMs: 60_000, signal: new AbortController().signal })), 2);
+  assert.ok(
+    first.results.some((x) => x.focus_node.startsWith('_:')),
+    JSON.stringify(first.results),
+  );
+  assert.ok(
+    first.results.every((x) => x.result_path === `<${EX}knows>/<${EX}name>`),
+    'a sequence path in property-path syntax',
+  );
+  assert.ok(
+    first.results.every((x) => x.source_shape.startsWith('_:')),
+    'anonymous shapes by stable blank labels',
+  );
+  const capped = shaclReport(
+    await engine.validate({
+      shapes: [turtle(SHAPES)],
+      data: data(DATA),
+      language: 'en',
+      timeoutMs: 60_000,
+      signal: new AbortController().signal,
+    }),
+    2,
+  );
   const full = await validate(turtle(SHAPES));
   assert.deepEqual([capped.results.length, capped.truncated, capped.total_results], [2, 3, 5]);
   assert.deepEqual(capped.results, full.results.slice(0, 2));
@@ -96,7 +169,8 @@ test('shapes in N-Triples, TriG, JSON-LD and RDF/XML validate like the Turtle th
     `_:p <${sh}maxCount> "1"^^<${XSD}integer> .`,
   ].join('\n');
   const jsonld = JSON.stringify({
-    '@id': `${EX}S`, [`${sh}targetClass`]: { '@id': `${EX}Person` },
+    '@id': `${EX}S`,
+    [`${sh}targetClass`]: { '@id': `${EX}Person` },
     [`${sh}property`]: { [`${sh}path`]: { '@id': `${EX}age` }, [`${sh}maxCount`]: { '@value': '1', '@type': `${XSD}integer` } },
   });
   const rdfxml = `<?xml version="1.0"?>
@@ -109,9 +183,18 @@ test('shapes in N-Triples, TriG, JSON-LD and RDF/XML validate like the Turtle th
   const expected = await validate(turtle(nt, 'ntriples'));
   assert.equal(expected.total_results, 1);
   assert.equal(expected.results[0].focus_node, `${EX}bob`);
-  for (const [text, format] of [[`<${EX}g> { ${nt} }`, 'trig'], [jsonld, 'jsonld'], [rdfxml, 'rdfxml'], [nt, 'nquads']] as const) {
+  for (const [text, format] of [
+    [`<${EX}g> { ${nt} }`, 'trig'],
+    [jsonld, 'jsonld'],
+    [rdfxml, 'rdfxml'],
+    [nt, 'nquads'],
+  ] as const) {
     const r = await validate(turtle(text, format));
-    assert.deepEqual(r.results.map((x) => ({ ...x, source_shape: '' })), expected.results.map((x) => ({ ...x, source_shape: '' })), format);
+    assert.deepEqual(
+      r.results.map((x) => ({ ...x, source_shape: '' })),
+      expected.results.map((x) => ({ ...x, source_shape: '' })),
+      format,
+    );
   }
 });
 
@@ -126,18 +209,27 @@ test('SPARQL-based constraints run', async () => {
     sh:sparql [ sh:message "too young: {?age}" ; sh:select """SELECT $this ?age WHERE { $this <${EX}age> ?age . FILTER(?age < 18) }""" ] .`;
   const r = await validate(turtle(shapes));
   assert.equal(r.total_results, 1);
-  assert.deepEqual([r.results[0].focus_node, r.results[0].constraint_component], [`${EX}cy`, 'http://www.w3.org/ns/shacl#SPARQLConstraintComponent']);
+  assert.deepEqual(
+    [r.results[0].focus_node, r.results[0].constraint_component],
+    [`${EX}cy`, 'http://www.w3.org/ns/shacl#SPARQLConstraintComponent'],
+  );
   assert.match(r.results[0].message, /^too young: "3"/);
 });
 
 async function refusal(shapes: ShapesDocument): Promise<ShaclFailure> {
-  const err = await validate(shapes).then(() => null, (e: unknown) => e);
+  const err = await validate(shapes).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof ShaclFailure, String(err));
   return err;
 }
 
 test('bad shapes are precise errors: syntax with the line, no shapes at all, an invalid pattern', async () => {
-  const syntax = await refusal({ ...turtle(`${PREFIXES}\nex:S a sh:NodeShape ;\n  sh:targetClass ex:Person ;\n  sh:property [ sh:path ex:age ; sh:maxCount 1 .\n`), origin: '/p/shapes.ttl' });
+  const syntax = await refusal({
+    ...turtle(`${PREFIXES}\nex:S a sh:NodeShape ;\n  sh:targetClass ex:Person ;\n  sh:property [ sh:path ex:age ; sh:maxCount 1 .\n`),
+    origin: '/p/shapes.ttl',
+  });
   assert.equal(syntax.reason, 'shapes');
   assert.match(syntax.message, /^\/p\/shapes\.ttl: the SHACL shapes \(turtle\) do not parse: line 5: /);
   const prefix = await refusal(turtle('ex:S a ex:T .'));
@@ -167,8 +259,12 @@ test('a validation that outlives timeout_ms fails with timeout and the next call
   const lines: string[] = [];
   for (let i = 0; i < 20_000; i++) lines.push(`<${EX}n${i}> <${EX}next> <${EX}n${i + 1}> .`);
   const chain = `${PREFIXES} ex:S sh:targetSubjectsOf ex:next ; sh:property [ sh:path [ sh:oneOrMorePath ex:next ] ; sh:minCount 1 ] .`;
-  const err = await engine.validate({ shapes: [turtle(chain)], data: data(lines.join('\n')), language: 'en', timeoutMs: 1, signal: new AbortController().signal })
-    .then(() => null, (e: unknown) => e);
+  const err = await engine
+    .validate({ shapes: [turtle(chain)], data: data(lines.join('\n')), language: 'en', timeoutMs: 1, signal: new AbortController().signal })
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   assert.ok(err instanceof ShaclFailure && err.reason === 'timeout', String(err));
   assert.equal((await validate(turtle(SHAPES))).total_results, 5);
 });
@@ -176,7 +272,11 @@ test('a validation that outlives timeout_ms fails with timeout and the next call
 test('a cancelled call stops with cancelled', async () => {
   const controller = new AbortController();
   controller.abort();
-  const err = await engine.validate({ shapes: [turtle(SHAPES)], data: data(DATA), language: 'en', timeoutMs: 60_000, signal: controller.signal })
-    .then(() => null, (e: unknown) => e);
+  const err = await engine
+    .validate({ shapes: [turtle(SHAPES)], data: data(DATA), language: 'en', timeoutMs: 60_000, signal: controller.signal })
+    .then(
+      () => null,
+      (e: unknown) => e,
+    );
   assert.ok(err instanceof ShaclFailure && err.reason === 'cancelled', String(err));
 });

@@ -12,8 +12,14 @@ import type { ShaclResult } from '../../src/shacl/protocol.js';
 import { ToolFailure } from '../../src/tools/tool.js';
 
 const row = (over: Partial<ShaclResult>): ShaclResult => ({
-  focus_node: 'http://e/a', result_path: null, value: null, severity: 'Violation',
-  constraint_component: 'http://www.w3.org/ns/shacl#MinCountConstraintComponent', source_shape: 'http://e/S', message: 'm', ...over,
+  focus_node: 'http://e/a',
+  result_path: null,
+  value: null,
+  severity: 'Violation',
+  constraint_component: 'http://www.w3.org/ns/shacl#MinCountConstraintComponent',
+  source_shape: 'http://e/S',
+  message: 'm',
+  ...over,
 });
 
 test('results sort by every field in turn, null first, by code unit (not locale)', () => {
@@ -26,21 +32,31 @@ test('results sort by every field in turn, null first, by code unit (not locale)
     row({ message: 'M' }),
   ];
   const sorted = sortResults(rows);
-  assert.deepEqual(sorted.map((r) => [r.focus_node, r.result_path, r.value, r.message]), [
-    ['_:d0b1', null, null, 'm'],
-    ['http://e/B', null, null, 'm'],
-    ['http://e/a', null, null, 'M'],
-    ['http://e/a', 'http://e/p', null, 'm'],
-    ['http://e/a', 'http://e/p', '"x"', 'm'],
-    ['http://e/b', null, null, 'm'],
-  ]);
+  assert.deepEqual(
+    sorted.map((r) => [r.focus_node, r.result_path, r.value, r.message]),
+    [
+      ['_:d0b1', null, null, 'm'],
+      ['http://e/B', null, null, 'm'],
+      ['http://e/a', null, null, 'M'],
+      ['http://e/a', 'http://e/p', null, 'm'],
+      ['http://e/a', 'http://e/p', '"x"', 'm'],
+      ['http://e/b', null, null, 'm'],
+    ],
+  );
   assert.deepEqual(sortResults([...rows].reverse()), sorted, 'the order does not depend on the input order');
 });
 
 test('counts, worst severity (a non-standard severity counts as a violation), limit and digest', () => {
-  const rows = [row({ severity: 'Info' }), row({ severity: 'Warning', focus_node: 'http://e/b' }), row({ severity: 'Info', focus_node: 'http://e/c' })];
+  const rows = [
+    row({ severity: 'Info' }),
+    row({ severity: 'Warning', focus_node: 'http://e/b' }),
+    row({ severity: 'Info', focus_node: 'http://e/c' }),
+  ];
   const r = shaclReport(rows, 1);
-  assert.deepEqual([r.conforms, r.total_results, r.violations, r.warnings, r.infos, r.worst_severity, r.truncated], [false, 3, 0, 1, 2, 'Warning', 2]);
+  assert.deepEqual(
+    [r.conforms, r.total_results, r.violations, r.warnings, r.infos, r.worst_severity, r.truncated],
+    [false, 3, 0, 1, 2, 'Warning', 2],
+  );
   assert.equal(r.results.length, 1);
   assert.match(r.identity_digest, /^sha256:[0-9a-f]{64}$/);
   assert.equal(shaclReport([...rows].reverse(), 3).identity_digest, r.identity_digest, 'the digest covers every result, in any order');
@@ -52,9 +68,16 @@ test('counts, worst severity (a non-standard severity counts as a violation), li
   assert.deepEqual([none.conforms, none.worst_severity], [true, null]);
 });
 
-test('a shapes file\'s format comes from its extension; an unknown one, a directory or a missing file are precise failures', async () => {
-  assert.deepEqual(['a.ttl', 'a.NT', 'a.nq', 'a.trig', 'a.jsonld', 'a.rdf', 'a.owl'].map(shapesFormatOf),
-    ['turtle', 'ntriples', 'nquads', 'trig', 'jsonld', 'rdfxml', 'rdfxml']);
+test("a shapes file's format comes from its extension; an unknown one, a directory or a missing file are precise failures", async () => {
+  assert.deepEqual(['a.ttl', 'a.NT', 'a.nq', 'a.trig', 'a.jsonld', 'a.rdf', 'a.owl'].map(shapesFormatOf), [
+    'turtle',
+    'ntriples',
+    'nquads',
+    'trig',
+    'jsonld',
+    'rdfxml',
+    'rdfxml',
+  ]);
   assert.equal(shapesFormatOf('shapes.shex'), null);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-shapes-'));
   try {
@@ -62,8 +85,15 @@ test('a shapes file\'s format comes from its extension; an unknown one, a direct
     await writeFile(path.join(dir, 'shapes.shex'), 'x');
     await mkdir(path.join(dir, 'folder.ttl'));
     const doc = await readShapesFile(path.join(dir, 'shapes.ttl'));
-    assert.deepEqual([doc.format, doc.origin, doc.base], ['turtle', path.join(dir, 'shapes.ttl'), 'file://' + path.join(dir, 'shapes.ttl')]);
-    const code = (p: string) => readShapesFile(path.join(dir, p), 'shapes_path').then(() => null, (e: unknown) => (e instanceof ToolFailure ? e.code : String(e)));
+    assert.deepEqual(
+      [doc.format, doc.origin, doc.base],
+      ['turtle', path.join(dir, 'shapes.ttl'), 'file://' + path.join(dir, 'shapes.ttl')],
+    );
+    const code = (p: string) =>
+      readShapesFile(path.join(dir, p), 'shapes_path').then(
+        () => null,
+        (e: unknown) => (e instanceof ToolFailure ? e.code : String(e)),
+      );
     assert.equal(await code('shapes.shex'), 'invalid_argument');
     assert.equal(await code('folder.ttl'), 'not_found');
     assert.equal(await code('absent.ttl'), 'not_found');

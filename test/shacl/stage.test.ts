@@ -24,7 +24,10 @@ const AGE = `${PREFIXES} :PersonShape sh:targetClass :Person ; sh:property :AgeS
 :NoteShape sh:path <http://www.w3.org/2000/01/rdf-schema#comment> ; sh:minCount 1 ; sh:severity sh:Info .`;
 
 const snapshot = () => captureSnapshot(windowOf(workspace(ontology(PEOPLE))), [], 'en');
-const inline = (text: string): ShaclShapesSource => ({ kind: 'documents', documents: [{ text, format: 'turtle', origin: 'shacl_shapes' }] });
+const inline = (text: string): ShaclShapesSource => ({
+  kind: 'documents',
+  documents: [{ text, format: 'turtle', origin: 'shacl_shapes' }],
+});
 const run = (source: ShaclShapesSource | undefined) => shaclStage(snapshot(), source, Date.now() + 60_000, new AbortController().signal);
 
 test('without shapes the stage is skipped with the reason', async () => {
@@ -49,15 +52,23 @@ test('one finding per result: Violation → error, Warning → warn, Info → in
   assert.equal((bad.details as Record<string, unknown>).value, '"old"');
   assert.equal((bad.details as Record<string, unknown>).source_shape, EX + 'AgeShape');
   assert.equal(new Set(r.findings.map((f) => f.id)).size, 5, 'distinct results, distinct ids');
-  assert.deepEqual((await run(inline(AGE))).findings.map((f) => f.id), r.findings.map((f) => f.id), 'same content, same ids');
+  assert.deepEqual(
+    (await run(inline(AGE))).findings.map((f) => f.id),
+    r.findings.map((f) => f.id),
+    'same content, same ids',
+  );
   assert.deepEqual(r.details, { shapes: ['shacl_shapes'], total_results: 5, conforms: false });
 });
 
 test('the verdict is the worst severity: warn, info or pass', async () => {
-  const only = (severity: string) => inline(`${PREFIXES} :S sh:targetClass :Person ; sh:property [ sh:path :nick ; sh:minCount 1 ; sh:severity sh:${severity} ] .`);
+  const only = (severity: string) =>
+    inline(`${PREFIXES} :S sh:targetClass :Person ; sh:property [ sh:path :nick ; sh:minCount 1 ; sh:severity sh:${severity} ] .`);
   assert.equal((await run(only('Warning'))).verdict, 'warn');
   assert.equal((await run(only('Info'))).verdict, 'info');
-  assert.equal((await run(inline(`${PREFIXES} :S sh:targetClass :Person ; sh:property [ sh:path :age ; sh:minCount 1 ] .`))).verdict, 'pass');
+  assert.equal(
+    (await run(inline(`${PREFIXES} :S sh:targetClass :Person ; sh:property [ sh:path :age ; sh:minCount 1 ] .`))).verdict,
+    'pass',
+  );
 });
 
 test('malformed shapes make the stage an error, never a pass', async () => {
@@ -68,19 +79,29 @@ test('malformed shapes make the stage an error, never a pass', async () => {
 
 test('in the gate: a completed violation fails (not error), a waiver naming rule and focus lifts it', async () => {
   const shapes = inline(`${PREFIXES} :S sh:targetClass :Person ; sh:property [ sh:path :age ; sh:datatype xsd:integer ] .`);
-  const gate = (waivers = [] as { rule_id: string; focus_iri: string | null; reason: string; expires: string | null }[]) => runGate({
-    snapshot: snapshot(), stages: [], required: ['shacl'], reasoner: reasonerById('el'), timeoutMs: 60_000, signal: new AbortController().signal,
-    limit: 25, options: { shacl: shapes }, waivers,
-  });
+  const gate = (waivers = [] as { rule_id: string; focus_iri: string | null; reason: string; expires: string | null }[]) =>
+    runGate({
+      snapshot: snapshot(),
+      stages: [],
+      required: ['shacl'],
+      reasoner: reasonerById('el'),
+      timeoutMs: 60_000,
+      signal: new AbortController().signal,
+      limit: 25,
+      options: { shacl: shapes },
+      waivers,
+    });
   const failing = await gate();
   assert.equal(failing.gate, 'fail');
   assert.deepEqual(failing.stages_ran, ['shacl']);
   assert.equal(failing.findings[0].focus_iri, EX + 'bob');
-  const waived = await gate([{ rule_id: 'shacl.DatatypeConstraintComponent', focus_iri: EX + 'bob', reason: 'legacy data', expires: null }]);
+  const waived = await gate([
+    { rule_id: 'shacl.DatatypeConstraintComponent', focus_iri: EX + 'bob', reason: 'legacy data', expires: null },
+  ]);
   assert.equal(waived.gate, 'pass');
 });
 
-test('a policy\'s shapes files are read from the project root; missing or escaping files are stage errors', async () => {
+test("a policy's shapes files are read from the project root; missing or escaping files are stage errors", async () => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'athene-shacl-stage-'));
   const outside = await mkdtemp(path.join(os.tmpdir(), 'athene-shacl-outside-'));
   try {

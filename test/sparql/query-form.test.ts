@@ -6,7 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanQuery } from '../../src/sparql/query-form.js';
 
-const prefixes = new Map([['ex', 'http://example.org/'], ['rdfs', 'http://www.w3.org/2000/01/rdf-schema#']]);
+const prefixes = new Map([
+  ['ex', 'http://example.org/'],
+  ['rdfs', 'http://www.w3.org/2000/01/rdf-schema#'],
+]);
 
 test('the form is the first form keyword after the prologue', () => {
   assert.equal(scanQuery('PREFIX a: <http://a/> BASE <http://b/> select * { ?s ?p ?o }', prefixes).form, 'SELECT');
@@ -23,7 +26,10 @@ test('an update keyword after a read form makes the whole request an UPDATE', ()
 });
 
 test('keywords in strings, IRIs, variables and prefixed names do not count', () => {
-  const scan = scanQuery('SELECT ?service ?delete WHERE { ?service ex:SERVICE "SERVICE DELETE" ; <http://x/INSERT> \'\'\'DROP\'\'\' }', prefixes);
+  const scan = scanQuery(
+    "SELECT ?service ?delete WHERE { ?service ex:SERVICE \"SERVICE DELETE\" ; <http://x/INSERT> '''DROP''' }",
+    prefixes,
+  );
   assert.equal(scan.form, 'SELECT');
   assert.equal(scan.usesService, false);
 });
@@ -35,7 +41,10 @@ test('SERVICE anywhere, in any case, is flagged; LOAD in an UPDATE is flagged', 
 });
 
 test('mentioned IRIs: written out or expanded from declared and given prefixes, sorted, one each', () => {
-  const scan = scanQuery('PREFIX my: <http://my/> SELECT * { ?s a my:T , ex:A , <http://z/> ; rdfs:label ?l . ?s a ex:A . ?s undeclared:x ?y }', prefixes);
+  const scan = scanQuery(
+    'PREFIX my: <http://my/> SELECT * { ?s a my:T , ex:A , <http://z/> ; rdfs:label ?l . ?s a ex:A . ?s undeclared:x ?y }',
+    prefixes,
+  );
   assert.deepEqual(scan.iris, [
     { curie: 'ex:A', iri: 'http://example.org/A' },
     { curie: 'my:T', iri: 'http://my/T' },

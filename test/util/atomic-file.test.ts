@@ -58,7 +58,10 @@ test('a process killed in the middle of saves leaves either the old or the new d
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
       const now = await readFile(target, 'utf8');
-      assert.ok(now === old || now === 'new document\n'.repeat(1_000_000), `torn file of ${now.length} characters after a kill at ${delayMs} ms`);
+      assert.ok(
+        now === old || now === 'new document\n'.repeat(1_000_000),
+        `torn file of ${now.length} characters after a kill at ${delayMs} ms`,
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -10,7 +10,10 @@ test('every node lands in exactly one component; cycles group, the rest are sing
   // a → b → c → a is one cycle; c → d → e → d another below it; f stands alone
   const successors = graph({ a: ['b'], b: ['c'], c: ['a', 'd'], d: ['e'], e: ['d'] });
   const components = stronglyConnectedComponents(['a', 'f'], successors);
-  assert.deepEqual(components.map((c) => [...c].sort()), [['d', 'e'], ['a', 'b', 'c'], ['f']]);
+  assert.deepEqual(
+    components.map((c) => [...c].sort()),
+    [['d', 'e'], ['a', 'b', 'c'], ['f']],
+  );
 });
 
 test('a self loop is a singleton component: the caller decides whether it is a cycle', () => {
@@ -19,7 +22,10 @@ test('a self loop is a singleton component: the caller decides whether it is a c
 
 test('nodes reached from an earlier root are not visited again as roots', () => {
   const components = stronglyConnectedComponents(['a', 'b', 'a'], graph({ a: ['b'], b: ['a'] }));
-  assert.deepEqual(components.map((c) => [...c].sort()), [['a', 'b']]);
+  assert.deepEqual(
+    components.map((c) => [...c].sort()),
+    [['a', 'b']],
+  );
 });
 
 test('a chain far deeper than the call stack allows is walked without overflowing', () => {
@@ -35,7 +41,11 @@ test('step runs at every step of the walk, so a caller can stop it', () => {
   const successors = graph({ a: ['b'], b: ['c'], c: [] });
   stronglyConnectedComponents(['a'], successors, () => steps++);
   assert.ok(steps >= 3, `one step at least per node (${steps})`);
-  assert.throws(() => stronglyConnectedComponents(['a'], successors, () => {
-    throw new Error('budget spent');
-  }), /budget spent/);
+  assert.throws(
+    () =>
+      stronglyConnectedComponents(['a'], successors, () => {
+        throw new Error('budget spent');
+      }),
+    /budget spent/,
+  );
 });

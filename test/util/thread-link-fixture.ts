@@ -1,7 +1,10 @@
 // What thread-link.test.ts and its worker share: the API and a domain error with a kind.
 
 export class KindedError extends Error {
-  constructor(message: string, readonly kind: 'shapes' | 'data') {
+  constructor(
+    message: string,
+    readonly kind: 'shapes' | 'data',
+  ) {
     super(message);
     this.name = 'KindedError';
   }

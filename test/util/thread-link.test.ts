@@ -22,13 +22,19 @@ test('a call answers with the value the thread returned', async () => {
   await withThread(async (link) => {
     assert.equal(await link.call('add', 2, 3), 5);
     const many = await Promise.all(Array.from({ length: 50 }, (_, i) => link.call('add', i, i)));
-    assert.deepEqual(many, Array.from({ length: 50 }, (_, i) => 2 * i));
+    assert.deepEqual(
+      many,
+      Array.from({ length: 50 }, (_, i) => 2 * i),
+    );
   });
 });
 
-test('a registered error class crosses as itself, with its message, fields and the thread\'s stack', async () => {
+test("a registered error class crosses as itself, with its message, fields and the thread's stack", async () => {
   await withThread(async (link) => {
-    const err = await link.call('fail', 'kinded').then(() => null, (e: unknown) => e);
+    const err = await link.call('fail', 'kinded').then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof KindedError, `got ${String(err)}`);
     assert.equal(err.message, 'the shapes do not parse');
     assert.equal(err.kind, 'shapes');
@@ -39,7 +45,10 @@ test('a registered error class crosses as itself, with its message, fields and t
 
 test('an unregistered error crosses as an Error with its name, message and fields; a thrown non-error as itself', async () => {
   await withThread(async (link) => {
-    const err = await link.call('fail', 'unregistered').then(() => null, (e: unknown) => e);
+    const err = await link.call('fail', 'unregistered').then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof Error);
     assert.equal(err.constructor, Error);
     assert.equal(err.message, 'nobody registered me');

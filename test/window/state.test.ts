@@ -22,7 +22,11 @@ Ontology(<http://example.org/w>
 Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A :B) ClassAssertion(:A :a)
 )`;
 
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 
 test('dispose releases every part of the window: approvals, jobs and their files, reasoner and SPARQL threads, stores', async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), 'athene-window-'));
@@ -40,8 +44,13 @@ test('dispose releases every part of the window: approvals, jobs and their files
     let artifactKept!: () => void;
     const kept = new Promise<void>((resolve) => (artifactKept = resolve));
     window.jobs.start(jobOwner(workspace.id, staticPrincipal()), {
-      type: 'test', idempotencyKey: 'k', inputIdentity: 'i', baseRevision: revisionEnvelope(workspace), policyDigest: null,
-      requiredCapabilities: [], resultDiscriminator: 'test.v1',
+      type: 'test',
+      idempotencyKey: 'k',
+      inputIdentity: 'i',
+      baseRevision: revisionEnvelope(workspace),
+      policyDigest: null,
+      requiredCapabilities: [],
+      resultDiscriminator: 'test.v1',
       run: async (handle) => {
         jobSignal = handle.signal;
         await handle.artifact('report', 'text/plain', new TextEncoder().encode('kept'));
@@ -59,12 +68,26 @@ test('dispose releases every part of the window: approvals, jobs and their files
     const run = await window.reasoning.classify(60_000);
     assert.ok(run.started && run.completed);
     assert.ok(window.reasoning.holdsThread, 'the classification left its reasoner thread running');
-    const answer = await window.sparql.evaluate('ASK { ?s ?p ?o }', { form: 'ASK', limit: 0, timeoutMs: 60_000, signal: new AbortController().signal });
+    const answer = await window.sparql.evaluate('ASK { ?s ?p ?o }', {
+      form: 'ASK',
+      limit: 0,
+      timeoutMs: 60_000,
+      signal: new AbortController().signal,
+    });
     assert.deepEqual(answer, { kind: 'ask', boolean: true });
     assert.ok(window.sparql.running, 'the SPARQL thread holds the snapshot');
 
     // in-memory stores with something in them
-    window.externalTerms.proposals.set('p', { id: 'p', owner: 'o', grantId: null, fingerprint: 'f', body: {}, expires: Date.now() + 60_000, claimed: false, minted: null });
+    window.externalTerms.proposals.set('p', {
+      id: 'p',
+      owner: 'o',
+      grantId: null,
+      fingerprint: 'f',
+      body: {},
+      expires: Date.now() + 60_000,
+      claimed: false,
+      minted: null,
+    });
     window.materializations.put('mat-1', 's', 10, {} as MaterializationPayload);
     const changeSet = window.changeSets.begin(60, 10);
     window.changeSets.ready(changeSet, {});
@@ -81,10 +104,21 @@ test('dispose releases every part of the window: approvals, jobs and their files
     assert.equal(window.externalTerms.proposals.size, 0);
     assert.equal(window.materializations.size, 0);
     assert.equal(window.changeSets.entries().length, 0);
-    assert.throws(() => window.jobs.start(jobOwner(workspace.id, staticPrincipal()), {
-      type: 'test', idempotencyKey: 'k2', inputIdentity: 'i', baseRevision: revisionEnvelope(workspace), policyDigest: null,
-      requiredCapabilities: [], resultDiscriminator: 'test.v1', run: async () => ({}),
-    }), /closing/, 'no job starts once the window is closing');
+    assert.throws(
+      () =>
+        window.jobs.start(jobOwner(workspace.id, staticPrincipal()), {
+          type: 'test',
+          idempotencyKey: 'k2',
+          inputIdentity: 'i',
+          baseRevision: revisionEnvelope(workspace),
+          policyDigest: null,
+          requiredCapabilities: [],
+          resultDiscriminator: 'test.v1',
+          run: async () => ({}),
+        }),
+      /closing/,
+      'no job starts once the window is closing',
+    );
     await window.dispose();
   } finally {
     await rm(home, { recursive: true, force: true });

@@ -33,7 +33,12 @@ export interface ClientSummary {
   readonly last_seen_at: string | null;
   readonly authorized: boolean;
   /** Live grants: their ids, scopes and capabilities. */
-  readonly grants: readonly { readonly grant_id: string; readonly scope: string; readonly capabilities: readonly string[]; readonly created_at: string }[];
+  readonly grants: readonly {
+    readonly grant_id: string;
+    readonly scope: string;
+    readonly capabilities: readonly string[];
+    readonly created_at: string;
+  }[];
 }
 
 /** What an approved consent records: the code is bound to all of it. */
@@ -58,7 +63,14 @@ export interface IssuedTokens {
 
 /** An RFC 6749 §5.2 error, as the token endpoint reports it. */
 export interface OAuthError {
-  readonly error: 'invalid_request' | 'invalid_grant' | 'invalid_client' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'temporarily_unavailable';
+  readonly error:
+    | 'invalid_request'
+    | 'invalid_grant'
+    | 'invalid_client'
+    | 'unauthorized_client'
+    | 'unsupported_grant_type'
+    | 'invalid_scope'
+    | 'temporarily_unavailable';
   readonly error_description: string;
 }
 

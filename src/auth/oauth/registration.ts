@@ -18,25 +18,34 @@ export interface RegistrationError {
   readonly error_description: string;
 }
 
-const MetadataSchema = v.looseObject({
-  redirect_uris: v.pipe(
-    v.array(v.string('each redirect URI must be a string')),
-    v.minLength(1, 'redirect_uris must name at least one URI'),
-    v.maxLength(MAX_REDIRECT_URIS, `redirect_uris may name at most ${MAX_REDIRECT_URIS} URIs`),
-  ),
-  client_name: v.optional(v.pipe(
-    v.string('client_name must be a string'),
-    v.trim(),
-    v.maxLength(MAX_CLIENT_NAME, `client_name may be at most ${MAX_CLIENT_NAME} characters`),
-  )),
-  token_endpoint_auth_method: v.optional(v.literal('none', "token_endpoint_auth_method must be 'none': only public clients (PKCE) can register")),
-  grant_types: v.optional(v.pipe(
-    v.array(v.picklist(GRANT_TYPES, `grant_types may only hold ${GRANT_TYPES.join(', ')}`)),
-    v.includes('authorization_code', 'grant_types must include authorization_code'),
-  )),
-  response_types: v.optional(v.array(v.literal('code', "response_types may only hold 'code'"))),
-  scope: v.optional(v.string('scope must be a string')),
-}, 'the client metadata must be a JSON object');
+const MetadataSchema = v.looseObject(
+  {
+    redirect_uris: v.pipe(
+      v.array(v.string('each redirect URI must be a string')),
+      v.minLength(1, 'redirect_uris must name at least one URI'),
+      v.maxLength(MAX_REDIRECT_URIS, `redirect_uris may name at most ${MAX_REDIRECT_URIS} URIs`),
+    ),
+    client_name: v.optional(
+      v.pipe(
+        v.string('client_name must be a string'),
+        v.trim(),
+        v.maxLength(MAX_CLIENT_NAME, `client_name may be at most ${MAX_CLIENT_NAME} characters`),
+      ),
+    ),
+    token_endpoint_auth_method: v.optional(
+      v.literal('none', "token_endpoint_auth_method must be 'none': only public clients (PKCE) can register"),
+    ),
+    grant_types: v.optional(
+      v.pipe(
+        v.array(v.picklist(GRANT_TYPES, `grant_types may only hold ${GRANT_TYPES.join(', ')}`)),
+        v.includes('authorization_code', 'grant_types must include authorization_code'),
+      ),
+    ),
+    response_types: v.optional(v.array(v.literal('code', "response_types may only hold 'code'"))),
+    scope: v.optional(v.string('scope must be a string')),
+  },
+  'the client metadata must be a JSON object',
+);
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
 /** A private-use scheme in reverse-domain form (RFC 8252 §7.1): it must contain a period. */
@@ -55,7 +64,9 @@ export function redirectUriProblem(uri: string): string | null {
   if (url.username !== '' || url.password !== '') return `redirect URI '${uri}' must not carry credentials`;
   if (url.protocol === 'https:') return url.hostname === '' ? `redirect URI '${uri}' has no host` : null;
   if (url.protocol === 'http:') {
-    return LOOPBACK_HOSTS.has(url.hostname) ? null : `redirect URI '${uri}' uses plain http on a host other than the loopback (127.0.0.1, [::1], localhost)`;
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? null
+      : `redirect URI '${uri}' uses plain http on a host other than the loopback (127.0.0.1, [::1], localhost)`;
   }
   if (PRIVATE_USE_SCHEME.test(url.protocol)) return null;
   return `redirect URI '${uri}' must be loopback http, https, or a private-use scheme in reverse-domain form (com.example.app:/callback)`;
@@ -116,6 +127,8 @@ export function redirectMatches(registered: readonly string[], requested: string
   return registered.some((r) => {
     const have = URL.canParse(r) ? new URL(r) : null;
     if (have === null || have.protocol !== 'http:' || have.hostname !== want.hostname) return false;
-    return have.pathname === want.pathname && have.search === want.search && have.username === want.username && have.password === want.password;
+    return (
+      have.pathname === want.pathname && have.search === want.search && have.username === want.username && have.password === want.password
+    );
   });
 }

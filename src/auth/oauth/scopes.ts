@@ -39,7 +39,10 @@ export function resolveScope(requested: string | undefined | null): GrantedScope
   for (const token of tokens) {
     const caps = capabilitiesOf(token);
     if (caps === null) {
-      return { error: 'invalid_scope', error_description: `Unknown scope '${token}'; the supported scopes are: ${SCOPES_SUPPORTED.join(', ')}` };
+      return {
+        error: 'invalid_scope',
+        error_description: `Unknown scope '${token}'; the supported scopes are: ${SCOPES_SUPPORTED.join(', ')}`,
+      };
     }
     for (const c of caps) held.add(c);
   }

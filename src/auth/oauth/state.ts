@@ -220,14 +220,17 @@ class Draft {
 
   finish<T>(outcome: T, revocation?: Revocation): Transition<T> {
     const b = this.base;
-    const untouched = this.clients === null && this.grants === null && this.codes === null && this.accessIndex === null && this.refreshIndex === null;
-    const state: OAuthState = untouched ? b : {
-      clients: this.clients ?? b.clients,
-      grants: this.grants ?? b.grants,
-      codes: this.codes ?? b.codes,
-      accessIndex: this.accessIndex ?? b.accessIndex,
-      refreshIndex: this.refreshIndex ?? b.refreshIndex,
-    };
+    const untouched =
+      this.clients === null && this.grants === null && this.codes === null && this.accessIndex === null && this.refreshIndex === null;
+    const state: OAuthState = untouched
+      ? b
+      : {
+          clients: this.clients ?? b.clients,
+          grants: this.grants ?? b.grants,
+          codes: this.codes ?? b.codes,
+          accessIndex: this.accessIndex ?? b.accessIndex,
+          refreshIndex: this.refreshIndex ?? b.refreshIndex,
+        };
     const changes = { clients: this.touchedClients, grants: this.touchedGrants };
     return revocation === undefined ? { state, outcome, changes } : { state, outcome, changes, revocation };
   }
@@ -288,7 +291,8 @@ export function register(state: OAuthState, metadata: ClientMetadata, now: numbe
 /** Records an approved consent under the hash of `code` (minted by the caller). */
 export function issueCode(state: OAuthState, request: CodeRequest, now: number, code: string): Transition<true | OAuthError> {
   const client = state.clients.get(request.client_id);
-  if (client === undefined || registrationExpired(client, now)) return unchanged(state, oauthError('invalid_client', `Unknown client '${request.client_id}'`));
+  if (client === undefined || registrationExpired(client, now))
+    return unchanged(state, oauthError('invalid_client', `Unknown client '${request.client_id}'`));
   if (!redirectMatches(client.redirect_uris, request.redirect_uri)) {
     return unchanged(state, oauthError('invalid_request', 'The redirect_uri is not one the client registered'));
   }
@@ -329,7 +333,13 @@ export function mintTokens(): MintedTokens {
 }
 
 function issued(tokens: MintedTokens, scope: string): IssuedTokens {
-  return { access_token: tokens.access_token, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_MS / 1000, refresh_token: tokens.refresh_token, scope };
+  return {
+    access_token: tokens.access_token,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_TTL_MS / 1000,
+    refresh_token: tokens.refresh_token,
+    scope,
+  };
 }
 
 export interface ExchangeInput {
@@ -343,18 +353,27 @@ export interface ExchangeInput {
  * Exchanges a code for a new grant. The code is single use: presenting it again revokes the grant it
  * produced (OAuth 2.1 §4.1.3). A client's first exchange drops its older registrations under the same name.
  */
-export function exchangeCode(state: OAuthState, input: ExchangeInput, now: number, minted: MintedGrant): Transition<IssuedTokens | OAuthError> {
+export function exchangeCode(
+  state: OAuthState,
+  input: ExchangeInput,
+  now: number,
+  minted: MintedGrant,
+): Transition<IssuedTokens | OAuthError> {
   const codeHash = hashToken(input.code);
   const code = state.codes.get(codeHash);
-  if (code === undefined || code.expires_at <= now) return unchanged(state, oauthError('invalid_grant', 'The authorization code is unknown or expired'));
-  if (code.client_id !== input.client_id) return unchanged(state, oauthError('invalid_grant', 'The authorization code was issued to another client'));
+  if (code === undefined || code.expires_at <= now)
+    return unchanged(state, oauthError('invalid_grant', 'The authorization code is unknown or expired'));
+  if (code.client_id !== input.client_id)
+    return unchanged(state, oauthError('invalid_grant', 'The authorization code was issued to another client'));
   if (code.grant_id !== null) {
     const reused = oauthError('invalid_grant', 'The authorization code was already used; the grant it produced is revoked');
     if (!state.grants.has(code.grant_id)) return unchanged(state, reused);
     return revoke(state, { kind: 'grant-reuse', time: now, client_id: code.client_id, grant_ids: [code.grant_id] }, reused);
   }
-  if (code.redirect_uri !== input.redirect_uri) return unchanged(state, oauthError('invalid_grant', 'The redirect_uri does not match the one of the authorization request'));
-  if (!verifyS256(input.code_verifier, code.code_challenge)) return unchanged(state, oauthError('invalid_grant', 'PKCE verification failed: the code_verifier does not match the code_challenge'));
+  if (code.redirect_uri !== input.redirect_uri)
+    return unchanged(state, oauthError('invalid_grant', 'The redirect_uri does not match the one of the authorization request'));
+  if (!verifyS256(input.code_verifier, code.code_challenge))
+    return unchanged(state, oauthError('invalid_grant', 'PKCE verification failed: the code_verifier does not match the code_challenge'));
   const client = state.clients.get(code.client_id);
   if (client === undefined) return unchanged(state, oauthError('invalid_client', `Unknown client '${input.client_id}'`));
 
@@ -378,7 +397,9 @@ export function exchangeCode(state: OAuthState, input: ExchangeInput, now: numbe
 
 /** Re-registration cleanup: the same name registered earlier is a stale copy of this client. */
 function dropOlderRegistrations(draft: Draft, client: ClientRecord): void {
-  const older = [...draft.allClients()].filter((c) => c.client_name === client.client_name && c.client_id !== client.client_id && c.registered_at <= client.registered_at);
+  const older = [...draft.allClients()].filter(
+    (c) => c.client_name === client.client_name && c.client_id !== client.client_id && c.registered_at <= client.registered_at,
+  );
   for (const c of older) draft.removeClient(c.client_id);
 }
 
@@ -399,7 +420,8 @@ export function refresh(state: OAuthState, input: RefreshInput, now: number, min
   const grantId = state.refreshIndex.get(presented);
   const grant = grantId === undefined ? undefined : state.grants.get(grantId);
   if (grant === undefined) return unchanged(state, oauthError('invalid_grant', 'The refresh token is unknown or revoked'));
-  if (grant.client_id !== input.client_id) return unchanged(state, oauthError('invalid_grant', 'The refresh token was issued to another client'));
+  if (grant.client_id !== input.client_id)
+    return unchanged(state, oauthError('invalid_grant', 'The refresh token was issued to another client'));
   if (grant.refresh_hash !== presented) {
     const reused = oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked');
     return revoke(state, { kind: 'grant-reuse', time: now, client_id: grant.client_id, grant_ids: [grant.grant_id] }, reused);
@@ -430,7 +452,8 @@ export function revokeToken(state: OAuthState, token: string, clientId: string |
   const grantId = state.accessIndex.get(hash) ?? state.refreshIndex.get(hash);
   const grant = grantId === undefined ? undefined : state.grants.get(grantId);
   // a client may revoke only its own tokens; another's token is treated as unknown
-  if (grant === undefined || (clientId !== undefined && grant.client_id !== clientId)) return unchanged(state, { client_id: null, grant_ids: [] });
+  if (grant === undefined || (clientId !== undefined && grant.client_id !== clientId))
+    return unchanged(state, { client_id: null, grant_ids: [] });
   const revocation: Revocation = { kind: 'revoke-grant', time: now, client_id: grant.client_id, grant_ids: [grant.grant_id] };
   return revoke(state, revocation, revoked(revocation));
 }

@@ -81,7 +81,12 @@ export function clientsPath(home: string): string {
 export function toFile(state: OAuthState): ClientsFile {
   return {
     version: FORMAT_VERSION,
-    clients: [...state.clients.values()].map((c) => ({ ...c, redirect_uris: [...c.redirect_uris], grant_types: [...c.grant_types], response_types: [...c.response_types] })),
+    clients: [...state.clients.values()].map((c) => ({
+      ...c,
+      redirect_uris: [...c.redirect_uris],
+      grant_types: [...c.grant_types],
+      response_types: [...c.response_types],
+    })),
     grants: [...state.grants.values()].map((g) => ({ ...g, capabilities: [...g.capabilities], rotated: [...g.rotated] })),
     codes: [...state.codes].map(([code_hash, c]) => ({ code_hash, ...c, capabilities: [...c.capabilities] })),
   };
@@ -95,12 +100,19 @@ export function fromFile(value: unknown, file = CLIENTS_FILE): OAuthState {
     throw new Error(`${file}: not an Athene client registry (at ${where}: ${issue.message})`);
   }
   const data = parsed.output;
-  return stateOf(data.clients, data.grants, data.codes.map(({ code_hash, ...code }) => [code_hash, code]));
+  return stateOf(
+    data.clients,
+    data.grants,
+    data.codes.map(({ code_hash, ...code }) => [code_hash, code]),
+  );
 }
 
 /** lowdb adapter: JSON text written atomically and durably, 0600. */
 class DurableJsonFile<T> implements Adapter<T> {
-  constructor(private readonly file: string, private readonly faults: StoreFaults) {}
+  constructor(
+    private readonly file: string,
+    private readonly faults: StoreFaults,
+  ) {}
 
   async read(): Promise<T | null> {
     let text: string;
@@ -127,7 +139,10 @@ class DurableJsonFile<T> implements Adapter<T> {
 export class LowdbOAuthStore implements OAuthStore {
   private readonly db: Low<unknown>;
 
-  constructor(readonly file: string, faults: StoreFaults = {}) {
+  constructor(
+    readonly file: string,
+    faults: StoreFaults = {},
+  ) {
     this.db = new Low<unknown>(new DurableJsonFile<unknown>(file, faults), null);
   }
 

@@ -5,12 +5,35 @@
 
 import { workerData } from 'node:worker_threads';
 import {
-  applyRevocation, exchangeCode, issueCode, mintGrant, mintIdentifier, mintToken, mintTokens, refresh, register, revokeClient, revokeToken, sweep, touch,
-  type OAuthState, type Transition,
+  applyRevocation,
+  exchangeCode,
+  issueCode,
+  mintGrant,
+  mintIdentifier,
+  mintToken,
+  mintTokens,
+  refresh,
+  register,
+  revokeClient,
+  revokeToken,
+  sweep,
+  touch,
+  type OAuthState,
+  type Transition,
 } from '../oauth/state.js';
 import { LowdbOAuthStore, clientsPath, type OAuthStore, type StoreFaults } from '../oauth/store.js';
 import { JournalFullError, RevocationJournal, journalPath, type JournalFaults } from './journal.js';
-import { EMPTY_DELTA, deltaOf, fullView, removedGrants, type ActorApi, type ActorInit, type ActorReply, type ActorRequest, type ViewDelta } from './protocol.js';
+import {
+  EMPTY_DELTA,
+  deltaOf,
+  fullView,
+  removedGrants,
+  type ActorApi,
+  type ActorInit,
+  type ActorReply,
+  type ActorRequest,
+  type ViewDelta,
+} from './protocol.js';
 import { AuthorityUnavailableError, type Revoked } from '../oauth/authority.js';
 import { exposeToParent } from '../../util/thread-link.js';
 import { unreachable } from '../../util/unreachable.js';
@@ -42,7 +65,12 @@ class Actor {
    * @param dirty whether the state holds changes clients.json does not: journaled revocations (the
    * journal keeps them durable meanwhile) or last-seen times
    */
-  constructor(private state: OAuthState, private readonly store: OAuthStore, private readonly journal: RevocationJournal, private dirty: boolean) {}
+  constructor(
+    private state: OAuthState,
+    private readonly store: OAuthStore,
+    private readonly journal: RevocationJournal,
+    private dirty: boolean,
+  ) {}
 
   get current(): OAuthState {
     return this.state;
@@ -84,7 +112,8 @@ class Actor {
         await this.settle(true);
         await this.journal.close();
         return unchanged(null);
-      default: return unreachable(request);
+      default:
+        return unreachable(request);
     }
   }
 
@@ -126,7 +155,8 @@ class Actor {
     try {
       await this.store.save(t.state);
     } catch (err) {
-      if (t.revocation === undefined) throw new AuthorityUnavailableError(`The client registry could not be saved: ${(err as Error).message}`);
+      if (t.revocation === undefined)
+        throw new AuthorityUnavailableError(`The client registry could not be saved: ${(err as Error).message}`);
       // the journal holds the revocation: adopt it and save later
       saved = false;
     }
@@ -155,7 +185,10 @@ class Actor {
     const revoked = this.adopt(t);
     if (this.journal.entries >= COMPACT_AT) await this.settle(false);
     // an admin "revoke client" is announced even when the client held no grant
-    const announced = revoked.length === 0 && t.revocation.kind === 'revoke-client' && t.revocation.client_id !== null ? [{ client_id: t.revocation.client_id, grant_ids: [] }] : revoked;
+    const announced =
+      revoked.length === 0 && t.revocation.kind === 'revoke-client' && t.revocation.client_id !== null
+        ? [{ client_id: t.revocation.client_id, grant_ids: [] }]
+        : revoked;
     return { value: t.outcome, delta: deltaOf(t.state, t.changes), revoked: announced };
   }
 

@@ -7,7 +7,15 @@
 import { Worker } from 'node:worker_threads';
 import {
   AuthorityUnavailableError,
-  type Authority, type ClientMetadata, type ClientRegistration, type ClientSummary, type CodeRequest, type IssuedTokens, type OAuthError, type RevocationResult, type Revoked,
+  type Authority,
+  type ClientMetadata,
+  type ClientRegistration,
+  type ClientSummary,
+  type CodeRequest,
+  type IssuedTokens,
+  type OAuthError,
+  type RevocationResult,
+  type Revoked,
 } from '../oauth/authority.js';
 import { PRINCIPAL_VERSION, type Principal } from '../principal.js';
 import { hashToken, registrationExpired, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
@@ -141,7 +149,10 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
 
   private readonly link: ThreadLink<ActorApi>;
 
-  private constructor(private readonly worker: Worker, private readonly now: () => number) {
+  private constructor(
+    private readonly worker: Worker,
+    private readonly now: () => number,
+  ) {
     this.link = new ThreadLink<ActorApi>(worker);
   }
 
@@ -195,7 +206,12 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
     return value;
   }
 
-  async exchangeCode(input: { client_id: string; code: string; redirect_uri: string; code_verifier: string }): Promise<IssuedTokens | OAuthError> {
+  async exchangeCode(input: {
+    client_id: string;
+    code: string;
+    redirect_uri: string;
+    code_verifier: string;
+  }): Promise<IssuedTokens | OAuthError> {
     return this.tokenCall({ op: 'exchangeCode', input });
   }
 
@@ -227,7 +243,12 @@ class RevocationActorHandle implements Omit<RevocationActor, 'standbyFor' | 'pro
         registered_at: iso(c.registered_at)!,
         last_seen_at: Number.isFinite(seen) ? iso(seen) : null,
         authorized: c.authorized_at !== null,
-        grants: (grantsOf.get(c.client_id) ?? []).map((g) => ({ grant_id: g.grant_id, scope: g.scope, capabilities: g.capabilities, created_at: iso(g.created_at)! })),
+        grants: (grantsOf.get(c.client_id) ?? []).map((g) => ({
+          grant_id: g.grant_id,
+          scope: g.scope,
+          capabilities: g.capabilities,
+          created_at: iso(g.created_at)!,
+        })),
       };
     });
   }
@@ -482,7 +503,10 @@ class RegistryAuthority implements RevocationActor {
   }
 
   private get unavailable(): string {
-    return this.outage ?? `OAuth is served by the process that owns ${this.options.home} (pid ${this.standbyFor ?? '?'}); use the static bearer token here`;
+    return (
+      this.outage ??
+      `OAuth is served by the process that owns ${this.options.home} (pid ${this.standbyFor ?? '?'}); use the static bearer token here`
+    );
   }
 
   private live(): RevocationActorHandle {
@@ -506,7 +530,12 @@ class RegistryAuthority implements RevocationActor {
     return this.live().issueCode(request);
   }
 
-  async exchangeCode(input: { client_id: string; code: string; redirect_uri: string; code_verifier: string }): Promise<IssuedTokens | OAuthError> {
+  async exchangeCode(input: {
+    client_id: string;
+    code: string;
+    redirect_uri: string;
+    code_verifier: string;
+  }): Promise<IssuedTokens | OAuthError> {
     return this.actor?.exchangeCode(input) ?? { error: 'temporarily_unavailable', error_description: this.unavailable };
   }
 

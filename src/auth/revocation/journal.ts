@@ -23,7 +23,9 @@ export interface JournalFaults {
 
 export class JournalFullError extends Error {
   constructor(entries: number, bytes: number) {
-    super(`The revocation journal is full (${entries} of ${JOURNAL_MAX_ENTRIES} entries, ${bytes} of ${JOURNAL_MAX_BYTES} bytes); nothing was revoked`);
+    super(
+      `The revocation journal is full (${entries} of ${JOURNAL_MAX_ENTRIES} entries, ${bytes} of ${JOURNAL_MAX_BYTES} bytes); nothing was revoked`,
+    );
     this.name = 'JournalFullError';
   }
 }
@@ -43,8 +45,14 @@ function parseEntry(line: string): JournalEntry | null {
   }
   if (typeof value !== 'object' || value === null) return null;
   const e = value as Partial<JournalEntry>;
-  const valid = Number.isSafeInteger(e.seq) && typeof e.time === 'number' && typeof e.kind === 'string' && KINDS.has(e.kind)
-    && (e.client_id === null || typeof e.client_id === 'string') && Array.isArray(e.grant_ids) && e.grant_ids.every((g) => typeof g === 'string');
+  const valid =
+    Number.isSafeInteger(e.seq) &&
+    typeof e.time === 'number' &&
+    typeof e.kind === 'string' &&
+    KINDS.has(e.kind) &&
+    (e.client_id === null || typeof e.client_id === 'string') &&
+    Array.isArray(e.grant_ids) &&
+    e.grant_ids.every((g) => typeof g === 'string');
   return valid ? (e as JournalEntry) : null;
 }
 
@@ -70,7 +78,9 @@ export function parseJournal(text: string, file = JOURNAL_FILE): ParsedJournal {
     const entry = parseEntry(lines[i]);
     if (entry === null) {
       if (i === lines.length - 1 && tail === '') return { entries, bytes, torn: true };
-      throw new Error(`${file}: line ${i + 1} is not a revocation entry; the journal is damaged (restore it or remove it knowing its revocations are lost)`);
+      throw new Error(
+        `${file}: line ${i + 1} is not a revocation entry; the journal is damaged (restore it or remove it knowing its revocations are lost)`,
+      );
     }
     entries.push(entry);
     bytes += Buffer.byteLength(lines[i], 'utf8') + 1;
@@ -79,7 +89,9 @@ export function parseJournal(text: string, file = JOURNAL_FILE): ParsedJournal {
 }
 
 export function entryLine(entry: JournalEntry): string {
-  return JSON.stringify({ seq: entry.seq, time: entry.time, kind: entry.kind, client_id: entry.client_id, grant_ids: entry.grant_ids }) + '\n';
+  return (
+    JSON.stringify({ seq: entry.seq, time: entry.time, kind: entry.kind, client_id: entry.client_id, grant_ids: entry.grant_ids }) + '\n'
+  );
 }
 
 export class RevocationJournal {
@@ -90,7 +102,12 @@ export class RevocationJournal {
   /** A failed append may have left part of a line: cut back to `bytes` before the next one. */
   private dirtyTail = false;
 
-  private constructor(readonly file: string, readonly replay: readonly JournalEntry[], bytes: number, private readonly faults: JournalFaults) {
+  private constructor(
+    readonly file: string,
+    readonly replay: readonly JournalEntry[],
+    bytes: number,
+    private readonly faults: JournalFaults,
+  ) {
     this.count = replay.length;
     this.bytes = bytes;
     this.nextSeq = (replay.at(-1)?.seq ?? 0) + 1;
@@ -125,7 +142,13 @@ export class RevocationJournal {
 
   /** Appends and fsyncs one entry; resolves only once it is durable. Throws JournalFullError when full. */
   async append(revocation: Revocation): Promise<JournalEntry> {
-    const entry: JournalEntry = { seq: this.nextSeq, time: revocation.time, kind: revocation.kind, client_id: revocation.client_id, grant_ids: [...revocation.grant_ids] };
+    const entry: JournalEntry = {
+      seq: this.nextSeq,
+      time: revocation.time,
+      kind: revocation.kind,
+      client_id: revocation.client_id,
+      grant_ids: [...revocation.grant_ids],
+    };
     const line = entryLine(entry);
     const length = Buffer.byteLength(line, 'utf8');
     if (this.count + 1 > JOURNAL_MAX_ENTRIES || this.bytes + length > JOURNAL_MAX_BYTES) throw new JournalFullError(this.count, this.bytes);

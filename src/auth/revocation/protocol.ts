@@ -59,7 +59,15 @@ export interface ActorApi {
 }
 
 export function grantView(g: GrantRecord): GrantView {
-  return { grant_id: g.grant_id, client_id: g.client_id, scope: g.scope, capabilities: g.capabilities, created_at: g.created_at, access_hash: g.access_hash, access_expires_at: g.access_expires_at };
+  return {
+    grant_id: g.grant_id,
+    client_id: g.client_id,
+    scope: g.scope,
+    capabilities: g.capabilities,
+    created_at: g.created_at,
+    access_hash: g.access_hash,
+    access_expires_at: g.access_expires_at,
+  };
 }
 
 export function fullView(state: OAuthState): ViewDelta {

@@ -51,7 +51,10 @@ function capped<T>(items: readonly T[], limit: number): JsonObject {
   return { count: items.length, items: items.slice(0, limit), ...(items.length > limit ? { truncated: items.length - limit } : {}) };
 }
 
-const UNSUPPORTED = (what: string, r: ReasonerInfo) => ({ status: 'unsupported', reason: `${r.name} uses told axioms only and cannot decide ${what}` });
+const UNSUPPORTED = (what: string, r: ReasonerInfo) => ({
+  status: 'unsupported',
+  reason: `${r.name} uses told axioms only and cannot decide ${what}`,
+});
 
 function verdicts(c: Classification, r: ReasonerInfo, limit: number): JsonObject {
   if (r.id === 'structural') return { consistency: UNSUPPORTED('consistency', r), satisfiability: UNSUPPORTED('satisfiability', r) };
@@ -73,18 +76,35 @@ export const classificationJob = defineJobType<ClassificationRequest>({
     const snap = ctx.window.reasoning.snapshot();
     const timeoutMs = res.policy?.reasoning.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     return {
-      identity: { reasoner: reasoner.id, reasoner_version: reasoner.version, implementation: implementationDigest(reasoner), timeout_ms: timeoutMs },
+      identity: {
+        reasoner: reasoner.id,
+        reasoner_version: reasoner.version,
+        implementation: implementationDigest(reasoner),
+        timeout_ms: timeoutMs,
+      },
       run: async (handle) => {
         handle.progress('classifying', `Classifying ${snap.axiomCount} axioms with ${reasoner.name}`);
-        const task = { type: 'classify' as const, key: `${snap.workspaceId}@${snap.revision}`, model: shipAll(snap), reasoner: reasoner.id, timeLimitMs: timeoutMs };
+        const task = {
+          type: 'classify' as const,
+          key: `${snap.workspaceId}@${snap.revision}`,
+          model: shipAll(snap),
+          reasoner: reasoner.id,
+          timeLimitMs: timeoutMs,
+        };
         const out = await runTask<ClassificationData>(task, timeoutMs, handle.signal);
         if (out.kind === 'cancelled') throw new JobRunError('Classification was cancelled', 'cancelled');
-        if (out.kind === 'timeout') throw new JobRunError(`Classification did not finish within ${timeoutMs} ms`, 'timeout', true, { timeout_ms: timeoutMs });
+        if (out.kind === 'timeout')
+          throw new JobRunError(`Classification did not finish within ${timeoutMs} ms`, 'timeout', true, { timeout_ms: timeoutMs });
         if (out.kind === 'error') throw new JobRunError(`The reasoner failed: ${out.message}`, 'reasoner_error');
         handle.progress('reporting', 'Writing the taxonomy');
         const c = new Classification(out.value, snap.revision, reasoner, snap.ruleCount);
         const taxonomy = c.consistent ? taxonomyOf(c) : { edges: [], groups: [] };
-        const full = { reasoner: { id: reasoner.id, name: reasoner.name }, revision: snap.revision, consistent: reasoner.id === 'structural' ? null : c.consistent, ...taxonomy };
+        const full = {
+          reasoner: { id: reasoner.id, name: reasoner.name },
+          revision: snap.revision,
+          consistent: reasoner.id === 'structural' ? null : c.consistent,
+          ...taxonomy,
+        };
         const artifact = await handle.artifact('taxonomy', 'application/json', Buffer.from(JSON.stringify(full) + '\n'));
         return {
           reasoner: { id: reasoner.id, name: reasoner.name },
@@ -93,7 +113,9 @@ export const classificationJob = defineJobType<ClassificationRequest>({
           ...verdicts(c, reasoner, request.limit),
           taxonomy: { subclass_edges: capped(taxonomy.edges, request.limit), equivalent_groups: capped(taxonomy.groups, request.limit) },
           unsupported_axioms: { count: c.data.unsupported.count },
-          ...(snap.ruleCount > 0 ? { warning: 'The ontology has SWRL rules; this reasoner ignores them, so rule inferences are missing.' } : {}),
+          ...(snap.ruleCount > 0
+            ? { warning: 'The ontology has SWRL rules; this reasoner ignores them, so rule inferences are missing.' }
+            : {}),
           taxonomy_artifact_id: artifact.artifact_id,
           artifacts: [artifact],
         };

@@ -17,6 +17,9 @@ const CANCELLATION_REVIEWED: Readonly<Record<string, string>> = { el: '0.1.0', s
 export function jobReasoner(ctx: CallContext): ReasonerInfo {
   const r = ctx.window.reasoning.selected;
   if (CANCELLATION_REVIEWED[r.id] === r.version) return r;
-  throw new DomainError(`${r.name} has no reviewed bounded-cancellation profile, so it cannot run as a job; run it interactively instead`,
-    'job_reasoner_not_cancellable', { reasoner: { id: r.id, name: r.name } });
+  throw new DomainError(
+    `${r.name} has no reviewed bounded-cancellation profile, so it cannot run as a job; run it interactively instead`,
+    'job_reasoner_not_cancellable',
+    { reasoner: { id: r.id, name: r.name } },
+  );
 }

@@ -45,11 +45,27 @@ export function jobContext(ctx: CallContext, signal: AbortSignal): CallContext {
  */
 export function requireRevision(ctx: CallContext, revision: number): void {
   const now = ctx.workspace.revision;
-  if (now !== revision) throw new JobRunError(`The window changed (revision ${revision} → ${now}) after the job was started; start it again`, 'job_inputs_changed', true);
+  if (now !== revision)
+    throw new JobRunError(
+      `The window changed (revision ${revision} → ${now}) after the job was started; start it again`,
+      'job_inputs_changed',
+      true,
+    );
 }
 
-export const PolicyPathField = v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')));
+export const PolicyPathField = v.optional(
+  v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')),
+);
 
 /** Items kept in the result (0–10000); counts cover everything and artifacts hold the full output. */
-export const limitField = (fallback: number) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000),
-  v.description(`Items kept in the result (0–10000, default ${fallback}); counts cover everything.`)), fallback);
+export const limitField = (fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.maxValue(10_000),
+      v.description(`Items kept in the result (0–10000, default ${fallback}); counts cover everything.`),
+    ),
+    fallback,
+  );

@@ -13,8 +13,10 @@ import { jobReasoner } from './job-reasoner.js';
 const Request = v.pipe(
   MaterializationRequestSchema,
   v.check((r) => r.destination.kind !== 'project_file', 'destination.kind must be new_ontology or active_source for a job'),
-  v.check((r) => r.limits.max_axioms_per_category <= ONTOLOGY_DESTINATION_CAP && r.limits.max_axioms_total <= ONTOLOGY_DESTINATION_CAP,
-    `limits.max_axioms_per_category and limits.max_axioms_total must be at most ${ONTOLOGY_DESTINATION_CAP} for a job`),
+  v.check(
+    (r) => r.limits.max_axioms_per_category <= ONTOLOGY_DESTINATION_CAP && r.limits.max_axioms_total <= ONTOLOGY_DESTINATION_CAP,
+    `limits.max_axioms_per_category and limits.max_axioms_total must be at most ${ONTOLOGY_DESTINATION_CAP} for a job`,
+  ),
 );
 
 export const materializationJob = defineJobType<MaterializationRequest>({

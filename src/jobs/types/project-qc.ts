@@ -29,9 +29,18 @@ export const projectQcJob = defineJobType<ProjectQcRequest>({
       run: async (handle) => {
         requireRevision(ctx, revision);
         handle.progress('validating', 'Running the project QC gate');
-        const report = await runProjectQc(jobContext(ctx, handle.signal), { surface: 'run_project_qc', policyPath: request.policy_path, limit: request.limit, lockMode: request.lock_mode });
+        const report = await runProjectQc(jobContext(ctx, handle.signal), {
+          surface: 'run_project_qc',
+          policyPath: request.policy_path,
+          limit: request.limit,
+          lockMode: request.lock_mode,
+        });
         if (report.policy_digest !== res.digest) {
-          throw new JobRunError('The project policy changed between the start of the job and its run; start it again', 'job_inputs_changed', true);
+          throw new JobRunError(
+            'The project policy changed between the start of the job and its run; start it again',
+            'job_inputs_changed',
+            true,
+          );
         }
         handle.progress('reporting', 'Keeping the report');
         const artifact = await handle.artifact('qc_report', 'application/json', Buffer.from(JSON.stringify(report) + '\n'));

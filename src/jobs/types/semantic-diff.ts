@@ -38,7 +38,9 @@ export const semanticDiffJob = defineJobType<SemanticDiffJobRequest>({
   runsUnderInvalidPolicy: false,
   prepare: async (ctx, request, res, documents) => {
     if (urlScheme(request.right_document) !== null) {
-      throw new DomainError('right_document of a semantic_diff job must be a local path (no URL scheme)', 'invalid_argument', { argument: 'request.right_document' });
+      throw new DomainError('right_document of a semantic_diff job must be a local path (no URL scheme)', 'invalid_argument', {
+        argument: 'request.right_document',
+      });
     }
     const file = await authorizeLocalPath(ctx, 'right_document', request.right_document, 'read', { resolution: res });
     const digest = await digestOf(file);
@@ -47,11 +49,22 @@ export const semanticDiffJob = defineJobType<SemanticDiffJobRequest>({
       identity: { right_document: file, right_document_digest: digest },
       run: async (handle) => {
         requireRevision(ctx, revision);
-        if (await digestOf(file) !== digest) throw new JobRunError(`${file} changed after the job was started; start it again`, 'job_inputs_changed', true);
+        if ((await digestOf(file)) !== digest)
+          throw new JobRunError(`${file} changed after the job was started; start it again`, 'job_inputs_changed', true);
         handle.progress('comparing', `Comparing the active ontology with ${file}`);
-        const diff = await semanticDiff(jobContext(ctx, handle.signal), {
-          right_document: file, include_imports: false, network: 'deny', limit: request.limit, mode: 'asserted', timeout_ms: DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS,
-        }, handle.signal, documents);
+        const diff = await semanticDiff(
+          jobContext(ctx, handle.signal),
+          {
+            right_document: file,
+            include_imports: false,
+            network: 'deny',
+            limit: request.limit,
+            mode: 'asserted',
+            timeout_ms: DEFAULT_SEMANTIC_DIFF_TIMEOUT_MS,
+          },
+          handle.signal,
+          documents,
+        );
         requireRevision(ctx, revision);
         const artifact = await handle.artifact('semantic_diff_report', 'application/json', Buffer.from(JSON.stringify(diff) + '\n'));
         return { ...diff, report_artifact_id: artifact.artifact_id, artifacts: [artifact] };

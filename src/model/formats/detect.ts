@@ -4,33 +4,73 @@
 import type { FormatId } from '../ontology.js';
 
 const BY_EXTENSION: Record<string, FormatId> = {
-  ttl: 'turtle', turtle: 'turtle', n3: 'turtle',
-  nt: 'ntriples', ntriples: 'ntriples',
-  nq: 'nquads', nquads: 'nquads',
+  ttl: 'turtle',
+  turtle: 'turtle',
+  n3: 'turtle',
+  nt: 'ntriples',
+  ntriples: 'ntriples',
+  nq: 'nquads',
+  nquads: 'nquads',
   trig: 'trig',
-  rdf: 'rdfxml', rdfs: 'rdfxml', xml: 'rdfxml', owl: 'rdfxml',
-  owx: 'owlxml', owlxml: 'owlxml',
-  ofn: 'ofn', fss: 'ofn', func: 'ofn',
-  omn: 'manchester', man: 'manchester',
+  rdf: 'rdfxml',
+  rdfs: 'rdfxml',
+  xml: 'rdfxml',
+  owl: 'rdfxml',
+  owx: 'owlxml',
+  owlxml: 'owlxml',
+  ofn: 'ofn',
+  fss: 'ofn',
+  func: 'ofn',
+  omn: 'manchester',
+  man: 'manchester',
   obo: 'obo',
-  jsonld: 'jsonld', json: 'jsonld',
+  jsonld: 'jsonld',
+  json: 'jsonld',
 };
 
-export const ALL_FORMATS: readonly FormatId[] = ['turtle', 'ntriples', 'nquads', 'trig', 'rdfxml', 'jsonld', 'owlxml', 'ofn', 'manchester', 'obo'];
+export const ALL_FORMATS: readonly FormatId[] = [
+  'turtle',
+  'ntriples',
+  'nquads',
+  'trig',
+  'rdfxml',
+  'jsonld',
+  'owlxml',
+  'ofn',
+  'manchester',
+  'obo',
+];
 
 /** Canonical file extension per format (for writing). */
 export const EXTENSION: Record<FormatId, string> = {
-  turtle: 'ttl', ntriples: 'nt', nquads: 'nq', trig: 'trig', rdfxml: 'owl', jsonld: 'jsonld',
-  owlxml: 'owx', ofn: 'ofn', manchester: 'omn', obo: 'obo',
+  turtle: 'ttl',
+  ntriples: 'nt',
+  nquads: 'nq',
+  trig: 'trig',
+  rdfxml: 'owl',
+  jsonld: 'jsonld',
+  owlxml: 'owx',
+  ofn: 'ofn',
+  manchester: 'omn',
+  obo: 'obo',
 };
 
 /** Accepts format names users type: ids, common aliases and extensions. */
 export function parseFormatName(name: string): FormatId | null {
   const n = name.trim().toLowerCase().replace(/^\./, '');
   const aliases: Record<string, FormatId> = {
-    'rdf/xml': 'rdfxml', 'rdf-xml': 'rdfxml', 'owl/xml': 'owlxml', 'owl-xml': 'owlxml',
-    functional: 'ofn', 'functional-syntax': 'ofn', fs: 'ofn', 'n-triples': 'ntriples', 'n-quads': 'nquads',
-    'json-ld': 'jsonld', mos: 'manchester', 'manchester-syntax': 'manchester',
+    'rdf/xml': 'rdfxml',
+    'rdf-xml': 'rdfxml',
+    'owl/xml': 'owlxml',
+    'owl-xml': 'owlxml',
+    functional: 'ofn',
+    'functional-syntax': 'ofn',
+    fs: 'ofn',
+    'n-triples': 'ntriples',
+    'n-quads': 'nquads',
+    'json-ld': 'jsonld',
+    mos: 'manchester',
+    'manchester-syntax': 'manchester',
   };
   if ((ALL_FORMATS as readonly string[]).includes(n)) return n as FormatId;
   return aliases[n] ?? BY_EXTENSION[n] ?? null;
@@ -38,7 +78,7 @@ export function parseFormatName(name: string): FormatId | null {
 
 export function formatFromExtension(fileName: string): FormatId | null {
   const m = /\.([A-Za-z0-9]+)$/.exec(fileName);
-  return m ? BY_EXTENSION[m[1].toLowerCase()] ?? null : null;
+  return m ? (BY_EXTENSION[m[1].toLowerCase()] ?? null) : null;
 }
 
 /** Skips a BOM, whitespace and `#` comment lines; returns the index of the first significant character. */
@@ -99,8 +139,14 @@ export function sniffFormat(text: string): FormatId | null {
     return root !== null && /(^|:)Ontology$/.test(root) ? 'owlxml' : 'rdfxml';
   }
   if (/^(Prefix|Ontology)\s*\(/.test(head)) return 'ofn';
-  if (/^(Prefix|Ontology|Class|ObjectProperty|DataProperty|AnnotationProperty|Individual|Datatype|Import|Annotations)\s*:/.test(head)) return 'manchester';
-  if (/^(format-version|data-version|ontology|date|saved-by|auto-generated-by|default-namespace)\s*:/m.test(head.slice(0, 2048)) || head.startsWith('[Term]') || head.startsWith('[Typedef]')) return 'obo';
+  if (/^(Prefix|Ontology|Class|ObjectProperty|DataProperty|AnnotationProperty|Individual|Datatype|Import|Annotations)\s*:/.test(head))
+    return 'manchester';
+  if (
+    /^(format-version|data-version|ontology|date|saved-by|auto-generated-by|default-namespace)\s*:/m.test(head.slice(0, 2048)) ||
+    head.startsWith('[Term]') ||
+    head.startsWith('[Typedef]')
+  )
+    return 'obo';
   if (head.startsWith('{') || head.startsWith('[')) return 'jsonld';
   if (/^(@prefix|@base|PREFIX|BASE)\b/i.test(head)) return /\bGRAPH\b|^\s*(<[^>]*>\s*)?\{/m.test(head) ? 'trig' : 'turtle';
   if (/^(<[^>\s]*>|_:\S+)\s/.test(head)) {

@@ -5,8 +5,14 @@
 import type { Ontology } from '../ontology.js';
 import { XSD_STRING } from '../vocab.js';
 import {
-  Blank, isNestable, listItems, orderGraph, owlToTriples,
-  type OrderedGraph, type RdfObject, type SubjectBlock,
+  Blank,
+  isNestable,
+  listItems,
+  orderGraph,
+  owlToTriples,
+  type OrderedGraph,
+  type RdfObject,
+  type SubjectBlock,
 } from '../rdf/owl-to-triples.js';
 
 type Json = string | Json[] | { [key: string]: Json };

@@ -3,7 +3,11 @@
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { declareBoundedEntities } from './xml-entities.js';
 
-interface SaxPosition { readonly ENTITIES: Record<string, string>; readonly line: number; readonly column: number }
+interface SaxPosition {
+  readonly ENTITIES: Record<string, string>;
+  readonly line: number;
+  readonly column: number;
+}
 
 /**
  * An RdfXmlParser whose DOCTYPE entities are bounded (xml-entities.ts): set `documentLength` before writing.

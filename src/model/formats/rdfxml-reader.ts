@@ -44,10 +44,25 @@ export function parseRdfXmlInto(text: string, base: string | undefined, table: T
   });
 }
 
-interface SaxAttribute { readonly name: string; readonly value: string; readonly prefix: string; readonly local: string; readonly uri: string }
-interface SaxTag { readonly name: string; readonly prefix: string; readonly uri: string; readonly attributes: Record<string, SaxAttribute> }
+interface SaxAttribute {
+  readonly name: string;
+  readonly value: string;
+  readonly prefix: string;
+  readonly local: string;
+  readonly uri: string;
+}
+interface SaxTag {
+  readonly name: string;
+  readonly prefix: string;
+  readonly uri: string;
+  readonly attributes: Record<string, SaxAttribute>;
+}
 /** The parser's frame for an element inside an rdf:parseType="Literal" value; `ns` holds the namespaces rendered above. */
-interface LiteralFrame { childrenStringTags?: string[]; childrenStringEmitClosingTag?: string; ns?: Map<string, string> }
+interface LiteralFrame {
+  childrenStringTags?: string[];
+  childrenStringEmitClosingTag?: string;
+  ns?: Map<string, string>;
+}
 
 /**
  * rdf:parseType="Literal" content as exclusive canonical XML (RDF 1.1 XML literals; Exclusive XML
@@ -72,7 +87,10 @@ class CanonicalLiteralParser extends BoundedRdfXmlParser {
     const attrs = Object.values(tag.attributes).filter((a) => a.prefix !== 'xmlns' && a.name !== 'xmlns');
     for (const a of attrs) if (a.prefix !== '') use(a.prefix, a.uri);
     decls.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    attrs.sort((a, b) => (a.prefix === '' ? '' : a.uri).localeCompare(b.prefix === '' ? '' : b.uri) || (a.local < b.local ? -1 : a.local > b.local ? 1 : 0));
+    attrs.sort(
+      (a, b) =>
+        (a.prefix === '' ? '' : a.uri).localeCompare(b.prefix === '' ? '' : b.uri) || (a.local < b.local ? -1 : a.local > b.local ? 1 : 0),
+    );
     let open = '<' + tag.name;
     for (const [prefix, uri] of decls) open += (prefix === '' ? ' xmlns' : ' xmlns:' + prefix) + '="' + escapeAttribute(uri) + '"';
     for (const a of attrs) open += ' ' + a.name + '="' + escapeAttribute(a.value) + '"';
@@ -88,7 +106,13 @@ class CanonicalLiteralParser extends BoundedRdfXmlParser {
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#xD;');
 const escapeAttribute = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;').replace(/\r/g, '&#xD;');
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#x9;')
+    .replace(/\n/g, '&#xA;')
+    .replace(/\r/g, '&#xD;');
 
 function lineCount(text: string): number {
   let n = 1;
@@ -125,7 +149,8 @@ export function rootNamespaces(text: string): Map<string, string> {
 }
 
 function skipDoctype(text: string, start: number): number {
-  const subset = text.indexOf('[', start), close = text.indexOf('>', start);
+  const subset = text.indexOf('[', start),
+    close = text.indexOf('>', start);
   if (subset >= 0 && subset < close) return text.indexOf(']>', subset) + 2;
   return close + 1;
 }

@@ -7,8 +7,15 @@ import type { Literal } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { RDF, STANDARD_PREFIXES, SWRL, XSD_STRING } from '../vocab.js';
 import {
-  Blank, isNestable, listItems, orderGraph, owlToTriples, RDF_TYPE,
-  type OrderedGraph, type RdfObject, type SubjectBlock,
+  Blank,
+  isNestable,
+  listItems,
+  orderGraph,
+  owlToTriples,
+  RDF_TYPE,
+  type OrderedGraph,
+  type RdfObject,
+  type SubjectBlock,
 } from '../rdf/owl-to-triples.js';
 
 const INDENT = '    ';
@@ -19,14 +26,32 @@ const WELL_KNOWN: readonly (readonly [string, string])[] = STANDARD_PREFIXES.fil
 // ---------------------------------------------------------------- XML names
 
 function isNameStart(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f ||
-    (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) || (c >= 0x370 && c <= 0x37d) ||
-    (c >= 0x37f && c <= 0x1fff) || (c >= 0x3001 && c <= 0xd7ff) || (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd);
+  return (
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    c === 0x5f ||
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd)
+  );
 }
 
 function isNameChar(c: number): boolean {
-  return isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0xb7 ||
-    (c >= 0x300 && c <= 0x36f) || c === 0x203f || c === 0x2040;
+  return (
+    isNameStart(c) ||
+    (c >= 0x30 && c <= 0x39) ||
+    c === 0x2d ||
+    c === 0x2e ||
+    c === 0xb7 ||
+    (c >= 0x300 && c <= 0x36f) ||
+    c === 0x203f ||
+    c === 0x2040
+  );
 }
 
 function isNCName(s: string): boolean {
@@ -81,7 +106,8 @@ class XmlNames {
     let n = 0;
     for (const ns of [...missing].sort()) {
       let name: string;
-      do name = 'ns' + ++n; while (used.has(name));
+      do name = 'ns' + ++n;
+      while (used.has(name));
       this.bindings.set(ns, name);
     }
   }
@@ -122,7 +148,10 @@ class XmlEscaper {
     let clean = true;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      if (c < 0x20 || c === 0x26 || c === 0x3c || c === 0x3e || c === 0x22 || (c >= 0x7f && c <= 0x9f)) { clean = false; break; }
+      if (c < 0x20 || c === 0x26 || c === 0x3c || c === 0x3e || c === 0x22 || (c >= 0x7f && c <= 0x9f)) {
+        clean = false;
+        break;
+      }
     }
     if (clean) return s;
     let out = '';
@@ -149,7 +178,11 @@ class XmlEscaper {
 class RdfXmlBody {
   readonly out: string[] = [];
 
-  constructor(private readonly g: OrderedGraph, private readonly names: XmlNames, private readonly esc: XmlEscaper) {}
+  constructor(
+    private readonly g: OrderedGraph,
+    private readonly names: XmlNames,
+    private readonly esc: XmlEscaper,
+  ) {}
 
   private attr(s: string): string {
     return '"' + this.esc.text(s, true) + '"';
@@ -165,8 +198,12 @@ class RdfXmlBody {
     for (const block of this.g.blocks) {
       const s = block.subject;
       if (s instanceof Blank && isNestable(this.g, s)) continue;
-      const id = typeof s === 'string' ? ' rdf:about=' + this.attr(s)
-        : !s.individual && !this.g.refs.has(s) ? '' : ' rdf:nodeID=' + this.attr(s.label);
+      const id =
+        typeof s === 'string'
+          ? ' rdf:about=' + this.attr(s)
+          : !s.individual && !this.g.refs.has(s)
+            ? ''
+            : ' rdf:nodeID=' + this.attr(s.label);
       this.node(block, id, INDENT);
       this.out.push('\n');
     }

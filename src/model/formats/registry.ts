@@ -42,16 +42,32 @@ export async function readDocument(text: string, options: ReadDocumentOptions = 
   const imported = options.importedKinds;
   let ontology: Ontology;
   switch (format) {
-    case 'turtle': case 'ntriples': case 'nquads': case 'trig':
+    case 'turtle':
+    case 'ntriples':
+    case 'nquads':
+    case 'trig':
       ontology = await readTurtle(text, { base, syntax: format, imported });
       break;
-    case 'rdfxml': ontology = await readRdfXml(text, { base, imported }); break;
-    case 'jsonld': ontology = await readJsonLd(text, { base, imported }); break;
-    case 'ofn': ontology = readFunctional(text, { base }); break;
-    case 'manchester': ontology = readManchester(text, { base }); break;
-    case 'owlxml': ontology = readOwlXml(text, { base }); break;
-    case 'obo': ontology = readObo(text, { base }); break;
-    default: return unreachable(format);
+    case 'rdfxml':
+      ontology = await readRdfXml(text, { base, imported });
+      break;
+    case 'jsonld':
+      ontology = await readJsonLd(text, { base, imported });
+      break;
+    case 'ofn':
+      ontology = readFunctional(text, { base });
+      break;
+    case 'manchester':
+      ontology = readManchester(text, { base });
+      break;
+    case 'owlxml':
+      ontology = readOwlXml(text, { base });
+      break;
+    case 'obo':
+      ontology = readObo(text, { base });
+      break;
+    default:
+      return unreachable(format);
   }
   ontology.format = format;
   return { ontology, format };
@@ -59,16 +75,27 @@ export async function readDocument(text: string, options: ReadDocumentOptions = 
 
 export function writeDocument(ontology: Ontology, format: FormatId = ontology.format): string {
   switch (format) {
-    case 'turtle': return writeTurtle(ontology);
-    case 'ntriples': return writeNTriples(ontology);
-    case 'nquads': return writeNQuads(ontology);
-    case 'trig': return writeTriG(ontology);
-    case 'rdfxml': return writeRdfXml(ontology);
-    case 'jsonld': return writeJsonLd(ontology);
-    case 'ofn': return writeFunctional(ontology);
-    case 'manchester': return writeManchester(ontology);
-    case 'owlxml': return writeOwlXml(ontology);
-    case 'obo': return writeObo(ontology);
-    default: return unreachable(format);
+    case 'turtle':
+      return writeTurtle(ontology);
+    case 'ntriples':
+      return writeNTriples(ontology);
+    case 'nquads':
+      return writeNQuads(ontology);
+    case 'trig':
+      return writeTriG(ontology);
+    case 'rdfxml':
+      return writeRdfXml(ontology);
+    case 'jsonld':
+      return writeJsonLd(ontology);
+    case 'ofn':
+      return writeFunctional(ontology);
+    case 'manchester':
+      return writeManchester(ontology);
+    case 'owlxml':
+      return writeOwlXml(ontology);
+    case 'obo':
+      return writeObo(ontology);
+    default:
+      return unreachable(format);
   }
 }

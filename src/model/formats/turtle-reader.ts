@@ -15,7 +15,10 @@ import type { ImportedKinds } from '../rdf/graph-typing.js';
 export type TurtleSyntax = 'turtle' | 'ntriples' | 'nquads' | 'trig';
 
 const N3_FORMAT: Record<TurtleSyntax, string> = {
-  turtle: 'text/turtle', ntriples: 'application/n-triples', nquads: 'application/n-quads', trig: 'application/trig',
+  turtle: 'text/turtle',
+  ntriples: 'application/n-triples',
+  nquads: 'application/n-quads',
+  trig: 'application/trig',
 };
 
 /**
@@ -37,9 +40,10 @@ export async function readTurtle(text: string, options: ReadTurtleOptions = {}):
   const syntax = options.syntax ?? 'turtle';
   const source = stripBom(text);
   const scannable = syntax === 'turtle' || syntax === 'ntriples';
-  const outcome = scannable && source.length >= (options.scanThreadMinLength ?? SCAN_THREAD_MIN_LENGTH)
-    ? await scanTurtleOnThread(source, syntax, options.base)
-    : null;
+  const outcome =
+    scannable && source.length >= (options.scanThreadMinLength ?? SCAN_THREAD_MIN_LENGTH)
+      ? await scanTurtleOnThread(source, syntax, options.base)
+      : null;
   const scanned = outcome === 'parser' ? null : outcome;
   let table = scanned?.table ?? new TripleTable();
   let prefixes = scanned?.prefixes ?? new Map<string, string>();
@@ -67,7 +71,10 @@ interface ParserInternals {
   _readBlankNodeTail(token: Token): Reader;
   _readPredicate(token: Token): Reader;
   _emitCurrent(s: unknown, p: unknown, o: unknown, g: unknown): void;
-  _subject: unknown; _predicate: unknown; _object: unknown; _graph: unknown;
+  _subject: unknown;
+  _predicate: unknown;
+  _object: unknown;
+  _graph: unknown;
 }
 
 /**
@@ -118,7 +125,8 @@ class TableFactory {
     return this.node('BlankNode', label, this.table.blank(label));
   };
   literal = (value: string, languageOrDatatype?: string | FactoryTerm | { language: string }): FactoryTerm => {
-    let lang = '', dt = XSD_STRING;
+    let lang = '',
+      dt = XSD_STRING;
     if (typeof languageOrDatatype === 'string') lang = languageOrDatatype;
     else if (languageOrDatatype instanceof FactoryTerm) dt = languageOrDatatype.value;
     else if (languageOrDatatype !== undefined) lang = languageOrDatatype.language;
@@ -163,14 +171,24 @@ const STAGED = Object.freeze({});
 
 /** The few members n3 reads from a term: termType, value and (in error messages) id. */
 class FactoryTerm {
-  constructor(readonly termType: string, readonly value: string, readonly id: number) {}
+  constructor(
+    readonly termType: string,
+    readonly value: string,
+    readonly id: number,
+  ) {}
   equals(other: unknown): boolean {
     return other instanceof FactoryTerm && other.termType === this.termType && other.value === this.value;
   }
 }
 
 /** Streams each triple into the table as n3's Parser produces it; resolves when the document has ended. */
-export function parseInto(text: string, syntax: TurtleSyntax, base: string | undefined, table: TripleTable, prefixes: Map<string, string>): Promise<void> {
+export function parseInto(
+  text: string,
+  syntax: TurtleSyntax,
+  base: string | undefined,
+  table: TripleTable,
+  prefixes: Map<string, string>,
+): Promise<void> {
   const factory = new TableFactory(table);
   const parser = new LaxParser({ format: N3_FORMAT[syntax], baseIRI: base, factory: factory as never });
   return new Promise((resolve, reject) => {

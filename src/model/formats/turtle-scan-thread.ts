@@ -82,7 +82,8 @@ class Mirror {
     for (const w of chunk.words) words.push(w);
     const { names, literalAt, lex, datatypes, langs } = chunk;
     const count = names.length + lex.length;
-    let ni = 0, li = 0;
+    let ni = 0,
+      li = 0;
     for (let t = chunk.firstTerm, end = t + count; t < end; t++) {
       if (li < literalAt.length && literalAt[li] === t) {
         terms.push(readLiteral(lex[li], words[datatypes[li]], words[langs[li]]));

@@ -27,7 +27,10 @@ class StreamedTable extends TripleTable {
   /** Chunks posted so far. */
   chunks = 0;
 
-  constructor(bnodePrefix: string, private readonly port: MessagePort) {
+  constructor(
+    bnodePrefix: string,
+    private readonly port: MessagePort,
+  ) {
     super(bnodePrefix);
   }
 
@@ -62,9 +65,24 @@ class StreamedTable extends TripleTable {
       if (li < this.literalAt.length && this.literalAt[li] === t) li++;
       else names.push(this.terms[t] as string);
     }
-    const s = this.s.slice(this.sentTriples, this.size), p = this.p.slice(this.sentTriples, this.size), o = this.o.slice(this.sentTriples, this.size);
-    const literalAt = new Int32Array(this.literalAt), datatypes = new Int32Array(this.datatypes), langs = new Int32Array(this.langs);
-    const chunk: ScanChunk = { firstTerm: this.sentTerms, names, literalAt, lex: this.lex, datatypes, langs, words: this.newWords, s, p, o };
+    const s = this.s.slice(this.sentTriples, this.size),
+      p = this.p.slice(this.sentTriples, this.size),
+      o = this.o.slice(this.sentTriples, this.size);
+    const literalAt = new Int32Array(this.literalAt),
+      datatypes = new Int32Array(this.datatypes),
+      langs = new Int32Array(this.langs);
+    const chunk: ScanChunk = {
+      firstTerm: this.sentTerms,
+      names,
+      literalAt,
+      lex: this.lex,
+      datatypes,
+      langs,
+      words: this.newWords,
+      s,
+      p,
+      o,
+    };
     this.port.postMessage(chunk, [s.buffer, p.buffer, o.buffer, literalAt.buffer, datatypes.buffer, langs.buffer]);
     this.chunks++;
     this.sentTerms = this.terms.length;

@@ -18,7 +18,10 @@ import { RDF_LANG_STRING, XSD_STRING } from '../vocab.js';
 import { ownString } from '../terms.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
-const XSD_INTEGER = XSD + 'integer', XSD_DECIMAL = XSD + 'decimal', XSD_DOUBLE = XSD + 'double', XSD_BOOLEAN = XSD + 'boolean';
+const XSD_INTEGER = XSD + 'integer',
+  XSD_DECIMAL = XSD + 'decimal',
+  XSD_DOUBLE = XSD + 'double',
+  XSD_BOOLEAN = XSD + 'boolean';
 const RDF_DIR_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString';
 
 /** The syntaxes this reader covers. */
@@ -37,7 +40,9 @@ const GIVE_UP: unique symbol = Symbol('give up');
 const MAX_DEPTH = 1000;
 
 // ASCII character classes of the Turtle grammar (section 6.5): bit flags by code.
-const BASE = 1, DIGIT_OR_DASH = 2, UNDERSCORE = 4;
+const BASE = 1,
+  DIGIT_OR_DASH = 2,
+  UNDERSCORE = 4;
 const ASCII = new Uint8Array(128);
 for (let c = 65; c <= 90; c++) ASCII[c] = BASE;
 for (let c = 97; c <= 122; c++) ASCII[c] = BASE;
@@ -47,9 +52,21 @@ ASCII[95] = UNDERSCORE;
 
 /** PN_CHARS_BASE beyond ASCII (surrogate pairs, i.e. U+10000–U+EFFFF, are accepted by their high half). */
 function isWideNameStart(c: number): boolean {
-  return (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) || (c >= 0x370 && c <= 0x37d) ||
-    (c >= 0x37f && c <= 0x1fff) || c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) ||
-    (c >= 0x3001 && c <= 0xd7ff) || (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd) || (c >= 0xd800 && c <= 0xdb7f);
+  return (
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    c === 0x200c ||
+    c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd) ||
+    (c >= 0xd800 && c <= 0xdb7f)
+  );
 }
 
 /** PN_CHARS beyond ASCII: a name start, U+00B7, combining marks, the two ties, or a low surrogate half. */
@@ -67,8 +84,27 @@ const LOCAL_ESCAPES = "_~.-!$&'()*+,;=/?#@%";
 
 /** What may follow a bare keyword or number: whitespace, punctuation, a comment or a quote. */
 function isDelimiter(c: number): boolean {
-  return c !== c /* end of text */ || c === 32 || c === 10 || c === 9 || c === 13 || c === 44 || c === 59 || c === 46 ||
-    c === 41 || c === 40 || c === 93 || c === 91 || c === 35 || c === 34 || c === 39 || c === 60 || c === 62 || c === 123 || c === 125;
+  return (
+    c !== c /* end of text */ ||
+    c === 32 ||
+    c === 10 ||
+    c === 9 ||
+    c === 13 ||
+    c === 44 ||
+    c === 59 ||
+    c === 46 ||
+    c === 41 ||
+    c === 40 ||
+    c === 93 ||
+    c === 91 ||
+    c === 35 ||
+    c === 34 ||
+    c === 39 ||
+    c === 60 ||
+    c === 62 ||
+    c === 123 ||
+    c === 125
+  );
 }
 
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
@@ -87,7 +123,13 @@ function validLanguageTag(tag: string): boolean {
  * Reads a Turtle or N-Triples document into `table` (and its prefix declarations into `prefixes`, keys
  * ending with ':'). Returns false, leaving partial content, when the document needs n3's full Parser.
  */
-export function scanTurtle(text: string, syntax: ScannedSyntax, base: string | undefined, table: TripleTable, prefixes: Map<string, string>): boolean {
+export function scanTurtle(
+  text: string,
+  syntax: ScannedSyntax,
+  base: string | undefined,
+  table: TripleTable,
+  prefixes: Map<string, string>,
+): boolean {
   try {
     new TurtleScanner(text, syntax, base, table, prefixes).document();
     return true;
@@ -114,8 +156,13 @@ class TurtleScanner {
   /** The last list node of the collection just read (collections end with its rdf:rest rdf:nil). */
   private lastListNode: TermId = -1;
 
-  constructor(private readonly text: string, syntax: ScannedSyntax, base: string | undefined,
-    private readonly table: TripleTable, private readonly prefixes: Map<string, string>) {
+  constructor(
+    private readonly text: string,
+    syntax: ScannedSyntax,
+    base: string | undefined,
+    private readonly table: TripleTable,
+    private readonly prefixes: Map<string, string>,
+  ) {
     this.end = text.length;
     this.nt = syntax === 'ntriples';
     this.resolver = new Parser({ baseIRI: base, format: this.nt ? 'application/n-triples' : 'text/turtle' }) as unknown as IriResolver;
@@ -134,7 +181,8 @@ class TurtleScanner {
 
   /** Skips whitespace and comments; the next character code, or -1 at the end. */
   private skip(): number {
-    const t = this.text, end = this.end;
+    const t = this.text,
+      end = this.end;
     let p = this.pos;
     for (;;) {
       if (p >= end) {
@@ -176,9 +224,11 @@ class TurtleScanner {
 
   /** PREFIX / BASE (any case) followed by whitespace, '#' or '<'; false when the statement is a triple. */
   private sparqlDirective(c: number): boolean {
-    if (this.nt || (c | 32) !== 112 && (c | 32) !== 98 && (c | 32) !== 118 && (c | 32) !== 103) return false;
-    const t = this.text, p = this.pos;
-    const word = (w: string) => t.length >= p + w.length && t.slice(p, p + w.length).toUpperCase() === w && /[\s#<]/.test(t.charAt(p + w.length));
+    if (this.nt || ((c | 32) !== 112 && (c | 32) !== 98 && (c | 32) !== 118 && (c | 32) !== 103)) return false;
+    const t = this.text,
+      p = this.pos;
+    const word = (w: string) =>
+      t.length >= p + w.length && t.slice(p, p + w.length).toUpperCase() === w && /[\s#<]/.test(t.charAt(p + w.length));
     if (word('PREFIX')) {
       this.pos += 6;
       this.prefixDeclaration();
@@ -196,7 +246,8 @@ class TurtleScanner {
 
   private prefixDeclaration(): void {
     this.skip();
-    const t = this.text, start = this.pos;
+    const t = this.text,
+      start = this.pos;
     let p = start;
     if (t.charCodeAt(p) !== 58) {
       if (!isNameStart(t.charCodeAt(p))) throw GIVE_UP;
@@ -311,17 +362,37 @@ class TurtleScanner {
 
   private object(c: number): TermId {
     switch (c) {
-      case 60: return this.iriRef();
-      case 34: case 39: return this.rdfLiteral(c);
-      case 91: if (this.nt) throw GIVE_UP; return this.blankPropertyList();
-      case 40: if (this.nt) throw GIVE_UP; return this.collection();
+      case 60:
+        return this.iriRef();
+      case 34:
+      case 39:
+        return this.rdfLiteral(c);
+      case 91:
+        if (this.nt) throw GIVE_UP;
+        return this.blankPropertyList();
+      case 40:
+        if (this.nt) throw GIVE_UP;
+        return this.collection();
       case 95:
         if (this.text.charCodeAt(this.pos + 1) === 58) return this.blankLabel();
         break;
-      case 43: case 45: case 46: case 48: case 49: case 50: case 51: case 52: case 53: case 54: case 55: case 56: case 57:
+      case 43:
+      case 45:
+      case 46:
+      case 48:
+      case 49:
+      case 50:
+      case 51:
+      case 52:
+      case 53:
+      case 54:
+      case 55:
+      case 56:
+      case 57:
         if (this.nt) throw GIVE_UP;
         return this.number();
-      case -1: throw GIVE_UP;
+      case -1:
+        throw GIVE_UP;
     }
     if (this.nt) throw GIVE_UP;
     return this.prefixedName(true);
@@ -364,7 +435,8 @@ class TurtleScanner {
   private collectionItems(): TermId {
     this.enter();
     this.pos++;
-    let head: TermId = RDF_NIL, previous: TermId = -1;
+    let head: TermId = RDF_NIL,
+      previous: TermId = -1;
     for (;;) {
       const c = this.skip();
       if (c === 41) {
@@ -397,12 +469,14 @@ class TurtleScanner {
 
   /** The characters of an IRIREF (no escapes; the scanner is left after '>'). */
   private iriRefText(): string {
-    const t = this.text, start = this.pos + 1;
+    const t = this.text,
+      start = this.pos + 1;
     let p = start;
     for (;;) {
       const c = t.charCodeAt(p);
       if (c === 62) break;
-      if (c <= 32 || c === 60 || c === 34 || c === 123 || c === 125 || c === 124 || c === 94 || c === 96 || c === 92 || c !== c) throw GIVE_UP;
+      if (c <= 32 || c === 60 || c === 34 || c === 123 || c === 125 || c === 124 || c === 94 || c === 96 || c === 92 || c !== c)
+        throw GIVE_UP;
       p++;
     }
     this.pos = p + 1;
@@ -419,12 +493,16 @@ class TurtleScanner {
 
   /** '<' IRI '>' → its id. Absolute IRIs are found in place; relative ones are resolved first. */
   private iriRef(): TermId {
-    const t = this.text, start = this.pos + 1;
-    let p = start, h = FNV_START, absolute = false;
+    const t = this.text,
+      start = this.pos + 1;
+    let p = start,
+      h = FNV_START,
+      absolute = false;
     for (;;) {
       const c = t.charCodeAt(p);
       if (c === 62) break;
-      if (c <= 32 || c === 60 || c === 34 || c === 123 || c === 125 || c === 124 || c === 94 || c === 96 || c === 92 || c !== c) throw GIVE_UP;
+      if (c <= 32 || c === 60 || c === 34 || c === 123 || c === 125 || c === 124 || c === 94 || c === 96 || c === 92 || c !== c)
+        throw GIVE_UP;
       if (c === 58 && !absolute) absolute = isScheme(t, start, p);
       h = fnvStep(h, c);
       p++;
@@ -440,7 +518,8 @@ class TurtleScanner {
    * a local name may hold %XX and '\'-escapes and does not end with '.'.
    */
   private prefixedName(keywordsAllowed: boolean): TermId {
-    const t = this.text, start = this.pos;
+    const t = this.text,
+      start = this.pos;
     let p = start;
     let scope: number;
     if (t.charCodeAt(p) === 58) {
@@ -503,7 +582,9 @@ class TurtleScanner {
 
   /** The scope of the prefix text[start, end): a scan over the few declared names, else the map. */
   private scope(start: number, end: number): number {
-    const names = this.prefixNames, len = end - start, t = this.text;
+    const names = this.prefixNames,
+      len = end - start,
+      t = this.text;
     if (names.length <= 16) {
       for (let i = names.length - 1; i >= 0; i--) {
         const name = names[i];
@@ -525,7 +606,8 @@ class TurtleScanner {
   }
 
   private blankLabel(): TermId {
-    const t = this.text, start = this.pos + 2;
+    const t = this.text,
+      start = this.pos + 2;
     let p = start;
     const first = t.charCodeAt(p);
     if (!(first < 128 ? ASCII[first] & (BASE | UNDERSCORE) || (first >= 48 && first <= 57) : isWideNameStart(first))) throw GIVE_UP;
@@ -610,7 +692,8 @@ class TurtleScanner {
   private escapedString(q: number, long: boolean, start: number): string {
     const t = this.text;
     const parts: string[] = [];
-    let p = start, from = start;
+    let p = start,
+      from = start;
     for (;;) {
       if (p >= this.end) throw GIVE_UP;
       const c = t.charCodeAt(p);
@@ -627,15 +710,32 @@ class TurtleScanner {
       const e = t.charCodeAt(p + 1);
       let width = 2;
       switch (e) {
-        case 116: parts.push('\t'); break;
-        case 98: parts.push('\b'); break;
-        case 110: parts.push('\n'); break;
-        case 114: parts.push('\r'); break;
-        case 102: parts.push('\f'); break;
-        case 34: parts.push('"'); break;
-        case 39: parts.push("'"); break;
-        case 92: parts.push('\\'); break;
-        case 117: case 85: {
+        case 116:
+          parts.push('\t');
+          break;
+        case 98:
+          parts.push('\b');
+          break;
+        case 110:
+          parts.push('\n');
+          break;
+        case 114:
+          parts.push('\r');
+          break;
+        case 102:
+          parts.push('\f');
+          break;
+        case 34:
+          parts.push('"');
+          break;
+        case 39:
+          parts.push("'");
+          break;
+        case 92:
+          parts.push('\\');
+          break;
+        case 117:
+        case 85: {
           const digits = e === 117 ? 4 : 8;
           const hex = t.slice(p + 2, p + 2 + digits);
           if (hex.length !== digits || !/^[0-9A-Fa-f]+$/.test(hex)) throw GIVE_UP;
@@ -645,7 +745,8 @@ class TurtleScanner {
           width = 2 + digits;
           break;
         }
-        default: throw GIVE_UP;
+        default:
+          throw GIVE_UP;
       }
       p += width;
       from = p;
@@ -657,7 +758,8 @@ class TurtleScanner {
 
   /** INTEGER, DECIMAL or DOUBLE, followed by a delimiter (a final '.' ends the statement). */
   private number(): TermId {
-    const t = this.text, start = this.pos;
+    const t = this.text,
+      start = this.pos;
     let p = start;
     const c0 = t.charCodeAt(p);
     if (c0 === 43 || c0 === 45) p++;

@@ -7,8 +7,16 @@ import type { Literal } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { STANDARD_PREFIXES, XSD, XSD_STRING } from '../vocab.js';
 import {
-  Blank, isNestable, listItems, orderGraph, owlToTriples, RDF_TYPE,
-  type OrderedGraph, type RdfObject, type RdfSubject, type SubjectBlock,
+  Blank,
+  isNestable,
+  listItems,
+  orderGraph,
+  owlToTriples,
+  RDF_TYPE,
+  type OrderedGraph,
+  type RdfObject,
+  type RdfSubject,
+  type SubjectBlock,
 } from '../rdf/owl-to-triples.js';
 
 const INDENT = '    ';
@@ -23,7 +31,11 @@ const hex4 = (c: number) => c.toString(16).toUpperCase().padStart(4, '0');
 /** An IRI in angle brackets, with the characters IRIREF forbids written as \u escapes. */
 export function iriRef(iri: string): string {
   let plain = true;
-  for (let i = 0; i < iri.length; i++) if (needsIriEscape(iri.charCodeAt(i))) { plain = false; break; }
+  for (let i = 0; i < iri.length; i++)
+    if (needsIriEscape(iri.charCodeAt(i))) {
+      plain = false;
+      break;
+    }
   if (plain) return '<' + iri + '>';
   let out = '<';
   for (let i = 0; i < iri.length; i++) {
@@ -35,7 +47,9 @@ export function iriRef(iri: string): string {
 
 function needsIriEscape(c: number): boolean {
   // <>"{}|^`\ and everything up to space
-  return c <= 0x20 || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x7b || c === 0x7d || c === 0x7c || c === 0x5e || c === 0x60 || c === 0x5c;
+  return (
+    c <= 0x20 || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x7b || c === 0x7d || c === 0x7c || c === 0x5e || c === 0x60 || c === 0x5c
+  );
 }
 
 /** A lexical form as a double-quoted string (ECHAR for the usual controls, UCHAR for the others). */
@@ -140,7 +154,10 @@ function isDecimalToken(s: string): boolean {
 // ---------------------------------------------------------------- Turtle body
 
 class TurtleBody {
-  constructor(private readonly g: OrderedGraph, private readonly names: TurtleNames) {}
+  constructor(
+    private readonly g: OrderedGraph,
+    private readonly names: TurtleNames,
+  ) {}
 
   /** Every top-level statement, each starting at `indent`. */
   statements(indent: string): string[] {

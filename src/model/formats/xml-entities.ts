@@ -26,7 +26,12 @@ export function entityExpansionLimit(documentLength: number): number {
  * fails at the DOCTYPE; every reference in the document then counts its expansion against the total
  * limit and fails the moment it is passed. `fail` throws the reader's positioned error.
  */
-export function declareBoundedEntities(doctype: string, entities: Record<string, string>, documentLength: number, fail: (detail: string) => never): void {
+export function declareBoundedEntities(
+  doctype: string,
+  entities: Record<string, string>,
+  documentLength: number,
+  fail: (detail: string) => never,
+): void {
   const limit = entityExpansionLimit(documentLength);
   const values = new Map<string, string>();
   for (const m of doctype.matchAll(DECLARATION)) {
@@ -36,7 +41,9 @@ export function declareBoundedEntities(doctype: string, entities: Record<string,
   /** Each entity's expanded length and how deeply its references nest, computed once. */
   const sizes = new Map<string, { length: number; depth: number }>();
   const overLimit = (name: string) =>
-    fail(`entity expansion limit exceeded: expanding '&${name};' passes ${limit} characters (entities may expand to max(${ENTITY_EXPANSION_FLOOR}, ${ENTITY_AMPLIFICATION} × document length) characters in total)`);
+    fail(
+      `entity expansion limit exceeded: expanding '&${name};' passes ${limit} characters (entities may expand to max(${ENTITY_EXPANSION_FLOOR}, ${ENTITY_AMPLIFICATION} × document length) characters in total)`,
+    );
   const deeper = () => fail(`entity references nest deeper than ${MAX_ENTITY_NESTING} levels (the entity nesting limit)`);
   const sizeOf = (name: string, chain: readonly string[]): { length: number; depth: number } => {
     const known = sizes.get(name);

@@ -11,7 +11,12 @@ const IDLE_TIMEOUT_MS = 10_000;
 let pool: Piscina<ModuleTask, ModuleOutcome> | null = null;
 
 function thePool(): Piscina<ModuleTask, ModuleOutcome> {
-  pool ??= new Piscina({ filename: new URL('./worker.js', import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_TIMEOUT_MS });
+  pool ??= new Piscina({
+    filename: new URL('./worker.js', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: IDLE_TIMEOUT_MS,
+  });
   return pool;
 }
 

@@ -4,8 +4,20 @@
 // The same operand set always builds the same (interned) axiom, so an add and a remove are symmetric.
 
 import type {
-  Annotation, AnnotationValue, Axiom, ClassExpression, DataProperty, DataRange, Declaration, Entity, EntityKind,
-  Individual, Literal, Node, ObjectProperty, ObjectPropertyExpression,
+  Annotation,
+  AnnotationValue,
+  Axiom,
+  ClassExpression,
+  DataProperty,
+  DataRange,
+  Declaration,
+  Entity,
+  EntityKind,
+  Individual,
+  Literal,
+  Node,
+  ObjectProperty,
+  ObjectPropertyExpression,
 } from '../terms.js';
 import * as t from '../terms.js';
 import type { NameResolver } from '../names.js';
@@ -16,8 +28,17 @@ import { RDFS_LABEL } from '../vocab.js';
 import { parseClassExpression, parseDataRange } from '../formats/manchester/expression.js';
 import type { EntityResolution } from '../resolver.js';
 import {
-  AXIOM_TYPES, ENTITY_TYPES, LIST_FIELDS, OPERAND_SPECS, STRING_FIELDS,
-  type AnnotationInput, type AxiomType, type EntityTypeName, type ListField, type OperandField, type StringField,
+  AXIOM_TYPES,
+  ENTITY_TYPES,
+  LIST_FIELDS,
+  OPERAND_SPECS,
+  STRING_FIELDS,
+  type AnnotationInput,
+  type AxiomType,
+  type EntityTypeName,
+  type ListField,
+  type OperandField,
+  type StringField,
 } from './schema.js';
 import { unreachable } from '../../util/unreachable.js';
 
@@ -54,15 +75,23 @@ export type OperandErrorCode = 'unknown_axiom_type' | 'invalid_argument';
 
 /** A malformed operand set; `operand` names the offending field when there is one. */
 export class OperandError extends Error {
-  constructor(message: string, readonly code: OperandErrorCode, readonly operand?: string) {
+  constructor(
+    message: string,
+    readonly code: OperandErrorCode,
+    readonly operand?: string,
+  ) {
     super(message);
     this.name = 'OperandError';
   }
 }
 
 const ENTITY_TYPE_KINDS: Readonly<Record<EntityTypeName, EntityKind>> = {
-  class: 'Class', object_property: 'ObjectProperty', data_property: 'DataProperty',
-  annotation_property: 'AnnotationProperty', individual: 'NamedIndividual', datatype: 'Datatype',
+  class: 'Class',
+  object_property: 'ObjectProperty',
+  data_property: 'DataProperty',
+  annotation_property: 'AnnotationProperty',
+  individual: 'NamedIndividual',
+  datatype: 'Datatype',
 };
 
 const ANNOTATION_FIELDS: ReadonlySet<string> = new Set(['property', 'value', 'value_iri', 'lang', 'datatype', 'annotations']);
@@ -111,7 +140,11 @@ function checkField(type: AxiomType, f: OperandField, value: unknown, min: numbe
       throw new OperandError(`Operand '${f}' must be an array of non-empty strings`, 'invalid_argument', f);
     }
     if (min !== undefined && value.length < min) {
-      throw new OperandError(`Operand '${f}' of ${type} needs at least ${min} member${min === 1 ? '' : 's'} (got ${value.length})`, 'invalid_argument', f);
+      throw new OperandError(
+        `Operand '${f}' of ${type} needs at least ${min} member${min === 1 ? '' : 's'} (got ${value.length})`,
+        'invalid_argument',
+        f,
+      );
     }
     return;
   }
@@ -119,9 +152,14 @@ function checkField(type: AxiomType, f: OperandField, value: unknown, min: numbe
   // a literal may be empty; names, IRIs and tags may not
   if (f !== 'value' && value.trim() === '') throw new OperandError(`Operand '${f}' must not be empty`, 'invalid_argument', f);
   if (f === 'entity_type' && !(ENTITY_TYPES as readonly string[]).includes(value)) {
-    throw new OperandError(`Unknown entity_type ${JSON.stringify(value)}; expected one of ${ENTITY_TYPES.join(', ')}`, 'invalid_argument', f);
+    throw new OperandError(
+      `Unknown entity_type ${JSON.stringify(value)}; expected one of ${ENTITY_TYPES.join(', ')}`,
+      'invalid_argument',
+      f,
+    );
   }
-  if (f === 'lang' && !LANG_TAG.test(value)) throw new OperandError(`Operand 'lang' is not a language tag: ${JSON.stringify(value)}`, 'invalid_argument', f);
+  if (f === 'lang' && !LANG_TAG.test(value))
+    throw new OperandError(`Operand 'lang' is not a language tag: ${JSON.stringify(value)}`, 'invalid_argument', f);
 }
 
 function checkAnnotations(value: unknown, path: string): asserts value is AnnotationInput[] {
@@ -130,14 +168,20 @@ function checkAnnotations(value: unknown, path: string): asserts value is Annota
     const at = `${path}[${i}]`;
     if (!isRecord(a)) throw new OperandError(`'${at}' must be an annotation object`, 'invalid_argument', at);
     for (const [k, x] of Object.entries(a)) {
-      if (!ANNOTATION_FIELDS.has(k)) throw new OperandError(`'${at}.${k}' is not an annotation field (${[...ANNOTATION_FIELDS].join(', ')})`, 'invalid_argument', `${at}.${k}`);
+      if (!ANNOTATION_FIELDS.has(k))
+        throw new OperandError(
+          `'${at}.${k}' is not an annotation field (${[...ANNOTATION_FIELDS].join(', ')})`,
+          'invalid_argument',
+          `${at}.${k}`,
+        );
       if (k === 'annotations') checkAnnotations(x, `${at}.annotations`);
       else if (typeof x !== 'string') throw new OperandError(`'${at}.${k}' must be a string`, 'invalid_argument', `${at}.${k}`);
     }
     if (a.value === undefined && a.value_iri === undefined) {
       throw new OperandError(`'${at}' needs a value or a value_iri`, 'invalid_argument', at);
     }
-    if (typeof a.lang === 'string' && !LANG_TAG.test(a.lang)) throw new OperandError(`'${at}.lang' is not a language tag`, 'invalid_argument', `${at}.lang`);
+    if (typeof a.lang === 'string' && !LANG_TAG.test(a.lang))
+      throw new OperandError(`'${at}.lang' is not a language tag`, 'invalid_argument', `${at}.lang`);
   });
 }
 
@@ -145,7 +189,10 @@ class Builder {
   /** New entities with the operand that first mentions them. */
   private readonly minted = new Map<Entity, string>();
 
-  constructor(private readonly names: OperandResolver, private readonly strict: boolean) {}
+  constructor(
+    private readonly names: OperandResolver,
+    private readonly strict: boolean,
+  ) {}
 
   build(input: unknown): BuiltAxiom {
     const { type, fields } = checkOperands(input);
@@ -154,7 +201,11 @@ class Builder {
     const axiom = anns.length === 0 ? core : t.withAnnotations(core, anns);
     if (this.strict && this.minted.size > 0) {
       const [[e, operand]] = this.minted;
-      throw new OperandError(`Operand '${operand}' names no existing ${e.kind} (<${e.iri}>), and strict mode refuses to mint it`, 'invalid_argument', operand);
+      throw new OperandError(
+        `Operand '${operand}' names no existing ${e.kind} (<${e.iri}>), and strict mode refuses to mint it`,
+        'invalid_argument',
+        operand,
+      );
     }
     return { axiom, newEntities: [...this.minted.keys()], declarations: this.declarations(axiom), labels: this.labels() };
   }
@@ -204,18 +255,24 @@ class Builder {
   }
 
   private cls(operand: string, text: string): ClassExpression {
-    return this.note(operand, this.within(operand, () => {
-      // A whole operand naming a known class (e.g. a label with spaces) needs no Manchester parse.
-      const named = tryResolve(this.names, text);
-      return named !== null && named.kinds.has('Class') ? t.cls(named.iri) : parseClassExpression(text, this.names);
-    }));
+    return this.note(
+      operand,
+      this.within(operand, () => {
+        // A whole operand naming a known class (e.g. a label with spaces) needs no Manchester parse.
+        const named = tryResolve(this.names, text);
+        return named !== null && named.kinds.has('Class') ? t.cls(named.iri) : parseClassExpression(text, this.names);
+      }),
+    );
   }
 
   private dataRange(operand: string, text: string): DataRange {
-    return this.note(operand, this.within(operand, () => {
-      const named = tryResolve(this.names, text);
-      return named !== null && named.kinds.has('Datatype') ? t.datatype(named.iri) : parseDataRange(text, this.names);
-    }));
+    return this.note(
+      operand,
+      this.within(operand, () => {
+        const named = tryResolve(this.names, text);
+        return named !== null && named.kinds.has('Datatype') ? t.datatype(named.iri) : parseDataRange(text, this.names);
+      }),
+    );
   }
 
   private op(operand: string, token: string): ObjectProperty {
@@ -239,7 +296,8 @@ class Builder {
   /** value_iri wins over value. */
   private annotationValue(at: string, a: { value?: string; value_iri?: string; datatype?: string; lang?: string }): AnnotationValue {
     if (a.value_iri !== undefined) return t.iriNode(this.iri(at + 'value_iri', a.value_iri));
-    if (a.value === undefined) throw new OperandError(`Missing required operand '${at}value' (or '${at}value_iri')`, 'invalid_argument', at + 'value');
+    if (a.value === undefined)
+      throw new OperandError(`Missing required operand '${at}value' (or '${at}value_iri')`, 'invalid_argument', at + 'value');
     return this.literal(at, a.value, a.datatype, a.lang);
   }
 
@@ -262,54 +320,91 @@ class Builder {
     const dps = () => l('properties').map((x, i) => this.dp(`properties[${i}]`, x));
     const prop = () => this.op('property', s('property'));
     switch (type) {
-      case 'subclass_of': return t.subClassOf(this.cls('sub', s('sub')), this.cls('super', s('super')));
-      case 'equivalent_classes': return t.equivalentClasses(classes());
-      case 'disjoint_classes': return t.disjointClasses(classes());
-      case 'disjoint_union': return t.disjointUnion(this.entityOf('class', s('class'), 'Class'), classes());
-      case 'class_assertion': return t.classAssertion(this.cls('class', s('class')), this.ind('individual', s('individual')));
+      case 'subclass_of':
+        return t.subClassOf(this.cls('sub', s('sub')), this.cls('super', s('super')));
+      case 'equivalent_classes':
+        return t.equivalentClasses(classes());
+      case 'disjoint_classes':
+        return t.disjointClasses(classes());
+      case 'disjoint_union':
+        return t.disjointUnion(this.entityOf('class', s('class'), 'Class'), classes());
+      case 'class_assertion':
+        return t.classAssertion(this.cls('class', s('class')), this.ind('individual', s('individual')));
       case 'object_property_assertion':
         return t.objectPropertyAssertion(prop(), this.ind('subject', s('subject')), this.ind('object', s('object')));
       case 'negative_object_property_assertion':
         return t.negativeObjectPropertyAssertion(prop(), this.ind('subject', s('subject')), this.ind('object', s('object')));
       case 'data_property_assertion':
-        return t.dataPropertyAssertion(this.dp('property', s('property')), this.ind('subject', s('subject')),
-          this.literal('', s('value'), f.datatype, f.lang));
+        return t.dataPropertyAssertion(
+          this.dp('property', s('property')),
+          this.ind('subject', s('subject')),
+          this.literal('', s('value'), f.datatype, f.lang),
+        );
       case 'negative_data_property_assertion':
-        return t.negativeDataPropertyAssertion(this.dp('property', s('property')), this.ind('subject', s('subject')),
-          this.literal('', s('value'), f.datatype, f.lang));
-      case 'same_individual': return t.sameIndividual(individuals());
-      case 'different_individuals': return t.differentIndividuals(individuals());
-      case 'sub_object_property_of': return t.subObjectPropertyOf(prop(), this.op('super_property', s('super_property')));
+        return t.negativeDataPropertyAssertion(
+          this.dp('property', s('property')),
+          this.ind('subject', s('subject')),
+          this.literal('', s('value'), f.datatype, f.lang),
+        );
+      case 'same_individual':
+        return t.sameIndividual(individuals());
+      case 'different_individuals':
+        return t.differentIndividuals(individuals());
+      case 'sub_object_property_of':
+        return t.subObjectPropertyOf(prop(), this.op('super_property', s('super_property')));
       case 'sub_data_property_of':
         return t.subDataPropertyOf(this.dp('property', s('property')), this.dp('super_property', s('super_property')));
       case 'sub_property_chain_of': {
         const chain: ObjectPropertyExpression[] = l('chain').map((x, i) => this.op(`chain[${i}]`, x));
         return t.subPropertyChainOf(chain, this.op('super_property', s('super_property')));
       }
-      case 'equivalent_object_properties': return t.equivalentObjectProperties(ops());
-      case 'disjoint_object_properties': return t.disjointObjectProperties(ops());
-      case 'equivalent_data_properties': return t.equivalentDataProperties(dps());
-      case 'disjoint_data_properties': return t.disjointDataProperties(dps());
-      case 'inverse_object_properties': return t.inverseObjectProperties(prop(), this.op('inverse_property', s('inverse_property')));
-      case 'transitive_object_property': return t.objectPropertyCharacteristic('TransitiveObjectProperty', prop());
-      case 'functional_object_property': return t.objectPropertyCharacteristic('FunctionalObjectProperty', prop());
-      case 'inverse_functional_object_property': return t.objectPropertyCharacteristic('InverseFunctionalObjectProperty', prop());
-      case 'symmetric_object_property': return t.objectPropertyCharacteristic('SymmetricObjectProperty', prop());
-      case 'asymmetric_object_property': return t.objectPropertyCharacteristic('AsymmetricObjectProperty', prop());
-      case 'reflexive_object_property': return t.objectPropertyCharacteristic('ReflexiveObjectProperty', prop());
-      case 'irreflexive_object_property': return t.objectPropertyCharacteristic('IrreflexiveObjectProperty', prop());
-      case 'functional_data_property': return t.functionalDataProperty(this.dp('property', s('property')));
-      case 'has_key': return this.hasKey(this.cls('class', s('class')), l('properties'));
-      case 'object_property_domain': return t.objectPropertyDomain(prop(), this.cls('domain', s('domain')));
-      case 'object_property_range': return t.objectPropertyRange(prop(), this.cls('range', s('range')));
-      case 'data_property_domain': return t.dataPropertyDomain(this.dp('property', s('property')), this.cls('domain', s('domain')));
-      case 'data_property_range': return t.dataPropertyRange(this.dp('property', s('property')), this.dataRange('range', s('range')));
+      case 'equivalent_object_properties':
+        return t.equivalentObjectProperties(ops());
+      case 'disjoint_object_properties':
+        return t.disjointObjectProperties(ops());
+      case 'equivalent_data_properties':
+        return t.equivalentDataProperties(dps());
+      case 'disjoint_data_properties':
+        return t.disjointDataProperties(dps());
+      case 'inverse_object_properties':
+        return t.inverseObjectProperties(prop(), this.op('inverse_property', s('inverse_property')));
+      case 'transitive_object_property':
+        return t.objectPropertyCharacteristic('TransitiveObjectProperty', prop());
+      case 'functional_object_property':
+        return t.objectPropertyCharacteristic('FunctionalObjectProperty', prop());
+      case 'inverse_functional_object_property':
+        return t.objectPropertyCharacteristic('InverseFunctionalObjectProperty', prop());
+      case 'symmetric_object_property':
+        return t.objectPropertyCharacteristic('SymmetricObjectProperty', prop());
+      case 'asymmetric_object_property':
+        return t.objectPropertyCharacteristic('AsymmetricObjectProperty', prop());
+      case 'reflexive_object_property':
+        return t.objectPropertyCharacteristic('ReflexiveObjectProperty', prop());
+      case 'irreflexive_object_property':
+        return t.objectPropertyCharacteristic('IrreflexiveObjectProperty', prop());
+      case 'functional_data_property':
+        return t.functionalDataProperty(this.dp('property', s('property')));
+      case 'has_key':
+        return this.hasKey(this.cls('class', s('class')), l('properties'));
+      case 'object_property_domain':
+        return t.objectPropertyDomain(prop(), this.cls('domain', s('domain')));
+      case 'object_property_range':
+        return t.objectPropertyRange(prop(), this.cls('range', s('range')));
+      case 'data_property_domain':
+        return t.dataPropertyDomain(this.dp('property', s('property')), this.cls('domain', s('domain')));
+      case 'data_property_range':
+        return t.dataPropertyRange(this.dp('property', s('property')), this.dataRange('range', s('range')));
       case 'annotation_assertion':
-        return t.annotationAssertion(this.entityOf('property', f.property ?? RDFS_LABEL, 'AnnotationProperty'),
-          t.iriNode(this.iri('subject', s('subject'))), this.annotationValue('', f));
+        return t.annotationAssertion(
+          this.entityOf('property', f.property ?? RDFS_LABEL, 'AnnotationProperty'),
+          t.iriNode(this.iri('subject', s('subject'))),
+          this.annotationValue('', f),
+        );
       case 'sub_annotation_property_of':
-        return t.subAnnotationPropertyOf(this.entityOf('property', s('property'), 'AnnotationProperty'),
-          this.entityOf('super_property', s('super_property'), 'AnnotationProperty'));
+        return t.subAnnotationPropertyOf(
+          this.entityOf('property', s('property'), 'AnnotationProperty'),
+          this.entityOf('super_property', s('super_property'), 'AnnotationProperty'),
+        );
       case 'annotation_property_domain':
         return t.annotationPropertyDomain(this.entityOf('property', s('property'), 'AnnotationProperty'), this.iri('domain', s('domain')));
       case 'annotation_property_range':
@@ -318,7 +413,8 @@ class Builder {
         return t.declaration(this.entityOf('entity', s('entity'), ENTITY_TYPE_KINDS[s('entity_type') as EntityTypeName]));
       case 'datatype_definition':
         return t.datatypeDefinition(this.entityOf('datatype', s('datatype'), 'Datatype'), this.dataRange('range', s('range')));
-      default: return unreachable(type);
+      default:
+        return unreachable(type);
     }
   }
 

@@ -4,17 +4,44 @@
 import * as v from 'valibot';
 
 export const AXIOM_TYPES = [
-  'subclass_of', 'equivalent_classes', 'disjoint_classes', 'disjoint_union', 'class_assertion',
-  'object_property_assertion', 'data_property_assertion', 'negative_object_property_assertion',
-  'negative_data_property_assertion', 'same_individual', 'different_individuals',
-  'sub_object_property_of', 'sub_data_property_of', 'sub_property_chain_of',
-  'equivalent_object_properties', 'disjoint_object_properties', 'equivalent_data_properties', 'disjoint_data_properties',
-  'inverse_object_properties', 'transitive_object_property', 'functional_object_property',
-  'inverse_functional_object_property', 'symmetric_object_property', 'asymmetric_object_property',
-  'reflexive_object_property', 'irreflexive_object_property', 'functional_data_property', 'has_key',
-  'object_property_domain', 'object_property_range', 'data_property_domain', 'data_property_range',
-  'annotation_assertion', 'sub_annotation_property_of', 'annotation_property_domain', 'annotation_property_range',
-  'declaration', 'datatype_definition',
+  'subclass_of',
+  'equivalent_classes',
+  'disjoint_classes',
+  'disjoint_union',
+  'class_assertion',
+  'object_property_assertion',
+  'data_property_assertion',
+  'negative_object_property_assertion',
+  'negative_data_property_assertion',
+  'same_individual',
+  'different_individuals',
+  'sub_object_property_of',
+  'sub_data_property_of',
+  'sub_property_chain_of',
+  'equivalent_object_properties',
+  'disjoint_object_properties',
+  'equivalent_data_properties',
+  'disjoint_data_properties',
+  'inverse_object_properties',
+  'transitive_object_property',
+  'functional_object_property',
+  'inverse_functional_object_property',
+  'symmetric_object_property',
+  'asymmetric_object_property',
+  'reflexive_object_property',
+  'irreflexive_object_property',
+  'functional_data_property',
+  'has_key',
+  'object_property_domain',
+  'object_property_range',
+  'data_property_domain',
+  'data_property_range',
+  'annotation_assertion',
+  'sub_annotation_property_of',
+  'annotation_property_domain',
+  'annotation_property_range',
+  'declaration',
+  'datatype_definition',
 ] as const;
 
 export type AxiomType = (typeof AXIOM_TYPES)[number];
@@ -24,8 +51,23 @@ export type EntityTypeName = (typeof ENTITY_TYPES)[number];
 
 /** String-valued operand fields. */
 export const STRING_FIELDS = [
-  'sub', 'super', 'class', 'individual', 'property', 'super_property', 'inverse_property', 'subject', 'object',
-  'value', 'value_iri', 'lang', 'datatype', 'entity', 'entity_type', 'domain', 'range',
+  'sub',
+  'super',
+  'class',
+  'individual',
+  'property',
+  'super_property',
+  'inverse_property',
+  'subject',
+  'object',
+  'value',
+  'value_iri',
+  'lang',
+  'datatype',
+  'entity',
+  'entity_type',
+  'domain',
+  'range',
 ] as const;
 /** List-valued operand fields. */
 export const LIST_FIELDS = ['classes', 'individuals', 'properties', 'chain'] as const;
@@ -41,8 +83,11 @@ export interface OperandSpec {
   readonly min: Partial<Record<ListField, number>>;
 }
 
-const spec = (required: OperandField[], optional: OperandField[] = [], min: Partial<Record<ListField, number>> = {}): OperandSpec =>
-  ({ required, optional, min });
+const spec = (required: OperandField[], optional: OperandField[] = [], min: Partial<Record<ListField, number>> = {}): OperandSpec => ({
+  required,
+  optional,
+  min,
+});
 const classList = spec(['classes'], [], { classes: 2 });
 const individualList = spec(['individuals'], [], { individuals: 2 });
 const propertyList = spec(['properties'], [], { properties: 2 });
@@ -120,8 +165,12 @@ export const AnnotationSchema: v.GenericSchema<AnnotationInput> = v.strictObject
 
 function fieldSchema(field: OperandField, min: number | undefined): v.GenericSchema {
   const text = FIELD_DESCRIPTIONS[field];
-  const schema = field === 'entity_type' ? v.picklist(ENTITY_TYPES)
-    : (LIST_FIELDS as readonly string[]).includes(field) ? v.pipe(v.array(v.string()), v.minLength(min ?? 0)) : v.string();
+  const schema =
+    field === 'entity_type'
+      ? v.picklist(ENTITY_TYPES)
+      : (LIST_FIELDS as readonly string[]).includes(field)
+        ? v.pipe(v.array(v.string()), v.minLength(min ?? 0))
+        : v.string();
   return text === undefined ? schema : v.pipe(schema, v.description(text));
 }
 
@@ -138,4 +187,5 @@ function typeSchema(type: AxiomType) {
 export const AxiomOperandsSchema = v.variant('axiom_type', AXIOM_TYPES.map(typeSchema));
 
 /** The operand set as the builder receives it (validated by the builder itself). */
-export type AxiomOperands = { axiom_type: AxiomType; annotations?: AnnotationInput[] } & Partial<Record<StringField, string>> & Partial<Record<ListField, string[]>>;
+export type AxiomOperands = { axiom_type: AxiomType; annotations?: AnnotationInput[] } & Partial<Record<StringField, string>> &
+  Partial<Record<ListField, string[]>>;

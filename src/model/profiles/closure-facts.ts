@@ -6,8 +6,18 @@ import type { Entity, EntityKind, IRI } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { PropertyHierarchy } from './property-hierarchy.js';
 import {
-  BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, OWL, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING,
-  OWL_THING, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, RDF, RDFS, XSD,
+  BUILT_IN_ANNOTATION_PROPERTIES,
+  BUILT_IN_DATATYPES,
+  OWL,
+  OWL_BOTTOM_DATA_PROPERTY,
+  OWL_BOTTOM_OBJECT_PROPERTY,
+  OWL_NOTHING,
+  OWL_THING,
+  OWL_TOP_DATA_PROPERTY,
+  OWL_TOP_OBJECT_PROPERTY,
+  RDF,
+  RDFS,
+  XSD,
 } from '../vocab.js';
 
 export interface ClosureFacts {

@@ -2,7 +2,17 @@
 // Specification §5.8, §2.4), declarations, the global restrictions of §11 (simple properties, regular
 // property hierarchy, datatype definitions, anonymous individuals) and the ontology header (§3.1).
 
-import { entity as makeEntity, type Annotation, type AnonymousIndividual, type Axiom, type DataRange, type EntityKind, type IRI, type Node, type ObjectPropertyExpression } from '../terms.js';
+import {
+  entity as makeEntity,
+  type Annotation,
+  type AnonymousIndividual,
+  type Axiom,
+  type DataRange,
+  type EntityKind,
+  type IRI,
+  type Node,
+  type ObjectPropertyExpression,
+} from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { forEachChild } from '../walk.js';
 import { BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, FACETS, OWL_TOP_DATA_PROPERTY } from '../vocab.js';
@@ -22,13 +32,19 @@ export function walkLogical(n: Node, visit: (n: Node) => void): void {
 
 /** Kinds one IRI may not have together (§5.8.1: properties of different sorts, a class that is a datatype). */
 const CONFLICTS: readonly (readonly [EntityKind, EntityKind])[] = [
-  ['ObjectProperty', 'DataProperty'], ['ObjectProperty', 'AnnotationProperty'], ['DataProperty', 'AnnotationProperty'],
+  ['ObjectProperty', 'DataProperty'],
+  ['ObjectProperty', 'AnnotationProperty'],
+  ['DataProperty', 'AnnotationProperty'],
   ['Class', 'Datatype'],
 ];
 
 const KIND_NAMES: Readonly<Record<EntityKind, string>> = {
-  Class: 'class', ObjectProperty: 'object property', DataProperty: 'data property', AnnotationProperty: 'annotation property',
-  NamedIndividual: 'individual', Datatype: 'datatype',
+  Class: 'class',
+  ObjectProperty: 'object property',
+  DataProperty: 'data property',
+  AnnotationProperty: 'annotation property',
+  NamedIndividual: 'individual',
+  Datatype: 'datatype',
 };
 
 const namedIri = (p: ObjectPropertyExpression): IRI => (p.kind === 'ObjectProperty' ? p.iri : p.property.iri);
@@ -37,57 +53,148 @@ const namedIri = (p: ObjectPropertyExpression): IRI => (p.kind === 'ObjectProper
 export function checkAxiomDl(a: Axiom, o: Ontology, facts: ClosureFacts, sink: ViolationSink): void {
   for (const { property, where } of simplePositions(a)) {
     if (facts.hierarchy.isNonSimple(property)) {
-      sink.add(o, 'non_simple_property_in_' + where, `Non-simple property ${sink.expr(property)} used in a ${where.replace('_', '-')} axiom (§11.1 requires a simple property).`, a, namedIri(property));
+      sink.add(
+        o,
+        'non_simple_property_in_' + where,
+        `Non-simple property ${sink.expr(property)} used in a ${where.replace('_', '-')} axiom (§11.1 requires a simple property).`,
+        a,
+        namedIri(property),
+      );
     }
   }
   if (a.kind === 'SubDataPropertyOf' && a.sub.iri === OWL_TOP_DATA_PROPERTY) {
     sink.add(o, 'top_data_property_as_subproperty', 'owl:topDataProperty used as a sub-property (§11.2).', a, OWL_TOP_DATA_PROPERTY);
   }
   if (a.kind === 'DatatypeDefinition' && (BUILT_IN_DATATYPES.has(a.datatype.iri) || isReserved(a.datatype.iri))) {
-    sink.add(o, 'builtin_datatype_defined', `Datatype definition of built-in or reserved datatype <${a.datatype.iri}> (§9.4).`, a, a.datatype.iri);
+    sink.add(
+      o,
+      'builtin_datatype_defined',
+      `Datatype definition of built-in or reserved datatype <${a.datatype.iri}> (§9.4).`,
+      a,
+      a.datatype.iri,
+    );
   }
   if (a.kind === 'Declaration' || a.kind === 'AnnotationAssertion') return;
   walkLogical(a, (n) => {
     switch (n.kind) {
-      case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality':
+      case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality':
         if (facts.hierarchy.isNonSimple(n.property)) {
-          sink.add(o, 'non_simple_property_in_cardinality', `Non-simple property ${sink.expr(n.property)} in cardinality restriction ${sink.expr(n)} (§11.1).`, a, namedIri(n.property));
+          sink.add(
+            o,
+            'non_simple_property_in_cardinality',
+            `Non-simple property ${sink.expr(n.property)} in cardinality restriction ${sink.expr(n)} (§11.1).`,
+            a,
+            namedIri(n.property),
+          );
         }
         return;
       case 'ObjectHasSelf':
         if (facts.hierarchy.isNonSimple(n.property)) {
-          sink.add(o, 'non_simple_property_in_has_self', `Non-simple property ${sink.expr(n.property)} in ${sink.expr(n)} (§11.1).`, a, namedIri(n.property));
+          sink.add(
+            o,
+            'non_simple_property_in_has_self',
+            `Non-simple property ${sink.expr(n.property)} in ${sink.expr(n)} (§11.1).`,
+            a,
+            namedIri(n.property),
+          );
         }
         return;
       case 'DatatypeRestriction':
         if (facts.definedDatatypes.has(n.datatype.iri)) {
-          sink.add(o, 'defined_datatype_in_restriction', `Datatype restriction on defined datatype <${n.datatype.iri}> (§11.2).`, a, n.datatype.iri);
+          sink.add(
+            o,
+            'defined_datatype_in_restriction',
+            `Datatype restriction on defined datatype <${n.datatype.iri}> (§11.2).`,
+            a,
+            n.datatype.iri,
+          );
         }
         for (const f of n.restrictions) {
-          if (!FACETS.has(f.facet)) sink.add(o, 'illegal_facet', `Facet <${f.facet}> is not a facet of the OWL 2 datatype map (§4).`, a, f.facet);
+          if (!FACETS.has(f.facet))
+            sink.add(o, 'illegal_facet', `Facet <${f.facet}> is not a facet of the OWL 2 datatype map (§4).`, a, f.facet);
         }
         return;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
-      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
-      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
-      case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange': case 'DLSafeRule': case 'DataMinCardinality': case 'DataMaxCardinality':
-      case 'DataExactCardinality': case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty':
-      case 'NamedIndividual': case 'Datatype': case 'AnonymousIndividual': case 'Literal': case 'IRI':
-      case 'ObjectInverseOf': case 'DataIntersectionOf': case 'DataUnionOf': case 'DataComplementOf': case 'DataOneOf':
-      case 'FacetRestriction': case 'ObjectIntersectionOf': case 'ObjectUnionOf': case 'ObjectComplementOf':
-      case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'ObjectHasValue':
-      case 'DataSomeValuesFrom': case 'DataAllValuesFrom': case 'DataHasValue': case 'Annotation': case 'Variable':
-      case 'ClassAtom': case 'DataRangeAtom': case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom':
-      case 'SameIndividualAtom': case 'DifferentIndividualsAtom': break;
-      default: return unreachable(n);
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubClassOf':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'SubObjectPropertyOf':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'ClassAssertion':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule':
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality':
+      case 'Class':
+      case 'ObjectProperty':
+      case 'DataProperty':
+      case 'AnnotationProperty':
+      case 'NamedIndividual':
+      case 'Datatype':
+      case 'AnonymousIndividual':
+      case 'Literal':
+      case 'IRI':
+      case 'ObjectInverseOf':
+      case 'DataIntersectionOf':
+      case 'DataUnionOf':
+      case 'DataComplementOf':
+      case 'DataOneOf':
+      case 'FacetRestriction':
+      case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf':
+      case 'ObjectComplementOf':
+      case 'ObjectOneOf':
+      case 'ObjectSomeValuesFrom':
+      case 'ObjectAllValuesFrom':
+      case 'ObjectHasValue':
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom':
+      case 'DataHasValue':
+      case 'Annotation':
+      case 'Variable':
+      case 'ClassAtom':
+      case 'DataRangeAtom':
+      case 'ObjectPropertyAtom':
+      case 'DataPropertyAtom':
+      case 'BuiltInAtom':
+      case 'SameIndividualAtom':
+      case 'DifferentIndividualsAtom':
+        break;
+      default:
+        return unreachable(n);
     }
   });
 }
@@ -103,13 +210,31 @@ function checkSignature(o: Ontology, facts: ClosureFacts, sink: ViolationSink): 
     }
     if (misusesReservedVocabulary(e)) {
       if (e.kind === 'Datatype') {
-        sink.add(o, 'unknown_datatype', `Datatype <${e.iri}> is in the reserved vocabulary but not in the OWL 2 datatype map (§4).`, sink.witness(axioms), e.iri);
+        sink.add(
+          o,
+          'unknown_datatype',
+          `Datatype <${e.iri}> is in the reserved vocabulary but not in the OWL 2 datatype map (§4).`,
+          sink.witness(axioms),
+          e.iri,
+        );
       } else {
-        sink.add(o, 'reserved_vocabulary', `Reserved IRI <${e.iri}> used as a ${KIND_NAMES[e.kind]} (§2.4, §5).`, sink.witness(axioms), e.iri);
+        sink.add(
+          o,
+          'reserved_vocabulary',
+          `Reserved IRI <${e.iri}> used as a ${KIND_NAMES[e.kind]} (§2.4, §5).`,
+          sink.witness(axioms),
+          e.iri,
+        );
       }
     } else if (e.kind !== 'NamedIndividual' && !isBuiltIn(e) && !facts.declared.has(e)) {
       // §5.8.1 asks declarations of classes, datatypes and properties only; individuals may go undeclared
-      sink.add(o, 'undeclared_entity', `${KIND_NAMES[e.kind]} <${e.iri}> is used but not declared in the imports closure (§5.8.1).`, sink.witness(axioms), e.iri);
+      sink.add(
+        o,
+        'undeclared_entity',
+        `${KIND_NAMES[e.kind]} <${e.iri}> is used but not declared in the imports closure (§5.8.1).`,
+        sink.witness(axioms),
+        e.iri,
+      );
     }
     const kinds = facts.kindsByIri.get(e.iri);
     if (kinds !== undefined && kinds.size > 1 && !punned.has(e.iri)) {
@@ -117,7 +242,13 @@ function checkSignature(o: Ontology, facts: ClosureFacts, sink: ViolationSink): 
         if (!kinds.has(x) || !kinds.has(y)) continue;
         punned.add(e.iri);
         const uses = [...kinds].flatMap((kind) => [...(o.index.referencing.get(makeEntity(kind, e.iri)) ?? [])]);
-        sink.add(o, 'illegal_punning', `<${e.iri}> is used both as a ${KIND_NAMES[x]} and as a ${KIND_NAMES[y]} (§5.8.1).`, sink.witness(uses), e.iri);
+        sink.add(
+          o,
+          'illegal_punning',
+          `<${e.iri}> is used both as a ${KIND_NAMES[x]} and as a ${KIND_NAMES[y]} (§5.8.1).`,
+          sink.witness(uses),
+          e.iri,
+        );
         break;
       }
     }
@@ -126,17 +257,27 @@ function checkSignature(o: Ontology, facts: ClosureFacts, sink: ViolationSink): 
 
 /** Header rules: the ontology and version IRIs are absolute and not reserved; header annotations use declared properties. */
 function checkHeader(o: Ontology, facts: ClosureFacts, sink: ViolationSink): void {
-  const ids: readonly [string, IRI | null][] = [['ontology', o.id.iri], ['version', o.id.versionIri]];
+  const ids: readonly [string, IRI | null][] = [
+    ['ontology', o.id.iri],
+    ['version', o.id.versionIri],
+  ];
   for (const [what, iri] of ids) {
     if (iri === null) continue;
     if (!hasScheme(iri)) sink.add(o, what + '_iri_not_absolute', `The ${what} IRI <${iri}> is not absolute (§3.1).`, null, iri);
-    else if (isReserved(iri)) sink.add(o, what + '_iri_reserved', `The ${what} IRI <${iri}> is in the reserved vocabulary (§3.1).`, null, iri);
+    else if (isReserved(iri))
+      sink.add(o, what + '_iri_reserved', `The ${what} IRI <${iri}> is in the reserved vocabulary (§3.1).`, null, iri);
   }
   const visit = (anns: Iterable<Annotation>) => {
     for (const a of anns) {
       const iri = a.property.iri;
       if (!BUILT_IN_ANNOTATION_PROPERTIES.has(iri) && !facts.declared.has(makeEntity('AnnotationProperty', iri))) {
-        sink.add(o, 'undeclared_entity', `annotation property <${iri}> is used in the ontology header but not declared (§5.8.1).`, null, iri);
+        sink.add(
+          o,
+          'undeclared_entity',
+          `annotation property <${iri}> is used in the ontology header but not declared (§5.8.1).`,
+          null,
+          iri,
+        );
       }
       visit(a.annotations);
     }
@@ -150,7 +291,9 @@ function checkDatatypeCycles(closure: readonly Ontology[], sink: ViolationSink):
   const defs: { o: Ontology; a: Extract<Axiom, { kind: 'DatatypeDefinition' }> }[] = [];
   const mentioned = (r: DataRange, into: Set<IRI>) => {
     if (r.kind === 'Datatype') into.add(r.iri);
-    walkLogical(r, (n) => { if (n.kind === 'Datatype') into.add(n.iri); });
+    walkLogical(r, (n) => {
+      if (n.kind === 'Datatype') into.add(n.iri);
+    });
   };
   for (const o of closure) {
     for (const a of o.axiomsOfKind('DatatypeDefinition')) {
@@ -191,9 +334,15 @@ function checkAnonymousForest(closure: readonly Ontology[], sink: ViolationSink)
   for (const o of closure) {
     for (const a of o.axiomsOfKind('ObjectPropertyAssertion')) {
       if (a.subject.kind !== 'AnonymousIndividual' || a.object.kind !== 'AnonymousIndividual') continue;
-      const x = find(a.subject), y = find(a.object);
+      const x = find(a.subject),
+        y = find(a.object);
       if (x === y) {
-        sink.add(o, 'anonymous_individual_cycle', `Object property assertions between anonymous individuals form a cycle at ${sink.expr(a.subject)} (§11.2).`, a);
+        sink.add(
+          o,
+          'anonymous_individual_cycle',
+          `Object property assertions between anonymous individuals form a cycle at ${sink.expr(a.subject)} (§11.2).`,
+          a,
+        );
       } else {
         parent.set(x, y);
       }
@@ -204,9 +353,13 @@ function checkAnonymousForest(closure: readonly Ontology[], sink: ViolationSink)
 /** Chain axioms whose members cannot all be ordered below the super-property (§11.2 regularity). */
 function checkRegularity(facts: ClosureFacts, sink: ViolationSink): void {
   for (const p of facts.hierarchy.chainProblems()) {
-    sink.add(p.ontology, 'irregular_property_hierarchy',
+    sink.add(
+      p.ontology,
+      'irregular_property_hierarchy',
       `Property chain makes the hierarchy irregular: ${displayKey(p.member)} cannot be ordered below ${sink.expr(p.axiom.sup)} (§11.2).`,
-      p.axiom, namedIri(p.axiom.sup));
+      p.axiom,
+      namedIri(p.axiom.sup),
+    );
   }
 }
 

@@ -11,19 +11,43 @@ import type { ViolationSink } from './report.js';
 
 const EL_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>([
   ...NON_LOGICAL,
-  'SubClassOf', 'EquivalentClasses', 'DisjointClasses',
-  'SubObjectPropertyOf', 'SubPropertyChainOf', 'EquivalentObjectProperties', 'ObjectPropertyDomain', 'ObjectPropertyRange',
-  'ReflexiveObjectProperty', 'TransitiveObjectProperty',
-  'SubDataPropertyOf', 'EquivalentDataProperties', 'DataPropertyDomain', 'DataPropertyRange', 'FunctionalDataProperty',
-  'DatatypeDefinition', 'HasKey',
-  'SameIndividual', 'DifferentIndividuals', 'ClassAssertion', 'ObjectPropertyAssertion', 'DataPropertyAssertion',
-  'NegativeObjectPropertyAssertion', 'NegativeDataPropertyAssertion',
+  'SubClassOf',
+  'EquivalentClasses',
+  'DisjointClasses',
+  'SubObjectPropertyOf',
+  'SubPropertyChainOf',
+  'EquivalentObjectProperties',
+  'ObjectPropertyDomain',
+  'ObjectPropertyRange',
+  'ReflexiveObjectProperty',
+  'TransitiveObjectProperty',
+  'SubDataPropertyOf',
+  'EquivalentDataProperties',
+  'DataPropertyDomain',
+  'DataPropertyRange',
+  'FunctionalDataProperty',
+  'DatatypeDefinition',
+  'HasKey',
+  'SameIndividual',
+  'DifferentIndividuals',
+  'ClassAssertion',
+  'ObjectPropertyAssertion',
+  'DataPropertyAssertion',
+  'NegativeObjectPropertyAssertion',
+  'NegativeDataPropertyAssertion',
 ]);
 
 const EL_FORBIDDEN_CLASS_EXPRESSIONS = new Set<string>([
-  'ObjectUnionOf', 'ObjectComplementOf', 'ObjectAllValuesFrom',
-  'ObjectMinCardinality', 'ObjectMaxCardinality', 'ObjectExactCardinality',
-  'DataAllValuesFrom', 'DataMinCardinality', 'DataMaxCardinality', 'DataExactCardinality',
+  'ObjectUnionOf',
+  'ObjectComplementOf',
+  'ObjectAllValuesFrom',
+  'ObjectMinCardinality',
+  'ObjectMaxCardinality',
+  'ObjectExactCardinality',
+  'DataAllValuesFrom',
+  'DataMinCardinality',
+  'DataMaxCardinality',
+  'DataExactCardinality',
 ]);
 
 const RULES: LeafRules = {
@@ -79,8 +103,12 @@ export function checkElChainRanges(closure: readonly Ontology[], facts: ClosureF
     const last = rangesOf(keyOf(axiom.chain[axiom.chain.length - 1]));
     for (const c of imposed) {
       if (!last.has(c)) {
-        sink.add(ontology, 'chain_range_not_on_last_property',
-          `Range ${sink.expr(c)} of ${sink.expr(axiom.sup)} is not a range of the chain's last property (OWL 2 EL §2.2.6).`, axiom);
+        sink.add(
+          ontology,
+          'chain_range_not_on_last_property',
+          `Range ${sink.expr(c)} of ${sink.expr(axiom.sup)} is not a range of the chain's last property (OWL 2 EL §2.2.6).`,
+          axiom,
+        );
       }
     }
   }

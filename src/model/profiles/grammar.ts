@@ -17,14 +17,36 @@ export interface ProfileGrammar {
 
 /** Declarations and annotation axioms are allowed in every profile and carry no logical content. */
 export const NON_LOGICAL: ReadonlySet<AxiomKind> = new Set<AxiomKind>([
-  'Declaration', 'AnnotationAssertion', 'SubAnnotationPropertyOf', 'AnnotationPropertyDomain', 'AnnotationPropertyRange',
+  'Declaration',
+  'AnnotationAssertion',
+  'SubAnnotationPropertyOf',
+  'AnnotationPropertyDomain',
+  'AnnotationPropertyRange',
 ]);
 
 /** The datatypes OWL 2 EL and OWL 2 QL support (Profiles §2.2.1, §3.2.1). */
 export const EL_QL_DATATYPES: ReadonlySet<IRI> = new Set([
-  RDF_PLAIN_LITERAL, RDF + 'XMLLiteral', RDFS_LITERAL, OWL + 'real', OWL + 'rational',
-  ...['decimal', 'integer', 'nonNegativeInteger', 'string', 'normalizedString', 'token', 'Name', 'NCName', 'NMTOKEN',
-    'hexBinary', 'base64Binary', 'anyURI', 'dateTime', 'dateTimeStamp'].map((n) => XSD + n),
+  RDF_PLAIN_LITERAL,
+  RDF + 'XMLLiteral',
+  RDFS_LITERAL,
+  OWL + 'real',
+  OWL + 'rational',
+  ...[
+    'decimal',
+    'integer',
+    'nonNegativeInteger',
+    'string',
+    'normalizedString',
+    'token',
+    'Name',
+    'NCName',
+    'NMTOKEN',
+    'hexBinary',
+    'base64Binary',
+    'anyURI',
+    'dateTime',
+    'dateTimeStamp',
+  ].map((n) => XSD + n),
 ]);
 
 /** OWL 2 RL supports the whole datatype map except owl:real and owl:rational (Profiles §4.2.1). */
@@ -59,7 +81,8 @@ export function checkLeaves(a: Axiom, o: Ontology, sink: ViolationSink, rules: L
   walkLogical(a, (n) => {
     switch (n.kind) {
       case 'Datatype':
-        if (!datatypeAllowed(n.iri, rules.datatypes)) sink.add(o, 'illegal_datatype', `Datatype <${n.iri}> is not supported in OWL 2 ${p}.`, a, n.iri);
+        if (!datatypeAllowed(n.iri, rules.datatypes))
+          sink.add(o, 'illegal_datatype', `Datatype <${n.iri}> is not supported in OWL 2 ${p}.`, a, n.iri);
         return;
       case 'Literal':
         if (!datatypeAllowed(n.datatype, rules.datatypes)) {
@@ -67,33 +90,93 @@ export function checkLeaves(a: Axiom, o: Ontology, sink: ViolationSink, rules: L
         }
         return;
       case 'AnonymousIndividual':
-        if (!rules.anonymousIndividuals) sink.add(o, 'anonymous_individual', `Anonymous individual ${sink.expr(n)} is not allowed in OWL 2 ${p}.`, a);
+        if (!rules.anonymousIndividuals)
+          sink.add(o, 'anonymous_individual', `Anonymous individual ${sink.expr(n)} is not allowed in OWL 2 ${p}.`, a);
         return;
       case 'ObjectInverseOf':
-        if (!rules.inverseProperties) sink.add(o, 'object_property_inverse', `Inverse property ${sink.expr(n)} is not allowed in OWL 2 ${p}.`, a);
+        if (!rules.inverseProperties)
+          sink.add(o, 'object_property_inverse', `Inverse property ${sink.expr(n)} is not allowed in OWL 2 ${p}.`, a);
         return;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
-      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
-      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
-      case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange': case 'DLSafeRule': case 'ObjectMinCardinality': case 'ObjectMaxCardinality':
-      case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
-      case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty': case 'NamedIndividual':
-      case 'IRI': case 'DataIntersectionOf': case 'DataUnionOf': case 'DataComplementOf': case 'DataOneOf':
-      case 'DatatypeRestriction': case 'FacetRestriction': case 'ObjectIntersectionOf': case 'ObjectUnionOf':
-      case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom':
-      case 'ObjectHasValue': case 'ObjectHasSelf': case 'DataSomeValuesFrom': case 'DataAllValuesFrom':
-      case 'DataHasValue': case 'Annotation': case 'Variable': case 'ClassAtom': case 'DataRangeAtom':
-      case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom': case 'SameIndividualAtom':
-      case 'DifferentIndividualsAtom': break;
-      default: return unreachable(n);
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubClassOf':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'SubObjectPropertyOf':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'ClassAssertion':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule':
+      case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality':
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality':
+      case 'Class':
+      case 'ObjectProperty':
+      case 'DataProperty':
+      case 'AnnotationProperty':
+      case 'NamedIndividual':
+      case 'IRI':
+      case 'DataIntersectionOf':
+      case 'DataUnionOf':
+      case 'DataComplementOf':
+      case 'DataOneOf':
+      case 'DatatypeRestriction':
+      case 'FacetRestriction':
+      case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf':
+      case 'ObjectComplementOf':
+      case 'ObjectOneOf':
+      case 'ObjectSomeValuesFrom':
+      case 'ObjectAllValuesFrom':
+      case 'ObjectHasValue':
+      case 'ObjectHasSelf':
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom':
+      case 'DataHasValue':
+      case 'Annotation':
+      case 'Variable':
+      case 'ClassAtom':
+      case 'DataRangeAtom':
+      case 'ObjectPropertyAtom':
+      case 'DataPropertyAtom':
+      case 'BuiltInAtom':
+      case 'SameIndividualAtom':
+      case 'DifferentIndividualsAtom':
+        break;
+      default:
+        return unreachable(n);
     }
     if (DATA_RANGE_KINDS.has(n.kind)) {
       const kind = rules.dataRange(n);
@@ -116,8 +199,14 @@ const POSITION_KINDS = {
 } as const;
 
 /** A check of the class expressions of axiom `a` in one position: each that `fits` rejects is a violation. */
-export function positionCheck(profile: Exclude<OwlProfile, 'DL'>, position: keyof typeof POSITION_KINDS, fits: (c: ClassExpression) => boolean,
-  a: Axiom, o: Ontology, sink: ViolationSink): (c: ClassExpression) => void {
+export function positionCheck(
+  profile: Exclude<OwlProfile, 'DL'>,
+  position: keyof typeof POSITION_KINDS,
+  fits: (c: ClassExpression) => boolean,
+  a: Axiom,
+  o: Ontology,
+  sink: ViolationSink,
+): (c: ClassExpression) => void {
   return (c) => {
     if (!fits(c)) sink.add(o, POSITION_KINDS[position], `${sink.expr(c)} is not an OWL 2 ${profile} ${position} expression.`, a);
   };

@@ -74,7 +74,8 @@ export class PropertyHierarchy {
         for (const p of a.properties) for (const q of a.properties) if (p !== q) addMirrored(h.up, keyOf(p), keyOf(q));
       }
       for (const a of o.axiomsOfKind('InverseObjectProperties')) {
-        const p = keyOf(a.first), q = keyOf(a.second);
+        const p = keyOf(a.first),
+          q = keyOf(a.second);
         addMirrored(h.up, p, inverseKey(q));
         addMirrored(h.up, inverseKey(q), p);
       }
@@ -162,21 +163,52 @@ export class PropertyHierarchy {
 /** Object property expressions an axiom requires to be simple (§11.1), with the position's rule name. */
 export function simplePositions(a: Axiom): readonly { readonly property: ObjectPropertyExpression; readonly where: string }[] {
   switch (a.kind) {
-    case 'FunctionalObjectProperty': return [{ property: a.property, where: 'functional' }];
-    case 'InverseFunctionalObjectProperty': return [{ property: a.property, where: 'inverse_functional' }];
-    case 'IrreflexiveObjectProperty': return [{ property: a.property, where: 'irreflexive' }];
-    case 'AsymmetricObjectProperty': return [{ property: a.property, where: 'asymmetric' }];
-    case 'DisjointObjectProperties': return a.properties.map((p) => ({ property: p, where: 'disjoint' }));
-    case 'ReflexiveObjectProperty': case 'SymmetricObjectProperty': case 'TransitiveObjectProperty':
-    case 'Declaration': case 'SubClassOf': case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion':
-    case 'SubObjectPropertyOf': case 'SubPropertyChainOf': case 'EquivalentObjectProperties':
-    case 'InverseObjectProperties': case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
-    case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
-    case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
-    case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange': case 'DLSafeRule': return [];
-    default: return unreachable(a);
+    case 'FunctionalObjectProperty':
+      return [{ property: a.property, where: 'functional' }];
+    case 'InverseFunctionalObjectProperty':
+      return [{ property: a.property, where: 'inverse_functional' }];
+    case 'IrreflexiveObjectProperty':
+      return [{ property: a.property, where: 'irreflexive' }];
+    case 'AsymmetricObjectProperty':
+      return [{ property: a.property, where: 'asymmetric' }];
+    case 'DisjointObjectProperties':
+      return a.properties.map((p) => ({ property: p, where: 'disjoint' }));
+    case 'ReflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'TransitiveObjectProperty':
+    case 'Declaration':
+    case 'SubClassOf':
+    case 'EquivalentClasses':
+    case 'DisjointClasses':
+    case 'DisjointUnion':
+    case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf':
+    case 'EquivalentObjectProperties':
+    case 'InverseObjectProperties':
+    case 'ObjectPropertyDomain':
+    case 'ObjectPropertyRange':
+    case 'SubDataPropertyOf':
+    case 'EquivalentDataProperties':
+    case 'DisjointDataProperties':
+    case 'DataPropertyDomain':
+    case 'DataPropertyRange':
+    case 'FunctionalDataProperty':
+    case 'DatatypeDefinition':
+    case 'HasKey':
+    case 'SameIndividual':
+    case 'DifferentIndividuals':
+    case 'ClassAssertion':
+    case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion':
+    case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange':
+    case 'DLSafeRule':
+      return [];
+    default:
+      return unreachable(a);
   }
 }

@@ -5,44 +5,101 @@
 import type { Axiom, AxiomKind, ClassExpression } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { OWL_THING } from '../vocab.js';
-import { checkLeaves, EL_QL_DATATYPES, illegalAxiom, intersectionsOnly, NON_LOGICAL, positionCheck, type LeafRules, type ProfileGrammar } from './grammar.js';
+import {
+  checkLeaves,
+  EL_QL_DATATYPES,
+  illegalAxiom,
+  intersectionsOnly,
+  NON_LOGICAL,
+  positionCheck,
+  type LeafRules,
+  type ProfileGrammar,
+} from './grammar.js';
 import type { ViolationSink } from './report.js';
 import { unreachable } from '../../util/unreachable.js';
 
 const QL_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>([
   ...NON_LOGICAL,
-  'SubClassOf', 'EquivalentClasses', 'DisjointClasses',
-  'SubObjectPropertyOf', 'EquivalentObjectProperties', 'DisjointObjectProperties', 'InverseObjectProperties',
-  'ObjectPropertyDomain', 'ObjectPropertyRange',
-  'ReflexiveObjectProperty', 'IrreflexiveObjectProperty', 'SymmetricObjectProperty', 'AsymmetricObjectProperty',
-  'SubDataPropertyOf', 'EquivalentDataProperties', 'DisjointDataProperties', 'DataPropertyDomain', 'DataPropertyRange',
+  'SubClassOf',
+  'EquivalentClasses',
+  'DisjointClasses',
+  'SubObjectPropertyOf',
+  'EquivalentObjectProperties',
+  'DisjointObjectProperties',
+  'InverseObjectProperties',
+  'ObjectPropertyDomain',
+  'ObjectPropertyRange',
+  'ReflexiveObjectProperty',
+  'IrreflexiveObjectProperty',
+  'SymmetricObjectProperty',
+  'AsymmetricObjectProperty',
+  'SubDataPropertyOf',
+  'EquivalentDataProperties',
+  'DisjointDataProperties',
+  'DataPropertyDomain',
+  'DataPropertyRange',
   'DatatypeDefinition',
-  'DifferentIndividuals', 'ClassAssertion', 'ObjectPropertyAssertion', 'DataPropertyAssertion',
+  'DifferentIndividuals',
+  'ClassAssertion',
+  'ObjectPropertyAssertion',
+  'DataPropertyAssertion',
 ]);
 
 export function qlSub(c: ClassExpression): boolean {
   switch (c.kind) {
-    case 'Class': case 'DataSomeValuesFrom': return true;
-    case 'ObjectSomeValuesFrom': return c.filler.kind === 'Class' && c.filler.iri === OWL_THING;
-    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
-    case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectIntersectionOf': case 'ObjectUnionOf':
-    case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectAllValuesFrom': case 'ObjectHasValue':
-    case 'ObjectHasSelf': case 'DataAllValuesFrom': case 'DataHasValue': return false;
-    default: return unreachable(c);
+    case 'Class':
+    case 'DataSomeValuesFrom':
+      return true;
+    case 'ObjectSomeValuesFrom':
+      return c.filler.kind === 'Class' && c.filler.iri === OWL_THING;
+    case 'ObjectMinCardinality':
+    case 'ObjectMaxCardinality':
+    case 'ObjectExactCardinality':
+    case 'DataMinCardinality':
+    case 'DataMaxCardinality':
+    case 'DataExactCardinality':
+    case 'ObjectIntersectionOf':
+    case 'ObjectUnionOf':
+    case 'ObjectComplementOf':
+    case 'ObjectOneOf':
+    case 'ObjectAllValuesFrom':
+    case 'ObjectHasValue':
+    case 'ObjectHasSelf':
+    case 'DataAllValuesFrom':
+    case 'DataHasValue':
+      return false;
+    default:
+      return unreachable(c);
   }
 }
 
 export function qlSuper(c: ClassExpression): boolean {
   switch (c.kind) {
-    case 'Class': case 'DataSomeValuesFrom': return true;
-    case 'ObjectIntersectionOf': return c.operands.every(qlSuper);
-    case 'ObjectComplementOf': return qlSub(c.operand);
-    case 'ObjectSomeValuesFrom': return c.filler.kind === 'Class';
-    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
-    case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectUnionOf': case 'ObjectOneOf':
-    case 'ObjectAllValuesFrom': case 'ObjectHasValue': case 'ObjectHasSelf': case 'DataAllValuesFrom':
-    case 'DataHasValue': return false;
-    default: return unreachable(c);
+    case 'Class':
+    case 'DataSomeValuesFrom':
+      return true;
+    case 'ObjectIntersectionOf':
+      return c.operands.every(qlSuper);
+    case 'ObjectComplementOf':
+      return qlSub(c.operand);
+    case 'ObjectSomeValuesFrom':
+      return c.filler.kind === 'Class';
+    case 'ObjectMinCardinality':
+    case 'ObjectMaxCardinality':
+    case 'ObjectExactCardinality':
+    case 'DataMinCardinality':
+    case 'DataMaxCardinality':
+    case 'DataExactCardinality':
+    case 'ObjectUnionOf':
+    case 'ObjectOneOf':
+    case 'ObjectAllValuesFrom':
+    case 'ObjectHasValue':
+    case 'ObjectHasSelf':
+    case 'DataAllValuesFrom':
+    case 'DataHasValue':
+      return false;
+    default:
+      return unreachable(c);
   }
 }
 
@@ -58,25 +115,62 @@ function positions(a: Axiom, o: Ontology, sink: ViolationSink): void {
   const sub = positionCheck('QL', 'sub-class', qlSub, a, o, sink);
   const sup = positionCheck('QL', 'super-class', qlSuper, a, o, sink);
   switch (a.kind) {
-    case 'SubClassOf': sub(a.sub); sup(a.sup); return;
-    case 'EquivalentClasses': case 'DisjointClasses': a.classes.forEach(sub); return;
-    case 'ObjectPropertyDomain': sup(a.domain); return;
-    case 'ObjectPropertyRange': sup(a.range); return;
-    case 'DataPropertyDomain': sup(a.domain); return;
-    case 'ClassAssertion':
-      if (a.cls.kind !== 'Class') sink.add(o, 'non_atomic_class_assertion', `Class assertion of ${sink.expr(a.cls)}: OWL 2 QL asserts named classes only.`, a);
+    case 'SubClassOf':
+      sub(a.sub);
+      sup(a.sup);
       return;
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty': case 'Declaration': case 'DisjointUnion': case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf': case 'EquivalentObjectProperties': case 'DisjointObjectProperties':
-    case 'InverseObjectProperties': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
-    case 'DisjointDataProperties': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
-    case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange': case 'DLSafeRule': break;
-    default: return unreachable(a);
+    case 'EquivalentClasses':
+    case 'DisjointClasses':
+      a.classes.forEach(sub);
+      return;
+    case 'ObjectPropertyDomain':
+      sup(a.domain);
+      return;
+    case 'ObjectPropertyRange':
+      sup(a.range);
+      return;
+    case 'DataPropertyDomain':
+      sup(a.domain);
+      return;
+    case 'ClassAssertion':
+      if (a.cls.kind !== 'Class')
+        sink.add(o, 'non_atomic_class_assertion', `Class assertion of ${sink.expr(a.cls)}: OWL 2 QL asserts named classes only.`, a);
+      return;
+    case 'FunctionalObjectProperty':
+    case 'InverseFunctionalObjectProperty':
+    case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty':
+    case 'Declaration':
+    case 'DisjointUnion':
+    case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf':
+    case 'EquivalentObjectProperties':
+    case 'DisjointObjectProperties':
+    case 'InverseObjectProperties':
+    case 'SubDataPropertyOf':
+    case 'EquivalentDataProperties':
+    case 'DisjointDataProperties':
+    case 'DataPropertyRange':
+    case 'FunctionalDataProperty':
+    case 'DatatypeDefinition':
+    case 'HasKey':
+    case 'SameIndividual':
+    case 'DifferentIndividuals':
+    case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion':
+    case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange':
+    case 'DLSafeRule':
+      break;
+    default:
+      return unreachable(a);
   }
 }
 

@@ -66,7 +66,10 @@ export class ViolationSink {
     if (seen.has(key)) return;
     seen.add(key);
     this.violations.push({
-      kind, message, ontology: label, owned: o === this.owned,
+      kind,
+      message,
+      ontology: label,
+      owned: o === this.owned,
       ...(text !== undefined ? { axiom: text } : {}),
       ...(entity ? { entity } : {}),
     });
@@ -90,6 +93,12 @@ export class ViolationSink {
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function sortViolations(vs: ProfileViolation[]): ProfileViolation[] {
-  return vs.sort((a, b) => cmp(a.ontology, b.ontology) || cmp(a.kind, b.kind) || cmp(a.entity ?? '', b.entity ?? '') ||
-    cmp(a.axiom ?? '', b.axiom ?? '') || cmp(a.message, b.message));
+  return vs.sort(
+    (a, b) =>
+      cmp(a.ontology, b.ontology) ||
+      cmp(a.kind, b.kind) ||
+      cmp(a.entity ?? '', b.entity ?? '') ||
+      cmp(a.axiom ?? '', b.axiom ?? '') ||
+      cmp(a.message, b.message),
+  );
 }

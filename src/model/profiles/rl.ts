@@ -5,7 +5,16 @@
 import type { Axiom, AxiomKind, ClassExpression } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { OWL_THING } from '../vocab.js';
-import { checkLeaves, illegalAxiom, intersectionsOnly, NON_LOGICAL, positionCheck, RL_DATATYPES, type LeafRules, type ProfileGrammar } from './grammar.js';
+import {
+  checkLeaves,
+  illegalAxiom,
+  intersectionsOnly,
+  NON_LOGICAL,
+  positionCheck,
+  RL_DATATYPES,
+  type LeafRules,
+  type ProfileGrammar,
+} from './grammar.js';
 import type { ViolationSink } from './report.js';
 import { unreachable } from '../../util/unreachable.js';
 
@@ -15,43 +24,93 @@ const isThing = (c: ClassExpression) => c.kind === 'Class' && c.iri === OWL_THIN
 
 export function rlSub(c: ClassExpression): boolean {
   switch (c.kind) {
-    case 'Class': return c.iri !== OWL_THING;
-    case 'ObjectIntersectionOf': case 'ObjectUnionOf': return c.operands.every(rlSub);
-    case 'ObjectOneOf': case 'ObjectHasValue': case 'DataSomeValuesFrom': case 'DataHasValue': return true;
-    case 'ObjectSomeValuesFrom': return isThing(c.filler) || rlSub(c.filler);
-    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
-    case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectComplementOf': case 'ObjectAllValuesFrom':
-    case 'ObjectHasSelf': case 'DataAllValuesFrom': return false;
-    default: return unreachable(c);
+    case 'Class':
+      return c.iri !== OWL_THING;
+    case 'ObjectIntersectionOf':
+    case 'ObjectUnionOf':
+      return c.operands.every(rlSub);
+    case 'ObjectOneOf':
+    case 'ObjectHasValue':
+    case 'DataSomeValuesFrom':
+    case 'DataHasValue':
+      return true;
+    case 'ObjectSomeValuesFrom':
+      return isThing(c.filler) || rlSub(c.filler);
+    case 'ObjectMinCardinality':
+    case 'ObjectMaxCardinality':
+    case 'ObjectExactCardinality':
+    case 'DataMinCardinality':
+    case 'DataMaxCardinality':
+    case 'DataExactCardinality':
+    case 'ObjectComplementOf':
+    case 'ObjectAllValuesFrom':
+    case 'ObjectHasSelf':
+    case 'DataAllValuesFrom':
+      return false;
+    default:
+      return unreachable(c);
   }
 }
 
 export function rlSuper(c: ClassExpression): boolean {
   switch (c.kind) {
-    case 'Class': return c.iri !== OWL_THING;
-    case 'ObjectIntersectionOf': return c.operands.every(rlSuper);
-    case 'ObjectComplementOf': return rlSub(c.operand);
-    case 'ObjectAllValuesFrom': return rlSuper(c.filler);
-    case 'ObjectHasValue': case 'DataAllValuesFrom': case 'DataHasValue': return true;
-    case 'ObjectMaxCardinality': return c.cardinality <= 1 && (isThing(c.filler) || rlSub(c.filler));
-    case 'DataMaxCardinality': return c.cardinality <= 1;
-    case 'ObjectMinCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality': case 'DataExactCardinality':
-    case 'ObjectUnionOf': case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectHasSelf':
-    case 'DataSomeValuesFrom': return false;
-    default: return unreachable(c);
+    case 'Class':
+      return c.iri !== OWL_THING;
+    case 'ObjectIntersectionOf':
+      return c.operands.every(rlSuper);
+    case 'ObjectComplementOf':
+      return rlSub(c.operand);
+    case 'ObjectAllValuesFrom':
+      return rlSuper(c.filler);
+    case 'ObjectHasValue':
+    case 'DataAllValuesFrom':
+    case 'DataHasValue':
+      return true;
+    case 'ObjectMaxCardinality':
+      return c.cardinality <= 1 && (isThing(c.filler) || rlSub(c.filler));
+    case 'DataMaxCardinality':
+      return c.cardinality <= 1;
+    case 'ObjectMinCardinality':
+    case 'ObjectExactCardinality':
+    case 'DataMinCardinality':
+    case 'DataExactCardinality':
+    case 'ObjectUnionOf':
+    case 'ObjectOneOf':
+    case 'ObjectSomeValuesFrom':
+    case 'ObjectHasSelf':
+    case 'DataSomeValuesFrom':
+      return false;
+    default:
+      return unreachable(c);
   }
 }
 
 export function rlEquivalent(c: ClassExpression): boolean {
   switch (c.kind) {
-    case 'Class': return c.iri !== OWL_THING;
-    case 'ObjectIntersectionOf': return c.operands.every(rlEquivalent);
-    case 'ObjectHasValue': case 'DataHasValue': return true;
-    case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': case 'DataMinCardinality':
-    case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectUnionOf': case 'ObjectComplementOf':
-    case 'ObjectOneOf': case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'ObjectHasSelf':
-    case 'DataSomeValuesFrom': case 'DataAllValuesFrom': return false;
-    default: return unreachable(c);
+    case 'Class':
+      return c.iri !== OWL_THING;
+    case 'ObjectIntersectionOf':
+      return c.operands.every(rlEquivalent);
+    case 'ObjectHasValue':
+    case 'DataHasValue':
+      return true;
+    case 'ObjectMinCardinality':
+    case 'ObjectMaxCardinality':
+    case 'ObjectExactCardinality':
+    case 'DataMinCardinality':
+    case 'DataMaxCardinality':
+    case 'DataExactCardinality':
+    case 'ObjectUnionOf':
+    case 'ObjectComplementOf':
+    case 'ObjectOneOf':
+    case 'ObjectSomeValuesFrom':
+    case 'ObjectAllValuesFrom':
+    case 'ObjectHasSelf':
+    case 'DataSomeValuesFrom':
+    case 'DataAllValuesFrom':
+      return false;
+    default:
+      return unreachable(c);
   }
 }
 
@@ -67,25 +126,65 @@ function positions(a: Axiom, o: Ontology, sink: ViolationSink): void {
   const sub = positionCheck('RL', 'sub-class', rlSub, a, o, sink);
   const sup = positionCheck('RL', 'super-class', rlSuper, a, o, sink);
   switch (a.kind) {
-    case 'SubClassOf': sub(a.sub); sup(a.sup); return;
-    case 'EquivalentClasses': a.classes.forEach(positionCheck('RL', 'equivalent-class', rlEquivalent, a, o, sink)); return;
-    case 'DisjointClasses': a.classes.forEach(sub); return;
-    case 'ObjectPropertyDomain': sup(a.domain); return;
-    case 'ObjectPropertyRange': sup(a.range); return;
-    case 'DataPropertyDomain': sup(a.domain); return;
-    case 'ClassAssertion': sup(a.cls); return;
-    case 'HasKey': sub(a.cls); return;
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty': case 'Declaration': case 'DisjointUnion': case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf': case 'EquivalentObjectProperties': case 'DisjointObjectProperties':
-    case 'InverseObjectProperties': case 'SubDataPropertyOf': case 'EquivalentDataProperties':
-    case 'DisjointDataProperties': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
-    case 'SameIndividual': case 'DifferentIndividuals': case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange': case 'DLSafeRule': break;
-    default: return unreachable(a);
+    case 'SubClassOf':
+      sub(a.sub);
+      sup(a.sup);
+      return;
+    case 'EquivalentClasses':
+      a.classes.forEach(positionCheck('RL', 'equivalent-class', rlEquivalent, a, o, sink));
+      return;
+    case 'DisjointClasses':
+      a.classes.forEach(sub);
+      return;
+    case 'ObjectPropertyDomain':
+      sup(a.domain);
+      return;
+    case 'ObjectPropertyRange':
+      sup(a.range);
+      return;
+    case 'DataPropertyDomain':
+      sup(a.domain);
+      return;
+    case 'ClassAssertion':
+      sup(a.cls);
+      return;
+    case 'HasKey':
+      sub(a.cls);
+      return;
+    case 'FunctionalObjectProperty':
+    case 'InverseFunctionalObjectProperty':
+    case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty':
+    case 'Declaration':
+    case 'DisjointUnion':
+    case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf':
+    case 'EquivalentObjectProperties':
+    case 'DisjointObjectProperties':
+    case 'InverseObjectProperties':
+    case 'SubDataPropertyOf':
+    case 'EquivalentDataProperties':
+    case 'DisjointDataProperties':
+    case 'DataPropertyRange':
+    case 'FunctionalDataProperty':
+    case 'DatatypeDefinition':
+    case 'SameIndividual':
+    case 'DifferentIndividuals':
+    case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion':
+    case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange':
+    case 'DLSafeRule':
+      break;
+    default:
+      return unreachable(a);
   }
 }
 

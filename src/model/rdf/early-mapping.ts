@@ -9,13 +9,44 @@
 // the kind bits only ever grow, so the guess is right when the final bits equal the bits first used).
 
 import {
-  type Axiom, type AnnotationProperty, type Class, type DataProperty, type Entity, type IRINode, type NamedIndividual,
-  type ObjectProperty, annotationAssertion, annotationProperty, classAssertion, cls, dataProperty, dataPropertyAssertion,
-  declaration, entity, iriNode, namedIndividual, objectProperty, objectPropertyAssertion, subClassOf,
+  type Axiom,
+  type AnnotationProperty,
+  type Class,
+  type DataProperty,
+  type Entity,
+  type IRINode,
+  type NamedIndividual,
+  type ObjectProperty,
+  annotationAssertion,
+  annotationProperty,
+  classAssertion,
+  cls,
+  dataProperty,
+  dataPropertyAssertion,
+  declaration,
+  entity,
+  iriNode,
+  namedIndividual,
+  objectProperty,
+  objectPropertyAssertion,
+  subClassOf,
 } from '../terms.js';
 import { isBlankValue, type TermValue } from './rdf-graph-reader.js';
 import {
-  CHARACTERISTICS, DECLARING_TYPES, KIND_OF_BIT, K_AP, K_CLASS, K_DP, K_IND, K_OP, O, RDF_TYPE, RDFS_CLASS, RDFS_SUBCLASS_OF, RESERVED_COUNT, isReserved,
+  CHARACTERISTICS,
+  DECLARING_TYPES,
+  KIND_OF_BIT,
+  K_AP,
+  K_CLASS,
+  K_DP,
+  K_IND,
+  K_OP,
+  O,
+  RDF_TYPE,
+  RDFS_CLASS,
+  RDFS_SUBCLASS_OF,
+  RESERVED_COUNT,
+  isReserved,
 } from './vocab-reader.js';
 
 /** No kind bits were used for this predicate yet. */
@@ -95,7 +126,12 @@ export class EarlyMapper {
     if (k === UNSEEN) k = this.seen[p] = this.kinds[p];
     const property = terms[p] as string;
     if (typeof object === 'string') {
-      if (k & K_OP) return objectPropertyAssertion(this.objectProperties.get(p, property), this.individuals.get(s, subject), this.individuals.get(o, object));
+      if (k & K_OP)
+        return objectPropertyAssertion(
+          this.objectProperties.get(p, property),
+          this.individuals.get(s, subject),
+          this.individuals.get(o, object),
+        );
       return annotationAssertion(this.annotationProperties.get(p, property), this.iriNodes.get(s, subject), this.iriNodes.get(o, object));
     }
     if (k & K_DP) return dataPropertyAssertion(this.dataProperties.get(p, property), this.individuals.get(s, subject), object);
@@ -118,12 +154,18 @@ export class EarlyMapper {
 
   private declared(bit: number, t: number, iri: string): Entity {
     switch (bit) {
-      case K_CLASS: return this.classes.get(t, iri);
-      case K_IND: return this.individuals.get(t, iri);
-      case K_OP: return this.objectProperties.get(t, iri);
-      case K_DP: return this.dataProperties.get(t, iri);
-      case K_AP: return this.annotationProperties.get(t, iri);
-      default: return entity(KIND_OF_BIT.get(bit)!, iri);
+      case K_CLASS:
+        return this.classes.get(t, iri);
+      case K_IND:
+        return this.individuals.get(t, iri);
+      case K_OP:
+        return this.objectProperties.get(t, iri);
+      case K_DP:
+        return this.dataProperties.get(t, iri);
+      case K_AP:
+        return this.annotationProperties.get(t, iri);
+      default:
+        return entity(KIND_OF_BIT.get(bit)!, iri);
     }
   }
 }

@@ -17,15 +17,34 @@
 
 import type { TermId } from './rdf-graph-reader.js';
 import {
-  RDF_TYPE, RDFS_SUBCLASS_OF, RDFS_SUBPROPERTY_OF, RDFS_DOMAIN, RDFS_RANGE, RDF_FIRST, RDF_REST, RDF_NIL, O, S,
-  K_CLASS, K_OP, K_DP, K_AP, K_DT, RESERVED_COUNT, VOCABULARY,
+  RDF_TYPE,
+  RDFS_SUBCLASS_OF,
+  RDFS_SUBPROPERTY_OF,
+  RDFS_DOMAIN,
+  RDFS_RANGE,
+  RDF_FIRST,
+  RDF_REST,
+  RDF_NIL,
+  O,
+  S,
+  K_CLASS,
+  K_OP,
+  K_DP,
+  K_AP,
+  K_DT,
+  RESERVED_COUNT,
+  VOCABULARY,
 } from './vocab-reader.js';
 
 const PROPERTY = K_OP | K_DP | K_AP;
 const DC_ELEMENTS = 'http://purl.org/dc/elements/1.1/';
 
 const CARDINALITIES = [
-  O.minCardinality, O.maxCardinality, O.cardinality, O.minQualifiedCardinality, O.maxQualifiedCardinality,
+  O.minCardinality,
+  O.maxCardinality,
+  O.cardinality,
+  O.minQualifiedCardinality,
+  O.maxQualifiedCardinality,
   O.qualifiedCardinality,
 ];
 
@@ -119,14 +138,31 @@ function typeClassesAndDatatypes(g: TypedGraph, kinds: Uint8Array, declared: Uin
     else if ((pi === O.someValuesFrom || pi === O.allValuesFrom) && restrictsDataOnly(g, s[i], dataOnly)) named(o[i], K_DT);
   }
   for (let i = 0; i < n; i++) {
-    const pi = p[i], oi = o[i];
+    const pi = p[i],
+      oi = o[i];
     switch (pi) {
-      case RDF_TYPE: if (oi >= RESERVED_COUNT) named(oi, K_CLASS); break;
-      case RDFS_SUBCLASS_OF: case O.disjointWith: named(s[i], K_CLASS); named(oi, K_CLASS); break;
-      case O.onClass: case O.disjointUnionOf: case O.hasKey: named(pi === O.onClass ? oi : s[i], K_CLASS); break;
-      case RDFS_DOMAIN: if ((kinds[s[i]] & PROPERTY) !== K_AP) named(oi, K_CLASS); break;
-      case RDFS_RANGE: if (g.isIri(s[i]) && (declared[s[i]] & K_OP) !== 0) named(oi, K_CLASS); break;
-      case O.someValuesFrom: case O.allValuesFrom: case O.complementOf:
+      case RDF_TYPE:
+        if (oi >= RESERVED_COUNT) named(oi, K_CLASS);
+        break;
+      case RDFS_SUBCLASS_OF:
+      case O.disjointWith:
+        named(s[i], K_CLASS);
+        named(oi, K_CLASS);
+        break;
+      case O.onClass:
+      case O.disjointUnionOf:
+      case O.hasKey:
+        named(pi === O.onClass ? oi : s[i], K_CLASS);
+        break;
+      case RDFS_DOMAIN:
+        if ((kinds[s[i]] & PROPERTY) !== K_AP) named(oi, K_CLASS);
+        break;
+      case RDFS_RANGE:
+        if (g.isIri(s[i]) && (declared[s[i]] & K_OP) !== 0) named(oi, K_CLASS);
+        break;
+      case O.someValuesFrom:
+      case O.allValuesFrom:
+      case O.complementOf:
         if (g.isIri(oi) && !g.isDataRange(oi)) named(oi, K_CLASS);
         break;
     }
@@ -157,7 +193,8 @@ function propagate(kinds: Uint8Array, edges: readonly number[], annotationOnly: 
   for (let changed = edges.length > 0; changed;) {
     changed = false;
     for (let e = 0; e < edges.length; e += 2) {
-      const sub = edges[e], add = bits(edges[e + 1]) & ~kinds[sub];
+      const sub = edges[e],
+        add = bits(edges[e + 1]) & ~kinds[sub];
       if (open[sub] === 1 && add !== 0) {
         kinds[sub] |= add;
         changed = true;
@@ -174,25 +211,40 @@ function propertyUses(g: TypedGraph, kinds: Uint8Array, n: number): Uint8Array {
     if (bit !== 0 && g.isIri(t)) used[t] |= bit;
   };
   for (let i = 0; i < n; i++) {
-    const si = s[i], oi = o[i];
+    const si = s[i],
+      oi = o[i];
     switch (p[i]) {
-      case RDFS_DOMAIN: if (g.isBlank(oi)) mark(si, K_OP); break;
-      case O.onProperty: mark(oi, restrictionUse(g, si)); break;
+      case RDFS_DOMAIN:
+        if (g.isBlank(oi)) mark(si, K_OP);
+        break;
+      case O.onProperty:
+        mark(oi, restrictionUse(g, si));
+        break;
       case O.onProperties: {
-        const first = g.objectOf(oi, RDF_FIRST), rest = g.objectOf(oi, RDF_REST);
+        const first = g.objectOf(oi, RDF_FIRST),
+          rest = g.objectOf(oi, RDF_REST);
         if (first >= 0 && rest >= 0 && o[rest] === RDF_NIL) mark(o[first], K_DP);
         break;
       }
-      case O.inverseOf: mark(si, K_OP); mark(oi, K_OP); break;
-      case O.propertyChainAxiom: mark(si, K_OP); markList(g, oi, (m) => mark(m, K_OP)); break;
+      case O.inverseOf:
+        mark(si, K_OP);
+        mark(oi, K_OP);
+        break;
+      case O.propertyChainAxiom:
+        mark(si, K_OP);
+        markList(g, oi, (m) => mark(m, K_OP));
+        break;
       case O.propertyChain: {
         markList(g, oi, (m) => mark(m, K_OP));
         const sup = g.objectOf(si, RDFS_SUBPROPERTY_OF);
         if (sup >= 0) mark(o[sup], K_OP);
         break;
       }
-      case RDF_TYPE: if (oi === O.FunctionalProperty) mark(si, K_OP); break;
-      case O.members: case O.distinctMembers: {
+      case RDF_TYPE:
+        if (oi === O.FunctionalProperty) mark(si, K_OP);
+        break;
+      case O.members:
+      case O.distinctMembers: {
         const type = g.objectOf(si, RDF_TYPE);
         if (type < 0 || o[type] !== O.AllDisjointProperties) break;
         const members: TermId[] = [];
@@ -230,7 +282,8 @@ function markList(g: TypedGraph, head: TermId, each: (m: TermId) => void): void 
   const seen = new Set<TermId>();
   for (let x = head; x !== RDF_NIL && g.isBlank(x) && !seen.has(x);) {
     seen.add(x);
-    const first = g.objectOf(x, RDF_FIRST), rest = g.objectOf(x, RDF_REST);
+    const first = g.objectOf(x, RDF_FIRST),
+      rest = g.objectOf(x, RDF_REST);
     if (first < 0 || rest < 0) return;
     each(g.o[first]);
     x = g.o[rest];

@@ -11,7 +11,11 @@ const PROPERTY = K_OP | K_DP | K_AP;
 
 /** The kinds that decide how a document maps; a named individual's declaration changes no other mapping. */
 const TYPING_BITS: ReadonlyMap<EntityKind, number> = new Map([
-  ['Class', K_CLASS], ['ObjectProperty', K_OP], ['DataProperty', K_DP], ['AnnotationProperty', K_AP], ['Datatype', K_DT],
+  ['Class', K_CLASS],
+  ['ObjectProperty', K_OP],
+  ['DataProperty', K_DP],
+  ['AnnotationProperty', K_AP],
+  ['Datatype', K_DT],
 ]);
 
 /** Kind bits by IRI from the Declaration axioms of `closure`. */

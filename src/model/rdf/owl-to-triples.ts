@@ -6,14 +6,41 @@
 // output depend only on the ontology's content, never on insertion order or interned node ids.
 
 import type {
-  Annotation, AnnotationSubject, AnnotationValue, AnonymousIndividual, Atom, Axiom, ClassExpression, DArg, DataRange,
-  Declaration, Entity, EntityKind, IArg, Individual, IRI, Literal, ObjectPropertyExpression,
+  Annotation,
+  AnnotationSubject,
+  AnnotationValue,
+  AnonymousIndividual,
+  Atom,
+  Axiom,
+  ClassExpression,
+  DArg,
+  DataRange,
+  Declaration,
+  Entity,
+  EntityKind,
+  IArg,
+  Individual,
+  IRI,
+  Literal,
+  ObjectPropertyExpression,
 } from '../terms.js';
 import { declaration, literal } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import {
-  BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, OWL, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY,
-  OWL_NOTHING, OWL_THING, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, RDF, RDFS, SWRL, XSD, XSD_BOOLEAN,
+  BUILT_IN_ANNOTATION_PROPERTIES,
+  BUILT_IN_DATATYPES,
+  OWL,
+  OWL_BOTTOM_DATA_PROPERTY,
+  OWL_BOTTOM_OBJECT_PROPERTY,
+  OWL_NOTHING,
+  OWL_THING,
+  OWL_TOP_DATA_PROPERTY,
+  OWL_TOP_OBJECT_PROPERTY,
+  RDF,
+  RDFS,
+  SWRL,
+  XSD,
+  XSD_BOOLEAN,
 } from '../vocab.js';
 import { anonymousHashes, LineRenderer } from '../render/axiom-lines.js';
 import { signature } from '../walk.js';
@@ -81,8 +108,14 @@ const CARDINALITY: Record<string, readonly [unqualified: IRI, qualified: IRI]> =
 // ---------------------------------------------------------------- implicit declarations
 
 const BUILT_IN_ENTITIES: ReadonlySet<IRI> = new Set([
-  OWL_THING, OWL_NOTHING, OWL_TOP_OBJECT_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_DATA_PROPERTY, OWL_BOTTOM_DATA_PROPERTY,
-  ...BUILT_IN_DATATYPES, ...BUILT_IN_ANNOTATION_PROPERTIES,
+  OWL_THING,
+  OWL_NOTHING,
+  OWL_TOP_OBJECT_PROPERTY,
+  OWL_BOTTOM_OBJECT_PROPERTY,
+  OWL_TOP_DATA_PROPERTY,
+  OWL_BOTTOM_DATA_PROPERTY,
+  ...BUILT_IN_DATATYPES,
+  ...BUILT_IN_ANNOTATION_PROPERTIES,
 ]);
 
 /**
@@ -171,22 +204,34 @@ class Mapper {
 
   private sortedCEs(cs: readonly ClassExpression[]): ClassExpression[] {
     if (cs.length <= 1) return cs.slice();
-    return cs.map((c) => ({ c, text: this.text.classExpression(c) })).sort(byText).map((x) => x.c);
+    return cs
+      .map((c) => ({ c, text: this.text.classExpression(c) }))
+      .sort(byText)
+      .map((x) => x.c);
   }
 
   private sortedDRs(ds: readonly DataRange[]): DataRange[] {
     if (ds.length <= 1) return ds.slice();
-    return ds.map((d) => ({ d, text: this.text.dataRange(d) })).sort(byText).map((x) => x.d);
+    return ds
+      .map((d) => ({ d, text: this.text.dataRange(d) }))
+      .sort(byText)
+      .map((x) => x.d);
   }
 
   private sortedOPEs(ps: readonly ObjectPropertyExpression[]): ObjectPropertyExpression[] {
     if (ps.length <= 1) return ps.slice();
-    return ps.map((p) => ({ p, text: this.text.ope(p) })).sort(byText).map((x) => x.p);
+    return ps
+      .map((p) => ({ p, text: this.text.ope(p) }))
+      .sort(byText)
+      .map((x) => x.p);
   }
 
   private sortedIndividuals(is: readonly Individual[]): Individual[] {
     if (is.length <= 1) return is.slice();
-    return is.map((i) => ({ i, text: this.text.individual(i) })).sort(byText).map((x) => x.i);
+    return is
+      .map((i) => ({ i, text: this.text.individual(i) }))
+      .sort(byText)
+      .map((x) => x.i);
   }
 
   private sortedIris<T extends { iri: IRI }>(xs: readonly T[]): T[] {
@@ -194,16 +239,25 @@ class Mapper {
   }
 
   private sortedLiterals(ls: readonly Literal[]): Literal[] {
-    return ls.map((l) => ({ l, text: this.text.annotationValue(l) })).sort(byText).map((x) => x.l);
+    return ls
+      .map((l) => ({ l, text: this.text.annotationValue(l) }))
+      .sort(byText)
+      .map((x) => x.l);
   }
 
   private sortedAnnotations(anns: readonly Annotation[]): Annotation[] {
     if (anns.length <= 1) return anns.slice();
-    return anns.map((a) => ({ a, text: this.text.annotation(a) })).sort(byText).map((x) => x.a);
+    return anns
+      .map((a) => ({ a, text: this.text.annotation(a) }))
+      .sort(byText)
+      .map((x) => x.a);
   }
 
   private sortedAtoms(atoms: readonly Atom[]): Atom[] {
-    return atoms.map((a) => ({ a, text: this.text.atom(a) })).sort(byText).map((x) => x.a);
+    return atoms
+      .map((a) => ({ a, text: this.text.atom(a) }))
+      .sort(byText)
+      .map((x) => x.a);
   }
 
   // ------------------------------------------------------------ expressions
@@ -249,7 +303,8 @@ class Mapper {
         this.triple(x, OWL + 'withRestrictions', this.list(facets));
         break;
       }
-      default: return unreachable(d);
+      default:
+        return unreachable(d);
     }
     return x;
   }
@@ -258,10 +313,14 @@ class Mapper {
     if (c.kind === 'Class') return c.iri;
     const x = this.fresh();
     switch (c.kind) {
-      case 'ObjectIntersectionOf': case 'ObjectUnionOf':
+      case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf':
         this.triple(x, RDF_TYPE, OWL + 'Class');
-        this.triple(x, c.kind === 'ObjectIntersectionOf' ? OWL + 'intersectionOf' : OWL + 'unionOf',
-          this.list(this.sortedCEs(c.operands).map((o) => this.classExpression(o))));
+        this.triple(
+          x,
+          c.kind === 'ObjectIntersectionOf' ? OWL + 'intersectionOf' : OWL + 'unionOf',
+          this.list(this.sortedCEs(c.operands).map((o) => this.classExpression(o))),
+        );
         break;
       case 'ObjectComplementOf':
         this.triple(x, RDF_TYPE, OWL + 'Class');
@@ -271,7 +330,8 @@ class Mapper {
         this.triple(x, RDF_TYPE, OWL + 'Class');
         this.triple(x, OWL + 'oneOf', this.list(this.sortedIndividuals(c.individuals).map((i) => this.individual(i))));
         break;
-      case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom':
+      case 'ObjectSomeValuesFrom':
+      case 'ObjectAllValuesFrom':
         this.restriction(x, this.ope(c.property));
         this.triple(x, c.kind === 'ObjectSomeValuesFrom' ? OWL + 'someValuesFrom' : OWL + 'allValuesFrom', this.classExpression(c.filler));
         break;
@@ -283,14 +343,17 @@ class Mapper {
         this.restriction(x, this.ope(c.property));
         this.triple(x, OWL + 'hasSelf', literal('true', XSD_BOOLEAN));
         break;
-      case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': {
+      case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality': {
         this.restriction(x, this.ope(c.property));
         const qualified = !(c.filler.kind === 'Class' && c.filler.iri === OWL_THING);
         this.triple(x, CARDINALITY[c.kind][qualified ? 1 : 0], literal(String(c.cardinality), XSD_NON_NEGATIVE_INTEGER));
         if (qualified) this.triple(x, OWL + 'onClass', this.classExpression(c.filler));
         break;
       }
-      case 'DataSomeValuesFrom': case 'DataAllValuesFrom':
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom':
         this.restriction(x, c.property.iri);
         this.triple(x, c.kind === 'DataSomeValuesFrom' ? OWL + 'someValuesFrom' : OWL + 'allValuesFrom', this.dataRange(c.filler));
         break;
@@ -298,14 +361,17 @@ class Mapper {
         this.restriction(x, c.property.iri);
         this.triple(x, OWL + 'hasValue', c.value);
         break;
-      case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality': {
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality': {
         this.restriction(x, c.property.iri);
         const qualified = !(c.filler.kind === 'Datatype' && c.filler.iri === RDFS + 'Literal');
         this.triple(x, CARDINALITY[c.kind][qualified ? 1 : 0], literal(String(c.cardinality), XSD_NON_NEGATIVE_INTEGER));
         if (qualified) this.triple(x, OWL + 'onDataRange', this.dataRange(c.filler));
         break;
       }
-      default: return unreachable(c);
+      default:
+        return unreachable(c);
     }
     return x;
   }
@@ -317,10 +383,14 @@ class Mapper {
 
   annotationNode(v: AnnotationSubject | AnnotationValue): RdfObject {
     switch (v.kind) {
-      case 'IRI': return v.iri;
-      case 'AnonymousIndividual': return this.anonymous(v);
-      case 'Literal': return v;
-      default: return unreachable(v);
+      case 'IRI':
+        return v.iri;
+      case 'AnonymousIndividual':
+        return this.anonymous(v);
+      case 'Literal':
+        return v;
+      default:
+        return unreachable(v);
     }
   }
 
@@ -381,9 +451,15 @@ class Mapper {
     const ce = (c: ClassExpression) => this.classExpression(c);
     const ope = (p: ObjectPropertyExpression) => this.ope(p);
     switch (a.kind) {
-      case 'Declaration': this.main(a.entity.iri, RDF_TYPE, DECLARATION_TYPE[a.entity.kind], anns); break;
-      case 'SubClassOf': this.main(ce(a.sub), SUB_CLASS_OF, ce(a.sup), anns); break;
-      case 'EquivalentClasses': this.chain(namedFirst(this.sortedCEs(a.classes)), ce, OWL + 'equivalentClass', anns); break;
+      case 'Declaration':
+        this.main(a.entity.iri, RDF_TYPE, DECLARATION_TYPE[a.entity.kind], anns);
+        break;
+      case 'SubClassOf':
+        this.main(ce(a.sub), SUB_CLASS_OF, ce(a.sup), anns);
+        break;
+      case 'EquivalentClasses':
+        this.chain(namedFirst(this.sortedCEs(a.classes)), ce, OWL + 'equivalentClass', anns);
+        break;
       case 'DisjointClasses': {
         const cs = this.sortedCEs(a.classes);
         this.disjoint(() => cs.map(ce), cs.length, OWL + 'disjointWith', OWL + 'AllDisjointClasses', anns);
@@ -392,9 +468,15 @@ class Mapper {
       case 'DisjointUnion':
         this.main(a.cls.iri, OWL + 'disjointUnionOf', this.list(this.sortedCEs(a.classes).map(ce)), anns);
         break;
-      case 'SubObjectPropertyOf': this.main(ope(a.sub), SUB_PROPERTY_OF, ope(a.sup), anns); break;
-      case 'SubPropertyChainOf': this.main(ope(a.sup), OWL + 'propertyChainAxiom', this.list(a.chain.map(ope)), anns); break;
-      case 'EquivalentObjectProperties': this.chain(this.sortedOPEs(a.properties), ope, OWL + 'equivalentProperty', anns); break;
+      case 'SubObjectPropertyOf':
+        this.main(ope(a.sub), SUB_PROPERTY_OF, ope(a.sup), anns);
+        break;
+      case 'SubPropertyChainOf':
+        this.main(ope(a.sup), OWL + 'propertyChainAxiom', this.list(a.chain.map(ope)), anns);
+        break;
+      case 'EquivalentObjectProperties':
+        this.chain(this.sortedOPEs(a.properties), ope, OWL + 'equivalentProperty', anns);
+        break;
       case 'DisjointObjectProperties': {
         const ps = this.sortedOPEs(a.properties);
         this.disjoint(() => ps.map(ope), ps.length, OWL + 'propertyDisjointWith', OWL + 'AllDisjointProperties', anns);
@@ -405,15 +487,27 @@ class Mapper {
         this.main(ope(p), OWL + 'inverseOf', ope(q ?? p), anns);
         break;
       }
-      case 'ObjectPropertyDomain': this.main(ope(a.property), DOMAIN, ce(a.domain), anns); break;
-      case 'ObjectPropertyRange': this.main(ope(a.property), RANGE, ce(a.range), anns); break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'ObjectPropertyDomain':
+        this.main(ope(a.property), DOMAIN, ce(a.domain), anns);
+        break;
+      case 'ObjectPropertyRange':
+        this.main(ope(a.property), RANGE, ce(a.range), anns);
+        break;
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty':
         this.main(ope(a.property), RDF_TYPE, CHARACTERISTIC_TYPE[a.kind], anns);
         break;
-      case 'FunctionalDataProperty': this.main(a.property.iri, RDF_TYPE, CHARACTERISTIC_TYPE[a.kind], anns); break;
-      case 'SubDataPropertyOf': this.main(a.sub.iri, SUB_PROPERTY_OF, a.sup.iri, anns); break;
+      case 'FunctionalDataProperty':
+        this.main(a.property.iri, RDF_TYPE, CHARACTERISTIC_TYPE[a.kind], anns);
+        break;
+      case 'SubDataPropertyOf':
+        this.main(a.sub.iri, SUB_PROPERTY_OF, a.sup.iri, anns);
+        break;
       case 'EquivalentDataProperties':
         this.chain(this.sortedIris(a.properties), (p) => p.iri, OWL + 'equivalentProperty', anns);
         break;
@@ -422,9 +516,15 @@ class Mapper {
         this.disjoint(() => ps.map((p) => p.iri), ps.length, OWL + 'propertyDisjointWith', OWL + 'AllDisjointProperties', anns);
         break;
       }
-      case 'DataPropertyDomain': this.main(a.property.iri, DOMAIN, ce(a.domain), anns); break;
-      case 'DataPropertyRange': this.main(a.property.iri, RANGE, this.dataRange(a.range), anns); break;
-      case 'DatatypeDefinition': this.main(a.datatype.iri, OWL + 'equivalentClass', this.dataRange(a.range), anns); break;
+      case 'DataPropertyDomain':
+        this.main(a.property.iri, DOMAIN, ce(a.domain), anns);
+        break;
+      case 'DataPropertyRange':
+        this.main(a.property.iri, RANGE, this.dataRange(a.range), anns);
+        break;
+      case 'DatatypeDefinition':
+        this.main(a.datatype.iri, OWL + 'equivalentClass', this.dataRange(a.range), anns);
+        break;
       case 'HasKey': {
         const keys: RdfObject[] = this.sortedOPEs(a.objectProperties).map(ope);
         for (const p of this.sortedIris(a.dataProperties)) keys.push(p.iri);
@@ -439,7 +539,9 @@ class Mapper {
         this.disjoint(() => is.map((i) => this.individual(i)), is.length, OWL + 'differentFrom', OWL + 'AllDifferent', anns);
         break;
       }
-      case 'ClassAssertion': this.main(this.individual(a.individual) as RdfSubject, RDF_TYPE, ce(a.cls), anns); break;
+      case 'ClassAssertion':
+        this.main(this.individual(a.individual) as RdfSubject, RDF_TYPE, ce(a.cls), anns);
+        break;
       case 'ObjectPropertyAssertion': {
         // RDF has no inverse predicates: InverseOf(P)(a, b) is written as P(b, a).
         const inverse = a.property.kind === 'ObjectInverseOf';
@@ -448,7 +550,8 @@ class Mapper {
         this.main(s, p, this.individual(inverse ? a.subject : a.object), anns);
         break;
       }
-      case 'NegativeObjectPropertyAssertion': case 'NegativeDataPropertyAssertion': {
+      case 'NegativeObjectPropertyAssertion':
+      case 'NegativeDataPropertyAssertion': {
         const x = this.typedNode(OWL + 'NegativePropertyAssertion', anns);
         this.triple(x, OWL + 'sourceIndividual', this.individual(a.subject));
         if (a.kind === 'NegativeObjectPropertyAssertion') {
@@ -460,20 +563,29 @@ class Mapper {
         }
         break;
       }
-      case 'DataPropertyAssertion': this.main(this.individual(a.subject) as RdfSubject, a.property.iri, a.value, anns); break;
+      case 'DataPropertyAssertion':
+        this.main(this.individual(a.subject) as RdfSubject, a.property.iri, a.value, anns);
+        break;
       case 'AnnotationAssertion':
         this.main(this.annotationNode(a.subject) as RdfSubject, a.property.iri, this.annotationNode(a.value), anns);
         break;
-      case 'SubAnnotationPropertyOf': this.main(a.sub.iri, SUB_PROPERTY_OF, a.sup.iri, anns); break;
-      case 'AnnotationPropertyDomain': this.main(a.property.iri, DOMAIN, a.domain, anns); break;
-      case 'AnnotationPropertyRange': this.main(a.property.iri, RANGE, a.range, anns); break;
+      case 'SubAnnotationPropertyOf':
+        this.main(a.sub.iri, SUB_PROPERTY_OF, a.sup.iri, anns);
+        break;
+      case 'AnnotationPropertyDomain':
+        this.main(a.property.iri, DOMAIN, a.domain, anns);
+        break;
+      case 'AnnotationPropertyRange':
+        this.main(a.property.iri, RANGE, a.range, anns);
+        break;
       case 'DLSafeRule': {
         const x = this.typedNode(SWRL + 'Imp', anns);
         this.triple(x, SWRL + 'body', this.list(this.sortedAtoms(a.body).map((t) => this.atom(t))));
         this.triple(x, SWRL + 'head', this.list(this.sortedAtoms(a.head).map((t) => this.atom(t))));
         break;
       }
-      default: return unreachable(a);
+      default:
+        return unreachable(a);
     }
   }
 
@@ -525,12 +637,14 @@ class Mapper {
         this.triple(x, SWRL + 'builtin', t.iri);
         this.triple(x, SWRL + 'arguments', this.list(t.args.map((d) => this.darg(d))));
         break;
-      case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
+      case 'SameIndividualAtom':
+      case 'DifferentIndividualsAtom':
         this.triple(x, RDF_TYPE, SWRL + t.kind);
         this.triple(x, SWRL + 'argument1', this.iarg(t.first));
         this.triple(x, SWRL + 'argument2', this.iarg(t.second));
         break;
-      default: return unreachable(t);
+      default:
+        return unreachable(t);
     }
     return x;
   }
@@ -592,7 +706,17 @@ function compareObjects(a: RdfObject, b: RdfObject): number {
   if (a instanceof Blank) return a.order - (b as Blank).order;
   const x = a as Literal;
   const y = b as Literal;
-  return x.lex !== y.lex ? (x.lex < y.lex ? -1 : 1) : x.datatype !== y.datatype ? (x.datatype < y.datatype ? -1 : 1) : x.lang < y.lang ? -1 : 1;
+  return x.lex !== y.lex
+    ? x.lex < y.lex
+      ? -1
+      : 1
+    : x.datatype !== y.datatype
+      ? x.datatype < y.datatype
+        ? -1
+        : 1
+      : x.lang < y.lang
+        ? -1
+        : 1;
 }
 
 function comparePredicates(a: IRI, b: IRI): number {

@@ -18,7 +18,6 @@ export type TermId = number;
 /** What a term id stands for: an IRI, a blank node ('_:label') or a literal. */
 export type TermValue = string | Literal;
 
-
 export class TripleTable {
   s = new Int32Array(1024);
   p = new Int32Array(1024);
@@ -63,7 +62,9 @@ export class TripleTable {
   iri(iri: string, owned = false): TermId {
     let h = FNV_START;
     for (let i = 0; i < iri.length; i++) h = fnvStep(h, iri.charCodeAt(i));
-    const slots = this.slots, capacity = slots.length / 3, mask = capacity - 1;
+    const slots = this.slots,
+      capacity = slots.length / 3,
+      mask = capacity - 1;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
       const e = slots[3 * i + 1];
       if (e === 0) break;
@@ -74,7 +75,9 @@ export class TripleTable {
 
   /** The id of the IRI text[start, end) whose FNV-1a hash is h, or -1 if the table has not seen it. */
   findIri(text: string, start: number, end: number, h: number): TermId {
-    const slots = this.slots, mask = slots.length / 3 - 1, len = end - start;
+    const slots = this.slots,
+      mask = slots.length / 3 - 1,
+      len = end - start;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
       const e = slots[3 * i + 1];
       if (e === 0) return -1;
@@ -90,13 +93,17 @@ export class TripleTable {
    * the local part), or -1; `tag` is the namespace's tag.
    */
   findPrefixed(namespace: string, tag: number, text: string, start: number, end: number, h: number): TermId {
-    const slots = this.slots, mask = slots.length / 3 - 1, ns = namespace.length, len = ns + end - start;
+    const slots = this.slots,
+      mask = slots.length / 3 - 1,
+      ns = namespace.length,
+      len = ns + end - start;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
       const e = slots[3 * i + 1];
       if (e === 0) return -1;
       if (slots[3 * i] === h) {
         const known = this.terms[e - 1] as string;
-        if (known.length === len && sameChars(known, ns, text, start, end) && (slots[3 * i + 2] === tag || known.startsWith(namespace))) return e - 1;
+        if (known.length === len && sameChars(known, ns, text, start, end) && (slots[3 * i + 2] === tag || known.startsWith(namespace)))
+          return e - 1;
       }
     }
   }
@@ -104,7 +111,8 @@ export class TripleTable {
   /** Records a new IRI (flat, owned) with its FNV-1a hash and the tag of the namespace it was made from (or 0). */
   addIri(iri: string, h: number, tag: number): TermId {
     if (2 * (this.named + 1) > this.slots.length / 3) this.growSlots();
-    const slots = this.slots, mask = slots.length / 3 - 1;
+    const slots = this.slots,
+      mask = slots.length / 3 - 1;
     let i = fnvFinish(h) & mask;
     while (slots[3 * i + 1] !== 0) i = (i + 1) & mask;
     const id = this.terms.push(iri) - 1;
@@ -117,7 +125,8 @@ export class TripleTable {
 
   private growSlots(): void {
     const old = this.slots;
-    const slots = new Int32Array(old.length * 2), mask = slots.length / 3 - 1;
+    const slots = new Int32Array(old.length * 2),
+      mask = slots.length / 3 - 1;
     for (let j = 0; j < old.length; j += 3) {
       if (old[j + 1] === 0) continue;
       let i = fnvFinish(old[j]) & mask;
@@ -128,7 +137,6 @@ export class TripleTable {
     }
     this.slots = slots;
   }
-
 
   /** The id of a blank node by its label in the document. */
   blank(label: string): TermId {
@@ -161,7 +169,8 @@ export class TripleTable {
 
   /** Appends triples given as three columns of term ids. */
   addColumns(s: Int32Array, p: Int32Array, o: Int32Array): void {
-    const at = this.size, n = s.length;
+    const at = this.size,
+      n = s.length;
     while (at + n > this.s.length) this.grow();
     this.s.set(s, at);
     this.p.set(p, at);
@@ -183,7 +192,9 @@ export class TripleTable {
 
   /** Adds an RDF/JS quad of the default graph; anything else is recorded as unmapped. */
   addQuad(q: RDF.Quad): void {
-    const s = q.subject, p = q.predicate, o = q.object;
+    const s = q.subject,
+      p = q.predicate,
+      o = q.object;
     if (q.graph.termType !== 'DefaultGraph') {
       this.unmapped.push({ text: ownString(quadText(q)), reason: 'quad in a named graph; only the default graph is the ontology' });
       return;
@@ -260,17 +271,23 @@ export function tripleText(s: TermValue, p: TermValue, o: TermValue): string {
 
 function rdfjsText(t: RDF.Term): string {
   switch (t.termType) {
-    case 'NamedNode': return '<' + t.value + '>';
-    case 'BlankNode': return '_:' + t.value;
+    case 'NamedNode':
+      return '<' + t.value + '>';
+    case 'BlankNode':
+      return '_:' + t.value;
     case 'Literal': {
       const q = '"' + escapeLexical(t.value) + '"';
       if (t.language) return q + '@' + t.language;
       return t.datatype.value === XSD_STRING || t.datatype.value === RDF_LANG_STRING ? q : q + '^^<' + t.datatype.value + '>';
     }
-    case 'DefaultGraph': return '';
-    case 'Variable': return '?' + t.value;
-    case 'Quad': return '<< ' + quadText(t) + ' >>';
-    default: return unreachable(t);
+    case 'DefaultGraph':
+      return '';
+    case 'Variable':
+      return '?' + t.value;
+    case 'Quad':
+      return '<< ' + quadText(t) + ' >>';
+    default:
+      return unreachable(t);
   }
 }
 

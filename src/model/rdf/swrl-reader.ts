@@ -1,8 +1,18 @@
 // SWRL rules in RDF (swrl:Imp with swrl:body / swrl:head atom lists) → DLSafeRule axioms.
 
 import {
-  type Atom, type DArg, type IArg, builtInAtom, classAtom, dataPropertyAtom, dataRangeAtom, differentIndividualsAtom,
-  dlSafeRule, objectPropertyAtom, sameIndividualAtom, variable,
+  type Atom,
+  type DArg,
+  type IArg,
+  builtInAtom,
+  classAtom,
+  dataPropertyAtom,
+  dataRangeAtom,
+  differentIndividualsAtom,
+  dlSafeRule,
+  objectPropertyAtom,
+  sameIndividualAtom,
+  variable,
 } from '../terms.js';
 import type { TermId } from './rdf-graph-reader.js';
 import { RDF_TYPE, S } from './vocab-reader.js';

@@ -12,32 +12,123 @@
 
 import { MAX_EXPRESSION_NESTING, NestingLimitError } from '../formats/nesting.js';
 import {
-  type Annotation, type AnnotationSubject, type AnnotationValue, type AnonymousIndividual, type Axiom,
-  type ClassExpression, type DataProperty, type DataRange, type Individual, type Literal,
-  type ObjectPropertyExpression, type FacetRestriction,
-  annotation, annotationAssertion, annotationProperty, anonymousIndividual, classAssertion, cls, dataAllValuesFrom,
-  dataComplementOf, dataExactCardinality, dataHasValue, dataIntersectionOf, dataMaxCardinality, dataMinCardinality,
-  dataOneOf, dataProperty, dataPropertyAssertion, dataPropertyDomain, dataPropertyRange, dataSomeValuesFrom,
-  dataUnionOf, datatype, datatypeDefinition, datatypeRestriction, declaration, differentIndividuals,
-  disjointClasses, disjointDataProperties, disjointObjectProperties, disjointUnion, entity, equivalentClasses,
-  equivalentDataProperties, equivalentObjectProperties, facetRestriction, functionalDataProperty, hasKey,
-  inverseObjectProperties, iriNode, namedIndividual, negativeDataPropertyAssertion, negativeObjectPropertyAssertion,
-  objectAllValuesFrom, objectComplementOf, objectExactCardinality, objectHasSelf, objectHasValue,
-  objectIntersectionOf, objectInverseOf, objectMaxCardinality, objectMinCardinality, objectOneOf, objectProperty,
-  objectPropertyAssertion, objectPropertyCharacteristic, objectPropertyDomain, objectPropertyRange,
-  objectSomeValuesFrom, objectUnionOf, sameIndividual, subAnnotationPropertyOf, subClassOf, subDataPropertyOf,
-  subObjectPropertyOf, subPropertyChainOf, annotationPropertyDomain, annotationPropertyRange,
-  type Class, type AnnotationProperty, type NamedIndividual, type IRINode, axiomWithoutAnnotations,
-  type Entity, type ObjectProperty,
+  type Annotation,
+  type AnnotationSubject,
+  type AnnotationValue,
+  type AnonymousIndividual,
+  type Axiom,
+  type ClassExpression,
+  type DataProperty,
+  type DataRange,
+  type Individual,
+  type Literal,
+  type ObjectPropertyExpression,
+  type FacetRestriction,
+  annotation,
+  annotationAssertion,
+  annotationProperty,
+  anonymousIndividual,
+  classAssertion,
+  cls,
+  dataAllValuesFrom,
+  dataComplementOf,
+  dataExactCardinality,
+  dataHasValue,
+  dataIntersectionOf,
+  dataMaxCardinality,
+  dataMinCardinality,
+  dataOneOf,
+  dataProperty,
+  dataPropertyAssertion,
+  dataPropertyDomain,
+  dataPropertyRange,
+  dataSomeValuesFrom,
+  dataUnionOf,
+  datatype,
+  datatypeDefinition,
+  datatypeRestriction,
+  declaration,
+  differentIndividuals,
+  disjointClasses,
+  disjointDataProperties,
+  disjointObjectProperties,
+  disjointUnion,
+  entity,
+  equivalentClasses,
+  equivalentDataProperties,
+  equivalentObjectProperties,
+  facetRestriction,
+  functionalDataProperty,
+  hasKey,
+  inverseObjectProperties,
+  iriNode,
+  namedIndividual,
+  negativeDataPropertyAssertion,
+  negativeObjectPropertyAssertion,
+  objectAllValuesFrom,
+  objectComplementOf,
+  objectExactCardinality,
+  objectHasSelf,
+  objectHasValue,
+  objectIntersectionOf,
+  objectInverseOf,
+  objectMaxCardinality,
+  objectMinCardinality,
+  objectOneOf,
+  objectProperty,
+  objectPropertyAssertion,
+  objectPropertyCharacteristic,
+  objectPropertyDomain,
+  objectPropertyRange,
+  objectSomeValuesFrom,
+  objectUnionOf,
+  sameIndividual,
+  subAnnotationPropertyOf,
+  subClassOf,
+  subDataPropertyOf,
+  subObjectPropertyOf,
+  subPropertyChainOf,
+  annotationPropertyDomain,
+  annotationPropertyRange,
+  type Class,
+  type AnnotationProperty,
+  type NamedIndividual,
+  type IRINode,
+  axiomWithoutAnnotations,
+  type Entity,
+  type ObjectProperty,
   withAnnotations,
 } from '../terms.js';
 import { Ontology } from '../ontology.js';
 import { AxiomSet } from '../axiom-set.js';
 import { type TermId, type TripleTable, type TermValue, isBlankValue, tripleText } from './rdf-graph-reader.js';
 import {
-  RDF_TYPE, RDF_FIRST, RDF_REST, RDF_NIL, RDF_LIST, RDF_PROPERTY, RDFS_SUBCLASS_OF, RDFS_SUBPROPERTY_OF, RDFS_DOMAIN,
-  RDFS_RANGE, RDFS_DATATYPE, RDFS_CLASS, O, S, K_CLASS, K_OP, K_DP, K_AP, K_IND, K_DT, DECLARING_TYPES,
-  CHARACTERISTICS, KIND_OF_BIT, RESERVED_COUNT, isReserved, isBuiltInDatatype,
+  RDF_TYPE,
+  RDF_FIRST,
+  RDF_REST,
+  RDF_NIL,
+  RDF_LIST,
+  RDF_PROPERTY,
+  RDFS_SUBCLASS_OF,
+  RDFS_SUBPROPERTY_OF,
+  RDFS_DOMAIN,
+  RDFS_RANGE,
+  RDFS_DATATYPE,
+  RDFS_CLASS,
+  O,
+  S,
+  K_CLASS,
+  K_OP,
+  K_DP,
+  K_AP,
+  K_IND,
+  K_DT,
+  DECLARING_TYPES,
+  CHARACTERISTICS,
+  KIND_OF_BIT,
+  RESERVED_COUNT,
+  isReserved,
+  isBuiltInDatatype,
 } from './vocab-reader.js';
 import { SwrlReader } from './swrl-reader.js';
 import type { EarlyAxioms } from './early-mapping.js';
@@ -53,20 +144,38 @@ const fail = (reason: string): never => {
 
 /** rdf:type objects that only mark structure (their subject is consumed as an expression, list, etc.). */
 const STRUCTURAL_TYPES = new Set<TermId>([
-  O.Restriction, O.SelfRestriction, O.DataRange, RDF_LIST, O.Axiom, O.Annotation, S.Variable, S.AtomList, S.ClassAtom,
-  S.DataRangeAtom, S.IndividualPropertyAtom, S.DatavaluedPropertyAtom, S.BuiltinAtom, S.SameIndividualAtom,
+  O.Restriction,
+  O.SelfRestriction,
+  O.DataRange,
+  RDF_LIST,
+  O.Axiom,
+  O.Annotation,
+  S.Variable,
+  S.AtomList,
+  S.ClassAtom,
+  S.DataRangeAtom,
+  S.IndividualPropertyAtom,
+  S.DatavaluedPropertyAtom,
+  S.BuiltinAtom,
+  S.SameIndividualAtom,
   S.DifferentIndividualsAtom,
 ]);
 
 const OWL1_OBJECT_PROPERTY_TYPES = new Set<TermId>([O.TransitiveProperty, O.SymmetricProperty, O.InverseFunctionalProperty]);
 
 const CARDINALITIES = [
-  O.minCardinality, O.maxCardinality, O.cardinality, O.minQualifiedCardinality, O.maxQualifiedCardinality,
+  O.minCardinality,
+  O.maxCardinality,
+  O.cardinality,
+  O.minQualifiedCardinality,
+  O.maxQualifiedCardinality,
   O.qualifiedCardinality,
 ];
 
 /** Reserved-predicate cache states (per term id). */
-const UNKNOWN = 0, RESERVED = 1, NOT_RESERVED = 2;
+const UNKNOWN = 0,
+  RESERVED = 1,
+  NOT_RESERVED = 2;
 
 /**
  * Maps the triples of one RDF document into a new Ontology; `early` holds axioms built while it was read,
@@ -134,7 +243,11 @@ export class RdfToOwl {
   /** Annotated axioms built from such reifications: they replace the plain axiom of an equivalent triple. */
   private readonly replacing: Axiom[] = [];
 
-  constructor(table: TripleTable, private readonly early: EarlyAxioms | null = null, private readonly imported: ImportedKinds | null = null) {
+  constructor(
+    table: TripleTable,
+    private readonly early: EarlyAxioms | null = null,
+    private readonly imported: ImportedKinds | null = null,
+  ) {
     this.table = table;
     this.s = table.s;
     this.p = table.p;
@@ -257,7 +370,9 @@ export class RdfToOwl {
       const prop = this.objectOf(x, O.annotatedProperty);
       const tgt = this.objectOf(x, O.annotatedTarget);
       if (src < 0 || prop < 0 || tgt < 0) continue;
-      const source = this.o[src], property = this.o[prop], target = this.o[tgt];
+      const source = this.o[src],
+        property = this.o[prop],
+        target = this.o[tgt];
       if (this.lit(source) !== undefined || !this.isIri(property)) continue;
       const key = this.tripleKey(source, property, target);
       const list = this.reifications.get(key);
@@ -347,38 +462,44 @@ export class RdfToOwl {
   // ------------------------------------------------------------ model nodes by term id
 
   cls(t: TermId): Class {
-    return (this.classes ??= emptySlots(this.terms.length))[t] ??= cls(this.iri(t));
+    return ((this.classes ??= emptySlots(this.terms.length))[t] ??= cls(this.iri(t)));
   }
 
   objectProperty(t: TermId): ObjectProperty {
-    return (this.objectProperties ??= emptySlots(this.terms.length))[t] ??= objectProperty(this.iri(t));
+    return ((this.objectProperties ??= emptySlots(this.terms.length))[t] ??= objectProperty(this.iri(t)));
   }
 
   dataProperty(t: TermId): DataProperty {
-    return (this.dataProperties ??= emptySlots(this.terms.length))[t] ??= dataProperty(this.iri(t));
+    return ((this.dataProperties ??= emptySlots(this.terms.length))[t] ??= dataProperty(this.iri(t)));
   }
 
   annotationProperty(t: TermId): AnnotationProperty {
-    return (this.annotationProperties ??= emptySlots(this.terms.length))[t] ??= annotationProperty(this.iri(t));
+    return ((this.annotationProperties ??= emptySlots(this.terms.length))[t] ??= annotationProperty(this.iri(t)));
   }
 
   namedIndividual(t: TermId): NamedIndividual {
-    return (this.individuals ??= emptySlots(this.terms.length))[t] ??= namedIndividual(this.iri(t));
+    return ((this.individuals ??= emptySlots(this.terms.length))[t] ??= namedIndividual(this.iri(t)));
   }
 
   iriNode(t: TermId): IRINode {
-    return (this.iriNodes ??= emptySlots(this.terms.length))[t] ??= iriNode(this.iri(t));
+    return ((this.iriNodes ??= emptySlots(this.terms.length))[t] ??= iriNode(this.iri(t)));
   }
 
   /** The entity of a declaration. */
   private declared(bit: number, t: TermId): Entity {
     switch (bit) {
-      case K_CLASS: return this.cls(t);
-      case K_OP: return this.objectProperty(t);
-      case K_DP: return this.dataProperty(t);
-      case K_AP: return this.annotationProperty(t);
-      case K_IND: return this.namedIndividual(t);
-      default: return entity(KIND_OF_BIT.get(bit)!, this.iri(t));
+      case K_CLASS:
+        return this.cls(t);
+      case K_OP:
+        return this.objectProperty(t);
+      case K_DP:
+        return this.dataProperty(t);
+      case K_AP:
+        return this.annotationProperty(t);
+      case K_IND:
+        return this.namedIndividual(t);
+      default:
+        return entity(KIND_OF_BIT.get(bit)!, this.iri(t));
     }
   }
 
@@ -455,7 +576,8 @@ export class RdfToOwl {
    * place in document order, unless the triple is reified or declares a built-in annotation property as something else.
    */
   private takeEarlyAxiom(i: number, a: Axiom): boolean {
-    const s = this.s[i], o = this.o[i];
+    const s = this.s[i],
+      o = this.o[i];
     if (this.reificationsOf(s, this.p[i], o) !== undefined || (this.isAnnotationOnly(s) && a.kind === 'Declaration')) return false;
     this.axioms.add(a);
     this.consumed[i] = 1;
@@ -464,8 +586,10 @@ export class RdfToOwl {
 
   /** Takes the early assertion of triple i if its predicate's kind is the one it was built for, its subject no structure, and it is not reified. */
   private takeEarlyAssertion(i: number, a: Axiom): boolean {
-    const s = this.s[i], p = this.p[i];
-    if (this.kinds[p] !== this.early!.seenKinds[p] || this.structural[s] === 1 || this.reificationsOf(s, p, this.o[i]) !== undefined) return false;
+    const s = this.s[i],
+      p = this.p[i];
+    if (this.kinds[p] !== this.early!.seenKinds[p] || this.structural[s] === 1 || this.reificationsOf(s, p, this.o[i]) !== undefined)
+      return false;
     this.axioms.add(a);
     this.consumed[i] = 1;
     return true;
@@ -477,42 +601,75 @@ export class RdfToOwl {
     const p = this.p[i];
     // Only vocabulary predicates make axioms here; everything else is an assertion, mapped in pass 4.
     if (p >= RESERVED_COUNT) return false;
-    const s = this.s[i], o = this.o[i];
+    const s = this.s[i],
+      o = this.o[i];
     switch (p) {
-      case RDF_TYPE: return this.mapType(i);
-      case RDFS_SUBCLASS_OF: return this.emit(i, subClassOf(this.ce(s), this.ce(this.ref(o))));
-      case O.equivalentClass: return this.mapEquivalentClass(i);
-      case O.disjointWith: return this.emit(i, disjointClasses([this.ce(s), this.ce(this.ref(o))]));
+      case RDF_TYPE:
+        return this.mapType(i);
+      case RDFS_SUBCLASS_OF:
+        return this.emit(i, subClassOf(this.ce(s), this.ce(this.ref(o))));
+      case O.equivalentClass:
+        return this.mapEquivalentClass(i);
+      case O.disjointWith:
+        return this.emit(i, disjointClasses([this.ce(s), this.ce(this.ref(o))]));
       case O.disjointUnionOf: {
         const c = this.cls(this.named(s));
-        return this.emit(i, disjointUnion(c, this.list(this.ref(o)).map((x) => this.ce(x))));
+        return this.emit(
+          i,
+          disjointUnion(
+            c,
+            this.list(this.ref(o)).map((x) => this.ce(x)),
+          ),
+        );
       }
-      case O.hasKey: return this.mapHasKey(i);
-      case O.intersectionOf: case O.unionOf: case O.complementOf: case O.oneOf:
+      case O.hasKey:
+        return this.mapHasKey(i);
+      case O.intersectionOf:
+      case O.unionOf:
+      case O.complementOf:
+      case O.oneOf:
         return this.isIri(s) && this.mapNamedExpression(i);
-      case O.onDatatype: return this.isIri(s) && this.mapNamedDatatypeRestriction(i);
-      case RDFS_SUBPROPERTY_OF: return this.mapSubProperty(i);
+      case O.onDatatype:
+        return this.isIri(s) && this.mapNamedDatatypeRestriction(i);
+      case RDFS_SUBPROPERTY_OF:
+        return this.mapSubProperty(i);
       // owl:disjointObjectProperties is the OWL 1.1 name of owl:propertyDisjointWith, still read by the OWL API.
-      case O.equivalentProperty: case O.propertyDisjointWith: case O.disjointObjectProperties: return this.mapPropertyPair(i);
+      case O.equivalentProperty:
+      case O.propertyDisjointWith:
+      case O.disjointObjectProperties:
+        return this.mapPropertyPair(i);
       case O.inverseOf: {
         if (!this.isIri(s)) return false;
-        const p1 = this.ope(s), q = this.ope(this.ref(o));
+        const p1 = this.ope(s),
+          q = this.ope(this.ref(o));
         return this.emit(i, inverseObjectProperties(p1, q));
       }
-      case RDFS_DOMAIN: return this.mapDomain(i);
-      case RDFS_RANGE: return this.mapRange(i);
+      case RDFS_DOMAIN:
+        return this.mapDomain(i);
+      case RDFS_RANGE:
+        return this.mapRange(i);
       case O.propertyChainAxiom: {
         const sup = this.ope(s);
-        return this.emit(i, chainAxiom(this.list(this.ref(o)).map((x) => this.ope(x)), sup));
+        return this.emit(
+          i,
+          chainAxiom(
+            this.list(this.ref(o)).map((x) => this.ope(x)),
+            sup,
+          ),
+        );
       }
-      case O.sameAs: return this.emit(i, sameIndividual([this.individual(s), this.individual(this.ref(o))]));
-      case O.differentFrom: return this.emit(i, differentIndividuals([this.individual(s), this.individual(this.ref(o))]));
-      default: return false;
+      case O.sameAs:
+        return this.emit(i, sameIndividual([this.individual(s), this.individual(this.ref(o))]));
+      case O.differentFrom:
+        return this.emit(i, differentIndividuals([this.individual(s), this.individual(this.ref(o))]));
+      default:
+        return false;
     }
   }
 
   private mapType(i: number): boolean {
-    const s = this.s[i], t = this.o[i];
+    const s = this.s[i],
+      t = this.o[i];
     if (this.lit(t) !== undefined) return fail('rdf:type with a literal object');
     const bit = DECLARING_TYPES.get(t);
     if (bit !== undefined) {
@@ -533,25 +690,35 @@ export class RdfToOwl {
       return this.emit(i, objectPropertyCharacteristic(characteristic, p));
     }
     switch (t) {
-      case O.AllDisjointClasses: return this.mapAllDisjointClasses(s);
-      case O.AllDisjointProperties: return this.mapAllDisjointProperties(s);
-      case O.AllDifferent: return this.mapAllDifferent(s);
-      case O.NegativePropertyAssertion: return this.mapNegativeAssertion(s);
-      case S.Imp: return this.swrl.mapRule(s);
-      case O.Ontology: return false;
-      case RDF_PROPERTY: return this.isIri(s);
+      case O.AllDisjointClasses:
+        return this.mapAllDisjointClasses(s);
+      case O.AllDisjointProperties:
+        return this.mapAllDisjointProperties(s);
+      case O.AllDifferent:
+        return this.mapAllDifferent(s);
+      case O.NegativePropertyAssertion:
+        return this.mapNegativeAssertion(s);
+      case S.Imp:
+        return this.swrl.mapRule(s);
+      case O.Ontology:
+        return false;
+      case RDF_PROPERTY:
+        return this.isIri(s);
       case RDFS_CLASS: {
         if (!this.isIri(s)) return false;
         return this.emit(i, declaration(this.cls(s)));
       }
-      case O.DeprecatedClass: case O.DeprecatedProperty: return this.isIri(s);
+      case O.DeprecatedClass:
+      case O.DeprecatedProperty:
+        return this.isIri(s);
     }
     if (STRUCTURAL_TYPES.has(t) || (this.isBlank(s) && (t === O.Class || t === RDFS_DATATYPE))) return false;
     return this.emit(i, classAssertion(this.ce(t), this.individual(s)));
   }
 
   private mapEquivalentClass(i: number): boolean {
-    const s = this.s[i], o = this.ref(this.o[i]);
+    const s = this.s[i],
+      o = this.ref(this.o[i]);
     if (this.isDataRange(s) || this.isDataRange(o)) {
       const [named, other] = this.isIri(s) ? [s, o] : [o, s];
       if (!this.isIri(named)) return fail('owl:equivalentClass between two anonymous data ranges');
@@ -583,7 +750,8 @@ export class RdfToOwl {
 
   private mapHasKey(i: number): boolean {
     const c = this.ce(this.s[i]);
-    const ops: ObjectPropertyExpression[] = [], dps: DataProperty[] = [];
+    const ops: ObjectPropertyExpression[] = [],
+      dps: DataProperty[] = [];
     for (const x of this.list(this.ref(this.o[i]))) {
       // Like the OWL API, a key property not known as an object property is a data property.
       if (this.isIri(x) && (this.kinds[x] & K_OP) === 0) dps.push(this.dataProperty(x));
@@ -593,7 +761,8 @@ export class RdfToOwl {
   }
 
   private mapSubProperty(i: number): boolean {
-    const s = this.s[i], o = this.ref(this.o[i]);
+    const s = this.s[i],
+      o = this.ref(this.o[i]);
     // OWL 1.1 wrote a chain as a blank node with owl:propertyChain that is a subproperty; the OWL API reads it.
     if (this.isBlank(s)) {
       const chain = this.use(s, O.propertyChain);
@@ -606,14 +775,16 @@ export class RdfToOwl {
     if (this.isBlank(s) || this.isBlank(o)) return this.emit(i, subObjectPropertyOf(this.ope(s), this.ope(o)));
     // A built-in annotation property, or an untyped Dublin Core 1.1 element (the OWL API has them built in as
     // annotation properties, its DublinCoreVocabulary), makes it an annotation axiom.
-    const sub = this.named(s), sup = this.named(o);
+    const sub = this.named(s),
+      sup = this.named(o);
     if (this.isAnnotationOnly(sub) || this.isAnnotationOnly(sup)) {
       return this.emit(i, subAnnotationPropertyOf(this.annotationProperty(sub), this.annotationProperty(sup)));
     }
     // Structural Specification §9.2.1, §9.3.1, §10.2.1: both properties of a subproperty axiom are of one kind.
     // Like the OWL API, the superproperty's kind decides (an untyped one takes the subproperty's); object and
     // data property never mix.
-    const ks = this.kinds[sub] & (K_OP | K_DP), ko = this.kinds[sup] & (K_OP | K_DP | K_AP);
+    const ks = this.kinds[sub] & (K_OP | K_DP),
+      ko = this.kinds[sup] & (K_OP | K_DP | K_AP);
     const kind = ko === 0 ? ks : ko & (K_OP | K_DP);
     if ((kind & K_OP) !== 0 && (ks & K_DP) === 0) return this.emit(i, subObjectPropertyOf(this.ope(sub), this.ope(sup)));
     if ((kind & K_DP) !== 0 && (ks & K_OP) === 0) return this.emit(i, subDataPropertyOf(this.dataProperty(sub), this.dataProperty(sup)));
@@ -627,7 +798,9 @@ export class RdfToOwl {
   }
 
   private mapPropertyPair(i: number): boolean {
-    const s = this.s[i], o = this.ref(this.o[i]), equivalent = this.p[i] === O.equivalentProperty;
+    const s = this.s[i],
+      o = this.ref(this.o[i]),
+      equivalent = this.p[i] === O.equivalentProperty;
     this.requireTyped(s, o);
     const k = (this.isIri(s) ? this.kinds[s] : K_OP) | (this.isIri(o) ? this.kinds[o] : K_OP);
     if ((k & (K_DP | K_OP)) === K_DP) {
@@ -640,7 +813,8 @@ export class RdfToOwl {
 
   /** Domain by the property's kind: object, data, else (annotation or untyped) annotation property domain. */
   private mapDomain(i: number): boolean {
-    const s = this.s[i], o = this.ref(this.o[i]);
+    const s = this.s[i],
+      o = this.ref(this.o[i]);
     const k = this.isIri(s) ? this.kinds[s] : K_OP;
     if (k & K_OP || ((k & K_DP) === 0 && this.isBlank(o))) {
       const p = this.ope(s);
@@ -652,7 +826,8 @@ export class RdfToOwl {
 
   /** Range: an annotation property's range first (as the OWL API does for punned ones), else by kind or range. */
   private mapRange(i: number): boolean {
-    const s = this.s[i], o = this.ref(this.o[i]);
+    const s = this.s[i],
+      o = this.ref(this.o[i]);
     const k = this.isIri(s) ? this.kinds[s] : K_OP;
     if (k & K_AP && this.isIri(o)) return this.emit(i, annotationPropertyRange(this.annotationProperty(s), this.iri(o)));
     if (k & K_OP || ((k & K_DP) === 0 && !this.isDataRange(o))) {
@@ -698,14 +873,17 @@ export class RdfToOwl {
   }
 
   private mapNegativeAssertion(x: TermId): boolean {
-    const src = this.use(x, O.sourceIndividual), prop = this.use(x, O.assertionProperty);
+    const src = this.use(x, O.sourceIndividual),
+      prop = this.use(x, O.assertionProperty);
     if (src < 0) fail('no owl:sourceIndividual');
     if (prop < 0) fail('no owl:assertionProperty');
-    const source = this.individual(this.ref(src)), property = this.ref(prop);
+    const source = this.individual(this.ref(src)),
+      property = this.ref(prop);
     const target = this.use(x, O.targetIndividual);
     const value = this.use(x, O.targetValue);
     if (target >= 0) {
-      const ope = this.ope(property), object = this.individual(this.ref(target));
+      const ope = this.ope(property),
+        object = this.individual(this.ref(target));
       return this.addNode(x, (anns) => negativeObjectPropertyAssertion(ope, source, object, anns));
     }
     const v = value >= 0 ? this.lit(value) : undefined;
@@ -733,7 +911,8 @@ export class RdfToOwl {
     for (const node of nodes) {
       for (const i of this.triplesOf(node)) {
         if (this.consumed[i]) continue;
-        const p = this.p[i], o = this.o[i];
+        const p = this.p[i],
+          o = this.o[i];
         if (p === RDF_TYPE && o === O.Ontology) this.consumed[i] = 1;
         else if (p === O.imports && this.isIri(o)) {
           imports.push(this.iri(o));
@@ -767,7 +946,9 @@ export class RdfToOwl {
   }
 
   private mapRemainingTriple(i: number): boolean {
-    const s = this.s[i], p = this.p[i], o = this.o[i];
+    const s = this.s[i],
+      p = this.p[i],
+      o = this.o[i];
     if (this.isReservedPredicate(p)) return false;
     if (this.structural[s] === 1) return fail('annotation of a blank node that is not an individual');
     const k = this.kinds[p];
@@ -900,8 +1081,10 @@ export class RdfToOwl {
   /** The class expression node x describes; only triple `only` when given (a named class's OWL 1 definition). */
   private ceFrom(x: TermId, only: number): ClassExpression {
     let v: TermId;
-    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return combined(objectIntersectionOf(this.list(this.ref(v)).map((y) => this.ce(y))), 'owl:intersectionOf');
-    if ((v = this.part(x, O.unionOf, only)) >= 0) return combined(objectUnionOf(this.list(this.ref(v)).map((y) => this.ce(y))), 'owl:unionOf');
+    if ((v = this.part(x, O.intersectionOf, only)) >= 0)
+      return combined(objectIntersectionOf(this.list(this.ref(v)).map((y) => this.ce(y))), 'owl:intersectionOf');
+    if ((v = this.part(x, O.unionOf, only)) >= 0)
+      return combined(objectUnionOf(this.list(this.ref(v)).map((y) => this.ce(y))), 'owl:unionOf');
     if ((v = this.part(x, O.complementOf, only)) >= 0) return objectComplementOf(this.ce(this.ref(v)));
     if ((v = this.part(x, O.oneOf, only)) >= 0) return objectOneOf(nonEmpty(this.list(this.ref(v)).map((y) => this.individual(y))));
     if (only < 0) {
@@ -927,10 +1110,12 @@ export class RdfToOwl {
       if ((v = this.use(x, some ? O.someValuesFrom : O.allValuesFrom)) < 0) continue;
       const filler = this.ref(v);
       if (dataish || (this.isIri(p) && (this.kinds[p] & K_OP) === 0 && this.isDataRange(filler))) {
-        const dp = this.dataProp(p), dr = this.dataRange(filler);
+        const dp = this.dataProp(p),
+          dr = this.dataRange(filler);
         return some ? dataSomeValuesFrom(dp, dr) : dataAllValuesFrom(dp, dr);
       }
-      const op = this.ope(p), c = this.ce(filler);
+      const op = this.ope(p),
+        c = this.ce(filler);
       return some ? objectSomeValuesFrom(op, c) : objectAllValuesFrom(op, c);
     }
     if ((v = this.use(x, O.hasValue)) >= 0) {
@@ -943,7 +1128,8 @@ export class RdfToOwl {
       if ((v = this.use(x, CARDINALITIES[k])) < 0) continue;
       const n = this.cardinality(v);
       const which = k % 3;
-      const onClass = this.use(x, O.onClass), onRange = this.use(x, O.onDataRange);
+      const onClass = this.use(x, O.onClass),
+        onRange = this.use(x, O.onDataRange);
       if (onRange >= 0 || (onClass < 0 && dataish)) {
         const dp = this.dataProp(p);
         const dr = onRange < 0 ? undefined : this.dataRange(this.ref(onRange));
@@ -984,12 +1170,14 @@ export class RdfToOwl {
     visiting.add(t);
     let built = false;
     for (const i of this.triplesOf(t)) {
-      const p = this.p[i], o = this.o[i];
+      const p = this.p[i],
+        o = this.o[i];
       if (p === O.onDatatype || p === O.datatypeComplementOf) return true;
       if (p === RDF_TYPE && (o === RDFS_DATATYPE || o === O.DataRange)) return true;
       if (p === RDF_TYPE && (o === O.Class || o === O.Restriction)) return false;
       if (p === O.oneOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) !== undefined);
-      if (p === O.intersectionOf || p === O.unionOf) built ||= this.someListMember(o, visiting, (m) => this.lit(m) === undefined && this.isDataRange(m, visiting, depth + 1));
+      if (p === O.intersectionOf || p === O.unionOf)
+        built ||= this.someListMember(o, visiting, (m) => this.lit(m) === undefined && this.isDataRange(m, visiting, depth + 1));
     }
     return built;
   }
@@ -997,7 +1185,8 @@ export class RdfToOwl {
   private someListMember(head: TermId, visiting: Set<TermId>, test: (m: TermId) => boolean): boolean {
     for (let x = head; this.isBlank(x) && !visiting.has(x);) {
       visiting.add(x);
-      const first = this.objectOf(x, RDF_FIRST), rest = this.objectOf(x, RDF_REST);
+      const first = this.objectOf(x, RDF_FIRST),
+        rest = this.objectOf(x, RDF_REST);
       if (first < 0 || rest < 0) return false;
       if (test(this.o[first])) return true;
       x = this.o[rest];
@@ -1017,8 +1206,10 @@ export class RdfToOwl {
 
   private dataRangeFrom(x: TermId, only: number): DataRange {
     let v: TermId;
-    if ((v = this.part(x, O.intersectionOf, only)) >= 0) return combined(dataIntersectionOf(this.list(this.ref(v)).map((y) => this.dataRange(y))), 'owl:intersectionOf');
-    if ((v = this.part(x, O.unionOf, only)) >= 0) return combined(dataUnionOf(this.list(this.ref(v)).map((y) => this.dataRange(y))), 'owl:unionOf');
+    if ((v = this.part(x, O.intersectionOf, only)) >= 0)
+      return combined(dataIntersectionOf(this.list(this.ref(v)).map((y) => this.dataRange(y))), 'owl:intersectionOf');
+    if ((v = this.part(x, O.unionOf, only)) >= 0)
+      return combined(dataUnionOf(this.list(this.ref(v)).map((y) => this.dataRange(y))), 'owl:unionOf');
     if ((v = this.part(x, O.datatypeComplementOf, only)) >= 0) return dataComplementOf(this.dataRange(this.ref(v)));
     if ((v = this.part(x, O.complementOf, only)) >= 0) return dataComplementOf(this.dataRange(this.ref(v)));
     if ((v = this.part(x, O.oneOf, only)) >= 0) return dataOneOf(nonEmpty(this.literalList(this.ref(v))));
@@ -1026,7 +1217,10 @@ export class RdfToOwl {
       const dt = datatype(this.iri(this.named(this.ref(v))));
       const w = this.use(x, O.withRestrictions);
       if (w < 0) fail('owl:onDatatype without owl:withRestrictions');
-      return datatypeRestriction(dt, this.list(this.ref(w)).map((f) => this.facet(f)));
+      return datatypeRestriction(
+        dt,
+        this.list(this.ref(w)).map((f) => this.facet(f)),
+      );
     }
     return fail('blank node is not a data range');
   }
@@ -1073,23 +1267,60 @@ function chainAxiom(chain: ObjectPropertyExpression[], sup: ObjectPropertyExpres
 function checkArity<A extends Axiom>(a: A): A {
   let n = 2;
   switch (a.kind) {
-    case 'EquivalentClasses': case 'DisjointClasses': case 'DisjointUnion': n = a.classes.length; break;
-    case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'EquivalentDataProperties':
-    case 'DisjointDataProperties': n = a.properties.length; break;
-    case 'SameIndividual': case 'DifferentIndividuals': n = a.individuals.length; break;
-    case 'HasKey': n = a.objectProperties.length + a.dataProperties.length > 0 ? 2 : 0; break;
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf': case 'InverseObjectProperties': case 'ObjectPropertyDomain': case 'ObjectPropertyRange':
-    case 'SubDataPropertyOf': case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty':
-    case 'DatatypeDefinition': case 'ClassAssertion': case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange': case 'DLSafeRule': break;
-    default: return unreachable(a);
+    case 'EquivalentClasses':
+    case 'DisjointClasses':
+    case 'DisjointUnion':
+      n = a.classes.length;
+      break;
+    case 'EquivalentObjectProperties':
+    case 'DisjointObjectProperties':
+    case 'EquivalentDataProperties':
+    case 'DisjointDataProperties':
+      n = a.properties.length;
+      break;
+    case 'SameIndividual':
+    case 'DifferentIndividuals':
+      n = a.individuals.length;
+      break;
+    case 'HasKey':
+      n = a.objectProperties.length + a.dataProperties.length > 0 ? 2 : 0;
+      break;
+    case 'FunctionalObjectProperty':
+    case 'InverseFunctionalObjectProperty':
+    case 'ReflexiveObjectProperty':
+    case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'AsymmetricObjectProperty':
+    case 'TransitiveObjectProperty':
+    case 'Declaration':
+    case 'SubClassOf':
+    case 'SubObjectPropertyOf':
+    case 'SubPropertyChainOf':
+    case 'InverseObjectProperties':
+    case 'ObjectPropertyDomain':
+    case 'ObjectPropertyRange':
+    case 'SubDataPropertyOf':
+    case 'DataPropertyDomain':
+    case 'DataPropertyRange':
+    case 'FunctionalDataProperty':
+    case 'DatatypeDefinition':
+    case 'ClassAssertion':
+    case 'ObjectPropertyAssertion':
+    case 'NegativeObjectPropertyAssertion':
+    case 'DataPropertyAssertion':
+    case 'NegativeDataPropertyAssertion':
+    case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange':
+    case 'DLSafeRule':
+      break;
+    default:
+      return unreachable(a);
   }
-  return n >= 2 ? a : fail(a.kind + ' needs ' + (a.kind === 'HasKey' ? 'a property' : 'two distinct operands') + ' (Structural Specification §9)');
+  return n >= 2
+    ? a
+    : fail(a.kind + ' needs ' + (a.kind === 'HasKey' ? 'a property' : 'two distinct operands') + ' (Structural Specification §9)');
 }
 
 /** An array of n empty slots, filled so that it is a fast elements array. */

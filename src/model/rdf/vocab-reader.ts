@@ -125,18 +125,31 @@ for (const iri of BUILT_IN_ANNOTATION_PROPERTIES) v(iri);
 export const VOCABULARY: readonly string[] = iris;
 
 /** Entity kinds as bits, so an IRI's (possibly punned) kinds fit in one small integer. */
-export const K_CLASS = 1, K_OP = 2, K_DP = 4, K_AP = 8, K_IND = 16, K_DT = 32;
+export const K_CLASS = 1,
+  K_OP = 2,
+  K_DP = 4,
+  K_AP = 8,
+  K_IND = 16,
+  K_DT = 32;
 
 /** The entity kind of each kind bit. */
 export const KIND_OF_BIT: ReadonlyMap<number, EntityKind> = new Map([
-  [K_CLASS, 'Class'], [K_OP, 'ObjectProperty'], [K_DP, 'DataProperty'], [K_AP, 'AnnotationProperty'],
-  [K_IND, 'NamedIndividual'], [K_DT, 'Datatype'],
+  [K_CLASS, 'Class'],
+  [K_OP, 'ObjectProperty'],
+  [K_DP, 'DataProperty'],
+  [K_AP, 'AnnotationProperty'],
+  [K_IND, 'NamedIndividual'],
+  [K_DT, 'Datatype'],
 ]);
 
 /** rdf:type objects that declare an entity, with the kind bit each declares. */
 export const DECLARING_TYPES: ReadonlyMap<number, number> = new Map([
-  [O.Class, K_CLASS], [O.ObjectProperty, K_OP], [O.DatatypeProperty, K_DP], [O.AnnotationProperty, K_AP],
-  [O.NamedIndividual, K_IND], [RDFS_DATATYPE, K_DT],
+  [O.Class, K_CLASS],
+  [O.ObjectProperty, K_OP],
+  [O.DatatypeProperty, K_DP],
+  [O.AnnotationProperty, K_AP],
+  [O.NamedIndividual, K_IND],
+  [RDFS_DATATYPE, K_DT],
 ]);
 
 /** Object property characteristics: rdf:type object → axiom kind. */

@@ -74,7 +74,15 @@ export function anonymousHashes(nodes: Iterable<Axiom | Annotation>): Map<Anonym
   const hash = new Map<AnonymousIndividual, string>();
   for (const [x, list] of mentions) {
     const r = new LineRenderer((y) => (y === x ? '_:SELF' : '_:*'));
-    hash.set(x, sha16(list.map((n) => (n.kind === 'Annotation' ? 'Ontology' + r.annotation(n) : r.axiom(n))).sort().join('\n')));
+    hash.set(
+      x,
+      sha16(
+        list
+          .map((n) => (n.kind === 'Annotation' ? 'Ontology' + r.annotation(n) : r.axiom(n)))
+          .sort()
+          .join('\n'),
+      ),
+    );
   }
   return hash;
 }
@@ -100,11 +108,14 @@ export function axiomLines(axioms: Iterable<Axiom>): string[] {
   const hash = anonymousHashes(withAnon.map((w) => w.axiom));
   // Step 2: number individuals in order of first appearance in the sorted hash-labelled lines.
   const hashed = new LineRenderer((y) => '_:h' + hash.get(y));
-  const labelled = withAnon.map((w) => ({ line: hashed.axiom(w.axiom), anons: w.anons })).sort((a, b) => (a.line < b.line ? -1 : a.line > b.line ? 1 : 0));
+  const labelled = withAnon
+    .map((w) => ({ line: hashed.axiom(w.axiom), anons: w.anons }))
+    .sort((a, b) => (a.line < b.line ? -1 : a.line > b.line ? 1 : 0));
   const number = new Map<AnonymousIndividual, string>();
   let next = 1;
   for (const { line, anons } of labelled) {
-    const order = [...anons].filter((x) => !number.has(x))
+    const order = [...anons]
+      .filter((x) => !number.has(x))
       .map((x) => ({ x, pos: line.indexOf('_:h' + hash.get(x)), h: hash.get(x)! }))
       .sort((a, b) => a.pos - b.pos || (a.h < b.h ? -1 : a.h > b.h ? 1 : 0));
     for (const { x } of order) number.set(x, '_:b' + next++);

@@ -39,7 +39,8 @@ async function gather(s: QcSnapshot, assets: PolicyAssets | undefined): Promise<
     // The same file may be both an asset and a store beside the document: count each question once.
     for (const q of load.questions) if (!questions.some((x) => x.source === q.source && x.question.id === q.question.id)) questions.push(q);
     problems.push(...load.skipped.map((k) => `${k.source}: ${k.reason}`));
-    if (asset.directory && load.questions.length === 0 && load.skipped.length === 0) problems.push(`cqs asset ${asset.path}: the directory holds no .rq or .sparql file`);
+    if (asset.directory && load.questions.length === 0 && load.skipped.length === 0)
+      problems.push(`cqs asset ${asset.path}: the directory holds no .rq or .sparql file`);
   }
   return { questions: questions.sort(byIdThenStore), problems };
 }
@@ -50,18 +51,30 @@ function findingOf(o: QuestionOutcome): Finding {
   const about = q.text === undefined ? '' : ` (${q.text})`;
   return {
     id: findingId('cqs', ruleId, null, null, `${o.stored.convention}\u0000${o.stored.source}`),
-    source: 'cqs', severity: 'error',
+    source: 'cqs',
+    severity: 'error',
     message: `Competency question '${q.id}'${about} ${o.error === undefined ? `did not give the expected answer (${expectedText(q.expected)})` : `could not run: ${o.error}`}.`,
-    focus_iri: null, axiom: null, path: o.stored.source, rule_id: ruleId, waiver: null,
+    focus_iri: null,
+    axiom: null,
+    path: o.stored.source,
+    rule_id: ruleId,
+    waiver: null,
     details: stableRow(o),
   };
 }
 
 export async function cqsStage(s: QcSnapshot, ctx: CqsStageContext): Promise<StageOutcome> {
   const { questions, problems } = await gather(s, ctx.assets);
-  if (questions.length === 0 && problems.length === 0) return { stage: 'cqs', status: 'skipped', reason: 'no competency questions given', findings: [] };
+  if (questions.length === 0 && problems.length === 0)
+    return { stage: 'cqs', status: 'skipped', reason: 'no competency questions given', findings: [] };
   if (problems.length > 0) {
-    return { stage: 'cqs', status: 'error', reason: `malformed competency questions: ${problems.join('; ')}`, findings: [], details: { problems } };
+    return {
+      stage: 'cqs',
+      status: 'error',
+      reason: `malformed competency questions: ${problems.join('; ')}`,
+      findings: [],
+      details: { problems },
+    };
   }
   const target = qcQueryTarget(s, ctx);
   const outcomes: QuestionOutcome[] = [];
@@ -71,7 +84,13 @@ export async function cqsStage(s: QcSnapshot, ctx: CqsStageContext): Promise<Sta
   const passed = outcomes.filter((o) => o.pass).length;
   const details = { total: outcomes.length, passed, failed: outcomes.length - passed, questions: outcomes.map(stableRow) };
   if (errored.length > 0) {
-    return { stage: 'cqs', status: 'error', reason: `${errored.length} competency question(s) could not run: ${errored.map((o) => `${o.stored.question.id} (${o.error})`).join('; ')}`, findings, details };
+    return {
+      stage: 'cqs',
+      status: 'error',
+      reason: `${errored.length} competency question(s) could not run: ${errored.map((o) => `${o.stored.question.id} (${o.error})`).join('; ')}`,
+      findings,
+      details,
+    };
   }
   return { stage: 'cqs', status: 'completed', verdict: findings.length > 0 ? 'fail' : 'pass', findings, details };
 }

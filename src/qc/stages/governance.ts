@@ -72,9 +72,15 @@ export interface LifecycleRules {
 
 /** Rule ids of the policy-only checks (every one an `error`: the policy asks for it explicitly). */
 export const POLICY_GOVERNANCE_RULES = [
-  'annotations.label_missing', 'annotations.label_language', 'annotations.label_cardinality',
-  'annotations.definition_missing', 'annotations.definition_language', 'annotations.definition_datatype', 'annotations.definition_placeholder',
-  'lifecycle.status_invalid', 'lifecycle.replacement_missing',
+  'annotations.label_missing',
+  'annotations.label_language',
+  'annotations.label_cardinality',
+  'annotations.definition_missing',
+  'annotations.definition_language',
+  'annotations.definition_datatype',
+  'annotations.definition_placeholder',
+  'lifecycle.status_invalid',
+  'lifecycle.replacement_missing',
 ] as const;
 
 export type PolicyGovernanceRule = (typeof POLICY_GOVERNANCE_RULES)[number];
@@ -84,7 +90,9 @@ export type GovernanceCheckId = 'iri_policy' | 'required_annotations' | 'import_
 export const GOVERNANCE_CHECKS: readonly GovernanceCheckId[] = ['iri_policy', 'required_annotations', 'import_layering'];
 
 export const GOVERNANCE_SEVERITY: Readonly<Record<GovernanceCheckId, Severity>> = {
-  iri_policy: 'error', required_annotations: 'error', import_layering: 'warn',
+  iri_policy: 'error',
+  required_annotations: 'error',
+  import_layering: 'warn',
 };
 
 /** Annotation properties whose presence counts as a definition. */
@@ -126,8 +134,10 @@ export function resolveRequiredAnnotation(ref: string, s: QcSnapshot): { resolve
   for (const iri of BUILT_IN_ANNOTATION_PROPERTIES) consider(iri);
   for (const o of s.closure) for (const e of o.entities('AnnotationProperty')) consider(e.iri);
   if (candidates.size === 1) return { resolved: { ref, iris: [...candidates] } };
-  const why = candidates.size === 0 ? 'no annotation property has that IRI, CURIE or name'
-    : `it names several annotation properties (${[...candidates].sort().join(', ')})`;
+  const why =
+    candidates.size === 0
+      ? 'no annotation property has that IRI, CURIE or name'
+      : `it names several annotation properties (${[...candidates].sort().join(', ')})`;
   return { resolved: { ref, iris: [] }, note: `required annotation "${ref}" is not checked: ${why}.` };
 }
 
@@ -157,10 +167,25 @@ function ownership(s: QcSnapshot, includeImports: boolean): Ownership {
   return { scope, owned, imported };
 }
 
-function finding(check: GovernanceCheckId, message: string, focus: string | null, axiom: string | null, details: Record<string, unknown>, discriminator?: string): Finding {
+function finding(
+  check: GovernanceCheckId,
+  message: string,
+  focus: string | null,
+  axiom: string | null,
+  details: Record<string, unknown>,
+  discriminator?: string,
+): Finding {
   return {
     id: findingId('governance', check, focus, axiom, discriminator),
-    source: 'governance', severity: GOVERNANCE_SEVERITY[check], message, focus_iri: focus, axiom, path: null, rule_id: check, waiver: null, details,
+    source: 'governance',
+    severity: GOVERNANCE_SEVERITY[check],
+    message,
+    focus_iri: focus,
+    axiom,
+    path: null,
+    rule_id: check,
+    waiver: null,
+    details,
   };
 }
 
@@ -187,14 +212,25 @@ function requiredAnnotations(own: Ownership, s: QcSnapshot, required: readonly R
   if (active.length === 0) return [];
   const out: Finding[] = [];
   for (const iri of sortedIris(own.owned)) {
-    const kinds = own.owned.get(iri)!.map((e) => e.kind).filter((k) => KINDS_NEEDING_ANNOTATIONS.has(k));
+    const kinds = own.owned
+      .get(iri)!
+      .map((e) => e.kind)
+      .filter((k) => KINDS_NEEDING_ANNOTATIONS.has(k));
     if (kinds.length === 0) continue;
     const present = new Set<IRI>();
     for (const o of s.closure) for (const a of o.index.annotationsBySubject.get(iri) ?? []) present.add(a.property.iri);
     for (const r of active) {
       if (r.iris.some((p) => present.has(p))) continue;
-      out.push(finding('required_annotations', `${kinds.sort().join('/')} <${iri}> has no ${r.ref} annotation (${r.iris.join(' or ')}).`, iri, null,
-        { required: r.ref, properties: r.iris }, r.ref));
+      out.push(
+        finding(
+          'required_annotations',
+          `${kinds.sort().join('/')} <${iri}> has no ${r.ref} annotation (${r.iris.join(' or ')}).`,
+          iri,
+          null,
+          { required: r.ref, properties: r.iris },
+          r.ref,
+        ),
+      );
     }
   }
   return out;
@@ -211,20 +247,41 @@ function importLayering(own: Ownership): Finding[] {
       if (subjects.length === 0 || !subjects.every((e) => own.imported.has(e))) continue;
       const focus = subjects.map((e) => e.iri).sort()[0];
       const text = renderer.axiom(a);
-      out.push(finding('import_layering', `${a.kind} axiom about imported term <${focus}> is asserted in the audited ontology.`, focus, text, { axiom_type: axiomTypeName(a) }));
+      out.push(
+        finding('import_layering', `${a.kind} axiom about imported term <${focus}> is asserted in the audited ontology.`, focus, text, {
+          axiom_type: axiomTypeName(a),
+        }),
+      );
     }
   }
-  return out.sort((x, y) => (x.focus_iri! < y.focus_iri! ? -1 : x.focus_iri! > y.focus_iri! ? 1 : x.axiom! < y.axiom! ? -1 : x.axiom! > y.axiom! ? 1 : 0));
+  return out.sort((x, y) =>
+    x.focus_iri! < y.focus_iri! ? -1 : x.focus_iri! > y.focus_iri! ? 1 : x.axiom! < y.axiom! ? -1 : x.axiom! > y.axiom! ? 1 : 0,
+  );
 }
 
 const FULL_IRIS = new FunctionalRenderer();
 
 /** A policy finding about one owned term; `axiom` is the annotation assertion concerned, if one. */
-function policyFinding(rule: PolicyGovernanceRule, message: string, focus: IRI, axiom: AnnotationAssertion | null, details: Record<string, unknown>, discriminator?: string): Finding {
+function policyFinding(
+  rule: PolicyGovernanceRule,
+  message: string,
+  focus: IRI,
+  axiom: AnnotationAssertion | null,
+  details: Record<string, unknown>,
+  discriminator?: string,
+): Finding {
   const text = axiom === null ? null : FULL_IRIS.axiom(axiom);
   return {
     id: findingId('governance', rule, focus, text, discriminator),
-    source: 'governance', severity: 'error', message, focus_iri: focus, axiom: text, path: null, rule_id: rule, waiver: null, details,
+    source: 'governance',
+    severity: 'error',
+    message,
+    focus_iri: focus,
+    axiom: text,
+    path: null,
+    rule_id: rule,
+    waiver: null,
+    details,
   };
 }
 
@@ -236,7 +293,8 @@ function valuesOf(s: QcSnapshot, iri: IRI, property: IRI): AnnotationAssertion[]
 }
 
 /** The language tag of a value, lower-cased; untagged literals and IRIs are `und`. */
-const languageOf = (a: AnnotationAssertion): string => (a.value.kind === 'Literal' && a.value.lang !== '' ? a.value.lang.toLowerCase() : 'und');
+const languageOf = (a: AnnotationAssertion): string =>
+  a.value.kind === 'Literal' && a.value.lang !== '' ? a.value.lang.toLowerCase() : 'und';
 
 /** Languages of `wanted` with no value among `values`. */
 function missingLanguages(values: readonly AnnotationAssertion[], wanted: readonly string[]): string[] {
@@ -248,7 +306,10 @@ function missingLanguages(values: readonly AnnotationAssertion[], wanted: readon
 function annotatedTerms(own: Ownership): { iri: IRI; kinds: string }[] {
   const out: { iri: IRI; kinds: string }[] = [];
   for (const iri of sortedIris(own.owned)) {
-    const kinds = own.owned.get(iri)!.map((e) => e.kind).filter((k) => KINDS_NEEDING_ANNOTATIONS.has(k));
+    const kinds = own.owned
+      .get(iri)!
+      .map((e) => e.kind)
+      .filter((k) => KINDS_NEEDING_ANNOTATIONS.has(k));
     if (kinds.length > 0) out.push({ iri, kinds: kinds.sort().join('/') });
   }
   return out;
@@ -264,18 +325,35 @@ const PRESENCE_RULES = {
  * Over each owned annotated term, the checks labels and definitions share: none at all (when required) and
  * none in a required language; `more` adds the checks of the one kind over a term that has some.
  */
-function presenceChecks(own: Ownership, s: QcSnapshot, what: keyof typeof PRESENCE_RULES, rules: LabelRules | DefinitionRules,
-  more: (iri: IRI, values: readonly AnnotationAssertion[], kinds: string) => Finding[]): Finding[] {
+function presenceChecks(
+  own: Ownership,
+  s: QcSnapshot,
+  what: keyof typeof PRESENCE_RULES,
+  rules: LabelRules | DefinitionRules,
+  more: (iri: IRI, values: readonly AnnotationAssertion[], kinds: string) => Finding[],
+): Finding[] {
   const ids = PRESENCE_RULES[what];
   const out: Finding[] = [];
   for (const { iri, kinds } of annotatedTerms(own)) {
     const values = valuesOf(s, iri, rules.property);
     if (values.length === 0) {
-      if (rules.required) out.push(policyFinding(ids.missing, `${kinds} <${iri}> has no ${what} (${rules.property}).`, iri, null, { property: rules.property }));
+      if (rules.required)
+        out.push(
+          policyFinding(ids.missing, `${kinds} <${iri}> has no ${what} (${rules.property}).`, iri, null, { property: rules.property }),
+        );
       continue;
     }
     for (const lang of missingLanguages(values, rules.languages)) {
-      out.push(policyFinding(ids.language, `${kinds} <${iri}> has no ${what} in language ${lang} (${rules.property}).`, iri, null, { property: rules.property, language: lang }, lang));
+      out.push(
+        policyFinding(
+          ids.language,
+          `${kinds} <${iri}> has no ${what} in language ${lang} (${rules.property}).`,
+          iri,
+          null,
+          { property: rules.property, language: lang },
+          lang,
+        ),
+      );
     }
     out.push(...more(iri, values, kinds));
   }
@@ -290,10 +368,25 @@ function labelChecks(own: Ownership, s: QcSnapshot, rules: LabelRules): Finding[
       if (list === undefined) perLanguage.set(languageOf(a), [a]);
       else list.push(a);
     }
-    return [...perLanguage].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+    return [...perLanguage]
+      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
       .filter(([, list]) => list.length > rules.max_per_language)
-      .map(([lang, list]) => policyFinding('annotations.label_cardinality', `${kinds} <${iri}> has ${list.length} labels in language ${lang}; the policy allows ${rules.max_per_language}.`, iri, null,
-        { property: rules.property, language: lang, count: list.length, max_per_language: rules.max_per_language, labels: list.map((a) => FULL_IRIS.axiom(a)).sort() }, lang));
+      .map(([lang, list]) =>
+        policyFinding(
+          'annotations.label_cardinality',
+          `${kinds} <${iri}> has ${list.length} labels in language ${lang}; the policy allows ${rules.max_per_language}.`,
+          iri,
+          null,
+          {
+            property: rules.property,
+            language: lang,
+            count: list.length,
+            max_per_language: rules.max_per_language,
+            labels: list.map((a) => FULL_IRIS.axiom(a)).sort(),
+          },
+          lang,
+        ),
+      );
   });
 }
 
@@ -310,11 +403,26 @@ function definitionChecks(own: Ownership, s: QcSnapshot, rules: DefinitionRules)
     for (const a of definitions) {
       const datatype = datatypeOf(a);
       if (rules.datatype !== null && datatype !== rules.datatype) {
-        out.push(policyFinding('annotations.definition_datatype', `A definition of <${iri}> is ${datatype === null ? 'not a literal' : `typed ${datatype}`}; the policy requires ${rules.datatype}.`, iri, a,
-          { property: rules.property, datatype, required_datatype: rules.datatype }));
+        out.push(
+          policyFinding(
+            'annotations.definition_datatype',
+            `A definition of <${iri}> is ${datatype === null ? 'not a literal' : `typed ${datatype}`}; the policy requires ${rules.datatype}.`,
+            iri,
+            a,
+            { property: rules.property, datatype, required_datatype: rules.datatype },
+          ),
+        );
       }
       if (a.value.kind === 'Literal' && placeholders.has(a.value.lex.trim().toLowerCase())) {
-        out.push(policyFinding('annotations.definition_placeholder', `The definition of <${iri}> is the placeholder "${a.value.lex.trim()}".`, iri, a, { property: rules.property }));
+        out.push(
+          policyFinding(
+            'annotations.definition_placeholder',
+            `The definition of <${iri}> is the placeholder "${a.value.lex.trim()}".`,
+            iri,
+            a,
+            { property: rules.property },
+          ),
+        );
       }
     }
     return out;
@@ -337,12 +445,31 @@ function lifecycleChecks(own: Ownership, s: QcSnapshot, rules: LifecycleRules): 
       for (const a of valuesOf(s, iri, rules.status_property)) {
         const status = statusText(a);
         if (status !== null && allowed.has(status)) continue;
-        out.push(policyFinding('lifecycle.status_invalid', `<${iri}> has status ${status ?? '(an anonymous value)'}, which the policy does not allow (${rules.allowed_statuses.join(', ')}).`, iri, a,
-          { property: rules.status_property, status, allowed_statuses: rules.allowed_statuses }));
+        out.push(
+          policyFinding(
+            'lifecycle.status_invalid',
+            `<${iri}> has status ${status ?? '(an anonymous value)'}, which the policy does not allow (${rules.allowed_statuses.join(', ')}).`,
+            iri,
+            a,
+            { property: rules.status_property, status, allowed_statuses: rules.allowed_statuses },
+          ),
+        );
       }
     }
-    if (rules.deprecated_requires_replacement && valuesOf(s, iri, OWL_DEPRECATED).some(isTrue) && valuesOf(s, iri, rules.replacement_property).length === 0) {
-      out.push(policyFinding('lifecycle.replacement_missing', `Deprecated <${iri}> names no replacement (${rules.replacement_property}).`, iri, null, { replacement_property: rules.replacement_property }));
+    if (
+      rules.deprecated_requires_replacement &&
+      valuesOf(s, iri, OWL_DEPRECATED).some(isTrue) &&
+      valuesOf(s, iri, rules.replacement_property).length === 0
+    ) {
+      out.push(
+        policyFinding(
+          'lifecycle.replacement_missing',
+          `Deprecated <${iri}> names no replacement (${rules.replacement_property}).`,
+          iri,
+          null,
+          { replacement_property: rules.replacement_property },
+        ),
+      );
     }
   }
   return out;
@@ -391,10 +518,19 @@ export function governanceStage(snapshot: QcSnapshot, options: GovernanceOptions
   }
   const { findings, notes } = result;
   const verdict = findings.some((f) => f.severity === 'error') ? 'fail' : findings.length > 0 ? 'warn' : 'pass';
-  const policyConfigured = options.label_rules !== undefined || options.definition_rules !== undefined || options.lifecycle_rules !== undefined;
-  const counts = Object.fromEntries([...GOVERNANCE_CHECKS, ...(policyConfigured ? POLICY_GOVERNANCE_RULES : [])].map((c) => [c, findings.filter((f) => f.rule_id === c).length]));
+  const policyConfigured =
+    options.label_rules !== undefined || options.definition_rules !== undefined || options.lifecycle_rules !== undefined;
+  const counts = Object.fromEntries(
+    [...GOVERNANCE_CHECKS, ...(policyConfigured ? POLICY_GOVERNANCE_RULES : [])].map((c) => [
+      c,
+      findings.filter((f) => f.rule_id === c).length,
+    ]),
+  );
   return {
-    stage: 'governance', status: 'completed', verdict, findings,
+    stage: 'governance',
+    status: 'completed',
+    verdict,
+    findings,
     details: { scope: options.include_imports ? 'imports_closure' : 'active_ontology', counts, ...(notes.length > 0 ? { notes } : {}) },
   };
 }

@@ -61,8 +61,13 @@ function missingFrom(a: readonly string[], b: readonly string[]): string[] {
 }
 
 export type RoundTripRule =
-  | 'interoperability.write_failed' | 'interoperability.read_failed' | 'interoperability.axioms_lost' | 'interoperability.axioms_added'
-  | 'interoperability.ontology_id_changed' | 'interoperability.imports_changed' | 'interoperability.annotations_changed';
+  | 'interoperability.write_failed'
+  | 'interoperability.read_failed'
+  | 'interoperability.axioms_lost'
+  | 'interoperability.axioms_added'
+  | 'interoperability.ontology_id_changed'
+  | 'interoperability.imports_changed'
+  | 'interoperability.annotations_changed';
 
 /** One difference between the content before and after a round trip through `format`. */
 export interface RoundTripDifference {
@@ -71,26 +76,48 @@ export interface RoundTripDifference {
   readonly details: Record<string, unknown>;
 }
 
-const sample = (lines: readonly string[]) => ({ count: lines.length, sample: lines.slice(0, SAMPLE), ...(lines.length > SAMPLE ? { truncated: lines.length - SAMPLE } : {}) });
+const sample = (lines: readonly string[]) => ({
+  count: lines.length,
+  sample: lines.slice(0, SAMPLE),
+  ...(lines.length > SAMPLE ? { truncated: lines.length - SAMPLE } : {}),
+});
 
 /** Every way `after` (read back from `format`) differs from `before`; empty when the round trip is clean. */
 export function compareContent(format: FormatId, before: OntologyContent, after: OntologyContent): RoundTripDifference[] {
   const out: RoundTripDifference[] = [];
   const lost = missingFrom(before.axioms, after.axioms);
   const added = missingFrom(missingFrom(after.axioms, before.axioms), before.implied ?? []);
-  if (lost.length > 0) out.push({ rule: 'interoperability.axioms_lost', message: `${format} loses ${lost.length} axiom(s) in a round trip, e.g. ${lost[0]}`, details: { format, axioms: sample(lost) } });
-  if (added.length > 0) out.push({ rule: 'interoperability.axioms_added', message: `${format} adds ${added.length} axiom(s) in a round trip, e.g. ${added[0]}`, details: { format, axioms: sample(added) } });
+  if (lost.length > 0)
+    out.push({
+      rule: 'interoperability.axioms_lost',
+      message: `${format} loses ${lost.length} axiom(s) in a round trip, e.g. ${lost[0]}`,
+      details: { format, axioms: sample(lost) },
+    });
+  if (added.length > 0)
+    out.push({
+      rule: 'interoperability.axioms_added',
+      message: `${format} adds ${added.length} axiom(s) in a round trip, e.g. ${added[0]}`,
+      details: { format, axioms: sample(added) },
+    });
   if (before.iri !== after.iri || before.versionIri !== after.versionIri) {
     out.push({
       rule: 'interoperability.ontology_id_changed',
       message: `${format} does not keep the ontology id (${before.iri ?? 'anonymous'}${before.versionIri === null ? '' : ' ' + before.versionIri} → ${after.iri ?? 'anonymous'}${after.versionIri === null ? '' : ' ' + after.versionIri})`,
-      details: { format, before: { iri: before.iri, version_iri: before.versionIri }, after: { iri: after.iri, version_iri: after.versionIri } },
+      details: {
+        format,
+        before: { iri: before.iri, version_iri: before.versionIri },
+        after: { iri: after.iri, version_iri: after.versionIri },
+      },
     });
   }
   const importsLost = missingFrom(before.imports, after.imports);
   const importsAdded = missingFrom(after.imports, before.imports);
   if (importsLost.length + importsAdded.length > 0) {
-    out.push({ rule: 'interoperability.imports_changed', message: `${format} does not keep the imports (${importsLost.length} lost, ${importsAdded.length} added)`, details: { format, lost: importsLost, added: importsAdded } });
+    out.push({
+      rule: 'interoperability.imports_changed',
+      message: `${format} does not keep the imports (${importsLost.length} lost, ${importsAdded.length} added)`,
+      details: { format, lost: importsLost, added: importsAdded },
+    });
   }
   const annLost = missingFrom(before.annotations, after.annotations);
   const annAdded = missingFrom(after.annotations, before.annotations);
@@ -110,14 +137,26 @@ export async function roundTrip(o: Ontology, before: OntologyContent, format: Fo
   try {
     text = writeDocument(o, format);
   } catch (e) {
-    return [{ rule: 'interoperability.write_failed', message: `the ontology cannot be written as ${format}: ${(e as Error).message}`, details: { format } }];
+    return [
+      {
+        rule: 'interoperability.write_failed',
+        message: `the ontology cannot be written as ${format}: ${(e as Error).message}`,
+        details: { format },
+      },
+    ];
   }
   let back: Ontology;
   try {
     // The ontology's own IRI is the base, as it is for a document saved where the ontology lives.
     back = (await readDocument(text, { format, ...(o.id.iri === null ? {} : { base: o.id.iri }) })).ontology;
   } catch (e) {
-    return [{ rule: 'interoperability.read_failed', message: `the ${format} document Athene writes cannot be read back: ${(e as Error).message}`, details: { format } }];
+    return [
+      {
+        rule: 'interoperability.read_failed',
+        message: `the ${format} document Athene writes cannot be read back: ${(e as Error).message}`,
+        details: { format },
+      },
+    ];
   }
   return compareContent(format, before, ontologyContent(back));
 }
@@ -125,7 +164,15 @@ export async function roundTrip(o: Ontology, before: OntologyContent, format: Fo
 function toFinding(d: RoundTripDifference, focus: string | null): Finding {
   return {
     id: findingId('interoperability', d.rule, focus, null, String(d.details.format)),
-    source: 'interoperability', severity: 'error', message: d.message, focus_iri: focus, axiom: null, path: null, rule_id: d.rule, waiver: null, details: d.details,
+    source: 'interoperability',
+    severity: 'error',
+    message: d.message,
+    focus_iri: focus,
+    axiom: null,
+    path: null,
+    rule_id: d.rule,
+    waiver: null,
+    details: d.details,
   };
 }
 
@@ -135,20 +182,34 @@ export function formatsToCheck(options: InteroperabilityOptions): FormatId[] {
 }
 
 /** Runs the stage; without options (no project policy) it is skipped. `deadline` is ms since the epoch. */
-export async function interoperabilityStage(s: QcSnapshot, options: InteroperabilityOptions | undefined, deadline = Infinity): Promise<StageOutcome> {
-  if (options === undefined) return { stage: 'interoperability', status: 'skipped', reason: 'needs a project policy (interoperability block)', findings: [] };
+export async function interoperabilityStage(
+  s: QcSnapshot,
+  options: InteroperabilityOptions | undefined,
+  deadline = Infinity,
+): Promise<StageOutcome> {
+  if (options === undefined)
+    return { stage: 'interoperability', status: 'skipped', reason: 'needs a project policy (interoperability block)', findings: [] };
   const formats = formatsToCheck(options);
   const before = ontologyContent(s.ontology);
   const findings: Finding[] = [];
   const clean: FormatId[] = [];
   for (const format of formats) {
-    if (Date.now() > deadline) return { stage: 'interoperability', status: 'error', reason: `the round trips ran out of time (checked: ${clean.join(', ') || 'none'})`, findings: [] };
+    if (Date.now() > deadline)
+      return {
+        stage: 'interoperability',
+        status: 'error',
+        reason: `the round trips ran out of time (checked: ${clean.join(', ') || 'none'})`,
+        findings: [],
+      };
     const diffs = await roundTrip(s.ontology, before, format);
     if (diffs.length === 0) clean.push(format);
     for (const d of diffs) findings.push(toFinding(d, s.ontology.id.iri));
   }
   return {
-    stage: 'interoperability', status: 'completed', verdict: findings.length > 0 ? 'fail' : 'pass', findings,
+    stage: 'interoperability',
+    status: 'completed',
+    verdict: findings.length > 0 ? 'fail' : 'pass',
+    findings,
     details: { formats, clean_formats: clean, axiom_count: before.axioms.length },
   };
 }

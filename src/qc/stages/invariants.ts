@@ -8,7 +8,14 @@
 
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { checkInvariant, duplicateId, invariantSpec, type InvariantResult, type InvariantSeverity, type InvariantSpec } from '../../sparql/invariants.js';
+import {
+  checkInvariant,
+  duplicateId,
+  invariantSpec,
+  type InvariantResult,
+  type InvariantSeverity,
+  type InvariantSpec,
+} from '../../sparql/invariants.js';
 import type { ResultTerm } from '../../sparql/engine-protocol.js';
 import { CqFormatError } from '../../cq/question.js';
 import { idFromFileName, parseBoolean, parseRq } from '../../cq/rq-file.js';
@@ -43,7 +50,8 @@ const SEVERITIES: readonly InvariantSeverity[] = ['error', 'warn', 'info'];
 
 function severityOf(value: string | undefined, where: string): InvariantSeverity {
   if (value === undefined) return 'error';
-  if (!(SEVERITIES as readonly string[]).includes(value)) throw new CqFormatError(`${where}: severity must be error, warn or info, not '${value}'`);
+  if (!(SEVERITIES as readonly string[]).includes(value))
+    throw new CqFormatError(`${where}: severity must be error, warn or info, not '${value}'`);
   return value as InvariantSeverity;
 }
 
@@ -52,13 +60,16 @@ export function invariantFromRq(text: string, file: string): InvariantSpec {
   const { fields, query } = parseRq(text);
   if (query === '') throw new CqFormatError('no query after the header lines');
   const inferred = fields.get('include_inferred');
-  return invariantSpec({
-    sparql: query,
-    id: fields.get('id') || idFromFileName(file),
-    ...(fields.get('message') ? { message: fields.get('message') } : {}),
-    severity: severityOf(fields.get('severity') || undefined, '# severity'),
-    include_inferred: inferred === undefined || inferred === '' ? false : parseBoolean(inferred, 'include_inferred'),
-  }, 0);
+  return invariantSpec(
+    {
+      sparql: query,
+      id: fields.get('id') || idFromFileName(file),
+      ...(fields.get('message') ? { message: fields.get('message') } : {}),
+      severity: severityOf(fields.get('severity') || undefined, '# severity'),
+      include_inferred: inferred === undefined || inferred === '' ? false : parseBoolean(inferred, 'include_inferred'),
+    },
+    0,
+  );
 }
 
 /** A `.json` asset: an array of verify_ontology query objects, or `{"queries": [...]}`. */
@@ -70,21 +81,35 @@ export function invariantsFromJson(text: string, file: string): InvariantSpec[] 
     throw new CqFormatError(`not JSON: ${(e as Error).message}`);
   }
   const list = Array.isArray(parsed) ? parsed : (parsed as { queries?: unknown } | null)?.queries;
-  if (!Array.isArray(list)) throw new CqFormatError('an invariant list is an array of {sparql, id?, message?, severity?, include_inferred?} or {"queries": [...]}');
+  if (!Array.isArray(list))
+    throw new CqFormatError('an invariant list is an array of {sparql, id?, message?, severity?, include_inferred?} or {"queries": [...]}');
   const base = idFromFileName(file).replace(/\.json$/i, '');
   return list.map((item, i) => {
     const o = item as Record<string, unknown> | null;
     const where = `entry ${i}`;
-    if (typeof o !== 'object' || o === null || typeof o.sparql !== 'string' || o.sparql.trim() === '') throw new CqFormatError(`${where}: sparql must be a non-empty string`);
+    if (typeof o !== 'object' || o === null || typeof o.sparql !== 'string' || o.sparql.trim() === '')
+      throw new CqFormatError(`${where}: sparql must be a non-empty string`);
     const extra = Object.keys(o).filter((k) => !['sparql', 'id', 'message', 'severity', 'include_inferred'].includes(k));
     if (extra.length > 0) throw new CqFormatError(`${where}: unknown field ${extra.join(', ')}`);
     if (o.id !== undefined && (typeof o.id !== 'string' || o.id === '')) throw new CqFormatError(`${where}: id must be a non-empty string`);
     if (o.message !== undefined && typeof o.message !== 'string') throw new CqFormatError(`${where}: message must be a string`);
-    if (o.include_inferred !== undefined && typeof o.include_inferred !== 'boolean') throw new CqFormatError(`${where}: include_inferred must be a boolean`);
+    if (o.include_inferred !== undefined && typeof o.include_inferred !== 'boolean')
+      throw new CqFormatError(`${where}: include_inferred must be a boolean`);
     const severity = severityOf(o.severity === undefined ? undefined : String(o.severity), where);
-    const spec = invariantSpec({ sparql: o.sparql, id: o.id as string | undefined, message: o.message as string | undefined, severity, include_inferred: o.include_inferred as boolean | undefined }, i);
+    const spec = invariantSpec(
+      {
+        sparql: o.sparql,
+        id: o.id as string | undefined,
+        message: o.message as string | undefined,
+        severity,
+        include_inferred: o.include_inferred as boolean | undefined,
+      },
+      i,
+    );
     // Unnamed entries of different files must not collide: their default id carries the file name.
-    return o.id === undefined ? { ...spec, id: `${base}-${i + 1}`, message: o.message === undefined ? `Invariant '${base}-${i + 1}' violated.` : spec.message } : spec;
+    return o.id === undefined
+      ? { ...spec, id: `${base}-${i + 1}`, message: o.message === undefined ? `Invariant '${base}-${i + 1}' violated.` : spec.message }
+      : spec;
   });
 }
 
@@ -130,14 +155,23 @@ function focusOf(row: Readonly<Record<string, ResultTerm>>): string | null {
   return null;
 }
 
-const rowKey = (row: Readonly<Record<string, ResultTerm>>): string => JSON.stringify(Object.entries(row).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const rowKey = (row: Readonly<Record<string, ResultTerm>>): string =>
+  JSON.stringify(Object.entries(row).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 function findingsOf(result: InvariantResult, source: string | null): Finding[] {
   if (!result.violated) return [];
   const ruleId = `invariant:${result.id}`;
   const make = (focus: string | null, discriminator: string, details: Record<string, unknown>): Finding => ({
-    id: findingId('invariants', ruleId, focus, null, discriminator), source: 'invariants', severity: result.severity as Severity, message: result.message,
-    focus_iri: focus, axiom: null, path: source, rule_id: ruleId, waiver: null, details: { invariant: result.id, ...details },
+    id: findingId('invariants', ruleId, focus, null, discriminator),
+    source: 'invariants',
+    severity: result.severity as Severity,
+    message: result.message,
+    focus_iri: focus,
+    axiom: null,
+    path: source,
+    rule_id: ruleId,
+    waiver: null,
+    details: { invariant: result.id, ...details },
   });
   if (result.violations === undefined) return [make(null, 'ask', {})];
   // A query without DISTINCT may repeat a row: one finding per distinct row.
@@ -157,7 +191,10 @@ function verdictOf(findings: readonly Finding[]): Verdict {
 
 function resultRow(r: InvariantResult, source: string | null): Record<string, unknown> {
   return {
-    id: r.id, severity: r.severity, violated: r.violated, source: source ?? 'inline',
+    id: r.id,
+    severity: r.severity,
+    violated: r.violated,
+    source: source ?? 'inline',
     ...(r.violation_count === undefined ? {} : { violation_count: r.violation_count }),
     ...(r.truncated === undefined ? {} : { truncated: r.truncated }),
     ...(r.error === undefined ? {} : { error: r.error }),
@@ -167,11 +204,18 @@ function resultRow(r: InvariantResult, source: string | null): Record<string, un
 export async function invariantsStage(s: QcSnapshot, ctx: InvariantsStageContext): Promise<StageOutcome> {
   const load: AssetLoad = ctx.assets === undefined ? { specs: [], problems: [] } : await loadInvariantAssets(ctx.assets);
   const sourced: SourcedSpec[] = [...(ctx.inline ?? []).map((spec) => ({ spec, source: null })), ...load.specs];
-  if (sourced.length === 0 && load.problems.length === 0) return { stage: 'invariants', status: 'skipped', reason: 'no invariants given', findings: [] };
+  if (sourced.length === 0 && load.problems.length === 0)
+    return { stage: 'invariants', status: 'skipped', reason: 'no invariants given', findings: [] };
   const duplicate = duplicateId(sourced.map((x) => x.spec));
   if (duplicate !== undefined) load.problems.push(`two invariants share the id '${duplicate}'`);
   if (load.problems.length > 0) {
-    return { stage: 'invariants', status: 'error', reason: `malformed invariants: ${load.problems.join('; ')}`, findings: [], details: { problems: load.problems } };
+    return {
+      stage: 'invariants',
+      status: 'error',
+      reason: `malformed invariants: ${load.problems.join('; ')}`,
+      findings: [],
+      details: { problems: load.problems },
+    };
   }
   const target = qcQueryTarget(s, ctx);
   const results: InvariantResult[] = [];
@@ -179,7 +223,9 @@ export async function invariantsStage(s: QcSnapshot, ctx: InvariantsStageContext
   const findings = results.flatMap((r, i) => findingsOf(r, sourced[i].source));
   const errored = results.filter((r) => r.error !== undefined);
   const details = {
-    checked: results.length, violated: results.filter((r) => r.violated).length, errors: errored.length,
+    checked: results.length,
+    violated: results.filter((r) => r.violated).length,
+    errors: errored.length,
     invariants: results.map((r, i) => resultRow(r, sourced[i].source)),
   };
   if (errored.length > 0) {

@@ -27,12 +27,19 @@ export async function resolveAsset(root: string, relative: string): Promise<Reso
     if (s.isFile()) return { ok: true, path: relative, absolute, directory: false };
     return { ok: false, path: relative, reason: `${absolute} is neither a file nor a directory` };
   } catch (e) {
-    return { ok: false, path: relative, reason: `${absolute} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    return {
+      ok: false,
+      path: relative,
+      reason: `${absolute} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    };
   }
 }
 
 /** The policy's `invariants` and `cqs` asset lists (absent blocks: none). */
-export function policyAssetOptions(policy: EffectivePolicy, root: string | null): { invariantAssets?: PolicyAssets; cqAssets?: PolicyAssets } {
+export function policyAssetOptions(
+  policy: EffectivePolicy,
+  root: string | null,
+): { invariantAssets?: PolicyAssets; cqAssets?: PolicyAssets } {
   if (root === null) return {};
   return {
     ...(policy.invariants === undefined ? {} : { invariantAssets: { root, paths: policy.invariants.paths } }),

@@ -24,7 +24,14 @@ export function profileFinding(v: ProfileViolation, profile: OwlProfile): Findin
   const axiom = v.axiom ?? null;
   return {
     id: findingId('profile', ruleId, focus, axiom),
-    source: 'profile', severity: 'error', message: v.message, focus_iri: focus, axiom, path: null, rule_id: ruleId, waiver: null,
+    source: 'profile',
+    severity: 'error',
+    message: v.message,
+    focus_iri: focus,
+    axiom,
+    path: null,
+    rule_id: ruleId,
+    waiver: null,
     details: { profile, kind: v.kind, ontology: v.ontology },
   };
 }
@@ -35,7 +42,10 @@ export function profileOutcome(report: ProfileReport): StageOutcome {
   const imported = report.violations.filter((v) => !v.owned);
   const findings = owned.map((v) => profileFinding(v, report.profile));
   return {
-    stage: 'profile', status: 'completed', verdict: findings.length > 0 ? 'fail' : 'pass', findings,
+    stage: 'profile',
+    status: 'completed',
+    verdict: findings.length > 0 ? 'fail' : 'pass',
+    findings,
     details: {
       profile: report.profile,
       in_profile: report.inProfile,
@@ -55,12 +65,18 @@ export function profileStage(snapshot: QcSnapshot, profile = 'DL', deadline = In
     return { stage: 'profile', status: 'skipped', reason: `owl_profile ${profile} skips the profile check`, findings: [] };
   }
   if (!OWL_PROFILES.includes(profile as OwlProfile)) {
-    return { stage: 'profile', status: 'error', reason: `unknown OWL profile "${profile}" (expected DL, EL, QL, RL, none or Full)`, findings: [] };
+    return {
+      stage: 'profile',
+      status: 'error',
+      reason: `unknown OWL profile "${profile}" (expected DL, EL, QL, RL, none or Full)`,
+      findings: [],
+    };
   }
   try {
     return profileOutcome(checkProfile(snapshot.closure, profile as OwlProfile, snapshot.ontology, deadline));
   } catch (e) {
-    if (e instanceof ProfileCheckTimeout) return { stage: 'profile', status: 'error', reason: 'the profile check ran out of time', findings: [] };
+    if (e instanceof ProfileCheckTimeout)
+      return { stage: 'profile', status: 'error', reason: 'the profile check ran out of time', findings: [] };
     throw e;
   }
 }

@@ -20,7 +20,8 @@ export interface ReasonerStageContext {
   readonly signal: AbortSignal;
 }
 
-export const RULES_IGNORED_WARNING = 'The ontology has SWRL rules; the selected reasoner ignores them, so rule inferences are missing from this verdict.';
+export const RULES_IGNORED_WARNING =
+  'The ontology has SWRL rules; the selected reasoner ignores them, so rule inferences are missing from this verdict.';
 
 let runs = 0;
 
@@ -34,17 +35,40 @@ function taskKey(s: QcSnapshot): string {
 }
 
 export function reasonerConfiguration(r: ReasonerInfo, timeoutMs: number): Record<string, unknown> {
-  return { id: r.id, name: r.name, version: r.version, implementation_digest: implementationDigest(r), timeout_ms: timeoutMs, rules: 'ignored', execution: 'private snapshot on the reasoning pool' };
+  return {
+    id: r.id,
+    name: r.name,
+    version: r.version,
+    implementation_digest: implementationDigest(r),
+    timeout_ms: timeoutMs,
+    rules: 'ignored',
+    execution: 'private snapshot on the reasoning pool',
+  };
 }
 
 function finding(ruleId: string, message: string, focus: string | null): Finding {
-  return { id: findingId('reasoner', ruleId, focus, null), source: 'reasoner', severity: 'error', message, focus_iri: focus, axiom: null, path: null, rule_id: ruleId, waiver: null };
+  return {
+    id: findingId('reasoner', ruleId, focus, null),
+    source: 'reasoner',
+    severity: 'error',
+    message,
+    focus_iri: focus,
+    axiom: null,
+    path: null,
+    rule_id: ruleId,
+    waiver: null,
+  };
 }
 
 /** The findings of a finished classification: the inconsistency alone, or one per unsatisfiable class. */
 export function classificationFindings(data: Pick<ClassificationData, 'consistent' | 'unsatisfiable'>, s: QcSnapshot): Finding[] {
-  if (!data.consistent) return [finding('inconsistent_ontology', 'The ontology is inconsistent: it has no model, so every class is unsatisfiable.', null)];
-  return [...data.unsatisfiable].sort().map((iri) => finding('unsatisfiable_class', `${displayName(iri, s.closure, s.labelLanguage)} is unsatisfiable (equivalent to owl:Nothing).`, iri));
+  if (!data.consistent)
+    return [finding('inconsistent_ontology', 'The ontology is inconsistent: it has no model, so every class is unsatisfiable.', null)];
+  return [...data.unsatisfiable]
+    .sort()
+    .map((iri) =>
+      finding('unsatisfiable_class', `${displayName(iri, s.closure, s.labelLanguage)} is unsatisfiable (equivalent to owl:Nothing).`, iri),
+    );
 }
 
 export async function reasonerStage(s: QcSnapshot, ctx: ReasonerStageContext): Promise<StageOutcome> {
@@ -53,14 +77,36 @@ export async function reasonerStage(s: QcSnapshot, ctx: ReasonerStageContext): P
   const input = closureInput(s.closure);
   const configuration = reasonerConfiguration(r, timeoutMs);
   const warning = input.ruleCount > 0 ? { warning: RULES_IGNORED_WARNING } : {};
-  const out = await runTask<ClassificationData>({ type: 'classify', key: taskKey(s), model: shipAll(input), reasoner: r.id, timeLimitMs: timeoutMs }, timeoutMs, ctx.signal);
+  const out = await runTask<ClassificationData>(
+    { type: 'classify', key: taskKey(s), model: shipAll(input), reasoner: r.id, timeLimitMs: timeoutMs },
+    timeoutMs,
+    ctx.signal,
+  );
   switch (out.kind) {
     case 'timeout':
-      return { stage: 'reasoner', status: 'error', reason: `classification did not finish within ${timeoutMs} ms`, findings: [], details: { reasoner_configuration: configuration, ...warning } };
+      return {
+        stage: 'reasoner',
+        status: 'error',
+        reason: `classification did not finish within ${timeoutMs} ms`,
+        findings: [],
+        details: { reasoner_configuration: configuration, ...warning },
+      };
     case 'cancelled':
-      return { stage: 'reasoner', status: 'error', reason: 'classification was cancelled', findings: [], details: { reasoner_configuration: configuration, ...warning } };
+      return {
+        stage: 'reasoner',
+        status: 'error',
+        reason: 'classification was cancelled',
+        findings: [],
+        details: { reasoner_configuration: configuration, ...warning },
+      };
     case 'error':
-      return { stage: 'reasoner', status: 'error', reason: `the reasoner failed: ${out.message}`, findings: [], details: { reasoner_configuration: configuration, ...warning } };
+      return {
+        stage: 'reasoner',
+        status: 'error',
+        reason: `the reasoner failed: ${out.message}`,
+        findings: [],
+        details: { reasoner_configuration: configuration, ...warning },
+      };
     case 'done': {
       const data = out.value;
       const findings = classificationFindings(data, s);
@@ -81,6 +127,7 @@ export async function reasonerStage(s: QcSnapshot, ctx: ReasonerStageContext): P
         },
       };
     }
-    default: return unreachable(out);
+    default:
+      return unreachable(out);
   }
 }

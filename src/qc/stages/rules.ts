@@ -16,5 +16,11 @@ export function rulesStage(s: QcSnapshot, reasoner: ReasonerInfo): StageOutcome 
   const n = ruleCount(s);
   if (n === 0) return { stage: 'rules', status: 'completed', verdict: 'pass', findings: [], details: { rule_count: 0 } };
   const who = `${reasoner.name} does not execute SWRL rules (its reviewed profile marks every rule atom unsupported)`;
-  return { stage: 'rules', status: 'error', reason: `${n} SWRL rule(s) cannot be evaluated: ${who}`, findings: [], details: { rule_count: n } };
+  return {
+    stage: 'rules',
+    status: 'error',
+    reason: `${n} SWRL rule(s) cannot be evaluated: ${who}`,
+    findings: [],
+    details: { rule_count: n },
+  };
 }

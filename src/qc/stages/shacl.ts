@@ -76,7 +76,12 @@ function failed(reason: string): StageOutcome {
   return { stage: 'shacl', status: 'error', reason, findings: [] };
 }
 
-export async function shaclStage(snapshot: QcSnapshot, source: ShaclShapesSource | undefined, deadline: number, signal: AbortSignal): Promise<StageOutcome> {
+export async function shaclStage(
+  snapshot: QcSnapshot,
+  source: ShaclShapesSource | undefined,
+  deadline: number,
+  signal: AbortSignal,
+): Promise<StageOutcome> {
   if (source === undefined) return { stage: 'shacl', status: 'skipped', reason: 'no SHACL shapes given', findings: [] };
   let documents: readonly ShapesDocument[];
   try {
@@ -87,8 +92,11 @@ export async function shaclStage(snapshot: QcSnapshot, source: ShaclShapesSource
   let results: readonly ShaclResult[];
   try {
     results = await shaclEngine().validate({
-      shapes: documents, data: snapshotDataGraph(snapshot.closure), language: snapshot.labelLanguage,
-      timeoutMs: Math.max(1, deadline - Date.now()), signal,
+      shapes: documents,
+      data: snapshotDataGraph(snapshot.closure),
+      language: snapshot.labelLanguage,
+      timeoutMs: Math.max(1, deadline - Date.now()),
+      signal,
     });
   } catch (e) {
     if (e instanceof ShaclFailure) return failed(e.message);
@@ -96,7 +104,10 @@ export async function shaclStage(snapshot: QcSnapshot, source: ShaclShapesSource
   }
   const findings = sortResults(results).map(shaclFinding);
   return {
-    stage: 'shacl', status: 'completed', verdict: verdictOf(findings), findings,
+    stage: 'shacl',
+    status: 'completed',
+    verdict: verdictOf(findings),
+    findings,
     details: { shapes: documents.map((d) => d.origin), total_results: results.length, conforms: results.length === 0 },
   };
 }

@@ -33,11 +33,19 @@ async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Prom
   const timeoutMs = Math.max(1, ctx.deadline - Date.now());
   const input = closureInput(s.closure);
   const key = (snapshotWorkspaceId(s) ?? 'qc-private') + '@qc-' + s.revision + '-inferred-' + ++runs;
-  const out = await runTask<ClassificationData>({ type: 'classify', key, model: shipAll(input), reasoner: r.id, timeLimitMs: timeoutMs }, timeoutMs, ctx.signal);
+  const out = await runTask<ClassificationData>(
+    { type: 'classify', key, model: shipAll(input), reasoner: r.id, timeLimitMs: timeoutMs },
+    timeoutMs,
+    ctx.signal,
+  );
   switch (out.kind) {
     case 'done': {
       const c = new Classification(out.value, s.revision, r, input.ruleCount);
-      if (!c.consistent) return unavailable('inconsistent_ontology', 'The snapshot is inconsistent, so every statement is entailed: see explain_inconsistency');
+      if (!c.consistent)
+        return unavailable(
+          'inconsistent_ontology',
+          'The snapshot is inconsistent, so every statement is entailed: see explain_inconsistency',
+        );
       return readyInferences(c);
     }
     case 'timeout':
@@ -46,7 +54,8 @@ async function privateInferences(s: QcSnapshot, ctx: SnapshotQueryContext): Prom
       return unavailable('cancelled', 'the private classification for include_inferred was cancelled');
     case 'error':
       return unavailable('reasoner_error', `the private classification for include_inferred failed: ${out.message}`);
-    default: return unreachable(out);
+    default:
+      return unreachable(out);
   }
 }
 

@@ -22,8 +22,17 @@ import { DEFINITION_PROPERTIES } from './governance.js';
 import { stronglyConnectedComponents } from '../../util/strongly-connected.js';
 
 export const STRUCTURAL_CHECKS = [
-  'missing_label', 'missing_definition', 'duplicate_label', 'multiple_labels', 'deprecated_in_use', 'undeclared_entity',
-  'property_missing_domain', 'property_missing_range', 'self_subclass', 'subclass_cycle', 'isolated_class',
+  'missing_label',
+  'missing_definition',
+  'duplicate_label',
+  'multiple_labels',
+  'deprecated_in_use',
+  'undeclared_entity',
+  'property_missing_domain',
+  'property_missing_range',
+  'self_subclass',
+  'subclass_cycle',
+  'isolated_class',
 ] as const;
 
 export type StructuralCheckId = (typeof STRUCTURAL_CHECKS)[number];
@@ -35,17 +44,61 @@ interface CheckInfo {
 }
 
 export const CHECK_INFO: Readonly<Record<StructuralCheckId, CheckInfo>> = {
-  missing_label: { severity: 'warn', title: 'Classes and properties without an rdfs:label', suggestion: 'Add an rdfs:label (set_label) so the term can be named by people and by display-name references.' },
-  missing_definition: { severity: 'info', title: 'Classes and properties without a textual definition', suggestion: 'Add a definition (IAO:0000115 or skos:definition) stating what the term means.' },
-  duplicate_label: { severity: 'warn', title: 'Different terms sharing one label', suggestion: 'Make each label unique (within its language), or merge the terms if they mean the same thing.' },
-  multiple_labels: { severity: 'warn', title: 'Terms with more than one rdfs:label in the same language', suggestion: 'Keep one rdfs:label per language; move the others to a synonym property.' },
-  deprecated_in_use: { severity: 'warn', title: 'Deprecated terms still used in logical axioms', suggestion: 'Replace the deprecated term by its successor in these axioms, or remove the axioms.' },
-  undeclared_entity: { severity: 'warn', title: 'Entities used without a declaration', suggestion: 'Declare the entity with its type (add_axiom declaration), or correct a mistyped IRI.' },
-  property_missing_domain: { severity: 'info', title: 'Object and data properties without a domain', suggestion: 'State a domain (object_property_domain / data_property_domain) if the property applies to one kind of thing.' },
-  property_missing_range: { severity: 'info', title: 'Object and data properties without a range', suggestion: 'State a range (object_property_range / data_property_range) for the values of the property.' },
-  self_subclass: { severity: 'warn', title: 'Classes asserted as subclasses of themselves', suggestion: 'Remove the SubClassOf axiom: it states nothing.' },
-  subclass_cycle: { severity: 'warn', title: 'Cycles in the asserted subclass hierarchy', suggestion: 'Break the cycle, or state the classes as equivalent if that is what is meant.' },
-  isolated_class: { severity: 'info', title: 'Classes used in no logical axiom', suggestion: 'Place the class in the hierarchy (add_subclass_of) or remove it if unused.' },
+  missing_label: {
+    severity: 'warn',
+    title: 'Classes and properties without an rdfs:label',
+    suggestion: 'Add an rdfs:label (set_label) so the term can be named by people and by display-name references.',
+  },
+  missing_definition: {
+    severity: 'info',
+    title: 'Classes and properties without a textual definition',
+    suggestion: 'Add a definition (IAO:0000115 or skos:definition) stating what the term means.',
+  },
+  duplicate_label: {
+    severity: 'warn',
+    title: 'Different terms sharing one label',
+    suggestion: 'Make each label unique (within its language), or merge the terms if they mean the same thing.',
+  },
+  multiple_labels: {
+    severity: 'warn',
+    title: 'Terms with more than one rdfs:label in the same language',
+    suggestion: 'Keep one rdfs:label per language; move the others to a synonym property.',
+  },
+  deprecated_in_use: {
+    severity: 'warn',
+    title: 'Deprecated terms still used in logical axioms',
+    suggestion: 'Replace the deprecated term by its successor in these axioms, or remove the axioms.',
+  },
+  undeclared_entity: {
+    severity: 'warn',
+    title: 'Entities used without a declaration',
+    suggestion: 'Declare the entity with its type (add_axiom declaration), or correct a mistyped IRI.',
+  },
+  property_missing_domain: {
+    severity: 'info',
+    title: 'Object and data properties without a domain',
+    suggestion: 'State a domain (object_property_domain / data_property_domain) if the property applies to one kind of thing.',
+  },
+  property_missing_range: {
+    severity: 'info',
+    title: 'Object and data properties without a range',
+    suggestion: 'State a range (object_property_range / data_property_range) for the values of the property.',
+  },
+  self_subclass: {
+    severity: 'warn',
+    title: 'Classes asserted as subclasses of themselves',
+    suggestion: 'Remove the SubClassOf axiom: it states nothing.',
+  },
+  subclass_cycle: {
+    severity: 'warn',
+    title: 'Cycles in the asserted subclass hierarchy',
+    suggestion: 'Break the cycle, or state the classes as equivalent if that is what is meant.',
+  },
+  isolated_class: {
+    severity: 'info',
+    title: 'Classes used in no logical axiom',
+    suggestion: 'Place the class in the hierarchy (add_subclass_of) or remove it if unused.',
+  },
 };
 
 const DEFINITIONS: ReadonlySet<IRI> = new Set(DEFINITION_PROPERTIES);
@@ -91,7 +144,11 @@ export class AuditTimeout extends Error {
   }
 }
 
-interface Label { readonly lex: string; readonly lang: string; readonly axiom: Axiom }
+interface Label {
+  readonly lex: string;
+  readonly lang: string;
+  readonly axiom: Axiom;
+}
 
 /** Facts gathered once from the closure. */
 interface Facts {
@@ -115,7 +172,13 @@ class Clock {
 const isTrue = (lex: string) => lex === 'true' || lex === '1';
 
 function gatherFacts(view: AuditView, clock: Clock): Facts {
-  const facts: Facts = { labels: new Map(), defined: new Set(), deprecated: new Set(), declaredHere: new Set(), declaredElsewhere: new Set() };
+  const facts: Facts = {
+    labels: new Map(),
+    defined: new Set(),
+    deprecated: new Set(),
+    declaredHere: new Set(),
+    declaredElsewhere: new Set(),
+  };
   for (const o of view.closure) {
     for (const a of o.axiomsOfKind('AnnotationAssertion')) {
       clock.tick();
@@ -141,7 +204,14 @@ function gatherFacts(view: AuditView, clock: Clock): Facts {
 /** The audited ontologies: the active one, or the whole closure with include_imports. */
 const scopeOf = (view: AuditView, includeImports: boolean): readonly Ontology[] => (includeImports ? view.closure : [view.ontology]);
 
-const ENTITY_KINDS_SET: ReadonlySet<string> = new Set(['Class', 'ObjectProperty', 'DataProperty', 'AnnotationProperty', 'NamedIndividual', 'Datatype']);
+const ENTITY_KINDS_SET: ReadonlySet<string> = new Set([
+  'Class',
+  'ObjectProperty',
+  'DataProperty',
+  'AnnotationProperty',
+  'NamedIndividual',
+  'Datatype',
+]);
 
 const byIri = (a: Entity, b: Entity) => (a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
 
@@ -177,12 +247,14 @@ function oncePerIri(entities: readonly Entity[]): Entity[] {
 }
 
 function missingLabel(au: Audit): StructuralIssue[] {
-  return oncePerIri(au.owned.filter((e) => LABELLED_KINDS.has(e.kind))).filter((e) => !au.facts.labels.has(e.iri))
+  return oncePerIri(au.owned.filter((e) => LABELLED_KINDS.has(e.kind)))
+    .filter((e) => !au.facts.labels.has(e.iri))
     .map((e) => ({ entities: [e], axiom: null, message: `${e.kind} ${name(au, e.iri)} has no rdfs:label.` }));
 }
 
 function missingDefinition(au: Audit): StructuralIssue[] {
-  return oncePerIri(au.owned.filter((e) => DEFINED_KINDS.has(e.kind))).filter((e) => !au.facts.defined.has(e.iri) && !au.facts.deprecated.has(e.iri))
+  return oncePerIri(au.owned.filter((e) => DEFINED_KINDS.has(e.kind)))
+    .filter((e) => !au.facts.defined.has(e.iri) && !au.facts.deprecated.has(e.iri))
     .map((e) => ({ entities: [e], axiom: null, message: `${e.kind} ${name(au, e.iri)} has no definition.` }));
 }
 
@@ -214,7 +286,12 @@ function duplicateLabel(au: Audit): StructuralIssue[] {
     const shown = JSON.stringify(labels[0].lex) + (labels[0].lang === '' ? '' : '@' + labels[0].lang);
     const iris = entities.map((e) => e.iri).join(', ');
     // the focus's own label assertion is the axiom concerned: it keeps the finding id apart from the focus's other labels
-    out.push({ entities, axiom: labels[0].axiom, message: `Label ${shown} is used by ${entities.length} terms: ${iris}.`, detail: `${shown}: ${iris}` });
+    out.push({
+      entities,
+      axiom: labels[0].axiom,
+      message: `Label ${shown} is used by ${entities.length} terms: ${iris}.`,
+      detail: `${shown}: ${iris}`,
+    });
   }
   return out.sort((x, y) => byIri(x.entities[0], y.entities[0]) || (x.detail! < y.detail! ? -1 : x.detail! > y.detail! ? 1 : 0));
 }
@@ -224,8 +301,17 @@ function multipleLabels(au: Audit): StructuralIssue[] {
   for (const e of oncePerIri(au.owned)) {
     const perLang = new Map<string, number>();
     for (const l of au.facts.labels.get(e.iri) ?? []) perLang.set(l.lang, (perLang.get(l.lang) ?? 0) + 1);
-    const langs = [...perLang].filter(([, n]) => n > 1).map(([lang]) => (lang === '' ? 'untagged' : lang)).sort();
-    if (langs.length > 0) out.push({ entities: [e], axiom: null, message: `${name(au, e.iri)} has several rdfs:labels in the same language (${langs.join(', ')}).`, detail: `${e.iri}: ${langs.join(', ')}` });
+    const langs = [...perLang]
+      .filter(([, n]) => n > 1)
+      .map(([lang]) => (lang === '' ? 'untagged' : lang))
+      .sort();
+    if (langs.length > 0)
+      out.push({
+        entities: [e],
+        axiom: null,
+        message: `${name(au, e.iri)} has several rdfs:labels in the same language (${langs.join(', ')}).`,
+        detail: `${e.iri}: ${langs.join(', ')}`,
+      });
   }
   return out;
 }
@@ -296,7 +382,8 @@ function coveredProperties(au: Audit, which: 'domain' | 'range'): (p: Entity) =>
     let found = false;
     for (const o of au.view.closure) {
       for (const sup of o.index.superProperties(p)) {
-        if (typeof sup !== 'string' && (sup.kind === 'ObjectProperty' || sup.kind === 'DataProperty') && covered(sup, visiting)) found = true;
+        if (typeof sup !== 'string' && (sup.kind === 'ObjectProperty' || sup.kind === 'DataProperty') && covered(sup, visiting))
+          found = true;
       }
     }
     visiting.delete(p);
@@ -308,8 +395,13 @@ function coveredProperties(au: Audit, which: 'domain' | 'range'): (p: Entity) =>
 
 function propertyMissing(au: Audit, which: 'domain' | 'range'): StructuralIssue[] {
   const covered = coveredProperties(au, which);
-  return au.owned.filter((e) => (e.kind === 'ObjectProperty' || e.kind === 'DataProperty') && !covered(e))
-    .map((e) => ({ entities: [e], axiom: null, message: `${e.kind} ${name(au, e.iri)} has no ${which} (none asserted, none inherited from a super-property).` }));
+  return au.owned
+    .filter((e) => (e.kind === 'ObjectProperty' || e.kind === 'DataProperty') && !covered(e))
+    .map((e) => ({
+      entities: [e],
+      axiom: null,
+      message: `${e.kind} ${name(au, e.iri)} has no ${which} (none asserted, none inherited from a super-property).`,
+    }));
 }
 
 function selfSubclass(au: Audit): StructuralIssue[] {
@@ -317,7 +409,8 @@ function selfSubclass(au: Audit): StructuralIssue[] {
   for (const o of au.scope) {
     for (const a of o.axiomsOfKind('SubClassOf')) {
       au.clock.tick();
-      if (a.sub === a.sup && a.sub.kind === 'Class') out.push({ entities: [a.sub], axiom: a, message: `${name(au, a.sub.iri)} is asserted to be a subclass of itself.` });
+      if (a.sub === a.sup && a.sub.kind === 'Class')
+        out.push({ entities: [a.sub], axiom: a, message: `${name(au, a.sub.iri)} is asserted to be a subclass of itself.` });
     }
   }
   return out.sort((x, y) => byIri(x.entities[0], y.entities[0]));
@@ -358,12 +451,21 @@ function subclassCycle(au: Audit): StructuralIssue[] {
   }
   for (const list of edges.values()) list.sort(byIri);
   // a hierarchy cycle is a component of two or more classes; a told self-subclass is selfSubclass's finding
-  return stronglyConnectedComponents(edges.keys(), (n) => edges.get(n) ?? [], () => au.clock.tick())
+  return stronglyConnectedComponents(
+    edges.keys(),
+    (n) => edges.get(n) ?? [],
+    () => au.clock.tick(),
+  )
     .filter((comp) => comp.length > 1)
     .map((comp) => {
       const path = cycleThrough(comp, edges);
       const rendered = path.map((e) => name(au, e.iri)).join(' → ');
-      return { entities: [...comp].sort(byIri), axiom: null, message: `The asserted subclass hierarchy loops: ${rendered}.`, detail: rendered };
+      return {
+        entities: [...comp].sort(byIri),
+        axiom: null,
+        message: `The asserted subclass hierarchy loops: ${rendered}.`,
+        detail: rendered,
+      };
     })
     .sort((x, y) => byIri(x.entities[0], y.entities[0]));
 }
@@ -383,7 +485,12 @@ function isolatedClass(au: Audit): StructuralIssue[] {
       }
       if (used) break;
     }
-    if (!used) out.push({ entities: [e], axiom: null, message: `Class ${name(au, e.iri)} is used in no logical axiom (no superclass, subclass, restriction or instance).` });
+    if (!used)
+      out.push({
+        entities: [e],
+        axiom: null,
+        message: `Class ${name(au, e.iri)} is used in no logical axiom (no superclass, subclass, restriction or instance).`,
+      });
   }
   return out;
 }
@@ -436,7 +543,12 @@ function toFinding(check: CheckReport, issue: StructuralIssue): Finding {
     rule_id: check.id,
     waiver: null,
     ...(others.length > 0 || issue.detail !== undefined
-      ? { details: { ...(others.length > 0 ? { related_iris: others } : {}), ...(issue.detail !== undefined ? { detail: issue.detail } : {}) } }
+      ? {
+          details: {
+            ...(others.length > 0 ? { related_iris: others } : {}),
+            ...(issue.detail !== undefined ? { detail: issue.detail } : {}),
+          },
+        }
       : {}),
   };
 }
@@ -452,5 +564,11 @@ export function structuralStage(s: QcSnapshot, options: StructuralStageOptions):
   const findings = reports.flatMap((r) => r.issues.map((i) => toFinding(r, i)));
   const counts = Object.fromEntries(reports.map((r) => [r.id, r.issues.length]));
   const verdict = findings.some((f) => f.severity === 'warn') ? 'warn' : findings.length > 0 ? 'info' : 'pass';
-  return { stage: 'structural', status: 'completed', verdict, findings, details: { checks: counts, include_imports: options.includeImports } };
+  return {
+    stage: 'structural',
+    status: 'completed',
+    verdict,
+    findings,
+    details: { checks: counts, include_imports: options.includeImports },
+  };
 }

@@ -6,7 +6,14 @@
 // to the axioms under test) with a test of the result, and the goal holds when every group does.
 
 import type {
-  Axiom, ClassExpression, DataProperty, Entity, Individual, IRI, Literal, ObjectPropertyExpression,
+  Axiom,
+  ClassExpression,
+  DataProperty,
+  Entity,
+  Individual,
+  IRI,
+  Literal,
+  ObjectPropertyExpression,
 } from '../../model/terms.js';
 import * as t from '../../model/terms.js';
 import { signature } from '../../model/walk.js';
@@ -215,14 +222,28 @@ function groupsOf(a: Axiom): CheckGroup[] | null {
         g.subData(p, a.properties[0]);
       }
       break;
-    case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'Declaration': case 'DisjointUnion':
-    case 'DisjointObjectProperties': case 'InverseObjectProperties': case 'DisjointDataProperties':
-    case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
-    case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange': case 'DLSafeRule':
+    case 'FunctionalObjectProperty':
+    case 'InverseFunctionalObjectProperty':
+    case 'IrreflexiveObjectProperty':
+    case 'SymmetricObjectProperty':
+    case 'AsymmetricObjectProperty':
+    case 'Declaration':
+    case 'DisjointUnion':
+    case 'DisjointObjectProperties':
+    case 'InverseObjectProperties':
+    case 'DisjointDataProperties':
+    case 'DataPropertyRange':
+    case 'FunctionalDataProperty':
+    case 'DatatypeDefinition':
+    case 'HasKey':
+    case 'AnnotationAssertion':
+    case 'SubAnnotationPropertyOf':
+    case 'AnnotationPropertyDomain':
+    case 'AnnotationPropertyRange':
+    case 'DLSafeRule':
       return null;
-    default: return unreachable(a);
+    default:
+      return unreachable(a);
   }
   return [g.build()];
 }
@@ -240,9 +261,20 @@ export function inconsistencyGoal(): Goal {
 
 /** Types of goal the reasoner decides and get_explanations justifies (TOOLS.md 3.8). */
 export const JUSTIFIED_KINDS: ReadonlySet<Axiom['kind']> = new Set([
-  'SubClassOf', 'EquivalentClasses', 'DisjointClasses', 'ClassAssertion', 'ObjectPropertyAssertion', 'DataPropertyAssertion',
-  'NegativeObjectPropertyAssertion', 'NegativeDataPropertyAssertion', 'SameIndividual', 'DifferentIndividuals',
-  'ObjectPropertyDomain', 'ObjectPropertyRange', 'DataPropertyDomain', 'DataPropertyRange',
+  'SubClassOf',
+  'EquivalentClasses',
+  'DisjointClasses',
+  'ClassAssertion',
+  'ObjectPropertyAssertion',
+  'DataPropertyAssertion',
+  'NegativeObjectPropertyAssertion',
+  'NegativeDataPropertyAssertion',
+  'SameIndividual',
+  'DifferentIndividuals',
+  'ObjectPropertyDomain',
+  'ObjectPropertyRange',
+  'DataPropertyDomain',
+  'DataPropertyRange',
 ]);
 
 export class ExplainTimeout extends Error {
@@ -265,7 +297,11 @@ export function asserts(axioms: Iterable<Axiom>, goal: Axiom): boolean {
 export class EntailmentChecker {
   calls = 0;
 
-  constructor(readonly goal: Goal, private readonly classifier: Classifier, readonly deadline = Infinity) {}
+  constructor(
+    readonly goal: Goal,
+    private readonly classifier: Classifier,
+    readonly deadline = Infinity,
+  ) {}
 
   async entailed(axioms: readonly Axiom[]): Promise<boolean> {
     const groups = this.goal.groups;

@@ -65,7 +65,10 @@ export async function justify(axioms: Iterable<Axiom>, axiom: Axiom, max: number
   }
   const all = await allJustifications(checker, module, max);
   return {
-    ...base, entailed: all.justifications.length > 0, justifications: all.justifications, complete: all.complete,
+    ...base,
+    entailed: all.justifications.length > 0,
+    justifications: all.justifications,
+    complete: all.complete,
     reasonerCalls: checker.calls,
   };
 }

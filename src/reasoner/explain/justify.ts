@@ -86,7 +86,11 @@ export interface AllJustifications {
   readonly complete: boolean;
 }
 
-const pathKey = (path: readonly Axiom[]) => path.map((a) => a.id).sort((x, y) => x - y).join(',');
+const pathKey = (path: readonly Axiom[]) =>
+  path
+    .map((a) => a.id)
+    .sort((x, y) => x - y)
+    .join(',');
 
 function disjoint(j: readonly Axiom[], path: ReadonlySet<Axiom>): boolean {
   for (const a of j) if (path.has(a)) return false;

@@ -27,7 +27,13 @@ export type ExplainRequest =
 export type ExplainOutcome = ExplainData | { readonly kind: 'error'; readonly message: string };
 
 /** Runs one explanation over `snap` (a window's current active imports closure) until done, timed out or `signal` aborts. */
-export async function runExplanation(snap: Snapshot, reasoner: ReasonerInfo, request: ExplainRequest, timeoutMs: number, signal: AbortSignal): Promise<ExplainOutcome> {
+export async function runExplanation(
+  snap: Snapshot,
+  reasoner: ReasonerInfo,
+  request: ExplainRequest,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<ExplainOutcome> {
   if (signal.aborted) return { kind: 'cancelled' };
   const cancel = cancelFlag();
   const task: ExplainTask = {

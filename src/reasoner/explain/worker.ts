@@ -35,14 +35,29 @@ export type ExplainData =
   | { readonly kind: 'inconsistent_ontology' }
   | { readonly kind: 'entailment'; readonly entailed: boolean; readonly decided: boolean; readonly calls: number }
   | {
-    readonly kind: 'justifications'; readonly entailed: boolean; readonly decided: boolean;
-    readonly justifications: readonly (readonly string[])[]; readonly complete: boolean; readonly moduleSize: number; readonly calls: number;
-  }
-  | { readonly kind: 'inconsistency'; readonly inconsistent: boolean; readonly axioms: readonly string[]; readonly minimal: boolean; readonly calls: number }
+      readonly kind: 'justifications';
+      readonly entailed: boolean;
+      readonly decided: boolean;
+      readonly justifications: readonly (readonly string[])[];
+      readonly complete: boolean;
+      readonly moduleSize: number;
+      readonly calls: number;
+    }
+  | {
+      readonly kind: 'inconsistency';
+      readonly inconsistent: boolean;
+      readonly axioms: readonly string[];
+      readonly minimal: boolean;
+      readonly calls: number;
+    }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'cancelled' };
 
-interface Loaded { readonly key: string; readonly axioms: readonly Axiom[]; readonly extractor: ModuleExtractor }
+interface Loaded {
+  readonly key: string;
+  readonly axioms: readonly Axiom[];
+  readonly extractor: ModuleExtractor;
+}
 let loaded: Loaded | null = null;
 
 function load(task: ExplainTask): Loaded {
@@ -67,7 +82,13 @@ async function work(task: ExplainTask): Promise<ExplainData> {
   const options = () => ({ classifier, extractor: l.extractor, timeoutMs: remaining() });
   if (task.type === 'inconsistency') {
     const r = await explainInconsistency(l.axioms, options());
-    return { kind: 'inconsistency', inconsistent: r.inconsistent, axioms: r.axioms.map((a) => lines.axiom(a)), minimal: r.minimal, calls: r.consistencyChecks };
+    return {
+      kind: 'inconsistency',
+      inconsistent: r.inconsistent,
+      axioms: r.axioms.map((a) => lines.axiom(a)),
+      minimal: r.minimal,
+      calls: r.consistencyChecks,
+    };
   }
   if (await inconsistent(l, classifier, start + task.timeoutMs)) return { kind: 'inconsistent_ontology' };
   const [goal] = readSnapshotAxioms('Ontology(\n' + task.goal + '\n)');
@@ -77,7 +98,12 @@ async function work(task: ExplainTask): Promise<ExplainData> {
   }
   const r = await justify(l.axioms, goal, task.max ?? 0, options());
   return {
-    kind: 'justifications', entailed: r.entailed, decided: r.decided, complete: r.complete, moduleSize: r.moduleSize, calls: r.reasonerCalls,
+    kind: 'justifications',
+    entailed: r.entailed,
+    decided: r.decided,
+    complete: r.complete,
+    moduleSize: r.moduleSize,
+    calls: r.reasonerCalls,
     justifications: r.justifications.map((j) => j.map((a) => lines.axiom(a))),
   };
 }

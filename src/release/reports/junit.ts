@@ -12,10 +12,15 @@ const NOT_XML = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Text safe in XML content and in double- or single-quoted attributes. */
 export function xmlEscape(s: string): string {
-  return s.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return s
+    .replace(NOT_XML, '\uFFFD')
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
-const attrs = (pairs: Record<string, string | number>) => Object.entries(pairs).map(([k, v]) => ` ${k}="${xmlEscape(String(v))}"`).join('');
+const attrs = (pairs: Record<string, string | number>) =>
+  Object.entries(pairs)
+    .map(([k, v]) => ` ${k}="${xmlEscape(String(v))}"`)
+    .join('');
 
 interface Case {
   readonly name: string;
@@ -29,7 +34,8 @@ function stageCase(s: ReportStage): Case {
   const name = `${s.stage} stage`;
   if (s.status === 'skipped') return { name, outcome: 'skipped', message: s.reason ?? 'skipped', type: 'skipped' };
   if (s.status === 'error') return { name, outcome: 'error', message: s.reason ?? 'the stage failed to run', type: 'stage_error' };
-  if (s.verdict === 'fail') return { name, outcome: 'failure', message: `verdict fail: ${s.findings_summary.error} error finding(s)`, type: 'verdict' };
+  if (s.verdict === 'fail')
+    return { name, outcome: 'failure', message: `verdict fail: ${s.findings_summary.error} error finding(s)`, type: 'verdict' };
   return { name, outcome: 'pass', message: '', type: '' };
 }
 
@@ -43,25 +49,46 @@ function findingCase(f: ReportFinding): Case {
 function caseXml(stage: string, c: Case): string {
   const open = `    <testcase${attrs({ classname: `athene.release_gate.${stage}`, name: c.name })}`;
   switch (c.outcome) {
-    case 'pass': return c.output === undefined ? `${open}/>` : `${open}>\n      <system-out>${xmlEscape(c.output)}</system-out>\n    </testcase>`;
-    case 'skipped': return `${open}>\n      <skipped${attrs({ message: c.message })}/>\n    </testcase>`;
-    case 'error': case 'failure': return `${open}>\n      <${c.outcome}${attrs({ message: c.message, type: c.type })}>${xmlEscape(c.message)}</${c.outcome}>\n    </testcase>`;
-    default: return unreachable(c.outcome);
+    case 'pass':
+      return c.output === undefined ? `${open}/>` : `${open}>\n      <system-out>${xmlEscape(c.output)}</system-out>\n    </testcase>`;
+    case 'skipped':
+      return `${open}>\n      <skipped${attrs({ message: c.message })}/>\n    </testcase>`;
+    case 'error':
+    case 'failure':
+      return `${open}>\n      <${c.outcome}${attrs({ message: c.message, type: c.type })}>${xmlEscape(c.message)}</${c.outcome}>\n    </testcase>`;
+    default:
+      return unreachable(c.outcome);
   }
 }
 
 const count = (cases: readonly Case[], outcome: Case['outcome']) => cases.filter((c) => c.outcome === outcome).length;
 
-const totals = (cases: readonly Case[]) => ({ tests: cases.length, failures: count(cases, 'failure'), errors: count(cases, 'error'), skipped: count(cases, 'skipped') });
+const totals = (cases: readonly Case[]) => ({
+  tests: cases.length,
+  failures: count(cases, 'failure'),
+  errors: count(cases, 'error'),
+  skipped: count(cases, 'skipped'),
+});
 
 export function qcJunit(g: ReleaseGateResult, createdAt: string): string {
-  const suites = g.stages.map((s) => ({ stage: s, cases: [stageCase(s), ...g.findings.filter((f) => f.source === s.stage).map(findingCase)] }));
+  const suites = g.stages.map((s) => ({
+    stage: s,
+    cases: [stageCase(s), ...g.findings.filter((f) => f.source === s.stage).map(findingCase)],
+  }));
   const all = suites.flatMap((s) => s.cases);
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${attrs({ name: `athene release gate ${g.project_id ?? ''}`.trim(), ...totals(all) })}>`];
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attrs({ name: `athene release gate ${g.project_id ?? ''}`.trim(), ...totals(all) })}>`,
+  ];
   for (const { stage, cases } of suites) {
     lines.push(`  <testsuite${attrs({ name: stage.stage, ...totals(cases) })}>`);
     lines.push('    <properties>');
-    for (const [name, value] of [['gate', g.gate], ['created_at', createdAt], ['required', String(stage.required)], ['identity_digest', stage.identity_digest]]) {
+    for (const [name, value] of [
+      ['gate', g.gate],
+      ['created_at', createdAt],
+      ['required', String(stage.required)],
+      ['identity_digest', stage.identity_digest],
+    ]) {
       lines.push(`      <property${attrs({ name, value })}/>`);
     }
     lines.push('    </properties>');

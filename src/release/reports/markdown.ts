@@ -22,7 +22,10 @@ const row = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
 function findingRows(findings: readonly ReportFinding[]): string[] {
   const shown = findings.slice(0, MAX_FINDING_ROWS);
   const lines = [row(['Stage', 'Severity', 'Rule', 'Focus', 'Message']), row(['---', '---', '---', '---', '---'])];
-  for (const f of shown) lines.push(row([cell(f.source), cell(f.severity + (f.waiver === null ? '' : ' (waived)')), cell(f.rule_id), cell(f.focus_iri), cell(f.message)]));
+  for (const f of shown)
+    lines.push(
+      row([cell(f.source), cell(f.severity + (f.waiver === null ? '' : ' (waived)')), cell(f.rule_id), cell(f.focus_iri), cell(f.message)]),
+    );
   if (findings.length > shown.length) lines.push('', `${findings.length - shown.length} more finding(s) are in qc.json.`);
   return lines;
 }
@@ -47,8 +50,17 @@ export function qcMarkdown(g: ReleaseGateResult, createdAt: string): string {
     '',
     row(['Stage', 'Required', 'Status', 'Verdict', 'Errors', 'Warnings', 'Info']),
     row(['---', '---', '---', '---', '---:', '---:', '---:']),
-    ...g.stages.map((s) => row([cell(s.stage), s.required ? 'yes' : 'no', cell(s.status + (s.reason === undefined ? '' : `: ${s.reason}`)), cell(s.verdict),
-      String(s.findings_summary.error), String(s.findings_summary.warn), String(s.findings_summary.info)])),
+    ...g.stages.map((s) =>
+      row([
+        cell(s.stage),
+        s.required ? 'yes' : 'no',
+        cell(s.status + (s.reason === undefined ? '' : `: ${s.reason}`)),
+        cell(s.verdict),
+        String(s.findings_summary.error),
+        String(s.findings_summary.warn),
+        String(s.findings_summary.info),
+      ]),
+    ),
     '',
     `## Findings (${g.finding_count})`,
     '',

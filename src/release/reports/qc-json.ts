@@ -28,7 +28,10 @@ export function qcJson(g: ReleaseGateResult, createdAt: string): Record<string, 
     resolved_imports: g.resolved_imports,
     network_caveat: g.network_caveat,
     round_trip: g.round_trip,
-    serialization: g.serialization === null ? null : { path: g.serialization.path, format: g.serialization.format, media_type: g.serialization.media_type },
+    serialization:
+      g.serialization === null
+        ? null
+        : { path: g.serialization.path, format: g.serialization.format, media_type: g.serialization.media_type },
     baseline: baselineSummary(g.baseline),
     manifest_blocker: g.manifest_blocker,
   };

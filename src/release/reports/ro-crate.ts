@@ -25,15 +25,18 @@ const DATASET_ID = '#canonical-rdf-dataset';
 export function roCrate(g: ReleaseGateResult, createdAt: string, files: readonly CrateFile[]): Record<string, unknown> {
   const ontologyPath = g.serialization?.path ?? null;
   const license = g.ontology.license;
-  const dataset = g.fingerprints.rdf_dataset === null || g.rdf_dataset_identity === null ? null : {
-    '@id': DATASET_ID,
-    '@type': 'CreativeWork',
-    name: 'RDFC-1.0 canonical N-Quads of the root ontology',
-    encodingFormat: g.rdf_dataset_identity.ro_crate.encodingFormat,
-    sha256: hex(g.fingerprints.rdf_dataset),
-    conformsTo: { '@id': g.rdf_dataset_identity.canonicalization.specification },
-    ...(ontologyPath === null ? {} : { isBasedOn: { '@id': ontologyPath } }),
-  };
+  const dataset =
+    g.fingerprints.rdf_dataset === null || g.rdf_dataset_identity === null
+      ? null
+      : {
+          '@id': DATASET_ID,
+          '@type': 'CreativeWork',
+          name: 'RDFC-1.0 canonical N-Quads of the root ontology',
+          encodingFormat: g.rdf_dataset_identity.ro_crate.encodingFormat,
+          sha256: hex(g.fingerprints.rdf_dataset),
+          conformsTo: { '@id': g.rdf_dataset_identity.canonicalization.specification },
+          ...(ontologyPath === null ? {} : { isBasedOn: { '@id': ontologyPath } }),
+        };
   const root = {
     '@id': './',
     '@type': 'Dataset',
@@ -52,13 +55,21 @@ export function roCrate(g: ReleaseGateResult, createdAt: string, files: readonly
       { '@id': RO_CRATE_FILE, '@type': 'CreativeWork', conformsTo: { '@id': RO_CRATE_PROFILE }, about: { '@id': './' } },
       root,
       ...files.map((f) => ({
-        '@id': f.path, '@type': 'File', name: f.name, encodingFormat: f.media_type, contentSize: String(f.bytes), sha256: hex(f.sha256),
+        '@id': f.path,
+        '@type': 'File',
+        name: f.name,
+        encodingFormat: f.media_type,
+        contentSize: String(f.bytes),
+        sha256: hex(f.sha256),
         ...(f.path === ontologyPath && g.ontology.iri !== null ? { about: { '@id': g.ontology.iri } } : {}),
       })),
       ...(dataset === null ? [] : [dataset]),
-      ...(license === null || typeof license === 'string' ? [] : [{ '@id': license['@id'], '@type': 'CreativeWork', name: license['@id'] }]),
+      ...(license === null || typeof license === 'string'
+        ? []
+        : [{ '@id': license['@id'], '@type': 'CreativeWork', name: license['@id'] }]),
     ],
   };
 }
 
-export const roCrateText = (g: ReleaseGateResult, createdAt: string, files: readonly CrateFile[]): string => JSON.stringify(roCrate(g, createdAt, files), null, 2) + '\n';
+export const roCrateText = (g: ReleaseGateResult, createdAt: string, files: readonly CrateFile[]): string =>
+  JSON.stringify(roCrate(g, createdAt, files), null, 2) + '\n';

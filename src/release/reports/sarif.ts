@@ -38,22 +38,33 @@ export function qcSarif(g: ReleaseGateResult, createdAt: string): Record<string,
   return {
     $schema: SARIF_SCHEMA,
     version: SARIF_VERSION,
-    runs: [{
-      tool: {
-        driver: {
-          name: g.generator.name,
-          ...(g.generator.version === null ? {} : { version: g.generator.version }),
-          rules: rules.map((id) => ({ id, shortDescription: { text: `${stageOf.get(id)} check ${id}` }, properties: { stage: stageOf.get(id) } })),
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: g.generator.name,
+            ...(g.generator.version === null ? {} : { version: g.generator.version }),
+            rules: rules.map((id) => ({
+              id,
+              shortDescription: { text: `${stageOf.get(id)} check ${id}` },
+              properties: { stage: stageOf.get(id) },
+            })),
+          },
+        },
+        ...(g.project_id === null ? {} : { automationDetails: { id: `athene/release-gate/${g.project_id}/` } }),
+        invocations: [{ executionSuccessful: g.gate !== 'error', ...(ISO_UTC.test(createdAt) ? { endTimeUtc: createdAt } : {}) }],
+        results,
+        properties: {
+          gate: g.gate,
+          project_id: g.project_id,
+          policy_digest: g.policy_digest,
+          ontology_iri: g.ontology.iri,
+          version_iri: g.ontology.version_iri,
+          semantic_fingerprint: g.fingerprints.semantic,
+          finding_count: g.finding_count,
         },
       },
-      ...(g.project_id === null ? {} : { automationDetails: { id: `athene/release-gate/${g.project_id}/` } }),
-      invocations: [{ executionSuccessful: g.gate !== 'error', ...(ISO_UTC.test(createdAt) ? { endTimeUtc: createdAt } : {}) }],
-      results,
-      properties: {
-        gate: g.gate, project_id: g.project_id, policy_digest: g.policy_digest, ontology_iri: g.ontology.iri, version_iri: g.ontology.version_iri,
-        semantic_fingerprint: g.fingerprints.semantic, finding_count: g.finding_count,
-      },
-    }],
+    ],
   };
 }
 

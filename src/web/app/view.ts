@@ -32,7 +32,11 @@ function badge(id: SectionId, count: number): void {
 // ------------------------------------------------------------------ overview
 
 type ClientKind = 'claude' | 'vscode' | 'cursor';
-const CONNECT: readonly [ClientKind, string][] = [['claude', 'Claude Code'], ['vscode', 'VS Code (.vscode/mcp.json)'], ['cursor', 'Cursor (~/.cursor/mcp.json)']];
+const CONNECT: readonly [ClientKind, string][] = [
+  ['claude', 'Claude Code'],
+  ['vscode', 'VS Code (.vscode/mcp.json)'],
+  ['cursor', 'Cursor (~/.cursor/mcp.json)'],
+];
 const HIDDEN_TOKEN = '<token>';
 
 function connectText(kind: ClientKind, url: string, token: string): string {
@@ -61,82 +65,199 @@ async function renderOverview(): Promise<void> {
   const commands = CONNECT.map(([kind, title]) => {
     const status = h('span', { class: 'muted' });
     const manual = h('div');
-    return h('div', { class: 'card', 'data-test': 'connect-command', 'data-client': kind },
-      h('div', { class: 'row' }, h('strong', { class: 'grow' }, title),
-        h('button', { 'data-test': 'copy', onclick: act(async () => {
-          const { token } = await api<{ token: string }>('/admin/view/token', {});
-          status.textContent = (await copy(connectText(kind, url, token), manual)) ? 'copied, with the token' : 'select and copy';
-        }) }, 'Copy'), status),
-      h('pre', {}, connectText(kind, url, HIDDEN_TOKEN)), manual);
+    return h(
+      'div',
+      { class: 'card', 'data-test': 'connect-command', 'data-client': kind },
+      h(
+        'div',
+        { class: 'row' },
+        h('strong', { class: 'grow' }, title),
+        h(
+          'button',
+          {
+            'data-test': 'copy',
+            onclick: act(async () => {
+              const { token } = await api<{ token: string }>('/admin/view/token', {});
+              status.textContent = (await copy(connectText(kind, url, token), manual)) ? 'copied, with the token' : 'select and copy';
+            }),
+          },
+          'Copy',
+        ),
+        status,
+      ),
+      h('pre', {}, connectText(kind, url, HIDDEN_TOKEN)),
+      manual,
+    );
   });
-  const toggle = (name: 'read_only' | 'confirm_each_write', label: string, test: string) => h('label', { class: 'toggle' },
-    h('input', { type: 'checkbox', 'data-test': test, checked: o[name] === true, onchange: (e: Event) => {
-      const box = e.target as HTMLInputElement;
-      act(async () => {
-        try {
-          await api('/admin/view/write-modes', { [name]: box.checked });
-        } finally {
-          await renderOverview();
-        }
-      })();
-    } }), label);
-  replace(body('overview'), h('div', { 'data-test': 'overview' },
-    h('div', { class: 'card' }, h('dl', { class: 'facts' },
-      h('dt', {}, 'Endpoint'), h('dd', { 'data-test': 'url' }, h('code', {}, url)),
-      h('dt', {}, 'Transport'), h('dd', {}, String(o.transport)),
-      h('dt', {}, 'Version'), h('dd', {}, String(o.version)),
-      h('dt', {}, 'Uptime'), h('dd', {}, duration(Number(o.uptime_s))),
-      h('dt', {}, 'Windows / sessions'), h('dd', {}, `${String(o.windows)} / ${String(o.sessions)}`))),
-    h('div', { class: 'card' },
-      toggle('read_only', 'Read-only mode: refuse every mutating tool', 'read-only'),
-      toggle('confirm_each_write', 'Confirm each write: hold every edit until approved here', 'confirm-each-write')),
-    h('div', { class: 'card' }, h('div', { class: 'row' }, h('strong', {}, 'Bearer token'), h('code', { 'data-test': 'token', class: 'grow' }, tokenSlot),
-      h('button', { 'data-test': 'show-token', onclick: act(async () => {
-        const { token } = await api<{ token: string }>('/admin/view/token', {});
-        replace(document.querySelector('[data-test="token"]')!, token);
-      }) }, 'Show token'),
-      h('button', { class: 'danger', 'data-test': 'regenerate', onclick: act(async () => {
-        if (!window.confirm('Regenerate the bearer token? Every client using the current token stops working until it is given the new one.')) return;
-        const res = await fetch('/admin/api/token/regenerate', { method: 'POST', headers: { 'x-athene-csrf': csrf }, credentials: 'same-origin' });
-        const data = (await res.json()) as Json;
-        if (!res.ok) throw new ApiError(String(data.error), res.status, undefined);
-        replace(document.querySelector('[data-test="token"]')!, String(data.token));
-      }) }, 'Regenerate…'))),
-    h('h3', {}, 'Connect a client'),
-    h('p', { class: 'muted' }, 'Copy puts the command on the clipboard with the current token filled in; the page never shows it unless you ask.'),
-    commands));
+  const toggle = (name: 'read_only' | 'confirm_each_write', label: string, test: string) =>
+    h(
+      'label',
+      { class: 'toggle' },
+      h('input', {
+        type: 'checkbox',
+        'data-test': test,
+        checked: o[name] === true,
+        onchange: (e: Event) => {
+          const box = e.target as HTMLInputElement;
+          act(async () => {
+            try {
+              await api('/admin/view/write-modes', { [name]: box.checked });
+            } finally {
+              await renderOverview();
+            }
+          })();
+        },
+      }),
+      label,
+    );
+  replace(
+    body('overview'),
+    h(
+      'div',
+      { 'data-test': 'overview' },
+      h(
+        'div',
+        { class: 'card' },
+        h(
+          'dl',
+          { class: 'facts' },
+          h('dt', {}, 'Endpoint'),
+          h('dd', { 'data-test': 'url' }, h('code', {}, url)),
+          h('dt', {}, 'Transport'),
+          h('dd', {}, String(o.transport)),
+          h('dt', {}, 'Version'),
+          h('dd', {}, String(o.version)),
+          h('dt', {}, 'Uptime'),
+          h('dd', {}, duration(Number(o.uptime_s))),
+          h('dt', {}, 'Windows / sessions'),
+          h('dd', {}, `${String(o.windows)} / ${String(o.sessions)}`),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'card' },
+        toggle('read_only', 'Read-only mode: refuse every mutating tool', 'read-only'),
+        toggle('confirm_each_write', 'Confirm each write: hold every edit until approved here', 'confirm-each-write'),
+      ),
+      h(
+        'div',
+        { class: 'card' },
+        h(
+          'div',
+          { class: 'row' },
+          h('strong', {}, 'Bearer token'),
+          h('code', { 'data-test': 'token', class: 'grow' }, tokenSlot),
+          h(
+            'button',
+            {
+              'data-test': 'show-token',
+              onclick: act(async () => {
+                const { token } = await api<{ token: string }>('/admin/view/token', {});
+                replace(document.querySelector('[data-test="token"]')!, token);
+              }),
+            },
+            'Show token',
+          ),
+          h(
+            'button',
+            {
+              class: 'danger',
+              'data-test': 'regenerate',
+              onclick: act(async () => {
+                if (
+                  !window.confirm(
+                    'Regenerate the bearer token? Every client using the current token stops working until it is given the new one.',
+                  )
+                )
+                  return;
+                const res = await fetch('/admin/api/token/regenerate', {
+                  method: 'POST',
+                  headers: { 'x-athene-csrf': csrf },
+                  credentials: 'same-origin',
+                });
+                const data = (await res.json()) as Json;
+                if (!res.ok) throw new ApiError(String(data.error), res.status, undefined);
+                replace(document.querySelector('[data-test="token"]')!, String(data.token));
+              }),
+            },
+            'Regenerate…',
+          ),
+        ),
+      ),
+      h('h3', {}, 'Connect a client'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Copy puts the command on the clipboard with the current token filled in; the page never shows it unless you ask.',
+      ),
+      commands,
+    ),
+  );
 }
 
 // ------------------------------------------------------------------ pending writes
 
 function changeList(changes: unknown): HTMLElement | null {
   if (!Array.isArray(changes) || changes.length === 0) return null;
-  return h('ul', { class: 'changes' }, (changes as Json[]).map((c) => {
-    const op = String(c.op);
-    const sign = op.startsWith('add') ? '+' : op.startsWith('remove') ? '−' : '•';
-    return h('li', { class: op.startsWith('add') ? 'op-add' : op.startsWith('remove') ? 'op-remove' : '' },
-      `${sign} `, h('code', {}, String(c.manchester ?? c.functional ?? op)));
-  }));
+  return h(
+    'ul',
+    { class: 'changes' },
+    (changes as Json[]).map((c) => {
+      const op = String(c.op);
+      const sign = op.startsWith('add') ? '+' : op.startsWith('remove') ? '−' : '•';
+      return h(
+        'li',
+        { class: op.startsWith('add') ? 'op-add' : op.startsWith('remove') ? 'op-remove' : '' },
+        `${sign} `,
+        h('code', {}, String(c.manchester ?? c.functional ?? op)),
+      );
+    }),
+  );
 }
 
 async function renderPending(): Promise<void> {
   const { pending } = await api<{ pending: Json[] }>('/admin/view/pending');
   badge('pending', pending.length);
-  const decide = (id: string, verb: 'approve' | 'deny') => act(async () => {
-    const res = await fetch(`/admin/api/pending/${encodeURIComponent(id)}/${verb}`, { method: 'POST', headers: { 'x-athene-csrf': csrf }, credentials: 'same-origin' });
-    if (!res.ok) throw new Error(String(((await res.json()) as Json).error));
-    await renderPending();
-  });
-  replace(body('pending'), pending.length === 0 ? empty('No write is waiting. With "confirm each write" on, every edit an agent makes waits here.')
-    : pending.map((p) => {
-      const id = String(p.approval_id);
-      return h('div', { class: 'card', 'data-test': 'pending-item', 'data-pending-id': id },
-        h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(p.tool)), h('span', { class: 'muted' }, `by ${String(p.client)}`)),
-        h('div', { class: 'muted' }, `held ${when(String(p.created_at))}, denied automatically at ${when(String(p.expires_at))} unless decided`),
-        changeList(p.changes) ?? h('pre', {}, String(p.summary)),
-        h('div', { class: 'row' }, h('button', { class: 'approve', 'data-test': 'approve', onclick: decide(id, 'approve') }, 'Approve'),
-          h('button', { class: 'danger', 'data-test': 'deny', onclick: decide(id, 'deny') }, 'Deny')));
-    }));
+  const decide = (id: string, verb: 'approve' | 'deny') =>
+    act(async () => {
+      const res = await fetch(`/admin/api/pending/${encodeURIComponent(id)}/${verb}`, {
+        method: 'POST',
+        headers: { 'x-athene-csrf': csrf },
+        credentials: 'same-origin',
+      });
+      if (!res.ok) throw new Error(String(((await res.json()) as Json).error));
+      await renderPending();
+    });
+  replace(
+    body('pending'),
+    pending.length === 0
+      ? empty('No write is waiting. With "confirm each write" on, every edit an agent makes waits here.')
+      : pending.map((p) => {
+          const id = String(p.approval_id);
+          return h(
+            'div',
+            { class: 'card', 'data-test': 'pending-item', 'data-pending-id': id },
+            h(
+              'div',
+              { class: 'row' },
+              h('strong', { class: 'grow' }, String(p.tool)),
+              h('span', { class: 'muted' }, `by ${String(p.client)}`),
+            ),
+            h(
+              'div',
+              { class: 'muted' },
+              `held ${when(String(p.created_at))}, denied automatically at ${when(String(p.expires_at))} unless decided`,
+            ),
+            changeList(p.changes) ?? h('pre', {}, String(p.summary)),
+            h(
+              'div',
+              { class: 'row' },
+              h('button', { class: 'approve', 'data-test': 'approve', onclick: decide(id, 'approve') }, 'Approve'),
+              h('button', { class: 'danger', 'data-test': 'deny', onclick: decide(id, 'deny') }, 'Deny'),
+            ),
+          );
+        }),
+  );
 }
 
 // ------------------------------------------------------------------ consent
@@ -144,47 +265,126 @@ async function renderPending(): Promise<void> {
 async function renderConsent(): Promise<void> {
   const { consents } = await api<{ consents: Json[] }>('/admin/view/consents');
   badge('consent', consents.length);
-  const decide = (id: string, verb: 'approve' | 'deny') => act(async () => {
-    await api(`/admin/view/consents/${encodeURIComponent(id)}/${verb}`, {});
-    await renderConsent();
-  });
-  replace(body('consent'), consents.length === 0 ? empty('No client is asking for access.') : consents.map((c) => {
-    const id = String(c.id);
-    return h('div', { class: 'card', 'data-test': 'consent-item', 'data-consent-id': id },
-      h('div', { class: 'row' }, h('strong', { class: 'grow', 'data-test': 'client-name' }, String(c.client_name ?? c.client_id)), h('span', { class: 'muted' }, `request ${id}`)),
-      h('div', {}, 'Sends you back to ', h('code', { 'data-test': 'redirect-uri' }, String(c.redirect_uri))),
-      h('div', {}, 'Asks for the scope ', h('code', {}, String(c.scope)), ', which allows it to:'),
-      h('ul', {}, (c.capabilities as Json[]).map((k) => h('li', {}, String(k.words), ' ', h('span', { class: 'muted' }, `(${String(k.capability)})`)))),
-      h('div', { class: 'row' }, h('button', { class: 'approve', 'data-test': 'approve', onclick: decide(id, 'approve') }, 'Approve'),
-        h('button', { class: 'danger', 'data-test': 'deny', onclick: decide(id, 'deny') }, 'Deny')));
-  }));
+  const decide = (id: string, verb: 'approve' | 'deny') =>
+    act(async () => {
+      await api(`/admin/view/consents/${encodeURIComponent(id)}/${verb}`, {});
+      await renderConsent();
+    });
+  replace(
+    body('consent'),
+    consents.length === 0
+      ? empty('No client is asking for access.')
+      : consents.map((c) => {
+          const id = String(c.id);
+          return h(
+            'div',
+            { class: 'card', 'data-test': 'consent-item', 'data-consent-id': id },
+            h(
+              'div',
+              { class: 'row' },
+              h('strong', { class: 'grow', 'data-test': 'client-name' }, String(c.client_name ?? c.client_id)),
+              h('span', { class: 'muted' }, `request ${id}`),
+            ),
+            h('div', {}, 'Sends you back to ', h('code', { 'data-test': 'redirect-uri' }, String(c.redirect_uri))),
+            h('div', {}, 'Asks for the scope ', h('code', {}, String(c.scope)), ', which allows it to:'),
+            h(
+              'ul',
+              {},
+              (c.capabilities as Json[]).map((k) =>
+                h('li', {}, String(k.words), ' ', h('span', { class: 'muted' }, `(${String(k.capability)})`)),
+              ),
+            ),
+            h(
+              'div',
+              { class: 'row' },
+              h('button', { class: 'approve', 'data-test': 'approve', onclick: decide(id, 'approve') }, 'Approve'),
+              h('button', { class: 'danger', 'data-test': 'deny', onclick: decide(id, 'deny') }, 'Deny'),
+            ),
+          );
+        }),
+  );
 }
 
 // ------------------------------------------------------------------ clients and sessions
 
 async function renderClients(): Promise<void> {
   const { clients, sessions } = await api<{ clients: Json[]; sessions: Json[] }>('/admin/view/clients');
-  const clientCards = clients.length === 0 ? empty('No OAuth client has registered.') : clients.map((c) => {
-    const id = String(c.client_id);
-    const grants = c.grants as Json[];
-    return h('div', { class: 'card', 'data-test': 'client-item', 'data-client-id': id },
-      h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(c.client_name)), h('span', { class: 'muted' }, id)),
-      h('div', {}, grants.length === 0 ? h('span', { class: 'muted' }, 'no live grant') : `scopes: ${grants.map((g) => String(g.scope)).join('; ')}`),
-      h('div', { class: 'muted' }, `registered ${when(String(c.registered_at))}, last seen ${when(c.last_seen_at as string | null)}, ${String(c.sessions)} session(s)`),
-      h('div', { class: 'row' }, h('button', { class: 'danger', 'data-test': 'revoke', onclick: act(async () => {
-        if (!window.confirm(`Revoke ${String(c.client_name)}? Its sessions end, its calls are cut and its tokens stop working.`)) return;
-        await api(`/admin/view/clients/${encodeURIComponent(id)}/revoke`, {});
-        await renderClients();
-      }) }, 'Revoke')));
-  });
-  const sessionCards = sessions.length === 0 ? empty('No MCP session is open.') : sessions.map((s) => h('div', { class: 'card', 'data-test': 'session-item', 'data-session-id': String(s.session_id) },
-    h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(s.name)), h('code', { class: 'muted' }, String(s.session_id))),
-    h('div', { class: 'muted' }, `connected ${when(String(s.connected_at))}, last call ${when(String(s.last_call_at))}, window ${String(s.window_id).slice(0, 8)}`),
-    h('div', { class: 'muted' }, `capabilities: ${(s.capabilities as string[]).join(', ')}`),
-    h('div', { class: 'row' }, h('button', { class: 'danger', 'data-test': 'terminate', onclick: act(async () => {
-      await api(`/admin/view/sessions/${encodeURIComponent(String(s.session_id))}/terminate`, {});
-      await renderClients();
-    }) }, 'Terminate'))));
+  const clientCards =
+    clients.length === 0
+      ? empty('No OAuth client has registered.')
+      : clients.map((c) => {
+          const id = String(c.client_id);
+          const grants = c.grants as Json[];
+          return h(
+            'div',
+            { class: 'card', 'data-test': 'client-item', 'data-client-id': id },
+            h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(c.client_name)), h('span', { class: 'muted' }, id)),
+            h(
+              'div',
+              {},
+              grants.length === 0
+                ? h('span', { class: 'muted' }, 'no live grant')
+                : `scopes: ${grants.map((g) => String(g.scope)).join('; ')}`,
+            ),
+            h(
+              'div',
+              { class: 'muted' },
+              `registered ${when(String(c.registered_at))}, last seen ${when(c.last_seen_at as string | null)}, ${String(c.sessions)} session(s)`,
+            ),
+            h(
+              'div',
+              { class: 'row' },
+              h(
+                'button',
+                {
+                  class: 'danger',
+                  'data-test': 'revoke',
+                  onclick: act(async () => {
+                    if (
+                      !window.confirm(`Revoke ${String(c.client_name)}? Its sessions end, its calls are cut and its tokens stop working.`)
+                    )
+                      return;
+                    await api(`/admin/view/clients/${encodeURIComponent(id)}/revoke`, {});
+                    await renderClients();
+                  }),
+                },
+                'Revoke',
+              ),
+            ),
+          );
+        });
+  const sessionCards =
+    sessions.length === 0
+      ? empty('No MCP session is open.')
+      : sessions.map((s) =>
+          h(
+            'div',
+            { class: 'card', 'data-test': 'session-item', 'data-session-id': String(s.session_id) },
+            h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(s.name)), h('code', { class: 'muted' }, String(s.session_id))),
+            h(
+              'div',
+              { class: 'muted' },
+              `connected ${when(String(s.connected_at))}, last call ${when(String(s.last_call_at))}, window ${String(s.window_id).slice(0, 8)}`,
+            ),
+            h('div', { class: 'muted' }, `capabilities: ${(s.capabilities as string[]).join(', ')}`),
+            h(
+              'div',
+              { class: 'row' },
+              h(
+                'button',
+                {
+                  class: 'danger',
+                  'data-test': 'terminate',
+                  onclick: act(async () => {
+                    await api(`/admin/view/sessions/${encodeURIComponent(String(s.session_id))}/terminate`, {});
+                    await renderClients();
+                  }),
+                },
+                'Terminate',
+              ),
+            ),
+          ),
+        );
   replace(body('clients'), h('h3', {}, 'OAuth clients'), clientCards, h('h3', {}, 'Sessions'), sessionCards);
 }
 
@@ -201,27 +401,50 @@ const browsable = (): Json[] => windows.filter((w) => w.pulse !== null);
 function windowPicker(): HTMLElement | null {
   const open = browsable();
   if (open.length < 2) return null;
-  return h('select', { 'data-test': 'window-picker', onchange: (e: Event) => {
-    selected = (e.target as HTMLSelectElement).value;
-    for (const l of windowListeners) l();
-  } }, open.map((w) => h('option', { value: String(w.id), selected: w.id === selected }, `${String(w.label)}${w.local === true ? '' : ` (process ${String(w.pid)})`}`)));
+  return h(
+    'select',
+    {
+      'data-test': 'window-picker',
+      onchange: (e: Event) => {
+        selected = (e.target as HTMLSelectElement).value;
+        for (const l of windowListeners) l();
+      },
+    },
+    open.map((w) =>
+      h(
+        'option',
+        { value: String(w.id), selected: w.id === selected },
+        `${String(w.label)}${w.local === true ? '' : ` (process ${String(w.pid)})`}`,
+      ),
+    ),
+  );
 }
 
 /** A window's own read-only and confirm-each-write switches (another process's window is switched through the broker). */
 function windowModes(w: Json, pulse: Json): HTMLElement {
   const id = String(w.id);
   const modes = { read_only: pulse.read_only === true, confirm_each_write: pulse.confirm_each_write === true };
-  const toggle = (name: 'read_only' | 'confirm_each_write', label: string) => h('label', { class: 'toggle' },
-    h('input', { type: 'checkbox', 'data-test': `window-${name.replaceAll('_', '-')}`, checked: modes[name], onchange: (e: Event) => {
-      const box = e.target as HTMLInputElement;
-      act(async () => {
-        try {
-          await api(`/admin/view/windows/${encodeURIComponent(id)}/write-modes`, { ...modes, [name]: box.checked });
-        } finally {
-          await loadWindows();
-        }
-      })();
-    } }), label);
+  const toggle = (name: 'read_only' | 'confirm_each_write', label: string) =>
+    h(
+      'label',
+      { class: 'toggle' },
+      h('input', {
+        type: 'checkbox',
+        'data-test': `window-${name.replaceAll('_', '-')}`,
+        checked: modes[name],
+        onchange: (e: Event) => {
+          const box = e.target as HTMLInputElement;
+          act(async () => {
+            try {
+              await api(`/admin/view/windows/${encodeURIComponent(id)}/write-modes`, { ...modes, [name]: box.checked });
+            } finally {
+              await loadWindows();
+            }
+          })();
+        },
+      }),
+      label,
+    );
   return h('div', { class: 'row' }, toggle('read_only', 'read-only'), toggle('confirm_each_write', 'confirm each write'));
 }
 
@@ -229,22 +452,70 @@ async function loadWindows(): Promise<void> {
   windows = (await api<{ windows: Json[] }>('/admin/view/windows')).windows;
   const open = browsable();
   const before = selected;
-  if (selected === null || !open.some((w) => w.id === selected)) selected = (open.find((w) => w.local === true && w.newest === true) ?? open.find((w) => w.local === true) ?? open[0])?.id as string ?? null;
+  if (selected === null || !open.some((w) => w.id === selected))
+    selected =
+      ((open.find((w) => w.local === true && w.newest === true) ?? open.find((w) => w.local === true) ?? open[0])?.id as string) ?? null;
   if (selected !== before) for (const l of windowListeners) l();
-  replace(body('windows'), windows.length === 0 ? empty('No window is open.') : windows.map((w) => {
-    const pulse = w.pulse as Json | null;
-    const journal = w.journal as Json | null;
-    return h('div', { class: 'card', 'data-test': 'window-item', 'data-window-id': String(w.id), 'data-state': String(w.state), 'data-local': String(w.local === true) },
-      h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(w.label)), h('span', {}, String(w.state)), w.newest === true ? h('span', { class: 'muted' }, 'takes new sessions') : null),
-      h('div', { class: 'muted' }, w.local === true ? 'this process' : `process ${String(w.pid)} (behind the broker)`),
-      h('ul', {}, (w.documents as string[]).map((d) => h('li', {}, h('code', {}, d)))),
-      h('div', { 'data-test': 'window-dirty' }, pulse === null ? h('span', { class: 'muted' }, 'no live state') : `${String(pulse.dirty)} ontolog${pulse.dirty === 1 ? 'y' : 'ies'} with unsaved changes`,
-        w.unsaved === null || w.unsaved === undefined ? null : h('span', { 'data-test': 'window-unsaved', 'data-count': String(w.unsaved) }, `; ${String(w.unsaved)} journaled change(s) not saved`)),
-      journal === null ? null : h('div', { class: 'muted', 'data-test': 'window-recovery' }, `recovery: ${String(journal.recovered)} replayed at start, ${String(journal.pending_recovery)} waiting`),
-      pulse === null ? null : windowModes(w, pulse),
-      w.reason === null ? null : h('div', { class: 'muted' }, `last failure: ${String(w.reason)}`),
-      h('div', { class: 'muted', 'data-test': 'window-sessions' }, `sessions: ${(w.session_list as Json[]).map((s) => String(s.name)).join(', ') || 'none'}`));
-  }));
+  replace(
+    body('windows'),
+    windows.length === 0
+      ? empty('No window is open.')
+      : windows.map((w) => {
+          const pulse = w.pulse as Json | null;
+          const journal = w.journal as Json | null;
+          return h(
+            'div',
+            {
+              class: 'card',
+              'data-test': 'window-item',
+              'data-window-id': String(w.id),
+              'data-state': String(w.state),
+              'data-local': String(w.local === true),
+            },
+            h(
+              'div',
+              { class: 'row' },
+              h('strong', { class: 'grow' }, String(w.label)),
+              h('span', {}, String(w.state)),
+              w.newest === true ? h('span', { class: 'muted' }, 'takes new sessions') : null,
+            ),
+            h('div', { class: 'muted' }, w.local === true ? 'this process' : `process ${String(w.pid)} (behind the broker)`),
+            h(
+              'ul',
+              {},
+              (w.documents as string[]).map((d) => h('li', {}, h('code', {}, d))),
+            ),
+            h(
+              'div',
+              { 'data-test': 'window-dirty' },
+              pulse === null
+                ? h('span', { class: 'muted' }, 'no live state')
+                : `${String(pulse.dirty)} ontolog${pulse.dirty === 1 ? 'y' : 'ies'} with unsaved changes`,
+              w.unsaved === null || w.unsaved === undefined
+                ? null
+                : h(
+                    'span',
+                    { 'data-test': 'window-unsaved', 'data-count': String(w.unsaved) },
+                    `; ${String(w.unsaved)} journaled change(s) not saved`,
+                  ),
+            ),
+            journal === null
+              ? null
+              : h(
+                  'div',
+                  { class: 'muted', 'data-test': 'window-recovery' },
+                  `recovery: ${String(journal.recovered)} replayed at start, ${String(journal.pending_recovery)} waiting`,
+                ),
+            pulse === null ? null : windowModes(w, pulse),
+            w.reason === null ? null : h('div', { class: 'muted' }, `last failure: ${String(w.reason)}`),
+            h(
+              'div',
+              { class: 'muted', 'data-test': 'window-sessions' },
+              `sessions: ${(w.session_list as Json[]).map((s) => String(s.name)).join(', ') || 'none'}`,
+            ),
+          );
+        }),
+  );
 }
 
 // ------------------------------------------------------------------ live changes
@@ -254,12 +525,27 @@ const feedFilter = { client: '', entity: '' };
 async function renderChanges(): Promise<void> {
   const container = body('changes');
   if (container.childElementCount === 0) {
-    const input = (name: 'client' | 'entity', placeholder: string) => h('input', { type: 'search', placeholder, 'data-test': `filter-${name}`, onchange: (e: Event) => {
-      feedFilter[name] = (e.target as HTMLInputElement).value.trim();
-      act(renderChanges)();
-    } });
-    replace(container, h('div', { class: 'filters' }, h('span', { 'data-slot': 'picker' }), input('client', 'client (name, id or session)'), input('entity', 'entity (IRI or name)')),
-      h('div', { 'data-slot': 'feed' }));
+    const input = (name: 'client' | 'entity', placeholder: string) =>
+      h('input', {
+        type: 'search',
+        placeholder,
+        'data-test': `filter-${name}`,
+        onchange: (e: Event) => {
+          feedFilter[name] = (e.target as HTMLInputElement).value.trim();
+          act(renderChanges)();
+        },
+      });
+    replace(
+      container,
+      h(
+        'div',
+        { class: 'filters' },
+        h('span', { 'data-slot': 'picker' }),
+        input('client', 'client (name, id or session)'),
+        input('entity', 'entity (IRI or name)'),
+      ),
+      h('div', { 'data-slot': 'feed' }),
+    );
   }
   replace(container.querySelector('[data-slot="picker"]')!, windowPicker());
   const feed = container.querySelector('[data-slot="feed"]')!;
@@ -270,28 +556,72 @@ async function renderChanges(): Promise<void> {
   const data = await api<Json>(`/admin/view/windows/${encodeURIComponent(selected)}/changes?${q}`);
   if (data.journal === false) return replace(feed, empty('The change journal is off (setting journal_enabled), so there is no feed.'));
   const entries = data.entries as Json[];
-  replace(feed, entries.length === 0 ? empty('No change matches.') : entries.map((e) => {
-    const principal = (e.principal ?? {}) as Json;
-    const client = (e.client ?? null) as Json | null;
-    const window = selected as string;
-    return h('div', { class: 'card', 'data-test': 'change-item', 'data-client-id': String(principal.client_id ?? ''), 'data-tool': String(e.tool ?? ''), 'data-seq': String(e.seq) },
-      h('div', { class: 'row' }, h('strong', { class: 'grow' }, String(e.tool ?? e.cause)),
-        h('span', {}, client === null ? String(principal.name ?? 'unknown') : `${String(client.name)} (${String(principal.name ?? '')})`),
-        h('span', { class: 'muted' }, when(String(e.time)))),
-      h('div', { class: 'muted' }, `#${String(e.seq)} ${e.cause === 'apply' ? '' : String(e.cause)}${e.saved === true ? ' saved' : ' not saved'}`),
-      changeList(e.changes),
-      h('div', { class: 'row' }, h('button', { 'data-test': 'revert', onclick: act(async () => {
-        const r = await api<Json>(`/admin/view/windows/${encodeURIComponent(window)}/revert`, { seq: Number(e.seq), document: String(e.document) });
-        if (Array.isArray(r.conflicts) && r.conflicts.length > 0) showError(`Reverted what still applied; ${r.conflicts.length} change(s) no longer apply.`);
-        await renderChanges();
-      }) }, 'Revert')));
-  }));
+  replace(
+    feed,
+    entries.length === 0
+      ? empty('No change matches.')
+      : entries.map((e) => {
+          const principal = (e.principal ?? {}) as Json;
+          const client = (e.client ?? null) as Json | null;
+          const window = selected as string;
+          return h(
+            'div',
+            {
+              class: 'card',
+              'data-test': 'change-item',
+              'data-client-id': String(principal.client_id ?? ''),
+              'data-tool': String(e.tool ?? ''),
+              'data-seq': String(e.seq),
+            },
+            h(
+              'div',
+              { class: 'row' },
+              h('strong', { class: 'grow' }, String(e.tool ?? e.cause)),
+              h(
+                'span',
+                {},
+                client === null ? String(principal.name ?? 'unknown') : `${String(client.name)} (${String(principal.name ?? '')})`,
+              ),
+              h('span', { class: 'muted' }, when(String(e.time))),
+            ),
+            h(
+              'div',
+              { class: 'muted' },
+              `#${String(e.seq)} ${e.cause === 'apply' ? '' : String(e.cause)}${e.saved === true ? ' saved' : ' not saved'}`,
+            ),
+            changeList(e.changes),
+            h(
+              'div',
+              { class: 'row' },
+              h(
+                'button',
+                {
+                  'data-test': 'revert',
+                  onclick: act(async () => {
+                    const r = await api<Json>(`/admin/view/windows/${encodeURIComponent(window)}/revert`, {
+                      seq: Number(e.seq),
+                      document: String(e.document),
+                    });
+                    if (Array.isArray(r.conflicts) && r.conflicts.length > 0)
+                      showError(`Reverted what still applied; ${r.conflicts.length} change(s) no longer apply.`);
+                    await renderChanges();
+                  }),
+                },
+                'Revert',
+              ),
+            ),
+          );
+        }),
+  );
 }
 
 // ------------------------------------------------------------------ wiring
 
 const ontology = new OntologyBrowser(body('ontology'), () => selected, windowPicker, act);
-windowListeners.push(() => act(renderChanges)(), () => act(() => ontology.reset())());
+windowListeners.push(
+  () => act(renderChanges)(),
+  () => act(() => ontology.reset())(),
+);
 
 const RENDER: Record<string, () => Promise<void>> = {
   overview: renderOverview,

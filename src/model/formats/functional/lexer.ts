@@ -20,19 +20,37 @@ export const enum Tok {
   EOF,
 }
 
-const TAB = 0x09, LF = 0x0a, CR = 0x0d, SPACE = 0x20, QUOTE = 0x22, HASH = 0x23, LPAREN = 0x28, RPAREN = 0x29;
-const COLON = 0x3a, LT = 0x3c, EQUALS = 0x3d, GT = 0x3e, AT = 0x40, BACKSLASH = 0x5c, CARET = 0x5e;
+const TAB = 0x09,
+  LF = 0x0a,
+  CR = 0x0d,
+  SPACE = 0x20,
+  QUOTE = 0x22,
+  HASH = 0x23,
+  LPAREN = 0x28,
+  RPAREN = 0x29;
+const COLON = 0x3a,
+  LT = 0x3c,
+  EQUALS = 0x3d,
+  GT = 0x3e,
+  AT = 0x40,
+  BACKSLASH = 0x5c,
+  CARET = 0x5e;
 
 /** ASCII characters that end a word: whitespace and the punctuation that starts or ends other tokens. */
 const WORD_END = new Uint8Array(128);
 for (const c of [TAB, LF, CR, SPACE, QUOTE, LPAREN, RPAREN, LT, GT, EQUALS]) WORD_END[c] = 1;
 
-const isLangChar = (c: number) =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+const isLangChar = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
 
 export interface LexerState {
-  readonly type: Tok; readonly text: string; readonly colon: number; readonly line: number; readonly col: number;
-  readonly pos: number; readonly curLine: number; readonly lineStart: number;
+  readonly type: Tok;
+  readonly text: string;
+  readonly colon: number;
+  readonly line: number;
+  readonly col: number;
+  readonly pos: number;
+  readonly curLine: number;
+  readonly lineStart: number;
 }
 
 export class Lexer {
@@ -63,13 +81,27 @@ export class Lexer {
 
   /** The complete lexer state, to look one token further ahead and come back. */
   snapshot(): LexerState {
-    return { type: this.type, text: this.text, colon: this.colon, line: this.line, col: this.col,
-      pos: this.pos, curLine: this.curLine, lineStart: this.lineStart };
+    return {
+      type: this.type,
+      text: this.text,
+      colon: this.colon,
+      line: this.line,
+      col: this.col,
+      pos: this.pos,
+      curLine: this.curLine,
+      lineStart: this.lineStart,
+    };
   }
 
   restore(s: LexerState): void {
-    this.type = s.type; this.text = s.text; this.colon = s.colon; this.line = s.line; this.col = s.col;
-    this.pos = s.pos; this.curLine = s.curLine; this.lineStart = s.lineStart;
+    this.type = s.type;
+    this.text = s.text;
+    this.colon = s.colon;
+    this.line = s.line;
+    this.col = s.col;
+    this.pos = s.pos;
+    this.curLine = s.curLine;
+    this.lineStart = s.lineStart;
   }
 
   /** Advances to the next token. */
@@ -86,19 +118,36 @@ export class Lexer {
     }
     const c = src.charCodeAt(start);
     switch (c) {
-      case LPAREN: this.pos++; this.type = Tok.LParen; return;
-      case RPAREN: this.pos++; this.type = Tok.RParen; return;
-      case EQUALS: this.pos++; this.type = Tok.Equals; return;
+      case LPAREN:
+        this.pos++;
+        this.type = Tok.LParen;
+        return;
+      case RPAREN:
+        this.pos++;
+        this.type = Tok.RParen;
+        return;
+      case EQUALS:
+        this.pos++;
+        this.type = Tok.Equals;
+        return;
       case CARET:
         if (src.charCodeAt(start + 1) !== CARET) throw this.error("expected '^^'");
         this.pos += 2;
         this.type = Tok.DoubleCaret;
         return;
-      case LT: this.fullIri(start); return;
-      case QUOTE: this.quoted(start); return;
-      case AT: this.langTag(start); return;
-      case GT: throw this.error("unexpected '>'");
-      default: this.word(start);
+      case LT:
+        this.fullIri(start);
+        return;
+      case QUOTE:
+        this.quoted(start);
+        return;
+      case AT:
+        this.langTag(start);
+        return;
+      case GT:
+        throw this.error("unexpected '>'");
+      default:
+        this.word(start);
     }
   }
 
@@ -196,14 +245,23 @@ export class Lexer {
 /** How a token is named in error messages. */
 export function describe(lx: Lexer): string {
   switch (lx.type) {
-    case Tok.LParen: return "'('";
-    case Tok.RParen: return "')'";
-    case Tok.Equals: return "'='";
-    case Tok.DoubleCaret: return "'^^'";
-    case Tok.FullIri: return '<' + lx.text + '>';
-    case Tok.String: return 'a quoted string';
-    case Tok.LangTag: return '@' + lx.text;
-    case Tok.Word: return "'" + lx.text + "'";
-    case Tok.EOF: return 'end of input';
+    case Tok.LParen:
+      return "'('";
+    case Tok.RParen:
+      return "')'";
+    case Tok.Equals:
+      return "'='";
+    case Tok.DoubleCaret:
+      return "'^^'";
+    case Tok.FullIri:
+      return '<' + lx.text + '>';
+    case Tok.String:
+      return 'a quoted string';
+    case Tok.LangTag:
+      return '@' + lx.text;
+    case Tok.Word:
+      return "'" + lx.text + "'";
+    case Tok.EOF:
+      return 'end of input';
   }
 }

@@ -5,25 +5,105 @@
 
 import { MAX_EXPRESSION_NESTING, nestingLimitDetail } from '../nesting.js';
 import type {
-  Annotation, AnnotationSubject, AnnotationValue, AnonymousIndividual, Atom, Axiom, ClassExpression, DArg,
-  DataProperty, DataRange, Entity, EntityKind, FacetRestriction, IArg, Individual, IRI, Literal,
-  ObjectPropertyExpression, CharacteristicKind,
+  Annotation,
+  AnnotationSubject,
+  AnnotationValue,
+  AnonymousIndividual,
+  Atom,
+  Axiom,
+  ClassExpression,
+  DArg,
+  DataProperty,
+  DataRange,
+  Entity,
+  EntityKind,
+  FacetRestriction,
+  IArg,
+  Individual,
+  IRI,
+  Literal,
+  ObjectPropertyExpression,
+  CharacteristicKind,
 } from '../../terms.js';
 import {
-  annotation, annotationAssertion, annotationProperty, annotationPropertyDomain, annotationPropertyRange,
-  anonymousIndividual, builtInAtom, classAssertion, classAtom, cls, dataAllValuesFrom, dataComplementOf,
-  dataExactCardinality, dataHasValue, dataIntersectionOf, dataMaxCardinality, dataMinCardinality, dataOneOf,
-  dataProperty, dataPropertyAssertion, dataPropertyAtom, dataPropertyDomain, dataPropertyRange, dataRangeAtom,
-  dataSomeValuesFrom, dataUnionOf, datatype, datatypeDefinition, datatypeRestriction, declaration,
-  differentIndividuals, differentIndividualsAtom, disjointClasses, disjointDataProperties,
-  disjointObjectProperties, disjointUnion, dlSafeRule, entity, equivalentClasses, equivalentDataProperties,
-  equivalentObjectProperties, facetRestriction, functionalDataProperty, hasKey, inverseObjectProperties, iriNode,
-  literal, namedIndividual, negativeDataPropertyAssertion, negativeObjectPropertyAssertion, objectAllValuesFrom,
-  objectComplementOf, objectExactCardinality, objectHasSelf, objectHasValue, objectIntersectionOf,
-  objectInverseOf, objectMaxCardinality, objectMinCardinality, objectOneOf, objectProperty,
-  objectPropertyAssertion, objectPropertyAtom, objectPropertyCharacteristic, objectPropertyDomain,
-  objectPropertyRange, objectSomeValuesFrom, objectUnionOf, sameIndividual, sameIndividualAtom,
-  subAnnotationPropertyOf, subClassOf, subDataPropertyOf, subObjectPropertyOf, subPropertyChainOf, variable, ENTITY_KINDS, documentScope,
+  annotation,
+  annotationAssertion,
+  annotationProperty,
+  annotationPropertyDomain,
+  annotationPropertyRange,
+  anonymousIndividual,
+  builtInAtom,
+  classAssertion,
+  classAtom,
+  cls,
+  dataAllValuesFrom,
+  dataComplementOf,
+  dataExactCardinality,
+  dataHasValue,
+  dataIntersectionOf,
+  dataMaxCardinality,
+  dataMinCardinality,
+  dataOneOf,
+  dataProperty,
+  dataPropertyAssertion,
+  dataPropertyAtom,
+  dataPropertyDomain,
+  dataPropertyRange,
+  dataRangeAtom,
+  dataSomeValuesFrom,
+  dataUnionOf,
+  datatype,
+  datatypeDefinition,
+  datatypeRestriction,
+  declaration,
+  differentIndividuals,
+  differentIndividualsAtom,
+  disjointClasses,
+  disjointDataProperties,
+  disjointObjectProperties,
+  disjointUnion,
+  dlSafeRule,
+  entity,
+  equivalentClasses,
+  equivalentDataProperties,
+  equivalentObjectProperties,
+  facetRestriction,
+  functionalDataProperty,
+  hasKey,
+  inverseObjectProperties,
+  iriNode,
+  literal,
+  namedIndividual,
+  negativeDataPropertyAssertion,
+  negativeObjectPropertyAssertion,
+  objectAllValuesFrom,
+  objectComplementOf,
+  objectExactCardinality,
+  objectHasSelf,
+  objectHasValue,
+  objectIntersectionOf,
+  objectInverseOf,
+  objectMaxCardinality,
+  objectMinCardinality,
+  objectOneOf,
+  objectProperty,
+  objectPropertyAssertion,
+  objectPropertyAtom,
+  objectPropertyCharacteristic,
+  objectPropertyDomain,
+  objectPropertyRange,
+  objectSomeValuesFrom,
+  objectUnionOf,
+  sameIndividual,
+  sameIndividualAtom,
+  subAnnotationPropertyOf,
+  subClassOf,
+  subDataPropertyOf,
+  subObjectPropertyOf,
+  subPropertyChainOf,
+  variable,
+  ENTITY_KINDS,
+  documentScope,
 } from '../../terms.js';
 import { Ontology } from '../../ontology.js';
 import { RDF_PLAIN_LITERAL, STANDARD_PREFIXES } from '../../vocab.js';
@@ -44,12 +124,16 @@ export function readFunctional(text: string, options: ReadFunctionalOptions = {}
   return new FunctionalParser(text, options.base, options.keepBlankNodeLabels === true ? '' : 'ofn' + documentScope() + '_').document();
 }
 
-
 const ENTITY_KEYWORDS = new Set<string>(ENTITY_KINDS);
 
 const CHARACTERISTICS = new Set<string>([
-  'FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'ReflexiveObjectProperty', 'IrreflexiveObjectProperty',
-  'SymmetricObjectProperty', 'AsymmetricObjectProperty', 'TransitiveObjectProperty',
+  'FunctionalObjectProperty',
+  'InverseFunctionalObjectProperty',
+  'ReflexiveObjectProperty',
+  'IrreflexiveObjectProperty',
+  'SymmetricObjectProperty',
+  'AsymmetricObjectProperty',
+  'TransitiveObjectProperty',
 ]);
 
 /** True when the IRI has a scheme (RFC 3987: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"). */
@@ -74,7 +158,11 @@ class FunctionalParser {
   /** Open parentheses: past the nesting limit the document is refused before recursion can overflow. */
   private depth = 0;
 
-  constructor(text: string, private readonly base: string | undefined, private readonly scope: string) {
+  constructor(
+    text: string,
+    private readonly base: string | undefined,
+    private readonly scope: string,
+  ) {
     this.lx = new Lexer(text);
   }
 
@@ -293,7 +381,8 @@ class FunctionalParser {
   private ope(): ObjectPropertyExpression {
     if (this.atIri()) return objectProperty(this.iri());
     const k = this.openConstruct('an object property expression');
-    if (k !== 'ObjectInverseOf') throw this.lx.error(`expected ObjectInverseOf(...) but found ${k}(...)`, this.keywordLine, this.keywordCol);
+    if (k !== 'ObjectInverseOf')
+      throw this.lx.error(`expected ObjectInverseOf(...) but found ${k}(...)`, this.keywordLine, this.keywordCol);
     const p = objectInverseOf(objectProperty(this.iri()));
     this.close();
     return p;
@@ -332,9 +421,15 @@ class FunctionalParser {
     const k = this.openConstruct('a data range');
     let d: DataRange;
     switch (k) {
-      case 'DataIntersectionOf': d = dataIntersectionOf(this.dataRanges(1)); break;
-      case 'DataUnionOf': d = dataUnionOf(this.dataRanges(1)); break;
-      case 'DataComplementOf': d = dataComplementOf(this.dataRange()); break;
+      case 'DataIntersectionOf':
+        d = dataIntersectionOf(this.dataRanges(1));
+        break;
+      case 'DataUnionOf':
+        d = dataUnionOf(this.dataRanges(1));
+        break;
+      case 'DataComplementOf':
+        d = dataComplementOf(this.dataRange());
+        break;
       case 'DataOneOf': {
         const ls: Literal[] = [];
         while (this.lx.tok() !== Tok.RParen) ls.push(this.literal());
@@ -353,7 +448,8 @@ class FunctionalParser {
         d = datatypeRestriction(dt, rs);
         break;
       }
-      default: throw this.unknown('data range constructor', k);
+      default:
+        throw this.unknown('data range constructor', k);
     }
     this.close();
     return d;
@@ -373,9 +469,15 @@ class FunctionalParser {
     const k = this.openConstruct('a class expression');
     let c: ClassExpression;
     switch (k) {
-      case 'ObjectIntersectionOf': c = objectIntersectionOf(this.classExpressions(1)); break;
-      case 'ObjectUnionOf': c = objectUnionOf(this.classExpressions(1)); break;
-      case 'ObjectComplementOf': c = objectComplementOf(this.classExpression()); break;
+      case 'ObjectIntersectionOf':
+        c = objectIntersectionOf(this.classExpressions(1));
+        break;
+      case 'ObjectUnionOf':
+        c = objectUnionOf(this.classExpressions(1));
+        break;
+      case 'ObjectComplementOf':
+        c = objectComplementOf(this.classExpression());
+        break;
       case 'ObjectOneOf': {
         const is: Individual[] = [];
         while (this.lx.tok() !== Tok.RParen) is.push(this.individual());
@@ -383,19 +485,40 @@ class FunctionalParser {
         c = objectOneOf(is);
         break;
       }
-      case 'ObjectSomeValuesFrom': { const p = this.ope(); c = objectSomeValuesFrom(p, this.classExpression()); break; }
-      case 'ObjectAllValuesFrom': { const p = this.ope(); c = objectAllValuesFrom(p, this.classExpression()); break; }
-      case 'ObjectHasValue': { const p = this.ope(); c = objectHasValue(p, this.individual()); break; }
-      case 'ObjectHasSelf': c = objectHasSelf(this.ope()); break;
-      case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': {
+      case 'ObjectSomeValuesFrom': {
+        const p = this.ope();
+        c = objectSomeValuesFrom(p, this.classExpression());
+        break;
+      }
+      case 'ObjectAllValuesFrom': {
+        const p = this.ope();
+        c = objectAllValuesFrom(p, this.classExpression());
+        break;
+      }
+      case 'ObjectHasValue': {
+        const p = this.ope();
+        c = objectHasValue(p, this.individual());
+        break;
+      }
+      case 'ObjectHasSelf':
+        c = objectHasSelf(this.ope());
+        break;
+      case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality': {
         const n = this.cardinality();
         const p = this.ope();
         const filler = this.lx.tok() === Tok.RParen ? undefined : this.classExpression();
-        c = k === 'ObjectMinCardinality' ? objectMinCardinality(n, p, filler)
-          : k === 'ObjectMaxCardinality' ? objectMaxCardinality(n, p, filler) : objectExactCardinality(n, p, filler);
+        c =
+          k === 'ObjectMinCardinality'
+            ? objectMinCardinality(n, p, filler)
+            : k === 'ObjectMaxCardinality'
+              ? objectMaxCardinality(n, p, filler)
+              : objectExactCardinality(n, p, filler);
         break;
       }
-      case 'DataSomeValuesFrom': case 'DataAllValuesFrom': {
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom': {
         // OWL 2 allows several data properties with an n-ary data range; the model has the unary form only.
         const p = this.dp();
         if (this.atAnotherDataProperty()) throw this.lx.error(`${k} with several data properties is not supported`);
@@ -403,16 +526,27 @@ class FunctionalParser {
         c = k === 'DataSomeValuesFrom' ? dataSomeValuesFrom(p, r) : dataAllValuesFrom(p, r);
         break;
       }
-      case 'DataHasValue': { const p = this.dp(); c = dataHasValue(p, this.literal()); break; }
-      case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality': {
+      case 'DataHasValue': {
+        const p = this.dp();
+        c = dataHasValue(p, this.literal());
+        break;
+      }
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality': {
         const n = this.cardinality();
         const p = this.dp();
         const filler = this.lx.tok() === Tok.RParen ? undefined : this.dataRange();
-        c = k === 'DataMinCardinality' ? dataMinCardinality(n, p, filler)
-          : k === 'DataMaxCardinality' ? dataMaxCardinality(n, p, filler) : dataExactCardinality(n, p, filler);
+        c =
+          k === 'DataMinCardinality'
+            ? dataMinCardinality(n, p, filler)
+            : k === 'DataMaxCardinality'
+              ? dataMaxCardinality(n, p, filler)
+              : dataExactCardinality(n, p, filler);
         break;
       }
-      default: throw this.unknown('class expression constructor', k);
+      default:
+        throw this.unknown('class expression constructor', k);
     }
     this.close();
     return c;
@@ -458,10 +592,28 @@ class FunctionalParser {
     const k = this.openConstruct('a SWRL atom');
     let a: Atom;
     switch (k) {
-      case 'ClassAtom': { const c = this.classExpression(); a = classAtom(c, this.iarg()); break; }
-      case 'DataRangeAtom': { const d = this.dataRange(); a = dataRangeAtom(d, this.darg()); break; }
-      case 'ObjectPropertyAtom': { const p = this.ope(); const x = this.iarg(); a = objectPropertyAtom(p, x, this.iarg()); break; }
-      case 'DataPropertyAtom': { const p = this.dp(); const x = this.iarg(); a = dataPropertyAtom(p, x, this.darg()); break; }
+      case 'ClassAtom': {
+        const c = this.classExpression();
+        a = classAtom(c, this.iarg());
+        break;
+      }
+      case 'DataRangeAtom': {
+        const d = this.dataRange();
+        a = dataRangeAtom(d, this.darg());
+        break;
+      }
+      case 'ObjectPropertyAtom': {
+        const p = this.ope();
+        const x = this.iarg();
+        a = objectPropertyAtom(p, x, this.iarg());
+        break;
+      }
+      case 'DataPropertyAtom': {
+        const p = this.dp();
+        const x = this.iarg();
+        a = dataPropertyAtom(p, x, this.darg());
+        break;
+      }
       case 'BuiltInAtom': {
         const iri = this.iri();
         const args: DArg[] = [];
@@ -470,9 +622,18 @@ class FunctionalParser {
         a = builtInAtom(iri, args);
         break;
       }
-      case 'SameIndividualAtom': { const x = this.iarg(); a = sameIndividualAtom(x, this.iarg()); break; }
-      case 'DifferentIndividualsAtom': { const x = this.iarg(); a = differentIndividualsAtom(x, this.iarg()); break; }
-      default: throw this.unknown('SWRL atom', k);
+      case 'SameIndividualAtom': {
+        const x = this.iarg();
+        a = sameIndividualAtom(x, this.iarg());
+        break;
+      }
+      case 'DifferentIndividualsAtom': {
+        const x = this.iarg();
+        a = differentIndividualsAtom(x, this.iarg());
+        break;
+      }
+      default:
+        throw this.unknown('SWRL atom', k);
     }
     this.close();
     return a;
@@ -498,16 +659,31 @@ class FunctionalParser {
 
   private axiom(): Axiom {
     const lx = this.lx;
-    const line = lx.line, col = lx.col;
+    const line = lx.line,
+      col = lx.col;
     const k = this.openConstruct('an axiom');
     const anns = this.annotations();
     let a: Axiom;
     switch (k) {
-      case 'Declaration': a = declaration(this.entity(), anns); break;
-      case 'SubClassOf': { const sub = this.classExpression(); a = subClassOf(sub, this.classExpression(), anns); break; }
-      case 'EquivalentClasses': a = equivalentClasses(this.classExpressions(1), anns); break;
-      case 'DisjointClasses': a = disjointClasses(this.classExpressions(1), anns); break;
-      case 'DisjointUnion': { const c = cls(this.iri()); a = disjointUnion(c, this.classExpressions(1), anns); break; }
+      case 'Declaration':
+        a = declaration(this.entity(), anns);
+        break;
+      case 'SubClassOf': {
+        const sub = this.classExpression();
+        a = subClassOf(sub, this.classExpression(), anns);
+        break;
+      }
+      case 'EquivalentClasses':
+        a = equivalentClasses(this.classExpressions(1), anns);
+        break;
+      case 'DisjointClasses':
+        a = disjointClasses(this.classExpressions(1), anns);
+        break;
+      case 'DisjointUnion': {
+        const c = cls(this.iri());
+        a = disjointUnion(c, this.classExpressions(1), anns);
+        break;
+      }
       case 'SubObjectPropertyOf': {
         if (this.atKeyword('ObjectPropertyChain')) {
           lx.next();
@@ -521,18 +697,56 @@ class FunctionalParser {
         }
         break;
       }
-      case 'EquivalentObjectProperties': a = equivalentObjectProperties(this.opes(1), anns); break;
-      case 'DisjointObjectProperties': a = disjointObjectProperties(this.opes(1), anns); break;
-      case 'InverseObjectProperties': { const p = this.ope(); a = inverseObjectProperties(p, this.ope(), anns); break; }
-      case 'ObjectPropertyDomain': { const p = this.ope(); a = objectPropertyDomain(p, this.classExpression(), anns); break; }
-      case 'ObjectPropertyRange': { const p = this.ope(); a = objectPropertyRange(p, this.classExpression(), anns); break; }
-      case 'SubDataPropertyOf': { const sub = this.dp(); a = subDataPropertyOf(sub, this.dp(), anns); break; }
-      case 'EquivalentDataProperties': a = equivalentDataProperties(this.dps(1), anns); break;
-      case 'DisjointDataProperties': a = disjointDataProperties(this.dps(1), anns); break;
-      case 'DataPropertyDomain': { const p = this.dp(); a = dataPropertyDomain(p, this.classExpression(), anns); break; }
-      case 'DataPropertyRange': { const p = this.dp(); a = dataPropertyRange(p, this.dataRange(), anns); break; }
-      case 'FunctionalDataProperty': a = functionalDataProperty(this.dp(), anns); break;
-      case 'DatatypeDefinition': { const dt = datatype(this.iri()); a = datatypeDefinition(dt, this.dataRange(), anns); break; }
+      case 'EquivalentObjectProperties':
+        a = equivalentObjectProperties(this.opes(1), anns);
+        break;
+      case 'DisjointObjectProperties':
+        a = disjointObjectProperties(this.opes(1), anns);
+        break;
+      case 'InverseObjectProperties': {
+        const p = this.ope();
+        a = inverseObjectProperties(p, this.ope(), anns);
+        break;
+      }
+      case 'ObjectPropertyDomain': {
+        const p = this.ope();
+        a = objectPropertyDomain(p, this.classExpression(), anns);
+        break;
+      }
+      case 'ObjectPropertyRange': {
+        const p = this.ope();
+        a = objectPropertyRange(p, this.classExpression(), anns);
+        break;
+      }
+      case 'SubDataPropertyOf': {
+        const sub = this.dp();
+        a = subDataPropertyOf(sub, this.dp(), anns);
+        break;
+      }
+      case 'EquivalentDataProperties':
+        a = equivalentDataProperties(this.dps(1), anns);
+        break;
+      case 'DisjointDataProperties':
+        a = disjointDataProperties(this.dps(1), anns);
+        break;
+      case 'DataPropertyDomain': {
+        const p = this.dp();
+        a = dataPropertyDomain(p, this.classExpression(), anns);
+        break;
+      }
+      case 'DataPropertyRange': {
+        const p = this.dp();
+        a = dataPropertyRange(p, this.dataRange(), anns);
+        break;
+      }
+      case 'FunctionalDataProperty':
+        a = functionalDataProperty(this.dp(), anns);
+        break;
+      case 'DatatypeDefinition': {
+        const dt = datatype(this.iri());
+        a = datatypeDefinition(dt, this.dataRange(), anns);
+        break;
+      }
       case 'HasKey': {
         const c = this.classExpression();
         this.open();
@@ -545,17 +759,27 @@ class FunctionalParser {
         a = hasKey(c, ops, dps, anns);
         break;
       }
-      case 'SameIndividual': a = sameIndividual(this.individuals(1), anns); break;
-      case 'DifferentIndividuals': a = differentIndividuals(this.individuals(1), anns); break;
-      case 'ClassAssertion': { const c = this.classExpression(); a = classAssertion(c, this.individual(), anns); break; }
-      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': {
+      case 'SameIndividual':
+        a = sameIndividual(this.individuals(1), anns);
+        break;
+      case 'DifferentIndividuals':
+        a = differentIndividuals(this.individuals(1), anns);
+        break;
+      case 'ClassAssertion': {
+        const c = this.classExpression();
+        a = classAssertion(c, this.individual(), anns);
+        break;
+      }
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion': {
         const p = this.ope();
         const s = this.individual();
         const o = this.individual();
         a = k === 'ObjectPropertyAssertion' ? objectPropertyAssertion(p, s, o, anns) : negativeObjectPropertyAssertion(p, s, o, anns);
         break;
       }
-      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': {
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion': {
         const p = this.dp();
         const s = this.individual();
         const v = this.literal();
@@ -573,9 +797,21 @@ class FunctionalParser {
         a = subAnnotationPropertyOf(sub, annotationProperty(this.iri()), anns);
         break;
       }
-      case 'AnnotationPropertyDomain': { const p = annotationProperty(this.iri()); a = annotationPropertyDomain(p, this.iri(), anns); break; }
-      case 'AnnotationPropertyRange': { const p = annotationProperty(this.iri()); a = annotationPropertyRange(p, this.iri(), anns); break; }
-      case 'DLSafeRule': { const body = this.atoms('Body'); a = dlSafeRule(body, this.atoms('Head'), anns); break; }
+      case 'AnnotationPropertyDomain': {
+        const p = annotationProperty(this.iri());
+        a = annotationPropertyDomain(p, this.iri(), anns);
+        break;
+      }
+      case 'AnnotationPropertyRange': {
+        const p = annotationProperty(this.iri());
+        a = annotationPropertyRange(p, this.iri(), anns);
+        break;
+      }
+      case 'DLSafeRule': {
+        const body = this.atoms('Body');
+        a = dlSafeRule(body, this.atoms('Head'), anns);
+        break;
+      }
       default:
         if (CHARACTERISTICS.has(k)) {
           a = objectPropertyCharacteristic(k as CharacteristicKind, this.ope(), anns);

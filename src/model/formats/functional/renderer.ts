@@ -3,8 +3,22 @@
 // ordered by their rendered text, so the output does not depend on interning order.
 
 import type {
-  Annotation, AnnotationSubject, AnnotationValue, AnonymousIndividual, Atom, Axiom, ClassExpression, DArg,
-  DataRange, Entity, IArg, Individual, IRI, Literal, Node, ObjectPropertyExpression,
+  Annotation,
+  AnnotationSubject,
+  AnnotationValue,
+  AnonymousIndividual,
+  Atom,
+  Axiom,
+  ClassExpression,
+  DArg,
+  DataRange,
+  Entity,
+  IArg,
+  Individual,
+  IRI,
+  Literal,
+  Node,
+  ObjectPropertyExpression,
 } from '../../terms.js';
 import { OWL_THING, RDFS_LITERAL, XSD_STRING } from '../../vocab.js';
 import { unreachable } from '../../../util/unreachable.js';
@@ -16,16 +30,28 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 /** PN_CHARS_BASE of the SPARQL grammar the OWL 2 functional syntax refers to. */
 function isPnCharsBase(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ||
-    (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) ||
-    (c >= 0x370 && c <= 0x37d) || (c >= 0x37f && c <= 0x1fff) || (c >= 0x200c && c <= 0x200d) ||
-    (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) || (c >= 0x3001 && c <= 0xd7ff) ||
-    (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd) || (c >= 0x10000 && c <= 0xeffff);
+  return (
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    (c >= 0x200c && c <= 0x200d) ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd) ||
+    (c >= 0x10000 && c <= 0xeffff)
+  );
 }
 
 function isPnChars(c: number): boolean {
-  return isPnCharsBase(c) || c === 0x5f || c === 0x2d || isDigit(c) || c === 0xb7 ||
-    (c >= 0x300 && c <= 0x36f) || (c >= 0x203f && c <= 0x2040);
+  return (
+    isPnCharsBase(c) || c === 0x5f || c === 0x2d || isDigit(c) || c === 0xb7 || (c >= 0x300 && c <= 0x36f) || (c >= 0x203f && c <= 0x2040)
+  );
 }
 
 /** PN_LOCAL: ( PN_CHARS_U | [0-9] ) ( ( PN_CHARS | '.' )* PN_CHARS )?, non-empty. */
@@ -73,7 +99,10 @@ export class FunctionalRenderer {
   private readonly namespaces: readonly (readonly [string, string])[];
   private readonly abbreviated = new Map<IRI, string>();
 
-  constructor(prefixes: ReadonlyMap<string, string> = new Map(), private readonly anon: AnonLabeler = (a) => '_:' + a.nodeId) {
+  constructor(
+    prefixes: ReadonlyMap<string, string> = new Map(),
+    private readonly anon: AnonLabeler = (a) => '_:' + a.nodeId,
+  ) {
     this.namespaces = [...prefixes]
       .filter(([name, ns]) => ns.length > 0 && name !== '_:' && isPrefixName(name))
       .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -119,48 +148,90 @@ export class FunctionalRenderer {
 
   dataRange(d: DataRange): string {
     switch (d.kind) {
-      case 'Datatype': return this.iri(d.iri);
-      case 'DataIntersectionOf': case 'DataUnionOf':
+      case 'Datatype':
+        return this.iri(d.iri);
+      case 'DataIntersectionOf':
+      case 'DataUnionOf':
         return d.kind + '(' + sortedJoin(d.operands.map((o) => this.dataRange(o))) + ')';
-      case 'DataComplementOf': return 'DataComplementOf(' + this.dataRange(d.operand) + ')';
-      case 'DataOneOf': return 'DataOneOf(' + sortedJoin(d.literals.map((l) => this.literal(l))) + ')';
+      case 'DataComplementOf':
+        return 'DataComplementOf(' + this.dataRange(d.operand) + ')';
+      case 'DataOneOf':
+        return 'DataOneOf(' + sortedJoin(d.literals.map((l) => this.literal(l))) + ')';
       case 'DatatypeRestriction':
-        return 'DatatypeRestriction(' + this.iri(d.datatype.iri) + ' ' +
-          sortedJoin(d.restrictions.map((r) => this.iri(r.facet) + ' ' + this.literal(r.value))) + ')';
-      default: return unreachable(d);
+        return (
+          'DatatypeRestriction(' +
+          this.iri(d.datatype.iri) +
+          ' ' +
+          sortedJoin(d.restrictions.map((r) => this.iri(r.facet) + ' ' + this.literal(r.value))) +
+          ')'
+        );
+      default:
+        return unreachable(d);
     }
   }
 
   classExpression(c: ClassExpression): string {
     switch (c.kind) {
-      case 'Class': return this.iri(c.iri);
-      case 'ObjectIntersectionOf': case 'ObjectUnionOf':
+      case 'Class':
+        return this.iri(c.iri);
+      case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf':
         return c.kind + '(' + sortedJoin(c.operands.map((o) => this.classExpression(o))) + ')';
-      case 'ObjectComplementOf': return 'ObjectComplementOf(' + this.classExpression(c.operand) + ')';
-      case 'ObjectOneOf': return 'ObjectOneOf(' + sortedJoin(c.individuals.map((i) => this.individual(i))) + ')';
-      case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom':
+      case 'ObjectComplementOf':
+        return 'ObjectComplementOf(' + this.classExpression(c.operand) + ')';
+      case 'ObjectOneOf':
+        return 'ObjectOneOf(' + sortedJoin(c.individuals.map((i) => this.individual(i))) + ')';
+      case 'ObjectSomeValuesFrom':
+      case 'ObjectAllValuesFrom':
         return c.kind + '(' + this.ope(c.property) + ' ' + this.classExpression(c.filler) + ')';
-      case 'ObjectHasValue': return 'ObjectHasValue(' + this.ope(c.property) + ' ' + this.individual(c.individual) + ')';
-      case 'ObjectHasSelf': return 'ObjectHasSelf(' + this.ope(c.property) + ')';
-      case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality':
-        return c.kind + '(' + c.cardinality + ' ' + this.ope(c.property) +
-          (c.filler.kind === 'Class' && c.filler.iri === OWL_THING ? '' : ' ' + this.classExpression(c.filler)) + ')';
-      case 'DataSomeValuesFrom': case 'DataAllValuesFrom':
+      case 'ObjectHasValue':
+        return 'ObjectHasValue(' + this.ope(c.property) + ' ' + this.individual(c.individual) + ')';
+      case 'ObjectHasSelf':
+        return 'ObjectHasSelf(' + this.ope(c.property) + ')';
+      case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality':
+        return (
+          c.kind +
+          '(' +
+          c.cardinality +
+          ' ' +
+          this.ope(c.property) +
+          (c.filler.kind === 'Class' && c.filler.iri === OWL_THING ? '' : ' ' + this.classExpression(c.filler)) +
+          ')'
+        );
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom':
         return c.kind + '(' + this.iri(c.property.iri) + ' ' + this.dataRange(c.filler) + ')';
-      case 'DataHasValue': return 'DataHasValue(' + this.iri(c.property.iri) + ' ' + this.literal(c.value) + ')';
-      case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
-        return c.kind + '(' + c.cardinality + ' ' + this.iri(c.property.iri) +
-          (c.filler.kind === 'Datatype' && c.filler.iri === RDFS_LITERAL ? '' : ' ' + this.dataRange(c.filler)) + ')';
-      default: return unreachable(c);
+      case 'DataHasValue':
+        return 'DataHasValue(' + this.iri(c.property.iri) + ' ' + this.literal(c.value) + ')';
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality':
+        return (
+          c.kind +
+          '(' +
+          c.cardinality +
+          ' ' +
+          this.iri(c.property.iri) +
+          (c.filler.kind === 'Datatype' && c.filler.iri === RDFS_LITERAL ? '' : ' ' + this.dataRange(c.filler)) +
+          ')'
+        );
+      default:
+        return unreachable(c);
     }
   }
 
   annotationValue(v: AnnotationValue | AnnotationSubject): string {
     switch (v.kind) {
-      case 'IRI': return this.iri(v.iri);
-      case 'AnonymousIndividual': return this.anon(v);
-      case 'Literal': return this.literal(v);
-      default: return unreachable(v);
+      case 'IRI':
+        return this.iri(v.iri);
+      case 'AnonymousIndividual':
+        return this.anon(v);
+      case 'Literal':
+        return this.literal(v);
+      default:
+        return unreachable(v);
     }
   }
 
@@ -183,14 +254,21 @@ export class FunctionalRenderer {
 
   atom(a: Atom): string {
     switch (a.kind) {
-      case 'ClassAtom': return 'ClassAtom(' + this.classExpression(a.cls) + ' ' + this.iarg(a.arg) + ')';
-      case 'DataRangeAtom': return 'DataRangeAtom(' + this.dataRange(a.range) + ' ' + this.darg(a.arg) + ')';
-      case 'ObjectPropertyAtom': return 'ObjectPropertyAtom(' + this.ope(a.property) + ' ' + this.iarg(a.first) + ' ' + this.iarg(a.second) + ')';
-      case 'DataPropertyAtom': return 'DataPropertyAtom(' + this.iri(a.property.iri) + ' ' + this.iarg(a.first) + ' ' + this.darg(a.second) + ')';
-      case 'BuiltInAtom': return 'BuiltInAtom(' + this.iri(a.iri) + a.args.map((x) => ' ' + this.darg(x)).join('') + ')';
-      case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
+      case 'ClassAtom':
+        return 'ClassAtom(' + this.classExpression(a.cls) + ' ' + this.iarg(a.arg) + ')';
+      case 'DataRangeAtom':
+        return 'DataRangeAtom(' + this.dataRange(a.range) + ' ' + this.darg(a.arg) + ')';
+      case 'ObjectPropertyAtom':
+        return 'ObjectPropertyAtom(' + this.ope(a.property) + ' ' + this.iarg(a.first) + ' ' + this.iarg(a.second) + ')';
+      case 'DataPropertyAtom':
+        return 'DataPropertyAtom(' + this.iri(a.property.iri) + ' ' + this.iarg(a.first) + ' ' + this.darg(a.second) + ')';
+      case 'BuiltInAtom':
+        return 'BuiltInAtom(' + this.iri(a.iri) + a.args.map((x) => ' ' + this.darg(x)).join('') + ')';
+      case 'SameIndividualAtom':
+      case 'DifferentIndividualsAtom':
         return a.kind + '(' + this.iarg(a.first) + ' ' + this.iarg(a.second) + ')';
-      default: return unreachable(a);
+      default:
+        return unreachable(a);
     }
   }
 
@@ -200,87 +278,186 @@ export class FunctionalRenderer {
     const ope = (x: ObjectPropertyExpression) => this.ope(x);
     const iri = (x: { iri: IRI }) => this.iri(x.iri);
     switch (a.kind) {
-      case 'Declaration': return 'Declaration(' + p + this.typedEntity(a.entity) + ')';
-      case 'SubClassOf': return 'SubClassOf(' + p + ce(a.sub) + ' ' + ce(a.sup) + ')';
-      case 'EquivalentClasses': case 'DisjointClasses': return a.kind + '(' + p + sortedJoin(a.classes.map(ce)) + ')';
-      case 'DisjointUnion': return 'DisjointUnion(' + p + iri(a.cls) + ' ' + sortedJoin(a.classes.map(ce)) + ')';
-      case 'SubObjectPropertyOf': return 'SubObjectPropertyOf(' + p + ope(a.sub) + ' ' + ope(a.sup) + ')';
+      case 'Declaration':
+        return 'Declaration(' + p + this.typedEntity(a.entity) + ')';
+      case 'SubClassOf':
+        return 'SubClassOf(' + p + ce(a.sub) + ' ' + ce(a.sup) + ')';
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+        return a.kind + '(' + p + sortedJoin(a.classes.map(ce)) + ')';
+      case 'DisjointUnion':
+        return 'DisjointUnion(' + p + iri(a.cls) + ' ' + sortedJoin(a.classes.map(ce)) + ')';
+      case 'SubObjectPropertyOf':
+        return 'SubObjectPropertyOf(' + p + ope(a.sub) + ' ' + ope(a.sup) + ')';
       case 'SubPropertyChainOf':
         return 'SubObjectPropertyOf(' + p + 'ObjectPropertyChain(' + a.chain.map(ope).join(' ') + ') ' + ope(a.sup) + ')';
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
         return a.kind + '(' + p + sortedJoin(a.properties.map(ope)) + ')';
-      case 'InverseObjectProperties': return a.kind + '(' + p + sortedJoin([ope(a.first), ope(a.second)]) + ')';
-      case 'ObjectPropertyDomain': return a.kind + '(' + p + ope(a.property) + ' ' + ce(a.domain) + ')';
-      case 'ObjectPropertyRange': return a.kind + '(' + p + ope(a.property) + ' ' + ce(a.range) + ')';
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'InverseObjectProperties':
+        return a.kind + '(' + p + sortedJoin([ope(a.first), ope(a.second)]) + ')';
+      case 'ObjectPropertyDomain':
+        return a.kind + '(' + p + ope(a.property) + ' ' + ce(a.domain) + ')';
+      case 'ObjectPropertyRange':
+        return a.kind + '(' + p + ope(a.property) + ' ' + ce(a.range) + ')';
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty':
         return a.kind + '(' + p + ope(a.property) + ')';
-      case 'SubDataPropertyOf': return a.kind + '(' + p + iri(a.sub) + ' ' + iri(a.sup) + ')';
-      case 'EquivalentDataProperties': case 'DisjointDataProperties': return a.kind + '(' + p + sortedJoin(a.properties.map(iri)) + ')';
-      case 'DataPropertyDomain': return a.kind + '(' + p + iri(a.property) + ' ' + ce(a.domain) + ')';
-      case 'DataPropertyRange': return a.kind + '(' + p + iri(a.property) + ' ' + this.dataRange(a.range) + ')';
-      case 'FunctionalDataProperty': return a.kind + '(' + p + iri(a.property) + ')';
-      case 'DatatypeDefinition': return a.kind + '(' + p + iri(a.datatype) + ' ' + this.dataRange(a.range) + ')';
+      case 'SubDataPropertyOf':
+        return a.kind + '(' + p + iri(a.sub) + ' ' + iri(a.sup) + ')';
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+        return a.kind + '(' + p + sortedJoin(a.properties.map(iri)) + ')';
+      case 'DataPropertyDomain':
+        return a.kind + '(' + p + iri(a.property) + ' ' + ce(a.domain) + ')';
+      case 'DataPropertyRange':
+        return a.kind + '(' + p + iri(a.property) + ' ' + this.dataRange(a.range) + ')';
+      case 'FunctionalDataProperty':
+        return a.kind + '(' + p + iri(a.property) + ')';
+      case 'DatatypeDefinition':
+        return a.kind + '(' + p + iri(a.datatype) + ' ' + this.dataRange(a.range) + ')';
       case 'HasKey':
-        return 'HasKey(' + p + ce(a.cls) + ' (' + sortedJoin(a.objectProperties.map(ope)) + ') (' +
-          sortedJoin(a.dataProperties.map(iri)) + '))';
-      case 'SameIndividual': case 'DifferentIndividuals':
+        return (
+          'HasKey(' + p + ce(a.cls) + ' (' + sortedJoin(a.objectProperties.map(ope)) + ') (' + sortedJoin(a.dataProperties.map(iri)) + '))'
+        );
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
         return a.kind + '(' + p + sortedJoin(a.individuals.map((i) => this.individual(i))) + ')';
-      case 'ClassAssertion': return 'ClassAssertion(' + p + ce(a.cls) + ' ' + this.individual(a.individual) + ')';
-      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
+      case 'ClassAssertion':
+        return 'ClassAssertion(' + p + ce(a.cls) + ' ' + this.individual(a.individual) + ')';
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
         return a.kind + '(' + p + ope(a.property) + ' ' + this.individual(a.subject) + ' ' + this.individual(a.object) + ')';
-      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
         return a.kind + '(' + p + iri(a.property) + ' ' + this.individual(a.subject) + ' ' + this.literal(a.value) + ')';
       case 'AnnotationAssertion':
-        return 'AnnotationAssertion(' + p + iri(a.property) + ' ' + this.annotationValue(a.subject) + ' ' + this.annotationValue(a.value) + ')';
-      case 'SubAnnotationPropertyOf': return a.kind + '(' + p + iri(a.sub) + ' ' + iri(a.sup) + ')';
-      case 'AnnotationPropertyDomain': return a.kind + '(' + p + iri(a.property) + ' ' + this.iri(a.domain) + ')';
-      case 'AnnotationPropertyRange': return a.kind + '(' + p + iri(a.property) + ' ' + this.iri(a.range) + ')';
+        return (
+          'AnnotationAssertion(' + p + iri(a.property) + ' ' + this.annotationValue(a.subject) + ' ' + this.annotationValue(a.value) + ')'
+        );
+      case 'SubAnnotationPropertyOf':
+        return a.kind + '(' + p + iri(a.sub) + ' ' + iri(a.sup) + ')';
+      case 'AnnotationPropertyDomain':
+        return a.kind + '(' + p + iri(a.property) + ' ' + this.iri(a.domain) + ')';
+      case 'AnnotationPropertyRange':
+        return a.kind + '(' + p + iri(a.property) + ' ' + this.iri(a.range) + ')';
       case 'DLSafeRule':
-        return 'DLSafeRule(' + p + 'Body(' + sortedJoin(a.body.map((x) => this.atom(x))) + ') Head(' +
-          sortedJoin(a.head.map((x) => this.atom(x))) + '))';
-      default: return unreachable(a);
+        return (
+          'DLSafeRule(' +
+          p +
+          'Body(' +
+          sortedJoin(a.body.map((x) => this.atom(x))) +
+          ') Head(' +
+          sortedJoin(a.head.map((x) => this.atom(x))) +
+          '))'
+        );
+      default:
+        return unreachable(a);
     }
   }
 
   /** Any renderable node: axioms, expressions, data ranges, annotations, atoms, literals, entities. */
   node(n: Node): string {
     switch (n.kind) {
-      case 'Class': case 'ObjectProperty': case 'DataProperty': case 'AnnotationProperty': case 'NamedIndividual':
-      case 'Datatype': case 'IRI':
+      case 'Class':
+      case 'ObjectProperty':
+      case 'DataProperty':
+      case 'AnnotationProperty':
+      case 'NamedIndividual':
+      case 'Datatype':
+      case 'IRI':
         return this.iri(n.iri);
-      case 'AnonymousIndividual': return this.anon(n);
-      case 'Literal': return this.literal(n);
-      case 'Variable': return 'Variable(' + this.iri(n.iri) + ')';
-      case 'ObjectInverseOf': return this.ope(n);
-      case 'FacetRestriction': return this.iri(n.facet) + ' ' + this.literal(n.value);
-      case 'Annotation': return this.annotation(n);
-      case 'DataIntersectionOf': case 'DataUnionOf': case 'DataComplementOf': case 'DataOneOf': case 'DatatypeRestriction':
+      case 'AnonymousIndividual':
+        return this.anon(n);
+      case 'Literal':
+        return this.literal(n);
+      case 'Variable':
+        return 'Variable(' + this.iri(n.iri) + ')';
+      case 'ObjectInverseOf':
+        return this.ope(n);
+      case 'FacetRestriction':
+        return this.iri(n.facet) + ' ' + this.literal(n.value);
+      case 'Annotation':
+        return this.annotation(n);
+      case 'DataIntersectionOf':
+      case 'DataUnionOf':
+      case 'DataComplementOf':
+      case 'DataOneOf':
+      case 'DatatypeRestriction':
         return this.dataRange(n);
-      case 'ClassAtom': case 'DataRangeAtom': case 'ObjectPropertyAtom': case 'DataPropertyAtom': case 'BuiltInAtom':
-      case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
+      case 'ClassAtom':
+      case 'DataRangeAtom':
+      case 'ObjectPropertyAtom':
+      case 'DataPropertyAtom':
+      case 'BuiltInAtom':
+      case 'SameIndividualAtom':
+      case 'DifferentIndividualsAtom':
         return this.atom(n);
-      case 'ObjectIntersectionOf': case 'ObjectUnionOf': case 'ObjectComplementOf': case 'ObjectOneOf':
-      case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom': case 'ObjectHasValue': case 'ObjectHasSelf':
-      case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality':
-      case 'DataSomeValuesFrom': case 'DataAllValuesFrom': case 'DataHasValue':
-      case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality':
+      case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf':
+      case 'ObjectComplementOf':
+      case 'ObjectOneOf':
+      case 'ObjectSomeValuesFrom':
+      case 'ObjectAllValuesFrom':
+      case 'ObjectHasValue':
+      case 'ObjectHasSelf':
+      case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality':
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom':
+      case 'DataHasValue':
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality':
         return this.classExpression(n);
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty': case 'Declaration': case 'SubClassOf': case 'EquivalentClasses':
-      case 'DisjointClasses': case 'DisjointUnion': case 'SubObjectPropertyOf': case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties': case 'DisjointDataProperties': case 'DataPropertyDomain':
-      case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition': case 'HasKey':
-      case 'SameIndividual': case 'DifferentIndividuals': case 'ClassAssertion': case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion': case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion': case 'SubAnnotationPropertyOf': case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange': case 'DLSafeRule':
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
+      case 'Declaration':
+      case 'SubClassOf':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+      case 'DisjointUnion':
+      case 'SubObjectPropertyOf':
+      case 'SubPropertyChainOf':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+      case 'InverseObjectProperties':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'ClassAssertion':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'AnnotationAssertion':
+      case 'SubAnnotationPropertyOf':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+      case 'DLSafeRule':
         return this.axiom(n);
-      default: return unreachable(n);
+      default:
+        return unreachable(n);
     }
   }
 }

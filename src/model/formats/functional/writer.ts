@@ -36,4 +36,3 @@ export function writeFunctional(o: Ontology): string {
   out.push(')');
   return out.join('\n') + '\n';
 }
-

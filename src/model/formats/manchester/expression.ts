@@ -6,15 +6,39 @@
 // NameResolver; when it knows none, the syntactic position decides (`p some C`: object property, unless
 // the filler is a datatype, data range or literal).
 
-import type {
-  ClassExpression, DataProperty, DataRange, Datatype, Individual, Literal, ObjectPropertyExpression,
-} from '../../terms.js';
+import type { ClassExpression, DataProperty, DataRange, Datatype, Individual, Literal, ObjectPropertyExpression } from '../../terms.js';
 import {
-  anonymousIndividual, cls, dataAllValuesFrom, dataComplementOf, dataExactCardinality, dataHasValue, dataIntersectionOf,
-  dataMaxCardinality, dataMinCardinality, dataOneOf, dataProperty, dataSomeValuesFrom, dataUnionOf, datatype,
-  datatypeRestriction, facetRestriction, literal, namedIndividual, objectAllValuesFrom, objectComplementOf,
-  objectExactCardinality, objectHasSelf, objectHasValue, objectIntersectionOf, objectInverseOf, objectMaxCardinality,
-  objectMinCardinality, objectOneOf, objectProperty, objectSomeValuesFrom, objectUnionOf,
+  anonymousIndividual,
+  cls,
+  dataAllValuesFrom,
+  dataComplementOf,
+  dataExactCardinality,
+  dataHasValue,
+  dataIntersectionOf,
+  dataMaxCardinality,
+  dataMinCardinality,
+  dataOneOf,
+  dataProperty,
+  dataSomeValuesFrom,
+  dataUnionOf,
+  datatype,
+  datatypeRestriction,
+  facetRestriction,
+  literal,
+  namedIndividual,
+  objectAllValuesFrom,
+  objectComplementOf,
+  objectExactCardinality,
+  objectHasSelf,
+  objectHasValue,
+  objectIntersectionOf,
+  objectInverseOf,
+  objectMaxCardinality,
+  objectMinCardinality,
+  objectOneOf,
+  objectProperty,
+  objectSomeValuesFrom,
+  objectUnionOf,
 } from '../../terms.js';
 import type { NameResolver, ResolvedName } from '../../names.js';
 import { NameError } from '../../names.js';
@@ -37,14 +61,24 @@ export class ExpressionNestingError extends ManchesterParseError {
 
 /** The four datatype keywords of the Manchester grammar (`Datatype ::= datatypeIRI | 'integer' | ...`). */
 const DATATYPE_KEYWORDS: ReadonlyMap<string, string> = new Map([
-  ['integer', XSD + 'integer'], ['decimal', XSD + 'decimal'], ['float', XSD + 'float'], ['string', XSD + 'string'],
+  ['integer', XSD + 'integer'],
+  ['decimal', XSD + 'decimal'],
+  ['float', XSD + 'float'],
+  ['string', XSD + 'string'],
 ]);
 
 const FACET_WORDS: ReadonlyMap<string, string> = new Map([
-  ['length', XSD + 'length'], ['minLength', XSD + 'minLength'], ['maxLength', XSD + 'maxLength'],
-  ['pattern', XSD + 'pattern'], ['langRange', RDF + 'langRange'], ['totalDigits', XSD + 'totalDigits'],
+  ['length', XSD + 'length'],
+  ['minLength', XSD + 'minLength'],
+  ['maxLength', XSD + 'maxLength'],
+  ['pattern', XSD + 'pattern'],
+  ['langRange', RDF + 'langRange'],
+  ['totalDigits', XSD + 'totalDigits'],
   ['fractionDigits', XSD + 'fractionDigits'],
-  ['<', XSD + 'maxExclusive'], ['<=', XSD + 'maxInclusive'], ['>', XSD + 'minExclusive'], ['>=', XSD + 'minInclusive'],
+  ['<', XSD + 'maxExclusive'],
+  ['<=', XSD + 'maxInclusive'],
+  ['>', XSD + 'minExclusive'],
+  ['>=', XSD + 'minInclusive'],
 ]);
 
 const RESTRICTION_WORDS = new Set(['some', 'only', 'value', 'min', 'max', 'exactly', 'Self']);
@@ -60,12 +94,18 @@ export function numberKind(w: string): NumberKind {
   if (n === 0) return null;
   if (w[0] === '+' || w[0] === '-') i++;
   let digits = 0;
-  while (i < n && w.charCodeAt(i) >= 0x30 && w.charCodeAt(i) <= 0x39) { i++; digits++; }
+  while (i < n && w.charCodeAt(i) >= 0x30 && w.charCodeAt(i) <= 0x39) {
+    i++;
+    digits++;
+  }
   let kind: NumberKind = 'integer';
   if (i < n && w[i] === '.') {
     i++;
     let frac = 0;
-    while (i < n && w.charCodeAt(i) >= 0x30 && w.charCodeAt(i) <= 0x39) { i++; frac++; }
+    while (i < n && w.charCodeAt(i) >= 0x30 && w.charCodeAt(i) <= 0x39) {
+      i++;
+      frac++;
+    }
     if (frac === 0) return null;
     digits += frac;
     kind = 'decimal';
@@ -75,11 +115,17 @@ export function numberKind(w: string): NumberKind {
     i++;
     if (i < n && (w[i] === '+' || w[i] === '-')) i++;
     let exp = 0;
-    while (i < n && w.charCodeAt(i) >= 0x30 && w.charCodeAt(i) <= 0x39) { i++; exp++; }
+    while (i < n && w.charCodeAt(i) >= 0x30 && w.charCodeAt(i) <= 0x39) {
+      i++;
+      exp++;
+    }
     if (exp === 0) return null;
     kind = 'double';
   }
-  if (i < n && (w[i] === 'f' || w[i] === 'F')) { i++; kind = 'float'; }
+  if (i < n && (w[i] === 'f' || w[i] === 'F')) {
+    i++;
+    kind = 'float';
+  }
   return i === n ? kind : null;
 }
 
@@ -149,8 +195,7 @@ export class ExpressionParser {
     if (t.type === 'iri' || t.type === 'quoted') return true;
     if (t.type !== 'word') return false;
     const v = t.value;
-    return !RESERVED.has(v) && v !== 'not' && v !== 'inverse' && !v.startsWith('_:') && v[v.length - 1] !== ':' &&
-      numberKind(v) === null;
+    return !RESERVED.has(v) && v !== 'not' && v !== 'inverse' && !v.startsWith('_:') && v[v.length - 1] !== ':' && numberKind(v) === null;
   }
 
   protected resolveToken(t: Token): ResolvedName {
@@ -187,7 +232,10 @@ export class ExpressionParser {
       return literal(t.value);
     }
     if (t.type === 'word') {
-      if (t.value === 'true' || t.value === 'false') { this.i++; return literal(t.value, XSD + 'boolean'); }
+      if (t.value === 'true' || t.value === 'false') {
+        this.i++;
+        return literal(t.value, XSD + 'boolean');
+      }
       const k = numberKind(t.value);
       if (k !== null) {
         this.i++;
@@ -315,16 +363,29 @@ export class ExpressionParser {
     const t = this.tok;
     if (t.type === 'word') {
       switch (t.value) {
-        case 'some': this.i++; return objectSomeValuesFrom(p, this.primary());
-        case 'only': this.i++; return objectAllValuesFrom(p, this.primary());
-        case 'value': this.i++; return objectHasValue(p, this.individual());
-        case 'Self': this.i++; return objectHasSelf(p);
-        case 'min': case 'max': case 'exactly': {
+        case 'some':
+          this.i++;
+          return objectSomeValuesFrom(p, this.primary());
+        case 'only':
+          this.i++;
+          return objectAllValuesFrom(p, this.primary());
+        case 'value':
+          this.i++;
+          return objectHasValue(p, this.individual());
+        case 'Self':
+          this.i++;
+          return objectHasSelf(p);
+        case 'min':
+        case 'max':
+        case 'exactly': {
           this.i++;
           const n = this.cardinality();
           const filler = this.isFillerStart() ? this.primary() : undefined;
-          return t.value === 'min' ? objectMinCardinality(n, p, filler)
-            : t.value === 'max' ? objectMaxCardinality(n, p, filler) : objectExactCardinality(n, p, filler);
+          return t.value === 'min'
+            ? objectMinCardinality(n, p, filler)
+            : t.value === 'max'
+              ? objectMaxCardinality(n, p, filler)
+              : objectExactCardinality(n, p, filler);
         }
       }
     }
@@ -334,15 +395,26 @@ export class ExpressionParser {
   private dataRestriction(p: DataProperty): ClassExpression {
     const t = this.tok;
     switch (t.value) {
-      case 'some': this.i++; return dataSomeValuesFrom(p, this.dataPrimary());
-      case 'only': this.i++; return dataAllValuesFrom(p, this.dataPrimary());
-      case 'value': this.i++; return dataHasValue(p, this.literal());
-      case 'min': case 'max': case 'exactly': {
+      case 'some':
+        this.i++;
+        return dataSomeValuesFrom(p, this.dataPrimary());
+      case 'only':
+        this.i++;
+        return dataAllValuesFrom(p, this.dataPrimary());
+      case 'value':
+        this.i++;
+        return dataHasValue(p, this.literal());
+      case 'min':
+      case 'max':
+      case 'exactly': {
         this.i++;
         const n = this.cardinality();
         const filler = this.isFillerStart() ? this.dataPrimary() : undefined;
-        return t.value === 'min' ? dataMinCardinality(n, p, filler)
-          : t.value === 'max' ? dataMaxCardinality(n, p, filler) : dataExactCardinality(n, p, filler);
+        return t.value === 'min'
+          ? dataMinCardinality(n, p, filler)
+          : t.value === 'max'
+            ? dataMaxCardinality(n, p, filler)
+            : dataExactCardinality(n, p, filler);
       }
     }
     return this.fail(`'some', 'only', 'value', 'min', 'max' or 'exactly' after data property`);
@@ -432,8 +504,8 @@ export class ExpressionParser {
 
   private facet() {
     const t = this.tok;
-    const iri = (t.type === 'word' || t.type === 'punct') ? FACET_WORDS.get(t.value) : undefined;
-    if (iri === undefined) this.fail("a facet (length, minLength, maxLength, pattern, langRange, <, <=, >, >=)");
+    const iri = t.type === 'word' || t.type === 'punct' ? FACET_WORDS.get(t.value) : undefined;
+    if (iri === undefined) this.fail('a facet (length, minLength, maxLength, pattern, langRange, <, <=, >, >=)');
     this.i++;
     return facetRestriction(iri, this.literal());
   }

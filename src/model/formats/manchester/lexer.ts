@@ -14,12 +14,12 @@ export class ManchesterParseError extends ParseError {
 }
 
 export type TokenType =
-  | 'word'    // name, CURIE, keyword (`Class:`, `some`), number, `_:node`
-  | 'iri'     // <full IRI>; value without the brackets
-  | 'quoted'  // 'multi word name'; value without the quotes
-  | 'string'  // "literal"; value unescaped, `lang` set when followed by @tag
-  | 'var'     // SWRL variable: ?x (value `x`) or ?<iri> (value the IRI, `lang` = '<')
-  | 'punct'   // ( ) { } [ ] , ^^ -> < <= > >=
+  | 'word' // name, CURIE, keyword (`Class:`, `some`), number, `_:node`
+  | 'iri' // <full IRI>; value without the brackets
+  | 'quoted' // 'multi word name'; value without the quotes
+  | 'string' // "literal"; value unescaped, `lang` set when followed by @tag
+  | 'var' // SWRL variable: ?x (value `x`) or ?<iri> (value the IRI, `lang` = '<')
+  | 'punct' // ( ) { } [ ] , ^^ -> < <= > >=
   | 'eof';
 
 export interface Token {
@@ -33,20 +33,40 @@ export interface Token {
 /** How a token is shown in error messages. */
 export function describe(t: Token): string {
   switch (t.type) {
-    case 'eof': return 'end of input';
-    case 'iri': return `<${t.value}>`;
-    case 'quoted': return `'${t.value}'`;
-    case 'string': return `"${t.value}"`;
-    case 'var': return t.lang === '<' ? `?<${t.value}>` : `?${t.value}`;
-    case 'word': case 'punct': return `'${t.value}'`;
-    default: return unreachable(t.type);
+    case 'eof':
+      return 'end of input';
+    case 'iri':
+      return `<${t.value}>`;
+    case 'quoted':
+      return `'${t.value}'`;
+    case 'string':
+      return `"${t.value}"`;
+    case 'var':
+      return t.lang === '<' ? `?<${t.value}>` : `?${t.value}`;
+    case 'word':
+    case 'punct':
+      return `'${t.value}'`;
+    default:
+      return unreachable(t.type);
   }
 }
 
 // Characters that end a word.
 function isDelimiter(c: number): boolean {
-  return c <= 0x20 || c === 0x28 || c === 0x29 || c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d ||
-    c === 0x2c || c === 0x22 || c === 0x3c || c === 0x3e || c === 0x5e;
+  return (
+    c <= 0x20 ||
+    c === 0x28 ||
+    c === 0x29 ||
+    c === 0x7b ||
+    c === 0x7d ||
+    c === 0x5b ||
+    c === 0x5d ||
+    c === 0x2c ||
+    c === 0x22 ||
+    c === 0x3c ||
+    c === 0x3e ||
+    c === 0x5e
+  );
 }
 
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c;
@@ -66,20 +86,40 @@ export function tokenize(text: string): Token[] {
 
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === 0x0a) { i++; line++; lineStart = i; continue; }
-    if (isSpace(c)) { i++; continue; }
-    if (c === 0x23) { // '#': comment to end of line
+    if (c === 0x0a) {
+      i++;
+      line++;
+      lineStart = i;
+      continue;
+    }
+    if (isSpace(c)) {
+      i++;
+      continue;
+    }
+    if (c === 0x23) {
+      // '#': comment to end of line
       while (i < n && text.charCodeAt(i) !== 0x0a) i++;
       continue;
     }
     const start = i;
     switch (c) {
-      case 0x28: case 0x29: case 0x7b: case 0x7d: case 0x5b: case 0x5d: case 0x2c:
-        push('punct', text[i], start); i++; continue;
+      case 0x28:
+      case 0x29:
+      case 0x7b:
+      case 0x7d:
+      case 0x5b:
+      case 0x5d:
+      case 0x2c:
+        push('punct', text[i], start);
+        i++;
+        continue;
       case 0x5e: // ^^
         if (text.charCodeAt(i + 1) !== 0x5e) fail("expected '^^'", i);
-        push('punct', '^^', start); i += 2; continue;
-      case 0x22: { // "string" with backslash escapes (it may span lines: keep its start position)
+        push('punct', '^^', start);
+        i += 2;
+        continue;
+      case 0x22: {
+        // "string" with backslash escapes (it may span lines: keep its start position)
         const sLine = line;
         const sCol = start - lineStart + 1;
         let s = '';
@@ -89,14 +129,23 @@ export function tokenize(text: string): Token[] {
           if (j >= n) fail('unterminated string literal', start);
           const d = text.charCodeAt(j);
           if (d === 0x22) break;
-          if (d === 0x5c) { s += text.slice(chunk, j) + (text[j + 1] ?? ''); j += 2; chunk = j; continue; }
-          if (d === 0x0a) { line++; lineStart = j + 1; }
+          if (d === 0x5c) {
+            s += text.slice(chunk, j) + (text[j + 1] ?? '');
+            j += 2;
+            chunk = j;
+            continue;
+          }
+          if (d === 0x0a) {
+            line++;
+            lineStart = j + 1;
+          }
           j++;
         }
         s += text.slice(chunk, j);
         j++;
         let lang = '';
-        if (text.charCodeAt(j) === 0x40) { // @lang
+        if (text.charCodeAt(j) === 0x40) {
+          // @lang
           let k = j + 1;
           while (k < n && !isDelimiter(text.charCodeAt(k))) k++;
           lang = text.slice(j + 1, k);
@@ -107,24 +156,40 @@ export function tokenize(text: string): Token[] {
         i = j;
         continue;
       }
-      case 0x27: { // 'quoted name'
+      case 0x27: {
+        // 'quoted name'
         const end = text.indexOf("'", i + 1);
         if (end < 0) fail('unterminated quoted name', i);
         push('quoted', text.slice(i + 1, end), start);
         i = end + 1;
         continue;
       }
-      case 0x3c: { // '<' : IRI or facet operator
+      case 0x3c: {
+        // '<' : IRI or facet operator
         const next = text.charCodeAt(i + 1);
-        if (next === 0x3d) { push('punct', '<=', start); i += 2; continue; }
+        if (next === 0x3d) {
+          push('punct', '<=', start);
+          i += 2;
+          continue;
+        }
         const end = iriEnd(text, i + 1);
-        if (end < 0) { push('punct', '<', start); i++; continue; }
+        if (end < 0) {
+          push('punct', '<', start);
+          i++;
+          continue;
+        }
         push('iri', text.slice(i + 1, end), start);
         i = end + 1;
         continue;
       }
       case 0x3e:
-        if (text.charCodeAt(i + 1) === 0x3d) { push('punct', '>=', start); i += 2; } else { push('punct', '>', start); i++; }
+        if (text.charCodeAt(i + 1) === 0x3d) {
+          push('punct', '>=', start);
+          i += 2;
+        } else {
+          push('punct', '>', start);
+          i++;
+        }
         continue;
       case 0x3f: // ?var or ?<iri>
         if (text.charCodeAt(i + 1) === 0x3c) {
@@ -136,7 +201,11 @@ export function tokenize(text: string): Token[] {
         }
         break;
       case 0x2d: // '->'
-        if (text.charCodeAt(i + 1) === 0x3e) { push('punct', '->', start); i += 2; continue; }
+        if (text.charCodeAt(i + 1) === 0x3e) {
+          push('punct', '->', start);
+          i += 2;
+          continue;
+        }
         break;
     }
     let j = i + 1;
@@ -154,7 +223,8 @@ export function tokenize(text: string): Token[] {
 // no whitespace, and a facet operator '<' is followed by whitespace, a sign, a digit or a quote.
 function iriEnd(text: string, from: number): number {
   const first = text.charCodeAt(from);
-  if (Number.isNaN(first) || isSpace(first) || first === 0x22 || first === 0x2b || first === 0x2d || (first >= 0x30 && first <= 0x39)) return -1;
+  if (Number.isNaN(first) || isSpace(first) || first === 0x22 || first === 0x2b || first === 0x2d || (first >= 0x30 && first <= 0x39))
+    return -1;
   for (let j = from; j < text.length; j++) {
     const d = text.charCodeAt(j);
     if (d === 0x3e) return j;

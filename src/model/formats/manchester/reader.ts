@@ -10,15 +10,34 @@
 // declares nothing.
 
 import type {
-  Annotation, AnnotationValue, Atom, Axiom, ClassExpression, DArg, DataProperty, EntityKind, IArg, Individual,
-  IRI, ObjectPropertyExpression, CharacteristicKind,
+  Annotation,
+  AnnotationValue,
+  Atom,
+  Axiom,
+  ClassExpression,
+  DArg,
+  DataProperty,
+  EntityKind,
+  IArg,
+  Individual,
+  IRI,
+  ObjectPropertyExpression,
+  CharacteristicKind,
 } from '../../terms.js';
 import * as T from '../../terms.js';
 import { Ontology } from '../../ontology.js';
 import { NameError, type NameResolver, type ResolvedName } from '../../names.js';
 import {
-  BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING,
-  OWL_THING, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, STANDARD_PREFIXES, SWRLB,
+  BUILT_IN_ANNOTATION_PROPERTIES,
+  BUILT_IN_DATATYPES,
+  OWL_BOTTOM_DATA_PROPERTY,
+  OWL_BOTTOM_OBJECT_PROPERTY,
+  OWL_NOTHING,
+  OWL_THING,
+  OWL_TOP_DATA_PROPERTY,
+  OWL_TOP_OBJECT_PROPERTY,
+  STANDARD_PREFIXES,
+  SWRLB,
 } from '../../vocab.js';
 import { ExpressionParser } from './expression.js';
 import { tokenize, type Token } from './lexer.js';
@@ -31,19 +50,30 @@ export interface ManchesterReadOptions {
 
 /** Frame keyword → kind of the entity the frame declares. */
 export const ENTITY_FRAMES: ReadonlyMap<string, EntityKind> = new Map<string, EntityKind>([
-  ['Class:', 'Class'], ['ObjectProperty:', 'ObjectProperty'], ['DataProperty:', 'DataProperty'],
-  ['AnnotationProperty:', 'AnnotationProperty'], ['Individual:', 'NamedIndividual'], ['Datatype:', 'Datatype'],
+  ['Class:', 'Class'],
+  ['ObjectProperty:', 'ObjectProperty'],
+  ['DataProperty:', 'DataProperty'],
+  ['AnnotationProperty:', 'AnnotationProperty'],
+  ['Individual:', 'NamedIndividual'],
+  ['Datatype:', 'Datatype'],
 ]);
 
 const MISC_FRAMES = new Set([
-  'EquivalentClasses:', 'DisjointClasses:', 'EquivalentProperties:', 'DisjointProperties:', 'SameIndividual:',
+  'EquivalentClasses:',
+  'DisjointClasses:',
+  'EquivalentProperties:',
+  'DisjointProperties:',
+  'SameIndividual:',
   'DifferentIndividuals:',
 ]);
 
 export const CHARACTERISTICS: ReadonlyMap<string, CharacteristicKind> = new Map<string, CharacteristicKind>([
-  ['Functional', 'FunctionalObjectProperty'], ['InverseFunctional', 'InverseFunctionalObjectProperty'],
-  ['Reflexive', 'ReflexiveObjectProperty'], ['Irreflexive', 'IrreflexiveObjectProperty'],
-  ['Symmetric', 'SymmetricObjectProperty'], ['Asymmetric', 'AsymmetricObjectProperty'],
+  ['Functional', 'FunctionalObjectProperty'],
+  ['InverseFunctional', 'InverseFunctionalObjectProperty'],
+  ['Reflexive', 'ReflexiveObjectProperty'],
+  ['Irreflexive', 'IrreflexiveObjectProperty'],
+  ['Symmetric', 'SymmetricObjectProperty'],
+  ['Asymmetric', 'AsymmetricObjectProperty'],
   ['Transitive', 'TransitiveObjectProperty'],
 ]);
 
@@ -51,20 +81,25 @@ export const CHARACTERISTICS: ReadonlyMap<string, CharacteristicKind> = new Map<
 export const SWRL_VARIABLE_NS = 'urn:swrl:var#';
 
 const BUILT_IN_KINDS: ReadonlyArray<readonly [IRI, EntityKind]> = [
-  [OWL_THING, 'Class'], [OWL_NOTHING, 'Class'],
-  [OWL_TOP_OBJECT_PROPERTY, 'ObjectProperty'], [OWL_BOTTOM_OBJECT_PROPERTY, 'ObjectProperty'],
-  [OWL_TOP_DATA_PROPERTY, 'DataProperty'], [OWL_BOTTOM_DATA_PROPERTY, 'DataProperty'],
+  [OWL_THING, 'Class'],
+  [OWL_NOTHING, 'Class'],
+  [OWL_TOP_OBJECT_PROPERTY, 'ObjectProperty'],
+  [OWL_BOTTOM_OBJECT_PROPERTY, 'ObjectProperty'],
+  [OWL_TOP_DATA_PROPERTY, 'DataProperty'],
+  [OWL_BOTTOM_DATA_PROPERTY, 'DataProperty'],
   ...[...BUILT_IN_DATATYPES].map((i) => [i, 'Datatype'] as const),
   ...[...BUILT_IN_ANNOTATION_PROPERTIES].map((i) => [i, 'AnnotationProperty'] as const),
 ];
-
 
 const hasScheme = (s: string) => {
   const c = s.indexOf(':');
   if (c <= 0) return false;
   for (let i = 0; i < c; i++) {
     const ch = s.charCodeAt(i);
-    const ok = (ch >= 0x61 && ch <= 0x7a) || (ch >= 0x41 && ch <= 0x5a) || (i > 0 && ((ch >= 0x30 && ch <= 0x39) || ch === 0x2b || ch === 0x2d || ch === 0x2e));
+    const ok =
+      (ch >= 0x61 && ch <= 0x7a) ||
+      (ch >= 0x41 && ch <= 0x5a) ||
+      (i > 0 && ((ch >= 0x30 && ch <= 0x39) || ch === 0x2b || ch === 0x2d || ch === 0x2e));
     if (!ok) return false;
   }
   return true;
@@ -98,7 +133,9 @@ class DocumentNames implements NameResolver {
     const prefix = colon < 0 ? ':' : name.slice(0, colon + 1);
     const ns = this.prefixes.get(prefix);
     if (ns === undefined) {
-      throw new NameError(colon < 0 ? `no default prefix ':' is declared for the name '${name}'` : `unknown prefix '${prefix}' in '${name}'`);
+      throw new NameError(
+        colon < 0 ? `no default prefix ':' is declared for the name '${name}'` : `unknown prefix '${prefix}' in '${name}'`,
+      );
     }
     return ns + (colon < 0 ? name : name.slice(colon + 1));
   }
@@ -149,7 +186,12 @@ function collectKinds(tokens: Token[], names: DocumentNames): void {
       kind = KIND_WORDS.get(tokens[i + 2].value);
       nameTok = tokens[i + 3];
     }
-    if (kind === undefined || !(nameTok.type === 'iri' || nameTok.type === 'quoted' || nameTok.type === 'word') || nameTok.value.startsWith('_:')) continue;
+    if (
+      kind === undefined ||
+      !(nameTok.type === 'iri' || nameTok.type === 'quoted' || nameTok.type === 'word') ||
+      nameTok.value.startsWith('_:')
+    )
+      continue;
     try {
       names.addKind(names.iri(nameTok.type === 'iri' ? '<' + nameTok.value + '>' : nameTok.value), kind);
     } catch {
@@ -160,8 +202,12 @@ function collectKinds(tokens: Token[], names: DocumentNames): void {
 
 /** Entity kind words of the extension `Declaration(Kind name)`. */
 export const KIND_WORDS: ReadonlyMap<string, EntityKind> = new Map<string, EntityKind>([
-  ['Class', 'Class'], ['ObjectProperty', 'ObjectProperty'], ['DataProperty', 'DataProperty'],
-  ['AnnotationProperty', 'AnnotationProperty'], ['NamedIndividual', 'NamedIndividual'], ['Datatype', 'Datatype'],
+  ['Class', 'Class'],
+  ['ObjectProperty', 'ObjectProperty'],
+  ['DataProperty', 'DataProperty'],
+  ['AnnotationProperty', 'AnnotationProperty'],
+  ['NamedIndividual', 'NamedIndividual'],
+  ['Datatype', 'Datatype'],
 ]);
 
 class DocumentParser extends ExpressionParser {
@@ -170,7 +216,11 @@ class DocumentParser extends ExpressionParser {
   /** Tokens of the arguments of the last atom parsed (for error positions). */
   private argTokens: Token[] = [];
 
-  constructor(tokens: Token[], private readonly docNames: DocumentNames, nodeId: (label: string) => string) {
+  constructor(
+    tokens: Token[],
+    private readonly docNames: DocumentNames,
+    nodeId: (label: string) => string,
+  ) {
     super(tokens, docNames, true, nodeId);
   }
 
@@ -189,8 +239,16 @@ class DocumentParser extends ExpressionParser {
   private topLevel(): void {
     const k = this.keyword();
     const kind = ENTITY_FRAMES.get(k);
-    if (kind !== undefined) { this.i++; this.entityFrame(kind); return; }
-    if (MISC_FRAMES.has(k)) { this.i++; this.miscFrame(k); return; }
+    if (kind !== undefined) {
+      this.i++;
+      this.entityFrame(kind);
+      return;
+    }
+    if (MISC_FRAMES.has(k)) {
+      this.i++;
+      this.miscFrame(k);
+      return;
+    }
     switch (k) {
       case 'Prefix:': {
         this.i++;
@@ -216,12 +274,20 @@ class DocumentParser extends ExpressionParser {
         this.i++;
         for (const a of this.annotationList()) this.o.annotations.add(a);
         return;
-      case 'Rule:': this.i++; this.rule(); return;
-      case 'Axiom:': this.i++; this.generalAxiom(); return;
+      case 'Rule:':
+        this.i++;
+        this.rule();
+        return;
+      case 'Axiom:':
+        this.i++;
+        this.generalAxiom();
+        return;
     }
-    this.fail('a frame (Class:, ObjectProperty:, DataProperty:, AnnotationProperty:, Individual:, Datatype:, ' +
-      'EquivalentClasses:, DisjointClasses:, EquivalentProperties:, DisjointProperties:, SameIndividual:, ' +
-      'DifferentIndividuals:, Rule:), Prefix:, Ontology:, Import: or Annotations:');
+    this.fail(
+      'a frame (Class:, ObjectProperty:, DataProperty:, AnnotationProperty:, Individual:, Datatype:, ' +
+        'EquivalentClasses:, DisjointClasses:, EquivalentProperties:, DisjointProperties:, SameIndividual:, ' +
+        'DifferentIndividuals:, Rule:), Prefix:, Ontology:, Import: or Annotations:',
+    );
   }
 
   private iriToken(): string {
@@ -257,7 +323,8 @@ class DocumentParser extends ExpressionParser {
 
   /** An annotated list: each item may be preceded by `Annotations: ...`; items are separated by commas. */
   private annotated(item: (anns: Annotation[]) => void): void {
-    do item(this.optionalAnnotations()); while (this.acceptPunct(','));
+    do item(this.optionalAnnotations());
+    while (this.acceptPunct(','));
   }
 
   // ------------------------------------------------------------ entity frames
@@ -272,13 +339,20 @@ class DocumentParser extends ExpressionParser {
     const e = T.entity(kind, iri);
     this.out.push(T.declaration(e));
     switch (e.kind) {
-      case 'Class': return this.classFrame(e);
-      case 'ObjectProperty': return this.objectPropertyFrame(e);
-      case 'DataProperty': return this.dataPropertyFrame(e);
-      case 'AnnotationProperty': return this.annotationPropertyFrame(e);
-      case 'NamedIndividual': return this.individualFrame(e);
-      case 'Datatype': return this.datatypeFrame(e);
-      default: return unreachable(e);
+      case 'Class':
+        return this.classFrame(e);
+      case 'ObjectProperty':
+        return this.objectPropertyFrame(e);
+      case 'DataProperty':
+        return this.dataPropertyFrame(e);
+      case 'AnnotationProperty':
+        return this.annotationPropertyFrame(e);
+      case 'NamedIndividual':
+        return this.individualFrame(e);
+      case 'Datatype':
+        return this.datatypeFrame(e);
+      default:
+        return unreachable(e);
     }
   }
 
@@ -286,8 +360,17 @@ class DocumentParser extends ExpressionParser {
   private sections(frame: string, handle: (keyword: string) => boolean): void {
     for (;;) {
       const k = this.keyword();
-      if (k === '' || !k.endsWith(':') || ENTITY_FRAMES.has(k) || MISC_FRAMES.has(k) || k === 'Rule:' || k === 'Axiom:' ||
-        k === 'Prefix:' || k === 'Ontology:' || k === 'Import:') {
+      if (
+        k === '' ||
+        !k.endsWith(':') ||
+        ENTITY_FRAMES.has(k) ||
+        MISC_FRAMES.has(k) ||
+        k === 'Rule:' ||
+        k === 'Axiom:' ||
+        k === 'Prefix:' ||
+        k === 'Ontology:' ||
+        k === 'Import:'
+      ) {
         if (this.tok.type === 'eof' || k.endsWith(':')) return;
         this.fail(`a section of the ${frame} frame or a new frame`);
       }
@@ -308,10 +391,18 @@ class DocumentParser extends ExpressionParser {
     const subject = T.iriNode(c.iri);
     this.sections('Class', (k) => {
       switch (k) {
-        case 'Annotations:': this.annotationAssertions(subject); return true;
-        case 'SubClassOf:': this.annotated((anns) => this.out.push(T.subClassOf(c, this.description(), anns))); return true;
-        case 'EquivalentTo:': this.annotated((anns) => this.out.push(T.equivalentClasses([c, this.description()], anns))); return true;
-        case 'DisjointWith:': this.annotated((anns) => this.out.push(T.disjointClasses([c, this.description()], anns))); return true;
+        case 'Annotations:':
+          this.annotationAssertions(subject);
+          return true;
+        case 'SubClassOf:':
+          this.annotated((anns) => this.out.push(T.subClassOf(c, this.description(), anns)));
+          return true;
+        case 'EquivalentTo:':
+          this.annotated((anns) => this.out.push(T.equivalentClasses([c, this.description()], anns)));
+          return true;
+        case 'DisjointWith:':
+          this.annotated((anns) => this.out.push(T.disjointClasses([c, this.description()], anns)));
+          return true;
         case 'DisjointUnionOf:': {
           const anns = this.optionalAnnotations();
           this.out.push(T.disjointUnion(c, this.descriptionList(2), anns));
@@ -332,7 +423,10 @@ class DocumentParser extends ExpressionParser {
     const ops: ObjectPropertyExpression[] = [];
     const dps: DataProperty[] = [];
     do {
-      if (this.isWord('inverse')) { ops.push(this.objectPropertyExpression()); continue; }
+      if (this.isWord('inverse')) {
+        ops.push(this.objectPropertyExpression());
+        continue;
+      }
       const r = this.name('a property name');
       if (r.kinds.has('DataProperty') && !r.kinds.has('ObjectProperty')) dps.push(T.dataProperty(r.iri));
       else ops.push(T.objectProperty(r.iri));
@@ -351,15 +445,33 @@ class DocumentParser extends ExpressionParser {
     const subject = T.iriNode(p.iri);
     this.sections('ObjectProperty', (k) => {
       switch (k) {
-        case 'Annotations:': this.annotationAssertions(subject); return true;
-        case 'Domain:': this.annotated((anns) => this.out.push(T.objectPropertyDomain(p, this.description(), anns))); return true;
-        case 'Range:': this.annotated((anns) => this.out.push(T.objectPropertyRange(p, this.description(), anns))); return true;
-        case 'Characteristics:': this.annotated((anns) => this.out.push(T.objectPropertyCharacteristic(this.characteristic(true), p, anns))); return true;
-        case 'SubPropertyOf:': this.annotated((anns) => this.out.push(T.subObjectPropertyOf(p, this.objectPropertyExpression(), anns))); return true;
-        case 'EquivalentTo:': this.annotated((anns) => this.out.push(T.equivalentObjectProperties([p, this.objectPropertyExpression()], anns))); return true;
-        case 'DisjointWith:': this.annotated((anns) => this.out.push(T.disjointObjectProperties([p, this.objectPropertyExpression()], anns))); return true;
-        case 'InverseOf:': this.annotated((anns) => this.out.push(T.inverseObjectProperties(p, this.objectPropertyExpression(), anns))); return true;
-        case 'SubPropertyChain:': this.annotated((anns) => this.out.push(T.subPropertyChainOf(this.chain(), p, anns))); return true;
+        case 'Annotations:':
+          this.annotationAssertions(subject);
+          return true;
+        case 'Domain:':
+          this.annotated((anns) => this.out.push(T.objectPropertyDomain(p, this.description(), anns)));
+          return true;
+        case 'Range:':
+          this.annotated((anns) => this.out.push(T.objectPropertyRange(p, this.description(), anns)));
+          return true;
+        case 'Characteristics:':
+          this.annotated((anns) => this.out.push(T.objectPropertyCharacteristic(this.characteristic(true), p, anns)));
+          return true;
+        case 'SubPropertyOf:':
+          this.annotated((anns) => this.out.push(T.subObjectPropertyOf(p, this.objectPropertyExpression(), anns)));
+          return true;
+        case 'EquivalentTo:':
+          this.annotated((anns) => this.out.push(T.equivalentObjectProperties([p, this.objectPropertyExpression()], anns)));
+          return true;
+        case 'DisjointWith:':
+          this.annotated((anns) => this.out.push(T.disjointObjectProperties([p, this.objectPropertyExpression()], anns)));
+          return true;
+        case 'InverseOf:':
+          this.annotated((anns) => this.out.push(T.inverseObjectProperties(p, this.objectPropertyExpression(), anns)));
+          return true;
+        case 'SubPropertyChain:':
+          this.annotated((anns) => this.out.push(T.subPropertyChainOf(this.chain(), p, anns)));
+          return true;
       }
       return false;
     });
@@ -376,7 +488,11 @@ class DocumentParser extends ExpressionParser {
     const t = this.tok;
     const k = t.type === 'word' ? CHARACTERISTICS.get(t.value) : undefined;
     if (k === undefined || (!object && k !== 'FunctionalObjectProperty')) {
-      this.fail(object ? 'a characteristic (Functional, InverseFunctional, Reflexive, Irreflexive, Symmetric, Asymmetric, Transitive)' : "'Functional'");
+      this.fail(
+        object
+          ? 'a characteristic (Functional, InverseFunctional, Reflexive, Irreflexive, Symmetric, Asymmetric, Transitive)'
+          : "'Functional'",
+      );
     }
     this.i++;
     return k;
@@ -386,13 +502,30 @@ class DocumentParser extends ExpressionParser {
     const subject = T.iriNode(p.iri);
     this.sections('DataProperty', (k) => {
       switch (k) {
-        case 'Annotations:': this.annotationAssertions(subject); return true;
-        case 'Domain:': this.annotated((anns) => this.out.push(T.dataPropertyDomain(p, this.description(), anns))); return true;
-        case 'Range:': this.annotated((anns) => this.out.push(T.dataPropertyRange(p, this.dataRange(), anns))); return true;
-        case 'Characteristics:': this.annotated((anns) => { this.characteristic(false); this.out.push(T.functionalDataProperty(p, anns)); }); return true;
-        case 'SubPropertyOf:': this.annotated((anns) => this.out.push(T.subDataPropertyOf(p, this.dataPropertyName(), anns))); return true;
-        case 'EquivalentTo:': this.annotated((anns) => this.out.push(T.equivalentDataProperties([p, this.dataPropertyName()], anns))); return true;
-        case 'DisjointWith:': this.annotated((anns) => this.out.push(T.disjointDataProperties([p, this.dataPropertyName()], anns))); return true;
+        case 'Annotations:':
+          this.annotationAssertions(subject);
+          return true;
+        case 'Domain:':
+          this.annotated((anns) => this.out.push(T.dataPropertyDomain(p, this.description(), anns)));
+          return true;
+        case 'Range:':
+          this.annotated((anns) => this.out.push(T.dataPropertyRange(p, this.dataRange(), anns)));
+          return true;
+        case 'Characteristics:':
+          this.annotated((anns) => {
+            this.characteristic(false);
+            this.out.push(T.functionalDataProperty(p, anns));
+          });
+          return true;
+        case 'SubPropertyOf:':
+          this.annotated((anns) => this.out.push(T.subDataPropertyOf(p, this.dataPropertyName(), anns)));
+          return true;
+        case 'EquivalentTo:':
+          this.annotated((anns) => this.out.push(T.equivalentDataProperties([p, this.dataPropertyName()], anns)));
+          return true;
+        case 'DisjointWith:':
+          this.annotated((anns) => this.out.push(T.disjointDataProperties([p, this.dataPropertyName()], anns)));
+          return true;
       }
       return false;
     });
@@ -402,11 +535,19 @@ class DocumentParser extends ExpressionParser {
     const subject = T.iriNode(p.iri);
     this.sections('AnnotationProperty', (k) => {
       switch (k) {
-        case 'Annotations:': this.annotationAssertions(subject); return true;
-        case 'Domain:': this.annotated((anns) => this.out.push(T.annotationPropertyDomain(p, this.name('an IRI').iri, anns))); return true;
-        case 'Range:': this.annotated((anns) => this.out.push(T.annotationPropertyRange(p, this.name('an IRI').iri, anns))); return true;
+        case 'Annotations:':
+          this.annotationAssertions(subject);
+          return true;
+        case 'Domain:':
+          this.annotated((anns) => this.out.push(T.annotationPropertyDomain(p, this.name('an IRI').iri, anns)));
+          return true;
+        case 'Range:':
+          this.annotated((anns) => this.out.push(T.annotationPropertyRange(p, this.name('an IRI').iri, anns)));
+          return true;
         case 'SubPropertyOf:':
-          this.annotated((anns) => this.out.push(T.subAnnotationPropertyOf(p, T.annotationProperty(this.name('an annotation property name').iri), anns)));
+          this.annotated((anns) =>
+            this.out.push(T.subAnnotationPropertyOf(p, T.annotationProperty(this.name('an annotation property name').iri), anns)),
+          );
           return true;
       }
       return false;
@@ -417,8 +558,12 @@ class DocumentParser extends ExpressionParser {
     const subject = T.iriNode(d.iri);
     this.sections('Datatype', (k) => {
       switch (k) {
-        case 'Annotations:': this.annotationAssertions(subject); return true;
-        case 'EquivalentTo:': this.annotated((anns) => this.out.push(T.datatypeDefinition(d, this.dataRange(), anns))); return true;
+        case 'Annotations:':
+          this.annotationAssertions(subject);
+          return true;
+        case 'EquivalentTo:':
+          this.annotated((anns) => this.out.push(T.datatypeDefinition(d, this.dataRange(), anns)));
+          return true;
       }
       return false;
     });
@@ -428,11 +573,21 @@ class DocumentParser extends ExpressionParser {
     const subject: T.AnnotationSubject = ind.kind === 'NamedIndividual' ? T.iriNode(ind.iri) : ind;
     this.sections('Individual', (k) => {
       switch (k) {
-        case 'Annotations:': this.annotationAssertions(subject); return true;
-        case 'Types:': this.annotated((anns) => this.out.push(T.classAssertion(this.description(), ind, anns))); return true;
-        case 'Facts:': this.annotated((anns) => this.out.push(this.fact(ind, anns))); return true;
-        case 'SameAs:': this.annotated((anns) => this.out.push(T.sameIndividual([ind, this.individual()], anns))); return true;
-        case 'DifferentFrom:': this.annotated((anns) => this.out.push(T.differentIndividuals([ind, this.individual()], anns))); return true;
+        case 'Annotations:':
+          this.annotationAssertions(subject);
+          return true;
+        case 'Types:':
+          this.annotated((anns) => this.out.push(T.classAssertion(this.description(), ind, anns)));
+          return true;
+        case 'Facts:':
+          this.annotated((anns) => this.out.push(this.fact(ind, anns)));
+          return true;
+        case 'SameAs:':
+          this.annotated((anns) => this.out.push(T.sameIndividual([ind, this.individual()], anns)));
+          return true;
+        case 'DifferentFrom:':
+          this.annotated((anns) => this.out.push(T.differentIndividuals([ind, this.individual()], anns)));
+          return true;
       }
       return false;
     });
@@ -465,10 +620,18 @@ class DocumentParser extends ExpressionParser {
   private miscFrame(k: string): void {
     const anns = this.optionalAnnotations();
     switch (k) {
-      case 'EquivalentClasses:': this.out.push(T.equivalentClasses(this.descriptionList(2), anns)); return;
-      case 'DisjointClasses:': this.out.push(T.disjointClasses(this.descriptionList(2), anns)); return;
-      case 'SameIndividual:': this.out.push(T.sameIndividual(this.individualList(), anns)); return;
-      case 'DifferentIndividuals:': this.out.push(T.differentIndividuals(this.individualList(), anns)); return;
+      case 'EquivalentClasses:':
+        this.out.push(T.equivalentClasses(this.descriptionList(2), anns));
+        return;
+      case 'DisjointClasses:':
+        this.out.push(T.disjointClasses(this.descriptionList(2), anns));
+        return;
+      case 'SameIndividual:':
+        this.out.push(T.sameIndividual(this.individualList(), anns));
+        return;
+      case 'DifferentIndividuals:':
+        this.out.push(T.differentIndividuals(this.individualList(), anns));
+        return;
     }
     const start = this.i;
     const data = this.propertyListIsData();
@@ -524,7 +687,8 @@ class DocumentParser extends ExpressionParser {
       const same = this.tok.value === 'SameAs';
       this.i++;
       const args = this.atomArgs(2);
-      const x = this.iarg(args, 0), y = this.iarg(args, 1);
+      const x = this.iarg(args, 0),
+        y = this.iarg(args, 1);
       return same ? T.sameIndividualAtom(x, y) : T.differentIndividualsAtom(x, y);
     }
     if (this.isPunct('(')) {
@@ -537,9 +701,10 @@ class DocumentParser extends ExpressionParser {
       return T.objectPropertyAtom(p, this.iarg(args, 0), this.iarg(args, 1));
     }
     const t = this.tok;
-    const keywordDatatype = t.type === 'word' && (t.value === 'integer' || t.value === 'decimal' || t.value === 'float' || t.value === 'string');
+    const keywordDatatype =
+      t.type === 'word' && (t.value === 'integer' || t.value === 'decimal' || t.value === 'float' || t.value === 'string');
     const r = keywordDatatype ? null : this.resolveToken(this.nameToken());
-    if (r === null || r.kinds.has('Datatype') && !r.kinds.has('Class') || this.isPunct('[', this.peek())) {
+    if (r === null || (r.kinds.has('Datatype') && !r.kinds.has('Class')) || this.isPunct('[', this.peek())) {
       if (r !== null) this.i--;
       const range = this.dataPrimary();
       return T.dataRangeAtom(range, this.darg(this.atomArgs(1), 0));
@@ -547,19 +712,25 @@ class DocumentParser extends ExpressionParser {
     const k = r.kinds;
     const args = this.atomArgs(k.has('Class') ? 1 : k.has('ObjectProperty') || k.has('DataProperty') ? 2 : -1);
     if (k.has('Class') && args.length === 1) return T.classAtom(T.cls(r.iri), this.iarg(args, 0));
-    if (k.has('ObjectProperty') && args.length === 2) return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args, 0), this.iarg(args, 1));
-    if (k.has('DataProperty') && args.length === 2) return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args, 0), this.darg(args, 1));
+    if (k.has('ObjectProperty') && args.length === 2)
+      return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args, 0), this.iarg(args, 1));
+    if (k.has('DataProperty') && args.length === 2)
+      return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args, 0), this.darg(args, 1));
     if (k.size === 0 && !r.iri.startsWith(SWRLB)) {
       if (args.length === 1) return T.classAtom(T.cls(r.iri), this.iarg(args, 0));
-      if (args.length === 2 && args[1].kind !== 'Literal') return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args, 0), this.iarg(args, 1));
+      if (args.length === 2 && args[1].kind !== 'Literal')
+        return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args, 0), this.iarg(args, 1));
       if (args.length === 2) return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args, 0), this.darg(args, 1));
     }
-    return T.builtInAtom(r.iri, args.map((_, k) => this.darg(args, k)));
+    return T.builtInAtom(
+      r.iri,
+      args.map((_, k) => this.darg(args, k)),
+    );
   }
 
   private nameToken(): Token {
     const t = this.tok;
-    if (!this.isName(t)) this.fail("an atom (class, property, datatype or built-in name, SameAs, DifferentFrom)");
+    if (!this.isName(t)) this.fail('an atom (class, property, datatype or built-in name, SameAs, DifferentFrom)');
     this.i++;
     return t;
   }
@@ -601,7 +772,8 @@ class DocumentParser extends ExpressionParser {
   /** Argument k of the last atom as a data argument. */
   private darg(args: readonly (T.Variable | T.Literal | Individual)[], k: number): DArg {
     const a = args[k];
-    if (a.kind !== 'Literal' && a.kind !== 'Variable') this.error('expected a variable or a literal but found an individual', this.argTokens[k]);
+    if (a.kind !== 'Literal' && a.kind !== 'Variable')
+      this.error('expected a variable or a literal but found an individual', this.argTokens[k]);
     return a;
   }
 
@@ -625,36 +797,95 @@ class DocumentParser extends ExpressionParser {
     const dp = () => this.dataPropertyName();
     const ap = () => T.annotationProperty(this.name('an annotation property name').iri);
     const ind = () => this.individual();
-    const list = <X>(item: () => X): X[] => { const out = [item()]; while (this.acceptPunct(',')) out.push(item()); return out; };
-    const pair = <X, Y>(a: () => X, b: () => Y): [X, Y] => { const x = a(); comma(); return [x, b()]; };
+    const list = <X>(item: () => X): X[] => {
+      const out = [item()];
+      while (this.acceptPunct(',')) out.push(item());
+      return out;
+    };
+    const pair = <X, Y>(a: () => X, b: () => Y): [X, Y] => {
+      const x = a();
+      comma();
+      return [x, b()];
+    };
     switch (t.value) {
       case 'Declaration': {
         const k = this.tok.type === 'word' ? KIND_WORDS.get(this.tok.value) : undefined;
-        if (k === undefined) this.fail('an entity kind (Class, ObjectProperty, DataProperty, AnnotationProperty, NamedIndividual, Datatype)');
+        if (k === undefined)
+          this.fail('an entity kind (Class, ObjectProperty, DataProperty, AnnotationProperty, NamedIndividual, Datatype)');
         this.i++;
         return T.declaration(T.entity(k, this.name('an entity name').iri), anns);
       }
-      case 'SubClassOf': { const [a, b] = pair(ce, ce); return T.subClassOf(a, b, anns); }
-      case 'EquivalentClasses': return T.equivalentClasses(list(ce), anns);
-      case 'DisjointClasses': return T.disjointClasses(list(ce), anns);
-      case 'DisjointUnion': { const c = T.cls(this.name('a class name').iri); comma(); return T.disjointUnion(c, list(ce), anns); }
-      case 'SubObjectPropertyOf': { const [a, b] = pair(ope, ope); return T.subObjectPropertyOf(a, b, anns); }
-      case 'SubPropertyChainOf': { const c = this.chain(); comma(); return T.subPropertyChainOf(c, ope(), anns); }
-      case 'EquivalentObjectProperties': return T.equivalentObjectProperties(list(ope), anns);
-      case 'DisjointObjectProperties': return T.disjointObjectProperties(list(ope), anns);
-      case 'InverseObjectProperties': { const [a, b] = pair(ope, ope); return T.inverseObjectProperties(a, b, anns); }
-      case 'ObjectPropertyDomain': { const [a, b] = pair(ope, ce); return T.objectPropertyDomain(a, b, anns); }
-      case 'ObjectPropertyRange': { const [a, b] = pair(ope, ce); return T.objectPropertyRange(a, b, anns); }
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty': case 'TransitiveObjectProperty':
+      case 'SubClassOf': {
+        const [a, b] = pair(ce, ce);
+        return T.subClassOf(a, b, anns);
+      }
+      case 'EquivalentClasses':
+        return T.equivalentClasses(list(ce), anns);
+      case 'DisjointClasses':
+        return T.disjointClasses(list(ce), anns);
+      case 'DisjointUnion': {
+        const c = T.cls(this.name('a class name').iri);
+        comma();
+        return T.disjointUnion(c, list(ce), anns);
+      }
+      case 'SubObjectPropertyOf': {
+        const [a, b] = pair(ope, ope);
+        return T.subObjectPropertyOf(a, b, anns);
+      }
+      case 'SubPropertyChainOf': {
+        const c = this.chain();
+        comma();
+        return T.subPropertyChainOf(c, ope(), anns);
+      }
+      case 'EquivalentObjectProperties':
+        return T.equivalentObjectProperties(list(ope), anns);
+      case 'DisjointObjectProperties':
+        return T.disjointObjectProperties(list(ope), anns);
+      case 'InverseObjectProperties': {
+        const [a, b] = pair(ope, ope);
+        return T.inverseObjectProperties(a, b, anns);
+      }
+      case 'ObjectPropertyDomain': {
+        const [a, b] = pair(ope, ce);
+        return T.objectPropertyDomain(a, b, anns);
+      }
+      case 'ObjectPropertyRange': {
+        const [a, b] = pair(ope, ce);
+        return T.objectPropertyRange(a, b, anns);
+      }
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
+      case 'TransitiveObjectProperty':
         return T.objectPropertyCharacteristic(t.value, ope(), anns);
-      case 'SubDataPropertyOf': { const [a, b] = pair(dp, dp); return T.subDataPropertyOf(a, b, anns); }
-      case 'EquivalentDataProperties': return T.equivalentDataProperties(list(dp), anns);
-      case 'DisjointDataProperties': return T.disjointDataProperties(list(dp), anns);
-      case 'DataPropertyDomain': { const [a, b] = pair(dp, ce); return T.dataPropertyDomain(a, b, anns); }
-      case 'DataPropertyRange': { const [a, b] = pair(dp, () => this.dataRange()); return T.dataPropertyRange(a, b, anns); }
-      case 'FunctionalDataProperty': return T.functionalDataProperty(dp(), anns);
-      case 'DatatypeDefinition': { const [a, b] = pair(() => this.datatypeName(), () => this.dataRange()); return T.datatypeDefinition(a, b, anns); }
+      case 'SubDataPropertyOf': {
+        const [a, b] = pair(dp, dp);
+        return T.subDataPropertyOf(a, b, anns);
+      }
+      case 'EquivalentDataProperties':
+        return T.equivalentDataProperties(list(dp), anns);
+      case 'DisjointDataProperties':
+        return T.disjointDataProperties(list(dp), anns);
+      case 'DataPropertyDomain': {
+        const [a, b] = pair(dp, ce);
+        return T.dataPropertyDomain(a, b, anns);
+      }
+      case 'DataPropertyRange': {
+        const [a, b] = pair(dp, () => this.dataRange());
+        return T.dataPropertyRange(a, b, anns);
+      }
+      case 'FunctionalDataProperty':
+        return T.functionalDataProperty(dp(), anns);
+      case 'DatatypeDefinition': {
+        const [a, b] = pair(
+          () => this.datatypeName(),
+          () => this.dataRange(),
+        );
+        return T.datatypeDefinition(a, b, anns);
+      }
       case 'HasKey': {
         const c = ce();
         comma();
@@ -662,27 +893,54 @@ class DocumentParser extends ExpressionParser {
         comma();
         return T.hasKey(c, ops, this.parenList(dp), anns);
       }
-      case 'SameIndividual': return T.sameIndividual(list(ind), anns);
-      case 'DifferentIndividuals': return T.differentIndividuals(list(ind), anns);
-      case 'ClassAssertion': { const [a, b] = pair(ce, ind); return T.classAssertion(a, b, anns); }
-      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion': {
-        const p = ope(); comma(); const [s, o] = pair(ind, ind);
-        return t.value === 'ObjectPropertyAssertion' ? T.objectPropertyAssertion(p, s, o, anns) : T.negativeObjectPropertyAssertion(p, s, o, anns);
+      case 'SameIndividual':
+        return T.sameIndividual(list(ind), anns);
+      case 'DifferentIndividuals':
+        return T.differentIndividuals(list(ind), anns);
+      case 'ClassAssertion': {
+        const [a, b] = pair(ce, ind);
+        return T.classAssertion(a, b, anns);
       }
-      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': {
-        const p = dp(); comma(); const [s, v] = pair(ind, () => this.literal());
-        return t.value === 'DataPropertyAssertion' ? T.dataPropertyAssertion(p, s, v, anns) : T.negativeDataPropertyAssertion(p, s, v, anns);
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion': {
+        const p = ope();
+        comma();
+        const [s, o] = pair(ind, ind);
+        return t.value === 'ObjectPropertyAssertion'
+          ? T.objectPropertyAssertion(p, s, o, anns)
+          : T.negativeObjectPropertyAssertion(p, s, o, anns);
+      }
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion': {
+        const p = dp();
+        comma();
+        const [s, v] = pair(ind, () => this.literal());
+        return t.value === 'DataPropertyAssertion'
+          ? T.dataPropertyAssertion(p, s, v, anns)
+          : T.negativeDataPropertyAssertion(p, s, v, anns);
       }
       case 'AnnotationAssertion': {
-        const p = ap(); comma();
+        const p = ap();
+        comma();
         const s = this.annotationValue();
         if (s.kind === 'Literal') this.error('expected an IRI or _:node as annotation subject but found a literal', t);
         comma();
         return T.annotationAssertion(p, s, this.annotationValue(), anns);
       }
-      case 'SubAnnotationPropertyOf': { const [a, b] = pair(ap, ap); return T.subAnnotationPropertyOf(a, b, anns); }
-      case 'AnnotationPropertyDomain': { const p = ap(); comma(); return T.annotationPropertyDomain(p, this.name('an IRI').iri, anns); }
-      case 'AnnotationPropertyRange': { const p = ap(); comma(); return T.annotationPropertyRange(p, this.name('an IRI').iri, anns); }
+      case 'SubAnnotationPropertyOf': {
+        const [a, b] = pair(ap, ap);
+        return T.subAnnotationPropertyOf(a, b, anns);
+      }
+      case 'AnnotationPropertyDomain': {
+        const p = ap();
+        comma();
+        return T.annotationPropertyDomain(p, this.name('an IRI').iri, anns);
+      }
+      case 'AnnotationPropertyRange': {
+        const p = ap();
+        comma();
+        return T.annotationPropertyRange(p, this.name('an IRI').iri, anns);
+      }
     }
     return this.error(`unknown axiom kind '${t.value}'`, t);
   }
@@ -691,7 +949,8 @@ class DocumentParser extends ExpressionParser {
     this.expectPunct('(');
     const out: X[] = [];
     if (!this.isPunct(')')) {
-      do out.push(item()); while (this.acceptPunct(','));
+      do out.push(item());
+      while (this.acceptPunct(','));
     }
     this.expectPunct(')');
     return out;

@@ -9,13 +9,26 @@
 // with its keyword, and every list is sorted, so the output is deterministic.
 
 import type {
-  AnonymousIndividual, Axiom, ClassExpression, Entity, EntityKind, IRI, Individual,
+  AnonymousIndividual,
+  Axiom,
+  ClassExpression,
+  Entity,
+  EntityKind,
+  IRI,
+  Individual,
   ObjectPropertyExpression,
 } from '../../terms.js';
 import type { Ontology } from '../../ontology.js';
 import {
-  BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, OWL_BOTTOM_DATA_PROPERTY, OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING,
-  OWL_THING, OWL_TOP_DATA_PROPERTY, OWL_TOP_OBJECT_PROPERTY, STANDARD_PREFIXES,
+  BUILT_IN_ANNOTATION_PROPERTIES,
+  BUILT_IN_DATATYPES,
+  OWL_BOTTOM_DATA_PROPERTY,
+  OWL_BOTTOM_OBJECT_PROPERTY,
+  OWL_NOTHING,
+  OWL_THING,
+  OWL_TOP_DATA_PROPERTY,
+  OWL_TOP_OBJECT_PROPERTY,
+  STANDARD_PREFIXES,
 } from '../../vocab.js';
 import { ManchesterRenderer } from './render.js';
 import { signature } from '../../walk.js';
@@ -25,23 +38,49 @@ import { unreachable } from '../../../util/unreachable.js';
 
 const FRAME_ORDER: readonly EntityKind[] = ['AnnotationProperty', 'Datatype', 'ObjectProperty', 'DataProperty', 'Class', 'NamedIndividual'];
 const FRAME_WORDS: Readonly<Record<EntityKind, string>> = {
-  Class: 'Class:', ObjectProperty: 'ObjectProperty:', DataProperty: 'DataProperty:',
-  AnnotationProperty: 'AnnotationProperty:', NamedIndividual: 'Individual:', Datatype: 'Datatype:',
+  Class: 'Class:',
+  ObjectProperty: 'ObjectProperty:',
+  DataProperty: 'DataProperty:',
+  AnnotationProperty: 'AnnotationProperty:',
+  NamedIndividual: 'Individual:',
+  Datatype: 'Datatype:',
 };
 const SECTION_ORDER = [
-  'Annotations:', 'SubClassOf:', 'EquivalentTo:', 'DisjointWith:', 'DisjointUnionOf:', 'HasKey:', 'Domain:', 'Range:',
-  'Characteristics:', 'SubPropertyOf:', 'InverseOf:', 'SubPropertyChain:', 'Types:', 'Facts:', 'SameAs:', 'DifferentFrom:',
+  'Annotations:',
+  'SubClassOf:',
+  'EquivalentTo:',
+  'DisjointWith:',
+  'DisjointUnionOf:',
+  'HasKey:',
+  'Domain:',
+  'Range:',
+  'Characteristics:',
+  'SubPropertyOf:',
+  'InverseOf:',
+  'SubPropertyChain:',
+  'Types:',
+  'Facts:',
+  'SameAs:',
+  'DifferentFrom:',
 ];
 const CHARACTERISTIC: Readonly<Record<string, string>> = {
-  FunctionalObjectProperty: 'Functional', InverseFunctionalObjectProperty: 'InverseFunctional',
-  ReflexiveObjectProperty: 'Reflexive', IrreflexiveObjectProperty: 'Irreflexive', SymmetricObjectProperty: 'Symmetric',
-  AsymmetricObjectProperty: 'Asymmetric', TransitiveObjectProperty: 'Transitive', FunctionalDataProperty: 'Functional',
+  FunctionalObjectProperty: 'Functional',
+  InverseFunctionalObjectProperty: 'InverseFunctional',
+  ReflexiveObjectProperty: 'Reflexive',
+  IrreflexiveObjectProperty: 'Irreflexive',
+  SymmetricObjectProperty: 'Symmetric',
+  AsymmetricObjectProperty: 'Asymmetric',
+  TransitiveObjectProperty: 'Transitive',
+  FunctionalDataProperty: 'Functional',
 };
 
 const BUILT_IN: ReadonlyArray<readonly [IRI, EntityKind]> = [
-  [OWL_THING, 'Class'], [OWL_NOTHING, 'Class'],
-  [OWL_TOP_OBJECT_PROPERTY, 'ObjectProperty'], [OWL_BOTTOM_OBJECT_PROPERTY, 'ObjectProperty'],
-  [OWL_TOP_DATA_PROPERTY, 'DataProperty'], [OWL_BOTTOM_DATA_PROPERTY, 'DataProperty'],
+  [OWL_THING, 'Class'],
+  [OWL_NOTHING, 'Class'],
+  [OWL_TOP_OBJECT_PROPERTY, 'ObjectProperty'],
+  [OWL_BOTTOM_OBJECT_PROPERTY, 'ObjectProperty'],
+  [OWL_TOP_DATA_PROPERTY, 'DataProperty'],
+  [OWL_BOTTOM_DATA_PROPERTY, 'DataProperty'],
   ...[...BUILT_IN_DATATYPES].map((i) => [i, 'Datatype'] as const),
   ...[...BUILT_IN_ANNOTATION_PROPERTIES].map((i) => [i, 'AnnotationProperty'] as const),
 ];
@@ -51,7 +90,10 @@ function isSafeLocal(s: string): boolean {
   if (s.length === 0) return false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f ||
+    const ok =
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      c === 0x5f ||
       (i > 0 && ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e));
     if (!ok) return false;
   }
@@ -68,7 +110,10 @@ function curieNamer(prefixes: ReadonlyMap<string, string>): (e: Entity | IRI) =>
     if (s === undefined) {
       s = '<' + iri + '>';
       for (const [p, ns] of entries) {
-        if (iri.startsWith(ns) && isSafeLocal(iri.slice(ns.length))) { s = p + iri.slice(ns.length); break; }
+        if (iri.startsWith(ns) && isSafeLocal(iri.slice(ns.length))) {
+          s = p + iri.slice(ns.length);
+          break;
+        }
       }
       cache.set(iri, s);
     }
@@ -76,7 +121,11 @@ function curieNamer(prefixes: ReadonlyMap<string, string>): (e: Entity | IRI) =>
   };
 }
 
-interface Frame { readonly sortKey: string; readonly head: string; readonly sections: Map<string, string[]> }
+interface Frame {
+  readonly sortKey: string;
+  readonly head: string;
+  readonly sections: Map<string, string[]>;
+}
 
 export function writeManchester(o: Ontology): string {
   return new ManchesterWriter(o).write();
@@ -209,54 +258,85 @@ class ManchesterWriter {
       case 'SubClassOf':
         if (a.sub.kind === 'Class' && (f = this.declared('Class', a.sub.iri))) return this.add(f, 'SubClassOf:', a, ce(a.sup));
         break;
-      case 'EquivalentClasses': case 'DisjointClasses':
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
         this.misc.push(a.kind + ': ' + anns + sorted(a.classes.map(ce)).join(', '));
         return;
       case 'DisjointUnion':
         if ((f = this.declared('Class', a.cls.iri))) return this.add(f, 'DisjointUnionOf:', a, sorted(a.classes.map(ce)).join(', '));
         break;
       case 'HasKey':
-        if (a.cls.kind === 'Class' && (f = this.declared('Class', a.cls.iri)) && a.objectProperties.every((p) => this.readsAsObject(p)) &&
-          a.dataProperties.every((p) => this.readsAsData(p.iri))) {
+        if (
+          a.cls.kind === 'Class' &&
+          (f = this.declared('Class', a.cls.iri)) &&
+          a.objectProperties.every((p) => this.readsAsObject(p)) &&
+          a.dataProperties.every((p) => this.readsAsData(p.iri))
+        ) {
           const ps = [...a.objectProperties.map((p) => r.objectProperty(p)), ...a.dataProperties.map((p) => r.name(p))];
           return this.add(f, 'HasKey:', a, sorted(ps).join(', '));
         }
         break;
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange':
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange':
         if (a.property.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.property.iri))) {
-          return this.add(f, a.kind === 'ObjectPropertyDomain' ? 'Domain:' : 'Range:', a, ce(a.kind === 'ObjectPropertyDomain' ? a.domain : a.range));
+          return this.add(
+            f,
+            a.kind === 'ObjectPropertyDomain' ? 'Domain:' : 'Range:',
+            a,
+            ce(a.kind === 'ObjectPropertyDomain' ? a.domain : a.range),
+          );
         }
         break;
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty':
         if (a.property.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.property.iri))) {
           return this.add(f, 'Characteristics:', a, CHARACTERISTIC[a.kind]);
         }
         break;
       case 'SubObjectPropertyOf':
-        if (a.sub.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.sub.iri))) return this.add(f, 'SubPropertyOf:', a, r.objectProperty(a.sup));
+        if (a.sub.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.sub.iri)))
+          return this.add(f, 'SubPropertyOf:', a, r.objectProperty(a.sup));
         break;
       case 'InverseObjectProperties':
-        if (a.first.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.first.iri))) return this.add(f, 'InverseOf:', a, r.objectProperty(a.second));
-        if (a.second.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.second.iri))) return this.add(f, 'InverseOf:', a, r.objectProperty(a.first));
+        if (a.first.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.first.iri)))
+          return this.add(f, 'InverseOf:', a, r.objectProperty(a.second));
+        if (a.second.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.second.iri)))
+          return this.add(f, 'InverseOf:', a, r.objectProperty(a.first));
         break;
       case 'SubPropertyChainOf':
         if (a.sup.kind === 'ObjectProperty' && (f = this.declared('ObjectProperty', a.sup.iri))) {
           return this.add(f, 'SubPropertyChain:', a, a.chain.map((p) => r.objectProperty(p)).join(' o '));
         }
         break;
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': {
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties': {
         const ps = a.properties;
-        if (ps.some((p) => p.kind === 'ObjectInverseOf' || this.has(p.iri, 'ObjectProperty')) || ps.every((p) => p.kind === 'ObjectProperty' && !this.has(p.iri, 'DataProperty'))) {
-          this.misc.push((a.kind === 'EquivalentObjectProperties' ? 'EquivalentProperties: ' : 'DisjointProperties: ') + anns + sorted(ps.map((p) => r.objectProperty(p))).join(', '));
+        if (
+          ps.some((p) => p.kind === 'ObjectInverseOf' || this.has(p.iri, 'ObjectProperty')) ||
+          ps.every((p) => p.kind === 'ObjectProperty' && !this.has(p.iri, 'DataProperty'))
+        ) {
+          this.misc.push(
+            (a.kind === 'EquivalentObjectProperties' ? 'EquivalentProperties: ' : 'DisjointProperties: ') +
+              anns +
+              sorted(ps.map((p) => r.objectProperty(p))).join(', '),
+          );
           return;
         }
         break;
       }
-      case 'EquivalentDataProperties': case 'DisjointDataProperties':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
         if (a.properties.some((p) => this.has(p.iri, 'DataProperty')) && a.properties.every((p) => !this.has(p.iri, 'ObjectProperty'))) {
-          this.misc.push((a.kind === 'EquivalentDataProperties' ? 'EquivalentProperties: ' : 'DisjointProperties: ') + anns + sorted(a.properties.map((p) => r.name(p))).join(', '));
+          this.misc.push(
+            (a.kind === 'EquivalentDataProperties' ? 'EquivalentProperties: ' : 'DisjointProperties: ') +
+              anns +
+              sorted(a.properties.map((p) => r.name(p))).join(', '),
+          );
           return;
         }
         break;
@@ -275,20 +355,26 @@ class ManchesterWriter {
       case 'DatatypeDefinition':
         if ((f = this.declared('Datatype', a.datatype.iri))) return this.add(f, 'EquivalentTo:', a, r.dataRange(a.range));
         break;
-      case 'SameIndividual': case 'DifferentIndividuals':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
         this.misc.push(a.kind + ': ' + anns + sorted(a.individuals.map((i) => r.individual(i))).join(', '));
         return;
       case 'ClassAssertion':
         if ((f = this.individualFrame(a.individual))) return this.add(f, 'Types:', a, ce(a.cls));
         break;
-      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
         if (a.property.kind === 'ObjectProperty' && !this.readsAsData(a.property.iri) && (f = this.individualFrame(a.subject))) {
           const not = a.kind === 'NegativeObjectPropertyAssertion' ? 'not ' : '';
           return this.add(f, 'Facts:', a, not + r.objectProperty(a.property) + ' ' + r.individual(a.object));
         }
         break;
-      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
-        if (!(this.has(a.property.iri, 'ObjectProperty') && !this.has(a.property.iri, 'DataProperty')) && (f = this.individualFrame(a.subject))) {
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+        if (
+          !(this.has(a.property.iri, 'ObjectProperty') && !this.has(a.property.iri, 'DataProperty')) &&
+          (f = this.individualFrame(a.subject))
+        ) {
           const not = a.kind === 'NegativeDataPropertyAssertion' ? 'not ' : '';
           return this.add(f, 'Facts:', a, not + r.name(a.property) + ' ' + r.literal(a.value));
         }
@@ -301,15 +387,22 @@ class ManchesterWriter {
       case 'SubAnnotationPropertyOf':
         if ((f = this.declared('AnnotationProperty', a.sub.iri))) return this.add(f, 'SubPropertyOf:', a, r.name(a.sup));
         break;
-      case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
         if ((f = this.declared('AnnotationProperty', a.property.iri))) {
-          return this.add(f, a.kind === 'AnnotationPropertyDomain' ? 'Domain:' : 'Range:', a, r.name(a.kind === 'AnnotationPropertyDomain' ? a.domain : a.range));
+          return this.add(
+            f,
+            a.kind === 'AnnotationPropertyDomain' ? 'Domain:' : 'Range:',
+            a,
+            r.name(a.kind === 'AnnotationPropertyDomain' ? a.domain : a.range),
+          );
         }
         break;
       case 'DLSafeRule':
         this.misc.push('Rule: ' + anns + r.axiom(a).slice(anns.length));
         return;
-      default: return unreachable(a);
+      default:
+        return unreachable(a);
     }
     this.omitted.push(a);
   }
@@ -324,4 +417,3 @@ class ManchesterWriter {
 }
 
 const sorted = (xs: string[]) => xs.sort();
-

@@ -25,7 +25,12 @@ export interface OboCompatibility {
   readonly issues_truncated: boolean;
 }
 
-const KIND_ORDER: readonly OboIssueKind[] = ['iri_not_expressible', 'version_iri_in_owl_axioms', 'axiom_in_owl_axioms', 'annotation_in_owl_axioms'];
+const KIND_ORDER: readonly OboIssueKind[] = [
+  'iri_not_expressible',
+  'version_iri_in_owl_axioms',
+  'axiom_in_owl_axioms',
+  'annotation_in_owl_axioms',
+];
 
 /** The entity an axiom is about: an annotation subject, a named subclass, else the first signature entity. */
 function focusOf(a: Axiom): string | null {
@@ -39,15 +44,42 @@ function focusOf(a: Axiom): string | null {
 export function oboCompatibility(o: Ontology, limit = 100): OboCompatibility {
   const overflow = oboOverflow(o);
   const issues: OboIssue[] = [
-    ...overflow.unspellable.map((iri): OboIssue => ({ kind: 'iri_not_expressible', focus_iri: iri, detail: `IRI <${iri}> has no OBO id form` })),
-    ...overflow.axioms.map((a): OboIssue => ({ kind: 'axiom_in_owl_axioms', focus_iri: focusOf(a), detail: `${a.kind} axiom has no OBO tag; it is written in owl-axioms` })),
-    ...(overflow.versionIri ? [{ kind: 'version_iri_in_owl_axioms', focus_iri: o.id.iri, detail: `version IRI <${o.id.versionIri}> is no OBO data-version; it is written in owl-axioms` } as OboIssue] : []),
-    ...overflow.annotations.map((a): OboIssue => ({ kind: 'annotation_in_owl_axioms', focus_iri: o.id.iri, detail: `ontology annotation <${a.property.iri}> has no OBO tag; it is written in owl-axioms` })),
+    ...overflow.unspellable.map((iri): OboIssue => ({
+      kind: 'iri_not_expressible',
+      focus_iri: iri,
+      detail: `IRI <${iri}> has no OBO id form`,
+    })),
+    ...overflow.axioms.map((a): OboIssue => ({
+      kind: 'axiom_in_owl_axioms',
+      focus_iri: focusOf(a),
+      detail: `${a.kind} axiom has no OBO tag; it is written in owl-axioms`,
+    })),
+    ...(overflow.versionIri
+      ? [
+          {
+            kind: 'version_iri_in_owl_axioms',
+            focus_iri: o.id.iri,
+            detail: `version IRI <${o.id.versionIri}> is no OBO data-version; it is written in owl-axioms`,
+          } as OboIssue,
+        ]
+      : []),
+    ...overflow.annotations.map((a): OboIssue => ({
+      kind: 'annotation_in_owl_axioms',
+      focus_iri: o.id.iri,
+      detail: `ontology annotation <${a.property.iri}> has no OBO tag; it is written in owl-axioms`,
+    })),
   ];
-  const counts: Record<OboIssueKind, number> = { iri_not_expressible: 0, version_iri_in_owl_axioms: 0, axiom_in_owl_axioms: 0, annotation_in_owl_axioms: 0 };
+  const counts: Record<OboIssueKind, number> = {
+    iri_not_expressible: 0,
+    version_iri_in_owl_axioms: 0,
+    axiom_in_owl_axioms: 0,
+    annotation_in_owl_axioms: 0,
+  };
   for (const i of issues) counts[i.kind]++;
   const rank = (i: OboIssue) => KIND_ORDER.indexOf(i.kind);
-  issues.sort((x, y) => rank(x) - rank(y) || ((x.focus_iri ?? '') < (y.focus_iri ?? '') ? -1 : (x.focus_iri ?? '') > (y.focus_iri ?? '') ? 1 : 0));
+  issues.sort(
+    (x, y) => rank(x) - rank(y) || ((x.focus_iri ?? '') < (y.focus_iri ?? '') ? -1 : (x.focus_iri ?? '') > (y.focus_iri ?? '') ? 1 : 0),
+  );
   return { compatible: counts.iri_not_expressible === 0, issues: issues.slice(0, limit), counts, issues_truncated: issues.length > limit };
 }
 

@@ -14,18 +14,65 @@ import { isBuiltIn } from '../../profiles/closure-facts.js';
 import { signature } from '../../walk.js';
 import { OWL_DEPRECATED, RDFS_COMMENT, RDFS_LABEL, STANDARD_PREFIXES, XSD, XSD_BOOLEAN, XSD_STRING } from '../../vocab.js';
 import {
-  type Annotation, type AnnotationValue, type Axiom, type ClassExpression, type CharacteristicKind, type Entity,
-  annotation, annotationAssertion, annotationProperty, annotationPropertyDomain, annotationPropertyRange, classAssertion,
-  cls, declaration, disjointClasses, disjointObjectProperties, equivalentClasses, equivalentObjectProperties,
-  inverseObjectProperties, iriNode, literal, namedIndividual, objectAllValuesFrom, objectExactCardinality,
-  objectIntersectionOf, objectMaxCardinality, objectMinCardinality, objectProperty, objectPropertyAssertion,
-  objectPropertyCharacteristic, objectPropertyDomain, objectPropertyRange, objectSomeValuesFrom, objectUnionOf,
-  subAnnotationPropertyOf, subClassOf, subObjectPropertyOf, subPropertyChainOf,
+  type Annotation,
+  type AnnotationValue,
+  type Axiom,
+  type ClassExpression,
+  type CharacteristicKind,
+  type Entity,
+  annotation,
+  annotationAssertion,
+  annotationProperty,
+  annotationPropertyDomain,
+  annotationPropertyRange,
+  classAssertion,
+  cls,
+  declaration,
+  disjointClasses,
+  disjointObjectProperties,
+  equivalentClasses,
+  equivalentObjectProperties,
+  inverseObjectProperties,
+  iriNode,
+  literal,
+  namedIndividual,
+  objectAllValuesFrom,
+  objectExactCardinality,
+  objectIntersectionOf,
+  objectMaxCardinality,
+  objectMinCardinality,
+  objectProperty,
+  objectPropertyAssertion,
+  objectPropertyCharacteristic,
+  objectPropertyDomain,
+  objectPropertyRange,
+  objectSomeValuesFrom,
+  objectUnionOf,
+  subAnnotationPropertyOf,
+  subClassOf,
+  subObjectPropertyOf,
+  subPropertyChainOf,
 } from '../../terms.js';
 import {
-  CHARACTERISTIC_TAGS, STRING_TAGS, IAO_DEFINITION, IAO_REPLACED_BY, OBO, OIO, OIO_FORMAT_VERSION, OIO_ID, OIO_IN_SUBSET,
-  OIO_REVERSIBLE_CHAIN, OIO_SCOPE, OIO_SHORTHAND, OIO_SUBSET_PROPERTY, OIO_SYNONYM_TYPE, OIO_SYNONYM_TYPE_PROPERTY, OIO_XREF,
-  OWL_AXIOMS_TAG, QUOTED_TEXT_TAGS, SYNONYM_SCOPES,
+  CHARACTERISTIC_TAGS,
+  STRING_TAGS,
+  IAO_DEFINITION,
+  IAO_REPLACED_BY,
+  OBO,
+  OIO,
+  OIO_FORMAT_VERSION,
+  OIO_ID,
+  OIO_IN_SUBSET,
+  OIO_REVERSIBLE_CHAIN,
+  OIO_SCOPE,
+  OIO_SHORTHAND,
+  OIO_SUBSET_PROPERTY,
+  OIO_SYNONYM_TYPE,
+  OIO_SYNONYM_TYPE_PROPERTY,
+  OIO_XREF,
+  OWL_AXIOMS_TAG,
+  QUOTED_TEXT_TAGS,
+  SYNONYM_SCOPES,
 } from './vocab.js';
 import { type RawClause, type Qualifier, parseQualifiers, readQuoted, readXrefList, splitValue, tokens, unescape } from './syntax.js';
 
@@ -44,7 +91,6 @@ interface Stanza {
   readonly line: number;
   readonly clauses: RawClause[];
 }
-
 
 /** Relationship qualifiers that shape the class expression rather than annotate the axiom. */
 const SHAPE_QUALIFIERS = new Set(['cardinality', 'minCardinality', 'maxCardinality', 'all_only', 'all_some']);
@@ -155,7 +201,8 @@ class OboReader {
   /** Axiom annotations from trailing qualifiers: `{source="PMID:1"}` → oboInOwl:source "PMID:1". */
   private qualifierAnnotations(qs: readonly Qualifier[], shaped = false): Annotation[] {
     const out: Annotation[] = [];
-    for (const q of qs) if (!shaped || !SHAPE_QUALIFIERS.has(q.name)) out.push(annotation(annotationProperty(OIO + q.name), literal(q.value)));
+    for (const q of qs)
+      if (!shaped || !SHAPE_QUALIFIERS.has(q.name)) out.push(annotation(annotationProperty(OIO + q.name), literal(q.value)));
     return out;
   }
 
@@ -173,8 +220,7 @@ class OboReader {
         const v = unescape(c.value);
         if (v.includes(':')) this.ontologyIri = v;
         else this.ontologyName = v;
-      }
-      else if (c.tag === 'idspace') {
+      } else if (c.tag === 'idspace') {
         const [prefix, ns] = tokens(c.value);
         if (!prefix || !ns) throw new ParseError('obo', 'idspace needs a prefix and an IRI', c.line, c.col);
         this.idspaces.set(prefix, ns);
@@ -188,7 +234,8 @@ class OboReader {
     for (const c of this.header) {
       const anns = this.qualifierAnnotations(this.qualifiers(c));
       switch (c.tag) {
-        case 'ontology': case 'idspace':
+        case 'ontology':
+        case 'idspace':
           break;
         case 'data-version': {
           const v = unescape(c.value);
@@ -208,19 +255,26 @@ class OboReader {
           this.o.imports.add(v.includes(':') ? v : OBO + (v.endsWith('.owl') ? v : v + '.owl'));
           break;
         }
-        case 'subsetdef': this.subsetdef(c); break;
-        case 'synonymtypedef': this.synonymtypedef(c); break;
+        case 'subsetdef':
+          this.subsetdef(c);
+          break;
+        case 'synonymtypedef':
+          this.synonymtypedef(c);
+          break;
         case 'property_value': {
           const [p, v] = this.propertyValue(c);
           this.o.annotations.add(annotation(annotationProperty(p), v, anns));
           break;
         }
-        case OWL_AXIOMS_TAG: this.owlAxioms(c); break;
+        case OWL_AXIOMS_TAG:
+          this.owlAxioms(c);
+          break;
         default:
           this.o.annotations.add(annotation(annotationProperty(OIO + c.tag), literal(unescape(c.value)), anns));
       }
     }
-    if (this.ontologyName !== null) this.o.id = { iri: OBO + this.ontologyName + '.owl', versionIri: versionIri ?? this.owlAxiomsVersionIri };
+    if (this.ontologyName !== null)
+      this.o.id = { iri: OBO + this.ontologyName + '.owl', versionIri: versionIri ?? this.owlAxiomsVersionIri };
     else if (this.ontologyIri !== null) this.o.id = { iri: this.ontologyIri, versionIri: this.owlAxiomsVersionIri };
   }
 
@@ -273,9 +327,15 @@ class OboReader {
     const id = unescape(idClause.value);
     const iri = this.iri(id);
     switch (s.type) {
-      case 'Term': this.term(iri, s); break;
-      case 'Typedef': this.typedef(iri, s); break;
-      case 'Instance': this.instance(iri, s); break;
+      case 'Term':
+        this.term(iri, s);
+        break;
+      case 'Typedef':
+        this.typedef(iri, s);
+        break;
+      case 'Instance':
+        this.instance(iri, s);
+        break;
       default:
         this.o.unmapped.push({ text: `[${s.type}] id: ${id}`, reason: `stanza type ${s.type} has no OWL mapping (line ${s.line})` });
         return;
@@ -296,7 +356,9 @@ class OboReader {
       const qs = this.qualifiers(c);
       const anns = this.qualifierAnnotations(qs, c.tag === 'relationship');
       switch (c.tag) {
-        case 'is_a': this.add(subClassOf(c0, cls(this.iri(this.single(c))), anns)); break;
+        case 'is_a':
+          this.add(subClassOf(c0, cls(this.iri(this.single(c))), anns));
+          break;
         case 'intersection_of':
           intersection.push(this.classOrRestriction(c, qs));
           intersectionAnns.push(...this.qualifierAnnotations(qs, true));
@@ -305,12 +367,17 @@ class OboReader {
           union.push(cls(this.iri(this.single(c))));
           unionAnns.push(...anns);
           break;
-        case 'disjoint_from': this.add(disjointClasses([c0, cls(this.iri(this.single(c)))], anns)); break;
-        case 'equivalent_to': this.add(equivalentClasses([c0, cls(this.iri(this.single(c)))], anns)); break;
+        case 'disjoint_from':
+          this.add(disjointClasses([c0, cls(this.iri(this.single(c)))], anns));
+          break;
+        case 'equivalent_to':
+          this.add(equivalentClasses([c0, cls(this.iri(this.single(c)))], anns));
+          break;
         case 'relationship':
           if (!this.metadataRelationship(iri, c, qs)) this.add(subClassOf(c0, this.restriction(c, qs), anns));
           break;
-        default: this.common(iri, c, anns);
+        default:
+          this.common(iri, c, anns);
       }
     }
     if (intersection.length > 0) {
@@ -329,11 +396,19 @@ class OboReader {
       for (const c of s.clauses) {
         const anns = this.qualifierAnnotations(this.qualifiers(c));
         switch (c.tag) {
-          case 'is_metadata_tag': break;
-          case 'is_a': this.add(subAnnotationPropertyOf(p, annotationProperty(this.iri(this.single(c))), anns)); break;
-          case 'domain': this.add(annotationPropertyDomain(p, this.iri(this.single(c)), anns)); break;
-          case 'range': this.add(annotationPropertyRange(p, this.iri(this.single(c)), anns)); break;
-          default: this.common(iri, c, anns);
+          case 'is_metadata_tag':
+            break;
+          case 'is_a':
+            this.add(subAnnotationPropertyOf(p, annotationProperty(this.iri(this.single(c))), anns));
+            break;
+          case 'domain':
+            this.add(annotationPropertyDomain(p, this.iri(this.single(c)), anns));
+            break;
+          case 'range':
+            this.add(annotationPropertyRange(p, this.iri(this.single(c)), anns));
+            break;
+          default:
+            this.common(iri, c, anns);
         }
       }
       return;
@@ -348,26 +423,46 @@ class OboReader {
         continue;
       }
       switch (c.tag) {
-        case 'is_metadata_tag': break;
-        case 'is_a': this.add(subObjectPropertyOf(p, objectProperty(this.iri(this.single(c))), anns)); break;
-        case 'domain': this.add(objectPropertyDomain(p, cls(this.iri(this.single(c))), anns)); break;
-        case 'range': this.add(objectPropertyRange(p, cls(this.iri(this.single(c))), anns)); break;
-        case 'inverse_of': this.add(inverseObjectProperties(p, objectProperty(this.iri(this.single(c))), anns)); break;
-        case 'equivalent_to': this.add(equivalentObjectProperties([p, objectProperty(this.iri(this.single(c)))], anns)); break;
-        case 'disjoint_from': this.add(disjointObjectProperties([p, objectProperty(this.iri(this.single(c)))], anns)); break;
+        case 'is_metadata_tag':
+          break;
+        case 'is_a':
+          this.add(subObjectPropertyOf(p, objectProperty(this.iri(this.single(c))), anns));
+          break;
+        case 'domain':
+          this.add(objectPropertyDomain(p, cls(this.iri(this.single(c))), anns));
+          break;
+        case 'range':
+          this.add(objectPropertyRange(p, cls(this.iri(this.single(c))), anns));
+          break;
+        case 'inverse_of':
+          this.add(inverseObjectProperties(p, objectProperty(this.iri(this.single(c))), anns));
+          break;
+        case 'equivalent_to':
+          this.add(equivalentObjectProperties([p, objectProperty(this.iri(this.single(c)))], anns));
+          break;
+        case 'disjoint_from':
+          this.add(disjointObjectProperties([p, objectProperty(this.iri(this.single(c)))], anns));
+          break;
         case 'transitive_over':
           this.add(subPropertyChainOf([p, objectProperty(this.iri(this.single(c)))], p, anns));
           break;
-        case 'holds_over_chain': case 'equivalent_to_chain': {
+        case 'holds_over_chain':
+        case 'equivalent_to_chain': {
           const ts = tokens(c.value);
           if (ts.length !== 2) throw new ParseError('obo', `${c.tag} needs two relation ids`, c.line, c.col);
-          const chainAnns = c.tag === 'equivalent_to_chain'
-            ? [...anns, annotation(annotationProperty(OIO_REVERSIBLE_CHAIN), literal('true'))]
-            : anns;
-          this.add(subPropertyChainOf(ts.map((t) => objectProperty(this.iri(t))), p, chainAnns));
+          const chainAnns =
+            c.tag === 'equivalent_to_chain' ? [...anns, annotation(annotationProperty(OIO_REVERSIBLE_CHAIN), literal('true'))] : anns;
+          this.add(
+            subPropertyChainOf(
+              ts.map((t) => objectProperty(this.iri(t))),
+              p,
+              chainAnns,
+            ),
+          );
           break;
         }
-        default: this.common(iri, c, anns);
+        default:
+          this.common(iri, c, anns);
       }
     }
   }
@@ -378,7 +473,9 @@ class OboReader {
     for (const c of s.clauses) {
       const anns = this.qualifierAnnotations(this.qualifiers(c));
       switch (c.tag) {
-        case 'instance_of': this.add(classAssertion(cls(this.iri(this.single(c))), i, anns)); break;
+        case 'instance_of':
+          this.add(classAssertion(cls(this.iri(this.single(c))), i, anns));
+          break;
         case 'relationship': {
           const ts = tokens(c.value);
           if (ts.length !== 2) throw new ParseError('obo', 'relationship needs a relation id and a target id', c.line, c.col);
@@ -386,7 +483,8 @@ class OboReader {
           this.add(objectPropertyAssertion(objectProperty(this.iri(ts[0])), i, namedIndividual(this.iri(ts[1])), anns));
           break;
         }
-        default: this.common(iri, c, anns);
+        default:
+          this.common(iri, c, anns);
       }
     }
   }
@@ -407,14 +505,22 @@ class OboReader {
       return;
     }
     switch (c.tag) {
-      case 'id': break;
-      case 'def': case 'expand_expression_to': case 'expand_assertion_to': {
+      case 'id':
+        break;
+      case 'def':
+      case 'expand_expression_to':
+      case 'expand_assertion_to': {
         if (!c.value.startsWith('"')) throw new ParseError('obo', `${c.tag} text must be quoted`, c.line, c.col);
         const [text, next] = readQuoted(c.value, 0, c.line, c.col);
-        this.annotate(c.tag === 'def' ? IAO_DEFINITION : QUOTED_TEXT_TAGS.get(c.tag)!, iri, literal(text), [...anns, ...this.xrefAnnotations(c, next)]);
+        this.annotate(c.tag === 'def' ? IAO_DEFINITION : QUOTED_TEXT_TAGS.get(c.tag)!, iri, literal(text), [
+          ...anns,
+          ...this.xrefAnnotations(c, next),
+        ]);
         break;
       }
-      case 'synonym': this.synonym(iri, c, anns); break;
+      case 'synonym':
+        this.synonym(iri, c, anns);
+        break;
       case 'xref': {
         const v = c.value;
         const q = v.indexOf(' "');
@@ -423,11 +529,15 @@ class OboReader {
         this.annotate(OIO_XREF, iri, literal(id), [...anns, ...extra]);
         break;
       }
-      case 'subset': this.annotate(OIO_IN_SUBSET, iri, iriNode(this.iri(this.single(c))), anns); break;
+      case 'subset':
+        this.annotate(OIO_IN_SUBSET, iri, iriNode(this.iri(this.single(c))), anns);
+        break;
       case 'is_obsolete':
         if (this.bool(c)) this.annotate(OWL_DEPRECATED, iri, literal('true', XSD_BOOLEAN), anns);
         break;
-      case 'replaced_by': this.annotate(IAO_REPLACED_BY, iri, iriNode(this.iri(this.single(c))), anns); break;
+      case 'replaced_by':
+        this.annotate(IAO_REPLACED_BY, iri, iriNode(this.iri(this.single(c))), anns);
+        break;
       case 'property_value': {
         const [p, v] = this.propertyValue(c);
         this.annotate(p, iri, v, anns);
@@ -460,8 +570,13 @@ class OboReader {
     if (i >= c.value.length) return [];
     if (c.value[i] !== '[') throw new ParseError('obo', `expected a dbxref list, found "${c.value.slice(i)}"`, c.line, c.col + i);
     const [xrefs] = readXrefList(c.value, i, c.line, c.col);
-    return xrefs.map((x) => annotation(annotationProperty(OIO_XREF), literal(x.id),
-      x.description !== null ? [annotation(annotationProperty(RDFS_LABEL), literal(x.description))] : []));
+    return xrefs.map((x) =>
+      annotation(
+        annotationProperty(OIO_XREF),
+        literal(x.id),
+        x.description !== null ? [annotation(annotationProperty(RDFS_LABEL), literal(x.description))] : [],
+      ),
+    );
   }
 
   /** `P value` or `P "value" xsd:type`: the property IRI and the annotation value. */
@@ -512,7 +627,8 @@ class OboReader {
     if (exact !== undefined) return objectExactCardinality(exact, p, filler);
     const min = card('minCardinality');
     const max = card('maxCardinality');
-    if (min !== undefined && max !== undefined) return objectIntersectionOf([objectMinCardinality(min, p, filler), objectMaxCardinality(max, p, filler)]);
+    if (min !== undefined && max !== undefined)
+      return objectIntersectionOf([objectMinCardinality(min, p, filler), objectMaxCardinality(max, p, filler)]);
     if (min !== undefined) return objectMinCardinality(min, p, filler);
     if (max !== undefined) return objectMaxCardinality(max, p, filler);
     if (q('all_only') === 'true') return objectAllValuesFrom(p, filler);

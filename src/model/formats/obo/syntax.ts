@@ -48,7 +48,8 @@ export function splitValue(s: string, line: number, col: number): [string, strin
   let end = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 92) i++; // backslash escape
+    if (c === 92)
+      i++; // backslash escape
     else if (c === 34) inQuote = !inQuote;
     else if (c === 33 && !inQuote) {
       end = i;

@@ -7,17 +7,41 @@
 
 import { Ontology } from '../../ontology.js';
 import {
-  entity, type Annotation, type AnnotationAssertion, type AnnotationValue, type Axiom, type ClassExpression, type Entity,
-  type EntityKind, type Literal, type ObjectPropertyExpression,
+  entity,
+  type Annotation,
+  type AnnotationAssertion,
+  type AnnotationValue,
+  type Axiom,
+  type ClassExpression,
+  type Entity,
+  type EntityKind,
+  type Literal,
+  type ObjectPropertyExpression,
 } from '../../terms.js';
 import { signature } from '../../walk.js';
 import { isBuiltIn } from '../../profiles/closure-facts.js';
 import { writeFunctional } from '../functional/writer.js';
 import { OWL_DEPRECATED, RDFS_COMMENT, RDFS_LABEL, XSD, XSD_BOOLEAN, XSD_STRING } from '../../vocab.js';
 import {
-  CHARACTERISTIC_TAGS, IAO_DEFINITION, IAO_REPLACED_BY, OBO, OIO, OIO_FORMAT_VERSION, OIO_ID, OIO_IN_SUBSET,
-  OIO_REVERSIBLE_CHAIN, OIO_SCOPE, OIO_SHORTHAND, OIO_SUBSET_PROPERTY, OIO_SYNONYM_TYPE, OIO_SYNONYM_TYPE_PROPERTY,
-  OIO_XREF, OWL_AXIOMS_TAG, QUOTED_TEXT_TAGS, STRING_TAGS, SYNONYM_SCOPES,
+  CHARACTERISTIC_TAGS,
+  IAO_DEFINITION,
+  IAO_REPLACED_BY,
+  OBO,
+  OIO,
+  OIO_FORMAT_VERSION,
+  OIO_ID,
+  OIO_IN_SUBSET,
+  OIO_REVERSIBLE_CHAIN,
+  OIO_SCOPE,
+  OIO_SHORTHAND,
+  OIO_SUBSET_PROPERTY,
+  OIO_SYNONYM_TYPE,
+  OIO_SYNONYM_TYPE_PROPERTY,
+  OIO_XREF,
+  OWL_AXIOMS_TAG,
+  QUOTED_TEXT_TAGS,
+  STRING_TAGS,
+  SYNONYM_SCOPES,
 } from './vocab.js';
 import { escapeToken, escapeUnquoted, quote } from './syntax.js';
 import { unreachable } from '../../../util/unreachable.js';
@@ -25,7 +49,12 @@ import { unreachable } from '../../../util/unreachable.js';
 /** Thrown by writeObo when an IRI of the ontology has no OBO id form. */
 export class OboWriteError extends Error {
   constructor(readonly iris: readonly string[]) {
-    super(`obo: ${iris.length} IRI(s) have no OBO id form, e.g.:\n  ${iris.slice(0, 5).map((i) => '<' + i + '>').join('\n  ')}`);
+    super(
+      `obo: ${iris.length} IRI(s) have no OBO id form, e.g.:\n  ${iris
+        .slice(0, 5)
+        .map((i) => '<' + i + '>')
+        .join('\n  ')}`,
+    );
     this.name = 'OboWriteError';
   }
 }
@@ -39,16 +68,57 @@ interface Stanza {
 }
 
 const TAG_ORDER = [
-  'id', 'name', 'namespace', 'alt_id', 'def', 'comment', 'subset', 'synonym', 'xref', 'property_value',
-  'instance_of', 'domain', 'range', 'is_metadata_tag', 'is_transitive', 'is_symmetric', 'is_reflexive', 'is_asymmetric',
-  'is_functional', 'is_inverse_functional', 'is_irreflexive', 'is_a', 'intersection_of', 'union_of', 'equivalent_to',
-  'disjoint_from', 'inverse_of', 'transitive_over', 'holds_over_chain', 'equivalent_to_chain', 'relationship',
-  'created_by', 'creation_date', 'is_obsolete', 'replaced_by', 'consider',
+  'id',
+  'name',
+  'namespace',
+  'alt_id',
+  'def',
+  'comment',
+  'subset',
+  'synonym',
+  'xref',
+  'property_value',
+  'instance_of',
+  'domain',
+  'range',
+  'is_metadata_tag',
+  'is_transitive',
+  'is_symmetric',
+  'is_reflexive',
+  'is_asymmetric',
+  'is_functional',
+  'is_inverse_functional',
+  'is_irreflexive',
+  'is_a',
+  'intersection_of',
+  'union_of',
+  'equivalent_to',
+  'disjoint_from',
+  'inverse_of',
+  'transitive_over',
+  'holds_over_chain',
+  'equivalent_to_chain',
+  'relationship',
+  'created_by',
+  'creation_date',
+  'is_obsolete',
+  'replaced_by',
+  'consider',
 ];
 const TAG_RANK = new Map(TAG_ORDER.map((t, i) => [t, i]));
 /** Tags with their own mapping: an oboInOwl annotation with such a local name must go via property_value. */
-const RESERVED_TAGS = new Set([...TAG_ORDER, 'ontology', 'data-version', 'format-version', 'import', 'subsetdef',
-  'synonymtypedef', 'idspace', 'remark', 'is_class_level_tag']);
+const RESERVED_TAGS = new Set([
+  ...TAG_ORDER,
+  'ontology',
+  'data-version',
+  'format-version',
+  'import',
+  'subsetdef',
+  'synonymtypedef',
+  'idspace',
+  'remark',
+  'is_class_level_tag',
+]);
 const REVERSE_STRING_TAGS = new Map([...STRING_TAGS].map(([tag, p]) => [p, tag]));
 const REVERSE_SCOPES = new Map([...SYNONYM_SCOPES].map(([scope, p]) => [p, scope]));
 const REVERSE_CHARACTERISTICS = new Map([...CHARACTERISTIC_TAGS].map(([tag, kind]) => [kind, tag]));
@@ -57,7 +127,10 @@ const REVERSE_QUOTED_TEXT_TAGS = new Map([...QUOTED_TEXT_TAGS].map(([tag, p]) =>
 const SINGLE_VALUE_PROPERTIES: ReadonlySet<string> = new Set([RDFS_LABEL, IAO_DEFINITION, RDFS_COMMENT]);
 /** The stanza an entity of each kind gets, by preference when one IRI has several kinds. */
 const STANZA_KINDS: readonly [EntityKind, StanzaType][] = [
-  ['Class', 'Term'], ['ObjectProperty', 'Typedef'], ['AnnotationProperty', 'Typedef'], ['NamedIndividual', 'Instance'],
+  ['Class', 'Term'],
+  ['ObjectProperty', 'Typedef'],
+  ['AnnotationProperty', 'Typedef'],
+  ['NamedIndividual', 'Instance'],
 ];
 
 const isTagName = (s: string) => /^[A-Za-z][A-Za-z0-9_-]*$/.test(s);
@@ -111,7 +184,10 @@ class OboWriter {
   /** Annotation properties with a [Typedef] of their own (an oboInOwl:id): written as `relationship:` values. */
   private readonly metadataTypedefs = new Set<string>();
 
-  constructor(private readonly o: Ontology, private readonly approximate: boolean) {
+  constructor(
+    private readonly o: Ontology,
+    private readonly approximate: boolean,
+  ) {
     const iri = o.id.iri;
     const m = iri === null ? null : /^http:\/\/purl\.obolibrary\.org\/obo\/([^/#]+)\.owl$/.exec(iri);
     this.name = m ? m[1] : null;
@@ -122,7 +198,8 @@ class OboWriter {
     this.chooseShorthandIds();
     this.chooseSingleValues();
     this.writeHeader();
-    for (const a of this.o.axioms()) if (a.kind !== 'Declaration' && a.kind !== 'AnnotationAssertion' && !this.consumed.has(a)) this.axiom(a);
+    for (const a of this.o.axioms())
+      if (a.kind !== 'Declaration' && a.kind !== 'AnnotationAssertion' && !this.consumed.has(a)) this.axiom(a);
     for (const a of this.o.axiomsOfKind('AnnotationAssertion')) if (!this.consumed.has(a)) this.axiom(a);
     // declarations last: one of an entity that has a stanza, or that the axioms use, is implicit
     for (const d of this.o.axiomsOfKind('Declaration')) if (!this.consumed.has(d)) this.axiom(d);
@@ -131,8 +208,9 @@ class OboWriter {
     this.writeOwlAxioms();
     const out: string[] = [...this.header, ''];
     const order: StanzaType[] = ['Term', 'Typedef', 'Instance'];
-    const stanzas = [...this.stanzas.values()].sort((a, b) =>
-      order.indexOf(a.type) - order.indexOf(b.type) || cmp(this.id(a.iri), this.id(b.iri)));
+    const stanzas = [...this.stanzas.values()].sort(
+      (a, b) => order.indexOf(a.type) - order.indexOf(b.type) || cmp(this.id(a.iri), this.id(b.iri)),
+    );
     for (const s of stanzas) {
       out.push('[' + s.type + ']', 'id: ' + escapeToken(this.id(s.iri)));
       if (s.metadata) s.lines.push('is_metadata_tag: true');
@@ -158,8 +236,12 @@ class OboWriter {
     for (const a of this.o.axioms()) if (a.kind !== 'Declaration') signature(a).forEach(use);
     for (const a of this.o.annotations) signature(a).forEach(use);
     for (const a of this.o.axiomsOfKind('AnnotationAssertion')) {
-      if (a.property.iri === OIO_ID && a.subject.kind === 'IRI' && this.declaredKinds.get(a.subject.iri)?.has('AnnotationProperty') &&
-        !this.isRelation(a.subject.iri)) {
+      if (
+        a.property.iri === OIO_ID &&
+        a.subject.kind === 'IRI' &&
+        this.declaredKinds.get(a.subject.iri)?.has('AnnotationProperty') &&
+        !this.isRelation(a.subject.iri)
+      ) {
         this.metadataTypedefs.add(a.subject.iri);
       }
     }
@@ -222,8 +304,9 @@ class OboWriter {
       if (a.property.iri !== OIO_SHORTHAND || a.subject.kind !== 'IRI' || a.value.kind !== 'Literal' || a.annotations.length) continue;
       const iri = a.subject.iri;
       const canonical = this.id(iri);
-      const hasXref = [...this.o.index.annotationsBySubject.get(iri) ?? []].some((x) =>
-        x.property.iri === OIO_XREF && x.value.kind === 'Literal' && x.value.lex === canonical);
+      const hasXref = [...(this.o.index.annotationsBySubject.get(iri) ?? [])].some(
+        (x) => x.property.iri === OIO_XREF && x.value.kind === 'Literal' && x.value.lex === canonical,
+      );
       if (hasXref && isTagName(a.value.lex)) {
         this.ids.set(iri, a.value.lex);
         this.consumed.add(a);
@@ -314,7 +397,7 @@ class OboWriter {
   /** subsetdef / synonymtypedef: the property's declaration, sub-property axiom and description, as one line. */
   private headerProperty(sub: Axiom & { kind: 'SubAnnotationPropertyOf' }, tag: string, descProp: string, out: string[]): void {
     const iri = sub.sub.iri;
-    const own = [...this.o.index.annotationsBySubject.get(iri) ?? []];
+    const own = [...(this.o.index.annotationsBySubject.get(iri) ?? [])];
     const desc = own.filter((a) => a.property.iri === descProp && isPlain(a.value) && !a.annotations.length);
     const scope = own.filter((a) => a.property.iri === OIO_SCOPE && isPlain(a.value) && !a.annotations.length);
     if (desc.length !== 1 || scope.length > 1 || (tag === 'subsetdef' && scope.length)) return;
@@ -351,7 +434,9 @@ class OboWriter {
         if (this.stanzaFor(a.entity) === null) this.overflow(a);
         return;
       }
-      case 'AnnotationAssertion': this.annotationAssertion(a); return;
+      case 'AnnotationAssertion':
+        this.annotationAssertion(a);
+        return;
       case 'SubClassOf': {
         const s = a.sub.kind === 'Class' ? this.stanzaFor(a.sub) : null;
         const line = s ? this.superClassLine(a.sup, a.annotations) : null;
@@ -359,7 +444,9 @@ class OboWriter {
         else this.overflow(a);
         return;
       }
-      case 'EquivalentClasses': this.equivalentClasses(a); return;
+      case 'EquivalentClasses':
+        this.equivalentClasses(a);
+        return;
       case 'DisjointClasses': {
         const [x, y] = a.classes;
         if (a.classes.length !== 2 || x.kind !== 'Class' || y.kind !== 'Class') return this.overflow(a);
@@ -373,46 +460,82 @@ class OboWriter {
       case 'SubAnnotationPropertyOf':
         this.tagLine(a, this.stanzaFor(a.sub), 'is_a: ' + escapeToken(this.id(a.sup.iri)));
         return;
-      case 'AnnotationPropertyDomain': case 'AnnotationPropertyRange':
-        this.tagLine(a, this.stanzaFor(a.property), (a.kind === 'AnnotationPropertyDomain' ? 'domain: ' : 'range: ') +
-          escapeToken(this.id(a.kind === 'AnnotationPropertyDomain' ? a.domain : a.range)));
+      case 'AnnotationPropertyDomain':
+      case 'AnnotationPropertyRange':
+        this.tagLine(
+          a,
+          this.stanzaFor(a.property),
+          (a.kind === 'AnnotationPropertyDomain' ? 'domain: ' : 'range: ') +
+            escapeToken(this.id(a.kind === 'AnnotationPropertyDomain' ? a.domain : a.range)),
+        );
         return;
-      case 'ObjectPropertyDomain': case 'ObjectPropertyRange': {
+      case 'ObjectPropertyDomain':
+      case 'ObjectPropertyRange': {
         const c = a.kind === 'ObjectPropertyDomain' ? a.domain : a.range;
         if (a.property.kind !== 'ObjectProperty' || c.kind !== 'Class') return this.overflow(a);
-        this.tagLine(a, this.stanzaFor(a.property), (a.kind === 'ObjectPropertyDomain' ? 'domain: ' : 'range: ') + escapeToken(this.id(c.iri)));
+        this.tagLine(
+          a,
+          this.stanzaFor(a.property),
+          (a.kind === 'ObjectPropertyDomain' ? 'domain: ' : 'range: ') + escapeToken(this.id(c.iri)),
+        );
         return;
       }
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty':
         if (a.property.kind !== 'ObjectProperty') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.property), REVERSE_CHARACTERISTICS.get(a.kind) + ': true');
         return;
-      case 'InverseObjectProperties': case 'EquivalentObjectProperties': case 'DisjointObjectProperties': {
+      case 'InverseObjectProperties':
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties': {
         const ps = a.kind === 'InverseObjectProperties' ? [a.first, a.second] : a.properties;
         const [p, q] = ps;
         if (ps.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty') return this.overflow(a);
-        const tag = a.kind === 'InverseObjectProperties' ? 'inverse_of' : a.kind === 'EquivalentObjectProperties' ? 'equivalent_to' : 'disjoint_from';
+        const tag =
+          a.kind === 'InverseObjectProperties' ? 'inverse_of' : a.kind === 'EquivalentObjectProperties' ? 'equivalent_to' : 'disjoint_from';
         this.tagLine(a, this.stanzaFor(p), tag + ': ' + escapeToken(this.id(q.iri)));
         return;
       }
-      case 'SubPropertyChainOf': this.chain(a); return;
+      case 'SubPropertyChainOf':
+        this.chain(a);
+        return;
       case 'ClassAssertion':
         if (a.cls.kind !== 'Class' || a.individual.kind !== 'NamedIndividual') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(a.individual), 'instance_of: ' + escapeToken(this.id(a.cls.iri)));
         return;
       case 'ObjectPropertyAssertion':
-        if (a.property.kind !== 'ObjectProperty' || a.subject.kind !== 'NamedIndividual' || a.object.kind !== 'NamedIndividual') return this.overflow(a);
-        this.tagLine(a, this.stanzaFor(a.subject), 'relationship: ' + escapeToken(this.id(a.property.iri)) + ' ' + escapeToken(this.id(a.object.iri)));
+        if (a.property.kind !== 'ObjectProperty' || a.subject.kind !== 'NamedIndividual' || a.object.kind !== 'NamedIndividual')
+          return this.overflow(a);
+        this.tagLine(
+          a,
+          this.stanzaFor(a.subject),
+          'relationship: ' + escapeToken(this.id(a.property.iri)) + ' ' + escapeToken(this.id(a.object.iri)),
+        );
         return;
-      case 'DisjointUnion': case 'SubDataPropertyOf': case 'EquivalentDataProperties': case 'DisjointDataProperties':
-      case 'DataPropertyDomain': case 'DataPropertyRange': case 'FunctionalDataProperty': case 'DatatypeDefinition':
-      case 'HasKey': case 'SameIndividual': case 'DifferentIndividuals': case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion': case 'DLSafeRule':
+      case 'DisjointUnion':
+      case 'SubDataPropertyOf':
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+      case 'DataPropertyDomain':
+      case 'DataPropertyRange':
+      case 'FunctionalDataProperty':
+      case 'DatatypeDefinition':
+      case 'HasKey':
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+      case 'NegativeObjectPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
+      case 'DLSafeRule':
         this.overflow(a);
         break;
-      default: return unreachable(a);
+      default:
+        return unreachable(a);
     }
   }
 
@@ -426,8 +549,11 @@ class OboWriter {
   private chain(a: Axiom & { kind: 'SubPropertyChainOf' }): void {
     const [p, q] = a.chain;
     const sup = a.sup;
-    if (a.chain.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty' || sup.kind !== 'ObjectProperty') return this.overflow(a);
-    const reversible = a.annotations.filter((x) => x.property.iri === OIO_REVERSIBLE_CHAIN && isPlain(x.value) && (x.value as Literal).lex === 'true');
+    if (a.chain.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty' || sup.kind !== 'ObjectProperty')
+      return this.overflow(a);
+    const reversible = a.annotations.filter(
+      (x) => x.property.iri === OIO_REVERSIBLE_CHAIN && isPlain(x.value) && (x.value as Literal).lex === 'true',
+    );
     const rest = a.annotations.filter((x) => !reversible.includes(x));
     const q2 = this.qualifiers(rest);
     const s = this.stanzaFor(sup);
@@ -447,15 +573,31 @@ class OboWriter {
       return 'relationship: ' + escapeToken(this.id(p.iri)) + ' ' + escapeToken(this.id(filler.iri)) + renderQualifiers([...extra, ...q]);
     };
     switch (sup.kind) {
-      case 'ObjectSomeValuesFrom': return rel(sup.property, sup.filler, []);
-      case 'ObjectAllValuesFrom': return rel(sup.property, sup.filler, [['all_only', 'true']]);
-      case 'ObjectExactCardinality': return rel(sup.property, sup.filler, [['cardinality', String(sup.cardinality)]]);
-      case 'ObjectMinCardinality': return rel(sup.property, sup.filler, [['minCardinality', String(sup.cardinality)]]);
-      case 'ObjectMaxCardinality': return rel(sup.property, sup.filler, [['maxCardinality', String(sup.cardinality)]]);
-      case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality': case 'ObjectIntersectionOf':
-      case 'ObjectUnionOf': case 'ObjectComplementOf': case 'ObjectOneOf': case 'ObjectHasValue': case 'ObjectHasSelf':
-      case 'DataSomeValuesFrom': case 'DataAllValuesFrom': case 'DataHasValue': return null;
-      default: return unreachable(sup);
+      case 'ObjectSomeValuesFrom':
+        return rel(sup.property, sup.filler, []);
+      case 'ObjectAllValuesFrom':
+        return rel(sup.property, sup.filler, [['all_only', 'true']]);
+      case 'ObjectExactCardinality':
+        return rel(sup.property, sup.filler, [['cardinality', String(sup.cardinality)]]);
+      case 'ObjectMinCardinality':
+        return rel(sup.property, sup.filler, [['minCardinality', String(sup.cardinality)]]);
+      case 'ObjectMaxCardinality':
+        return rel(sup.property, sup.filler, [['maxCardinality', String(sup.cardinality)]]);
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality':
+      case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf':
+      case 'ObjectComplementOf':
+      case 'ObjectOneOf':
+      case 'ObjectHasValue':
+      case 'ObjectHasSelf':
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom':
+      case 'DataHasValue':
+        return null;
+      default:
+        return unreachable(sup);
     }
   }
 
@@ -526,12 +668,12 @@ class OboWriter {
     const tag = REVERSE_STRING_TAGS.get(p);
     if (tag !== undefined && plain !== null) s.lines.push(tag + ': ' + escapeUnquoted(plain) + q);
     else if (p === OIO_IN_SUBSET && v.kind === 'IRI') s.lines.push('subset: ' + escapeToken(this.id(v.iri)) + q);
-    else if (p === OWL_DEPRECATED && v.kind === 'Literal' && v.datatype === XSD_BOOLEAN && v.lex === 'true') s.lines.push('is_obsolete: true' + q);
+    else if (p === OWL_DEPRECATED && v.kind === 'Literal' && v.datatype === XSD_BOOLEAN && v.lex === 'true')
+      s.lines.push('is_obsolete: true' + q);
     else if (p === IAO_REPLACED_BY && v.kind === 'IRI') s.lines.push('replaced_by: ' + escapeToken(this.id(v.iri)) + q);
     else if (this.metadataTypedefs.has(p) && v.kind === 'IRI' && s.type !== 'Typedef') {
       s.lines.push('relationship: ' + escapeToken(this.id(p)) + ' ' + escapeToken(this.id(v.iri)) + q);
-    }
-    else if (plain !== null && isFreeTag(p, false)) {
+    } else if (plain !== null && isFreeTag(p, false)) {
       s.lines.push(p.slice(OIO.length) + ': ' + escapeUnquoted(plain) + q);
     } else {
       const pv = this.propertyValue(p, v);
@@ -547,8 +689,10 @@ class OboWriter {
     let type: string | null = null;
     for (const x of a.annotations) {
       if (x.property.iri === OIO_XREF && isPlain(x.value)) {
-        const label = x.annotations.length === 1 && x.annotations[0].property.iri === RDFS_LABEL && isPlain(x.annotations[0].value)
-          ? ' ' + quote((x.annotations[0].value as Literal).lex) : null;
+        const label =
+          x.annotations.length === 1 && x.annotations[0].property.iri === RDFS_LABEL && isPlain(x.annotations[0].value)
+            ? ' ' + quote((x.annotations[0].value as Literal).lex)
+            : null;
         if (x.annotations.length && label === null) return this.overflow(a);
         xrefs.push(escapeToken((x.value as Literal).lex) + (label ?? ''));
       } else if (typeProp !== null && x.property.iri === typeProp && x.value.kind === 'IRI' && type === null && !x.annotations.length) {
@@ -582,7 +726,8 @@ class OboWriter {
     for (const a of anns) {
       const name = a.property.iri.slice(OIO.length);
       if (!a.property.iri.startsWith(OIO) || !isTagName(name) || !isPlain(a.value) || a.annotations.length) return null;
-      if (name === 'cardinality' || name === 'minCardinality' || name === 'maxCardinality' || name === 'all_only' || name === 'all_some') return null;
+      if (name === 'cardinality' || name === 'minCardinality' || name === 'maxCardinality' || name === 'all_only' || name === 'all_some')
+        return null;
       out.push([name, (a.value as Literal).lex]);
     }
     return out.sort((x, y) => cmp(x[0], y[0]) || cmp(x[1], y[1]));

@@ -9,23 +9,104 @@ import { Ontology } from '../../ontology.js';
 import { ParseError } from '../errors.js';
 import { OWL, RDF_PLAIN_LITERAL, STANDARD_PREFIXES, XSD_STRING } from '../../vocab.js';
 import {
-  type Annotation, type AnnotationProperty, type AnnotationSubject, type AnnotationValue, type Atom, type Axiom, type Class,
-  type ClassExpression, type DArg, type DataProperty, type DataRange, type Datatype, type Entity, type FacetRestriction,
-  type IArg, type Individual, type Literal, type Node, type ObjectProperty, type ObjectPropertyExpression,
-  AXIOM_KINDS, annotation, annotationAssertion, annotationProperty, annotationPropertyDomain, annotationPropertyRange,
-  anonymousIndividual, builtInAtom, classAssertion, classAtom, cls, dataAllValuesFrom, dataComplementOf,
-  dataExactCardinality, dataHasValue, dataIntersectionOf, dataMaxCardinality, dataMinCardinality, dataOneOf,
-  dataProperty, dataPropertyAssertion, dataPropertyAtom, dataPropertyDomain, dataPropertyRange, dataRangeAtom,
-  dataSomeValuesFrom, dataUnionOf, datatype, datatypeDefinition, datatypeRestriction, declaration,
-  differentIndividuals, differentIndividualsAtom, disjointClasses, disjointDataProperties, disjointObjectProperties,
-  disjointUnion, dlSafeRule, equivalentClasses, equivalentDataProperties, equivalentObjectProperties,
-  facetRestriction, functionalDataProperty, hasKey, inverseObjectProperties, iriNode, literal, namedIndividual,
-  negativeDataPropertyAssertion, negativeObjectPropertyAssertion, objectAllValuesFrom, objectComplementOf,
-  objectExactCardinality, objectHasSelf, objectHasValue, objectIntersectionOf, objectInverseOf,
-  objectMaxCardinality, objectMinCardinality, objectOneOf, objectProperty, objectPropertyAssertion,
-  objectPropertyAtom, objectPropertyCharacteristic, objectPropertyDomain, objectPropertyRange, objectSomeValuesFrom,
-  objectUnionOf, sameIndividual, sameIndividualAtom, subAnnotationPropertyOf, subClassOf, subDataPropertyOf,
-  subObjectPropertyOf, subPropertyChainOf, variable, documentScope, type CharacteristicKind,
+  type Annotation,
+  type AnnotationProperty,
+  type AnnotationSubject,
+  type AnnotationValue,
+  type Atom,
+  type Axiom,
+  type Class,
+  type ClassExpression,
+  type DArg,
+  type DataProperty,
+  type DataRange,
+  type Datatype,
+  type Entity,
+  type FacetRestriction,
+  type IArg,
+  type Individual,
+  type Literal,
+  type Node,
+  type ObjectProperty,
+  type ObjectPropertyExpression,
+  AXIOM_KINDS,
+  annotation,
+  annotationAssertion,
+  annotationProperty,
+  annotationPropertyDomain,
+  annotationPropertyRange,
+  anonymousIndividual,
+  builtInAtom,
+  classAssertion,
+  classAtom,
+  cls,
+  dataAllValuesFrom,
+  dataComplementOf,
+  dataExactCardinality,
+  dataHasValue,
+  dataIntersectionOf,
+  dataMaxCardinality,
+  dataMinCardinality,
+  dataOneOf,
+  dataProperty,
+  dataPropertyAssertion,
+  dataPropertyAtom,
+  dataPropertyDomain,
+  dataPropertyRange,
+  dataRangeAtom,
+  dataSomeValuesFrom,
+  dataUnionOf,
+  datatype,
+  datatypeDefinition,
+  datatypeRestriction,
+  declaration,
+  differentIndividuals,
+  differentIndividualsAtom,
+  disjointClasses,
+  disjointDataProperties,
+  disjointObjectProperties,
+  disjointUnion,
+  dlSafeRule,
+  equivalentClasses,
+  equivalentDataProperties,
+  equivalentObjectProperties,
+  facetRestriction,
+  functionalDataProperty,
+  hasKey,
+  inverseObjectProperties,
+  iriNode,
+  literal,
+  namedIndividual,
+  negativeDataPropertyAssertion,
+  negativeObjectPropertyAssertion,
+  objectAllValuesFrom,
+  objectComplementOf,
+  objectExactCardinality,
+  objectHasSelf,
+  objectHasValue,
+  objectIntersectionOf,
+  objectInverseOf,
+  objectMaxCardinality,
+  objectMinCardinality,
+  objectOneOf,
+  objectProperty,
+  objectPropertyAssertion,
+  objectPropertyAtom,
+  objectPropertyCharacteristic,
+  objectPropertyDomain,
+  objectPropertyRange,
+  objectSomeValuesFrom,
+  objectUnionOf,
+  sameIndividual,
+  sameIndividualAtom,
+  subAnnotationPropertyOf,
+  subClassOf,
+  subDataPropertyOf,
+  subObjectPropertyOf,
+  subPropertyChainOf,
+  variable,
+  documentScope,
+  type CharacteristicKind,
 } from '../../terms.js';
 import { resolveIri } from './resolve-iri.js';
 import { declareBoundedEntities } from '../xml-entities.js';
@@ -37,11 +118,11 @@ export interface ReadOwlXmlOptions {
 }
 
 /** Values children hand to their parent: model nodes, plus the few purely syntactic groupings. */
-type Value =
-  | Node
-  | { readonly kind: 'Chain'; readonly chain: readonly ObjectPropertyExpression[] }
-  | RuleGroup;
-interface RuleGroup { readonly kind: 'Body' | 'Head'; readonly atoms: readonly Atom[] }
+type Value = Node | { readonly kind: 'Chain'; readonly chain: readonly ObjectPropertyExpression[] } | RuleGroup;
+interface RuleGroup {
+  readonly kind: 'Body' | 'Head';
+  readonly atoms: readonly Atom[];
+}
 
 interface Frame {
   readonly name: string;
@@ -58,10 +139,24 @@ interface Frame {
 const TEXT_ELEMENTS = new Set(['IRI', 'AbbreviatedIRI', 'Literal', 'Import']);
 
 const CE_KINDS = new Set<string>([
-  'Class', 'ObjectIntersectionOf', 'ObjectUnionOf', 'ObjectComplementOf', 'ObjectOneOf', 'ObjectSomeValuesFrom',
-  'ObjectAllValuesFrom', 'ObjectHasValue', 'ObjectHasSelf', 'ObjectMinCardinality', 'ObjectMaxCardinality',
-  'ObjectExactCardinality', 'DataSomeValuesFrom', 'DataAllValuesFrom', 'DataHasValue', 'DataMinCardinality',
-  'DataMaxCardinality', 'DataExactCardinality',
+  'Class',
+  'ObjectIntersectionOf',
+  'ObjectUnionOf',
+  'ObjectComplementOf',
+  'ObjectOneOf',
+  'ObjectSomeValuesFrom',
+  'ObjectAllValuesFrom',
+  'ObjectHasValue',
+  'ObjectHasSelf',
+  'ObjectMinCardinality',
+  'ObjectMaxCardinality',
+  'ObjectExactCardinality',
+  'DataSomeValuesFrom',
+  'DataAllValuesFrom',
+  'DataHasValue',
+  'DataMinCardinality',
+  'DataMaxCardinality',
+  'DataExactCardinality',
 ]);
 const DR_KINDS = new Set<string>(['Datatype', 'DataIntersectionOf', 'DataUnionOf', 'DataComplementOf', 'DataOneOf', 'DatatypeRestriction']);
 const OPE_KINDS = new Set<string>(['ObjectProperty', 'ObjectInverseOf']);
@@ -72,13 +167,24 @@ const ANN_VALUE_KINDS = new Set<string>(['IRI', 'AnonymousIndividual', 'Literal'
 const IARG_KINDS = new Set<string>(['Variable', 'NamedIndividual', 'AnonymousIndividual']);
 const DARG_KINDS = new Set<string>(['Variable', 'Literal']);
 const ATOM_KINDS = new Set<string>([
-  'ClassAtom', 'DataRangeAtom', 'ObjectPropertyAtom', 'DataPropertyAtom', 'BuiltInAtom', 'SameIndividualAtom', 'DifferentIndividualsAtom',
+  'ClassAtom',
+  'DataRangeAtom',
+  'ObjectPropertyAtom',
+  'DataPropertyAtom',
+  'BuiltInAtom',
+  'SameIndividualAtom',
+  'DifferentIndividualsAtom',
 ]);
 const AXIOM_KIND_SET = new Set<string>(AXIOM_KINDS);
 
 const CHARACTERISTICS = new Set<string>([
-  'FunctionalObjectProperty', 'InverseFunctionalObjectProperty', 'ReflexiveObjectProperty', 'IrreflexiveObjectProperty',
-  'SymmetricObjectProperty', 'AsymmetricObjectProperty', 'TransitiveObjectProperty',
+  'FunctionalObjectProperty',
+  'InverseFunctionalObjectProperty',
+  'ReflexiveObjectProperty',
+  'IrreflexiveObjectProperty',
+  'SymmetricObjectProperty',
+  'AsymmetricObjectProperty',
+  'TransitiveObjectProperty',
 ]);
 
 /** Parses an OWL/XML document. Throws ParseError (with line and column) for malformed or non-OWL/XML input. */
@@ -268,7 +374,8 @@ function expectKind<T>(r: R, f: Frame, v: Value | undefined, kinds: ReadonlySet<
 }
 const ce = (r: R, f: Frame, v: Value | undefined) => expectKind<ClassExpression>(r, f, v, CE_KINDS, 'a class expression');
 const dr = (r: R, f: Frame, v: Value | undefined) => expectKind<DataRange>(r, f, v, DR_KINDS, 'a data range');
-const ope = (r: R, f: Frame, v: Value | undefined) => expectKind<ObjectPropertyExpression>(r, f, v, OPE_KINDS, 'an object property expression');
+const ope = (r: R, f: Frame, v: Value | undefined) =>
+  expectKind<ObjectPropertyExpression>(r, f, v, OPE_KINDS, 'an object property expression');
 const ind = (r: R, f: Frame, v: Value | undefined) => expectKind<Individual>(r, f, v, INDIVIDUAL_KINDS, 'an individual');
 const one = <T>(kind: string, what: string) => {
   const kinds = new Set([kind]);
@@ -336,7 +443,10 @@ function buildLiteral(r: R, f: Frame): Literal {
   return literal(f.text, iri === RDF_PLAIN_LITERAL ? XSD_STRING : iri);
 }
 
-const entityBuilder = (make: (iri: string) => Entity): Builder => (r, f) => make(r.attrIri(f));
+const entityBuilder =
+  (make: (iri: string) => Entity): Builder =>
+  (r, f) =>
+    make(r.attrIri(f));
 
 const characteristic: Builder = (r, f) => {
   const { anns, ops } = split(f);
@@ -370,7 +480,9 @@ function naryAxiom<T>(check: (r: R, f: Frame, v: Value) => T, make: (items: T[],
 }
 
 function binaryAxiom<A, B>(
-  first: (r: R, f: Frame, v: Value) => A, second: (r: R, f: Frame, v: Value) => B, make: (a: A, b: B, anns: Annotation[]) => Axiom,
+  first: (r: R, f: Frame, v: Value) => A,
+  second: (r: R, f: Frame, v: Value) => B,
+  make: (a: A, b: B, anns: Annotation[]) => Axiom,
 ): Builder {
   return (r, f) => {
     const { anns, ops } = split(f);
@@ -380,7 +492,9 @@ function binaryAxiom<A, B>(
 }
 
 function ternaryAxiom<A, B, C>(
-  a: (r: R, f: Frame, v: Value) => A, b: (r: R, f: Frame, v: Value) => B, c: (r: R, f: Frame, v: Value) => C,
+  a: (r: R, f: Frame, v: Value) => A,
+  b: (r: R, f: Frame, v: Value) => B,
+  c: (r: R, f: Frame, v: Value) => C,
   make: (a: A, b: B, c: C, anns: Annotation[]) => Axiom,
 ): Builder {
   return (r, f) => {
@@ -400,104 +514,152 @@ const BUILDERS = new Map<string, Builder>([
   ['Datatype', entityBuilder(datatype)],
   ['IRI', (r, f) => iriNode(r.resolve(f.text.trim(), f))],
   ['AbbreviatedIRI', (r, f) => iriNode(r.expand(f.text.trim(), f))],
-  ['AnonymousIndividual', (r, f) => {
-    const id = f.attrs.nodeID;
-    if (!id) r.error('<AnonymousIndividual> needs a nodeID attribute', f);
-    return anonymousIndividual(r.scope + id);
-  }],
+  [
+    'AnonymousIndividual',
+    (r, f) => {
+      const id = f.attrs.nodeID;
+      if (!id) r.error('<AnonymousIndividual> needs a nodeID attribute', f);
+      return anonymousIndividual(r.scope + id);
+    },
+  ],
   ['Literal', buildLiteral],
   ['Annotation', buildAnnotation],
 
   // property expressions
-  ['ObjectInverseOf', (r, f) => {
-    arity(r, f, f.kids, 1);
-    return objectInverseOf(one<ObjectProperty>('ObjectProperty', 'an object property')(r, f, f.kids[0]));
-  }],
+  [
+    'ObjectInverseOf',
+    (r, f) => {
+      arity(r, f, f.kids, 1);
+      return objectInverseOf(one<ObjectProperty>('ObjectProperty', 'an object property')(r, f, f.kids[0]));
+    },
+  ],
   ['ObjectPropertyChain', (r, f) => ({ kind: 'Chain', chain: list(r, f, f.kids, 2, ope) })],
 
   // data ranges
   ['DataIntersectionOf', (r, f) => dataIntersectionOf(list(r, f, f.kids, 1, dr))],
   ['DataUnionOf', (r, f) => dataUnionOf(list(r, f, f.kids, 1, dr))],
-  ['DataComplementOf', (r, f) => {
-    arity(r, f, f.kids, 1);
-    return dataComplementOf(dr(r, f, f.kids[0]));
-  }],
+  [
+    'DataComplementOf',
+    (r, f) => {
+      arity(r, f, f.kids, 1);
+      return dataComplementOf(dr(r, f, f.kids[0]));
+    },
+  ],
   ['DataOneOf', (r, f) => dataOneOf(list(r, f, f.kids, 1, lit))],
-  ['FacetRestriction', (r, f) => {
-    arity(r, f, f.kids, 1);
-    return facetRestriction(r.attrIri(f, 'facet'), lit(r, f, f.kids[0]));
-  }],
-  ['DatatypeRestriction', (r, f) => {
-    arity(r, f, f.kids, 2, Infinity);
-    return datatypeRestriction(dtype(r, f, f.kids[0]), list(r, f, f.kids.slice(1), 1, facet));
-  }],
+  [
+    'FacetRestriction',
+    (r, f) => {
+      arity(r, f, f.kids, 1);
+      return facetRestriction(r.attrIri(f, 'facet'), lit(r, f, f.kids[0]));
+    },
+  ],
+  [
+    'DatatypeRestriction',
+    (r, f) => {
+      arity(r, f, f.kids, 2, Infinity);
+      return datatypeRestriction(dtype(r, f, f.kids[0]), list(r, f, f.kids.slice(1), 1, facet));
+    },
+  ],
 
   // class expressions
   ['ObjectIntersectionOf', (r, f) => objectIntersectionOf(list(r, f, f.kids, 1, ce))],
   ['ObjectUnionOf', (r, f) => objectUnionOf(list(r, f, f.kids, 1, ce))],
-  ['ObjectComplementOf', (r, f) => {
-    arity(r, f, f.kids, 1);
-    return objectComplementOf(ce(r, f, f.kids[0]));
-  }],
+  [
+    'ObjectComplementOf',
+    (r, f) => {
+      arity(r, f, f.kids, 1);
+      return objectComplementOf(ce(r, f, f.kids[0]));
+    },
+  ],
   ['ObjectOneOf', (r, f) => objectOneOf(list(r, f, f.kids, 1, ind))],
-  ['ObjectSomeValuesFrom', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return objectSomeValuesFrom(ope(r, f, f.kids[0]), ce(r, f, f.kids[1]));
-  }],
-  ['ObjectAllValuesFrom', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return objectAllValuesFrom(ope(r, f, f.kids[0]), ce(r, f, f.kids[1]));
-  }],
-  ['ObjectHasValue', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return objectHasValue(ope(r, f, f.kids[0]), ind(r, f, f.kids[1]));
-  }],
-  ['ObjectHasSelf', (r, f) => {
-    arity(r, f, f.kids, 1);
-    return objectHasSelf(ope(r, f, f.kids[0]));
-  }],
+  [
+    'ObjectSomeValuesFrom',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return objectSomeValuesFrom(ope(r, f, f.kids[0]), ce(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'ObjectAllValuesFrom',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return objectAllValuesFrom(ope(r, f, f.kids[0]), ce(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'ObjectHasValue',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return objectHasValue(ope(r, f, f.kids[0]), ind(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'ObjectHasSelf',
+    (r, f) => {
+      arity(r, f, f.kids, 1);
+      return objectHasSelf(ope(r, f, f.kids[0]));
+    },
+  ],
   ['ObjectMinCardinality', objectCardinalityBuilder(objectMinCardinality)],
   ['ObjectMaxCardinality', objectCardinalityBuilder(objectMaxCardinality)],
   ['ObjectExactCardinality', objectCardinalityBuilder(objectExactCardinality)],
-  ['DataSomeValuesFrom', (r, f) => {
-    // OWL 2 allows several data properties with an n-ary data range; the model (like the OWL API) has one
-    arity(r, f, f.kids, 2);
-    return dataSomeValuesFrom(dp(r, f, f.kids[0]), dr(r, f, f.kids[1]));
-  }],
-  ['DataAllValuesFrom', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return dataAllValuesFrom(dp(r, f, f.kids[0]), dr(r, f, f.kids[1]));
-  }],
-  ['DataHasValue', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return dataHasValue(dp(r, f, f.kids[0]), lit(r, f, f.kids[1]));
-  }],
+  [
+    'DataSomeValuesFrom',
+    (r, f) => {
+      // OWL 2 allows several data properties with an n-ary data range; the model (like the OWL API) has one
+      arity(r, f, f.kids, 2);
+      return dataSomeValuesFrom(dp(r, f, f.kids[0]), dr(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'DataAllValuesFrom',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return dataAllValuesFrom(dp(r, f, f.kids[0]), dr(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'DataHasValue',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return dataHasValue(dp(r, f, f.kids[0]), lit(r, f, f.kids[1]));
+    },
+  ],
   ['DataMinCardinality', dataCardinalityBuilder(dataMinCardinality)],
   ['DataMaxCardinality', dataCardinalityBuilder(dataMaxCardinality)],
   ['DataExactCardinality', dataCardinalityBuilder(dataExactCardinality)],
 
   // axioms
-  ['Declaration', (r, f) => {
-    const { anns, ops } = split(f);
-    arity(r, f, ops, 1);
-    return declaration(expectKind<Entity>(r, f, ops[0], ENTITY_KINDS, 'an entity'), anns);
-  }],
+  [
+    'Declaration',
+    (r, f) => {
+      const { anns, ops } = split(f);
+      arity(r, f, ops, 1);
+      return declaration(expectKind<Entity>(r, f, ops[0], ENTITY_KINDS, 'an entity'), anns);
+    },
+  ],
   ['SubClassOf', binaryAxiom(ce, ce, subClassOf)],
   ['EquivalentClasses', naryAxiom(ce, equivalentClasses)],
   ['DisjointClasses', naryAxiom(ce, disjointClasses)],
-  ['DisjointUnion', (r, f) => {
-    const { anns, ops } = split(f);
-    arity(r, f, ops, 2, Infinity);
-    return disjointUnion(klass(r, f, ops[0]), list(r, f, ops.slice(1), 1, ce), anns);
-  }],
-  ['SubObjectPropertyOf', (r, f) => {
-    const { anns, ops } = split(f);
-    arity(r, f, ops, 2);
-    const sup = ope(r, f, ops[1]);
-    const sub = ops[0];
-    if (sub.kind === 'Chain') return subPropertyChainOf(sub.chain, sup, anns);
-    return subObjectPropertyOf(ope(r, f, sub), sup, anns);
-  }],
+  [
+    'DisjointUnion',
+    (r, f) => {
+      const { anns, ops } = split(f);
+      arity(r, f, ops, 2, Infinity);
+      return disjointUnion(klass(r, f, ops[0]), list(r, f, ops.slice(1), 1, ce), anns);
+    },
+  ],
+  [
+    'SubObjectPropertyOf',
+    (r, f) => {
+      const { anns, ops } = split(f);
+      arity(r, f, ops, 2);
+      const sup = ope(r, f, ops[1]);
+      const sub = ops[0];
+      if (sub.kind === 'Chain') return subPropertyChainOf(sub.chain, sup, anns);
+      return subObjectPropertyOf(ope(r, f, sub), sup, anns);
+    },
+  ],
   ['EquivalentObjectProperties', naryAxiom(ope, equivalentObjectProperties)],
   ['DisjointObjectProperties', naryAxiom(ope, disjointObjectProperties)],
   ['InverseObjectProperties', binaryAxiom(ope, ope, inverseObjectProperties)],
@@ -509,23 +671,29 @@ const BUILDERS = new Map<string, Builder>([
   ['DisjointDataProperties', naryAxiom(dp, disjointDataProperties)],
   ['DataPropertyDomain', binaryAxiom(dp, ce, dataPropertyDomain)],
   ['DataPropertyRange', binaryAxiom(dp, dr, dataPropertyRange)],
-  ['FunctionalDataProperty', (r, f) => {
-    const { anns, ops } = split(f);
-    arity(r, f, ops, 1);
-    return functionalDataProperty(dp(r, f, ops[0]), anns);
-  }],
+  [
+    'FunctionalDataProperty',
+    (r, f) => {
+      const { anns, ops } = split(f);
+      arity(r, f, ops, 1);
+      return functionalDataProperty(dp(r, f, ops[0]), anns);
+    },
+  ],
   ['DatatypeDefinition', binaryAxiom(dtype, dr, datatypeDefinition)],
-  ['HasKey', (r, f) => {
-    const { anns, ops } = split(f);
-    arity(r, f, ops, 1, Infinity);
-    const objectProps: ObjectPropertyExpression[] = [];
-    const dataProps: DataProperty[] = [];
-    for (let i = 1; i < ops.length; i++) {
-      if (ops[i].kind === 'DataProperty') dataProps.push(ops[i] as DataProperty);
-      else objectProps.push(ope(r, f, ops[i]));
-    }
-    return hasKey(ce(r, f, ops[0]), objectProps, dataProps, anns);
-  }],
+  [
+    'HasKey',
+    (r, f) => {
+      const { anns, ops } = split(f);
+      arity(r, f, ops, 1, Infinity);
+      const objectProps: ObjectPropertyExpression[] = [];
+      const dataProps: DataProperty[] = [];
+      for (let i = 1; i < ops.length; i++) {
+        if (ops[i].kind === 'DataProperty') dataProps.push(ops[i] as DataProperty);
+        else objectProps.push(ope(r, f, ops[i]));
+      }
+      return hasKey(ce(r, f, ops[0]), objectProps, dataProps, anns);
+    },
+  ],
   ['SameIndividual', naryAxiom(ind, sameIndividual)],
   ['DifferentIndividuals', naryAxiom(ind, differentIndividuals)],
   ['ClassAssertion', binaryAxiom(ce, ind, classAssertion)],
@@ -533,12 +701,15 @@ const BUILDERS = new Map<string, Builder>([
   ['NegativeObjectPropertyAssertion', ternaryAxiom(ope, ind, ind, negativeObjectPropertyAssertion)],
   ['DataPropertyAssertion', ternaryAxiom(dp, ind, lit, dataPropertyAssertion)],
   ['NegativeDataPropertyAssertion', ternaryAxiom(dp, ind, lit, negativeDataPropertyAssertion)],
-  ['AnnotationAssertion', ternaryAxiom(
-    ap,
-    (r, f, v) => expectKind<AnnotationSubject>(r, f, v, ANN_SUBJECT_KINDS, 'an IRI or anonymous individual'),
-    (r, f, v) => expectKind<AnnotationValue>(r, f, v, ANN_VALUE_KINDS, 'an annotation value'),
-    annotationAssertion,
-  )],
+  [
+    'AnnotationAssertion',
+    ternaryAxiom(
+      ap,
+      (r, f, v) => expectKind<AnnotationSubject>(r, f, v, ANN_SUBJECT_KINDS, 'an IRI or anonymous individual'),
+      (r, f, v) => expectKind<AnnotationValue>(r, f, v, ANN_VALUE_KINDS, 'an annotation value'),
+      annotationAssertion,
+    ),
+  ],
   ['SubAnnotationPropertyOf', binaryAxiom(ap, ap, subAnnotationPropertyOf)],
   ['AnnotationPropertyDomain', binaryAxiom(ap, iriValue, (p, d, anns) => annotationPropertyDomain(p, d.iri, anns))],
   ['AnnotationPropertyRange', binaryAxiom(ap, iriValue, (p, d, anns) => annotationPropertyRange(p, d.iri, anns))],
@@ -547,39 +718,60 @@ const BUILDERS = new Map<string, Builder>([
   ['Variable', (r, f) => variable(r.attrIri(f))],
   ['Body', (r, f) => ({ kind: 'Body', atoms: list(r, f, f.kids, 0, atom) })],
   ['Head', (r, f) => ({ kind: 'Head', atoms: list(r, f, f.kids, 0, atom) })],
-  ['ClassAtom', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return classAtom(ce(r, f, f.kids[0]), iarg(r, f, f.kids[1]));
-  }],
-  ['DataRangeAtom', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return dataRangeAtom(dr(r, f, f.kids[0]), darg(r, f, f.kids[1]));
-  }],
-  ['ObjectPropertyAtom', (r, f) => {
-    arity(r, f, f.kids, 3);
-    return objectPropertyAtom(ope(r, f, f.kids[0]), iarg(r, f, f.kids[1]), iarg(r, f, f.kids[2]));
-  }],
-  ['DataPropertyAtom', (r, f) => {
-    arity(r, f, f.kids, 3);
-    return dataPropertyAtom(dp(r, f, f.kids[0]), iarg(r, f, f.kids[1]), darg(r, f, f.kids[2]));
-  }],
+  [
+    'ClassAtom',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return classAtom(ce(r, f, f.kids[0]), iarg(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'DataRangeAtom',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return dataRangeAtom(dr(r, f, f.kids[0]), darg(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'ObjectPropertyAtom',
+    (r, f) => {
+      arity(r, f, f.kids, 3);
+      return objectPropertyAtom(ope(r, f, f.kids[0]), iarg(r, f, f.kids[1]), iarg(r, f, f.kids[2]));
+    },
+  ],
+  [
+    'DataPropertyAtom',
+    (r, f) => {
+      arity(r, f, f.kids, 3);
+      return dataPropertyAtom(dp(r, f, f.kids[0]), iarg(r, f, f.kids[1]), darg(r, f, f.kids[2]));
+    },
+  ],
   ['BuiltInAtom', (r, f) => builtInAtom(r.attrIri(f), list(r, f, f.kids, 0, darg))],
-  ['SameIndividualAtom', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return sameIndividualAtom(iarg(r, f, f.kids[0]), iarg(r, f, f.kids[1]));
-  }],
-  ['DifferentIndividualsAtom', (r, f) => {
-    arity(r, f, f.kids, 2);
-    return differentIndividualsAtom(iarg(r, f, f.kids[0]), iarg(r, f, f.kids[1]));
-  }],
-  ['DLSafeRule', (r, f) => {
-    const { anns, ops } = split(f);
-    arity(r, f, ops, 2);
-    const body = ops[0];
-    const head = ops[1];
-    if (body.kind !== 'Body' || head.kind !== 'Head') r.error('<DLSafeRule> expects <Body> then <Head>', f);
-    return dlSafeRule((body as RuleGroup).atoms, (head as RuleGroup).atoms, anns);
-  }],
+  [
+    'SameIndividualAtom',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return sameIndividualAtom(iarg(r, f, f.kids[0]), iarg(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'DifferentIndividualsAtom',
+    (r, f) => {
+      arity(r, f, f.kids, 2);
+      return differentIndividualsAtom(iarg(r, f, f.kids[0]), iarg(r, f, f.kids[1]));
+    },
+  ],
+  [
+    'DLSafeRule',
+    (r, f) => {
+      const { anns, ops } = split(f);
+      arity(r, f, ops, 2);
+      const body = ops[0];
+      const head = ops[1];
+      if (body.kind !== 'Body' || head.kind !== 'Head') r.error('<DLSafeRule> expects <Body> then <Head>', f);
+      return dlSafeRule((body as RuleGroup).atoms, (head as RuleGroup).atoms, anns);
+    },
+  ],
 ]);
 
 function atom(r: R, f: Frame, v: Value): Atom {

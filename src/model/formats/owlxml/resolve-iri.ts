@@ -103,9 +103,7 @@ export function resolveIri(ref: string, base: string | null | undefined): string
       if (r.path.startsWith('/')) {
         t.path = removeDotSegments(r.path);
       } else {
-        const merged = b.authority !== null && b.path === ''
-          ? '/' + r.path
-          : b.path.slice(0, b.path.lastIndexOf('/') + 1) + r.path;
+        const merged = b.authority !== null && b.path === '' ? '/' + r.path : b.path.slice(0, b.path.lastIndexOf('/') + 1) + r.path;
         t.path = removeDotSegments(merged);
       }
       t.query = r.query;

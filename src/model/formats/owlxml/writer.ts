@@ -4,8 +4,20 @@
 
 import type { Ontology } from '../../ontology.js';
 import type {
-  Annotation, AnnotationValue, AnonymousIndividual, AnnotationSubject, Atom, Axiom, ClassExpression, DArg, DataRange, Entity, IArg,
-  Individual, Literal, ObjectPropertyExpression,
+  Annotation,
+  AnnotationValue,
+  AnonymousIndividual,
+  AnnotationSubject,
+  Atom,
+  Axiom,
+  ClassExpression,
+  DArg,
+  DataRange,
+  Entity,
+  IArg,
+  Individual,
+  Literal,
+  ObjectPropertyExpression,
 } from '../../terms.js';
 import { axiomTypeName } from '../../terms.js';
 import { OWL, OWL_THING, RDFS_LITERAL, XSD_STRING } from '../../vocab.js';
@@ -60,7 +72,9 @@ function escape(s: string, attr: boolean): string {
     else if (c === 13) rep = '&#13;';
     else if (attr && (c === 9 || c === 10)) rep = c === 9 ? '&#9;' : '&#10;';
     else if ((c < 32 && c !== 9 && c !== 10) || c === 0xfffe || c === 0xffff) {
-      throw new Error(`OWL/XML (XML 1.0) cannot represent the character U+${c.toString(16).toUpperCase().padStart(4, '0')} in "${s.slice(0, 60)}"`);
+      throw new Error(
+        `OWL/XML (XML 1.0) cannot represent the character U+${c.toString(16).toUpperCase().padStart(4, '0')} in "${s.slice(0, 60)}"`,
+      );
     }
     if (rep !== null) {
       out += s.slice(start, i) + rep;
@@ -75,7 +89,10 @@ class OwlXmlWriter {
   private readonly namespaces: [string, string][];
   private readonly abbreviations = new Map<string, string>();
 
-  constructor(prefixes: ReadonlyMap<string, string>, private readonly anonymous: ReadonlyMap<AnonymousIndividual, string>) {
+  constructor(
+    prefixes: ReadonlyMap<string, string>,
+    private readonly anonymous: ReadonlyMap<AnonymousIndividual, string>,
+  ) {
     this.namespaces = [...prefixes]
       .filter(([name]) => name !== ':' && isNcName(name.slice(0, -1)))
       .map(([name, ns]) => [ns, name] as [string, string])
@@ -127,16 +144,25 @@ class OwlXmlWriter {
 
   private annotationValue(v: AnnotationValue | AnnotationSubject): string {
     switch (v.kind) {
-      case 'IRI': return this.iriElement(v.iri);
-      case 'AnonymousIndividual': return this.individual(v);
-      case 'Literal': return this.literal(v);
-      default: return unreachable(v);
+      case 'IRI':
+        return this.iriElement(v.iri);
+      case 'AnonymousIndividual':
+        return this.individual(v);
+      case 'Literal':
+        return this.literal(v);
+      default:
+        return unreachable(v);
     }
   }
 
   annotation(a: Annotation): string {
-    return '<Annotation>' + this.annotations(a.annotations) + this.el('AnnotationProperty', a.property.iri) +
-      this.annotationValue(a.value) + '</Annotation>';
+    return (
+      '<Annotation>' +
+      this.annotations(a.annotations) +
+      this.el('AnnotationProperty', a.property.iri) +
+      this.annotationValue(a.value) +
+      '</Annotation>'
+    );
   }
 
   private annotations(anns: readonly Annotation[]): string {
@@ -156,41 +182,80 @@ class OwlXmlWriter {
 
   dataRange(d: DataRange): string {
     switch (d.kind) {
-      case 'Datatype': return this.el('Datatype', d.iri);
-      case 'DataIntersectionOf': case 'DataUnionOf':
-        return wrap(d.kind, this.set(d.operands, (x) => this.dataRange(x)));
-      case 'DataComplementOf': return wrap(d.kind, this.dataRange(d.operand));
-      case 'DataOneOf': return wrap(d.kind, this.set(d.literals, (x) => this.literal(x)));
+      case 'Datatype':
+        return this.el('Datatype', d.iri);
+      case 'DataIntersectionOf':
+      case 'DataUnionOf':
+        return wrap(
+          d.kind,
+          this.set(d.operands, (x) => this.dataRange(x)),
+        );
+      case 'DataComplementOf':
+        return wrap(d.kind, this.dataRange(d.operand));
+      case 'DataOneOf':
+        return wrap(
+          d.kind,
+          this.set(d.literals, (x) => this.literal(x)),
+        );
       case 'DatatypeRestriction':
-        return wrap(d.kind, this.el('Datatype', d.datatype.iri) + this.set(d.restrictions,
-          (r) => '<FacetRestriction facet="' + escapeAttr(r.facet) + '">' + this.literal(r.value) + '</FacetRestriction>'));
-      default: return unreachable(d);
+        return wrap(
+          d.kind,
+          this.el('Datatype', d.datatype.iri) +
+            this.set(
+              d.restrictions,
+              (r) => '<FacetRestriction facet="' + escapeAttr(r.facet) + '">' + this.literal(r.value) + '</FacetRestriction>',
+            ),
+        );
+      default:
+        return unreachable(d);
     }
   }
 
   classExpression(c: ClassExpression): string {
     switch (c.kind) {
-      case 'Class': return this.el('Class', c.iri);
-      case 'ObjectIntersectionOf': case 'ObjectUnionOf':
-        return wrap(c.kind, this.set(c.operands, (x) => this.classExpression(x)));
-      case 'ObjectComplementOf': return wrap(c.kind, this.classExpression(c.operand));
-      case 'ObjectOneOf': return wrap(c.kind, this.set(c.individuals, (x) => this.individual(x)));
-      case 'ObjectSomeValuesFrom': case 'ObjectAllValuesFrom':
+      case 'Class':
+        return this.el('Class', c.iri);
+      case 'ObjectIntersectionOf':
+      case 'ObjectUnionOf':
+        return wrap(
+          c.kind,
+          this.set(c.operands, (x) => this.classExpression(x)),
+        );
+      case 'ObjectComplementOf':
+        return wrap(c.kind, this.classExpression(c.operand));
+      case 'ObjectOneOf':
+        return wrap(
+          c.kind,
+          this.set(c.individuals, (x) => this.individual(x)),
+        );
+      case 'ObjectSomeValuesFrom':
+      case 'ObjectAllValuesFrom':
         return wrap(c.kind, this.ope(c.property) + this.classExpression(c.filler));
-      case 'ObjectHasValue': return wrap(c.kind, this.ope(c.property) + this.individual(c.individual));
-      case 'ObjectHasSelf': return wrap(c.kind, this.ope(c.property));
-      case 'ObjectMinCardinality': case 'ObjectMaxCardinality': case 'ObjectExactCardinality': {
+      case 'ObjectHasValue':
+        return wrap(c.kind, this.ope(c.property) + this.individual(c.individual));
+      case 'ObjectHasSelf':
+        return wrap(c.kind, this.ope(c.property));
+      case 'ObjectMinCardinality':
+      case 'ObjectMaxCardinality':
+      case 'ObjectExactCardinality': {
         const filler = c.filler.kind === 'Class' && c.filler.iri === OWL_THING ? '' : this.classExpression(c.filler);
         return '<' + c.kind + ' cardinality="' + c.cardinality + '">' + this.ope(c.property) + filler + '</' + c.kind + '>';
       }
-      case 'DataSomeValuesFrom': case 'DataAllValuesFrom':
+      case 'DataSomeValuesFrom':
+      case 'DataAllValuesFrom':
         return wrap(c.kind, this.el('DataProperty', c.property.iri) + this.dataRange(c.filler));
-      case 'DataHasValue': return wrap(c.kind, this.el('DataProperty', c.property.iri) + this.literal(c.value));
-      case 'DataMinCardinality': case 'DataMaxCardinality': case 'DataExactCardinality': {
+      case 'DataHasValue':
+        return wrap(c.kind, this.el('DataProperty', c.property.iri) + this.literal(c.value));
+      case 'DataMinCardinality':
+      case 'DataMaxCardinality':
+      case 'DataExactCardinality': {
         const filler = c.filler.kind === 'Datatype' && c.filler.iri === RDFS_LITERAL ? '' : this.dataRange(c.filler);
-        return '<' + c.kind + ' cardinality="' + c.cardinality + '">' + this.el('DataProperty', c.property.iri) + filler + '</' + c.kind + '>';
+        return (
+          '<' + c.kind + ' cardinality="' + c.cardinality + '">' + this.el('DataProperty', c.property.iri) + filler + '</' + c.kind + '>'
+        );
       }
-      default: return unreachable(c);
+      default:
+        return unreachable(c);
     }
   }
 
@@ -204,16 +269,21 @@ class OwlXmlWriter {
 
   private atom(a: Atom): string {
     switch (a.kind) {
-      case 'ClassAtom': return wrap(a.kind, this.classExpression(a.cls) + this.iarg(a.arg));
-      case 'DataRangeAtom': return wrap(a.kind, this.dataRange(a.range) + this.darg(a.arg));
-      case 'ObjectPropertyAtom': return wrap(a.kind, this.ope(a.property) + this.iarg(a.first) + this.iarg(a.second));
+      case 'ClassAtom':
+        return wrap(a.kind, this.classExpression(a.cls) + this.iarg(a.arg));
+      case 'DataRangeAtom':
+        return wrap(a.kind, this.dataRange(a.range) + this.darg(a.arg));
+      case 'ObjectPropertyAtom':
+        return wrap(a.kind, this.ope(a.property) + this.iarg(a.first) + this.iarg(a.second));
       case 'DataPropertyAtom':
         return wrap(a.kind, this.el('DataProperty', a.property.iri) + this.iarg(a.first) + this.darg(a.second));
       case 'BuiltInAtom':
         return '<BuiltInAtom' + this.iriAttr(a.iri) + '>' + a.args.map((x) => this.darg(x)).join('') + '</BuiltInAtom>';
-      case 'SameIndividualAtom': case 'DifferentIndividualsAtom':
+      case 'SameIndividualAtom':
+      case 'DifferentIndividualsAtom':
         return wrap(a.kind, this.iarg(a.first) + this.iarg(a.second));
-      default: return unreachable(a);
+      default:
+        return unreachable(a);
     }
   }
 
@@ -229,40 +299,83 @@ class OwlXmlWriter {
     const dp = (iri: string) => this.el('DataProperty', iri);
     const ap = (iri: string) => this.el('AnnotationProperty', iri);
     switch (a.kind) {
-      case 'Declaration': return this.entity(a.entity);
-      case 'SubClassOf': return ce(a.sub) + ce(a.sup);
-      case 'EquivalentClasses': case 'DisjointClasses': return this.set(a.classes, ce);
-      case 'DisjointUnion': return this.el('Class', a.cls.iri) + this.set(a.classes, ce);
-      case 'SubObjectPropertyOf': return ope(a.sub) + ope(a.sup);
-      case 'SubPropertyChainOf': return wrap('ObjectPropertyChain', a.chain.map(ope).join('')) + ope(a.sup);
-      case 'EquivalentObjectProperties': case 'DisjointObjectProperties': return this.set(a.properties, ope);
-      case 'InverseObjectProperties': return [ope(a.first), ope(a.second)].sort(cmp).join('');
-      case 'ObjectPropertyDomain': return ope(a.property) + ce(a.domain);
-      case 'ObjectPropertyRange': return ope(a.property) + ce(a.range);
-      case 'FunctionalObjectProperty': case 'InverseFunctionalObjectProperty': case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty': case 'SymmetricObjectProperty': case 'AsymmetricObjectProperty':
+      case 'Declaration':
+        return this.entity(a.entity);
+      case 'SubClassOf':
+        return ce(a.sub) + ce(a.sup);
+      case 'EquivalentClasses':
+      case 'DisjointClasses':
+        return this.set(a.classes, ce);
+      case 'DisjointUnion':
+        return this.el('Class', a.cls.iri) + this.set(a.classes, ce);
+      case 'SubObjectPropertyOf':
+        return ope(a.sub) + ope(a.sup);
+      case 'SubPropertyChainOf':
+        return wrap('ObjectPropertyChain', a.chain.map(ope).join('')) + ope(a.sup);
+      case 'EquivalentObjectProperties':
+      case 'DisjointObjectProperties':
+        return this.set(a.properties, ope);
+      case 'InverseObjectProperties':
+        return [ope(a.first), ope(a.second)].sort(cmp).join('');
+      case 'ObjectPropertyDomain':
+        return ope(a.property) + ce(a.domain);
+      case 'ObjectPropertyRange':
+        return ope(a.property) + ce(a.range);
+      case 'FunctionalObjectProperty':
+      case 'InverseFunctionalObjectProperty':
+      case 'ReflexiveObjectProperty':
+      case 'IrreflexiveObjectProperty':
+      case 'SymmetricObjectProperty':
+      case 'AsymmetricObjectProperty':
       case 'TransitiveObjectProperty':
         return ope(a.property);
-      case 'SubDataPropertyOf': return dp(a.sub.iri) + dp(a.sup.iri);
-      case 'EquivalentDataProperties': case 'DisjointDataProperties': return this.set(a.properties, (p) => dp(p.iri));
-      case 'DataPropertyDomain': return dp(a.property.iri) + ce(a.domain);
-      case 'DataPropertyRange': return dp(a.property.iri) + this.dataRange(a.range);
-      case 'FunctionalDataProperty': return dp(a.property.iri);
-      case 'DatatypeDefinition': return this.el('Datatype', a.datatype.iri) + this.dataRange(a.range);
-      case 'HasKey': return ce(a.cls) + this.set(a.objectProperties, ope) + this.set(a.dataProperties, (p) => dp(p.iri));
-      case 'SameIndividual': case 'DifferentIndividuals': return this.set(a.individuals, (i) => this.individual(i));
-      case 'ClassAssertion': return ce(a.cls) + this.individual(a.individual);
-      case 'ObjectPropertyAssertion': case 'NegativeObjectPropertyAssertion':
+      case 'SubDataPropertyOf':
+        return dp(a.sub.iri) + dp(a.sup.iri);
+      case 'EquivalentDataProperties':
+      case 'DisjointDataProperties':
+        return this.set(a.properties, (p) => dp(p.iri));
+      case 'DataPropertyDomain':
+        return dp(a.property.iri) + ce(a.domain);
+      case 'DataPropertyRange':
+        return dp(a.property.iri) + this.dataRange(a.range);
+      case 'FunctionalDataProperty':
+        return dp(a.property.iri);
+      case 'DatatypeDefinition':
+        return this.el('Datatype', a.datatype.iri) + this.dataRange(a.range);
+      case 'HasKey':
+        return ce(a.cls) + this.set(a.objectProperties, ope) + this.set(a.dataProperties, (p) => dp(p.iri));
+      case 'SameIndividual':
+      case 'DifferentIndividuals':
+        return this.set(a.individuals, (i) => this.individual(i));
+      case 'ClassAssertion':
+        return ce(a.cls) + this.individual(a.individual);
+      case 'ObjectPropertyAssertion':
+      case 'NegativeObjectPropertyAssertion':
         return ope(a.property) + this.individual(a.subject) + this.individual(a.object);
-      case 'DataPropertyAssertion': case 'NegativeDataPropertyAssertion':
+      case 'DataPropertyAssertion':
+      case 'NegativeDataPropertyAssertion':
         return dp(a.property.iri) + this.individual(a.subject) + this.literal(a.value);
-      case 'AnnotationAssertion': return ap(a.property.iri) + this.annotationValue(a.subject) + this.annotationValue(a.value);
-      case 'SubAnnotationPropertyOf': return ap(a.sub.iri) + ap(a.sup.iri);
-      case 'AnnotationPropertyDomain': return ap(a.property.iri) + this.iriElement(a.domain);
-      case 'AnnotationPropertyRange': return ap(a.property.iri) + this.iriElement(a.range);
+      case 'AnnotationAssertion':
+        return ap(a.property.iri) + this.annotationValue(a.subject) + this.annotationValue(a.value);
+      case 'SubAnnotationPropertyOf':
+        return ap(a.sub.iri) + ap(a.sup.iri);
+      case 'AnnotationPropertyDomain':
+        return ap(a.property.iri) + this.iriElement(a.domain);
+      case 'AnnotationPropertyRange':
+        return ap(a.property.iri) + this.iriElement(a.range);
       case 'DLSafeRule':
-        return wrap('Body', this.set(a.body, (x) => this.atom(x))) + wrap('Head', this.set(a.head, (x) => this.atom(x)));
-      default: return unreachable(a);
+        return (
+          wrap(
+            'Body',
+            this.set(a.body, (x) => this.atom(x)),
+          ) +
+          wrap(
+            'Head',
+            this.set(a.head, (x) => this.atom(x)),
+          )
+        );
+      default:
+        return unreachable(a);
     }
   }
 }
