@@ -82,9 +82,7 @@ function loadCall(id: number, url: string, progress: boolean): string {
 }
 
 /** The JSON-RPC messages of an answer: its JSON body, or the data lines of its event stream. */
-function messages(
-  a: Answer,
-): {
+function messages(a: Answer): {
   id?: unknown;
   result?: { isError?: boolean; structuredContent?: Record<string, unknown> };
   error?: { code: number; message: string };
