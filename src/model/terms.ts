@@ -7,485 +7,554 @@
 
 import { randomBytes } from 'node:crypto';
 import { OWL_THING, OWL_NOTHING, RDFS_LITERAL, XSD_STRING, RDF_LANG_STRING } from './vocab.js';
-import { unreachable } from '../util/unreachable.js';
 
 export type IRI = string;
 
-interface NodeBase {
+// ---------------------------------------------------------------- the constructs
+//
+// Each construct is declared once, in this table: its kind, its group and its fields in order. The rest is
+// derived from it: the node types, the kind unions and lists, the interning shapes, the factories (which take
+// the fields as parameters in this order), rebuilding an axiom with other annotations, and the records of the
+// binary transfer (transfer.ts). The table's order is part of the transfer's wire format.
+//
+// A field's type is one of:
+//   a sort (Sorts below)  one node of that sort
+//   `set S`               nodes of sort S, sorted by id with duplicates dropped
+//   `bag S`               nodes of sort S, sorted by id, repetitions kept (DisjointClasses(A B A) makes A unsatisfiable)
+//   `list S`              nodes of sort S in the order given
+//   `S?`                  optional: the top of the sort when left out (owl:Thing, rdfs:Literal)
+//   `annotations`         optional set of annotations (always the last field)
+//   `iri`, `string`       a string
+//   `token`               a short string many nodes share (a datatype, a language tag, a facet)
+//   `number`              an integer
+
+const ANNOTATIONS = ['annotations', 'annotations'] as const;
+
+const CONSTRUCTS = {
+  Class: { group: 'entity', fields: [['iri', 'iri']] },
+  ObjectProperty: { group: 'entity', fields: [['iri', 'iri']] },
+  DataProperty: { group: 'entity', fields: [['iri', 'iri']] },
+  AnnotationProperty: { group: 'entity', fields: [['iri', 'iri']] },
+  NamedIndividual: { group: 'entity', fields: [['iri', 'iri']] },
+  Datatype: { group: 'entity', fields: [['iri', 'iri']] },
+  /** A blank node that OWL treats as an individual; `nodeId` is unique within its ontology document. */
+  AnonymousIndividual: { group: 'term', fields: [['nodeId', 'string']] },
+  /** An IRI used as an annotation subject or value (not typed as an entity). */
+  IRI: { group: 'term', fields: [['iri', 'iri']] },
+  Variable: { group: 'term', fields: [['iri', 'iri']] },
+  /** A literal: `lang` is '' unless the datatype is rdf:langString. */
+  Literal: {
+    group: 'term',
+    fields: [
+      ['lex', 'string'],
+      ['datatype', 'token'],
+      ['lang', 'token'],
+    ],
+  },
+
+  ObjectInverseOf: { group: 'objectPropertyExpression', fields: [['property', 'ObjectProperty']] },
+
+  DataIntersectionOf: { group: 'dataRange', fields: [['operands', 'set DataRange']] },
+  DataUnionOf: { group: 'dataRange', fields: [['operands', 'set DataRange']] },
+  DataComplementOf: { group: 'dataRange', fields: [['operand', 'DataRange']] },
+  DataOneOf: { group: 'dataRange', fields: [['literals', 'set Literal']] },
+  FacetRestriction: {
+    group: 'facetRestriction',
+    fields: [
+      ['facet', 'token'],
+      ['value', 'Literal'],
+    ],
+  },
+  DatatypeRestriction: {
+    group: 'dataRange',
+    fields: [
+      ['datatype', 'Datatype'],
+      ['restrictions', 'set FacetRestriction'],
+    ],
+  },
+
+  ObjectIntersectionOf: { group: 'classExpression', fields: [['operands', 'set ClassExpression']] },
+  ObjectUnionOf: { group: 'classExpression', fields: [['operands', 'set ClassExpression']] },
+  ObjectComplementOf: { group: 'classExpression', fields: [['operand', 'ClassExpression']] },
+  ObjectOneOf: { group: 'classExpression', fields: [['individuals', 'set Individual']] },
+  ObjectSomeValuesFrom: {
+    group: 'classExpression',
+    fields: [
+      ['property', 'ObjectPropertyExpression'],
+      ['filler', 'ClassExpression'],
+    ],
+  },
+  ObjectAllValuesFrom: {
+    group: 'classExpression',
+    fields: [
+      ['property', 'ObjectPropertyExpression'],
+      ['filler', 'ClassExpression'],
+    ],
+  },
+  ObjectHasValue: {
+    group: 'classExpression',
+    fields: [
+      ['property', 'ObjectPropertyExpression'],
+      ['individual', 'Individual'],
+    ],
+  },
+  ObjectHasSelf: { group: 'classExpression', fields: [['property', 'ObjectPropertyExpression']] },
+  /** Cardinality restrictions; an unqualified restriction has the filler owl:Thing. */
+  ObjectMinCardinality: {
+    group: 'classExpression',
+    fields: [
+      ['cardinality', 'number'],
+      ['property', 'ObjectPropertyExpression'],
+      ['filler', 'ClassExpression?'],
+    ],
+  },
+  ObjectMaxCardinality: {
+    group: 'classExpression',
+    fields: [
+      ['cardinality', 'number'],
+      ['property', 'ObjectPropertyExpression'],
+      ['filler', 'ClassExpression?'],
+    ],
+  },
+  ObjectExactCardinality: {
+    group: 'classExpression',
+    fields: [
+      ['cardinality', 'number'],
+      ['property', 'ObjectPropertyExpression'],
+      ['filler', 'ClassExpression?'],
+    ],
+  },
+  DataSomeValuesFrom: {
+    group: 'classExpression',
+    fields: [
+      ['property', 'DataProperty'],
+      ['filler', 'DataRange'],
+    ],
+  },
+  DataAllValuesFrom: {
+    group: 'classExpression',
+    fields: [
+      ['property', 'DataProperty'],
+      ['filler', 'DataRange'],
+    ],
+  },
+  DataHasValue: {
+    group: 'classExpression',
+    fields: [
+      ['property', 'DataProperty'],
+      ['value', 'Literal'],
+    ],
+  },
+  /** Data cardinality restrictions; an unqualified restriction has the filler rdfs:Literal. */
+  DataMinCardinality: {
+    group: 'classExpression',
+    fields: [
+      ['cardinality', 'number'],
+      ['property', 'DataProperty'],
+      ['filler', 'DataRange?'],
+    ],
+  },
+  DataMaxCardinality: {
+    group: 'classExpression',
+    fields: [
+      ['cardinality', 'number'],
+      ['property', 'DataProperty'],
+      ['filler', 'DataRange?'],
+    ],
+  },
+  DataExactCardinality: {
+    group: 'classExpression',
+    fields: [
+      ['cardinality', 'number'],
+      ['property', 'DataProperty'],
+      ['filler', 'DataRange?'],
+    ],
+  },
+
+  Annotation: {
+    group: 'annotation',
+    fields: [['property', 'AnnotationProperty'], ['value', 'AnnotationValue'], ANNOTATIONS],
+  },
+
+  ClassAtom: {
+    group: 'atom',
+    fields: [
+      ['cls', 'ClassExpression'],
+      ['arg', 'IArg'],
+    ],
+  },
+  DataRangeAtom: {
+    group: 'atom',
+    fields: [
+      ['range', 'DataRange'],
+      ['arg', 'DArg'],
+    ],
+  },
+  ObjectPropertyAtom: {
+    group: 'atom',
+    fields: [
+      ['property', 'ObjectPropertyExpression'],
+      ['first', 'IArg'],
+      ['second', 'IArg'],
+    ],
+  },
+  DataPropertyAtom: {
+    group: 'atom',
+    fields: [
+      ['property', 'DataProperty'],
+      ['first', 'IArg'],
+      ['second', 'DArg'],
+    ],
+  },
+  BuiltInAtom: {
+    group: 'atom',
+    fields: [
+      ['iri', 'iri'],
+      ['args', 'list DArg'],
+    ],
+  },
+  SameIndividualAtom: {
+    group: 'atom',
+    fields: [
+      ['first', 'IArg'],
+      ['second', 'IArg'],
+    ],
+  },
+  DifferentIndividualsAtom: {
+    group: 'atom',
+    fields: [
+      ['first', 'IArg'],
+      ['second', 'IArg'],
+    ],
+  },
+
+  Declaration: { group: 'declaration', fields: [['entity', 'Entity'], ANNOTATIONS] },
+
+  SubClassOf: { group: 'classAxiom', fields: [['sub', 'ClassExpression'], ['sup', 'ClassExpression'], ANNOTATIONS] },
+  EquivalentClasses: { group: 'classAxiom', fields: [['classes', 'set ClassExpression'], ANNOTATIONS] },
+  DisjointClasses: { group: 'classAxiom', fields: [['classes', 'bag ClassExpression'], ANNOTATIONS] },
+  DisjointUnion: { group: 'classAxiom', fields: [['cls', 'Class'], ['classes', 'bag ClassExpression'], ANNOTATIONS] },
+
+  SubObjectPropertyOf: {
+    group: 'objectPropertyAxiom',
+    fields: [['sub', 'ObjectPropertyExpression'], ['sup', 'ObjectPropertyExpression'], ANNOTATIONS],
+  },
+  /** A property chain: the OWL 2 SubObjectPropertyOf(ObjectPropertyChain(...) P), its own kind as in the OWL API. */
+  SubPropertyChainOf: {
+    group: 'objectPropertyAxiom',
+    fields: [['chain', 'list ObjectPropertyExpression'], ['sup', 'ObjectPropertyExpression'], ANNOTATIONS],
+  },
+  EquivalentObjectProperties: { group: 'objectPropertyAxiom', fields: [['properties', 'set ObjectPropertyExpression'], ANNOTATIONS] },
+  DisjointObjectProperties: { group: 'objectPropertyAxiom', fields: [['properties', 'bag ObjectPropertyExpression'], ANNOTATIONS] },
+  /** Symmetric: (P, Q) and (Q, P) are one axiom, its two properties kept in id order. */
+  InverseObjectProperties: {
+    group: 'objectPropertyAxiom',
+    symmetric: true,
+    fields: [['first', 'ObjectPropertyExpression'], ['second', 'ObjectPropertyExpression'], ANNOTATIONS],
+  },
+  ObjectPropertyDomain: {
+    group: 'objectPropertyAxiom',
+    fields: [['property', 'ObjectPropertyExpression'], ['domain', 'ClassExpression'], ANNOTATIONS],
+  },
+  ObjectPropertyRange: {
+    group: 'objectPropertyAxiom',
+    fields: [['property', 'ObjectPropertyExpression'], ['range', 'ClassExpression'], ANNOTATIONS],
+  },
+  FunctionalObjectProperty: { group: 'characteristic', fields: [['property', 'ObjectPropertyExpression'], ANNOTATIONS] },
+  InverseFunctionalObjectProperty: { group: 'characteristic', fields: [['property', 'ObjectPropertyExpression'], ANNOTATIONS] },
+  ReflexiveObjectProperty: { group: 'characteristic', fields: [['property', 'ObjectPropertyExpression'], ANNOTATIONS] },
+  IrreflexiveObjectProperty: { group: 'characteristic', fields: [['property', 'ObjectPropertyExpression'], ANNOTATIONS] },
+  SymmetricObjectProperty: { group: 'characteristic', fields: [['property', 'ObjectPropertyExpression'], ANNOTATIONS] },
+  AsymmetricObjectProperty: { group: 'characteristic', fields: [['property', 'ObjectPropertyExpression'], ANNOTATIONS] },
+  TransitiveObjectProperty: { group: 'characteristic', fields: [['property', 'ObjectPropertyExpression'], ANNOTATIONS] },
+
+  SubDataPropertyOf: { group: 'dataPropertyAxiom', fields: [['sub', 'DataProperty'], ['sup', 'DataProperty'], ANNOTATIONS] },
+  EquivalentDataProperties: { group: 'dataPropertyAxiom', fields: [['properties', 'set DataProperty'], ANNOTATIONS] },
+  DisjointDataProperties: { group: 'dataPropertyAxiom', fields: [['properties', 'bag DataProperty'], ANNOTATIONS] },
+  DataPropertyDomain: { group: 'dataPropertyAxiom', fields: [['property', 'DataProperty'], ['domain', 'ClassExpression'], ANNOTATIONS] },
+  DataPropertyRange: { group: 'dataPropertyAxiom', fields: [['property', 'DataProperty'], ['range', 'DataRange'], ANNOTATIONS] },
+  FunctionalDataProperty: { group: 'dataPropertyAxiom', fields: [['property', 'DataProperty'], ANNOTATIONS] },
+
+  DatatypeDefinition: { group: 'datatypeDefinition', fields: [['datatype', 'Datatype'], ['range', 'DataRange'], ANNOTATIONS] },
+  HasKey: {
+    group: 'hasKey',
+    fields: [
+      ['cls', 'ClassExpression'],
+      ['objectProperties', 'set ObjectPropertyExpression'],
+      ['dataProperties', 'set DataProperty'],
+      ANNOTATIONS,
+    ],
+  },
+
+  SameIndividual: { group: 'assertion', fields: [['individuals', 'set Individual'], ANNOTATIONS] },
+  DifferentIndividuals: { group: 'assertion', fields: [['individuals', 'bag Individual'], ANNOTATIONS] },
+  ClassAssertion: { group: 'assertion', fields: [['cls', 'ClassExpression'], ['individual', 'Individual'], ANNOTATIONS] },
+  ObjectPropertyAssertion: {
+    group: 'assertion',
+    fields: [['property', 'ObjectPropertyExpression'], ['subject', 'Individual'], ['object', 'Individual'], ANNOTATIONS],
+  },
+  NegativeObjectPropertyAssertion: {
+    group: 'assertion',
+    fields: [['property', 'ObjectPropertyExpression'], ['subject', 'Individual'], ['object', 'Individual'], ANNOTATIONS],
+  },
+  DataPropertyAssertion: {
+    group: 'assertion',
+    fields: [['property', 'DataProperty'], ['subject', 'Individual'], ['value', 'Literal'], ANNOTATIONS],
+  },
+  NegativeDataPropertyAssertion: {
+    group: 'assertion',
+    fields: [['property', 'DataProperty'], ['subject', 'Individual'], ['value', 'Literal'], ANNOTATIONS],
+  },
+
+  AnnotationAssertion: {
+    group: 'annotationAxiom',
+    fields: [['property', 'AnnotationProperty'], ['subject', 'AnnotationSubject'], ['value', 'AnnotationValue'], ANNOTATIONS],
+  },
+  SubAnnotationPropertyOf: {
+    group: 'annotationAxiom',
+    fields: [['sub', 'AnnotationProperty'], ['sup', 'AnnotationProperty'], ANNOTATIONS],
+  },
+  AnnotationPropertyDomain: { group: 'annotationAxiom', fields: [['property', 'AnnotationProperty'], ['domain', 'iri'], ANNOTATIONS] },
+  AnnotationPropertyRange: { group: 'annotationAxiom', fields: [['property', 'AnnotationProperty'], ['range', 'iri'], ANNOTATIONS] },
+
+  DLSafeRule: { group: 'rule', fields: [['body', 'set Atom'], ['head', 'set Atom'], ANNOTATIONS] },
+} as const satisfies Record<string, ConstructSpec>;
+
+/** The groups of axioms, in the order their kinds are listed. */
+export const AXIOM_GROUPS = [
+  'declaration',
+  'classAxiom',
+  'objectPropertyAxiom',
+  'characteristic',
+  'dataPropertyAxiom',
+  'datatypeDefinition',
+  'hasKey',
+  'assertion',
+  'annotationAxiom',
+  'rule',
+] as const;
+export type AxiomGroup = (typeof AXIOM_GROUPS)[number];
+/** `term`: the leaves that are not entities (anonymous individuals, IRIs, SWRL variables, literals). */
+export type Group =
+  | 'entity'
+  | 'term'
+  | 'objectPropertyExpression'
+  | 'dataRange'
+  | 'facetRestriction'
+  | 'classExpression'
+  | 'annotation'
+  | 'atom'
+  | AxiomGroup;
+
+/** The sorts a field can hold: the node types and unions the OWL 2 structural specification names. */
+interface Sorts {
+  Class: Class;
+  ObjectProperty: ObjectProperty;
+  DataProperty: DataProperty;
+  AnnotationProperty: AnnotationProperty;
+  Datatype: Datatype;
+  Literal: Literal;
+  FacetRestriction: FacetRestriction;
+  Annotation: Annotation;
+  Entity: Entity;
+  Individual: Individual;
+  ObjectPropertyExpression: ObjectPropertyExpression;
+  DataRange: DataRange;
+  ClassExpression: ClassExpression;
+  AnnotationSubject: AnnotationSubject;
+  AnnotationValue: AnnotationValue;
+  IArg: IArg;
+  DArg: DArg;
+  Atom: Atom;
+}
+type Sort = keyof Sorts;
+/** The sorts an optional field may have, with the node it takes when left out. */
+type TopSort = 'ClassExpression' | 'DataRange';
+export type FieldType = Sort | `${'set' | 'bag' | 'list'} ${Sort}` | `${TopSort}?` | 'annotations' | 'iri' | 'string' | 'token' | 'number';
+interface ConstructSpec {
+  readonly group: Group;
+  readonly fields: readonly (readonly [name: string, type: FieldType])[];
+  readonly symmetric?: true;
+}
+
+type Table = typeof CONSTRUCTS;
+export type Kind = keyof Table;
+type FieldsOf<K extends Kind> = Table[K]['fields'];
+
+/** The value a field of type T holds. */
+type ValueOf<T> = T extends 'iri' | 'string' | 'token'
+  ? string
+  : T extends 'number'
+    ? number
+    : T extends 'annotations'
+      ? readonly Annotation[]
+      : T extends `${'set' | 'bag' | 'list'} ${infer S extends Sort}`
+        ? readonly Sorts[S][]
+        : T extends `${infer S extends TopSort}?`
+          ? Sorts[S]
+          : T extends Sort
+            ? Sorts[T]
+            : never;
+
+interface NodeBase<K extends Kind> {
   readonly id: number;
+  readonly kind: K;
 }
+/** The node of one kind: `id`, `kind` and the kind's fields. */
+export type NodeOf<K extends Kind> = NodeBase<K> & { readonly [F in FieldsOf<K>[number] as F[0]]: ValueOf<F[1]> };
+/** Any node of the given kinds (a union with one member per kind, so `kind` narrows it). */
+type NodeOfEach<K extends Kind> = { [P in K]: NodeOf<P> }[K];
 
-// ---------------------------------------------------------------- entities and leaves
+/** The kinds of a group. */
+export type KindIn<G extends Group> = { [K in Kind]: Table[K]['group'] extends G ? K : never }[Kind];
+/** The nodes of a group. */
+export type NodeIn<G extends Group> = NodeOfEach<KindIn<G>>;
 
-export interface Class extends NodeBase {
-  readonly kind: 'Class';
-  readonly iri: IRI;
-}
-export interface ObjectProperty extends NodeBase {
-  readonly kind: 'ObjectProperty';
-  readonly iri: IRI;
-}
-export interface DataProperty extends NodeBase {
-  readonly kind: 'DataProperty';
-  readonly iri: IRI;
-}
-export interface AnnotationProperty extends NodeBase {
-  readonly kind: 'AnnotationProperty';
-  readonly iri: IRI;
-}
-export interface NamedIndividual extends NodeBase {
-  readonly kind: 'NamedIndividual';
-  readonly iri: IRI;
-}
-export interface Datatype extends NodeBase {
-  readonly kind: 'Datatype';
-  readonly iri: IRI;
-}
+/** A factory's parameters: the fields in order, optional ones (and annotations) at the end. */
+type Params<F> = F extends readonly [readonly [string, infer T], ...infer Rest]
+  ? T extends 'annotations' | `${string}?`
+    ? [(ValueOf<T> | undefined)?, ...Params<Rest>]
+    : [ValueOf<T>, ...Params<Rest>]
+  : [];
+export type Factory<K extends Kind> = (...fields: Params<FieldsOf<K>>) => NodeOf<K>;
 
-export type Entity = Class | ObjectProperty | DataProperty | AnnotationProperty | NamedIndividual | Datatype;
-export type EntityKind = Entity['kind'];
-export const ENTITY_KINDS: readonly EntityKind[] = [
-  'Class',
-  'ObjectProperty',
-  'DataProperty',
-  'AnnotationProperty',
-  'NamedIndividual',
-  'Datatype',
-];
+// ---------------------------------------------------------------- node types
 
-/** A blank node that OWL treats as an individual; `nodeId` is unique within its ontology document. */
-export interface AnonymousIndividual extends NodeBase {
-  readonly kind: 'AnonymousIndividual';
-  readonly nodeId: string;
-}
+export type Class = NodeOf<'Class'>;
+export type ObjectProperty = NodeOf<'ObjectProperty'>;
+export type DataProperty = NodeOf<'DataProperty'>;
+export type AnnotationProperty = NodeOf<'AnnotationProperty'>;
+export type NamedIndividual = NodeOf<'NamedIndividual'>;
+export type Datatype = NodeOf<'Datatype'>;
+export type Entity = NodeIn<'entity'>;
+export type EntityKind = KindIn<'entity'>;
+
+export type AnonymousIndividual = NodeOf<'AnonymousIndividual'>;
 export type Individual = NamedIndividual | AnonymousIndividual;
+export type Literal = NodeOf<'Literal'>;
+export type IRINode = NodeOf<'IRI'>;
 
-/** A literal: `lang` is '' unless the datatype is rdf:langString. */
-export interface Literal extends NodeBase {
-  readonly kind: 'Literal';
-  readonly lex: string;
-  readonly datatype: IRI;
-  readonly lang: string;
-}
+export type ObjectInverseOf = NodeOf<'ObjectInverseOf'>;
+export type ObjectPropertyExpression = ObjectProperty | NodeIn<'objectPropertyExpression'>;
 
-/** An IRI used as an annotation subject or value (not typed as an entity). */
-export interface IRINode extends NodeBase {
-  readonly kind: 'IRI';
-  readonly iri: IRI;
-}
+export type DataIntersectionOf = NodeOf<'DataIntersectionOf'>;
+export type DataUnionOf = NodeOf<'DataUnionOf'>;
+export type DataComplementOf = NodeOf<'DataComplementOf'>;
+export type DataOneOf = NodeOf<'DataOneOf'>;
+export type FacetRestriction = NodeOf<'FacetRestriction'>;
+export type DatatypeRestriction = NodeOf<'DatatypeRestriction'>;
+export type DataRange = Datatype | NodeIn<'dataRange'>;
 
-// ---------------------------------------------------------------- property expressions
-
-export interface ObjectInverseOf extends NodeBase {
-  readonly kind: 'ObjectInverseOf';
-  readonly property: ObjectProperty;
-}
-export type ObjectPropertyExpression = ObjectProperty | ObjectInverseOf;
-
-// ---------------------------------------------------------------- data ranges
-
-export interface DataIntersectionOf extends NodeBase {
-  readonly kind: 'DataIntersectionOf';
-  readonly operands: readonly DataRange[];
-}
-export interface DataUnionOf extends NodeBase {
-  readonly kind: 'DataUnionOf';
-  readonly operands: readonly DataRange[];
-}
-export interface DataComplementOf extends NodeBase {
-  readonly kind: 'DataComplementOf';
-  readonly operand: DataRange;
-}
-export interface DataOneOf extends NodeBase {
-  readonly kind: 'DataOneOf';
-  readonly literals: readonly Literal[];
-}
-export interface FacetRestriction extends NodeBase {
-  readonly kind: 'FacetRestriction';
-  readonly facet: IRI;
-  readonly value: Literal;
-}
-export interface DatatypeRestriction extends NodeBase {
-  readonly kind: 'DatatypeRestriction';
-  readonly datatype: Datatype;
-  readonly restrictions: readonly FacetRestriction[];
-}
-export type DataRange = Datatype | DataIntersectionOf | DataUnionOf | DataComplementOf | DataOneOf | DatatypeRestriction;
-
-// ---------------------------------------------------------------- class expressions
-
-export interface ObjectIntersectionOf extends NodeBase {
-  readonly kind: 'ObjectIntersectionOf';
-  readonly operands: readonly ClassExpression[];
-}
-export interface ObjectUnionOf extends NodeBase {
-  readonly kind: 'ObjectUnionOf';
-  readonly operands: readonly ClassExpression[];
-}
-export interface ObjectComplementOf extends NodeBase {
-  readonly kind: 'ObjectComplementOf';
-  readonly operand: ClassExpression;
-}
-export interface ObjectOneOf extends NodeBase {
-  readonly kind: 'ObjectOneOf';
-  readonly individuals: readonly Individual[];
-}
-export interface ObjectSomeValuesFrom extends NodeBase {
-  readonly kind: 'ObjectSomeValuesFrom';
-  readonly property: ObjectPropertyExpression;
-  readonly filler: ClassExpression;
-}
-export interface ObjectAllValuesFrom extends NodeBase {
-  readonly kind: 'ObjectAllValuesFrom';
-  readonly property: ObjectPropertyExpression;
-  readonly filler: ClassExpression;
-}
-export interface ObjectHasValue extends NodeBase {
-  readonly kind: 'ObjectHasValue';
-  readonly property: ObjectPropertyExpression;
-  readonly individual: Individual;
-}
-export interface ObjectHasSelf extends NodeBase {
-  readonly kind: 'ObjectHasSelf';
-  readonly property: ObjectPropertyExpression;
-}
-/** Cardinality restrictions; an unqualified restriction has the filler owl:Thing. */
-export interface ObjectCardinality<K extends string> extends NodeBase {
-  readonly kind: K;
-  readonly cardinality: number;
-  readonly property: ObjectPropertyExpression;
-  readonly filler: ClassExpression;
-}
-export type ObjectMinCardinality = ObjectCardinality<'ObjectMinCardinality'>;
-export type ObjectMaxCardinality = ObjectCardinality<'ObjectMaxCardinality'>;
-export type ObjectExactCardinality = ObjectCardinality<'ObjectExactCardinality'>;
-export interface DataSomeValuesFrom extends NodeBase {
-  readonly kind: 'DataSomeValuesFrom';
-  readonly property: DataProperty;
-  readonly filler: DataRange;
-}
-export interface DataAllValuesFrom extends NodeBase {
-  readonly kind: 'DataAllValuesFrom';
-  readonly property: DataProperty;
-  readonly filler: DataRange;
-}
-export interface DataHasValue extends NodeBase {
-  readonly kind: 'DataHasValue';
-  readonly property: DataProperty;
-  readonly value: Literal;
-}
-/** Data cardinality restrictions; an unqualified restriction has the filler rdfs:Literal. */
-export interface DataCardinality<K extends string> extends NodeBase {
-  readonly kind: K;
-  readonly cardinality: number;
-  readonly property: DataProperty;
-  readonly filler: DataRange;
-}
-export type DataMinCardinality = DataCardinality<'DataMinCardinality'>;
-export type DataMaxCardinality = DataCardinality<'DataMaxCardinality'>;
-export type DataExactCardinality = DataCardinality<'DataExactCardinality'>;
-
-export type ClassExpression =
-  | Class
-  | ObjectIntersectionOf
-  | ObjectUnionOf
-  | ObjectComplementOf
-  | ObjectOneOf
-  | ObjectSomeValuesFrom
-  | ObjectAllValuesFrom
-  | ObjectHasValue
-  | ObjectHasSelf
-  | ObjectMinCardinality
-  | ObjectMaxCardinality
-  | ObjectExactCardinality
-  | DataSomeValuesFrom
-  | DataAllValuesFrom
-  | DataHasValue
-  | DataMinCardinality
-  | DataMaxCardinality
-  | DataExactCardinality;
-
-// ---------------------------------------------------------------- annotations
+export type ObjectIntersectionOf = NodeOf<'ObjectIntersectionOf'>;
+export type ObjectUnionOf = NodeOf<'ObjectUnionOf'>;
+export type ObjectComplementOf = NodeOf<'ObjectComplementOf'>;
+export type ObjectOneOf = NodeOf<'ObjectOneOf'>;
+export type ObjectSomeValuesFrom = NodeOf<'ObjectSomeValuesFrom'>;
+export type ObjectAllValuesFrom = NodeOf<'ObjectAllValuesFrom'>;
+export type ObjectHasValue = NodeOf<'ObjectHasValue'>;
+export type ObjectHasSelf = NodeOf<'ObjectHasSelf'>;
+export type ObjectMinCardinality = NodeOf<'ObjectMinCardinality'>;
+export type ObjectMaxCardinality = NodeOf<'ObjectMaxCardinality'>;
+export type ObjectExactCardinality = NodeOf<'ObjectExactCardinality'>;
+export type DataSomeValuesFrom = NodeOf<'DataSomeValuesFrom'>;
+export type DataAllValuesFrom = NodeOf<'DataAllValuesFrom'>;
+export type DataHasValue = NodeOf<'DataHasValue'>;
+export type DataMinCardinality = NodeOf<'DataMinCardinality'>;
+export type DataMaxCardinality = NodeOf<'DataMaxCardinality'>;
+export type DataExactCardinality = NodeOf<'DataExactCardinality'>;
+export type ClassExpression = Class | NodeIn<'classExpression'>;
 
 export type AnnotationSubject = IRINode | AnonymousIndividual;
 export type AnnotationValue = IRINode | AnonymousIndividual | Literal;
-export interface Annotation extends NodeBase {
-  readonly kind: 'Annotation';
-  readonly property: AnnotationProperty;
-  readonly value: AnnotationValue;
-  readonly annotations: readonly Annotation[];
-}
+export type Annotation = NodeOf<'Annotation'>;
 
-// ---------------------------------------------------------------- SWRL
-
-export interface Variable extends NodeBase {
-  readonly kind: 'Variable';
-  readonly iri: IRI;
-}
+export type Variable = NodeOf<'Variable'>;
 export type IArg = Individual | Variable;
 export type DArg = Literal | Variable;
-export interface ClassAtom extends NodeBase {
-  readonly kind: 'ClassAtom';
-  readonly cls: ClassExpression;
-  readonly arg: IArg;
-}
-export interface DataRangeAtom extends NodeBase {
-  readonly kind: 'DataRangeAtom';
-  readonly range: DataRange;
-  readonly arg: DArg;
-}
-export interface ObjectPropertyAtom extends NodeBase {
-  readonly kind: 'ObjectPropertyAtom';
-  readonly property: ObjectPropertyExpression;
-  readonly first: IArg;
-  readonly second: IArg;
-}
-export interface DataPropertyAtom extends NodeBase {
-  readonly kind: 'DataPropertyAtom';
-  readonly property: DataProperty;
-  readonly first: IArg;
-  readonly second: DArg;
-}
-export interface BuiltInAtom extends NodeBase {
-  readonly kind: 'BuiltInAtom';
-  readonly iri: IRI;
-  readonly args: readonly DArg[];
-}
-export interface SameIndividualAtom extends NodeBase {
-  readonly kind: 'SameIndividualAtom';
-  readonly first: IArg;
-  readonly second: IArg;
-}
-export interface DifferentIndividualsAtom extends NodeBase {
-  readonly kind: 'DifferentIndividualsAtom';
-  readonly first: IArg;
-  readonly second: IArg;
-}
-export type Atom =
-  ClassAtom | DataRangeAtom | ObjectPropertyAtom | DataPropertyAtom | BuiltInAtom | SameIndividualAtom | DifferentIndividualsAtom;
+export type ClassAtom = NodeOf<'ClassAtom'>;
+export type DataRangeAtom = NodeOf<'DataRangeAtom'>;
+export type ObjectPropertyAtom = NodeOf<'ObjectPropertyAtom'>;
+export type DataPropertyAtom = NodeOf<'DataPropertyAtom'>;
+export type BuiltInAtom = NodeOf<'BuiltInAtom'>;
+export type SameIndividualAtom = NodeOf<'SameIndividualAtom'>;
+export type DifferentIndividualsAtom = NodeOf<'DifferentIndividualsAtom'>;
+export type Atom = NodeIn<'atom'>;
 
-// ---------------------------------------------------------------- axioms
-
-interface AxiomBase extends NodeBase {
-  readonly annotations: readonly Annotation[];
-}
-
-export interface Declaration extends AxiomBase {
-  readonly kind: 'Declaration';
-  readonly entity: Entity;
-}
-
-export interface SubClassOf extends AxiomBase {
-  readonly kind: 'SubClassOf';
-  readonly sub: ClassExpression;
-  readonly sup: ClassExpression;
-}
-export interface EquivalentClasses extends AxiomBase {
-  readonly kind: 'EquivalentClasses';
-  readonly classes: readonly ClassExpression[];
-}
-export interface DisjointClasses extends AxiomBase {
-  readonly kind: 'DisjointClasses';
-  readonly classes: readonly ClassExpression[];
-}
-export interface DisjointUnion extends AxiomBase {
-  readonly kind: 'DisjointUnion';
-  readonly cls: Class;
-  readonly classes: readonly ClassExpression[];
-}
-
-export interface SubObjectPropertyOf extends AxiomBase {
-  readonly kind: 'SubObjectPropertyOf';
-  readonly sub: ObjectPropertyExpression;
-  readonly sup: ObjectPropertyExpression;
-}
-export interface SubPropertyChainOf extends AxiomBase {
-  readonly kind: 'SubPropertyChainOf';
-  readonly chain: readonly ObjectPropertyExpression[];
-  readonly sup: ObjectPropertyExpression;
-}
-export interface EquivalentObjectProperties extends AxiomBase {
-  readonly kind: 'EquivalentObjectProperties';
-  readonly properties: readonly ObjectPropertyExpression[];
-}
-export interface DisjointObjectProperties extends AxiomBase {
-  readonly kind: 'DisjointObjectProperties';
-  readonly properties: readonly ObjectPropertyExpression[];
-}
-export interface InverseObjectProperties extends AxiomBase {
-  readonly kind: 'InverseObjectProperties';
-  readonly first: ObjectPropertyExpression;
-  readonly second: ObjectPropertyExpression;
-}
-export interface ObjectPropertyDomain extends AxiomBase {
-  readonly kind: 'ObjectPropertyDomain';
-  readonly property: ObjectPropertyExpression;
-  readonly domain: ClassExpression;
-}
-export interface ObjectPropertyRange extends AxiomBase {
-  readonly kind: 'ObjectPropertyRange';
-  readonly property: ObjectPropertyExpression;
-  readonly range: ClassExpression;
-}
-export interface ObjectPropertyCharacteristic<K extends string> extends AxiomBase {
-  readonly kind: K;
-  readonly property: ObjectPropertyExpression;
-}
-export type FunctionalObjectProperty = ObjectPropertyCharacteristic<'FunctionalObjectProperty'>;
-export type InverseFunctionalObjectProperty = ObjectPropertyCharacteristic<'InverseFunctionalObjectProperty'>;
-export type ReflexiveObjectProperty = ObjectPropertyCharacteristic<'ReflexiveObjectProperty'>;
-export type IrreflexiveObjectProperty = ObjectPropertyCharacteristic<'IrreflexiveObjectProperty'>;
-export type SymmetricObjectProperty = ObjectPropertyCharacteristic<'SymmetricObjectProperty'>;
-export type AsymmetricObjectProperty = ObjectPropertyCharacteristic<'AsymmetricObjectProperty'>;
-export type TransitiveObjectProperty = ObjectPropertyCharacteristic<'TransitiveObjectProperty'>;
-
-export interface SubDataPropertyOf extends AxiomBase {
-  readonly kind: 'SubDataPropertyOf';
-  readonly sub: DataProperty;
-  readonly sup: DataProperty;
-}
-export interface EquivalentDataProperties extends AxiomBase {
-  readonly kind: 'EquivalentDataProperties';
-  readonly properties: readonly DataProperty[];
-}
-export interface DisjointDataProperties extends AxiomBase {
-  readonly kind: 'DisjointDataProperties';
-  readonly properties: readonly DataProperty[];
-}
-export interface DataPropertyDomain extends AxiomBase {
-  readonly kind: 'DataPropertyDomain';
-  readonly property: DataProperty;
-  readonly domain: ClassExpression;
-}
-export interface DataPropertyRange extends AxiomBase {
-  readonly kind: 'DataPropertyRange';
-  readonly property: DataProperty;
-  readonly range: DataRange;
-}
-export interface FunctionalDataProperty extends AxiomBase {
-  readonly kind: 'FunctionalDataProperty';
-  readonly property: DataProperty;
-}
-
-export interface DatatypeDefinition extends AxiomBase {
-  readonly kind: 'DatatypeDefinition';
-  readonly datatype: Datatype;
-  readonly range: DataRange;
-}
-export interface HasKey extends AxiomBase {
-  readonly kind: 'HasKey';
-  readonly cls: ClassExpression;
-  readonly objectProperties: readonly ObjectPropertyExpression[];
-  readonly dataProperties: readonly DataProperty[];
-}
-
-export interface SameIndividual extends AxiomBase {
-  readonly kind: 'SameIndividual';
-  readonly individuals: readonly Individual[];
-}
-export interface DifferentIndividuals extends AxiomBase {
-  readonly kind: 'DifferentIndividuals';
-  readonly individuals: readonly Individual[];
-}
-export interface ClassAssertion extends AxiomBase {
-  readonly kind: 'ClassAssertion';
-  readonly cls: ClassExpression;
-  readonly individual: Individual;
-}
-export interface ObjectPropertyAssertion extends AxiomBase {
-  readonly kind: 'ObjectPropertyAssertion';
-  readonly property: ObjectPropertyExpression;
-  readonly subject: Individual;
-  readonly object: Individual;
-}
-export interface NegativeObjectPropertyAssertion extends AxiomBase {
-  readonly kind: 'NegativeObjectPropertyAssertion';
-  readonly property: ObjectPropertyExpression;
-  readonly subject: Individual;
-  readonly object: Individual;
-}
-export interface DataPropertyAssertion extends AxiomBase {
-  readonly kind: 'DataPropertyAssertion';
-  readonly property: DataProperty;
-  readonly subject: Individual;
-  readonly value: Literal;
-}
-export interface NegativeDataPropertyAssertion extends AxiomBase {
-  readonly kind: 'NegativeDataPropertyAssertion';
-  readonly property: DataProperty;
-  readonly subject: Individual;
-  readonly value: Literal;
-}
-
-export interface AnnotationAssertion extends AxiomBase {
-  readonly kind: 'AnnotationAssertion';
-  readonly property: AnnotationProperty;
-  readonly subject: AnnotationSubject;
-  readonly value: AnnotationValue;
-}
-export interface SubAnnotationPropertyOf extends AxiomBase {
-  readonly kind: 'SubAnnotationPropertyOf';
-  readonly sub: AnnotationProperty;
-  readonly sup: AnnotationProperty;
-}
-export interface AnnotationPropertyDomain extends AxiomBase {
-  readonly kind: 'AnnotationPropertyDomain';
-  readonly property: AnnotationProperty;
-  readonly domain: IRI;
-}
-export interface AnnotationPropertyRange extends AxiomBase {
-  readonly kind: 'AnnotationPropertyRange';
-  readonly property: AnnotationProperty;
-  readonly range: IRI;
-}
-
-export interface DLSafeRule extends AxiomBase {
-  readonly kind: 'DLSafeRule';
-  readonly body: readonly Atom[];
-  readonly head: readonly Atom[];
-}
-
-export type Axiom =
-  | Declaration
-  | SubClassOf
-  | EquivalentClasses
-  | DisjointClasses
-  | DisjointUnion
-  | SubObjectPropertyOf
-  | SubPropertyChainOf
-  | EquivalentObjectProperties
-  | DisjointObjectProperties
-  | InverseObjectProperties
-  | ObjectPropertyDomain
-  | ObjectPropertyRange
-  | FunctionalObjectProperty
-  | InverseFunctionalObjectProperty
-  | ReflexiveObjectProperty
-  | IrreflexiveObjectProperty
-  | SymmetricObjectProperty
-  | AsymmetricObjectProperty
-  | TransitiveObjectProperty
-  | SubDataPropertyOf
-  | EquivalentDataProperties
-  | DisjointDataProperties
-  | DataPropertyDomain
-  | DataPropertyRange
-  | FunctionalDataProperty
-  | DatatypeDefinition
-  | HasKey
-  | SameIndividual
-  | DifferentIndividuals
-  | ClassAssertion
-  | ObjectPropertyAssertion
-  | NegativeObjectPropertyAssertion
-  | DataPropertyAssertion
-  | NegativeDataPropertyAssertion
-  | AnnotationAssertion
-  | SubAnnotationPropertyOf
-  | AnnotationPropertyDomain
-  | AnnotationPropertyRange
-  | DLSafeRule;
+export type Declaration = NodeOf<'Declaration'>;
+export type SubClassOf = NodeOf<'SubClassOf'>;
+export type EquivalentClasses = NodeOf<'EquivalentClasses'>;
+export type DisjointClasses = NodeOf<'DisjointClasses'>;
+export type DisjointUnion = NodeOf<'DisjointUnion'>;
+export type SubObjectPropertyOf = NodeOf<'SubObjectPropertyOf'>;
+export type SubPropertyChainOf = NodeOf<'SubPropertyChainOf'>;
+export type EquivalentObjectProperties = NodeOf<'EquivalentObjectProperties'>;
+export type DisjointObjectProperties = NodeOf<'DisjointObjectProperties'>;
+export type InverseObjectProperties = NodeOf<'InverseObjectProperties'>;
+export type ObjectPropertyDomain = NodeOf<'ObjectPropertyDomain'>;
+export type ObjectPropertyRange = NodeOf<'ObjectPropertyRange'>;
+export type CharacteristicKind = KindIn<'characteristic'>;
+export type ObjectPropertyCharacteristic<K extends CharacteristicKind = CharacteristicKind> = NodeOfEach<K>;
+export type FunctionalObjectProperty = NodeOf<'FunctionalObjectProperty'>;
+export type InverseFunctionalObjectProperty = NodeOf<'InverseFunctionalObjectProperty'>;
+export type ReflexiveObjectProperty = NodeOf<'ReflexiveObjectProperty'>;
+export type IrreflexiveObjectProperty = NodeOf<'IrreflexiveObjectProperty'>;
+export type SymmetricObjectProperty = NodeOf<'SymmetricObjectProperty'>;
+export type AsymmetricObjectProperty = NodeOf<'AsymmetricObjectProperty'>;
+export type TransitiveObjectProperty = NodeOf<'TransitiveObjectProperty'>;
+export type SubDataPropertyOf = NodeOf<'SubDataPropertyOf'>;
+export type EquivalentDataProperties = NodeOf<'EquivalentDataProperties'>;
+export type DisjointDataProperties = NodeOf<'DisjointDataProperties'>;
+export type DataPropertyDomain = NodeOf<'DataPropertyDomain'>;
+export type DataPropertyRange = NodeOf<'DataPropertyRange'>;
+export type FunctionalDataProperty = NodeOf<'FunctionalDataProperty'>;
+export type DatatypeDefinition = NodeOf<'DatatypeDefinition'>;
+export type HasKey = NodeOf<'HasKey'>;
+export type SameIndividual = NodeOf<'SameIndividual'>;
+export type DifferentIndividuals = NodeOf<'DifferentIndividuals'>;
+export type ClassAssertion = NodeOf<'ClassAssertion'>;
+export type ObjectPropertyAssertion = NodeOf<'ObjectPropertyAssertion'>;
+export type NegativeObjectPropertyAssertion = NodeOf<'NegativeObjectPropertyAssertion'>;
+export type DataPropertyAssertion = NodeOf<'DataPropertyAssertion'>;
+export type NegativeDataPropertyAssertion = NodeOf<'NegativeDataPropertyAssertion'>;
+export type AnnotationAssertion = NodeOf<'AnnotationAssertion'>;
+export type SubAnnotationPropertyOf = NodeOf<'SubAnnotationPropertyOf'>;
+export type AnnotationPropertyDomain = NodeOf<'AnnotationPropertyDomain'>;
+export type AnnotationPropertyRange = NodeOf<'AnnotationPropertyRange'>;
+export type DLSafeRule = NodeOf<'DLSafeRule'>;
+export type Axiom = NodeIn<AxiomGroup>;
 export type AxiomKind = Axiom['kind'];
+
+export type Node = NodeOfEach<Kind>;
+
+// ---------------------------------------------------------------- kinds and groups
+
+/** Every kind, in table order. */
+export const KINDS = Object.keys(CONSTRUCTS) as Kind[];
+
+/** The group of a kind. */
+export const groupOf = (kind: Kind): Group => CONSTRUCTS[kind].group;
+
+/** The kinds of the given groups, in table order. */
+export function kindsIn<G extends Group>(...groups: readonly G[]): readonly KindIn<G>[] {
+  return Object.freeze(KINDS.filter((k) => (groups as readonly Group[]).includes(groupOf(k))) as KindIn<G>[]);
+}
+
+/** Whether a node belongs to one of the given groups (narrowing it, so a switch after it lists only those kinds). */
+export function isIn<G extends Group>(n: Node, ...groups: readonly G[]): n is Extract<Node, { kind: KindIn<G> }> {
+  return (groups as readonly Group[]).includes(groupOf(n.kind));
+}
+
+export const ENTITY_KINDS: readonly EntityKind[] = kindsIn('entity');
+export const AXIOM_KINDS: readonly AxiomKind[] = kindsIn(...AXIOM_GROUPS);
+
+export const isEntity = (n: Node): n is Entity => groupOf(n.kind) === 'entity';
+export const isAxiom = (n: Node): n is Axiom => (AXIOM_GROUPS as readonly Group[]).includes(groupOf(n.kind));
+
+/** Axioms that carry no logical meaning (OWL 2: declarations and annotation axioms). */
+export function isLogicalAxiom(a: Axiom): boolean {
+  const g = groupOf(a.kind);
+  return g !== 'declaration' && g !== 'annotationAxiom';
+}
 
 /**
  * The OWL 2 functional-syntax name of an axiom's type: a property chain is a SubObjectPropertyOf whose
@@ -495,110 +564,8 @@ export function axiomTypeName(a: Axiom): string {
   return a.kind === 'SubPropertyChainOf' ? 'SubObjectPropertyOf' : a.kind;
 }
 
-export const AXIOM_KINDS: readonly AxiomKind[] = [
-  'Declaration',
-  'SubClassOf',
-  'EquivalentClasses',
-  'DisjointClasses',
-  'DisjointUnion',
-  'SubObjectPropertyOf',
-  'SubPropertyChainOf',
-  'EquivalentObjectProperties',
-  'DisjointObjectProperties',
-  'InverseObjectProperties',
-  'ObjectPropertyDomain',
-  'ObjectPropertyRange',
-  'FunctionalObjectProperty',
-  'InverseFunctionalObjectProperty',
-  'ReflexiveObjectProperty',
-  'IrreflexiveObjectProperty',
-  'SymmetricObjectProperty',
-  'AsymmetricObjectProperty',
-  'TransitiveObjectProperty',
-  'SubDataPropertyOf',
-  'EquivalentDataProperties',
-  'DisjointDataProperties',
-  'DataPropertyDomain',
-  'DataPropertyRange',
-  'FunctionalDataProperty',
-  'DatatypeDefinition',
-  'HasKey',
-  'SameIndividual',
-  'DifferentIndividuals',
-  'ClassAssertion',
-  'ObjectPropertyAssertion',
-  'NegativeObjectPropertyAssertion',
-  'DataPropertyAssertion',
-  'NegativeDataPropertyAssertion',
-  'AnnotationAssertion',
-  'SubAnnotationPropertyOf',
-  'AnnotationPropertyDomain',
-  'AnnotationPropertyRange',
-  'DLSafeRule',
-];
-
-/** Axioms that carry no logical meaning (OWL 2: declarations and annotation axioms). */
-export function isLogicalAxiom(a: Axiom): boolean {
-  switch (a.kind) {
-    case 'Declaration':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-      return false;
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'SubClassOf':
-    case 'EquivalentClasses':
-    case 'DisjointClasses':
-    case 'DisjointUnion':
-    case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf':
-    case 'EquivalentObjectProperties':
-    case 'DisjointObjectProperties':
-    case 'InverseObjectProperties':
-    case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange':
-    case 'SubDataPropertyOf':
-    case 'EquivalentDataProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'SameIndividual':
-    case 'DifferentIndividuals':
-    case 'ClassAssertion':
-    case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion':
-    case 'NegativeDataPropertyAssertion':
-    case 'DLSafeRule':
-      return true;
-    default:
-      return unreachable(a);
-  }
-}
-
-export type Node =
-  | Entity
-  | AnonymousIndividual
-  | Literal
-  | IRINode
-  | ObjectInverseOf
-  | DataRange
-  | FacetRestriction
-  | ClassExpression
-  | Annotation
-  | Variable
-  | Atom
-  | Axiom;
+/** The kind's fields: name and type, in order. */
+export const fieldsOf = (kind: Kind): ConstructSpec['fields'] => CONSTRUCTS[kind].fields;
 
 // ---------------------------------------------------------------- interning
 //
@@ -717,97 +684,55 @@ const nextSlot = (i: number) => (i + 1) & ((table.length >> 1) - 1);
 
 type FieldValue = Node | number | string | readonly Node[];
 type FieldRecord = Record<string, FieldValue>;
+type Maker = (a: FieldValue, b?: FieldValue, c?: FieldValue, d?: FieldValue) => Node;
+
+/**
+ * A kind's interning shape: its code (mixed into every hash), its field names and the maker of its nodes.
+ * The factories pass fields as arguments, so hashing a candidate reads no property and a lookup that finds
+ * the node allocates nothing; only a hash match reads a stored node's fields.
+ */
 interface Shape {
   readonly code: number;
+  readonly kind: Kind;
   readonly fields: readonly string[];
-  /** The shape's hash of a candidate's fields (before `finish`). */
-  readonly hash: (candidate: FieldRecord) => number;
-  /** Whether two nodes of this kind have equal fields. */
-  readonly same: (a: FieldRecord, b: FieldRecord) => boolean;
-  /** The same hash of the fields given as arguments, in field order. */
-  readonly hashFields: (...fields: FieldValue[]) => number;
-  /** Whether a node is of this kind with exactly these fields. */
-  readonly sameFields: (n: Node, ...fields: FieldValue[]) => boolean;
-  /** A new node of this kind (properties in the order the factories write them, so all share one hidden class). */
-  readonly make: (...fields: FieldValue[]) => Node;
+  readonly make: Maker;
 }
 
-const SHAPES: Record<string, Shape> = {};
-[
-  ['ObjectInverseOf', 'property'],
-  ['DataIntersectionOf', 'operands'],
-  ['DataUnionOf', 'operands'],
-  ['DataComplementOf', 'operand'],
-  ['DataOneOf', 'literals'],
-  ['FacetRestriction', 'facet', 'value'],
-  ['DatatypeRestriction', 'datatype', 'restrictions'],
-  ['ObjectIntersectionOf', 'operands'],
-  ['ObjectUnionOf', 'operands'],
-  ['ObjectComplementOf', 'operand'],
-  ['ObjectOneOf', 'individuals'],
-  ['ObjectSomeValuesFrom', 'property', 'filler'],
-  ['ObjectAllValuesFrom', 'property', 'filler'],
-  ['ObjectHasValue', 'property', 'individual'],
-  ['ObjectHasSelf', 'property'],
-  ['ObjectMinCardinality', 'cardinality', 'property', 'filler'],
-  ['ObjectMaxCardinality', 'cardinality', 'property', 'filler'],
-  ['ObjectExactCardinality', 'cardinality', 'property', 'filler'],
-  ['DataSomeValuesFrom', 'property', 'filler'],
-  ['DataAllValuesFrom', 'property', 'filler'],
-  ['DataHasValue', 'property', 'value'],
-  ['DataMinCardinality', 'cardinality', 'property', 'filler'],
-  ['DataMaxCardinality', 'cardinality', 'property', 'filler'],
-  ['DataExactCardinality', 'cardinality', 'property', 'filler'],
-  ['Annotation', 'property', 'value', 'annotations'],
-  ['ClassAtom', 'cls', 'arg'],
-  ['DataRangeAtom', 'range', 'arg'],
-  ['ObjectPropertyAtom', 'property', 'first', 'second'],
-  ['DataPropertyAtom', 'property', 'first', 'second'],
-  ['BuiltInAtom', 'iri', 'args'],
-  ['SameIndividualAtom', 'first', 'second'],
-  ['DifferentIndividualsAtom', 'first', 'second'],
-  ['Declaration', 'entity', 'annotations'],
-  ['SubClassOf', 'sub', 'sup', 'annotations'],
-  ['EquivalentClasses', 'classes', 'annotations'],
-  ['DisjointClasses', 'classes', 'annotations'],
-  ['DisjointUnion', 'cls', 'classes', 'annotations'],
-  ['SubObjectPropertyOf', 'sub', 'sup', 'annotations'],
-  ['SubPropertyChainOf', 'chain', 'sup', 'annotations'],
-  ['EquivalentObjectProperties', 'properties', 'annotations'],
-  ['DisjointObjectProperties', 'properties', 'annotations'],
-  ['InverseObjectProperties', 'first', 'second', 'annotations'],
-  ['ObjectPropertyDomain', 'property', 'domain', 'annotations'],
-  ['ObjectPropertyRange', 'property', 'range', 'annotations'],
-  ['FunctionalObjectProperty', 'property', 'annotations'],
-  ['InverseFunctionalObjectProperty', 'property', 'annotations'],
-  ['ReflexiveObjectProperty', 'property', 'annotations'],
-  ['IrreflexiveObjectProperty', 'property', 'annotations'],
-  ['SymmetricObjectProperty', 'property', 'annotations'],
-  ['AsymmetricObjectProperty', 'property', 'annotations'],
-  ['TransitiveObjectProperty', 'property', 'annotations'],
-  ['SubDataPropertyOf', 'sub', 'sup', 'annotations'],
-  ['EquivalentDataProperties', 'properties', 'annotations'],
-  ['DisjointDataProperties', 'properties', 'annotations'],
-  ['DataPropertyDomain', 'property', 'domain', 'annotations'],
-  ['DataPropertyRange', 'property', 'range', 'annotations'],
-  ['FunctionalDataProperty', 'property', 'annotations'],
-  ['DatatypeDefinition', 'datatype', 'range', 'annotations'],
-  ['HasKey', 'cls', 'objectProperties', 'dataProperties', 'annotations'],
-  ['SameIndividual', 'individuals', 'annotations'],
-  ['DifferentIndividuals', 'individuals', 'annotations'],
-  ['ClassAssertion', 'cls', 'individual', 'annotations'],
-  ['ObjectPropertyAssertion', 'property', 'subject', 'object', 'annotations'],
-  ['NegativeObjectPropertyAssertion', 'property', 'subject', 'object', 'annotations'],
-  ['DataPropertyAssertion', 'property', 'subject', 'value', 'annotations'],
-  ['NegativeDataPropertyAssertion', 'property', 'subject', 'value', 'annotations'],
-  ['AnnotationAssertion', 'property', 'subject', 'value', 'annotations'],
-  ['SubAnnotationPropertyOf', 'sub', 'sup', 'annotations'],
-  ['AnnotationPropertyDomain', 'property', 'domain', 'annotations'],
-  ['AnnotationPropertyRange', 'property', 'range', 'annotations'],
-  ['DLSafeRule', 'body', 'head', 'annotations'],
-].forEach(([kind, ...fields], code) => {
-  SHAPES[kind] = shape(code + 1, kind, fields);
-});
+/** The most fields a construct has (HasKey and the property assertions, annotations included). */
+const MAX_FIELDS = 4;
+
+/**
+ * New nodes of one kind. Each kind has its own constructor, so its nodes share one hidden class with their
+ * fields in-object, in table order after `id` and `kind`; the prototype stays Object.prototype, so nodes
+ * remain plain objects (as deepStrictEqual and structured clone see them).
+ */
+function maker(kind: Kind, fields: readonly string[]): Maker {
+  if (fields.length > MAX_FIELDS) throw new Error(`${kind} has more than ${MAX_FIELDS} fields`);
+  const [f0, f1, f2, f3] = fields;
+  const arity = fields.length;
+  function KindNode(this: Record<string, unknown>, a: FieldValue, b?: FieldValue, c?: FieldValue, d?: FieldValue) {
+    this.id = 0;
+    this.kind = kind;
+    this[f0] = a;
+    if (arity > 1) {
+      this[f1] = b;
+      if (arity > 2) {
+        this[f2] = c;
+        if (arity > 3) this[f3] = d;
+      }
+    }
+  }
+  KindNode.prototype = Object.prototype;
+  const Construct = KindNode as unknown as new (a: FieldValue, b?: FieldValue, c?: FieldValue, d?: FieldValue) => Node;
+  return (a, b, c, d) => new Construct(a, b, c, d);
+}
+
+const SHAPES = Object.fromEntries(
+  KINDS.map((kind, i) => {
+    const fields = fieldsOf(kind).map(([name]) => name);
+    return [kind, { code: i + 1, kind, fields, make: maker(kind, fields) }];
+  }),
+) as unknown as Record<Kind, Shape>;
 
 const mix = (h: number, v: number) => {
   const x = Math.imul(h ^ v, 0x5bd1e995);
@@ -858,83 +783,57 @@ function sameValue(a: FieldValue, b: FieldValue): boolean {
  * A shape's hash and equality, compiled for its fields. One generic loop over field names would read
  * every field of every kind through one megamorphic access site; a function per shape reads each field at
  * a site that only ever sees that shape, which makes interning several times faster.
- */
-function shape(code: number, kind: string, fields: readonly string[]): Shape {
-  const names = fields.map((f) => JSON.stringify(f));
-  const args = fields.map((_, i) => 'f' + i);
-  const hash = new Function(
-    'hashValue',
-    `return (c) => { let h = ${code}; ${names.map((f) => `h = hashValue(h, c[${f}]);`).join(' ')} return h; };`,
-  );
-  const same = new Function(
-    'sameValue',
-    `return (a, b) => a.kind === b.kind${names.map((f) => ` && sameValue(a[${f}], b[${f}])`).join('')};`,
-  );
-  const hashFields = new Function(
-    'hashValue',
-    `return (${args}) => { let h = ${code}; ${args.map((a) => `h = hashValue(h, ${a});`).join(' ')} return h; };`,
-  );
-  const sameFields = new Function(
-    'sameValue',
-    `return (n, ${args}) => n.kind === ${JSON.stringify(kind)}${names.map((f, i) => ` && sameValue(n[${f}], ${args[i]})`).join('')};`,
-  );
-  const make = new Function(
-    `return (${args}) => ({ id: 0, kind: ${JSON.stringify(kind)}${names.map((f, i) => `, ${f}: ${args[i]}`).join('')} });`,
-  );
-  return {
-    code,
-    fields,
-    hash: hash(hashValue),
-    same: same(sameValue),
-    hashFields: hashFields(hashValue),
-    sameFields: sameFields(sameValue),
-    make: make(),
-  };
+
+/** Whether node n is of the shape's kind with exactly these fields. */
+function sameFields(s: Shape, n: Node, a: FieldValue, b?: FieldValue, c?: FieldValue, d?: FieldValue): boolean {
+  if (n.kind !== s.kind) return false;
+  const r = n as unknown as FieldRecord;
+  const f = s.fields;
+  if (!sameValue(r[f[0]], a)) return false;
+  if (f.length < 2) return true;
+  if (!sameValue(r[f[1]], b!)) return false;
+  if (f.length < 3) return true;
+  if (!sameValue(r[f[2]], c!)) return false;
+  return f.length < 4 || sameValue(r[f[3]], d!);
 }
 
-/** The canonical node structurally equal to `candidate` (which gets an id and is frozen if it is new). */
-function intern<T extends Node>(candidate: T): T {
-  const shape = SHAPES[candidate.kind];
-  const c = candidate as unknown as FieldRecord;
-  const h = finish(shape.hash(c));
+/** The canonical node of the shape's kind with these fields (made, given an id and frozen if it is new). */
+function intern(s: Shape, a: FieldValue, b?: FieldValue, c?: FieldValue, d?: FieldValue): Node {
+  const arity = s.fields.length;
+  let h = hashValue(s.code, a);
+  if (arity > 1) {
+    h = hashValue(h, b!);
+    if (arity > 2) {
+      h = hashValue(h, c!);
+      if (arity > 3) h = hashValue(h, d!);
+    }
+  }
+  h = finish(h);
   let i = firstSlot(h);
   for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
     if (table[2 * i] === h) {
       const n = nodeAt(at);
-      if (n !== undefined && shape.same(n as unknown as FieldRecord, c)) return n as T;
+      if (n !== undefined && sameFields(s, n, a, b, c, d)) return n;
     }
     i = nextSlot(i);
   }
-  return place(i, h, candidate);
+  return place(i, h, s.make(a, b, c, d));
 }
 
-/**
- * `intern` for fields given as arguments: the node is allocated only when it is new, so the common case of
- * a bulk load that meets nodes it already has makes no garbage. Used by the factories of frequent axioms.
- */
-function internFields<T extends Node>(shape: Shape, a: FieldValue, b: FieldValue, c?: FieldValue, d?: FieldValue): T {
-  const h = finish(shape.hashFields(a, b, c!, d!));
-  let i = firstSlot(h);
-  for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
-    if (table[2 * i] === h) {
-      const n = nodeAt(at);
-      if (n !== undefined && shape.sameFields(n, a, b, c!, d!)) return n as T;
-    }
-    i = nextSlot(i);
-  }
-  return place(i, h, shape.make(a, b, c!, d!) as T);
-}
-
-/** Codes of the leaf tables, after the compound shapes' codes. */
-let nextLeafCode = 1000;
+/** Codes of the literal tables, after the kinds' codes. */
+let nextLiteralCode = 1000;
 
 /**
  * Interns leaves keyed by one string; `same` tells whether a node of the table has that key. With `own`,
  * a new leaf keeps its own copy of the string (see ownString); entities and IRIs share their strings
  * between roles, so for them the readers own the strings.
  */
-function stringKeyed<T extends Node>(make: (key: string) => T, same: (n: Node, key: string) => boolean, own = false): (key: string) => T {
-  const code = nextLeafCode++;
+function stringKeyed<T extends Node>(
+  code: number,
+  make: (key: string) => T,
+  same: (n: Node, key: string) => boolean,
+  own = false,
+): (key: string) => T {
   return (key) => {
     const h = finish(mix(code, hashString(key)));
     let i = firstSlot(h);
@@ -963,10 +862,10 @@ export function internedCount(): number {
   return liveEntries();
 }
 
-const byId = (a: NodeBase, b: NodeBase) => a.id - b.id;
+const byId = (a: Node, b: Node) => a.id - b.id;
 
 /** Canonical order for set-like operands: sorted by id, duplicates removed. */
-function asSet<T extends NodeBase>(items: readonly T[]): readonly T[] {
+function asSet<T extends Node>(items: readonly T[]): readonly T[] {
   if (items.length <= 1) return Object.freeze(items.slice());
   const sorted = items.slice().sort(byId);
   const out: T[] = [sorted[0]];
@@ -975,48 +874,18 @@ function asSet<T extends NodeBase>(items: readonly T[]): readonly T[] {
 }
 
 /** Canonical order for lists whose repetitions matter (DisjointClasses(A B A) makes A unsatisfiable). */
-function asBag<T extends NodeBase>(items: readonly T[]): readonly T[] {
+function asBag<T extends Node>(items: readonly T[]): readonly T[] {
   return Object.freeze(items.slice().sort(byId));
 }
 
-function asList<T extends NodeBase>(items: readonly T[]): readonly T[] {
+function asList<T extends Node>(items: readonly T[]): readonly T[] {
   return Object.freeze(items.slice());
 }
 
 const NO_ANNOTATIONS: readonly Annotation[] = Object.freeze([]);
 const annotationSet = (anns: readonly Annotation[] | undefined) => (anns === undefined || anns.length === 0 ? NO_ANNOTATIONS : asSet(anns));
 
-// ---------------------------------------------------------------- factory: leaves
-
-function entityFactory<K extends EntityKind>(kind: K): (iri: IRI) => Extract<Entity, { kind: K }> {
-  return stringKeyed(
-    (iri) => ({ id: 0, kind, iri }) as unknown as Extract<Entity, { kind: K }>,
-    (n, iri) => n.kind === kind && (n as Entity).iri === iri,
-  );
-}
-
-export const cls = entityFactory('Class');
-export const objectProperty = entityFactory('ObjectProperty');
-export const dataProperty = entityFactory('DataProperty');
-export const annotationProperty = entityFactory('AnnotationProperty');
-export const namedIndividual = entityFactory('NamedIndividual');
-export const datatype = entityFactory('Datatype');
-
-const entityMakers: Record<EntityKind, (iri: IRI) => Entity> = {
-  Class: cls,
-  ObjectProperty: objectProperty,
-  DataProperty: dataProperty,
-  AnnotationProperty: annotationProperty,
-  NamedIndividual: namedIndividual,
-  Datatype: datatype,
-};
-export function entity(kind: EntityKind, iri: IRI): Entity {
-  return entityMakers[kind](iri);
-}
-
-export const thing = () => cls(OWL_THING);
-export const nothing = () => cls(OWL_NOTHING);
-export const rdfsLiteral = () => datatype(RDFS_LITERAL);
+// ---------------------------------------------------------------- factories
 
 const threadScope = randomBytes(4).toString('hex');
 let documentScopes = 0;
@@ -1029,28 +898,14 @@ export function documentScope(): string {
   return threadScope + '.' + ++documentScopes;
 }
 
-export const anonymousIndividual: (nodeId: string) => AnonymousIndividual = stringKeyed(
-  (nodeId) => ({ id: 0, kind: 'AnonymousIndividual', nodeId }),
-  (n, nodeId) => n.kind === 'AnonymousIndividual' && n.nodeId === nodeId,
-);
-
-export const iriNode: (iri: IRI) => IRINode = stringKeyed(
-  (iri) => ({ id: 0, kind: 'IRI', iri }),
-  (n, iri) => n.kind === 'IRI' && n.iri === iri,
-);
-
-export const variable: (iri: IRI) => Variable = stringKeyed(
-  (iri) => ({ id: 0, kind: 'Variable', iri }),
-  (n, iri) => n.kind === 'Variable' && n.iri === iri,
-);
-
 /** Literal tables by datatype, and by language tag as written (tags differing in case share one table). */
 const typedLiterals = new Map<string, (lex: string) => Literal>();
 const taggedLiterals = new Map<string, (lex: string) => Literal>();
 
 function literalTable(dt: IRI, lang: string): (lex: string) => Literal {
   return stringKeyed(
-    (text) => ({ id: 0, kind: 'Literal', lex: text, datatype: dt, lang }),
+    nextLiteralCode++,
+    (text) => SHAPES.Literal.make(text, dt, lang) as Literal,
     (n, text) => n.kind === 'Literal' && n.lex === text && n.datatype === dt && n.lang === lang,
     true,
   );
@@ -1081,417 +936,173 @@ export function literal(lex: string, datatypeIri?: IRI, lang?: string): Literal 
   return table(lex);
 }
 
-// ---------------------------------------------------------------- factory: expressions
+type Normalize = (v: FieldValue | undefined) => FieldValue;
 
-export const objectInverseOf = (property: ObjectProperty): ObjectInverseOf => intern({ id: 0, kind: 'ObjectInverseOf', property });
+/** The node an optional field of each sort takes when left out. */
+const TOPS: Record<TopSort, () => Node> = {
+  ClassExpression: () => FACTORIES.Class(OWL_THING),
+  DataRange: () => FACTORIES.Datatype(RDFS_LITERAL),
+};
+const LIST_FORMS: Record<string, Normalize> = {
+  set: (v) => asSet(v as readonly Node[]),
+  bag: (v) => asBag(v as readonly Node[]),
+  list: (v) => asList(v as readonly Node[]),
+};
 
-export function dataIntersectionOf(operands: readonly DataRange[]): DataIntersectionOf {
-  const ops = asSet(operands);
-  return intern({ id: 0, kind: 'DataIntersectionOf', operands: ops });
-}
-export function dataUnionOf(operands: readonly DataRange[]): DataUnionOf {
-  const ops = asSet(operands);
-  return intern({ id: 0, kind: 'DataUnionOf', operands: ops });
-}
-export const dataComplementOf = (operand: DataRange): DataComplementOf => intern({ id: 0, kind: 'DataComplementOf', operand });
-export function dataOneOf(literals: readonly Literal[]): DataOneOf {
-  const ls = asSet(literals);
-  return intern({ id: 0, kind: 'DataOneOf', literals: ls });
-}
-export const facetRestriction = (facet: IRI, value: Literal): FacetRestriction => intern({ id: 0, kind: 'FacetRestriction', facet, value });
-export function datatypeRestriction(dt: Datatype, restrictions: readonly FacetRestriction[]): DatatypeRestriction {
-  const rs = asSet(restrictions);
-  return intern({ id: 0, kind: 'DatatypeRestriction', datatype: dt, restrictions: rs });
-}
-
-export function objectIntersectionOf(operands: readonly ClassExpression[]): ObjectIntersectionOf {
-  const ops = asSet(operands);
-  return intern({ id: 0, kind: 'ObjectIntersectionOf', operands: ops });
-}
-export function objectUnionOf(operands: readonly ClassExpression[]): ObjectUnionOf {
-  const ops = asSet(operands);
-  return intern({ id: 0, kind: 'ObjectUnionOf', operands: ops });
-}
-export const objectComplementOf = (operand: ClassExpression): ObjectComplementOf => intern({ id: 0, kind: 'ObjectComplementOf', operand });
-export function objectOneOf(individuals: readonly Individual[]): ObjectOneOf {
-  const is = asSet(individuals);
-  return intern({ id: 0, kind: 'ObjectOneOf', individuals: is });
-}
-export const objectSomeValuesFrom = (property: ObjectPropertyExpression, filler: ClassExpression): ObjectSomeValuesFrom =>
-  intern({ id: 0, kind: 'ObjectSomeValuesFrom', property, filler });
-export const objectAllValuesFrom = (property: ObjectPropertyExpression, filler: ClassExpression): ObjectAllValuesFrom =>
-  intern({ id: 0, kind: 'ObjectAllValuesFrom', property, filler });
-export const objectHasValue = (property: ObjectPropertyExpression, individual: Individual): ObjectHasValue =>
-  intern({ id: 0, kind: 'ObjectHasValue', property, individual });
-export const objectHasSelf = (property: ObjectPropertyExpression): ObjectHasSelf => intern({ id: 0, kind: 'ObjectHasSelf', property });
-
-function objectCardinality<K extends 'ObjectMinCardinality' | 'ObjectMaxCardinality' | 'ObjectExactCardinality'>(kind: K) {
-  return (cardinality: number, property: ObjectPropertyExpression, filler: ClassExpression = thing()): ObjectCardinality<K> =>
-    intern({ id: 0, kind, cardinality, property, filler } as ObjectCardinality<K> as never);
-}
-export const objectMinCardinality = objectCardinality('ObjectMinCardinality');
-export const objectMaxCardinality = objectCardinality('ObjectMaxCardinality');
-export const objectExactCardinality = objectCardinality('ObjectExactCardinality');
-
-export const dataSomeValuesFrom = (property: DataProperty, filler: DataRange): DataSomeValuesFrom =>
-  intern({ id: 0, kind: 'DataSomeValuesFrom', property, filler });
-export const dataAllValuesFrom = (property: DataProperty, filler: DataRange): DataAllValuesFrom =>
-  intern({ id: 0, kind: 'DataAllValuesFrom', property, filler });
-export const dataHasValue = (property: DataProperty, value: Literal): DataHasValue =>
-  intern({ id: 0, kind: 'DataHasValue', property, value });
-
-function dataCardinality<K extends 'DataMinCardinality' | 'DataMaxCardinality' | 'DataExactCardinality'>(kind: K) {
-  return (cardinality: number, property: DataProperty, filler: DataRange = rdfsLiteral()): DataCardinality<K> =>
-    intern({ id: 0, kind, cardinality, property, filler } as DataCardinality<K> as never);
-}
-export const dataMinCardinality = dataCardinality('DataMinCardinality');
-export const dataMaxCardinality = dataCardinality('DataMaxCardinality');
-export const dataExactCardinality = dataCardinality('DataExactCardinality');
-
-// ---------------------------------------------------------------- factory: annotations and SWRL
-
-export function annotation(property: AnnotationProperty, value: AnnotationValue, annotations?: readonly Annotation[]): Annotation {
-  const anns = annotationSet(annotations);
-  return intern({ id: 0, kind: 'Annotation', property, value, annotations: anns });
+/** What a factory does to a field's argument before interning (undefined: nothing). */
+function normalizer(type: FieldType): Normalize | undefined {
+  if (type === 'annotations') return (v) => annotationSet(v as readonly Annotation[] | undefined);
+  if (type.endsWith('?')) {
+    const top = TOPS[type.slice(0, -1) as TopSort];
+    return (v) => v ?? top();
+  }
+  const space = type.indexOf(' ');
+  return space < 0 ? undefined : LIST_FORMS[type.slice(0, space)];
 }
 
-export const classAtom = (c: ClassExpression, arg: IArg): ClassAtom => intern({ id: 0, kind: 'ClassAtom', cls: c, arg });
-export const dataRangeAtom = (range: DataRange, arg: DArg): DataRangeAtom => intern({ id: 0, kind: 'DataRangeAtom', range, arg });
-export const objectPropertyAtom = (property: ObjectPropertyExpression, first: IArg, second: IArg): ObjectPropertyAtom =>
-  intern({ id: 0, kind: 'ObjectPropertyAtom', property, first, second });
-export const dataPropertyAtom = (property: DataProperty, first: IArg, second: DArg): DataPropertyAtom =>
-  intern({ id: 0, kind: 'DataPropertyAtom', property, first, second });
-export function builtInAtom(iri: IRI, args: readonly DArg[]): BuiltInAtom {
-  const as = asList(args);
-  return intern({ id: 0, kind: 'BuiltInAtom', iri, args: as });
-}
-export const sameIndividualAtom = (first: IArg, second: IArg): SameIndividualAtom =>
-  intern({ id: 0, kind: 'SameIndividualAtom', first, second });
-export const differentIndividualsAtom = (first: IArg, second: IArg): DifferentIndividualsAtom =>
-  intern({ id: 0, kind: 'DifferentIndividualsAtom', first, second });
-
-// ---------------------------------------------------------------- factory: axioms
-
-type Anns = readonly Annotation[] | undefined;
-
-export const declaration = (e: Entity, anns?: Anns): Declaration => internFields(SHAPES.Declaration, e, annotationSet(anns));
-
-export const subClassOf = (sub: ClassExpression, sup: ClassExpression, anns?: Anns): SubClassOf =>
-  internFields(SHAPES.SubClassOf, sub, sup, annotationSet(anns));
-export function equivalentClasses(classes: readonly ClassExpression[], anns?: Anns): EquivalentClasses {
-  const cs = asSet(classes);
-  return intern({ id: 0, kind: 'EquivalentClasses', classes: cs, annotations: annotationSet(anns) });
-}
-export function disjointClasses(classes: readonly ClassExpression[], anns?: Anns): DisjointClasses {
-  const cs = asBag(classes);
-  return intern({ id: 0, kind: 'DisjointClasses', classes: cs, annotations: annotationSet(anns) });
-}
-export function disjointUnion(c: Class, classes: readonly ClassExpression[], anns?: Anns): DisjointUnion {
-  const cs = asBag(classes);
-  return intern({ id: 0, kind: 'DisjointUnion', cls: c, classes: cs, annotations: annotationSet(anns) });
+/**
+ * The factory of a kind, derived from its declaration: a leaf keyed by one string gets a table of its own
+ * hash code; any other kind normalizes its arguments (list forms, defaults, annotation sets, the order of a
+ * symmetric pair) and interns them.
+ */
+function factory(kind: Kind): (...fields: FieldValue[]) => Node {
+  const spec: ConstructSpec = CONSTRUCTS[kind];
+  const s = SHAPES[kind];
+  const [first] = spec.fields;
+  if (spec.fields.length === 1 && (first[1] === 'iri' || first[1] === 'string')) {
+    const field = first[0];
+    return stringKeyed(
+      s.code,
+      (key) => s.make(key),
+      (n, key) => n.kind === kind && (n as unknown as FieldRecord)[field] === key,
+    ) as (...fields: FieldValue[]) => Node;
+  }
+  const [n0, n1, n2, n3] = spec.fields.map(([, type]) => normalizer(type));
+  const symmetric = spec.symmetric === true;
+  return (a?: FieldValue, b?: FieldValue, c?: FieldValue, d?: FieldValue) => {
+    if (n0 !== undefined) a = n0(a);
+    if (n1 !== undefined) b = n1(b);
+    if (n2 !== undefined) c = n2(c);
+    if (n3 !== undefined) d = n3(d);
+    if (symmetric && (b as Node).id < (a as Node).id) [a, b] = [b, a];
+    return intern(s, a!, b, c, d);
+  };
 }
 
-export const subObjectPropertyOf = (sub: ObjectPropertyExpression, sup: ObjectPropertyExpression, anns?: Anns): SubObjectPropertyOf =>
-  intern({ id: 0, kind: 'SubObjectPropertyOf', sub, sup, annotations: annotationSet(anns) });
-export function subPropertyChainOf(
-  chain: readonly ObjectPropertyExpression[],
-  sup: ObjectPropertyExpression,
-  anns?: Anns,
-): SubPropertyChainOf {
-  const ch = asList(chain);
-  return intern({ id: 0, kind: 'SubPropertyChainOf', chain: ch, sup, annotations: annotationSet(anns) });
-}
-export function equivalentObjectProperties(properties: readonly ObjectPropertyExpression[], anns?: Anns): EquivalentObjectProperties {
-  const ps = asSet(properties);
-  return intern({ id: 0, kind: 'EquivalentObjectProperties', properties: ps, annotations: annotationSet(anns) });
-}
-export function disjointObjectProperties(properties: readonly ObjectPropertyExpression[], anns?: Anns): DisjointObjectProperties {
-  const ps = asBag(properties);
-  return intern({ id: 0, kind: 'DisjointObjectProperties', properties: ps, annotations: annotationSet(anns) });
-}
-/** InverseObjectProperties is symmetric: (P, Q) and (Q, P) are one axiom, kept in id order. */
-export function inverseObjectProperties(p: ObjectPropertyExpression, q: ObjectPropertyExpression, anns?: Anns): InverseObjectProperties {
-  const [first, second] = p.id <= q.id ? [p, q] : [q, p];
-  return intern({ id: 0, kind: 'InverseObjectProperties', first, second, annotations: annotationSet(anns) });
-}
-export const objectPropertyDomain = (property: ObjectPropertyExpression, domain: ClassExpression, anns?: Anns): ObjectPropertyDomain =>
-  intern({ id: 0, kind: 'ObjectPropertyDomain', property, domain, annotations: annotationSet(anns) });
-export const objectPropertyRange = (property: ObjectPropertyExpression, range: ClassExpression, anns?: Anns): ObjectPropertyRange =>
-  intern({ id: 0, kind: 'ObjectPropertyRange', property, range, annotations: annotationSet(anns) });
+/** Every kind's factory (a literal's is `literal`, which keeps a table per datatype and language tag). */
+const FACTORIES = Object.fromEntries(KINDS.map((kind) => [kind, kind === 'Literal' ? literal : factory(kind)])) as unknown as {
+  readonly [K in Kind]: Factory<K>;
+};
 
-export type CharacteristicKind =
-  | 'FunctionalObjectProperty'
-  | 'InverseFunctionalObjectProperty'
-  | 'ReflexiveObjectProperty'
-  | 'IrreflexiveObjectProperty'
-  | 'SymmetricObjectProperty'
-  | 'AsymmetricObjectProperty'
-  | 'TransitiveObjectProperty';
-export function objectPropertyCharacteristic<K extends CharacteristicKind>(
+/** A node of the given kind from its fields in table order (as the kind's factory takes them). */
+export function build(kind: Kind, fields: readonly FieldValue[]): Node {
+  return (FACTORIES[kind] as unknown as (...f: readonly FieldValue[]) => Node)(...fields);
+}
+
+/** A node's fields in table order. */
+export function fieldValues(n: Node): FieldValue[] {
+  const r = n as unknown as FieldRecord;
+  return SHAPES[n.kind].fields.map((f) => r[f]);
+}
+
+export const cls = FACTORIES.Class;
+export const objectProperty = FACTORIES.ObjectProperty;
+export const dataProperty = FACTORIES.DataProperty;
+export const annotationProperty = FACTORIES.AnnotationProperty;
+export const namedIndividual = FACTORIES.NamedIndividual;
+export const datatype = FACTORIES.Datatype;
+export const entity = (kind: EntityKind, iri: IRI): Entity => FACTORIES[kind](iri);
+export const thing = () => cls(OWL_THING);
+export const nothing = () => cls(OWL_NOTHING);
+export const rdfsLiteral = () => datatype(RDFS_LITERAL);
+
+export const anonymousIndividual = FACTORIES.AnonymousIndividual;
+export const iriNode = FACTORIES.IRI;
+export const variable = FACTORIES.Variable;
+
+export const objectInverseOf = FACTORIES.ObjectInverseOf;
+export const dataIntersectionOf = FACTORIES.DataIntersectionOf;
+export const dataUnionOf = FACTORIES.DataUnionOf;
+export const dataComplementOf = FACTORIES.DataComplementOf;
+export const dataOneOf = FACTORIES.DataOneOf;
+export const facetRestriction = FACTORIES.FacetRestriction;
+export const datatypeRestriction = FACTORIES.DatatypeRestriction;
+
+export const objectIntersectionOf = FACTORIES.ObjectIntersectionOf;
+export const objectUnionOf = FACTORIES.ObjectUnionOf;
+export const objectComplementOf = FACTORIES.ObjectComplementOf;
+export const objectOneOf = FACTORIES.ObjectOneOf;
+export const objectSomeValuesFrom = FACTORIES.ObjectSomeValuesFrom;
+export const objectAllValuesFrom = FACTORIES.ObjectAllValuesFrom;
+export const objectHasValue = FACTORIES.ObjectHasValue;
+export const objectHasSelf = FACTORIES.ObjectHasSelf;
+export const objectMinCardinality = FACTORIES.ObjectMinCardinality;
+export const objectMaxCardinality = FACTORIES.ObjectMaxCardinality;
+export const objectExactCardinality = FACTORIES.ObjectExactCardinality;
+export const dataSomeValuesFrom = FACTORIES.DataSomeValuesFrom;
+export const dataAllValuesFrom = FACTORIES.DataAllValuesFrom;
+export const dataHasValue = FACTORIES.DataHasValue;
+export const dataMinCardinality = FACTORIES.DataMinCardinality;
+export const dataMaxCardinality = FACTORIES.DataMaxCardinality;
+export const dataExactCardinality = FACTORIES.DataExactCardinality;
+
+export const annotation = FACTORIES.Annotation;
+
+export const classAtom = FACTORIES.ClassAtom;
+export const dataRangeAtom = FACTORIES.DataRangeAtom;
+export const objectPropertyAtom = FACTORIES.ObjectPropertyAtom;
+export const dataPropertyAtom = FACTORIES.DataPropertyAtom;
+export const builtInAtom = FACTORIES.BuiltInAtom;
+export const sameIndividualAtom = FACTORIES.SameIndividualAtom;
+export const differentIndividualsAtom = FACTORIES.DifferentIndividualsAtom;
+
+export const declaration = FACTORIES.Declaration;
+export const subClassOf = FACTORIES.SubClassOf;
+export const equivalentClasses = FACTORIES.EquivalentClasses;
+export const disjointClasses = FACTORIES.DisjointClasses;
+export const disjointUnion = FACTORIES.DisjointUnion;
+export const subObjectPropertyOf = FACTORIES.SubObjectPropertyOf;
+export const subPropertyChainOf = FACTORIES.SubPropertyChainOf;
+export const equivalentObjectProperties = FACTORIES.EquivalentObjectProperties;
+export const disjointObjectProperties = FACTORIES.DisjointObjectProperties;
+export const inverseObjectProperties = FACTORIES.InverseObjectProperties;
+export const objectPropertyDomain = FACTORIES.ObjectPropertyDomain;
+export const objectPropertyRange = FACTORIES.ObjectPropertyRange;
+export const objectPropertyCharacteristic = <K extends CharacteristicKind>(
   kind: K,
   property: ObjectPropertyExpression,
-  anns?: Anns,
-): ObjectPropertyCharacteristic<K> {
-  return intern({ id: 0, kind, property, annotations: annotationSet(anns) } as ObjectPropertyCharacteristic<K> as never);
-}
-
-export const subDataPropertyOf = (sub: DataProperty, sup: DataProperty, anns?: Anns): SubDataPropertyOf =>
-  intern({ id: 0, kind: 'SubDataPropertyOf', sub, sup, annotations: annotationSet(anns) });
-export function equivalentDataProperties(properties: readonly DataProperty[], anns?: Anns): EquivalentDataProperties {
-  const ps = asSet(properties);
-  return intern({ id: 0, kind: 'EquivalentDataProperties', properties: ps, annotations: annotationSet(anns) });
-}
-export function disjointDataProperties(properties: readonly DataProperty[], anns?: Anns): DisjointDataProperties {
-  const ps = asBag(properties);
-  return intern({ id: 0, kind: 'DisjointDataProperties', properties: ps, annotations: annotationSet(anns) });
-}
-export const dataPropertyDomain = (property: DataProperty, domain: ClassExpression, anns?: Anns): DataPropertyDomain =>
-  intern({ id: 0, kind: 'DataPropertyDomain', property, domain, annotations: annotationSet(anns) });
-export const dataPropertyRange = (property: DataProperty, range: DataRange, anns?: Anns): DataPropertyRange =>
-  intern({ id: 0, kind: 'DataPropertyRange', property, range, annotations: annotationSet(anns) });
-export const functionalDataProperty = (property: DataProperty, anns?: Anns): FunctionalDataProperty =>
-  intern({ id: 0, kind: 'FunctionalDataProperty', property, annotations: annotationSet(anns) });
-
-export const datatypeDefinition = (dt: Datatype, range: DataRange, anns?: Anns): DatatypeDefinition =>
-  intern({ id: 0, kind: 'DatatypeDefinition', datatype: dt, range, annotations: annotationSet(anns) });
-export function hasKey(
-  c: ClassExpression,
-  objectProperties: readonly ObjectPropertyExpression[],
-  dataProperties: readonly DataProperty[],
-  anns?: Anns,
-): HasKey {
-  const ops = asSet(objectProperties);
-  const dps = asSet(dataProperties);
-  return intern({ id: 0, kind: 'HasKey', cls: c, objectProperties: ops, dataProperties: dps, annotations: annotationSet(anns) });
-}
-
-export function sameIndividual(individuals: readonly Individual[], anns?: Anns): SameIndividual {
-  const is = asSet(individuals);
-  return intern({ id: 0, kind: 'SameIndividual', individuals: is, annotations: annotationSet(anns) });
-}
-export function differentIndividuals(individuals: readonly Individual[], anns?: Anns): DifferentIndividuals {
-  const is = asBag(individuals);
-  return intern({ id: 0, kind: 'DifferentIndividuals', individuals: is, annotations: annotationSet(anns) });
-}
-export const classAssertion = (c: ClassExpression, individual: Individual, anns?: Anns): ClassAssertion =>
-  internFields(SHAPES.ClassAssertion, c, individual, annotationSet(anns));
-export const objectPropertyAssertion = (
-  property: ObjectPropertyExpression,
-  subject: Individual,
-  object: Individual,
-  anns?: Anns,
-): ObjectPropertyAssertion => internFields(SHAPES.ObjectPropertyAssertion, property, subject, object, annotationSet(anns));
-export const negativeObjectPropertyAssertion = (
-  property: ObjectPropertyExpression,
-  subject: Individual,
-  object: Individual,
-  anns?: Anns,
-): NegativeObjectPropertyAssertion =>
-  intern({ id: 0, kind: 'NegativeObjectPropertyAssertion', property, subject, object, annotations: annotationSet(anns) });
-export const dataPropertyAssertion = (property: DataProperty, subject: Individual, value: Literal, anns?: Anns): DataPropertyAssertion =>
-  internFields(SHAPES.DataPropertyAssertion, property, subject, value, annotationSet(anns));
-export const negativeDataPropertyAssertion = (
-  property: DataProperty,
-  subject: Individual,
-  value: Literal,
-  anns?: Anns,
-): NegativeDataPropertyAssertion =>
-  intern({ id: 0, kind: 'NegativeDataPropertyAssertion', property, subject, value, annotations: annotationSet(anns) });
-
-export const annotationAssertion = (
-  property: AnnotationProperty,
-  subject: AnnotationSubject,
-  value: AnnotationValue,
-  anns?: Anns,
-): AnnotationAssertion => internFields(SHAPES.AnnotationAssertion, property, subject, value, annotationSet(anns));
-export const subAnnotationPropertyOf = (sub: AnnotationProperty, sup: AnnotationProperty, anns?: Anns): SubAnnotationPropertyOf =>
-  intern({ id: 0, kind: 'SubAnnotationPropertyOf', sub, sup, annotations: annotationSet(anns) });
-export const annotationPropertyDomain = (property: AnnotationProperty, domain: IRI, anns?: Anns): AnnotationPropertyDomain =>
-  intern({ id: 0, kind: 'AnnotationPropertyDomain', property, domain, annotations: annotationSet(anns) });
-export const annotationPropertyRange = (property: AnnotationProperty, range: IRI, anns?: Anns): AnnotationPropertyRange =>
-  intern({ id: 0, kind: 'AnnotationPropertyRange', property, range, annotations: annotationSet(anns) });
-
-export function dlSafeRule(body: readonly Atom[], head: readonly Atom[], anns?: Anns): DLSafeRule {
-  const b = asSet(body);
-  const h = asSet(head);
-  return intern({ id: 0, kind: 'DLSafeRule', body: b, head: h, annotations: annotationSet(anns) });
-}
+  anns?: readonly Annotation[],
+): NodeOf<K> => FACTORIES[kind as CharacteristicKind](property, anns) as unknown as NodeOf<K>;
+export const subDataPropertyOf = FACTORIES.SubDataPropertyOf;
+export const equivalentDataProperties = FACTORIES.EquivalentDataProperties;
+export const disjointDataProperties = FACTORIES.DisjointDataProperties;
+export const dataPropertyDomain = FACTORIES.DataPropertyDomain;
+export const dataPropertyRange = FACTORIES.DataPropertyRange;
+export const functionalDataProperty = FACTORIES.FunctionalDataProperty;
+export const datatypeDefinition = FACTORIES.DatatypeDefinition;
+export const hasKey = FACTORIES.HasKey;
+export const sameIndividual = FACTORIES.SameIndividual;
+export const differentIndividuals = FACTORIES.DifferentIndividuals;
+export const classAssertion = FACTORIES.ClassAssertion;
+export const objectPropertyAssertion = FACTORIES.ObjectPropertyAssertion;
+export const negativeObjectPropertyAssertion = FACTORIES.NegativeObjectPropertyAssertion;
+export const dataPropertyAssertion = FACTORIES.DataPropertyAssertion;
+export const negativeDataPropertyAssertion = FACTORIES.NegativeDataPropertyAssertion;
+export const annotationAssertion = FACTORIES.AnnotationAssertion;
+export const subAnnotationPropertyOf = FACTORIES.SubAnnotationPropertyOf;
+export const annotationPropertyDomain = FACTORIES.AnnotationPropertyDomain;
+export const annotationPropertyRange = FACTORIES.AnnotationPropertyRange;
+export const dlSafeRule = FACTORIES.DLSafeRule;
 
 // ---------------------------------------------------------------- structural helpers
 
-/** The same axiom without its annotations (the logical core used to match annotated and plain forms). */
+/** The same axiom with other annotations (its fields, the annotations last, through its factory). */
 export function withAnnotations<A extends Axiom>(a: A, anns: readonly Annotation[]): A {
-  return rebuildAxiom(a, anns) as A;
+  const fields = fieldValues(a);
+  fields[fields.length - 1] = anns;
+  return build(a.kind, fields) as A;
 }
+/** The same axiom without its annotations (the logical core used to match annotated and plain forms). */
 export function axiomWithoutAnnotations<A extends Axiom>(a: A): A {
   return a.annotations.length === 0 ? a : withAnnotations(a, NO_ANNOTATIONS);
-}
-
-function rebuildAxiom(a: Axiom, anns: readonly Annotation[]): Axiom {
-  switch (a.kind) {
-    case 'Declaration':
-      return declaration(a.entity, anns);
-    case 'SubClassOf':
-      return subClassOf(a.sub, a.sup, anns);
-    case 'EquivalentClasses':
-      return equivalentClasses(a.classes, anns);
-    case 'DisjointClasses':
-      return disjointClasses(a.classes, anns);
-    case 'DisjointUnion':
-      return disjointUnion(a.cls, a.classes, anns);
-    case 'SubObjectPropertyOf':
-      return subObjectPropertyOf(a.sub, a.sup, anns);
-    case 'SubPropertyChainOf':
-      return subPropertyChainOf(a.chain, a.sup, anns);
-    case 'EquivalentObjectProperties':
-      return equivalentObjectProperties(a.properties, anns);
-    case 'DisjointObjectProperties':
-      return disjointObjectProperties(a.properties, anns);
-    case 'InverseObjectProperties':
-      return inverseObjectProperties(a.first, a.second, anns);
-    case 'ObjectPropertyDomain':
-      return objectPropertyDomain(a.property, a.domain, anns);
-    case 'ObjectPropertyRange':
-      return objectPropertyRange(a.property, a.range, anns);
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-      return objectPropertyCharacteristic(a.kind, a.property, anns);
-    case 'SubDataPropertyOf':
-      return subDataPropertyOf(a.sub, a.sup, anns);
-    case 'EquivalentDataProperties':
-      return equivalentDataProperties(a.properties, anns);
-    case 'DisjointDataProperties':
-      return disjointDataProperties(a.properties, anns);
-    case 'DataPropertyDomain':
-      return dataPropertyDomain(a.property, a.domain, anns);
-    case 'DataPropertyRange':
-      return dataPropertyRange(a.property, a.range, anns);
-    case 'FunctionalDataProperty':
-      return functionalDataProperty(a.property, anns);
-    case 'DatatypeDefinition':
-      return datatypeDefinition(a.datatype, a.range, anns);
-    case 'HasKey':
-      return hasKey(a.cls, a.objectProperties, a.dataProperties, anns);
-    case 'SameIndividual':
-      return sameIndividual(a.individuals, anns);
-    case 'DifferentIndividuals':
-      return differentIndividuals(a.individuals, anns);
-    case 'ClassAssertion':
-      return classAssertion(a.cls, a.individual, anns);
-    case 'ObjectPropertyAssertion':
-      return objectPropertyAssertion(a.property, a.subject, a.object, anns);
-    case 'NegativeObjectPropertyAssertion':
-      return negativeObjectPropertyAssertion(a.property, a.subject, a.object, anns);
-    case 'DataPropertyAssertion':
-      return dataPropertyAssertion(a.property, a.subject, a.value, anns);
-    case 'NegativeDataPropertyAssertion':
-      return negativeDataPropertyAssertion(a.property, a.subject, a.value, anns);
-    case 'AnnotationAssertion':
-      return annotationAssertion(a.property, a.subject, a.value, anns);
-    case 'SubAnnotationPropertyOf':
-      return subAnnotationPropertyOf(a.sub, a.sup, anns);
-    case 'AnnotationPropertyDomain':
-      return annotationPropertyDomain(a.property, a.domain, anns);
-    case 'AnnotationPropertyRange':
-      return annotationPropertyRange(a.property, a.range, anns);
-    case 'DLSafeRule':
-      return dlSafeRule(a.body, a.head, anns);
-    default:
-      return unreachable(a);
-  }
-}
-
-export function isEntity(n: Node): n is Entity {
-  switch (n.kind) {
-    case 'Class':
-    case 'ObjectProperty':
-    case 'DataProperty':
-    case 'AnnotationProperty':
-    case 'NamedIndividual':
-    case 'Datatype':
-      return true;
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'Declaration':
-    case 'SubClassOf':
-    case 'EquivalentClasses':
-    case 'DisjointClasses':
-    case 'DisjointUnion':
-    case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf':
-    case 'EquivalentObjectProperties':
-    case 'DisjointObjectProperties':
-    case 'InverseObjectProperties':
-    case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange':
-    case 'SubDataPropertyOf':
-    case 'EquivalentDataProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'SameIndividual':
-    case 'DifferentIndividuals':
-    case 'ClassAssertion':
-    case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion':
-    case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-    case 'DLSafeRule':
-    case 'ObjectMinCardinality':
-    case 'ObjectMaxCardinality':
-    case 'ObjectExactCardinality':
-    case 'DataMinCardinality':
-    case 'DataMaxCardinality':
-    case 'DataExactCardinality':
-    case 'AnonymousIndividual':
-    case 'Literal':
-    case 'IRI':
-    case 'ObjectInverseOf':
-    case 'DataIntersectionOf':
-    case 'DataUnionOf':
-    case 'DataComplementOf':
-    case 'DataOneOf':
-    case 'DatatypeRestriction':
-    case 'FacetRestriction':
-    case 'ObjectIntersectionOf':
-    case 'ObjectUnionOf':
-    case 'ObjectComplementOf':
-    case 'ObjectOneOf':
-    case 'ObjectSomeValuesFrom':
-    case 'ObjectAllValuesFrom':
-    case 'ObjectHasValue':
-    case 'ObjectHasSelf':
-    case 'DataSomeValuesFrom':
-    case 'DataAllValuesFrom':
-    case 'DataHasValue':
-    case 'Annotation':
-    case 'Variable':
-    case 'ClassAtom':
-    case 'DataRangeAtom':
-    case 'ObjectPropertyAtom':
-    case 'DataPropertyAtom':
-    case 'BuiltInAtom':
-    case 'SameIndividualAtom':
-    case 'DifferentIndividualsAtom':
-      return false;
-    default:
-      return unreachable(n);
-  }
 }

@@ -10,7 +10,7 @@
 // decoding thread exactly as if it had been parsed there.
 
 import * as t from './terms.js';
-import type { Annotation, Axiom, IRI, Node } from './terms.js';
+import type { Annotation, Axiom, FieldType, IRI, Kind, Node } from './terms.js';
 import { performance } from 'node:perf_hooks';
 import { Ontology, type FormatId, type OntologyId, type UnmappedItem } from './ontology.js';
 
@@ -43,289 +43,41 @@ export function transferables(e: EncodedOntology): ArrayBuffer[] {
 
 // ---------------------------------------------------------------- record shapes
 //
-// Field types: n = node, l = list of nodes, s = string, k = short shared string, i = integer. `build` receives the decoded fields in
-// order and calls the factory; annotations are the last field of every axiom, as the factories take them.
+// One record shape per kind, derived from the construct table (terms.ts), whose order gives the kind codes.
+// Field types: n = node, l = list of nodes, s = string, k = short shared string, i = integer. A record's
+// fields are decoded in table order and passed to the kind's factory.
 
 type Field = Node | readonly Node[] | string | number;
-type Args = Field[];
 interface Shape {
-  readonly kind: Node['kind'];
+  readonly kind: Kind;
   readonly fields: readonly string[];
   readonly types: string;
-  readonly build: (a: Args) => Node;
 }
 
-/** Field `i`, typed by the factory parameter it is passed to (the table is checked by the round-trip test). */
-const n = <T>(a: Args, i: number): T => a[i] as unknown as T;
+function typeLetter(type: FieldType): string {
+  switch (type) {
+    case 'number':
+      return 'i';
+    case 'token':
+      return 'k';
+    case 'iri':
+    case 'string':
+      return 's';
+    case 'annotations':
+      return 'l';
+    default:
+      return type.includes(' ') ? 'l' : 'n';
+  }
+}
 
-const SHAPE_LIST: Shape[] = [
-  ...t.ENTITY_KINDS.map((kind): Shape => ({ kind, fields: ['iri'], types: 's', build: (a) => t.entity(kind, a[0] as string) })),
-  { kind: 'AnonymousIndividual', fields: ['nodeId'], types: 's', build: (a) => t.anonymousIndividual(a[0] as string) },
-  { kind: 'IRI', fields: ['iri'], types: 's', build: (a) => t.iriNode(a[0] as string) },
-  { kind: 'Variable', fields: ['iri'], types: 's', build: (a) => t.variable(a[0] as string) },
-  {
-    kind: 'Literal',
-    fields: ['lex', 'datatype', 'lang'],
-    types: 'skk',
-    build: (a) => t.literal(a[0] as string, a[1] as string, a[2] as string),
-  },
-  { kind: 'ObjectInverseOf', fields: ['property'], types: 'n', build: (a) => t.objectInverseOf(n(a, 0)) },
-  { kind: 'DataIntersectionOf', fields: ['operands'], types: 'l', build: (a) => t.dataIntersectionOf(n(a, 0)) },
-  { kind: 'DataUnionOf', fields: ['operands'], types: 'l', build: (a) => t.dataUnionOf(n(a, 0)) },
-  { kind: 'DataComplementOf', fields: ['operand'], types: 'n', build: (a) => t.dataComplementOf(n(a, 0)) },
-  { kind: 'DataOneOf', fields: ['literals'], types: 'l', build: (a) => t.dataOneOf(n(a, 0)) },
-  { kind: 'FacetRestriction', fields: ['facet', 'value'], types: 'kn', build: (a) => t.facetRestriction(n(a, 0), n(a, 1)) },
-  { kind: 'DatatypeRestriction', fields: ['datatype', 'restrictions'], types: 'nl', build: (a) => t.datatypeRestriction(n(a, 0), n(a, 1)) },
-  { kind: 'ObjectIntersectionOf', fields: ['operands'], types: 'l', build: (a) => t.objectIntersectionOf(n(a, 0)) },
-  { kind: 'ObjectUnionOf', fields: ['operands'], types: 'l', build: (a) => t.objectUnionOf(n(a, 0)) },
-  { kind: 'ObjectComplementOf', fields: ['operand'], types: 'n', build: (a) => t.objectComplementOf(n(a, 0)) },
-  { kind: 'ObjectOneOf', fields: ['individuals'], types: 'l', build: (a) => t.objectOneOf(n(a, 0)) },
-  { kind: 'ObjectSomeValuesFrom', fields: ['property', 'filler'], types: 'nn', build: (a) => t.objectSomeValuesFrom(n(a, 0), n(a, 1)) },
-  { kind: 'ObjectAllValuesFrom', fields: ['property', 'filler'], types: 'nn', build: (a) => t.objectAllValuesFrom(n(a, 0), n(a, 1)) },
-  { kind: 'ObjectHasValue', fields: ['property', 'individual'], types: 'nn', build: (a) => t.objectHasValue(n(a, 0), n(a, 1)) },
-  { kind: 'ObjectHasSelf', fields: ['property'], types: 'n', build: (a) => t.objectHasSelf(n(a, 0)) },
-  {
-    kind: 'ObjectMinCardinality',
-    fields: ['cardinality', 'property', 'filler'],
-    types: 'inn',
-    build: (a) => t.objectMinCardinality(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'ObjectMaxCardinality',
-    fields: ['cardinality', 'property', 'filler'],
-    types: 'inn',
-    build: (a) => t.objectMaxCardinality(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'ObjectExactCardinality',
-    fields: ['cardinality', 'property', 'filler'],
-    types: 'inn',
-    build: (a) => t.objectExactCardinality(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  { kind: 'DataSomeValuesFrom', fields: ['property', 'filler'], types: 'nn', build: (a) => t.dataSomeValuesFrom(n(a, 0), n(a, 1)) },
-  { kind: 'DataAllValuesFrom', fields: ['property', 'filler'], types: 'nn', build: (a) => t.dataAllValuesFrom(n(a, 0), n(a, 1)) },
-  { kind: 'DataHasValue', fields: ['property', 'value'], types: 'nn', build: (a) => t.dataHasValue(n(a, 0), n(a, 1)) },
-  {
-    kind: 'DataMinCardinality',
-    fields: ['cardinality', 'property', 'filler'],
-    types: 'inn',
-    build: (a) => t.dataMinCardinality(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'DataMaxCardinality',
-    fields: ['cardinality', 'property', 'filler'],
-    types: 'inn',
-    build: (a) => t.dataMaxCardinality(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'DataExactCardinality',
-    fields: ['cardinality', 'property', 'filler'],
-    types: 'inn',
-    build: (a) => t.dataExactCardinality(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  { kind: 'Annotation', fields: ['property', 'value', 'annotations'], types: 'nnl', build: (a) => t.annotation(n(a, 0), n(a, 1), n(a, 2)) },
-  { kind: 'ClassAtom', fields: ['cls', 'arg'], types: 'nn', build: (a) => t.classAtom(n(a, 0), n(a, 1)) },
-  { kind: 'DataRangeAtom', fields: ['range', 'arg'], types: 'nn', build: (a) => t.dataRangeAtom(n(a, 0), n(a, 1)) },
-  {
-    kind: 'ObjectPropertyAtom',
-    fields: ['property', 'first', 'second'],
-    types: 'nnn',
-    build: (a) => t.objectPropertyAtom(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'DataPropertyAtom',
-    fields: ['property', 'first', 'second'],
-    types: 'nnn',
-    build: (a) => t.dataPropertyAtom(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  { kind: 'BuiltInAtom', fields: ['iri', 'args'], types: 'sl', build: (a) => t.builtInAtom(n(a, 0), n(a, 1)) },
-  { kind: 'SameIndividualAtom', fields: ['first', 'second'], types: 'nn', build: (a) => t.sameIndividualAtom(n(a, 0), n(a, 1)) },
-  {
-    kind: 'DifferentIndividualsAtom',
-    fields: ['first', 'second'],
-    types: 'nn',
-    build: (a) => t.differentIndividualsAtom(n(a, 0), n(a, 1)),
-  },
-  // axioms
-  { kind: 'Declaration', fields: ['entity', 'annotations'], types: 'nl', build: (a) => t.declaration(n(a, 0), n(a, 1)) },
-  { kind: 'SubClassOf', fields: ['sub', 'sup', 'annotations'], types: 'nnl', build: (a) => t.subClassOf(n(a, 0), n(a, 1), n(a, 2)) },
-  { kind: 'EquivalentClasses', fields: ['classes', 'annotations'], types: 'll', build: (a) => t.equivalentClasses(n(a, 0), n(a, 1)) },
-  { kind: 'DisjointClasses', fields: ['classes', 'annotations'], types: 'll', build: (a) => t.disjointClasses(n(a, 0), n(a, 1)) },
-  {
-    kind: 'DisjointUnion',
-    fields: ['cls', 'classes', 'annotations'],
-    types: 'nll',
-    build: (a) => t.disjointUnion(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'SubObjectPropertyOf',
-    fields: ['sub', 'sup', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.subObjectPropertyOf(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'SubPropertyChainOf',
-    fields: ['chain', 'sup', 'annotations'],
-    types: 'lnl',
-    build: (a) => t.subPropertyChainOf(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'EquivalentObjectProperties',
-    fields: ['properties', 'annotations'],
-    types: 'll',
-    build: (a) => t.equivalentObjectProperties(n(a, 0), n(a, 1)),
-  },
-  {
-    kind: 'DisjointObjectProperties',
-    fields: ['properties', 'annotations'],
-    types: 'll',
-    build: (a) => t.disjointObjectProperties(n(a, 0), n(a, 1)),
-  },
-  {
-    kind: 'InverseObjectProperties',
-    fields: ['first', 'second', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.inverseObjectProperties(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'ObjectPropertyDomain',
-    fields: ['property', 'domain', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.objectPropertyDomain(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'ObjectPropertyRange',
-    fields: ['property', 'range', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.objectPropertyRange(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  ...(
-    [
-      'FunctionalObjectProperty',
-      'InverseFunctionalObjectProperty',
-      'ReflexiveObjectProperty',
-      'IrreflexiveObjectProperty',
-      'SymmetricObjectProperty',
-      'AsymmetricObjectProperty',
-      'TransitiveObjectProperty',
-    ] as const
-  ).map((kind): Shape => ({
-    kind,
-    fields: ['property', 'annotations'],
-    types: 'nl',
-    build: (a) => t.objectPropertyCharacteristic(kind, n(a, 0), n(a, 1)),
-  })),
-  {
-    kind: 'SubDataPropertyOf',
-    fields: ['sub', 'sup', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.subDataPropertyOf(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'EquivalentDataProperties',
-    fields: ['properties', 'annotations'],
-    types: 'll',
-    build: (a) => t.equivalentDataProperties(n(a, 0), n(a, 1)),
-  },
-  {
-    kind: 'DisjointDataProperties',
-    fields: ['properties', 'annotations'],
-    types: 'll',
-    build: (a) => t.disjointDataProperties(n(a, 0), n(a, 1)),
-  },
-  {
-    kind: 'DataPropertyDomain',
-    fields: ['property', 'domain', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.dataPropertyDomain(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'DataPropertyRange',
-    fields: ['property', 'range', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.dataPropertyRange(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'FunctionalDataProperty',
-    fields: ['property', 'annotations'],
-    types: 'nl',
-    build: (a) => t.functionalDataProperty(n(a, 0), n(a, 1)),
-  },
-  {
-    kind: 'DatatypeDefinition',
-    fields: ['datatype', 'range', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.datatypeDefinition(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'HasKey',
-    fields: ['cls', 'objectProperties', 'dataProperties', 'annotations'],
-    types: 'nlll',
-    build: (a) => t.hasKey(n(a, 0), n(a, 1), n(a, 2), n(a, 3)),
-  },
-  { kind: 'SameIndividual', fields: ['individuals', 'annotations'], types: 'll', build: (a) => t.sameIndividual(n(a, 0), n(a, 1)) },
-  {
-    kind: 'DifferentIndividuals',
-    fields: ['individuals', 'annotations'],
-    types: 'll',
-    build: (a) => t.differentIndividuals(n(a, 0), n(a, 1)),
-  },
-  {
-    kind: 'ClassAssertion',
-    fields: ['cls', 'individual', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.classAssertion(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'ObjectPropertyAssertion',
-    fields: ['property', 'subject', 'object', 'annotations'],
-    types: 'nnnl',
-    build: (a) => t.objectPropertyAssertion(n(a, 0), n(a, 1), n(a, 2), n(a, 3)),
-  },
-  {
-    kind: 'NegativeObjectPropertyAssertion',
-    fields: ['property', 'subject', 'object', 'annotations'],
-    types: 'nnnl',
-    build: (a) => t.negativeObjectPropertyAssertion(n(a, 0), n(a, 1), n(a, 2), n(a, 3)),
-  },
-  {
-    kind: 'DataPropertyAssertion',
-    fields: ['property', 'subject', 'value', 'annotations'],
-    types: 'nnnl',
-    build: (a) => t.dataPropertyAssertion(n(a, 0), n(a, 1), n(a, 2), n(a, 3)),
-  },
-  {
-    kind: 'NegativeDataPropertyAssertion',
-    fields: ['property', 'subject', 'value', 'annotations'],
-    types: 'nnnl',
-    build: (a) => t.negativeDataPropertyAssertion(n(a, 0), n(a, 1), n(a, 2), n(a, 3)),
-  },
-  {
-    kind: 'AnnotationAssertion',
-    fields: ['property', 'subject', 'value', 'annotations'],
-    types: 'nnnl',
-    build: (a) => t.annotationAssertion(n(a, 0), n(a, 1), n(a, 2), n(a, 3)),
-  },
-  {
-    kind: 'SubAnnotationPropertyOf',
-    fields: ['sub', 'sup', 'annotations'],
-    types: 'nnl',
-    build: (a) => t.subAnnotationPropertyOf(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'AnnotationPropertyDomain',
-    fields: ['property', 'domain', 'annotations'],
-    types: 'nsl',
-    build: (a) => t.annotationPropertyDomain(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  {
-    kind: 'AnnotationPropertyRange',
-    fields: ['property', 'range', 'annotations'],
-    types: 'nsl',
-    build: (a) => t.annotationPropertyRange(n(a, 0), n(a, 1), n(a, 2)),
-  },
-  { kind: 'DLSafeRule', fields: ['body', 'head', 'annotations'], types: 'lll', build: (a) => t.dlSafeRule(n(a, 0), n(a, 1), n(a, 2)) },
-];
+const SHAPE_LIST: readonly Shape[] = t.KINDS.map((kind) => ({
+  kind,
+  fields: t.fieldsOf(kind).map(([name]) => name),
+  types: t
+    .fieldsOf(kind)
+    .map(([, type]) => typeLetter(type))
+    .join(''),
+}));
 
 const CODE_BY_KIND = new Map<string, number>(SHAPE_LIST.map((s, i) => [s.kind, i]));
 
@@ -503,7 +255,7 @@ class Decoder {
       const shape = SHAPE_LIST[program[pc++]];
       if (shape === undefined) throw new Error(`corrupt ontology encoding at ${pc - 1}`);
       const types = shape.types;
-      const args: Args = new Array(types.length);
+      const args = new Array<Field>(types.length);
       for (let f = 0; f < types.length; f++) {
         const type = types.charCodeAt(f);
         const v = program[pc++];
@@ -516,7 +268,7 @@ class Decoder {
           args[f] = list;
         }
       }
-      nodes.push(shape.build(args));
+      nodes.push(t.build(shape.kind, args));
     }
     this.pc = pc;
   }
