@@ -29,6 +29,7 @@ import type { ReasonerId } from '../reasoner/registry.js';
 import type { CancelFlag } from '../reasoner/saturation.js';
 import type { Category } from './categories.js';
 import { unreachable } from '../util/unreachable.js';
+import { otherKinds, ANY_NODE } from '../model/terms.js';
 
 export interface EnumerationRequest {
   readonly text: string;
@@ -171,84 +172,8 @@ function assertionObjects(axioms: readonly Axiom[]): { objects: Set<IRI>; everyo
       case 'ReflexiveObjectProperty':
         everyone = true;
         break;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'SubClassOf':
-      case 'EquivalentClasses':
-      case 'DisjointClasses':
-      case 'DisjointUnion':
-      case 'SubObjectPropertyOf':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'DifferentIndividuals':
-      case 'ClassAssertion':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion':
-      case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange':
-      case 'DLSafeRule':
-      case 'ObjectMinCardinality':
-      case 'ObjectMaxCardinality':
-      case 'ObjectExactCardinality':
-      case 'DataMinCardinality':
-      case 'DataMaxCardinality':
-      case 'DataExactCardinality':
-      case 'Class':
-      case 'ObjectProperty':
-      case 'DataProperty':
-      case 'AnnotationProperty':
-      case 'NamedIndividual':
-      case 'Datatype':
-      case 'AnonymousIndividual':
-      case 'Literal':
-      case 'IRI':
-      case 'ObjectInverseOf':
-      case 'DataIntersectionOf':
-      case 'DataUnionOf':
-      case 'DataComplementOf':
-      case 'DataOneOf':
-      case 'DatatypeRestriction':
-      case 'FacetRestriction':
-      case 'ObjectIntersectionOf':
-      case 'ObjectUnionOf':
-      case 'ObjectComplementOf':
-      case 'ObjectSomeValuesFrom':
-      case 'ObjectAllValuesFrom':
-      case 'DataSomeValuesFrom':
-      case 'DataAllValuesFrom':
-      case 'DataHasValue':
-      case 'Annotation':
-      case 'Variable':
-      case 'ClassAtom':
-      case 'DataRangeAtom':
-      case 'ObjectPropertyAtom':
-      case 'DataPropertyAtom':
-      case 'BuiltInAtom':
-      case 'SameIndividualAtom':
-      case 'DifferentIndividualsAtom':
-        break;
       default:
-        return unreachable(n);
+        otherKinds(n, ANY_NODE);
     }
     forEachChild(n, visit);
   };

@@ -20,7 +20,7 @@ import type {
 } from './terms.js';
 import { collect } from './walk.js';
 import { AxiomSet } from './axiom-set.js';
-import { unreachable } from '../util/unreachable.js';
+import { otherKinds, ANY_AXIOM } from './terms.js';
 
 export interface OntologyId {
   readonly iri: IRI | null;
@@ -175,42 +175,8 @@ export class Indexes {
         op(this.classAssertionsByClass, a.cls, a);
         op(this.classAssertionsByIndividual, a.individual, a);
         break;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'EquivalentClasses':
-      case 'DisjointClasses':
-      case 'DisjointUnion':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'SameIndividual':
-      case 'DifferentIndividuals':
-      case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange':
-      case 'DLSafeRule':
-        break;
       default:
-        return unreachable(a);
+        otherKinds(a, ANY_AXIOM);
     }
   }
 

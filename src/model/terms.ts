@@ -334,6 +334,15 @@ export const AXIOM_GROUPS = [
   'rule',
 ] as const;
 export type AxiomGroup = (typeof AXIOM_GROUPS)[number];
+/** The groups of the nodes inside axioms that hold other nodes. */
+export const EXPRESSION_GROUPS = [
+  'objectPropertyExpression',
+  'dataRange',
+  'facetRestriction',
+  'classExpression',
+  'annotation',
+  'atom',
+] as const;
 /** `term`: the leaves that are not entities (anonymous individuals, IRIs, SWRL variables, literals). */
 export type Group =
   | 'entity'
@@ -971,11 +980,13 @@ function factory(kind: Kind): (...fields: FieldValue[]) => Node {
   const [first] = spec.fields;
   if (spec.fields.length === 1 && (first[1] === 'iri' || first[1] === 'string')) {
     const field = first[0];
-    return stringKeyed(
-      s.code,
-      (key) => s.make(key),
-      (n, key) => n.kind === kind && (n as unknown as FieldRecord)[field] === key,
-    ) as (...fields: FieldValue[]) => Node;
+    // Every string-keyed leaf but the anonymous individual is keyed by `iri`: reading that name at a site
+    // that sees no other keeps entity lookups (the hottest of a load) fast; a read of a varying name is not.
+    const same =
+      field === 'iri'
+        ? (n: Node, key: string) => n.kind === kind && (n as { readonly iri?: string }).iri === key
+        : (n: Node, key: string) => n.kind === kind && (n as unknown as FieldRecord)[field] === key;
+    return stringKeyed(s.code, (key) => s.make(key), same) as (...fields: FieldValue[]) => Node;
   }
   const [n0, n1, n2, n3] = spec.fields.map(([, type]) => normalizer(type));
   const symmetric = spec.symmetric === true;
@@ -1105,4 +1116,39 @@ export function withAnnotations<A extends Axiom>(a: A, anns: readonly Annotation
 /** The same axiom without its annotations (the logical core used to match annotated and plain forms). */
 export function axiomWithoutAnnotations<A extends Axiom>(a: A): A {
   return a.annotations.length === 0 ? a : withAnnotations(a, NO_ANNOTATIONS);
+}
+
+/**
+ * The node with every node it holds directly (in node and list fields, annotations included) replaced by
+ * `f`'s result, rebuilt through its factory; a node without node fields is returned as it is.
+ */
+export function mapChildren<N extends Node>(n: N, f: (child: Node) => Node): N {
+  const specs = fieldsOf(n.kind);
+  const values = fieldValues(n);
+  let changed = false;
+  for (let i = 0; i < specs.length; i++) {
+    const type = specs[i][1];
+    if (type === 'iri' || type === 'string' || type === 'token' || type === 'number') continue;
+    const v = values[i];
+    const mapped = Array.isArray(v) ? (v as readonly Node[]).map(f) : f(v as Node);
+    changed ||= Array.isArray(v) ? (mapped as Node[]).some((x, k) => x !== (v as readonly Node[])[k]) : mapped !== v;
+    values[i] = mapped;
+  }
+  return changed ? (build(n.kind, values) as N) : n;
+}
+
+/** A set of groups, made once per switch that closes with `otherKinds`. */
+export const groupSet = <G extends Group>(...groups: readonly G[]): ReadonlySet<G> => new Set(groups);
+/** The axioms' groups; the groups of the nodes that hold other nodes; every group. */
+export const ANY_AXIOM = groupSet(...AXIOM_GROUPS);
+export const ANY_COMPOUND = groupSet(...EXPRESSION_GROUPS, ...AXIOM_GROUPS);
+export const ANY_NODE = groupSet('entity', 'term', ...EXPRESSION_GROUPS, ...AXIOM_GROUPS);
+
+/**
+ * Closes a switch over node kinds that names some kinds and treats the others alike: it compiles only when
+ * the groups given cover every kind the switch left over (so a new kind is either named in the switch or
+ * falls in one of these groups), and it throws on a node of any other group, as `unreachable` does.
+ */
+export function otherKinds<G extends Group>(n: NoInfer<NodeIn<G>>, groups: ReadonlySet<G>): void {
+  if (!(groups as ReadonlySet<Group>).has(groupOf(n.kind))) throw new Error(`Unexpected node kind: ${JSON.stringify(n.kind)}`);
 }

@@ -1,7 +1,7 @@
 // Generic traversal of model nodes: direct children, signature and anonymous individuals.
 
 import type { AnonymousIndividual, Entity, Node } from './terms.js';
-import { annotationProperty, datatype, isEntity, type Axiom } from './terms.js';
+import { annotationProperty, ANY_COMPOUND, datatype, isEntity, otherKinds, type Axiom } from './terms.js';
 import { unreachable } from '../util/unreachable.js';
 
 /** Direct child nodes of a node, in a stable order (annotations first for axioms). */
@@ -202,62 +202,9 @@ export function forEachChild(n: Node, visit: (c: Node) => void): void {
       visit(n.subject);
       visit(n.value);
       return;
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'EquivalentClasses':
-    case 'DisjointClasses':
-    case 'DisjointUnion':
-    case 'SubPropertyChainOf':
-    case 'EquivalentObjectProperties':
-    case 'DisjointObjectProperties':
-    case 'InverseObjectProperties':
-    case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange':
-    case 'EquivalentDataProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'SameIndividual':
-    case 'DifferentIndividuals':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-    case 'DLSafeRule':
-    case 'Class':
-    case 'ObjectProperty':
-    case 'DataProperty':
-    case 'AnnotationProperty':
-    case 'NamedIndividual':
-    case 'Datatype':
-    case 'AnonymousIndividual':
-    case 'Literal':
-    case 'IRI':
-    case 'DataIntersectionOf':
-    case 'DataUnionOf':
-    case 'DataOneOf':
-    case 'DatatypeRestriction':
-    case 'ObjectIntersectionOf':
-    case 'ObjectUnionOf':
-    case 'ObjectOneOf':
-    case 'Variable':
-    case 'ClassAtom':
-    case 'DataRangeAtom':
-    case 'ObjectPropertyAtom':
-    case 'DataPropertyAtom':
-    case 'BuiltInAtom':
-    case 'SameIndividualAtom':
-    case 'DifferentIndividualsAtom':
-      for (const c of children(n)) if (c.kind !== 'Annotation') visit(c);
-      return;
     default:
-      return unreachable(n);
+      // Lists, leaves and the rest: what `children` gives, whose switch names every kind.
+      for (const c of children(n)) if (c.kind !== 'Annotation') visit(c);
   }
 }
 
@@ -302,78 +249,8 @@ export function collect(n: Node, entities: Set<Entity> | null, anons: Set<Anonym
     case 'AnnotationPropertyRange':
       entities?.add(annotationProperty(n.property.iri));
       break;
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'Declaration':
-    case 'SubClassOf':
-    case 'EquivalentClasses':
-    case 'DisjointClasses':
-    case 'DisjointUnion':
-    case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf':
-    case 'EquivalentObjectProperties':
-    case 'DisjointObjectProperties':
-    case 'InverseObjectProperties':
-    case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange':
-    case 'SubDataPropertyOf':
-    case 'EquivalentDataProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'SameIndividual':
-    case 'DifferentIndividuals':
-    case 'ClassAssertion':
-    case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion':
-    case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'DLSafeRule':
-    case 'ObjectMinCardinality':
-    case 'ObjectMaxCardinality':
-    case 'ObjectExactCardinality':
-    case 'DataMinCardinality':
-    case 'DataMaxCardinality':
-    case 'DataExactCardinality':
-    case 'ObjectInverseOf':
-    case 'DataIntersectionOf':
-    case 'DataUnionOf':
-    case 'DataComplementOf':
-    case 'DataOneOf':
-    case 'DatatypeRestriction':
-    case 'FacetRestriction':
-    case 'ObjectIntersectionOf':
-    case 'ObjectUnionOf':
-    case 'ObjectComplementOf':
-    case 'ObjectOneOf':
-    case 'ObjectSomeValuesFrom':
-    case 'ObjectAllValuesFrom':
-    case 'ObjectHasValue':
-    case 'ObjectHasSelf':
-    case 'DataSomeValuesFrom':
-    case 'DataAllValuesFrom':
-    case 'DataHasValue':
-    case 'Annotation':
-    case 'ClassAtom':
-    case 'DataRangeAtom':
-    case 'ObjectPropertyAtom':
-    case 'DataPropertyAtom':
-    case 'BuiltInAtom':
-    case 'SameIndividualAtom':
-    case 'DifferentIndividualsAtom':
-      break;
     default:
-      return unreachable(n);
+      otherKinds(n, ANY_COMPOUND);
   }
   forEachChild(n, (c) => collect(c, entities, anons));
 }

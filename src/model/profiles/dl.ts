@@ -19,7 +19,7 @@ import { BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, FACETS, OWL_TOP_DAT
 import { hasScheme, isBuiltIn, isReserved, misusesReservedVocabulary, type ClosureFacts } from './closure-facts.js';
 import { displayKey, simplePositions } from './property-hierarchy.js';
 import type { ViolationSink } from './report.js';
-import { unreachable } from '../../util/unreachable.js';
+import { otherKinds, ANY_NODE } from '../terms.js';
 
 /** Calls `visit` on every node of an axiom's logical content (annotations are skipped). */
 export function walkLogical(n: Node, visit: (n: Node) => void): void {
@@ -116,85 +116,8 @@ export function checkAxiomDl(a: Axiom, o: Ontology, facts: ClosureFacts, sink: V
             sink.add(o, 'illegal_facet', `Facet <${f.facet}> is not a facet of the OWL 2 datatype map (§4).`, a, f.facet);
         }
         return;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'SubClassOf':
-      case 'EquivalentClasses':
-      case 'DisjointClasses':
-      case 'DisjointUnion':
-      case 'SubObjectPropertyOf':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'SameIndividual':
-      case 'DifferentIndividuals':
-      case 'ClassAssertion':
-      case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion':
-      case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange':
-      case 'DLSafeRule':
-      case 'DataMinCardinality':
-      case 'DataMaxCardinality':
-      case 'DataExactCardinality':
-      case 'Class':
-      case 'ObjectProperty':
-      case 'DataProperty':
-      case 'AnnotationProperty':
-      case 'NamedIndividual':
-      case 'Datatype':
-      case 'AnonymousIndividual':
-      case 'Literal':
-      case 'IRI':
-      case 'ObjectInverseOf':
-      case 'DataIntersectionOf':
-      case 'DataUnionOf':
-      case 'DataComplementOf':
-      case 'DataOneOf':
-      case 'FacetRestriction':
-      case 'ObjectIntersectionOf':
-      case 'ObjectUnionOf':
-      case 'ObjectComplementOf':
-      case 'ObjectOneOf':
-      case 'ObjectSomeValuesFrom':
-      case 'ObjectAllValuesFrom':
-      case 'ObjectHasValue':
-      case 'DataSomeValuesFrom':
-      case 'DataAllValuesFrom':
-      case 'DataHasValue':
-      case 'Annotation':
-      case 'Variable':
-      case 'ClassAtom':
-      case 'DataRangeAtom':
-      case 'ObjectPropertyAtom':
-      case 'DataPropertyAtom':
-      case 'BuiltInAtom':
-      case 'SameIndividualAtom':
-      case 'DifferentIndividualsAtom':
-        break;
       default:
-        return unreachable(n);
+        otherKinds(n, ANY_NODE);
     }
   });
 }

@@ -8,7 +8,7 @@ import { BUILT_IN_DATATYPES, OWL, RDF, RDF_LANG_STRING, RDF_PLAIN_LITERAL, RDFS_
 import { isReserved } from './closure-facts.js';
 import { walkLogical } from './dl.js';
 import type { OwlProfile, ViolationSink } from './report.js';
-import { unreachable } from '../../util/unreachable.js';
+import { otherKinds, ANY_NODE } from '../terms.js';
 
 export interface ProfileGrammar {
   readonly profile: Exclude<OwlProfile, 'DL'>;
@@ -97,86 +97,8 @@ export function checkLeaves(a: Axiom, o: Ontology, sink: ViolationSink, rules: L
         if (!rules.inverseProperties)
           sink.add(o, 'object_property_inverse', `Inverse property ${sink.expr(n)} is not allowed in OWL 2 ${p}.`, a);
         return;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'SubClassOf':
-      case 'EquivalentClasses':
-      case 'DisjointClasses':
-      case 'DisjointUnion':
-      case 'SubObjectPropertyOf':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'SameIndividual':
-      case 'DifferentIndividuals':
-      case 'ClassAssertion':
-      case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion':
-      case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange':
-      case 'DLSafeRule':
-      case 'ObjectMinCardinality':
-      case 'ObjectMaxCardinality':
-      case 'ObjectExactCardinality':
-      case 'DataMinCardinality':
-      case 'DataMaxCardinality':
-      case 'DataExactCardinality':
-      case 'Class':
-      case 'ObjectProperty':
-      case 'DataProperty':
-      case 'AnnotationProperty':
-      case 'NamedIndividual':
-      case 'IRI':
-      case 'DataIntersectionOf':
-      case 'DataUnionOf':
-      case 'DataComplementOf':
-      case 'DataOneOf':
-      case 'DatatypeRestriction':
-      case 'FacetRestriction':
-      case 'ObjectIntersectionOf':
-      case 'ObjectUnionOf':
-      case 'ObjectComplementOf':
-      case 'ObjectOneOf':
-      case 'ObjectSomeValuesFrom':
-      case 'ObjectAllValuesFrom':
-      case 'ObjectHasValue':
-      case 'ObjectHasSelf':
-      case 'DataSomeValuesFrom':
-      case 'DataAllValuesFrom':
-      case 'DataHasValue':
-      case 'Annotation':
-      case 'Variable':
-      case 'ClassAtom':
-      case 'DataRangeAtom':
-      case 'ObjectPropertyAtom':
-      case 'DataPropertyAtom':
-      case 'BuiltInAtom':
-      case 'SameIndividualAtom':
-      case 'DifferentIndividualsAtom':
-        break;
       default:
-        return unreachable(n);
+        otherKinds(n, ANY_NODE);
     }
     if (DATA_RANGE_KINDS.has(n.kind)) {
       const kind = rules.dataRange(n);

@@ -17,6 +17,7 @@ import {
 } from './grammar.js';
 import type { ViolationSink } from './report.js';
 import { unreachable } from '../../util/unreachable.js';
+import { otherKinds, ANY_AXIOM } from '../terms.js';
 
 const QL_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>([
   ...NON_LOGICAL,
@@ -136,41 +137,8 @@ function positions(a: Axiom, o: Ontology, sink: ViolationSink): void {
       if (a.cls.kind !== 'Class')
         sink.add(o, 'non_atomic_class_assertion', `Class assertion of ${sink.expr(a.cls)}: OWL 2 QL asserts named classes only.`, a);
       return;
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'Declaration':
-    case 'DisjointUnion':
-    case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf':
-    case 'EquivalentObjectProperties':
-    case 'DisjointObjectProperties':
-    case 'InverseObjectProperties':
-    case 'SubDataPropertyOf':
-    case 'EquivalentDataProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'SameIndividual':
-    case 'DifferentIndividuals':
-    case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion':
-    case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-    case 'DLSafeRule':
-      break;
     default:
-      return unreachable(a);
+      otherKinds(a, ANY_AXIOM);
   }
 }
 

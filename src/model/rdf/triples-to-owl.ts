@@ -133,7 +133,7 @@ import {
 import { SwrlReader } from './swrl-reader.js';
 import type { EarlyAxioms } from './early-mapping.js';
 import { type ImportedKinds, typeGraph } from './graph-typing.js';
-import { unreachable } from '../../util/unreachable.js';
+import { otherKinds, ANY_AXIOM } from '../terms.js';
 
 /** Thrown while mapping one axiom when its triples do not form an OWL 2 construct. */
 export class Unmappable extends Error {}
@@ -1285,38 +1285,8 @@ function checkArity<A extends Axiom>(a: A): A {
     case 'HasKey':
       n = a.objectProperties.length + a.dataProperties.length > 0 ? 2 : 0;
       break;
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'Declaration':
-    case 'SubClassOf':
-    case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf':
-    case 'InverseObjectProperties':
-    case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange':
-    case 'SubDataPropertyOf':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'ClassAssertion':
-    case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion':
-    case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-    case 'DLSafeRule':
-      break;
     default:
-      return unreachable(a);
+      otherKinds(a, ANY_AXIOM);
   }
   return n >= 2
     ? a
