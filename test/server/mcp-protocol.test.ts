@@ -14,11 +14,11 @@ import {
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { TOOLS_BY_NAME, profileTools } from '../../src/tools/catalog.js';
+import { TOOLS_BY_NAME, profileTools } from '../../src/tools/core/tool-catalog.js';
 import * as v from 'valibot';
-import { defineTool, never, readOnlyTool, stepMeasure } from '../../src/tools/tool.js';
+import { defineTool, never, readOnlyTool, stepMeasure } from '../../src/tools/core/tool.js';
 import { nextProgress } from '../../src/actors/session-features.js';
-import { listTools } from '../../src/tools/listing.js';
+import { listTools } from '../../src/tools/core/tool-listing.js';
 import {
   call,
   callOk,
