@@ -191,7 +191,7 @@ test('every listed tool has a title and annotations derived from its declared fl
   }
 });
 
-/** The subschema at a path as listing.ts names one: `a.b`, `a[]`, `$defs/0`, ` (anyOf 2)`. */
+/** The subschema at a path as tool-listing.ts names one: `a.b`, `a[]`, `$defs/0`, ` (anyOf 2)`. */
 function schemaAt(schema: Record<string, unknown>, at: string): Record<string, unknown> | undefined {
   let node: Record<string, unknown> | undefined = schema;
   for (const m of at.matchAll(/\[\]|\$defs\/([^.[ ]+)| \((\w+)(?: (\d+))?\)|\.?([^.[ $]+)/g)) {

@@ -1,5 +1,5 @@
 // How a tool is declared: once, with its name, description, closed valibot input schema, required
-// capabilities, effect flags and handler. The gate (gate.ts) and the listing (listing.ts) read nothing else.
+// capabilities, effect flags and handler. The gate (tool-gate.ts) and the listing (tool-listing.ts) read nothing else.
 
 import type * as v from 'valibot';
 import type { Capability } from '../../auth/principal.js';

@@ -1,7 +1,7 @@
 // merge_ontology_document (TOOLS.md 3.6): copies a document's axioms, direct import declarations and
 // ontology annotations into the active ontology as one undo entry, optionally replacing the active content
 // and copying the ontology id. The document is fetched, authorized, parsed and its imports resolved exactly
-// as load_ontology does (documents.ts); the imports the catalog resolves are attached (not undoable, like a
+// as load_ontology does (load-save.ts); the imports the catalog resolves are attached (not undoable, like a
 // load) so the merged declarations resolve. `preview` fetches and parses and reports only.
 
 import * as v from 'valibot';
