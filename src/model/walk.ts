@@ -3,6 +3,7 @@
 import type { AnonymousIndividual, Entity, Node } from './terms.js';
 import { annotationProperty, ANY_COMPOUND, datatype, isEntity, otherKinds, type Axiom } from './terms.js';
 import { unreachable } from '../util/unreachable.js';
+import { ANY_AXIOM } from './terms.js';
 
 /** Direct child nodes of a node, in a stable order (annotations first for axioms). */
 export function children(n: Node): readonly Node[] {
@@ -277,19 +278,6 @@ export function axiomSubjects(a: Axiom): readonly Entity[] {
       return named(a.properties);
     case 'InverseObjectProperties':
       return named([a.first, a.second]);
-    case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'FunctionalDataProperty':
-      return named([a.property]);
     case 'DatatypeDefinition':
       return [a.datatype];
     case 'ClassAssertion':
@@ -313,6 +301,7 @@ export function axiomSubjects(a: Axiom): readonly Entity[] {
     case 'DLSafeRule':
       return [];
     default:
-      return unreachable(a);
+      otherKinds(a, ANY_AXIOM);
+      return named([a.property]);
   }
 }

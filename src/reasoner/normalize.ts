@@ -38,6 +38,7 @@ import {
   XSD_STRING,
 } from '../model/vocab.js';
 import { unreachable } from '../util/unreachable.js';
+import { otherKinds, ANY_AXIOM } from '../model/terms.js';
 
 export const THING = 0;
 export const NOTHING = 1;
@@ -217,37 +218,9 @@ function supportedAxiom(ax: Axiom): boolean {
       return !isInverse(ax.property) && supportedConcept(ax.range, POS);
     case 'ClassAssertion':
       return supportedConcept(ax.cls, POS);
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'Declaration':
-    case 'SubClassOf':
-    case 'EquivalentClasses':
-    case 'DisjointObjectProperties':
-    case 'InverseObjectProperties':
-    case 'SubDataPropertyOf':
-    case 'EquivalentDataProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'SameIndividual':
-    case 'DifferentIndividuals':
-    case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion':
-    case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-    case 'DLSafeRule':
-      return true; // the remaining kinds are handled, or reported, by OntologyIndex.axiom
     default:
-      return unreachable(ax);
+      otherKinds(ax, ANY_AXIOM);
+      return true; // the remaining kinds are handled, or reported, by OntologyIndex.axiom
   }
 }
 
@@ -509,26 +482,12 @@ export class OntologyIndex {
       case 'AnnotationPropertyDomain':
       case 'AnnotationPropertyRange':
         return;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'NegativeObjectPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'DLSafeRule':
+      default:
+        otherKinds(ax, ANY_AXIOM);
         // Property characteristics outside EL, keys, negative assertions, datatype definitions, rules, and
         // DataPropertyDomain, which ELK 0.6 leaves out too (with it, koala's Koala is unsatisfiable, as HermiT finds).
         this.axiomUnsupported = true;
         break;
-      default:
-        return unreachable(ax);
     }
   }
 

@@ -6,7 +6,7 @@ import type { Axiom, Class } from '../model/terms.js';
 import { declaration, equivalentClasses, isLogicalAxiom } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { classify, type ElOptions, type ElResult } from './el-reasoner.js';
-import { unreachable } from '../util/unreachable.js';
+import { otherKinds, ANY_AXIOM } from '../model/terms.js';
 
 const SAMPLE_SIZE = 20;
 
@@ -40,43 +40,8 @@ function toldPart(a: Axiom): Axiom | null {
     }
     case 'ClassAssertion':
       return a.cls.kind === 'Class' ? a : null;
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'ReflexiveObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'DisjointClasses':
-    case 'DisjointUnion':
-    case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf':
-    case 'EquivalentObjectProperties':
-    case 'DisjointObjectProperties':
-    case 'InverseObjectProperties':
-    case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange':
-    case 'SubDataPropertyOf':
-    case 'EquivalentDataProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'SameIndividual':
-    case 'DifferentIndividuals':
-    case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion':
-    case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-    case 'DLSafeRule':
-      return null;
     default:
-      return unreachable(a);
+      otherKinds(a, ANY_AXIOM);
+      return null;
   }
 }

@@ -7,7 +7,7 @@
 import type { Axiom, ObjectPropertyExpression, SubPropertyChainOf } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { OWL_BOTTOM_OBJECT_PROPERTY, OWL_TOP_OBJECT_PROPERTY } from '../vocab.js';
-import { unreachable } from '../../util/unreachable.js';
+import { otherKinds, ANY_AXIOM } from '../terms.js';
 
 export type PropertyKey = string;
 
@@ -173,42 +173,8 @@ export function simplePositions(a: Axiom): readonly { readonly property: ObjectP
       return [{ property: a.property, where: 'asymmetric' }];
     case 'DisjointObjectProperties':
       return a.properties.map((p) => ({ property: p, where: 'disjoint' }));
-    case 'ReflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'TransitiveObjectProperty':
-    case 'Declaration':
-    case 'SubClassOf':
-    case 'EquivalentClasses':
-    case 'DisjointClasses':
-    case 'DisjointUnion':
-    case 'SubObjectPropertyOf':
-    case 'SubPropertyChainOf':
-    case 'EquivalentObjectProperties':
-    case 'InverseObjectProperties':
-    case 'ObjectPropertyDomain':
-    case 'ObjectPropertyRange':
-    case 'SubDataPropertyOf':
-    case 'EquivalentDataProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyDomain':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'SameIndividual':
-    case 'DifferentIndividuals':
-    case 'ClassAssertion':
-    case 'ObjectPropertyAssertion':
-    case 'NegativeObjectPropertyAssertion':
-    case 'DataPropertyAssertion':
-    case 'NegativeDataPropertyAssertion':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-    case 'DLSafeRule':
-      return [];
     default:
-      return unreachable(a);
+      otherKinds(a, ANY_AXIOM);
+      return [];
   }
 }

@@ -16,8 +16,8 @@ import {
   type ProfileGrammar,
 } from './grammar.js';
 import type { ViolationSink } from './report.js';
-import { unreachable } from '../../util/unreachable.js';
 import { otherKinds, ANY_AXIOM } from '../terms.js';
+import { ANY_COMPOUND } from '../terms.js';
 
 const QL_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>([
   ...NON_LOGICAL,
@@ -53,24 +53,9 @@ export function qlSub(c: ClassExpression): boolean {
       return true;
     case 'ObjectSomeValuesFrom':
       return c.filler.kind === 'Class' && c.filler.iri === OWL_THING;
-    case 'ObjectMinCardinality':
-    case 'ObjectMaxCardinality':
-    case 'ObjectExactCardinality':
-    case 'DataMinCardinality':
-    case 'DataMaxCardinality':
-    case 'DataExactCardinality':
-    case 'ObjectIntersectionOf':
-    case 'ObjectUnionOf':
-    case 'ObjectComplementOf':
-    case 'ObjectOneOf':
-    case 'ObjectAllValuesFrom':
-    case 'ObjectHasValue':
-    case 'ObjectHasSelf':
-    case 'DataAllValuesFrom':
-    case 'DataHasValue':
-      return false;
     default:
-      return unreachable(c);
+      otherKinds(c, ANY_COMPOUND);
+      return false;
   }
 }
 
@@ -85,22 +70,9 @@ export function qlSuper(c: ClassExpression): boolean {
       return qlSub(c.operand);
     case 'ObjectSomeValuesFrom':
       return c.filler.kind === 'Class';
-    case 'ObjectMinCardinality':
-    case 'ObjectMaxCardinality':
-    case 'ObjectExactCardinality':
-    case 'DataMinCardinality':
-    case 'DataMaxCardinality':
-    case 'DataExactCardinality':
-    case 'ObjectUnionOf':
-    case 'ObjectOneOf':
-    case 'ObjectAllValuesFrom':
-    case 'ObjectHasValue':
-    case 'ObjectHasSelf':
-    case 'DataAllValuesFrom':
-    case 'DataHasValue':
-      return false;
     default:
-      return unreachable(c);
+      otherKinds(c, ANY_COMPOUND);
+      return false;
   }
 }
 

@@ -18,6 +18,7 @@ import {
 import type { ViolationSink } from './report.js';
 import { unreachable } from '../../util/unreachable.js';
 import { otherKinds, ANY_AXIOM } from '../terms.js';
+import { ANY_COMPOUND } from '../terms.js';
 
 const RL_FORBIDDEN_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>(['DisjointUnion', 'ReflexiveObjectProperty', 'DLSafeRule']);
 
@@ -37,19 +38,9 @@ export function rlSub(c: ClassExpression): boolean {
       return true;
     case 'ObjectSomeValuesFrom':
       return isThing(c.filler) || rlSub(c.filler);
-    case 'ObjectMinCardinality':
-    case 'ObjectMaxCardinality':
-    case 'ObjectExactCardinality':
-    case 'DataMinCardinality':
-    case 'DataMaxCardinality':
-    case 'DataExactCardinality':
-    case 'ObjectComplementOf':
-    case 'ObjectAllValuesFrom':
-    case 'ObjectHasSelf':
-    case 'DataAllValuesFrom':
-      return false;
     default:
-      return unreachable(c);
+      otherKinds(c, ANY_COMPOUND);
+      return false;
   }
 }
 
@@ -95,23 +86,9 @@ export function rlEquivalent(c: ClassExpression): boolean {
     case 'ObjectHasValue':
     case 'DataHasValue':
       return true;
-    case 'ObjectMinCardinality':
-    case 'ObjectMaxCardinality':
-    case 'ObjectExactCardinality':
-    case 'DataMinCardinality':
-    case 'DataMaxCardinality':
-    case 'DataExactCardinality':
-    case 'ObjectUnionOf':
-    case 'ObjectComplementOf':
-    case 'ObjectOneOf':
-    case 'ObjectSomeValuesFrom':
-    case 'ObjectAllValuesFrom':
-    case 'ObjectHasSelf':
-    case 'DataSomeValuesFrom':
-    case 'DataAllValuesFrom':
-      return false;
     default:
-      return unreachable(c);
+      otherKinds(c, ANY_COMPOUND);
+      return false;
   }
 }
 

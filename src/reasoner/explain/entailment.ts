@@ -20,7 +20,7 @@ import { signature } from '../../model/walk.js';
 import { OWL_THING } from '../../model/vocab.js';
 import type { ElOptions, ElResult } from '../el-reasoner.js';
 import type { TaxonomyNode } from '../taxonomy.js';
-import { unreachable } from '../../util/unreachable.js';
+import { otherKinds, ANY_AXIOM } from '../../model/terms.js';
 
 /**
  * A reasoner run over an axiom set: the EL classifier or the structural one answer at once, Konclude
@@ -222,28 +222,9 @@ function groupsOf(a: Axiom): CheckGroup[] | null {
         g.subData(p, a.properties[0]);
       }
       break;
-    case 'FunctionalObjectProperty':
-    case 'InverseFunctionalObjectProperty':
-    case 'IrreflexiveObjectProperty':
-    case 'SymmetricObjectProperty':
-    case 'AsymmetricObjectProperty':
-    case 'Declaration':
-    case 'DisjointUnion':
-    case 'DisjointObjectProperties':
-    case 'InverseObjectProperties':
-    case 'DisjointDataProperties':
-    case 'DataPropertyRange':
-    case 'FunctionalDataProperty':
-    case 'DatatypeDefinition':
-    case 'HasKey':
-    case 'AnnotationAssertion':
-    case 'SubAnnotationPropertyOf':
-    case 'AnnotationPropertyDomain':
-    case 'AnnotationPropertyRange':
-    case 'DLSafeRule':
-      return null;
     default:
-      return unreachable(a);
+      otherKinds(a, ANY_AXIOM);
+      return null;
   }
   return [g.build()];
 }

@@ -38,6 +38,7 @@ import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../../report/rows
 import { lastChangesField } from '../history/change-journal-tools.js';
 import { prefixObject } from '../header/header-tools.js';
 import { unreachable } from '../../util/unreachable.js';
+import { otherKinds, ANY_AXIOM } from '../../model/terms.js';
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -521,43 +522,9 @@ function classLists(c: Entity, axioms: Iterable<Axiom>, view: View, limit: numbe
       case 'ClassAssertion':
         if (a.cls === c) l.add('instances', view.individualNeighbour(a.individual));
         break;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'SubObjectPropertyOf':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'SameIndividual':
-      case 'DifferentIndividuals':
-      case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion':
-      case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange':
-      case 'DLSafeRule':
-        break;
       default:
-        return unreachable(a);
+        otherKinds(a, ANY_AXIOM);
+        break;
     }
   }
   return l.capped(['super_classes', 'sub_classes', 'equivalent_classes', 'disjoint_classes', 'instances'], limit);
@@ -652,44 +619,9 @@ function dataPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View, limit
       case 'FunctionalDataProperty':
         if (a.property === p) functional = true;
         break;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'SubClassOf':
-      case 'EquivalentClasses':
-      case 'DisjointClasses':
-      case 'DisjointUnion':
-      case 'SubObjectPropertyOf':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'SameIndividual':
-      case 'DifferentIndividuals':
-      case 'ClassAssertion':
-      case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion':
-      case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange':
-      case 'DLSafeRule':
-        break;
       default:
-        return unreachable(a);
+        otherKinds(a, ANY_AXIOM);
+        break;
     }
   }
   return { ...l.capped(['domains', 'ranges', 'super_properties', 'sub_properties'], limit), functional };
@@ -711,45 +643,9 @@ function annotationPropertyLists(p: Entity, axioms: Iterable<Axiom>, view: View,
       case 'AnnotationPropertyRange':
         if (a.property === p) ranges.add(a.range);
         break;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'SubClassOf':
-      case 'EquivalentClasses':
-      case 'DisjointClasses':
-      case 'DisjointUnion':
-      case 'SubObjectPropertyOf':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'SameIndividual':
-      case 'DifferentIndividuals':
-      case 'ClassAssertion':
-      case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion':
-      case 'DLSafeRule':
-        break;
       default:
-        return unreachable(a);
+        otherKinds(a, ANY_AXIOM);
+        break;
     }
   }
   return { ...l.capped(['super_properties', 'sub_properties'], limit), domains: [...domains].sort(), ranges: [...ranges].sort() };
@@ -809,43 +705,9 @@ function individualLists(i: Entity, axioms: Iterable<Axiom>, view: View, limit: 
       case 'DifferentIndividuals':
         others(a.individuals, 'different_from');
         break;
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'SubClassOf':
-      case 'EquivalentClasses':
-      case 'DisjointClasses':
-      case 'DisjointUnion':
-      case 'SubObjectPropertyOf':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'NegativeObjectPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion':
-      case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange':
-      case 'DLSafeRule':
-        break;
       default:
-        return unreachable(a);
+        otherKinds(a, ANY_AXIOM);
+        break;
     }
   }
   const describeObject = (p: ObjectPropertyExpression) =>

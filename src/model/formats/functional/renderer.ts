@@ -22,6 +22,9 @@ import type {
 } from '../../terms.js';
 import { OWL_THING, RDFS_LITERAL, XSD_STRING } from '../../vocab.js';
 import { unreachable } from '../../../util/unreachable.js';
+import { groupSet, isAxiom, otherKinds } from '../../terms.js';
+
+const CLASS_EXPRESSIONS = groupSet('classExpression');
 
 /** Names anonymous individuals while rendering (the default writes `_:` + node id). */
 export type AnonLabeler = (a: AnonymousIndividual) => string;
@@ -363,6 +366,7 @@ export class FunctionalRenderer {
 
   /** Any renderable node: axioms, expressions, data ranges, annotations, atoms, literals, entities. */
   node(n: Node): string {
+    if (isAxiom(n)) return this.axiom(n);
     switch (n.kind) {
       case 'Class':
       case 'ObjectProperty':
@@ -398,66 +402,9 @@ export class FunctionalRenderer {
       case 'SameIndividualAtom':
       case 'DifferentIndividualsAtom':
         return this.atom(n);
-      case 'ObjectIntersectionOf':
-      case 'ObjectUnionOf':
-      case 'ObjectComplementOf':
-      case 'ObjectOneOf':
-      case 'ObjectSomeValuesFrom':
-      case 'ObjectAllValuesFrom':
-      case 'ObjectHasValue':
-      case 'ObjectHasSelf':
-      case 'ObjectMinCardinality':
-      case 'ObjectMaxCardinality':
-      case 'ObjectExactCardinality':
-      case 'DataSomeValuesFrom':
-      case 'DataAllValuesFrom':
-      case 'DataHasValue':
-      case 'DataMinCardinality':
-      case 'DataMaxCardinality':
-      case 'DataExactCardinality':
-        return this.classExpression(n);
-      case 'FunctionalObjectProperty':
-      case 'InverseFunctionalObjectProperty':
-      case 'ReflexiveObjectProperty':
-      case 'IrreflexiveObjectProperty':
-      case 'SymmetricObjectProperty':
-      case 'AsymmetricObjectProperty':
-      case 'TransitiveObjectProperty':
-      case 'Declaration':
-      case 'SubClassOf':
-      case 'EquivalentClasses':
-      case 'DisjointClasses':
-      case 'DisjointUnion':
-      case 'SubObjectPropertyOf':
-      case 'SubPropertyChainOf':
-      case 'EquivalentObjectProperties':
-      case 'DisjointObjectProperties':
-      case 'InverseObjectProperties':
-      case 'ObjectPropertyDomain':
-      case 'ObjectPropertyRange':
-      case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'SameIndividual':
-      case 'DifferentIndividuals':
-      case 'ClassAssertion':
-      case 'ObjectPropertyAssertion':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'AnnotationAssertion':
-      case 'SubAnnotationPropertyOf':
-      case 'AnnotationPropertyDomain':
-      case 'AnnotationPropertyRange':
-      case 'DLSafeRule':
-        return this.axiom(n);
       default:
-        return unreachable(n);
+        otherKinds(n, CLASS_EXPRESSIONS);
+        return this.classExpression(n);
     }
   }
 }

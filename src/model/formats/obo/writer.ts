@@ -44,7 +44,7 @@ import {
   SYNONYM_SCOPES,
 } from './vocab.js';
 import { escapeToken, escapeUnquoted, quote } from './syntax.js';
-import { unreachable } from '../../../util/unreachable.js';
+import { otherKinds, ANY_COMPOUND, ANY_AXIOM } from '../../terms.js';
 
 /** Thrown by writeObo when an IRI of the ontology has no OBO id form. */
 export class OboWriteError extends Error {
@@ -517,25 +517,10 @@ class OboWriter {
           'relationship: ' + escapeToken(this.id(a.property.iri)) + ' ' + escapeToken(this.id(a.object.iri)),
         );
         return;
-      case 'DisjointUnion':
-      case 'SubDataPropertyOf':
-      case 'EquivalentDataProperties':
-      case 'DisjointDataProperties':
-      case 'DataPropertyDomain':
-      case 'DataPropertyRange':
-      case 'FunctionalDataProperty':
-      case 'DatatypeDefinition':
-      case 'HasKey':
-      case 'SameIndividual':
-      case 'DifferentIndividuals':
-      case 'NegativeObjectPropertyAssertion':
-      case 'DataPropertyAssertion':
-      case 'NegativeDataPropertyAssertion':
-      case 'DLSafeRule':
+      default:
+        otherKinds(a, ANY_AXIOM);
         this.overflow(a);
         break;
-      default:
-        return unreachable(a);
     }
   }
 
@@ -583,21 +568,9 @@ class OboWriter {
         return rel(sup.property, sup.filler, [['minCardinality', String(sup.cardinality)]]);
       case 'ObjectMaxCardinality':
         return rel(sup.property, sup.filler, [['maxCardinality', String(sup.cardinality)]]);
-      case 'DataMinCardinality':
-      case 'DataMaxCardinality':
-      case 'DataExactCardinality':
-      case 'ObjectIntersectionOf':
-      case 'ObjectUnionOf':
-      case 'ObjectComplementOf':
-      case 'ObjectOneOf':
-      case 'ObjectHasValue':
-      case 'ObjectHasSelf':
-      case 'DataSomeValuesFrom':
-      case 'DataAllValuesFrom':
-      case 'DataHasValue':
-        return null;
       default:
-        return unreachable(sup);
+        otherKinds(sup, ANY_COMPOUND);
+        return null;
     }
   }
 
