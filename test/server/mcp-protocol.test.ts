@@ -236,7 +236,7 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
             walk(v);
             continue;
           }
-          const ref = /^Same schema as (\w+)'s (.+)\.$/.exec(v);
+          const ref = /^As (\w+)'s (.+)\.$/.exec(v);
           if (ref === null) {
             assert.equal(seen.has(v), false, `repeated argument description: ${v}`);
             seen.add(v);
@@ -247,7 +247,7 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
           assert.ok(home !== undefined, `${v}: no such listed tool`);
           const target = schemaAt(home.inputSchema as Record<string, unknown>, ref[2]);
           assert.ok(target !== undefined, `${v}: no such subschema`);
-          assert.doesNotMatch(String(target.description ?? ''), /^Same schema as/, `${v}: points at another reference`);
+          assert.doesNotMatch(String(target.description ?? ''), /^As \w+'s/, `${v}: points at another reference`);
         }
       }
     };
@@ -257,7 +257,7 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
     assert.ok((axiomType.enum as string[]).includes('subclass_of'), 'the axiom types are listed in full at add_axiom');
     assert.match(
       String(schemaAt(byName.get('remove_axiom')!.inputSchema as Record<string, unknown>, 'axiom_type')!.description),
-      /^Same schema as add_axiom's axiom_type\.$/,
+      /^As add_axiom's axiom_type\.$/,
     );
   } finally {
     await s.close();
@@ -294,7 +294,7 @@ test('a shared subschema is one whose local references name the same definitions
   assert.ok(a.inputSchema.$defs !== undefined);
   assert.deepEqual(b.inputSchema.properties, a.inputSchema.properties, "b's node names another definition: listed in full");
   assert.ok(b.inputSchema.$defs !== undefined);
-  assert.deepEqual((c.inputSchema.properties as Record<string, unknown>).node, { type: 'object', description: "Same schema as a's node." });
+  assert.deepEqual((c.inputSchema.properties as Record<string, unknown>).node, { type: 'object', description: "As a's node." });
   assert.equal(c.inputSchema.$defs, undefined, 'a definition nothing refers to any more is dropped');
 });
 
@@ -302,7 +302,7 @@ test("a tool outside its profile's list is refused, and a shared subschema is li
   for (const profile of ['core', 'curation', 'review'] as const) {
     const listed = listTools(profileTools(profile));
     const names = new Set(listed.map((t) => t.name));
-    for (const m of JSON.stringify(listed).matchAll(/Same schema as (\w+)'s/g))
+    for (const m of JSON.stringify(listed).matchAll(/"As (\w+)'s/g))
       assert.ok(names.has(m[1]), `${profile}: ${m[0]} names a tool outside the profile`);
   }
 });
