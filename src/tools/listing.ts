@@ -193,7 +193,8 @@ function foldDefinitions(schema: JsonObject): JsonObject {
     }
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([n, sub]) => [n, fold(sub as JsonObject, false)]));
+      if (key === 'properties')
+        out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([n, sub]) => [n, fold(sub as JsonObject, false)]));
       else if (SUBSCHEMAS.has(key) && value !== null && typeof value === 'object')
         out[key] = Array.isArray(value) ? (value as JsonObject[]).map((sub) => fold(sub, false)) : fold(value as JsonObject, false);
       else out[key] = value;
