@@ -307,6 +307,33 @@ test('a shared subschema is one whose local references name the same definitions
   assert.equal(c.inputSchema.$defs, undefined, 'a definition nothing refers to any more is dropped');
 });
 
+test('a recursive shape is listed once, as a $defs entry with its descriptions, and still validates what it did', () => {
+  interface Tree {
+    label?: string;
+    children?: Tree[];
+  }
+  const Tree: v.GenericSchema<Tree> = v.object({
+    label: v.optional(v.pipe(v.string(), v.description('Shown.'))),
+    children: v.optional(v.array(v.lazy(() => Tree))),
+  });
+  const [listed] = listTools([
+    defineTool({
+      name: 'tree',
+      description: 'tree',
+      input: v.strictObject({ roots: v.array(Tree) }),
+      capabilities: ['ontology:read'],
+      mutating: never,
+      handler: () => ({}),
+    }),
+  ]);
+  const schema = listed.inputSchema as Record<string, unknown>;
+  assert.deepEqual(schemaAt(schema, 'roots'), { type: 'array', items: { $ref: '#/$defs/0' } });
+  assert.equal(schemaAt(schema, '$defs/0.label')?.description, 'Shown.');
+  const valid = new AjvJsonSchemaValidator().getValidator(schema);
+  assert.equal(valid({ roots: [{ label: 'a', children: [{ children: [{ label: 'c' }] }] }] }).valid, true);
+  assert.equal(valid({ roots: [{ children: [{ children: [{ label: 3 }] }] }] }).valid, false, 'the third level is typed too');
+});
+
 test("a tool outside its profile's list is refused, and a shared subschema is listed in full in every profile", () => {
   for (const profile of ['core', 'curation', 'review'] as const) {
     const listed = listTools(profileTools(profile));
