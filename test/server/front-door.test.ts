@@ -230,31 +230,35 @@ test('JSON nested deeper than max_json_depth and an empty batch get one JSON-RPC
 test('hop-by-hop headers are not forwarded: a chunked request reaches a window of another process', async () => {
   const port = await freePort();
   const broker = await startTestServer([fixture('zoo.ttl')], { port: String(port), broker_idle_linger_s: '0' });
-  const registered = await spawnAthene(broker.home, port, fixture('context.ttl'));
+  // a registered process that never starts still lets the broker stop (else the file never ends)
   try {
-    const listed = await request(port, { path: '/instances', headers: [['authorization', `Bearer ${broker.token}`]] });
-    const ids = (JSON.parse(listed.body) as { instances: { id: string }[] }).instances.map((i) => i.id);
-    const remote = ids.find((id) => id !== broker.server.registry.local[0].id)!;
-    const half = Math.floor(INIT_BODY.length / 2);
-    const chunked = await request(port, {
-      method: 'POST',
-      path: `/instances/${remote}/mcp`,
-      body: [INIT_BODY.slice(0, half), INIT_BODY.slice(half)],
-      headers: [
-        ['authorization', `Bearer ${broker.token}`],
-        ...MCP,
-        ['transfer-encoding', 'chunked'],
-        ['te', 'trailers'],
-        ['connection', 'keep-alive, x-hop'],
-        ['x-hop', 'only for this connection'],
-        ['keep-alive', 'timeout=5'],
-        ['proxy-authorization', 'Basic eDp5'],
-      ],
-    });
-    assert.equal(chunked.status, 200, chunked.body);
-    assert.ok(chunked.headers['mcp-session-id'], 'the remote window answered the initialize');
+    const registered = await spawnAthene(broker.home, port, fixture('context.ttl'));
+    try {
+      const listed = await request(port, { path: '/instances', headers: [['authorization', `Bearer ${broker.token}`]] });
+      const ids = (JSON.parse(listed.body) as { instances: { id: string }[] }).instances.map((i) => i.id);
+      const remote = ids.find((id) => id !== broker.server.registry.local[0].id)!;
+      const half = Math.floor(INIT_BODY.length / 2);
+      const chunked = await request(port, {
+        method: 'POST',
+        path: `/instances/${remote}/mcp`,
+        body: [INIT_BODY.slice(0, half), INIT_BODY.slice(half)],
+        headers: [
+          ['authorization', `Bearer ${broker.token}`],
+          ...MCP,
+          ['transfer-encoding', 'chunked'],
+          ['te', 'trailers'],
+          ['connection', 'keep-alive, x-hop'],
+          ['x-hop', 'only for this connection'],
+          ['keep-alive', 'timeout=5'],
+          ['proxy-authorization', 'Basic eDp5'],
+        ],
+      });
+      assert.equal(chunked.status, 200, chunked.body);
+      assert.ok(chunked.headers['mcp-session-id'], 'the remote window answered the initialize');
+    } finally {
+      await stopAthene(registered);
+    }
   } finally {
-    await stopAthene(registered);
     await broker.stop();
   }
 });
