@@ -1,8 +1,7 @@
 // `npm test` after the build: every compiled test file (dist/test/**/*.test.js; the helper modules beside them
 // are not tests) on the default transport, then dist/test/server again on node:http. Files are independent
 // (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time; most of their time is spent
-// waiting on child processes, sockets and timers rather than on a core. The folders whose files start whole
-// athene processes go first, so the many short files fill the cores at the end.
+// waiting on child processes, sockets and timers rather than on a core.
 // Usage: node scripts/test.mjs   (exits non-zero when a test fails)
 
 import { spawn } from 'node:child_process';
@@ -11,18 +10,11 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CONCURRENCY = 3;
-const FIRST = ['broker', 'server', 'security', 'cli'];
 
 function testFiles(dir) {
   return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.test.js'))
-    .map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name)))
-    .sort();
-}
-
-function rank(file) {
-  const i = FIRST.indexOf(file.split(path.sep)[2]);
-  return i < 0 ? FIRST.length : i;
+    .map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name)));
 }
 
 function pass(files, env) {
@@ -34,6 +26,5 @@ function pass(files, env) {
   });
 }
 
-const all = testFiles('dist/test').sort((a, b) => rank(a) - rank(b));
-const code = (await pass(all, {})) || (await pass(testFiles('dist/test/server'), { ATHENE_HTTP_SERVER: 'node' }));
+const code = (await pass(testFiles('dist/test'), {})) || (await pass(testFiles('dist/test/server'), { ATHENE_HTTP_SERVER: 'node' }));
 process.exitCode = code;
