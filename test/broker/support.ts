@@ -164,8 +164,11 @@ export async function postToBackend(url: string, headers: Record<string, string>
   });
 }
 
-/** Polls `probe` until it returns a value (not undefined) or `timeoutMs` passes. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+/**
+ * Polls `probe` until it returns a value (not undefined) or `timeoutMs` passes. A test that asserts a bound
+ * passes it; the default only ends a wait for something that never comes, so it holds on a loaded machine.
+ */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
