@@ -43,7 +43,9 @@ function responseEnd(buf: Buffer, headEnd: number): number {
   const head = buf.toString('latin1', 0, headEnd).toLowerCase();
   const cl = head.indexOf('content-length:');
   if (cl >= 0) {
-    const len = parseInt(head.slice(cl + 15, head.indexOf('\r\n', cl)), 10);
+    // the head ends without a line break: Content-Length may be its last line
+    const eol = head.indexOf('\r\n', cl);
+    const len = parseInt(head.slice(cl + 15, eol < 0 ? head.length : eol), 10);
     const end = headEnd + 4 + len;
     return buf.length >= end ? end : -1;
   }

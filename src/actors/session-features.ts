@@ -145,8 +145,9 @@ export function resultNotices(tool: string, body: JsonObject): Notice[] {
       logger: tool,
       data: { message: 'Reasoning is incomplete: some axioms are outside what the reasoner handles, so inferences may be missing' },
     });
-  for (const [key, value] of Object.entries(body)) {
+  for (const key of Object.keys(body)) {
     if (!WARNING_KEY.test(key)) continue;
+    const value = body[key];
     const empty = value === null || value === undefined || (Array.isArray(value) && value.length === 0);
     if (empty) continue;
     // a long warning list is already in the result: the message carries its head and its size

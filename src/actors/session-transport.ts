@@ -8,7 +8,8 @@
 // function runs directly and hands back the result's JSON text, and the response is assembled around it
 // (one serialization, none of Protocol's per-request schema checks, closures and promise chain); its
 // cancellation, late-response and session-close rules are Protocol's. Anything this fast path does not
-// recognise is left to the SDK transport, so its answers stay the SDK's.
+// recognise is left to the SDK transport, so its answers stay the SDK's. A plain `ping` is answered here
+// with Protocol's empty result.
 
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -20,6 +21,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Cancellation } from '../window/call-context.js';
 
 /** What the fast path needs of a POST: the few headers the SDK would check, and the raw body. */
 export interface PlainPost {
@@ -39,12 +41,42 @@ export interface FastReply {
   readonly stream?: ReadableStream<Uint8Array>;
 }
 
+/**
+ * The cancellation of a directly served call. Most calls finish without anything asking for their signal,
+ * and an AbortController with its signal (an EventTarget) is most of what such a call allocates; it is made
+ * when first asked for, already aborted (with the same reason) if the call was cancelled before.
+ */
+export class LazyCancellation implements Cancellation {
+  private controller: AbortController | null = null;
+  private cancelled = false;
+  private reason: unknown;
+
+  get aborted(): boolean {
+    return this.cancelled;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === null) {
+      this.controller = new AbortController();
+      if (this.cancelled) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+}
+
 /** What a directly served tool call knows of its request. */
 export interface ToolCallScope {
   readonly sessionId: string | undefined;
   readonly authInfo: AuthInfo;
   /** Aborts when the client cancels the call or the session ends. */
-  readonly signal: AbortSignal;
+  readonly cancellation: Cancellation;
   /** The request's MCP-Protocol-Version header. */
   readonly protocolVersion: string | undefined;
 }
@@ -107,6 +139,13 @@ function plainToolCall(message: JSONRPCMessage): { name: string; args: Record<st
   return { name, args };
 }
 
+/** A `ping` without params (or with empty ones): Protocol answers it with an empty result, whatever the session's state. */
+function isPlainPing(message: JSONRPCMessage): boolean {
+  if (!('method' in message) || message.method !== 'ping') return false;
+  const params = message.params;
+  return params === undefined || Object.keys(params).length === 0;
+}
+
 /** A handler's failure as Protocol answers it. */
 function errorResponse(id: RequestId, error: unknown): string {
   const e = error as { code?: unknown; message?: unknown; data?: unknown };
@@ -157,7 +196,7 @@ export class SessionTransport implements Transport {
    */
   private readonly withdrawn = new Set<RequestId>();
   /** Directly served tool calls still running, by JSON-RPC id: a cancellation or the session's end aborts them. */
-  private readonly running = new Map<RequestId, AbortController>();
+  private readonly running = new Map<RequestId, LazyCancellation>();
 
   /** `tools` serves well-formed tool calls directly; without it every request goes to the SDK `Server`. */
   constructor(
@@ -235,6 +274,8 @@ export class SessionTransport implements Transport {
     const id = message.id;
     if (this.waiting.has(id) || this.streams.has(id)) return undefined;
     this.withdrawn.delete(id);
+    if (isPlainPing(message))
+      return { reply: Promise.resolve({ status: 200, body: `{"result":{},"jsonrpc":"2.0","id":${JSON.stringify(id)}}` }) };
     const call = this.tools === undefined ? null : plainToolCall(message);
     if (call !== null) return this.callTool(id, call.name, call.args, authInfo, post.protocolVersion);
     const extra: MessageExtraInfo = { authInfo, requestInfo: { headers: headerRecord(headers) } };
@@ -254,14 +295,14 @@ export class SessionTransport implements Transport {
     authInfo: AuthInfo,
     protocolVersion: string | undefined,
   ): FastCall {
-    const controller = new AbortController();
-    this.running.set(id, controller);
+    const cancellation = new LazyCancellation();
+    this.running.set(id, cancellation);
     const reply = new Promise<FastReply>((resolve) => this.waiting.set(id, resolve));
-    const answer = (body: string) => this.answerTool(id, controller, body);
+    const answer = (body: string) => this.answerTool(id, cancellation, body);
     const tools = this.tools as ToolCaller;
     // started on a later microtask, as Protocol starts its handlers: the messages of one batch are all delivered first
     Promise.resolve()
-      .then(() => tools(name, args, { sessionId: this.sessionId, authInfo, signal: controller.signal, protocolVersion }))
+      .then(() => tools(name, args, { sessionId: this.sessionId, authInfo, cancellation, protocolVersion }))
       .then(
         (result) => answer(`{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`),
         (err: unknown) => answer(errorResponse(id, err)),
@@ -270,9 +311,9 @@ export class SessionTransport implements Transport {
   }
 
   /** As Protocol does: a cancelled call is not answered (its HTTP request already was, 202). */
-  private answerTool(id: RequestId, controller: AbortController, body: string): void {
-    if (this.running.get(id) === controller) this.running.delete(id);
-    if (controller.signal.aborted) {
+  private answerTool(id: RequestId, cancellation: LazyCancellation, body: string): void {
+    if (this.running.get(id) === cancellation) this.running.delete(id);
+    if (cancellation.aborted) {
       this.withdrawn.delete(id);
       return;
     }
@@ -344,7 +385,7 @@ export class SessionTransport implements Transport {
   /** The session ended: answers what is still waiting as the SDK would a request on a gone session. */
   private closed(): void {
     // Protocol aborts its handlers when the connection closes
-    for (const controller of this.running.values()) controller.abort();
+    for (const cancellation of this.running.values()) cancellation.abort();
     this.running.clear();
     for (const reply of this.waiting.values()) reply(GONE);
     this.waiting.clear();

@@ -313,27 +313,46 @@ interface CallScope extends ToolCallScope {
 
 function scopeOf(extra: Extra): CallScope {
   const version = extra.requestInfo?.headers['mcp-protocol-version'];
+  const signal = extra.signal;
   return {
     sessionId: extra.sessionId,
     authInfo: extra.authInfo ?? { token: '', clientId: '', scopes: [] },
-    signal: extra.signal,
+    cancellation: {
+      get aborted() {
+        return signal.aborted;
+      },
+      signal,
+    },
     protocolVersion: typeof version === 'string' ? version : undefined,
     notify: extra.sendNotification,
   };
 }
 
-function toolContext(state: WindowState, principal: Principal, scope: CallScope): ToolContext {
+/** What a tools/call adds to the context: progress beats and the journal's attribution. */
+type CallExtras = Pick<ToolContext, 'progress' | 'attribute'>;
+
+/**
+ * A call's context, made in one piece: spreading it would read `signal`, which a session's call makes
+ * only when something asks for it.
+ */
+function toolContext(state: WindowState, principal: Principal, scope: CallScope, extras: CallExtras = {}): ToolContext {
+  const cancellation = scope.cancellation;
   return {
     workspace: state.workspace,
     resolver: state.resolver,
     window: state,
-    ...(state.changes === null ? {} : { changes: state.changes }),
+    changes: state.changes ?? undefined,
     settings,
     principal,
     sessionId: scope.sessionId ?? null,
     windowId: init.windowId,
-    signal: scope.signal,
+    cancellation,
+    get signal() {
+      return cancellation.signal;
+    },
     session: sessionFacts(state, scope.protocolVersion),
+    progress: extras.progress,
+    attribute: extras.attribute,
   };
 }
 
@@ -421,7 +440,6 @@ async function callTool(
           (value, message) => notify({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
           `${tool.name}: running`,
         );
-  const base = toolContext(state, principal, scope);
   const changes = state.changes;
   const client = changes === null ? undefined : server.getClientVersion();
   const call: CallRecord | null =
@@ -429,18 +447,14 @@ async function callTool(
       ? null
       : {
           principal,
-          sessionId: base.sessionId,
+          sessionId: scope.sessionId ?? null,
           tool: tool.name,
           client: client === undefined ? null : { name: client.name, version: client.version },
         };
-  const ctx: ToolContext =
-    beat === undefined && call === null
-      ? base
-      : {
-          ...base,
-          ...(beat === undefined ? {} : { progress: (m: string, measure?: ProgressMeasure) => beat.phase(m, measure) }),
-          ...(changes === null || call === null ? {} : { attribute: <T>(handler: () => T) => changes.attribute(call, handler) }),
-        };
+  const ctx = toolContext(state, principal, scope, {
+    progress: beat === undefined ? undefined : (m: string, measure?: ProgressMeasure) => beat.phase(m, measure),
+    attribute: changes === null || call === null ? undefined : <T>(handler: () => T) => changes.attribute(call, handler),
+  });
   let result: ToolResult;
   try {
     result = await runAs(principal, () => runTool(tool, args, ctx, state.approvals, revokedRefusal));

@@ -20,6 +20,12 @@ interface Answer {
   readonly body: Record<string, unknown>;
 }
 
+/** Why the broker refused: its own refusals say `message`, the route table's 403/405 `error_description`. */
+function refusalText(answer: Answer): string {
+  const { message, error_description: description, error } = answer.body;
+  return String(message ?? description ?? error ?? `it answered ${answer.status}`);
+}
+
 export class BrokerRefused extends Error {
   override name = 'BrokerRefused';
 }
@@ -47,7 +53,7 @@ export async function requestTakeover(
     ...release,
   }).catch((err: Error): Answer => ({ status: 0, body: { message: `it could not be reached (${err.message})` } }));
   if (answer.status === 202) return { granted: true };
-  return { granted: false, reason: String(answer.body.message ?? answer.body.error ?? `it answered ${answer.status}`) };
+  return { granted: false, reason: refusalText(answer) };
 }
 
 function baseOf(bind: string, port: number): string {
@@ -137,10 +143,7 @@ export class BrokerLink {
       protocol: BROKER_PROTOCOL,
       windows: this.backend.specs(),
     });
-    if (answer.status !== 201)
-      throw new BrokerRefused(
-        `the broker refused registration (${answer.status}): ${String(answer.body.message ?? answer.body.error ?? '')}`,
-      );
+    if (answer.status !== 201) throw new BrokerRefused(`the broker refused registration (${answer.status}): ${refusalText(answer)}`);
     this.accept(answer);
     if (this.timer === null) this.timer = setInterval(() => void this.heartbeat(), HEARTBEAT_MS);
   }
@@ -160,7 +163,7 @@ export class BrokerLink {
         log.warn('the broker no longer knows this process; registering again under fresh window secrets');
         this.backend.rotate();
         await this.register();
-      } else log.warn(`the broker refused a heartbeat (${answer.status}): ${String(answer.body.message ?? '')}`);
+      } else log.warn(`the broker refused a heartbeat (${answer.status}): ${refusalText(answer)}`);
     } catch (err) {
       if (++this.failures === LOST_AFTER_FAILURES) {
         log.warn(`the broker at ${this.base} is gone (${(err as Error).message})`);

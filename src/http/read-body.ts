@@ -23,6 +23,7 @@ export function readBody(x: Exchange, limit: number, then: (body: string) => voi
     if (x.done) return;
     size += chunk.byteLength;
     if (size > limit) return sendTooLarge(x, limit);
+    if (isLast && chunks.length === 0) return then(chunk.toString('utf8'));
     chunks.push(chunk);
     if (isLast) then(Buffer.concat(chunks, size).toString('utf8'));
   });

@@ -46,8 +46,9 @@ class UwsReply implements Reply {
   }
 
   onData(cb: (chunk: Buffer, isLast: boolean) => void): void {
-    // uWS reuses the chunk's memory after the callback returns: copy it
-    this.res.onData((chunk, isLast) => cb(Buffer.from(chunk.slice(0)), isLast));
+    // uWS reuses the chunk's memory after the callback returns: copy it (into Buffer's pool when small, rather
+    // than into an ArrayBuffer of its own)
+    this.res.onData((chunk, isLast) => cb(Buffer.from(new Uint8Array(chunk)), isLast));
   }
 
   /** uWS writes IPv6 unabbreviated; read it before the response is ended. */

@@ -106,6 +106,20 @@ class CountingIndex {
   }
 }
 
+/** The IRIs a display name names: the labelled ones, then the local names of unlabelled IRIs, each once. */
+function displays(t: ClosureIndex, labelled: IRI[], locals: IRI[]): IRI[] {
+  const unlabelled = locals.filter((iri) => !t.isLabelled(iri));
+  return unlabelled.length === 0 ? labelled : [...new Set([...labelled, ...unlabelled])];
+}
+
+/** The one IRI found; null when none was; an ambiguous name is refused with its sorted candidates. */
+function onlyOne(name: string, found: IRI[]): IRI | null {
+  if (found.length === 0) return null;
+  if (found.length === 1) return found[0];
+  const candidates = found.sort();
+  throw new NameError(`Ambiguous name '${name}': ${candidates.map((c) => '<' + c + '>').join(', ')}`, candidates);
+}
+
 /** Lookup tables over one imports closure. */
 class ClosureIndex {
   /** Entity kinds per IRI in the signature of the closure. */
@@ -370,22 +384,11 @@ export class WorkspaceResolver implements NameResolver {
    */
   private byDisplayName(name: string): IRI | null {
     const t = this.tables();
+    // a stage is looked up only when the ones before it found nothing: most names are found by the first
+    const exact = onlyOne(name, displays(t, t.labels.get(name), t.locals.get(name))) ?? onlyOne(name, t.locals.get(name));
+    if (exact !== null) return exact;
     const lower = name.toLowerCase();
-    const displays = (labelled: IRI[], locals: IRI[]) => [...new Set([...labelled, ...locals.filter((iri) => !t.isLabelled(iri))])];
-    const stages = [
-      displays(t.labels.get(name), t.locals.get(name)),
-      t.locals.get(name),
-      displays(t.labelsLower.get(lower), t.localsLower.get(lower)),
-      t.localsLower.get(lower),
-    ];
-    for (const found of stages) {
-      if (found.length === 1) return found[0];
-      if (found.length > 1) {
-        const candidates = found.sort();
-        throw new NameError(`Ambiguous name '${name}': ${candidates.map((c) => '<' + c + '>').join(', ')}`, candidates);
-      }
-    }
-    return null;
+    return onlyOne(name, displays(t, t.labelsLower.get(lower), t.localsLower.get(lower))) ?? onlyOne(name, t.localsLower.get(lower));
   }
 
   private tables(): ClosureIndex {

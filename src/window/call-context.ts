@@ -63,6 +63,8 @@ export interface CallContext {
   readonly attribute?: <T>(handler: () => T) => T;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
   readonly signal: AbortSignal;
+  /** The same cancellation, read without making `signal` where that is made only when first asked for (a session's call). */
+  readonly cancellation?: Cancellation;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */
   readonly session?: SessionInfo;
   /**
@@ -70,6 +72,17 @@ export interface CallContext {
    * second, with `measure` (how far along of a known total) when the phase has one.
    */
   readonly progress?: (message: string, measure?: ProgressMeasure) => void;
+}
+
+/** A call's cancellation: `aborted` answers without making the AbortSignal, which may be made only when asked for. */
+export interface Cancellation {
+  readonly aborted: boolean;
+  readonly signal: AbortSignal;
+}
+
+/** Whether the call was cancelled; asks its signal only when nothing cheaper can say. */
+export function isCancelled(ctx: CallContext): boolean {
+  return ctx.cancellation?.aborted ?? ctx.signal.aborted;
 }
 
 /** How far a phase of a call has come, read at every progress beat: `done` of `total` (same unit). */

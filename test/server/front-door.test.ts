@@ -129,16 +129,19 @@ test("requests uWS's parser refuses are closed unanswered there and answered wit
   const most = await rawExchange(port, [head([host, authLine, ...fillers(46)])]);
   assert.equal(most?.status, 431);
   assert.equal((JSON.parse(most.body) as { error: { code: number } }).error.code, -32000);
-  for (const c of cases) {
-    const answer = await rawExchange(port, c.parts);
-    if (onNode) {
-      assert.equal(answer?.status, c.node, c.what);
-      if (c.node !== 200) assert.equal((JSON.parse(answer!.body) as { error: { code: number } }).error.code, -32000, c.what);
-    } else {
-      assert.equal(answer, null, `uWS closes the connection without an answer: ${c.what}`);
-    }
-    assert.equal((await request(port, { headers: [auth()] })).status, 200, `the next request is served after ${c.what}`);
-  }
+  // each case on its own connection at once: uWS drops some of them only at its 10 s idle timeout
+  await Promise.all(
+    cases.map(async (c) => {
+      const answer = await rawExchange(port, c.parts);
+      if (onNode) {
+        assert.equal(answer?.status, c.node, c.what);
+        if (c.node !== 200) assert.equal((JSON.parse(answer!.body) as { error: { code: number } }).error.code, -32000, c.what);
+      } else {
+        assert.equal(answer, null, `uWS closes the connection without an answer: ${c.what}`);
+      }
+      assert.equal((await request(port, { headers: [auth()] })).status, 200, `the next request is served after ${c.what}`);
+    }),
+  );
   // over node's own parser limit (4 × 16 KB): its 431 is a JSON-RPC error too
   const huge = await rawExchange(port, [head([host, authLine, `x-huge: ${'h'.repeat(100_000)}`])]);
   if (onNode) {
@@ -227,31 +230,79 @@ test('JSON nested deeper than max_json_depth and an empty batch get one JSON-RPC
 test('hop-by-hop headers are not forwarded: a chunked request reaches a window of another process', async () => {
   const port = await freePort();
   const broker = await startTestServer([fixture('zoo.ttl')], { port: String(port), broker_idle_linger_s: '0' });
-  const registered = await spawnAthene(broker.home, port, fixture('context.ttl'));
+  // a registered process that never starts still lets the broker stop (else the file never ends)
   try {
-    const listed = await request(port, { path: '/instances', headers: [['authorization', `Bearer ${broker.token}`]] });
-    const ids = (JSON.parse(listed.body) as { instances: { id: string }[] }).instances.map((i) => i.id);
-    const remote = ids.find((id) => id !== broker.server.registry.local[0].id)!;
-    const half = Math.floor(INIT_BODY.length / 2);
-    const chunked = await request(port, {
-      method: 'POST',
-      path: `/instances/${remote}/mcp`,
-      body: [INIT_BODY.slice(0, half), INIT_BODY.slice(half)],
-      headers: [
-        ['authorization', `Bearer ${broker.token}`],
-        ...MCP,
-        ['transfer-encoding', 'chunked'],
-        ['te', 'trailers'],
-        ['connection', 'keep-alive, x-hop'],
-        ['x-hop', 'only for this connection'],
-        ['keep-alive', 'timeout=5'],
-        ['proxy-authorization', 'Basic eDp5'],
-      ],
-    });
-    assert.equal(chunked.status, 200, chunked.body);
-    assert.ok(chunked.headers['mcp-session-id'], 'the remote window answered the initialize');
+    const registered = await spawnAthene(broker.home, port, fixture('context.ttl'));
+    try {
+      const listed = await request(port, { path: '/instances', headers: [['authorization', `Bearer ${broker.token}`]] });
+      const ids = (JSON.parse(listed.body) as { instances: { id: string }[] }).instances.map((i) => i.id);
+      const remote = ids.find((id) => id !== broker.server.registry.local[0].id)!;
+      const half = Math.floor(INIT_BODY.length / 2);
+      const chunked = await request(port, {
+        method: 'POST',
+        path: `/instances/${remote}/mcp`,
+        body: [INIT_BODY.slice(0, half), INIT_BODY.slice(half)],
+        headers: [
+          ['authorization', `Bearer ${broker.token}`],
+          ...MCP,
+          ['transfer-encoding', 'chunked'],
+          ['te', 'trailers'],
+          ['connection', 'keep-alive, x-hop'],
+          ['x-hop', 'only for this connection'],
+          ['keep-alive', 'timeout=5'],
+          ['proxy-authorization', 'Basic eDp5'],
+        ],
+      });
+      assert.equal(chunked.status, 200, chunked.body);
+      assert.ok(chunked.headers['mcp-session-id'], 'the remote window answered the initialize');
+    } finally {
+      await stopAthene(registered);
+    }
   } finally {
-    await stopAthene(registered);
     await broker.stop();
   }
+});
+
+test('the route table: OAuth, owner and internal routes before the bearer check, 401 before any other, 405 with Allow, the JSON-RPC 404 last', async () => {
+  const port = t.server.port;
+  const json = (a: Answer) => JSON.parse(a.body) as Record<string, unknown> & { error: unknown };
+  // no credential needed: the OAuth endpoints (their own 404 shape), the owner's routes, the internal API's secret check
+  const oauthMissing = await request(port, { path: '/oauth/nothing' });
+  assert.equal(oauthMissing.status, 404);
+  assert.equal(json(oauthMissing).error, 'not_found');
+  assert.equal((await request(port, { path: '/.well-known/oauth-authorization-server' })).status, 200);
+  const loginPost = await request(port, { method: 'POST', path: '/owner/login' });
+  assert.equal(loginPost.status, 405);
+  assert.equal(loginPost.headers.allow, 'GET');
+  const regenerate = await request(port, { method: 'POST', path: '/admin/api/token/regenerate' });
+  assert.equal(regenerate.status, 403);
+  assert.equal(json(regenerate).error_code, 'owner_required');
+  assert.equal((await request(port, { path: '/admin/' })).status, 401, 'the server view needs the owner session');
+  const internal = await request(port, { path: '/internal/clients' });
+  assert.equal(internal.status, 403);
+  assert.equal(json(internal).error, 'forbidden');
+  // everything else needs a bearer token first, whether or not the path exists
+  for (const [method, path] of [
+    ['GET', '/nothing'],
+    ['POST', '/health'],
+    ['PUT', '/mcp'],
+    ['GET', '/admin/api/clients'],
+  ]) {
+    const anonymous = await request(port, { method, path });
+    assert.equal(anonymous.status, 401, `${method} ${path}`);
+    assert.match(String(anonymous.headers['www-authenticate']), /^Bearer /);
+  }
+  const putMcp = await request(port, { method: 'PUT', path: '/mcp', headers: [auth()] });
+  assert.equal(putMcp.status, 405);
+  assert.equal(putMcp.headers.allow, 'GET, POST, DELETE');
+  assert.equal((json(putMcp).error as { code: number }).code, -32000);
+  const deleteProfile = await request(port, { method: 'DELETE', path: '/admin/api/tool-profile', headers: [auth()] });
+  assert.equal(deleteProfile.status, 405);
+  assert.equal(deleteProfile.headers.allow, 'GET, PUT');
+  for (const path of ['/nothing', '/admin/api/nothing', '/mcp/']) {
+    const missing = await request(port, { path, headers: [auth()] });
+    assert.equal(missing.status, 404, path);
+    assert.equal((json(missing).error as { code: number }).code, -32601);
+  }
+  assert.equal((await request(port, { path: '/health', headers: [auth()] })).status, 200);
 });

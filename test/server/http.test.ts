@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { regenerateToken } from '../../src/auth/static-token.js';
 import { startTestServer, fixture, raw, INIT_BODY, MCP_HEADERS, type TestServer, connect, call } from './support.js';
-import { plainMessage } from '../../src/actors/session-transport.js';
+import { LazyCancellation, plainMessage } from '../../src/actors/session-transport.js';
 import {
   putMessage,
   putReply,
@@ -253,6 +253,48 @@ test('a tool call served without the SDK Server answers exactly what the Server 
     const viaServer = Array.isArray(answered) ? answered[0] : answered;
     assert.deepEqual(await plain.json(), viaServer, JSON.stringify(params));
   }
+});
+
+test('a ping served without the SDK Server answers exactly what the Server answers in a batch', async () => {
+  const h = await rawSession();
+  for (const [id, params] of [
+    [1, undefined],
+    ['p', {}],
+  ] as const) {
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params });
+    const plain = await raw(t, { method: 'POST', headers: h, body });
+    assert.equal(plain.status, 200);
+    assert.equal(plain.headers.get('content-type'), 'application/json');
+    const answered = await plain.json();
+    assert.deepEqual(answered, { jsonrpc: '2.0', id, result: {} });
+    const batch = await raw(t, { method: 'POST', headers: h, body: `[${body}]` });
+    const viaServer = (await batch.json()) as unknown;
+    assert.deepEqual(answered, Array.isArray(viaServer) ? viaServer[0] : viaServer);
+  }
+});
+
+test("a call's signal, made only when asked for, aborts as an AbortController's would, before or after it was made", () => {
+  const early = new LazyCancellation();
+  assert.equal(early.aborted, false);
+  early.abort('client cancelled');
+  early.abort('a second cancellation changes nothing');
+  assert.equal(early.aborted, true);
+  assert.equal(early.signal.aborted, true);
+  assert.equal(early.signal.reason, 'client cancelled');
+  assert.equal(early.signal, early.signal, 'one signal per call');
+
+  const late = new LazyCancellation();
+  const heard: unknown[] = [];
+  late.signal.addEventListener('abort', () => heard.push(late.signal.reason));
+  assert.equal(late.signal.aborted, false);
+  late.abort();
+  assert.equal(late.aborted, true);
+  assert.equal(heard.length, 1);
+  assert.equal((heard[0] as Error).name, 'AbortError', 'no reason gives the AbortError an AbortController gives');
+
+  const unread = new LazyCancellation();
+  unread.abort();
+  assert.equal((unread.signal.reason as Error).name, 'AbortError');
 });
 
 test('the fast path takes only messages the SDK schemas certainly accept', () => {

@@ -278,58 +278,62 @@ test('include_instances lists every window with ids that reach it, its sessions 
 test("a broker lists another process's window; that window reports the broker's URL, and the legacy profile of an old broker", async () => {
   const port = await freePort();
   const broker = await startTestServer([fixture('zoo.ttl')], { port: String(port), broker_idle_linger_s: '0' });
-  const registered = await spawnAthene(broker.home, port, fixture('context.ttl'));
+  // a registered process that never starts still lets the broker stop (else the file never ends)
   try {
-    const role = broker.server.role;
-    assert.equal(role.kind, 'broker');
-    if (role.kind !== 'broker') return;
-    const ids = await instanceIds(broker);
-    assert.equal(ids.length, 2);
-    const brokerWindow = broker.server.registry.local[0].id;
-    const remoteWindow = ids.find((id) => id !== brokerWindow)!;
-    const onBroker = await connect(broker, broker.token, `/instances/${brokerWindow}/mcp`);
-    const onRemote = await connect(broker, broker.token, `/instances/${remoteWindow}/mcp`);
+    const registered = await spawnAthene(broker.home, port, fixture('context.ttl'));
     try {
-      const here = await info(onBroker, { include_instances: true });
-      assert.equal((here.server as Row).mode, 'broker');
-      assert.equal((here.server as Row).base_url, new URL(broker.server.url).origin);
-      assert.deepEqual(
-        (here.instances as Row[]).map((i) => i.instance_id),
-        [...ids].sort(),
-      );
-      const remoteRow = (here.instances as Row[]).find((i) => i.instance_id === remoteWindow)!;
-      assert.equal(remoteRow.most_recent, true, 'the window that joined last takes new sessions');
-      assert.equal(remoteRow.active_ontology, 'http://example.org/ctx');
-      const there = await info(onRemote, { include_instances: true });
-      assert.deepEqual(there.instances, here.instances, 'a registered process lists what the broker lists');
-      assert.equal((there.server as Row).mode, 'broker', 'a registered process is served through the broker');
-      assert.equal((there.server as Row).base_url, new URL(broker.server.url).origin);
-      assert.equal((there.instance as Row).instance_id, remoteWindow);
-      assert.equal((there.session as Row).legacy_profile, false);
-    } finally {
-      await onBroker.close();
-      await onRemote.close();
-    }
+      const role = broker.server.role;
+      assert.equal(role.kind, 'broker');
+      if (role.kind !== 'broker') return;
+      const ids = await instanceIds(broker);
+      assert.equal(ids.length, 2);
+      const brokerWindow = broker.server.registry.local[0].id;
+      const remoteWindow = ids.find((id) => id !== brokerWindow)!;
+      const onBroker = await connect(broker, broker.token, `/instances/${brokerWindow}/mcp`);
+      const onRemote = await connect(broker, broker.token, `/instances/${remoteWindow}/mcp`);
+      try {
+        const here = await info(onBroker, { include_instances: true });
+        assert.equal((here.server as Row).mode, 'broker');
+        assert.equal((here.server as Row).base_url, new URL(broker.server.url).origin);
+        assert.deepEqual(
+          (here.instances as Row[]).map((i) => i.instance_id),
+          [...ids].sort(),
+        );
+        const remoteRow = (here.instances as Row[]).find((i) => i.instance_id === remoteWindow)!;
+        assert.equal(remoteRow.most_recent, true, 'the window that joined last takes new sessions');
+        assert.equal(remoteRow.active_ontology, 'http://example.org/ctx');
+        const there = await info(onRemote, { include_instances: true });
+        assert.deepEqual(there.instances, here.instances, 'a registered process lists what the broker lists');
+        assert.equal((there.server as Row).mode, 'broker', 'a registered process is served through the broker');
+        assert.equal((there.server as Row).base_url, new URL(broker.server.url).origin);
+        assert.equal((there.instance as Row).instance_id, remoteWindow);
+        assert.equal((there.session as Row).legacy_profile, false);
+      } finally {
+        await onBroker.close();
+        await onRemote.close();
+      }
 
-    // a version-1 broker forwards no principal: the window assumes the local-admin profile and says so
-    const endpoint = [...role.host.registry.endpoints()][0];
-    const backend = `http://127.0.0.1:${endpoint.port}/w/${encodeURIComponent(endpoint.windowId)}/mcp`;
-    const opened = await postToBackend(backend, { [SECRET_HEADER]: endpoint.secret }, INIT);
-    assert.equal(opened.status, 200);
-    const sid = opened.headers.get('mcp-session-id')!;
-    await opened.body?.cancel();
-    const answer = await postToBackend(
-      backend,
-      { [SECRET_HEADER]: endpoint.secret },
-      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_session_info', arguments: {} } }),
-      sid,
-    );
-    const result = ((await answer.json()) as { result: { structuredContent: Row } }).result.structuredContent;
-    assert.equal((result.session as Row).legacy_profile, true);
-    assert.equal((result.session as Row).auth, 'static_token');
-    assert.equal((result.server as Row).protocol_version, '2025-06-18', 'the version the raw client sent');
+      // a version-1 broker forwards no principal: the window assumes the local-admin profile and says so
+      const endpoint = [...role.host.registry.endpoints()][0];
+      const backend = `http://127.0.0.1:${endpoint.port}/w/${encodeURIComponent(endpoint.windowId)}/mcp`;
+      const opened = await postToBackend(backend, { [SECRET_HEADER]: endpoint.secret }, INIT);
+      assert.equal(opened.status, 200);
+      const sid = opened.headers.get('mcp-session-id')!;
+      await opened.body?.cancel();
+      const answer = await postToBackend(
+        backend,
+        { [SECRET_HEADER]: endpoint.secret },
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_session_info', arguments: {} } }),
+        sid,
+      );
+      const result = ((await answer.json()) as { result: { structuredContent: Row } }).result.structuredContent;
+      assert.equal((result.session as Row).legacy_profile, true);
+      assert.equal((result.session as Row).auth, 'static_token');
+      assert.equal((result.server as Row).protocol_version, '2025-06-18', 'the version the raw client sent');
+    } finally {
+      await stopAthene(registered);
+    }
   } finally {
-    await stopAthene(registered);
     await broker.stop();
   }
 });

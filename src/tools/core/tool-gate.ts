@@ -14,6 +14,7 @@ import { OperandError } from '../../model/operands/builder.js';
 import { ParseError } from '../../model/formats/errors.js';
 import { inputJsonSchema } from './tool-listing.js';
 import { auditCall, newGateTrace, type GateTrace } from '../../audit/call-audit.js';
+import { isCancelled } from '../../window/call-context.js';
 import { FileReadError } from '../../util/file-read.js';
 
 export interface ToolResult {
@@ -129,20 +130,20 @@ async function gateCall(
       ctx.settings.approval_timeout_s * 1000,
       ctx.signal,
     );
-    if (ctx.signal.aborted) return refuse(cancelled(def.name));
+    if (isCancelled(ctx)) return refuse(cancelled(def.name));
     trace.confirmation = approved ? 'approved' : 'declined';
     if (!approved)
       return refuse(failure(`${def.name} was not approved; nothing was applied`, 'write_declined', { effects_prevented: true }));
     const late = revoked(ctx.principal);
     if (late !== null) return refuse(revokedFailure(late));
   }
-  if (ctx.signal.aborted) return refuse(cancelled(def.name));
+  if (isCancelled(ctx)) return refuse(cancelled(def.name));
   ctx.progress?.(`${def.name}: running`);
   try {
     const handler = () => def.handler(args, ctx);
     return success(await ctx.resolver.inCall(() => (ctx.attribute === undefined ? handler() : ctx.attribute(handler))));
   } catch (err) {
-    return ctx.signal.aborted ? cancelled(def.name) : failureOf(err);
+    return isCancelled(ctx) ? cancelled(def.name) : failureOf(err);
   }
 }
 
