@@ -248,13 +248,15 @@ export class FileChangeStore implements ChangeStore {
       const synced = datasync(log.fd);
       syncs.push(synced);
       log.durable = after(log.durable, synced);
+      // only the waiters wait for the fsync: the records written are garbage now, before the next scavenge
+      const waiters = q.waiters;
       log.durable.then(
         () => {
-          for (const w of q.waiters) w.resolve();
+          for (const w of waiters) w.resolve();
         },
         (err: Error) => {
           if (this.logs.get(document) === log) this.drop(document);
-          for (const w of q.waiters) w.reject(err);
+          for (const w of waiters) w.reject(err);
         },
       );
     }
