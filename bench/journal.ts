@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { FileChangeStore } from '../src/journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../src/journal/recorder.js';
 import { loadOntologyFile } from '../src/model/io.js';
-import type { ToolContext } from '../src/tools/tool.js';
+import type { ToolContext } from '../src/tools/core/tool.js';
 import { runInContext, toolContext } from '../test/server/support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -12,10 +12,10 @@ import { WorkspaceResolver } from '../src/model/resolver.js';
 import { loadOntologyFile } from '../src/model/io.js';
 import { staticPrincipal } from '../src/auth/principal.js';
 import { WindowState } from '../src/window/state.js';
-import { runTool } from '../src/tools/gate.js';
-import { getEntity } from '../src/tools/explore.js';
-import { addAxiom, removeAxiom } from '../src/tools/edit.js';
-import type { ToolContext } from '../src/tools/tool.js';
+import { runTool } from '../src/tools/core/tool-gate.js';
+import { getEntity } from '../src/tools/explore/lookup.js';
+import { addAxiom, removeAxiom } from '../src/tools/edit/axiom-edits.js';
+import type { ToolContext } from '../src/tools/core/tool.js';
 
 const [file, token] = process.argv.slice(2);
 const workspace = new Workspace();

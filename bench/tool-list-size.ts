@@ -1,8 +1,8 @@
 // Byte size of the `tools/list` response per profile, and of each tool in it (largest first): what an
 // agent pays in context before its first call. `node dist/bench/tool-list-size.js [top]`.
 
-import { profileTools } from '../src/tools/catalog.js';
-import { listTools } from '../src/tools/listing.js';
+import { profileTools } from '../src/tools/core/tool-catalog.js';
+import { listTools } from '../src/tools/core/tool-listing.js';
 import { TOOL_PROFILES } from '../src/settings/settings.js';
 
 const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));

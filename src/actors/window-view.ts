@@ -9,9 +9,9 @@ import { OWL_NOTHING, OWL_THING } from '../model/vocab.js';
 import { displayName } from '../model/display.js';
 import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import type { ApprovalQueue } from '../window/approvals.js';
-import { TOOLS_BY_NAME } from '../tools/catalog.js';
-import { runTool } from '../tools/gate.js';
-import type { JsonObject, ToolContext, WindowSettings } from '../tools/tool.js';
+import { TOOLS_BY_NAME } from '../tools/core/tool-catalog.js';
+import { runTool } from '../tools/core/tool-gate.js';
+import type { JsonObject, ToolContext, WindowSettings } from '../tools/core/tool.js';
 import type { CallRecord, ChangeRecorder } from '../journal/recorder.js';
 import { unreachable } from '../util/unreachable.js';
 

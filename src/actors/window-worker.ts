@@ -36,11 +36,11 @@ import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
 import { asPrincipal, missingCapabilities } from '../auth/principal.js';
 import { WindowState } from '../window/state.js';
-import { TOOLS_BY_NAME, profileTools } from '../tools/catalog.js';
-import { failure, resultJson, runTool, type ToolResult } from '../tools/gate.js';
-import { listTools, type ListedTool } from '../tools/listing.js';
-import { getEntity } from '../tools/explore.js';
-import { searchEntities } from '../tools/search.js';
+import { TOOLS_BY_NAME, profileTools } from '../tools/core/tool-catalog.js';
+import { failure, resultJson, runTool, type ToolResult } from '../tools/core/tool-gate.js';
+import { listTools, type ListedTool } from '../tools/core/tool-listing.js';
+import { getEntity } from '../tools/explore/lookup.js';
+import { searchEntities } from '../tools/explore/search.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
 import {
@@ -59,7 +59,7 @@ import {
   resultNotices,
   unmappedNotice,
 } from './session-features.js';
-import { ToolFailure, type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/tool.js';
+import { ToolFailure, type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/core/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
 import type { ServerView } from '../broker/server-view.js';
@@ -86,7 +86,7 @@ import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 import { answerView, warmView, type ViewTopic, type ViewWindow } from './window-view.js';
-import type { WindowSettings } from '../tools/tool.js';
+import type { WindowSettings } from '../tools/core/tool.js';
 import type { ApprovalEntry } from '../window/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import { requestIds } from '../util/json-rpc-ids.js';

@@ -5,7 +5,7 @@
 
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ApprovalEntry } from '../window/approvals.js';
-import type { WindowSettings } from '../tools/tool.js';
+import type { WindowSettings } from '../tools/core/tool.js';
 import type { ToolProfile } from '../settings/settings.js';
 import {
   putMessage,

@@ -47,7 +47,7 @@ export class WindowState {
   readonly policy = new PolicyResolutionCache();
   /** Materialization previews awaiting commit. */
   readonly materializations = new ArtifactStore<MaterializationPayload>();
-  /** Previewed change sets; their payload type is the tool layer's (tools/change-sets.ts reads it). */
+  /** Previewed change sets; their payload type is the tool layer's (tools/edit/change-sets.ts reads it). */
   readonly changeSets = new ChangeSetStore<unknown>();
   private engine: SparqlEngine | null = null;
   private jobStore: JobManager | null = null;

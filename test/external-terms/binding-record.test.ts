@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BindingError, readBinding } from '../../src/external-terms/binding.js';
 import { providerRecord, sanitizedUrl, type Acquisition } from '../../src/external-terms/record.js';
-import { ToolFailure } from '../../src/tools/tool.js';
+import { ToolFailure } from '../../src/tools/core/tool.js';
 
 async function withHome(body: (home: string, providers: string) => Promise<void>): Promise<void> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'athene-binding-'));

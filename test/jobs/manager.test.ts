@@ -13,7 +13,7 @@ import { JobRunError, JobStoreError } from '../../src/jobs/job.js';
 import { sha256Digest } from '../../src/util/digest.js';
 import { jobOwner } from '../../src/jobs/owner.js';
 import { staticPrincipal, PRINCIPAL_VERSION, type Principal } from '../../src/auth/principal.js';
-import type { JsonObject } from '../../src/tools/tool.js';
+import type { JsonObject } from '../../src/tools/core/tool.js';
 
 const WS = randomUUID();
 const REVISION = {

@@ -3,7 +3,7 @@
 
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { ToolFailure } from '../../src/tools/tool.js';
+import { ToolFailure } from '../../src/tools/core/tool.js';
 import { EMPTY_DOCUMENT, type MappingDocument } from '../../src/mappings/document.js';
 import { mergeDocuments, withAddedMapping, withoutMapping } from '../../src/mappings/edits.js';
 import { parseSssom } from '../../src/mappings/tsv.js';

@@ -9,7 +9,7 @@ import { previewMaterialization } from '../../src/materialization/preview.js';
 import { PROVENANCE_PREFIX } from '../../src/materialization/provenance.js';
 import { MaterializationBusy, runDisposableReasoner } from '../../src/materialization/run-reasoner.js';
 import type { MaterializationRequest } from '../../src/materialization/request.js';
-import { ToolFailure, type ToolContext } from '../../src/tools/tool.js';
+import { ToolFailure, type ToolContext } from '../../src/tools/core/tool.js';
 import { toolContext } from '../server/support.js';
 
 const EX = 'http://example.org/m#';

@@ -7,7 +7,7 @@ import { Ontology } from '../../src/model/ontology.js';
 import { checkLocalPath, checkRemote, hostAllowed } from '../../src/policy/path-rules.js';
 import { resolvePolicy } from '../../src/policy/resolve.js';
 import { loadSettings } from '../../src/settings/settings.js';
-import { ToolFailure } from '../../src/tools/tool.js';
+import { ToolFailure } from '../../src/tools/core/tool.js';
 import { principalWith, toolContext } from '../server/support.js';
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-path-rules-'));

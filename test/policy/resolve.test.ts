@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Ontology } from '../../src/model/ontology.js';
 import { resolvePolicy } from '../../src/policy/resolve.js';
 import { policyDigest } from '../../src/policy/schema.js';
-import { ToolFailure } from '../../src/tools/tool.js';
+import { ToolFailure } from '../../src/tools/core/tool.js';
 import { toolContext } from '../server/support.js';
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-policy-'));

@@ -16,7 +16,7 @@ import {
   type ContentFacts,
 } from '../../src/qc/project-qc.js';
 import { rdfDatasetFingerprint } from '../../src/qc/dataset-fingerprint.js';
-import { legacyReport } from '../../src/tools/qc-tools.js';
+import { legacyReport } from '../../src/tools/qc/qc-tools.js';
 import { readDocument } from '../../src/model/formats/registry.js';
 import { validatePolicyData, type EffectivePolicy } from '../../src/policy/schema.js';
 import type { PolicyResolution } from '../../src/policy/resolution.js';

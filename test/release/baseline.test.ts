@@ -11,7 +11,7 @@ import path from 'node:path';
 import { loadOntologyFile } from '../../src/model/io.js';
 import { resolvePolicy } from '../../src/policy/resolve.js';
 import type { PolicyResolution } from '../../src/policy/resolution.js';
-import type { ToolContext } from '../../src/tools/tool.js';
+import type { ToolContext } from '../../src/tools/core/tool.js';
 import type { Ontology } from '../../src/model/ontology.js';
 import { checkBaseline, MAX_MANIFEST_BYTES } from '../../src/release/baseline.js';
 import { buildRelease, writeRelease } from '../../src/release/artifacts.js';

@@ -24,7 +24,7 @@ import {
 } from './support.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
-import { changeSetStore } from '../../src/tools/change-sets.js';
+import { changeSetStore } from '../../src/tools/edit/change-sets.js';
 
 const CS = 'http://example.org/cs#';
 

@@ -22,7 +22,7 @@ import {
   type ServedTempOntology,
 } from './support.js';
 import { zoo } from '../model/helpers.js';
-import { changeSetStore } from '../../src/tools/change-sets.js';
+import { changeSetStore } from '../../src/tools/edit/change-sets.js';
 
 const D = 'http://example.org/diff#';
 const HEAD = `@prefix : <${D}> .

@@ -14,7 +14,7 @@ import { FenceSet, fenceFor, type Fence, type FenceTarget } from '../../src/acto
 import { RevocationFanout } from '../../src/actors/revocation-fanout.js';
 import { fencesPath, loadPendingFences, savePendingFences } from '../../src/actors/pending-fences.js';
 import { staticPrincipal } from '../../src/auth/principal.js';
-import type { WindowSettings } from '../../src/tools/tool.js';
+import type { WindowSettings } from '../../src/tools/core/tool.js';
 import { fixture } from './support.js';
 import { DirectSession, oauthPrincipal as oauth } from './direct-window.js';
 

@@ -14,11 +14,11 @@ import {
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { TOOLS_BY_NAME, profileTools } from '../../src/tools/catalog.js';
+import { TOOLS_BY_NAME, profileTools } from '../../src/tools/core/tool-catalog.js';
 import * as v from 'valibot';
-import { defineTool, never, readOnlyTool, stepMeasure } from '../../src/tools/tool.js';
+import { defineTool, never, readOnlyTool, stepMeasure } from '../../src/tools/core/tool.js';
 import { nextProgress } from '../../src/actors/session-features.js';
-import { listTools } from '../../src/tools/listing.js';
+import { listTools } from '../../src/tools/core/tool-listing.js';
 import {
   call,
   callOk,
@@ -191,7 +191,7 @@ test('every listed tool has a title and annotations derived from its declared fl
   }
 });
 
-/** The subschema at a path as listing.ts names one: `a.b`, `a[]`, `$defs/0`, ` (anyOf 2)`. */
+/** The subschema at a path as tool-listing.ts names one: `a.b`, `a[]`, `$defs/0`, ` (anyOf 2)`. */
 function schemaAt(schema: Record<string, unknown>, at: string): Record<string, unknown> | undefined {
   let node: Record<string, unknown> | undefined = schema;
   for (const m of at.matchAll(/\[\]|\$defs\/([^.[ ]+)| \((\w+)(?: (\d+))?\)|\.?([^.[ $]+)/g)) {

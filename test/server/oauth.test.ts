@@ -24,7 +24,7 @@ import {
   MCP_HEADERS,
   type TestServer,
 } from './support.js';
-import { TOOLS } from '../../src/tools/catalog.js';
+import { TOOLS } from '../../src/tools/core/tool-catalog.js';
 import { CAPABILITIES } from '../../src/auth/principal.js';
 import { s256Challenge } from '../../src/auth/oauth/pkce.js';
 

@@ -14,7 +14,7 @@ import * as v from 'valibot';
 import { call, callOk, serveTempOntology, toolContext, withProjectPolicy, type Row, type ServedTempOntology } from './support.js';
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import { semanticDiff, SemanticDiffArgs } from '../../src/diff/semantic-diff.js';
-import { documentReader } from '../../src/tools/diff.js';
+import { documentReader } from '../../src/tools/diff/ontology-diff.js';
 
 const D = 'http://example.org/sd#';
 const HEAD = `@prefix : <${D}> .

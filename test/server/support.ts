@@ -17,9 +17,9 @@ import { WorkspaceResolver } from '../../src/model/resolver.js';
 import type { Ontology } from '../../src/model/ontology.js';
 import { WindowState } from '../../src/window/state.js';
 import { ApprovalQueue } from '../../src/window/approvals.js';
-import { runTool } from '../../src/tools/gate.js';
-import { TOOLS_BY_NAME } from '../../src/tools/catalog.js';
-import type { ToolContext, WindowSettings } from '../../src/tools/tool.js';
+import { runTool } from '../../src/tools/core/tool-gate.js';
+import { TOOLS_BY_NAME } from '../../src/tools/core/tool-catalog.js';
+import type { ToolContext, WindowSettings } from '../../src/tools/core/tool.js';
 
 /** test/fixtures/server, resolved from the compiled file in dist/test/server. */
 export function fixture(name: string): string {

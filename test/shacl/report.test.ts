@@ -9,7 +9,7 @@ import path from 'node:path';
 import { shaclReport, sortResults } from '../../src/shacl/report.js';
 import { readShapesFile, shapesFormatOf } from '../../src/shacl/shapes.js';
 import type { ShaclResult } from '../../src/shacl/protocol.js';
-import { ToolFailure } from '../../src/tools/tool.js';
+import { ToolFailure } from '../../src/tools/core/tool.js';
 
 const row = (over: Partial<ShaclResult>): ShaclResult => ({
   focus_node: 'http://e/a',
