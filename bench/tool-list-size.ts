@@ -18,6 +18,18 @@ const parts = (key: 'description' | 'inputSchema' | 'outputSchema'): number =>
 console.log(
   `full: descriptions ${parts('description')}, inputSchemas ${parts('inputSchema')}, outputSchemas ${parts('outputSchema')} bytes`,
 );
+/** Prose an agent could do without at a pinch: argument descriptions (not references to another tool's), defaults, limits. */
+const PROSE = new Set(['default', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern', 'format']);
+const withoutProse = (schema: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(schema, (key, value: unknown) =>
+      PROSE.has(key) || (key === 'description' && typeof value === 'string' && !value.startsWith('As ')) ? undefined : value,
+    ),
+  );
+const bare = tools.map((t) => ({ ...t, description: '', inputSchema: withoutProse(t.inputSchema) }));
+console.log(
+  `full without any description, default or limit (names, titles, hints, types, enums, required): ${bytes({ tools: bare })} bytes`,
+);
 const rows = tools.map((t) => ({
   name: t.name,
   total: bytes(t),

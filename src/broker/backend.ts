@@ -1,5 +1,5 @@
 // A registered process's backend: a small HTTP server (the front door's transport) on an ephemeral loopback port serving this process's
-// windows to the broker, one route per window (`/w/{window_id}/…`). A request is accepted only with that
+// windows to the broker, one route table of paths per window (`/w/{window_id}/…`). A request is accepted only with that
 // window's broker secret (constant-time digest comparison); the principal comes in its header and the
 // request is handed to the window exactly as the front door hands it. A request through a version-1
 // broker carries no principal: it gets the legacy local-admin profile and is counted (INTERFACE.md 9).
@@ -13,6 +13,7 @@ import { sendJson, sendRpcError, statusLine, type Exchange, drainExchanges } fro
 import { readBody } from '../http/read-body.js';
 import { chooseTransport, type Incoming, type Reply, type Transport } from '../http/transport.js';
 import { createTransport } from '../http/transports.js';
+import { RouteTable, type RouteSpec } from '../http/route-table.js';
 import { log } from '../util/log.js';
 import { connectionNamed, isHopByHop } from '../http/hop-by-hop.js';
 import { WindowSink, cutAtShutdown } from '../http/window-sink.js';
@@ -35,7 +36,24 @@ interface Served {
 /** Replaced secrets kept per window; older ones are forgotten (their fences then wait for the PID to exit). */
 const REPLACED_KEPT = 16;
 
-const ROUTE = /^\/w\/([^/]+)\/(mcp|fence|approvals|sessions|view|events)(?:\/([^/]+)\/(approve|deny|close))?$/;
+/** One request on a window's route; `params` are the route pattern's groups (the window id first), undecoded. */
+interface BackendCall {
+  readonly x: Exchange;
+  readonly req: Incoming;
+  readonly served: Served;
+  readonly params: readonly string[];
+  readonly headers: { flat: string[]; map: Map<string, string> };
+}
+
+/** A window's route: its path's first group is the window id, and the window's broker secret opens it. */
+interface BackendRoute extends RouteSpec {
+  /** A replaced secret admits it too: the broker still sends fences to a retired endpoint. */
+  readonly replacedSecrets?: boolean;
+  handle(call: BackendCall): void;
+}
+
+/** `/w/{window_id}/<rest>` as a route path. */
+const windowPath = (rest: string): RegExp => new RegExp(`^/w/([^/]+)/${rest}$`);
 
 /** A comment line this often keeps the broker's idle announcement stream from timing out. */
 const KEEPALIVE_MS = 15_000;
@@ -72,6 +90,44 @@ export class Backend {
   private readonly calls = new Set<WindowSink>();
   private readonly streams = new Set<Exchange>();
   port = 0;
+  /** The routes of the broker's requests, each behind its window's broker secret. */
+  private readonly routes = new RouteTable<BackendRoute>([
+    {
+      methods: 'any',
+      path: windowPath('mcp'),
+      handle: ({ x, req, served, headers }) => {
+        const protocol = protocolOf(headers.map.get(PROTOCOL_HEADER));
+        this.mcp(x, served, req.method, req.query === '' ? '/mcp' : `/mcp?${req.query}`, headers, protocol);
+      },
+    },
+    { methods: ['POST'], path: windowPath('fence'), replacedSecrets: true, handle: ({ x, served }) => this.fence(x, served) },
+    {
+      methods: ['GET'],
+      path: windowPath('approvals'),
+      handle: ({ x, served }) => void served.handle.listApprovals().then((pending) => sendJson(x, 200, { pending })),
+    },
+    {
+      methods: ['POST'],
+      path: windowPath('approvals/([^/]+)/(approve|deny)'),
+      handle: ({ x, served, params }) =>
+        void served.handle
+          .decide(segment(params[1]) ?? '', params[2] === 'approve')
+          .then((found) => sendJson(x, found ? 200 : 404, { found })),
+    },
+    { methods: ['POST'], path: windowPath('view'), handle: ({ x, served }) => this.view(x, served) },
+    { methods: ['GET'], path: windowPath('events'), handle: ({ x, served }) => this.announcements(x, served) },
+    {
+      methods: ['POST'],
+      path: windowPath('sessions/([^/]+)/close'),
+      handle: ({ x, served, params }) => {
+        const sessionId = segment(params[1]);
+        if (sessionId === null) return sendRpcError(x, 405, -32000, 'Method not allowed');
+        served.handle.closeSession(sessionId);
+        this.registry.unpin(sessionId);
+        sendJson(x, 200, { closed: true });
+      },
+    },
+  ]);
 
   constructor(
     private readonly settings: Settings,
@@ -132,50 +188,24 @@ export class Backend {
     res.onAborted(() => {
       x.aborted = true;
     });
-    const method = req.method;
-    const url = req.path;
-    const query = req.query;
     const headers = windowHeaders(req);
-    const m = ROUTE.exec(url);
-    const id = m === null ? null : segment(m[1]);
+    const found = this.routes.match(req.method, req.path);
+    const id = found === null ? null : segment(found.params[0]);
     const served = id === null ? undefined : this.windows.get(id);
     const presented = headers.map.get(SECRET_HEADER);
-    const admitted =
-      served !== undefined &&
-      m !== null &&
-      (secretMatches(presented, served.digest) || (m[2] === 'fence' && served.replaced.some((d) => secretMatches(presented, d))));
-    // the same answer for an unknown window and a wrong secret: the port reveals nothing without one
-    if (m === null || served === undefined || !admitted) {
+    // the same answer for an unknown path or window and a wrong secret: the port reveals nothing without one
+    if (
+      found === null ||
+      served === undefined ||
+      !(
+        secretMatches(presented, served.digest) ||
+        (found.route.replacedSecrets === true && served.replaced.some((d) => secretMatches(presented, d)))
+      )
+    ) {
       return sendRpcError(x, 403, -32000, "Forbidden: this port serves the broker only, with a window's broker secret");
     }
-    const protocol = protocolOf(headers.map.get(PROTOCOL_HEADER));
-    switch (m[2]) {
-      case 'mcp':
-        return this.mcp(x, served, method, query === '' ? '/mcp' : `/mcp?${query}`, headers, protocol);
-      case 'fence':
-        return method === 'POST' ? this.fence(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
-      case 'approvals': {
-        if (m[3] === undefined && method === 'GET')
-          return void served.handle.listApprovals().then((pending) => sendJson(x, 200, { pending }));
-        if (m[3] !== undefined && m[4] !== 'close' && method === 'POST') {
-          return void served.handle
-            .decide(segment(m[3]) ?? '', m[4] === 'approve')
-            .then((found) => sendJson(x, found ? 200 : 404, { found }));
-        }
-        return sendRpcError(x, 405, -32000, 'Method not allowed');
-      }
-      case 'view':
-        return method === 'POST' ? this.view(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
-      case 'events':
-        return method === 'GET' ? this.announcements(x, served) : sendRpcError(x, 405, -32000, 'Method not allowed');
-      case 'sessions': {
-        const sessionId = m[3] === undefined ? null : segment(m[3]);
-        if (sessionId === null || m[4] !== 'close' || method !== 'POST') return sendRpcError(x, 405, -32000, 'Method not allowed');
-        served.handle.closeSession(sessionId);
-        this.registry.unpin(sessionId);
-        return sendJson(x, 200, { closed: true });
-      }
-    }
+    if (!found.methodAllowed) return sendRpcError(x, 405, -32000, 'Method not allowed');
+    found.route.handle({ x, req, served, params: found.params, headers });
   }
 
   /** The forwarded principal; a version-1 broker's request gets the legacy local-admin profile. */

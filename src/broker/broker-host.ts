@@ -1,16 +1,15 @@
 // The broker role of the process that owns the configured port: the registration API under `/internal/`
-// (directory secret required), the sweep that finds stale processes and retires endpoints whose PID is
-// gone, the RemoteWindows it keeps attached to the window registry, and the idle linger before exit.
+// (the front door checks the directory secret; the paths are declared in src/http/front-door-routes.ts),
+// the sweep that finds stale processes and retires endpoints whose PID is gone, the RemoteWindows it keeps
+// attached to the window registry, and the idle linger before exit.
 
 import http from 'node:http';
 import type { WindowRegistry } from '../actors/registry.js';
-import { DIRECTORY_SECRET_HEADER, type DirectorySecret } from '../auth/directory-secret.js';
-import type { Incoming } from '../http/front-door.js';
 import { sendJson, type Exchange } from '../http/respond.js';
 import { BrokerRegistry, DEFAULT_LIMITS, type Outcome, type RegistryLimits } from './broker-registry.js';
 import { removeBrokerRecord, writeBrokerRecord, type BrokerRecord } from './broker-file.js';
 import { pidAlive } from '../util/pid-alive.js';
-import { DeregisterSchema, HeartbeatSchema, MAX_REGISTRATION_BYTES, RegisterSchema, TakeoverSchema, parseBody } from './registration.js';
+import { DeregisterSchema, HeartbeatSchema, RegisterSchema, TakeoverSchema, parseBody } from './registration.js';
 import { RemoteWindow } from './remote-window.js';
 import { describeInstances } from './instances.js';
 import { BROKER_PROTOCOL, HEARTBEAT_MS } from './wire.js';
@@ -23,22 +22,10 @@ import { compareReleases, describeRelease, type Release } from './version.js';
  */
 const ADMISSION_WAIT_MS = 2000;
 
-export const BROKER_PATHS: ReadonlySet<string> = new Set([
-  '/internal/broker',
-  '/internal/instances',
-  '/internal/register',
-  '/internal/heartbeat',
-  '/internal/deregister',
-  '/internal/takeover',
-]);
-
-export type BodyReader = (limit: number, then: (body: string) => void) => void;
-
 export interface BrokerHostOptions {
   readonly home: string;
   readonly port: number;
   readonly windows: WindowRegistry;
-  readonly secret: DirectorySecret;
   /** This process's release, recorded in broker.json and compared by a takeover request. */
   readonly release: Release;
   /**
@@ -84,54 +71,44 @@ export class BrokerHost {
     return this.registry.hasQuarantine();
   }
 
-  /** Handles a broker path of the internal API; false when `r` is not one. */
-  route(x: Exchange, r: Incoming, read: BodyReader): boolean {
-    if (!BROKER_PATHS.has(r.path)) return false;
-    if (!this.options.secret.matches(r.headers.get(DIRECTORY_SECRET_HEADER))) {
-      sendJson(x, 403, { error: 'forbidden', message: 'The internal API needs the directory secret header' });
-      return true;
-    }
-    if (r.path === '/internal/broker') {
-      if (r.method !== 'GET') sendJson(x, 405, { error: 'method_not_allowed' });
-      else
-        sendJson(x, 200, {
-          ...this.record,
-          processes: this.registry.processCount,
-          quarantine: this.registry.hasQuarantine(),
-          sealed: this.registry.isSealed,
-        });
-      return true;
-    }
-    // what `GET /instances` lists, for a registered process's get_session_info
-    if (r.path === '/internal/instances') {
-      if (r.method !== 'GET') sendJson(x, 405, { error: 'method_not_allowed' });
-      else sendJson(x, 200, { instances: describeInstances(this.options.windows, this.registry) });
-      return true;
-    }
-    if (r.method !== 'POST') {
-      sendJson(x, 405, { error: 'method_not_allowed' });
-      return true;
-    }
-    read(MAX_REGISTRATION_BYTES, (text) => this.post(x, r.path, text));
-    return true;
+  /** `GET /internal/broker`: this broker's record and state. */
+  describe(x: Exchange): void {
+    sendJson(x, 200, {
+      ...this.record,
+      processes: this.registry.processCount,
+      quarantine: this.registry.hasQuarantine(),
+      sealed: this.registry.isSealed,
+    });
   }
 
-  private post(x: Exchange, path: string, text: string): void {
-    if (path === '/internal/takeover') {
-      const body = parseBody(TakeoverSchema, text);
-      if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
-      return this.takeover(x, body.value);
-    }
-    if (path === '/internal/register') {
-      const body = parseBody(RegisterSchema, text);
-      if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
-      return void this.answer(x, this.registry.register(body.value), 201);
-    }
-    if (path === '/internal/heartbeat') {
-      const body = parseBody(HeartbeatSchema, text);
-      if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
-      return void this.answer(x, this.registry.heartbeat(body.value), 200);
-    }
+  /** `GET /internal/instances`: what `GET /instances` lists, for a registered process's get_session_info. */
+  instances(x: Exchange): void {
+    sendJson(x, 200, { instances: describeInstances(this.options.windows, this.registry) });
+  }
+
+  /** `POST /internal/takeover`. */
+  takeoverRequest(x: Exchange, text: string): void {
+    const body = parseBody(TakeoverSchema, text);
+    if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
+    this.takeover(x, body.value);
+  }
+
+  /** `POST /internal/register`. */
+  register(x: Exchange, text: string): void {
+    const body = parseBody(RegisterSchema, text);
+    if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
+    void this.answer(x, this.registry.register(body.value), 201);
+  }
+
+  /** `POST /internal/heartbeat`. */
+  heartbeat(x: Exchange, text: string): void {
+    const body = parseBody(HeartbeatSchema, text);
+    if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
+    void this.answer(x, this.registry.heartbeat(body.value), 200);
+  }
+
+  /** `POST /internal/deregister`. */
+  deregister(x: Exchange, text: string): void {
     const body = parseBody(DeregisterSchema, text);
     if (!body.ok) return sendJson(x, 400, { error: 'invalid_request', message: body.message });
     void this.answer(x, this.registry.deregister(body.value.process_id), 200);

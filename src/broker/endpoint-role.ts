@@ -7,7 +7,7 @@
 
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
-import { ensureDirectorySecret, type DirectorySecret } from '../auth/directory-secret.js';
+import { ensureDirectorySecret } from '../auth/directory-secret.js';
 import type { FrontDoor, ListenResult } from '../http/front-door.js';
 import { Backend } from './backend.js';
 import { BrokerHost } from './broker-host.js';
@@ -33,7 +33,6 @@ export interface RoleOptions {
   readonly settings: Settings;
   readonly door: FrontDoor;
   readonly windows: WindowRegistry;
-  readonly secret: DirectorySecret;
   /** This process's release: compared with a live broker's to decide on a takeover. */
   readonly release: Release;
   /** Sends this process's fences to another process's window as it registers (see BrokerHost). */
@@ -75,7 +74,6 @@ async function becomeBroker(o: RoleOptions, listening: ListenResult): Promise<En
     home: o.home,
     port: listening.port,
     windows: o.windows,
-    secret: o.secret,
     release: o.release,
     admit: o.admit,
     limits: o.limits,

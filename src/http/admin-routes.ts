@@ -8,9 +8,9 @@ import { regenerateToken, type StaticTokenVerifier } from '../auth/static-token.
 import { sendJson, type Exchange } from './respond.js';
 import { TOOL_PROFILES, type ToolProfile } from '../settings/settings.js';
 
-const CLIENTS = '/admin/api/clients';
-const REVOKE_CLIENT = /^\/admin\/api\/clients\/([^/]+)\/revoke$/;
-const TOOL_PROFILE = '/admin/api/tool-profile';
+export const CLIENTS_ROUTE = '/admin/api/clients';
+export const REVOKE_CLIENT_ROUTE = /^\/admin\/api\/clients\/([^/]+)\/revoke$/;
+export const TOOL_PROFILE_ROUTE = '/admin/api/tool-profile';
 /** A tool-profile body is one short JSON object. */
 const TOOL_PROFILE_BODY_LIMIT = 1024;
 
@@ -34,34 +34,19 @@ export class AdminRoutes {
     private readonly readBody: (x: Exchange, limit: number, then: (body: string) => void) => void,
   ) {}
 
-  /** Answers the request when it is one of these routes; false leaves it to the caller. */
-  handle(x: Exchange, method: string, path: string): boolean {
-    if (path === CLIENTS) {
-      if (method !== 'GET') return this.notAllowed(x, 'GET');
-      sendJson(x, 200, { clients: this.authority.listClients() }, [['cache-control', 'no-store']]);
-      return true;
-    }
-    const revoke = REVOKE_CLIENT.exec(path);
-    if (revoke !== null) {
-      if (method !== 'POST') return this.notAllowed(x, 'POST');
-      void this.revokeClient(x, decodeURIComponent(revoke[1]));
-      return true;
-    }
-    if (path === TOOL_PROFILE) {
-      if (method === 'GET') sendJson(x, 200, { tool_profile: this.profiles.toolProfile });
-      else if (method === 'PUT') this.readBody(x, TOOL_PROFILE_BODY_LIMIT, (body) => this.setToolProfile(x, body));
-      else return this.notAllowed(x, 'GET, PUT');
-      return true;
-    }
-    return false;
+  /** `GET /admin/api/clients`. */
+  clients(x: Exchange): void {
+    sendJson(x, 200, { clients: this.authority.listClients() }, [['cache-control', 'no-store']]);
   }
 
-  private notAllowed(x: Exchange, allow: string): true {
-    sendJson(x, 405, { error: `Method not allowed; use ${allow}` }, [['allow', allow]]);
-    return true;
+  /** `GET` or `PUT /admin/api/tool-profile`. */
+  toolProfile(x: Exchange, method: string): void {
+    if (method === 'GET') sendJson(x, 200, { tool_profile: this.profiles.toolProfile });
+    else this.readBody(x, TOOL_PROFILE_BODY_LIMIT, (body) => this.setToolProfile(x, body));
   }
 
-  private async revokeClient(x: Exchange, clientId: string): Promise<void> {
+  /** `POST /admin/api/clients/{id}/revoke`. */
+  async revokeClient(x: Exchange, clientId: string): Promise<void> {
     if (this.authority.client(clientId) === undefined) return sendJson(x, 404, { error: `No OAuth client ${clientId}` });
     try {
       const result = await this.authority.revokeClient(clientId);

@@ -1,8 +1,10 @@
-// The front door, in the main thread, served by uWebSockets.js or node:http (transport.ts). Every request is checked (DNS rebinding, then
-// the bearer token: the static one or an OAuth access token, resolved to a Principal) before it is routed:
-// `/mcp` is forwarded to the session's window actor and the response streamed back; `/health`,
-// `/instances` and the admin API are answered here. The OAuth endpoints (`/.well-known/*`, `/oauth/*`)
-// come before the bearer check: they are how a client obtains a token.
+// The front door, in the main thread, served by uWebSockets.js or node:http (transport.ts). Every request is
+// checked for its header sizes and by the DNS-rebinding guard, then looked up in the one route table
+// (front-door-routes.ts), which says who may call each route: the OAuth endpoints and the owner's routes
+// come before the bearer check (they are how a client obtains a token, or need the owner rather than one),
+// `/internal/` needs the directory secret, everything else a bearer token (the static one or an OAuth
+// access token, resolved to a Principal). `/mcp` is forwarded to the session's window actor and the
+// response streamed back; `/health`, `/instances` and the admin API are answered here.
 
 import type { Settings } from '../settings/settings.js';
 import type { WindowRegistry } from '../actors/registry.js';
@@ -28,11 +30,13 @@ import { InFlightRequests, QueuedRequest } from './in-flight.js';
 import type { InternalRoutes } from './internal-routes.js';
 import type { Authority } from '../auth/oauth/authority.js';
 import { baseUrl, bearerChallenge } from '../auth/oauth/metadata.js';
-import { OAuthRoutes, guardedOrigin, isOAuthPath } from './oauth-routes.js';
+import { OAuthRoutes, guardedOrigin } from './oauth-routes.js';
 import { AdminRoutes, adminRefusal } from './admin-routes.js';
 import { OwnerRoutes } from './owner-routes.js';
 import { OwnerSessions } from '../auth/owner-session.js';
 import { ViewRoutes } from './view-routes.js';
+import { frontDoorRoutes, methodNotAllowed, type FrontDoorRoutes, type RouteCall } from './front-door-routes.js';
+import { unreachable } from '../util/unreachable.js';
 import { ensureToken } from '../auth/static-token.js';
 import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
 import { auditEventsLost } from '../audit/stream.js';
@@ -50,8 +54,6 @@ export interface ListenResult {
   /** True when the configured port was taken and an ephemeral one was bound instead. */
   readonly fellBack: boolean;
 }
-
-const INSTANCE_ROUTE = /^\/instances\/([^/]+)\/mcp$/;
 
 export class FrontDoor {
   private readonly transport: Transport;
@@ -73,10 +75,7 @@ export class FrontDoor {
   /** The broker role, when this process owns the shared endpoint. */
   private broker: BrokerHost | null = null;
 
-  private readonly oauth: OAuthRoutes;
-  private readonly admin: AdminRoutes;
-  private readonly owner: OwnerRoutes;
-  private readonly view: ViewRoutes;
+  private readonly routes: FrontDoorRoutes;
   private url = '';
   private readonly started = Date.now();
 
@@ -91,13 +90,9 @@ export class FrontDoor {
     owner: { readonly key: Buffer; readonly consents: ConsentRequests; readonly version: string },
   ) {
     const sessions = new OwnerSessions(owner.key, () => this.port);
-    this.oauth = new OAuthRoutes(authority, (x, limit, then) => this.readBody(x, limit, then), owner.consents, sessions, settings);
-    this.admin = new AdminRoutes(authority, home, verifier, registry, (x, limit, then) => this.readBody(x, limit, then));
-    this.owner = new OwnerRoutes(sessions, {
-      decide: (id, approve) => this.decideHeld(id, approve),
-      regenerate: () => this.admin.regenerateToken(),
-    });
-    this.view = new ViewRoutes({
+    const readBody = (x: Exchange, limit: number, then: (body: string) => void) => this.readBody(x, limit, then);
+    const admin = new AdminRoutes(authority, home, verifier, registry, readBody);
+    const view = new ViewRoutes({
       sessions,
       registry,
       brokered: () => this.broker?.registry ?? null,
@@ -107,7 +102,27 @@ export class FrontDoor {
       token: () => ensureToken(home),
       pending: () => this.pendingWrites(),
       streams: this.streams,
-      readBody: (x, limit, then) => this.readBody(x, limit, then),
+      readBody,
+    });
+    this.routes = frontDoorRoutes({
+      oauth: new OAuthRoutes(authority, readBody, owner.consents, sessions, settings),
+      owner: new OwnerRoutes(sessions, {
+        decide: (id, approve) => this.decideHeld(id, approve),
+        regenerate: () => admin.regenerateToken(),
+      }),
+      view,
+      admin,
+      mcp: (x, r, instance, principal) => this.mcp(x, r, instance, principal),
+      health: (x) => void this.health(x),
+      instances: (x, principal) => {
+        const instances = this.instances();
+        sendJson(x, 200, {
+          instances: principal.capabilities.includes('server:admin') ? instances : instances.map(withoutHostDetails),
+        });
+      },
+      pendingWrites: (x) => void this.listPending(x),
+      notFound: (x, r) => sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}`),
+      readBody,
     });
     this.guard = new HostGuard(settings.bind_address, settings.allowed_hosts, settings.allowed_origins);
     this.transport = createTransport(transport, (r, res) => this.route(r, res));
@@ -180,41 +195,63 @@ export class FrontDoor {
     const origin = guardedOrigin(r.method, r.path, r.headers.get('origin') ?? '', r.headers.get('sec-fetch-site') ?? '');
     const refusal = this.guard.refusal(r.headers.get('host') ?? '', origin);
     if (refusal !== null) return sendRpcError(x, 403, -32000, `Forbidden: ${refusal}`);
-    if (r.path.startsWith('/internal/')) return this.routeInternal(x, r);
-    // the public base URL is needed only by the OAuth routes and the 401 challenge, not per /mcp call
-    const base = () => baseUrl(r.headers.get('host') ?? '', this.settings.bind_address, this.port);
-    if (isOAuthPath(r.path)) return this.oauth.handle(x, r, base());
-    if (this.owner.handle(x, r)) return;
-    if (this.view.handle(x, r)) return;
+    const { route, params, methodAllowed } = this.routes.match(r.method, r.path);
+    const call: RouteCall = { x, r, params };
+    switch (route.access) {
+      case 'oauth':
+        if (!methodAllowed) return methodNotAllowed(route, x, r.path);
+        // the public base URL is needed only by the OAuth routes and the 401 challenge, not per /mcp call
+        return route.handle(call, this.baseUrl(r));
+      case 'owner':
+        if (!methodAllowed) return methodNotAllowed(route, x, r.path);
+        return route.handle(call);
+      case 'internal': {
+        if (this.internal === null || !this.ownsEndpoint)
+          return sendRpcError(
+            x,
+            404,
+            -32601,
+            `No route for ${r.method} ${r.path}: the internal API exists only where the endpoint is owned`,
+          );
+        if (!this.internal.admits(x, r)) return;
+        if (!methodAllowed) return methodNotAllowed(route, x, r.path);
+        return route.handle(call, { internal: this.internal, broker: this.broker });
+      }
+      case 'bearer':
+      case 'admin': {
+        const principal = this.bearer(x, r);
+        if (principal === null) return;
+        if (route.access === 'admin') {
+          const denied = adminRefusal(principal);
+          if (denied !== null) return sendJson(x, 403, { error: denied, error_code: 'authorization_denied' });
+        }
+        if (!methodAllowed) return methodNotAllowed(route, x, r.path);
+        return route.handle(call, principal);
+      }
+      default:
+        return unreachable(route);
+    }
+  }
+
+  private baseUrl(r: Incoming): string {
+    return baseUrl(r.headers.get('host') ?? '', this.settings.bind_address, this.port);
+  }
+
+  /** The principal of the request's bearer token; null when the 401 (or, while draining, the 503) was sent. */
+  private bearer(x: Exchange, r: Incoming): Principal | null {
     const token = bearerToken(r.headers.get('authorization'));
     const principal = token === null ? null : this.authenticate(token);
     if (principal === null) {
-      return sendRpcError(
-        x,
-        401,
-        -32001,
-        token === null ? 'Unauthorized: a bearer token is required' : 'Unauthorized: invalid bearer token',
-        [['www-authenticate', bearerChallenge(base(), token !== null)]],
-      );
+      sendRpcError(x, 401, -32001, token === null ? 'Unauthorized: a bearer token is required' : 'Unauthorized: invalid bearer token', [
+        ['www-authenticate', bearerChallenge(this.baseUrl(r), token !== null)],
+      ]);
+      return null;
     }
-    if (this.draining) return sendRpcError(x, 503, -32000, 'The server is shutting down');
-    if (r.path === '/mcp') return this.mcp(x, r, null, principal);
-    const instance = INSTANCE_ROUTE.exec(r.path);
-    if (instance !== null) return this.mcp(x, r, decodeURIComponent(instance[1]), principal);
-    if (r.path.startsWith('/admin/')) {
-      const denied = adminRefusal(principal);
-      if (denied !== null) return sendJson(x, 403, { error: denied, error_code: 'authorization_denied' });
-      if (this.admin.handle(x, r.method, r.path)) return;
+    if (this.draining) {
+      sendRpcError(x, 503, -32000, 'The server is shutting down');
+      return null;
     }
-    if (r.path === '/health' && r.method === 'GET') return void this.health(x);
-    if (r.path === '/instances' && r.method === 'GET') {
-      const instances = this.instances();
-      return sendJson(x, 200, {
-        instances: principal.capabilities.includes('server:admin') ? instances : instances.map(withoutHostDetails),
-      });
-    }
-    if (r.path === '/admin/api/pending' && r.method === 'GET') return void this.listPending(x);
-    sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}`);
+    return principal;
   }
 
   /** Serves the broker's registration API under `/internal/` (this process owns the shared endpoint). */
@@ -233,13 +270,6 @@ export class FrontDoor {
    */
   cutInFlight(revoked: RevokedIds): number {
     return this.open.cut(revoked);
-  }
-
-  private routeInternal(x: Exchange, r: Incoming): void {
-    if (this.broker !== null && this.ownsEndpoint && this.broker.route(x, r, (limit, then) => this.readBody(x, limit, then))) return;
-    if (this.internal === null || !this.ownsEndpoint)
-      return sendRpcError(x, 404, -32601, `No route for ${r.method} ${r.path}: the internal API exists only where the endpoint is owned`);
-    this.internal.route(x, r);
   }
 
   private instances() {

@@ -1,8 +1,8 @@
 // The same-OS-user management API under `/internal/`: list OAuth clients with their connected sessions,
 // revoke a client (with the fan-out's report), terminate a session, list and answer consent requests and
 // held writes (the `athene consent|pending|clients` commands). Every request must carry the private
-// directory secret (constant-time check); bearer tokens play no part. Served only while this process's
-// front door owns the configured endpoint (the front door checks that before calling in here).
+// directory secret (constant-time check, `admits`); bearer tokens play no part. Served only while this
+// process's front door owns the configured endpoint; the paths are declared in front-door-routes.ts.
 
 import * as v from 'valibot';
 import type { Authority } from '../auth/oauth/authority.js';
@@ -60,40 +60,27 @@ function validBody<T extends v.GenericSchema>(x: Exchange, schema: T, body: unkn
 }
 
 export class InternalRoutes {
-  private readonly handlers = new Map<string, InternalHandler>();
+  constructor(private readonly deps: InternalDeps) {}
 
-  constructor(private readonly deps: InternalDeps) {
-    this.handle('GET', '/internal/clients', (x) => this.clients(x));
-    this.handle('POST', '/internal/revoke-client', (x, body) => this.revokeClient(x, body));
-    this.handle('POST', '/internal/terminate-session', (x, body) => this.terminateSession(x, body));
-    this.handle('GET', '/internal/consents', (x) => this.listConsents(x));
-    this.handle('POST', '/internal/consents/decide', (x, body) => this.decideConsent(x, body));
-    this.handle('GET', '/internal/pending', (x) => this.listPending(x));
-    this.handle('POST', '/internal/pending/decide', (x, body) => this.decidePending(x, body));
+  /** Whether `r` carries the private directory secret; if not, the 403 is sent. */
+  admits(x: Exchange, r: Incoming): boolean {
+    if (this.deps.secret.matches(r.headers.get(DIRECTORY_SECRET_HEADER))) return true;
+    sendError(x, 403, 'forbidden', `the internal API needs the ${DIRECTORY_SECRET_HEADER} header holding the private directory secret`);
+    return false;
   }
 
-  private handle(method: 'GET' | 'POST', path: string, handler: InternalHandler): void {
-    this.handlers.set(`${method} ${path}`, handler);
+  /** Any other path under `/internal/`. */
+  notFound(x: Exchange, r: Incoming): void {
+    sendError(x, 404, 'not_found', `No internal route ${r.path}`);
   }
 
-  route(x: Exchange, r: Incoming): void {
-    if (!this.deps.secret.matches(r.headers.get(DIRECTORY_SECRET_HEADER))) {
-      return sendError(
-        x,
-        403,
-        'forbidden',
-        `the internal API needs the ${DIRECTORY_SECRET_HEADER} header holding the private directory secret`,
-      );
-    }
-    const handler = this.handlers.get(`${r.method} ${r.path}`);
-    if (handler === undefined) {
-      const allowed = [...this.handlers.keys()].filter((k) => k.endsWith(' ' + r.path)).map((k) => k.split(' ')[0]);
-      if (allowed.length === 0) return sendError(x, 404, 'not_found', `No internal route ${r.path}`);
-      return sendJson(x, 405, { error: 'method_not_allowed', error_description: `${r.path} takes ${allowed.join(', ')}` }, [
-        ['allow', allowed.join(', ')],
-      ]);
-    }
-    if (r.method === 'GET') return this.run(x, handler, undefined);
+  /** Answers a GET route. */
+  get(x: Exchange, handler: (routes: this, x: Exchange) => void | Promise<void>): void {
+    this.run(x, (ex) => handler(this, ex), undefined);
+  }
+
+  /** Reads a POST route's JSON body (within INTERNAL_BODY_LIMIT), then answers it. */
+  post(x: Exchange, r: Incoming, handler: (routes: this, x: Exchange, body: unknown) => void | Promise<void>): void {
     if (!(r.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) {
       return sendError(x, 415, 'invalid_request', 'Content-Type must be application/json');
     }
@@ -107,7 +94,7 @@ export class InternalRoutes {
       } catch (err) {
         return sendError(x, 400, 'invalid_request', `the body is not valid JSON: ${(err as Error).message}`);
       }
-      this.run(x, handler, body);
+      this.run(x, (ex, b) => handler(this, ex, b), body);
     });
   }
 
@@ -117,7 +104,7 @@ export class InternalRoutes {
       .catch((err: Error) => sendError(x, 500, 'server_error', err.message));
   }
 
-  private clients(x: Exchange): void {
+  clients(x: Exchange): void {
     const { authority, registry } = this.deps;
     const clients = authority.listClients().map((c) => {
       const sessions = registry.sessionsOfClient(c.client_id);
@@ -126,7 +113,7 @@ export class InternalRoutes {
     sendJson(x, 200, { clients }, [['cache-control', 'no-store']]);
   }
 
-  private async revokeClient(x: Exchange, raw: unknown): Promise<void> {
+  async revokeClient(x: Exchange, raw: unknown): Promise<void> {
     const body = validBody(x, RevokeClientBody, raw);
     if (body === undefined) return;
     const { authority, fanout } = this.deps;
@@ -153,7 +140,7 @@ export class InternalRoutes {
     );
   }
 
-  private listConsents(x: Exchange): void {
+  listConsents(x: Exchange): void {
     const consents = this.deps.consents.pending().map((e) => ({
       id: e.id,
       client_id: e.request.client_id,
@@ -165,7 +152,7 @@ export class InternalRoutes {
     sendJson(x, 200, { consents }, [['cache-control', 'no-store']]);
   }
 
-  private decideConsent(x: Exchange, raw: unknown): void {
+  decideConsent(x: Exchange, raw: unknown): void {
     const body = validBody(x, DecideBody, raw);
     if (body === undefined) return;
     if (!this.deps.consents.decide(body.id, body.approve))
@@ -173,11 +160,11 @@ export class InternalRoutes {
     sendJson(x, 200, { id: body.id, decision: body.approve ? 'approved' : 'denied' }, [['cache-control', 'no-store']]);
   }
 
-  private async listPending(x: Exchange): Promise<void> {
+  async listPending(x: Exchange): Promise<void> {
     sendJson(x, 200, { pending: await this.deps.held.pendingWrites() }, [['cache-control', 'no-store']]);
   }
 
-  private async decidePending(x: Exchange, raw: unknown): Promise<void> {
+  async decidePending(x: Exchange, raw: unknown): Promise<void> {
     const body = validBody(x, DecideBody, raw);
     if (body === undefined) return;
     if (!(await this.deps.held.decideHeld(body.id, body.approve)))
@@ -185,7 +172,7 @@ export class InternalRoutes {
     sendJson(x, 200, { approval_id: body.id, decision: body.approve ? 'approved' : 'denied' }, [['cache-control', 'no-store']]);
   }
 
-  private terminateSession(x: Exchange, raw: unknown): void {
+  terminateSession(x: Exchange, raw: unknown): void {
     const body = validBody(x, TerminateSessionBody, raw);
     if (body === undefined) return;
     if (!this.deps.registry.terminate(body.session_id)) return sendError(x, 404, 'unknown_session', `No session ${body.session_id}`);

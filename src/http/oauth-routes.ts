@@ -31,11 +31,6 @@ export interface OAuthRequest {
 /** Reads a whole request body of at most `limit` bytes (the front door's reader, which answers 413 itself). */
 export type BodyReader = (x: Exchange, limit: number, then: (body: string) => void) => void;
 
-/** Whether a path belongs to these routes (they are answered without a bearer token). */
-export function isOAuthPath(path: string): boolean {
-  return path.startsWith('/.well-known/') || path.startsWith('/oauth/');
-}
-
 /**
  * The Origin the DNS-rebinding guard judges. The consent page's `no-referrer` policy makes a browser send
  * `Origin: null` when the page's own form posts back; that post, and only it, is let through when the
@@ -139,41 +134,41 @@ export class OAuthRoutes {
     this.limiter = new RegistrationLimiter(limits.oauth_registrations_per_minute);
   }
 
-  /** Answers a request whose path satisfies isOAuthPath. `base` is the server's origin for this request. */
-  handle(x: Exchange, r: OAuthRequest, base: string): void {
-    const get = r.method === 'GET';
-    switch (r.path) {
-      case OAUTH_PATHS.protectedResource:
-        return get ? sendJson(x, 200, protectedResourceMetadata(base, '')) : this.notAllowed(x, 'GET');
-      case MCP_RESOURCE_METADATA_PATH:
-        return get ? sendJson(x, 200, protectedResourceMetadata(base, '/mcp')) : this.notAllowed(x, 'GET');
-      case OAUTH_PATHS.authorizationServer:
-        return get ? sendJson(x, 200, authorizationServerMetadata(base)) : this.notAllowed(x, 'GET');
-      case OAUTH_PATHS.register:
-        return r.method === 'POST' ? this.register(x, r) : this.notAllowed(x, 'POST');
-      case OAUTH_PATHS.authorize: {
-        const refusal = consentRefusal(peerAddress(x.res));
-        if (refusal !== null) return sendPage(x, 403, errorPage('Consent is local only', refusal));
-        if (r.method === 'GET') return this.authorize(x, r);
-        if (r.method === 'POST') return this.withForm(x, r, (form) => void this.decide(x, r, form));
-        return this.notAllowed(x, 'GET, POST');
-      }
-      case CONSENT_WAIT_PATH: {
-        const refusal = consentRefusal(peerAddress(x.res));
-        if (refusal !== null) return sendPage(x, 403, errorPage('Consent is local only', refusal));
-        return r.method === 'GET' ? void this.wait(x, r) : this.notAllowed(x, 'GET');
-      }
-      case OAUTH_PATHS.token:
-        return r.method === 'POST' ? this.withForm(x, r, (form) => void this.token(x, form)) : this.notAllowed(x, 'POST');
-      case OAUTH_PATHS.revoke:
-        return r.method === 'POST' ? this.withForm(x, r, (form) => void this.revoke(x, form)) : this.notAllowed(x, 'POST');
-      default:
-        return sendJson(x, 404, { error: 'not_found', error_description: `No OAuth endpoint at ${r.path}` });
-    }
+  /** `GET` of a discovery document: the server's or the MCP endpoint's protected resource, or the authorization server. */
+  metadata(x: Exchange, r: OAuthRequest, base: string): void {
+    if (r.path === OAUTH_PATHS.authorizationServer) return sendJson(x, 200, authorizationServerMetadata(base));
+    sendJson(x, 200, protectedResourceMetadata(base, r.path === MCP_RESOURCE_METADATA_PATH ? '/mcp' : ''));
   }
 
-  private notAllowed(x: Exchange, allow: string): void {
-    sendJson(x, 405, { error: 'invalid_request', error_description: `Method not allowed; use ${allow}` }, [['allow', allow]]);
+  /** The consent page (`GET`) and its form's answer (`POST`), to the local machine only. */
+  consent(x: Exchange, r: OAuthRequest): void {
+    if (this.remoteRefused(x)) return;
+    if (r.method === 'GET') return this.authorize(x, r);
+    this.withForm(x, r, (form) => void this.decide(x, r, form));
+  }
+
+  /** Where a waiting consent page polls, to the local machine only. */
+  consentWait(x: Exchange, r: OAuthRequest): void {
+    if (!this.remoteRefused(x)) void this.wait(x, r);
+  }
+
+  tokenEndpoint(x: Exchange, r: OAuthRequest): void {
+    this.withForm(x, r, (form) => void this.token(x, form));
+  }
+
+  revocationEndpoint(x: Exchange, r: OAuthRequest): void {
+    this.withForm(x, r, (form) => void this.revoke(x, form));
+  }
+
+  /** Any other path under `/.well-known/` or `/oauth/`. */
+  notFound(x: Exchange, r: OAuthRequest): void {
+    sendJson(x, 404, { error: 'not_found', error_description: `No OAuth endpoint at ${r.path}` });
+  }
+
+  private remoteRefused(x: Exchange): boolean {
+    const refusal = consentRefusal(peerAddress(x.res));
+    if (refusal !== null) sendPage(x, 403, errorPage('Consent is local only', refusal));
+    return refusal !== null;
   }
 
   private tooLarge(x: Exchange, r: OAuthRequest, limit: number): boolean {
@@ -182,7 +177,7 @@ export class OAuthRoutes {
     return true;
   }
 
-  private register(x: Exchange, r: OAuthRequest): void {
+  register(x: Exchange, r: OAuthRequest): void {
     if (this.tooLarge(x, r, REGISTRATION_BODY_LIMIT)) return;
     this.readBody(x, REGISTRATION_BODY_LIMIT, (body) => {
       const metadata = validateClientMetadata(body);

@@ -3,7 +3,7 @@
 // the state-changing actions no agent may take with a bearer token (deciding a held write, replacing the
 // static token). Each action needs the owner session's cookie and its CSRF token (`x-athene-csrf`).
 
-import { OWNER_CSRF_HEADER, OWNER_HOME_PATH, OWNER_LOGIN_PATH, type OwnerSessions } from '../auth/owner-session.js';
+import { OWNER_CSRF_HEADER, OWNER_HOME_PATH, type OwnerSessions } from '../auth/owner-session.js';
 import { errorPage, pageHeaders } from '../web/consent-page.js';
 import type { Incoming } from './front-door.js';
 import { isLocalPeer, peerAddress } from './peer.js';
@@ -39,55 +39,51 @@ export class OwnerRoutes {
     private readonly actions: OwnerActions,
   ) {}
 
-  /** Answers the request when it is one of these routes; false leaves it to the caller. */
-  handle(x: Exchange, r: Incoming): boolean {
-    if (r.path === OWNER_LOGIN_PATH) {
-      if (r.method !== 'GET') return this.notAllowed(x, 'GET');
-      // checked before the nonce is spent: a link that leaked to another machine still works for the owner here
-      if (!isLocalPeer(peerAddress(x.res))) {
-        html(
-          x,
-          403,
-          errorPage('Owner login only on this machine', 'Open the owner login link in a browser on the machine this server runs on.'),
-        );
-        return true;
-      }
-      const cookie = this.sessions.login(new URLSearchParams(r.query));
-      if (cookie === null) {
-        html(
-          x,
-          403,
-          errorPage('Login link not valid', 'This owner login link is invalid, expired or already used. Run `athene open` for a new one.'),
-        );
-        return true;
-      }
-      if (x.aborted || x.done) return true;
-      x.done = true;
-      x.res.cork(() => {
-        x.res
-          .writeStatus(statusLine(303))
-          .writeHeader('location', OWNER_HOME_PATH)
-          .writeHeader('set-cookie', cookie)
-          .writeHeader('cache-control', 'no-store');
-        x.res.end();
-      });
-      return true;
+  /** `GET /owner/login?…`: spends the single-use link's nonce and sets the owner session's cookie. */
+  login(x: Exchange, r: Incoming): void {
+    // checked before the nonce is spent: a link that leaked to another machine still works for the owner here
+    if (!isLocalPeer(peerAddress(x.res))) {
+      return html(
+        x,
+        403,
+        errorPage('Owner login only on this machine', 'Open the owner login link in a browser on the machine this server runs on.'),
+      );
     }
-    const approval = APPROVAL_ROUTE.exec(r.path);
-    if (approval === null && r.path !== REGENERATE_ROUTE) return false;
-    if (r.method !== 'POST') return this.notAllowed(x, 'POST');
-    if (this.sessions.authorize(r.headers.get('cookie') ?? '', r.headers.get(OWNER_CSRF_HEADER) ?? '') === null) {
-      sendJson(x, 403, { error: OWNER_REQUIRED, error_code: 'owner_required' }, [['cache-control', 'no-store']]);
-      return true;
+    const cookie = this.sessions.login(new URLSearchParams(r.query));
+    if (cookie === null) {
+      return html(
+        x,
+        403,
+        errorPage('Login link not valid', 'This owner login link is invalid, expired or already used. Run `athene open` for a new one.'),
+      );
     }
-    if (approval !== null) void this.decide(x, decodeURIComponent(approval[1]), approval[2] === 'approve');
-    else void this.regenerate(x);
-    return true;
+    if (x.aborted || x.done) return;
+    x.done = true;
+    x.res.cork(() => {
+      x.res
+        .writeStatus(statusLine(303))
+        .writeHeader('location', OWNER_HOME_PATH)
+        .writeHeader('set-cookie', cookie)
+        .writeHeader('cache-control', 'no-store');
+      x.res.end();
+    });
   }
 
-  private notAllowed(x: Exchange, allow: string): true {
-    sendJson(x, 405, { error: `Method not allowed; use ${allow}` }, [['allow', allow]]);
-    return true;
+  /** `POST /admin/api/pending/{id}/approve|deny`. */
+  decideHeld(x: Exchange, r: Incoming, approvalId: string, approve: boolean): void {
+    if (this.ownerAsks(x, r)) void this.decide(x, decodeURIComponent(approvalId), approve);
+  }
+
+  /** `POST /admin/api/token/regenerate`. */
+  regenerateToken(x: Exchange, r: Incoming): void {
+    if (this.ownerAsks(x, r)) void this.regenerate(x);
+  }
+
+  /** Whether the owner session's cookie and CSRF token came with `r`; if not, the refusal is sent. */
+  private ownerAsks(x: Exchange, r: Incoming): boolean {
+    if (this.sessions.authorize(r.headers.get('cookie') ?? '', r.headers.get(OWNER_CSRF_HEADER) ?? '') !== null) return true;
+    sendJson(x, 403, { error: OWNER_REQUIRED, error_code: 'owner_required' }, [['cache-control', 'no-store']]);
+    return false;
   }
 
   private async decide(x: Exchange, approvalId: string, approve: boolean): Promise<void> {

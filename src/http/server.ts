@@ -148,7 +148,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     settings,
     door,
     windows: registry,
-    secret,
     release,
     admit: (w: FenceTarget) => fanout.admit(w),
     limits: options.brokerLimits,

@@ -20,10 +20,10 @@ import type { Incoming } from './transport.js';
 import { sendJson, statusLine, type Exchange } from './respond.js';
 import { ViewEvents } from './view-events.js';
 
-/** The page's sections; each is also a path (`/admin/<section>`) that opens the page on it. */
-const PAGE_PATHS: ReadonlySet<string> = new Set(['/', '/admin', '/admin/', ...VIEW_SECTIONS_TITLES.map(([s]) => `/admin/${s}`)]);
-const API = '/admin/view/';
-const ASSETS = '/admin/assets/';
+/** The page's paths; each section's (`/admin/<section>`) opens the page on it. */
+export const VIEW_PAGE_PATHS: readonly string[] = ['/', '/admin', '/admin/', ...VIEW_SECTIONS_TITLES.map(([s]) => `/admin/${s}`)];
+export const VIEW_API = '/admin/view/';
+export const VIEW_ASSETS_PATH = '/admin/assets/';
 const BODY_LIMIT = 4096;
 const CLASS_PAGE = 200;
 const FEED_LIMIT = 100;
@@ -87,48 +87,49 @@ export class ViewRoutes {
     deps.authority.onRevoked(() => this.events.announce('clients', 'windows', 'overview'));
   }
 
-  /** Answers the request when it is the page, one of its assets or its API; false leaves it to the caller. */
-  handle(x: Exchange, r: Incoming): boolean {
-    const page = PAGE_PATHS.has(r.path);
-    if (!page && !r.path.startsWith(API) && !r.path.startsWith(ASSETS)) return false;
-    const cookie = r.headers.get('cookie') ?? '';
-    const session = this.deps.sessions.session(cookie);
-    if (session === null) {
-      if (page || r.path.startsWith(ASSETS)) text(x, 401, errorPage('Not signed in as the owner', SIGN_IN), viewHeaders());
-      else fail(x, 401, `The server view needs the owner session. ${SIGN_IN}`, 'owner_required');
-      return true;
-    }
-    if (page) {
-      if (r.method !== 'GET') return this.notAllowed(x, 'GET');
-      text(x, 200, shellPage(session.csrf, this.firstWindow()), viewHeaders());
-      return true;
-    }
-    if (r.path.startsWith(ASSETS)) {
-      void this.asset(x, r.path.slice(ASSETS.length));
-      return true;
-    }
-    const route = r.path.slice(API.length);
+  /** `GET` of the page, opened on a section (`/admin/<section>`) or the first one. */
+  page(x: Exchange, r: Incoming): void {
+    const session = this.signedIn(x, r, true);
+    if (session !== null) text(x, 200, shellPage(session.csrf, this.firstWindow()), viewHeaders());
+  }
+
+  /** `GET /admin/assets/<name>`: the page's script modules and style. */
+  asset(x: Exchange, r: Incoming): void {
+    if (this.signedIn(x, r, true) !== null) void this.sendAsset(x, r.path.slice(VIEW_ASSETS_PATH.length));
+  }
+
+  /** `/admin/view/<route>`: `GET` reads (or opens the event stream), `POST` acts with the session's CSRF token. */
+  api(x: Exchange, r: Incoming): void {
+    const session = this.signedIn(x, r, false);
+    if (session === null) return;
+    const route = r.path.slice(VIEW_API.length);
     if (r.method === 'GET') {
-      if (route === 'events') this.events.open(x, cookie);
+      if (route === 'events') this.events.open(x, r.headers.get('cookie') ?? '');
       else void this.read(x, route, new URLSearchParams(r.query));
-      return true;
+      return;
     }
-    if (r.method !== 'POST') return this.notAllowed(x, 'GET, POST');
     if (!this.csrfOk(session, r)) {
-      fail(
+      return fail(
         x,
         403,
         `A state-changing request of the server view must carry the owner session's CSRF token in ${OWNER_CSRF_HEADER}`,
         'owner_required',
       );
-      return true;
     }
     this.deps.readBody(x, BODY_LIMIT, (body) => {
       const args = body === '' ? {} : jsonObject(body);
       if (args === null) return fail(x, 400, 'The body must be a JSON object', 'invalid_argument');
       this.act(x, route, args).catch((err: Error) => fail(x, 500, err.message, 'internal_error'));
     });
-    return true;
+  }
+
+  /** The owner session `r` belongs to; null when there is none (the 401 is sent: a page for the page and its assets). */
+  private signedIn(x: Exchange, r: Incoming, asPage: boolean): OwnerSession | null {
+    const session = this.deps.sessions.session(r.headers.get('cookie') ?? '');
+    if (session !== null) return session;
+    if (asPage) text(x, 401, errorPage('Not signed in as the owner', SIGN_IN), viewHeaders());
+    else fail(x, 401, `The server view needs the owner session. ${SIGN_IN}`, 'owner_required');
+    return null;
   }
 
   /** The window the page opens its feed and ontology browser on: this process's newest serving one. */
@@ -143,12 +144,7 @@ export class ViewRoutes {
     return this.deps.sessions.authorize(r.headers.get('cookie') ?? '', r.headers.get(OWNER_CSRF_HEADER) ?? '') === session;
   }
 
-  private notAllowed(x: Exchange, allow: string): true {
-    sendJson(x, 405, { error: `Method not allowed; use ${allow}`, error_code: 'method_not_allowed' }, [['allow', allow]]);
-    return true;
-  }
-
-  private async asset(x: Exchange, name: string): Promise<void> {
+  private async sendAsset(x: Exchange, name: string): Promise<void> {
     if (name === 'view.css') return text(x, 200, VIEW_STYLE, [['content-type', 'text/css; charset=utf-8'], ...viewHeaders().slice(1)]);
     if (!VIEW_ASSETS.includes(name)) return fail(x, 404, `No asset ${name}`, 'not_found');
     let body = this.assets.get(name);

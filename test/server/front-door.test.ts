@@ -255,3 +255,47 @@ test('hop-by-hop headers are not forwarded: a chunked request reaches a window o
     await broker.stop();
   }
 });
+
+test('the route table: OAuth, owner and internal routes before the bearer check, 401 before any other, 405 with Allow, the JSON-RPC 404 last', async () => {
+  const port = t.server.port;
+  const json = (a: Answer) => JSON.parse(a.body) as Record<string, unknown> & { error: unknown };
+  // no credential needed: the OAuth endpoints (their own 404 shape), the owner's routes, the internal API's secret check
+  const oauthMissing = await request(port, { path: '/oauth/nothing' });
+  assert.equal(oauthMissing.status, 404);
+  assert.equal(json(oauthMissing).error, 'not_found');
+  assert.equal((await request(port, { path: '/.well-known/oauth-authorization-server' })).status, 200);
+  const loginPost = await request(port, { method: 'POST', path: '/owner/login' });
+  assert.equal(loginPost.status, 405);
+  assert.equal(loginPost.headers.allow, 'GET');
+  const regenerate = await request(port, { method: 'POST', path: '/admin/api/token/regenerate' });
+  assert.equal(regenerate.status, 403);
+  assert.equal(json(regenerate).error_code, 'owner_required');
+  assert.equal((await request(port, { path: '/admin/' })).status, 401, 'the server view needs the owner session');
+  const internal = await request(port, { path: '/internal/clients' });
+  assert.equal(internal.status, 403);
+  assert.equal(json(internal).error, 'forbidden');
+  // everything else needs a bearer token first, whether or not the path exists
+  for (const [method, path] of [
+    ['GET', '/nothing'],
+    ['POST', '/health'],
+    ['PUT', '/mcp'],
+    ['GET', '/admin/api/clients'],
+  ]) {
+    const anonymous = await request(port, { method, path });
+    assert.equal(anonymous.status, 401, `${method} ${path}`);
+    assert.match(String(anonymous.headers['www-authenticate']), /^Bearer /);
+  }
+  const putMcp = await request(port, { method: 'PUT', path: '/mcp', headers: [auth()] });
+  assert.equal(putMcp.status, 405);
+  assert.equal(putMcp.headers.allow, 'GET, POST, DELETE');
+  assert.equal((json(putMcp).error as { code: number }).code, -32000);
+  const deleteProfile = await request(port, { method: 'DELETE', path: '/admin/api/tool-profile', headers: [auth()] });
+  assert.equal(deleteProfile.status, 405);
+  assert.equal(deleteProfile.headers.allow, 'GET, PUT');
+  for (const path of ['/nothing', '/admin/api/nothing', '/mcp/']) {
+    const missing = await request(port, { path, headers: [auth()] });
+    assert.equal(missing.status, 404, path);
+    assert.equal((json(missing).error as { code: number }).code, -32601);
+  }
+  assert.equal((await request(port, { path: '/health', headers: [auth()] })).status, 200);
+});

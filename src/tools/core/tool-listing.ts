@@ -52,22 +52,17 @@ export function inputJsonSchema(def: ToolDefinition): JsonObject {
 }
 
 /**
- * The outputSchema of a tool that declares its result shape: each top-level field named once, those every
- * success has as `required`, the others as properties. Types and nested shapes stay in the declaration
- * (which types the handler's result): the 10 KB a whole list may spend on output schemas holds the names
- * of every declared tool's fields, not their types. A failure is delivered as structuredContent too
- * (`{error, error_code?, …}`) and the SDK's client validates that as well, so the required fields are
- * required of a success only: either they are all there, or `error` is.
+ * The outputSchema of a tool that declares its result shape: the top-level fields every success has, as
+ * `required`. Types, nested shapes and optional fields stay in the declaration (which types the handler's
+ * result): an optional field's name alone promises nothing a client could rely on, and every list pays
+ * for it. A failure is delivered as structuredContent too (`{error, error_code?, …}`) and the SDK's client
+ * validates that as well, so the required fields are required of a success only: either they are all
+ * there, or `error` is.
  */
 export function outputJsonSchema(def: ToolDefinition): JsonObject | undefined {
   if (def.output === undefined) return undefined;
-  const { names, always } = topLevelFields(def.output as Valibot);
-  const optional = names.filter((name) => !always.includes(name));
-  return {
-    type: 'object',
-    ...(optional.length === 0 ? {} : { properties: Object.fromEntries(optional.map((name) => [name, {}])) }),
-    ...(always.length === 0 ? {} : { anyOf: [{ required: always }, { required: ['error'] }] }),
-  };
+  const always = requiredFields(def.output as Valibot);
+  return { type: 'object', ...(always.length === 0 ? {} : { anyOf: [{ required: always }, { required: ['error'] }] }) };
 }
 
 /** What the output derivation reads of a valibot schema. */
@@ -79,15 +74,15 @@ interface Valibot {
 
 const OPTIONAL_KINDS = new Set(['optional', 'exact_optional', 'undefinedable']);
 
-/** The top-level field names of a result schema (an object, or a union of objects: one per mode), and those every shape has. */
-function topLevelFields(schema: Valibot): { names: string[]; always: string[] } {
+/** The top-level fields of a result schema (an object, or a union of objects: one per mode) that every shape requires. */
+function requiredFields(schema: Valibot): string[] {
   const shapes = schema.type === 'union' || schema.type === 'variant' ? (schema.options ?? []) : [schema];
   const counts = new Map<string, number>();
   for (const shape of shapes) {
     for (const [name, field] of Object.entries(shape.entries ?? {}))
-      counts.set(name, (counts.get(name) ?? 0) + (OPTIONAL_KINDS.has(field.type) ? 0 : 1));
+      if (!OPTIONAL_KINDS.has(field.type)) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  return { names: [...counts.keys()], always: [...counts].filter(([, n]) => n === shapes.length).map(([name]) => name) };
+  return [...counts].filter(([, n]) => n === shapes.length).map(([name]) => name);
 }
 
 /** Schema keywords whose value maps argument names to schemas, not a schema itself. */
@@ -100,7 +95,7 @@ const SUBSCHEMAS = new Set(['items', 'additionalProperties', 'anyOf', 'oneOf', '
  */
 const SHARED_MIN_BYTES = 120;
 /** How a listed schema refers to a subschema listed in full elsewhere in the same list. */
-const SAME_SCHEMA = 'Same schema as ';
+const SAME_SCHEMA = 'As ';
 
 /**
  * Patterns an agent needs no telling: language tags (two spellings of one rule) and sha256 digests, which
@@ -118,12 +113,16 @@ const UNLISTED_PATTERNS = new Set([
  */
 const LISTED_MAX = 1000;
 
+/** `{}`: a schema every value meets. */
+const isEmptySchema = (value: unknown): boolean => value !== null && typeof value === 'object' && Object.keys(value).length === 0;
+
 /**
  * A schema without what tells an agent nothing: an empty `required`, a `type: string` beside an enum of
- * strings, a `minLength: 1`, a count's `minimum: 0`, limits no real argument reaches, well-known patterns, a flag's `default: false`, and the
- * closing `additionalProperties: false` of every object (the server instructions say once that an unknown
- * argument is refused). The server
- * still validates them all.
+ * strings, a `minLength: 1`, a count's `minimum: 0`, limits no real argument reaches, well-known patterns,
+ * a flag's `default: false`, `type: string` of property names (JSON's keys are strings), an
+ * `additionalProperties: {}` (any value, as without it) and the closing `additionalProperties: false` of
+ * every object (the server instructions say once that an unknown argument is refused). The server still
+ * validates them all.
  */
 function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map((n) => tidy(n));
@@ -140,6 +139,13 @@ function tidy(node: unknown): unknown {
     if (key === 'pattern' && typeof value === 'string' && UNLISTED_PATTERNS.has(value)) continue;
     if (key === 'additionalProperties' && value === false) continue;
     if (key === 'default' && value === false && source.type === 'boolean') continue;
+    if (key === 'additionalProperties' && isEmptySchema(value)) continue;
+    if (key === 'propertyNames') {
+      const { type, ...rest } = tidy(value) as JsonObject;
+      if (type !== 'string') rest.type = type;
+      if (!isEmptySchema(rest)) out[key] = rest;
+      continue;
+    }
     if (key === 'enum' || key === 'default' || key === 'const') out[key] = value;
     else if (NAME_MAPS.has(key)) out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([name, sub]) => [name, tidy(sub)]));
     else out[key] = tidy(value);
@@ -166,6 +172,37 @@ const LOCAL_DEF = '#/$defs/';
 function definitionShapes(schema: JsonObject): Map<string, string> {
   const none = new Map<string, string>();
   return new Map(Object.entries((schema.$defs ?? {}) as JsonObject).map(([name, def]) => [name, `$defs:${shapeKey(def, none)}`]));
+}
+
+/**
+ * A schema whose subschemas written out beside an identical `$defs` entry refer to that entry instead:
+ * valibot writes a recursive shape's first level in full and only its deeper levels as `$ref`s. The entry
+ * takes the written-out copy, descriptions included.
+ */
+function foldDefinitions(schema: JsonObject): JsonObject {
+  if (schema.$defs === undefined) return schema;
+  const { $defs, ...rest } = schema;
+  const none = new Map<string, string>();
+  const byShape = new Map(Object.entries($defs as JsonObject).map(([name, def]) => [shapeKey(def, none), name]));
+  const found: JsonObject = {};
+  const fold = (node: JsonObject, isRoot: boolean): JsonObject => {
+    const name = isRoot ? undefined : byShape.get(shapeKey(node, none));
+    if (name !== undefined) {
+      found[name] ??= node;
+      return { $ref: `${LOCAL_DEF}${name}` };
+    }
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties')
+        out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([n, sub]) => [n, fold(sub as JsonObject, false)]));
+      else if (SUBSCHEMAS.has(key) && value !== null && typeof value === 'object')
+        out[key] = Array.isArray(value) ? (value as JsonObject[]).map((sub) => fold(sub, false)) : fold(value as JsonObject, false);
+      else out[key] = value;
+    }
+    return out;
+  };
+  const folded = fold(rest, true);
+  return { ...folded, $defs: { ...($defs as JsonObject), ...found } };
 }
 
 /** One place a subschema appears: how deep, in which listed tool, and in what order within it. */
@@ -307,7 +344,7 @@ function dropUnusedDefs(schema: JsonObject): JsonObject {
  * description appears once per list.
  */
 export function listTools(defs: readonly ToolDefinition[]): ListedTool[] {
-  const schemas = defs.map((def) => tidy(inputJsonSchema(def)) as JsonObject);
+  const schemas = defs.map((def) => foldDefinitions(tidy(inputJsonSchema(def)) as JsonObject));
   const homes = sharedHomes(schemas);
   const names = defs.map((def) => def.name);
   const shown = new Set<string>();

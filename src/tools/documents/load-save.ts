@@ -298,7 +298,7 @@ export async function fetchSource(
 
 export const loadOntology = defineTool({
   name: 'load_ontology',
-  description: 'Load a document as a new ontology, active unless keep_active; not undoable.',
+  description: 'Load a document as a new ontology, active unless keep_active.',
   input: v.strictObject({
     source: v.pipe(v.string(), v.nonEmpty()),
     keep_active: v.optional(v.boolean(), false),

@@ -350,7 +350,7 @@ export const deprecateEntity = defineTool({
   input: v.strictObject({
     entity: EntityRef,
     replaced_by: v.optional(Text),
-    replaced_by_property: v.optional(v.pipe(Text, v.description('Default obo:IAO_0100001.')), TERM_REPLACED_BY),
+    replaced_by_property: v.optional(Text, TERM_REPLACED_BY),
     annotations: v.optional(v.array(AnnotationSchema)),
   }),
   output: v.object({
@@ -435,7 +435,7 @@ export const moveClass = defineTool({
     v.strictObject({
       entity: Text,
       new_parent: v.optional(v.pipe(Text, v.description('Omitted: a root.'))),
-      keep_other_parents: v.optional(v.pipe(v.boolean(), v.description('Keep the other parents.')), false),
+      keep_other_parents: v.optional(v.boolean(), false),
     }),
     v.check((a) => !a.keep_other_parents || a.new_parent !== undefined, 'keep_other_parents=true needs new_parent'),
   ),

@@ -903,7 +903,7 @@ export const getEntityContext = defineTool({
   description: 'Entity card per punned type: annotations, usage, asserted neighbours.',
   input: v.strictObject({
     entity: EntityRef,
-    include_imports: v.optional(v.pipe(v.boolean(), v.description('Default true.')), true),
+    include_imports: v.optional(v.boolean(), true),
     limit: Limit(50),
   }),
   output: v.object({

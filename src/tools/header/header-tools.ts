@@ -189,7 +189,7 @@ export const setOntologyId = defineTool({
 
 export const setPrefix = defineTool({
   name: 'set_prefix',
-  description: 'Bind a prefix of the document (":" is the default namespace); not undoable.',
+  description: 'Bind a prefix of the document (":" is the default namespace).',
   input: v.strictObject({
     prefix: v.pipe(v.string(), v.description('With or without ":".')),
     namespace: v.pipe(v.string(), v.nonEmpty()),
@@ -215,7 +215,7 @@ export const setPrefix = defineTool({
 
 export const removePrefix = defineTool({
   name: 'remove_prefix',
-  description: 'Remove one prefix binding of the document; not undoable.',
+  description: 'Remove one prefix binding of the document.',
   input: v.strictObject({ prefix: v.pipe(v.string(), v.description('With or without ":".')) }),
   output: v.object({ removed: v.boolean(), prefix: v.string(), namespace: v.string(), prefixes: PrefixesOutput, note: v.string() }),
   capabilities: ['ontology:admin'],

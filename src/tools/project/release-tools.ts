@@ -24,7 +24,7 @@ export const MAX_INLINE_CHARS = 256 * 1024;
 const PolicyPath = v.optional(
   v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description('Local policy file; default: discovered.')),
 );
-const Network = v.optional(v.pipe(v.picklist(['deny', 'allow']), v.description('deny (default): imports must be local files.')), 'deny');
+const Network = v.optional(v.pipe(v.picklist(['deny', 'allow']), v.description('deny: imports must be local files.')), 'deny');
 const LockModeArg = v.optional(v.picklist(['ignore', 'verify', 'required']), 'ignore');
 const Baseline = v.optional(
   v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096), v.description("A prior release's manifest.json to diff against.")),
