@@ -11,8 +11,11 @@
 // Several windows (threads or processes) may journal one document: a lock file in its directory covers
 // numbering and writing (not the fsync), and each writer first reads what others appended since its last
 // write, so sequence numbers never repeat.
+// The journal grows in zero-filled chunks ahead of its data, and appends write into them: an fdatasync then
+// has only data to flush, not the file's size and block map, which costs the kernel about half the CPU per
+// batch (measured on ext4). The data ends at the first zero byte; readers see the fill as a torn last line.
 
-import { closeSync, fdatasync, fstatSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, fstatSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, stat, chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -34,6 +37,9 @@ const HISTORY = 'history.log';
 const DOCUMENT = 'document';
 /** Batches whose fsync may run at once: the next batch is written during the previous one's fsync. */
 const SYNCS_IN_FLIGHT = 2;
+/** The zero fill a journal grows by: an fdatasync commits the file's size once per this many bytes. */
+const GROWTH = 1 << 20;
+const ZEROS = Buffer.alloc(64 * 1024);
 
 /** A batch written and being fsynced: `done` settles (never rejects) once its fsyncs did. */
 interface Syncing {
@@ -121,7 +127,10 @@ interface Queued {
 interface OpenLog {
   readonly fd: number;
   readonly ino: number;
+  /** Where the data ends and the zero fill begins. */
   end: number;
+  /** The file's length, fill included. */
+  size: number;
   lastSeq: number;
   /** Settles once every batch written to it so far is durable; rejects if one of them could not be. */
   durable: Promise<void>;
@@ -248,13 +257,15 @@ export class FileChangeStore implements ChangeStore {
       const synced = datasync(log.fd);
       syncs.push(synced);
       log.durable = after(log.durable, synced);
+      // only the waiters wait for the fsync: the records written are garbage now, before the next scavenge
+      const waiters = q.waiters;
       log.durable.then(
         () => {
-          for (const w of q.waiters) w.resolve();
+          for (const w of waiters) w.resolve();
         },
         (err: Error) => {
           if (this.logs.get(document) === log) this.drop(document);
-          for (const w of q.waiters) w.reject(err);
+          for (const w of waiters) w.reject(err);
         },
       );
     }
@@ -290,8 +301,10 @@ export class FileChangeStore implements ChangeStore {
         }
         lines += encodeRecord(record);
       }
+      const end = log.end + Buffer.byteLength(lines);
+      if (end > log.size) log.size = zeroFill(log.fd, log.size, end);
       // the write only copies into the page cache: done on this thread, it leaves the thread pool to the fsync
-      log.end += writeSync(log.fd, lines);
+      log.end += writeSync(log.fd, lines, log.end);
       return log;
     });
   }
@@ -303,28 +316,28 @@ export class FileChangeStore implements ChangeStore {
    */
   private async current(document: string, file: string): Promise<OpenLog> {
     const cached = this.logs.get(document);
-    // one stat of the path tells both whether the file was replaced and how far others appended
+    // one stat of the path tells whether the file was replaced; a byte read at the data's end, whether others appended
     const now = statSync(file, { throwIfNoEntry: false });
-    if (cached !== undefined && now?.ino === cached.ino) {
-      if (now.size === cached.end) return cached;
-      if (now.size > cached.end) {
-        const added = Buffer.alloc(now.size - cached.end);
-        readSync(cached.fd, added, 0, added.length, cached.end);
-        if (added[added.length - 1] === 0x0a) {
-          cached.lastSeq = lastSeqOf(decodeRecords(added.toString('utf8')), cached.lastSeq);
-          cached.end = now.size;
-          return cached;
-        }
+    if (cached !== undefined && now?.ino === cached.ino && now.size >= cached.end) {
+      const added = appendedSince(cached.fd, cached.end, now.size);
+      if (added !== null) {
+        if (added.length > 0) cached.lastSeq = lastSeqOf(decodeRecords(added.toString('utf8')), cached.lastSeq);
+        cached.end += added.length;
+        cached.size = now.size;
+        return cached;
       }
     }
     if (cached !== undefined) this.drop(document);
     await cutTornTail(file);
-    const fd = openSync(file, 'a+', 0o600);
+    // not in append mode: writes go to the data's end, inside the fill
+    const fd = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600);
     const text = await readText(file);
+    const end = Buffer.byteLength(text);
     const log: OpenLog = {
       fd,
       ino: fstatSync(fd).ino,
-      end: Buffer.byteLength(text),
+      end,
+      size: end,
       lastSeq: lastSeqOf(decodeRecords(text), 0),
       durable: Promise.resolve(),
     };
@@ -447,7 +460,29 @@ export class FileChangeStore implements ChangeStore {
   }
 }
 
-/** Cuts the file after its last newline: a line the process did not finish is never continued. */
+const probe = Buffer.alloc(1);
+
+/**
+ * What other writers appended after `end` (up to the zero fill); null when it ends in a line a writer did not
+ * finish. One byte read tells the common case: nothing.
+ */
+function appendedSince(fd: number, end: number, size: number): Buffer | null {
+  if (size === end || readSync(fd, probe, 0, 1, end) === 0 || probe[0] === 0) return ZEROS.subarray(0, 0);
+  const rest = Buffer.alloc(size - end);
+  const read = readSync(fd, rest, 0, rest.length, end);
+  const zero = rest.indexOf(0);
+  const added = rest.subarray(0, zero < 0 ? read : Math.min(zero, read));
+  return added[added.length - 1] === 0x0a ? added : null;
+}
+
+/** Writes zeros from `from` to at least `to`, rounded up to the growth step; returns the new length. */
+function zeroFill(fd: number, from: number, to: number): number {
+  const size = Math.ceil(to / GROWTH) * GROWTH;
+  for (let at = from; at < size;) at += writeSync(fd, ZEROS, 0, Math.min(ZEROS.length, size - at), at);
+  return size;
+}
+
+/** Cuts the file after its last newline (a line the process did not finish, and the zero fill): it is never continued. */
 async function cutTornTail(file: string): Promise<void> {
   let size: number;
   try {

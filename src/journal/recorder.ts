@@ -69,6 +69,19 @@ interface Link {
   readonly target: Numbered;
 }
 
+let isoMs = -1;
+let isoText = '';
+
+/** The time as ISO text, formatted once per millisecond: a busy window commits many batches in one. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
 function isThenable(x: unknown): x is PromiseLike<unknown> {
   return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
 }
@@ -312,7 +325,7 @@ export class ChangeRecorder {
     const linked = e.cause === 'apply' ? null : this.units.moving(e.cause);
     const unit: Unit = new Map();
     const batch = this.batchPrefix + (++this.batches).toString(36);
-    const time = new Date().toISOString();
+    const time = isoNow();
     for (const [o, results] of byDocument) {
       const document = journalDocument(o);
       if (document === null) continue;

@@ -12,7 +12,7 @@ import type { Axiom } from './terms.js';
 import type { Ontology } from './ontology.js';
 import { LineRenderer, axiomLines } from './render/axiom-lines.js';
 import { anonymousIndividuals } from './walk.js';
-import { sha256Bytes, sha256Digest, sha256Hex } from '../util/digest.js';
+import { sha256Digest, sha256Hex, sha256Latin1 } from '../util/digest.js';
 
 let sawAnonymous = false;
 /** Renders axioms without anonymous individuals canonically and flags any anonymous one it meets. */
@@ -50,10 +50,11 @@ class AxiomDigest {
       this.anonymousHash = null;
       return;
     }
-    const h = sha256Bytes(line);
+    const h = sha256Latin1(line);
     const lanes = this.lanes;
-    for (let i = 0; i < 8; i++) {
-      const w = h.readUInt32BE(i * 4);
+    for (let i = 0, j = 0; i < 8; i++, j += 4) {
+      // the digest's i-th big-endian 32-bit word
+      const w = ((h.charCodeAt(j) << 24) | (h.charCodeAt(j + 1) << 16) | (h.charCodeAt(j + 2) << 8) | h.charCodeAt(j + 3)) >>> 0;
       lanes[i] = added ? lanes[i] + w : lanes[i] - w;
     }
     this.folded += added ? 1 : -1;

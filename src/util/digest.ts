@@ -10,9 +10,12 @@ export function sha256Hex(data: string | Uint8Array): string {
   return oneShot ? crypto.hash('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex');
 }
 
-/** SHA-256 of `data` as bytes. */
-export function sha256Bytes(data: string | Uint8Array): Buffer {
-  return oneShot ? crypto.hash('sha256', data, 'buffer') : crypto.createHash('sha256').update(data).digest();
+/**
+ * SHA-256 of `data` as 32 one-byte characters (char code = byte; 'binary' is latin1): for code that reads
+ * the digest's bytes, a short string costs a fraction of a Buffer, which allocates an ArrayBuffer each.
+ */
+export function sha256Latin1(data: string | Uint8Array): string {
+  return oneShot ? crypto.hash('sha256', data, 'binary') : crypto.createHash('sha256').update(data).digest('binary');
 }
 
 /** `sha256:` + hex SHA-256 of `data` (strings hashed as UTF-8). */

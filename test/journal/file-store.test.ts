@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { appendFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +50,22 @@ async function withStore(f: (store: FileChangeStore, home: string) => Promise<vo
 async function journalFile(home: string, name = 'journal.log'): Promise<string> {
   const [dir] = await readdir(path.join(home, 'journal'));
   return path.join(home, 'journal', dir, name);
+}
+
+/** Where a journal's data ends: at its zero fill, or the file's end. */
+function dataEnd(bytes: Buffer): number {
+  const zero = bytes.indexOf(0);
+  return zero < 0 ? bytes.length : zero;
+}
+
+/** Writes `text` where a writer of the journal would: at the end of its data, into the zero fill. */
+async function writeAtDataEnd(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'r+');
+  try {
+    await handle.write(text, dataEnd(await readFile(file)));
+  } finally {
+    await handle.close();
+  }
 }
 
 test('concurrent appends share writes and all come back in order, in private files', () =>
@@ -207,7 +223,7 @@ test('a torn last line is not read and is cut off before the next append', () =>
     await store.close();
     const file = await journalFile(home);
     const third = encodeRecord(entry(3));
-    await appendFile(file, third.slice(0, third.length - 20));
+    await writeAtDataEnd(file, third.slice(0, third.length - 20));
     const reopened = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
     assert.deepEqual(
       (await reopened.readSince(DOC, 0)).entries.map((e) => e.seq),
@@ -231,7 +247,7 @@ test('entries another writer appended are numbered past, and a torn line it left
     await store.append(DOC, [numbered(entry(4))]);
     // a writer that died mid-write leaves half a line behind
     const torn = encodeRecord({ ...entry(5), seq: 5 });
-    await appendFile(await journalFile(home), torn.slice(0, torn.length - 20));
+    await writeAtDataEnd(await journalFile(home), torn.slice(0, torn.length - 20));
     const seqs: number[] = [];
     await store.append(DOC, [numbered(entry(6))], (e) => seqs.push(e.seq));
     assert.deepEqual(seqs, [5]);
@@ -244,6 +260,24 @@ test('entries another writer appended are numbered past, and a torn line it left
         [4, 'b4'],
         [5, 'b6'],
       ],
+    );
+  }));
+
+test('the journal grows in zero-filled chunks: appends write into them and leave its length as it was', () =>
+  withStore(async (store, home) => {
+    const [a, b, c] = [1, 2, 3].map((i) => entry(i, '2026-01-01T00:00:00.000Z'));
+    await store.append(DOC, [a]);
+    const file = await journalFile(home);
+    const { size } = await stat(file);
+    await store.append(DOC, [b, c]);
+    assert.equal((await stat(file)).size, size);
+    const bytes = await readFile(file);
+    const end = dataEnd(bytes);
+    assert.ok(end < size, 'the data is followed by the zero fill');
+    assert.equal(bytes.toString('utf8', 0, end), [a, b, c].map(encodeRecord).join(''));
+    assert.ok(
+      bytes.subarray(end).every((x) => x === 0),
+      'nothing but zeros after the data',
     );
   }));
 
