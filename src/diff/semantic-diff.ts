@@ -15,8 +15,7 @@ import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js
 import type { PolicyResolution } from '../policy/resolution.js';
 import type { QcSnapshot } from '../qc/finding.js';
 import { captureSnapshot } from '../qc/snapshot.js';
-import { ENTITY_TYPE_NAMES } from '../report/rows.js';
-import { annotationRow } from '../report/rows.js';
+import { ENTITY_TYPE_NAMES, annotationRow } from '../report/rows.js';
 import {
   impactPolicy,
   PairArgs,

@@ -7,10 +7,9 @@
 // response streamed back; `/health`, `/instances` and the admin API are answered here.
 
 import type { Settings } from '../settings/settings.js';
-import type { WindowRegistry } from '../actors/registry.js';
-import type { RoutedWindow } from '../actors/registry.js';
+import type { WindowRegistry, RoutedWindow } from '../actors/registry.js';
 import type { WindowHandle } from '../actors/window.js';
-import { bearerToken, type StaticTokenVerifier } from '../auth/static-token.js';
+import { bearerToken, ensureToken, type StaticTokenVerifier } from '../auth/static-token.js';
 import { staticPrincipal, type Principal } from '../auth/principal.js';
 import { HostGuard } from './guard.js';
 import { isEmptyBatch, nestedDeeperThan } from './json-depth.js';
@@ -37,7 +36,6 @@ import { OwnerSessions } from '../auth/owner-session.js';
 import { ViewRoutes } from './view-routes.js';
 import { frontDoorRoutes, methodNotAllowed, type FrontDoorRoutes, type RouteCall } from './front-door-routes.js';
 import { unreachable } from '../util/unreachable.js';
-import { ensureToken } from '../auth/static-token.js';
 import type { ConsentRequests } from '../auth/oauth/consent-requests.js';
 import { auditEventsLost } from '../audit/stream.js';
 

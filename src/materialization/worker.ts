@@ -15,6 +15,8 @@ import {
   objectOneOf,
   objectProperty,
   objectSomeValuesFrom,
+  otherKinds,
+  ANY_NODE,
 } from '../model/terms.js';
 import { forEachChild, signature } from '../model/walk.js';
 import { OWL_BOTTOM_OBJECT_PROPERTY, OWL_NOTHING, OWL_THING, OWL_TOP_OBJECT_PROPERTY } from '../model/vocab.js';
@@ -29,7 +31,6 @@ import type { ReasonerId } from '../reasoner/registry.js';
 import type { CancelFlag } from '../reasoner/saturation.js';
 import type { Category } from './categories.js';
 import { unreachable } from '../util/unreachable.js';
-import { otherKinds, ANY_NODE } from '../model/terms.js';
 
 export interface EnumerationRequest {
   readonly text: string;

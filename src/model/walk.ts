@@ -1,9 +1,8 @@
 // Generic traversal of model nodes: direct children, signature and anonymous individuals.
 
 import type { AnonymousIndividual, Entity, Node } from './terms.js';
-import { annotationProperty, ANY_COMPOUND, datatype, isEntity, otherKinds, type Axiom } from './terms.js';
+import { annotationProperty, ANY_COMPOUND, datatype, isEntity, otherKinds, type Axiom, ANY_AXIOM } from './terms.js';
 import { unreachable } from '../util/unreachable.js';
-import { ANY_AXIOM } from './terms.js';
 
 /** Direct child nodes of a node, in a stable order (annotations first for axioms). */
 export function children(n: Node): readonly Node[] {

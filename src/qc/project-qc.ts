@@ -5,7 +5,7 @@
 
 import type { Ontology } from '../model/ontology.js';
 import type { Workspace } from '../model/workspace.js';
-import { semanticFingerprint } from '../model/fingerprint.js';
+import { semanticFingerprint, fingerprintStability } from '../model/fingerprint.js';
 import type { ReasonerInfo } from '../reasoner/registry.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import type { PolicyIssue, PolicyResolution } from '../policy/resolution.js';
@@ -17,7 +17,6 @@ import type { JsonObject } from '../util/json-object.js';
 import type { CallContext } from '../window/call-context.js';
 import { revisionEnvelope } from '../model/revision.js';
 import { resolvedAssets } from '../policy/assets.js';
-import { fingerprintStability } from '../model/fingerprint.js';
 import { captureSnapshot } from './snapshot.js';
 import { runGate, type GateReport, type GateStageReport } from './gate.js';
 import type { Finding, Gate, QcSnapshot, StageId } from './finding.js';

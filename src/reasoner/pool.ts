@@ -6,10 +6,9 @@
 // and can be cancelled (the pool then terminates the thread).
 
 import { Piscina } from 'piscina';
-import type { IRI } from '../model/terms.js';
+import type { IRI, Axiom } from '../model/terms.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import type { Workspace } from '../model/workspace.js';
-import type { Axiom } from '../model/terms.js';
 import { encodeAxioms } from '../model/transfer.js';
 import type { ClassificationData, ClassifyTask, PoolTask, QueryData, QueryTask, Stale, TimedOut } from './pool-worker.js';
 import { cancelFlag, raiseFlag } from './saturation.js';

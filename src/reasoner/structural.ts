@@ -3,10 +3,9 @@
 // logical axiom is reported as unsupported, so its answer is complete only for purely told ontologies.
 
 import type { Axiom, Class } from '../model/terms.js';
-import { declaration, equivalentClasses, isLogicalAxiom } from '../model/terms.js';
+import { declaration, equivalentClasses, isLogicalAxiom, otherKinds, ANY_AXIOM } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { classify, type ElOptions, type ElResult } from './el-reasoner.js';
-import { otherKinds, ANY_AXIOM } from '../model/terms.js';
 
 const SAMPLE_SIZE = 20;
 

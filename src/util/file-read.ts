@@ -4,9 +4,8 @@
 // server's private directory) and kernel pseudo-files (/proc, /sys, /dev) are refused whatever the caller's
 // policy says. Every thread that reads for a tool is configured with the same FileReadConfig.
 
-import { constants } from 'node:fs';
+import { constants, realpathSync } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** What is read, for its size limit. */

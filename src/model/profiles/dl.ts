@@ -12,6 +12,8 @@ import {
   type IRI,
   type Node,
   type ObjectPropertyExpression,
+  otherKinds,
+  ANY_NODE,
 } from '../terms.js';
 import type { Ontology } from '../ontology.js';
 import { forEachChild } from '../walk.js';
@@ -19,7 +21,6 @@ import { BUILT_IN_ANNOTATION_PROPERTIES, BUILT_IN_DATATYPES, FACETS, OWL_TOP_DAT
 import { hasScheme, isBuiltIn, isReserved, misusesReservedVocabulary, type ClosureFacts } from './closure-facts.js';
 import { displayKey, simplePositions } from './property-hierarchy.js';
 import type { ViolationSink } from './report.js';
-import { otherKinds, ANY_NODE } from '../terms.js';
 
 /** Calls `visit` on every node of an axiom's logical content (annotations are skipped). */
 export function walkLogical(n: Node, visit: (n: Node) => void): void {

@@ -16,8 +16,7 @@ import {
   type ProfileGrammar,
 } from './grammar.js';
 import type { ViolationSink } from './report.js';
-import { otherKinds, ANY_AXIOM } from '../terms.js';
-import { ANY_COMPOUND } from '../terms.js';
+import { otherKinds, ANY_AXIOM, ANY_COMPOUND } from '../terms.js';
 
 const QL_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>([
   ...NON_LOGICAL,

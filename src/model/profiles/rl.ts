@@ -17,8 +17,7 @@ import {
 } from './grammar.js';
 import type { ViolationSink } from './report.js';
 import { unreachable } from '../../util/unreachable.js';
-import { otherKinds, ANY_AXIOM } from '../terms.js';
-import { ANY_COMPOUND } from '../terms.js';
+import { otherKinds, ANY_AXIOM, ANY_COMPOUND } from '../terms.js';
 
 const RL_FORBIDDEN_AXIOMS: ReadonlySet<AxiomKind> = new Set<AxiomKind>(['DisjointUnion', 'ReflexiveObjectProperty', 'DLSafeRule']);
 

@@ -98,6 +98,8 @@ import {
   type Entity,
   type ObjectProperty,
   withAnnotations,
+  otherKinds,
+  ANY_AXIOM,
 } from '../terms.js';
 import { Ontology } from '../ontology.js';
 import { AxiomSet } from '../axiom-set.js';
@@ -133,7 +135,6 @@ import {
 import { SwrlReader } from './swrl-reader.js';
 import type { EarlyAxioms } from './early-mapping.js';
 import { type ImportedKinds, typeGraph } from './graph-typing.js';
-import { otherKinds, ANY_AXIOM } from '../terms.js';
 
 /** Thrown while mapping one axiom when its triples do not form an OWL 2 construct. */
 export class Unmappable extends Error {}

@@ -24,6 +24,8 @@ import {
   type Literal,
   type Node,
   type ObjectPropertyExpression,
+  otherKinds,
+  ANY_AXIOM,
 } from '../../model/terms.js';
 import type { Ontology } from '../../model/ontology.js';
 import { NameError } from '../../model/names.js';
@@ -38,7 +40,6 @@ import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../../report/rows
 import { lastChangesField } from '../history/change-journal-tools.js';
 import { prefixObject } from '../header/header-tools.js';
 import { unreachable } from '../../util/unreachable.js';
-import { otherKinds, ANY_AXIOM } from '../../model/terms.js';
 
 export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -17,6 +17,9 @@ import {
   type EntityKind,
   type Literal,
   type ObjectPropertyExpression,
+  otherKinds,
+  ANY_COMPOUND,
+  ANY_AXIOM,
 } from '../../terms.js';
 import { signature } from '../../walk.js';
 import { isBuiltIn } from '../../profiles/closure-facts.js';
@@ -44,7 +47,6 @@ import {
   SYNONYM_SCOPES,
 } from './vocab.js';
 import { escapeToken, escapeUnquoted, quote } from './syntax.js';
-import { otherKinds, ANY_COMPOUND, ANY_AXIOM } from '../../terms.js';
 
 /** Thrown by writeObo when an IRI of the ontology has no OBO id form. */
 export class OboWriteError extends Error {
