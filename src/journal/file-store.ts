@@ -112,8 +112,17 @@ function put(text: string, at: number): number {
   return at + lineBytes.write(text, at, 'utf8');
 }
 
+/** What JSON.stringify escapes in a string (lone surrogates included, so any surrogate sends it there). */
+const ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** Writes a string as JSON.stringify does; one with nothing to escape (the usual case) without a copy of it. */
 function putString(x: string | null, at: number): number {
-  return put(x === null ? 'null' : JSON.stringify(x), at);
+  if (x === null || ESCAPED.test(x)) return put(JSON.stringify(x), at);
+  room(at, x.length * 3 + 2);
+  lineBytes[at++] = 0x22;
+  at += lineBytes.write(x, at, 'utf8');
+  lineBytes[at++] = 0x22;
+  return at;
 }
 
 /**
@@ -122,7 +131,9 @@ function putString(x: string | null, at: number): number {
  * entry is built (most of what serializing it allocated).
  */
 function putChangeEntry(e: ChangeEntry, at: number): number {
-  at = put('{"type":"change","seq":' + e.seq + ',"time":', at);
+  at = put('{"type":"change","seq":', at);
+  at = put(String(e.seq), at);
+  at = put(',"time":', at);
   at = putString(e.time, at);
   at = put(',"document":', at);
   at = putString(e.document, at);
@@ -143,7 +154,11 @@ function putChangeEntry(e: ChangeEntry, at: number): number {
   at = put(JSON.stringify(e.changes), at);
   at = put(',"entities":', at);
   at = put(JSON.stringify(e.entities), at);
-  at = put(',"revision_before":' + e.revision_before + ',"revision_after":' + e.revision_after + ',"fingerprint_before":', at);
+  at = put(',"revision_before":', at);
+  at = put(String(e.revision_before), at);
+  at = put(',"revision_after":', at);
+  at = put(String(e.revision_after), at);
+  at = put(',"fingerprint_before":', at);
   at = putString(e.fingerprint_before, at);
   at = put(',"fingerprint_after":', at);
   at = putString(e.fingerprint_after, at);

@@ -284,7 +284,7 @@ test('an entry is written as JSON.stringify writes it, whatever its principal, c
       base,
       { ...base, principal: admin, client: { name: 'bench', version: '1' }, session_id: 's-1', document: '/other/ä "doc".ttl' },
       { ...base, principal: agent, client: { name: 'c\n', version: '2\u0000' }, tool: null, cause: 'undo', undoes: 3 },
-      { ...base, principal: agent, cause: 'redo', redoes: 4, time: 'T"\u2028' },
+      { ...base, principal: agent, cause: 'redo', redoes: 4, tool: 'wérk ü', session_id: 'lone \ud800 😀', time: 'T"\u2028' },
       // a revert's entry, its keys in the recorder's order
       {
         type: 'change',
