@@ -40,7 +40,7 @@ export async function extractModuleOffThread(request: ModuleRequest, signal: Abo
   const outcome = await thePool().run({ ...request, source }, { signal, transferList: transferables(source) });
   signal.throwIfAborted();
   const counts = { axioms: outcome.axioms, entities: outcome.entities };
-  if (outcome.encoded === undefined) return { ...counts, text: outcome.text };
+  if (outcome.encoded === undefined) return { ...counts, ...(outcome.text === undefined ? {} : { text: outcome.text }) };
   return { ...counts, ontology: await decodeOntologyYielding(outcome.encoded) };
 }
 
