@@ -1,5 +1,6 @@
 // `npm test` after the build: every compiled test file (dist/test/**/*.test.js; the helper modules beside them
-// are not tests) on the default transport, then dist/test/server again on node:http. Files are independent
+// are not tests) on the default transport, then dist/test/server again on node:http (so tests that never reach
+// the HTTP transport live outside test/server: test/actors, test/tools). Files are independent
 // (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time; most of their time is spent
 // waiting on child processes, sockets and timers rather than on a core.
 // A hung test must not stall CI: each test gets TEST_TIMEOUT_MS, and a pass still running after
