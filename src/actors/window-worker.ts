@@ -270,6 +270,7 @@ async function openWindow(): Promise<WindowState> {
     windowId: init.windowId,
     onApprovalsChanged: () => announce('pending'),
     home: init.settings.audit_home ?? null,
+    artifactsId: init.artifactsId,
   });
 }
 
