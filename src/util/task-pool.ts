@@ -7,6 +7,7 @@
 
 import { Piscina } from 'piscina';
 import { raiseStop, stopFlag, type StopFlag } from './stop-flag.js';
+import { unreachable } from './unreachable.js';
 
 export type TaskOutcome<R> =
   | { readonly kind: 'done'; readonly value: R }
@@ -129,5 +130,22 @@ export class TaskPool<T, R> {
       idleTimeout: this.options.idleMs,
     });
     return this.pool;
+  }
+}
+
+/** The value of a finished run; a cancelled one throws the caller's reason, a failed one the task's error. */
+export function valueOf<R>(out: TaskOutcome<R>, signal: AbortSignal | undefined): R {
+  switch (out.kind) {
+    case 'done':
+      return out.value;
+    case 'cancelled':
+      signal?.throwIfAborted();
+      throw new Error('The task was cancelled');
+    case 'timeout':
+      throw new Error('The task did not finish within its time bound');
+    case 'error':
+      throw out.error;
+    default:
+      return unreachable(out);
   }
 }
