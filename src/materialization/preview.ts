@@ -261,7 +261,7 @@ export async function previewMaterialization(ctx: CallContext, request: Material
   try {
     run = await runDisposableReasoner(
       {
-        text: snap.text,
+        axioms: snap.encoding,
         reasoner: reasoner.id,
         konclude: koncludeConfig(),
         timeLimitMs: request.limits.timeout_ms,
