@@ -9,7 +9,7 @@ import { syntaxProblem, evaluateRead, prologue, queryPrefixes, queryResult, refu
 import { SparqlFailure } from '../../sparql/engine.js';
 import { inferredDocument } from '../../sparql/inferred.js';
 import { describeSchema } from '../../sparql/schema.js';
-import { checkInvariants, duplicateId, invariantSpec } from '../../sparql/invariants.js';
+import { checkInvariants, duplicateId, invariantSpec, type InvariantSeverity } from '../../sparql/invariants.js';
 import { liveTarget } from '../../sparql/target.js';
 import { OWL, RDF, RDFS, XSD } from '../../model/vocab.js';
 
@@ -178,7 +178,13 @@ export const sparqlValidate = defineTool({
     let tried: { sample: JsonObject } | { sample_error: string } | Record<string, never> = {};
     if (args.dry_run && executable) {
       try {
-        const { note: _note, ...sample } = await runQuery(ctx, args.query, scan, false, readOptions(ctx, args.sample_limit, args.timeout_ms));
+        const { note: _note, ...sample } = await runQuery(
+          ctx,
+          args.query,
+          scan,
+          false,
+          readOptions(ctx, args.sample_limit, args.timeout_ms),
+        );
         tried = { sample };
       } catch (e) {
         if (!(e instanceof ToolFailure)) throw e;
@@ -256,7 +262,7 @@ export const sparqlSchema = defineTool({
 });
 
 const Severity = v.picklist(['error', 'warn', 'info']);
-const RANK: Readonly<Record<string, number>> = { none: 99, info: 1, warn: 2, error: 3 };
+const RANK = { none: 99, info: 1, warn: 2, error: 3 } as const satisfies Readonly<Record<InvariantSeverity | 'none', number>>;
 
 const Invariant = v.strictObject({
   sparql: Query,
