@@ -3,9 +3,10 @@
 // the HTTP transport live outside test/server: test/actors, test/tools). Files are independent
 // (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time; most of their time is spent
 // waiting on child processes, sockets and timers rather than on a core.
-// A hung test must not stall CI: each test gets TEST_TIMEOUT_MS, and a pass still running after
-// ATHENE_TEST_PASS_MINUTES (default 30) is killed, naming the files that were still running.
-// Usage: node scripts/test.mjs   (exits non-zero when a test fails or a pass is killed)
+// A hung test must not stall CI: each test gets TEST_TIMEOUT_MS; a file still running after
+// ATHENE_TEST_FILE_MINUTES (default 15) is killed and fails, and the pass goes on; a pass still running after
+// ATHENE_TEST_PASS_MINUTES (default 60) is killed, naming the files that were still running.
+// Usage: node scripts/test.mjs   (exits non-zero when a test fails, a file or a pass is killed)
 
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -13,9 +14,12 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CONCURRENCY = 3;
-// generous: the slowest test takes about 35 s on a quiet 2-core machine
+// generous: on a quiet 2-core machine the slowest test takes about 35 s and the slowest file about 70 s, and
+// a machine loaded by other work makes them several times slower
 const TEST_TIMEOUT_MS = 10 * 60_000;
-const PASS_LIMIT_MS = Number(process.env.ATHENE_TEST_PASS_MINUTES ?? 30) * 60_000;
+const FILE_LIMIT_S = Number(process.env.ATHENE_TEST_FILE_MINUTES ?? 15) * 60;
+const PASS_LIMIT_MS = Number(process.env.ATHENE_TEST_PASS_MINUTES ?? 60) * 60_000;
+const WATCH_MS = 10_000;
 
 function testFiles(dir) {
   return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
@@ -23,15 +27,33 @@ function testFiles(dir) {
     .map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name)));
 }
 
-/** The test files the runner `pid` is running now: each runs in a child process named by its path. */
+/** The test files the runner `pid` is running now, each in a child process named by its path, with its age. */
 function runningFiles(pid) {
+  let listing = '';
   try {
-    return execFileSync('ps', ['-o', 'args=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .flatMap((args) => args.split(' ').filter((arg) => arg.endsWith('.test.js')))
-      .map((file) => path.relative(root, path.resolve(root, file)));
+    listing = execFileSync('ps', ['-o', 'pid=,etimes=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
   } catch {
-    return ['(ps could not list them)'];
+    // no such children (ps exits 1) or no procps ps: nothing to name
+  }
+  return listing.split('\n').flatMap((line) => {
+    const [childPid, seconds, ...args] = line.trim().split(/\s+/);
+    const file = args.find((arg) => arg.endsWith('.test.js'));
+    return file === undefined
+      ? []
+      : [{ pid: Number(childPid), seconds: Number(seconds), file: path.relative(root, path.resolve(root, file)) }];
+  });
+}
+
+/** Kills the runner's file processes older than the file bound; the runner reports each as failed. */
+function killHungFiles(pid) {
+  for (const { pid: filePid, seconds, file } of runningFiles(pid)) {
+    if (seconds <= FILE_LIMIT_S) continue;
+    process.stderr.write(`\n${file}: still running after ${FILE_LIMIT_S / 60} min, killed\n`);
+    try {
+      process.kill(filePid, 'SIGKILL');
+    } catch {
+      // it ended meanwhile
+    }
   }
 }
 
@@ -43,13 +65,15 @@ function pass(name, files, env) {
     // its own process group, so a kill reaches the runner's file processes and the servers they started
     const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', detached: true, env: { ...process.env, ...env } });
     current = child;
+    const watch = setInterval(() => killHungFiles(child.pid), WATCH_MS);
     const limit = setTimeout(() => {
       const running = runningFiles(child.pid);
       process.stderr.write(`\n${name}: still running after ${PASS_LIMIT_MS / 60_000} min, killed; running files:\n`);
-      for (const file of running) process.stderr.write(`  ${file}\n`);
+      for (const { file } of running) process.stderr.write(`  ${file}\n`);
       killGroup(child, 'SIGKILL');
     }, PASS_LIMIT_MS);
     child.once('exit', (code) => {
+      clearInterval(watch);
       clearTimeout(limit);
       current = null;
       resolve(code ?? 1);
