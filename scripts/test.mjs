@@ -27,33 +27,51 @@ function testFiles(dir) {
     .map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name)));
 }
 
-/** The test files the runner `pid` is running now, each in a child process named by its path, with its age. */
-function runningFiles(pid) {
+/** Every process as [pid, parent pid, age in seconds, command line], from procps `ps` (none without it). */
+function processTable() {
   let listing = '';
   try {
-    listing = execFileSync('ps', ['-o', 'pid=,etimes=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
+    listing = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,etimes=,args='], { encoding: 'utf8' });
   } catch {
-    // no such children (ps exits 1) or no procps ps: nothing to name
+    // no procps ps: nothing to name or kill beyond the runner itself
   }
-  return listing.split('\n').flatMap((line) => {
-    const [childPid, seconds, ...args] = line.trim().split(/\s+/);
-    const file = args.find((arg) => arg.endsWith('.test.js'));
-    return file === undefined
-      ? []
-      : [{ pid: Number(childPid), seconds: Number(seconds), file: path.relative(root, path.resolve(root, file)) }];
+  return listing
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const [pid, ppid, seconds, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), seconds: Number(seconds), args };
+    });
+}
+
+/** The test files the runner `pid` is running, each in a child process named by its path, with its age. */
+function runningFiles(table, pid) {
+  return table.flatMap(({ pid: child, ppid, seconds, args }) => {
+    const file = ppid === pid ? args.find((arg) => arg.endsWith('.test.js')) : undefined;
+    return file === undefined ? [] : [{ pid: child, seconds, file: path.relative(root, path.resolve(root, file)) }];
   });
+}
+
+/** Kills `pid` and every process below it: a test's servers may run detached in groups of their own. */
+function killTree(table, pid) {
+  const doomed = [pid];
+  for (let i = 0; i < doomed.length; i++) for (const p of table) if (p.ppid === doomed[i]) doomed.push(p.pid);
+  for (const p of doomed) {
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch {
+      // it ended meanwhile
+    }
+  }
 }
 
 /** Kills the runner's file processes older than the file bound; the runner reports each as failed. */
 function killHungFiles(pid) {
-  for (const { pid: filePid, seconds, file } of runningFiles(pid)) {
+  const table = processTable();
+  for (const { pid: filePid, seconds, file } of runningFiles(table, pid)) {
     if (seconds <= FILE_LIMIT_S) continue;
     process.stderr.write(`\n${file}: still running after ${FILE_LIMIT_S / 60} min, killed\n`);
-    try {
-      process.kill(filePid, 'SIGKILL');
-    } catch {
-      // it ended meanwhile
-    }
+    killTree(table, filePid);
   }
 }
 
@@ -62,15 +80,14 @@ let current = null;
 function pass(name, files, env) {
   const args = ['--test', `--test-concurrency=${CONCURRENCY}`, `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-reporter=spec', ...files];
   return new Promise((resolve) => {
-    // its own process group, so a kill reaches the runner's file processes and the servers they started
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', detached: true, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
     current = child;
     const watch = setInterval(() => killHungFiles(child.pid), WATCH_MS);
     const limit = setTimeout(() => {
-      const running = runningFiles(child.pid);
+      const table = processTable();
       process.stderr.write(`\n${name}: still running after ${PASS_LIMIT_MS / 60_000} min, killed; running files:\n`);
-      for (const { file } of running) process.stderr.write(`  ${file}\n`);
-      killGroup(child, 'SIGKILL');
+      for (const { file } of runningFiles(table, child.pid)) process.stderr.write(`  ${file}\n`);
+      killTree(table, child.pid);
     }, PASS_LIMIT_MS);
     child.once('exit', (code) => {
       clearInterval(watch);
@@ -81,18 +98,10 @@ function pass(name, files, env) {
   });
 }
 
-function killGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
-// the runner is in its own group, so a Ctrl-C or a CI cancel must be passed on
+// a CI cancel (or Ctrl-C) takes the whole run down, servers the tests started detached included
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    if (current !== null) killGroup(current, signal);
+    if (current !== null) killTree(processTable(), current.pid);
     process.exitCode = 1;
   });
 }
