@@ -12,6 +12,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type Progress,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOLS_BY_NAME, profileTools } from '../../src/tools/core/tool-catalog.js';
@@ -305,10 +306,20 @@ test('a shared subschema is one whose local references name the same definitions
   assert.equal(c.inputSchema.$defs, undefined, 'a definition nothing refers to any more is dropped');
 });
 
+/** The SDK types a listed schema's optional keys as possibly undefined, its validator takes them only when present. */
+function validatorOf(ajv: AjvJsonSchemaValidator, schema: NonNullable<Tool['outputSchema']>) {
+  const { properties, required, ...rest } = schema;
+  return ajv.getValidator({
+    ...rest,
+    ...(properties === undefined ? {} : { properties }),
+    ...(required === undefined ? {} : { required }),
+  });
+}
+
 test('a recursive shape is listed once, as a $defs entry with its descriptions, and still validates what it did', () => {
   interface Tree {
-    label?: string;
-    children?: Tree[];
+    label?: string | undefined;
+    children?: Tree[] | undefined;
   }
   const Tree: v.GenericSchema<Tree> = v.object({
     label: v.optional(v.pipe(v.string(), v.description('Shown.'))),
@@ -458,7 +469,7 @@ test('structuredContent validates against the listed outputSchema (SDK client an
     );
     const called = new Set(OUTPUT_CALLS.map(([name]) => name));
     for (const t of declared) assert.ok(called.has(t.name), `${t.name} has an outputSchema but is not called here`);
-    const validator = new AjvJsonSchemaValidator();
+    const ajv = new AjvJsonSchemaValidator();
     const results = new Map<string, Args>();
     let validated = 0;
     for (const [name, args] of OUTPUT_CALLS) {
@@ -468,7 +479,7 @@ test('structuredContent validates against the listed outputSchema (SDK client an
       results.set(name, result.structuredContent as Args);
       const schema = declared.find((t) => t.name === name)?.outputSchema;
       if (schema === undefined) continue;
-      const check = validator.getValidator(schema)(result.structuredContent);
+      const check = validatorOf(ajv, schema)(result.structuredContent);
       assert.ok(check.valid, `${name}: ${check.errorMessage}`);
       // the declaration the listed schema comes from (types and nested shapes included) holds too
       const typed = v.safeParse(TOOLS_BY_NAME.get(name)!.output!, result.structuredContent);
@@ -491,9 +502,9 @@ test('structuredContent validates against the listed outputSchema (SDK client an
     // a failure is structuredContent too: {error, error_code}, which the same schema admits
     const failed = await s.c.callTool({ name: 'set_reasoner', arguments: { reasoner: 'no such reasoner' } });
     assert.equal(failed.isError, true);
-    assert.ok(validator.getValidator(declared.find((t) => t.name === 'set_reasoner')!.outputSchema!)(failed.structuredContent).valid);
+    assert.ok(validatorOf(ajv, declared.find((t) => t.name === 'set_reasoner')!.outputSchema!)(failed.structuredContent).valid);
     // and a success missing a required field does not pass
-    const listOntologies = validator.getValidator(declared.find((t) => t.name === 'list_ontologies')!.outputSchema!);
+    const listOntologies = validatorOf(ajv, declared.find((t) => t.name === 'list_ontologies')!.outputSchema!);
     assert.equal(listOntologies({ count: 1, note: 'x' }).valid, false);
     assert.equal(
       v.safeParse(TOOLS_BY_NAME.get('list_ontologies')!.output!, { ...results.get('list_ontologies'), count: 'one' }).success,
@@ -624,7 +635,7 @@ test('logging/setLevel, then a load with unmapped triples, yields a notification
   );
   const s = await serveAndConnect([fixture('zoo.ttl')]);
   try {
-    const messages: { level: string; logger?: string; data: unknown }[] = [];
+    const messages: { level: string; logger?: string | undefined; data: unknown }[] = [];
     s.c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       messages.push(n.params);
     });
