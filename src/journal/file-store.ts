@@ -119,7 +119,7 @@ export function journalState(document: string, records: readonly JournalRecord[]
 }
 
 interface Queued {
-  records: { record: JournalRecord; numbered?: (entry: ChangeEntry) => void }[];
+  records: { record: JournalRecord; numbered: ((entry: ChangeEntry) => void) | undefined }[];
   waiters: { resolve: () => void; reject: (err: Error) => void }[];
 }
 

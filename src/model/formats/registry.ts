@@ -23,16 +23,16 @@ const oboReader = lazyModule(() => import('./obo/reader.js'));
 
 export interface ReadDocumentOptions {
   /** Base IRI for relative IRIs (normally the document's own IRI or file URL). */
-  base?: string;
+  base?: string | undefined;
   /** The format, when the caller knows it; otherwise it is detected. */
-  format?: FormatId;
+  format?: FormatId | undefined;
   /** File name or path, used as a detection hint. */
-  fileName?: string;
+  fileName?: string | undefined;
   /**
    * The entity kinds the document's loaded imports closure declares: an RDF document maps what it leaves
    * undeclared with them (OWL 2 Mapping to RDF Graphs §3.1). The other syntaxes type every entity themselves.
    */
-  importedKinds?: ImportedKinds;
+  importedKinds?: ImportedKinds | undefined;
 }
 
 export interface ReadDocumentResult {
