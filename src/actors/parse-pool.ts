@@ -63,7 +63,7 @@ export async function readDocumentOffThread(
 /** `loadOntologyFile` on the parse thread (the file is read there too). */
 export async function loadOntologyOffThread(
   file: string,
-  options: { base?: string; format?: FormatId } & OffThreadOptions = {},
+  options: { base?: string | undefined; format?: FormatId | undefined } & OffThreadOptions = {},
 ): Promise<Ontology> {
   const abs = path.resolve(file);
   const ontology = await run(

@@ -131,7 +131,7 @@ function outcomes(
   const out: CategoryOutcome[] = [];
   for (const category of canonicalOrder(request.categories)) {
     const got: CategoryTuples | undefined = run.categories.get(category);
-    const skipped = (skip: CategoryOutcome['skip']): CategoryOutcome => ({
+    const skipped = (skip: NonNullable<CategoryOutcome['skip']>): CategoryOutcome => ({
       category,
       produced: false,
       axioms: [],

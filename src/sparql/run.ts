@@ -5,7 +5,6 @@ import type { Workspace } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { OWL, RDF, RDFS, XSD } from '../model/vocab.js';
 import { DomainError } from '../util/errors.js';
-import type { JsonObject } from '../util/json-object.js';
 import { isReadForm, type PrefixTable, type QueryScan } from './query-form.js';
 import { SparqlFailure } from './engine.js';
 import type { WindowState } from '../window/state.js';
@@ -153,13 +152,13 @@ export async function evaluateRead(
   }
 }
 
-/** The `sparql_query` result shape for one evaluation. */
-export function queryResult(result: EvaluationResult, form: string): JsonObject {
-  if (result.kind === 'ask') return { query_type: 'ASK', boolean: result.boolean };
+/** The `sparql_query` result shape for one evaluation (one shape per query form). */
+export function queryResult(result: EvaluationResult, form: string) {
+  if (result.kind === 'ask') return { query_type: 'ASK' as const, boolean: result.boolean };
   if (result.kind === 'select') {
     const omitted = result.total - result.rows.length;
     return {
-      query_type: 'SELECT',
+      query_type: 'SELECT' as const,
       vars: result.vars,
       count: result.total,
       bindings: result.rows,

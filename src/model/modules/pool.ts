@@ -35,7 +35,7 @@ export async function extractModuleOffThread(request: ModuleRequest, signal: Abo
   const outcome = valueOf(await pool.run(() => ({ ...request, source }), { signal, transferList: transferables(source) }), signal);
   signal.throwIfAborted();
   const counts = { axioms: outcome.axioms, entities: outcome.entities };
-  if (outcome.encoded === undefined) return { ...counts, text: outcome.text };
+  if (outcome.encoded === undefined) return { ...counts, ...(outcome.text === undefined ? {} : { text: outcome.text }) };
   return { ...counts, ontology: await decodeOntologyYielding(outcome.encoded) };
 }
 
