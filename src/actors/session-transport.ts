@@ -156,7 +156,8 @@ function errorResponse(id: RequestId, error: unknown): string {
 
 function headerRecord(headers: readonly string[]): Record<string, string> {
   const record: Record<string, string> = {};
-  for (let i = 0; i < headers.length; i += 2) record[headers[i]] = headers[i + 1];
+  // raw headers alternate name, value
+  for (let i = 0; i + 1 < headers.length; i += 2) record[headers[i]!] = headers[i + 1]!;
   return record;
 }
 
@@ -229,7 +230,9 @@ export class SessionTransport implements Transport {
       // A JSON response has no room for notifications about its request; the SDK transport drops them too.
       return;
     }
-    return this.inner.send(message, options);
+    // The SDK's transport takes only the related request, and types it without an explicit undefined.
+    const related = options?.relatedRequestId;
+    return this.inner.send(message, related === undefined ? undefined : { relatedRequestId: related });
   }
 
   /** Writes to a streamed fast-path request's SSE answer what belongs there; false when nothing does. */

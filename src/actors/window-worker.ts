@@ -264,6 +264,7 @@ async function openWindow(): Promise<WindowState> {
     windowId: init.windowId,
     onApprovalsChanged: () => announce('pending'),
     home: init.settings.audit_home ?? null,
+    artifactsId: init.artifactsId,
   });
 }
 
@@ -554,7 +555,8 @@ function header(headers: readonly string[], name: string): string | undefined {
 
 function headerPairs(headers: readonly string[]): [string, string][] {
   const pairs: [string, string][] = [];
-  for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i], headers[i + 1]]);
+  // raw headers alternate name, value
+  for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([headers[i]!, headers[i + 1]!]);
   return pairs;
 }
 

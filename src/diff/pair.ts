@@ -48,11 +48,11 @@ export const PairArgs = {
 export type Network = 'deny' | 'allow' | undefined;
 
 export interface PairInput {
-  left?: string;
-  right?: string;
-  right_document?: string;
+  left?: string | undefined;
+  right?: string | undefined;
+  right_document?: string | undefined;
   include_imports: boolean;
-  network?: 'deny' | 'allow';
+  network?: 'deny' | 'allow' | undefined;
 }
 
 // ---------------------------------------------------------------- sides
@@ -120,8 +120,8 @@ async function privateClosure(
     reasons.add(iri);
     missing.push({ import_iri: iri, reason });
   };
-  for (let i = 0; i < closure.length; i++) {
-    const importer = closure[i];
+  // for…of visits the ontologies `add` appends while it runs
+  for (const importer of closure) {
     for (const iri of [...importer.imports].sort(cmp)) {
       if (byId.has(iri) || reasons.has(iri)) continue;
       const loaded = ctx.workspace.find(iri);

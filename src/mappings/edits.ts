@@ -21,9 +21,9 @@ import { MAX_CELL_BYTES, MAX_COLUMNS, MAX_RECORDS, columnProblem, recordOf } fro
 export interface NewMapping {
   /** SSSOM cells by column; an empty or absent `mapping_id` gets the stable id. */
   readonly cells: Readonly<Record<string, string>>;
-  readonly mapping_set_id?: string;
-  readonly license?: string;
-  readonly prefix_map?: Readonly<Record<string, string>>;
+  readonly mapping_set_id?: string | undefined;
+  readonly license?: string | undefined;
+  readonly prefix_map?: Readonly<Record<string, string>> | undefined;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -76,11 +76,10 @@ function metadataFor(doc: MappingDocument, exists: boolean, input: NewMapping): 
 
 /** Checks and normalizes caller cells: known columns only, no control characters, bounded, empty cells dropped. */
 export function checkedCells(cells: Readonly<Record<string, string>>, extensions: readonly ExtensionDefinition[]): Record<string, string> {
-  const names = Object.keys(cells);
-  if (names.length > MAX_COLUMNS) throw invalid(`mapping has ${names.length} columns; at most ${MAX_COLUMNS}`, 'mapping');
+  const entries = Object.entries(cells);
+  if (entries.length > MAX_COLUMNS) throw invalid(`mapping has ${entries.length} columns; at most ${MAX_COLUMNS}`, 'mapping');
   const out: Record<string, string> = {};
-  for (const name of names.sort()) {
-    const value = cells[name];
+  for (const [name, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const problem = columnProblem(name, extensions);
     if (problem !== null) throw invalid(`mapping: ${problem}`, 'mapping');
     if (CONTROL.test(value))

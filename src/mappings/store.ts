@@ -18,7 +18,6 @@ import { activeDocumentDir, isInside, realTarget, urlScheme } from '../policy/pa
 import type { PolicyResolution } from '../policy/resolution.js';
 import { resolvePolicy } from '../policy/resolve.js';
 import { DomainError } from '../util/errors.js';
-import type { JsonObject } from '../util/json-object.js';
 import type { CallContext } from '../window/call-context.js';
 import { syncDirectory, writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Digest } from '../util/digest.js';
@@ -32,8 +31,8 @@ export const ABSENT_REVISION = sha256Digest('athene:sssom-mapping-store:absent')
 
 export interface StoreLocation {
   /** The caller's `path`, if any. */
-  readonly path?: string;
-  readonly policyPath?: string;
+  readonly path?: string | undefined;
+  readonly policyPath?: string | undefined;
 }
 
 export interface StoreTarget {
@@ -237,7 +236,7 @@ export function validateState(ctx: CallContext, target: StoreTarget, state: Stor
 }
 
 /** What `list_mappings` and `validate_mappings` report about the store itself. */
-export function storeIdentity(state: StoreState, findings: FindingReport): JsonObject {
+export function storeIdentity(state: StoreState, findings: FindingReport) {
   return {
     path: state.path,
     exists: state.exists,

@@ -5,7 +5,6 @@ import type { Workspace } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { OWL, RDF, RDFS, XSD } from '../model/vocab.js';
 import { DomainError } from '../util/errors.js';
-import type { JsonObject } from '../util/json-object.js';
 import { isReadForm, type PrefixTable, type QueryScan } from './query-form.js';
 import { SparqlFailure } from './engine.js';
 import type { WindowState } from '../window/state.js';
@@ -83,12 +82,14 @@ function describeAlternative(item: string): string | null {
 export function syntaxProblem(message: string): string {
   const m = /^error at (\d+):(\d+):\s*([\s\S]*)$/.exec(message.trim());
   if (m === null) return message.replace(/\s+/g, ' ').trim();
-  const where = `line ${Math.max(1, Number(m[1]) - 1)}, column ${m[2]}`;
-  const list = /^expected one of ([\s\S]*)$/.exec(m[3]);
-  if (list === null) return `${where}: ${m[3].replace(/\s+/g, ' ').trim()}`;
+  // every group takes part in a match (the last may be empty)
+  const [, line = '', column = '', detail = ''] = m;
+  const where = `line ${Math.max(1, Number(line) - 1)}, column ${column}`;
+  const list = /^expected one of ([\s\S]*)$/.exec(detail);
+  if (list === null) return `${where}: ${detail.replace(/\s+/g, ' ').trim()}`;
   const items = [
     ...new Set(
-      alternatives(list[1])
+      alternatives(list[1] ?? '')
         .map(describeAlternative)
         .filter((x): x is string => x !== null),
     ),
@@ -153,13 +154,13 @@ export async function evaluateRead(
   }
 }
 
-/** The `sparql_query` result shape for one evaluation. */
-export function queryResult(result: EvaluationResult, form: string): JsonObject {
-  if (result.kind === 'ask') return { query_type: 'ASK', boolean: result.boolean };
+/** The `sparql_query` result shape for one evaluation (one shape per query form). */
+export function queryResult(result: EvaluationResult, form: string) {
+  if (result.kind === 'ask') return { query_type: 'ASK' as const, boolean: result.boolean };
   if (result.kind === 'select') {
     const omitted = result.total - result.rows.length;
     return {
-      query_type: 'SELECT',
+      query_type: 'SELECT' as const,
       vars: result.vars,
       count: result.total,
       bindings: result.rows,

@@ -108,7 +108,7 @@ function planBatch<A>(
   const planned = plan(operations, ctx, false);
   const created = new Set<Entity>(items.map((it) => it.entity));
   for (const row of planned.rows) {
-    const { item, field } = origin[row.index];
+    const { item, field } = origin[row.index]!; // origin runs parallel to the planned operations
     if (row.error !== undefined) throw fail(item, field, row.error);
     const minted = strict ? row.newEntities.find((e) => !created.has(e)) : undefined;
     if (minted !== undefined)
@@ -130,7 +130,7 @@ function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: Too
   const batch = planBatch([args], expand, {}, args.strict, ctx, () => '');
   const result = ctx.workspace.apply(batch.delta);
   return {
-    created: entityRow(batch.items[0].entity, ctx),
+    created: entityRow(batch.items[0]!.entity, ctx), // one item per argument
     ...newEntitiesField(distinctNewEntities(batch.plan.rows), ctx),
     applied: result.effective,
     ...(result.effective ? {} : { note: 'Everything requested was already present; nothing changed.' }),
@@ -139,16 +139,16 @@ function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: Too
 
 /** The arguments create_terms and create_properties share beyond their items. */
 interface BatchArgs {
-  namespace?: string;
-  definition_property?: string;
+  namespace?: string | undefined;
+  definition_property?: string | undefined;
   strict: boolean;
   verify: 'none' | VerifyMode;
-  timeout_ms?: number;
+  timeout_ms?: number | undefined;
   preview: boolean;
-  policy_path?: string;
-  gates?: StageId[];
-  ttl_seconds?: number;
-  include_impact?: 'asserted' | 'none';
+  policy_path?: string | undefined;
+  gates?: StageId[] | undefined;
+  ttl_seconds?: number | undefined;
+  include_impact?: 'asserted' | 'none' | undefined;
 }
 
 const PREVIEW_ONLY = ['policy_path', 'gates', 'ttl_seconds', 'include_impact'] as const;
@@ -245,7 +245,7 @@ async function createMany<A>(
   };
 }
 
-const itemSummary = (a: { iri?: string; name?: string }) => a.iri ?? a.name ?? '';
+const itemSummary = (a: { iri?: string | undefined; name?: string | undefined }) => a.iri ?? a.name ?? '';
 
 export const createTerm = defineTool({
   name: 'create_term',

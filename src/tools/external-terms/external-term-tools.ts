@@ -16,6 +16,7 @@ import { allowedLanguage, allowedOntology, providerAccess, type ProviderAccess }
 import { grantOf, opaqueId, ownerKey, type Proposal } from '../../external-terms/actor-store.js';
 import type { ProviderRecord } from '../../external-terms/record.js';
 import { ToolFailure, defineTool, always, never, type JsonObject, type ToolContext } from '../core/tool.js';
+import { AnyList, AnyObject } from '../core/result-shapes.js';
 import type { ErrorCode } from '../../util/errors.js';
 import { isAbsoluteIri } from '../../model/iri.js';
 import { unreachable } from '../../util/unreachable.js';
@@ -48,6 +49,20 @@ function normalizedQuery(q: string): string {
 
 // ---------------------------------------------------------------- search
 
+/** A page of provider records; a continuation cursor while more remain. */
+const SearchOutput = v.object({
+  provider_id: v.string(),
+  profile: v.string(),
+  items: AnyList,
+  total: v.number(),
+  returned: v.number(),
+  fetched_at: v.string(),
+  retries: v.number(),
+  cache_hit: v.boolean(),
+  next_cursor: v.optional(v.string()),
+  cursor_expires_in_seconds: v.optional(v.number()),
+});
+
 export const searchExternalTerms = defineTool({
   name: 'search_external_terms',
   description: 'Search an external-term provider of the policy; evidence only.',
@@ -61,9 +76,10 @@ export const searchExternalTerms = defineTool({
     policy_path: policyPath,
     network,
   }),
+  output: SearchOutput,
   capabilities: [...READ],
   mutating: never,
-  handler: async (args, ctx): Promise<JsonObject> => {
+  handler: async (args, ctx) => {
     const store = ctx.window.externalTerms;
     const now = Date.now();
     store.sweep(now);
@@ -136,9 +152,9 @@ async function searchPage(
   limit: number,
   start: number,
   acquiredAt: number,
-): Promise<JsonObject> {
+): Promise<v.InferOutput<typeof SearchOutput>> {
   const got = await searchProvider(ctx, access, { query, ontologies, language: lang, limit, start });
-  const out: JsonObject = {
+  const out: v.InferOutput<typeof SearchOutput> = {
     provider_id: access.provider.id,
     profile: 'ols4',
     items: got.records,
@@ -185,9 +201,10 @@ export const inspectExternalTerm = defineTool({
     policy_path: policyPath,
     network,
   }),
+  output: v.object({ result: AnyObject, cache_hit: v.boolean() }),
   capabilities: [...READ],
   mutating: never,
-  handler: async (args, ctx): Promise<JsonObject> => {
+  handler: async (args, ctx) => {
     const access = await providerAccess(ctx, 'inspect_external_term', args.provider_id, args.policy_path, args.network);
     const got = await inspectTerm(ctx, access, {
       ontology: allowedOntology(access, args.ontology),
@@ -241,7 +258,8 @@ const LocalEntity = v.strictObject({
 type Action = 'reuse_iri' | 'add_mapping' | 'mint_local_with_mapping';
 
 /** An endpoint as an IRI: absolute, or a CURIE of the active ontology's prefixes. */
-function endpointIri(ctx: ToolContext, value: string, column: string): string {
+function endpointIri(ctx: ToolContext, value: string | undefined, column: string): string {
+  if (value === undefined) throw new ToolFailure(`mapping.${column}: required`, 'invalid_argument', { argument: 'mapping' });
   if (value === 'sssom:NoTermFound' || value.startsWith('"'))
     throw new ToolFailure(`mapping.${column}: literal and sssom:NoTermFound endpoints cannot be proposed`, 'invalid_argument', {
       argument: 'mapping',
@@ -301,9 +319,10 @@ export const proposeTermReuse = defineTool({
     policy_path: policyPath,
     network,
   }),
+  output: v.object({ proposal_id: v.string(), expires_in_seconds: v.number(), proposal: AnyObject }),
   capabilities: [...READ],
   mutating: never,
-  handler: async (args, ctx): Promise<JsonObject> => {
+  handler: async (args, ctx) => {
     checkedInputs(ctx, args.action, args.iri, args.mapping, args.local_entity);
     const access = await providerAccess(ctx, 'propose_term_reuse', args.provider_id, args.policy_path, args.network);
     const ontology = allowedOntology(access, args.ontology);
@@ -387,6 +406,21 @@ function unknownProposal(): never {
   });
 }
 
+/** What an accepted proposal did: a receipt (reuse_iri), a mapping commit, a mint's receipt, or a mint whose mapping failed. */
+const AcceptOutput = v.object({
+  proposal_id: v.string(),
+  proposal_fingerprint: v.string(),
+  action: v.string(),
+  interactive_confirmation: v.boolean(),
+  status: v.picklist(['accepted', 'partial']),
+  committed: v.boolean(),
+  receipt: v.optional(AnyObject),
+  mapping: v.optional(AnyObject),
+  mint_receipt: v.optional(AnyObject),
+  mapping_error: v.optional(AnyObject),
+  continuation: v.optional(AnyObject),
+});
+
 export const acceptReuseProposal = defineTool({
   name: 'accept_reuse_proposal',
   description: 'Accept a reuse proposal: reuse the IRI, add a mapping, or mint with one.',
@@ -398,10 +432,11 @@ export const acceptReuseProposal = defineTool({
     mapping_set_id: v.optional(v.pipe(absoluteIri, v.description('Needed if this creates the store.'))),
     license: v.optional(v.pipe(absoluteIri, v.description('Needed if this creates the store.'))),
   }),
+  output: AcceptOutput,
   capabilities: ['ontology:curate', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,
   refusalContext: { committed: false },
-  handler: async (args, ctx): Promise<JsonObject> => {
+  handler: async (args, ctx) => {
     const store = ctx.window.externalTerms;
     store.sweep(Date.now());
     const p = store.proposals.get(args.proposal_id);
@@ -429,12 +464,12 @@ export const acceptReuseProposal = defineTool({
 interface AcceptArgs {
   readonly proposal_id: string;
   readonly proposal_fingerprint: string;
-  readonly policy_path?: string;
-  readonly mapping_set_id?: string;
-  readonly license?: string;
+  readonly policy_path?: string | undefined;
+  readonly mapping_set_id?: string | undefined;
+  readonly license?: string | undefined;
 }
 
-async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<JsonObject> {
+async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<v.InferOutput<typeof AcceptOutput>> {
   const body = p.body as {
     provider_result: ProviderRecord;
     action: Action;
@@ -481,7 +516,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
     ctx.window.externalTerms.proposals.delete(p.id);
     return {
       ...base,
-      status: 'accepted',
+      status: 'accepted' as const,
       committed: false,
       receipt: {
         provider_id: record.provider_id,
@@ -515,13 +550,13 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
       newMapping,
     );
     ctx.window.externalTerms.proposals.delete(p.id);
-    return { ...base, status: 'accepted', committed: true, mapping: commit };
+    return { ...base, status: 'accepted' as const, committed: true, mapping: commit };
   }
   let mint = p.minted;
   const mintsNow = mint === null;
   if (mint === null) {
     const local = body.local_entity!;
-    const e = entity(ENTITY_TYPES[local.type], local.iri);
+    const e = entity(ENTITY_TYPES[local.type]!, local.iri); // the schema's picklist holds ENTITY_TYPES' keys
     const label = annotationProperty(RDFS_LABEL);
     const axioms = [
       declaration(e),
@@ -551,7 +586,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
       newMapping,
     );
     ctx.window.externalTerms.proposals.delete(p.id);
-    return { ...base, status: 'accepted', committed: true, mint_receipt: mint, mapping: commit };
+    return { ...base, status: 'accepted' as const, committed: true, mint_receipt: mint, mapping: commit };
   } catch (err) {
     if (!(err instanceof ToolFailure)) throw err;
     // The mint stays; the proposal gets one renewed window (on the mint, not on each retry) so the same call can finish the mapping step.
@@ -561,7 +596,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
     }
     return {
       ...base,
-      status: 'partial',
+      status: 'partial' as const,
       committed: true,
       mint_receipt: mint,
       mapping_error: {

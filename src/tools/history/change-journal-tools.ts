@@ -201,7 +201,10 @@ export const getChangeHistory = defineTool({
   },
 });
 
-function selectEntries(state: JournalState, args: { seqs?: number[]; from_seq?: number; to_seq?: number }): ChangeEntry[] {
+function selectEntries(
+  state: JournalState,
+  args: { seqs?: number[] | undefined; from_seq?: number | undefined; to_seq?: number | undefined },
+): ChangeEntry[] {
   if (args.seqs !== undefined) {
     const wanted = new Set(args.seqs);
     const found = state.entries.filter((e) => wanted.has(e.seq));
@@ -305,12 +308,13 @@ export const recoverUnsavedChanges = defineTool({
     const notices = recorder.recoveryNotices;
     let document = args.document;
     if (document === undefined) {
-      if (notices.length === 0) return { pending: [], message: 'No unsaved changes are waiting for recovery.' };
+      const [only] = notices;
+      if (only === undefined) return { pending: [], message: 'No unsaved changes are waiting for recovery.' };
       if (notices.length > 1)
         throw new ToolFailure('Several documents have set-aside changes; name one', 'invalid_argument', {
           documents: notices.map((n) => n.document),
         });
-      document = notices[0].document;
+      document = only.document;
     }
     const state = await recorder.store.readSince(document, 0);
     const entries = asideEntries(state);

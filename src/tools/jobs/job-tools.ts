@@ -17,8 +17,9 @@ import { jobOwner } from '../../jobs/owner.js';
 import { JOB_TYPE_NAMES, JOB_TYPES_BY_NAME } from '../../jobs/job-types.js';
 import type { JobType } from '../../jobs/types/job-type.js';
 import { revisionEnvelope } from '../../model/revision.js';
-import { always, defineTool, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { always, defineTool, never, ToolFailure, type ToolContext } from '../core/tool.js';
 import { documentReader } from '../diff/ontology-diff.js';
+import { AnyList, AnyObject } from '../core/result-shapes.js';
 
 const START_CAPABILITIES = ['ontology:read', 'filesystem:project:read'] as const;
 
@@ -83,6 +84,7 @@ export const startJob = defineTool({
       ),
     ),
   }),
+  output: v.object({ job: AnyObject, reused: v.boolean() }),
   capabilities: [...START_CAPABILITIES],
   mutating: never,
   changesServerState: true,
@@ -126,7 +128,7 @@ export const startJob = defineTool({
         run: prepared.run,
       }),
     );
-    return { job: started.job, reused: started.reused } as JsonObject;
+    return { job: started.job, reused: started.reused };
   },
 });
 
@@ -134,20 +136,22 @@ export const getJob = defineTool({
   name: 'get_job',
   description: "A job's state, progress and result.",
   input: v.strictObject({ job_id: JobId }),
+  output: v.object({ job: AnyObject }),
   capabilities: ['ontology:read'],
   mutating: never,
-  handler: (args, ctx) => ({ job: store(ctx, (m, owner) => m.get(owner, args.job_id)) }) as JsonObject,
+  handler: (args, ctx) => ({ job: store(ctx, (m, owner) => m.get(owner, args.job_id)) }),
 });
 
 export const cancelJob = defineTool({
   name: 'cancel_job',
   description: 'Request cancellation of a job.',
   input: v.strictObject({ job_id: JobId }),
+  output: v.object({ job: AnyObject, outcome: v.string() }),
   capabilities: ['ontology:read'],
   mutating: never,
   changesServerState: true,
   destructive: true,
-  handler: (args, ctx) => store(ctx, (m, owner) => m.cancel(owner, args.job_id)) as unknown as JsonObject,
+  handler: (args, ctx) => store(ctx, (m, owner) => m.cancel(owner, args.job_id)),
 });
 
 export const listJobs = defineTool({
@@ -157,9 +161,10 @@ export const listJobs = defineTool({
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 50),
     cursor: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(1024))),
   }),
+  output: v.object({ jobs: AnyList, next_cursor: v.optional(v.string()) }),
   capabilities: ['ontology:read'],
   mutating: never,
-  handler: (args, ctx) => store(ctx, (m, owner) => m.list(owner, args.limit, args.cursor)) as unknown as JsonObject,
+  handler: (args, ctx) => store(ctx, (m, owner) => m.list(owner, args.limit, args.cursor)),
 });
 
 const Digest = v.pipe(
@@ -213,6 +218,17 @@ export const exportJobArtifact = defineTool({
     overwrite: v.optional(v.boolean(), false),
     expected_target_digest: v.optional(Digest),
     policy_path: v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(4096))),
+  }),
+  output: v.object({
+    exported: v.boolean(),
+    job_id: v.string(),
+    artifact_id: v.string(),
+    path: v.string(),
+    sha256: v.string(),
+    bytes: v.number(),
+    overwritten: v.boolean(),
+    backup_path: v.nullable(v.string()),
+    interactive_write_confirmation: v.boolean(),
   }),
   capabilities: ['ontology:read', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,

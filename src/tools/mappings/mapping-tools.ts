@@ -7,7 +7,8 @@ import * as v from 'valibot';
 import { addMapping, exportSssom, importSssom, removeMapping } from '../../mappings/commands.js';
 import { decodeCursor, encodeCursor, type CursorBinding } from '../../mappings/cursor.js';
 import { readStore, storeIdentity, type StoreLocation } from '../../mappings/store.js';
-import { defineTool, always, never, type JsonObject } from '../core/tool.js';
+import { defineTool, always, never } from '../core/tool.js';
+import { AnyList } from '../core/result-shapes.js';
 
 const text = (max: number) => v.pipe(v.string(), v.minLength(1), v.maxLength(max));
 
@@ -25,10 +26,42 @@ const revision = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: 
 const confirm = v.literal(true);
 const iri = v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(2048)));
 
-const where = (args: { path?: string; policy_path?: string }): StoreLocation => ({ path: args.path, policyPath: args.policy_path });
+const where = (args: { path?: string | undefined; policy_path?: string | undefined }): StoreLocation => ({
+  path: args.path,
+  policyPath: args.policy_path,
+});
 
 const WRITE = ['ontology:curate', 'filesystem:project:read', 'filesystem:project:write'] as const;
 const COMMITTED_FALSE = { committed: false };
+
+/** The store as read: where, its revision and size, and its findings' counts. */
+const StoreOutput = {
+  path: v.string(),
+  exists: v.boolean(),
+  mapping_revision: v.string(),
+  canonical_bytes: v.number(),
+  record_count: v.number(),
+  valid: v.boolean(),
+  error_count: v.number(),
+  warning_count: v.number(),
+  findings_truncated: v.boolean(),
+};
+const PageOutput = { returned: v.number(), next_cursor: v.optional(v.string()) };
+
+/** A committed write of the store. */
+const CommitOutput = {
+  committed: v.boolean(),
+  path: v.string(),
+  previous_mapping_revision: v.string(),
+  mapping_revision: v.string(),
+  record_count: v.number(),
+  bytes: v.number(),
+  backup_path: v.optional(v.string()),
+  valid: v.boolean(),
+  error_count: v.number(),
+  warning_count: v.number(),
+  findings_truncated: v.boolean(),
+};
 
 /** Bytes of items one page may carry (TOOLS.md 3.11: a 1 MiB page budget may end a page early). */
 const PAGE_BUDGET = 1024 * 1024;
@@ -42,10 +75,11 @@ function page<T>(
 ): { items: T[]; returned: number; next_cursor?: string } {
   const out: T[] = [];
   let bytes = 0;
-  for (let i = offset; i < items.length && out.length < limit; i++) {
-    const size = Buffer.byteLength(JSON.stringify(items[i]), 'utf8');
+  for (const item of items.slice(offset)) {
+    if (out.length >= limit) break;
+    const size = Buffer.byteLength(JSON.stringify(item), 'utf8');
     if (out.length > 0 && bytes + size > PAGE_BUDGET) break;
-    out.push(items[i]);
+    out.push(item);
     bytes += size;
   }
   const next = offset + out.length;
@@ -56,9 +90,10 @@ export const listMappings = defineTool({
   name: 'list_mappings',
   description: "The project's SSSOM mappings and the store's mapping_revision.",
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
+  output: v.object({ ...StoreOutput, items: AnyList, ...PageOutput }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  handler: async (args, ctx): Promise<JsonObject> => {
+  handler: async (args, ctx) => {
     const { state, findings } = await readStore(ctx, 'list_mappings', where(args));
     const binding = { kind: 'list_mappings', scope: JSON.stringify([state.path, state.revision]) };
     const offset = args.cursor === undefined ? 0 : decodeCursor(args.cursor, binding);
@@ -77,9 +112,10 @@ export const validateMappings = defineTool({
   name: 'validate_mappings',
   description: 'Validate the mapping store against SSSOM, the policy and the ontology.',
   input: v.strictObject({ ...StoreArgs, ...PageArgs }),
+  output: v.object({ ...StoreOutput, findings: AnyList, ...PageOutput }),
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
-  handler: async (args, ctx): Promise<JsonObject> => {
+  handler: async (args, ctx) => {
     const { target, state, findings } = await readStore(ctx, 'validate_mappings', where(args));
     // the findings also depend on the loaded ontology and the policy, so the cursor is bound to them too
     const ws = ctx.workspace;
@@ -110,11 +146,12 @@ export const addMappingTool = defineTool({
     ...StoreArgs,
     confirm,
   }),
+  output: v.object({ ...CommitOutput, mapping_id: v.string() }),
   capabilities: WRITE,
   mutating: always,
   summary: (args) => `add_mapping ${args.mapping.subject_id ?? '?'} ${args.mapping.predicate_id ?? '?'} ${args.mapping.object_id ?? '?'}`,
   refusalContext: COMMITTED_FALSE,
-  handler: async (args, ctx): Promise<JsonObject> => ({
+  handler: async (args, ctx) => ({
     ...(await addMapping(ctx, 'add_mapping', where(args), args.expected_mapping_revision, {
       cells: args.mapping,
       mapping_set_id: args.mapping_set_id,
@@ -133,12 +170,13 @@ export const removeMappingTool = defineTool({
     ...StoreArgs,
     confirm,
   }),
+  output: v.object(CommitOutput),
   capabilities: WRITE,
   mutating: always,
   destructive: true,
   summary: (args) => `remove_mapping ${args.mapping_id}`,
   refusalContext: COMMITTED_FALSE,
-  handler: async (args, ctx): Promise<JsonObject> => ({
+  handler: async (args, ctx) => ({
     ...(await removeMapping(ctx, 'remove_mapping', where(args), args.expected_mapping_revision, args.mapping_id)),
   }),
 });
@@ -153,12 +191,21 @@ export const importSssomTool = defineTool({
     ...StoreArgs,
     confirm,
   }),
+  output: v.object({
+    ...CommitOutput,
+    mode: v.picklist(['replace', 'merge']),
+    source: v.string(),
+    source_records: v.number(),
+    added: v.optional(v.number()),
+    updated: v.optional(v.number()),
+    unchanged: v.optional(v.number()),
+  }),
   capabilities: WRITE,
   mutating: always,
   destructive: true,
   summary: (args) => `import_sssom ${args.mode} from ${args.source}`,
   refusalContext: COMMITTED_FALSE,
-  handler: async (args, ctx): Promise<JsonObject> => ({
+  handler: async (args, ctx) => ({
     ...(await importSssom(ctx, 'import_sssom', where(args), args.expected_mapping_revision, args.source, args.mode)),
   }),
 });
@@ -175,12 +222,22 @@ export const exportSssomTool = defineTool({
     ...StoreArgs,
     confirm,
   }),
+  output: v.object({
+    committed: v.boolean(),
+    path: v.string(),
+    mapping_revision: v.string(),
+    sha256: v.string(),
+    bytes: v.number(),
+    backup_path: v.optional(v.string()),
+    spreadsheet_safe: v.boolean(),
+    lossless: v.boolean(),
+  }),
   capabilities: ['ontology:read', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: always,
   destructive: true,
   summary: (args) => `export_sssom to ${args.destination}${args.overwrite ? ' (overwrite)' : ''}`,
   refusalContext: COMMITTED_FALSE,
-  handler: async (args, ctx): Promise<JsonObject> => ({
+  handler: async (args, ctx) => ({
     ...(await exportSssom(ctx, 'export_sssom', where(args), {
       expectedRevision: args.expected_mapping_revision,
       destination: args.destination,

@@ -22,8 +22,8 @@ const EMPTY_HEAD = 'A SWRL rule needs at least one head atom (body may be empty)
 
 /** A rule annotation as add_rule takes it; `property_iri` (as list_rules prints it) wins over `property`. */
 interface RuleAnnotationInput extends AnnotationInput {
-  property_iri?: string;
-  annotations?: RuleAnnotationInput[];
+  property_iri?: string | undefined;
+  annotations?: RuleAnnotationInput[] | undefined;
 }
 
 const RuleAnnotationSchema: v.GenericSchema<RuleAnnotationInput> = v.strictObject({
@@ -43,10 +43,10 @@ const ruleFields = {
 };
 
 interface RuleArgs {
-  head?: AtomInput[];
-  body?: AtomInput[];
-  variable_namespace?: string;
-  annotations?: RuleAnnotationInput[];
+  head?: AtomInput[] | undefined;
+  body?: AtomInput[] | undefined;
+  variable_namespace?: string | undefined;
+  annotations?: RuleAnnotationInput[] | undefined;
 }
 
 /** The annotation list the shared operand builder takes. */
@@ -236,14 +236,15 @@ export const removeRule = defineTool({
     const listed = orderedRules([active], view);
     let chosen = listed;
     if (args.index !== undefined) {
-      if (args.index >= listed.length) {
+      const rule = listed[args.index];
+      if (rule === undefined) {
         throw new ToolFailure(
           `Rule index ${args.index} is out of range: the active ontology has ${listed.length} rule${listed.length === 1 ? '' : 's'}.`,
           'not_found',
           { count: listed.length },
         );
       }
-      chosen = [listed[args.index]];
+      chosen = [rule];
     }
     if (args.label !== undefined) {
       const label = args.label;

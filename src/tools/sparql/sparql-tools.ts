@@ -3,12 +3,13 @@
 
 import * as v from 'valibot';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { AnyList, AnyObject, StringList } from '../core/result-shapes.js';
 import { isReadForm, scanQuery, type QueryScan } from '../../sparql/query-form.js';
 import { syntaxProblem, evaluateRead, prologue, queryPrefixes, queryResult, refusal, type ReadOptions } from '../../sparql/run.js';
 import { SparqlFailure } from '../../sparql/engine.js';
 import { inferredDocument } from '../../sparql/inferred.js';
 import { describeSchema } from '../../sparql/schema.js';
-import { checkInvariants, duplicateId, invariantSpec } from '../../sparql/invariants.js';
+import { checkInvariants, duplicateId, invariantSpec, type InvariantSeverity } from '../../sparql/invariants.js';
 import { liveTarget } from '../../sparql/target.js';
 import { OWL, RDF, RDFS, XSD } from '../../model/vocab.js';
 
@@ -38,6 +39,27 @@ function readOptions(ctx: ToolContext, limit: number, timeoutMs: number): ReadOp
   return { limit, timeoutMs, signal: ctx.signal };
 }
 
+/** A query's rows, boolean or Turtle, by its form; a row's variables are the query's own, so rows stay untyped. */
+const QueryOutput = v.union([
+  v.object({ query_type: v.literal('ASK'), boolean: v.boolean(), note: v.string() }),
+  v.object({
+    query_type: v.literal('SELECT'),
+    vars: StringList,
+    count: v.number(),
+    bindings: AnyList,
+    truncated: v.optional(v.number()),
+    note: v.string(),
+  }),
+  v.object({
+    query_type: v.string(),
+    count: v.number(),
+    turtle: v.string(),
+    truncated: v.optional(v.number()),
+    shown: v.optional(v.number()),
+    note: v.string(),
+  }),
+]);
+
 /** Runs a read query with or without the reasoner's inferences; `note` says what the snapshot held. */
 async function runQuery(
   ctx: ToolContext,
@@ -45,7 +67,7 @@ async function runQuery(
   scan: QueryScan,
   includeInferred: boolean,
   options: ReadOptions,
-): Promise<JsonObject> {
+): Promise<v.InferOutput<typeof QueryOutput>> {
   const refused = refusal(scan);
   if (refused !== null) throw refused;
   const inferred = includeInferred ? inferredDocument(ctx.window.reasoning) : null;
@@ -64,6 +86,7 @@ export const sparqlQuery = defineTool({
     limit: Limit,
     timeout_ms: TimeoutMs,
   }),
+  output: QueryOutput,
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -127,6 +150,19 @@ export const sparqlValidate = defineTool({
     sample_limit: intOrDefault(5, 1000),
     timeout_ms: TimeoutMs,
   }),
+  output: v.object({
+    valid: v.boolean(),
+    query_type: v.string(),
+    executable: v.boolean(),
+    vars: StringList,
+    uses_service: v.boolean(),
+    parse_error: v.optional(v.string()),
+    unknown_terms: AnyList,
+    issues: StringList,
+    sample: v.optional(AnyObject),
+    sample_error: v.optional(v.string()),
+    note: v.string(),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -139,7 +175,23 @@ export const sparqlValidate = defineTool({
     if (scan.usesService) issues.push('SERVICE is not executable: queries have no network access.');
     if (unknown.length > 0) issues.push(`${unknown.length} IRI(s) name nothing declared in the imports closure (see unknown_terms).`);
     if (parsed.unchecked !== undefined) issues.push(parsed.unchecked);
-    const out: JsonObject = {
+    let tried: { sample: JsonObject } | { sample_error: string } | Record<string, never> = {};
+    if (args.dry_run && executable) {
+      try {
+        const { note: _note, ...sample } = await runQuery(
+          ctx,
+          args.query,
+          scan,
+          false,
+          readOptions(ctx, args.sample_limit, args.timeout_ms),
+        );
+        tried = { sample };
+      } catch (e) {
+        if (!(e instanceof ToolFailure)) throw e;
+        tried = { sample_error: e.message };
+      }
+    }
+    return {
       valid: parsed.valid,
       query_type: scan.form,
       executable,
@@ -148,19 +200,9 @@ export const sparqlValidate = defineTool({
       ...(parsed.parseError !== undefined ? { parse_error: parsed.parseError } : {}),
       unknown_terms: unknown,
       issues,
+      ...tried,
+      note: `Parsed by oxigraph with the ontology prefixes and rdf/rdfs/owl/xsd predeclared${args.dry_run && !executable ? '; no dry run: the query is not executable' : ''}.`,
     };
-    if (args.dry_run && executable) {
-      try {
-        const sample = await runQuery(ctx, args.query, scan, false, readOptions(ctx, args.sample_limit, args.timeout_ms));
-        delete sample.note;
-        out.sample = sample;
-      } catch (e) {
-        if (!(e instanceof ToolFailure)) throw e;
-        out.sample_error = e.message;
-      }
-    }
-    out.note = `Parsed by oxigraph with the ontology prefixes and rdf/rdfs/owl/xsd predeclared${args.dry_run && !executable ? '; no dry run: the query is not executable' : ''}.`;
-    return out;
   },
 });
 
@@ -174,6 +216,16 @@ export const sparqlSchema = defineTool({
     include_individuals: v.optional(v.boolean(), true),
     include_examples: v.optional(v.boolean(), true),
     timeout_ms: TimeoutMs,
+  }),
+  output: v.object({
+    active_ontology: AnyObject,
+    counts: v.unknown(),
+    matched: v.optional(v.unknown()),
+    prefixes: AnyObject,
+    prefix_lines: v.string(),
+    keyword: v.optional(v.string()),
+    truncated: v.optional(v.unknown()),
+    note: v.string(),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -210,7 +262,7 @@ export const sparqlSchema = defineTool({
 });
 
 const Severity = v.picklist(['error', 'warn', 'info']);
-const RANK: Readonly<Record<string, number>> = { none: 99, info: 1, warn: 2, error: 3 };
+const RANK = { none: 99, info: 1, warn: 2, error: 3 } as const satisfies Readonly<Record<InvariantSeverity | 'none', number>>;
 
 const Invariant = v.strictObject({
   sparql: Query,
@@ -229,6 +281,14 @@ export const verifyOntology = defineTool({
     fail_on: v.optional(v.picklist(['none', 'info', 'warn', 'error']), 'error'),
     limit: intOrDefault(DEFAULT_LIMIT, 100_000),
     timeout_ms: intOrDefault(DEFAULT_TIMEOUT_MS, 3_600_000),
+  }),
+  output: v.object({
+    checked: v.number(),
+    violations: v.number(),
+    errors: v.number(),
+    fail_on: v.string(),
+    gate: v.picklist(['pass', 'fail']),
+    invariants: AnyList,
   }),
   capabilities: ['ontology:read'],
   mutating: never,
@@ -252,7 +312,7 @@ export const verifyOntology = defineTool({
       violations: violated.length,
       errors,
       fail_on: args.fail_on,
-      gate: errors > 0 || gating ? 'fail' : 'pass',
+      gate: errors > 0 || gating ? ('fail' as const) : ('pass' as const),
       invariants,
     };
   },
