@@ -28,7 +28,7 @@ import {
 } from './pair.js';
 import { DomainError } from '../util/errors.js';
 import type { JsonObject } from '../util/json-object.js';
-import type { CallContext } from '../window/call-context.js';
+import { withSignal, type CallContext } from '../window/call-context.js';
 import {
   anonymousChurn,
   axiomGroups,
@@ -334,7 +334,7 @@ export async function semanticDiff(
   signal: AbortSignal,
   reader: DocumentReader,
 ): Promise<JsonObject> {
-  const c: CallContext = signal === ctx.signal ? ctx : { ...ctx, signal };
+  const c: CallContext = signal === ctx.signal ? ctx : withSignal(ctx, signal);
   const inferredMode = request.mode !== 'asserted';
   if (!inferredMode && request.policy_path !== undefined) {
     throw new DomainError(

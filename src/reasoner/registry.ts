@@ -256,7 +256,8 @@ export function reasoners(): readonly ReasonerInfo[] {
 export function reasonerById(id: Exclude<ReasonerId, 'konclude'>): ReasonerInfo;
 export function reasonerById(id: ReasonerId): ReasonerInfo | undefined;
 export function reasonerById(id: ReasonerId): ReasonerInfo | undefined {
-  return reasoners().find((r) => r.id === id);
+  // only Konclude's entry needs the probe (a process spawned on this thread): a window starts without it
+  return id === 'konclude' ? (koncludeInstall()?.info ?? undefined) : BUILT_IN.find((r) => r.id === id);
 }
 
 /** The reasoners sorted by display name, then id (so same-name reasoners stay separate and ordered). */

@@ -64,7 +64,7 @@ export interface CallContext {
   /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
   readonly signal: AbortSignal;
   /** The same cancellation, read without making `signal` where that is made only when first asked for (a session's call). */
-  readonly cancellation?: Cancellation;
+  readonly cancellation?: Cancellation | undefined;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */
   readonly session?: SessionInfo | undefined;
   /**
@@ -83,6 +83,11 @@ export interface Cancellation {
 /** Whether the call was cancelled; asks its signal only when nothing cheaper can say. */
 export function isCancelled(ctx: CallContext): boolean {
   return ctx.cancellation?.aborted ?? ctx.signal.aborted;
+}
+
+/** The context under another cancellation (a job's, a sub-task's): `signal` alone then says whether it was cancelled. */
+export function withSignal(ctx: CallContext, signal: AbortSignal): CallContext {
+  return { ...ctx, signal, cancellation: undefined };
 }
 
 /** How far a phase of a call has come, read at every progress beat: `done` of `total` (same unit). */

@@ -7,7 +7,7 @@ import type { Capability } from '../../auth/principal.js';
 import type { PolicyResolution } from '../../policy/resolution.js';
 import type { DocumentReader } from '../../diff/pair.js';
 import type { JsonObject } from '../../util/json-object.js';
-import type { CallContext } from '../../window/call-context.js';
+import { withSignal, type CallContext } from '../../window/call-context.js';
 import type { JobRunHandle } from '../manager.js';
 import { JobRunError } from '../job.js';
 
@@ -36,7 +36,7 @@ export function defineJobType<R extends JsonObject>(t: JobType<R>): JobType {
 
 /** A job's view of the starting call: the same window and principal, the job's own cancellation, no MCP session. */
 export function jobContext(ctx: CallContext, signal: AbortSignal): CallContext {
-  return { ...ctx, signal, session: undefined };
+  return { ...withSignal(ctx, signal), session: undefined };
 }
 
 /**
