@@ -509,6 +509,8 @@ const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args
   ['get_job', (results) => ({ job_id: (results.get('start_job')!.job as Args).job_id })],
   ['cancel_job', (results) => ({ job_id: (results.get('start_job')!.job as Args).job_id })],
   ['list_jobs', {}],
+  ['inspect_imports', {}],
+  ['write_catalog', {}],
   ['get_project_policy', {}],
   ['write_project_policy_template', {}],
   ['validate_project_policy', {}],
