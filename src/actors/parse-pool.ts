@@ -1,28 +1,26 @@
-// Parses documents on a one-thread piscina pool, so the thread that asked (a window actor) keeps
+// Parses documents on a one-thread task pool, so the thread that asked (a window actor) keeps
 // answering other requests while a large document is read. Only the compact transfer encoding crosses
 // back; the ontology is rebuilt here, where its nodes must be interned.
 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
 import type { FormatId, Ontology } from '../model/ontology.js';
 import type { ReadDocumentOptions, ReadDocumentResult } from '../model/formats/registry.js';
 import { ParseError } from '../model/formats/errors.js';
 import { decodeOntologyYielding } from '../model/transfer.js';
 import type { ParseOutcome, ParseTask } from './parse-worker.js';
 import { FileReadError, fileReadConfig, type FileReadErrorCode } from '../util/file-read.js';
-
-const WORKER_URL = new URL('./parse-worker.js', import.meta.url).href;
+import { TaskPool, valueOf } from '../util/task-pool.js';
 
 /** An idle parse thread exits after this long; the next parse starts a new one. */
 const IDLE_TIMEOUT_MS = 30_000;
 
-let pool: Piscina<ParseTask, ParseOutcome> | null = null;
-
-function thePool(): Piscina<ParseTask, ParseOutcome> {
-  pool ??= new Piscina<ParseTask, ParseOutcome>({ filename: WORKER_URL, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_TIMEOUT_MS });
-  return pool;
-}
+// no grace: a parse does not watch a stop flag
+const pool = new TaskPool<ParseTask, ParseOutcome>({
+  worker: new URL('./parse-worker.js', import.meta.url),
+  idleMs: IDLE_TIMEOUT_MS,
+  graceMs: 0,
+});
 
 /** Rebuilds the worker's failure as the error the in-thread parse would have thrown. */
 function failure(outcome: Exclude<ParseOutcome, { ok: true }>): Error {
@@ -38,13 +36,13 @@ function failure(outcome: Exclude<ParseOutcome, { ok: true }>): Error {
   return err;
 }
 
-/** Options of an off-thread parse: an abort of `signal` stops the parse thread and rejects with an AbortError. */
+/** Options of an off-thread parse: an abort of `signal` stops the parse thread and rejects with the signal's reason. */
 export interface OffThreadOptions {
   readonly signal?: AbortSignal;
 }
 
 async function run(task: ParseTask, signal: AbortSignal | undefined): Promise<Ontology> {
-  const outcome = await thePool().run(task, signal === undefined ? {} : { signal });
+  const outcome = valueOf(await pool.run(() => task, signal === undefined ? {} : { signal }), signal);
   if (!outcome.ok) throw failure(outcome);
   signal?.throwIfAborted();
   return decodeOntologyYielding(outcome.encoded);
@@ -65,7 +63,7 @@ export async function readDocumentOffThread(
 /** `loadOntologyFile` on the parse thread (the file is read there too). */
 export async function loadOntologyOffThread(
   file: string,
-  options: { base?: string; format?: FormatId } & OffThreadOptions = {},
+  options: { base?: string | undefined; format?: FormatId | undefined } & OffThreadOptions = {},
 ): Promise<Ontology> {
   const abs = path.resolve(file);
   const ontology = await run(
@@ -76,9 +74,7 @@ export async function loadOntologyOffThread(
   return ontology;
 }
 
-/** Stops the parse thread (shutdown, tests); a later parse starts a new pool. */
-export async function closeParsePool(): Promise<void> {
-  const p = pool;
-  pool = null;
-  await p?.destroy();
+/** Stops the parse thread (shutdown, tests); a later parse starts a new one. */
+export function closeParsePool(): Promise<void> {
+  return pool.close();
 }

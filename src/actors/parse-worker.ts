@@ -14,17 +14,17 @@ import { configureFileReads, readRegularFile, type FileReadConfig } from '../uti
 export interface ParseTask {
   readonly text?: string;
   readonly file?: string;
-  readonly base?: string;
-  readonly format?: FormatId;
-  readonly fileName?: string;
-  readonly importedKinds?: ImportedKinds;
+  readonly base?: string | undefined;
+  readonly format?: FormatId | undefined;
+  readonly fileName?: string | undefined;
+  readonly importedKinds?: ImportedKinds | undefined;
   /** The asking thread's read configuration (protected directories, size limits), for a file read here. */
   readonly reads?: FileReadConfig;
 }
 
 export type ParseOutcome =
   | { readonly ok: true; readonly encoded: EncodedOntology }
-  | { readonly ok: false; readonly parse: { format: FormatId; detail: string; line?: number; column?: number } }
+  | { readonly ok: false; readonly parse: { format: FormatId; detail: string; line?: number | undefined; column?: number | undefined } }
   | { readonly ok: false; readonly error: { name: string; message: string; code?: string; file?: string } };
 
 async function parse(task: ParseTask): Promise<ParseOutcome> {

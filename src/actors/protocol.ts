@@ -20,6 +20,11 @@ export interface WindowInit {
   /** Documents to open; the first becomes active. */
   readonly files: readonly string[];
   readonly settings: WindowSettings;
+  /**
+   * Names the window's job-artifact directory: a worker that dies (killed, out of memory) cannot dispose of its
+   * state, so its actor removes the directory.
+   */
+  readonly artifactsId: string;
   /** Every commit fence issued so far: held before the window serves anything. */
   readonly fences: readonly Fence[];
   /** Where the window serves WindowControl. */

@@ -229,7 +229,9 @@ export class SessionTransport implements Transport {
       // A JSON response has no room for notifications about its request; the SDK transport drops them too.
       return;
     }
-    return this.inner.send(message, options);
+    // The SDK's transport takes only the related request, and types it without an explicit undefined.
+    const related = options?.relatedRequestId;
+    return this.inner.send(message, related === undefined ? undefined : { relatedRequestId: related });
   }
 
   /** Writes to a streamed fast-path request's SSE answer what belongs there; false when nothing does. */

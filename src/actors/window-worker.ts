@@ -224,18 +224,12 @@ function postJournalCounts(recorder: ChangeRecorder | null): void {
   post({ type: 'journal', recovered: recorder.recovered, pending: recorder.recoveryNotices.reduce((n, r) => n + r.count, 0) });
 }
 
-/** A call whose changes were applied but not journaled fails: it was not made durable. */
-async function durableResult(result: ToolResult, call: CallRecord): Promise<ToolResult> {
-  try {
-    await call.durable;
-    return result;
-  } catch (err) {
-    return failure(
-      `${call.tool} was applied, but the change journal could not be written: ${(err as Error).message}`,
-      'journal_write_failed',
-      { committed: true, journaled: false },
-    );
-  }
+/** The result of a call whose changes were applied but not journaled: it was not made durable. */
+function notJournaled(call: CallRecord, err: Error): ToolResult {
+  return failure(`${call.tool} was applied, but the change journal could not be written: ${err.message}`, 'journal_write_failed', {
+    committed: true,
+    journaled: false,
+  });
 }
 
 async function openWindow(): Promise<WindowState> {
@@ -270,6 +264,7 @@ async function openWindow(): Promise<WindowState> {
     windowId: init.windowId,
     onApprovalsChanged: () => announce('pending'),
     home: init.settings.audit_home ?? null,
+    artifactsId: init.artifactsId,
   });
 }
 
@@ -458,7 +453,13 @@ async function callTool(
   let result: ToolResult;
   try {
     result = await runAs(principal, () => runTool(tool, args, ctx, state.approvals, revokedRefusal));
-    if (call?.durable !== undefined) result = await durableResult(result, call);
+    if (call?.durable !== undefined) {
+      try {
+        await call.durable;
+      } catch (err) {
+        result = notJournaled(call, err as Error);
+      }
+    }
   } finally {
     beat?.stop();
   }

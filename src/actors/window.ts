@@ -3,6 +3,8 @@
 // Worker from its last saved documents when it crashes, backing off between attempts; a window that keeps
 // failing is marked failed and no longer retried.
 
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ApprovalEntry } from '../window/approvals.js';
 import type { WindowSettings } from '../tools/core/tool.js';
@@ -25,6 +27,7 @@ import { Outbox } from './outbox.js';
 import type { Fence, FenceTarget } from './fences.js';
 import type { ServerView } from '../broker/server-view.js';
 import { log } from '../util/log.js';
+import { artifactsDir, artifactsParent } from '../jobs/artifacts.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import type { ViewQuery, ViewTopic } from './window-view.js';
 import { unreachable } from '../util/unreachable.js';
@@ -146,8 +149,10 @@ export class WindowHandle implements FenceTarget {
   start(): Promise<void> {
     const control = new MessageChannel();
     const front = new MessageChannel();
+    const artifactsId = randomUUID();
     const init: WindowInit = {
       windowId: this.id,
+      artifactsId,
       files: this.files,
       settings: this.settings,
       fences: this.fences(),
@@ -165,6 +170,11 @@ export class WindowHandle implements FenceTarget {
       link.fail(new Error(`window ${this.id}: the worker is gone`));
       control.port1.close();
       front.port1.close();
+      // a worker that closed disposed of its state; one that died left its private artifacts behind
+      const dir = artifactsDir(artifactsParent(this.settings.audit_home ?? null), artifactsId);
+      rm(dir, { recursive: true, force: true }).catch((err: Error) =>
+        log.warn({ window: this.id, err: err.message }, 'cannot remove the job artifacts of an ended window'),
+      );
     });
     return new Promise<void>((resolve, reject) => {
       const failStart = (err: Error) => {

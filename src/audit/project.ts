@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { discoverFrom, policyAnchor } from '../policy/resolve.js';
+import { discoverFrom, policyAnchor } from '../policy/discover.js';
 
 export const AUDIT_DIR = 'audit';
 

@@ -19,7 +19,7 @@ const BrokerRecordSchema = v.object({
   pid: v.pipe(v.number(), v.integer(), v.minValue(1)),
   port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
   protocol: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  version: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  version: v.exactOptional(v.pipe(v.string(), v.maxLength(100))),
   started_at: v.string(),
 });
 

@@ -33,7 +33,7 @@ export interface BrokerHostOptions {
    * Called in the same turn as the attach, so no revocation falls between the two.
    */
   readonly admit: (window: RemoteWindow) => Promise<boolean>;
-  readonly limits?: RegistryLimits;
+  readonly limits?: RegistryLimits | undefined;
   readonly isAlive?: (pid: number) => boolean;
 }
 

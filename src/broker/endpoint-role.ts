@@ -38,7 +38,7 @@ export interface RoleOptions {
   /** Sends this process's fences to another process's window as it registers (see BrokerHost). */
   readonly admit: (window: RemoteWindow) => Promise<boolean>;
   /** Registration limits of a broker this process becomes (tests lower them). */
-  readonly limits?: RegistryLimits;
+  readonly limits?: RegistryLimits | undefined;
 }
 
 export async function takeEndpointRole(o: RoleOptions): Promise<EndpointRole> {

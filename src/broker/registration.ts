@@ -42,8 +42,8 @@ export const ViewQuerySchema = v.variant('kind', [
   v.strictObject({ kind: v.literal('pulse') }),
   v.strictObject({
     kind: v.literal('changes'),
-    client: v.optional(Text),
-    entity: v.optional(Text),
+    client: v.exactOptional(Text),
+    entity: v.exactOptional(Text),
     limit: v.pipe(Count, v.maxValue(1000)),
   }),
   v.strictObject({ kind: v.literal('revert'), seq: v.pipe(Count, v.minValue(1)), document: v.pipe(Text, v.minLength(1)) }),

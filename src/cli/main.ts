@@ -2,15 +2,9 @@
 // The `athene` command line.
 
 import { parseArgs } from 'node:util';
-import { convertCommand } from './convert.js';
-import { statsCommand } from './stats.js';
-import { axiomsCommand } from './axioms.js';
-import { classifyCommand } from './classify.js';
 import { UsageError } from './args.js';
-import { serveCommand, SERVE_OPTIONS, SERVE_HELP } from './serve.js';
 import { packageVersion } from '../util/package.js';
-import { tokenCommand, TOKEN_OPTIONS } from './token.js';
-import { OWNER_OPTIONS, clientsCommand, consentCommand, openCommand, pendingCommand } from './owner.js';
+import { OWNER_OPTIONS, SERVE_HELP, SERVE_OPTIONS, TOKEN_OPTIONS } from './options.js';
 
 const USAGE = `usage:
   athene convert IN OUT [--format F]     convert an ontology document (format from --format or OUT's extension)
@@ -36,17 +30,25 @@ formats: turtle, ntriples, nquads, trig, rdfxml, jsonld, owlxml, ofn, manchester
 
 type Command = (positionals: string[], values: Record<string, string | boolean | undefined>) => Promise<void>;
 
-const COMMANDS: Record<string, { run: Command; options: Record<string, { type: 'string' | 'boolean' }>; help?: string }> = {
-  convert: { run: convertCommand, options: { format: { type: 'string' }, base: { type: 'string' } } },
-  stats: { run: statsCommand, options: { base: { type: 'string' } } },
-  axioms: { run: axiomsCommand, options: { base: { type: 'string' } } },
-  classify: { run: classifyCommand, options: { base: { type: 'string' }, reasoner: { type: 'string' } } },
-  serve: { run: serveCommand, options: SERVE_OPTIONS, help: SERVE_HELP },
-  token: { run: tokenCommand, options: TOKEN_OPTIONS },
-  open: { run: openCommand, options: OWNER_OPTIONS },
-  consent: { run: consentCommand, options: OWNER_OPTIONS },
-  pending: { run: pendingCommand, options: OWNER_OPTIONS },
-  clients: { run: clientsCommand, options: OWNER_OPTIONS },
+// Each command's module is imported only when it runs: `athene token` does not load the server, nor
+// `athene serve` the CLI's model commands.
+const COMMANDS: Record<string, { load: () => Promise<Command>; options: Record<string, { type: 'string' | 'boolean' }>; help?: string }> = {
+  convert: {
+    load: async () => (await import('./convert.js')).convertCommand,
+    options: { format: { type: 'string' }, base: { type: 'string' } },
+  },
+  stats: { load: async () => (await import('./stats.js')).statsCommand, options: { base: { type: 'string' } } },
+  axioms: { load: async () => (await import('./axioms.js')).axiomsCommand, options: { base: { type: 'string' } } },
+  classify: {
+    load: async () => (await import('./classify.js')).classifyCommand,
+    options: { base: { type: 'string' }, reasoner: { type: 'string' } },
+  },
+  serve: { load: async () => (await import('./serve.js')).serveCommand, options: SERVE_OPTIONS, help: SERVE_HELP },
+  token: { load: async () => (await import('./token.js')).tokenCommand, options: TOKEN_OPTIONS },
+  open: { load: async () => (await import('./owner.js')).openCommand, options: OWNER_OPTIONS },
+  consent: { load: async () => (await import('./owner.js')).consentCommand, options: OWNER_OPTIONS },
+  pending: { load: async () => (await import('./owner.js')).pendingCommand, options: OWNER_OPTIONS },
+  clients: { load: async () => (await import('./owner.js')).clientsCommand, options: OWNER_OPTIONS },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -75,7 +77,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`athene ${name}: ${(err as Error).message}\n`);
     return 2;
   }
-  await command.run(parsed.positionals, parsed.values as Record<string, string | boolean | undefined>);
+  const run = await command.load();
+  await run(parsed.positionals, parsed.values as Record<string, string | boolean | undefined>);
   return 0;
 }
 

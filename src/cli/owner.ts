@@ -13,8 +13,6 @@ import { ownerKey, ownerLoginUrl } from '../auth/owner-session.js';
 import { defaultHome, isLoopbackAddress, loadSettings } from '../settings/settings.js';
 import { UsageError, optionalString } from './args.js';
 
-export const OWNER_OPTIONS = { home: { type: 'string' }, url: { type: 'string' }, 'print-url': { type: 'boolean' } } as const;
-
 type Values = Record<string, string | boolean | undefined>;
 
 interface Server {

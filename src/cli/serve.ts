@@ -1,20 +1,10 @@
 // athene serve [FILE…] [--home DIR] [setting flags…]: the flags come from the settings table.
 
 import { startServer } from '../http/server.js';
-import { defaultHome, flagSettings, settingFlags, settingsHelp } from '../settings/settings.js';
+import { defaultHome, flagSettings } from '../settings/settings.js';
 import { log } from '../util/log.js';
 import { optionalString } from './args.js';
 import { unsavedJournalDocuments } from '../journal/file-store.js';
-
-export const SERVE_OPTIONS = { ...settingFlags().options, home: { type: 'string' } } as const;
-
-export const SERVE_HELP = `usage: athene serve [FILE...] [--home DIR] [flags]
-  Runs the MCP server: one window per FILE, else the bundled demo ontology.
-  Each setting comes from its flag, else its ATHENE_* variable, else $ATHENE_HOME/settings.json, else its default.
-
-  --home DIR
-      the private directory (env ATHENE_HOME, default ~/.athene)
-${settingsHelp()}`;
 
 /** How to connect: commands and files that read the token when used, never the token itself. */
 export function connectHelp(url: string, home: string, defaultHomeDir: string): string {

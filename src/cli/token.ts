@@ -5,8 +5,6 @@ import { defaultHome, ensureHome } from '../settings/settings.js';
 import { ensureToken, regenerateToken } from '../auth/static-token.js';
 import { optionalString } from './args.js';
 
-export const TOKEN_OPTIONS = { regenerate: { type: 'boolean' }, home: { type: 'string' } } as const;
-
 export async function tokenCommand(_positionals: string[], values: Record<string, string | boolean | undefined>): Promise<void> {
   const home = optionalString(values.home) ?? defaultHome();
   await ensureHome(home);

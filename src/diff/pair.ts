@@ -48,11 +48,11 @@ export const PairArgs = {
 export type Network = 'deny' | 'allow' | undefined;
 
 export interface PairInput {
-  left?: string;
-  right?: string;
-  right_document?: string;
+  left?: string | undefined;
+  right?: string | undefined;
+  right_document?: string | undefined;
   include_imports: boolean;
-  network?: 'deny' | 'allow';
+  network?: 'deny' | 'allow' | undefined;
 }
 
 // ---------------------------------------------------------------- sides

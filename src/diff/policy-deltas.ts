@@ -21,7 +21,7 @@ export interface ModuleDeclaration {
   /** Namespaces whose terms the module owns. */
   readonly namespaces: readonly string[];
   /** The module's ontology IRI: the terms that ontology declares are the module's. */
-  readonly iri?: string;
+  readonly iri?: string | undefined;
 }
 
 /** Owner of each term on one side: modules (ids sorted, comma-joined) by namespace or by the module ontology declaring it. */

@@ -13,7 +13,7 @@ export interface Exchange {
   aborted: boolean;
   done: boolean;
   /** What else the client's going away stops, for handlers that leave onAborted to the router's one registration. */
-  onAbort?: () => void;
+  onAbort?: (() => void) | undefined;
 }
 
 export function sendJson(x: Exchange, status: number, body: unknown, headers: readonly (readonly [string, string])[] = []): void {

@@ -40,14 +40,14 @@ function loginOrigin(listening: string): string {
 
 export interface ServerOptions {
   /** Private directory; default `$ATHENE_HOME` or `~/.athene`. */
-  home?: string;
+  home?: string | undefined;
   /** One window per document; none opens the demo ontology. */
   files?: readonly string[];
   /** Command-line settings (highest precedence). */
   flags?: RawSettings;
   env?: NodeJS.ProcessEnv;
   /** Registration limits should this process become the broker (default 32 processes, 128 windows each). */
-  brokerLimits?: RegistryLimits;
+  brokerLimits?: RegistryLimits | undefined;
 }
 
 export interface RunningServer {

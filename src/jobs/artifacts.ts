@@ -39,12 +39,17 @@ export async function sweepOrphans(parent: string): Promise<void> {
   }
 }
 
+/** The artifact directory named `id` under `parent`; the process id in its name lets a later process sweep it. */
+export function artifactsDir(parent: string, id: string): string {
+  return path.join(parent, `${process.pid}-${id}`);
+}
+
 export class ArtifactFiles {
   readonly dir: string;
   private created: Promise<void> | null = null;
 
-  constructor(parent: string) {
-    this.dir = path.join(parent, `${process.pid}-${randomUUID()}`);
+  constructor(parent: string, id: string = randomUUID()) {
+    this.dir = artifactsDir(parent, id);
   }
 
   /** Writes `data` atomically as a new 0600 artifact file. */

@@ -85,6 +85,8 @@ interface IdempotencyEntry {
 export interface JobManagerOptions {
   /** Where this actor's artifact directory is made (see artifactsParent). */
   readonly artifactsParent: string;
+  /** Names the directory (see artifactsDir), so the actor that started this store's thread can remove it if the thread dies. */
+  readonly artifactsId?: string | undefined;
   readonly limits?: Partial<JobLimits>;
   readonly now?: () => number;
 }
@@ -108,7 +110,7 @@ export class JobManager {
   constructor(options: JobManagerOptions) {
     this.limits = { ...JOB_LIMITS, ...options.limits };
     this.now = options.now ?? Date.now;
-    this.files = new ArtifactFiles(options.artifactsParent);
+    this.files = new ArtifactFiles(options.artifactsParent, options.artifactsId);
   }
 
   /** The directory holding this store's artifacts (made on the first artifact). */

@@ -56,6 +56,29 @@ export function encodeRecord(r: JournalRecord): string {
   return checksum(json) + ' ' + json + '\n';
 }
 
+/**
+ * The lines of a batch being written, encoded straight into one buffer kept from batch to batch (the write
+ * is synchronous): a batch allocates no line strings, no joined text and no copy of it for the write.
+ */
+let lineBytes = Buffer.allocUnsafe(64 * 1024);
+
+/** Encodes `r` as encodeRecord does into `lineBytes` at `at`; returns where its line ends. */
+function encodeLineAt(r: JournalRecord, at: number): number {
+  const json = JSON.stringify(r);
+  // 16 checksum digits, a space, at most 3 UTF-8 bytes per UTF-16 unit, a newline
+  const need = at + 18 + json.length * 3;
+  if (need > lineBytes.length) {
+    const grown = Buffer.allocUnsafe(Math.max(need, lineBytes.length * 2));
+    lineBytes.copy(grown, 0, 0, at);
+    lineBytes = grown;
+  }
+  at += lineBytes.write(sha256Hex(json), at, 16, 'latin1');
+  lineBytes[at++] = 0x20;
+  at += lineBytes.write(json, at, 'utf8');
+  lineBytes[at++] = 0x0a;
+  return at;
+}
+
 /** The records of a log's text: complete lines whose checksum holds, in order. */
 export function decodeRecords(text: string): JournalRecord[] {
   const out: JournalRecord[] = [];
@@ -118,9 +141,27 @@ export function journalState(document: string, records: readonly JournalRecord[]
   };
 }
 
+/**
+ * A document's records queued for the next batch. Every call of the batch waits on the one `durable`
+ * promise: a call held across the fsync costs no promise or closure of its own.
+ */
 interface Queued {
-  records: { record: JournalRecord; numbered?: (entry: ChangeEntry) => void }[];
-  waiters: { resolve: () => void; reject: (err: Error) => void }[];
+  readonly records: JournalRecord[];
+  /** Per record, what sees it once numbered. */
+  readonly numbered: (((entry: ChangeEntry) => void) | undefined)[];
+  readonly durable: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (err: Error) => void;
+}
+
+function queued(): Queued {
+  let resolve!: () => void;
+  let reject!: (err: Error) => void;
+  const durable = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { records: [], numbered: [], durable, resolve, reject };
 }
 
 /** A document's journal as this writer has it open: where its own last write ended and the last seq. */
@@ -208,20 +249,21 @@ export class FileChangeStore implements ChangeStore {
   }
 
   append(document: string, records: readonly JournalRecord[], numbered?: (entry: ChangeEntry) => void): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let q = this.queue.get(document);
-      if (q === undefined) this.queue.set(document, (q = { records: [], waiters: [] }));
-      for (const record of records) q.records.push({ record, numbered });
-      q.waiters.push({ resolve, reject });
-      this.queuedCalls++;
-      this.wake?.();
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        // the flush waits for the event loop's turn: the calls that arrived with this one join its write and fsync;
-        // it settles every waiter itself and never rejects
-        void this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()));
-      }
-    });
+    let q = this.queue.get(document);
+    if (q === undefined) this.queue.set(document, (q = queued()));
+    for (const record of records) {
+      q.records.push(record);
+      q.numbered.push(numbered);
+    }
+    this.queuedCalls++;
+    this.wake?.();
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      // the flush waits for the event loop's turn: the calls that arrived with this one join its write and fsync;
+      // it settles every batch itself and never rejects
+      void this.serial(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush()));
+    }
+    return q.durable;
   }
 
   private serial(op: () => Promise<void>): Promise<void> {
@@ -251,23 +293,18 @@ export class FileChangeStore implements ChangeStore {
         log = await this.write(document, q);
       } catch (err) {
         this.drop(document);
-        for (const w of q.waiters) w.reject(err as Error);
+        q.reject(err as Error);
         continue;
       }
       const synced = datasync(log.fd);
       syncs.push(synced);
       log.durable = after(log.durable, synced);
-      // only the waiters wait for the fsync: the records written are garbage now, before the next scavenge
-      const waiters = q.waiters;
-      log.durable.then(
-        () => {
-          for (const w of waiters) w.resolve();
-        },
-        (err: Error) => {
-          if (this.logs.get(document) === log) this.drop(document);
-          for (const w of waiters) w.reject(err);
-        },
-      );
+      // only the settling functions wait for the fsync: the records written are garbage now, before the next scavenge
+      const { resolve, reject } = q;
+      log.durable.then(resolve, (err: Error) => {
+        if (this.logs.get(document) === log) this.drop(document);
+        reject(err);
+      });
     }
     const done = Promise.allSettled(syncs).then(() => {
       this.syncing.splice(this.syncing.indexOf(inFlight), 1);
@@ -289,22 +326,24 @@ export class FileChangeStore implements ChangeStore {
     const dir = this.logs.has(document) ? this.dir(document) : await this.ensureDir(document);
     return locked(dir, async () => {
       const log = await this.current(document, path.join(dir, JOURNAL));
-      let lines = '';
-      for (const { record, numbered } of q.records) {
+      let bytes = 0;
+      for (let i = 0; i < q.records.length; i++) {
+        const record = q.records[i];
         if (record.type === 'change') {
           if (record.seq === 0) {
             record.seq = ++log.lastSeq;
-            numbered?.(record);
+            q.numbered[i]?.(record);
           } else {
             log.lastSeq = Math.max(log.lastSeq, record.seq);
           }
         }
-        lines += encodeRecord(record);
+        bytes = encodeLineAt(record, bytes);
       }
-      const end = log.end + Buffer.byteLength(lines);
+      const end = log.end + bytes;
       if (end > log.size) log.size = zeroFill(log.fd, log.size, end);
       // the write only copies into the page cache: done on this thread, it leaves the thread pool to the fsync
-      log.end += writeSync(log.fd, lines, log.end);
+      for (let at = 0; at < bytes;) at += writeSync(log.fd, lineBytes, at, bytes - at, log.end + at);
+      log.end = end;
       return log;
     });
   }

@@ -103,6 +103,8 @@ export class ChangeRecorder {
   private readonly blame = new Map<string, LastChange>();
   private readonly notices = new Map<string, RecoveryNotice>();
   private lastWrite: Promise<unknown> = Promise.resolve();
+  /** The write `lastWrite` last took in. */
+  private lastSettled: Promise<unknown> | null = null;
   /** The call whose handler is running synchronously now. */
   private current: CallRecord | undefined;
   /**
@@ -387,10 +389,15 @@ export class ChangeRecorder {
   }
 
   private settle(written: Promise<unknown>, call: CallRecord | undefined): void {
-    // settles once this and every earlier write did; resolving to nothing, the chain does not nest values
-    const earlier = this.lastWrite.catch(() => undefined);
-    this.lastWrite = written.then(() => earlier);
-    if (call !== undefined) call.durable = call.durable === undefined ? written : Promise.all([call.durable, written]);
+    // the calls of one batch share its promise: the chain grows once per batch, not per call
+    if (written !== this.lastSettled) {
+      this.lastSettled = written;
+      // settles once this and every earlier write did; resolving to nothing, the chain does not nest values
+      const earlier = this.lastWrite.catch(() => undefined);
+      this.lastWrite = written.then(() => earlier);
+    }
+    if (call !== undefined)
+      call.durable = call.durable === undefined || call.durable === written ? written : Promise.all([call.durable, written]);
     else written.catch((err: Error) => process.stderr.write(`athene: the change journal could not be written: ${err.message}\n`));
   }
 

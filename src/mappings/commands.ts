@@ -106,7 +106,7 @@ export interface ExportRequest {
   readonly expectedRevision: string;
   readonly destination: string;
   readonly overwrite: boolean;
-  readonly expectedTargetDigest?: string;
+  readonly expectedTargetDigest?: string | undefined;
   readonly spreadsheetSafe: boolean;
 }
 

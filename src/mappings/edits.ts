@@ -21,9 +21,9 @@ import { MAX_CELL_BYTES, MAX_COLUMNS, MAX_RECORDS, columnProblem, recordOf } fro
 export interface NewMapping {
   /** SSSOM cells by column; an empty or absent `mapping_id` gets the stable id. */
   readonly cells: Readonly<Record<string, string>>;
-  readonly mapping_set_id?: string;
-  readonly license?: string;
-  readonly prefix_map?: Readonly<Record<string, string>>;
+  readonly mapping_set_id?: string | undefined;
+  readonly license?: string | undefined;
+  readonly prefix_map?: Readonly<Record<string, string>> | undefined;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;

@@ -31,8 +31,8 @@ export const ABSENT_REVISION = sha256Digest('athene:sssom-mapping-store:absent')
 
 export interface StoreLocation {
   /** The caller's `path`, if any. */
-  readonly path?: string;
-  readonly policyPath?: string;
+  readonly path?: string | undefined;
+  readonly policyPath?: string | undefined;
 }
 
 export interface StoreTarget {

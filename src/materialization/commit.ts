@@ -33,11 +33,11 @@ export interface CommitArgs {
   readonly artifact_id: string;
   readonly artifact_fingerprint: string;
   readonly confirm: true;
-  readonly allow_source?: boolean;
+  readonly allow_source?: boolean | undefined;
   readonly collision_mode: CollisionMode;
   readonly overwrite: boolean;
-  readonly expected_target_digest?: string;
-  readonly policy_path?: string;
+  readonly expected_target_digest?: string | undefined;
+  readonly policy_path?: string | undefined;
 }
 
 function findArtifact(ctx: CallContext, args: CommitArgs): MaterializationPayload {

@@ -131,7 +131,7 @@ function outcomes(
   const out: CategoryOutcome[] = [];
   for (const category of canonicalOrder(request.categories)) {
     const got: CategoryTuples | undefined = run.categories.get(category);
-    const skipped = (skip: CategoryOutcome['skip']): CategoryOutcome => ({
+    const skipped = (skip: NonNullable<CategoryOutcome['skip']>): CategoryOutcome => ({
       category,
       produced: false,
       axioms: [],
@@ -261,7 +261,7 @@ export async function previewMaterialization(ctx: CallContext, request: Material
   try {
     run = await runDisposableReasoner(
       {
-        text: snap.text,
+        axioms: snap.encoding,
         reasoner: reasoner.id,
         konclude: koncludeConfig(),
         timeLimitMs: request.limits.timeout_ms,

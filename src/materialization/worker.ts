@@ -1,6 +1,6 @@
 // The disposable reasoner of one materialization preview: a worker thread of its own (never the window's
-// reasoning pool or its kept EL state), driven through comlink: `classify` reads the snapshot document and
-// classifies it, then `enumerate` answers one category's inferred tuples (IRIs only) at a time, or why it
+// reasoning pool or its kept EL state), driven through comlink: `classify` decodes the snapshot's axioms
+// (transfer.ts) and classifies them, then `enumerate` answers one category's inferred tuples (IRIs only) at a time, or why it
 // could not. Each category stops at `cap` tuples (the caller's per-category limit plus one), so an overflow is
 // known without enumerating it all. Konclude runs as a child process while the thread watches the
 // cancellation flag, so a stopped preview kills it at once; the call then rejects with ReasonerCancelled.
@@ -26,14 +26,15 @@ import { classify } from '../reasoner/el-reasoner.js';
 import type { KoncludeConfig } from '../reasoner/konclude.js';
 import { OntologyIndex } from '../reasoner/normalize.js';
 import { compareUtf8, type TaxonomyNode } from '../reasoner/taxonomy.js';
-import { readSnapshotAxioms } from '../reasoner/snapshot.js';
+import { decodeAxioms, type EncodedAxioms } from '../model/transfer.js';
 import type { ReasonerId } from '../reasoner/registry.js';
 import type { CancelFlag } from '../reasoner/saturation.js';
 import type { Category } from './categories.js';
 import { unreachable } from '../util/unreachable.js';
 
 export interface EnumerationRequest {
-  readonly text: string;
+  /** The snapshot's axioms. */
+  readonly axioms: EncodedAxioms;
   readonly reasoner: ReasonerId;
   /** How to run Konclude (null: not installed). */
   readonly konclude: KoncludeConfig | null;
@@ -268,7 +269,7 @@ let classified: { readonly req: EnumerationRequest; readonly axioms: readonly Ax
 
 const api: EnumeratorApi = {
   async classify(req) {
-    const axioms = readSnapshotAxioms(req.text);
+    const axioms = decodeAxioms(req.axioms);
     const result = await reason(req, axioms);
     classified = { req, axioms, result };
     return { consistent: result.consistent, complete: result.complete, unsupportedCount: result.unsupported.count };

@@ -8,8 +8,8 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { readRegularFile } from '../util/file-read.js';
 
 export interface LoadFileOptions {
-  base?: string;
-  format?: FormatId;
+  base?: string | undefined;
+  format?: FormatId | undefined;
 }
 
 /** Reads and parses a file; the ontology remembers its path and format (so a save writes the same format). */

@@ -42,9 +42,9 @@ import {
 
 export interface ResolverOptions {
   /** Namespace of minted entities; default: the active ontology IRI + '#' (settings `new_entity_namespace`). */
-  readonly newEntityNamespace?: string;
+  readonly newEntityNamespace?: string | undefined;
   /** How a bare name becomes a minted local part (settings `new_entity_ids`); default `name`. */
-  readonly newEntityIds?: 'name' | 'generated';
+  readonly newEntityIds?: 'name' | 'generated' | undefined;
 }
 
 /** The generated IRIs one tool call minted, by namespace + name, and the name of each. */

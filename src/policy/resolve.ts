@@ -16,9 +16,7 @@ import type { Discovery, PathMode, PolicyIssue, PolicyResolution } from './resol
 import { assetPaths, policyDigest, termReferences, validatePolicyData, type EffectivePolicy } from './schema.js';
 import { MAX_POLICY_BYTES, parseStrictYaml } from './yaml.js';
 import { readRegularFile } from '../util/file-read.js';
-
-export const POLICY_DIR = '.athene';
-export const POLICY_FILE = 'project.yaml';
+import { discoverFrom, policyAnchor } from './discover.js';
 
 /** `policy_required` when no policy governs and the server demands one, else the legacy local-admin mode. */
 export function noPolicyMode(settings: WindowSettings): PathMode {
@@ -50,34 +48,10 @@ const isDirectory = (p: string) =>
     (s) => s.isDirectory(),
     () => false,
   );
-const exists = (p: string) =>
-  stat(p).then(
-    () => true,
-    () => false,
-  );
-
 /** The nearest `.athene/project.yaml` above the active ontology's local document, or null. */
 export async function discoverPolicyFile(ctx: CallContext): Promise<string | null> {
   const doc = ctx.workspace.hasActive ? localDocumentOf(ctx.workspace.active) : null;
   return doc === null ? null : discoverFrom(path.dirname(doc));
-}
-
-/** The nearest `.athene/project.yaml` in `dir` or above it, or null. */
-export async function discoverFrom(start: string): Promise<string | null> {
-  let dir = start;
-  for (;;) {
-    const file = path.join(dir, POLICY_DIR, POLICY_FILE);
-    if (await exists(file)) return file;
-    const up = path.dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}
-
-/** A policy inside `.athene/` anchors at that directory's parent, elsewhere at its own directory. */
-export function policyAnchor(file: string): string {
-  const dir = path.dirname(file);
-  return path.basename(dir) === POLICY_DIR ? path.dirname(dir) : dir;
 }
 
 const error = (code: string, message: string, where?: string): PolicyIssue => ({

@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { JsonObject } from '../util/json-object.js';
 import type { CallContext } from '../window/call-context.js';
 import { checkLocalPath } from './path-rules.js';
-import { discoverFrom, readPolicy, resolvePolicy } from './resolve.js';
+import { readPolicy, resolvePolicy } from './resolve.js';
+import { discoverFrom } from './discover.js';
 import type { PolicyResolution } from './resolution.js';
 
 /**

@@ -51,7 +51,7 @@ export interface StageOptions {
   /** `reasoner` stage: the policy's `reasoning.timeout_ms`, a bound within the run's budget. */
   readonly reasonerTimeoutMs?: number;
   /** `shacl` stage: the caller's shapes or a policy's `shacl.paths` (absent: the stage is skipped). */
-  readonly shacl?: ShaclShapesSource;
+  readonly shacl?: ShaclShapesSource | undefined;
   /** `invariants` stage: run_qc_suite's inline invariants. */
   readonly invariants?: readonly InvariantSpec[];
   /** `invariants` stage: a policy's `invariants.paths`. */

@@ -36,10 +36,10 @@ export interface PreflightRequest {
   /** Stages the caller lists explicitly (`gates`). */
   readonly gates: readonly StageId[];
   /** The caller's budget; absent: the policy's `reasoning.timeout_ms`, else DEFAULT_PREFLIGHT_TIMEOUT_MS. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** apply_changes: with a policy, the caller's budget can only tighten the policy's. */
-  readonly tightenOnly?: boolean;
-  readonly policyPath?: string;
+  readonly tightenOnly?: boolean | undefined;
+  readonly policyPath?: string | undefined;
   readonly lockMode: LockMode;
 }
 

@@ -29,14 +29,14 @@ export type QcSurface = 'run_project_qc' | 'run_qc_suite';
 
 export interface ProjectQcRequest {
   readonly surface: QcSurface;
-  readonly policyPath?: string;
+  readonly policyPath?: string | undefined;
   /** Findings sampled per stage (counts and digests cover every finding). */
   readonly limit: number;
   readonly lockMode: LockMode;
   /** Stages the caller adds as required (run_qc_suite `stages`/`required_stages`); they never relax the policy. */
   readonly extraRequired?: readonly StageId[];
   /** The caller's budget for the whole run (expiry: `timeout` failure); absent: see runBudget. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
 }
 
 /**

@@ -5,27 +5,24 @@
 // it was sent: the next revision travels as the axioms added and removed since. Every run has a time bound
 // and can be cancelled (the pool then terminates the thread).
 
-import { Piscina } from 'piscina';
 import type { IRI, Axiom } from '../model/terms.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import type { Workspace } from '../model/workspace.js';
 import { encodeAxioms } from '../model/transfer.js';
 import type { ClassificationData, ClassifyTask, PoolTask, QueryData, QueryTask, Stale, TimedOut } from './pool-worker.js';
-import { cancelFlag, raiseFlag } from './saturation.js';
 import { shipAll, takeSnapshot, type Shipment, type Snapshot } from './snapshot.js';
 import { koncludeConfig, reasonerById, type ReasonerInfo } from './registry.js';
+import { TaskPool } from '../util/task-pool.js';
 import { unreachable } from '../util/unreachable.js';
 
-type Pool = Piscina<PoolTask, ClassificationData | QueryData | TimedOut | Stale>;
-const WORKER = new URL('./pool-worker.js', import.meta.url).href;
+type Pool = TaskPool<PoolTask, ClassificationData | QueryData | TimedOut | Stale>;
+const WORKER = new URL('./pool-worker.js', import.meta.url);
 
-let pool: Pool | null = null;
+/** How long a stopped task may take to notice its cancellation flag before its thread is terminated. */
+const GRACE_MS = 2_000;
 
-function thePool(): Pool {
-  // idle threads end soon: every window actor has its own pool
-  pool ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: 2, idleTimeout: 5_000 });
-  return pool;
-}
+// idle threads end soon: every window actor has its own pool
+const shared: Pool = new TaskPool({ worker: WORKER, threads: 2, idleMs: 5_000, graceMs: GRACE_MS });
 
 /**
  * How long a session's reasoner thread, and the snapshot it holds, outlives its last run: long enough for
@@ -39,9 +36,6 @@ export type PoolOutcome<T> =
   | { readonly kind: 'cancelled' }
   | { readonly kind: 'error'; readonly message: string };
 
-/** How long a stopped task may take to notice its cancellation flag before its thread is terminated. */
-const GRACE_MS = 2_000;
-
 type TaskInput = Omit<ClassifyTask, 'cancel' | 'konclude'> | Omit<QueryTask, 'cancel' | 'konclude'>;
 
 /** The thread held another snapshot than a change shipment's base. */
@@ -49,24 +43,18 @@ interface StaleOutcome {
   readonly kind: 'stale';
 }
 
-/** A task's outcome, and when its thread is free again: true when the thread was terminated to free it. */
-interface Dispatched<T> {
-  readonly outcome: PoolOutcome<T> | StaleOutcome;
-  readonly ended: Promise<boolean>;
-}
-
 /**
- * Runs one task on the pool, bounded by `timeoutMs` and by `cancel`. Either way the answer comes at once: the
- * task's shared cancellation flag is raised, so its saturation stops within a few thousand rule applications
- * and the thread is free again; a task still running after GRACE_MS (say, parsing) is aborted, which
- * terminates its thread.
+ * Runs one task on the window's shared reasoning pool, bounded by `timeoutMs` and by `cancel`. Either way
+ * the answer comes at once: the task's cancellation flag is raised, so its saturation stops within a few
+ * thousand rule applications and the thread is free again; a task still running after GRACE_MS (say,
+ * parsing) has its thread terminated.
  */
 export async function runTask<T extends ClassificationData | QueryData>(
   task: TaskInput,
   timeoutMs: number,
   cancel: AbortSignal,
 ): Promise<PoolOutcome<T>> {
-  const out = (await runOn<T>(thePool(), task, timeoutMs, cancel)).outcome;
+  const out = await runOn<T>(shared, task, timeoutMs, cancel);
   // only change shipments meet a thread holding another snapshot, and the shared pool is sent whole ones
   return out.kind === 'stale' ? { kind: 'error', message: 'the reasoning thread did not hold the base snapshot' } : out;
 }
@@ -76,41 +64,21 @@ async function runOn<T extends ClassificationData | QueryData>(
   task: TaskInput,
   timeoutMs: number,
   cancel: AbortSignal,
-): Promise<Dispatched<T>> {
-  const timer = AbortSignal.timeout(timeoutMs);
-  const stop = AbortSignal.any([cancel, timer]);
-  const flag = cancelFlag();
-  const hard = new AbortController();
-  let grace: NodeJS.Timeout | undefined;
-  let onStop = (): void => {};
-  const stopped = new Promise<'stopped'>((resolve) => {
-    onStop = () => {
-      raiseFlag(flag);
-      grace = setTimeout(() => hard.abort(), GRACE_MS).unref();
-      resolve('stopped');
-    };
-  });
-  if (stop.aborted) onStop();
-  else stop.addEventListener('abort', onStop, { once: true });
-  const running = on.run({ ...task, cancel: flag, konclude: koncludeConfig() } as PoolTask, { signal: hard.signal });
-  const settle = () => clearTimeout(grace);
-  const ended = running.then(settle, settle).then(() => hard.signal.aborted);
-  const outcome = async (): Promise<PoolOutcome<T> | StaleOutcome> => {
-    try {
-      const out = await Promise.race([running, stopped]);
-      if (out === 'stopped' || out.timedOut) return cancel.aborted ? { kind: 'cancelled' } : { kind: 'timeout' };
-      if ('stale' in out) return { kind: 'stale' };
-      return { kind: 'done', value: out as T };
-    } catch (err) {
-      if (cancel.aborted) return { kind: 'cancelled' };
-      if (timer.aborted) return { kind: 'timeout' };
-      return { kind: 'error', message: (err as Error).message };
-    }
-  };
-  try {
-    return { outcome: await outcome(), ended };
-  } finally {
-    stop.removeEventListener('abort', onStop);
+): Promise<PoolOutcome<T> | StaleOutcome> {
+  const out = await on.run((stop) => ({ ...task, cancel: stop, konclude: koncludeConfig() }) as PoolTask, { timeoutMs, signal: cancel });
+  switch (out.kind) {
+    case 'done':
+      // the thread saw its flag (or its own time limit) first
+      if (out.value.timedOut) return cancel.aborted ? { kind: 'cancelled' } : { kind: 'timeout' };
+      if ('stale' in out.value) return { kind: 'stale' };
+      return { kind: 'done', value: out.value as T };
+    case 'error':
+      return { kind: 'error', message: out.message };
+    case 'timeout':
+    case 'cancelled':
+      return out;
+    default:
+      return unreachable(out);
   }
 }
 
@@ -275,10 +243,8 @@ export class ReasoningSession {
   private readonly queries = new Map<string, QueryData>();
   private queryRevision = -1;
   /** The session's reasoner thread, and the snapshot it held after its last finished run. */
-  private thread: Pool | null = null;
+  private readonly thread: Pool = new TaskPool({ worker: WORKER, idleMs: SESSION_IDLE_MS, graceMs: GRACE_MS });
   private shipped: Snapshot | null = null;
-  /** When the thread is free of its last task: true when it was terminated to free it. */
-  private busy: Promise<boolean> | null = null;
   /** The snapshot of the latest revision asked for, reused while the revision stands. */
   private latest: Snapshot | null = null;
 
@@ -293,17 +259,14 @@ export class ReasoningSession {
   async close(): Promise<void> {
     this.cancel();
     await this.running?.done;
-    const thread = this.thread;
-    this.thread = null;
     this.shipped = null;
-    this.busy = null;
     this.latest = null;
-    await thread?.destroy();
+    await this.thread.close();
   }
 
   /** Whether the session holds a reasoner thread (started by a classification, ended by close or idleness). */
   get holdsThread(): boolean {
-    return this.thread !== null && this.thread.threads.length > 0;
+    return this.thread.threads > 0;
   }
 
   get selected(): ReasonerInfo {
@@ -370,14 +333,16 @@ export class ReasoningSession {
     return done;
   }
 
-  /** Classifies on the session's thread, sending only the change since the snapshot it holds when it holds one. */
+  /**
+   * Classifies on the session's thread, sending only the change since the snapshot it holds when it holds one
+   * (a thread that was terminated or idled out answers `stale`, and is sent the whole snapshot).
+   */
   private async classifyOnThread(
     snap: Snapshot,
     reasoner: ReasonerInfo,
     timeoutMs: number,
     cancel: AbortSignal,
   ): Promise<PoolOutcome<ClassificationData>> {
-    await this.settleThread();
     const task = (model: Shipment): TaskInput => ({
       type: 'classify',
       key: snapshotKey(snap),
@@ -387,35 +352,16 @@ export class ReasoningSession {
     });
     const base = this.shipped;
     this.shipped = null;
-    let out = await this.dispatch(task(base === null ? shipAll(snap) : changeSince(base, snap)), timeoutMs, cancel);
-    if (out.kind === 'stale') out = await this.dispatch(task(shipAll(snap)), timeoutMs, cancel);
+    let out = await runOn<ClassificationData>(
+      this.thread,
+      task(base === null ? shipAll(snap) : changeSince(base, snap)),
+      timeoutMs,
+      cancel,
+    );
+    if (out.kind === 'stale') out = await runOn<ClassificationData>(this.thread, task(shipAll(snap)), timeoutMs, cancel);
     if (out.kind === 'stale') return { kind: 'error', message: 'the reasoning thread did not take the snapshot' };
     if (out.kind === 'done') this.shipped = snap;
     return out;
-  }
-
-  /** Runs a task on the session's thread, noting when the thread is free again. */
-  private async dispatch(task: TaskInput, timeoutMs: number, cancel: AbortSignal): Promise<PoolOutcome<ClassificationData> | StaleOutcome> {
-    this.thread ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: 1, idleTimeout: SESSION_IDLE_MS });
-    const { outcome, ended } = await runOn<ClassificationData>(this.thread, task, timeoutMs, cancel);
-    this.busy = ended;
-    return outcome;
-  }
-
-  /**
-   * Waits until a stopped task has left the session's thread (within GRACE_MS: its thread is terminated
-   * then), so the next task is not queued behind it. A terminated thread is replaced, as piscina starts no
-   * thread for a task queued on a pool whose only thread it terminated; the new one holds no snapshot, so
-   * the next run ships all of it.
-   */
-  private async settleThread(): Promise<void> {
-    const busy = this.busy;
-    this.busy = null;
-    if (busy === null || !(await busy)) return;
-    const thread = this.thread;
-    this.thread = null;
-    this.shipped = null;
-    await thread?.destroy();
   }
 
   private finish(run: Run, out: PoolOutcome<ClassificationData>, snap: Snapshot): RunOutcome {

@@ -18,6 +18,7 @@
 
 import { IntSet, IntStack } from './int-set.js';
 import { Kind, NOTHING, OntologyIndex, POS, THING } from './normalize.js';
+import type { StopFlag } from '../util/stop-flag.js';
 
 export class Context {
   readonly subs = new IntSet(16);
@@ -71,16 +72,9 @@ export class ReasonerCancelled extends Error {
   }
 }
 
-/** A cancellation flag another thread can raise: element 0 of an Int32Array over a SharedArrayBuffer. */
-export type CancelFlag = Int32Array;
-
-export function cancelFlag(): CancelFlag {
-  return new Int32Array(new SharedArrayBuffer(4));
-}
-
-export function raiseFlag(flag: CancelFlag): void {
-  Atomics.store(flag, 0, 1);
-}
+/** A cancellation flag another thread can raise (the task pool's stop flag). */
+export type CancelFlag = StopFlag;
+export { stopFlag as cancelFlag, raiseStop as raiseFlag } from '../util/stop-flag.js';
 
 export class Saturation {
   readonly contexts: (Context | undefined)[] = [];

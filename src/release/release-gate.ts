@@ -20,10 +20,10 @@ import type { ReleaseGateResult } from './result.js';
 
 export interface ReleaseRequest {
   readonly tool: 'run_release_gate' | 'prepare_release';
-  readonly policyPath?: string;
+  readonly policyPath?: string | undefined;
   readonly network: NetworkMode;
   readonly lockMode: LockMode;
-  readonly baselineManifest?: string;
+  readonly baselineManifest?: string | undefined;
   /** Findings sampled per stage (0–10000). */
   readonly limit: number;
 }

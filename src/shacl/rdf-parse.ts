@@ -59,7 +59,7 @@ function parseN3(text: string, format: string, base: string | undefined, factory
 }
 
 function parseRdfXml(text: string, base: string | undefined, factory: RDF.DataFactory): Promise<RDF.Quad[]> {
-  const parser = new BoundedRdfXmlParser({ baseIRI: base, dataFactory: factory, trackPosition: true });
+  const parser = new BoundedRdfXmlParser({ ...(base === undefined ? {} : { baseIRI: base }), dataFactory: factory, trackPosition: true });
   parser.documentLength = text.length;
   const quads: RDF.Quad[] = [];
   return new Promise((resolve, reject) => {

@@ -23,9 +23,9 @@ export interface EvaluateOptions {
   /** Parse against an empty store only (no snapshot is built). */
   readonly parseOnly?: boolean;
   /** A further N-Triples document in the snapshot (materialized inferences), named by `key`. */
-  readonly extra?: { readonly key: string; readonly document: string };
+  readonly extra?: { readonly key: string; readonly document: string } | undefined;
   /** Evaluate over these ontologies (a private QC snapshot's closure) instead of the live active closure. */
-  readonly closure?: readonly Ontology[];
+  readonly closure?: readonly Ontology[] | undefined;
 }
 
 const closureIds = new WeakMap<Ontology, number>();
@@ -81,7 +81,7 @@ export class SparqlEngine {
     const state = options.closure === undefined ? snapshotKey(this.workspace, closure) : privateKey(closure);
     const key = options.parseOnly === true ? 'empty' : state + (extra === undefined ? '' : `|${extra.key}`);
     return this.thread.request(
-      { snapshotKey: key, query, form: options.form, limit: options.limit, parseOnly: options.parseOnly },
+      { snapshotKey: key, query, form: options.form, limit: options.limit, parseOnly: options.parseOnly === true },
       {
         key,
         documents:

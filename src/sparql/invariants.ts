@@ -30,7 +30,13 @@ export interface InvariantResult {
 
 /** The default id and message of the `index`-th (0-based) invariant of a list (TOOLS.md verify_ontology). */
 export function invariantSpec(
-  item: { sparql: string; id?: string; message?: string; severity?: InvariantSeverity; include_inferred?: boolean },
+  item: {
+    sparql: string;
+    id?: string | undefined;
+    message?: string | undefined;
+    severity?: InvariantSeverity | undefined;
+    include_inferred?: boolean | undefined;
+  },
   index: number,
 ): InvariantSpec {
   const id = item.id ?? `invariant-${index + 1}`;

@@ -58,20 +58,20 @@ export interface CallContext {
   readonly sessionId: string | null;
   readonly windowId: string;
   /** The window's change journal; absent when it is off or in a server-less context. */
-  readonly changes?: ChangeRecorder;
+  readonly changes?: ChangeRecorder | undefined;
   /** Runs the handler so that the change journal attributes its commits to this call. */
-  readonly attribute?: <T>(handler: () => T) => T;
+  readonly attribute?: (<T>(handler: () => T) => T) | undefined;
   /** Aborted when the client cancels the request (`notifications/cancelled`) or its HTTP request goes away. */
   readonly signal: AbortSignal;
   /** The same cancellation, read without making `signal` where that is made only when first asked for (a session's call). */
   readonly cancellation?: Cancellation;
   /** Present in a window actor's MCP sessions; absent in a server-less context. */
-  readonly session?: SessionInfo;
+  readonly session?: SessionInfo | undefined;
   /**
    * Tells a client that asked for progress what a long call is doing now; the session repeats it every
    * second, with `measure` (how far along of a known total) when the phase has one.
    */
-  readonly progress?: (message: string, measure?: ProgressMeasure) => void;
+  readonly progress?: ((message: string, measure?: ProgressMeasure) => void) | undefined;
 }
 
 /** A call's cancellation: `aborted` answers without making the AbortSignal, which may be made only when asked for. */

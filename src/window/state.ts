@@ -29,6 +29,8 @@ export interface WindowStateOptions {
   readonly onApprovalsChanged?: () => void;
   /** The private directory (`$ATHENE_HOME`) where job artifacts go; null: the system temp directory. */
   readonly home?: string | null;
+  /** Names the window's artifact directory (see artifactsDir); the window actor removes it if the worker dies. */
+  readonly artifactsId?: string;
 }
 
 export class WindowState {
@@ -52,6 +54,7 @@ export class WindowState {
   private engine: SparqlEngine | null = null;
   private jobStore: JobManager | null = null;
   private readonly home: string | null;
+  private readonly artifactsId: string | undefined;
   private disposed: Promise<void> | null = null;
 
   constructor(options: WindowStateOptions) {
@@ -59,6 +62,7 @@ export class WindowState {
     this.resolver = options.resolver;
     this.changes = options.changes ?? null;
     this.home = options.home ?? null;
+    this.artifactsId = options.artifactsId;
     this.undo = new UndoJournal(options.workspace);
     this.approvals = new ApprovalQueue(options.windowId, options.onApprovalsChanged);
     this.reasoning = new ReasoningSession(options.workspace);
@@ -71,7 +75,7 @@ export class WindowState {
 
   /** The job store; its artifacts go under the private directory. */
   get jobs(): JobManager {
-    return (this.jobStore ??= new JobManager({ artifactsParent: artifactsParent(this.home) }));
+    return (this.jobStore ??= new JobManager({ artifactsParent: artifactsParent(this.home), artifactsId: this.artifactsId }));
   }
 
   /** Whether the job store was made (a window that never ran a job has none to close). */

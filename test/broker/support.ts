@@ -137,7 +137,7 @@ export async function internal(
   const res = await fetch(new URL(path, base), {
     method: body === undefined ? 'GET' : 'POST',
     headers: { [DIRECTORY_SECRET_HEADER]: secret, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? null : JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }

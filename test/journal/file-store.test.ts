@@ -263,6 +263,32 @@ test('entries another writer appended are numbered past, and a torn line it left
     );
   }));
 
+test('a batch is written byte for byte as its records encode: non-ASCII text, and more than the line buffer holds', () =>
+  withStore(async (store, home) => {
+    const label = (i: number) => `"Größe ${i} — 名前 😀"@de`;
+    const small = {
+      ...entry(1),
+      changes: [{ op: 'add_axiom' as const, axiom: `AnnotationAssertion(rdfs:label <http://example.org/C1> ${label(1)})` }],
+    };
+    // one batch of ~200 KiB, past the buffer's first size
+    const big = Array.from({ length: 40 }, (_, i) => ({
+      ...entry(i + 2),
+      changes: [
+        { op: 'add_axiom' as const, axiom: `AnnotationAssertion(rdfs:comment <http://example.org/C${i + 2}> ${label(i).repeat(200)})` },
+      ],
+    }));
+    await store.append(DOC, [small]);
+    await Promise.all(big.map((e) => store.append(DOC, [e])));
+    const bytes = await readFile(await journalFile(home));
+    const text = bytes.toString('utf8', 0, dataEnd(bytes));
+    assert.ok(Buffer.byteLength(text) > 128 * 1024);
+    assert.equal(text, [small, ...big].map(encodeRecord).join(''));
+    assert.deepEqual(
+      decodeRecords(text).map((r) => (r.type === 'change' ? r.changes : null)),
+      [small, ...big].map((e) => e.changes),
+    );
+  }));
+
 test('the journal grows in zero-filled chunks: appends write into them and leave its length as it was', () =>
   withStore(async (store, home) => {
     const [a, b, c] = [1, 2, 3].map((i) => entry(i, '2026-01-01T00:00:00.000Z'));

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
+import { encodeAxioms } from '../../src/model/transfer.js';
 import { previewMaterialization } from '../../src/materialization/preview.js';
 import { PROVENANCE_PREFIX } from '../../src/materialization/provenance.js';
 import { MaterializationBusy, runDisposableReasoner } from '../../src/materialization/run-reasoner.js';
@@ -177,14 +178,14 @@ test('an inconsistent ontology is refused', async () => {
 
 test('a second preview reasoner while one exists is refused with materialization_busy', async () => {
   const first = runDisposableReasoner(
-    { text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: ['subclass_axioms'], cap: 10 },
+    { axioms: encodeAxioms([]), reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: ['subclass_axioms'], cap: 10 },
     60_000,
     signal(),
   );
   assert.throws(
     () =>
       runDisposableReasoner(
-        { text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 },
+        { axioms: encodeAxioms([]), reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 },
         60_000,
         signal(),
       ),
@@ -193,7 +194,7 @@ test('a second preview reasoner while one exists is refused with materialization
   const done = await first;
   assert.equal(done.ending, 'finished');
   const again = await runDisposableReasoner(
-    { text: 'Ontology(\n)', reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 },
+    { axioms: encodeAxioms([]), reasoner: 'el', konclude: null, timeLimitMs: 60_000, categories: [], cap: 1 },
     60_000,
     signal(),
   );

@@ -10,10 +10,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { s256Challenge } from '../../src/auth/oauth/pkce.js';
-import { consentFields, fixture, ownerLogin, raw, startTestServer, type TestServer } from '../server/support.js';
+import { consentFields, fixture, ownerLogin, raw, sharedServer, startTestServer, type TestServer } from '../server/support.js';
 
 const run = promisify(execFile);
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
+// consent, client and login tests each work on their own client or nonce, and share one server
+const zoo = sharedServer([fixture('zoo.ttl')]);
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 async function register(t: TestServer, name: string): Promise<string> {
@@ -83,121 +85,109 @@ test('another OS user on this machine cannot approve its own consent (runs the c
     console.log('# skipped: running a client under another uid needs root; this test runs as uid ' + (process.getuid?.() ?? 'unknown'));
     return ctx.skip('not root: cannot run a client under another uid');
   }
-  const t = await startTestServer([fixture('zoo.ttl')]);
-  try {
-    const origin = new URL(t.server.url).origin;
-    const child = spawn(process.execPath, ['-e', ATTACK, origin, t.home], {
-      uid: 65534,
-      gid: 65534,
-      cwd: '/',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    await new Promise((resolve) => child.on('close', resolve));
-    const out = JSON.parse(stdout) as {
-      uid: number;
-      secretReadable: boolean;
-      codes: string[];
-      pageOffersForm: boolean;
-      explainsCli: boolean;
-      refreshes: boolean;
-      postStatus: number;
-      internalStatus: number;
-      error?: string;
-    };
-    assert.equal(out.error, undefined, out.error);
-    assert.equal(out.uid, 65534);
-    assert.equal(out.secretReadable, false, 'the private directory is closed to other users');
-    assert.equal(out.pageOffersForm, false, 'without an owner session the page offers no Allow');
-    assert.equal(out.explainsCli, true, 'the page says how the owner approves');
-    assert.equal(out.refreshes, true, 'the page refreshes itself');
-    assert.equal(out.postStatus, 403);
-    assert.equal(out.internalStatus, 403);
-    assert.deepEqual(out.codes, [], 'no code was ever issued');
-  } finally {
-    await t.stop();
-  }
+  const { t } = await zoo();
+  const origin = new URL(t.server.url).origin;
+  const child = spawn(process.execPath, ['-e', ATTACK, origin, t.home], {
+    uid: 65534,
+    gid: 65534,
+    cwd: '/',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  await new Promise((resolve) => child.on('close', resolve));
+  const out = JSON.parse(stdout) as {
+    uid: number;
+    secretReadable: boolean;
+    codes: string[];
+    pageOffersForm: boolean;
+    explainsCli: boolean;
+    refreshes: boolean;
+    postStatus: number;
+    internalStatus: number;
+    error?: string;
+  };
+  assert.equal(out.error, undefined, out.error);
+  assert.equal(out.uid, 65534);
+  assert.equal(out.secretReadable, false, 'the private directory is closed to other users');
+  assert.equal(out.pageOffersForm, false, 'without an owner session the page offers no Allow');
+  assert.equal(out.explainsCli, true, 'the page says how the owner approves');
+  assert.equal(out.refreshes, true, 'the page refreshes itself');
+  assert.equal(out.postStatus, 403);
+  assert.equal(out.internalStatus, 403);
+  assert.deepEqual(out.codes, [], 'no code was ever issued');
 });
 
 test('the owner approves a waiting consent from the command line; the waiting browser then gets its code', async () => {
-  const t = await startTestServer([fixture('zoo.ttl')]);
-  try {
-    const clientId = await register(t, 'CLI approved');
-    const verifier = randomBytes(32).toString('base64url');
-    const page = await (await fetch(new URL(`/oauth/authorize?${authorizeQuery(clientId, verifier)}`, t.server.url))).text();
-    assert.equal(consentFields(page), null, 'no form without the owner');
-    const refresh = /url=([^"]+)"/.exec(page)![1].replace(/&amp;/g, '&');
-    const before = await fetch(new URL(refresh, t.server.url), { redirect: 'manual' });
-    assert.equal(before.status, 200, 'still waiting');
-    const listed = JSON.parse(await cli(t, 'consent', 'list')) as { id: string; client_id: string; scope: string }[];
-    const mine = listed.find((c) => c.client_id === clientId)!;
-    assert.equal(mine.scope, 'mcp');
-    assert.match(page, new RegExp(`athene consent approve ${mine.id}`));
-    assert.match(await cli(t, 'consent', 'approve', mine.id), /approved/);
-    const after = await fetch(new URL(refresh, t.server.url), { redirect: 'manual' });
-    assert.equal(after.status, 302);
-    const code = new URL(after.headers.get('location')!).searchParams.get('code')!;
-    const tokens = await fetch(new URL('/oauth/token', t.server.url), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        client_id: clientId,
-        code_verifier: verifier,
-      }),
-    });
-    assert.equal(tokens.status, 200);
-    const access = ((await tokens.json()) as { access_token: string }).access_token;
-    // an OAuth principal, even with scope mcp, never obtains the static token
-    const regen = await raw(t, { path: '/admin/api/token/regenerate', method: 'POST', headers: { authorization: `Bearer ${access}` } });
-    assert.equal(regen.status, 403);
-    assert.ok(!(await regen.text()).includes(t.token));
-    // the owner revokes it from the command line, and nothing it obtained keeps working
-    const clients = JSON.parse(await cli(t, 'clients', 'list')) as { client_id: string }[];
-    assert.ok(clients.some((c) => c.client_id === clientId));
-    assert.match(await cli(t, 'clients', 'revoke', clientId), /"revoked": true/);
-    const mcp = await raw(t, {
-      path: '/mcp',
-      method: 'POST',
-      headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-    });
-    assert.equal(mcp.status, 401);
-    // a denied request redirects the waiting browser with access_denied
-    const other = await register(t, 'CLI denied');
-    const page2 = await (await fetch(new URL(`/oauth/authorize?${authorizeQuery(other, verifier)}`, t.server.url))).text();
-    const id2 = /id="consent-id">([^<]+)</.exec(page2)![1];
-    await cli(t, 'consent', 'deny', id2);
-    const denied = await fetch(new URL(/url=([^"]+)"/.exec(page2)![1].replace(/&amp;/g, '&'), t.server.url), { redirect: 'manual' });
-    assert.equal(new URL(denied.headers.get('location')!).searchParams.get('error'), 'access_denied');
-  } finally {
-    await t.stop();
-  }
+  const { t } = await zoo();
+  const clientId = await register(t, 'CLI approved');
+  const verifier = randomBytes(32).toString('base64url');
+  const page = await (await fetch(new URL(`/oauth/authorize?${authorizeQuery(clientId, verifier)}`, t.server.url))).text();
+  assert.equal(consentFields(page), null, 'no form without the owner');
+  const refresh = /url=([^"]+)"/.exec(page)![1].replace(/&amp;/g, '&');
+  const before = await fetch(new URL(refresh, t.server.url), { redirect: 'manual' });
+  assert.equal(before.status, 200, 'still waiting');
+  const listed = JSON.parse(await cli(t, 'consent', 'list')) as { id: string; client_id: string; scope: string }[];
+  const mine = listed.find((c) => c.client_id === clientId)!;
+  assert.equal(mine.scope, 'mcp');
+  assert.match(page, new RegExp(`athene consent approve ${mine.id}`));
+  assert.match(await cli(t, 'consent', 'approve', mine.id), /approved/);
+  const after = await fetch(new URL(refresh, t.server.url), { redirect: 'manual' });
+  assert.equal(after.status, 302);
+  const code = new URL(after.headers.get('location')!).searchParams.get('code')!;
+  const tokens = await fetch(new URL('/oauth/token', t.server.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
+  });
+  assert.equal(tokens.status, 200);
+  const access = ((await tokens.json()) as { access_token: string }).access_token;
+  // an OAuth principal, even with scope mcp, never obtains the static token
+  const regen = await raw(t, { path: '/admin/api/token/regenerate', method: 'POST', headers: { authorization: `Bearer ${access}` } });
+  assert.equal(regen.status, 403);
+  assert.ok(!(await regen.text()).includes(t.token));
+  // the owner revokes it from the command line, and nothing it obtained keeps working
+  const clients = JSON.parse(await cli(t, 'clients', 'list')) as { client_id: string }[];
+  assert.ok(clients.some((c) => c.client_id === clientId));
+  assert.match(await cli(t, 'clients', 'revoke', clientId), /"revoked": true/);
+  const mcp = await raw(t, {
+    path: '/mcp',
+    method: 'POST',
+    headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+  });
+  assert.equal(mcp.status, 401);
+  // a denied request redirects the waiting browser with access_denied
+  const other = await register(t, 'CLI denied');
+  const page2 = await (await fetch(new URL(`/oauth/authorize?${authorizeQuery(other, verifier)}`, t.server.url))).text();
+  const id2 = /id="consent-id">([^<]+)</.exec(page2)![1];
+  await cli(t, 'consent', 'deny', id2);
+  const denied = await fetch(new URL(/url=([^"]+)"/.exec(page2)![1].replace(/&amp;/g, '&'), t.server.url), { redirect: 'manual' });
+  assert.equal(new URL(denied.headers.get('location')!).searchParams.get('error'), 'access_denied');
 });
 
 test('the owner login URL is single use and sets an httpOnly, SameSite=Strict, host-only cookie with an expiry', async () => {
-  const t = await startTestServer([fixture('zoo.ttl')]);
-  try {
-    const url = (await cli(t, 'open', '--print-url')).trim();
-    const first = await fetch(url, { redirect: 'manual' });
-    assert.equal(first.status, 303);
-    const cookie = first.headers.get('set-cookie')!;
-    assert.match(cookie, /HttpOnly/);
-    assert.match(cookie, /SameSite=Strict/);
-    assert.match(cookie, /Max-Age=\d+/);
-    assert.doesNotMatch(cookie, /Domain=/i);
-    assert.equal((await fetch(url, { redirect: 'manual' })).status, 403, 'single use');
-    const forged = new URL(url);
-    forged.searchParams.set('n', randomBytes(24).toString('base64url'));
-    assert.equal((await fetch(forged, { redirect: 'manual' })).status, 403, 'the code is bound to its nonce');
-  } finally {
-    await t.stop();
-  }
+  const { t } = await zoo();
+  const url = (await cli(t, 'open', '--print-url')).trim();
+  const first = await fetch(url, { redirect: 'manual' });
+  assert.equal(first.status, 303);
+  const cookie = first.headers.get('set-cookie')!;
+  assert.match(cookie, /HttpOnly/);
+  assert.match(cookie, /SameSite=Strict/);
+  assert.match(cookie, /Max-Age=\d+/);
+  assert.doesNotMatch(cookie, /Domain=/i);
+  assert.equal((await fetch(url, { redirect: 'manual' })).status, 403, 'single use');
+  const forged = new URL(url);
+  forged.searchParams.set('n', randomBytes(24).toString('base64url'));
+  assert.equal((await fetch(forged, { redirect: 'manual' })).status, 403, 'the code is bound to its nonce');
 });
 
 test('held writes are decided only by the owner: a bearer token is refused, the CLI and the owner session work', async () => {

@@ -9,8 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { s256Challenge } from '../../src/auth/oauth/pkce.js';
-import { callOk, connect, fixture, raw, startTestServer } from '../server/support.js';
+import { callOk, connect, fixture, raw, sharedServer, startTestServer } from '../server/support.js';
 import { authorize, registerClient } from '../server/oauth-grant.js';
+
+// the redirect and /instances tests change nothing on the server and share one
+const zoo = sharedServer([fixture('zoo.ttl')]);
 
 const DOC = '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/m> a owl:Ontology .\n';
 
@@ -44,46 +47,38 @@ test('save_ontology keeps a 0600 document 0600; stale temporary files of a dead 
 });
 
 test('a loopback redirect URI matches on any port; another host or path does not', async () => {
-  const t = await startTestServer([fixture('zoo.ttl')]);
-  try {
-    const reg = await fetch(new URL('/oauth/register', t.server.url), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Native', redirect_uris: ['http://127.0.0.1/callback'] }),
-    });
-    const clientId = ((await reg.json()) as { client_id: string }).client_id;
-    const ask = (redirect: string) =>
-      fetch(
-        new URL(
-          `/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirect, response_type: 'code', code_challenge: s256Challenge('v'.repeat(43)), code_challenge_method: 'S256' })}`,
-          t.server.url,
-        ),
-        { redirect: 'manual' },
-      );
-    assert.equal((await ask('http://127.0.0.1:53123/callback')).status, 200, 'an ephemeral port is accepted');
-    assert.equal((await ask('http://127.0.0.1:53123/elsewhere')).status, 400);
-    assert.equal((await ask('http://localhost:53123/callback')).status, 400, 'the host must match');
-  } finally {
-    await t.stop();
-  }
+  const { t } = await zoo();
+  const reg = await fetch(new URL('/oauth/register', t.server.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Native', redirect_uris: ['http://127.0.0.1/callback'] }),
+  });
+  const clientId = ((await reg.json()) as { client_id: string }).client_id;
+  const ask = (redirect: string) =>
+    fetch(
+      new URL(
+        `/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirect, response_type: 'code', code_challenge: s256Challenge('v'.repeat(43)), code_challenge_method: 'S256' })}`,
+        t.server.url,
+      ),
+      { redirect: 'manual' },
+    );
+  assert.equal((await ask('http://127.0.0.1:53123/callback')).status, 200, 'an ephemeral port is accepted');
+  assert.equal((await ask('http://127.0.0.1:53123/elsewhere')).status, 400);
+  assert.equal((await ask('http://localhost:53123/callback')).status, 400, 'the host must match');
 });
 
 test('/instances shows process ids and absolute paths only to server:admin', async () => {
-  const t = await startTestServer([fixture('zoo.ttl')]);
-  try {
-    const grant = await authorize(t, await registerClient(t, 'Reader'), 'read');
-    const asReader = (await (await raw(t, { path: '/instances', headers: { authorization: `Bearer ${grant.accessToken}` } })).json()) as {
-      instances: Record<string, unknown>[];
-    };
-    const asAdmin = (await (await raw(t, { path: '/instances', headers: { authorization: `Bearer ${t.token}` } })).json()) as {
-      instances: Record<string, unknown>[];
-    };
-    assert.equal(asAdmin.instances[0].pid, process.pid);
-    assert.equal(asAdmin.instances[0].active_document, fixture('zoo.ttl'));
-    assert.equal('pid' in asReader.instances[0], false);
-    assert.equal(asReader.instances[0].active_document, 'zoo.ttl');
-    assert.ok(!JSON.stringify(asReader).includes(path.dirname(fixture('zoo.ttl'))));
-  } finally {
-    await t.stop();
-  }
+  const { t } = await zoo();
+  const grant = await authorize(t, await registerClient(t, 'Reader'), 'read');
+  const asReader = (await (await raw(t, { path: '/instances', headers: { authorization: `Bearer ${grant.accessToken}` } })).json()) as {
+    instances: Record<string, unknown>[];
+  };
+  const asAdmin = (await (await raw(t, { path: '/instances', headers: { authorization: `Bearer ${t.token}` } })).json()) as {
+    instances: Record<string, unknown>[];
+  };
+  assert.equal(asAdmin.instances[0].pid, process.pid);
+  assert.equal(asAdmin.instances[0].active_document, fixture('zoo.ttl'));
+  assert.equal('pid' in asReader.instances[0], false);
+  assert.equal(asReader.instances[0].active_document, 'zoo.ttl');
+  assert.ok(!JSON.stringify(asReader).includes(path.dirname(fixture('zoo.ttl'))));
 });

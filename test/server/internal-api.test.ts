@@ -25,13 +25,13 @@ after(async () => {
 
 function internal(
   path: string,
-  init: { method?: string; body?: string; secret?: string | null; contentType?: string } = {},
+  init: { method?: string; body?: string | undefined; secret?: string | null; contentType?: string } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = {};
   const presented = init.secret === undefined ? secret : init.secret;
   if (presented !== null) headers[DIRECTORY_SECRET_HEADER] = presented;
   if (init.body !== undefined) headers['content-type'] = init.contentType ?? 'application/json';
-  return raw(t, { path, method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, body: init.body });
+  return raw(t, { path, method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, body: init.body ?? null });
 }
 
 async function errorOf(res: Response): Promise<{ status: number; error: string; description: string }> {
@@ -56,7 +56,7 @@ test('the directory secret is 256 bits in an owner-only file, and every internal
       path,
       method: body === undefined ? 'GET' : 'POST',
       headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
-      body,
+      body: body ?? null,
     });
     assert.equal(bearer.status, 403);
   }

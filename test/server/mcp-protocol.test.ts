@@ -12,6 +12,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type Progress,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOLS_BY_NAME, profileTools } from '../../src/tools/core/tool-catalog.js';
@@ -30,8 +31,12 @@ import {
   raw,
   serveAndConnect,
   serveTempOntology,
+  sharedServer,
   startTestServer,
 } from './support.js';
+
+// the tests that only read the zoo share one server; those that edit, load or need flags start their own
+const zoo = sharedServer([fixture('zoo.ttl')]);
 
 /** A chain of `n` classes, each also with an existential on one property: enough work to classify for a while. */
 function generatedOntology(n: number): string {
@@ -151,44 +156,37 @@ test('progress values rise: a measured phase reports done of its total, an unmea
 });
 
 test('every listed tool has a title and annotations derived from its declared flags, true to what the tool does', async () => {
-  const s = await serveAndConnect([fixture('zoo.ttl')]);
-  try {
-    const { tools } = await s.c.listTools();
-    assert.equal(tools.length, TOOLS_BY_NAME.size);
-    for (const tool of tools) {
-      const def = TOOLS_BY_NAME.get(tool.name)!;
-      const readOnly = readOnlyTool(def);
-      const hints = tool.annotations!;
-      assert.ok(tool.title !== undefined && tool.title.length > 0, tool.name);
-      const hint = (key: keyof typeof MCP_DEFAULT_HINTS): boolean => {
-        const listed = hints[key];
-        // a hint is listed only where MCP's default would misstate the tool
-        assert.notEqual(listed, MCP_DEFAULT_HINTS[key], `${tool.name}: ${key} listed at its default`);
-        return listed ?? MCP_DEFAULT_HINTS[key];
-      };
-      assert.equal(hint('readOnlyHint'), readOnly, tool.name);
-      if (readOnly)
-        assert.ok(
-          hints.destructiveHint === undefined && hints.idempotentHint === undefined,
-          `${tool.name}: write hints on a read-only tool`,
-        );
-      else {
-        assert.equal(hint('destructiveHint'), def.destructive === true, tool.name);
-        assert.equal(hint('idempotentHint'), def.idempotent === true, tool.name);
-        assert.equal(hint('destructiveHint'), DESTRUCTIVE.has(tool.name), `${tool.name}: destructiveHint`);
-        assert.equal(hint('idempotentHint'), IDEMPOTENT.has(tool.name), `${tool.name}: idempotentHint`);
-      }
-      assert.equal(hints.openWorldHint, def.openWorld === true || def.capabilities.includes('network:access'), tool.name);
-      assert.equal(hints.openWorldHint, OPEN_WORLD.has(tool.name), `${tool.name}: openWorldHint`);
+  const s = await zoo();
+  const { tools } = await s.c.listTools();
+  assert.equal(tools.length, TOOLS_BY_NAME.size);
+  for (const tool of tools) {
+    const def = TOOLS_BY_NAME.get(tool.name)!;
+    const readOnly = readOnlyTool(def);
+    const hints = tool.annotations!;
+    assert.ok(tool.title !== undefined && tool.title.length > 0, tool.name);
+    const hint = (key: keyof typeof MCP_DEFAULT_HINTS): boolean => {
+      const listed = hints[key];
+      // a hint is listed only where MCP's default would misstate the tool
+      assert.notEqual(listed, MCP_DEFAULT_HINTS[key], `${tool.name}: ${key} listed at its default`);
+      return listed ?? MCP_DEFAULT_HINTS[key];
+    };
+    assert.equal(hint('readOnlyHint'), readOnly, tool.name);
+    if (readOnly)
+      assert.ok(hints.destructiveHint === undefined && hints.idempotentHint === undefined, `${tool.name}: write hints on a read-only tool`);
+    else {
+      assert.equal(hint('destructiveHint'), def.destructive === true, tool.name);
+      assert.equal(hint('idempotentHint'), def.idempotent === true, tool.name);
+      assert.equal(hint('destructiveHint'), DESTRUCTIVE.has(tool.name), `${tool.name}: destructiveHint`);
+      assert.equal(hint('idempotentHint'), IDEMPOTENT.has(tool.name), `${tool.name}: idempotentHint`);
     }
-    const byName = new Map(tools.map((t) => [t.name, t]));
-    assert.equal(byName.get('add_axiom')!.annotations?.destructiveHint, false, 'adding an axiom is additive');
-    assert.equal(byName.get('remove_axiom')!.annotations?.destructiveHint ?? true, true, 'removing one is not, undoable or not');
-    assert.equal(byName.get('save_ontology')!.annotations?.destructiveHint ?? true, true, 'a saved file is overwritten');
-    assert.equal(byName.get('run_qc_suite')!.title, 'Run QC suite');
-  } finally {
-    await s.close();
+    assert.equal(hints.openWorldHint, def.openWorld === true || def.capabilities.includes('network:access'), tool.name);
+    assert.equal(hints.openWorldHint, OPEN_WORLD.has(tool.name), `${tool.name}: openWorldHint`);
   }
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  assert.equal(byName.get('add_axiom')!.annotations?.destructiveHint, false, 'adding an axiom is additive');
+  assert.equal(byName.get('remove_axiom')!.annotations?.destructiveHint ?? true, true, 'removing one is not, undoable or not');
+  assert.equal(byName.get('save_ontology')!.annotations?.destructiveHint ?? true, true, 'a saved file is overwritten');
+  assert.equal(byName.get('run_qc_suite')!.title, 'Run QC suite');
 });
 
 /** The subschema at a path as tool-listing.ts names one: `a.b`, `a[]`, `$defs/0`, ` (anyOf 2)`. */
@@ -210,17 +208,18 @@ function schemaAt(schema: Record<string, unknown>, at: string): Record<string, u
 }
 
 test('tools/list sizes, and a shared subschema listed in full once, where every reference to it points', async () => {
-  const s = await serveAndConnect([fixture('zoo.ttl')]);
+  // its own client: the test wraps the client's transport
+  const c = await connect((await zoo()).t);
   try {
     // the list as it arrives: the JSON-RPC result of tools/list, before the client parses it
-    const transport = s.c.transport!;
+    const transport = c.transport!;
     const receive = transport.onmessage!;
     let sent = '';
     transport.onmessage = (message, extra) => {
       if ('result' in message && 'tools' in message.result) sent = JSON.stringify(message.result);
       receive.call(transport, message, extra);
     };
-    const { tools } = await s.c.listTools();
+    const { tools } = await c.listTools();
     transport.onmessage = receive;
     assert.ok(sent.includes('"outputSchema"'), 'the whole list, output schemas included');
     // not the issue's 60 KB: names, titles, hints, every argument's name, type, enum and required, and each
@@ -269,7 +268,7 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
       /^As add_axiom's axiom_type\.$/,
     );
   } finally {
-    await s.close();
+    await c.close();
   }
 });
 
@@ -307,10 +306,20 @@ test('a shared subschema is one whose local references name the same definitions
   assert.equal(c.inputSchema.$defs, undefined, 'a definition nothing refers to any more is dropped');
 });
 
+/** The SDK types a listed schema's optional keys as possibly undefined, its validator takes them only when present. */
+function validatorOf(ajv: AjvJsonSchemaValidator, schema: NonNullable<Tool['outputSchema']>) {
+  const { properties, required, ...rest } = schema;
+  return ajv.getValidator({
+    ...rest,
+    ...(properties === undefined ? {} : { properties }),
+    ...(required === undefined ? {} : { required }),
+  });
+}
+
 test('a recursive shape is listed once, as a $defs entry with its descriptions, and still validates what it did', () => {
   interface Tree {
-    label?: string;
-    children?: Tree[];
+    label?: string | undefined;
+    children?: Tree[] | undefined;
   }
   const Tree: v.GenericSchema<Tree> = v.object({
     label: v.optional(v.pipe(v.string(), v.description('Shown.'))),
@@ -551,7 +560,7 @@ test('structuredContent validates against the listed outputSchema (SDK client an
     for (const t of declared)
       assert.ok(called.has(t.name) || t.name in OUTPUT_CHECKED_ELSEWHERE, `${t.name} has an outputSchema but is not called here`);
     for (const name of Object.keys(OUTPUT_CHECKED_ELSEWHERE)) assert.ok(TOOLS_BY_NAME.get(name)?.output !== undefined, name);
-    const validator = new AjvJsonSchemaValidator();
+    const ajv = new AjvJsonSchemaValidator();
     const results = new Map<string, Args>();
     let validated = 0;
     for (const [name, args] of OUTPUT_CALLS) {
@@ -561,7 +570,7 @@ test('structuredContent validates against the listed outputSchema (SDK client an
       results.set(name, result.structuredContent as Args);
       const schema = declared.find((t) => t.name === name)?.outputSchema;
       if (schema === undefined) continue;
-      const check = validator.getValidator(schema)(result.structuredContent);
+      const check = validatorOf(ajv, schema)(result.structuredContent);
       assert.ok(check.valid, `${name}: ${check.errorMessage}`);
       // the declaration the listed schema comes from (types and nested shapes included) holds too
       const typed = v.safeParse(TOOLS_BY_NAME.get(name)!.output!, result.structuredContent);
@@ -584,9 +593,9 @@ test('structuredContent validates against the listed outputSchema (SDK client an
     // a failure is structuredContent too: {error, error_code}, which the same schema admits
     const failed = await s.c.callTool({ name: 'set_reasoner', arguments: { reasoner: 'no such reasoner' } });
     assert.equal(failed.isError, true);
-    assert.ok(validator.getValidator(declared.find((t) => t.name === 'set_reasoner')!.outputSchema!)(failed.structuredContent).valid);
+    assert.ok(validatorOf(ajv, declared.find((t) => t.name === 'set_reasoner')!.outputSchema!)(failed.structuredContent).valid);
     // and a success missing a required field does not pass
-    const listOntologies = validator.getValidator(declared.find((t) => t.name === 'list_ontologies')!.outputSchema!);
+    const listOntologies = validatorOf(ajv, declared.find((t) => t.name === 'list_ontologies')!.outputSchema!);
     assert.equal(listOntologies({ count: 1, note: 'x' }).valid, false);
     assert.equal(
       v.safeParse(TOOLS_BY_NAME.get('list_ontologies')!.output!, { ...results.get('list_ontologies'), count: 'one' }).success,
@@ -717,7 +726,7 @@ test('logging/setLevel, then a load with unmapped triples, yields a notification
   );
   const s = await serveAndConnect([fixture('zoo.ttl')]);
   try {
-    const messages: { level: string; logger?: string; data: unknown }[] = [];
+    const messages: { level: string; logger?: string | undefined; data: unknown }[] = [];
     s.c.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       messages.push(n.params);
     });
@@ -781,22 +790,18 @@ test("resources: list, read in its own and another format, an entity card, and s
 });
 
 test('completion/complete offers ranked entity names for prompt arguments and the entity template', async () => {
-  const s = await serveAndConnect([fixture('zoo.ttl')]);
-  try {
-    const prompt = await s.c.complete({ ref: { type: 'ref/prompt', name: 'explain_class' }, argument: { name: 'class', value: 'mam' } });
-    assert.equal(prompt.completion.values[0], 'mammal');
-    assert.ok(prompt.completion.values.length <= 100);
-    const none = await s.c.complete({
-      ref: { type: 'ref/prompt', name: 'author_sparql_query' },
-      argument: { name: 'question', value: 'Do' },
-    });
-    assert.deepEqual(none.completion.values, []);
-    const entity = await s.c.complete({
-      ref: { type: 'ref/resource', uri: 'athene://ontology/{key}/entity/{iri}' },
-      argument: { name: 'iri', value: 'mammal' },
-    });
-    assert.match(entity.completion.values[0], /^http.*Mammal$/);
-  } finally {
-    await s.close();
-  }
+  const s = await zoo();
+  const prompt = await s.c.complete({ ref: { type: 'ref/prompt', name: 'explain_class' }, argument: { name: 'class', value: 'mam' } });
+  assert.equal(prompt.completion.values[0], 'mammal');
+  assert.ok(prompt.completion.values.length <= 100);
+  const none = await s.c.complete({
+    ref: { type: 'ref/prompt', name: 'author_sparql_query' },
+    argument: { name: 'question', value: 'Do' },
+  });
+  assert.deepEqual(none.completion.values, []);
+  const entity = await s.c.complete({
+    ref: { type: 'ref/resource', uri: 'athene://ontology/{key}/entity/{iri}' },
+    argument: { name: 'iri', value: 'mammal' },
+  });
+  assert.match(entity.completion.values[0], /^http.*Mammal$/);
 });

@@ -9,6 +9,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { CAPABILITIES } from '../../src/auth/principal.js';
 import {
+  sharedServer,
   startTestServer,
   fixture,
   connect,
@@ -35,6 +36,10 @@ async function instanceIds(t: TestServer): Promise<string[]> {
   return ((await res.json()) as { instances: { id: string }[] }).instances.map((i) => i.id);
 }
 
+// the tests that leave the window as they found it share one server; the others start their own
+const zoo = sharedServer([fixture('zoo.ttl')]);
+const withZoo = async (body: (t: TestServer) => Promise<void>): Promise<void> => body((await zoo()).t);
+
 async function withServer(files: string[], flags: Record<string, string | boolean>, body: (t: TestServer) => Promise<void>): Promise<void> {
   const t = await startTestServer(files, flags);
   try {
@@ -45,7 +50,7 @@ async function withServer(files: string[], flags: Record<string, string | boolea
 }
 
 test('a static-token session sees the server, its window, itself and the default gates, and no secret', () =>
-  withServer([fixture('zoo.ttl')], {}, async (t) => {
+  withZoo(async (t) => {
     const c = await connect(t);
     try {
       const body = await info(c);
@@ -135,7 +140,7 @@ test('the window part follows edits, the reasoner selection and cached change-se
   }));
 
 test('arguments are closed and typed', () =>
-  withServer([fixture('zoo.ttl')], {}, async (t) => {
+  withZoo(async (t) => {
     const c = await connect(t);
     try {
       assert.equal((await call(c, 'get_session_info', { include_instances: 'yes' })).body.error_code, 'invalid_argument');
@@ -146,7 +151,7 @@ test('arguments are closed and typed', () =>
   }));
 
 test('an OAuth session sees its own client, scopes and capabilities; a grant without ontology:read is refused', () =>
-  withServer([fixture('zoo.ttl')], {}, async (t) => {
+  withZoo(async (t) => {
     const clientId = await registerClient(t, 'Session Info Agent');
     const grant = await authorize(t, clientId, 'read ontology:curate');
     const c = await connect(t, grant.accessToken);

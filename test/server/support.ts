@@ -3,6 +3,7 @@
 
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { after } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,6 +90,23 @@ export async function serveAndConnect(files: string[], flags: RawSettings = {}):
       await t.stop();
     },
   };
+}
+
+/**
+ * One served client for the tests of a file that leave its server as they found it (reads, refused
+ * arguments, their own sessions): started by the first test that asks, closed after the file's tests.
+ * Call at the top level of a test file.
+ */
+export function sharedServer(files: string[], flags: RawSettings = {}): () => Promise<ServedClient> {
+  let served: Promise<ServedClient> | undefined;
+  after(async () => {
+    // a start that failed has already failed the test that asked for it
+    await served?.then(
+      (s) => s.close(),
+      () => undefined,
+    );
+  });
+  return () => (served ??= serveAndConnect(files, flags));
 }
 
 /** A served ontology written to `dir/fileName` in a fresh temp dir; `close` also removes the dir. */

@@ -35,7 +35,8 @@ const ClientSchema = v.object({
   grant_types: strings,
   response_types: strings,
   token_endpoint_auth_method: v.literal('none'),
-  scope: v.optional(v.string()),
+  // A stored file never holds an explicit undefined, so the key is either absent or a string.
+  scope: v.exactOptional(v.string()),
   registered_at: v.number(),
   authorized_at: v.nullable(v.number()),
   last_seen: v.nullable(v.number()),

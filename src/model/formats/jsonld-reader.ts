@@ -17,7 +17,10 @@ const refuseRemote = async (url: string): Promise<never> => {
   throw new Error(`remote JSON-LD context <${url}> refused: Athene does not load documents from the network`);
 };
 
-export async function readJsonLd(text: string, options: { base?: string; imported?: ImportedKinds } = {}): Promise<Ontology> {
+export async function readJsonLd(
+  text: string,
+  options: { base?: string | undefined; imported?: ImportedKinds | undefined } = {},
+): Promise<Ontology> {
   if (nestedDeeperThan(text, MAX_JSON_LD_NESTING)) {
     throw new ParseError('jsonld', `JSON nested deeper than ${MAX_JSON_LD_NESTING} levels (the nesting limit of JSON-LD documents)`);
   }

@@ -9,7 +9,10 @@ import { stripBom } from './turtle-reader.js';
 import type { ImportedKinds } from '../rdf/graph-typing.js';
 import { BoundedRdfXmlParser } from './rdfxml-parser.js';
 
-export async function readRdfXml(text: string, options: { base?: string; imported?: ImportedKinds } = {}): Promise<Ontology> {
+export async function readRdfXml(
+  text: string,
+  options: { base?: string | undefined; imported?: ImportedKinds | undefined } = {},
+): Promise<Ontology> {
   const doc = stripBom(text);
   const table = new TripleTable();
   await parseRdfXmlInto(doc, options.base, table);
@@ -23,7 +26,7 @@ export async function readRdfXml(text: string, options: { base?: string; importe
 
 /** Streams quads into the table; any parser error (a truncated document included) rejects the whole read. */
 export function parseRdfXmlInto(text: string, base: string | undefined, table: TripleTable): Promise<void> {
-  const parser = new CanonicalLiteralParser({ baseIRI: base, trackPosition: true });
+  const parser = new CanonicalLiteralParser({ ...(base === undefined ? {} : { baseIRI: base }), trackPosition: true });
   parser.documentLength = text.length;
   return new Promise((resolve, reject) => {
     let failed = false;

@@ -28,12 +28,12 @@ const N3_FORMAT: Record<TurtleSyntax, string> = {
 const SCAN_THREAD_MIN_LENGTH = 4 << 20;
 
 export interface ReadTurtleOptions {
-  readonly base?: string;
+  readonly base?: string | undefined;
   readonly syntax?: TurtleSyntax;
   /** Overrides SCAN_THREAD_MIN_LENGTH (tests read small documents both ways). */
   readonly scanThreadMinLength?: number;
   /** The entity kinds the document's loaded imports closure declares. */
-  readonly imported?: ImportedKinds;
+  readonly imported?: ImportedKinds | undefined;
 }
 
 export async function readTurtle(text: string, options: ReadTurtleOptions = {}): Promise<Ontology> {

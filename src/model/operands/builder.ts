@@ -294,7 +294,7 @@ class Builder {
   }
 
   /** value_iri wins over value. */
-  private annotationValue(at: string, a: { value?: string; value_iri?: string; datatype?: string; lang?: string }): AnnotationValue {
+  private annotationValue(at: string, a: AnnotationInput): AnnotationValue {
     if (a.value_iri !== undefined) return t.iriNode(this.iri(at + 'value_iri', a.value_iri));
     if (a.value === undefined)
       throw new OperandError(`Missing required operand '${at}value' (or '${at}value_iri')`, 'invalid_argument', at + 'value');

@@ -146,12 +146,12 @@ export const FIELD_DESCRIPTIONS: Readonly<Partial<Record<OperandField, string>>>
 
 /** An element of `annotations` (INTERFACE.md 2.3), with optional nested annotations. */
 export interface AnnotationInput {
-  property?: string;
-  value?: string;
-  value_iri?: string;
-  lang?: string;
-  datatype?: string;
-  annotations?: AnnotationInput[];
+  property?: string | undefined;
+  value?: string | undefined;
+  value_iri?: string | undefined;
+  lang?: string | undefined;
+  datatype?: string | undefined;
+  annotations?: AnnotationInput[] | undefined;
 }
 
 export const AnnotationSchema: v.GenericSchema<AnnotationInput> = v.strictObject({

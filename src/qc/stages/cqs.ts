@@ -17,7 +17,7 @@ import { qcQueryTarget, remainingMs, type SnapshotQueryContext } from './sparql-
 const ROWS_PER_QUESTION = 1000;
 
 export interface CqsStageContext extends SnapshotQueryContext {
-  readonly assets?: PolicyAssets;
+  readonly assets?: PolicyAssets | undefined;
 }
 
 interface Gathered {

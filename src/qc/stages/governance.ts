@@ -21,21 +21,21 @@ import { findingId } from '../identity.js';
 
 export interface GovernanceOptions {
   /** Owned IRIs must start with one of these. */
-  readonly required_namespaces?: readonly string[];
+  readonly required_namespaces?: readonly string[] | undefined;
   /** ECMAScript regular expression every owned IRI must match (searched in the full IRI). */
-  readonly iri_pattern?: string;
+  readonly iri_pattern?: string | undefined;
   /** IRI, CURIE or name of an annotation property, or `label` / `definition`. */
-  readonly required_annotations?: readonly string[];
+  readonly required_annotations?: readonly string[] | undefined;
   /** Flag logical axioms whose subject is an imported term (default true). */
-  readonly check_ownership?: boolean;
+  readonly check_ownership?: boolean | undefined;
   /** The whole imports closure is the audited scope (default false: the snapshot's own ontology). */
-  readonly include_imports?: boolean;
+  readonly include_imports?: boolean | undefined;
   /** Policy `annotations.label` (IRIs expanded); absent: not checked. */
-  readonly label_rules?: LabelRules;
+  readonly label_rules?: LabelRules | undefined;
   /** Policy `annotations.definition` (IRIs expanded); absent: not checked. */
-  readonly definition_rules?: DefinitionRules;
+  readonly definition_rules?: DefinitionRules | undefined;
   /** Policy `lifecycle` (IRIs expanded); absent: not checked. */
-  readonly lifecycle_rules?: LifecycleRules;
+  readonly lifecycle_rules?: LifecycleRules | undefined;
 }
 
 /**

@@ -31,8 +31,8 @@ export const ROWS_PER_INVARIANT = 10_000;
 
 export interface InvariantsStageContext extends SnapshotQueryContext {
   /** run_qc_suite's inline invariants. */
-  readonly inline?: readonly InvariantSpec[];
-  readonly assets?: PolicyAssets;
+  readonly inline?: readonly InvariantSpec[] | undefined;
+  readonly assets?: PolicyAssets | undefined;
 }
 
 /** An invariant and the asset file it came from (null: inline). */

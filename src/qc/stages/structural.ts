@@ -130,7 +130,7 @@ export interface AuditView {
 }
 
 export interface AuditOptions {
-  readonly checks?: readonly StructuralCheckId[];
+  readonly checks?: readonly StructuralCheckId[] | undefined;
   /** Audit the whole closure and treat imported terms as owned. */
   readonly includeImports: boolean;
   /** Absolute time (ms since the epoch); passing it throws an AuditTimeout. */

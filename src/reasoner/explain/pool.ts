@@ -1,30 +1,31 @@
-// Explanations off the window actor: one piscina thread per window actor runs explanation tasks over
-// revision-tagged snapshots (../snapshot.ts). The search enforces its time bound itself and stops when the
-// call is cancelled (a shared flag it checks at each reasoner step, and while Konclude runs); the pool
-// aborts the thread only if it overruns its bound, or its cancellation, by a grace period.
+// Explanations off the window actor: one thread per window actor runs explanation tasks over revision-tagged
+// snapshots (../snapshot.ts), sent in the binary encoding (transfer.ts). The search enforces its time bound
+// itself and stops when the call is cancelled (a shared flag it checks at each reasoner step, and while
+// Konclude runs); the pool stops it only if it overruns its bound by a grace period.
 
-import { Piscina } from 'piscina';
 import type { Axiom } from '../../model/terms.js';
-import { snapshotRenderer, type Snapshot } from '../snapshot.js';
+import { decodeAxioms, encodeAxioms } from '../../model/transfer.js';
+import type { Snapshot } from '../snapshot.js';
 import { koncludeConfig, type ReasonerInfo } from '../registry.js';
-import { cancelFlag, raiseFlag } from '../saturation.js';
+import { TaskPool } from '../../util/task-pool.js';
+import { unreachable } from '../../util/unreachable.js';
 import type { ExplainData, ExplainTask } from './worker.js';
 
 const GRACE_MS = 2_000;
 
-let pool: Piscina<ExplainTask, ExplainData> | null = null;
-
-function thePool(): Piscina<ExplainTask, ExplainData> {
-  pool ??= new Piscina({ filename: new URL('./worker.js', import.meta.url).href, minThreads: 0, maxThreads: 1, idleTimeout: 5_000 });
-  return pool;
-}
+const pool = new TaskPool<ExplainTask, ExplainData>({ worker: new URL('./worker.js', import.meta.url), idleMs: 5_000, graceMs: GRACE_MS });
 
 export type ExplainRequest =
   | { readonly type: 'entail'; readonly goal: Axiom }
   | { readonly type: 'justify'; readonly goal: Axiom; readonly max: number }
   | { readonly type: 'inconsistency' };
 
-export type ExplainOutcome = ExplainData | { readonly kind: 'error'; readonly message: string };
+/** An explanation with its axioms rebuilt on this thread. */
+export type ExplainOutcome =
+  | Exclude<ExplainData, { readonly kind: 'justifications' | 'inconsistency' }>
+  | (Omit<Extract<ExplainData, { kind: 'justifications' }>, 'justifications'> & { readonly justifications: readonly Axiom[][] })
+  | (Omit<Extract<ExplainData, { kind: 'inconsistency' }>, 'axioms'> & { readonly axioms: readonly Axiom[] })
+  | { readonly kind: 'error'; readonly message: string };
 
 /** Runs one explanation over `snap` (a window's current active imports closure) until done, timed out or `signal` aborts. */
 export async function runExplanation(
@@ -34,37 +35,35 @@ export async function runExplanation(
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<ExplainOutcome> {
-  if (signal.aborted) return { kind: 'cancelled' };
-  const cancel = cancelFlag();
-  const task: ExplainTask = {
-    key: snap.workspaceId + '@' + snap.revision,
-    text: snap.text,
-    reasoner: reasoner.id,
-    konclude: koncludeConfig(),
-    timeoutMs,
-    cancel,
-    type: request.type,
-    ...(request.type === 'inconsistency' ? {} : { goal: snapshotRenderer().axiom(request.goal) }),
-    ...(request.type === 'justify' ? { max: request.max } : {}),
-  };
-  const hard = new AbortController();
-  const overrun = setTimeout(() => hard.abort(), timeoutMs + GRACE_MS);
-  let grace: NodeJS.Timeout | undefined;
-  const onAbort = () => {
-    raiseFlag(cancel);
-    grace = setTimeout(() => hard.abort(), GRACE_MS);
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    const out = await thePool().run(task, { signal: hard.signal });
-    return signal.aborted ? { kind: 'cancelled' } : out;
-  } catch (err) {
-    if (signal.aborted) return { kind: 'cancelled' };
-    if (hard.signal.aborted) return { kind: 'timeout' };
-    return { kind: 'error', message: (err as Error).message };
-  } finally {
-    clearTimeout(overrun);
-    clearTimeout(grace);
-    signal.removeEventListener('abort', onAbort);
+  const out = await pool.run(
+    (cancel) => ({
+      key: snap.workspaceId + '@' + snap.revision,
+      axioms: snap.encoding,
+      reasoner: reasoner.id,
+      konclude: koncludeConfig(),
+      timeoutMs,
+      cancel,
+      type: request.type,
+      ...(request.type === 'inconsistency' ? {} : { goal: encodeAxioms([request.goal]) }),
+      ...(request.type === 'justify' ? { max: request.max } : {}),
+    }),
+    // the search answers `timeout` itself at its bound; the pool's bound catches a task that overran it
+    { timeoutMs: timeoutMs + GRACE_MS, signal },
+  );
+  switch (out.kind) {
+    case 'done': {
+      const data = out.value;
+      if (signal.aborted) return { kind: 'cancelled' };
+      if (data.kind === 'justifications') return { ...data, justifications: data.justifications.map(decodeAxioms) };
+      if (data.kind === 'inconsistency') return { ...data, axioms: decodeAxioms(data.axioms) };
+      return data;
+    }
+    case 'error':
+      return { kind: 'error', message: out.message };
+    case 'timeout':
+    case 'cancelled':
+      return { kind: out.kind };
+    default:
+      return unreachable(out);
   }
 }

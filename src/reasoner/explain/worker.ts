@@ -1,13 +1,13 @@
-// The explanation thread (a piscina worker): reads a snapshot document, runs one entailment check,
-// justification search or inconsistency contraction on it and returns functional-syntax lines (full
-// IRIs), never model objects. A raised cancellation flag stops the search at its next reasoner step
-// (a running Konclude process is killed, its files removed). The last snapshot read is kept with its module index, so repeated
-// explanations at one revision parse and index it once.
+// The explanation thread (a task-pool worker): decodes a snapshot's axioms (transfer.ts), runs one entailment
+// check, justification search or inconsistency contraction on them and returns the axioms found in the same
+// encoding, never model objects. A raised cancellation flag stops the search at its next reasoner step
+// (a running Konclude process is killed, its files removed). The last snapshot is kept with its module
+// index, so repeated explanations at one revision decode and index it once.
 
 import type { Axiom } from '../../model/terms.js';
 import { classifierFor } from '../engines.js';
 import type { KoncludeConfig } from '../konclude.js';
-import { readSnapshotAxioms, snapshotRenderer } from '../snapshot.js';
+import { decodeAxioms, encodeAxioms, type EncodedAxioms } from '../../model/transfer.js';
 import type { ReasonerId } from '../registry.js';
 import { ReasonerCancelled, type CancelFlag } from '../saturation.js';
 import { ExplainTimeout, inconsistencyGoal, EntailmentChecker, type Classifier } from './entailment.js';
@@ -15,9 +15,9 @@ import { checkEntailment, explainInconsistency, justify } from './explain.js';
 import { ModuleExtractor } from './module.js';
 
 export interface ExplainTask {
-  /** Identifies the snapshot text (workspace and revision), for the per-thread cache. */
+  /** Identifies the snapshot (workspace and revision), for the per-thread cache. */
   readonly key: string;
-  readonly text: string;
+  readonly axioms: EncodedAxioms;
   readonly reasoner: ReasonerId;
   /** How to run Konclude (null: not installed). */
   readonly konclude: KoncludeConfig | null;
@@ -25,8 +25,8 @@ export interface ExplainTask {
   /** Raised by the window when the call is cancelled (shared memory). */
   readonly cancel: CancelFlag;
   readonly type: 'entail' | 'justify' | 'inconsistency';
-  /** The goal axiom as one functional-syntax line (entail, justify). */
-  readonly goal?: string;
+  /** The goal axiom (entail, justify). */
+  readonly goal?: EncodedAxioms;
   /** Justifications wanted, 0 = all (justify). */
   readonly max?: number;
 }
@@ -38,7 +38,7 @@ export type ExplainData =
       readonly kind: 'justifications';
       readonly entailed: boolean;
       readonly decided: boolean;
-      readonly justifications: readonly (readonly string[])[];
+      readonly justifications: readonly EncodedAxioms[];
       readonly complete: boolean;
       readonly moduleSize: number;
       readonly calls: number;
@@ -46,7 +46,7 @@ export type ExplainData =
   | {
       readonly kind: 'inconsistency';
       readonly inconsistent: boolean;
-      readonly axioms: readonly string[];
+      readonly axioms: EncodedAxioms;
       readonly minimal: boolean;
       readonly calls: number;
     }
@@ -62,7 +62,7 @@ let loaded: Loaded | null = null;
 
 function load(task: ExplainTask): Loaded {
   if (loaded !== null && loaded.key === task.key) return loaded;
-  const axioms = readSnapshotAxioms(task.text);
+  const axioms = decodeAxioms(task.axioms);
   loaded = { key: task.key, axioms, extractor: new ModuleExtractor(axioms) };
   return loaded;
 }
@@ -78,20 +78,19 @@ async function work(task: ExplainTask): Promise<ExplainData> {
   const classifier: Classifier = classifierFor(task.reasoner, task.konclude, task.cancel);
   const start = Date.now();
   const remaining = () => Math.max(1, task.timeoutMs - (Date.now() - start));
-  const lines = snapshotRenderer();
   const options = () => ({ classifier, extractor: l.extractor, timeoutMs: remaining() });
   if (task.type === 'inconsistency') {
     const r = await explainInconsistency(l.axioms, options());
     return {
       kind: 'inconsistency',
       inconsistent: r.inconsistent,
-      axioms: r.axioms.map((a) => lines.axiom(a)),
+      axioms: encodeAxioms(r.axioms),
       minimal: r.minimal,
       calls: r.consistencyChecks,
     };
   }
   if (await inconsistent(l, classifier, start + task.timeoutMs)) return { kind: 'inconsistent_ontology' };
-  const [goal] = readSnapshotAxioms('Ontology(\n' + task.goal + '\n)');
+  const [goal] = decodeAxioms(task.goal!);
   if (task.type === 'entail') {
     const r = await checkEntailment(l.axioms, goal, options());
     return { kind: 'entailment', entailed: r.entailed, decided: r.decided, calls: r.reasonerCalls };
@@ -104,7 +103,7 @@ async function work(task: ExplainTask): Promise<ExplainData> {
     complete: r.complete,
     moduleSize: r.moduleSize,
     calls: r.reasonerCalls,
-    justifications: r.justifications.map((j) => j.map((a) => lines.axiom(a))),
+    justifications: r.justifications.map((j) => encodeAxioms(j)),
   };
 }
 

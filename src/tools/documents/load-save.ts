@@ -111,7 +111,7 @@ async function writeTarget(target: string, text: string): Promise<void> {
 }
 
 interface SaveArgs {
-  path?: string;
+  path?: string | undefined;
   all: boolean;
   verify_round_trip: boolean;
   atomic: boolean;
@@ -575,7 +575,7 @@ interface LoadArgs {
   keep_active: boolean;
   connection_timeout_ms: number;
   missing_imports: MissingMode;
-  network?: 'deny' | 'allow';
+  network?: 'deny' | 'allow' | undefined;
   lock_mode: 'ignore' | 'verify' | 'required';
 }
 

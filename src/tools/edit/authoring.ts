@@ -44,15 +44,16 @@ export const IDENTITY = {
 };
 
 export interface IdentityArgs {
-  name?: string;
-  iri?: string;
-  namespace?: string;
-  label?: string;
-  label_lang?: string;
+  name?: string | undefined;
+  iri?: string | undefined;
+  namespace?: string | undefined;
+  label?: string | undefined;
+  label_lang?: string | undefined;
   no_label: boolean;
 }
 
-export const hasNameOrIri = <T extends { name?: string; iri?: string }>(a: T): boolean => a.name !== undefined || a.iri !== undefined;
+export const hasNameOrIri = <T extends { name?: string | undefined; iri?: string | undefined }>(a: T): boolean =>
+  a.name !== undefined || a.iri !== undefined;
 export const NAME_OR_IRI = 'give name or iri';
 
 function prefixNamespace(ctx: ToolContext, prefix: string): string | undefined {

@@ -35,12 +35,12 @@ export interface PreviewRequest {
   readonly operations: readonly JsonObject[];
   readonly strict: boolean;
   readonly gates: readonly StageId[];
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   readonly includeImpact: 'asserted' | 'none';
   readonly lockMode: LockMode;
-  readonly policyPath?: string;
+  readonly policyPath?: string | undefined;
   /** How many request items the size limit counts when they are not `operations` one to one (create_terms: terms). */
-  readonly items?: number;
+  readonly items?: number | undefined;
 }
 
 /** A cached preview: the exact delta it evaluated and what a commit must find unchanged. */

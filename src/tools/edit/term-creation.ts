@@ -139,16 +139,16 @@ function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: Too
 
 /** The arguments create_terms and create_properties share beyond their items. */
 interface BatchArgs {
-  namespace?: string;
-  definition_property?: string;
+  namespace?: string | undefined;
+  definition_property?: string | undefined;
   strict: boolean;
   verify: 'none' | VerifyMode;
-  timeout_ms?: number;
+  timeout_ms?: number | undefined;
   preview: boolean;
-  policy_path?: string;
-  gates?: StageId[];
-  ttl_seconds?: number;
-  include_impact?: 'asserted' | 'none';
+  policy_path?: string | undefined;
+  gates?: StageId[] | undefined;
+  ttl_seconds?: number | undefined;
+  include_impact?: 'asserted' | 'none' | undefined;
 }
 
 const PREVIEW_ONLY = ['policy_path', 'gates', 'ttl_seconds', 'include_impact'] as const;
@@ -245,7 +245,7 @@ async function createMany<A>(
   };
 }
 
-const itemSummary = (a: { iri?: string; name?: string }) => a.iri ?? a.name ?? '';
+const itemSummary = (a: { iri?: string | undefined; name?: string | undefined }) => a.iri ?? a.name ?? '';
 
 export const createTerm = defineTool({
   name: 'create_term',

@@ -49,31 +49,31 @@ export const PROPERTY_FIELDS = {
 };
 
 export interface DefinitionArgs {
-  definition?: string;
-  definition_property?: string;
-  definition_lang?: string;
-  annotations?: AnnotationInput[];
+  definition?: string | undefined;
+  definition_property?: string | undefined;
+  definition_lang?: string | undefined;
+  annotations?: AnnotationInput[] | undefined;
 }
 
 export interface TermArgs extends IdentityArgs, DefinitionArgs {
-  parents?: string[];
-  equivalent_to?: string[];
+  parents?: string[] | undefined;
+  equivalent_to?: string[] | undefined;
 }
 
 export interface PropertyArgs extends IdentityArgs, DefinitionArgs {
-  property_type?: 'object' | 'data';
-  domain?: string;
-  range?: string;
-  super_properties?: string[];
-  characteristics?: (typeof OBJECT_CHARACTERISTICS)[number][];
-  inverse_of?: string;
+  property_type?: 'object' | 'data' | undefined;
+  domain?: string | undefined;
+  range?: string | undefined;
+  super_properties?: string[] | undefined;
+  characteristics?: (typeof OBJECT_CHARACTERISTICS)[number][] | undefined;
+  inverse_of?: string | undefined;
 }
 
 /** Batch-level defaults for items lacking their own. */
 export interface ItemDefaults {
-  readonly namespace?: string;
-  readonly definition_property?: string;
-  readonly property_type?: 'object' | 'data';
+  readonly namespace?: string | undefined;
+  readonly definition_property?: string | undefined;
+  readonly property_type?: 'object' | 'data' | undefined;
 }
 
 /** One operation of an item and the argument it came from, to name it in errors. */

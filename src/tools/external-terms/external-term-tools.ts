@@ -463,9 +463,9 @@ export const acceptReuseProposal = defineTool({
 interface AcceptArgs {
   readonly proposal_id: string;
   readonly proposal_fingerprint: string;
-  readonly policy_path?: string;
-  readonly mapping_set_id?: string;
-  readonly license?: string;
+  readonly policy_path?: string | undefined;
+  readonly mapping_set_id?: string | undefined;
+  readonly license?: string | undefined;
 }
 
 async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<v.InferOutput<typeof AcceptOutput>> {

@@ -201,7 +201,10 @@ export const getChangeHistory = defineTool({
   },
 });
 
-function selectEntries(state: JournalState, args: { seqs?: number[]; from_seq?: number; to_seq?: number }): ChangeEntry[] {
+function selectEntries(
+  state: JournalState,
+  args: { seqs?: number[] | undefined; from_seq?: number | undefined; to_seq?: number | undefined },
+): ChangeEntry[] {
   if (args.seqs !== undefined) {
     const wanted = new Set(args.seqs);
     const found = state.entries.filter((e) => wanted.has(e.seq));

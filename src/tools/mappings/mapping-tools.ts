@@ -26,7 +26,10 @@ const revision = v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'a sha256: 
 const confirm = v.literal(true);
 const iri = v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(2048)));
 
-const where = (args: { path?: string; policy_path?: string }): StoreLocation => ({ path: args.path, policyPath: args.policy_path });
+const where = (args: { path?: string | undefined; policy_path?: string | undefined }): StoreLocation => ({
+  path: args.path,
+  policyPath: args.policy_path,
+});
 
 const WRITE = ['ontology:curate', 'filesystem:project:read', 'filesystem:project:write'] as const;
 const COMMITTED_FALSE = { committed: false };

@@ -12,7 +12,6 @@ import { buildAxiom } from '../../model/operands/builder.js';
 import { ManchesterRenderer } from '../../model/formats/manchester/render.js';
 import { FunctionalRenderer } from '../../model/formats/functional/renderer.js';
 import type { ReasonerInfo } from '../../reasoner/registry.js';
-import { readAxiomLines } from '../../reasoner/snapshot.js';
 import { asserts, JUSTIFIED_KINDS } from '../../reasoner/explain/entailment.js';
 import { runExplanation, type ExplainOutcome } from '../../reasoner/explain/pool.js';
 import { axiomRows, justificationRows, type Renderers } from '../../reasoner/explain/render.js';
@@ -198,7 +197,7 @@ export const getExplanations = defineTool({
       'justifications',
       a.timeout_ms,
     );
-    const justifications = out.justifications.map((lines) => readAxiomLines(lines));
+    const justifications = out.justifications;
     return {
       axiom: row,
       entailed: out.entailed,
@@ -250,7 +249,7 @@ export const explainInconsistency = defineTool({
         note: `${reasoner.name} finds the active ontology and its imports consistent.`,
       };
     }
-    const rows = axiomRows(readAxiomLines(out.axioms), renderers(ctx));
+    const rows = axiomRows(out.axioms, renderers(ctx));
     return {
       inconsistent: true,
       reasoner: reasoner.name,

@@ -19,22 +19,22 @@ export type AtomType = (typeof ATOM_TYPES)[number];
 
 export interface TypedArg {
   value: string;
-  datatype?: string;
-  lang?: string;
+  datatype?: string | undefined;
+  lang?: string | undefined;
 }
 export type ArgInput = string | TypedArg;
 
 export interface AtomInput {
   type: AtomType;
-  predicate?: string;
-  predicate_iri?: string;
-  arg1?: string;
-  arg2?: string;
-  value?: string;
-  lang?: string;
-  datatype?: string;
-  builtin?: string;
-  args?: ArgInput[];
+  predicate?: string | undefined;
+  predicate_iri?: string | undefined;
+  arg1?: string | undefined;
+  arg2?: string | undefined;
+  value?: string | undefined;
+  lang?: string | undefined;
+  datatype?: string | undefined;
+  builtin?: string | undefined;
+  args?: ArgInput[] | undefined;
 }
 
 const TypedArgSchema = v.strictObject({

@@ -22,8 +22,8 @@ const EMPTY_HEAD = 'A SWRL rule needs at least one head atom (body may be empty)
 
 /** A rule annotation as add_rule takes it; `property_iri` (as list_rules prints it) wins over `property`. */
 interface RuleAnnotationInput extends AnnotationInput {
-  property_iri?: string;
-  annotations?: RuleAnnotationInput[];
+  property_iri?: string | undefined;
+  annotations?: RuleAnnotationInput[] | undefined;
 }
 
 const RuleAnnotationSchema: v.GenericSchema<RuleAnnotationInput> = v.strictObject({
@@ -43,10 +43,10 @@ const ruleFields = {
 };
 
 interface RuleArgs {
-  head?: AtomInput[];
-  body?: AtomInput[];
-  variable_namespace?: string;
-  annotations?: RuleAnnotationInput[];
+  head?: AtomInput[] | undefined;
+  body?: AtomInput[] | undefined;
+  variable_namespace?: string | undefined;
+  annotations?: RuleAnnotationInput[] | undefined;
 }
 
 /** The annotation list the shared operand builder takes. */

@@ -305,7 +305,12 @@ function ruleRow(r: CapturedRule, index: number, view: View): JsonObject {
 }
 
 function validate(
-  args: { include_imports?: boolean; offset?: number; limit?: number; snapshot_fingerprint?: string },
+  args: {
+    include_imports?: boolean | undefined;
+    offset?: number | undefined;
+    limit?: number | undefined;
+    snapshot_fingerprint?: string | undefined;
+  },
   ctx: ToolContext,
 ): JsonObject {
   const offset = args.offset ?? 0;

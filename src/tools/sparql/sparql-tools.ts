@@ -178,7 +178,13 @@ export const sparqlValidate = defineTool({
     let tried: { sample: JsonObject } | { sample_error: string } | Record<string, never> = {};
     if (args.dry_run && executable) {
       try {
-        const { note: _note, ...sample } = await runQuery(ctx, args.query, scan, false, readOptions(ctx, args.sample_limit, args.timeout_ms));
+        const { note: _note, ...sample } = await runQuery(
+          ctx,
+          args.query,
+          scan,
+          false,
+          readOptions(ctx, args.sample_limit, args.timeout_ms),
+        );
         tried = { sample };
       } catch (e) {
         if (!(e instanceof ToolFailure)) throw e;

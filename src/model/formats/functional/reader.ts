@@ -111,7 +111,7 @@ import { Lexer, Tok, describe } from './lexer.js';
 
 export interface ReadFunctionalOptions {
   /** Base IRI against which relative full IRIs are resolved. */
-  base?: string;
+  base?: string | undefined;
   /**
    * Blank-node labels are local to their document, so by default each parse prefixes them afresh; true
    * keeps them as written, for text that names this process's anonymous individuals (the change journal).

@@ -45,7 +45,7 @@ import { unreachable } from '../../../util/unreachable.js';
 
 export interface ManchesterReadOptions {
   /** Base IRI for relative `<...>` IRIs. */
-  readonly base?: string;
+  readonly base?: string | undefined;
 }
 
 /** Frame keyword → kind of the entity the frame declares. */

@@ -78,7 +78,7 @@ import { type RawClause, type Qualifier, parseQualifiers, readQuoted, readXrefLi
 
 export interface ReadOboOptions {
   /** Base IRI for unprefixed ids when the document has no `ontology:` header tag. */
-  base?: string;
+  base?: string | undefined;
 }
 
 /** Parses an OBO 1.4 document. Throws ParseError (with line and column) for malformed input. */

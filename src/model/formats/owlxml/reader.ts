@@ -114,7 +114,7 @@ import { MAX_EXPRESSION_NESTING, nestingLimitDetail } from '../nesting.js';
 
 export interface ReadOwlXmlOptions {
   /** Document base IRI, used when the document has no xml:base. */
-  base?: string;
+  base?: string | undefined;
 }
 
 /** Values children hand to their parent: model nodes, plus the few purely syntactic groupings. */

@@ -14,7 +14,7 @@ import { staticPrincipal, PRINCIPAL_VERSION, type Principal } from '../../src/au
 import { loadSettings, ensureHome, DEFAULT_SETTINGS, SettingsError } from '../../src/settings/settings.js';
 import { StaticTokenVerifier, ensureToken, bearerToken } from '../../src/auth/static-token.js';
 import { HostGuard } from '../../src/http/guard.js';
-import { toolContext } from './support.js';
+import { toolContext } from '../server/support.js';
 
 const reader: Principal = {
   version: PRINCIPAL_VERSION,

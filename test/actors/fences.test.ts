@@ -15,8 +15,8 @@ import { RevocationFanout } from '../../src/actors/revocation-fanout.js';
 import { fencesPath, loadPendingFences, savePendingFences } from '../../src/actors/pending-fences.js';
 import { staticPrincipal } from '../../src/auth/principal.js';
 import type { WindowSettings } from '../../src/tools/core/tool.js';
-import { fixture } from './support.js';
-import { DirectSession, oauthPrincipal as oauth } from './direct-window.js';
+import { fixture } from '../server/support.js';
+import { DirectSession, oauthPrincipal as oauth } from '../server/direct-window.js';
 
 const SETTINGS: WindowSettings = { read_only: false, confirm_each_write: false, approval_timeout_s: 30, label_language: 'en' };
 
