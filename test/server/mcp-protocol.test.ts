@@ -223,10 +223,11 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
     transport.onmessage = receive;
     assert.ok(sent.includes('"outputSchema"'), 'the whole list, output schemas included');
     // not the issue's 60 KB: names, titles, hints, every argument's name, type, enum and required, and each
-    // output schema's required fields with its error alternative take about 55 KB before any description
-    // (bench/tool-list-size.ts prints the parts)
-    assert.ok(Buffer.byteLength(sent) <= 70 * 1024, `full tools/list is ${Buffer.byteLength(sent)} bytes`);
-    const bounds = { core: 24, curation: 48, review: 36 } as const;
+    // output schema's required fields with its error alternative take 59.7 KB before any description. Measured
+    // (bench/tool-list-size.ts prints the parts): 74,776 bytes = descriptions 7.2 KB + input schemas 39.2 KB +
+    // output schemas of 89 tools 11.8 KB (4.5 KB of it the 29 added last) + names, titles and hints
+    assert.ok(Buffer.byteLength(sent) <= 74 * 1024, `full tools/list is ${Buffer.byteLength(sent)} bytes`);
+    const bounds = { core: 24, curation: 49, review: 37 } as const;
     for (const [profile, kb] of Object.entries(bounds)) {
       const size = Buffer.byteLength(JSON.stringify({ tools: listTools(profileTools(profile as keyof typeof bounds)) }));
       assert.ok(size <= kb * 1024, `${profile} tools/list is ${size} bytes`);
