@@ -3,9 +3,10 @@
 // the HTTP transport live outside test/server: test/actors, test/tools). Files are independent
 // (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time; most of their time is spent
 // waiting on child processes, sockets and timers rather than on a core.
-// A hung test must not stall CI: each test gets TEST_TIMEOUT_MS, and a pass still running after
-// ATHENE_TEST_PASS_MINUTES (default 30) is killed, naming the files that were still running.
-// Usage: node scripts/test.mjs   (exits non-zero when a test fails or a pass is killed)
+// A hung test must not stall CI: each test gets TEST_TIMEOUT_MS; a file still running after
+// ATHENE_TEST_FILE_MINUTES (default 15) is killed and fails, and the pass goes on; a pass still running after
+// ATHENE_TEST_PASS_MINUTES (default 60) is killed, naming the files that were still running.
+// Usage: node scripts/test.mjs   (exits non-zero when a test fails, a file or a pass is killed)
 
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -13,9 +14,12 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CONCURRENCY = 3;
-// generous: the slowest test takes about 35 s on a quiet 2-core machine
+// generous: on a quiet 2-core machine the slowest test takes about 35 s and the slowest file about 70 s, and
+// a machine loaded by other work makes them several times slower
 const TEST_TIMEOUT_MS = 10 * 60_000;
-const PASS_LIMIT_MS = Number(process.env.ATHENE_TEST_PASS_MINUTES ?? 30) * 60_000;
+const FILE_LIMIT_S = Number(process.env.ATHENE_TEST_FILE_MINUTES ?? 15) * 60;
+const PASS_LIMIT_MS = Number(process.env.ATHENE_TEST_PASS_MINUTES ?? 60) * 60_000;
+const WATCH_MS = 10_000;
 
 function testFiles(dir) {
   return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
@@ -23,15 +27,51 @@ function testFiles(dir) {
     .map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name)));
 }
 
-/** The test files the runner `pid` is running now: each runs in a child process named by its path. */
-function runningFiles(pid) {
+/** Every process as [pid, parent pid, age in seconds, command line], from procps `ps` (none without it). */
+function processTable() {
+  let listing = '';
   try {
-    return execFileSync('ps', ['-o', 'args=', '--ppid', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .flatMap((args) => args.split(' ').filter((arg) => arg.endsWith('.test.js')))
-      .map((file) => path.relative(root, path.resolve(root, file)));
+    listing = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,etimes=,args='], { encoding: 'utf8' });
   } catch {
-    return ['(ps could not list them)'];
+    // no procps ps: nothing to name or kill beyond the runner itself
+  }
+  return listing
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const [pid, ppid, seconds, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), seconds: Number(seconds), args };
+    });
+}
+
+/** The test files the runner `pid` is running, each in a child process named by its path, with its age. */
+function runningFiles(table, pid) {
+  return table.flatMap(({ pid: child, ppid, seconds, args }) => {
+    const file = ppid === pid ? args.find((arg) => arg.endsWith('.test.js')) : undefined;
+    return file === undefined ? [] : [{ pid: child, seconds, file: path.relative(root, path.resolve(root, file)) }];
+  });
+}
+
+/** Kills `pid` and every process below it: a test's servers may run detached in groups of their own. */
+function killTree(table, pid) {
+  const doomed = [pid];
+  for (let i = 0; i < doomed.length; i++) for (const p of table) if (p.ppid === doomed[i]) doomed.push(p.pid);
+  for (const p of doomed) {
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch {
+      // it ended meanwhile
+    }
+  }
+}
+
+/** Kills the runner's file processes older than the file bound; the runner reports each as failed. */
+function killHungFiles(pid) {
+  const table = processTable();
+  for (const { pid: filePid, seconds, file } of runningFiles(table, pid)) {
+    if (seconds <= FILE_LIMIT_S) continue;
+    process.stderr.write(`\n${file}: still running after ${FILE_LIMIT_S / 60} min, killed\n`);
+    killTree(table, filePid);
   }
 }
 
@@ -40,16 +80,17 @@ let current = null;
 function pass(name, files, env) {
   const args = ['--test', `--test-concurrency=${CONCURRENCY}`, `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-reporter=spec', ...files];
   return new Promise((resolve) => {
-    // its own process group, so a kill reaches the runner's file processes and the servers they started
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', detached: true, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
     current = child;
+    const watch = setInterval(() => killHungFiles(child.pid), WATCH_MS);
     const limit = setTimeout(() => {
-      const running = runningFiles(child.pid);
+      const table = processTable();
       process.stderr.write(`\n${name}: still running after ${PASS_LIMIT_MS / 60_000} min, killed; running files:\n`);
-      for (const file of running) process.stderr.write(`  ${file}\n`);
-      killGroup(child, 'SIGKILL');
+      for (const { file } of runningFiles(table, child.pid)) process.stderr.write(`  ${file}\n`);
+      killTree(table, child.pid);
     }, PASS_LIMIT_MS);
     child.once('exit', (code) => {
+      clearInterval(watch);
       clearTimeout(limit);
       current = null;
       resolve(code ?? 1);
@@ -57,18 +98,10 @@ function pass(name, files, env) {
   });
 }
 
-function killGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
-// the runner is in its own group, so a Ctrl-C or a CI cancel must be passed on
+// a CI cancel (or Ctrl-C) takes the whole run down, servers the tests started detached included
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    if (current !== null) killGroup(current, signal);
+    if (current !== null) killTree(processTable(), current.pid);
     process.exitCode = 1;
   });
 }

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { readAxiomLines } from '../src/reasoner/snapshot.js';
+import { readSnapshotAxioms } from '../src/reasoner/snapshot.js';
 import { answerSync } from '../src/reasoner/engines.js';
 import { koncludeConfig } from '../src/reasoner/registry.js';
 import { subsumed } from '../src/reasoner/explain/entailment.js';
@@ -62,7 +62,7 @@ test('get_explanations of a DL-only entailment: the justification alone entails 
   assert.equal(out.isError, false, JSON.stringify(body));
   assert.equal(body.entailed, true);
   const [j] = body.justifications as { axioms: { functional: string }[] }[];
-  const axioms = readAxiomLines(j.axioms.map((a) => a.functional));
+  const axioms = readSnapshotAxioms(['Ontology(', ...j.axioms.map((a) => a.functional), ')'].join('\n'));
   const again = answerSync('konclude', axioms, koncludeConfig()).result;
   assert.ok(subsumed(again, P + 'Margherita', P + 'VegetarianPizza'));
   assert.ok(axioms.length > 1);

@@ -117,7 +117,10 @@ export class RevocationFanout {
   async admit(target: FenceTarget): Promise<boolean> {
     const fences = [...this.options.ledger.all()];
     let sent = 0;
-    while (sent < fences.length && (await this.deliver(target, fences[sent]))) sent++;
+    for (const fence of fences) {
+      if (!(await this.deliver(target, fence))) break;
+      sent++;
+    }
     for (const f of fences.slice(sent)) this.addPending(f, [target.id]);
     await (sent < fences.length ? this.save() : this.saving);
     return sent === fences.length;

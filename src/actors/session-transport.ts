@@ -156,7 +156,8 @@ function errorResponse(id: RequestId, error: unknown): string {
 
 function headerRecord(headers: readonly string[]): Record<string, string> {
   const record: Record<string, string> = {};
-  for (let i = 0; i < headers.length; i += 2) record[headers[i]] = headers[i + 1];
+  // raw headers alternate name, value
+  for (let i = 0; i + 1 < headers.length; i += 2) record[headers[i]!] = headers[i + 1]!;
   return record;
 }
 

@@ -411,6 +411,17 @@ async function readResource(state: WindowState, uri: string, extra: Extra): Prom
   return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(result.structuredContent) }] };
 }
 
+/** A session's client as its journal entries name it: one object per session, so the journal serializes it once. */
+const clientRecords = new WeakMap<object, { readonly name: string; readonly version: string }>();
+
+function clientRecord(server: Server): CallRecord['client'] {
+  const client = server.getClientVersion();
+  if (client === undefined) return null;
+  let record = clientRecords.get(client);
+  if (record === undefined) clientRecords.set(client, (record = { name: client.name, version: client.version }));
+  return record;
+}
+
 /** One tools/call in a session: the gate, the journal's durability, and what the call tells the window and sessions. */
 async function callTool(
   state: WindowState,
@@ -436,16 +447,8 @@ async function callTool(
           `${tool.name}: running`,
         );
   const changes = state.changes;
-  const client = changes === null ? undefined : server.getClientVersion();
   const call: CallRecord | null =
-    changes === null
-      ? null
-      : {
-          principal,
-          sessionId: scope.sessionId ?? null,
-          tool: tool.name,
-          client: client === undefined ? null : { name: client.name, version: client.version },
-        };
+    changes === null ? null : { principal, sessionId: scope.sessionId ?? null, tool: tool.name, client: clientRecord(server) };
   const ctx = toolContext(state, principal, scope, {
     progress: beat === undefined ? undefined : (m: string, measure?: ProgressMeasure) => beat.phase(m, measure),
     attribute: changes === null || call === null ? undefined : <T>(handler: () => T) => changes.attribute(call, handler),
@@ -552,7 +555,8 @@ function header(headers: readonly string[], name: string): string | undefined {
 
 function headerPairs(headers: readonly string[]): [string, string][] {
   const pairs: [string, string][] = [];
-  for (let i = 0; i < headers.length; i += 2) pairs.push([headers[i], headers[i + 1]]);
+  // raw headers alternate name, value
+  for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([headers[i]!, headers[i + 1]!]);
   return pairs;
 }
 

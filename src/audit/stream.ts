@@ -253,11 +253,10 @@ export class AuditRecorder {
   private async writeBatch(batch: readonly Queued[]): Promise<void> {
     let start = 0;
     while (start < batch.length) {
-      const { document, workspaceId } = batch[start];
-      let end = start + 1;
-      while (end < batch.length && batch[end].document === document && batch[end].workspaceId === workspaceId) end++;
+      const { document, workspaceId } = batch[start]!; // start < batch.length
       const lines: string[] = [];
-      for (let i = start; i < end; i++) lines.push(batch[i].line);
+      let end = start;
+      for (let q = batch[end]; q?.document === document && q.workspaceId === workspaceId; q = batch[++end]) lines.push(q.line);
       start = end;
       try {
         const dir = this.cachedDir(document) ?? (await this.resolveDir(document));

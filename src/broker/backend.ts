@@ -66,7 +66,9 @@ const FenceSchema = v.looseObject({
 });
 
 /** A path segment decoded; null when its percent-encoding is malformed. */
-function segment(text: string): string | null {
+/** A route param decoded; null when it is missing or not valid percent-encoding. */
+function segment(text: string | undefined): string | null {
+  if (text === undefined) return null;
   try {
     return decodeURIComponent(text);
   } catch {

@@ -174,7 +174,7 @@ export class BrokerRegistry {
       }
       if (p.quarantined.length === 0 && p.state === 'live') continue;
       if (isAlive(p.pid)) continue;
-      while (p.quarantined.length > 0 && this.retired.add(p.quarantined[0].digest)) {
+      for (let first = p.quarantined[0]; first !== undefined && this.retired.add(first.digest); first = p.quarantined[0]) {
         p.quarantined.shift();
         changed = true;
       }

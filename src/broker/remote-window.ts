@@ -35,9 +35,9 @@ function principalHeader(p: Principal): string {
 
 function responseHeaders(raw: readonly string[]): [string, string][] {
   const out: [string, string][] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    if (!FRAMING.has(name) && !isHopByHop(name)) out.push([name, raw[i + 1]]);
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase(); // raw headers alternate name, value
+    if (!FRAMING.has(name) && !isHopByHop(name)) out.push([name, raw[i + 1]!]);
   }
   return out;
 }
@@ -89,8 +89,10 @@ export class RemoteWindow implements RoutedWindow {
   forward(request: ForwardedRequest, sink: ResponseSink): () => void {
     const q = request.url.indexOf('?');
     const headers: Record<string, string> = {};
-    for (let i = 0; i < request.headers.length; i += 2)
-      if (!isHopByHop(request.headers[i])) headers[request.headers[i]] = request.headers[i + 1];
+    for (let i = 0; i + 1 < request.headers.length; i += 2) {
+      const name = request.headers[i]!; // raw headers alternate name, value
+      if (!isHopByHop(name)) headers[name] = request.headers[i + 1]!;
+    }
     headers[SECRET_HEADER] = this.endpoint.secret;
     headers[PRINCIPAL_HEADER] = principalHeader(request.principal);
     headers[PROTOCOL_HEADER] = String(BROKER_PROTOCOL);

@@ -23,9 +23,10 @@ export function ownRelease(version: string, env: NodeJS.ProcessEnv): Release {
 
 /** Numeric `major.minor.patch` parts; a missing or non-numeric part counts as 0. */
 function parts(version: string): number[] {
-  const core = version.split(/[-+]/)[0].split('.');
+  const [core = ''] = version.split(/[-+]/);
+  const numbers = core.split('.');
   return [0, 1, 2].map((i) => {
-    const n = Number(core[i]);
+    const n = Number(numbers[i]);
     return Number.isInteger(n) && n >= 0 ? n : 0;
   });
 }
@@ -35,7 +36,10 @@ export function compareReleases(a: Release, b: Release): number {
   if (a.protocol !== b.protocol) return a.protocol - b.protocol;
   const pa = parts(a.version);
   const pb = parts(b.version);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+  for (const [i, n] of pa.entries()) {
+    const m = pb[i] ?? 0;
+    if (n !== m) return n - m;
+  }
   return 0;
 }
 

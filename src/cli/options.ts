@@ -1,5 +1,5 @@
-// The options of each `athene` command, apart from the commands themselves: main.ts parses arguments and
-// prints help without importing a command's module (the server, the model, the formats).
+// The option tables of `athene serve`, `token` and the owner commands, apart from the commands themselves:
+// main.ts parses arguments and prints help without importing a command's module (the server, the model).
 
 import { settingFlags, settingsHelp } from '../settings/settings.js';
 

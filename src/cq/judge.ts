@@ -3,7 +3,7 @@
 // entailed", and a truncated answer cannot show rows beyond `limit`.
 
 import type { EvaluationResult, ResultRow, ResultTerm } from '../sparql/engine-protocol.js';
-import type { ExpectedCell, Expected } from './question.js';
+import type { CountOp, ExpectedCell, Expected } from './question.js';
 import { unreachable } from '../util/unreachable.js';
 
 export interface Judgement {
@@ -15,7 +15,7 @@ export interface Judgement {
 export const OPEN_WORLD_CAVEAT =
   'Open world: an empty answer means nothing is stated (or, with inferences, entailed), not that no such thing exists.';
 
-const COMPARE: Readonly<Record<string, (a: number, b: number) => boolean>> = {
+const COMPARE: Readonly<Record<CountOp, (a: number, b: number) => boolean>> = {
   '>=': (a, b) => a >= b,
   '<=': (a, b) => a <= b,
   '==': (a, b) => a === b,
@@ -35,7 +35,10 @@ function cellMatches(expected: ExpectedCell, actual: ResultTerm): boolean {
 function rowMatches(expected: Readonly<Record<string, ExpectedCell>>, actual: ResultRow): boolean {
   const keys = Object.keys(expected);
   if (keys.length !== Object.keys(actual).length) return false;
-  return keys.every((k) => actual[k] !== undefined && cellMatches(expected[k], actual[k]));
+  return Object.entries(expected).every(([k, cell]) => {
+    const got = actual[k];
+    return got !== undefined && cellMatches(cell, got);
+  });
 }
 
 /** Order- and duplicate-insensitive equality of the row sets. */

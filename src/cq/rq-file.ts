@@ -20,9 +20,9 @@ export function parseRq(text: string): RqFile {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const fields = new Map<string, string>();
   let i = 0;
-  for (; i < lines.length && lines[i].startsWith('#'); i++) {
-    const m = HEADER.exec(lines[i]);
-    if (m !== null && !fields.has(m[1].toLowerCase())) fields.set(m[1].toLowerCase(), m[2].trim());
+  for (let line = lines[i]; line?.startsWith('#'); line = lines[++i]) {
+    const [, key, value] = HEADER.exec(line) ?? [];
+    if (key !== undefined && value !== undefined && !fields.has(key.toLowerCase())) fields.set(key.toLowerCase(), value.trim());
   }
   const query = lines.slice(i).join('\n').trim();
   return { fields, query };

@@ -127,11 +127,13 @@ export function renameCandidates(
   const pairs = new Map<string, { from: Entity; to: Entity; labels: LabelEvidence[] }>();
   for (const [key, froms] of removed) {
     const tos = added.get(key);
-    if (froms.length !== 1 || tos === undefined || tos.length !== 1) continue;
+    const [from] = froms;
+    const [to] = tos ?? [];
+    if (froms.length !== 1 || tos?.length !== 1 || from === undefined || to === undefined) continue;
     const [lex, lang] = JSON.parse(key.slice(key.indexOf(' ') + 1)) as [string, string];
-    const id = froms[0].kind + ' ' + froms[0].iri + ' ' + tos[0].iri;
+    const id = from.kind + ' ' + from.iri + ' ' + to.iri;
     const pair = pairs.get(id);
-    if (pair === undefined) pairs.set(id, { from: froms[0], to: tos[0], labels: [{ label: lex, lang }] });
+    if (pair === undefined) pairs.set(id, { from, to, labels: [{ label: lex, lang }] });
     else pair.labels.push({ label: lex, lang });
   }
   const all = [...pairs.values()];

@@ -54,8 +54,7 @@ export const pairKey = (a: IRI, b: IRI): string => (a < b ? a + ' ' + b : b + ' 
 export function disjointnessCandidates(ontologies: Iterable<Ontology>): [IRI, IRI][] {
   const keys = new Set<string>();
   const addAll = (iris: readonly IRI[]) => {
-    for (let i = 0; i < iris.length; i++)
-      for (let j = i + 1; j < iris.length; j++) if (iris[i] !== iris[j]) keys.add(pairKey(iris[i], iris[j]));
+    for (const [i, a] of iris.entries()) for (const b of iris.slice(i + 1)) if (a !== b) keys.add(pairKey(a, b));
   };
   const named = (a: Axiom): IRI[] => {
     if (a.kind === 'DisjointClasses' || a.kind === 'DisjointUnion') return a.classes.flatMap((c) => (c.kind === 'Class' ? [c.iri] : []));
@@ -351,7 +350,14 @@ export function inferredDiff(
     };
   }
   // told axioms alone can be inconsistent (an instance of a class under owl:Nothing): that verdict stands
-  const inconsistent = (['left', 'right'] as const).filter((_, i) => ![l, r][i].side.classification.consistent);
+  const inconsistent = (
+    [
+      ['left', l],
+      ['right', r],
+    ] as const
+  )
+    .filter(([, s]) => !s.side.classification.consistent)
+    .map(([name]) => name);
   let newlyUnsatisfiable = 0;
   for (const name of MEMBER_CATEGORIES) {
     if (inconsistent.length > 0) {

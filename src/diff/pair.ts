@@ -120,8 +120,8 @@ async function privateClosure(
     reasons.add(iri);
     missing.push({ import_iri: iri, reason });
   };
-  for (let i = 0; i < closure.length; i++) {
-    const importer = closure[i];
+  // for…of visits the ontologies `add` appends while it runs
+  for (const importer of closure) {
     for (const iri of [...importer.imports].sort(cmp)) {
       if (byId.has(iri) || reasons.has(iri)) continue;
       const loaded = ctx.workspace.find(iri);

@@ -130,7 +130,8 @@ export async function inspectTerm(
   const key = cacheKey(access, ['term', req.ontology, req.iri, req.language]);
   const readCache = !req.fresh && access.provider.freshness !== 'fresh_required';
   const hit = readCache ? store.cached(key, now) : undefined;
-  if (usable(hit, access)) return { record: hit.records[0], cacheHit: true };
+  const [cachedRecord] = hit?.records ?? [];
+  if (usable(hit, access) && cachedRecord !== undefined) return { record: cachedRecord, cacheHit: true };
   const lang = new URLSearchParams({ lang: req.language });
   let retries = 0;
   try {

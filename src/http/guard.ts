@@ -17,7 +17,7 @@ export function hostnameOf(host: string): string | null {
     return net.isIPv6(v6) ? v6 : null;
   }
   const m = /^([a-z0-9.-]+)(?::\d{1,5})?$/.exec(h);
-  return m === null ? null : m[1].replace(/\.$/, '');
+  return m?.[1]?.replace(/\.$/, '') ?? null;
 }
 
 /** localhost, 127.0.0.0/8, ::1 (also as an IPv4-mapped address). */
@@ -48,7 +48,8 @@ export class HostGuard {
     this.names = localAddresses();
     const hostname = os.hostname().toLowerCase();
     this.names.add(hostname);
-    this.names.add(hostname.split('.')[0]);
+    const [shortName = hostname] = hostname.split('.');
+    this.names.add(shortName);
     const bound = hostnameOf(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind);
     if (bound !== null && bound !== '0.0.0.0' && bound !== '::') this.names.add(bound);
     for (const h of allowedHosts) {

@@ -88,9 +88,12 @@ function incoming(req: IncomingMessage): Incoming {
   const headers = new Map<string, string>();
   const raw = req.rawHeaders;
   let headerBytes = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    headers.set(raw[i].toLowerCase(), raw[i + 1]);
-    headerBytes += raw[i].length + raw[i + 1].length;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    // raw headers alternate name, value
+    const name = raw[i]!;
+    const value = raw[i + 1]!;
+    headers.set(name.toLowerCase(), value);
+    headerBytes += name.length + value.length;
   }
   const url = req.url ?? '/';
   const q = url.indexOf('?');

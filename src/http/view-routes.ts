@@ -169,7 +169,7 @@ export class ViewRoutes {
   private async read(x: Exchange, route: string, q: URLSearchParams): Promise<void> {
     const inWindow = /^windows\/([^/]+)\/(changes|classes|entity|search)$/.exec(route);
     if (inWindow !== null) {
-      const id = decodeURIComponent(inWindow[1]);
+      const id = decodeURIComponent(inWindow[1]!); // the pattern's groups always take part
       switch (inWindow[2]) {
         case 'changes':
           return this.ask(x, id, {
@@ -209,7 +209,7 @@ export class ViewRoutes {
     if (route === 'token') return sendJson(x, 200, { token: await this.deps.token() }, NO_STORE);
     if (route === 'write-modes') return this.writeModes(x, args);
     const m = /^(clients|sessions|consents)\/([^/]+)\/(revoke|terminate|approve|deny)$/.exec(route);
-    const id = m === null ? '' : decodeURIComponent(m[2]);
+    const id = m === null ? '' : decodeURIComponent(m[2]!); // the pattern's groups always take part
     if (m?.[1] === 'clients' && m[3] === 'revoke') return this.revoke(x, id);
     if (m?.[1] === 'sessions' && m[3] === 'terminate') {
       if (!this.deps.registry.terminate(id)) return fail(x, 404, `No session ${id}`, 'not_found');
@@ -224,7 +224,7 @@ export class ViewRoutes {
       const { read_only, confirm_each_write } = args;
       if (typeof read_only !== 'boolean' || typeof confirm_each_write !== 'boolean')
         return fail(x, 400, 'write-modes takes {"read_only": <boolean>, "confirm_each_write": <boolean>}', 'invalid_argument');
-      return this.ask(x, decodeURIComponent(modes[1]), { kind: 'write-modes', read_only, confirm_each_write });
+      return this.ask(x, decodeURIComponent(modes[1]!), { kind: 'write-modes', read_only, confirm_each_write });
     }
     const revert = /^windows\/([^/]+)\/revert$/.exec(route);
     if (revert !== null) {
@@ -232,7 +232,7 @@ export class ViewRoutes {
       if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1 || typeof document !== 'string' || document === '') {
         return fail(x, 400, 'revert takes {"seq": <journal entry>, "document": <its document>}', 'invalid_argument');
       }
-      return this.ask(x, decodeURIComponent(revert[1]), { kind: 'revert', seq, document });
+      return this.ask(x, decodeURIComponent(revert[1]!), { kind: 'revert', seq, document });
     }
     fail(x, 404, `No server view route POST ${route}`, 'not_found');
   }

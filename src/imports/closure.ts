@@ -97,8 +97,8 @@ export function importGraph(root: Ontology, find: (iri: IRI) => Ontology | undef
   const rootNode = node(root, 0, 'root');
   const edges: ImportEdge[] = [];
   const queue = [rootNode];
-  for (let i = 0; i < queue.length; i++) {
-    const source = queue[i];
+  // a breadth-first walk: for…of visits the nodes pushed while it runs
+  for (const source of queue) {
     for (const iri of [...source.ontology.imports].sort()) {
       const o = find(iri);
       let target: ClosureNode | null = null;
@@ -132,12 +132,12 @@ export function importCycles(g: ImportGraph): ImportCycle[] {
     if (e.target === e.source) selfLoops.add(e.source);
   }
   return stronglyConnectedComponents(g.nodes, (n) => successors.get(n)!)
-    .filter((c) => c.length > 1 || selfLoops.has(c[0]))
+    .filter((c) => c.length > 1 || c.some((n) => selfLoops.has(n)))
     .map((c) => {
       const refs = c.map((n) => n.ref).sort(cmp);
       return { ontologies: refs, size: refs.length, self_loop: c.length === 1 };
     })
-    .sort((a, b) => cmp(a.ontologies[0], b.ontologies[0]));
+    .sort((a, b) => cmp(a.ontologies[0] ?? '', b.ontologies[0] ?? ''));
 }
 
 /**

@@ -62,21 +62,121 @@ export function encodeRecord(r: JournalRecord): string {
  */
 let lineBytes = Buffer.allocUnsafe(64 * 1024);
 
+/** The JSON of principal and client records, which every entry of a caller repeats: each serialized once. */
+const recordJson = new WeakMap<object, string>();
+
+function cachedJson(x: object | null): string {
+  if (x === null) return 'null';
+  let json = recordJson.get(x);
+  if (json === undefined) recordJson.set(x, (json = JSON.stringify(x)));
+  return json;
+}
+
+/** The keys `putChangeEntry` writes. */
+type WrittenKey =
+  | 'type'
+  | 'seq'
+  | 'time'
+  | 'document'
+  | 'batch'
+  | 'principal'
+  | 'client'
+  | 'session_id'
+  | 'tool'
+  | 'cause'
+  | 'reverts'
+  | 'changes'
+  | 'entities'
+  | 'revision_before'
+  | 'revision_after'
+  | 'fingerprint_before'
+  | 'fingerprint_after'
+  | 'undoes'
+  | 'redoes';
+type Exhausted<T extends never> = T;
+/** A key added to ChangeEntry fails to compile here until putChangeEntry writes it. */
+type _EveryKeyWritten = Exhausted<Exclude<keyof ChangeEntry, WrittenKey>>;
+
+/** Makes room in `lineBytes` for `bytes` more after `at`, keeping what is before it. */
+function room(at: number, bytes: number): void {
+  if (at + bytes <= lineBytes.length) return;
+  const grown = Buffer.allocUnsafe(Math.max(at + bytes, lineBytes.length * 2));
+  lineBytes.copy(grown, 0, 0, at);
+  lineBytes = grown;
+}
+
+/** Writes `text` as UTF-8 at `at`; returns where it ends. */
+function put(text: string, at: number): number {
+  // at most 3 UTF-8 bytes per UTF-16 unit
+  room(at, text.length * 3);
+  return at + lineBytes.write(text, at, 'utf8');
+}
+
+/** What JSON.stringify escapes in a string (lone surrogates included, so any surrogate sends it there). */
+const ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/** Writes a string as JSON.stringify does; one with nothing to escape (the usual case) without a copy of it. */
+function putString(x: string | null, at: number): number {
+  if (x === null || ESCAPED.test(x)) return put(JSON.stringify(x), at);
+  room(at, x.length * 3 + 2);
+  lineBytes[at++] = 0x22;
+  at += lineBytes.write(x, at, 'utf8');
+  lineBytes[at++] = 0x22;
+  return at;
+}
+
+/**
+ * Writes a change entry's JSON as JSON.stringify writes an entry the recorder built (its keys in that order),
+ * piece by piece: the principal and client are serialized once rather than per entry, and no text of the whole
+ * entry is built (most of what serializing it allocated).
+ */
+function putChangeEntry(e: ChangeEntry, at: number): number {
+  at = put('{"type":"change","seq":', at);
+  at = put(String(e.seq), at);
+  at = put(',"time":', at);
+  at = putString(e.time, at);
+  at = put(',"document":', at);
+  at = putString(e.document, at);
+  at = put(',"batch":', at);
+  at = putString(e.batch, at);
+  at = put(',"principal":', at);
+  at = put(cachedJson(e.principal), at);
+  at = put(',"client":', at);
+  at = put(cachedJson(e.client), at);
+  at = put(',"session_id":', at);
+  at = putString(e.session_id, at);
+  at = put(',"tool":', at);
+  at = putString(e.tool, at);
+  at = put(',"cause":', at);
+  at = putString(e.cause, at);
+  if (e.reverts !== undefined) at = put(',"reverts":' + JSON.stringify(e.reverts), at);
+  at = put(',"changes":', at);
+  at = put(JSON.stringify(e.changes), at);
+  at = put(',"entities":', at);
+  at = put(JSON.stringify(e.entities), at);
+  at = put(',"revision_before":', at);
+  at = put(String(e.revision_before), at);
+  at = put(',"revision_after":', at);
+  at = put(String(e.revision_after), at);
+  at = put(',"fingerprint_before":', at);
+  at = putString(e.fingerprint_before, at);
+  at = put(',"fingerprint_after":', at);
+  at = putString(e.fingerprint_after, at);
+  if (e.undoes !== undefined) at = put(',"undoes":' + e.undoes, at);
+  if (e.redoes !== undefined) at = put(',"redoes":' + e.redoes, at);
+  return put('}', at);
+}
+
 /** Encodes `r` as encodeRecord does into `lineBytes` at `at`; returns where its line ends. */
 function encodeLineAt(r: JournalRecord, at: number): number {
-  const json = JSON.stringify(r);
-  // 16 checksum digits, a space, at most 3 UTF-8 bytes per UTF-16 unit, a newline
-  const need = at + 18 + json.length * 3;
-  if (need > lineBytes.length) {
-    const grown = Buffer.allocUnsafe(Math.max(need, lineBytes.length * 2));
-    lineBytes.copy(grown, 0, 0, at);
-    lineBytes = grown;
-  }
-  at += lineBytes.write(sha256Hex(json), at, 16, 'latin1');
-  lineBytes[at++] = 0x20;
-  at += lineBytes.write(json, at, 'utf8');
-  lineBytes[at++] = 0x0a;
-  return at;
+  // the JSON first, after room for its checksum, which is of its bytes
+  const from = at + 17;
+  const to = r.type === 'change' ? putChangeEntry(r, from) : put(JSON.stringify(r), from);
+  lineBytes.write(sha256Hex(lineBytes.subarray(from, to)), at, 16, 'latin1');
+  lineBytes[at + 16] = 0x20;
+  room(to, 1);
+  lineBytes[to] = 0x0a;
+  return to + 1;
 }
 
 /** The records of a log's text: complete lines whose checksum holds, in order. */

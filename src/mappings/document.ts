@@ -87,6 +87,9 @@ export function stableMappingId(cells: Readonly<Record<string, string>>, expand:
 
 /** Records ordered by mapping id (code-unit order, locale-independent). */
 export function sortRecords(records: readonly MappingRecord[]): MappingRecord[] {
-  const sorted = records.every((r, i) => i === 0 || records[i - 1].mapping_id < r.mapping_id);
+  const sorted = records.every((r, i) => {
+    const previous = records[i - 1];
+    return previous === undefined || previous.mapping_id < r.mapping_id;
+  });
   return sorted ? [...records] : [...records].sort((a, b) => (a.mapping_id < b.mapping_id ? -1 : a.mapping_id > b.mapping_id ? 1 : 0));
 }

@@ -76,11 +76,10 @@ function metadataFor(doc: MappingDocument, exists: boolean, input: NewMapping): 
 
 /** Checks and normalizes caller cells: known columns only, no control characters, bounded, empty cells dropped. */
 export function checkedCells(cells: Readonly<Record<string, string>>, extensions: readonly ExtensionDefinition[]): Record<string, string> {
-  const names = Object.keys(cells);
-  if (names.length > MAX_COLUMNS) throw invalid(`mapping has ${names.length} columns; at most ${MAX_COLUMNS}`, 'mapping');
+  const entries = Object.entries(cells);
+  if (entries.length > MAX_COLUMNS) throw invalid(`mapping has ${entries.length} columns; at most ${MAX_COLUMNS}`, 'mapping');
   const out: Record<string, string> = {};
-  for (const name of names.sort()) {
-    const value = cells[name];
+  for (const [name, value] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const problem = columnProblem(name, extensions);
     if (problem !== null) throw invalid(`mapping: ${problem}`, 'mapping');
     if (CONTROL.test(value))

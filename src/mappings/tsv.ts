@@ -210,8 +210,8 @@ function readRow(line: string, lineNo: number, columns: readonly string[], out: 
   }
   const cells: Record<string, string> = {};
   let ok = true;
-  values.forEach((value, i) => {
-    const column = columns[i];
+  columns.forEach((column, i) => {
+    const value = values[i]!; // as many values as columns: checked above
     if (CONTROL.test(value)) {
       out.push(structural('cell_invalid', `line ${lineNo}: column ${column} holds a control character`, column));
       ok = false;
@@ -246,20 +246,22 @@ export function parseSssom(input: Uint8Array | string): ParseResult {
   if (lines[lines.length - 1] === '') lines.pop();
   const out: MappingFinding[] = [];
   let i = 0;
-  while (i < lines.length && lines[i].startsWith('#')) i++;
+  while (lines[i]?.startsWith('#')) i++;
   const header = readHeader(lines.slice(0, i), out);
   const records: MappingRecord[] = [];
-  if (i < lines.length) {
-    const columns = readColumns(lines[i], i + 1, header.extensions, out);
+  const columnLine = lines[i];
+  if (columnLine !== undefined) {
+    const columns = readColumns(columnLine, i + 1, header.extensions, out);
     const ids = new Map<string, number>();
     const expand = expanderFor(effectivePrefixes(header));
-    for (let n = i + 1; n < lines.length && out.length < MAX_PARSE_FINDINGS; n++) {
-      const lineNo = n + 1;
-      if (lines[n].startsWith('#')) {
+    for (const [k, line] of lines.slice(i + 1).entries()) {
+      if (out.length >= MAX_PARSE_FINDINGS) break;
+      const lineNo = i + k + 2;
+      if (line.startsWith('#')) {
         out.push(structural('comment_misplaced', `line ${lineNo}: comment lines may only open the file (the metadata header)`));
         continue;
       }
-      if (lines[n] === '') {
+      if (line === '') {
         out.push(structural('row_empty', `line ${lineNo}: an empty line inside the table`));
         continue;
       }
@@ -267,7 +269,7 @@ export function parseSssom(input: Uint8Array | string): ParseResult {
         out.push(structural('too_many_records', `more than ${MAX_RECORDS} mappings (line ${lineNo})`));
         break;
       }
-      const cells = readRow(lines[n], lineNo, columns, out);
+      const cells = readRow(line, lineNo, columns, out);
       if (cells === null) continue;
       const explicit = cells[MAPPING_ID];
       if (explicit !== undefined && !MAPPING_ID_PATTERN.test(explicit)) {

@@ -164,7 +164,7 @@ function recordFindings(e: Endpoints, terms: Terms, ctx: ValidationContext): Map
   const r = e.record;
   const id = r.mapping_id;
   const out = requiredFindings(r);
-  for (const slot in r.cells) valueFindings(slot, r.cells[slot], terms, id, out);
+  for (const [slot, value] of Object.entries(r.cells)) valueFindings(slot, value, terms, id, out);
   const justification = r.cells.mapping_justification === undefined ? null : terms.expand(r.cells.mapping_justification);
   if (justification !== null && !JUSTIFICATIONS.has(justification)) {
     out.push(

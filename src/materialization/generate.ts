@@ -53,18 +53,25 @@ export function provenanceIri(identity: InputIdentity, category: Category, plain
   return PROVENANCE_PREFIX + sha256Digest(basis).slice('sha256:'.length);
 }
 
+/** The tuple's IRI at `i`; a tuple shorter than its category's arity is a programming error. */
+function iriAt(t: readonly IRI[], i: number): IRI {
+  const iri = t[i];
+  if (iri === undefined) throw new Error(`a tuple of ${t.length} IRIs has none at ${i}`);
+  return iri;
+}
+
 function plainAxiom(category: Category, t: readonly IRI[]): Axiom {
   switch (category) {
     case 'subclass_axioms':
-      return subClassOf(cls(t[0]), cls(t[1]));
+      return subClassOf(cls(iriAt(t, 0)), cls(iriAt(t, 1)));
     case 'equivalent_class_axioms':
       return equivalentClasses(t.map((iri) => cls(iri)));
     case 'class_assertions':
-      return classAssertion(cls(t[0]), namedIndividual(t[1]));
+      return classAssertion(cls(iriAt(t, 0)), namedIndividual(iriAt(t, 1)));
     case 'property_hierarchy_axioms':
-      return subObjectPropertyOf(objectProperty(t[0]), objectProperty(t[1]));
+      return subObjectPropertyOf(objectProperty(iriAt(t, 0)), objectProperty(iriAt(t, 1)));
     case 'object_property_assertions':
-      return objectPropertyAssertion(objectProperty(t[0]), namedIndividual(t[1]), namedIndividual(t[2]));
+      return objectPropertyAssertion(objectProperty(iriAt(t, 0)), namedIndividual(iriAt(t, 1)), namedIndividual(iriAt(t, 2)));
     case 'data_property_assertions':
       throw new Error(`no axiom form for ${category}`);
     default:

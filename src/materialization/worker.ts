@@ -140,12 +140,12 @@ function assertions(r: ElResult, individuals: readonly IRI[], out: Bounded): voi
 function propertyHierarchy(axioms: readonly Axiom[], out: Bounded): void {
   const ix = new OntologyIndex();
   ix.add(axioms.filter(isLogicalAxiom));
-  for (let r = 0; r < ix.roleName.length; r++) {
-    const p = ix.roleName[r];
+  for (const [r, p] of ix.roleName.entries()) {
     if (p === null || p.iri === OWL_TOP_OBJECT_PROPERTY) continue;
-    for (const s of ix.superRoles[r]) {
+    for (const s of ix.superRoles[r]!) {
+      // superRoles runs parallel to roleName, and holds role indexes
       const q = ix.roleName[s];
-      if (s === r || q === null || q.iri === OWL_TOP_OBJECT_PROPERTY || q.iri === p.iri) continue;
+      if (s === r || !q || q.iri === OWL_TOP_OBJECT_PROPERTY || q.iri === p.iri) continue;
       if (out.full) return;
       out.push([p.iri, q.iri]);
     }

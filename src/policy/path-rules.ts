@@ -135,7 +135,7 @@ function hostOf(url: string): { host: string; port: string } {
 export function hostAllowed(entries: readonly string[], url: string): boolean {
   const { host, port } = hostOf(url);
   return entries.some((entry) => {
-    const [name, entryPort] = entry.toLowerCase().split(':');
+    const [name = '', entryPort] = entry.toLowerCase().split(':');
     if (entryPort !== undefined && entryPort !== port) return false;
     return name.startsWith('*.') ? host.endsWith(name.slice(1)) && host.length > name.length - 1 : host === name;
   });

@@ -83,16 +83,16 @@ export function parseStrictYaml(text: string): YamlResult {
     schema: 'core',
     merge: false,
   });
-  if (docs.length === 0) return { ok: false, issues: [{ code: 'yaml_empty', message: 'the file holds no YAML document' }] };
-  if (docs.length > 1) {
+  const [doc, trailing] = docs;
+  if (doc === undefined) return { ok: false, issues: [{ code: 'yaml_empty', message: 'the file holds no YAML document' }] };
+  if (trailing !== undefined) {
     return {
       ok: false,
       issues: [
-        issue(counter, 'yaml_multiple_documents', 'exactly one YAML document is allowed (found a trailing document)', docs[1].range[0]),
+        issue(counter, 'yaml_multiple_documents', 'exactly one YAML document is allowed (found a trailing document)', trailing.range[0]),
       ],
     };
   }
-  const doc = docs[0];
   const parserIssues = [...doc.errors, ...doc.warnings].map((e) =>
     issue(counter, 'yaml_syntax', PARSER_MESSAGES[e.code] ?? `invalid YAML (${e.code.toLowerCase()})`, e.pos[0]),
   );

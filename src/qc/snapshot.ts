@@ -32,8 +32,9 @@ function retarget(change: Change, copies: ReadonlyMap<Ontology, Ontology>): Chan
 function closureOf(root: Ontology, ws: Workspace, copies: ReadonlyMap<Ontology, Ontology>): Ontology[] {
   const out = [root];
   const seen = new Set<Ontology>([root]);
-  for (let i = 0; i < out.length; i++) {
-    for (const iri of out[i].imports) {
+  // breadth-first: for…of visits the members pushed while it runs
+  for (const o of out) {
+    for (const iri of o.imports) {
       const found = ws.find(iri);
       if (found === undefined) continue;
       const member = copies.get(found) ?? found;

@@ -8,7 +8,7 @@ import { parseClassExpression } from '../model/formats/manchester/expression.js'
 import type { QueryData, UnsupportedData } from './pool-worker.js';
 import type { ReasoningSession } from './pool.js';
 import type { EngineId } from './engines.js';
-import { queryAxiomText } from './snapshot.js';
+import { queryAxiom } from './snapshot.js';
 import { unreachable } from '../util/unreachable.js';
 
 /** The fresh class standing for the query expression (a URN no ontology uses). */
@@ -66,7 +66,7 @@ export async function runDlQuery(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<DlQueryOutcome> {
-  const { outcome, ruleCount, revision } = await session.query(QUERY_CLASS_IRI, queryAxiomText(QUERY_CLASS_IRI, expr), timeoutMs, signal);
+  const { outcome, ruleCount, revision } = await session.query(QUERY_CLASS_IRI, queryAxiom(QUERY_CLASS_IRI, expr), timeoutMs, signal);
   switch (outcome.kind) {
     case 'done': {
       const d = outcome.value;

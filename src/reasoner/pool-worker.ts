@@ -7,7 +7,7 @@
 
 import type { Axiom, IRI } from '../model/terms.js';
 import { namedIndividual } from '../model/terms.js';
-import { decodeAxioms } from '../model/transfer.js';
+import { decodeAxioms, encodeAxioms, type EncodedAxioms } from '../model/transfer.js';
 import { signature } from '../model/walk.js';
 import { OWL_NOTHING } from '../model/vocab.js';
 import { classify, ElReasoner, type ElResult } from './el-reasoner.js';
@@ -15,7 +15,7 @@ import { answer, type EngineAnswer, type EngineId } from './engines.js';
 import { KoncludeFailure, type KoncludeConfig } from './konclude.js';
 import { ReasonerCancelled, ReasonerTimeout, type CancelFlag } from './saturation.js';
 import type { TaxonomyNode } from './taxonomy.js';
-import { readSnapshotAxioms, snapshotRenderer, type Shipment } from './snapshot.js';
+import type { Shipment } from './snapshot.js';
 import type { ReasonerId } from './registry.js';
 
 interface TaskBase {
@@ -36,14 +36,15 @@ export interface ClassifyTask extends TaskBase {
 export interface QueryTask extends TaskBase {
   readonly type: 'dl-query';
   readonly queryIri: IRI;
-  readonly queryAxiom: string;
+  /** `EquivalentClasses(<queryIri> expr)`. */
+  readonly queryAxiom: EncodedAxioms;
 }
 export type PoolTask = ClassifyTask | QueryTask;
 
 export interface UnsupportedData {
   readonly count: number;
-  /** Functional-syntax lines (full IRIs). */
-  readonly sample: readonly string[];
+  /** The first of them (transfer.ts encoding). */
+  readonly sample: EncodedAxioms;
 }
 
 /**
@@ -210,8 +211,7 @@ function reason(task: TaskBase, axioms: readonly Axiom[], el?: () => ElResult): 
 const provenance = (a: EngineAnswer) => ({ engine: a.engine, ...(a.note !== undefined ? { note: a.note } : {}) });
 
 function unsupportedData(r: ElResult): UnsupportedData {
-  const fn = snapshotRenderer();
-  return { count: r.unsupported.count, sample: r.unsupported.sample.map((a) => fn.axiom(a)) };
+  return { count: r.unsupported.count, sample: encodeAxioms(r.unsupported.sample) };
 }
 
 function classificationData(p: Held, load: LoadReport, a: EngineAnswer, started: number): ClassificationData {
@@ -278,7 +278,7 @@ function members(nodes: readonly TaxonomyNode[], skip: IRI, nothing: boolean): I
 }
 
 async function queryData(p: Held, task: QueryTask, started: number): Promise<QueryData> {
-  const [q] = readSnapshotAxioms('Ontology(\n' + task.queryAxiom + '\n)');
+  const [q] = decodeAxioms(task.queryAxiom);
   // the query axiom goes first, so when unsupported it is at the head of the bounded sample
   const a = await reason(task, [q, ...p.axiomList]);
   const r = a.result;

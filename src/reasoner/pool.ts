@@ -240,7 +240,8 @@ export class ReasoningSession {
   private last: Classification | null = null;
   private running: Run | null = null;
   private failed: { revision: number; reasoner: ReasonerInfo; message: string } | null = null;
-  private readonly queries = new Map<string, QueryData>();
+  /** DL query answers at `queryRevision`, by query axiom and reasoner. */
+  private readonly queries = new Map<Axiom, Map<string, QueryData>>();
   private queryRevision = -1;
   /** The session's reasoner thread, and the snapshot it held after its last finished run. */
   private readonly thread: Pool = new TaskPool({ worker: WORKER, idleMs: SESSION_IDLE_MS, graceMs: GRACE_MS });
@@ -393,7 +394,7 @@ export class ReasoningSession {
   /** Answers a DL query (its `EquivalentClasses(<q> expr)` axiom) over the current revision; cached per revision. */
   async query(
     queryIri: IRI,
-    queryAxiom: string,
+    queryAxiom: Axiom,
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<{ outcome: QueryOutcome; ruleCount: number; revision: number }> {
@@ -403,8 +404,9 @@ export class ReasoningSession {
       this.queries.clear();
       this.queryRevision = snap.revision;
     }
-    const cacheKey = reasoner.id + ' ' + queryAxiom;
-    const hit = this.queries.get(cacheKey);
+    // interned: an equal query is the same axiom
+    const cached = this.queries.get(queryAxiom);
+    const hit = cached?.get(reasoner.id);
     if (hit !== undefined) return { outcome: { kind: 'done', value: hit }, ruleCount: snap.ruleCount, revision: snap.revision };
     const task: TaskInput = {
       type: 'dl-query',
@@ -413,10 +415,14 @@ export class ReasoningSession {
       reasoner: reasoner.id,
       timeLimitMs: timeoutMs,
       queryIri,
-      queryAxiom,
+      queryAxiom: encodeAxioms([queryAxiom]),
     };
     const out = await runTask<QueryData>(task, timeoutMs, signal ?? new AbortController().signal);
-    if (out.kind === 'done' && this.queryRevision === snap.revision) this.queries.set(cacheKey, out.value);
+    if (out.kind === 'done' && this.queryRevision === snap.revision) {
+      const answers = cached ?? new Map<string, QueryData>();
+      answers.set(reasoner.id, out.value);
+      this.queries.set(queryAxiom, answers);
+    }
     return { outcome: out, ruleCount: snap.ruleCount, revision: snap.revision };
   }
 }

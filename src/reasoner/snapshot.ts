@@ -3,8 +3,8 @@
 // a reasoning thread receives them in the binary encoding of transfer.ts; the functional-syntax document
 // (full IRIs) is rendered only for the readers that want text.
 
-import type { AnonymousIndividual, Axiom, ClassExpression } from '../model/terms.js';
-import { isLogicalAxiom } from '../model/terms.js';
+import type { AnonymousIndividual, Axiom, ClassExpression, IRI } from '../model/terms.js';
+import { cls, equivalentClasses, isLogicalAxiom } from '../model/terms.js';
 import type { Workspace } from '../model/workspace.js';
 import type { Ontology } from '../model/ontology.js';
 import { FunctionalRenderer } from '../model/formats/functional/renderer.js';
@@ -99,16 +99,9 @@ export function readSnapshotAxioms(text: string): Axiom[] {
   return [...readFunctional(text).axioms()];
 }
 
-/** Functional text of `EquivalentClasses(<q> expr)`, the query axiom of a DL query. */
-export function queryAxiomText(queryIri: string, expr: ClassExpression): string {
-  const r = snapshotRenderer();
-  return 'EquivalentClasses(<' + queryIri + '> ' + r.classExpression(expr) + ')';
-}
-
-/** Reads back axioms rendered one per line by a worker (the unsupported samples). */
-export function readAxiomLines(lines: readonly string[]): Axiom[] {
-  if (lines.length === 0) return [];
-  return readSnapshotAxioms('Ontology(\n' + lines.join('\n') + '\n)');
+/** `EquivalentClasses(<q> expr)`, the query axiom of a DL query. */
+export function queryAxiom(queryIri: IRI, expr: ClassExpression): Axiom {
+  return equivalentClasses([cls(queryIri), expr]);
 }
 
 /**

@@ -113,8 +113,8 @@ async function containedTarget(outputDir: string, f: ReleaseFile): Promise<strin
 
 /** Writes every file of the bundle under `outputDir` (a real path), each atomically, the manifest last. */
 export async function writeRelease(outputDir: string, files: readonly ReleaseFile[]): Promise<string[]> {
-  const targets: string[] = [];
-  for (const f of files) targets.push(await containedTarget(outputDir, f));
-  for (let i = 0; i < files.length; i++) await writeFileAtomic(targets[i], files[i].text);
-  return targets;
+  const targets: { file: ReleaseFile; target: string }[] = [];
+  for (const file of files) targets.push({ file, target: await containedTarget(outputDir, file) });
+  for (const { file, target } of targets) await writeFileAtomic(target, file.text);
+  return targets.map((t) => t.target);
 }

@@ -102,7 +102,7 @@ async function verifyArtifacts(m: Manifest, dir: string, root: string): Promise<
   const paths = m.artifacts.map((a) => a.path);
   if (new Set(paths).size !== paths.length) throw new BaselineProblem('the manifest records one path twice');
   const ontologies = m.artifacts.filter((a) => a.role === 'ontology');
-  if (ontologies.length !== 1 || ontologies[0].path !== m.ontology.path)
+  if (ontologies.length !== 1 || ontologies[0]?.path !== m.ontology.path)
     throw new BaselineProblem('the manifest does not record exactly one ontology artifact at ontology.path');
   const total = m.artifacts.reduce((n, a) => n + a.bytes, 0);
   if (total > MAX_ARTIFACT_BYTES) throw new BaselineProblem(`the recorded artifacts total more than ${MAX_ARTIFACT_BYTES} bytes`);

@@ -36,7 +36,8 @@ function values(o: Ontology, property: string): License[] {
 function first(o: Ontology, order: readonly string[]): License | null {
   for (const p of order) {
     const v = values(o, p);
-    if (v.length > 0) return v[0];
+    const [found] = v;
+    if (found !== undefined) return found;
   }
   return null;
 }

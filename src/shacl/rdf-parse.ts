@@ -69,7 +69,8 @@ function parseRdfXml(text: string, base: string | undefined, factory: RDF.DataFa
       if (failed) return;
       failed = true;
       const m = /^(?:Line )?(\d+)(?::| column )(\d+):?\s*(.*)$/s.exec(e.message);
-      reject(m === null ? new RdfSyntaxError(e.message) : new RdfSyntaxError(m[3], Number(m[1]), Number(m[2])));
+      // the pattern's groups always take part in a match
+      reject(m === null ? new RdfSyntaxError(e.message) : new RdfSyntaxError(m[3]!, Number(m[1]), Number(m[2])));
     });
     parser.on('end', () => {
       if (failed) return;

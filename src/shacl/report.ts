@@ -6,7 +6,7 @@ import { sha256Digest } from '../util/digest.js';
 import type { ShaclResult } from './protocol.js';
 
 /** Severity rank; a non-standard severity IRI counts as a violation (SHACL: any result means non-conformance). */
-export function severityRank(severity: string): number {
+export function severityRank(severity: string): 0 | 1 | 2 {
   return severity === 'Info' ? 0 : severity === 'Warning' ? 1 : 2;
 }
 
@@ -47,7 +47,7 @@ const NAMES = ['Info', 'Warning', 'Violation'] as const;
 /** The report over `results` (any order). */
 export function shaclReport(results: readonly ShaclResult[], limit: number): ShaclReport {
   const sorted = sortResults(results);
-  const counts = [0, 0, 0];
+  const counts: [number, number, number] = [0, 0, 0];
   for (const r of sorted) counts[severityRank(r.severity)]++;
   const worst = counts[2] > 0 ? NAMES[2] : counts[1] > 0 ? NAMES[1] : counts[0] > 0 ? NAMES[0] : null;
   const shown = sorted.slice(0, limit);

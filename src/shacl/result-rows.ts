@@ -24,7 +24,8 @@ export function termText(t: RDF.Term): string {
 
 function stepText(step: PathStep): string {
   const alternatives = step.predicates.map((p) => iriRef(p.value));
-  let text = alternatives.length === 1 ? alternatives[0] : `(${alternatives.join('|')})`;
+  const [single] = alternatives;
+  let text = alternatives.length === 1 && single !== undefined ? single : `(${alternatives.join('|')})`;
   if (step.start === 'object') text = '^' + text;
   const suffix =
     step.quantifier === 'oneOrMore' ? '+' : step.quantifier === 'zeroOrMore' ? '*' : step.quantifier === 'zeroOrOne' ? '?' : '';
@@ -34,9 +35,16 @@ function stepText(step: PathStep): string {
 /** A plain predicate path as the bare IRI (the common case); anything else in SPARQL property-path syntax. */
 export function pathText(path: readonly PathStep[] | null | undefined): string | null {
   if (path === null || path === undefined || path.length === 0) return null;
-  const only = path[0];
-  if (path.length === 1 && only.quantifier === 'one' && only.start === 'subject' && only.predicates.length === 1)
-    return only.predicates[0].value;
+  const [only] = path;
+  const [predicate] = only?.predicates ?? [];
+  if (
+    path.length === 1 &&
+    only?.quantifier === 'one' &&
+    only.start === 'subject' &&
+    only.predicates.length === 1 &&
+    predicate !== undefined
+  )
+    return predicate.value;
   return path.map(stepText).join('/');
 }
 
@@ -47,8 +55,10 @@ function pickMessage(messages: readonly RDF.Literal[], language: string): string
   if (exact !== undefined) return exact.value;
   const plain = messages.find((m) => m.language === '');
   if (plain !== undefined) return plain.value;
-  return [...messages].sort((a, b) => (a.language === b.language ? (a.value < b.value ? -1 : 1) : a.language < b.language ? -1 : 1))[0]
-    .value;
+  const [first] = [...messages].sort((a, b) =>
+    a.language === b.language ? (a.value < b.value ? -1 : 1) : a.language < b.language ? -1 : 1,
+  );
+  return first?.value ?? null;
 }
 
 const localName = (iri: string): string => iri.slice(Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/')) + 1);

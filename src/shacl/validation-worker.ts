@@ -21,9 +21,9 @@ async function dataStore(req: ValidationRequest): Promise<Store> {
   if (req.documents !== undefined) {
     loaded = null;
     const store = new Store();
-    for (let i = 0; i < req.documents.length; i++) {
+    for (const [i, document] of req.documents.entries()) {
       try {
-        store.addQuads((await parseRdf(req.documents[i], 'ntriples', undefined, `d${i}b`)) as never);
+        store.addQuads((await parseRdf(document, 'ntriples', undefined, `d${i}b`)) as never);
       } catch (e) {
         throw new ShaclFailure(`The data graph (document ${i + 1} of the imports closure) does not parse: ${(e as Error).message}`, 'data');
       }
@@ -36,8 +36,7 @@ async function dataStore(req: ValidationRequest): Promise<Store> {
 
 async function shapesStore(shapes: readonly ShapesDocument[]): Promise<Store> {
   const store = new Store();
-  for (let i = 0; i < shapes.length; i++) {
-    const doc = shapes[i];
+  for (const [i, doc] of shapes.entries()) {
     try {
       store.addQuads((await parseRdf(doc.text, doc.format, doc.base, `s${i}b`)) as never);
     } catch (e) {

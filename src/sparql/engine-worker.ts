@@ -50,7 +50,7 @@ function selectResult(json: JsonResults, limit: number): EvaluationResult {
   const blanks = new BlankLabels();
   const rows: ResultRow[] = all.slice(0, limit).map((b) => {
     const row: Record<string, ResultTerm> = {};
-    for (const name of Object.keys(b).sort()) row[name] = resultTerm(b[name], blanks);
+    for (const [name, term] of Object.entries(b).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) row[name] = resultTerm(term, blanks);
     return row;
   });
   return { kind: 'select', vars: json.head.vars ?? [], total: all.length, rows };

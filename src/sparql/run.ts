@@ -82,12 +82,14 @@ function describeAlternative(item: string): string | null {
 export function syntaxProblem(message: string): string {
   const m = /^error at (\d+):(\d+):\s*([\s\S]*)$/.exec(message.trim());
   if (m === null) return message.replace(/\s+/g, ' ').trim();
-  const where = `line ${Math.max(1, Number(m[1]) - 1)}, column ${m[2]}`;
-  const list = /^expected one of ([\s\S]*)$/.exec(m[3]);
-  if (list === null) return `${where}: ${m[3].replace(/\s+/g, ' ').trim()}`;
+  // every group takes part in a match (the last may be empty)
+  const [, line = '', column = '', detail = ''] = m;
+  const where = `line ${Math.max(1, Number(line) - 1)}, column ${column}`;
+  const list = /^expected one of ([\s\S]*)$/.exec(detail);
+  if (list === null) return `${where}: ${detail.replace(/\s+/g, ' ').trim()}`;
   const items = [
     ...new Set(
-      alternatives(list[1])
+      alternatives(list[1] ?? '')
         .map(describeAlternative)
         .filter((x): x is string => x !== null),
     ),

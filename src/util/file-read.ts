@@ -153,7 +153,8 @@ async function readChecked(file: string, rule: ReadRule): Promise<Buffer> {
         );
       chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
     }
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    const [only] = chunks;
+    return chunks.length === 1 && only !== undefined ? only : Buffer.concat(chunks, total);
   } finally {
     await handle.close();
   }

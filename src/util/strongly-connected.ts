@@ -23,12 +23,11 @@ export function stronglyConnectedComponents<N>(roots: Iterable<N>, successors: (
     if (index.has(root)) continue;
     const work: { n: N; next: number }[] = [{ n: root, next: 0 }];
     enter(root);
-    while (work.length > 0) {
+    for (let frame = work.at(-1); frame !== undefined; frame = work.at(-1)) {
       step();
-      const frame = work[work.length - 1];
       const succ = successors(frame.n);
       if (frame.next < succ.length) {
-        const m = succ[frame.next++];
+        const m = succ[frame.next++]!; // within bounds: checked just above
         if (!index.has(m)) {
           enter(m);
           work.push({ n: m, next: 0 });
@@ -38,10 +37,8 @@ export function stronglyConnectedComponents<N>(roots: Iterable<N>, successors: (
         continue;
       }
       work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1].n;
-        low.set(parent, Math.min(low.get(parent)!, low.get(frame.n)!));
-      }
+      const parent = work.at(-1);
+      if (parent !== undefined) low.set(parent.n, Math.min(low.get(parent.n)!, low.get(frame.n)!));
       if (low.get(frame.n) === index.get(frame.n)) {
         const component: N[] = [];
         let m: N;

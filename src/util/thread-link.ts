@@ -97,7 +97,8 @@ export class ThreadLink<T> {
     if (this.gone !== null) return Promise.reject(this.gone) as Answer<T[K]>;
     let f = this.methods.get(method);
     if (f === undefined) {
-      f = (this.remote as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method];
+      // a Comlink proxy answers every property name with a callable
+      f = (this.remote as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method]!;
       this.methods.set(method, f);
     }
     const answer = f(...args);

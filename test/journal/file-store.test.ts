@@ -263,6 +263,63 @@ test('entries another writer appended are numbered past, and a torn line it left
     );
   }));
 
+test('an entry is written as JSON.stringify writes it, whatever its principal, client, links and text', () =>
+  withStore(async (store, home) => {
+    const admin = Object.freeze({
+      kind: 'static token' as const,
+      client_id: 'static-token',
+      name: 'Local admin',
+      grant_id: null,
+      scopes: ['ontology:read'],
+    });
+    const agent = Object.freeze({
+      kind: 'oauth' as const,
+      client_id: 'c-1',
+      name: 'Agent "Q" \\ ü',
+      grant_id: 'g-1',
+      scopes: ['ontology:curate'],
+    });
+    const base = entry(7);
+    const shapes: ChangeEntry[] = [
+      base,
+      { ...base, principal: admin, client: { name: 'bench', version: '1' }, session_id: 's-1', document: '/other/ä "doc".ttl' },
+      { ...base, principal: agent, client: { name: 'c\n', version: '2\u0000' }, tool: null, cause: 'undo', undoes: 3 },
+      { ...base, principal: agent, cause: 'redo', redoes: 4, tool: 'wérk ü', session_id: 'lone \ud800 😀', time: 'T"\u2028' },
+      // a revert's entry, its keys in the recorder's order
+      {
+        type: 'change',
+        seq: 9,
+        time: base.time,
+        document: DOC,
+        batch: 'b9',
+        principal: admin,
+        client: null,
+        session_id: null,
+        tool: 'revert_changes',
+        cause: 'apply',
+        reverts: [1, 2],
+        changes: [{ op: 'add_axiom', axiom: 'AnnotationAssertion(rdfs:label <x> "😀\\\"")' }],
+        entities: ['x'],
+        revision_before: 9,
+        revision_after: 10,
+        fingerprint_before: 'f8',
+        fingerprint_after: 'f9',
+      },
+      {
+        ...base,
+        changes: [
+          { op: 'set_ontology_id', iri: 'http://e.org/o', version_iri: null, previous: { iri: null, version_iri: null } },
+          { op: 'set_prefix', prefix: 'e', namespace: 'http://e.org/', previous: null },
+        ],
+        entities: [],
+      },
+    ];
+    // twice: the second time from the cached principal and client
+    await Promise.all([...shapes, ...shapes].map((e) => store.append(DOC, [e])));
+    const bytes = await readFile(await journalFile(home));
+    assert.equal(bytes.toString('utf8', 0, dataEnd(bytes)), [...shapes, ...shapes].map(encodeRecord).join(''));
+  }));
+
 test('a batch is written byte for byte as its records encode: non-ASCII text, and more than the line buffer holds', () =>
   withStore(async (store, home) => {
     const label = (i: number) => `"Größe ${i} — 名前 😀"@de`;

@@ -7,7 +7,8 @@ import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import { Workspace } from '../../src/model/workspace.js';
 import { WorkspaceResolver } from '../../src/model/resolver.js';
 import { cls, isLogicalAxiom, subClassOf } from '../../src/model/terms.js';
-import { readSnapshotAxioms, queryAxiomText } from '../../src/reasoner/snapshot.js';
+import { readSnapshotAxioms, queryAxiom, snapshotRenderer } from '../../src/reasoner/snapshot.js';
+import { decodeAxioms, encodeAxioms } from '../../src/model/transfer.js';
 import { parseDlQuery, runDlQuery, selectAnswer, QUERY_CLASS_IRI } from '../../src/reasoner/dl-query.js';
 import { ReasoningSession } from '../../src/reasoner/pool.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
@@ -65,7 +66,7 @@ const DATA: QueryData = {
   subAll: ['bd', 'ba'],
   instancesDirect: ['id'],
   instancesAll: ['id', 'ia'],
-  unsupported: { count: 0, sample: [] },
+  unsupported: { count: 0, sample: encodeAxioms([]) },
   complete: true,
   elapsedMs: 0,
 };
@@ -85,7 +86,7 @@ test('selectAnswer picks the relation and the direct or transitive list', () => 
 test('parseDlQuery uses the window names (labels, local names) and the query axiom names the fresh class', () => {
   const { resolver } = workspace();
   const expr = parseDlQuery('Person and (owns some hound)', resolver);
-  const text = queryAxiomText(QUERY_CLASS_IRI, expr);
+  const text = snapshotRenderer().axiom(queryAxiom(QUERY_CLASS_IRI, expr));
   assert.equal(
     text,
     `EquivalentClasses(<${QUERY_CLASS_IRI}> ObjectIntersectionOf(<${E}Person> ObjectSomeValuesFrom(<${E}owns> <${E}Dog>)))`,
@@ -121,7 +122,7 @@ test('runDlQuery answers on the pool: equivalents, super/subclasses, instances; 
   const outside = await q('owns only Dog', 'all', true);
   assert.equal(outside.queryUnsupported, true);
   assert.equal(outside.complete, false);
-  assert.match(outside.unsupported.sample[0], /ObjectAllValuesFrom/);
+  assert.match(snapshotRenderer().axiom(decodeAxioms(outside.unsupported.sample)[0]!), /ObjectAllValuesFrom/);
 });
 
 test('a DL query over an inconsistent snapshot says so; the structural reasoner keeps to told facts', async () => {

@@ -14,7 +14,8 @@ export class RegistrationLimiter {
   admit(source: string, now: number): number | null {
     this.forgetBefore(now - WINDOW_MS);
     const times = this.recent.get(source) ?? [];
-    if (times.length >= this.perMinute) return Math.max(1, Math.ceil((times[0] + WINDOW_MS - now) / 1000));
+    const oldest = times[0];
+    if (oldest !== undefined && times.length >= this.perMinute) return Math.max(1, Math.ceil((oldest + WINDOW_MS - now) / 1000));
     times.push(now);
     this.recent.set(source, times);
     return null;
@@ -22,10 +23,9 @@ export class RegistrationLimiter {
 
   private forgetBefore(cutoff: number): void {
     for (const [source, times] of this.recent) {
-      let old = 0;
-      while (old < times.length && times[old] <= cutoff) old++;
-      if (old === times.length) this.recent.delete(source);
-      else if (old > 0) times.splice(0, old);
+      const kept = times.findIndex((t) => t > cutoff);
+      if (kept === -1) this.recent.delete(source);
+      else if (kept > 0) times.splice(0, kept);
     }
   }
 }

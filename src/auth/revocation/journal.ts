@@ -74,8 +74,8 @@ export function parseJournal(text: string, file = JOURNAL_FILE): ParsedJournal {
   const tail = lines.pop() ?? '';
   const entries: JournalEntry[] = [];
   let bytes = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const entry = parseEntry(lines[i]);
+  for (const [i, line] of lines.entries()) {
+    const entry = parseEntry(line);
     if (entry === null) {
       if (i === lines.length - 1 && tail === '') return { entries, bytes, torn: true };
       throw new Error(
@@ -83,7 +83,7 @@ export function parseJournal(text: string, file = JOURNAL_FILE): ParsedJournal {
       );
     }
     entries.push(entry);
-    bytes += Buffer.byteLength(lines[i], 'utf8') + 1;
+    bytes += Buffer.byteLength(line, 'utf8') + 1;
   }
   return { entries, bytes, torn: tail !== '' };
 }

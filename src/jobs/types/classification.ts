@@ -31,11 +31,12 @@ interface Taxonomy {
 /** Direct subclass edges between node representatives (least IRI) and equivalence groups, sorted. */
 function taxonomyOf(c: Classification): Taxonomy {
   const classes = c.data.members === '' ? [] : c.data.members.split('\n');
-  const representative = (iri: IRI): IRI => [iri, ...c.equivalents(iri)].sort(compare)[0];
+  const representative = (iri: IRI): IRI => c.equivalents(iri).reduce((least, e) => (compare(e, least) < 0 ? e : least), iri);
   const edges: { sub: IRI; super: IRI }[] = [];
-  const groups: IRI[][] = [];
+  const groups: [IRI, ...IRI[]][] = [];
   for (const iri of classes) {
-    const members = [iri, ...c.equivalents(iri)].sort(compare);
+    const members: [IRI, ...IRI[]] = [iri, ...c.equivalents(iri)];
+    members.sort(compare);
     if (members[0] !== iri) continue;
     if (members.length > 1) groups.push(members);
     if (members.includes(OWL_NOTHING)) continue;

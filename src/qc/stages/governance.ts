@@ -245,7 +245,7 @@ function importLayering(own: Ownership): Finding[] {
       if (!isLogicalAxiom(a)) continue;
       const subjects = axiomSubjects(a);
       if (subjects.length === 0 || !subjects.every((e) => own.imported.has(e))) continue;
-      const focus = subjects.map((e) => e.iri).sort()[0];
+      const focus = subjects.map((e) => e.iri).reduce((least, iri) => (iri < least ? iri : least));
       const text = renderer.axiom(a);
       out.push(
         finding('import_layering', `${a.kind} axiom about imported term <${focus}> is asserted in the audited ontology.`, focus, text, {

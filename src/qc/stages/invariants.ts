@@ -218,15 +218,17 @@ export async function invariantsStage(s: QcSnapshot, ctx: InvariantsStageContext
     };
   }
   const target = qcQueryTarget(s, ctx);
-  const results: InvariantResult[] = [];
-  for (const x of sourced) results.push(await checkInvariant(target, x.spec, ROWS_PER_INVARIANT, remainingMs(ctx.deadline)));
-  const findings = results.flatMap((r, i) => findingsOf(r, sourced[i].source));
+  const checked: { result: InvariantResult; source: string | null }[] = [];
+  for (const x of sourced)
+    checked.push({ result: await checkInvariant(target, x.spec, ROWS_PER_INVARIANT, remainingMs(ctx.deadline)), source: x.source });
+  const results = checked.map((c) => c.result);
+  const findings = checked.flatMap((c) => findingsOf(c.result, c.source));
   const errored = results.filter((r) => r.error !== undefined);
   const details = {
     checked: results.length,
     violated: results.filter((r) => r.violated).length,
     errors: errored.length,
-    invariants: results.map((r, i) => resultRow(r, sourced[i].source)),
+    invariants: checked.map((c) => resultRow(c.result, c.source)),
   };
   if (errored.length > 0) {
     const reason = `${errored.length} invariant(s) could not run: ${errored.map((r) => `${r.id} (${r.error})`).join('; ')}`;

@@ -27,7 +27,7 @@ export function policyShaclSource(policy: EffectivePolicy, projectRoot: string |
   return projectRoot === null || paths.length === 0 ? undefined : { kind: 'policy', projectRoot, paths };
 }
 
-const SEVERITY: readonly Severity[] = ['info', 'warn', 'error'];
+const SEVERITY: readonly [Severity, Severity, Severity] = ['info', 'warn', 'error'];
 
 const localName = (iri: string): string => iri.slice(Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/')) + 1);
 

@@ -215,6 +215,13 @@ const ENTITY_KINDS_SET: ReadonlySet<string> = new Set([
 
 const byIri = (a: Entity, b: Entity) => (a.iri < b.iri ? -1 : a.iri > b.iri ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
 
+/** Issues by their first entity (every issue names one; an issue without would come first). */
+function byFirstEntity(x: StructuralIssue, y: StructuralIssue): number {
+  const [a] = x.entities;
+  const [b] = y.entities;
+  return a === undefined || b === undefined ? (a === undefined ? 0 : 1) - (b === undefined ? 0 : 1) : byIri(a, b);
+}
+
 /** Entities in the signature of the audited ontologies, built-ins and the CQ namespace left out, by IRI. */
 function scopeTerms(scope: readonly Ontology[]): Entity[] {
   const out = new Set<Entity>();
@@ -282,18 +289,19 @@ function duplicateLabel(au: Audit): StructuralIssue[] {
   const ownedIris = new Set(au.owned.map((e) => e.iri));
   const out: StructuralIssue[] = [];
   for (const { labels, entities } of byLabel.values()) {
-    if (entities.length < 2 || !entities.some((e) => ownedIris.has(e.iri))) continue;
-    const shown = JSON.stringify(labels[0].lex) + (labels[0].lang === '' ? '' : '@' + labels[0].lang);
+    const [label] = labels;
+    if (label === undefined || entities.length < 2 || !entities.some((e) => ownedIris.has(e.iri))) continue;
+    const shown = JSON.stringify(label.lex) + (label.lang === '' ? '' : '@' + label.lang);
     const iris = entities.map((e) => e.iri).join(', ');
     // the focus's own label assertion is the axiom concerned: it keeps the finding id apart from the focus's other labels
     out.push({
       entities,
-      axiom: labels[0].axiom,
+      axiom: label.axiom,
       message: `Label ${shown} is used by ${entities.length} terms: ${iris}.`,
       detail: `${shown}: ${iris}`,
     });
   }
-  return out.sort((x, y) => byIri(x.entities[0], y.entities[0]) || (x.detail! < y.detail! ? -1 : x.detail! > y.detail! ? 1 : 0));
+  return out.sort((x, y) => byFirstEntity(x, y) || (x.detail! < y.detail! ? -1 : x.detail! > y.detail! ? 1 : 0));
 }
 
 function multipleLabels(au: Audit): StructuralIssue[] {
@@ -351,10 +359,10 @@ function undeclaredEntity(au: Audit): StructuralIssue[] {
     if (list === undefined) byIriMap.set(e.iri, [e]);
     else list.push(e);
   }
-  return [...byIriMap.values()].map((entities) => ({
+  return [...byIriMap].map(([iri, entities]) => ({
     entities,
     axiom: null,
-    message: `${entities.map((e) => e.kind).join(' and ')} ${name(au, entities[0].iri)} is used but not declared.`,
+    message: `${entities.map((e) => e.kind).join(' and ')} ${name(au, iri)} is used but not declared.`,
   }));
 }
 
@@ -413,25 +421,29 @@ function selfSubclass(au: Audit): StructuralIssue[] {
         out.push({ entities: [a.sub], axiom: a, message: `${name(au, a.sub.iri)} is asserted to be a subclass of itself.` });
     }
   }
-  return out.sort((x, y) => byIri(x.entities[0], y.entities[0]));
+  return out.sort(byFirstEntity);
 }
 
 /** One cycle through the component's first member (by IRI), found by breadth-first search inside it. */
-function cycleThrough(comp: readonly Entity[], edges: ReadonlyMap<Entity, readonly Entity[]>): Entity[] {
+function cycleThrough(comp: readonly [Entity, ...Entity[]], edges: ReadonlyMap<Entity, readonly Entity[]>): Entity[] {
   const members = new Set(comp);
-  const start = [...comp].sort(byIri)[0];
+  const start = comp.reduce((least, e) => (byIri(e, least) < 0 ? e : least));
   const parent = new Map<Entity, Entity>();
   const queue: Entity[] = [start];
-  for (let i = 0; i < queue.length; i++) {
-    for (const w of edges.get(queue[i]) ?? []) {
+  // breadth-first: for…of visits the entities pushed while it runs
+  for (const v of queue) {
+    for (const w of edges.get(v) ?? []) {
       if (!members.has(w)) continue;
       if (w === start) {
-        const path = [queue[i]];
-        while (path[0] !== start) path.unshift(parent.get(path[0])!);
+        const path = [v];
+        for (let head = v; head !== start;) {
+          head = parent.get(head)!; // every queued entity but start has a parent
+          path.unshift(head);
+        }
         return [...path, start];
       }
       if (!parent.has(w)) {
-        parent.set(w, queue[i]);
+        parent.set(w, v);
         queue.push(w);
       }
     }
@@ -456,7 +468,7 @@ function subclassCycle(au: Audit): StructuralIssue[] {
     (n) => edges.get(n) ?? [],
     () => au.clock.tick(),
   )
-    .filter((comp) => comp.length > 1)
+    .filter((comp): comp is [Entity, ...Entity[]] => comp.length > 1)
     .map((comp) => {
       const path = cycleThrough(comp, edges);
       const rendered = path.map((e) => name(au, e.iri)).join(' → ');
@@ -467,7 +479,7 @@ function subclassCycle(au: Audit): StructuralIssue[] {
         detail: rendered,
       };
     })
-    .sort((x, y) => byIri(x.entities[0], y.entities[0]));
+    .sort(byFirstEntity);
 }
 
 function isolatedClass(au: Audit): StructuralIssue[] {

@@ -88,7 +88,7 @@ export function qcJunit(g: ReleaseGateResult, createdAt: string): string {
       ['created_at', createdAt],
       ['required', String(stage.required)],
       ['identity_digest', stage.identity_digest],
-    ]) {
+    ] as const) {
       lines.push(`      <property${attrs({ name, value })}/>`);
     }
     lines.push('    </properties>');

@@ -6,14 +6,14 @@ import type { Ontology } from '../../model/ontology.js';
 import type { Workspace } from '../../model/workspace.js';
 
 /** Entity-type input enum → entity kind. */
-export const ENTITY_TYPE_INPUT: Readonly<Record<string, EntityKind>> = {
+export const ENTITY_TYPE_INPUT = {
   class: 'Class',
   object_property: 'ObjectProperty',
   data_property: 'DataProperty',
   annotation_property: 'AnnotationProperty',
   individual: 'NamedIndividual',
   datatype: 'Datatype',
-};
+} as const satisfies Readonly<Record<string, EntityKind>>;
 
 /** In a declared result shape: a list, or an object, whose items or fields the listed outputSchema leaves out. */
 export const AnyList = v.pipe(v.array(v.unknown()), v.readonly());

@@ -33,7 +33,7 @@ export function success(body: JsonObject): ToolResult {
  * structuredContent (success and failure make every result so), which is reused rather than redone.
  */
 export function resultJson(result: ToolResult): string {
-  const text = result.content[0].text;
+  const text = result.content[0]!.text; // a result holds one text item, its structuredContent as JSON
   return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${text},"isError":${result.isError}}`;
 }
 

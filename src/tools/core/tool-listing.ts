@@ -354,7 +354,8 @@ export function listTools(defs: readonly ToolDefinition[]): ListedTool[] {
       name: def.name,
       title: toolTitle(def.name),
       description: def.description,
-      inputSchema: listedSchema(schemas[i], i, homes, names, shown) as ListedTool['inputSchema'],
+      // schemas runs parallel to defs
+      inputSchema: listedSchema(schemas[i]!, i, homes, names, shown) as ListedTool['inputSchema'],
       ...(output === undefined ? {} : { outputSchema: output as ListedTool['inputSchema'] }),
       annotations: toolAnnotations(def),
     };

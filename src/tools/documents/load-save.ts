@@ -361,8 +361,9 @@ const RDF_FORMATS: ReadonlySet<FormatId> = new Set(['turtle', 'ntriples', 'nquad
 function closureOf(o: Ontology, find: (iri: IRI) => Ontology | undefined): Ontology[] {
   const seen = new Set<Ontology>([o]);
   const queue = [o];
-  for (let i = 0; i < queue.length; i++) {
-    for (const iri of queue[i].imports) {
+  // breadth-first: for…of visits the ontologies pushed while it runs
+  for (const next of queue) {
+    for (const iri of next.imports) {
       const target = find(iri);
       if (target !== undefined && !seen.has(target)) {
         seen.add(target);
@@ -419,8 +420,7 @@ async function planImports(
   const planned = new Map<IRI, Ontology>(ontologyIds(root).map((iri) => [iri, root]));
   const catalogs = new SiblingCatalogs();
   const queue: { o: Ontology; file: string | null }[] = [{ o: root, file: rootFile }];
-  for (let i = 0; i < queue.length; i++) {
-    const { o, file } = queue[i];
+  for (const { o, file } of queue) {
     for (const iri of [...o.imports].sort()) {
       if (planned.has(iri) || reasons.has(iri)) continue;
       const loaded = ws.find(iri);
@@ -487,8 +487,7 @@ export function importEdges(
   const unresolved: JsonObject[] = [];
   const queue: { o: Ontology; depth: number }[] = [{ o: root, depth: 0 }];
   const seen = new Set([root]);
-  for (let i = 0; i < queue.length; i++) {
-    const { o, depth } = queue[i];
+  for (const { o, depth } of queue) {
     const source = { source_ontology: ontologyLabel(o), source_document: o.documentIri };
     for (const iri of [...o.imports].sort()) {
       const target = find(iri);

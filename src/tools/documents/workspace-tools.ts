@@ -33,7 +33,8 @@ function loadedOntology(ws: Workspace, raw: string): Ontology {
   const byLabel = ws.ontologies.filter((o) => ontologyLabel(o) === ref);
   const byDocument = ws.ontologies.filter((o) => o.documentIri === ref || (asPath !== null && documentPath(o.documentIri) === asPath));
   for (const found of [byLabel, byDocument]) {
-    if (found.length === 1) return found[0];
+    const [only] = found;
+    if (found.length === 1 && only !== undefined) return only;
     if (found.length > 1) {
       const candidates = found.map((o) => o.documentIri ?? ontologyLabel(o));
       throw new ToolFailure(

@@ -115,7 +115,7 @@ function normalizedRows(delta: readonly Change[], ctx: ToolContext): JsonObject[
       op: c.kind === 'AddAxiom' ? 'add' : 'remove',
       axiom_type: axiomTypeName(c.axiom),
       axiom: renderAxiom(c.axiom, ctx),
-      line: axiomLines([c.axiom])[0],
+      line: axiomLines([c.axiom])[0]!, // one line per axiom
     });
   }
   const key = (r: (typeof rows)[number]) => (r.op === 'add' ? '0' : '1') + r.axiom + '\u0000' + r.line;
@@ -455,7 +455,7 @@ export const rebaseChangeSet = defineTool({
     const replanned = plan(cached.request.operations, ctx, cached.request.strict);
     const conflicts: JsonObject[] = [];
     cached.rows.forEach((was, i) => {
-      const now = replanned.rows[i];
+      const now = replanned.rows[i]!; // the same operations plan to as many rows
       if (was.axiom !== now.axiom || was.error !== now.error)
         conflicts.push({ position: i, was: resolvedForm(was), now: resolvedForm(now) });
     });

@@ -239,8 +239,9 @@ function planDelete(o: Ontology, senses: readonly Entity[]): DeletePlan {
   const deleted = senses.filter((e) => index.referencing.has(e));
   const removed = new Set<Axiom>();
   for (const e of deleted) for (const a of index.referencing.get(e) ?? []) removed.add(a);
-  if (deleted.length === 0) return { deleted, removed, dangling: 0 };
-  const iri = deleted[0].iri;
+  const [first] = deleted;
+  if (first === undefined) return { deleted, removed, dangling: 0 };
+  const iri = first.iri;
   // the IRI's own annotations go with its last sense: a punned sense that stays keeps them
   const staysReferenced = KIND_ORDER.some((k) => [...(index.referencing.get(makeEntity(k, iri)) ?? [])].some((a) => !removed.has(a)));
   if (staysReferenced) return { deleted, removed, dangling: 0 };
@@ -369,7 +370,8 @@ export const deprecateEntity = defineTool({
     const active = ctx.workspace.active;
     const iri = iriOf(args.entity, ctx);
     const senses = sensesOf(iri, ctx);
-    if (senses.length === 0) throw notFound(args.entity);
+    const [sense] = senses;
+    if (sense === undefined) throw notFound(args.entity);
     refuseBuiltIn(senses, 'deprecate_entity');
     const subject = `<${iri}>`;
     const built: BuiltAxiom[] = [];
@@ -399,7 +401,7 @@ export const deprecateEntity = defineTool({
     for (const b of built) if (!hasAnnotation(active, b.axiom)) changes.push(...addsFor(b, active, planned));
     if (changes.length > 0) ctx.workspace.apply(changes);
     return {
-      deprecated: entityRow(senses[0], ctx),
+      deprecated: entityRow(sense, ctx),
       ...(replacedBy === undefined ? {} : { replaced_by: replacedBy }),
       applied: changes.length,
       ...newEntitiesField(built, ctx),

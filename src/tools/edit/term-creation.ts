@@ -108,7 +108,7 @@ function planBatch<A>(
   const planned = plan(operations, ctx, false);
   const created = new Set<Entity>(items.map((it) => it.entity));
   for (const row of planned.rows) {
-    const { item, field } = origin[row.index];
+    const { item, field } = origin[row.index]!; // origin runs parallel to the planned operations
     if (row.error !== undefined) throw fail(item, field, row.error);
     const minted = strict ? row.newEntities.find((e) => !created.has(e)) : undefined;
     if (minted !== undefined)
@@ -130,7 +130,7 @@ function createOne<A>(args: A & { strict: boolean }, expand: Expand<A>, ctx: Too
   const batch = planBatch([args], expand, {}, args.strict, ctx, () => '');
   const result = ctx.workspace.apply(batch.delta);
   return {
-    created: entityRow(batch.items[0].entity, ctx),
+    created: entityRow(batch.items[0]!.entity, ctx), // one item per argument
     ...newEntitiesField(distinctNewEntities(batch.plan.rows), ctx),
     applied: result.effective,
     ...(result.effective ? {} : { note: 'Everything requested was already present; nothing changed.' }),

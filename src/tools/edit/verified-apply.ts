@@ -167,7 +167,7 @@ export async function applyVerified(args: VerifiedApply, ctx: ToolContext): Prom
     verify: verifyBlock(mode, pf, {
       ...facts,
       applied: effective,
-      note: `${verdict[0].toUpperCase()}${verdict.slice(1)}${effective ? '.' : '; the batch changed nothing.'}`,
+      note: `${verdict.charAt(0).toUpperCase()}${verdict.slice(1)}${effective ? '.' : '; the batch changed nothing.'}`,
       extra,
     }),
   };

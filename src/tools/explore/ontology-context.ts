@@ -265,7 +265,7 @@ export function lookUpEntities(ref: string, ctx: ToolContext): Entity[] {
 }
 
 /** The entities of one IRI a reference names (every punned kind); ambiguity is an error, absence not_found. */
-function requireOneIri(ref: string, ctx: ToolContext): Entity[] {
+function requireOneIri(ref: string, ctx: ToolContext): [Entity, ...Entity[]] {
   let iri: IRI;
   try {
     iri = ctx.resolver.resolve(ref).iri;
@@ -274,9 +274,9 @@ function requireOneIri(ref: string, ctx: ToolContext): Entity[] {
     throw err;
   }
   const kinds = ctx.resolver.kindsOf(iri);
-  const found = KIND_ORDER.filter((k) => kinds.has(k)).map((k) => makeEntity(k, iri));
-  if (found.length === 0) throw new ToolFailure(`No entity found for '${ref}'.`, 'not_found');
-  return found;
+  const [first, ...rest] = KIND_ORDER.filter((k) => kinds.has(k)).map((k) => makeEntity(k, iri));
+  if (first === undefined) throw new ToolFailure(`No entity found for '${ref}'.`, 'not_found');
+  return [first, ...rest];
 }
 
 // ---------------------------------------------------------------- summarize_ontology

@@ -33,19 +33,22 @@ export function normalize(s: string): string {
 /** Levenshtein distance, bounded: returns max+1 as soon as it must exceed max. */
 function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  // rows of the distance table; a row's cells are read back only at indexes it has already filled
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     let rowMin = i;
+    let left = i;
     for (let j = 1; j <= b.length; j++) {
-      const d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const d = Math.min(prev[j]! + 1, left + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
       cur.push(d);
+      left = d;
       if (d < rowMin) rowMin = d;
     }
     if (rowMin > max) return max + 1;
     prev = cur;
   }
-  return prev[b.length];
+  return prev[b.length]!;
 }
 
 interface Candidate {
@@ -265,7 +268,7 @@ export const searchEntities = defineTool({
       ...(next < hits.length ? { next_offset: next } : {}),
       ...(omitted > 0 ? { lexical_match_count: matchCount, lexical_candidates_truncated: omitted } : {}),
       would_mint: mintable && exactIris.length === 0,
-      best_match: exactIris.length === 1 ? exactIris[0] : null,
+      best_match: exactIris.length === 1 ? (exactIris[0] ?? null) : null,
       mint_blocked_by_collision: collision,
       reuse_candidate:
         reuse === null

@@ -258,7 +258,8 @@ const LocalEntity = v.strictObject({
 type Action = 'reuse_iri' | 'add_mapping' | 'mint_local_with_mapping';
 
 /** An endpoint as an IRI: absolute, or a CURIE of the active ontology's prefixes. */
-function endpointIri(ctx: ToolContext, value: string, column: string): string {
+function endpointIri(ctx: ToolContext, value: string | undefined, column: string): string {
+  if (value === undefined) throw new ToolFailure(`mapping.${column}: required`, 'invalid_argument', { argument: 'mapping' });
   if (value === 'sssom:NoTermFound' || value.startsWith('"'))
     throw new ToolFailure(`mapping.${column}: literal and sssom:NoTermFound endpoints cannot be proposed`, 'invalid_argument', {
       argument: 'mapping',
@@ -555,7 +556,7 @@ async function accept(ctx: ToolContext, p: Proposal, args: AcceptArgs): Promise<
   const mintsNow = mint === null;
   if (mint === null) {
     const local = body.local_entity!;
-    const e = entity(ENTITY_TYPES[local.type], local.iri);
+    const e = entity(ENTITY_TYPES[local.type]!, local.iri); // the schema's picklist holds ENTITY_TYPES' keys
     const label = annotationProperty(RDFS_LABEL);
     const axioms = [
       declaration(e),

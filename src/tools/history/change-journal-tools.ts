@@ -308,12 +308,13 @@ export const recoverUnsavedChanges = defineTool({
     const notices = recorder.recoveryNotices;
     let document = args.document;
     if (document === undefined) {
-      if (notices.length === 0) return { pending: [], message: 'No unsaved changes are waiting for recovery.' };
+      const [only] = notices;
+      if (only === undefined) return { pending: [], message: 'No unsaved changes are waiting for recovery.' };
       if (notices.length > 1)
         throw new ToolFailure('Several documents have set-aside changes; name one', 'invalid_argument', {
           documents: notices.map((n) => n.document),
         });
-      document = notices[0].document;
+      document = only.document;
     }
     const state = await recorder.store.readSince(document, 0);
     const entries = asideEntries(state);

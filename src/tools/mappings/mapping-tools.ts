@@ -75,10 +75,11 @@ function page<T>(
 ): { items: T[]; returned: number; next_cursor?: string } {
   const out: T[] = [];
   let bytes = 0;
-  for (let i = offset; i < items.length && out.length < limit; i++) {
-    const size = Buffer.byteLength(JSON.stringify(items[i]), 'utf8');
+  for (const item of items.slice(offset)) {
+    if (out.length >= limit) break;
+    const size = Buffer.byteLength(JSON.stringify(item), 'utf8');
     if (out.length > 0 && bytes + size > PAGE_BUDGET) break;
-    out.push(items[i]);
+    out.push(item);
     bytes += size;
   }
   const next = offset + out.length;

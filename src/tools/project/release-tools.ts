@@ -8,13 +8,21 @@ import { checkLocalPath } from '../../policy/path-rules.js';
 import { isInside } from '../../policy/paths.js';
 import { denied } from '../../policy/denial.js';
 import type { PolicyResolution } from '../../policy/resolution.js';
-import { runReleaseGate, type ReleaseGateRun, type ReleaseRequest } from '../../release/release-gate.js';
-import { baselineSummary } from '../../release/baseline.js';
-import { buildRelease, ContainmentError, writeRelease, type ReleaseBundle, type ReleaseFile } from '../../release/artifacts.js';
-import { qcMarkdown } from '../../release/reports/markdown.js';
+import type { ReleaseGateRun, ReleaseRequest } from '../../release/release-gate.js';
+import type { ReleaseBundle, ReleaseFile } from '../../release/artifacts.js';
 import { ISO_UTC } from '../../release/result.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
 import { AnyList, AnyObject, StringList } from '../core/result-shapes.js';
+import { lazyModule } from '../../util/lazy.js';
+
+// The release machinery (gate, baseline, artifacts, reports) loads with the first release call, not with
+// every window.
+const release = lazyModule(async () => ({
+  gate: await import('../../release/release-gate.js'),
+  baseline: await import('../../release/baseline.js'),
+  artifacts: await import('../../release/artifacts.js'),
+  markdown: await import('../../release/reports/markdown.js'),
+}));
 
 /** What `created_at` reads on a preview (run_release_gate, dry runs without `created_at`). */
 export const PREVIEW = 'PREVIEW';
@@ -117,7 +125,8 @@ export const runReleaseGateTool = defineTool({
   capabilities: ['ontology:release', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {
-    const run = await runReleaseGate(ctx, request('run_release_gate', args));
+    const { gate, baseline, artifacts, markdown } = await release();
+    const run = await gate.runReleaseGate(ctx, request('run_release_gate', args));
     const g = run.result;
     return {
       ...run.qc,
@@ -127,11 +136,13 @@ export const runReleaseGateTool = defineTool({
       version_iri: g.ontology.version_iri,
       // TOOLS.md shows round_trip as an object: a gate that did not start says so there too (no format was chosen)
       round_trip: g.round_trip ?? { clean: false, format: null, skipped: true, reason: g.manifest_blocker },
-      baseline: baselineSummary(g.baseline),
+      baseline: baseline.baselineSummary(g.baseline),
       created_at: PREVIEW,
       manifest_preview:
-        g.manifest_blocker === null ? buildRelease(g, PREVIEW).manifest : { manifest_available: false, reason: g.manifest_blocker },
-      reports_preview: { markdown: qcMarkdown(g, PREVIEW), formats: ['json', 'markdown', 'junit', 'sarif'] },
+        g.manifest_blocker === null
+          ? artifacts.buildRelease(g, PREVIEW).manifest
+          : { manifest_available: false, reason: g.manifest_blocker },
+      reports_preview: { markdown: markdown.qcMarkdown(g, PREVIEW), formats: ['json', 'markdown', 'junit', 'sarif'] },
     };
   },
 });
@@ -197,7 +208,8 @@ const PrepareOutput = v.object({
 });
 
 async function prepare(args: PrepareArgs, ctx: ToolContext): Promise<v.InferOutput<typeof PrepareOutput>> {
-  const run = await runReleaseGate(ctx, request('prepare_release', args));
+  const { gate, artifacts } = await release();
+  const run = await gate.runReleaseGate(ctx, request('prepare_release', args));
   const g = run.result;
   if (g.gate !== 'pass') {
     throw new ToolFailure(
@@ -213,7 +225,7 @@ async function prepare(args: PrepareArgs, ctx: ToolContext): Promise<v.InferOutp
   }
   const outputDir = await outputDirectory(ctx, run.resolution, args.output_dir);
   const createdAt = args.created_at ?? (args.dry_run ? PREVIEW : new Date().toISOString());
-  const bundle = buildRelease(g, createdAt);
+  const bundle = artifacts.buildRelease(g, createdAt);
   const common = {
     dry_run: args.dry_run,
     gate: g.gate,
@@ -233,9 +245,9 @@ async function prepare(args: PrepareArgs, ctx: ToolContext): Promise<v.InferOutp
     };
   }
   try {
-    await writeRelease(outputDir, bundle.files);
+    await artifacts.writeRelease(outputDir, bundle.files);
   } catch (err) {
-    if (err instanceof ContainmentError) {
+    if (err instanceof artifacts.ContainmentError) {
       throw denied(`prepare_release: ${err.message}; nothing was written`, [], {
         path: err.target,
         denied_by: 'release output containment',

@@ -36,8 +36,10 @@ function nextId(catalog: QuestionCatalog): string {
 /** TOOLS.md: follow the store already holding the id, else the first existing store, else robot-sparql-dir (annotations when unsaved). */
 function chooseConvention(catalog: QuestionCatalog, id: string, document: string | null): Convention {
   const holders = [...new Set(catalog.questions.filter((s) => s.question.id === id).map((s) => s.convention))];
-  if (holders.length === 1) return holders[0];
-  if (catalog.conventionsFound.length > 0) return catalog.conventionsFound[0];
+  const [holder] = holders;
+  if (holders.length === 1 && holder !== undefined) return holder;
+  const [found] = catalog.conventionsFound;
+  if (found !== undefined) return found;
   return document === null ? 'ontology-annotations' : 'robot-sparql-dir';
 }
 
@@ -205,7 +207,8 @@ export const removeCompetencyQuestion = defineTool({
     const holders = catalog.questions.filter(
       (s) => s.question.id === args.id && (args.convention === undefined || s.convention === args.convention),
     );
-    if (holders.length === 0) {
+    const [holder] = holders;
+    if (holder === undefined) {
       throw new ToolFailure(
         `No competency question '${args.id}'${args.convention === undefined ? '' : ` in ${args.convention}`}`,
         'not_found',
@@ -219,7 +222,7 @@ export const removeCompetencyQuestion = defineTool({
         conventions,
       });
     }
-    const { convention, source } = holders[0];
+    const { convention, source } = holder;
     if (convention === 'ontology-annotations') {
       const change = removeChange(o, args.id);
       if (change !== null) ctx.workspace.apply([change]);

@@ -10,7 +10,7 @@ import { signature } from '../../model/walk.js';
 import { ManchesterParseError, ExpressionNestingError } from '../../model/formats/manchester/expression.js';
 import { REASONER_STATUSES, type Classification, type ReasoningSession } from '../../reasoner/pool.js';
 import { implementationDigest, reasonerById, reasoners, sortedReasoners, type CapabilityRow } from '../../reasoner/registry.js';
-import { readAxiomLines } from '../../reasoner/snapshot.js';
+import { decodeAxioms } from '../../model/transfer.js';
 import { parseDlQuery, runDlQuery, type DlRelation } from '../../reasoner/dl-query.js';
 import type { UnsupportedData } from '../../reasoner/pool-worker.js';
 import { always, defineTool, never, stepMeasure, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
@@ -53,7 +53,7 @@ const sampleRows = new WeakMap<UnsupportedData, { axiom_type: string; rendering:
 function unsupportedReport(u: UnsupportedData, ctx: ToolContext): { count: number; sample: readonly unknown[]; truncated?: number } {
   let rows = sampleRows.get(u);
   if (rows === undefined) {
-    rows = readAxiomLines(u.sample).map((a: Axiom) => ({ axiom_type: axiomTypeName(a), rendering: renderAxiom(a, ctx) }));
+    rows = decodeAxioms(u.sample).map((a: Axiom) => ({ axiom_type: axiomTypeName(a), rendering: renderAxiom(a, ctx) }));
     rows.sort((a, b) => (a.rendering < b.rendering ? -1 : a.rendering > b.rendering ? 1 : 0));
     sampleRows.set(u, rows);
   }
@@ -456,7 +456,7 @@ export const getReasonerCapabilities = defineTool({
   handler: (_args, ctx) => {
     const r = ctx.window.reasoning.selected;
     const semantic = { reasoner: r.id, version: r.version, unsupported_constructs: 'abstracted-opaque', rules: 'ignored' };
-    const configuration = { ...semantic, execution: 'piscina-pool', snapshot: 'functional-syntax', default_timeout_ms: DEFAULT_TIMEOUT_MS };
+    const configuration = { ...semantic, execution: 'task-pool', snapshot: 'binary-transfer', default_timeout_ms: DEFAULT_TIMEOUT_MS };
     const identity = {
       id: r.id,
       name: r.name,

@@ -236,14 +236,15 @@ export const removeRule = defineTool({
     const listed = orderedRules([active], view);
     let chosen = listed;
     if (args.index !== undefined) {
-      if (args.index >= listed.length) {
+      const rule = listed[args.index];
+      if (rule === undefined) {
         throw new ToolFailure(
           `Rule index ${args.index} is out of range: the active ontology has ${listed.length} rule${listed.length === 1 ? '' : 's'}.`,
           'not_found',
           { count: listed.length },
         );
       }
-      chosen = [listed[args.index]];
+      chosen = [rule];
     }
     if (args.label !== undefined) {
       const label = args.label;

@@ -9,7 +9,7 @@ import { syntaxProblem, evaluateRead, prologue, queryPrefixes, queryResult, refu
 import { SparqlFailure } from '../../sparql/engine.js';
 import { inferredDocument } from '../../sparql/inferred.js';
 import { describeSchema } from '../../sparql/schema.js';
-import { checkInvariants, duplicateId, invariantSpec } from '../../sparql/invariants.js';
+import { checkInvariants, duplicateId, invariantSpec, type InvariantSeverity } from '../../sparql/invariants.js';
 import { liveTarget } from '../../sparql/target.js';
 import { OWL, RDF, RDFS, XSD } from '../../model/vocab.js';
 
@@ -262,7 +262,7 @@ export const sparqlSchema = defineTool({
 });
 
 const Severity = v.picklist(['error', 'warn', 'info']);
-const RANK: Readonly<Record<string, number>> = { none: 99, info: 1, warn: 2, error: 3 };
+const RANK = { none: 99, info: 1, warn: 2, error: 3 } as const satisfies Readonly<Record<InvariantSeverity | 'none', number>>;
 
 const Invariant = v.strictObject({
   sparql: Query,
