@@ -223,10 +223,11 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
     transport.onmessage = receive;
     assert.ok(sent.includes('"outputSchema"'), 'the whole list, output schemas included');
     // not the issue's 60 KB: names, titles, hints, every argument's name, type, enum and required, and each
-    // output schema's required fields with its error alternative take about 55 KB before any description
-    // (bench/tool-list-size.ts prints the parts)
-    assert.ok(Buffer.byteLength(sent) <= 70 * 1024, `full tools/list is ${Buffer.byteLength(sent)} bytes`);
-    const bounds = { core: 24, curation: 48, review: 36 } as const;
+    // output schema's required fields with its error alternative take 59.7 KB before any description. Measured
+    // (bench/tool-list-size.ts prints the parts): 74,776 bytes = descriptions 7.2 KB + input schemas 39.2 KB +
+    // output schemas of 89 tools 11.8 KB (4.5 KB of it the 29 added last) + names, titles and hints
+    assert.ok(Buffer.byteLength(sent) <= 74 * 1024, `full tools/list is ${Buffer.byteLength(sent)} bytes`);
+    const bounds = { core: 24, curation: 49, review: 37 } as const;
     for (const [profile, kb] of Object.entries(bounds)) {
       const size = Buffer.byteLength(JSON.stringify({ tools: listTools(profileTools(profile as keyof typeof bounds)) }));
       assert.ok(size <= kb * 1024, `${profile} tools/list is ${size} bytes`);
@@ -450,8 +451,97 @@ const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args
   ['list_competency_questions', {}],
   ['run_competency_questions', {}],
   ['remove_competency_question', { id: 'CQ-1' }],
+  ['sparql_query', { query: 'SELECT ?c WHERE { ?c a owl:Class }' }],
+  ['sparql_query', { query: 'ASK { ?c a owl:Class }' }],
+  ['sparql_query', { query: 'CONSTRUCT { ?c a owl:Class } WHERE { ?c a owl:Class }' }],
+  ['sparql_validate', { query: 'SELECT ?c WHERE { ?c a owl:Class }', dry_run: true }],
+  ['sparql_schema', {}],
+  ['verify_ontology', { queries: [{ sparql: 'ASK { ?c rdfs:subClassOf ?c }' }] }],
+  ['validate_ontology', { with_reasoner: true }],
+  ['validate_governance', { required_annotations: ['label'] }],
+  [
+    'shacl_validate',
+    {
+      shapes:
+        '@prefix sh: <http://www.w3.org/ns/shacl#> . @prefix owl: <http://www.w3.org/2002/07/owl#> . ' +
+        '@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . ' +
+        '<urn:shape> a sh:NodeShape ; sh:targetClass owl:Class ; sh:property [ sh:path rdfs:label ; sh:minCount 1 ] .',
+    },
+  ],
+  ['list_mappings', { path: 'zoo.sssom.tsv' }],
+  [
+    'add_mapping',
+    (results) => ({
+      path: 'zoo.sssom.tsv',
+      expected_mapping_revision: results.get('list_mappings')!.mapping_revision,
+      mapping: {
+        subject_id: 'zoo:Bird',
+        predicate_id: 'skos:exactMatch',
+        object_id: 'other:Bird',
+        mapping_justification: 'semapv:ManualMappingCuration',
+      },
+      prefix_map: { zoo: 'http://example.org/zoo#', other: 'http://other.org/onto/' },
+      mapping_set_id: 'http://example.org/zoo/mappings',
+      license: 'https://example.org/license',
+      confirm: true,
+    }),
+  ],
+  ['validate_mappings', { path: 'zoo.sssom.tsv' }],
+  [
+    'export_sssom',
+    (results) => ({
+      path: 'zoo.sssom.tsv',
+      expected_mapping_revision: results.get('add_mapping')!.mapping_revision,
+      destination: 'zoo-export.sssom.tsv',
+      confirm: true,
+    }),
+  ],
+  [
+    'remove_mapping',
+    (results) => ({
+      path: 'zoo.sssom.tsv',
+      expected_mapping_revision: results.get('add_mapping')!.mapping_revision,
+      mapping_id: results.get('add_mapping')!.mapping_id,
+      confirm: true,
+    }),
+  ],
+  [
+    'import_sssom',
+    (results) => ({
+      path: 'zoo.sssom.tsv',
+      expected_mapping_revision: results.get('remove_mapping')!.mapping_revision,
+      source: 'zoo-export.sssom.tsv',
+      mode: 'merge',
+      confirm: true,
+    }),
+  ],
+  ['start_job', { type: 'classification', idempotency_key: 'output-shapes', request: {} }],
+  ['get_job', (results) => ({ job_id: (results.get('start_job')!.job as Args).job_id })],
+  ['cancel_job', (results) => ({ job_id: (results.get('start_job')!.job as Args).job_id })],
+  ['list_jobs', {}],
+  ['inspect_imports', {}],
+  ['write_catalog', {}],
+  ['get_project_policy', {}],
   ['write_project_policy_template', {}],
+  ['validate_project_policy', {}],
 ];
+
+/**
+ * Tools with a declared shape whose calls need more than this fixture (a policy that passes the release
+ * gate, an audit home, a finished job's artifact, an HTTPS term provider): their own end-to-end files call
+ * them through support.ts's `call`, which checks every success against the declaration and the listed
+ * outputSchema.
+ */
+const OUTPUT_CHECKED_ELSEWHERE: Readonly<Record<string, string>> = {
+  run_release_gate: 'release-tools.test.ts',
+  prepare_release: 'release-tools.test.ts',
+  export_audit_log: 'audit-log.test.ts',
+  export_job_artifact: 'job-tools.test.ts',
+  search_external_terms: 'external-term-tools.test.ts',
+  inspect_external_term: 'external-term-tools.test.ts',
+  propose_term_reuse: 'external-term-tools.test.ts',
+  accept_reuse_proposal: 'external-term-tools.test.ts',
+};
 
 test('structuredContent validates against the listed outputSchema (SDK client and Ajv) and against the declaration', async () => {
   const s = await serveTempOntology('athene-output-', 'zoo.ttl', await readFile(fixture('zoo.ttl'), 'utf8'));
@@ -468,7 +558,9 @@ test('structuredContent validates against the listed outputSchema (SDK client an
       'every declared shape is listed',
     );
     const called = new Set(OUTPUT_CALLS.map(([name]) => name));
-    for (const t of declared) assert.ok(called.has(t.name), `${t.name} has an outputSchema but is not called here`);
+    for (const t of declared)
+      assert.ok(called.has(t.name) || t.name in OUTPUT_CHECKED_ELSEWHERE, `${t.name} has an outputSchema but is not called here`);
+    for (const name of Object.keys(OUTPUT_CHECKED_ELSEWHERE)) assert.ok(TOOLS_BY_NAME.get(name)?.output !== undefined, name);
     const ajv = new AjvJsonSchemaValidator();
     const results = new Map<string, Args>();
     let validated = 0;

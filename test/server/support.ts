@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import * as v from 'valibot';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import type { RawSettings } from '../../src/settings/settings.js';
 import { PRINCIPAL_VERSION, staticPrincipal, type Principal } from '../../src/auth/principal.js';
@@ -20,6 +22,7 @@ import { WindowState } from '../../src/window/state.js';
 import { ApprovalQueue } from '../../src/window/approvals.js';
 import { runTool } from '../../src/tools/core/tool-gate.js';
 import { TOOLS_BY_NAME } from '../../src/tools/core/tool-catalog.js';
+import { outputJsonSchema } from '../../src/tools/core/tool-listing.js';
 import type { ToolContext, WindowSettings } from '../../src/tools/core/tool.js';
 
 /** test/fixtures/server, resolved from the compiled file in dist/test/server. */
@@ -189,7 +192,25 @@ export interface CallOutcome {
   body: Record<string, unknown>;
 }
 
-/** Calls a tool and checks that the text block mirrors the structured content. */
+const outputValidator = new AjvJsonSchemaValidator();
+
+/**
+ * Every success of a tool that declares its result shape fits that declaration (types and nested shapes)
+ * and the outputSchema listed from it, whichever test makes the call: the tests reach every mode.
+ */
+function checkDeclaredShape(name: string, body: Record<string, unknown>): void {
+  const def = TOOLS_BY_NAME.get(name);
+  if (def?.output === undefined) return;
+  const typed = v.safeParse(def.output, body);
+  if (!typed.success) {
+    const issues = typed.issues.map((i) => `${v.getDotPath(i) ?? ''} ${i.message}`).join('; ');
+    throw new Error(`${name}: the result does not fit its declared shape: ${issues}`);
+  }
+  const listed = outputValidator.getValidator(outputJsonSchema(def)!)(body);
+  if (!listed.valid) throw new Error(`${name}: the result does not fit its listed outputSchema: ${listed.errorMessage}`);
+}
+
+/** Calls a tool and checks that the text block mirrors the structured content, and a success its declared shape. */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
   const result = await client.callTool({ name, arguments: args });
   const body = result.structuredContent as Record<string, unknown>;
@@ -197,6 +218,7 @@ export async function call(client: Client, name: string, args: Record<string, un
   if (content.length !== 1 || JSON.stringify(JSON.parse(content[0].text)) !== JSON.stringify(body)) {
     throw new Error(`text block does not mirror structuredContent for ${name}`);
   }
+  if (result.isError !== true) checkDeclaredShape(name, body);
   return { isError: result.isError === true, body };
 }
 

@@ -36,6 +36,7 @@ import {
 } from '../../imports/lock-mode.js';
 import { revisionEnvelope, sameRevision } from '../../model/revision.js';
 import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { AnyList, AnyObject } from '../core/result-shapes.js';
 import { sha256Digest } from '../../util/digest.js';
 
 // ---------------------------------------------------------------- lock_mode for load_ontology
@@ -271,7 +272,7 @@ function edgeRow(e: ImportEdge): JsonObject {
 }
 
 /** The inspect_imports report of one import graph. */
-export function importReport(g: ImportGraph): JsonObject {
+export function importReport(g: ImportGraph) {
   const cycles = importCycles(g);
   const conflicts = importConflicts(g);
   const missing = missingEdges(g);
@@ -312,5 +313,18 @@ export const inspectImports = defineTool({
   input: v.strictObject({}),
   capabilities: ['ontology:read'],
   mutating: never,
+  output: v.object({
+    root: AnyObject,
+    summary: AnyObject,
+    ontologies: AnyList,
+    imports: AnyList,
+    resolved_imports: AnyList,
+    missing_imports: AnyList,
+    cycles: AnyList,
+    conflicts: AnyList,
+    missing_imports_clear: v.boolean(),
+    conflicts_clear: v.boolean(),
+    import_integrity_ok: v.boolean(),
+  }),
   handler: (_args, ctx) => importReport(importGraph(ctx.workspace.active, (iri) => ctx.workspace.find(iri))),
 });

@@ -12,9 +12,9 @@ import { importGraph } from '../../imports/closure.js';
 import { localDocumentOf } from '../../policy/paths.js';
 import { authorizeLocalPath } from '../../policy/authorize.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
-import { defineTool, always, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { defineTool, always, never, ToolFailure, type ToolContext } from '../core/tool.js';
 import { readRegularFile } from '../../util/file-read.js';
-import { AnyList } from '../core/result-shapes.js';
+import { AnyList, AnyObject } from '../core/result-shapes.js';
 
 /** The folder of the active ontology's local document, or the refusal naming why there is none. */
 function documentFolder(ctx: ToolContext, tool: string): string {
@@ -144,6 +144,13 @@ export const writeCatalog = defineTool({
     path: v.optional(v.pipe(v.string(), v.nonEmpty())),
     direct_imports_only: v.optional(v.boolean(), false),
   }),
+  output: v.object({
+    catalog: v.string(),
+    entries: AnyList,
+    entry_count: v.number(),
+    skipped: AnyList,
+    preserved: v.optional(AnyObject),
+  }),
   capabilities: ['ontology:admin', 'filesystem:project:write'],
   mutating: always,
   destructive: true,
@@ -171,14 +178,13 @@ export const writeCatalog = defineTool({
       throw new ToolFailure(`Cannot write ${file}: ${(err as Error).message}`, 'io_error', { written: false });
     }
     const rows = [...entries, ...kept].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const result: JsonObject = {
+    return {
       catalog: file,
       entries: rows,
       entry_count: rows.length,
       skipped: [...plan.skipped].sort(([a], [b]) => (a < b ? -1 : 1)).map(([iri, reason]) => ({ import: iri, reason })),
+      // beyond TOOLS.md: what an existing catalog contributed, so a rewrite never hides kept entries
+      ...(kept.length > 0 || delegations.length > 0 ? { preserved: { entries: kept.length, next_catalogs: delegations.length } } : {}),
     };
-    // beyond TOOLS.md: what an existing catalog contributed, so a rewrite never hides kept entries
-    if (kept.length > 0 || delegations.length > 0) result.preserved = { entries: kept.length, next_catalogs: delegations.length };
-    return result;
   },
 });

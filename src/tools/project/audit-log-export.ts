@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../../util/atomic-file.js';
 import { AuditMergeError, exportText, mergeStreams, withProjectLock, type MergedAudit } from '../../audit/merge.js';
 import { documentProjectHash, policyProjectHash } from '../../audit/project.js';
 import { auditRecorder, ensurePrivateDir } from '../../audit/stream.js';
-import { defineTool, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { defineTool, ToolFailure, type ToolContext } from '../core/tool.js';
 import { sha256Digest } from '../../util/digest.js';
 
 const TOOL = 'export_audit_log';
@@ -91,12 +91,21 @@ export const exportAuditLog = defineTool({
   name: TOOL,
   description: 'Merge the project audit streams into one JSONL file; dry_run (default) writes nothing.',
   input: Input,
+  output: v.object({
+    exported: v.boolean(),
+    dry_run: v.boolean(),
+    path: v.string(),
+    sha256: v.optional(v.string()),
+    bytes: v.optional(v.number()),
+    event_count: v.optional(v.number()),
+    source_count: v.optional(v.number()),
+  }),
   capabilities: ['server:admin', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,
   destructive: true,
   summary: (args) => `${TOOL} to ${args.output}`,
   refusalContext: { exported: false },
-  handler: async (args, ctx): Promise<JsonObject> => {
+  handler: async (args, ctx) => {
     const home = ctx.settings.audit_home;
     if (home === undefined)
       throw new ToolFailure(`${TOOL}: this window has no private directory, so it keeps no audit streams`, 'audit_unavailable', {

@@ -78,8 +78,31 @@ function activeIri(ctx: ToolContext): string | null {
   return ctx.workspace.hasActive ? ctx.workspace.active.id.iri : null;
 }
 
-/** The shared result of get_project_policy and validate_project_policy. */
-async function policyReport(ctx: ToolContext, policyPath: string | undefined, mandatory: boolean): Promise<JsonObject> {
+/** The shared result of get_project_policy and validate_project_policy; the policy and its assets are as written. */
+const PolicyReportOutput = v.object({
+  policy_loaded: v.boolean(),
+  valid: v.boolean(),
+  discovery: v.string(),
+  path_mode: v.string(),
+  active_ontology_iri: v.nullable(v.string()),
+  policy_path: v.nullable(v.string()),
+  project_root: v.nullable(v.string()),
+  policy_digest: v.nullable(v.string()),
+  schema_version: v.nullable(v.number()),
+  policy: v.nullable(AnyObject),
+  migration: v.optional(AnyObject),
+  resolved_assets: v.nullable(AnyObject),
+  errors: AnyList,
+  warnings: AnyList,
+  issues_truncated: v.optional(v.number()),
+  note: v.optional(v.string()),
+});
+
+async function policyReport(
+  ctx: ToolContext,
+  policyPath: string | undefined,
+  mandatory: boolean,
+): Promise<v.InferOutput<typeof PolicyReportOutput>> {
   const { resolution: res, candidate } = await inspectPolicy(ctx, policyPath);
   const errors = res.errors.map(issueRow);
   if (!res.loaded && mandatory) {
@@ -126,6 +149,7 @@ export const getProjectPolicy = defineTool({
   name: 'get_project_policy',
   description: 'Discover and validate the project policy: effective policy, digest, errors.',
   input: v.strictObject({ policy_path: PolicyPath }),
+  output: PolicyReportOutput,
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: (args, ctx) => policyReport(ctx, args.policy_path, false),
@@ -135,6 +159,7 @@ export const validateProjectPolicy = defineTool({
   name: 'validate_project_policy',
   description: 'Validate the project policy; none found is policy_not_found.',
   input: v.strictObject({ policy_path: PolicyPath }),
+  output: PolicyReportOutput,
   capabilities: ['ontology:read', 'filesystem:project:read'],
   mutating: never,
   handler: (args, ctx) => policyReport(ctx, args.policy_path, true),

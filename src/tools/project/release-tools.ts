@@ -12,6 +12,7 @@ import type { ReleaseGateRun, ReleaseRequest } from '../../release/release-gate.
 import type { ReleaseBundle, ReleaseFile } from '../../release/artifacts.js';
 import { ISO_UTC } from '../../release/result.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { AnyList, AnyObject, StringList } from '../core/result-shapes.js';
 import { lazyModule } from '../../util/lazy.js';
 
 // The release machinery (gate, baseline, artifacts, reports) loads with the first release call, not with
@@ -79,7 +80,7 @@ const request = (tool: ReleaseRequest['tool'], args: v.InferOutput<typeof GateIn
 });
 
 /** The result fields both tools share: the gate's verdict over stages and findings. */
-function gateFields(run: ReleaseGateRun): JsonObject {
+function gateFields(run: ReleaseGateRun) {
   const g = run.result;
   const qcStages = (run.qc.stages ?? []) as JsonObject[];
   return {
@@ -94,10 +95,33 @@ function gateFields(run: ReleaseGateRun): JsonObject {
   };
 }
 
+/** The gate's verdict fields of both tools (run_release_gate adds run_project_qc's report, as listed there). */
+const GateOutput = {
+  gate: v.string(),
+  network: v.string(),
+  lock_mode: v.string(),
+};
+
 export const runReleaseGateTool = defineTool({
   name: 'run_release_gate',
   description: 'run_project_qc plus release checks (provenance, version IRI, round trip); writes nothing.',
   input: GateInput,
+  output: v.object({
+    ...GateOutput,
+    semantic_fingerprint: v.string(),
+    required_stages: StringList,
+    stages: AnyList,
+    findings: AnyList,
+    finding_count: v.number(),
+    resolved_imports: AnyList,
+    network_caveat: v.optional(AnyObject),
+    version_iri: v.nullable(v.string()),
+    round_trip: AnyObject,
+    baseline: AnyObject,
+    created_at: v.string(),
+    manifest_preview: AnyObject,
+    reports_preview: AnyObject,
+  }),
   capabilities: ['ontology:release', 'filesystem:project:read'],
   mutating: never,
   handler: async (args, ctx) => {
@@ -170,7 +194,20 @@ function reports(bundle: ReleaseBundle, asText: boolean): JsonObject {
   return out;
 }
 
-async function prepare(args: PrepareArgs, ctx: ToolContext): Promise<JsonObject> {
+/** A release built: inline on a dry run (reports and RO-Crate), written into output_dir on a commit. */
+const PrepareOutput = v.object({
+  prepared: v.boolean(),
+  ...GateOutput,
+  dry_run: v.boolean(),
+  created_at: v.string(),
+  artifacts: AnyList,
+  manifest: AnyObject,
+  reports: AnyObject,
+  ro_crate: v.optional(v.union([AnyObject, v.string()])),
+  output_dir: v.optional(v.string()),
+});
+
+async function prepare(args: PrepareArgs, ctx: ToolContext): Promise<v.InferOutput<typeof PrepareOutput>> {
   const { gate, artifacts } = await release();
   const run = await gate.runReleaseGate(ctx, request('prepare_release', args));
   const g = run.result;
@@ -226,6 +263,7 @@ export const prepareRelease = defineTool({
   name: 'prepare_release',
   description: 'On a passing release gate, build the release artifacts; dry_run (default) writes nothing.',
   input: PrepareInput,
+  output: PrepareOutput,
   capabilities: ['ontology:release', 'filesystem:project:read', 'filesystem:project:write'],
   mutating: (args) => !args.dry_run,
   destructive: true,

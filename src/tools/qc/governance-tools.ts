@@ -18,6 +18,7 @@ import {
 import { identityDigest } from '../../qc/identity.js';
 import type { Finding, QcSnapshot } from '../../qc/finding.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { AnyList, StringList } from '../core/result-shapes.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
 import { entityRow } from '../../report/rows.js';
 import { unreachable } from '../../util/unreachable.js';
@@ -161,6 +162,14 @@ export const validateGovernance = defineTool({
     check_ownership: v.optional(v.pipe(v.boolean(), v.description('Flag axioms about imported terms.')), true),
     limit: checkSampleLimit,
     timeout_ms: auditTimeout,
+  }),
+  output: v.object({
+    scope: v.string(),
+    profile: v.string(),
+    total_violations: v.number(),
+    checks: AnyList,
+    notes: StringList,
+    note: v.string(),
   }),
   capabilities: ['ontology:read'],
   mutating: never,

@@ -11,7 +11,8 @@ import { workspaceDataGraph } from '../../shacl/data-graph.js';
 import { shaclReport } from '../../shacl/report.js';
 import { inlineShapes, readShapesFile } from '../../shacl/shapes.js';
 import type { ShaclResult, ShapesDocument } from '../../shacl/protocol.js';
-import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { defineTool, never, ToolFailure, type ToolContext } from '../core/tool.js';
+import { AnyList } from '../core/result-shapes.js';
 import { unreachable } from '../../util/unreachable.js';
 
 const TOOL = 'shacl_validate';
@@ -58,9 +59,21 @@ export const shaclValidate = defineTool({
     limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000)), 1000),
     timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(3_600_000)), 120_000),
   }),
+  output: v.object({
+    conforms: v.boolean(),
+    total_results: v.number(),
+    violations: v.number(),
+    warnings: v.number(),
+    infos: v.number(),
+    worst_severity: v.nullable(v.string()),
+    identity_digest: v.string(),
+    results: AnyList,
+    truncated: v.optional(v.number()),
+    note: v.optional(v.string()),
+  }),
   capabilities: ['ontology:read'],
   mutating: never,
-  handler: async (args, ctx): Promise<JsonObject> => {
+  handler: async (args, ctx) => {
     const shapes = await callerShapes(ctx, args.shapes, args.shapes_path);
     const inferred = args.include_inferred ? inferredDocument(ctx.window.reasoning) : null;
     if (inferred !== null && inferred.kind !== 'ready') throw new ToolFailure(inferred.message, inferred.code);

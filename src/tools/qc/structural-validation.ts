@@ -7,6 +7,7 @@ import type { Entity } from '../../model/terms.js';
 import { cls } from '../../model/terms.js';
 import { auditStructure, AuditTimeout, STRUCTURAL_CHECKS, type CheckReport } from '../../qc/stages/structural.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
+import { AnyList, AnyObject } from '../core/result-shapes.js';
 import { auditTimeout, checkSampleLimit } from './audit-arguments.js';
 import { entityRow, renderAxiom, type EntityRow } from '../../report/rows.js';
 
@@ -89,6 +90,13 @@ export const validateOntology = defineTool({
     with_reasoner: v.optional(v.boolean(), false),
     limit: checkSampleLimit,
     timeout_ms: auditTimeout,
+  }),
+  output: v.object({
+    scope: v.string(),
+    total_issues: v.number(),
+    checks: AnyList,
+    reasoner: v.optional(AnyObject),
+    reasoner_note: v.string(),
   }),
   capabilities: ['ontology:read'],
   mutating: never,
