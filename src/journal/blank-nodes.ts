@@ -65,6 +65,7 @@ export class BlankNodes {
         mine.length === theirs.length &&
         mine.every((x, i) => {
           const y = theirs[i];
+          if (y === undefined) return false;
           const bound = known.get(x.nodeId) ?? pairs.get(x.nodeId);
           if (bound !== undefined) return bound === y;
           if (taken.has(y) || used.has(y)) return false;

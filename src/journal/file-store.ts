@@ -427,8 +427,7 @@ export class FileChangeStore implements ChangeStore {
     return locked(dir, async () => {
       const log = await this.current(document, path.join(dir, JOURNAL));
       let bytes = 0;
-      for (let i = 0; i < q.records.length; i++) {
-        const record = q.records[i];
+      for (const [i, record] of q.records.entries()) {
         if (record.type === 'change') {
           if (record.seq === 0) {
             record.seq = ++log.lastSeq;
@@ -565,10 +564,13 @@ export class FileChangeStore implements ChangeStore {
           return r !== undefined && (r.type !== 'change' || Date.parse(r.time) >= oldest);
         });
         let bytes = keep.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-        while (bytes > this.retention.maxBytes && keep.length > 0) {
-          bytes -= Buffer.byteLength(keep[0]) + 1;
-          keep = keep.slice(1);
+        let first = 0;
+        for (const l of keep) {
+          if (bytes <= this.retention.maxBytes) break;
+          bytes -= Buffer.byteLength(l) + 1;
+          first++;
         }
+        keep = keep.slice(first);
         if (keep.length !== lines.length) await writeFileAtomic(file, keep.map((l) => l + '\n').join(''), { mode: 0o600 });
       }),
     );

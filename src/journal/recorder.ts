@@ -187,13 +187,13 @@ export class ChangeRecorder {
       }
       this.noteAside(state);
       const unsaved = unsavedEntries(state);
-      if (unsaved.length === 0) continue;
-      if (unsaved[0].fingerprint_before === this.fingerprints.get(o)) {
+      const [first] = unsaved;
+      const last = unsaved.at(-1);
+      if (first === undefined || last === undefined) continue;
+      if (first.fingerprint_before === this.fingerprints.get(o)) {
         for (const entry of unsaved) replay.push({ entry, ontology: o });
       } else {
-        await this.store.append(document, [
-          { type: 'aside', from: unsaved[0].seq - 1, upto: unsaved.at(-1)!.seq, time: now.toISOString() },
-        ]);
+        await this.store.append(document, [{ type: 'aside', from: first.seq - 1, upto: last.seq, time: now.toISOString() }]);
         this.noteAside(await this.store.readSince(document, 0));
       }
     }
@@ -246,11 +246,12 @@ export class ChangeRecorder {
 
   private noteAside(state: JournalState): void {
     const aside = asideEntries(state);
-    if (aside.length === 0) {
+    const [first] = aside;
+    if (first === undefined) {
       this.notices.delete(state.document);
       return;
     }
-    const from = aside[0].time;
+    const from = first.time;
     this.notices.set(state.document, {
       document: state.document,
       count: aside.length,
@@ -269,8 +270,9 @@ export class ChangeRecorder {
       a.entry.time < b.entry.time ? -1 : a.entry.time > b.entry.time ? 1 : a.entry.seq - b.entry.seq,
     );
     for (let i = 0; i < sorted.length;) {
+      const batch = sorted[i]?.entry.batch;
       let j = i + 1;
-      while (j < sorted.length && sorted[j].entry.batch === sorted[i].entry.batch) j++;
+      while (j < sorted.length && sorted[j]?.entry.batch === batch) j++;
       const group = sorted.slice(i, j);
       i = j;
       const unit: Unit = new Map(group.map((g) => [g.entry.document, g.entry]));
@@ -292,7 +294,8 @@ export class ChangeRecorder {
   }
 
   private replayGroup(group: readonly { entry: ChangeEntry; ontology: Ontology }[], blanks: BlankNodes): void {
-    const cause = group[0].entry.cause;
+    // a group holds one batch's entries, at least one
+    const cause = group[0]!.entry.cause;
     const matches = (stack: 'undo' | 'redo', link: 'undoes' | 'redoes') => {
       const top = this.units.next(stack);
       return top !== null && group.every((g) => top.get(g.entry.document)?.seq === g.entry[link]);
