@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import { redactArguments, type AuditClient, type AuditEvent } from './event.js';
 import { AUDIT_DIR, documentProjectHash, projectStreamsDir } from './project.js';
+import { isoNow } from '../util/iso-now.js';
 
 /** Half the export's per-source bound (16 MiB). */
 export const MAX_STREAM_BYTES = 8 * 1024 * 1024;
@@ -130,19 +131,6 @@ export class StreamWriter {
       throw err;
     }
   }
-}
-
-let lastMs = -1;
-let lastIso = '';
-
-/** The current instant as ISO-8601 UTC; formatted once per millisecond. */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
 }
 
 const principalFragments = new WeakMap<Principal, string>();

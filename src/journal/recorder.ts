@@ -17,6 +17,7 @@ import { signature } from '../model/walk.js';
 import { BlankNodes } from './blank-nodes.js';
 import { loadChange, principalRecord, storeChange, type ChangeEntry, type PrincipalRecord, type StoredChange } from './records.js';
 import { asideEntries, unsavedEntries, type ChangeStore, type JournalState } from './store.js';
+import { isoNow } from '../util/iso-now.js';
 
 /** The tool call a batch belongs to; `durable` collects the appends the call must wait for. */
 export interface CallRecord {
@@ -67,19 +68,6 @@ type Unit = Map<string, Numbered>;
 interface Link {
   readonly field: 'undoes' | 'redoes';
   readonly target: Numbered;
-}
-
-let isoMs = -1;
-let isoText = '';
-
-/** The time as ISO text, formatted once per millisecond: a busy window commits many batches in one. */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== isoMs) {
-    isoMs = ms;
-    isoText = new Date(ms).toISOString();
-  }
-  return isoText;
 }
 
 function isThenable(x: unknown): x is PromiseLike<unknown> {
