@@ -1,8 +1,11 @@
 // `npm test` after the build: every compiled test file (dist/test/**/*.test.js; the helper modules beside them
-// are not tests) on the default transport, then dist/test/server again on node:http (so tests that never reach
-// the HTTP transport live outside test/server: test/actors, test/tools). Files are independent
-// (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time; most of their time is spent
-// waiting on child processes, sockets and timers rather than on a core.
+// are not tests) on the default transport, then dist/test/server again on node:http. test/server holds the files
+// whose outcome can depend on the transport: HTTP parsing, limits, headers, origins, CORS, sessions, auth and
+// OAuth, SSE and streaming, progress, notifications and subscriptions, cancellation, the web view,
+// resumability, large bodies, the admin API, crashes and process-level behaviour. A file that only exercises
+// tools through ordinary tool calls goes through the same transport code as hundreds of others and runs once,
+// from test/tools-mcp; tests that never reach the transport live in test/actors, test/tools and the like.
+// Files are independent (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time.
 // A hung test must not stall CI: each test gets TEST_TIMEOUT_MS; a file still running after
 // ATHENE_TEST_FILE_MINUTES (default 15) is killed and fails, and the pass goes on; a pass still running after
 // ATHENE_TEST_PASS_MINUTES (default 60) is killed, naming the files that were still running.
