@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { call, callOk, fixture, serveTempOntology, type Row, type ServedTempOntology } from './support.js';
+import { at } from '../support/at.js';
 
 const P = 'http://example.org/pizza#';
 let s: ServedTempOntology;
@@ -91,7 +92,7 @@ function koncludeRuns(): KoncludeRun[] {
   for (const pid of konclude.filter(ours)) {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      const dir = path.dirname(args[args.indexOf('-i') + 1]);
+      const dir = path.dirname(at(args, args.indexOf('-i') + 1, 'the -i argument'));
       runs.push({ pid, dir, lines: readFileSync(path.join(dir, 'ontology.ofn'), 'utf8').split('\n').length });
     } catch {
       continue; // the run ended meanwhile
