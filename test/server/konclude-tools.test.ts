@@ -16,6 +16,7 @@ import type { PoolTask } from '../../src/reasoner/pool-worker.js';
 import { koncludeConfig } from '../../src/reasoner/registry.js';
 import { TaskPool } from '../../src/util/task-pool.js';
 import { call, callOk, fixture, serveTempOntology, type Row, type ServedTempOntology } from './support.js';
+import { at } from '../support/at.js';
 
 const P = 'http://example.org/pizza#';
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli/main.js');
@@ -102,7 +103,7 @@ function koncludeRuns(): KoncludeRun[] {
   for (const pid of konclude.filter(ours)) {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      const dir = path.dirname(args[args.indexOf('-i') + 1]);
+      const dir = path.dirname(at(args, args.indexOf('-i') + 1, 'the -i argument'));
       runs.push({ pid, dir, lines: readFileSync(path.join(dir, 'ontology.ofn'), 'utf8').split('\n').length });
     } catch {
       continue; // the run ended meanwhile
