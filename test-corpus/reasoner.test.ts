@@ -16,6 +16,7 @@ import { classify, renderTaxonomy } from '../src/reasoner/el-reasoner.js';
 import { compareUtf8 } from '../src/reasoner/taxonomy.js';
 import { classifyAxioms } from '../src/cli/classify.js';
 import { classifyStructural } from '../src/reasoner/structural.js';
+import { sharedDir as shared } from './support/reference.js';
 
 function repoRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -24,7 +25,6 @@ function repoRoot(): string {
 }
 
 const run = promisify(execFile);
-const shared = path.resolve(repoRoot(), '../shared');
 const reasoning = path.join(shared, 'reasoning');
 const elk = path.join(reasoning, 'elk-tests');
 

@@ -3,6 +3,8 @@
 // all ids. So a set is, by size: a short list scanned linearly, then an open-addressing hash table, and a
 // bitset once that is smaller than the table would be (membership is then one memory access). The members
 // are also kept in insertion order (`items`), which makes iteration dense and allocation-free.
+// The `!` on array reads below rest on bounds the code states: items below `size`, hash slots at indexes
+// masked to the table, bitset words below its length (checked or grown first).
 
 const LINEAR_MAX = 8;
 const EMPTY = 0; // hash slots hold value + 1
@@ -114,15 +116,15 @@ export class IntSet {
     if (words <= slots) {
       this.table = null;
       this.bits = new Int32Array(words * 2);
-      for (const x of items.subarray(0, this.size)) this.bits[x >>> 5]! |= 1 << (x & 31);
+      for (let k = 0; k < this.size; k++) this.bits[items[k]! >>> 5]! |= 1 << (items[k]! & 31);
       return;
     }
     const t = new Int32Array(slots);
     this.table = t;
     this.shift = 32 - Math.log2(slots);
     const mask = slots - 1;
-    for (const x of items.subarray(0, this.size)) {
-      const v = x + 1;
+    for (let k = 0; k < this.size; k++) {
+      const v = items[k]! + 1;
       let i = Math.imul(v, 0x9e3779b1) >>> this.shift;
       while (t[i] !== EMPTY) i = (i + 1) & mask;
       t[i] = v;
