@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -197,6 +199,66 @@ test('a batch goes out while the one before it syncs once as many calls wait as 
       await Promise.all([...first, lone, second]);
     }),
   ));
+
+test('a writer keeps the lock while its batches are under way and lets go of it once idle', () =>
+  withStore((store, home) =>
+    withHeldSyncs(async (held) => {
+      const a = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 1);
+      const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+      assert.ok(fs.existsSync(lock), 'held across the fsync');
+      const b = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 2);
+      assert.ok(fs.existsSync(lock));
+      held[0].release();
+      held[1].release();
+      await Promise.all([a, b]);
+      assert.ok(!fs.existsSync(lock), 'released once nothing is queued or syncing');
+    }),
+  ));
+
+test('a lock left by a writer whose process ended is taken over at once, not after it turns stale', () =>
+  withStore(async (store, home) => {
+    await store.append(DOC, [entry(0)]);
+    const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+    const ended = spawn(process.execPath, ['-e', '']);
+    await once(ended, 'exit');
+    await writeFile(lock, `${ended.pid} 1.1`);
+    const started = Date.now();
+    const seqs: number[] = [];
+    await store.append(DOC, [{ ...entry(0), seq: 0 }], (e) => seqs.push(e.seq));
+    // a lock turns stale after 10 s
+    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+    assert.deepEqual(seqs, [2]);
+    assert.ok(!fs.existsSync(lock));
+  }));
+
+test('a writer waiting for the lock gets it while the holder keeps writing; no seq repeats', () =>
+  withStore(async (store, home) => {
+    let stop = false;
+    let written = 0;
+    const writers = Array.from({ length: 8 }, async () => {
+      while (!stop) {
+        await store.append(DOC, [entry(0)]);
+        written++;
+      }
+    });
+    await until(() => written >= 20);
+    const stopAt = setTimeout(() => (stop = true), 20_000);
+    const other = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
+    await other.append(DOC, [entry(0)]);
+    const stoppedFirst = stop;
+    stop = true;
+    clearTimeout(stopAt);
+    await Promise.all(writers);
+    await other.close();
+    assert.ok(!stoppedFirst, 'the other writer got the lock while this one kept writing');
+    const seqs = decodeRecords(await readFile(await journalFile(home), 'utf8')).map((r) => (r.type === 'change' ? r.seq : -1));
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: written + 1 }, (_, i) => i + 1),
+    );
+  }));
 
 test('a batch whose earlier batch failed to sync is not acknowledged either; the next append starts afresh', () =>
   withStore((store) =>
