@@ -11,16 +11,28 @@
 // Several windows (threads or processes) may journal one document: a lock file in its directory covers
 // numbering and writing (not the fsync), and each writer first reads what others appended since it took the
 // lock, so sequence numbers never repeat. A writer keeps the lock across a busy period (a lease): its batches
-// then skip creating and removing the lock file and looking for others' appends. It lets go once idle or when
-// the lease runs out, and lets a writer waiting for the lock (it leaves a marker file saying so) take it first.
+// then skip creating and removing the lock file and looking for others' appends. It lets go once idle for a
+// moment or when the lease runs out, and lets a writer waiting for the lock (it leaves a marker file saying so) take it first.
 // The journal grows in zero-filled chunks ahead of its data, and appends write into them: an fdatasync then
 // has only data to flush, not the file's size and block map, which costs the kernel about half the CPU per
 // batch (measured on ext4). The data ends at the first zero byte; readers see the fill as a torn last line.
 
-import { closeSync, constants, fdatasync, fstatSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fdatasync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, open, readFile, readdir, stat, chmod } from 'node:fs/promises';
 import path from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { sha256Hex } from '../util/digest.js';
 import type { AsideMarker, ChangeEntry, JournalRecord, ResolvedMarker, SaveMarker } from './records.js';
@@ -40,6 +52,8 @@ const WAITING = 'journal.lock.waiting';
 const STALE_LOCK_MS = 10_000;
 /** How long a writer keeps the lock across a busy period before it renews it, letting a waiting writer go first. */
 const LEASE_MS = 500;
+/** How long a writer keeps the lock once idle: a caller that comes back after its answer finds it still held. */
+const IDLE_MS = 10;
 /** How long a writer whose lease ran out waits for the waiting writer to take the lock. */
 const YIELD_MS = 200;
 const HISTORY = 'history.log';
@@ -321,13 +335,23 @@ async function locked<T>(dir: string, f: () => Promise<T>): Promise<T> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Tells this writer's hold of a lock from a later one's (its pid first: see `abandoned`). */
+/**
+ * The writer in a lock file: its thread as `<pid>/task/<tid>` where /proc tells (Linux), else its pid. A lease
+ * held by a process that was killed, or a window thread that crashed, then does not stall the next writer.
+ */
+const holder = ((): string => {
+  try {
+    return readlinkSync('/proc/thread-self');
+  } catch {
+    return String(process.pid);
+  }
+})();
+/** Tells this thread's holds of a lock apart. */
 let holds = 0;
 
 /**
  * Takes the document's lock file, waiting for another writer's (or breaking one its writer left behind: it
- * died, or its lock is stale); returns what the file holds. That starts with the writer's pid: a lease held
- * when the process was killed does not stall the next start.
+ * ended, or its lock is stale); returns what the file holds.
  */
 async function lock(dir: string): Promise<string> {
   const file = path.join(dir, LOCK);
@@ -340,7 +364,7 @@ async function lock(dir: string): Promise<string> {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     if (fd !== null) {
-      const hold = `${process.pid} ${threadId}.${++holds}`;
+      const hold = `${holder} ${++holds}`;
       try {
         writeSync(fd, hold);
       } finally {
@@ -356,10 +380,10 @@ async function lock(dir: string): Promise<string> {
   }
 }
 
-/** Whether the lock file's writer is gone (its process ended) or left it longer ago than a lease could last. */
+/** Whether the lock file's writer is gone (its thread or process ended) or left it longer ago than a lease could last. */
 function abandoned(file: string): boolean {
-  const pid = Number(holdIn(file)?.split(' ')[0]);
-  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid)) return true;
+  const writer = holdIn(file)?.split(' ')[0] ?? '';
+  if (writer.includes('/task/') ? !existsSync(`/proc/${writer}`) : writer !== '' && !processAlive(Number(writer))) return true;
   const stats = statSync(file, { throwIfNoEntry: false });
   return stats !== undefined && Date.now() - stats.mtimeMs > STALE_LOCK_MS;
 }
@@ -373,6 +397,7 @@ function holdIn(file: string): string | null {
 }
 
 function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return true;
   try {
     process.kill(pid, 0);
     return true;
@@ -418,6 +443,7 @@ export class FileChangeStore implements ChangeStore {
   private wake: (() => void) | null = null;
   /** The documents' directories whose lock this writer holds across batches. */
   private readonly leases = new Map<string, Lease>();
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     home: string,
@@ -503,9 +529,22 @@ export class FileChangeStore implements ChangeStore {
     await Promise.all(this.syncing.map((b) => b.done));
   }
 
-  /** Lets go of the locks once nothing is queued, being written or synced: others may write meanwhile. */
+  private idle(): boolean {
+    return this.syncing.length === 0 && this.queuedCalls === 0 && !this.flushScheduled;
+  }
+
+  /** Lets go of the locks once nothing was queued, written or synced for a while: others may write meanwhile. */
   private releaseIfIdle(): void {
-    if (this.syncing.length > 0 || this.queuedCalls > 0 || this.flushScheduled) return;
+    if (this.leases.size === 0 || this.idleTimer !== null || !this.idle()) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.idle()) this.releaseAll();
+    }, IDLE_MS);
+    // a process that ends holding a lock leaves it to the next writer (see `abandoned`)
+    this.idleTimer.unref();
+  }
+
+  private releaseAll(): void {
     for (const dir of this.leases.keys()) this.release(dir);
   }
 
@@ -725,7 +764,9 @@ export class FileChangeStore implements ChangeStore {
 
   async close(): Promise<void> {
     await this.settled();
-    for (const dir of [...this.leases.keys()]) this.release(dir);
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    this.releaseAll();
     for (const document of [...this.logs.keys()]) this.drop(document);
   }
 }

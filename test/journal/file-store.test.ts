@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
 import { FileChangeStore, decodeRecords, encodeRecord } from '../../src/journal/file-store.js';
@@ -200,7 +201,7 @@ test('a batch goes out while the one before it syncs once as many calls wait as 
     }),
   ));
 
-test('a writer keeps the lock while its batches are under way and lets go of it once idle', () =>
+test('a writer keeps the lock while its batches are under way and lets go of it once idle for a moment', () =>
   withStore((store, home) =>
     withHeldSyncs(async (held) => {
       const a = store.append(DOC, [entry(0)]);
@@ -213,7 +214,8 @@ test('a writer keeps the lock while its batches are under way and lets go of it 
       held[0].release();
       held[1].release();
       await Promise.all([a, b]);
-      assert.ok(!fs.existsSync(lock), 'released once nothing is queued or syncing');
+      // released once nothing was queued or syncing for a moment
+      await until(() => !fs.existsSync(lock));
     }),
   ));
 
@@ -230,7 +232,22 @@ test('a lock left by a writer whose process ended is taken over at once, not aft
     // a lock turns stale after 10 s
     assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
     assert.deepEqual(seqs, [2]);
-    assert.ok(!fs.existsSync(lock));
+    await until(() => !fs.existsSync(lock));
+  }));
+
+test('a lock left by a window thread that ended is taken over at once, not after it turns stale', () =>
+  withStore(async (store, home) => {
+    await store.append(DOC, [entry(0)]);
+    const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+    // what a writer on that thread puts in the lock file
+    const thread = new Worker(
+      "const fs = require('node:fs'); fs.writeFileSync(require('node:worker_threads').workerData, fs.readlinkSync('/proc/thread-self') + ' 1');",
+      { eval: true, workerData: lock },
+    );
+    await once(thread, 'exit');
+    const started = Date.now();
+    await store.append(DOC, [entry(0)]);
+    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
   }));
 
 test('a writer waiting for the lock gets it while the holder keeps writing; no seq repeats', () =>
@@ -307,7 +324,9 @@ test('entries another writer appended are numbered past, and a torn line it left
     await other.append(DOC, [numbered(entry(2)), numbered(entry(3))]);
     await other.close();
     await store.append(DOC, [numbered(entry(4))]);
-    // a writer that died mid-write leaves half a line behind
+    // a writer that died mid-write leaves half a line behind (it held the lock, so this one did not)
+    const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+    await until(() => !fs.existsSync(lock));
     const torn = encodeRecord({ ...entry(5), seq: 5 });
     await writeAtDataEnd(await journalFile(home), torn.slice(0, torn.length - 20));
     const seqs: number[] = [];
