@@ -107,9 +107,9 @@ for (const f of readdirSync(realization)
 }
 
 for (const size of ['1000', '10000']) {
-  test(`synthetic syn-el-${size}`, () => {
+  test(`synthetic syn-el-${size}`, async () => {
     const input = load(path.join(reasoning, 'synthetic', `syn-el-${size}.ofn`));
-    const out = classifyAxioms(input);
+    const out = await classifyAxioms(input);
     assert.ok(out.result.complete);
     assert.equal(out.stderr, '');
     assert.equal(out.stdout, readFileSync(path.join(reasoning, 'synthetic', `syn-el-${size}.taxonomy`), 'utf8'));
