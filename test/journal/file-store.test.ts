@@ -213,8 +213,8 @@ test('a writer keeps the lock while its batches are under way and lets go of it 
       const b = store.append(DOC, [entry(0)]);
       await until(() => held.length === 2);
       assert.ok(fs.existsSync(lock));
-      held[0].release();
-      held[1].release();
+      at(held, 0).release();
+      at(held, 1).release();
       await Promise.all([a, b]);
       // released once nothing was queued or syncing for a moment
       await until(() => !fs.existsSync(lock));
