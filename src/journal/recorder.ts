@@ -53,16 +53,23 @@ interface Track {
   lastSeq: number;
 }
 
-/** Where an entry's seq lands once the store numbered it: all an undo/redo link needs of the entry. */
+/** An entry's document and where its seq lands once the store numbered it: all an undo/redo link needs of it. */
 interface Numbered {
+  readonly document: string;
   seq: number;
 }
 
 /**
- * The entries of one undo unit, by document. Only their seqs are kept: the mirror holds up to 1024 units,
- * and whole entries there would outlive the young generation and be copied into the old one.
+ * The entries of one undo unit, one per document: most often one, held without a collection. Only their
+ * seqs are kept: the mirror holds up to 1024 units, and what it holds outlives the young generation and is
+ * copied into the old one (whole entries, or a Map per unit, would be).
  */
-type Unit = Map<string, Numbered>;
+type Unit = Numbered | readonly Numbered[];
+
+function unitEntry(unit: Unit, document: string): Numbered | undefined {
+  if ('seq' in unit) return unit.document === document ? unit : undefined;
+  return unit.find((n) => n.document === document);
+}
 
 /** The undo or redo entry's link to the unit it moves. */
 interface Link {
@@ -263,7 +270,7 @@ export class ChangeRecorder {
       while (j < sorted.length && sorted[j]?.entry.batch === batch) j++;
       const group = sorted.slice(i, j);
       i = j;
-      const unit: Unit = new Map(group.map((g) => [g.entry.document, g.entry]));
+      const unit: Unit = group.map((g) => g.entry);
       this.replayUnit = unit;
       try {
         this.replayGroup(group, blanks);
@@ -286,7 +293,7 @@ export class ChangeRecorder {
     const cause = group[0]!.entry.cause;
     const matches = (stack: 'undo' | 'redo', link: 'undoes' | 'redoes') => {
       const top = this.units.next(stack);
-      return top !== null && group.every((g) => top.get(g.entry.document)?.seq === g.entry[link]);
+      return top !== null && group.every((g) => unitEntry(top, g.entry.document)?.seq === g.entry[link]);
     };
     if (cause === 'undo' && matches('undo', 'undoes')) {
       this.ws.undo();
@@ -316,7 +323,7 @@ export class ChangeRecorder {
     }
     // a unit the mirror does not know links nothing rather than the wrong entry
     const linked = e.cause === 'apply' ? null : this.units.moving(e.cause);
-    const unit: Unit = new Map();
+    const unit: Numbered[] = [];
     const batch = this.batchPrefix + (++this.batches).toString(36);
     const time = isoNow();
     for (const [o, results] of byDocument) {
@@ -351,13 +358,14 @@ export class ChangeRecorder {
         fingerprint_before: before,
         fingerprint_after: after,
       };
-      const target = linked?.get(document);
+      const target = linked === null ? undefined : unitEntry(linked, document);
       const link: Link | null = target === undefined ? null : { field: e.cause === 'undo' ? 'undoes' : 'redoes', target };
-      const numbered: Numbered = { seq: 0 };
-      unit.set(document, numbered);
+      const numbered: Numbered = { document, seq: 0 };
+      unit.push(numbered);
       this.write(document, entry, call, numbered, link);
     }
-    return unit;
+    const [only] = unit;
+    return unit.length === 1 && only !== undefined ? only : unit;
   }
 
   /** Appends an entry; the store numbers it (other windows of the document may append too). */

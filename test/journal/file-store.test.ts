@@ -5,8 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import os from 'node:os';
 import path from 'node:path';
 import { FileChangeStore, decodeRecords, encodeRecord } from '../../src/journal/file-store.js';
@@ -200,6 +203,82 @@ test('a batch goes out while the one before it syncs once as many calls wait as 
     }),
   ));
 
+test('a writer keeps the lock while its batches are under way and lets go of it once idle for a moment', () =>
+  withStore((store, home) =>
+    withHeldSyncs(async (held) => {
+      const a = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 1);
+      const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+      assert.ok(fs.existsSync(lock), 'held across the fsync');
+      const b = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 2);
+      assert.ok(fs.existsSync(lock));
+      at(held, 0).release();
+      at(held, 1).release();
+      await Promise.all([a, b]);
+      // released once nothing was queued or syncing for a moment
+      await until(() => !fs.existsSync(lock));
+    }),
+  ));
+
+test('a lock left by a writer whose process ended is taken over at once, not after it turns stale', () =>
+  withStore(async (store, home) => {
+    await store.append(DOC, [entry(0)]);
+    const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+    const ended = spawn(process.execPath, ['-e', '']);
+    await once(ended, 'exit');
+    await writeFile(lock, `${ended.pid} 1.1`);
+    const started = Date.now();
+    const seqs: number[] = [];
+    await store.append(DOC, [{ ...entry(0), seq: 0 }], (e) => seqs.push(e.seq));
+    // a lock turns stale after 10 s
+    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+    assert.deepEqual(seqs, [2]);
+    await until(() => !fs.existsSync(lock));
+  }));
+
+test('a lock left by a window thread that ended is taken over at once, not after it turns stale', () =>
+  withStore(async (store, home) => {
+    await store.append(DOC, [entry(0)]);
+    const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+    // what a writer on that thread puts in the lock file
+    const thread = new Worker(
+      "const fs = require('node:fs'); fs.writeFileSync(require('node:worker_threads').workerData, fs.readlinkSync('/proc/thread-self') + ' 1');",
+      { eval: true, workerData: lock },
+    );
+    await once(thread, 'exit');
+    const started = Date.now();
+    await store.append(DOC, [entry(0)]);
+    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+  }));
+
+test('a writer waiting for the lock gets it while the holder keeps writing; no seq repeats', () =>
+  withStore(async (store, home) => {
+    let stop = false;
+    let written = 0;
+    const writers = Array.from({ length: 8 }, async () => {
+      while (!stop) {
+        await store.append(DOC, [entry(0)]);
+        written++;
+      }
+    });
+    await until(() => written >= 20);
+    const stopAt = setTimeout(() => (stop = true), 20_000);
+    const other = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
+    await other.append(DOC, [entry(0)]);
+    const stoppedFirst = stop;
+    stop = true;
+    clearTimeout(stopAt);
+    await Promise.all(writers);
+    await other.close();
+    assert.ok(!stoppedFirst, 'the other writer got the lock while this one kept writing');
+    const seqs = decodeRecords(await readFile(await journalFile(home), 'utf8')).map((r) => (r.type === 'change' ? r.seq : -1));
+    assert.deepEqual(
+      seqs,
+      Array.from({ length: written + 1 }, (_, i) => i + 1),
+    );
+  }));
+
 test('a batch whose earlier batch failed to sync is not acknowledged either; the next append starts afresh', () =>
   withStore((store) =>
     withHeldSyncs(async (held) => {
@@ -247,7 +326,9 @@ test('entries another writer appended are numbered past, and a torn line it left
     await other.append(DOC, [numbered(entry(2)), numbered(entry(3))]);
     await other.close();
     await store.append(DOC, [numbered(entry(4))]);
-    // a writer that died mid-write leaves half a line behind
+    // a writer that died mid-write leaves half a line behind (it held the lock, so this one did not)
+    const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+    await until(() => !fs.existsSync(lock));
     const torn = encodeRecord({ ...entry(5), seq: 5 });
     await writeAtDataEnd(await journalFile(home), torn.slice(0, torn.length - 20));
     const seqs: number[] = [];
