@@ -3,12 +3,12 @@
 // applies a batch of changes atomically and makes it one undo unit.
 
 import { randomUUID } from 'node:crypto';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IRI } from './terms.js';
 import type { Ontology, OntologyId } from './ontology.js';
 import { applyBatch, invertChange, type Change, type ChangeResult } from './changes.js';
 import { noteAxiomChange, noteHeaderChange } from './fingerprint.js';
 import { releaseInterned } from './terms.js';
+import { CallSlot } from '../util/call-slot.js';
 
 export type ChangeCause = 'apply' | 'undo' | 'redo';
 
@@ -77,7 +77,8 @@ export class Workspace {
    * commit fence.
    */
   beforeCommit: (() => void) | null = null;
-  private readonly rehearsing = new AsyncLocalStorage<true>();
+  /** Set while a call is rehearsed: a slot of the thread's one call context (util/call-slot.ts). */
+  private readonly rehearsing = new CallSlot<true>('rehearsal');
 
   /** Increases with every model change, undo, redo, load, unload and switch of the active ontology. */
   get revision(): number {
@@ -265,7 +266,7 @@ export class Workspace {
   }
 
   private stopRehearsal(changes: readonly Change[] | null): void {
-    if (this.rehearsing.getStore() === true) throw new Rehearsed(changes);
+    if (this.rehearsing.get() === true) throw new Rehearsed(changes);
   }
 
   private run(changes: readonly Change[]): ChangeResult[] {
