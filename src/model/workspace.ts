@@ -228,7 +228,7 @@ export class Workspace {
   /** Undoes the last undo unit (its undoable part); throws a WorkspaceError when there is none. */
   undo(): BatchResult {
     const entry = this.undoStack.at(-1);
-    if (entry === undefined) throw new WorkspaceError('Nothing to undo', 'nothing_to_undo');
+    if (entry === undefined) throw new WorkspaceError('Nothing to undo.', 'nothing_to_undo');
     this.stopRehearsal(entry.inverse);
     this.beforeCommit?.();
     const results = this.run(entry.inverse);
@@ -240,7 +240,7 @@ export class Workspace {
   /** Re-applies the last undone unit; throws a WorkspaceError when there is none. */
   redo(): BatchResult {
     const entry = this.redoStack.at(-1);
-    if (entry === undefined) throw new WorkspaceError('Nothing to redo', 'nothing_to_redo');
+    if (entry === undefined) throw new WorkspaceError('Nothing to redo.', 'nothing_to_redo');
     this.stopRehearsal(entry.forward);
     this.beforeCommit?.();
     const results = this.run(entry.forward);
