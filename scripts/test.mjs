@@ -1,15 +1,20 @@
 // `npm test` after the build: every compiled test file (dist/test/**/*.test.js; the helper modules beside them
-// are not tests) on the default transport, then dist/test/server again on node:http (so tests that never reach
-// the HTTP transport live outside test/server: test/actors, test/tools). Files are independent
-// (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time; most of their time is spent
-// waiting on child processes, sockets and timers rather than on a core.
+// are not tests) on the default transport, then dist/test/server again on node:http. test/server holds the files
+// whose outcome can depend on the transport: HTTP parsing, limits, headers, origins, CORS, sessions, auth and
+// OAuth, SSE and streaming, progress, notifications and subscriptions, cancellation, the web view,
+// resumability, large bodies, the admin API, crashes and process-level behaviour. A file that only exercises
+// tools through ordinary tool calls goes through the same transport code as hundreds of others and runs once,
+// from test/tools-mcp; tests that never reach the transport live in test/actors, test/tools and the like.
+// Files are independent (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time.
 // A hung test must not stall CI: each test gets TEST_TIMEOUT_MS; a file still running after
 // ATHENE_TEST_FILE_MINUTES (default 15) is killed and fails, and the pass goes on; a pass still running after
 // ATHENE_TEST_PASS_MINUTES (default 60) is killed, naming the files that were still running.
+// Each pass ends with its files' wall times, slowest first (scripts/test-file-times.mjs), and the pass's wall and
+// CPU time, so the log shows where the time goes.
 // Usage: node scripts/test.mjs   (exits non-zero when a test fails, a file or a pass is killed)
 
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -75,10 +80,27 @@ function killHungFiles(pid) {
   }
 }
 
+/** CPU seconds used by the runner's finished children and their descendants (Linux /proc; 0 elsewhere). */
+function childrenCpuSeconds() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+    // fields 16 and 17 of stat(5), counted from the state field as 3
+    return (Number(fields[13]) + Number(fields[14])) / ticks;
+  } catch {
+    return 0;
+  }
+}
+
 let current = null;
 
 function pass(name, files, env) {
-  const args = ['--test', `--test-concurrency=${CONCURRENCY}`, `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-reporter=spec', ...files];
+  const reporters = ['spec', './scripts/test-file-times.mjs'].flatMap((r) => [
+    `--test-reporter=${r}`,
+    '--test-reporter-destination=stdout',
+  ]);
+  const args = ['--test', `--test-concurrency=${CONCURRENCY}`, `--test-timeout=${TEST_TIMEOUT_MS}`, ...reporters, ...files];
+  const started = { wall: Date.now(), cpu: childrenCpuSeconds() };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
     current = child;
@@ -93,6 +115,9 @@ function pass(name, files, env) {
       clearInterval(watch);
       clearTimeout(limit);
       current = null;
+      const wall = (Date.now() - started.wall) / 1000;
+      const cpu = childrenCpuSeconds() - started.cpu;
+      process.stdout.write(`\n${name}: ${files.length} files, ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU\n\n`);
       resolve(code ?? 1);
     });
   });
