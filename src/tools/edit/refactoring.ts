@@ -122,9 +122,7 @@ function buildNamed(prefix: string, build: () => BuiltAxiom): BuiltAxiom {
   try {
     return build();
   } catch (err) {
-    if (err instanceof NameError) throw new NameError(`${prefix}: ${err.message}`, err.candidates);
-    if (err instanceof OperandError) throw new OperandError(`${prefix}: ${err.message}`, err.code, prefix);
-    throw err;
+    throw err instanceof NameError || err instanceof OperandError ? err.at(prefix) : err;
   }
 }
 
