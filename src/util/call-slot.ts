@@ -41,10 +41,11 @@ export class CallSlot<T> {
 
   /** Runs `f` holding `value` in this slot, across its awaits until its promise settles; other slots keep theirs. */
   run<R>(value: T, f: () => R): R {
-    running++;
+    // with no run in progress there is no frame to add to (and a disabled store would say so anyway)
+    const outer = running++ === 0 ? undefined : storage.getStore();
     let result: R;
     try {
-      result = storage.run({ slot: this, value, outer: storage.getStore() }, f);
+      result = storage.run({ slot: this, value, outer }, f);
     } catch (err) {
       release();
       throw err;
