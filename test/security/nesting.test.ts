@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_EXPRESSION_NESTING } from '../../src/model/formats/nesting.js';
 import { readDocument } from '../../src/model/formats/registry.js';
-import { call, callOk, connect, fixture, startTestServer } from '../server/support.js';
+import { call, callOk, fixture, sharedServer } from '../server/support.js';
 
 const DEEP = 20_000;
 const LIMIT = /nested deeper than 500 levels \(the nesting limit\)/;
@@ -25,60 +25,57 @@ const shapes = (n: number): Record<string, string> => ({
 });
 const deepRange = 'not ('.repeat(DEEP / 2) + 'xsd:integer' + ')'.repeat(DEEP / 2);
 
+// both server tests send refused calls, then an edit the other does not look at: they share one server
+const zoo = sharedServer([fixture('zoo.ttl')]);
+
 test('every tool that takes a Manchester expression refuses one nested 20,000 deep with invalid_argument', async () => {
-  const t = await startTestServer([fixture('zoo.ttl')]);
-  try {
-    const c = await connect(t);
-    const refused = (what: string, r: { isError: boolean; body: Record<string, unknown> }) => {
-      assert.equal(r.isError, true, what);
-      assert.equal(r.body.error_code, 'invalid_argument', `${what}: ${JSON.stringify(r.body).slice(0, 300)}`);
-      assert.match(String(r.body.error), LIMIT, what);
-    };
-    for (const [shape, deep] of Object.entries(shapes(DEEP))) {
-      refused(`add_axiom ${shape}`, await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: deep }));
-      refused(`remove_axiom ${shape}`, await call(c, 'remove_axiom', { axiom_type: 'subclass_of', sub: deep, super: 'Bird' }));
-      refused(`execute_dl_query ${shape}`, await call(c, 'execute_dl_query', { query: deep }));
-    }
-    const deep = shapes(DEEP).not;
-    refused('add_axiom range', await call(c, 'add_axiom', { axiom_type: 'data_property_range', property: 'age', range: deepRange }));
-    refused('create_class', await call(c, 'create_class', { name: 'Deep', parent: deep }));
-    refused('add_subclass_of', await call(c, 'add_subclass_of', { child: 'Bird', parent: deep }));
-    refused('move_class', await call(c, 'move_class', { entity: 'Bird', new_parent: deep }));
-    refused('create_term', await call(c, 'create_term', { name: 'Deeper', parents: [deep] }));
-    refused('explain_entailment', await call(c, 'explain_entailment', { axiom_type: 'subclass_of', sub: 'Bird', super: deep }));
-    refused(
-      'add_rule',
-      await call(c, 'add_rule', {
-        body: [{ type: 'class', predicate: deep, arg1: '?x' }],
-        head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }],
-      }),
-    );
-    refused(
-      'add_rule data range',
-      await call(c, 'add_rule', {
-        body: [{ type: 'data_range', predicate: deepRange, arg1: '?x' }],
-        head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }],
-      }),
-    );
-    // a batch reports the row as failed, with the limit named
-    for (const tool of ['preview_changes', 'apply_changes']) {
-      const batch = await call(c, tool, { operations: [{ axiom_type: 'subclass_of', sub: 'Bird', super: deep }] });
-      const text = JSON.stringify(batch.body);
-      assert.match(text, LIMIT, tool);
-      assert.doesNotMatch(text, /internal_error|call stack/, tool);
-    }
-    // within the limit the same shapes are ordinary expressions
-    for (const [shape, fine] of Object.entries(shapes(MAX_EXPRESSION_NESTING - 2))) {
-      const r = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: fine });
-      assert.equal(r.isError, false, `${shape}: ${JSON.stringify(r.body).slice(0, 300)}`);
-    }
-    const over = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: shapes(MAX_EXPRESSION_NESTING + 2).not });
-    assert.equal(over.body.error_code, 'invalid_argument');
-    await callOk(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: 'Animal' });
-    await c.close();
-  } finally {
-    await t.stop();
+  const { c } = await zoo();
+  const refused = (what: string, r: { isError: boolean; body: Record<string, unknown> }) => {
+    assert.equal(r.isError, true, what);
+    assert.equal(r.body.error_code, 'invalid_argument', `${what}: ${JSON.stringify(r.body).slice(0, 300)}`);
+    assert.match(String(r.body.error), LIMIT, what);
+  };
+  for (const [shape, deep] of Object.entries(shapes(DEEP))) {
+    refused(`add_axiom ${shape}`, await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: deep }));
+    refused(`remove_axiom ${shape}`, await call(c, 'remove_axiom', { axiom_type: 'subclass_of', sub: deep, super: 'Bird' }));
+    refused(`execute_dl_query ${shape}`, await call(c, 'execute_dl_query', { query: deep }));
   }
+  const deep = shapes(DEEP).not;
+  refused('add_axiom range', await call(c, 'add_axiom', { axiom_type: 'data_property_range', property: 'age', range: deepRange }));
+  refused('create_class', await call(c, 'create_class', { name: 'Deep', parent: deep }));
+  refused('add_subclass_of', await call(c, 'add_subclass_of', { child: 'Bird', parent: deep }));
+  refused('move_class', await call(c, 'move_class', { entity: 'Bird', new_parent: deep }));
+  refused('create_term', await call(c, 'create_term', { name: 'Deeper', parents: [deep] }));
+  refused('explain_entailment', await call(c, 'explain_entailment', { axiom_type: 'subclass_of', sub: 'Bird', super: deep }));
+  refused(
+    'add_rule',
+    await call(c, 'add_rule', {
+      body: [{ type: 'class', predicate: deep, arg1: '?x' }],
+      head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }],
+    }),
+  );
+  refused(
+    'add_rule data range',
+    await call(c, 'add_rule', {
+      body: [{ type: 'data_range', predicate: deepRange, arg1: '?x' }],
+      head: [{ type: 'class', predicate: 'Animal', arg1: '?x' }],
+    }),
+  );
+  // a batch reports the row as failed, with the limit named
+  for (const tool of ['preview_changes', 'apply_changes']) {
+    const batch = await call(c, tool, { operations: [{ axiom_type: 'subclass_of', sub: 'Bird', super: deep }] });
+    const text = JSON.stringify(batch.body);
+    assert.match(text, LIMIT, tool);
+    assert.doesNotMatch(text, /internal_error|call stack/, tool);
+  }
+  // within the limit the same shapes are ordinary expressions
+  for (const [shape, fine] of Object.entries(shapes(MAX_EXPRESSION_NESTING - 2))) {
+    const r = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: fine });
+    assert.equal(r.isError, false, `${shape}: ${JSON.stringify(r.body).slice(0, 300)}`);
+  }
+  const over = await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: shapes(MAX_EXPRESSION_NESTING + 2).not });
+  assert.equal(over.body.error_code, 'invalid_argument');
+  await callOk(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: 'Animal' });
 });
 
 const O = 'http://ex.org/';
@@ -122,9 +119,8 @@ test('documents nested past the limit fail with a parse error naming it, in ever
 
 test('load_ontology refuses deeply nested documents with parse_error naming the limit; the server keeps serving', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-nesting-'));
-  const t = await startTestServer([fixture('zoo.ttl')]);
   try {
-    const c = await connect(t);
+    const { c } = await zoo();
     for (const [name, text] of Object.entries(documents(DEEP))) {
       await writeFile(path.join(dir, name), text);
       const r = await call(c, 'load_ontology', { source: path.join(dir, name) });
@@ -132,9 +128,7 @@ test('load_ontology refuses deeply nested documents with parse_error naming the 
       assert.match(String(r.body.error), name.endsWith('.jsonld') ? JSON_LD_LIMIT : LIMIT, name);
     }
     await callOk(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: 'Animal' });
-    await c.close();
   } finally {
-    await t.stop();
     await rm(dir, { recursive: true, force: true });
   }
 });
