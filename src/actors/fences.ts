@@ -7,6 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
+import { DomainError } from '../util/errors.js';
 
 export interface Fence {
   readonly fence_id: string;
@@ -44,6 +45,14 @@ export function covers(revoked: RevokedIds, principal: Pick<Principal, 'type' | 
 
 /** The message a fenced call fails with (tool error code `authorization_revoked`). */
 export const REVOKED_MESSAGE = "The client's authorization was revoked; nothing was applied";
+
+/** A commit a fence refused: the call's grant was revoked, so nothing of it is applied. */
+export class AuthorizationRevoked extends DomainError {
+  constructor() {
+    super(REVOKED_MESSAGE, 'authorization_revoked', { effects_prevented: true });
+    this.name = 'AuthorizationRevoked';
+  }
+}
 
 /**
  * The fenced grant ids one window holds. Bounded: past `limit` ids the oldest are forgotten (a Set keeps

@@ -4,7 +4,6 @@
 // the front door forwards HTTP requests here over the port and receives the responses, whole or streamed.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -59,7 +58,7 @@ import {
   resultNotices,
   unmappedNotice,
 } from './session-features.js';
-import { ToolFailure, type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/core/tool.js';
+import { type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/core/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
 import type { ServerView } from '../broker/server-view.js';
@@ -80,7 +79,7 @@ import type { Principal } from '../auth/principal.js';
 import { Outbox } from './outbox.js';
 import { configureFileReads, readLimitsFrom } from '../util/file-read.js';
 import { auditEventsLost } from '../audit/stream.js';
-import { FenceSet, REVOKED_MESSAGE, type Fence } from './fences.js';
+import { AuthorizationRevoked, FenceSet, REVOKED_MESSAGE, type Fence } from './fences.js';
 import { SessionTransport, type FastCall, type FastReply, type PlainPost, type ToolCallScope } from './session-transport.js';
 import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
@@ -90,6 +89,7 @@ import type { WindowSettings } from '../tools/core/tool.js';
 import type { ApprovalEntry } from '../window/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import { requestIds } from '../util/json-rpc-ids.js';
+import { CallSlot } from '../util/call-slot.js';
 import { unreachable } from '../util/unreachable.js';
 
 const port = parentPort;
@@ -153,21 +153,15 @@ function announce(...topics: ViewTopic[]): void {
 const fences = new FenceSet();
 for (const f of init.fences) fences.add(f);
 
-/** The principal of the tool call running in the current async context, for the commit-time check. */
-const callPrincipal = new AsyncLocalStorage<Principal>();
-/** OAuth calls running now; the static token cannot be revoked, so its calls need no store. */
-let fenceableCalls = 0;
+/** The principal of the running tool call, for the commit-time check: a slot of the thread's one call context. */
+const callPrincipal = new CallSlot<Principal>('principal');
 
 /**
- * Runs a tool call with its principal in `callPrincipal` when a fence could ever cover it. The store costs
- * a hook on every promise of the thread, so it is disabled again whenever no such call is running.
+ * Runs a tool call with its principal in `callPrincipal` when a fence could ever cover it: the static
+ * token cannot be revoked, so its calls do not pay for the async context.
  */
 function runAs<T>(principal: Principal, call: () => Promise<T>): Promise<T> {
-  if (principal.type !== 'oauth') return call();
-  fenceableCalls++;
-  return callPrincipal.run(principal, call).finally(() => {
-    if (--fenceableCalls === 0) callPrincipal.disable();
-  });
+  return principal.type === 'oauth' ? callPrincipal.run(principal, call) : call();
 }
 
 function revokedRefusal(principal: Principal): string | null {
@@ -179,9 +173,8 @@ function revokedRefusal(principal: Principal): string | null {
  * pool, reasoner) after its gate check cannot commit once the fence arrived.
  */
 function fenceCommit(): void {
-  const principal = callPrincipal.getStore();
-  if (principal !== undefined && fences.blocks(principal))
-    throw new ToolFailure(REVOKED_MESSAGE, 'authorization_revoked', { effects_prevented: true });
+  const principal = callPrincipal.get();
+  if (principal !== undefined && fences.blocks(principal)) throw new AuthorizationRevoked();
 }
 
 /** The front door's answers to this window's questions. */

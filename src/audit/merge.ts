@@ -8,7 +8,7 @@ import { lstat, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import path from 'node:path';
 import { pidAlive } from '../util/pid-alive.js';
 import { compareEvents, envelopeProblem, redactEvent, type AuditEvent } from './event.js';
-import type { ErrorCode } from '../util/errors.js';
+import { DomainError, type ErrorCode } from '../util/errors.js';
 
 export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
 export const MAX_STREAMS = 1_000;
@@ -19,13 +19,16 @@ const STALE_EMPTY_LOCK_MS = 60_000;
 const STREAM_NAME = /^[A-Za-z0-9-]{1,64}\.\d{1,6}\.jsonl$/;
 
 /** Why an export was refused: `code` is the tool's error code, `source` the offending file when one is. */
-export class AuditMergeError extends Error {
+export class AuditMergeError extends DomainError {
   constructor(
     message: string,
-    readonly code: ErrorCode,
+    code: ErrorCode,
     readonly source?: string,
   ) {
-    super(message);
+    super(message, code, {
+      ...(code === 'project_locked' ? { retryable: true } : {}),
+      ...(source === undefined ? {} : { source }),
+    });
     this.name = 'AuditMergeError';
   }
 }

@@ -4,6 +4,7 @@
 // grammar is `nonEmpty | empty | count OP N` (OP one of >= <= == > <).
 
 import type { ResultTerm } from '../sparql/engine-protocol.js';
+import { DomainError } from '../util/errors.js';
 import { unreachable } from '../util/unreachable.js';
 
 export type Convention = 'robot-sparql-dir' | 'sidecar-manifest' | 'ontology-annotations';
@@ -36,9 +37,10 @@ export interface CompetencyQuestion {
 /** Ids name files (`cqs/<id>.rq`), so they are file-name safe in every store (design). */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-export class CqFormatError extends Error {
+/** A competency question (or a store entry) that does not validate: a bad argument where a caller gave it. */
+export class CqFormatError extends DomainError {
   constructor(message: string) {
-    super(message);
+    super(message, 'invalid_argument');
     this.name = 'CqFormatError';
   }
 }

@@ -15,7 +15,7 @@ import { implementationDigest, type ReasonerInfo } from '../reasoner/registry.js
 import type { PolicyResolution } from '../policy/resolution.js';
 import type { QcSnapshot } from '../qc/finding.js';
 import { captureSnapshot } from '../qc/snapshot.js';
-import { ENTITY_TYPE_NAMES, annotationRow } from '../report/rows.js';
+import { annotationRow } from '../report/rows.js';
 import {
   impactPolicy,
   PairArgs,
@@ -106,9 +106,9 @@ function entityGroups(entities: readonly Entity[], r: Renderings, limit: number)
   return {
     count: entities.length,
     groups: byKind(entities).map((g) => ({
-      entity_type: ENTITY_TYPE_NAMES[g.kind],
+      entity_type: g.kind,
       ...capped(
-        g.entities.map((e) => ({ iri: e.iri, display: r.display(e), type: ENTITY_TYPE_NAMES[e.kind] })),
+        g.entities.map((e) => ({ iri: e.iri, display: r.display(e), type: e.kind })),
         limit,
       ),
     })),
@@ -161,7 +161,7 @@ function assertedPart(ctx: CallContext, left: Side, right: Side, limit: number):
   const renames = renameCandidates(entities, left.closure, right.closure).map((c) => ({
     from: c.from.iri,
     to: c.to.iri,
-    entity_type: ENTITY_TYPE_NAMES[c.from.kind],
+    entity_type: c.from.kind,
     evidence: {
       kind: 'exact_label',
       property_iri: RDFS_LABEL,

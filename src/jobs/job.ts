@@ -4,7 +4,7 @@
 
 import type { RevisionEnvelope } from '../model/revision.js';
 import type { JsonObject } from '../util/json-object.js';
-import type { ErrorCode } from '../util/errors.js';
+import { DomainError, type ErrorCode } from '../util/errors.js';
 
 export const JOB_STATES = ['queued', 'running', 'cancel_pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -68,14 +68,11 @@ export type JobSummary = Omit<JobDescriptor, 'result'> & { readonly result_avail
 export type JobStoreErrorCode =
   'unknown_job' | 'unknown_artifact' | 'idempotency_conflict' | 'job_queue_full' | 'job_quota_exceeded' | 'cursor_invalid' | 'jobs_closed';
 
-/** A refusal by the job store; the tools turn it into a failure with the same code and context. */
-export class JobStoreError extends Error {
-  constructor(
-    message: string,
-    readonly code: JobStoreErrorCode,
-    readonly context: JsonObject = {},
-  ) {
-    super(message);
+/** A refusal by the job store, a failure of the tool that asked with the same code and context. */
+export class JobStoreError extends DomainError {
+  declare readonly code: JobStoreErrorCode;
+  constructor(message: string, code: JobStoreErrorCode, context: JsonObject = {}) {
+    super(message, code, context);
     this.name = 'JobStoreError';
   }
 }

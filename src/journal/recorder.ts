@@ -4,7 +4,6 @@
 // saved, undo/redo stacks included, when the document on disk is still the one the journal started
 // from, and otherwise sets those entries aside for the recovery tool.
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Principal } from '../auth/principal.js';
@@ -18,6 +17,7 @@ import { BlankNodes } from './blank-nodes.js';
 import { loadChange, principalRecord, storeChange, type ChangeEntry, type PrincipalRecord, type StoredChange } from './records.js';
 import { asideEntries, unsavedEntries, type ChangeStore, type JournalState } from './store.js';
 import { isoNow } from '../util/iso-now.js';
+import { CallSlot } from '../util/call-slot.js';
 
 /** The tool call a batch belongs to; `durable` collects the appends the call must wait for. */
 export interface CallRecord {
@@ -103,12 +103,11 @@ export class ChangeRecorder {
   /** The call whose handler is running synchronously now. */
   private current: CallRecord | undefined;
   /**
-   * Carries the call across the awaits of handlers that commit after one. An async-context store costs a
-   * hook on every promise of the thread, so it runs only for tools seen to return a promise (and for a
-   * tool's first call), and is disabled whenever none of those is running.
+   * Carries the call across the awaits of handlers that commit after one: a slot of the thread's one call
+   * context (util/call-slot.ts), which costs a hook on every promise while it runs, so it runs only for
+   * tools seen to return a promise (and for a tool's first call).
    */
-  private readonly scope = new AsyncLocalStorage<CallRecord>();
-  private scopedCalls = 0;
+  private readonly scope = new CallSlot<CallRecord>('journal call');
   private readonly syncTools = new Set<string>();
   private readonly asyncTools = new Set<string>();
   /** Batch ids: unique to this recorder (another window's or a restart's never match), cheaper than a UUID each. */
@@ -127,26 +126,15 @@ export class ChangeRecorder {
 
   /** The tool call a commit made now belongs to. */
   currentCall(): CallRecord | undefined {
-    return this.current ?? this.scope.getStore();
+    return this.current ?? this.scope.get();
   }
 
   /** Runs a tool's handler as `call`: the batches it commits are attributed to the call. */
   attribute<T>(call: CallRecord, handler: () => T): T {
     if (this.syncTools.has(call.tool) && !this.asyncTools.has(call.tool)) return this.runSync(call, handler);
-    this.scopedCalls++;
-    let result: T;
-    try {
-      result = this.scope.run(call, () => this.runSync(call, handler));
-    } catch (err) {
-      this.releaseScope();
-      throw err;
-    }
-    if (!isThenable(result)) {
-      this.syncTools.add(call.tool);
-      this.releaseScope();
-      return result;
-    }
-    return Promise.resolve(result).finally(() => this.releaseScope()) as T;
+    const result = this.scope.run(call, () => this.runSync(call, handler));
+    if (!isThenable(result)) this.syncTools.add(call.tool);
+    return result;
   }
 
   private runSync<T>(call: CallRecord, handler: () => T): T {
@@ -159,10 +147,6 @@ export class ChangeRecorder {
     } finally {
       this.current = previous;
     }
-  }
-
-  private releaseScope(): void {
-    if (--this.scopedCalls === 0) this.scope.disable();
   }
 
   /** Reads the journal of every loaded document, replays or sets aside what is unsaved, then follows the workspace. */

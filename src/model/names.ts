@@ -26,4 +26,9 @@ export class NameError extends Error {
     super(message);
     this.name = 'NameError';
   }
+
+  /** The same error said of `where` (an argument, an atom): the message names it first. */
+  at(where: string): NameError {
+    return new NameError(`${where}: ${this.message}`, this.candidates);
+  }
 }

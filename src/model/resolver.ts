@@ -15,8 +15,8 @@
 // kept only as the entity's label, which the write adds (see operands/builder.ts), so every mention of the
 // same name within one tool call (`inCall`) must reach the same generated IRI.
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { CallSlot } from '../util/call-slot.js';
 
 import type { Axiom, Entity, EntityKind, IRI } from './terms.js';
 import { declaration, entity as makeEntity } from './terms.js';
@@ -227,7 +227,8 @@ export class WorkspaceResolver implements NameResolver {
   private index: ClosureIndex | null = null;
   private indexRevision = -1;
   private readonly unsubscribe: () => void;
-  private readonly mintScope = new AsyncLocalStorage<MintScope>();
+  /** The generated IRIs of the running call: a slot of the thread's one call context (util/call-slot.ts). */
+  private readonly mintScope = new CallSlot<MintScope>('generated ids');
 
   constructor(
     private readonly workspace: Workspace,
@@ -320,7 +321,7 @@ export class WorkspaceResolver implements NameResolver {
   mintIri(name: string): IRI {
     const namespace = this.newEntityNamespace();
     if (!this.generatesIds) return namespace + name;
-    const scope = this.mintScope.getStore();
+    const scope = this.mintScope.get();
     const key = namespace + name;
     let iri = scope?.iris.get(key);
     if (iri === undefined) {
@@ -333,7 +334,7 @@ export class WorkspaceResolver implements NameResolver {
 
   /** The bare name a generated IRI was minted for in the current tool call; undefined for any other IRI. */
   generatedName(iri: IRI): string | undefined {
-    return this.generatesIds ? this.mintScope.getStore()?.names.get(iri) : undefined;
+    return this.generatesIds ? this.mintScope.get()?.names.get(iri) : undefined;
   }
 
   /**

@@ -3,12 +3,12 @@
 // applies a batch of changes atomically and makes it one undo unit.
 
 import { randomUUID } from 'node:crypto';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IRI } from './terms.js';
 import type { Ontology, OntologyId } from './ontology.js';
 import { applyBatch, invertChange, type Change, type ChangeResult } from './changes.js';
 import { noteAxiomChange, noteHeaderChange } from './fingerprint.js';
 import { releaseInterned } from './terms.js';
+import { CallSlot } from '../util/call-slot.js';
 
 export type ChangeCause = 'apply' | 'undo' | 'redo';
 
@@ -77,7 +77,8 @@ export class Workspace {
    * commit fence.
    */
   beforeCommit: (() => void) | null = null;
-  private readonly rehearsing = new AsyncLocalStorage<true>();
+  /** Set while a call is rehearsed: a slot of the thread's one call context (util/call-slot.ts). */
+  private readonly rehearsing = new CallSlot<true>('rehearsal');
 
   /** Increases with every model change, undo, redo, load, unload and switch of the active ontology. */
   get revision(): number {
@@ -228,7 +229,7 @@ export class Workspace {
   /** Undoes the last undo unit (its undoable part); throws a WorkspaceError when there is none. */
   undo(): BatchResult {
     const entry = this.undoStack.at(-1);
-    if (entry === undefined) throw new WorkspaceError('Nothing to undo', 'nothing_to_undo');
+    if (entry === undefined) throw new WorkspaceError('Nothing to undo.', 'nothing_to_undo');
     this.stopRehearsal(entry.inverse);
     this.beforeCommit?.();
     const results = this.run(entry.inverse);
@@ -240,7 +241,7 @@ export class Workspace {
   /** Re-applies the last undone unit; throws a WorkspaceError when there is none. */
   redo(): BatchResult {
     const entry = this.redoStack.at(-1);
-    if (entry === undefined) throw new WorkspaceError('Nothing to redo', 'nothing_to_redo');
+    if (entry === undefined) throw new WorkspaceError('Nothing to redo.', 'nothing_to_redo');
     this.stopRehearsal(entry.forward);
     this.beforeCommit?.();
     const results = this.run(entry.forward);
@@ -266,7 +267,7 @@ export class Workspace {
   }
 
   private stopRehearsal(changes: readonly Change[] | null): void {
-    if (this.rehearsing.getStore() === true) throw new Rehearsed(changes);
+    if (this.rehearsing.get() === true) throw new Rehearsed(changes);
   }
 
   private run(changes: readonly Change[]): ChangeResult[] {

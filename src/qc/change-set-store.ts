@@ -4,6 +4,8 @@
 // dropped lazily on every access (no timers, so an idle window keeps nothing alive).
 
 import { randomUUID } from 'node:crypto';
+import { DomainError } from '../util/errors.js';
+import type { JsonObject } from '../util/json-object.js';
 
 export type ChangeSetState = 'previewing' | 'ready' | 'committing' | 'committed';
 
@@ -14,13 +16,11 @@ export const ENTRY_LIMITS = { operations: 2000, changes: 8000, bytes: 2 * 1024 *
 
 export type ChangeSetErrorCode = 'unknown_change_set' | 'change_set_in_progress' | 'change_set_too_large' | 'change_set_store_full';
 
-export class ChangeSetError extends Error {
-  constructor(
-    message: string,
-    readonly code: ChangeSetErrorCode,
-    readonly context: Record<string, unknown> = {},
-  ) {
-    super(message);
+/** A refusal by the change-set store, with the context fields TOOLS.md lists. */
+export class ChangeSetError extends DomainError {
+  declare readonly code: ChangeSetErrorCode;
+  constructor(message: string, code: ChangeSetErrorCode, context: JsonObject = {}) {
+    super(message, code, context);
     this.name = 'ChangeSetError';
   }
 }

@@ -21,15 +21,6 @@ export const KIND_ORDER: readonly EntityKind[] = [
   'Datatype',
 ];
 
-export const ENTITY_TYPE_NAMES: Readonly<Record<EntityKind, string>> = {
-  Class: 'Class',
-  ObjectProperty: 'ObjectProperty',
-  DataProperty: 'DataProperty',
-  AnnotationProperty: 'AnnotationProperty',
-  NamedIndividual: 'NamedIndividual',
-  Datatype: 'Datatype',
-};
-
 export interface EntityRow {
   iri: string;
   display: string;
@@ -52,7 +43,7 @@ function displayOf(e: Entity | IRI, ctx: RowContext): string {
 }
 
 export function entityRow(e: Entity, ctx: RowContext): EntityRow {
-  return { iri: e.iri, display: displayOf(e, ctx), type: ENTITY_TYPE_NAMES[e.kind] };
+  return { iri: e.iri, display: displayOf(e, ctx), type: e.kind };
 }
 
 /**

@@ -175,4 +175,9 @@ export class DomainError extends Error {
     super(message);
     this.name = 'DomainError';
   }
+
+  /** The same refusal with more fields, for a caller that knows what the refusal was about (the argument, the item). */
+  withContext(context: JsonObject): DomainError {
+    return new DomainError(this.message, this.code, { ...this.context, ...context });
+  }
 }

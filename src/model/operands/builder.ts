@@ -83,6 +83,11 @@ export class OperandError extends Error {
     super(message);
     this.name = 'OperandError';
   }
+
+  /** The same error said of `where`, which becomes its operand: the message names it first. */
+  at(where: string): OperandError {
+    return new OperandError(`${where}: ${this.message}`, this.code, where);
+  }
 }
 
 const ENTITY_TYPE_KINDS: Readonly<Record<EntityTypeName, EntityKind>> = {

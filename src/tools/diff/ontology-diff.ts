@@ -359,9 +359,7 @@ export const analyzeChangeImpact = defineTool({
       // claimed while it is analyzed, so it cannot be committed meanwhile; released afterwards, still cached
       preview = store.claim(id);
     } catch (err) {
-      if (err instanceof ChangeSetError)
-        throw new ToolFailure(err.message, err.code, { change_set_id: id, analyzed: false, ...err.context });
-      throw err;
+      throw err instanceof ChangeSetError ? err.withContext({ analyzed: false }) : err;
     }
     try {
       const input = changeSetInput(ctx, id, args.include_imports, preview);

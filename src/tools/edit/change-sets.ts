@@ -65,10 +65,9 @@ export function changeSetStore(window: WindowState): ChangeSetStore<CachedPrevie
   return window.changeSets as ChangeSetStore<CachedPreview>;
 }
 
-/** Store refusals as tool failures with the context fields TOOLS.md lists. */
-function storeFailure(err: unknown, extra: JsonObject = {}): unknown {
-  if (err instanceof ChangeSetError) return new ToolFailure(err.message, err.code, { ...err.context, ...extra });
-  return err;
+/** A store refusal with what the tool adds to it (TOOLS.md: the change set and what did not happen). */
+function storeFailure(err: unknown, extra: JsonObject): unknown {
+  return err instanceof ChangeSetError ? err.withContext(extra) : err;
 }
 
 const Ttl = v.optional(v.pipe(v.number(), v.integer(), v.minValue(TTL_SECONDS.min), v.maxValue(TTL_SECONDS.max)), TTL_SECONDS.default);
@@ -156,12 +155,7 @@ export async function createPreview(
   const bytes = requestBytes + utf8Bytes(normalized);
   checkOrFail(() => checkEntrySize(items, planned.delta.length, bytes));
   const store = changeSetStore(ctx.window);
-  let id: string;
-  try {
-    id = store.begin(ttlSeconds, bytes);
-  } catch (err) {
-    throw storeFailure(err);
-  }
+  const id = store.begin(ttlSeconds, bytes);
   let pf: Preflight;
   try {
     pf = await runPreflight(
@@ -394,8 +388,7 @@ export const commitChangeSet = defineTool({
           : {}),
       };
     } catch (err) {
-      if (err instanceof ToolFailure && err.context.committed === undefined)
-        throw new ToolFailure(err.message, err.code, { ...err.context, committed: false });
+      if (err instanceof ToolFailure && err.context.committed === undefined) throw err.withContext({ committed: false });
       throw err;
     } finally {
       if (!done) store.release(id);

@@ -31,7 +31,7 @@ import { OWL_DEPRECATED, XSD_BOOLEAN } from '../../model/vocab.js';
 import { expandTerm } from '../../policy/curie.js';
 import { defineTool, always, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
 import { AnyList, ENTITY_TYPE_INPUT, EntityRowOutput } from '../core/result-shapes.js';
-import { ENTITY_TYPE_NAMES, entityRow, KIND_ORDER, newEntityRow, renderAxiom } from '../../report/rows.js';
+import { entityRow, KIND_ORDER, newEntityRow, renderAxiom } from '../../report/rows.js';
 import { cmp } from '../explore/ontology-context.js';
 
 const SAMPLE = 20;
@@ -122,9 +122,7 @@ function buildNamed(prefix: string, build: () => BuiltAxiom): BuiltAxiom {
   try {
     return build();
   } catch (err) {
-    if (err instanceof NameError) throw new NameError(`${prefix}: ${err.message}`, err.candidates);
-    if (err instanceof OperandError) throw new OperandError(`${prefix}: ${err.message}`, err.code, prefix);
-    throw err;
+    throw err instanceof NameError || err instanceof OperandError ? err.at(prefix) : err;
   }
 }
 
@@ -282,7 +280,7 @@ export const deleteEntity = defineTool({
     const wanted = args.entity_type === undefined ? all : all.filter((e) => e.kind === ENTITY_TYPE_INPUT[args.entity_type!]);
     if (wanted.length === 0) {
       throw new ToolFailure(
-        `'${args.entity}' (<${iri}>) is no ${args.entity_type}; it is a ${all.map((e) => ENTITY_TYPE_NAMES[e.kind]).join(' and a ')}.`,
+        `'${args.entity}' (<${iri}>) is no ${args.entity_type}; it is a ${all.map((e) => e.kind).join(' and a ')}.`,
         'not_found',
         { iri },
       );

@@ -36,7 +36,7 @@ import { LineRenderer } from '../../model/render/axiom-lines.js';
 import { OWL_DEPRECATED, OWL_THING, OWL_NOTHING, RDF_LANG_STRING, XSD_BOOLEAN, XSD_STRING } from '../../model/vocab.js';
 import { defineTool, never, ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
 import { EntityRowOutput, logicalAxiomCount, AnyList, AnyObject } from '../core/result-shapes.js';
-import { ENTITY_TYPE_NAMES, KIND_ORDER, type EntityRow } from '../../report/rows.js';
+import { KIND_ORDER, type EntityRow } from '../../report/rows.js';
 import { lastChangesField } from '../history/change-journal-tools.js';
 import { prefixObject } from '../header/header-tools.js';
 import { unreachable } from '../../util/unreachable.js';
@@ -115,7 +115,7 @@ export class View {
   }
 
   row(e: Entity): EntityRow {
-    return { iri: e.iri, display: this.display(e), type: ENTITY_TYPE_NAMES[e.kind] };
+    return { iri: e.iri, display: this.display(e), type: e.kind };
   }
 
   /** Entity rows sorted by display name, then IRI, then type. */
@@ -325,7 +325,7 @@ export const summarizeOntology = defineTool({
     }
     const signature = scopeSignature(scope);
     const entityCounts = new Map<string, number>();
-    for (const e of signature) entityCounts.set(ENTITY_TYPE_NAMES[e.kind], (entityCounts.get(ENTITY_TYPE_NAMES[e.kind]) ?? 0) + 1);
+    for (const e of signature) entityCounts.set(e.kind, (entityCounts.get(e.kind) ?? 0) + 1);
     const axiomRows = sortedCounts(byKind);
     return {
       scope: args.include_imports ? 'imports_closure' : 'active',

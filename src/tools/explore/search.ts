@@ -11,7 +11,6 @@ import { RDF_LANG_STRING } from '../../model/vocab.js';
 import { displayName, localName } from '../../model/display.js';
 import { defineTool, never, type ToolContext } from '../core/tool.js';
 import { ENTITY_TYPE_INPUT, AnyList, AnyObject } from '../core/result-shapes.js';
-import { ENTITY_TYPE_NAMES } from '../../report/rows.js';
 import { languageAdjustment, lexicalPolicy, type LexicalPolicy } from '../../policy/lexical.js';
 import { scopeSignature } from './ontology-context.js';
 
@@ -245,7 +244,7 @@ export const searchEntities = defineTool({
     const items = page.map((h) => ({
       iri: h.entity.iri,
       display: h.display,
-      type: ENTITY_TYPE_NAMES[h.entity.kind],
+      type: h.entity.kind,
       ontology: sourceOntology(h.entity, ctx),
       score: h.score,
       match_kind: h.kind,
@@ -276,7 +275,7 @@ export const searchEntities = defineTool({
           : {
               iri: reuse.entity.iri,
               display: reuse.display,
-              type: ENTITY_TYPE_NAMES[reuse.entity.kind],
+              type: reuse.entity.kind,
               match_kind: reuse.kind,
               matched_value: reuse.candidate.value,
             },

@@ -2,8 +2,8 @@
 
 import * as v from 'valibot';
 import type { Change } from '../../model/changes.js';
-import { WorkspaceError, type Workspace } from '../../model/workspace.js';
-import { always, defineTool, ToolFailure, type ToolContext } from '../core/tool.js';
+import type { Workspace } from '../../model/workspace.js';
+import { always, defineTool, type ToolContext } from '../core/tool.js';
 import { renderAxiom } from '../../report/rows.js';
 
 const PEEK_SAMPLE = 20;
@@ -58,13 +58,8 @@ function step(
 ): StackStateRow & { message: string; axioms_before: number; axioms_after: number; net_axiom_change: number } {
   const ws = ctx.workspace;
   const before = ws.active.axiomCount;
-  try {
-    if (direction === 'undo') ws.undo();
-    else ws.redo();
-  } catch (err) {
-    if (err instanceof WorkspaceError) throw new ToolFailure(direction === 'undo' ? 'Nothing to undo.' : 'Nothing to redo.', err.code);
-    throw err;
-  }
+  if (direction === 'undo') ws.undo();
+  else ws.redo();
   const after = ws.active.axiomCount;
   return {
     message: direction === 'undo' ? 'Undid the last change.' : 'Redid the last undone change.',

@@ -12,7 +12,6 @@ import { authorizeLocalPath } from '../../policy/authorize.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { sha256Digest } from '../../util/digest.js';
 import type { JobManager } from '../../jobs/manager.js';
-import { JobStoreError } from '../../jobs/job.js';
 import { jobOwner } from '../../jobs/owner.js';
 import { JOB_TYPE_NAMES, JOB_TYPES_BY_NAME } from '../../jobs/job-types.js';
 import type { JobType } from '../../jobs/types/job-type.js';
@@ -25,14 +24,9 @@ const START_CAPABILITIES = ['ontology:read', 'filesystem:project:read'] as const
 
 const JobId = v.pipe(v.string(), v.uuid('job_id must be a UUID'));
 
-/** Runs a job-store operation, turning its refusals into tool failures with the same code. */
+/** Runs a job-store operation as the caller (its refusals are JobStoreErrors, which the gate reports). */
 function store<T>(ctx: ToolContext, op: (m: JobManager, owner: ReturnType<typeof jobOwner>) => T): T {
-  try {
-    return op(ctx.window.jobs, jobOwner(ctx.workspace.id, ctx.principal));
-  } catch (err) {
-    if (err instanceof JobStoreError) throw new ToolFailure(err.message, err.code, err.context);
-    throw err;
-  }
+  return op(ctx.window.jobs, jobOwner(ctx.workspace.id, ctx.principal));
 }
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {

@@ -77,11 +77,7 @@ async function merged(dir: string, write: (m: MergedAudit) => Promise<void>): Pr
     });
   } catch (err) {
     if (err instanceof AuditMergeError) {
-      throw new ToolFailure(`${TOOL}: ${err.message}`, err.code, {
-        exported: false,
-        ...(err.code === 'project_locked' ? { retryable: true } : {}),
-        ...(err.source === undefined ? {} : { source: err.source }),
-      });
+      throw new ToolFailure(`${TOOL}: ${err.message}`, err.code, { exported: false, ...err.context });
     }
     throw err;
   }

@@ -79,12 +79,6 @@ async function checkSyntax(ctx: ToolContext, query: string): Promise<void> {
   }
 }
 
-/** A question that does not validate is the caller's argument error. */
-function formatFailure(e: unknown): never {
-  if (e instanceof CqFormatError) throw new ToolFailure(e.message, 'invalid_argument');
-  throw e;
-}
-
 /** Writes `q` to a file store, authorized as a write derived from the open document; the file written. */
 async function addToFileStore(
   ctx: ToolContext,
@@ -103,9 +97,13 @@ async function addToFileStore(
     await writeRq(await authorizeLocalPath(ctx, 'add_competency_question', file, 'write', { derived: true }), q);
     return file;
   } catch (e) {
-    if (e instanceof CqFormatError) throw new ToolFailure(e.message, 'store_conflict', { convention });
-    throw e;
+    throw storeConflict(e, convention);
   }
+}
+
+/** A store entry that does not validate while a question is written or removed: the store, not the call, is at fault. */
+function storeConflict(e: unknown, convention: Convention): unknown {
+  return e instanceof CqFormatError ? new ToolFailure(e.message, 'store_conflict', { convention }) : e;
 }
 
 export const addCompetencyQuestion = defineTool({
@@ -135,21 +133,16 @@ export const addCompetencyQuestion = defineTool({
     const o = ctx.workspace.active;
     const catalog = await loadQuestions(o);
     const id = args.id ?? nextId(catalog);
-    let q: CompetencyQuestion;
-    try {
-      q = questionFrom({
-        id,
-        text: args.text,
-        type: args.type,
-        query_lang: args.query_lang,
-        query: args.query,
-        include_inferred: args.include_inferred,
-        expected: args.expected,
-        tags: args.tags,
-      });
-    } catch (e) {
-      formatFailure(e);
-    }
+    const q = questionFrom({
+      id,
+      text: args.text,
+      type: args.type,
+      query_lang: args.query_lang,
+      query: args.query,
+      include_inferred: args.include_inferred,
+      expected: args.expected,
+      tags: args.tags,
+    });
     await checkSyntax(ctx, q.query);
     const convention = args.convention ?? chooseConvention(catalog, id, localDocumentOf(o));
     const replaced = catalog.questions.some((s) => s.question.id === id && s.convention === convention);
@@ -238,8 +231,7 @@ export const removeCompetencyQuestion = defineTool({
             id: args.id,
           });
       } catch (e) {
-        if (e instanceof CqFormatError) throw new ToolFailure(e.message, 'store_conflict', { convention });
-        throw e;
+        throw storeConflict(e, convention);
       }
     }
     return { removed: true, id: args.id, convention, target: source };

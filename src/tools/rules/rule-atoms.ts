@@ -92,7 +92,7 @@ export class AtomReader {
     try {
       return f();
     } catch (err) {
-      if (err instanceof NameError) throw new NameError(`${at}: ${err.message}`, err.candidates);
+      if (err instanceof NameError) throw err.at(at);
       if (err instanceof ParseError) this.fail(at, err.message);
       throw err;
     }

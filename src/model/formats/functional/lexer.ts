@@ -2,6 +2,7 @@
 // current token in its fields (no token objects), since the parser needs a single token of lookahead.
 
 import { ParseError } from '../errors.js';
+import { unreachable } from '../../../util/unreachable.js';
 
 export const enum Tok {
   LParen,
@@ -263,5 +264,7 @@ export function describe(lx: Lexer): string {
       return "'" + lx.text + "'";
     case Tok.EOF:
       return 'end of input';
+    default:
+      return unreachable(lx.type);
   }
 }
