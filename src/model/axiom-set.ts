@@ -38,7 +38,8 @@ export class AxiomSet implements Iterable<Axiom> {
     const slots = this.slots,
       mask = slots.length - 1;
     let i = id & mask;
-    for (let at = slots[i]; at !== 0; at = slots[i]) {
+    // Slot indexes are masked to the table, and a slot holds an item's position + 1.
+    for (let at = slots[i]!; at !== 0; at = slots[i]!) {
       if (items[at - 1]!.id === id) return false;
       i = (i + 1) & mask;
     }
@@ -52,7 +53,7 @@ export class AxiomSet implements Iterable<Axiom> {
   delete(a: Axiom): boolean {
     const i = this.find(a.id);
     if (i < 0) return false;
-    this.items[this.slots[i] - 1] = undefined;
+    this.items[this.slots[i]! - 1] = undefined;
     this.live--;
     this.vacate(i);
     if (this.items.length > 64 && this.live < this.items.length >> 1) this.rebuild(capacityFor(this.live));
@@ -77,7 +78,7 @@ export class AxiomSet implements Iterable<Axiom> {
     const slots = this.slots,
       items = this.items,
       mask = slots.length - 1;
-    for (let i = id & mask; slots[i] !== 0; i = (i + 1) & mask) if (items[slots[i] - 1]!.id === id) return i;
+    for (let i = id & mask; slots[i] !== 0; i = (i + 1) & mask) if (items[slots[i]! - 1]!.id === id) return i;
     return -1;
   }
 
@@ -90,10 +91,10 @@ export class AxiomSet implements Iterable<Axiom> {
     for (;;) {
       j = (j + 1) & mask;
       if (slots[j] === 0) break;
-      const home = items[slots[j] - 1]!.id & mask;
+      const home = items[slots[j]! - 1]!.id & mask;
       // The entry at j may fill the hole at i unless its home lies cyclically in (i, j].
       if (i <= j ? home <= i || home > j : home <= i && home > j) {
-        slots[i] = slots[j];
+        slots[i] = slots[j]!;
         i = j;
       }
     }

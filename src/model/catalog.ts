@@ -67,7 +67,7 @@ export function parseCatalog(text: string, file: string): Catalog {
   });
   parser.on('opentag', (tag) => {
     const attrs = (tag as SaxesTagPlain).attributes;
-    const outer = bases[bases.length - 1];
+    const outer = bases[bases.length - 1]!; // the file's own base stays at the bottom: every closetag pops an opentag's push
     const xmlBase = attrs['xml:base'];
     const base = xmlBase === undefined ? outer : resolveAgainst(xmlBase, outer);
     bases.push(base);

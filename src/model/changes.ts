@@ -171,7 +171,7 @@ export function applyBatch(changes: readonly Change[], validate?: (c: Change) =>
 /** Restores the state before `results` were applied (last first). */
 export function rollBack(results: readonly ChangeResult[]): void {
   for (let i = results.length - 1; i >= 0; i--) {
-    const restore = results[i].restore;
+    const restore = results[i]!.restore;
     if (restore !== null) applyChange(restore);
   }
 }

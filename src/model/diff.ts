@@ -23,7 +23,8 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 /** The axioms of a scope: the union over its ontologies (an axiom asserted twice counts once). */
 export function scopeAxioms(ontologies: readonly Ontology[], logicalOnly: boolean): Set<Axiom> {
   // logical_only keeps OWL 2 logical axioms: declarations and every annotation axiom are left out
-  if (ontologies.length === 1 && !logicalOnly) return new Set(ontologies[0].axioms());
+  const [only] = ontologies;
+  if (only !== undefined && ontologies.length === 1 && !logicalOnly) return new Set(only.axioms());
   const out = new Set<Axiom>();
   for (const o of ontologies) for (const a of o.axioms()) if (!logicalOnly || isLogicalAxiom(a)) out.add(a);
   return out;
@@ -269,7 +270,8 @@ export function foreignReaxiomatization(delta: Delta, importedIris: ReadonlySet<
     for (const a of axioms) {
       if (imported.some((o) => o.has(a))) continue;
       const subjects = subjectIris(a);
-      if (subjects.length > 0 && subjects.every((s) => importedIris.has(s))) out.push({ operation, subject: subjects[0], axiom: a });
+      const [subject] = subjects;
+      if (subject !== undefined && subjects.every((s) => importedIris.has(s))) out.push({ operation, subject, axiom: a });
     }
   };
   scan(delta.added, 'add');

@@ -52,10 +52,10 @@ class AxiomDigest {
     }
     const h = sha256Latin1(line);
     const lanes = this.lanes;
-    for (let i = 0, j = 0; i < 8; i++, j += 4) {
+    for (let i = 0, j = 0; i < lanes.length; i++, j += 4) {
       // the digest's i-th big-endian 32-bit word
       const w = ((h.charCodeAt(j) << 24) | (h.charCodeAt(j + 1) << 16) | (h.charCodeAt(j + 2) << 8) | h.charCodeAt(j + 3)) >>> 0;
-      lanes[i] = added ? lanes[i] + w : lanes[i] - w;
+      lanes[i] = added ? lanes[i]! + w : lanes[i]! - w;
     }
     this.folded += added ? 1 : -1;
   }
@@ -65,7 +65,7 @@ class AxiomDigest {
       this.anonymousHash = sha256Hex(axiomLines(this.withAnonymous).join('\n'));
     }
     // each lane as 8 big-endian hex digits, written in one go
-    for (let i = 0; i < 8; i++) laneBytes.writeUInt32BE(this.lanes[i], i * 4);
+    for (const [i, lane] of this.lanes.entries()) laneBytes.writeUInt32BE(lane, i * 4);
     return (
       'axioms ' + this.folded + ' ' + laneBytes.toString('hex') + '\nanonymous ' + this.withAnonymous.size + ' ' + this.anonymousHash + '\n'
     );

@@ -114,8 +114,9 @@ function displays(t: ClosureIndex, labelled: IRI[], locals: IRI[]): IRI[] {
 
 /** The one IRI found; null when none was; an ambiguous name is refused with its sorted candidates. */
 function onlyOne(name: string, found: IRI[]): IRI | null {
-  if (found.length === 0) return null;
-  if (found.length === 1) return found[0];
+  const [only] = found;
+  if (only === undefined) return null;
+  if (found.length === 1) return only;
   const candidates = found.sort();
   throw new NameError(`Ambiguous name '${name}': ${candidates.map((c) => '<' + c + '>').join(', ')}`, candidates);
 }

@@ -609,7 +609,8 @@ let keepAll = false;
 
 /** The node of a slot's position, or undefined when a weak one was collected. */
 function nodeAt(at: number): Node | undefined {
-  return at > 0 ? nodes[at - 1] : weakNodes[-at - 1].deref();
+  // A slot's position names an entry of its generation (see table).
+  return at > 0 ? nodes[at - 1] : weakNodes[-at - 1]!.deref();
 }
 
 /**
@@ -622,17 +623,18 @@ function rebuild(size: number, demote: boolean): void {
     mask = (size >> 1) - 1;
   table = new Int32Array(size);
   weakNodes = [];
+  // i < old.length over (hash, position) pairs, and a position names an entry of its generation.
   for (let i = 1; i < old.length; i += 2) {
-    let at = old[i];
+    let at = old[i]!;
     if (at === 0) continue;
     if (at < 0) {
-      const ref = oldWeak[-at - 1];
+      const ref = oldWeak[-at - 1]!;
       if (ref.deref() === undefined) continue;
       at = -weakNodes.push(ref);
     } else if (demote) {
-      at = -weakNodes.push(new WeakRef(nodes[at - 1]));
+      at = -weakNodes.push(new WeakRef(nodes[at - 1]!));
     }
-    const h = old[i - 1];
+    const h = old[i - 1]!;
     let j = h & mask;
     while (table[2 * j + 1] !== 0) j = (j + 1) & mask;
     table[2 * j] = h;
@@ -717,8 +719,9 @@ const MAX_FIELDS = 4;
  */
 function maker(kind: Kind, fields: readonly string[]): Maker {
   if (fields.length > MAX_FIELDS) throw new Error(`${kind} has more than ${MAX_FIELDS} fields`);
-  const [f0, f1, f2, f3] = fields;
+  const [f0 = '', f1 = '', f2 = '', f3 = ''] = fields;
   const arity = fields.length;
+  // Each field name is read only where arity says the kind has it.
   function KindNode(this: Record<string, unknown>, a: FieldValue, b?: FieldValue, c?: FieldValue, d?: FieldValue) {
     this.id = 0;
     this.kind = kind;
@@ -775,13 +778,13 @@ function hashValue(h: number, v: FieldValue): number {
   if (typeof v === 'string') return mix(h, hashString(v));
   if (Array.isArray(v)) {
     h = mix(h, v.length);
-    for (let i = 0; i < v.length; i++) h = mix(h, (v as readonly Node[])[i].id);
+    for (const n of v as readonly Node[]) h = mix(h, n.id);
     return h;
   }
   return mix(h, (v as Node).id);
 }
 
-function sameValue(a: FieldValue, b: FieldValue): boolean {
+function sameValue(a: FieldValue | undefined, b: FieldValue): boolean {
   if (a === b) return true;
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -798,12 +801,13 @@ function sameFields(s: Shape, n: Node, a: FieldValue, b?: FieldValue, c?: FieldV
   if (n.kind !== s.kind) return false;
   const r = n as unknown as FieldRecord;
   const f = s.fields;
-  if (!sameValue(r[f[0]], a)) return false;
+  // f.length (1 to 4) is checked before each further field.
+  if (!sameValue(r[f[0]!], a)) return false;
   if (f.length < 2) return true;
-  if (!sameValue(r[f[1]], b!)) return false;
+  if (!sameValue(r[f[1]!], b!)) return false;
   if (f.length < 3) return true;
-  if (!sameValue(r[f[2]], c!)) return false;
-  return f.length < 4 || sameValue(r[f[3]], d!);
+  if (!sameValue(r[f[2]!], c!)) return false;
+  return f.length < 4 || sameValue(r[f[3]!], d!);
 }
 
 /** The canonical node of the shape's kind with these fields (made, given an id and frozen if it is new). */
@@ -819,7 +823,8 @@ function intern(s: Shape, a: FieldValue, b?: FieldValue, c?: FieldValue, d?: Fie
   }
   h = finish(h);
   let i = firstSlot(h);
-  for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
+  // Slot indexes are masked to the table: 2i + 1 < table.length.
+  for (let at = table[2 * i + 1]!; at !== 0; at = table[2 * i + 1]!) {
     if (table[2 * i] === h) {
       const n = nodeAt(at);
       if (n !== undefined && sameFields(s, n, a, b, c, d)) return n;
@@ -846,7 +851,8 @@ function stringKeyed<T extends Node>(
   return (key) => {
     const h = finish(mix(code, hashString(key)));
     let i = firstSlot(h);
-    for (let at = table[2 * i + 1]; at !== 0; at = table[2 * i + 1]) {
+    // Slot indexes are masked to the table: 2i + 1 < table.length.
+    for (let at = table[2 * i + 1]!; at !== 0; at = table[2 * i + 1]!) {
       if (table[2 * i] === h) {
         const n = nodeAt(at);
         if (n !== undefined && same(n, key)) return n as T;
@@ -877,8 +883,12 @@ const byId = (a: Node, b: Node) => a.id - b.id;
 function asSet<T extends Node>(items: readonly T[]): readonly T[] {
   if (items.length <= 1) return Object.freeze(items.slice());
   const sorted = items.slice().sort(byId);
-  const out: T[] = [sorted[0]];
-  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) out.push(sorted[i]);
+  const out: T[] = [];
+  let previous: T | undefined;
+  for (const item of sorted) {
+    if (item !== previous) out.push(item);
+    previous = item;
+  }
   return Object.freeze(out);
 }
 
@@ -978,7 +988,7 @@ function factory(kind: Kind): (...fields: FieldValue[]) => Node {
   const spec: ConstructSpec = CONSTRUCTS[kind];
   const s = SHAPES[kind];
   const [first] = spec.fields;
-  if (spec.fields.length === 1 && (first[1] === 'iri' || first[1] === 'string')) {
+  if (first !== undefined && spec.fields.length === 1 && (first[1] === 'iri' || first[1] === 'string')) {
     const field = first[0];
     // Every string-keyed leaf but the anonymous individual is keyed by `iri`: reading that name at a site
     // that sees no other keeps entity lookups (the hottest of a load) fast; a read of a varying name is not.
@@ -1013,7 +1023,7 @@ export function build(kind: Kind, fields: readonly FieldValue[]): Node {
 /** A node's fields in table order. */
 export function fieldValues(n: Node): FieldValue[] {
   const r = n as unknown as FieldRecord;
-  return SHAPES[n.kind].fields.map((f) => r[f]);
+  return SHAPES[n.kind].fields.map((f) => r[f]!); // a node has every field of its shape
 }
 
 export const cls = FACTORIES.Class;
@@ -1126,10 +1136,9 @@ export function mapChildren<N extends Node>(n: N, f: (child: Node) => Node): N {
   const specs = fieldsOf(n.kind);
   const values = fieldValues(n);
   let changed = false;
-  for (let i = 0; i < specs.length; i++) {
-    const type = specs[i][1];
+  for (const [i, [, type]] of specs.entries()) {
     if (type === 'iri' || type === 'string' || type === 'token' || type === 'number') continue;
-    const v = values[i];
+    const v = values[i]!; // values has a value per field
     const mapped = Array.isArray(v) ? (v as readonly Node[]).map(f) : f(v as Node);
     changed ||= Array.isArray(v) ? (mapped as Node[]).some((x, k) => x !== (v as readonly Node[])[k]) : mapped !== v;
     values[i] = mapped;

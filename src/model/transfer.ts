@@ -113,7 +113,7 @@ class Encoder {
   readonly stringLengths = new IntBuffer();
 
   private record(x: Node): number {
-    return x.id < this.recordById.length ? this.recordById[x.id] - 1 : -1;
+    return x.id < this.recordById.length ? this.recordById[x.id]! - 1 : -1;
   }
 
   private remember(x: Node, index: number): void {
@@ -130,11 +130,12 @@ class Encoder {
     const known = this.record(x);
     if (known >= 0) return known;
     const code = CODE_BY_KIND.get(x.kind)!;
-    const shape = SHAPE_LIST[code];
+    // code is the shape's index in SHAPE_LIST, and a node has every field of its shape.
+    const shape = SHAPE_LIST[code]!;
     const fields = x as unknown as Record<string, Field>;
     for (let f = 0; f < shape.fields.length; f++) {
       const type = shape.types.charCodeAt(f);
-      const value = fields[shape.fields[f]];
+      const value = fields[shape.fields[f]!]!;
       if (type === N) this.node(value as Node);
       else if (type === L) for (const c of value as readonly Node[]) this.node(c);
     }
@@ -142,7 +143,7 @@ class Encoder {
     p.push(code);
     for (let f = 0; f < shape.fields.length; f++) {
       const type = shape.types.charCodeAt(f);
-      const value = fields[shape.fields[f]];
+      const value = fields[shape.fields[f]!]!;
       if (type === N) p.push(this.record(value as Node));
       else if (type === S) p.push(this.string(value as string));
       else if (type === K) p.push(this.shared(value as string));
@@ -225,9 +226,9 @@ export function encodeOntology(o: Ontology): EncodedOntology {
 function splitStrings(all: string, lengths: Int32Array): string[] {
   const out = new Array<string>(lengths.length);
   let at = 0;
-  for (let i = 0; i < lengths.length; i++) {
-    out[i] = all.slice(at, at + lengths[i]);
-    at += lengths[i];
+  for (const [i, length] of lengths.entries()) {
+    out[i] = all.slice(at, at + length);
+    at += length;
   }
   return out;
 }
@@ -252,19 +253,21 @@ class Decoder {
     const { nodes, strings } = this;
     let pc = this.pc;
     for (let r = 0; r < records && pc < program.length; r++) {
-      const shape = SHAPE_LIST[program[pc++]];
+      const shape = SHAPE_LIST[program[pc++]!];
       if (shape === undefined) throw new Error(`corrupt ontology encoding at ${pc - 1}`);
       const types = shape.types;
       const args = new Array<Field>(types.length);
+      // The encoder wrote every field of the record, each node before the records that use it, and the
+      // string table the indexes read.
       for (let f = 0; f < types.length; f++) {
         const type = types.charCodeAt(f);
-        const v = program[pc++];
-        if (type === N) args[f] = nodes[v];
-        else if (type === S || type === K) args[f] = strings[v];
+        const v = program[pc++]!;
+        if (type === N) args[f] = nodes[v]!;
+        else if (type === S || type === K) args[f] = strings[v]!;
         else if (type === I) args[f] = v;
         else {
           const list = new Array<Node>(v);
-          for (let k = 0; k < v; k++) list[k] = nodes[program[pc++]];
+          for (let k = 0; k < v; k++) list[k] = nodes[program[pc++]!]!;
           args[f] = list;
         }
       }

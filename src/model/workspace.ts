@@ -149,8 +149,9 @@ export class Workspace {
   importsClosure(o: Ontology): Ontology[] {
     const out = [o];
     const seen = new Set(out);
+    // out grows while it is walked, so by index (i < out.length).
     for (let i = 0; i < out.length; i++) {
-      for (const iri of out[i].imports) {
+      for (const iri of out[i]!.imports) {
         const target = this.find(iri);
         if (target !== undefined && !seen.has(target)) {
           seen.add(target);

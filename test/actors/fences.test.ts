@@ -17,6 +17,7 @@ import { staticPrincipal } from '../../src/auth/principal.js';
 import type { WindowSettings } from '../../src/tools/core/tool.js';
 import { fixture } from '../server/support.js';
 import { DirectSession, oauthPrincipal as oauth } from '../server/direct-window.js';
+import { at } from '../support/at.js';
 
 const SETTINGS: WindowSettings = { read_only: false, confirm_each_write: false, approval_timeout_s: 30, label_language: 'en' };
 
@@ -116,7 +117,7 @@ test('a held write approved after the fence is refused, and a window started lat
     const fence = fenceFor({ client_id: null, grant_ids: ['grant-h'] });
     registry.fences.add(fence);
     assert.equal(await window.fence(fence), true);
-    assert.equal(await window.decide(entries[0].approval_id, true), true);
+    assert.equal(await window.decide(at(entries, 0).approval_id, true), true);
     const outcome = await held;
     assert.equal(outcome.body.error_code, 'authorization_revoked', 'approval does not outrun the fence');
 
@@ -200,8 +201,10 @@ test('an unconfirmed fence is persisted (0600), retried when the window restarts
     assert.equal((await stat(fencesPath(home))).mode & 0o777, 0o600);
     const onDisk = await loadPendingFences(home);
     assert.equal(onDisk.length, 1);
-    assert.equal(onDisk[0].fence.fence_id, result.fence_id);
-    assert.deepEqual([...onDisk[0].windows].sort(), [down.id, 'silent-window'].sort());
+    const [pending] = onDisk;
+    assert.ok(pending);
+    assert.equal(pending.fence.fence_id, result.fence_id);
+    assert.deepEqual([...pending.windows].sort(), [down.id, 'silent-window'].sort());
 
     await down.start();
     await fanout.started(down);
@@ -212,7 +215,7 @@ test('an unconfirmed fence is persisted (0600), retried when the window restarts
       'the restarted window confirmed it',
     );
     assert.ok(silent.delivered.length >= 2, 'the silent window was asked again');
-    assert.deepEqual([...(await loadPendingFences(home))[0].windows], ['silent-window']);
+    assert.deepEqual([...at(await loadPendingFences(home), 0).windows], ['silent-window']);
 
     await fanout.close();
     fanout = await RevocationFanout.open({

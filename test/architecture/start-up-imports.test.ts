@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { at } from '../support/at.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HEAVY = ['jsonld', 'rdfxml-streaming-parser', 'oxigraph', 'shacl-engine', 'rdf-canonize'];
@@ -55,7 +56,7 @@ async function loadedAtStart(dir: string): Promise<Map<string, string[]>> {
 function threadRunning(threads: Map<string, string[]>, marker: string): string[] {
   const found = [...threads.values()].filter((mods) => mods.some((m) => m.endsWith(marker)));
   assert.equal(found.length, 1, `one thread runs ${marker}`);
-  return found[0];
+  return at(found, 0);
 }
 
 const packages = (mods: string[]): string[] => mods.filter((m) => HEAVY.some((p) => m.includes(`/node_modules/${p}/`)));

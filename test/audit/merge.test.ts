@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { AuditMergeError, exportText, LOCK_FILE, MAX_SOURCE_BYTES, mergeStreams, withProjectLock } from '../../src/audit/merge.js';
+import { at } from '../support/at.js';
 
 async function withStreams(body: (dir: string) => Promise<void>): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'athene-audit-merge-'));
@@ -83,7 +84,7 @@ test('re-redaction drops fields a source smuggled into nested objects', () =>
   withStreams(async (dir) => {
     const e = event('a', 1, T1);
     (e.client as Record<string, unknown>).token = 'secret-token';
-    (e.change as { arguments: Record<string, unknown>[] }).arguments[0].value = 'ontology content';
+    at((e.change as { arguments: Record<string, unknown>[] }).arguments, 0).value = 'ontology content';
     await source(dir, 'a.0.jsonl', lines(e));
     const text = exportText((await mergeStreams(dir)).events);
     assert.ok(!text.includes('secret-token') && !text.includes('ontology content'));

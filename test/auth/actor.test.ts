@@ -16,6 +16,7 @@ import { clientsPath } from '../../src/auth/oauth/store.js';
 import { PRINCIPAL_VERSION } from '../../src/auth/principal.js';
 import type { IssuedTokens, Revoked } from '../../src/auth/oauth/authority.js';
 import { authorize, authorizeClient, isTokens, registerClient, removeHome, tempHome, tokensOf } from './support.js';
+import { at } from '../support/at.js';
 
 const DAY_MS = 24 * 3600_000;
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'revoke-and-wait.js');
@@ -115,11 +116,11 @@ test('the admin list shows clients and grants, never a token or a hash', async (
     assert.ok(actor.principalFor(tokens.access_token) !== null);
     const list = actor.listClients();
     assert.equal(list.length, 1);
-    assert.equal(list[0].client_id, clientId);
-    assert.equal(list[0].authorized, true);
-    assert.equal(list[0].grants.length, 1);
-    assert.equal(list[0].grants[0].scope, 'mcp');
-    assert.ok(list[0].last_seen_at !== null);
+    assert.equal(at(list, 0).client_id, clientId);
+    assert.equal(at(list, 0).authorized, true);
+    assert.equal(at(list, 0).grants.length, 1);
+    assert.equal(at(at(list, 0).grants, 0).scope, 'mcp');
+    assert.ok(at(list, 0).last_seen_at !== null);
     const text = JSON.stringify(list);
     assert.ok(!text.includes(tokens.access_token) && !text.includes(tokens.refresh_token) && !/[0-9a-f]{64}/.test(text));
   });
@@ -258,7 +259,7 @@ test('race: 1,000 interleaved refresh and revoke calls over 50 grants leave no r
     let next = 0;
     const loop = async (): Promise<void> => {
       while (next < 1000) {
-        const g = grants[Math.floor(random() * grants.length)];
+        const g = at(grants, Math.floor(random() * grants.length));
         const roll = random();
         if (roll < 0.955) {
           if (refreshing.has(g)) continue;
@@ -274,7 +275,7 @@ test('race: 1,000 interleaved refresh and revoke calls over 50 grants leave no r
         } else if (roll < 0.997) {
           next++;
           const pool = [...g.access, ...g.refresh];
-          const r = await actor.revokeToken(pool[Math.floor(random() * pool.length)]);
+          const r = await actor.revokeToken(at(pool, Math.floor(random() * pool.length)));
           if (r.ok) r.grant_ids.forEach((id) => acknowledged.add(id));
           else unavailable++;
         } else {
@@ -470,7 +471,7 @@ test('a second refresh with the same token, racing the first, revokes the grant 
     ]);
     const winner = [a, b].filter(isTokens) as IssuedTokens[];
     assert.equal(winner.length, 1);
-    assert.equal(actor.principalFor(winner[0].access_token), null);
+    assert.equal(actor.principalFor(at(winner, 0).access_token), null);
   });
 });
 

@@ -12,6 +12,7 @@ import { encodePrincipal, PRINCIPAL_HEADER, PROTOCOL_HEADER, SECRET_HEADER } fro
 import { INIT, brokerFixture, eventually, freePort, listInstances, postToBackend as post, spawnAthene, stopAthene } from './support.js';
 import { startTestServer } from '../server/support.js';
 import { authorize, registerClient } from '../server/oauth-grant.js';
+import { at } from '../support/at.js';
 
 test("across the hop: pins refuse another OAuth client, the forwarded principal is honoured, an old broker's requests get the legacy profile, fences hold, also on a quarantined endpoint", async () => {
   const port = await freePort();
@@ -22,7 +23,8 @@ test("across the hop: pins refuse another OAuth client, the forwarded principal 
     assert.equal(server.role.kind, 'broker');
     if (server.role.kind !== 'broker') return;
     const brokered = server.role.host.registry;
-    const endpoint = [...brokered.endpoints()][0];
+    const [endpoint] = brokered.endpoints();
+    assert.ok(endpoint, 'the beta window is brokered');
     const backend = `http://127.0.0.1:${endpoint.port}/w/${encodeURIComponent(endpoint.windowId)}/mcp`;
 
     // a session on the other process's window, created by one OAuth client, refuses another client's token
@@ -111,7 +113,7 @@ test("across the hop: pins refuse another OAuth client, the forwarded principal 
     assert.equal(endpoint.state, 'quarantined');
     const later = fenceFor({ client_id: 'another', grant_ids: ['g2'] });
     const all = server.registry.fenceTargets();
-    assert.deepEqual(all.map((t) => t.id).sort(), [server.registry.local[0].id, endpoint.id, renewed.id].sort());
+    assert.deepEqual(all.map((t) => t.id).sort(), [at(server.registry.local, 0).id, endpoint.id, renewed.id].sort());
     assert.deepEqual(await Promise.all(all.map((t) => t.fence(later))), [true, true, true], 'a quarantined endpoint is still fenced');
     const stale = await post(
       backend,

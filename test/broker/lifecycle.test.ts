@@ -20,6 +20,7 @@ import {
   spawnAthene,
   withHome,
 } from './support.js';
+import { at } from '../support/at.js';
 
 const ALPHA = 'http://example.org/alpha';
 const BETA = 'http://example.org/beta';
@@ -89,7 +90,7 @@ test("the broker serves other processes' windows after it is asked to stop, and 
       const all = await listInstances(base, token);
       return all.length === 1 ? all : undefined;
     }, "the broker's own window to close");
-    assert.equal(listed[0].active_ontology, BETA);
+    assert.equal(at(listed, 0).active_ontology, BETA);
     const s = await connectTo(base, token);
     assert.equal((await callOk(s, 'get_active_ontology')).ontology_iri, BETA, 'the lingering broker still routes to the other process');
     await s.close();
@@ -109,7 +110,7 @@ test('sharing off: a second process on a taken port falls back to an ephemeral p
     const d = await spawnAthene(home, port, brokerFixture('beta.ttl'), ['--no-share']);
     procs.push(d);
     assert.match(d.output(), new RegExp(`Port ${port} is in use; bound an ephemeral port instead`));
-    const url = /listening on (\S+)/.exec(d.output())![1];
+    const url = at(/listening on (\S+)/.exec(d.output()) ?? [], 1, 'listening address');
     assert.notEqual(new URL(url).port, String(port));
     const token = await readToken(home);
     const atBroker = await listInstances(`http://127.0.0.1:${port}`, token);
@@ -136,12 +137,12 @@ test('when the broker dies, a registered process takes the endpoint over and lat
     const listed = await eventually(
       async () => {
         const all = await listInstances(base, token).catch(() => undefined);
-        return all?.length === 1 && all[0].pid === b.pid ? all : undefined;
+        return all?.length === 1 && at(all, 0).pid === b.pid ? all : undefined;
       },
       'the registered process to own the endpoint',
       20_000,
     );
-    assert.equal(listed[0].active_ontology, BETA);
+    assert.equal(at(listed, 0).active_ontology, BETA);
     const s = await connectTo(base, token);
     assert.equal((await callOk(s, 'get_active_ontology')).ontology_iri, BETA);
     await s.close();

@@ -23,6 +23,7 @@ import {
   stopAthene,
   type Athene,
 } from './support.js';
+import { at } from '../support/at.js';
 
 const BETA = 'http://example.org/beta';
 
@@ -81,7 +82,7 @@ test('revoke-client across processes: the slow call and the held write are cut a
     assert.equal(revoked.body.dropped_sessions, 1);
     assert.deepEqual(
       [...(revoked.body.fenced_windows as string[])].sort(),
-      [t.server.registry.local[0].id, betaWindow.id].sort(),
+      [at(t.server.registry.local, 0).id, betaWindow.id].sort(),
       "both processes' windows confirmed the fence",
     );
     assert.deepEqual(revoked.body.pending_windows, []);
@@ -110,7 +111,7 @@ test('revoke-client across processes: the slow call and the held write are cut a
     const as = {
       [SECRET_HEADER]: endpoint.secret,
       [PROTOCOL_HEADER]: '2',
-      [PRINCIPAL_HEADER]: encodePrincipal(oauthPrincipal(clientId, grantIds[0])),
+      [PRINCIPAL_HEADER]: encodePrincipal(oauthPrincipal(clientId, at(grantIds, 0))),
     };
     const init = await postToBackend(backend, as, INIT);
     assert.equal(init.status, 200);

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brokerFixture, connectTo, eventually, freePort, spawnAthene, stopAthene } from './support.js';
 import { startTestServer, call, ownerLogin, type OwnerBrowser, type TestServer } from '../server/support.js';
+import { at } from '../support/at.js';
 
 type Json = Record<string, unknown>;
 
@@ -112,7 +113,7 @@ test('a window of another process is first-class on the server view: state, feed
     assert.equal(w.unsaved, 1, 'one journal entry not saved yet');
     const feed = await get(t, owner, `${remote}/changes`);
     assert.equal(feed.status, 200);
-    const entry = (feed.body.entries as Json[])[0];
+    const entry = at(feed.body.entries as Json[], 0);
     assert.equal(entry.tool, 'add_axiom');
     assert.ok(
       (entry.changes as Json[]).some((c) => c.manchester === "'beta thing' SubClassOf Gadget"),
@@ -154,7 +155,7 @@ test('a window of another process is first-class on the server view: state, feed
     events.mark();
     const heldCall = call(agent.client, 'set_label', { entity: 'ThingBeta', value: 'gizmo' });
     await events.next('pending');
-    const pending = ((await get(t, owner, '/admin/view/pending')).body.pending as Json[])[0];
+    const pending = at((await get(t, owner, '/admin/view/pending')).body.pending as Json[], 0);
     assert.equal(pending.tool, 'set_label');
     assert.ok(
       (pending.changes as Json[]).some((c) => c.op === 'add_axiom' && String(c.manchester).includes('"gizmo"')),

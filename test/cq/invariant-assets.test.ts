@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { invariantFromRq, invariantsFromJson, loadInvariantAssets } from '../../src/qc/stages/invariants.js';
+import { at } from '../support/at.js';
 
 test('an .rq invariant: id from the header or the file name, message, severity and include_inferred from header lines', () => {
   assert.deepEqual(
@@ -70,10 +71,10 @@ test('policy assets: a directory of files is read in name order; missing, empty 
       ],
     );
     assert.equal(load.problems.length, 4, load.problems.join('\n'));
-    assert.match(load.problems[0], /missing\.rq: .* cannot be read: ENOENT/);
-    assert.match(load.problems[1], /empty: the directory holds no \.rq or \.sparql file/);
-    assert.match(load.problems[2], /link\.rq: .* is outside the project root/);
-    assert.match(load.problems[3], /\.\.\/outside\.rq: .* is outside the project root/);
+    assert.match(at(load.problems, 0), /missing\.rq: .* cannot be read: ENOENT/);
+    assert.match(at(load.problems, 1), /empty: the directory holds no \.rq or \.sparql file/);
+    assert.match(at(load.problems, 2), /link\.rq: .* is outside the project root/);
+    assert.match(at(load.problems, 3), /\.\.\/outside\.rq: .* is outside the project root/);
   } finally {
     await rm(base, { recursive: true, force: true });
   }

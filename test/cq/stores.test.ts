@@ -25,6 +25,7 @@ import { addChanges, CQ_PROPERTY, loadAnnotations, removeChange } from '../../sr
 import { loadQuestions } from '../../src/cq/load.js';
 import { ontology, workspace } from '../qc/support.js';
 import * as t from '../../src/model/terms.js';
+import { at } from '../support/at.js';
 
 async function tempDir(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'athene-cq-'));
@@ -115,7 +116,7 @@ test('sidecar-manifest: entries replace in place, malformed ones are skipped yet
       load.skipped.map((s) => s.source),
       [`${file}#1`, `${file}#2`],
     );
-    assert.match(load.skipped[1].reason, /duplicate id 'CQ-1'/);
+    assert.match(at(load.skipped, 1).reason, /duplicate id 'CQ-1'/);
     await addToManifest(
       file,
       questionFrom({
@@ -135,7 +136,7 @@ test('sidecar-manifest: entries replace in place, malformed ones are skipped yet
     assert.equal(await removeFromManifest(file, 'CQ-2'), true);
     assert.equal(await removeFromManifest(file, 'CQ-9'), false);
     await writeFile(file, '{"competency_questions": [');
-    assert.match((await loadManifest(file)).skipped[0].reason, /not JSON/);
+    assert.match(at((await loadManifest(file)).skipped, 0).reason, /not JSON/);
     await assert.rejects(addToManifest(file, questionFrom({ id: 'x', query: 'ASK {}' })), /cannot be rewritten without losing content/);
     assert.equal(await readFile(file, 'utf8'), '{"competency_questions": [', 'nothing was lost');
   } finally {
@@ -165,7 +166,7 @@ test('ontology-annotations: one JSON literal per question; replace and remove ar
   const again = loadAnnotations(o);
   assert.equal(again.questions.length, 1);
   assert.equal(again.skipped.length, 1);
-  assert.match(again.skipped[0].reason, /not JSON/);
+  assert.match(at(again.skipped, 0).reason, /not JSON/);
   ws.apply([removeChange(o, 'CQ-1')!]);
   assert.equal(loadAnnotations(o).questions.length, 0);
   assert.equal(removeChange(o, 'CQ-1'), null);

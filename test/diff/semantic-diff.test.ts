@@ -264,13 +264,13 @@ ClassAssertion(:A :j)`,
   );
   const d = inferredDiff(await classified(LEFT, 'el'), await classified(right, 'el'), false, NO_CANDIDATES, 50);
   const j = d.json as Record<string, Record<string, unknown>>;
-  assert.deepEqual(j.subsumption.removed, {
+  assert.deepEqual(j.subsumption?.removed, {
     count: 1,
     items: [{ sub: X + 'B', super: X + 'A', label: 'indirect' }],
     direct: 0,
     indirect: 1,
   });
-  assert.deepEqual((j.subsumption.added as { items: unknown[] }).items, [
+  assert.deepEqual((j.subsumption?.added as { items: unknown[] }).items, [
     { sub: X + 'B', super: X + 'E', label: 'direct' },
     { sub: X + 'C', super: X + 'D', label: 'direct' },
     { sub: X + 'C', super: X + 'F', label: 'direct' },
@@ -295,7 +295,7 @@ ClassAssertion(:A :j)`,
     Record<string, Record<string, unknown>>
   >;
   assert.deepEqual(
-    [limited.subsumption.added.count, (limited.subsumption.added.items as unknown[]).length, limited.subsumption.added.truncated],
+    [limited.subsumption?.added?.count, (limited.subsumption?.added?.items as unknown[]).length, limited.subsumption?.added?.truncated],
     [5, 2, 3],
   );
 });
@@ -315,7 +315,7 @@ ClassAssertion(:C :i)`,
   const scope = { candidates: 2, checked: [[X + 'B', X + 'D']] as [string, string][] };
   const d = inferredDiff(await classified(LEFT, 'el', scope.checked), await classified(right, 'el', scope.checked), false, scope, 50);
   const j = d.json as Record<string, Record<string, unknown>>;
-  assert.deepEqual(j.satisfiability.newly_unsatisfiable, { count: 1, items: [X + 'W'] });
+  assert.deepEqual(j.satisfiability?.newly_unsatisfiable, { count: 1, items: [X + 'W'] });
   assert.equal(d.newlyUnsatisfiable, 1);
   assert.deepEqual(j.disjointness, {
     scope: 'asserted_candidates',
@@ -347,7 +347,7 @@ test('inferred: an inconsistent side suppresses member categories; a failed side
 
   const failed = inferredDiff(await classified(LEFT, 'el'), { error: 'parse failure' }, false, NO_CANDIDATES, 50);
   assert.deepEqual(failed.errored, ['consistency', 'satisfiability', 'subsumption', 'equivalence', 'types', 'disjointness']);
-  assert.match((failed.json.subsumption as Record<string, string>).error, /right side could not be classified: parse failure/);
+  assert.match((failed.json.subsumption as Record<string, string>).error ?? '', /right side could not be classified: parse failure/);
 
   const told = inferredDiff(await classified(LEFT, 'structural'), await classified(inconsistent, 'structural'), true, NO_CANDIDATES, 50);
   assert.deepEqual(told.errored, ['consistency', 'satisfiability', 'disjointness']);
@@ -403,11 +403,11 @@ ClassAssertion(:B :j)`,
     Record<string, Record<string, unknown>>
   >;
   for (const name of ['subsumption', 'types']) {
-    assert.deepEqual([d[name].added.count, d[name].removed.count], [0, 0], name);
+    assert.deepEqual([d[name]?.added?.count, d[name]?.removed?.count], [0, 0], name);
   }
-  assert.deepEqual([d.equivalence.added.count, d.equivalence.removed.count], [0, 0]);
+  assert.deepEqual([d.equivalence?.added?.count, d.equivalence?.removed?.count], [0, 0]);
   assert.deepEqual(
-    [d.satisfiability.newly_unsatisfiable, d.satisfiability.newly_satisfiable],
+    [d.satisfiability?.newly_unsatisfiable, d.satisfiability?.newly_satisfiable],
     [
       { count: 0, items: [] },
       { count: 0, items: [] },
@@ -422,7 +422,7 @@ ClassAssertion(:B :j)`,
     Record<string, Record<string, unknown>>
   >;
   assert.deepEqual(
-    (fromEmpty.subsumption.added.items as Record<string, unknown>[]).map((r) => [r.sub, r.super]),
+    (fromEmpty.subsumption?.added?.items as Record<string, unknown>[]).map((r) => [r.sub, r.super]),
     [
       [X + 'C', X + 'B'],
       [X + 'C', X + 'X'],
@@ -431,7 +431,7 @@ ClassAssertion(:B :j)`,
     ],
   );
   assert.deepEqual(
-    (fromEmpty.types.added.items as Record<string, unknown>[]).map((r) => [r.individual, r.class]),
+    (fromEmpty.types?.added?.items as Record<string, unknown>[]).map((r) => [r.individual, r.class]),
     [
       [X + 'j', X + 'A'],
       [X + 'j', X + 'B'],

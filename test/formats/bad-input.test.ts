@@ -14,7 +14,9 @@ function sample(): Ontology {
   const o = new Ontology();
   o.id = { iri: 'http://example.org/bad', versionIri: null };
   o.prefixes.set(':', EX);
-  const [A, B, C] = ['A', 'B', 'C'].map((n) => f.cls(EX + n));
+  const A = f.cls(EX + 'A');
+  const B = f.cls(EX + 'B');
+  const C = f.cls(EX + 'C');
   const p = f.objectProperty(EX + 'p');
   for (const e of [A, B, C, p]) o.add(f.declaration(e));
   o.add(f.subClassOf(A, B));

@@ -128,6 +128,7 @@ test('node IDs are anonymous individuals scoped to their document', () => {
   const anon = (o: typeof o1) => [...o.axioms()].flatMap((a) => (a.kind === 'ClassAssertion' ? [a.individual] : []));
   const [x1] = anon(o1);
   const [x2] = anon(o2);
+  assert.ok(x1);
   assert.equal(x1.kind, 'AnonymousIndividual');
   assert.notEqual(x1, x2);
   const opa = [...o1.axioms()].find((a) => a.kind === 'ObjectPropertyAssertion');

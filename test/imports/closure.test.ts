@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { importConflicts, importCycles, importGraph, importedNodes, missingEdges } from '../../src/imports/closure.js';
 import { finder, ontology } from './support.js';
+import { at } from '../support/at.js';
 
 test('depth is the shortest import distance; roles say root, direct or transitive', () => {
   const root = ontology('http://ex.org/root', ['http://ex.org/a', 'http://ex.org/b'], '/p/root.ttl');
@@ -44,7 +45,7 @@ test('an import declared by a version IRI resolves to that version; an unknown o
     missingEdges(g).map((e) => [e.source.ref, e.import_iri]),
     [['http://ex.org/root', 'http://ex.org/gone']],
   );
-  assert.equal(g.nodes[1].ref, 'http://ex.org/a http://ex.org/a/v2');
+  assert.equal(at(g.nodes, 1).ref, 'http://ex.org/a http://ex.org/a/v2');
 });
 
 test('cycles are found as strongly connected groups, including a self-import and a cycle through the root', () => {
@@ -69,10 +70,10 @@ test('a long import chain is walked without exhausting the stack', () => {
     ontology(`http://ex.org/o${i}`, i + 1 < 20000 ? [`http://ex.org/o${i + 1}`] : ['http://ex.org/o0']),
   );
   const byIri = new Map(chain.map((o) => [o.id.iri!, o]));
-  const g = importGraph(chain[0], (iri) => byIri.get(iri));
+  const g = importGraph(at(chain, 0), (iri) => byIri.get(iri));
   const cycles = importCycles(g);
   assert.equal(cycles.length, 1);
-  assert.equal(cycles[0].size, 20000);
+  assert.equal(at(cycles, 0).size, 20000);
 });
 
 test('conflicts: several versions of one ontology IRI, a shared version IRI, one document read twice', () => {

@@ -106,7 +106,7 @@ test('a locked policy whose declared lockfile does not resolve still skips under
     assert.match(v?.note ?? '', /imports\.lockfile .*locks\/imports\.lock\.json does not resolve/);
     const required = await checkImportLock('required', locked, target, graph);
     assert.equal(required?.blocking, true);
-    assert.equal(required?.findings[0].rule_id, 'imports.lock_missing');
+    assert.equal(required?.findings[0]?.rule_id, 'imports.lock_missing');
   }));
 
 test('a mismatch is the error finding imports.lock_mismatch with the verification lists', () =>

@@ -13,6 +13,7 @@ import {
   type LockEntry,
 } from '../../src/imports/lockfile.js';
 import { sha256Digest } from '../../src/util/digest.js';
+import { at } from '../support/at.js';
 
 const D1 = 'sha256:' + '1'.repeat(64);
 const D2 = 'sha256:' + 'a'.repeat(64);
@@ -47,7 +48,7 @@ test('the same closure serializes to the same bytes and digest, with a fixed key
   const one = serializeLock(makeLock(entries));
   const reordered = {
     version: 1 as const,
-    imports: [{ direct: false, sha256: D2, path: 'b.ttl', version_iri: null, ontology_iri: 'http://ex.org/b' }, entries[1]],
+    imports: [{ direct: false, sha256: D2, path: 'b.ttl', version_iri: null, ontology_iri: 'http://ex.org/b' }, at(entries, 1)],
   };
   const two = serializeLock(reordered);
   assert.equal(one, two);

@@ -12,6 +12,7 @@ import { makeLock, serializeLock, type ImportLock } from '../../src/imports/lock
 import type { Ontology } from '../../src/model/ontology.js';
 import { finder, ontology, withTempDir, type TempDir } from './support.js';
 import { sha256Digest } from '../../src/util/digest.js';
+import { at } from '../support/at.js';
 
 const clean = () => false;
 
@@ -157,8 +158,8 @@ test('an unparsable or unreadable lockfile is invalid with one precise error', (
     const v = await verifyLock(bad, g);
     assert.equal(v.valid, false);
     assert.equal(v.sha256, sha256Digest('{"version":1,"imports":[],"x":1}'));
-    assert.match(v.errors[0], /does not match version 1/);
+    assert.match(at(v.errors, 0), /does not match version 1/);
     const absent = await verifyLock(path.join(t.dir, 'none.json'), g);
-    assert.match(absent.errors[0], /ENOENT/);
+    assert.match(at(absent.errors, 0), /ENOENT/);
     assert.equal(absent.sha256, null);
   }));

@@ -14,6 +14,7 @@ import { sha256Digest } from '../../src/util/digest.js';
 import { jobOwner } from '../../src/jobs/owner.js';
 import { staticPrincipal, PRINCIPAL_VERSION, type Principal } from '../../src/auth/principal.js';
 import type { JsonObject } from '../../src/tools/core/tool.js';
+import { at } from '../support/at.js';
 
 const WS = randomUUID();
 const REVISION = {
@@ -116,21 +117,21 @@ test('two jobs run at once; the rest wait in order and start as workers free up'
       ids.map((id) => m.get(me, id).state),
       ['running', 'running', 'queued'],
     );
-    gates[1].finish({ n: 1 });
+    at(gates, 1).finish({ n: 1 });
     await ticks();
-    const done = m.get(me, ids[1]);
+    const done = m.get(me, at(ids, 1));
     assert.equal(done.state, 'succeeded');
     assert.deepEqual(done.result, { n: 1 });
     assert.ok(done.completed_at !== null && done.started_at !== null);
-    assert.equal(m.get(me, ids[2]).state, 'running');
+    assert.equal(m.get(me, at(ids, 2)).state, 'running');
     assert.deepEqual(m.counts(me.principalFingerprint), { queued: 0, running: 2 });
   }));
 
 test('the queue holds 32 waiting jobs per actor; one more is job_queue_full', () =>
   withManager(async (m) => {
     const owners = [0, 1, 2, 3, 4].map((i) => jobOwner(WS, oauth('c' + i)));
-    for (let i = 0; i < 34; i++) m.start(owners[Math.floor(i / 7)], spec(new Gate().run));
-    assert.throws(() => m.start(owners[4], spec(new Gate().run)), refusal('job_queue_full'));
+    for (let i = 0; i < 34; i++) m.start(at(owners, Math.floor(i / 7)), spec(new Gate().run));
+    assert.throws(() => m.start(at(owners, 4), spec(new Gate().run)), refusal('job_queue_full'));
   }));
 
 test('a principal may have 8 unfinished jobs; a ninth is job_quota_exceeded until one finishes', () =>
@@ -143,7 +144,7 @@ test('a principal may have 8 unfinished jobs; a ninth is job_quota_exceeded unti
     );
     // another principal is not held back
     m.start(jobOwner(WS, oauth('other')), spec(new Gate().run));
-    gates[0].finish();
+    at(gates, 0).finish();
     await ticks();
     assert.equal(m.start(me, spec(new Gate().run)).reused, false);
   }));

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { FileChangeStore, decodeRecords, encodeRecord } from '../../src/journal/file-store.js';
 import { unsavedEntries } from '../../src/journal/store.js';
 import type { ChangeEntry } from '../../src/journal/records.js';
+import { at } from '../support/at.js';
 
 const DOC = '/projects/zoo.ttl';
 
@@ -49,6 +50,7 @@ async function withStore(f: (store: FileChangeStore, home: string) => Promise<vo
 
 async function journalFile(home: string, name = 'journal.log'): Promise<string> {
   const [dir] = await readdir(path.join(home, 'journal'));
+  assert.ok(dir, 'a journal directory');
   return path.join(home, 'journal', dir, name);
 }
 
@@ -163,15 +165,15 @@ test('the next batch is written while the previous one syncs, two at most, and a
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.equal(held.length, 2);
       assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 2);
-      held[1].release();
+      at(held, 1).release();
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.deepEqual(acks, [], 'b is durable, but not acknowledged before a');
-      held[0].release();
+      at(held, 0).release();
       await Promise.all([a, b]);
       assert.deepEqual(acks, ['a', 'b']);
       await until(() => held.length === 3);
       assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4, 'c and d went out in one write');
-      held[2].release();
+      at(held, 2).release();
       await Promise.all([c, d]);
       assert.deepEqual(acks, ['a', 'b', 'c', 'd']);
       assert.deepEqual(
@@ -192,8 +194,8 @@ test('a batch goes out while the one before it syncs once as many calls wait as 
       const second = store.append(DOC, [entry(0)]);
       await until(() => held.length === 2);
       assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4);
-      held[0].release();
-      held[1].release();
+      at(held, 0).release();
+      at(held, 1).release();
       await Promise.all([...first, lone, second]);
     }),
   ));
@@ -205,13 +207,13 @@ test('a batch whose earlier batch failed to sync is not acknowledged either; the
       await until(() => held.length === 1);
       const b = store.append(DOC, [entry(0)]);
       await until(() => held.length === 2);
-      held[1].release();
-      held[0].release(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      at(held, 1).release();
+      at(held, 0).release(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
       await assert.rejects(a, /EIO/);
       await assert.rejects(b, /EIO/, 'b synced, but after an entry that may be lost');
       const c = store.append(DOC, [entry(0)]);
       await until(() => held.length === 3);
-      held[2].release();
+      at(held, 2).release();
       await c;
       assert.equal((await store.readSince(DOC, 0)).lastSeq, 3);
     }),
@@ -348,7 +350,7 @@ test('a batch is written byte for byte as its records encode: non-ASCII text, an
 
 test('the journal grows in zero-filled chunks: appends write into them and leave its length as it was', () =>
   withStore(async (store, home) => {
-    const [a, b, c] = [1, 2, 3].map((i) => entry(i, '2026-01-01T00:00:00.000Z'));
+    const [a, b, c] = [entry(1, '2026-01-01T00:00:00.000Z'), entry(2, '2026-01-01T00:00:00.000Z'), entry(3, '2026-01-01T00:00:00.000Z')];
     await store.append(DOC, [a]);
     const file = await journalFile(home);
     const { size } = await stat(file);

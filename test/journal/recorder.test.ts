@@ -18,6 +18,7 @@ import type { Ontology } from '../../src/model/ontology.js';
 import { LineRenderer } from '../../src/model/render/axiom-lines.js';
 import * as t from '../../src/model/terms.js';
 import { anonymousIndividuals } from '../../src/model/walk.js';
+import { at } from '../support/at.js';
 
 const EX = 'http://example.org/anon#';
 const DOCUMENT = `@prefix : <${EX}> .
@@ -82,6 +83,7 @@ test('removals of axioms with anonymous individuals replay onto the reloaded ind
     // the individual that is a C and has p i: both its axioms go, one batch each
     const isC = findAxiom(o, /^ClassAssertion\(<http:\/\/example.org\/anon#C> _:\?\)$/);
     const [x] = anonymousIndividuals(isC);
+    assert.ok(x);
     ws.apply([{ kind: 'RemoveAxiom', ontology: o, axiom: isC }]);
     const hasP = findAxiom(o, /^ObjectPropertyAssertion\(<http:\/\/example.org\/anon#p> _:\? /);
     assert.ok(anonymousIndividuals(hasP).has(x));
@@ -89,6 +91,7 @@ test('removals of axioms with anonymous individuals replay onto the reloaded ind
     // the individual that is a D: its class changes to E (a removal, then an add naming the same individual)
     const isD = findAxiom(o, /^ClassAssertion\(<http:\/\/example.org\/anon#D> _:\?\)$/);
     const [y] = anonymousIndividuals(isD);
+    assert.ok(y);
     ws.apply([{ kind: 'RemoveAxiom', ontology: o, axiom: isD }]);
     ws.apply([{ kind: 'AddAxiom', ontology: o, axiom: t.classAssertion(t.cls(EX + 'E'), y) }]);
     await first.recorder.durable();
@@ -184,7 +187,7 @@ test('two windows of one document number their entries apart, and each links its
       assert.ok(undone !== undefined);
       // the undo took back its own window's last add, not the other window's entry of the same seq range
       assert.deepEqual(undo.changes, [{ ...undone.changes[0], op: 'remove_axiom' }]);
-      assert.equal(undone.changes[0].op, 'add_axiom');
+      assert.equal(at(undone.changes, 0).op, 'add_axiom');
     }
     await one.store.close();
     await two.store.close();

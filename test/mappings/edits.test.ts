@@ -9,6 +9,7 @@ import { mergeDocuments, withAddedMapping, withoutMapping } from '../../src/mapp
 import { parseSssom } from '../../src/mappings/tsv.js';
 import { decodeCursor, encodeCursor } from '../../src/mappings/cursor.js';
 import { LICENSE, OTHER, SET_ID, ZOO, sssom } from './support.js';
+import { at } from '../support/at.js';
 
 const DOG = {
   subject_id: 'zoo:Dog',
@@ -49,7 +50,7 @@ test('the first add to an absent store needs mapping_set_id and license; later a
 test('adding an id already present, an unknown column, a control character or a rebound prefix is refused', () => {
   const base = doc(sssom([[DOG.subject_id, DOG.predicate_id, DOG.object_id, DOG.mapping_justification]]));
   const exists = fails('mapping_exists', () => withAddedMapping(base, true, { cells: DOG }));
-  assert.equal(exists.context.mapping_id, base.records[0].mapping_id);
+  assert.equal(exists.context.mapping_id, at(base.records, 0).mapping_id);
   fails('invalid_argument', () => withAddedMapping(base, true, { cells: { ...DOG, colour: 'red' } }));
   fails('invalid_argument', () => withAddedMapping(base, true, { cells: { ...DOG, comment: 'a\tb' } }));
   fails('prefix_conflict', () => withAddedMapping(base, true, { cells: DOG, prefix_map: { zoo: 'http://elsewhere.org/' } }));
@@ -60,7 +61,7 @@ test('adding an id already present, an unknown column, a control character or a 
 
 test('removing needs a known id', () => {
   const base = doc(sssom([[DOG.subject_id, DOG.predicate_id, DOG.object_id, DOG.mapping_justification]]));
-  assert.equal(withoutMapping(base, base.records[0].mapping_id).records.length, 0);
+  assert.equal(withoutMapping(base, at(base.records, 0).mapping_id).records.length, 0);
   fails('unknown_mapping', () => withoutMapping(base, 'nope'));
 });
 
@@ -101,6 +102,7 @@ test('a cursor carries its offset only for the listing, store and revision it wa
   fails('cursor_invalid', () => decodeCursor(cursor, { ...binding, scope: JSON.stringify(['/p/store.tsv', 'sha256:2']) }));
   fails('cursor_invalid', () => decodeCursor(cursor, { ...binding, kind: 'validate_mappings' }));
   const [payload, tag] = cursor.split('.');
+  assert.ok(payload !== undefined && tag !== undefined, 'a cursor is payload.tag');
   const forged = Buffer.from(JSON.stringify(['list_mappings', binding.scope, 0])).toString('base64url');
   fails('cursor_invalid', () => decodeCursor(`${forged}.${tag}`, binding));
   fails('cursor_invalid', () => decodeCursor(payload, binding));

@@ -9,8 +9,9 @@ import type { MappingDocument } from '../../src/mappings/document.js';
 import type { MappingFinding } from '../../src/mappings/finding.js';
 import { sha256Digest } from '../../src/util/digest.js';
 import { BASIC_COLUMNS, LICENSE, OTHER, SET_ID, ZOO, header, sssom, table } from './support.js';
+import { at } from '../support/at.js';
 
-const ROWS = [
+const ROWS: [string, string, string, string][] = [
   ['zoo:Dog', 'skos:exactMatch', 'other:Dog', 'semapv:ManualMappingCuration'],
   ['zoo:Cat', 'skos:exactMatch', 'other:Cat', 'semapv:LexicalMatching'],
   ['zoo:Lion', 'skos:broadMatch', 'other:Cat', 'semapv:ManualMappingCuration'],
@@ -87,19 +88,19 @@ test('the revision ignores row order, column order, header order, prefix order, 
 });
 
 test('a stable mapping id depends on the expanded identity, not on CURIE spelling or extra cells', () => {
-  const curie = parsed(sssom([ROWS[0]]));
+  const curie = parsed(sssom([at(ROWS, 0)]));
   const full = parsed(
     sssom([[`${ZOO}Dog`, 'http://www.w3.org/2004/02/skos/core#exactMatch', 'other:Dog', 'semapv:ManualMappingCuration']]),
   );
-  assert.equal(curie.records[0].mapping_id, full.records[0].mapping_id);
-  assert.match(curie.records[0].mapping_id, /^sha256:[0-9a-f]{64}$/);
-  const labelled = parsed(sssom([[...ROWS[0], 'Dog']], [...BASIC_COLUMNS, 'subject_label']));
-  assert.equal(labelled.records[0].mapping_id, curie.records[0].mapping_id, 'labels are not identity');
-  const negated = parsed(sssom([[...ROWS[0], 'Not']], [...BASIC_COLUMNS, 'predicate_modifier']));
-  assert.notEqual(negated.records[0].mapping_id, curie.records[0].mapping_id, 'negation is identity');
-  const explicit = parsed(sssom([['m-1', ...ROWS[0]]], ['mapping_id', ...BASIC_COLUMNS]));
-  assert.equal(explicit.records[0].mapping_id, 'm-1');
-  assert.equal(explicit.records[0].cells.mapping_id, undefined, 'the id is not a cell');
+  assert.equal(at(curie.records, 0).mapping_id, at(full.records, 0).mapping_id);
+  assert.match(at(curie.records, 0).mapping_id, /^sha256:[0-9a-f]{64}$/);
+  const labelled = parsed(sssom([[...at(ROWS, 0), 'Dog']], [...BASIC_COLUMNS, 'subject_label']));
+  assert.equal(at(labelled.records, 0).mapping_id, at(curie.records, 0).mapping_id, 'labels are not identity');
+  const negated = parsed(sssom([[...at(ROWS, 0), 'Not']], [...BASIC_COLUMNS, 'predicate_modifier']));
+  assert.notEqual(at(negated.records, 0).mapping_id, at(curie.records, 0).mapping_id, 'negation is identity');
+  const explicit = parsed(sssom([['m-1', ...at(ROWS, 0)]], ['mapping_id', ...BASIC_COLUMNS]));
+  assert.equal(at(explicit.records, 0).mapping_id, 'm-1');
+  assert.equal(at(explicit.records, 0).cells.mapping_id, undefined, 'the id is not a cell');
 });
 
 test('metadata keeps declared extensions, multivalued lists and strings YAML would misread', () => {
@@ -114,7 +115,7 @@ test('metadata keeps declared extensions, multivalued lists and strings YAML wou
     '    property: http://example.org/reviewedIn',
     'reviewed_in: sprint 4',
   ];
-  const doc = parsed(sssom([[...ROWS[0], 'r1']], [...BASIC_COLUMNS, 'reviewed_in'], extra));
+  const doc = parsed(sssom([[...at(ROWS, 0), 'r1']], [...BASIC_COLUMNS, 'reviewed_in'], extra));
   assert.deepEqual(doc.metadata.creator_label, ['yes', 'Ann']);
   assert.equal(doc.metadata.reviewed_in, 'sprint 4');
   assert.deepEqual(doc.extensions, [{ slot_name: 'reviewed_in', property: 'http://example.org/reviewedIn' }]);
@@ -130,8 +131,8 @@ test('spreadsheet-safe export prefixes formula-like cells and says how many it a
   const doc = parsed(
     sssom(
       [
-        [...ROWS[0], '=HYPERLINK("x")'],
-        [...ROWS[1], 'plain'],
+        [...at(ROWS, 0), '=HYPERLINK("x")'],
+        [...at(ROWS, 1), 'plain'],
       ],
       [...BASIC_COLUMNS, 'comment'],
     ),
@@ -151,48 +152,48 @@ test('an empty file is an empty set; metadata without a table is a set without m
 });
 
 test('malformed tables are rejected with the line that is wrong', () => {
-  const short = rejected(sssom([ROWS[0], ROWS[1].slice(0, 3)]));
-  assert.equal(short[0].code, 'column_count');
-  assert.match(short[0].message, /^line 8: 3 cells where the header names 4 columns/);
+  const short = rejected(sssom([at(ROWS, 0), at(ROWS, 1).slice(0, 3)]));
+  assert.equal(at(short, 0).code, 'column_count');
+  assert.match(at(short, 0).message, /^line 8: 3 cells where the header names 4 columns/);
 
   const dup = rejected(header() + table(['subject_id', 'subject_id', 'predicate_id'], []));
-  assert.equal(dup[0].code, 'column_duplicate');
-  assert.match(dup[0].message, /^line 6:/);
+  assert.equal(at(dup, 0).code, 'column_duplicate');
+  assert.match(at(dup, 0).message, /^line 6:/);
 
-  const unknown = rejected(sssom([[...ROWS[0], 'x']], [...BASIC_COLUMNS, 'colour']));
-  assert.equal(unknown[0].code, 'column_unknown');
-  assert.equal(unknown[0].column, 'colour');
-  assert.match(unknown[0].message, /extension_definitions/);
+  const unknown = rejected(sssom([[...at(ROWS, 0), 'x']], [...BASIC_COLUMNS, 'colour']));
+  assert.equal(at(unknown, 0).code, 'column_unknown');
+  assert.equal(at(unknown, 0).column, 'colour');
+  assert.match(at(unknown, 0).message, /extension_definitions/);
 
-  const comment = rejected(sssom([ROWS[0]]) + '# late comment\n');
-  assert.equal(comment[0].code, 'comment_misplaced');
-  assert.match(comment[0].message, /^line 8:/);
+  const comment = rejected(sssom([at(ROWS, 0)]) + '# late comment\n');
+  assert.equal(at(comment, 0).code, 'comment_misplaced');
+  assert.match(at(comment, 0).message, /^line 8:/);
 
-  const blank = rejected(sssom([ROWS[0]]) + '\n' + ROWS[1].join('\t') + '\n');
-  assert.equal(blank[0].code, 'row_empty');
+  const blank = rejected(sssom([at(ROWS, 0)]) + '\n' + at(ROWS, 1).join('\t') + '\n');
+  assert.equal(at(blank, 0).code, 'row_empty');
 
-  const twice = rejected(sssom([ROWS[0], ROWS[0]]));
-  assert.equal(twice[0].code, 'mapping_id_duplicate');
-  assert.match(twice[0].message, /^line 8: .* repeats line 7/);
+  const twice = rejected(sssom([at(ROWS, 0), at(ROWS, 0)]));
+  assert.equal(at(twice, 0).code, 'mapping_id_duplicate');
+  assert.match(at(twice, 0).message, /^line 8: .* repeats line 7/);
 
-  const badId = rejected(sssom([['has space', ...ROWS[0]]], ['mapping_id', ...BASIC_COLUMNS]));
-  assert.equal(badId[0].code, 'mapping_id_invalid');
+  const badId = rejected(sssom([['has space', ...at(ROWS, 0)]], ['mapping_id', ...BASIC_COLUMNS]));
+  assert.equal(at(badId, 0).code, 'mapping_id_invalid');
 
-  const big = rejected(sssom([[...ROWS[0], 'x'.repeat(MAX_CELL_BYTES + 1)]], [...BASIC_COLUMNS, 'comment']));
-  assert.equal(big[0].code, 'cell_too_large');
+  const big = rejected(sssom([[...at(ROWS, 0), 'x'.repeat(MAX_CELL_BYTES + 1)]], [...BASIC_COLUMNS, 'comment']));
+  assert.equal(at(big, 0).code, 'cell_too_large');
 });
 
 test('malformed headers are rejected with their line, and never parsed leniently', () => {
   const yaml = rejected(`#curie_map:\n#  zoo: ${ZOO}\n#  zoo: ${OTHER}\n` + table(BASIC_COLUMNS, []));
-  assert.equal(yaml[0].code, 'metadata_yaml');
-  assert.match(yaml[0].message, /duplicate mapping key at line 3/);
-  assert.equal(rejected('#a: &x 1\n#b: *x\n' + table(BASIC_COLUMNS, []))[0].code, 'metadata_yaml');
+  assert.equal(at(yaml, 0).code, 'metadata_yaml');
+  assert.match(at(yaml, 0).message, /duplicate mapping key at line 3/);
+  assert.equal(at(rejected('#a: &x 1\n#b: *x\n' + table(BASIC_COLUMNS, [])), 0).code, 'metadata_yaml');
   const unknownKey = rejected(header(['sssom_version: "1.1"']) + table(BASIC_COLUMNS, []));
-  assert.equal(unknownKey[0].code, 'metadata_unknown');
+  assert.equal(at(unknownKey, 0).code, 'metadata_unknown');
   const number = rejected(header(['mapping_set_version: 1.0']) + table(BASIC_COLUMNS, []));
-  assert.equal(number[0].code, 'metadata_invalid');
-  assert.match(number[0].message, /quote/);
+  assert.equal(at(number, 0).code, 'metadata_invalid');
+  assert.match(at(number, 0).message, /quote/);
   const rebind = rejected('#curie_map:\n#  skos: http://example.org/not-skos#\n' + table(BASIC_COLUMNS, []));
-  assert.equal(rebind[0].code, 'prefix_builtin_conflict');
-  assert.equal(rejected(new Uint8Array([0x23, 0xff, 0x0a]))[0].code, 'encoding_invalid');
+  assert.equal(at(rebind, 0).code, 'prefix_builtin_conflict');
+  assert.equal(at(rejected(new Uint8Array([0x23, 0xff, 0x0a])), 0).code, 'encoding_invalid');
 });

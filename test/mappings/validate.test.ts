@@ -9,6 +9,7 @@ import { validateDocument, type ValidationContext } from '../../src/mappings/val
 import { compareFindings, report, type MappingFinding } from '../../src/mappings/finding.js';
 import { EMPTY_DOCUMENT, type MappingDocument } from '../../src/mappings/document.js';
 import { BASIC_COLUMNS, LICENSE, OTHER, ZOO, sssom, table } from './support.js';
+import { at } from '../support/at.js';
 
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
 
@@ -159,7 +160,7 @@ test('a declared mapping_cardinality must match the set', () => {
     fs.map((f) => `${f.code}`),
     ['cardinality_mismatch'],
   );
-  assert.match(fs[0].message, /mapping_cardinality is 1:1 but the set shows 1:n/);
+  assert.match(at(fs, 0).message, /mapping_cardinality is 1:1 but the set shows 1:n/);
 });
 
 test('directional predicates may not form a cycle (narrowMatch counts reversed)', () => {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CatalogError, catalogLocalFile, parseCatalog, readSiblingCatalog } from '../../src/model/catalog.js';
+import { at } from '../support/at.js';
 
 const DIR = path.resolve('/project/onto');
 const FILE = path.join(DIR, 'catalog-v001.xml');
@@ -42,7 +43,7 @@ test('parseCatalog resolves entries through nested xml:base and reports nextCata
       ['http://example.org/a', 'shadowed.owl', url('shadowed.owl')],
     ],
   );
-  assert.equal(c.entries[1].line, 5);
+  assert.equal(at(c.entries, 1).line, 5);
   assert.deepEqual(c.nextCatalogs, [pathToFileURL(path.resolve(DIR, '../shared/catalog-v001.xml')).href]);
 });
 
@@ -56,7 +57,7 @@ test('catalogLocalFile gives the first mapping as a local path, and null for rem
 
 test('an empty xml:base keeps the enclosing base (as Protégé writes it)', () => {
   const c = parseCatalog('<catalog><group xml:base=""><uri name="x" uri="x.owl"/></group></catalog>', FILE);
-  assert.equal(c.entries[0].resolved, url('x.owl'));
+  assert.equal(at(c.entries, 0).resolved, url('x.owl'));
 });
 
 test('parseCatalog reports malformed XML with its line and column', () => {

@@ -4,6 +4,7 @@ import { semanticFingerprint, documentFingerprint, forgetFingerprint } from '../
 import { Ontology } from '../../src/model/ontology.js';
 import * as t from '../../src/model/terms.js';
 import { ex, EX, label, workspaceWith } from './helpers.js';
+import { at } from '../support/at.js';
 
 const P = t.objectProperty(ex('p'));
 
@@ -20,7 +21,7 @@ function build(order: number[], blank: string): Ontology {
     t.objectPropertyAssertion(P, t.namedIndividual(ex('i')), anon),
     t.classAssertion(t.cls(ex('B')), anon),
   ];
-  for (const i of order) o.add(axioms[i]);
+  for (const i of order) o.add(at(axioms, i));
   return o;
 }
 

@@ -16,7 +16,7 @@ test('structurally equal nodes are the same object', () => {
 });
 
 test('set-like operands ignore order and duplicates; disjointness keeps repetitions', () => {
-  const [A, B, C] = ['A', 'B', 'C'].map((n) => f.cls(EX + n));
+  const [A, B, C] = [f.cls(EX + 'A'), f.cls(EX + 'B'), f.cls(EX + 'C')];
   assert.equal(f.objectIntersectionOf([A, B, C]), f.objectIntersectionOf([C, A, B, A]));
   assert.equal(f.equivalentClasses([A, B]), f.equivalentClasses([B, A, B]));
   assert.notEqual(f.disjointClasses([A, B, A]), f.disjointClasses([A, B]));
@@ -28,7 +28,7 @@ test('set-like operands ignore order and duplicates; disjointness keeps repetiti
 });
 
 test('property chains keep their order', () => {
-  const [p, q, r] = ['p', 'q', 'r'].map((n) => f.objectProperty(EX + n));
+  const [p, q, r] = [f.objectProperty(EX + 'p'), f.objectProperty(EX + 'q'), f.objectProperty(EX + 'r')];
   assert.notEqual(f.subPropertyChainOf([p, q], r), f.subPropertyChainOf([q, p], r));
 });
 

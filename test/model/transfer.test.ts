@@ -9,6 +9,7 @@ import { Ontology } from '../../src/model/ontology.js';
 import * as t from '../../src/model/terms.js';
 import { decodeOntology, decodeOntologyYielding, encodeOntology, transferables, type EncodedOntology } from '../../src/model/transfer.js';
 import { kindsIn } from '../support/node-kinds.js';
+import { at } from '../support/at.js';
 
 function allConstructs(): Ontology {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -88,9 +89,9 @@ test('shared sub-expressions are encoded once; bags keep repetitions; literals k
   assert.equal(encodeOntology(two).program.length - encodeOntology(one).program.length, 4);
   const back = decodeOntology(e);
   assert.deepEqual(axiomLines(back.axioms()), axiomLines(o.axioms()));
-  const disjoint = [...back.axiomsOfKind('DisjointClasses')][0];
+  const disjoint = at([...back.axiomsOfKind('DisjointClasses')], 0);
   assert.equal(disjoint.classes.length, 3, 'DisjointClasses(A B A) keeps its repetition');
-  const lit = [...back.axiomsOfKind('AnnotationAssertion')][0].value;
+  const lit = at([...back.axiomsOfKind('AnnotationAssertion')], 0).value;
   assert.equal(lit.kind === 'Literal' && lit.lang, 'fr');
 });
 

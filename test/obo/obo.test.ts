@@ -20,6 +20,7 @@ import {
   objectUnionOf,
   subClassOf,
 } from '../../src/model/terms.js';
+import { at } from '../support/at.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // compiled to dist/test/obo; fixtures stay in the source tree
@@ -178,7 +179,7 @@ test('unprefixed ids without an ontology tag use the base option; idspaces expan
 test('unknown stanza types are kept in unmapped, not dropped silently', () => {
   const o = readObo('ontology: x\n\n[Annotation]\nid: A1\nfoo: bar\n');
   assert.equal(o.unmapped.length, 1);
-  assert.match(o.unmapped[0].reason, /Annotation/);
+  assert.match(at(o.unmapped, 0).reason, /Annotation/);
   assert.equal(o.axiomCount, 0);
 });
 

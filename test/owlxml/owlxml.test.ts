@@ -10,6 +10,7 @@ import { ParseError } from '../../src/model/formats/errors.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { annotationAssertion, annotationProperty, cls, declaration, iriNode, literal, subClassOf } from '../../src/model/terms.js';
+import { at } from '../support/at.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // compiled to dist/test/owlxml; fixtures stay in the source tree
@@ -46,10 +47,11 @@ test('reads the header: id, version, imports, nested ontology annotations, prefi
   assert.deepEqual([...o.imports], ['http://ex.org/imported']);
   assert.equal(o.format, 'owlxml');
   const [ann] = [...o.annotations];
+  assert.ok(ann);
   assert.equal(ann.property.iri, RDFS + 'label');
   assert.equal(ann.value, literal('Test ontology', undefined, 'en'));
   assert.equal(ann.annotations.length, 1);
-  assert.equal(ann.annotations[0].value, literal('nested'));
+  assert.equal(at(ann.annotations, 0).value, literal('nested'));
   assert.equal(o.prefixes.get('ex:'), EX);
   assert.equal(o.prefixes.get(':'), 'http://ex.org/default#');
   assert.equal(o.prefixes.get('xsd:'), XSD);

@@ -8,6 +8,7 @@ import { resolvePolicy } from '../../src/policy/resolve.js';
 import { policyDigest } from '../../src/policy/schema.js';
 import { ToolFailure } from '../../src/tools/core/tool.js';
 import { toolContext } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-policy-'));
 after(() => rm(scratch, { recursive: true, force: true }));
@@ -71,7 +72,7 @@ test('project_root may not escape the anchor, not even through a symlink', async
   const dir = await project({ '.athene/project.yaml': policy('project_root: ../..\n'), 'zoo.ttl': '' });
   const escaped = await resolvePolicy(contextAt(path.join(dir, 'zoo.ttl')));
   assert.equal(escaped.valid, false);
-  assert.equal(escaped.errors[0].code, 'project_root_escape');
+  assert.equal(at(escaped.errors, 0).code, 'project_root_escape');
   assert.equal(escaped.projectRoot, dir, 'the anchor still confines');
   const linked = await project({ '.athene/project.yaml': policy('project_root: link\n'), 'zoo.ttl': '' });
   await symlink(path.join(outside, 'x'), path.join(linked, 'link'));
@@ -140,8 +141,8 @@ test('live checks: installed reasoner, CURIE prefixes, regular expressions, root
 test('a strict-YAML or schema failure makes the policy loaded but invalid, confined to its anchor', async () => {
   const dir = await project({ '.athene/project.yaml': 'version: 1\nversion: 1\n', 'zoo.ttl': '' });
   const res = await resolvePolicy(contextAt(path.join(dir, 'zoo.ttl')));
-  assert.deepEqual([res.loaded, res.valid, res.projectRoot, res.errors[0].code], [true, false, dir, 'yaml_syntax']);
-  assert.match(res.errors[0].message, /line 2, column 1/);
+  assert.deepEqual([res.loaded, res.valid, res.projectRoot, at(res.errors, 0).code], [true, false, dir, 'yaml_syntax']);
+  assert.match(at(res.errors, 0).message, /line 2, column 1/);
 });
 
 test('policy_path refuses URL schemes and is authorized as a caller-selected read', async () => {

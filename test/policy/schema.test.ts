@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { canonicalJson, policyDigest, validatePolicyData, type EffectivePolicy } from '../../src/policy/schema.js';
 import { parseStrictYaml } from '../../src/policy/yaml.js';
 import type { PolicyIssue } from '../../src/policy/resolution.js';
+import { at } from '../support/at.js';
 
 const MINIMAL = { version: 1, project_id: 'zoo', root_ontology: 'http://example.org/zoo' };
 
@@ -45,19 +46,19 @@ test('a minimal version-1 policy gets every default filled in', () => {
 
 test('unknown fields are rejected at every level, naming the field', () => {
   const top = invalid({ ...MINIMAL, colour: 'red' });
-  assert.equal(top[0].code, 'unknown_field');
-  assert.match(top[0].message, /unknown field 'colour'/);
+  assert.equal(at(top, 0).code, 'unknown_field');
+  assert.match(at(top, 0).message, /unknown field 'colour'/);
   const nested = invalid({ ...MINIMAL, network: { default: 'deny', proxy: 'x' } });
-  assert.equal(nested[0].code, 'unknown_field');
-  assert.equal(nested[0].path, 'network.proxy');
+  assert.equal(at(nested, 0).code, 'unknown_field');
+  assert.equal(at(nested, 0).path, 'network.proxy');
   const deep = invalid({ ...MINIMAL, annotations: { label: { property: 'rdfs:label', extra: 1 } } });
-  assert.equal(deep[0].path, 'annotations.label.extra');
+  assert.equal(at(deep, 0).path, 'annotations.label.extra');
   const inList = invalid({ ...MINIMAL, modules: [{ id: 'core', path: 'core.ttl', owner: 'me' }] });
-  assert.equal(inList[0].path, 'modules.0.owner');
+  assert.equal(at(inList, 0).path, 'modules.0.owner');
 });
 
 test('version-2 blocks are unknown in version 1 and accepted (bounded, defaulted) in version 2', () => {
-  assert.equal(invalid({ ...MINIMAL, jobs: { enabled: true } })[0].code, 'unknown_field');
+  assert.equal(at(invalid({ ...MINIMAL, jobs: { enabled: true } }), 0).code, 'unknown_field');
   assert.ok(invalid({ ...MINIMAL, validation: { required_stages: ['provider_evidence'] } }).length > 0, 'provider_evidence is a v2 stage');
   const p = valid({
     ...MINIMAL,
@@ -82,11 +83,14 @@ test('version-2 blocks are unknown in version 1 and accepted (bounded, defaulted
   assert.equal(p.jobs.enabled, true);
   assert.equal(p.materialization.max_axioms, 500);
   assert.equal(
-    invalid({
-      ...MINIMAL,
-      version: 2,
-      external_terms: { providers: [{ id: 'ols', profile: 'ols4', origin_alias: 'ebi', ontologies: ['go'], endpoint: 'https://x' }] },
-    })[0].code,
+    at(
+      invalid({
+        ...MINIMAL,
+        version: 2,
+        external_terms: { providers: [{ id: 'ols', profile: 'ols4', origin_alias: 'ebi', ontologies: ['go'], endpoint: 'https://x' }] },
+      }),
+      0,
+    ).code,
     'unknown_field',
     'endpoints never come from the policy',
   );
@@ -100,10 +104,10 @@ test('version-2 blocks are unknown in version 1 and accepted (bounded, defaulted
 });
 
 test('required fields, versions and bounds are enforced', () => {
-  assert.equal(invalid({ version: 1, root_ontology: 'http://example.org/x' })[0].code, 'missing_field');
-  assert.equal(invalid({ ...MINIMAL, version: 3 })[0].code, 'unsupported_version');
-  assert.equal(invalid({ ...MINIMAL, version: '1' })[0].code, 'unsupported_version');
-  assert.equal(invalid([1, 2])[0].code, 'schema_invalid');
+  assert.equal(at(invalid({ version: 1, root_ontology: 'http://example.org/x' }), 0).code, 'missing_field');
+  assert.equal(at(invalid({ ...MINIMAL, version: 3 }), 0).code, 'unsupported_version');
+  assert.equal(at(invalid({ ...MINIMAL, version: '1' }), 0).code, 'unsupported_version');
+  assert.equal(at(invalid([1, 2]), 0).code, 'schema_invalid');
   assert.ok(
     invalid({ ...MINIMAL, entity_search: { preferred_languages: ['en', 'de', 'fr', 'it', 'es'] } }).some((e) =>
       /at most 4/.test(e.message),

@@ -1,6 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_POLICY_BYTES, parseStrictYaml, type YamlIssue } from '../../src/policy/yaml.js';
+import { at } from '../support/at.js';
 
 const SECRET = 'hunter2-top-secret';
 
@@ -20,6 +21,7 @@ test('a plain mapping parses to JSON data; core tags and comments are fine', () 
 
 test('duplicate keys are rejected with their line and column', () => {
   const [issue] = rejected(`a: 1\nb:\n  c: ${SECRET}\n  c: 2\n`);
+  assert.ok(issue);
   assert.equal(issue.code, 'yaml_syntax');
   assert.match(issue.message, /duplicate mapping key at line 4, column 3/);
   assert.equal(issue.line, 4);
@@ -44,15 +46,16 @@ test('custom tags are rejected, and so are unknown ones', () => {
 
 test('a trailing document is rejected, and an empty file too', () => {
   const [issue] = rejected(`a: 1\n---\nb: ${SECRET}\n`);
+  assert.ok(issue);
   assert.equal(issue.code, 'yaml_multiple_documents');
   assert.equal(issue.line, 2);
-  assert.equal(rejected('')[0].code, 'yaml_empty');
-  assert.equal(rejected('# only a comment\n')[0].code, 'yaml_empty');
+  assert.equal(at(rejected(''), 0).code, 'yaml_empty');
+  assert.equal(at(rejected('# only a comment\n'), 0).code, 'yaml_empty');
 });
 
 test('non-string keys are rejected', () => {
-  assert.equal(rejected(`1: ${SECRET}\n`)[0].code, 'yaml_key');
-  assert.equal(rejected(`? [a, b]\n: ${SECRET}\n`)[0].code, 'yaml_key');
+  assert.equal(at(rejected(`1: ${SECRET}\n`), 0).code, 'yaml_key');
+  assert.equal(at(rejected(`? [a, b]\n: ${SECRET}\n`), 0).code, 'yaml_key');
 });
 
 test('syntax errors carry a position and never quote the source', () => {
@@ -66,6 +69,7 @@ test('syntax errors carry a position and never quote the source', () => {
 test('files over 1 MiB are rejected before parsing', () => {
   const big = `a: "${'x'.repeat(MAX_POLICY_BYTES)}"\n`;
   const [issue] = rejected(big);
+  assert.ok(issue);
   assert.equal(issue.code, 'yaml_too_large');
   assert.equal(parseStrictYaml(`a: "${'x'.repeat(1000)}"\n`).ok, true);
 });

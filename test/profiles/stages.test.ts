@@ -9,8 +9,9 @@ import { profileStage } from '../../src/qc/stages/profile.js';
 import { governanceStage } from '../../src/qc/stages/governance.js';
 import { findingId, identityDigest } from '../../src/qc/identity.js';
 import { onto, PREFIXES } from './support.js';
+import { at } from '../support/at.js';
 
-const snapshot = (closure: Ontology[]): QcSnapshot => ({ ontology: closure[0], closure, revision: 1, labelLanguage: 'en' });
+const snapshot = (closure: Ontology[]): QcSnapshot => ({ ontology: at(closure, 0), closure, revision: 1, labelLanguage: 'en' });
 
 /** An imported ontology declaring :Imp (class) and :impProp, with a profile violation of its own. */
 function imported(): Ontology {
@@ -35,13 +36,13 @@ test('profile stage: owned violations fail it, imported ones are context only', 
   assert.equal(details.in_profile, false);
   assert.equal(details.owned_in_profile, true);
   assert.equal(details.imported_violations.count, 1);
-  assert.equal(details.imported_violations.items[0].kind, 'non_simple_property_in_functional');
+  assert.equal(at(details.imported_violations.items, 0).kind, 'non_simple_property_in_functional');
 
   const dirty = onto('SubClassOf(:Z :B)');
   const failed = profileStage(snapshot([dirty]), 'EL');
   assert.equal(failed.verdict, 'fail');
   assert.equal(failed.findings.length, 1);
-  const f = failed.findings[0];
+  const f = at(failed.findings, 0);
   assert.equal(f.source, 'profile');
   assert.equal(f.severity, 'error');
   assert.equal(f.rule_id, 'owl_profile.undeclared_entity');
@@ -63,15 +64,18 @@ test('finding ids are stable across sessions and distinct per problem; the diges
   const b = profileStage(snapshot([onto('SubClassOf(:Y :B)\nSubClassOf(:Z :B)')])).findings;
   assert.deepEqual(a.map((f) => f.id).sort(), b.map((f) => f.id).sort());
   assert.equal(new Set(a.map((f) => f.id)).size, 2);
-  assert.match(a[0].id, /^sha256:[0-9a-f]{64}$/);
+  assert.match(at(a, 0).id, /^sha256:[0-9a-f]{64}$/);
   assert.equal(identityDigest(a), identityDigest([...b].reverse()));
   assert.notEqual(identityDigest(a), identityDigest(a.slice(1)));
   assert.notEqual(
     findingId('governance', 'required_annotations', 'x', null, 'label'),
     findingId('governance', 'required_annotations', 'x', null, 'definition'),
   );
-  const waived: Finding = { ...a[0], waiver: { rule_id: a[0].rule_id, focus_iri: a[0].focus_iri, reason: 'known', expires: null } };
-  assert.notEqual(identityDigest([waived, a[1]]), identityDigest(a));
+  const waived: Finding = {
+    ...at(a, 0),
+    waiver: { rule_id: at(a, 0).rule_id, focus_iri: at(a, 0).focus_iri, reason: 'known', expires: null },
+  };
+  assert.notEqual(identityDigest([waived, at(a, 1)]), identityDigest(a));
 });
 
 test('governance iri_policy: owned IRIs outside the required namespaces or the pattern', () => {
@@ -89,8 +93,8 @@ test('governance iri_policy: owned IRIs outside the required namespaces or the p
       ['iri_policy', 'http://ex.org/bad_name', 'error'],
     ],
   );
-  assert.match(out.findings[0].message, /outside the required namespaces/);
-  assert.match(out.findings[1].message, /does not match iri_pattern/);
+  assert.match(at(out.findings, 0).message, /outside the required namespaces/);
+  assert.match(at(out.findings, 1).message, /does not match iri_pattern/);
   // imported terms are not owned, so the policy does not apply to them
   const withImport = onto('', 'http://ex.org/o', 'Import(<http://other.org/imp>)\n');
   assert.deepEqual(governanceStage(snapshot([withImport, imported()]), { required_namespaces: ['http://ex.org/'] }).findings, []);

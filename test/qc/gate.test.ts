@@ -7,6 +7,7 @@ import { captureSnapshot } from '../../src/qc/snapshot.js';
 import type { StageId, Verdict } from '../../src/qc/finding.js';
 import { ontology, workspace, windowOf } from './support.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
+import { at } from '../support/at.js';
 
 const NONE = { total: 0, error: 0, warn: 0, info: 0 };
 const report = (stage: StageId, status: GateStageReport['status'], verdict?: Verdict, required = false): GateStageReport => ({
@@ -78,7 +79,7 @@ test('fail_on decides what the worst ran stage means; a skipped optional stage d
 
 test('findings are capped per stage while counts and digests cover the complete set', async () => {
   const r = await gate(SMELLY, { limit: 1 });
-  const s = r.stages[0];
+  const s = at(r.stages, 0);
   assert.equal(r.findings.length, 1);
   assert.ok(r.finding_count >= 3);
   assert.equal(s.findings_summary.total, r.finding_count);
@@ -119,13 +120,13 @@ test('the no-policy default stages run over one snapshot; profile and governance
 
 test('the rules stage passes an empty SWRL corpus and errors on rules no installed reasoner executes', async () => {
   const empty = await gate(LABELLED, { stages: ['rules'], required: ['rules'] });
-  assert.deepEqual([empty.stages[0].status, empty.stages[0].verdict, empty.gate], ['completed', 'pass', 'pass']);
+  assert.deepEqual([at(empty.stages, 0).status, at(empty.stages, 0).verdict, empty.gate], ['completed', 'pass', 'pass']);
   const rule = `${LABELLED} Declaration(Class(:B)) AnnotationAssertion(rdfs:label :B "B") SubClassOf(:A :B)
     DLSafeRule(Body(ClassAtom(:A Variable(<urn:x>))) Head(ClassAtom(:B Variable(<urn:x>))))`;
   const withRule = await gate(rule, { stages: ['rules'] });
-  assert.equal(withRule.stages[0].status, 'error');
+  assert.equal(at(withRule.stages, 0).status, 'error');
   assert.match(
-    withRule.stages[0].reason!,
+    at(withRule.stages, 0).reason!,
     /1 SWRL rule\(s\) cannot be evaluated: Athene EL\+\+ Classifier [^ ]+ does not execute SWRL rules/,
   );
   assert.equal(withRule.gate, 'error');

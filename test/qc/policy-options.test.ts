@@ -7,6 +7,7 @@ import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { runGovernance } from '../../src/qc/stages/governance.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import { EX, ontology, workspace, windowOf } from './support.js';
+import { at } from '../support/at.js';
 
 const IAO = 'http://purl.obolibrary.org/obo/IAO_';
 
@@ -73,7 +74,7 @@ test('labels: required by default, one per language by default, each listed lang
     ['annotations.label_missing', `${EX}C`],
   ]);
   assert.deepEqual(governance(policy({ annotations: { label: { required: false } } }), 'Declaration(Class(:C))'), []);
-  const f = runGovernance(snapshotOf(body), policyGovernance(policy())).findings[0];
+  const f = at(runGovernance(snapshotOf(body), policyGovernance(policy())).findings, 0);
   assert.equal(f.severity, 'error');
   assert.deepEqual(f.details?.labels, [
     `AnnotationAssertion(<http://www.w3.org/2000/01/rdf-schema#label> <${EX}B> "b"@en)`,
@@ -164,7 +165,7 @@ test('in the gate: a mismatching selection makes the reasoner stage error withou
     options,
   });
   assert.equal(r.gate, 'error');
-  const stage = r.stages[0];
+  const stage = at(r.stages, 0);
   assert.equal(stage.status, 'error');
   assert.match(stage.reason!, /\[el\].*\[structural\]/);
   assert.equal(stage.details, undefined, 'no classification was started');

@@ -24,6 +24,7 @@ import type { ImportLockVerification } from '../../src/imports/lock-mode.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import type { Finding } from '../../src/qc/finding.js';
 import { ontology, workspace, windowOf } from './support.js';
+import { at } from '../support/at.js';
 
 const LABELLED = 'Declaration(Class(:A)) AnnotationAssertion(rdfs:label :A "A"@en)';
 
@@ -167,8 +168,8 @@ test('notStartedReport and startErrors: no policy is policy_not_found; an invali
     warnings: [],
   };
   const errors = startErrors(none, '/data/x.ttl');
-  assert.equal(errors[0].code, 'policy_not_found');
-  assert.match(errors[0].message as string, /\/data\/x\.ttl/);
+  assert.equal(at(errors, 0).code, 'policy_not_found');
+  assert.match(at(errors, 0).message as string, /\/data\/x\.ttl/);
   const out = notStartedReport('run_project_qc', none, FACTS, errors);
   assert.deepEqual([out.gate, out.policy_loaded, (out.validation_snapshot as { mode: string }).mode], ['error', false, 'none']);
   const invalid: PolicyResolution = {
@@ -210,9 +211,9 @@ test('legacyReport rows are {stage, ran, verdict?, findings_summary?, reason?} a
   const out = legacyReport(report);
   assert.equal(out.gate, 'pass');
   const rows = out.stages as Record<string, unknown>[];
-  assert.deepEqual(Object.keys(rows[0]).sort(), ['findings_summary', 'ran', 'stage', 'verdict']);
-  assert.deepEqual(Object.keys(rows[1]).sort(), ['ran', 'reason', 'stage']);
-  assert.match(rows[1].reason as string, /no SHACL shapes given/);
+  assert.deepEqual(Object.keys(at(rows, 0)).sort(), ['findings_summary', 'ran', 'stage', 'verdict']);
+  assert.deepEqual(Object.keys(at(rows, 1)).sort(), ['ran', 'reason', 'stage']);
+  assert.match(at(rows, 1).reason as string, /no SHACL shapes given/);
   assert.deepEqual(
     withEngineReasons(report.stages).map((s) => s.status),
     ['completed', 'skipped'],

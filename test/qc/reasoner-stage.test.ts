@@ -5,6 +5,7 @@ import { reasonerStage, RULES_IGNORED_WARNING } from '../../src/qc/stages/reason
 import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { EX, ontology, workspace, windowOf } from './support.js';
+import { at } from '../support/at.js';
 
 const EL = reasonerById('el');
 const BASE = `Declaration(Class(:A)) Declaration(Class(:B)) Declaration(Class(:C)) Declaration(ObjectProperty(:p))
@@ -49,6 +50,7 @@ test('the stage judges the snapshot with its delta, not the live ontology', asyn
   const ws = workspace(ontology(`${BASE} DisjointClasses(:B :C)`));
   const live = ws.active;
   const [sub] = live.axiomsOfKind('SubClassOf');
+  assert.ok(sub);
   const { subClassOf, cls } = await import('../../src/model/terms.js');
   const snap = captureSnapshot(windowOf(ws), [{ kind: 'AddAxiom', ontology: live, axiom: subClassOf(cls(EX + 'A'), cls(EX + 'C')) }], 'en');
   const out = await reasonerStage(snap, { reasoner: EL, deadline: Date.now() + 60_000, signal: new AbortController().signal });
@@ -80,7 +82,7 @@ test('SWRL rules add a non-gating warning', async () => {
     limit: 10,
   });
   assert.equal(g.gate, 'pass');
-  assert.equal(g.stages[0].findings_summary.warning, RULES_IGNORED_WARNING);
+  assert.equal(at(g.stages, 0).findings_summary.warning, RULES_IGNORED_WARNING);
   assert.equal(g.satisfiability_checked, true);
 });
 

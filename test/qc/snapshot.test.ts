@@ -39,6 +39,7 @@ test('removals and header changes in the delta shape the snapshot closure', () =
   );
   const live = ws.active;
   const [sub] = live.axiomsOfKind('SubClassOf');
+  assert.ok(sub);
   const delta: Change[] = [
     { kind: 'RemoveAxiom', ontology: live, axiom: sub },
     { kind: 'AddImport', ontology: live, iri: 'http://example.org/imp' },

@@ -9,6 +9,7 @@ import {
 } from '../../src/qc/stages/structural.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { EX, ontology, workspace, windowOf } from './support.js';
+import { at } from '../support/at.js';
 
 const IAO_DEF = 'http://purl.obolibrary.org/obo/IAO_0000115';
 const FAR = () => Date.now() + 60_000;
@@ -23,8 +24,9 @@ function fired(check: StructuralCheckId, body: string, opts: { includeImports?: 
     { ontology: ws.active, closure: ws.importsClosure(ws.active), labelLanguage: 'en' },
     { checks: [check], includeImports: opts.includeImports ?? false, deadline: FAR() },
   );
+  assert.ok(report);
   assert.equal(report.id, check);
-  return report.issues.map((i) => i.entities[0].iri.replace(EX, ''));
+  return report.issues.map((i) => at(i.entities, 0).iri.replace(EX, ''));
 }
 
 test('missing_label flags unlabelled classes and properties, not imported terms unless include_imports, nor CQ terms', () => {
@@ -53,12 +55,13 @@ test('duplicate_label groups labels by language, ignoring case and spacing, and 
     { ontology: ws.active, closure: [ws.active], labelLanguage: 'en' },
     { checks: ['duplicate_label'], includeImports: false, deadline: FAR() },
   );
+  assert.ok(r);
   assert.equal(r.issues.length, 1);
   assert.deepEqual(
-    r.issues[0].entities.map((e) => e.iri),
+    at(r.issues, 0).entities.map((e) => e.iri),
     [EX + 'A', EX + 'B'],
   );
-  assert.equal(r.issues[0].axiom?.kind, 'AnnotationAssertion');
+  assert.equal(at(r.issues, 0).axiom?.kind, 'AnnotationAssertion');
   assert.deepEqual(
     fired(
       'duplicate_label',
@@ -111,12 +114,13 @@ test('subclass_cycle reports each cycle once with a path through it', () => {
     { ontology: ws.active, closure: [ws.active], labelLanguage: 'en' },
     { checks: ['subclass_cycle'], includeImports: false, deadline: FAR() },
   );
+  assert.ok(r);
   assert.equal(r.issues.length, 1);
   assert.deepEqual(
-    r.issues[0].entities.map((e) => e.iri.replace(EX, '')),
+    at(r.issues, 0).entities.map((e) => e.iri.replace(EX, '')),
     ['A', 'B', 'C'],
   );
-  assert.equal(r.issues[0].detail, 'A → B → C → A');
+  assert.equal(at(r.issues, 0).detail, 'A → B → C → A');
   assert.deepEqual(fired('subclass_cycle', 'Declaration(Class(:A)) Declaration(Class(:B)) SubClassOf(:A :B)'), []);
 });
 

@@ -15,6 +15,7 @@ import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { EX, ontology, workspace, windowOf } from './support.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
+import { at } from '../support/at.js';
 
 // A fixed clock: noon UTC on 2026-06-15.
 const NOW = Date.parse('2026-06-15T12:00:00Z');
@@ -80,7 +81,7 @@ test('live waivers mark their findings, which stay visible and stop counting tow
   assert.equal(both.findings.length, 2);
   assert.equal(both.verdict, 'pass');
   const expired = waiveOutcome(outcome([a]), [waiver('iri_policy', `${EX}A`, '2026-01-01')], NOW);
-  assert.equal(expired.findings[0].waiver, null);
+  assert.equal(at(expired.findings, 0).waiver, null);
   assert.equal(expired.verdict, 'fail');
 });
 
@@ -104,6 +105,7 @@ test('skipped and errored stages pass through untouched', () => {
 test('an expired waiver is itself an error finding of the governance stage', () => {
   const old = waiver('iri_policy', `${EX}A`, '2026-06-14');
   const [f, ...rest] = expiredWaiverFindings([old, waiver('iri_policy', `${EX}B`, '2026-06-15')], NOW);
+  assert.ok(f);
   assert.equal(rest.length, 0);
   assert.equal(f.rule_id, WAIVER_EXPIRED_RULE);
   assert.equal(f.severity, 'error');
@@ -147,7 +149,7 @@ test('in the gate: a live waiver passes a failing governance stage, an expired o
   const live = await run([waiver('iri_policy', 'http://elsewhere.org/X', '2026-07-01')]);
   assert.equal(live.gate, 'pass');
   assert.equal(live.finding_count, 1, 'the waived finding stays in the report');
-  assert.equal(live.findings[0].waiver?.expires, '2026-07-01');
+  assert.equal(at(live.findings, 0).waiver?.expires, '2026-07-01');
   assert.notEqual(live.identity_digest, unwaived.identity_digest, 'waiving changes the identity digest');
   const lapsed = await run([waiver('iri_policy', 'http://elsewhere.org/X', '2026-06-01')]);
   assert.equal(lapsed.gate, 'fail');

@@ -7,6 +7,7 @@ import { readRdfXml } from '../../src/model/formats/rdfxml-reader.js';
 import { readJsonLd } from '../../src/model/formats/jsonld-reader.js';
 import { ParseError } from '../../src/model/formats/errors.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
+import { at } from '../support/at.js';
 
 const SUB = 'SubClassOf(<http://ex.org/A> <http://ex.org/B>)';
 const RDFS_SUB = '<http://www.w3.org/2000/01/rdf-schema#subClassOf>';
@@ -55,8 +56,8 @@ test('N-Triples and N-Quads: only the default graph is the ontology, named-graph
   );
   assert.deepEqual(axiomLines(nq.axioms()), [SUB]);
   assert.equal(nq.unmapped.length, 1);
-  assert.match(nq.unmapped[0].reason, /named graph/);
-  assert.match(nq.unmapped[0].text, /<http:\/\/ex.org\/g> \.$/);
+  assert.match(at(nq.unmapped, 0).reason, /named graph/);
+  assert.match(at(nq.unmapped, 0).text, /<http:\/\/ex.org\/g> \.$/);
 });
 
 test('TriG: default graph mapped, named graph kept as unmapped', async () => {

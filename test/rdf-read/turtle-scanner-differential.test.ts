@@ -9,6 +9,7 @@ import { TripleTable } from '../../src/model/rdf/rdf-graph-reader.js';
 import { tripleLines as lines } from '../support/triple-lines.js';
 import { scanTurtle } from '../../src/model/formats/turtle-scanner.js';
 import { parseInto } from '../../src/model/formats/turtle-reader.js';
+import { at } from '../support/at.js';
 
 /** A small deterministic PRNG (mulberry32), so a failure names a reproducible seed. */
 function prng(seed: number): () => number {
@@ -22,7 +23,7 @@ function prng(seed: number): () => number {
 
 function generator(seed: number) {
   const r = prng(seed);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const pick = <T>(xs: readonly T[]): T => at(xs, Math.floor(r() * xs.length));
   /** Mostly well-formed choices, now and then one that n3 rejects or the scanner leaves to n3. */
   const either = <T>(good: readonly T[], bad: readonly T[]): T => (r() < 0.015 ? pick(bad) : pick(good));
   const locals = ['a', 'b1', 'x.y', 'z_', 'é', 'ñame', 'a-b', '0lead', 'a\\.b', 'a%20b', 'p:q', 'C', '_u', 'tail.', 'ab\\-', 'a·b'];

@@ -17,9 +17,11 @@ test('an rdf:parseType="Literal" value is well-formed exclusive canonical XML', 
 </rdf:RDF>`);
   const values = [...o.axioms()].flatMap((a) => (a.kind === 'AnnotationAssertion' ? [a.value as Literal] : []));
   assert.equal(values.length, 1);
-  assert.equal(values[0].datatype, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#XMLLiteral');
+  const [value] = values;
+  assert.ok(value);
+  assert.equal(value.datatype, 'http://www.w3.org/1999/02/22-rdf-syntax-ns#XMLLiteral');
   assert.equal(
-    values[0].lex,
+    value.lex,
     'A &amp; B &lt; C <h:b xmlns:h="http://www.w3.org/1999/xhtml" class="x" title="say &quot;hi&quot; &amp; go">bold</h:b> 1 &lt; 2 <h:br xmlns:h="http://www.w3.org/1999/xhtml"></h:br>',
   );
 });

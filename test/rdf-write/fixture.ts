@@ -4,6 +4,7 @@
 import { Ontology } from '../../src/model/ontology.js';
 import * as t from '../../src/model/terms.js';
 import { RDFS_COMMENT, RDFS_LABEL, XSD } from '../../src/model/vocab.js';
+import { at } from '../support/at.js';
 
 export const EX = 'http://example.org/onto#';
 
@@ -74,8 +75,8 @@ export function everythingOntology(): Ontology {
     t.objectMaxCardinality(3, p, B),
     t.objectExactCardinality(1, inv, C),
     t.objectExactCardinality(4, q),
-    t.dataSomeValuesFrom(d, ranges[0]),
-    t.dataAllValuesFrom(d, ranges[1]),
+    t.dataSomeValuesFrom(d, at(ranges, 0)),
+    t.dataAllValuesFrom(d, at(ranges, 1)),
     t.dataHasValue(e, t.literal('x "quoted"\nline\ttab\\ \u0001 é 日本', undefined)),
     t.dataMinCardinality(1, d),
     t.dataMaxCardinality(2, d, ranges[2]),
@@ -117,9 +118,9 @@ export function everythingOntology(): Ontology {
   o.add(t.disjointDataProperties([d, e, f]));
   o.add(t.dataPropertyDomain(d, A));
   o.add(t.dataPropertyRange(d, int));
-  o.add(t.dataPropertyRange(f, ranges[3]));
+  o.add(t.dataPropertyRange(f, at(ranges, 3)));
   o.add(t.functionalDataProperty(d, [ann('functional')]));
-  o.add(t.datatypeDefinition(dt, ranges[0]));
+  o.add(t.datatypeDefinition(dt, at(ranges, 0)));
   o.add(t.hasKey(A, [p, inv], [d]));
   o.add(t.hasKey(B, [], [d, e]));
   o.add(t.sameIndividual([i, j]));

@@ -96,7 +96,7 @@ test('turtle groups by subject and nests single-use blank nodes and lists', () =
 
 test('annotated n-ary axioms annotate their blank node; annotated binary axioms are reified as owl:Axiom', () => {
   const o = new Ontology();
-  const [A, B, C] = ['A', 'B', 'C'].map((n) => t.cls(EX + n));
+  const [A, B, C] = [t.cls(EX + 'A'), t.cls(EX + 'B'), t.cls(EX + 'C')];
   const ann = [t.annotation(t.annotationProperty(RDFS_COMMENT), t.literal('why'))];
   o.add(t.disjointClasses([A, B, C], ann));
   o.add(t.subClassOf(A, B, ann));
@@ -108,6 +108,7 @@ test('annotated n-ary axioms annotate their blank node; annotated binary axioms 
   assert.ok(all);
   assert.ok(quads.some((q) => q.subject.equals(all) && q.predicate.value === RDFS_COMMENT && q.object.value === 'why'));
   const [axiom] = subjectsOf('http://www.w3.org/1999/02/22-rdf-syntax-ns#type', OWL + 'Axiom');
+  assert.ok(axiom);
   const of = (p: string) => quads.find((q) => q.subject.equals(axiom) && q.predicate.value === OWL + p)?.object.value;
   assert.deepEqual(
     [of('annotatedSource'), of('annotatedProperty'), of('annotatedTarget')],

@@ -19,6 +19,7 @@ import {
 import { classify, ElReasoner, type ElResult } from '../../src/reasoner/el-reasoner.js';
 import type { TaxonomyNode } from '../../src/reasoner/taxonomy.js';
 import { generateElOntology, SYN_NS } from '../../bench/el-generator.js';
+import { at } from '../support/at.js';
 
 const c = (n: number) => cls(`${SYN_NS}C${n}`);
 const e = (n: string) => cls(`http://e.org/${n}`);
@@ -71,11 +72,11 @@ test('after a sequence of additions and removals the taxonomy, its children list
     subClassOf(c(some()), objectSomeValuesFrom(findingSite, c(some()))),
     disjointClasses([c(7), c(8)]),
     subClassOf(c(some()), objectIntersectionOf([c(7), c(8)])),
-    classAssertion(c(some()), individuals[0]),
-    classAssertion(objectSomeValuesFrom(findingSite, c(some())), individuals[1]),
+    classAssertion(c(some()), at(individuals, 0)),
+    classAssertion(objectSomeValuesFrom(findingSite, c(some())), at(individuals, 1)),
     subClassOf(e('Fresh'), c(some())),
     equivalentClasses([c(3), c(some())]),
-    classAssertion(c(some()), individuals[2]),
+    classAssertion(c(some()), at(individuals, 2)),
   ];
   const told = generated.filter((a) => a.kind === 'SubClassOf' && a.sup.kind === 'Class');
   const reasoner = new ElReasoner(base);
@@ -86,7 +87,7 @@ test('after a sequence of additions and removals the taxonomy, its children list
   check('initial');
   const removedTold: Axiom[] = [];
   for (let step = 0; step < 24; step++) {
-    const edit = edits[step % edits.length];
+    const edit = at(edits, step % edits.length);
     const undo = step % 3 === 2;
     let label: string;
     if (undo && current.has(edit)) {
@@ -94,7 +95,7 @@ test('after a sequence of additions and removals the taxonomy, its children list
       current.delete(edit);
       label = `step ${step}: removed edit ${step % edits.length}`;
     } else if (step % 4 === 3) {
-      const gone = told[pick(told.length)];
+      const gone = at(told, pick(told.length));
       reasoner.remove([gone]);
       current.delete(gone);
       removedTold.push(gone);

@@ -22,6 +22,7 @@ import {
 import { classify, ElReasoner, renderTaxonomy } from '../../src/reasoner/el-reasoner.js';
 import { generateElOntology } from '../../bench/el-generator.js';
 import { subsumes } from './support.js';
+import { at } from '../support/at.js';
 
 const E = 'http://e.org/';
 const c = (n: string) => cls(E + n);
@@ -51,10 +52,10 @@ test('removing a told subsumption takes back what was derived through it (existe
   const reasoner = new ElReasoner(all);
   const before = reasoner.classify();
   assert.ok(subsumes(before, E + 'E', E + 'D'));
-  const rest = removeAndCompare(reasoner, all, [all[0]], 'incremental', 'A ⊑ B removed');
+  const rest = removeAndCompare(reasoner, all, [at(all, 0)], 'incremental', 'A ⊑ B removed');
   const after = classify(rest);
   assert.equal(subsumes(after, E + 'C', E + 'D'), false);
-  reasoner.add([all[0]]);
+  reasoner.add([at(all, 0)]);
   assert.equal(renderTaxonomy(reasoner.classify()), renderTaxonomy(before), 'added back: as before');
 });
 
@@ -69,10 +70,10 @@ test('removing an existential, a definition and a class assertion; a class no ax
   let axioms = all;
   const reasoner = new ElReasoner(axioms);
   reasoner.classify();
-  axioms = removeAndCompare(reasoner, axioms, [all[0]], 'incremental', 'existential removed');
-  axioms = removeAndCompare(reasoner, axioms, [all[1]], 'incremental', 'definition removed');
-  axioms = removeAndCompare(reasoner, axioms, [all[3]], 'incremental', 'class assertion removed');
-  axioms = removeAndCompare(reasoner, axioms, [all[4]], 'incremental', 'the only axiom of Lonely removed');
+  axioms = removeAndCompare(reasoner, axioms, [at(all, 0)], 'incremental', 'existential removed');
+  axioms = removeAndCompare(reasoner, axioms, [at(all, 1)], 'incremental', 'definition removed');
+  axioms = removeAndCompare(reasoner, axioms, [at(all, 3)], 'incremental', 'class assertion removed');
+  axioms = removeAndCompare(reasoner, axioms, [at(all, 4)], 'incremental', 'the only axiom of Lonely removed');
   assert.equal(reasoner.classify().taxonomy.nodeOf(E + 'Lonely'), undefined);
 });
 
@@ -87,9 +88,9 @@ test('removing a disjointness makes its unsatisfiable classes (and those reachin
   ];
   const reasoner = new ElReasoner(all);
   assert.deepEqual(reasoner.classify().unsatisfiable, [E + 'U', E + 'V', E + 'W']);
-  const rest = removeAndCompare(reasoner, all, [all[0]], 'incremental', 'disjointness removed');
+  const rest = removeAndCompare(reasoner, all, [at(all, 0)], 'incremental', 'disjointness removed');
   assert.deepEqual(classify(rest).unsatisfiable, []);
-  reasoner.add([all[0]]);
+  reasoner.add([at(all, 0)]);
   assert.deepEqual(reasoner.classify().unsatisfiable, [E + 'U', E + 'V', E + 'W']);
 });
 
@@ -107,8 +108,8 @@ test('removing a property chain or transitivity rebuilds, with the same answer',
   const first = reasoner.classify();
   assert.ok(subsumes(first, E + 'P', E + 'D'));
   assert.ok(subsumes(first, E + 'A', E + 'F'));
-  const rest = removeAndCompare(reasoner, all, [all[1]], 'rebuild', 'chain removed');
-  removeAndCompare(reasoner, rest, [all[0]], 'rebuild', 'transitivity removed');
+  const rest = removeAndCompare(reasoner, all, [at(all, 1)], 'rebuild', 'chain removed');
+  removeAndCompare(reasoner, rest, [at(all, 0)], 'rebuild', 'transitivity removed');
 });
 
 test('on a generated ontology, removals of every shape, one after another, equal full classifications', () => {
@@ -129,7 +130,7 @@ test('on a generated ontology, removals of every shape, one after another, equal
     assert.ok(gone.length > 0, label);
     axioms = removeAndCompare(reasoner, axioms, gone, 'incremental', label);
   }
-  const back = steps[0][1];
+  const back = at(steps, 0)[1];
   reasoner.add(back);
   axioms = [...axioms, ...back];
   assert.equal(renderTaxonomy(reasoner.classify()), renderTaxonomy(classify(axioms)), 'added back');

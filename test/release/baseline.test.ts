@@ -18,6 +18,7 @@ import { buildRelease, writeRelease } from '../../src/release/artifacts.js';
 import { parseManifest, serializeManifest, type Manifest } from '../../src/release/manifest.js';
 import { toolContext } from '../server/support.js';
 import { gateResult } from './support.js';
+import { at } from '../support/at.js';
 
 const ONTOLOGY = `<http://example.org/g> a <http://www.w3.org/2002/07/owl#Ontology> .
 <http://example.org/g#A> a <http://www.w3.org/2002/07/owl#Class> .
@@ -121,7 +122,7 @@ test('every recorded artifact is verified: size, digest, plain relative path, co
   const withArtifact = (i: number, change: Partial<Manifest['artifacts'][number]>) =>
     serializeManifest({ ...manifest, artifacts: manifest.artifacts.map((a, j) => (j === i ? { ...a, ...change } : a)) });
   const qcMd = manifest.artifacts.findIndex((a) => a.path === 'reports/qc.md');
-  await withManifest(withArtifact(qcMd, { bytes: manifest.artifacts[qcMd].bytes + 1 }), () =>
+  await withManifest(withArtifact(qcMd, { bytes: at(manifest.artifacts, qcMd).bytes + 1 }), () =>
     assertInvalid('release/manifest.json', /reports\/qc\.md has \d+ bytes/),
   );
   await withManifest(withArtifact(qcMd, { sha256: 'sha256:' + '0'.repeat(64) }), () =>

@@ -15,6 +15,7 @@ import { qcJsonText } from '../../src/release/reports/qc-json.js';
 import { buildRelease } from '../../src/release/artifacts.js';
 import { parseManifest } from '../../src/release/manifest.js';
 import { D, gateResult, governanceFinding } from './support.js';
+import { at } from '../support/at.js';
 
 const CREATED = '2026-02-01T08:30:00Z';
 
@@ -32,12 +33,12 @@ function parseXml(xml: string): XmlElement {
   let root: XmlElement | null = null;
   parser.on('opentag', (t) => {
     const el: XmlElement = { name: t.name, attributes: t.attributes as Record<string, string>, children: [], text: '' };
-    if (stack.length > 0) stack[stack.length - 1].children.push(el);
+    if (stack.length > 0) at(stack, stack.length - 1).children.push(el);
     else root = el;
     stack.push(el);
   });
   parser.on('text', (s) => {
-    if (stack.length > 0) stack[stack.length - 1].text += s;
+    if (stack.length > 0) at(stack, stack.length - 1).text += s;
   });
   parser.on('closetag', () => {
     stack.pop();
@@ -61,20 +62,20 @@ test('JUnit: well-formed XML, one suite per stage, counts that add up, failures 
     assert.equal(Number(suite.attributes.tests), cases.length, suite.attributes.name);
     assert.equal(Number(suite.attributes.failures), has('failure'));
     assert.equal(Number(suite.attributes.skipped), has('skipped'));
-    assert.equal(suite.children[0].name, 'properties', 'properties come first');
+    assert.equal(at(suite.children, 0).name, 'properties', 'properties come first');
   }
   const sum = (k: string) => root.children.reduce((n, s) => n + Number(s.attributes[k]), 0);
   assert.deepEqual(
     ['tests', 'failures', 'errors', 'skipped'].map((k) => Number(root.attributes[k])),
     ['tests', 'failures', 'errors', 'skipped'].map(sum),
   );
-  const governance = root.children[0].children.filter((c) => c.name === 'testcase');
+  const governance = at(root.children, 0).children.filter((c) => c.name === 'testcase');
   const failure = governance.flatMap((c) => c.children).find((x) => x.name === 'failure')!;
   assert.equal(failure.attributes.message, 'an <error> & "quote"', 'escaped in the file, the same text once parsed');
   assert.ok(governance.some((c) => c.children.some((x) => x.name === 'skipped' && x.attributes.message === 'waived: next import')));
   assert.ok(!xml.includes('\u0001'), 'characters XML cannot carry are replaced');
-  const interop = root.children[1].children.filter((c) => c.name === 'testcase');
-  assert.equal(interop[0].children[0].attributes.message, 'no <engine> & "quotes"');
+  const interop = at(root.children, 1).children.filter((c) => c.name === 'testcase');
+  assert.equal(at(at(interop, 0).children, 0).attributes.message, 'no <engine> & "quotes"');
 });
 
 test('SARIF 2.1.0: version, schema, driver rules indexed by results, levels, fingerprints and suppressions', () => {
@@ -83,7 +84,7 @@ test('SARIF 2.1.0: version, schema, driver rules indexed by results, levels, fin
   assert.equal(sarif.version, '2.1.0');
   assert.match(sarif.$schema, /sarif-2\.1\.0/);
   assert.equal(sarif.runs.length, 1);
-  const run = sarif.runs[0];
+  const run = at(sarif.runs, 0);
   const rules = run.tool.driver.rules as { id: string }[];
   assert.equal(run.tool.driver.name, 'Athene');
   assert.deepEqual(
@@ -93,17 +94,17 @@ test('SARIF 2.1.0: version, schema, driver rules indexed by results, levels, fin
   const results = run.results as Record<string, any>[];
   assert.equal(results.length, g.findings.length);
   for (const [i, r] of results.entries()) {
-    assert.equal(rules[r.ruleIndex].id, r.ruleId);
+    assert.equal(at(rules, r.ruleIndex).id, r.ruleId);
     assert.ok(['error', 'warning', 'note'].includes(r.level));
     assert.equal(typeof r.message.text, 'string');
-    assert.equal(r.partialFingerprints['atheneFindingId/v1'], g.findings[i].id);
+    assert.equal(r.partialFingerprints['atheneFindingId/v1'], at(g.findings, i).id);
     assert.equal(r.locations[0].physicalLocation.artifactLocation.uri, 'g-demo.ttl');
   }
-  assert.equal(results[1].suppressions[0].justification, 'next import');
+  assert.equal(at(results, 1).suppressions[0].justification, 'next import');
   assert.equal(results.filter((r) => r.suppressions !== undefined).length, 1);
   assert.deepEqual(run.invocations, [{ executionSuccessful: true, endTimeUtc: CREATED }]);
   assert.deepEqual(
-    (qcSarif(g, 'PREVIEW') as { runs: Record<string, any>[] }).runs[0].invocations,
+    at((qcSarif(g, 'PREVIEW') as { runs: Record<string, any>[] }).runs, 0).invocations,
     [{ executionSuccessful: true }],
     'no time on a preview',
   );
@@ -167,11 +168,12 @@ test('every report and the manifest are deterministic: the same result gives the
     b.files.map((f) => f.sha256),
   );
   const later = '2027-03-04T05:06:07Z';
-  for (const [x, y] of [
+  const texts: [string, string][] = [
     [qcJsonText(g, CREATED), qcJsonText(g, later)],
     [qcSarifText(g, CREATED), qcSarifText(g, later)],
     [qcJunit(g, CREATED), qcJunit(g, later)],
-  ]) {
+  ];
+  for (const [x, y] of texts) {
     assert.notEqual(x, y);
     assert.equal(x.replaceAll(CREATED, later), y, 'only created_at differs');
   }
@@ -211,7 +213,7 @@ test('golden shapes: the manifest and qc.json keep their field sets and order, t
     format: 'turtle',
     path: 'g-demo.ttl',
   });
-  assert.deepEqual(Object.keys(bundle.manifest.artifacts[0]), ['path', 'role', 'media_type', 'sha256', 'bytes']);
+  assert.deepEqual(Object.keys(at(bundle.manifest.artifacts, 0)), ['path', 'role', 'media_type', 'sha256', 'bytes']);
   assert.deepEqual(
     bundle.manifest.artifacts.map((a) => a.role),
     ['ontology', 'qc_json', 'qc_markdown', 'qc_junit', 'qc_sarif', 'ro_crate'],

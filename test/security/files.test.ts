@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { call, callOk, connect, startTestServer, type TestServer } from '../server/support.js';
 import { authorize, registerClient } from '../server/oauth-grant.js';
+import { at } from '../support/at.js';
 
 const DOC =
   '@prefix : <http://example.org/sec#> .\n@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<http://example.org/sec> a owl:Ontology .\n:A a owl:Class .\n';
@@ -132,7 +133,7 @@ test('FIFOs, devices and /proc files are refused at once; OAuth registration and
     assert.equal(r.isError, true, textOf(r));
     assert.match(textOf(r), /FIFO|device|pseudo-file|ENXIO|not a readable file/, textOf(r));
   }
-  assert.match(textOf(results[0]), /FIFO/);
+  assert.match(textOf(at(results, 0)), /FIFO/);
   // the I/O threads are free: a registration, a token, a revocation and a save all complete
   const clientId = await registerClient(s.t, 'After the trap');
   const grant = await authorize(s.t, clientId, 'read');

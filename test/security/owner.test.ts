@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { s256Challenge } from '../../src/auth/oauth/pkce.js';
 import { consentFields, fixture, ownerLogin, raw, sharedServer, startTestServer, type TestServer } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const run = promisify(execFile);
 const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'main.js');
@@ -126,7 +127,7 @@ test('the owner approves a waiting consent from the command line; the waiting br
   const verifier = randomBytes(32).toString('base64url');
   const page = await (await fetch(new URL(`/oauth/authorize?${authorizeQuery(clientId, verifier)}`, t.server.url))).text();
   assert.equal(consentFields(page), null, 'no form without the owner');
-  const refresh = /url=([^"]+)"/.exec(page)![1].replace(/&amp;/g, '&');
+  const refresh = at(/url=([^"]+)"/.exec(page) ?? [], 1, 'refresh url').replace(/&amp;/g, '&');
   const before = await fetch(new URL(refresh, t.server.url), { redirect: 'manual' });
   assert.equal(before.status, 200, 'still waiting');
   const listed = JSON.parse(await cli(t, 'consent', 'list')) as { id: string; client_id: string; scope: string }[];
@@ -168,9 +169,11 @@ test('the owner approves a waiting consent from the command line; the waiting br
   // a denied request redirects the waiting browser with access_denied
   const other = await register(t, 'CLI denied');
   const page2 = await (await fetch(new URL(`/oauth/authorize?${authorizeQuery(other, verifier)}`, t.server.url))).text();
-  const id2 = /id="consent-id">([^<]+)</.exec(page2)![1];
+  const id2 = at(/id="consent-id">([^<]+)</.exec(page2) ?? [], 1, 'consent id');
   await cli(t, 'consent', 'deny', id2);
-  const denied = await fetch(new URL(/url=([^"]+)"/.exec(page2)![1].replace(/&amp;/g, '&'), t.server.url), { redirect: 'manual' });
+  const denied = await fetch(new URL(at(/url=([^"]+)"/.exec(page2) ?? [], 1, 'refresh url').replace(/&amp;/g, '&'), t.server.url), {
+    redirect: 'manual',
+  });
   assert.equal(new URL(denied.headers.get('location')!).searchParams.get('error'), 'access_denied');
 });
 
@@ -206,10 +209,9 @@ test('held writes are decided only by the owner: a bearer token is refused, the 
       return pending.map((p) => p.approval_id);
     };
     const first = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Mammal', super: 'Bird' });
-    const [one] = await heldIds(1);
+    const one = at(await heldIds(1), 0);
     const second = call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Bird', super: 'Mammal' });
     const two = (await heldIds(2)).find((id) => id !== one)!;
-    const held = [first, second];
     const byBearer = await raw(t, {
       method: 'POST',
       path: `/admin/api/pending/${one}/approve`,
@@ -229,7 +231,7 @@ test('held writes are decided only by the owner: a bearer token is refused, the 
       headers: { cookie: owner.cookie, 'x-athene-csrf': owner.csrf },
     });
     assert.equal(byOwner.status, 200);
-    const [r1, r2] = await Promise.all(held);
+    const [r1, r2] = await Promise.all([first, second]);
     assert.equal(r1.isError, false);
     assert.equal(r2.isError, true);
     await c.close();

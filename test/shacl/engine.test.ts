@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { ShaclEngine, ShaclFailure, type DataGraph } from '../../src/shacl/engine.js';
 import { shaclReport } from '../../src/shacl/report.js';
 import type { ShapesDocument, ShapesFormat } from '../../src/shacl/protocol.js';
+import { at } from '../support/at.js';
 
 const EX = 'http://ex.org/';
 const RDF_TYPE = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>';
@@ -122,7 +123,7 @@ test('violating data: every result with focus, path, value, severity, component,
     },
   ]);
   const german = await validate(turtle(SHAPES), data(DATA), 'de');
-  assert.equal(german.results[2].message, 'braucht einen Namen', 'the message in the preferred language');
+  assert.equal(at(german.results, 2).message, 'braucht einen Namen', 'the message in the preferred language');
   assert.equal(german.identity_digest === r.identity_digest, false, 'the digest covers the messages');
 });
 
@@ -182,7 +183,7 @@ test('shapes in N-Triples, TriG, JSON-LD and RDF/XML validate like the Turtle th
 </rdf:RDF>`;
   const expected = await validate(turtle(nt, 'ntriples'));
   assert.equal(expected.total_results, 1);
-  assert.equal(expected.results[0].focus_node, `${EX}bob`);
+  assert.equal(at(expected.results, 0).focus_node, `${EX}bob`);
   for (const [text, format] of [
     [`<${EX}g> { ${nt} }`, 'trig'],
     [jsonld, 'jsonld'],
@@ -210,10 +211,10 @@ test('SPARQL-based constraints run', async () => {
   const r = await validate(turtle(shapes));
   assert.equal(r.total_results, 1);
   assert.deepEqual(
-    [r.results[0].focus_node, r.results[0].constraint_component],
+    [at(r.results, 0).focus_node, at(r.results, 0).constraint_component],
     [`${EX}cy`, 'http://www.w3.org/ns/shacl#SPARQLConstraintComponent'],
   );
-  assert.match(r.results[0].message, /^too young: "3"/);
+  assert.match(at(r.results, 0).message, /^too young: "3"/);
 });
 
 async function refusal(shapes: ShapesDocument): Promise<ShaclFailure> {

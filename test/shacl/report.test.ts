@@ -10,6 +10,7 @@ import { shaclReport, sortResults } from '../../src/shacl/report.js';
 import { readShapesFile, shapesFormatOf } from '../../src/shacl/shapes.js';
 import type { ShaclResult } from '../../src/shacl/protocol.js';
 import { ToolFailure } from '../../src/tools/core/tool.js';
+import { at } from '../support/at.js';
 
 const row = (over: Partial<ShaclResult>): ShaclResult => ({
   focus_node: 'http://e/a',
@@ -63,7 +64,7 @@ test('counts, worst severity (a non-standard severity counts as a violation), li
   assert.notEqual(shaclReport(rows.slice(1), 3).identity_digest, r.identity_digest);
   assert.equal('truncated' in shaclReport(rows, 3), false);
   const custom = shaclReport([row({ severity: 'http://e/Severe' })], 10);
-  assert.deepEqual([custom.violations, custom.worst_severity, custom.results[0].severity], [1, 'Violation', 'http://e/Severe']);
+  assert.deepEqual([custom.violations, custom.worst_severity, at(custom.results, 0).severity], [1, 'Violation', 'http://e/Severe']);
   const none = shaclReport([], 10);
   assert.deepEqual([none.conforms, none.worst_severity], [true, null]);
 });

@@ -12,6 +12,7 @@ import { runGate } from '../../src/qc/gate.js';
 import { captureSnapshot } from '../../src/qc/snapshot.js';
 import { EX, ontology, workspace, windowOf } from '../qc/support.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
+import { at } from '../support/at.js';
 
 const PEOPLE = `Declaration(Class(:Person)) Declaration(DataProperty(:age)) Declaration(NamedIndividual(:ann)) Declaration(NamedIndividual(:bob))
 ClassAssertion(:Person :ann) ClassAssertion(:Person :bob)
@@ -47,7 +48,7 @@ test('one finding per result: Violation → error, Warning → warn, Info → in
     ['info', 'shacl.MinCountConstraintComponent', EX + 'bob', 'http://www.w3.org/2000/01/rdf-schema#comment'],
     ['warn', 'shacl.MinCountConstraintComponent', EX + 'bob', 'http://www.w3.org/2000/01/rdf-schema#label'],
   ]);
-  const bad = r.findings[2];
+  const bad = at(r.findings, 2);
   assert.deepEqual([bad.source, bad.axiom, bad.waiver], ['shacl', null, null]);
   assert.equal((bad.details as Record<string, unknown>).value, '"old"');
   assert.equal((bad.details as Record<string, unknown>).source_shape, EX + 'AgeShape');
@@ -94,7 +95,7 @@ test('in the gate: a completed violation fails (not error), a waiver naming rule
   const failing = await gate();
   assert.equal(failing.gate, 'fail');
   assert.deepEqual(failing.stages_ran, ['shacl']);
-  assert.equal(failing.findings[0].focus_iri, EX + 'bob');
+  assert.equal(at(failing.findings, 0).focus_iri, EX + 'bob');
   const waived = await gate([
     { rule_id: 'shacl.DatatypeConstraintComponent', focus_iri: EX + 'bob', reason: 'legacy data', expires: null },
   ]);

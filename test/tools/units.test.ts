@@ -15,6 +15,7 @@ import { loadSettings, ensureHome, DEFAULT_SETTINGS, SettingsError } from '../..
 import { StaticTokenVerifier, ensureToken, bearerToken } from '../../src/auth/static-token.js';
 import { HostGuard } from '../../src/http/guard.js';
 import { toolContext } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const reader: Principal = {
   version: PRINCIPAL_VERSION,
@@ -67,7 +68,7 @@ test('the gate checks capabilities, then arguments, then read-only, then confirm
   const ok = await runTool(tool, { n: 2 }, context({}), q);
   assert.equal(ok.isError, false);
   assert.deepEqual(ok.structuredContent, { ok: true });
-  assert.equal(ok.content[0].text, '{"ok":true}');
+  assert.equal(at(ok.content, 0).text, '{"ok":true}');
   assert.deepEqual(calls, [{ n: 2 }]);
 });
 
@@ -77,6 +78,7 @@ test('a held call runs only after approval', async () => {
   const pending = runTool(tool, { n: 3 }, context({ confirm_each_write: true }), q);
   await new Promise((r) => setImmediate(r));
   const [entry] = q.list();
+  assert.ok(entry);
   assert.equal(entry.tool, 'probe');
   assert.equal(entry.instance_id, 'w1');
   assert.equal(entry.session_id, 's-unit');

@@ -77,15 +77,15 @@ export function parseFormatName(name: string): FormatId | null {
 }
 
 export function formatFromExtension(fileName: string): FormatId | null {
-  const m = /\.([A-Za-z0-9]+)$/.exec(fileName);
-  return m ? (BY_EXTENSION[m[1].toLowerCase()] ?? null) : null;
+  const extension = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1];
+  return extension === undefined ? null : (BY_EXTENSION[extension.toLowerCase()] ?? null);
 }
 
 /** Skips a BOM, whitespace and `#` comment lines; returns the index of the first significant character. */
 function significantStart(text: string): number {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (;;) {
-    while (i < text.length && /\s/.test(text[i])) i++;
+    while (i < text.length && /\s/.test(text.charAt(i))) i++;
     if (text[i] !== '#') return i;
     while (i < text.length && text[i] !== '\n') i++;
   }
@@ -132,7 +132,8 @@ function doctypeEnd(text: string, start: number): number {
 export function sniffFormat(text: string): FormatId | null {
   const start = significantStart(text);
   const head = text.slice(start, start + 8192);
-  const firstLine = head.split('\n')[0];
+  const lineEnd = head.indexOf('\n');
+  const firstLine = lineEnd < 0 ? head : head.slice(0, lineEnd);
   const xml = head.startsWith('<?xml') || head.startsWith('<!') || /^<[A-Za-z_][\w.-]*(:[A-Za-z_][\w.-]*)?[\s>/]/.test(head);
   if (xml && !TRIPLE_START.test(firstLine)) {
     const root = rootElement(text, start);

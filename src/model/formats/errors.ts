@@ -12,13 +12,14 @@ const clip = (text: string): string => (text.length > MAX_EXCERPT ? text.slice(0
  * MAX_EXCERPT: parsers quote the offending line or token, and that text may be anything the file held.
  */
 export function boundExcerpts(detail: string): string {
-  return detail
+  const bounded = detail
     .replace(/"([^"\n]*)"|'([^'\n]*)'|`([^`\n]*)`/g, (m, a?: string, b?: string, c?: string) => {
       const inner = a ?? b ?? c ?? '';
       return inner.length > MAX_EXCERPT ? m[0] + clip(inner) + m[0] : m;
     })
-    .replace(/[^\s"'`]{41,}/g, clip)
-    .split('\n')[0];
+    .replace(/[^\s"'`]{41,}/g, clip);
+  const end = bounded.indexOf('\n');
+  return end < 0 ? bounded : bounded.slice(0, end);
 }
 
 export class ParseError extends Error {

@@ -43,9 +43,9 @@ class JsonLdBody {
   private node(block: SubjectBlock, id: string | null): { [key: string]: Json } {
     const node: { [key: string]: Json } = {};
     if (id !== null) node['@id'] = id;
-    for (let i = 0; i < block.p.length; i++) {
-      const key = this.iri(block.p[i]);
-      const value = this.value(block.o[i]);
+    for (const [i, p] of block.p.entries()) {
+      const key = this.iri(p);
+      const value = this.value(block.o[i]!);
       const values = node[key] as Json[] | undefined;
       if (values === undefined) node[key] = [value];
       else values.push(value);

@@ -125,7 +125,7 @@ function lineCount(text: string): number {
 
 function toParseError(e: Error): ParseError {
   const m = /^(?:Line )?(\d+)(?::| column )(\d+):?\s*(.*)$/s.exec(e.message);
-  if (m) return new ParseError('rdfxml', m[3], Number(m[1]), Number(m[2]));
+  if (m) return new ParseError('rdfxml', m[3]!, Number(m[1]), Number(m[2])); // (.*) is in every match
   return new ParseError('rdfxml', e.message);
 }
 
@@ -147,7 +147,7 @@ export function rootNamespaces(text: string): Map<string, string> {
   const end = text.indexOf('>', start);
   const tag = text.slice(start, end < 0 ? undefined : end);
   const attr = /xmlns(?::([\w.-]+))?\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-  for (let m = attr.exec(tag); m !== null; m = attr.exec(tag)) out.set((m[1] ?? '') + ':', decodeEntities(m[2] ?? m[3], text));
+  for (let m = attr.exec(tag); m !== null; m = attr.exec(tag)) out.set((m[1] ?? '') + ':', decodeEntities(m[2] ?? m[3]!, text));
   return out;
 }
 
@@ -162,8 +162,8 @@ function skipDoctype(text: string, start: number): number {
 function decodeEntities(value: string, text: string): string {
   return value.replace(/&([\w.-]+);/g, (all, name: string) => {
     const builtIn: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-    if (name in builtIn) return builtIn[name];
-    const decl = new RegExp('<!ENTITY\\s+' + name.replace(/[.-]/g, '\\$&') + '\\s+["\']([^"\']*)["\']').exec(text);
-    return decl ? decl[1] : all;
+    const known = builtIn[name];
+    if (known !== undefined) return known;
+    return new RegExp('<!ENTITY\\s+' + name.replace(/[.-]/g, '\\$&') + '\\s+["\']([^"\']*)["\']').exec(text)?.[1] ?? all;
   });
 }

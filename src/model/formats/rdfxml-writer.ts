@@ -225,7 +225,7 @@ class RdfXmlBody {
       return;
     }
     this.out.push(indent + '<' + tag + idAttr + '>\n');
-    for (let i = start; i < block.p.length; i++) this.property(block.p[i], block.o[i], indent + INDENT);
+    for (const [i, p] of block.p.entries()) if (i >= start) this.property(p, block.o[i]!, indent + INDENT);
     this.out.push(indent + '</' + tag + '>\n');
   }
 

@@ -162,7 +162,7 @@ class TableFactory {
 
   private termValue(t: FactoryTerm | object): string {
     if (!(t instanceof FactoryTerm)) return '<< triple term >>';
-    if (t.id >= 0) return termText(this.table.terms[t.id]);
+    if (t.id >= 0) return termText(this.table.terms[t.id]!); // a term with an id is in the table
     return t.termType === 'Variable' ? '?' + t.value : '<' + t.value + '>';
   }
 }

@@ -84,12 +84,14 @@ class Mirror {
     const count = names.length + lex.length;
     let ni = 0,
       li = 0;
+    // The chunk holds count terms: names in order, and literals at literalAt with lex, datatypes and langs
+    // alongside; datatypes and langs index the words sent so far. Each read below is one of those.
     for (let t = chunk.firstTerm, end = t + count; t < end; t++) {
       if (li < literalAt.length && literalAt[li] === t) {
-        terms.push(readLiteral(lex[li], words[datatypes[li]], words[langs[li]]));
+        terms.push(readLiteral(lex[li]!, words[datatypes[li]!]!, words[langs[li]!]!));
         li++;
       } else {
-        terms.push(names[ni++]);
+        terms.push(names[ni++]!);
       }
     }
     this.table.addColumns(chunk.s, chunk.p, chunk.o);

@@ -75,6 +75,8 @@ function isWideNameChar(c: number): boolean {
 }
 
 /** PN_CHARS_BASE. */
+/** The class bits of a code; a code beyond ASCII, or NaN past the end of the text, has none. */
+const asciiClass = (c: number): number => ASCII[c] ?? 0;
 const isNameStart = (c: number) => (c < 128 ? ASCII[c] === BASE : isWideNameStart(c));
 /** PN_CHARS. */
 const isNameChar = (c: number) => (c < 128 ? ASCII[c] !== 0 : isWideNameChar(c));
@@ -540,7 +542,8 @@ class TurtleScanner {
     }
     p++;
     const localStart = p;
-    let h = this.namespaceHashes[scope];
+    // scope() returned an index of the prefix arrays, which grow together.
+    let h = this.namespaceHashes[scope]!;
     let escaped = false;
     for (;;) {
       const c = t.charCodeAt(p);
@@ -568,13 +571,13 @@ class TurtleScanner {
       trimmed = true;
     }
     this.pos = p;
-    const namespace = this.namespaces[scope];
+    const namespace = this.namespaces[scope]!;
     if (escaped) return this.table.iri([namespace, t.slice(localStart, p).replace(/\\(.)/g, '$1')].join(''), true);
     if (trimmed) {
-      h = this.namespaceHashes[scope];
+      h = this.namespaceHashes[scope]!;
       for (let i = localStart; i < p; i++) h = fnvStep(h, t.charCodeAt(i));
     }
-    const tag = this.namespaceTags[scope];
+    const tag = this.namespaceTags[scope]!;
     const known = this.table.findPrefixed(namespace, tag, t, localStart, p, h);
     // Joined, the IRI is one new flat string (a '+' would be a pair of parts, one a view into the text).
     return known >= 0 ? known : this.table.addIri([namespace, t.slice(localStart, p)].join(''), h, tag);
@@ -587,7 +590,7 @@ class TurtleScanner {
       t = this.text;
     if (names.length <= 16) {
       for (let i = names.length - 1; i >= 0; i--) {
-        const name = names[i];
+        const name = names[i]!;
         if (name.length === len && t.startsWith(name, start)) return i;
       }
       throw GIVE_UP;
@@ -610,7 +613,7 @@ class TurtleScanner {
       start = this.pos + 2;
     let p = start;
     const first = t.charCodeAt(p);
-    if (!(first < 128 ? ASCII[first] & (BASE | UNDERSCORE) || (first >= 48 && first <= 57) : isWideNameStart(first))) throw GIVE_UP;
+    if (!(first < 128 ? ASCII[first]! & (BASE | UNDERSCORE) || (first >= 48 && first <= 57) : isWideNameStart(first))) throw GIVE_UP;
     p++;
     for (;;) {
       const c = t.charCodeAt(p);
@@ -636,9 +639,9 @@ class TurtleScanner {
       let p = start;
       while (ASCII[t.charCodeAt(p)] === BASE) p++;
       if (p === start) throw GIVE_UP;
-      while (t.charCodeAt(p) === 45 && ASCII[t.charCodeAt(p + 1)] & (BASE | DIGIT_OR_DASH) && t.charCodeAt(p + 1) !== 45) {
+      while (t.charCodeAt(p) === 45 && asciiClass(t.charCodeAt(p + 1)) & (BASE | DIGIT_OR_DASH) && t.charCodeAt(p + 1) !== 45) {
         p += 2;
-        while (ASCII[t.charCodeAt(p)] & BASE || (t.charCodeAt(p) >= 48 && t.charCodeAt(p) <= 57)) p++;
+        while (asciiClass(t.charCodeAt(p)) & BASE || (t.charCodeAt(p) >= 48 && t.charCodeAt(p) <= 57)) p++;
       }
       // A direction tag (RDF 1.2) or a malformed tag is n3's to judge.
       const next = t.charCodeAt(p);

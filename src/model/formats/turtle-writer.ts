@@ -181,11 +181,12 @@ class TurtleBody {
   /** "p o1 , o2 ;\n<indent>q o3": the first line is not indented (the caller places it). */
   private predicateObjects(block: SubjectBlock, indent: string): string {
     let out = '';
-    for (let i = 0; i < block.p.length; i++) {
-      const p = block.p[i];
-      const o = this.object(block.o[i], indent);
-      if (i > 0 && block.p[i - 1] === p) out += ' , ' + o;
-      else out += (i > 0 ? ' ;\n' + indent : '') + (p === RDF_TYPE ? 'a' : this.names.iri(p)) + ' ' + o;
+    let previous: string | undefined;
+    for (const [i, p] of block.p.entries()) {
+      const o = this.object(block.o[i]!, indent);
+      if (p === previous) out += ' , ' + o;
+      else out += (previous !== undefined ? ' ;\n' + indent : '') + (p === RDF_TYPE ? 'a' : this.names.iri(p)) + ' ' + o;
+      previous = p;
     }
     return out;
   }
@@ -233,7 +234,7 @@ function ntLines(o: Ontology): string {
   const out: string[] = [];
   for (const block of g.blocks) {
     const s = ntTerm(block.subject) + ' ';
-    for (let i = 0; i < block.p.length; i++) out.push(s + iriRef(block.p[i]) + ' ' + ntTerm(block.o[i]) + ' .\n');
+    for (const [i, p] of block.p.entries()) out.push(s + iriRef(p) + ' ' + ntTerm(block.o[i]!) + ' .\n');
   }
   return out.join('');
 }

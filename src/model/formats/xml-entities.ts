@@ -35,8 +35,10 @@ export function declareBoundedEntities(
   const limit = entityExpansionLimit(documentLength);
   const values = new Map<string, string>();
   for (const m of doctype.matchAll(DECLARATION)) {
+    // The name (group 1) and one of the two quoted values are in every match.
+    const name = m[1]!;
     // the first declaration binds (XML 1.0 §4.2); the predefined five keep their meaning
-    if (!values.has(m[1]) && !PREDEFINED.has(m[1])) values.set(m[1], m[2] ?? m[3]);
+    if (!values.has(name) && !PREDEFINED.has(name)) values.set(name, m[2] ?? m[3]!);
   }
   /** Each entity's expanded length and how deeply its references nest, computed once. */
   const sizes = new Map<string, { length: number; depth: number }>();
@@ -54,8 +56,9 @@ export function declareBoundedEntities(
     let length = value.length;
     let depth = 1;
     for (const m of value.matchAll(REFERENCE)) {
-      if (!values.has(m[1])) continue;
-      const inner = sizeOf(m[1], [...chain, name]);
+      const ref = m[1]!; // not optional in REFERENCE
+      if (!values.has(ref)) continue;
+      const inner = sizeOf(ref, [...chain, name]);
       length += inner.length - m[0].length;
       depth = Math.max(depth, inner.depth + 1);
       if (depth > MAX_ENTITY_NESTING) deeper();

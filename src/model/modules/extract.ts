@@ -27,19 +27,21 @@ export function localityModule(axioms: readonly Axiom[], seed: Iterable<Entity>,
   const locality = new Locality(kind, sig);
   const inModule = new Uint8Array(logical.length);
   const pending: Entity[] = [];
+  // Axiom indexes are below logical.length, the length of signatures and inModule too.
   const include = (i: number) => {
     inModule[i] = 1;
-    for (const e of signatures[i]) {
+    for (const e of signatures[i]!) {
       if (sig.has(e)) continue;
       sig.add(e);
       pending.push(e);
     }
   };
   // an axiom may be non-local without sharing an entity with Σ (⊤ ⊑ A under ⊥-locality), so all are tested once
-  for (let i = 0; i < logical.length; i++) if (inModule[i] === 0 && !locality.local(logical[i])) include(i);
+  for (const [i, a] of logical.entries()) if (inModule[i] === 0 && !locality.local(a)) include(i);
   // afterwards an axiom's locality changes only when Σ gains one of its entities: re-test exactly those
+  // pending grows while it is walked, so by index (head < pending.length).
   for (let head = 0; head < pending.length; head++) {
-    for (const i of users.get(pending[head]) ?? []) if (inModule[i] === 0 && !locality.local(logical[i])) include(i);
+    for (const i of users.get(pending[head]!) ?? []) if (inModule[i] === 0 && !locality.local(logical[i]!)) include(i);
   }
   return logical.filter((_, i) => inModule[i] === 1);
 }
@@ -106,8 +108,9 @@ export function extractModule(axioms: readonly Axiom[], seed: readonly Entity[],
   const out = [...logical];
   const iriSeen = new Set<IRI>();
   const queue = [...entities];
+  // queue grows while it is walked, so by index (i < queue.length).
   for (let i = 0; i < queue.length; i++) {
-    for (const a of enrichment.of(queue[i], iriSeen)) {
+    for (const a of enrichment.of(queue[i]!, iriSeen)) {
       if (included.has(a)) continue;
       included.add(a);
       out.push(a);

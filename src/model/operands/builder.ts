@@ -199,8 +199,9 @@ class Builder {
     const core = this.core(type, fields as Partial<Record<StringField, string>> & Partial<Record<ListField, string[]>>);
     const anns = fields.annotations === undefined ? [] : this.annotations(fields.annotations as AnnotationInput[], 'annotations');
     const axiom = anns.length === 0 ? core : t.withAnnotations(core, anns);
-    if (this.strict && this.minted.size > 0) {
-      const [[e, operand]] = this.minted;
+    const [firstMinted] = this.strict ? this.minted : [];
+    if (firstMinted !== undefined) {
+      const [e, operand] = firstMinted;
       throw new OperandError(
         `Operand '${operand}' names no existing ${e.kind} (<${e.iri}>), and strict mode refuses to mint it`,
         'invalid_argument',

@@ -97,10 +97,11 @@ export function checkElChainRanges(closure: readonly Ontology[], facts: ClosureF
     return out;
   };
   for (const { axiom, ontology } of facts.hierarchy.chains) {
-    if (axiom.chain.length < 2) continue;
+    const lastLink = axiom.chain[axiom.chain.length - 1];
+    if (lastLink === undefined || axiom.chain.length < 2) continue;
     const imposed = rangesOf(keyOf(axiom.sup));
     if (imposed.size === 0) continue;
-    const last = rangesOf(keyOf(axiom.chain[axiom.chain.length - 1]));
+    const last = rangesOf(keyOf(lastLink));
     for (const c of imposed) {
       if (!last.has(c)) {
         sink.add(

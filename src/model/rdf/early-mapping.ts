@@ -60,7 +60,7 @@ export interface EarlyAxioms {
 }
 
 /** An IRI (not a blank node, not a literal). */
-const isName = (v: TermValue): v is string => typeof v === 'string' && !isBlankValue(v);
+const isName = (v: TermValue | undefined): v is string => typeof v === 'string' && !isBlankValue(v);
 
 export class EarlyMapper {
   private kinds = new Uint8Array(0);
@@ -80,7 +80,8 @@ export class EarlyMapper {
   /** Builds what it can for the triples (s[k], p[k], o[k]), which are the table's next triples. */
   take(s: Int32Array, p: Int32Array, o: Int32Array): void {
     this.fit(this.terms.length);
-    for (let k = 0; k < s.length; k++) this.axioms.push(this.axiomOf(s[k], p[k], o[k]));
+    // p and o are as long as s.
+    for (let k = 0; k < s.length; k++) this.axioms.push(this.axiomOf(s[k]!, p[k]!, o[k]!));
   }
 
   result(): EarlyAxioms {
@@ -102,28 +103,29 @@ export class EarlyMapper {
     this.reserved = grow(this.reserved, 0);
   }
 
+  // The triple's ids name terms of the table, and fit() sized the per-term arrays to it.
   private axiomOf(s: number, p: number, o: number): Axiom | null {
     const terms = this.terms;
     const subject = terms[s];
     if (!isName(subject)) return null;
-    const object = terms[o];
+    const object = terms[o]!;
     if (p === RDF_TYPE) {
       if (!isName(object)) return null;
       const bit = DECLARING_TYPES.get(o);
       if (bit !== undefined) {
-        this.kinds[s] |= bit;
+        this.kinds[s]! |= bit;
         return declaration(this.declared(bit, s, subject));
       }
-      if (CHARACTERISTICS.has(o)) this.kinds[s] |= K_OP;
-      else if (o === O.DeprecatedClass || o === RDFS_CLASS) this.kinds[s] |= K_CLASS;
+      if (CHARACTERISTICS.has(o)) this.kinds[s]! |= K_OP;
+      else if (o === O.DeprecatedClass || o === RDFS_CLASS) this.kinds[s]! |= K_CLASS;
       if (o < RESERVED_COUNT) return null;
       return classAssertion(this.cls(o, object), this.individual(s, subject));
     }
     if (p === RDFS_SUBCLASS_OF) return isName(object) ? subClassOf(this.cls(s, subject), this.cls(o, object)) : null;
     if (p < RESERVED_COUNT || this.isReserved(p)) return null;
     if (typeof object === 'string' && !isName(object)) return null;
-    let k = this.seen[p];
-    if (k === UNSEEN) k = this.seen[p] = this.kinds[p];
+    let k = this.seen[p]!;
+    if (k === UNSEEN) k = this.seen[p] = this.kinds[p]!;
     const property = terms[p] as string;
     if (typeof object === 'string') {
       if (k & K_OP)

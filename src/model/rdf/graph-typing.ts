@@ -36,6 +36,9 @@ import {
   VOCABULARY,
 } from './vocab-reader.js';
 
+// The byte arrays here (kinds, declared, annotationOnly, used, open) are indexed by term id and all sized to the
+// term table, so a read at a term id is in bounds.
+
 const PROPERTY = K_OP | K_DP | K_AP;
 const DC_ELEMENTS = 'http://purl.org/dc/elements/1.1/';
 
@@ -53,9 +56,10 @@ export type ImportedKinds = ReadonlyMap<string, number>;
 
 /** What the typing reads of the graph being mapped. */
 export interface TypedGraph {
-  readonly s: Int32Array;
-  readonly p: Int32Array;
-  readonly o: Int32Array;
+  /** The subject, predicate and object of triple i (i below the triple count). */
+  subj(i: number): TermId;
+  pred(i: number): TermId;
+  obj(i: number): TermId;
   readonly terms: readonly unknown[];
   iri(t: TermId): string;
   isIri(t: TermId): boolean;
@@ -83,7 +87,7 @@ export function typeGraph(g: TypedGraph, kinds: Uint8Array, triples: number, imp
   addUses(kinds, annotationOnly, propertyUses(g, kinds, triples));
   propagate(kinds, edges, annotationOnly);
   // The document's own statements never turn a built-in annotation property into anything else.
-  for (let t = 0; t < kinds.length; t++) if (annotationOnly[t] === 1) kinds[t] &= ~(K_OP | K_DP);
+  for (let t = 0; t < kinds.length; t++) if (annotationOnly[t] === 1) kinds[t]! &= ~(K_OP | K_DP);
   return annotationOnly;
 }
 
@@ -91,7 +95,7 @@ export function typeGraph(g: TypedGraph, kinds: Uint8Array, triples: number, imp
 function addImported(g: TypedGraph, kinds: Uint8Array, imported: ImportedKinds): void {
   for (let t = RESERVED_COUNT; t < kinds.length; t++) {
     const bits = g.isIri(t) ? imported.get(g.iri(t)) : undefined;
-    if (bits !== undefined) kinds[t] |= (kinds[t] & PROPERTY) === 0 ? bits : bits & ~PROPERTY;
+    if (bits !== undefined) kinds[t]! |= (kinds[t]! & PROPERTY) === 0 ? bits : bits & ~PROPERTY;
   }
 }
 
@@ -108,15 +112,15 @@ function annotationOnlyTerms(g: TypedGraph, declared: Uint8Array): Uint8Array {
 
 /** Gives the property kinds found by use to the IRIs that have none yet. */
 function addUses(kinds: Uint8Array, annotationOnly: Uint8Array, used: Uint8Array): void {
-  for (let t = 0; t < kinds.length; t++) if ((kinds[t] & PROPERTY) === 0 && annotationOnly[t] === 0) kinds[t] |= used[t];
+  for (let t = 0; t < kinds.length; t++) if ((kinds[t]! & PROPERTY) === 0 && annotationOnly[t] === 0) kinds[t]! |= used[t]!;
 }
 
 /** Properties whose range is a data range (data) or anything else (object). */
 function rangeTypes(g: TypedGraph, kinds: Uint8Array, n: number): Uint8Array {
   const used = new Uint8Array(kinds.length);
   for (let i = 0; i < n; i++) {
-    const prop = g.s[i];
-    if (g.p[i] === RDFS_RANGE && g.isIri(prop) && !g.isLiteral(g.o[i])) used[prop] |= g.isDataRange(g.o[i]) ? K_DP : K_OP;
+    const prop = g.subj(i);
+    if (g.pred(i) === RDFS_RANGE && g.isIri(prop) && !g.isLiteral(g.obj(i))) used[prop]! |= g.isDataRange(g.obj(i)) ? K_DP : K_OP;
   }
   return used;
 }
@@ -126,39 +130,38 @@ function rangeTypes(g: TypedGraph, kinds: Uint8Array, n: number): Uint8Array {
  * data properties; classes then wherever a class expression stands and no data range does.
  */
 function typeClassesAndDatatypes(g: TypedGraph, kinds: Uint8Array, declared: Uint8Array, n: number): void {
-  const { s, p, o } = g;
-  const dataOnly = (t: TermId) => g.isIri(t) && (declared[t] & (K_OP | K_DP)) === K_DP;
+  const dataOnly = (t: TermId) => g.isIri(t) && (declared[t]! & (K_OP | K_DP)) === K_DP;
   const named = (t: TermId, bit: number) => {
-    if (g.isIri(t) && !g.isReservedPredicate(t)) kinds[t] |= bit;
+    if (g.isIri(t) && !g.isReservedPredicate(t)) kinds[t]! |= bit;
   };
   for (let i = 0; i < n; i++) {
-    const pi = p[i];
-    if (pi === O.onDataRange || pi === O.onDatatype || pi === O.datatypeComplementOf) named(o[i], K_DT);
-    else if (pi === RDFS_RANGE && dataOnly(s[i])) named(o[i], K_DT);
-    else if ((pi === O.someValuesFrom || pi === O.allValuesFrom) && restrictsDataOnly(g, s[i], dataOnly)) named(o[i], K_DT);
+    const pi = g.pred(i);
+    if (pi === O.onDataRange || pi === O.onDatatype || pi === O.datatypeComplementOf) named(g.obj(i), K_DT);
+    else if (pi === RDFS_RANGE && dataOnly(g.subj(i))) named(g.obj(i), K_DT);
+    else if ((pi === O.someValuesFrom || pi === O.allValuesFrom) && restrictsDataOnly(g, g.subj(i), dataOnly)) named(g.obj(i), K_DT);
   }
   for (let i = 0; i < n; i++) {
-    const pi = p[i],
-      oi = o[i];
+    const pi = g.pred(i),
+      oi = g.obj(i);
     switch (pi) {
       case RDF_TYPE:
         if (oi >= RESERVED_COUNT) named(oi, K_CLASS);
         break;
       case RDFS_SUBCLASS_OF:
       case O.disjointWith:
-        named(s[i], K_CLASS);
+        named(g.subj(i), K_CLASS);
         named(oi, K_CLASS);
         break;
       case O.onClass:
       case O.disjointUnionOf:
       case O.hasKey:
-        named(pi === O.onClass ? oi : s[i], K_CLASS);
+        named(pi === O.onClass ? oi : g.subj(i), K_CLASS);
         break;
       case RDFS_DOMAIN:
-        if ((kinds[s[i]] & PROPERTY) !== K_AP) named(oi, K_CLASS);
+        if ((kinds[g.subj(i)]! & PROPERTY) !== K_AP) named(oi, K_CLASS);
         break;
       case RDFS_RANGE:
-        if (g.isIri(s[i]) && (declared[s[i]] & K_OP) !== 0) named(oi, K_CLASS);
+        if (g.isIri(g.subj(i)) && (declared[g.subj(i)]! & K_OP) !== 0) named(oi, K_CLASS);
         break;
       case O.someValuesFrom:
       case O.allValuesFrom:
@@ -171,13 +174,14 @@ function typeClassesAndDatatypes(g: TypedGraph, kinds: Uint8Array, declared: Uin
 
 function restrictsDataOnly(g: TypedGraph, x: TermId, dataOnly: (t: TermId) => boolean): boolean {
   const on = g.objectOf(x, O.onProperty);
-  return on >= 0 && dataOnly(g.o[on]);
+  return on >= 0 && dataOnly(g.obj(on));
 }
 
 /** rdfs:subPropertyOf between two IRIs, as pairs. */
 function subPropertyEdges(g: TypedGraph, n: number): number[] {
   const edges: number[] = [];
-  for (let i = 0; i < n; i++) if (g.p[i] === RDFS_SUBPROPERTY_OF && g.isIri(g.s[i]) && g.isIri(g.o[i])) edges.push(g.s[i], g.o[i]);
+  for (let i = 0; i < n; i++)
+    if (g.pred(i) === RDFS_SUBPROPERTY_OF && g.isIri(g.subj(i)) && g.isIri(g.obj(i))) edges.push(g.subj(i), g.obj(i));
   return edges;
 }
 
@@ -188,15 +192,16 @@ function subPropertyEdges(g: TypedGraph, n: number): number[] {
  */
 function propagate(kinds: Uint8Array, edges: readonly number[], annotationOnly: Uint8Array): void {
   const open = new Uint8Array(kinds.length);
-  for (let t = 0; t < kinds.length; t++) if ((kinds[t] & PROPERTY) === 0 && annotationOnly[t] === 0) open[t] = 1;
-  const bits = (t: TermId) => (annotationOnly[t] === 1 ? K_AP : kinds[t] & PROPERTY);
+  for (let t = 0; t < kinds.length; t++) if ((kinds[t]! & PROPERTY) === 0 && annotationOnly[t] === 0) open[t] = 1;
+  const bits = (t: TermId) => (annotationOnly[t] === 1 ? K_AP : kinds[t]! & PROPERTY);
   for (let changed = edges.length > 0; changed;) {
     changed = false;
-    for (let e = 0; e < edges.length; e += 2) {
-      const sub = edges[e],
-        add = bits(edges[e + 1]) & ~kinds[sub];
+    // edges holds (sub, super) pairs: e + 1 < edges.length.
+    for (let e = 0; e + 1 < edges.length; e += 2) {
+      const sub = edges[e]!,
+        add = bits(edges[e + 1]!) & ~kinds[sub]!;
       if (open[sub] === 1 && add !== 0) {
-        kinds[sub] |= add;
+        kinds[sub]! |= add;
         changed = true;
       }
     }
@@ -206,14 +211,13 @@ function propagate(kinds: Uint8Array, edges: readonly number[], annotationOnly: 
 /** The property kinds the graph's constructs give the IRIs they use as properties (read from the kinds so far). */
 function propertyUses(g: TypedGraph, kinds: Uint8Array, n: number): Uint8Array {
   const used = new Uint8Array(kinds.length);
-  const { s, p, o } = g;
   const mark = (t: TermId, bit: number) => {
-    if (bit !== 0 && g.isIri(t)) used[t] |= bit;
+    if (bit !== 0 && g.isIri(t)) used[t]! |= bit;
   };
   for (let i = 0; i < n; i++) {
-    const si = s[i],
-      oi = o[i];
-    switch (p[i]) {
+    const si = g.subj(i),
+      oi = g.obj(i);
+    switch (g.pred(i)) {
       case RDFS_DOMAIN:
         if (g.isBlank(oi)) mark(si, K_OP);
         break;
@@ -223,7 +227,7 @@ function propertyUses(g: TypedGraph, kinds: Uint8Array, n: number): Uint8Array {
       case O.onProperties: {
         const first = g.objectOf(oi, RDF_FIRST),
           rest = g.objectOf(oi, RDF_REST);
-        if (first >= 0 && rest >= 0 && o[rest] === RDF_NIL) mark(o[first], K_DP);
+        if (first >= 0 && rest >= 0 && g.obj(rest) === RDF_NIL) mark(g.obj(first), K_DP);
         break;
       }
       case O.inverseOf:
@@ -237,7 +241,7 @@ function propertyUses(g: TypedGraph, kinds: Uint8Array, n: number): Uint8Array {
       case O.propertyChain: {
         markList(g, oi, (m) => mark(m, K_OP));
         const sup = g.objectOf(si, RDFS_SUBPROPERTY_OF);
-        if (sup >= 0) mark(o[sup], K_OP);
+        if (sup >= 0) mark(g.obj(sup), K_OP);
         break;
       }
       case RDF_TYPE:
@@ -246,16 +250,16 @@ function propertyUses(g: TypedGraph, kinds: Uint8Array, n: number): Uint8Array {
       case O.members:
       case O.distinctMembers: {
         const type = g.objectOf(si, RDF_TYPE);
-        if (type < 0 || o[type] !== O.AllDisjointProperties) break;
+        if (type < 0 || g.obj(type) !== O.AllDisjointProperties) break;
         const members: TermId[] = [];
         markList(g, oi, (m) => members.push(m));
-        const data = members.some((m) => g.isIri(m) && (kinds[m] & (K_OP | K_DP)) === K_DP);
+        const data = members.some((m) => g.isIri(m) && (kinds[m]! & (K_OP | K_DP)) === K_DP);
         for (const m of members) mark(m, data ? K_DP : K_OP);
         break;
       }
       case S.propertyPredicate: {
         const type = g.objectOf(si, RDF_TYPE);
-        if (type >= 0) mark(oi, o[type] === S.IndividualPropertyAtom ? K_OP : o[type] === S.DatavaluedPropertyAtom ? K_DP : 0);
+        if (type >= 0) mark(oi, g.obj(type) === S.IndividualPropertyAtom ? K_OP : g.obj(type) === S.DatavaluedPropertyAtom ? K_DP : 0);
         break;
       }
     }
@@ -267,14 +271,14 @@ function propertyUses(g: TypedGraph, kinds: Uint8Array, n: number): Uint8Array {
 function restrictionUse(g: TypedGraph, x: TermId): number {
   for (const q of [O.someValuesFrom, O.allValuesFrom]) {
     const v = g.objectOf(x, q);
-    if (v >= 0) return g.isDataRange(g.o[v]) ? K_DP : K_OP;
+    if (v >= 0) return g.isDataRange(g.obj(v)) ? K_DP : K_OP;
   }
   const value = g.objectOf(x, O.hasValue);
-  if (value >= 0) return g.isLiteral(g.o[value]) ? K_DP : K_OP;
+  if (value >= 0) return g.isLiteral(g.obj(value)) ? K_DP : K_OP;
   if (g.objectOf(x, O.hasSelf) >= 0) return K_OP;
   for (const c of CARDINALITIES) if (g.objectOf(x, c) >= 0) return g.objectOf(x, O.onDataRange) >= 0 ? K_DP : K_OP;
   const type = g.objectOf(x, RDF_TYPE);
-  return type >= 0 && g.o[type] === O.SelfRestriction ? K_OP : 0;
+  return type >= 0 && g.obj(type) === O.SelfRestriction ? K_OP : 0;
 }
 
 /** Calls `each` for the members of a well-formed RDF list (a malformed one is reported by the mapping). */
@@ -285,7 +289,7 @@ function markList(g: TypedGraph, head: TermId, each: (m: TermId) => void): void 
     const first = g.objectOf(x, RDF_FIRST),
       rest = g.objectOf(x, RDF_REST);
     if (first < 0 || rest < 0) return;
-    each(g.o[first]);
-    x = g.o[rest];
+    each(g.obj(first));
+    x = g.obj(rest);
   }
 }

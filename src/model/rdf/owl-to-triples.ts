@@ -12,6 +12,7 @@ import type {
   AnonymousIndividual,
   Atom,
   Axiom,
+  CharacteristicKind,
   ClassExpression,
   DArg,
   DataRange,
@@ -85,7 +86,7 @@ const DECLARATION_TYPE: Record<EntityKind, IRI> = {
   Datatype: RDFS_DATATYPE,
 };
 
-const CHARACTERISTIC_TYPE: Record<string, IRI> = {
+const CHARACTERISTIC_TYPE: Record<CharacteristicKind | 'FunctionalDataProperty', IRI> = {
   FunctionalObjectProperty: OWL + 'FunctionalProperty',
   InverseFunctionalObjectProperty: OWL + 'InverseFunctionalProperty',
   ReflexiveObjectProperty: OWL + 'ReflexiveProperty',
@@ -96,7 +97,7 @@ const CHARACTERISTIC_TYPE: Record<string, IRI> = {
   FunctionalDataProperty: OWL + 'FunctionalProperty',
 };
 
-const CARDINALITY: Record<string, readonly [unqualified: IRI, qualified: IRI]> = {
+const CARDINALITY: Record<Extract<ClassExpression['kind'], `${string}Cardinality`>, readonly [unqualified: IRI, qualified: IRI]> = {
   ObjectMinCardinality: [OWL + 'minCardinality', OWL + 'minQualifiedCardinality'],
   ObjectMaxCardinality: [OWL + 'maxCardinality', OWL + 'maxQualifiedCardinality'],
   ObjectExactCardinality: [OWL + 'cardinality', OWL + 'qualifiedCardinality'],
@@ -191,8 +192,8 @@ class Mapper {
     if (items.length === 0) return RDF_NIL;
     const head = this.fresh();
     let node = head;
-    for (let i = 0; i < items.length; i++) {
-      this.triple(node, RDF_FIRST, items[i]);
+    for (const [i, item] of items.entries()) {
+      this.triple(node, RDF_FIRST, item);
       const next = i + 1 < items.length ? this.fresh() : null;
       this.triple(node, RDF_REST, next ?? RDF_NIL);
       if (next) node = next;
@@ -430,14 +431,19 @@ class Mapper {
 
   /** An n-ary axiom written as binary triples between consecutive operands, each one annotated. */
   private chain<T>(items: readonly T[], node: (t: T) => RdfSubject, p: IRI, anns: readonly Annotation[]): void {
-    for (let i = 0; i + 1 < items.length; i++) this.main(node(items[i]), p, node(items[i + 1]), anns);
+    let previous: T | undefined;
+    for (const item of items) {
+      if (previous !== undefined) this.main(node(previous), p, node(item), anns);
+      previous = item;
+    }
   }
 
   /** n-ary disjointness: the pairwise triple for two operands, the blank-node form for more. */
   private disjoint(nodes: () => RdfObject[], count: number, pairwise: IRI, allType: IRI, anns: readonly Annotation[]): void {
     if (count === 2) {
+      // count is the number of nodes.
       const [a, b] = nodes();
-      this.main(a as RdfSubject, pairwise, b, anns);
+      this.main(a as RdfSubject, pairwise, b!, anns);
       return;
     }
     const x = this.typedNode(allType, anns);
@@ -483,8 +489,8 @@ class Mapper {
         break;
       }
       case 'InverseObjectProperties': {
-        const [p, q] = this.sortedOPEs([a.first, a.second]);
-        this.main(ope(p), OWL + 'inverseOf', ope(q ?? p), anns);
+        const [p = a.first, q = p] = this.sortedOPEs([a.first, a.second]);
+        this.main(ope(p), OWL + 'inverseOf', ope(q), anns);
         break;
       }
       case 'ObjectPropertyDomain':
@@ -664,7 +670,8 @@ class Mapper {
 /** Puts a named class first so binary triples read "C owl:equivalentClass [ ... ]". */
 function namedFirst(cs: ClassExpression[]): ClassExpression[] {
   const i = cs.findIndex((c) => c.kind === 'Class');
-  return i <= 0 ? cs : [cs[i], ...cs.slice(0, i), ...cs.slice(i + 1)];
+  const named = cs[i];
+  return i <= 0 || named === undefined ? cs : [named, ...cs.slice(0, i), ...cs.slice(i + 1)];
 }
 
 /** T(O): the triples of the ontology header, its axioms, and the implicit declarations. */
@@ -681,6 +688,7 @@ export function owlToTriples(o: Ontology): Triples {
 // ---------------------------------------------------------------- the ordered graph the writers share
 
 /** One subject with its predicate/object pairs, sorted (rdf:type first) and without duplicates. */
+/** A subject's predicate-object pairs: p and o are as long as each other, o[i] the object of p[i]. */
 export interface SubjectBlock {
   readonly subject: RdfSubject;
   readonly p: IRI[];
@@ -734,9 +742,9 @@ function compareSubjects(a: RdfSubject, b: RdfSubject): number {
 /** Groups triples by subject, sorts subjects and pairs, drops duplicate triples and counts blank references. */
 export function orderGraph(t: Triples): OrderedGraph {
   const rows = new Map<RdfSubject, number[]>();
-  for (let i = 0; i < t.s.length; i++) {
-    const list = rows.get(t.s[i]);
-    if (list === undefined) rows.set(t.s[i], [i]);
+  for (const [i, subject] of t.s.entries()) {
+    const list = rows.get(subject);
+    if (list === undefined) rows.set(subject, [i]);
     else list.push(i);
   }
   const subjects = [...rows.keys()].filter((s) => s !== t.ontology).sort(compareSubjects);
@@ -746,15 +754,16 @@ export function orderGraph(t: Triples): OrderedGraph {
   const refs = new Map<Blank, number>();
   for (const subject of subjects) {
     const idx = rows.get(subject)!;
-    idx.sort((i, j) => comparePredicates(t.p[i], t.p[j]) || compareObjects(t.o[i], t.o[j]));
+    // The indexes in rows are below t.s.length, and t.p and t.o are as long as t.s.
+    idx.sort((i, j) => comparePredicates(t.p[i]!, t.p[j]!) || compareObjects(t.o[i]!, t.o[j]!));
     const block: SubjectBlock = { subject, p: [], o: [] };
-    for (let k = 0; k < idx.length; k++) {
-      const i = idx[k];
+    for (const i of idx) {
+      const pred = t.p[i]!,
+        obj = t.o[i]!;
       const last = block.p.length - 1;
-      if (last >= 0 && block.p[last] === t.p[i] && block.o[last] === t.o[i]) continue;
-      block.p.push(t.p[i]);
-      block.o.push(t.o[i]);
-      const obj = t.o[i];
+      if (last >= 0 && block.p[last] === pred && block.o[last] === obj) continue;
+      block.p.push(pred);
+      block.o.push(obj);
       if (obj instanceof Blank) refs.set(obj, (refs.get(obj) ?? 0) + 1);
     }
     blocks.push(block);
@@ -779,8 +788,9 @@ export function listItems(g: OrderedGraph, node: RdfObject): RdfObject[] | null 
     if (!(cur instanceof Blank) || !isNestable(g, cur)) return null;
     const block = g.blockOf.get(cur);
     if (block === undefined || block.p.length !== 2 || block.p[0] !== RDF_FIRST || block.p[1] !== RDF_REST) return null;
-    items.push(block.o[0]);
-    cur = block.o[1];
+    // block.o is as long as block.p: two.
+    items.push(block.o[0]!);
+    cur = block.o[1]!;
   }
   return items;
 }

@@ -32,6 +32,7 @@ export class TripleTable {
    * The hash is FNV-1a over the characters, so a reader can compute it while scanning the document and find
    * a name in place (`findIri`, `findPrefixed`) before making any string. The tag says which registered
    * namespace an IRI was made from (0: none), so a prefixed name found again need not compare its namespace.
+   * A slot index is masked to below slots.length / 3, so its three entries are in bounds.
    */
   private slots = new Int32Array(3 << 15);
   private named = 0;
@@ -66,7 +67,7 @@ export class TripleTable {
       capacity = slots.length / 3,
       mask = capacity - 1;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
-      const e = slots[3 * i + 1];
+      const e = slots[3 * i + 1]!;
       if (e === 0) break;
       if (slots[3 * i] === h && this.terms[e - 1] === iri) return e - 1;
     }
@@ -79,7 +80,7 @@ export class TripleTable {
       mask = slots.length / 3 - 1,
       len = end - start;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
-      const e = slots[3 * i + 1];
+      const e = slots[3 * i + 1]!;
       if (e === 0) return -1;
       if (slots[3 * i] === h) {
         const known = this.terms[e - 1] as string;
@@ -98,7 +99,7 @@ export class TripleTable {
       ns = namespace.length,
       len = ns + end - start;
     for (let i = fnvFinish(h) & mask; ; i = (i + 1) & mask) {
-      const e = slots[3 * i + 1];
+      const e = slots[3 * i + 1]!;
       if (e === 0) return -1;
       if (slots[3 * i] === h) {
         const known = this.terms[e - 1] as string;
@@ -129,11 +130,12 @@ export class TripleTable {
       mask = slots.length / 3 - 1;
     for (let j = 0; j < old.length; j += 3) {
       if (old[j + 1] === 0) continue;
-      let i = fnvFinish(old[j]) & mask;
+      // old.length is a multiple of 3: j + 2 < old.length.
+      let i = fnvFinish(old[j]!) & mask;
       while (slots[3 * i + 1] !== 0) i = (i + 1) & mask;
-      slots[3 * i] = old[j];
-      slots[3 * i + 1] = old[j + 1];
-      slots[3 * i + 2] = old[j + 2];
+      slots[3 * i] = old[j]!;
+      slots[3 * i + 1] = old[j + 1]!;
+      slots[3 * i + 2] = old[j + 2]!;
     }
     this.slots = slots;
   }

@@ -272,7 +272,7 @@ export class RdfToOwl {
     const early = this.early?.axioms;
     // Only vocabulary predicates make axioms in this pass.
     for (let i = 0; i < this.n; i++) {
-      if (this.consumed[i] !== 0 || this.p[i] >= RESERVED_COUNT) continue;
+      if (this.consumed[i] !== 0 || this.pred(i) >= RESERVED_COUNT) continue;
       const a = early?.[i];
       if (a == null || !this.takeEarlyAxiom(i, a)) this.attempt(i, this.mapAxiomTriple);
     }
@@ -287,7 +287,7 @@ export class RdfToOwl {
     for (let i = 0; i < this.n; i++) {
       if (this.consumed[i] === 0) {
         this.ontology.unmapped.push({
-          text: tripleText(this.terms[this.s[i]], this.terms[this.p[i]], this.terms[this.o[i]]),
+          text: tripleText(this.term(this.subj(i)), this.term(this.pred(i)), this.term(this.obj(i))),
           reason: this.failures.get(i) ?? 'not part of any OWL 2 construct',
         });
       }
@@ -307,7 +307,7 @@ export class RdfToOwl {
   }
 
   isBlank(t: TermId): boolean {
-    return isBlankValue(this.terms[t]);
+    return isBlankValue(this.term(t));
   }
 
   /** The literal a term stands for, or undefined for IRIs and blank nodes. */
@@ -326,24 +326,25 @@ export class RdfToOwl {
   private indexTriples(): void {
     const { s, p, o, n, kinds } = this;
     const start = new Int32Array(this.terms.length + 1);
-    for (let i = 0; i < n; i++) start[s[i] + 1]++;
-    for (let t = 1; t < start.length; t++) start[t] += start[t - 1];
+    // A counting sort by subject: i < n and every term id below terms.length, the size of start, fill and kinds.
+    for (let i = 0; i < n; i++) start[s[i]! + 1]!++;
+    for (let t = 1; t < start.length; t++) start[t]! += start[t - 1]!;
     const fill = start.slice(0, start.length - 1);
     const order = new Int32Array(n);
     for (let i = 0; i < n; i++) {
-      const subj = s[i];
-      order[fill[subj]++] = i;
+      const subj = s[i]!;
+      order[fill[subj]!++] = i;
       if (p[i] !== RDF_TYPE) continue;
-      const type = o[i];
+      const type = o[i]!;
       const bit = DECLARING_TYPES.get(type);
       if (bit !== undefined) {
-        if (this.isIri(subj)) kinds[subj] |= bit;
+        if (this.isIri(subj)) kinds[subj]! |= bit;
       } else if (type === O.Ontology) {
         if (!this.ontologyNodes.includes(subj)) this.ontologyNodes.push(subj);
       } else if (CHARACTERISTICS.has(type)) {
-        if (this.isIri(subj)) kinds[subj] |= K_OP;
+        if (this.isIri(subj)) kinds[subj]! |= K_OP;
       } else if (type === O.DeprecatedClass || type === RDFS_CLASS) {
-        kinds[subj] |= K_CLASS;
+        kinds[subj]! |= K_CLASS;
       }
     }
     this.start = start;
@@ -364,16 +365,16 @@ export class RdfToOwl {
   private indexReifications(): void {
     const n = this.n;
     for (let i = 0; i < n; i++) {
-      if (this.p[i] !== RDF_TYPE || (this.o[i] !== O.Axiom && this.o[i] !== O.Annotation)) continue;
-      const x = this.s[i];
+      if (this.pred(i) !== RDF_TYPE || (this.obj(i) !== O.Axiom && this.obj(i) !== O.Annotation)) continue;
+      const x = this.subj(i);
       this.structural[x] = 1;
       const src = this.objectOf(x, O.annotatedSource);
       const prop = this.objectOf(x, O.annotatedProperty);
       const tgt = this.objectOf(x, O.annotatedTarget);
       if (src < 0 || prop < 0 || tgt < 0) continue;
-      const source = this.o[src],
-        property = this.o[prop],
-        target = this.o[tgt];
+      const source = this.obj(src),
+        property = this.obj(prop),
+        target = this.obj(tgt);
       if (this.lit(source) !== undefined || !this.isIri(property)) continue;
       const key = this.tripleKey(source, property, target);
       const list = this.reifications.get(key);
@@ -381,7 +382,7 @@ export class RdfToOwl {
       else list.push(x);
       this.reifiedSubjects.add(source);
       // An owl:Axiom whose triple is not asserted still stands for that axiom: add the triple.
-      if (this.o[i] === O.Axiom && this.findTriple(source, property, target) < 0) this.addTriple(source, property, target);
+      if (this.obj(i) === O.Axiom && this.findTriple(source, property, target) < 0) this.addTriple(source, property, target);
     }
   }
 
@@ -403,10 +404,35 @@ export class RdfToOwl {
 
   // ------------------------------------------------------------ triple access
 
+  // Triple indexes (below n) and term ids (below terms.length) index the table's arrays and the per-term
+  // bytes, which are sized to them: these reads are always in bounds.
+
+  subj(i: number): TermId {
+    return this.s[i]!;
+  }
+
+  pred(i: number): TermId {
+    return this.p[i]!;
+  }
+
+  obj(i: number): TermId {
+    return this.o[i]!;
+  }
+
+  kindOf(t: TermId): number {
+    return this.kinds[t]!;
+  }
+
+  private term(t: TermId): TermValue {
+    return this.terms[t]!;
+  }
+
   /** Indexes of the triples with subject x (a fresh array: for the less frequent paths). */
   triplesOf(x: TermId): number[] {
     const out: number[] = [];
-    if (x + 1 < this.start.length) for (let k = this.start[x]; k < this.start[x + 1]; k++) out.push(this.order[k]);
+    const { start, order } = this;
+    // Below x + 1 < start.length, start[x] ≤ k < start[x + 1] ≤ order.length.
+    if (x + 1 < start.length) for (let k = start[x]!, end = start[x + 1]!; k < end; k++) out.push(order[k]!);
     const added = this.addedBySubject.get(x);
     if (added !== undefined) out.push(...added);
     return out;
@@ -416,17 +442,20 @@ export class RdfToOwl {
   objectOf(x: TermId, p: TermId): number {
     const { start, order } = this;
     if (x + 1 < start.length) {
-      for (let k = start[x], end = start[x + 1]; k < end; k++) if (this.p[order[k]] === p) return order[k];
+      for (let k = start[x]!, end = start[x + 1]!; k < end; k++) {
+        const i = order[k]!;
+        if (this.pred(i) === p) return i;
+      }
     }
     if (this.addedBySubject.size > 0) {
       const added = this.addedBySubject.get(x);
-      if (added !== undefined) for (const i of added) if (this.p[i] === p) return i;
+      if (added !== undefined) for (const i of added) if (this.pred(i) === p) return i;
     }
     return -1;
   }
 
   private findTriple(s: TermId, p: TermId, o: TermId): number {
-    for (const i of this.triplesOf(s)) if (this.p[i] === p && this.sameTerm(this.o[i], o)) return i;
+    for (const i of this.triplesOf(s)) if (this.pred(i) === p && this.sameTerm(this.obj(i), o)) return i;
     return -1;
   }
 
@@ -435,16 +464,16 @@ export class RdfToOwl {
     const i = this.objectOf(x, p);
     if (i < 0) return -1;
     this.pending.push(i);
-    return this.o[i];
+    return this.obj(i);
   }
 
   /** Marks a node as a structure (never an individual) and its rdf:type triples of reserved types as used. */
   useStructure(x: TermId): void {
     const { start, order } = this;
     if (x + 1 < start.length) {
-      for (let k = start[x], end = start[x + 1]; k < end; k++) {
-        const i = order[k];
-        if (this.p[i] === RDF_TYPE && this.isReservedPredicate(this.o[i])) this.pending.push(i);
+      for (let k = start[x]!, end = start[x + 1]!; k < end; k++) {
+        const i = order[k]!;
+        if (this.pred(i) === RDF_TYPE && this.isReservedPredicate(this.obj(i))) this.pending.push(i);
       }
     }
     this.structural[x] = 1;
@@ -523,7 +552,7 @@ export class RdfToOwl {
   /** Adds the axiom a plain (unreified) triple stands for; else one per reification, with its annotations. */
   private emit(i: number, axiom: Axiom): true {
     checkArity(axiom);
-    const nodes = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
+    const nodes = this.reificationsOf(this.subj(i), this.pred(i), this.obj(i));
     if (nodes === undefined) {
       this.axioms.add(axiom);
       return true;
@@ -545,7 +574,7 @@ export class RdfToOwl {
   annotationsOf(x: TermId): Annotation[] {
     const out: Annotation[] = [];
     for (const i of this.triplesOf(x)) {
-      const p = this.p[i];
+      const p = this.pred(i);
       if (this.isReservedPredicate(p)) {
         this.pending.push(i);
         continue;
@@ -558,15 +587,15 @@ export class RdfToOwl {
   }
 
   private annotationFromTriple(i: number): Annotation {
-    const nested = this.reificationsOf(this.s[i], this.p[i], this.o[i]);
+    const nested = this.reificationsOf(this.subj(i), this.pred(i), this.obj(i));
     const anns: Annotation[] = [];
     if (nested !== undefined) for (const y of nested) anns.push(...this.within(y, () => this.annotationsOf(y)));
-    return annotation(this.annotationProperty(this.p[i]), this.annotationValue(this.o[i]), anns);
+    return annotation(this.annotationProperty(this.pred(i)), this.annotationValue(this.obj(i)), anns);
   }
 
   /** Lax: a non-reserved predicate not typed as an object or data property is an annotation property. */
   isAnnotationPredicate(p: TermId): boolean {
-    const k = this.kinds[p];
+    const k = this.kindOf(p);
     return (k & K_AP) !== 0 || (k & (K_OP | K_DP)) === 0;
   }
 
@@ -577,9 +606,9 @@ export class RdfToOwl {
    * place in document order, unless the triple is reified or declares a built-in annotation property as something else.
    */
   private takeEarlyAxiom(i: number, a: Axiom): boolean {
-    const s = this.s[i],
-      o = this.o[i];
-    if (this.reificationsOf(s, this.p[i], o) !== undefined || (this.isAnnotationOnly(s) && a.kind === 'Declaration')) return false;
+    const s = this.subj(i),
+      o = this.obj(i);
+    if (this.reificationsOf(s, this.pred(i), o) !== undefined || (this.isAnnotationOnly(s) && a.kind === 'Declaration')) return false;
     this.axioms.add(a);
     this.consumed[i] = 1;
     return true;
@@ -587,9 +616,9 @@ export class RdfToOwl {
 
   /** Takes the early assertion of triple i if its predicate's kind is the one it was built for, its subject no structure, and it is not reified. */
   private takeEarlyAssertion(i: number, a: Axiom): boolean {
-    const s = this.s[i],
-      p = this.p[i];
-    if (this.kinds[p] !== this.early!.seenKinds[p] || this.structural[s] === 1 || this.reificationsOf(s, p, this.o[i]) !== undefined)
+    const s = this.subj(i),
+      p = this.pred(i);
+    if (this.kindOf(p) !== this.early!.seenKinds[p] || this.structural[s] === 1 || this.reificationsOf(s, p, this.obj(i)) !== undefined)
       return false;
     this.axioms.add(a);
     this.consumed[i] = 1;
@@ -599,11 +628,11 @@ export class RdfToOwl {
   // ------------------------------------------------------------ pass 3: axiom triples
 
   private mapAxiomTriple(i: number): boolean {
-    const p = this.p[i];
+    const p = this.pred(i);
     // Only vocabulary predicates make axioms here; everything else is an assertion, mapped in pass 4.
     if (p >= RESERVED_COUNT) return false;
-    const s = this.s[i],
-      o = this.o[i];
+    const s = this.subj(i),
+      o = this.obj(i);
     switch (p) {
       case RDF_TYPE:
         return this.mapType(i);
@@ -669,8 +698,8 @@ export class RdfToOwl {
   }
 
   private mapType(i: number): boolean {
-    const s = this.s[i],
-      t = this.o[i];
+    const s = this.subj(i),
+      t = this.obj(i);
     if (this.lit(t) !== undefined) return fail('rdf:type with a literal object');
     const bit = DECLARING_TYPES.get(t);
     if (bit !== undefined) {
@@ -680,7 +709,7 @@ export class RdfToOwl {
       return this.emit(i, declaration(this.declared(bit, s)));
     }
     if (t === O.FunctionalProperty) {
-      if (this.isIri(s) && (this.kinds[s] & (K_DP | K_OP)) === K_DP) return this.emit(i, functionalDataProperty(this.dataProperty(s)));
+      if (this.isIri(s) && (this.kindOf(s) & (K_DP | K_OP)) === K_DP) return this.emit(i, functionalDataProperty(this.dataProperty(s)));
       return this.emit(i, objectPropertyCharacteristic('FunctionalObjectProperty', this.ope(s)));
     }
     const characteristic = CHARACTERISTICS.get(t);
@@ -718,20 +747,20 @@ export class RdfToOwl {
   }
 
   private mapEquivalentClass(i: number): boolean {
-    const s = this.s[i],
-      o = this.ref(this.o[i]);
+    const s = this.subj(i),
+      o = this.ref(this.obj(i));
     if (this.isDataRange(s) || this.isDataRange(o)) {
       const [named, other] = this.isIri(s) ? [s, o] : [o, s];
       if (!this.isIri(named)) return fail('owl:equivalentClass between two anonymous data ranges');
       return this.emit(i, datatypeDefinition(datatype(this.iri(named)), this.dataRange(other)));
     }
-    if (this.isIri(s) && this.isIri(o) && this.kinds[s] === 0 && this.kinds[o] === 0) fail('equivalence of two IRIs of unknown kind');
+    if (this.isIri(s) && this.isIri(o) && this.kindOf(s) === 0 && this.kindOf(o) === 0) fail('equivalence of two IRIs of unknown kind');
     return this.emit(i, equivalentClasses([this.ce(s), this.ce(o)]));
   }
 
   /** OWL 1 style: a named class with owl:intersectionOf etc. is equivalent to that expression. */
   private mapNamedExpression(i: number): boolean {
-    const s = this.s[i];
+    const s = this.subj(i);
     if (this.isDataRange(s)) return this.emit(i, datatypeDefinition(datatype(this.iri(s)), this.dataRangeFrom(s, i)));
     return this.emit(i, equivalentClasses([this.cls(s), this.ceFrom(s, i)]));
   }
@@ -741,8 +770,8 @@ export class RdfToOwl {
    * defined by that restriction, as a named class carrying owl:intersectionOf is equivalent to it.
    */
   private mapNamedDatatypeRestriction(i: number): boolean {
-    const s = this.s[i];
-    const base = datatype(this.iri(this.named(this.ref(this.o[i]))));
+    const s = this.subj(i);
+    const base = datatype(this.iri(this.named(this.ref(this.obj(i)))));
     const w = this.use(s, O.withRestrictions);
     if (w < 0) fail('owl:onDatatype without owl:withRestrictions');
     const facets = this.list(this.ref(w)).map((f) => this.facet(f));
@@ -750,20 +779,20 @@ export class RdfToOwl {
   }
 
   private mapHasKey(i: number): boolean {
-    const c = this.ce(this.s[i]);
+    const c = this.ce(this.subj(i));
     const ops: ObjectPropertyExpression[] = [],
       dps: DataProperty[] = [];
-    for (const x of this.list(this.ref(this.o[i]))) {
+    for (const x of this.list(this.ref(this.obj(i)))) {
       // Like the OWL API, a key property not known as an object property is a data property.
-      if (this.isIri(x) && (this.kinds[x] & K_OP) === 0) dps.push(this.dataProperty(x));
+      if (this.isIri(x) && (this.kindOf(x) & K_OP) === 0) dps.push(this.dataProperty(x));
       else ops.push(this.ope(x));
     }
     return this.emit(i, hasKey(c, ops, dps));
   }
 
   private mapSubProperty(i: number): boolean {
-    const s = this.s[i],
-      o = this.ref(this.o[i]);
+    const s = this.subj(i),
+      o = this.ref(this.obj(i));
     // OWL 1.1 wrote a chain as a blank node with owl:propertyChain that is a subproperty; the OWL API reads it.
     if (this.isBlank(s)) {
       const chain = this.use(s, O.propertyChain);
@@ -784,8 +813,8 @@ export class RdfToOwl {
     // Structural Specification §9.2.1, §9.3.1, §10.2.1: both properties of a subproperty axiom are of one kind.
     // Like the OWL API, the superproperty's kind decides (an untyped one takes the subproperty's); object and
     // data property never mix.
-    const ks = this.kinds[sub] & (K_OP | K_DP),
-      ko = this.kinds[sup] & (K_OP | K_DP | K_AP);
+    const ks = this.kindOf(sub) & (K_OP | K_DP),
+      ko = this.kindOf(sup) & (K_OP | K_DP | K_AP);
     const kind = ko === 0 ? ks : ko & (K_OP | K_DP);
     if ((kind & K_OP) !== 0 && (ks & K_DP) === 0) return this.emit(i, subObjectPropertyOf(this.ope(sub), this.ope(sup)));
     if ((kind & K_DP) !== 0 && (ks & K_OP) === 0) return this.emit(i, subDataPropertyOf(this.dataProperty(sub), this.dataProperty(sup)));
@@ -795,15 +824,16 @@ export class RdfToOwl {
 
   /** Like the OWL API, a property equivalence with an IRI of unknown kind (declared only in an import not loaded) is not mapped. */
   private requireTyped(a: TermId, b: TermId): void {
-    for (const x of [a, b]) if (this.isIri(x) && this.kinds[x] === 0) fail('equivalence with <' + this.iri(x) + '>, whose kind is unknown');
+    for (const x of [a, b])
+      if (this.isIri(x) && this.kindOf(x) === 0) fail('equivalence with <' + this.iri(x) + '>, whose kind is unknown');
   }
 
   private mapPropertyPair(i: number): boolean {
-    const s = this.s[i],
-      o = this.ref(this.o[i]),
-      equivalent = this.p[i] === O.equivalentProperty;
+    const s = this.subj(i),
+      o = this.ref(this.obj(i)),
+      equivalent = this.pred(i) === O.equivalentProperty;
     this.requireTyped(s, o);
-    const k = (this.isIri(s) ? this.kinds[s] : K_OP) | (this.isIri(o) ? this.kinds[o] : K_OP);
+    const k = (this.isIri(s) ? this.kindOf(s) : K_OP) | (this.isIri(o) ? this.kindOf(o) : K_OP);
     if ((k & (K_DP | K_OP)) === K_DP) {
       const pair = [this.dataProperty(this.named(s)), this.dataProperty(this.named(o))];
       return this.emit(i, equivalent ? equivalentDataProperties(pair) : disjointDataProperties(pair));
@@ -814,9 +844,9 @@ export class RdfToOwl {
 
   /** Domain by the property's kind: object, data, else (annotation or untyped) annotation property domain. */
   private mapDomain(i: number): boolean {
-    const s = this.s[i],
-      o = this.ref(this.o[i]);
-    const k = this.isIri(s) ? this.kinds[s] : K_OP;
+    const s = this.subj(i),
+      o = this.ref(this.obj(i));
+    const k = this.isIri(s) ? this.kindOf(s) : K_OP;
     if (k & K_OP || ((k & K_DP) === 0 && this.isBlank(o))) {
       const p = this.ope(s);
       return this.emit(i, objectPropertyDomain(p, this.ce(o)));
@@ -827,9 +857,9 @@ export class RdfToOwl {
 
   /** Range: an annotation property's range first (as the OWL API does for punned ones), else by kind or range. */
   private mapRange(i: number): boolean {
-    const s = this.s[i],
-      o = this.ref(this.o[i]);
-    const k = this.isIri(s) ? this.kinds[s] : K_OP;
+    const s = this.subj(i),
+      o = this.ref(this.obj(i));
+    const k = this.isIri(s) ? this.kindOf(s) : K_OP;
     if (k & K_AP && this.isIri(o)) return this.emit(i, annotationPropertyRange(this.annotationProperty(s), this.iri(o)));
     if (k & K_OP || ((k & K_DP) === 0 && !this.isDataRange(o))) {
       const p = this.ope(s);
@@ -854,7 +884,7 @@ export class RdfToOwl {
 
   private mapAllDisjointProperties(x: TermId): boolean {
     const members = this.list(this.members(x));
-    if (members.some((m) => this.isIri(m) && (this.kinds[m] & (K_OP | K_DP)) === K_DP)) {
+    if (members.some((m) => this.isIri(m) && (this.kindOf(m) & (K_OP | K_DP)) === K_DP)) {
       const dps = members.map((m) => dataProperty(this.iri(this.named(m))));
       return this.addNode(x, (anns) => disjointDataProperties(dps, anns));
     }
@@ -906,14 +936,15 @@ export class RdfToOwl {
     let versionIri: string | null = null;
     // The OWL API also takes every import target for an ontology node, so the annotations on it are the ontology's.
     const nodes = [...this.ontologyNodes];
+    // nodes grows while it is walked, so by index (k < nodes.length).
     for (let k = 0; k < nodes.length; k++) {
-      for (const i of this.triplesOf(nodes[k])) if (this.p[i] === O.imports && !nodes.includes(this.o[i])) nodes.push(this.o[i]);
+      for (const i of this.triplesOf(nodes[k]!)) if (this.pred(i) === O.imports && !nodes.includes(this.obj(i))) nodes.push(this.obj(i));
     }
     for (const node of nodes) {
       for (const i of this.triplesOf(node)) {
         if (this.consumed[i]) continue;
-        const p = this.p[i],
-          o = this.o[i];
+        const p = this.pred(i),
+          o = this.obj(i);
         if (p === RDF_TYPE && o === O.Ontology) this.consumed[i] = 1;
         else if (p === O.imports && this.isIri(o)) {
           imports.push(this.iri(o));
@@ -942,17 +973,17 @@ export class RdfToOwl {
     const nodes = this.ontologyNodes;
     if (nodes.length <= 1) return nodes[0];
     const referenced = new Set<TermId>();
-    for (const node of nodes) for (const i of this.triplesOf(node)) if (this.p[i] !== RDF_TYPE) referenced.add(this.o[i]);
+    for (const node of nodes) for (const i of this.triplesOf(node)) if (this.pred(i) !== RDF_TYPE) referenced.add(this.obj(i));
     return nodes.find((x) => !referenced.has(x)) ?? nodes[0];
   }
 
   private mapRemainingTriple(i: number): boolean {
-    const s = this.s[i],
-      p = this.p[i],
-      o = this.o[i];
+    const s = this.subj(i),
+      p = this.pred(i),
+      o = this.obj(i);
     if (this.isReservedPredicate(p)) return false;
     if (this.structural[s] === 1) return fail('annotation of a blank node that is not an individual');
-    const k = this.kinds[p];
+    const k = this.kindOf(p);
     const value = this.lit(o);
     if (k & K_OP && value === undefined) {
       return this.emit(i, objectPropertyAssertion(this.objectProperty(p), this.individual(s), this.individual(o)));
@@ -1025,7 +1056,7 @@ export class RdfToOwl {
       const rest = this.use(x, RDF_REST);
       if (first < 0 || rest < 0) fail('RDF list node without rdf:first/rdf:rest');
       const type = this.objectOf(x, RDF_TYPE);
-      if (type >= 0 && (this.o[type] === RDF_LIST || this.o[type] === S.AtomList)) this.pending.push(type);
+      if (type >= 0 && (this.obj(type) === RDF_LIST || this.obj(type) === S.AtomList)) this.pending.push(type);
       this.structural[x] = 1;
       out.push(item(first));
       x = this.ref(rest);
@@ -1075,7 +1106,7 @@ export class RdfToOwl {
 
   /** The object of (x p ?) used by the expression being read; only triple `only` when given (a named class's OWL 1 definition). */
   private part(x: TermId, p: TermId, only: number): TermId {
-    if (only >= 0) return this.p[only] === p ? this.o[only] : -1;
+    if (only >= 0) return this.pred(only) === p ? this.obj(only) : -1;
     return this.use(x, p);
   }
 
@@ -1100,17 +1131,19 @@ export class RdfToOwl {
   /** owl:onProperties of an n-ary data restriction: OWL 2 has no n-ary data range, so only one property maps. */
   private singleProperty(list: TermId): TermId {
     const ps = this.list(list);
-    if (ps.length !== 1) fail('owl:onProperties with ' + ps.length + ' properties (n-ary data ranges are not supported)');
-    return this.named(ps[0]);
+    const [only] = ps;
+    if (only === undefined || ps.length !== 1)
+      return fail('owl:onProperties with ' + ps.length + ' properties (n-ary data ranges are not supported)');
+    return this.named(only);
   }
 
   private restriction(x: TermId, p: TermId): ClassExpression {
-    const dataish = this.isIri(p) && (this.kinds[p] & (K_OP | K_DP)) === K_DP;
+    const dataish = this.isIri(p) && (this.kindOf(p) & (K_OP | K_DP)) === K_DP;
     let v: TermId;
     for (const some of [true, false]) {
       if ((v = this.use(x, some ? O.someValuesFrom : O.allValuesFrom)) < 0) continue;
       const filler = this.ref(v);
-      if (dataish || (this.isIri(p) && (this.kinds[p] & K_OP) === 0 && this.isDataRange(filler))) {
+      if (dataish || (this.isIri(p) && (this.kindOf(p) & K_OP) === 0 && this.isDataRange(filler))) {
         const dp = this.dataProp(p),
           dr = this.dataRange(filler);
         return some ? dataSomeValuesFrom(dp, dr) : dataAllValuesFrom(dp, dr);
@@ -1125,8 +1158,8 @@ export class RdfToOwl {
       return objectHasValue(this.ope(p), this.individual(v));
     }
     if (this.use(x, O.hasSelf) >= 0) return objectHasSelf(this.ope(p));
-    for (let k = 0; k < CARDINALITIES.length; k++) {
-      if ((v = this.use(x, CARDINALITIES[k])) < 0) continue;
+    for (const [k, cardinality] of CARDINALITIES.entries()) {
+      if ((v = this.use(x, cardinality)) < 0) continue;
       const n = this.cardinality(v);
       const which = k % 3;
       const onClass = this.use(x, O.onClass),
@@ -1142,7 +1175,7 @@ export class RdfToOwl {
     }
     // OWL 1.1's owl:SelfRestriction (a type, not a predicate) is the OWL 2 owl:hasSelf.
     const type = this.objectOf(x, RDF_TYPE);
-    if (type >= 0 && this.o[type] === O.SelfRestriction) return objectHasSelf(this.ope(p));
+    if (type >= 0 && this.obj(type) === O.SelfRestriction) return objectHasSelf(this.ope(p));
     return fail('owl:Restriction without a supported restriction predicate');
   }
 
@@ -1165,14 +1198,14 @@ export class RdfToOwl {
    * one of its members is (a literal, for an enumeration). `visiting` guards cyclic lists and expressions.
    */
   isDataRange(t: TermId, visiting: Set<TermId> = new Set(), depth = 0): boolean {
-    if (this.isIri(t)) return (this.kinds[t] & K_DT) !== 0 || isBuiltInDatatype(this.iri(t));
+    if (this.isIri(t)) return (this.kindOf(t) & K_DT) !== 0 || isBuiltInDatatype(this.iri(t));
     if (visiting.has(t)) return false;
     if (depth === MAX_EXPRESSION_NESTING) throw new NestingLimitError('blank-node structures');
     visiting.add(t);
     let built = false;
     for (const i of this.triplesOf(t)) {
-      const p = this.p[i],
-        o = this.o[i];
+      const p = this.pred(i),
+        o = this.obj(i);
       if (p === O.onDatatype || p === O.datatypeComplementOf) return true;
       if (p === RDF_TYPE && (o === RDFS_DATATYPE || o === O.DataRange)) return true;
       if (p === RDF_TYPE && (o === O.Class || o === O.Restriction)) return false;
@@ -1189,8 +1222,8 @@ export class RdfToOwl {
       const first = this.objectOf(x, RDF_FIRST),
         rest = this.objectOf(x, RDF_REST);
       if (first < 0 || rest < 0) return false;
-      if (test(this.o[first])) return true;
-      x = this.o[rest];
+      if (test(this.obj(first))) return true;
+      x = this.obj(rest);
     }
     return false;
   }
@@ -1228,11 +1261,11 @@ export class RdfToOwl {
 
   private facet(f: TermId): FacetRestriction {
     for (const i of this.triplesOf(f)) {
-      const v = this.lit(this.o[i]);
-      if (this.p[i] === RDF_TYPE || v === undefined) continue;
+      const v = this.lit(this.obj(i));
+      if (this.pred(i) === RDF_TYPE || v === undefined) continue;
       this.pending.push(i);
       this.structural[f] = 1;
-      return facetRestriction(this.iri(this.p[i]), v);
+      return facetRestriction(this.iri(this.pred(i)), v);
     }
     return fail('facet restriction without a literal value');
   }
@@ -1247,8 +1280,9 @@ export class RdfToOwl {
  * §8.1.2, §7.1, §7.2); over one operand they mean that operand, so they are read as it.
  */
 function combined<T, C extends T & { readonly operands: readonly T[] }>(c: C, what: string): T {
-  if (c.operands.length >= 2) return c;
-  if (c.operands.length === 1) return c.operands[0];
+  const [only, second] = c.operands;
+  if (second !== undefined) return c;
+  if (only !== undefined) return only;
   return fail(what + ' with an empty list (Structural Specification §7.1, §8.1.1: at least two operands)');
 }
 
@@ -1259,8 +1293,9 @@ function nonEmpty<T>(members: T[]): T[] {
 
 /** A property chain has at least two links (§9.2.1); a one-link chain is the plain subproperty axiom. */
 function chainAxiom(chain: ObjectPropertyExpression[], sup: ObjectPropertyExpression): Axiom {
-  if (chain.length >= 2) return subPropertyChainOf(chain, sup);
-  if (chain.length === 1) return subObjectPropertyOf(chain[0], sup);
+  const [only, second] = chain;
+  if (second !== undefined) return subPropertyChainOf(chain, sup);
+  if (only !== undefined) return subObjectPropertyOf(only, sup);
   return fail('property chain with an empty list (Structural Specification §9.2.1: at least two properties)');
 }
 

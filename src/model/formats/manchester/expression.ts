@@ -150,12 +150,13 @@ export class ExpressionParser {
 
   // ------------------------------------------------------------ token helpers
 
+  // The tokens end with eof, which no rule consumes: i stays below tokens.length, and so does peek's clamp.
   protected get tok(): Token {
-    return this.tokens[this.i];
+    return this.tokens[this.i]!;
   }
 
   protected peek(k = 1): Token {
-    return this.tokens[Math.min(this.i + k, this.tokens.length - 1)];
+    return this.tokens[Math.min(this.i + k, this.tokens.length - 1)]!;
   }
 
   protected isWord(w: string, t: Token = this.tok): boolean {
@@ -436,9 +437,10 @@ export class ExpressionParser {
 
   /** Whether the data range or class expression starting at token index j is a data range. */
   private looksLikeDataRange(j: number): boolean {
-    let t = this.tokens[j];
-    while (this.isPunct('(', t) || this.isWord('not', t)) t = this.tokens[++j];
-    if (this.isPunct('{', t)) return this.isLiteralStart(this.tokens[j + 1]);
+    // j is a token index, and a token passing these tests is not the final eof: the next one exists.
+    let t = this.tokens[j]!;
+    while (this.isPunct('(', t) || this.isWord('not', t)) t = this.tokens[++j]!;
+    if (this.isPunct('{', t)) return this.isLiteralStart(this.tokens[j + 1]!);
     if (this.isPunct('[', this.tokens[j + 1])) return true;
     if (t.type === 'word' && DATATYPE_KEYWORDS.has(t.value)) return true;
     if (!this.isName(t)) return false;

@@ -110,7 +110,7 @@ export function tokenize(text: string): Token[] {
       case 0x5b:
       case 0x5d:
       case 0x2c:
-        push('punct', text[i], start);
+        push('punct', text.charAt(i), start);
         i++;
         continue;
       case 0x5e: // ^^

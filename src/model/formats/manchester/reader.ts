@@ -172,19 +172,22 @@ export function readManchester(text: string, options: ManchesterReadOptions = {}
 
 /** Pass 1: prefixes and the kinds that frames (and extension declarations) give their entities. */
 function collectKinds(tokens: Token[], names: DocumentNames): void {
-  for (let i = 0; i < tokens.length - 1; i++) {
-    const t = tokens[i];
-    if (t.type !== 'word') continue;
+  // The tokens end with eof: a token that is a word or '(' is never the last one, so the one after it exists.
+  for (const [i, t] of tokens.entries()) {
     const next = tokens[i + 1];
-    if (t.value === 'Prefix:' && next.type === 'word' && next.value.endsWith(':') && tokens[i + 2].type === 'iri') {
-      names.setPrefix(next.value, names.absolute(tokens[i + 2].value));
-      continue;
+    if (t.type !== 'word' || next === undefined) continue;
+    if (t.value === 'Prefix:' && next.type === 'word' && next.value.endsWith(':')) {
+      const target = tokens[i + 2]!;
+      if (target.type === 'iri') {
+        names.setPrefix(next.value, names.absolute(target.value));
+        continue;
+      }
     }
     let kind = ENTITY_FRAMES.get(t.value);
     let nameTok = next;
     if (kind === undefined && t.value === 'Declaration' && next.value === '(') {
-      kind = KIND_WORDS.get(tokens[i + 2].value);
-      nameTok = tokens[i + 3];
+      kind = KIND_WORDS.get(tokens[i + 2]!.value);
+      if (kind !== undefined) nameTok = tokens[i + 3]!;
     }
     if (
       kind === undefined ||
@@ -718,7 +721,7 @@ class DocumentParser extends ExpressionParser {
       return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args, 0), this.darg(args, 1));
     if (k.size === 0 && !r.iri.startsWith(SWRLB)) {
       if (args.length === 1) return T.classAtom(T.cls(r.iri), this.iarg(args, 0));
-      if (args.length === 2 && args[1].kind !== 'Literal')
+      if (args.length === 2 && args[1]?.kind !== 'Literal')
         return T.objectPropertyAtom(T.objectProperty(r.iri), this.iarg(args, 0), this.iarg(args, 1));
       if (args.length === 2) return T.dataPropertyAtom(T.dataProperty(r.iri), this.iarg(args, 0), this.darg(args, 1));
     }
@@ -764,14 +767,14 @@ class DocumentParser extends ExpressionParser {
 
   /** Argument k of the last atom as an individual argument. */
   private iarg(args: readonly (T.Variable | T.Literal | Individual)[], k: number): IArg {
-    const a = args[k];
+    const a = args[k]!; // the caller checked args.length
     if (a.kind === 'Literal') this.error('expected a variable or an individual but found a literal', this.argTokens[k]);
     return a;
   }
 
   /** Argument k of the last atom as a data argument. */
   private darg(args: readonly (T.Variable | T.Literal | Individual)[], k: number): DArg {
-    const a = args[k];
+    const a = args[k]!; // the caller checked args.length
     if (a.kind !== 'Literal' && a.kind !== 'Variable')
       this.error('expected a variable or a literal but found an individual', this.argTokens[k]);
     return a;

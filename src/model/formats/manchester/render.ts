@@ -158,7 +158,10 @@ function escapeString(s: string): string {
 
 const sortedJoin = (parts: string[], sep: string) => parts.sort().join(sep);
 /** A one-operand n-ary expression (lax input makes them) is written with its operand twice, which reads back as the same set. */
-const naryOperands = (parts: string[]) => (parts.length === 1 ? [parts[0], parts[0]] : parts);
+const naryOperands = (parts: string[]) => {
+  const [only] = parts;
+  return only !== undefined && parts.length === 1 ? [only, only] : parts;
+};
 
 export class ManchesterRenderer {
   private readonly anonymous: (a: AnonymousIndividual) => string;

@@ -11,6 +11,7 @@
 import type {
   AnonymousIndividual,
   Axiom,
+  CharacteristicKind,
   ClassExpression,
   Entity,
   EntityKind,
@@ -63,7 +64,7 @@ const SECTION_ORDER = [
   'SameAs:',
   'DifferentFrom:',
 ];
-const CHARACTERISTIC: Readonly<Record<string, string>> = {
+const CHARACTERISTIC: Readonly<Record<CharacteristicKind | 'FunctionalDataProperty', string>> = {
   FunctionalObjectProperty: 'Functional',
   InverseFunctionalObjectProperty: 'InverseFunctional',
   ReflexiveObjectProperty: 'Reflexive',

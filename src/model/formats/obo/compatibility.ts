@@ -37,7 +37,7 @@ function focusOf(a: Axiom): string | null {
   if (a.kind === 'AnnotationAssertion') return a.subject.kind === 'IRI' ? a.subject.iri : null;
   if (a.kind === 'SubClassOf' && a.sub.kind === 'Class') return a.sub.iri;
   const sig = signature(a);
-  return sig.length > 0 ? sig[0].iri : null;
+  return sig[0]?.iri ?? null;
 }
 
 /** Checks `o` against OBO 1.4; `limit` bounds the listed issues (counts are always complete). */

@@ -178,8 +178,14 @@ class OboReader {
     const id = s.clauses.find((c) => c.tag === 'id');
     if (id !== undefined && s.clauses.some((c) => c.tag === 'is_metadata_tag' && this.bool(c))) this.metadataTags.add(unescape(id.value));
     if (id === undefined || id.value.includes(':')) return;
-    const xref = s.clauses.find((c) => c.tag === 'xref' && tokens(c.value)[0]?.includes(':'));
-    if (xref !== undefined) this.shorthands.set(unescape(id.value), tokens(xref.value)[0]);
+    for (const c of s.clauses) {
+      if (c.tag !== 'xref') continue;
+      const [first] = tokens(c.value);
+      if (first?.includes(':')) {
+        this.shorthands.set(unescape(id.value), first);
+        return;
+      }
+    }
   }
 
   private add(a: Axiom): void {
@@ -381,11 +387,13 @@ class OboReader {
       }
     }
     if (intersection.length > 0) {
-      const e = intersection.length === 1 ? intersection[0] : objectIntersectionOf(intersection);
+      const [only] = intersection;
+      const e = only !== undefined && intersection.length === 1 ? only : objectIntersectionOf(intersection);
       // qualifiers of the intersection_of lines annotate the one equivalence they form together
       this.add(equivalentClasses([c0, e], intersectionAnns));
     }
-    if (union.length > 0) this.add(equivalentClasses([c0, union.length === 1 ? union[0] : objectUnionOf(union)], unionAnns));
+    const [onlyUnion] = union;
+    if (onlyUnion !== undefined) this.add(equivalentClasses([c0, union.length === 1 ? onlyUnion : objectUnionOf(union)], unionAnns));
   }
 
   private typedef(iri: string, s: Stanza): void {
@@ -478,9 +486,11 @@ class OboReader {
           break;
         case 'relationship': {
           const ts = tokens(c.value);
-          if (ts.length !== 2) throw new ParseError('obo', 'relationship needs a relation id and a target id', c.line, c.col);
+          const [relation, target] = ts;
+          if (relation === undefined || target === undefined || ts.length > 2)
+            throw new ParseError('obo', 'relationship needs a relation id and a target id', c.line, c.col);
           if (this.metadataRelationship(iri, c, this.qualifiers(c))) break;
-          this.add(objectPropertyAssertion(objectProperty(this.iri(ts[0])), i, namedIndividual(this.iri(ts[1])), anns));
+          this.add(objectPropertyAssertion(objectProperty(this.iri(relation)), i, namedIndividual(this.iri(target)), anns));
           break;
         }
         default:
@@ -492,8 +502,9 @@ class OboReader {
   /** `relationship: R X` with R a metadata tag: the annotation R of the subject with value X. */
   private metadataRelationship(subject: string, c: RawClause, qs: readonly Qualifier[]): boolean {
     const ts = tokens(c.value);
-    if (ts.length !== 2 || !this.metadataTags.has(ts[0])) return false;
-    this.annotate(this.iri(ts[0]), subject, iriNode(this.iri(ts[1])), this.qualifierAnnotations(qs));
+    const [tag, value] = ts;
+    if (tag === undefined || value === undefined || ts.length > 2 || !this.metadataTags.has(tag)) return false;
+    this.annotate(this.iri(tag), subject, iriNode(this.iri(value)), this.qualifierAnnotations(qs));
     return true;
   }
 
@@ -554,12 +565,11 @@ class OboReader {
     const [text, next] = readQuoted(c.value, 0, c.line, c.col);
     const bracket = c.value.indexOf('[', next);
     const xrefStart = bracket < 0 ? c.value.length : bracket;
-    const words = tokens(c.value.slice(next, xrefStart));
-    const scope = words[0] ?? 'RELATED';
+    const [scope = 'RELATED', synonymType, extra] = tokens(c.value.slice(next, xrefStart));
     const property = SYNONYM_SCOPES.get(scope);
     if (property === undefined) throw new ParseError('obo', `unknown synonym scope "${scope}"`, c.line, c.col + next);
-    if (words.length > 2) throw new ParseError('obo', `unexpected "${words[2]}" in synonym`, c.line, c.col + next);
-    const type = words.length === 2 ? [annotation(annotationProperty(OIO_SYNONYM_TYPE), iriNode(this.iri(words[1])))] : [];
+    if (extra !== undefined) throw new ParseError('obo', `unexpected "${extra}" in synonym`, c.line, c.col + next);
+    const type = synonymType !== undefined ? [annotation(annotationProperty(OIO_SYNONYM_TYPE), iriNode(this.iri(synonymType)))] : [];
     this.annotate(property, iri, literal(text), [...anns, ...type, ...this.xrefAnnotations(c, xrefStart)]);
   }
 
@@ -591,9 +601,9 @@ class OboReader {
       return [p, literal(text, dt ? this.datatypeIri(unescape(dt)) : XSD_STRING)];
     }
     const ts = tokens(rest);
-    if (ts.length === 2) return [p, literal(ts[0], this.datatypeIri(ts[1]))];
-    if (ts.length !== 1) throw new ParseError('obo', `malformed property_value "${c.value}"`, c.line, c.col);
-    return [p, iriNode(this.iri(ts[0]))];
+    const [value, dt] = ts;
+    if (value === undefined || ts.length > 2) throw new ParseError('obo', `malformed property_value "${c.value}"`, c.line, c.col);
+    return [p, dt !== undefined ? literal(value, this.datatypeIri(dt)) : iriNode(this.iri(value))];
   }
 
   private datatypeIri(t: string): string {
@@ -606,16 +616,19 @@ class OboReader {
   /** A class id, or `relation class` as a some-values-from restriction (intersection_of). */
   private classOrRestriction(c: RawClause, qs: readonly Qualifier[]): ClassExpression {
     const ts = tokens(c.value);
-    if (ts.length === 1) return cls(this.iri(ts[0]));
+    const [id] = ts;
+    if (id !== undefined && ts.length === 1) return cls(this.iri(id));
     return this.restriction(c, qs);
   }
 
   /** `relation class` with cardinality / all_only qualifiers shaping the restriction. */
   private restriction(c: RawClause, qs: readonly Qualifier[]): ClassExpression {
     const ts = tokens(c.value);
-    if (ts.length !== 2) throw new ParseError('obo', `${c.tag} needs a relation id and a class id`, c.line, c.col);
-    const p = objectProperty(this.iri(ts[0]));
-    const filler = cls(this.iri(ts[1]));
+    const [relation, target] = ts;
+    if (relation === undefined || target === undefined || ts.length > 2)
+      throw new ParseError('obo', `${c.tag} needs a relation id and a class id`, c.line, c.col);
+    const p = objectProperty(this.iri(relation));
+    const filler = cls(this.iri(target));
     const q = (name: string) => qs.find((x) => x.name === name)?.value;
     const card = (name: string): number | undefined => {
       const v = q(name);
@@ -638,8 +651,9 @@ class OboReader {
   /** The value as exactly one id. */
   private single(c: RawClause): string {
     const ts = tokens(c.value);
-    if (ts.length !== 1) throw new ParseError('obo', `${c.tag} expects one id, found "${c.value}"`, c.line, c.col);
-    return ts[0];
+    const [id] = ts;
+    if (id === undefined || ts.length > 1) throw new ParseError('obo', `${c.tag} expects one id, found "${c.value}"`, c.line, c.col);
+    return id;
   }
 
   private bool(c: RawClause): boolean {

@@ -30,7 +30,7 @@ export function unescape(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c === '\\' && i + 1 < s.length) {
-      const n = s[++i];
+      const n = s.charAt(++i);
       out += ESCAPES[n] ?? n;
     } else {
       out += c;

@@ -192,7 +192,7 @@ class OboWriter {
   ) {
     const iri = o.id.iri;
     const m = iri === null ? null : /^http:\/\/purl\.obolibrary\.org\/obo\/([^/#]+)\.owl$/.exec(iri);
-    this.name = m ? m[1] : null;
+    this.name = m?.[1] ?? null;
   }
 
   write(): string {
@@ -402,12 +402,14 @@ class OboWriter {
     const own = [...(this.o.index.annotationsBySubject.get(iri) ?? [])];
     const desc = own.filter((a) => a.property.iri === descProp && isPlain(a.value) && !a.annotations.length);
     const scope = own.filter((a) => a.property.iri === OIO_SCOPE && isPlain(a.value) && !a.annotations.length);
-    if (desc.length !== 1 || scope.length > 1 || (tag === 'subsetdef' && scope.length)) return;
-    let line = tag + ': ' + escapeToken(this.id(iri)) + ' ' + quote((desc[0].value as Literal).lex);
-    if (scope.length) line += ' ' + escapeToken((scope[0].value as Literal).lex);
+    const [only] = desc;
+    const [scoped] = scope;
+    if (only === undefined || desc.length !== 1 || scope.length > 1 || (tag === 'subsetdef' && scoped !== undefined)) return;
+    let line = tag + ': ' + escapeToken(this.id(iri)) + ' ' + quote((only.value as Literal).lex);
+    if (scoped !== undefined) line += ' ' + escapeToken((scoped.value as Literal).lex);
     out.push(line);
     this.consumed.add(sub);
-    this.consumed.add(desc[0]);
+    this.consumed.add(only);
     for (const s of scope) this.consumed.add(s);
     for (const d of this.o.axiomsOfKind('Declaration')) {
       if (d.entity.kind === 'AnnotationProperty' && d.entity.iri === iri && !d.annotations.length) this.consumed.add(d);
@@ -451,7 +453,7 @@ class OboWriter {
         return;
       case 'DisjointClasses': {
         const [x, y] = a.classes;
-        if (a.classes.length !== 2 || x.kind !== 'Class' || y.kind !== 'Class') return this.overflow(a);
+        if (a.classes.length !== 2 || x?.kind !== 'Class' || y?.kind !== 'Class') return this.overflow(a);
         this.tagLine(a, this.stanzaFor(x), 'disjoint_from: ' + escapeToken(this.id(y.iri)));
         return;
       }
@@ -497,7 +499,7 @@ class OboWriter {
       case 'DisjointObjectProperties': {
         const ps = a.kind === 'InverseObjectProperties' ? [a.first, a.second] : a.properties;
         const [p, q] = ps;
-        if (ps.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty') return this.overflow(a);
+        if (ps.length !== 2 || p?.kind !== 'ObjectProperty' || q?.kind !== 'ObjectProperty') return this.overflow(a);
         const tag =
           a.kind === 'InverseObjectProperties' ? 'inverse_of' : a.kind === 'EquivalentObjectProperties' ? 'equivalent_to' : 'disjoint_from';
         this.tagLine(a, this.stanzaFor(p), tag + ': ' + escapeToken(this.id(q.iri)));
@@ -536,7 +538,7 @@ class OboWriter {
   private chain(a: Axiom & { kind: 'SubPropertyChainOf' }): void {
     const [p, q] = a.chain;
     const sup = a.sup;
-    if (a.chain.length !== 2 || p.kind !== 'ObjectProperty' || q.kind !== 'ObjectProperty' || sup.kind !== 'ObjectProperty')
+    if (a.chain.length !== 2 || p?.kind !== 'ObjectProperty' || q?.kind !== 'ObjectProperty' || sup.kind !== 'ObjectProperty')
       return this.overflow(a);
     const reversible = a.annotations.filter(
       (x) => x.property.iri === OIO_REVERSIBLE_CHAIN && isPlain(x.value) && (x.value as Literal).lex === 'true',
@@ -577,8 +579,8 @@ class OboWriter {
   }
 
   private equivalentClasses(a: Axiom & { kind: 'EquivalentClasses' }): void {
-    if (a.classes.length !== 2) return this.overflow(a);
     const [x, y] = a.classes;
+    if (a.classes.length !== 2 || x === undefined || y === undefined) return this.overflow(a);
     const named = x.kind === 'Class' ? x : y.kind === 'Class' ? y : null;
     if (named === null || named.kind !== 'Class') return this.overflow(a);
     const other = named === x ? y : x;
@@ -635,7 +637,8 @@ class OboWriter {
       const label = a.annotations.filter((x) => x.property.iri === RDFS_LABEL && isPlain(x.value) && !x.annotations.length);
       const q = this.qualifiers(a.annotations.filter((x) => !label.includes(x)));
       if (q === null || label.length > 1) return this.overflow(a);
-      s.lines.push('xref: ' + escapeToken(plain) + (label.length ? ' ' + quote((label[0].value as Literal).lex) : '') + q);
+      const [labelled] = label;
+      s.lines.push('xref: ' + escapeToken(plain) + (labelled !== undefined ? ' ' + quote((labelled.value as Literal).lex) : '') + q);
       return;
     }
     const q = this.qualifiers(a.annotations);
@@ -664,9 +667,10 @@ class OboWriter {
     let type: string | null = null;
     for (const x of a.annotations) {
       if (x.property.iri === OIO_XREF && isPlain(x.value)) {
+        const [only] = x.annotations;
         const label =
-          x.annotations.length === 1 && x.annotations[0].property.iri === RDFS_LABEL && isPlain(x.annotations[0].value)
-            ? ' ' + quote((x.annotations[0].value as Literal).lex)
+          x.annotations.length === 1 && only?.property.iri === RDFS_LABEL && isPlain(only.value)
+            ? ' ' + quote((only.value as Literal).lex)
             : null;
         if (x.annotations.length && label === null) return this.overflow(a);
         xrefs.push(escapeToken((x.value as Literal).lex) + (label ?? ''));

@@ -348,7 +348,7 @@ function scope(outer: ReadonlyMap<string, string>, attrs: Record<string, string>
     if (!name.startsWith('xmlns')) continue;
     if (name.length > 5 && name.charCodeAt(5) !== 58) continue;
     inner ??= new Map(outer);
-    inner.set(name.length === 5 ? '' : name.slice(6), attrs[name]);
+    inner.set(name.length === 5 ? '' : name.slice(6), attrs[name]!); // name is a key of attrs
   }
   return inner ?? outer;
 }
@@ -394,7 +394,7 @@ const darg = (r: R, f: Frame, v: Value | undefined) => expectKind<DArg>(r, f, v,
 /** Splits leading <Annotation> children (axiom annotations) from the operands. */
 function split(f: Frame): { anns: Annotation[]; ops: Value[] } {
   let i = 0;
-  while (i < f.kids.length && f.kids[i].kind === 'Annotation') i++;
+  while (i < f.kids.length && f.kids[i]!.kind === 'Annotation') i++;
   return { anns: f.kids.slice(0, i) as Annotation[], ops: i === 0 ? f.kids : f.kids.slice(i) };
 }
 
@@ -408,7 +408,7 @@ function arity(r: R, f: Frame, ops: Value[], min: number, max = min): void {
 function list<T>(r: R, f: Frame, ops: Value[], min: number, check: (r: R, f: Frame, v: Value) => T): T[] {
   arity(r, f, ops, min, Infinity);
   const out: T[] = new Array(ops.length);
-  for (let i = 0; i < ops.length; i++) out[i] = check(r, f, ops[i]);
+  for (const [i, op] of ops.entries()) out[i] = check(r, f, op);
   return out;
 }
 
@@ -480,8 +480,8 @@ function naryAxiom<T>(check: (r: R, f: Frame, v: Value) => T, make: (items: T[],
 }
 
 function binaryAxiom<A, B>(
-  first: (r: R, f: Frame, v: Value) => A,
-  second: (r: R, f: Frame, v: Value) => B,
+  first: (r: R, f: Frame, v: Value | undefined) => A,
+  second: (r: R, f: Frame, v: Value | undefined) => B,
   make: (a: A, b: B, anns: Annotation[]) => Axiom,
 ): Builder {
   return (r, f) => {
@@ -492,9 +492,9 @@ function binaryAxiom<A, B>(
 }
 
 function ternaryAxiom<A, B, C>(
-  a: (r: R, f: Frame, v: Value) => A,
-  b: (r: R, f: Frame, v: Value) => B,
-  c: (r: R, f: Frame, v: Value) => C,
+  a: (r: R, f: Frame, v: Value | undefined) => A,
+  b: (r: R, f: Frame, v: Value | undefined) => B,
+  c: (r: R, f: Frame, v: Value | undefined) => C,
   make: (a: A, b: B, c: C, anns: Annotation[]) => Axiom,
 ): Builder {
   return (r, f) => {
@@ -656,7 +656,7 @@ const BUILDERS = new Map<string, Builder>([
       arity(r, f, ops, 2);
       const sup = ope(r, f, ops[1]);
       const sub = ops[0];
-      if (sub.kind === 'Chain') return subPropertyChainOf(sub.chain, sup, anns);
+      if (sub?.kind === 'Chain') return subPropertyChainOf(sub.chain, sup, anns);
       return subObjectPropertyOf(ope(r, f, sub), sup, anns);
     },
   ],
@@ -687,9 +687,10 @@ const BUILDERS = new Map<string, Builder>([
       arity(r, f, ops, 1, Infinity);
       const objectProps: ObjectPropertyExpression[] = [];
       const dataProps: DataProperty[] = [];
-      for (let i = 1; i < ops.length; i++) {
-        if (ops[i].kind === 'DataProperty') dataProps.push(ops[i] as DataProperty);
-        else objectProps.push(ope(r, f, ops[i]));
+      for (const [i, op] of ops.entries()) {
+        if (i === 0) continue;
+        if (op.kind === 'DataProperty') dataProps.push(op as DataProperty);
+        else objectProps.push(ope(r, f, op));
       }
       return hasKey(ce(r, f, ops[0]), objectProps, dataProps, anns);
     },
@@ -768,7 +769,7 @@ const BUILDERS = new Map<string, Builder>([
       arity(r, f, ops, 2);
       const body = ops[0];
       const head = ops[1];
-      if (body.kind !== 'Body' || head.kind !== 'Head') r.error('<DLSafeRule> expects <Body> then <Head>', f);
+      if (body?.kind !== 'Body' || head?.kind !== 'Head') r.error('<DLSafeRule> expects <Body> then <Head>', f);
       return dlSafeRule((body as RuleGroup).atoms, (head as RuleGroup).atoms, anns);
     },
   ],

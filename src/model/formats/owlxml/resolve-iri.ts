@@ -61,7 +61,7 @@ export function removeDotSegments(path: string): string {
   const out: string[] = [];
   const absolute = path.startsWith('/');
   for (let i = absolute ? 1 : 0; i < input.length; i++) {
-    const seg = input[i];
+    const seg = input[i]!;
     const last = i === input.length - 1;
     if (seg === '.') {
       if (last) out.push('');
