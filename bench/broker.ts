@@ -120,14 +120,12 @@ async function main(): Promise<void> {
     const listed = await instances(base, token);
     const own = listed.find((i) => i.pid === broker.child.pid)!;
     const other = listed.find((i) => i.pid === remote.child.pid)!;
-    const targets: Target[] = [
-      { name: 'in-process', url: base + own.url, token },
-      { name: 'other process', url: base + other.url, token },
-    ];
+    const inProcess: Target = { name: 'in-process', url: base + own.url, token };
+    const otherProcess: Target = { name: 'other process', url: base + other.url, token };
     console.log(`${seconds} s per level; get_entity through the broker's endpoint`);
     console.log("sessions | in-process window: calls/s p50 ms p99 ms | other process's window: calls/s p50 ms p99 ms | throughput ratio");
     for (const n of levels) {
-      const [a, b] = [await load(targets[0], n, seconds), await load(targets[1], n, seconds)];
+      const [a, b] = [await load(inProcess, n, seconds), await load(otherProcess, n, seconds)];
       console.log(
         `${String(n).padStart(8)} | ${f(a.perSecond, 18, 0)} ${f(a.p50, 6)} ${f(a.p99, 6)} | ${f(b.perSecond, 23, 0)} ${f(b.p50, 6)} ${f(b.p99, 6)} | ${(b.perSecond / a.perSecond).toFixed(2)}x`,
       );
@@ -157,7 +155,9 @@ async function main(): Promise<void> {
       );
       procs.push(w);
       const windows = (await instances(base, token)).filter((i) => i.pid === w.child.pid);
-      const last = await RawSession.open({ name: 'last window', url: base + windows[windows.length - 1].url, token });
+      const newest = windows.at(-1);
+      if (newest === undefined) throw new Error('the wide process lists no window');
+      const last = await RawSession.open({ name: 'last window', url: base + newest.url, token });
       const reply = await last.call('get_entity', '{"entity":"person"}');
       last.close();
       console.log(

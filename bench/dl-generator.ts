@@ -23,6 +23,7 @@ import {
   type Axiom,
   type Class,
 } from '../src/model/terms.js';
+import { entry } from './el-generator.js';
 
 export const DL_NS = 'http://example.org/syn-dl#';
 
@@ -72,7 +73,7 @@ export function generateDlOntology(scale: number): Axiom[] {
   // a topping in two disjoint categories cannot exist
   for (let k = 0; k + 1 < categories.length; k += 8) {
     const impossible = c(`ImpossibleTopping${k}`);
-    out.push(subClassOf(impossible, categories[k]), subClassOf(impossible, categories[k + 1]));
+    out.push(subClassOf(impossible, entry(categories, k)), subClassOf(impossible, entry(categories, k + 1)));
   }
 
   const vegetarianPizza = c('VegetarianPizza');
@@ -93,9 +94,10 @@ export function generateDlOntology(scale: number): Axiom[] {
     const p = c(`NamedPizza${j}`);
     out.push(subClassOf(p, pizza));
     // toppings spread over categories with strides that are coprime to most category counts
-    const chosen = [...new Set(Array.from({ length: TOPPINGS_PER_PIZZA }, (_, i) => flat[(j * 7 + i * 13 + i * j) % flat.length]))];
+    const chosen = [...new Set(Array.from({ length: TOPPINGS_PER_PIZZA }, (_, i) => entry(flat, (j * 7 + i * 13 + i * j) % flat.length)))];
     for (const t of chosen) out.push(subClassOf(p, objectSomeValuesFrom(hasTopping, t)));
-    out.push(subClassOf(p, objectAllValuesFrom(hasTopping, chosen.length === 1 ? chosen[0] : objectUnionOf(chosen))));
+    const [only] = chosen;
+    out.push(subClassOf(p, objectAllValuesFrom(hasTopping, chosen.length === 1 && only !== undefined ? only : objectUnionOf(chosen))));
   }
   return out;
 }

@@ -25,6 +25,13 @@ import {
 export const SYN_NS = 'http://example.org/syn-el#';
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
+/** The entry at i of a list a generator built (an index past its end is a bug of the generator). */
+export function entry<T>(list: readonly T[], i: number): T {
+  const e = list[i];
+  if (e === undefined) throw new Error(`generator: no entry ${i} in a list of ${list.length}`);
+  return e;
+}
+
 function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -76,13 +83,11 @@ export function generateElOntology(classes: number, seed = 1): Axiom[] {
   const qualifiers: Region = { start: at(0.93), end: classes };
   const regions = [findings, body, substances, organisms, qualifiers];
 
-  const c: Class[] = [];
   const out: Axiom[] = [];
   const extra = 4 * Math.max(1, Math.floor(classes / 5000));
-  for (let i = 0; i < classes + extra; i++) {
-    c.push(cls(`${SYN_NS}C${i}`));
-    out.push(declaration(c[i]));
-  }
+  const all = Array.from({ length: classes + extra }, (_, i) => cls(`${SYN_NS}C${i}`));
+  for (const k of all) out.push(declaration(k));
+  const c = (i: number): Class => entry(all, i);
   const roles = new Map<string, ObjectProperty>();
   const role = (name: string) => {
     let p = roles.get(name);
@@ -109,50 +114,50 @@ export function generateElOntology(classes: number, seed = 1): Axiom[] {
   ];
   const definitionRoles: readonly (readonly [string, Region])[] = [...attributes, ['attribute', body], ['regionSite', body]];
   const some = (roles: readonly (readonly [string, Region])[]) => {
-    const [name, region] = roles[Math.floor(rnd() * roles.length)];
-    return objectSomeValuesFrom(role(name), c[pick(region)]);
+    const [name, region] = entry(roles, Math.floor(rnd() * roles.length));
+    return objectSomeValuesFrom(role(name), c(pick(region)));
   };
 
   for (const region of regions) {
     for (let i = region.start + 1; i < region.end; i++) {
-      const parent = c[region.start + Math.floor(rnd() * (i - region.start))];
+      const parent = c(region.start + Math.floor(rnd() * (i - region.start)));
       const p = rnd();
       if (region === findings) {
         if (p < 0.17) {
           // Definitions are over any class of the region, as in the reference family (not only earlier ones).
-          const parts = [c[pick(findings)], some(definitionRoles)];
+          const parts = [c(pick(findings)), some(definitionRoles)];
           if (rnd() < 0.09) parts.push(some(definitionRoles));
-          out.push(equivalentClasses([c[i], objectIntersectionOf(parts)]));
+          out.push(equivalentClasses([c(i), objectIntersectionOf(parts)]));
           continue;
         }
-        out.push(subClassOf(c[i], parent));
-        if (rnd() < 0.11) out.push(subClassOf(c[i], c[region.start + Math.floor(rnd() * (i - region.start))]));
+        out.push(subClassOf(c(i), parent));
+        if (rnd() < 0.11) out.push(subClassOf(c(i), c(region.start + Math.floor(rnd() * (i - region.start)))));
         if (p < 0.24)
-          out.push(subClassOf(c[i], objectSomeValuesFrom(role('roleGroup'), objectIntersectionOf([some(attributes), some(attributes)]))));
-        else if (p < 0.7) out.push(subClassOf(c[i], some(attributes)));
+          out.push(subClassOf(c(i), objectSomeValuesFrom(role('roleGroup'), objectIntersectionOf([some(attributes), some(attributes)]))));
+        else if (p < 0.7) out.push(subClassOf(c(i), some(attributes)));
         continue;
       }
       if ((region === body || region === substances) && p < 0.05) {
         const r = region === body ? role('partOf') : role('derivedFrom');
         out.push(
           equivalentClasses([
-            c[i],
-            objectIntersectionOf([parent, objectSomeValuesFrom(r, c[pick(region === body ? bodyCore : substanceCore)])]),
+            c(i),
+            objectIntersectionOf([parent, objectSomeValuesFrom(r, c(pick(region === body ? bodyCore : substanceCore)))]),
           ]),
         );
         continue;
       }
-      out.push(subClassOf(c[i], parent));
-      if (rnd() < 0.07) out.push(subClassOf(c[i], c[region.start + Math.floor(rnd() * (i - region.start))]));
-      if (region === body && p < 0.25) out.push(subClassOf(c[i], objectSomeValuesFrom(role('partOf'), c[pick(bodyCore)])));
-      if (region === substances && p < 0.12) out.push(subClassOf(c[i], objectSomeValuesFrom(role('derivedFrom'), c[pick(substanceCore)])));
+      out.push(subClassOf(c(i), parent));
+      if (rnd() < 0.07) out.push(subClassOf(c(i), c(region.start + Math.floor(rnd() * (i - region.start)))));
+      if (region === body && p < 0.25) out.push(subClassOf(c(i), objectSomeValuesFrom(role('partOf'), c(pick(bodyCore)))));
+      if (region === substances && p < 0.12) out.push(subClassOf(c(i), objectSomeValuesFrom(role('derivedFrom'), c(pick(substanceCore)))));
     }
   }
 
   // Unsatisfiable groups: A ⊑ X, B ⊑ Y, A ⊓ B ⊑ ⊥, C ⊑ A ⊓ B, and D ⊑ ∃roleGroup.C.
   for (let k = classes; k < classes + extra; k += 4) {
-    const [a, b, u, d] = [c[k], c[k + 1], c[k + 2], c[k + 3]];
-    out.push(subClassOf(a, c[pick(findings)]), subClassOf(b, c[pick(findings)]), disjointClasses([a, b]));
+    const [a, b, u, d] = [c(k), c(k + 1), c(k + 2), c(k + 3)];
+    out.push(subClassOf(a, c(pick(findings))), subClassOf(b, c(pick(findings))), disjointClasses([a, b]));
     out.push(subClassOf(u, a), subClassOf(u, b), subClassOf(d, objectSomeValuesFrom(role('roleGroup'), u)));
   }
   return out;

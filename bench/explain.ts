@@ -16,6 +16,7 @@ import {
 import { classify } from '../src/reasoner/el-reasoner.js';
 import { justify } from '../src/reasoner/explain/explain.js';
 import { ModuleExtractor } from '../src/reasoner/explain/module.js';
+import { entry } from './el-generator.js';
 
 const NS = 'http://bench.example/el#';
 
@@ -36,15 +37,17 @@ function generate(n: number): { axioms: Axiom[]; classes: Class[] } {
   const classes = Array.from({ length: n }, (_, i) => cls(`${NS}C${i}`));
   const roles: ObjectProperty[] = Array.from({ length: 20 }, (_, i) => objectProperty(`${NS}r${i}`));
   const axioms: Axiom[] = [];
-  for (let i = 1; i < roles.length; i++) if (random() < 0.5) axioms.push(subObjectPropertyOf(roles[i], roles[pick(i)]));
+  for (let i = 1; i < roles.length; i++) if (random() < 0.5) axioms.push(subObjectPropertyOf(entry(roles, i), entry(roles, pick(i))));
   for (let i = 1; i < n; i++) {
-    const c = classes[i];
-    axioms.push(subClassOf(c, classes[pick(i)]));
-    if (random() < 0.3) axioms.push(subClassOf(c, classes[pick(i)]));
-    if (random() < 0.2) axioms.push(subClassOf(c, objectSomeValuesFrom(roles[pick(roles.length)], classes[pick(n)])));
+    const c = entry(classes, i);
+    axioms.push(subClassOf(c, entry(classes, pick(i))));
+    if (random() < 0.3) axioms.push(subClassOf(c, entry(classes, pick(i))));
+    if (random() < 0.2) axioms.push(subClassOf(c, objectSomeValuesFrom(entry(roles, pick(roles.length)), entry(classes, pick(n)))));
     if (random() < 0.05) {
-      const r = roles[pick(roles.length)];
-      axioms.push(equivalentClasses([c, objectIntersectionOf([classes[pick(i)], objectSomeValuesFrom(r, classes[pick(n)])])]));
+      const r = entry(roles, pick(roles.length));
+      axioms.push(
+        equivalentClasses([c, objectIntersectionOf([entry(classes, pick(i)), objectSomeValuesFrom(r, entry(classes, pick(n)))])]),
+      );
     }
   }
   return { axioms, classes };
@@ -60,15 +63,15 @@ function deepGoal(axioms: readonly Axiom[], classes: readonly Class[]): [Class, 
       parents.set(a.sub, list);
     }
   }
-  let best: [Class, Class, number] = [classes[1], classes[0], 0];
-  for (let i = classes.length - 1; i > classes.length - 200; i--) {
-    let c = classes[i];
+  let best: [Class, Class, number] = [entry(classes, 1), entry(classes, 0), 0];
+  for (const start of classes.slice(-199).reverse()) {
+    let c = start;
     let depth = 0;
-    while (parents.has(c)) {
-      c = parents.get(c)![0];
+    for (let up = parents.get(c)?.[0]; up !== undefined; up = parents.get(c)?.[0]) {
+      c = up;
       depth++;
     }
-    if (depth > best[2]) best = [classes[i], c, depth];
+    if (depth > best[2]) best = [start, c, depth];
   }
   return [best[0], best[1]];
 }

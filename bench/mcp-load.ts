@@ -114,7 +114,7 @@ export class RawSession {
       return;
     }
     this.pending = null;
-    const status = (buf[9] - 48) * 100 + (buf[10] - 48) * 10 + (buf[11] - 48);
+    const status = (buf.readUInt8(9) - 48) * 100 + (buf.readUInt8(10) - 48) * 10 + (buf.readUInt8(11) - 48);
     const waiter = this.waiter;
     this.waiter = null;
     waiter?.({ status, body: buf.toString('latin1', headEnd + 4, end) });
@@ -136,7 +136,7 @@ export function checkReply(t: Target, reply: RawReply): void {
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN; // NaN when empty
 }
 
 /** Spawns a server and resolves with the first URL it prints. */
@@ -150,8 +150,8 @@ export function spawnServer(
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = pattern.exec(out);
-      if (m !== null) resolve({ child, url: m[1] });
+      const url = pattern.exec(out)?.[1];
+      if (url !== undefined) resolve({ child, url });
     });
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${out}`)));
   });

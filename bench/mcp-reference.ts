@@ -18,6 +18,7 @@ import { addAxiom, removeAxiom } from '../src/tools/edit/axiom-edits.js';
 import type { ToolContext } from '../src/tools/core/tool.js';
 
 const [file, token] = process.argv.slice(2);
+if (file === undefined || token === undefined) throw new Error('usage: mcp-reference FILE TOKEN');
 const workspace = new Workspace();
 workspace.load(await loadOntologyFile(file));
 const window = new WindowState({ workspace, resolver: new WorkspaceResolver(workspace), windowId: 'reference' });

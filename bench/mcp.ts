@@ -152,15 +152,16 @@ async function main(): Promise<void> {
       for (const n of levels) {
         const results: Result[] = [];
         for (const t of targets) results.push(await load(t, n, workload, seconds));
+        const base = results[reference];
         const ratios =
-          reference < 0
+          base === undefined
             ? ''
             : results
                 .filter((_, i) => i !== reference)
-                .map((r) => ` | ${(r.perSecond / results[reference].perSecond).toFixed(2).padStart(7)}x`)
+                .map((r) => ` | ${(r.perSecond / base.perSecond).toFixed(2).padStart(7)}x`)
                 .join('');
-        const by = (name: string) => results[targets.findIndex((t) => t.name === name)];
-        const ratio = (a: string, b: string) => ` | ${(by(a).perSecond / by(b).perSecond).toFixed(2).padStart(7)}x`;
+        const by = (name: string) => results[targets.findIndex((t) => t.name === name)]?.perSecond ?? NaN;
+        const ratio = (a: string, b: string) => ` | ${(by(a) / by(b)).toFixed(2).padStart(7)}x`;
         const journal = onOff ? ratio('uws', 'nojournal') : '';
         const change = beforeAfter ? ratio('uws', 'baseline') : '';
         console.log(

@@ -29,6 +29,7 @@ const tokenize = (text: string) =>
 
 async function main() {
   const [file, mode, runsArg] = process.argv.slice(2);
+  if (file === undefined) throw new Error('usage: model-load FILE [MODE] [RUNS]');
   const runs = Number(runsArg ?? 3);
   // Heap is measured from before the text is read to after it is released: whatever the model keeps of
   // the document text counts against it.

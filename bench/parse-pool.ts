@@ -46,7 +46,9 @@ async function measure(mode: Mode, file: string) {
 async function main() {
   const args = process.argv.slice(2);
   if (args[0] === '--mode') {
-    console.log(JSON.stringify(await measure(args[1] as Mode, args[2])));
+    const [, mode, file] = args;
+    if (file === undefined) throw new Error('usage: parse-pool --mode MODE FILE');
+    console.log(JSON.stringify(await measure(mode as Mode, file)));
     return;
   }
   const triples = Number(args[0] ?? 300_000);

@@ -82,6 +82,7 @@ function measure(sizeOrFile: string, checkIncremental: boolean): Measurement {
   // One removed axiom: a told subsumption in the middle of the findings (what an agent undoing an edit does).
   const told = axioms.filter((a) => a.kind === 'SubClassOf' && a.sub.kind === 'Class' && a.sup.kind === 'Class');
   const removed = told[Math.floor(told.length / 2)];
+  if (removed === undefined) throw new Error('the generated ontology has no told subsumption');
   const t2 = performance.now();
   reasoner.remove([removed]);
   const afterRemoval = reasoner.classify();
@@ -126,7 +127,7 @@ function sameTaxonomy(a: ElResult, b: ElResult): boolean {
 
 const REPEATS = 3;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
 
 async function timed<T>(f: () => T | Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
@@ -235,7 +236,9 @@ async function main(): Promise<void> {
     return;
   }
   if (args[0] === '--child') {
-    process.stdout.write(JSON.stringify(measure(args[1], args[2] === 'check')));
+    const size = args[1];
+    if (size === undefined) throw new Error('usage: reasoner.js --child SIZE [check]');
+    process.stdout.write(JSON.stringify(measure(size, args[2] === 'check')));
     return;
   }
   if (args[0] === '--konclude') {

@@ -27,12 +27,14 @@ async function server(dist: string, file: string, home: string): Promise<void> {
 
 async function cli(dist: string, args: string[]): Promise<void> {
   const main = path.join(dist, 'src/cli/main.js');
-  process.argv = [process.argv[0], main, ...args];
+  process.argv = [process.execPath, main, ...args];
   process.on('exit', () => writeSync(3, JSON.stringify({ cpuMs: cpuMs() }) + '\n'));
   await import(pathToFileURL(main).href);
 }
 
 const [mode, dist, ...rest] = process.argv.slice(2);
-if (mode === 'server' && dist !== undefined && rest.length === 2) await server(dist, rest[0], rest[1]);
+const [file, home, ...more] = rest;
+if (mode === 'server' && dist !== undefined && file !== undefined && home !== undefined && more.length === 0)
+  await server(dist, file, home);
 else if (mode === 'cli' && dist !== undefined) await cli(dist, rest);
 else throw new Error('usage: startup-child server DIST FILE HOME | cli DIST ARGS…');

@@ -122,7 +122,7 @@ async function cliSample(dist: string, name: '--version' | 'convert', args: stri
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
 const out = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-convert-'));

@@ -126,8 +126,8 @@ test('the page shows the client and its scope in words; Deny returns access_deni
     assert.equal(await page.textContent('#scope'), 'read ontology:curate');
     const lines = await page.locator('#capabilities li').allTextContents();
     assert.equal(lines.length, 2);
-    assert.ok(lines[0].includes(CAPABILITY_WORDS['ontology:read']));
-    assert.ok(lines[1].includes(CAPABILITY_WORDS['ontology:curate']));
+    assert.ok(lines[0]?.includes(CAPABILITY_WORDS['ontology:read']));
+    assert.ok(lines[1]?.includes(CAPABILITY_WORDS['ontology:curate']));
     const landed = callback.next();
     await page.click('#deny');
     const url = await landed;

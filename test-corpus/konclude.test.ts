@@ -61,7 +61,7 @@ function adjusted(reference: string, known: { missing: string[]; instead: string
 for (const file of [...files(taxonomies, '.hermit.taxonomy')].sort()) {
   const rel = path.relative(taxonomies, file).replace(/\.hermit\.taxonomy$/, '');
   test(`konclude gives HermiT's taxonomy: ${rel}`, async () => {
-    const out = classifyAxioms(await corpusAxioms(rel), 'konclude');
+    const out = await classifyAxioms(await corpusAxioms(rel), 'konclude');
     assert.equal(out.result.complete, true);
     const reference = readFileSync(file, 'utf8');
     const known = READER_DIFFERENCES[rel];
@@ -83,10 +83,10 @@ const KONCLUDE_ERRORS: Record<string, string> = {
 };
 
 /** Both reasoners on one axiom set: the same taxonomy whenever the EL classifier is complete on it. */
-function agree(axioms: Axiom[], label: string): void {
+async function agree(axioms: Axiom[], label: string): Promise<void> {
   const el = classify(axioms);
   assert.ok(el.complete, `${label}: outside what the EL classifier handles`);
-  const k = classifyAxioms(axioms, 'konclude');
+  const k = await classifyAxioms(axioms, 'konclude');
   if (KONCLUDE_ERRORS[label] !== undefined) {
     assert.notEqual(k.stdout, renderTaxonomy(el), `${label}: the known Konclude error no longer occurs`);
     return;
@@ -99,13 +99,13 @@ const classification = path.join(reasoning, 'elk-tests', 'classification');
 for (const f of readdirSync(classification)
   .filter((n) => n.endsWith('.owl'))
   .sort()) {
-  test(`konclude and el agree: ELK classification ${f}`, (t) => {
+  test(`konclude and el agree: ELK classification ${f}`, async (t) => {
     const axioms = [...readFunctional(readFileSync(path.join(classification, f), 'utf8'), { base: 'http://example.org/' }).axioms()];
     if (!classify(axioms).complete) {
       t.diagnostic('outside what the EL classifier handles: not compared');
       return;
     }
-    agree(axioms, f);
+    await agree(axioms, f);
   });
 }
 
@@ -118,6 +118,6 @@ for (const file of [...files(taxonomies, '.taxonomy')].filter((f) => !f.endsWith
       t.diagnostic('outside what the EL classifier handles: not compared');
       return;
     }
-    agree(axioms, rel);
+    await agree(axioms, rel);
   });
 }

@@ -16,6 +16,7 @@ import { classify, renderTaxonomy } from '../src/reasoner/el-reasoner.js';
 import { compareUtf8 } from '../src/reasoner/taxonomy.js';
 import { classifyAxioms } from '../src/cli/classify.js';
 import { classifyStructural } from '../src/reasoner/structural.js';
+import { sharedDir as shared } from './support/reference.js';
 
 function repoRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -24,7 +25,6 @@ function repoRoot(): string {
 }
 
 const run = promisify(execFile);
-const shared = path.resolve(repoRoot(), '../shared');
 const reasoning = path.join(shared, 'reasoning');
 const elk = path.join(reasoning, 'elk-tests');
 
@@ -107,9 +107,9 @@ for (const f of readdirSync(realization)
 }
 
 for (const size of ['1000', '10000']) {
-  test(`synthetic syn-el-${size}`, () => {
+  test(`synthetic syn-el-${size}`, async () => {
     const input = load(path.join(reasoning, 'synthetic', `syn-el-${size}.ofn`));
-    const out = classifyAxioms(input);
+    const out = await classifyAxioms(input);
     assert.ok(out.result.complete);
     assert.equal(out.stderr, '');
     assert.equal(out.stdout, readFileSync(path.join(reasoning, 'synthetic', `syn-el-${size}.taxonomy`), 'utf8'));

@@ -26,8 +26,9 @@ async function triplesOf(text: string, format: string, base: string): Promise<Tr
 /** The ontology of the triples taken in the given order (term ids are given afresh in that order); blank nodes keep their labels. */
 function mapInOrder(source: TripleTable, order: readonly number[]): Ontology {
   const table = new TripleTable('_:order_');
-  const id = (t: number) => {
-    const v = source.terms[t];
+  const id = (t: number | undefined) => {
+    const v = t === undefined ? undefined : source.terms[t];
+    if (v === undefined) throw new Error(`no term ${t}`);
     return typeof v === 'string' ? table.iri(v) : table.literal(v.lex, v.datatype, v.lang);
   };
   for (const i of order) table.add(id(source.s[i]), id(source.p[i]), id(source.o[i]));

@@ -55,7 +55,8 @@ test('W3C OWL 2 test cases: no approved DL/EL/QL/RL premise is rejected for an u
     const imported = await Promise.all((n.importedOntology ?? []).map((id) => read(nodes.get(id)!, false)));
     for (const p of profiles) {
       const undeclared = checkProfile([o, ...imported], p, o).violations.filter((v) => v.kind === 'undeclared_entity');
-      if (undeclared.length > 0) rejected.push(`${n.identifier[0]} ${p}: ${undeclared[0].message}`);
+      const [first] = undeclared;
+      if (first !== undefined) rejected.push(`${n.identifier?.[0]} ${p}: ${first.message}`);
     }
     checked++;
   }

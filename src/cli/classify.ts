@@ -4,8 +4,8 @@
 
 import type { Axiom } from '../model/terms.js';
 import { loadOntologyFile } from '../model/io.js';
-import { renderTaxonomy, type ElResult } from '../reasoner/el-reasoner.js';
-import { answerSync } from '../reasoner/engines.js';
+import { classify, renderTaxonomy, type ElResult } from '../reasoner/el-reasoner.js';
+import { answer } from '../reasoner/engines.js';
 import { koncludeConfig } from '../reasoner/registry.js';
 import { reportUnmapped } from './unmapped.js';
 import { optionalString, requirePositionals, UsageError } from './args.js';
@@ -19,15 +19,15 @@ export interface ClassifyOutput {
   readonly result: ElResult;
 }
 
-/** What the command prints for an axiom set (pure: the command and the tests share it). */
-export function classifyAxioms(axioms: Iterable<Axiom>, reasoner: ReasonerName = 'el'): ClassifyOutput {
-  const answer = answerSync(reasoner, [...axioms], reasoner === 'konclude' || reasoner === 'auto' ? koncludeConfig() : null);
-  const result = answer.result;
+/** What the command prints for an axiom set (the command and the tests share it). */
+export async function classifyAxioms(axioms: Iterable<Axiom>, reasoner: ReasonerName = 'el'): Promise<ClassifyOutput> {
+  const all = [...axioms];
+  const k = reasoner === 'konclude' || reasoner === 'auto' ? koncludeConfig() : null;
+  const { result, engine, note } = await answer(reasoner, all, k, {}, () => classify(all));
   const notes: string[] = [];
   if (!result.consistent) notes.push('consistent: false');
-  if (!result.complete)
-    notes.push(`complete: false (${result.unsupported.count} axiom(s) outside what the ${answer.engine} reasoner handles)`);
-  if (answer.note !== undefined) notes.push(answer.note);
+  if (!result.complete) notes.push(`complete: false (${result.unsupported.count} axiom(s) outside what the ${engine} reasoner handles)`);
+  if (note !== undefined) notes.push(note);
   return { stdout: renderTaxonomy(result), stderr: notes.map((n) => n + '\n').join(''), result };
 }
 
@@ -43,7 +43,7 @@ export async function classifyCommand(positionals: string[], values: Record<stri
   const reasoner = reasonerOption(values.reasoner);
   const ontology = await loadOntologyFile(file, { base: optionalString(values.base) });
   reportUnmapped(ontology, file);
-  const out = classifyAxioms(ontology.axioms(), reasoner);
+  const out = await classifyAxioms(ontology.axioms(), reasoner);
   process.stderr.write(out.stderr);
   process.stdout.write(out.stdout);
 }

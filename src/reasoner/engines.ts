@@ -1,11 +1,11 @@
 // Which engine answers for a reasoner id. `auto` lets the EL++ classifier answer when it handles every
 // axiom (the EL profile), Konclude otherwise when installed, and else the EL++ classifier marked
-// incomplete with a note on how to get complete answers. Two forms: a blocking one (the command line)
-// and one that leaves the thread free, and able to cancel, while Konclude runs.
+// incomplete with a note on how to get complete answers. Konclude runs as a child process, leaving the thread
+// free, and able to cancel, meanwhile.
 
 import type { Axiom } from '../model/terms.js';
 import { classify, type ElOptions, type ElResult } from './el-reasoner.js';
-import { konclude, koncludeSync, type KoncludeConfig } from './konclude.js';
+import { konclude, type KoncludeConfig } from './konclude.js';
 import { KONCLUDE_HINT, type ReasonerId } from './registry.js';
 import type { CancelFlag } from './saturation.js';
 import { classifyStructural } from './structural.js';
@@ -31,28 +31,9 @@ const fallback = (result: ElResult): EngineAnswer => ({
   note: `Some axioms are outside the EL profile and Konclude is not installed, so the EL++ classifier answered: inferences may be missing. ${KONCLUDE_HINT}`,
 });
 
-/** Answers with the engine `id` stands for, blocking the thread. */
-export function answerSync(id: ReasonerId, axioms: readonly Axiom[], k: KoncludeConfig | null, options: ElOptions = {}): EngineAnswer {
-  switch (id) {
-    case 'structural':
-      return { result: classifyStructural(axioms, options), engine: 'structural' };
-    case 'el':
-      return { result: classify(axioms, options), engine: 'el' };
-    case 'konclude':
-      return { result: koncludeSync(axioms, k ?? missing(id), options), engine: 'konclude' };
-    case 'auto': {
-      const el = classify(axioms, options);
-      if (el.complete) return { result: el, engine: 'el' };
-      return k === null ? fallback(el) : { result: koncludeSync(axioms, k, options), engine: 'konclude' };
-    }
-    default:
-      return unreachable(id);
-  }
-}
-
 /**
- * The same, but Konclude runs while the thread serves other work. `el` is the EL++ answer to use for
- * `el` and `auto` (the pool keeps an incremental EL reasoner per workspace).
+ * Answers with the engine `id` stands for; Konclude runs while the thread serves other work. `el` is the EL++
+ * answer to use for `el` and `auto` (the pool keeps an incremental EL reasoner per workspace).
  */
 export async function answer(
   id: ReasonerId,

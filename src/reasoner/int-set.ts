@@ -3,6 +3,8 @@
 // all ids. So a set is, by size: a short list scanned linearly, then an open-addressing hash table, and a
 // bitset once that is smaller than the table would be (membership is then one memory access). The members
 // are also kept in insertion order (`items`), which makes iteration dense and allocation-free.
+// The `!` on array reads below rest on bounds the code states: items below `size`, hash slots at indexes
+// masked to the table, bitset words below its length (checked or grown first).
 
 const LINEAR_MAX = 8;
 const EMPTY = 0; // hash slots hold value + 1
@@ -24,7 +26,7 @@ export class IntSet {
     const b = this.bits;
     if (b !== null) {
       const w = x >>> 5;
-      return w < b.length && (b[w] & (1 << (x & 31))) !== 0;
+      return w < b.length && (b[w]! & (1 << (x & 31))) !== 0;
     }
     const t = this.table;
     if (t === null) {
@@ -64,8 +66,9 @@ export class IntSet {
     if (!this.has(x)) return false;
     const items = this.items;
     const at = items.subarray(0, this.size).indexOf(x);
-    items[at] = items[--this.size];
-    if (this.bits !== null) this.bits[x >>> 5] &= ~(1 << (x & 31));
+    // x is a member (checked above), so the list is not empty
+    items[at] = items[--this.size]!;
+    if (this.bits !== null) this.bits[x >>> 5]! &= ~(1 << (x & 31));
     else if (this.table !== null) this.unhash(x + 1);
     return true;
   }
@@ -113,7 +116,7 @@ export class IntSet {
     if (words <= slots) {
       this.table = null;
       this.bits = new Int32Array(words * 2);
-      for (let k = 0; k < this.size; k++) this.bits[items[k] >>> 5] |= 1 << (items[k] & 31);
+      for (let k = 0; k < this.size; k++) this.bits[items[k]! >>> 5]! |= 1 << (items[k]! & 31);
       return;
     }
     const t = new Int32Array(slots);
@@ -121,7 +124,7 @@ export class IntSet {
     this.shift = 32 - Math.log2(slots);
     const mask = slots - 1;
     for (let k = 0; k < this.size; k++) {
-      const v = items[k] + 1;
+      const v = items[k]! + 1;
       let i = Math.imul(v, 0x9e3779b1) >>> this.shift;
       while (t[i] !== EMPTY) i = (i + 1) & mask;
       t[i] = v;
@@ -135,9 +138,10 @@ export class IntSet {
     let hole = Math.imul(v, 0x9e3779b1) >>> this.shift;
     while (t[hole] !== v) hole = (hole + 1) & mask;
     for (let j = (hole + 1) & mask; t[j] !== EMPTY; j = (j + 1) & mask) {
-      const home = Math.imul(t[j], 0x9e3779b1) >>> this.shift;
+      // j is masked into the table and its slot was just seen filled
+      const home = Math.imul(t[j]!, 0x9e3779b1) >>> this.shift;
       if (((j - home) & mask) >= ((j - hole) & mask)) {
-        t[hole] = t[j];
+        t[hole] = t[j]!;
         hole = j;
       }
     }
@@ -153,8 +157,8 @@ export class IntSet {
       this.bits = b = grown;
     }
     const m = 1 << (x & 31);
-    if ((b[w] & m) !== 0) return false;
-    b[w] |= m;
+    if ((b[w]! & m) !== 0) return false;
+    b[w]! |= m;
     return true;
   }
 }

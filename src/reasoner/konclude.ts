@@ -3,8 +3,8 @@
 // request file (both 0600); one Konclude process answers consistency, the class hierarchy and every
 // named individual's direct types from one parse, and its OWLlink response becomes the same result shape
 // as the EL classifier's (ElResult), so DL queries, entailment checks and justifications use it unchanged.
-// Bounds: a time limit (the process is killed), an address-space limit (`ulimit -v`), and a cancellation
-// flag polled while the process runs. Konclude never runs as a network server here.
+// Bounds: a time limit (the process is killed), an address-space limit (`ulimit -v`), a cancellation
+// flag polled while the process runs, and a lifeline: the process dies with the thread that started it. Konclude never runs as a network server here.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -123,7 +123,7 @@ export function parseResponse(xml: string): Response {
       if (depth === 3) synset = bottom;
       else if (stack[2] === 'ClassSubClassesPair') {
         if (depth === 4) pairs.push({ parent: (synset = []), children: [] });
-        else if (depth === 5) pairs[pairs.length - 1].children.push((synset = []));
+        else if (depth === 5) pairs.at(-1)?.children.push((synset = []));
       }
       return;
     }
@@ -150,7 +150,9 @@ const memberOrder = (first: IRI) => (a: IRI, b: IRI) => (a === first ? -1 : b ==
 
 function makeNode(members: Iterable<IRI>, first: IRI | null): Node {
   const sorted = [...new Set(members)].sort(first === null ? compareUtf8 : memberOrder(first));
-  return { representative: sorted[0], members: sorted, parents: [], children: [] };
+  const [representative] = sorted;
+  if (representative === undefined) throw new KoncludeFailure('an empty class synset in the response');
+  return { representative, members: sorted, parents: [], children: [] };
 }
 
 /**
@@ -171,9 +173,9 @@ function taxonomyOf(res: Response, classes: readonly IRI[]): Taxonomy {
     // a synset repeats its node's members; the first one seen may have been the owl:Thing node alone
     const added = synset.filter((m) => !nodeOf.has(m));
     if (added.length > 0) {
-      const first = known.members[0] === OWL_THING || known.members[0] === OWL_NOTHING ? known.members[0] : null;
+      const first = known.representative === OWL_THING || known.representative === OWL_NOTHING ? known.representative : null;
       known.members = [...known.members, ...added].sort(first === null ? compareUtf8 : memberOrder(first));
-      known.representative = known.members[0];
+      known.representative = known.members[0]!; // added is not empty
       for (const m of added) nodeOf.set(m, known);
     }
     return known;
@@ -212,8 +214,9 @@ function inconsistentTaxonomy(classes: readonly IRI[]): Taxonomy {
 function ancestors(start: readonly TaxonomyNode[], top: TaxonomyNode): TaxonomyNode[] {
   const seen = new Set<TaxonomyNode>([top, ...start]);
   const out = [...seen];
-  for (let i = 0; i < out.length; i++) {
-    for (const p of out[i].parents) {
+  // the loop also visits the ancestors found meanwhile
+  for (const n of out) {
+    for (const p of n.parents) {
       if (seen.has(p)) continue;
       seen.add(p);
       out.push(p);
@@ -270,16 +273,38 @@ function prepare(axioms: Iterable<Axiom>): Prepared {
   return { dir, request, response: path.join(dir, 'response.xml'), input };
 }
 
-/** The command: a shell that sets the memory bound and a private umask, then becomes Konclude. */
+/**
+ * The command: a shell that sets the memory bound and a private umask, starts Konclude and holds its lifeline.
+ * The shell's stdin is a pipe from the thread that started the run; it reads end-of-file when the thread cuts
+ * it (a time bound, a cancellation) or once that thread or its process is gone (a terminated pool thread, a
+ * server that exits or is killed), when no `finally` of ours may run: the watcher then removes the run's
+ * directory and kills the whole process group (the shell leads it). When Konclude ends first, the shell
+ * stops the watcher; a signal that ended Konclude ends the shell too.
+ */
+const SCRIPT = [
+  'ulimit -v "$1" && umask 077 && dir=$2 && shift 2 || exit 125',
+  'exec 3<&0 0</dev/null',
+  '"$@" 3<&- &',
+  'k=$!',
+  '{ cat <&3; rm -rf "$dir"; kill -KILL 0; } >/dev/null 2>&1 &',
+  'w=$!',
+  'exec 3<&-',
+  'wait "$k"',
+  's=$?',
+  'kill "$w"',
+  '[ "$s" -le 128 ] || kill -"$((s - 128))" "$$"',
+  'exit "$s"',
+].join('\n');
+
 function command(config: KoncludeConfig, p: Prepared): [string, string[]] {
-  const script = 'ulimit -v "$1" && umask 077 && shift && exec "$@"';
   return [
     '/bin/sh',
     [
       '-c',
-      script,
+      SCRIPT,
       'konclude',
       String(config.memoryMb * 1024),
+      p.dir,
       config.path,
       'owllinkfile',
       '-w',
@@ -321,34 +346,17 @@ const boundOf = (config: KoncludeConfig, options: ElOptions) =>
   );
 
 /**
- * Classifies and realizes the axioms with Konclude, blocking the calling thread (for the explanation
- * search, which asks many small questions in a row): the process is killed at the time bound.
- */
-export function koncludeSync(axioms: Iterable<Axiom>, config: KoncludeConfig, options: ElOptions = {}): ElResult {
-  const bound = boundOf(config, options);
-  const p = prepare(axioms);
-  try {
-    const [cmd, args] = command(config, p);
-    const out = spawnSync(cmd, args, { timeout: bound, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 1 << 26 });
-    if (out.error !== undefined && (out.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw new ReasonerTimeout(bound);
-    if (out.error !== undefined) throw new KoncludeFailure(`cannot run Konclude: ${out.error.message}`);
-    if (out.signal === 'SIGKILL') throw new ReasonerTimeout(bound);
-    return readResult(p, out.status, out.signal, out.stdout + out.stderr, config);
-  } finally {
-    rmSync(p.dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * The same as a child process the caller's thread keeps serving beside: killed at the time bound or as
- * soon as the cancellation flag is raised.
+ * Classifies and realizes the axioms with Konclude, a child process the caller's thread keeps serving beside:
+ * killed at the time bound, as soon as the cancellation flag is raised, and when the thread or process that
+ * started it is gone (the lifeline of `command`), so no Konclude process outlives the call.
  */
 export async function konclude(axioms: Iterable<Axiom>, config: KoncludeConfig, options: ElOptions = {}): Promise<ElResult> {
   const bound = boundOf(config, options);
   const p = prepare(axioms);
   try {
     const [cmd, args] = command(config, p);
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // detached: the shell leads a process group of its own, the one its lifeline's watcher kills
+    const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let output = '';
     const keep = (b: Buffer) => {
       if (output.length < 1 << 16) output += b.toString('utf8');
@@ -358,7 +366,8 @@ export async function konclude(axioms: Iterable<Axiom>, config: KoncludeConfig, 
     let stopped: 'timeout' | 'cancelled' | null = null;
     const stop = (why: 'timeout' | 'cancelled') => {
       stopped ??= why;
-      child.kill('SIGKILL');
+      // cutting the lifeline stops the run as the thread's end would: files removed, processes killed
+      child.stdin.destroy();
     };
     const timer = setTimeout(() => stop('timeout'), bound);
     const poll =
@@ -369,6 +378,8 @@ export async function konclude(axioms: Iterable<Axiom>, config: KoncludeConfig, 
           }, POLL_MS);
     const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
       child.on('error', (err) => reject(new KoncludeFailure(`cannot run Konclude: ${err.message}`)));
+      // the shell is gone: the lifeline's end lets its watcher go too
+      child.on('exit', () => child.stdin.destroy());
       child.on('close', (code, sig) => resolve([code, sig]));
     }).finally(() => {
       clearTimeout(timer);
@@ -400,8 +411,8 @@ export function probeKonclude(configured: string | null, env: NodeJS.ProcessEnv 
   for (const file of candidates) {
     const out = spawnSync(file, ['-h'], { encoding: 'utf8', timeout: 10_000, killSignal: 'SIGKILL' });
     if (out.error !== undefined) continue;
-    const m = /Version v?([0-9][^\s,]*)/.exec(out.stdout + out.stderr);
-    if (m !== null) return { path: file, version: m[1] };
+    const version = /Version v?([0-9][^\s,]*)/.exec(out.stdout + out.stderr)?.[1];
+    if (version !== undefined) return { path: file, version };
   }
   return null;
 }

@@ -356,13 +356,13 @@ export class OntologyIndex {
 
   /** Whether r ⊑ s in the role closure (both roles known when the role tables were built). */
   isSubRole(r: number, s: number): boolean {
-    return (this.supBits[r * this.roleWords + (s >>> 5)] & (1 << (s & 31))) !== 0;
+    return (this.supBits[r * this.roleWords + (s >>> 5)]! & (1 << (s & 31))) !== 0;
   }
 
   /** The context a positive ∃r.C leads to: C, or C ⊓ ranges(r) when r (or a super-role) has ranges. */
   fillerRoot(exist: number): number {
-    const f = this.right[exist];
-    const rs = this.ranges[this.left[exist]];
+    const f = this.right[exist]!;
+    const rs = this.ranges[this.left[exist]!];
     if (rs === undefined || rs.length === 0 || this.kind[f] === Kind.Nominal) return f;
     return this.conjunction([f, ...rs], POS);
   }
@@ -392,9 +392,13 @@ export class OntologyIndex {
         return;
       case 'EquivalentClasses':
         // Both directions between the first class and each other one, each kept or left out alone.
-        for (let i = 1; i < ax.classes.length; i++) {
-          this.subsumption(ax.classes[0], ax.classes[i]);
-          this.subsumption(ax.classes[i], ax.classes[0]);
+        {
+          const [first, ...others] = ax.classes;
+          if (first === undefined) return;
+          for (const other of others) {
+            this.subsumption(first, other);
+            this.subsumption(other, first);
+          }
         }
         return;
       case 'DisjointClasses':
@@ -416,7 +420,7 @@ export class OntologyIndex {
       }
       case 'EquivalentObjectProperties': {
         const rs = ax.properties.map((p) => this.role(p)).filter((r) => r >= 0);
-        for (let i = 0; i < rs.length; i++) this.subRole(rs[i], rs[(i + 1) % rs.length]);
+        for (const [i, r] of rs.entries()) this.subRole(r, rs[(i + 1) % rs.length]!);
         return;
       }
       case 'SubPropertyChainOf':
@@ -457,7 +461,7 @@ export class OntologyIndex {
       }
       case 'SameIndividual': {
         const ns = ax.individuals.map((i) => this.nominal(i));
-        for (let i = 0; i < ns.length; i++) this.addTold(ns[i], ns[(i + 1) % ns.length]);
+        for (const [i, n] of ns.entries()) this.addTold(n, ns[(i + 1) % ns.length]!);
         return;
       }
       case 'DifferentIndividuals':
@@ -471,7 +475,7 @@ export class OntologyIndex {
         this.subData(ax.sub, ax.sup);
         return;
       case 'EquivalentDataProperties':
-        for (let i = 0; i < ax.properties.length; i++) this.subData(ax.properties[i], ax.properties[(i + 1) % ax.properties.length]);
+        for (const [i, p] of ax.properties.entries()) this.subData(p, ax.properties[(i + 1) % ax.properties.length]!);
         return;
       case 'DataPropertyRange':
       case 'FunctionalDataProperty':
@@ -557,9 +561,8 @@ export class OntologyIndex {
       id = this.newConcept(Kind.Atom, -1, -1);
       this.classes.set(iri, id);
       this.classIris.set(id, iri);
-      this.uses[id] = 0;
     }
-    this.uses[id] += this.retracted === null ? 1 : -1;
+    this.uses[id] = (this.uses[id] ?? 0) + (this.retracted === null ? 1 : -1);
     return id;
   }
 
@@ -581,29 +584,29 @@ export class OntologyIndex {
     if (id === undefined) {
       id = this.newConcept(Kind.Nominal, -1, -1);
       this.individuals.set(ind, id);
-      this.uses[id] = 0;
     }
-    this.uses[id] += this.retracted === null ? 1 : -1;
+    this.uses[id] = (this.uses[id] ?? 0) + (this.retracted === null ? 1 : -1);
     return id;
   }
 
   /** Records that concept `c` occurs with polarity `pol`, registering its rules the first time. */
   private mark(c: number, pol: number): number {
-    const added = pol & ~this.polarity[c];
+    // c is an interned concept: it has its entry in every per-concept table
+    const added = pol & ~this.polarity[c]!;
     if (added === 0) return c;
-    this.polarity[c] |= added;
+    this.polarity[c]! |= added;
     this.delta.concepts.add(c);
     const k = this.kind[c];
     if (added & NEG) {
       if (k === Kind.Conj) {
-        const a = this.left[c];
-        const b = this.right[c];
+        const a = this.left[c]!;
+        const b = this.right[c]!;
         (this.negConj[a] ??= []).push(b, c);
         (this.negConj[b] ??= []).push(a, c);
         this.delta.concepts.add(a).add(b);
       } else if (k === Kind.Exist) {
-        const r = this.left[c];
-        const f = this.right[c];
+        const r = this.left[c]!;
+        const f = this.right[c]!;
         (this.negExistByFiller[f] ??= []).push(c);
         (this.negExistByRole[r] ??= []).push(c);
         if (r === this.topRole) {
@@ -612,12 +615,12 @@ export class OntologyIndex {
         }
         this.delta.concepts.add(f);
       } else if (k === Kind.Self) {
-        (this.negSelfByRole[this.left[c]] ??= []).push(c);
+        (this.negSelfByRole[this.left[c]!] ??= []).push(c);
         this.delta.rolesChanged = true;
       }
     }
     if (added & POS && k === Kind.Compl) {
-      const d = this.left[c];
+      const d = this.left[c]!;
       (this.complOf[d] ??= []).push(c);
       this.delta.concepts.add(d);
     }
@@ -626,7 +629,7 @@ export class OntologyIndex {
 
   /** The concept of kind k over (l, r), interned by its integer key in the map of that kind. */
   private keyedConcept(k: Kind, l: number, r: number, pol: number): number {
-    const table = this.keyed[k];
+    const table = this.keyed[k]!; // one map per kind
     const key = l * 0x4000000 + r + 1;
     let id = table.get(key);
     if (id === undefined) {
@@ -651,9 +654,10 @@ export class OntologyIndex {
 
   /** A binarized conjunction of concept ids (duplicates removed, canonical order). */
   conjunction(ops: readonly number[], pol: number): number {
-    const sorted = [...new Set(ops)].sort((a, b) => a - b);
-    let acc = this.mark(sorted[0], pol);
-    for (let i = 1; i < sorted.length; i++) acc = this.conj2(acc, this.mark(sorted[i], pol), pol);
+    const [first, ...rest] = [...new Set(ops)].sort((a, b) => a - b);
+    if (first === undefined) return this.mark(THING, pol); // the empty conjunction
+    let acc = this.mark(first, pol);
+    for (const op of rest) acc = this.conj2(acc, this.mark(op, pol), pol);
     return acc;
   }
 
@@ -681,7 +685,7 @@ export class OntologyIndex {
       this.dataKeys.set(key, id);
       this.dataInfo.set(id, { property: p, value, range });
     }
-    if (pol & ~this.polarity[id]) this.dataDirty = true;
+    if (pol & ~this.polarity[id]!) this.dataDirty = true;
     return this.mark(id, pol);
   }
 
@@ -689,7 +693,7 @@ export class OntologyIndex {
     const r = this.role(p);
     if (r < 0) return this.opaque(ce, Kind.Opaque, pol, true);
     const f =
-      filler.kind === 'ObjectOneOf' && filler.individuals.length === 1 ? this.nominal(filler.individuals[0]) : this.concept(filler, pol);
+      filler.kind === 'ObjectOneOf' && filler.individuals.length === 1 ? this.nominal(filler.individuals[0]!) : this.concept(filler, pol);
     return this.exist(r, f, pol);
   }
 
@@ -714,13 +718,15 @@ export class OntologyIndex {
         // {a} ⊑ C is EL; C ⊑ {a} (outside an existential filler) needs nominal merging, which is not done.
         if (pol & POS) this.axiomUnsupported = true;
         const ns = ce.individuals.map((i) => this.mark(this.nominal(i), pol));
-        if (ns.length === 1) return ns[0];
+        const [only] = ns;
+        if (ns.length === 1 && only !== undefined) return only;
         const u = this.opaque(ce, Kind.Union, pol, false);
         for (const n of ns) this.addTold(n, u);
         return u;
       }
       case 'ObjectUnionOf': {
-        if (ce.operands.length === 1) return this.concept(ce.operands[0], pol);
+        const [only] = ce.operands;
+        if (ce.operands.length === 1 && only !== undefined) return this.concept(only, pol);
         if (pol & POS) this.axiomUnsupported = true;
         const u = this.opaque(ce, Kind.Union, pol, false);
         for (const o of ce.operands) this.addTold(this.concept(o, NEG), u);
@@ -788,24 +794,26 @@ export class OntologyIndex {
   private chain(chain: readonly ObjectPropertyExpression[], sup: ObjectPropertyExpression): void {
     const s = this.role(sup);
     const rs = chain.map((p) => this.role(p));
-    if (s < 0 || rs.some((r) => r < 0)) return;
-    if (rs.length === 1) {
-      this.subRole(rs[0], s);
+    const first = rs[0];
+    const last = rs.pop();
+    if (s < 0 || first === undefined || last === undefined || rs.some((r) => r < 0) || last < 0) return;
+    if (rs.length === 0) {
+      this.subRole(last, s);
       return;
     }
     // r1∘r2∘...∘rn ⊑ s  becomes  r1∘r2 ⊑ u1, u1∘r3 ⊑ u2, ..., u(n-2)∘rn ⊑ s with fresh roles shared by prefix.
-    let acc = rs[0];
-    for (let i = 1; i < rs.length - 1; i++) {
-      const key = acc * 0x4000000 + rs[i];
+    let acc = first;
+    for (const r of rs.slice(1)) {
+      const key = acc * 0x4000000 + r;
       let u = this.chainRoles.get(key);
       if (u === undefined) {
         u = this.newRole(null);
         this.chainRoles.set(key, u);
-        this.chains.push(acc, rs[i], u);
+        this.chains.push(acc, r, u);
       }
       acc = u;
     }
-    this.chains.push(acc, rs[rs.length - 1], s);
+    this.chains.push(acc, last, s);
     this.delta.rolesChanged = true;
   }
 
@@ -828,26 +836,32 @@ export class OntologyIndex {
       this.superRoleSet.push(seen);
       this.superRoles.push([...seen]);
     }
+    // the tables below have an entry per role id (0 .. n-1), and chains holds (r1, r2, s) triples of them
     this.roleWords = (n + 31) >>> 5;
     this.supBits = new Uint32Array(n * this.roleWords);
-    for (let r = 0; r < n; r++) for (const s of this.superRoles[r]) this.supBits[r * this.roleWords + (s >>> 5)] |= 1 << (s & 31);
     const subRoles: number[][] = Array.from({ length: n }, () => []);
-    for (let r = 0; r < n; r++) for (const s of this.superRoles[r]) subRoles[s].push(r);
+    for (const [r, sups] of this.superRoles.entries()) {
+      for (const s of sups) {
+        this.supBits[r * this.roleWords + (s >>> 5)]! |= 1 << (s & 31);
+        subRoles[s]!.push(r);
+      }
+    }
     // Only compositions into roles that can matter are kept: roles with negative existentials (or their
     // sub-roles), roles that compose further, and roles below owl:bottomObjectProperty.
     const base = new Uint8Array(n);
     for (let r = 0; r < n; r++) if (this.negExistByRole[r] !== undefined || r === bottom) base[r] = 1;
-    for (let i = 0; i < this.chains.length; i += 3) base[this.chains[i]] = base[this.chains[i + 1]] = 1;
+    const chains = this.chains;
+    for (let i = 0; i < chains.length; i += 3) base[chains[i]!] = base[chains[i + 1]!] = 1;
     const useful = this.superRoles.map((sups) => sups.some((s) => base[s] === 1));
     this.comp = new Map();
     this.firstRoles = [];
-    for (let i = 0; i < this.chains.length; i += 3) {
-      const [a, b, s] = [this.chains[i], this.chains[i + 1], this.chains[i + 2]];
+    for (let i = 0; i < chains.length; i += 3) {
+      const s = chains[i + 2]!;
       if (!useful[s]) continue;
-      for (const r1 of subRoles[a]) {
+      for (const r1 of subRoles[chains[i]!]!) {
         let m = this.comp.get(r1);
         if (m === undefined) this.comp.set(r1, (m = new Map()));
-        for (const r2 of subRoles[b]) {
+        for (const r2 of subRoles[chains[i + 1]!]!) {
           const list = m.get(r2);
           if (list === undefined) {
             m.set(r2, [s]);
@@ -866,22 +880,22 @@ export class OntologyIndex {
     this.absorbing = this.absorbingRoles(n);
     this.ranges = [];
     this.bottomRole = new Uint8Array(n);
-    for (let r = 0; r < n; r++) {
+    for (const [r, sups] of this.superRoles.entries()) {
       const rs = new Set<number>();
-      for (const s of this.superRoles[r]) for (const c of this.toldRanges[s] ?? []) rs.add(c);
+      for (const s of sups) for (const c of this.toldRanges[s] ?? []) rs.add(c);
       this.ranges.push([...rs]);
-      if (bottom >= 0 && this.superRoleSet[r].has(bottom)) this.bottomRole[r] = 1;
+      if (bottom >= 0 && sups.includes(bottom)) this.bottomRole[r] = 1;
     }
-    for (let i = 0; i < this.nominalRanges.length; i += 2) {
-      for (const c of this.ranges[this.nominalRanges[i]]) {
-        const b = this.nominalRanges[i + 1];
-        if (!(this.told[b] ?? []).includes(c)) this.addTold(b, c);
-      }
+    // (role, nominal) pairs
+    const nominalRanges = this.nominalRanges;
+    for (let i = 0; i < nominalRanges.length; i += 2) {
+      const b = nominalRanges[i + 1]!;
+      for (const c of this.ranges[nominalRanges[i]!]!) if (!(this.told[b] ?? []).includes(c)) this.addTold(b, c);
     }
     // A positive ObjectHasSelf(r) (reflexivity included) puts its subject in the ranges of r.
-    for (let c = 0; c < this.kind.length; c++) {
-      if (this.kind[c] !== Kind.Self || (this.polarity[c] & POS) === 0) continue;
-      for (const d of this.ranges[this.left[c]]) if (!(this.told[c] ?? []).includes(d)) this.addTold(c, d);
+    for (const [c, k] of this.kind.entries()) {
+      if (k !== Kind.Self || (this.polarity[c]! & POS) === 0) continue;
+      for (const d of this.ranges[this.left[c]!]!) if (!(this.told[c] ?? []).includes(d)) this.addTold(c, d);
     }
   }
 
@@ -908,7 +922,7 @@ export class OntologyIndex {
    */
   private mostSpecific(roles: number[]): number[] {
     const sups = this.superRoleSet;
-    return roles.filter((s, i) => !roles.some((t, j) => j !== i && sups[t].has(s) && (!sups[s].has(t) || j < i)));
+    return roles.filter((s, i) => !roles.some((t, j) => j !== i && sups[t]!.has(s) && (!sups[s]!.has(t) || j < i)));
   }
 
   private bottomProperty(): object {
@@ -944,9 +958,10 @@ export class OntologyIndex {
   private linkDataRestrictions(): void {
     if (!this.dataDirty) return;
     this.dataDirty = false;
-    const negs = [...this.dataInfo.keys()].filter((c) => this.polarity[c] & NEG);
+    // data restrictions are interned concepts, with a polarity each
+    const negs = [...this.dataInfo.keys()].filter((c) => this.polarity[c]! & NEG);
     for (const [x, ix] of this.dataInfo) {
-      if ((this.polarity[x] & POS) === 0) continue;
+      if ((this.polarity[x]! & POS) === 0) continue;
       const sup = this.dataSuper(ix.property);
       if ([...sup].some((q) => q.iri === OWL_BOTTOM_DATA_PROPERTY) && !(this.told[x] ?? []).includes(NOTHING)) this.addTold(x, NOTHING);
       for (const y of negs) {

@@ -222,8 +222,7 @@ function classificationData(p: Held, load: LoadReport, a: EngineAnswer, started:
   const memberCounts = new Int32Array(nodes.length);
   const parents: number[] = [];
   const parentCounts = new Int32Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) {
-    const n = nodes[i];
+  for (const [i, n] of nodes.entries()) {
     for (const m of n.members) members.push(m);
     memberCounts[i] = n.members.length;
     for (const x of n.parents) parents.push(index.get(x)!);
@@ -231,8 +230,8 @@ function classificationData(p: Held, load: LoadReport, a: EngineAnswer, started:
   }
   const types: number[] = [];
   const typeCounts = new Int32Array(p.individuals.length);
-  for (let i = 0; i < p.individuals.length; i++) {
-    const direct = r.types(namedIndividual(p.individuals[i]), true);
+  for (const [i, individual] of p.individuals.entries()) {
+    const direct = r.types(namedIndividual(individual), true);
     for (const n of direct) types.push(index.get(n)!);
     typeCounts[i] = direct.length;
   }
@@ -267,7 +266,8 @@ function reachable(start: TaxonomyNode, next: (n: TaxonomyNode) => readonly Taxo
     }
   };
   visit(start);
-  for (let i = 0; i < out.length; i++) visit(out[i]);
+  // the loop also visits the nodes found meanwhile
+  for (const n of out) visit(n);
   return out;
 }
 
@@ -279,6 +279,7 @@ function members(nodes: readonly TaxonomyNode[], skip: IRI, nothing: boolean): I
 
 async function queryData(p: Held, task: QueryTask, started: number): Promise<QueryData> {
   const [q] = decodeAxioms(task.queryAxiom);
+  if (q === undefined) throw new Error('the query task carries no query axiom');
   // the query axiom goes first, so when unsupported it is at the head of the bounded sample
   const a = await reason(task, [q, ...p.axiomList]);
   const r = a.result;

@@ -95,15 +95,23 @@ function changeSince(base: Snapshot, snap: Snapshot): Shipment {
 function groups<T>(flat: ArrayLike<T>, counts: Int32Array): T[][] {
   const out: T[][] = new Array(counts.length);
   let at = 0;
-  for (let i = 0; i < counts.length; i++) {
-    const g: T[] = new Array(counts[i]);
-    for (let k = 0; k < counts[i]; k++) g[k] = flat[at++];
-    out[i] = g;
+  for (const [i, count] of counts.entries()) {
+    out[i] = Array.from({ length: count }, () => flat[at++]!); // the counts add up to flat's length
   }
   return out;
 }
 
 const lines = (s: string): string[] => (s === '' ? [] : s.split('\n'));
+
+/**
+ * A node's (or an individual's) entry in a table of a classification: node indexes come from the
+ * classification's own tables (nodeOf, parents, children, direct types), each of which has an entry per node.
+ */
+function at<T>(table: readonly T[], i: number): T {
+  const entry = table[i];
+  if (entry === undefined) throw new Error(`classification: no entry ${i}`);
+  return entry;
+}
 
 /** A finished classification as the window reads it: taxonomy navigation over IRIs. */
 export class Classification {
@@ -128,13 +136,13 @@ export class Classification {
     this.directTypes = groups(data.directTypes, data.directTypeCounts);
     this.children = this.members.map(() => []);
     this.directInstances = this.members.map(() => []);
-    for (let i = 0; i < this.members.length; i++) {
-      for (const m of this.members[i]) this.nodeOf.set(m, i);
-      for (const p of this.parents[i]) this.children[p].push(i);
+    for (const [i, members] of this.members.entries()) {
+      for (const m of members) this.nodeOf.set(m, i);
+      for (const p of at(this.parents, i)) at(this.children, p).push(i);
     }
-    for (let i = 0; i < this.individuals.length; i++) {
-      this.individualOf.set(this.individuals[i], i);
-      for (const t of this.directTypes[i]) this.directInstances[t].push(i);
+    for (const [i, individual] of this.individuals.entries()) {
+      this.individualOf.set(individual, i);
+      for (const t of at(this.directTypes, i)) at(this.directInstances, t).push(i);
     }
   }
 
@@ -158,37 +166,37 @@ export class Classification {
   /** Named classes equivalent to `cls` (itself excluded). */
   equivalents(cls: IRI): IRI[] {
     const n = this.nodeOf.get(cls);
-    return n === undefined ? [] : this.members[n].filter((m) => m !== cls);
+    return n === undefined ? [] : at(this.members, n).filter((m) => m !== cls);
   }
 
   superclasses(cls: IRI, direct: boolean): IRI[] {
     const n = this.nodeOf.get(cls);
     if (n === undefined) return [];
-    const start = this.parents[n];
-    return this.membersOf(direct ? start : this.closure(start, (i) => this.parents[i]), null);
+    const start = at(this.parents, n);
+    return this.membersOf(direct ? start : this.closure(start, (i) => at(this.parents, i)), null);
   }
 
   /** Subclasses, owl:Nothing and unsatisfiable classes left out. */
   subclasses(cls: IRI, direct: boolean): IRI[] {
     const n = this.nodeOf.get(cls);
     if (n === undefined) return [];
-    const start = this.children[n];
-    return this.membersOf(direct ? start : this.closure(start, (i) => this.children[i]), this.members.length - 1);
+    const start = at(this.children, n);
+    return this.membersOf(direct ? start : this.closure(start, (i) => at(this.children, i)), this.members.length - 1);
   }
 
   types(individual: IRI, direct: boolean): IRI[] {
     const i = this.individualOf.get(individual);
     if (i === undefined) return [];
-    const start = this.directTypes[i];
-    return this.membersOf(direct ? start : this.closure(start, (k) => this.parents[k]), null);
+    const start = at(this.directTypes, i);
+    return this.membersOf(direct ? start : this.closure(start, (k) => at(this.parents, k)), null);
   }
 
   instances(cls: IRI, direct: boolean): IRI[] {
     const n = this.nodeOf.get(cls);
     if (n === undefined) return [];
-    const nodes = direct ? [n] : this.closure([n], (i) => this.children[i]);
+    const nodes = direct ? [n] : this.closure([n], (i) => at(this.children, i));
     const out = new Set<IRI>();
-    for (const k of nodes) for (const i of this.directInstances[k]) out.add(this.individuals[i]);
+    for (const k of nodes) for (const i of at(this.directInstances, k)) out.add(at(this.individuals, i));
     return [...out].sort();
   }
 
@@ -209,7 +217,7 @@ export class Classification {
 
   private membersOf(nodes: readonly number[], skipNode: number | null): IRI[] {
     const out: IRI[] = [];
-    for (const i of nodes) if (i !== skipNode) for (const m of this.members[i]) if (m !== OWL_NOTHING) out.push(m);
+    for (const i of nodes) if (i !== skipNode) for (const m of at(this.members, i)) if (m !== OWL_NOTHING) out.push(m);
     return out;
   }
 }

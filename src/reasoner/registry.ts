@@ -296,16 +296,17 @@ function containsRun(hay: readonly string[], needle: readonly string[]): boolean
 export function resolveReasoner(reference: string, installed: readonly ReasonerInfo[] = reasoners()): ReferenceOutcome {
   const ref = reference.trim().toLowerCase();
   const exact = installed.filter((r) => r.id.toLowerCase() === ref || r.name.toLowerCase() === ref);
-  if (exact.length === 1) return { kind: 'match', reasoner: exact[0] };
-  if (exact.length > 1) return { kind: 'ambiguous', candidates: exact };
+  const [pinned, ...others] = exact;
+  if (pinned !== undefined) return others.length === 0 ? { kind: 'match', reasoner: pinned } : { kind: 'ambiguous', candidates: exact };
   const wanted = tokens(reference);
   const hits = installed.filter((r) => {
     const nameTokens = tokens(r.name);
     const versionless = nameTokens[nameTokens.length - 1] === r.version.toLowerCase() ? nameTokens.slice(0, -1) : nameTokens;
     return containsRun(versionless, wanted);
   });
-  if (hits.length === 1) return { kind: 'match', reasoner: hits[0] };
-  return hits.length === 0 ? { kind: 'none' } : { kind: 'ambiguous', candidates: hits };
+  const [hit, ...more] = hits;
+  if (hit === undefined) return { kind: 'none' };
+  return more.length === 0 ? { kind: 'match', reasoner: hit } : { kind: 'ambiguous', candidates: hits };
 }
 
 const implementationDigests = new Map<ReasonerId, string>();

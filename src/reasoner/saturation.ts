@@ -15,6 +15,10 @@
 // (see apply), and links absorbed by a transitive role are not composed with it again (see addLink).
 // Saturation is monotone, so more axioms can be indexed later and the saturation continued (see refire);
 // after removals, the part that may depend on them is reset and saturated again (see retract).
+// Ids index dense tables: each concept id has its entry in every per-concept table of the index, each role id
+// in every per-role one, each context root in `contexts` once its context exists, and a context's lists by
+// role (backRoles/backSources/backBase, fwdRoles/fwdTargets, negRoles/negExists) run in parallel. The `!`
+// on such reads rest on that.
 
 import { IntSet, IntStack } from './int-set.js';
 import { Kind, NOTHING, OntologyIndex, POS, THING } from './normalize.js';
@@ -110,11 +114,10 @@ export class Saturation {
   refire(concepts: ReadonlySet<number>): void {
     if (concepts.size === 0) return;
     const cs = [...concepts];
-    const roots = this.roots;
     const contexts = this.contexts;
-    for (let i = 0; i < roots.length; i++) {
-      const subs = contexts[roots[i]]!.subs;
-      for (let j = 0; j < cs.length; j++) if (subs.has(cs[j])) this.refires.push2(roots[i], cs[j]);
+    for (const root of this.roots) {
+      const subs = contexts[root]!.subs;
+      for (const c of cs) if (subs.has(c)) this.refires.push2(root, c);
     }
   }
 
@@ -147,10 +150,11 @@ export class Saturation {
           break;
         }
     }
-    for (let i = 0; i < queue.length; i++) {
-      for (const sources of contexts[queue[i]]!.backSources) {
+    // the loop also visits the roots marked meanwhile
+    for (const root of queue) {
+      for (const sources of contexts[root]!.backSources) {
         const items = sources.items;
-        for (let k = 0; k < sources.size; k++) mark(items[k]);
+        for (let k = 0; k < sources.size; k++) mark(items[k]!);
       }
     }
     for (const target of this.linkTargets(queue)) if (reset[target] === 0) dropSources(contexts[target]!, reset, queue);
@@ -181,12 +185,13 @@ export class Saturation {
       const subs = this.contexts[root]!.subs;
       const items = subs.items;
       for (let k = 0; k < subs.size; k++) {
-        const c = items[k];
-        if (ix.kind[c] === Kind.Exist && (ix.polarity[c] & POS) !== 0) visit(this.fillerRoot(c));
+        const c = items[k]!;
+        if (ix.kind[c] === Kind.Exist && (ix.polarity[c]! & POS) !== 0) visit(this.fillerRoot(c));
       }
     }
-    for (let i = 0; i < out.length; i++) {
-      const fwd = this.contexts[out[i]]!.fwdTargets;
+    // the loop also visits the targets found meanwhile
+    for (const root of out) {
+      const fwd = this.contexts[root]!.fwdTargets;
       if (fwd !== null) for (const targets of fwd) for (const t of targets) visit(t);
     }
     return out;
@@ -203,11 +208,12 @@ export class Saturation {
     const refires = this.refires;
     const contexts = this.contexts;
     let steps = 0;
+    // each stack holds whole entries (pairs or triples), so a non-empty one has its last entry in full
     for (;;) {
       if (concepts.length > 0) {
         const n = (concepts.length -= 2);
-        const ctx = contexts[concepts.data[n]]!;
-        const v = concepts.data[n + 1];
+        const ctx = contexts[concepts.data[n]!]!;
+        const v = concepts.data[n + 1]!;
         const c = v >> 1;
         if (ctx.bottom) continue;
         if (ctx.subs.add(c)) {
@@ -222,11 +228,12 @@ export class Saturation {
       } else if (links.length > 0) {
         const n = (links.length -= 3);
         const d = links.data;
-        this.addLink(contexts[d[n]]!, d[n + 1], d[n + 2] >> 1, (d[n + 2] & 1) === 1);
+        const flagged = d[n + 2]!;
+        this.addLink(contexts[d[n]!]!, d[n + 1]!, flagged >> 1, (flagged & 1) === 1);
       } else if (refires.length > 0) {
         const n = (refires.length -= 2);
-        const ctx = contexts[refires.data[n]]!;
-        const c = refires.data[n + 1];
+        const ctx = contexts[refires.data[n]!]!;
+        const c = refires.data[n + 1]!;
         if (!ctx.bottom) this.apply(ctx, c, true, false);
       } else break;
       if ((++steps & 0x3fff) === 0) {
@@ -257,7 +264,7 @@ export class Saturation {
   /** Whether c is decomposed only when it arrives otherwise than by composition (see apply). */
   private skippable(c: number): boolean {
     const ix = this.ix;
-    return ix.kind[c] === Kind.Exist && (ix.polarity[c] & POS) !== 0 && ix.kind[ix.right[c]] !== Kind.Nominal;
+    return ix.kind[c] === Kind.Exist && (ix.polarity[c]! & POS) !== 0 && ix.kind[ix.right[c]!] !== Kind.Nominal;
   }
 
   /** Queues c ∈ S(x), derived by a composition rule, unless it is known already. */
@@ -282,18 +289,19 @@ export class Saturation {
       return;
     }
     const told = ix.told[c];
-    if (told !== undefined) for (let i = 0; i < told.length; i++) this.derive(x, told[i]);
-    if (ix.polarity[c] & POS) {
+    if (told !== undefined) for (const d of told) this.derive(x, d);
+    if (ix.polarity[c]! & POS) {
       const k = ix.kind[c];
       if (!composed || !(k === Kind.Conj || this.skippable(c))) this.decompose(ctx, c);
     }
     const conj = ix.negConj[c];
     if (conj !== undefined) {
       const subs = ctx.subs;
-      for (let i = 0; i < conj.length; i += 2) if (subs.has(conj[i])) this.deriveComposed(x, conj[i + 1]);
+      // (other, conjunction) pairs
+      for (let i = 0; i < conj.length; i += 2) if (subs.has(conj[i]!)) this.deriveComposed(x, conj[i + 1]!);
     }
     const exists = ix.negExistByFiller[c];
-    if (exists !== undefined) for (let i = 0; i < exists.length; i++) this.negativeExistential(ctx, exists[i], again);
+    if (exists !== undefined) for (const e of exists) this.negativeExistential(ctx, e, again);
     const compls = ix.complOf[c];
     if (compls !== undefined) for (const n of compls) if (ctx.subs.has(n)) this.derive(x, NOTHING);
     const groups = ix.disjoint[c];
@@ -312,7 +320,7 @@ export class Saturation {
   /** The filler of the negative ∃s.C (e) is in ctx: every source linked by a sub-role of s gets e. */
   private negativeExistential(ctx: Context, e: number, again: boolean): void {
     const ix = this.ix;
-    const s = ix.left[e];
+    const s = ix.left[e]!;
     ctx.negRoles ??= [];
     ctx.negExists ??= [];
     const roles = ctx.negRoles;
@@ -321,15 +329,18 @@ export class Saturation {
     if (i === roles.length) {
       roles.push(s);
       ctx.negExists.push([e]);
-    } else if (!again || !ctx.negExists[i].includes(e)) ctx.negExists[i].push(e);
+    } else {
+      const group = ctx.negExists[i]!;
+      if (!again || !group.includes(e)) group.push(e);
+    }
     const backRoles = ctx.backRoles;
-    for (let j = 0; j < backRoles.length; j++) if (ix.isSubRole(backRoles[j], s)) this.deriveAll(ctx.backSources[j], e, true);
+    for (let j = 0; j < backRoles.length; j++) if (ix.isSubRole(backRoles[j]!, s)) this.deriveAll(ctx.backSources[j]!, e, true);
   }
 
   private deriveAll(sources: IntSet, c: number, composed: boolean): void {
     const items = sources.items;
-    if (composed) for (let k = 0; k < sources.size; k++) this.deriveComposed(items[k], c);
-    else for (let k = 0; k < sources.size; k++) this.derive(items[k], c);
+    if (composed) for (let k = 0; k < sources.size; k++) this.deriveComposed(items[k]!, c);
+    else for (let k = 0; k < sources.size; k++) this.derive(items[k]!, c);
   }
 
   /** Decomposition of a positively occurring concept. */
@@ -338,22 +349,22 @@ export class Saturation {
     const x = ctx.root;
     switch (ix.kind[c]) {
       case Kind.Conj:
-        this.derive(x, ix.left[c]);
-        this.derive(x, ix.right[c]);
+        this.derive(x, ix.left[c]!);
+        this.derive(x, ix.right[c]!);
         return;
       case Kind.Exist: {
         const root = this.fillerRoot(c);
         this.context(root);
-        this.links.push3(root, x, ix.left[c] << 1);
+        this.links.push3(root, x, ix.left[c]! << 1);
         return;
       }
       case Kind.Compl:
-        if (ctx.subs.has(ix.left[c])) this.derive(x, NOTHING);
+        if (ctx.subs.has(ix.left[c]!)) this.derive(x, NOTHING);
         return;
       case Kind.Self: {
-        const r = ix.left[c];
+        const r = ix.left[c]!;
         this.links.push3(x, x, r << 1);
-        for (const s of ix.superRoles[r]) {
+        for (const s of ix.superRoles[r]!) {
           const selfs = ix.negSelfByRole[s];
           if (selfs !== undefined) for (const e of selfs) this.derive(x, e);
         }
@@ -383,8 +394,9 @@ export class Saturation {
       ctx.backSources.push(new IntSet());
       ctx.backBase.push(null);
     }
-    if (!ctx.backSources[at].add(source)) return;
-    const t = ix.absorbing[r];
+    // at is r's place in the parallel lists, pushed just above if new
+    if (!ctx.backSources[at]!.add(source)) return;
+    const t = ix.absorbing[r]!;
     if (t >= 0 && !absorbed) (ctx.backBase[at] ??= new IntSet()).add(source);
     if (ctx.bottom || ix.bottomRole[r]) {
       this.derive(source, NOTHING);
@@ -393,9 +405,8 @@ export class Saturation {
     const negRoles = ctx.negRoles;
     if (negRoles !== null) {
       for (let i = 0; i < negRoles.length; i++) {
-        if (!ix.isSubRole(r, negRoles[i])) continue;
-        const es = ctx.negExists![i];
-        for (let j = 0; j < es.length; j++) this.deriveComposed(source, es[j]);
+        if (!ix.isSubRole(r, negRoles[i]!)) continue;
+        for (const e of ctx.negExists![i]!) this.deriveComposed(source, e);
       }
     }
     // r as the first role of a chain: source -r-> ctx -r2-> z  gives  source -s-> z
@@ -403,10 +414,10 @@ export class Saturation {
     if (byFirst !== undefined && ctx.fwdRoles !== null) {
       const fwdRoles = ctx.fwdRoles;
       for (let i = 0; i < fwdRoles.length; i++) {
-        const r2 = fwdRoles[i];
+        const r2 = fwdRoles[i]!;
         const sups = byFirst[r2];
         if (sups === undefined || (absorbed && r2 === t)) continue;
-        this.compose(ctx.fwdTargets![i], source, r, r2, sups);
+        this.compose(ctx.fwdTargets![i]!, source, r, r2, sups);
       }
     }
     // r as the second role: w -r1-> source -r-> ctx  gives  w -s-> ctx
@@ -433,7 +444,7 @@ export class Saturation {
 
   /** source -r1-> (a context) -r2-> each target: the links source -s-> target. */
   private compose(targets: number[], source: number, r1: number, r2: number, sups: number[]): void {
-    for (let k = 0; k < targets.length; k++) this.compose1(targets[k], source, r1, r2, sups);
+    for (const target of targets) this.compose1(target, source, r1, r2, sups);
   }
 
   /** Each w of `sources` -r1-> (a context) -r2-> target: the links w -s-> target not known already. */
@@ -442,12 +453,15 @@ export class Saturation {
     const ctx = this.contexts[target]!;
     const items = sources.items;
     const n = sources.size;
-    for (let i = 0; i < sups.length; i++) {
-      const s = sups[i];
+    for (const s of sups) {
       const flagged = (s << 1) | (absorbs && s === r1 ? 1 : 0);
       const known = ctx.sourcesOf(s);
-      if (known === undefined) for (let k = 0; k < n; k++) this.links.push3(target, items[k], flagged);
-      else for (let k = 0; k < n; k++) if (!known.has(items[k])) this.links.push3(target, items[k], flagged);
+      if (known === undefined) for (let k = 0; k < n; k++) this.links.push3(target, items[k]!, flagged);
+      else
+        for (let k = 0; k < n; k++) {
+          const w = items[k]!;
+          if (!known.has(w)) this.links.push3(target, w, flagged);
+        }
     }
   }
 
@@ -455,8 +469,7 @@ export class Saturation {
   private compose1(target: number, source: number, r1: number, r2: number, sups: number[]): void {
     const absorbs = this.ix.absorbing[r1] === r2;
     const ctx = this.contexts[target]!;
-    for (let i = 0; i < sups.length; i++) {
-      const s = sups[i];
+    for (const s of sups) {
       const known = ctx.sourcesOf(s);
       if (known === undefined || !known.has(source)) this.links.push3(target, source, (s << 1) | (absorbs && s === r1 ? 1 : 0));
     }
@@ -472,9 +485,9 @@ export class Saturation {
 
 /** Removes the link sources marked in `reset` (listed in `marked`) from a context's backward links. */
 function dropSources(ctx: Context, reset: Uint8Array, marked: readonly number[]): void {
-  for (let i = 0; i < ctx.backSources.length; i++) {
-    ctx.backSources[i] = withoutMarked(ctx.backSources[i], reset, marked);
-    const base = ctx.backBase[i];
+  for (const [i, sources] of ctx.backSources.entries()) {
+    ctx.backSources[i] = withoutMarked(sources, reset, marked);
+    const base = ctx.backBase[i] ?? null;
     if (base !== null) ctx.backBase[i] = withoutMarked(base, reset, marked);
   }
 }
@@ -490,10 +503,13 @@ function withoutMarked(set: IntSet, reset: Uint8Array, marked: readonly number[]
   }
   const items = set.items;
   let any = false;
-  for (let k = 0; k < set.size && !any; k++) any = reset[items[k]] === 1;
+  for (let k = 0; k < set.size && !any; k++) any = reset[items[k]!] === 1;
   if (!any) return set;
   const out = new IntSet();
-  for (let k = 0; k < set.size; k++) if (reset[items[k]] === 0) out.add(items[k]);
+  for (let k = 0; k < set.size; k++) {
+    const x = items[k]!;
+    if (reset[x] === 0) out.add(x);
+  }
   return out;
 }
 
@@ -506,5 +522,6 @@ function addForward(ctx: Context, r: number, target: number): void {
     ctx.fwdRoles.push(r);
     ctx.fwdTargets.push([]);
   }
-  ctx.fwdTargets[i].push(target);
+  // fwdTargets runs parallel to fwdRoles, where r is at i
+  ctx.fwdTargets[i]!.push(target);
 }

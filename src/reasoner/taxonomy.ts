@@ -84,7 +84,9 @@ export function consistentSaturation(ix: OntologyIndex, sat: Saturation): boolea
 }
 
 function newNode(members: IRI[], ids: number[]): MutableNode {
-  return { representative: members[0], members, ids, parents: [], children: [], seen: 0, covered: 0 };
+  const [representative] = members;
+  if (representative === undefined) throw new Error('taxonomy: a node without members');
+  return { representative, members, ids, parents: [], children: [], seen: 0, covered: 0 };
 }
 
 function emptyState(): TaxonomyState {
@@ -170,7 +172,7 @@ export function buildTaxonomy(
       const candidates = new Candidates(state);
       const subs = ctx.subs;
       for (let k = 0; k < subs.size; k++) {
-        const d = subs.items[k];
+        const d = subs.items[k]!;
         if (d > NOTHING && ix.kind[d] === Kind.Atom) candidates.add(nodeOfId[d]!);
       }
       return candidates.direct();
@@ -230,7 +232,7 @@ function rebuild(
     const subs = ctx.subs;
     const items = subs.items;
     for (let k = 0; k < subs.size; k++) {
-      const d = items[k];
+      const d = items[k]!;
       if (d <= NOTHING || ix.kind[d] !== Kind.Atom) continue;
       const n = nodeOfId[d];
       if (n !== undefined) candidates.add(n);
@@ -304,9 +306,7 @@ function bySize(sat: Saturation, roots: readonly number[]): number[] {
   const size = (d: number) => sat.contexts[d]!.subs.size;
   if (roots.some((d) => size(d) >= 0x400000)) return [...roots].sort((a, b) => size(a) - size(b));
   const keys = new Float64Array(roots.length);
-  for (let i = 0; i < roots.length; i++) keys[i] = size(roots[i]) * 0x80000000 + roots[i];
+  for (const [i, d] of roots.entries()) keys[i] = size(d) * 0x80000000 + d;
   keys.sort();
-  const out = new Array<number>(roots.length);
-  for (let i = 0; i < keys.length; i++) out[i] = keys[i] % 0x80000000;
-  return out;
+  return Array.from(keys, (key) => key % 0x80000000);
 }

@@ -82,6 +82,7 @@ function javaFloatingToString(value: number, shortest: string): string {
   const negative = value < 0;
   // shortest is like "1.2345e-7" from toExponential()
   const [m, e] = shortest.replace('-', '').split('e');
+  if (m === undefined || e === undefined) throw new Error(`not in exponential form: ${shortest}`);
   const digits = m.replace('.', '').replace(/0+$/, '') || '0';
   const exp = parseInt(e, 10) + 1; // value = 0.digits × 10^exp
   const abs = Math.abs(value);

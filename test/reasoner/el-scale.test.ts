@@ -211,18 +211,18 @@ test('incremental classification (taxonomy reused where nothing changed) equals 
   assert.equal(renderTaxonomy(inc.classify()), renderTaxonomy(classify(kept)));
 });
 
-test('athene classify output: taxonomy on stdout, notes on stderr', () => {
-  const ok = classifyAxioms([subClassOf(c('A'), c('B'))]);
+test('athene classify output: taxonomy on stdout, notes on stderr', async () => {
+  const ok = await classifyAxioms([subClassOf(c('A'), c('B'))]);
   assert.equal(ok.stdout, `SubClassOf(<${E}A> <${E}B>)\nSubClassOf(<${E}B> <http://www.w3.org/2002/07/owl#Thing>)\n`);
   assert.equal(ok.stderr, '');
-  const bad = classifyAxioms([
+  const bad = await classifyAxioms([
     subClassOf(c('A'), cls('http://www.w3.org/2002/07/owl#Nothing')),
     classAssertion(c('A'), namedIndividual(E + 'a')),
   ]);
   assert.equal(bad.stdout, '');
   assert.equal(bad.stderr, 'consistent: false\n');
-  const partial = classifyAxioms([objectPropertyCharacteristic('FunctionalObjectProperty', objectProperty(E + 'r'))]);
+  const partial = await classifyAxioms([objectPropertyCharacteristic('FunctionalObjectProperty', objectProperty(E + 'r'))]);
   assert.match(partial.stderr, /^complete: false \(1 axiom/);
-  const told = classifyAxioms([subClassOf(c('A'), objectSomeValuesFrom(objectProperty(E + 'r'), c('B')))], 'structural');
+  const told = await classifyAxioms([subClassOf(c('A'), objectSomeValuesFrom(objectProperty(E + 'r'), c('B')))], 'structural');
   assert.match(told.stderr, /complete: false/);
 });

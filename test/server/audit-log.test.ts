@@ -23,6 +23,7 @@ import {
   toolContext,
   type ServedClient,
 } from './support.js';
+import { at } from '../support/at.js';
 
 const IRI = 'http://example.org/zoo';
 const TTL = `@prefix owl: <http://www.w3.org/2002/07/owl#> .\n<${IRI}> a owl:Ontology .\n<${IRI}#Cat> a owl:Class .\n`;
@@ -77,7 +78,7 @@ test('allowed and denied calls (a path-policy refusal denied, a mistyped argumen
     ['get_entity', 'allowed', missing.isError ? (missing.body.error_code as string) : null],
     ['save_ontology', 'denied', 'authorization_denied'],
   ]);
-  const label = events[1];
+  const label = at(events, 1);
   assert.equal(label.gate.mutating, true);
   assert.deepEqual(
     label.change.arguments.map((a) => a.name),
@@ -85,7 +86,7 @@ test('allowed and denied calls (a path-policy refusal denied, a mistyped argumen
   );
   assert.equal(label.target.ontology_iri, IRI);
   assert.equal(label.client.client_id, 'static-token');
-  assert.match(events[0].policy_digest ?? '', /^sha256:[0-9a-f]{64}$/, 'the policy digest a call reported is kept');
+  assert.match(at(events, 0).policy_digest ?? '', /^sha256:[0-9a-f]{64}$/, 'the policy digest a call reported is kept');
   const dir = projectStreamsDir(served.t.home, await policyProjectHash(policyFile));
   for (const name of await readdir(dir)) {
     const text = await readFile(path.join(dir, name), 'utf8');

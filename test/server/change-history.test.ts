@@ -9,6 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, callOk, connect, fixture, serveTempOntology, type Row } from './support.js';
 import type { WindowHandle } from '../../src/actors/window.js';
+import { at } from '../support/at.js';
 
 const sub = (name: string) => ({ axiom_type: 'subclass_of', sub: name, super: 'Animal' });
 
@@ -29,6 +30,7 @@ test('revert_changes: preview changes nothing, the revert is a new entry, revert
     await callOk(s.c, 'add_axiom', sub('Dog'));
     const f1 = await fingerprint(s.c);
     const [dogSeq] = await seqsOf(s.c, { entity: 'Dog' });
+    assert.ok(dogSeq !== undefined);
     const preview = await callOk(s.c, 'revert_changes', { seqs: [dogSeq], preview: true });
     assert.equal(preview.preview, true);
     assert.equal(preview.would_apply, 2);
@@ -39,9 +41,9 @@ test('revert_changes: preview changes nothing, the revert is a new entry, revert
     assert.equal(await fingerprint(s.c), f0);
     const revertEntry = (await callOk(s.c, 'get_change_history', { tool: 'revert_changes' })).entries as Row[];
     assert.equal(revertEntry.length, 1);
-    assert.deepEqual(revertEntry[0].reverts, [dogSeq]);
+    assert.deepEqual(at(revertEntry, 0).reverts, [dogSeq]);
     assert.ok(await seqsOf(s.c, { entity: 'Dog' }).then((x) => x.includes(dogSeq)), 'the original stays in the history');
-    await callOk(s.c, 'revert_changes', { seqs: [revertEntry[0].seq as number] });
+    await callOk(s.c, 'revert_changes', { seqs: [at(revertEntry, 0).seq as number] });
     assert.equal(await fingerprint(s.c), f1, 'reverting the revert restores');
     await callOk(s.c, 'undo_change');
     assert.equal(await fingerprint(s.c), f0, 'a revert is undoable');
@@ -60,8 +62,8 @@ test('revert_changes reports what no longer applies and applies the rest', async
     assert.equal(r.applied, 1, 'the declaration is still there to remove');
     const conflicts = r.conflicts as Row[];
     assert.equal(conflicts.length, 1);
-    assert.equal(conflicts[0].reason, 'the axiom is no longer present');
-    assert.match(String(conflicts[0].functional), /^SubClassOf\(/);
+    assert.equal(at(conflicts, 0).reason, 'the axiom is no longer present');
+    assert.match(String(at(conflicts, 0).functional), /^SubClassOf\(/);
     const missing = await call(s.c, 'revert_changes', { seqs: [999] });
     assert.equal(missing.isError, true);
     assert.equal(missing.body.error_code, 'not_found');
@@ -80,13 +82,13 @@ test('history since the last save, entries marked saved, and last_change on get_
     assert.deepEqual(await seqsOf(s.c, { since_last_save: true }), []);
     const all = (await callOk(s.c, 'get_change_history')).entries as Row[];
     assert.equal(all.length, 1);
-    assert.equal(all[0].saved, true);
+    assert.equal(at(all, 0).saved, true);
     await callOk(s.c, 'add_axiom', sub('Pony'));
     assert.deepEqual(await seqsOf(s.c, { since_last_save: true }), [2]);
     assert.equal((await seqsOf(s.c, { tool: 'add_axiom' })).length, 2);
     assert.deepEqual(await seqsOf(s.c, { tool: 'remove_axiom' }), []);
     const card = await callOk(s.c, 'get_entity_context', { entity: 'Pony' });
-    const last = (card.last_changes as Row[])[0];
+    const last = at(card.last_changes as Row[], 0);
     assert.equal(last.iri, 'http://example.org/zoo#Pony');
     assert.equal(last.seq, 2);
     assert.equal(last.tool, 'add_axiom');

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fixture } from './support.js';
+import { at } from '../support/at.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli/main.js');
 
@@ -101,16 +102,16 @@ test('200 acknowledged edits from 8 sessions survive kill -9: same ontology, und
         for (let j = 0; j < 4; j++) await call(c, 'remove_axiom', sub(k, j));
       }),
     );
-    await call(clients[0], 'add_ontology_annotation', { property: 'rdfs:comment', value: 'journaled header change' });
-    await call(clients[1], 'add_axiom', sub(1, 100));
-    await call(clients[1], 'undo_change');
-    await call(clients[2], 'add_axiom', sub(2, 100));
-    await call(clients[2], 'undo_change');
-    await call(clients[3], 'redo_change');
-    await call(clients[4], 'add_axiom', sub(4, 100));
-    const beforeLast = await fingerprint(clients[0]);
-    await call(clients[5], 'remove_axiom', sub(5, 10));
-    const crashed = await fingerprint(clients[0]);
+    await call(at(clients, 0), 'add_ontology_annotation', { property: 'rdfs:comment', value: 'journaled header change' });
+    await call(at(clients, 1), 'add_axiom', sub(1, 100));
+    await call(at(clients, 1), 'undo_change');
+    await call(at(clients, 2), 'add_axiom', sub(2, 100));
+    await call(at(clients, 2), 'undo_change');
+    await call(at(clients, 3), 'redo_change');
+    await call(at(clients, 4), 'add_axiom', sub(4, 100));
+    const beforeLast = await fingerprint(at(clients, 0));
+    await call(at(clients, 5), 'remove_axiom', sub(5, 10));
+    const crashed = await fingerprint(at(clients, 0));
     await kill9(s);
 
     s = await serve(home, doc);
@@ -140,10 +141,10 @@ test('200 acknowledged edits from 8 sessions survive kill -9: same ontology, und
     assert.equal(undos.total_matched, 3);
     const redo = (await call(c, 'get_change_history', { tool: 'redo_change' })).entries as Body[];
     assert.equal(redo.length, 2);
-    assert.equal(typeof redo[0].redoes, 'number');
+    assert.equal(typeof at(redo, 0).redoes, 'number');
     const entity = await call(c, 'get_change_history', { entity: 'C3x7' });
     assert.equal(entity.total_matched, 1);
-    const changes = (entity.entries as Body[])[0].changes as Body[];
+    const changes = at(entity.entries as Body[], 0).changes as Body[];
     assert.deepEqual(
       changes.map((x) => x.op),
       ['add_axiom', 'add_axiom'],
@@ -153,12 +154,13 @@ test('200 acknowledged edits from 8 sessions survive kill -9: same ontology, und
     assert.match(String(change.functional), /^SubClassOf\(<http:\/\/example\.org\/zoo#C3x7> <http:\/\/example\.org\/zoo#Animal>\)$/);
     assert.match(String(change.manchester), /C3x7 SubClassOf animal/);
     const got = await call(c, 'get_entity', { entity: 'C3x7' });
-    const last = (got.last_changes as Body[])[0];
+    const last = at(got.last_changes as Body[], 0);
     assert.equal((last.client as Body).name, 'client-3');
     // private files: 0700 directories, 0600 logs
     const root = path.join(home, 'journal');
     assert.equal((await stat(root)).mode & 0o777, 0o700);
     const [dir] = await readdir(root);
+    assert.ok(dir, 'a journal directory');
     assert.equal((await stat(path.join(root, dir))).mode & 0o777, 0o700);
     assert.equal((await stat(path.join(root, dir, 'journal.log'))).mode & 0o777, 0o600);
     await c.close();
@@ -190,7 +192,7 @@ test('a document edited on disk before the restart is opened as it is; the recov
     assert.equal(journal.recovered, 0, 'nothing replayed silently');
     assert.equal(journal.pending_recovery, 10);
     assert.match(
-      String((journal.notices as Body[])[0].message),
+      String(at(journal.notices as Body[], 0).message),
       /^10 unsaved changes from \d{4}-\d\d-\d\dT[\d:.]+Z could not be applied automatically/,
     );
     assert.deepEqual((await health(s)).journal, { recovered: 0, pending_recovery: 10 });
@@ -206,7 +208,7 @@ test('a document edited on disk before the restart is opened as it is; the recov
     assert.equal(applied.applied, 19);
     const conflicts = applied.conflicts as Body[];
     assert.equal(conflicts.length, 1);
-    assert.equal(conflicts[0].reason, 'the axiom is already present');
+    assert.equal(at(conflicts, 0).reason, 'the axiom is already present');
     assert.deepEqual((await health(s)).journal, { recovered: 0, pending_recovery: 0 });
     const axioms = await call(c, 'get_axioms_for_entity', { entity: 'C1x4' });
     assert.ok(JSON.stringify(axioms).includes('animal'));
@@ -231,6 +233,7 @@ test('a torn last entry (killed mid-append) loses only that entry', async () => 
     await kill9(s);
     const root = path.join(home, 'journal');
     const [dir] = await readdir(root);
+    assert.ok(dir, 'a journal directory');
     const log = path.join(root, dir, 'journal.log');
     // the journal grows in zero-filled chunks: its data ends at the first zero byte
     const bytes = await readFile(log);
@@ -245,7 +248,7 @@ test('a torn last entry (killed mid-append) loses only that entry', async () => 
     await call(c, 'add_axiom', sub(0, 9));
     const history = await call(c, 'get_change_history', { limit: 200 });
     assert.equal(history.total_matched, 6);
-    assert.equal((history.entries as Body[])[5].seq, 6);
+    assert.equal(at(history.entries as Body[], 5).seq, 6);
     await c.close();
   } finally {
     await kill9(s).catch(() => undefined);

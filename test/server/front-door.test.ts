@@ -8,6 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { startTestServer, fixture, TEST_TRANSPORT, INIT_BODY, type TestServer } from './support.js';
 import { freePort, spawnAthene, stopAthene } from '../broker/support.js';
+import { at } from '../support/at.js';
 
 let t: TestServer;
 before(async () => {
@@ -236,7 +237,7 @@ test('hop-by-hop headers are not forwarded: a chunked request reaches a window o
     try {
       const listed = await request(port, { path: '/instances', headers: [['authorization', `Bearer ${broker.token}`]] });
       const ids = (JSON.parse(listed.body) as { instances: { id: string }[] }).instances.map((i) => i.id);
-      const remote = ids.find((id) => id !== broker.server.registry.local[0].id)!;
+      const remote = ids.find((id) => id !== at(broker.server.registry.local, 0).id)!;
       const half = Math.floor(INIT_BODY.length / 2);
       const chunked = await request(port, {
         method: 'POST',
@@ -282,12 +283,13 @@ test('the route table: OAuth, owner and internal routes before the bearer check,
   assert.equal(internal.status, 403);
   assert.equal(json(internal).error, 'forbidden');
   // everything else needs a bearer token first, whether or not the path exists
-  for (const [method, path] of [
+  const requests: [string, string][] = [
     ['GET', '/nothing'],
     ['POST', '/health'],
     ['PUT', '/mcp'],
     ['GET', '/admin/api/clients'],
-  ]) {
+  ];
+  for (const [method, path] of requests) {
     const anonymous = await request(port, { method, path });
     assert.equal(anonymous.status, 401, `${method} ${path}`);
     assert.match(String(anonymous.headers['www-authenticate']), /^Bearer /);

@@ -18,6 +18,7 @@ import {
   type ToWindow,
 } from '../../src/actors/protocol.js';
 import { staticPrincipal } from '../../src/auth/principal.js';
+import { at } from '../support/at.js';
 
 let t: TestServer;
 before(async () => {
@@ -139,7 +140,7 @@ test('a regenerated token replaces the old one within a second', async () => {
 });
 
 /** Opens a session with a raw initialize; returns the headers for requests in it. */
-async function rawSession(): Promise<Record<string, string>> {
+async function rawSession(): Promise<Record<string, string> & { 'mcp-session-id': string }> {
   const init = await raw(t, { method: 'POST', headers: { ...MCP_HEADERS, ...auth() }, body: INIT_BODY });
   assert.equal(init.status, 200);
   await init.text();
@@ -169,7 +170,7 @@ test('an in-session tool call answers with the JSON-RPC response, its id and the
     assert.equal(body.jsonrpc, '2.0');
     assert.equal(body.id, id);
     assert.notEqual(body.result.isError, true);
-    assert.equal(body.result.structuredContent.matches[0].iri, 'http://example.org/zoo#Mammal');
+    assert.equal(at(body.result.structuredContent.matches, 0).iri, 'http://example.org/zoo#Mammal');
   }
   const batch = await raw(t, { method: 'POST', headers: h, body: `[${TOOL_CALL(8)},${TOOL_CALL(9)}]` });
   assert.equal(batch.status, 200);
@@ -228,7 +229,7 @@ test('concurrent calls in many sessions each get their own answer', async () => 
   );
   for (const [i, a] of answers.entries()) {
     assert.equal(a.body.id, a.id);
-    assert.equal(a.session, calls[i].h['mcp-session-id']);
+    assert.equal(a.session, at(calls, i).h['mcp-session-id']);
   }
 });
 

@@ -23,6 +23,7 @@ import {
 } from './support.js';
 import { authorize, registerClient } from './oauth-grant.js';
 import { sha256Digest } from '../../src/util/digest.js';
+import { at } from '../support/at.js';
 
 const Z = 'http://example.org/zoo#';
 const ONTOLOGY = `Prefix(:=<${Z}>)
@@ -132,6 +133,7 @@ test('a classification job runs from a captured snapshot to success and keeps it
   assert.ok(edges.some((e) => e.sub === Z + 'Dog' && e.super === Z + 'Animal'));
   assert.deepEqual(((result.taxonomy as Row).equivalent_groups as Row).items, [[Z + 'Dog', Z + 'Hound']]);
   const [artifact] = result.artifacts as Row[];
+  assert.ok(artifact);
   assert.equal(artifact.artifact_id, result.taxonomy_artifact_id);
   assert.match(artifact.sha256 as string, DIGEST);
   assert.equal(JSON.stringify(classified).includes(served.t.home), false, 'no private path is shown');
@@ -235,7 +237,7 @@ test('export_job_artifact copies atomically, never clobbers, overwrites only the
       interactive_write_confirmation: false,
     },
   );
-  assert.equal(r.sha256, (result.artifacts as Row[])[0].sha256);
+  assert.equal(r.sha256, at(result.artifacts as Row[], 0).sha256);
   assert.ok((JSON.parse(text.toString()) as { edges: unknown[] }).edges.length >= 2);
 
   const exists = await call(c, 'export_job_artifact', base);
@@ -285,7 +287,7 @@ test('a project_qc job runs the policy gate and keeps the report; a v2 policy ca
       assert.ok(['pass', 'fail', 'error'].includes(result.gate as string));
       assert.equal(result.policy_loaded, true);
       assert.equal(result.policy_digest, (job as Row).policy_digest);
-      assert.equal((result.artifacts as Row[])[0].artifact_id, result.report_artifact_id);
+      assert.equal(at(result.artifacts as Row[], 0).artifact_id, result.report_artifact_id);
 
       const refused = await call(c, 'start_job', { type: 'classification', idempotency_key: 'not-allowed', request: {} });
       assert.equal(refused.body.error_code, 'job_type_not_allowed');
@@ -325,7 +327,7 @@ test('a semantic_diff job compares the active ontology with a project document, 
   const result = done.result as Row;
   assert.equal(result.mode, 'asserted');
   assert.equal(result.identical, false);
-  assert.equal((result.artifacts as Row[])[0].artifact_id, result.report_artifact_id);
+  assert.equal(at(result.artifacts as Row[], 0).artifact_id, result.report_artifact_id);
   for (const request of [
     { right_document: 'http://example.org/zoo.ofn' },
     { right_document: right, include_imports: true },
@@ -350,7 +352,7 @@ test('an inference_materialization job previews into the materialization store; 
   assert.equal(typeof result.materialization_artifact_id, 'string');
   assert.match(result.materialization_digest as string, DIGEST);
   assert.equal(typeof result.axiom_count, 'number');
-  assert.equal((result.artifacts as Row[])[0].artifact_id, result.report_artifact_id);
+  assert.equal(at(result.artifacts as Row[], 0).artifact_id, result.report_artifact_id);
   const committed = await call(c, 'commit_materialization', {
     artifact_id: result.materialization_artifact_id,
     artifact_fingerprint: result.materialization_artifact_fingerprint,

@@ -34,6 +34,7 @@ import {
   sharedServer,
   startTestServer,
 } from './support.js';
+import { at } from '../support/at.js';
 
 // the tests that only read the zoo share one server; those that edit, load or need flags start their own
 const zoo = sharedServer([fixture('zoo.ttl')]);
@@ -137,7 +138,7 @@ const MCP_DEFAULT_HINTS = { readOnlyHint: false, destructiveHint: true, idempote
 /** MCP: each progress value is above the one before, and never above its total. */
 function assertRising(progress: readonly Progress[]): void {
   for (let i = 1; i < progress.length; i++)
-    assert.ok(progress[i].progress > progress[i - 1].progress, `progress rises: ${JSON.stringify(progress.slice(i - 1, i + 1))}`);
+    assert.ok(at(progress, i).progress > at(progress, i - 1).progress, `progress rises: ${JSON.stringify(progress.slice(i - 1, i + 1))}`);
   for (const p of progress) if (p.total !== undefined) assert.ok(p.progress <= p.total, JSON.stringify(p));
 }
 
@@ -190,9 +191,9 @@ test('every listed tool has a title and annotations derived from its declared fl
 });
 
 /** The subschema at a path as tool-listing.ts names one: `a.b`, `a[]`, `$defs/0`, ` (anyOf 2)`. */
-function schemaAt(schema: Record<string, unknown>, at: string): Record<string, unknown> | undefined {
+function schemaAt(schema: Record<string, unknown>, where: string): Record<string, unknown> | undefined {
   let node: Record<string, unknown> | undefined = schema;
-  for (const m of at.matchAll(/\[\]|\$defs\/([^.[ ]+)| \((\w+)(?: (\d+))?\)|\.?([^.[ $]+)/g)) {
+  for (const m of where.matchAll(/\[\]|\$defs\/([^.[ ]+)| \((\w+)(?: (\d+))?\)|\.?([^.[ $]+)/g)) {
     if (node === undefined) return undefined;
     const n: Record<string, unknown> = node;
     if (m[0] === '[]') node = n.items as Record<string, unknown> | undefined;
@@ -202,7 +203,7 @@ function schemaAt(schema: Record<string, unknown>, at: string): Record<string, u
         m[3] === undefined
           ? (n[m[2]] as Record<string, unknown> | undefined)
           : (n[m[2]] as Record<string, unknown>[] | undefined)?.[Number(m[3]) - 1];
-    else node = (n.properties as Record<string, Record<string, unknown>> | undefined)?.[m[4]];
+    else node = (n.properties as Record<string, Record<string, unknown>> | undefined)?.[at(m, 4)];
   }
   return node;
 }
@@ -252,9 +253,9 @@ test('tools/list sizes, and a shared subschema listed in full once, where every 
             continue;
           }
           references++;
-          const home = byName.get(ref[1]);
+          const home = byName.get(at(ref, 1));
           assert.ok(home !== undefined, `${v}: no such listed tool`);
-          const target = schemaAt(home.inputSchema as Record<string, unknown>, ref[2]);
+          const target = schemaAt(home.inputSchema as Record<string, unknown>, at(ref, 2));
           assert.ok(target !== undefined, `${v}: no such subschema`);
           assert.doesNotMatch(String(target.description ?? ''), /^As \w+'s/, `${v}: points at another reference`);
         }
@@ -300,6 +301,9 @@ test('a shared subschema is one whose local references name the same definitions
   const word = { type: 'object', properties: { text: { type: 'string' } } };
   const count = { type: 'object', properties: { n: { type: 'integer' } } };
   const [a, b, c] = listTools([tool('a', word), tool('b', count), tool('c', word)]);
+  assert.ok(c);
+  assert.ok(b);
+  assert.ok(a);
   assert.ok(a.inputSchema.$defs !== undefined);
   assert.deepEqual(b.inputSchema.properties, a.inputSchema.properties, "b's node names another definition: listed in full");
   assert.ok(b.inputSchema.$defs !== undefined);
@@ -336,6 +340,7 @@ test('a recursive shape is listed once, as a $defs entry with its descriptions, 
       handler: () => ({}),
     }),
   ]);
+  assert.ok(listed);
   const schema = listed.inputSchema as Record<string, unknown>;
   assert.deepEqual(schemaAt(schema, 'roots'), { type: 'array', items: { $ref: '#/$defs/0' } });
   assert.equal(schemaAt(schema, '$defs/0.label')?.description, 'Shown.');
@@ -349,7 +354,7 @@ test("a tool outside its profile's list is refused, and a shared subschema is li
     const listed = listTools(profileTools(profile));
     const names = new Set(listed.map((t) => t.name));
     for (const m of JSON.stringify(listed).matchAll(/"As (\w+)'s/g))
-      assert.ok(names.has(m[1]), `${profile}: ${m[0]} names a tool outside the profile`);
+      assert.ok(names.has(at(m, 1)), `${profile}: ${m[0]} names a tool outside the profile`);
   }
 });
 
@@ -359,7 +364,7 @@ test("a tool outside its profile's list is refused, and a shared subschema is li
  * next one. A value `(results) => args` takes arguments from earlier results, by tool name.
  */
 type Args = Record<string, unknown>;
-const first = (list: unknown) => (list as Args[])[0];
+const first = (list: unknown) => at(list as Args[], 0);
 const OUTPUT_CALLS: readonly [string, Args | ((results: ReadonlyMap<string, Args>) => Args)][] = [
   ['list_ontologies', {}],
   ['get_active_ontology', {}],
@@ -757,15 +762,15 @@ test("resources: list, read in its own and another format, an entity card, and s
   try {
     const { resources } = await reader.listResources();
     assert.equal(resources.length, 1);
-    const uri = resources[0].uri;
-    assert.equal(resources[0].mimeType, 'text/turtle');
+    const uri = at(resources, 0).uri;
+    assert.equal(at(resources, 0).mimeType, 'text/turtle');
     const own = await reader.readResource({ uri });
     assert.match((own.contents[0] as { text: string }).text, /Mammal/);
     const ofn = await reader.readResource({ uri: `${uri}/format/ofn` });
     assert.match((ofn.contents[0] as { text: string }).text, /^Prefix|Ontology\(/m);
     const { resourceTemplates } = await reader.listResourceTemplates();
     assert.ok(resourceTemplates.some((r) => r.uriTemplate.endsWith('/entity/{iri}')));
-    const mammal = ((await callOk(reader, 'search_entities', { query: 'Mammal' })).items as { iri: string }[])[0].iri;
+    const mammal = at((await callOk(reader, 'search_entities', { query: 'Mammal' })).items as { iri: string }[], 0).iri;
     const card = await reader.readResource({ uri: `${uri}/entity/${encodeURIComponent(mammal)}` });
     assert.match((card.contents[0] as { text: string }).text, /mammal/);
 
@@ -804,5 +809,5 @@ test('completion/complete offers ranked entity names for prompt arguments and th
     ref: { type: 'ref/resource', uri: 'athene://ontology/{key}/entity/{iri}' },
     argument: { name: 'iri', value: 'mammal' },
   });
-  assert.match(entity.completion.values[0], /^http.*Mammal$/);
+  assert.match(at(entity.completion.values, 0), /^http.*Mammal$/);
 });

@@ -27,6 +27,7 @@ import {
 import { TOOLS } from '../../src/tools/core/tool-catalog.js';
 import { CAPABILITIES } from '../../src/auth/principal.js';
 import { s256Challenge } from '../../src/auth/oauth/pkce.js';
+import { at } from '../support/at.js';
 
 const REDIRECT = 'http://127.0.0.1:7/callback';
 
@@ -248,7 +249,7 @@ test('the SDK client authorizes end to end, refreshes, detects refresh-token reu
 function sample(schema: Record<string, unknown>): unknown {
   if (Array.isArray(schema.enum)) return schema.enum[0];
   if ('const' in schema) return schema.const;
-  for (const k of ['anyOf', 'oneOf']) if (Array.isArray(schema[k])) return sample((schema[k] as Record<string, unknown>[])[0]);
+  for (const k of ['anyOf', 'oneOf']) if (Array.isArray(schema[k])) return sample(at(schema[k] as Record<string, unknown>[], 0));
   switch (schema.type) {
     case 'string':
       return 'Dog';
@@ -261,7 +262,13 @@ function sample(schema: Record<string, unknown>): unknown {
       return Array.from({ length: Number(schema.minItems ?? 0) }, () => sample((schema.items ?? {}) as Record<string, unknown>));
     default: {
       const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-      return Object.fromEntries(((schema.required ?? []) as string[]).map((k) => [k, sample(props[k])]));
+      return Object.fromEntries(
+        ((schema.required ?? []) as string[]).map((k) => {
+          const prop = props[k];
+          assert.ok(prop, `required ${k} has a schema`);
+          return [k, sample(prop)];
+        }),
+      );
     }
   }
 }

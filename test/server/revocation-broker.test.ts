@@ -11,6 +11,7 @@ import { loadPendingFences } from '../../src/actors/pending-fences.js';
 import { startTestServer, fixture, connect, call, raw, type TestServer } from './support.js';
 import { authorize, registerClient } from './oauth-grant.js';
 import { freePort, spawnAthene, stopAthene, brokerFixture, type Athene } from '../broker/support.js';
+import { at } from '../support/at.js';
 
 async function windowsRegistered(t: TestServer, count: number): Promise<void> {
   while (t.server.registry.all.length < count) await new Promise((r) => setTimeout(r, 50));
@@ -29,7 +30,7 @@ test('a fence a stopped process did not confirm stays pending on disk and is con
     const c = await connect(t, grant.accessToken);
     assert.equal((await call(c, 'get_active_ontology')).isError, false);
 
-    children[0].child.kill('SIGSTOP');
+    at(children, 0).child.kill('SIGSTOP');
     const secret = (await readFile(directorySecretPath(t.home), 'utf8')).trim();
     const res = await raw(t, {
       method: 'POST',
@@ -45,7 +46,7 @@ test('a fence a stopped process did not confirm stays pending on disk and is con
       dropped_sessions: number;
     };
     assert.deepEqual(report.pending_windows, [remote.id]);
-    assert.deepEqual(report.fenced_windows, [t.server.registry.local[0].id]);
+    assert.deepEqual(report.fenced_windows, [at(t.server.registry.local, 0).id]);
     assert.equal(report.dropped_sessions, 1, 'the session pinned to the remote window was dropped');
     const pending = await loadPendingFences(t.home);
     assert.deepEqual(
@@ -54,7 +55,7 @@ test('a fence a stopped process did not confirm stays pending on disk and is con
     );
     await assert.rejects(call(c, 'get_active_ontology'), /401|nauthorized/);
 
-    children[0].child.kill('SIGCONT');
+    at(children, 0).child.kill('SIGCONT');
     while (t.server.fanout.pendingFences().length > 0) await t.server.fanout.retry();
     assert.deepEqual(await loadPendingFences(t.home), [], 'the confirmed fence left the file');
 

@@ -25,6 +25,7 @@ import {
 import { authorize, registerClient } from './oauth-grant.js';
 import { DirectSession, oauthPrincipal } from './direct-window.js';
 import { openSession } from './raw-session.js';
+import { at } from '../support/at.js';
 
 /** tools/list on session `sid` with `token` (and extra headers); status and JSON body. */
 async function listOn(
@@ -121,6 +122,8 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
   try {
     await t.server.openWindow([fixture('zoo.ttl')]);
     const [first, second] = t.server.registry.local as WindowHandle[];
+    assert.ok(first);
+    assert.ok(second);
     const clientId = await registerClient(t, 'Revoked client');
     const grant = await authorize(t, clientId);
     const bystanderGrant = await authorize(t, await registerClient(t, 'Bystander'));
@@ -175,7 +178,7 @@ test('revoke-client cuts the call in flight and the held write, neither commits,
     assert.match(later.headers.get('www-authenticate') ?? '', /invalid_token/);
     await assert.rejects(call(c, 'get_active_ontology'));
 
-    const revoked = oauthPrincipal(clientId, grantIds[0]);
+    const revoked = oauthPrincipal(clientId, at(grantIds, 0));
     await t.server.openWindow([fixture('zoo.ttl')]);
     const third = t.server.registry.local.at(-1) as WindowHandle;
     const direct = await DirectSession.open(third, revoked);

@@ -25,6 +25,7 @@ import {
 import { authorize, registerClient } from './oauth-grant.js';
 import { INIT, freePort, postToBackend, spawnAthene, stopAthene } from '../broker/support.js';
 import { SECRET_HEADER } from '../../src/broker/wire.js';
+import { at } from '../support/at.js';
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
@@ -114,7 +115,7 @@ test('the window part follows edits, the reasoner selection and cached change-se
       const before = (await info(c)).instance as Row;
       await callOk(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' });
       const reasoners = (await callOk(c, 'list_reasoners')).reasoners as Row[];
-      await callOk(c, 'set_reasoner', { reasoner: reasoners[0].id });
+      await callOk(c, 'set_reasoner', { reasoner: at(reasoners, 0).id });
       const preview = await callOk(c, 'preview_change_set', {
         operations: [{ op: 'add', axiom_type: 'subclass_of', sub: 'Cat', super: 'Animal' }],
       });
@@ -124,14 +125,14 @@ test('the window part follows edits, the reasoner selection and cached change-se
       assert.equal(instance.dirty_count, 1);
       assert.equal((instance.revision as Row).session_revision, ((before.revision as Row).session_revision as number) + 1);
       assert.notEqual((instance.revision as Row).semantic_fingerprint, (before.revision as Row).semantic_fingerprint);
-      assert.equal((instance.reasoner as Row).selected_id, reasoners[0].id);
-      assert.equal((instance.reasoner as Row).selected_name, reasoners[0].name);
+      assert.equal((instance.reasoner as Row).selected_id, at(reasoners, 0).id);
+      assert.equal((instance.reasoner as Row).selected_name, at(reasoners, 0).name);
       assert.equal((instance.reasoner as Row).status, 'not_initialized');
       const changeSets = body.change_sets as { count: number; items: Row[] };
       assert.equal(changeSets.count, 1);
-      assert.equal(changeSets.items[0].change_set_id, preview.change_set_id);
-      assert.equal(changeSets.items[0].state, 'ready');
-      assert.equal(changeSets.items[0].expires_at, preview.expires_at);
+      assert.equal(at(changeSets.items, 0).change_set_id, preview.change_set_id);
+      assert.equal(at(changeSets.items, 0).state, 'ready');
+      assert.equal(at(changeSets.items, 0).expires_at, preview.expires_at);
       await callOk(c, 'discard_change_set', { change_set_id: preview.change_set_id });
       assert.deepEqual((await info(c)).change_sets, { count: 0, items: [] });
     } finally {
@@ -198,11 +199,11 @@ test('a held write is counted for every session of the window and listed only fo
       const pending = own.pending_writes as { count: number; items: Row[] };
       assert.equal(pending.count, 1);
       assert.equal(pending.items.length, 1);
-      assert.deepEqual(Object.keys(pending.items[0]).sort(), ['approval_id', 'created_at', 'expires_at', 'summary', 'tool']);
-      assert.equal(pending.items[0].approval_id, entry!.approval_id);
-      assert.equal(pending.items[0].tool, 'add_axiom');
-      assert.equal(pending.items[0].summary, entry!.summary);
-      assert.equal(Date.parse(pending.items[0].expires_at as string) - Date.parse(pending.items[0].created_at as string), 60_000);
+      assert.deepEqual(Object.keys(at(pending.items, 0)).sort(), ['approval_id', 'created_at', 'expires_at', 'summary', 'tool']);
+      assert.equal(at(pending.items, 0).approval_id, entry!.approval_id);
+      assert.equal(at(pending.items, 0).tool, 'add_axiom');
+      assert.equal(at(pending.items, 0).summary, entry!.summary);
+      assert.equal(Date.parse(at(pending.items, 0).expires_at as string) - Date.parse(at(pending.items, 0).created_at as string), 60_000);
 
       assert.deepEqual((await info(other)).pending_writes, { count: 1, items: [] }, 'another session sees the count, not the entry');
       assert.deepEqual((await info(writer, { include_pending: false })).pending_writes, { count: 1 });
@@ -292,7 +293,7 @@ test("a broker lists another process's window; that window reports the broker's 
       if (role.kind !== 'broker') return;
       const ids = await instanceIds(broker);
       assert.equal(ids.length, 2);
-      const brokerWindow = broker.server.registry.local[0].id;
+      const brokerWindow = at(broker.server.registry.local, 0).id;
       const remoteWindow = ids.find((id) => id !== brokerWindow)!;
       const onBroker = await connect(broker, broker.token, `/instances/${brokerWindow}/mcp`);
       const onRemote = await connect(broker, broker.token, `/instances/${remoteWindow}/mcp`);
@@ -319,7 +320,7 @@ test("a broker lists another process's window; that window reports the broker's 
       }
 
       // a version-1 broker forwards no principal: the window assumes the local-admin profile and says so
-      const endpoint = [...role.host.registry.endpoints()][0];
+      const endpoint = at([...role.host.registry.endpoints()], 0);
       const backend = `http://127.0.0.1:${endpoint.port}/w/${encodeURIComponent(endpoint.windowId)}/mcp`;
       const opened = await postToBackend(backend, { [SECRET_HEADER]: endpoint.secret }, INIT);
       assert.equal(opened.status, 200);

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fixture, INIT_BODY, MCP_HEADERS } from './support.js';
 import { connectTo, readToken, spawnAthene, stopAthene } from '../broker/support.js';
+import { at } from '../support/at.js';
 
 /** Serves small Turtle documents, each held back until the test releases it; records which were asked for. */
 class HeldDocuments {
@@ -127,7 +128,7 @@ for (const { signal, grace, held } of SCENARIOS) {
     const docPort = await docs.start();
     const athene = await spawnAthene(home, 0, file, ['--shutdown-grace-s', String(grace)]);
     try {
-      const base = /listening on (\S+)/.exec(athene.output())![1];
+      const base = at(/listening on (\S+)/.exec(athene.output()) ?? [], 1, 'listening address');
       const port = Number(new URL(base).port);
       const token = await readToken(home);
       const session = await openSession(base, token);
@@ -141,7 +142,7 @@ for (const { signal, grace, held } of SCENARIOS) {
           params: { name: 'add_axiom', arguments: { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' } },
         }),
       );
-      assert.equal(messages(edit)[0].result?.structuredContent?.applied, true, edit.body);
+      assert.equal(at(messages(edit), 0).result?.structuredContent?.applied, true, edit.body);
 
       const events = await fetch(new URL('/mcp', base), { headers: { ...session, accept: 'text/event-stream' } });
       assert.equal(events.status, 200);
@@ -165,7 +166,7 @@ for (const { signal, grace, held } of SCENARIOS) {
       docs.release('/finishing.ttl');
       const done = await finishing;
       assert.equal(done.status, 200, done.body);
-      const loaded = messages(done)[0];
+      const loaded = at(messages(done), 0);
       assert.equal(loaded.id, 2);
       assert.notEqual(loaded.result?.isError, true, done.body);
       assert.ok(Date.now() - signalled < grace * 1000, 'the finished call was answered within the grace period, not cut at its end');
@@ -173,7 +174,7 @@ for (const { signal, grace, held } of SCENARIOS) {
       if (cut !== null && cutStream !== null) {
         const refused = await cut;
         assert.equal(refused.status, 503, refused.body);
-        const error = messages(refused)[0].error;
+        const error = at(messages(refused), 0).error;
         assert.equal(error?.code, -32603);
         assert.match(error?.message ?? '', new RegExp(`shutting down: this call did not finish within the ${grace} s grace period`));
 
@@ -211,7 +212,7 @@ for (const { signal, grace, held } of SCENARIOS) {
     // the next start replays the journaled edit
     const again = await spawnAthene(home, 0, file);
     try {
-      const base = /listening on (\S+)/.exec(again.output())![1];
+      const base = at(/listening on (\S+)/.exec(again.output()) ?? [], 1, 'listening address');
       const client = await connectTo(base, await readToken(home));
       const dog = await client.callTool({ name: 'get_entity', arguments: { entity: 'Dog' } });
       assert.notEqual(dog.isError, true, JSON.stringify(dog));

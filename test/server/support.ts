@@ -24,6 +24,7 @@ import { runTool } from '../../src/tools/core/tool-gate.js';
 import { TOOLS_BY_NAME } from '../../src/tools/core/tool-catalog.js';
 import { outputJsonSchema } from '../../src/tools/core/tool-listing.js';
 import type { ToolContext, WindowSettings } from '../../src/tools/core/tool.js';
+import { at } from '../support/at.js';
 
 /** test/fixtures/server, resolved from the compiled file in dist/test/server. */
 export function fixture(name: string): string {
@@ -215,7 +216,7 @@ export async function call(client: Client, name: string, args: Record<string, un
   const result = await client.callTool({ name, arguments: args });
   const body = result.structuredContent as Record<string, unknown>;
   const content = result.content as { type: string; text: string }[];
-  if (content.length !== 1 || JSON.stringify(JSON.parse(content[0].text)) !== JSON.stringify(body)) {
+  if (content.length !== 1 || JSON.stringify(JSON.parse(at(content, 0).text)) !== JSON.stringify(body)) {
     throw new Error(`text block does not mirror structuredContent for ${name}`);
   }
   if (result.isError !== true) checkDeclaredShape(name, body);
@@ -328,7 +329,7 @@ export function ownerLogin(t: TestServer): Promise<OwnerBrowser> {
       const url = t.server.ownerLoginUrl();
       const login = await fetch(url, { redirect: 'manual' });
       if (login.status !== 303) throw new Error(`owner login answered ${login.status}`);
-      const cookie = login.headers.get('set-cookie')!.split(';')[0];
+      const cookie = at(login.headers.get('set-cookie')!.split(';'), 0);
       // the cookie is host-only: the browser follows the redirect on the login URL's host
       const home = await fetch(new URL(login.headers.get('location')!, url), { headers: { cookie } });
       const csrf = /name="athene-csrf" content="([^"]+)"/.exec(await home.text())?.[1];

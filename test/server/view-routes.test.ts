@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, fixture, connect, call, ownerLogin, raw, type OwnerBrowser, type TestServer } from './support.js';
+import { at } from '../support/at.js';
 
 let t: TestServer;
 let owner: OwnerBrowser;
@@ -14,7 +15,7 @@ let windowId: string;
 before(async () => {
   t = await startTestServer([fixture('zoo.ttl')]);
   owner = await ownerLogin(t);
-  windowId = t.server.registry.local[0].id;
+  windowId = at(t.server.registry.local, 0).id;
 });
 
 after(async () => {
@@ -147,9 +148,9 @@ test('class tree pages, the change feed with its filters, revert through the jou
       entries: { seq: number; tool: string; document: string; changes: { manchester: string }[] }[];
       unsaved: number;
     };
-    const removal = feed.entries[0];
+    const removal = at(feed.entries, 0);
     assert.equal(removal.tool, 'remove_axiom');
-    assert.equal(removal.changes[0].manchester, 'bird SubClassOf animal');
+    assert.equal(at(removal.changes, 0).manchester, 'bird SubClassOf animal');
     assert.ok(feed.unsaved >= 1);
     const other = (await json(await get(`/admin/view/windows/${windowId}/changes?client=nobody`))) as { entries: unknown[] };
     assert.equal(other.entries.length, 0, 'the client filter leaves out everyone else');
@@ -163,17 +164,17 @@ test('class tree pages, the change feed with its filters, revert through the jou
     const newest = (await json(await get(`/admin/view/windows/${windowId}/changes`))) as {
       entries: { tool: string; principal: { name: string } }[];
     };
-    assert.equal(newest.entries[0].tool, 'revert_changes');
-    assert.equal(newest.entries[0].principal.name, 'Owner (server view)', 'the journal names the owner as the reverter');
+    assert.equal(at(newest.entries, 0).tool, 'revert_changes');
+    assert.equal(at(newest.entries, 0).principal.name, 'Owner (server view)', 'the journal names the owner as the reverter');
 
     const card = (await json(
       await get(`/admin/view/windows/${windowId}/entity?iri=${encodeURIComponent('http://example.org/zoo#Bird')}`),
     )) as { context: { entities: { display: string }[] }; axioms: { axioms: { items: unknown[] } }; history: { entries: unknown[] } };
-    assert.equal(card.context.entities[0].display, 'bird');
+    assert.equal(at(card.context.entities, 0).display, 'bird');
     assert.ok(card.axioms.axioms.items.length >= 2);
     assert.ok(card.history.entries.length >= 2, "the card carries the entity's history");
     const found = (await json(await get(`/admin/view/windows/${windowId}/search?q=mamm`))) as { items: { display: string }[] };
-    assert.equal(found.items[0].display, 'mammal');
+    assert.equal(at(found.items, 0).display, 'mammal');
   } finally {
     await agent.close();
   }
@@ -214,7 +215,7 @@ test("the event stream says hello, then names the topics an agent's edit moved",
     await new Promise((r) => setTimeout(r, 100));
     assert.equal((await call(agent, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Eagle', super: 'Bird' })).isError, false);
     const events = await seen;
-    assert.equal(events[0].event, 'hello');
+    assert.equal(at(events, 0).event, 'hello');
     assert.ok(events.some((e) => e.event === 'changed' && (JSON.parse(e.data) as { topics: string[] }).topics.includes('changes')));
   } finally {
     await agent.close();

@@ -32,6 +32,7 @@ test("a killed window's job artifacts are removed, and the restarted window serv
     await c.close().catch(() => undefined);
 
     const [victim] = t.server.registry.local as WindowHandle[];
+    assert.ok(victim);
     // the test's one reach into the handle: the worker a crash would take down
     await (victim as unknown as { worker: Worker }).worker.terminate();
     await eventually('the dead window’s artifacts are gone', async () => !(await listing(jobsDir)).includes(windowDir), 3000);

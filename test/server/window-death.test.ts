@@ -25,6 +25,8 @@ test('a killed window that cannot restart is reported failed; the process serves
     const auth = { authorization: `Bearer ${t.token}` };
     // the victim opened last: it is the window new sessions would go to
     const [survivor, victim] = t.server.registry.local as WindowHandle[];
+    assert.ok(survivor);
+    assert.ok(victim);
     const victimUrl = `/instances/${victim.id}/mcp`;
     const old = await connect(t, t.token, victimUrl);
     const oldSession = (old.transport as { sessionId?: string }).sessionId!;

@@ -6,6 +6,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestServer, fixture, connect, call } from './support.js';
+import { at } from '../support/at.js';
 
 const DEMO = 'http://athene.example.org/demo/library';
 const ZOO = 'http://example.org/zoo';
@@ -74,7 +75,7 @@ test('a crashed window is reported to its sessions and restarted with its journa
   try {
     const c = await connect(t);
     await call(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Dog', super: 'Animal' });
-    const window = t.server.registry.all[0];
+    const window = at(t.server.registry.all, 0);
     const worker = Reflect.get(window, 'worker') as { terminate(): Promise<number> };
     await worker.terminate();
     await assert.rejects(call(c, 'get_active_ontology'), /crashed|Session not found|404/);

@@ -22,6 +22,7 @@ import {
   type ServedTempOntology,
   type TestOrigin,
 } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const ZOO = 'http://example.org/zoo';
 const Z = ZOO + '#';
@@ -527,7 +528,7 @@ test('builder rules 4–5: an unknown axiom_type names every supported type; ope
     assert.equal(unknown.body.error_code, 'invalid_argument', tool);
     for (const type of AXIOM_TYPES) assert.ok((unknown.body.error as string).includes(`"${type}"`), `${tool} names ${type}`);
   }
-  const row = ((await callOk(c, 'preview_changes', { operations: [{ axiom_type: 'subclass' }] })).operations as Row[])[0];
+  const row = at((await callOk(c, 'preview_changes', { operations: [{ axiom_type: 'subclass' }] })).operations as Row[], 0);
   assert.match(row.error as string, /Unknown axiom_type "subclass"; supported types: subclass_of, .*datatype_definition$/);
 
   const bad: [string, Row][] = [
@@ -588,9 +589,9 @@ test('preview_changes detects new entities over the imports closure; apply_chang
     ],
   });
   const rows = preview.operations as { new_entities: { iri: string }[] }[];
-  assert.deepEqual(rows[0].new_entities, [], 'an imported class is not new');
+  assert.deepEqual(at(rows, 0).new_entities, [], 'an imported class is not new');
   assert.deepEqual(
-    rows[1].new_entities.map((e) => e.iri),
+    at(rows, 1).new_entities.map((e) => e.iri),
     [Z + 'Lizard'],
   );
   assert.deepEqual(preview.summary, { operations: 2, adds: 2, removes: 0, no_ops: 0, errors: 0, new_entities: 1 });
@@ -951,7 +952,7 @@ test('load_ontology: an untitled in-memory ontology satisfies an import under wa
     missing.map((m) => m.import_iri),
     ['http://example.org/memory'],
   );
-  assert.match(missing[0].reason, /untitled in-memory ontology/);
+  assert.match(at(missing, 0).reason, /untitled in-memory ontology/);
   assert.equal((await callOk(c, 'list_ontologies')).count, count, 'nothing was attached');
   const lenient = await callOk(c, 'load_ontology', { source: importer, keep_active: true });
   assert.deepEqual(

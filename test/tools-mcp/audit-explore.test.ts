@@ -18,6 +18,7 @@ import {
 } from '../server/support.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { cls, declaration } from '../../src/model/terms.js';
+import { at } from '../support/at.js';
 
 const A = 'http://example.org/audit#';
 const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
@@ -137,7 +138,7 @@ test('list_ontologies lists every loaded ontology in load order with dirty flags
     rows.map((r) => r.document),
     [path.join(scratch, 'audit.ttl'), path.join(scratch, 'anonymous.ttl'), null],
   );
-  assert.deepEqual([rows[1].axioms, rows[1].logical_axioms], [1, 0]);
+  assert.deepEqual([at(rows, 1).axioms, at(rows, 1).logical_axioms], [1, 0]);
   assert.equal(JSON.stringify(await ok('list_ontologies')), JSON.stringify(list), 'unchanged state, identical JSON');
   await ok('undo_change');
 });
@@ -173,6 +174,7 @@ test('search_entities items carry every documented field; the default lexical po
   const body = await ok('search_entities', { query: 'cat', type: 'class' });
   assert.deepEqual([body.query, body.type], ['cat', 'class']);
   const [cat] = items(body);
+  assert.ok(cat);
   assert.deepEqual(Object.keys(cat).sort(), [
     'collision',
     'display',
@@ -225,6 +227,7 @@ test('search_entities listings: the own signature by type; implicit literal data
 test('search_entities grounding: synonyms are review-only, any preferred label grounds, shared names collide', async () => {
   const synonym = await ok('search_entities', { query: 'kitty' });
   const [kitty] = items(synonym);
+  assert.ok(kitty);
   assert.deepEqual([kitty.iri, kitty.match_source, kitty.matched_value, kitty.needs_review], [A + 'Cat', 'synonym', 'kitty', true]);
   assert.equal(kitty.matched_property, 'http://www.w3.org/2004/02/skos/core#altLabel');
   assert.equal(kitty.language, 'en');
@@ -234,7 +237,7 @@ test('search_entities grounding: synonyms are review-only, any preferred label g
 
   // "gato" is a preferred label (@es, unlisted: −9) and a higher-scoring synonym (@en): the label still grounds
   const gato = await ok('search_entities', { query: 'gato' });
-  assert.equal(items(gato)[0].match_source, 'synonym', 'the best-scoring evidence is shown');
+  assert.equal(at(items(gato), 0).match_source, 'synonym', 'the best-scoring evidence is shown');
   assert.deepEqual([gato.best_match, gato.would_mint, gato.reuse_candidate], [A + 'C001', false, null]);
 
   const jaguar = await ok('search_entities', { query: 'Jaguar' });
@@ -273,7 +276,7 @@ test('search_entities pages a total order and validates its arguments', async ()
   const ranked = items(all);
   const key = (r: Row) => [-(r.score as number), r.display as string, r.iri as string] as const;
   for (let i = 1; i < ranked.length; i++) {
-    const [p, q] = [key(ranked[i - 1]), key(ranked[i])];
+    const [p, q] = [key(at(ranked, i - 1)), key(at(ranked, i))];
     assert.ok(p[0] < q[0] || (p[0] === q[0] && (p[1] < q[1] || (p[1] === q[1] && p[2] <= q[2]))), `score desc, display, IRI at ${i}`);
   }
   const paged: Row[] = [];
@@ -331,7 +334,7 @@ test('get_ontology_context reports the selected reasoner, its results and stalen
 
 test('get_axioms_for_entity and get_entity_context: datatype cards, ranges and ambiguous references', async () => {
   const integer = await ok('get_entity_context', { entity: 'xsd:integer' });
-  assert.deepEqual(Object.keys((integer.entities as Row[])[0]).sort(), [
+  assert.deepEqual(Object.keys(at(integer.entities as Row[], 0)).sort(), [
     'annotations',
     'deprecated',
     'display',
@@ -340,7 +343,7 @@ test('get_axioms_for_entity and get_entity_context: datatype cards, ranges and a
     'type',
   ]);
   const tom = (await ok('get_entity_context', { entity: 'Tom' })).entities as Row[];
-  assert.deepEqual(Object.keys(tom[0]).sort(), [
+  assert.deepEqual(Object.keys(at(tom, 0)).sort(), [
     'annotations',
     'data_property_values',
     'deprecated',
@@ -369,7 +372,7 @@ test('get_axioms_for_entity and get_entity_context: datatype cards, ranges and a
   }
   const page = (await ok('get_axioms_for_entity', { entity: 'Tom', limit: 1 })).axioms as Row;
   assert.deepEqual([page.count, page.offset, page.returned, page.next_offset], [3, 0, 1, 1]);
-  assert.deepEqual(Object.keys((page.items as Row[])[0]).sort(), ['axiom_type', 'rendering']);
+  assert.deepEqual(Object.keys(at(page.items as Row[], 0)).sort(), ['axiom_type', 'rendering']);
 });
 
 test('authoring: applied means the axiom is present, and a shared name is an ambiguous reference', async () => {

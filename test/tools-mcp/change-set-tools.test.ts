@@ -25,6 +25,7 @@ import {
 import { loadOntologyFile } from '../../src/model/io.js';
 import { reasonerById } from '../../src/reasoner/registry.js';
 import { changeSetStore } from '../../src/tools/edit/change-sets.js';
+import { at } from '../support/at.js';
 
 const CS = 'http://example.org/cs#';
 
@@ -173,7 +174,7 @@ test('a stale or altered revision envelope is a revision_conflict and commits no
 
 test('rebase after a conflicting edit lists what resolves differently and caches nothing', async () => {
   const p = await preview([sub('puppy', 'animal'), sub('kitten', 'hound')]);
-  assert.equal((p.operations as Row[])[1].effect, 'would add');
+  assert.equal(at(p.operations as Row[], 1).effect, 'would add');
   await callOk(c, 'set_label', { entity: `${CS}Dog`, value: 'hound', lang: 'en' });
   const r = await call(c, 'rebase_change_set', { change_set_id: p.change_set_id });
   assert.equal(r.isError, true);
@@ -182,6 +183,7 @@ test('rebase after a conflicting edit lists what resolves differently and caches
   assert.equal(r.body.total_conflicts, 1);
   assert.equal(r.body.conflicts_truncated, false);
   const [conflict] = r.body.conflicts as Row[];
+  assert.ok(conflict);
   assert.equal(conflict.position, 1);
   assert.match(conflict.was as string, /cs#hound/);
   assert.match(conflict.now as string, /cs#Dog/);
@@ -297,7 +299,7 @@ test('with the EL reasoner, verify=rollback prevents a batch that makes a class 
     ((verify.preflight as Row).findings as Row[]).some((f) => f.rule_id === 'unsatisfiable_class' && f.focus_iri === `${CS}Puppy`),
     true,
   );
-  assert.deepEqual((r.operations as Row[])[0].applied, false);
+  assert.deepEqual(at(r.operations as Row[], 0).applied, false);
   assert.equal((r.summary as Row).added, 0);
   assert.equal((r.summary as Row).single_undo, false);
   assert.equal(await axiomCount(c), count, 'ontology unchanged');
@@ -337,7 +339,7 @@ test('findings the unchanged ontology already has do not block verify=rollback',
   const baseline = verify.baseline_gate as Row;
   assert.equal(baseline.gate, 'fail');
   assert.equal(baseline.preexisting_count, 1);
-  assert.equal((baseline.preexisting_findings as Row[])[0].focus_iri, `${CS}Puppy`);
+  assert.equal(at(baseline.preexisting_findings as Row[], 0).focus_iri, `${CS}Puppy`);
   assert.equal(await axiomCount(c), count + 1);
   // A batch that adds a new unsatisfiable class on top is still prevented.
   const worse = await callOk(c, 'apply_changes', { verify: 'rollback', operations: [sub('kitten', 'dog')] });
@@ -424,7 +426,7 @@ test('lock_mode: verify without a lockfile is skipped, required without one make
   const required = await preview([sub('kitten', 'animal')], { lock_mode: 'required' });
   const missing = (required.preflight as Row).import_lock_verification as Row;
   assert.equal(missing.verified, false);
-  assert.equal((missing.findings as Row[])[0].rule_id, 'imports.lock_missing');
+  assert.equal(at(missing.findings as Row[], 0).rule_id, 'imports.lock_missing');
   assert.equal((required.preflight as Row).gate, 'fail');
   assert.equal(required.committable, false);
   assert.ok((required.committable_reasons as string[]).some((r) => r.startsWith('import_lock')));
@@ -490,10 +492,10 @@ test('with generated ids a commit lands the previewed IRIs, and a rebase cannot 
   const { c: client, close } = await serveAndConnect([path.join(dir, 'cs.ttl')], { new_entity_ids: 'generated' });
   try {
     const p = await callOk(client, 'preview_change_set', { operations: [sub('Wolf', 'animal')] });
-    const minted = ((p.operations as Row[])[0].new_entities as Row[])[0].iri as string;
+    const minted = at(at(p.operations as Row[], 0).new_entities as Row[], 0).iri as string;
     const r = await call(client, 'rebase_change_set', { change_set_id: p.change_set_id });
     assert.equal(r.body.error_code, 'rebase_conflict', 'a minted id is drawn again on every resolution');
-    assert.equal(((r.body.conflicts as Row[])[0].was as string).includes(minted), true);
+    assert.equal((at(r.body.conflicts as Row[], 0).was as string).includes(minted), true);
     const done = await callOk(client, 'commit_change_set', { change_set_id: p.change_set_id, expected_revision: p.base_revision });
     assert.deepEqual(done.normalized_changes, p.normalized_changes);
     assert.equal((await call(client, 'get_entity', { entity: minted })).isError, false, 'the previewed IRI is the committed one');

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { startTestServer, fixture, connect, call, toolContext, runInContext, principalWith, type TestServer } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const ZOO = 'http://example.org/zoo#';
 let t: TestServer;
@@ -58,11 +59,11 @@ test('preview_changes plans each row in order and applies nothing', async () => 
     effect: 'no-op (already present)',
   });
   assert.deepEqual(rows[2], { index: 2, op: 'remove', axiom: 'bird SubClassOf animal', present: true, effect: 'would remove' });
-  assert.equal(rows[3].effect, 'no-op (not present)', 'the earlier row already removed it');
-  assert.equal(rows[4].present, false);
-  assert.match(rows[5].error as string, /at least 2 members/);
-  assert.equal(rows[5].axiom, undefined);
-  assert.match(rows[6].error as string, /super/);
+  assert.equal(at(rows, 3).effect, 'no-op (not present)', 'the earlier row already removed it');
+  assert.equal(at(rows, 4).present, false);
+  assert.match(at(rows, 5).error as string, /at least 2 members/);
+  assert.equal(at(rows, 5).axiom, undefined);
+  assert.match(at(rows, 6).error as string, /super/);
   assert.deepEqual(result.body.summary, { operations: 7, adds: 1, removes: 1, no_ops: 3, errors: 2, new_entities: 1 });
   assert.match(result.body.note as string, /nothing was applied/);
   assert.equal(await axiomCount(), count);
@@ -93,7 +94,7 @@ test('apply_changes applies the good rows of a batch as one undo unit and report
     new_entities: [{ iri: ZOO + 'Dog', display: 'Dog', type: 'Class' }],
   });
   assert.deepEqual(
-    (rows[1].new_entities as { iri: string }[]).map((e) => e.iri),
+    (at(rows, 1).new_entities as { iri: string }[]).map((e) => e.iri),
     [ZOO + 'Dog', ZOO + 'rex'],
     'nothing exists until the batch commits',
   );
@@ -107,7 +108,7 @@ test('apply_changes applies the good rows of a batch as one undo unit and report
     note: 'already present',
     new_entities: [],
   });
-  assert.match(rows[5].error as string, /Missing required operand 'super'/);
+  assert.match(at(rows, 5).error as string, /Missing required operand 'super'/);
   assert.deepEqual(result.body.summary, { operations: 6, added: 2, removed: 1, no_ops: 2, errors: 1, single_undo: true, new_entities: 2 });
   // two axioms and two declarations added, one axiom removed
   assert.equal(await axiomCount(), count + 3);
@@ -128,8 +129,8 @@ test('apply_changes strict=true skips adds that would mint, and a net-zero batch
     ],
   });
   const rows = strict.body.operations as Row[];
-  assert.match(rows[0].error as string, /strict mode refuses to mint/);
-  assert.equal(rows[1].applied, true);
+  assert.match(at(rows, 0).error as string, /strict mode refuses to mint/);
+  assert.equal(at(rows, 1).applied, true);
   assert.equal(await axiomCount(), count + 1);
   await call(c, 'undo_change');
 
@@ -139,7 +140,7 @@ test('apply_changes strict=true skips adds that would mint, and a net-zero batch
       { op: 'remove', axiom_type: 'subclass_of', sub: 'bird', super: 'mammal' },
     ],
   });
-  assert.equal((netZero.body.operations as Row[])[1].removed, true);
+  assert.equal(at(netZero.body.operations as Row[], 1).removed, true);
   assert.equal((netZero.body.summary as Row).single_undo, false);
   assert.equal(await axiomCount(), count);
   assert.equal(await undoDepth(), depth, 'no undo unit for a batch that changed nothing');

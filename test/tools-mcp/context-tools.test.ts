@@ -28,6 +28,7 @@ import {
   iriNode,
   literal,
 } from '../../src/model/terms.js';
+import { at } from '../support/at.js';
 
 const CTX = 'http://example.org/ctx#';
 const BASE = 'http://example.org/base#';
@@ -51,7 +52,7 @@ after(async () => {
 
 const ok = (name: string, args: Row = {}): Promise<Row> => callOk(c, name, args);
 const iris = (list: unknown) => (list as Capped).items.map((x) => (x.iri ?? x.expression) as string);
-const card = (body: Row, i = 0) => (body.entities as Row[])[i];
+const card = (body: Row, i = 0) => at(body.entities as Row[], i, 'entity card');
 
 test('tools/list shows the five context tools as read-only; each refuses an unknown argument', async () => {
   const { tools } = await c.listTools();

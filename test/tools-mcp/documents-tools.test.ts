@@ -10,6 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readDocument } from '../../src/model/formats/registry.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
 import { startTestServer, fixture, connect, call, type TestServer } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const OBO = 'http://purl.obolibrary.org/obo/';
 const PREFIXES = '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n';
@@ -260,7 +261,7 @@ test('load_ontology missing_imports=error refuses before attaching anything, eve
     missing.map((m) => m.import_iri),
     ['http://example.org/absent'],
   );
-  assert.match(missing[0].reason, /gone\.ttl.*cannot be read/);
+  assert.match(at(missing, 0).reason, /gone\.ttl.*cannot be read/);
   assert.deepEqual((await call(c, 'list_ontologies')).body, before, 'the workspace is unchanged');
 });
 

@@ -9,6 +9,7 @@ import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import type { Axiom } from '../../src/model/terms.js';
 import { checkEntailment, explainInconsistency } from '../../src/reasoner/explain/explain.js';
 import { call, principalWith, runInContext, serveTempOntology, toolContext, type ServedTempOntology } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const EX = 'http://example.org/ex#';
 const CHAIN_LENGTH = 3000;
@@ -77,7 +78,7 @@ async function assertMinimalJustification(rows: readonly Row[], goal: Axiom): Pr
   assert.deepEqual(renderings, [...renderings].sort(), 'rows sorted by rendering');
 }
 
-const goal = (text: string) => axiomsOf([{ axiom_type: '', rendering: '', functional: text }])[0];
+const goal = (text: string) => at(axiomsOf([{ axiom_type: '', rendering: '', functional: text }]), 0, 'goal axiom');
 const iri = (name: string) => `<${EX}${name}>`;
 
 test('the three explanation tools are listed, read-only, and refuse an unknown argument', async () => {
@@ -163,8 +164,8 @@ test('get_explanations explains an unsatisfiable class, and reports no justifica
   assert.equal(unsat.isError, false, JSON.stringify(unsat.body));
   const js = unsat.body.justifications as Justification[];
   assert.equal(js.length, 1);
-  await assertMinimalJustification(js[0].axioms, goal(`SubClassOf(${iri('Weird')} <http://www.w3.org/2002/07/owl#Nothing>)`));
-  assert.equal(js[0].size, 4);
+  await assertMinimalJustification(at(js, 0).axioms, goal(`SubClassOf(${iri('Weird')} <http://www.w3.org/2002/07/owl#Nothing>)`));
+  assert.equal(at(js, 0).size, 4);
 
   const no = await call(c, 'get_explanations', { axiom_type: 'subclass_of', sub: 'Animal', super: 'dog' });
   assert.equal(no.body.entailed, false);

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, callOk, connect, startTestServer, type TestServer } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const ZOO = `@prefix : <http://example.org/zoo#> .
 @prefix owl: <http://www.w3.org/2002/07/owl#> .
@@ -80,7 +81,7 @@ function ols(req: import('node:http').IncomingMessage, res: import('node:http').
   }
   const m = /^\/api\/ontologies\/uberon\/terms\/(.+)$/.exec(url.pathname);
   if (m !== null) {
-    const iri = decodeURIComponent(decodeURIComponent(m[1]));
+    const iri = decodeURIComponent(decodeURIComponent(at(m, 1)));
     if (iri === LEAKY) {
       json(200, {
         iri,
@@ -173,10 +174,10 @@ test('search pages through a provider with cursors bound to the caller; evidence
     items.map((i) => i.entity_iri),
     [HEART, LUNG],
   );
-  assert.equal(items[0].source_ontology, 'uberon');
-  assert.deepEqual(items[0].synonyms, ['cardium']);
-  assert.match(items[0].term_fingerprint as string, /^sha256:[0-9a-f]{64}$/);
-  assert.ok(!(items[0].source_url as string).includes('cardiac'), 'the query is not kept in the record');
+  assert.equal(at(items, 0).source_ontology, 'uberon');
+  assert.deepEqual(at(items, 0).synonyms, ['cardium']);
+  assert.match(at(items, 0).term_fingerprint as string, /^sha256:[0-9a-f]{64}$/);
+  assert.ok(!(at(items, 0).source_url as string).includes('cardiac'), 'the query is not kept in the record');
   assert.equal(first.cache_hit, false);
   assert.equal(first.cursor_expires_in_seconds, 300);
   const rest = await callOk(c, 'search_external_terms', { cursor: first.next_cursor });
@@ -555,10 +556,10 @@ test('a mint whose mapping step fails is partial: the entity stays, the retry ne
   assert.equal(error.code, 'mappings_invalid');
   assert.equal(error.retryable, false, 'the same row fails the same way');
   const continuation = partial.continuation as Record<string, Record<string, unknown>>;
-  assert.equal(continuation.retry.tool, 'accept_reuse_proposal');
-  assert.equal(continuation.manual_recovery.tool, 'add_mapping');
+  assert.equal(continuation.retry?.tool, 'accept_reuse_proposal');
+  assert.equal(continuation.manual_recovery?.tool, 'add_mapping');
   assert.equal(
-    (continuation.manual_recovery.arguments as Record<string, unknown>).expected_mapping_revision,
+    (continuation.manual_recovery?.arguments as Record<string, unknown>).expected_mapping_revision,
     (await callOk(c, 'list_mappings')).mapping_revision,
   );
   assert.deepEqual((await callOk(c, 'get_entity', { entity: 'Liver' })).matches, [{ iri: local, display: 'Liver', type: 'Class' }]);

@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { fixture, call, callOk, serveAndConnect, type Row, type ServedClient } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const GOV = 'http://example.org/gov#';
 const BASE = 'http://example.org/gov-base#';
@@ -30,7 +31,7 @@ test('tools/list shows validate_governance as read-only with the profile enum; a
   assert.equal(tool.annotations?.readOnlyHint, true);
   const schema = tool.inputSchema as { properties: Record<string, { enum?: string[] }> };
   assert.equal((await call(c, 'validate_governance', { unknown_argument: 1 })).body.error_code, 'invalid_argument', 'validate_governance');
-  assert.deepEqual(schema.properties.owl_profile.enum, ['DL', 'EL', 'QL', 'RL', 'none', 'Full']);
+  assert.deepEqual(schema.properties.owl_profile?.enum, ['DL', 'EL', 'QL', 'RL', 'none', 'Full']);
 });
 
 test('default run: the DL profile row gates on owned violations; imported ones are context; import layering warns', async () => {
@@ -48,13 +49,14 @@ test('default run: the DL profile row gates on owned violations; imported ones a
   assert.equal(profile.count, 1);
   assert.match(profile.identity_digest as string, /^sha256:[0-9a-f]{64}$/);
   const [example] = profile.examples as Row[];
+  assert.ok(example);
   assert.equal(example.kind, 'non_simple_property_in_functional');
   assert.equal(example.axiom, `FunctionalObjectProperty(<${GOV}partOf>)`);
   assert.equal(example.ontology, 'http://example.org/gov');
   const imported = profile.imported_violations as { count: number; items: Row[] };
   assert.equal(imported.count, 1);
-  assert.equal(imported.items[0].kind, 'undeclared_entity');
-  assert.equal(imported.items[0].entity, BASE + 'Cell');
+  assert.equal(at(imported.items, 0).kind, 'undeclared_entity');
+  assert.equal(at(imported.items, 0).entity, BASE + 'Cell');
   const layering = row(body, 'import_layering')!;
   assert.equal(layering.severity, 'warn');
   assert.equal(layering.count, 1);

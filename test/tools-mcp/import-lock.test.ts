@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { call, callOk, principalWith, runInContext, serveAndConnect, toolContext, type ServedClient } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const PREFIXES = '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n';
 const ontologyTtl = (iri: string, imports: string[] = []) =>
@@ -148,7 +149,7 @@ test('a tampered byte in an imported document makes verify_import_lock report a 
   // a lock named explicitly that does not exist is invalid, not skipped
   const absent = await callOk(c, 'verify_import_lock', { path: path.join(scratch, 't', 'none.lock.json') });
   assert.equal(absent.valid, false);
-  assert.match((absent.errors as string[])[0], /ENOENT/);
+  assert.match(at(absent.errors as string[], 0), /ENOENT/);
 });
 
 test('write_import_lock refuses a closure with a missing import and replaces nothing', async () => {

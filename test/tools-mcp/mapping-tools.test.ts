@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { call, callOk, serveTempOntology, withProjectPolicy, type ServedTempOntology } from '../server/support.js';
 import { sha256Digest } from '../../src/util/digest.js';
+import { at } from '../support/at.js';
 
 const ZOO_TTL = `@prefix : <http://example.org/zoo#> .
 @prefix owl: <http://www.w3.org/2002/07/owl#> .
@@ -105,7 +106,7 @@ test('policy v2 store: add, list, compare-and-swap, remove, with backups and cur
       confirm: true,
     });
     assert.equal(invalid.body.error_code, 'mappings_invalid');
-    assert.equal((invalid.body.findings as { code: string }[])[0].code, 'justification_invalid');
+    assert.equal(at(invalid.body.findings as { code: string }[], 0).code, 'justification_invalid');
     assert.deepEqual(await readFile(store()), bytes1, 'an invalid result writes nothing');
 
     const second = await callOk(c, 'add_mapping', {
@@ -126,10 +127,10 @@ test('policy v2 store: add, list, compare-and-swap, remove, with backups and cur
     const page1 = await callOk(c, 'list_mappings', { limit: 1 });
     assert.equal(page1.record_count, 2);
     assert.equal(page1.returned, 1);
-    assert.equal((page1.items as { mapping_id: string }[])[0].mapping_id, 'bird', 'sorted by mapping id');
-    assert.deepEqual((page1.items as { cells: unknown }[])[0].cells, row('zoo:Bird', 'other:Bird'));
+    assert.equal(at(page1.items as { mapping_id: string }[], 0).mapping_id, 'bird', 'sorted by mapping id');
+    assert.deepEqual(at(page1.items as { cells: unknown }[], 0).cells, row('zoo:Bird', 'other:Bird'));
     const page2 = await callOk(c, 'list_mappings', { limit: 1, cursor: page1.next_cursor });
-    assert.equal((page2.items as { mapping_id: string }[])[0].mapping_id, first.mapping_id);
+    assert.equal(at(page2.items as { mapping_id: string }[], 0).mapping_id, first.mapping_id);
     assert.equal(page2.next_cursor, undefined);
 
     const unknown = await call(c, 'remove_mapping', {
@@ -295,7 +296,7 @@ test('import: merge by id (compatible sets only), replace, and validation of wha
       confirm: true,
     });
     assert.equal(broken.body.error_code, 'sssom_invalid');
-    assert.match((broken.body.findings as { message: string }[])[0].message, /^line 7: 2 cells/);
+    assert.match(at(broken.body.findings as { message: string }[], 0).message, /^line 7: 2 cells/);
 
     const replaced = await callOk(c, 'import_sssom', {
       expected_mapping_revision: rev,
@@ -341,8 +342,8 @@ test('a malformed store lists as invalid with line numbers, refuses edits, and i
     assert.equal(listed.exists, true);
     assert.equal(listed.mapping_revision, sha256Digest('subject_id\tpredicate_id\nzoo:A\n'));
     const report = await callOk(c, 'validate_mappings', {});
-    assert.equal((report.findings as { code: string }[])[0].code, 'column_count');
-    assert.match((report.findings as { message: string }[])[0].message, /^line 2:/);
+    assert.equal(at(report.findings as { code: string }[], 0).code, 'column_count');
+    assert.match(at(report.findings as { message: string }[], 0).message, /^line 2:/);
     const edit = await call(c, 'add_mapping', {
       expected_mapping_revision: listed.mapping_revision,
       mapping: row('zoo:Bird', 'other:Bird'),

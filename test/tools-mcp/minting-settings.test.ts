@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestServer, fixture, connect, call, callOk, type TestServer } from '../server/support.js';
 import { loadSettings, SettingsError } from '../../src/settings/settings.js';
+import { at } from '../support/at.js';
 
 type Row = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ async function iriOf(c: Client, entity: string): Promise<string> {
   const found = await callOk(c, 'get_entity', { entity });
   const matches = found.matches as Row[];
   assert.equal(found.count, 1, `${entity} resolves to one entity`);
-  return matches[0].iri as string;
+  return at(matches, 0).iri as string;
 }
 
 const newIris = (result: Row) => ((result.new_entities ?? []) as Row[]).map((e) => e.iri as string);
@@ -123,6 +124,7 @@ describe('new_entity_ids: generated', () => {
   test('add_axiom mints a generated id labelled with the name; the name then resolves to it', async () => {
     const added = await callOk(c, 'add_axiom', { axiom_type: 'subclass_of', sub: 'Wolf', super: 'Animal' });
     const [row] = added.new_entities as Row[];
+    assert.ok(row);
     const wolf = assertGenerated(row, 'Wolf');
     assert.equal(added.axiom, 'Wolf SubClassOf animal', 'renderings show the label');
     assert.equal(await iriOf(c, 'Wolf'), wolf);
@@ -142,15 +144,15 @@ describe('new_entity_ids: generated', () => {
       ],
     });
     const rows = applied.operations as Row[];
-    const coyote = assertGenerated((rows[0].new_entities as Row[])[0], 'Coyote');
-    const jackalRows = rows[1].new_entities as Row[];
+    const coyote = assertGenerated(at(at(rows, 0).new_entities as Row[], 0), 'Coyote');
+    const jackalRows = at(rows, 1).new_entities as Row[];
     const jackal = assertGenerated(
       jackalRows.find((r) => r.display === 'Jackal')!,
       'Jackal',
     );
     assert.equal(jackalRows.find((r) => r.display === 'Coyote')?.iri, coyote, 'the second mention of Coyote reaches the same entity');
     const wile = assertGenerated(
-      (rows[2].new_entities as Row[]).find((r) => r.display === 'wile')!,
+      (at(rows, 2).new_entities as Row[]).find((r) => r.display === 'wile')!,
       'wile',
     );
     assert.equal(new Set([coyote, jackal, wile, await iriOf(c, 'Wolf')]).size, 4, 'distinct names, distinct ids');
@@ -167,8 +169,8 @@ describe('new_entity_ids: generated', () => {
 
   test('preview_changes shows the name and applies nothing; strict mode still refuses', async () => {
     const preview = await callOk(c, 'preview_changes', { operations: [{ axiom_type: 'subclass_of', sub: 'Dingo', super: 'Animal' }] });
-    const row = (preview.operations as Row[])[0];
-    assertGenerated((row.new_entities as Row[])[0], 'Dingo');
+    const row = at(preview.operations as Row[], 0);
+    assertGenerated(at(row.new_entities as Row[], 0), 'Dingo');
     assert.equal(row.axiom, 'Dingo SubClassOf animal', 'the rendering shows the name the label will carry');
     assert.equal((await call(c, 'get_entity', { entity: 'Dingo' })).isError, true);
     const refused = await call(c, 'add_subclass_of', { child: 'Dingo', parent: 'Animal', strict: true });
@@ -212,7 +214,7 @@ describe('new_entity_ids: generated', () => {
 
   test('add_annotation and add_ontology_annotation label a generated annotation property; undo takes the label too', async () => {
     const annotated = await callOk(c, 'add_annotation', { entity: 'Wolf', property: 'habitat', value: 'forest' });
-    const habitat = assertGenerated((annotated.new_entities as Row[])[0], 'habitat');
+    const habitat = assertGenerated(at(annotated.new_entities as Row[], 0), 'habitat');
     assert.equal(await iriOf(c, 'habitat'), habitat);
     await callOk(c, 'undo_change');
     assert.equal((await call(c, 'get_entity', { entity: 'habitat' })).isError, true);

@@ -24,6 +24,7 @@ import {
   type ServedClient,
   type TestOrigin,
 } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const ZOO = 'http://example.org/zoo';
 const REMOTE = 'http://example.org/remote';
@@ -117,7 +118,7 @@ test('write_project_policy_template writes a commented starter atomically, once'
   assert.equal(written.sha256, sha256(text));
   assert.equal(written.bytes, text.length);
   assert.match(text.toString(), /^# /m);
-  assert.match((written.validation_hint as string[])[0], /save_ontology path=.*ontology[/\\]zoo\.ttl policy_bootstrap=true/);
+  assert.match(at(written.validation_hint as string[], 0), /save_ontology path=.*ontology[/\\]zoo\.ttl policy_bootstrap=true/);
   const again = await call(c, 'write_project_policy_template');
   assert.equal(again.isError, true);
   assert.deepEqual([again.body.error_code, again.body.written], ['policy_exists', false]);
@@ -275,14 +276,14 @@ test("search_entities uses a valid policy's entity_search block and falls back t
     ),
   );
   const byFrench = await callOk(c, 'search_entities', { query: 'chat' });
-  const chat = (byFrench.items as Record<string, unknown>[])[0];
+  const chat = at(byFrench.items as Record<string, unknown>[], 0);
   assert.deepEqual([chat.iri, chat.language, chat.score, chat.match_source], [`${ZOO}#Cat`, 'fr', 109, 'preferred_label']);
   const byEnglish = await callOk(c, 'search_entities', { query: 'cat' });
   const cat = (byEnglish.items as Record<string, unknown>[]).find((i) => i.iri === `${ZOO}#Cat`)!;
   assert.equal(cat.score, 104, 'en is the first fallback language: +4');
   const canis = await callOk(c, 'search_entities', { query: 'Canis' });
   assert.equal(canis.best_match, `${ZOO}#Dog`);
-  assert.equal((canis.items as Record<string, unknown>[])[0].matched_property, 'http://example.org/vocab#name');
+  assert.equal(at(canis.items as Record<string, unknown>[], 0).matched_property, 'http://example.org/vocab#name');
   assert.deepEqual(canis.lexical_policy, {
     source: 'policy',
     preferred_properties: ['http://www.w3.org/2000/01/rdf-schema#label', 'http://example.org/vocab#name'],

@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callOk, serveTempOntology, withProjectPolicy, type Row, type ServedTempOntology } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const EX = 'http://example.org/inv#';
 
@@ -105,12 +106,14 @@ test('a violated invariant and a failed question fail the gate (not error); a wa
       assert.equal(r.gate, 'fail');
       assert.deepEqual([stageOf(r, 'invariants').status, stageOf(r, 'invariants').verdict], ['completed', 'fail']);
       const [violation] = findings(r, 'invariants');
+      assert.ok(violation);
       assert.deepEqual(
         [violation.rule_id, violation.focus_iri, violation.severity, violation.message],
         ['invariant:no-cat-subclasses', EX + 'Kitten', 'error', 'Cats are not subdivided.'],
       );
       assert.deepEqual([stageOf(r, 'cqs').status, stageOf(r, 'cqs').verdict], ['completed', 'fail']);
       const [failed] = findings(r, 'cqs');
+      assert.ok(failed);
       assert.equal(failed.rule_id, 'cq:no-unicorns', "the question stored in the snapshot's own annotations is judged too");
       assert.match(failed.message as string, /did not give the expected answer \(nonEmpty\)/);
     });
@@ -121,7 +124,7 @@ test('a violated invariant and a failed question fail the gate (not error); a wa
     await withProjectPolicy(dir, waived, async () => {
       const r = await callOk(c, 'run_project_qc');
       assert.equal(r.gate, 'pass', JSON.stringify(r.findings));
-      assert.equal((findings(r, 'invariants')[0].waiver as Row).reason, 'kittens are being reviewed');
+      assert.equal((at(findings(r, 'invariants'), 0).waiver as Row).reason, 'kittens are being reviewed');
     });
   } finally {
     // undo the question, then the axiom: the window is as before
@@ -160,7 +163,7 @@ test('a change-set preview listing the cqs gate judges the questions against the
     );
     const pre = breaking.preflight as Row;
     assert.deepEqual([pre.gate, stageOf(pre, 'cqs').verdict], ['fail', 'fail']);
-    assert.equal(findings(pre, 'cqs')[0].rule_id, 'cq:puppy-is-dog');
+    assert.equal(at(findings(pre, 'cqs'), 0).rule_id, 'cq:puppy-is-dog');
     const harmless = await callOk(c, 'preview_change_set', {
       operations: [{ op: 'add', axiom_type: 'subclass_of', sub: 'Kitten', super: 'Cat' }],
       gates: ['cqs'],
@@ -188,7 +191,7 @@ test("under a policy, a change-set preview reads the policy's invariant and ques
       ['completed', 'fail'],
       JSON.stringify(pre.stages),
     );
-    assert.equal(findings(pre, 'invariants')[0].rule_id, 'invariant:no-cat-subclasses');
+    assert.equal(at(findings(pre, 'invariants'), 0).rule_id, 'invariant:no-cat-subclasses');
     assert.equal(breaking.committable, false);
     const harmless = await callOk(c, 'preview_change_set', {
       operations: [{ op: 'add', axiom_type: 'subclass_of', sub: 'Puppy', super: 'Animal' }],

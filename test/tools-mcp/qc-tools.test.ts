@@ -68,6 +68,7 @@ test('run_project_qc without a policy: validation cannot start, gate error with 
   assert.equal(r.policy_loaded, false);
   assert.deepEqual([r.stages, r.stages_ran, r.findings], [[], [], []]);
   const [e] = r.errors as Row[];
+  assert.ok(e);
   assert.equal(e.code, 'policy_not_found');
   assert.match(e.message as string, /write_project_policy_template/);
   assert.equal((r.validation_snapshot as Row).mode, 'none');

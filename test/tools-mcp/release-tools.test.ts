@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, callOk, serveTempOntology, startOrigin, withProjectPolicy, type Row, type ServedTempOntology } from '../server/support.js';
 import { sha256Digest } from '../../src/util/digest.js';
+import { at } from '../support/at.js';
 
 const REL = 'http://example.org/rel';
 
@@ -103,7 +104,7 @@ test('run_release_gate without a policy: gate error, the release stage skipped, 
     skipped: true,
     reason: 'validation did not start: no valid project policy governs this ontology',
   });
-  assert.equal((r.errors as Row[])[0].code, 'policy_not_found');
+  assert.equal(at(r.errors as Row[], 0).code, 'policy_not_found');
 });
 
 test('prepare_release dry run returns the artifacts inline and writes nothing', async () => {

@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { call, callOk, serveAndConnect, serveTempOntology, undoDepth, type Row, type ServedTempOntology } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const EX = 'http://example.org/fam#';
 const VAR = 'urn:swrl:var#';
@@ -165,10 +166,10 @@ test('list_rules orders by rendering, and a listed rule replays through add_rule
     const added = await ok('add_rule', replay);
     assert.equal(added.already_present, true, `replay of ${String(r.rendering)}`);
   }
-  const { index: _i, variables: _v, rendering: _r, ...last } = rules[2];
+  const { index: _i, variables: _v, rendering: _r, ...last } = at(rules, 2);
   const removed = await ok('remove_rule', last);
   assert.equal(removed.removed, 1);
-  assert.equal((removed.rule as Row).rendering, rules[2].rendering);
+  assert.equal((removed.rule as Row).rendering, at(rules, 2).rendering);
   assert.equal((await listed()).length, 2);
   await ok('undo_change');
   assert.equal((await listed()).length, 3);
@@ -187,7 +188,7 @@ test('remove_rule by index and by label (all matches), each an undo entry', asyn
   await ok('undo_change');
   const byIndex = await ok('remove_rule', { index: 3 });
   assert.equal(byIndex.removed, 1);
-  assert.equal((byIndex.rules as Row[])[0].rendering, before[3].rendering);
+  assert.equal(at(byIndex.rules as Row[], 0).rendering, at(before, 3).rendering);
   await ok('undo_change');
   const labelled = before.findIndex((r) => (r.annotations as Row[] | undefined)?.some((a) => a.value === 'adult'));
   const unlabelled = before.findIndex((r) => r.annotations === undefined);
@@ -195,7 +196,7 @@ test('remove_rule by index and by label (all matches), each an undo entry', asyn
   assert.equal(mismatch.body.error_code, 'not_found', 'index and label together must both match');
   const both = await ok('remove_rule', { index: labelled, label: 'adult' });
   assert.equal(both.removed, 1);
-  assert.equal((both.rules as Row[])[0].rendering, before[labelled].rendering);
+  assert.equal(at(both.rules as Row[], 0).rendering, at(before, labelled).rendering);
   await ok('undo_change');
   assert.equal((await listed()).length, 4);
 });
@@ -241,7 +242,7 @@ test('validate_rules reports against the selected reasoner without executing, pa
   const magic = (first.incompatible_rule_summaries as Row[]).filter((r) => (r.finding_codes as string[]).includes('unknown_builtin'));
   assert.equal(magic.length, 1, 'an unknown built-in is always unsupported');
   assert.match(String(first.snapshot_fingerprint), /^sha256:[0-9a-f]{64}$/);
-  const row = (first.rules as Row[])[0];
+  const row = at(first.rules as Row[], 0);
   assert.equal(row.index, 0);
   assert.equal(row.dl_safety_status, 'not_evaluated_by_engine');
   assert.deepEqual(row.sources, { count: 1, items: ['http://example.org/fam'] });
@@ -328,11 +329,11 @@ Declaration(ObjectProperty(:hasParent))
         head: [{ type: 'class', predicate: 'Adult', arg1: '?x' }],
       });
       const body = (added.rule as Row).body as Row[];
-      assert.equal(body[0].predicate_iri, undefined, 'an anonymous class has no predicate_iri');
+      assert.equal(at(body, 0).predicate_iri, undefined, 'an anonymous class has no predicate_iri');
       assert.deepEqual(body[1], { type: 'data_range', predicate: 'xsd:integer[>= 0]', value: '5', datatype: XSD + 'integer' });
       const own = await okIn('list_rules');
       assert.equal(own.count, 1);
-      const { index: _i, variables: _v, rendering: _r, ...replay } = (own.rules as Row[])[0];
+      const { index: _i, variables: _v, rendering: _r, ...replay } = at(own.rules as Row[], 0);
       assert.equal((await okIn('add_rule', replay)).already_present, true);
       const closure = await okIn('list_rules', { include_imports: true });
       assert.equal(closure.count, 2);

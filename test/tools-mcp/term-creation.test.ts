@@ -16,6 +16,7 @@ import {
   type Row,
 } from '../server/support.js';
 import { Ontology } from '../../src/model/ontology.js';
+import { at } from '../support/at.js';
 
 const ZOO = 'http://example.org/zoo#';
 const TTL = `@prefix :     <http://example.org/zoo#> .
@@ -309,7 +310,7 @@ test('with generated ids a created term carries only its own label, applied or p
       .filter((r) => r.axiom_type === 'AnnotationAssertion')
       .map((r) => r.axiom as string);
     assert.equal(labels.length, 1);
-    assert.match(labels[0], /rdfs:label "ocelot"@en$/);
+    assert.match(at(labels, 0), /rdfs:label "ocelot"@en$/);
   } finally {
     await gen.close();
   }
@@ -344,7 +345,7 @@ test('create_term defines with IAO:0000115 by default, which validate_ontology a
       JSON.stringify(rock),
     );
     const checks = (await callOk(bare.c, 'validate_ontology', { checks: ['missing_definition'], limit: 100 })).checks as Row[];
-    const undefined_ = ((checks[0].examples as Row[]) ?? []).map((e) => e.iri);
+    const undefined_ = ((at(checks, 0).examples as Row[]) ?? []).map((e) => e.iri);
     assert.ok(!undefined_.includes('http://example.org/bare#Rock'), 'the default definition property counts as a definition');
     assert.ok(!undefined_.includes('http://example.org/bare#Sand'), 'skos:definition counts as a definition');
     assert.ok(undefined_.includes('http://example.org/bare#Pebble'), 'dcterms:description is no definition');

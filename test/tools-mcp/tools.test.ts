@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestServer, fixture, connect, call, type TestServer } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const ZOO = 'http://example.org/zoo#';
 let t: TestServer;
@@ -181,7 +182,7 @@ test('tools/list lists every tool built so far; every tool refuses an unknown ar
   const addSchema = add.inputSchema as { oneOf?: unknown; required?: string[]; properties: Record<string, { enum?: string[] }> };
   assert.equal(addSchema.oneOf, undefined, 'no top-level oneOf (refused by some clients)');
   assert.deepEqual(addSchema.required, ['axiom_type']);
-  assert.ok(addSchema.properties.axiom_type.enum?.includes('subclass_of'));
+  assert.ok(addSchema.properties.axiom_type?.enum?.includes('subclass_of'));
   assert.ok('strict' in addSchema.properties && 'chain' in addSchema.properties);
   assert.equal(add.annotations?.readOnlyHint ?? false, false);
   assert.equal(getEntity.annotations?.readOnlyHint, true);
@@ -192,6 +193,7 @@ test('list_ontologies and get_active_ontology describe the window', async () => 
   assert.equal(list.count, 1);
   assert.equal(list.active, 'http://example.org/zoo');
   const [row] = list.ontologies as Record<string, unknown>[];
+  assert.ok(row);
   assert.equal(row.active, true);
   assert.equal(row.anonymous, false);
   assert.equal(row.document, fixture('zoo.ttl'));
@@ -208,7 +210,7 @@ test('get_entity finds by label, CURIE-less name and IRI, and fails for unknown 
   const byLabel = (await call(c, 'get_entity', { entity: 'mammal' })).body;
   assert.deepEqual(byLabel.matches, [{ iri: ZOO + 'Mammal', display: 'mammal', type: 'Class' }]);
   const byIri = (await call(c, 'get_entity', { entity: ZOO + 'eats' })).body;
-  assert.equal((byIri.matches as { type: string }[])[0].type, 'ObjectProperty');
+  assert.equal(at(byIri.matches as { type: string }[], 0).type, 'ObjectProperty');
   const missing = await call(c, 'get_entity', { entity: 'Unicorn' });
   assert.equal(missing.isError, true);
   assert.equal(missing.body.error, "No entity found for 'Unicorn'.");
@@ -218,7 +220,7 @@ test('search_entities ranks an exact label first and pages', async () => {
   const exact = (await call(c, 'search_entities', { query: 'Mammal' })).body;
   assert.equal(exact.best_match, ZOO + 'Mammal');
   assert.equal(exact.would_mint, false);
-  const first = (exact.items as Record<string, unknown>[])[0];
+  const first = at(exact.items as Record<string, unknown>[], 0);
   assert.equal(first.match_kind, 'exact');
   assert.equal(first.iri, ZOO + 'Mammal');
   const page = (await call(c, 'search_entities', { query: 'a', type: 'class', limit: 1 })).body;
@@ -230,7 +232,7 @@ test('search_entities ranks an exact label first and pages', async () => {
   assert.equal(fresh.would_mint, true);
   assert.equal((await call(c, 'search_entities', { query: 'big cat' })).body.would_mint, false, 'multi-word queries never mint');
   const typo = (await call(c, 'search_entities', { query: 'Mamal' })).body;
-  const hit = (typo.items as Record<string, unknown>[])[0];
+  const hit = at(typo.items as Record<string, unknown>[], 0);
   assert.equal(hit.match_kind, 'fuzzy');
   assert.equal(hit.needs_review, true);
   assert.equal((typo.reuse_candidate as { iri: string }).iri, ZOO + 'Mammal');
@@ -335,6 +337,7 @@ test('save_ontology saves as a new file, rebinds it, and refuses unknown extensi
   assert.match(await readFile(target, 'utf8'), /SubClassOf\(:Dog :Mammal\)|SubClassOf\(<http:\/\/example.org\/zoo#Dog>/);
   const list = (await call(c, 'list_ontologies')).body;
   const [row] = list.ontologies as { document: string; dirty: boolean }[];
+  assert.ok(row);
   assert.equal(row.document, target);
   assert.equal(row.dirty, false);
   const bad = await call(c, 'save_ontology', { path: path.join(scratch, 'zoo.docx') });

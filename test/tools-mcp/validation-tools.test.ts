@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { call, callOk, serveTempOntology, type ServedTempOntology } from '../server/support.js';
+import { at } from '../support/at.js';
 
 const X = 'http://example.org/smells#';
 const ALL = [
@@ -98,11 +99,11 @@ test('checks filters (reported in check order) and limit caps samples with a tru
     checks.map((k) => k.id),
     ['missing_definition', 'isolated_class'],
   );
-  assert.equal(checks[0].examples.length, 2);
-  assert.equal(checks[0].truncated, 5);
+  assert.equal(at(checks, 0).examples.length, 2);
+  assert.equal(at(checks, 0).truncated, 5);
   assert.equal(body.total_issues, 8);
   const zeroTimeout = await callOk(c, 'validate_ontology', { checks: ['self_subclass'], timeout_ms: 0 });
-  assert.equal((zeroTimeout.checks as Check[])[0].count, 1);
+  assert.equal(at(zeroTimeout.checks as Check[], 0).count, 1);
 });
 
 test('with_reasoner folds in the current verdict without classifying', async () => {

@@ -121,7 +121,7 @@ class GroupBuilder {
   subRole(chain: readonly ObjectPropertyExpression[], sup: ObjectPropertyExpression): void {
     const z = this.fresh.cls();
     let path: ClassExpression = z;
-    for (let i = chain.length - 1; i >= 0; i--) path = t.objectSomeValuesFrom(chain[i], path);
+    for (const p of [...chain].reverse()) path = t.objectSomeValuesFrom(p, path);
     this.subClass(path, t.objectSomeValuesFrom(sup, z));
   }
 
@@ -144,7 +144,7 @@ function refutes(extra: readonly Axiom[]): CheckGroup {
 
 function pairs<T>(xs: readonly T[]): [T, T][] {
   const out: [T, T][] = [];
-  for (let i = 0; i < xs.length; i++) for (let j = i + 1; j < xs.length; j++) out.push([xs[i], xs[j]]);
+  for (const [i, x] of xs.entries()) for (const y of xs.slice(i + 1)) out.push([x, y]);
   return out;
 }
 
@@ -156,12 +156,15 @@ function groupsOf(a: Axiom): CheckGroup[] | null {
     case 'SubClassOf':
       g.subClass(a.sub, a.sup);
       break;
-    case 'EquivalentClasses':
-      for (const c of a.classes.slice(1)) {
-        g.subClass(a.classes[0], c);
-        g.subClass(c, a.classes[0]);
-      }
+    case 'EquivalentClasses': {
+      const [first, ...others] = a.classes;
+      if (first !== undefined)
+        for (const c of others) {
+          g.subClass(first, c);
+          g.subClass(c, first);
+        }
       break;
+    }
     case 'DisjointClasses':
       for (const [c, d] of pairs(a.classes)) g.subClass(t.objectIntersectionOf([c, d]), t.nothing());
       break;
@@ -174,9 +177,11 @@ function groupsOf(a: Axiom): CheckGroup[] | null {
     case 'DataPropertyAssertion':
       g.instance(t.dataHasValue(a.property, a.value), a.subject);
       break;
-    case 'SameIndividual':
-      for (const i of a.individuals.slice(1)) g.instance(t.objectOneOf([a.individuals[0]]), i);
+    case 'SameIndividual': {
+      const [first, ...others] = a.individuals;
+      if (first !== undefined) for (const i of others) g.instance(t.objectOneOf([first]), i);
       break;
+    }
     case 'NegativeObjectPropertyAssertion':
       return [refutes([t.objectPropertyAssertion(a.property, a.subject, a.object)])];
     case 'NegativeDataPropertyAssertion':
@@ -204,24 +209,30 @@ function groupsOf(a: Axiom): CheckGroup[] | null {
     case 'TransitiveObjectProperty':
       g.subRole([a.property, a.property], a.property);
       break;
-    case 'EquivalentObjectProperties':
-      for (const p of a.properties.slice(1)) {
-        g.subRole([a.properties[0]], p);
-        g.subRole([p], a.properties[0]);
-      }
+    case 'EquivalentObjectProperties': {
+      const [first, ...others] = a.properties;
+      if (first !== undefined)
+        for (const p of others) {
+          g.subRole([first], p);
+          g.subRole([p], first);
+        }
       break;
+    }
     case 'ReflexiveObjectProperty':
       g.subClass(t.thing(), t.objectHasSelf(a.property));
       break;
     case 'SubDataPropertyOf':
       g.subData(a.sub, a.sup);
       break;
-    case 'EquivalentDataProperties':
-      for (const p of a.properties.slice(1)) {
-        g.subData(a.properties[0], p);
-        g.subData(p, a.properties[0]);
-      }
+    case 'EquivalentDataProperties': {
+      const [first, ...others] = a.properties;
+      if (first !== undefined)
+        for (const p of others) {
+          g.subData(first, p);
+          g.subData(p, first);
+        }
       break;
+    }
     default:
       otherKinds(a, ANY_AXIOM);
       return null;

@@ -109,8 +109,8 @@ export async function allJustifications(checker: EntailmentChecker, axioms: read
   const closed: Set<Axiom>[] = [];
   const seen = new Set<string>(['']);
   const queue: Axiom[][] = [[]];
-  for (let q = 0; q < queue.length; q++) {
-    const path = queue[q];
+  // the loop also visits the paths queued meanwhile
+  for (const path of queue) {
     const removed = new Set(path);
     if (closed.some((c) => containsAll(removed, c))) continue;
     let j = found.find((f) => disjoint(f, removed));

@@ -22,15 +22,15 @@ export class ModuleExtractor {
   constructor(axioms: Iterable<Axiom>) {
     this.axioms = [...axioms].filter(isLogicalAxiom);
     const empty = new Locality('BOT', new Set());
-    for (let i = 0; i < this.axioms.length; i++) {
-      const sig = signature(this.axioms[i]);
+    for (const [i, axiom] of this.axioms.entries()) {
+      const sig = signature(axiom);
       this.signatures.push(sig);
       for (const e of sig) {
         const list = this.byEntity.get(e);
         if (list === undefined) this.byEntity.set(e, [i]);
         else list.push(i);
       }
-      if (!empty.local(this.axioms[i])) this.global.push(i);
+      if (!empty.local(axiom)) this.global.push(i);
     }
   }
 
@@ -49,10 +49,11 @@ export class ModuleExtractor {
     const inModule = new Uint8Array(this.axioms.length);
     const pending: Entity[] = [];
     const out: Axiom[] = [];
+    // byEntity and global hold indexes of axioms (and of their signatures), built together above
     const include = (i: number) => {
       inModule[i] = 1;
-      out.push(this.axioms[i]);
-      for (const e of this.signatures[i]) {
+      out.push(this.axioms[i]!);
+      for (const e of this.signatures[i]!) {
         if (!sig.has(e)) {
           sig.add(e);
           pending.push(e);
@@ -67,10 +68,11 @@ export class ModuleExtractor {
     }
     for (const i of this.global) if (inModule[i] === 0) include(i);
     // An axiom's locality can only change when Σ gains one of its entities: re-test exactly those.
-    for (let head = 0; head < pending.length; head++) {
-      const users = this.byEntity.get(pending[head]);
+    // (the loop also visits the entities pending meanwhile)
+    for (const e of pending) {
+      const users = this.byEntity.get(e);
       if (users === undefined) continue;
-      for (const i of users) if (inModule[i] === 0 && !locality.local(this.axioms[i])) include(i);
+      for (const i of users) if (inModule[i] === 0 && !locality.local(this.axioms[i]!)) include(i);
     }
     return out;
   }

@@ -91,6 +91,7 @@ async function work(task: ExplainTask): Promise<ExplainData> {
   }
   if (await inconsistent(l, classifier, start + task.timeoutMs)) return { kind: 'inconsistent_ontology' };
   const [goal] = decodeAxioms(task.goal!);
+  if (goal === undefined) throw new Error('the explanation task carries no goal axiom');
   if (task.type === 'entail') {
     const r = await checkEntailment(l.axioms, goal, options());
     return { kind: 'entailment', entailed: r.entailed, decided: r.decided, calls: r.reasonerCalls };
