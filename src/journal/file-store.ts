@@ -86,8 +86,8 @@ export function encodeRecord(r: JournalRecord): string {
 }
 
 /**
- * The lines of a batch being written, encoded straight into one buffer kept from batch to batch (the write
- * is synchronous): a batch allocates no line strings, no joined text and no copy of it for the write.
+ * The lines of a batch being written, encoded into one buffer kept from batch to batch (the write is
+ * synchronous): a batch allocates no joined text and no copy of it for the write.
  */
 let lineBytes = Buffer.allocUnsafe(64 * 1024);
 
@@ -101,7 +101,7 @@ function cachedJson(x: object | null): string {
   return json;
 }
 
-/** The keys `putChangeEntry` writes. */
+/** The keys `changeEntryJson` writes. */
 type WrittenKey =
   | 'type'
   | 'seq'
@@ -123,7 +123,7 @@ type WrittenKey =
   | 'undoes'
   | 'redoes';
 type Exhausted<T extends never> = T;
-/** A key added to ChangeEntry fails to compile here until putChangeEntry writes it. */
+/** A key added to ChangeEntry fails to compile here until changeEntryJson writes it. */
 type _EveryKeyWritten = Exhausted<Exclude<keyof ChangeEntry, WrittenKey>>;
 
 /** Makes room in `lineBytes` for `bytes` more after `at`, keeping what is before it. */
@@ -134,76 +134,67 @@ function room(at: number, bytes: number): void {
   lineBytes = grown;
 }
 
-/** Writes `text` as UTF-8 at `at`; returns where it ends. */
-function put(text: string, at: number): number {
-  // at most 3 UTF-8 bytes per UTF-16 unit
-  room(at, text.length * 3);
-  return at + lineBytes.write(text, at, 'utf8');
-}
-
 /** What JSON.stringify escapes in a string (lone surrogates included, so any surrogate sends it there). */
 const ESCAPED = /[\u0000-\u001f"\\\ud800-\udfff]/;
 
-/** Writes a string as JSON.stringify does; one with nothing to escape (the usual case) without a copy of it. */
-function putString(x: string | null, at: number): number {
-  if (x === null || ESCAPED.test(x)) return put(JSON.stringify(x), at);
-  room(at, x.length * 3 + 2);
-  lineBytes[at++] = 0x22;
-  at += lineBytes.write(x, at, 'utf8');
-  lineBytes[at++] = 0x22;
-  return at;
+/** A string as JSON.stringify writes it; one with nothing to escape (the usual case) by concatenation. */
+function jsonString(x: string | null): string {
+  return x === null || ESCAPED.test(x) ? JSON.stringify(x) : '"' + x + '"';
 }
 
 /**
- * Writes a change entry's JSON as JSON.stringify writes an entry the recorder built (its keys in that order),
- * piece by piece: the principal and client are serialized once rather than per entry, and no text of the whole
- * entry is built (most of what serializing it allocated).
+ * A change entry's JSON as JSON.stringify writes an entry the recorder built (its keys in that order), by
+ * concatenation: the principal and client are serialized once rather than per entry, and the text goes to
+ * the line buffer in one write (a write per piece cost more than the pieces).
  */
-function putChangeEntry(e: ChangeEntry, at: number): number {
-  at = put('{"type":"change","seq":', at);
-  at = put(String(e.seq), at);
-  at = put(',"time":', at);
-  at = putString(e.time, at);
-  at = put(',"document":', at);
-  at = putString(e.document, at);
-  at = put(',"batch":', at);
-  at = putString(e.batch, at);
-  at = put(',"principal":', at);
-  at = put(cachedJson(e.principal), at);
-  at = put(',"client":', at);
-  at = put(cachedJson(e.client), at);
-  at = put(',"session_id":', at);
-  at = putString(e.session_id, at);
-  at = put(',"tool":', at);
-  at = putString(e.tool, at);
-  at = put(',"cause":', at);
-  at = putString(e.cause, at);
-  if (e.reverts !== undefined) at = put(',"reverts":' + JSON.stringify(e.reverts), at);
-  at = put(',"changes":', at);
-  at = put(JSON.stringify(e.changes), at);
-  at = put(',"entities":', at);
-  at = put(JSON.stringify(e.entities), at);
-  at = put(',"revision_before":', at);
-  at = put(String(e.revision_before), at);
-  at = put(',"revision_after":', at);
-  at = put(String(e.revision_after), at);
-  at = put(',"fingerprint_before":', at);
-  at = putString(e.fingerprint_before, at);
-  at = put(',"fingerprint_after":', at);
-  at = putString(e.fingerprint_after, at);
-  if (e.undoes !== undefined) at = put(',"undoes":' + e.undoes, at);
-  if (e.redoes !== undefined) at = put(',"redoes":' + e.redoes, at);
-  return put('}', at);
+function changeEntryJson(e: ChangeEntry): string {
+  return (
+    '{"type":"change","seq":' +
+    e.seq +
+    ',"time":' +
+    jsonString(e.time) +
+    ',"document":' +
+    jsonString(e.document) +
+    ',"batch":' +
+    jsonString(e.batch) +
+    ',"principal":' +
+    cachedJson(e.principal) +
+    ',"client":' +
+    cachedJson(e.client) +
+    ',"session_id":' +
+    jsonString(e.session_id) +
+    ',"tool":' +
+    jsonString(e.tool) +
+    ',"cause":' +
+    jsonString(e.cause) +
+    (e.reverts === undefined ? '' : ',"reverts":' + JSON.stringify(e.reverts)) +
+    ',"changes":' +
+    JSON.stringify(e.changes) +
+    ',"entities":' +
+    JSON.stringify(e.entities) +
+    ',"revision_before":' +
+    e.revision_before +
+    ',"revision_after":' +
+    e.revision_after +
+    ',"fingerprint_before":' +
+    jsonString(e.fingerprint_before) +
+    ',"fingerprint_after":' +
+    jsonString(e.fingerprint_after) +
+    (e.undoes === undefined ? '' : ',"undoes":' + e.undoes) +
+    (e.redoes === undefined ? '' : ',"redoes":' + e.redoes) +
+    '}'
+  );
 }
 
 /** Encodes `r` as encodeRecord does into `lineBytes` at `at`; returns where its line ends. */
 function encodeLineAt(r: JournalRecord, at: number): number {
-  // the JSON first, after room for its checksum, which is of its bytes
+  const json = r.type === 'change' ? changeEntryJson(r) : JSON.stringify(r);
+  // the JSON first, after room for its checksum, which is of its bytes; at most 3 UTF-8 bytes per UTF-16 unit
   const from = at + 17;
-  const to = r.type === 'change' ? putChangeEntry(r, from) : put(JSON.stringify(r), from);
+  room(from, json.length * 3 + 1);
+  const to = from + lineBytes.write(json, from, 'utf8');
   lineBytes.write(sha256Hex(lineBytes.subarray(from, to)), at, 16, 'latin1');
   lineBytes[at + 16] = 0x20;
-  room(to, 1);
   lineBytes[to] = 0x0a;
   return to + 1;
 }
