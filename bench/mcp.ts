@@ -3,7 +3,8 @@
 // Streamable HTTP transport, same tool logic). Two workloads: `read` loops `tools/call get_entity`;
 // `write` loops `add_axiom` then `remove_axiom` (each session its own axiom). Each server runs in its own
 // process; the load comes from this one. Prints calls/s, p50/p99 latency, and CPU µs per call of the
-// server process (all threads) and of the load generator. `uws` and `node` run with the change journal
+// server process (all threads) and of the load generator, and how busy the server's main thread, its busiest
+// other thread (the window's) and the rest were (whether one thread or the cores limit). `uws` and `node` run with the change journal
 // (every write fsynced before it is answered); `nojournal` is uws with it off, the same-run baseline of the
 // journal's cost (the `journal on/off` column).
 // Usage: npm run build && node dist/bench/mcp.js [seconds-per-level]
@@ -14,7 +15,7 @@
 //   uws/baseline column: a change measured before and after in the same run)
 
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,11 +31,38 @@ interface Server extends Target {
   readonly child: ChildProcess;
 }
 
-/** User + system CPU of a process (all its threads), in µs. */
-async function processCpu(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+/** User + system CPU in a /proc stat file (a process's, all its threads; or one thread's), in µs. */
+async function statCpu(file: string): Promise<number> {
+  const stat = await readFile(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+}
+
+function processCpu(pid: number): Promise<number> {
+  return statCpu(`/proc/${pid}/stat`);
+}
+
+/** CPU of each thread of a process, in µs, by thread id (a thread that ended in between is left out). */
+async function threadCpu(pid: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const cpu = await statCpu(`/proc/${pid}/task/${tid}/stat`).catch(() => null);
+    if (cpu !== null) out.set(tid, cpu);
+  }
+  return out;
+}
+
+/**
+ * How busy the server's threads were, in % of one core: its main thread (HTTP), its busiest other thread (the
+ * window's, under a write or read loop) and the rest (GC helpers, thread pool). A thread near 100% is the limit;
+ * otherwise the cores are.
+ */
+function threadShares(pid: number, before: Map<string, number>, after: Map<string, number>, ms: number): string {
+  const busy = (tid: string) => ((after.get(tid) ?? 0) - (before.get(tid) ?? 0)) / (ms * 10);
+  const others = [...after.keys()].filter((tid) => tid !== String(pid)).map(busy);
+  const top = Math.max(0, ...others);
+  const rest = others.reduce((a, b) => a + b, 0) - top;
+  return [busy(String(pid)), top, rest].map((x) => x.toFixed(0).padStart(3)).join('/');
 }
 
 type Workload = 'read' | 'write';
@@ -52,6 +80,8 @@ interface Result {
   readonly p99: number;
   readonly serverCpu: number;
   readonly loaderCpu: number;
+  /** Busy % of one core: main thread / busiest other thread / the rest. */
+  readonly threads: string;
 }
 
 async function drive(t: Target, sessions: RawSession[], workload: Workload, ms: number, latencies: number[] | null): Promise<number> {
@@ -78,10 +108,11 @@ async function load(t: Server, n: number, workload: Workload, seconds: number): 
   try {
     await drive(t, sessions, workload, 500, null);
     const latencies: number[] = [];
-    const [server0, loader0, start] = [await processCpu(t.child.pid!), process.cpuUsage(), performance.now()];
+    const pid = t.child.pid!;
+    const [server0, threads0, loader0, start] = [await processCpu(pid), await threadCpu(pid), process.cpuUsage(), performance.now()];
     const calls = await drive(t, sessions, workload, seconds * 1000, latencies);
     const elapsed = (performance.now() - start) / 1000;
-    const [server1, loader1] = [await processCpu(t.child.pid!), process.cpuUsage(loader0)];
+    const [server1, threads1, loader1] = [await processCpu(pid), await threadCpu(pid), process.cpuUsage(loader0)];
     const sorted = Float64Array.from(latencies).sort();
     return {
       perSecond: calls / elapsed,
@@ -89,6 +120,7 @@ async function load(t: Server, n: number, workload: Workload, seconds: number): 
       p99: percentile(sorted, 0.99),
       serverCpu: (server1 - server0) / calls,
       loaderCpu: (loader1.user + loader1.system) / calls,
+      threads: threadShares(pid, threads0, threads1, elapsed * 1000),
     };
   } finally {
     for (const s of sessions) s.close();
@@ -97,7 +129,7 @@ async function load(t: Server, n: number, workload: Workload, seconds: number): 
 
 function row(r: Result): string {
   const f = (x: number, w: number, d = 2) => x.toFixed(d).padStart(w);
-  return `${f(r.perSecond, 8, 0)} ${f(r.p50, 6)} ${f(r.p99, 6)} ${f(r.serverCpu, 6, 0)} ${f(r.loaderCpu, 5, 0)}`;
+  return `${f(r.perSecond, 8, 0)} ${f(r.p50, 6)} ${f(r.p99, 6)} ${f(r.serverCpu, 6, 0)} ${f(r.loaderCpu, 5, 0)} ${r.threads}`;
 }
 
 /** The Athene targets: a build, a transport, and whether the change journal is on (`nojournal`: uws with it off). */
@@ -144,9 +176,11 @@ async function main(): Promise<void> {
     const has = (name: string) => targets.some((t) => t.name === name);
     const onOff = has('uws') && has('nojournal');
     const beforeAfter = has('uws') && has('baseline');
-    console.log(`${seconds} s per level; CPU in µs per call (server: all threads of its process; load: this generator)`);
     console.log(
-      `workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}${onOff ? ' | journal on/off' : ''}${beforeAfter ? ' | uws/baseline' : ''}`,
+      `${seconds} s per level; CPU in µs per call (server: all threads of its process; load: this generator); main/win/rest: busy % of one core of the server's main thread, its busiest other thread (the window's) and the rest`,
+    );
+    console.log(
+      `workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load main/win/rest %`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}${onOff ? ' | journal on/off' : ''}${beforeAfter ? ' | uws/baseline' : ''}`,
     );
     for (const workload of workloads) {
       for (const n of levels) {
