@@ -7,7 +7,7 @@
 // the window's own question how the endpoint is served) go through comlink, each way on a port of its own.
 
 import type { Principal } from '../auth/principal.js';
-import type { WindowSettings } from '../tools/core/tool.js';
+import type { WindowSettings } from '../window/call-context.js';
 import type { ApprovalEntry } from '../window/approvals.js';
 import type { Fence } from './fences.js';
 import type { ToolProfile } from '../settings/settings.js';

@@ -3,7 +3,7 @@
 // window are answered with an error once, then forgotten.
 
 import { randomUUID } from 'node:crypto';
-import type { WindowSettings } from '../tools/core/tool.js';
+import type { WindowSettings } from '../window/call-context.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Principal } from '../auth/principal.js';
 import { WindowHandle, type ResponseSink, type WindowHealth } from './window.js';

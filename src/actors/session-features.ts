@@ -8,7 +8,8 @@ import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import type { FormatId, Ontology } from '../model/ontology.js';
 import { ALL_FORMATS, parseFormatName } from '../model/formats/detect.js';
 import { writeDocument } from '../model/formats/registry.js';
-import type { JsonObject, ProgressMeasure } from '../tools/core/tool.js';
+import type { JsonObject } from '../util/json-object.js';
+import type { ProgressMeasure } from '../window/call-context.js';
 import type { RecoveryNotice } from '../journal/recorder.js';
 
 export const INSTRUCTIONS = [

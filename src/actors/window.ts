@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ApprovalEntry } from '../window/approvals.js';
-import type { WindowSettings } from '../tools/core/tool.js';
+import type { WindowSettings } from '../window/call-context.js';
 import type { ToolProfile } from '../settings/settings.js';
 import {
   putMessage,

@@ -5,6 +5,7 @@
 import type { Annotation, Axiom, IRI } from './terms.js';
 import type { Ontology, OntologyId } from './ontology.js';
 import { unreachable } from '../util/unreachable.js';
+import { DomainError } from '../util/errors.js';
 
 export type Change =
   | { readonly kind: 'AddAxiom'; readonly ontology: Ontology; readonly axiom: Axiom }
@@ -31,12 +32,12 @@ export interface ChangeResult {
 }
 
 /** A change that cannot be applied as given (checked before anything in its batch is applied). */
-export class ChangeError extends Error {
+export class ChangeError extends DomainError {
   constructor(
     message: string,
     readonly change: Change,
   ) {
-    super(message);
+    super(message, 'invalid_change');
     this.name = 'ChangeError';
   }
 }

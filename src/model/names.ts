@@ -1,6 +1,7 @@
 // How syntaxes that use names (Manchester, the tools' operands) turn a name token into an IRI.
 
 import type { EntityKind, IRI } from './terms.js';
+import { DomainError } from '../util/errors.js';
 
 /** A name token resolved to an IRI, with the entity kinds already known for that IRI (empty: not yet known). */
 export interface ResolvedName {
@@ -18,12 +19,17 @@ export interface NameResolver {
   resolve(token: string): ResolvedName;
 }
 
-export class NameError extends Error {
+/** An unknown or malformed name, or (with candidates) one that several entities answer to. */
+export class NameError extends DomainError {
   constructor(
     message: string,
     readonly candidates: readonly string[] = [],
   ) {
-    super(message);
+    super(
+      message,
+      candidates.length > 0 ? 'ambiguous_reference' : 'invalid_argument',
+      candidates.length > 0 ? { candidates: [...candidates] } : {},
+    );
     this.name = 'NameError';
   }
 

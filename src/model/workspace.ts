@@ -9,6 +9,7 @@ import { applyBatch, invertChange, type Change, type ChangeResult } from './chan
 import { noteAxiomChange, noteHeaderChange } from './fingerprint.js';
 import { releaseInterned } from './terms.js';
 import { CallSlot } from '../util/call-slot.js';
+import { DomainError } from '../util/errors.js';
 
 export type ChangeCause = 'apply' | 'undo' | 'redo';
 
@@ -28,12 +29,10 @@ export interface BatchResult {
 }
 
 /** A refused workspace operation (the id of another loaded ontology, an unknown ontology, ...). */
-export class WorkspaceError extends Error {
-  constructor(
-    message: string,
-    readonly code: 'id_in_use' | 'not_loaded' | 'already_loaded' | 'nothing_to_undo' | 'nothing_to_redo',
-  ) {
-    super(message);
+export class WorkspaceError extends DomainError {
+  declare readonly code: 'id_in_use' | 'not_loaded' | 'already_loaded' | 'nothing_to_undo' | 'nothing_to_redo';
+  constructor(message: string, code: WorkspaceError['code']) {
+    super(message, code);
     this.name = 'WorkspaceError';
   }
 }

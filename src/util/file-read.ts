@@ -7,6 +7,7 @@
 import { constants, realpathSync } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { DomainError } from './errors.js';
 
 /** What is read, for its size limit. */
 export type FileKind = 'document' | 'policy' | 'catalog' | 'shapes' | 'query';
@@ -34,14 +35,15 @@ export function readLimitsFrom(settings: Partial<Record<`max_${FileKind}_bytes`,
 
 export type FileReadErrorCode = 'not_regular_file' | 'file_too_large' | 'protected_path';
 
-export class FileReadError extends Error {
+export class FileReadError extends DomainError {
   override name = 'FileReadError';
+  declare readonly code: FileReadErrorCode;
   constructor(
     message: string,
-    readonly code: FileReadErrorCode,
+    code: FileReadErrorCode,
     readonly file: string,
   ) {
-    super(message);
+    super(message, code, { path: file });
   }
 }
 

@@ -70,3 +70,11 @@ test('src/util imports only src/util', () => {
   const bad = all.filter((i) => topFolder(i.file) === 'util' && i.folder !== null && i.folder !== 'util');
   assert.equal(bad.length, 0, `the neutral util folder imports other folders:\n${show(bad)}`);
 });
+
+test('outside src/tools, only the window thread that hosts the tool layer imports it', () => {
+  // the worker runs tools for MCP sessions, the server view runs them for the owner; anything else reaches the
+  // types the tool layer shares through their homes (src/window/call-context.ts, src/util)
+  const HOSTS = new Set(['actors/window-worker.ts', 'actors/window-view.ts']);
+  const bad = all.filter((i) => i.folder === 'tools' && topFolder(i.file) !== 'tools' && !HOSTS.has(i.file));
+  assert.equal(bad.length, 0, `files outside the tool layer import it:\n${show(bad)}`);
+});

@@ -264,6 +264,44 @@ test('class operands accept labels with spaces; ambiguous names fail listing can
   );
 });
 
+test("labels: errors name operands as the caller's arguments do, and carry their error codes", () => {
+  const o = zoo();
+  o.add(label(ex('Cat'), 'kitty'));
+  o.add(label(ex('Animal'), 'kitty'));
+  const r = new WorkspaceResolver(workspaceWith(o));
+  const labels = { sub: 'child', super: 'parent' };
+  const fails = (input: Record<string, unknown>, strict = false) => {
+    try {
+      buildAxiom({ axiom_type: 'subclass_of', ...input }, r, { labels, strict });
+    } catch (e) {
+      return e;
+    }
+    return assert.fail('expected a refusal');
+  };
+  const missing = fails({ sub: 'Dog' });
+  assert.ok(missing instanceof OperandError);
+  assert.equal(missing.message, "Missing required operand 'parent' for subclass_of");
+  assert.deepEqual([missing.code, missing.context], ['invalid_argument', { operand: 'parent' }]);
+  const notString = fails({ sub: 'Dog', super: 3 });
+  assert.ok(notString instanceof OperandError);
+  assert.deepEqual([notString.message, notString.operand], ["Operand 'parent' must be a string", 'parent']);
+  const ambiguous = fails({ sub: 'kitty', super: 'Dog' });
+  assert.ok(ambiguous instanceof NameError);
+  assert.match(ambiguous.message, /^child: /);
+  assert.deepEqual([ambiguous.code, ambiguous.context], ['ambiguous_reference', { candidates: [...ambiguous.candidates] }]);
+  const syntax = fails({ sub: 'Dog', super: 'hasOwner some (' });
+  assert.ok(syntax instanceof OperandError);
+  assert.match(syntax.message, /^parent: /);
+  assert.equal(syntax.operand, 'parent');
+  const minted = fails({ sub: 'Wolf', super: 'Dog' }, true);
+  assert.ok(minted instanceof OperandError);
+  assert.match(minted.message, /^Operand 'child' names no existing Class/);
+  // an operand the labels do not name keeps its own name
+  const closed = fails({ sub: 'Dog', super: 'Cat', individual: 'rex' });
+  assert.ok(closed instanceof OperandError);
+  assert.equal(closed.operand, 'individual');
+});
+
 test('an unknown literal datatype is a new entity named by its operand', () => {
   const r = resolver();
   const input = { axiom_type: 'data_property_assertion', property: 'age', subject: 'rex', value: '3', datatype: 'zoo:myType' };

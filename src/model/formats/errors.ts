@@ -1,6 +1,7 @@
 // The error every document parser throws for input it cannot read.
 
 import type { FormatId } from '../ontology.js';
+import { DomainError } from '../../util/errors.js';
 
 /** The longest excerpt of the offending text an error quotes (a file's secret must not leak through it). */
 export const MAX_EXCERPT = 40;
@@ -22,7 +23,7 @@ export function boundExcerpts(detail: string): string {
   return end < 0 ? bounded : bounded.slice(0, end);
 }
 
-export class ParseError extends Error {
+export class ParseError extends DomainError {
   readonly detail: string;
   constructor(
     readonly format: FormatId,
@@ -31,7 +32,10 @@ export class ParseError extends Error {
     readonly column?: number,
   ) {
     const bounded = boundExcerpts(detail);
-    super(`${format}: ${line !== undefined ? `line ${line}${column !== undefined ? `, column ${column}` : ''}: ` : ''}${bounded}`);
+    super(
+      `${format}: ${line !== undefined ? `line ${line}${column !== undefined ? `, column ${column}` : ''}: ` : ''}${bounded}`,
+      'parse_error',
+    );
     this.detail = bounded;
     this.name = 'ParseError';
   }

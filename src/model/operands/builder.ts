@@ -41,6 +41,7 @@ import {
   type StringField,
 } from './schema.js';
 import { unreachable } from '../../util/unreachable.js';
+import { DomainError } from '../../util/errors.js';
 
 /** What the builder needs from a resolver (WorkspaceResolver provides it). */
 export interface OperandResolver extends NameResolver {
@@ -56,7 +57,16 @@ export interface OperandResolver extends NameResolver {
 export interface BuildOptions {
   /** Refuse operands that would mint an entity (TOOLS.md 1.7). */
   readonly strict?: boolean;
+  /** The caller's names for operands (`super` → `parent`): errors name the operand as the caller's client knows it. */
+  readonly labels?: Readonly<Record<string, string>>;
 }
+
+/** An operand's name as errors state it. */
+type Label = (operand: string) => string;
+const labelling =
+  (labels: Readonly<Record<string, string>> | undefined): Label =>
+  (operand) =>
+    labels?.[operand] ?? operand;
 
 export interface BuiltAxiom {
   readonly axiom: Axiom;
@@ -74,13 +84,14 @@ export interface BuiltAxiom {
 export type OperandErrorCode = 'unknown_axiom_type' | 'invalid_argument';
 
 /** A malformed operand set; `operand` names the offending field when there is one. */
-export class OperandError extends Error {
+export class OperandError extends DomainError {
+  declare readonly code: OperandErrorCode;
   constructor(
     message: string,
-    readonly code: OperandErrorCode,
+    code: OperandErrorCode,
     readonly operand?: string,
   ) {
-    super(message);
+    super(message, code, operand === undefined ? {} : { operand });
     this.name = 'OperandError';
   }
 
@@ -108,11 +119,11 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 
 /** Builds the axiom of an operand set; throws OperandError, NameError (ambiguity, unknown prefix). */
 export function buildAxiom(input: unknown, resolver: OperandResolver, options: BuildOptions = {}): BuiltAxiom {
-  return new Builder(resolver, options.strict ?? false).build(input);
+  return new Builder(resolver, options.strict ?? false, labelling(options.labels)).build(input);
 }
 
 /** Checks the shape of an operand set (closed object, required operands, types, list sizes). */
-export function checkOperands(input: unknown): { type: AxiomType; fields: Record<string, unknown> } {
+export function checkOperands(input: unknown, label: Label = labelling(undefined)): { type: AxiomType; fields: Record<string, unknown> } {
   if (!isRecord(input)) throw new OperandError('The operand set must be a JSON object', 'invalid_argument');
   const type = input.axiom_type;
   if (typeof type !== 'string' || !(AXIOM_TYPES as readonly string[]).includes(type)) {
@@ -126,45 +137,46 @@ export function checkOperands(input: unknown): { type: AxiomType; fields: Record
     if (key === 'axiom_type' || key === 'annotations' || allowed.has(key)) continue;
     const takes = [...spec.required, ...spec.optional, 'annotations'].join(', ');
     const why = KNOWN_FIELDS.has(key) ? `is not an operand of ${axiomType}` : 'is not a known operand';
-    throw new OperandError(`Operand '${key}' ${why} (${axiomType} takes: ${takes})`, 'invalid_argument', key);
+    throw new OperandError(`Operand '${label(key)}' ${why} (${axiomType} takes: ${takes})`, 'invalid_argument', label(key));
   }
   for (const f of spec.required) {
     if (input[f] === undefined || input[f] === null) {
-      throw new OperandError(`Missing required operand '${f}' for ${axiomType}`, 'invalid_argument', f);
+      throw new OperandError(`Missing required operand '${label(f)}' for ${axiomType}`, 'invalid_argument', label(f));
     }
   }
-  for (const f of allowed) checkField(axiomType, f as OperandField, input[f], spec.min[f as ListField]);
+  for (const f of allowed) checkField(axiomType, f as OperandField, input[f], spec.min[f as ListField], label(f));
   if (input.annotations !== undefined) checkAnnotations(input.annotations, 'annotations');
   return { type: axiomType, fields: input };
 }
 
-function checkField(type: AxiomType, f: OperandField, value: unknown, min: number | undefined): void {
+/** `name` is the operand's name as errors state it. */
+function checkField(type: AxiomType, f: OperandField, value: unknown, min: number | undefined, name: string): void {
   if (value === undefined) return;
   if (isListField(f)) {
     if (!Array.isArray(value) || value.some((x) => typeof x !== 'string' || x.trim() === '')) {
-      throw new OperandError(`Operand '${f}' must be an array of non-empty strings`, 'invalid_argument', f);
+      throw new OperandError(`Operand '${name}' must be an array of non-empty strings`, 'invalid_argument', name);
     }
     if (min !== undefined && value.length < min) {
       throw new OperandError(
-        `Operand '${f}' of ${type} needs at least ${min} member${min === 1 ? '' : 's'} (got ${value.length})`,
+        `Operand '${name}' of ${type} needs at least ${min} member${min === 1 ? '' : 's'} (got ${value.length})`,
         'invalid_argument',
-        f,
+        name,
       );
     }
     return;
   }
-  if (typeof value !== 'string') throw new OperandError(`Operand '${f}' must be a string`, 'invalid_argument', f);
+  if (typeof value !== 'string') throw new OperandError(`Operand '${name}' must be a string`, 'invalid_argument', name);
   // a literal may be empty; names, IRIs and tags may not
-  if (f !== 'value' && value.trim() === '') throw new OperandError(`Operand '${f}' must not be empty`, 'invalid_argument', f);
+  if (f !== 'value' && value.trim() === '') throw new OperandError(`Operand '${name}' must not be empty`, 'invalid_argument', name);
   if (f === 'entity_type' && !(ENTITY_TYPES as readonly string[]).includes(value)) {
     throw new OperandError(
       `Unknown entity_type ${JSON.stringify(value)}; expected one of ${ENTITY_TYPES.join(', ')}`,
       'invalid_argument',
-      f,
+      name,
     );
   }
   if (f === 'lang' && !LANG_TAG.test(value))
-    throw new OperandError(`Operand 'lang' is not a language tag: ${JSON.stringify(value)}`, 'invalid_argument', f);
+    throw new OperandError(`Operand '${name}' is not a language tag: ${JSON.stringify(value)}`, 'invalid_argument', name);
 }
 
 function checkAnnotations(value: unknown, path: string): asserts value is AnnotationInput[] {
@@ -197,20 +209,22 @@ class Builder {
   constructor(
     private readonly names: OperandResolver,
     private readonly strict: boolean,
+    private readonly label: Label,
   ) {}
 
   build(input: unknown): BuiltAxiom {
-    const { type, fields } = checkOperands(input);
+    const { type, fields } = checkOperands(input, this.label);
     const core = this.core(type, fields as Partial<Record<StringField, string>> & Partial<Record<ListField, string[]>>);
     const anns = fields.annotations === undefined ? [] : this.annotations(fields.annotations as AnnotationInput[], 'annotations');
     const axiom = anns.length === 0 ? core : t.withAnnotations(core, anns);
     const [firstMinted] = this.strict ? this.minted : [];
     if (firstMinted !== undefined) {
       const [e, operand] = firstMinted;
+      const name = this.label(operand);
       throw new OperandError(
-        `Operand '${operand}' names no existing ${e.kind} (<${e.iri}>), and strict mode refuses to mint it`,
+        `Operand '${name}' names no existing ${e.kind} (<${e.iri}>), and strict mode refuses to mint it`,
         'invalid_argument',
-        operand,
+        name,
       );
     }
     return { axiom, newEntities: [...this.minted.keys()], declarations: this.declarations(axiom), labels: this.labels() };
@@ -246,8 +260,9 @@ class Builder {
     try {
       return f();
     } catch (err) {
-      if (err instanceof NameError) throw new NameError(`${operand}: ${err.message}`, err.candidates);
-      if (err instanceof ParseError) throw new OperandError(`${operand}: ${err.message}`, 'invalid_argument', operand);
+      if (err instanceof NameError) throw err.at(this.label(operand));
+      if (err instanceof ParseError)
+        throw new OperandError(`${this.label(operand)}: ${err.message}`, 'invalid_argument', this.label(operand));
       throw err;
     }
   }

@@ -7,15 +7,9 @@ import type { ApprovalQueue } from '../../window/approvals.js';
 import { waitMeasure, type JsonObject, type ToolContext, type ToolDefinition } from './tool.js';
 import { DomainError, type ErrorCode } from '../../util/errors.js';
 import { rehearsedChanges } from './rehearsal.js';
-import { NameError } from '../../model/names.js';
-import { WorkspaceError } from '../../model/workspace.js';
-import { ChangeError } from '../../model/changes.js';
-import { OperandError } from '../../model/operands/builder.js';
-import { ParseError } from '../../model/formats/errors.js';
 import { inputJsonSchema } from './tool-listing.js';
 import { auditCall, newGateTrace, type GateTrace } from '../../audit/call-audit.js';
 import { isCancelled } from '../../window/call-context.js';
-import { FileReadError } from '../../util/file-read.js';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -161,19 +155,5 @@ function cancelled(tool: string): ToolResult {
 /** The one place domain and model refusals become tool failures; anything else is an internal error (message kept). */
 function failureOf(err: unknown): ToolResult {
   if (err instanceof DomainError) return failure(err.message, err.code, err.context);
-  if (err instanceof NameError) {
-    const ambiguous = err.candidates.length > 0;
-    return failure(
-      err.message,
-      ambiguous ? 'ambiguous_reference' : 'invalid_argument',
-      ambiguous ? { candidates: [...err.candidates] } : {},
-    );
-  }
-  if (err instanceof WorkspaceError) return failure(err.message, err.code);
-  if (err instanceof ChangeError) return failure(err.message, 'invalid_change');
-  const e = err as Error;
-  if (err instanceof OperandError) return failure(err.message, err.code, err.operand === undefined ? {} : { operand: err.operand });
-  if (err instanceof ParseError) return failure(err.message, 'parse_error');
-  if (err instanceof FileReadError) return failure(err.message, err.code, { path: err.file });
-  return failure(e?.message ?? String(err), 'internal_error');
+  return failure(err instanceof Error ? err.message : String(err), 'internal_error');
 }

@@ -16,7 +16,7 @@ import {
   type IRI,
 } from '../../model/terms.js';
 import { NameError } from '../../model/names.js';
-import { buildAxiom, OperandError, type BuiltAxiom } from '../../model/operands/builder.js';
+import { buildAxiom, type BuiltAxiom } from '../../model/operands/builder.js';
 import { AnnotationSchema, ENTITY_TYPES } from '../../model/operands/schema.js';
 import { RDFS_LABEL, STANDARD_PREFIXES } from '../../model/vocab.js';
 import type { Change } from '../../model/changes.js';
@@ -127,29 +127,6 @@ export function newEntitiesField(entities: Iterable<Entity>, ctx: ToolContext): 
   return rows.length === 0 ? {} : { new_entities: rows };
 }
 
-/** Runs the operand builder with its operand names replaced by this tool's argument names in errors. */
-function buildAs(names: Readonly<Record<string, string>>, build: () => BuiltAxiom): BuiltAxiom {
-  try {
-    return build();
-  } catch (err) {
-    throw renamed(err, names);
-  }
-}
-
-function renamed(err: unknown, names: Readonly<Record<string, string>>): unknown {
-  for (const [from, to] of Object.entries(names)) {
-    if (err instanceof NameError && err.message.startsWith(from + ': '))
-      return new NameError(to + err.message.slice(from.length), err.candidates);
-    if (err instanceof OperandError && err.operand === from) {
-      const message = err.message.startsWith(from + ': ')
-        ? to + err.message.slice(from.length)
-        : err.message.replace(`'${from}'`, `'${to}'`);
-      return new OperandError(message, err.code, to);
-    }
-  }
-  return err;
-}
-
 /**
  * The add_axiom pattern: declarations of what the axiom introduces, then the axiom itself, one undo entry.
  * `applied` says the axiom is now present (TOOLS.md 3.4); `note` says when the call changed nothing.
@@ -207,9 +184,9 @@ export const createClass = defineTool({
     const axioms = identityAxioms(c, args);
     if (args.parent !== undefined) {
       const parent = args.parent;
-      const built = buildAs({ super: 'parent' }, () =>
-        buildAxiom({ axiom_type: 'subclass_of', sub: `<${c.iri}>`, super: parent }, ctx.resolver),
-      );
+      const built = buildAxiom({ axiom_type: 'subclass_of', sub: `<${c.iri}>`, super: parent }, ctx.resolver, {
+        labels: { super: 'parent' },
+      });
       // the class's own label is identityAxioms', even when its IRI was generated
       const ownLabel = (a: Axiom) => a.kind === 'AnnotationAssertion' && a.subject.kind === 'IRI' && a.subject.iri === c.iri;
       axioms.push(...built.declarations, ...built.labels.filter((a) => !ownLabel(a)), built.axiom);
@@ -264,9 +241,10 @@ export const addSubclassOf = defineTool({
   idempotent: true,
   summary: (a) => `add_subclass_of ${a.child} SubClassOf ${a.parent}`,
   handler: (args, ctx) => {
-    const built = buildAs({ sub: 'child', super: 'parent' }, () =>
-      buildAxiom({ axiom_type: 'subclass_of', sub: args.child, super: args.parent }, ctx.resolver, { strict: args.strict }),
-    );
+    const built = buildAxiom({ axiom_type: 'subclass_of', sub: args.child, super: args.parent }, ctx.resolver, {
+      strict: args.strict,
+      labels: { sub: 'child', super: 'parent' },
+    });
     return applyBuilt(built, ctx);
   },
 });

@@ -7,10 +7,8 @@ import * as v from 'valibot';
 import type { Axiom, Entity } from '../../model/terms.js';
 import type { Ontology } from '../../model/ontology.js';
 import type { Change } from '../../model/changes.js';
-import { buildAxiom, OperandError } from '../../model/operands/builder.js';
+import { buildAxiom } from '../../model/operands/builder.js';
 import { AXIOM_TYPES } from '../../model/operands/schema.js';
-import { NameError } from '../../model/names.js';
-import { ParseError } from '../../model/formats/errors.js';
 import { ToolFailure, type JsonObject, type ToolContext } from '../core/tool.js';
 import { newEntityRow, renderAxiom } from '../../report/rows.js';
 import { ENTRY_LIMITS } from '../../qc/change-set-store.js';
@@ -54,11 +52,9 @@ export interface Plan {
   readonly delta: readonly Change[];
 }
 
-/** Failures that belong to one row (operands, names, syntax) rather than to the whole call. */
+/** Failures that belong to one row (the builder's refusals: operands, names, syntax) rather than to the whole call. */
 function rowError(err: unknown): string | null {
-  if (err instanceof OperandError || err instanceof NameError || err instanceof ParseError || err instanceof ToolFailure)
-    return err.message;
-  return null;
+  return err instanceof ToolFailure ? err.message : null;
 }
 
 /**
