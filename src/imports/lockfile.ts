@@ -4,8 +4,8 @@
 // gives the same bytes (and the same digest); parsing is strict so a hand-edited lock cannot hide anything.
 
 import * as v from 'valibot';
-import { parseDocument } from 'yaml';
 import { ABSOLUTE_IRI } from '../model/iri.js';
+import { yamlModule } from '../policy/yaml.js';
 
 export const LOCKFILE_NAME = 'imports.lock.json';
 
@@ -105,7 +105,9 @@ export function parseLock(bytes: Uint8Array): ImportLock {
     throw new LockParseError(`lock is not valid JSON: ${(err as Error).message}`);
   }
   // JSON.parse keeps the last of duplicate keys silently; YAML (a JSON superset) reports them
-  const duplicate = parseDocument(text, { uniqueKeys: true }).errors.find((e) => e.code === 'DUPLICATE_KEY');
+  const duplicate = yamlModule()
+    .parseDocument(text, { uniqueKeys: true })
+    .errors.find((e) => e.code === 'DUPLICATE_KEY');
   if (duplicate !== undefined) throw new LockParseError(`lock has a duplicate key: ${duplicate.message.split('\n')[0]}`);
   const parsed = v.safeParse(LockSchema, data);
   if (!parsed.success) {

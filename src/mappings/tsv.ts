@@ -5,8 +5,7 @@
 // order, prefixes and extension definitions sorted, only columns that hold a value (in slot order, then
 // extensions by name), rows sorted by mapping id, LF line ends. Its bytes are what `mapping_revision` digests.
 
-import { stringify } from 'yaml';
-import { parseStrictYaml } from '../policy/yaml.js';
+import { parseStrictYaml, yamlModule } from '../policy/yaml.js';
 import {
   EMPTY_DOCUMENT,
   MAPPING_ID_PATTERN,
@@ -353,7 +352,7 @@ export interface Serialized {
 /** The canonical SSSOM/TSV text of a document (or its spreadsheet-safe export). */
 export function serializeSssom(doc: MappingDocument, options: SerializeOptions = {}): Serialized {
   // YAML 1.1 quoting keeps yes/no/dates strings for YAML 1.1 readers too (PyYAML reads most SSSOM)
-  const yaml = stringify(headerData(doc), { lineWidth: 0, minContentWidth: 0, version: '1.1' });
+  const yaml = yamlModule().stringify(headerData(doc), { lineWidth: 0, minContentWidth: 0, version: '1.1' });
   const header = yaml
     .split('\n')
     .filter((l, i, all) => !(i === all.length - 1 && l === ''))

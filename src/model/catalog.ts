@@ -5,8 +5,13 @@
 
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import type * as SaxesModule from 'saxes';
+import type { SaxesTagPlain } from 'saxes';
 import { readRegularFile } from '../util/file-read.js';
+import { lazyRequire } from '../util/lazy.js';
+
+/** The XML parser loads with the first catalog read. */
+const saxes = lazyRequire<typeof SaxesModule>('saxes');
 
 export const CATALOG_FILE_NAME = 'catalog-v001.xml';
 
@@ -60,7 +65,7 @@ export function parseCatalog(text: string, file: string): Catalog {
   const nextCatalogs: string[] = [];
   // one base per open element, so a closing tag restores the enclosing base
   const bases: (string | null)[] = [pathToFileURL(file).href];
-  const parser = new SaxesParser({ position: true });
+  const parser = new (saxes().SaxesParser)({ position: true });
   let failure: CatalogError | null = null;
   parser.on('error', (e) => {
     failure ??= new CatalogError(file, e.message.replace(/^(?:[^:]*:)?\d+:\d+: /, ''), parser.line, parser.column);

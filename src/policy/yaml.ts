@@ -2,7 +2,12 @@
 // aliases, no duplicate keys, no tags beyond the core schema's own, string keys only. Errors carry the line
 // and column; none of them quotes the rejected content, which may hold something its author meant to keep.
 
-import { LineCounter, parseAllDocuments, visit, isMap, isScalar, type Document, type Node } from 'yaml';
+import type * as YamlModule from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { lazyRequire } from '../util/lazy.js';
+
+/** The parser loads with the first policy, lock file or mapping header read, not with every window. */
+export const yamlModule = lazyRequire<typeof YamlModule>('yaml');
 
 export const MAX_POLICY_BYTES = 1024 * 1024;
 
@@ -48,6 +53,7 @@ function issue(counter: LineCounter, code: string, message: string, offset?: num
 function structuralIssues(doc: Document, counter: LineCounter): YamlIssue[] {
   const issues: YamlIssue[] = [];
   const start = (n: Node) => n.range?.[0];
+  const { visit, isMap, isScalar } = yamlModule();
   visit(doc, {
     Alias(_key, node) {
       issues.push(issue(counter, 'yaml_alias', 'aliases are not allowed', start(node)));
@@ -71,11 +77,12 @@ function structuralIssues(doc: Document, counter: LineCounter): YamlIssue[] {
 
 /** Parses policy text under the strict rules; the value is plain JSON data (objects, arrays, scalars). */
 export function parseStrictYaml(text: string): YamlResult {
-  const counter = new LineCounter();
+  const yaml = yamlModule();
+  const counter = new yaml.LineCounter();
   if (Buffer.byteLength(text, 'utf8') > MAX_POLICY_BYTES) {
     return { ok: false, issues: [{ code: 'yaml_too_large', message: `the file is larger than ${MAX_POLICY_BYTES} bytes` }] };
   }
-  const docs = parseAllDocuments(text, {
+  const docs = yaml.parseAllDocuments(text, {
     lineCounter: counter,
     uniqueKeys: true,
     prettyErrors: false,

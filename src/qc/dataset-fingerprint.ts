@@ -3,10 +3,10 @@
 // Canonicalization, the `rdf-canonize` implementation) and hashed with SHA-256. Blank nodes get canonical
 // labels, so the digest depends only on the graph, not on serialization, load order or session node ids.
 
-import { createRequire } from 'node:module';
 import type { Ontology } from '../model/ontology.js';
 import { writeNQuads } from '../model/formats/rdf-writers.js';
 import { sha256Digest } from '../util/digest.js';
+import { lazyRequire } from '../util/lazy.js';
 
 interface Canonizer {
   canonize(
@@ -21,9 +21,10 @@ interface Canonizer {
   ): Promise<string>;
 }
 
-// rdf-canonize is CommonJS without type declarations; this is the one call used.
-const rdfCanonize = createRequire(import.meta.url)('rdf-canonize') as Canonizer;
-const CANONIZE_VERSION = (createRequire(import.meta.url)('rdf-canonize/package.json') as { version: string }).version;
+// rdf-canonize is CommonJS without type declarations; this is the one call used. It loads with the first
+// fingerprint, not with every window.
+const rdfCanonize = lazyRequire<Canonizer>('rdf-canonize');
+const canonizeVersion = lazyRequire<{ version: string }>('rdf-canonize/package.json');
 
 /**
  * Bound on the blank-node disambiguation work (rdf-canonize `maxWorkFactor`: N-degree hashing may run
@@ -69,7 +70,7 @@ const quadCount = (canonical: string) => {
 export async function rdfDatasetFingerprint(o: Ontology, profile: string | null, signal?: AbortSignal): Promise<DatasetFingerprint> {
   let canonical: string;
   try {
-    canonical = await rdfCanonize.canonize(writeNQuads(o), {
+    canonical = await rdfCanonize().canonize(writeNQuads(o), {
       algorithm: 'RDFC-1.0',
       inputFormat: 'application/n-quads',
       format: 'application/n-quads',
@@ -91,7 +92,7 @@ export async function rdfDatasetFingerprint(o: Ontology, profile: string | null,
         algorithm: 'RDFC-1.0',
         hash_algorithm: 'SHA-256',
         specification: 'https://www.w3.org/TR/rdf-canon/',
-        implementation: `rdf-canonize@${CANONIZE_VERSION}`,
+        implementation: `rdf-canonize@${canonizeVersion().version}`,
         input_format: 'application/n-quads',
       },
       ro_crate: { conformsTo: 'https://w3id.org/ro/crate/1.1', encodingFormat: 'application/n-quads', identifier_property: 'sha256' },

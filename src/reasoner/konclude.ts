@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SaxesParser } from 'saxes';
+import type * as SaxesModule from 'saxes';
 import type { Axiom, Individual, IRI } from '../model/terms.js';
 import { signature } from '../model/walk.js';
 import { OWL_NOTHING, OWL_THING } from '../model/vocab.js';
@@ -19,6 +19,10 @@ import type { ElOptions, ElResult } from './el-reasoner.js';
 import { ReasonerCancelled, ReasonerTimeout, type CancelFlag } from './saturation.js';
 import { snapshotRenderer } from './snapshot.js';
 import { compareUtf8, type Taxonomy, type TaxonomyNode } from './taxonomy.js';
+import { lazyRequire } from '../util/lazy.js';
+
+/** The XML parser loads with the first Konclude answer read. */
+const saxes = lazyRequire<typeof SaxesModule>('saxes');
 
 export interface KoncludeConfig {
   /** The Konclude executable. */
@@ -97,7 +101,7 @@ interface Response {
 
 /** Reads Konclude's OWLlink response (no DTD processing: saxes fetches nothing). */
 export function parseResponse(xml: string): Response {
-  const parser = new SaxesParser({ xmlns: false });
+  const parser = new (saxes().SaxesParser)({ xmlns: false });
   const stack: string[] = [];
   let consistent: boolean | null = null;
   const bottom: IRI[] = [];

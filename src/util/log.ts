@@ -3,7 +3,11 @@
 // content (the redaction below is a second line of defence for fields named like credentials).
 
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
+import { lazyRequire } from './lazy.js';
+
+/** The pretty printer (and its stream packages) loads only for the pretty format. */
+const pretty = lazyRequire<typeof PinoPretty>('pino-pretty');
 
 export type LogFormat = 'json' | 'pretty';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -26,7 +30,7 @@ function create(format: LogFormat, level: LogLevel): Logger {
   if (format === 'json') return pino(options, pino.destination({ fd: 2, sync: true }));
   return pino(
     options,
-    pretty({
+    pretty()({
       destination: 2,
       sync: true,
       colorize: process.stderr.isTTY === true,

@@ -5,9 +5,14 @@
 // A pool is created per thread that asks (each window actor has its own), lazily, so an unused pool costs
 // nothing. Worker modules are piscina workers: a default export taking the task and answering the result.
 
-import { Piscina } from 'piscina';
+import type * as PiscinaModule from 'piscina';
+import type { Piscina } from 'piscina';
+import { lazyRequire } from './lazy.js';
 import { raiseStop, stopFlag, type StopFlag } from './stop-flag.js';
 import { unreachable } from './unreachable.js';
+
+/** piscina loads with a pool's first run: most windows never run heavy work. */
+const piscinaModule = lazyRequire<typeof PiscinaModule>('piscina');
 
 export type TaskOutcome<R> =
   | { readonly kind: 'done'; readonly value: R }
@@ -123,7 +128,7 @@ export class TaskPool<T, R> {
       this.lostThread = false;
       void this.close();
     }
-    this.pool ??= new Piscina<T, R>({
+    this.pool ??= new (piscinaModule().Piscina)<T, R>({
       filename: this.options.worker.href,
       minThreads: 0,
       maxThreads: this.options.threads ?? 1,

@@ -1,7 +1,8 @@
 // Start-up loads only what serving the first request needs: a real server, started in a child process whose
 // threads record every module they load, serving a Turtle document. Neither the front door nor the revocation
-// actor loads the OWL model or the MCP SDK; no thread loads a parser, engine or canonicalizer that a Turtle
-// window has not been asked to use yet (they load on first use, covered by the tests of each feature).
+// actor loads the OWL model or the MCP SDK; no thread loads a parser, engine, canonicalizer or thread pool
+// that a Turtle window has not been asked to use yet (they load on first use, covered by the tests of each
+// feature): ES modules and CommonJS packages alike.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { at } from '../support/at.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const HEAVY = ['jsonld', 'rdfxml-streaming-parser', 'oxigraph', 'shacl-engine', 'rdf-canonize'];
+const HEAVY = ['jsonld', 'rdfxml-streaming-parser', 'oxigraph', 'shacl-engine', 'rdf-canonize', 'yaml', 'saxes', 'piscina'];
 
 /** The modules each thread of a freshly started server loaded, by thread file name. */
 async function loadedAtStart(dir: string): Promise<Map<string, string[]>> {
@@ -39,16 +40,30 @@ async function loadedAtStart(dir: string): Promise<Map<string, string[]>> {
       }
     }
     assert.ok(ready, 'the server started');
+    const readyAt = Date.now();
     const threads = new Map<string, string[]>();
-    for (const name of await readdir(records))
-      threads.set(
-        name,
-        (await readFile(path.join(records, name), 'utf8')).split('\n').filter((l) => l !== ''),
-      );
+    for (const name of (await readdir(records)).filter((n) => n.startsWith('thread-'))) {
+      const esm = (await readFile(path.join(records, name), 'utf8')).split('\n').filter((l) => l !== '');
+      threads.set(name, [...esm, ...(await requiredSince(path.join(records, name.replace('thread-', 'cjs-')), readyAt))]);
+    }
     return threads;
   } finally {
     child.stdin.end();
     await exited;
+  }
+}
+
+/** The CommonJS modules of a thread's first require-cache snapshot taken at `since` or later. */
+async function requiredSince(file: string, since: number): Promise<string[]> {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const [taken, ...modules] = await readFile(file, 'utf8').then(
+      (text) => text.split('\n'),
+      () => [],
+    );
+    if (taken !== undefined && Number(taken) >= since) return modules;
+    if (Date.now() > end) throw new Error(`no snapshot of the require cache since the server was ready: ${file}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -8,7 +8,7 @@ import { loadOntologyFile } from '../../src/model/io.js';
 import { ParseError } from '../../src/model/formats/errors.js';
 import { axiomLines } from '../../src/model/render/axiom-lines.js';
 import { generateOntology } from '../../bench/generate.js';
-import { call, connect, fixture, startTestServer } from './support.js';
+import { call, connect, fixture, startTestServer } from '../server/support.js';
 
 after(() => closeParsePool());
 

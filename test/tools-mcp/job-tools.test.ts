@@ -20,8 +20,8 @@ import {
   type Row,
   type ServedTempOntology,
   type TestServer,
-} from './support.js';
-import { authorize, registerClient } from './oauth-grant.js';
+} from '../server/support.js';
+import { authorize, registerClient } from '../server/oauth-grant.js';
 import { sha256Digest } from '../../src/util/digest.js';
 import { at } from '../support/at.js';
 

@@ -1,7 +1,8 @@
 // The reasoning tools through the real server: reasoner selection (the reference rule), classification on
 // the pool, inference reads, DL queries, honesty fields (complete, unsupported axioms, SWRL warning),
 // out_of_sync after edits, inconsistency, and a long classification: the window keeps answering, the run
-// has a time bound and can be cancelled.
+// has a time bound and is cancelled by another selection. A client cancelling it over the transport:
+// test/server/reasoning-cancel.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, connect, call, fixture, principalWith, toolContext, runInContext, type Row, type TestServer } from './support.js';
+import {
+  startTestServer,
+  connect,
+  call,
+  fixture,
+  principalWith,
+  toolContext,
+  runInContext,
+  type Row,
+  type TestServer,
+} from '../server/support.js';
+import { settledStatus, slowOntology, untilClassifying } from '../server/slow-classification.js';
 import { resolveReasoner } from '../../src/reasoner/registry.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
@@ -32,16 +44,6 @@ let c: Client;
 let big: TestServer;
 let cb: Client;
 let scratch: string;
-
-/** A chain with a transitive role: quadratic saturation, slow enough to observe a running classification. */
-function slowOntology(n: number): string {
-  const lines = ['Prefix(:=<http://example.org/big#>)', 'Ontology(<http://example.org/big>', 'TransitiveObjectProperty(:r)'];
-  for (let i = 0; i < n; i++) {
-    lines.push(`SubClassOf(:A${i} ObjectSomeValuesFrom(:r :A${i + 1}))`, `EquivalentClasses(:B${i} ObjectSomeValuesFrom(:r :A${i}))`);
-  }
-  lines.push(')');
-  return lines.join('\n') + '\n';
-}
 
 before(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-reasoning-'));
@@ -397,43 +399,6 @@ test('a run stopped by its time bound frees the reasoner: a quick run next is no
   const structural = (await call(cb, 'run_reasoner', { timeout_ms: 30_000 })).body;
   assert.equal(structural.completed, true, String(structural.message));
   assert.equal(structural.status, 'classified');
-});
-
-/** Polls list_reasoners until the status is no longer `classifying`. */
-async function settledStatus(client: Client): Promise<string> {
-  for (;;) {
-    const status = (await call(client, 'list_reasoners')).body.status as string;
-    if (status !== 'classifying') return status;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function untilClassifying(client: Client): Promise<void> {
-  let status = '';
-  for (let i = 0; i < 200 && status !== 'classifying'; i++) status = (await call(client, 'list_reasoners')).body.status as string;
-  assert.equal(status, 'classifying');
-}
-
-test('a client cancelling run_reasoner stops the run; earlier results stay as they were, not reported as current', async () => {
-  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'structural' })).isError, false);
-  const structural = (await call(cb, 'run_reasoner')).body;
-  assert.equal(structural.completed, true);
-  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'el' })).isError, false);
-
-  const abort = new AbortController();
-  const run = cb.callTool({ name: 'run_reasoner', arguments: { timeout_ms: 600_000 } }, undefined, { signal: abort.signal });
-  await untilClassifying(cb);
-  abort.abort();
-  await assert.rejects(run);
-  assert.equal(await settledStatus(cb), 'not_initialized', 'the cancelled run left no result');
-  const reads = await call(cb, 'get_unsatisfiable_classes');
-  assert.equal(reads.isError, true, 'no classification to read from');
-
-  // the structural result of this revision is untouched
-  assert.equal((await call(cb, 'set_reasoner', { reasoner: 'structural' })).isError, false);
-  assert.equal((await call(cb, 'list_reasoners')).body.status, 'classified');
-  const again = (await call(cb, 'run_reasoner')).body;
-  assert.equal(again.cached, true);
 });
 
 test('a run that finishes after an edit reports its own revision and out_of_sync, never current', async () => {
