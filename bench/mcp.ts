@@ -153,7 +153,11 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   try {
     const nodeArgs = (process.env.ATHENE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    for (const [name, { main, transport, journal }] of Object.entries(ATHENE_TARGETS).filter(([n]) => wanted.includes(n))) {
+    // run in the order BENCH_TARGETS names them: the first target of a level meets a colder load generator
+    for (const name of new Set(wanted)) {
+      const target = ATHENE_TARGETS[name];
+      if (target === undefined) continue;
+      const { main, transport, journal } = target;
       // each server its own home: journals of one document in one home would be shared
       const home = await mkdtemp(path.join(os.tmpdir(), 'athene-bench-mcp-'));
       homes.push(home);
