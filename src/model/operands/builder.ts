@@ -123,7 +123,7 @@ export function buildAxiom(input: unknown, resolver: OperandResolver, options: B
 }
 
 /** Checks the shape of an operand set (closed object, required operands, types, list sizes). */
-export function checkOperands(input: unknown, label: Label = labelling(undefined)): { type: AxiomType; fields: Record<string, unknown> } {
+function checkOperands(input: unknown, label: Label): { type: AxiomType; fields: Record<string, unknown> } {
   if (!isRecord(input)) throw new OperandError('The operand set must be a JSON object', 'invalid_argument');
   const type = input.axiom_type;
   if (typeof type !== 'string' || !(AXIOM_TYPES as readonly string[]).includes(type)) {
