@@ -435,6 +435,8 @@ export class FileChangeStore implements ChangeStore {
   /** The documents' directories whose lock this writer holds across batches. */
   private readonly leases = new Map<string, Lease>();
   private idleTimer: NodeJS.Timeout | null = null;
+  /** When the last batch's fsyncs ended: the idle time counts from there. */
+  private lastBatch = 0;
 
   constructor(
     home: string,
@@ -507,6 +509,7 @@ export class FileChangeStore implements ChangeStore {
     }
     const done = Promise.allSettled(syncs).then(() => {
       this.syncing.splice(this.syncing.indexOf(inFlight), 1);
+      this.lastBatch = performance.now();
       this.releaseIfIdle();
       this.wake?.();
     });
@@ -524,13 +527,20 @@ export class FileChangeStore implements ChangeStore {
     return this.syncing.length === 0 && this.queuedCalls === 0 && !this.flushScheduled;
   }
 
-  /** Lets go of the locks once nothing was queued, written or synced for a while: others may write meanwhile. */
-  private releaseIfIdle(): void {
+  /**
+   * Lets go of the locks once nothing was queued, written or synced for a full IDLE_MS: others may write
+   * meanwhile. A batch that came and went while the timer ran puts the release off (a writer answering
+   * bursts would otherwise let go between them and take the lock again many times a second).
+   */
+  private releaseIfIdle(wait = IDLE_MS): void {
     if (this.leases.size === 0 || this.idleTimer !== null || !this.idle()) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.idle()) this.releaseAll();
-    }, IDLE_MS);
+      if (!this.idle()) return;
+      const left = this.lastBatch + IDLE_MS - performance.now();
+      if (left > 0) this.releaseIfIdle(left);
+      else this.releaseAll();
+    }, wait);
     // a process that ends holding a lock leaves it to the next writer (see `abandoned`)
     this.idleTimer.unref();
   }
