@@ -207,6 +207,13 @@ function changeEntryJson(e: ChangeEntry): string {
   );
 }
 
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+
+/** Writes `crc` as `checksum` spells it into `lineBytes` at `at`, without a string in between. */
+function putHex(crc: number, at: number): void {
+  for (let i = SUM - 1, rest = crc; i >= 0; i--, rest >>>= 4) lineBytes[at + i] = HEX_DIGITS[rest & 15]!;
+}
+
 /** Encodes `r` as encodeRecord does into `lineBytes` at `at`; returns where its line ends. */
 function encodeLineAt(r: JournalRecord, at: number): number {
   const json = r.type === 'change' ? changeEntryJson(r) : JSON.stringify(r);
@@ -214,7 +221,7 @@ function encodeLineAt(r: JournalRecord, at: number): number {
   const from = at + SUM + 1;
   room(from, json.length * 3 + 1);
   const to = from + lineBytes.write(json, from, 'utf8');
-  lineBytes.write(checksum(lineBytes.subarray(from, to)), at, SUM, 'latin1');
+  putHex(crc32(lineBytes.subarray(from, to)), at);
   lineBytes[at + SUM] = 0x20;
   lineBytes[to] = 0x0a;
   return to + 1;
@@ -306,6 +313,8 @@ function queued(): Queued {
 
 /** A document's journal as this writer has it open: where its own last write ended and the last seq. */
 interface OpenLog {
+  /** The document's journal directory (its name is a digest of the path, not taken again per batch). */
+  readonly dir: string;
   readonly fd: number;
   readonly ino: number;
   /** Where the data ends and the zero fill begins. */
@@ -601,12 +610,12 @@ export class FileChangeStore implements ChangeStore {
   /** Numbers and writes queued records holding the document's lock; the fsync is left to the caller. */
   private async write(document: string, q: Queued): Promise<OpenLog> {
     // an open journal's directory is there: the lock's creation would fail otherwise, and drop the journal
-    const dir = this.logs.has(document) ? this.dir(document) : await this.ensureDir(document);
+    const dir = this.logs.get(document)?.dir ?? (await this.ensureDir(document));
     let log = this.leased(document, dir);
     try {
       if (log === undefined) {
         await this.lease(dir);
-        log = await this.current(document, path.join(dir, JOURNAL));
+        log = await this.current(document, dir);
       }
       let bytes = 0;
       for (const [i, record] of q.records.entries()) {
@@ -637,7 +646,8 @@ export class FileChangeStore implements ChangeStore {
    * last wrote (appended, or replaced the file when saving). A new handle first cuts off a torn last line,
    * so does finding one another writer left (it died mid-write).
    */
-  private async current(document: string, file: string): Promise<OpenLog> {
+  private async current(document: string, dir: string): Promise<OpenLog> {
+    const file = path.join(dir, JOURNAL);
     const cached = this.logs.get(document);
     // one stat of the path tells whether the file was replaced; a byte read at the data's end, whether others appended
     const now = statSync(file, { throwIfNoEntry: false });
@@ -657,6 +667,7 @@ export class FileChangeStore implements ChangeStore {
     const text = await readText(file);
     const end = Buffer.byteLength(text);
     const log: OpenLog = {
+      dir,
       fd,
       ino: fstatSync(fd).ino,
       end,
