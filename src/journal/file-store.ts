@@ -618,7 +618,8 @@ export class FileChangeStore implements ChangeStore {
         log = await this.current(document, dir);
       }
       let bytes = 0;
-      for (const [i, record] of q.records.entries()) {
+      for (let i = 0; i < q.records.length; i++) {
+        const record = q.records[i]!;
         if (record.type === 'change') {
           if (record.seq === 0) {
             record.seq = ++log.lastSeq;
