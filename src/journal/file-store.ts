@@ -3,18 +3,19 @@
 // by the retention settings) and `document` (the path). Each record is one line, `<checksum> <json>`; a
 // line whose checksum fails or that has no newline (the process died mid-append) is not read, and the
 // next append first cuts a torn tail off. The checksum is the CRC-32 of the JSON's UTF-8 bytes in 8 hex
-// digits (it catches torn and corrupted lines at a tenth of a SHA-256's cost per line); lines of earlier
-// builds carry the first 16 hex digits of its SHA-256 and are still read. Appends queue and are written by one writer: every record
-// queued in the same turn of the event loop goes out in one write and fsync (group commit). Two batches
-// may be fsyncing at once: the next one is written while the previous one's fsync runs once as many calls
-// wait as that one carries (callers that came back from the batch before it need not wait for its fsync to
-// end; a trickle of calls does not cost an fsync each); a third waits. A batch is acknowledged only after
-// every earlier one.
+// digits (it catches torn and corrupted lines at under half the cost of a SHA-256); lines of earlier
+// builds carry the first 16 hex digits of its SHA-256 and are still read. Appends queue and are written
+// by one writer: every record queued in the same turn of the event loop goes out in one write and fsync
+// (group commit). Two batches may be fsyncing at once: the next one is written while the previous one's
+// fsync runs once as many calls wait as that one carries (callers that came back from the batch before it
+// need not wait for its fsync to end; a trickle of calls does not cost an fsync each); a third waits. A
+// batch is acknowledged only after every earlier one.
 // Several windows (threads or processes) may journal one document: a lock file in its directory covers
 // numbering and writing (not the fsync), and each writer first reads what others appended since it took the
 // lock, so sequence numbers never repeat. A writer keeps the lock across a busy period (a lease): its batches
-// then skip creating and removing the lock file and looking for others' appends. It lets go once idle for a
-// moment or when the lease runs out, and lets a writer waiting for the lock (it leaves a marker file saying so) take it first.
+// then skip creating and removing the lock file and looking for others' appends. It lets go once no batch
+// was under way for a moment, or when the lease runs out, and lets a writer waiting for the lock (it leaves
+// a marker file saying so) take it first.
 // The journal grows in zero-filled chunks ahead of its data, and appends write into them: an fdatasync then
 // has only data to flush, not the file's size and block map, which costs the kernel about half the CPU per
 // batch (measured on ext4). The data ends at the first zero byte; readers see the fill as a torn last line.
