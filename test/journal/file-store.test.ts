@@ -6,7 +6,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -493,37 +492,6 @@ test('a line with any one bit flipped, in its checksum or its JSON, is skipped',
     assert.deepEqual(decodeRecords(flipped.toString('utf8')), [], `bit ${bit} flipped`);
   }
 });
-
-/** A line as builds before the CRC-32 checksum wrote it: the first 16 hex digits of the JSON's SHA-256. */
-function earlierLine(record: ChangeEntry): string {
-  const json = JSON.stringify(record);
-  return createHash('sha256').update(json).digest('hex').slice(0, 16) + ' ' + json + '\n';
-}
-
-test('lines an earlier build wrote (SHA-256 checksums) are read after an upgrade, and appends number on past them', () =>
-  withStore(async (store, home) => {
-    await store.append(DOC, [entry(1)]);
-    await store.close();
-    const file = await journalFile(home);
-    await writeFile(file, earlierLine(entry(1)) + earlierLine(entry(2)) + earlierLine(entry(3)).replace('C3', 'C8'));
-    const reopened = new FileChangeStore(home, { maxAgeDays: 90, maxBytes: 1 << 30 });
-    try {
-      assert.deepEqual(
-        (await reopened.readSince(DOC, 0)).entries.map((e) => e.seq),
-        [1, 2],
-        'the line whose checksum fails is skipped',
-      );
-      await reopened.append(DOC, [{ ...entry(0), seq: 0 }]);
-      const state = await reopened.readSince(DOC, 0);
-      assert.deepEqual(
-        state.entries.map((e) => e.seq),
-        [1, 2, 3],
-      );
-      assert.deepEqual(at(state.entries, 1).changes, entry(2).changes);
-    } finally {
-      await reopened.close();
-    }
-  }));
 
 test('a save moves the entries to the history; the journal keeps what came after', () =>
   withStore(async (store, home) => {
