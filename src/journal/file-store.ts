@@ -4,8 +4,8 @@
 // line whose checksum fails or that has no newline (the process died mid-append) is not read, and the
 // next append first cuts a torn tail off. The checksum is the first 16 hex digits of the JSON's SHA-256
 // (a CRC-32 was measured: about 0.4 µs less per 900-byte line, not worth a second line format that older
-// builds would skip). Appends queue and are written by one writer: every record queued in the same turn of the event loop goes out in one write and fsync
-// (group commit). Two batches may be fsyncing at once: the next one is written while the previous one's
+// builds would skip). Appends queue and are written by one writer: every record queued in the same turn
+// of the event loop goes out in one write and fsync (group commit). Two batches may be fsyncing at once: the next one is written while the previous one's
 // fsync runs once as many calls wait as that one carries (callers that came back from the batch before it
 // need not wait for its fsync to end; a trickle of calls does not cost an fsync each); a third waits. A
 // batch is acknowledged only after every earlier one.
