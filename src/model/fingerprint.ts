@@ -64,8 +64,8 @@ class AxiomDigest {
     if (this.anonymousHash === null) {
       this.anonymousHash = sha256Hex(axiomLines(this.withAnonymous).join('\n'));
     }
-    // each lane as 8 big-endian hex digits, written in one go
-    for (const [i, lane] of this.lanes.entries()) laneBytes.writeUInt32BE(lane, i * 4);
+    // each lane as 8 big-endian hex digits, written in one go (an index loop: entries() allocates a pair per lane, per commit)
+    for (let i = 0; i < this.lanes.length; i++) laneBytes.writeUInt32BE(this.lanes[i]!, i * 4);
     return (
       'axioms ' + this.folded + ' ' + laneBytes.toString('hex') + '\nanonymous ' + this.withAnonymous.size + ' ' + this.anonymousHash + '\n'
     );

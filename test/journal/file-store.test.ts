@@ -221,6 +221,33 @@ test('a writer keeps the lock while its batches are under way and lets go of it 
     }),
   ));
 
+test('a writer keeps the lock across batches that come closer than its idle time, not letting go between them', () =>
+  withStore(async (store, home) => {
+    await store.append(DOC, [entry(0)]);
+    const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+    const started = performance.now();
+    await store.append(DOC, [entry(0)]);
+    let ended = performance.now();
+    // what the lock file holds tells this writer's holds apart: a release and a new take change it
+    let hold = fs.readFileSync(lock, 'utf8');
+    let close = 0;
+    // within a lease (500 ms), every batch that follows the last one's end within the idle time (10 ms) keeps the lock
+    while (ended - started < 400) {
+      await new Promise((resolve) => setTimeout(resolve, 3));
+      const gap = performance.now() - ended;
+      await store.append(DOC, [entry(0)]);
+      ended = performance.now();
+      const now = fs.readFileSync(lock, 'utf8');
+      if (gap < 9) {
+        close++;
+        assert.equal(now, hold, `let go of the lock after a gap of ${gap.toFixed(1)} ms`);
+      }
+      hold = now;
+    }
+    assert.ok(close >= 5, `only ${close} batches came within the idle time`);
+    await until(() => !fs.existsSync(lock));
+  }));
+
 test('a lock left by a writer whose process ended is taken over at once, not after it turns stale', () =>
   withStore(async (store, home) => {
     await store.append(DOC, [entry(0)]);
@@ -453,6 +480,17 @@ test('a line whose checksum fails is skipped', () => {
     decodeRecords(lines).map((r) => (r as ChangeEntry).seq),
     [1, 3],
   );
+});
+
+test('a line with any one bit flipped, in its checksum or its JSON, is skipped', () => {
+  const line = Buffer.from(encodeRecord(entry(1)));
+  assert.equal(decodeRecords(line.toString('utf8')).length, 1);
+  // the newline ends the line: flipping it tears the line instead
+  for (let bit = 0; bit < (line.length - 1) * 8; bit++) {
+    const flipped = Buffer.from(line);
+    flipped[bit >> 3]! ^= 1 << (bit & 7);
+    assert.deepEqual(decodeRecords(flipped.toString('utf8')), [], `bit ${bit} flipped`);
+  }
 });
 
 test('a save moves the entries to the history; the journal keeps what came after', () =>
