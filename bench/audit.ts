@@ -10,7 +10,7 @@ import path from 'node:path';
 import { staticPrincipal } from '../src/auth/principal.js';
 import { AuditRecorder, auditRecorder } from '../src/audit/stream.js';
 import { Ontology } from '../src/model/ontology.js';
-import { runInContext, toolContext } from '../test/server/support.js';
+import { runInContext, toolContext } from '../test/support/tool-context.js';
 
 const calls = Number(process.argv[2] ?? 50_000);
 

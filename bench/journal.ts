@@ -14,7 +14,7 @@ import { FileChangeStore } from '../src/journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../src/journal/recorder.js';
 import { loadOntologyFile } from '../src/model/io.js';
 import type { ToolContext } from '../src/tools/core/tool.js';
-import { runInContext, toolContext } from '../test/server/support.js';
+import { runInContext, toolContext } from '../test/support/tool-context.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DEMO = path.resolve(here, '../../examples/demo.ttl');

@@ -116,6 +116,12 @@ export const SETTINGS = [
   ]),
   row('approval_timeout_s', integer(0, 86400, 'S'), 300, 'seconds a held write waits for a decision before it is declined'),
   row('label_language', text('LANG'), 'en', 'language tag of labels written for new entities'),
+  row(
+    'check_output_shapes',
+    boolean,
+    false,
+    "check each successful tool result against the tool's declared result shape; one that does not fit fails as internal_error (for tests)",
+  ),
   row('max_body_bytes', integer(1, 2 ** 31 - 1, 'BYTES'), 4 * 1024 * 1024, 'largest accepted request body'),
   row('max_json_depth', integer(1, 10_000, 'N'), 64, 'deepest nesting of objects and arrays a request body may have'),
   row('max_document_bytes', integer(1, 2 ** 53 - 1, 'BYTES'), 1024 ** 3, 'largest ontology document a tool reads'),

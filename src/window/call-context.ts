@@ -14,6 +14,8 @@ export interface WindowSettings {
   readonly confirm_each_write: boolean;
   readonly approval_timeout_s: number;
   readonly label_language: string;
+  /** Each successful result is checked against its tool's declared shape (settings `check_output_shapes`); absent: false. */
+  readonly check_output_shapes?: boolean;
   /** Namespace of entities minted from bare names (TOOLS.md 1.7); absent or null: the active ontology IRI + '#'. */
   readonly new_entity_namespace?: string | null;
   /** `generated`: minted local parts are generated ids labelled with the name; absent: `name`. */

@@ -99,3 +99,28 @@ test('a started server has loaded no heavy library a Turtle window does not use 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a test that needs only a served client does not load the tool catalog (its window has it)', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'athene-start-up-imports-'));
+  try {
+    const support = path.join(here, '..', 'server', 'support.js');
+    const child = spawn(
+      process.execPath,
+      ['--import', path.join(here, 'start-up-imports-register.js'), '--input-type=module', '-e', `await import(${JSON.stringify(support)});`],
+      { env: { ...process.env, ATHENE_TEST_IMPORTS_DIR: dir }, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    assert.equal(await new Promise<number | null>((resolve) => child.once('exit', resolve)), 0);
+    const loaded = (await readFile(path.join(dir, 'thread-0.txt'), 'utf8')).split('\n');
+    assert.ok(
+      loaded.some((m) => m.endsWith('/dist/src/http/server.js')),
+      'the test process was recorded',
+    );
+    assert.deepEqual(
+      loaded.filter((m) => m.includes('/dist/src/tools/')),
+      [],
+      'test/server/support.js loads no tool module',
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -55,7 +55,8 @@ export async function spawnAthene(
 ): Promise<Athene> {
   const child = spawn(process.execPath, [MAIN, 'serve', file, '--home', home, '--port', String(port), ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    // as in test servers, each successful tool result is checked against its declared shape
+    env: { ...process.env, ATHENE_CHECK_OUTPUT_SHAPES: 'true', ...env },
   });
   let out = '';
   let err = '';

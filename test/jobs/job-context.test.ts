@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { jobContext } from '../../src/jobs/types/job-type.js';
 import { isCancelled } from '../../src/window/call-context.js';
 import { LazyCancellation } from '../../src/actors/session-transport.js';
-import { toolContext } from '../server/support.js';
+import { toolContext } from '../support/tool-context.js';
 
 test("a job's context is cancelled by the job's signal, not by the starting call's", () => {
   const call = new LazyCancellation();

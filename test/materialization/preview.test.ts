@@ -11,7 +11,7 @@ import { PROVENANCE_PREFIX } from '../../src/materialization/provenance.js';
 import { MaterializationBusy, runDisposableReasoner } from '../../src/materialization/run-reasoner.js';
 import type { MaterializationRequest } from '../../src/materialization/request.js';
 import { ToolFailure, type ToolContext } from '../../src/tools/core/tool.js';
-import { toolContext } from '../server/support.js';
+import { toolContext } from '../support/tool-context.js';
 
 const EX = 'http://example.org/m#';
 const ONTOLOGY = `Prefix(:=<${EX}>)

@@ -8,7 +8,8 @@ import { checkLocalPath, checkRemote, hostAllowed } from '../../src/policy/path-
 import { resolvePolicy } from '../../src/policy/resolve.js';
 import { loadSettings } from '../../src/settings/settings.js';
 import { ToolFailure } from '../../src/tools/core/tool.js';
-import { principalWith, toolContext } from '../server/support.js';
+import { principalWith } from '../server/support.js';
+import { toolContext } from '../support/tool-context.js';
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-path-rules-'));
 after(() => rm(scratch, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { Ontology } from '../../src/model/ontology.js';
 import { resolvePolicy } from '../../src/policy/resolve.js';
 import { policyDigest } from '../../src/policy/schema.js';
 import { ToolFailure } from '../../src/tools/core/tool.js';
-import { toolContext } from '../server/support.js';
+import { toolContext } from '../support/tool-context.js';
 import { at } from '../support/at.js';
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'athene-policy-'));

@@ -16,7 +16,7 @@ import type { Ontology } from '../../src/model/ontology.js';
 import { checkBaseline, MAX_MANIFEST_BYTES } from '../../src/release/baseline.js';
 import { buildRelease, writeRelease } from '../../src/release/artifacts.js';
 import { parseManifest, serializeManifest, type Manifest } from '../../src/release/manifest.js';
-import { toolContext } from '../server/support.js';
+import { toolContext } from '../support/tool-context.js';
 import { gateResult } from './support.js';
 import { at } from '../support/at.js';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Ontology } from '../../src/model/ontology.js';
 import { resolvePolicy } from '../../src/policy/resolve.js';
 import { checkProvenance, projectRelative } from '../../src/release/provenance.js';
-import { toolContext } from '../server/support.js';
+import { toolContext } from '../support/tool-context.js';
 
 let dir: string;
 let outside: string;

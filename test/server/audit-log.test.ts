@@ -13,16 +13,8 @@ import { auditRecorder } from '../../src/audit/stream.js';
 import { documentProjectHash, policyProjectHash, projectStreamsDir } from '../../src/audit/project.js';
 import { mergeStreams } from '../../src/audit/merge.js';
 import type { AuditEvent } from '../../src/audit/event.js';
-import {
-  call,
-  callOk,
-  principalWith,
-  runInContext,
-  serveAndConnect,
-  serveTempOntology,
-  toolContext,
-  type ServedClient,
-} from './support.js';
+import { call, callOk, principalWith, serveAndConnect, serveTempOntology, type ServedClient } from './support.js';
+import { runInContext, toolContext } from '../support/tool-context.js';
 import { at } from '../support/at.js';
 
 const IRI = 'http://example.org/zoo';

@@ -6,16 +6,8 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  call,
-  callOk,
-  toolContext,
-  runInContext,
-  principalWith,
-  serveTempOntology,
-  type Row,
-  type ServedTempOntology,
-} from '../server/support.js';
+import { call, callOk, principalWith, serveTempOntology, type Row, type ServedTempOntology } from '../server/support.js';
+import { toolContext, runInContext } from '../support/tool-context.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { cls, declaration } from '../../src/model/terms.js';
 import { at } from '../support/at.js';

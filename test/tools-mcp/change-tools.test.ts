@@ -5,7 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { startTestServer, fixture, connect, call, toolContext, runInContext, principalWith, type TestServer } from '../server/support.js';
+import { startTestServer, fixture, connect, call, principalWith, type TestServer } from '../server/support.js';
+import { toolContext, runInContext } from '../support/tool-context.js';
 import { at } from '../support/at.js';
 
 const ZOO = 'http://example.org/zoo#';

@@ -7,17 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  call,
-  callOk,
-  principalWith,
-  runInContext,
-  serveTempOntology,
-  toolContext,
-  undoDepth,
-  type Row,
-  type ServedTempOntology,
-} from '../server/support.js';
+import { call, callOk, principalWith, serveTempOntology, undoDepth, type Row, type ServedTempOntology } from '../server/support.js';
+import { runInContext, toolContext } from '../support/tool-context.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 import { at } from '../support/at.js';
 

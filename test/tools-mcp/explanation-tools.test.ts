@@ -8,7 +8,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
 import type { Axiom } from '../../src/model/terms.js';
 import { checkEntailment, explainInconsistency } from '../../src/reasoner/explain/explain.js';
-import { call, principalWith, runInContext, serveTempOntology, toolContext, type ServedTempOntology } from '../server/support.js';
+import { call, principalWith, serveTempOntology, type ServedTempOntology } from '../server/support.js';
+import { runInContext, toolContext } from '../support/tool-context.js';
 import { at } from '../support/at.js';
 
 const EX = 'http://example.org/ex#';

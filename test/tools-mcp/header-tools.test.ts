@@ -8,18 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
-import {
-  fixture,
-  call,
-  toolContext,
-  runInContext,
-  principalWith,
-  serveAndConnect,
-  startOrigin,
-  undoDepth,
-  type ServedClient,
-  type TestOrigin,
-} from '../server/support.js';
+import { fixture, call, principalWith, serveAndConnect, startOrigin, undoDepth, type ServedClient, type TestOrigin } from '../server/support.js';
+import { toolContext, runInContext } from '../support/tool-context.js';
 
 const ZOO = 'http://example.org/zoo';
 const EXTRA = 'http://example.org/extra';

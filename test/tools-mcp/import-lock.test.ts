@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { call, callOk, principalWith, runInContext, serveAndConnect, toolContext, type ServedClient } from '../server/support.js';
+import { call, callOk, principalWith, serveAndConnect, type ServedClient } from '../server/support.js';
+import { runInContext, toolContext } from '../support/tool-context.js';
 import { at } from '../support/at.js';
 
 const PREFIXES = '@prefix owl: <http://www.w3.org/2002/07/owl#> .\n@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n';

@@ -7,17 +7,8 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  call,
-  callOk,
-  principalWith,
-  runInContext,
-  serveTempOntology,
-  toolContext,
-  withProjectPolicy,
-  type Row,
-  type ServedTempOntology,
-} from '../server/support.js';
+import { call, callOk, principalWith, serveTempOntology, withProjectPolicy, type Row, type ServedTempOntology } from '../server/support.js';
+import { runInContext, toolContext } from '../support/tool-context.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 
 const QC = 'http://example.org/qc#';

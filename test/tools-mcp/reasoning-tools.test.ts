@@ -10,17 +10,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  startTestServer,
-  connect,
-  call,
-  fixture,
-  principalWith,
-  toolContext,
-  runInContext,
-  type Row,
-  type TestServer,
-} from '../server/support.js';
+import { startTestServer, connect, call, fixture, principalWith, type Row, type TestServer } from '../server/support.js';
+import { toolContext, runInContext } from '../support/tool-context.js';
 import { settledStatus, slowOntology, untilClassifying } from '../server/slow-classification.js';
 import { resolveReasoner } from '../../src/reasoner/registry.js';
 import { loadOntologyFile } from '../../src/model/io.js';

@@ -9,7 +9,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startTestServer, connect, call, callOk, toolContext, runInContext, principalWith, type TestServer } from '../server/support.js';
+import { startTestServer, connect, call, callOk, principalWith, type TestServer } from '../server/support.js';
+import { toolContext, runInContext } from '../support/tool-context.js';
 import { readFunctional } from '../../src/model/formats/functional/reader.js';
 
 const SHOP = 'http://example.org/shop#';

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadOntologyFile } from '../../src/model/io.js';
 import { cachedPolicyReads } from '../../src/policy/resolution-cache.js';
-import { callOk, runInContext, serveTempOntology, toolContext, withProjectPolicy } from '../server/support.js';
+import { callOk, serveTempOntology, withProjectPolicy } from '../server/support.js';
+import { runInContext, toolContext } from '../support/tool-context.js';
 
 const ZOO = 'http://example.org/zoo';
 const ZOO_TTL = `@prefix : <${ZOO}#> .

@@ -8,17 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  call,
-  callOk,
-  principalWith,
-  runInContext,
-  serveTempOntology,
-  toolContext,
-  withProjectPolicy,
-  type Row,
-  type ServedTempOntology,
-} from '../server/support.js';
+import { call, callOk, principalWith, serveTempOntology, withProjectPolicy, type Row, type ServedTempOntology } from '../server/support.js';
+import { runInContext, toolContext } from '../support/tool-context.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 import { at } from '../support/at.js';
 

@@ -4,17 +4,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  serveTempOntology,
-  call,
-  callOk,
-  axiomCount,
-  undoDepth,
-  toolContext,
-  runInContext,
-  type ServedTempOntology,
-  type Row,
-} from '../server/support.js';
+import { serveTempOntology, call, callOk, axiomCount, undoDepth, type ServedTempOntology, type Row } from '../server/support.js';
+import { toolContext, runInContext } from '../support/tool-context.js';
 import { Ontology } from '../../src/model/ontology.js';
 import { at } from '../support/at.js';
 

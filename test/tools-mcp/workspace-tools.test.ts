@@ -9,7 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { startTestServer, fixture, connect, call, toolContext, runInContext, principalWith, type TestServer } from '../server/support.js';
+import { startTestServer, fixture, connect, call, principalWith, type TestServer } from '../server/support.js';
+import { toolContext, runInContext } from '../support/tool-context.js';
 
 const ZOO = 'http://example.org/zoo';
 const NEW = 'http://example.org/new';

@@ -11,7 +11,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadOntologyFile } from '../../src/model/io.js';
-import { runInContext, toolContext, type Row } from '../server/support.js';
+import { type Row } from '../server/support.js';
+import { runInContext, toolContext } from '../support/tool-context.js';
 
 const ZOO = 'http://example.org/zoo';
 const ZOO_TTL = `@prefix : <${ZOO}#> .

@@ -14,7 +14,7 @@ import { staticPrincipal, PRINCIPAL_VERSION, type Principal } from '../../src/au
 import { loadSettings, ensureHome, DEFAULT_SETTINGS, SettingsError } from '../../src/settings/settings.js';
 import { StaticTokenVerifier, ensureToken, bearerToken } from '../../src/auth/static-token.js';
 import { HostGuard } from '../../src/http/guard.js';
-import { toolContext } from '../server/support.js';
+import { toolContext } from '../support/tool-context.js';
 import { at } from '../support/at.js';
 
 const reader: Principal = {
@@ -87,6 +87,30 @@ test('a held call runs only after approval', async () => {
   assert.equal((await pending).isError, false);
   assert.deepEqual(calls, [{ n: 3 }]);
   assert.equal(q.decide(entry.approval_id, true), false);
+});
+
+test('check_output_shapes: a success that does not fit the declared shape fails, naming the tool and the path', async () => {
+  const tool = defineTool({
+    name: 'misfit',
+    description: 'answers a count that is not a number',
+    input: v.strictObject({}),
+    output: v.object({ count: v.number(), rows: v.array(v.object({ iri: v.string() })) }),
+    capabilities: ['ontology:read'],
+    mutating: () => false,
+    handler: () => ({ count: 'two' as unknown as number, rows: [{ iri: 'a' }, { iri: 7 as unknown as string }] }),
+  });
+  const q = new ApprovalQueue('w1');
+  const unchecked = await runTool(tool, {}, context({}), q);
+  assert.equal(unchecked.isError, false, 'off by default: the result goes out as the handler made it');
+  const checked = await runTool(tool, {}, context({ check_output_shapes: true }), q);
+  assert.equal(checked.isError, true);
+  assert.equal(checked.structuredContent.error_code, 'internal_error');
+  const error = String(checked.structuredContent.error);
+  assert.match(error, /^misfit: the result does not fit its declared shape: /);
+  assert.match(error, /count: /);
+  assert.match(error, /rows\.1\.iri: /);
+  const fits = await runTool({ ...tool, handler: () => ({ count: 2, rows: [] }) }, {}, context({ check_output_shapes: true }), q);
+  assert.deepEqual(fits.structuredContent, { count: 2, rows: [] });
 });
 
 test('settings: defaults < settings.json < environment < flags, with precise errors', async () => {

@@ -135,10 +135,22 @@ async function gateCall(
   ctx.progress?.(`${def.name}: running`);
   try {
     const handler = () => def.handler(args, ctx);
-    return success(await ctx.resolver.inCall(() => (ctx.attribute === undefined ? handler() : ctx.attribute(handler))));
+    const body = await ctx.resolver.inCall(() => (ctx.attribute === undefined ? handler() : ctx.attribute(handler)));
+    return ctx.settings.check_output_shapes === true ? checkedShape(def, body) : success(body);
   } catch (err) {
     return isCancelled(ctx) ? cancelled(def.name) : failureOf(err);
   }
+}
+
+/**
+ * A success whose body fits the tool's declared result shape; else a loud internal error naming the tool and
+ * each misfit's path (settings `check_output_shapes`: the tests reach every mode of every tool through it).
+ */
+function checkedShape(def: ToolDefinition, body: JsonObject): ToolResult {
+  if (def.output === undefined) return success(body);
+  const typed = v.safeParse(def.output, body);
+  if (typed.success) return success(body);
+  return failure(`${def.name}: the result does not fit its declared shape: ${typed.issues.map(describeIssue).join('; ')}`, 'internal_error');
 }
 
 /** A gate refusal with the tool's refusal context (e.g. `committed:false`) added. */
