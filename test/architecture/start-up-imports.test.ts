@@ -106,7 +106,13 @@ test('a test that needs only a served client does not load the tool catalog (its
     const support = path.join(here, '..', 'server', 'support.js');
     const child = spawn(
       process.execPath,
-      ['--import', path.join(here, 'start-up-imports-register.js'), '--input-type=module', '-e', `await import(${JSON.stringify(support)});`],
+      [
+        '--import',
+        path.join(here, 'start-up-imports-register.js'),
+        '--input-type=module',
+        '-e',
+        `await import(${JSON.stringify(support)});`,
+      ],
       { env: { ...process.env, ATHENE_TEST_IMPORTS_DIR: dir }, stdio: ['ignore', 'inherit', 'inherit'] },
     );
     assert.equal(await new Promise<number | null>((resolve) => child.once('exit', resolve)), 0);

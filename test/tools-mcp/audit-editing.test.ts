@@ -10,7 +10,16 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AXIOM_TYPES } from '../../src/model/operands/schema.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { call, callOk, serveTempOntology, startOrigin, axiomCount, type Row, type ServedTempOntology, type TestOrigin } from '../server/support.js';
+import {
+  call,
+  callOk,
+  serveTempOntology,
+  startOrigin,
+  axiomCount,
+  type Row,
+  type ServedTempOntology,
+  type TestOrigin,
+} from '../server/support.js';
 import { toolContext, runInContext } from '../support/tool-context.js';
 import { at } from '../support/at.js';
 

@@ -7,7 +7,19 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connect, call, callOk, serveAndConnect, serveTempOntology, withProjectPolicy, axiomCount, undoDepth, type Row, type ServedTempOntology, type TestServer } from '../server/support.js';
+import {
+  connect,
+  call,
+  callOk,
+  serveAndConnect,
+  serveTempOntology,
+  withProjectPolicy,
+  axiomCount,
+  undoDepth,
+  type Row,
+  type ServedTempOntology,
+  type TestServer,
+} from '../server/support.js';
 import { toolContext, runInContext } from '../support/tool-context.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 import { reasonerById } from '../../src/reasoner/registry.js';

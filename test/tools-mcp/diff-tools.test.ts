@@ -9,7 +9,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, callOk, principalWith, serveTempOntology, startOrigin, withProjectPolicy, type Row, type ServedTempOntology } from '../server/support.js';
+import {
+  call,
+  callOk,
+  principalWith,
+  serveTempOntology,
+  startOrigin,
+  withProjectPolicy,
+  type Row,
+  type ServedTempOntology,
+} from '../server/support.js';
 import { runInContext, toolContext } from '../support/tool-context.js';
 import { zoo } from '../model/helpers.js';
 import { changeSetStore } from '../../src/tools/edit/change-sets.js';

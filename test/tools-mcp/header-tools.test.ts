@@ -8,7 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ontology } from '../../src/model/ontology.js';
-import { fixture, call, principalWith, serveAndConnect, startOrigin, undoDepth, type ServedClient, type TestOrigin } from '../server/support.js';
+import {
+  fixture,
+  call,
+  principalWith,
+  serveAndConnect,
+  startOrigin,
+  undoDepth,
+  type ServedClient,
+  type TestOrigin,
+} from '../server/support.js';
 import { toolContext, runInContext } from '../support/tool-context.js';
 
 const ZOO = 'http://example.org/zoo';

@@ -6,7 +6,21 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { call, callOk, decideWrite, eventually, pendingWrites, principalWith, serveAndConnect, serveTempOntology, withProjectPolicy, axiomCount, type PendingWrite, type Row, type ServedTempOntology } from '../server/support.js';
+import {
+  call,
+  callOk,
+  decideWrite,
+  eventually,
+  pendingWrites,
+  principalWith,
+  serveAndConnect,
+  serveTempOntology,
+  withProjectPolicy,
+  axiomCount,
+  type PendingWrite,
+  type Row,
+  type ServedTempOntology,
+} from '../server/support.js';
 import { runInContext, toolContext } from '../support/tool-context.js';
 import { loadOntologyFile } from '../../src/model/io.js';
 

@@ -11,7 +11,17 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { readDocument } from '../../src/model/formats/registry.js';
-import { call, callOk, principalWith, serveAndConnect, serveTempOntology, startOrigin, withProjectPolicy, type ServedClient, type TestOrigin } from '../server/support.js';
+import {
+  call,
+  callOk,
+  principalWith,
+  serveAndConnect,
+  serveTempOntology,
+  startOrigin,
+  withProjectPolicy,
+  type ServedClient,
+  type TestOrigin,
+} from '../server/support.js';
 import { toolContext, runInContext } from '../support/tool-context.js';
 import { at } from '../support/at.js';
 

@@ -150,7 +150,10 @@ function checkedShape(def: ToolDefinition, body: JsonObject): ToolResult {
   if (def.output === undefined) return success(body);
   const typed = v.safeParse(def.output, body);
   if (typed.success) return success(body);
-  return failure(`${def.name}: the result does not fit its declared shape: ${typed.issues.map(describeIssue).join('; ')}`, 'internal_error');
+  return failure(
+    `${def.name}: the result does not fit its declared shape: ${typed.issues.map(describeIssue).join('; ')}`,
+    'internal_error',
+  );
 }
 
 /** A gate refusal with the tool's refusal context (e.g. `committed:false`) added. */
