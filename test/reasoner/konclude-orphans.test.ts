@@ -13,10 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { cls, subClassOf } from '../../src/model/terms.js';
 import { encodeAxioms } from '../../src/model/transfer.js';
 import type { PoolTask } from '../../src/reasoner/pool-worker.js';
-import { koncludeConfig } from '../../src/reasoner/registry.js';
 import { TaskPool } from '../../src/util/task-pool.js';
 import { callOk, serveTempOntology } from '../server/support.js';
-import { CHAIN_NS, chain, koncludeRuns, until } from './konclude-runs.js';
+import { CHAIN_NS, chain, koncludeRuns, requireKonclude, until } from './konclude-runs.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/cli/main.js');
 const REASONER_WORKER = new URL('../../src/reasoner/pool-worker.js', import.meta.url);
@@ -45,6 +44,7 @@ function gone(pid: number): true | undefined {
 }
 
 test('a window closed while Konclude classifies takes the Konclude process with it', async () => {
+  requireKonclude();
   const n = 12_000; // Konclude's classification of it is silent for minutes
   const served = await serveTempOntology('athene-konclude-chain-', 'chain.ofn', chain(n));
   let closed = false;
@@ -65,9 +65,8 @@ test('a window closed while Konclude classifies takes the Konclude process with 
 });
 
 test('a reasoner thread terminated while Konclude classifies takes the Konclude process with it', async () => {
+  const config = requireKonclude();
   const n = 12_000; // Konclude's classification of it is silent for minutes
-  const config = koncludeConfig();
-  assert.ok(config !== null, 'Konclude is installed');
   const axioms = Array.from({ length: n }, (_, i) => subClassOf(cls(`${CHAIN_NS}C${i}`), cls(`${CHAIN_NS}C${i + 1}`)));
   // no grace period: a stopped task's thread is terminated at once, before it can kill its child itself
   const pool = new TaskPool<PoolTask, unknown>({ worker: REASONER_WORKER, idleMs: 60_000, graceMs: 0 });
@@ -97,17 +96,21 @@ test('a reasoner thread terminated while Konclude classifies takes the Konclude 
 });
 
 test('the command line killed while Konclude classifies takes the Konclude process with it', async () => {
+  requireKonclude();
   const n = 12_000; // Konclude's classification of it is silent for minutes
   const dir = mkdtempSync(path.join(os.tmpdir(), 'athene-konclude-cli-'));
   try {
     const file = path.join(dir, 'chain.ofn');
     writeFileSync(file, chain(n));
     const cli = spawn(process.execPath, [MAIN, 'classify', file, '--reasoner', 'konclude'], { stdio: 'ignore' });
-    const exited = new Promise((resolve) => cli.once('exit', resolve));
+    let exitCode: number | null | undefined;
+    const exited = new Promise((resolve) => cli.once('exit', (code) => resolve((exitCode = code))));
     try {
-      const run = await until('Konclude classifying the chain for the command line', 600_000, () =>
-        koncludeRuns().find((r) => r.lines > n),
-      );
+      const run = await until('Konclude classifying the chain for the command line', 600_000, () => {
+        // a command that ended before its Konclude run was seen will not start one
+        if (exitCode !== undefined) throw new Error(`athene classify exited with ${exitCode} before Konclude classified`);
+        return koncludeRuns().find((r) => r.lines > n);
+      });
       await classifying(run.pid);
       // no chance to clean up: the process is gone at once, its Konclude run is orphaned
       cli.kill('SIGKILL');

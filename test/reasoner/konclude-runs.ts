@@ -3,6 +3,8 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { KoncludeConfig } from '../../src/reasoner/konclude.js';
+import { koncludeConfig, KONCLUDE_HINT } from '../../src/reasoner/registry.js';
 import { at } from '../support/at.js';
 
 export const CHAIN_NS = 'http://example.org/chain#';
@@ -12,6 +14,16 @@ export function chain(n: number): string {
   const lines = [`Prefix(:=<${CHAIN_NS}>)`, 'Ontology(<http://example.org/chain>'];
   for (let i = 0; i < n; i++) lines.push(`SubClassOf(:C${i} :C${i + 1})`);
   return lines.join('\n') + '\n)\n';
+}
+
+/**
+ * The installed Konclude, or a failure at once that says how to install it: these tests wait minutes for a
+ * Konclude process, and without Konclude they would wait out their limits instead.
+ */
+export function requireKonclude(): KoncludeConfig {
+  const config = koncludeConfig();
+  if (config === null) throw new Error(`these tests need Konclude. ${KONCLUDE_HINT}`);
+  return config;
 }
 
 export interface KoncludeRun {
