@@ -13,7 +13,6 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -71,6 +70,8 @@ const ownImportMetaUrl = {
   },
 };
 
+// imported only when there is work: an up-to-date build stays instant
+const esbuild = await import('esbuild');
 const result = await esbuild.build({
   entryPoints: [entry],
   outdir,
@@ -80,6 +81,8 @@ const result = await esbuild.build({
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
+  // the maps point at src/*.ts (through tsc's maps) without copying it
+  sourcesContent: false,
   metafile: true,
   external: withDependencies(LAZY_OR_NATIVE).flatMap((p) => [p, `${p}/*`]),
   plugins: [ownImportMetaUrl],

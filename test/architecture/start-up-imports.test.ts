@@ -15,6 +15,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { at } from '../support/at.js';
+import { windowEntry } from '../../src/actors/window-entry.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HEAVY = ['jsonld', 'rdfxml-streaming-parser', 'oxigraph', 'shacl-engine', 'rdf-canonize', 'yaml', 'saxes', 'piscina'];
@@ -89,12 +90,13 @@ test('a started server has loaded no heavy library a Turtle window does not use 
       main.some((m) => m.endsWith('/dist/src/http/server.js')),
       'the main thread was recorded',
     );
-    const window = threadRunning(threads, /\/dist\/src\/actors\/(window-bundle\/)?window-worker\.js$/);
+    const entry = windowEntry(new URL('../../src/actors/', import.meta.url));
+    const window = threadRunning(threads, entry.url.href);
     assert.ok(
       window.some((m) => /\/dist\/src\/(model\/formats|actors\/window-bundle)\/turtle-reader(-\w+)?\.js$/.test(m)),
       'the window read its Turtle document',
     );
-    if (window.some((m) => m.endsWith('/dist/src/actors/window-bundle/window-worker.js'))) {
+    if (entry.unbundled === null) {
       assert.deepEqual(
         window.filter((m) => m.includes('/dist/src/') && !m.includes('/dist/src/actors/window-bundle/')),
         [],
