@@ -2,7 +2,7 @@
 // by one (the MCP SDK and zod alone are ~150), and that loading is about half of a window's start-up CPU.
 // Output: dist/src/actors/window-bundle/, the entry window-worker.js plus chunks for what the window imports
 // dynamically (code splitting keeps those lazy), and stamp.json, which names the build of dist/ the bundle was
-// made from; src/actors/window.ts runs the unbundled entry when the stamp does not match (a stale bundle).
+// made from; src/actors/window-entry.ts runs the unbundled entry when it does not match (a stale bundle).
 // Kept external, so they stay lazy (a bundled chunk's static imports are hoisted to the chunk's top, and
 // start-up must not load them) and exist once per thread: the heavy libraries the window loads on first use,
 // and native/wasm packages. Each of our modules keeps its own `import.meta.url` (worker files, package.json,
@@ -73,6 +73,7 @@ const ownImportMetaUrl = {
 // imported only when there is work: an up-to-date build stays instant
 const esbuild = await import('esbuild');
 const result = await esbuild.build({
+  absWorkingDir: root,
   entryPoints: [entry],
   outdir,
   bundle: true,
