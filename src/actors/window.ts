@@ -31,6 +31,7 @@ import { artifactsDir, artifactsParent } from '../jobs/artifacts.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import type { ViewQuery, ViewTopic } from './window-view.js';
 import { unreachable } from '../util/unreachable.js';
+import { currentWindowEntry } from './window-entry.js';
 
 /** Where a forwarded request's response goes. */
 export interface ResponseSink {
@@ -56,8 +57,6 @@ export interface WindowEvents {
   /** How the endpoint is served, for the window's question (FrontControl); null when nothing can say. */
   describeServer?(window: WindowHandle): Promise<ServerView | null>;
 }
-
-const WORKER_URL = new URL('./window-worker.js', import.meta.url);
 
 /** A window's real state, for routing, `/instances` and `/health`. */
 export interface WindowHealth {
@@ -159,7 +158,7 @@ export class WindowHandle implements FenceTarget {
       control: control.port2,
       front: front.port2,
     };
-    const worker = new Worker(WORKER_URL, { workerData: init, transferList: [control.port2, front.port2] });
+    const worker = new Worker(currentWindowEntry(), { workerData: init, transferList: [control.port2, front.port2] });
     const link = new ThreadLink<WindowControl>(control.port1);
     this.serveFront(front.port1);
     this.worker = worker;

@@ -2,7 +2,9 @@
 // threads record every module they load, serving a Turtle document. Neither the front door nor the revocation
 // actor loads the OWL model or the MCP SDK; no thread loads a parser, engine, canonicalizer or thread pool
 // that a Turtle window has not been asked to use yet (they load on first use, covered by the tests of each
-// feature): ES modules and CommonJS packages alike.
+// feature): ES modules and CommonJS packages alike. The window runs its bundle (scripts/bundle.mjs) when
+// the build made one: the bundle inlines none of those libraries (they stay lazy and load once per thread), nor
+// any package one of them depends on, and the window thread loads none of its compiled modules besides it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +15,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { at } from '../support/at.js';
+import { windowEntry } from '../../src/actors/window-entry.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HEAVY = ['jsonld', 'rdfxml-streaming-parser', 'oxigraph', 'shacl-engine', 'rdf-canonize', 'yaml', 'saxes', 'piscina'];
@@ -68,8 +71,9 @@ async function requiredSince(file: string, since: number): Promise<string[]> {
 }
 
 /** The one thread whose modules include `marker` (a module only that thread runs). */
-function threadRunning(threads: Map<string, string[]>, marker: string): string[] {
-  const found = [...threads.values()].filter((mods) => mods.some((m) => m.endsWith(marker)));
+function threadRunning(threads: Map<string, string[]>, marker: string | RegExp): string[] {
+  const runs = (m: string): boolean => (typeof marker === 'string' ? m.endsWith(marker) : marker.test(m));
+  const found = [...threads.values()].filter((mods) => mods.some(runs));
   assert.equal(found.length, 1, `one thread runs ${marker}`);
   return at(found, 0);
 }
@@ -86,11 +90,19 @@ test('a started server has loaded no heavy library a Turtle window does not use 
       main.some((m) => m.endsWith('/dist/src/http/server.js')),
       'the main thread was recorded',
     );
-    const window = threadRunning(threads, '/dist/src/actors/window-worker.js');
+    const entry = windowEntry(new URL('../../src/actors/', import.meta.url));
+    const window = threadRunning(threads, entry.url.href);
     assert.ok(
-      window.some((m) => m.endsWith('/dist/src/model/formats/turtle-reader.js')),
+      window.some((m) => /\/dist\/src\/(model\/formats|actors\/window-bundle)\/turtle-reader(-\w+)?\.js$/.test(m)),
       'the window read its Turtle document',
     );
+    if (entry.unbundled === null) {
+      assert.deepEqual(
+        window.filter((m) => m.includes('/dist/src/') && !m.includes('/dist/src/actors/window-bundle/')),
+        [],
+        'the bundled window loads no compiled module a second time',
+      );
+    }
     const revocation = threadRunning(threads, '/dist/src/auth/revocation/actor-worker.js');
     for (const [name, mods] of threads) assert.deepEqual(packages(mods), [], `${name} loaded no heavy library`);
     assert.deepEqual(model(main), [], 'the front door loads neither the OWL model nor the MCP SDK');
@@ -128,5 +140,36 @@ test('a test that needs only a served client does not load the tool catalog (its
     );
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** The packages a source map's sources come from. */
+const packagesOf = (sources: string[]): string[] => sources.flatMap((s) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(s)?.[1] ?? []);
+
+/** `name` and every package it depends on, from their package.json files. */
+async function dependencyClosure(root: string, name: string, into = new Set<string>()): Promise<Set<string>> {
+  if (into.has(name)) return into;
+  into.add(name);
+  const manifest = await readFile(path.join(root, 'node_modules', name, 'package.json'), 'utf8').catch(() => null);
+  if (manifest === null) return into;
+  const { dependencies = {} } = JSON.parse(manifest) as { dependencies?: Record<string, string> };
+  for (const dependency of Object.keys(dependencies)) await dependencyClosure(root, dependency, into);
+  return into;
+}
+
+test('the window bundle inlines no heavy library nor any package one of them depends on', async (t) => {
+  const root = path.resolve(here, '../../..');
+  const bundle = path.join(root, 'dist/src/actors/window-bundle');
+  const stamp = await readFile(path.join(bundle, 'stamp.json'), 'utf8').catch(() => null);
+  if (stamp === null) return t.skip('no bundle: `npm run build` makes it');
+  const inlined = new Set<string>();
+  for (const map of (JSON.parse(stamp) as { files: string[] }).files.filter((f) => f.endsWith('.map'))) {
+    const { sources } = JSON.parse(await readFile(path.join(bundle, map), 'utf8')) as { sources: string[] };
+    for (const p of packagesOf(sources)) inlined.add(p);
+  }
+  assert.ok(inlined.has('@modelcontextprotocol/sdk'), 'the bundle inlines the MCP SDK');
+  for (const heavy of HEAVY) {
+    const twice = [...(await dependencyClosure(root, heavy))].filter((p) => inlined.has(p));
+    assert.deepEqual(twice, [], `the bundle inlines neither ${heavy} nor a package it loads`);
   }
 });
