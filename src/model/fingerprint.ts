@@ -26,6 +26,23 @@ const annotationRenderer = new LineRenderer(() => '_:?');
 
 const laneBytes = Buffer.alloc(32);
 
+/**
+ * The canonical lines of the axioms edited last, as their digest update rendered them: whoever records the
+ * edit (the change journal) takes the line from here rather than rendering the axiom again. A few slots
+ * cover a commit's edits in the usual case; lines of the whole ontology, rendered when a digest is built,
+ * are not kept.
+ */
+const RECENT = 8;
+const recentAxioms: (Axiom | null)[] = new Array<Axiom | null>(RECENT).fill(null);
+const recentLines: string[] = new Array<string>(RECENT).fill('');
+let recentNext = 0;
+
+/** The canonical line of an axiom edited lately, if it has no anonymous individual and is still remembered. */
+export function editedAxiomLine(a: Axiom): string | undefined {
+  for (let i = 0; i < RECENT; i++) if (recentAxioms[i] === a) return recentLines[i];
+  return undefined;
+}
+
 class AxiomDigest {
   readonly lanes = new Uint32Array(8);
   /** Axioms folded into the lanes. */
@@ -34,21 +51,31 @@ class AxiomDigest {
   private anonymousHash: string | null = null;
 
   constructor(o: Ontology) {
-    for (const a of o.axioms()) this.update(a, true);
+    for (const a of o.axioms()) this.fold(a, true);
   }
 
   get size(): number {
     return this.folded + this.withAnonymous.size;
   }
 
+  /** An edit: folded in, and its line remembered for `editedAxiomLine`. */
   update(a: Axiom, added: boolean): void {
+    const line = this.fold(a, added);
+    if (line === null) return;
+    recentAxioms[recentNext] = a;
+    recentLines[recentNext] = line;
+    recentNext = (recentNext + 1) % RECENT;
+  }
+
+  /** Folds the axiom in or out; returns its line, or null if it has an anonymous individual. */
+  private fold(a: Axiom, added: boolean): string | null {
     sawAnonymous = false;
     const line = lineRenderer.axiom(a);
     if (sawAnonymous) {
       if (added) this.withAnonymous.add(a);
       else this.withAnonymous.delete(a);
       this.anonymousHash = null;
-      return;
+      return null;
     }
     const h = sha256Latin1(line);
     const lanes = this.lanes;
@@ -58,6 +85,7 @@ class AxiomDigest {
       lanes[i] = added ? lanes[i]! + w : lanes[i]! - w;
     }
     this.folded += added ? 1 : -1;
+    return line;
   }
 
   text(): string {
