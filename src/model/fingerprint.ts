@@ -8,6 +8,7 @@
 // are rendered together by `axiomLines`, whose blank-node naming depends on the whole set of them.
 // The document fingerprint additionally covers the prefix map and the document format.
 
+import { createHash, type Hash } from 'node:crypto';
 import type { Axiom } from './terms.js';
 import type { Ontology } from './ontology.js';
 import { LineRenderer, axiomLines } from './render/axiom-lines.js';
@@ -133,6 +134,8 @@ export function forgetFingerprint(o: Ontology): void {
 
 const sha = (text: string) => sha256Digest(text);
 
+const DOCUMENT_TAG = 'athene-document-1\n';
+
 function headerText(o: Ontology): string {
   let s = 'ontology ' + (o.id.iri ?? '') + ' ' + (o.id.versionIri ?? '') + '\n';
   for (const iri of [...o.imports].sort()) s += 'import ' + iri + '\n';
@@ -160,6 +163,11 @@ interface HeaderCache {
   readonly prefixCount: number;
   readonly header: string;
   readonly prefixes: string;
+  /**
+   * The document digest with the text before the axioms hashed: a fingerprint per commit copies it and hashes
+   * the rest, not the header again (hashing is most of a fingerprint's cost).
+   */
+  readonly documentHead: Hash;
 }
 
 const headers = new WeakMap<Ontology, HeaderCache>();
@@ -175,14 +183,16 @@ function headerCache(o: Ontology): HeaderCache {
     c.prefixCount === o.prefixes.size
   )
     return c;
+  const header = headerText(o);
   const fresh: HeaderCache = {
     id: o.id,
     format: o.format,
     imports: o.imports.size,
     annotations: o.annotations.size,
     prefixCount: o.prefixes.size,
-    header: headerText(o),
+    header,
     prefixes: prefixText(o),
+    documentHead: createHash('sha256').update(DOCUMENT_TAG + header),
   };
   headers.set(o, fresh);
   return fresh;
@@ -201,7 +211,13 @@ export function semanticFingerprint(o: Ontology): string {
 /** Digest of the live document: the semantic content plus the prefix map and the document format. */
 export function documentFingerprint(o: Ontology): string {
   const h = headerCache(o);
-  return sha('athene-document-1\n' + h.header + axiomDigest(o).text() + h.prefixes);
+  return (
+    'sha256:' +
+    h.documentHead
+      .copy()
+      .update(axiomDigest(o).text() + h.prefixes)
+      .digest('hex')
+  );
 }
 
 const MAX_WARNINGS = 16;
