@@ -139,14 +139,26 @@ const post = (m: FromWindow) => putMessage(outbox.open(), m);
 
 /** Topics announced to the server view, gathered for one turn: a batch of commits is one announcement. */
 const announced = new Set<ViewTopic>();
+/** The window's change journal, once open: announcements wait for what it is writing. */
+let journal: ChangeRecorder | null = null;
+
 function announce(...topics: ViewTopic[]): void {
-  if (announced.size === 0) {
-    setImmediate(() => {
-      post({ type: 'view-changed', topics: [...announced] });
-      announced.clear();
-    });
-  }
+  if (announced.size === 0) setImmediate(announceWhenDurable);
   for (const t of topics) announced.add(t);
+}
+
+/**
+ * With the journal on, a turn's commits are answered in the later turn their fsync ends in: the announcement
+ * waits for it too and leaves in the answers' postMessage, not in one of its own (a thread wake-up per turn).
+ */
+function announceWhenDurable(): void {
+  if (journal === null) return sendAnnounced();
+  journal.durable().then(sendAnnounced, sendAnnounced);
+}
+
+function sendAnnounced(): void {
+  post({ type: 'view-changed', topics: [...announced] });
+  announced.clear();
 }
 
 /** The commit fence: revoked grant ids, all held before the first request is served. */
@@ -237,6 +249,7 @@ async function openWindow(): Promise<WindowState> {
   });
   workspace.onSaved(() => announce('windows', 'changes'));
   const changes = await openChangeJournal(workspace);
+  journal = changes;
   if (changes !== null) {
     workspace.beforeCommit = () => {
       fenceCommit();

@@ -4,7 +4,8 @@
 // IRIs, so a replay is deterministic.
 
 import type { Principal } from '../auth/principal.js';
-import type { Annotation } from '../model/terms.js';
+import type { Annotation, Axiom } from '../model/terms.js';
+import { editedAxiomLine } from '../model/fingerprint.js';
 import type { Change } from '../model/changes.js';
 import type { Ontology } from '../model/ontology.js';
 import { LineRenderer } from '../model/render/axiom-lines.js';
@@ -108,13 +109,16 @@ export function principalRecord(p: Principal): PrincipalRecord {
 
 const renderer = new LineRenderer((a) => '_:' + a.nodeId);
 
+/** The axiom's line: the fingerprint rendered it as the edit was applied, unless it has anonymous individuals. */
+const axiomLine = (a: Axiom): string => editedAxiomLine(a) ?? renderer.axiom(a);
+
 /** The change as stored; `restore` (what the engine recorded to undo it) gives the previous value of setters. */
 export function storeChange(c: Change, restore: Change | null): StoredChange {
   switch (c.kind) {
     case 'AddAxiom':
-      return { op: 'add_axiom', axiom: renderer.axiom(c.axiom) };
+      return { op: 'add_axiom', axiom: axiomLine(c.axiom) };
     case 'RemoveAxiom':
-      return { op: 'remove_axiom', axiom: renderer.axiom(c.axiom) };
+      return { op: 'remove_axiom', axiom: axiomLine(c.axiom) };
     case 'SetOntologyId': {
       const previous = restore?.kind === 'SetOntologyId' ? restore.id : c.ontology.id;
       return {

@@ -8,6 +8,7 @@
 // are rendered together by `axiomLines`, whose blank-node naming depends on the whole set of them.
 // The document fingerprint additionally covers the prefix map and the document format.
 
+import { createHash, type Hash } from 'node:crypto';
 import type { Axiom } from './terms.js';
 import type { Ontology } from './ontology.js';
 import { LineRenderer, axiomLines } from './render/axiom-lines.js';
@@ -26,6 +27,23 @@ const annotationRenderer = new LineRenderer(() => '_:?');
 
 const laneBytes = Buffer.alloc(32);
 
+/**
+ * The canonical lines of the axioms edited last, as their digest update rendered them: whoever records the
+ * edit (the change journal) takes the line from here rather than rendering the axiom again. A few slots
+ * cover a commit's edits in the usual case; lines of the whole ontology, rendered when a digest is built,
+ * are not kept.
+ */
+const RECENT = 8;
+const recentAxioms: (Axiom | null)[] = new Array<Axiom | null>(RECENT).fill(null);
+const recentLines: string[] = new Array<string>(RECENT).fill('');
+let recentNext = 0;
+
+/** The canonical line of an axiom edited lately, if it has no anonymous individual and is still remembered. */
+export function editedAxiomLine(a: Axiom): string | undefined {
+  for (let i = 0; i < RECENT; i++) if (recentAxioms[i] === a) return recentLines[i];
+  return undefined;
+}
+
 class AxiomDigest {
   readonly lanes = new Uint32Array(8);
   /** Axioms folded into the lanes. */
@@ -34,21 +52,31 @@ class AxiomDigest {
   private anonymousHash: string | null = null;
 
   constructor(o: Ontology) {
-    for (const a of o.axioms()) this.update(a, true);
+    for (const a of o.axioms()) this.fold(a, true);
   }
 
   get size(): number {
     return this.folded + this.withAnonymous.size;
   }
 
+  /** An edit: folded in, and its line remembered for `editedAxiomLine`. */
   update(a: Axiom, added: boolean): void {
+    const line = this.fold(a, added);
+    if (line === null) return;
+    recentAxioms[recentNext] = a;
+    recentLines[recentNext] = line;
+    recentNext = (recentNext + 1) % RECENT;
+  }
+
+  /** Folds the axiom in or out; returns its line, or null if it has an anonymous individual. */
+  private fold(a: Axiom, added: boolean): string | null {
     sawAnonymous = false;
     const line = lineRenderer.axiom(a);
     if (sawAnonymous) {
       if (added) this.withAnonymous.add(a);
       else this.withAnonymous.delete(a);
       this.anonymousHash = null;
-      return;
+      return null;
     }
     const h = sha256Latin1(line);
     const lanes = this.lanes;
@@ -58,6 +86,7 @@ class AxiomDigest {
       lanes[i] = added ? lanes[i]! + w : lanes[i]! - w;
     }
     this.folded += added ? 1 : -1;
+    return line;
   }
 
   text(): string {
@@ -105,6 +134,8 @@ export function forgetFingerprint(o: Ontology): void {
 
 const sha = (text: string) => sha256Digest(text);
 
+const DOCUMENT_TAG = 'athene-document-1\n';
+
 function headerText(o: Ontology): string {
   let s = 'ontology ' + (o.id.iri ?? '') + ' ' + (o.id.versionIri ?? '') + '\n';
   for (const iri of [...o.imports].sort()) s += 'import ' + iri + '\n';
@@ -132,6 +163,11 @@ interface HeaderCache {
   readonly prefixCount: number;
   readonly header: string;
   readonly prefixes: string;
+  /**
+   * The document digest with the text before the axioms hashed: a fingerprint per commit copies it and hashes
+   * the rest, not the header again (hashing is most of a fingerprint's cost).
+   */
+  readonly documentHead: Hash;
 }
 
 const headers = new WeakMap<Ontology, HeaderCache>();
@@ -147,14 +183,16 @@ function headerCache(o: Ontology): HeaderCache {
     c.prefixCount === o.prefixes.size
   )
     return c;
+  const header = headerText(o);
   const fresh: HeaderCache = {
     id: o.id,
     format: o.format,
     imports: o.imports.size,
     annotations: o.annotations.size,
     prefixCount: o.prefixes.size,
-    header: headerText(o),
+    header,
     prefixes: prefixText(o),
+    documentHead: createHash('sha256').update(DOCUMENT_TAG + header),
   };
   headers.set(o, fresh);
   return fresh;
@@ -173,7 +211,13 @@ export function semanticFingerprint(o: Ontology): string {
 /** Digest of the live document: the semantic content plus the prefix map and the document format. */
 export function documentFingerprint(o: Ontology): string {
   const h = headerCache(o);
-  return sha('athene-document-1\n' + h.header + axiomDigest(o).text() + h.prefixes);
+  return (
+    'sha256:' +
+    h.documentHead
+      .copy()
+      .update(axiomDigest(o).text() + h.prefixes)
+      .digest('hex')
+  );
 }
 
 const MAX_WARNINGS = 16;
