@@ -238,10 +238,9 @@ test('a writer keeps the lock while its batches are under way and lets go of it 
 
 test('a writer keeps the lock across batches that come closer than its idle time, not letting go between them', () =>
   withStore(async (store, home) => {
-    // the lease runs from the first batch's lock, which waits for the writer thread to start
-    const started = performance.now();
     await store.append(DOC, [entry(0)]);
     const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+    const started = performance.now();
     await store.append(DOC, [entry(0)]);
     let ended = performance.now();
     // what the lock file holds tells this writer's holds apart: a release and a new take change it
