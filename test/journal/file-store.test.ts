@@ -16,8 +16,6 @@ import { FileChangeStore, decodeRecords, encodeRecord } from '../../src/journal/
 import { unsavedEntries } from '../../src/journal/store.js';
 import type { ChangeEntry } from '../../src/journal/records.js';
 import { at } from '../support/at.js';
-import type { LineWriter } from '../../src/journal/line-writer.js';
-import { inThreadLines } from './in-thread-lines.js';
 
 const DOC = '/projects/zoo.ttl';
 
@@ -42,13 +40,9 @@ function entry(seq: number, time = new Date().toISOString()): ChangeEntry {
   };
 }
 
-async function withStore(
-  f: (store: FileChangeStore, home: string) => Promise<void>,
-  maxBytes = 1 << 30,
-  lines?: LineWriter,
-): Promise<void> {
+async function withStore(f: (store: FileChangeStore, home: string) => Promise<void>, maxBytes = 1 << 30): Promise<void> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'athene-journal-store-'));
-  const store = new FileChangeStore(home, { maxAgeDays: 90, maxBytes }, lines);
+  const store = new FileChangeStore(home, { maxAgeDays: 90, maxBytes });
   try {
     await f(store, home);
   } finally {
@@ -157,83 +151,74 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 test('the next batch is written while the previous one syncs, two at most, and acknowledged after it', () =>
-  withStore(
-    (store, home) =>
-      withHeldSyncs(async (held) => {
-        const acks: string[] = [];
-        const append = (name: string) =>
-          store.append(DOC, [entry(0)]).then(() => {
-            acks.push(name);
-          });
-        const a = append('a');
-        await until(() => held.length === 1);
-        const b = append('b');
-        await until(() => held.length === 2);
-        const c = append('c');
-        const d = append('d');
-        // a third batch waits for the first fsync to end, gathering c and d meanwhile
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.equal(held.length, 2);
-        assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 2);
-        at(held, 1).release();
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        assert.deepEqual(acks, [], 'b is durable, but not acknowledged before a');
-        at(held, 0).release();
-        await Promise.all([a, b]);
-        assert.deepEqual(acks, ['a', 'b']);
-        await until(() => held.length === 3);
-        assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4, 'c and d went out in one write');
-        at(held, 2).release();
-        await Promise.all([c, d]);
-        assert.deepEqual(acks, ['a', 'b', 'c', 'd']);
-        assert.deepEqual(
-          (await store.readSince(DOC, 0)).entries.map((e) => e.seq),
-          [1, 2, 3, 4],
-        );
-      }),
-    1 << 30,
-    inThreadLines(),
+  withStore((store, home) =>
+    withHeldSyncs(async (held) => {
+      const acks: string[] = [];
+      const append = (name: string) =>
+        store.append(DOC, [entry(0)]).then(() => {
+          acks.push(name);
+        });
+      const a = append('a');
+      await until(() => held.length === 1);
+      const b = append('b');
+      await until(() => held.length === 2);
+      const c = append('c');
+      const d = append('d');
+      // a third batch waits for the first fsync to end, gathering c and d meanwhile
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(held.length, 2);
+      assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 2);
+      at(held, 1).release();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(acks, [], 'b is durable, but not acknowledged before a');
+      at(held, 0).release();
+      await Promise.all([a, b]);
+      assert.deepEqual(acks, ['a', 'b']);
+      await until(() => held.length === 3);
+      assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4, 'c and d went out in one write');
+      at(held, 2).release();
+      await Promise.all([c, d]);
+      assert.deepEqual(acks, ['a', 'b', 'c', 'd']);
+      assert.deepEqual(
+        (await store.readSince(DOC, 0)).entries.map((e) => e.seq),
+        [1, 2, 3, 4],
+      );
+    }),
   ));
 
 test('a batch goes out while the one before it syncs once as many calls wait as that one carries', () =>
-  withStore(
-    (store, home) =>
-      withHeldSyncs(async (held) => {
-        const first = [store.append(DOC, [entry(0)]), store.append(DOC, [entry(0)])];
-        await until(() => held.length === 1);
-        const lone = store.append(DOC, [entry(0)]);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.equal(held.length, 1, 'one call waits for the two-call batch');
-        const second = store.append(DOC, [entry(0)]);
-        await until(() => held.length === 2);
-        assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4);
-        at(held, 0).release();
-        at(held, 1).release();
-        await Promise.all([...first, lone, second]);
-      }),
-    1 << 30,
-    inThreadLines(),
+  withStore((store, home) =>
+    withHeldSyncs(async (held) => {
+      const first = [store.append(DOC, [entry(0)]), store.append(DOC, [entry(0)])];
+      await until(() => held.length === 1);
+      const lone = store.append(DOC, [entry(0)]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(held.length, 1, 'one call waits for the two-call batch');
+      const second = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 2);
+      assert.equal(decodeRecords(await readFile(await journalFile(home), 'utf8')).length, 4);
+      at(held, 0).release();
+      at(held, 1).release();
+      await Promise.all([...first, lone, second]);
+    }),
   ));
 
 test('a writer keeps the lock while its batches are under way and lets go of it once idle for a moment', () =>
-  withStore(
-    (store, home) =>
-      withHeldSyncs(async (held) => {
-        const a = store.append(DOC, [entry(0)]);
-        await until(() => held.length === 1);
-        const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
-        assert.ok(fs.existsSync(lock), 'held across the fsync');
-        const b = store.append(DOC, [entry(0)]);
-        await until(() => held.length === 2);
-        assert.ok(fs.existsSync(lock));
-        at(held, 0).release();
-        at(held, 1).release();
-        await Promise.all([a, b]);
-        // released once nothing was queued or syncing for a moment
-        await until(() => !fs.existsSync(lock));
-      }),
-    1 << 30,
-    inThreadLines(),
+  withStore((store, home) =>
+    withHeldSyncs(async (held) => {
+      const a = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 1);
+      const lock = path.join(path.dirname(await journalFile(home)), 'journal.lock');
+      assert.ok(fs.existsSync(lock), 'held across the fsync');
+      const b = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 2);
+      assert.ok(fs.existsSync(lock));
+      at(held, 0).release();
+      at(held, 1).release();
+      await Promise.all([a, b]);
+      // released once nothing was queued or syncing for a moment
+      await until(() => !fs.existsSync(lock));
+    }),
   ));
 
 test('a writer keeps the lock across batches that come closer than its idle time, not letting go between them', () =>
@@ -322,25 +307,22 @@ test('a writer waiting for the lock gets it while the holder keeps writing; no s
   }));
 
 test('a batch whose earlier batch failed to sync is not acknowledged either; the next append starts afresh', () =>
-  withStore(
-    (store) =>
-      withHeldSyncs(async (held) => {
-        const a = store.append(DOC, [entry(0)]);
-        await until(() => held.length === 1);
-        const b = store.append(DOC, [entry(0)]);
-        await until(() => held.length === 2);
-        at(held, 1).release();
-        at(held, 0).release(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
-        await assert.rejects(a, /EIO/);
-        await assert.rejects(b, /EIO/, 'b synced, but after an entry that may be lost');
-        const c = store.append(DOC, [entry(0)]);
-        await until(() => held.length === 3);
-        at(held, 2).release();
-        await c;
-        assert.equal((await store.readSince(DOC, 0)).lastSeq, 3);
-      }),
-    1 << 30,
-    inThreadLines(),
+  withStore((store) =>
+    withHeldSyncs(async (held) => {
+      const a = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 1);
+      const b = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 2);
+      at(held, 1).release();
+      at(held, 0).release(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      await assert.rejects(a, /EIO/);
+      await assert.rejects(b, /EIO/, 'b synced, but after an entry that may be lost');
+      const c = store.append(DOC, [entry(0)]);
+      await until(() => held.length === 3);
+      at(held, 2).release();
+      await c;
+      assert.equal((await store.readSince(DOC, 0)).lastSeq, 3);
+    }),
   ));
 
 test('a torn last line is not read and is cut off before the next append', () =>
