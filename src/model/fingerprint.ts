@@ -8,12 +8,12 @@
 // are rendered together by `axiomLines`, whose blank-node naming depends on the whole set of them.
 // The document fingerprint additionally covers the prefix map and the document format.
 
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import type { Axiom } from './terms.js';
 import type { Ontology } from './ontology.js';
 import { LineRenderer, axiomLines } from './render/axiom-lines.js';
 import { anonymousIndividuals } from './walk.js';
-import { sha256Digest, sha256Hex, sha256Latin1 } from '../util/digest.js';
+import { sha256Digest, sha256DigestAfter, sha256Head, sha256Hex, sha256Latin1 } from '../util/digest.js';
 
 let sawAnonymous = false;
 /** Renders axioms without anonymous individuals canonically and flags any anonymous one it meets. */
@@ -192,7 +192,7 @@ function headerCache(o: Ontology): HeaderCache {
     prefixCount: o.prefixes.size,
     header,
     prefixes: prefixText(o),
-    documentHead: createHash('sha256').update(DOCUMENT_TAG + header),
+    documentHead: sha256Head(DOCUMENT_TAG + header),
   };
   headers.set(o, fresh);
   return fresh;
@@ -211,13 +211,7 @@ export function semanticFingerprint(o: Ontology): string {
 /** Digest of the live document: the semantic content plus the prefix map and the document format. */
 export function documentFingerprint(o: Ontology): string {
   const h = headerCache(o);
-  return (
-    'sha256:' +
-    h.documentHead
-      .copy()
-      .update(axiomDigest(o).text() + h.prefixes)
-      .digest('hex')
-  );
+  return sha256DigestAfter(h.documentHead, axiomDigest(o).text() + h.prefixes);
 }
 
 const MAX_WARNINGS = 16;

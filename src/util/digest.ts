@@ -22,3 +22,13 @@ export function sha256Latin1(data: string | Uint8Array): string {
 export function sha256Digest(data: string | Uint8Array): string {
   return 'sha256:' + sha256Hex(data);
 }
+
+/** A SHA-256 fed with `prefix`, for `sha256DigestAfter`: texts that share a long start hash it once. */
+export function sha256Head(prefix: string): crypto.Hash {
+  return crypto.createHash('sha256').update(prefix);
+}
+
+/** `sha256Digest` of the text `head` was fed followed by `rest`; `head` itself is left as it was. */
+export function sha256DigestAfter(head: crypto.Hash, rest: string): string {
+  return 'sha256:' + head.copy().update(rest).digest('hex');
+}
