@@ -1,6 +1,7 @@
-// Bundles the window worker (run after `tsc -b`): every window thread would otherwise load ~460 ES modules one
+// Bundles the window thread (run after `tsc -b`): every window thread would otherwise load ~460 ES modules one
 // by one (the MCP SDK and zod alone are ~150), and that loading is about half of a window's start-up CPU.
-// Output: dist/src/actors/window-bundle/, the entry window-worker.js plus chunks for what the window imports
+// Input: its entry, dist/src/tools/window-thread.js (the window actor serving the tool layer).
+// Output: dist/src/actors/window-bundle/, the entry window-thread.js plus chunks for what the window imports
 // dynamically (code splitting keeps those lazy), and stamp.json, which names the build of dist/ the bundle was
 // made from; src/actors/window-entry.ts runs the unbundled entry when it does not match (a stale bundle).
 // Kept external, so they stay lazy (a bundled chunk's static imports are hoisted to the chunk's top, and
@@ -16,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
-const entry = path.join(dist, 'src/actors/window-worker.js');
+const entry = path.join(dist, 'src/tools/window-thread.js');
 const outdir = path.join(dist, 'src/actors/window-bundle');
 const stampFile = path.join(outdir, 'stamp.json');
 const buildInfo = path.join(dist, '.tsbuildinfo');
@@ -53,7 +54,7 @@ function withDependencies(names) {
 
 const built = statSync(buildInfo).mtimeMs;
 const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : null;
-if (stamp?.tsbuildinfo === built && existsSync(path.join(outdir, 'window-worker.js'))) process.exit(0);
+if (stamp?.tsbuildinfo === built && existsSync(path.join(outdir, 'window-thread.js'))) process.exit(0);
 
 /** Our compiled modules, each with `import.meta.url` meaning its own file again. */
 const ownImportMetaUrl = {

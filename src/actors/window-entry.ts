@@ -1,4 +1,5 @@
-// Which file a window's Worker runs. `npm run build` bundles the window worker (scripts/bundle.mjs): one file
+// Which file a window's Worker runs: the tool layer's window-thread entry (src/tools/window-thread.ts), which
+// hands the tool layer to the window actor. `npm run build` bundles it (scripts/bundle.mjs): one file
 // per chunk instead of ~460 modules makes each window start cheaper. The bundle runs only when it was made
 // from the current build of dist/ (its stamp holds dist/.tsbuildinfo's mtime); after a bare `tsc -b` the
 // window runs the compiled entry instead, and says so once, so a stale bundle never runs and development
@@ -15,7 +16,7 @@ export interface WindowEntry {
 
 /** The entry for the compiled actors folder `actors` (dist/src/actors/, ending in '/'). */
 export function windowEntry(actors: URL): WindowEntry {
-  const compiled = new URL('window-worker.js', actors);
+  const compiled = new URL('../tools/window-thread.js', actors);
   let stamp: { tsbuildinfo?: unknown };
   try {
     stamp = JSON.parse(readFileSync(new URL('window-bundle/stamp.json', actors), 'utf8')) as { tsbuildinfo?: unknown };
@@ -29,7 +30,7 @@ export function windowEntry(actors: URL): WindowEntry {
     return { url: compiled, unbundled: 'stale bundle' };
   }
   if (stamp.tsbuildinfo !== built) return { url: compiled, unbundled: 'stale bundle' };
-  return { url: new URL('window-bundle/window-worker.js', actors), unbundled: null };
+  return { url: new URL('window-bundle/window-thread.js', actors), unbundled: null };
 }
 
 let said = false;

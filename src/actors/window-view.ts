@@ -9,9 +9,9 @@ import { OWL_NOTHING, OWL_THING } from '../model/vocab.js';
 import { displayName } from '../model/display.js';
 import { ontologyLabel, type Workspace } from '../model/workspace.js';
 import type { ApprovalQueue } from '../window/approvals.js';
-import { TOOLS_BY_NAME } from '../tools/core/tool-catalog.js';
-import { runTool } from '../tools/core/tool-gate.js';
-import type { JsonObject, ToolContext, WindowSettings } from '../tools/core/tool.js';
+import type { ToolContext, ToolHost } from '../window/tool-host.js';
+import type { WindowSettings } from '../window/call-context.js';
+import type { JsonObject } from '../util/json-object.js';
 import type { CallRecord, ChangeRecorder } from '../journal/recorder.js';
 import { unreachable } from '../util/unreachable.js';
 
@@ -48,6 +48,7 @@ const VIEW_CLIENT = { name: 'athene server view', version: '0.1.0' };
 
 /** What a view question needs of the window; `context` is a tool context for the owner. */
 export interface ViewWindow {
+  readonly host: ToolHost;
   readonly workspace: Workspace;
   readonly approvals: ApprovalQueue;
   readonly changes: ChangeRecorder | null;
@@ -56,10 +57,7 @@ export interface ViewWindow {
 }
 
 async function tool(w: ViewWindow, name: string, args: JsonObject, ctx = w.context(OWNER)): Promise<JsonObject> {
-  const def = TOOLS_BY_NAME.get(name);
-  if (def === undefined) return { error: `Unknown tool ${name}`, error_code: 'unknown_tool' };
-  const result = await runTool(def, args, ctx, w.approvals, () => null);
-  return result.structuredContent;
+  return (await w.host.run(name, args, ctx, w.approvals, () => null)).structuredContent;
 }
 
 interface ClassRow {

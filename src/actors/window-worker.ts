@@ -3,7 +3,7 @@
 // (wrapped by SessionTransport, which serves plain calls without the transport's per-request machinery);
 // the front door forwards HTTP requests here over the port and receives the responses, whole or streamed.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -35,11 +35,7 @@ import { WorkspaceResolver } from '../model/resolver.js';
 import { loadOntologyFile } from '../model/io.js';
 import { asPrincipal, missingCapabilities } from '../auth/principal.js';
 import { WindowState } from '../window/state.js';
-import { TOOLS_BY_NAME, profileTools } from '../tools/core/tool-catalog.js';
-import { failure, resultJson, runTool, type ToolResult } from '../tools/core/tool-gate.js';
-import { listTools, type ListedTool } from '../tools/core/tool-listing.js';
-import { getEntity } from '../tools/explore/lookup.js';
-import { searchEntities } from '../tools/explore/search.js';
+import type { ListedTool, SessionFacts, ToolContext, ToolHost, ToolResult } from '../window/tool-host.js';
 import type { ToolProfile } from '../settings/settings.js';
 import type { Ontology } from '../model/ontology.js';
 import {
@@ -58,7 +54,6 @@ import {
   resultNotices,
   unmappedNotice,
 } from './session-features.js';
-import { type ProgressMeasure, type SessionFacts, type ToolContext } from '../tools/core/tool.js';
 import { PROMPTS, PROMPTS_BY_NAME } from '../prompts/catalog.js';
 import { expandPrompt, listPrompt } from '../prompts/prompt.js';
 import type { ServerView } from '../broker/server-view.js';
@@ -85,15 +80,15 @@ import { configureKonclude } from '../reasoner/registry.js';
 import { FileChangeStore } from '../journal/file-store.js';
 import { ChangeRecorder, type CallRecord } from '../journal/recorder.js';
 import { answerView, warmView, type ViewTopic, type ViewWindow } from './window-view.js';
-import type { WindowSettings } from '../tools/core/tool.js';
+import type { ProgressMeasure, WindowSettings } from '../window/call-context.js';
 import type { ApprovalEntry } from '../window/approvals.js';
 import { ThreadLink, exposeOn } from '../util/thread-link.js';
 import { requestIds } from '../util/json-rpc-ids.js';
 import { CallSlot } from '../util/call-slot.js';
 import { unreachable } from '../util/unreachable.js';
 
-const port = parentPort;
-if (port === null) throw new Error('window-worker must run in a worker thread');
+if (parentPort === null) throw new Error('window-worker must run in a worker thread');
+const port: MessagePort = parentPort;
 const init = workerData as WindowInit;
 configureKonclude(init.settings);
 configureFileReads({
@@ -102,6 +97,8 @@ configureFileReads({
 });
 
 const SERVER_INFO = { name: 'athene', version: '0.1.0' };
+/** The tool layer, handed over by the thread's entry (serveWindow) before anything is served. */
+let host: ToolHost;
 /** The window's settings; the owner may switch read-only and confirm-each-write while it runs. */
 let settings: WindowSettings = init.settings;
 /** The tool profile sessions are offered now, and each profile's listing, made when first asked for. */
@@ -111,7 +108,7 @@ const listings = new Map<ToolProfile, { tools: ListedTool[]; names: ReadonlySet<
 function listing(profile: ToolProfile): { tools: ListedTool[]; names: ReadonlySet<string> } {
   let l = listings.get(profile);
   if (l === undefined) {
-    const tools = listTools(profileTools(profile));
+    const tools = host.listing(profile);
     l = { tools, names: new Set(tools.map((t) => t.name)) };
     listings.set(profile, l);
   }
@@ -231,7 +228,7 @@ function postJournalCounts(recorder: ChangeRecorder | null): void {
 
 /** The result of a call whose changes were applied but not journaled: it was not made durable. */
 function notJournaled(call: CallRecord, err: Error): ToolResult {
-  return failure(`${call.tool} was applied, but the change journal could not be written: ${err.message}`, 'journal_write_failed', {
+  return host.failure(`${call.tool} was applied, but the change journal could not be written: ${err.message}`, 'journal_write_failed', {
     committed: true,
     journaled: false,
   });
@@ -395,7 +392,7 @@ async function completeEntity(
   extra: Extra,
 ): Promise<{ values: string[]; total: number; hasMore: boolean }> {
   const ctx = toolContext(state, reader(extra), scopeOf(extra));
-  const result = await runTool(searchEntities, { query: value, type, limit: 100 }, ctx, state.approvals, revokedRefusal);
+  const result = await host.run('search_entities', { query: value, type, limit: 100 }, ctx, state.approvals, revokedRefusal);
   if (result.isError) return { values: [], total: 0, hasMore: false };
   const body = result.structuredContent as { count: number; items: { iri: string; display: string }[] };
   const values = [...new Set(body.items.map((i) => i[field]))];
@@ -407,8 +404,8 @@ async function readResource(state: WindowState, uri: string, extra: Extra): Prom
   const target = resourceTarget(uri, state.workspace, ontologyKeys);
   if (target === null) throw new McpError(-32002, `Resource not found: ${uri}`);
   if (target.kind === 'document') return { contents: [documentContents(uri, target.ontology, target.format)] };
-  const result = await runTool(
-    getEntity,
+  const result = await host.run(
+    'get_entity',
     { entity: target.iri },
     toolContext(state, principal, scopeOf(extra)),
     state.approvals,
@@ -437,31 +434,32 @@ async function callTool(
   token: string | number | undefined,
   scope: CallScope,
 ): Promise<ToolResult> {
-  const tool = TOOLS_BY_NAME.get(name);
-  if (tool === undefined) return failure(`Unknown tool '${name}'`, 'unknown_tool');
-  if (!listing(toolProfile).names.has(tool.name))
-    return failure(`${tool.name} is not offered in the '${toolProfile}' tool profile`, 'unknown_tool');
+  if (!listing(toolProfile).names.has(name))
+    return host.failure(
+      host.declares(name) ? `${name} is not offered in the '${toolProfile}' tool profile` : `Unknown tool '${name}'`,
+      'unknown_tool',
+    );
   const principal = asPrincipal(scope.authInfo.extra?.principal);
   if (principal === null)
-    return failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
+    return host.failure('No verified principal came with this request', 'authorization_denied', { effects_prevented: true });
   const notify = scope.notify;
   const beat =
     token === undefined || notify === undefined
       ? undefined
       : new ProgressBeat(
           (value, message) => notify({ method: 'notifications/progress', params: { progressToken: token, ...value, message } }),
-          `${tool.name}: running`,
+          `${name}: running`,
         );
   const changes = state.changes;
   const call: CallRecord | null =
-    changes === null ? null : { principal, sessionId: scope.sessionId ?? null, tool: tool.name, client: clientRecord(server) };
+    changes === null ? null : { principal, sessionId: scope.sessionId ?? null, tool: name, client: clientRecord(server) };
   const ctx = toolContext(state, principal, scope, {
     progress: beat === undefined ? undefined : (m: string, measure?: ProgressMeasure) => beat.phase(m, measure),
     attribute: changes === null || call === null ? undefined : <T>(handler: () => T) => changes.attribute(call, handler),
   });
   let result: ToolResult;
   try {
-    result = await runAs(principal, () => runTool(tool, args, ctx, state.approvals, revokedRefusal));
+    result = await runAs(principal, () => host.run(name, args, ctx, state.approvals, revokedRefusal));
     if (call?.durable !== undefined) {
       try {
         await call.durable;
@@ -472,11 +470,11 @@ async function callTool(
   } finally {
     beat?.stop();
   }
-  if (!result.isError && DOCUMENT_TOOLS.has(tool.name)) post({ type: 'documents', files: localDocuments(state.workspace) });
-  if (tool.name === 'recover_unsaved_changes') postJournalCounts(state.changes);
+  if (!result.isError && DOCUMENT_TOOLS.has(name)) post({ type: 'documents', files: localDocuments(state.workspace) });
+  if (name === 'recover_unsaved_changes') postJournalCounts(state.changes);
   const caller = audience.get(scope.sessionId ?? '');
   announceOntologies(state.workspace, caller);
-  if (!result.isError) for (const notice of resultNotices(tool.name, result.structuredContent)) caller?.log(notice);
+  if (!result.isError) for (const notice of resultNotices(name, result.structuredContent)) caller?.log(notice);
   return result;
 }
 
@@ -590,6 +588,7 @@ class WindowActor {
 
   constructor(private readonly state: WindowState) {
     this.view = {
+      host,
       workspace: state.workspace,
       approvals: state.approvals,
       changes: state.changes,
@@ -739,7 +738,7 @@ class WindowActor {
       onsessionclosed: (sid) => this.forget(sid),
     });
     const transport = new SessionTransport(inner, (name, args, scope) =>
-      callTool(this.state, server, name, args, undefined, scope).then(resultJson),
+      callTool(this.state, server, name, args, undefined, scope).then((r) => host.resultJson(r)),
     );
     await server.connect(transport);
     const response = await inner.handleRequest(request, { authInfo });
@@ -843,24 +842,28 @@ class WindowActor {
   }
 }
 
-const opened = openWindow().then((state) => {
-  announcedOntologies = [...state.workspace.ontologies];
-  const actor = new WindowActor(state);
-  const receiver: WindowReceiver = { message: (m) => actor.dispatch(m), request: (id, r) => actor.handle(id, r) };
-  port.on('message', (batch: Batch) => readToWindow(batch, receiver, principalOf));
-  postJournalCounts(state.changes);
-  return actor;
-});
-// a window that could not open says why to `ready`
-opened.catch(() => undefined);
+/** Serves the window with the tool layer `tools`: opens its workspace, then answers the front door. */
+export function serveWindow(tools: ToolHost): void {
+  host = tools;
+  const opened = openWindow().then((state) => {
+    announcedOntologies = [...state.workspace.ontologies];
+    const actor = new WindowActor(state);
+    const receiver: WindowReceiver = { message: (m) => actor.dispatch(m), request: (id, r) => actor.handle(id, r) };
+    port.on('message', (batch: Batch) => readToWindow(batch, receiver, principalOf));
+    postJournalCounts(state.changes);
+    return actor;
+  });
+  // a window that could not open says why to `ready`
+  opened.catch(() => undefined);
 
-/** The front door's questions: each waits until the window serves, and fails when it could not start. */
-const control: WindowControl = {
-  ready: async () => (await opened).label,
-  listApprovals: async () => (await opened).listApprovals(),
-  auditLost: async () => auditEventsLost(),
-  decide: async (approvalId, approve) => (await opened).decide(approvalId, approve),
-  fence: async (fence) => (await opened).holdFence(fence),
-  view: async (query) => (await opened).answerView(query),
-};
-exposeOn(init.control, control);
+  /** The front door's questions: each waits until the window serves, and fails when it could not start. */
+  const control: WindowControl = {
+    ready: async () => (await opened).label,
+    listApprovals: async () => (await opened).listApprovals(),
+    auditLost: async () => auditEventsLost(),
+    decide: async (approvalId, approve) => (await opened).decide(approvalId, approve),
+    fence: async (fence) => (await opened).holdFence(fence),
+    view: async (query) => (await opened).answerView(query),
+  };
+  exposeOn(init.control, control);
+}

@@ -25,7 +25,7 @@ test('the window runs the bundle made from the current build', async () => {
   const { dir, actors } = await dist('current');
   try {
     const entry = windowEntry(actors);
-    assert.equal(entry.url.href, new URL('window-bundle/window-worker.js', actors).href);
+    assert.equal(entry.url.href, new URL('window-bundle/window-thread.js', actors).href);
     assert.equal(entry.unbundled, null);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -38,7 +38,7 @@ test('after a rebuild without the bundle step, the window runs the compiled entr
     const later = new Date(Date.now() + 60_000);
     await utimes(path.join(dir, '.tsbuildinfo'), later, later);
     const entry = windowEntry(actors);
-    assert.equal(entry.url.href, new URL('window-worker.js', actors).href);
+    assert.equal(entry.url.href, new URL('../tools/window-thread.js', actors).href);
     assert.equal(entry.unbundled, 'stale bundle');
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -48,7 +48,7 @@ test('after a rebuild without the bundle step, the window runs the compiled entr
 test('without a bundle the window runs the compiled entry', async () => {
   const { dir, actors } = await dist('none');
   try {
-    assert.deepEqual(windowEntry(actors), { url: new URL('window-worker.js', actors), unbundled: 'no bundle' });
+    assert.deepEqual(windowEntry(actors), { url: new URL('../tools/window-thread.js', actors), unbundled: 'no bundle' });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -10,13 +10,7 @@ import { rehearsedChanges } from './rehearsal.js';
 import { inputJsonSchema } from './tool-listing.js';
 import { auditCall, newGateTrace, type GateTrace } from '../../audit/call-audit.js';
 import { isCancelled } from '../../window/call-context.js';
-
-export interface ToolResult {
-  [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
-  structuredContent: JsonObject;
-  isError: boolean;
-}
+import type { ToolResult } from '../../window/tool-host.js';
 
 export function success(body: JsonObject): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: false };

@@ -3,22 +3,7 @@
 
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { readOnlyTool, type JsonObject, type ToolDefinition } from './tool.js';
-
-export interface ToolAnnotations {
-  readOnlyHint?: true;
-  destructiveHint?: false;
-  idempotentHint?: true;
-  openWorldHint: boolean;
-}
-
-export interface ListedTool {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: { type: 'object'; [key: string]: unknown };
-  outputSchema?: { type: 'object'; [key: string]: unknown };
-  annotations: ToolAnnotations;
-}
+import type { ListedTool, ToolAnnotations } from '../../window/tool-host.js';
 
 /** Name words written as their acronym in a title. */
 const ACRONYMS: Readonly<Record<string, string>> = { sparql: 'SPARQL', dl: 'DL', qc: 'QC', shacl: 'SHACL', sssom: 'SSSOM', id: 'ID' };

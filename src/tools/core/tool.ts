@@ -3,33 +3,15 @@
 
 import type * as v from 'valibot';
 import type { Capability } from '../../auth/principal.js';
-import type { ApprovalEntry } from '../../window/approvals.js';
-import type { ServerView } from '../../broker/server-view.js';
-import type { CallContext, ProgressMeasure, SessionInfo } from '../../window/call-context.js';
+import type { ProgressMeasure } from '../../window/call-context.js';
+import type { ToolContext } from '../../window/tool-host.js';
 import type { JsonObject } from '../../util/json-object.js';
 
 // The domain's types and error, as the tool layer names them (a tool failure is a domain error).
 export type { JsonObject } from '../../util/json-object.js';
 export type { ProgressMeasure, WindowSettings } from '../../window/call-context.js';
+export type { SessionFacts, ToolContext } from '../../window/tool-host.js';
 export { DomainError as ToolFailure } from '../../util/errors.js';
-
-/** What the serving MCP session knows beyond the workspace (read by `get_session_info`). */
-export interface SessionFacts extends SessionInfo {
-  /** The MCP protocol version the session negotiated. */
-  readonly protocolVersion: string;
-  readonly toolCount: number;
-  readonly promptCount: number;
-  /** The window's pending-write queue (every session's entries). */
-  readonly approvals: () => readonly ApprovalEntry[];
-  /** Asks the main thread how the endpoint is served; null when no front door answers (a bare registry). */
-  readonly server: () => Promise<ServerView | null>;
-}
-
-/** What a handler may touch: the call context the domain sees, plus what the MCP session knows. */
-export interface ToolContext extends CallContext {
-  /** Present in a window actor's MCP sessions; absent in a server-less context. */
-  readonly session?: SessionFacts;
-}
 
 /** A phase of unknown length as step `step` (from 0) of `total`: each read creeps on, never reaching the next step. */
 export function stepMeasure(step: number, total: number): ProgressMeasure {
