@@ -13,6 +13,9 @@
 //   ATHENE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'  (node flags for the Athene process, e.g. to profile it)
 //   BENCH_BASELINE=/other/checkout/dist/src/cli/main.js  (adds `baseline`: that build on uws with the journal, and a
 //   uws/baseline column: a change measured before and after in the same run)
+//   BENCH_ROUNDS=3  (each level runs every target this many times, `seconds` each, the order reversed every other
+//   round, and pools the rounds: a machine whose speed drifts, or a neighbour's load, then weighs on every target
+//   alike instead of on whichever ran during it; default 1)
 
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -57,13 +60,16 @@ async function threadCpu(pid: number): Promise<Map<string, number>> {
  * window's, under a write or read loop) and the rest (GC helpers, thread pool). A thread near 100% is the limit;
  * otherwise the cores are.
  */
-function threadShares(pid: number, before: Map<string, number>, after: Map<string, number>, ms: number): string {
+function threadShares(pid: number, before: Map<string, number>, after: Map<string, number>, ms: number): Shares {
   const busy = (tid: string) => ((after.get(tid) ?? 0) - (before.get(tid) ?? 0)) / (ms * 10);
   const others = [...after.keys()].filter((tid) => tid !== String(pid)).map(busy);
   const top = Math.max(0, ...others);
   const rest = others.reduce((a, b) => a + b, 0) - top;
-  return [busy(String(pid)), top, rest].map((x) => x.toFixed(0).padStart(3)).join('/');
+  return [busy(String(pid)), top, rest];
 }
+
+/** Busy % of one core: the server's main thread, its busiest other thread, the rest. */
+type Shares = readonly [number, number, number];
 
 type Workload = 'read' | 'write';
 
@@ -74,14 +80,41 @@ function iteration(workload: Workload, session: RawSession, index: number): Arra
   return [() => session.call('add_axiom', axiom), () => session.call('remove_axiom', axiom)];
 }
 
+/** One timed load of one target: what the rounds of a level pool. */
+interface Sample {
+  readonly calls: number;
+  readonly seconds: number;
+  readonly latencies: readonly number[];
+  /** CPU µs over the whole load: the server process's, the load generator's. */
+  readonly serverCpu: number;
+  readonly loaderCpu: number;
+  readonly threads: Shares;
+}
+
 interface Result {
   readonly perSecond: number;
   readonly p50: number;
   readonly p99: number;
   readonly serverCpu: number;
   readonly loaderCpu: number;
-  /** Busy % of one core: main thread / busiest other thread / the rest. */
-  readonly threads: string;
+  readonly threads: Shares;
+}
+
+/** A target's rounds as one load: calls over their summed time, percentiles of every latency, shares weighted by time. */
+function pooled(samples: readonly Sample[]): Result {
+  const sum = (f: (s: Sample) => number) => samples.reduce((a, s) => a + f(s), 0);
+  const calls = sum((s) => s.calls);
+  const seconds = sum((s) => s.seconds);
+  const sorted = Float64Array.from(samples.flatMap((s) => s.latencies)).sort();
+  const share = (i: 0 | 1 | 2) => sum((s) => s.threads[i] * s.seconds) / seconds;
+  return {
+    perSecond: calls / seconds,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    serverCpu: sum((s) => s.serverCpu) / calls,
+    loaderCpu: sum((s) => s.loaderCpu) / calls,
+    threads: [share(0), share(1), share(2)],
+  };
 }
 
 async function drive(t: Target, sessions: RawSession[], workload: Workload, ms: number, latencies: number[] | null): Promise<number> {
@@ -111,7 +144,7 @@ async function drive(t: Target, sessions: RawSession[], workload: Workload, ms: 
  */
 const warmed = new Set<string>();
 
-async function load(t: Server, n: number, workload: Workload, seconds: number): Promise<Result> {
+async function load(t: Server, n: number, workload: Workload, seconds: number): Promise<Sample> {
   const sessions = await openSessions(t, n);
   try {
     const key = `${t.name} ${workload}`;
@@ -123,13 +156,12 @@ async function load(t: Server, n: number, workload: Workload, seconds: number): 
     const calls = await drive(t, sessions, workload, seconds * 1000, latencies);
     const elapsed = (performance.now() - start) / 1000;
     const [server1, threads1, loader1] = [await processCpu(pid), await threadCpu(pid), process.cpuUsage(loader0)];
-    const sorted = Float64Array.from(latencies).sort();
     return {
-      perSecond: calls / elapsed,
-      p50: percentile(sorted, 0.5),
-      p99: percentile(sorted, 0.99),
-      serverCpu: (server1 - server0) / calls,
-      loaderCpu: (loader1.user + loader1.system) / calls,
+      calls,
+      seconds: elapsed,
+      latencies,
+      serverCpu: server1 - server0,
+      loaderCpu: loader1.user + loader1.system,
       threads: threadShares(pid, threads0, threads1, elapsed * 1000),
     };
   } finally {
@@ -139,7 +171,8 @@ async function load(t: Server, n: number, workload: Workload, seconds: number): 
 
 function row(r: Result): string {
   const f = (x: number, w: number, d = 2) => x.toFixed(d).padStart(w);
-  return `${f(r.perSecond, 8, 0)} ${f(r.p50, 6)} ${f(r.p99, 6)} ${f(r.serverCpu, 6, 0)} ${f(r.loaderCpu, 5, 0)} ${r.threads}`;
+  const threads = r.threads.map((x) => x.toFixed(0).padStart(3)).join('/');
+  return `${f(r.perSecond, 8, 0)} ${f(r.p50, 6)} ${f(r.p99, 6)} ${f(r.serverCpu, 6, 0)} ${f(r.loaderCpu, 5, 0)} ${threads}`;
 }
 
 /** The Athene targets: a build, a transport, and whether the change journal is on (`nojournal`: uws with it off). */
@@ -153,6 +186,8 @@ const ATHENE_TARGETS: Readonly<Record<string, { main: string; transport: string;
 
 async function main(): Promise<void> {
   const seconds = Number(process.argv[2] ?? 3);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`BENCH_ROUNDS must be a positive integer, not ${process.env.BENCH_ROUNDS}`);
   const levels = (process.env.BENCH_LEVELS ?? '1,16,64,256').split(',').map(Number);
   const workloads = (process.env.BENCH_WORKLOADS ?? 'read,write').split(',') as Workload[];
   const wanted = [
@@ -191,15 +226,20 @@ async function main(): Promise<void> {
     const onOff = has('uws') && has('nojournal');
     const beforeAfter = has('uws') && has('baseline');
     console.log(
-      `${seconds} s per level; CPU in µs per call (server: all threads of its process; load: this generator); main/win/rest: busy % of one core of the server's main thread, its busiest other thread (the window's) and the rest`,
+      `${seconds} s per level${rounds > 1 ? ` and round, ${rounds} rounds pooled` : ''}; CPU in µs per call (server: all threads of its process; load: this generator); main/win/rest: busy % of one core of the server's main thread, its busiest other thread (the window's) and the rest`,
     );
     console.log(
       `workload sessions | ${targets.map((t) => `${t.name.padEnd(9)}  calls/s p50 ms p99 ms  cpu  load main/win/rest %`).join(' | ')}${reference >= 0 ? compared.map((t) => ` | ${t.name}/ref`).join('') : ''}${onOff ? ' | journal on/off' : ''}${beforeAfter ? ' | uws/baseline' : ''}`,
     );
     for (const workload of workloads) {
       for (const n of levels) {
-        const results: Result[] = [];
-        for (const t of targets) results.push(await load(t, n, workload, seconds));
+        const samples: Sample[][] = targets.map(() => []);
+        for (let round = 0; round < rounds; round++) {
+          const order = targets.map((_, i) => i);
+          if (round % 2 === 1) order.reverse();
+          for (const i of order) samples[i]!.push(await load(targets[i]!, n, workload, seconds));
+        }
+        const results = samples.map(pooled);
         const base = results[reference];
         const ratios =
           base === undefined
