@@ -504,6 +504,17 @@ test('on a home with no OAuth state the actor starts on first need; a home holdi
     } finally {
       await restarted.close();
     }
+
+    const fresh = await tempHome();
+    try {
+      const closedFirst = await startRevocationActor({ home: fresh });
+      await closedFirst.close();
+      await assert.rejects(registerClient(closedFirst), { name: 'AuthorityUnavailableError' });
+      assert.equal(liveWorkers(), 0, 'a closed authority starts no actor');
+      assert.equal(await exists(journalPath(fresh)), false, 'nor touches the home');
+    } finally {
+      await removeHome(fresh);
+    }
   } finally {
     await removeHome(home);
   }

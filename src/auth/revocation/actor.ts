@@ -479,6 +479,8 @@ class RegistryAuthority implements RevocationActor {
    */
   private async started(): Promise<RevocationActorHandle | null> {
     if (this.actor !== null || !this.deferred) return this.actor;
+    // after close() the lock is released: no actor may start on the home
+    if (this.closed) throw new AuthorityUnavailableError('The revocation actor is closed');
     this.starting ??= RevocationActorHandle.start(this.options, this.held).then(
       async (actor) => {
         if (this.closed) {
