@@ -6,9 +6,6 @@
 // tools through ordinary tool calls goes through the same transport code as hundreds of others and runs once,
 // from test/tools-mcp; tests that never reach the transport live in test/actors, test/tools and the like.
 // Files are independent (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time.
-// The node:http pass starts once the default pass has started its last file, so it runs beside that pass's
-// last (slowest) files instead of leaving a core idle behind them; its output is held back and printed after
-// the default pass's, each pass under its own heading, and the run fails when either pass fails.
 // A hung test must not stall CI: each test gets TEST_TIMEOUT_MS; a file still running after
 // ATHENE_TEST_FILE_MINUTES (default 15) is killed and fails, and the pass goes on; a pass still running after
 // ATHENE_TEST_PASS_MINUTES (default 60) is killed, naming the files that were still running.
@@ -28,7 +25,6 @@ const TEST_TIMEOUT_MS = 10 * 60_000;
 const FILE_LIMIT_S = Number(process.env.ATHENE_TEST_FILE_MINUTES ?? 15) * 60;
 const PASS_LIMIT_MS = Number(process.env.ATHENE_TEST_PASS_MINUTES ?? 60) * 60_000;
 const WATCH_MS = 10_000;
-const DRAIN_POLL_MS = 1_000;
 
 function testFiles(dir) {
   return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
@@ -96,67 +92,19 @@ function childrenCpuSeconds() {
   }
 }
 
-/** The runners still going, so a cancel takes them all down. */
-const running = new Set();
-/** CPU seconds of the children reaped so far: a pass's CPU is what its runner's exit adds to it. */
-const startedCpu = childrenCpuSeconds();
-let reapedCpu = startedCpu;
-const startedAt = Date.now();
+let current = null;
 
-/**
- * Runs one pass in its own `node --test` runner. With `buffered`, its output is held back until `release`
- * is called (then written whole, and streamed after that), so two passes running at once still print one
- * after the other. `onDrained` is called once the runner has no file left to start, checked every
- * DRAIN_POLL_MS.
- */
-function pass(name, files, { env = {}, concurrency, buffered = false, onDrained }) {
+function pass(name, files, env) {
   const reporters = ['spec', './scripts/test-file-times.mjs'].flatMap((r) => [
     `--test-reporter=${r}`,
     '--test-reporter-destination=stdout',
   ]);
-  const args = ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${TEST_TIMEOUT_MS}`, ...reporters, ...files];
-  const started = Date.now();
-  const held = buffered ? { stdout: [], stderr: [] } : null;
-  const heading = `\n${name}: ${files.length} files\n\n`;
-  if (!buffered) process.stdout.write(heading);
-  let release = () => undefined;
-  const done = new Promise((resolve) => {
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      stdio: buffered ? ['inherit', 'pipe', 'pipe'] : 'inherit',
-      env: { ...process.env, ...env },
-    });
-    running.add(child);
-    if (held !== null) {
-      for (const stream of ['stdout', 'stderr']) {
-        child[stream].on('data', (chunk) => (held[stream] === null ? process[stream].write(chunk) : held[stream].push(chunk)));
-      }
-      const ended = Promise.all(['stdout', 'stderr'].map((stream) => new Promise((r) => child[stream].once('end', r))));
-      release = () => {
-        process.stdout.write(heading);
-        for (const stream of ['stdout', 'stderr']) {
-          for (const chunk of held[stream]) process[stream].write(chunk);
-          held[stream] = null;
-        }
-        return ended;
-      };
-    }
+  const args = ['--test', `--test-concurrency=${CONCURRENCY}`, `--test-timeout=${TEST_TIMEOUT_MS}`, ...reporters, ...files];
+  const started = { wall: Date.now(), cpu: childrenCpuSeconds() };
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    current = child;
     const watch = setInterval(() => killHungFiles(child.pid), WATCH_MS);
-    // the runner starts the next file the moment one ends: fewer than `concurrency` running, twice in a row
-    // once it has been full, means none is left to start
-    let full = false;
-    let low = 0;
-    const drain =
-      onDrained === undefined
-        ? null
-        : setInterval(() => {
-            const count = runningFiles(processTable(), child.pid).length;
-            full ||= count >= concurrency;
-            low = full && count < concurrency ? low + 1 : 0;
-            if (low < 2) return;
-            clearInterval(drain);
-            onDrained();
-          }, DRAIN_POLL_MS);
     const limit = setTimeout(() => {
       const table = processTable();
       process.stderr.write(`\n${name}: still running after ${PASS_LIMIT_MS / 60_000} min, killed; running files:\n`);
@@ -165,40 +113,25 @@ function pass(name, files, { env = {}, concurrency, buffered = false, onDrained 
     }, PASS_LIMIT_MS);
     child.once('exit', (code) => {
       clearInterval(watch);
-      clearInterval(drain);
       clearTimeout(limit);
-      running.delete(child);
-      const cpu = childrenCpuSeconds();
-      const summary = `\n${name}: ${files.length} files, ${((Date.now() - started) / 1000).toFixed(0)} s wall, ${(cpu - reapedCpu).toFixed(0)} s CPU\n\n`;
-      reapedCpu = cpu;
-      resolve({ code: code ?? 1, summary });
+      current = null;
+      const wall = (Date.now() - started.wall) / 1000;
+      const cpu = childrenCpuSeconds() - started.cpu;
+      process.stdout.write(`\n${name}: ${files.length} files, ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU\n\n`);
+      resolve(code ?? 1);
     });
   });
-  return { done, release: () => release() };
 }
 
 // a CI cancel (or Ctrl-C) takes the whole run down, servers the tests started detached included
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
-    const table = processTable();
-    for (const child of running) killTree(table, child.pid);
+    if (current !== null) killTree(processTable(), current.pid);
     process.exitCode = 1;
   });
 }
 
-let second = null;
-const startSecond = () =>
-  (second ??= pass('node:http', testFiles('dist/test/server'), {
-    env: { ATHENE_HTTP_SERVER: 'node' },
-    concurrency: CONCURRENCY,
-    buffered: true,
-  }));
-const first = pass('default transport', testFiles('dist/test'), { concurrency: CONCURRENCY, onDrained: startSecond });
-const one = await first.done;
-process.stdout.write(one.summary);
-startSecond();
-await second.release();
-const two = await second.done;
-process.stdout.write(two.summary);
-process.stdout.write(`both passes: ${((Date.now() - startedAt) / 1000).toFixed(0)} s wall, ${(reapedCpu - startedCpu).toFixed(0)} s CPU\n`);
-process.exitCode = one.code || two.code;
+const code =
+  (await pass('default transport', testFiles('dist/test'), {})) ||
+  (await pass('node:http', testFiles('dist/test/server'), { ATHENE_HTTP_SERVER: 'node' }));
+process.exitCode = code;
