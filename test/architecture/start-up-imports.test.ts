@@ -16,6 +16,8 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { at } from '../support/at.js';
 import { windowEntry } from '../../src/actors/window-entry.js';
+import { startRevocationActor } from '../../src/auth/revocation/actor.js';
+import { registerClient } from '../auth/support.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HEAVY = ['jsonld', 'rdfxml-streaming-parser', 'oxigraph', 'shacl-engine', 'rdf-canonize', 'yaml', 'saxes', 'piscina'];
@@ -25,6 +27,10 @@ async function loadedAtStart(dir: string): Promise<Map<string, string[]>> {
   const home = path.join(dir, 'home');
   const records = path.join(dir, 'records');
   await Promise.all([mkdir(home), mkdir(records)]);
+  // a registered client: the revocation actor starts with the server (on an empty registry it waits for OAuth)
+  const authority = await startRevocationActor({ home });
+  await registerClient(authority);
+  await authority.close();
   const child = spawn(
     process.execPath,
     ['--import', path.join(here, 'start-up-imports-register.js'), path.join(here, 'start-up-imports-child.js'), home],

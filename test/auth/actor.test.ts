@@ -475,6 +475,51 @@ test('a second refresh with the same token, racing the first, revokes the grant 
   });
 });
 
+test('on a home with no OAuth state the actor starts on first need; a home holding state starts it at once', async () => {
+  const home = await tempHome();
+  try {
+    const empty = await startRevocationActor({ home });
+    assert.equal(liveWorkers(), 0, 'no worker before an OAuth operation');
+    assert.equal(empty.standbyFor, null, 'the registry is owned from the start');
+    assert.equal(await exists(registryLockPath(home)), true);
+    assert.equal(empty.principalFor('no-such-token'), null);
+    assert.deepEqual(empty.listClients(), []);
+    assert.equal(empty.unfinishedRegistrations(), 0);
+    const heard: Revoked[] = [];
+    empty.onRevoked((r) => void heard.push(r));
+    const { clientId, tokens } = await authorizeClient(empty);
+    assert.equal(liveWorkers(), 1, 'the first registration started the worker');
+    const grant = empty.principalFor(tokens.access_token)!.grant_id!;
+    assert.deepEqual(await empty.revokeToken(tokens.access_token), { ok: true, client_id: clientId, grant_ids: [grant] });
+    assert.deepEqual(heard, [{ client_id: clientId, grant_ids: [grant] }], 'a listener added before the start hears');
+    const kept = await authorizeClient(empty, 'Kept');
+    await empty.close();
+    assert.equal(liveWorkers(), 0);
+
+    const restarted = await startRevocationActor({ home });
+    try {
+      assert.equal(liveWorkers(), 1, 'a home holding state starts the worker with the authority');
+      assert.ok(restarted.principalFor(kept.tokens.access_token) !== null, 'its tokens work from the first request');
+      assert.equal(restarted.principalFor(tokens.access_token), null, 'and its revocations hold');
+    } finally {
+      await restarted.close();
+    }
+
+    const fresh = await tempHome();
+    try {
+      const closedFirst = await startRevocationActor({ home: fresh });
+      await closedFirst.close();
+      await assert.rejects(registerClient(closedFirst), { name: 'AuthorityUnavailableError' });
+      assert.equal(liveWorkers(), 0, 'a closed authority starts no actor');
+      assert.equal(await exists(journalPath(fresh)), false, 'nor touches the home');
+    } finally {
+      await removeHome(fresh);
+    }
+  } finally {
+    await removeHome(home);
+  }
+});
+
 test('one registry per home: a second authority on it is a standby that refuses OAuth until the owner exits', async () => {
   const home = await tempHome();
   try {

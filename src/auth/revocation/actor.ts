@@ -4,6 +4,7 @@
 // before the call resolves, and revocation listeners run in between, so a revoked client's tokens stop
 // working before anyone is told the revocation succeeded.
 
+import { stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import {
   AuthorityUnavailableError,
@@ -20,6 +21,8 @@ import {
 import { PRINCIPAL_VERSION, type Principal } from '../principal.js';
 import { hashToken, registrationExpired, type ClientRecord, type RevocationOutcome } from '../oauth/state.js';
 import { acquireRegistryLock, type RegistryLock } from './registry-lock.js';
+import { journalPath } from './journal.js';
+import { clientsPath } from '../oauth/store.js';
 import type { ActorApi, ActorFaults, ActorInit, ActorReply, ActorRequest, GrantView, ViewDelta } from './protocol.js';
 import { log } from '../../util/log.js';
 import { ThreadLink, crossesThreads } from '../../util/thread-link.js';
@@ -403,14 +406,37 @@ class Pause {
   }
 }
 
+/** Bytes in `file`, 0 when it does not exist. */
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+}
+
+/**
+ * Whether the home holds no OAuth state at all: no clients.json and no journaled revocation. Then no token
+ * exists to accept or to revoke, and only this process (holding the registry lock) could create one.
+ */
+async function registryEmpty(home: string): Promise<boolean> {
+  return (await sizeOf(clientsPath(home))) === 0 && (await sizeOf(journalPath(home))) === 0;
+}
+
 /**
  * The authority of one process: the actor when this process owns the home's registry, else a standby that
  * fails closed (no OAuth token is accepted, every operation is unavailable) until `promote` takes over.
  * It supervises the actor: a worker that dies is replaced by a new one on the same home (which reloads
  * clients.json and replays the journal), failing closed meanwhile, with the registry lock kept.
+ * On a home with no OAuth state the actor starts on the first operation that needs it (most servers never
+ * see an OAuth client); until then the empty view answers, which is what the actor would answer.
  */
 class RegistryAuthority implements RevocationActor {
   private actor: RevocationActorHandle | null = null;
+  /** Set while this process owns an empty registry whose actor has not started yet. */
+  private deferred = false;
+  private starting: Promise<RevocationActorHandle> | null = null;
   private lock: RegistryLock | null = null;
   private readonly listeners: ((revoked: Revoked) => void | Promise<void>)[] = [];
   private held = false;
@@ -433,17 +459,44 @@ class RegistryAuthority implements RevocationActor {
       this.standbyFor = outcome.owner;
       return false;
     }
-    let actor: RevocationActorHandle;
+    let actor: RevocationActorHandle | null = null;
     try {
-      actor = await RevocationActorHandle.start(this.options, this.held);
+      if (!(await registryEmpty(this.options.home))) actor = await RevocationActorHandle.start(this.options, this.held);
     } catch (err) {
       await outcome.lock.release();
       throw err;
     }
     this.lock = outcome.lock;
     this.standbyFor = null;
-    await this.attach(actor);
+    if (actor === null) this.deferred = true;
+    else await this.attach(actor);
     return true;
+  }
+
+  /**
+   * The actor, started now when it was deferred; null on a standby or during an outage. A deferred start
+   * that fails is an outage of this call only: the next one tries again.
+   */
+  private async started(): Promise<RevocationActorHandle | null> {
+    if (this.actor !== null || !this.deferred) return this.actor;
+    // after close() the lock is released: no actor may start on the home
+    if (this.closed) throw new AuthorityUnavailableError('The revocation actor is closed');
+    this.starting ??= RevocationActorHandle.start(this.options, this.held).then(
+      async (actor) => {
+        if (this.closed) {
+          await actor.close();
+          throw new AuthorityUnavailableError('The revocation actor is closed');
+        }
+        this.deferred = false;
+        await this.attach(actor);
+        return actor;
+      },
+      (err: Error) => {
+        this.starting = null;
+        throw new AuthorityUnavailableError(`The revocation actor could not start: ${err.message}`);
+      },
+    );
+    return this.starting;
   }
 
   /** Hands a started actor the listeners and the compaction hold, serves from it, and watches it for a crash. */
@@ -509,13 +562,25 @@ class RegistryAuthority implements RevocationActor {
     );
   }
 
-  private live(): RevocationActorHandle {
-    if (this.actor === null) throw new AuthorityUnavailableError(this.unavailable);
-    return this.actor;
+  /** `use` on the actor, or `unavailable` with the reason there is none (a standby, an outage, a failed start). */
+  private async attempt<T>(use: (actor: RevocationActorHandle) => Promise<T>, unavailable: (message: string) => T): Promise<T> {
+    let actor: RevocationActorHandle | null;
+    try {
+      actor = await this.started();
+    } catch (err) {
+      return unavailable((err as Error).message);
+    }
+    return actor === null ? unavailable(this.unavailable) : use(actor);
+  }
+
+  private async live(): Promise<RevocationActorHandle> {
+    const actor = await this.started();
+    if (actor === null) throw new AuthorityUnavailableError(this.unavailable);
+    return actor;
   }
 
   async register(metadata: ClientMetadata): Promise<ClientRegistration> {
-    return this.live().register(metadata);
+    return (await this.live()).register(metadata);
   }
 
   client(clientId: string): ClientRegistration | undefined {
@@ -527,7 +592,7 @@ class RegistryAuthority implements RevocationActor {
   }
 
   async issueCode(request: CodeRequest): Promise<string> {
-    return this.live().issueCode(request);
+    return (await this.live()).issueCode(request);
   }
 
   async exchangeCode(input: {
@@ -536,19 +601,31 @@ class RegistryAuthority implements RevocationActor {
     redirect_uri: string;
     code_verifier: string;
   }): Promise<IssuedTokens | OAuthError> {
-    return this.actor?.exchangeCode(input) ?? { error: 'temporarily_unavailable', error_description: this.unavailable };
+    return this.attempt(
+      (actor) => actor.exchangeCode(input),
+      (message) => ({ error: 'temporarily_unavailable', error_description: message }),
+    );
   }
 
   async refresh(input: { client_id: string; refresh_token: string; scope?: string }): Promise<IssuedTokens | OAuthError> {
-    return this.actor?.refresh(input) ?? { error: 'temporarily_unavailable', error_description: this.unavailable };
+    return this.attempt(
+      (actor) => actor.refresh(input),
+      (message) => ({ error: 'temporarily_unavailable', error_description: message }),
+    );
   }
 
   async revokeToken(token: string, clientId?: string): Promise<RevocationResult> {
-    return this.actor?.revokeToken(token, clientId) ?? { ok: false, error: 'temporarily_unavailable', message: this.unavailable };
+    return this.attempt(
+      (actor) => actor.revokeToken(token, clientId),
+      (message) => ({ ok: false, error: 'temporarily_unavailable', message }),
+    );
   }
 
   async revokeClient(clientId: string): Promise<RevocationResult> {
-    return this.actor?.revokeClient(clientId) ?? { ok: false, error: 'temporarily_unavailable', message: this.unavailable };
+    return this.attempt(
+      (actor) => actor.revokeClient(clientId),
+      (message) => ({ ok: false, error: 'temporarily_unavailable', message }),
+    );
   }
 
   listClients(): readonly ClientSummary[] {
@@ -573,7 +650,7 @@ class RegistryAuthority implements RevocationActor {
   }
 
   async injectFaults(faults: ActorFaults): Promise<void> {
-    await this.live().injectFaults(faults);
+    await (await this.live()).injectFaults(faults);
   }
 
   async holdCompaction(hold: boolean): Promise<void> {
@@ -582,13 +659,14 @@ class RegistryAuthority implements RevocationActor {
   }
 
   async crashForTest(): Promise<void> {
-    await this.live().crashForTest();
+    await (await this.live()).crashForTest();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.pause.cancel();
     await this.restarting;
+    await this.starting?.catch(() => undefined);
     await this.actor?.close();
     await this.lock?.release();
     this.actor = null;

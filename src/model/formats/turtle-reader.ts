@@ -1,7 +1,7 @@
 // Turtle, N-Triples, N-Quads and TriG → Ontology, through n3 and the RDF → OWL mapping. Turtle and
 // N-Triples take the character-level scanner (turtle-scanner.ts) and fall back to n3's Parser for the rest.
 
-import { Parser } from 'n3';
+import { Parser } from './n3-parser.js';
 import type { Ontology } from '../ontology.js';
 import { ParseError } from './errors.js';
 import { TripleTable, termText } from '../rdf/rdf-graph-reader.js';

@@ -11,7 +11,7 @@
 // an escape inside an IRI, a syntax error, an undefined prefix — it stops and reports `false`: the caller
 // then parses the whole document with n3's Parser, which accepts it or raises its own precise error.
 
-import { Parser } from 'n3';
+import { Parser } from './n3-parser.js';
 import { FNV_START, fnvStep, type TermId, type TripleTable } from '../rdf/rdf-graph-reader.js';
 import { RDF_FIRST, RDF_NIL, RDF_REST, RDF_TYPE } from '../rdf/vocab-reader.js';
 import { RDF_LANG_STRING, XSD_STRING } from '../vocab.js';
