@@ -13,6 +13,6 @@ export const TOOL_HOST: ToolHost = {
     if (def === undefined) return Promise.resolve(failure(`Unknown tool '${name}'`, 'unknown_tool'));
     return runTool(def, args, ctx, approvals, revoked);
   },
-  failure: (message, code, context) => failure(message, code, context),
+  failure,
   resultJson,
 };
