@@ -1,21 +1,25 @@
-// A node:test reporter that prints, once a pass ends, each test file's wall time (its process, start to end),
-// slowest first, so a slow file is named in every CI log. `scripts/test.mjs` runs it beside the spec reporter.
+// A node:test reporter that prints, once a pass ends, each test file's time (the sum of its top-level tests'
+// durations) and each test process's wall time (a group of files, see scripts/test.mjs), slowest first, so a
+// slow file is named in every CI log. `scripts/test.mjs` runs it beside the spec reporter.
 
 import path from 'node:path';
 
-/** The file-level test node:test wraps each file's process in: named by the file itself. */
-function fileResult(data) {
-  return data.nesting === 0 && typeof data.file === 'string' && data.name === data.file;
+function table(title, times) {
+  const rows = [...times].sort((a, b) => b[1] - a[1]);
+  const lines = rows.map(([file, s]) => `${s.toFixed(1).padStart(7)}  ${path.relative(process.cwd(), file)}\n`);
+  return `\n${title}, slowest first:\n${lines.join('')}`;
 }
 
 export default async function* fileTimes(source) {
-  const times = new Map();
+  const files = new Map();
+  const processes = new Map();
   for await (const { type, data } of source) {
-    if (type === 'test:complete' && fileResult(data)) times.set(data.file, data.details.duration_ms / 1000);
+    if (type !== 'test:complete' || data.nesting !== 0 || typeof data.file !== 'string') continue;
+    const seconds = data.details.duration_ms / 1000;
+    // node:test wraps each process's results in a test named by the file it ran
+    if (data.name === data.file) processes.set(data.file, seconds);
+    else files.set(data.file, (files.get(data.file) ?? 0) + seconds);
   }
-  if (times.size === 0) return;
-  yield `\nfile wall times (s), slowest first:\n`;
-  for (const [file, seconds] of [...times].sort((a, b) => b[1] - a[1])) {
-    yield `${seconds.toFixed(1).padStart(7)}  ${path.relative(process.cwd(), file)}\n`;
-  }
+  if (files.size > 0) yield table('file times (s; the sum of its top-level tests)', files);
+  if (processes.size > 0) yield table('process wall times (s)', processes);
 }

@@ -1,35 +1,96 @@
 // `npm test` after the build: every compiled test file (dist/test/**/*.test.js; the helper modules beside them
-// are not tests) on the default transport, then dist/test/server again on node:http. test/server holds the files
+// are not tests) on the default transport, and dist/test/server again on node:http. test/server holds the files
 // whose outcome can depend on the transport: HTTP parsing, limits, headers, origins, CORS, sessions, auth and
 // OAuth, SSE and streaming, progress, notifications and subscriptions, cancellation, the web view,
 // resumability, large bodies, the admin API, crashes and process-level behaviour. A file that only exercises
 // tools through ordinary tool calls goes through the same transport code as hundreds of others and runs once,
 // from test/tools-mcp; tests that never reach the transport live in test/actors, test/tools and the like.
-// Files are independent (own temporary directories, ephemeral ports), so they run CONCURRENCY at a time.
-// A hung test must not stall CI: each test gets TEST_TIMEOUT_MS; a file still running after
-// ATHENE_TEST_FILE_MINUTES (default 15) is killed and fails, and the pass goes on; a pass still running after
-// ATHENE_TEST_PASS_MINUTES (default 60) is killed, naming the files that were still running.
-// Each pass ends with its files' wall times, slowest first (scripts/test-file-times.mjs), and the pass's wall and
-// CPU time, so the log shows where the time goes.
-// Usage: node scripts/test.mjs   (exits non-zero when a test fails, a file or a pass is killed)
+// Files are independent (own temporary directories, ephemeral ports). Starting a process, loading the SDK client
+// and warming the server's code up cost a file about 1.5 s of CPU, more than most files' tests, so the files run
+// in groups, one process per group (`dist/test-groups`, written afresh each run), CONCURRENCY groups at a time
+// in one node:test run; within a group the files' tests run one after another. A file whose source says
+// `// test-process: own` (it counts its process's threads or memory, or mostly waits for long) runs alone, first.
+// A hung test must not stall CI: each test gets TEST_TIMEOUT_MS; a group still running after
+// ATHENE_TEST_FILE_MINUTES (default 15) is killed and fails, and the run goes on; a run still going after
+// ATHENE_TEST_PASS_MINUTES (default 60) is killed, naming the groups that were still running.
+// The run ends with each file's time and each group's wall time, slowest first (scripts/test-file-times.mjs),
+// and the run's wall and CPU time, so the log shows where the time goes.
+// Usage: node scripts/test.mjs   (exits non-zero when a test fails, a group or the run is killed)
 
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const CONCURRENCY = 3;
-// generous: on a quiet 2-core machine the slowest test takes about 35 s and the slowest file about 70 s, and
+const CONCURRENCY = 4;
+// generous: on a quiet 2-core machine the slowest test takes about 35 s and the slowest group about 60 s, and
 // a machine loaded by other work makes them several times slower
 const TEST_TIMEOUT_MS = 10 * 60_000;
 const FILE_LIMIT_S = Number(process.env.ATHENE_TEST_FILE_MINUTES ?? 15) * 60;
 const PASS_LIMIT_MS = Number(process.env.ATHENE_TEST_PASS_MINUTES ?? 60) * 60_000;
 const WATCH_MS = 10_000;
+const GROUPS_DIR = 'dist/test-groups';
+// a group's size in weights: a file that starts servers through test/server/support weighs SERVER_WEIGHT, others 1
+const GROUP_WEIGHT = 12;
+const SERVER_WEIGHT = 3;
 
 function testFiles(dir) {
   return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.test.js'))
     .map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name)));
+}
+
+const SERVER_SUPPORT = path.join(root, 'dist/test/server/support.js');
+
+/** Whether `file` starts servers through test/server/support: it imports it, or a module that does. */
+function startsServers(file, depth = 0) {
+  const source = readFileSync(file, 'utf8');
+  for (const [, spec] of source.matchAll(/^import [^;]*?from '(\.\.?\/[^']+)';/gms)) {
+    const imported = path.resolve(path.dirname(file), spec);
+    if (imported === SERVER_SUPPORT || (depth === 0 && startsServers(imported, 1))) return true;
+  }
+  return false;
+}
+
+/** A file's place in the schedule: files that run alone first, then groups of server files, then the rest. */
+function weighed(file) {
+  if (/^\/\/ test-process: own\b/m.test(readFileSync(path.join(root, file), 'utf8'))) return { file, weight: Infinity };
+  return { file, weight: startsServers(path.join(root, file)) ? SERVER_WEIGHT : 1 };
+}
+
+/** Orders by weight, heaviest first, keeping the order of equals (Infinity - Infinity is NaN). */
+const heaviestFirst = (a, b) => b.weight - a.weight || 0;
+
+/**
+ * The runs' files as groups, each written as a test file of `GROUPS_DIR` that imports its members (after a
+ * module setting the run's environment, if it has one); numbered so that node:test, which starts files in
+ * name order, starts the heaviest first.
+ */
+function writeGroups(runs) {
+  const groups = [];
+  for (const run of runs) {
+    let open = null;
+    for (const { file, weight } of run.files.map(weighed).sort(heaviestFirst)) {
+      if (open === null || open.weight + weight > GROUP_WEIGHT) groups.push((open = { run, files: [], weight: 0 }));
+      open.files.push(file);
+      open.weight += weight;
+    }
+  }
+  groups.sort(heaviestFirst);
+  mkdirSync(path.join(root, GROUPS_DIR), { recursive: true });
+  return groups.map(({ run, files }, i) => {
+    const imports = files.map((f) => path.relative(GROUPS_DIR, f));
+    if (run.env !== undefined) {
+      // imported first, so the environment is set before the test files' modules are evaluated
+      const preamble = `Object.assign(process.env, ${JSON.stringify(run.env)});\n`;
+      writeFileSync(path.join(root, GROUPS_DIR, `${run.name}.js`), preamble);
+      imports.unshift(`./${run.name}.js`);
+    }
+    const name = `${String(i).padStart(2, '0')}-${run.name}-${path.basename(files[0], '.test.js')}.test.js`;
+    const lines = imports.map((m) => `import '${m}';\n`);
+    writeFileSync(path.join(root, GROUPS_DIR, name), `// written by scripts/test.mjs\n${lines.join('')}`);
+    return path.join(GROUPS_DIR, name);
+  });
 }
 
 /** Every process as [pid, parent pid, age in seconds, command line], from procps `ps` (none without it). */
@@ -70,7 +131,7 @@ function killTree(table, pid) {
   }
 }
 
-/** Kills the runner's file processes older than the file bound; the runner reports each as failed. */
+/** Kills the runner's group processes older than the bound; the runner reports each as failed. */
 function killHungFiles(pid) {
   const table = processTable();
   for (const { pid: filePid, seconds, file } of runningFiles(table, pid)) {
@@ -94,15 +155,18 @@ function childrenCpuSeconds() {
 
 let current = null;
 
-function pass(name, files, env) {
+function runAll(name, runs) {
+  const files = runs.reduce((n, run) => n + run.files.length, 0);
+  const groups = writeGroups(runs);
   const reporters = ['spec', './scripts/test-file-times.mjs'].flatMap((r) => [
     `--test-reporter=${r}`,
     '--test-reporter-destination=stdout',
   ]);
-  const args = ['--test', `--test-concurrency=${CONCURRENCY}`, `--test-timeout=${TEST_TIMEOUT_MS}`, ...reporters, ...files];
+  const limits = [`--test-concurrency=${CONCURRENCY}`, `--test-timeout=${TEST_TIMEOUT_MS}`];
+  const args = ['--test', ...limits, ...reporters, ...groups];
   const started = { wall: Date.now(), cpu: childrenCpuSeconds() };
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
     current = child;
     const watch = setInterval(() => killHungFiles(child.pid), WATCH_MS);
     const limit = setTimeout(() => {
@@ -117,7 +181,8 @@ function pass(name, files, env) {
       current = null;
       const wall = (Date.now() - started.wall) / 1000;
       const cpu = childrenCpuSeconds() - started.cpu;
-      process.stdout.write(`\n${name}: ${files.length} files, ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU\n\n`);
+      const summary = `${files} files in ${groups.length} processes, ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU`;
+      process.stdout.write(`\n${name}: ${summary}\n\n`);
       resolve(code ?? 1);
     });
   });
@@ -131,7 +196,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-const code =
-  (await pass('default transport', testFiles('dist/test'), {})) ||
-  (await pass('node:http', testFiles('dist/test/server'), { ATHENE_HTTP_SERVER: 'node' }));
-process.exitCode = code;
+rmSync(path.join(root, GROUPS_DIR), { recursive: true, force: true });
+process.exitCode = await runAll('npm test', [
+  { name: 'default', files: testFiles('dist/test') },
+  // spawned `athene` processes inherit the variable too
+  { name: 'node-http', files: testFiles('dist/test/server'), env: { ATHENE_HTTP_SERVER: 'node' } },
+]);

@@ -2,6 +2,7 @@
 // persistence across restarts, linearizable refresh/revoke under 1,000 concurrent calls, write faults
 // answered as temporarily_unavailable with the token still live, a revocation surviving SIGKILL, and the
 // actor's worker restarted after it dies.
+// test-process: own (it counts its process's worker threads, which other files' pools would add to)
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -2,6 +2,8 @@
 // the last registered process leaves, the standalone fallback when sharing is off, and a registered
 // process taking the endpoint over when the broker dies, and a registered process's shutdown answering the
 // call it cuts through the broker.
+// test-process: own (its tests run 15-50 s, mostly waiting on processes and timers, so it starts first rather
+// than lengthening a group)
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -2,6 +2,8 @@
 // terminated, the command line is killed) is not left behind: the Konclude process goes too and its private
 // directory is removed. Each run is caught in its silent classification phase, so a process that merely died
 // of a broken output pipe is not mistaken for one killed.
+// test-process: own (its tests run 15-50 s, mostly waiting on processes and timers, so it starts first rather
+// than lengthening a group)
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

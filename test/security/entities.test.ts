@@ -1,5 +1,6 @@
 // Issue 13 §5: DTD entity expansion in RDF/XML and OWL/XML is bounded in total and in nesting, at the
 // parser (documents and SHACL shapes) and through load_ontology on the real server, which keeps serving.
+// test-process: own (it bounds its process's resident memory, which other files' servers would share)
 
 import test from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,8 @@
 // Cancelling a call that runs Konclude, through a real server: the cancelled call's Konclude process is killed
 // at once and its files removed, and what it held (the explanation thread, the preview reasoner) is free for
 // the next call. Cancellation travels over the HTTP transport, so these run on each transport.
+// test-process: own (its tests run 15-50 s, mostly waiting on processes and timers, so it starts first rather
+// than lengthening a group)
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
