@@ -96,7 +96,7 @@ async function load(t: Target, n: number, seconds: number): Promise<Result> {
     const sorted = Float64Array.from(latencies).sort();
     return { perSecond: calls / ((performance.now() - start) / 1000), p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
   } finally {
-    for (const s of sessions) s.close();
+    await Promise.all(sessions.map((s) => s.close()));
   }
 }
 
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
       if (newest === undefined) throw new Error('the wide process lists no window');
       const last = await RawSession.open({ name: 'last window', url: base + newest.url, token });
       const reply = await last.call('get_entity', '{"entity":"person"}');
-      last.close();
+      await last.close();
       console.log(
         `${wide} windows in one process: started and registered in ${(w.startMs / 1000).toFixed(1)} s, ${windows.length} listed, RSS ${(await rssMiB(w.child.pid!)).toFixed(0)} MiB, a call to the last one: ${reply.status}`,
       );

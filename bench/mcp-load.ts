@@ -100,7 +100,17 @@ export class RawSession {
     });
   }
 
-  close(): void {
+  /**
+   * Ends the session on the server (DELETE), so that a long run does not reach the per-client session cap; a
+   * session whose connection already failed is just dropped.
+   */
+  async close(): Promise<void> {
+    const ended = new Promise<RawReply>((resolve, reject) => {
+      this.waiter = resolve;
+      this.failer = reject;
+    });
+    this.socket.write(this.head.replace(/^POST /, 'DELETE ') + '0\r\n\r\n');
+    await ended.catch(() => undefined);
     this.failer = null;
     this.socket.destroy();
   }

@@ -165,7 +165,7 @@ async function load(t: Server, n: number, workload: Workload, seconds: number): 
       threads: threadShares(pid, threads0, threads1, elapsed * 1000),
     };
   } finally {
-    for (const s of sessions) s.close();
+    await Promise.all(sessions.map((s) => s.close()));
   }
 }
 
