@@ -1,6 +1,6 @@
-// A node:test reporter that prints, once a pass ends, each test file's time (the sum of its top-level tests'
-// durations) and each test process's wall time (a group of files, see scripts/test.mjs), slowest first, so a
-// slow file is named in every CI log. `scripts/test.mjs` runs it beside the spec reporter.
+// A node:test reporter that prints, once the run ends, each test file's wall time and each test process's wall
+// time (a group of files, see scripts/test.mjs), slowest first, so a slow file is named in every CI log.
+// `scripts/test.mjs` runs it beside the spec reporter.
 
 import path from 'node:path';
 
@@ -14,12 +14,13 @@ export default async function* fileTimes(source) {
   const files = new Map();
   const processes = new Map();
   for await (const { type, data } of source) {
-    if (type !== 'test:complete' || data.nesting !== 0 || typeof data.file !== 'string') continue;
+    if (type !== 'test:complete' || data.nesting !== 0) continue;
     const seconds = data.details.duration_ms / 1000;
-    // node:test wraps each process's results in a test named by the file it ran
+    // node:test wraps each process's results in a test named by the file it ran; in it, each test file's
+    // tests are a suite named by that file
     if (data.name === data.file) processes.set(data.file, seconds);
-    else files.set(data.file, (files.get(data.file) ?? 0) + seconds);
+    else if (data.name.endsWith('.test.js')) files.set(data.name, seconds);
   }
-  if (files.size > 0) yield table('file times (s; the sum of its top-level tests)', files);
+  if (files.size > 0) yield table('file wall times (s)', files);
   if (processes.size > 0) yield table('process wall times (s)', processes);
 }

@@ -79,16 +79,18 @@ function writeGroups(runs) {
   groups.sort(heaviestFirst);
   mkdirSync(path.join(root, GROUPS_DIR), { recursive: true });
   return groups.map(({ run, files }, i) => {
-    const imports = files.map((f) => path.relative(GROUPS_DIR, f));
+    const lines = ['// written by scripts/test.mjs', "import { describe } from 'node:test';"];
     if (run.env !== undefined) {
       // imported first, so the environment is set before the test files' modules are evaluated
       const preamble = `Object.assign(process.env, ${JSON.stringify(run.env)});\n`;
       writeFileSync(path.join(root, GROUPS_DIR, `${run.name}.js`), preamble);
-      imports.unshift(`./${run.name}.js`);
+      lines.push(`import './${run.name}.js';`);
     }
+    // imported inside a suite named by the file, a file's tests and top-level hooks are that suite's: its
+    // before/after hooks run around its own tests, as they would in a process of its own
+    for (const f of files) lines.push(`describe('${f}', () => import('${path.relative(GROUPS_DIR, f)}'));`);
     const name = `${String(i).padStart(2, '0')}-${run.name}-${path.basename(files[0], '.test.js')}.test.js`;
-    const lines = imports.map((m) => `import '${m}';\n`);
-    writeFileSync(path.join(root, GROUPS_DIR, name), `// written by scripts/test.mjs\n${lines.join('')}`);
+    writeFileSync(path.join(root, GROUPS_DIR, name), lines.join('\n') + '\n');
     return path.join(GROUPS_DIR, name);
   });
 }
