@@ -88,7 +88,8 @@ function writeGroups(runs) {
     }
     // imported inside a suite named by the file, a file's tests and top-level hooks are that suite's: its
     // before/after hooks run around its own tests, as they would in a process of its own
-    for (const f of files) lines.push(`describe('${f}', () => import('${path.relative(GROUPS_DIR, f)}'));`);
+    const label = run.env === undefined ? '' : `${run.name}: `;
+    for (const f of files) lines.push(`describe('${label}${f}', () => import('${path.relative(GROUPS_DIR, f)}'));`);
     const name = `${String(i).padStart(2, '0')}-${run.name}-${path.basename(files[0], '.test.js')}.test.js`;
     writeFileSync(path.join(root, GROUPS_DIR, name), lines.join('\n') + '\n');
     return path.join(GROUPS_DIR, name);
