@@ -42,20 +42,21 @@ function testFiles(dir) {
 
 const SERVER_SUPPORT = path.join(root, 'dist/test/server/support.js');
 
-/** Whether `file` starts servers through test/server/support: it imports it, or a module that does. */
-function startsServers(file, depth = 0) {
-  const source = readFileSync(file, 'utf8');
+/** Whether the module at `file` starts servers through test/server/support: it imports it, or a module that does. */
+function startsServers(file, source, depth = 0) {
   for (const [, spec] of source.matchAll(/^import [^;]*?from '(\.\.?\/[^']+)';/gms)) {
     const imported = path.resolve(path.dirname(file), spec);
-    if (imported === SERVER_SUPPORT || (depth === 0 && startsServers(imported, 1))) return true;
+    if (imported === SERVER_SUPPORT) return true;
+    if (depth === 0 && startsServers(imported, readFileSync(imported, 'utf8'), 1)) return true;
   }
   return false;
 }
 
 /** A file's place in the schedule: files that run alone first, then groups of server files, then the rest. */
 function weighed(file) {
-  if (/^\/\/ test-process: own\b/m.test(readFileSync(path.join(root, file), 'utf8'))) return { file, weight: Infinity };
-  return { file, weight: startsServers(path.join(root, file)) ? SERVER_WEIGHT : 1 };
+  const source = readFileSync(path.join(root, file), 'utf8');
+  if (/^\/\/ test-process: own\b/m.test(source)) return { file, weight: Infinity };
+  return { file, weight: startsServers(path.join(root, file), source) ? SERVER_WEIGHT : 1 };
 }
 
 /** Orders by weight, heaviest first, keeping the order of equals (Infinity - Infinity is NaN). */
@@ -184,8 +185,8 @@ function runAll(name, runs) {
       current = null;
       const wall = (Date.now() - started.wall) / 1000;
       const cpu = childrenCpuSeconds() - started.cpu;
-      const summary = `${files} files in ${groups.length} processes, ${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU`;
-      process.stdout.write(`\n${name}: ${summary}\n\n`);
+      const took = `${wall.toFixed(0)} s wall, ${cpu.toFixed(0)} s CPU`;
+      process.stdout.write(`\n${name}: ${files} files in ${groups.length} processes, ${took}\n\n`);
       resolve(code ?? 1);
     });
   });

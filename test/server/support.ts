@@ -107,8 +107,8 @@ export async function serveAndConnect(files: string[], flags: RawSettings = {}):
 
 /**
  * One served client for the tests of a file that leave its server as they found it (reads, refused
- * arguments, their own sessions): started by the first test that asks, closed after the tests of the
- * process (the file's, or its group's: see scripts/test.mjs). Call at the top level of a test file.
+ * arguments, their own sessions): started by the first test that asks, closed after the file's tests.
+ * Call at the top level of a test file.
  */
 export function sharedServer(files: string[], flags: RawSettings = {}): () => Promise<ServedClient> {
   let served: Promise<ServedClient> | undefined;
