@@ -69,7 +69,13 @@ const heaviestFirst = (a, b) => b.weight - a.weight || 0;
  */
 function writeGroups(runs) {
   const groups = [];
+  mkdirSync(path.join(root, GROUPS_DIR), { recursive: true });
   for (const run of runs) {
+    // imported first by the run's groups, so the environment is set before the test files' modules are evaluated
+    if (run.env !== undefined) {
+      const preamble = `Object.assign(process.env, ${JSON.stringify(run.env)});\n`;
+      writeFileSync(path.join(root, GROUPS_DIR, `${run.name}.js`), preamble);
+    }
     let open = null;
     for (const { file, weight } of run.files.map(weighed).sort(heaviestFirst)) {
       if (open === null || open.weight + weight > GROUP_WEIGHT) groups.push((open = { run, files: [], weight: 0 }));
@@ -78,15 +84,9 @@ function writeGroups(runs) {
     }
   }
   groups.sort(heaviestFirst);
-  mkdirSync(path.join(root, GROUPS_DIR), { recursive: true });
   return groups.map(({ run, files }, i) => {
     const lines = ['// written by scripts/test.mjs', "import { describe } from 'node:test';"];
-    if (run.env !== undefined) {
-      // imported first, so the environment is set before the test files' modules are evaluated
-      const preamble = `Object.assign(process.env, ${JSON.stringify(run.env)});\n`;
-      writeFileSync(path.join(root, GROUPS_DIR, `${run.name}.js`), preamble);
-      lines.push(`import './${run.name}.js';`);
-    }
+    if (run.env !== undefined) lines.push(`import './${run.name}.js';`);
     // imported inside a suite named by the file, a file's tests and top-level hooks are that suite's: its
     // before/after hooks run around its own tests, as they would in a process of its own
     const label = run.env === undefined ? '' : `${run.name}: `;
