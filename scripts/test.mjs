@@ -2,9 +2,11 @@
 // are not tests) on the default transport, and dist/test/server again on node:http. test/server holds the files
 // whose outcome can depend on the transport: HTTP parsing, limits, headers, origins, CORS, sessions, auth and
 // OAuth, SSE and streaming, progress, notifications and subscriptions, cancellation, the web view,
-// resumability, large bodies, the admin API, crashes and process-level behaviour. A file that only exercises
-// tools through ordinary tool calls goes through the same transport code as hundreds of others and runs once,
-// from test/tools-mcp; tests that never reach the transport live in test/actors, test/tools and the like.
+// resumability, large bodies, the admin API, and what clients see of crashes and shutdowns. A file that only
+// exercises tools through ordinary tool calls goes through the same transport code as hundreds of others and
+// runs once, from test/tools-mcp; so do process-level tests whose outcome no transport changes, from the folder
+// of what they test (the journal's crash recovery, Konclude's processes, a dead window's job files); tests that
+// never reach the transport live in test/actors, test/tools and the like.
 // Files are independent (own temporary directories, ephemeral ports). Starting a process, loading the SDK client
 // and warming the server's code up cost a file about 1.5 s of CPU, more than most files' tests, so the files run
 // in groups, one process per group (`dist/test-groups`, written afresh each run), CONCURRENCY groups at a time

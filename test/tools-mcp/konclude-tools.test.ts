@@ -1,7 +1,7 @@
 // The default `auto` reasoner on a small pizza-like DL ontology through a real server: outside the EL
 // profile it answers with Konclude (a real subprocess) and says so; Margherita is recognised as a
 // vegetarian, cheesy pizza, which the EL classifier alone cannot find. Cancelled runs are in
-// test/server/konclude-cancel, runs whose owner went away in test/reasoner/konclude-orphans.
+// test/reasoner/konclude-cancel, runs whose owner went away in test/reasoner/konclude-orphans.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -393,6 +393,11 @@ test('a run stopped by its time bound frees the reasoner: a quick run next is no
 });
 
 test('a run that finishes after an edit reports its own revision and out_of_sync, never current', async () => {
+  // a run that completes: a chain half as long as the big one, a quarter of its saturation, still seconds long
+  const midFile = path.join(scratch, 'mid.ofn');
+  await writeFile(midFile, slowOntology(1000, 'mid'));
+  assert.equal((await call(cb, 'load_ontology', { source: midFile })).isError, false);
+  assert.equal((await call(cb, 'get_active_ontology')).body.ontology_iri, 'http://example.org/mid');
   assert.equal((await call(cb, 'set_reasoner', { reasoner: 'el' })).isError, false);
   const run = call(cb, 'run_reasoner', { timeout_ms: 600_000 });
   await untilClassifying(cb);

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { callOk, connect, eventually, fixture, startTestServer, type Row } from './support.js';
+import { callOk, connect, eventually, fixture, startTestServer, type Row } from '../server/support.js';
 import type { WindowHandle } from '../../src/actors/window.js';
 
 const listing = (dir: string): Promise<string[]> => readdir(dir).catch(() => []);

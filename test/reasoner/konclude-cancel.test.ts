@@ -1,14 +1,15 @@
 // Cancelling a call that runs Konclude, through a real server: the cancelled call's Konclude process is killed
 // at once and its files removed, and what it held (the explanation thread, the preview reasoner) is free for
-// the next call. Cancellation travels over the HTTP transport, so these run on each transport.
+// the next call. What a transport does with a cancellation is tested on each transport by test/server/cancellation
+// and test/server/reasoning-cancel; what happens to Konclude after it does not depend on the transport, so these run once.
 // test-process: own (its tests run 15-50 s, mostly waiting on processes and timers, so it starts first rather
 // than lengthening a group)
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { call, callOk, serveTempOntology, type Row } from './support.js';
-import { CHAIN_NS, chain, koncludeRuns, until } from '../reasoner/konclude-runs.js';
+import { call, callOk, serveTempOntology, type Row } from '../server/support.js';
+import { CHAIN_NS, chain, koncludeRuns, until } from './konclude-runs.js';
 
 test('a cancelled explanation kills its Konclude process at once and removes its files; the next call works', async () => {
   const n = 6000;
