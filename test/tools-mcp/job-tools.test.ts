@@ -24,6 +24,7 @@ import {
 import { authorize, registerClient } from '../server/oauth-grant.js';
 import { sha256Digest } from '../../src/util/digest.js';
 import { at } from '../support/at.js';
+import { slowOntology } from '../server/slow-classification.js';
 
 const Z = 'http://example.org/zoo#';
 const ONTOLOGY = `Prefix(:=<${Z}>)
@@ -34,15 +35,6 @@ EquivalentClasses(:Dog :Hound)
 SubClassOf(:Puppy :Dog)
 )
 `;
-
-/** A transitive chain: saturation slow enough that two jobs are still running while a third waits. */
-function slowOntology(n: number): string {
-  const lines = ['Prefix(:=<http://example.org/big#>)', 'Ontology(<http://example.org/big>', 'TransitiveObjectProperty(:r)'];
-  for (let i = 0; i < n; i++)
-    lines.push(`SubClassOf(:A${i} ObjectSomeValuesFrom(:r :A${i + 1}))`, `EquivalentClasses(:B${i} ObjectSomeValuesFrom(:r :A${i}))`);
-  lines.push(')');
-  return lines.join('\n') + '\n';
-}
 
 const DESCRIPTOR_FIELDS = [
   'job_id',
@@ -408,6 +400,7 @@ test('cancelling: a queued job is cancelled at once, running ones go cancel_pend
   let t: TestServer | null = null;
   try {
     const bigFile = path.join(scratch, 'big.ofn');
+    // slow enough that two jobs are still running while a third waits
     await writeFile(bigFile, slowOntology(2000));
     t = await startTestServer([bigFile], {}, home);
     const cb = await connect(t);
