@@ -28,8 +28,8 @@ const CONCURRENCY = 4;
 // generous: on a quiet 2-core machine the slowest test takes about 35 s and the slowest group about 60 s, and
 // a machine loaded by other work makes them several times slower
 const TEST_TIMEOUT_MS = 10 * 60_000;
-const FILE_LIMIT_S = Number(process.env.ATHENE_TEST_FILE_MINUTES ?? 15) * 60;
-const PASS_LIMIT_MS = Number(process.env.ATHENE_TEST_PASS_MINUTES ?? 60) * 60_000;
+const GROUP_LIMIT_S = Number(process.env.ATHENE_TEST_FILE_MINUTES ?? 15) * 60;
+const RUN_LIMIT_MS = Number(process.env.ATHENE_TEST_PASS_MINUTES ?? 60) * 60_000;
 const WATCH_MS = 10_000;
 const GROUPS_DIR = 'dist/test-groups';
 // a group's size in weights: a file that starts servers through test/server/support weighs SERVER_WEIGHT, others 1
@@ -44,12 +44,19 @@ function testFiles(dir) {
 
 const SERVER_SUPPORT = path.join(root, 'dist/test/server/support.js');
 
+/** Whether a helper module imports test/server/support, by path: each helper is read once, however many files import it. */
+const helperStartsServers = new Map();
+
 /** Whether the module at `file` starts servers through test/server/support: it imports it, or a module that does. */
 function startsServers(file, source, depth = 0) {
   for (const [, spec] of source.matchAll(/^import [^;]*?from '(\.\.?\/[^']+)';/gms)) {
     const imported = path.resolve(path.dirname(file), spec);
     if (imported === SERVER_SUPPORT) return true;
-    if (depth === 0 && startsServers(imported, readFileSync(imported, 'utf8'), 1)) return true;
+    if (depth > 0) continue;
+    if (!helperStartsServers.has(imported)) {
+      helperStartsServers.set(imported, startsServers(imported, readFileSync(imported, 'utf8'), 1));
+    }
+    if (helperStartsServers.get(imported)) return true;
   }
   return false;
 }
@@ -116,8 +123,8 @@ function processTable() {
     });
 }
 
-/** The test files the runner `pid` is running, each in a child process named by its path, with its age. */
-function runningFiles(table, pid) {
+/** The group files the runner `pid` is running, each in a child process named by its path, with its age. */
+function runningGroups(table, pid) {
   return table.flatMap(({ pid: child, ppid, seconds, args }) => {
     const file = ppid === pid ? args.find((arg) => arg.endsWith('.test.js')) : undefined;
     return file === undefined ? [] : [{ pid: child, seconds, file: path.relative(root, path.resolve(root, file)) }];
@@ -138,12 +145,12 @@ function killTree(table, pid) {
 }
 
 /** Kills the runner's group processes older than the bound; the runner reports each as failed. */
-function killHungFiles(pid) {
+function killHungGroups(pid) {
   const table = processTable();
-  for (const { pid: filePid, seconds, file } of runningFiles(table, pid)) {
-    if (seconds <= FILE_LIMIT_S) continue;
-    process.stderr.write(`\n${file}: still running after ${FILE_LIMIT_S / 60} min, killed\n`);
-    killTree(table, filePid);
+  for (const { pid: groupPid, seconds, file } of runningGroups(table, pid)) {
+    if (seconds <= GROUP_LIMIT_S) continue;
+    process.stderr.write(`\n${file}: still running after ${GROUP_LIMIT_S / 60} min, killed\n`);
+    killTree(table, groupPid);
   }
 }
 
@@ -174,13 +181,13 @@ function runAll(name, runs) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
     current = child;
-    const watch = setInterval(() => killHungFiles(child.pid), WATCH_MS);
+    const watch = setInterval(() => killHungGroups(child.pid), WATCH_MS);
     const limit = setTimeout(() => {
       const table = processTable();
-      process.stderr.write(`\n${name}: still running after ${PASS_LIMIT_MS / 60_000} min, killed; running files:\n`);
-      for (const { file } of runningFiles(table, child.pid)) process.stderr.write(`  ${file}\n`);
+      process.stderr.write(`\n${name}: still running after ${RUN_LIMIT_MS / 60_000} min, killed; running groups:\n`);
+      for (const { file } of runningGroups(table, child.pid)) process.stderr.write(`  ${file}\n`);
       killTree(table, child.pid);
-    }, PASS_LIMIT_MS);
+    }, RUN_LIMIT_MS);
     child.once('exit', (code) => {
       clearInterval(watch);
       clearTimeout(limit);
